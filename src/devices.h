@@ -1,0 +1,49 @@
+/* devices: GPU specs, live from the driver or from the table in assets/gpus.tsv. */
+#ifndef PTXTUTOR_DEVICES_H
+#define PTXTUTOR_DEVICES_H
+
+#define DEVICES_MAX 32
+
+typedef struct {
+	char key[24];            /* short name for --gpu: "h100", "a100-40" */
+	char name[64];           /* marketing name: "NVIDIA H100 SXM5 80GB" */
+	int cc_major, cc_minor;  /* compute capability */
+	int sms;                 /* streaming multiprocessors */
+	int clock_mhz;           /* boost clock used for peaks */
+	double fp32_tflops;      /* FP32 FMA peak, dense */
+	double tensor_tflops;    /* f16 in, f32 accumulate, dense (0: no tensor cores) */
+	double bw_gbs;           /* DRAM bandwidth, GB/s */
+	int l2_kb;
+	int smem_per_sm;         /* bytes of shared memory per SM (max carve-out) */
+	int smem_per_block;      /* default per-block limit (48 KB) */
+	int smem_optin;          /* per-block limit after opting in */
+	int smem_reserved;       /* reserved by the system per block (1 KB on sm_80+) */
+	int regs_per_sm;
+	int regs_per_block;
+	int max_threads_per_sm;
+	int max_threads_per_block;
+	int max_warps_per_sm;
+	int max_blocks_per_sm;
+	int warp_alloc_regs;     /* register allocation unit per warp (256) */
+	char source[200];        /* where the figures come from */
+	int live;                /* read from the driver on this machine */
+} gpu_spec;
+
+typedef struct {
+	gpu_spec g[DEVICES_MAX];
+	int n;
+} gpu_table;
+
+/* Loads assets/gpus.tsv. Returns the number of rows, or -1 with
+ * "file:line: message" in err. */
+int devices_load(gpu_table *t, char *err, int errlen);
+/* Finds a spec by key or by a case-insensitive part of its name ("a100",
+ * "H100"); an exact key wins. NULL when none or ambiguous (msg says which). */
+const gpu_spec *devices_find(const gpu_table *t, const char *what, char *msg, int msglen);
+/* The spec to use when no --gpu is given offline. */
+const gpu_spec *devices_default(const gpu_table *t);
+/* Fills the figures a driver cannot report (peaks, sources) from the table
+ * row with the same compute capability and SM count, when there is one. */
+void devices_complete(const gpu_table *t, gpu_spec *live);
+
+#endif

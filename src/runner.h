@@ -1,0 +1,68 @@
+/* runner: JIT a PTX module (with its logs), launch it, time it and verify it against cuBLAS. */
+#ifndef PTXTUTOR_RUNNER_H
+#define PTXTUTOR_RUNNER_H
+
+#include "lesson.h"
+
+#define RUN_PATH 512
+#define RUN_LOG 8192
+#define RUN_ARGS 256
+
+/* One run. A plain-old-data struct so the worker can send it whole over a pipe. */
+typedef struct {
+	char ptx_path[RUN_PATH];
+	char entry[64];
+	dtype dt;
+	unsigned grid[3], block[3];
+	unsigned smem;            /* dynamic shared memory bytes */
+	long long M, N, K;
+	char args[RUN_ARGS];      /* parameter list: "A B C M N K" (default) or typed literals */
+	int verify;               /* compare with cuBLAS */
+	int time;                 /* time ours and cuBLAS (median of repeats) */
+	double min_seconds;       /* timing budget per kernel; repeats adapt to it */
+} run_request;
+
+typedef enum {
+	RUN_OK,                   /* ran (and verified, when asked) */
+	RUN_WRONG,                /* ran, but the result does not match cuBLAS */
+	RUN_NO_GPU,               /* no driver / no device: msg says why */
+	RUN_JIT_ERROR,            /* the PTX did not compile: log has the JIT's words */
+	RUN_LAUNCH_ERROR,         /* bad launch configuration, too much shared memory ... */
+	RUN_FAULT,                /* the kernel faulted: the context is dead (sticky) */
+	RUN_TIMEOUT,              /* killed after its deadline (set by the worker) */
+	RUN_CANCELLED,            /* cancelled by the user (set by the worker) */
+	RUN_BAD_REQUEST,          /* bad args spec, size ... */
+} run_status;
+
+typedef struct {
+	run_status status;
+	char msg[256];            /* one line for the user */
+	char log[RUN_LOG];        /* JIT info + error log */
+	char gpu[64];             /* device name */
+	int cc_major, cc_minor;
+	int regs, smem_static, local_bytes, max_threads; /* cuFuncGetAttribute */
+	int blocks_per_sm;        /* cuOccupancyMaxActiveBlocksPerMultiprocessor */
+	double ms, gflops;        /* ours, median */
+	double cublas_ms, cublas_gflops;
+	double rel_err;           /* ||C - ref|| / ||ref|| */
+	double tol;
+	int verified;             /* 1 pass, 0 fail, -1 not checked */
+	int repeats;
+} run_result;
+
+const char *run_status_name(run_status s);
+
+/* Runs a request in this process (the worker calls it; so do bench and check).
+ * Never exits: every failure becomes a status and a message. */
+void runner_run(const run_request *rq, run_result *res);
+
+/* Fills a request for a lesson at size M, N, K with parameter overrides.
+ * Returns 0, or -1 with a message (invalid size, bad front matter). */
+int runner_request_for_lesson(const lesson *l, const expr_env *overrides,
+			      long long M, long long N, long long K, run_request *rq,
+			      char *err, int errlen);
+
+/* Relative tolerance for a dtype (f32: 1e-4, f16 inputs: 1e-2). */
+double runner_tolerance(dtype d);
+
+#endif

@@ -1,0 +1,48 @@
+/* util: growable strings, whole-file reading and small helpers shared by every module. */
+#ifndef PTXTUTOR_UTIL_H
+#define PTXTUTOR_UTIL_H
+
+#include <stddef.h>
+#include <stdarg.h>
+
+#define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
+
+typedef struct {
+	char *data;   /* always NUL-terminated once anything was appended */
+	size_t len;
+	size_t cap;
+} strbuf;
+
+void sb_append(strbuf *sb, const char *s);
+void sb_appendn(strbuf *sb, const char *s, size_t n);
+void sb_printf(strbuf *sb, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void sb_vprintf(strbuf *sb, const char *fmt, va_list ap);
+void sb_free(strbuf *sb);
+
+/* Reads a whole file into a NUL-terminated buffer (caller frees).
+ * Returns NULL and fills err (if given) with "PATH: reason" on failure. */
+char *util_read_file(const char *path, size_t *len, char *err, size_t errlen);
+
+/* Copies at most dstlen-1 bytes and always terminates. */
+void util_strlcpy(char *dst, const char *src, size_t dstlen);
+
+/* Case-insensitive substring test. */
+int util_icontains(const char *haystack, const char *needle);
+
+/* Trims white space at both ends in place; returns s. */
+char *util_trim(char *s);
+
+/* The project root: the directory holding lessons/ and ptx/. Found from
+ * $PTXTUTOR_ROOT, then the executable's own directory, then the current one. */
+const char *util_root(void);
+
+/* Joins util_root() and a relative path into dst. */
+void util_path(char *dst, size_t dstlen, const char *rel);
+
+/* Monotonic seconds. */
+double util_now(void);
+
+/* Median of n doubles (the array is sorted in place). */
+double util_median(double *v, int n);
+
+#endif
