@@ -16,6 +16,8 @@ int cmd_bench(int argc, char **argv);
 int cmd_check(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 int cmd_emulate(int argc, char **argv);
+/* `show LESSON --screen`: the tutor's panes printed as plain text (src/cmd_tui.c). */
+int cmd_screen(int argc, char **argv);
 
 /* Parses "N" or "M,N,K". Returns 0, or -1 after printing why. */
 int cli_parse_size(const char *s, long long *M, long long *N, long long *K);

@@ -52,6 +52,11 @@ int main(int argc, char **argv)
 			printf("ptxtutor %s\n", PTXTUTOR_VERSION);
 			return 0;
 		}
+		/* `show --screen` prints what the tutor would draw, so the UI owns it. */
+		if (!strcmp(a, "show"))
+			for (int i = 2; i < argc; i++)
+				if (!strcmp(argv[i], "--screen"))
+					return cmd_screen(argc - 1, argv + 1);
 		for (size_t i = 0; i < ARRAY_LEN(commands); i++)
 			if (!strcmp(a, commands[i].name))
 				return commands[i].fn(argc - 1, argv + 1);

@@ -16,7 +16,10 @@ typedef struct {
 	unsigned grid[3], block[3];
 	unsigned smem;            /* dynamic shared memory bytes */
 	long long M, N, K;
-	char args[RUN_ARGS];      /* parameter list: "A B C M N K" (default) or typed literals */
+	/* The kernel's parameter list, in order, space-separated: the names A B C
+	 * (device buffers) and M N K (u32), or typed literals u32:8 s32:-1
+	 * u64:0 f32:1.5 f16:1. Empty means "A B C M N K". */
+	char args[RUN_ARGS];
 	int verify;               /* compare with cuBLAS */
 	int time;                 /* time ours and cuBLAS (median of repeats) */
 	double min_seconds;       /* timing budget per kernel; repeats adapt to it */
