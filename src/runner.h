@@ -35,6 +35,7 @@ typedef enum {
 	RUN_TIMEOUT,              /* killed after its deadline (set by the worker) */
 	RUN_CANCELLED,            /* cancelled by the user (set by the worker) */
 	RUN_BAD_REQUEST,          /* bad args spec, size ... */
+	RUN_UNSUPPORTED,          /* the kernel's .target is newer than the GPU */
 } run_status;
 
 typedef struct {
@@ -64,6 +65,10 @@ void runner_run(const run_request *rq, run_result *res);
 int runner_request_for_lesson(const lesson *l, const expr_env *overrides,
 			      long long M, long long N, long long K, run_request *rq,
 			      char *err, int errlen);
+
+/* A deadline in seconds for a run of this size: generous, so only a hung
+ * kernel meets it (it assumes at least 5 GFLOP/s). */
+double runner_deadline(const run_request *rq);
 
 /* Relative tolerance for a dtype (f32: 1e-4, f16 inputs: 1e-2). */
 double runner_tolerance(dtype d);
