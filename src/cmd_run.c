@@ -183,7 +183,8 @@ int cmd_run(int argc, char **argv)
 	if (rc)
 		return rc > 0 ? 0 : 2;
 	static course c;
-	cli_course(&c);
+	if (o.lesson)
+		cli_course(&c);
 	run_request rq;
 	if (cli_launch_request(&o, &c, &rq)) {
 		course_free(&c);
