@@ -7,6 +7,9 @@
 #include "lesson.h"
 #include "occupancy.h"
 
+/* A cost model: one entry of the table in model.c, named by `model:`. */
+typedef struct model_def model_def;
+
 /* Loads, stores and bytes at one memory level; counts are elements. */
 typedef struct {
 	double loads_per_output;   /* per element of C, for the whole K loop */
@@ -18,6 +21,7 @@ typedef struct {
 typedef struct {
 	char lesson_id[32];
 	char model[32];            /* the model table entry used */
+	const model_def *def;
 	long long M, N, K;
 	expr_env env;              /* params (overrides applied) + M, N, K */
 	gpu_spec gpu;              /* the device the roofline and occupancy use */
@@ -43,7 +47,8 @@ typedef struct {
 
 	/* Occupancy for the lesson's launch shape. */
 	int threads;               /* per block */
-	int smem_bytes;            /* per block, static + dynamic */
+	int smem_static;           /* per block: declared in the PTX */
+	int smem_dynamic;          /* per block: the lesson's `smem:` */
 	int regs_per_thread;
 	const char *regs_source;   /* "recorded (ptxas sm_90)", "JIT", "unknown" */
 	int occ_ok;                /* occ valid */
@@ -69,10 +74,16 @@ int model_value(const model_result *r, const char *key, double *out);
 /* The value of a key for people: "0.25 FLOP/B", "K/16 = 256", "1.23 ms". */
 void model_format(const model_result *r, const char *key, char *buf, int len);
 
+/* The keys of model_value, in a stable order, with a line of help each
+ * (param.NAME keys are not listed: any lesson param works). */
+int model_key_count(void);
+const char *model_key_name(int i);
+const char *model_key_help(int i);
+
 /* The cost models by name (the front matter's `model:`); NULL when unknown. */
-typedef struct model_def model_def;
 const model_def *model_find(const char *name);
-/* The params a model reads, space-separated ("TILE"). */
+/* The params a model reads with the values it assumes when the lesson has
+ * none, space-separated ("TILE=32"). */
 const char *model_params(const model_def *m);
 
 #endif
