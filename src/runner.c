@@ -353,6 +353,13 @@ void runner_run(const run_request *rq, run_result *res)
 	cu->DeviceGetName(res->gpu, sizeof res->gpu, cu->dev);
 	cu->DeviceGetAttribute(&res->cc_major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, cu->dev);
 	cu->DeviceGetAttribute(&res->cc_minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, cu->dev);
+	cuda_device_spec(&res->spec);
+	if (!rq->ptx_path[0]) {
+		res->status = RUN_OK;
+		snprintf(res->msg, sizeof res->msg, "%s, sm_%d%d, %d SMs", res->gpu, res->cc_major, res->cc_minor,
+			 res->spec.sms);
+		return;
+	}
 	if (rq->M <= 0 || rq->N <= 0 || rq->K <= 0 || rq->M * rq->N > (1LL << 31) || rq->K > (1 << 20)) {
 		res->status = RUN_BAD_REQUEST;
 		snprintf(res->msg, sizeof res->msg, "size %lldx%lldx%lld is out of range", rq->M, rq->N, rq->K);

@@ -2,13 +2,16 @@
 #ifndef PTXTUTOR_RUNNER_H
 #define PTXTUTOR_RUNNER_H
 
+#include "devices.h"
 #include "lesson.h"
 
 #define RUN_PATH 512
 #define RUN_LOG 8192
 #define RUN_ARGS 256
 
-/* One run. A plain-old-data struct so the worker can send it whole over a pipe. */
+/* One run. A request with an empty ptx_path only describes the device: the
+ * result's spec is filled from the driver and nothing is launched.
+ * A plain-old-data struct so the worker can send it whole over a pipe. */
 typedef struct {
 	char ptx_path[RUN_PATH];
 	char entry[64];
@@ -52,6 +55,7 @@ typedef struct {
 	double tol;
 	int verified;             /* 1 pass, 0 fail, -1 not checked */
 	int repeats;
+	gpu_spec spec;            /* the live device (cuDeviceGetAttribute); spec.sms == 0 without a GPU */
 } run_result;
 
 const char *run_status_name(run_status s);
