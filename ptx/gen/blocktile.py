@@ -40,7 +40,7 @@ def regs(prefix, n):
     return ", ".join(f"%{prefix}{i}" for i in range(n))
 
 
-def blocktile1d(prefetch=False, maxnreg=0, entry="sgemm_blocktile1d"):
+def blocktile1d(prefetch=False, maxnreg=32, entry="sgemm_blocktile1d"):
     BM, BN, BK, TM = 64, 64, 8, 8
     L = []
     w = L.append
@@ -64,7 +64,13 @@ def blocktile1d(prefetch=False, maxnreg=0, entry="sgemm_blocktile1d"):
     w("")
     w(f".visible .entry {entry}{PARAMS}")
     if maxnreg:
-        w(f".maxnreg {maxnreg}")
+        w(f"""// @occupancy
+// A register budget. Left alone, ptxas gives this kernel 47 registers per
+// thread: 2 blocks of {BM * BN // TM} threads per SM (65536 registers). Capped at
+// {maxnreg} (ptxas -v: no spills), 4 blocks fit: 64 warps, the most an SM holds,
+// to hide the wait at each barrier and for each global load.
+.maxnreg {maxnreg}
+// @end""")
     w("{")
     w(f"""	.reg .u64  %A, %B, %C;
 	.reg .u32  %M, %N, %K;
@@ -233,7 +239,7 @@ DONE:
     return "\n".join(L) + "\n"
 
 
-def blocktile2d(prefetch=False, unroll=1, compact=False, maxnreg=0, entry="sgemm_blocktile2d"):
+def blocktile2d(prefetch=False, unroll=8, compact=False, maxnreg=0, entry="sgemm_blocktile2d"):
     BM, BN, BK, TM, TN = 128, 128, 8, 8, 8
     NT = BM * BN // (TM * TN)          # 256 threads
     TCOLS = BN // TN                   # 16 thread columns
@@ -269,7 +275,7 @@ def blocktile2d(prefetch=False, unroll=1, compact=False, maxnreg=0, entry="sgemm
     w(f"""	.reg .u64  %A, %B, %C;
 	.reg .u32  %M, %N, %K;
 	.reg .u32  %t, %tr, %tc, %row0, %col0, %tmp;
-	.reg .u32  %aRow, %kA, %kB, %bCol, %k0, %d, %row, %col;
+	.reg .u32  %aRow, %kA, %kB, %bCol, %k0, %row, %col;{"" if unroll == BK else chr(10) + "	.reg .u32  %d;"}
 	.reg .u64  %gA, %gB, %pA, %pB, %pC, %off, %wide, %stepA, %stepB, %stepBK, %rowC;
 	.reg .u32  %As, %Bs, %sAst, %sBst, %sA, %sB;
 	// c<i><j> = C[row0 + tr + {TROWS}*i][col0 + tc + {TCOLS}*j]: {TM * TN} accumulators
