@@ -248,7 +248,7 @@ def blocktile2d(prefetch=False, unroll=8, compact=False, maxnreg=0, entry="sgemm
     LB = BK * BN // NT                 # B elements each thread copies per tile (4)
     L = []
     w = L.append
-    w(f"""// 05_blocktile2d.ptx: lesson 5, 2D blocktiling: each thread computes a {TM} x {TN} block of C in registers.
+    w(f"""// 05_blocktile2d.ptx: lesson 5, 2D blocktiling: each thread computes an {TM} x {TN} block of C in registers.
 //
 // C = A * B, row-major, A is M x K, B is K x N, C is M x N, all f32.
 // Tiles: BM = {BM}, BN = {BN}, BK = {BK}, TM = {TM}, TN = {TN}. Launch: {NT} threads (1-D),
@@ -256,7 +256,7 @@ def blocktile2d(prefetch=False, unroll=8, compact=False, maxnreg=0, entry="sgemm
 // The {NT} threads of a block form a {TROWS} x {TCOLS} grid over the {BM} x {BN} output tile.
 // Thread (tr, tc) owns the {TM} x {TN} elements at rows tr + {TROWS}*i and columns tc + {TCOLS}*j:
 // spread out rather than side by side, so that at every step the 32 lanes
-// of a warp read different banks of shared memory (see @inner-loop).
+// of a warp read different banks of shared memory (see the inner loop).
 // Per step along K, a thread loads {TM} values of A and {TN} of B from shared memory
 // and does {TM * TN} multiply-adds with them: {TM * TN} / {TM + TN} = {TM * TN / (TM + TN):g} FMAs per shared load.
 // Sizes that are not multiples of the tiles work: loads outside A and B read
@@ -396,6 +396,7 @@ TILE_LOOP:
     w(f"""	// @inner-loop
 	// For d = 0 .. {BK - 1}: a<i> = As[tr + {TROWS}*i][d], b<j> = Bs[d][tc + {TCOLS}*j], then the
 	// {TM} x {TN} outer product a * b is added to the accumulators, all from registers.
+	// Each a<i> feeds {TN} multiply-adds and each b<j> {TM}.
 	// Banks: a warp holds two thread rows (tr, tr+1), whose A values lie {BK} floats
 	// apart (different banks), and {TCOLS} thread columns reading {TCOLS} neighbouring floats
 	// of B. No load is split by a bank conflict.
@@ -406,6 +407,13 @@ TILE_LOOP:
     if unroll < BK:
         w("\tmov.u32 %d, 0;\nDOT_LOOP:")
     for u in range(unroll):
+        if unroll == BK and u == 1:
+            w(f"""	// @end
+
+	// @unrolled
+	// Steps d = 1 .. {BK - 1}: the same {TM + TN} loads and {TM * TN} multiply-adds, the addresses
+	// moved by 4*d bytes in As and {BN * 4}*d bytes in Bs. Written out in full (no loop
+	// counter, no branch), the offsets are constants inside the load instructions.""")
         if unroll > 1:
             w(f"\t// d = {u}" if unroll == BK else f"\t// d + {u}")
         for i in range(TM):
