@@ -5,7 +5,8 @@ The unrolled inner loop (8 k-steps x 64 FMAs) is why this is generated; the
 output is meant to be read. Run from the project root:
     python3 ptx/gen/06_vectorized.py > ptx/06_vectorized.ptx
 Options (scratch comparisons only, the committed file uses the defaults):
-    --prefetch  load the next tile into registers before the math on this one
+    --no-prefetch  load each slice only after the previous one is used up
+    --split        spread the thread's 8x8 into four 4x4 pieces 64 apart
     --entry NAME
 """
 import argparse
@@ -27,7 +28,10 @@ def emit(args):
     w("//  * global loads are ld.global.nc.v4.f32: one instruction moves 16 bytes;")
     w("//  * the A slice is stored transposed (As[k][m]), so the 8 A values a thread")
     w("//    needs for one k are adjacent and come in with two ld.shared.v4.f32;")
-    w("//  * C is written with st.global.v4.f32.")
+    w("//  * C is written with st.global.v4.f32;")
+    w("//  * the A and B pieces pass through registers anyway (A must be transposed),")
+    w("//    so the loads for slice t+1 are issued before the math on slice t and")
+    w("//    arrive while the FMAs run.")
     w("// Needs M % 128 == 0, N % 128 == 0, K % 8 == 0.")
     w("")
     w(".version 7.0")
@@ -115,7 +119,7 @@ def emit(args):
     w("")
     w("\t// Every accumulator starts at zero.")
     for i in range(0, 64, 8):
-        w("\t" + " ".join(f"mov.f32 %acc{j}, 0f00000000;" for j in range(i, i + 8)))
+        w("\t" + "\n\t".join(f"mov.f32            %acc{j}, 0f00000000;" for j in range(i, i + 8)))
     w("")
 
     def load_regs(pred=""):
@@ -144,12 +148,14 @@ def emit(args):
     w("\tbar.sync           0;                    // the slice is in shared memory")
     w("\t// @end")
     if pre:
+        w("\t// @prefetch")
         w("\t// Start the next slice's loads now; they land while the FMAs run.")
         w("\tadd.u32            %tile, %tile, 1;")
         w("\tsetp.lt.u32        %more, %tile, %tiles;")
         w("\tadd.u64            %gA, %gA, 32;")
         w("\tadd.u64            %gB, %gB, %stepB;")
         load_regs("@%more ")
+        w("\t// @end")
     w("")
     w("\t// @inner-loop")
     for kk in range(BK):
@@ -159,8 +165,8 @@ def emit(args):
         w(f"\tld.shared.v4.f32    {{%b0, %b1, %b2, %b3}}, [%sBld+{kk*512}];")
         w(f"\tld.shared.v4.f32    {{%b4, %b5, %b6, %b7}}, [%sBld+{kk*512+hi}];")
         for i in range(TM):
-            w("\t" + " ".join(f"fma.rn.f32 %acc{i*8+j}, %a{i}, %b{j}, %acc{i*8+j};" for j in range(0, 4)))
-            w("\t" + " ".join(f"fma.rn.f32 %acc{i*8+j}, %a{i}, %b{j}, %acc{i*8+j};" for j in range(4, 8)))
+            w("\t" + "\n\t".join(f"fma.rn.f32         %acc{i*8+j}, %a{i}, %b{j}, %acc{i*8+j};" for j in range(0, 4)))
+            w("\t" + "\n\t".join(f"fma.rn.f32         %acc{i*8+j}, %a{i}, %b{j}, %acc{i*8+j};" for j in range(4, 8)))
     w("\t// @end")
     w("\tbar.sync           0;                    // all reads done before the next store")
     if not pre:
@@ -202,7 +208,7 @@ def emit(args):
 
 if __name__ == "__main__":
     ap = argparse.ArgumentParser()
-    ap.add_argument("--prefetch", action="store_true")
+    ap.add_argument("--no-prefetch", dest="prefetch", action="store_false")
     ap.add_argument("--split", action="store_true")
     ap.add_argument("--entry", default="sgemm_vectorized")
     print(emit(ap.parse_args()), end="")

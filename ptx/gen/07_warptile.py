@@ -6,7 +6,9 @@ the output is meant to be read. Run from the project root:
     python3 ptx/gen/07_warptile.py > ptx/07_warptile.ptx
 Options change the tiles (for measuring variants; the defaults are the
 committed kernel): --bm --bn --bk --wm --wn --tr (thread rows in a warp),
---no-cpasync (stage B through registers like A), --maxnreg N, --entry NAME.
+--cpasync (B by cp.async, sm_80), --cache ca|cg (its cache operator),
+--amap-lane (another thread mapping for the A loads), --maxnreg N (0: none),
+--entry NAME.
 """
 import argparse
 
@@ -27,7 +29,7 @@ def emit(a):
     assert NT % KA4 == 0 and NT % NB4 == 0 and nA >= 1 and nB >= 1
     SA, SB = BK * BM * 4, BK * BN * 4  # bytes of As and Bs in one stage
     S = SA + SB                        # one stage
-    cpa = not a.no_cpasync
+    cpa = a.cpasync
     lg = lambda v: v.bit_length() - 1
     for v in (BM, BN, BK, WM, WN, TR, TC, KA4, NB4, WARPS_N):
         assert v & (v - 1) == 0, "powers of two only"
@@ -51,6 +53,14 @@ def emit(a):
     if cpa:
         w("// B travels global -> shared by cp.async (no registers, sm_80); A goes")
         w("// through registers because it is stored transposed (As[k][m]).")
+    else:
+        w("// Both slices travel through registers (A must be transposed on its way")
+        w("// into As[k][m] anyway): the loads for slice t+1 are issued before the")
+        w("// math on slice t and stored into the other stage after it. (cp.async for")
+        w("// B was measured too, and was ~4% slower on the H100.)")
+    if a.maxnreg:
+        w(f"// .maxnreg {a.maxnreg}: left alone ptxas takes ~157 registers, which fits one")
+        w(f"// block per SM; at {a.maxnreg} (65536 / (2 x 256)) two blocks fit, with no spills.")
     w(f"// Needs M % {BM} == 0, N % {BN} == 0, K % {BK} == 0.")
     w("")
     w(".version 7.0")
@@ -166,7 +176,7 @@ def emit(a):
     w("")
     w("\t// Every accumulator starts at zero.")
     for i in range(0, TMt * TNt, 8):
-        w("\t" + " ".join(f"mov.f32 %acc{j}, 0f00000000;" for j in range(i, min(i + 8, TMt * TNt))))
+        w("\t" + "\n\t".join(f"mov.f32            %acc{j}, 0f00000000;" for j in range(i, min(i + 8, TMt * TNt))))
     w("")
 
     def load_A(pred):
@@ -185,7 +195,7 @@ def emit(a):
         w(f"\tmov.b64            %p, %gB;")
         for j in range(nB):
             if cpa:
-                w(f"\t{pred}cp.async.cg.shared.global [{base}+{j*rpB*BN*4}], [%p], 16;")
+                w(f"\t{pred}cp.async.{a.cache}.shared.global [{base}+{j*rpB*BN*4}], [%p], 16;")
             else:
                 w(f"\t{pred}ld.global.nc.v4.f32 {{%ldB{4*j}, %ldB{4*j+1}, %ldB{4*j+2}, %ldB{4*j+3}}}, [%p];")
             if j < nB - 1:
@@ -239,7 +249,7 @@ def emit(a):
             w(f"\tld.shared.v4.f32    {{%b{4*j}, %b{4*j+1}, %b{4*j+2}, %b{4*j+3}}}, [%rB+{kk*BN*4 + j*TC*16}];")
         for i in range(TMt):
             for j0 in range(0, TNt, 8):
-                w("\t" + " ".join(f"fma.rn.f32 %acc{i*TNt+j}, %a{i}, %b{j}, %acc{i*TNt+j};"
+                w("\t" + "\n\t".join(f"fma.rn.f32         %acc{i*TNt+j}, %a{i}, %b{j}, %acc{i*TNt+j};"
                                    for j in range(j0, min(j0 + 8, TNt))))
     w("\t// @end")
     w("")
@@ -298,8 +308,9 @@ if __name__ == "__main__":
     ap.add_argument("--wm", type=int, default=64)
     ap.add_argument("--wn", type=int, default=32)
     ap.add_argument("--tr", type=int, default=8)
-    ap.add_argument("--no-cpasync", action="store_true")
-    ap.add_argument("--maxnreg", type=int, default=0)
+    ap.add_argument("--cpasync", action="store_true")
+    ap.add_argument("--maxnreg", type=int, default=128)
     ap.add_argument("--amap-lane", action="store_true")
+    ap.add_argument("--cache", default="cg", choices=["cg", "ca"])
     ap.add_argument("--entry", default="sgemm_warptile")
     print(emit(ap.parse_args()), end="")
