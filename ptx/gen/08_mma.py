@@ -30,6 +30,8 @@ def parse():
     p.add_argument("--wn", type=int, default=64)
     p.add_argument("--stages", type=int, default=4)
     p.add_argument("--entry", default="hgemm_mma")
+    p.add_argument("--pipeline", type=int, default=1,
+                   help="1: load the next k16 slice's fragments while the current one multiplies")
     return p.parse_args()
 
 
@@ -72,6 +74,9 @@ class Gen:
         w(f"// {g.MT}x{g.NTL} mma.m16n8k16 tiles. Global -> shared with cp.async in a"
           f" {g.S}-stage ring, shared -> registers")
         w("// with ldmatrix (A as is, B transposed on the fly), then mma.sync on the tensor cores.")
+        if g.a.pipeline:
+            w("// Two sets of fragment registers: the ldmatrix of the next k16 slice (even across the")
+            w("// k-tile boundary and its barrier) is issued before the products of the current one.")
         w(f"// Requires M % {g.BM} == 0, N % {g.BN} == 0, K % {g.BK} == 0 (the lesson says so with `multiple:`).")
         w("//")
         w("// Written out by ptx/gen/08_mma.py (the body is unrolled); edit the generator, not this file.")
@@ -101,10 +106,14 @@ class Gen:
         w(f"\t// Accumulators: %acc[(mi*{g.NTL} + ni)*4 + j] is element c_j of the warp's mma tile (mi, ni):")
         w("\t//   c0,c1 = C[16mi + grp][8ni + 2quad + 0/1], c2,c3 = the same 8 rows further down.")
         w(f"\t.reg .f32  %acc<{nacc}>;")
-        w(f"\t// Operand fragments for one k16 slice: %fa[mi*4 + r] (A, {g.MT} tiles of 16x16),")
-        w(f"\t// %fb[ni*2 + r] (B, {g.NTL} tiles of 16x8); each .b32 holds two f16.")
-        w(f"\t.reg .b32  %fa<{g.MT * 4}>;")
-        w(f"\t.reg .b32  %fb<{g.NTL * 2}>;")
+        nb = 2 if g.a.pipeline else 1
+        w(f"\t// Operand fragments of a k16 slice: %fa[s*{g.MT * 4} + mi*4 + r] (A, {g.MT} tiles of 16x16),")
+        w(f"\t// %fb[s*{g.NTL * 2} + ni*2 + r] (B, {g.NTL} tiles of 16x8); each .b32 holds two f16."
+          + (" Two sets s = 0, 1:" if nb == 2 else ""))
+        if nb == 2:
+            w("\t// one is multiplied while the other is being loaded.")
+        w(f"\t.reg .b32  %fa<{g.MT * 4 * nb}>;")
+        w(f"\t.reg .b32  %fb<{g.NTL * 2 * nb}>;")
         w("\t.reg .pred %more, %prefetch;")
         w("\t.reg .u32  %thr, %lane, %warp, %warpM, %warpN, %grp, %quad;")
         w("\t.reg .u32  %n, %k, %kTiles, %kt, %rowBlock, %colBlock;")
@@ -276,66 +285,77 @@ class Gen:
         w("")
 
     # ---------------------------------------------------------------- compute
-    def ldm(self, ks, regions):
+    def ldm(self, ks, buf, regions, what=None):
+        """ldmatrix of k16 slice ks of the stage at %rdStage into fragment set buf."""
         g = self
         w = self.w
+        fa0, fb0 = buf * g.MT * 4, buf * g.NTL * 2
         if regions:
             w("// @ldmatrix")
-        w(f"\t// k16 slice {ks}: A fragments for the warp's {g.MT} row tiles, then B fragments")
-        w("\t// for its column tiles, two 8-column tiles per ldmatrix.x4.trans.")
+        w(f"\t// {what or f'k16 slice {ks}'} -> fragment set {buf}.")
+        w(f"\t// A for the warp's {g.MT} row tiles, then B: two 8-column tiles per ldmatrix.x4.trans.")
         lda = "%ldA0" if ks == 0 else "%ldA1"
-        if g.KS == 4 and ks >= 2:
+        if ks >= 2:
             lda = "%x"
-            w(f"\txor.b32         %x, %ldA0, {ks * 32};")
+            w(f"\txor.b32         %x, %ldA0, {ks * 32};          // slice {ks}: chunk 2*{ks}, through the XOR")
         w(f"\tadd.u32         %rdA, %rdStage, {lda};")
         for mi in range(g.MT):
             off = f"+{mi * 16 * g.BK * 2}" if mi else ""
-            regs = ", ".join(f"%fa{mi * 4 + r}" for r in range(4))
+            regs = ", ".join(f"%fa{fa0 + mi * 4 + r}" for r in range(4))
             w(f"\tldmatrix.sync.aligned.m8n8.x4.shared.b16 {{{regs}}}, [%rdA{off}];")
         koff = ks * 16 * g.BN * 2
         for p in range(g.NTL // 2):
-            regs = ", ".join(f"%fb{p * 4 + r}" for r in range(4))
+            regs = ", ".join(f"%fb{fb0 + p * 4 + r}" for r in range(4))
             w(f"\tadd.u32         %rdB, %rdStage, %ldB{p};")
             off = f"+{koff}" if koff else ""
             w(f"\tldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {{{regs}}}, [%rdB{off}];")
         if regions:
             w("// @end")
 
-    def mma(self, ks, regions):
+    def mma(self, ks, buf, regions):
         g = self
         w = self.w
+        fa0, fb0 = buf * g.MT * 4, buf * g.NTL * 2
         if regions:
             w("// @mma")
             w(f"\t// {g.MT * g.NTL} tensor-core products per k16 slice: tile (mi, ni) += A[mi] . B[ni].")
+        else:
+            w(f"\t// k16 slice {ks}: the products, from fragment set {buf}.")
         for mi in range(g.MT):
             for ni in range(g.NTL):
                 acc = ", ".join(f"%acc{(mi * g.NTL + ni) * 4 + j}" for j in range(4))
-                fa = ", ".join(f"%fa{mi * 4 + r}" for r in range(4))
-                fb = f"%fb{ni * 2}, %fb{ni * 2 + 1}"
+                fa = ", ".join(f"%fa{fa0 + mi * 4 + r}" for r in range(4))
+                fb = f"%fb{fb0 + ni * 2}, %fb{fb0 + ni * 2 + 1}"
                 w(f"\tmma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {{{acc}}}, {{{fa}}}, {{{fb}}}, {{{acc}}};")
         if regions:
             w("// @end")
 
-    def loop(self):
+    def wait_barrier(self, regions):
         g = self
         w = self.w
-        w("\t// Accumulators start at zero.")
-        for i in range(0, g.MT * g.NTL * 4, 8):
-            w("\t" + " ".join(f"mov.f32 %acc{j}, 0f00000000;" for j in range(i, i + 8)))
-        w("")
-        w("\tsetp.eq.u32     %more, %kTiles, 0;")
-        w("\t@%more bra      EPILOGUE;                // K = 0: C is all zeros")
-        w("MAIN_LOOP:")
-        w("// @barrier")
-        w(f"\t// Wait until at most {g.S - 2} of this thread's copy groups are in flight, i.e. k-tile kt")
-        w("\t// has landed; the barrier then makes every thread's chunks visible, and also tells us")
-        w("\t// all warps are done reading the stage that the next copy overwrites.")
+        if regions:
+            w("// @barrier")
+        w(f"\t// Wait until at most {g.S - 2} of this thread's copy groups are in flight, so the next")
+        w("\t// k-tile has landed; the barrier makes every thread's chunks visible to all warps,")
+        w("\t// and tells us that every warp is done reading the stage the next copy overwrites.")
         w(f"\tcp.async.wait_group {g.S - 2};")
         w("\tbar.sync 0;")
-        w("// @end")
+        if regions:
+            w("// @end")
+
+    def advance_read(self):
+        g = self
+        w = self.w
+        w("\tadd.u32         %rdStage, %rdStage, " + str(g.STAGE) + ";     // read the next stage of the ring")
+        w(f"\tsub.u32         %x, %rdStage, %smemBase;")
+        w(f"\tsetp.eq.u32     %more, %x, {g.S * g.STAGE};")
+        w(f"\t@%more mov.u32  %rdStage, %smemBase;")
+
+    def load_tile(self):
+        g = self
+        w = self.w
         w("// @load-tile")
-        w(f"\t// Start copying k-tile kt+{g.S - 1} into the stage freed by kt-1 (if there is one); commit")
-        w("\t// a group either way so the wait_group count above stays in step.")
+        w(f"\t// Start copying k-tile kt+{g.S - 1} into the stage freed by kt-1.")
         w(f"\tadd.u32         %y, %kt, {g.S - 1};")
         self.issue("%wrStage", "%y", "PREFETCHED", f"k-tile kt+{g.S - 1} -> stage wrStage")
         w(f"\tadd.u32         %wrStage, %wrStage, {g.STAGE};")
@@ -343,14 +363,49 @@ class Gen:
         w(f"\tsetp.eq.u32     %more, %x, {g.S * g.STAGE};")
         w(f"\t@%more mov.u32  %wrStage, %smemBase;        // the ring wraps")
         w("// @end")
-        for ks in range(g.KS):
-            self.ldm(ks, ks == 0)
-            self.mma(ks, ks == 0)
-        w("\t// Next k-tile: advance the read stage around the ring.")
-        w(f"\tadd.u32         %rdStage, %rdStage, {g.STAGE};")
-        w(f"\tsub.u32         %x, %rdStage, %smemBase;")
-        w(f"\tsetp.eq.u32     %more, %x, {g.S * g.STAGE};")
-        w(f"\t@%more mov.u32  %rdStage, %smemBase;")
+
+    def zero_acc(self):
+        g = self
+        w = self.w
+        w("\t// Accumulators start at zero.")
+        for i in range(0, g.MT * g.NTL * 4, 8):
+            w("\t" + " ".join(f"mov.f32 %acc{j}, 0f00000000;" for j in range(i, i + 8)))
+        w("")
+
+    def loop(self):
+        g = self
+        w = self.w
+        self.zero_acc()
+        w("\tsetp.eq.u32     %more, %kTiles, 0;")
+        w("\t@%more bra      EPILOGUE;                // K = 0: C is all zeros")
+        if not g.a.pipeline:
+            w("MAIN_LOOP:")
+            self.wait_barrier(True)
+            self.load_tile()
+            for ks in range(g.KS):
+                self.ldm(ks, 0, ks == 0)
+                self.mma(ks, 0, ks == 0)
+            w("\t// Next k-tile: advance the read stage around the ring.")
+            self.advance_read()
+        else:
+            w("\t// Before the loop: wait for k-tile 0 and load its first k16 slice, so that every")
+            w("\t// slice's products below overlap the ldmatrix of the slice after it.")
+            w(f"\tcp.async.wait_group {g.S - 2};")
+            w("\tbar.sync 0;")
+            self.ldm(0, 0, False, "k-tile 0, k16 slice 0")
+            w("")
+            w("MAIN_LOOP:")
+            for ks in range(g.KS):
+                cur, nxt = ks % 2, (ks + 1) % 2
+                if ks < g.KS - 1:
+                    self.ldm(ks + 1, nxt, ks == 0, f"k16 slice {ks + 1}, loaded while slice {ks} multiplies,")
+                else:
+                    self.wait_barrier(True)
+                    self.advance_read()
+                    self.ldm(0, nxt, False, "Next k-tile's slice 0 (after the last k-tile: stale, never used)")
+                if ks == 0:
+                    self.load_tile()
+                self.mma(ks, cur, ks == 0)
         w("\tadd.u32         %kt, %kt, 1;")
         w("\tsetp.lt.u32     %more, %kt, %kTiles;")
         w("\t@%more bra      MAIN_LOOP;")
