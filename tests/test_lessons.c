@@ -165,6 +165,38 @@ static void test_placeholders_fill(void **state)
 	assert_int_equal(bad, 0);
 }
 
+/* The tutor fills placeholders in prose only: fenced blocks and `code`
+ * spans are shown as written, so a {key} there would reach the screen raw. */
+static void test_placeholders_only_in_prose(void **state)
+{
+	(void)state;
+	int bad = 0;
+	for (int i = 0; i < the_course.n; i++) {
+		const lesson *l = &the_course.l[i];
+		for (int p = 0; p < l->npages; p++) {
+			int line = l->pages[p].line + 1, fence = 0, tick = 0;
+			for (const char *s = l->pages[p].text; *s; s++) {
+				int bol = s == l->pages[p].text || s[-1] == '\n';
+				if (bol && !strncmp(s, "```", 3))
+					fence = !fence;
+				if (*s == '\n') {
+					line++;
+					tick = 0;
+				} else if (*s == '`' && !fence) {
+					tick = !tick;
+				} else if (*s == '{' && (fence || tick)) {
+					size_t n = strspn(s + 1, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.");
+					if (n && s[1 + n] == '}') {
+						fprintf(stderr, "%s:%d: placeholder inside code is shown raw\n", l->path, line);
+						bad++;
+					}
+				}
+			}
+		}
+	}
+	assert_int_equal(bad, 0);
+}
+
 static void count_key(const char *key, void *ctx)
 {
 	(void)key;
@@ -409,6 +441,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_every_lesson_parses),
 		cmocka_unit_test(test_every_lesson_validates),
 		cmocka_unit_test(test_placeholders_fill),
+		cmocka_unit_test(test_placeholders_only_in_prose),
 		cmocka_unit_test(test_exercises_are_computed),
 		cmocka_unit_test(test_lines_fit),
 		cmocka_unit_test(test_broken_lesson_is_reported_and_skipped),
