@@ -67,3 +67,8 @@ void ui_key_labels(ui_action a, char *buf, int len)
 		util_strlcpy(buf + have, ui_bindings[i].label, (size_t)len - have);
 	}
 }
+
+int ui_key_is_backspace(int key)
+{
+	return key == KEY_BACKSPACE || key == 127 || key == CTRL('h');
+}

@@ -42,6 +42,8 @@ extern const int ui_nbindings;
 
 /* The action bound to a key in the tutor's normal state; UI_ACT_NONE if none. */
 ui_action ui_key_action(int key);
+/* Backspace, however the terminal sends it. */
+int ui_key_is_backspace(int key);
 /* All labels of an action joined with "/" ("n", "Space/Right/PgDn"). */
 void ui_key_labels(ui_action a, char *buf, int len);
 
