@@ -444,12 +444,14 @@ static void build_lesson(lines *t, const ui_app *a, int w)
 
 /* ---- numbers: intensity, accesses, roofline, occupancy, instruction mix ---- */
 
+/* "label value note": the note only where it fits, the label narrower in a narrow pane. */
 static void kv(lines *t, const char *label, const char *value, const char *note, int w)
 {
-	(void)w;
-	ln_addf(t, UI_ROLE_NORMAL, " %-15s", label);
+	int lw = w < 40 ? 13 : 16;
+	ln_addf(t, UI_ROLE_NORMAL, " %-*.*s ", lw - 2, lw - 2, label);
 	ln_add(t, value, UI_ROLE_EMPH);
-	if (note && *note) {
+	int used = lw + ui_utf8_width(value, strlen(value));
+	if (note && *note && used + 2 + ui_utf8_width(note, strlen(note)) <= w) {
 		ln_add(t, "  ", UI_ROLE_NORMAL);
 		ln_add(t, note, UI_ROLE_DIM);
 	}
@@ -513,9 +515,11 @@ static void roofline(lines *t, const ui_app *a, int w)
 	for (int y = 0; y < H; y++) {
 		char lab[32] = "";
 		if (y == 0)
-			fmt_si(yhi * 1e9, "F/s", lab, sizeof lab);
+			fmt_si(yhi * 1e9, "", lab, sizeof lab);
 		else if (y == H - 1)
-			fmt_si(ylo * 1e9, "F/s", lab, sizeof lab);
+			fmt_si(ylo * 1e9, "", lab, sizeof lab);
+		else if (y == H / 2)
+			util_strlcpy(lab, "FLOP/s", sizeof lab);
 		ln_addf(t, UI_ROLE_DIM, "%*.*s", LABEL, LABEL, lab);
 		ln_putc(t, g->vline, UI_ROLE_BORDER);
 		for (int x = 0; x < cw; x++)
@@ -554,7 +558,7 @@ static void build_numbers(lines *t, const ui_app *a, int w)
 	} else {
 		const model_result *m = &a->model;
 		char v[64], n[96];
-		section(t, "Arithmetic intensity (FLOP/B)");
+		section(t, "Intensity (FLOP/B)");
 		snprintf(v, sizeof v, "%.3g", m->ai_global);
 		snprintf(n, sizeof n, "ridge %.3g: %s-bound", m->ridge, m->bound ? m->bound : "?");
 		kv(t, "global", v, n, w);
@@ -596,8 +600,9 @@ static void build_numbers(lines *t, const ui_app *a, int w)
 			ln_nl(t);
 		} else {
 			const occ_result *o = &m->occ;
-			ln_addf(t, UI_ROLE_DIM, " %d threads, %d regs (%s), %d B smem", m->threads,
-				m->regs_per_thread, m->regs_source ? m->regs_source : "?", m->smem_bytes);
+			ln_addf(t, UI_ROLE_DIM, " %d threads, %d B smem,", m->threads, m->smem_static + m->smem_dynamic);
+			ln_nl(t);
+			ln_addf(t, UI_ROLE_DIM, " %d regs (%s)", m->regs_per_thread, m->regs_source ? m->regs_source : "?");
 			ln_nl(t);
 			const struct {
 				const char *name, *key;
@@ -610,7 +615,7 @@ static void build_numbers(lines *t, const ui_app *a, int w)
 			};
 			for (size_t i = 0; i < ARRAY_LEN(lim); i++) {
 				int bind = o->limiter && !strcmp(o->limiter, lim[i].key);
-				ln_addf(t, bind ? UI_ROLE_BAR_SELF : UI_ROLE_NORMAL, " %-15s%3d blocks", lim[i].name,
+				ln_addf(t, bind ? UI_ROLE_BAR_SELF : UI_ROLE_NORMAL, " %-14s%3d blocks", lim[i].name,
 					lim[i].v);
 				if (bind)
 					ln_addf(t, UI_ROLE_BAR_SELF, " %s binds", a->ascii ? "<" : "\u25C0");
@@ -845,7 +850,7 @@ static void draw_title(ui_frame *f, ui_rect r, const char *text, int focused)
 	ui_frame_text(f, r, r.x + 1, r.y, text, role);
 }
 
-static void draw_lines(ui_frame *f, ui_rect body, const lines *t, int scroll, int pad)
+static void draw_lines(ui_frame *f, ui_rect body, const lines *t, int scroll, int pad, uint32_t mark)
 {
 	if (scroll > t->nlines - body.h)
 		scroll = t->nlines - body.h;
@@ -853,13 +858,13 @@ static void draw_lines(ui_frame *f, ui_rect body, const lines *t, int scroll, in
 		scroll = 0;
 	for (int y = 0; y < body.h && scroll + y < t->nlines; y++) {
 		int i0 = t->start[scroll + y], i1 = t->start[scroll + y + 1];
-		for (int i = i0; i < i1 && i - i0 < body.w - pad; i++)
+		for (int i = i0; i < i1 && i - i0 < body.w - pad - 1; i++)
 			ui_frame_put(f, body.x + pad + i - i0, body.y + y, t->cp[i], (ui_role)t->role[i]);
 	}
 	/* A scroll mark in the last column when there is more than shows. */
 	if (t->nlines > body.h && body.h > 2) {
 		int pos = (int)((double)scroll / (t->nlines - body.h) * (body.h - 1));
-		ui_frame_put(f, body.x + body.w - 1, body.y + pos, 0x2590 /* ▐ */, UI_ROLE_BORDER);
+		ui_frame_put(f, body.x + body.w - 1, body.y + pos, mark, UI_ROLE_BORDER);
 	}
 }
 
@@ -870,7 +875,7 @@ static void draw_text_pane(const ui_app *a, ui_frame *f, ui_pane p, const char *
 	lines t;
 	build_pane(&t, a, p, r.w - pad - 1);
 	draw_title(f, r, title, a->focus == (int)p);
-	draw_lines(f, body_of(r), &t, a->scroll[p], pad);
+	draw_lines(f, body_of(r), &t, a->scroll[p], pad, a->ascii ? '#' : 0x2590 /* right half block */);
 	ln_free(&t);
 }
 
@@ -946,7 +951,7 @@ static void draw_ptx(const ui_app *a, ui_frame *f)
 			ui_role role = class_role[cls[i]];
 			i += cl;
 			if (cp == '\t') {
-				int next = tx + ((x - tx) / 8 + 1) * 8;
+				int next = tx + ((x - tx) / 4 + 1) * 4; /* tab stops of 4: PTX is indented with tabs */
 				while (x < next && x < code.x + code.w)
 					ui_frame_put(f, x++, sy, ' ', role);
 				continue;
@@ -966,12 +971,18 @@ static void draw_header(const ui_app *a, ui_frame *f)
 	ui_rect r = a->layout.header;
 	const lesson *l = ui_app_lesson(a);
 	ui_frame_fill(f, r, ' ', UI_ROLE_HEADER);
-	char s[512];
-	char sm[16] = "";
+	char s[512], sm[16] = "", size[64];
 	if (a->gpu.cc_major)
 		snprintf(sm, sizeof sm, " sm_%d%d", a->gpu.cc_major, a->gpu.cc_minor);
-	int n = snprintf(s, sizeof s, " Lesson %d/%d  %s | %s%s | %lldx%lldx%lld %s", a->lesson + 1, a->course->n,
-			 l->title, a->gpu.name, sm, a->M, a->N, a->K, dtype_name(l->dt));
+	if (a->M == a->N && a->N == a->K)
+		snprintf(size, sizeof size, "%lld%s", a->M, a->ascii ? "^3" : "\u00B3");
+	else
+		snprintf(size, sizeof size, "%lldx%lldx%lld", a->M, a->N, a->K);
+	const char *gpu = a->gpu.name;
+	if (!strncmp(gpu, "NVIDIA ", 7))
+		gpu = gpu + 7;
+	int n = snprintf(s, sizeof s, " %d/%d %s | %s %s | %s%s", a->lesson + 1, a->course->n, l->title, size,
+			 dtype_name(l->dt), gpu, sm);
 	for (int i = 0; i < a->whatif.n && n > 0 && n < (int)sizeof s - 40; i++)
 		n += snprintf(s + n, sizeof s - (size_t)n, "%s%s=%lld", i ? " " : " | what-if ", a->whatif.v[i].name,
 			      a->whatif.v[i].value);
@@ -992,7 +1003,7 @@ static void draw_status(const ui_app *a, ui_frame *f)
 	}
 	const lesson *l = ui_app_lesson(a);
 	char s[256];
-	snprintf(s, sizeof s, " page %d/%d  n/p lesson  Space/Bksp page  r run  t what-if  Tab focus  ? help  q quit",
+	snprintf(s, sizeof s, " page %d/%d  n/p lesson  Space/Bksp page  r run  t what-if  ? help  q quit",
 		 a->page + 1, l->npages);
 	int x = ui_frame_text(f, r, r.x, r.y, s, UI_ROLE_STATUS);
 	if (a->msg[0]) {

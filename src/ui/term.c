@@ -175,5 +175,7 @@ int ui_term_key(void)
 	int ch = getch();
 	if (ch == '\r')
 		ch = '\n';
+	if (ch == KEY_RESIZE)
+		return UI_KEY_RESIZE;
 	return ch == ERR ? -1 : ch;
 }

@@ -21,7 +21,8 @@ void ui_term_close(void);
 void ui_term_size(int *cols, int *rows);
 /* Copies the frame into curses' screen and shows it in one update. */
 void ui_term_show(const ui_frame *f, int redraw_all);
-/* The next key, or -1 when none is waiting (never blocks). */
+/* The next key, -1 when none is waiting (never blocks), UI_KEY_RESIZE after a resize. */
+#define UI_KEY_RESIZE (-2)
 int ui_term_key(void);
 
 /* Colours for a theme on the current curses screen (start_color done). */
