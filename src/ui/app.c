@@ -492,7 +492,7 @@ static void check_answer(ui_app *a)
 	int right = fabs(got - want) <= tol * fabs(want) || (want == 0 && fabs(got) <= tol);
 	a->ex_verdict = right ? 1 : -1;
 	if (right)
-		say(a, 0, "Right: %g.", want);
+		say(a, 0, "Right: %.4g.", want);
 	else
 		say(a, 1, "Not quite (%g). h shows a hint, s the worked answer.", got);
 }

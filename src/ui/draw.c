@@ -409,7 +409,7 @@ static void build_lesson(lines *t, const ui_app *a, int w)
 			continue;
 		}
 		if (a->ex_verdict == 1) {
-			ln_addf(t, UI_ROLE_GOOD, "%s Right: %g", a->ascii ? "[ok]" : "\u2713", a->ex_expected);
+			ln_addf(t, UI_ROLE_GOOD, "%s Right: %.4g", a->ascii ? "[ok]" : "\u2713", a->ex_expected);
 			ln_nl(t);
 		} else if (a->ex_verdict == -1) {
 			ln_addf(t, UI_ROLE_BAD, "%s Not quite. Try again (a), or see the hint (h).",
@@ -600,6 +600,9 @@ static void build_numbers(lines *t, const ui_app *a, int w)
 			ln_nl(t);
 		} else {
 			const occ_result *o = &m->occ;
+			ln_addf(t, UI_ROLE_EMPH, " %d blocks/SM, %d/%d warps = %.0f%%", o->blocks_per_sm, o->active_warps,
+				o->max_warps, o->occupancy * 100);
+			ln_nl(t);
 			ln_addf(t, UI_ROLE_DIM, " %d threads, %d B smem,", m->threads, m->smem_static + m->smem_dynamic);
 			ln_nl(t);
 			ln_addf(t, UI_ROLE_DIM, " %d regs (%s)", m->regs_per_thread, m->regs_source ? m->regs_source : "?");
@@ -621,9 +624,6 @@ static void build_numbers(lines *t, const ui_app *a, int w)
 					ln_addf(t, UI_ROLE_BAR_SELF, " %s binds", a->ascii ? "<" : "\u25C0");
 				ln_nl(t);
 			}
-			ln_addf(t, UI_ROLE_EMPH, " = %d blocks/SM, %d/%d warps, %.0f%%", o->blocks_per_sm,
-				o->active_warps, o->max_warps, o->occupancy * 100);
-			ln_nl(t);
 			for (int s = 0; s < o->nsteps; s++) {
 				run_buf r = {0};
 				rb_puts(&r, o->steps[s], strlen(o->steps[s]), UI_ROLE_DIM);
@@ -740,11 +740,12 @@ static void build_run(lines *t, const ui_app *a, int w)
 				ln_nl(t);
 			}
 		} else {
-			ln_add(t, r->status == RUN_NO_GPU ? "No GPU: " : run_status_name(r->status),
-			       r->status == RUN_NO_GPU ? UI_ROLE_WARN : UI_ROLE_BAD);
-			if (r->status != RUN_NO_GPU)
-				ln_add(t, ": ", UI_ROLE_BAD);
 			run_buf b = {0};
+			const char *what = r->status == RUN_NO_GPU ? "No GPU:" : run_status_name(r->status);
+			rb_puts(&b, what, strlen(what), r->status == RUN_NO_GPU ? UI_ROLE_WARN : UI_ROLE_BAD);
+			if (r->status != RUN_NO_GPU)
+				rb_puts(&b, ":", 1, UI_ROLE_BAD);
+			rb_puts(&b, " ", 1, UI_ROLE_NORMAL);
 			rb_puts(&b, r->msg, strlen(r->msg), UI_ROLE_NORMAL);
 			ln_wrap(t, b.cp, b.role, b.n, w, 1);
 			free(b.cp);

@@ -8,7 +8,10 @@
 
 #define CTRL(c) ((c) & 0x1f)
 
+/* The order is the order of the help: the keys a newcomer needs first. */
 const ui_binding ui_bindings[] = {
+	{'?', UI_ACT_HELP, "?", "this help"},
+	{'q', UI_ACT_QUIT, "q", "quit (where you were is remembered)"},
 	{'n', UI_ACT_NEXT_LESSON, "n", "next lesson"},
 	{'p', UI_ACT_PREV_LESSON, "p", "previous lesson"},
 	{' ', UI_ACT_NEXT_PAGE, "Space", "next page"},
@@ -19,25 +22,23 @@ const ui_binding ui_bindings[] = {
 	{CTRL('h'), UI_ACT_PREV_PAGE, "Backspace", NULL},
 	{KEY_LEFT, UI_ACT_PREV_PAGE, "Left", NULL},
 	{KEY_PPAGE, UI_ACT_PREV_PAGE, "PgUp", NULL},
-	{KEY_DOWN, UI_ACT_SCROLL_DOWN, "Down", "scroll the focused pane"},
+	{UI_KEY_TAB, UI_ACT_FOCUS_NEXT, "Tab", "focus the next pane (S-Tab: previous)"},
+	{KEY_BTAB, UI_ACT_FOCUS_PREV, "S-Tab", NULL},
+	{KEY_DOWN, UI_ACT_SCROLL_DOWN, "Down", "scroll the focused pane (Up/k: back)"},
 	{'j', UI_ACT_SCROLL_DOWN, "j", NULL},
-	{KEY_UP, UI_ACT_SCROLL_UP, "Up", "scroll it back"},
+	{KEY_UP, UI_ACT_SCROLL_UP, "Up", NULL},
 	{'k', UI_ACT_SCROLL_UP, "k", NULL},
-	{UI_KEY_TAB, UI_ACT_FOCUS_NEXT, "Tab", "focus the next pane"},
-	{KEY_BTAB, UI_ACT_FOCUS_PREV, "S-Tab", "focus the previous pane"},
 	{'r', UI_ACT_RUN, "r", "run this lesson's kernel on the GPU"},
 	{UI_KEY_ESC, UI_ACT_CANCEL, "Esc", "cancel a run, close a box"},
 	{'+', UI_ACT_SIZE_UP, "+", "larger problem (doubles M, N, K)"},
 	{'=', UI_ACT_SIZE_UP, "=", NULL},
 	{'-', UI_ACT_SIZE_DOWN, "-", "smaller problem (halves them)"},
-	{'t', UI_ACT_WHATIF, "t", "what-if: change tile sizes, threads, registers"},
-	{'z', UI_ACT_FOLD, "z", "fold or unfold long repetitive runs of PTX"},
+	{'t', UI_ACT_WHATIF, "t", "what-if: tile sizes, threads, registers"},
+	{'z', UI_ACT_FOLD, "z", "fold or unfold long repetitive PTX"},
 	{'a', UI_ACT_ANSWER, "a", "answer the page's exercise"},
 	{'h', UI_ACT_HINT, "h", "the exercise's hint"},
 	{'s', UI_ACT_SOLUTION, "s", "the worked answer"},
 	{CTRL('l'), UI_ACT_REDRAW, "C-l", "redraw the screen"},
-	{'?', UI_ACT_HELP, "?", "this help"},
-	{'q', UI_ACT_QUIT, "q", "quit (where you were is remembered)"},
 };
 const int ui_nbindings = (int)ARRAY_LEN(ui_bindings);
 

@@ -72,7 +72,7 @@ void ui_layout_compute(int cols, int rows, int present, ui_layout *L)
 		int lw = part(cols, 30, 40);
 		int rw = part(cols, 29, 40);
 		int pw = cols - lw - rw - 2;
-		int nh = part(body, 58, 12);
+		int nh = part(body, 68, 12);
 		P[UI_PANE_LESSON] = rect(0, top, lw, body);
 		P[UI_PANE_PTX] = rect(lw + 1, top, pw, body);
 		P[UI_PANE_NUMBERS] = rect(lw + pw + 2, top, rw, nh);
@@ -82,7 +82,7 @@ void ui_layout_compute(int cols, int rows, int present, ui_layout *L)
 		int lw = part(cols, 60, 70);
 		int rw = cols - lw - 1;
 		int lh = part(body, 42, 10);
-		int nh = part(body, 58, 12);
+		int nh = part(body, 68, 12);
 		P[UI_PANE_LESSON] = rect(0, top, lw, lh);
 		P[UI_PANE_PTX] = rect(0, top + lh, lw, body - lh);
 		P[UI_PANE_NUMBERS] = rect(lw + 1, top, rw, nh);

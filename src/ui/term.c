@@ -95,6 +95,7 @@ void ui_term_colours(const ui_theme *t)
 void ui_term_blit(void *window, const ui_frame *f, const ui_theme *t)
 {
 	WINDOW *w = window;
+	utf8 = ui_term_utf8();
 	int use_colour = t->colour && colours;
 	for (int y = 0; y < f->rows; y++) {
 		for (int x = 0; x < f->cols; x++) {
