@@ -80,7 +80,7 @@ static attr_t attrs_of(unsigned char a)
 void ui_term_colours(const ui_theme *t)
 {
 	theme = t;
-	colours = t->colour && has_colors() && COLOR_PAIRS > 2 * UI_NROLES;
+	colours = t->colour && has_colors() && COLORS >= 8 && COLOR_PAIRS > 2 * UI_NROLES;
 	if (!colours)
 		return;
 	use_default_colors();
@@ -141,7 +141,8 @@ int ui_term_open(const ui_theme *t, char *err, int errlen)
 	nodelay(stdscr, TRUE);
 	curs_set(0);
 	set_escdelay(25);
-	if (has_colors())
+	/* NO_COLOR means none at all: start_color alone makes curses paint white on black. */
+	if (t->colour && has_colors())
 		start_color();
 	ui_term_colours(t);
 	return 0;
