@@ -296,10 +296,11 @@ nreal=$(ls "$REAL_ROOT"/lessons/[0-9]*.md 2>/dev/null | wc -l)
 if [ "$nreal" -lt 2 ]; then
 	echo "skip tui real course: fewer than two lessons under $REAL_ROOT/lessons"
 else
-	list=$(PTXTUTOR_ROOT=$REAL_ROOT "$BIN" list 2>/dev/null)
-	t1=$(echo "$list" | sed -n 2p | cut -c30- | cut -c1-30)
-	t2=$(echo "$list" | sed -n 3p | cut -c30- | cut -c1-30)
-	total=$(echo "$list" | tail -n +2 | grep -c .)
+	titles=$(PTXTUTOR_ROOT=$REAL_ROOT "$BIN" list --json 2>/dev/null | tr '{' '\n' |
+		sed -n 's/.*"title": *"\([^"]*\)".*/\1/p')
+	t1=$(echo "$titles" | sed -n 1p | cut -c1-30)
+	t2=$(echo "$titles" | sed -n 2p | cut -c1-30)
+	total=$(echo "$titles" | grep -c .)
 	FX=$REAL_ROOT start real 80 24 -- --size 1024
 	wait_for real "$t1"
 	row0 real | grep -qF "1/$total $t1" && has real "PTX"
