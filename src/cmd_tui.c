@@ -337,6 +337,9 @@ int cmd_tui(int argc, char **argv)
 		int n = poll(pf, (nfds_t)nfd, timeout);
 		if (n < 0 && errno != EINTR)
 			break;
+		/* The terminal went away (hang-up, closed pty): nothing more will come. */
+		if (n > 0 && (pf[0].revents & (POLLHUP | POLLERR | POLLNVAL)) && !(pf[0].revents & POLLIN))
+			break;
 		/* EINTR is usually SIGWINCH: curses then has a KEY_RESIZE waiting. */
 		int key;
 		while ((key = ui_term_key()) != -1 && !a->quit) {

@@ -751,10 +751,12 @@ static void build_run(lines *t, const ui_app *a, int w)
 			free(b.cp);
 			free(b.role);
 			if (r->status == RUN_NO_GPU) {
-				ln_add(t, "The text, the PTX and the numbers work", UI_ROLE_DIM);
-				ln_nl(t);
-				ln_add(t, "without one.", UI_ROLE_DIM);
-				ln_nl(t);
+				static const char note[] = "The text, the PTX, the numbers and the what-ifs work without one.";
+				run_buf nb = {0};
+				rb_puts(&nb, note, sizeof note - 1, UI_ROLE_DIM);
+				ln_wrap(t, nb.cp, nb.role, nb.n, w, 0);
+				free(nb.cp);
+				free(nb.role);
 			}
 			if (r->log[0]) {
 				const char *s = r->log;
@@ -1084,11 +1086,11 @@ static void draw_whatif(const ui_app *a, ui_frame *f)
 			int set = expr_get(&a->whatif, l->params[i].name, &v);
 			if (!set)
 				v = l->params[i].value;
-			snprintf(s, sizeof s, "%-10s %6lld   default %lld, %s", l->params[i].name, v, l->params[i].value,
-				 l->params[i].runtime ? "kernel honours it" : "model only");
+			snprintf(s, sizeof s, "%-8s %6lld  default %-5lld %s", l->params[i].name, v, l->params[i].value,
+				 l->params[i].runtime ? "kernel" : "model only");
 		} else {
 			int regs = a->regs_override ? a->regs_override : a->model_ok ? a->model.regs_per_thread : 0;
-			snprintf(s, sizeof s, "%-10s %6d   per thread, %s", "regs", regs,
+			snprintf(s, sizeof s, "%-8s %6d  %s", "regs", regs,
 				 a->regs_override ? "what-if" : (a->model_ok && a->model.regs_source ? a->model.regs_source : "?"));
 		}
 		ui_role role = i == a->whatif_sel ? UI_ROLE_SELECT : UI_ROLE_NORMAL;
