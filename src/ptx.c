@@ -380,7 +380,11 @@ int ptx_view(const ptx_doc *d, int fold, int keep_first, int keep_last, ptx_row 
 		if (fold && f < d->nfolds && d->folds[f].first == l) {
 			const ptx_fold *fd = &d->folds[f];
 			int last = fd->first + fd->n - 1;
-			int keep = keep_first >= 0 && keep_first <= last && keep_last >= fd->first;
+			/* Open when the range points into the run; a range that covers
+			 * the whole run (a long unrolled region) is better folded. */
+			int overlap = keep_first >= 0 && keep_first <= last && keep_last >= fd->first;
+			int covers = keep_first <= fd->first && keep_last >= last;
+			int keep = overlap && !covers;
 			if (!keep) {
 				for (int k = 0; k < PTX_FOLD_HEAD; k++)
 					PUT(l + k, 0);
@@ -440,6 +444,11 @@ static void op_kind(const char *w, int n, char *out, int len)
 	if (!strcmp(comp[0], "cp") && nc > 1 && !strncmp(comp[1], "async", 5)) {
 		append(out, len, ".");
 		append(out, len, comp[1]);
+		/* The group bookkeeping is not a copy: keep it apart. */
+		if (nc > 2 && (!strncmp(comp[2], "commit", 6) || !strncmp(comp[2], "wait", 4))) {
+			append(out, len, ".");
+			append(out, len, comp[2]);
+		}
 		return;
 	}
 	if (!mem)

@@ -83,7 +83,8 @@ typedef struct {
 
 /* Builds the displayed rows. With fold set, each foldable run shows its first
  * PTX_FOLD_HEAD lines, a summary row and its last line, except runs that
- * overlap [keep_first, keep_last] (pass -1 -1 to keep none). Returns the
+ * [keep_first, keep_last] points into without covering them whole (pass
+ * -1 -1 to keep none). Returns the
  * number of rows (at most max; call with max 0 to count). */
 int ptx_view(const ptx_doc *d, int fold, int keep_first, int keep_last, ptx_row *rows, int max);
 

@@ -177,6 +177,8 @@ static void test_folds_and_view(void **st)
 	assert_int_equal(rows[17].line, 20);
 	/* A highlighted range inside the run keeps it open. */
 	assert_int_equal(ptx_view(&d, 1, 16, 16, rows, 64), d.nlines);
+	/* A range that covers the whole run folds it all the same. */
+	assert_int_equal(ptx_view(&d, 1, 12, 21, rows, 64), d.nlines - 3);
 	/* A range elsewhere does not. */
 	assert_int_equal(ptx_view(&d, 1, 8, 11, rows, 64), d.nlines - 3);
 	/* Truncation: never writes more than max. */

@@ -193,6 +193,17 @@ static void fmt_count(double v, char *buf, size_t len)
 		snprintf(buf, len, "%.3g", v);
 }
 
+/* A ratio or an intensity: three significant digits, no exponent below a million. */
+static void fmt_val(double v, char *buf, size_t len)
+{
+	if (fabs(v) >= 1e6 || (v != 0 && fabs(v) < 1e-3))
+		snprintf(buf, len, "%.3g", v);
+	else if (fabs(v) >= 100)
+		snprintf(buf, len, "%.0f", v);
+	else
+		snprintf(buf, len, "%.3g", v);
+}
+
 /* ---- the lesson page ---- */
 
 static int isalnum_ascii(char c)
@@ -559,14 +570,14 @@ static void build_numbers(lines *t, const ui_app *a, int w)
 		const model_result *m = &a->model;
 		char v[64], n[96];
 		section(t, "Intensity (FLOP/B)");
-		snprintf(v, sizeof v, "%.3g", m->ai_global);
+		fmt_val(m->ai_global, v, sizeof v);
 		snprintf(n, sizeof n, "ridge %.3g: %s-bound", m->ridge, m->bound ? m->bound : "?");
 		kv(t, "global", v, n, w);
 		if (m->ai_shared > 0) {
-			snprintf(v, sizeof v, "%.3g", m->ai_shared);
+			fmt_val(m->ai_shared, v, sizeof v);
 			kv(t, "shared", v, NULL, w);
 		}
-		snprintf(v, sizeof v, "%.3g", m->ai_dram_ideal);
+		fmt_val(m->ai_dram_ideal, v, sizeof v);
 		kv(t, "DRAM, ideal", v, "A, B read once", w);
 
 		section(t, "Per output element");
@@ -932,6 +943,11 @@ static void draw_ptx(const ui_app *a, ui_frame *f)
 	for (int y = 0; y < body.h && top + y < n; y++) {
 		const ptx_row *row = &rows[top + y];
 		int sy = body.y + y;
+		int in_region = af >= 0 && row->line >= af && row->line <= al;
+		if (in_region) {
+			ui_frame_flag(f, body.x, sy, body.w, UI_CELL_HL);
+			ui_frame_put(f, body.x + digits, sy, g->mark, UI_ROLE_BAR_SELF);
+		}
 		if (row->hidden) {
 			char s[96];
 			snprintf(s, sizeof s, " %s %d more lines like these (z unfolds)", a->ascii ? "..." : "\u22EE",
@@ -960,10 +976,6 @@ static void draw_ptx(const ui_app *a, ui_frame *f)
 				continue;
 			}
 			ui_frame_put(f, x++, sy, cp < 32 ? '?' : cp, role);
-		}
-		if (af >= 0 && row->line >= af && row->line <= al) {
-			ui_frame_flag(f, body.x, sy, body.w, UI_CELL_HL);
-			ui_frame_put(f, body.x + digits, sy, g->mark, UI_ROLE_BAR_SELF);
 		}
 	}
 	free(rows);
