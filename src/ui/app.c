@@ -536,12 +536,19 @@ static void whatif_change(ui_app *a, int dir)
 	long long nv = dir > 0 ? v * 2 : v / 2;
 	if (nv < 1 || nv > 4096)
 		return;
+	expr_env before = a->whatif;
 	expr_set(&a->whatif, l->params[s].name, nv);
 	recompute(a);
-	if (!a->model_ok)
-		say(a, 1, "%s=%lld: %s", l->params[s].name, nv, a->model_err);
-	else
+	if (a->model_ok) {
 		a->msg[0] = '\0';
+		return;
+	}
+	/* A value the lesson cannot take: say why and keep the last good one. */
+	char why[sizeof a->model_err];
+	util_strlcpy(why, a->model_err, sizeof why);
+	a->whatif = before;
+	recompute(a);
+	say(a, 1, "%s=%lld: %s", l->params[s].name, nv, why);
 }
 
 static void whatif_reset(ui_app *a)

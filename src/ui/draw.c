@@ -564,8 +564,12 @@ static void build_numbers(lines *t, const ui_app *a, int w)
 {
 	const lesson *l = ui_app_lesson(a);
 	if (!a->model_ok) {
-		ln_add(t, a->model_err[0] ? a->model_err : "No model for this lesson.", UI_ROLE_DIM);
-		ln_nl(t);
+		const char *e = a->model_err[0] ? a->model_err : "No model for this lesson.";
+		run_buf b = {0};
+		rb_puts(&b, e, strlen(e), UI_ROLE_DIM);
+		ln_wrap(t, b.cp, b.role, b.n, w, 0);
+		free(b.cp);
+		free(b.role);
 	} else {
 		const model_result *m = &a->model;
 		char v[64], n[96];
