@@ -431,6 +431,13 @@ static void test_whatif_updates_numbers(void **st)
 	keys(&r, "0"); /* reset */
 	show(&r);
 	assert_non_null(screen_has("1024 threads"));
+	/* 64x64 threads cannot launch: refused with the reason, the value stays. */
+	keys(&r, "+");
+	show(&r);
+	assert_non_null(strstr(row(47), "BS=64: "));
+	assert_non_null(strstr(row(47), "block 64x64x1"));
+	assert_null(strstr(row(0), "what-if"));
+	assert_non_null(screen_has("1024 threads"));
 	keys(&r, "\x1b");
 	show(&r);
 	assert_int_equal(screen_has("What if"), 0);
