@@ -711,7 +711,8 @@ static void build_run(lines *t, const ui_app *a, int w)
 		if (!l->ptx_path[0]) {
 			ln_add(t, "No kernel in this lesson.", UI_ROLE_DIM);
 		} else {
-			ln_add(t, "Not run yet. ", UI_ROLE_DIM);
+			ln_add(t, "Not run yet.", UI_ROLE_DIM);
+			ln_nl(t);
 			ln_add(t, "r", UI_ROLE_KEY);
 			ln_add(t, " runs it on the GPU.", UI_ROLE_DIM);
 		}
