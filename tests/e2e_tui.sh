@@ -179,6 +179,26 @@ for size in 80x24 160x48; do
 	T kill-session -t "$s"
 done
 
+# ---- r without a GPU: the worker says why, the screen stays alive ----
+start run 160 48
+wait_for run "Not run yet."
+T send-keys -t run r
+if wait_for run "No GPU:"; then
+	T send-keys -t run n
+	wait_for run "2/2 Fixture coalesced kernel"
+	has run "2/2 Fixture coalesced kernel" && has run "Not run yet."
+	check "tui r without a GPU says why in the run pane and the rest works" $? run
+elif has run "GFLOP/s"; then
+	echo "skip tui r without a GPU: this machine has one"
+else
+	check "tui r without a GPU says why in the run pane and the rest works" 1 run
+fi
+T send-keys -t run q
+wait_dead run
+[ "$(status run)" = 0 ] && restored run
+check "tui q after a run exits 0 with the terminal restored" $? run
+T kill-session -t run
+
 # ---- the text mode prints the same screen as the tutor draws ----
 start same 80 24 -- --lesson 1
 wait_for same "Fixture naive kernel"

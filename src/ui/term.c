@@ -175,7 +175,7 @@ void ui_term_show(const ui_frame *f, int redraw_all)
 int ui_term_key(void)
 {
 	int ch = getch();
-	if (ch == '\r')
+	if (ch == '\r' || ch == KEY_ENTER)
 		ch = '\n';
 	if (ch == KEY_RESIZE)
 		return UI_KEY_RESIZE;
