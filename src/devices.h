@@ -37,6 +37,8 @@ typedef struct {
 /* Loads assets/gpus.tsv. Returns the number of rows, or -1 with
  * "file:line: message" in err. */
 int devices_load(gpu_table *t, char *err, int errlen);
+/* The same from text already in memory; path is used in messages only. */
+int devices_parse(gpu_table *t, const char *path, const char *text, char *err, int errlen);
 /* Finds a spec by key or by a case-insensitive part of its name ("a100",
  * "H100"); an exact key wins. NULL when none or ambiguous (msg says which). */
 const gpu_spec *devices_find(const gpu_table *t, const char *what, char *msg, int msglen);

@@ -1,0 +1,317 @@
+/* test_model: the cost models against the lecture's A100 figures and the blog's per-output counts. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdlib.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "model.h"
+#include "util.h"
+
+/* A100 40GB: 19.5 TFLOP/s FP32, 312 tensor, 1555 GB/s (the lecture's card). */
+static const gpu_spec a100_40 = {
+	.key = "a100-40", .name = "NVIDIA A100 SXM4 40GB", .cc_major = 8, .cc_minor = 0, .sms = 108,
+	.clock_mhz = 1410, .fp32_tflops = 19.5, .tensor_tflops = 312, .bw_gbs = 1555, .l2_kb = 40960,
+	.smem_per_sm = 167936, .smem_per_block = 49152, .smem_optin = 166912, .smem_reserved = 1024,
+	.regs_per_sm = 65536, .regs_per_block = 65536, .max_threads_per_sm = 2048, .max_threads_per_block = 1024,
+	.max_warps_per_sm = 64, .max_blocks_per_sm = 32, .warp_alloc_regs = 256,
+};
+
+/* Builds a lesson the way the front matter would. */
+static lesson make(const char *id, const char *model, const char *params, const char *bx, const char *by,
+		   const char *bm, const char *bn, const char *smem, int regs)
+{
+	lesson l;
+	memset(&l, 0, sizeof l);
+	util_strlcpy(l.id, id, sizeof l.id);
+	util_strlcpy(l.model, model, sizeof l.model);
+	snprintf(l.path, sizeof l.path, "lessons/%s.md", id);
+	l.dt = DTYPE_F32;
+	/* "A=1 B=2" */
+	char buf[128];
+	util_strlcpy(buf, params, sizeof buf);
+	for (char *tok = strtok(buf, " "); tok; tok = strtok(NULL, " ")) {
+		char *eq = strchr(tok, '=');
+		*eq = '\0';
+		util_strlcpy(l.params[l.nparams].name, tok, EXPR_NAME_MAX);
+		l.params[l.nparams++].value = atoll(eq + 1);
+	}
+	util_strlcpy(l.block[0], bx, LESSON_EXPR);
+	util_strlcpy(l.block[1], by, LESSON_EXPR);
+	util_strlcpy(l.block[2], "1", LESSON_EXPR);
+	util_strlcpy(l.tile[0], bm, LESSON_EXPR);
+	util_strlcpy(l.tile[1], bn, LESSON_EXPR);
+	util_strlcpy(l.smem, smem, LESSON_EXPR);
+	l.regs = regs;
+	return l;
+}
+
+static model_result run(const lesson *l, const expr_env *ov, long long n)
+{
+	model_result r;
+	char err[256] = "";
+	int rc = model_compute(l, ov, n, n, n, &a100_40, &r, err, sizeof err);
+	if (rc)
+		fprintf(stderr, "model_compute: %s\n", err);
+	assert_int_equal(rc, 0);
+	return r;
+}
+
+static void fmt(const model_result *r, const char *key, const char *want)
+{
+	char buf[96];
+	model_format(r, key, buf, sizeof buf);
+	assert_string_equal(buf, want);
+}
+
+/* Lecture: the naive kernel does 2 FLOPs per two 4-byte loads = 0.25 FLOP/B
+ * (the one 4-byte store per output moves it by 1/(2K) only). */
+static void naive_quarter_flop_per_byte(void **state)
+{
+	(void)state;
+	lesson l = make("naive", "naive", "", "32", "32", "32", "32", "0", 0);
+	model_result r = run(&l, NULL, 4096);
+	assert_float_equal(r.ai_global, 0.25, 0.25 * 1e-3);
+	assert_float_equal(r.global.loads_per_output, 2 * 4096.0, 1e-9);
+	assert_float_equal(r.flops, 2.0 * 4096 * 4096 * 4096, 1);
+	assert_true(isnan(r.ai_shared));
+	fmt(&r, "ai.global", "0.25 FLOP/B");
+	fmt(&r, "per_output.global_loads", "2K = 8192");
+	/* Lanes walk rows of A: 32 sectors for A, one broadcast sector of B. */
+	assert_float_equal(r.sectors_A, 32, 0);
+	assert_float_equal(r.sectors_B, 1, 0);
+	assert_string_equal(r.bound, "memory");
+}
+
+/* Coalescing changes the warp view, not the counts: 1 sector of A
+ * (broadcast) and 4 of B (32 floats = 128 B). */
+static void coalesced_sectors(void **state)
+{
+	(void)state;
+	lesson l = make("coalesced", "coalesced", "", "1024", "1", "32", "32", "0", 0);
+	model_result r = run(&l, NULL, 4096);
+	assert_float_equal(r.sectors_A, 1, 0);
+	assert_float_equal(r.sectors_B, 4, 0);
+	assert_float_equal(r.ai_global, 0.25, 0.25 * 1e-3);
+}
+
+/* Lecture: ridge = 19.5 TFLOP/s / 1555 GB/s = 12.5 FLOP/B ("about 12"). */
+static void a100_fp32_ridge(void **state)
+{
+	(void)state;
+	lesson l = make("naive", "naive", "", "32", "32", "32", "32", "0", 0);
+	model_result r = run(&l, NULL, 1024);
+	assert_float_equal(r.ridge, 19.5e12 / 1555e9, 1e-9);
+	assert_true(r.ridge > 12 && r.ridge < 13);
+	assert_string_equal(r.unit, "fp32");
+	/* memory bound: the time is global bytes / bandwidth */
+	assert_float_equal(r.predicted_ms, 1e3 * r.global.bytes / 1555e9, 1e-9);
+}
+
+/* Lecture: tiles of width 2, 4, 8, 16 give 0.5, 1, 2, 4 FLOP/B (T/4). The
+ * model also counts the 4-byte store of each output: 2K / (8K/T + 4), which
+ * at K = 4096 is within 0.2 % of T/4 (3.99 for T = 16). */
+static void tiling_widths(void **state)
+{
+	(void)state;
+	lesson l = make("smem", "smem", "TILE=32", "TILE", "TILE", "TILE", "TILE", "2*TILE*TILE*4", 0);
+	const int width[] = {2, 4, 8, 16};
+	const double want[] = {0.5, 1, 2, 4};
+	for (int i = 0; i < 4; i++) {
+		expr_env ov = {0};
+		expr_set(&ov, "TILE", width[i]);
+		model_result r = run(&l, &ov, 4096);
+		assert_float_equal(r.ai_global, want[i], want[i] * 2e-3);
+		assert_float_equal(r.ai_global, 2 * 4096.0 / (8 * 4096.0 / width[i] + 4), 1e-9);
+		assert_int_equal(r.threads, width[i] * width[i]);
+	}
+}
+
+/* Blog: shared-memory blocking with a 32 tile: K/16 global, 2K shared loads
+ * per output; each tile element is stored to shared once: K/16 stores. */
+static void smem_32_counts(void **state)
+{
+	(void)state;
+	lesson l = make("smem", "smem", "TILE=32", "TILE", "TILE", "TILE", "TILE", "2*TILE*TILE*4", 0);
+	model_result r = run(&l, NULL, 4096);
+	assert_float_equal(r.global.loads_per_output, 4096.0 / 16, 1e-9);
+	assert_float_equal(r.shared.loads_per_output, 2 * 4096.0, 1e-9);
+	assert_float_equal(r.shared.stores_per_output, 4096.0 / 16, 1e-9);
+	fmt(&r, "per_output.global_loads", "K/16 = 256");
+	fmt(&r, "per_output.shared_loads", "2K = 8192");
+	/* 2 FLOPs per 2 shared loads of 4 bytes, plus the stores: just under 0.25. */
+	assert_true(r.ai_shared < 0.25 && r.ai_shared > 0.24);
+	/* T/4 = 8 for the loads; the output store makes it 8192/1028 = 7.97. */
+	assert_float_equal(r.ai_global, 8192.0 / 1028, 1e-9);
+	/* A warp copies one 32-float row of each tile: 4 sectors; inner-loop reads
+	 * are a broadcast (A) and 32 consecutive words (B): no conflicts. */
+	assert_float_equal(r.sectors_A, 4, 0);
+	assert_float_equal(r.sectors_B, 4, 0);
+	assert_float_equal(r.wavefronts_A, 1, 0);
+	assert_float_equal(r.wavefronts_B, 1, 0);
+	assert_int_equal(r.smem_dynamic, 8192);
+}
+
+/* Blog: 1D blocktiling 64x64x8, TM=8: K/32 global, 9K/8 shared per output.
+ * Global: (64+64)*8 loads per 8-deep slice for 64*64 outputs = K/32.
+ * Shared: per k a thread reads 1 B value and 8 A values for 8 outputs. */
+static void blocktile1d_counts(void **state)
+{
+	(void)state;
+	lesson l = make("bt1d", "blocktile1d", "BM=64 BN=64 BK=8 TM=8", "BM*BN/TM", "1", "BM", "BN", "0", 0);
+	model_result r = run(&l, NULL, 4096);
+	assert_float_equal(r.global.loads_per_output, 4096.0 / 32, 1e-9);
+	assert_float_equal(r.shared.loads_per_output, 9 * 4096.0 / 8, 1e-9);
+	fmt(&r, "per_output.global_loads", "K/32 = 128");
+	fmt(&r, "per_output.shared_loads", "9K/8 = 4608");
+	assert_int_equal(r.threads, 512);
+	/* The A tile is 8 floats wide: a warp covers 4 rows of 32 B = 4 sectors. */
+	assert_float_equal(r.sectors_A, 4, 0);
+	assert_float_equal(r.sectors_B, 4, 0);
+}
+
+/* 2D blocktiling 128x128x8, TM=TN=8: K/64 global, (8+8)/64 = K/4 shared.
+ * Shared reads: lanes 0-15 and 16-31 read A rows 0 and 8, words 0 and 64 of
+ * an 8-wide tile: the same bank, 2 wavefronts; B: 16 threads at stride 8
+ * words hit banks 0, 8, 16, 24 four times each: 4 wavefronts. */
+static void blocktile2d_counts_and_conflicts(void **state)
+{
+	(void)state;
+	lesson l = make("bt2d", "blocktile2d", "BM=128 BN=128 BK=8 TM=8 TN=8", "BM*BN/(TM*TN)", "1", "BM", "BN",
+			"0", 0);
+	model_result r = run(&l, NULL, 4096);
+	fmt(&r, "per_output.global_loads", "K/64 = 64");
+	fmt(&r, "per_output.shared_loads", "K/4 = 1024");
+	assert_float_equal(r.wavefronts_A, 2, 0);
+	assert_float_equal(r.wavefronts_B, 4, 0);
+	assert_int_equal(r.threads, 256);
+}
+
+/* Vectorised: the same counts, float4 accesses: a warp's 32 x 16 B of an
+ * 8-wide A tile = 512 B = 16 sectors (all used); B: 4 rows of 128 floats...
+ * one 512 B row segment = 16 sectors. */
+static void vectorized_warp_view(void **state)
+{
+	(void)state;
+	lesson l = make("vec", "vectorized", "BM=128 BN=128 BK=8 TM=8 TN=8", "BM*BN/(TM*TN)", "1", "BM", "BN", "0",
+			0);
+	model_result r = run(&l, NULL, 4096);
+	fmt(&r, "per_output.global_loads", "K/64 = 64");
+	assert_float_equal(r.sectors_A, 16, 0);
+	assert_float_equal(r.sectors_B, 16, 0);
+}
+
+/* An unknown --set key names the lesson's params. */
+static void unknown_override(void **state)
+{
+	(void)state;
+	lesson l = make("smem", "smem", "TILE=32", "TILE", "TILE", "TILE", "TILE", "2*TILE*TILE*4", 0);
+	expr_env ov = {0};
+	expr_set(&ov, "BM", 64);
+	model_result r;
+	char err[256];
+	assert_int_equal(model_compute(&l, &ov, 1024, 1024, 1024, &a100_40, &r, err, sizeof err), -1);
+	assert_non_null(strstr(err, "'BM'"));
+	assert_non_null(strstr(err, "TILE"));
+
+	lesson bad = make("x", "nosuch", "", "32", "1", "32", "32", "0", 0);
+	assert_int_equal(model_compute(&bad, NULL, 1024, 1024, 1024, &a100_40, &r, err, sizeof err), -1);
+	assert_non_null(strstr(err, "unknown model 'nosuch'"));
+}
+
+/* Occupancy follows the launch shape and the recorded registers; the JIT's
+ * count replaces it. smem TILE=32 on the A100: 1024 threads, 8 KiB dynamic.
+ * 37 registers: 1280 per warp, 12 per scheduler = 48 warps < 64: 1 block of
+ * 32 warps (50 %), by registers. With 32: 1024 per warp, 16 per scheduler =
+ * 64 warps: 2 blocks (100 %), by warps (and registers). */
+static void occupancy_from_launch(void **state)
+{
+	(void)state;
+	lesson l = make("smem", "smem", "TILE=32", "TILE", "TILE", "TILE", "TILE", "2*TILE*TILE*4", 37);
+	model_result r = run(&l, NULL, 4096);
+	assert_true(r.occ_ok);
+	assert_int_equal(r.threads, 1024);
+	assert_int_equal(r.occ.blocks_per_sm, 1);
+	assert_string_equal(r.regs_source, "recorded (ptxas -arch=sm_90)");
+	fmt(&r, "occupancy.occupancy", "50.0%");
+	fmt(&r, "occupancy.limiter", "registers");
+	model_set_regs(&r, 32, "JIT");
+	assert_int_equal(r.occ.blocks_per_sm, 2);
+	assert_string_equal(r.regs_source, "JIT");
+	fmt(&r, "occupancy.occupancy", "100.0%");
+	fmt(&r, "occupancy.limiter", "warps");
+}
+
+/* Tensor-core lessons use the tensor peak and 2-byte inputs. */
+static void mma_uses_tensor_peak(void **state)
+{
+	(void)state;
+	lesson l = make("mma", "mma", "BM=128 BN=128 BK=32 WM=64 WN=64", "128", "1", "BM", "BN", "0", 0);
+	l.dt = DTYPE_F16;
+	model_result r = run(&l, NULL, 4096);
+	assert_string_equal(r.unit, "tensor");
+	assert_float_equal(r.ridge, 312e12 / 1555e9, 1e-9);
+	assert_int_equal(r.elem_bytes, 2);
+	/* ideal DRAM: (2 * 4096^2 * 2 + 4096^2 * 4) bytes for 2 * 4096^3 FLOPs = 4096/4 */
+	assert_float_equal(r.ai_dram_ideal, 1024, 1e-6);
+	fmt(&r, "per_output.global_loads", "K/64 = 64");
+	fmt(&r, "per_output.shared_loads", "K/32 = 128");
+}
+
+static void keys_and_values(void **state)
+{
+	(void)state;
+	lesson l = make("smem", "smem", "TILE=32", "TILE", "TILE", "TILE", "TILE", "2*TILE*TILE*4", 0);
+	model_result r = run(&l, NULL, 2048);
+	double v;
+	assert_true(model_known("ai.global"));
+	assert_true(model_known("occupancy.limiter"));
+	assert_true(model_known("param.TILE"));
+	assert_false(model_known("ai.gmem"));
+	assert_false(model_known("param."));
+	assert_int_equal(model_value(&r, "param.TILE", &v), 0);
+	assert_float_equal(v, 32, 0);
+	assert_int_equal(model_value(&r, "param.NOPE", &v), -1);
+	assert_int_equal(model_value(&r, "gpu.sms", &v), 0);
+	assert_float_equal(v, 108, 0);
+	assert_int_equal(model_value(&r, "bound", &v), -1);
+	fmt(&r, "gpu.name", "NVIDIA A100 SXM4 40GB");
+	fmt(&r, "bound", "memory"); /* 7.9 FLOP/B below the ridge of 12.5 */
+	fmt(&r, "param.TILE", "32");
+	fmt(&r, "gpu.bw_gbs", "1555 GB/s");
+	fmt(&r, "flops", "17.18 GFLOP");
+	fmt(&r, "ridge", "12.54 FLOP/B");
+	fmt(&r, "sectors_per_request.A", "4");
+	/* every listed key has a value or a string */
+	for (int i = 0; i < model_key_count(); i++) {
+		char buf[64];
+		assert_true(model_known(model_key_name(i)));
+		model_format(&r, model_key_name(i), buf, sizeof buf);
+		assert_true(buf[0] != '\0');
+		assert_null(strchr(buf, '?'));
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(naive_quarter_flop_per_byte),
+		cmocka_unit_test(coalesced_sectors),
+		cmocka_unit_test(a100_fp32_ridge),
+		cmocka_unit_test(tiling_widths),
+		cmocka_unit_test(smem_32_counts),
+		cmocka_unit_test(blocktile1d_counts),
+		cmocka_unit_test(blocktile2d_counts_and_conflicts),
+		cmocka_unit_test(vectorized_warp_view),
+		cmocka_unit_test(unknown_override),
+		cmocka_unit_test(occupancy_from_launch),
+		cmocka_unit_test(mma_uses_tensor_peak),
+		cmocka_unit_test(keys_and_values),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
