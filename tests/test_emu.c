@@ -160,6 +160,22 @@ static void test_shared_64_128bit(void **state)
 	assert_int_equal(bc, 4);
 	access_counts("st.shared.v4.f32 [%r5], {%f0, %f1, %f2, %f3};", 0, OP_ST, &wf, &bc);
 	assert_int_equal(wf, 4);
+	/* uniform pairs (T == T^1, or T == T^2) halve the passes of wide loads */
+	access_counts("shr.u32 %r6, %r1, 1; mul.lo.s32 %r6, %r6, %r2; add.s32 %r6, %r4, %r6;"
+		      "ld.shared.v4.f32 {%f0, %f1, %f2, %f3}, [%r6];", 16, OP_LD, &wf, &bc);
+	assert_int_equal(wf, 2);
+	assert_int_equal(bc, 0);
+	access_counts("and.b32 %r6, %r1, 1; shr.u32 %r7, %r1, 2; shl.b32 %r7, %r7, 1; or.b32 %r6, %r6, %r7;"
+		      "mul.lo.s32 %r6, %r6, %r2; add.s32 %r6, %r4, %r6;"
+		      "ld.shared.v2.f32 {%f0, %f1}, [%r6];", 8, OP_LD, &wf, &bc); /* T == T^2, 128 bytes */
+	assert_int_equal(wf, 1);
+	access_counts("ld.shared.v4.f32 {%f0, %f1, %f2, %f3}, [%r5];", 0, OP_LD, &wf, &bc); /* all one address */
+	assert_int_equal(wf, 2);
+	/* lanes l and l^16 sharing does not pair: quarter-warps, 2-way conflicts at a 32-byte stride */
+	access_counts("and.b32 %r6, %r1, 15; mul.lo.s32 %r6, %r6, %r2; add.s32 %r6, %r4, %r6;"
+		      "ld.shared.v4.f32 {%f0, %f1, %f2, %f3}, [%r6];", 32, OP_LD, &wf, &bc);
+	assert_int_equal(wf, 8);
+	assert_int_equal(bc, 4);
 }
 
 static void test_global_sectors(void **state)

@@ -266,12 +266,29 @@ static unsigned count_sectors(const uint64_t *addr, int n, int bytes)
 	return (unsigned)ns;
 }
 
+/* Whether every active lane shares its address with lane ^ x (when that lane is active). */
+static int pairs_uniform(const uint32_t *addr, uint32_t mask, int x)
+{
+	for (uint32_t m = mask; m; m &= m - 1) {
+		int l = __builtin_ctz(m);
+		if (((mask >> (l ^ x)) & 1) && addr[l] != addr[l ^ x])
+			return 0;
+	}
+	return 1;
+}
+
 /* Wavefronts for one shared access: lanes are processed in groups (a warp
- * for <= 32-bit accesses, half-warps for 64-bit, quarter-warps for 128-bit);
- * within a group each bank delivers one distinct 32-bit word per wavefront. */
-static unsigned count_wavefronts(const uint32_t *addr, uint32_t mask, int bytes, unsigned *ideal)
+ * for <= 32-bit accesses, half-warps for 64-bit, quarter-warps for 128-bit,
+ * as 128 bytes come back per pass); within a group each bank delivers one
+ * distinct 32-bit word per wavefront. When lanes pair up on one address
+ * (T == T^1 or T == T^2 for all of them), a pass carries twice the lanes
+ * (NVIDIA: LDS.128 then needs 2 passes instead of 4; loads only). ldmatrix
+ * is counted as a 128-bit access without pairing: one pass per 8x8 matrix. */
+static unsigned count_wavefronts(const uint32_t *addr, uint32_t mask, int bytes, int load, unsigned *ideal)
 {
 	int gsize = bytes <= 4 ? 32 : bytes == 8 ? 16 : 8;
+	if (load && bytes > 4 && (pairs_uniform(addr, mask, 1) || pairs_uniform(addr, mask, 2)))
+		gsize *= 2;
 	int wpl = bytes <= 4 ? 1 : bytes / 4;
 	unsigned total = 0, id = 0;
 	for (int g = 0; g < 32; g += gsize) {
@@ -279,7 +296,7 @@ static unsigned count_wavefronts(const uint32_t *addr, uint32_t mask, int bytes,
 		if (!gm)
 			continue;
 		id++;
-		uint32_t words[32];
+		uint32_t words[128]; /* up to 32 lanes x 4 words */
 		int n = 0;
 		for (uint32_t m = gm; m; m &= m - 1) {
 			int l = __builtin_ctz(m);
@@ -481,7 +498,7 @@ static int exec_ldst(blockctx *b, warp *w, const emu_op *o, uint32_t em, emu_opc
 	}
 	if (smask) {
 		unsigned ideal;
-		cnt->wavefronts += count_wavefronts(saddr, smask, total, &ideal);
+		cnt->wavefronts += count_wavefronts(saddr, smask, total, is_ld, &ideal);
 		cnt->ideal += ideal;
 		cnt->requests2++;
 	}
@@ -528,7 +545,7 @@ static int exec_ldmatrix(blockctx *b, warp *w, const emu_op *o, uint32_t em, emu
 		}
 	}
 	unsigned ideal;
-	cnt->wavefronts += count_wavefronts(saddr, amask, 16, &ideal);
+	cnt->wavefronts += count_wavefronts(saddr, amask, 16, 0, &ideal);
 	cnt->ideal += ideal;
 	cnt->requests2++;
 	return 0;
@@ -613,7 +630,7 @@ static int exec_cpasync(blockctx *b, warp *w, const emu_op *o, uint32_t em, emu_
 		cnt->requests++;
 		cnt->sectors += count_sectors(gaddr, ng, size);
 		unsigned ideal;
-		cnt->wavefronts += count_wavefronts(saddr, em, size, &ideal);
+		cnt->wavefronts += count_wavefronts(saddr, em, size, 0, &ideal);
 		cnt->ideal += ideal;
 		cnt->requests2++;
 	}
