@@ -1492,6 +1492,12 @@ static int parse_body(pstate *ps, cursor *c)
 		if (!strncmp(c->t + p, ".loc", 4) || !strncmp(c->t + p, ".file", 5) || !strncmp(c->t + p, ".pragma", 7)) {
 			while (c->t[c->pos] && c->t[c->pos] != '\n' && c->t[c->pos] != ';')
 				c->pos++;
+			if (c->t[c->pos] == ';')
+				c->pos++;
+			continue;
+		}
+		if (ch == ';') { /* an empty statement */
+			c->pos++;
 			continue;
 		}
 		char found;

@@ -219,9 +219,6 @@ int emu_run(const run_request *rq, const emu_options *opt, emu_result *res, char
 		C[i] = NAN; /* poison: an element the kernel never writes cannot pass */
 	if (build_params(rq, k, param, err, errlen) < 0)
 		goto out;
-	if (rq->smem > 0 && !k->uses_dynamic_smem) {
-		/* harmless: the kernel simply does not use it */
-	}
 	emu_launch L = {
 		.k = k, .path = m->path, .smem_dynamic = rq->smem, .param = param,
 		.bufs = {{A, na * esz}, {B, nb * esz}, {(uint8_t *)C, nc * sizeof(float)}},
