@@ -547,7 +547,9 @@ static void test_lessons(void **state)
 		const lesson *l = &c.l[i];
 		if (!l->ptx_path[0] || l->needs_arch_specific || l->dt == DTYPE_NONE)
 			continue;
-		static const long long sizes[][3] = {{128, 128, 128}, {256, 128, 64}, {64, 64, 64}, {128, 256, 192}};
+		static const long long sizes[][3] = {
+			{128, 128, 128}, {256, 256, 128}, {128, 256, 192}, {128, 512, 64}, {100, 72, 36},
+		};
 		int ok_sizes = 0;
 		for (size_t s = 0; s < ARRAY_LEN(sizes); s++) {
 			run_request rq;
