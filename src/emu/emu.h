@@ -60,7 +60,7 @@ typedef struct emu_module emu_module;
 
 typedef struct {
 	unsigned long long seed;           /* random inputs; 0 picks a fixed default */
-	long long max_warp_inst;           /* stop after this many warp instructions; 0: 1e9 */
+	long long max_warp_inst;           /* stop after this many warp instructions; 0: 1e7 + 2*M*N*K */
 	const emu_module *module;          /* a parsed module to reuse (must be rq->ptx_path); may be NULL */
 	int no_verify;                     /* skip the CPU reference (counting only) */
 } emu_options;

@@ -242,28 +242,25 @@ static inline void shadow_write(blockctx *b, const emu_op *o, int w, uint32_t of
 
 /* ---- counting ---- */
 
-/* Distinct 32-byte sectors touched by n accesses of `bytes` at addr[]. */
+/* Distinct 32-byte sectors touched by n accesses of `bytes` at addr[]. Lanes
+ * usually walk memory in order, so an insertion sort is close to linear. */
 static unsigned count_sectors(const uint64_t *addr, int n, int bytes)
 {
 	uint64_t s[128];
 	int ns = 0;
 	for (int i = 0; i < n; i++)
-		for (uint64_t sec = addr[i] >> 5; sec <= (addr[i] + (uint64_t)bytes - 1) >> 5; sec++) {
-			int seen = 0;
-			for (int j = ns - 1; j >= 0 && j >= ns - 64; j--)
-				if (s[j] == sec) {
-					seen = 1;
-					break;
-				}
-			if (!seen) {
-				/* a full scan only when the recent window missed */
-				for (int j = 0; j < ns - 64 && !seen; j++)
-					seen = s[j] == sec;
-				if (!seen && ns < 128)
-					s[ns++] = sec;
+		for (uint64_t sec = addr[i] >> 5; sec <= (addr[i] + (uint64_t)bytes - 1) >> 5 && ns < 128; sec++) {
+			int j = ns++;
+			while (j > 0 && s[j - 1] > sec) {
+				s[j] = s[j - 1];
+				j--;
 			}
+			s[j] = sec;
 		}
-	return (unsigned)ns;
+	unsigned u = 0;
+	for (int i = 0; i < ns; i++)
+		u += !i || s[i] != s[i - 1];
+	return u;
 }
 
 /* Whether every active lane shares its address with lane ^ x (when that lane is active). */
@@ -397,6 +394,13 @@ static uint64_t do_cvt(uint64_t v, int dt, int st, int rnd)
 }
 
 /* ---- the warp interpreter ---- */
+
+static inline int popc(uint32_t x)
+{
+	x = x - ((x >> 1) & 0x55555555u);
+	x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u);
+	return (int)((((x + (x >> 4)) & 0x0f0f0f0fu) * 0x01010101u) >> 24);
+}
 
 #define LANES(m) for (uint32_t _m = (m); _m; _m &= _m - 1) { const int l = __builtin_ctz(_m);
 #define END_LANES }
@@ -749,7 +753,7 @@ static int run_warp(blockctx *b, warp *w)
 			END_LANES
 			em = (o->flags & OPF_PRED_NEG) ? mask & ~pm : mask & pm;
 		}
-		c->threads += (uint64_t)__builtin_popcount(em);
+		c->threads += (uint64_t)popc(em);
 		int next = pc + 1;
 		const int t = o->type;
 		const int tb = emu_types[t].bytes;
@@ -892,6 +896,19 @@ static int run_warp(blockctx *b, warp *w)
 		case OP_SETP: {
 			uint64_t *q = o->ndst > 1 && o->dst[1] >= 0 ? &R[o->dst[1] * 32] : NULL;
 			int neg = (o->flags & OPF_SRC_NEG) != 0;
+			int fast = d && !o->type2 && !q && (t == ET_U32 || t == ET_S32 || t == ET_B32);
+			if (fast && (o->mod == CMP_LT || o->mod == CMP_LO) && t != ET_S32) {
+				LANES(em) d[l] = (uint32_t)s0[l] < (uint32_t)s1[l]; END_LANES
+				break;
+			}
+			if (fast && o->mod == CMP_LT && t == ET_S32) {
+				LANES(em) d[l] = (int32_t)s0[l] < (int32_t)s1[l]; END_LANES
+				break;
+			}
+			if (fast && (o->mod == CMP_GE || o->mod == CMP_HS) && t != ET_S32) {
+				LANES(em) d[l] = (uint32_t)s0[l] >= (uint32_t)s1[l]; END_LANES
+				break;
+			}
 			LANES(em)
 				int r = setp_cmp(o->mod, t, s0[l], s1[l]), nr = !r;
 				if (o->type2) {

@@ -224,6 +224,12 @@ int emu_run(const run_request *rq, const emu_options *opt, emu_result *res, char
 		.bufs = {{A, na * esz}, {B, nb * esz}, {(uint8_t *)C, nc * sizeof(float)}},
 		.nbufs = 3, .max_warp_inst = opt->max_warp_inst, .cnt = cnt,
 	};
+	if (!L.max_warp_inst) {
+		/* A GEMM needs well under one warp instruction per multiply-add; twice
+		 * that bounds a runaway loop to seconds at the sizes the tutor uses. */
+		double mnk = (double)rq->M * (double)rq->N * (double)rq->K;
+		L.max_warp_inst = (long long)fmin(1e7 + 2 * mnk, 1e10);
+	}
 	memcpy(L.grid, rq->grid, sizeof L.grid);
 	memcpy(L.block, rq->block, sizeof L.block);
 	for (int i = 0; i < 3; i++) {
