@@ -10,6 +10,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <fcntl.h>
+#include <unistd.h>
+
+#include "cli.h"
 #include "emu/emu.h"
 #include "emu/emu_internal.h"
 #include "lesson.h"
@@ -534,6 +538,73 @@ static void test_module_reuse(void **state)
 	emu_module_free(m);
 }
 
+/* ---- the command ---- */
+
+/* Runs `ptxtutor emulate ARGS` in this process; returns its status and what it printed. */
+static int emulate_cmd(char *out, size_t outlen, const char *const *args, int n)
+{
+	char *argv[32];
+	int argc = 0;
+	argv[argc++] = "emulate";
+	for (int i = 0; i < n; i++)
+		argv[argc++] = (char *)args[i];
+	argv[argc] = NULL;
+	char tmpl[] = "/tmp/test_emu_XXXXXX";
+	int fd = mkstemp(tmpl);
+	assert_true(fd >= 0);
+	fflush(stdout);
+	fflush(stderr);
+	int so = dup(1), se = dup(2);
+	dup2(fd, 1);
+	dup2(fd, 2);
+	int rc = cmd_emulate(argc, argv);
+	fflush(stdout);
+	fflush(stderr);
+	dup2(so, 1);
+	dup2(se, 2);
+	close(so);
+	close(se);
+	lseek(fd, 0, SEEK_SET);
+	ssize_t got = read(fd, out, outlen - 1);
+	out[got > 0 ? got : 0] = 0;
+	close(fd);
+	unlink(tmpl);
+	return rc;
+}
+
+static void test_emulate_command(void **state)
+{
+	(void)state;
+	static char out[1 << 16];
+	char naive[600], nobar[600], bad[600];
+	util_path(naive, sizeof naive, "tests/emu/naive.ptx");
+	util_path(nobar, sizeof nobar, "tests/emu/bug_nobar2.ptx");
+	const char *const ok[] = {"--ptx", naive, "--entry", "gemm_naive", "--grid", "ceil(N/32),ceil(M/32)",
+				  "--block", "32,32", "--size", "64,96,40", "--json"};
+	assert_int_equal(emulate_cmd(out, sizeof out, ok, 11), 0);
+	assert_non_null(strstr(out, "\"verified\": true"));
+	assert_non_null(strstr(out, "\"sectors_per_request\""));
+	assert_non_null(strstr(out, "\"bank_conflicts\""));
+	assert_non_null(strstr(out, "\"regions\": {"));
+	assert_non_null(strstr(out, "\"inner\": {"));
+	const char *const racy[] = {"--ptx", nobar, "--entry", "gemm_smem", "--grid", "N/32,M/32",
+				    "--block", "32,32", "--size", "64"};
+	assert_int_equal(emulate_cmd(out, sizeof out, racy, 10), 1);
+	assert_non_null(strstr(out, "FAILED"));
+	assert_non_null(strstr(out, "shared-memory race"));
+	snprintf(bad, sizeof bad, "/tmp/test_emu_bad_%d.ptx", (int)getpid());
+	FILE *f = fopen(bad, "w");
+	assert_non_null(f);
+	fputs(".version 7.0\n.target sm_80\n.address_size 64\n"
+	      ".visible .entry k(.param .u64 A, .param .u64 B, .param .u64 C, .param .u32 M, .param .u32 N, .param .u32 K)\n"
+	      "{\n\t.reg .b32 %r<2>;\n\tbrev.b32 %r1, %r0;\n\tret;\n}\n", f);
+	fclose(f);
+	const char *const unsup[] = {"--ptx", bad, "--entry", "k", "--grid", "1", "--block", "32", "--size", "32"};
+	assert_int_equal(emulate_cmd(out, sizeof out, unsup, 10), 2);
+	assert_non_null(strstr(out, ":7: unsupported instruction 'brev.b32'"));
+	unlink(bad);
+}
+
 /* ---- the lessons ---- */
 
 static void test_lessons(void **state)
@@ -593,6 +664,7 @@ int main(void)
 		cmocka_unit_test(test_bug_ldmatrix_layout),
 		cmocka_unit_test(test_bug_cp_async_no_wait),
 		cmocka_unit_test(test_module_reuse),
+		cmocka_unit_test(test_emulate_command),
 		cmocka_unit_test(test_lessons),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
