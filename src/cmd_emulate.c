@@ -116,11 +116,23 @@ int cmd_emulate(int argc, char **argv)
 	int rc = cli_launch_parse(argc, argv, &o, emulate_usage);
 	if (rc)
 		return rc > 0 ? 0 : 2;
-	if (!o.M)
-		o.M = o.N = o.K = 128; /* small enough to feel live on one core */
 	static course c;
 	if (o.lesson)
 		cli_course(&c);
+	if (!o.M) {
+		/* small enough to feel live on one core: the first cube the lesson accepts */
+		o.M = o.N = o.K = 128;
+		const lesson *l = o.lesson ? course_find(&c, o.lesson) : NULL;
+		static const long long cubes[] = {128, 256, 512};
+		for (size_t i = 0; l && i < ARRAY_LEN(cubes); i++) {
+			run_request probe;
+			char perr[256];
+			if (!runner_request_for_lesson(l, &o.set, cubes[i], cubes[i], cubes[i], &probe, perr, sizeof perr)) {
+				o.M = o.N = o.K = cubes[i];
+				break;
+			}
+		}
+	}
 	run_request rq;
 	if (cli_launch_request(&o, &c, &rq)) {
 		course_free(&c);
