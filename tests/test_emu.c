@@ -646,6 +646,85 @@ static void test_lessons(void **state)
 		skip(); /* no lesson kernels in this tree yet */
 }
 
+/* Mutants of the real lesson kernels: deleting any bar.sync or cp.async.wait_group
+ * line must give a race or a wrong result; so must dropping an ldmatrix .trans. */
+static int mutant_caught(const run_request *rq, const char *path, const char *text, char *err, int errlen)
+{
+	emu_module *m = emu_module_parse(path, text, err, errlen);
+	if (!m)
+		return -1;
+	emu_options opt = {.module = m};
+	emu_result res;
+	int rc = emu_run(rq, &opt, &res, err, errlen);
+	emu_module_free(m);
+	if (rc)
+		return 1; /* stopped with an error: caught too */
+	return res.races > 0 || res.verified != 1;
+}
+
+static void test_lesson_mutants(void **state)
+{
+	(void)state;
+	static course c;
+	char errs[4096] = "";
+	int n = course_load(&c, errs, sizeof errs), mutants = 0;
+	static const char *const deletions[] = {"bar.sync", "barrier.sync", "cp.async.wait_group", "cp.async.wait_all"};
+	for (int i = 0; i < n; i++) {
+		const lesson *l = &c.l[i];
+		if (!l->ptx_path[0] || l->needs_arch_specific || l->dt == DTYPE_NONE)
+			continue;
+		run_request rq;
+		char err[512], path[600];
+		expr_env none = {0};
+		if (runner_request_for_lesson(l, &none, 128, 128, 128, &rq, err, sizeof err) &&
+		    runner_request_for_lesson(l, &none, 256, 256, 256, &rq, err, sizeof err))
+			continue;
+		util_path(path, sizeof path, l->ptx_path);
+		char *text = util_read_file(path, NULL, NULL, 0);
+		assert_non_null(text);
+		int line = 1;
+		for (char *p = text; *p; line++) {
+			char *eol = strchr(p, '\n');
+			size_t len = eol ? (size_t)(eol - p) : strlen(p);
+			char code[256];
+			snprintf(code, sizeof code, "%.*s", (int)(len < 255 ? len : 255), p);
+			char *cmt = strstr(code, "//");
+			if (cmt)
+				*cmt = 0;
+			int del = 0;
+			for (size_t d = 0; d < ARRAY_LEN(deletions); d++)
+				del |= strstr(code, deletions[d]) != NULL;
+			char *tr = strstr(code, "ldmatrix") ? strstr(code, ".trans") : NULL;
+			if (del || tr) {
+				char *mut = strdup(text);
+				assert_non_null(mut);
+				if (del)
+					memset(mut + (p - text), ' ', len);
+				else { /* cut the 6 characters out of the opcode */
+					char *q = mut + (p - text) + (tr - code);
+					memmove(q, q + 6, strlen(q + 6) + 1);
+				}
+				int caught = mutant_caught(&rq, path, mut, err, sizeof err);
+				free(mut);
+				if (caught < 0)
+					fail_msg("lesson %d line %d: the mutant does not parse: %s", l->number, line, err);
+				if (!caught)
+					fail_msg("lesson %d: %s at line %d is not needed by the emulator's check (%s)",
+						 l->number, del ? "deleting the line" : "dropping .trans", line, code);
+				mutants++;
+			}
+			if (!eol)
+				break;
+			p = eol + 1;
+		}
+		free(text);
+	}
+	course_free(&c);
+	if (!mutants)
+		skip();
+	print_message("%d lesson mutants caught\n", mutants);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -666,6 +745,7 @@ int main(void)
 		cmocka_unit_test(test_module_reuse),
 		cmocka_unit_test(test_emulate_command),
 		cmocka_unit_test(test_lessons),
+		cmocka_unit_test(test_lesson_mutants),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
