@@ -12,4 +12,3 @@ static int pending(const char *what)
 int cmd_show(int argc, char **argv) { (void)argc; (void)argv; return pending("show"); }
 int cmd_occupancy(int argc, char **argv) { (void)argc; (void)argv; return pending("occupancy"); }
 int cmd_gpus(int argc, char **argv) { (void)argc; (void)argv; return pending("gpus"); }
-int cmd_emulate(int argc, char **argv) { (void)argc; (void)argv; return pending("emulate"); }
