@@ -154,3 +154,32 @@ int occ_compute(const gpu_spec *g, const occ_input *in, occ_result *r)
 		return -1;
 	return 0;
 }
+
+void occ_json_fields(json_writer *w, const occ_result *r)
+{
+	json_int(w, "blocks_per_sm", r->blocks_per_sm);
+	json_int(w, "active_warps", r->active_warps);
+	json_int(w, "max_warps", r->max_warps);
+	json_num(w, "occupancy", r->occupancy);
+	json_str(w, "limiter", r->limiter);
+	json_obj(w, "limits");
+	json_int(w, "warps", r->limit_warps);
+	json_int(w, "registers", r->limit_regs);
+	json_int(w, "shared", r->limit_smem);
+	json_int(w, "blocks", r->limit_blocks);
+	json_end(w);
+	json_int(w, "warps_per_block", r->warps_per_block);
+	json_int(w, "regs_per_warp", r->regs_per_warp);
+	json_int(w, "smem_per_block", r->smem_per_block);
+	json_arr(w, "steps");
+	for (int i = 0; i < r->nsteps; i++)
+		json_str(w, NULL, r->steps[i]);
+	json_end(w);
+}
+
+void occ_json(json_writer *w, const char *key, const occ_result *r)
+{
+	json_obj(w, key);
+	occ_json_fields(w, r);
+	json_end(w);
+}
