@@ -2,13 +2,16 @@
 #ifndef PTXTUTOR_RUNNER_H
 #define PTXTUTOR_RUNNER_H
 
+#include "devices.h"
 #include "lesson.h"
 
 #define RUN_PATH 512
 #define RUN_LOG 8192
 #define RUN_ARGS 256
 
-/* One run. A plain-old-data struct so the worker can send it whole over a pipe. */
+/* One run. A request with an empty ptx_path only describes the device: the
+ * result's spec is filled from the driver and nothing is launched.
+ * A plain-old-data struct so the worker can send it whole over a pipe. */
 typedef struct {
 	char ptx_path[RUN_PATH];
 	char entry[64];
@@ -16,7 +19,10 @@ typedef struct {
 	unsigned grid[3], block[3];
 	unsigned smem;            /* dynamic shared memory bytes */
 	long long M, N, K;
-	char args[RUN_ARGS];      /* parameter list: "A B C M N K" (default) or typed literals */
+	/* The kernel's parameter list, in order, space-separated: the names A B C
+	 * (device buffers) and M N K (u32), or typed literals u32:8 s32:-1
+	 * u64:0 f32:1.5 f16:1. Empty means "A B C M N K". */
+	char args[RUN_ARGS];
 	int verify;               /* compare with cuBLAS */
 	int time;                 /* time ours and cuBLAS (median of repeats) */
 	double min_seconds;       /* timing budget per kernel; repeats adapt to it */
@@ -32,6 +38,7 @@ typedef enum {
 	RUN_TIMEOUT,              /* killed after its deadline (set by the worker) */
 	RUN_CANCELLED,            /* cancelled by the user (set by the worker) */
 	RUN_BAD_REQUEST,          /* bad args spec, size ... */
+	RUN_UNSUPPORTED,          /* the kernel's .target is newer than the GPU */
 } run_status;
 
 typedef struct {
@@ -48,6 +55,7 @@ typedef struct {
 	double tol;
 	int verified;             /* 1 pass, 0 fail, -1 not checked */
 	int repeats;
+	gpu_spec spec;            /* the live device (cuDeviceGetAttribute); spec.sms == 0 without a GPU */
 } run_result;
 
 const char *run_status_name(run_status s);
@@ -61,6 +69,10 @@ void runner_run(const run_request *rq, run_result *res);
 int runner_request_for_lesson(const lesson *l, const expr_env *overrides,
 			      long long M, long long N, long long K, run_request *rq,
 			      char *err, int errlen);
+
+/* A deadline in seconds for a run of this size: generous, so only a hung
+ * kernel meets it (it assumes at least 5 GFLOP/s). */
+double runner_deadline(const run_request *rq);
 
 /* Relative tolerance for a dtype (f32: 1e-4, f16 inputs: 1e-2). */
 double runner_tolerance(dtype d);

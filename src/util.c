@@ -126,7 +126,7 @@ char *util_trim(char *s)
 
 static int has_lessons(const char *dir)
 {
-	char p[PATH_MAX];
+	char p[PATH_MAX + 16];
 	struct stat st;
 	snprintf(p, sizeof p, "%s/lessons", dir);
 	return stat(p, &st) == 0 && S_ISDIR(st.st_mode);

@@ -1,0 +1,200 @@
+/* test_lesson: the lesson format — front matter, pages, directives, launch shapes, size rules, messages. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lesson.h"
+
+static const char good[] =
+	"---\n"
+	"id: smem\n"
+	"title: Shared-memory blocking\n"
+	"kernel: tests/data/gemm_test.ptx gemm_f32\n"
+	"dtype: f32\n"
+	"params: TILE=32 BK=8\n"
+	"runtime: TILE\n"
+	"block: TILE TILE\n"
+	"tile: TILE TILE\n"
+	"smem: 2*TILE*TILE*4\n"
+	"multiple: 1 1 BK\n"
+	"model: smem\n"
+	"needs: sm_50\n"
+	"regs: 38\n"
+	"---\n"
+	"# The idea\n"
+	"Tiles of {param.TILE} by {param.TILE}.\n"
+	"```\n"
+	"# not a page: inside a fence\n"
+	"@ptx not-a-directive\n"
+	"```\n"
+	"# The loop\n"
+	"@ptx load-tile\n"
+	"Text.\n"
+	"@exercise ai.shared TILE=16 tol=0.05\n"
+	"What is the shared intensity?\n"
+	"Think about it.\n"
+	"@hint Count loads per FMA.\n"
+	"@answer It is {ai.shared} FLOP/B.\n"
+	"After the exercise.\n";
+
+static lesson *parse(const char *path, const char *text, char *err, int rc_expected)
+{
+	lesson *l = calloc(1, sizeof *l);
+	int rc = lesson_parse(path, text, l, err, 256);
+	assert_int_equal(rc, rc_expected);
+	return l;
+}
+
+static void test_good_lesson(void **state)
+{
+	(void)state;
+	char err[256] = "";
+	lesson *l = parse("lessons/03-smem.md", good, err, 0);
+	assert_int_equal(l->number, 3);
+	assert_string_equal(l->id, "smem");
+	assert_string_equal(l->entry, "gemm_f32");
+	assert_int_equal(l->dt, DTYPE_F32);
+	assert_int_equal(l->nparams, 2);
+	assert_true(l->params[0].runtime);
+	assert_false(l->params[1].runtime);
+	assert_int_equal(l->needs_sm, 50);
+	assert_int_equal(l->regs, 38);
+	assert_int_equal(l->npages, 2);
+	assert_string_equal(l->pages[0].title, "The idea");
+	assert_int_equal(l->pages[0].line, 16);
+	assert_non_null(strstr(l->pages[0].text, "# not a page"));
+	assert_int_equal(l->pages[0].nanchors, 0);
+	assert_int_equal(l->pages[1].nanchors, 1);
+	assert_string_equal(l->pages[1].anchors[0], "load-tile");
+	assert_int_equal(l->pages[1].nex, 1);
+	const lesson_exercise *ex = &l->pages[1].ex[0];
+	assert_string_equal(ex->key, "ai.shared");
+	assert_string_equal(ex->question, "What is the shared intensity?\nThink about it.");
+	assert_string_equal(ex->hint, "Count loads per FMA.");
+	assert_string_equal(ex->answer, "It is {ai.shared} FLOP/B.");
+	assert_true(ex->tol > 0.049 && ex->tol < 0.051);
+	long long tile = 0;
+	assert_true(expr_get(&ex->overrides, "TILE", &tile));
+	assert_int_equal(tile, 16);
+	assert_non_null(strstr(l->pages[1].text, "After the exercise."));
+	assert_null(strstr(l->pages[1].text, "What is the shared"));
+	lesson_free(l);
+	free(l);
+}
+
+static void test_launch_and_size_rule(void **state)
+{
+	(void)state;
+	char err[256];
+	lesson *l = parse("lessons/03-smem.md", good, err, 0);
+	expr_env over = {0}, env;
+	lesson_launch ln;
+	expr_set(&over, "TILE", 16);
+	lesson_env(l, &over, 1000, 600, 64, &env);
+	assert_int_equal(lesson_launch_for(l, &env, &ln, err, sizeof err), 0);
+	assert_int_equal(ln.block[0], 16);
+	assert_int_equal(ln.block[1], 16);
+	assert_int_equal(ln.grid[0], 38); /* ceil(600/16) */
+	assert_int_equal(ln.grid[1], 63); /* ceil(1000/16) */
+	assert_int_equal(ln.smem, 2 * 16 * 16 * 4);
+	assert_int_equal(lesson_check_size(l, &env, err, sizeof err), 0);
+	lesson_env(l, NULL, 1000, 1000, 1001, &env);
+	assert_int_equal(lesson_check_size(l, &env, err, sizeof err), -1);
+	assert_non_null(strstr(err, "K of 8"));
+	assert_non_null(strstr(err, "--size 1000,1000,1000"));
+	lesson_free(l);
+	free(l);
+}
+
+/* Each broken lesson names its file and the line of the problem. */
+static void test_errors_name_file_and_line(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *text;
+		const char *want;
+	} cases[] = {
+		{"---\nid: x\ntitle: T\ncolour: red\n---\n# P\n", "lessons/09-x.md:4: unknown front-matter key 'colour'"},
+		{"---\nid: x\ntitle: T\ndtype: f64\n---\n# P\n", "lessons/09-x.md:4: dtype must be f32, f16 or none"},
+		{"---\nid: x\ntitle: T\nparams: TILE\n---\n# P\n", "lessons/09-x.md:4: param 'TILE' is not KEY=INTEGER"},
+		{"---\nid: x\ntitle: T\n---\n# P\n@frobnicate\n", "lessons/09-x.md:6: unknown directive '@frobnicate'"},
+		{"---\nid: x\ntitle: T\n---\nhello\n# P\n", "lessons/09-x.md:5: text before the first page heading"},
+		{"---\nid: x\ntitle: T\n---\n# P\n@exercise flops\nQ?\n@hint h\n", "exercise of line 6 has no @answer"},
+		{"---\nid: x\ntitle: T\n", "front matter is not closed"},
+		{"id: x\n", "lessons/09-x.md:1: a lesson starts with a front-matter block"},
+		{"---\nid: x\ntitle: T\nneeds: volta\n---\n# P\n", "lessons/09-x.md:4: needs wants sm_NN"},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		char err[256] = "";
+		lesson *l = parse("lessons/09-x.md", cases[i].text, err, -1);
+		if (!strstr(err, cases[i].want))
+			fail_msg("case %zu: got '%s', want '%s'", i, err, cases[i].want);
+		free(l);
+	}
+}
+
+static int known(const char *key)
+{
+	return !strcmp(key, "ai.shared") || !strncmp(key, "param.", 6);
+}
+
+static void test_validate(void **state)
+{
+	(void)state;
+	char err[256], errs[2048];
+	lesson *l = parse("lessons/03-smem.md", good, err, 0);
+	/* The test kernel has no @load-tile region: one problem, at the page's line. */
+	assert_int_equal(lesson_validate(l, known, errs, sizeof errs), 1);
+	assert_non_null(strstr(errs, "lessons/03-smem.md:22: unknown @ptx anchor 'load-tile'"));
+	lesson_free(l);
+	free(l);
+
+	char *text = strdup(good);
+	char *p = strstr(text, "{param.TILE}");
+	memcpy(p, "{nope.TILE }", 12); /* '{nope.TILE }' is not a placeholder: braces with a space */
+	p = strstr(text, "{ai.shared}");
+	memcpy(p, "{ai.wrong1}", 11);
+	l = parse("lessons/03-smem.md", text, err, 0);
+	assert_int_equal(lesson_validate(l, known, errs, sizeof errs), 2);
+	assert_non_null(strstr(errs, "unknown placeholder {ai.wrong1}"));
+	lesson_free(l);
+	free(l);
+	free(text);
+}
+
+static void test_course_loads_shipped_lessons(void **state)
+{
+	(void)state;
+	static course c;
+	char errs[4096];
+	int n = course_load(&c, errs, sizeof errs);
+	assert_string_equal(errs, "");
+	assert_int_equal(n, c.n);
+	for (int i = 1; i < c.n; i++)
+		assert_true(c.l[i - 1].number < c.l[i].number);
+	if (c.n > 0) {
+		assert_ptr_equal(course_find(&c, c.l[0].id), &c.l[0]);
+		char num[8];
+		snprintf(num, sizeof num, "%d", c.l[0].number);
+		assert_ptr_equal(course_find(&c, num), &c.l[0]);
+	}
+	assert_null(course_find(&c, "no-such-lesson"));
+	course_free(&c);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_good_lesson),
+		cmocka_unit_test(test_launch_and_size_rule),
+		cmocka_unit_test(test_errors_name_file_and_line),
+		cmocka_unit_test(test_validate),
+		cmocka_unit_test(test_course_loads_shipped_lessons),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
