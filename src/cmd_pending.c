@@ -9,9 +9,6 @@ static int pending(const char *what)
 	return 2;
 }
 
-int cmd_show(int argc, char **argv) { (void)argc; (void)argv; return pending("show"); }
-int cmd_occupancy(int argc, char **argv) { (void)argc; (void)argv; return pending("occupancy"); }
-int cmd_gpus(int argc, char **argv) { (void)argc; (void)argv; return pending("gpus"); }
 int cmd_emulate(int argc, char **argv) { (void)argc; (void)argv; return pending("emulate"); }
 int cmd_tui(int argc, char **argv) { (void)argc; (void)argv; return pending("the interactive tutor"); }
 int cmd_screen(int argc, char **argv) { (void)argc; (void)argv; return pending("show --screen"); }
