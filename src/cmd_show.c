@@ -6,10 +6,12 @@
 #include <string.h>
 
 #include "cli.h"
+#include "cuda.h"
 #include "devices.h"
 #include "json.h"
 #include "lesson.h"
 #include "model.h"
+#include "util.h"
 
 static void usage(FILE *out)
 {
@@ -19,11 +21,13 @@ static void usage(FILE *out)
 		     "level; 32-byte sectors per warp request and shared-memory wavefronts; the roofline\n"
 		     "(ridge point, bound, predicted time); occupancy step by step.\n\n"
 		     "  LESSON          a number (3) or an id (smem)\n"
-		     "  --gpu NAME      a GPU from `ptxtutor gpus` (default: h100)\n"
+		     "  --gpu NAME      a GPU from `ptxtutor gpus` (default: this GPU, else h100)\n"
 		     "  --size N|M,N,K  problem size (default 4096)\n"
 		     "  --set KEY=VAL   change a lesson parameter for a what-if, e.g. --set TILE=16\n"
 		     "  --json          print JSON (keys in docs/json.md)\n\n"
-		     "Registers per thread are the lesson's recorded ptxas count (regs: in its front matter).\n"
+		     "Without --gpu on a machine with an NVIDIA GPU, the live device is used and the\n"
+		     "kernel is JIT-compiled for its register count; otherwise registers per thread are\n"
+		     "the lesson's recorded ptxas count (regs: in its front matter), labelled so.\n"
 		     "Formulas: docs/model.md.\n");
 }
 
@@ -168,6 +172,47 @@ static void print_text(const lesson *l, const model_result *r, int default_gpu)
 		printf("  %d. %s\n", i + 1, r->occ.steps[i]);
 }
 
+/* On a machine with a GPU and no --gpu: the live device, completed from the
+ * table. Returns 0 and fills live, or -1 (no driver) and the table's default
+ * is used instead. */
+static int live_device(const gpu_table *t, gpu_spec *live)
+{
+	char why[256];
+	if (!cuda_load(why, sizeof why))
+		return -1;
+	memset(live, 0, sizeof *live);
+	if (cuda_device_spec(live) < 0 || live->sms == 0)
+		return -1;
+	devices_complete(t, live);
+	return 0;
+}
+
+/* JIT-compiles the lesson's PTX on the live GPU for its true register count
+ * and static shared memory. Returns 0, or -1 (then the recorded count stays). */
+static int jit_attrs(const lesson *l, int *regs, int *smem_static)
+{
+	char why[256], path[512];
+	const cuda_api *cu = cuda_load(why, sizeof why);
+	if (!cu || !l->ptx_path[0] || !l->entry[0])
+		return -1;
+	util_path(path, sizeof path, l->ptx_path);
+	char *text = util_read_file(path, NULL, NULL, 0);
+	if (!text)
+		return -1;
+	CUmodule mod;
+	CUfunction fn;
+	int rc = -1;
+	if (cu->ModuleLoadDataEx(&mod, text, 0, NULL, NULL) == CUDA_SUCCESS) {
+		if (cu->ModuleGetFunction(&fn, mod, l->entry) == CUDA_SUCCESS &&
+		    cu->FuncGetAttribute(regs, CU_FUNC_ATTRIBUTE_NUM_REGS, fn) == CUDA_SUCCESS &&
+		    cu->FuncGetAttribute(smem_static, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, fn) == CUDA_SUCCESS)
+			rc = 0;
+		cu->ModuleUnload(mod);
+	}
+	free(text);
+	return rc;
+}
+
 int cmd_show(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -203,7 +248,9 @@ int cmd_show(int argc, char **argv)
 		fprintf(stderr, "ptxtutor: %s\n", msg);
 		return 1;
 	}
-	const gpu_spec *g = gpu ? devices_find(&t, gpu, msg, sizeof msg) : devices_default(&t);
+	static gpu_spec live;
+	int is_live = !gpu && live_device(&t, &live) == 0;
+	const gpu_spec *g = is_live ? &live : gpu ? devices_find(&t, gpu, msg, sizeof msg) : devices_default(&t);
 	if (!g) {
 		fprintf(stderr, "ptxtutor show: %s\n", gpu ? msg : "no GPU table");
 		return 2;
@@ -225,13 +272,18 @@ int cmd_show(int argc, char **argv)
 		course_free(&c);
 		return 2;
 	}
+	int regs, smem_static;
+	if (is_live && jit_attrs(l, &regs, &smem_static) == 0) {
+		r.smem_static = smem_static;
+		model_set_regs(&r, regs, "JIT on this GPU");
+	}
 	/* The model holds for any size; the kernel may not: say so, still show. */
 	if (lesson_check_size(l, &r.env, msg, sizeof msg) < 0)
 		fprintf(stderr, "note: %s (the kernel would refuse this size)\n", msg);
 	if (json)
 		print_json(l, &r);
 	else
-		print_text(l, &r, gpu == NULL);
+		print_text(l, &r, gpu == NULL && !is_live);
 	course_free(&c);
 	return 0;
 }
