@@ -263,6 +263,60 @@ static void mma_uses_tensor_peak(void **state)
 	fmt(&r, "per_output.shared_loads", "K/32 = 128");
 }
 
+/* Warptiling, the blog's 128x128x16 with 64x64 warp tiles, WNITER=4, TM=8,
+ * TN=4: WMITER = 64*64/(32*8*4*4) = 1, so a thread holds 8 x 16 outputs and
+ * reads 8 + 16 values per k: K*24/128 = 3K/16 shared loads; global K/64.
+ * Transposed A, float4 reads: lanes in groups of 4 share a row of A, two
+ * 16-byte chunks per 8-lane phase: 1 wavefront per phase, 4 in all. */
+static void warptile_counts(void **state)
+{
+	(void)state;
+	lesson l = make("wt", "warptile", "BM=128 BN=128 BK=16 WM=64 WN=64 WNITER=4 TM=8 TN=4", "128", "1", "BM", "BN",
+			"0", 0);
+	model_result r = run(&l, NULL, 4096);
+	fmt(&r, "per_output.global_loads", "K/64 = 64");
+	fmt(&r, "per_output.shared_loads", "3K/16 = 768");
+	assert_float_equal(r.wavefronts_A, 4, 0);
+	assert_float_equal(r.wavefronts_B, 4, 0);
+}
+
+/* wgmma: TMA and the tensor cores touch memory without per-thread requests:
+ * the warp view is n/a (null in JSON); a 64 x 128 warpgroup tile reads
+ * (64 + 128)/(64*128) = 3/128 per k. A GPU without tensor cores falls back to
+ * the FP32 peak and says so. */
+static void wgmma_without_requests(void **state)
+{
+	(void)state;
+	lesson l = make("hopper", "wgmma", "BM=128 BN=128 BK=64", "128", "1", "BM", "BN", "0", 0);
+	l.dt = DTYPE_F16;
+	model_result r = run(&l, NULL, 4096);
+	assert_true(isnan(r.sectors_A) && isnan(r.wavefronts_B));
+	fmt(&r, "sectors_per_request.A", "n/a");
+	fmt(&r, "per_output.shared_loads", "3K/128 = 96");
+	assert_int_equal(r.regs.stores_per_output, 4096 / 16);
+
+	gpu_spec old = a100_40;
+	old.tensor_tflops = 0;
+	char err[128];
+	assert_int_equal(model_compute(&l, NULL, 4096, 4096, 4096, &old, &r, err, sizeof err), 0);
+	assert_string_equal(r.unit, "fp32 (no tensor cores)");
+	assert_float_equal(r.peak_tflops, 19.5, 0);
+}
+
+/* Roofline switches from memory to compute bound as the tile grows, and the
+ * prediction follows the larger of the two times. */
+static void bound_follows_ridge(void **state)
+{
+	(void)state;
+	lesson l = make("bt2d", "blocktile2d", "BM=128 BN=128 BK=8 TM=8 TN=8", "BM*BN/(TM*TN)", "1", "BM", "BN",
+			"0", 0);
+	model_result r = run(&l, NULL, 4096);
+	/* K/64 loads of 4 B + one 4 B store: 8192 / (256 + 4) = 31.5 FLOP/B > 12.5 */
+	assert_float_equal(r.ai_global, 8192.0 / 260, 1e-9);
+	assert_string_equal(r.bound, "compute");
+	assert_float_equal(r.predicted_ms, 1e3 * r.flops / 19.5e12, 1e-9);
+}
+
 static void keys_and_values(void **state)
 {
 	(void)state;
@@ -311,6 +365,9 @@ int main(void)
 		cmocka_unit_test(unknown_override),
 		cmocka_unit_test(occupancy_from_launch),
 		cmocka_unit_test(mma_uses_tensor_peak),
+		cmocka_unit_test(warptile_counts),
+		cmocka_unit_test(wgmma_without_requests),
+		cmocka_unit_test(bound_follows_ridge),
 		cmocka_unit_test(keys_and_values),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
