@@ -75,6 +75,8 @@ int occ_compute(const gpu_spec *g, const occ_input *in, occ_result *r)
 	} else {
 		int unit = g->warp_alloc_regs > 0 ? g->warp_alloc_regs : 256;
 		r->regs_per_warp = round_up(in->regs * 32, unit);
+		step(r, "Registers per warp: %d x 32 = %d, rounded up to a multiple of %d = %d", in->regs, in->regs * 32,
+		     unit, r->regs_per_warp);
 		int per_block = r->regs_per_warp * r->warps_per_block;
 		if (per_block > g->regs_per_block) {
 			step(r, "Registers per block: %d per warp x %d warps = %d > %d allowed per block: cannot launch",
@@ -85,8 +87,6 @@ int occ_compute(const gpu_spec *g, const occ_input *in, occ_result *r)
 		int warps_per_sched = per_sched / r->regs_per_warp;
 		int warps = warps_per_sched * OCC_SUBPARTITIONS;
 		r->limit_regs = warps / r->warps_per_block;
-		step(r, "Registers per warp: %d x 32 = %d, rounded up to a multiple of %d = %d", in->regs, in->regs * 32,
-		     unit, r->regs_per_warp);
 		step(r, "Register limit: %d registers / %d schedulers = %d each; %d / %d = %d warps each; x %d = %d warps per SM; / %d per block = %d %s",
 		     g->regs_per_sm, OCC_SUBPARTITIONS, per_sched, per_sched, r->regs_per_warp, warps_per_sched,
 		     OCC_SUBPARTITIONS, warps, r->warps_per_block, r->limit_regs,
