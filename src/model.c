@@ -198,17 +198,15 @@ static void vec_warp(const expr_env *e, warp_view *w)
 	w->sh_elem = 4;
 }
 
-/* 7 warptiling: a warp owns a WM×WN tile, split into WMITER×WNITER
- * sub-tiles; each thread holds (WMITER·TM)×(WNITER·TN) outputs. */
+/* 7 warptiling: 8 warps each own a WM×WN sub-tile; inside a warp the lanes
+ * form a TR×(32/TR) grid and a lane owns (WM/TR)×(WN·TR/32) outputs as 4×4
+ * fragments spaced a lane-grid apart, so a warp's float4 reads of one k are
+ * contiguous. Per k a lane reads its WM/TR values of A and WN·TR/32 of B. */
 static void warp_regs(const expr_env *e, double *rm, double *rn)
 {
-	double wm = (double)P(e, "WM"), wn = (double)P(e, "WN"), tm = (double)P(e, "TM"), tn = (double)P(e, "TN");
-	double wniter = (double)P(e, "WNITER");
-	double wmiter = wm * wn / (32.0 * tm * tn * wniter);
-	if (wmiter < 1)
-		wmiter = 1;
-	*rm = wmiter * tm;
-	*rn = wniter * tn;
+	double tr = (double)P(e, "TR");
+	*rm = (double)P(e, "WM") / tr;
+	*rn = (double)P(e, "WN") / (32.0 / tr);
 }
 static void warptile_traffic(const expr_env *e, traffic *t)
 {
@@ -219,18 +217,15 @@ static void warptile_traffic(const expr_env *e, traffic *t)
 }
 static void warptile_warp(const expr_env *e, warp_view *w)
 {
-	long long BM = P(e, "BM"), BN = P(e, "BN"), BK = P(e, "BK"), TM = P(e, "TM"), TN = P(e, "TN");
-	long long WN = P(e, "WN"), WNITER = P(e, "WNITER");
-	long long wsubn = WN / WNITER > 0 ? WN / WNITER : 1;
-	long long cols = wsubn / TN > 0 ? wsubn / TN : 1; /* lanes across a sub-tile */
-	int vw = (int)P(e, "VW");
-	tile_copy(&w->gA, BK, P(e, "K"), vw);
-	tile_copy(&w->gB, BN, P(e, "N"), vw);
-	w->sA = (warp_access){.ld = BM, .vec = vw, .active = 1};
-	w->sB = (warp_access){.ld = BN, .vec = vw, .active = 1};
+	long long BM = P(e, "BM"), BN = P(e, "BN"), BK = P(e, "BK"), TR = P(e, "TR");
+	long long tc = 32 / TR > 0 ? 32 / TR : 1; /* lanes along N */
+	tile_copy(&w->gA, BK, P(e, "K"), 4);
+	tile_copy(&w->gB, BN, P(e, "N"), 4);
+	w->sA = (warp_access){.ld = BM, .vec = 4, .active = 1};
+	w->sB = (warp_access){.ld = BN, .vec = 4, .active = 1};
 	for (int l = 0; l < 32; l++) {
-		set_lane(&w->sA, l, 0, (l / cols) * TM);
-		set_lane(&w->sB, l, 0, (l % cols) * TN);
+		set_lane(&w->sA, l, 0, (l / tc) * 4);   /* AsT[k][ty*4 ..+3] */
+		set_lane(&w->sB, l, 0, (l % tc) * 4);   /* Bs[k][tx*4 ..+3] */
 	}
 	w->sh_elem = 4;
 }
@@ -285,7 +280,7 @@ static const model_def models[] = {
 	{.name = "blocktile1d", .params = "BM=64 BN=64 BK=8 TM=8", .unit = "fp32", .traffic = bt1d_traffic, .warp = bt1d_warp},
 	{.name = "blocktile2d", .params = "BM=128 BN=128 BK=8 TM=8 TN=8", .unit = "fp32", .traffic = bt2d_traffic, .warp = bt2d_warp},
 	{.name = "vectorized", .params = "BM=128 BN=128 BK=8 TM=8 TN=8 VW=4", .unit = "fp32", .traffic = bt2d_traffic, .warp = vec_warp},
-	{.name = "warptile", .params = "BM=128 BN=128 BK=16 WM=64 WN=64 WNITER=4 TM=8 TN=4 VW=4", .unit = "fp32",
+	{.name = "warptile", .params = "BM=128 BN=128 BK=16 WM=64 WN=32 TR=8", .unit = "fp32",
 	 .traffic = warptile_traffic, .warp = warptile_warp},
 	{.name = "mma", .params = "BM=128 BN=128 BK=32 WM=64 WN=64 PAD=8", .unit = "tensor", .traffic = mma_traffic, .warp = mma_warp},
 	{.name = "wgmma", .params = "BM=128 BN=128 BK=64", .unit = "tensor", .traffic = wgmma_traffic, .warp = wgmma_warp},

@@ -263,21 +263,29 @@ static void mma_uses_tensor_peak(void **state)
 	fmt(&r, "per_output.shared_loads", "K/32 = 128");
 }
 
-/* Warptiling, the blog's 128x128x16 with 64x64 warp tiles, WNITER=4, TM=8,
- * TN=4: WMITER = 64*64/(32*8*4*4) = 1, so a thread holds 8 x 16 outputs and
- * reads 8 + 16 values per k: K*24/128 = 3K/16 shared loads; global K/64.
- * Transposed A, float4 reads: lanes in groups of 4 share a row of A, two
- * 16-byte chunks per 8-lane phase: 1 wavefront per phase, 4 in all. */
+/* Warptiling as ptx/07 does it: 128x128x16 block tile, 64x32 warp tiles,
+ * lanes in an 8x4 grid (TR=8): a lane owns 64/8 = 8 rows x 32/4 = 8 columns
+ * and reads 8 + 8 values per k: 16/64 = K/4 shared loads; global K/64.
+ * Shared reads are float4: a phase of 8 lanes covers 2 rows of the lane
+ * grid (A: 2 distinct 16-byte pieces) or 4 columns (B: 4 adjacent pieces),
+ * no bank repeats: 1 wavefront per phase, 4 per request. Global: A rows of
+ * 16 floats (64 B) by float4, 8 rows per warp = 16 sectors; B 512 B = 16. */
 static void warptile_counts(void **state)
 {
 	(void)state;
-	lesson l = make("wt", "warptile", "BM=128 BN=128 BK=16 WM=64 WN=64 WNITER=4 TM=8 TN=4", "128", "1", "BM", "BN",
-			"0", 0);
+	lesson l = make("wt", "warptile", "BM=128 BN=128 BK=16 WM=64 WN=32 TR=8", "256", "1", "BM", "BN", "0", 0);
 	model_result r = run(&l, NULL, 4096);
 	fmt(&r, "per_output.global_loads", "K/64 = 64");
-	fmt(&r, "per_output.shared_loads", "3K/16 = 768");
+	fmt(&r, "per_output.shared_loads", "K/4 = 1024");
 	assert_float_equal(r.wavefronts_A, 4, 0);
 	assert_float_equal(r.wavefronts_B, 4, 0);
+	assert_float_equal(r.sectors_A, 16, 0);
+	assert_float_equal(r.sectors_B, 16, 0);
+	/* Wider warp tiles per lane: TR=4 -> 16 x 4 per lane: (16+4)/64 = 5K/16. */
+	expr_env ov = {0};
+	expr_set(&ov, "TR", 4);
+	r = run(&l, &ov, 4096);
+	fmt(&r, "per_output.shared_loads", "5K/16 = 1280");
 }
 
 /* wgmma: TMA and the tensor cores touch memory without per-thread requests:
