@@ -118,7 +118,9 @@ static void smem_warp(const expr_env *e, warp_view *w)
 	long long T = P(e, "TILE");
 	tile_copy(&w->gA, T, P(e, "K"), 1);
 	tile_copy(&w->gB, T, P(e, "N"), 1);
-	w->sA = (warp_access){.ld = T, .vec = 1, .active = 1};
+	/* ptx/03 reads As[ty][k..k+3] with one 16-byte load when TILE is a
+	 * multiple of 4 (rows stay 16-byte aligned), one float otherwise. */
+	w->sA = (warp_access){.ld = T, .vec = T % 4 == 0 ? 4 : 1, .active = 1};
 	w->sB = (warp_access){.ld = T, .vec = 1, .active = 1};
 	for (int l = 0; l < 32; l++) {
 		set_lane(&w->sA, l, l / T, 0);   /* As[ty][k] */
@@ -198,34 +200,35 @@ static void vec_warp(const expr_env *e, warp_view *w)
 	w->sh_elem = 4;
 }
 
-/* 7 warptiling: 8 warps each own a WM×WN sub-tile; inside a warp the lanes
- * form a TR×(32/TR) grid and a lane owns (WM/TR)×(WN·TR/32) outputs as 4×4
- * fragments spaced a lane-grid apart, so a warp's float4 reads of one k are
- * contiguous. Per k a lane reads its WM/TR values of A and WN·TR/32 of B. */
-static void warp_regs(const expr_env *e, double *rm, double *rn)
+/* 7 warptiling (ptx/07): each warp owns a WM×WN sub-tile; its lanes form a
+ * grid of 32/TC rows × TC columns, TC = WN/(WNITER·TN), and a lane owns
+ * WMITER×WNITER fragments of TM×TN spaced a lane-grid apart (WMITER =
+ * WM/(rows·TM)), so one float4 read of a warp covers adjacent pieces. Per k
+ * a lane reads RM = WMITER·TM values of A and RN = WNITER·TN of B. */
+static long long warp_cols(const expr_env *e)
 {
-	double tr = (double)P(e, "TR");
-	*rm = (double)P(e, "WM") / tr;
-	*rn = (double)P(e, "WN") / (32.0 / tr);
+	long long tc = P(e, "WN") / (P(e, "WNITER") * P(e, "TN"));
+	return tc > 0 && tc <= 32 ? tc : 1;
 }
 static void warptile_traffic(const expr_env *e, traffic *t)
 {
-	double rm, rn;
-	warp_regs(e, &rm, &rn);
+	double rows = 32.0 / (double)warp_cols(e);
+	double rm = (double)P(e, "WM") / rows, rn = (double)(P(e, "WNITER") * P(e, "TN"));
 	double g = tile_loads(e);
 	*t = (traffic){.gl_loads = g, .sh_loads = (rm + rn) / (rm * rn), .sh_stores = g, .k_per_op = 1};
 }
 static void warptile_warp(const expr_env *e, warp_view *w)
 {
-	long long BM = P(e, "BM"), BN = P(e, "BN"), BK = P(e, "BK"), TR = P(e, "TR");
-	long long tc = 32 / TR > 0 ? 32 / TR : 1; /* lanes along N */
-	tile_copy(&w->gA, BK, P(e, "K"), 4);
-	tile_copy(&w->gB, BN, P(e, "N"), 4);
-	w->sA = (warp_access){.ld = BM, .vec = 4, .active = 1};
-	w->sB = (warp_access){.ld = BN, .vec = 4, .active = 1};
+	long long BM = P(e, "BM"), BN = P(e, "BN"), BK = P(e, "BK"), TM = P(e, "TM"), TN = P(e, "TN");
+	long long tc = warp_cols(e);
+	int vw = (int)P(e, "VW");
+	tile_copy(&w->gA, BK, P(e, "K"), vw);
+	tile_copy(&w->gB, BN, P(e, "N"), vw);
+	w->sA = (warp_access){.ld = BM, .vec = vw, .active = 1};
+	w->sB = (warp_access){.ld = BN, .vec = vw, .active = 1};
 	for (int l = 0; l < 32; l++) {
-		set_lane(&w->sA, l, 0, (l / tc) * 4);   /* AsT[k][ty*4 ..+3] */
-		set_lane(&w->sB, l, 0, (l % tc) * 4);   /* Bs[k][tx*4 ..+3] */
+		set_lane(&w->sA, l, 0, (l / tc) * TM);   /* As[k][ty*TM ..] (A transposed) */
+		set_lane(&w->sB, l, 0, (l % tc) * TN);   /* Bs[k][tx*TN ..] */
 	}
 	w->sh_elem = 4;
 }
@@ -280,7 +283,7 @@ static const model_def models[] = {
 	{.name = "blocktile1d", .params = "BM=64 BN=64 BK=8 TM=8", .unit = "fp32", .traffic = bt1d_traffic, .warp = bt1d_warp},
 	{.name = "blocktile2d", .params = "BM=128 BN=128 BK=8 TM=8 TN=8", .unit = "fp32", .traffic = bt2d_traffic, .warp = bt2d_warp},
 	{.name = "vectorized", .params = "BM=128 BN=128 BK=8 TM=8 TN=8 VW=4", .unit = "fp32", .traffic = bt2d_traffic, .warp = vec_warp},
-	{.name = "warptile", .params = "BM=128 BN=128 BK=16 WM=64 WN=32 TR=8", .unit = "fp32",
+	{.name = "warptile", .params = "BM=128 BN=128 BK=16 WM=64 WN=32 WNITER=2 TM=4 TN=4 VW=4", .unit = "fp32",
 	 .traffic = warptile_traffic, .warp = warptile_warp},
 	{.name = "mma", .params = "BM=128 BN=128 BK=32 WM=64 WN=64 PAD=8", .unit = "tensor", .traffic = mma_traffic, .warp = mma_warp},
 	{.name = "wgmma", .params = "BM=128 BN=128 BK=64", .unit = "tensor", .traffic = wgmma_traffic, .warp = wgmma_warp},
@@ -341,25 +344,39 @@ static double count_sectors(const warp_access *a, int elem)
 	return n;
 }
 
-/* Shared-memory wavefronts for one warp-wide access: 32 banks of 4 bytes; a
- * request is split into phases of 128 bytes (32 lanes for 4-byte accesses,
- * 16 for 8, 8 for 16); within a phase each bank serves one distinct 4-byte
- * word per wavefront (lanes reading the same word share it). */
+/* Byte address of a lane's first element. */
+static long long lane_addr(const warp_access *a, int l, int elem) { return (a->row[l] * a->ld + a->col[l]) * elem; }
+
+/* Every lane reads the same address as its partner l ^ x. */
+static int pairs_uniform(const warp_access *a, int x, int elem)
+{
+	for (int l = 0; l < 32; l++)
+		if (lane_addr(a, l, elem) != lane_addr(a, l ^ x, elem))
+			return 0;
+	return 1;
+}
+
+/* Shared-memory wavefronts for one warp-wide read, counted as the emulator
+ * (src/emu) and Nsight Compute do: 32 banks of 4 bytes; lanes go in groups
+ * that fetch 128 bytes per pass (the warp for 4-byte accesses, half-warps
+ * for 8, quarter-warps for 16 — doubled for 8 and 16 when every lane shares
+ * its address with lane l^1 or l^2); within a group each bank serves one
+ * distinct word per pass, lanes on the same word share it (broadcast). */
 static double count_wavefronts(const warp_access *a, int elem)
 {
 	if (!a->active)
 		return NAN;
 	int bytes = a->vec * elem;
-	int lanes_per_phase = bytes <= 4 ? 32 : 128 / bytes;
-	if (lanes_per_phase < 1)
-		lanes_per_phase = 1;
+	int group = bytes <= 4 ? 32 : bytes == 8 ? 16 : 8;
+	if (bytes > 4 && (pairs_uniform(a, 1, elem) || pairs_uniform(a, 2, elem)))
+		group *= 2;
+	int nwords = bytes < 4 ? 1 : bytes / 4;
 	int total = 0;
-	for (int p0 = 0; p0 < 32; p0 += lanes_per_phase) {
+	for (int g0 = 0; g0 < 32; g0 += group) {
 		long long words[32 * 8];
 		int nw = 0;
-		for (int l = p0; l < p0 + lanes_per_phase && l < 32; l++) {
-			long long first = (a->row[l] * a->ld + a->col[l]) * elem / 4;
-			int nwords = bytes < 4 ? 1 : bytes / 4;
+		for (int l = g0; l < g0 + group && l < 32; l++) {
+			long long first = lane_addr(a, l, elem) / 4;
 			for (int k = 0; k < nwords; k++) {
 				long long wd = first + k;
 				int seen = 0;

@@ -148,11 +148,13 @@ static void smem_32_counts(void **state)
 	assert_true(r.ai_shared < 0.25 && r.ai_shared > 0.24);
 	/* T/4 = 8 for the loads; the output store makes it 8192/1028 = 7.97. */
 	assert_float_equal(r.ai_global, 8192.0 / 1028, 1e-9);
-	/* A warp copies one 32-float row of each tile: 4 sectors; inner-loop reads
-	 * are a broadcast (A) and 32 consecutive words (B): no conflicts. */
+	/* A warp copies one 32-float row of each tile: 4 sectors. Inner loop:
+	 * ptx/03 reads As[ty][k..k+3] as one 16-byte load that all 32 lanes share
+	 * (pairs uniform: 2 passes of 16 lanes, 1 wavefront each); Bs[k][tx] is
+	 * 32 consecutive words: 1 wavefront. */
 	assert_float_equal(r.sectors_A, 4, 0);
 	assert_float_equal(r.sectors_B, 4, 0);
-	assert_float_equal(r.wavefronts_A, 1, 0);
+	assert_float_equal(r.wavefronts_A, 2, 0);
 	assert_float_equal(r.wavefronts_B, 1, 0);
 	assert_int_equal(r.smem_dynamic, 8192);
 }
@@ -264,26 +266,32 @@ static void mma_uses_tensor_peak(void **state)
 }
 
 /* Warptiling as ptx/07 does it: 128x128x16 block tile, 64x32 warp tiles,
- * lanes in an 8x4 grid (TR=8): a lane owns 64/8 = 8 rows x 32/4 = 8 columns
- * and reads 8 + 8 values per k: 16/64 = K/4 shared loads; global K/64.
- * Shared reads are float4: a phase of 8 lanes covers 2 rows of the lane
- * grid (A: 2 distinct 16-byte pieces) or 4 columns (B: 4 adjacent pieces),
- * no bank repeats: 1 wavefront per phase, 4 per request. Global: A rows of
- * 16 floats (64 B) by float4, 8 rows per warp = 16 sectors; B 512 B = 16. */
+ * WNITER=2 fragments of TM x TN = 4x4 across: TC = 32/(2*4) = 4 lanes along
+ * N, 8 along M, WMITER = 64/(8*4) = 2. A lane owns 8x8 outputs and reads
+ * 8 + 8 values per k: 16/64 = K/4 shared loads; global K/64.
+ * Shared reads are float4. A: lanes 4q..4q+3 share a piece (l^1 and l^2
+ * read the same address), so a pass takes 16 lanes = 4 distinct 16-byte
+ * pieces, 16 words in 16 banks: 1 wavefront per pass, 2 in all. B: 4
+ * adjacent pieces per 8 lanes, no pairing: 4 passes of 1 = 4.
+ * Global: A rows of 16 floats (64 B) by float4, 8 rows per warp = 16
+ * sectors; B 32 float4 of one row = 512 B = 16. */
 static void warptile_counts(void **state)
 {
 	(void)state;
-	lesson l = make("wt", "warptile", "BM=128 BN=128 BK=16 WM=64 WN=32 TR=8", "256", "1", "BM", "BN", "0", 0);
+	lesson l = make("wt", "warptile", "BM=128 BN=128 BK=16 WM=64 WN=32 WNITER=2 TM=4 TN=4 VW=4",
+			"(BM/WM)*(BN/WN)*32", "1", "BM", "BN", "2*(BM+BN)*BK*4", 128);
 	model_result r = run(&l, NULL, 4096);
 	fmt(&r, "per_output.global_loads", "K/64 = 64");
 	fmt(&r, "per_output.shared_loads", "K/4 = 1024");
-	assert_float_equal(r.wavefronts_A, 4, 0);
+	assert_float_equal(r.wavefronts_A, 2, 0);
 	assert_float_equal(r.wavefronts_B, 4, 0);
 	assert_float_equal(r.sectors_A, 16, 0);
 	assert_float_equal(r.sectors_B, 16, 0);
-	/* Wider warp tiles per lane: TR=4 -> 16 x 4 per lane: (16+4)/64 = 5K/16. */
+	assert_int_equal(r.threads, 256);
+	/* WNITER=1: 8 lanes along N, 4 along M, WMITER = 4: a lane owns 16 x 4,
+	 * (16 + 4)/64 = 5K/16. */
 	expr_env ov = {0};
-	expr_set(&ov, "TR", 4);
+	expr_set(&ov, "WNITER", 1);
 	r = run(&l, &ov, 4096);
 	fmt(&r, "per_output.shared_loads", "5K/16 = 1280");
 }
