@@ -150,17 +150,21 @@ static void bt1d_warp(const expr_env *e, warp_view *w)
 	long long BN = P(e, "BN"), BK = P(e, "BK"), TM = P(e, "TM");
 	tile_copy(&w->gA, BK, P(e, "K"), 1);
 	tile_copy(&w->gB, BN, P(e, "N"), 1);
-	w->sA = (warp_access){.ld = BK, .vec = 1, .active = 1};
+	/* ptx/04 reads a row of As as 16-byte pieces (the same for the whole
+	 * warp: a broadcast) and Bs[k][tc] one float per lane. */
+	w->sA = (warp_access){.ld = BK, .vec = BK % 4 == 0 ? 4 : 1, .active = 1};
 	w->sB = (warp_access){.ld = BN, .vec = 1, .active = 1};
 	for (int l = 0; l < 32; l++) {
-		set_lane(&w->sA, l, (l / BN) * TM, 0); /* As[threadRow·TM + i][k] */
-		set_lane(&w->sB, l, 0, l % BN);         /* Bs[k][threadCol] */
+		set_lane(&w->sA, l, (l / BN) * TM, 0); /* As[tr·TM + i][0..3] */
+		set_lane(&w->sB, l, 0, l % BN);         /* Bs[k][tc] */
 	}
 	w->sh_elem = 4;
 }
 
-/* 5 2D blocktiling: each thread owns a TM×TN block; per k it reads TM + TN
- * values from shared memory for TM·TN multiply-adds. */
+/* 5 2D blocktiling: each thread owns TM×TN outputs; per k it reads TM + TN
+ * values from shared memory for TM·TN multiply-adds. ptx/05 spreads a
+ * thread's outputs over the tile (rows tr + (BM/TM)·i, columns
+ * tc + (BN/TN)·j), so at each step a warp reads neighbouring floats. */
 static void bt2d_traffic(const expr_env *e, traffic *t)
 {
 	double tm = (double)P(e, "TM"), tn = (double)P(e, "TN");
@@ -169,15 +173,15 @@ static void bt2d_traffic(const expr_env *e, traffic *t)
 }
 static void bt2d_warp(const expr_env *e, warp_view *w)
 {
-	long long BN = P(e, "BN"), BK = P(e, "BK"), TM = P(e, "TM"), TN = P(e, "TN");
+	long long BN = P(e, "BN"), BK = P(e, "BK"), TN = P(e, "TN");
 	long long cols = BN / TN > 0 ? BN / TN : 1; /* threads across the tile */
 	tile_copy(&w->gA, BK, P(e, "K"), 1);
 	tile_copy(&w->gB, BN, P(e, "N"), 1);
 	w->sA = (warp_access){.ld = BK, .vec = 1, .active = 1};
 	w->sB = (warp_access){.ld = BN, .vec = 1, .active = 1};
 	for (int l = 0; l < 32; l++) {
-		set_lane(&w->sA, l, (l / cols) * TM, 0);
-		set_lane(&w->sB, l, 0, (l % cols) * TN);
+		set_lane(&w->sA, l, l / cols, 0);  /* As[tr][k] */
+		set_lane(&w->sB, l, 0, l % cols);  /* Bs[k][tc] */
 	}
 	w->sh_elem = 4;
 }

@@ -172,15 +172,19 @@ static void blocktile1d_counts(void **state)
 	fmt(&r, "per_output.global_loads", "K/32 = 128");
 	fmt(&r, "per_output.shared_loads", "9K/8 = 4608");
 	assert_int_equal(r.threads, 512);
-	/* The A tile is 8 floats wide: a warp covers 4 rows of 32 B = 4 sectors. */
+	/* The A tile is 8 floats wide: a warp covers 4 rows of 32 B = 4 sectors.
+	 * Shared: As rows are read 16 bytes at a time, the same address in all
+	 * lanes (2 passes of 16 lanes); Bs[k][tc] 32 neighbouring floats: 1. */
 	assert_float_equal(r.sectors_A, 4, 0);
 	assert_float_equal(r.sectors_B, 4, 0);
+	assert_float_equal(r.wavefronts_A, 2, 0);
+	assert_float_equal(r.wavefronts_B, 1, 0);
 }
 
 /* 2D blocktiling 128x128x8, TM=TN=8: K/64 global, (8+8)/64 = K/4 shared.
- * Shared reads: lanes 0-15 and 16-31 read A rows 0 and 8, words 0 and 64 of
- * an 8-wide tile: the same bank, 2 wavefronts; B: 16 threads at stride 8
- * words hit banks 0, 8, 16, 24 four times each: 4 wavefronts. */
+ * ptx/05 spreads a thread's outputs 16 rows / 16 columns apart, so a warp's
+ * reads are As[tr][k] for tr = 0, 1 (words 0 and 8: banks 0 and 8) and
+ * Bs[k][tc] for 16 neighbouring tc: 1 wavefront each, no conflict. */
 static void blocktile2d_counts_and_conflicts(void **state)
 {
 	(void)state;
@@ -189,23 +193,30 @@ static void blocktile2d_counts_and_conflicts(void **state)
 	model_result r = run(&l, NULL, 4096);
 	fmt(&r, "per_output.global_loads", "K/64 = 64");
 	fmt(&r, "per_output.shared_loads", "K/4 = 1024");
-	assert_float_equal(r.wavefronts_A, 2, 0);
-	assert_float_equal(r.wavefronts_B, 4, 0);
+	assert_float_equal(r.wavefronts_A, 1, 0);
+	assert_float_equal(r.wavefronts_B, 1, 0);
 	assert_int_equal(r.threads, 256);
 }
 
-/* Vectorised: the same counts, float4 accesses: a warp's 32 x 16 B of an
- * 8-wide A tile = 512 B = 16 sectors (all used); B: 4 rows of 128 floats...
- * one 512 B row segment = 16 sectors. */
+/* Vectorised (ptx/06): the same counts, float4 accesses. Global: a warp's
+ * 32 x 16 B of the 8-wide A tile = 16 rows of 32 B = 16 sectors; B: one
+ * 512 B row segment = 16 sectors (all bytes used in both).
+ * Shared: A transposed, As[k][tr*8 ..]: lanes 0-15 and 16-31 each share one
+ * piece (l^1 uniform, so 16 lanes per pass): 2 wavefronts. B: Bs[k][tc*8 ..],
+ * 8 lanes per pass at 8-word strides: words 0 and 32 (and 8/40, ...) share
+ * a bank, 2 passes per group, 8 in all: a 2-way conflict. */
 static void vectorized_warp_view(void **state)
 {
 	(void)state;
-	lesson l = make("vec", "vectorized", "BM=128 BN=128 BK=8 TM=8 TN=8", "BM*BN/(TM*TN)", "1", "BM", "BN", "0",
-			0);
+	lesson l = make("vec", "vectorized", "BM=128 BN=128 BK=8 TM=8 TN=8 VW=4", "(BM/TM)*(BN/TN)", "1", "BM", "BN",
+			"(BM+BN)*BK*4", 0);
 	model_result r = run(&l, NULL, 4096);
 	fmt(&r, "per_output.global_loads", "K/64 = 64");
 	assert_float_equal(r.sectors_A, 16, 0);
 	assert_float_equal(r.sectors_B, 16, 0);
+	assert_float_equal(r.wavefronts_A, 2, 0);
+	assert_float_equal(r.wavefronts_B, 8, 0);
+	assert_int_equal(r.smem_dynamic, 8192);
 }
 
 /* An unknown --set key names the lesson's params. */
