@@ -28,6 +28,7 @@ typedef struct {
 	long long ld;
 	int vec;           /* elements per lane */
 	int active;        /* this access exists (0: n/a) */
+	int swizzle;       /* shared layout: 16-byte chunks XOR-swizzled by row (see swizzled) */
 } warp_access;
 
 typedef struct {
@@ -250,13 +251,15 @@ static void mma_warp(const expr_env *e, warp_view *w)
 	long long BK = P(e, "BK"), BN = P(e, "BN");
 	long long pad = 0;
 	expr_get(e, "PAD", &pad);
-	/* cp.async of 16 bytes = 8 halves per lane. */
+	/* cp.async of 16 bytes = 8 halves per lane, rows of the tiles in order. */
 	tile_copy(&w->gA, BK, P(e, "K"), 8);
 	tile_copy(&w->gB, BN, P(e, "N"), 8);
-	/* ldmatrix.x4: lane l gives the address of row l%16, half (l/16) of a
-	 * 16×16 f16 block; each row is 8 halves (16 bytes). */
-	w->sA = (warp_access){.ld = BK + pad, .vec = 8, .active = 1};
-	w->sB = (warp_access){.ld = BN + pad, .vec = 8, .active = 1};
+	/* ldmatrix.x4: lane l gives the address of row l%16 of a 16×16 block,
+	 * the left 8 columns for lanes 0-15, the right 8 for 16-31 (for B, rows
+	 * are k and the block is read transposed). PAD = 0 is ptx/08's XOR
+	 * swizzle; PAD > 0 pads each row by PAD halves instead. */
+	w->sA = (warp_access){.ld = BK + pad, .vec = 8, .active = 1, .swizzle = pad == 0};
+	w->sB = (warp_access){.ld = BN + pad, .vec = 8, .active = 1, .swizzle = pad == 0};
 	for (int l = 0; l < 32; l++) {
 		set_lane(&w->sA, l, l % 16, (l / 16) * 8);
 		set_lane(&w->sB, l, l % 16, (l / 16) * 8);
@@ -289,7 +292,7 @@ static const model_def models[] = {
 	{.name = "vectorized", .params = "BM=128 BN=128 BK=8 TM=8 TN=8 VW=4", .unit = "fp32", .traffic = bt2d_traffic, .warp = vec_warp},
 	{.name = "warptile", .params = "BM=128 BN=128 BK=16 WM=64 WN=32 WNITER=2 TM=4 TN=4 VW=4", .unit = "fp32",
 	 .traffic = warptile_traffic, .warp = warptile_warp},
-	{.name = "mma", .params = "BM=128 BN=128 BK=32 WM=64 WN=64 PAD=8", .unit = "tensor", .traffic = mma_traffic, .warp = mma_warp},
+	{.name = "mma", .params = "BM=128 BN=256 BK=32 WM=64 WN=64 PAD=0", .unit = "tensor", .traffic = mma_traffic, .warp = mma_warp},
 	{.name = "wgmma", .params = "BM=128 BN=128 BK=64", .unit = "tensor", .traffic = wgmma_traffic, .warp = wgmma_warp},
 };
 
@@ -348,8 +351,25 @@ static double count_sectors(const warp_access *a, int elem)
 	return n;
 }
 
+/* The XOR swizzle of ptx/08: a row of R bytes holds R/16 chunks of 16
+ * bytes; a chunk's place is XORed with the row's 128-byte line number (rows
+ * shorter than 128 B share a line) within the chunks a line holds, so the 8
+ * rows an ldmatrix phase reads land in 8 different groups of 4 banks. */
+static long long swizzled(long long row, long long byte_in_row, long long row_bytes)
+{
+	long long chunks = row_bytes / 16, chunk = byte_in_row / 16;
+	long long line = row_bytes >= 128 ? row : row * row_bytes / 128;
+	long long mask = (chunks < 8 ? chunks : 8) - 1;
+	return row * row_bytes + ((chunk ^ (line & mask)) * 16) + byte_in_row % 16;
+}
+
 /* Byte address of a lane's first element. */
-static long long lane_addr(const warp_access *a, int l, int elem) { return (a->row[l] * a->ld + a->col[l]) * elem; }
+static long long lane_addr(const warp_access *a, int l, int elem)
+{
+	if (a->swizzle)
+		return swizzled(a->row[l], a->col[l] * elem, a->ld * elem);
+	return (a->row[l] * a->ld + a->col[l]) * elem;
+}
 
 /* Every lane reads the same address as its partner l ^ x. */
 static int pairs_uniform(const warp_access *a, int x, int elem)
@@ -450,6 +470,7 @@ static void level_totals(model_level *lv, double outputs, int load_bytes, int st
 
 static void recompute_occupancy(model_result *r)
 {
+	r->smem_request = r->smem_static + r->smem_dynamic;
 	occ_input in = {.threads = r->threads, .regs = r->regs_per_thread,
 			.smem_static = r->smem_static, .smem_dynamic = r->smem_dynamic};
 	r->occ_ok = occ_compute(&r->gpu, &in, &r->occ) == 0;
@@ -460,6 +481,10 @@ int model_compute(const lesson *l, const expr_env *overrides, long long M, long 
 {
 	memset(r, 0, sizeof *r);
 	const model_def *m = model_find(l->model);
+	if (!l->model[0]) {
+		snprintf(err, (size_t)errlen, "lesson %s has no kernel to model", l->id);
+		return -1;
+	}
 	if (!m) {
 		char names[160] = "";
 		for (size_t i = 0; i < ARRAY_LEN(models); i++) {
@@ -621,7 +646,11 @@ static const key_def keys[] = {
 	{"occupancy.threads", T_INT, R(threads), F_INT, "threads per block"},
 	{"occupancy.regs", T_INT, R(regs_per_thread), F_INT, "registers per thread"},
 	{"occupancy.regs_source", T_STR, R(regs_source), F_STR, "where the register count comes from"},
-	{"occupancy.smem", T_INT, R(occ.smem_per_block), F_INT, "shared bytes per block as allocated"},
+	{"occupancy.smem", T_INT, R(occ.smem_per_block), F_INT, "shared bytes per block as allocated (with the reserved part, rounded)"},
+	{"launch.threads", T_INT, R(threads), F_INT, "threads per block"},
+	{"launch.smem", T_INT, R(smem_request), F_INT, "shared bytes per block the kernel asks for (static + dynamic)"},
+	{"launch.smem_static", T_INT, R(smem_static), F_INT, "static shared bytes (declared in the PTX)"},
+	{"launch.smem_dynamic", T_INT, R(smem_dynamic), F_INT, "dynamic shared bytes (the lesson's smem:)"},
 	{"gpu.name", T_CHARS, R(gpu.name), F_STR, "the GPU"},
 	{"gpu.sms", T_INT, R(gpu.sms), F_INT, "streaming multiprocessors"},
 	{"gpu.clock_mhz", T_INT, R(gpu.clock_mhz), F_INT, "boost clock"},

@@ -232,6 +232,10 @@ static void unknown_override(void **state)
 	assert_non_null(strstr(err, "'BM'"));
 	assert_non_null(strstr(err, "TILE"));
 
+	lesson none = make("basics", "", "", "1", "1", "1", "1", "0", 0);
+	assert_int_equal(model_compute(&none, NULL, 1024, 1024, 1024, &a100_40, &r, err, sizeof err), -1);
+	assert_string_equal(err, "lesson basics has no kernel to model");
+
 	lesson bad = make("x", "nosuch", "", "32", "1", "32", "32", "0", 0);
 	assert_int_equal(model_compute(&bad, NULL, 1024, 1024, 1024, &a100_40, &r, err, sizeof err), -1);
 	assert_non_null(strstr(err, "unknown model 'nosuch'"));
@@ -260,11 +264,21 @@ static void occupancy_from_launch(void **state)
 	fmt(&r, "occupancy.limiter", "warps");
 }
 
-/* Tensor-core lessons use the tensor peak and 2-byte inputs. */
+/* Tensor-core lessons use the tensor peak and 2-byte inputs. ptx/08:
+ * 128x256 block tile, BK=32, 64x64 warp tiles. Global: (128+256)/(128*256)
+ * = 3K/256; shared: (64+64)/(64*64) = K/32. cp.async copies: A rows of 64 B
+ * (4 chunks), 8 rows per warp = 16 sectors; B 32 chunks of one row = 16.
+ * ldmatrix.x4 through the XOR swizzle: A rows 0-7 at chunk 0 land at chunks
+ * 0,0,1,1,2,2,3,3 of rows 64 B apart: words 0,16,36,52,72,88,108,124, all
+ * in different banks: 1 wavefront per 8-lane matrix, 4 per request. B rows
+ * 512 B apart at chunks k^0: 8 different bank groups: 4. Without swizzle
+ * or padding (a 512 B stride puts every row in the same banks) B would
+ * need 8 passes per matrix; padding each row by 8 halves also gives 4. */
 static void mma_uses_tensor_peak(void **state)
 {
 	(void)state;
-	lesson l = make("mma", "mma", "BM=128 BN=128 BK=32 WM=64 WN=64", "128", "1", "BM", "BN", "0", 0);
+	lesson l = make("mma", "mma", "BM=128 BN=256 BK=32 WM=64 WN=64 STAGES=4 PAD=0", "(BM/WM)*(BN/WN)*32", "1",
+			"BM", "BN", "STAGES*(BM*BK+BK*BN)*2", 226);
 	l.dt = DTYPE_F16;
 	model_result r = run(&l, NULL, 4096);
 	assert_string_equal(r.unit, "tensor");
@@ -272,8 +286,26 @@ static void mma_uses_tensor_peak(void **state)
 	assert_int_equal(r.elem_bytes, 2);
 	/* ideal DRAM: (2 * 4096^2 * 2 + 4096^2 * 4) bytes for 2 * 4096^3 FLOPs = 4096/4 */
 	assert_float_equal(r.ai_dram_ideal, 1024, 1e-6);
-	fmt(&r, "per_output.global_loads", "K/64 = 64");
+	fmt(&r, "per_output.global_loads", "3K/256 = 48");
 	fmt(&r, "per_output.shared_loads", "K/32 = 128");
+	assert_float_equal(r.sectors_A, 16, 0);
+	assert_float_equal(r.sectors_B, 16, 0);
+	assert_float_equal(r.wavefronts_A, 4, 0);
+	assert_float_equal(r.wavefronts_B, 4, 0);
+	assert_int_equal(r.threads, 256);
+	assert_int_equal(r.smem_dynamic, 98304);
+	fmt(&r, "launch.smem", "98304");
+	fmt(&r, "occupancy.smem", "99328"); /* + 1024 reserved, a multiple of 128 */
+	/* 226 registers x 32 = 7232 -> 7424 per warp (29 x 256); 16384/7424 =
+	 * 2 warps per scheduler = 8 warps = 1 block of 8 warps: 12.5 % on the A100. */
+	assert_int_equal(r.occ.blocks_per_sm, 1);
+	assert_string_equal(r.occ.limiter, "registers");
+
+	expr_env ov = {0};
+	expr_set(&ov, "PAD", 8);
+	r = run(&l, &ov, 4096);
+	assert_float_equal(r.wavefronts_A, 4, 0);
+	assert_float_equal(r.wavefronts_B, 4, 0);
 }
 
 /* Warptiling as ptx/07 does it: 128x128x16 block tile, 64x32 warp tiles,
