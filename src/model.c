@@ -99,7 +99,8 @@ static void naive_warp(const expr_env *e, warp_view *w)
 static void coalesced_warp(const expr_env *e, warp_view *w)
 {
 	long long bs = P(e, "BS"), K = P(e, "K"), N = P(e, "N");
-	w->gA = (warp_access){.ld = K, .vec = 1, .active = 1};
+	/* ptx/02 reads A[row][k..k+3] with one 16-byte load when K % 4 == 0. */
+	w->gA = (warp_access){.ld = K, .vec = K % 4 == 0 ? 4 : 1, .active = 1};
 	w->gB = (warp_access){.ld = N, .vec = 1, .active = 1};
 	for (int l = 0; l < 32; l++) {
 		set_lane(&w->gA, l, l / bs, 0);

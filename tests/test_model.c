@@ -89,7 +89,8 @@ static void naive_quarter_flop_per_byte(void **state)
 }
 
 /* Coalescing changes the warp view, not the counts: 1 sector of A
- * (broadcast) and 4 of B (32 floats = 128 B). */
+ * (broadcast; ptx/02 reads 16 bytes of A at once, still one sector) and 4
+ * of B (32 floats = 128 B). */
 static void coalesced_sectors(void **state)
 {
 	(void)state;
