@@ -145,6 +145,9 @@ static void print_text(const lesson *l, const model_result *r, int default_gpu)
 	row(r, "global", "per_output.global_loads", "loads", "per_output.global_stores", "stores");
 	row(r, "shared", "per_output.shared_loads", "loads", "per_output.shared_stores", "stores");
 	row(r, "registers", "per_output.reg_loads", "reads", "per_output.reg_stores", "acc. updates");
+	printf("Whole problem (elements):\n");
+	row(r, "global", "total.global_loads", "loads", "total.global_stores", "stores");
+	row(r, "shared", "total.shared_loads", "loads", "total.shared_stores", "stores");
 	printf("Bytes, whole problem:\n");
 	row(r, "global", "bytes.global", "as issued", "bytes.dram_ideal", "ideal DRAM (each input once)");
 	row(r, "shared", "bytes.shared", "as issued", NULL, NULL);

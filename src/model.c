@@ -593,7 +593,7 @@ void model_set_regs(model_result *r, int regs, const char *source)
 
 /* ---- Placeholder keys ---------------------------------------------------- */
 
-typedef enum { F_NUM, F_INT, F_FLOPB, F_KCOUNT, F_MS, F_PCT, F_TFLOPS, F_GBS, F_FLOP, F_BYTES, F_STR, F_SECT } key_fmt;
+typedef enum { F_NUM, F_COUNT, F_INT, F_FLOPB, F_KCOUNT, F_MS, F_PCT, F_TFLOPS, F_GBS, F_FLOP, F_BYTES, F_STR, F_SECT } key_fmt;
 typedef enum { T_DBL, T_INT, T_LL, T_STR, T_CHARS } key_type;
 
 typedef struct {
@@ -619,10 +619,10 @@ static const key_def keys[] = {
 	{"per_output.shared_stores", T_DBL, R(shared.stores_per_output), F_KCOUNT, "shared stores per output element"},
 	{"per_output.reg_loads", T_DBL, R(regs.loads_per_output), F_KCOUNT, "operand reads from registers per output"},
 	{"per_output.reg_stores", T_DBL, R(regs.stores_per_output), F_KCOUNT, "accumulator updates per output"},
-	{"total.global_loads", T_DBL, R(global.loads), F_NUM, "global loads, whole problem"},
-	{"total.global_stores", T_DBL, R(global.stores), F_NUM, "global stores, whole problem"},
-	{"total.shared_loads", T_DBL, R(shared.loads), F_NUM, "shared loads, whole problem"},
-	{"total.shared_stores", T_DBL, R(shared.stores), F_NUM, "shared stores, whole problem"},
+	{"total.global_loads", T_DBL, R(global.loads), F_COUNT, "global loads, whole problem"},
+	{"total.global_stores", T_DBL, R(global.stores), F_COUNT, "global stores, whole problem"},
+	{"total.shared_loads", T_DBL, R(shared.loads), F_COUNT, "shared loads, whole problem"},
+	{"total.shared_stores", T_DBL, R(shared.stores), F_COUNT, "shared stores, whole problem"},
 	{"bytes.global", T_DBL, R(global.bytes), F_BYTES, "global bytes as issued"},
 	{"bytes.shared", T_DBL, R(shared.bytes), F_BYTES, "shared-memory bytes"},
 	{"bytes.dram_ideal", T_DBL, R(dram_ideal_bytes), F_BYTES, "A and B once, C once"},
@@ -804,6 +804,7 @@ void model_format(const model_result *r, const char *key, char *buf, int len)
 	case F_GBS: snprintf(buf, (size_t)len, "%.0f GB/s", v); break;
 	case F_FLOP: fmt_scaled(v, "FLOP", buf, len); break;
 	case F_BYTES: fmt_scaled(v, "B", buf, len); break;
+	case F_COUNT: fmt_scaled(v, "", buf, len); break;
 	case F_SECT:
 	case F_NUM:
 	case F_INT:
