@@ -10,7 +10,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "emu/emu.h"
 #include "model.h"
+#include "runner.h"
 #include "util.h"
 
 /* A100 40GB: 19.5 TFLOP/s FP32, 312 tensor, 1555 GB/s (the lecture's card). */
@@ -377,6 +379,58 @@ static void bound_follows_ridge(void **state)
 	assert_float_equal(r.predicted_ms, 1e3 * r.flops / 19.5e12, 1e-9);
 }
 
+/* The shipped lessons, run through the emulator (which executes their PTX):
+ * for every kernel whose global loads use each byte of a sector once (all
+ * but lessons 1 and 2, which rely on broadcasts), the sectors the emulator
+ * counts, times 32 bytes, must equal the global bytes the model says the
+ * kernel loads. This ties the model's per-output counts to the real PTX.
+ * For lesson 1 the warp views are checked instead. */
+static void shipped_lessons_match_emulator(void **state)
+{
+	(void)state;
+	static course c;
+	char errs[2048] = "";
+	if (course_load(&c, errs, sizeof errs) <= 0) {
+		print_message("no lessons found (%s)\n", errs);
+		skip();
+	}
+	int checked = 0;
+	for (int i = 0; i < c.n; i++) {
+		const lesson *l = &c.l[i];
+		if (!l->model[0] || !l->ptx_path[0] || !strcmp(l->model, "coalesced") || !strcmp(l->model, "wgmma"))
+			continue;
+		/* The smallest size every shipped lesson accepts (lesson 8: N % 256). */
+		const long long M = 128, N = 256, K = 128;
+		model_result r;
+		char err[512];
+		assert_int_equal(model_compute(l, NULL, M, N, K, &a100_40, &r, err, sizeof err), 0);
+		run_request rq;
+		assert_int_equal(runner_request_for_lesson(l, NULL, M, N, K, &rq, err, sizeof err), 0);
+		emu_options opt = {.no_verify = 1};
+		static emu_result er;
+		int rc = emu_run(&rq, &opt, &er, err, sizeof err);
+		if (rc)
+			print_error("%s: %s\n", l->id, err);
+		assert_int_equal(rc, 0);
+		if (!strcmp(l->model, "naive")) {
+			/* One load of A and one of B per k: the emulator's average sectors
+			 * per request is the mean of the model's two warp views. */
+			double avg = (double)er.total.gld.sectors / (double)er.total.gld.requests;
+			assert_float_equal(avg, (r.sectors_A + r.sectors_B) / 2, 1e-9);
+			checked++;
+			continue;
+		}
+		double emu_bytes = 32.0 * (double)(er.total.gld.sectors + er.total.gcp.sectors);
+		double model_bytes = r.global.loads * r.elem_bytes;
+		if (fabs(emu_bytes - model_bytes) > 1e-9 * model_bytes)
+			print_error("%s: emulator %.0f B, model %.0f B of global loads\n", l->id, emu_bytes, model_bytes);
+		assert_float_equal(emu_bytes, model_bytes, 1e-9 * model_bytes);
+		checked++;
+	}
+	course_free(&c);
+	assert_true(checked >= 1);
+}
+
 static void keys_and_values(void **state)
 {
 	(void)state;
@@ -429,6 +483,7 @@ int main(void)
 		cmocka_unit_test(wgmma_without_requests),
 		cmocka_unit_test(bound_follows_ridge),
 		cmocka_unit_test(keys_and_values),
+		cmocka_unit_test(shipped_lessons_match_emulator),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
