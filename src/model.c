@@ -45,7 +45,9 @@ struct model_def {
 	void (*warp)(const expr_env *e, warp_view *w);
 };
 
-/* A param's value: the lesson's (or an override), else the model's default. */
+/* A param's value from e, which holds the lesson's params, the what-ifs and
+ * the model's assumed defaults; 1 when absent or not positive, so that a
+ * nonsensical what-if (TILE=0) cannot divide by zero. */
 static long long P(const expr_env *e, const char *name)
 {
 	long long v;
@@ -527,7 +529,8 @@ int model_compute(const lesson *l, const expr_env *overrides, long long M, long 
 	lesson_launch la;
 	if (lesson_launch_for(l, &r->env, &la, err, errlen) < 0)
 		return -1;
-	r->threads = (int)(la.block[0] * la.block[1] * la.block[2]);
+	long long threads = (long long)la.block[0] * la.block[1] * la.block[2];
+	r->threads = threads > (1 << 30) ? (1 << 30) : (int)threads; /* a what-if may ask for absurd blocks */
 	r->smem_dynamic = (int)la.smem;
 	r->smem_static = ptx_static_smem(l->ptx_path);
 	r->regs_per_thread = l->regs;
