@@ -1,0 +1,101 @@
+/* emu: a PTX warp interpreter that runs a GEMM kernel on the CPU, verifies it and counts its memory traffic. */
+#ifndef PTXTUTOR_EMU_H
+#define PTXTUTOR_EMU_H
+
+#include "runner.h"
+
+#define EMU_MAX_REGIONS 32
+
+/* Instruction classes, counted per warp-level instruction issued (predicated-off
+ * lanes still issue, as on the hardware). */
+typedef enum {
+	EMU_CLS_FP,        /* f32/f16 arithmetic */
+	EMU_CLS_INT,       /* integer arithmetic, logic, compares, selects */
+	EMU_CLS_MOVE,      /* mov, cvt, cvta, ld.param */
+	EMU_CLS_LD_GLOBAL,
+	EMU_CLS_ST_GLOBAL,
+	EMU_CLS_LD_SHARED,
+	EMU_CLS_ST_SHARED,
+	EMU_CLS_CP_ASYNC,  /* cp.async and its commit/wait */
+	EMU_CLS_LDMATRIX,
+	EMU_CLS_MMA,
+	EMU_CLS_SHFL,
+	EMU_CLS_BARRIER,
+	EMU_CLS_CONTROL,   /* bra, ret, exit */
+	EMU_CLS_COUNT
+} emu_class;
+
+const char *emu_class_name(emu_class c);
+
+/* Global traffic as Nsight Compute's l1tex__t_{requests,sectors}_pipe_lsu_mem_global_op_*:
+ * one request per warp-level instruction with an active lane, and the distinct
+ * 32-byte sectors its active lanes touch. */
+typedef struct {
+	unsigned long long requests, sectors;
+} emu_gmem;
+
+/* Shared traffic as l1tex__data_pipe_lsu_wavefronts_mem_shared_op_* and
+ * l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_*: wavefronts are the
+ * passes the banks need; conflicts = wavefronts - ideal wavefronts. */
+typedef struct {
+	unsigned long long requests, wavefronts, ideal, bank_conflicts;
+} emu_smem;
+
+typedef struct {
+	unsigned long long inst[EMU_CLS_COUNT];
+	unsigned long long inst_total;     /* warp-level instructions issued */
+	unsigned long long thread_inst;    /* thread-level instructions executed (predicate true) */
+	emu_gmem gld, gst, gcp;            /* global loads, stores, cp.async reads */
+	emu_smem sld, sst, sldsm, scp;     /* shared loads, stores, ldmatrix, cp.async writes */
+	unsigned long long barriers;       /* bar.sync, per warp */
+} emu_counts;
+
+typedef struct {
+	char name[32];
+	int first_line, last_line;         /* the lines of `// @name` and `// @end` */
+	emu_counts c;
+} emu_region;
+
+typedef struct emu_module emu_module;
+
+typedef struct {
+	unsigned long long seed;           /* random inputs; 0 picks a fixed default */
+	long long max_warp_inst;           /* stop after this many warp instructions; 0: 1e7 + 2*M*N*K */
+	const emu_module *module;          /* a parsed module to reuse (must be rq->ptx_path); may be NULL */
+	int no_verify;                     /* skip the CPU reference (counting only) */
+} emu_options;
+
+typedef struct {
+	int verified;                      /* 1 pass, 0 fail, -1 not checked */
+	double rel_error;                  /* ||C - ref|| / ||ref||, NaN counts as a failure */
+	double tol;
+	long long bad_elems;               /* elements off by more than tol (or NaN) */
+	emu_counts total;
+	emu_region regions[EMU_MAX_REGIONS];
+	int nregions;
+	unsigned long long races;          /* shared-memory accesses that raced with another warp */
+	char race_msg[256];                /* the first race, "file:line: ..." */
+	long long blocks, warps;
+	double seconds;                    /* wall time of the emulation */
+	char msg[256];                     /* one line for the user */
+} emu_result;
+
+/* Parses a PTX module. Returns NULL with "file:line: message" in err. */
+emu_module *emu_module_load(const char *path, char *err, int errlen);
+emu_module *emu_module_parse(const char *path, const char *text, char *err, int errlen);
+void emu_module_free(emu_module *m);
+/* Number of entries and their names, for tools. */
+int emu_module_entries(const emu_module *m, const char **names, int max);
+
+/* Runs one launch on the CPU: random A and B (never zeros), C poisoned with NaN,
+ * the whole grid warp by warp, then a double-accumulated reference GEMM.
+ * Returns 0 when the kernel ran (res->verified says whether it was right), or
+ * -1 with "file:line: message" in err: parse errors, an unsupported
+ * instruction, an out-of-bounds or misaligned access, a bad request.
+ * Re-entrant: no global state; opt may be NULL. */
+int emu_run(const run_request *rq, const emu_options *opt, emu_result *res, char *err, int errlen);
+
+/* Sum of two count sets (a += b). */
+void emu_counts_add(emu_counts *a, const emu_counts *b);
+
+#endif

@@ -1,0 +1,1183 @@
+/* emu_exec: run a decoded kernel over a grid, a warp at a time over 32 lanes with a mask, counting traffic. */
+#include <limits.h>
+#include <stdarg.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "emu/emu_internal.h"
+
+/* ---- f16 ---- */
+
+uint16_t emu_f32_to_f16(float f)
+{
+	uint32_t x;
+	memcpy(&x, &f, 4);
+	uint32_t sign = (x >> 16) & 0x8000;
+	uint32_t exp = (x >> 23) & 0xff;
+	uint32_t man = x & 0x7fffff;
+	if (exp == 0xff) /* inf or NaN (NaN stays a quiet NaN) */
+		return (uint16_t)(sign | 0x7c00 | (man ? 0x200 | (man >> 13) : 0));
+	int e = (int)exp - 127 + 15;
+	if (e >= 31)
+		return (uint16_t)(sign | 0x7c00);
+	if (e <= 0) { /* subnormal half or zero */
+		if (e < -10)
+			return (uint16_t)sign;
+		man |= 0x800000;
+		int shift = 14 - e;
+		uint32_t h = man >> shift;
+		uint32_t rem = man & ((1u << shift) - 1), half = 1u << (shift - 1);
+		if (rem > half || (rem == half && (h & 1)))
+			h++;
+		return (uint16_t)(sign | h);
+	}
+	uint32_t h = ((uint32_t)e << 10) | (man >> 13);
+	uint32_t rem = man & 0x1fff;
+	if (rem > 0x1000 || (rem == 0x1000 && (h & 1)))
+		h++; /* may carry into the exponent, which rounds up to inf correctly */
+	return (uint16_t)(sign | h);
+}
+
+float emu_f16_to_f32(uint16_t h)
+{
+	uint32_t sign = (uint32_t)(h & 0x8000) << 16;
+	uint32_t exp = (h >> 10) & 0x1f, man = h & 0x3ff, x;
+	if (exp == 0) {
+		if (!man) {
+			x = sign;
+		} else { /* normalise a subnormal */
+			int e = -1;
+			do {
+				e++;
+				man <<= 1;
+			} while (!(man & 0x400));
+			x = sign | ((uint32_t)(127 - 15 - e) << 23) | ((man & 0x3ff) << 13);
+		}
+	} else if (exp == 31) {
+		x = sign | 0x7f800000 | (man << 13);
+	} else {
+		x = sign | ((exp - 15 + 127) << 23) | (man << 13);
+	}
+	float f;
+	memcpy(&f, &x, 4);
+	return f;
+}
+
+/* ---- value helpers ---- */
+
+static inline float F(uint64_t v)
+{
+	uint32_t u = (uint32_t)v;
+	float f;
+	memcpy(&f, &u, 4);
+	return f;
+}
+
+static inline uint64_t FB(float f)
+{
+	uint32_t u;
+	memcpy(&u, &f, 4);
+	return u;
+}
+
+static inline uint64_t wmask(int bytes)
+{
+	return bytes >= 8 ? ~0ULL : (1ULL << (8 * bytes)) - 1;
+}
+
+static inline int64_t sx(uint64_t v, int bytes)
+{
+	if (bytes >= 8)
+		return (int64_t)v;
+	int sh = 64 - 8 * bytes;
+	return (int64_t)(v << sh) >> sh;
+}
+
+/* A float-typed value as a double (f16 in the low bits, f32, f64). */
+static inline double getf(uint64_t v, int t)
+{
+	if (t == ET_F32)
+		return F(v);
+	if (t == ET_F16)
+		return emu_f16_to_f32((uint16_t)v);
+	double d;
+	memcpy(&d, &v, 8);
+	return d;
+}
+
+static inline uint64_t putf(double d, int t)
+{
+	if (t == ET_F32)
+		return FB((float)d);
+	if (t == ET_F16)
+		return emu_f32_to_f16((float)d);
+	uint64_t v;
+	memcpy(&v, &d, 8);
+	return v;
+}
+
+/* ---- block state ---- */
+
+typedef struct {
+	uint32_t soff;
+	uint64_t gaddr;
+	uint8_t size, srcsize;
+	int group;   /* -1 until committed */
+	int op;
+} cpreq;
+
+typedef struct {
+	uint64_t *R;
+	uint32_t live, waiting;
+	int pc, diverged;
+	int lpc[32];
+	int id;
+	cpreq *cp;
+	int ncp, capcp, next_group;
+} warp;
+
+typedef struct {
+	emu_launch *L;
+	const emu_kernel *k;
+	const emu_op *ops;
+	uint8_t *smem;
+	uint32_t smem_size;
+	uint32_t *wep, *rep;      /* race shadow per 4-byte word: epochs of the last write / read */
+	uint16_t *wwarp, *rwarp;  /* the writing / reading warp (0xffff: several readers) */
+	int32_t *wop, *rop;       /* the op that wrote / read, for the message */
+	uint32_t epoch;
+	unsigned ctaid[3];
+	unsigned nthreads;
+	warp *warps;
+	int nwarps;
+	long long budget;
+	char *err;
+	int errlen;
+	int failed;
+} blockctx;
+
+static int fail(blockctx *b, const emu_op *o, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static int fail(blockctx *b, const emu_op *o, const char *fmt, ...)
+{
+	if (b->failed)
+		return -1;
+	b->failed = 1;
+	int n = snprintf(b->err, (size_t)b->errlen, "%s:%d: ", b->L->path, o ? o->line : b->k->line);
+	if (n < 0 || n >= b->errlen)
+		return -1;
+	va_list ap;
+	va_start(ap, fmt);
+	n += vsnprintf(b->err + n, (size_t)(b->errlen - n), fmt, ap);
+	va_end(ap);
+	if (n < b->errlen)
+		snprintf(b->err + n, (size_t)(b->errlen - n), " (block %u,%u,%u)", b->ctaid[0], b->ctaid[1], b->ctaid[2]);
+	return -1;
+}
+
+static const char *const bufnames[EMU_MAX_BUFS] = {"A", "B", "C", "D"};
+
+/* Global virtual address -> host pointer, or NULL when out of bounds. */
+static inline uint8_t *gptr(blockctx *b, uint64_t a, int bytes)
+{
+	uint64_t i = (a >> EMU_GLOBAL_SHIFT) - 1;
+	if (i >= (uint64_t)b->L->nbufs)
+		return NULL;
+	uint64_t off = a & ((1ULL << EMU_GLOBAL_SHIFT) - 1);
+	if (off + (uint64_t)bytes > b->L->bufs[i].bytes)
+		return NULL;
+	return b->L->bufs[i].host + off;
+}
+
+static void describe_gaddr(blockctx *b, uint64_t a, char *out, size_t n)
+{
+	uint64_t i = (a >> EMU_GLOBAL_SHIFT) - 1;
+	if (i < (uint64_t)b->L->nbufs)
+		snprintf(out, n, "%s+%llu (buffer holds %llu bytes)", bufnames[i],
+			 (unsigned long long)(a & ((1ULL << EMU_GLOBAL_SHIFT) - 1)), (unsigned long long)b->L->bufs[i].bytes);
+	else
+		snprintf(out, n, "0x%llx (not in A, B or C)", (unsigned long long)a);
+}
+
+/* ---- shared-memory race shadow ---- */
+
+static void race(blockctx *b, const emu_op *o, int w, uint32_t word, int other, int32_t other_op, const char *what)
+{
+	emu_launch *L = b->L;
+	if (L->races++ == 0)
+		snprintf(L->race_msg, sizeof L->race_msg,
+			 "%s:%d: shared-memory race: warp %d %s bytes %u..%u %s warp %d at line %d with no bar.sync between (block %u,%u,%u)",
+			 L->path, o->line, w, what, word * 4, word * 4 + 3,
+			 what[0] == 'r' ? "written by" : "last accessed by", other,
+			 other_op >= 0 ? b->ops[other_op].line : 0, b->ctaid[0], b->ctaid[1], b->ctaid[2]);
+}
+
+static inline void shadow_read(blockctx *b, const emu_op *o, int w, uint32_t off, int bytes)
+{
+	for (uint32_t word = off >> 2; word <= (off + (uint32_t)bytes - 1) >> 2; word++) {
+		if (b->wep[word] == b->epoch && b->wwarp[word] != w)
+			race(b, o, w, word, b->wwarp[word], b->wop[word], "reads");
+		if (b->rep[word] != b->epoch) {
+			b->rep[word] = b->epoch;
+			b->rwarp[word] = (uint16_t)w;
+			b->rop[word] = (int32_t)(o - b->ops);
+		} else if (b->rwarp[word] != w) {
+			b->rwarp[word] = 0xffff;
+		}
+	}
+}
+
+static inline void shadow_write(blockctx *b, const emu_op *o, int w, uint32_t off, int bytes)
+{
+	for (uint32_t word = off >> 2; word <= (off + (uint32_t)bytes - 1) >> 2; word++) {
+		if (b->wep[word] == b->epoch && b->wwarp[word] != w)
+			race(b, o, w, word, b->wwarp[word], b->wop[word], "writes");
+		else if (b->rep[word] == b->epoch && b->rwarp[word] != w)
+			race(b, o, w, word, b->rwarp[word] == 0xffff ? -1 : b->rwarp[word], b->rop[word], "writes");
+		b->wep[word] = b->epoch;
+		b->wwarp[word] = (uint16_t)w;
+		b->wop[word] = (int32_t)(o - b->ops);
+	}
+}
+
+/* ---- counting ---- */
+
+/* Distinct 32-byte sectors touched by n accesses of `bytes` at addr[]. Lanes
+ * usually walk memory in order, so an insertion sort is close to linear. */
+static unsigned count_sectors(const uint64_t *addr, int n, int bytes)
+{
+	uint64_t s[128];
+	int ns = 0;
+	for (int i = 0; i < n; i++)
+		for (uint64_t sec = addr[i] >> 5; sec <= (addr[i] + (uint64_t)bytes - 1) >> 5 && ns < 128; sec++) {
+			int j = ns++;
+			while (j > 0 && s[j - 1] > sec) {
+				s[j] = s[j - 1];
+				j--;
+			}
+			s[j] = sec;
+		}
+	unsigned u = 0;
+	for (int i = 0; i < ns; i++)
+		u += !i || s[i] != s[i - 1];
+	return u;
+}
+
+/* Whether every active lane shares its address with lane ^ x (when that lane is active). */
+static int pairs_uniform(const uint32_t *addr, uint32_t mask, int x)
+{
+	for (uint32_t m = mask; m; m &= m - 1) {
+		int l = __builtin_ctz(m);
+		if (((mask >> (l ^ x)) & 1) && addr[l] != addr[l ^ x])
+			return 0;
+	}
+	return 1;
+}
+
+/* Wavefronts for one shared access: lanes are processed in groups (a warp
+ * for <= 32-bit accesses, half-warps for 64-bit, quarter-warps for 128-bit,
+ * as 128 bytes come back per pass); within a group each bank delivers one
+ * distinct 32-bit word per wavefront. When lanes pair up on one address
+ * (T == T^1 or T == T^2 for all of them), a pass carries twice the lanes
+ * (NVIDIA: LDS.128 then needs 2 passes instead of 4; loads only). ldmatrix
+ * is counted as a 128-bit access without pairing: one pass per 8x8 matrix. */
+static unsigned count_wavefronts(const uint32_t *addr, uint32_t mask, int bytes, int load, unsigned *ideal)
+{
+	int gsize = bytes <= 4 ? 32 : bytes == 8 ? 16 : 8;
+	if (load && bytes > 4 && (pairs_uniform(addr, mask, 1) || pairs_uniform(addr, mask, 2)))
+		gsize *= 2;
+	int wpl = bytes <= 4 ? 1 : bytes / 4;
+	unsigned total = 0, id = 0;
+	for (int g = 0; g < 32; g += gsize) {
+		uint32_t gm = (uint32_t)(((1ULL << gsize) - 1) << g) & mask;
+		if (!gm)
+			continue;
+		id++;
+		uint32_t words[128]; /* up to 32 lanes x 4 words */
+		int n = 0;
+		for (uint32_t m = gm; m; m &= m - 1) {
+			int l = __builtin_ctz(m);
+			for (int k = 0; k < wpl; k++) {
+				uint32_t w = (addr[l] >> 2) + (uint32_t)k;
+				/* insertion sort: accesses are usually already in order */
+				int j = n++;
+				while (j > 0 && words[j - 1] > w) {
+					words[j] = words[j - 1];
+					j--;
+				}
+				words[j] = w;
+			}
+		}
+		uint8_t per_bank[32] = {0};
+		unsigned worst = 0;
+		for (int i = 0; i < n; i++) {
+			if (i && words[i] == words[i - 1])
+				continue;
+			unsigned c = ++per_bank[words[i] & 31];
+			if (c > worst)
+				worst = c;
+		}
+		total += worst;
+	}
+	*ideal = id;
+	return total;
+}
+
+/* ---- cp.async ---- */
+
+static int cp_complete(blockctx *b, warp *w, int upto_group)
+{
+	int keep = 0;
+	for (int i = 0; i < w->ncp; i++) {
+		cpreq *c = &w->cp[i];
+		if (c->group < 0 || c->group > upto_group) {
+			w->cp[keep++] = *c;
+			continue;
+		}
+		const emu_op *o = &b->ops[c->op];
+		uint8_t *src = c->srcsize ? gptr(b, c->gaddr, c->srcsize) : NULL;
+		if (c->srcsize && !src) {
+			char d[96];
+			describe_gaddr(b, c->gaddr, d, sizeof d);
+			return fail(b, o, "out-of-bounds cp.async read of %d bytes at %s", c->srcsize, d);
+		}
+		if (c->srcsize)
+			memcpy(b->smem + c->soff, src, c->srcsize);
+		if (c->srcsize < c->size)
+			memset(b->smem + c->soff + c->srcsize, 0, (size_t)(c->size - c->srcsize));
+		shadow_write(b, o, w->id, c->soff, c->size);
+	}
+	w->ncp = keep;
+	return 0;
+}
+
+/* ---- cvt ---- */
+
+static uint64_t do_cvt(uint64_t v, int dt, int st, int rnd)
+{
+	int dk = emu_types[dt].kind, sk = emu_types[st].kind;
+	int db = emu_types[dt].bytes, sb = emu_types[st].bytes;
+	if (sk == 'f') {
+		double x = getf(v, st);
+		if (dk == 'f')
+			return putf(x, dt);
+		if (isnan(x))
+			return 0;
+		switch (rnd) {
+		case RND_RNI: x = nearbyint(x); break;
+		case RND_RZI: x = trunc(x); break;
+		case RND_RMI: x = floor(x); break;
+		case RND_RPI: x = ceil(x); break;
+		default: break;
+		}
+		if (dk == 's') {
+			double lo = -ldexp(1, 8 * db - 1), hi = ldexp(1, 8 * db - 1) - 1;
+			if (x < lo) x = lo;
+			if (x > hi) x = hi;
+			return (uint64_t)(int64_t)x & wmask(db);
+		}
+		double hi = ldexp(1, 8 * db) - 1;
+		if (x < 0) x = 0;
+		if (x > hi) x = hi;
+		return (uint64_t)x & wmask(db);
+	}
+	if (dk == 'f') {
+		if (sk == 's') {
+			int64_t i = sx(v, sb);
+			return dt == ET_F32 ? FB((float)i) : putf((double)i, dt);
+		}
+		uint64_t u = v & wmask(sb);
+		return dt == ET_F32 ? FB((float)u) : putf((double)u, dt);
+	}
+	uint64_t x = sk == 's' ? (uint64_t)sx(v, sb) : v & wmask(sb);
+	return x & wmask(db);
+}
+
+/* ---- the warp interpreter ---- */
+
+static inline int popc(uint32_t x)
+{
+	x = x - ((x >> 1) & 0x55555555u);
+	x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u);
+	return (int)((((x + (x >> 4)) & 0x0f0f0f0fu) * 0x01010101u) >> 24);
+}
+
+#define LANES(m) for (uint32_t _m = (m); _m; _m &= _m - 1) { const int l = __builtin_ctz(_m);
+#define END_LANES }
+
+/* Resolves a lane's ld/st address to a shared offset (returns 1) or a global
+ * pointer (returns 0); -1 after an error. */
+static inline int resolve(blockctx *b, const emu_op *o, int space, uint64_t a, int bytes, uint32_t *soff, uint8_t **gp)
+{
+	if (a & (uint64_t)(bytes - 1))
+		return fail(b, o, "misaligned %d-byte access at 0x%llx", bytes, (unsigned long long)a);
+	if (space == SP_GENERIC) {
+		if ((a >> EMU_GLOBAL_SHIFT) == (EMU_SHARED_WINDOW >> EMU_GLOBAL_SHIFT)) {
+			space = SP_SHARED;
+			a -= EMU_SHARED_WINDOW;
+		} else {
+			space = SP_GLOBAL;
+		}
+	}
+	if (space == SP_SHARED) {
+		if (a + (uint64_t)bytes > b->smem_size)
+			return fail(b, o, "out-of-bounds shared access of %d bytes at offset %llu (block has %u bytes)",
+				    bytes, (unsigned long long)a, b->smem_size);
+		*soff = (uint32_t)a;
+		return 1;
+	}
+	*gp = gptr(b, a, bytes);
+	if (!*gp) {
+		char d[96];
+		describe_gaddr(b, a, d, sizeof d);
+		return fail(b, o, "out-of-bounds global %s of %d bytes at %s", o->code == OP_ST ? "store" : "load", bytes, d);
+	}
+	return 0;
+}
+
+static int exec_ldst(blockctx *b, warp *w, const emu_op *o, uint32_t em, emu_opcount *cnt)
+{
+	uint64_t *R = w->R;
+	int tb = emu_types[o->type].bytes, total = tb * o->vec;
+	int is_ld = o->code == OP_LD;
+	if (o->space == SP_PARAM) {
+		const uint64_t *base = &R[o->src[0] * 32];
+		LANES(em)
+			uint64_t a = base[l] + (uint64_t)o->imm;
+			if (a + (uint64_t)total > (uint64_t)b->k->param_bytes)
+				return fail(b, o, "ld.param outside the parameter list");
+			for (int v = 0; v < o->vec; v++) {
+				uint64_t x = 0;
+				memcpy(&x, b->L->param + a + (uint64_t)(v * tb), (size_t)tb);
+				if (emu_types[o->type].kind == 's')
+					x = (uint64_t)sx(x, tb);
+				if (o->dst[v] >= 0)
+					R[o->dst[v] * 32 + l] = x;
+			}
+		END_LANES
+		return 0;
+	}
+	uint64_t gaddr[32];
+	uint32_t saddr[32];
+	int ng = 0;
+	uint32_t smask = 0;
+	const uint64_t *base = &R[o->src[0] * 32];
+	LANES(em)
+		uint64_t a = base[l] + (uint64_t)o->imm;
+		uint32_t soff = 0;
+		uint8_t *gp = NULL;
+		int r = resolve(b, o, o->space, a, total, &soff, &gp);
+		if (r < 0)
+			return -1;
+		uint8_t *p;
+		if (r == 1) {
+			smask |= 1u << l;
+			saddr[l] = soff;
+			p = b->smem + soff;
+			if (is_ld)
+				shadow_read(b, o, w->id, soff, total);
+			else
+				shadow_write(b, o, w->id, soff, total);
+		} else {
+			gaddr[ng++] = a;
+			p = gp;
+		}
+		for (int v = 0; v < o->vec; v++) {
+			if (is_ld) {
+				uint64_t x = 0;
+				memcpy(&x, p + v * tb, (size_t)tb);
+				if (emu_types[o->type].kind == 's')
+					x = (uint64_t)sx(x, tb);
+				if (o->dst[v] >= 0)
+					R[o->dst[v] * 32 + l] = x;
+			} else {
+				uint64_t x = R[o->src[1 + v] * 32 + l];
+				memcpy(p + v * tb, &x, (size_t)tb);
+			}
+		}
+	END_LANES
+	if (ng) {
+		cnt->requests++;
+		cnt->sectors += count_sectors(gaddr, ng, total);
+	}
+	if (smask) {
+		unsigned ideal;
+		cnt->wavefronts += count_wavefronts(saddr, smask, total, is_ld, &ideal);
+		cnt->ideal += ideal;
+		cnt->requests2++;
+	}
+	return 0;
+}
+
+static int exec_ldmatrix(blockctx *b, warp *w, const emu_op *o, uint32_t em, emu_opcount *cnt)
+{
+	if (em != 0xffffffffu)
+		return fail(b, o, "ldmatrix needs all 32 lanes of the warp (active mask 0x%08x)", em);
+	uint64_t *R = w->R;
+	uint16_t rows[4][8][8];
+	uint32_t saddr[32];
+	uint32_t amask = (uint32_t)((1ULL << (8 * o->vec)) - 1);
+	for (int j = 0; j < o->vec; j++)
+		for (int r = 0; r < 8; r++) {
+			int lane = j * 8 + r;
+			uint64_t a = R[o->src[0] * 32 + lane] + (uint64_t)o->imm;
+			uint32_t soff = 0;
+			uint8_t *gp = NULL;
+			int rc = resolve(b, o, o->space == SP_GENERIC ? SP_GENERIC : SP_SHARED, a, 16, &soff, &gp);
+			if (rc < 0)
+				return -1;
+			if (rc == 0)
+				return fail(b, o, "ldmatrix address is not in shared memory");
+			saddr[lane] = soff;
+			memcpy(rows[j][r], b->smem + soff, 16);
+			shadow_read(b, o, w->id, soff, 16);
+		}
+	int trans = o->flags & OPF_TRANS;
+	for (int j = 0; j < o->vec; j++) {
+		if (o->dst[j] < 0)
+			continue;
+		for (int l = 0; l < 32; l++) {
+			uint16_t lo, hi;
+			if (!trans) {
+				lo = rows[j][l / 4][2 * (l % 4)];
+				hi = rows[j][l / 4][2 * (l % 4) + 1];
+			} else {
+				lo = rows[j][2 * (l % 4)][l / 4];
+				hi = rows[j][2 * (l % 4) + 1][l / 4];
+			}
+			R[o->dst[j] * 32 + l] = (uint64_t)lo | ((uint64_t)hi << 16);
+		}
+	}
+	unsigned ideal;
+	cnt->wavefronts += count_wavefronts(saddr, amask, 16, 0, &ideal);
+	cnt->ideal += ideal;
+	cnt->requests2++;
+	return 0;
+}
+
+static int exec_mma(blockctx *b, warp *w, const emu_op *o, uint32_t em)
+{
+	if (em != 0xffffffffu)
+		return fail(b, o, "mma.sync needs all 32 lanes of the warp (active mask 0x%08x)", em);
+	uint64_t *R = w->R;
+	float A[16][16], B[16][8], C[16][8];
+	for (int l = 0; l < 32; l++) {
+		int g = l >> 2, t = l & 3;
+		for (int i = 0; i < 8; i++) {
+			uint16_t h = (uint16_t)(R[o->src[i / 2] * 32 + l] >> (16 * (i & 1)));
+			A[g + 8 * ((i / 2) % 2)][t * 2 + (i & 1) + 8 * (i / 4)] = emu_f16_to_f32(h);
+		}
+		for (int i = 0; i < 4; i++) {
+			uint16_t h = (uint16_t)(R[o->src[4 + i / 2] * 32 + l] >> (16 * (i & 1)));
+			B[t * 2 + (i & 1) + 8 * (i / 2)][g] = emu_f16_to_f32(h);
+		}
+		for (int i = 0; i < 4; i++)
+			C[g + 8 * (i / 2)][t * 2 + (i & 1)] = F(R[o->src[6 + i] * 32 + l]);
+	}
+	float D[16][8];
+	for (int r = 0; r < 16; r++)
+		for (int c = 0; c < 8; c++) {
+			float acc = C[r][c];
+			for (int k = 0; k < 16; k++)
+				acc = fmaf(A[r][k], B[k][c], acc);
+			D[r][c] = acc;
+		}
+	for (int l = 0; l < 32; l++) {
+		int g = l >> 2, t = l & 3;
+		for (int i = 0; i < 4; i++)
+			if (o->dst[i] >= 0)
+				R[o->dst[i] * 32 + l] = FB(D[g + 8 * (i / 2)][t * 2 + (i & 1)]);
+	}
+	return 0;
+}
+
+static int exec_cpasync(blockctx *b, warp *w, const emu_op *o, uint32_t em, emu_opcount *cnt)
+{
+	uint64_t *R = w->R;
+	uint64_t gaddr[32];
+	uint32_t saddr[32];
+	int ng = 0;
+	int size = o->vec;
+	LANES(em)
+		uint64_t sa = R[o->src[0] * 32 + l] + (uint64_t)o->imm;
+		uint64_t ga = R[o->src[1] * 32 + l] + R[o->src[2] * 32 + l];
+		int srcsize = size;
+		if (o->flags & OPF_HAS_SRCSZ) {
+			srcsize = (int)(uint32_t)R[o->src[3] * 32 + l];
+			if (srcsize > size)
+				return fail(b, o, "cp.async src-size %d exceeds the copy size %d", srcsize, size);
+		}
+		uint32_t soff = 0;
+		uint8_t *gp = NULL;
+		int rc = resolve(b, o, SP_SHARED, sa, size, &soff, &gp);
+		if (rc < 0)
+			return -1;
+		if (ga & (uint64_t)(size - 1))
+			return fail(b, o, "misaligned cp.async source 0x%llx", (unsigned long long)ga);
+		if (srcsize && !gptr(b, ga, srcsize)) {
+			char d[96];
+			describe_gaddr(b, ga, d, sizeof d);
+			return fail(b, o, "out-of-bounds cp.async read of %d bytes at %s", srcsize, d);
+		}
+		if (w->ncp >= w->capcp) {
+			w->capcp = w->capcp ? 2 * w->capcp : 256;
+			w->cp = realloc(w->cp, (size_t)w->capcp * sizeof *w->cp);
+			if (!w->cp)
+				abort();
+		}
+		w->cp[w->ncp++] = (cpreq){.soff = soff, .gaddr = ga, .size = (uint8_t)size,
+					  .srcsize = (uint8_t)srcsize, .group = -1, .op = (int)(o - b->ops)};
+		gaddr[ng++] = ga;
+		saddr[l] = soff;
+	END_LANES
+	if (ng) {
+		cnt->requests++;
+		cnt->sectors += count_sectors(gaddr, ng, size);
+		unsigned ideal;
+		cnt->wavefronts += count_wavefronts(saddr, em, size, 0, &ideal);
+		cnt->ideal += ideal;
+		cnt->requests2++;
+	}
+	return 0;
+}
+
+static void exec_shfl(warp *w, const emu_op *o, uint32_t em)
+{
+	uint64_t *R = w->R;
+	uint32_t a[32];
+	for (int l = 0; l < 32; l++)
+		a[l] = (uint32_t)R[o->src[0] * 32 + l];
+	LANES(em)
+		uint32_t bv = (uint32_t)R[o->src[1] * 32 + l] & 31;
+		uint32_t c = (uint32_t)R[o->src[2] * 32 + l];
+		uint32_t cval = c & 31, seg = (c >> 8) & 31;
+		int maxl = (int)((l & seg) | (cval & ~seg)), minl = (int)(l & seg);
+		int j = l, ok;
+		switch (o->mod) {
+		case SHFL_UP: j = l - (int)bv; ok = j >= maxl; break;
+		case SHFL_DOWN: j = l + (int)bv; ok = j <= maxl; break;
+		case SHFL_BFLY: j = l ^ (int)bv; ok = j <= maxl; break;
+		default: j = minl | (int)(bv & ~seg); ok = j <= maxl; break;
+		}
+		if (!ok)
+			j = l;
+		if (o->dst[0] >= 0)
+			R[o->dst[0] * 32 + l] = a[j & 31];
+		if ((o->flags & OPF_PRED_OUT) && o->dst[1] >= 0)
+			R[o->dst[1] * 32 + l] = (uint64_t)ok;
+	END_LANES
+}
+
+static inline int setp_cmp(int cmp, int t, uint64_t a, uint64_t b)
+{
+	int k = emu_types[t].kind, by = emu_types[t].bytes;
+	if (k == 'f') {
+		double x = getf(a, t), y = getf(b, t);
+		int un = isnan(x) || isnan(y);
+		switch (cmp) {
+		case CMP_EQ: return !un && x == y;
+		case CMP_NE: return !un && x != y;
+		case CMP_LT: return !un && x < y;
+		case CMP_LE: return !un && x <= y;
+		case CMP_GT: return !un && x > y;
+		case CMP_GE: return !un && x >= y;
+		case CMP_EQU: return un || x == y;
+		case CMP_NEU: return un || x != y;
+		case CMP_LTU: return un || x < y;
+		case CMP_LEU: return un || x <= y;
+		case CMP_GTU: return un || x > y;
+		case CMP_GEU: return un || x >= y;
+		case CMP_NUM: return !un;
+		case CMP_NAN: return un;
+		default: return 0;
+		}
+	}
+	uint64_t ua = a & wmask(by), ub = b & wmask(by);
+	int64_t sa = sx(a, by), sb = sx(b, by);
+	int sgn = k == 's';
+	switch (cmp) {
+	case CMP_EQ: return ua == ub;
+	case CMP_NE: return ua != ub;
+	case CMP_LT: return sgn ? sa < sb : ua < ub;
+	case CMP_LE: return sgn ? sa <= sb : ua <= ub;
+	case CMP_GT: return sgn ? sa > sb : ua > ub;
+	case CMP_GE: return sgn ? sa >= sb : ua >= ub;
+	case CMP_LO: return ua < ub;
+	case CMP_LS: return ua <= ub;
+	case CMP_HI: return ua > ub;
+	case CMP_HS: return ua >= ub;
+	default: return 0;
+	}
+}
+
+/* Runs one warp until every live lane waits at a barrier or has exited.
+ * Lanes keep their own pc while diverged; each step runs the lanes with the
+ * lowest pc, which reconverges them at the first instruction they share. */
+static int run_warp(blockctx *b, warp *w)
+{
+	const emu_op *ops = b->ops;
+	emu_opcount *cnt = b->L->cnt;
+	uint64_t *R = w->R;
+	for (;;) {
+		uint32_t ready = w->live & ~w->waiting;
+		if (!ready)
+			return 0;
+		int pc;
+		uint32_t mask;
+		if (!w->diverged) {
+			pc = w->pc;
+			mask = ready;
+		} else {
+			pc = INT_MAX;
+			mask = 0;
+			LANES(ready)
+				if (w->lpc[l] < pc) {
+					pc = w->lpc[l];
+					mask = 0;
+				}
+				if (w->lpc[l] == pc)
+					mask |= 1u << l;
+			END_LANES
+		}
+		const emu_op *o = &ops[pc];
+		emu_opcount *c = &cnt[pc];
+		c->issued++;
+		if (--b->budget < 0)
+			return fail(b, o, "stopped after %lld warp instructions (an endless loop?)", b->L->max_warp_inst);
+		uint32_t em = mask;
+		if (o->pred >= 0) {
+			uint32_t pm = 0;
+			const uint64_t *p = &R[o->pred * 32];
+			LANES(mask)
+				pm |= (uint32_t)(p[l] & 1) << l;
+			END_LANES
+			em = (o->flags & OPF_PRED_NEG) ? mask & ~pm : mask & pm;
+		}
+		c->threads += (uint64_t)popc(em);
+		int next = pc + 1;
+		const int t = o->type;
+		const int tb = emu_types[t].bytes;
+		const uint64_t wm = wmask(tb);
+		uint64_t *d = o->dst[0] >= 0 ? &R[o->dst[0] * 32] : NULL;
+		const uint64_t *s0 = o->nsrc > 0 && o->src[0] >= 0 ? &R[o->src[0] * 32] : NULL;
+		const uint64_t *s1 = o->nsrc > 1 && o->src[1] >= 0 ? &R[o->src[1] * 32] : NULL;
+		const uint64_t *s2 = o->nsrc > 2 && o->src[2] >= 0 ? &R[o->src[2] * 32] : NULL;
+		const int isf = emu_types[t].kind == 'f';
+		const int sgn = emu_types[t].kind == 's';
+		if (!d && o->ndst && o->code != OP_LD && o->code != OP_UNPACK && o->code != OP_LDMATRIX &&
+		    o->code != OP_MMA && o->code != OP_SETP && o->code != OP_SHFL) {
+			goto advance; /* result discarded ("_") */
+		}
+		switch ((emu_opcode)o->code) {
+		case OP_MOV:
+			LANES(em) d[l] = s0[l]; END_LANES
+			break;
+		case OP_PACK: {
+			int part = tb * 8 / o->nsrc;
+			uint64_t pm = wmask(part / 8);
+			LANES(em)
+				uint64_t v = 0;
+				for (int i = 0; i < o->nsrc; i++)
+					v |= (R[o->src[i] * 32 + l] & pm) << (i * part);
+				d[l] = v;
+			END_LANES
+			break;
+		}
+		case OP_UNPACK: {
+			int part = tb * 8 / o->ndst;
+			uint64_t pm = wmask(part / 8);
+			LANES(em)
+				uint64_t v = s0[l];
+				for (int i = 0; i < o->ndst; i++)
+					if (o->dst[i] >= 0)
+						R[o->dst[i] * 32 + l] = (v >> (i * part)) & pm;
+			END_LANES
+			break;
+		}
+		case OP_ADD:
+			if (t == ET_F32) { LANES(em) d[l] = FB(F(s0[l]) + F(s1[l])); END_LANES }
+			else if (isf) { LANES(em) d[l] = putf(getf(s0[l], t) + getf(s1[l], t), t); END_LANES }
+			else { LANES(em) d[l] = (s0[l] + s1[l]) & wm; END_LANES }
+			break;
+		case OP_SUB:
+			if (t == ET_F32) { LANES(em) d[l] = FB(F(s0[l]) - F(s1[l])); END_LANES }
+			else { LANES(em) d[l] = (s0[l] - s1[l]) & wm; END_LANES }
+			break;
+		case OP_MUL:
+			if (t == ET_F32) { LANES(em) d[l] = FB(F(s0[l]) * F(s1[l])); END_LANES }
+			else if (isf) { LANES(em) d[l] = putf(getf(s0[l], t) * getf(s1[l], t), t); END_LANES }
+			else if (o->mod == MUL_LO) { LANES(em) d[l] = (s0[l] * s1[l]) & wm; END_LANES }
+			else if (o->mod == MUL_WIDE) {
+				uint64_t w2 = wmask(2 * tb);
+				if (sgn) { LANES(em) d[l] = (uint64_t)(sx(s0[l], tb) * sx(s1[l], tb)) & w2; END_LANES }
+				else { LANES(em) d[l] = ((s0[l] & wm) * (s1[l] & wm)) & w2; END_LANES }
+			} else {
+				LANES(em)
+					__int128 p = sgn ? (__int128)sx(s0[l], tb) * sx(s1[l], tb)
+							 : (__int128)((unsigned __int128)(s0[l] & wm) * (s1[l] & wm));
+					d[l] = (uint64_t)(p >> (8 * tb)) & wm;
+				END_LANES
+			}
+			break;
+		case OP_MAD:
+			if (o->mod == MUL_LO) { LANES(em) d[l] = (s0[l] * s1[l] + s2[l]) & wm; END_LANES }
+			else if (o->mod == MUL_WIDE) {
+				uint64_t w2 = wmask(2 * tb);
+				if (sgn) { LANES(em) d[l] = ((uint64_t)(sx(s0[l], tb) * sx(s1[l], tb)) + s2[l]) & w2; END_LANES }
+				else { LANES(em) d[l] = ((s0[l] & wm) * (s1[l] & wm) + s2[l]) & w2; END_LANES }
+			} else {
+				LANES(em)
+					__int128 p = sgn ? (__int128)sx(s0[l], tb) * sx(s1[l], tb)
+							 : (__int128)((unsigned __int128)(s0[l] & wm) * (s1[l] & wm));
+					d[l] = ((uint64_t)(p >> (8 * tb)) + s2[l]) & wm;
+				END_LANES
+			}
+			break;
+		case OP_FMA:
+			if (t == ET_F32) { LANES(em) d[l] = FB(fmaf(F(s0[l]), F(s1[l]), F(s2[l]))); END_LANES }
+			else { LANES(em) d[l] = putf(fmaf((float)getf(s0[l], t), (float)getf(s1[l], t), (float)getf(s2[l], t)), t); END_LANES }
+			break;
+		case OP_DIV:
+			if (isf) { LANES(em) d[l] = FB(F(s0[l]) / F(s1[l])); END_LANES }
+			else {
+				LANES(em)
+					uint64_t bv = s1[l] & wm;
+					if (!bv) d[l] = wm;
+					else if (sgn) d[l] = (uint64_t)(sx(s0[l], tb) / sx(s1[l], tb)) & wm;
+					else d[l] = ((s0[l] & wm) / bv) & wm;
+				END_LANES
+			}
+			break;
+		case OP_REM:
+			LANES(em)
+				uint64_t bv = s1[l] & wm;
+				if (!bv) d[l] = s0[l] & wm;
+				else if (sgn) d[l] = (uint64_t)(sx(s0[l], tb) % sx(s1[l], tb)) & wm;
+				else d[l] = ((s0[l] & wm) % bv) & wm;
+			END_LANES
+			break;
+		case OP_MIN: case OP_MAX: {
+			int mx = o->code == OP_MAX;
+			if (isf) { LANES(em) float x = F(s0[l]), y = F(s1[l]); d[l] = FB(mx ? fmaxf(x, y) : fminf(x, y)); END_LANES }
+			else if (sgn) { LANES(em) int64_t x = sx(s0[l], tb), y = sx(s1[l], tb); d[l] = (uint64_t)((mx ? x > y : x < y) ? x : y) & wm; END_LANES }
+			else { LANES(em) uint64_t x = s0[l] & wm, y = s1[l] & wm; d[l] = (mx ? x > y : x < y) ? x : y; END_LANES }
+			break;
+		}
+		case OP_NEG:
+			if (isf) { LANES(em) d[l] = s0[l] ^ (t == ET_F32 ? 0x80000000ULL : 0x8000ULL); END_LANES }
+			else { LANES(em) d[l] = (0 - s0[l]) & wm; END_LANES }
+			break;
+		case OP_ABS:
+			if (isf) { LANES(em) d[l] = s0[l] & (t == ET_F32 ? 0x7fffffffULL : 0x7fffULL); END_LANES }
+			else { LANES(em) int64_t x = sx(s0[l], tb); d[l] = (uint64_t)(x < 0 ? -x : x) & wm; END_LANES }
+			break;
+		case OP_AND: LANES(em) d[l] = s0[l] & s1[l] & wm; END_LANES break;
+		case OP_OR: LANES(em) d[l] = (s0[l] | s1[l]) & wm; END_LANES break;
+		case OP_XOR: LANES(em) d[l] = (s0[l] ^ s1[l]) & wm; END_LANES break;
+		case OP_NOT:
+			if (t == ET_PRED) { LANES(em) d[l] = !(s0[l] & 1); END_LANES }
+			else { LANES(em) d[l] = ~s0[l] & wm; END_LANES }
+			break;
+		case OP_SHL:
+			LANES(em)
+				uint32_t sh = (uint32_t)s1[l];
+				d[l] = sh >= (uint32_t)(8 * tb) ? 0 : (s0[l] << sh) & wm;
+			END_LANES
+			break;
+		case OP_SHR:
+			LANES(em)
+				uint32_t sh = (uint32_t)s1[l];
+				if (sgn)
+					d[l] = (uint64_t)(sx(s0[l], tb) >> (sh >= (uint32_t)(8 * tb) ? 8 * tb - 1 : (int)sh)) & wm;
+				else
+					d[l] = sh >= (uint32_t)(8 * tb) ? 0 : (s0[l] & wm) >> sh;
+			END_LANES
+			break;
+		case OP_SETP: {
+			uint64_t *q = o->ndst > 1 && o->dst[1] >= 0 ? &R[o->dst[1] * 32] : NULL;
+			int neg = (o->flags & OPF_SRC_NEG) != 0;
+			int fast = d && !o->type2 && !q && (t == ET_U32 || t == ET_S32 || t == ET_B32);
+			if (fast && (o->mod == CMP_LT || o->mod == CMP_LO) && t != ET_S32) {
+				LANES(em) d[l] = (uint32_t)s0[l] < (uint32_t)s1[l]; END_LANES
+				break;
+			}
+			if (fast && o->mod == CMP_LT && t == ET_S32) {
+				LANES(em) d[l] = (int32_t)s0[l] < (int32_t)s1[l]; END_LANES
+				break;
+			}
+			if (fast && (o->mod == CMP_GE || o->mod == CMP_HS) && t != ET_S32) {
+				LANES(em) d[l] = (uint32_t)s0[l] >= (uint32_t)s1[l]; END_LANES
+				break;
+			}
+			LANES(em)
+				int r = setp_cmp(o->mod, t, s0[l], s1[l]), nr = !r;
+				if (o->type2) {
+					int cv = (int)(s2[l] & 1) ^ neg;
+					if (o->type2 == 1) { r = r && cv; nr = nr && cv; }
+					else if (o->type2 == 2) { r = r || cv; nr = nr || cv; }
+					else { r ^= cv; nr ^= cv; }
+				}
+				if (d) d[l] = (uint64_t)r;
+				if (q) q[l] = (uint64_t)nr;
+			END_LANES
+			break;
+		}
+		case OP_SELP: LANES(em) d[l] = (s2[l] & 1) ? s0[l] : s1[l]; END_LANES break;
+		case OP_CVT: LANES(em) d[l] = do_cvt(s0[l], t, o->type2, o->mod); END_LANES break;
+		case OP_CVTA:
+			if (o->space == SP_SHARED) {
+				if (o->mod == CVTA_TO) { LANES(em) d[l] = (s0[l] - EMU_SHARED_WINDOW) & wm; END_LANES }
+				else { LANES(em) d[l] = ((s0[l] & 0xffffffffULL) + EMU_SHARED_WINDOW) & wm; END_LANES }
+			} else {
+				LANES(em) d[l] = s0[l] & wm; END_LANES
+			}
+			break;
+		case OP_RCP: LANES(em) d[l] = FB(1.0f / F(s0[l])); END_LANES break;
+		case OP_SQRT: LANES(em) d[l] = FB(sqrtf(F(s0[l]))); END_LANES break;
+		case OP_RSQRT: LANES(em) d[l] = FB(1.0f / sqrtf(F(s0[l]))); END_LANES break;
+		case OP_EX2: LANES(em) d[l] = FB(exp2f(F(s0[l]))); END_LANES break;
+		case OP_LG2: LANES(em) d[l] = FB(log2f(F(s0[l]))); END_LANES break;
+		case OP_LD: case OP_ST:
+			if (exec_ldst(b, w, o, em, c) < 0)
+				return -1;
+			break;
+		case OP_BAR: {
+			if (o->nsrc > 1) {
+				unsigned want = (unsigned)R[o->src[1] * 32 + __builtin_ctz(mask)];
+				if (want != (b->nthreads + 31) / 32 * 32)
+					return fail(b, o, "bar.sync with a thread count (%u) other than the whole block is not supported", want);
+			}
+			w->waiting |= mask;
+			continue; /* lanes stay on the barrier until the block releases them */
+		}
+		case OP_NOP:
+			break;
+		case OP_CPASYNC:
+			if (exec_cpasync(b, w, o, em, c) < 0)
+				return -1;
+			break;
+		case OP_CPCOMMIT:
+			if (em) {
+				int any = 0;
+				for (int i = 0; i < w->ncp; i++)
+					if (w->cp[i].group < 0) {
+						w->cp[i].group = w->next_group;
+						any = 1;
+					}
+				(void)any;
+				w->next_group++; /* an empty group still counts */
+			}
+			break;
+		case OP_CPWAIT:
+			if (em) {
+				if (o->flags & OPF_WAIT_ALL) {
+					for (int i = 0; i < w->ncp; i++)
+						if (w->cp[i].group < 0)
+							w->cp[i].group = w->next_group;
+					w->next_group++;
+					if (cp_complete(b, w, INT_MAX) < 0)
+						return -1;
+				} else if (cp_complete(b, w, w->next_group - 1 - (int)o->imm) < 0) {
+					return -1;
+				}
+			}
+			break;
+		case OP_LDMATRIX:
+			if (exec_ldmatrix(b, w, o, em, c) < 0)
+				return -1;
+			break;
+		case OP_MMA:
+			if (exec_mma(b, w, o, em) < 0)
+				return -1;
+			break;
+		case OP_SHFL:
+			exec_shfl(w, o, em);
+			break;
+		case OP_BRA: {
+			int target = (int)o->imm;
+			if (em == mask) {
+				next = target;
+				break;
+			}
+			if (!em)
+				break;
+			if (!w->diverged) {
+				w->diverged = 1;
+				LANES(w->live)
+					w->lpc[l] = pc;
+				END_LANES
+			}
+			LANES(mask)
+				w->lpc[l] = (em >> l) & 1 ? target : pc + 1;
+			END_LANES
+			continue;
+		}
+		case OP_EXIT:
+			w->live &= ~em;
+			if (!w->live) {
+				if (cp_complete(b, w, INT_MAX) < 0) /* outstanding copies still land */
+					return -1;
+				return 0;
+			}
+			mask &= ~em;
+			break;
+		default:
+			return fail(b, o, "internal: op %d not implemented", o->code);
+		}
+	advance:
+		if (!w->diverged) {
+			w->pc = next;
+		} else {
+			LANES(mask)
+				w->lpc[l] = next;
+			END_LANES
+			/* reconverged once every live lane sits on the same instruction */
+			int first = w->lpc[__builtin_ctz(w->live)], same = 1;
+			LANES(w->live)
+				if (w->lpc[l] != first) {
+					same = 0;
+					break;
+				}
+			END_LANES
+			if (same) {
+				w->diverged = 0;
+				w->pc = first;
+			}
+		}
+	}
+}
+
+/* Lets every lane waiting on a barrier step past it. */
+static void release_barrier(blockctx *b)
+{
+	for (int i = 0; i < b->nwarps; i++) {
+		warp *w = &b->warps[i];
+		if (!w->waiting)
+			continue;
+		if (!w->diverged) {
+			w->pc++;
+		} else {
+			LANES(w->waiting)
+				w->lpc[l]++;
+			END_LANES
+			int first = w->lpc[__builtin_ctz(w->live)], same = 1;
+			LANES(w->live)
+				if (w->lpc[l] != first)
+					same = 0;
+			END_LANES
+			if (same) {
+				w->diverged = 0;
+				w->pc = first;
+			}
+		}
+		w->waiting = 0;
+	}
+	b->epoch++;
+}
+
+static void init_warp(blockctx *b, warp *w, int id)
+{
+	const emu_kernel *k = b->k;
+	emu_launch *L = b->L;
+	w->id = id;
+	w->pc = 0;
+	w->diverged = 0;
+	w->waiting = 0;
+	w->live = 0;
+	w->ncp = 0;
+	w->next_group = 0;
+	for (int r = 0; r < k->nregs; r++) {
+		uint64_t v = k->is_const[r] == 1 ? k->konst[r] : 0;
+		for (int l = 0; l < 32; l++)
+			w->R[r * 32 + l] = v;
+	}
+	unsigned bx = L->block[0], by = L->block[1];
+	for (int l = 0; l < 32; l++) {
+		unsigned t = (unsigned)id * 32 + (unsigned)l;
+		if (t >= b->nthreads)
+			continue;
+		w->live |= 1u << l;
+		uint64_t v[SPEC_COUNT] = {
+			[SPEC_TID_X] = t % bx, [SPEC_TID_Y] = (t / bx) % by, [SPEC_TID_Z] = t / (bx * by),
+			[SPEC_NTID_X] = bx, [SPEC_NTID_Y] = by, [SPEC_NTID_Z] = L->block[2],
+			[SPEC_CTAID_X] = b->ctaid[0], [SPEC_CTAID_Y] = b->ctaid[1], [SPEC_CTAID_Z] = b->ctaid[2],
+			[SPEC_NCTAID_X] = L->grid[0], [SPEC_NCTAID_Y] = L->grid[1], [SPEC_NCTAID_Z] = L->grid[2],
+			[SPEC_LANEID] = (unsigned)l, [SPEC_WARPID] = (unsigned)id,
+			[SPEC_NWARPID] = (unsigned)b->nwarps,
+		};
+		for (int s = 0; s < SPEC_COUNT; s++)
+			if (k->special_reg[s] >= 0)
+				w->R[k->special_reg[s] * 32 + l] = v[s];
+	}
+}
+
+int emu_exec(emu_launch *L, char *err, int errlen)
+{
+	const emu_kernel *k = L->k;
+	blockctx b = {.L = L, .k = k, .ops = k->ops, .err = err, .errlen = errlen};
+	b.nthreads = L->block[0] * L->block[1] * L->block[2];
+	if (b.nthreads == 0 || b.nthreads > 1024 || L->grid[0] == 0 || L->grid[1] == 0 || L->grid[2] == 0) {
+		snprintf(err, (size_t)errlen, "%s: bad launch shape: grid %ux%ux%u, block %ux%ux%u", L->path,
+			 L->grid[0], L->grid[1], L->grid[2], L->block[0], L->block[1], L->block[2]);
+		return -1;
+	}
+	b.nwarps = (int)((b.nthreads + 31) / 32);
+	b.smem_size = (uint32_t)k->smem_static;
+	if (L->smem_dynamic)
+		b.smem_size = (uint32_t)((k->smem_static + 127) / 128 * 128) + L->smem_dynamic;
+	b.budget = L->max_warp_inst > 0 ? L->max_warp_inst : 1000000000LL;
+	L->max_warp_inst = b.budget;
+	size_t words = b.smem_size / 4 + 4;
+	b.smem = malloc(b.smem_size + 16);
+	b.wep = calloc(words, sizeof *b.wep);
+	b.rep = calloc(words, sizeof *b.rep);
+	b.wwarp = calloc(words, sizeof *b.wwarp);
+	b.rwarp = calloc(words, sizeof *b.rwarp);
+	b.wop = calloc(words, sizeof *b.wop);
+	b.rop = calloc(words, sizeof *b.rop);
+	b.warps = calloc((size_t)b.nwarps, sizeof *b.warps);
+	uint64_t *regs = malloc((size_t)b.nwarps * (size_t)k->nregs * 32 * sizeof(uint64_t) + 8);
+	if (!b.smem || !b.wep || !b.rep || !b.wwarp || !b.rwarp || !b.wop || !b.rop || !b.warps || !regs)
+		abort();
+	for (int i = 0; i < b.nwarps; i++)
+		b.warps[i].R = regs + (size_t)i * (size_t)k->nregs * 32;
+	int rc = 0;
+	for (unsigned z = 0; z < L->grid[2] && !rc; z++)
+		for (unsigned y = 0; y < L->grid[1] && !rc; y++)
+			for (unsigned x = 0; x < L->grid[0] && !rc; x++) {
+				b.ctaid[0] = x;
+				b.ctaid[1] = y;
+				b.ctaid[2] = z;
+				/* shared memory starts as NaNs so reading what nobody wrote shows */
+				memset(b.smem, 0xff, b.smem_size);
+				b.epoch++;
+				for (int i = 0; i < b.nwarps; i++)
+					init_warp(&b, &b.warps[i], i);
+				L->warps += b.nwarps;
+				for (;;) {
+					int waiting = 0;
+					for (int i = 0; i < b.nwarps && !rc; i++)
+						if (b.warps[i].live)
+							rc = run_warp(&b, &b.warps[i]);
+					if (rc)
+						break;
+					for (int i = 0; i < b.nwarps; i++)
+						waiting |= b.warps[i].waiting != 0;
+					if (!waiting)
+						break;
+					release_barrier(&b);
+				}
+			}
+	for (int i = 0; i < b.nwarps; i++)
+		free(b.warps[i].cp);
+	free(regs);
+	free(b.warps);
+	free(b.smem);
+	free(b.wep);
+	free(b.rep);
+	free(b.wwarp);
+	free(b.rwarp);
+	free(b.wop);
+	free(b.rop);
+	return rc;
+}

@@ -1,0 +1,170 @@
+/* emu_internal: the decoded-module representation shared by the emulator's parser and interpreter. */
+#ifndef PTXTUTOR_EMU_INTERNAL_H
+#define PTXTUTOR_EMU_INTERNAL_H
+
+#include <stdint.h>
+#include "emu/emu.h"
+
+/* Value types. Every register is a 64-bit slot per lane; narrower values sit in
+ * the low bits (f32 as its bit pattern, f16 in the low 16 bits). */
+typedef enum {
+	ET_NONE, ET_PRED,
+	ET_B8, ET_B16, ET_B32, ET_B64,
+	ET_U8, ET_U16, ET_U32, ET_U64,
+	ET_S8, ET_S16, ET_S32, ET_S64,
+	ET_F16, ET_F16X2, ET_F32, ET_F64,
+	ET_COUNT
+} emu_type;
+
+typedef struct {
+	const char *name;
+	int bytes;
+	char kind;   /* 'u' bits/unsigned, 's' signed, 'f' float, 'p' predicate */
+} emu_type_info;
+extern const emu_type_info emu_types[ET_COUNT];
+
+typedef enum {
+	OP_INVALID,
+	OP_MOV, OP_PACK, OP_UNPACK,
+	OP_ADD, OP_SUB, OP_MUL, OP_MAD, OP_FMA, OP_DIV, OP_REM,
+	OP_MIN, OP_MAX, OP_NEG, OP_ABS,
+	OP_AND, OP_OR, OP_XOR, OP_NOT, OP_SHL, OP_SHR,
+	OP_SETP, OP_SELP, OP_CVT, OP_CVTA,
+	OP_RCP, OP_SQRT, OP_RSQRT, OP_EX2, OP_LG2,
+	OP_LD, OP_ST,
+	OP_BAR, OP_NOP,
+	OP_CPASYNC, OP_CPCOMMIT, OP_CPWAIT,
+	OP_LDMATRIX, OP_MMA, OP_SHFL,
+	OP_BRA, OP_EXIT,
+	OP_COUNT
+} emu_opcode;
+
+/* Memory spaces. */
+enum { SP_GENERIC, SP_GLOBAL, SP_SHARED, SP_PARAM };
+
+/* Modifiers held in op->mod, by opcode. */
+enum { MUL_LO, MUL_HI, MUL_WIDE };                    /* mul, mad */
+enum { CMP_EQ, CMP_NE, CMP_LT, CMP_LE, CMP_GT, CMP_GE,  /* setp */
+       CMP_LO, CMP_LS, CMP_HI, CMP_HS,
+       CMP_EQU, CMP_NEU, CMP_LTU, CMP_LEU, CMP_GTU, CMP_GEU, CMP_NUM, CMP_NAN };
+enum { RND_NONE, RND_RN, RND_RZ, RND_RM, RND_RP, RND_RNI, RND_RZI, RND_RMI, RND_RPI }; /* cvt */
+enum { SHFL_UP, SHFL_DOWN, SHFL_BFLY, SHFL_IDX };
+enum { CVTA_TO, CVTA_FROM };                          /* cvta.to.space / cvta.space */
+
+#define EMU_NO_REG (-1)
+#define EMU_MAX_SRC 12
+
+/* One decoded instruction. Operands are register indices; immediates,
+ * symbol addresses and parameter offsets were turned into constant registers
+ * at parse time, so the interpreter reads every operand the same way. */
+typedef struct {
+	uint8_t code;        /* emu_opcode */
+	uint8_t type;        /* the instruction's (destination) type */
+	uint8_t type2;       /* source type of cvt; combining op of setp (0 none, 1 and, 2 or, 3 xor) */
+	uint8_t mod;         /* see the enums above */
+	uint8_t space;       /* memory space; cvta's space */
+	uint8_t vec;         /* 1, 2, 4: vector width of ld/st; matrices of ldmatrix */
+	uint8_t flags;       /* OPF_* */
+	uint8_t cls;         /* emu_class */
+	uint8_t ndst, nsrc;
+	int16_t pred;        /* guard predicate register, or -1 */
+	int32_t dst[4];
+	int32_t src[EMU_MAX_SRC];
+	int64_t imm;         /* address offset of ld/st/cp.async; branch target; size of cp.async */
+	int line;
+	uint32_t regions;    /* bit i: inside region i */
+} emu_op;
+
+#define OPF_PRED_NEG 1   /* @!p */
+#define OPF_TRANS    2   /* ldmatrix .trans */
+#define OPF_SRC_NEG  4   /* setp's extra predicate is negated (!p) */
+#define OPF_WAIT_ALL 8   /* cp.async.wait_all */
+#define OPF_HAS_SRCSZ 16 /* cp.async with a src-size operand */
+#define OPF_PRED_OUT 32  /* shfl with a |p output */
+
+typedef enum {
+	SPEC_TID_X, SPEC_TID_Y, SPEC_TID_Z,
+	SPEC_NTID_X, SPEC_NTID_Y, SPEC_NTID_Z,
+	SPEC_CTAID_X, SPEC_CTAID_Y, SPEC_CTAID_Z,
+	SPEC_NCTAID_X, SPEC_NCTAID_Y, SPEC_NCTAID_Z,
+	SPEC_LANEID, SPEC_WARPID, SPEC_NWARPID,
+	SPEC_COUNT
+} emu_special;
+
+typedef struct {
+	char name[64];
+	emu_type type;
+	int bytes;           /* total bytes (arrays) */
+	int offset;          /* in the parameter buffer */
+} emu_param;
+
+typedef struct {
+	char name[64];
+	emu_op *ops;
+	int nops;
+	int nregs;           /* including constants and special registers */
+	uint64_t *konst;     /* nregs values: the constant registers' values (others 0) */
+	uint8_t *is_const;   /* nregs flags */
+	int special_reg[SPEC_COUNT]; /* register of each special register used, or -1 */
+	emu_param *params;
+	int nparams;
+	int param_bytes;
+	int smem_static;     /* bytes of .shared declared in the entry and module */
+	int uses_dynamic_smem;
+	int line;
+} emu_kernel;
+
+struct emu_module {
+	char path[512];
+	emu_kernel *k;
+	int nk;
+	emu_region regions[EMU_MAX_REGIONS]; /* names and lines only */
+	int nregions;
+};
+
+/* Looks an entry up; NULL when absent. */
+const emu_kernel *emu_find_kernel(const emu_module *m, const char *name);
+
+/* Global buffers handed to a launch. Device addresses are virtual: buffer i
+ * lives at (i + 1) << EMU_GLOBAL_SHIFT, so a stray pointer is caught. */
+#define EMU_GLOBAL_SHIFT 36
+#define EMU_SHARED_WINDOW (15ULL << EMU_GLOBAL_SHIFT) /* generic addresses of shared memory */
+#define EMU_MAX_BUFS 4
+
+typedef struct {
+	uint8_t *host;
+	uint64_t bytes;
+} emu_buffer;
+
+/* Per static instruction counters; summed into kernel and region totals. */
+typedef struct {
+	uint64_t issued, threads;
+	uint64_t requests, sectors;      /* global */
+	uint64_t wavefronts, ideal;      /* shared */
+	uint64_t requests2, sectors2;    /* cp.async: global side in requests/sectors, shared side here */
+} emu_opcount;
+
+typedef struct {
+	const emu_kernel *k;
+	const char *path;
+	unsigned grid[3], block[3];
+	unsigned smem_dynamic;
+	const uint8_t *param;            /* param_bytes */
+	emu_buffer bufs[EMU_MAX_BUFS];
+	int nbufs;
+	long long max_warp_inst;
+	/* results */
+	emu_opcount *cnt;                /* nops */
+	unsigned long long races;
+	char race_msg[256];
+	long long warps;
+} emu_launch;
+
+/* Runs the whole grid. Returns 0, or -1 with "file:line: message" in err. */
+int emu_exec(emu_launch *L, char *err, int errlen);
+
+/* f16 <-> f32 conversions (round to nearest even). */
+uint16_t emu_f32_to_f16(float f);
+float emu_f16_to_f32(uint16_t h);
+
+#endif

@@ -1,0 +1,313 @@
+/* emu_run: one emulated launch end to end: inputs, parameters, the grid, the CPU reference and the counts. */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "emu/emu_internal.h"
+#include "util.h"
+
+static const char *const class_names[EMU_CLS_COUNT] = {
+	[EMU_CLS_FP] = "fp", [EMU_CLS_INT] = "int", [EMU_CLS_MOVE] = "move",
+	[EMU_CLS_LD_GLOBAL] = "ld_global", [EMU_CLS_ST_GLOBAL] = "st_global",
+	[EMU_CLS_LD_SHARED] = "ld_shared", [EMU_CLS_ST_SHARED] = "st_shared",
+	[EMU_CLS_CP_ASYNC] = "cp_async", [EMU_CLS_LDMATRIX] = "ldmatrix", [EMU_CLS_MMA] = "mma",
+	[EMU_CLS_SHFL] = "shfl", [EMU_CLS_BARRIER] = "barrier", [EMU_CLS_CONTROL] = "control",
+};
+
+const char *emu_class_name(emu_class c)
+{
+	return (unsigned)c < EMU_CLS_COUNT ? class_names[c] : "?";
+}
+
+static void smem_add(emu_smem *a, const emu_smem *b)
+{
+	a->requests += b->requests;
+	a->wavefronts += b->wavefronts;
+	a->ideal += b->ideal;
+	a->bank_conflicts += b->bank_conflicts;
+}
+
+void emu_counts_add(emu_counts *a, const emu_counts *b)
+{
+	for (int i = 0; i < EMU_CLS_COUNT; i++)
+		a->inst[i] += b->inst[i];
+	a->inst_total += b->inst_total;
+	a->thread_inst += b->thread_inst;
+	a->gld.requests += b->gld.requests;
+	a->gld.sectors += b->gld.sectors;
+	a->gst.requests += b->gst.requests;
+	a->gst.sectors += b->gst.sectors;
+	a->gcp.requests += b->gcp.requests;
+	a->gcp.sectors += b->gcp.sectors;
+	smem_add(&a->sld, &b->sld);
+	smem_add(&a->sst, &b->sst);
+	smem_add(&a->sldsm, &b->sldsm);
+	smem_add(&a->scp, &b->scp);
+	a->barriers += b->barriers;
+}
+
+/* The counts of one static instruction as a count set. */
+static void op_counts(const emu_op *o, const emu_opcount *c, emu_counts *out)
+{
+	memset(out, 0, sizeof *out);
+	out->inst[o->cls] = c->issued;
+	out->inst_total = c->issued;
+	out->thread_inst = c->threads;
+	emu_gmem g = {c->requests, c->sectors};
+	emu_smem s = {c->requests2, c->wavefronts, c->ideal, c->wavefronts - c->ideal};
+	switch (o->code) {
+	case OP_LD: out->gld = g; out->sld = s; break;
+	case OP_ST: out->gst = g; out->sst = s; break;
+	case OP_CPASYNC: out->gcp = g; out->scp = s; break;
+	case OP_LDMATRIX: out->sldsm = s; break;
+	case OP_BAR: out->barriers = c->issued; break;
+	default: break;
+	}
+}
+
+/* xorshift64*: small, fast and good enough for test inputs. */
+static uint64_t rnd_next(uint64_t *s)
+{
+	*s ^= *s >> 12;
+	*s ^= *s << 25;
+	*s ^= *s >> 27;
+	return *s * 2685821657736338717ULL;
+}
+
+/* Uniform in [-1, 1), never exactly zero. */
+static float rnd_val(uint64_t *s)
+{
+	for (;;) {
+		float v = (float)((double)(rnd_next(s) >> 11) / 9007199254740992.0 * 2.0 - 1.0);
+		if (v != 0.0f)
+			return v;
+	}
+}
+
+static int errf(char *err, int errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static int errf(char *err, int errlen, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(err, (size_t)errlen, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+/* Fills the parameter buffer from the args spec ("A B C M N K" or typed literals). */
+static int build_params(const run_request *rq, const emu_kernel *k, uint8_t *param, char *err, int errlen)
+{
+	char spec[RUN_ARGS];
+	util_strlcpy(spec, rq->args[0] ? rq->args : "A B C M N K", sizeof spec);
+	char *save = NULL;
+	int i = 0;
+	for (char *tok = strtok_r(spec, " \t", &save); tok; tok = strtok_r(NULL, " \t", &save), i++) {
+		if (i >= k->nparams)
+			return errf(err, errlen, "%s: '%s' takes %d parameters, the args spec gives more", rq->ptx_path, k->name, k->nparams);
+		const emu_param *p = &k->params[i];
+		uint64_t v = 0;
+		int bytes = 0;
+		if (!strcmp(tok, "A") || !strcmp(tok, "B") || !strcmp(tok, "C")) {
+			v = (uint64_t)(tok[0] - 'A' + 1) << EMU_GLOBAL_SHIFT;
+			bytes = 8;
+		} else if (!strcmp(tok, "M") || !strcmp(tok, "N") || !strcmp(tok, "K")) {
+			v = (uint64_t)(tok[0] == 'M' ? rq->M : tok[0] == 'N' ? rq->N : rq->K);
+			bytes = 4;
+		} else {
+			char *colon = strchr(tok, ':');
+			if (!colon)
+				return errf(err, errlen, "args: bad item '%s' (A B C M N K or TYPE:VALUE)", tok);
+			*colon = 0;
+			const char *val = colon + 1;
+			if (!strcmp(tok, "u32") || !strcmp(tok, "s32")) {
+				v = (uint64_t)(uint32_t)strtoll(val, NULL, 0);
+				bytes = 4;
+			} else if (!strcmp(tok, "u64")) {
+				v = strtoull(val, NULL, 0);
+				bytes = 8;
+			} else if (!strcmp(tok, "f32")) {
+				float f = strtof(val, NULL);
+				uint32_t u;
+				memcpy(&u, &f, 4);
+				v = u;
+				bytes = 4;
+			} else if (!strcmp(tok, "f16")) {
+				v = emu_f32_to_f16(strtof(val, NULL));
+				bytes = 2;
+			} else {
+				return errf(err, errlen, "args: unknown type '%s'", tok);
+			}
+		}
+		if (bytes != p->bytes)
+			return errf(err, errlen, "%s: parameter %d ('%s') of '%s' is %d bytes, the args spec gives %d",
+				    rq->ptx_path, i + 1, p->name, k->name, p->bytes, bytes);
+		memcpy(param + p->offset, &v, (size_t)bytes);
+	}
+	if (i != k->nparams)
+		return errf(err, errlen, "%s: '%s' takes %d parameters, the args spec gives %d", rq->ptx_path, k->name, k->nparams, i);
+	return 0;
+}
+
+int emu_run(const run_request *rq, const emu_options *opt, emu_result *res, char *err, int errlen)
+{
+	emu_options dflt = {0};
+	if (!opt)
+		opt = &dflt;
+	memset(res, 0, sizeof *res);
+	res->verified = -1;
+	if (errlen > 0)
+		err[0] = 0;
+	if (rq->dt != DTYPE_F32 && rq->dt != DTYPE_F16)
+		return errf(err, errlen, "%s: emulation needs an f32 or f16 kernel", rq->ptx_path);
+	if (rq->M <= 0 || rq->N <= 0 || rq->K <= 0 || rq->M > 16384 || rq->N > 16384 || rq->K > 16384)
+		return errf(err, errlen, "bad size %lldx%lldx%lld (1..16384 each)", rq->M, rq->N, rq->K);
+	double t0 = util_now();
+	emu_module *own = NULL;
+	const emu_module *m = opt->module;
+	if (!m) {
+		char path[RUN_PATH];
+		util_strlcpy(path, rq->ptx_path, sizeof path);
+		if (access(path, R_OK) != 0 && path[0] != '/')
+			util_path(path, sizeof path, rq->ptx_path);
+		m = own = emu_module_load(path, err, errlen);
+		if (!m)
+			return -1;
+	}
+	const emu_kernel *k = emu_find_kernel(m, rq->entry);
+	if (!k) {
+		errf(err, errlen, "%s: no .entry '%s'", m->path, rq->entry);
+		emu_module_free(own);
+		return -1;
+	}
+	int rc = -1;
+	size_t esz = rq->dt == DTYPE_F16 ? 2 : 4;
+	size_t na = (size_t)rq->M * (size_t)rq->K, nb = (size_t)rq->K * (size_t)rq->N, nc = (size_t)rq->M * (size_t)rq->N;
+	uint8_t *A = malloc(na * esz), *B = malloc(nb * esz);
+	float *C = malloc(nc * sizeof(float));
+	double *ref = NULL;
+	float *af = malloc(na * sizeof(float)), *bf = malloc(nb * sizeof(float));
+	uint8_t *param = calloc(1, (size_t)k->param_bytes + 8);
+	emu_opcount *cnt = calloc((size_t)k->nops, sizeof *cnt);
+	if (!A || !B || !C || !af || !bf || !param || !cnt)
+		abort();
+	uint64_t seed = opt->seed ? opt->seed : 0x9e3779b97f4a7c15ULL;
+	for (size_t i = 0; i < na; i++) {
+		float v = rnd_val(&seed);
+		if (esz == 2) {
+			uint16_t h = emu_f32_to_f16(v);
+			memcpy(A + 2 * i, &h, 2);
+			af[i] = emu_f16_to_f32(h);
+		} else {
+			memcpy(A + 4 * i, &v, 4);
+			af[i] = v;
+		}
+	}
+	for (size_t i = 0; i < nb; i++) {
+		float v = rnd_val(&seed);
+		if (esz == 2) {
+			uint16_t h = emu_f32_to_f16(v);
+			memcpy(B + 2 * i, &h, 2);
+			bf[i] = emu_f16_to_f32(h);
+		} else {
+			memcpy(B + 4 * i, &v, 4);
+			bf[i] = v;
+		}
+	}
+	for (size_t i = 0; i < nc; i++)
+		C[i] = NAN; /* poison: an element the kernel never writes cannot pass */
+	if (build_params(rq, k, param, err, errlen) < 0)
+		goto out;
+	emu_launch L = {
+		.k = k, .path = m->path, .smem_dynamic = rq->smem, .param = param,
+		.bufs = {{A, na * esz}, {B, nb * esz}, {(uint8_t *)C, nc * sizeof(float)}},
+		.nbufs = 3, .max_warp_inst = opt->max_warp_inst, .cnt = cnt,
+	};
+	if (!L.max_warp_inst) {
+		/* A GEMM needs well under one warp instruction per multiply-add; twice
+		 * that bounds a runaway loop to seconds at the sizes the tutor uses. */
+		double mnk = (double)rq->M * (double)rq->N * (double)rq->K;
+		L.max_warp_inst = (long long)fmin(1e7 + 2 * mnk, 1e10);
+	}
+	memcpy(L.grid, rq->grid, sizeof L.grid);
+	memcpy(L.block, rq->block, sizeof L.block);
+	for (int i = 0; i < 3; i++) {
+		if (!L.grid[i])
+			L.grid[i] = 1;
+		if (!L.block[i])
+			L.block[i] = 1;
+	}
+	if (emu_exec(&L, err, errlen) < 0)
+		goto out;
+	res->blocks = (long long)L.grid[0] * L.grid[1] * L.grid[2];
+	res->warps = L.warps;
+	res->races = L.races;
+	util_strlcpy(res->race_msg, L.race_msg, sizeof res->race_msg);
+
+	/* counts: per static instruction, summed into the kernel and its regions */
+	res->nregions = m->nregions;
+	for (int r = 0; r < m->nregions; r++) {
+		util_strlcpy(res->regions[r].name, m->regions[r].name, sizeof res->regions[r].name);
+		res->regions[r].first_line = m->regions[r].first_line;
+		res->regions[r].last_line = m->regions[r].last_line;
+	}
+	for (int i = 0; i < k->nops; i++) {
+		emu_counts oc;
+		op_counts(&k->ops[i], &cnt[i], &oc);
+		emu_counts_add(&res->total, &oc);
+		for (uint32_t rm = k->ops[i].regions; rm; rm &= rm - 1)
+			emu_counts_add(&res->regions[__builtin_ctz(rm)].c, &oc);
+	}
+
+	/* the reference, accumulated in double */
+	res->tol = runner_tolerance(rq->dt);
+	if (!opt->no_verify) {
+		ref = calloc(nc, sizeof(double));
+		if (!ref)
+			abort();
+		for (long long i = 0; i < rq->M; i++)
+			for (long long kk = 0; kk < rq->K; kk++) {
+				double a = af[i * rq->K + kk];
+				const float *brow = bf + kk * rq->N;
+				double *crow = ref + i * rq->N;
+				for (long long j = 0; j < rq->N; j++)
+					crow[j] += a * brow[j];
+			}
+		double num = 0, den = 0;
+		int nan = 0;
+		for (size_t i = 0; i < nc; i++) {
+			double dlt = (double)C[i] - ref[i];
+			if (isnan(C[i]) || isinf(C[i]))
+				nan = 1;
+			num += dlt * dlt;
+			den += ref[i] * ref[i];
+		}
+		double rms = sqrt(den / (double)nc);
+		for (size_t i = 0; i < nc; i++)
+			if (!(fabs((double)C[i] - ref[i]) <= res->tol * (fabs(ref[i]) + rms)))
+				res->bad_elems++;
+		res->rel_error = nan ? NAN : sqrt(num) / (den > 0 ? sqrt(den) : 1);
+		res->verified = !nan && res->rel_error <= res->tol;
+	}
+	res->seconds = util_now() - t0;
+	if (res->races)
+		snprintf(res->msg, sizeof res->msg, "%s", res->race_msg);
+	else if (res->verified == 0)
+		snprintf(res->msg, sizeof res->msg, "wrong result: rel. error %.3g (tolerance %.0e), %lld of %zu elements off",
+			 res->rel_error, res->tol, res->bad_elems, nc);
+	else
+		snprintf(res->msg, sizeof res->msg, "%s", res->verified == 1 ? "verified against the CPU reference" : "ran (not verified)");
+	rc = 0;
+out:
+	free(A);
+	free(B);
+	free(C);
+	free(af);
+	free(bf);
+	free(ref);
+	free(param);
+	free(cnt);
+	emu_module_free(own);
+	return rc;
+}

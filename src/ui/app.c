@@ -1,0 +1,648 @@
+/* ui/app: update code — keys become actions, actions change the state; the event loop does the I/O it asks for. */
+#include "ui/app.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ui/draw.h"
+#include "util.h"
+
+const lesson *ui_app_lesson(const ui_app *a)
+{
+	return &a->course->l[a->lesson];
+}
+
+const lesson_page *ui_app_page(const ui_app *a)
+{
+	const lesson *l = ui_app_lesson(a);
+	return l->npages ? &l->pages[a->page] : NULL;
+}
+
+static void say(ui_app *a, int bad, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void say(ui_app *a, int bad, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(a->msg, sizeof a->msg, fmt, ap);
+	va_end(ap);
+	a->msg_bad = bad;
+}
+
+static void load_ptx(ui_app *a, int i)
+{
+	ui_ptx *p = &a->ptx[i];
+	const lesson *l = &a->course->l[i];
+	if (p->loaded || !l->ptx_path[0])
+		return;
+	p->loaded = 1;
+	char path[1024], err[256];
+	util_path(path, sizeof path, l->ptx_path);
+	char *text = util_read_file(path, NULL, err, sizeof err);
+	if (!text) {
+		snprintf(p->err, sizeof p->err, "%s", err);
+		return;
+	}
+	ptx_load(&p->doc, text, p->err, sizeof p->err);
+	free(text);
+	p->ok = 1;
+	p->nmix = ptx_mix(&p->doc, p->mix, UI_MIX_MAX, &p->mix_total);
+}
+
+static int lesson_has_param(const lesson *l, const char *name)
+{
+	for (int i = 0; i < l->nparams; i++)
+		if (!strcmp(l->params[i].name, name))
+			return 1;
+	return 0;
+}
+
+static void recompute(ui_app *a)
+{
+	const lesson *l = ui_app_lesson(a);
+	a->model_ok = 0;
+	a->model_err[0] = '\0';
+	if (!l->model[0]) {
+		snprintf(a->model_err, sizeof a->model_err, "This lesson has no cost model.");
+		return;
+	}
+	if (!a->have_gpus && !a->gpu_live) {
+		snprintf(a->model_err, sizeof a->model_err, "No GPU figures (assets/gpus.tsv did not load).");
+		return;
+	}
+	if (model_compute(l, &a->whatif, a->M, a->N, a->K, &a->gpu, &a->model, a->model_err,
+			  sizeof a->model_err) < 0)
+		return;
+	a->model_ok = 1;
+	const run_result *r = a->have_res[a->lesson] ? &a->res[a->lesson] : NULL;
+	if (a->regs_override > 0)
+		model_set_regs(&a->model, a->regs_override, "what-if");
+	else if (r && r->regs > 0 && (r->status == RUN_OK || r->status == RUN_WRONG))
+		model_set_regs(&a->model, r->regs, "JIT");
+}
+
+/* Keeps the overrides that name a parameter of the current lesson. */
+static void filter_whatif(ui_app *a, const expr_env *from)
+{
+	const lesson *l = ui_app_lesson(a);
+	expr_env keep = {0};
+	for (int i = 0; from && i < from->n; i++)
+		if (lesson_has_param(l, from->v[i].name))
+			expr_set(&keep, from->v[i].name, from->v[i].value);
+	a->whatif = keep;
+}
+
+static void reset_exercise(ui_app *a)
+{
+	a->ex = 0;
+	a->ex_verdict = 0;
+	a->show_hint = a->show_solution = 0;
+	a->answer[0] = '\0';
+}
+
+void ui_app_select(ui_app *a, int which, int page)
+{
+	if (which < 0 || which >= a->course->n)
+		return;
+	int changed = which != a->lesson;
+	a->lesson = which;
+	const lesson *l = ui_app_lesson(a);
+	if (page < 0)
+		page = l->npages - 1;
+	if (page >= l->npages)
+		page = l->npages ? l->npages - 1 : 0;
+	a->page = page < 0 ? 0 : page;
+	a->scroll[UI_PANE_LESSON] = 0;
+	a->ptx_follow = 1;
+	reset_exercise(a);
+	if (changed) {
+		expr_env old = a->whatif;
+		filter_whatif(a, &old);
+		a->regs_override = 0;
+		a->whatif_sel = 0;
+		a->scroll[UI_PANE_PTX] = a->scroll[UI_PANE_NUMBERS] = 0;
+	}
+	load_ptx(a, which);
+	recompute(a);
+}
+
+int ui_app_setup(ui_app *a, const ui_opts *o, course *c, const gpu_table *gpus, char *err, int errlen)
+{
+	memset(a, 0, sizeof *a);
+	a->course = c;
+	if (!c || c->n == 0) {
+		snprintf(err, (size_t)errlen, "no lessons found under %s/lessons", util_root());
+		return -1;
+	}
+	a->present = o->present;
+	a->ascii = o->ascii;
+	a->theme = ui_theme_pick(o->theme, o->present, o->no_color);
+	if (o->theme && !ui_theme_find(o->theme)) {
+		snprintf(err, (size_t)errlen, "unknown theme '%s' (light, dark, term, mono)", o->theme);
+		return -1;
+	}
+	if (gpus && gpus->n > 0) {
+		a->gpus = *gpus;
+		a->have_gpus = 1;
+		char msg[200] = "";
+		const gpu_spec *g = o->gpu ? devices_find(gpus, o->gpu, msg, sizeof msg) : devices_default(gpus);
+		if (!g) {
+			snprintf(err, (size_t)errlen, "--gpu %s: %s", o->gpu ? o->gpu : "", msg[0] ? msg : "no such GPU");
+			return -1;
+		}
+		a->gpu = *g;
+	} else {
+		util_strlcpy(a->gpu.name, "unknown GPU", sizeof a->gpu.name);
+	}
+	a->M = o->M > 0 ? o->M : UI_SIZE_DEFAULT;
+	a->N = o->N > 0 ? o->N : a->M;
+	a->K = o->K > 0 ? o->K : a->M;
+	a->fold = 1;
+	a->focus = UI_PANE_LESSON;
+	a->side = UI_PANE_NUMBERS;
+
+	int start = 0, page = 0;
+	state_data st;
+	const char *want = o->lesson;
+	if (want) {
+		const lesson *l = course_find(c, want);
+		if (!l) {
+			snprintf(err, (size_t)errlen, "no lesson '%s' (try `ptxtutor list`)", want);
+			return -1;
+		}
+		start = (int)(l - c->l);
+		page = o->page > 0 ? o->page : 0;
+	} else if (state_load(&st) == 0) {
+		const lesson *l = course_find(c, st.lesson);
+		if (l) {
+			start = (int)(l - c->l);
+			page = st.page;
+		}
+	}
+	a->lesson = start;
+	filter_whatif(a, o->set);
+	a->lesson = -1; /* so select treats it as a change but keeps the filtered set */
+	expr_env keep = a->whatif;
+	ui_app_select(a, start, page);
+	a->whatif = keep;
+	recompute(a);
+	return 0;
+}
+
+void ui_app_free(ui_app *a)
+{
+	for (int i = 0; i < LESSON_MAX; i++)
+		if (a->ptx[i].ok)
+			ptx_free(&a->ptx[i].doc);
+	if (a->course) {
+		course_free(a->course);
+		free(a->course);
+	}
+	a->course = NULL;
+}
+
+void ui_app_resize(ui_app *a, int cols, int rows)
+{
+	a->cols = cols;
+	a->rows = rows;
+	ui_layout_compute(cols, rows, a->present, &a->layout);
+}
+
+void ui_app_tick(ui_app *a, double now)
+{
+	a->now = now;
+}
+
+void ui_app_saved(const ui_app *a, state_data *s)
+{
+	util_strlcpy(s->lesson, ui_app_lesson(a)->id, sizeof s->lesson);
+	s->page = a->page;
+}
+
+void ui_app_anchor_lines(const ui_app *a, int *first, int *last)
+{
+	*first = *last = -1;
+	const ui_ptx *p = &a->ptx[a->lesson];
+	const lesson_page *pg = ui_app_page(a);
+	if (!p->ok || !pg)
+		return;
+	for (int i = 0; i < pg->nanchors; i++) {
+		const ptx_region *r = ptx_region_find(&p->doc, pg->anchors[i]);
+		if (!r)
+			continue;
+		if (*first < 0 || r->first < *first)
+			*first = r->first;
+		if (r->last > *last)
+			*last = r->last;
+	}
+}
+
+ptx_row *ui_app_ptx_rows(const ui_app *a, int *n)
+{
+	const ui_ptx *p = &a->ptx[a->lesson];
+	*n = 0;
+	if (!p->ok)
+		return NULL;
+	int f, l;
+	ui_app_anchor_lines(a, &f, &l);
+	int count = ptx_view(&p->doc, a->fold, f, l, NULL, 0);
+	ptx_row *rows = malloc((size_t)(count ? count : 1) * sizeof *rows);
+	if (!rows)
+		abort();
+	*n = ptx_view(&p->doc, a->fold, f, l, rows, count);
+	return rows;
+}
+
+int ui_app_ptx_top(const ui_app *a, const ptx_row *rows, int n, int h)
+{
+	int top = a->scroll[UI_PANE_PTX];
+	int f, l;
+	ui_app_anchor_lines(a, &f, &l);
+	if (a->ptx_follow) {
+		top = 0;
+		if (f >= 0) {
+			int ri = 0, rj = 0;
+			while (ri < n && rows[ri].line < f)
+				ri++;
+			rj = ri;
+			while (rj + 1 < n && rows[rj + 1].line <= l)
+				rj++;
+			int span = rj - ri + 1;
+			/* Some context above the region when it fits, its start when not. */
+			top = span <= h ? ri - (h - span) / 3 : ri;
+		}
+	}
+	if (top > n - h)
+		top = n - h;
+	return top < 0 ? 0 : top;
+}
+
+static void scroll(ui_app *a, int delta)
+{
+	int p = a->focus;
+	if (p == UI_PANE_PTX) {
+		int n;
+		ptx_row *rows = ui_app_ptx_rows(a, &n);
+		int h = a->layout.pane[UI_PANE_PTX].h - 1;
+		int top = ui_app_ptx_top(a, rows, n, h);
+		free(rows);
+		a->ptx_follow = 0;
+		top += delta;
+		if (top > n - h)
+			top = n - h;
+		a->scroll[p] = top < 0 ? 0 : top;
+		return;
+	}
+	int w = a->layout.pane[p].w, h = a->layout.pane[p].h - 1;
+	int total = ui_pane_lines(a, (ui_pane)p, w);
+	int top = a->scroll[p] + delta;
+	if (top > total - h)
+		top = total - h;
+	a->scroll[p] = top < 0 ? 0 : top;
+}
+
+static void resize_problem(ui_app *a, int up)
+{
+	long long M = up ? a->M * 2 : a->M / 2, N = up ? a->N * 2 : a->N / 2, K = up ? a->K * 2 : a->K / 2;
+	long long lo = M < N ? (M < K ? M : K) : (N < K ? N : K);
+	long long hi = M > N ? (M > K ? M : K) : (N > K ? N : K);
+	if (lo < UI_SIZE_MIN || hi > UI_SIZE_MAX) {
+		say(a, 1, "size stays %lldx%lldx%lld (between %d and %d)", a->M, a->N, a->K, UI_SIZE_MIN,
+		    UI_SIZE_MAX);
+		return;
+	}
+	a->M = M, a->N = N, a->K = K;
+	recompute(a);
+	expr_env env;
+	char err[200];
+	lesson_env(ui_app_lesson(a), &a->whatif, M, N, K, &env);
+	if (lesson_check_size(ui_app_lesson(a), &env, err, sizeof err) < 0)
+		say(a, 1, "%s", err);
+	else
+		say(a, 0, "problem size %lldx%lldx%lld", M, N, K);
+}
+
+static void next_page(ui_app *a, int dir)
+{
+	const lesson *l = ui_app_lesson(a);
+	int p = a->page + dir;
+	if (p >= 0 && p < l->npages) {
+		ui_app_select(a, a->lesson, p);
+	} else if (dir > 0 && a->lesson + 1 < a->course->n) {
+		ui_app_select(a, a->lesson + 1, 0);
+	} else if (dir < 0 && a->lesson > 0) {
+		ui_app_select(a, a->lesson - 1, -1);
+	} else {
+		say(a, 0, dir > 0 ? "This is the last page of the last lesson." : "This is the first page.");
+	}
+}
+
+static const lesson_exercise *current_exercise(const ui_app *a)
+{
+	const lesson_page *pg = ui_app_page(a);
+	return pg && a->ex < pg->nex ? &pg->ex[a->ex] : NULL;
+}
+
+void ui_app_act(ui_app *a, ui_action act)
+{
+	const lesson *l = ui_app_lesson(a);
+	switch (act) {
+	case UI_ACT_QUIT:
+		a->quit = 1;
+		break;
+	case UI_ACT_HELP:
+		a->mode = UI_MODE_HELP;
+		break;
+	case UI_ACT_NEXT_LESSON:
+	case UI_ACT_PREV_LESSON: {
+		int to = a->lesson + (act == UI_ACT_NEXT_LESSON ? 1 : -1);
+		if (to < 0 || to >= a->course->n)
+			say(a, 0, to < 0 ? "This is the first lesson." : "This is the last lesson.");
+		else
+			ui_app_select(a, to, 0);
+		break;
+	}
+	case UI_ACT_NEXT_PAGE:
+		next_page(a, 1);
+		break;
+	case UI_ACT_PREV_PAGE:
+		next_page(a, -1);
+		break;
+	case UI_ACT_SCROLL_DOWN:
+		scroll(a, 1);
+		break;
+	case UI_ACT_SCROLL_UP:
+		scroll(a, -1);
+		break;
+	case UI_ACT_FOCUS_NEXT:
+	case UI_ACT_FOCUS_PREV: {
+		int d = act == UI_ACT_FOCUS_NEXT ? 1 : UI_NPANES - 1;
+		a->focus = (a->focus + d) % UI_NPANES;
+		if (a->focus == UI_PANE_NUMBERS || a->focus == UI_PANE_RUN)
+			a->side = a->focus;
+		break;
+	}
+	case UI_ACT_RUN:
+		if (!l->ptx_path[0])
+			say(a, 1, "This lesson has no kernel to run.");
+		else if (a->run == UI_RUN_BUSY)
+			say(a, 0, "A run is in progress; Esc cancels it.");
+		else {
+			a->req = UI_REQ_RUN;
+			a->side = UI_PANE_RUN;
+		}
+		break;
+	case UI_ACT_CANCEL:
+		if (a->mode != UI_MODE_NORMAL)
+			a->mode = UI_MODE_NORMAL;
+		else if (a->run == UI_RUN_BUSY)
+			a->req = UI_REQ_CANCEL;
+		break;
+	case UI_ACT_SIZE_UP:
+	case UI_ACT_SIZE_DOWN:
+		resize_problem(a, act == UI_ACT_SIZE_UP);
+		break;
+	case UI_ACT_WHATIF:
+		a->mode = UI_MODE_WHATIF;
+		if (a->layout.tabbed)
+			a->side = UI_PANE_NUMBERS;
+		break;
+	case UI_ACT_FOLD:
+		a->fold = !a->fold;
+		say(a, 0, a->fold ? "Long repetitive runs of PTX are folded." : "All PTX lines are shown.");
+		break;
+	case UI_ACT_ANSWER:
+		if (!current_exercise(a)) {
+			say(a, 0, "No exercise on this page.");
+			break;
+		}
+		if (a->ex_verdict == 1 && a->ex + 1 < ui_app_page(a)->nex) {
+			a->ex++;
+			a->ex_verdict = 0;
+			a->show_hint = a->show_solution = 0;
+		}
+		a->answer[0] = '\0';
+		a->mode = UI_MODE_ANSWER;
+		break;
+	case UI_ACT_HINT:
+	case UI_ACT_SOLUTION:
+		if (!current_exercise(a))
+			say(a, 0, "No exercise on this page.");
+		else if (act == UI_ACT_HINT)
+			a->show_hint = 1;
+		else
+			a->show_solution = 1;
+		break;
+	case UI_ACT_REDRAW:
+	case UI_ACT_NONE:
+	case UI_NACTIONS:
+		break;
+	}
+}
+
+/* The model's value for an exercise: its overrides (M, N, K among them may set the size). */
+static int exercise_value(const ui_app *a, const lesson_exercise *ex, double *v, char *err, int errlen)
+{
+	expr_env ov = {0};
+	long long M = a->M, N = a->N, K = a->K;
+	for (int i = 0; i < ex->overrides.n; i++) {
+		const expr_var *e = &ex->overrides.v[i];
+		if (!strcmp(e->name, "M"))
+			M = e->value;
+		else if (!strcmp(e->name, "N"))
+			N = e->value;
+		else if (!strcmp(e->name, "K"))
+			K = e->value;
+		else
+			expr_set(&ov, e->name, e->value);
+	}
+	model_result *r = malloc(sizeof *r);
+	if (!r)
+		abort();
+	int rc = model_compute(ui_app_lesson(a), &ov, M, N, K, &a->gpu, r, err, errlen);
+	if (rc == 0 && model_value(r, ex->key, v) < 0) {
+		snprintf(err, (size_t)errlen, "the model has no value '%s'", ex->key);
+		rc = -1;
+	}
+	free(r);
+	return rc;
+}
+
+static void check_answer(ui_app *a)
+{
+	const lesson_exercise *ex = current_exercise(a);
+	a->mode = UI_MODE_NORMAL;
+	if (!ex)
+		return;
+	char *end;
+	double got = strtod(a->answer, &end);
+	if (end == a->answer || *end) {
+		say(a, 1, "'%s' is not a number.", a->answer);
+		return;
+	}
+	double want;
+	char err[200];
+	if (exercise_value(a, ex, &want, err, sizeof err) < 0) {
+		say(a, 1, "cannot check this exercise: %s", err);
+		return;
+	}
+	a->ex_expected = want;
+	double tol = ex->tol > 0 ? ex->tol : 0.01;
+	int right = fabs(got - want) <= tol * fabs(want) || (want == 0 && fabs(got) <= tol);
+	a->ex_verdict = right ? 1 : -1;
+	if (right)
+		say(a, 0, "Right: %.4g.", want);
+	else
+		say(a, 1, "Not quite (%g). h shows a hint, s the worked answer.", got);
+}
+
+static void answer_key(ui_app *a, int key)
+{
+	size_t n = strlen(a->answer);
+	if (key == UI_KEY_ESC) {
+		a->mode = UI_MODE_NORMAL;
+	} else if (key == '\n' || key == '\r') {
+		check_answer(a);
+	} else if (ui_key_is_backspace(key)) {
+		if (n)
+			a->answer[n - 1] = '\0';
+	} else if (key > 0 && key < 127 && strchr("0123456789.-+eE/", key) && n + 1 < sizeof a->answer) {
+		a->answer[n] = (char)key;
+		a->answer[n + 1] = '\0';
+	}
+}
+
+/* The what-if rows: the lesson's params, then registers per thread. */
+static int whatif_rows(const ui_app *a)
+{
+	return ui_app_lesson(a)->nparams + 1;
+}
+
+static void whatif_change(ui_app *a, int dir)
+{
+	const lesson *l = ui_app_lesson(a);
+	int s = a->whatif_sel;
+	if (s == l->nparams) {
+		int regs = a->regs_override > 0 ? a->regs_override : (a->model_ok ? a->model.regs_per_thread : 32);
+		regs += dir * 8;
+		a->regs_override = regs < 8 ? 8 : regs > 255 ? 255 : regs;
+		recompute(a);
+		return;
+	}
+	long long v;
+	if (!expr_get(&a->whatif, l->params[s].name, &v))
+		v = l->params[s].value;
+	long long nv = dir > 0 ? v * 2 : v / 2;
+	if (nv < 1 || nv > 4096)
+		return;
+	expr_env before = a->whatif;
+	expr_set(&a->whatif, l->params[s].name, nv);
+	recompute(a);
+	if (a->model_ok) {
+		a->msg[0] = '\0';
+		return;
+	}
+	/* A value the lesson cannot take: say why and keep the last good one. */
+	char why[sizeof a->model_err];
+	util_strlcpy(why, a->model_err, sizeof why);
+	a->whatif = before;
+	recompute(a);
+	say(a, 1, "%s=%lld: %s", l->params[s].name, nv, why);
+}
+
+static void whatif_reset(ui_app *a)
+{
+	const lesson *l = ui_app_lesson(a);
+	if (a->whatif_sel == l->nparams) {
+		a->regs_override = 0;
+	} else {
+		expr_env keep = {0};
+		for (int i = 0; i < a->whatif.n; i++)
+			if (strcmp(a->whatif.v[i].name, l->params[a->whatif_sel].name))
+				expr_set(&keep, a->whatif.v[i].name, a->whatif.v[i].value);
+		a->whatif = keep;
+	}
+	recompute(a);
+}
+
+static void whatif_key(ui_app *a, int key)
+{
+	ui_action act = ui_key_action(key);
+	int rows = whatif_rows(a);
+	if (key == UI_KEY_ESC || key == '\n' || key == '\r' || key == 't' || key == 'q') {
+		a->mode = UI_MODE_NORMAL;
+	} else if (act == UI_ACT_SCROLL_DOWN || act == UI_ACT_FOCUS_NEXT) {
+		a->whatif_sel = (a->whatif_sel + 1) % rows;
+	} else if (act == UI_ACT_SCROLL_UP || act == UI_ACT_FOCUS_PREV) {
+		a->whatif_sel = (a->whatif_sel + rows - 1) % rows;
+	} else if (key == '+' || key == '=' || key == 'l' || act == UI_ACT_NEXT_PAGE) {
+		whatif_change(a, 1);
+	} else if (key == '-' || key == 'h' || (act == UI_ACT_PREV_PAGE && !ui_key_is_backspace(key))) {
+		whatif_change(a, -1);
+	} else if (key == '0' || ui_key_is_backspace(key)) {
+		whatif_reset(a);
+	}
+}
+
+void ui_app_key(ui_app *a, int key)
+{
+	switch (a->mode) {
+	case UI_MODE_HELP:
+		a->mode = UI_MODE_NORMAL;
+		if (key == 'q')
+			a->quit = 1;
+		return;
+	case UI_MODE_ANSWER:
+		answer_key(a, key);
+		return;
+	case UI_MODE_WHATIF:
+		whatif_key(a, key);
+		return;
+	case UI_MODE_NORMAL:
+		break;
+	}
+	a->msg[0] = '\0';
+	ui_app_act(a, ui_key_action(key));
+}
+
+int ui_app_request(const ui_app *a, run_request *rq, char *err, int errlen)
+{
+	return runner_request_for_lesson(ui_app_lesson(a), &a->whatif, a->M, a->N, a->K, rq, err, errlen);
+}
+
+void ui_app_run_started(ui_app *a, double now, const char *err)
+{
+	a->req = UI_REQ_NONE;
+	a->now = now;
+	if (err) {
+		run_result *r = &a->res[a->lesson];
+		memset(r, 0, sizeof *r);
+		r->status = RUN_BAD_REQUEST;
+		util_strlcpy(r->msg, err, sizeof r->msg);
+		a->have_res[a->lesson] = 1;
+		say(a, 1, "%s", err);
+		return;
+	}
+	a->run = UI_RUN_BUSY;
+	a->run_lesson = a->lesson;
+	a->run_started = now;
+	a->run_predicted_ms = a->model_ok ? a->model.predicted_ms : 0;
+	say(a, 0, "running %s at %lldx%lldx%lld ... (Esc cancels)", ui_app_lesson(a)->id, a->M, a->N, a->K);
+}
+
+void ui_app_run_finished(ui_app *a, const run_result *r)
+{
+	a->run = UI_RUN_IDLE;
+	a->req = UI_REQ_NONE;
+	int i = a->run_lesson;
+	a->res[i] = *r;
+	a->have_res[i] = 1;
+	if (r->status == RUN_OK)
+		say(a, 0, "%s: %.0f GFLOP/s%s", a->course->l[i].id, r->gflops,
+		    r->verified == 1 ? ", matches cuBLAS" : "");
+	else
+		say(a, 1, "%s: %s", run_status_name(r->status), r->msg);
+	if (i == a->lesson)
+		recompute(a);
+}

@@ -1,0 +1,128 @@
+/* ui/app: the tutor's state and the update code that changes it (keys, runs, resizes); never calls curses. */
+#ifndef PTXTUTOR_UI_APP_H
+#define PTXTUTOR_UI_APP_H
+
+#include "devices.h"
+#include "lesson.h"
+#include "model.h"
+#include "ptx.h"
+#include "runner.h"
+#include "state.h"
+#include "ui/keys.h"
+#include "ui/layout.h"
+#include "ui/theme.h"
+
+#define UI_MIX_MAX 24
+#define UI_SIZE_MIN 64
+#define UI_SIZE_MAX 16384
+#define UI_SIZE_DEFAULT 4096
+
+typedef enum { UI_MODE_NORMAL, UI_MODE_HELP, UI_MODE_WHATIF, UI_MODE_ANSWER } ui_mode;
+typedef enum { UI_RUN_IDLE, UI_RUN_BUSY } ui_run_state;
+/* What the update code asks the event loop to do (it owns the worker). */
+typedef enum { UI_REQ_NONE, UI_REQ_RUN, UI_REQ_CANCEL } ui_request;
+
+/* A lesson's kernel as shown: the parsed PTX and its static instruction mix. */
+typedef struct {
+	int loaded;              /* tried (ok or not) */
+	int ok;
+	char err[256];
+	ptx_doc doc;
+	ptx_mix_entry mix[UI_MIX_MAX];
+	int nmix, mix_total;
+} ui_ptx;
+
+/* Command-line choices. */
+typedef struct {
+	int present, ascii;
+	const char *theme;       /* NULL: the default for the mode */
+	const char *no_color;    /* getenv("NO_COLOR") */
+	const char *gpu;         /* --gpu NAME; NULL: the table's default */
+	long long M, N, K;       /* 0: UI_SIZE_DEFAULT */
+	const char *lesson;      /* start here (number or id); NULL: the saved state */
+	int page;                /* with lesson; -1: from the saved state */
+	const expr_env *set;     /* --set overrides; may be NULL */
+} ui_opts;
+
+typedef struct {
+	course *course;          /* owned */
+	gpu_table gpus;
+	int have_gpus;
+	gpu_spec gpu;            /* the device the model uses */
+	int gpu_live;            /* gpu came from a run on a real device */
+
+	int lesson, page;
+	int focus;               /* a ui_pane */
+	int side;                /* UI_PANE_NUMBERS or UI_PANE_RUN: what a tabbed slot shows */
+	int scroll[UI_NPANES];
+	int ptx_follow;          /* the PTX view follows the page's anchor */
+	int fold;                /* fold long repetitive runs */
+	long long M, N, K;
+	expr_env whatif;         /* parameter overrides for the current lesson */
+	int regs_override;       /* what-if registers per thread; 0: none */
+	int whatif_sel;
+
+	model_result model;
+	int model_ok;
+	char model_err[256];
+	ui_ptx ptx[LESSON_MAX];
+
+	ui_run_state run;
+	int run_lesson;
+	double run_started, now;
+	double run_predicted_ms;
+	run_result res[LESSON_MAX];
+	int have_res[LESSON_MAX];
+	ui_request req;
+
+	int ex;                  /* the exercise the answer keys act on */
+	char answer[32];
+	int ex_verdict;          /* 0 not answered, 1 right, -1 wrong */
+	double ex_expected;
+	int show_hint, show_solution;
+
+	ui_mode mode;
+	char msg[200];
+	int msg_bad;
+
+	int present, ascii;
+	const ui_theme *theme;
+	int cols, rows;
+	ui_layout layout;
+	int quit;
+} ui_app;
+
+/* Sets the tutor up on a loaded course (taken over, freed by ui_app_free) and
+ * a GPU table (copied; may be NULL). Returns 0, or -1 with a message when
+ * there is nothing to show (no lessons) or an option is wrong. */
+int ui_app_setup(ui_app *a, const ui_opts *o, course *c, const gpu_table *gpus, char *err, int errlen);
+void ui_app_free(ui_app *a);
+
+void ui_app_resize(ui_app *a, int cols, int rows);
+/* A key from the terminal, in whatever mode the tutor is in. */
+void ui_app_key(ui_app *a, int key);
+void ui_app_act(ui_app *a, ui_action act);
+/* The clock, for a running run's elapsed time. */
+void ui_app_tick(ui_app *a, double now);
+
+/* The loop reports on the run it started for UI_REQ_RUN: err NULL when the
+ * request went to the worker, else why not (the run pane shows it). */
+void ui_app_run_started(ui_app *a, double now, const char *err);
+void ui_app_run_finished(ui_app *a, const run_result *r);
+/* Fills the request for the current lesson, size and what-ifs. */
+int ui_app_request(const ui_app *a, run_request *rq, char *err, int errlen);
+
+void ui_app_select(ui_app *a, int which, int page);
+void ui_app_saved(const ui_app *a, state_data *s);
+
+/* Shared by update and draw: the first PTX view row shown, and the view. */
+const lesson *ui_app_lesson(const ui_app *a);
+const lesson_page *ui_app_page(const ui_app *a);
+/* The anchored lines of the page (union of its regions); -1 -1 when none. */
+void ui_app_anchor_lines(const ui_app *a, int *first, int *last);
+/* The PTX view rows for the current lesson (malloc'd; NULL when no PTX). */
+ptx_row *ui_app_ptx_rows(const ui_app *a, int *n);
+/* The top row of the PTX view for a pane of height h (title row excluded). */
+int ui_app_ptx_top(const ui_app *a, const ptx_row *rows, int n, int h);
+
+#endif

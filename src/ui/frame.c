@@ -1,0 +1,197 @@
+/* ui/frame: the off-screen cell grid, UTF-8 decoding into it, and the glyph sets. */
+#include "ui/frame.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static const ui_glyphs glyphs_unicode = {
+	.hline = 0x2500, .vline = 0x2502, .cross = 0x253C, .ellipsis = 0x2026,
+	.point = 0x25CF, .arrow = 0x2192, .mark = 0x25B6,
+	.eighths = {' ', 0x258F, 0x258E, 0x258D, 0x258C, 0x258B, 0x258A, 0x2589, 0x2588},
+	.shade = 0x2591,
+};
+
+static const ui_glyphs glyphs_ascii = {
+	.hline = '-', .vline = '|', .cross = '+', .ellipsis = '~',
+	.point = '*', .arrow = '>', .mark = '>',
+	.eighths = {' ', ' ', ' ', ' ', '#', '#', '#', '#', '#'},
+	.shade = '.',
+};
+
+const ui_glyphs *ui_glyphs_get(int ascii)
+{
+	return ascii ? &glyphs_ascii : &glyphs_unicode;
+}
+
+void ui_frame_init(ui_frame *f, int cols, int rows)
+{
+	f->cols = f->rows = 0;
+	f->cells = NULL;
+	ui_frame_resize(f, cols, rows);
+}
+
+void ui_frame_free(ui_frame *f)
+{
+	free(f->cells);
+	f->cells = NULL;
+	f->cols = f->rows = 0;
+}
+
+void ui_frame_resize(ui_frame *f, int cols, int rows)
+{
+	if (cols < 1)
+		cols = 1;
+	if (rows < 1)
+		rows = 1;
+	if (cols * rows != f->cols * f->rows || !f->cells) {
+		free(f->cells);
+		f->cells = malloc((size_t)cols * (size_t)rows * sizeof *f->cells);
+		if (!f->cells)
+			abort();
+	}
+	f->cols = cols;
+	f->rows = rows;
+	ui_frame_clear(f);
+}
+
+void ui_frame_clear(ui_frame *f)
+{
+	for (int i = 0; i < f->cols * f->rows; i++)
+		f->cells[i] = (ui_cell){' ', UI_ROLE_NORMAL, 0};
+}
+
+void ui_frame_put(ui_frame *f, int x, int y, uint32_t ch, ui_role role)
+{
+	if (x < 0 || y < 0 || x >= f->cols || y >= f->rows)
+		return;
+	ui_cell *c = &f->cells[y * f->cols + x];
+	c->ch = ch;
+	c->role = (uint8_t)role;
+}
+
+void ui_frame_fill(ui_frame *f, ui_rect r, uint32_t ch, ui_role role)
+{
+	for (int y = r.y; y < r.y + r.h; y++)
+		for (int x = r.x; x < r.x + r.w; x++)
+			ui_frame_put(f, x, y, ch, role);
+}
+
+void ui_frame_flag(ui_frame *f, int x, int y, int w, uint8_t flags)
+{
+	if (y < 0 || y >= f->rows)
+		return;
+	for (int i = x < 0 ? 0 : x; i < x + w && i < f->cols; i++)
+		f->cells[y * f->cols + i].flags |= flags;
+}
+
+uint32_t ui_utf8_decode(const char *s, size_t n, int *len)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	*len = 1;
+	if (u[0] < 0x80)
+		return u[0];
+	int need;
+	uint32_t cp;
+	if ((u[0] & 0xE0) == 0xC0) {
+		need = 1;
+		cp = u[0] & 0x1F;
+	} else if ((u[0] & 0xF0) == 0xE0) {
+		need = 2;
+		cp = u[0] & 0x0F;
+	} else if ((u[0] & 0xF8) == 0xF0) {
+		need = 3;
+		cp = u[0] & 0x07;
+	} else {
+		return '?';
+	}
+	if ((size_t)need >= n)
+		return '?';
+	for (int i = 1; i <= need; i++) {
+		if ((u[i] & 0xC0) != 0x80)
+			return '?';
+		cp = (cp << 6) | (u[i] & 0x3F);
+	}
+	*len = need + 1;
+	return cp;
+}
+
+int ui_utf8_encode(uint32_t cp, char *o)
+{
+	if (cp < 0x80) {
+		o[0] = (char)cp;
+		return 1;
+	}
+	if (cp < 0x800) {
+		o[0] = (char)(0xC0 | (cp >> 6));
+		o[1] = (char)(0x80 | (cp & 0x3F));
+		return 2;
+	}
+	if (cp < 0x10000) {
+		o[0] = (char)(0xE0 | (cp >> 12));
+		o[1] = (char)(0x80 | ((cp >> 6) & 0x3F));
+		o[2] = (char)(0x80 | (cp & 0x3F));
+		return 3;
+	}
+	o[0] = (char)(0xF0 | (cp >> 18));
+	o[1] = (char)(0x80 | ((cp >> 12) & 0x3F));
+	o[2] = (char)(0x80 | ((cp >> 6) & 0x3F));
+	o[3] = (char)(0x80 | (cp & 0x3F));
+	return 4;
+}
+
+int ui_utf8_width(const char *s, size_t n)
+{
+	int w = 0;
+	for (size_t i = 0; i < n && s[i];) {
+		int l;
+		ui_utf8_decode(s + i, n - i, &l);
+		i += (size_t)l;
+		w++;
+	}
+	return w;
+}
+
+int ui_frame_textn(ui_frame *f, ui_rect clip, int x, int y, const char *s, size_t n, ui_role role)
+{
+	if (y < clip.y || y >= clip.y + clip.h) {
+		return x + ui_utf8_width(s, n);
+	}
+	for (size_t i = 0; i < n && s[i] && s[i] != '\n';) {
+		int l;
+		uint32_t cp = ui_utf8_decode(s + i, n - i, &l);
+		i += (size_t)l;
+		if (cp == '\t')
+			cp = ' ';
+		else if (cp < 32 || cp == 127)
+			cp = '?';
+		if (x >= clip.x && x < clip.x + clip.w)
+			ui_frame_put(f, x, y, cp, role);
+		x++;
+	}
+	return x;
+}
+
+int ui_frame_text(ui_frame *f, ui_rect clip, int x, int y, const char *s, ui_role role)
+{
+	return ui_frame_textn(f, clip, x, y, s, strlen(s), role);
+}
+
+int ui_frame_row_text(const ui_frame *f, int y, char *out, size_t len)
+{
+	size_t o = 0, keep = 0;
+	if (!len)
+		return 0;
+	for (int x = 0; y >= 0 && y < f->rows && x < f->cols; x++) {
+		char b[5];
+		uint32_t cp = f->cells[y * f->cols + x].ch;
+		int l = ui_utf8_encode(cp, b);
+		if (o + (size_t)l >= len)
+			break;
+		memcpy(out + o, b, (size_t)l);
+		o += (size_t)l;
+		if (cp != ' ')
+			keep = o;
+	}
+	out[keep] = '\0';
+	return (int)keep;
+}

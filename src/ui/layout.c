@@ -1,0 +1,109 @@
+/* ui/layout: pane rectangles from the terminal size; a table of thresholds picks the arrangement. */
+#include "ui/layout.h"
+
+#include <string.h>
+
+static const char *const kind_names[] = {
+	[UI_LAYOUT_TOO_SMALL] = "too-small",
+	[UI_LAYOUT_COMPACT] = "compact",
+	[UI_LAYOUT_WIDE] = "wide",
+	[UI_LAYOUT_WIDE3] = "wide3",
+	[UI_LAYOUT_PRESENT] = "present",
+};
+
+static const char *const pane_names[UI_NPANES] = {
+	[UI_PANE_LESSON] = "lesson",
+	[UI_PANE_PTX] = "PTX",
+	[UI_PANE_NUMBERS] = "numbers",
+	[UI_PANE_RUN] = "run",
+};
+
+const char *ui_layout_kind_name(ui_layout_kind k)
+{
+	return (unsigned)k < sizeof kind_names / sizeof kind_names[0] ? kind_names[k] : "?";
+}
+
+const char *ui_pane_name(ui_pane p)
+{
+	return (unsigned)p < UI_NPANES ? pane_names[p] : "?";
+}
+
+static ui_rect rect(int x, int y, int w, int h)
+{
+	return (ui_rect){x, y, w, h};
+}
+
+/* Splits a length into a first part of pct percent (at least lo) and the rest. */
+static int part(int total, int pct, int lo)
+{
+	int a = total * pct / 100;
+	return a < lo ? lo : a;
+}
+
+/* Side slot width in the compact layout: wide enough for the numbers' labels. */
+enum { SIDE_COMPACT = 30 };
+
+void ui_layout_compute(int cols, int rows, int present, ui_layout *L)
+{
+	memset(L, 0, sizeof *L);
+	L->cols = cols;
+	L->rows = rows;
+	if (cols < UI_MIN_COLS || rows < UI_MIN_ROWS) {
+		L->kind = UI_LAYOUT_TOO_SMALL;
+		return;
+	}
+	L->header = rect(0, 0, cols, 1);
+	L->status = rect(0, rows - 1, cols, 1);
+	int top = 1, body = rows - 2;
+	ui_rect *P = L->pane;
+
+	if (present && cols >= 120) {
+		/* Lecture, wide: text left, code right, one tabbed slot for the numbers. */
+		L->kind = UI_LAYOUT_PRESENT;
+		L->tabbed = 1;
+		int lw = part(cols, 38, 40);
+		int rw = cols - lw - 1;
+		int ph = part(body, 62, 10);
+		P[UI_PANE_LESSON] = rect(0, top, lw, body);
+		P[UI_PANE_PTX] = rect(lw + 1, top, rw, ph);
+		P[UI_PANE_NUMBERS] = rect(lw + 1, top + ph, rw, body - ph);
+	} else if (!present && cols >= 150 && rows >= 36) {
+		L->kind = UI_LAYOUT_WIDE3;
+		int lw = part(cols, 30, 40);
+		int rw = part(cols, 29, 40);
+		int pw = cols - lw - rw - 2;
+		int nh = part(body, 68, 12);
+		P[UI_PANE_LESSON] = rect(0, top, lw, body);
+		P[UI_PANE_PTX] = rect(lw + 1, top, pw, body);
+		P[UI_PANE_NUMBERS] = rect(lw + pw + 2, top, rw, nh);
+		P[UI_PANE_RUN] = rect(lw + pw + 2, top + nh, rw, body - nh);
+	} else if (!present && cols >= 120 && rows >= 36) {
+		L->kind = UI_LAYOUT_WIDE;
+		int lw = part(cols, 60, 70);
+		int rw = cols - lw - 1;
+		int lh = part(body, 42, 10);
+		int nh = part(body, 68, 12);
+		P[UI_PANE_LESSON] = rect(0, top, lw, lh);
+		P[UI_PANE_PTX] = rect(0, top + lh, lw, body - lh);
+		P[UI_PANE_NUMBERS] = rect(lw + 1, top, rw, nh);
+		P[UI_PANE_RUN] = rect(lw + 1, top + nh, rw, body - nh);
+	} else {
+		/* 80×24 and anything not big enough for side by side: lesson on top,
+		 * PTX below with the numbers and the run tabbed beside it. In lecture
+		 * mode the text gets more room. */
+		L->kind = present ? UI_LAYOUT_PRESENT : UI_LAYOUT_COMPACT;
+		L->tabbed = 1;
+		int lh = part(body, present ? 45 : 40, 8);
+		int sw = cols >= 110 ? part(cols, 34, SIDE_COMPACT) : SIDE_COMPACT;
+		int pw = cols - sw - 1;
+		P[UI_PANE_LESSON] = rect(0, top, cols, lh);
+		P[UI_PANE_PTX] = rect(0, top + lh, pw, body - lh);
+		P[UI_PANE_NUMBERS] = rect(pw + 1, top + lh, sw, body - lh);
+	}
+	if (L->tabbed)
+		P[UI_PANE_RUN] = P[UI_PANE_NUMBERS];
+
+	int hw = cols - 8 < 72 ? cols - 8 : 72;
+	int hh = rows - 4 < 30 ? rows - 4 : 30;
+	L->help = rect((cols - hw) / 2, (rows - hh) / 2, hw, hh);
+}

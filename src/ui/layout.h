@@ -1,0 +1,47 @@
+/* ui/layout: where each pane goes — a pure function of the terminal size and the mode, no curses. */
+#ifndef PTXTUTOR_UI_LAYOUT_H
+#define PTXTUTOR_UI_LAYOUT_H
+
+/* The smallest terminal the tutor draws in; below it says so instead. */
+#define UI_MIN_COLS 80
+#define UI_MIN_ROWS 24
+
+typedef struct {
+	int x, y, w, h;
+} ui_rect;
+
+typedef enum {
+	UI_PANE_LESSON,
+	UI_PANE_PTX,
+	UI_PANE_NUMBERS,
+	UI_PANE_RUN,
+	UI_NPANES
+} ui_pane;
+
+typedef enum {
+	UI_LAYOUT_TOO_SMALL,
+	UI_LAYOUT_COMPACT,   /* lesson on top; PTX and a tabbed numbers/run slot below */
+	UI_LAYOUT_WIDE,      /* lesson over PTX on the left; numbers over run on the right */
+	UI_LAYOUT_WIDE3,     /* lesson | PTX | numbers over run, side by side */
+	UI_LAYOUT_PRESENT,   /* lecture: lesson | PTX over a tabbed numbers/run slot */
+} ui_layout_kind;
+
+typedef struct {
+	int cols, rows;
+	ui_layout_kind kind;
+	ui_rect header;          /* one row: lesson, GPU, size */
+	ui_rect status;          /* one row: keys, messages */
+	ui_rect pane[UI_NPANES]; /* each pane's rectangle, its title row included */
+	int tabbed;              /* numbers and run share one rectangle; one shows at a time */
+	ui_rect help;            /* the `?` overlay */
+} ui_layout;
+
+/* Computes the layout for a cols×rows terminal; present selects lecture mode.
+ * Rectangles never overlap (except numbers/run when tabbed) and stay inside
+ * the terminal; every pane of a drawable layout is at least 20×4. */
+void ui_layout_compute(int cols, int rows, int present, ui_layout *out);
+
+const char *ui_layout_kind_name(ui_layout_kind k);
+const char *ui_pane_name(ui_pane p);
+
+#endif

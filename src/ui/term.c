@@ -1,0 +1,183 @@
+/* ui/term: curses setup and teardown, frame → screen, keys, and the signal handlers that never lose the terminal. */
+#define _XOPEN_SOURCE_EXTENDED 1
+#include "ui/term.h"
+
+#include <curses.h>
+#include <langinfo.h>
+#include <locale.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+volatile sig_atomic_t ui_term_signal;
+
+static int open_now;
+static const ui_theme *theme;
+static int colours; /* colour pairs in use */
+static int utf8;
+
+int ui_term_utf8(void)
+{
+	static int known = -1;
+	if (known < 0) {
+		setlocale(LC_ALL, "");
+		const char *cs = nl_langinfo(CODESET);
+		known = cs && (!strcmp(cs, "UTF-8") || !strcmp(cs, "utf8"));
+	}
+	return known;
+}
+
+static void on_quit(int sig)
+{
+	ui_term_signal = sig;
+}
+
+/* A crash: give the terminal back first, then die of the same signal. */
+static void on_fatal(int sig)
+{
+	if (open_now) {
+		endwin();
+		open_now = 0;
+	}
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+static void handlers(void)
+{
+	struct sigaction sa;
+	memset(&sa, 0, sizeof sa);
+	sigemptyset(&sa.sa_mask);
+	sa.sa_handler = on_quit; /* no SA_RESTART: poll() returns so the loop sees it */
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	sa.sa_handler = on_fatal;
+	sa.sa_flags = SA_RESETHAND;
+	sigaction(SIGSEGV, &sa, NULL);
+	sigaction(SIGABRT, &sa, NULL);
+	sigaction(SIGBUS, &sa, NULL);
+	sigaction(SIGFPE, &sa, NULL);
+	/* A worker that died must not take the UI with it on the next write. */
+	signal(SIGPIPE, SIG_IGN);
+}
+
+static attr_t attrs_of(unsigned char a)
+{
+	attr_t r = A_NORMAL;
+	if (a & UI_A_BOLD)
+		r |= A_BOLD;
+	if (a & UI_A_REVERSE)
+		r |= A_REVERSE;
+	if (a & UI_A_UNDERLINE)
+		r |= A_UNDERLINE;
+	if (a & UI_A_DIM)
+		r |= A_DIM;
+	return r;
+}
+
+void ui_term_colours(const ui_theme *t)
+{
+	theme = t;
+	colours = t->colour && has_colors() && COLORS >= 8 && COLOR_PAIRS > 2 * UI_NROLES;
+	if (!colours)
+		return;
+	use_default_colors();
+	for (int r = 0; r < UI_NROLES; r++) {
+		init_pair((short)(1 + r), t->role[r].fg, t->role[r].bg);
+		init_pair((short)(1 + UI_NROLES + r), t->role[r].fg, t->hl_bg);
+	}
+	/* The background of empty space follows the theme (projector themes paint it). */
+	bkgdset(COLOR_PAIR(1));
+}
+
+void ui_term_blit(void *window, const ui_frame *f, const ui_theme *t)
+{
+	WINDOW *w = window;
+	utf8 = ui_term_utf8();
+	int use_colour = t->colour && colours;
+	for (int y = 0; y < f->rows; y++) {
+		for (int x = 0; x < f->cols; x++) {
+			const ui_cell *c = &f->cells[y * f->cols + x];
+			const ui_style *st = &t->role[c->role < UI_NROLES ? c->role : 0];
+			attr_t a = attrs_of(st->attr);
+			short pair = 0;
+			if (use_colour)
+				pair = (short)(1 + c->role + ((c->flags & UI_CELL_HL) ? UI_NROLES : 0));
+			else if (c->flags & UI_CELL_HL)
+				a |= attrs_of(t->hl_attr);
+			if ((c->flags & UI_CELL_HL) && use_colour)
+				a &= ~(attr_t)A_REVERSE;
+			wchar_t wc[2] = {(wchar_t)c->ch, 0};
+			if (!utf8 && c->ch > 126)
+				wc[0] = '?';
+			cchar_t cc;
+			setcchar(&cc, wc, a, pair, NULL);
+			mvwadd_wch(w, y, x, &cc);
+		}
+	}
+}
+
+int ui_term_open(const ui_theme *t, char *err, int errlen)
+{
+	utf8 = ui_term_utf8();
+	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
+		snprintf(err, (size_t)errlen, "the tutor needs a terminal (try `ptxtutor show LESSON --screen`)");
+		return -1;
+	}
+	handlers();
+	/* newterm, not initscr: initscr exits by itself on a bad TERM. */
+	if (!newterm(NULL, stdout, stdin)) {
+		snprintf(err, (size_t)errlen, "cannot start curses on this terminal (TERM=%s)",
+			 getenv("TERM") ? getenv("TERM") : "");
+		return -1;
+	}
+	open_now = 1;
+	cbreak();
+	noecho();
+	nonl();
+	keypad(stdscr, TRUE);
+	nodelay(stdscr, TRUE);
+	curs_set(0);
+	set_escdelay(25);
+	/* NO_COLOR means none at all: start_color alone makes curses paint white on black. */
+	if (t->colour && has_colors())
+		start_color();
+	ui_term_colours(t);
+	return 0;
+}
+
+void ui_term_close(void)
+{
+	if (!open_now)
+		return;
+	open_now = 0;
+	curs_set(1);
+	endwin();
+}
+
+void ui_term_size(int *cols, int *rows)
+{
+	*cols = COLS;
+	*rows = LINES;
+}
+
+void ui_term_show(const ui_frame *f, int redraw_all)
+{
+	if (redraw_all)
+		clearok(curscr, TRUE);
+	ui_term_blit(stdscr, f, theme);
+	wnoutrefresh(stdscr);
+	doupdate();
+}
+
+int ui_term_key(void)
+{
+	int ch = getch();
+	if (ch == '\r' || ch == KEY_ENTER)
+		ch = '\n';
+	if (ch == KEY_RESIZE)
+		return UI_KEY_RESIZE;
+	return ch == ERR ? -1 : ch;
+}

@@ -1,0 +1,166 @@
+/* test_layout: pane rectangles at many terminal sizes — inside the screen, disjoint, big enough, right arrangement. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+
+#include "ui/layout.h"
+
+static int inside(ui_rect r, int cols, int rows)
+{
+	return r.x >= 0 && r.y >= 0 && r.w > 0 && r.h > 0 && r.x + r.w <= cols && r.y + r.h <= rows;
+}
+
+static int overlap(ui_rect a, ui_rect b)
+{
+	return a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h;
+}
+
+static int same(ui_rect a, ui_rect b)
+{
+	return a.x == b.x && a.y == b.y && a.w == b.w && a.h == b.h;
+}
+
+/* Every property a drawable layout must have. */
+static void check(int cols, int rows, int present)
+{
+	ui_layout L;
+	ui_layout_compute(cols, rows, present, &L);
+	char where[64];
+	snprintf(where, sizeof where, "%dx%d present=%d", cols, rows, present);
+	if (cols < UI_MIN_COLS || rows < UI_MIN_ROWS) {
+		if (L.kind != UI_LAYOUT_TOO_SMALL)
+			fail_msg("%s: should be too small", where);
+		return;
+	}
+	if (L.kind == UI_LAYOUT_TOO_SMALL)
+		fail_msg("%s: drawable size reported too small", where);
+	ui_rect all[UI_NPANES + 2];
+	int n = 0;
+	all[n++] = L.header;
+	all[n++] = L.status;
+	for (int p = 0; p < UI_NPANES; p++) {
+		ui_rect r = L.pane[p];
+		if (!inside(r, cols, rows))
+			fail_msg("%s: pane %s outside (%d,%d %dx%d)", where, ui_pane_name(p), r.x, r.y, r.w, r.h);
+		if (r.w < 20 || r.h < 4)
+			fail_msg("%s: pane %s too small (%dx%d)", where, ui_pane_name(p), r.w, r.h);
+		if (!(L.tabbed && p == UI_PANE_RUN))
+			all[n++] = r;
+	}
+	if (L.tabbed && !same(L.pane[UI_PANE_NUMBERS], L.pane[UI_PANE_RUN]))
+		fail_msg("%s: tabbed but numbers and run differ", where);
+	for (int i = 0; i < n; i++)
+		for (int j = i + 1; j < n; j++)
+			if (overlap(all[i], all[j]))
+				fail_msg("%s: rectangles %d and %d overlap", where, i, j);
+	if (!inside(L.header, cols, rows) || L.header.h != 1 || L.header.y != 0)
+		fail_msg("%s: header", where);
+	if (!inside(L.status, cols, rows) || L.status.y != rows - 1)
+		fail_msg("%s: status", where);
+	if (!inside(L.help, cols, rows))
+		fail_msg("%s: help overlay outside", where);
+	/* Nothing is wasted: the body rows are all used by some pane. */
+	for (int y = 1; y < rows - 1; y++) {
+		int covered = 0;
+		for (int p = 0; p < UI_NPANES; p++)
+			covered |= L.pane[p].y <= y && y < L.pane[p].y + L.pane[p].h;
+		if (!covered)
+			fail_msg("%s: row %d belongs to no pane", where, y);
+	}
+}
+
+static void test_properties_at_every_size(void **st)
+{
+	(void)st;
+	for (int present = 0; present < 2; present++)
+		for (int c = 60; c <= 320; c += 7)
+			for (int r = 16; r <= 100; r += 3)
+				check(c, r, present);
+	check(80, 24, 0);
+	check(80, 24, 1);
+	check(160, 48, 0);
+	check(160, 48, 1);
+}
+
+static void test_kinds(void **st)
+{
+	(void)st;
+	ui_layout L;
+	ui_layout_compute(79, 24, 0, &L);
+	assert_int_equal(L.kind, UI_LAYOUT_TOO_SMALL);
+	ui_layout_compute(80, 23, 0, &L);
+	assert_int_equal(L.kind, UI_LAYOUT_TOO_SMALL);
+	ui_layout_compute(80, 24, 0, &L);
+	assert_int_equal(L.kind, UI_LAYOUT_COMPACT);
+	assert_true(L.tabbed);
+	ui_layout_compute(130, 40, 0, &L);
+	assert_int_equal(L.kind, UI_LAYOUT_WIDE);
+	assert_false(L.tabbed);
+	ui_layout_compute(160, 48, 0, &L);
+	assert_int_equal(L.kind, UI_LAYOUT_WIDE3);
+	assert_false(L.tabbed);
+	ui_layout_compute(160, 48, 1, &L);
+	assert_int_equal(L.kind, UI_LAYOUT_PRESENT);
+	assert_true(L.tabbed);
+	ui_layout_compute(80, 24, 1, &L);
+	assert_int_equal(L.kind, UI_LAYOUT_PRESENT);
+}
+
+static void test_80x24_arrangement(void **st)
+{
+	(void)st;
+	ui_layout L;
+	ui_layout_compute(80, 24, 0, &L);
+	ui_rect les = L.pane[UI_PANE_LESSON], ptx = L.pane[UI_PANE_PTX], num = L.pane[UI_PANE_NUMBERS];
+	/* Lesson across the top, PTX under it on the left, numbers beside PTX. */
+	assert_int_equal(les.y, 1);
+	assert_int_equal(les.w, 80);
+	assert_int_equal(ptx.y, les.y + les.h);
+	assert_int_equal(ptx.x, 0);
+	assert_int_equal(num.y, ptx.y);
+	assert_int_equal(num.x, ptx.w + 1); /* one column for the separator */
+	assert_int_equal(num.x + num.w, 80);
+	assert_true(ptx.w >= 48); /* a PTX line with line numbers fits */
+	assert_int_equal(ptx.y + ptx.h, 23);
+}
+
+static void test_160x48_side_by_side(void **st)
+{
+	(void)st;
+	ui_layout L;
+	ui_layout_compute(160, 48, 0, &L);
+	ui_rect les = L.pane[UI_PANE_LESSON], ptx = L.pane[UI_PANE_PTX];
+	ui_rect num = L.pane[UI_PANE_NUMBERS], run = L.pane[UI_PANE_RUN];
+	assert_true(les.x < ptx.x && ptx.x < num.x);
+	assert_int_equal(les.h, 46);
+	assert_int_equal(ptx.h, 46);
+	assert_int_equal(num.x, run.x);
+	assert_int_equal(num.y + num.h, run.y);
+	assert_int_equal(run.y + run.h, 47);
+	assert_true(ptx.w >= 60);
+}
+
+static void test_pure(void **st)
+{
+	(void)st;
+	ui_layout a, b;
+	ui_layout_compute(123, 45, 0, &a);
+	ui_layout_compute(123, 45, 0, &b);
+	assert_memory_equal(&a, &b, sizeof a);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_properties_at_every_size),
+		cmocka_unit_test(test_kinds),
+		cmocka_unit_test(test_80x24_arrangement),
+		cmocka_unit_test(test_160x48_side_by_side),
+		cmocka_unit_test(test_pure),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

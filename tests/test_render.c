@@ -1,0 +1,613 @@
+/* test_render: the tutor drawn on a curses screen (newterm on a file), read back with mvwinnstr, at several sizes and in several states. */
+#define _XOPEN_SOURCE_EXTENDED 1
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <curses.h>
+#include <limits.h>
+#include <sys/stat.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "devices.h"
+#include "lesson.h"
+#include "ui/app.h"
+#include "ui/draw.h"
+#include "ui/frame.h"
+#include "ui/keys.h"
+#include "ui/term.h"
+#include "util.h"
+
+/* ---- a two-lesson course written for the test, in a root of its own ---- */
+
+static const char ptx1[] =
+	"// Fixture: one thread per element of C.\n"
+	".version 7.0\n"
+	".target sm_50\n"
+	".address_size 64\n"
+	"\n"
+	".visible .entry fx_naive(\n"
+	"\t.param .u64 A, .param .u64 B, .param .u64 C,\n"
+	"\t.param .u32 M, .param .u32 N, .param .u32 K)\n"
+	"{\n"
+	"\t.reg .pred %p<2>;\n"
+	"\t.reg .b32 %row, %col, %t0, %t1;\n"
+	"\t.reg .f32 %acc;\n"
+	"\t// @index\n"
+	"\tmov.u32 %t0, %ctaid.x;\n"
+	"\tmov.u32 %t1, %tid.x;\n"
+	"\tmad.lo.s32 %row, %t0, 32, %t1;\n"
+	"\t// @end\n"
+	"\tmov.f32 %acc, 0f00000000;\n"
+	"\tret;\n"
+	"}\n";
+
+/* Lesson 2 has a long run of same-shaped lines, for folding. */
+static const char ptx2[] =
+	"// Fixture: an unrolled body.\n"
+	".version 7.0\n"
+	".target sm_50\n"
+	".address_size 64\n"
+	".visible .entry fx_coal(\n"
+	"\t.param .u64 A, .param .u64 B, .param .u64 C,\n"
+	"\t.param .u32 M, .param .u32 N, .param .u32 K)\n"
+	"{\n"
+	"\t.reg .f32 %acc<8>, %a<8>, %b<8>;\n"
+	"\t// @body\n"
+	"\tfma.rn.f32 %acc0, %a0, %b0, %acc0;\n"
+	"\tfma.rn.f32 %acc1, %a1, %b1, %acc1;\n"
+	"\tfma.rn.f32 %acc2, %a2, %b2, %acc2;\n"
+	"\tfma.rn.f32 %acc3, %a3, %b3, %acc3;\n"
+	"\tfma.rn.f32 %acc4, %a4, %b4, %acc4;\n"
+	"\tfma.rn.f32 %acc5, %a5, %b5, %acc5;\n"
+	"\tfma.rn.f32 %acc6, %a6, %b6, %acc6;\n"
+	"\tfma.rn.f32 %acc7, %a7, %b7, %acc7;\n"
+	"\t// @end\n"
+	"\tret;\n"
+	"}\n";
+
+static const char md1[] =
+	"---\n"
+	"id: naive\n"
+	"title: Fixture naive kernel\n"
+	"kernel: ptx/01_naive.ptx fx_naive\n"
+	"dtype: f32\n"
+	"params: BS=32\n"
+	"block: BS BS\n"
+	"tile: BS BS\n"
+	"model: naive\n"
+	"needs: sm_50\n"
+	"regs: 24\n"
+	"---\n"
+	"# One thread per output\n"
+	"Each thread computes one element of C. Its intensity is {ai.global}.\n"
+	"\n"
+	"- a list item with `code` and **bold**\n"
+	"# Where the indices come from\n"
+	"@ptx index\n"
+	"The row comes from the block and thread indices.\n"
+	"# The loop\n"
+	"Two loads per FMA.\n"
+	"@exercise ai.global tol=0.01\n"
+	"What is the global arithmetic intensity, in FLOP per byte?\n"
+	"@hint Two loads of four bytes for one FMA.\n"
+	"@answer It is {ai.global}.\n";
+
+static const char md2[] =
+	"---\n"
+	"id: coal\n"
+	"title: Fixture coalesced kernel\n"
+	"kernel: ptx/02_coal.ptx fx_coal\n"
+	"dtype: f32\n"
+	"params: BS=32\n"
+	"block: BS BS\n"
+	"tile: BS BS\n"
+	"model: coalesced\n"
+	"needs: sm_50\n"
+	"regs: 24\n"
+	"---\n"
+	"# Swap the mapping\n"
+	"Lanes now walk along a row.\n";
+
+static char root[PATH_MAX];
+
+static void put(const char *rel, const char *text)
+{
+	char p[PATH_MAX + 64];
+	snprintf(p, sizeof p, "%s/%s", root, rel);
+	FILE *f = fopen(p, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+static int make_root(void **st)
+{
+	(void)st;
+	char here[PATH_MAX];
+	const char *src = getenv("PTXTUTOR_ROOT");
+	if (!src || !*src)
+		src = getcwd(here, sizeof here);
+	snprintf(root, sizeof root, "/tmp/ptxtutor-render-XXXXXX");
+	if (!mkdtemp(root))
+		return -1;
+	char p[PATH_MAX + 64], assets[PATH_MAX + 64];
+	snprintf(p, sizeof p, "%s/lessons", root);
+	mkdir(p, 0700);
+	snprintf(p, sizeof p, "%s/ptx", root);
+	mkdir(p, 0700);
+	snprintf(p, sizeof p, "%s/assets", root);
+	snprintf(assets, sizeof assets, "%s/assets", src);
+	if (symlink(assets, p) < 0)
+		return -1;
+	put("ptx/01_naive.ptx", ptx1);
+	put("ptx/02_coal.ptx", ptx2);
+	put("lessons/01-naive.md", md1);
+	put("lessons/02-coal.md", md2);
+	/* util_root() is read once per process: this is its first use. */
+	setenv("PTXTUTOR_ROOT", root, 1);
+	snprintf(p, sizeof p, "%s/state", root);
+	setenv("XDG_STATE_HOME", p, 1);
+	unsetenv("NO_COLOR");
+	/* Wide characters read back as themselves only in a UTF-8 locale. */
+	setenv("LC_ALL", "C.UTF-8", 1);
+	return 0;
+}
+
+static int remove_root(void **st)
+{
+	(void)st;
+	char cmd[PATH_MAX + 32];
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", root);
+	return system(cmd) == 0 ? 0 : -1;
+}
+
+/* ---- an app, a frame and a curses screen of a given size ---- */
+
+typedef struct {
+	ui_app *a;
+	ui_frame f;
+	SCREEN *scr;
+	FILE *out, *in;
+} rig;
+
+static void rig_open(rig *r, int cols, int rows, int present, int ascii)
+{
+	memset(r, 0, sizeof *r);
+	course *c = calloc(1, sizeof *c);
+	assert_non_null(c);
+	char errs[2048] = "";
+	assert_int_equal(course_load(c, errs, sizeof errs), 2);
+	gpu_table *g = calloc(1, sizeof *g);
+	char err[256];
+	assert_true(devices_load(g, err, sizeof err) > 0);
+	ui_opts o = {.present = present, .ascii = ascii, .lesson = "1", .page = 0};
+	r->a = calloc(1, sizeof *r->a);
+	assert_int_equal(ui_app_setup(r->a, &o, c, g, err, sizeof err), 0);
+	free(g);
+	ui_app_resize(r->a, cols, rows);
+	ui_frame_init(&r->f, cols, rows);
+	r->out = fopen("/dev/null", "w");
+	r->in = fopen("/dev/null", "r");
+	r->scr = newterm("xterm", r->out, r->in);
+	assert_non_null(r->scr);
+	set_term(r->scr);
+	resize_term(rows, cols);
+	start_color();
+	ui_term_colours(r->a->theme);
+}
+
+static void rig_close(rig *r)
+{
+	endwin();
+	delscreen(r->scr);
+	fclose(r->out);
+	fclose(r->in);
+	ui_frame_free(&r->f);
+	ui_app_free(r->a);
+	free(r->a);
+}
+
+/* Draws and copies to the curses screen, as the tutor does. */
+static void show(rig *r)
+{
+	ui_draw(r->a, &r->f);
+	ui_term_blit(stdscr, &r->f, r->a->theme);
+}
+
+static void keys(rig *r, const char *k)
+{
+	for (; *k; k++)
+		ui_app_key(r->a, *k == '\r' ? '\n' : *k == 27 ? UI_KEY_ESC : (unsigned char)*k);
+}
+
+/* Row y of the curses screen (wide characters as UTF-8), trailing blanks cut. */
+static const char *row(int y)
+{
+	static char buf[2048];
+	wchar_t w[600];
+	int n = mvwinnwstr(stdscr, y, 0, w, COLS < 599 ? COLS : 599);
+	size_t o = 0;
+	for (int i = 0; i < n && o + 5 < sizeof buf; i++)
+		o += (size_t)ui_utf8_encode((uint32_t)w[i], buf + o);
+	while (o && buf[o - 1] == ' ')
+		o--;
+	buf[o] = '\0';
+	return buf;
+}
+
+/* Whole screen contains s? When not, the screen goes to stdout for the log. */
+static int screen_has(const char *s)
+{
+	for (int y = 0; y < LINES; y++)
+		if (strstr(row(y), s))
+			return y + 1;
+	if (getenv("RENDER_DUMP")) {
+		printf("--- screen %dx%d without '%s':\n", COLS, LINES, s);
+		for (int y = 0; y < LINES; y++)
+			printf("%s\n", row(y));
+	}
+	return 0;
+}
+
+/* Text of the screen at x,y, n cells, via the narrow mvwinnstr. */
+static const char *at(int y, int x, int n)
+{
+	static char buf[256];
+	mvwinnstr(stdscr, y, x, buf, n < 255 ? n : 255);
+	return buf;
+}
+
+/* ---- the tests ---- */
+
+static void check_startup(int cols, int rows, int present)
+{
+	rig r;
+	rig_open(&r, cols, rows, present, 0);
+	show(&r);
+	const ui_layout *L = &r.a->layout;
+	assert_int_not_equal(L->kind, UI_LAYOUT_TOO_SMALL);
+	/* Header: lesson n/N and title, size and dtype, GPU and sm. */
+	const char *h = row(0);
+	assert_non_null(strstr(h, "1/2 Fixture naive kernel"));
+	assert_non_null(strstr(h, "f32"));
+	if (cols >= 100)
+		assert_non_null(strstr(h, "sm_90"));
+	/* Each pane's title row where the layout put it. */
+	ui_rect p = L->pane[UI_PANE_PTX];
+	assert_string_equal(at(p.y, p.x + 1, 3), "PTX");
+	ui_rect le = L->pane[UI_PANE_LESSON];
+	assert_non_null(strstr(row(le.y), "One thread per output"));
+	assert_non_null(screen_has("Each thread computes one element of C."));
+	/* The placeholder was filled by the model: naive is 2 loads of 4 B per FMA. */
+	assert_non_null(screen_has("0.25 FLOP/B."));
+	ui_rect nu = L->pane[UI_PANE_NUMBERS];
+	assert_string_equal(at(nu.y, nu.x + 1, 7), "Numbers");
+	assert_non_null(screen_has("Intensity (FLOP/B)"));
+	if (!L->tabbed) {
+		ui_rect ru = L->pane[UI_PANE_RUN];
+		assert_string_equal(at(ru.y, ru.x + 1, 3), "Run");
+		assert_non_null(screen_has("Not run yet."));
+	}
+	/* The status line is the last row. */
+	assert_non_null(strstr(row(rows - 1), "? help"));
+	rig_close(&r);
+}
+
+static void test_startup_sizes(void **st)
+{
+	(void)st;
+	check_startup(80, 24, 0);
+	check_startup(100, 30, 0);
+	check_startup(132, 43, 0);
+	check_startup(160, 48, 0);
+	check_startup(240, 70, 0);
+	check_startup(80, 24, 1);
+	check_startup(160, 48, 1);
+}
+
+static void test_too_small(void **st)
+{
+	(void)st;
+	rig r;
+	rig_open(&r, 70, 20, 0, 0);
+	show(&r);
+	assert_non_null(screen_has("Terminal too small: 70x20."));
+	assert_non_null(screen_has("at least 80x24"));
+	assert_int_equal(screen_has("Fixture"), 0);
+	/* Resizing redraws with panes. */
+	ui_app_resize(r.a, 80, 24);
+	resize_term(24, 80);
+	show(&r);
+	assert_int_equal(screen_has("Terminal too small"), 0);
+	assert_non_null(strstr(row(0), "Fixture naive kernel"));
+	rig_close(&r);
+}
+
+static void test_next_lesson(void **st)
+{
+	(void)st;
+	rig r;
+	rig_open(&r, 80, 24, 0, 0);
+	keys(&r, "n");
+	show(&r);
+	assert_non_null(strstr(row(0), "2/2 Fixture coalesced kernel"));
+	assert_non_null(screen_has("ptx/02_coal.ptx"));
+	assert_int_equal(screen_has("ptx/01_naive.ptx"), 0);
+	keys(&r, "n"); /* no third lesson */
+	show(&r);
+	assert_non_null(strstr(row(0), "2/2"));
+	assert_non_null(strstr(row(23), "last lesson"));
+	keys(&r, "p");
+	show(&r);
+	assert_non_null(strstr(row(0), "1/2"));
+	rig_close(&r);
+}
+
+static void test_anchor_highlight(void **st)
+{
+	(void)st;
+	rig r;
+	rig_open(&r, 80, 24, 0, 0);
+	keys(&r, " "); /* page 2: @ptx index */
+	show(&r);
+	const ui_layout *L = &r.a->layout;
+	ui_rect p = L->pane[UI_PANE_PTX];
+	assert_non_null(strstr(row(p.y), "@index lines 13-17"));
+	int y = screen_has("mad.lo.s32 %row, %t0, 32, %t1;") - 1;
+	assert_true(y > p.y);
+	/* The region's lines carry the highlight background ... */
+	int ix = (int)(strstr(row(y), "mad.lo") - row(y));
+	chtype c = mvwinch(stdscr, y, ix);
+	assert_int_equal(PAIR_NUMBER(c & A_COLOR), 1 + UI_NROLES + UI_ROLE_P_INSTR);
+	/* The whole width of the pane, blanks included. */
+	c = mvwinch(stdscr, y, p.x + p.w - 2);
+	assert_int_equal(PAIR_NUMBER(c & A_COLOR), 1 + UI_NROLES + UI_ROLE_NORMAL);
+	/* ... with the syntax colours kept (a register inside it). */
+	int rx = (int)(strstr(row(y), "%row") - row(y));
+	c = mvwinch(stdscr, y, rx);
+	assert_int_equal(PAIR_NUMBER(c & A_COLOR), 1 + UI_NROLES + UI_ROLE_P_REG);
+	/* A line outside it does not. */
+	int y2 = screen_has("mov.f32 %acc") - 1;
+	assert_true(y2 > y);
+	c = mvwinch(stdscr, y2, ix);
+	assert_int_equal(PAIR_NUMBER(c & A_COLOR), 1 + UI_ROLE_P_INSTR);
+	rig_close(&r);
+}
+
+static void test_syntax_roles(void **st)
+{
+	(void)st;
+	rig r;
+	rig_open(&r, 160, 48, 0, 0);
+	show(&r);
+	int y = screen_has(".version 7.0") - 1;
+	assert_true(y > 0);
+	int x = (int)(strstr(row(y), ".version") - row(y));
+	assert_int_equal(PAIR_NUMBER(mvwinch(stdscr, y, x) & A_COLOR), 1 + UI_ROLE_P_DIRECTIVE);
+	assert_int_equal(PAIR_NUMBER(mvwinch(stdscr, y, x + 9) & A_COLOR), 1 + UI_ROLE_P_NUMBER);
+	y = screen_has("// Fixture: one thread") - 1;
+	x = (int)(strstr(row(y), "//") - row(y));
+	assert_int_equal(PAIR_NUMBER(mvwinch(stdscr, y, x + 5) & A_COLOR), 1 + UI_ROLE_P_COMMENT);
+	rig_close(&r);
+}
+
+static void test_help(void **st)
+{
+	(void)st;
+	rig r;
+	rig_open(&r, 80, 24, 0, 0);
+	keys(&r, "?");
+	show(&r);
+	assert_non_null(screen_has("Keys (any key closes)"));
+	assert_non_null(screen_has("next lesson"));
+	assert_non_null(screen_has("quit"));
+	keys(&r, "x");
+	show(&r);
+	assert_int_equal(screen_has("Keys (any key closes)"), 0);
+	rig_close(&r);
+}
+
+static void test_whatif_updates_numbers(void **st)
+{
+	(void)st;
+	rig r;
+	rig_open(&r, 160, 48, 0, 0);
+	show(&r);
+	assert_non_null(screen_has("1024 threads"));
+	keys(&r, "t");
+	show(&r);
+	assert_non_null(screen_has("What if"));
+	assert_non_null(screen_has("BS"));
+	keys(&r, "-"); /* BS 32 -> 16: 256 threads a block */
+	show(&r);
+	assert_non_null(screen_has("256 threads"));
+	assert_non_null(strstr(row(0), "what-if BS=16"));
+	keys(&r, "0"); /* reset */
+	show(&r);
+	assert_non_null(screen_has("1024 threads"));
+	/* 64x64 threads cannot launch: refused with the reason, the value stays. */
+	keys(&r, "+");
+	show(&r);
+	assert_non_null(strstr(row(47), "BS=64: "));
+	assert_non_null(strstr(row(47), "block 64x64x1"));
+	assert_null(strstr(row(0), "what-if"));
+	assert_non_null(screen_has("1024 threads"));
+	keys(&r, "\x1b");
+	show(&r);
+	assert_int_equal(screen_has("What if"), 0);
+	rig_close(&r);
+}
+
+static void test_exercise(void **st)
+{
+	(void)st;
+	rig r;
+	rig_open(&r, 100, 30, 0, 0);
+	keys(&r, "  "); /* page 3 */
+	show(&r);
+	assert_non_null(screen_has("Exercise 1/1"));
+	keys(&r, "a1");
+	show(&r);
+	assert_non_null(strstr(row(29), "Answer: 1_"));
+	keys(&r, "\r");
+	show(&r);
+	assert_non_null(screen_has("Not quite"));
+	keys(&r, "h");
+	show(&r);
+	assert_non_null(screen_has("Hint: Two loads of four bytes"));
+	keys(&r, "a0.25\r");
+	show(&r);
+	assert_non_null(screen_has("Right: 0.25"));
+	keys(&r, "s");
+	show(&r);
+	assert_non_null(screen_has("Answer: It is 0.25 FLOP/B."));
+	rig_close(&r);
+}
+
+static void test_runs(void **st)
+{
+	(void)st;
+	rig r;
+	rig_open(&r, 160, 48, 0, 0);
+	/* r asks the loop for a run; the loop reports it started. */
+	keys(&r, "r");
+	assert_int_equal(r.a->req, UI_REQ_RUN);
+	ui_app_run_started(r.a, 100.0, NULL);
+	ui_app_tick(r.a, 102.5);
+	show(&r);
+	assert_non_null(screen_has("Running naive ... 2.5 s"));
+	assert_non_null(screen_has("Esc cancels"));
+	/* Esc asks for a cancel while busy. */
+	keys(&r, "\x1b");
+	assert_int_equal(r.a->req, UI_REQ_CANCEL);
+
+	/* Without a GPU the run pane says why, and the rest still works. */
+	run_result res;
+	memset(&res, 0, sizeof res);
+	res.status = RUN_NO_GPU;
+	res.verified = -1;
+	snprintf(res.msg, sizeof res.msg, "no NVIDIA driver (libcuda.so.1 not found)");
+	ui_app_run_finished(r.a, &res);
+	show(&r);
+	assert_non_null(screen_has("No GPU: no NVIDIA driver"));
+	assert_non_null(screen_has("Intensity (FLOP/B)"));
+
+	/* Two lessons run: GFLOP/s, % of cuBLAS, speed-up, verdict, the ladder. */
+	memset(&res, 0, sizeof res);
+	res.status = RUN_OK;
+	res.gflops = 300, res.cublas_gflops = 50000, res.ms = 458, res.verified = 1;
+	res.rel_err = 1e-7, res.tol = 1e-4;
+	keys(&r, "r");
+	ui_app_run_started(r.a, 200.0, NULL);
+	ui_app_run_finished(r.a, &res);
+	keys(&r, "n");
+	res.gflops = 2500, res.ms = 55;
+	keys(&r, "r");
+	ui_app_run_started(r.a, 300.0, NULL);
+	ui_app_run_finished(r.a, &res);
+	show(&r);
+	assert_non_null(screen_has("GFLOP/s        2500"));
+	assert_non_null(screen_has("of cuBLAS      5%"));
+	assert_non_null(screen_has("speed-up       8.33x  naive"));
+	assert_non_null(screen_has("PASS, matches cuBLAS"));
+	assert_non_null(screen_has("The ladder (GFLOP/s)"));
+	int y1 = screen_has(" 1 naive"), y2 = screen_has(" 2 coal");
+	assert_true(y1 > 0 && y2 == y1 + 1);
+	rig_close(&r);
+}
+
+static void test_fold(void **st)
+{
+	(void)st;
+	rig r;
+	rig_open(&r, 160, 48, 0, 0);
+	keys(&r, "n");
+	show(&r);
+	assert_non_null(screen_has("5 more lines like these (z unfolds)"));
+	assert_int_equal(screen_has("%acc4, %a4"), 0);
+	keys(&r, "z");
+	show(&r);
+	assert_int_equal(screen_has("more lines like these"), 0);
+	assert_non_null(screen_has("%acc4, %a4"));
+	rig_close(&r);
+}
+
+static void test_ascii(void **st)
+{
+	(void)st;
+	rig r;
+	rig_open(&r, 80, 24, 0, 1);
+	show(&r);
+	for (int y = 0; y < 24; y++) {
+		const char *s = row(y);
+		for (const char *p = s; *p; p++)
+			if ((unsigned char)*p > 127)
+				fail_msg("row %d has a non-ASCII character: %s", y, s);
+	}
+	rig_close(&r);
+}
+
+static void test_draw_changes_nothing(void **st)
+{
+	(void)st;
+	rig r;
+	rig_open(&r, 80, 24, 0, 0);
+	keys(&r, " \tjj");
+	ui_app *copy = malloc(sizeof *copy);
+	memcpy(copy, r.a, sizeof *copy);
+	show(&r);
+	show(&r);
+	assert_memory_equal(copy, r.a, sizeof *copy);
+	free(copy);
+	rig_close(&r);
+}
+
+static void test_state_remembered(void **st)
+{
+	(void)st;
+	rig r;
+	rig_open(&r, 80, 24, 0, 0);
+	keys(&r, "n");
+	state_data s;
+	ui_app_saved(r.a, &s);
+	char err[200];
+	assert_int_equal(state_save(&s, err, sizeof err), 0);
+	rig_close(&r);
+	/* A start without a lesson picks the saved one up. */
+	course *c = calloc(1, sizeof *c);
+	course_load(c, NULL, 0);
+	gpu_table g;
+	devices_load(&g, err, sizeof err);
+	ui_opts o = {.page = -1};
+	ui_app *a = calloc(1, sizeof *a);
+	assert_int_equal(ui_app_setup(a, &o, c, &g, err, sizeof err), 0);
+	assert_string_equal(ui_app_lesson(a)->id, "coal");
+	ui_app_free(a);
+	free(a);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_startup_sizes),
+		cmocka_unit_test(test_too_small),
+		cmocka_unit_test(test_next_lesson),
+		cmocka_unit_test(test_anchor_highlight),
+		cmocka_unit_test(test_syntax_roles),
+		cmocka_unit_test(test_help),
+		cmocka_unit_test(test_whatif_updates_numbers),
+		cmocka_unit_test(test_exercise),
+		cmocka_unit_test(test_runs),
+		cmocka_unit_test(test_fold),
+		cmocka_unit_test(test_ascii),
+		cmocka_unit_test(test_draw_changes_nothing),
+		cmocka_unit_test(test_state_remembered),
+	};
+	return cmocka_run_group_tests(tests, make_root, remove_root);
+}
