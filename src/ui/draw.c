@@ -590,8 +590,8 @@ static void measured_counts(lines *t, const ui_app *a, int w)
 	kv(t, "emu. stores", v, "sectors/request", w);
 	if (e->sld_requests) {
 		snprintf(v, sizeof v, "%.3g", per(e->sld_wavefronts, e->sld_requests));
-		snprintf(n, sizeof n, "%llu bank conflicts", e->sld_conflicts);
-		kv(t, "emu. smem reads", v, n, w);
+		snprintf(n, sizeof n, "%llu conflicts", e->sld_conflicts);
+		kv(t, "emu. smem rd", v, n, w);
 	}
 }
 
@@ -763,14 +763,19 @@ static void build_emulated(lines *t, const ui_app *a, const run_result *r, int w
 	kv(t, "global loads", v, "sectors/request", w);
 	snprintf(v, sizeof v, "%.3g", per(e->gst_sectors, e->gst_requests));
 	kv(t, "global stores", v, "sectors/request", w);
-	if (e->sld_requests || e->sst_requests) {
-		snprintf(v, sizeof v, "%.3g", per(e->sld_wavefronts, e->sld_requests));
-		kv(t, "shared loads", v, "wavefronts/request", w);
-		snprintf(v, sizeof v, "%llu", e->sld_conflicts);
-		kv(t, "  conflicts", v, "bank conflicts", w);
-		snprintf(v, sizeof v, "%.3g", per(e->sst_wavefronts, e->sst_requests));
-		kv(t, "shared stores", v, "wavefronts/request", w);
-		snprintf(v, sizeof v, "%llu", e->sst_conflicts);
+	const struct {
+		const char *name;
+		unsigned long long req, wf, conflicts;
+	} sh[] = {
+		{"shared loads", e->sld_requests, e->sld_wavefronts, e->sld_conflicts},
+		{"shared stores", e->sst_requests, e->sst_wavefronts, e->sst_conflicts},
+	};
+	for (size_t i = 0; i < ARRAY_LEN(sh); i++) {
+		if (!sh[i].req)
+			continue;
+		snprintf(v, sizeof v, "%.3g", per(sh[i].wf, sh[i].req));
+		kv(t, sh[i].name, v, "wavefronts/request", w);
+		snprintf(v, sizeof v, "%llu", sh[i].conflicts);
 		kv(t, "  conflicts", v, "bank conflicts", w);
 	}
 	snprintf(v, sizeof v, "%llu", e->inst);
