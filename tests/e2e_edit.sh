@@ -77,7 +77,7 @@ check() { # NAME STATUS [SESSION to show on failure]
 		[ -n "$3" ] && cap "$3" | sed 's/^/    | /'
 	fi
 }
-# The run pane's value on a line ("global loads   16.5  sectors/request" -> 16.5).
+# The run pane's value on a line ("gmem loads     16.5  sectors/request" -> 16.5).
 value() { cap "$1" | grep -o "$2  *[0-9.]*  sectors/request" | head -n 1 | awk '{print $(NF-1)}'; }
 
 # ---- r without a GPU: the emulator runs lesson 1 at 128^3 ----
@@ -85,18 +85,18 @@ start ed --lesson 1
 wait_for ed "Naive"
 T send-keys -t ed r
 wait_for ed "PASS, verified on the CPU" 30
-before=$(value ed "global loads")
-has ed "Emulated on the CPU at 128" && has ed "emu. sectors   16.5" && [ "$before" = "16.5" ]
+before=$(value ed "gmem loads")
+has ed "Emulated on the CPU at 128" && has ed "emu sectors    16.5" && [ "$before" = "16.5" ]
 check "edit: r without a GPU emulates lesson 1 (verified, 16.5 sectors per load request)" $? ed
 
 # ---- e: the fake editor loads B twice per k ----
 next_edit "sed -i 's/^\\(\\tld.global.f32 %b, \\[%pB\\];.*\\)\$/\\1\\n\\tld.global.f32 %b, [%pB];    \\/\\/ a second load of B/' \"\$1\""
 T send-keys -t ed e
 wait_for ed "[edited]" 10
-wait_for ed "global loads   11.3" 30
-after=$(value ed "global loads")
+wait_for ed "gmem loads     11.3" 30
+after=$(value ed "gmem loads")
 [ "$(cat "$WORK/edited-path" 2>/dev/null)" = "$COPY" ] && has ed "// a second load of B" &&
-	has ed "[edited: R diff]" && has ed "emu. sectors   11.3" && [ "$after" = "11.3" ] &&
+	has ed "[edited: R diff]" && has ed "emu sectors    11.3" && [ "$after" = "11.3" ] &&
 	[ "$(sum "$SHIPPED")" = "$SHIPPED_SUM" ]
 check "edit: e opens the copy in \$EDITOR; the PTX shown and the counts change (16.5 -> 11.3); shipped file unchanged" $? ed
 
@@ -147,7 +147,7 @@ T send-keys -t ed2 y
 wait_for ed2 "Restored the shipped"
 T send-keys -t ed2 r
 wait_for ed2 "PASS, verified on the CPU" 30
-has ed2 "global loads   16.5"
+has ed2 "gmem loads     16.5"
 check "edit: after the fault and a restore, r runs the shipped kernel again" $? ed2
 T send-keys -t ed2 q
 wait_for ed2 "EXIT=0"

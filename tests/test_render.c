@@ -571,16 +571,16 @@ static void test_emulated_counts(void **st)
 	show(&r);
 	assert_non_null(screen_has("Emulated on the CPU at 128\u00B3 (no GPU)"));
 	assert_non_null(screen_has("PASS, verified on the CPU"));
-	assert_non_null(screen_has("global loads   16.5  sectors/request"));
-	assert_non_null(screen_has("shared loads   1.2  wavefronts/request"));
+	assert_non_null(screen_has("gmem loads     16.5  sectors/request"));
+	assert_non_null(screen_has("smem loads     1.2  wavefronts/request"));
 	assert_non_null(screen_has("  conflicts    10  bank conflicts"));
-	assert_int_equal(screen_has("shared stores"), 0);
+	assert_int_equal(screen_has("smem stores"), 0);
 	assert_non_null(screen_has("12345"));
 	/* The numbers: the model's sectors per request, then the emulator's. */
-	int model = screen_has("sectors A / B"), emu = screen_has("emu. sectors   16.5");
+	int model = screen_has("sectors A / B"), emu = screen_has("emu sectors    16.5");
 	assert_true(model > 0 && emu == model + 1);
-	assert_non_null(screen_has("emu. stores    32"));
-	assert_non_null(screen_has("emu. smem rd   1.2  10 conflicts"));
+	assert_non_null(screen_has("emu stores     32"));
+	assert_non_null(screen_has("emu smem rd    1.2  10 conflicts"));
 	assert_non_null(strstr(r.a->msg, "emulated on the CPU at 128^3, verified"));
 	/* No GFLOP/s from an emulation: the ladder stays empty. */
 	assert_int_equal(screen_has("The ladder"), 0);

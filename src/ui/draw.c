@@ -456,17 +456,23 @@ static void build_lesson(lines *t, const ui_app *a, int w)
 /* ---- numbers: intensity, accesses, roofline, occupancy, instruction mix ---- */
 
 /* "label value note": the note only where it fits, the label narrower in a narrow pane. */
-static void kv(lines *t, const char *label, const char *value, const char *note, int w)
+/* label, value in its role, and a note when it fits. */
+static void kv_role(lines *t, const char *label, const char *value, ui_role role, const char *note, int w)
 {
 	int lw = w < 40 ? 13 : 16;
 	ln_addf(t, UI_ROLE_NORMAL, " %-*.*s ", lw - 2, lw - 2, label);
-	ln_add(t, value, UI_ROLE_EMPH);
+	ln_add(t, value, role);
 	int used = lw + ui_utf8_width(value, strlen(value));
 	if (note && *note && used + 2 + ui_utf8_width(note, strlen(note)) <= w) {
 		ln_add(t, "  ", UI_ROLE_NORMAL);
 		ln_add(t, note, UI_ROLE_DIM);
 	}
 	ln_nl(t);
+}
+
+static void kv(lines *t, const char *label, const char *value, const char *note, int w)
+{
+	kv_role(t, label, value, UI_ROLE_EMPH, note, w);
 }
 
 static void section(lines *t, const char *title)
@@ -585,13 +591,13 @@ static void measured_counts(lines *t, const ui_app *a, int w)
 	cube(sz, sizeof sz, e, a->ascii);
 	snprintf(v, sizeof v, "%.3g", per(e->gld_sectors, e->gld_requests));
 	snprintf(n, sizeof n, "loads of A and B, %s", sz);
-	kv(t, "emu. sectors", v, n, w);
+	kv(t, "emu sectors", v, n, w);
 	snprintf(v, sizeof v, "%.3g", per(e->gst_sectors, e->gst_requests));
-	kv(t, "emu. stores", v, "sectors/request", w);
+	kv(t, "emu stores", v, "sectors/request", w);
 	if (e->sld_requests) {
 		snprintf(v, sizeof v, "%.3g", per(e->sld_wavefronts, e->sld_requests));
 		snprintf(n, sizeof n, "%llu conflicts", e->sld_conflicts);
-		kv(t, "emu. smem rd", v, n, w);
+		kv(t, "emu smem rd", v, n, w);
 	}
 }
 
@@ -749,26 +755,24 @@ static void build_emulated(lines *t, const ui_app *a, const run_result *r, int w
 		snprintf(n, sizeof n, "tol %.0e", r->tol);
 		kv(t, "rel. error", v, n, w);
 	}
-	ln_add(t, " verdict        ", UI_ROLE_NORMAL);
 	if (r->verified == 1)
-		ln_add(t, "PASS, verified on the CPU", UI_ROLE_GOOD);
+		kv_role(t, "verdict", "PASS, verified on the CPU", UI_ROLE_GOOD, NULL, w);
 	else if (r->verified == 0)
-		ln_add(t, "FAIL", UI_ROLE_BAD);
+		kv_role(t, "verdict", "FAIL", UI_ROLE_BAD, NULL, w);
 	else
-		ln_add(t, "not checked", UI_ROLE_DIM);
-	ln_nl(t);
+		kv_role(t, "verdict", "not checked", UI_ROLE_DIM, NULL, w);
 	if (r->status == RUN_WRONG)
 		wrap(t, r->msg, UI_ROLE_BAD, w, 1);
 	snprintf(v, sizeof v, "%.3g", per(e->gld_sectors, e->gld_requests));
-	kv(t, "global loads", v, "sectors/request", w);
+	kv(t, "gmem loads", v, "sectors/request", w);
 	snprintf(v, sizeof v, "%.3g", per(e->gst_sectors, e->gst_requests));
-	kv(t, "global stores", v, "sectors/request", w);
+	kv(t, "gmem stores", v, "sectors/request", w);
 	const struct {
 		const char *name;
 		unsigned long long req, wf, conflicts;
 	} sh[] = {
-		{"shared loads", e->sld_requests, e->sld_wavefronts, e->sld_conflicts},
-		{"shared stores", e->sst_requests, e->sst_wavefronts, e->sst_conflicts},
+		{"smem loads", e->sld_requests, e->sld_wavefronts, e->sld_conflicts},
+		{"smem stores", e->sst_requests, e->sst_wavefronts, e->sst_conflicts},
 	};
 	for (size_t i = 0; i < ARRAY_LEN(sh); i++) {
 		if (!sh[i].req)
@@ -881,14 +885,12 @@ static void build_run(lines *t, const ui_app *a, int w)
 				snprintf(n, sizeof n, "tol %.0e", r->tol);
 				kv(t, "rel. error", v, n, w);
 			}
-			ln_add(t, " verdict        ", UI_ROLE_NORMAL);
 			if (r->verified == 1)
-				ln_add(t, "PASS, verified (cuBLAS)", UI_ROLE_GOOD);
+				kv_role(t, "verdict", "PASS, verified (cuBLAS)", UI_ROLE_GOOD, NULL, w);
 			else if (r->verified == 0)
-				ln_add(t, "FAIL, differs from cuBLAS", UI_ROLE_BAD);
+				kv_role(t, "verdict", "FAIL, differs from cuBLAS", UI_ROLE_BAD, NULL, w);
 			else
-				ln_add(t, "not checked", UI_ROLE_DIM);
-			ln_nl(t);
+				kv_role(t, "verdict", "not checked", UI_ROLE_DIM, NULL, w);
 			if (r->status == RUN_WRONG)
 				wrap(t, r->msg, UI_ROLE_BAD, w, 1);
 			if (r->regs > 0) {
