@@ -50,11 +50,11 @@ trap : INT
 echo "EXIT=$?"
 exec sleep 600
 EOF
-start() { # NAME [ARGS...]
+start() { # NAME [ARGS...]; $EXTRA: more VAR=VALUE for the tutor
 	name=$1
 	shift
 	T new-session -d -s "$name" -x 160 -y 48 "exec env LANG=C.UTF-8 LC_ALL=C.UTF-8 PTXTUTOR_ROOT=$ROOT \
-		XDG_STATE_HOME=$WORK/state XDG_DATA_HOME=$DATA EDITOR=$WORK/editor.sh CUDA_VISIBLE_DEVICES= \
+		XDG_STATE_HOME=$WORK/state XDG_DATA_HOME=$DATA EDITOR=$WORK/editor.sh CUDA_VISIBLE_DEVICES= $EXTRA \
 		sh '$WORK/wrap.sh' '$BIN' $*"
 }
 cap() { T capture-pane -p -t "$1"; }
@@ -152,6 +152,40 @@ check "edit: after the fault and a restore, r runs the shipped kernel again" $? 
 T send-keys -t ed2 q
 wait_for ed2 "EXIT=0"
 check "edit: q exits 0" $? ed2
+
+# ---- an endless loop: killed at the deadline (PTXTUTOR_DEADLINE_S), or by Esc; the tutor stays ----
+spin="sed -i 's/^\\tcvta.to.global.u64 %C, %C;/&\\n\\t{\\n\\t.reg .u32 %spin;\\n\\t.reg .pred %again;\\nSPIN:\\n\\tld.volatile.global.u32 %spin, [%A];\\n\\tsetp.ne.u32 %again, %spin, 0x7fc00001;\\n\\t@%again bra SPIN;\\n\\t}/' \"\$1\""
+rm -f "$COPY"
+EXTRA="PTXTUTOR_DEADLINE_S=1" start dl --lesson 1
+wait_for dl "Naive"
+next_edit "$spin"
+t0=$(date +%s)
+T send-keys -t dl e
+wait_for dl "timed out" 20
+t1=$(date +%s)
+has dl "killed after 1 s (deadline)" && has dl "Your edit is kept" && has dl "[edited]" && grep -q SPIN "$COPY" &&
+	[ $((t1 - t0)) -le 6 ]
+check "edit: an endless loop is killed at the deadline ($((t1 - t0)) s), the tutor says so and keeps the edit" $? dl
+T send-keys -t dl n
+wait_for dl "2/8"
+has dl "2/8"
+check "edit: the tutor stays responsive after the kill" $? dl
+T send-keys -t dl q
+wait_for dl "EXIT=0"
+T kill-session -t dl
+# Lesson 1 still holds the spinning edit: r emulates it until Esc.
+start esc --lesson 1
+wait_for esc "Naive"
+T send-keys -t esc r
+wait_for esc "Emulating naive on the CPU" 10
+T send-keys -t esc Escape
+wait_for esc "cancelled" 5
+has esc "cancelled" && ! has esc "Emulating naive"
+check "edit: Esc cancels an endless emulation at once" $? esc
+T send-keys -t esc q
+wait_for esc "EXIT=0"
+T kill-session -t esc
+rm -f "$COPY"
 
 # ---- your own kernel: run --ptx ... --emulate ----
 cp "$SHIPPED" "$WORK/mine.ptx"

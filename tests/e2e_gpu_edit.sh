@@ -7,7 +7,7 @@
 # Prints "ok NAME" / "not ok NAME" / "skip NAME: why".
 BIN=${PTXTUTOR_BIN:-./ptxtutor}
 ROOT=${PTXTUTOR_ROOT:-$(cd "$(dirname "$0")/.." && pwd)}
-DEADLINE=${GPU_EDIT_DEADLINE:-10}
+DEADLINE=${GPU_EDIT_DEADLINE:-15}
 if [ ! -x "$BIN" ]; then
 	echo "skip gpu edit: no binary at $BIN"
 	exit 0
@@ -94,7 +94,7 @@ has g "[edited]"
 check "gpu edit: the out-of-bounds edit is JIT-checked on return from the editor" $? g
 T send-keys -t g r
 wait_for g "kernel fault" 60
-cap g | grep -qiE "illegal (memory )?address|ILLEGAL_ADDRESS" && has g "fresh GPU context" && has g "[edited]" &&
+cap g | grep -qiE "illegal (memory )?address|ILLEGAL_ADDRESS" && has g "fresh GPU" && has g "[edited]" &&
 	has g "Your edit is kept"
 check "gpu edit: r on an out-of-bounds store reports a kernel fault, the worker restarts, the edit is kept" $? g
 save g gpu-edit-fault.txt
@@ -116,10 +116,9 @@ save g gpu-edit-timeout.txt
 
 # ---- the same lesson restored runs, verifies and is timed ----
 restore g
-! has g "[edited]"
 T send-keys -t g r
 wait_for g "PASS, verified" 120
-has g "PASS, verified (cuBLAS)" && has g "GFLOP/s" && has g "of cuBLAS"
+! has g "[edited]" && has g "PASS, verified (cuBLAS)" && has g "GFLOP/s" && has g "of cuBLAS"
 check "gpu edit: after a fault and a hang, the restored lesson verifies against cuBLAS with GFLOP/s" $? g
 [ "$(cksum <"$SHIPPED")" = "$SHIPPED_SUM" ]
 check "gpu edit: the shipped PTX was never written" $?
