@@ -875,8 +875,8 @@ void ui_app_run_started(ui_app *a, double now, const char *err)
 	a->req = UI_REQ_NONE;
 	a->now = now;
 	int check = a->run_check;
-	a->run_check = 0;
 	if (err) {
+		a->run_check = 0;
 		run_result *r = &a->res[a->lesson];
 		memset(r, 0, sizeof *r);
 		r->status = RUN_BAD_REQUEST;
@@ -886,9 +886,9 @@ void ui_app_run_started(ui_app *a, double now, const char *err)
 		say(a, 1, "%s", err);
 		return;
 	}
+	/* The request the loop just sent, for what the busy pane says about it. */
 	run_request rq;
 	char why[256];
-	a->run_check = check;
 	int have = ui_app_request(a, &rq, why, sizeof why) == 0;
 	a->run_check = 0;
 	a->run = UI_RUN_BUSY;
