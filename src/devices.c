@@ -292,12 +292,34 @@ const gpu_spec *devices_default(const gpu_table *t)
 	return t->n ? &t->g[0] : NULL;
 }
 
+/* How many words of a row's name ("NVIDIA A100 SXM4 40GB") the driver's
+ * name ("NVIDIA A100-SXM4-40GB") contains: tells apart rows that share a
+ * compute capability and SM count (H100/H200, A100 40/80 GB). */
+static int name_score(const char *row_name, const char *live_name)
+{
+	char buf[96], word[32];
+	int score = 0;
+	util_strlcpy(buf, row_name, sizeof buf);
+	for (char *w = strtok(buf, " -_/"); w; w = strtok(NULL, " -_/")) {
+		squash(word, sizeof word, w);
+		if (word[0] && util_icontains(live_name, word))
+			score++;
+	}
+	return score;
+}
+
 void devices_complete(const gpu_table *t, gpu_spec *live)
 {
 	const gpu_spec *row = NULL;
-	for (int i = 0; i < t->n && !row; i++)
-		if (t->g[i].cc_major == live->cc_major && t->g[i].cc_minor == live->cc_minor && t->g[i].sms == live->sms)
-			row = &t->g[i];
+	int best = -1;
+	for (int i = 0; i < t->n; i++)
+		if (t->g[i].cc_major == live->cc_major && t->g[i].cc_minor == live->cc_minor && t->g[i].sms == live->sms) {
+			int sc = name_score(t->g[i].name, live->name);
+			if (sc > best) {
+				best = sc;
+				row = &t->g[i];
+			}
+		}
 	if (!live->warp_alloc_regs)
 		live->warp_alloc_regs = row ? row->warp_alloc_regs : 256;
 	if (!row)

@@ -28,6 +28,7 @@ typedef struct {
 	long long ld;
 	int vec;           /* elements per lane */
 	int active;        /* this access exists (0: n/a) */
+	int swizzle;       /* shared layout: 16-byte chunks XOR-swizzled by row (see swizzled) */
 } warp_access;
 
 typedef struct {
@@ -44,7 +45,9 @@ struct model_def {
 	void (*warp)(const expr_env *e, warp_view *w);
 };
 
-/* A param's value: the lesson's (or an override), else the model's default. */
+/* A param's value from e, which holds the lesson's params, the what-ifs and
+ * the model's assumed defaults; 1 when absent or not positive, so that a
+ * nonsensical what-if (TILE=0) cannot divide by zero. */
 static long long P(const expr_env *e, const char *name)
 {
 	long long v;
@@ -98,7 +101,8 @@ static void naive_warp(const expr_env *e, warp_view *w)
 static void coalesced_warp(const expr_env *e, warp_view *w)
 {
 	long long bs = P(e, "BS"), K = P(e, "K"), N = P(e, "N");
-	w->gA = (warp_access){.ld = K, .vec = 1, .active = 1};
+	/* ptx/02 reads A[row][k..k+3] with one 16-byte load when K % 4 == 0. */
+	w->gA = (warp_access){.ld = K, .vec = K % 4 == 0 ? 4 : 1, .active = 1};
 	w->gB = (warp_access){.ld = N, .vec = 1, .active = 1};
 	for (int l = 0; l < 32; l++) {
 		set_lane(&w->gA, l, l / bs, 0);
@@ -118,7 +122,9 @@ static void smem_warp(const expr_env *e, warp_view *w)
 	long long T = P(e, "TILE");
 	tile_copy(&w->gA, T, P(e, "K"), 1);
 	tile_copy(&w->gB, T, P(e, "N"), 1);
-	w->sA = (warp_access){.ld = T, .vec = 1, .active = 1};
+	/* ptx/03 reads As[ty][k..k+3] with one 16-byte load when TILE is a
+	 * multiple of 4 (rows stay 16-byte aligned), one float otherwise. */
+	w->sA = (warp_access){.ld = T, .vec = T % 4 == 0 ? 4 : 1, .active = 1};
 	w->sB = (warp_access){.ld = T, .vec = 1, .active = 1};
 	for (int l = 0; l < 32; l++) {
 		set_lane(&w->sA, l, l / T, 0);   /* As[ty][k] */
@@ -148,17 +154,21 @@ static void bt1d_warp(const expr_env *e, warp_view *w)
 	long long BN = P(e, "BN"), BK = P(e, "BK"), TM = P(e, "TM");
 	tile_copy(&w->gA, BK, P(e, "K"), 1);
 	tile_copy(&w->gB, BN, P(e, "N"), 1);
-	w->sA = (warp_access){.ld = BK, .vec = 1, .active = 1};
+	/* ptx/04 reads a row of As as 16-byte pieces (the same for the whole
+	 * warp: a broadcast) and Bs[k][tc] one float per lane. */
+	w->sA = (warp_access){.ld = BK, .vec = BK % 4 == 0 ? 4 : 1, .active = 1};
 	w->sB = (warp_access){.ld = BN, .vec = 1, .active = 1};
 	for (int l = 0; l < 32; l++) {
-		set_lane(&w->sA, l, (l / BN) * TM, 0); /* As[threadRow·TM + i][k] */
-		set_lane(&w->sB, l, 0, l % BN);         /* Bs[k][threadCol] */
+		set_lane(&w->sA, l, (l / BN) * TM, 0); /* As[tr·TM + i][0..3] */
+		set_lane(&w->sB, l, 0, l % BN);         /* Bs[k][tc] */
 	}
 	w->sh_elem = 4;
 }
 
-/* 5 2D blocktiling: each thread owns a TM×TN block; per k it reads TM + TN
- * values from shared memory for TM·TN multiply-adds. */
+/* 5 2D blocktiling: each thread owns TM×TN outputs; per k it reads TM + TN
+ * values from shared memory for TM·TN multiply-adds. ptx/05 spreads a
+ * thread's outputs over the tile (rows tr + (BM/TM)·i, columns
+ * tc + (BN/TN)·j), so at each step a warp reads neighbouring floats. */
 static void bt2d_traffic(const expr_env *e, traffic *t)
 {
 	double tm = (double)P(e, "TM"), tn = (double)P(e, "TN");
@@ -167,15 +177,15 @@ static void bt2d_traffic(const expr_env *e, traffic *t)
 }
 static void bt2d_warp(const expr_env *e, warp_view *w)
 {
-	long long BN = P(e, "BN"), BK = P(e, "BK"), TM = P(e, "TM"), TN = P(e, "TN");
+	long long BN = P(e, "BN"), BK = P(e, "BK"), TN = P(e, "TN");
 	long long cols = BN / TN > 0 ? BN / TN : 1; /* threads across the tile */
 	tile_copy(&w->gA, BK, P(e, "K"), 1);
 	tile_copy(&w->gB, BN, P(e, "N"), 1);
 	w->sA = (warp_access){.ld = BK, .vec = 1, .active = 1};
 	w->sB = (warp_access){.ld = BN, .vec = 1, .active = 1};
 	for (int l = 0; l < 32; l++) {
-		set_lane(&w->sA, l, (l / cols) * TM, 0);
-		set_lane(&w->sB, l, 0, (l % cols) * TN);
+		set_lane(&w->sA, l, l / cols, 0);  /* As[tr][k] */
+		set_lane(&w->sB, l, 0, l % cols);  /* Bs[k][tc] */
 	}
 	w->sh_elem = 4;
 }
@@ -198,39 +208,35 @@ static void vec_warp(const expr_env *e, warp_view *w)
 	w->sh_elem = 4;
 }
 
-/* 7 warptiling: a warp owns a WM×WN tile, split into WMITER×WNITER
- * sub-tiles; each thread holds (WMITER·TM)×(WNITER·TN) outputs. */
-static void warp_regs(const expr_env *e, double *rm, double *rn)
+/* 7 warptiling (ptx/07): each warp owns a WM×WN sub-tile; its lanes form a
+ * grid of 32/TC rows × TC columns, TC = WN/(WNITER·TN), and a lane owns
+ * WMITER×WNITER fragments of TM×TN spaced a lane-grid apart (WMITER =
+ * WM/(rows·TM)), so one float4 read of a warp covers adjacent pieces. Per k
+ * a lane reads RM = WMITER·TM values of A and RN = WNITER·TN of B. */
+static long long warp_cols(const expr_env *e)
 {
-	double wm = (double)P(e, "WM"), wn = (double)P(e, "WN"), tm = (double)P(e, "TM"), tn = (double)P(e, "TN");
-	double wniter = (double)P(e, "WNITER");
-	double wmiter = wm * wn / (32.0 * tm * tn * wniter);
-	if (wmiter < 1)
-		wmiter = 1;
-	*rm = wmiter * tm;
-	*rn = wniter * tn;
+	long long tc = P(e, "WN") / (P(e, "WNITER") * P(e, "TN"));
+	return tc > 0 && tc <= 32 ? tc : 1;
 }
 static void warptile_traffic(const expr_env *e, traffic *t)
 {
-	double rm, rn;
-	warp_regs(e, &rm, &rn);
+	double rows = 32.0 / (double)warp_cols(e);
+	double rm = (double)P(e, "WM") / rows, rn = (double)(P(e, "WNITER") * P(e, "TN"));
 	double g = tile_loads(e);
 	*t = (traffic){.gl_loads = g, .sh_loads = (rm + rn) / (rm * rn), .sh_stores = g, .k_per_op = 1};
 }
 static void warptile_warp(const expr_env *e, warp_view *w)
 {
 	long long BM = P(e, "BM"), BN = P(e, "BN"), BK = P(e, "BK"), TM = P(e, "TM"), TN = P(e, "TN");
-	long long WN = P(e, "WN"), WNITER = P(e, "WNITER");
-	long long wsubn = WN / WNITER > 0 ? WN / WNITER : 1;
-	long long cols = wsubn / TN > 0 ? wsubn / TN : 1; /* lanes across a sub-tile */
+	long long tc = warp_cols(e);
 	int vw = (int)P(e, "VW");
 	tile_copy(&w->gA, BK, P(e, "K"), vw);
 	tile_copy(&w->gB, BN, P(e, "N"), vw);
 	w->sA = (warp_access){.ld = BM, .vec = vw, .active = 1};
 	w->sB = (warp_access){.ld = BN, .vec = vw, .active = 1};
 	for (int l = 0; l < 32; l++) {
-		set_lane(&w->sA, l, 0, (l / cols) * TM);
-		set_lane(&w->sB, l, 0, (l % cols) * TN);
+		set_lane(&w->sA, l, 0, (l / tc) * TM);   /* As[k][ty*TM ..] (A transposed) */
+		set_lane(&w->sB, l, 0, (l % tc) * TN);   /* Bs[k][tx*TN ..] */
 	}
 	w->sh_elem = 4;
 }
@@ -248,13 +254,15 @@ static void mma_warp(const expr_env *e, warp_view *w)
 	long long BK = P(e, "BK"), BN = P(e, "BN");
 	long long pad = 0;
 	expr_get(e, "PAD", &pad);
-	/* cp.async of 16 bytes = 8 halves per lane. */
+	/* cp.async of 16 bytes = 8 halves per lane, rows of the tiles in order. */
 	tile_copy(&w->gA, BK, P(e, "K"), 8);
 	tile_copy(&w->gB, BN, P(e, "N"), 8);
-	/* ldmatrix.x4: lane l gives the address of row l%16, half (l/16) of a
-	 * 16×16 f16 block; each row is 8 halves (16 bytes). */
-	w->sA = (warp_access){.ld = BK + pad, .vec = 8, .active = 1};
-	w->sB = (warp_access){.ld = BN + pad, .vec = 8, .active = 1};
+	/* ldmatrix.x4: lane l gives the address of row l%16 of a 16×16 block,
+	 * the left 8 columns for lanes 0-15, the right 8 for 16-31 (for B, rows
+	 * are k and the block is read transposed). PAD = 0 is ptx/08's XOR
+	 * swizzle; PAD > 0 pads each row by PAD halves instead. */
+	w->sA = (warp_access){.ld = BK + pad, .vec = 8, .active = 1, .swizzle = pad == 0};
+	w->sB = (warp_access){.ld = BN + pad, .vec = 8, .active = 1, .swizzle = pad == 0};
 	for (int l = 0; l < 32; l++) {
 		set_lane(&w->sA, l, l % 16, (l / 16) * 8);
 		set_lane(&w->sB, l, l % 16, (l / 16) * 8);
@@ -285,9 +293,9 @@ static const model_def models[] = {
 	{.name = "blocktile1d", .params = "BM=64 BN=64 BK=8 TM=8", .unit = "fp32", .traffic = bt1d_traffic, .warp = bt1d_warp},
 	{.name = "blocktile2d", .params = "BM=128 BN=128 BK=8 TM=8 TN=8", .unit = "fp32", .traffic = bt2d_traffic, .warp = bt2d_warp},
 	{.name = "vectorized", .params = "BM=128 BN=128 BK=8 TM=8 TN=8 VW=4", .unit = "fp32", .traffic = bt2d_traffic, .warp = vec_warp},
-	{.name = "warptile", .params = "BM=128 BN=128 BK=16 WM=64 WN=64 WNITER=4 TM=8 TN=4 VW=4", .unit = "fp32",
+	{.name = "warptile", .params = "BM=128 BN=128 BK=16 WM=64 WN=32 WNITER=2 TM=4 TN=4 VW=4", .unit = "fp32",
 	 .traffic = warptile_traffic, .warp = warptile_warp},
-	{.name = "mma", .params = "BM=128 BN=128 BK=32 WM=64 WN=64 PAD=8", .unit = "tensor", .traffic = mma_traffic, .warp = mma_warp},
+	{.name = "mma", .params = "BM=128 BN=256 BK=32 WM=64 WN=64 PAD=0", .unit = "tensor", .traffic = mma_traffic, .warp = mma_warp},
 	{.name = "wgmma", .params = "BM=128 BN=128 BK=64", .unit = "tensor", .traffic = wgmma_traffic, .warp = wgmma_warp},
 };
 
@@ -346,25 +354,56 @@ static double count_sectors(const warp_access *a, int elem)
 	return n;
 }
 
-/* Shared-memory wavefronts for one warp-wide access: 32 banks of 4 bytes; a
- * request is split into phases of 128 bytes (32 lanes for 4-byte accesses,
- * 16 for 8, 8 for 16); within a phase each bank serves one distinct 4-byte
- * word per wavefront (lanes reading the same word share it). */
+/* The XOR swizzle of ptx/08: a row of R bytes holds R/16 chunks of 16
+ * bytes; a chunk's place is XORed with the row's 128-byte line number (rows
+ * shorter than 128 B share a line) within the chunks a line holds, so the 8
+ * rows an ldmatrix phase reads land in 8 different groups of 4 banks. */
+static long long swizzled(long long row, long long byte_in_row, long long row_bytes)
+{
+	long long chunks = row_bytes / 16, chunk = byte_in_row / 16;
+	long long line = row_bytes >= 128 ? row : row * row_bytes / 128;
+	long long mask = (chunks < 8 ? chunks : 8) - 1;
+	return row * row_bytes + ((chunk ^ (line & mask)) * 16) + byte_in_row % 16;
+}
+
+/* Byte address of a lane's first element. */
+static long long lane_addr(const warp_access *a, int l, int elem)
+{
+	if (a->swizzle)
+		return swizzled(a->row[l], a->col[l] * elem, a->ld * elem);
+	return (a->row[l] * a->ld + a->col[l]) * elem;
+}
+
+/* Every lane reads the same address as its partner l ^ x. */
+static int pairs_uniform(const warp_access *a, int x, int elem)
+{
+	for (int l = 0; l < 32; l++)
+		if (lane_addr(a, l, elem) != lane_addr(a, l ^ x, elem))
+			return 0;
+	return 1;
+}
+
+/* Shared-memory wavefronts for one warp-wide read, counted as the emulator
+ * (src/emu) and Nsight Compute do: 32 banks of 4 bytes; lanes go in groups
+ * that fetch 128 bytes per pass (the warp for 4-byte accesses, half-warps
+ * for 8, quarter-warps for 16 — doubled for 8 and 16 when every lane shares
+ * its address with lane l^1 or l^2); within a group each bank serves one
+ * distinct word per pass, lanes on the same word share it (broadcast). */
 static double count_wavefronts(const warp_access *a, int elem)
 {
 	if (!a->active)
 		return NAN;
 	int bytes = a->vec * elem;
-	int lanes_per_phase = bytes <= 4 ? 32 : 128 / bytes;
-	if (lanes_per_phase < 1)
-		lanes_per_phase = 1;
+	int group = bytes <= 4 ? 32 : bytes == 8 ? 16 : 8;
+	if (bytes > 4 && (pairs_uniform(a, 1, elem) || pairs_uniform(a, 2, elem)))
+		group *= 2;
+	int nwords = bytes < 4 ? 1 : bytes / 4;
 	int total = 0;
-	for (int p0 = 0; p0 < 32; p0 += lanes_per_phase) {
+	for (int g0 = 0; g0 < 32; g0 += group) {
 		long long words[32 * 8];
 		int nw = 0;
-		for (int l = p0; l < p0 + lanes_per_phase && l < 32; l++) {
-			long long first = (a->row[l] * a->ld + a->col[l]) * elem / 4;
-			int nwords = bytes < 4 ? 1 : bytes / 4;
+		for (int l = g0; l < g0 + group && l < 32; l++) {
+			long long first = lane_addr(a, l, elem) / 4;
 			for (int k = 0; k < nwords; k++) {
 				long long wd = first + k;
 				int seen = 0;
@@ -434,6 +473,7 @@ static void level_totals(model_level *lv, double outputs, int load_bytes, int st
 
 static void recompute_occupancy(model_result *r)
 {
+	r->smem_request = r->smem_static + r->smem_dynamic;
 	occ_input in = {.threads = r->threads, .regs = r->regs_per_thread,
 			.smem_static = r->smem_static, .smem_dynamic = r->smem_dynamic};
 	r->occ_ok = occ_compute(&r->gpu, &in, &r->occ) == 0;
@@ -444,6 +484,10 @@ int model_compute(const lesson *l, const expr_env *overrides, long long M, long 
 {
 	memset(r, 0, sizeof *r);
 	const model_def *m = model_find(l->model);
+	if (!l->model[0]) {
+		snprintf(err, (size_t)errlen, "lesson %s has no kernel to model", l->id);
+		return -1;
+	}
 	if (!m) {
 		char names[160] = "";
 		for (size_t i = 0; i < ARRAY_LEN(models); i++) {
@@ -485,7 +529,8 @@ int model_compute(const lesson *l, const expr_env *overrides, long long M, long 
 	lesson_launch la;
 	if (lesson_launch_for(l, &r->env, &la, err, errlen) < 0)
 		return -1;
-	r->threads = (int)(la.block[0] * la.block[1] * la.block[2]);
+	long long threads = (long long)la.block[0] * la.block[1] * la.block[2];
+	r->threads = threads > (1 << 30) ? (1 << 30) : (int)threads; /* a what-if may ask for absurd blocks */
 	r->smem_dynamic = (int)la.smem;
 	r->smem_static = ptx_static_smem(l->ptx_path);
 	r->regs_per_thread = l->regs;
@@ -551,7 +596,7 @@ void model_set_regs(model_result *r, int regs, const char *source)
 
 /* ---- Placeholder keys ---------------------------------------------------- */
 
-typedef enum { F_NUM, F_INT, F_FLOPB, F_KCOUNT, F_MS, F_PCT, F_TFLOPS, F_GBS, F_FLOP, F_BYTES, F_STR, F_SECT } key_fmt;
+typedef enum { F_NUM, F_COUNT, F_INT, F_FLOPB, F_KCOUNT, F_MS, F_PCT, F_TFLOPS, F_GBS, F_FLOP, F_BYTES, F_STR, F_SECT } key_fmt;
 typedef enum { T_DBL, T_INT, T_LL, T_STR, T_CHARS } key_type;
 
 typedef struct {
@@ -577,10 +622,10 @@ static const key_def keys[] = {
 	{"per_output.shared_stores", T_DBL, R(shared.stores_per_output), F_KCOUNT, "shared stores per output element"},
 	{"per_output.reg_loads", T_DBL, R(regs.loads_per_output), F_KCOUNT, "operand reads from registers per output"},
 	{"per_output.reg_stores", T_DBL, R(regs.stores_per_output), F_KCOUNT, "accumulator updates per output"},
-	{"total.global_loads", T_DBL, R(global.loads), F_NUM, "global loads, whole problem"},
-	{"total.global_stores", T_DBL, R(global.stores), F_NUM, "global stores, whole problem"},
-	{"total.shared_loads", T_DBL, R(shared.loads), F_NUM, "shared loads, whole problem"},
-	{"total.shared_stores", T_DBL, R(shared.stores), F_NUM, "shared stores, whole problem"},
+	{"total.global_loads", T_DBL, R(global.loads), F_COUNT, "global loads, whole problem"},
+	{"total.global_stores", T_DBL, R(global.stores), F_COUNT, "global stores, whole problem"},
+	{"total.shared_loads", T_DBL, R(shared.loads), F_COUNT, "shared loads, whole problem"},
+	{"total.shared_stores", T_DBL, R(shared.stores), F_COUNT, "shared stores, whole problem"},
 	{"bytes.global", T_DBL, R(global.bytes), F_BYTES, "global bytes as issued"},
 	{"bytes.shared", T_DBL, R(shared.bytes), F_BYTES, "shared-memory bytes"},
 	{"bytes.dram_ideal", T_DBL, R(dram_ideal_bytes), F_BYTES, "A and B once, C once"},
@@ -605,7 +650,11 @@ static const key_def keys[] = {
 	{"occupancy.threads", T_INT, R(threads), F_INT, "threads per block"},
 	{"occupancy.regs", T_INT, R(regs_per_thread), F_INT, "registers per thread"},
 	{"occupancy.regs_source", T_STR, R(regs_source), F_STR, "where the register count comes from"},
-	{"occupancy.smem", T_INT, R(occ.smem_per_block), F_INT, "shared bytes per block as allocated"},
+	{"occupancy.smem", T_INT, R(occ.smem_per_block), F_INT, "shared bytes per block as allocated (with the reserved part, rounded)"},
+	{"launch.threads", T_INT, R(threads), F_INT, "threads per block"},
+	{"launch.smem", T_INT, R(smem_request), F_INT, "shared bytes per block the kernel asks for (static + dynamic)"},
+	{"launch.smem_static", T_INT, R(smem_static), F_INT, "static shared bytes (declared in the PTX)"},
+	{"launch.smem_dynamic", T_INT, R(smem_dynamic), F_INT, "dynamic shared bytes (the lesson's smem:)"},
 	{"gpu.name", T_CHARS, R(gpu.name), F_STR, "the GPU"},
 	{"gpu.sms", T_INT, R(gpu.sms), F_INT, "streaming multiprocessors"},
 	{"gpu.clock_mhz", T_INT, R(gpu.clock_mhz), F_INT, "boost clock"},
@@ -758,6 +807,7 @@ void model_format(const model_result *r, const char *key, char *buf, int len)
 	case F_GBS: snprintf(buf, (size_t)len, "%.0f GB/s", v); break;
 	case F_FLOP: fmt_scaled(v, "FLOP", buf, len); break;
 	case F_BYTES: fmt_scaled(v, "B", buf, len); break;
+	case F_COUNT: fmt_scaled(v, "", buf, len); break;
 	case F_SECT:
 	case F_NUM:
 	case F_INT:

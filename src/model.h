@@ -49,6 +49,7 @@ typedef struct {
 	int threads;               /* per block */
 	int smem_static;           /* per block: declared in the PTX */
 	int smem_dynamic;          /* per block: the lesson's `smem:` */
+	int smem_request;          /* static + dynamic: what the kernel asks for */
 	int regs_per_thread;
 	const char *regs_source;   /* "recorded (ptxas sm_90)", "JIT", "unknown" */
 	int occ_ok;                /* occ valid */

@@ -75,6 +75,8 @@ int occ_compute(const gpu_spec *g, const occ_input *in, occ_result *r)
 	} else {
 		int unit = g->warp_alloc_regs > 0 ? g->warp_alloc_regs : 256;
 		r->regs_per_warp = round_up(in->regs * 32, unit);
+		step(r, "Registers per warp: %d x 32 = %d, rounded up to a multiple of %d = %d", in->regs, in->regs * 32,
+		     unit, r->regs_per_warp);
 		int per_block = r->regs_per_warp * r->warps_per_block;
 		if (per_block > g->regs_per_block) {
 			step(r, "Registers per block: %d per warp x %d warps = %d > %d allowed per block: cannot launch",
@@ -85,8 +87,6 @@ int occ_compute(const gpu_spec *g, const occ_input *in, occ_result *r)
 		int warps_per_sched = per_sched / r->regs_per_warp;
 		int warps = warps_per_sched * OCC_SUBPARTITIONS;
 		r->limit_regs = warps / r->warps_per_block;
-		step(r, "Registers per warp: %d x 32 = %d, rounded up to a multiple of %d = %d", in->regs, in->regs * 32,
-		     unit, r->regs_per_warp);
 		step(r, "Register limit: %d registers / %d schedulers = %d each; %d / %d = %d warps each; x %d = %d warps per SM; / %d per block = %d %s",
 		     g->regs_per_sm, OCC_SUBPARTITIONS, per_sched, per_sched, r->regs_per_warp, warps_per_sched,
 		     OCC_SUBPARTITIONS, warps, r->warps_per_block, r->limit_regs,
@@ -153,4 +153,33 @@ int occ_compute(const gpu_spec *g, const occ_input *in, occ_result *r)
 	if (r->blocks_per_sm == 0)
 		return -1;
 	return 0;
+}
+
+void occ_json_fields(json_writer *w, const occ_result *r)
+{
+	json_int(w, "blocks_per_sm", r->blocks_per_sm);
+	json_int(w, "active_warps", r->active_warps);
+	json_int(w, "max_warps", r->max_warps);
+	json_num(w, "occupancy", r->occupancy);
+	json_str(w, "limiter", r->limiter);
+	json_obj(w, "limits");
+	json_int(w, "warps", r->limit_warps);
+	json_int(w, "registers", r->limit_regs);
+	json_int(w, "shared", r->limit_smem);
+	json_int(w, "blocks", r->limit_blocks);
+	json_end(w);
+	json_int(w, "warps_per_block", r->warps_per_block);
+	json_int(w, "regs_per_warp", r->regs_per_warp);
+	json_int(w, "smem_per_block", r->smem_per_block);
+	json_arr(w, "steps");
+	for (int i = 0; i < r->nsteps; i++)
+		json_str(w, NULL, r->steps[i]);
+	json_end(w);
+}
+
+void occ_json(json_writer *w, const char *key, const occ_result *r)
+{
+	json_obj(w, key);
+	occ_json_fields(w, r);
+	json_end(w);
 }

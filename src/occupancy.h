@@ -3,6 +3,7 @@
 #define PTXTUTOR_OCCUPANCY_H
 
 #include "devices.h"
+#include "json.h"
 
 #define OCC_MAX_STEPS 12
 #define OCC_STEP_LEN 200
@@ -37,5 +38,11 @@ typedef struct {
  * cannot launch at all (too many threads, registers or shared memory per
  * block): then blocks_per_sm is 0 and the last step says why. */
 int occ_compute(const gpu_spec *g, const occ_input *in, occ_result *out);
+
+/* Writes r as a JSON object under key (NULL inside arrays / at the top):
+ * blocks_per_sm, active_warps, max_warps, occupancy, limiter, limits, steps. */
+void occ_json(json_writer *w, const char *key, const occ_result *r);
+/* The same keys into an object the caller has open. */
+void occ_json_fields(json_writer *w, const occ_result *r);
 
 #endif

@@ -149,6 +149,19 @@ static void complete_live(void **state)
 	assert_int_equal(live.warp_alloc_regs, 256);
 	assert_non_null(strstr(live.source, "h100"));
 
+	/* H100 and H200 share sm_90 and 132 SMs; A100 40 and 80 GB share sm_80
+	 * and 108: the driver's name tells them apart. */
+	const char *names[][2] = {{"NVIDIA H200", "h200"}, {"NVIDIA H100 80GB HBM3", "h100"},
+				  {"NVIDIA A100-SXM4-40GB", "a100-40"}, {"NVIDIA A100-SXM4-80GB", "a100"}};
+	for (int i = 0; i < 4; i++) {
+		memset(&live, 0, sizeof live);
+		strcpy(live.name, names[i][0]);
+		live.cc_major = names[i][1][0] == 'h' ? 9 : 8;
+		live.sms = names[i][1][0] == 'h' ? 132 : 108;
+		devices_complete(&table, &live);
+		assert_string_equal(live.key, names[i][1]);
+	}
+
 	/* A device with no row keeps what it has and gets only the allocation unit. */
 	gpu_spec odd;
 	memset(&odd, 0, sizeof odd);

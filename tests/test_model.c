@@ -10,7 +10,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "emu/emu.h"
 #include "model.h"
+#include "runner.h"
 #include "util.h"
 
 /* A100 40GB: 19.5 TFLOP/s FP32, 312 tensor, 1555 GB/s (the lecture's card). */
@@ -89,7 +91,8 @@ static void naive_quarter_flop_per_byte(void **state)
 }
 
 /* Coalescing changes the warp view, not the counts: 1 sector of A
- * (broadcast) and 4 of B (32 floats = 128 B). */
+ * (broadcast; ptx/02 reads 16 bytes of A at once, still one sector) and 4
+ * of B (32 floats = 128 B). */
 static void coalesced_sectors(void **state)
 {
 	(void)state;
@@ -148,11 +151,13 @@ static void smem_32_counts(void **state)
 	assert_true(r.ai_shared < 0.25 && r.ai_shared > 0.24);
 	/* T/4 = 8 for the loads; the output store makes it 8192/1028 = 7.97. */
 	assert_float_equal(r.ai_global, 8192.0 / 1028, 1e-9);
-	/* A warp copies one 32-float row of each tile: 4 sectors; inner-loop reads
-	 * are a broadcast (A) and 32 consecutive words (B): no conflicts. */
+	/* A warp copies one 32-float row of each tile: 4 sectors. Inner loop:
+	 * ptx/03 reads As[ty][k..k+3] as one 16-byte load that all 32 lanes share
+	 * (pairs uniform: 2 passes of 16 lanes, 1 wavefront each); Bs[k][tx] is
+	 * 32 consecutive words: 1 wavefront. */
 	assert_float_equal(r.sectors_A, 4, 0);
 	assert_float_equal(r.sectors_B, 4, 0);
-	assert_float_equal(r.wavefronts_A, 1, 0);
+	assert_float_equal(r.wavefronts_A, 2, 0);
 	assert_float_equal(r.wavefronts_B, 1, 0);
 	assert_int_equal(r.smem_dynamic, 8192);
 }
@@ -170,15 +175,19 @@ static void blocktile1d_counts(void **state)
 	fmt(&r, "per_output.global_loads", "K/32 = 128");
 	fmt(&r, "per_output.shared_loads", "9K/8 = 4608");
 	assert_int_equal(r.threads, 512);
-	/* The A tile is 8 floats wide: a warp covers 4 rows of 32 B = 4 sectors. */
+	/* The A tile is 8 floats wide: a warp covers 4 rows of 32 B = 4 sectors.
+	 * Shared: As rows are read 16 bytes at a time, the same address in all
+	 * lanes (2 passes of 16 lanes); Bs[k][tc] 32 neighbouring floats: 1. */
 	assert_float_equal(r.sectors_A, 4, 0);
 	assert_float_equal(r.sectors_B, 4, 0);
+	assert_float_equal(r.wavefronts_A, 2, 0);
+	assert_float_equal(r.wavefronts_B, 1, 0);
 }
 
 /* 2D blocktiling 128x128x8, TM=TN=8: K/64 global, (8+8)/64 = K/4 shared.
- * Shared reads: lanes 0-15 and 16-31 read A rows 0 and 8, words 0 and 64 of
- * an 8-wide tile: the same bank, 2 wavefronts; B: 16 threads at stride 8
- * words hit banks 0, 8, 16, 24 four times each: 4 wavefronts. */
+ * ptx/05 spreads a thread's outputs 16 rows / 16 columns apart, so a warp's
+ * reads are As[tr][k] for tr = 0, 1 (words 0 and 8: banks 0 and 8) and
+ * Bs[k][tc] for 16 neighbouring tc: 1 wavefront each, no conflict. */
 static void blocktile2d_counts_and_conflicts(void **state)
 {
 	(void)state;
@@ -187,23 +196,30 @@ static void blocktile2d_counts_and_conflicts(void **state)
 	model_result r = run(&l, NULL, 4096);
 	fmt(&r, "per_output.global_loads", "K/64 = 64");
 	fmt(&r, "per_output.shared_loads", "K/4 = 1024");
-	assert_float_equal(r.wavefronts_A, 2, 0);
-	assert_float_equal(r.wavefronts_B, 4, 0);
+	assert_float_equal(r.wavefronts_A, 1, 0);
+	assert_float_equal(r.wavefronts_B, 1, 0);
 	assert_int_equal(r.threads, 256);
 }
 
-/* Vectorised: the same counts, float4 accesses: a warp's 32 x 16 B of an
- * 8-wide A tile = 512 B = 16 sectors (all used); B: 4 rows of 128 floats...
- * one 512 B row segment = 16 sectors. */
+/* Vectorised (ptx/06): the same counts, float4 accesses. Global: a warp's
+ * 32 x 16 B of the 8-wide A tile = 16 rows of 32 B = 16 sectors; B: one
+ * 512 B row segment = 16 sectors (all bytes used in both).
+ * Shared: A transposed, As[k][tr*8 ..]: lanes 0-15 and 16-31 each share one
+ * piece (l^1 uniform, so 16 lanes per pass): 2 wavefronts. B: Bs[k][tc*8 ..],
+ * 8 lanes per pass at 8-word strides: words 0 and 32 (and 8/40, ...) share
+ * a bank, 2 passes per group, 8 in all: a 2-way conflict. */
 static void vectorized_warp_view(void **state)
 {
 	(void)state;
-	lesson l = make("vec", "vectorized", "BM=128 BN=128 BK=8 TM=8 TN=8", "BM*BN/(TM*TN)", "1", "BM", "BN", "0",
-			0);
+	lesson l = make("vec", "vectorized", "BM=128 BN=128 BK=8 TM=8 TN=8 VW=4", "(BM/TM)*(BN/TN)", "1", "BM", "BN",
+			"(BM+BN)*BK*4", 0);
 	model_result r = run(&l, NULL, 4096);
 	fmt(&r, "per_output.global_loads", "K/64 = 64");
 	assert_float_equal(r.sectors_A, 16, 0);
 	assert_float_equal(r.sectors_B, 16, 0);
+	assert_float_equal(r.wavefronts_A, 2, 0);
+	assert_float_equal(r.wavefronts_B, 8, 0);
+	assert_int_equal(r.smem_dynamic, 8192);
 }
 
 /* An unknown --set key names the lesson's params. */
@@ -218,6 +234,10 @@ static void unknown_override(void **state)
 	assert_int_equal(model_compute(&l, &ov, 1024, 1024, 1024, &a100_40, &r, err, sizeof err), -1);
 	assert_non_null(strstr(err, "'BM'"));
 	assert_non_null(strstr(err, "TILE"));
+
+	lesson none = make("basics", "", "", "1", "1", "1", "1", "0", 0);
+	assert_int_equal(model_compute(&none, NULL, 1024, 1024, 1024, &a100_40, &r, err, sizeof err), -1);
+	assert_string_equal(err, "lesson basics has no kernel to model");
 
 	lesson bad = make("x", "nosuch", "", "32", "1", "32", "32", "0", 0);
 	assert_int_equal(model_compute(&bad, NULL, 1024, 1024, 1024, &a100_40, &r, err, sizeof err), -1);
@@ -247,11 +267,21 @@ static void occupancy_from_launch(void **state)
 	fmt(&r, "occupancy.limiter", "warps");
 }
 
-/* Tensor-core lessons use the tensor peak and 2-byte inputs. */
+/* Tensor-core lessons use the tensor peak and 2-byte inputs. ptx/08:
+ * 128x256 block tile, BK=32, 64x64 warp tiles. Global: (128+256)/(128*256)
+ * = 3K/256; shared: (64+64)/(64*64) = K/32. cp.async copies: A rows of 64 B
+ * (4 chunks), 8 rows per warp = 16 sectors; B 32 chunks of one row = 16.
+ * ldmatrix.x4 through the XOR swizzle: A rows 0-7 at chunk 0 land at chunks
+ * 0,0,1,1,2,2,3,3 of rows 64 B apart: words 0,16,36,52,72,88,108,124, all
+ * in different banks: 1 wavefront per 8-lane matrix, 4 per request. B rows
+ * 512 B apart at chunks k^0: 8 different bank groups: 4. Without swizzle
+ * or padding (a 512 B stride puts every row in the same banks) B would
+ * need 8 passes per matrix; padding each row by 8 halves also gives 4. */
 static void mma_uses_tensor_peak(void **state)
 {
 	(void)state;
-	lesson l = make("mma", "mma", "BM=128 BN=128 BK=32 WM=64 WN=64", "128", "1", "BM", "BN", "0", 0);
+	lesson l = make("mma", "mma", "BM=128 BN=256 BK=32 WM=64 WN=64 STAGES=4 PAD=0", "(BM/WM)*(BN/WN)*32", "1",
+			"BM", "BN", "STAGES*(BM*BK+BK*BN)*2", 226);
 	l.dt = DTYPE_F16;
 	model_result r = run(&l, NULL, 4096);
 	assert_string_equal(r.unit, "tensor");
@@ -259,8 +289,146 @@ static void mma_uses_tensor_peak(void **state)
 	assert_int_equal(r.elem_bytes, 2);
 	/* ideal DRAM: (2 * 4096^2 * 2 + 4096^2 * 4) bytes for 2 * 4096^3 FLOPs = 4096/4 */
 	assert_float_equal(r.ai_dram_ideal, 1024, 1e-6);
-	fmt(&r, "per_output.global_loads", "K/64 = 64");
+	fmt(&r, "per_output.global_loads", "3K/256 = 48");
 	fmt(&r, "per_output.shared_loads", "K/32 = 128");
+	assert_float_equal(r.sectors_A, 16, 0);
+	assert_float_equal(r.sectors_B, 16, 0);
+	assert_float_equal(r.wavefronts_A, 4, 0);
+	assert_float_equal(r.wavefronts_B, 4, 0);
+	assert_int_equal(r.threads, 256);
+	assert_int_equal(r.smem_dynamic, 98304);
+	fmt(&r, "launch.smem", "98304");
+	fmt(&r, "occupancy.smem", "99328"); /* + 1024 reserved, a multiple of 128 */
+	/* 226 registers x 32 = 7232 -> 7424 per warp (29 x 256); 16384/7424 =
+	 * 2 warps per scheduler = 8 warps = 1 block of 8 warps: 12.5 % on the A100. */
+	assert_int_equal(r.occ.blocks_per_sm, 1);
+	assert_string_equal(r.occ.limiter, "registers");
+
+	expr_env ov = {0};
+	expr_set(&ov, "PAD", 8);
+	r = run(&l, &ov, 4096);
+	assert_float_equal(r.wavefronts_A, 4, 0);
+	assert_float_equal(r.wavefronts_B, 4, 0);
+}
+
+/* Warptiling as ptx/07 does it: 128x128x16 block tile, 64x32 warp tiles,
+ * WNITER=2 fragments of TM x TN = 4x4 across: TC = 32/(2*4) = 4 lanes along
+ * N, 8 along M, WMITER = 64/(8*4) = 2. A lane owns 8x8 outputs and reads
+ * 8 + 8 values per k: 16/64 = K/4 shared loads; global K/64.
+ * Shared reads are float4. A: lanes 4q..4q+3 share a piece (l^1 and l^2
+ * read the same address), so a pass takes 16 lanes = 4 distinct 16-byte
+ * pieces, 16 words in 16 banks: 1 wavefront per pass, 2 in all. B: 4
+ * adjacent pieces per 8 lanes, no pairing: 4 passes of 1 = 4.
+ * Global: A rows of 16 floats (64 B) by float4, 8 rows per warp = 16
+ * sectors; B 32 float4 of one row = 512 B = 16. */
+static void warptile_counts(void **state)
+{
+	(void)state;
+	lesson l = make("wt", "warptile", "BM=128 BN=128 BK=16 WM=64 WN=32 WNITER=2 TM=4 TN=4 VW=4",
+			"(BM/WM)*(BN/WN)*32", "1", "BM", "BN", "2*(BM+BN)*BK*4", 128);
+	model_result r = run(&l, NULL, 4096);
+	fmt(&r, "per_output.global_loads", "K/64 = 64");
+	fmt(&r, "per_output.shared_loads", "K/4 = 1024");
+	assert_float_equal(r.wavefronts_A, 2, 0);
+	assert_float_equal(r.wavefronts_B, 4, 0);
+	assert_float_equal(r.sectors_A, 16, 0);
+	assert_float_equal(r.sectors_B, 16, 0);
+	assert_int_equal(r.threads, 256);
+	/* WNITER=1: 8 lanes along N, 4 along M, WMITER = 4: a lane owns 16 x 4,
+	 * (16 + 4)/64 = 5K/16. */
+	expr_env ov = {0};
+	expr_set(&ov, "WNITER", 1);
+	r = run(&l, &ov, 4096);
+	fmt(&r, "per_output.shared_loads", "5K/16 = 1280");
+}
+
+/* wgmma: TMA and the tensor cores touch memory without per-thread requests:
+ * the warp view is n/a (null in JSON); a 64 x 128 warpgroup tile reads
+ * (64 + 128)/(64*128) = 3/128 per k. A GPU without tensor cores falls back to
+ * the FP32 peak and says so. */
+static void wgmma_without_requests(void **state)
+{
+	(void)state;
+	lesson l = make("hopper", "wgmma", "BM=128 BN=128 BK=64", "128", "1", "BM", "BN", "0", 0);
+	l.dt = DTYPE_F16;
+	model_result r = run(&l, NULL, 4096);
+	assert_true(isnan(r.sectors_A) && isnan(r.wavefronts_B));
+	fmt(&r, "sectors_per_request.A", "n/a");
+	fmt(&r, "per_output.shared_loads", "3K/128 = 96");
+	assert_int_equal(r.regs.stores_per_output, 4096 / 16);
+
+	gpu_spec old = a100_40;
+	old.tensor_tflops = 0;
+	char err[128];
+	assert_int_equal(model_compute(&l, NULL, 4096, 4096, 4096, &old, &r, err, sizeof err), 0);
+	assert_string_equal(r.unit, "fp32 (no tensor cores)");
+	assert_float_equal(r.peak_tflops, 19.5, 0);
+}
+
+/* Roofline switches from memory to compute bound as the tile grows, and the
+ * prediction follows the larger of the two times. */
+static void bound_follows_ridge(void **state)
+{
+	(void)state;
+	lesson l = make("bt2d", "blocktile2d", "BM=128 BN=128 BK=8 TM=8 TN=8", "BM*BN/(TM*TN)", "1", "BM", "BN",
+			"0", 0);
+	model_result r = run(&l, NULL, 4096);
+	/* K/64 loads of 4 B + one 4 B store: 8192 / (256 + 4) = 31.5 FLOP/B > 12.5 */
+	assert_float_equal(r.ai_global, 8192.0 / 260, 1e-9);
+	assert_string_equal(r.bound, "compute");
+	assert_float_equal(r.predicted_ms, 1e3 * r.flops / 19.5e12, 1e-9);
+}
+
+/* The shipped lessons, run through the emulator (which executes their PTX):
+ * for every kernel whose global loads use each byte of a sector once (all
+ * but lessons 1 and 2, which rely on broadcasts), the sectors the emulator
+ * counts, times 32 bytes, must equal the global bytes the model says the
+ * kernel loads. This ties the model's per-output counts to the real PTX.
+ * For lesson 1 the warp views are checked instead. */
+static void shipped_lessons_match_emulator(void **state)
+{
+	(void)state;
+	static course c;
+	char errs[2048] = "";
+	if (course_load(&c, errs, sizeof errs) <= 0) {
+		print_message("no lessons found (%s)\n", errs);
+		skip();
+	}
+	int checked = 0;
+	for (int i = 0; i < c.n; i++) {
+		const lesson *l = &c.l[i];
+		if (!l->model[0] || !l->ptx_path[0] || !strcmp(l->model, "coalesced") || !strcmp(l->model, "wgmma"))
+			continue;
+		/* The smallest size every shipped lesson accepts (lesson 8: N % 256). */
+		const long long M = 128, N = 256, K = 128;
+		model_result r;
+		char err[512];
+		assert_int_equal(model_compute(l, NULL, M, N, K, &a100_40, &r, err, sizeof err), 0);
+		run_request rq;
+		assert_int_equal(runner_request_for_lesson(l, NULL, M, N, K, &rq, err, sizeof err), 0);
+		emu_options opt = {.no_verify = 1};
+		static emu_result er;
+		int rc = emu_run(&rq, &opt, &er, err, sizeof err);
+		if (rc)
+			print_error("%s: %s\n", l->id, err);
+		assert_int_equal(rc, 0);
+		if (!strcmp(l->model, "naive")) {
+			/* One load of A and one of B per k: the emulator's average sectors
+			 * per request is the mean of the model's two warp views. */
+			double avg = (double)er.total.gld.sectors / (double)er.total.gld.requests;
+			assert_float_equal(avg, (r.sectors_A + r.sectors_B) / 2, 1e-9);
+			checked++;
+			continue;
+		}
+		double emu_bytes = 32.0 * (double)(er.total.gld.sectors + er.total.gcp.sectors);
+		double model_bytes = r.global.loads * r.elem_bytes;
+		if (fabs(emu_bytes - model_bytes) > 1e-9 * model_bytes)
+			print_error("%s: emulator %.0f B, model %.0f B of global loads\n", l->id, emu_bytes, model_bytes);
+		assert_float_equal(emu_bytes, model_bytes, 1e-9 * model_bytes);
+		checked++;
+	}
+	course_free(&c);
+	assert_true(checked >= 1);
 }
 
 static void keys_and_values(void **state)
@@ -311,7 +479,11 @@ int main(void)
 		cmocka_unit_test(unknown_override),
 		cmocka_unit_test(occupancy_from_launch),
 		cmocka_unit_test(mma_uses_tensor_peak),
+		cmocka_unit_test(warptile_counts),
+		cmocka_unit_test(wgmma_without_requests),
+		cmocka_unit_test(bound_follows_ridge),
 		cmocka_unit_test(keys_and_values),
+		cmocka_unit_test(shipped_lessons_match_emulator),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

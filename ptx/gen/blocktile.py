@@ -280,7 +280,7 @@ def blocktile2d(prefetch=False, unroll=8, compact=False, maxnreg=0, entry="sgemm
 	.reg .u32  %As, %Bs, %sAst, %sBst, %sA, %sB;
 	// c<i><j> = C[row0 + tr + {TROWS}*i][col0 + tc + {TCOLS}*j]: {TM * TN} accumulators
 	.reg .f32  {accs};
-	.reg .f32  {regs("a", TM)};     // a<i> = As[tr + {TROWS}*i][d]
+	.reg .f32  {", ".join(f"%a{i}_<4>" for i in range(TM))};   // a<i>_<q> = As[tr + {TROWS}*i][d + q]
 	.reg .f32  {regs("b", TN)};     // b<j> = Bs[d][tc + {TCOLS}*j]
 	.reg .f32  {regs("nextA", LA)};   // elements copied into As
 	.reg .f32  {regs("nextB", LB)};   // elements copied into Bs
@@ -396,7 +396,10 @@ TILE_LOOP:
     w(f"""	// @inner-loop
 	// For d = 0 .. {BK - 1}: a<i> = As[tr + {TROWS}*i][d], b<j> = Bs[d][tc + {TCOLS}*j], then the
 	// {TM} x {TN} outer product a * b is added to the accumulators, all from registers.
-	// Each a<i> feeds {TN} multiply-adds and each b<j> {TM}.
+	// Each a<i> feeds {TN} multiply-adds and each b<j> {TM}. Row i of As keeps steps
+	// d .. d+3 side by side, so at d = 0 and d = 4 one 16-byte load fetches four
+	// steps of a<i> at once (a<i>_0 .. a<i>_3): ptxas would merge four scalar
+	// loads into this anyway, so the PTX says what the hardware really does.
 	// Banks: a warp holds two thread rows (tr, tr+1), whose A values lie {BK} floats
 	// apart (different banks), and {TCOLS} thread columns reading {TCOLS} neighbouring floats
 	// of B. No load is split by a bank conflict.
@@ -416,13 +419,18 @@ TILE_LOOP:
 	// counter, no branch), the offsets are constants inside the load instructions.""")
         if unroll > 1:
             w(f"\t// d = {u}" if unroll == BK else f"\t// d + {u}")
-        for i in range(TM):
-            w(f"\tld.shared.f32 %a{i}, [%sA+{TROWS * BK * 4 * i + 4 * u}];")
+        # A row i holds steps d .. d+3 side by side, so one 16-byte load brings
+        # four steps' worth; ptxas merges four scalar loads into exactly this,
+        # and writing it out keeps the PTX equal to what the hardware runs.
+        q = u % 4
+        if q == 0:
+            for i in range(TM):
+                w(f"\tld.shared.v4.f32 {{%a{i}_0, %a{i}_1, %a{i}_2, %a{i}_3}}, [%sA+{TROWS * BK * 4 * i + 4 * u}];")
         for j in range(TN):
             w(f"\tld.shared.f32 %b{j}, [%sB+{TCOLS * 4 * j + BN * 4 * u}];")
         for i in range(TM):
-            w("\t" + " ".join(f"fma.rn.f32 %c{i}{j}, %a{i}, %b{j}, %c{i}{j};" for j in range(TN)) if compact else
-              "\n".join(f"\tfma.rn.f32 %c{i}{j}, %a{i}, %b{j}, %c{i}{j};" for j in range(TN)))
+            w("\t" + " ".join(f"fma.rn.f32 %c{i}{j}, %a{i}_{q}, %b{j}, %c{i}{j};" for j in range(TN)) if compact else
+              "\n".join(f"\tfma.rn.f32 %c{i}{j}, %a{i}_{q}, %b{j}, %c{i}{j};" for j in range(TN)))
     if unroll < BK:
         w(f"""	add.u32 %sA, %sA, {4 * unroll};                     // next column of As
 	add.u32 %sB, %sB, {BN * 4 * unroll};                   // next row of Bs

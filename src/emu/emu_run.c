@@ -261,7 +261,7 @@ int emu_run(const run_request *rq, const emu_options *opt, emu_result *res, char
 	}
 
 	/* the reference, accumulated in double */
-	res->tol = rq->dt == DTYPE_F16 ? 1e-2 : 1e-4;
+	res->tol = runner_tolerance(rq->dt);
 	if (!opt->no_verify) {
 		ref = calloc(nc, sizeof(double));
 		if (!ref)

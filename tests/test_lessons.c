@@ -1,0 +1,450 @@
+/* test_lessons: the shipped course — every lesson parses, its anchors and placeholders resolve, its exercises are computed. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "devices.h"
+#include "lesson.h"
+#include "model.h"
+#include "util.h"
+
+/* The GPUs every exercise must be answerable on: a big one and a small one
+ * without the sm_80 extras (no reserved shared memory, 1024 threads/SM). */
+static const char *const gpus[] = {"h100", "t4"};
+/* Sizes the course is read at: the default and a small, odd-shaped one that
+ * still meets every lesson's `multiple:` rule. */
+static const long long sizes[][3] = {{4096, 4096, 4096}, {1024, 2048, 512}};
+
+static course the_course;
+static gpu_table table;
+
+static int setup(void **state)
+{
+	(void)state;
+	char errs[8192], err[256];
+	course_load(&the_course, errs, sizeof errs);
+	if (errs[0])
+		fprintf(stderr, "course_load:\n%s", errs);
+	if (devices_load(&table, err, sizeof err) < 0) {
+		fprintf(stderr, "%s\n", err);
+		return -1;
+	}
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	course_free(&the_course);
+	return 0;
+}
+
+static const gpu_spec *gpu(const char *key)
+{
+	char msg[256];
+	const gpu_spec *g = devices_find(&table, key, msg, sizeof msg);
+	if (!g)
+		fail_msg("gpu %s: %s", key, msg);
+	return g;
+}
+
+/* Every file in lessons/ parses: course_load reports nothing and loads as
+ * many lessons as there are NN-*.md files, numbered 0, 1, 2 ... in order. */
+static void test_every_lesson_parses(void **state)
+{
+	(void)state;
+	course c;
+	char errs[8192];
+	int n = course_load(&c, errs, sizeof errs);
+	if (errs[0])
+		fail_msg("course_load reported:\n%s", errs);
+	assert_true(n >= 1);
+	assert_int_equal(c.l[0].number, 0);
+	for (int i = 0; i < n; i++) {
+		assert_int_equal(c.l[i].number, i);
+		assert_true(c.l[i].npages >= 1);
+		/* Lessons with a kernel end with exercises; lesson 0 too. */
+		int nex = 0;
+		for (int p = 0; p < c.l[i].npages; p++)
+			nex += c.l[i].pages[p].nex;
+		if (nex < 2)
+			fail_msg("%s has %d exercises (want 2 to 4)", c.l[i].path, nex);
+		assert_true(nex <= 4);
+	}
+	course_free(&c);
+}
+
+/* lesson_validate: anchors exist in the PTX, placeholders and exercise keys
+ * are model keys, exercise overrides name lesson params. */
+static void test_every_lesson_validates(void **state)
+{
+	(void)state;
+	int problems = 0;
+	for (int i = 0; i < the_course.n; i++) {
+		char errs[4096];
+		int n = lesson_validate(&the_course.l[i], model_known, errs, sizeof errs);
+		if (n)
+			fprintf(stderr, "%s", errs);
+		problems += n;
+	}
+	assert_int_equal(problems, 0);
+}
+
+/* Calls f(key) for each {key} in s. */
+static void each_placeholder(const char *s, void (*f)(const char *key, void *ctx), void *ctx)
+{
+	for (const char *p = s; p && *p; p++) {
+		if (*p != '{' || (p > s && p[-1] == '\\'))
+			continue;
+		size_t n = strspn(p + 1, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.");
+		if (n == 0 || p[1 + n] != '}' || n >= 64)
+			continue;
+		char key[64];
+		memcpy(key, p + 1, n);
+		key[n] = '\0';
+		f(key, ctx);
+	}
+}
+
+typedef struct {
+	const model_result *r;
+	const char *where;
+	int bad;
+} fill_ctx;
+
+/* A placeholder must format to a value, not "n/a" (a level the kernel does
+ * not have) nor "{key?}". */
+static void check_fill(const char *key, void *vctx)
+{
+	fill_ctx *c = vctx;
+	char buf[128];
+	model_format(c->r, key, buf, sizeof buf);
+	if (!buf[0] || !strcmp(buf, "n/a") || strchr(buf, '?')) {
+		fprintf(stderr, "%s: {%s} formats as '%s'\n", c->where, key, buf);
+		c->bad++;
+	}
+}
+
+/* Every placeholder in the prose, questions and answers fills with a real
+ * value for the lesson's defaults, on each GPU and size. */
+static void test_placeholders_fill(void **state)
+{
+	(void)state;
+	int bad = 0;
+	for (size_t g = 0; g < ARRAY_LEN(gpus); g++)
+		for (size_t s = 0; s < ARRAY_LEN(sizes); s++)
+			for (int i = 0; i < the_course.n; i++) {
+				const lesson *l = &the_course.l[i];
+				model_result r;
+				char err[512];
+				if (model_compute(l, NULL, sizes[s][0], sizes[s][1], sizes[s][2], gpu(gpus[g]), &r,
+						  err, sizeof err))
+					fail_msg("%s on %s: %s", l->path, gpus[g], err);
+				for (int p = 0; p < l->npages; p++) {
+					char where[400];
+					snprintf(where, sizeof where, "%s:%d (%s, %lld)", l->path, l->pages[p].line,
+						 gpus[g], sizes[s][0]);
+					fill_ctx c = {&r, where, 0};
+					each_placeholder(l->pages[p].text, check_fill, &c);
+					for (int e = 0; e < l->pages[p].nex; e++) {
+						each_placeholder(l->pages[p].ex[e].question, check_fill, &c);
+						each_placeholder(l->pages[p].ex[e].answer, check_fill, &c);
+					}
+					bad += c.bad;
+				}
+			}
+	assert_int_equal(bad, 0);
+}
+
+/* The tutor fills placeholders in prose only: fenced blocks and `code`
+ * spans are shown as written, so a {key} there would reach the screen raw. */
+static void test_placeholders_only_in_prose(void **state)
+{
+	(void)state;
+	int bad = 0;
+	for (int i = 0; i < the_course.n; i++) {
+		const lesson *l = &the_course.l[i];
+		for (int p = 0; p < l->npages; p++) {
+			int line = l->pages[p].line + 1, fence = 0, tick = 0;
+			for (const char *s = l->pages[p].text; *s; s++) {
+				int bol = s == l->pages[p].text || s[-1] == '\n';
+				if (bol && !strncmp(s, "```", 3))
+					fence = !fence;
+				if (*s == '\n') {
+					line++;
+					tick = 0;
+				} else if (*s == '`' && !fence) {
+					tick = !tick;
+				} else if (*s == '{' && (fence || tick)) {
+					size_t n = strspn(s + 1, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.");
+					if (n && s[1 + n] == '}') {
+						fprintf(stderr, "%s:%d: placeholder inside code is shown raw\n", l->path, line);
+						bad++;
+					}
+				}
+			}
+		}
+	}
+	assert_int_equal(bad, 0);
+}
+
+static void count_key(const char *key, void *ctx)
+{
+	(void)key;
+	(*(int *)ctx)++;
+}
+
+/* An exercise's answer is the model's value for its key under its overrides:
+ * model_compute succeeds and the value is a finite number, on the H100 and
+ * the T4. Its worked answer shows numbers through placeholders only. */
+static void test_exercises_are_computed(void **state)
+{
+	(void)state;
+	int checked = 0;
+	for (size_t g = 0; g < ARRAY_LEN(gpus); g++)
+		for (int i = 0; i < the_course.n; i++) {
+			const lesson *l = &the_course.l[i];
+			for (int p = 0; p < l->npages; p++)
+				for (int e = 0; e < l->pages[p].nex; e++) {
+					const lesson_exercise *ex = &l->pages[p].ex[e];
+					model_result r;
+					char err[512];
+					double v = NAN;
+					if (model_compute(l, &ex->overrides, 4096, 4096, 4096, gpu(gpus[g]), &r, err,
+							  sizeof err))
+						fail_msg("%s:%d on %s: %s", l->path, ex->line, gpus[g], err);
+					if (model_value(&r, ex->key, &v) || !isfinite(v))
+						fail_msg("%s:%d on %s: %s has no numeric value", l->path, ex->line,
+							 gpus[g], ex->key);
+					int nph = 0;
+					each_placeholder(ex->answer, count_key, &nph);
+					if (nph == 0)
+						fail_msg("%s:%d: the @answer shows no computed value", l->path, ex->line);
+					assert_true(ex->hint && ex->hint[0]);
+					assert_true(ex->question && ex->question[0]);
+					checked++;
+				}
+		}
+	assert_true(checked >= 2 * 2 * the_course.n);
+}
+
+/* The lessons' prose wraps well at 80 columns: no body line over 76
+ * characters (counted in characters, not bytes; the front matter is data). */
+static void test_lines_fit(void **state)
+{
+	(void)state;
+	int bad = 0;
+	for (int i = 0; i < the_course.n; i++) {
+		char path[1024], err[256];
+		util_path(path, sizeof path, the_course.l[i].path);
+		char *text = util_read_file(path, NULL, err, sizeof err);
+		assert_non_null(text);
+		int line = 1, width = 0, fences = !strncmp(text, "---\n", 4); /* "---" lines seen */
+		for (const unsigned char *p = (const unsigned char *)text; *p; p++) {
+			if (*p == '\n') {
+				line++;
+				width = 0;
+				fences += fences < 2 && !strncmp((const char *)p + 1, "---\n", 4);
+			} else if (fences >= 2 && (*p & 0xc0) != 0x80 && ++width == 77) {
+				fprintf(stderr, "%s:%d: longer than 76 characters\n", the_course.l[i].path, line);
+				bad++;
+			}
+		}
+		free(text);
+	}
+	assert_int_equal(bad, 0);
+}
+
+/* ---- A broken lesson in a copy of the course ----------------------------- */
+
+static int copy_file(const char *from, const char *to)
+{
+	size_t len;
+	char err[256];
+	char *text = util_read_file(from, &len, err, sizeof err);
+	if (!text)
+		return -1;
+	FILE *f = fopen(to, "wb");
+	if (!f) {
+		free(text);
+		return -1;
+	}
+	size_t w = fwrite(text, 1, len, f);
+	free(text);
+	return fclose(f) == 0 && w == len ? 0 : -1;
+}
+
+/* Copies the lesson files, the PTX files they name and assets/gpus.tsv to dir. */
+static void copy_course(const char *dir)
+{
+	static const char *const sub[] = {"lessons", "ptx", "assets"};
+	char path[1024], from[1024];
+	for (size_t i = 0; i < ARRAY_LEN(sub); i++) {
+		snprintf(path, sizeof path, "%s/%s", dir, sub[i]);
+		assert_true(mkdir(path, 0700) == 0 || errno == EEXIST);
+	}
+	util_path(from, sizeof from, "assets/gpus.tsv");
+	snprintf(path, sizeof path, "%s/assets/gpus.tsv", dir);
+	assert_int_equal(copy_file(from, path), 0);
+	for (int i = 0; i < the_course.n; i++) {
+		const lesson *l = &the_course.l[i];
+		util_path(from, sizeof from, l->path);
+		snprintf(path, sizeof path, "%s/%s", dir, l->path);
+		assert_int_equal(copy_file(from, path), 0);
+		if (l->ptx_path[0]) {
+			util_path(from, sizeof from, l->ptx_path);
+			snprintf(path, sizeof path, "%s/%s", dir, l->ptx_path);
+			assert_int_equal(copy_file(from, path), 0);
+		}
+	}
+}
+
+/* Replaces the first `what` in the file with `with`; returns the 1-based
+ * line it was on. */
+static int edit_file(const char *path, const char *what, const char *with)
+{
+	size_t len;
+	char err[256];
+	char *text = util_read_file(path, &len, err, sizeof err);
+	assert_non_null(text);
+	char *at = strstr(text, what);
+	assert_non_null(at);
+	int line = 1;
+	for (char *p = text; p < at; p++)
+		line += *p == '\n';
+	FILE *f = fopen(path, "wb");
+	assert_non_null(f);
+	fwrite(text, 1, (size_t)(at - text), f);
+	fputs(with, f);
+	fputs(at + strlen(what), f);
+	fclose(f);
+	free(text);
+	return line;
+}
+
+/* The child mode of this binary: loads the course under $PTXTUTOR_ROOT (a
+ * fresh process, so util_root's cache starts empty), validates each lesson
+ * and prints "loaded N", each lesson's path, and every message. */
+static int child_load_course(void)
+{
+	static course c;
+	char errs[8192];
+	int n = course_load(&c, errs, sizeof errs);
+	printf("loaded %d\n", n);
+	for (int i = 0; i < n; i++) {
+		char verrs[4096];
+		printf("lesson %s\n", c.l[i].path);
+		if (lesson_validate(&c.l[i], model_known, verrs, sizeof verrs))
+			printf("%s", verrs);
+	}
+	printf("%s", errs);
+	course_free(&c);
+	return 0;
+}
+
+/* Runs the child on dir; returns its output (owned). */
+static char *load_in(const char *dir)
+{
+	char self[1024], cmd[2300];
+	ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+	assert_true(n > 0);
+	self[n] = '\0';
+	snprintf(cmd, sizeof cmd, "PTXTUTOR_ROOT='%s' '%s' --load-course 2>&1", dir, self);
+	FILE *p = popen(cmd, "r");
+	assert_non_null(p);
+	strbuf out = {0};
+	char buf[512];
+	while (fgets(buf, sizeof buf, p))
+		sb_append(&out, buf);
+	assert_int_equal(pclose(p), 0);
+	return out.data ? out.data : strdup("");
+}
+
+static void rm_course(const char *dir)
+{
+	char cmd[1100];
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+	assert_int_equal(system(cmd), 0);
+}
+
+/* One way to break a lesson: the text replaced, the message expected and
+ * its line relative to the line the replaced text starts on. */
+typedef struct {
+	const char *what, *with, *message;
+	int dline;
+	int skipped; /* course_load drops it (front matter) rather than lesson_validate flagging it */
+} breakage;
+
+static void test_broken_lesson_is_reported_and_skipped(void **state)
+{
+	(void)state;
+	/* Break the last lesson with a kernel (else lesson 0): "\n# " is the
+	 * first page heading, "\ntitle:" is in the front matter. */
+	const lesson *victim = &the_course.l[0];
+	for (int i = 0; i < the_course.n; i++)
+		if (the_course.l[i].ptx_path[0])
+			victim = &the_course.l[i];
+	const breakage cases[] = {
+		{"\ntitle:", "\ntitel:", "unknown front-matter key 'titel'", 1, 1},
+		{"\n# ", "\n# Broken\n@ptx no-such-region\n# ", "unknown @ptx anchor 'no-such-region'", 1, 0},
+		{"\n# ", "\n# Broken\nSee {no.such.key}.\n# ", "unknown placeholder {no.such.key}", 2, 0},
+	};
+	for (size_t k = 0; k < ARRAY_LEN(cases); k++) {
+		char dir[] = "/tmp/ptxtutor-course-XXXXXX";
+		assert_non_null(mkdtemp(dir));
+		copy_course(dir);
+		char path[1024];
+		snprintf(path, sizeof path, "%s/%s", dir, victim->path);
+		int line = edit_file(path, cases[k].what, cases[k].with) + cases[k].dline;
+		char *out = load_in(dir);
+
+		char where[400];
+		snprintf(where, sizeof where, "%s:%d: %s\n", victim->path, line, cases[k].message);
+		if (!strstr(out, where))
+			fail_msg("case %zu: want '%s' in:\n%s", k, where, out);
+
+		/* Every other lesson still loads, and validates cleanly. */
+		char want[64];
+		snprintf(want, sizeof want, "loaded %d\n", the_course.n - cases[k].skipped);
+		if (strncmp(out, want, strlen(want)))
+			fail_msg("case %zu: want '%s' first in:\n%s", k, want, out);
+		for (int i = 0; i < the_course.n; i++) {
+			char name[300];
+			snprintf(name, sizeof name, "lesson %s\n", the_course.l[i].path);
+			int present = strstr(out, name) != NULL;
+			assert_int_equal(present, !(cases[k].skipped && &the_course.l[i] == victim));
+			if (&the_course.l[i] != victim) {
+				snprintf(name, sizeof name, "%s:", the_course.l[i].path);
+				if (strstr(out, name))
+					fail_msg("case %zu: %s reported too:\n%s", k, the_course.l[i].path, out);
+			}
+		}
+		free(out);
+		rm_course(dir);
+	}
+}
+
+int main(int argc, char **argv)
+{
+	if (argc == 2 && !strcmp(argv[1], "--load-course"))
+		return child_load_course();
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_every_lesson_parses),
+		cmocka_unit_test(test_every_lesson_validates),
+		cmocka_unit_test(test_placeholders_fill),
+		cmocka_unit_test(test_placeholders_only_in_prose),
+		cmocka_unit_test(test_exercises_are_computed),
+		cmocka_unit_test(test_lines_fit),
+		cmocka_unit_test(test_broken_lesson_is_reported_and_skipped),
+	};
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
