@@ -167,8 +167,8 @@ has dl "killed after 1 s (deadline)" && has dl "Your edit is kept" && has dl "[e
 	[ $((t1 - t0)) -le 6 ]
 check "edit: an endless loop is killed at the deadline ($((t1 - t0)) s), the tutor says so and keeps the edit" $? dl
 T send-keys -t dl n
-wait_for dl "2/8"
-has dl "2/8"
+wait_for dl "Global memory coalescing |"
+has dl "Global memory coalescing |"
 check "edit: the tutor stays responsive after the kill" $? dl
 T send-keys -t dl q
 wait_for dl "EXIT=0"

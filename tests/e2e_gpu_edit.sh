@@ -135,10 +135,10 @@ has h "PASS, verified (cuBLAS)" && has h "GFLOP/s"
 check "gpu edit: lesson 1 at the default size verifies, with GFLOP/s" $? h
 save h gpu-lesson1.txt
 T send-keys -t h n n
-wait_for h " 3/" 10
+wait_for h "Shared-memory cache blocking |" 10
 T send-keys -t h r
 wait_for h "PASS, verified" 180
-has h " 3/" && has h "PASS, verified (cuBLAS)" && has h "GFLOP/s"
+has h "Shared-memory cache blocking |" && has h "PASS, verified (cuBLAS)" && has h "GFLOP/s"
 check "gpu edit: lesson 3 at the default size verifies, with GFLOP/s" $? h
 save h gpu-lesson3.txt
 T send-keys -t h q
