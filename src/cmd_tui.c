@@ -3,9 +3,11 @@
 #include <fcntl.h>
 #include <getopt.h>
 #include <poll.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -19,18 +21,11 @@
 #include "util.h"
 #include "worker.h"
 
-/* A run that takes longer than this is killed (the naive kernel at 8192 on a
- * laptop GPU takes ~15 s; Esc cancels sooner). */
-#define RUN_DEADLINE_S 300.0
-
-/* Offline runs. When the worker answers RUN_NO_GPU, a backend that needs no
- * GPU may take the request instead: the CPU emulator (src/emu/, `ptxtutor
- * emulate`) plugs in here. It must not block the UI either, so it should run
- * in a child like the worker and hand back a run_result (gflops 0, verified
- * against a CPU reference). Until it lands this is NULL and the run pane
- * shows the worker's one-line reason. */
-typedef int (*ui_offline_runner)(const run_request *rq, run_result *res);
-static const ui_offline_runner offline_runner = NULL;
+/* Deadlines: ui_app_deadline (from the model; PTXTUTOR_DEADLINE_S overrides
+ * it, e.g. for tests of a hanging kernel). Offline runs: the first RUN_NO_GPU
+ * makes the update code ask for the same run again with rq.emulate set, and
+ * the worker child runs it on the CPU emulator (src/offline.c), so neither
+ * kind of run can freeze the screen. */
 
 typedef struct {
 	ui_opts o;
@@ -67,6 +62,8 @@ static int parse(int argc, char **argv, options *op, int screen)
 	memset(op, 0, sizeof *op);
 	op->o.page = -1;
 	op->o.no_color = getenv("NO_COLOR");
+	const char *dl = getenv("PTXTUTOR_DEADLINE_S");
+	op->o.deadline_s = dl && *dl ? atof(dl) : 0;
 	op->width = 80;
 	op->height = 24;
 	int ch;
@@ -162,6 +159,8 @@ static void feed_keys(ui_app *a, const char *k)
 		/* Requests need the event loop; on paper a run says why it cannot happen. */
 		if (a->req == UI_REQ_RUN)
 			ui_app_run_started(a, 0, "runs need the interactive tutor");
+		if (a->req == UI_REQ_EDIT)
+			ui_app_edit_done(a, 0, "editing needs the interactive tutor");
 		a->req = UI_REQ_NONE;
 	}
 }
@@ -226,10 +225,65 @@ static void save_state(const ui_app *a)
 	state_save(&s, err, sizeof err);
 }
 
-/* Does what the update code asked for: start or cancel a run. */
-static void serve(ui_app *a, worker *w, int *worker_up)
+/* Runs $EDITOR (else vi) on path with the terminal handed over, and waits
+ * for that child only: the worker child is left alone. Returns 0, or -1 with
+ * a message. */
+static int run_editor(const char *path, int saved_err, char *err, int errlen)
+{
+	const char *ed = getenv("EDITOR");
+	if (!ed || !*ed)
+		ed = "vi";
+	/* $EDITOR may carry arguments ("emacs -nw"): the shell splits it, and
+	 * the path goes as "$1" so no file name is ever parsed as shell code. */
+	char cmd[600];
+	snprintf(cmd, sizeof cmd, "%s \"$1\"", ed);
+	ui_term_suspend();
+	/* Like system(): ^C and ^\ in the editor are the editor's. */
+	struct sigaction ign = {.sa_handler = SIG_IGN}, old_int, old_quit;
+	sigemptyset(&ign.sa_mask);
+	sigaction(SIGINT, &ign, &old_int);
+	sigaction(SIGQUIT, &ign, &old_quit);
+	fflush(NULL);
+	pid_t pid = fork();
+	if (pid == 0) {
+		signal(SIGINT, SIG_DFL);
+		signal(SIGQUIT, SIG_DFL);
+		signal(SIGPIPE, SIG_DFL);
+		if (saved_err >= 0)
+			dup2(saved_err, STDERR_FILENO);
+		execl("/bin/sh", "sh", "-c", cmd, "sh", path, (char *)NULL);
+		_exit(127);
+	}
+	int status = 0, rc = 0;
+	if (pid < 0) {
+		snprintf(err, (size_t)errlen, "cannot start the editor: %s", strerror(errno));
+		rc = -1;
+	} else {
+		while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+			;
+		if (WIFEXITED(status) && WEXITSTATUS(status) == 127)
+			snprintf(err, (size_t)errlen, "'%s' not found (set EDITOR)", ed), rc = -1;
+		else if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+			snprintf(err, (size_t)errlen, "'%s' ended with status %d", ed,
+				 WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status)), rc = -1;
+	}
+	sigaction(SIGINT, &old_int, NULL);
+	sigaction(SIGQUIT, &old_quit, NULL);
+	ui_term_resume();
+	return rc;
+}
+
+/* Does what the update code asked for: start or cancel a run, edit. */
+static void serve(ui_app *a, worker *w, int *worker_up, int saved_err)
 {
 	run_result res;
+	if (a->req == UI_REQ_EDIT) {
+		char err[256] = "";
+		int rc = run_editor(a->edit_path, saved_err, err, sizeof err);
+		ui_app_edit_done(a, rc == 0, err);
+		if (a->req == UI_REQ_NONE)
+			return;
+	}
 	if (a->req == UI_REQ_CANCEL) {
 		a->req = UI_REQ_NONE;
 		if (*worker_up && w->busy) {
@@ -253,23 +307,10 @@ static void serve(ui_app *a, worker *w, int *worker_up)
 		}
 		*worker_up = 1;
 	}
-	if (worker_submit(w, &rq, RUN_DEADLINE_S) < 0)
+	if (worker_submit(w, &rq, ui_app_deadline(a, &rq)) < 0)
 		ui_app_run_started(a, util_now(), "cannot send the run to the GPU worker");
 	else
 		ui_app_run_started(a, util_now(), NULL);
-}
-
-static void finished(ui_app *a, run_result *res)
-{
-	if (res->status == RUN_NO_GPU && offline_runner) {
-		run_request rq;
-		char err[256];
-		if (ui_app_request(a, &rq, err, sizeof err) == 0 && offline_runner(&rq, res) == 0) {
-			ui_app_run_finished(a, res);
-			return;
-		}
-	}
-	ui_app_run_finished(a, res);
 }
 
 int cmd_tui(int argc, char **argv)
@@ -323,7 +364,9 @@ int cmd_tui(int argc, char **argv)
 				break;
 		}
 		if (a->req != UI_REQ_NONE) {
-			serve(a, &w, &worker_up);
+			if (a->req == UI_REQ_EDIT)
+				redraw = 1; /* the editor had the screen */
+			serve(a, &w, &worker_up, saved_err);
 			continue;
 		}
 		struct pollfd pf[2] = {{.fd = STDIN_FILENO, .events = POLLIN}, {.fd = -1}};
@@ -348,13 +391,15 @@ int cmd_tui(int argc, char **argv)
 			if (key == 12 /* C-l */)
 				redraw = 1;
 			ui_app_key(a, key);
+			if (a->req == UI_REQ_EDIT)
+				redraw = 1; /* the editor had the screen */
 			if (a->req != UI_REQ_NONE)
-				serve(a, &w, &worker_up);
+				serve(a, &w, &worker_up, saved_err);
 		}
 		if (worker_up && w.busy) {
 			run_result res;
 			if (worker_poll(&w, &res) == 1)
-				finished(a, &res);
+				ui_app_run_finished(a, &res);
 		}
 	}
 

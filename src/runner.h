@@ -26,7 +26,25 @@ typedef struct {
 	int verify;               /* compare with cuBLAS */
 	int time;                 /* time ours and cuBLAS (median of repeats) */
 	double min_seconds;       /* timing budget per kernel; repeats adapt to it */
+	/* Added for the tutor's offline runs and edits (kept last so the layout
+	 * above is unchanged): */
+	int emulate;              /* the worker runs it on the CPU emulator (src/offline.c) */
+	int jit_only;             /* stop after the JIT: registers and the log, no launch */
 } run_request;
+
+/* The counts of an emulated run, as Nsight Compute would report them
+ * (see src/emu/emu.h): global requests and 32-byte sectors, shared-memory
+ * requests, wavefronts and bank conflicts. */
+typedef struct {
+	long long M, N, K;                     /* the size it ran at */
+	unsigned long long gld_requests, gld_sectors;   /* global loads (cp.async reads included) */
+	unsigned long long gst_requests, gst_sectors;   /* global stores */
+	unsigned long long sld_requests, sld_wavefronts, sld_conflicts; /* shared loads and ldmatrix */
+	unsigned long long sst_requests, sst_wavefronts, sst_conflicts; /* shared stores and cp.async writes */
+	unsigned long long inst;               /* warp-level instructions issued */
+	unsigned long long races;              /* shared-memory races (a missing bar.sync) */
+	double seconds;                        /* wall time of the emulation */
+} run_emu_counts;
 
 typedef enum {
 	RUN_OK,                   /* ran (and verified, when asked) */
@@ -56,6 +74,9 @@ typedef struct {
 	int verified;             /* 1 pass, 0 fail, -1 not checked */
 	int repeats;
 	gpu_spec spec;            /* the live device (cuDeviceGetAttribute); spec.sms == 0 without a GPU */
+	/* Added for emulated runs (kept last): what the CPU emulator counted. */
+	int emulated;             /* 1: ran on the CPU emulator; emu holds its counts */
+	run_emu_counts emu;
 } run_result;
 
 const char *run_status_name(run_status s);

@@ -10,6 +10,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "offline.h"
 #include "util.h"
 
 /* Reads or writes exactly n bytes, retrying on EINTR; returns 0 or -1. */
@@ -38,7 +39,12 @@ static void child_loop(int in, int out)
 	static run_request rq;
 	static run_result res;
 	while (full_io(in, &rq, sizeof rq, 0) == 0) {
-		runner_run(&rq, &res);
+		/* Offline runs go to the CPU emulator, here too, so a slow or
+		 * endless emulation never freezes the screen either. */
+		if (rq.emulate)
+			offline_run(&rq, &res);
+		else
+			runner_run(&rq, &res);
 		if (full_io(out, &res, sizeof res, 1))
 			break;
 		/* A fault leaves a sticky error in the context: start afresh. */

@@ -8,6 +8,7 @@
 
 #include <curses.h>
 #include <limits.h>
+#include <math.h>
 #include <sys/stat.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -153,6 +154,8 @@ static int make_root(void **st)
 	setenv("PTXTUTOR_ROOT", root, 1);
 	snprintf(p, sizeof p, "%s/state", root);
 	setenv("XDG_STATE_HOME", p, 1);
+	snprintf(p, sizeof p, "%s/data", root);
+	setenv("XDG_DATA_HOME", p, 1);
 	unsetenv("NO_COLOR");
 	/* Wide characters read back as themselves only in a UTF-8 locale. */
 	setenv("LC_ALL", "C.UTF-8", 1);
@@ -494,9 +497,20 @@ static void test_runs(void **st)
 	res.verified = -1;
 	snprintf(res.msg, sizeof res.msg, "no NVIDIA driver (libcuda.so.1 not found)");
 	ui_app_run_finished(r.a, &res);
+	/* ... and the tutor goes offline: the same run again, on the emulator. */
+	assert_int_equal(r.a->offline, 1);
+	assert_int_equal(r.a->req, UI_REQ_RUN);
 	show(&r);
 	assert_non_null(screen_has("No GPU: no NVIDIA driver"));
 	assert_non_null(screen_has("Intensity (FLOP/B)"));
+	ui_app_run_started(r.a, 150.0, NULL);
+	ui_app_tick(r.a, 150.5);
+	show(&r);
+	assert_non_null(screen_has("Emulating naive on the CPU ... 0.5 s"));
+	assert_non_null(screen_has("killed after 120 s (deadline)"));
+	memset(&res, 0, sizeof res);
+	res.status = RUN_CANCELLED;
+	ui_app_run_finished(r.a, &res);
 
 	/* Two lessons run: GFLOP/s, % of cuBLAS, speed-up, verdict, the ladder. */
 	memset(&res, 0, sizeof res);
@@ -515,10 +529,238 @@ static void test_runs(void **st)
 	assert_non_null(screen_has("GFLOP/s        2500"));
 	assert_non_null(screen_has("of cuBLAS      5%"));
 	assert_non_null(screen_has("speed-up       8.33x  naive"));
-	assert_non_null(screen_has("PASS, matches cuBLAS"));
+	assert_non_null(screen_has("PASS, verified (cuBLAS)"));
 	assert_non_null(screen_has("The ladder (GFLOP/s)"));
 	int y1 = screen_has(" 1 naive"), y2 = screen_has(" 2 coal");
 	assert_true(y1 > 0 && y2 == y1 + 1);
+	rig_close(&r);
+}
+
+/* Offline: requests go to the emulator at 128³; its counts show in the run
+ * pane and next to the model's in the numbers. */
+static void test_emulated_counts(void **st)
+{
+	(void)st;
+	rig r;
+	rig_open(&r, 160, 48, 0, 0);
+	keys(&r, "r");
+	ui_app_run_started(r.a, 1.0, NULL);
+	run_result res;
+	memset(&res, 0, sizeof res);
+	res.status = RUN_NO_GPU;
+	snprintf(res.msg, sizeof res.msg, "no NVIDIA driver");
+	ui_app_run_finished(r.a, &res);
+	assert_int_equal(r.a->req, UI_REQ_RUN);
+	run_request rq;
+	char err[256];
+	assert_int_equal(ui_app_request(r.a, &rq, err, sizeof err), 0);
+	assert_int_equal(rq.emulate, 1);
+	assert_int_equal(rq.jit_only, 0);
+	assert_true(rq.M == 128 && rq.N == 128 && rq.K == 128);
+	assert_true(ui_app_deadline(r.a, &rq) == UI_DEADLINE_EMULATE);
+	ui_app_run_started(r.a, 2.0, NULL);
+	memset(&res, 0, sizeof res);
+	res.status = RUN_OK;
+	res.emulated = 1;
+	res.verified = 1;
+	res.rel_err = 2e-7, res.tol = 1e-4;
+	res.emu = (run_emu_counts){.M = 128, .N = 128, .K = 128, .gld_requests = 100, .gld_sectors = 1650,
+				   .gst_requests = 10, .gst_sectors = 320, .sld_requests = 50, .sld_wavefronts = 60,
+				   .sld_conflicts = 10, .inst = 12345, .seconds = 0.25};
+	ui_app_run_finished(r.a, &res);
+	show(&r);
+	assert_non_null(screen_has("Emulated on the CPU at 128\u00B3 (no GPU)"));
+	assert_non_null(screen_has("PASS, verified on the CPU"));
+	assert_non_null(screen_has("gmem loads     16.5  sectors/request"));
+	assert_non_null(screen_has("smem loads     1.2  wavefronts/request"));
+	assert_non_null(screen_has("  conflicts    10  bank conflicts"));
+	assert_int_equal(screen_has("smem stores"), 0);
+	assert_non_null(screen_has("12345"));
+	/* The numbers: the model's sectors per request, then the emulator's. */
+	int model = screen_has("sectors A / B"), emu = screen_has("emu sectors    16.5");
+	assert_true(model > 0 && emu == model + 1);
+	assert_non_null(screen_has("emu stores     32"));
+	assert_non_null(screen_has("emu smem rd    1.2  10 conflicts"));
+	assert_non_null(strstr(r.a->msg, "emulated on the CPU at 128^3, verified"));
+	/* No GFLOP/s from an emulation: the ladder stays empty. */
+	assert_int_equal(screen_has("The ladder"), 0);
+	rig_close(&r);
+}
+
+static void test_deadlines(void **st)
+{
+	(void)st;
+	rig r;
+	rig_open(&r, 160, 48, 0, 0);
+	run_request rq;
+	char err[256];
+	assert_int_equal(ui_app_request(r.a, &rq, err, sizeof err), 0);
+	assert_int_equal(rq.emulate, 0);
+	assert_true(rq.M == 4096);
+	/* From the model: a floor plus a generous multiple of its time. */
+	assert_true(r.a->model_ok && r.a->model.predicted_ms > 0);
+	double want = UI_DEADLINE_FLOOR + UI_DEADLINE_FACTOR * r.a->model.predicted_ms / 1e3;
+	assert_true(fabs(ui_app_deadline(r.a, &rq) - want) < 1e-9);
+	keys(&r, "+");
+	assert_int_equal(ui_app_request(r.a, &rq, err, sizeof err), 0);
+	assert_true(ui_app_deadline(r.a, &rq) > want);
+	rq.jit_only = 1;
+	assert_true(ui_app_deadline(r.a, &rq) == UI_DEADLINE_JIT);
+	/* PTXTUTOR_DEADLINE_S wins over all of them. */
+	r.a->deadline_s = 3;
+	assert_true(ui_app_deadline(r.a, &rq) == 3);
+	rig_close(&r);
+}
+
+static char *slurp(const char *path)
+{
+	return util_read_file(path, NULL, NULL, 0);
+}
+
+/* e: a copy of one's own, edited (here by the test, as the editor would),
+ * checked, its JIT errors at their lines, kept across a restart; R shows
+ * the diff and y restores; the shipped file is never written. */
+static void test_edit_flow(void **st)
+{
+	(void)st;
+	char shipped[PATH_MAX + 64];
+	snprintf(shipped, sizeof shipped, "%s/ptx/01_naive.ptx", root);
+	char *orig = slurp(shipped);
+	assert_non_null(orig);
+	rig r;
+	rig_open(&r, 160, 48, 0, 0);
+	keys(&r, "e");
+	assert_int_equal(r.a->req, UI_REQ_EDIT);
+	char copy[RUN_PATH];
+	util_strlcpy(copy, r.a->edit_path, sizeof copy);
+	char want[PATH_MAX + 64];
+	snprintf(want, sizeof want, "%s/data/ptxtutor/ptx/01_naive.ptx", root);
+	assert_string_equal(copy, want);
+	char *c = slurp(copy);
+	assert_string_equal(c, orig);
+	free(c);
+
+	/* The "editor" changes line 18. */
+	char *mod = strdup(orig);
+	char *at = strstr(mod, "\tmov.f32 %acc, 0f00000000;");
+	assert_non_null(at);
+	FILE *f = fopen(copy, "w");
+	fprintf(f, "%.*s\tmov.f32 %%acc, 0f3F800000; // edited one%s", (int)(at - mod), mod,
+		at + strlen("\tmov.f32 %acc, 0f00000000;"));
+	fclose(f);
+	free(mod);
+	ui_app_edit_done(r.a, 1, NULL);
+	assert_int_equal(r.a->req, UI_REQ_RUN);
+	assert_int_equal(r.a->run_check, 1);
+	run_request rq;
+	char err[256];
+	assert_int_equal(ui_app_request(r.a, &rq, err, sizeof err), 0);
+	assert_int_equal(rq.jit_only, 1);
+	assert_string_equal(rq.ptx_path, copy);
+	show(&r);
+	assert_non_null(strstr(row(0), "Fixture naive kernel [edited]"));
+	assert_non_null(screen_has("[edited: R diff]"));
+	int edited_row = screen_has("// edited one");
+	assert_true(edited_row > 0);
+	assert_non_null(strstr(row(edited_row - 1), "18"));
+
+	/* The check: the JIT's error goes under its line. */
+	ui_app_run_started(r.a, 10.0, NULL);
+	show(&r);
+	assert_non_null(screen_has("Checking naive with the JIT"));
+	run_result res;
+	memset(&res, 0, sizeof res);
+	res.status = RUN_JIT_ERROR;
+	res.verified = -1;
+	snprintf(res.msg, sizeof res.msg, "the JIT rejected %.150s: CUDA_ERROR_INVALID_PTX", copy);
+	snprintf(res.log, sizeof res.log,
+		 "ptxas application ptx input, line 18; error   : Arguments mismatch for instruction 'mov'\n"
+		 "ptxas fatal   : Ptx assembly aborted due to errors\n");
+	ui_app_run_finished(r.a, &res);
+	show(&r);
+	edited_row = screen_has("// edited one");
+	int err_row = screen_has("error: Arguments mismatch for instruction 'mov'");
+	assert_true(edited_row > 0 && err_row == edited_row + 1);
+	assert_non_null(screen_has("1 problem at line 18"));
+	assert_non_null(screen_has("Your edit is kept"));
+
+	/* The edit survives a restart. */
+	course *c2 = calloc(1, sizeof *c2);
+	course_load(c2, NULL, 0);
+	gpu_table g;
+	devices_load(&g, err, sizeof err);
+	ui_opts o = {.lesson = "1", .page = -1};
+	ui_app *a2 = calloc(1, sizeof *a2);
+	assert_int_equal(ui_app_setup(a2, &o, c2, &g, err, sizeof err), 0);
+	assert_int_equal(a2->ptx[0].edited, 1);
+	assert_string_equal(a2->ptx[0].path, copy);
+	ui_app_free(a2);
+	free(a2);
+
+	/* R: the diff against the original. */
+	keys(&r, "R");
+	assert_int_equal(r.a->mode, UI_MODE_DIFF);
+	show(&r);
+	assert_non_null(screen_has("Your 01_naive.ptx against the original"));
+	assert_non_null(screen_has("1 line added, 1 removed"));
+	int minus = screen_has("-   18      mov.f32 %acc, 0f00000000;");
+	int plus = screen_has("+   18      mov.f32 %acc, 0f3F800000; // edited one");
+	assert_true(minus > 0 && plus == minus + 1);
+	/* Esc closes it and keeps the edit. */
+	keys(&r, "\x1b");
+	assert_int_equal(r.a->mode, UI_MODE_NORMAL);
+	assert_int_equal(r.a->ptx[0].edited, 1);
+	/* y restores: the copy moves aside, the shipped PTX is back. */
+	keys(&r, "Ry");
+	assert_int_equal(r.a->mode, UI_MODE_NORMAL);
+	assert_int_equal(r.a->ptx[0].edited, 0);
+	assert_int_equal(r.a->ptx[0].nmarks, 0);
+	show(&r);
+	assert_null(strstr(row(0), "[edited]"));
+	assert_int_equal(screen_has("// edited one"), 0);
+	assert_int_equal(access(copy, F_OK), -1);
+	char bak[RUN_PATH + 2];
+	snprintf(bak, sizeof bak, "%s~", copy);
+	c = slurp(bak);
+	assert_non_null(c);
+	assert_non_null(strstr(c, "// edited one"));
+	free(c);
+	assert_int_equal(ui_app_request(r.a, &rq, err, sizeof err), 0);
+	assert_string_equal(rq.ptx_path, shipped);
+	assert_int_equal(rq.jit_only, 0);
+	/* R without an edit says so. */
+	keys(&r, "R");
+	assert_int_equal(r.a->mode, UI_MODE_NORMAL);
+	assert_non_null(strstr(r.a->msg, "e edits a copy"));
+	c = slurp(shipped);
+	assert_string_equal(c, orig);
+	free(c);
+	free(orig);
+	rig_close(&r);
+}
+
+/* An editor that changes nothing leaves no copy behind. */
+static void test_edit_unchanged(void **st)
+{
+	(void)st;
+	rig r;
+	rig_open(&r, 80, 24, 0, 0);
+	keys(&r, "e");
+	assert_int_equal(r.a->req, UI_REQ_EDIT);
+	char copy[RUN_PATH];
+	util_strlcpy(copy, r.a->edit_path, sizeof copy);
+	assert_int_equal(access(copy, F_OK), 0);
+	ui_app_edit_done(r.a, 1, NULL);
+	assert_int_equal(r.a->req, UI_REQ_NONE);
+	assert_int_equal(access(copy, F_OK), -1);
+	assert_int_equal(r.a->ptx[0].edited, 0);
+	assert_non_null(strstr(r.a->msg, "No changes"));
+	/* A run in progress: no edit until it ends. */
+	keys(&r, "r");
+	ui_app_run_started(r.a, 1.0, NULL);
+	keys(&r, "e");
+	assert_int_equal(r.a->req, UI_REQ_NONE);
+	assert_non_null(strstr(r.a->msg, "A run is in progress"));
 	rig_close(&r);
 }
 
@@ -604,6 +846,10 @@ int main(void)
 		cmocka_unit_test(test_whatif_updates_numbers),
 		cmocka_unit_test(test_exercise),
 		cmocka_unit_test(test_runs),
+		cmocka_unit_test(test_emulated_counts),
+		cmocka_unit_test(test_deadlines),
+		cmocka_unit_test(test_edit_flow),
+		cmocka_unit_test(test_edit_unchanged),
 		cmocka_unit_test(test_fold),
 		cmocka_unit_test(test_ascii),
 		cmocka_unit_test(test_draw_changes_nothing),

@@ -30,6 +30,8 @@ static void say(ui_app *a, int bad, const char *fmt, ...)
 	a->msg_bad = bad;
 }
 
+/* The lesson's PTX as shown and run: the student's copy when there is one
+ * (edits survive a restart), else the shipped file. */
 static void load_ptx(ui_app *a, int i)
 {
 	ui_ptx *p = &a->ptx[i];
@@ -37,9 +39,11 @@ static void load_ptx(ui_app *a, int i)
 	if (p->loaded || !l->ptx_path[0])
 		return;
 	p->loaded = 1;
-	char path[1024], err[256];
-	util_path(path, sizeof path, l->ptx_path);
-	char *text = util_read_file(path, NULL, err, sizeof err);
+	char err[256];
+	p->edited = userptx_exists(l->ptx_path) && userptx_path(l->ptx_path, p->path, sizeof p->path) == 0;
+	if (!p->edited)
+		util_path(p->path, sizeof p->path, l->ptx_path);
+	char *text = util_read_file(p->path, NULL, err, sizeof err);
 	if (!text) {
 		snprintf(p->err, sizeof p->err, "%s", err);
 		return;
@@ -48,6 +52,19 @@ static void load_ptx(ui_app *a, int i)
 	free(text);
 	p->ok = 1;
 	p->nmix = ptx_mix(&p->doc, p->mix, UI_MIX_MAX, &p->mix_total);
+}
+
+/* After an edit or a restore: the file changed under the view. */
+static void reload_ptx(ui_app *a, int i)
+{
+	ui_ptx *p = &a->ptx[i];
+	if (p->ok)
+		ptx_free(&p->doc);
+	memset(p, 0, sizeof *p);
+	load_ptx(a, i);
+	/* The last result was for the old kernel: its numbers would mislead. */
+	a->have_res[i] = 0;
+	a->res_check[i] = 0;
 }
 
 static int lesson_has_param(const lesson *l, const char *name)
@@ -159,6 +176,7 @@ int ui_app_setup(ui_app *a, const ui_opts *o, course *c, const gpu_table *gpus, 
 	a->N = o->N > 0 ? o->N : a->M;
 	a->K = o->K > 0 ? o->K : a->M;
 	a->fold = 1;
+	a->deadline_s = o->deadline_s;
 	a->focus = UI_PANE_LESSON;
 	a->side = UI_PANE_NUMBERS;
 
@@ -195,6 +213,7 @@ void ui_app_free(ui_app *a)
 	for (int i = 0; i < LESSON_MAX; i++)
 		if (a->ptx[i].ok)
 			ptx_free(&a->ptx[i].doc);
+	userptx_diff_free(&a->diff);
 	if (a->course) {
 		course_free(a->course);
 		free(a->course);
@@ -246,11 +265,27 @@ ptx_row *ui_app_ptx_rows(const ui_app *a, int *n)
 		return NULL;
 	int f, l;
 	ui_app_anchor_lines(a, &f, &l);
-	int count = ptx_view(&p->doc, a->fold, f, l, NULL, 0);
-	ptx_row *rows = malloc((size_t)(count ? count : 1) * sizeof *rows);
+	/* Lines with errors must show: no folding while there are any. */
+	int fold = a->fold && !p->nmarks;
+	int count = ptx_view(&p->doc, fold, f, l, NULL, 0);
+	ptx_row *rows = malloc((size_t)(count + p->nmarks + 1) * sizeof *rows);
 	if (!rows)
 		abort();
-	*n = ptx_view(&p->doc, a->fold, f, l, rows, count);
+	*n = ptx_view(&p->doc, fold, f, l, rows, count);
+	/* Each mark's message goes in a row of its own under its line. */
+	for (int m = 0; m < p->nmarks; m++) {
+		int line = p->marks[m].line - 1, at = *n;
+		for (int r = 0; r < *n; r++)
+			if (rows[r].hidden == 0 && rows[r].line == line) {
+				at = r + 1;
+				while (at < *n && rows[at].hidden < 0)
+					at++;
+				break;
+			}
+		memmove(rows + at + 1, rows + at, (size_t)(*n - at) * sizeof *rows);
+		rows[at] = (ptx_row){.line = line, .hidden = -(m + 1)};
+		(*n)++;
+	}
 	return rows;
 }
 
@@ -259,6 +294,9 @@ int ui_app_ptx_top(const ui_app *a, const ptx_row *rows, int n, int h)
 	int top = a->scroll[UI_PANE_PTX];
 	int f, l;
 	ui_app_anchor_lines(a, &f, &l);
+	const ui_ptx *p = &a->ptx[a->lesson];
+	if (p->nmarks > 0) /* the first error wins over the page's anchor */
+		f = l = p->marks[0].line - 1;
 	if (a->ptx_follow) {
 		top = 0;
 		if (f >= 0) {
@@ -342,6 +380,173 @@ static const lesson_exercise *current_exercise(const ui_app *a)
 {
 	const lesson_page *pg = ui_app_page(a);
 	return pg && a->ex < pg->nex ? &pg->ex[a->ex] : NULL;
+}
+
+/* e: make the student's copy (the shipped file is only read) and ask the
+ * loop to open it in the editor. */
+static void start_edit(ui_app *a)
+{
+	const lesson *l = ui_app_lesson(a);
+	char shipped[RUN_PATH], copy[RUN_PATH], err[300];
+	if (!l->ptx_path[0]) {
+		say(a, 1, "This lesson has no kernel to edit.");
+		return;
+	}
+	if (a->run == UI_RUN_BUSY) {
+		say(a, 1, "A run is in progress; wait for it or press Esc, then edit.");
+		return;
+	}
+	if (userptx_path(l->ptx_path, copy, sizeof copy) < 0) {
+		say(a, 1, "Cannot edit: neither XDG_DATA_HOME nor HOME is set.");
+		return;
+	}
+	util_path(shipped, sizeof shipped, l->ptx_path);
+	if (userptx_create(shipped, copy, err, sizeof err) < 0) {
+		say(a, 1, "Cannot edit: %s", err);
+		return;
+	}
+	util_strlcpy(a->edit_path, copy, sizeof a->edit_path);
+	a->req = UI_REQ_EDIT;
+}
+
+/* Scrolls the PTX pane to the first line the edit changed. */
+static void show_first_change(ui_app *a, const char *shipped)
+{
+	const ui_ptx *p = &a->ptx[a->lesson];
+	char *old = util_read_file(shipped, NULL, NULL, 0);
+	char *cur = util_read_file(p->path, NULL, NULL, 0);
+	int line = 0;
+	if (old && cur) {
+		userptx_diff d;
+		userptx_diff_make(old, cur, 0, &d);
+		for (int i = 0; i < d.n && !line; i++)
+			if (d.l[i].kind == '+' || d.l[i].kind == '-')
+				line = d.l[i].new_line ? d.l[i].new_line : d.l[i].old_line;
+		userptx_diff_free(&d);
+	}
+	free(old);
+	free(cur);
+	a->ptx_follow = 1;
+	if (!line)
+		return;
+	int n;
+	ptx_row *rows = ui_app_ptx_rows(a, &n);
+	int r = 0;
+	while (r + 1 < n && rows[r + 1].line < line)
+		r++;
+	free(rows);
+	int h = a->layout.pane[UI_PANE_PTX].h - 1;
+	a->ptx_follow = 0;
+	a->scroll[UI_PANE_PTX] = r - h / 3 > 0 ? r - h / 3 : 0;
+}
+
+void ui_app_edit_done(ui_app *a, int ok, const char *err)
+{
+	const lesson *l = ui_app_lesson(a);
+	a->req = UI_REQ_NONE;
+	char shipped[RUN_PATH];
+	util_path(shipped, sizeof shipped, l->ptx_path);
+	/* A copy no different from the original is no edit: drop it. */
+	if (userptx_same(shipped, a->edit_path) == 1) {
+		int was = a->ptx[a->lesson].edited;
+		remove(a->edit_path);
+		if (was)
+			reload_ptx(a, a->lesson);
+		if (!ok)
+			say(a, 1, "The editor did not run: %s", err ? err : "?");
+		else
+			say(a, 0, "No changes: the lesson keeps the shipped kernel.");
+		return;
+	}
+	reload_ptx(a, a->lesson);
+	recompute(a);
+	show_first_change(a, shipped);
+	if (!ok) {
+		say(a, 1, "The editor failed (%s); the copy is kept.", err ? err : "?");
+		return;
+	}
+	/* Check it at once: the JIT on a GPU, the emulator without one. */
+	a->run_check = 1;
+	a->req = UI_REQ_RUN;
+	a->side = UI_PANE_RUN;
+	say(a, 0, "Edited %s: checking it ...", l->id);
+}
+
+int ui_app_diff_rows(const ui_app *a)
+{
+	int h = a->layout.help.h - 4; /* borders, the summary row and the keys row */
+	return h < 1 ? 1 : h;
+}
+
+/* R: the student's copy against the shipped file, in a box. */
+static void open_diff(ui_app *a)
+{
+	const lesson *l = ui_app_lesson(a);
+	const ui_ptx *p = &a->ptx[a->lesson];
+	if (!p->edited) {
+		say(a, 0, "This lesson runs the shipped PTX; e edits a copy of your own.");
+		return;
+	}
+	char shipped[RUN_PATH], err[300];
+	util_path(shipped, sizeof shipped, l->ptx_path);
+	char *old = util_read_file(shipped, NULL, err, sizeof err);
+	char *cur = old ? util_read_file(p->path, NULL, err, sizeof err) : NULL;
+	if (!old || !cur) {
+		say(a, 1, "%s", err);
+		free(old);
+		return;
+	}
+	userptx_diff_free(&a->diff);
+	userptx_diff_make(old, cur, 2, &a->diff);
+	free(old);
+	free(cur);
+	a->diff_scroll = 0;
+	a->mode = UI_MODE_DIFF;
+}
+
+static void restore(ui_app *a)
+{
+	const lesson *l = ui_app_lesson(a);
+	ui_ptx *p = &a->ptx[a->lesson];
+	char err[300];
+	if (a->run == UI_RUN_BUSY) {
+		say(a, 1, "A run is in progress; wait for it or press Esc, then restore.");
+		return;
+	}
+	char copy[RUN_PATH];
+	util_strlcpy(copy, p->path, sizeof copy);
+	if (userptx_restore(copy, err, sizeof err) < 0) {
+		say(a, 1, "%s", err);
+		return;
+	}
+	reload_ptx(a, a->lesson);
+	recompute(a);
+	a->ptx_follow = 1;
+	const char *b = strrchr(copy, '/');
+	say(a, 0, "Restored the shipped %s; your edit is kept as %s~", l->ptx_path, b ? b + 1 : copy);
+}
+
+static void diff_key(ui_app *a, int key)
+{
+	ui_action act = ui_key_action(key);
+	int h = ui_app_diff_rows(a);
+	int top = a->diff_scroll;
+	if (key == 'y') {
+		restore(a);
+	} else if (act == UI_ACT_SCROLL_DOWN || act == UI_ACT_SCROLL_UP) {
+		top += act == UI_ACT_SCROLL_DOWN ? 1 : -1;
+	} else if (key == ' ' || act == UI_ACT_NEXT_PAGE || act == UI_ACT_PREV_PAGE) {
+		top += (key == ' ' || act == UI_ACT_NEXT_PAGE ? 1 : -1) * (h > 2 ? h - 1 : 1);
+	} else {
+		a->mode = UI_MODE_NORMAL;
+	}
+	if (top > a->diff.n - h)
+		top = a->diff.n - h;
+	a->diff_scroll = top < 0 ? 0 : top;
+	if (key == 'y' || a->mode == UI_MODE_NORMAL) {
+		a->mode = UI_MODE_NORMAL;
+		userptx_diff_free(&a->diff);
+	}
 }
 
 void ui_app_act(ui_app *a, ui_action act)
@@ -433,6 +638,12 @@ void ui_app_act(ui_app *a, ui_action act)
 			a->show_hint = 1;
 		else
 			a->show_solution = 1;
+		break;
+	case UI_ACT_EDIT:
+		start_edit(a);
+		break;
+	case UI_ACT_DIFF:
+		open_diff(a);
 		break;
 	case UI_ACT_REDRAW:
 	case UI_ACT_NONE:
@@ -599,6 +810,9 @@ void ui_app_key(ui_app *a, int key)
 	case UI_MODE_WHATIF:
 		whatif_key(a, key);
 		return;
+	case UI_MODE_DIFF:
+		diff_key(a, key);
+		return;
 	case UI_MODE_NORMAL:
 		break;
 	}
@@ -606,29 +820,115 @@ void ui_app_key(ui_app *a, int key)
 	ui_app_act(a, ui_key_action(key));
 }
 
+/* The first of UI_EMU_SIZES the lesson accepts; 0 when none. */
+static long long emulation_size(const ui_app *a)
+{
+	static const long long cubes[] = UI_EMU_SIZES;
+	for (size_t i = 0; i < ARRAY_LEN(cubes); i++) {
+		run_request probe;
+		char err[256];
+		if (runner_request_for_lesson(ui_app_lesson(a), &a->whatif, cubes[i], cubes[i], cubes[i], &probe, err,
+					      sizeof err) == 0)
+			return cubes[i];
+	}
+	return 0;
+}
+
 int ui_app_request(const ui_app *a, run_request *rq, char *err, int errlen)
 {
-	return runner_request_for_lesson(ui_app_lesson(a), &a->whatif, a->M, a->N, a->K, rq, err, errlen);
+	long long M = a->M, N = a->N, K = a->K;
+	if (a->offline) {
+		long long e = emulation_size(a);
+		if (!e) {
+			snprintf(err, (size_t)errlen, "no size of 128, 256 or 512 cubed suits this lesson for emulation");
+			return -1;
+		}
+		M = N = K = e;
+	}
+	if (runner_request_for_lesson(ui_app_lesson(a), &a->whatif, M, N, K, rq, err, errlen) < 0)
+		return -1;
+	const ui_ptx *p = &a->ptx[a->lesson];
+	if (p->edited)
+		util_strlcpy(rq->ptx_path, p->path, sizeof rq->ptx_path);
+	rq->emulate = a->offline;
+	rq->jit_only = a->run_check && !a->offline;
+	return 0;
+}
+
+double ui_app_deadline(const ui_app *a, const run_request *rq)
+{
+	if (a->deadline_s > 0)
+		return a->deadline_s;
+	if (rq->emulate)
+		return UI_DEADLINE_EMULATE;
+	if (rq->jit_only)
+		return UI_DEADLINE_JIT;
+	/* The model's time is a roofline bound: a launch can take several times
+	 * longer, and a run is a JIT, a check, warm-ups, repeats and cuBLAS. */
+	if (a->model_ok && a->model.predicted_ms > 0)
+		return UI_DEADLINE_FLOOR + UI_DEADLINE_FACTOR * a->model.predicted_ms / 1e3;
+	return runner_deadline(rq);
 }
 
 void ui_app_run_started(ui_app *a, double now, const char *err)
 {
 	a->req = UI_REQ_NONE;
 	a->now = now;
+	int check = a->run_check;
 	if (err) {
+		a->run_check = 0;
 		run_result *r = &a->res[a->lesson];
 		memset(r, 0, sizeof *r);
 		r->status = RUN_BAD_REQUEST;
 		util_strlcpy(r->msg, err, sizeof r->msg);
 		a->have_res[a->lesson] = 1;
+		a->res_check[a->lesson] = 0;
 		say(a, 1, "%s", err);
 		return;
 	}
+	/* The request the loop just sent, for what the busy pane says about it. */
+	run_request rq;
+	char why[256];
+	int have = ui_app_request(a, &rq, why, sizeof why) == 0;
+	a->run_check = 0;
 	a->run = UI_RUN_BUSY;
 	a->run_lesson = a->lesson;
 	a->run_started = now;
+	a->run_was_check = check;
+	a->run_emulated = have && rq.emulate;
+	a->run_deadline = have ? ui_app_deadline(a, &rq) : 0;
 	a->run_predicted_ms = a->model_ok ? a->model.predicted_ms : 0;
-	say(a, 0, "running %s at %lldx%lldx%lld ... (Esc cancels)", ui_app_lesson(a)->id, a->M, a->N, a->K);
+	if (a->run_emulated)
+		say(a, 0, "emulating %s on the CPU at %lld^3 ... (Esc cancels)", ui_app_lesson(a)->id, rq.M);
+	else if (check)
+		say(a, 0, "checking your %s with the JIT ... (Esc cancels)", ui_app_lesson(a)->id);
+	else
+		say(a, 0, "running %s at %lldx%lldx%lld ... (Esc cancels)", ui_app_lesson(a)->id, a->M, a->N, a->K);
+}
+
+/* The lines of the lesson's PTX that a result's log or message points at. */
+static void take_marks(ui_app *a, int i, const run_result *r)
+{
+	ui_ptx *p = &a->ptx[i];
+	p->nmarks = userptx_marks(r->log, p->path, p->marks, UI_MARKS_MAX);
+	userptx_mark more[UI_MARKS_MAX];
+	int n = userptx_marks(r->msg, p->path, more, UI_MARKS_MAX);
+	for (int k = 0; k < n && p->nmarks < UI_MARKS_MAX; k++) {
+		int dup = 0;
+		for (int j = 0; j < p->nmarks; j++)
+			dup |= p->marks[j].line == more[k].line && !strcmp(p->marks[j].msg, more[k].msg);
+		if (!dup)
+			p->marks[p->nmarks++] = more[k];
+	}
+	/* Marks past the end of the file (a stale log) would point nowhere. */
+	int keep = 0;
+	for (int k = 0; k < p->nmarks; k++)
+		if (!p->ok || p->marks[k].line <= p->doc.nlines)
+			p->marks[keep++] = p->marks[k];
+	p->nmarks = keep;
+	/* The first problem scrolls into view. */
+	if (p->nmarks && i == a->lesson)
+		a->ptx_follow = 1;
 }
 
 void ui_app_run_finished(ui_app *a, const run_result *r)
@@ -636,13 +936,33 @@ void ui_app_run_finished(ui_app *a, const run_result *r)
 	a->run = UI_RUN_IDLE;
 	a->req = UI_REQ_NONE;
 	int i = a->run_lesson;
+	/* The first "no GPU" turns the tutor offline: the same run again, on the
+	 * CPU emulator, at once. */
+	if (r->status == RUN_NO_GPU && !r->emulated && !a->offline) {
+		a->offline = 1;
+		util_strlcpy(a->offline_why, r->msg, sizeof a->offline_why);
+		if (i == a->lesson) {
+			a->run_check = a->run_was_check;
+			a->req = UI_REQ_RUN;
+			say(a, 0, "No GPU: emulating %s on the CPU instead", a->course->l[i].id);
+			return;
+		}
+	}
 	a->res[i] = *r;
 	a->have_res[i] = 1;
-	if (r->status == RUN_OK)
-		say(a, 0, "%s: %.0f GFLOP/s%s", a->course->l[i].id, r->gflops,
-		    r->verified == 1 ? ", matches cuBLAS" : "");
+	a->res_check[i] = a->run_was_check;
+	take_marks(a, i, r);
+	const char *id = a->course->l[i].id;
+	if (r->status == RUN_OK && r->emulated)
+		say(a, 0, "%s: emulated on the CPU at %lld^3, %s", id, r->emu.M,
+		    r->verified == 1 ? "verified" : "not verified");
+	else if (r->status == RUN_OK && a->run_was_check)
+		say(a, 0, "%s: the JIT accepts your edit (%d registers); r runs it", id, r->regs);
+	else if (r->status == RUN_OK)
+		say(a, 0, "%s: %.0f GFLOP/s%s", id, r->gflops, r->verified == 1 ? ", verified against cuBLAS" : "");
 	else
-		say(a, 1, "%s: %s", run_status_name(r->status), r->msg);
+		say(a, 1, "%s: %s", r->emulated && r->status == RUN_JIT_ERROR ? "parse error" : run_status_name(r->status),
+		    r->msg);
 	if (i == a->lesson)
 		recompute(a);
 }

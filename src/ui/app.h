@@ -8,6 +8,7 @@
 #include "ptx.h"
 #include "runner.h"
 #include "state.h"
+#include "userptx.h"
 #include "ui/keys.h"
 #include "ui/layout.h"
 #include "ui/theme.h"
@@ -17,10 +18,21 @@
 #define UI_SIZE_MAX 16384
 #define UI_SIZE_DEFAULT 4096
 
-typedef enum { UI_MODE_NORMAL, UI_MODE_HELP, UI_MODE_WHATIF, UI_MODE_ANSWER } ui_mode;
+typedef enum { UI_MODE_NORMAL, UI_MODE_HELP, UI_MODE_WHATIF, UI_MODE_ANSWER, UI_MODE_DIFF } ui_mode;
 typedef enum { UI_RUN_IDLE, UI_RUN_BUSY } ui_run_state;
 /* What the update code asks the event loop to do (it owns the worker). */
-typedef enum { UI_REQ_NONE, UI_REQ_RUN, UI_REQ_CANCEL } ui_request;
+/* UI_REQ_EDIT: open edit_path in $EDITOR, then call ui_app_edit_done. */
+typedef enum { UI_REQ_NONE, UI_REQ_RUN, UI_REQ_CANCEL, UI_REQ_EDIT } ui_request;
+
+#define UI_MARKS_MAX 16
+/* Emulated runs use the first of these cubes the lesson accepts. */
+#define UI_EMU_SIZES {128, 256, 512}
+/* Deadlines in seconds: an emulation (its instruction budget stops an endless
+ * loop sooner), a JIT-only check; a GPU run's comes from the model. */
+#define UI_DEADLINE_EMULATE 120.0
+#define UI_DEADLINE_JIT 60.0
+#define UI_DEADLINE_FLOOR 20.0
+#define UI_DEADLINE_FACTOR 100.0
 
 /* A lesson's kernel as shown: the parsed PTX and its static instruction mix. */
 typedef struct {
@@ -30,6 +42,13 @@ typedef struct {
 	ptx_doc doc;
 	ptx_mix_entry mix[UI_MIX_MAX];
 	int nmix, mix_total;
+	int edited;              /* shown and run from the student's copy (src/userptx.c) */
+	char path[RUN_PATH];     /* the file shown and run: the shipped one or the copy */
+	/* The lines the last run's JIT or emulator complained about, shown under
+	 * their lines. In the PTX view a row with hidden < 0 is the message of
+	 * mark -hidden-1, under its line. */
+	userptx_mark marks[UI_MARKS_MAX];
+	int nmarks;
 } ui_ptx;
 
 /* Command-line choices. */
@@ -42,6 +61,7 @@ typedef struct {
 	const char *lesson;      /* start here (number or id); NULL: the saved state */
 	int page;                /* with lesson; -1: from the saved state */
 	const expr_env *set;     /* --set overrides; may be NULL */
+	double deadline_s;       /* PTXTUTOR_DEADLINE_S: every run's deadline; 0: the usual ones */
 } ui_opts;
 
 typedef struct {
@@ -73,7 +93,20 @@ typedef struct {
 	double run_predicted_ms;
 	run_result res[LESSON_MAX];
 	int have_res[LESSON_MAX];
+	int res_check[LESSON_MAX]; /* that result is a check after an edit, not a timed run */
 	ui_request req;
+	int run_check;           /* the run asked for checks an edit: JIT only (or emulated) */
+	int run_was_check;       /* the run going now is such a check */
+	int run_emulated;        /* the run going now is on the CPU emulator */
+	double run_deadline;     /* seconds after the start when the worker kills it */
+	double deadline_s;       /* ui_opts.deadline_s */
+	/* No GPU: the worker said so once, and runs go to the CPU emulator. */
+	int offline;
+	char offline_why[256];
+
+	char edit_path[RUN_PATH];  /* UI_REQ_EDIT: the copy to open */
+	userptx_diff diff;       /* UI_MODE_DIFF: the edit against the original */
+	int diff_scroll;
 
 	int ex;                  /* the exercise the answer keys act on */
 	char answer[32];
@@ -109,8 +142,19 @@ void ui_app_tick(ui_app *a, double now);
  * request went to the worker, else why not (the run pane shows it). */
 void ui_app_run_started(ui_app *a, double now, const char *err);
 void ui_app_run_finished(ui_app *a, const run_result *r);
-/* Fills the request for the current lesson, size and what-ifs. */
+/* Fills the request for the current lesson, size and what-ifs: the
+ * student's copy when edited; offline, an emulation at the first of
+ * UI_EMU_SIZES the lesson accepts; after an edit, a check (jit_only). */
 int ui_app_request(const ui_app *a, run_request *rq, char *err, int errlen);
+/* The deadline for a request: PTXTUTOR_DEADLINE_S when given; else for a GPU
+ * run UI_DEADLINE_FLOOR + UI_DEADLINE_FACTOR × the model's predicted time
+ * (runner_deadline without a model); fixed ones for emulation and checks. */
+double ui_app_deadline(const ui_app *a, const run_request *rq);
+/* The loop reports on UI_REQ_EDIT: ok 0 with a message when the editor
+ * could not run. The copy is reloaded and checked (a run is requested). */
+void ui_app_edit_done(ui_app *a, int ok, const char *err);
+/* Rows of the diff box that show diff lines (both update and draw use it). */
+int ui_app_diff_rows(const ui_app *a);
 
 void ui_app_select(ui_app *a, int which, int page);
 void ui_app_saved(const ui_app *a, state_data *s);

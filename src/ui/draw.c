@@ -456,17 +456,23 @@ static void build_lesson(lines *t, const ui_app *a, int w)
 /* ---- numbers: intensity, accesses, roofline, occupancy, instruction mix ---- */
 
 /* "label value note": the note only where it fits, the label narrower in a narrow pane. */
-static void kv(lines *t, const char *label, const char *value, const char *note, int w)
+/* label, value in its role, and a note when it fits. */
+static void kv_role(lines *t, const char *label, const char *value, ui_role role, const char *note, int w)
 {
 	int lw = w < 40 ? 13 : 16;
 	ln_addf(t, UI_ROLE_NORMAL, " %-*.*s ", lw - 2, lw - 2, label);
-	ln_add(t, value, UI_ROLE_EMPH);
+	ln_add(t, value, role);
 	int used = lw + ui_utf8_width(value, strlen(value));
 	if (note && *note && used + 2 + ui_utf8_width(note, strlen(note)) <= w) {
 		ln_add(t, "  ", UI_ROLE_NORMAL);
 		ln_add(t, note, UI_ROLE_DIM);
 	}
 	ln_nl(t);
+}
+
+static void kv(lines *t, const char *label, const char *value, const char *note, int w)
+{
+	kv_role(t, label, value, UI_ROLE_EMPH, note, w);
 }
 
 static void section(lines *t, const char *title)
@@ -560,6 +566,41 @@ static void roofline(lines *t, const ui_app *a, int w)
 	ln_nl(t);
 }
 
+static double per(unsigned long long a, unsigned long long b)
+{
+	return b ? (double)a / (double)b : 0;
+}
+
+static void cube(char *buf, size_t len, const run_emu_counts *e, int ascii)
+{
+	if (e->M == e->N && e->N == e->K)
+		snprintf(buf, len, "%lld%s", e->M, ascii ? "^3" : "\u00B3");
+	else
+		snprintf(buf, len, "%lldx%lldx%lld", e->M, e->N, e->K);
+}
+
+/* The emulator's counts under the model's: what the kernel as written
+ * really does (the emulator does not tell A's loads from B's). */
+static void measured_counts(lines *t, const ui_app *a, int w)
+{
+	const run_result *r = a->have_res[a->lesson] ? &a->res[a->lesson] : NULL;
+	if (!r || !r->emulated || (r->status != RUN_OK && r->status != RUN_WRONG))
+		return;
+	const run_emu_counts *e = &r->emu;
+	char v[64], n[96], sz[32];
+	cube(sz, sizeof sz, e, a->ascii);
+	snprintf(v, sizeof v, "%.3g", per(e->gld_sectors, e->gld_requests));
+	snprintf(n, sizeof n, "loads of A and B, %s", sz);
+	kv(t, "emu sectors", v, n, w);
+	snprintf(v, sizeof v, "%.3g", per(e->gst_sectors, e->gst_requests));
+	kv(t, "emu stores", v, "sectors/request", w);
+	if (e->sld_requests) {
+		snprintf(v, sizeof v, "%.3g", per(e->sld_wavefronts, e->sld_requests));
+		snprintf(n, sizeof n, "%llu conflicts", e->sld_conflicts);
+		kv(t, "emu smem rd", v, n, w);
+	}
+}
+
 static void build_numbers(lines *t, const ui_app *a, int w)
 {
 	const lesson *l = ui_app_lesson(a);
@@ -600,6 +641,7 @@ static void build_numbers(lines *t, const ui_app *a, int w)
 			snprintf(v, sizeof v, "%.3g / %.3g", m->wavefronts_A, m->wavefronts_B);
 			kv(t, "smem wavefronts", v, "1 = no conflict", w);
 		}
+		measured_counts(t, a, w);
 
 		section(t, "Roofline");
 		roofline(t, a, w);
@@ -689,19 +731,104 @@ static void bar(lines *t, const ui_glyphs *g, double frac, int w, ui_role role)
 	}
 }
 
+/* A paragraph wrapped to the pane. */
+static void wrap(lines *t, const char *s, ui_role role, int w, int indent)
+{
+	run_buf b = {0};
+	rb_puts(&b, s, strlen(s), role);
+	ln_wrap(t, b.cp, b.role, b.n, w, indent);
+	free(b.cp);
+	free(b.role);
+}
+
+/* An emulated run: the verdict against the CPU reference and what the
+ * emulator counted, as Nsight Compute would. */
+static void build_emulated(lines *t, const ui_app *a, const run_result *r, int w)
+{
+	const run_emu_counts *e = &r->emu;
+	char v[64], n[96], sz[32];
+	cube(sz, sizeof sz, e, a->ascii);
+	ln_addf(t, UI_ROLE_EMPH, "Emulated on the CPU at %s%s", sz, a->offline ? " (no GPU)" : "");
+	ln_nl(t);
+	if (r->verified >= 0) {
+		snprintf(v, sizeof v, "%.2g", r->rel_err);
+		snprintf(n, sizeof n, "tol %.0e", r->tol);
+		kv(t, "rel. error", v, n, w);
+	}
+	if (r->verified == 1)
+		kv_role(t, "verdict", "PASS, verified on the CPU", UI_ROLE_GOOD, NULL, w);
+	else if (r->verified == 0)
+		kv_role(t, "verdict", "FAIL", UI_ROLE_BAD, NULL, w);
+	else
+		kv_role(t, "verdict", "not checked", UI_ROLE_DIM, NULL, w);
+	if (r->status == RUN_WRONG)
+		wrap(t, r->msg, UI_ROLE_BAD, w, 1);
+	snprintf(v, sizeof v, "%.3g", per(e->gld_sectors, e->gld_requests));
+	kv(t, "gmem loads", v, "sectors/request", w);
+	snprintf(v, sizeof v, "%.3g", per(e->gst_sectors, e->gst_requests));
+	kv(t, "gmem stores", v, "sectors/request", w);
+	const struct {
+		const char *name;
+		unsigned long long req, wf, conflicts;
+	} sh[] = {
+		{"smem loads", e->sld_requests, e->sld_wavefronts, e->sld_conflicts},
+		{"smem stores", e->sst_requests, e->sst_wavefronts, e->sst_conflicts},
+	};
+	for (size_t i = 0; i < ARRAY_LEN(sh); i++) {
+		if (!sh[i].req)
+			continue;
+		snprintf(v, sizeof v, "%.3g", per(sh[i].wf, sh[i].req));
+		kv(t, sh[i].name, v, "wavefronts/request", w);
+		snprintf(v, sizeof v, "%llu", sh[i].conflicts);
+		kv(t, "  conflicts", v, "bank conflicts", w);
+	}
+	snprintf(v, sizeof v, "%llu", e->inst);
+	kv(t, "warp instr.", v, "issued", w);
+	snprintf(v, sizeof v, "%.2f s", e->seconds);
+	kv(t, "CPU time", v, NULL, w);
+	wrap(t, "GFLOP/s need a GPU; the counts do not.", UI_ROLE_DIM, w, 1);
+}
+
+/* What a failed run means for the student, after its message. */
+static void failure_notes(lines *t, const ui_app *a, const run_result *r, int w)
+{
+	const ui_ptx *p = &a->ptx[a->lesson];
+	if (r->status == RUN_FAULT && !r->emulated)
+		wrap(t, "The worker restarted with a fresh GPU context.", UI_ROLE_DIM, w, 1);
+	else if (r->status == RUN_TIMEOUT && !r->emulated)
+		wrap(t, "The kernel was killed at its deadline and the worker restarted.", UI_ROLE_DIM, w, 1);
+	else if (r->status == RUN_TIMEOUT)
+		wrap(t, "The emulator's instruction budget ran out: an endless loop?", UI_ROLE_DIM, w, 1);
+	if (p->nmarks)
+		wrap(t, "The PTX pane marks the lines.", UI_ROLE_DIM, w, 1);
+	if (p->edited)
+		wrap(t, "Your edit is kept: e edits it again, R compares and restores.", UI_ROLE_DIM, w, 1);
+}
+
 static void build_run(lines *t, const ui_app *a, int w)
 {
 	const ui_glyphs *g = ui_glyphs_get(a->ascii);
 	const lesson *l = ui_app_lesson(a);
 	const run_result *r = a->have_res[a->lesson] ? &a->res[a->lesson] : NULL;
+	int busy_here = a->run == UI_RUN_BUSY && a->run_lesson == a->lesson;
 	if (a->run == UI_RUN_BUSY) {
 		double el = a->now - a->run_started;
-		ln_addf(t, UI_ROLE_WARN, "Running %s ... %.1f s", a->course->l[a->run_lesson].id, el < 0 ? 0 : el);
+		const char *id = a->course->l[a->run_lesson].id;
+		if (a->run_emulated)
+			ln_addf(t, UI_ROLE_WARN, "Emulating %s on the CPU ... %.1f s", id, el < 0 ? 0 : el);
+		else if (a->run_was_check)
+			ln_addf(t, UI_ROLE_WARN, "Checking %s with the JIT ... %.1f s", id, el < 0 ? 0 : el);
+		else
+			ln_addf(t, UI_ROLE_WARN, "Running %s ... %.1f s", id, el < 0 ? 0 : el);
 		ln_nl(t);
-		if (a->run_predicted_ms > 0) {
+		if (a->run_predicted_ms > 0 && !a->run_emulated && !a->run_was_check) {
 			ln_addf(t, UI_ROLE_DIM, " model: ~%.3g ms a launch, plus JIT,", a->run_predicted_ms);
 			ln_nl(t);
 			ln_add(t, " warm-up, repeats and cuBLAS", UI_ROLE_DIM);
+			ln_nl(t);
+		}
+		if (a->run_deadline > 0) {
+			ln_addf(t, UI_ROLE_DIM, " killed after %.0f s (deadline)", a->run_deadline);
 			ln_nl(t);
 		}
 		ln_add(t, " Esc", UI_ROLE_KEY);
@@ -714,12 +841,28 @@ static void build_run(lines *t, const ui_app *a, int w)
 			ln_add(t, "Not run yet.", UI_ROLE_DIM);
 			ln_nl(t);
 			ln_add(t, "r", UI_ROLE_KEY);
-			ln_add(t, " runs it on the GPU.", UI_ROLE_DIM);
+			ln_add(t, a->offline ? " emulates it on the CPU." : " runs it on the GPU.", UI_ROLE_DIM);
 		}
 		ln_nl(t);
 	}
-	if (r && !(a->run == UI_RUN_BUSY && a->run_lesson == a->lesson)) {
-		if (r->status == RUN_OK || r->status == RUN_WRONG) {
+	if (a->offline && !busy_here && !r) {
+		char note[300];
+		snprintf(note, sizeof note, "No GPU: %s. Runs are emulated on the CPU.", a->offline_why);
+		wrap(t, note, UI_ROLE_DIM, w, 0);
+	}
+	if (r && !busy_here) {
+		if (r->emulated && (r->status == RUN_OK || r->status == RUN_WRONG)) {
+			build_emulated(t, a, r, w);
+		} else if (r->status == RUN_OK && a->res_check[a->lesson]) {
+			ln_add(t, "The JIT accepts your edit.", UI_ROLE_GOOD);
+			ln_nl(t);
+			ln_addf(t, UI_ROLE_DIM, " JIT: %d regs, %d B smem, %d blocks/SM", r->regs, r->smem_static,
+				r->blocks_per_sm);
+			ln_nl(t);
+			ln_add(t, " r", UI_ROLE_KEY);
+			ln_add(t, " runs, verifies and times it.", UI_ROLE_DIM);
+			ln_nl(t);
+		} else if (r->status == RUN_OK || r->status == RUN_WRONG) {
 			char v[48];
 			snprintf(v, sizeof v, "%.0f", r->gflops);
 			kv(t, "GFLOP/s", v, r->gpu, w);
@@ -742,22 +885,25 @@ static void build_run(lines *t, const ui_app *a, int w)
 				snprintf(n, sizeof n, "tol %.0e", r->tol);
 				kv(t, "rel. error", v, n, w);
 			}
-			ln_add(t, " verdict        ", UI_ROLE_NORMAL);
 			if (r->verified == 1)
-				ln_add(t, "PASS, matches cuBLAS", UI_ROLE_GOOD);
+				kv_role(t, "verdict", "PASS, verified (cuBLAS)", UI_ROLE_GOOD, NULL, w);
 			else if (r->verified == 0)
-				ln_add(t, "FAIL, differs from cuBLAS", UI_ROLE_BAD);
+				kv_role(t, "verdict", "FAIL, differs from cuBLAS", UI_ROLE_BAD, NULL, w);
 			else
-				ln_add(t, "not checked", UI_ROLE_DIM);
-			ln_nl(t);
+				kv_role(t, "verdict", "not checked", UI_ROLE_DIM, NULL, w);
+			if (r->status == RUN_WRONG)
+				wrap(t, r->msg, UI_ROLE_BAD, w, 1);
 			if (r->regs > 0) {
 				ln_addf(t, UI_ROLE_DIM, " JIT: %d regs, %d B smem, %d blocks/SM", r->regs, r->smem_static,
 					r->blocks_per_sm);
 				ln_nl(t);
 			}
-		} else {
+		} else if (r->status != RUN_NO_GPU || !a->offline) {
 			run_buf b = {0};
-			const char *what = r->status == RUN_NO_GPU ? "No GPU:" : run_status_name(r->status);
+			const char *what = r->status == RUN_NO_GPU ? "No GPU:"
+				: r->emulated && r->status == RUN_JIT_ERROR ? "parse error"
+				: r->emulated && r->status == RUN_FAULT ? "fault (emulated)"
+				: run_status_name(r->status);
 			rb_puts(&b, what, strlen(what), r->status == RUN_NO_GPU ? UI_ROLE_WARN : UI_ROLE_BAD);
 			if (r->status != RUN_NO_GPU)
 				rb_puts(&b, ":", 1, UI_ROLE_BAD);
@@ -766,15 +912,11 @@ static void build_run(lines *t, const ui_app *a, int w)
 			ln_wrap(t, b.cp, b.role, b.n, w, 1);
 			free(b.cp);
 			free(b.role);
-			if (r->status == RUN_NO_GPU) {
-				static const char note[] = "The text, the PTX, the numbers and the what-ifs work without one.";
-				run_buf nb = {0};
-				rb_puts(&nb, note, sizeof note - 1, UI_ROLE_DIM);
-				ln_wrap(t, nb.cp, nb.role, nb.n, w, 0);
-				free(nb.cp);
-				free(nb.role);
-			}
-			if (r->log[0]) {
+			if (r->status == RUN_NO_GPU)
+				wrap(t, "The text, the PTX, the numbers and the what-ifs work without one.", UI_ROLE_DIM, w, 0);
+			failure_notes(t, a, r, w);
+			/* The JIT's own words; the emulator's one line is the message already. */
+			if (r->log[0] && !r->emulated) {
 				const char *s = r->log;
 				for (int k = 0; k < 6 && *s; k++) {
 					const char *e = strchr(s, '\n');
@@ -920,12 +1062,16 @@ static void draw_ptx(const ui_app *a, ui_frame *f)
 	char title[256];
 	int af, al;
 	ui_app_anchor_lines(a, &af, &al);
+	const char *ed = p->edited ? " [edited: R diff]" : "";
 	if (!l->ptx_path[0])
 		snprintf(title, sizeof title, "PTX");
+	else if (p->nmarks)
+		fmt(title, sizeof title, "PTX %s%s  %d %s at line %d", l->ptx_path, ed, p->nmarks,
+		    p->nmarks > 1 ? "problems" : "problem", p->marks[0].line);
 	else if (af >= 0)
-		fmt(title, sizeof title, "PTX %s  @%s lines %d-%d", l->ptx_path, pg->anchors[0], af + 1, al + 1);
+		fmt(title, sizeof title, "PTX %s%s  @%s lines %d-%d", l->ptx_path, ed, pg->anchors[0], af + 1, al + 1);
 	else
-		fmt(title, sizeof title, "PTX %s  %s", l->ptx_path, l->entry);
+		fmt(title, sizeof title, "PTX %s%s  %s", l->ptx_path, ed, l->entry);
 	draw_title(f, r, title, a->focus == UI_PANE_PTX);
 	ui_rect body = body_of(r);
 	if (!l->ptx_path[0]) {
@@ -948,6 +1094,17 @@ static void draw_ptx(const ui_app *a, ui_frame *f)
 	for (int y = 0; y < body.h && top + y < n; y++) {
 		const ptx_row *row = &rows[top + y];
 		int sy = body.y + y;
+		if (row->hidden < 0) {
+			/* A mark's message, under its line. */
+			const userptx_mark *m = &p->marks[-row->hidden - 1];
+			char s[220];
+			snprintf(s, sizeof s, "%s %s: %s", a->ascii ? "^" : "\u2191", m->error ? "error" : "warning", m->msg);
+			ui_frame_text(f, code, tx, sy, s, m->error ? UI_ROLE_BAD : UI_ROLE_WARN);
+			continue;
+		}
+		int marked = 0;
+		for (int m = 0; m < p->nmarks; m++)
+			marked |= p->marks[m].line - 1 == row->line && !row->hidden;
 		int in_region = af >= 0 && row->line >= af && row->line <= al;
 		if (in_region) {
 			ui_frame_flag(f, body.x, sy, body.w, UI_CELL_HL);
@@ -963,7 +1120,9 @@ static void draw_ptx(const ui_app *a, ui_frame *f)
 		const ptx_line *pl = &p->doc.lines[row->line];
 		char num[16];
 		fmt(num, sizeof num, "%*d", digits, row->line + 1);
-		ui_frame_text(f, body, body.x, sy, num, UI_ROLE_LINENO);
+		ui_frame_text(f, body, body.x, sy, num, marked ? UI_ROLE_BAD : UI_ROLE_LINENO);
+		if (marked)
+			ui_frame_put(f, body.x + digits, sy, a->ascii ? '!' : 0x2717, UI_ROLE_BAD);
 		const char *s = p->doc.text + pl->off;
 		int len = pl->len < (int)sizeof cls ? pl->len : (int)sizeof cls;
 		int blk = pl->block_in;
@@ -1001,8 +1160,8 @@ static void draw_header(const ui_app *a, ui_frame *f)
 	const char *gpu = a->gpu.name;
 	if (!strncmp(gpu, "NVIDIA ", 7))
 		gpu = gpu + 7;
-	int n = snprintf(s, sizeof s, " %d/%d %s | %s %s | %s%s", a->lesson + 1, a->course->n, l->title, size,
-			 dtype_name(l->dt), gpu, sm);
+	int n = snprintf(s, sizeof s, " %d/%d %s%s | %s %s | %s%s", a->lesson + 1, a->course->n, l->title,
+			 a->ptx[a->lesson].edited ? " [edited]" : "", size, dtype_name(l->dt), gpu, sm);
 	for (int i = 0; i < a->whatif.n && n > 0 && n < (int)sizeof s - 40; i++)
 		n += snprintf(s + n, sizeof s - (size_t)n, "%s%s=%lld", i ? " " : " | what-if ", a->whatif.v[i].name,
 			      a->whatif.v[i].value);
@@ -1078,6 +1237,7 @@ static void draw_help(const ui_app *a, ui_frame *f)
 	const char *extra[] = {
 		"In what-if: Up/Down choose, Left/Right or -/+ halve/double,",
 		"0 resets, Enter or Esc closes. The numbers follow live.",
+		"Edits live in $XDG_DATA_HOME/ptxtutor/ptx; R then y restores.",
 	};
 	for (size_t i = 0; i < ARRAY_LEN(extra) && y + 1 < in.y + in.h; i++)
 		ui_frame_text(f, in, in.x, ++y, extra[i], UI_ROLE_DIM);
@@ -1117,6 +1277,45 @@ static void draw_whatif(const ui_app *a, ui_frame *f)
 	}
 	if (y + 1 < in.y + in.h)
 		ui_frame_text(f, in, in.x, y + 1, "Left/Right halve/double, 0 resets", UI_ROLE_DIM);
+}
+
+/* R: the student's copy against the shipped file, with the keys to restore. */
+static void draw_diff(const ui_app *a, ui_frame *f)
+{
+	const ui_rect r = a->layout.help;
+	const userptx_diff *d = &a->diff;
+	const lesson *l = ui_app_lesson(a);
+	const char *base = strrchr(l->ptx_path, '/');
+	char s[512];
+	snprintf(s, sizeof s, "Your %s against the original", base ? base + 1 : l->ptx_path);
+	draw_box(a, f, r, s);
+	ui_rect in = {r.x + 2, r.y + 1, r.w - 4, r.h - 2};
+	snprintf(s, sizeof s, "%d line%s added, %d removed", d->added, d->added == 1 ? "" : "s", d->removed);
+	ui_frame_text(f, in, in.x, in.y, d->n ? s : "No differences.", UI_ROLE_EMPH);
+	int h = ui_app_diff_rows(a);
+	for (int y = 0; y < h && a->diff_scroll + y < d->n; y++) {
+		const userptx_dline *dl = &d->l[a->diff_scroll + y];
+		ui_role role = dl->kind == '+' ? UI_ROLE_GOOD : dl->kind == '-' ? UI_ROLE_BAD
+			: dl->kind == '@' ? UI_ROLE_HEADING : UI_ROLE_NORMAL;
+		int o = 0;
+		if (dl->kind == '@')
+			o = snprintf(s, sizeof s, "%s", dl->text);
+		else
+			o = snprintf(s, sizeof s, "%c%5d  ", dl->kind, dl->kind == '-' ? dl->old_line : dl->new_line);
+		/* Tabs to stops of 4, as in the PTX pane. */
+		for (const char *c = dl->kind == '@' ? "" : dl->text; *c && o + 5 < (int)sizeof s; c++) {
+			if (*c == '\t')
+				do
+					s[o++] = ' ';
+				while ((o - 8) % 4);
+			else
+				s[o++] = *c;
+		}
+		s[o] = '\0';
+		ui_frame_text(f, in, in.x, in.y + 1 + y, s, role);
+	}
+	ui_frame_text(f, in, in.x, in.y + in.h - 1, "y restores the original  j/k/Space scroll  Esc closes",
+		      UI_ROLE_KEY);
 }
 
 static void draw_too_small(const ui_app *a, ui_frame *f)
@@ -1171,4 +1370,6 @@ void ui_draw(const ui_app *a, ui_frame *f)
 		draw_help(a, f);
 	else if (a->mode == UI_MODE_WHATIF)
 		draw_whatif(a, f);
+	else if (a->mode == UI_MODE_DIFF)
+		draw_diff(a, f);
 }

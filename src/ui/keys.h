@@ -24,6 +24,8 @@ typedef enum {
 	UI_ACT_HINT,
 	UI_ACT_SOLUTION,
 	UI_ACT_REDRAW,
+	UI_ACT_EDIT,
+	UI_ACT_DIFF,
 	UI_NACTIONS
 } ui_action;
 

@@ -104,6 +104,6 @@ void ui_layout_compute(int cols, int rows, int present, ui_layout *L)
 		P[UI_PANE_RUN] = P[UI_PANE_NUMBERS];
 
 	int hw = cols - 8 < 72 ? cols - 8 : 72;
-	int hh = rows - 4 < 30 ? rows - 4 : 30;
+	int hh = rows - 2 < 30 ? rows - 2 : 30;
 	L->help = rect((cols - hw) / 2, (rows - hh) / 2, hw, hh);
 }

@@ -157,6 +157,26 @@ void ui_term_close(void)
 	endwin();
 }
 
+void ui_term_suspend(void)
+{
+	if (!open_now)
+		return;
+	def_prog_mode();
+	curs_set(1);
+	endwin();
+}
+
+void ui_term_resume(void)
+{
+	if (!open_now)
+		return;
+	reset_prog_mode();
+	curs_set(0);
+	/* Keys typed for the editor are not for the tutor. */
+	flushinp();
+	clearok(curscr, TRUE);
+}
+
 void ui_term_size(int *cols, int *rows)
 {
 	*cols = COLS;

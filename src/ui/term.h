@@ -18,6 +18,10 @@ int ui_term_utf8(void);
 int ui_term_open(const ui_theme *t, char *err, int errlen);
 /* Restores the terminal; safe to call twice and from atexit. */
 void ui_term_close(void);
+/* Gives the terminal to another program (the editor) and takes it back:
+ * the screen is restored and fully redrawn by the next ui_term_show. */
+void ui_term_suspend(void);
+void ui_term_resume(void);
 void ui_term_size(int *cols, int *rows);
 /* Copies the frame into curses' screen and shows it in one update. */
 void ui_term_show(const ui_frame *f, int redraw_all);

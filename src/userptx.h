@@ -1,0 +1,59 @@
+/* userptx: the student's own copies of lesson PTX (under $XDG_DATA_HOME/ptxtutor/ptx), their diff against the shipped file, and the lines the JIT or the emulator complained about. */
+#ifndef PTXTUTOR_USERPTX_H
+#define PTXTUTOR_USERPTX_H
+
+#include <stddef.h>
+
+/* The user copy of a shipped PTX file: its file name under
+ * $XDG_DATA_HOME/ptxtutor/ptx (an absolute XDG_DATA_HOME only), else
+ * $HOME/.local/share/ptxtutor/ptx. Returns 0, or -1 when neither is set. */
+int userptx_path(const char *shipped, char *dst, size_t len);
+/* 1 when the user copy of a shipped file exists. */
+int userptx_exists(const char *shipped);
+/* Makes the user copy at `copy` (folders included) as a byte-for-byte copy
+ * of `shipped`, unless it exists already; the shipped file is only read.
+ * Returns 0, or -1 with a message. */
+int userptx_create(const char *shipped, const char *copy, char *err, int errlen);
+/* Whether the two files hold the same bytes: 1 same, 0 different, -1 when
+ * one cannot be read. */
+int userptx_same(const char *a, const char *b);
+/* Restores the original: the copy is moved aside to `copy~` (the last edit
+ * is kept there, not lost) and the shipped file is used again. Returns 0, or
+ * -1 with a message. */
+int userptx_restore(const char *copy, char *err, int errlen);
+
+/* A line diff (longest common subsequence of lines) with context. */
+typedef struct {
+	char kind;        /* ' ' in both, '-' only in the original, '+' only in the copy, '@' a hunk header */
+	int old_line;     /* 1-based line in the original; 0 when it has none */
+	int new_line;     /* 1-based line in the copy; 0 when it has none */
+	const char *text; /* the line without its newline (points into buf) */
+} userptx_dline;
+
+typedef struct {
+	userptx_dline *l;
+	int n;
+	int added, removed;
+	char *buf, *hdrs; /* the lines' and the hunk headers' text */
+} userptx_diff;
+
+/* Diffs two texts, keeping `context` unchanged lines around each change;
+ * far-apart changes make separate hunks ("@@ -a,b +c,d @@"). Identical texts
+ * give n == 0. Returns 0 (it only fails by running out of memory: abort). */
+int userptx_diff_make(const char *old, const char *new_text, int context, userptx_diff *d);
+void userptx_diff_free(userptx_diff *d);
+
+/* A line the JIT (ptxas: "..., line 83; error   : ...") or the emulator
+ * ("FILE.ptx:83: ...") complained about. */
+typedef struct {
+	int line;         /* 1-based */
+	int error;        /* 1 error, 0 warning */
+	char msg[160];
+} userptx_mark;
+
+/* Finds the marks in a log or message. The emulator's "FILE.ptx:N:" counts
+ * only when FILE's name is ptx_path's (any .ptx when ptx_path is NULL).
+ * Duplicates are dropped. Returns the number found (at most max). */
+int userptx_marks(const char *text, const char *ptx_path, userptx_mark *out, int max);
+
+#endif
