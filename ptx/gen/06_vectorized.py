@@ -25,7 +25,9 @@ def emit(args):
     w(f"// One block of {NT} threads computes a {BM}x{BN} tile of C; each thread a")
     w(f"// {TM}x{TN} block of it, kept in 64 registers. The K loop walks {BK}-wide")
     w("// slices of A and B through shared memory. Compared with lesson 5:")
-    w("//  * global loads are ld.global.nc.v4.f32: one instruction moves 16 bytes;")
+    w("//  * global loads are ld.global.cg.v4.f32: one instruction moves 16 bytes;")
+    w("//    .cg keeps them out of L1 (each element serves one block), so L1 fills")
+    w("//    do not compete with the shared-memory stores for the same SRAM banks;")
     w("//  * the A slice is stored transposed (As[k][m]), so the 8 A values a thread")
     w("//    needs for one k are adjacent and come in with two ld.shared.v4.f32;")
     w("//  * C is written with st.global.v4.f32;")
@@ -123,8 +125,8 @@ def emit(args):
     w("")
 
     def load_regs(pred=""):
-        w(f"\t{pred}ld.global.nc.v4.f32 {{%ldA0, %ldA1, %ldA2, %ldA3}}, [%gA];")
-        w(f"\t{pred}ld.global.nc.v4.f32 {{%ldB0, %ldB1, %ldB2, %ldB3}}, [%gB];")
+        w(f"\t{pred}ld.global.cg.v4.f32 {{%ldA0, %ldA1, %ldA2, %ldA3}}, [%gA];")
+        w(f"\t{pred}ld.global.cg.v4.f32 {{%ldB0, %ldB1, %ldB2, %ldB3}}, [%gB];")
 
     def store_regs(pred=""):
         for i in range(4):

@@ -54,6 +54,9 @@ def blocktile1d(prefetch=False, maxnreg=32, entry="sgemm_blocktile1d"):
 // Per step of {BK} along K, the block copies a {BM} x {BK} tile of A and a {BK} x {BN} tile of B
 // into shared memory (one element of each per thread); then each thread reads
 // its {BK} values of B once and reuses each of them for its {TM} rows.
+// Global loads use .cg (cache in L2 only): each element of a tile is used by
+// one block, so L1 would gain nothing, and its fills would share the SRAM
+// banks with the shared-memory stores and slow some of them.
 // Sizes that are not multiples of the tiles work: loads outside A and B read
 // zeros and stores outside C are skipped.
 """)
@@ -138,11 +141,11 @@ def blocktile1d(prefetch=False, maxnreg=32, entry="sgemm_blocktile1d"):
     fetch1 = f"""	mov.f32 %nextA, 0f00000000;
 	setp.lt.u32 %ok, %kA, %K;
 	and.pred %ok, %ok, %aRowOK;
-	@%ok ld.global.f32 %nextA, [%gA];
+	@%ok ld.global.cg.f32 %nextA, [%gA];
 	mov.f32 %nextB, 0f00000000;
 	setp.lt.u32 %ok, %kB, %K;
 	and.pred %ok, %ok, %bColOK;
-	@%ok ld.global.f32 %nextB, [%gB];"""
+	@%ok ld.global.cg.f32 %nextB, [%gB];"""
     advance1 = f"""	add.u64 %gA, %gA, {BK * 4};
 	add.u64 %gB, %gB, %stepB;
 	add.u32 %kA, %kA, {BK};
@@ -259,6 +262,9 @@ def blocktile2d(prefetch=False, unroll=8, compact=False, maxnreg=0, entry="sgemm
 // of a warp read different banks of shared memory (see the inner loop).
 // Per step along K, a thread loads {TM} values of A and {TN} of B from shared memory
 // and does {TM * TN} multiply-adds with them: {TM * TN} / {TM + TN} = {TM * TN / (TM + TN):g} FMAs per shared load.
+// Global loads use .cg (cache in L2 only): each element of a tile is used by
+// one block, so L1 would gain nothing, and its fills would share the SRAM
+// banks with the shared-memory stores and slow some of them.
 // Sizes that are not multiples of the tiles work: loads outside A and B read
 // zeros and stores outside C are skipped.
 """)
@@ -340,7 +346,7 @@ def blocktile2d(prefetch=False, unroll=8, compact=False, maxnreg=0, entry="sgemm
         fetch.append(f"\tmov.f32 %nextA{q}, 0f00000000;")
         fetch.append(f"\tadd.u32 %row, %aRow, {NT // BK * q};" if q else "\tmov.u32 %row, %aRow;")
         fetch.append("\tsetp.lt.and.u32 %rowOK, %row, %M, %ok;")
-        fetch.append(f"\t@%rowOK ld.global.f32 %nextA{q}, [%pA];")
+        fetch.append(f"\t@%rowOK ld.global.cg.f32 %nextA{q}, [%pA];")
         if q < LA - 1:
             fetch.append("\tadd.u64 %pA, %pA, %stepA;")
     fetch.append("\tmov.u64 %pB, %gB;")
@@ -349,7 +355,7 @@ def blocktile2d(prefetch=False, unroll=8, compact=False, maxnreg=0, entry="sgemm
         fetch.append(f"\tmov.f32 %nextB{q}, 0f00000000;")
         fetch.append(f"\tadd.u32 %row, %kB, {NT // BN * q};" if q else "\tmov.u32 %row, %kB;")
         fetch.append("\tsetp.lt.and.u32 %ok, %row, %K, %bColOK;")
-        fetch.append(f"\t@%ok ld.global.f32 %nextB{q}, [%pB];")
+        fetch.append(f"\t@%ok ld.global.cg.f32 %nextB{q}, [%pB];")
         if q < LB - 1:
             fetch.append("\tadd.u64 %pB, %pB, %stepB;")
     fetch = "\n".join(fetch)
