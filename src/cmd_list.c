@@ -7,11 +7,13 @@
 #include "cli.h"
 #include "json.h"
 #include "lesson.h"
+#include "model.h"
 
 int cli_course(course *c)
 {
 	char errs[4096];
-	int n = course_load(c, errs, sizeof errs);
+	course_load(c, errs, sizeof errs);
+	int n = c->n - course_validate(c, model_known, errs, sizeof errs);
 	if (errs[0])
 		fprintf(stderr, "%s", errs);
 	return n;

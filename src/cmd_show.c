@@ -260,6 +260,7 @@ int cmd_show(int argc, char **argv)
 	}
 	char errs[4096] = "";
 	course_load(&c, errs, sizeof errs);
+	course_validate(&c, model_known, errs, sizeof errs);
 	const lesson *l = course_find(&c, what);
 	if (!l) {
 		if (errs[0])

@@ -125,7 +125,9 @@ static ui_app *start(const options *op)
 		abort();
 	char errs[4096] = "";
 	course_load(c, errs, sizeof errs);
-	/* Lessons that failed to parse are skipped; say so where it can be read. */
+	course_validate(c, model_known, errs, sizeof errs);
+	/* Lessons that failed to parse or name unknown anchors or placeholders
+	 * are skipped; say so where it can be read. */
 	if (errs[0])
 		fprintf(stderr, "%s", errs);
 	gpu_table *gpus = calloc(1, sizeof *gpus);

@@ -623,3 +623,24 @@ int lesson_validate(const lesson *l, int (*known)(const char *key), char *errs, 
 	free(ptx);
 	return problems;
 }
+
+int course_validate(course *c, int (*known)(const char *key), char *errs, int errlen)
+{
+	int dropped = 0;
+	for (int i = 0; i < c->n;) {
+		char msgs[2048];
+		if (lesson_validate(&c->l[i], known, msgs, sizeof msgs) == 0) {
+			i++;
+			continue;
+		}
+		if (errs) {
+			size_t used = strlen(errs);
+			snprintf(errs + used, (size_t)errlen - used, "%s", msgs);
+		}
+		lesson_free(&c->l[i]);
+		memmove(&c->l[i], &c->l[i + 1], (size_t)(c->n - i - 1) * sizeof c->l[0]);
+		c->n--;
+		dropped++;
+	}
+	return dropped;
+}

@@ -100,6 +100,11 @@ int lesson_check_size(const lesson *l, const expr_env *env, char *err, int errle
  * model can fill). Returns the number of problems, messages as file:line. */
 int lesson_validate(const lesson *l, int (*known)(const char *key), char *errs, int errlen);
 
+/* Validates every lesson of the course and drops the ones with problems, so
+ * the tutor starts with the rest; their file:line messages are appended to
+ * errs. Returns the number dropped. */
+int course_validate(course *c, int (*known)(const char *key), char *errs, int errlen);
+
 const char *dtype_name(dtype d);
 
 #endif

@@ -187,6 +187,26 @@ static void test_course_loads_shipped_lessons(void **state)
 	course_free(&c);
 }
 
+/* A lesson naming an unknown anchor is dropped with its file:line; the rest stay. */
+static void test_course_validate_drops_broken(void **state)
+{
+	(void)state;
+	static course c;
+	char err[256], errs[1024] = "";
+	const char *ok = "---\nid: a\ntitle: A\n---\n# P\n{ai.shared}\n";
+	const char *bad = "---\nid: b\ntitle: B\n---\n# P\n@ptx nowhere\n";
+	assert_int_equal(lesson_parse("lessons/01-a.md", ok, &c.l[0], err, sizeof err), 0);
+	assert_int_equal(lesson_parse("lessons/02-b.md", bad, &c.l[1], err, sizeof err), 0);
+	assert_int_equal(lesson_parse("lessons/03-a.md", ok, &c.l[2], err, sizeof err), 0);
+	c.n = 3;
+	assert_int_equal(course_validate(&c, known, errs, sizeof errs), 1);
+	assert_int_equal(c.n, 2);
+	assert_int_equal(c.l[0].number, 1);
+	assert_int_equal(c.l[1].number, 3);
+	assert_non_null(strstr(errs, "lessons/02-b.md:5: unknown @ptx anchor 'nowhere'"));
+	course_free(&c);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -195,6 +215,7 @@ int main(void)
 		cmocka_unit_test(test_errors_name_file_and_line),
 		cmocka_unit_test(test_validate),
 		cmocka_unit_test(test_course_loads_shipped_lessons),
+		cmocka_unit_test(test_course_validate_drops_broken),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
