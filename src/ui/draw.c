@@ -1160,7 +1160,9 @@ static void draw_header(const ui_app *a, ui_frame *f)
 	const char *gpu = a->gpu.name;
 	if (!strncmp(gpu, "NVIDIA ", 7))
 		gpu = gpu + 7;
-	int n = snprintf(s, sizeof s, " %d/%d %s%s | %s %s | %s%s", a->lesson + 1, a->course->n, l->title,
+	/* The lesson's own number, as the texts say "lesson 3", out of the last one. */
+	int n = snprintf(s, sizeof s, " Lesson %d/%d %s%s | %s %s | %s%s", l->number,
+			 a->course->l[a->course->n - 1].number, l->title,
 			 a->ptx[a->lesson].edited ? " [edited]" : "", size, dtype_name(l->dt), gpu, sm);
 	for (int i = 0; i < a->whatif.n && n > 0 && n < (int)sizeof s - 40; i++)
 		n += snprintf(s + n, sizeof s - (size_t)n, "%s%s=%lld", i ? " " : " | what-if ", a->whatif.v[i].name,
