@@ -235,7 +235,7 @@ start rs 80 24
 wait_for rs "Fixture naive kernel"
 T resize-window -t rs -x 160 -y 48
 wait_for rs "Not run yet."
-has rs "Not run yet." && cap rs | grep -F "PTX ptx/01_naive.ptx" | grep -qF "One thread per output"
+has rs "Not run yet." && has rs "PTX ptx/01_naive.ptx" && cap rs | grep -F "One thread per output" | grep -qF "Numbers"
 check "tui resize to 160x48 redraws side by side" $? rs
 T resize-window -t rs -x 70 -y 20
 wait_for rs "Terminal too small: 70x20."

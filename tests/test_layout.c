@@ -101,6 +101,9 @@ static void test_kinds(void **st)
 	assert_int_equal(L.kind, UI_LAYOUT_WIDE);
 	assert_false(L.tabbed);
 	ui_layout_compute(160, 48, 0, &L);
+	assert_int_equal(L.kind, UI_LAYOUT_WIDE);
+	assert_false(L.tabbed);
+	ui_layout_compute(200, 60, 0, &L);
 	assert_int_equal(L.kind, UI_LAYOUT_WIDE3);
 	assert_false(L.tabbed);
 	ui_layout_compute(160, 48, 1, &L);
@@ -135,13 +138,24 @@ static void test_160x48_side_by_side(void **st)
 	ui_layout_compute(160, 48, 0, &L);
 	ui_rect les = L.pane[UI_PANE_LESSON], ptx = L.pane[UI_PANE_PTX];
 	ui_rect num = L.pane[UI_PANE_NUMBERS], run = L.pane[UI_PANE_RUN];
-	assert_true(les.x < ptx.x && ptx.x < num.x);
-	assert_int_equal(les.h, 46);
-	assert_int_equal(ptx.h, 46);
+	/* Lesson over PTX on the left, wide enough for the texts' 76 columns;
+	 * numbers over the run on the right, beside them. */
+	assert_true(les.w >= 78);
+	assert_int_equal(ptx.x, les.x);
+	assert_int_equal(ptx.y, les.y + les.h);
+	assert_int_equal(ptx.y + ptx.h, 47);
+	assert_true(num.x > les.x + les.w);
 	assert_int_equal(num.x, run.x);
 	assert_int_equal(num.y + num.h, run.y);
 	assert_int_equal(run.y + run.h, 47);
 	assert_true(ptx.w >= 60);
+
+	/* From 200 columns: three side by side, the lesson still at least 80. */
+	ui_layout_compute(200, 60, 0, &L);
+	les = L.pane[UI_PANE_LESSON], ptx = L.pane[UI_PANE_PTX], num = L.pane[UI_PANE_NUMBERS];
+	assert_true(les.x < ptx.x && ptx.x < num.x);
+	assert_true(les.w >= 80);
+	assert_true(ptx.w >= 56);
 }
 
 static void test_pure(void **st)

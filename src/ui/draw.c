@@ -328,8 +328,14 @@ static void build_prose(lines *t, const ui_app *a, const char *text, int w)
 			run_buf r = {0};
 			rb_puts(&r, "  ", 2, UI_ROLE_CODE);
 			rb_puts(&r, s, n, UI_ROLE_CODE);
-			for (int i = 0; i < r.n; i++)
+			/* Code and pictures keep their lines (wrapping would break the
+			 * pictures); a line wider than the pane ends in a dim '>' so the
+			 * cut is visible. */
+			int keep = r.n > w && w > 1 ? w - 1 : r.n;
+			for (int i = 0; i < keep; i++)
 				ln_putc(t, r.cp[i], (ui_role)r.role[i]);
+			if (keep < r.n)
+				ln_putc(t, '>', UI_ROLE_DIM);
 			ln_nl(t);
 			free(r.cp);
 			free(r.role);

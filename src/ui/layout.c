@@ -67,9 +67,11 @@ void ui_layout_compute(int cols, int rows, int present, ui_layout *L)
 		P[UI_PANE_LESSON] = rect(0, top, lw, body);
 		P[UI_PANE_PTX] = rect(lw + 1, top, rw, ph);
 		P[UI_PANE_NUMBERS] = rect(lw + 1, top + ph, rw, body - ph);
-	} else if (!present && cols >= 150 && rows >= 36) {
+	} else if (!present && cols >= 200 && rows >= 36) {
+		/* Three columns only where the lesson still gets the 80 columns its
+		 * text and pictures are written for. */
 		L->kind = UI_LAYOUT_WIDE3;
-		int lw = part(cols, 30, 40);
+		int lw = part(cols, 30, 80);
 		int rw = part(cols, 29, 40);
 		int pw = cols - lw - rw - 2;
 		int nh = part(body, 68, 12);
