@@ -164,9 +164,13 @@ static void print_text(const lesson *l, const model_result *r, int default_gpu)
 	printf("Roofline (%s):\n", r->unit);
 	model_format(r, "peak_tflops", v, sizeof v);
 	model_format(r, "gpu.bw_gbs", w2, sizeof w2);
-	printf("  %-13s %s / %s = %.2f FLOP/B\n", "ridge", v, w2, r->ridge);
-	printf("  %-13s %s-bound (%.2f FLOP/B %s the ridge)\n", "bound", r->bound, r->ai_global,
-	       r->ai_global < r->ridge ? "below" : "at or above");
+	if (isnan(r->ridge)) {
+		printf("  %-13s unknown: no peak figures for this GPU in assets/gpus.tsv\n", "ridge");
+	} else {
+		printf("  %-13s %s / %s = %.2f FLOP/B\n", "ridge", v, w2, r->ridge);
+		printf("  %-13s %s-bound (%.2f FLOP/B %s the ridge)\n", "bound", r->bound, r->ai_global,
+		       r->ai_global < r->ridge ? "below" : "at or above");
+	}
 	model_format(r, "predicted_ms", v, sizeof v);
 	printf("  %-13s %s (max of compute time and global traffic / bandwidth; caches ignored)\n", "predicted", v);
 	printf("Occupancy: %d threads, %d registers [%s], %d + %d B shared per block\n", r->threads,

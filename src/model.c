@@ -578,10 +578,17 @@ int model_compute(const lesson *l, const expr_env *overrides, long long M, long 
 		r->unit = "fp32 (no tensor cores)";
 		r->peak_tflops = g->fp32_tflops;
 	}
-	r->ridge = r->peak_tflops * 1e12 / (g->bw_gbs * 1e9);
-	r->bound = r->ai_global < r->ridge ? "memory" : "compute";
-	double t_compute = r->flops / (r->peak_tflops * 1e12), t_memory = r->global.bytes / (g->bw_gbs * 1e9);
-	r->predicted_ms = 1e3 * (t_compute > t_memory ? t_compute : t_memory);
+	if (r->peak_tflops > 0 && g->bw_gbs > 0) {
+		r->ridge = r->peak_tflops * 1e12 / (g->bw_gbs * 1e9);
+		r->bound = r->ai_global < r->ridge ? "memory" : "compute";
+		double t_compute = r->flops / (r->peak_tflops * 1e12), t_memory = r->global.bytes / (g->bw_gbs * 1e9);
+		r->predicted_ms = 1e3 * (t_compute > t_memory ? t_compute : t_memory);
+	} else {
+		/* A live GPU that the table does not know: no peaks to compare with. */
+		r->ridge = NAN;
+		r->bound = "unknown";
+		r->predicted_ms = NAN;
+	}
 
 	recompute_occupancy(r);
 	return 0;

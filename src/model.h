@@ -42,7 +42,7 @@ typedef struct {
 	const char *unit;          /* "fp32" or "tensor" */
 	double peak_tflops;        /* of that unit on gpu */
 	double ridge;              /* FLOP/B: peak / bandwidth */
-	const char *bound;         /* "memory" or "compute" */
+	const char *bound;         /* "memory", "compute", or "unknown" (no peaks for the GPU) */
 	double predicted_ms;       /* max(flops/peak, global bytes/bandwidth) */
 
 	/* Occupancy for the lesson's launch shape. */

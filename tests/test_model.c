@@ -363,6 +363,13 @@ static void wgmma_without_requests(void **state)
 	assert_int_equal(model_compute(&l, NULL, 4096, 4096, 4096, &old, &r, err, sizeof err), 0);
 	assert_string_equal(r.unit, "fp32 (no tensor cores)");
 	assert_float_equal(r.peak_tflops, 19.5, 0);
+
+	/* A live GPU with no table row has no peaks: the roofline is unknown. */
+	old.fp32_tflops = 0;
+	assert_int_equal(model_compute(&l, NULL, 4096, 4096, 4096, &old, &r, err, sizeof err), 0);
+	assert_true(isnan(r.ridge) && isnan(r.predicted_ms));
+	fmt(&r, "bound", "unknown");
+	fmt(&r, "predicted_ms", "n/a");
 }
 
 /* Roofline switches from memory to compute bound as the tile grows, and the
