@@ -21,14 +21,8 @@ if [ ! -f "$SHIPPED" ]; then
 	exit 0
 fi
 
-WORK=$(mktemp -d)
-SOCK="ptxtutor-edit-$$"
-T() { LC_ALL=C.UTF-8 tmux -L "$SOCK" -f /dev/null "$@"; }
-cleanup() {
-	T kill-server 2>/dev/null
-	rm -rf "$WORK"
-}
-trap cleanup EXIT INT TERM
+SOCK_NAME=ptxtutor-edit
+. "$(dirname "$0")/lib_tmux.sh"
 
 DATA="$WORK/data"
 COPY="$DATA/ptxtutor/ptx/01_naive.ptx"
@@ -44,38 +38,12 @@ EOF
 chmod +x "$WORK/editor.sh"
 next_edit() { printf '%s\n' "$1" >"$WORK/next-edit"; }
 
-cat >"$WORK/wrap.sh" <<'EOF'
-trap : INT
-"$@"
-echo "EXIT=$?"
-exec sleep 600
-EOF
 start() { # NAME [ARGS...]; $EXTRA: more VAR=VALUE for the tutor
 	name=$1
 	shift
 	T new-session -d -s "$name" -x 160 -y 48 "exec env LANG=C.UTF-8 LC_ALL=C.UTF-8 PTXTUTOR_ROOT=$ROOT \
 		XDG_STATE_HOME=$WORK/state XDG_DATA_HOME=$DATA EDITOR=$WORK/editor.sh CUDA_VISIBLE_DEVICES= $EXTRA \
 		sh '$WORK/wrap.sh' '$BIN' $*"
-}
-cap() { T capture-pane -p -t "$1"; }
-has() { cap "$1" | grep -qF -- "$2"; }
-# wait_for NAME TEXT [SECONDS]: the emulator is slower under the sanitizers.
-wait_for() {
-	i=0 lim=$((${3:-10} * 10))
-	while [ $i -lt $lim ]; do
-		has "$1" "$2" && return 0
-		sleep 0.1
-		i=$((i + 1))
-	done
-	return 1
-}
-check() { # NAME STATUS [SESSION to show on failure]
-	if [ "$2" -eq 0 ]; then
-		echo "ok $1"
-	else
-		echo "not ok $1"
-		[ -n "$3" ] && cap "$3" | sed 's/^/    | /'
-	fi
 }
 # The run pane's value on a line ("gmem loads     16.5  sectors/request" -> 16.5).
 value() { cap "$1" | grep -o "$2  *[0-9.]*  sectors/request" | head -n 1 | awk '{print $(NF-1)}'; }

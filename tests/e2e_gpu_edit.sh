@@ -22,15 +22,9 @@ if ! command -v tmux >/dev/null 2>&1; then
 	exit 0
 fi
 
-WORK=$(mktemp -d)
+SOCK_NAME=ptxtutor-gpu-edit
+. "$(dirname "$0")/lib_tmux.sh"
 SAVE=${OUT:-$WORK}
-SOCK="ptxtutor-gpu-edit-$$"
-T() { LC_ALL=C.UTF-8 tmux -L "$SOCK" -f /dev/null "$@"; }
-cleanup() {
-	T kill-server 2>/dev/null
-	rm -rf "$WORK"
-}
-trap cleanup EXIT INT TERM
 
 SHIPPED="$ROOT/ptx/01_naive.ptx"
 SHIPPED_SUM=$(cksum <"$SHIPPED")
@@ -40,37 +34,12 @@ sh "$WORK/next-edit" "\$1"
 EOF
 chmod +x "$WORK/editor.sh"
 next_edit() { printf '%s\n' "$1" >"$WORK/next-edit"; }
-cat >"$WORK/wrap.sh" <<'EOF'
-trap : INT
-"$@"
-echo "EXIT=$?"
-exec sleep 600
-EOF
 start() { # NAME "ENV=V ..." ARGS...
 	name=$1 envs=$2
 	shift 2
 	T new-session -d -s "$name" -x 160 -y 48 "exec env LANG=C.UTF-8 LC_ALL=C.UTF-8 PTXTUTOR_ROOT=$ROOT \
 		XDG_STATE_HOME=$WORK/state XDG_DATA_HOME=$WORK/data EDITOR=$WORK/editor.sh $envs \
 		sh '$WORK/wrap.sh' '$BIN' $*"
-}
-cap() { T capture-pane -p -t "$1"; }
-has() { cap "$1" | grep -qF -- "$2"; }
-wait_for() { # NAME TEXT SECONDS
-	i=0 lim=$(($3 * 10))
-	while [ $i -lt $lim ]; do
-		has "$1" "$2" && return 0
-		sleep 0.1
-		i=$((i + 1))
-	done
-	return 1
-}
-check() { # NAME STATUS [SESSION]
-	if [ "$2" -eq 0 ]; then
-		echo "ok $1"
-	else
-		echo "not ok $1"
-		[ -n "$3" ] && cap "$3" | sed 's/^/    | /'
-	fi
 }
 save() { # SESSION FILE: the screen, kept for the report
 	cap "$1" >"$SAVE/$2"

@@ -13,14 +13,8 @@ if [ ! -x "$BIN" ]; then
 	exit 0
 fi
 
-WORK=$(mktemp -d)
-SOCK="ptxtutor-e2e-$$"
-T() { LC_ALL=C.UTF-8 tmux -L "$SOCK" -f /dev/null "$@"; }
-cleanup() {
-	T kill-server 2>/dev/null
-	rm -rf "$WORK"
-}
-trap cleanup EXIT INT TERM
+SOCK_NAME=ptxtutor-e2e
+. "$(dirname "$0")/lib_tmux.sh"
 
 # ---- a course of two lessons, written for this test ----
 FX="$WORK/root"
@@ -87,12 +81,6 @@ EOF
 n=0
 # The tutor runs under a shell that reports its status and stays, so the
 # terminal's modes can be read after the tutor is gone (a dead pane reports none).
-cat >"$WORK/wrap.sh" <<'EOF'
-trap : INT
-"$@"
-echo "EXIT=$?"
-exec sleep 600
-EOF
 # start NAME COLS ROWS [ENV=V ...] -- [ARGS...]
 start() {
 	name=$1 cols=$2 rows=$3
@@ -107,28 +95,8 @@ start() {
 }
 tutor_pid() { ps -o pid= --ppid "$(fmt "$1" '#{pane_pid}')" | tr -d ' ' | head -n 1; }
 status() { cap "$1" | sed -n 's/^EXIT=\([0-9]*\).*/\1/p' | tail -n 1; }
-cap() { T capture-pane -p -t "$1"; }
 fmt() { T display-message -p -t "$1" "$2"; }
-# wait_for NAME TEXT: up to 5 s for TEXT to be on the screen.
-wait_for() {
-	i=0
-	while [ $i -lt 50 ]; do
-		cap "$1" | grep -qF -- "$2" && return 0
-		sleep 0.1
-		i=$((i + 1))
-	done
-	return 1
-}
 wait_dead() { wait_for "$1" "EXIT="; }
-check() { # NAME CONDITION-STATUS [screen of SESSION to show on failure]
-	if [ "$2" -eq 0 ]; then
-		echo "ok $1"
-	else
-		echo "not ok $1"
-		[ -n "$3" ] && cap "$3" | sed 's/^/    | /'
-	fi
-}
-has() { cap "$1" | grep -qF -- "$2"; }
 row0() { cap "$1" | head -n 1; }
 # The terminal is given back: main screen, cursor shown.
 restored() { [ "$(fmt "$1" '#{alternate_on}')" = 0 ] && [ "$(fmt "$1" '#{cursor_flag}')" = 1 ]; }
