@@ -14,24 +14,6 @@ static const char usage[] =
 	"1000,1200,800'); a size a lesson cannot take is moved to its nearest valid size.\n"
 	"The exit status is non-zero if any check fails.\n";
 
-/* The nearest size the lesson accepts, from lesson_check_size's rule. */
-static void nearest(const lesson *l, long long *M, long long *N, long long *K)
-{
-	expr_env env;
-	long long dims[3] = {*M, *N, *K};
-	lesson_env(l, NULL, *M, *N, *K, &env);
-	for (int i = 0; i < 3; i++) {
-		long long m = 1;
-		if (expr_eval(l->multiple[i], &env, &m, NULL, 0) || m < 1)
-			m = 1;
-		long long v = (dims[i] + m / 2) / m * m;
-		dims[i] = v < m ? m : v;
-	}
-	*M = dims[0];
-	*N = dims[1];
-	*K = dims[2];
-}
-
 int cmd_check(int argc, char **argv)
 {
 	static const struct option opts[] = {{"sizes", required_argument, 0, 's'}, {"help", no_argument, 0, 'h'}, {0}};
@@ -76,7 +58,12 @@ int cmd_check(int argc, char **argv)
 		const lesson *l = todo[i];
 		for (int s = 0; s < nsizes; s++) {
 			long long M = list[s][0], N = list[s][1], K = list[s][2];
-			nearest(l, &M, &N, &K);
+			expr_env env;
+			long long near[3];
+			char why[256];
+			lesson_env(l, NULL, M, N, K, &env);
+			if (lesson_nearest_size(l, &env, near, why, sizeof why) == 0)
+				M = near[0], N = near[1], K = near[2];
 			run_request rq;
 			run_result res;
 			char err[512], label[96];

@@ -499,24 +499,40 @@ int lesson_launch_for(const lesson *l, const expr_env *env, lesson_launch *out, 
 	return 0;
 }
 
-int lesson_check_size(const lesson *l, const expr_env *env, char *err, int errlen)
+/* The `multiple` rule: each of M, N, K with its multiple (at least 1). */
+static int size_rule(const lesson *l, const expr_env *env, long long v[3], long long m[3], char *err, int errlen)
 {
 	static const char *const dims[3] = {"M", "N", "K"};
-	long long v[3], m[3], near[3];
-	int bad = 0;
 	for (int i = 0; i < 3; i++) {
+		v[i] = 0;
 		expr_get(env, dims[i], &v[i]);
 		if (eval_key(l, "multiple", l->multiple[i], env, &m[i], err, errlen))
 			return -1;
 		if (m[i] < 1)
 			m[i] = 1;
-		/* The nearest multiple, never below one tile. */
-		near[i] = (v[i] + m[i] / 2) / m[i] * m[i];
-		if (near[i] < m[i])
-			near[i] = m[i];
-		bad |= v[i] % m[i] != 0;
 	}
-	if (!bad)
+	return 0;
+}
+
+int lesson_nearest_size(const lesson *l, const expr_env *env, long long out[3], char *err, int errlen)
+{
+	long long v[3], m[3];
+	if (size_rule(l, env, v, m, err, errlen))
+		return -1;
+	for (int i = 0; i < 3; i++) {
+		out[i] = (v[i] + m[i] / 2) / m[i] * m[i];
+		if (out[i] < m[i])
+			out[i] = m[i];
+	}
+	return 0;
+}
+
+int lesson_check_size(const lesson *l, const expr_env *env, char *err, int errlen)
+{
+	long long v[3], m[3], near[3];
+	if (size_rule(l, env, v, m, err, errlen) || lesson_nearest_size(l, env, near, err, errlen))
+		return -1;
+	if (v[0] % m[0] == 0 && v[1] % m[1] == 0 && v[2] % m[2] == 0)
 		return 0;
 	snprintf(err, (size_t)errlen,
 		 "lesson %d (%s) needs M a multiple of %lld, N of %lld and K of %lld; "

@@ -94,6 +94,9 @@ int lesson_launch_for(const lesson *l, const expr_env *env, lesson_launch *out, 
 /* Checks the size rule (`multiple`). Returns 0 when M, N, K are valid, else
  * -1 with a message naming the rule and the nearest valid size. */
 int lesson_check_size(const lesson *l, const expr_env *env, char *err, int errlen);
+/* The valid size nearest to M, N, K (each rounded to its `multiple`, never
+ * below one). Returns 0, or -1 with a message when `multiple` does not evaluate. */
+int lesson_nearest_size(const lesson *l, const expr_env *env, long long out[3], char *err, int errlen);
 
 /* Checks that every @ptx anchor exists in the kernel's PTX and that every
  * placeholder and exercise key is known (known() returns nonzero for a key the

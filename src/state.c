@@ -51,21 +51,6 @@ int state_load(state_data *s)
 	return s->lesson[0] ? 0 : -1;
 }
 
-/* mkdir -p for the directories above path. */
-static int make_parents(char *path)
-{
-	for (char *p = path + 1; *p; p++) {
-		if (*p != '/')
-			continue;
-		*p = '\0';
-		int rc = mkdir(path, 0700);
-		*p = '/';
-		if (rc < 0 && errno != EEXIST)
-			return -1;
-	}
-	return 0;
-}
-
 int state_save(const state_data *s, char *err, int errlen)
 {
 	char path[1024], tmp[1100];
@@ -73,7 +58,7 @@ int state_save(const state_data *s, char *err, int errlen)
 		snprintf(err, (size_t)errlen, "state: neither XDG_STATE_HOME nor HOME is set");
 		return -1;
 	}
-	if (make_parents(path) < 0) {
+	if (util_mkdir_parents(path) < 0) {
 		snprintf(err, (size_t)errlen, "state: cannot create the folder for %s: %s", path, strerror(errno));
 		return -1;
 	}

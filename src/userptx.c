@@ -38,23 +38,6 @@ int userptx_exists(const char *shipped)
 	return userptx_path(shipped, p, sizeof p) == 0 && access(p, R_OK) == 0;
 }
 
-/* mkdir -p for the folders above path. */
-static int make_parents(const char *file)
-{
-	char path[1024];
-	util_strlcpy(path, file, sizeof path);
-	for (char *p = path + 1; *p; p++) {
-		if (*p != '/')
-			continue;
-		*p = '\0';
-		int rc = mkdir(path, 0700);
-		*p = '/';
-		if (rc < 0 && errno != EEXIST)
-			return -1;
-	}
-	return 0;
-}
-
 int userptx_create(const char *shipped, const char *copy, char *err, int errlen)
 {
 	if (access(copy, F_OK) == 0)
@@ -66,7 +49,7 @@ int userptx_create(const char *shipped, const char *copy, char *err, int errlen)
 		snprintf(err, (size_t)errlen, "%s", e);
 		return -1;
 	}
-	if (make_parents(copy) < 0) {
+	if (util_mkdir_parents(copy) < 0) {
 		snprintf(err, (size_t)errlen, "cannot create the folder for %s: %s", copy, strerror(errno));
 		free(text);
 		return -1;

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/types.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -167,6 +168,22 @@ void util_path(char *dst, size_t dstlen, const char *rel)
 		util_strlcpy(dst, rel, dstlen);
 	else
 		snprintf(dst, dstlen, "%s/%s", util_root(), rel);
+}
+
+int util_mkdir_parents(const char *file)
+{
+	char path[PATH_MAX];
+	util_strlcpy(path, file, sizeof path);
+	for (char *p = path + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		int rc = mkdir(path, 0700);
+		*p = '/';
+		if (rc < 0 && errno != EEXIST)
+			return -1;
+	}
+	return 0;
 }
 
 double util_now(void)

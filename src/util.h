@@ -39,6 +39,10 @@ const char *util_root(void);
 /* Joins util_root() and a relative path into dst. */
 void util_path(char *dst, size_t dstlen, const char *rel);
 
+/* Creates the folders above a file's path (mkdir -p of its dirname, mode
+ * 0700). Returns 0, or -1 with errno set. */
+int util_mkdir_parents(const char *file);
+
 /* Monotonic seconds. */
 double util_now(void);
 
