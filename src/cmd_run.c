@@ -18,7 +18,9 @@ static const char run_usage[] =
 	"cuBLAS on fresh random inputs, time (median of repeats) beside cuBLAS.\n\n"
 	"  --grid, --block, --smem  expressions over M, N, K: '--grid N/32,M/32', 'ceil(M/BM)'\n"
 	"  --args SPEC   the kernel's parameters in order: A B C (buffers), M N K (u32), or\n"
-	"                typed literals u32:8192 s32:-1 u64:0 f32:1.5 f16:1 (default 'A B C M N K')\n"
+	"                typed literals u32:8192 s32:-1 u64:0 f32:1.5 f16:1 (default 'A B C M N K'),\n"
+	"                or TMA tensor maps tmap:A|B|C:INNER:OUTER[:none|32B|64B|128B] (a box of\n"
+	"                INNER columns x OUTER rows, e.g. tmap:A:64:128:128B)\n"
 	"  --dtype       f32: f32 A, B, C (cuBLAS SGEMM); f16: f16 A, B, f32 C (cuBLAS GemmEx)\n"
 	"  --timeout S   kill the run after S seconds (default: from the problem size)\n"
 	"  --emulate     run on the CPU with the PTX interpreter instead\n";
@@ -166,7 +168,10 @@ int cli_launch_request(const cli_launch *o, const course *c, run_request *rq)
 		fprintf(stderr, "ptxtutor: --dtype is f32 or f16, not '%s'\n", o->dtype);
 		return -1;
 	}
-	util_strlcpy(rq->args, o->args ? o->args : "A B C M N K", sizeof rq->args);
+	if (lesson_resolve_args(o->args ? o->args : "A B C M N K", &env, rq->args, sizeof rq->args, err, sizeof err)) {
+		fprintf(stderr, "ptxtutor: --%s\n", err);
+		return -1;
+	}
 	rq->M = M;
 	rq->N = N;
 	rq->K = K;

@@ -49,6 +49,7 @@ static const struct {
 	ENTRY(EventRecord, "cuEventRecord"),
 	ENTRY(EventSynchronize, "cuEventSynchronize"),
 	ENTRY(EventElapsedTime, "cuEventElapsedTime"),
+	ENTRY(TensorMapEncodeTiled, "cuTensorMapEncodeTiled"),
 	ENTRY(GetErrorName, "cuGetErrorName"),
 	ENTRY(GetErrorString, "cuGetErrorString"),
 };

@@ -71,6 +71,18 @@ enum {
 	CU_DEVICE_ATTRIBUTE_RESERVED_SHARED_MEMORY_PER_BLOCK = 111,
 };
 
+/* A TMA descriptor (cuda.h's CUtensorMap): 128 opaque bytes, 64-byte aligned,
+ * made on the host and passed to a kernel by value. */
+typedef struct {
+	_Alignas(64) unsigned long long opaque[16];
+} CUtensorMap;
+
+/* CUtensorMapDataType, CUtensorMapSwizzle and friends: the values we use. */
+enum { CU_TENSOR_MAP_DATA_TYPE_FLOAT16 = 6, CU_TENSOR_MAP_DATA_TYPE_FLOAT32 = 7 };
+enum { CU_TENSOR_MAP_INTERLEAVE_NONE = 0 };
+enum { CU_TENSOR_MAP_L2_PROMOTION_L2_256B = 3 };
+enum { CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE = 0 };
+
 /* cuBLAS enums (cublas_api.h, library_types.h). */
 enum { CUBLAS_OP_N = 0, CUBLAS_OP_T = 1 };
 enum { CUDA_R_32F = 0, CUDA_R_16F = 2 };
@@ -108,6 +120,10 @@ typedef struct {
 	CUresult (*EventRecord)(CUevent e, CUstream s);
 	CUresult (*EventSynchronize)(CUevent e);
 	CUresult (*EventElapsedTime)(float *ms, CUevent a, CUevent b);
+	CUresult (*TensorMapEncodeTiled)(CUtensorMap *map, int dtype, unsigned rank, void *addr,
+					 const unsigned long long *dims, const unsigned long long *strides,
+					 const unsigned *box, const unsigned *elem_strides, int interleave, int swizzle,
+					 int l2_promotion, int oob_fill);
 	CUresult (*GetErrorName)(CUresult r, const char **s);
 	CUresult (*GetErrorString)(CUresult r, const char **s);
 

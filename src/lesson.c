@@ -140,6 +140,11 @@ static int parse_key(ctx *c, lesson *l, const char *key, char *v)
 		return parse_exprs(c, key, v, l->multiple, 3, 3, "1");
 	else if (!strcmp(key, "model"))
 		util_strlcpy(l->model, v, sizeof l->model);
+	else if (!strcmp(key, "args")) {
+		if (strlen(v) >= sizeof l->args)
+			return fail(c, "args is longer than %d characters", (int)sizeof l->args - 1);
+		util_strlcpy(l->args, v, sizeof l->args);
+	}
 	else if (!strcmp(key, "needs"))
 		return parse_needs(c, l, v);
 	else if (!strcmp(key, "regs")) {
@@ -300,6 +305,7 @@ static void set_defaults(lesson *l)
 	util_strlcpy(l->tile[0], "1", LESSON_EXPR);
 	util_strlcpy(l->tile[1], "1", LESSON_EXPR);
 	util_strlcpy(l->smem, "0", LESSON_EXPR);
+	util_strlcpy(l->args, "A B C M N K", LESSON_ARGS);
 }
 
 int lesson_parse(const char *path, const char *text, lesson *out, char *err, int errlen)
@@ -496,6 +502,42 @@ int lesson_launch_for(const lesson *l, const expr_env *env, lesson_launch *out, 
 	for (int i = 0; i < 3; i++)
 		out->block[i] = (unsigned)b[i];
 	out->smem = (unsigned)smem;
+	return lesson_resolve_args(l->args, env, out->args, sizeof out->args, err, errlen);
+}
+
+int lesson_resolve_args(const char *spec, const expr_env *env, char *out, size_t outlen, char *err, int errlen)
+{
+	char buf[LESSON_ARGS], msg[128];
+	size_t used = 0;
+	util_strlcpy(buf, spec, sizeof buf);
+	out[0] = '\0';
+	for (char *save = NULL, *tok = strtok_r(buf, " \t,", &save); tok; tok = strtok_r(NULL, " \t,", &save)) {
+		char word[LESSON_ARGS];
+		util_strlcpy(word, tok, sizeof word);
+		/* tmap:MATRIX:INNER:OUTER[:SWIZZLE]: the two box sizes may be expressions. */
+		if (!strncmp(tok, "tmap:", 5)) {
+			char *f[5] = {0}, *save2 = NULL;
+			int n = 0;
+			for (char *x = strtok_r(tok, ":", &save2); x && n < 5; x = strtok_r(NULL, ":", &save2))
+				f[n++] = x;
+			long long box[2];
+			for (int i = 0; i < 2; i++) {
+				if (n < 4 || expr_eval(f[2 + i], env, &box[i], msg, sizeof msg)) {
+					snprintf(err, (size_t)errlen, "args '%s': want tmap:MATRIX:INNER:OUTER[:SWIZZLE]%s%s",
+						 word, n < 4 ? "" : ": ", n < 4 ? "" : msg);
+					return -1;
+				}
+			}
+			snprintf(word, sizeof word, "tmap:%s:%lld:%lld%s%s", f[1], box[0], box[1], n > 4 ? ":" : "",
+				 n > 4 ? f[4] : "");
+		}
+		int w = snprintf(out + used, outlen - used, "%s%s", used ? " " : "", word);
+		if (w < 0 || (size_t)w >= outlen - used) {
+			snprintf(err, (size_t)errlen, "args '%s': the parameter list is too long", spec);
+			return -1;
+		}
+		used += (size_t)w;
+	}
 	return 0;
 }
 

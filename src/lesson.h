@@ -2,6 +2,8 @@
 #ifndef PTXTUTOR_LESSON_H
 #define PTXTUTOR_LESSON_H
 
+#include <stddef.h>
+
 #include "expr.h"
 
 #define LESSON_MAX 16
@@ -10,6 +12,7 @@
 #define LESSON_MAX_ANCHORS 4
 #define LESSON_MAX_EXERCISES 6
 #define LESSON_EXPR 64
+#define LESSON_ARGS 256
 
 typedef enum { DTYPE_NONE, DTYPE_F32, DTYPE_F16 } dtype;
 
@@ -52,6 +55,7 @@ typedef struct {
 	char block[3][LESSON_EXPR];   /* threads per block, expressions ("1" when absent) */
 	char tile[2][LESSON_EXPR];    /* BM BN */
 	char smem[LESSON_EXPR];       /* dynamic shared memory bytes */
+	char args[LESSON_ARGS];       /* the kernel's parameters (runner.h), default "A B C M N K" */
 	char multiple[3][LESSON_EXPR];/* M N K must be multiples of these */
 	char model[32];
 	int needs_sm;                 /* 50, 80, 90 ... */
@@ -88,8 +92,14 @@ typedef struct {
 	unsigned grid[3], block[3];
 	unsigned smem;
 	long long bm, bn;
+	char args[LESSON_ARGS];       /* the parameter list, tensor-map boxes evaluated */
 } lesson_launch;
 int lesson_launch_for(const lesson *l, const expr_env *env, lesson_launch *out, char *err, int errlen);
+
+/* A kernel parameter list (see runner.h) with the box sizes of its tensor maps
+ * evaluated: "tmap:A:BK:BM:128B" -> "tmap:A:64:128:128B". Returns 0, or -1 with
+ * a message naming the token. */
+int lesson_resolve_args(const char *spec, const expr_env *env, char *out, size_t outlen, char *err, int errlen);
 
 /* Checks the size rule (`multiple`). Returns 0 when M, N, K are valid, else
  * -1 with a message naming the rule and the nearest valid size. */

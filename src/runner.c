@@ -57,7 +57,7 @@ int runner_request_for_lesson(const lesson *l, const expr_env *overrides, long l
 	rq->M = M;
 	rq->N = N;
 	rq->K = K;
-	util_strlcpy(rq->args, "A B C M N K", sizeof rq->args);
+	util_strlcpy(rq->args, ln.args, sizeof rq->args);
 	rq->verify = 1;
 	rq->time = 1;
 	rq->min_seconds = 0.5;
@@ -131,6 +131,8 @@ typedef struct {
 	float *hc, *hr;
 	void *ha, *hb;
 	/* kernel parameters: storage and pointers */
+	CUtensorMap tm[4];
+	int ntm;
 	unsigned long long pv[32];
 	void *pp[32];
 	int np;
@@ -164,13 +166,64 @@ static void set_cuda_error(run_result *res, CUresult r, const char *what)
 		 fault ? " (the GPU context is lost; the worker restarts)" : "");
 }
 
+/* A tensor map over one of the matrices, from "tmap:A:INNER:OUTER[:SWIZZLE]"
+ * (the token's fields after "tmap:"): the whole matrix as a 2-D tensor,
+ * columns innermost, and a box of INNER columns x OUTER rows that one TMA
+ * copy moves into shared memory, swizzled by none, 32B, 64B or 128B. */
+static int build_tensor_map(run_state *s, const run_request *rq, char *fields, run_result *res)
+{
+	static const char *const swizzles[] = {"none", "32B", "64B", "128B"};
+	char *f[4] = {0}, *save = NULL;
+	int n = 0;
+	for (char *x = strtok_r(fields, ":", &save); x && n < 4; x = strtok_r(NULL, ":", &save))
+		f[n++] = x;
+	const char *usage = "want tmap:A|B|C:INNER:OUTER[:none|32B|64B|128B], box sides 1-256, e.g. tmap:A:64:128:128B";
+	if (n < 3 || !f[0][0] || f[0][1] || !strchr("ABC", f[0][0])) {
+		snprintf(res->msg, sizeof res->msg, "--args: bad tensor map '%s': %s", f[0] ? f[0] : "", usage);
+		return -1;
+	}
+	int swz = n > 3 ? -1 : 0;
+	for (int i = 0; i < 4 && n > 3; i++)
+		if (!strcmp(f[3], swizzles[i]))
+			swz = i;
+	char *e1, *e2;
+	unsigned long inner = strtoul(f[1], &e1, 10), outer = strtoul(f[2], &e2, 10);
+	if (swz < 0 || *e1 || *e2 || !inner || !outer || inner > 256 || outer > 256 || s->ntm >= (int)ARRAY_LEN(s->tm)) {
+		snprintf(res->msg, sizeof res->msg, "--args: bad tensor map 'tmap:%s:%s:%s': %s", f[0], f[1], f[2], usage);
+		return -1;
+	}
+	/* A is M x K, B is K x N, C is M x N; A and B have the lesson's dtype, C is f32. */
+	char m = f[0][0];
+	CUdeviceptr base = m == 'A' ? s->A : m == 'B' ? s->B : s->C;
+	unsigned long long rows = (unsigned long long)(m == 'B' ? rq->K : rq->M);
+	unsigned long long cols = (unsigned long long)(m == 'A' ? rq->K : rq->N);
+	int f16 = m != 'C' && rq->dt == DTYPE_F16;
+	unsigned long long dims[2] = {cols, rows}, strides[1] = {cols * (f16 ? 2 : 4)};
+	unsigned box[2] = {(unsigned)inner, (unsigned)outer}, one[2] = {1, 1};
+	CUtensorMap *tm = &s->tm[s->ntm++];
+	CUresult r = s->cu->TensorMapEncodeTiled(tm, f16 ? CU_TENSOR_MAP_DATA_TYPE_FLOAT16 : CU_TENSOR_MAP_DATA_TYPE_FLOAT32,
+						  2, (void *)(uintptr_t)base, dims, strides, box, one,
+						  CU_TENSOR_MAP_INTERLEAVE_NONE, swz, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
+						  CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+	if (r != CUDA_SUCCESS) {
+		snprintf(res->msg, sizeof res->msg,
+			 "--args: the driver refused tmap:%c:%lu:%lu:%s (is the inner side wider than the "
+			 "swizzle?): %.60s",
+			 m, inner, outer, swizzles[swz], cuda_error(r));
+		return -1;
+	}
+	s->pp[s->np++] = tm;
+	return 0;
+}
+
 /* Parses the args spec into parameter storage. */
 static int build_params(run_state *s, const run_request *rq, run_result *res)
 {
 	char spec[RUN_ARGS];
 	util_strlcpy(spec, rq->args[0] ? rq->args : "A B C M N K", sizeof spec);
 	s->np = 0;
-	for (char *tok = strtok(spec, " \t,"); tok; tok = strtok(NULL, " \t,")) {
+	char *save = NULL;
+	for (char *tok = strtok_r(spec, " \t,", &save); tok; tok = strtok_r(NULL, " \t,", &save)) {
 		if (s->np >= (int)ARRAY_LEN(s->pv)) {
 			snprintf(res->msg, sizeof res->msg, "--args: too many parameters");
 			return -1;
@@ -185,7 +238,11 @@ static int build_params(run_state *s, const run_request *rq, run_result *res)
 		else if (!strcmp(tok, "M")) *(uint32_t *)slot = (uint32_t)rq->M;
 		else if (!strcmp(tok, "N")) *(uint32_t *)slot = (uint32_t)rq->N;
 		else if (!strcmp(tok, "K")) *(uint32_t *)slot = (uint32_t)rq->K;
-		else if (colon) {
+		else if (!strncmp(tok, "tmap:", 5)) {
+			if (build_tensor_map(s, rq, tok + 5, res))
+				return -1;
+			continue;
+		} else if (colon) {
 			*colon = '\0';
 			const char *v = colon + 1;
 			if (!strcmp(tok, "u32") || !strcmp(tok, "s32"))
@@ -206,7 +263,8 @@ static int build_params(run_state *s, const run_request *rq, run_result *res)
 			}
 		} else {
 			snprintf(res->msg, sizeof res->msg,
-				 "--args: unknown parameter '%s' (use A B C M N K or a typed literal such as u32:8)", tok);
+				 "--args: unknown parameter '%s' (use A B C M N K, a typed literal such as u32:8, "
+				 "or a tensor map such as tmap:A:64:128:128B)", tok);
 			return -1;
 		}
 		s->pp[s->np] = slot;

@@ -20,8 +20,10 @@ typedef struct {
 	unsigned smem;            /* dynamic shared memory bytes */
 	long long M, N, K;
 	/* The kernel's parameter list, in order, space-separated: the names A B C
-	 * (device buffers) and M N K (u32), or typed literals u32:8 s32:-1
-	 * u64:0 f32:1.5 f16:1. Empty means "A B C M N K". */
+	 * (device buffers) and M N K (u32), typed literals u32:8 s32:-1 u64:0
+	 * f32:1.5 f16:1, or tensor maps tmap:A:64:128:128B (a CUtensorMap over
+	 * matrix A, B or C with a box of 64 columns x 128 rows and a 128-byte
+	 * swizzle, passed by value for TMA copies). Empty means "A B C M N K". */
 	char args[RUN_ARGS];
 	int verify;               /* compare with cuBLAS */
 	int time;                 /* time ours and cuBLAS (median of repeats) */

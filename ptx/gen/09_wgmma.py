@@ -1,0 +1,367 @@
+#!/usr/bin/env python3
+"""Writes ptx/09_wgmma.ptx, the Hopper lesson's kernel (hgemm_wgmma).
+
+    python3 ptx/gen/09_wgmma.py > ptx/09_wgmma.ptx
+    python3 ptx/gen/09_wgmma.py --stages 3 --entry v3 > /tmp/v3.ptx   (variants for timing)
+
+The kernel has three warpgroups of 128 threads. Warpgroup 0 is the producer:
+one of its threads asks the copy engine (TMA) for tiles of A and B and never
+computes. Warpgroups 1 and 2 are consumers: each multiplies 64 rows of the
+block's 128 x 256 tile with wgmma, reading both operands straight from shared
+memory. A ring of STAGES buffers sits between them, with two mbarriers per
+buffer: "full" (the copy landed) and "empty" (both consumers are done with it).
+
+Layout facts used below (PTX ISA, "Asynchronous Warpgroup Level Matrix
+Multiply-Accumulate", shared memory matrix layouts and the matrix descriptor):
+  descriptor: bits 0-13 start address >> 4, 16-29 leading byte offset >> 4,
+              32-45 stride byte offset >> 4, 62-63 swizzle (1 = 128-byte).
+  128-byte swizzle: rows of 128 bytes, the 16-byte chunk c of row r lands at
+              chunk c ^ (r % 8); the pattern repeats every 8 rows (1024 bytes),
+              so every tile must start on a 1024-byte boundary. TMA writes the
+              same pattern when its tensor map says CU_TENSOR_MAP_SWIZZLE_128B.
+  A (K-major, rows of 64 halves along k): 8-row groups 1024 bytes apart (the
+              stride byte offset); the leading offset is unused. The next k16
+              slice starts 32 bytes further into each row.
+  B (MN-major, rows of 64 halves along n, "transposed", imm-trans-b = 1):
+              8-row (8 k) groups 1024 bytes apart (stride offset); the next 64
+              columns are the next TMA box, BK*128 bytes on (leading offset).
+              The next k16 slice starts 16 rows = 2048 bytes on.
+  D fragment (m64nNk16, f32): thread t of the warpgroup, warp w = t/32,
+              lane l: d[4j+0..1] = D[16w + l/4][8j + 2(l%4) + 0..1],
+                      d[4j+2..3] = the same 8 rows further down.
+The tile loop is persistent-ready: a block takes tiles ctaid, ctaid + grid,
+... so the same kernel runs with one block per tile or one block per SM.
+"""
+import argparse
+
+
+def parse():
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("--stages", type=int, default=4)
+    p.add_argument("--entry", default="hgemm_wgmma")
+    p.add_argument("--group", type=int, default=8,
+                   help="tile order: 0 = row by row; G > 0 = bands of G block rows, column by column")
+    return p.parse_args()
+
+
+BM, BN, BK = 128, 256, 64
+A_BYTES = BM * BK * 2          # one A box: 128 rows x 128 bytes
+BBOX = BK * 64 * 2             # one B box: 64 k-rows x 64 columns x 2 bytes
+B_BYTES = BK * BN * 2          # four B boxes
+STAGE = A_BYTES + B_BYTES
+NACC = BN // 2                 # f32 accumulators per thread for m64n256
+
+
+def log2(x):
+    assert x & (x - 1) == 0
+    return x.bit_length() - 1
+
+
+class Gen:
+    def __init__(self, a):
+        self.a = a
+        self.S = a.stages
+        self.out = []
+
+    def w(self, s=""):
+        self.out.append(s)
+
+    def header(self):
+        w, S = self.w, self.S
+        smem = S * STAGE + 2 * S * 8 + 1024
+        w("//")
+        w("// 09_wgmma.ptx - Hopper: C (f32) = A (f16) . B (f16) with TMA, mbarriers and wgmma.")
+        w("//")
+        w(f"// Block tile {BM}x{BN}, k-tile BK={BK}, {S}-stage ring in shared memory.")
+        w("// Warpgroup 0 produces: one thread asks the copy engine (TMA) for each stage's")
+        w("// tiles, which land swizzled and signal a 'full' mbarrier with their byte count.")
+        w("// Warpgroups 1 and 2 consume: each runs wgmma.m64n256k16 on its 64 rows, both")
+        w("// operands read from shared memory, and frees the stage on its 'empty' mbarrier.")
+        w(f"// Requires M % {BM} == 0, N % {BN} == 0, K % {BK} == 0 (the lesson's `multiple:`) and sm_90a.")
+        w("//")
+        w("// Written out by ptx/gen/09_wgmma.py (the wgmma operand lists are long); edit the")
+        w("// generator, not this file.")
+        w("//")
+        w(".version 8.0            // wgmma, setmaxnreg, TMA and mbarrier tx-counts arrived with PTX 8.0 ...")
+        w(".target sm_90a          // ... and wgmma/setmaxnreg exist only on sm_90a (Hopper), not later chips")
+        w(".address_size 64")
+        w("")
+        w(f"// Dynamic shared memory: {S} stages x (A {A_BYTES} B + B {B_BYTES} B), {2 * S} mbarriers,")
+        w(f"// and 1024 bytes of room to align the ring to the swizzle's 1024: {smem} bytes.")
+        w(".extern .shared .align 1024 .b8 smem[];")
+        w("")
+        w(f".visible .entry {self.a.entry}(")
+        w("\t.param .align 64 .b8 tmA[128],   // tensor map of A (M x K f16, row-major), box 64 x 128")
+        w("\t.param .align 64 .b8 tmB[128],   // tensor map of B (K x N f16, row-major), box 64 x 64")
+        w("\t.param .u64 C,                   // M x N f32, row-major")
+        w("\t.param .u32 M,")
+        w("\t.param .u32 N,")
+        w("\t.param .u32 K)")
+        w(".maxntid 384, 1, 1")
+        w(".maxnreg 168            // 65536 registers / 384 threads: the cap setmaxnreg redistributes")
+        w("{")
+
+    def decls(self):
+        w = self.w
+        w("\t// Accumulators of a consumer thread: its part of a 64x256 f32 tile (see the D fragment).")
+        w(f"\t.reg .f32  %d<{NACC}>;")
+        w("\t.reg .pred %p, %leader, %acc, %one;")
+        w("\t.reg .u32  %thr, %wg, %ring, %bars, %full, %empty, %stage, %phase, %sA, %sB;")
+        w("\t.reg .u32  %m, %n, %k, %nTilesN, %tiles, %tile, %step, %kTiles, %kt, %m0, %n0, %kx, %x, %y;")
+        w("\t.reg .u32  %row, %col, %lo, %hi, %prev;")
+        w("\t.reg .b64  %descA, %descB, %tmA, %tmB;")
+        w("\t.reg .u64  %pC, %gC, %t64;")
+        w("")
+
+    def setup(self):
+        w, S = self.w, self.S
+        w("// @setup")
+        w("\tmov.u32         %thr, %tid.x;")
+        w("\tshr.u32         %wg, %thr, 7;              // warpgroup 0, 1 or 2")
+        w("\tld.param.u32    %m, [M];")
+        w("\tld.param.u32    %n, [N];")
+        w("\tld.param.u32    %k, [K];")
+        w(f"\tshr.u32         %nTilesN, %n, {log2(BN)};         // tiles across N")
+        w(f"\tshr.u32         %x, %m, {log2(BM)};")
+        w("\tmul.lo.u32      %tiles, %x, %nTilesN;       // tiles in C")
+        w(f"\tshr.u32         %kTiles, %k, {log2(BK)};          // k-tiles per tile")
+        w("\t// This block's first tile and the distance to its next one: one tile per block")
+        w("\t// when the grid covers C, several when the grid is one block per SM.")
+        w("\tmov.u32         %x, %ctaid.y;")
+        w("\tmov.u32         %y, %nctaid.x;")
+        w("\tmov.u32         %tile, %ctaid.x;")
+        w("\tmad.lo.u32      %tile, %x, %y, %tile;")
+        w("\tmov.u32         %x, %nctaid.y;")
+        w("\tmul.lo.u32      %step, %x, %y;")
+        w("\t// The ring starts at the first 1024-byte boundary of the dynamic shared memory:")
+        w("\t// the 128-byte swizzle pattern is a function of the address bits 4-9.")
+        w("\tmov.u32         %ring, smem;")
+        w("\tadd.u32         %ring, %ring, 1023;")
+        w("\tand.b32         %ring, %ring, -1024;")
+        w(f"\tadd.u32         %bars, %ring, {S * STAGE};      // full[s] at bars + 8s, empty[s] at bars + 8({S} + s)")
+        w("\tsetp.eq.u32     %leader, %thr, 0;")
+        w("\t@!%leader bra   INIT_DONE;")
+        for s in range(S):
+            w(f"\tmbarrier.init.shared::cta.b64 [%bars+{8 * s}], 1;        // full[{s}]: the producer's arrival + the bytes")
+        for s in range(S):
+            w(f"\tmbarrier.init.shared::cta.b64 [%bars+{8 * (S + s)}], 2;       // empty[{s}]: one arrival per consumer")
+        w("\t// Make the initialised barriers visible to the copy engine (the async proxy).")
+        w("\tfence.mbarrier_init.release.cluster;")
+        w("INIT_DONE:")
+        w("\tbar.sync        0;")
+        w("\tsetp.ne.u32     %p, %wg, 0;")
+        w("\t@%p bra         CONSUMER;")
+        w("// @end")
+        w("")
+
+    def tile_coords(self):
+        """m0, n0 of %tile."""
+        w, G = self.w, self.a.group
+        if G == 0:
+            w("\tdiv.u32         %x, %tile, %nTilesN;")
+            w("\trem.u32         %y, %tile, %nTilesN;")
+        else:
+            # Bands of G block rows, walked column by column: neighbours in time share B.
+            w(f"\tdiv.u32         %x, %tile, {G};")
+            w("\tdiv.u32         %y, %x, %nTilesN;          // band")
+            w("\trem.u32         %kx, %x, %nTilesN;         // column inside the band")
+            w(f"\trem.u32         %x, %tile, {G};")
+            w(f"\tmad.lo.u32      %x, %y, {G}, %x;            // block row")
+            w("\tmov.u32         %y, %kx;")
+        w(f"\tshl.b32         %m0, %x, {log2(BM)};")
+        w(f"\tshl.b32         %n0, %y, {log2(BN)};")
+
+    def advance(self):
+        """Next ring slot; the phase bit flips each time the ring wraps."""
+        w, S = self.w, self.S
+        w("\tadd.u32         %stage, %stage, 1;")
+        w(f"\tsetp.eq.u32     %p, %stage, {S};")
+        w("\t@%p mov.u32     %stage, 0;")
+        w("\t@%p xor.b32     %phase, %phase, 1;")
+
+    def wait(self, label, bar, parity):
+        w = self.w
+        w(f"{label}:")
+        w(f"\tmbarrier.try_wait.parity.shared::cta.b64 %p, [{bar}], {parity};")
+        w(f"\t@!%p bra        {label};")
+
+    def producer(self):
+        w, S = self.w, self.S
+        w("// @producer")
+        w("\t// The producer needs few registers: give most of them to the consumers.")
+        w("\tsetmaxnreg.dec.sync.aligned.u32 40;")
+        w("\t@!%leader bra   DONE;                      // one thread issues every copy")
+        w("\tmov.b64         %tmA, tmA;")
+        w("\tcvta.param.u64  %tmA, %tmA;                // generic address of the tensor map")
+        w("\tmov.b64         %tmB, tmB;")
+        w("\tcvta.param.u64  %tmB, %tmB;")
+        w("\tmov.u32         %stage, 0;")
+        w("\tmov.u32         %phase, 0;")
+        w("P_TILE:")
+        w("\tsetp.ge.u32     %p, %tile, %tiles;")
+        w("\t@%p bra         DONE;")
+        self.tile_coords()
+        w("\tmov.u32         %kt, 0;")
+        w("P_K:")
+        w("\t// Wait until both consumers have released this slot. A fresh barrier counts as")
+        w("\t// released in the phase before its first, so the first round does not wait.")
+        w(f"\tmad.lo.u32      %empty, %stage, 8, %bars;")
+        w(f"\tadd.u32         %empty, %empty, {8 * S};")
+        w("\txor.b32         %x, %phase, 1;")
+        self.wait("P_WAIT", "%empty", "%x")
+        w("\tmad.lo.u32      %full, %stage, 8, %bars;")
+        w(f"\tmad.lo.u32      %sA, %stage, {STAGE}, %ring;")
+        w(f"\tadd.u32         %sB, %sA, {A_BYTES};")
+        w(f"\t// Arrive on full[stage] and tell it to wait for {STAGE} more bytes: the phase")
+        w("\t// completes when the four copies below have all landed.")
+        w(f"\tmbarrier.arrive.expect_tx.shared::cta.b64 _, [%full], {STAGE};")
+        w(f"\tshl.b32         %kx, %kt, {log2(BK)};")
+        w(f"\t// A: rows m0..m0+{BM - 1}, columns kx..kx+{BK - 1}; coordinates are innermost first.")
+        w("\tcp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes")
+        w("\t                [%sA], [%tmA, {%kx, %m0}], [%full];")
+        w(f"\t// B: rows kx..kx+{BK - 1}, {BN // 64} boxes of 64 columns (128 bytes, the widest a 128-byte swizzle takes).")
+        for j in range(BN // 64):
+            w(f"\tadd.u32         %x, %n0, {64 * j};")
+            w(f"\tadd.u32         %y, %sB, {BBOX * j};")
+            w("\tcp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes")
+            w("\t                [%y], [%tmB, {%x, %kx}], [%full];")
+        self.advance()
+        w("\tadd.u32         %kt, %kt, 1;")
+        w("\tsetp.lt.u32     %p, %kt, %kTiles;")
+        w("\t@%p bra         P_K;")
+        w("\tadd.u32         %tile, %tile, %step;")
+        w("\tbra             P_TILE;")
+        w("// @end")
+        w("")
+
+    def wgmma(self, kk):
+        w = self.w
+        # Operand list in lines of 8 registers, for the reader.
+        parts = [", ".join(f"%d{i}" for i in range(j, j + 8)) for j in range(0, NACC, 8)]
+        w(f"\t// k16 slice {kk}: A from 32*{kk} bytes into each 128-byte row, B from row 16*{kk}.")
+        if kk:
+            w("\tadd.s64         %descA, %descA, 2;         // +32 bytes (>> 4)")
+            w("\tadd.s64         %descB, %descB, 128;       // +2048 bytes (>> 4)")
+        w("\twgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16")
+        w("\t\t{" + parts[0] + ",")
+        for p in parts[1:-1]:
+            w("\t\t " + p + ",")
+        w("\t\t " + parts[-1] + "},")
+        pred = "%acc" if kk == 0 else "%one"
+        w(f"\t\t%descA, %descB, {pred}, 1, 1, 0, 1;  // scale-d, scale-a, scale-b, A K-major, B transposed")
+
+    def consumer(self):
+        w, S = self.w, self.S
+        w("// @consumer")
+        w("CONSUMER:")
+        w("\tsetmaxnreg.inc.sync.aligned.u32 232;       // 128 x 40 + 256 x 232 <= 65536")
+        w("\tand.b32         %x, %thr, 127;")
+        w("\tsetp.eq.u32     %leader, %x, 0;            // one thread per warpgroup releases stages")
+        w("\t// This thread's place in the D fragment: row 16w + l/4 (+ 64 for warpgroup 2),")
+        w("\t// column 2(l%4) of every 8.")
+        w("\tshr.u32         %row, %x, 5;")
+        w("\tshl.b32         %row, %row, 4;")
+        w("\tand.b32         %y, %x, 31;")
+        w("\tshr.u32         %kx, %y, 2;")
+        w("\tadd.u32         %row, %row, %kx;")
+        w("\tsub.u32         %x, %wg, 1;")
+        w("\tmad.lo.u32      %row, %x, 64, %row;")
+        w("\tand.b32         %col, %y, 3;")
+        w("\tshl.b32         %col, %col, 1;")
+        w("\tld.param.u64    %pC, [C];")
+        w("\tcvta.to.global.u64 %pC, %pC;")
+        w("\tmov.u32         %stage, 0;")
+        w("\tmov.u32         %phase, 0;")
+        w("\tmov.u32         %prev, 0;")
+        w("\tsetp.eq.u32     %one, %thr, %thr;          // always true: later k16 slices accumulate")
+        w("C_TILE:")
+        w("\tsetp.ge.u32     %p, %tile, %tiles;")
+        w("\t@%p bra         DONE;")
+        self.tile_coords()
+        w("\tsetp.ne.u32     %acc, %thr, %thr;          // false: the first products overwrite D")
+        w("\tmov.u32         %kt, 0;")
+        w("// @end")
+        w("C_K:")
+        w("// @wait-full")
+        w("\tmad.lo.u32      %full, %stage, 8, %bars;")
+        self.wait("C_WAIT", "%full", "%phase")
+        w("// @end")
+        w("// @descriptors")
+        w("\t// Matrix descriptors (64 bits): start >> 4, leading offset >> 4 at bit 16,")
+        w("\t// stride offset >> 4 at bit 32, 128-byte swizzle at bits 62-63 (hi word 1 << 30).")
+        w(f"\tmad.lo.u32      %sA, %stage, {STAGE}, %ring;")
+        w(f"\tadd.u32         %sB, %sA, {A_BYTES};")
+        w("\tsub.u32         %x, %wg, 1;")
+        w(f"\tmad.lo.u32      %x, %x, {64 * 128}, %sA;       // this warpgroup's 64 rows of A")
+        w("\tshr.u32         %lo, %x, 4;")
+        w("\tor.b32          %lo, %lo, 0x10000;         // leading offset 16 bytes (unused when swizzled)")
+        w("\tmov.u32         %hi, 0x40000040;           // stride 1024 bytes, 128-byte swizzle")
+        w("\tmov.b64         %descA, {%lo, %hi};")
+        w("\tshr.u32         %lo, %sB, 4;")
+        w(f"\tor.b32          %lo, %lo, {(BBOX >> 4) << 16:#x};        // leading offset {BBOX}: the next 64 columns")
+        w("\tmov.b64         %descB, {%lo, %hi};")
+        w("// @end")
+        w("// @wgmma")
+        w("\t// Registers the wgmmas accumulate into must not be touched by other instructions")
+        w("\t// until they complete: the fence orders this warpgroup's earlier register use.")
+        w("\twgmma.fence.sync.aligned;")
+        for kk in range(BK // 16):
+            self.wgmma(kk)
+        w("\twgmma.commit_group.sync.aligned;           // the 4 wgmmas form one group ...")
+        w("\twgmma.wait_group.sync.aligned 1;           // ... and the group before it is done")
+        w("// @end")
+        w("// @release")
+        w("\t// The previous stage's wgmmas have finished reading it: hand it back.")
+        w("\tsetp.ne.u32     %p, %kt, 0;")
+        w("\tand.pred        %p, %p, %leader;")
+        w(f"\tadd.u32         %x, %prev, {8 * S};")
+        w("\t@%p mbarrier.arrive.shared::cta.b64 _, [%x];")
+        w("\tmad.lo.u32      %prev, %stage, 8, %bars;")
+        w("\tmov.pred        %acc, %one;                // from now on, accumulate")
+        self.advance()
+        w("\tadd.u32         %kt, %kt, 1;")
+        w("\tsetp.lt.u32     %p, %kt, %kTiles;")
+        w("\t@%p bra         C_K;")
+        w("\twgmma.wait_group.sync.aligned 0;")
+        w(f"\tadd.u32         %x, %prev, {8 * S};")
+        w("\t@%leader mbarrier.arrive.shared::cta.b64 _, [%x];")
+        w("// @end")
+        self.epilogue()
+        w("\tadd.u32         %tile, %tile, %step;")
+        w("\tbra             C_TILE;")
+        w("DONE:")
+        w("\tret;")
+        w("}")
+
+    def epilogue(self):
+        w = self.w
+        w("// @epilogue")
+        w("\t// Store D: each thread writes pairs of f32, rows row and row + 8, every 8 columns.")
+        w("\tadd.u32         %x, %m0, %row;")
+        w("\tadd.u32         %y, %n0, %col;")
+        w("\tmad.wide.u32    %t64, %x, %n, 0;")
+        w("\tcvt.u64.u32     %gC, %y;")
+        w("\tadd.u64         %gC, %gC, %t64;")
+        w("\tshl.b64         %gC, %gC, 2;")
+        w("\tadd.u64         %gC, %pC, %gC;             // &C[m0 + row][n0 + col]")
+        w("\tmul.wide.u32    %t64, %n, 32;              // 8 rows down, in bytes")
+        for j in range(NACC // 4):
+            d = 4 * j
+            w(f"\tst.global.v2.f32 [%gC+{32 * j}], {{%d{d}, %d{d + 1}}};")
+        w("\tadd.u64         %gC, %gC, %t64;")
+        for j in range(NACC // 4):
+            d = 4 * j
+            w(f"\tst.global.v2.f32 [%gC+{32 * j}], {{%d{d + 2}, %d{d + 3}}};")
+        w("// @end")
+
+    def run(self):
+        self.header()
+        self.decls()
+        self.setup()
+        self.producer()
+        self.consumer()
+        return "\n".join(self.out) + "\n"
+
+
+if __name__ == "__main__":
+    print(Gen(parse()).run(), end="")
