@@ -59,8 +59,9 @@ void bench_print_result(FILE *out, const run_request *rq, const run_result *res)
 		fprintf(out, "  JIT log:\n%s\n", res->log);
 	if (res->status != RUN_OK && res->status != RUN_WRONG)
 		return;
-	fprintf(out, "  launch     grid %u,%u,%u  block %u,%u,%u  dynamic smem %u B\n", rq->grid[0], rq->grid[1],
-		rq->grid[2], rq->block[0], rq->block[1], rq->block[2], rq->smem);
+	fprintf(out, "  launch     grid %u,%u,%u%s  block %u,%u,%u  dynamic smem %u B\n", res->grid[0], res->grid[1],
+		res->grid[2], rq->persistent ? " (persistent: one block per SM slot)" : "", rq->block[0], rq->block[1],
+		rq->block[2], rq->smem);
 	fprintf(out, "  kernel     %d registers/thread, %d B static smem, %d B local, %d blocks/SM (driver)\n",
 		res->regs, res->smem_static, res->local_bytes, res->blocks_per_sm);
 	if (res->verified >= 0)

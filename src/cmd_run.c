@@ -16,7 +16,8 @@ static const char run_usage[] =
 	"                    [--args SPEC] [--smem BYTES] [--dtype f32|f16] --size M[,N,K] [--json]\n\n"
 	"Runs one kernel on the GPU: JIT (the log is shown on errors), launch, verify against\n"
 	"cuBLAS on fresh random inputs, time (median of repeats) beside cuBLAS.\n\n"
-	"  --grid, --block, --smem  expressions over M, N, K: '--grid N/32,M/32', 'ceil(M/BM)'\n"
+	"  --grid, --block, --smem  expressions over M, N, K: '--grid N/32,M/32', 'ceil(M/BM)';\n"
+	"                '--grid persistent': one block per SM slot (the kernel loops over tiles)\n"
 	"  --args SPEC   the kernel's parameters in order: A B C (buffers), M N K (u32), or\n"
 	"                typed literals u32:8192 s32:-1 u64:0 f32:1.5 f16:1 (default 'A B C M N K'),\n"
 	"                or TMA tensor maps tmap:A|B|C:INNER:OUTER[:none|32B|64B|128B] (a box of\n"
@@ -153,7 +154,8 @@ int cli_launch_request(const cli_launch *o, const course *c, run_request *rq)
 		return -1;
 	}
 	util_strlcpy(rq->entry, o->entry, sizeof rq->entry);
-	if (eval_dims("grid", o->grid, &env, rq->grid) || eval_dims("block", o->block, &env, rq->block))
+	rq->persistent = !strcmp(o->grid, "persistent");
+	if ((!rq->persistent && eval_dims("grid", o->grid, &env, rq->grid)) || eval_dims("block", o->block, &env, rq->block))
 		return -1;
 	if (o->smem) {
 		unsigned s[3];

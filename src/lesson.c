@@ -140,7 +140,12 @@ static int parse_key(ctx *c, lesson *l, const char *key, char *v)
 		return parse_exprs(c, key, v, l->multiple, 3, 3, "1");
 	else if (!strcmp(key, "model"))
 		util_strlcpy(l->model, v, sizeof l->model);
-	else if (!strcmp(key, "args")) {
+	else if (!strcmp(key, "grid")) {
+		if (strcmp(v, "persistent"))
+			return fail(c, "grid is 'persistent' (one block per SM slot, the kernel loops over its "
+				       "tiles) or absent (one block per tile), not '%s'", v);
+		l->persistent = 1;
+	} else if (!strcmp(key, "args")) {
 		if (strlen(v) >= sizeof l->args)
 			return fail(c, "args is longer than %d characters", (int)sizeof l->args - 1);
 		util_strlcpy(l->args, v, sizeof l->args);
@@ -502,6 +507,7 @@ int lesson_launch_for(const lesson *l, const expr_env *env, lesson_launch *out, 
 	for (int i = 0; i < 3; i++)
 		out->block[i] = (unsigned)b[i];
 	out->smem = (unsigned)smem;
+	out->persistent = l->persistent;
 	return lesson_resolve_args(l->args, env, out->args, sizeof out->args, err, errlen);
 }
 

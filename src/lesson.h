@@ -56,6 +56,7 @@ typedef struct {
 	char tile[2][LESSON_EXPR];    /* BM BN */
 	char smem[LESSON_EXPR];       /* dynamic shared memory bytes */
 	char args[LESSON_ARGS];       /* the kernel's parameters (runner.h), default "A B C M N K" */
+	int persistent;               /* grid: persistent (the runner sizes the grid to the GPU) */
 	char multiple[3][LESSON_EXPR];/* M N K must be multiples of these */
 	char model[32];
 	int needs_sm;                 /* 50, 80, 90 ... */
@@ -93,6 +94,7 @@ typedef struct {
 	unsigned smem;
 	long long bm, bn;
 	char args[LESSON_ARGS];       /* the parameter list, tensor-map boxes evaluated */
+	int persistent;               /* one block per SM slot, looping over the tiles (grid: persistent) */
 } lesson_launch;
 int lesson_launch_for(const lesson *l, const expr_env *env, lesson_launch *out, char *err, int errlen);
 

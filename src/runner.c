@@ -52,6 +52,7 @@ int runner_request_for_lesson(const lesson *l, const expr_env *overrides, long l
 	util_strlcpy(rq->entry, l->entry, sizeof rq->entry);
 	rq->dt = l->dt;
 	memcpy(rq->grid, ln.grid, sizeof rq->grid);
+	rq->persistent = ln.persistent;
 	memcpy(rq->block, ln.block, sizeof rq->block);
 	rq->smem = ln.smem;
 	rq->M = M;
@@ -344,12 +345,20 @@ static int load_module(run_state *s, const run_request *rq, run_result *res)
 	}
 	int threads = (int)(rq->block[0] * rq->block[1] * rq->block[2]);
 	cu->OccupancyMaxActiveBlocksPerMultiprocessor(&res->blocks_per_sm, s->fn, threads, rq->smem);
+	memcpy(res->grid, rq->grid, sizeof res->grid);
+	if (rq->persistent) {
+		/* One wave: every block resident from start to end, each looping over tiles. */
+		unsigned long long tiles = (unsigned long long)rq->grid[0] * rq->grid[1] * rq->grid[2];
+		unsigned long long wave = (unsigned long long)res->spec.sms * (unsigned)res->blocks_per_sm;
+		res->grid[0] = (unsigned)(tiles && tiles < wave ? tiles : wave ? wave : 1);
+		res->grid[1] = res->grid[2] = 1;
+	}
 	return 0;
 }
 
-static CUresult launch(run_state *s, const run_request *rq)
+static CUresult launch(run_state *s, const run_request *rq, const run_result *res)
 {
-	return s->cu->LaunchKernel(s->fn, rq->grid[0], rq->grid[1], rq->grid[2], rq->block[0], rq->block[1],
+	return s->cu->LaunchKernel(s->fn, res->grid[0], res->grid[1], res->grid[2], rq->block[0], rq->block[1],
 				   rq->block[2], rq->smem, NULL, s->pp, NULL);
 }
 
@@ -374,7 +383,7 @@ static int time_it(run_state *s, const run_request *rq, int which, int repeats, 
 	double *t = calloc((size_t)repeats, sizeof *t);
 	for (int i = 0; i < repeats; i++) {
 		cu->EventRecord(s->e0, NULL);
-		CUresult r = which ? (reference(s, rq, s->R) ? CUDA_ERROR_LAUNCH_FAILED : CUDA_SUCCESS) : launch(s, rq);
+		CUresult r = which ? (reference(s, rq, s->R) ? CUDA_ERROR_LAUNCH_FAILED : CUDA_SUCCESS) : launch(s, rq, res);
 		cu->EventRecord(s->e1, NULL);
 		if (r == CUDA_SUCCESS)
 			r = cu->EventSynchronize(s->e1);
@@ -465,7 +474,7 @@ void runner_run(const run_request *rq, run_result *res)
 	/* The first launch is the check and the warm-up: module load, JIT and
 	 * handle creation stay out of the timed runs. */
 	cu->EventRecord(s.e0, NULL);
-	r = launch(&s, rq);
+	r = launch(&s, rq, res);
 	cu->EventRecord(s.e1, NULL);
 	if (r != CUDA_SUCCESS) {
 		set_cuda_error(res, r, "the launch failed");
@@ -517,7 +526,7 @@ void runner_run(const run_request *rq, run_result *res)
 		double budget = (rq->min_seconds > 0 ? rq->min_seconds : 0.5) * 1e3;
 		int repeats = first_ms > 0 ? (int)(budget / first_ms) : 100;
 		repeats = repeats < 3 ? 3 : repeats > 100 ? 100 : repeats;
-		if (launch(&s, rq) != CUDA_SUCCESS) /* a second warm-up at full clocks */
+		if (launch(&s, rq, res) != CUDA_SUCCESS) /* a second warm-up at full clocks */
 			repeats = 3;
 		res->repeats = repeats;
 		if (time_it(&s, rq, 0, repeats, &res->ms, res))

@@ -32,6 +32,10 @@ typedef struct {
 	 * above is unchanged): */
 	int emulate;              /* the worker runs it on the CPU emulator (src/offline.c) */
 	int jit_only;             /* stop after the JIT: registers and the log, no launch */
+	/* A persistent kernel loops over its tiles: launch only as many blocks as
+	 * fit on the GPU at once (SMs x blocks per SM, at most grid's product),
+	 * in a 1-D grid. */
+	int persistent;
 } run_request;
 
 /* The counts of an emulated run, as Nsight Compute would report them
@@ -79,6 +83,7 @@ typedef struct {
 	/* Added for emulated runs (kept last): what the CPU emulator counted. */
 	int emulated;             /* 1: ran on the CPU emulator; emu holds its counts */
 	run_emu_counts emu;
+	unsigned grid[3];         /* the grid launched (a persistent kernel's is sized here) */
 } run_result;
 
 const char *run_status_name(run_status s);
