@@ -641,8 +641,13 @@ static void build_numbers(lines *t, const ui_app *a, int w)
 			kv(t, "shared loads", v, n, w);
 		}
 		section(t, "Per warp request");
-		snprintf(v, sizeof v, "%.3g / %.3g", m->sectors_A, m->sectors_B);
-		kv(t, "sectors A / B", v, "32 B each", w);
+		if (isnan(m->sectors_A) && isnan(m->sectors_B)) {
+			/* TMA and wgmma: no per-thread loads to look at. */
+			kv(t, "sectors A / B", "n/a", "no per-thread loads", w);
+		} else {
+			snprintf(v, sizeof v, "%.3g / %.3g", m->sectors_A, m->sectors_B);
+			kv(t, "sectors A / B", v, "32 B each", w);
+		}
 		if (m->wavefronts_A > 0 || m->wavefronts_B > 0) {
 			snprintf(v, sizeof v, "%.3g / %.3g", m->wavefronts_A, m->wavefronts_B);
 			kv(t, "smem wavefronts", v, "1 = no conflict", w);
