@@ -18,6 +18,7 @@ typedef struct {
 	double sh_loads;   /* elements read from shared memory */
 	double sh_stores;  /* elements written to shared memory */
 	int k_per_op;      /* k steps one multiply-accumulate instruction covers (1 FFMA, 16 mma) */
+	int smem_operands; /* the tensor cores read A and B from shared memory (wgmma), not registers */
 } traffic;
 
 /* One warp-wide memory instruction: the element each lane touches, as
@@ -277,7 +278,8 @@ static void wgmma_traffic(const expr_env *e, traffic *t)
 {
 	double bn = (double)P(e, "BN");
 	double g = tile_loads(e);
-	*t = (traffic){.gl_loads = g, .sh_loads = (64 + bn) / (64 * bn), .sh_stores = g, .k_per_op = 16};
+	*t = (traffic){.gl_loads = g, .sh_loads = (64 + bn) / (64 * bn), .sh_stores = g, .k_per_op = 16,
+		       .smem_operands = 1};
 }
 static void wgmma_warp(const expr_env *e, warp_view *w)
 {
@@ -552,7 +554,7 @@ int model_compute(const lesson *l, const expr_env *overrides, long long M, long 
 	r->global.stores_per_output = 1;
 	r->shared.loads_per_output = t.sh_loads * k;
 	r->shared.stores_per_output = t.sh_stores * k;
-	r->regs.loads_per_output = 2 * k;            /* one A and one B operand per multiply-add */
+	r->regs.loads_per_output = t.smem_operands ? 0 : 2 * k; /* an A and a B operand per multiply-add */
 	r->regs.stores_per_output = k / t.k_per_op;  /* accumulator updates */
 	level_totals(&r->global, outputs, r->elem_bytes, out_bytes);
 	level_totals(&r->shared, outputs, r->elem_bytes, r->elem_bytes);

@@ -131,6 +131,16 @@ for size in 80x24 160x48; do
 		[ -n "$other" ] && ! printf '%s' "$other" | grep -qE '\[(4[0-7]|[0-9;]*;4[0-7])m'
 	check "tui $size a page with an anchor highlights its region" $? "$s"
 
+	# f: the lesson (focused) fills the screen, PTX and numbers are gone; f: back.
+	T send-keys -t "$s" f
+	wait_for "$s" "fills the screen"
+	! has "$s" "PTX ptx/01_naive.ptx" && ! has "$s" "Intensity (FLOP/B)"
+	check "tui $size f: the focused lesson fills the screen" $? "$s"
+	T send-keys -t "$s" f
+	wait_for "$s" "All panes shown"
+	has "$s" "PTX ptx/01_naive.ptx" && has "$s" "Intensity (FLOP/B)"
+	check "tui $size f again: every pane is back" $? "$s"
+
 	T send-keys -t "$s" '?'
 	wait_for "$s" "Keys (any key closes)"
 	has "$s" "Keys (any key closes)" && has "$s" "next lesson" && has "$s" "this help"

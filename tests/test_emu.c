@@ -330,6 +330,15 @@ static void test_unsupported_and_parse_errors(void **state)
 	m = emu_module_parse("sat.ptx", sat, err, sizeof err);
 	assert_null(m);
 	assert_string_equal(err, "sat.ptx:7: unsupported instruction 'add.sat.f32'");
+	/* Lesson 9's kernel is declined with a reason, at its first Hopper-only line. */
+	const char *hopper =
+		".version 8.0\n.target sm_90a\n.address_size 64\n"
+		".visible .entry k(.param .u64 P)\n{\n\t.reg .b32 %r<4>;\n"
+		"\tmov.u32 %r1, 0;\n\tmbarrier.init.shared::cta.b64 [%r1], 1;\n\tret;\n}\n";
+	m = emu_module_parse("h.ptx", hopper, err, sizeof err);
+	assert_null(m);
+	assert_non_null(strstr(err, "h.ptx:8: 'mbarrier.init.shared::cta.b64': the CPU emulator does not run"));
+	assert_non_null(strstr(err, "Hopper GPU"));
 	const char *undecl =
 		".version 7.0\n.target sm_80\n.address_size 64\n"
 		".visible .entry k(.param .u64 P)\n{\n\t.reg .b32 %r<4>;\n"

@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lesson.h"
+#include "runner.h"
 #include "util.h"
 #include "worker.h"
 
@@ -120,6 +122,52 @@ static void test_wrong_and_unwritten_results_fail(void **state)
 	assert_non_null(strstr(res.msg, "NaN"));
 }
 
+/* Lesson 9 through the lesson's own request: tensor maps from its args, a
+ * persistent grid capped to the GPU. Elsewhere than sm_90 it must refuse. */
+static void test_tensor_maps_and_persistent_grid(void **state)
+{
+	(void)state;
+	NEED_GPU();
+	static course c;
+	char err[512];
+	course_load(&c, NULL, 0);
+	const lesson *l = course_find(&c, "wgmma");
+	assert_non_null(l);
+	run_request rq;
+	assert_int_equal(runner_request_for_lesson(l, NULL, 512, 512, 512, &rq, err, sizeof err), 0);
+	rq.min_seconds = 0.05;
+	run_result res = run(&rq, 60);
+	if (res.cc_major * 10 + res.cc_minor != 90) {
+		assert_int_equal(res.status, RUN_UNSUPPORTED);
+		assert_non_null(strstr(res.msg, "needs sm_90a"));
+		printf("lesson 9 refused on sm_%d%d, as it must: %s\n", res.cc_major, res.cc_minor, res.msg);
+		course_free(&c);
+		return;
+	}
+	assert_int_equal(res.status, RUN_OK);
+	assert_int_equal(res.verified, 1);
+	assert_int_equal(res.grid[0], 2 * 4); /* fewer tiles than SMs: one block each */
+	assert_int_equal(res.grid[1], 1);
+	assert_int_equal(runner_request_for_lesson(l, NULL, 2048, 4096, 256, &rq, err, sizeof err), 0);
+	rq.min_seconds = 0.05;
+	res = run(&rq, 60);
+	assert_int_equal(res.status, RUN_OK);
+	assert_int_equal(res.verified, 1);
+	assert_int_equal(res.grid[0], (unsigned)(res.spec.sms * res.blocks_per_sm)); /* 256 tiles, one wave */
+
+	/* A 128-byte swizzle cannot take a box 64 f32 (256 bytes) wide: the
+	 * driver's refusal is reported, as is a matrix that does not exist. */
+	rq.dt = DTYPE_F32;
+	res = run(&rq, 60);
+	assert_int_equal(res.status, RUN_BAD_REQUEST);
+	assert_non_null(strstr(res.msg, "the driver refused tmap:A:64:128:128B"));
+	util_strlcpy(rq.args, "tmap:D:64:64 C M N K", sizeof rq.args);
+	res = run(&rq, 60);
+	assert_int_equal(res.status, RUN_BAD_REQUEST);
+	assert_non_null(strstr(res.msg, "bad tensor map"));
+	course_free(&c);
+}
+
 static void test_jit_error_has_log_with_line(void **state)
 {
 	(void)state;
@@ -178,6 +226,7 @@ int main(void)
 		cmocka_unit_test(test_f32_verifies_and_times),
 		cmocka_unit_test(test_f16_verifies_against_gemmex),
 		cmocka_unit_test(test_wrong_and_unwritten_results_fail),
+		cmocka_unit_test(test_tensor_maps_and_persistent_grid),
 		cmocka_unit_test(test_jit_error_has_log_with_line),
 		cmocka_unit_test(test_fault_restarts_worker),
 		cmocka_unit_test(test_hang_is_killed_at_deadline),

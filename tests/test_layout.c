@@ -158,6 +158,33 @@ static void test_160x48_side_by_side(void **st)
 	assert_true(ptx.w >= 56);
 }
 
+/* f: the focused pane takes every row between header and status; the others
+ * are empty; numbers and run stay twins where they are tabbed. */
+static void test_zoom(void **st)
+{
+	(void)st;
+	ui_layout L;
+	ui_layout_compute(80, 24, 0, &L);
+	ui_layout_zoom(&L, UI_PANE_LESSON);
+	ui_rect les = L.pane[UI_PANE_LESSON];
+	assert_int_equal(les.x, 0);
+	assert_int_equal(les.y, 1);
+	assert_int_equal(les.w, 80);
+	assert_int_equal(les.h, 22);
+	for (int p = UI_PANE_PTX; p < UI_NPANES; p++)
+		assert_int_equal(L.pane[p].w * L.pane[p].h, 0);
+	ui_layout_compute(80, 24, 0, &L);
+	ui_layout_zoom(&L, UI_PANE_RUN);
+	assert_memory_equal(&L.pane[UI_PANE_RUN], &L.pane[UI_PANE_NUMBERS], sizeof(ui_rect));
+	assert_int_equal(L.pane[UI_PANE_RUN].h, 22);
+	assert_int_equal(L.pane[UI_PANE_LESSON].h, 0);
+	/* Side by side, the run pane alone is zoomed. */
+	ui_layout_compute(160, 48, 0, &L);
+	ui_layout_zoom(&L, UI_PANE_RUN);
+	assert_int_equal(L.pane[UI_PANE_RUN].w, 160);
+	assert_int_equal(L.pane[UI_PANE_NUMBERS].h, 0);
+}
+
 static void test_pure(void **st)
 {
 	(void)st;
@@ -174,6 +201,7 @@ int main(void)
 		cmocka_unit_test(test_kinds),
 		cmocka_unit_test(test_80x24_arrangement),
 		cmocka_unit_test(test_160x48_side_by_side),
+		cmocka_unit_test(test_zoom),
 		cmocka_unit_test(test_pure),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

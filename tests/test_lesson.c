@@ -111,6 +111,57 @@ static void test_launch_and_size_rule(void **state)
 	free(l);
 }
 
+static const char hopper[] =
+	"---\n"
+	"id: wgmma\n"
+	"title: T\n"
+	"kernel: ptx/09_wgmma.ptx hgemm_wgmma\n"
+	"dtype: f16\n"
+	"params: BM=128 BN=256 BK=64\n"
+	"block: 384\n"
+	"tile: BM BN\n"
+	"grid: persistent\n"
+	"args: tmap:A:BK:BM:128B tmap:B:64:BK C M N K\n"
+	"---\n"
+	"# P\n";
+
+/* Tensor-map boxes are evaluated with the lesson's parameters; a persistent
+ * lesson keeps its per-tile grid (the runner caps it to the GPU). */
+static void test_args_and_persistent_grid(void **state)
+{
+	(void)state;
+	char err[256] = "";
+	lesson *l = parse("lessons/09-wgmma.md", hopper, err, 0);
+	expr_env over = {0}, env;
+	lesson_launch ln;
+	expr_set(&over, "BK", 32);
+	lesson_env(l, &over, 1024, 512, 256, &env);
+	assert_int_equal(lesson_launch_for(l, &env, &ln, err, sizeof err), 0);
+	assert_string_equal(ln.args, "tmap:A:32:128:128B tmap:B:64:32 C M N K");
+	assert_true(ln.persistent);
+	assert_int_equal(ln.grid[0], 2);
+	assert_int_equal(ln.grid[1], 8);
+	lesson_free(l);
+	free(l);
+
+	/* The default list, and the same resolver's messages for run --args. */
+	l = parse("lessons/03-smem.md", good, err, 0);
+	lesson_env(l, NULL, 64, 64, 64, &env);
+	assert_int_equal(lesson_launch_for(l, &env, &ln, err, sizeof err), 0);
+	assert_string_equal(ln.args, "A B C M N K");
+	assert_false(ln.persistent);
+	char out[LESSON_ARGS];
+	assert_int_equal(lesson_resolve_args("tmap:A:64", &env, out, sizeof out, err, sizeof err), -1);
+	assert_non_null(strstr(err, "'tmap:A:64': want tmap:MATRIX:INNER:OUTER"));
+	assert_int_equal(lesson_resolve_args("tmap:B:64:BQ", &env, out, sizeof out, err, sizeof err), -1);
+	assert_non_null(strstr(err, "'tmap:B:64:BQ'"));
+	assert_non_null(strstr(err, "BQ"));
+	assert_int_equal(lesson_resolve_args("u32:7,tmap:C:M/2:8:none", &env, out, sizeof out, err, sizeof err), 0);
+	assert_string_equal(out, "u32:7 tmap:C:32:8:none");
+	lesson_free(l);
+	free(l);
+}
+
 /* Each broken lesson names its file and the line of the problem. */
 static void test_errors_name_file_and_line(void **state)
 {
@@ -128,6 +179,7 @@ static void test_errors_name_file_and_line(void **state)
 		{"---\nid: x\ntitle: T\n", "front matter is not closed"},
 		{"id: x\n", "lessons/09-x.md:1: a lesson starts with a front-matter block"},
 		{"---\nid: x\ntitle: T\nneeds: volta\n---\n# P\n", "lessons/09-x.md:4: needs wants sm_NN"},
+		{"---\nid: x\ntitle: T\ngrid: 132\n---\n# P\n", "lessons/09-x.md:4: grid is 'persistent'"},
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		char err[256] = "";
@@ -212,6 +264,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_good_lesson),
 		cmocka_unit_test(test_launch_and_size_rule),
+		cmocka_unit_test(test_args_and_persistent_grid),
 		cmocka_unit_test(test_errors_name_file_and_line),
 		cmocka_unit_test(test_validate),
 		cmocka_unit_test(test_course_loads_shipped_lessons),

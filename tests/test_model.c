@@ -344,7 +344,8 @@ static void warptile_counts(void **state)
 
 /* wgmma: TMA and the tensor cores touch memory without per-thread requests:
  * the warp view is n/a (null in JSON); a 64 x 128 warpgroup tile reads
- * (64 + 128)/(64*128) = 3/128 per k. A GPU without tensor cores falls back to
+ * (64 + 128)/(64*128) = 3/128 per k from shared memory, and no operand from
+ * registers. A GPU without tensor cores falls back to
  * the FP32 peak and says so. */
 static void wgmma_without_requests(void **state)
 {
@@ -356,6 +357,8 @@ static void wgmma_without_requests(void **state)
 	fmt(&r, "sectors_per_request.A", "n/a");
 	fmt(&r, "per_output.shared_loads", "3K/128 = 96");
 	assert_int_equal(r.regs.stores_per_output, 4096 / 16);
+	/* Its operands come from shared memory through descriptors, not registers. */
+	assert_int_equal(r.regs.loads_per_output, 0);
 
 	gpu_spec old = a100_40;
 	old.tensor_tflops = 0;

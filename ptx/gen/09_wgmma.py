@@ -52,6 +52,23 @@ STAGE = A_BYTES + B_BYTES
 NACC = BN // 2                 # f32 accumulators per thread for m64n256
 
 
+def tile_order(t, tiles_m, tiles_n, group):
+    """(block row, block column) of tile t, as tile_coords() computes it."""
+    band = t // (group * tiles_n)
+    first = band * group
+    height = min(tiles_m - first, group)
+    place = t - band * group * tiles_n
+    return first + place % height, place // height
+
+
+def check_tile_order(group):
+    """Every tile of C is visited exactly once, whatever the grid's shape."""
+    for tm in range(1, 3 * group + 2):
+        for tn in range(1, 12):
+            seen = sorted(tile_order(t, tm, tn, group) for t in range(tm * tn))
+            assert seen == [(i, j) for i in range(tm) for j in range(tn)], (tm, tn)
+
+
 def log2(x):
     assert x & (x - 1) == 0
     return x.bit_length() - 1
@@ -107,7 +124,7 @@ class Gen:
         w(f"\t.reg .f32  %d<{NACC}>;")
         w("\t.reg .pred %p, %leader, %acc, %one;")
         w("\t.reg .u32  %thr, %wg, %ring, %bars, %full, %empty, %stage, %phase, %sA, %sB;")
-        w("\t.reg .u32  %m, %n, %k, %nTilesN, %tiles, %tile, %step, %kTiles, %kt, %m0, %n0, %kx, %x, %y;")
+        w("\t.reg .u32  %m, %n, %k, %nTilesM, %nTilesN, %bandTiles, %tiles, %tile, %step, %kTiles, %kt, %m0, %n0, %kx, %x, %y;")
         w("\t.reg .u32  %row, %col, %lo, %hi, %prev;")
         w("\t.reg .b64  %descA, %descB, %tmA, %tmB;")
         w("\t.reg .u64  %pC, %gC, %t64;")
@@ -122,8 +139,10 @@ class Gen:
         w("\tld.param.u32    %n, [N];")
         w("\tld.param.u32    %k, [K];")
         w(f"\tshr.u32         %nTilesN, %n, {log2(BN)};         // tiles across N")
-        w(f"\tshr.u32         %x, %m, {log2(BM)};")
-        w("\tmul.lo.u32      %tiles, %x, %nTilesN;       // tiles in C")
+        w(f"\tshr.u32         %nTilesM, %m, {log2(BM)};         // tiles down M")
+        w("\tmul.lo.u32      %tiles, %nTilesM, %nTilesN; // tiles in C")
+        if self.a.group:
+            w(f"\tmul.lo.u32      %bandTiles, %nTilesN, {self.a.group};   // tiles in a band of {self.a.group} block rows")
         w(f"\tshr.u32         %kTiles, %k, {log2(BK)};          // k-tiles per tile")
         w("\t// This block's first tile and the distance to its next one: one tile per block")
         w("\t// when the grid covers C, several when the grid is one block per SM.")
@@ -161,13 +180,18 @@ class Gen:
             w("\tdiv.u32         %x, %tile, %nTilesN;")
             w("\trem.u32         %y, %tile, %nTilesN;")
         else:
-            # Bands of G block rows, walked column by column: neighbours in time share B.
-            w(f"\tdiv.u32         %x, %tile, {G};")
-            w("\tdiv.u32         %y, %x, %nTilesN;          // band")
-            w("\trem.u32         %kx, %x, %nTilesN;         // column inside the band")
-            w(f"\trem.u32         %x, %tile, {G};")
-            w(f"\tmad.lo.u32      %x, %y, {G}, %x;            // block row")
-            w("\tmov.u32         %y, %kx;")
+            # Bands of G block rows, walked column by column: blocks that run at
+            # the same time share B's columns and A's rows in L2. The last band
+            # is shorter when the block rows do not divide by G.
+            w("\tdiv.u32         %x, %tile, %bandTiles;     // band")
+            w("\tmul.lo.u32      %kx, %x, %bandTiles;")
+            w("\tsub.u32         %y, %tile, %kx;            // place inside the band")
+            w(f"\tmul.lo.u32      %x, %x, {G};                // the band's first block row")
+            w("\tsub.u32         %kx, %nTilesM, %x;")
+            w(f"\tmin.u32         %kx, %kx, {G};              // the band's height")
+            w("\trem.u32         %m0, %y, %kx;")
+            w("\tadd.u32         %x, %x, %m0;               // block row")
+            w("\tdiv.u32         %y, %y, %kx;               // block column")
         w(f"\tshl.b32         %m0, %x, {log2(BM)};")
         w(f"\tshl.b32         %n0, %y, {log2(BN)};")
 
@@ -364,4 +388,7 @@ class Gen:
 
 
 if __name__ == "__main__":
-    print(Gen(parse()).run(), end="")
+    args = parse()
+    if args.group:
+        check_tile_order(args.group)
+    print(Gen(args).run(), end="")

@@ -221,11 +221,19 @@ void ui_app_free(ui_app *a)
 	a->course = NULL;
 }
 
+/* The layout for the terminal, with the focused pane filling it when zoomed. */
+static void relayout(ui_app *a)
+{
+	ui_layout_compute(a->cols, a->rows, a->present, &a->layout);
+	if (a->zoom)
+		ui_layout_zoom(&a->layout, (ui_pane)a->focus);
+}
+
 void ui_app_resize(ui_app *a, int cols, int rows)
 {
 	a->cols = cols;
 	a->rows = rows;
-	ui_layout_compute(cols, rows, a->present, &a->layout);
+	relayout(a);
 }
 
 void ui_app_tick(ui_app *a, double now)
@@ -586,6 +594,7 @@ void ui_app_act(ui_app *a, ui_action act)
 		a->focus = (a->focus + d) % UI_NPANES;
 		if (a->focus == UI_PANE_NUMBERS || a->focus == UI_PANE_RUN)
 			a->side = a->focus;
+		relayout(a);
 		break;
 	}
 	case UI_ACT_RUN:
@@ -612,6 +621,11 @@ void ui_app_act(ui_app *a, ui_action act)
 		a->mode = UI_MODE_WHATIF;
 		if (a->layout.tabbed)
 			a->side = UI_PANE_NUMBERS;
+		break;
+	case UI_ACT_ZOOM:
+		a->zoom = !a->zoom;
+		relayout(a);
+		say(a, 0, a->zoom ? "The focused pane fills the screen (Tab: the next one; f: back)." : "All panes shown.");
 		break;
 	case UI_ACT_FOLD:
 		a->fold = !a->fold;

@@ -73,6 +73,7 @@ typedef struct {
 
 	int lesson, page;
 	int focus;               /* a ui_pane */
+	int zoom;                /* the focused pane fills the screen (f) */
 	int side;                /* UI_PANE_NUMBERS or UI_PANE_RUN: what a tabbed slot shows */
 	int scroll[UI_NPANES];
 	int ptx_follow;          /* the PTX view follows the page's anchor */

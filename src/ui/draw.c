@@ -641,8 +641,13 @@ static void build_numbers(lines *t, const ui_app *a, int w)
 			kv(t, "shared loads", v, n, w);
 		}
 		section(t, "Per warp request");
-		snprintf(v, sizeof v, "%.3g / %.3g", m->sectors_A, m->sectors_B);
-		kv(t, "sectors A / B", v, "32 B each", w);
+		if (isnan(m->sectors_A) && isnan(m->sectors_B)) {
+			/* TMA and wgmma: no per-thread loads to look at. */
+			kv(t, "sectors A / B", "n/a", "no per-thread loads", w);
+		} else {
+			snprintf(v, sizeof v, "%.3g / %.3g", m->sectors_A, m->sectors_B);
+			kv(t, "sectors A / B", v, "32 B each", w);
+		}
 		if (m->wavefronts_A > 0 || m->wavefronts_B > 0) {
 			snprintf(v, sizeof v, "%.3g / %.3g", m->wavefronts_A, m->wavefronts_B);
 			kv(t, "smem wavefronts", v, "1 = no conflict", w);
@@ -1038,6 +1043,8 @@ static void draw_lines(ui_frame *f, ui_rect body, const lines *t, int scroll, in
 static void draw_text_pane(const ui_app *a, ui_frame *f, ui_pane p, const char *title)
 {
 	ui_rect r = a->layout.pane[p];
+	if (r.h <= 0) /* hidden while another pane is zoomed */
+		return;
 	int pad = a->present ? 2 : 1;
 	lines t;
 	build_pane(&t, a, p, r.w - pad - 1);
@@ -1061,6 +1068,8 @@ static const ui_role class_role[PTX_NCLASSES] = {
 static void draw_ptx(const ui_app *a, ui_frame *f)
 {
 	ui_rect r = a->layout.pane[UI_PANE_PTX];
+	if (r.h <= 0)
+		return;
 	const lesson *l = ui_app_lesson(a);
 	const ui_ptx *p = &a->ptx[a->lesson];
 	const lesson_page *pg = ui_app_page(a);
@@ -1369,7 +1378,7 @@ void ui_draw(const ui_app *a, ui_frame *f)
 	const ui_glyphs *g = ui_glyphs_get(a->ascii);
 	for (int p = 0; p < UI_NPANES; p++) {
 		ui_rect r = L->pane[p];
-		if (r.x + r.w < L->cols)
+		if (r.w > 0 && r.x + r.w < L->cols)
 			for (int y = r.y; y < r.y + r.h; y++)
 				ui_frame_put(f, r.x + r.w, y, g->vline, UI_ROLE_BORDER);
 	}

@@ -37,6 +37,7 @@ const ui_binding ui_bindings[] = {
 	{'-', UI_ACT_SIZE_DOWN, "-", NULL},
 	{'t', UI_ACT_WHATIF, "t", "what-if: tile sizes, threads, registers"},
 	{'z', UI_ACT_FOLD, "z", "fold or unfold long repetitive PTX"},
+	{'f', UI_ACT_ZOOM, "f", "the focused pane fills the screen (f: back)"},
 	{'a', UI_ACT_ANSWER, "a", "answer the page's exercise"},
 	{'h', UI_ACT_HINT, "h", "the exercise's hint (s: the worked answer)"},
 	{'s', UI_ACT_SOLUTION, "s", NULL},

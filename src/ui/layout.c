@@ -109,3 +109,15 @@ void ui_layout_compute(int cols, int rows, int present, ui_layout *L)
 	int hh = rows - 2 < 30 ? rows - 2 : 30;
 	L->help = rect((cols - hw) / 2, (rows - hh) / 2, hw, hh);
 }
+
+void ui_layout_zoom(ui_layout *L, ui_pane p)
+{
+	if (L->kind == UI_LAYOUT_TOO_SMALL)
+		return;
+	ui_rect body = rect(0, L->header.y + 1, L->cols, L->status.y - L->header.y - 1);
+	int side = p == UI_PANE_NUMBERS || p == UI_PANE_RUN;
+	for (int i = 0; i < UI_NPANES; i++) {
+		int twin = L->tabbed && side && (i == UI_PANE_NUMBERS || i == UI_PANE_RUN);
+		L->pane[i] = i == (int)p || twin ? body : rect(0, 0, 0, 0);
+	}
+}

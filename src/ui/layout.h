@@ -41,6 +41,11 @@ typedef struct {
  * the terminal; every pane of a drawable layout is at least 20×4. */
 void ui_layout_compute(int cols, int rows, int present, ui_layout *out);
 
+/* Gives pane p the whole body between the header and the status row (and its
+ * tabbed twin too, so Tab still switches them); the other panes become empty
+ * (0×0) and are not drawn. A student on a small screen reads a whole page. */
+void ui_layout_zoom(ui_layout *L, ui_pane p);
+
 const char *ui_layout_kind_name(ui_layout_kind k);
 const char *ui_pane_name(ui_pane p);
 
