@@ -479,6 +479,8 @@ static void recompute_occupancy(model_result *r)
 	occ_input in = {.threads = r->threads, .regs = r->regs_per_thread,
 			.smem_static = r->smem_static, .smem_dynamic = r->smem_dynamic};
 	r->occ_ok = occ_compute(&r->gpu, &in, &r->occ) == 0;
+	int at_once = r->occ_ok ? r->gpu.sms * r->occ.blocks_per_sm : 0;
+	r->waves = at_once > 0 ? (double)r->blocks / at_once : NAN;
 }
 
 int model_compute(const lesson *l, const expr_env *overrides, long long M, long long N, long long K,
@@ -534,6 +536,7 @@ int model_compute(const lesson *l, const expr_env *overrides, long long M, long 
 	long long threads = (long long)la.block[0] * la.block[1] * la.block[2];
 	r->threads = threads > (1 << 30) ? (1 << 30) : (int)threads; /* a what-if may ask for absurd blocks */
 	r->smem_dynamic = (int)la.smem;
+	r->blocks = (long long)la.grid[0] * la.grid[1] * la.grid[2];
 	r->smem_static = ptx_static_smem(l->ptx_path);
 	r->regs_per_thread = l->regs;
 	r->regs_source = l->regs ? "recorded (ptxas -arch=sm_90)" : "unknown";
@@ -661,6 +664,8 @@ static const key_def keys[] = {
 	{"occupancy.regs_source", T_STR, R(regs_source), F_STR, "where the register count comes from"},
 	{"occupancy.smem", T_INT, R(occ.smem_per_block), F_INT, "shared bytes per block as allocated (with the reserved part, rounded)"},
 	{"launch.threads", T_INT, R(threads), F_INT, "threads per block"},
+	{"launch.tiles", T_LL, R(blocks), F_INT, "BM×BN tiles of C, one block each (a persistent grid loops over them)"},
+	{"launch.waves", T_DBL, R(waves), F_NUM, "tiles ÷ (SMs × blocks per SM): the rounds in which the GPU runs them"},
 	{"launch.smem", T_INT, R(smem_request), F_INT, "shared bytes per block the kernel asks for (static + dynamic)"},
 	{"launch.smem_static", T_INT, R(smem_static), F_INT, "static shared bytes (declared in the PTX)"},
 	{"launch.smem_dynamic", T_INT, R(smem_dynamic), F_INT, "dynamic shared bytes (the lesson's smem:)"},

@@ -54,6 +54,8 @@ typedef struct {
 	const char *regs_source;   /* "recorded (ptxas sm_90)", "JIT", "unknown" */
 	int occ_ok;                /* occ valid */
 	occ_result occ;
+	long long blocks;          /* one per BM×BN tile: ceil(M/BM)·ceil(N/BN) */
+	double waves;              /* blocks ÷ (SMs × blocks per SM): rounds the GPU runs them in */
 } model_result;
 
 /* Fills out for lesson l at size M×N×K on g with the overrides applied on top

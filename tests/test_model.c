@@ -359,6 +359,14 @@ static void wgmma_without_requests(void **state)
 	assert_int_equal(r.regs.stores_per_output, 4096 / 16);
 	/* Its operands come from shared memory through descriptors, not registers. */
 	assert_int_equal(r.regs.loads_per_output, 0);
+	/* 32 x 32 tiles of 128 x 128. At 168 registers a scheduler holds 3 warps,
+	 * so an A100 SM holds 3 blocks of 4 warps; 108 SMs: 1024 / 324 = 3.16 waves. */
+	l.regs = 168;
+	r = run(&l, NULL, 4096);
+	fmt(&r, "launch.tiles", "1024");
+	assert_int_equal(r.occ.blocks_per_sm, 3);
+	assert_float_equal(r.waves, 1024.0 / (108 * 3), 1e-12);
+	fmt(&r, "launch.waves", "3.16");
 
 	gpu_spec old = a100_40;
 	old.tensor_tflops = 0;

@@ -97,7 +97,11 @@ static const char md1[] =
 	"@exercise ai.global tol=0.01\n"
 	"What is the global arithmetic intensity, in FLOP per byte?\n"
 	"@hint Two loads of four bytes for one FMA.\n"
-	"@answer It is {ai.global}.\n";
+	"@answer It is {ai.global}.\n"
+	"@exercise occupancy.threads BS=16\n"
+	"With 16 x 16 blocks, how many threads per block?\n"
+	"@hint BS times BS, not {occupancy.threads}.\n"
+	"@answer {occupancy.threads} threads.\n";
 
 static const char md2[] =
 	"---\n"
@@ -454,7 +458,7 @@ static void test_exercise(void **st)
 	rig_open(&r, 100, 30, 0, 0);
 	keys(&r, "  "); /* page 3 */
 	show(&r);
-	assert_non_null(screen_has("Exercise 1/1"));
+	assert_non_null(screen_has("Exercise 1/2"));
 	keys(&r, "a1");
 	show(&r);
 	assert_non_null(strstr(row(29), "Answer: 1_"));
@@ -470,6 +474,14 @@ static void test_exercise(void **st)
 	keys(&r, "s");
 	show(&r);
 	assert_non_null(screen_has("Answer: It is 0.25 FLOP/B."));
+	/* The second exercise asks about BS=16: its hint and worked answer are
+	 * filled under that override (256), the page's text keeps the lesson's. */
+	keys(&r, "a\x1b");
+	keys(&r, "hs");
+	show(&r);
+	assert_non_null(screen_has("Exercise 2/2"));
+	assert_non_null(screen_has("Answer: 256 threads."));
+	assert_non_null(screen_has("Hint: BS times BS, not 256."));
 	rig_close(&r);
 }
 

@@ -666,8 +666,7 @@ void ui_app_act(ui_app *a, ui_action act)
 	}
 }
 
-/* The model's value for an exercise: its overrides (M, N, K among them may set the size). */
-static int exercise_value(const ui_app *a, const lesson_exercise *ex, double *v, char *err, int errlen)
+int ui_app_exercise_model(const ui_app *a, const lesson_exercise *ex, model_result *r, char *err, int errlen)
 {
 	expr_env ov = {0};
 	long long M = a->M, N = a->N, K = a->K;
@@ -682,10 +681,18 @@ static int exercise_value(const ui_app *a, const lesson_exercise *ex, double *v,
 		else
 			expr_set(&ov, e->name, e->value);
 	}
+	if (model_compute(ui_app_lesson(a), &ov, M, N, K, &a->gpu, r, err, errlen))
+		return -1;
+	return 0;
+}
+
+/* The model's value for an exercise. */
+static int exercise_value(const ui_app *a, const lesson_exercise *ex, double *v, char *err, int errlen)
+{
 	model_result *r = malloc(sizeof *r);
 	if (!r)
 		abort();
-	int rc = model_compute(ui_app_lesson(a), &ov, M, N, K, &a->gpu, r, err, errlen);
+	int rc = ui_app_exercise_model(a, ex, r, err, errlen);
 	if (rc == 0 && model_value(r, ex->key, v) < 0) {
 		snprintf(err, (size_t)errlen, "the model has no value '%s'", ex->key);
 		rc = -1;

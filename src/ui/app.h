@@ -162,6 +162,9 @@ void ui_app_saved(const ui_app *a, state_data *s);
 
 /* Shared by update and draw: the first PTX view row shown, and the view. */
 const lesson *ui_app_lesson(const ui_app *a);
+/* The model under an exercise's overrides (M, N, K among them may set the
+ * size): what its answer is checked against and its worked answer shows. */
+int ui_app_exercise_model(const ui_app *a, const lesson_exercise *ex, model_result *r, char *err, int errlen);
 const lesson_page *ui_app_page(const ui_app *a);
 /* The anchored lines of the page (union of its regions); -1 -1 when none. */
 void ui_app_anchor_lines(const ui_app *a, int *first, int *last);

@@ -241,7 +241,8 @@ static void rb_puts(run_buf *r, const char *s, size_t n, ui_role role)
 }
 
 /* Inline Markdown and placeholders of one paragraph into styled text. */
-static void rb_inline(run_buf *r, const ui_app *a, const char *s, size_t n, ui_role base)
+/* Inline markup and placeholders, filled from m (NULL: shown as {key}). */
+static void rb_inline(run_buf *r, const model_result *m, const char *s, size_t n, ui_role base)
 {
 	int code = 0, bold = 0;
 	for (size_t i = 0; i < n;) {
@@ -265,9 +266,9 @@ static void rb_inline(run_buf *r, const ui_app *a, const char *s, size_t n, ui_r
 				size_t kl = j - i - 1 < sizeof key - 1 ? j - i - 1 : sizeof key - 1;
 				memcpy(key, s + i + 1, kl);
 				key[kl] = '\0';
-				if (a->model_ok && model_known(key)) {
+				if (m && model_known(key)) {
 					char val[96];
-					model_format(&a->model, key, val, sizeof val);
+					model_format(m, key, val, sizeof val);
 					rb_puts(r, val, strlen(val), UI_ROLE_EMPH);
 				} else {
 					rb_puts(r, "{", 1, UI_ROLE_WARN);
@@ -354,7 +355,7 @@ static void build_prose(lines *t, const ui_app *a, const char *text, int w)
 				h++;
 			while (h < n && s[h] == ' ')
 				h++;
-			rb_inline(&para, a, s + h, n - h, UI_ROLE_HEADING);
+			rb_inline(&para, a->model_ok ? &a->model : NULL, s + h, n - h, UI_ROLE_HEADING);
 			for (int i = 0; i < para.n; i++)
 				para.role[i] = para.role[i] == UI_ROLE_NORMAL ? UI_ROLE_HEADING : para.role[i];
 			indent = 0;
@@ -363,7 +364,7 @@ static void build_prose(lines *t, const ui_app *a, const char *text, int w)
 		}
 		if (s[lead] == '|') { /* a table row: as written */
 			FLUSH();
-			rb_inline(&para, a, s, n, UI_ROLE_NORMAL);
+			rb_inline(&para, a->model_ok ? &a->model : NULL, s, n, UI_ROLE_NORMAL);
 			for (int i = 0; i < para.n; i++)
 				ln_putc(t, para.cp[i], (ui_role)para.role[i]);
 			ln_nl(t);
@@ -382,14 +383,14 @@ static void build_prose(lines *t, const ui_app *a, const char *text, int w)
 				ln_putc(t, m.cp[i], (ui_role)m.role[i]);
 			free(m.cp);
 			free(m.role);
-			rb_inline(&para, a, s + lead + b, n - lead - (size_t)b, UI_ROLE_NORMAL);
+			rb_inline(&para, a->model_ok ? &a->model : NULL, s + lead + b, n - lead - (size_t)b, UI_ROLE_NORMAL);
 			continue;
 		}
 		if (para.n)
 			rb_put(&para, ' ', UI_ROLE_NORMAL);
 		else
 			indent = indent && lead >= (size_t)indent ? indent : 0;
-		rb_inline(&para, a, s + lead, n - lead, UI_ROLE_NORMAL);
+		rb_inline(&para, a->model_ok ? &a->model : NULL, s + lead, n - lead, UI_ROLE_NORMAL);
 	}
 	FLUSH();
 #undef FLUSH
@@ -433,22 +434,33 @@ static void build_lesson(lines *t, const ui_app *a, int w)
 				a->ascii ? "[x]" : "\u2717");
 			ln_nl(t);
 		}
-		if (a->show_hint && ex->hint) {
+		/* The hint and the worked answer speak of the exercise's case
+		 * (@exercise ai.global BN=128), so their placeholders are filled
+		 * from the model under its overrides, as the check of an answer is. */
+		model_result *em = NULL;
+		if ((a->show_hint && ex->hint) || (a->show_solution && ex->answer)) {
+			char err[256];
+			em = malloc(sizeof *em);
+			if (em && ui_app_exercise_model(a, ex, em, err, sizeof err)) {
+				free(em);
+				em = NULL;
+			}
+		}
+		const struct {
+			int shown;
+			const char *label, *text;
+		} parts[] = {{a->show_hint, "Hint: ", ex->hint}, {a->show_solution, "Answer: ", ex->answer}};
+		for (size_t i = 0; i < ARRAY_LEN(parts); i++) {
+			if (!parts[i].shown || !parts[i].text)
+				continue;
 			run_buf r = {0};
-			rb_puts(&r, "Hint: ", 6, UI_ROLE_EMPH);
-			rb_inline(&r, a, ex->hint, strlen(ex->hint), UI_ROLE_NORMAL);
+			rb_puts(&r, parts[i].label, strlen(parts[i].label), UI_ROLE_EMPH);
+			rb_inline(&r, em, parts[i].text, strlen(parts[i].text), UI_ROLE_NORMAL);
 			ln_wrap(t, r.cp, r.role, r.n, w, 2);
 			free(r.cp);
 			free(r.role);
 		}
-		if (a->show_solution && ex->answer) {
-			run_buf r = {0};
-			rb_puts(&r, "Answer: ", 8, UI_ROLE_EMPH);
-			rb_inline(&r, a, ex->answer, strlen(ex->answer), UI_ROLE_NORMAL);
-			ln_wrap(t, r.cp, r.role, r.n, w, 2);
-			free(r.cp);
-			free(r.role);
-		}
+		free(em);
 		ln_add(t, "a", UI_ROLE_KEY);
 		ln_add(t, " answer  ", UI_ROLE_DIM);
 		ln_add(t, "h", UI_ROLE_KEY);
