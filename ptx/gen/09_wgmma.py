@@ -41,6 +41,8 @@ def parse():
     p.add_argument("--entry", default="hgemm_wgmma")
     p.add_argument("--group", type=int, default=8,
                    help="tile order: 0 = row by row; G > 0 = bands of G block rows, column by column")
+    p.add_argument("--setmaxnreg", type=int, default=1,
+                   help="1: the producer gives registers to the consumers (0: every thread keeps 168)")
     return p.parse_args()
 
 
@@ -212,8 +214,9 @@ class Gen:
     def producer(self):
         w, S = self.w, self.S
         w("// @producer")
-        w("\t// The producer needs few registers: give most of them to the consumers.")
-        w("\tsetmaxnreg.dec.sync.aligned.u32 40;")
+        if self.a.setmaxnreg:
+            w("\t// The producer needs few registers: give most of them to the consumers.")
+            w("\tsetmaxnreg.dec.sync.aligned.u32 40;")
         w("\t@!%leader bra   DONE;                      // one thread issues every copy")
         w("\tmov.b64         %tmA, tmA;")
         w("\tcvta.param.u64  %tmA, %tmA;                // generic address of the tensor map")
@@ -278,7 +281,8 @@ class Gen:
         w, S = self.w, self.S
         w("// @consumer")
         w("CONSUMER:")
-        w("\tsetmaxnreg.inc.sync.aligned.u32 232;       // 128 x 40 + 256 x 232 <= 65536")
+        if self.a.setmaxnreg:
+            w("\tsetmaxnreg.inc.sync.aligned.u32 232;       // 128 x 40 + 256 x 232 <= 65536")
         w("\tand.b32         %x, %thr, 127;")
         w("\tsetp.eq.u32     %leader, %x, 0;            // one thread per warpgroup releases stages")
         w("\t// This thread's place in the D fragment: row 16w + l/4 (+ 64 for warpgroup 2),")
