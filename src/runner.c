@@ -78,32 +78,6 @@ static double rnd(void)
 	return (double)((rng_state * 2685821657736338717ULL) >> 11) * (1.0 / 9007199254740992.0);
 }
 
-/* Round-to-nearest-even f32 -> f16 bits (inputs are in [-1, 1], no overflow). */
-static uint16_t f32_to_f16(float f)
-{
-	uint32_t x;
-	memcpy(&x, &f, 4);
-	uint32_t sign = (x >> 16) & 0x8000;
-	int exp = (int)((x >> 23) & 0xff) - 127 + 15;
-	uint32_t mant = x & 0x7fffff;
-	if (exp <= 0) {
-		if (exp < -10)
-			return (uint16_t)sign;
-		mant |= 0x800000;
-		uint32_t shift = (uint32_t)(14 - exp);
-		uint32_t half = mant >> shift;
-		uint32_t rest = mant & ((1u << shift) - 1), mid = 1u << (shift - 1);
-		if (rest > mid || (rest == mid && (half & 1)))
-			half++;
-		return (uint16_t)(sign | half);
-	}
-	uint32_t h = sign | ((uint32_t)exp << 10) | (mant >> 13);
-	uint32_t rest = mant & 0x1fff;
-	if (rest > 0x1000 || (rest == 0x1000 && (h & 1)))
-		h++;
-	return (uint16_t)h;
-}
-
 /* Fills n elements of the given type with uniform values in [-1, 1). */
 static void *random_matrix(size_t n, dtype dt)
 {
@@ -114,7 +88,7 @@ static void *random_matrix(size_t n, dtype dt)
 	for (size_t i = 0; i < n; i++) {
 		float v = (float)(2.0 * rnd() - 1.0);
 		if (dt == DTYPE_F16)
-			((uint16_t *)p)[i] = f32_to_f16(v);
+			((uint16_t *)p)[i] = util_f32_to_f16(v);
 		else
 			((float *)p)[i] = v;
 	}
@@ -255,7 +229,7 @@ static int build_params(run_state *s, const run_request *rq, run_result *res)
 			else if (!strcmp(tok, "f64"))
 				*(double *)slot = strtod(v, &end);
 			else if (!strcmp(tok, "f16"))
-				*(uint16_t *)slot = f32_to_f16(strtof(v, &end));
+				*(uint16_t *)slot = util_f32_to_f16(strtof(v, &end));
 			if (!end || end == v || *end) {
 				snprintf(res->msg, sizeof res->msg,
 					 "--args: bad literal '%s:%s' (want u32:, s32:, u64:, s64:, f32:, f64: or f16: and a number)",

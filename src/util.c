@@ -206,3 +206,59 @@ double util_median(double *v, int n)
 	qsort(v, (size_t)n, sizeof *v, cmp_double);
 	return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
+
+/* IEEE half precision, round to nearest even; inf, NaN and subnormals kept. */
+uint16_t util_f32_to_f16(float f)
+{
+	uint32_t x;
+	memcpy(&x, &f, 4);
+	uint32_t sign = (x >> 16) & 0x8000;
+	uint32_t exp = (x >> 23) & 0xff;
+	uint32_t man = x & 0x7fffff;
+	if (exp == 0xff) /* inf or NaN (NaN stays a quiet NaN) */
+		return (uint16_t)(sign | 0x7c00 | (man ? 0x200 | (man >> 13) : 0));
+	int e = (int)exp - 127 + 15;
+	if (e >= 31)
+		return (uint16_t)(sign | 0x7c00);
+	if (e <= 0) { /* subnormal half or zero */
+		if (e < -10)
+			return (uint16_t)sign;
+		man |= 0x800000;
+		int shift = 14 - e;
+		uint32_t h = man >> shift;
+		uint32_t rem = man & ((1u << shift) - 1), half = 1u << (shift - 1);
+		if (rem > half || (rem == half && (h & 1)))
+			h++;
+		return (uint16_t)(sign | h);
+	}
+	uint32_t h = ((uint32_t)e << 10) | (man >> 13);
+	uint32_t rem = man & 0x1fff;
+	if (rem > 0x1000 || (rem == 0x1000 && (h & 1)))
+		h++; /* may carry into the exponent, which rounds up to inf correctly */
+	return (uint16_t)(sign | h);
+}
+
+float util_f16_to_f32(uint16_t h)
+{
+	uint32_t sign = (uint32_t)(h & 0x8000) << 16;
+	uint32_t exp = (h >> 10) & 0x1f, man = h & 0x3ff, x;
+	if (exp == 0) {
+		if (!man) {
+			x = sign;
+		} else { /* normalise a subnormal */
+			int e = -1;
+			do {
+				e++;
+				man <<= 1;
+			} while (!(man & 0x400));
+			x = sign | ((uint32_t)(127 - 15 - e) << 23) | ((man & 0x3ff) << 13);
+		}
+	} else if (exp == 31) {
+		x = sign | 0x7f800000 | (man << 13);
+	} else {
+		x = sign | ((exp - 15 + 127) << 23) | (man << 13);
+	}
+	float f;
+	memcpy(&f, &x, 4);
+	return f;
+}

@@ -2,6 +2,7 @@
 #ifndef PTXTUTOR_UTIL_H
 #define PTXTUTOR_UTIL_H
 
+#include <stdint.h>
 #include <stddef.h>
 #include <stdarg.h>
 
@@ -48,5 +49,9 @@ double util_now(void);
 
 /* Median of n doubles (the array is sorted in place). */
 double util_median(double *v, int n);
+
+/* f32 <-> IEEE f16 bits (round to nearest even; inf, NaN, subnormals kept). */
+uint16_t util_f32_to_f16(float f);
+float util_f16_to_f32(uint16_t h);
 
 #endif

@@ -284,15 +284,15 @@ static const char f16_ptx[] =
 static void test_f16_and_math(void **state)
 {
 	(void)state;
-	assert_int_equal(emu_f32_to_f16(1.0f), 0x3c00);
-	assert_int_equal(emu_f32_to_f16(65504.0f), 0x7bff);
-	assert_int_equal(emu_f32_to_f16(65520.0f), 0x7c00); /* rounds up to inf */
-	assert_int_equal(emu_f32_to_f16(0.1f), 0x2e66);
-	assert_int_equal(emu_f32_to_f16(-2.0f), 0xc000);
-	assert_int_equal(emu_f32_to_f16(1e-8f), 0);
-	assert_int_equal(emu_f32_to_f16(5.9604645e-8f), 1); /* the smallest subnormal */
-	assert_true(emu_f16_to_f32(0x0001) == 5.9604645e-8f);
-	assert_true(isnan(emu_f16_to_f32(emu_f32_to_f16(NAN))));
+	assert_int_equal(util_f32_to_f16(1.0f), 0x3c00);
+	assert_int_equal(util_f32_to_f16(65504.0f), 0x7bff);
+	assert_int_equal(util_f32_to_f16(65520.0f), 0x7c00); /* rounds up to inf */
+	assert_int_equal(util_f32_to_f16(0.1f), 0x2e66);
+	assert_int_equal(util_f32_to_f16(-2.0f), 0xc000);
+	assert_int_equal(util_f32_to_f16(1e-8f), 0);
+	assert_int_equal(util_f32_to_f16(5.9604645e-8f), 1); /* the smallest subnormal */
+	assert_true(util_f16_to_f32(0x0001) == 5.9604645e-8f);
+	assert_true(isnan(util_f16_to_f32(util_f32_to_f16(NAN))));
 	small_run *s = calloc(1, sizeof *s);
 	assert_non_null(s);
 	if (run_small(s, f16_ptx, 1, 0))

@@ -6,63 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "emu/emu_internal.h"
-
-/* ---- f16 ---- */
-
-uint16_t emu_f32_to_f16(float f)
-{
-	uint32_t x;
-	memcpy(&x, &f, 4);
-	uint32_t sign = (x >> 16) & 0x8000;
-	uint32_t exp = (x >> 23) & 0xff;
-	uint32_t man = x & 0x7fffff;
-	if (exp == 0xff) /* inf or NaN (NaN stays a quiet NaN) */
-		return (uint16_t)(sign | 0x7c00 | (man ? 0x200 | (man >> 13) : 0));
-	int e = (int)exp - 127 + 15;
-	if (e >= 31)
-		return (uint16_t)(sign | 0x7c00);
-	if (e <= 0) { /* subnormal half or zero */
-		if (e < -10)
-			return (uint16_t)sign;
-		man |= 0x800000;
-		int shift = 14 - e;
-		uint32_t h = man >> shift;
-		uint32_t rem = man & ((1u << shift) - 1), half = 1u << (shift - 1);
-		if (rem > half || (rem == half && (h & 1)))
-			h++;
-		return (uint16_t)(sign | h);
-	}
-	uint32_t h = ((uint32_t)e << 10) | (man >> 13);
-	uint32_t rem = man & 0x1fff;
-	if (rem > 0x1000 || (rem == 0x1000 && (h & 1)))
-		h++; /* may carry into the exponent, which rounds up to inf correctly */
-	return (uint16_t)(sign | h);
-}
-
-float emu_f16_to_f32(uint16_t h)
-{
-	uint32_t sign = (uint32_t)(h & 0x8000) << 16;
-	uint32_t exp = (h >> 10) & 0x1f, man = h & 0x3ff, x;
-	if (exp == 0) {
-		if (!man) {
-			x = sign;
-		} else { /* normalise a subnormal */
-			int e = -1;
-			do {
-				e++;
-				man <<= 1;
-			} while (!(man & 0x400));
-			x = sign | ((uint32_t)(127 - 15 - e) << 23) | ((man & 0x3ff) << 13);
-		}
-	} else if (exp == 31) {
-		x = sign | 0x7f800000 | (man << 13);
-	} else {
-		x = sign | ((exp - 15 + 127) << 23) | (man << 13);
-	}
-	float f;
-	memcpy(&f, &x, 4);
-	return f;
-}
+#include "util.h"
 
 /* ---- value helpers ---- */
 
@@ -100,7 +44,7 @@ static inline double getf(uint64_t v, int t)
 	if (t == ET_F32)
 		return F(v);
 	if (t == ET_F16)
-		return emu_f16_to_f32((uint16_t)v);
+		return util_f16_to_f32((uint16_t)v);
 	double d;
 	memcpy(&d, &v, 8);
 	return d;
@@ -111,7 +55,7 @@ static inline uint64_t putf(double d, int t)
 	if (t == ET_F32)
 		return FB((float)d);
 	if (t == ET_F16)
-		return emu_f32_to_f16((float)d);
+		return util_f32_to_f16((float)d);
 	uint64_t v;
 	memcpy(&v, &d, 8);
 	return v;
@@ -565,11 +509,11 @@ static int exec_mma(blockctx *b, warp *w, const emu_op *o, uint32_t em)
 		int g = l >> 2, t = l & 3;
 		for (int i = 0; i < 8; i++) {
 			uint16_t h = (uint16_t)(R[o->src[i / 2] * 32 + l] >> (16 * (i & 1)));
-			A[g + 8 * ((i / 2) % 2)][t * 2 + (i & 1) + 8 * (i / 4)] = emu_f16_to_f32(h);
+			A[g + 8 * ((i / 2) % 2)][t * 2 + (i & 1) + 8 * (i / 4)] = util_f16_to_f32(h);
 		}
 		for (int i = 0; i < 4; i++) {
 			uint16_t h = (uint16_t)(R[o->src[4 + i / 2] * 32 + l] >> (16 * (i & 1)));
-			B[t * 2 + (i & 1) + 8 * (i / 2)][g] = emu_f16_to_f32(h);
+			B[t * 2 + (i & 1) + 8 * (i / 2)][g] = util_f16_to_f32(h);
 		}
 		for (int i = 0; i < 4; i++)
 			C[g + 8 * (i / 2)][t * 2 + (i & 1)] = F(R[o->src[6 + i] * 32 + l]);

@@ -163,8 +163,4 @@ typedef struct {
 /* Runs the whole grid. Returns 0, or -1 with "file:line: message" in err. */
 int emu_exec(emu_launch *L, char *err, int errlen);
 
-/* f16 <-> f32 conversions (round to nearest even). */
-uint16_t emu_f32_to_f16(float f);
-float emu_f16_to_f32(uint16_t h);
-
 #endif

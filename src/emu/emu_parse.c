@@ -84,6 +84,13 @@ typedef struct {
 	int is_extern;
 } shdecl;
 
+/* The .shared variables of one scope and the bytes they take. */
+typedef struct {
+	shdecl *v;
+	int n, cap;
+	int bytes;
+} shlist;
+
 typedef struct {
 	char name[64];
 	int op;         /* op index of a definition; for a use, the op that branches */
@@ -94,10 +101,7 @@ typedef struct {
 	char *err;
 	int errlen;
 	int failed;
-	/* module-level shared declarations (visible to every entry) */
-	shdecl *mshared;
-	int nmshared, capmshared;
-	int mshared_bytes;
+	shlist mshared;           /* module-level .shared (visible to every entry) */
 	uint32_t *line_regions;   /* per line, the regions open there */
 	int nlines;
 	emu_module *m;
@@ -105,9 +109,7 @@ typedef struct {
 	emu_kernel *k;
 	regdecl *regs;
 	int nregdecl, capregdecl;
-	shdecl *shared;
-	int nshared, capshared;
-	int shared_bytes;
+	shlist shared;            /* the current entry's, after the module's */
 	int capops, capregs;
 	labelref *labels, *uses;
 	int nlabels, caplabels, nuses, capuses;
@@ -198,16 +200,13 @@ static const regdecl *find_regdecl(pstate *ps, const char *name, int *index)
 
 static int find_shared(pstate *ps, const char *name, int *is_extern)
 {
-	for (int i = 0; i < ps->nshared; i++)
-		if (!strcmp(ps->shared[i].name, name)) {
-			*is_extern = ps->shared[i].is_extern;
-			return ps->shared[i].offset;
-		}
-	for (int i = 0; i < ps->nmshared; i++)
-		if (!strcmp(ps->mshared[i].name, name)) {
-			*is_extern = ps->mshared[i].is_extern;
-			return ps->mshared[i].offset;
-		}
+	const shlist *scopes[] = {&ps->shared, &ps->mshared}; /* the entry's hide the module's */
+	for (size_t s = 0; s < ARRAY_LEN(scopes); s++)
+		for (int i = 0; i < scopes[s]->n; i++)
+			if (!strcmp(scopes[s]->v[i].name, name)) {
+				*is_extern = scopes[s]->v[i].is_extern;
+				return scopes[s]->v[i].offset;
+			}
 	return -2;
 }
 
@@ -289,7 +288,7 @@ static int parse_literal(const char *s, emu_type t, uint64_t *out)
 		} else if (t == ET_F16) {
 			float f;
 			memcpy(&f, &b, 4);
-			*out = emu_f32_to_f16(f);
+			*out = util_f32_to_f16(f);
 		} else {
 			*out = b;
 		}
@@ -316,7 +315,7 @@ static int parse_literal(const char *s, emu_type t, uint64_t *out)
 			if (t == ET_F64) {
 				memcpy(out, &d, 8);
 			} else if (t == ET_F16) {
-				*out = emu_f32_to_f16((float)d);
+				*out = util_f32_to_f16((float)d);
 			} else {
 				float f = (float)d;
 				uint32_t u;
@@ -335,7 +334,7 @@ static int parse_literal(const char *s, emu_type t, uint64_t *out)
 	if (t == ET_F64) {
 		memcpy(out, &d, 8);
 	} else if (t == ET_F16) {
-		*out = emu_f32_to_f16((float)d);
+		*out = util_f32_to_f16((float)d);
 	} else {
 		float f = (float)d;
 		uint32_t u;
@@ -1232,27 +1231,15 @@ static int decl_shared(pstate *ps, char *s, int module_level)
 		align = elem;
 	shdecl d = {.align = align, .is_extern = is_extern};
 	util_strlcpy(d.name, name, sizeof d.name);
-	if (module_level) {
-		if (!is_extern) {
-			ps->mshared_bytes = (ps->mshared_bytes + align - 1) / align * align;
-			d.offset = ps->mshared_bytes;
-			ps->mshared_bytes += (int)(count * elem);
-		} else {
-			d.offset = -1;
-		}
-		GROW(ps->mshared, ps->nmshared, ps->capmshared);
-		ps->mshared[ps->nmshared++] = d;
-	} else {
-		if (!is_extern) {
-			ps->shared_bytes = (ps->shared_bytes + align - 1) / align * align;
-			d.offset = ps->shared_bytes;
-			ps->shared_bytes += (int)(count * elem);
-		} else {
-			d.offset = -1;
-		}
-		GROW(ps->shared, ps->nshared, ps->capshared);
-		ps->shared[ps->nshared++] = d;
+	shlist *L = module_level ? &ps->mshared : &ps->shared;
+	d.offset = -1; /* extern: placed after the static ones later */
+	if (!is_extern) {
+		L->bytes = (L->bytes + align - 1) / align * align;
+		d.offset = L->bytes;
+		L->bytes += (int)(count * elem);
 	}
+	GROW(L->v, L->n, L->cap);
+	L->v[L->n++] = d;
 	return 0;
 }
 
@@ -1556,7 +1543,7 @@ static int finish_kernel(pstate *ps)
 	o->cls = EMU_CLS_CONTROL;
 	o->regions = 0;
 	/* static shared: module-level variables first, then the entry's own (laid out after them) */
-	int total = ps->shared_bytes;
+	int total = ps->shared.bytes;
 	k->smem_static = total;
 	int dyn = (total + 127) / 128 * 128; /* dynamic shared memory follows, 128-aligned */
 	for (int i = 0; i < ps->nextern_fix; i++) {
@@ -1615,8 +1602,8 @@ emu_module *emu_module_parse(const char *path, const char *text, char *err, int 
 			memcpy(k->name, e, (size_t)n);
 			k->name[n] = 0;
 			ps.k = k;
-			ps.shared_bytes = ps.mshared_bytes;
-			ps.nregdecl = ps.nshared = ps.nlabels = ps.nuses = ps.nextern_fix = 0;
+			ps.shared.bytes = ps.mshared.bytes;
+			ps.nregdecl = ps.shared.n = ps.nlabels = ps.nuses = ps.nextern_fix = 0;
 			ps.capops = ps.capregs = 0;
 			int rc = parse_params(&ps, hdr);
 			free(hdr);
@@ -1661,8 +1648,8 @@ emu_module *emu_module_parse(const char *path, const char *text, char *err, int 
 	free(clean);
 	free(ps.line_regions);
 	free(ps.regs);
-	free(ps.shared);
-	free(ps.mshared);
+	free(ps.shared.v);
+	free(ps.mshared.v);
 	free(ps.labels);
 	free(ps.uses);
 	free(ps.extern_fix);

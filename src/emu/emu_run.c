@@ -86,6 +86,23 @@ static float rnd_val(uint64_t *s)
 	}
 }
 
+/* n random values of esz bytes (f32, or f16 when esz is 2) into dev, and
+ * what they are as f32 into ref: the reference sees the rounded inputs. */
+static void random_matrix(uint8_t *dev, float *ref, size_t n, size_t esz, uint64_t *seed)
+{
+	for (size_t i = 0; i < n; i++) {
+		float v = rnd_val(seed);
+		if (esz == 2) {
+			uint16_t h = util_f32_to_f16(v);
+			memcpy(dev + 2 * i, &h, 2);
+			v = util_f16_to_f32(h);
+		} else {
+			memcpy(dev + 4 * i, &v, 4);
+		}
+		ref[i] = v;
+	}
+}
+
 static int errf(char *err, int errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 static int errf(char *err, int errlen, const char *fmt, ...)
 {
@@ -134,7 +151,7 @@ static int build_params(const run_request *rq, const emu_kernel *k, uint8_t *par
 				v = u;
 				bytes = 4;
 			} else if (!strcmp(tok, "f16")) {
-				v = emu_f32_to_f16(strtof(val, NULL));
+				v = util_f32_to_f16(strtof(val, NULL));
 				bytes = 2;
 			} else {
 				return errf(err, errlen, "args: unknown type '%s'", tok);
@@ -193,28 +210,8 @@ int emu_run(const run_request *rq, const emu_options *opt, emu_result *res, char
 	if (!A || !B || !C || !af || !bf || !param || !cnt)
 		abort();
 	uint64_t seed = opt->seed ? opt->seed : 0x9e3779b97f4a7c15ULL;
-	for (size_t i = 0; i < na; i++) {
-		float v = rnd_val(&seed);
-		if (esz == 2) {
-			uint16_t h = emu_f32_to_f16(v);
-			memcpy(A + 2 * i, &h, 2);
-			af[i] = emu_f16_to_f32(h);
-		} else {
-			memcpy(A + 4 * i, &v, 4);
-			af[i] = v;
-		}
-	}
-	for (size_t i = 0; i < nb; i++) {
-		float v = rnd_val(&seed);
-		if (esz == 2) {
-			uint16_t h = emu_f32_to_f16(v);
-			memcpy(B + 2 * i, &h, 2);
-			bf[i] = emu_f16_to_f32(h);
-		} else {
-			memcpy(B + 4 * i, &v, 4);
-			bf[i] = v;
-		}
-	}
+	random_matrix(A, af, na, esz, &seed);
+	random_matrix(B, bf, nb, esz, &seed);
 	for (size_t i = 0; i < nc; i++)
 		C[i] = NAN; /* poison: an element the kernel never writes cannot pass */
 	if (build_params(rq, k, param, err, errlen) < 0)

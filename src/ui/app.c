@@ -75,7 +75,19 @@ static int lesson_has_param(const lesson *l, const char *name)
 	return 0;
 }
 
-static void recompute(ui_app *a)
+static const lesson_exercise *current_exercise(const ui_app *a);
+static int exercise_model(const ui_app *a, const lesson_exercise *ex, model_result *r, char *err, int errlen);
+
+/* Fills ex_model while the current exercise's hint or worked answer shows. */
+static void recompute_exercise(ui_app *a)
+{
+	const lesson_exercise *ex = current_exercise(a);
+	char err[256];
+	a->ex_model_ok = ex && (a->show_hint || a->show_solution) &&
+			 exercise_model(a, ex, &a->ex_model, err, sizeof err) == 0;
+}
+
+static void recompute_model(ui_app *a)
 {
 	const lesson *l = ui_app_lesson(a);
 	a->model_ok = 0;
@@ -97,6 +109,13 @@ static void recompute(ui_app *a)
 		model_set_regs(&a->model, a->regs_override, "what-if");
 	else if (r && r->regs > 0 && (r->status == RUN_OK || r->status == RUN_WRONG))
 		model_set_regs(&a->model, r->regs, "JIT");
+}
+
+/* The numbers on screen, and the exercise's when its hint or answer shows. */
+static void recompute(ui_app *a)
+{
+	recompute_model(a);
+	recompute_exercise(a);
 }
 
 /* Keeps the overrides that name a parameter of the current lesson. */
@@ -648,10 +667,13 @@ void ui_app_act(ui_app *a, ui_action act)
 	case UI_ACT_SOLUTION:
 		if (!current_exercise(a))
 			say(a, 0, "No exercise on this page.");
-		else if (act == UI_ACT_HINT)
-			a->show_hint = 1;
-		else
-			a->show_solution = 1;
+		else {
+			if (act == UI_ACT_HINT)
+				a->show_hint = 1;
+			else
+				a->show_solution = 1;
+			recompute_exercise(a);
+		}
 		break;
 	case UI_ACT_EDIT:
 		start_edit(a);
@@ -666,7 +688,9 @@ void ui_app_act(ui_app *a, ui_action act)
 	}
 }
 
-int ui_app_exercise_model(const ui_app *a, const lesson_exercise *ex, model_result *r, char *err, int errlen)
+/* The model under an exercise's overrides (M, N, K among them may set the
+ * size): what its answer is checked against and its worked answer shows. */
+static int exercise_model(const ui_app *a, const lesson_exercise *ex, model_result *r, char *err, int errlen)
 {
 	expr_env ov = {0};
 	long long M = a->M, N = a->N, K = a->K;
@@ -692,7 +716,7 @@ static int exercise_value(const ui_app *a, const lesson_exercise *ex, double *v,
 	model_result *r = malloc(sizeof *r);
 	if (!r)
 		abort();
-	int rc = ui_app_exercise_model(a, ex, r, err, errlen);
+	int rc = exercise_model(a, ex, r, err, errlen);
 	if (rc == 0 && model_value(r, ex->key, v) < 0) {
 		snprintf(err, (size_t)errlen, "the model has no value '%s'", ex->key);
 		rc = -1;

@@ -84,6 +84,10 @@ typedef struct {
 	int whatif_sel;
 
 	model_result model;
+	/* The model under the current exercise's overrides, for its hint and
+	 * worked answer; computed when they are shown, not every frame. */
+	model_result ex_model;
+	int ex_model_ok;
 	int model_ok;
 	char model_err[256];
 	ui_ptx ptx[LESSON_MAX];
@@ -162,9 +166,6 @@ void ui_app_saved(const ui_app *a, state_data *s);
 
 /* Shared by update and draw: the first PTX view row shown, and the view. */
 const lesson *ui_app_lesson(const ui_app *a);
-/* The model under an exercise's overrides (M, N, K among them may set the
- * size): what its answer is checked against and its worked answer shows. */
-int ui_app_exercise_model(const ui_app *a, const lesson_exercise *ex, model_result *r, char *err, int errlen);
 const lesson_page *ui_app_page(const ui_app *a);
 /* The anchored lines of the page (union of its regions); -1 -1 when none. */
 void ui_app_anchor_lines(const ui_app *a, int *first, int *last);

@@ -435,17 +435,9 @@ static void build_lesson(lines *t, const ui_app *a, int w)
 			ln_nl(t);
 		}
 		/* The hint and the worked answer speak of the exercise's case
-		 * (@exercise ai.global BN=128), so their placeholders are filled
-		 * from the model under its overrides, as the check of an answer is. */
-		model_result *em = NULL;
-		if ((a->show_hint && ex->hint) || (a->show_solution && ex->answer)) {
-			char err[256];
-			em = malloc(sizeof *em);
-			if (em && ui_app_exercise_model(a, ex, em, err, sizeof err)) {
-				free(em);
-				em = NULL;
-			}
-		}
+		 * (@exercise ai.global BN=128): their placeholders come from the
+		 * model under its overrides, as the check of an answer does. */
+		const model_result *em = a->ex_model_ok ? &a->ex_model : NULL;
 		const struct {
 			int shown;
 			const char *label, *text;
@@ -460,7 +452,6 @@ static void build_lesson(lines *t, const ui_app *a, int w)
 			free(r.cp);
 			free(r.role);
 		}
-		free(em);
 		ln_add(t, "a", UI_ROLE_KEY);
 		ln_add(t, " answer  ", UI_ROLE_DIM);
 		ln_add(t, "h", UI_ROLE_KEY);
