@@ -149,8 +149,7 @@ static int parse_key(ctx *c, lesson *l, const char *key, char *v)
 		if (strlen(v) >= sizeof l->args)
 			return fail(c, "args is longer than %d characters", (int)sizeof l->args - 1);
 		util_strlcpy(l->args, v, sizeof l->args);
-	}
-	else if (!strcmp(key, "needs"))
+	} else if (!strcmp(key, "needs"))
 		return parse_needs(c, l, v);
 	else if (!strcmp(key, "regs")) {
 		char *end;

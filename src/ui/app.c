@@ -705,9 +705,7 @@ static int exercise_model(const ui_app *a, const lesson_exercise *ex, model_resu
 		else
 			expr_set(&ov, e->name, e->value);
 	}
-	if (model_compute(ui_app_lesson(a), &ov, M, N, K, &a->gpu, r, err, errlen))
-		return -1;
-	return 0;
+	return model_compute(ui_app_lesson(a), &ov, M, N, K, &a->gpu, r, err, errlen);
 }
 
 /* The model's value for an exercise. */
