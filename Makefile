@@ -18,9 +18,9 @@ Q := @
 endif
 
 BUILD   ?= build
-SRC     := $(sort $(wildcard src/*.c src/emu/*.c src/ui/*.c))
+SRC     := $(sort $(wildcard src/*/*.c))
 OBJ     := $(SRC:%.c=$(BUILD)/%.o)
-LIBOBJ  := $(filter-out $(BUILD)/src/main.o,$(OBJ))
+LIBOBJ  := $(filter-out $(BUILD)/src/cli/main.o,$(OBJ))
 TESTSRC := $(sort $(wildcard tests/test_*.c))
 TESTBIN := $(TESTSRC:tests/%.c=$(BUILD)/tests/%)
 BIN     ?= ptxtutor

@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "devices.h"
+#include "model/devices.h"
 
 static gpu_table table;
 

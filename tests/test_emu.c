@@ -13,12 +13,12 @@
 #include <fcntl.h>
 #include <unistd.h>
 
-#include "cli.h"
+#include "cli/cli.h"
 #include "emu/emu.h"
 #include "emu/emu_internal.h"
-#include "lesson.h"
-#include "runner.h"
-#include "util.h"
+#include "course/lesson.h"
+#include "gpu/runner.h"
+#include "base/util.h"
 
 /* ---- helpers ---- */
 

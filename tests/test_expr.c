@@ -6,7 +6,7 @@
 #include <cmocka.h>
 #include <string.h>
 
-#include "expr.h"
+#include "base/expr.h"
 
 static long long eval(const char *s, const expr_env *env)
 {

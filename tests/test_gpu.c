@@ -9,10 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lesson.h"
-#include "runner.h"
-#include "util.h"
-#include "worker.h"
+#include "course/lesson.h"
+#include "gpu/runner.h"
+#include "base/util.h"
+#include "gpu/worker.h"
 
 static worker w;
 static char why[256];

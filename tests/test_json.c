@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "json.h"
+#include "base/json.h"
 
 static void test_nesting_and_escapes(void **state)
 {

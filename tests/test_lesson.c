@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lesson.h"
+#include "course/lesson.h"
 
 static const char good[] =
 	"---\n"

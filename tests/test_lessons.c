@@ -12,10 +12,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "devices.h"
-#include "lesson.h"
-#include "model.h"
-#include "util.h"
+#include "model/devices.h"
+#include "course/lesson.h"
+#include "model/model.h"
+#include "base/util.h"
 
 /* The GPUs every exercise must be answerable on: a big one and a small one
  * without the sm_80 extras (no reserved shared memory, 1024 threads/SM). */

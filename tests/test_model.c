@@ -11,9 +11,9 @@
 #include <string.h>
 
 #include "emu/emu.h"
-#include "model.h"
-#include "runner.h"
-#include "util.h"
+#include "model/model.h"
+#include "gpu/runner.h"
+#include "base/util.h"
 
 /* A100 40GB: 19.5 TFLOP/s FP32, 312 tensor, 1555 GB/s (the lecture's card). */
 static const gpu_spec a100_40 = {

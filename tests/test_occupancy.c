@@ -7,7 +7,7 @@
 
 #include <string.h>
 
-#include "occupancy.h"
+#include "model/occupancy.h"
 
 /* Figures as in assets/gpus.tsv (tests do not read files). */
 static const gpu_spec a6000 = {

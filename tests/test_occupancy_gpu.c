@@ -8,11 +8,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cuda.h"
-#include "devices.h"
-#include "lesson.h"
-#include "occupancy.h"
-#include "util.h"
+#include "gpu/cuda.h"
+#include "model/devices.h"
+#include "course/lesson.h"
+#include "model/occupancy.h"
+#include "base/util.h"
 
 /* Register pressure and static shared memory of the generated kernels. */
 static const int accs[] = {2, 6, 12, 20, 28, 36, 44, 52, 60, 76, 92, 108, 124, 150, 180, 220};

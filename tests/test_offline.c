@@ -13,11 +13,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "lesson.h"
-#include "offline.h"
-#include "userptx.h"
-#include "util.h"
-#include "worker.h"
+#include "course/lesson.h"
+#include "emu/offline.h"
+#include "course/userptx.h"
+#include "base/util.h"
+#include "gpu/worker.h"
 
 static char dir[PATH_MAX];
 static course crs;

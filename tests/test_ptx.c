@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "ptx.h"
+#include "course/ptx.h"
 
 /* A tiny kernel in the project's style: a region, a guard, a loop, an unrolled run. */
 static const char *const sample =

@@ -15,14 +15,14 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "devices.h"
-#include "lesson.h"
+#include "model/devices.h"
+#include "course/lesson.h"
 #include "ui/app.h"
 #include "ui/draw.h"
 #include "ui/frame.h"
 #include "ui/keys.h"
 #include "ui/term.h"
-#include "util.h"
+#include "base/util.h"
 
 /* ---- a two-lesson course written for the test, in a root of its own ---- */
 

@@ -10,7 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "state.h"
+#include "course/state.h"
 
 static char dir[256];
 

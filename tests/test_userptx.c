@@ -12,8 +12,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "userptx.h"
-#include "util.h"
+#include "course/userptx.h"
+#include "base/util.h"
 
 static char dir[PATH_MAX];
 

@@ -8,8 +8,8 @@
 #include <signal.h>
 #include <string.h>
 
-#include "util.h"
-#include "worker.h"
+#include "base/util.h"
+#include "gpu/worker.h"
 
 static run_result wait_result(worker *w)
 {

@@ -2,7 +2,7 @@
 #ifndef PTXTUTOR_EMU_H
 #define PTXTUTOR_EMU_H
 
-#include "runner.h"
+#include "gpu/runner.h"
 
 #define EMU_MAX_REGIONS 32
 

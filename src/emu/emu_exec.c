@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "emu/emu_internal.h"
-#include "util.h"
+#include "base/util.h"
 
 /* ---- value helpers ---- */
 

@@ -6,7 +6,7 @@
 #include <string.h>
 #include <strings.h>
 #include "emu/emu_internal.h"
-#include "util.h"
+#include "base/util.h"
 
 const emu_type_info emu_types[ET_COUNT] = {
 	[ET_NONE] = {"", 0, 'u'},     [ET_PRED] = {"pred", 1, 'p'},

@@ -6,7 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "emu/emu_internal.h"
-#include "util.h"
+#include "base/util.h"
 
 static const char *const class_names[EMU_CLS_COUNT] = {
 	[EMU_CLS_FP] = "fp", [EMU_CLS_INT] = "int", [EMU_CLS_MOVE] = "move",

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "ui/draw.h"
-#include "util.h"
+#include "base/util.h"
 
 const lesson *ui_app_lesson(const ui_app *a)
 {

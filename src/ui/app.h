@@ -2,13 +2,13 @@
 #ifndef PTXTUTOR_UI_APP_H
 #define PTXTUTOR_UI_APP_H
 
-#include "devices.h"
-#include "lesson.h"
-#include "model.h"
-#include "ptx.h"
-#include "runner.h"
-#include "state.h"
-#include "userptx.h"
+#include "model/devices.h"
+#include "course/lesson.h"
+#include "model/model.h"
+#include "course/ptx.h"
+#include "gpu/runner.h"
+#include "course/state.h"
+#include "course/userptx.h"
 #include "ui/keys.h"
 #include "ui/layout.h"
 #include "ui/theme.h"
@@ -42,7 +42,7 @@ typedef struct {
 	ptx_doc doc;
 	ptx_mix_entry mix[UI_MIX_MAX];
 	int nmix, mix_total;
-	int edited;              /* shown and run from the student's copy (src/userptx.c) */
+	int edited;              /* shown and run from the student's copy (src/course/userptx.c) */
 	char path[RUN_PATH];     /* the file shown and run: the shipped one or the copy */
 	/* The lines the last run's JIT or emulator complained about, shown under
 	 * their lines. In the PTX view a row with hidden < 0 is the message of

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "util.h"
+#include "base/util.h"
 
 /* snprintf without the truncation warnings: every buffer here is a screen line, cut on purpose. */
 static void fmt(char *buf, size_t len, const char *f, ...) __attribute__((format(printf, 3, 4)));

@@ -4,7 +4,7 @@
 #include <curses.h>
 #include <string.h>
 
-#include "util.h"
+#include "base/util.h"
 
 #define CTRL(c) ((c) & 0x1f)
 

@@ -1,0 +1,23 @@
+/* bench: run requests through a worker with progress on the terminal, and print their results. */
+#ifndef PTXTUTOR_BENCH_H
+#define PTXTUTOR_BENCH_H
+
+#include <stdio.h>
+
+#include "base/json.h"
+#include "gpu/runner.h"
+
+/* Runs one request in the shared worker child (started on first use), with a
+ * progress line on stderr when it is a terminal; a fault or hang restarts the
+ * worker and becomes the result. Always fills res. */
+void bench_run_one(const run_request *rq, double deadline_s, const char *label, run_result *res);
+/* Stops the shared worker. */
+void bench_done(void);
+
+/* A short human report of one result (JIT log included on JIT errors). */
+void bench_print_result(FILE *out, const run_request *rq, const run_result *res);
+/* The result as a JSON object (key may be NULL); prev_gflops > 0 adds speedup. */
+void bench_json_result(json_writer *w, const char *key, const run_request *rq, const run_result *res,
+		       double prev_gflops);
+
+#endif

@@ -1,0 +1,55 @@
+/* cli: option helpers shared by the subcommands. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+
+int cli_parse_size(const char *s, long long *M, long long *N, long long *K)
+{
+	long long v[3];
+	int n = 0;
+	const char *p = s;
+	while (n < 3) {
+		char *end;
+		v[n] = strtoll(p, &end, 10);
+		if (end == p || v[n] <= 0 || v[n] > (1 << 20))
+			break;
+		n++;
+		p = end;
+		if (*p != ',')
+			break;
+		p++;
+	}
+	if (*p || (n != 1 && n != 3)) {
+		fprintf(stderr, "ptxtutor: bad size '%s' (want N or M,N,K, positive integers)\n", s);
+		return -1;
+	}
+	*M = v[0];
+	*N = n == 3 ? v[1] : v[0];
+	*K = n == 3 ? v[2] : v[0];
+	return 0;
+}
+
+int cli_parse_set(const char *s, expr_env *env)
+{
+	const char *eq = strchr(s, '=');
+	char *end;
+	if (!eq || eq == s || eq - s >= EXPR_NAME_MAX) {
+		fprintf(stderr, "ptxtutor: bad --set '%s' (want KEY=VALUE)\n", s);
+		return -1;
+	}
+	long long v = strtoll(eq + 1, &end, 10);
+	if (end == eq + 1 || *end) {
+		fprintf(stderr, "ptxtutor: bad value in --set '%s' (want an integer)\n", s);
+		return -1;
+	}
+	char key[EXPR_NAME_MAX];
+	memcpy(key, s, (size_t)(eq - s));
+	key[eq - s] = '\0';
+	if (expr_set(env, key, v) < 0) {
+		fprintf(stderr, "ptxtutor: too many --set options\n");
+		return -1;
+	}
+	return 0;
+}

@@ -1,0 +1,132 @@
+/* cmd_bench: `ptxtutor bench` — each lesson and cuBLAS timed in one run, as a table, CSV or JSON. */
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "cli/bench.h"
+#include "cli/cli.h"
+#include "base/json.h"
+
+static const char usage[] =
+	"usage: ptxtutor bench [LESSON...] [--size N|M,N,K] [--csv|--json]\n\n"
+	"Times each lesson's kernel and cuBLAS (SGEMM for f32, GemmEx f16->f32 for f16) in the\n"
+	"same run: median of repeats, GFLOP/s, %% of cuBLAS, speed-up over the previous lesson,\n"
+	"the relative error against cuBLAS. Default: every lesson with a kernel, at 4096.\n";
+
+enum { OUT_TABLE, OUT_CSV, OUT_JSON };
+
+int cmd_bench(int argc, char **argv)
+{
+	static const struct option opts[] = {{"size", required_argument, 0, 's'}, {"csv", no_argument, 0, 'c'},
+					     {"json", no_argument, 0, 'j'},        {"help", no_argument, 0, 'h'},
+					     {0}};
+	long long M = 4096, N = 4096, K = 4096;
+	int fmt = OUT_TABLE, ch;
+	optind = 1;
+	while ((ch = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		if (ch == 's') {
+			if (cli_parse_size(optarg, &M, &N, &K))
+				return 2;
+		} else if (ch == 'c')
+			fmt = OUT_CSV;
+		else if (ch == 'j')
+			fmt = OUT_JSON;
+		else {
+			fputs(usage, ch == 'h' ? stdout : stderr);
+			return ch == 'h' ? 0 : 2;
+		}
+	}
+	static course c;
+	cli_course(&c);
+	const lesson *todo[LESSON_MAX];
+	int n = 0;
+	for (int i = optind; i < argc; i++) {
+		const lesson *l = course_find(&c, argv[i]);
+		if (!l) {
+			fprintf(stderr, "ptxtutor: no lesson '%s' (see ptxtutor list)\n", argv[i]);
+			return 2;
+		}
+		todo[n++] = l;
+	}
+	if (optind == argc)
+		for (int i = 0; i < c.n; i++)
+			if (c.l[i].ptx_path[0])
+				todo[n++] = &c.l[i];
+
+	json_writer w;
+	char date[32];
+	time_t now = time(NULL);
+	strftime(date, sizeof date, "%Y-%m-%d", gmtime(&now));
+	if (fmt == OUT_JSON) {
+		json_begin(&w, stdout);
+		json_obj(&w, NULL);
+		json_str(&w, "date", date);
+		json_arr(&w, "results");
+	} else if (fmt == OUT_CSV) {
+		printf("lesson,id,M,N,K,ms,gflops,cublas_gflops,pct_of_cublas,speedup,rel_error,verified,status\n");
+	}
+	int failures = 0, header = 0;
+	double prev = 0;
+	for (int i = 0; i < n; i++) {
+		const lesson *l = todo[i];
+		run_request rq;
+		run_result res;
+		char err[512], label[96];
+		if (runner_request_for_lesson(l, NULL, M, N, K, &rq, err, sizeof err)) {
+			fprintf(stderr, "ptxtutor: %s\n", err);
+			failures++;
+			continue;
+		}
+		snprintf(label, sizeof label, "lesson %d (%s)", l->number, l->id);
+		bench_run_one(&rq, runner_deadline(&rq), label, &res);
+		int ok = res.status == RUN_OK;
+		/* A lesson this GPU cannot run (lesson 9 before Hopper) is said, not failed. */
+		failures += !ok && res.status != RUN_UNSUPPORTED;
+		double pct = res.cublas_gflops > 0 ? 100.0 * res.gflops / res.cublas_gflops : 0;
+		double speedup = prev > 0 && res.gflops > 0 ? res.gflops / prev : 0;
+		if (fmt == OUT_JSON) {
+			json_obj(&w, NULL);
+			json_int(&w, "lesson", l->number);
+			json_str(&w, "id", l->id);
+			bench_json_result(&w, "run", &rq, &res, prev);
+			json_end(&w);
+		} else if (fmt == OUT_CSV) {
+			printf("%d,%s,%lld,%lld,%lld,%.5f,%.1f,%.1f,%.1f,%.2f,%.3g,%d,%s\n", l->number, l->id, M, N, K,
+			       res.ms, res.gflops, res.cublas_gflops, pct, speedup, res.rel_err, res.verified,
+			       run_status_name(res.status));
+		} else {
+			if (!header && res.gpu[0]) {
+				printf("GPU %s (sm_%d%d), size %lldx%lldx%lld, %s\n", res.gpu, res.cc_major, res.cc_minor, M,
+				       N, K, date);
+				printf("%-3s %-14s %10s %10s %11s %9s %8s %9s %s\n", "#", "lesson", "ms", "GFLOP/s",
+				       "cuBLAS GF/s", "%cuBLAS", "speedup", "rel.err", "verified");
+				header = 1;
+			}
+			if (!ok && res.status != RUN_WRONG) {
+				printf("%-3d %-14s %s: %s\n", l->number, l->id, run_status_name(res.status), res.msg);
+				if (res.status == RUN_JIT_ERROR)
+					printf("%s\n", res.log);
+				continue;
+			}
+			char sp[16] = "-";
+			if (speedup > 0)
+				snprintf(sp, sizeof sp, "%.2fx", speedup);
+			printf("%-3d %-14s %10.4f %10.1f %11.1f %8.1f%% %8s %9.2e %s\n", l->number, l->id, res.ms,
+			       res.gflops, res.cublas_gflops, pct, sp, res.rel_err,
+			       res.verified == 1 ? "yes" : res.verified == 0 ? "NO" : "-");
+		}
+		/* Speed-up is against the lesson before, in the same precision. */
+		if (ok)
+			prev = (i + 1 < n && todo[i + 1]->dt != l->dt) ? 0 : res.gflops;
+	}
+	if (fmt == OUT_JSON) {
+		json_end(&w);
+		json_int(&w, "failures", failures);
+		json_end(&w);
+		json_finish(&w);
+	}
+	bench_done();
+	course_free(&c);
+	return failures ? 1 : 0;
+}

@@ -1,0 +1,96 @@
+/* cmd_check: `ptxtutor check` — verify lessons against cuBLAS at several sizes, square and not. */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/bench.h"
+#include "cli/cli.h"
+
+static const char usage[] =
+	"usage: ptxtutor check [LESSON...] [--sizes LIST]\n\n"
+	"Verifies each lesson's kernel against cuBLAS on fresh random inputs at several sizes.\n"
+	"LIST is sizes separated by ';' or spaces, each N or M,N,K (default '128;1000;4096;\n"
+	"1000,1200,800'); a size a lesson cannot take is moved to its nearest valid size.\n"
+	"The exit status is non-zero if any check fails.\n";
+
+int cmd_check(int argc, char **argv)
+{
+	static const struct option opts[] = {{"sizes", required_argument, 0, 's'}, {"help", no_argument, 0, 'h'}, {0}};
+	const char *sizes = "128;1000;4096;1000,1200,800";
+	int ch;
+	optind = 1;
+	while ((ch = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		if (ch == 's')
+			sizes = optarg;
+		else {
+			fputs(usage, ch == 'h' ? stdout : stderr);
+			return ch == 'h' ? 0 : 2;
+		}
+	}
+	long long list[16][3];
+	int nsizes = 0;
+	char buf[256];
+	snprintf(buf, sizeof buf, "%s", sizes);
+	for (char *tok = strtok(buf, "; "); tok && nsizes < 16; tok = strtok(NULL, "; ")) {
+		if (cli_parse_size(tok, &list[nsizes][0], &list[nsizes][1], &list[nsizes][2]))
+			return 2;
+		nsizes++;
+	}
+	static course c;
+	cli_course(&c);
+	const lesson *todo[LESSON_MAX];
+	int n = 0;
+	for (int i = optind; i < argc; i++) {
+		if (!(todo[n] = course_find(&c, argv[i]))) {
+			fprintf(stderr, "ptxtutor: no lesson '%s'\n", argv[i]);
+			return 2;
+		}
+		n++;
+	}
+	if (optind == argc)
+		for (int i = 0; i < c.n; i++)
+			if (c.l[i].ptx_path[0])
+				todo[n++] = &c.l[i];
+
+	int pass = 0, fail = 0, skipped = 0;
+	for (int i = 0; i < n; i++) {
+		const lesson *l = todo[i];
+		for (int s = 0; s < nsizes; s++) {
+			long long M = list[s][0], N = list[s][1], K = list[s][2];
+			expr_env env;
+			long long near[3];
+			char why[256];
+			lesson_env(l, NULL, M, N, K, &env);
+			if (lesson_nearest_size(l, &env, near, why, sizeof why) == 0)
+				M = near[0], N = near[1], K = near[2];
+			run_request rq;
+			run_result res;
+			char err[512], label[96];
+			if (runner_request_for_lesson(l, NULL, M, N, K, &rq, err, sizeof err)) {
+				printf("FAIL lesson %d (%s): %s\n", l->number, l->id, err);
+				fail++;
+				continue;
+			}
+			rq.time = 0;
+			snprintf(label, sizeof label, "lesson %d at %lldx%lldx%lld", l->number, M, N, K);
+			bench_run_one(&rq, runner_deadline(&rq), label, &res);
+			if (res.status == RUN_NO_GPU || res.status == RUN_UNSUPPORTED) {
+				printf("SKIP lesson %d (%s): %s\n", l->number, l->id, res.msg);
+				skipped++;
+				break;
+			}
+			int ok = res.status == RUN_OK && res.verified == 1;
+			printf("%s lesson %d (%-12s) %5lldx%-5lldx%-5lld rel.err %.2e  %s\n", ok ? "PASS" : "FAIL",
+			       l->number, l->id, M, N, K, res.rel_err, ok ? "" : res.msg);
+			if (res.status == RUN_JIT_ERROR)
+				printf("%s\n", res.log);
+			pass += ok;
+			fail += !ok;
+		}
+	}
+	printf("%d passed, %d failed, %d skipped\n", pass, fail, skipped);
+	bench_done();
+	course_free(&c);
+	return fail ? 1 : 0;
+}

@@ -1,0 +1,216 @@
+/* cmd_emulate: `ptxtutor emulate` — run a kernel on the CPU with the PTX interpreter, verify it and print its traffic counts. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "emu/emu.h"
+#include "base/json.h"
+#include "base/util.h"
+
+static const char emulate_usage[] =
+	"usage: ptxtutor emulate LESSON [--size N|M,N,K] [--set KEY=VALUE]... [--json]\n"
+	"       ptxtutor emulate --ptx FILE --entry NAME --grid X[,Y[,Z]] --block X[,Y[,Z]]\n"
+	"                        [--smem BYTES] [--args SPEC] [--dtype f32|f16] --size M[,N,K] [--json]\n\n"
+	"Runs the kernel on the CPU, warp by warp, on random inputs; verifies C against a\n"
+	"double-precision reference; counts what Nsight Compute would: global requests and\n"
+	"32-byte sectors, shared-memory wavefronts and bank conflicts, instructions by class,\n"
+	"also per labelled region (// @name ... // @end). Reports shared-memory races\n"
+	"(a missing bar.sync) and out-of-bounds accesses with the PTX line. Default size 128.\n";
+
+static void gmem_json(json_writer *w, const char *key, const emu_gmem *g)
+{
+	json_obj(w, key);
+	json_int(w, "requests", (long long)g->requests);
+	json_int(w, "sectors", (long long)g->sectors);
+	json_num(w, "sectors_per_request", g->requests ? (double)g->sectors / (double)g->requests : 0.0);
+	json_end(w);
+}
+
+static void smem_json(json_writer *w, const char *key, const emu_smem *s)
+{
+	json_obj(w, key);
+	json_int(w, "requests", (long long)s->requests);
+	json_int(w, "wavefronts", (long long)s->wavefronts);
+	json_int(w, "bank_conflicts", (long long)s->bank_conflicts);
+	json_end(w);
+}
+
+static emu_gmem gsum(const emu_counts *c)
+{
+	return (emu_gmem){c->gld.requests + c->gst.requests + c->gcp.requests,
+			  c->gld.sectors + c->gst.sectors + c->gcp.sectors};
+}
+
+static emu_smem ssum(const emu_counts *c)
+{
+	const emu_smem *p[] = {&c->sld, &c->sst, &c->sldsm, &c->scp};
+	emu_smem s = {0};
+	for (size_t i = 0; i < ARRAY_LEN(p); i++) {
+		s.requests += p[i]->requests;
+		s.wavefronts += p[i]->wavefronts;
+		s.ideal += p[i]->ideal;
+		s.bank_conflicts += p[i]->bank_conflicts;
+	}
+	return s;
+}
+
+static void counts_json(json_writer *w, const emu_counts *c)
+{
+	emu_gmem g = gsum(c);
+	json_obj(w, "global");
+	json_int(w, "requests", (long long)g.requests);
+	json_int(w, "sectors", (long long)g.sectors);
+	json_num(w, "sectors_per_request", g.requests ? (double)g.sectors / (double)g.requests : 0.0);
+	gmem_json(w, "load", &c->gld);
+	gmem_json(w, "store", &c->gst);
+	gmem_json(w, "cp_async", &c->gcp);
+	json_end(w);
+	emu_smem s = ssum(c);
+	json_obj(w, "shared");
+	json_int(w, "requests", (long long)s.requests);
+	json_int(w, "wavefronts", (long long)s.wavefronts);
+	json_int(w, "bank_conflicts", (long long)s.bank_conflicts);
+	smem_json(w, "load", &c->sld);
+	smem_json(w, "store", &c->sst);
+	smem_json(w, "ldmatrix", &c->sldsm);
+	smem_json(w, "cp_async", &c->scp);
+	json_end(w);
+	json_obj(w, "instructions");
+	for (int i = 0; i < EMU_CLS_COUNT; i++)
+		json_int(w, emu_class_name((emu_class)i), (long long)c->inst[i]);
+	json_int(w, "total", (long long)c->inst_total);
+	json_int(w, "thread_total", (long long)c->thread_inst);
+	json_end(w);
+	json_int(w, "barriers", (long long)c->barriers);
+}
+
+static void print_counts(FILE *f, const emu_counts *c, const char *indent)
+{
+	const struct { const char *name; const emu_gmem *g; } gm[] = {
+		{"global loads", &c->gld}, {"global stores", &c->gst}, {"cp.async reads", &c->gcp},
+	};
+	const struct { const char *name; const emu_smem *s; } sm[] = {
+		{"shared loads", &c->sld}, {"shared stores", &c->sst},
+		{"ldmatrix", &c->sldsm}, {"cp.async writes", &c->scp},
+	};
+	fprintf(f, "%s%-16s %12s %12s %9s\n", indent, "", "requests", "sectors", "sect/req");
+	for (size_t i = 0; i < ARRAY_LEN(gm); i++)
+		if (gm[i].g->requests || i < 2)
+			fprintf(f, "%s%-16s %12llu %12llu %9.2f\n", indent, gm[i].name, gm[i].g->requests, gm[i].g->sectors,
+				gm[i].g->requests ? (double)gm[i].g->sectors / (double)gm[i].g->requests : 0.0);
+	fprintf(f, "%s%-16s %12s %12s %9s\n", indent, "", "requests", "wavefronts", "conflicts");
+	for (size_t i = 0; i < ARRAY_LEN(sm); i++)
+		if (sm[i].s->requests || i < 2)
+			fprintf(f, "%s%-16s %12llu %12llu %9llu\n", indent, sm[i].name, sm[i].s->requests,
+				sm[i].s->wavefronts, sm[i].s->bank_conflicts);
+	fprintf(f, "%sinstructions (per warp): %llu;", indent, c->inst_total);
+	for (int i = 0; i < EMU_CLS_COUNT; i++)
+		if (c->inst[i])
+			fprintf(f, " %s %llu", emu_class_name((emu_class)i), c->inst[i]);
+	fprintf(f, "; barriers %llu\n", c->barriers);
+}
+
+int cmd_emulate(int argc, char **argv)
+{
+	cli_launch o;
+	int rc = cli_launch_parse(argc, argv, &o, emulate_usage);
+	if (rc)
+		return rc > 0 ? 0 : 2;
+	static course c;
+	if (o.lesson)
+		cli_course(&c);
+	if (!o.M) {
+		/* small enough to feel live on one core: the first cube the lesson accepts */
+		o.M = o.N = o.K = 128;
+		const lesson *l = o.lesson ? course_find(&c, o.lesson) : NULL;
+		static const long long cubes[] = {128, 256, 512};
+		for (size_t i = 0; l && i < ARRAY_LEN(cubes); i++) {
+			run_request probe;
+			char perr[256];
+			if (!runner_request_for_lesson(l, &o.set, cubes[i], cubes[i], cubes[i], &probe, perr, sizeof perr)) {
+				o.M = o.N = o.K = cubes[i];
+				break;
+			}
+		}
+	}
+	run_request rq;
+	if (cli_launch_request(&o, &c, &rq)) {
+		course_free(&c);
+		return 2;
+	}
+	course_free(&c);
+	emu_result res;
+	char err[512];
+	if (emu_run(&rq, NULL, &res, err, sizeof err)) {
+		if (o.json) {
+			json_writer w;
+			json_begin(&w, stdout);
+			json_obj(&w, NULL);
+			json_str(&w, "error", err);
+			json_end(&w);
+			json_finish(&w);
+		}
+		fprintf(stderr, "ptxtutor: %s\n", err);
+		return 2;
+	}
+	const char *name = o.lesson ? o.lesson : rq.entry;
+	if (o.json) {
+		json_writer w;
+		json_begin(&w, stdout);
+		json_obj(&w, NULL);
+		json_str(&w, "kernel", rq.entry);
+		json_str(&w, "ptx", rq.ptx_path);
+		json_str(&w, "dtype", rq.dt == DTYPE_F16 ? "f16" : "f32");
+		json_arr(&w, "size");
+		json_int(&w, NULL, rq.M);
+		json_int(&w, NULL, rq.N);
+		json_int(&w, NULL, rq.K);
+		json_end(&w);
+		json_arr(&w, "grid");
+		for (int i = 0; i < 3; i++)
+			json_int(&w, NULL, rq.grid[i]);
+		json_end(&w);
+		json_arr(&w, "block");
+		for (int i = 0; i < 3; i++)
+			json_int(&w, NULL, rq.block[i]);
+		json_end(&w);
+		json_int(&w, "smem", rq.smem);
+		json_bool(&w, "verified", res.verified == 1 && !res.races);
+		json_num(&w, "rel_error", res.rel_error);
+		json_num(&w, "tolerance", res.tol);
+		json_int(&w, "races", (long long)res.races);
+		if (res.races)
+			json_str(&w, "race", res.race_msg);
+		json_str(&w, "message", res.msg);
+		json_num(&w, "seconds", res.seconds);
+		json_int(&w, "warps", res.warps);
+		counts_json(&w, &res.total);
+		json_obj(&w, "regions");
+		for (int r = 0; r < res.nregions; r++) {
+			json_obj(&w, res.regions[r].name);
+			json_int(&w, "first_line", res.regions[r].first_line);
+			json_int(&w, "last_line", res.regions[r].last_line);
+			counts_json(&w, &res.regions[r].c);
+			json_end(&w);
+		}
+		json_end(&w);
+		json_end(&w);
+		json_finish(&w);
+	} else {
+		printf("%s at %lldx%lldx%lld on the CPU (%s): %s\n", name, rq.M, rq.N, rq.K,
+		       rq.dt == DTYPE_F16 ? "f16 in, f32 out" : "f32", res.verified == 1 && !res.races ? "VERIFIED" : "FAILED");
+		printf("  %s\n", res.msg);
+		if (res.verified >= 0)
+			printf("  rel. error %.3g (tolerance %.0e); %.2f s; grid %ux%ux%u, block %ux%ux%u, %lld warps\n",
+			       res.rel_error, res.tol, res.seconds, rq.grid[0], rq.grid[1], rq.grid[2],
+			       rq.block[0], rq.block[1], rq.block[2], res.warps);
+		if (res.races > 1)
+			printf("  %llu racing shared-memory accesses in all\n", res.races);
+		print_counts(stdout, &res.total, "  ");
+		for (int r = 0; r < res.nregions; r++) {
+			printf("  region @%s (lines %d-%d):\n", res.regions[r].name, res.regions[r].first_line, res.regions[r].last_line);
+			print_counts(stdout, &res.regions[r].c, "    ");
+		}
+	}
+	return res.verified == 1 && !res.races ? 0 : 1;
+}

@@ -1,0 +1,92 @@
+/* cmd_gpus: `ptxtutor gpus` — the built-in GPU table, as text or JSON. */
+#include <getopt.h>
+#include <stdio.h>
+
+#include "cli/cli.h"
+#include "model/devices.h"
+#include "base/json.h"
+
+static void usage(FILE *out)
+{
+	fprintf(out, "usage: ptxtutor gpus [--json]\n\n"
+		     "The GPU models in assets/gpus.tsv that --gpu NAME picks from: compute capability,\n"
+		     "SMs, peaks (FP32 and tensor cores, f16 in / f32 accumulate, dense), bandwidth, the\n"
+		     "FP32 ridge point, and the per-SM limits occupancy uses. NAME is a key (h100, a100-40)\n"
+		     "or part of a name (\"4090\"), case-insensitive; `a100` is the 80 GB card.\n");
+}
+
+int cmd_gpus(int argc, char **argv)
+{
+	static const struct option opts[] = {{"json", no_argument, 0, 'j'}, {"help", no_argument, 0, 'h'}, {0}};
+	int json = 0, ch;
+	optind = 1;
+	while ((ch = getopt_long(argc, argv, "jh", opts, NULL)) != -1) {
+		if (ch == 'j')
+			json = 1;
+		else {
+			usage(ch == 'h' ? stdout : stderr);
+			return ch == 'h' ? 0 : 2;
+		}
+	}
+	if (optind < argc) {
+		fprintf(stderr, "ptxtutor gpus: unexpected argument '%s'\n", argv[optind]);
+		return 2;
+	}
+	static gpu_table t;
+	char err[256];
+	if (devices_load(&t, err, sizeof err) < 0) {
+		fprintf(stderr, "ptxtutor: %s\n", err);
+		return 1;
+	}
+	if (json) {
+		json_writer w;
+		json_begin(&w, stdout);
+		json_arr(&w, NULL);
+		for (int i = 0; i < t.n; i++) {
+			const gpu_spec *g = &t.g[i];
+			char cc[16];
+			snprintf(cc, sizeof cc, "%d.%d", g->cc_major, g->cc_minor);
+			json_obj(&w, NULL);
+			json_str(&w, "key", g->key);
+			json_str(&w, "name", g->name);
+			json_str(&w, "cc", cc);
+			json_int(&w, "sms", g->sms);
+			json_int(&w, "clock_mhz", g->clock_mhz);
+			json_num(&w, "fp32_tflops", g->fp32_tflops);
+			json_num(&w, "tensor_tflops", g->tensor_tflops);
+			json_num(&w, "bw_gbs", g->bw_gbs);
+			json_num(&w, "ridge_fp32", g->fp32_tflops * 1e3 / g->bw_gbs);
+			json_num(&w, "ridge_tensor", g->tensor_tflops * 1e3 / g->bw_gbs);
+			json_int(&w, "l2_kb", g->l2_kb);
+			json_int(&w, "smem_per_sm", g->smem_per_sm);
+			json_int(&w, "smem_per_block", g->smem_per_block);
+			json_int(&w, "smem_optin", g->smem_optin);
+			json_int(&w, "smem_reserved", g->smem_reserved);
+			json_int(&w, "regs_per_sm", g->regs_per_sm);
+			json_int(&w, "regs_per_block", g->regs_per_block);
+			json_int(&w, "max_threads_per_sm", g->max_threads_per_sm);
+			json_int(&w, "max_threads_per_block", g->max_threads_per_block);
+			json_int(&w, "max_warps_per_sm", g->max_warps_per_sm);
+			json_int(&w, "max_blocks_per_sm", g->max_blocks_per_sm);
+			json_int(&w, "warp_alloc_regs", g->warp_alloc_regs);
+			json_str(&w, "source", g->source);
+			json_end(&w);
+		}
+		json_end(&w);
+		json_finish(&w);
+		return 0;
+	}
+	printf("%-9s %-35s %-4s %4s %5s %6s %7s %6s %6s %6s %7s %6s %5s\n", "key", "name", "cc", "SMs", "MHz",
+	       "FP32TF", "tensTF", "GB/s", "ridge", "L2 MB", "smem/SM", "warps", "blks");
+	for (int i = 0; i < t.n; i++) {
+		const gpu_spec *g = &t.g[i];
+		char cc[16];
+		snprintf(cc, sizeof cc, "%d.%d", g->cc_major, g->cc_minor);
+		printf("%-9s %-35s %-4s %4d %5d %6.1f %7.1f %6.0f %6.1f %6.0f %6dK %6d %5d\n", g->key, g->name, cc, g->sms,
+		       g->clock_mhz, g->fp32_tflops, g->tensor_tflops, g->bw_gbs, g->fp32_tflops * 1e3 / g->bw_gbs,
+		       g->l2_kb / 1024.0, g->smem_per_sm / 1024, g->max_warps_per_sm, g->max_blocks_per_sm);
+	}
+	printf("\nridge = FP32 peak / bandwidth (FLOP/B); tensor = f16 in, f32 accumulate, dense. "
+	       "Sources: ptxtutor gpus --json, or assets/gpus.tsv.\n");
+	return 0;
+}

@@ -1,0 +1,73 @@
+/* cmd_list: `ptxtutor list` — the lessons of the course, as a table or JSON. */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "base/json.h"
+#include "course/lesson.h"
+#include "model/model.h"
+
+int cli_course(course *c)
+{
+	char errs[4096];
+	course_load(c, errs, sizeof errs);
+	int n = c->n - course_validate(c, model_known, errs, sizeof errs);
+	if (errs[0])
+		fprintf(stderr, "%s", errs);
+	return n;
+}
+
+int cmd_list(int argc, char **argv)
+{
+	static const struct option opts[] = {{"json", no_argument, 0, 'j'}, {"help", no_argument, 0, 'h'}, {0}};
+	int json = 0, ch;
+	optind = 1;
+	while ((ch = getopt_long(argc, argv, "jh", opts, NULL)) != -1) {
+		if (ch == 'j')
+			json = 1;
+		else {
+			printf("usage: ptxtutor list [--json]\n\nThe lessons: number, id, title, dtype and the "
+			       "GPU generation each needs.\n");
+			return ch == 'h' ? 0 : 2;
+		}
+	}
+	static course c;
+	cli_course(&c);
+	if (json) {
+		json_writer w;
+		json_begin(&w, stdout);
+		json_arr(&w, NULL);
+		for (int i = 0; i < c.n; i++) {
+			const lesson *l = &c.l[i];
+			char sm[16];
+			snprintf(sm, sizeof sm, "sm_%d%s", l->needs_sm, l->needs_arch_specific ? "a" : "");
+			json_obj(&w, NULL);
+			json_int(&w, "number", l->number);
+			json_str(&w, "id", l->id);
+			json_str(&w, "title", l->title);
+			json_str(&w, "dtype", dtype_name(l->dt));
+			if (l->needs_sm)
+				json_str(&w, "needs", sm);
+			else
+				json_null(&w, "needs");
+			json_str(&w, "kernel", l->ptx_path[0] ? l->ptx_path : NULL);
+			json_int(&w, "pages", l->npages);
+			json_end(&w);
+		}
+		json_end(&w);
+		json_finish(&w);
+	} else {
+		printf("%3s  %-14s %-5s %-7s %s\n", "#", "id", "dtype", "needs", "title");
+		for (int i = 0; i < c.n; i++) {
+			const lesson *l = &c.l[i];
+			char sm[16] = "-";
+			if (l->needs_sm)
+				snprintf(sm, sizeof sm, "sm_%d%s", l->needs_sm, l->needs_arch_specific ? "a" : "");
+			printf("%3d  %-14s %-5s %-7s %s\n", l->number, l->id, dtype_name(l->dt), sm, l->title);
+		}
+	}
+	course_free(&c);
+	return 0;
+}

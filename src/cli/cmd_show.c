@@ -1,0 +1,297 @@
+/* cmd_show: `ptxtutor show LESSON` — a lesson's model: work, traffic per level, warp view, roofline, occupancy. */
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "gpu/cuda.h"
+#include "model/devices.h"
+#include "base/json.h"
+#include "course/lesson.h"
+#include "model/model.h"
+#include "base/util.h"
+
+static void usage(FILE *out)
+{
+	fprintf(out, "usage: ptxtutor show LESSON [--gpu NAME] [--size N | --size M,N,K] [--set KEY=VALUE]... [--json]\n\n"
+		     "The lesson's numbers from its cost model: FLOPs; loads and stores per output element\n"
+		     "and in total for global memory, shared memory and registers; arithmetic intensity per\n"
+		     "level; 32-byte sectors per warp request and shared-memory wavefronts; the roofline\n"
+		     "(ridge point, bound, predicted time); occupancy step by step.\n\n"
+		     "  LESSON          a number (3) or an id (smem)\n"
+		     "  --gpu NAME      a GPU from `ptxtutor gpus` (default: this GPU, else h100)\n"
+		     "  --size N|M,N,K  problem size (default 4096)\n"
+		     "  --set KEY=VAL   change a lesson parameter for a what-if, e.g. --set TILE=16\n"
+		     "  --json          print JSON (keys in docs/json.md)\n\n"
+		     "Without --gpu on a machine with an NVIDIA GPU, the live device is used and the\n"
+		     "kernel is JIT-compiled for its register count; otherwise registers per thread are\n"
+		     "the lesson's recorded ptxas count (regs: in its front matter), labelled so.\n"
+		     "Formulas: docs/model.md.\n");
+}
+
+static void level_json(json_writer *w, const char *key, const model_level *lv)
+{
+	json_obj(w, key);
+	json_num(w, "loads_per_output", lv->loads_per_output);
+	json_num(w, "stores_per_output", lv->stores_per_output);
+	json_num(w, "loads", lv->loads);
+	json_num(w, "stores", lv->stores);
+	json_num(w, "bytes", lv->bytes);
+	json_end(w);
+}
+
+static void print_json(const lesson *l, const model_result *r)
+{
+	json_writer w;
+	json_begin(&w, stdout);
+	json_obj(&w, NULL);
+	json_str(&w, "lesson", l->id);
+	json_int(&w, "number", l->number);
+	json_str(&w, "model", r->model);
+	json_str(&w, "gpu", r->gpu.name);
+	json_str(&w, "gpu_key", r->gpu.key);
+	json_int(&w, "M", r->M);
+	json_int(&w, "N", r->N);
+	json_int(&w, "K", r->K);
+	json_obj(&w, "params");
+	for (int i = 0; i < l->nparams; i++) {
+		long long v = 0;
+		expr_get(&r->env, l->params[i].name, &v);
+		json_int(&w, l->params[i].name, v);
+	}
+	json_end(&w);
+	json_num(&w, "flops", r->flops);
+	json_obj(&w, "ai");
+	json_num(&w, "global", r->ai_global);
+	json_num(&w, "shared", r->ai_shared);
+	json_num(&w, "dram_ideal", r->ai_dram_ideal);
+	json_end(&w);
+	json_obj(&w, "per_output");
+	json_num(&w, "global_loads", r->global.loads_per_output);
+	json_num(&w, "global_stores", r->global.stores_per_output);
+	json_num(&w, "shared_loads", r->shared.loads_per_output);
+	json_num(&w, "shared_stores", r->shared.stores_per_output);
+	json_num(&w, "reg_loads", r->regs.loads_per_output);
+	json_num(&w, "reg_stores", r->regs.stores_per_output);
+	json_end(&w);
+	json_obj(&w, "levels");
+	level_json(&w, "global", &r->global);
+	level_json(&w, "shared", &r->shared);
+	level_json(&w, "registers", &r->regs);
+	json_num(&w, "dram_ideal_bytes", r->dram_ideal_bytes);
+	json_end(&w);
+	json_obj(&w, "sectors_per_request");
+	json_num(&w, "A", r->sectors_A);
+	json_num(&w, "B", r->sectors_B);
+	json_end(&w);
+	json_obj(&w, "wavefronts_per_request");
+	json_num(&w, "A", r->wavefronts_A);
+	json_num(&w, "B", r->wavefronts_B);
+	json_end(&w);
+	json_str(&w, "unit", r->unit);
+	json_num(&w, "peak_tflops", r->peak_tflops);
+	json_num(&w, "bw_gbs", r->gpu.bw_gbs);
+	json_num(&w, "ridge", r->ridge);
+	json_str(&w, "bound", r->bound);
+	json_num(&w, "predicted_ms", r->predicted_ms);
+	json_obj(&w, "launch");
+	json_int(&w, "threads", r->threads);
+	json_int(&w, "smem_static", r->smem_static);
+	json_int(&w, "smem_dynamic", r->smem_dynamic);
+	json_int(&w, "regs", r->regs_per_thread);
+	json_str(&w, "regs_source", r->regs_source);
+	json_end(&w);
+	occ_json(&w, "occupancy", &r->occ);
+	json_end(&w);
+	json_finish(&w);
+}
+
+/* One row: a label and a few model keys formatted. */
+static void row(const model_result *r, const char *label, const char *k1, const char *n1, const char *k2,
+		const char *n2)
+{
+	char a[64], b[64];
+	model_format(r, k1, a, sizeof a);
+	printf("  %-13s %s %-20s", label, n1, a);
+	if (k2) {
+		model_format(r, k2, b, sizeof b);
+		printf(" %s %s", n2, b);
+	}
+	printf("\n");
+}
+
+static void print_text(const lesson *l, const model_result *r, int default_gpu)
+{
+	char v[64], w2[64];
+	printf("Lesson %d (%s): %s   [model %s]\n", l->number, l->id, l->title, r->model);
+	printf("GPU      %s (sm_%d%d, %d SMs)%s\n", r->gpu.name, r->gpu.cc_major, r->gpu.cc_minor, r->gpu.sms,
+	       default_gpu ? "   (default; --gpu NAME for another)" : "");
+	printf("Size     M=%lld N=%lld K=%lld", r->M, r->N, r->K);
+	if (l->nparams) {
+		printf("   params");
+		for (int i = 0; i < l->nparams; i++) {
+			long long x = 0;
+			expr_get(&r->env, l->params[i].name, &x);
+			printf(" %s=%lld%s", l->params[i].name, x, x != l->params[i].value ? " (what-if)" : "");
+		}
+	}
+	printf("\n\n");
+
+	model_format(r, "flops", v, sizeof v);
+	printf("Work       %s (2·M·N·K)\n", v);
+	printf("Per output element (K=%lld):\n", r->K);
+	row(r, "global", "per_output.global_loads", "loads", "per_output.global_stores", "stores");
+	row(r, "shared", "per_output.shared_loads", "loads", "per_output.shared_stores", "stores");
+	row(r, "registers", "per_output.reg_loads", "reads", "per_output.reg_stores", "acc. updates");
+	printf("Whole problem (elements):\n");
+	row(r, "global", "total.global_loads", "loads", "total.global_stores", "stores");
+	row(r, "shared", "total.shared_loads", "loads", "total.shared_stores", "stores");
+	printf("Bytes, whole problem:\n");
+	row(r, "global", "bytes.global", "as issued", "bytes.dram_ideal", "ideal DRAM (each input once)");
+	row(r, "shared", "bytes.shared", "as issued", NULL, NULL);
+	printf("Arithmetic intensity:\n");
+	row(r, "global", "ai.global", "as issued", "ai.dram_ideal", "ideal DRAM");
+	row(r, "shared", "ai.shared", "as issued", NULL, NULL);
+	printf("Warp view (one request in the main loop):\n");
+	model_format(r, "sectors_per_request.A", v, sizeof v);
+	model_format(r, "sectors_per_request.B", w2, sizeof w2);
+	printf("  %-13s A %s, B %s (32-byte sectors per load)\n", "global", v, w2);
+	model_format(r, "wavefronts.A", v, sizeof v);
+	model_format(r, "wavefronts.B", w2, sizeof w2);
+	printf("  %-13s A %s, B %s (wavefronts per read; 1 per 128 B is conflict-free)\n", "shared", v, w2);
+	printf("Roofline (%s):\n", r->unit);
+	model_format(r, "peak_tflops", v, sizeof v);
+	model_format(r, "gpu.bw_gbs", w2, sizeof w2);
+	if (isnan(r->ridge)) {
+		printf("  %-13s unknown: no peak figures for this GPU in assets/gpus.tsv\n", "ridge");
+	} else {
+		printf("  %-13s %s / %s = %.2f FLOP/B\n", "ridge", v, w2, r->ridge);
+		printf("  %-13s %s-bound (%.2f FLOP/B %s the ridge)\n", "bound", r->bound, r->ai_global,
+		       r->ai_global < r->ridge ? "below" : "at or above");
+	}
+	model_format(r, "predicted_ms", v, sizeof v);
+	printf("  %-13s %s (max of compute time and global traffic / bandwidth; caches ignored)\n", "predicted", v);
+	printf("Occupancy: %d threads, %d registers [%s], %d + %d B shared per block\n", r->threads,
+	       r->regs_per_thread, r->regs_source, r->smem_static, r->smem_dynamic);
+	for (int i = 0; i < r->occ.nsteps; i++)
+		printf("  %d. %s\n", i + 1, r->occ.steps[i]);
+}
+
+/* On a machine with a GPU and no --gpu: the live device, completed from the
+ * table. Returns 0 and fills live, or -1 (no driver) and the table's default
+ * is used instead. */
+static int live_device(const gpu_table *t, gpu_spec *live)
+{
+	char why[256];
+	if (!cuda_load(why, sizeof why))
+		return -1;
+	memset(live, 0, sizeof *live);
+	if (cuda_device_spec(live) < 0 || live->sms == 0)
+		return -1;
+	devices_complete(t, live);
+	return 0;
+}
+
+/* JIT-compiles the lesson's PTX on the live GPU for its true register count
+ * and static shared memory. Returns 0, or -1 (then the recorded count stays). */
+static int jit_attrs(const lesson *l, int *regs, int *smem_static)
+{
+	char why[256], path[512];
+	const cuda_api *cu = cuda_load(why, sizeof why);
+	if (!cu || !l->ptx_path[0] || !l->entry[0])
+		return -1;
+	util_path(path, sizeof path, l->ptx_path);
+	char *text = util_read_file(path, NULL, NULL, 0);
+	if (!text)
+		return -1;
+	CUmodule mod;
+	CUfunction fn;
+	int rc = -1;
+	if (cu->ModuleLoadDataEx(&mod, text, 0, NULL, NULL) == CUDA_SUCCESS) {
+		if (cu->ModuleGetFunction(&fn, mod, l->entry) == CUDA_SUCCESS &&
+		    cu->FuncGetAttribute(regs, CU_FUNC_ATTRIBUTE_NUM_REGS, fn) == CUDA_SUCCESS &&
+		    cu->FuncGetAttribute(smem_static, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, fn) == CUDA_SUCCESS)
+			rc = 0;
+		cu->ModuleUnload(mod);
+	}
+	free(text);
+	return rc;
+}
+
+int cmd_show(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{"gpu", required_argument, 0, 'g'}, {"size", required_argument, 0, 's'},
+		{"set", required_argument, 0, 'S'}, {"json", no_argument, 0, 'j'},
+		{"help", no_argument, 0, 'h'},     {0},
+	};
+	const char *gpu = NULL;
+	long long M = 4096, N = 4096, K = 4096;
+	expr_env ov = {0};
+	int json = 0, ch;
+	optind = 1;
+	while ((ch = getopt_long(argc, argv, "g:s:S:jh", opts, NULL)) != -1) {
+		switch (ch) {
+		case 'g': gpu = optarg; break;
+		case 's': if (cli_parse_size(optarg, &M, &N, &K)) return 2; break;
+		case 'S': if (cli_parse_set(optarg, &ov)) return 2; break;
+		case 'j': json = 1; break;
+		case 'h': usage(stdout); return 0;
+		default: usage(stderr); return 2;
+		}
+	}
+	if (optind != argc - 1) {
+		fprintf(stderr, "ptxtutor show: %s\n", optind >= argc ? "which lesson? (ptxtutor list)" : "one lesson at a time");
+		return 2;
+	}
+	const char *what = argv[optind];
+
+	static gpu_table t;
+	static course c;
+	char msg[1024];
+	if (devices_load(&t, msg, sizeof msg) < 0) {
+		fprintf(stderr, "ptxtutor: %s\n", msg);
+		return 1;
+	}
+	static gpu_spec live;
+	int is_live = !gpu && live_device(&t, &live) == 0;
+	const gpu_spec *g = is_live ? &live : gpu ? devices_find(&t, gpu, msg, sizeof msg) : devices_default(&t);
+	if (!g) {
+		fprintf(stderr, "ptxtutor show: %s\n", gpu ? msg : "no GPU table");
+		return 2;
+	}
+	char errs[4096] = "";
+	course_load(&c, errs, sizeof errs);
+	course_validate(&c, model_known, errs, sizeof errs);
+	const lesson *l = course_find(&c, what);
+	if (!l) {
+		if (errs[0])
+			fprintf(stderr, "%s", errs);
+		fprintf(stderr, "ptxtutor show: no lesson '%s' (ptxtutor list)\n", what);
+		course_free(&c);
+		return 2;
+	}
+	static model_result r;
+	int rc = model_compute(l, &ov, M, N, K, g, &r, msg, sizeof msg);
+	if (rc < 0) {
+		fprintf(stderr, "ptxtutor show: %s\n", msg);
+		course_free(&c);
+		return 2;
+	}
+	int regs, smem_static;
+	if (is_live && jit_attrs(l, &regs, &smem_static) == 0) {
+		r.smem_static = smem_static;
+		model_set_regs(&r, regs, "JIT on this GPU");
+	}
+	/* The model holds for any size; the kernel may not: say so, still show. */
+	if (lesson_check_size(l, &r.env, msg, sizeof msg) < 0)
+		fprintf(stderr, "note: %s (the kernel would refuse this size)\n", msg);
+	if (json)
+		print_json(l, &r);
+	else
+		print_text(l, &r, gpu == NULL && !is_live);
+	course_free(&c);
+	return 0;
+}

@@ -1,0 +1,421 @@
+/* cmd_tui: the interactive tutor's event loop (`ptxtutor`), and `show LESSON --screen`, the same panes as plain text. */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "cli/cli.h"
+#include "model/devices.h"
+#include "course/lesson.h"
+#include "course/state.h"
+#include "ui/app.h"
+#include "ui/draw.h"
+#include "ui/frame.h"
+#include "ui/term.h"
+#include "base/util.h"
+#include "gpu/worker.h"
+
+/* Deadlines: ui_app_deadline (from the model; PTXTUTOR_DEADLINE_S overrides
+ * it, e.g. for tests of a hanging kernel). Offline runs: the first RUN_NO_GPU
+ * makes the update code ask for the same run again with rq.emulate set, and
+ * the worker child runs it on the CPU emulator (src/emu/offline.c), so neither
+ * kind of run can freeze the screen. */
+
+typedef struct {
+	ui_opts o;
+	expr_env set;
+	int width, height, screen;
+	const char *keys;
+	int exit_after_first_frame; /* PTXTUTOR_FIRST_FRAME_EXIT: start-up timing */
+} options;
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: ptxtutor [LESSON] [--present] [--theme light|dark] [--ascii] [--gpu NAME]\n"
+		"                [--size N|M,N,K] [--set K=V]... [--page P]\n"
+		"       ptxtutor show LESSON --screen [--width W] [--height H] [--keys KEYS] [same options]\n\n"
+		"The interactive tutor: the lesson, its PTX, the numbers and the run side by side.\n"
+		"Keys: ? in the tutor. Where you were is remembered under $XDG_STATE_HOME/ptxtutor.\n"
+		"NO_COLOR (set and not empty) turns colours off; --ascii avoids line drawing.\n"
+		"--screen prints what the tutor would draw (after KEYS, typed one by one).\n");
+}
+
+static int parse(int argc, char **argv, options *op, int screen)
+{
+	enum { O_PRESENT = 256, O_ASCII, O_THEME, O_GPU, O_SIZE, O_SET, O_PAGE, O_LESSON, O_SCREEN, O_W, O_H, O_KEYS };
+	static const struct option longs[] = {
+		{"present", no_argument, 0, O_PRESENT}, {"ascii", no_argument, 0, O_ASCII},
+		{"theme", required_argument, 0, O_THEME}, {"gpu", required_argument, 0, O_GPU},
+		{"size", required_argument, 0, O_SIZE},   {"set", required_argument, 0, O_SET},
+		{"page", required_argument, 0, O_PAGE},   {"lesson", required_argument, 0, O_LESSON},
+		{"screen", no_argument, 0, O_SCREEN},     {"width", required_argument, 0, O_W},
+		{"height", required_argument, 0, O_H},    {"keys", required_argument, 0, O_KEYS},
+		{"help", no_argument, 0, 'h'},            {0, 0, 0, 0},
+	};
+	memset(op, 0, sizeof *op);
+	op->o.page = -1;
+	op->o.no_color = getenv("NO_COLOR");
+	const char *dl = getenv("PTXTUTOR_DEADLINE_S");
+	op->o.deadline_s = dl && *dl ? atof(dl) : 0;
+	op->width = 80;
+	op->height = 24;
+	int ch;
+	optind = 0;
+	opterr = 1;
+	while ((ch = getopt_long(argc, argv, "h", longs, NULL)) != -1) {
+		switch (ch) {
+		case O_PRESENT: op->o.present = 1; break;
+		case O_ASCII: op->o.ascii = 1; break;
+		case O_THEME: op->o.theme = optarg; break;
+		case O_GPU: op->o.gpu = optarg; break;
+		case O_SIZE:
+			if (cli_parse_size(optarg, &op->o.M, &op->o.N, &op->o.K) < 0)
+				return -1;
+			break;
+		case O_SET:
+			if (cli_parse_set(optarg, &op->set) < 0)
+				return -1;
+			op->o.set = &op->set;
+			break;
+		case O_PAGE: op->o.page = atoi(optarg) - 1; break;
+		case O_LESSON: op->o.lesson = optarg; break;
+		case O_SCREEN: op->screen = 1; break;
+		case O_W: op->width = atoi(optarg); break;
+		case O_H: op->height = atoi(optarg); break;
+		case O_KEYS: op->keys = optarg; break;
+		case 'h': usage(stdout); return 1;
+		default: usage(stderr); return -1;
+		}
+	}
+	/* `show` has its own name first: the lesson is the first word after it. */
+	if (optind < argc)
+		op->o.lesson = argv[optind++];
+	if (optind < argc) {
+		fprintf(stderr, "ptxtutor: unexpected '%s'\n", argv[optind]);
+		return -1;
+	}
+	if (screen && !op->o.lesson) {
+		fprintf(stderr, "ptxtutor: show --screen needs a LESSON (a number or an id)\n");
+		return -1;
+	}
+	if (op->width < 1 || op->width > 1000 || op->height < 1 || op->height > 500) {
+		fprintf(stderr, "ptxtutor: --width and --height must be 1..1000 and 1..500\n");
+		return -1;
+	}
+	if (op->o.theme && !ui_theme_find(op->o.theme)) {
+		fprintf(stderr, "ptxtutor: unknown theme '%s' (light, dark, term, mono)\n", op->o.theme);
+		return -1;
+	}
+	return 0;
+}
+
+/* Loads the course and the GPU table and sets the app up. */
+static ui_app *start(const options *op)
+{
+	course *c = calloc(1, sizeof *c);
+	ui_app *a = calloc(1, sizeof *a);
+	if (!c || !a)
+		abort();
+	char errs[4096] = "";
+	course_load(c, errs, sizeof errs);
+	course_validate(c, model_known, errs, sizeof errs);
+	/* Lessons that failed to parse or name unknown anchors or placeholders
+	 * are skipped; say so where it can be read. */
+	if (errs[0])
+		fprintf(stderr, "%s", errs);
+	gpu_table *gpus = calloc(1, sizeof *gpus);
+	char err[512] = "";
+	if (devices_load(gpus, err, sizeof err) < 0) {
+		fprintf(stderr, "ptxtutor: %s (the numbers need it)\n", err);
+		gpus->n = 0;
+	}
+	if (ui_app_setup(a, &op->o, c, gpus, err, sizeof err) < 0) {
+		fprintf(stderr, "ptxtutor: %s\n", err);
+		ui_app_free(a);
+		free(a);
+		free(gpus);
+		return NULL;
+	}
+	free(gpus);
+	return a;
+}
+
+/* Turns the --keys string into key codes: characters as typed, with \t, \e
+ * (Esc), \n (Enter) and \b (Backspace). */
+static void feed_keys(ui_app *a, const char *k)
+{
+	for (; k && *k && !a->quit; k++) {
+		int key = (unsigned char)*k;
+		if (*k == '\\' && k[1]) {
+			k++;
+			key = *k == 't' ? '\t' : *k == 'e' ? UI_KEY_ESC : *k == 'n' ? '\n' : *k == 'b' ? 127 : *k;
+		}
+		ui_app_key(a, key);
+		/* Requests need the event loop; on paper a run says why it cannot happen. */
+		if (a->req == UI_REQ_RUN)
+			ui_app_run_started(a, 0, "runs need the interactive tutor");
+		if (a->req == UI_REQ_EDIT)
+			ui_app_edit_done(a, 0, "editing needs the interactive tutor");
+		a->req = UI_REQ_NONE;
+	}
+}
+
+int cmd_screen(int argc, char **argv)
+{
+	options op;
+	int rc = parse(argc, argv, &op, 1);
+	if (rc)
+		return rc < 0 ? 2 : 0;
+	ui_app *a = start(&op);
+	if (!a)
+		return 1;
+	if (!op.o.ascii && !ui_term_utf8())
+		a->ascii = 1;
+	ui_app_resize(a, op.width, op.height);
+	feed_keys(a, op.keys);
+	ui_frame f;
+	ui_frame_init(&f, op.width, op.height);
+	ui_draw(a, &f);
+	size_t cap = (size_t)op.width * 4 + 1;
+	char *line = malloc(cap);
+	if (!line)
+		abort();
+	for (int y = 0; y < f.rows; y++) {
+		ui_frame_row_text(&f, y, line, cap);
+		puts(line);
+	}
+	free(line);
+	ui_frame_free(&f);
+	ui_app_free(a);
+	free(a);
+	return 0;
+}
+
+/* stderr goes to /dev/null while curses owns the screen, so nothing (the
+ * worker child and its driver libraries included) scribbles on it. */
+static int hide_stderr(void)
+{
+	int saved = dup(STDERR_FILENO);
+	int null = open("/dev/null", O_WRONLY | O_CLOEXEC);
+	if (null >= 0) {
+		dup2(null, STDERR_FILENO);
+		close(null);
+	}
+	return saved;
+}
+
+static void restore_stderr(int saved)
+{
+	if (saved >= 0) {
+		dup2(saved, STDERR_FILENO);
+		close(saved);
+	}
+}
+
+static void save_state(const ui_app *a)
+{
+	state_data s;
+	char err[256];
+	ui_app_saved(a, &s);
+	state_save(&s, err, sizeof err);
+}
+
+/* Runs $EDITOR (else vi) on path with the terminal handed over, and waits
+ * for that child only: the worker child is left alone. Returns 0, or -1 with
+ * a message. */
+static int run_editor(const char *path, int saved_err, char *err, int errlen)
+{
+	const char *ed = getenv("EDITOR");
+	if (!ed || !*ed)
+		ed = "vi";
+	/* $EDITOR may carry arguments ("emacs -nw"): the shell splits it, and
+	 * the path goes as "$1" so no file name is ever parsed as shell code. */
+	char cmd[600];
+	snprintf(cmd, sizeof cmd, "%s \"$1\"", ed);
+	ui_term_suspend();
+	/* Like system(): ^C and ^\ in the editor are the editor's. */
+	struct sigaction ign = {.sa_handler = SIG_IGN}, old_int, old_quit;
+	sigemptyset(&ign.sa_mask);
+	sigaction(SIGINT, &ign, &old_int);
+	sigaction(SIGQUIT, &ign, &old_quit);
+	fflush(NULL);
+	pid_t pid = fork();
+	if (pid == 0) {
+		signal(SIGINT, SIG_DFL);
+		signal(SIGQUIT, SIG_DFL);
+		signal(SIGPIPE, SIG_DFL);
+		if (saved_err >= 0)
+			dup2(saved_err, STDERR_FILENO);
+		execl("/bin/sh", "sh", "-c", cmd, "sh", path, (char *)NULL);
+		_exit(127);
+	}
+	int status = 0, rc = 0;
+	if (pid < 0) {
+		snprintf(err, (size_t)errlen, "cannot start the editor: %s", strerror(errno));
+		rc = -1;
+	} else {
+		while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+			;
+		if (WIFEXITED(status) && WEXITSTATUS(status) == 127)
+			snprintf(err, (size_t)errlen, "'%s' not found (set EDITOR)", ed), rc = -1;
+		else if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+			snprintf(err, (size_t)errlen, "'%s' ended with status %d", ed,
+				 WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status)), rc = -1;
+	}
+	sigaction(SIGINT, &old_int, NULL);
+	sigaction(SIGQUIT, &old_quit, NULL);
+	ui_term_resume();
+	return rc;
+}
+
+/* Does what the update code asked for: start or cancel a run, edit. */
+static void serve(ui_app *a, worker *w, int *worker_up, int saved_err)
+{
+	run_result res;
+	if (a->req == UI_REQ_EDIT) {
+		char err[256] = "";
+		int rc = run_editor(a->edit_path, saved_err, err, sizeof err);
+		ui_app_edit_done(a, rc == 0, err);
+		if (a->req == UI_REQ_NONE)
+			return;
+	}
+	if (a->req == UI_REQ_CANCEL) {
+		a->req = UI_REQ_NONE;
+		if (*worker_up && w->busy) {
+			worker_cancel(w, &res);
+			ui_app_run_finished(a, &res);
+		}
+		return;
+	}
+	if (a->req != UI_REQ_RUN)
+		return;
+	run_request rq;
+	char err[256];
+	if (ui_app_request(a, &rq, err, sizeof err) < 0) {
+		ui_app_run_started(a, util_now(), err);
+		return;
+	}
+	if (!*worker_up) {
+		if (worker_start(w) < 0) {
+			ui_app_run_started(a, util_now(), "cannot start the GPU worker process");
+			return;
+		}
+		*worker_up = 1;
+	}
+	if (worker_submit(w, &rq, ui_app_deadline(a, &rq)) < 0)
+		ui_app_run_started(a, util_now(), "cannot send the run to the GPU worker");
+	else
+		ui_app_run_started(a, util_now(), NULL);
+}
+
+int cmd_tui(int argc, char **argv)
+{
+	double t0 = util_now();
+	options op;
+	int rc = parse(argc, argv, &op, 0);
+	if (rc)
+		return rc < 0 ? 2 : 0;
+	const char *ff = getenv("PTXTUTOR_FIRST_FRAME_EXIT");
+	op.exit_after_first_frame = ff && *ff;
+	ui_app *a = start(&op);
+	if (!a)
+		return 1;
+	if (!op.o.ascii && !ui_term_utf8())
+		a->ascii = 1;
+	char err[256];
+	if (ui_term_open(a->theme, err, sizeof err) < 0) {
+		fprintf(stderr, "ptxtutor: %s\n", err);
+		ui_app_free(a);
+		free(a);
+		return 1;
+	}
+	atexit(ui_term_close);
+	int saved_err = hide_stderr();
+
+	worker w;
+	memset(&w, 0, sizeof w);
+	w.pid = -1;
+	int worker_up = 0;
+	ui_frame f;
+	ui_frame_init(&f, 1, 1);
+	int cols = -1, rows = -1, redraw = 0, frames = 0;
+	double first_frame = 0;
+
+	while (!a->quit && !ui_term_signal) {
+		int c2, r2;
+		ui_term_size(&c2, &r2);
+		if (c2 != cols || r2 != rows) {
+			cols = c2, rows = r2;
+			ui_app_resize(a, cols, rows);
+			redraw = 1;
+		}
+		ui_app_tick(a, util_now());
+		ui_draw(a, &f);
+		ui_term_show(&f, redraw);
+		redraw = 0;
+		if (!frames++) {
+			first_frame = util_now() - t0;
+			if (op.exit_after_first_frame)
+				break;
+		}
+		if (a->req != UI_REQ_NONE) {
+			if (a->req == UI_REQ_EDIT)
+				redraw = 1; /* the editor had the screen */
+			serve(a, &w, &worker_up, saved_err);
+			continue;
+		}
+		struct pollfd pf[2] = {{.fd = STDIN_FILENO, .events = POLLIN}, {.fd = -1}};
+		int nfd = 1;
+		if (worker_up && worker_fd(&w) >= 0) {
+			pf[1] = (struct pollfd){.fd = worker_fd(&w), .events = POLLIN};
+			nfd = 2;
+		}
+		/* While a run is going the clock ticks (elapsed time, the deadline). */
+		int timeout = a->run == UI_RUN_BUSY ? 100 : -1;
+		int n = poll(pf, (nfds_t)nfd, timeout);
+		if (n < 0 && errno != EINTR)
+			break;
+		/* The terminal went away (hang-up, closed pty): nothing more will come. */
+		if (n > 0 && (pf[0].revents & (POLLHUP | POLLERR | POLLNVAL)) && !(pf[0].revents & POLLIN))
+			break;
+		/* EINTR is usually SIGWINCH: curses then has a KEY_RESIZE waiting. */
+		int key;
+		while ((key = ui_term_key()) != -1 && !a->quit) {
+			if (key == UI_KEY_RESIZE)
+				continue;
+			if (key == 12 /* C-l */)
+				redraw = 1;
+			ui_app_key(a, key);
+			if (a->req == UI_REQ_EDIT)
+				redraw = 1; /* the editor had the screen */
+			if (a->req != UI_REQ_NONE)
+				serve(a, &w, &worker_up, saved_err);
+		}
+		if (worker_up && w.busy) {
+			run_result res;
+			if (worker_poll(&w, &res) == 1)
+				ui_app_run_finished(a, &res);
+		}
+	}
+
+	save_state(a);
+	if (worker_up)
+		worker_stop(&w);
+	ui_term_close();
+	restore_stderr(saved_err);
+	if (op.exit_after_first_frame)
+		fprintf(stderr, "first frame after %.1f ms\n", first_frame * 1e3);
+	if (ui_term_signal)
+		fprintf(stderr, "ptxtutor: stopped by signal %d\n", (int)ui_term_signal);
+	ui_frame_free(&f);
+	ui_app_free(a);
+	free(a);
+	return ui_term_signal ? 128 + (int)ui_term_signal : 0;
+}

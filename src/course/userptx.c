@@ -1,0 +1,364 @@
+/* userptx: user copies of lesson PTX, a line diff against the shipped file, and the error lines in JIT and emulator logs. */
+#include "course/userptx.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "base/util.h"
+
+static const char *base_name(const char *p)
+{
+	const char *s = strrchr(p, '/');
+	return s ? s + 1 : p;
+}
+
+int userptx_path(const char *shipped, char *dst, size_t len)
+{
+	const char *x = getenv("XDG_DATA_HOME");
+	const char *home = getenv("HOME");
+	int n;
+	/* XDG says a relative value is invalid and must be ignored. */
+	if (x && x[0] == '/')
+		n = snprintf(dst, len, "%s/ptxtutor/ptx/%s", x, base_name(shipped));
+	else if (home && *home)
+		n = snprintf(dst, len, "%s/.local/share/ptxtutor/ptx/%s", home, base_name(shipped));
+	else
+		return -1;
+	return n > 0 && (size_t)n < len ? 0 : -1;
+}
+
+int userptx_exists(const char *shipped)
+{
+	char p[1024];
+	return userptx_path(shipped, p, sizeof p) == 0 && access(p, R_OK) == 0;
+}
+
+int userptx_create(const char *shipped, const char *copy, char *err, int errlen)
+{
+	if (access(copy, F_OK) == 0)
+		return 0;
+	char e[300];
+	size_t n;
+	char *text = util_read_file(shipped, &n, e, sizeof e);
+	if (!text) {
+		snprintf(err, (size_t)errlen, "%s", e);
+		return -1;
+	}
+	if (util_mkdir_parents(copy) < 0) {
+		snprintf(err, (size_t)errlen, "cannot create the folder for %s: %s", copy, strerror(errno));
+		free(text);
+		return -1;
+	}
+	/* Written under a temporary name and renamed: never half a file. */
+	char tmp[1100];
+	snprintf(tmp, sizeof tmp, "%s.%ld.tmp", copy, (long)getpid());
+	FILE *f = fopen(tmp, "w");
+	int bad = !f;
+	if (f) {
+		bad |= fwrite(text, 1, n, f) != n;
+		bad |= fclose(f) != 0;
+	}
+	free(text);
+	if (bad || rename(tmp, copy) < 0) {
+		snprintf(err, (size_t)errlen, "cannot write %s: %s", copy, strerror(errno));
+		unlink(tmp);
+		return -1;
+	}
+	return 0;
+}
+
+int userptx_same(const char *a, const char *b)
+{
+	size_t na, nb;
+	char *ta = util_read_file(a, &na, NULL, 0);
+	char *tb = util_read_file(b, &nb, NULL, 0);
+	int rc = !ta || !tb ? -1 : na == nb && !memcmp(ta, tb, na);
+	free(ta);
+	free(tb);
+	return rc;
+}
+
+int userptx_restore(const char *copy, char *err, int errlen)
+{
+	char bak[1100];
+	snprintf(bak, sizeof bak, "%s~", copy);
+	if (rename(copy, bak) < 0 && errno != ENOENT) {
+		snprintf(err, (size_t)errlen, "cannot move %s aside: %s", copy, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/* ---- diff ---- */
+
+typedef struct {
+	char **s;
+	int n;
+} line_set;
+
+/* Splits text (modified in place) into lines. */
+static void split(char *text, line_set *ls)
+{
+	int cap = 64;
+	ls->s = malloc((size_t)cap * sizeof *ls->s);
+	ls->n = 0;
+	if (!ls->s)
+		abort();
+	char *p = text;
+	while (*p) {
+		if (ls->n == cap) {
+			cap *= 2;
+			ls->s = realloc(ls->s, (size_t)cap * sizeof *ls->s);
+			if (!ls->s)
+				abort();
+		}
+		ls->s[ls->n++] = p;
+		char *e = strchr(p, '\n');
+		if (!e)
+			break;
+		*e = '\0';
+		p = e + 1;
+	}
+}
+
+/* The edit script: one entry per line of the merged view. */
+typedef struct {
+	char kind;
+	int a, b; /* 0-based indices into old and new; -1 none */
+} step;
+
+/* Above this many DP cells the changed middle is shown as removed then added. */
+#define DIFF_MAX_CELLS 4000000L
+
+static int script(const line_set *A, const line_set *B, step **out)
+{
+	int na = A->n, nb = B->n;
+	step *st = malloc((size_t)(na + nb + 1) * sizeof *st);
+	if (!st)
+		abort();
+	int n = 0, p = 0, s = 0;
+	while (p < na && p < nb && !strcmp(A->s[p], B->s[p]))
+		p++;
+	while (s < na - p && s < nb - p && !strcmp(A->s[na - 1 - s], B->s[nb - 1 - s]))
+		s++;
+	for (int i = 0; i < p; i++)
+		st[n++] = (step){' ', i, i};
+	int ma = na - p - s, mb = nb - p - s;
+	if ((long)(ma + 1) * (mb + 1) <= DIFF_MAX_CELLS) {
+		/* L[i][j]: LCS length of the middles' suffixes from i and j. */
+		int w = mb + 1;
+		int *L = calloc((size_t)(ma + 1) * (size_t)w, sizeof *L);
+		if (!L)
+			abort();
+		for (int i = ma - 1; i >= 0; i--)
+			for (int j = mb - 1; j >= 0; j--)
+				L[i * w + j] = !strcmp(A->s[p + i], B->s[p + j]) ? L[(i + 1) * w + j + 1] + 1
+						: L[(i + 1) * w + j] > L[i * w + j + 1] ? L[(i + 1) * w + j] : L[i * w + j + 1];
+		int i = 0, j = 0;
+		while (i < ma || j < mb) {
+			if (i < ma && j < mb && !strcmp(A->s[p + i], B->s[p + j])) {
+				st[n++] = (step){' ', p + i, p + j};
+				i++, j++;
+			} else if (i < ma && (j == mb || L[(i + 1) * w + j] >= L[i * w + j + 1])) {
+				st[n++] = (step){'-', p + i, -1}; /* removals first, as diff -u */
+				i++;
+			} else {
+				st[n++] = (step){'+', -1, p + j};
+				j++;
+			}
+		}
+		free(L);
+	} else {
+		for (int i = 0; i < ma; i++)
+			st[n++] = (step){'-', p + i, -1};
+		for (int j = 0; j < mb; j++)
+			st[n++] = (step){'+', -1, p + j};
+	}
+	for (int i = 0; i < s; i++)
+		st[n++] = (step){' ', na - s + i, nb - s + i};
+	*out = st;
+	return n;
+}
+
+int userptx_diff_make(const char *old, const char *new_text, int context, userptx_diff *d)
+{
+	memset(d, 0, sizeof *d);
+	size_t lo = strlen(old), ln = strlen(new_text);
+	d->buf = malloc(lo + ln + 2);
+	if (!d->buf)
+		abort();
+	memcpy(d->buf, old, lo + 1);
+	memcpy(d->buf + lo + 1, new_text, ln + 1);
+	line_set A, B;
+	split(d->buf, &A);
+	split(d->buf + lo + 1, &B);
+	step *st;
+	int n = script(&A, &B, &st);
+	/* Keep each change and `context` lines either side. */
+	char *keep = calloc((size_t)n + 1, 1);
+	if (!keep)
+		abort();
+	for (int i = 0; i < n; i++) {
+		if (st[i].kind == ' ')
+			continue;
+		d->added += st[i].kind == '+';
+		d->removed += st[i].kind == '-';
+		for (int k = i - context; k <= i + context; k++)
+			if (k >= 0 && k < n)
+				keep[k] = 1;
+	}
+	d->l = malloc(((size_t)n * 2 + 1) * sizeof *d->l);
+	if (!d->l)
+		abort();
+	/* The hunk headers need their own text: kept after the lines. */
+	static const int HDR = 64;
+	char *hdrs = malloc((size_t)(n + 1) * (size_t)HDR);
+	if (!hdrs)
+		abort();
+	int nh = 0;
+	for (int i = 0; i < n;) {
+		if (!keep[i]) {
+			i++;
+			continue;
+		}
+		int j = i;
+		int oa = 0, ob = 0, ca = 0, cb = 0;
+		while (j < n && keep[j]) {
+			if (st[j].a >= 0) {
+				if (!ca++)
+					oa = st[j].a + 1;
+			}
+			if (st[j].b >= 0) {
+				if (!cb++)
+					ob = st[j].b + 1;
+			}
+			j++;
+		}
+		/* An empty side starts where the other side's context says (diff -u). */
+		if (!ca)
+			for (int k = i - 1; k >= 0 && !oa; k--)
+				if (st[k].a >= 0)
+					oa = st[k].a + 1;
+		if (!cb)
+			for (int k = i - 1; k >= 0 && !ob; k--)
+				if (st[k].b >= 0)
+					ob = st[k].b + 1;
+		char *h = hdrs + (size_t)nh++ * (size_t)HDR;
+		snprintf(h, (size_t)HDR, "@@ -%d,%d +%d,%d @@", oa, ca, ob, cb);
+		d->l[d->n++] = (userptx_dline){'@', 0, 0, h};
+		for (int k = i; k < j; k++)
+			d->l[d->n++] = (userptx_dline){st[k].kind, st[k].a + 1, st[k].b + 1,
+						       st[k].a >= 0 ? A.s[st[k].a] : B.s[st[k].b]};
+		i = j;
+	}
+	d->hdrs = hdrs;
+	free(keep);
+	free(st);
+	free(A.s);
+	free(B.s);
+	return 0;
+}
+
+void userptx_diff_free(userptx_diff *d)
+{
+	free(d->l);
+	free(d->buf);
+	free(d->hdrs);
+	memset(d, 0, sizeof *d);
+}
+
+/* ---- where the errors are ---- */
+
+static void add_mark(userptx_mark *out, int *n, int max, int line, int error, const char *msg, size_t len)
+{
+	while (len && isspace((unsigned char)*msg))
+		msg++, len--;
+	while (len && isspace((unsigned char)msg[len - 1]))
+		len--;
+	if (line <= 0 || *n >= max)
+		return;
+	userptx_mark m = {.line = line, .error = error};
+	snprintf(m.msg, sizeof m.msg, "%.*s", (int)(len < sizeof m.msg ? len : sizeof m.msg - 1), msg);
+	for (int i = 0; i < *n; i++)
+		if (out[i].line == line && !strcmp(out[i].msg, m.msg))
+			return;
+	out[(*n)++] = m;
+}
+
+/* ptxas and the driver's JIT: "ptxas application ptx input, line 83; error   : text". */
+static int jit_mark(const char *s, size_t len, userptx_mark *out, int *n, int max)
+{
+	const char *end = s + len;
+	for (const char *p = s; p + 7 < end; p++) {
+		if (strncmp(p, ", line ", 7))
+			continue;
+		const char *q = p + 7;
+		int line = 0;
+		while (q < end && isdigit((unsigned char)*q))
+			line = line * 10 + (*q++ - '0');
+		if (q + 2 >= end || *q != ';')
+			continue;
+		q++;
+		while (q < end && *q == ' ')
+			q++;
+		int error;
+		if (end - q >= 5 && !strncmp(q, "error", 5))
+			error = 1;
+		else if (end - q >= 7 && !strncmp(q, "warning", 7))
+			error = 0;
+		else
+			continue;
+		const char *c = memchr(q, ':', (size_t)(end - q));
+		const char *msg = c ? c + 1 : q;
+		add_mark(out, n, max, line, error, msg, (size_t)(end - msg));
+		return 1;
+	}
+	return 0;
+}
+
+/* The emulator: "/path/FILE.ptx:83: text". */
+static void emu_mark(const char *s, size_t len, const char *want, userptx_mark *out, int *n, int max)
+{
+	const char *end = s + len;
+	for (const char *p = s; p + 5 < end; p++) {
+		if (strncmp(p, ".ptx:", 5))
+			continue;
+		const char *q = p + 5;
+		int line = 0;
+		while (q < end && isdigit((unsigned char)*q))
+			line = line * 10 + (*q++ - '0');
+		if (q >= end || *q != ':' || q == p + 5)
+			continue;
+		const char *start = p;
+		while (start > s && !isspace((unsigned char)start[-1]) && start[-1] != '/' && start[-1] != '(')
+			start--;
+		if (want) {
+			const char *b = base_name(want);
+			size_t bl = strlen(b);
+			if ((size_t)(p + 4 - start) != bl || strncmp(start, b, bl))
+				continue;
+		}
+		add_mark(out, n, max, line, 1, q + 1, (size_t)(end - q - 1));
+		return;
+	}
+}
+
+int userptx_marks(const char *text, const char *ptx_path, userptx_mark *out, int max)
+{
+	int n = 0;
+	if (!text)
+		return 0;
+	for (const char *s = text; *s;) {
+		const char *e = strchr(s, '\n');
+		size_t len = e ? (size_t)(e - s) : strlen(s);
+		if (!jit_mark(s, len, out, &n, max))
+			emu_mark(s, len, ptx_path, out, &n, max);
+		s += len + (e != NULL);
+	}
+	return n;
+}

@@ -1,0 +1,99 @@
+/* offline: run_request → CPU emulator → run_result, so the tutor's run pane and worker need no second protocol. */
+#include "emu/offline.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "emu/emu.h"
+#include "base/util.h"
+
+/* "/long/path/01_naive.ptx:83: msg" → "01_naive.ptx:83: msg": the pane is narrow. */
+static void short_msg(char *dst, size_t len, const char *msg, const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	size_t dir = slash ? (size_t)(slash + 1 - path) : 0;
+	if (dir && !strncmp(msg, path, dir))
+		msg += dir;
+	util_strlcpy(dst, msg, len);
+}
+
+static void take_counts(const run_request *rq, const emu_result *er, run_emu_counts *c)
+{
+	const emu_counts *t = &er->total;
+	memset(c, 0, sizeof *c);
+	c->M = rq->M, c->N = rq->N, c->K = rq->K;
+	c->gld_requests = t->gld.requests + t->gcp.requests;
+	c->gld_sectors = t->gld.sectors + t->gcp.sectors;
+	c->gst_requests = t->gst.requests;
+	c->gst_sectors = t->gst.sectors;
+	c->sld_requests = t->sld.requests + t->sldsm.requests;
+	c->sld_wavefronts = t->sld.wavefronts + t->sldsm.wavefronts;
+	c->sld_conflicts = t->sld.bank_conflicts + t->sldsm.bank_conflicts;
+	c->sst_requests = t->sst.requests + t->scp.requests;
+	c->sst_wavefronts = t->sst.wavefronts + t->scp.wavefronts;
+	c->sst_conflicts = t->sst.bank_conflicts + t->scp.bank_conflicts;
+	c->inst = t->inst_total;
+	c->races = er->races;
+	c->seconds = er->seconds;
+}
+
+/* Which run status an emulator failure is, from its message. */
+static run_status failure_status(const char *err)
+{
+	static const struct {
+		const char *says;
+		run_status st;
+	} map[] = {
+		{"stopped after", RUN_TIMEOUT},   /* the instruction budget: an endless loop */
+		{"no .entry", RUN_BAD_REQUEST},
+		{"args", RUN_BAD_REQUEST},
+		{"bad size", RUN_BAD_REQUEST},
+		{"emulation needs", RUN_BAD_REQUEST},
+	};
+	for (size_t i = 0; i < ARRAY_LEN(map); i++)
+		if (strstr(err, map[i].says))
+			return map[i].st;
+	return RUN_FAULT; /* out-of-bounds, misaligned, an instruction it cannot run */
+}
+
+void offline_run(const run_request *rq, run_result *res)
+{
+	memset(res, 0, sizeof *res);
+	res->emulated = 1;
+	memcpy(res->grid, rq->grid, sizeof res->grid);
+	res->verified = -1;
+	res->rel_err = NAN;
+	res->emu.M = rq->M, res->emu.N = rq->N, res->emu.K = rq->K;
+	util_strlcpy(res->gpu, "CPU emulator", sizeof res->gpu);
+	char err[RUN_LOG / 2];
+	emu_module *m = emu_module_load(rq->ptx_path, err, sizeof err);
+	if (!m) {
+		res->status = RUN_JIT_ERROR;
+		util_strlcpy(res->log, err, sizeof res->log);
+		short_msg(res->msg, sizeof res->msg, err, rq->ptx_path);
+		return;
+	}
+	emu_options o = {.module = m};
+	emu_result *er = calloc(1, sizeof *er);
+	if (!er)
+		abort();
+	if (emu_run(rq, &o, er, err, sizeof err) < 0) {
+		res->status = failure_status(err);
+		util_strlcpy(res->log, err, sizeof res->log);
+		short_msg(res->msg, sizeof res->msg, err, rq->ptx_path);
+	} else {
+		take_counts(rq, er, &res->emu);
+		res->rel_err = er->rel_error;
+		res->tol = er->tol;
+		res->verified = er->verified == 1 && !er->races ? 1 : er->verified == -1 ? -1 : 0;
+		res->status = res->verified == 0 ? RUN_WRONG : RUN_OK;
+		res->ms = er->seconds * 1e3;
+		short_msg(res->msg, sizeof res->msg, er->msg, rq->ptx_path);
+		if (er->races)
+			util_strlcpy(res->log, er->race_msg, sizeof res->log);
+	}
+	free(er);
+	emu_module_free(m);
+}

@@ -1,0 +1,157 @@
+/* cuda: the CUDA driver API and cuBLAS, loaded at run time with dlopen, so no toolkit is needed to build. */
+#ifndef PTXTUTOR_CUDA_H
+#define PTXTUTOR_CUDA_H
+
+#include <stddef.h>
+
+#include "model/devices.h"
+
+/* The few driver types we use, declared by us (ABI-compatible with cuda.h). */
+typedef int CUresult;
+typedef int CUdevice;
+typedef unsigned long long CUdeviceptr;
+typedef struct CUctx_st *CUcontext;
+typedef struct CUmod_st *CUmodule;
+typedef struct CUfunc_st *CUfunction;
+typedef struct CUstream_st *CUstream;
+typedef struct CUevent_st *CUevent;
+typedef struct cublasContext *cublasHandle_t;
+
+enum {
+	CUDA_SUCCESS = 0,
+	CUDA_ERROR_INVALID_VALUE = 1,
+	CUDA_ERROR_OUT_OF_MEMORY = 2,
+	CUDA_ERROR_NO_DEVICE = 100,
+	CUDA_ERROR_NO_BINARY_FOR_GPU = 209,
+	CUDA_ERROR_INVALID_PTX = 218,
+	CUDA_ERROR_UNSUPPORTED_PTX_VERSION = 222,
+	CUDA_ERROR_NOT_FOUND = 500,
+	CUDA_ERROR_ILLEGAL_ADDRESS = 700,
+	CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES = 701,
+	CUDA_ERROR_LAUNCH_TIMEOUT = 702,
+	CUDA_ERROR_LAUNCH_FAILED = 719,
+};
+
+/* CUjit_option values. */
+enum {
+	CU_JIT_WALL_TIME = 2,
+	CU_JIT_INFO_LOG_BUFFER = 3,
+	CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES = 4,
+	CU_JIT_ERROR_LOG_BUFFER = 5,
+	CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES = 6,
+	CU_JIT_LOG_VERBOSE = 12,
+};
+
+/* CUfunction_attribute values. */
+enum {
+	CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK = 0,
+	CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES = 1,
+	CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES = 3,
+	CU_FUNC_ATTRIBUTE_NUM_REGS = 4,
+	CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES = 8,
+};
+
+/* CUdevice_attribute values. */
+enum {
+	CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK = 1,
+	CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK = 8,
+	CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_BLOCK = 12,
+	CU_DEVICE_ATTRIBUTE_CLOCK_RATE = 13,
+	CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT = 16,
+	CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE = 36,
+	CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH = 37,
+	CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE = 38,
+	CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR = 39,
+	CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR = 75,
+	CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR = 76,
+	CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR = 81,
+	CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_MULTIPROCESSOR = 82,
+	CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN = 97,
+	CU_DEVICE_ATTRIBUTE_MAX_BLOCKS_PER_MULTIPROCESSOR = 106,
+	CU_DEVICE_ATTRIBUTE_RESERVED_SHARED_MEMORY_PER_BLOCK = 111,
+};
+
+/* A TMA descriptor (cuda.h's CUtensorMap): 128 opaque bytes, 64-byte aligned,
+ * made on the host and passed to a kernel by value. */
+typedef struct {
+	_Alignas(64) unsigned long long opaque[16];
+} CUtensorMap;
+
+/* CUtensorMapDataType, CUtensorMapSwizzle and friends: the values we use. */
+enum { CU_TENSOR_MAP_DATA_TYPE_FLOAT16 = 6, CU_TENSOR_MAP_DATA_TYPE_FLOAT32 = 7 };
+enum { CU_TENSOR_MAP_INTERLEAVE_NONE = 0 };
+enum { CU_TENSOR_MAP_L2_PROMOTION_L2_256B = 3 };
+enum { CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE = 0 };
+
+/* cuBLAS enums (cublas_api.h, library_types.h). */
+enum { CUBLAS_OP_N = 0, CUBLAS_OP_T = 1 };
+enum { CUDA_R_32F = 0, CUDA_R_16F = 2 };
+enum { CUBLAS_COMPUTE_32F = 68 };
+enum { CUBLAS_GEMM_DEFAULT = -1 };
+
+/* Every entry point we call; filled by cuda_load(). */
+typedef struct {
+	CUresult (*Init)(unsigned flags);
+	CUresult (*DriverGetVersion)(int *v);
+	CUresult (*DeviceGet)(CUdevice *d, int ordinal);
+	CUresult (*DeviceGetCount)(int *n);
+	CUresult (*DeviceGetName)(char *name, int len, CUdevice d);
+	CUresult (*DeviceGetAttribute)(int *v, int attr, CUdevice d);
+	CUresult (*DeviceTotalMem)(size_t *bytes, CUdevice d);
+	CUresult (*DevicePrimaryCtxRetain)(CUcontext *ctx, CUdevice d);
+	CUresult (*DevicePrimaryCtxRelease)(CUdevice d);
+	CUresult (*CtxSetCurrent)(CUcontext ctx);
+	CUresult (*CtxSynchronize)(void);
+	CUresult (*ModuleLoadDataEx)(CUmodule *m, const void *image, unsigned n, int *opts, void **vals);
+	CUresult (*ModuleUnload)(CUmodule m);
+	CUresult (*ModuleGetFunction)(CUfunction *f, CUmodule m, const char *name);
+	CUresult (*FuncGetAttribute)(int *v, int attr, CUfunction f);
+	CUresult (*FuncSetAttribute)(CUfunction f, int attr, int v);
+	CUresult (*LaunchKernel)(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by,
+				 unsigned bz, unsigned smem, CUstream s, void **params, void **extra);
+	CUresult (*OccupancyMaxActiveBlocksPerMultiprocessor)(int *n, CUfunction f, int threads, size_t smem);
+	CUresult (*MemAlloc)(CUdeviceptr *p, size_t bytes);
+	CUresult (*MemFree)(CUdeviceptr p);
+	CUresult (*MemcpyHtoD)(CUdeviceptr dst, const void *src, size_t bytes);
+	CUresult (*MemcpyDtoH)(void *dst, CUdeviceptr src, size_t bytes);
+	CUresult (*MemsetD32)(CUdeviceptr dst, unsigned v, size_t n);
+	CUresult (*EventCreate)(CUevent *e, unsigned flags);
+	CUresult (*EventDestroy)(CUevent e);
+	CUresult (*EventRecord)(CUevent e, CUstream s);
+	CUresult (*EventSynchronize)(CUevent e);
+	CUresult (*EventElapsedTime)(float *ms, CUevent a, CUevent b);
+	CUresult (*TensorMapEncodeTiled)(CUtensorMap *map, int dtype, unsigned rank, void *addr,
+					 const unsigned long long *dims, const unsigned long long *strides,
+					 const unsigned *box, const unsigned *elem_strides, int interleave, int swizzle,
+					 int l2_promotion, int oob_fill);
+	CUresult (*GetErrorName)(CUresult r, const char **s);
+	CUresult (*GetErrorString)(CUresult r, const char **s);
+
+	/* cuBLAS; NULL when no libcublas was found (verification then says why). */
+	int (*blasCreate)(cublasHandle_t *h);
+	int (*blasDestroy)(cublasHandle_t h);
+	int (*blasSgemm)(cublasHandle_t h, int ta, int tb, int m, int n, int k, const float *alpha, const float *A,
+			 int lda, const float *B, int ldb, const float *beta, float *C, int ldc);
+	int (*blasGemmEx)(cublasHandle_t h, int ta, int tb, int m, int n, int k, const void *alpha, const void *A,
+			  int at, int lda, const void *B, int bt, int ldb, const void *beta, void *C, int ct, int ldc,
+			  int compute, int algo);
+
+	CUdevice dev;
+	CUcontext ctx;
+	cublasHandle_t blas;
+	int driver_version;
+	char blas_path[256];
+} cuda_api;
+
+/* Loads libcuda.so.1, resolves every entry point through cuGetProcAddress,
+ * picks device 0 and makes its primary context current, then looks for
+ * cuBLAS. Returns the API, or NULL with a one-line reason in why. Idempotent. */
+const cuda_api *cuda_load(char *why, int whylen);
+
+/* "CUDA_ERROR_ILLEGAL_ADDRESS: an illegal memory access was encountered". */
+const char *cuda_error(CUresult r);
+
+/* Fills a gpu_spec from the device's attributes (live). */
+int cuda_device_spec(gpu_spec *g);
+
+#endif

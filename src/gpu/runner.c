@@ -1,0 +1,521 @@
+/* runner: JIT a PTX module (with its logs), launch it, time it and verify it against cuBLAS. */
+#include "gpu/runner.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gpu/cuda.h"
+#include "base/util.h"
+
+const char *run_status_name(run_status s)
+{
+	static const char *const names[] = {
+		[RUN_OK] = "ok",
+		[RUN_WRONG] = "wrong result",
+		[RUN_NO_GPU] = "no GPU",
+		[RUN_JIT_ERROR] = "JIT error",
+		[RUN_LAUNCH_ERROR] = "launch error",
+		[RUN_FAULT] = "kernel fault",
+		[RUN_TIMEOUT] = "timed out",
+		[RUN_CANCELLED] = "cancelled",
+		[RUN_BAD_REQUEST] = "bad request",
+		[RUN_UNSUPPORTED] = "GPU too old",
+	};
+	return names[s];
+}
+
+double runner_tolerance(dtype d)
+{
+	/* Both sides see identical inputs; only the order of the f32 sums differs.
+	 * f16 lessons keep f32 accumulation, but tensor-core sums are grouped
+	 * differently again, so they get more room. NaN fails either way. */
+	return d == DTYPE_F16 ? 1e-3 : 1e-4;
+}
+
+int runner_request_for_lesson(const lesson *l, const expr_env *overrides, long long M, long long N, long long K,
+			      run_request *rq, char *err, int errlen)
+{
+	expr_env env;
+	lesson_launch ln;
+	if (!l->ptx_path[0]) {
+		snprintf(err, (size_t)errlen, "lesson %d (%s) has no kernel to run", l->number, l->id);
+		return -1;
+	}
+	lesson_env(l, overrides, M, N, K, &env);
+	if (lesson_check_size(l, &env, err, errlen) || lesson_launch_for(l, &env, &ln, err, errlen))
+		return -1;
+	memset(rq, 0, sizeof *rq);
+	util_path(rq->ptx_path, sizeof rq->ptx_path, l->ptx_path);
+	util_strlcpy(rq->entry, l->entry, sizeof rq->entry);
+	rq->dt = l->dt;
+	memcpy(rq->grid, ln.grid, sizeof rq->grid);
+	rq->persistent = ln.persistent;
+	memcpy(rq->block, ln.block, sizeof rq->block);
+	rq->smem = ln.smem;
+	rq->M = M;
+	rq->N = N;
+	rq->K = K;
+	util_strlcpy(rq->args, ln.args, sizeof rq->args);
+	rq->verify = 1;
+	rq->time = 1;
+	rq->min_seconds = 0.5;
+	return 0;
+}
+
+/* ---- host data ---- */
+
+static uint64_t rng_state;
+
+/* xorshift64*: fast and good enough for test matrices. */
+static double rnd(void)
+{
+	rng_state ^= rng_state >> 12;
+	rng_state ^= rng_state << 25;
+	rng_state ^= rng_state >> 27;
+	return (double)((rng_state * 2685821657736338717ULL) >> 11) * (1.0 / 9007199254740992.0);
+}
+
+/* Fills n elements of the given type with uniform values in [-1, 1). */
+static void *random_matrix(size_t n, dtype dt)
+{
+	size_t es = dt == DTYPE_F16 ? 2 : 4;
+	void *p = malloc(n * es);
+	if (!p)
+		return NULL;
+	for (size_t i = 0; i < n; i++) {
+		float v = (float)(2.0 * rnd() - 1.0);
+		if (dt == DTYPE_F16)
+			((uint16_t *)p)[i] = util_f32_to_f16(v);
+		else
+			((float *)p)[i] = v;
+	}
+	return p;
+}
+
+/* ---- the run ---- */
+
+typedef struct {
+	const cuda_api *cu;
+	CUmodule mod;
+	CUfunction fn;
+	CUdeviceptr A, B, C, R;
+	CUevent e0, e1;
+	float *hc, *hr;
+	void *ha, *hb;
+	/* kernel parameters: storage and pointers */
+	CUtensorMap tm[4];
+	int ntm;
+	unsigned long long pv[32];
+	void *pp[32];
+	int np;
+} run_state;
+
+static void cleanup(run_state *s)
+{
+	const cuda_api *cu = s->cu;
+	if (cu) {
+		if (s->A) cu->MemFree(s->A);
+		if (s->B) cu->MemFree(s->B);
+		if (s->C) cu->MemFree(s->C);
+		if (s->R) cu->MemFree(s->R);
+		if (s->e0) cu->EventDestroy(s->e0);
+		if (s->e1) cu->EventDestroy(s->e1);
+		if (s->mod) cu->ModuleUnload(s->mod);
+	}
+	free(s->ha);
+	free(s->hb);
+	free(s->hc);
+	free(s->hr);
+}
+
+/* Sets the status from a failed driver call; faults poison the context. */
+static void set_cuda_error(run_result *res, CUresult r, const char *what)
+{
+	int fault = r == CUDA_ERROR_ILLEGAL_ADDRESS || r == CUDA_ERROR_LAUNCH_TIMEOUT ||
+		    (r >= 710 && r <= 720 && r != CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES);
+	res->status = fault ? RUN_FAULT : RUN_LAUNCH_ERROR;
+	snprintf(res->msg, sizeof res->msg, "%s: %s%s", what, cuda_error(r),
+		 fault ? " (the GPU context is lost; the worker restarts)" : "");
+}
+
+/* A tensor map over one of the matrices, from "tmap:A:INNER:OUTER[:SWIZZLE]"
+ * (the token's fields after "tmap:"): the whole matrix as a 2-D tensor,
+ * columns innermost, and a box of INNER columns x OUTER rows that one TMA
+ * copy moves into shared memory, swizzled by none, 32B, 64B or 128B. */
+static int build_tensor_map(run_state *s, const run_request *rq, char *fields, run_result *res)
+{
+	static const char *const swizzles[] = {"none", "32B", "64B", "128B"};
+	char *f[4] = {0}, *save = NULL;
+	int n = 0;
+	for (char *x = strtok_r(fields, ":", &save); x && n < 4; x = strtok_r(NULL, ":", &save))
+		f[n++] = x;
+	const char *usage = "want tmap:A|B|C:INNER:OUTER[:none|32B|64B|128B], box sides 1-256, e.g. tmap:A:64:128:128B";
+	if (n < 3 || !f[0][0] || f[0][1] || !strchr("ABC", f[0][0])) {
+		snprintf(res->msg, sizeof res->msg, "--args: bad tensor map '%s': %s", f[0] ? f[0] : "", usage);
+		return -1;
+	}
+	int swz = n > 3 ? -1 : 0;
+	for (int i = 0; i < 4 && n > 3; i++)
+		if (!strcmp(f[3], swizzles[i]))
+			swz = i;
+	char *e1, *e2;
+	unsigned long inner = strtoul(f[1], &e1, 10), outer = strtoul(f[2], &e2, 10);
+	if (swz < 0 || *e1 || *e2 || !inner || !outer || inner > 256 || outer > 256 || s->ntm >= (int)ARRAY_LEN(s->tm)) {
+		snprintf(res->msg, sizeof res->msg, "--args: bad tensor map 'tmap:%s:%s:%s': %s", f[0], f[1], f[2], usage);
+		return -1;
+	}
+	/* A is M x K, B is K x N, C is M x N; A and B have the lesson's dtype, C is f32. */
+	char m = f[0][0];
+	CUdeviceptr base = m == 'A' ? s->A : m == 'B' ? s->B : s->C;
+	unsigned long long rows = (unsigned long long)(m == 'B' ? rq->K : rq->M);
+	unsigned long long cols = (unsigned long long)(m == 'A' ? rq->K : rq->N);
+	int f16 = m != 'C' && rq->dt == DTYPE_F16;
+	unsigned long long dims[2] = {cols, rows}, strides[1] = {cols * (f16 ? 2 : 4)};
+	unsigned box[2] = {(unsigned)inner, (unsigned)outer}, one[2] = {1, 1};
+	CUtensorMap *tm = &s->tm[s->ntm++];
+	CUresult r = s->cu->TensorMapEncodeTiled(tm, f16 ? CU_TENSOR_MAP_DATA_TYPE_FLOAT16 : CU_TENSOR_MAP_DATA_TYPE_FLOAT32,
+						  2, (void *)(uintptr_t)base, dims, strides, box, one,
+						  CU_TENSOR_MAP_INTERLEAVE_NONE, swz, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
+						  CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+	if (r != CUDA_SUCCESS) {
+		snprintf(res->msg, sizeof res->msg,
+			 "--args: the driver refused tmap:%c:%lu:%lu:%s (is the inner side wider than the "
+			 "swizzle?): %.60s",
+			 m, inner, outer, swizzles[swz], cuda_error(r));
+		return -1;
+	}
+	s->pp[s->np++] = tm;
+	return 0;
+}
+
+/* Parses the args spec into parameter storage. */
+static int build_params(run_state *s, const run_request *rq, run_result *res)
+{
+	char spec[RUN_ARGS];
+	util_strlcpy(spec, rq->args[0] ? rq->args : "A B C M N K", sizeof spec);
+	s->np = 0;
+	char *save = NULL;
+	for (char *tok = strtok_r(spec, " \t,", &save); tok; tok = strtok_r(NULL, " \t,", &save)) {
+		if (s->np >= (int)ARRAY_LEN(s->pv)) {
+			snprintf(res->msg, sizeof res->msg, "--args: too many parameters");
+			return -1;
+		}
+		unsigned long long *slot = &s->pv[s->np];
+		*slot = 0;
+		char *colon = strchr(tok, ':');
+		char *end = NULL;
+		if (!strcmp(tok, "A")) *slot = s->A;
+		else if (!strcmp(tok, "B")) *slot = s->B;
+		else if (!strcmp(tok, "C")) *slot = s->C;
+		else if (!strcmp(tok, "M")) *(uint32_t *)slot = (uint32_t)rq->M;
+		else if (!strcmp(tok, "N")) *(uint32_t *)slot = (uint32_t)rq->N;
+		else if (!strcmp(tok, "K")) *(uint32_t *)slot = (uint32_t)rq->K;
+		else if (!strncmp(tok, "tmap:", 5)) {
+			if (build_tensor_map(s, rq, tok + 5, res))
+				return -1;
+			continue;
+		} else if (colon) {
+			*colon = '\0';
+			const char *v = colon + 1;
+			if (!strcmp(tok, "u32") || !strcmp(tok, "s32"))
+				*(int32_t *)slot = (int32_t)strtoll(v, &end, 0);
+			else if (!strcmp(tok, "u64") || !strcmp(tok, "s64"))
+				*(long long *)slot = strtoll(v, &end, 0);
+			else if (!strcmp(tok, "f32"))
+				*(float *)slot = strtof(v, &end);
+			else if (!strcmp(tok, "f64"))
+				*(double *)slot = strtod(v, &end);
+			else if (!strcmp(tok, "f16"))
+				*(uint16_t *)slot = util_f32_to_f16(strtof(v, &end));
+			if (!end || end == v || *end) {
+				snprintf(res->msg, sizeof res->msg,
+					 "--args: bad literal '%s:%s' (want u32:, s32:, u64:, s64:, f32:, f64: or f16: and a number)",
+					 tok, v);
+				return -1;
+			}
+		} else {
+			snprintf(res->msg, sizeof res->msg,
+				 "--args: unknown parameter '%s' (use A B C M N K, a typed literal such as u32:8, "
+				 "or a tensor map such as tmap:A:64:128:128B)", tok);
+			return -1;
+		}
+		s->pp[s->np] = slot;
+		s->np++;
+	}
+	return 0;
+}
+
+double runner_deadline(const run_request *rq)
+{
+	double flop = 2.0 * (double)rq->M * (double)rq->N * (double)rq->K;
+	return 30.0 + flop / 5e9;
+}
+
+/* Refuses a module whose .target the GPU cannot run, before the JIT says so
+ * less clearly: sm_NN needs compute capability N.N or newer, sm_NNa exactly it. */
+static int check_target(const char *ptx, run_result *res)
+{
+	const char *t = strstr(ptx, ".target");
+	int sm = 0;
+	char a = 0;
+	if (!t || sscanf(t, ".target sm_%d%c", &sm, &a) < 1)
+		return 0;
+	int have = res->cc_major * 10 + res->cc_minor;
+	int specific = a == 'a';
+	if (have >= sm && (!specific || have == sm))
+		return 0;
+	res->status = RUN_UNSUPPORTED;
+	snprintf(res->msg, sizeof res->msg, "this kernel needs sm_%d%s (its .target); %.60s is sm_%d", sm,
+		 specific ? "a" : "", res->gpu, have);
+	return -1;
+}
+
+static int load_module(run_state *s, const run_request *rq, run_result *res)
+{
+	const cuda_api *cu = s->cu;
+	char err[512];
+	char *ptx = util_read_file(rq->ptx_path, NULL, err, sizeof err);
+	if (!ptx) {
+		res->status = RUN_BAD_REQUEST;
+		util_strlcpy(res->msg, err, sizeof res->msg);
+		return -1;
+	}
+	if (check_target(ptx, res)) {
+		free(ptx);
+		return -1;
+	}
+	static char info[RUN_LOG / 2], elog[RUN_LOG / 2];
+	info[0] = elog[0] = '\0';
+	int opts[] = {CU_JIT_INFO_LOG_BUFFER, CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES, CU_JIT_ERROR_LOG_BUFFER,
+		      CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES, CU_JIT_LOG_VERBOSE};
+	void *vals[] = {info, (void *)(uintptr_t)sizeof info, elog, (void *)(uintptr_t)sizeof elog, (void *)1};
+	CUresult r = cu->ModuleLoadDataEx(&s->mod, ptx, ARRAY_LEN(opts), opts, vals);
+	free(ptx);
+	snprintf(res->log, sizeof res->log, "%s%s%s", elog, elog[0] && info[0] ? "\n" : "", info);
+	if (r != CUDA_SUCCESS) {
+		s->mod = NULL;
+		res->status = RUN_JIT_ERROR;
+		snprintf(res->msg, sizeof res->msg, "the JIT rejected %.100s: %.130s", rq->ptx_path, cuda_error(r));
+		return -1;
+	}
+	r = cu->ModuleGetFunction(&s->fn, s->mod, rq->entry);
+	if (r != CUDA_SUCCESS) {
+		res->status = RUN_BAD_REQUEST;
+		snprintf(res->msg, sizeof res->msg, "no entry '%.60s' in %.150s", rq->entry, rq->ptx_path);
+		return -1;
+	}
+	cu->FuncGetAttribute(&res->regs, CU_FUNC_ATTRIBUTE_NUM_REGS, s->fn);
+	cu->FuncGetAttribute(&res->smem_static, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, s->fn);
+	cu->FuncGetAttribute(&res->local_bytes, CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES, s->fn);
+	cu->FuncGetAttribute(&res->max_threads, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, s->fn);
+	/* Above 48 KB the block must opt in to its dynamic shared memory. */
+	if (rq->smem > 48 * 1024 &&
+	    (r = cu->FuncSetAttribute(s->fn, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, (int)rq->smem))) {
+		set_cuda_error(res, r, "cannot give the kernel its dynamic shared memory");
+		return -1;
+	}
+	int threads = (int)(rq->block[0] * rq->block[1] * rq->block[2]);
+	cu->OccupancyMaxActiveBlocksPerMultiprocessor(&res->blocks_per_sm, s->fn, threads, rq->smem);
+	memcpy(res->grid, rq->grid, sizeof res->grid);
+	if (rq->persistent) {
+		/* One wave: every block resident from start to end, each looping over tiles. */
+		unsigned long long tiles = (unsigned long long)rq->grid[0] * rq->grid[1] * rq->grid[2];
+		unsigned long long wave = (unsigned long long)res->spec.sms * (unsigned)res->blocks_per_sm;
+		res->grid[0] = (unsigned)(tiles && tiles < wave ? tiles : wave ? wave : 1);
+		res->grid[1] = res->grid[2] = 1;
+	}
+	return 0;
+}
+
+static CUresult launch(run_state *s, const run_request *rq, const run_result *res)
+{
+	return s->cu->LaunchKernel(s->fn, res->grid[0], res->grid[1], res->grid[2], rq->block[0], rq->block[1],
+				   rq->block[2], rq->smem, NULL, s->pp, NULL);
+}
+
+/* cuBLAS is column-major: the row-major C = A·B is Cᵀ = Bᵀ·Aᵀ, so B goes first and M, N swap. */
+static int reference(run_state *s, const run_request *rq, CUdeviceptr out)
+{
+	const cuda_api *cu = s->cu;
+	int m = (int)rq->N, n = (int)rq->M, k = (int)rq->K;
+	float one = 1.0f, zero = 0.0f;
+	if (rq->dt == DTYPE_F16)
+		return cu->blasGemmEx(cu->blas, CUBLAS_OP_N, CUBLAS_OP_N, m, n, k, &one, (void *)(uintptr_t)s->B,
+				      CUDA_R_16F, m, (void *)(uintptr_t)s->A, CUDA_R_16F, k, &zero,
+				      (void *)(uintptr_t)out, CUDA_R_32F, m, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT);
+	return cu->blasSgemm(cu->blas, CUBLAS_OP_N, CUBLAS_OP_N, m, n, k, &one, (const float *)(uintptr_t)s->B, m,
+			     (const float *)(uintptr_t)s->A, k, &zero, (float *)(uintptr_t)out, m);
+}
+
+/* Median time of a launch, in ms; which = 0 ours, 1 cuBLAS. */
+static int time_it(run_state *s, const run_request *rq, int which, int repeats, double *ms, run_result *res)
+{
+	const cuda_api *cu = s->cu;
+	double *t = calloc((size_t)repeats, sizeof *t);
+	for (int i = 0; i < repeats; i++) {
+		cu->EventRecord(s->e0, NULL);
+		CUresult r = which ? (reference(s, rq, s->R) ? CUDA_ERROR_LAUNCH_FAILED : CUDA_SUCCESS) : launch(s, rq, res);
+		cu->EventRecord(s->e1, NULL);
+		if (r == CUDA_SUCCESS)
+			r = cu->EventSynchronize(s->e1);
+		if (r != CUDA_SUCCESS) {
+			set_cuda_error(res, r, which ? "cuBLAS failed while timing" : "the kernel failed while timing");
+			free(t);
+			return -1;
+		}
+		float f = 0;
+		cu->EventElapsedTime(&f, s->e0, s->e1);
+		t[i] = f;
+	}
+	*ms = util_median(t, repeats);
+	free(t);
+	return 0;
+}
+
+void runner_run(const run_request *rq, run_result *res)
+{
+	run_state s = {0};
+	char why[256];
+	memset(res, 0, sizeof *res);
+	res->verified = -1;
+	res->tol = runner_tolerance(rq->dt);
+	res->rel_err = NAN;
+
+	s.cu = cuda_load(why, sizeof why);
+	if (!s.cu) {
+		res->status = RUN_NO_GPU;
+		util_strlcpy(res->msg, why, sizeof res->msg);
+		return;
+	}
+	const cuda_api *cu = s.cu;
+	cu->DeviceGetName(res->gpu, sizeof res->gpu, cu->dev);
+	cu->DeviceGetAttribute(&res->cc_major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, cu->dev);
+	cu->DeviceGetAttribute(&res->cc_minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, cu->dev);
+	cuda_device_spec(&res->spec);
+	if (!rq->ptx_path[0]) {
+		res->status = RUN_OK;
+		snprintf(res->msg, sizeof res->msg, "%s, sm_%d%d, %d SMs", res->gpu, res->cc_major, res->cc_minor,
+			 res->spec.sms);
+		return;
+	}
+	if (rq->M <= 0 || rq->N <= 0 || rq->K <= 0 || rq->M * rq->N > (1LL << 31) || rq->K > (1 << 20)) {
+		res->status = RUN_BAD_REQUEST;
+		snprintf(res->msg, sizeof res->msg, "size %lldx%lldx%lld is out of range", rq->M, rq->N, rq->K);
+		return;
+	}
+	if (load_module(&s, rq, res))
+		goto out;
+	if (rq->jit_only) {
+		res->status = RUN_OK;
+		snprintf(res->msg, sizeof res->msg, "the JIT accepted it: %d registers, %d B static shared, %d blocks/SM",
+			 res->regs, res->smem_static, res->blocks_per_sm);
+		goto out;
+	}
+
+	size_t es = rq->dt == DTYPE_F16 ? 2 : 4;
+	size_t nA = (size_t)(rq->M * rq->K), nB = (size_t)(rq->K * rq->N), nC = (size_t)(rq->M * rq->N);
+	CUresult r;
+	if ((r = cu->MemAlloc(&s.A, nA * es)) || (r = cu->MemAlloc(&s.B, nB * es)) || (r = cu->MemAlloc(&s.C, nC * 4)) ||
+	    (r = cu->MemAlloc(&s.R, nC * 4)) || (r = cu->EventCreate(&s.e0, 0)) || (r = cu->EventCreate(&s.e1, 0))) {
+		set_cuda_error(res, r, "cannot allocate the matrices");
+		goto out;
+	}
+	if (build_params(&s, rq, res)) {
+		res->status = RUN_BAD_REQUEST;
+		goto out;
+	}
+	/* Fresh random inputs for every run, never zeros. */
+	rng_state = 0x9e3779b97f4a7c15ULL ^ (uint64_t)(util_now() * 1e9);
+	s.ha = random_matrix(nA, rq->dt);
+	s.hb = random_matrix(nB, rq->dt);
+	s.hc = malloc(nC * 4);
+	s.hr = malloc(nC * 4);
+	if (!s.ha || !s.hb || !s.hc || !s.hr) {
+		res->status = RUN_BAD_REQUEST;
+		snprintf(res->msg, sizeof res->msg, "out of host memory for %lldx%lldx%lld", rq->M, rq->N, rq->K);
+		goto out;
+	}
+	if ((r = cu->MemcpyHtoD(s.A, s.ha, nA * es)) || (r = cu->MemcpyHtoD(s.B, s.hb, nB * es)) ||
+	    /* Poison C with NaN so an element the kernel never writes fails. */
+	    (r = cu->MemsetD32(s.C, 0x7fc00000u, nC))) {
+		set_cuda_error(res, r, "cannot copy the inputs");
+		goto out;
+	}
+
+	/* The first launch is the check and the warm-up: module load, JIT and
+	 * handle creation stay out of the timed runs. */
+	cu->EventRecord(s.e0, NULL);
+	r = launch(&s, rq, res);
+	cu->EventRecord(s.e1, NULL);
+	if (r != CUDA_SUCCESS) {
+		set_cuda_error(res, r, "the launch failed");
+		goto out;
+	}
+	if ((r = cu->CtxSynchronize())) {
+		set_cuda_error(res, r, "the kernel failed");
+		goto out;
+	}
+	float first_ms = 0;
+	cu->EventElapsedTime(&first_ms, s.e0, s.e1);
+	res->status = RUN_OK;
+	res->ms = first_ms;
+
+	if (rq->verify) {
+		if (!cu->blas) {
+			res->verified = -1;
+			snprintf(res->msg, sizeof res->msg, "ran, but not verified: cuBLAS (libcublas.so.13/12/11) not found");
+		} else if (reference(&s, rq, s.R) || (r = cu->CtxSynchronize())) {
+			set_cuda_error(res, r ? r : CUDA_ERROR_LAUNCH_FAILED, "cuBLAS failed");
+			goto out;
+		} else {
+			cu->MemcpyDtoH(s.hc, s.C, nC * 4);
+			cu->MemcpyDtoH(s.hr, s.R, nC * 4);
+			double diff = 0, norm = 0;
+			size_t nans = 0;
+			for (size_t i = 0; i < nC; i++) {
+				double d = (double)s.hc[i] - s.hr[i];
+				nans += isnan(s.hc[i]) != 0;
+				diff += d * d;
+				norm += (double)s.hr[i] * s.hr[i];
+			}
+			res->rel_err = norm > 0 ? sqrt(diff / norm) : sqrt(diff);
+			res->verified = !nans && res->rel_err <= res->tol;
+			if (!res->verified) {
+				res->status = RUN_WRONG;
+				if (nans)
+					snprintf(res->msg, sizeof res->msg,
+						 "%zu of %zu outputs are NaN: never written (or wrong)", nans, nC);
+				else
+					snprintf(res->msg, sizeof res->msg, "relative error %.3g is above the tolerance %.0e",
+						 res->rel_err, res->tol);
+			}
+		}
+	}
+
+	if (rq->time && res->status == RUN_OK) {
+		/* Adapt the repeats to the kernel: about min_seconds per side, 3 to 100. */
+		double budget = (rq->min_seconds > 0 ? rq->min_seconds : 0.5) * 1e3;
+		int repeats = first_ms > 0 ? (int)(budget / first_ms) : 100;
+		repeats = repeats < 3 ? 3 : repeats > 100 ? 100 : repeats;
+		if (launch(&s, rq, res) != CUDA_SUCCESS) /* a second warm-up at full clocks */
+			repeats = 3;
+		res->repeats = repeats;
+		if (time_it(&s, rq, 0, repeats, &res->ms, res))
+			goto out;
+		if (cu->blas) {
+			reference(&s, rq, s.R); /* warm up cuBLAS's own kernels */
+			if (time_it(&s, rq, 1, repeats, &res->cublas_ms, res))
+				goto out;
+		}
+		double flop = 2.0 * (double)rq->M * (double)rq->N * (double)rq->K;
+		res->gflops = flop / (res->ms * 1e-3) / 1e9;
+		res->cublas_gflops = res->cublas_ms > 0 ? flop / (res->cublas_ms * 1e-3) / 1e9 : 0;
+	}
+	if (res->status == RUN_OK && !res->msg[0])
+		snprintf(res->msg, sizeof res->msg, "%s", res->verified == 1 ? "verified against cuBLAS" : "ran");
+out:
+	cleanup(&s);
+}

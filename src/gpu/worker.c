@@ -1,0 +1,196 @@
+/* worker: the runner in a child process behind a pipe, so a faulting or hanging kernel costs a restart, never the UI. */
+#include "gpu/worker.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "emu/offline.h"
+#include "base/util.h"
+
+/* Reads or writes exactly n bytes, retrying on EINTR; returns 0 or -1. */
+static int full_io(int fd, void *buf, size_t n, int writing)
+{
+	char *p = buf;
+	while (n) {
+		ssize_t k = writing ? write(fd, p, n) : read(fd, p, n);
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0)
+			return -1;
+		p += k;
+		n -= (size_t)k;
+	}
+	return 0;
+}
+
+/* The child: one request in, one result out, until the pipe closes. CUDA is
+ * first touched here, after the fork, so the parent never holds a context. */
+static void child_loop(int in, int out)
+{
+	signal(SIGINT, SIG_IGN); /* the UI decides when we stop */
+	signal(SIGPIPE, SIG_DFL);
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	static run_request rq;
+	static run_result res;
+	while (full_io(in, &rq, sizeof rq, 0) == 0) {
+		/* Offline runs go to the CPU emulator, here too, so a slow or
+		 * endless emulation never freezes the screen either. */
+		if (rq.emulate)
+			offline_run(&rq, &res);
+		else
+			runner_run(&rq, &res);
+		if (full_io(out, &res, sizeof res, 1))
+			break;
+		/* A fault leaves a sticky error in the context: start afresh. */
+		if (res.status == RUN_FAULT)
+			_exit(3);
+	}
+	_exit(0);
+}
+
+int worker_start(worker *w)
+{
+	int down[2], up[2];
+	memset(w, 0, sizeof *w);
+	w->pid = -1;
+	w->to_child = w->from_child = -1;
+	if (pipe(down) || pipe(up))
+		return -1;
+	fflush(NULL);
+	pid_t pid = fork();
+	if (pid < 0)
+		return -1;
+	if (pid == 0) {
+		close(down[1]);
+		close(up[0]);
+		child_loop(down[0], up[1]);
+	}
+	close(down[0]);
+	close(up[1]);
+	fcntl(up[0], F_SETFL, O_NONBLOCK);
+	fcntl(up[0], F_SETFD, FD_CLOEXEC);
+	fcntl(down[1], F_SETFD, FD_CLOEXEC);
+	w->pid = pid;
+	w->to_child = down[1];
+	w->from_child = up[0];
+	return 0;
+}
+
+static void reap(worker *w, int kill_it)
+{
+	if (w->pid > 0) {
+		if (kill_it)
+			kill(w->pid, SIGKILL);
+		waitpid(w->pid, NULL, 0);
+	}
+	if (w->to_child >= 0)
+		close(w->to_child);
+	if (w->from_child >= 0)
+		close(w->from_child);
+	w->pid = -1;
+	w->to_child = w->from_child = -1;
+	w->busy = 0;
+}
+
+void worker_stop(worker *w)
+{
+	reap(w, 1);
+}
+
+static void restart(worker *w, int kill_it)
+{
+	reap(w, kill_it);
+	worker_start(w);
+}
+
+int worker_submit(worker *w, const run_request *rq, double deadline_s)
+{
+	if (w->pid <= 0 && worker_start(w))
+		return -1;
+	if (w->busy)
+		return -1;
+	/* A write to a child that died between runs raises SIGPIPE: ignore it
+	 * for the call and restart instead. */
+	void (*old)(int) = signal(SIGPIPE, SIG_IGN);
+	int rc = full_io(w->to_child, (void *)rq, sizeof *rq, 1);
+	if (rc) {
+		restart(w, 1);
+		rc = full_io(w->to_child, (void *)rq, sizeof *rq, 1);
+	}
+	signal(SIGPIPE, old);
+	if (rc)
+		return -1;
+	w->busy = 1;
+	w->got = 0;
+	w->started = util_now();
+	w->deadline = deadline_s;
+	return 0;
+}
+
+int worker_fd(const worker *w)
+{
+	return w->busy ? w->from_child : -1;
+}
+
+static void synthesize(run_result *out, run_status st, const char *msg)
+{
+	memset(out, 0, sizeof *out);
+	out->status = st;
+	out->verified = -1;
+	util_strlcpy(out->msg, msg, sizeof out->msg);
+}
+
+int worker_poll(worker *w, run_result *out)
+{
+	if (!w->busy)
+		return 0;
+	for (;;) {
+		ssize_t k = read(w->from_child, (char *)&w->partial + w->got, sizeof w->partial - w->got);
+		if (k > 0) {
+			w->got += (size_t)k;
+			if (w->got < sizeof w->partial)
+				continue;
+			*out = w->partial;
+			w->busy = 0;
+			if (out->status == RUN_FAULT)
+				restart(w, 0); /* the child exits by itself after a fault */
+			return 1;
+		}
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k < 0 && errno == EAGAIN)
+			break;
+		/* End of file: the child died without answering. */
+		int status = 0;
+		waitpid(w->pid, &status, 0);
+		w->pid = -1;
+		char msg[128];
+		if (WIFSIGNALED(status))
+			snprintf(msg, sizeof msg, "the GPU worker died (signal %d); it was restarted", WTERMSIG(status));
+		else
+			snprintf(msg, sizeof msg, "the GPU worker exited (status %d); it was restarted", WEXITSTATUS(status));
+		synthesize(out, RUN_FAULT, msg);
+		restart(w, 0);
+		return 1;
+	}
+	if (w->deadline > 0 && util_now() - w->started > w->deadline) {
+		char msg[128];
+		snprintf(msg, sizeof msg, "killed after %.0f s (deadline); the GPU worker was restarted", w->deadline);
+		synthesize(out, RUN_TIMEOUT, msg);
+		restart(w, 1);
+		return 1;
+	}
+	return 0;
+}
+
+void worker_cancel(worker *w, run_result *out)
+{
+	synthesize(out, RUN_CANCELLED, "cancelled; the GPU worker was restarted");
+	restart(w, 1);
+}

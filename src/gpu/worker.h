@@ -1,0 +1,33 @@
+/* worker: the runner in a child process behind a pipe, so a faulting or hanging kernel costs a restart, never the UI. */
+#ifndef PTXTUTOR_WORKER_H
+#define PTXTUTOR_WORKER_H
+
+#include <sys/types.h>
+
+#include "gpu/runner.h"
+
+typedef struct {
+	pid_t pid;
+	int to_child, from_child;   /* pipe ends held by the parent */
+	int busy;
+	double started;             /* util_now() when the request was sent */
+	double deadline;            /* seconds after start when it is killed; 0 none */
+	size_t got;                 /* bytes of the current result read so far */
+	run_result partial;
+} worker;
+
+/* Forks the child. The child touches CUDA only when the first request comes. */
+int worker_start(worker *w);
+/* Sends a request; deadline_s > 0 kills the run after that long. */
+int worker_submit(worker *w, const run_request *rq, double deadline_s);
+/* The fd to poll() for readability while busy; -1 when none. */
+int worker_fd(const worker *w);
+/* Reads what is available without blocking. Returns 1 when a whole result is
+ * in *out, 0 while still running, and 1 with RUN_TIMEOUT or RUN_FAULT when the
+ * deadline passed or the child died (it is then restarted). */
+int worker_poll(worker *w, run_result *out);
+/* Kills the current run and restarts the child; *out says RUN_CANCELLED. */
+void worker_cancel(worker *w, run_result *out);
+void worker_stop(worker *w);
+
+#endif

@@ -1,0 +1,92 @@
+/* model: the cost model of each lesson — FLOPs, traffic per memory level, intensity, roofline, occupancy. */
+#ifndef PTXTUTOR_MODEL_H
+#define PTXTUTOR_MODEL_H
+
+#include "model/devices.h"
+#include "base/expr.h"
+#include "course/lesson.h"
+#include "model/occupancy.h"
+
+/* A cost model: one entry of the table in model.c, named by `model:`. */
+typedef struct model_def model_def;
+
+/* Loads, stores and bytes at one memory level; counts are elements. */
+typedef struct {
+	double loads_per_output;   /* per element of C, for the whole K loop */
+	double stores_per_output;
+	double loads, stores;      /* whole problem */
+	double bytes;              /* (loads + stores) × element size, as issued */
+} model_level;
+
+typedef struct {
+	char lesson_id[32];
+	char model[32];            /* the model table entry used */
+	const model_def *def;
+	long long M, N, K;
+	expr_env env;              /* params (overrides applied) + M, N, K */
+	gpu_spec gpu;              /* the device the roofline and occupancy use */
+
+	int elem_bytes;            /* bytes of an A/B element (4 f32, 2 f16) */
+	double flops;              /* 2·M·N·K */
+	model_level global, shared, regs; /* regs: operand reads from registers */
+	double dram_ideal_bytes;   /* A and B read once, C written once */
+	double ai_global;          /* FLOP per byte of global traffic as issued */
+	double ai_shared;          /* FLOP per byte of shared traffic (0: none) */
+	double ai_dram_ideal;
+
+	/* Warp view of one request in the main loop. */
+	double sectors_A, sectors_B;        /* 32-byte sectors per global load request */
+	double wavefronts_A, wavefronts_B;  /* shared-memory wavefronts per request (1 = no conflict; 0 = no shared) */
+
+	/* Roofline. */
+	const char *unit;          /* "fp32" or "tensor" */
+	double peak_tflops;        /* of that unit on gpu */
+	double ridge;              /* FLOP/B: peak / bandwidth */
+	const char *bound;         /* "memory", "compute", or "unknown" (no peaks for the GPU) */
+	double predicted_ms;       /* max(flops/peak, global bytes/bandwidth) */
+
+	/* Occupancy for the lesson's launch shape. */
+	int threads;               /* per block */
+	int smem_static;           /* per block: declared in the PTX */
+	int smem_dynamic;          /* per block: the lesson's `smem:` */
+	int smem_request;          /* static + dynamic: what the kernel asks for */
+	int regs_per_thread;
+	const char *regs_source;   /* "recorded (ptxas sm_90)", "JIT", "unknown" */
+	int occ_ok;                /* occ valid */
+	occ_result occ;
+	long long blocks;          /* one per BM×BN tile: ceil(M/BM)·ceil(N/BN) */
+	double waves;              /* blocks ÷ (SMs × blocks per SM): rounds the GPU runs them in */
+} model_result;
+
+/* Fills out for lesson l at size M×N×K on g with the overrides applied on top
+ * of the lesson's params. Returns 0, or -1 with a message in err: an unknown
+ * model, an override naming no param (the message lists the lesson's params),
+ * or a launch shape that does not evaluate. */
+int model_compute(const lesson *l, const expr_env *overrides, long long M, long long N, long long K,
+		  const gpu_spec *g, model_result *out, char *err, int errlen);
+
+/* Replaces the registers per thread (e.g. from cuFuncGetAttribute after the
+ * JIT) and recomputes occupancy; source labels where the number came from. */
+void model_set_regs(model_result *r, int regs, const char *source);
+
+/* Placeholder keys (docs/model.md lists them): nonzero when key is known. */
+int model_known(const char *key);
+/* The value of a key as a number. Returns 0, or -1 for an unknown key or one
+ * without a numeric value (gpu.name, bound). */
+int model_value(const model_result *r, const char *key, double *out);
+/* The value of a key for people: "0.25 FLOP/B", "K/16 = 256", "1.23 ms". */
+void model_format(const model_result *r, const char *key, char *buf, int len);
+
+/* The keys of model_value, in a stable order, with a line of help each
+ * (param.NAME keys are not listed: any lesson param works). */
+int model_key_count(void);
+const char *model_key_name(int i);
+const char *model_key_help(int i);
+
+/* The cost models by name (the front matter's `model:`); NULL when unknown. */
+const model_def *model_find(const char *name);
+/* The params a model reads with the values it assumes when the lesson has
+ * none, space-separated ("TILE=32"). */
+const char *model_params(const model_def *m);
+
+#endif
