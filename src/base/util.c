@@ -12,6 +12,49 @@
 #include <time.h>
 #include <unistd.h>
 
+static void out_of_memory(size_t n)
+{
+	fprintf(stderr, "ptxtutor: out of memory (asked for %zu bytes)\n", n);
+	abort();
+}
+
+void *xmalloc(size_t n)
+{
+	void *p = malloc(n ? n : 1);
+	if (!p)
+		out_of_memory(n);
+	return p;
+}
+
+void *xcalloc(size_t count, size_t size)
+{
+	void *p = calloc(count ? count : 1, size ? size : 1);
+	if (!p)
+		out_of_memory(count * size);
+	return p;
+}
+
+void *xrealloc(void *p, size_t n)
+{
+	void *q = realloc(p, n ? n : 1);
+	if (!q)
+		out_of_memory(n);
+	return q;
+}
+
+void *xreallocarray(void *p, size_t count, size_t size)
+{
+	if (size && count > SIZE_MAX / size)
+		out_of_memory(SIZE_MAX);
+	return xrealloc(p, count * size);
+}
+
+char *xstrdup(const char *s)
+{
+	size_t n = strlen(s) + 1;
+	return memcpy(xmalloc(n), s, n);
+}
+
 static void sb_reserve(strbuf *sb, size_t extra)
 {
 	if (sb->len + extra + 1 <= sb->cap)
@@ -19,10 +62,7 @@ static void sb_reserve(strbuf *sb, size_t extra)
 	size_t cap = sb->cap ? sb->cap : 64;
 	while (cap < sb->len + extra + 1)
 		cap *= 2;
-	char *p = realloc(sb->data, cap);
-	if (!p)
-		abort(); /* out of memory: nothing sensible to recover */
-	sb->data = p;
+	sb->data = xrealloc(sb->data, cap);
 	sb->cap = cap;
 }
 

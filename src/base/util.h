@@ -14,6 +14,17 @@ typedef struct {
 	size_t cap;
 } strbuf;
 
+/* Allocation that cannot return NULL: out of memory prints one line and
+ * aborts (the tutor's SIGABRT handler gives the terminal back first). Sizes
+ * a user can choose (PTX declarations, launch shapes) are checked against
+ * limits before they get here; these are for the program's own needs. */
+void *xmalloc(size_t n);
+void *xcalloc(size_t count, size_t size);
+void *xrealloc(void *p, size_t n);
+/* xrealloc of count elements of size bytes, refusing a product that wraps. */
+void *xreallocarray(void *p, size_t count, size_t size);
+char *xstrdup(const char *s);
+
 void sb_append(strbuf *sb, const char *s);
 void sb_appendn(strbuf *sb, const char *s, size_t n);
 void sb_printf(strbuf *sb, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
