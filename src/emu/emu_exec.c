@@ -7,6 +7,7 @@
 #include <string.h>
 #include "emu/emu_internal.h"
 #include "base/util.h"
+#include "model/access.h"
 
 /* ---- value helpers ---- */
 
@@ -186,85 +187,20 @@ static inline void shadow_write(blockctx *b, const emu_op *o, int w, uint32_t of
 
 /* ---- counting ---- */
 
-/* Distinct 32-byte sectors touched by n accesses of `bytes` at addr[]. Lanes
- * usually walk memory in order, so an insertion sort is close to linear. */
-static unsigned count_sectors(const uint64_t *addr, int n, int bytes)
+/* Adds one request's counts (model/access.h holds the rules). Shared
+ * offsets and global addresses both fit an int64_t. */
+static void count_access(emu_opcount *cnt, access_kind kind, const int64_t addr[32], uint32_t mask, int bytes)
 {
-	uint64_t s[128];
-	int ns = 0;
-	for (int i = 0; i < n; i++)
-		for (uint64_t sec = addr[i] >> 5; sec <= (addr[i] + (uint64_t)bytes - 1) >> 5 && ns < 128; sec++) {
-			int j = ns++;
-			while (j > 0 && s[j - 1] > sec) {
-				s[j] = s[j - 1];
-				j--;
-			}
-			s[j] = sec;
-		}
-	unsigned u = 0;
-	for (int i = 0; i < ns; i++)
-		u += !i || s[i] != s[i - 1];
-	return u;
-}
-
-/* Whether every active lane shares its address with lane ^ x (when that lane is active). */
-static int pairs_uniform(const uint32_t *addr, uint32_t mask, int x)
-{
-	for (uint32_t m = mask; m; m &= m - 1) {
-		int l = __builtin_ctz(m);
-		if (((mask >> (l ^ x)) & 1) && addr[l] != addr[l ^ x])
-			return 0;
+	access_counts c;
+	access_count(kind, addr, mask, bytes, &c);
+	if (kind == ACCESS_GLOBAL_LOAD || kind == ACCESS_GLOBAL_STORE) {
+		cnt->requests++;
+		cnt->sectors += c.sectors;
+	} else {
+		cnt->requests2++;
+		cnt->wavefronts += c.wavefronts;
+		cnt->ideal += c.ideal;
 	}
-	return 1;
-}
-
-/* Wavefronts for one shared access: lanes are processed in groups (a warp
- * for <= 32-bit accesses, half-warps for 64-bit, quarter-warps for 128-bit,
- * as 128 bytes come back per pass); within a group each bank delivers one
- * distinct 32-bit word per wavefront. When lanes pair up on one address
- * (T == T^1 or T == T^2 for all of them), a pass carries twice the lanes
- * (NVIDIA: LDS.128 then needs 2 passes instead of 4; loads only). ldmatrix
- * is counted as a 128-bit access without pairing: one pass per 8x8 matrix. */
-static unsigned count_wavefronts(const uint32_t *addr, uint32_t mask, int bytes, int load, unsigned *ideal)
-{
-	int gsize = bytes <= 4 ? 32 : bytes == 8 ? 16 : 8;
-	if (load && bytes > 4 && (pairs_uniform(addr, mask, 1) || pairs_uniform(addr, mask, 2)))
-		gsize *= 2;
-	int wpl = bytes <= 4 ? 1 : bytes / 4;
-	unsigned total = 0, id = 0;
-	for (int g = 0; g < 32; g += gsize) {
-		uint32_t gm = (uint32_t)(((1ULL << gsize) - 1) << g) & mask;
-		if (!gm)
-			continue;
-		id++;
-		uint32_t words[128]; /* up to 32 lanes x 4 words */
-		int n = 0;
-		for (uint32_t m = gm; m; m &= m - 1) {
-			int l = __builtin_ctz(m);
-			for (int k = 0; k < wpl; k++) {
-				uint32_t w = (addr[l] >> 2) + (uint32_t)k;
-				/* insertion sort: accesses are usually already in order */
-				int j = n++;
-				while (j > 0 && words[j - 1] > w) {
-					words[j] = words[j - 1];
-					j--;
-				}
-				words[j] = w;
-			}
-		}
-		uint8_t per_bank[32] = {0};
-		unsigned worst = 0;
-		for (int i = 0; i < n; i++) {
-			if (i && words[i] == words[i - 1])
-				continue;
-			unsigned c = ++per_bank[words[i] & 31];
-			if (c > worst)
-				worst = c;
-		}
-		total += worst;
-	}
-	*ideal = id;
-	return total;
 }
 
 /* ---- cp.async ---- */
@@ -401,10 +337,8 @@ static int exec_ldst(blockctx *b, warp *w, const emu_op *o, uint32_t em, emu_opc
 		END_LANES
 		return 0;
 	}
-	uint64_t gaddr[32];
-	uint32_t saddr[32];
-	int ng = 0;
-	uint32_t smask = 0;
+	int64_t gaddr[32], saddr[32];
+	uint32_t gmask = 0, smask = 0;
 	const uint64_t *base = &R[o->src[0] * 32];
 	LANES(em)
 		uint64_t a = base[l] + (uint64_t)o->imm;
@@ -423,7 +357,8 @@ static int exec_ldst(blockctx *b, warp *w, const emu_op *o, uint32_t em, emu_opc
 			else
 				shadow_write(b, o, w->id, soff, total);
 		} else {
-			gaddr[ng++] = a;
+			gmask |= 1u << l;
+			gaddr[l] = (int64_t)a;
 			p = gp;
 		}
 		for (int v = 0; v < o->vec; v++) {
@@ -440,16 +375,10 @@ static int exec_ldst(blockctx *b, warp *w, const emu_op *o, uint32_t em, emu_opc
 			}
 		}
 	END_LANES
-	if (ng) {
-		cnt->requests++;
-		cnt->sectors += count_sectors(gaddr, ng, total);
-	}
-	if (smask) {
-		unsigned ideal;
-		cnt->wavefronts += count_wavefronts(saddr, smask, total, is_ld, &ideal);
-		cnt->ideal += ideal;
-		cnt->requests2++;
-	}
+	if (gmask)
+		count_access(cnt, is_ld ? ACCESS_GLOBAL_LOAD : ACCESS_GLOBAL_STORE, gaddr, gmask, total);
+	if (smask)
+		count_access(cnt, is_ld ? ACCESS_SHARED_LOAD : ACCESS_SHARED_STORE, saddr, smask, total);
 	return 0;
 }
 
@@ -459,7 +388,7 @@ static int exec_ldmatrix(blockctx *b, warp *w, const emu_op *o, uint32_t em, emu
 		return fail(b, o, "ldmatrix needs all 32 lanes of the warp (active mask 0x%08x)", em);
 	uint64_t *R = w->R;
 	uint16_t rows[4][8][8];
-	uint32_t saddr[32];
+	int64_t saddr[32];
 	uint32_t amask = (uint32_t)((1ULL << (8 * o->vec)) - 1);
 	for (int j = 0; j < o->vec; j++)
 		for (int r = 0; r < 8; r++) {
@@ -492,10 +421,7 @@ static int exec_ldmatrix(blockctx *b, warp *w, const emu_op *o, uint32_t em, emu
 			R[o->dst[j] * 32 + l] = (uint64_t)lo | ((uint64_t)hi << 16);
 		}
 	}
-	unsigned ideal;
-	cnt->wavefronts += count_wavefronts(saddr, amask, 16, 0, &ideal);
-	cnt->ideal += ideal;
-	cnt->requests2++;
+	count_access(cnt, ACCESS_LDMATRIX, saddr, amask, 16);
 	return 0;
 }
 
@@ -538,9 +464,7 @@ static int exec_mma(blockctx *b, warp *w, const emu_op *o, uint32_t em)
 static int exec_cpasync(blockctx *b, warp *w, const emu_op *o, uint32_t em, emu_opcount *cnt)
 {
 	uint64_t *R = w->R;
-	uint64_t gaddr[32];
-	uint32_t saddr[32];
-	int ng = 0;
+	int64_t gaddr[32], saddr[32];
 	int size = o->vec;
 	LANES(em)
 		uint64_t sa = R[o->src[0] * 32 + l] + (uint64_t)o->imm;
@@ -571,16 +495,12 @@ static int exec_cpasync(blockctx *b, warp *w, const emu_op *o, uint32_t em, emu_
 		}
 		w->cp[w->ncp++] = (cpreq){.soff = soff, .gaddr = ga, .size = (uint8_t)size,
 					  .srcsize = (uint8_t)srcsize, .group = -1, .op = (int)(o - b->ops)};
-		gaddr[ng++] = ga;
+		gaddr[l] = (int64_t)ga;
 		saddr[l] = soff;
 	END_LANES
-	if (ng) {
-		cnt->requests++;
-		cnt->sectors += count_sectors(gaddr, ng, size);
-		unsigned ideal;
-		cnt->wavefronts += count_wavefronts(saddr, em, size, 0, &ideal);
-		cnt->ideal += ideal;
-		cnt->requests2++;
+	if (em) {
+		count_access(cnt, ACCESS_GLOBAL_LOAD, gaddr, em, size);
+		count_access(cnt, ACCESS_SHARED_STORE, saddr, em, size);
 	}
 	return 0;
 }

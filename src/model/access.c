@@ -1,0 +1,117 @@
+/* access: sectors, wavefronts and ideal wavefronts of one warp-wide access (the rules are in access.h). */
+#include "model/access.h"
+
+#include <string.h>
+
+/* a / n rounded down, and the remainder that goes with it (0 .. n-1), for
+ * any a: addresses may be negative. */
+static int64_t floor_div(int64_t a, int64_t n)
+{
+	int64_t q = a / n;
+	return q - (a % n < 0);
+}
+
+static int64_t floor_mod(int64_t a, int64_t n)
+{
+	return a - floor_div(a, n) * n;
+}
+
+/* The units of `unit` bytes that `bytes` bytes from addr fall in: the first
+ * one and how many. Computed from the offset within the first unit, so an
+ * address near the end of the range cannot overflow. */
+static int64_t units_of(int64_t addr, int bytes, int unit, int *n)
+{
+	*n = (int)((floor_mod(addr, unit) + bytes - 1) / unit) + 1;
+	return floor_div(addr, unit);
+}
+
+/* Inserts x into the sorted list v[0..n) unless it is there; returns the
+ * new length. Lanes usually walk memory in order, so the shifts are few. */
+static int insert_unique(int64_t *v, int n, int64_t x)
+{
+	int j = n;
+	while (j > 0 && v[j - 1] > x)
+		j--;
+	if (j > 0 && v[j - 1] == x)
+		return n;
+	memmove(v + j + 1, v + j, (size_t)(n - j) * sizeof *v);
+	v[j] = x;
+	return n + 1;
+}
+
+/* Most units one lane's bytes can span: ACCESS_MAX_BYTES misaligned. */
+#define SECTORS_PER_LANE (ACCESS_MAX_BYTES / 32 + 1)
+#define WORDS_PER_LANE (ACCESS_MAX_BYTES / 4 + 1)
+
+static unsigned count_sectors(const int64_t addr[32], uint32_t mask, int bytes)
+{
+	int64_t s[32 * SECTORS_PER_LANE];
+	int ns = 0;
+	for (uint32_t m = mask; m; m &= m - 1) {
+		int l = __builtin_ctz(m), n;
+		int64_t first = units_of(addr[l], bytes, 32, &n);
+		for (int i = 0; i < n; i++)
+			ns = insert_unique(s, ns, first + i);
+	}
+	return (unsigned)ns;
+}
+
+/* Every active lane has the address of lane l ^ x, where that lane is active. */
+static int pairs_uniform(const int64_t addr[32], uint32_t mask, int x)
+{
+	for (uint32_t m = mask; m; m &= m - 1) {
+		int l = __builtin_ctz(m);
+		if (((mask >> (l ^ x)) & 1) && addr[l] != addr[l ^ x])
+			return 0;
+	}
+	return 1;
+}
+
+/* Passes the banks need for the lanes of one group: the most distinct words
+ * any bank holds. */
+static unsigned group_passes(const int64_t addr[32], uint32_t gmask, int bytes)
+{
+	int64_t w[32 * WORDS_PER_LANE];
+	int nw = 0;
+	for (uint32_t m = gmask; m; m &= m - 1) {
+		int l = __builtin_ctz(m), n;
+		int64_t first = units_of(addr[l], bytes, 4, &n);
+		for (int i = 0; i < n; i++)
+			nw = insert_unique(w, nw, first + i);
+	}
+	unsigned per_bank[32] = {0}, worst = 0;
+	for (int i = 0; i < nw; i++) {
+		unsigned c = ++per_bank[floor_mod(w[i], 32)];
+		if (c > worst)
+			worst = c;
+	}
+	return worst;
+}
+
+static void count_wavefronts(access_kind kind, const int64_t addr[32], uint32_t mask, int bytes, access_counts *out)
+{
+	int group = bytes <= 4 ? 32 : bytes <= 8 ? 16 : 8;
+	if (kind == ACCESS_SHARED_LOAD && bytes > 4 && (pairs_uniform(addr, mask, 1) || pairs_uniform(addr, mask, 2)))
+		group *= 2;
+	for (int g = 0; g < 32; g += group) {
+		uint32_t gmask = (uint32_t)((((uint64_t)1 << group) - 1) << g) & mask;
+		if (!gmask)
+			continue;
+		out->ideal++;
+		out->wavefronts += group_passes(addr, gmask, bytes);
+	}
+}
+
+int access_count(access_kind kind, const int64_t addr[32], uint32_t mask, int bytes, access_counts *out)
+{
+	memset(out, 0, sizeof *out);
+	if (kind == ACCESS_LDMATRIX)
+		bytes = 16;
+	if ((unsigned)kind >= ACCESS_KIND_COUNT || bytes < 1 || bytes > ACCESS_MAX_BYTES)
+		return -1;
+	if (kind == ACCESS_GLOBAL_LOAD || kind == ACCESS_GLOBAL_STORE)
+		out->sectors = count_sectors(addr, mask, bytes);
+	else
+		count_wavefronts(kind, addr, mask, bytes, out);
+	return 0;
+}
