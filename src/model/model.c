@@ -1,4 +1,4 @@
-/* model: per-lesson cost models — traffic per memory level, warp access patterns, roofline and occupancy. */
+/* model: model_compute — a lesson's cost model (model_lessons.c) turned into traffic per level, intensity, roofline and occupancy; the placeholder keys. */
 #include "model/model.h"
 
 #include <ctype.h>
@@ -9,422 +9,7 @@
 #include <string.h>
 
 #include "base/util.h"
-
-/* ---- What a model states about its kernel -------------------------------- */
-
-/* Traffic per output element per unit of K (multiply by K for the whole loop). */
-typedef struct {
-	double gl_loads;   /* elements of A and B loaded from global memory */
-	double sh_loads;   /* elements read from shared memory */
-	double sh_stores;  /* elements written to shared memory */
-	int k_per_op;      /* k steps one multiply-accumulate instruction covers (1 FFMA, 16 mma) */
-	int smem_operands; /* the tensor cores read A and B from shared memory (wgmma), not registers */
-} traffic;
-
-/* One warp-wide memory instruction: the element each lane touches, as
- * (row, col) in a row-major array with `ld` elements per row, and how many
- * consecutive elements each lane reads. */
-typedef struct {
-	long long row[32], col[32];
-	long long ld;
-	int vec;           /* elements per lane */
-	int active;        /* this access exists (0: n/a) */
-	int swizzle;       /* shared layout: 16-byte chunks XOR-swizzled by row (see swizzled) */
-} warp_access;
-
-typedef struct {
-	warp_access gA, gB;   /* the main loop's global loads of A and B */
-	warp_access sA, sB;   /* the inner loop's shared reads of A and B */
-	int sh_elem;          /* bytes of a shared element */
-} warp_view;
-
-struct model_def {
-	const char *name;
-	const char *params;    /* the params it reads, with the values it assumes when a lesson has none */
-	const char *unit;      /* "fp32" or "tensor" */
-	void (*traffic)(const expr_env *e, traffic *t);
-	void (*warp)(const expr_env *e, warp_view *w);
-};
-
-/* A param's value from e, which holds the lesson's params, the what-ifs and
- * the model's assumed defaults; 1 when absent or not positive, so that a
- * nonsensical what-if (TILE=0) cannot divide by zero. */
-static long long P(const expr_env *e, const char *name)
-{
-	long long v;
-	if (expr_get(e, name, &v) && v > 0)
-		return v;
-	return 1;
-}
-
-/* The common cooperative tile copy: a rows×cols tile read row by row, each
- * thread taking `vec` consecutive elements, thread t at element t·vec. */
-static void tile_copy(warp_access *a, long long cols, long long ld, int vec)
-{
-	long long per_row = cols / vec > 0 ? cols / vec : 1;
-	a->active = 1;
-	a->ld = ld;
-	a->vec = vec;
-	for (int l = 0; l < 32; l++) {
-		a->row[l] = l / per_row;
-		a->col[l] = (l % per_row) * vec;
-	}
-}
-
-static void set_lane(warp_access *a, int lane, long long row, long long col)
-{
-	a->row[lane] = row;
-	a->col[lane] = col;
-}
-
-/* ---- The ladder ---------------------------------------------------------- */
-
-/* 1 naive: thread (x, y) of a BS×BS block computes C[x][y]; consecutive lanes
- * differ in x, the row, so a warp reads 32 rows of A and one element of B. */
-static void naive_traffic(const expr_env *e, traffic *t)
-{
-	(void)e;
-	*t = (traffic){.gl_loads = 2, .k_per_op = 1};
-}
-static void naive_warp(const expr_env *e, warp_view *w)
-{
-	long long bs = P(e, "BS"), K = P(e, "K"), N = P(e, "N");
-	w->gA = (warp_access){.ld = K, .vec = 1, .active = 1};
-	w->gB = (warp_access){.ld = N, .vec = 1, .active = 1};
-	for (int l = 0; l < 32; l++) {
-		set_lane(&w->gA, l, l % bs, 0);       /* A[row][k], row = lane */
-		set_lane(&w->gB, l, 0, l / bs);       /* B[k][col], col fixed in the warp */
-	}
-}
-
-/* 2 coalesced: the same work, but consecutive lanes differ in the column:
- * the warp shares one element of A and reads a row segment of B. */
-static void coalesced_warp(const expr_env *e, warp_view *w)
-{
-	long long bs = P(e, "BS"), K = P(e, "K"), N = P(e, "N");
-	/* ptx/02 reads A[row][k..k+3] with one 16-byte load when K % 4 == 0. */
-	w->gA = (warp_access){.ld = K, .vec = K % 4 == 0 ? 4 : 1, .active = 1};
-	w->gB = (warp_access){.ld = N, .vec = 1, .active = 1};
-	for (int l = 0; l < 32; l++) {
-		set_lane(&w->gA, l, l / bs, 0);
-		set_lane(&w->gB, l, 0, l % bs);
-	}
-}
-
-/* 3 shared-memory blocking: TILE×TILE tiles of A and B staged in shared
- * memory; each element loaded once per block is read TILE times. */
-static void smem_traffic(const expr_env *e, traffic *t)
-{
-	double T = (double)P(e, "TILE");
-	*t = (traffic){.gl_loads = 2 / T, .sh_loads = 2, .sh_stores = 2 / T, .k_per_op = 1};
-}
-static void smem_warp(const expr_env *e, warp_view *w)
-{
-	long long T = P(e, "TILE");
-	tile_copy(&w->gA, T, P(e, "K"), 1);
-	tile_copy(&w->gB, T, P(e, "N"), 1);
-	/* ptx/03 reads As[ty][k..k+3] with one 16-byte load when TILE is a
-	 * multiple of 4 (rows stay 16-byte aligned), one float otherwise. */
-	w->sA = (warp_access){.ld = T, .vec = T % 4 == 0 ? 4 : 1, .active = 1};
-	w->sB = (warp_access){.ld = T, .vec = 1, .active = 1};
-	for (int l = 0; l < 32; l++) {
-		set_lane(&w->sA, l, l / T, 0);   /* As[ty][k] */
-		set_lane(&w->sB, l, 0, l % T);   /* Bs[k][tx] */
-	}
-	w->sh_elem = 4;
-}
-
-/* Tiled kernels: a BM×BN block tile over BK-deep slices loads (BM+BN)·BK
- * elements for BM·BN outputs each slice. */
-static double tile_loads(const expr_env *e)
-{
-	double bm = (double)P(e, "BM"), bn = (double)P(e, "BN");
-	return (bm + bn) / (bm * bn);
-}
-
-/* 4 1D blocktiling: each thread owns TM outputs in a column; per k it reads
- * one B value and TM A values from shared memory. */
-static void bt1d_traffic(const expr_env *e, traffic *t)
-{
-	double tm = (double)P(e, "TM");
-	double g = tile_loads(e);
-	*t = (traffic){.gl_loads = g, .sh_loads = (tm + 1) / tm, .sh_stores = g, .k_per_op = 1};
-}
-static void bt1d_warp(const expr_env *e, warp_view *w)
-{
-	long long BN = P(e, "BN"), BK = P(e, "BK"), TM = P(e, "TM");
-	tile_copy(&w->gA, BK, P(e, "K"), 1);
-	tile_copy(&w->gB, BN, P(e, "N"), 1);
-	/* ptx/04 reads a row of As as 16-byte pieces (the same for the whole
-	 * warp: a broadcast) and Bs[k][tc] one float per lane. */
-	w->sA = (warp_access){.ld = BK, .vec = BK % 4 == 0 ? 4 : 1, .active = 1};
-	w->sB = (warp_access){.ld = BN, .vec = 1, .active = 1};
-	for (int l = 0; l < 32; l++) {
-		set_lane(&w->sA, l, (l / BN) * TM, 0); /* As[tr·TM + i][0..3] */
-		set_lane(&w->sB, l, 0, l % BN);         /* Bs[k][tc] */
-	}
-	w->sh_elem = 4;
-}
-
-/* 5 2D blocktiling: each thread owns TM×TN outputs; per k it reads TM + TN
- * values from shared memory for TM·TN multiply-adds. ptx/05 spreads a
- * thread's outputs over the tile (rows tr + (BM/TM)·i, columns
- * tc + (BN/TN)·j), so at each step a warp reads neighbouring floats. */
-static void bt2d_traffic(const expr_env *e, traffic *t)
-{
-	double tm = (double)P(e, "TM"), tn = (double)P(e, "TN");
-	double g = tile_loads(e);
-	*t = (traffic){.gl_loads = g, .sh_loads = (tm + tn) / (tm * tn), .sh_stores = g, .k_per_op = 1};
-}
-static void bt2d_warp(const expr_env *e, warp_view *w)
-{
-	long long BN = P(e, "BN"), BK = P(e, "BK"), TN = P(e, "TN");
-	long long cols = BN / TN > 0 ? BN / TN : 1; /* threads across the tile */
-	tile_copy(&w->gA, BK, P(e, "K"), 1);
-	tile_copy(&w->gB, BN, P(e, "N"), 1);
-	w->sA = (warp_access){.ld = BK, .vec = 1, .active = 1};
-	w->sB = (warp_access){.ld = BN, .vec = 1, .active = 1};
-	for (int l = 0; l < 32; l++) {
-		set_lane(&w->sA, l, l / cols, 0);  /* As[tr][k] */
-		set_lane(&w->sB, l, 0, l % cols);  /* Bs[k][tc] */
-	}
-	w->sh_elem = 4;
-}
-
-/* 6 vectorised: 2D blocktiling with 128-bit accesses; A is stored transposed
- * in shared memory so a thread's TM values of A are contiguous too. */
-static void vec_warp(const expr_env *e, warp_view *w)
-{
-	long long BM = P(e, "BM"), BN = P(e, "BN"), BK = P(e, "BK"), TM = P(e, "TM"), TN = P(e, "TN");
-	long long cols = BN / TN > 0 ? BN / TN : 1;
-	int vw = (int)P(e, "VW");
-	tile_copy(&w->gA, BK, P(e, "K"), vw);
-	tile_copy(&w->gB, BN, P(e, "N"), vw);
-	w->sA = (warp_access){.ld = BM, .vec = vw, .active = 1};
-	w->sB = (warp_access){.ld = BN, .vec = vw, .active = 1};
-	for (int l = 0; l < 32; l++) {
-		set_lane(&w->sA, l, 0, (l / cols) * TM); /* AsT[k][threadRow·TM] */
-		set_lane(&w->sB, l, 0, (l % cols) * TN);
-	}
-	w->sh_elem = 4;
-}
-
-/* 7 warptiling (ptx/07): each warp owns a WM×WN sub-tile; its lanes form a
- * grid of 32/TC rows × TC columns, TC = WN/(WNITER·TN), and a lane owns
- * WMITER×WNITER fragments of TM×TN spaced a lane-grid apart (WMITER =
- * WM/(rows·TM)), so one float4 read of a warp covers adjacent pieces. Per k
- * a lane reads RM = WMITER·TM values of A and RN = WNITER·TN of B. */
-static long long warp_cols(const expr_env *e)
-{
-	long long tc = P(e, "WN") / (P(e, "WNITER") * P(e, "TN"));
-	return tc > 0 && tc <= 32 ? tc : 1;
-}
-static void warptile_traffic(const expr_env *e, traffic *t)
-{
-	double rows = 32.0 / (double)warp_cols(e);
-	double rm = (double)P(e, "WM") / rows, rn = (double)(P(e, "WNITER") * P(e, "TN"));
-	double g = tile_loads(e);
-	*t = (traffic){.gl_loads = g, .sh_loads = (rm + rn) / (rm * rn), .sh_stores = g, .k_per_op = 1};
-}
-static void warptile_warp(const expr_env *e, warp_view *w)
-{
-	long long BM = P(e, "BM"), BN = P(e, "BN"), BK = P(e, "BK"), TM = P(e, "TM"), TN = P(e, "TN");
-	long long tc = warp_cols(e);
-	int vw = (int)P(e, "VW");
-	tile_copy(&w->gA, BK, P(e, "K"), vw);
-	tile_copy(&w->gB, BN, P(e, "N"), vw);
-	w->sA = (warp_access){.ld = BM, .vec = vw, .active = 1};
-	w->sB = (warp_access){.ld = BN, .vec = vw, .active = 1};
-	for (int l = 0; l < 32; l++) {
-		set_lane(&w->sA, l, 0, (l / tc) * TM);   /* As[k][ty*TM ..] (A transposed) */
-		set_lane(&w->sB, l, 0, (l % tc) * TN);   /* Bs[k][tx*TN ..] */
-	}
-	w->sh_elem = 4;
-}
-
-/* 8 mma.sync m16n8k16: a warp owns WM×WN; per 16-deep step it reads its
- * A rows and B columns once from shared memory with ldmatrix. */
-static void mma_traffic(const expr_env *e, traffic *t)
-{
-	double wm = (double)P(e, "WM"), wn = (double)P(e, "WN");
-	double g = tile_loads(e);
-	*t = (traffic){.gl_loads = g, .sh_loads = (wm + wn) / (wm * wn), .sh_stores = g, .k_per_op = 16};
-}
-static void mma_warp(const expr_env *e, warp_view *w)
-{
-	long long BK = P(e, "BK"), BN = P(e, "BN");
-	long long pad = 0;
-	expr_get(e, "PAD", &pad);
-	/* cp.async of 16 bytes = 8 halves per lane, rows of the tiles in order. */
-	tile_copy(&w->gA, BK, P(e, "K"), 8);
-	tile_copy(&w->gB, BN, P(e, "N"), 8);
-	/* ldmatrix.x4: lane l gives the address of row l%16 of a 16×16 block,
-	 * the left 8 columns for lanes 0-15, the right 8 for 16-31 (for B, rows
-	 * are k and the block is read transposed). PAD = 0 is ptx/08's XOR
-	 * swizzle; PAD > 0 pads each row by PAD halves instead. */
-	w->sA = (warp_access){.ld = BK + pad, .vec = 8, .active = 1, .swizzle = pad == 0};
-	w->sB = (warp_access){.ld = BN + pad, .vec = 8, .active = 1, .swizzle = pad == 0};
-	for (int l = 0; l < 32; l++) {
-		set_lane(&w->sA, l, l % 16, (l / 16) * 8);
-		set_lane(&w->sB, l, l % 16, (l / 16) * 8);
-	}
-	w->sh_elem = 2;
-}
-
-/* 9 wgmma: a warpgroup of 128 threads owns 64 rows × BN; the tensor cores
- * read both tiles from shared memory themselves, and TMA fills them, so
- * there are no per-thread load instructions to count. */
-static void wgmma_traffic(const expr_env *e, traffic *t)
-{
-	double bn = (double)P(e, "BN");
-	double g = tile_loads(e);
-	*t = (traffic){.gl_loads = g, .sh_loads = (64 + bn) / (64 * bn), .sh_stores = g, .k_per_op = 16,
-		       .smem_operands = 1};
-}
-static void wgmma_warp(const expr_env *e, warp_view *w)
-{
-	(void)e;
-	w->sh_elem = 2;
-}
-
-#define PAR_TILED "BM BN BK"
-static const model_def models[] = {
-	{.name = "naive", .params = "BS=32", .unit = "fp32", .traffic = naive_traffic, .warp = naive_warp},
-	{.name = "coalesced", .params = "BS=32", .unit = "fp32", .traffic = naive_traffic, .warp = coalesced_warp},
-	{.name = "smem", .params = "TILE=32", .unit = "fp32", .traffic = smem_traffic, .warp = smem_warp},
-	{.name = "blocktile1d", .params = "BM=64 BN=64 BK=8 TM=8", .unit = "fp32", .traffic = bt1d_traffic, .warp = bt1d_warp},
-	{.name = "blocktile2d", .params = "BM=128 BN=128 BK=8 TM=8 TN=8", .unit = "fp32", .traffic = bt2d_traffic, .warp = bt2d_warp},
-	{.name = "vectorized", .params = "BM=128 BN=128 BK=8 TM=8 TN=8 VW=4", .unit = "fp32", .traffic = bt2d_traffic, .warp = vec_warp},
-	{.name = "warptile", .params = "BM=128 BN=128 BK=16 WM=64 WN=32 WNITER=2 TM=4 TN=4 VW=4", .unit = "fp32",
-	 .traffic = warptile_traffic, .warp = warptile_warp},
-	{.name = "mma", .params = "BM=128 BN=256 BK=32 WM=64 WN=64 PAD=0", .unit = "tensor", .traffic = mma_traffic, .warp = mma_warp},
-	{.name = "wgmma", .params = "BM=128 BN=128 BK=64", .unit = "tensor", .traffic = wgmma_traffic, .warp = wgmma_warp},
-};
-
-const model_def *model_find(const char *name)
-{
-	for (size_t i = 0; i < ARRAY_LEN(models); i++)
-		if (!strcmp(models[i].name, name))
-			return &models[i];
-	return NULL;
-}
-
-const char *model_params(const model_def *m) { return m->params; }
-
-/* Adds the model's assumed params ("TILE=32 ...") where env has none. */
-static void apply_defaults(const model_def *m, expr_env *env)
-{
-	const char *p = m->params;
-	while (*p) {
-		char name[EXPR_NAME_MAX];
-		int n = 0;
-		while (*p == ' ')
-			p++;
-		while (*p && *p != '=' && n + 1 < (int)sizeof name)
-			name[n++] = *p++;
-		name[n] = '\0';
-		long long v = 0, have;
-		if (*p == '=')
-			v = strtoll(p + 1, (char **)&p, 10);
-		if (n && !expr_get(env, name, &have))
-			expr_set(env, name, v);
-		while (*p && *p != ' ')
-			p++;
-	}
-}
-
-/* ---- Warp view: sectors and wavefronts ----------------------------------- */
-
-/* Distinct 32-byte sectors one warp-wide load touches (arrays aligned). */
-static double count_sectors(const warp_access *a, int elem)
-{
-	if (!a->active)
-		return NAN;
-	long long s[32 * 8];
-	int n = 0;
-	for (int l = 0; l < 32; l++) {
-		long long first = (a->row[l] * a->ld + a->col[l]) * elem;
-		long long last = first + (long long)a->vec * elem - 1;
-		for (long long x = first / 32; x <= last / 32 && n < (int)ARRAY_LEN(s); x++) {
-			int seen = 0;
-			for (int i = 0; i < n && !seen; i++)
-				seen = s[i] == x;
-			if (!seen)
-				s[n++] = x;
-		}
-	}
-	return n;
-}
-
-/* The XOR swizzle of ptx/08: a row of R bytes holds R/16 chunks of 16
- * bytes; a chunk's place is XORed with the row's 128-byte line number (rows
- * shorter than 128 B share a line) within the chunks a line holds, so the 8
- * rows an ldmatrix phase reads land in 8 different groups of 4 banks. */
-static long long swizzled(long long row, long long byte_in_row, long long row_bytes)
-{
-	long long chunks = row_bytes / 16, chunk = byte_in_row / 16;
-	long long line = row_bytes >= 128 ? row : row * row_bytes / 128;
-	long long mask = (chunks < 8 ? chunks : 8) - 1;
-	return row * row_bytes + ((chunk ^ (line & mask)) * 16) + byte_in_row % 16;
-}
-
-/* Byte address of a lane's first element. */
-static long long lane_addr(const warp_access *a, int l, int elem)
-{
-	if (a->swizzle)
-		return swizzled(a->row[l], a->col[l] * elem, a->ld * elem);
-	return (a->row[l] * a->ld + a->col[l]) * elem;
-}
-
-/* Every lane reads the same address as its partner l ^ x. */
-static int pairs_uniform(const warp_access *a, int x, int elem)
-{
-	for (int l = 0; l < 32; l++)
-		if (lane_addr(a, l, elem) != lane_addr(a, l ^ x, elem))
-			return 0;
-	return 1;
-}
-
-/* Shared-memory wavefronts for one warp-wide read, counted as the emulator
- * (src/emu) and Nsight Compute do: 32 banks of 4 bytes; lanes go in groups
- * that fetch 128 bytes per pass (the warp for 4-byte accesses, half-warps
- * for 8, quarter-warps for 16 — doubled for 8 and 16 when every lane shares
- * its address with lane l^1 or l^2); within a group each bank serves one
- * distinct word per pass, lanes on the same word share it (broadcast). */
-static double count_wavefronts(const warp_access *a, int elem)
-{
-	if (!a->active)
-		return NAN;
-	int bytes = a->vec * elem;
-	int group = bytes <= 4 ? 32 : bytes == 8 ? 16 : 8;
-	if (bytes > 4 && (pairs_uniform(a, 1, elem) || pairs_uniform(a, 2, elem)))
-		group *= 2;
-	int nwords = bytes < 4 ? 1 : bytes / 4;
-	int total = 0;
-	for (int g0 = 0; g0 < 32; g0 += group) {
-		long long words[32 * 8];
-		int nw = 0;
-		for (int l = g0; l < g0 + group && l < 32; l++) {
-			long long first = lane_addr(a, l, elem) / 4;
-			for (int k = 0; k < nwords; k++) {
-				long long wd = first + k;
-				int seen = 0;
-				for (int i = 0; i < nw && !seen; i++)
-					seen = words[i] == wd;
-				if (!seen && nw < (int)ARRAY_LEN(words))
-					words[nw++] = wd;
-			}
-		}
-		int per_bank[32] = {0}, worst = 0;
-		for (int i = 0; i < nw; i++) {
-			int b = (int)(words[i] % 32);
-			if (++per_bank[b] > worst)
-				worst = per_bank[b];
-		}
-		total += worst;
-	}
-	return total;
-}
+#include "model/model_lessons.h"
 
 /* ---- Static shared memory declared in the PTX ---------------------------- */
 
@@ -494,9 +79,9 @@ int model_compute(const lesson *l, const expr_env *overrides, long long M, long 
 	}
 	if (!m) {
 		char names[160] = "";
-		for (size_t i = 0; i < ARRAY_LEN(models); i++) {
+		for (int i = 0; model_lessons_at(i); i++) {
 			size_t n = strlen(names);
-			snprintf(names + n, sizeof names - n, "%s%s", i ? ", " : "", models[i].name);
+			snprintf(names + n, sizeof names - n, "%s%s", i ? ", " : "", model_lessons_name(model_lessons_at(i)));
 		}
 		snprintf(err, (size_t)errlen, "%s: unknown model '%s' (known: %s)", l->path, l->model, names);
 		return -1;
@@ -522,7 +107,7 @@ int model_compute(const lesson *l, const expr_env *overrides, long long M, long 
 	}
 
 	util_strlcpy(r->lesson_id, l->id, sizeof r->lesson_id);
-	util_strlcpy(r->model, m->name, sizeof r->model);
+	util_strlcpy(r->model, model_lessons_name(m), sizeof r->model);
 	r->def = m;
 	r->M = M;
 	r->N = N;
@@ -543,16 +128,17 @@ int model_compute(const lesson *l, const expr_env *overrides, long long M, long 
 
 	/* The model reads its params from the lesson, else assumes its own. */
 	expr_env menv = r->env;
-	apply_defaults(m, &menv);
+	model_lessons_defaults(m, &menv);
 
-	int tensor = !strcmp(m->unit, "tensor");
+	const char *unit = model_lessons_unit(m);
+	int tensor = !strcmp(unit, "tensor");
 	r->elem_bytes = l->dt == DTYPE_F16 || tensor ? 2 : 4;
 	const int out_bytes = 4; /* C is f32 in every lesson */
 	double outputs = (double)M * N, k = (double)K;
 	r->flops = 2.0 * M * N * K;
 
-	traffic t;
-	m->traffic(&menv, &t);
+	model_traffic t;
+	model_lessons_traffic(m, &menv, &t);
 	r->global.loads_per_output = t.gl_loads * k;
 	r->global.stores_per_output = 1;
 	r->shared.loads_per_output = t.sh_loads * k;
@@ -568,16 +154,15 @@ int model_compute(const lesson *l, const expr_env *overrides, long long M, long 
 	r->ai_shared = r->shared.bytes > 0 ? r->flops / r->shared.bytes : NAN;
 	r->ai_dram_ideal = r->flops / r->dram_ideal_bytes;
 
-	warp_view w;
-	memset(&w, 0, sizeof w);
-	m->warp(&menv, &w);
-	r->sectors_A = count_sectors(&w.gA, r->elem_bytes);
-	r->sectors_B = count_sectors(&w.gB, r->elem_bytes);
-	r->wavefronts_A = count_wavefronts(&w.sA, w.sh_elem ? w.sh_elem : r->elem_bytes);
-	r->wavefronts_B = count_wavefronts(&w.sB, w.sh_elem ? w.sh_elem : r->elem_bytes);
+	model_warp_counts wc;
+	model_lessons_warp(m, &menv, r->elem_bytes, &wc);
+	r->sectors_A = wc.sectors_A;
+	r->sectors_B = wc.sectors_B;
+	r->wavefronts_A = wc.wavefronts_A;
+	r->wavefronts_B = wc.wavefronts_B;
 
 	/* Roofline against the unit the kernel uses. */
-	r->unit = m->unit;
+	r->unit = unit;
 	r->peak_tflops = tensor ? g->tensor_tflops : g->fp32_tflops;
 	if (tensor && r->peak_tflops <= 0) {
 		r->unit = "fp32 (no tensor cores)";

@@ -7,7 +7,7 @@
 #include "course/lesson.h"
 #include "model/occupancy.h"
 
-/* A cost model: one entry of the table in model.c, named by `model:`. */
+/* A cost model: one entry of the table in model_lessons.c, named by `model:`. */
 typedef struct model_def model_def;
 
 /* Loads, stores and bytes at one memory level; counts are elements. */

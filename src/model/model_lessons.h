@@ -1,0 +1,37 @@
+/* model_lessons: the table of per-lesson cost models (model.c's private interface to it). */
+#ifndef PTXTUTOR_MODEL_LESSONS_H
+#define PTXTUTOR_MODEL_LESSONS_H
+
+#include "model/model.h"
+
+/* Traffic per output element per unit of K (multiply by K for the whole loop). */
+typedef struct {
+	double gl_loads;   /* elements of A and B loaded from global memory */
+	double sh_loads;   /* elements read from shared memory */
+	double sh_stores;  /* elements written to shared memory */
+	int k_per_op;      /* k steps one multiply-accumulate instruction covers (1 FFMA, 16 mma) */
+	int smem_operands; /* the tensor cores read A and B from shared memory (wgmma), not registers */
+} model_traffic;
+
+/* The warp view's per-request counts: the main loop's global loads of A and
+ * B (sectors) and the inner loop's shared reads of them (wavefronts); NAN
+ * where the kernel has no such per-thread access. */
+typedef struct {
+	double sectors_A, sectors_B;
+	double wavefronts_A, wavefronts_B;
+} model_warp_counts;
+
+/* The i-th model of the table, NULL past its end. */
+const model_def *model_lessons_at(int i);
+/* Its name and its unit ("fp32" or "tensor"). */
+const char *model_lessons_name(const model_def *m);
+const char *model_lessons_unit(const model_def *m);
+/* Adds the model's assumed params (model_params) where env has none. */
+void model_lessons_defaults(const model_def *m, expr_env *env);
+/* What the kernel moves, from env (the lesson's params, what-ifs, defaults). */
+void model_lessons_traffic(const model_def *m, const expr_env *env, model_traffic *t);
+/* Its warp view, counted by access_count with elem_bytes per A/B element
+ * where the model states no shared element size. */
+void model_lessons_warp(const model_def *m, const expr_env *env, int elem_bytes, model_warp_counts *out);
+
+#endif
