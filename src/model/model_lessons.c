@@ -176,10 +176,13 @@ static void bt2d_warp(const expr_env *e, warp_view *w)
 	long long cols = BN / TN > 0 ? BN / TN : 1; /* threads across the tile */
 	tile_copy(&w->gA, BK, P(e, "K"), 1);
 	tile_copy(&w->gB, BN, P(e, "N"), 1);
-	w->sA = new_access(ACCESS_SHARED_LOAD, BK, 1);
+	/* ptx/05 reads As[tr][d..d+3] with one 16-byte load when BK is a
+	 * multiple of 4: a warp's two thread rows, each a 16-lane broadcast, so
+	 * pairs of lanes share an address and each half-warp takes one pass. */
+	w->sA = new_access(ACCESS_SHARED_LOAD, BK, BK % 4 == 0 ? 4 : 1);
 	w->sB = new_access(ACCESS_SHARED_LOAD, BN, 1);
 	for (int l = 0; l < 32; l++) {
-		set_lane(&w->sA, l, l / cols, 0);  /* As[tr][k] */
+		set_lane(&w->sA, l, l / cols, 0);  /* As[tr][d] */
 		set_lane(&w->sB, l, 0, l % cols);  /* Bs[k][tc] */
 	}
 	w->sh_elem = 4;

@@ -1,0 +1,327 @@
+/* test_model_emu: the model's warp view of every lesson against what the emulator measures on the lesson's shipped PTX. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <ctype.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/util.h"
+#include "course/lesson.h"
+#include "emu/emu.h"
+#include "gpu/runner.h"
+#include "model/devices.h"
+#include "model/model.h"
+
+/* The size every lesson 1-8 accepts (lessons 6-8 want multiples of BM, BN
+ * and BK: 128 x 256 x 32 for lesson 8), small enough to emulate at once. */
+#define TEST_M 128
+#define TEST_N 256
+#define TEST_K 64
+
+/* A warp-view row of the model: model_result's per-request figure. */
+typedef enum { ROW_GA, ROW_GB, ROW_SA, ROW_SB, ROW_COUNT } row_id;
+static const char *const row_names[ROW_COUNT] = {
+	[ROW_GA] = "sectors_per_request.A", [ROW_GB] = "sectors_per_request.B",
+	[ROW_SA] = "wavefronts.A", [ROW_SB] = "wavefronts.B",
+};
+
+/* What the emulator counts for the probed instructions, per request. */
+typedef enum {
+	M_GLD,   /* global loads: sectors / requests */
+	M_GCP,   /* cp.async, its global side: sectors / requests */
+	M_SLD,   /* shared loads: wavefronts / requests */
+	M_LDSM,  /* ldmatrix: wavefronts / requests */
+} measure;
+
+/* One row of the mapping: the instructions of the lesson's shipped PTX that
+ * a warp-view row describes. They are the lines inside the `// @region` that
+ * start with `insn` (after a guard `@%p`, whitespace runs as one space):
+ * matches first .. first+count-1 (1-based; count 0: all of them). The test
+ * wraps those lines in a region of their own, so the emulator counts them
+ * apart from their neighbours. A row a lesson leaves out of this table must
+ * be n/a in the model (the kernel has no such per-thread access). */
+typedef struct {
+	int lesson;
+	row_id row;
+	const char *region;
+	const char *insn;
+	int first, count;
+	measure what;
+} probe;
+
+static const probe probes[] = {
+	/* 1 naive: lanes walk rows of A and share one element of B */
+	{1, ROW_GA, "inner-loop", "ld.global.f32 %a,", 1, 0, M_GLD},
+	{1, ROW_GB, "inner-loop", "ld.global.f32 %b,", 1, 0, M_GLD},
+	/* 2 coalesced: A four k at a time (K % 4 == 0), B a row segment */
+	{2, ROW_GA, "inner-loop", "ld.global.v4.f32", 1, 0, M_GLD},
+	{2, ROW_GB, "inner-loop", "ld.global.f32 %b,", 1, 0, M_GLD},
+	/* 3 smem */
+	{3, ROW_GA, "load-tile", "ld.global.f32 %nextA,", 1, 0, M_GLD},
+	{3, ROW_GB, "load-tile", "ld.global.f32 %nextB,", 1, 0, M_GLD},
+	{3, ROW_SA, "inner-loop", "ld.shared.v4.f32", 1, 0, M_SLD},
+	{3, ROW_SB, "inner-loop", "ld.shared.f32 %b,", 1, 0, M_SLD},
+	/* 4 blocktile1d: B is read in its own region before the A loop */
+	{4, ROW_GA, "load-tile", "ld.global.cg.f32 %nextA,", 1, 0, M_GLD},
+	{4, ROW_GB, "load-tile", "ld.global.cg.f32 %nextB,", 1, 0, M_GLD},
+	{4, ROW_SA, "inner-loop", "ld.shared.v4.f32", 1, 0, M_SLD},
+	{4, ROW_SB, "load-b", "ld.shared.f32", 1, 0, M_SLD},
+	/* 5 blocktile2d */
+	{5, ROW_GA, "load-tile", "ld.global.cg.f32 %nextA", 1, 0, M_GLD},
+	{5, ROW_GB, "load-tile", "ld.global.cg.f32 %nextB", 1, 0, M_GLD},
+	{5, ROW_SA, "inner-loop", "ld.shared.v4.f32", 1, 0, M_SLD},
+	{5, ROW_SB, "inner-loop", "ld.shared.f32 %b", 1, 0, M_SLD},
+	/* 6 vectorized */
+	{6, ROW_GA, "load-tile", "ld.global.cg.v4.f32 {%ldA", 1, 0, M_GLD},
+	{6, ROW_GB, "load-tile", "ld.global.cg.v4.f32 {%ldB", 1, 0, M_GLD},
+	{6, ROW_SA, "inner-loop", "ld.shared.v4.f32 {%a", 1, 0, M_SLD},
+	{6, ROW_SB, "inner-loop", "ld.shared.v4.f32 {%b", 1, 0, M_SLD},
+	/* 7 warptile: the first tile's loads (the prologue) are the main loop's */
+	{7, ROW_GA, "prologue", "ld.global.nc.v4.f32 {%ldA", 1, 0, M_GLD},
+	{7, ROW_GB, "prologue", "ld.global.nc.v4.f32 {%ldB", 1, 0, M_GLD},
+	{7, ROW_SA, "inner-loop", "ld.shared.v4.f32 {%a", 1, 0, M_SLD},
+	{7, ROW_SB, "inner-loop", "ld.shared.v4.f32 {%b", 1, 0, M_SLD},
+	/* 8 mma: k-tile 0 of the prologue copies A with 2 cp.async, then B with 4 */
+	{8, ROW_GA, "prologue", "cp.async.cg.shared.global", 1, 2, M_GCP},
+	{8, ROW_GB, "prologue", "cp.async.cg.shared.global", 3, 4, M_GCP},
+	{8, ROW_SA, "ldmatrix", "ldmatrix.sync.aligned.m8n8.x4.shared", 1, 0, M_LDSM},
+	{8, ROW_SB, "ldmatrix", "ldmatrix.sync.aligned.m8n8.x4.trans", 1, 0, M_LDSM},
+};
+
+/* The requests and the sectors or wavefronts of one measure in c. */
+static void measured(const emu_counts *c, measure what, double *requests, double *count)
+{
+	switch (what) {
+	case M_GLD: *requests = (double)c->gld.requests; *count = (double)c->gld.sectors; return;
+	case M_GCP: *requests = (double)c->gcp.requests; *count = (double)c->gcp.sectors; return;
+	case M_SLD: *requests = (double)c->sld.requests; *count = (double)c->sld.wavefronts; return;
+	case M_LDSM: *requests = (double)c->sldsm.requests; *count = (double)c->sldsm.wavefronts; return;
+	}
+	*requests = *count = 0;
+}
+
+/* ---- Marking the probed lines ---- */
+
+/* The text of a line with its guard (`@%p `, `@!%p `) and leading blanks
+ * dropped and every run of blanks as one space, into buf. */
+static void normalise(const char *line, size_t len, char *buf, size_t cap)
+{
+	size_t i = 0, n = 0;
+	while (i < len && isspace((unsigned char)line[i]))
+		i++;
+	if (i < len && line[i] == '@') {
+		while (i < len && !isspace((unsigned char)line[i]))
+			i++;
+		while (i < len && isspace((unsigned char)line[i]))
+			i++;
+	}
+	for (; i < len && n + 1 < cap; i++) {
+		if (isspace((unsigned char)line[i])) {
+			if (n && buf[n - 1] != ' ')
+				buf[n++] = ' ';
+		} else {
+			buf[n++] = line[i];
+		}
+	}
+	buf[n] = '\0';
+}
+
+/* A region marker `// @name` (returns 1 and the name), `// @end` (2), or neither (0). */
+static int marker(const char *norm, char *name, size_t cap)
+{
+	if (strncmp(norm, "// @", 4))
+		return 0;
+	size_t n = 0;
+	for (const char *p = norm + 4; (isalnum((unsigned char)*p) || *p == '-' || *p == '_') && n + 1 < cap; p++)
+		name[n++] = *p;
+	name[n] = '\0';
+	return !strcmp(name, "end") ? 2 : n > 0;
+}
+
+/* text with the lines of every probe of `lesson` wrapped in `// @probe-ROW`
+ * ... `// @end`; counts how many lines each probe wrapped into wrapped[]. */
+static char *mark_probes(const char *text, int lesson, int wrapped[])
+{
+	strbuf out = {0};
+	int matches[ARRAY_LEN(probes)] = {0}, depth[ARRAY_LEN(probes)] = {0};
+	for (const char *p = text; *p;) {
+		const char *eol = strchr(p, '\n');
+		size_t len = eol ? (size_t)(eol - p) : strlen(p);
+		char norm[512], name[64];
+		normalise(p, len, norm, sizeof norm);
+		int mk = marker(norm, name, sizeof name), hit = -1;
+		for (size_t i = 0; i < ARRAY_LEN(probes); i++) {
+			const probe *q = &probes[i];
+			if (q->lesson != lesson)
+				continue;
+			/* depth > 0: inside the probe's region (nested regions count) */
+			if (mk == 1 && (depth[i] || !strcmp(name, q->region)))
+				depth[i]++;
+			else if (mk == 2 && depth[i])
+				depth[i]--;
+			else if (!mk && depth[i] && !strncmp(norm, q->insn, strlen(q->insn))) {
+				matches[i]++;
+				if (matches[i] >= q->first && (!q->count || matches[i] < q->first + q->count)) {
+					assert_true(hit < 0); /* two probes on one line: the table is ambiguous */
+					hit = (int)i;
+				}
+			}
+		}
+		if (hit >= 0) {
+			sb_printf(&out, "// @probe-%d\n", hit);
+			wrapped[hit]++;
+		}
+		sb_printf(&out, "%.*s\n", (int)len, p);
+		if (hit >= 0)
+			sb_printf(&out, "// @end\n");
+		p += len + (eol != NULL);
+	}
+	return out.data;
+}
+
+static const emu_region *find_region(const emu_result *res, const char *name)
+{
+	for (int i = 0; i < res->nregions; i++)
+		if (!strcmp(res->regions[i].name, name))
+			return &res->regions[i];
+	return NULL;
+}
+
+/* ---- The comparison ---- */
+
+/* Appends to msg every difference for lesson l; returns how many rows it
+ * compared. bump (when >= 0) adds 1 to that row of the model first, to show
+ * that a wrong row is caught. */
+static int compare_lesson(const lesson *l, const gpu_spec *g, int bump, strbuf *msg)
+{
+	char err[512];
+	model_result r;
+	if (model_compute(l, NULL, TEST_M, TEST_N, TEST_K, g, &r, err, sizeof err))
+		fail_msg("lesson %d: model: %s", l->number, err);
+	double *rows[ROW_COUNT] = {&r.sectors_A, &r.sectors_B, &r.wavefronts_A, &r.wavefronts_B};
+	if (bump >= 0)
+		*rows[bump] += 1;
+	run_request rq;
+	if (runner_request_for_lesson(l, NULL, TEST_M, TEST_N, TEST_K, &rq, err, sizeof err))
+		fail_msg("lesson %d: %dx%dx%d is no valid size: %s", l->number, TEST_M, TEST_N, TEST_K, err);
+
+	char *text = util_read_file(rq.ptx_path, NULL, err, sizeof err);
+	if (!text)
+		fail_msg("lesson %d: %s", l->number, err);
+	int wrapped[ARRAY_LEN(probes)] = {0};
+	char *marked = mark_probes(text, l->number, wrapped);
+	free(text);
+	emu_module *m = emu_module_parse(rq.ptx_path, marked, err, sizeof err);
+	free(marked);
+	if (!m)
+		fail_msg("lesson %d: the marked PTX does not parse: %s", l->number, err);
+	emu_options opt = {.module = m, .no_verify = 1};
+	static emu_result res;
+	int rc = emu_run(&rq, &opt, &res, err, sizeof err);
+	emu_module_free(m);
+	if (rc)
+		fail_msg("lesson %d: emulator: %s", l->number, err);
+
+	int compared = 0, in_table[ROW_COUNT] = {0};
+	for (size_t i = 0; i < ARRAY_LEN(probes); i++) {
+		const probe *q = &probes[i];
+		if (q->lesson != l->number)
+			continue;
+		in_table[q->row] = 1;
+		char name[32];
+		snprintf(name, sizeof name, "probe-%zu", i);
+		const emu_region *reg = find_region(&res, name);
+		double want = *rows[q->row], requests = 0, count = 0;
+		if (reg)
+			measured(&reg->c, q->what, &requests, &count);
+		if (!wrapped[i] || !reg || requests == 0) {
+			sb_printf(msg, "lesson %d, %s: no '%s' in @%s ran (%d lines matched)\n", l->number,
+				  row_names[q->row], q->insn, q->region, wrapped[i]);
+			continue;
+		}
+		double got = count / requests;
+		if (bump < 0)
+			print_message("lesson %d, %-21s model %g, emulator %g (%d lines, %.0f requests)\n", l->number,
+				      row_names[q->row], want, got, wrapped[i], requests);
+		if (isnan(want) || fabs(got - want) > 1e-9)
+			sb_printf(msg, "lesson %d, %s: model %g, emulator %g per request ('%s' in @%s, %.0f requests)\n",
+				  l->number, row_names[q->row], want, got, q->insn, q->region, requests);
+		compared++;
+	}
+	for (int row = 0; row < ROW_COUNT; row++)
+		if (!in_table[row] && !isnan(*rows[row]))
+			sb_printf(msg, "lesson %d, %s: model %g, but the table maps no instruction to it\n", l->number,
+				  row_names[row], *rows[row]);
+	return compared;
+}
+
+static const gpu_spec *test_gpu(void)
+{
+	static gpu_table t;
+	char err[256];
+	if (devices_load(&t, err, sizeof err) <= 0)
+		fail_msg("%s", err);
+	return devices_default(&t);
+}
+
+static void warp_views_match_emulator(void **state)
+{
+	(void)state;
+	static course c;
+	char errs[2048] = "";
+	if (course_load(&c, errs, sizeof errs) <= 0)
+		fail_msg("no lessons: %s", errs);
+	const gpu_spec *g = test_gpu();
+	strbuf msg = {0};
+	int lessons = 0, rows = 0;
+	for (int i = 0; i < c.n; i++) {
+		const lesson *l = &c.l[i];
+		if (l->number < 1 || l->number > 8)
+			continue; /* 0 has no kernel; the emulator declines 9 (TMA, wgmma) */
+		rows += compare_lesson(l, g, -1, &msg);
+		lessons++;
+	}
+	course_free(&c);
+	if (msg.len)
+		fail_msg("the model's warp view differs from the emulator:\n%s", msg.data);
+	sb_free(&msg);
+	assert_int_equal(lessons, 8);
+	assert_int_equal(rows, (int)ARRAY_LEN(probes));
+}
+
+/* The comparison can fail: lesson 5's A reads (ld.shared.v4, two
+ * wavefronts) with the model's row made one too many are reported with the
+ * lesson, the row and both numbers. */
+static void a_wrong_row_is_reported(void **state)
+{
+	(void)state;
+	static course c;
+	char errs[2048] = "";
+	if (course_load(&c, errs, sizeof errs) <= 0)
+		fail_msg("no lessons: %s", errs);
+	const lesson *l = course_find(&c, "5");
+	assert_non_null(l);
+	strbuf msg = {0};
+	assert_int_equal(compare_lesson(l, test_gpu(), ROW_SA, &msg), 4);
+	course_free(&c);
+	assert_non_null(msg.data);
+	if (!strstr(msg.data, "lesson 5, wavefronts.A: model 3, emulator 2 per request"))
+		fail_msg("not reported as expected: %s", msg.data);
+	assert_null(strstr(msg.data, "sectors_per_request")); /* only the bumped row */
+	sb_free(&msg);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(warp_views_match_emulator),
+		cmocka_unit_test(a_wrong_row_is_reported),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
