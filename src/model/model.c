@@ -154,12 +154,7 @@ int model_compute(const lesson *l, const expr_env *overrides, long long M, long 
 	r->ai_shared = r->shared.bytes > 0 ? r->flops / r->shared.bytes : NAN;
 	r->ai_dram_ideal = r->flops / r->dram_ideal_bytes;
 
-	model_warp_counts wc;
-	model_lessons_warp(m, &menv, r->elem_bytes, &wc);
-	r->sectors_A = wc.sectors_A;
-	r->sectors_B = wc.sectors_B;
-	r->wavefronts_A = wc.wavefronts_A;
-	r->wavefronts_B = wc.wavefronts_B;
+	model_lessons_warp(m, &menv, r);
 
 	/* Roofline against the unit the kernel uses. */
 	r->unit = unit;

@@ -13,14 +13,6 @@ typedef struct {
 	int smem_operands; /* the tensor cores read A and B from shared memory (wgmma), not registers */
 } model_traffic;
 
-/* The warp view's per-request counts: the main loop's global loads of A and
- * B (sectors) and the inner loop's shared reads of them (wavefronts); NAN
- * where the kernel has no such per-thread access. */
-typedef struct {
-	double sectors_A, sectors_B;
-	double wavefronts_A, wavefronts_B;
-} model_warp_counts;
-
 /* The i-th model of the table, NULL past its end. */
 const model_def *model_lessons_at(int i);
 /* Its name and its unit ("fp32" or "tensor"). */
@@ -30,8 +22,9 @@ const char *model_lessons_unit(const model_def *m);
 void model_lessons_defaults(const model_def *m, expr_env *env);
 /* What the kernel moves, from env (the lesson's params, what-ifs, defaults). */
 void model_lessons_traffic(const model_def *m, const expr_env *env, model_traffic *t);
-/* Its warp view, counted by access_count with elem_bytes per A/B element
- * where the model states no shared element size. */
-void model_lessons_warp(const model_def *m, const expr_env *env, int elem_bytes, model_warp_counts *out);
+/* Its warp view into r's sectors_A/B and wavefronts_A/B, per request,
+ * counted by access_count with r->elem_bytes per A/B element (NAN where the
+ * kernel has no such per-thread access). */
+void model_lessons_warp(const model_def *m, const expr_env *env, model_result *r);
 
 #endif
