@@ -1,4 +1,4 @@
-/* test_layout: pane rectangles at many terminal sizes — inside the screen, disjoint, big enough, right arrangement. */
+/* test_layout: pane rectangles at many terminal sizes — inside the screen, disjoint, big enough, right arrangement; a pure function of the size (garbage in the output, a fresh process). */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -6,6 +6,9 @@
 #include <cmocka.h>
 
 #include <stdio.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "ui/layout.h"
 
@@ -185,17 +188,73 @@ static void test_zoom(void **st)
 	assert_int_equal(L.pane[UI_PANE_NUMBERS].h, 0);
 }
 
+/* Layout is a pure function of the size and the mode: the same answer
+ * whatever the output held before (two different fillings of garbage) and
+ * whatever was computed before (a fresh run of this program, computing the
+ * sizes in the opposite order, agrees with this one, which has computed
+ * hundreds). */
+static const int pure_sizes[][3] = {
+	{123, 45, 0}, {123, 45, 1}, {80, 24, 0}, {60, 20, 0}, {200, 60, 1}, {100, 30, 0}, {320, 90, 0}, {320, 90, 1},
+};
+#define NPURE ((int)(sizeof pure_sizes / sizeof pure_sizes[0]))
+
+static void layout_over(int i, unsigned char garbage, ui_layout *L)
+{
+	memset(L, garbage, sizeof *L);
+	ui_layout_compute(pure_sizes[i][0], pure_sizes[i][1], pure_sizes[i][2], L);
+}
+
 static void test_pure(void **st)
 {
 	(void)st;
-	ui_layout a, b;
-	ui_layout_compute(123, 45, 0, &a);
-	ui_layout_compute(123, 45, 0, &b);
-	assert_memory_equal(&a, &b, sizeof a);
+	int fd[2];
+	assert_int_equal(pipe(fd), 0);
+	pid_t pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) { /* this test program again, fresh: see main */
+		dup2(fd[1], STDOUT_FILENO);
+		execl("/proc/self/exe", "test_layout", "--fresh", (char *)NULL);
+		_exit(127);
+	}
+	close(fd[1]);
+	ui_layout fresh[NPURE];
+	size_t got = 0;
+	ssize_t n;
+	while (got < sizeof fresh && (n = read(fd[0], (char *)fresh + got, sizeof fresh - got)) > 0)
+		got += (size_t)n;
+	close(fd[0]);
+	int status;
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	assert_int_equal(got, sizeof fresh);
+	for (int i = 0; i < NPURE; i++) {
+		ui_layout a, b;
+		layout_over(i, 0xA5, &a);
+		layout_over((i + 1) % NPURE, 0x00, &b); /* something else in between */
+		layout_over(i, 0x5A, &b);
+		if (memcmp(&a, &b, sizeof a) || memcmp(&a, &fresh[i], sizeof a))
+			fail_msg("%dx%d present=%d: the layout depends on more than the size", pure_sizes[i][0],
+				 pure_sizes[i][1], pure_sizes[i][2]);
+		/* Zooming is pure too. */
+		ui_layout_zoom(&a, UI_PANE_PTX);
+		ui_layout_zoom(&b, UI_PANE_PTX);
+		assert_memory_equal(&a, &b, sizeof a);
+	}
 }
 
-int main(void)
+/* --fresh: the layouts of pure_sizes, computed first thing, in reverse, on stdout. */
+static int print_fresh(void)
 {
+	ui_layout fresh[NPURE];
+	for (int i = NPURE - 1; i >= 0; i--)
+		layout_over(i, 0x3C, &fresh[i]);
+	return fwrite(fresh, sizeof fresh, 1, stdout) == 1 && fflush(stdout) == 0 ? 0 : 1;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc == 2 && !strcmp(argv[1], "--fresh"))
+		return print_fresh();
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_properties_at_every_size),
 		cmocka_unit_test(test_kinds),

@@ -1,4 +1,4 @@
-/* test_userptx: user copies (paths, copy, restore; the shipped file untouched), the line diff, and error lines found in JIT and emulator logs. */
+/* test_userptx: user copies (paths, copy, restore; the shipped file untouched; load, edit, drop, diff as the tutor does), the line diff, and error lines found in JIT and emulator logs. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -226,11 +226,75 @@ static void test_marks_emulator(void **st)
 	assert_int_equal(userptx_marks("01_naive.ptx:: x", NULL, m, 8), 0);
 }
 
+/* What the tutor does with a lesson's copy: load (the copy when there is
+ * one), edit (make it), drop an unchanged one, diff it, find its first
+ * change. The shipped path may be absolute, as here. */
+static void test_tutor_flow(void **st)
+{
+	(void)st;
+	char shipped[PATH_MAX + 32], data[PATH_MAX + 32], path[1024], copy[1024], err[256];
+	snprintf(shipped, sizeof shipped, "%s/05_flow.ptx", dir);
+	snprintf(data, sizeof data, "%s/flowdata", dir);
+	put(shipped, "a\nb\nc\nd\n");
+	setenv("XDG_DATA_HOME", data, 1);
+	int edited = -1;
+	char *t = userptx_load(shipped, path, sizeof path, &edited, err, sizeof err);
+	assert_string_equal(t, "a\nb\nc\nd\n");
+	free(t);
+	assert_int_equal(edited, 0);
+	assert_string_equal(path, shipped);
+	/* e: the copy is made, and is what loads from now on. */
+	assert_int_equal(userptx_edit(shipped, copy, sizeof copy, err, sizeof err), 0);
+	char want[PATH_MAX + 64];
+	snprintf(want, sizeof want, "%s/ptxtutor/ptx/05_flow.ptx", data);
+	assert_string_equal(copy, want);
+	assert_int_equal(userptx_first_change(shipped, copy), 0);
+	/* An editor that changed nothing: the copy goes. */
+	assert_int_equal(userptx_drop_unchanged(shipped, copy), 1);
+	assert_int_equal(access(copy, F_OK), -1);
+	assert_int_equal(userptx_edit(shipped, copy, sizeof copy, err, sizeof err), 0);
+	put(copy, "a\nb\nC\nd\n");
+	assert_int_equal(userptx_drop_unchanged(shipped, copy), 0);
+	assert_int_equal(access(copy, F_OK), 0);
+	/* An existing copy is kept by a second e. */
+	assert_int_equal(userptx_edit(shipped, copy, sizeof copy, err, sizeof err), 0);
+	t = userptx_load(shipped, path, sizeof path, &edited, err, sizeof err);
+	assert_string_equal(t, "a\nb\nC\nd\n");
+	free(t);
+	assert_int_equal(edited, 1);
+	assert_string_equal(path, copy);
+	assert_int_equal(userptx_first_change(shipped, copy), 3);
+	userptx_diff d;
+	assert_int_equal(userptx_diff_files(shipped, copy, 1, &d, err, sizeof err), 0);
+	assert_int_equal(d.added, 1);
+	assert_int_equal(d.removed, 1);
+	userptx_diff_free(&d);
+	/* A file that cannot be read: a message naming it, an empty diff. */
+	char missing[PATH_MAX + 32];
+	snprintf(missing, sizeof missing, "%s/nope.ptx", dir);
+	assert_int_equal(userptx_diff_files(missing, copy, 1, &d, err, sizeof err), -1);
+	assert_non_null(strstr(err, "nope.ptx"));
+	assert_int_equal(d.n, 0);
+	assert_int_equal(userptx_first_change(missing, copy), 0);
+	assert_null(userptx_load(missing, path, sizeof path, &edited, err, sizeof err));
+	assert_non_null(strstr(err, "nope.ptx"));
+	/* No home for copies: e says why. */
+	unsetenv("XDG_DATA_HOME");
+	char *home = getenv("HOME") ? strdup(getenv("HOME")) : NULL;
+	unsetenv("HOME");
+	assert_int_equal(userptx_edit(shipped, copy, sizeof copy, err, sizeof err), -1);
+	assert_non_null(strstr(err, "HOME"));
+	if (home)
+		setenv("HOME", home, 1);
+	free(home);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_path_rules),
 		cmocka_unit_test(test_create_restore),
+		cmocka_unit_test(test_tutor_flow),
 		cmocka_unit_test(test_diff_identical),
 		cmocka_unit_test(test_diff_change),
 		cmocka_unit_test(test_diff_hunks),

@@ -3,6 +3,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -94,6 +95,34 @@ int userptx_restore(const char *copy, char *err, int errlen)
 	return 0;
 }
 
+/* ---- what the tutor does with a lesson's copy ---- */
+
+char *userptx_load(const char *shipped, char *path, size_t len, int *edited, char *err, int errlen)
+{
+	*edited = userptx_exists(shipped) && userptx_path(shipped, path, len) == 0;
+	if (!*edited)
+		util_path(path, len, shipped);
+	return util_read_file(path, NULL, err, errlen < 0 ? 0 : (size_t)errlen);
+}
+
+int userptx_edit(const char *shipped, char *copy, size_t len, char *err, int errlen)
+{
+	if (userptx_path(shipped, copy, len) < 0) {
+		snprintf(err, (size_t)errlen, "neither XDG_DATA_HOME nor HOME is set");
+		return -1;
+	}
+	char from[PATH_MAX];
+	util_path(from, sizeof from, shipped);
+	return userptx_create(from, copy, err, errlen);
+}
+
+int userptx_drop_unchanged(const char *shipped, const char *copy)
+{
+	char from[PATH_MAX];
+	util_path(from, sizeof from, shipped);
+	return userptx_same(from, copy) == 1 && remove(copy) == 0;
+}
+
 /* ---- diff ---- */
 
 typedef struct {
@@ -105,17 +134,13 @@ typedef struct {
 static void split(char *text, line_set *ls)
 {
 	int cap = 64;
-	ls->s = malloc((size_t)cap * sizeof *ls->s);
+	ls->s = xmalloc((size_t)cap * sizeof *ls->s);
 	ls->n = 0;
-	if (!ls->s)
-		abort();
 	char *p = text;
 	while (*p) {
 		if (ls->n == cap) {
 			cap *= 2;
-			ls->s = realloc(ls->s, (size_t)cap * sizeof *ls->s);
-			if (!ls->s)
-				abort();
+			ls->s = xreallocarray(ls->s, (size_t)cap, sizeof *ls->s);
 		}
 		ls->s[ls->n++] = p;
 		char *e = strchr(p, '\n');
@@ -138,9 +163,7 @@ typedef struct {
 static int script(const line_set *A, const line_set *B, step **out)
 {
 	int na = A->n, nb = B->n;
-	step *st = malloc((size_t)(na + nb + 1) * sizeof *st);
-	if (!st)
-		abort();
+	step *st = xcalloc((size_t)(na + nb + 1), sizeof *st);
 	int n = 0, p = 0, s = 0;
 	while (p < na && p < nb && !strcmp(A->s[p], B->s[p]))
 		p++;
@@ -152,9 +175,7 @@ static int script(const line_set *A, const line_set *B, step **out)
 	if ((long)(ma + 1) * (mb + 1) <= DIFF_MAX_CELLS) {
 		/* L[i][j]: LCS length of the middles' suffixes from i and j. */
 		int w = mb + 1;
-		int *L = calloc((size_t)(ma + 1) * (size_t)w, sizeof *L);
-		if (!L)
-			abort();
+		int *L = xcalloc((size_t)(ma + 1) * (size_t)w, sizeof *L);
 		for (int i = ma - 1; i >= 0; i--)
 			for (int j = mb - 1; j >= 0; j--)
 				L[i * w + j] = !strcmp(A->s[p + i], B->s[p + j]) ? L[(i + 1) * w + j + 1] + 1
@@ -189,9 +210,7 @@ int userptx_diff_make(const char *old, const char *new_text, int context, userpt
 {
 	memset(d, 0, sizeof *d);
 	size_t lo = strlen(old), ln = strlen(new_text);
-	d->buf = malloc(lo + ln + 2);
-	if (!d->buf)
-		abort();
+	d->buf = xmalloc(lo + ln + 2);
 	memcpy(d->buf, old, lo + 1);
 	memcpy(d->buf + lo + 1, new_text, ln + 1);
 	line_set A, B;
@@ -200,9 +219,7 @@ int userptx_diff_make(const char *old, const char *new_text, int context, userpt
 	step *st;
 	int n = script(&A, &B, &st);
 	/* Keep each change and `context` lines either side. */
-	char *keep = calloc((size_t)n + 1, 1);
-	if (!keep)
-		abort();
+	char *keep = xcalloc((size_t)n + 1, 1);
 	for (int i = 0; i < n; i++) {
 		if (st[i].kind == ' ')
 			continue;
@@ -212,14 +229,10 @@ int userptx_diff_make(const char *old, const char *new_text, int context, userpt
 			if (k >= 0 && k < n)
 				keep[k] = 1;
 	}
-	d->l = malloc(((size_t)n * 2 + 1) * sizeof *d->l);
-	if (!d->l)
-		abort();
+	d->l = xcalloc((size_t)n * 2 + 1, sizeof *d->l);
 	/* The hunk headers need their own text: kept after the lines. */
 	static const int HDR = 64;
-	char *hdrs = malloc((size_t)(n + 1) * (size_t)HDR);
-	if (!hdrs)
-		abort();
+	char *hdrs = xcalloc((size_t)n + 1, (size_t)HDR);
 	int nh = 0;
 	for (int i = 0; i < n;) {
 		if (!keep[i]) {
@@ -270,6 +283,34 @@ void userptx_diff_free(userptx_diff *d)
 	free(d->buf);
 	free(d->hdrs);
 	memset(d, 0, sizeof *d);
+}
+
+int userptx_diff_files(const char *shipped, const char *copy, int context, userptx_diff *d, char *err, int errlen)
+{
+	char from[PATH_MAX];
+	util_path(from, sizeof from, shipped);
+	memset(d, 0, sizeof *d);
+	size_t elen = errlen < 0 ? 0 : (size_t)errlen;
+	char *old = util_read_file(from, NULL, err, elen);
+	char *cur = old ? util_read_file(copy, NULL, err, elen) : NULL;
+	if (cur)
+		userptx_diff_make(old, cur, context, d);
+	free(old);
+	free(cur);
+	return cur ? 0 : -1;
+}
+
+int userptx_first_change(const char *shipped, const char *copy)
+{
+	userptx_diff d;
+	if (userptx_diff_files(shipped, copy, 0, &d, NULL, 0) < 0)
+		return 0;
+	int line = 0;
+	for (int i = 0; i < d.n && !line; i++)
+		if (d.l[i].kind == '+' || d.l[i].kind == '-')
+			line = d.l[i].new_line ? d.l[i].new_line : d.l[i].old_line;
+	userptx_diff_free(&d);
+	return line;
 }
 
 /* ---- where the errors are ---- */

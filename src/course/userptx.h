@@ -22,6 +22,18 @@ int userptx_same(const char *a, const char *b);
  * -1 with a message. */
 int userptx_restore(const char *copy, char *err, int errlen);
 
+/* The PTX a lesson shows and runs: the student's copy of `shipped` (a path
+ * relative to the project root, or absolute) when there is one, so edits
+ * survive a restart, else the shipped file. Sets path to the file read and
+ * *edited. Returns its text (malloc'd), or NULL with a message. */
+char *userptx_load(const char *shipped, char *path, size_t len, int *edited, char *err, int errlen);
+/* e: the student's copy of `shipped` (its path in copy), made from the
+ * shipped file when there is none yet. Returns 0, or -1 with a message. */
+int userptx_edit(const char *shipped, char *copy, size_t len, char *err, int errlen);
+/* After the editor: a copy holding the shipped bytes is no edit, and is
+ * removed. Returns 1 removed, 0 kept (it differs, or cannot be read). */
+int userptx_drop_unchanged(const char *shipped, const char *copy);
+
 /* A line diff (longest common subsequence of lines) with context. */
 typedef struct {
 	char kind;        /* ' ' in both, '-' only in the original, '+' only in the copy, '@' a hunk header */
@@ -42,6 +54,12 @@ typedef struct {
  * give n == 0. Returns 0 (it only fails by running out of memory: abort). */
 int userptx_diff_make(const char *old, const char *new_text, int context, userptx_diff *d);
 void userptx_diff_free(userptx_diff *d);
+/* The diff of a copy against its shipped file. Returns 0, or -1 with a
+ * message (and an empty d) when one cannot be read. */
+int userptx_diff_files(const char *shipped, const char *copy, int context, userptx_diff *d, char *err, int errlen);
+/* The first line a copy changes (1-based, in the copy; in the original for
+ * a removal at the end); 0 when none, or a file cannot be read. */
+int userptx_first_change(const char *shipped, const char *copy);
 
 /* A line the JIT (ptxas: "..., line 83; error   : ...") or the emulator
  * ("FILE.ptx:83: ...") complained about. */

@@ -1,13 +1,14 @@
-/* ui/app: update code — keys become actions, actions change the state; the event loop does the I/O it asks for. */
+/* ui/app: the tutor's state, navigation (lessons, pages, panes, scrolling, size) and what the frame shows; keys become actions through the table in ui/keys.c. */
 #include "ui/app.h"
 
-#include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "ui/draw.h"
 #include "base/util.h"
+#include "ui/app_internal.h"
+#include "ui/draw.h"
 
 const lesson *ui_app_lesson(const ui_app *a)
 {
@@ -20,8 +21,7 @@ const lesson_page *ui_app_page(const ui_app *a)
 	return l->npages ? &l->pages[a->page] : NULL;
 }
 
-static void say(ui_app *a, int bad, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static void say(ui_app *a, int bad, const char *fmt, ...)
+void app_say(ui_app *a, int bad, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
@@ -30,8 +30,8 @@ static void say(ui_app *a, int bad, const char *fmt, ...)
 	a->msg_bad = bad;
 }
 
-/* The lesson's PTX as shown and run: the student's copy when there is one
- * (edits survive a restart), else the shipped file. */
+/* The lesson's PTX as shown and run: the student's copy when there is one,
+ * else the shipped file (src/course/userptx.c decides and reads it). */
 static void load_ptx(ui_app *a, int i)
 {
 	ui_ptx *p = &a->ptx[i];
@@ -39,23 +39,16 @@ static void load_ptx(ui_app *a, int i)
 	if (p->loaded || !l->ptx_path[0])
 		return;
 	p->loaded = 1;
-	char err[256];
-	p->edited = userptx_exists(l->ptx_path) && userptx_path(l->ptx_path, p->path, sizeof p->path) == 0;
-	if (!p->edited)
-		util_path(p->path, sizeof p->path, l->ptx_path);
-	char *text = util_read_file(p->path, NULL, err, sizeof err);
-	if (!text) {
-		snprintf(p->err, sizeof p->err, "%s", err);
+	char *text = userptx_load(l->ptx_path, p->path, sizeof p->path, &p->edited, p->err, sizeof p->err);
+	if (!text)
 		return;
-	}
 	ptx_load(&p->doc, text, p->err, sizeof p->err);
 	free(text);
 	p->ok = 1;
 	p->nmix = ptx_mix(&p->doc, p->mix, UI_MIX_MAX, &p->mix_total);
 }
 
-/* After an edit or a restore: the file changed under the view. */
-static void reload_ptx(ui_app *a, int i)
+void app_reload_ptx(ui_app *a, int i)
 {
 	ui_ptx *p = &a->ptx[i];
 	if (p->ok)
@@ -65,26 +58,6 @@ static void reload_ptx(ui_app *a, int i)
 	/* The last result was for the old kernel: its numbers would mislead. */
 	a->have_res[i] = 0;
 	a->res_check[i] = 0;
-}
-
-static int lesson_has_param(const lesson *l, const char *name)
-{
-	for (int i = 0; i < l->nparams; i++)
-		if (!strcmp(l->params[i].name, name))
-			return 1;
-	return 0;
-}
-
-static const lesson_exercise *current_exercise(const ui_app *a);
-static int exercise_model(const ui_app *a, const lesson_exercise *ex, model_result *r, char *err, int errlen);
-
-/* Fills ex_model while the current exercise's hint or worked answer shows. */
-static void recompute_exercise(ui_app *a)
-{
-	const lesson_exercise *ex = current_exercise(a);
-	char err[256];
-	a->ex_model_ok = ex && (a->show_hint || a->show_solution) &&
-			 exercise_model(a, ex, &a->ex_model, err, sizeof err) == 0;
 }
 
 static void recompute_model(ui_app *a)
@@ -111,30 +84,10 @@ static void recompute_model(ui_app *a)
 		model_set_regs(&a->model, r->regs, "JIT");
 }
 
-/* The numbers on screen, and the exercise's when its hint or answer shows. */
-static void recompute(ui_app *a)
+void app_recompute(ui_app *a)
 {
 	recompute_model(a);
-	recompute_exercise(a);
-}
-
-/* Keeps the overrides that name a parameter of the current lesson. */
-static void filter_whatif(ui_app *a, const expr_env *from)
-{
-	const lesson *l = ui_app_lesson(a);
-	expr_env keep = {0};
-	for (int i = 0; from && i < from->n; i++)
-		if (lesson_has_param(l, from->v[i].name))
-			expr_set(&keep, from->v[i].name, from->v[i].value);
-	a->whatif = keep;
-}
-
-static void reset_exercise(ui_app *a)
-{
-	a->ex = 0;
-	a->ex_verdict = 0;
-	a->show_hint = a->show_solution = 0;
-	a->answer[0] = '\0';
+	app_exercise_recompute(a);
 }
 
 void ui_app_select(ui_app *a, int which, int page)
@@ -151,16 +104,16 @@ void ui_app_select(ui_app *a, int which, int page)
 	a->page = page < 0 ? 0 : page;
 	a->scroll[UI_PANE_LESSON] = 0;
 	a->ptx_follow = 1;
-	reset_exercise(a);
+	app_exercise_reset(a);
 	if (changed) {
 		expr_env old = a->whatif;
-		filter_whatif(a, &old);
+		app_whatif_filter(a, &old);
 		a->regs_override = 0;
 		a->whatif_sel = 0;
 		a->scroll[UI_PANE_PTX] = a->scroll[UI_PANE_NUMBERS] = 0;
 	}
 	load_ptx(a, which);
-	recompute(a);
+	app_recompute(a);
 }
 
 int ui_app_setup(ui_app *a, const ui_opts *o, course *c, const gpu_table *gpus, char *err, int errlen)
@@ -171,6 +124,11 @@ int ui_app_setup(ui_app *a, const ui_opts *o, course *c, const gpu_table *gpus, 
 		snprintf(err, (size_t)errlen, "no lessons found under %s/lessons", util_root());
 		return -1;
 	}
+	/* Sized for the course; ui_app_free frees them. */
+	a->ptx = xcalloc((size_t)c->n, sizeof *a->ptx);
+	a->res = xcalloc((size_t)c->n, sizeof *a->res);
+	a->have_res = xcalloc((size_t)c->n, sizeof *a->have_res);
+	a->res_check = xcalloc((size_t)c->n, sizeof *a->res_check);
 	a->present = o->present;
 	a->ascii = o->ascii;
 	a->theme = ui_theme_pick(o->theme, o->present, o->no_color);
@@ -179,7 +137,6 @@ int ui_app_setup(ui_app *a, const ui_opts *o, course *c, const gpu_table *gpus, 
 		return -1;
 	}
 	if (gpus && gpus->n > 0) {
-		a->gpus = *gpus;
 		a->have_gpus = 1;
 		char msg[200] = "";
 		const gpu_spec *g = o->gpu ? devices_find(gpus, o->gpu, msg, sizeof msg) : devices_default(gpus);
@@ -218,20 +175,28 @@ int ui_app_setup(ui_app *a, const ui_opts *o, course *c, const gpu_table *gpus, 
 		}
 	}
 	a->lesson = start;
-	filter_whatif(a, o->set);
+	app_whatif_filter(a, o->set);
 	a->lesson = -1; /* so select treats it as a change but keeps the filtered set */
 	expr_env keep = a->whatif;
 	ui_app_select(a, start, page);
 	a->whatif = keep;
-	recompute(a);
+	app_recompute(a);
 	return 0;
 }
 
+/* The one place the app's memory is freed (ui_app_setup allocates it). */
 void ui_app_free(ui_app *a)
 {
-	for (int i = 0; i < LESSON_MAX; i++)
+	for (int i = 0; a->ptx && i < a->course->n; i++)
 		if (a->ptx[i].ok)
 			ptx_free(&a->ptx[i].doc);
+	free(a->ptx);
+	free(a->res);
+	free(a->have_res);
+	free(a->res_check);
+	a->ptx = NULL;
+	a->res = NULL;
+	a->have_res = a->res_check = NULL;
 	userptx_diff_free(&a->diff);
 	if (a->course) {
 		course_free(a->course);
@@ -295,9 +260,7 @@ ptx_row *ui_app_ptx_rows(const ui_app *a, int *n)
 	/* Lines with errors must show: no folding while there are any. */
 	int fold = a->fold && !p->nmarks;
 	int count = ptx_view(&p->doc, fold, f, l, NULL, 0);
-	ptx_row *rows = malloc((size_t)(count + p->nmarks + 1) * sizeof *rows);
-	if (!rows)
-		abort();
+	ptx_row *rows = xcalloc((size_t)(count + p->nmarks + 1), sizeof *rows);
 	*n = ptx_view(&p->doc, fold, f, l, rows, count);
 	/* Each mark's message goes in a row of its own under its line. */
 	for (int m = 0; m < p->nmarks; m++) {
@@ -373,19 +336,19 @@ static void resize_problem(ui_app *a, int up)
 	long long lo = M < N ? (M < K ? M : K) : (N < K ? N : K);
 	long long hi = M > N ? (M > K ? M : K) : (N > K ? N : K);
 	if (lo < UI_SIZE_MIN || hi > UI_SIZE_MAX) {
-		say(a, 1, "size stays %lldx%lldx%lld (between %d and %d)", a->M, a->N, a->K, UI_SIZE_MIN,
+		app_say(a, 1, "size stays %lldx%lldx%lld (between %d and %d)", a->M, a->N, a->K, UI_SIZE_MIN,
 		    UI_SIZE_MAX);
 		return;
 	}
 	a->M = M, a->N = N, a->K = K;
-	recompute(a);
+	app_recompute(a);
 	expr_env env;
 	char err[200];
 	lesson_env(ui_app_lesson(a), &a->whatif, M, N, K, &env);
 	if (lesson_check_size(ui_app_lesson(a), &env, err, sizeof err) < 0)
-		say(a, 1, "%s", err);
+		app_say(a, 1, "%s", err);
 	else
-		say(a, 0, "problem size %lldx%lldx%lld", M, N, K);
+		app_say(a, 0, "problem size %lldx%lldx%lld", M, N, K);
 }
 
 static void next_page(ui_app *a, int dir)
@@ -399,613 +362,140 @@ static void next_page(ui_app *a, int dir)
 	} else if (dir < 0 && a->lesson > 0) {
 		ui_app_select(a, a->lesson - 1, -1);
 	} else {
-		say(a, 0, dir > 0 ? "This is the last page of the last lesson." : "This is the first page.");
+		app_say(a, 0, dir > 0 ? "This is the last page of the last lesson." : "This is the first page.");
 	}
 }
 
-static const lesson_exercise *current_exercise(const ui_app *a)
+/* ---- the actions of the panes; the boxes' are in app_edit/app_exercise/app_whatif.c ---- */
+
+static void act_nothing(ui_app *a, ui_action act, int key)
 {
-	const lesson_page *pg = ui_app_page(a);
-	return pg && a->ex < pg->nex ? &pg->ex[a->ex] : NULL;
+	(void)a, (void)act, (void)key;
 }
 
-/* e: make the student's copy (the shipped file is only read) and ask the
- * loop to open it in the editor. */
-static void start_edit(ui_app *a)
+static void act_quit(ui_app *a, ui_action act, int key)
 {
-	const lesson *l = ui_app_lesson(a);
-	char shipped[RUN_PATH], copy[RUN_PATH], err[300];
-	if (!l->ptx_path[0]) {
-		say(a, 1, "This lesson has no kernel to edit.");
-		return;
-	}
-	if (a->run == UI_RUN_BUSY) {
-		say(a, 1, "A run is in progress; wait for it or press Esc, then edit.");
-		return;
-	}
-	if (userptx_path(l->ptx_path, copy, sizeof copy) < 0) {
-		say(a, 1, "Cannot edit: neither XDG_DATA_HOME nor HOME is set.");
-		return;
-	}
-	util_path(shipped, sizeof shipped, l->ptx_path);
-	if (userptx_create(shipped, copy, err, sizeof err) < 0) {
-		say(a, 1, "Cannot edit: %s", err);
-		return;
-	}
-	util_strlcpy(a->edit_path, copy, sizeof a->edit_path);
-	a->req = UI_REQ_EDIT;
+	(void)act, (void)key;
+	a->quit = 1;
 }
 
-/* Scrolls the PTX pane to the first line the edit changed. */
-static void show_first_change(ui_app *a, const char *shipped)
+/* ?: the keys of the mode it is pressed in, until any key goes back there. */
+static void act_help(ui_app *a, ui_action act, int key)
 {
-	const ui_ptx *p = &a->ptx[a->lesson];
-	char *old = util_read_file(shipped, NULL, NULL, 0);
-	char *cur = util_read_file(p->path, NULL, NULL, 0);
-	int line = 0;
-	if (old && cur) {
-		userptx_diff d;
-		userptx_diff_make(old, cur, 0, &d);
-		for (int i = 0; i < d.n && !line; i++)
-			if (d.l[i].kind == '+' || d.l[i].kind == '-')
-				line = d.l[i].new_line ? d.l[i].new_line : d.l[i].old_line;
-		userptx_diff_free(&d);
-	}
-	free(old);
-	free(cur);
-	a->ptx_follow = 1;
-	if (!line)
-		return;
-	int n;
-	ptx_row *rows = ui_app_ptx_rows(a, &n);
-	int r = 0;
-	while (r + 1 < n && rows[r + 1].line < line)
-		r++;
-	free(rows);
-	int h = a->layout.pane[UI_PANE_PTX].h - 1;
-	a->ptx_follow = 0;
-	a->scroll[UI_PANE_PTX] = r - h / 3 > 0 ? r - h / 3 : 0;
+	(void)act, (void)key;
+	a->help_mode = a->mode;
+	a->mode = UI_MODE_HELP;
 }
 
-void ui_app_edit_done(ui_app *a, int ok, const char *err)
+/* Esc and the like in a box: back to where it was opened (the diff's text
+ * is dropped once it no longer shows). */
+static void act_close(ui_app *a, ui_action act, int key)
 {
-	const lesson *l = ui_app_lesson(a);
-	a->req = UI_REQ_NONE;
-	char shipped[RUN_PATH];
-	util_path(shipped, sizeof shipped, l->ptx_path);
-	/* A copy no different from the original is no edit: drop it. */
-	if (userptx_same(shipped, a->edit_path) == 1) {
-		int was = a->ptx[a->lesson].edited;
-		remove(a->edit_path);
-		if (was)
-			reload_ptx(a, a->lesson);
-		if (!ok)
-			say(a, 1, "The editor did not run: %s", err ? err : "?");
-		else
-			say(a, 0, "No changes: the lesson keeps the shipped kernel.");
-		return;
-	}
-	reload_ptx(a, a->lesson);
-	recompute(a);
-	show_first_change(a, shipped);
-	if (!ok) {
-		say(a, 1, "The editor failed (%s); the copy is kept.", err ? err : "?");
-		return;
-	}
-	/* Check it at once: the JIT on a GPU, the emulator without one. */
-	a->run_check = 1;
-	a->req = UI_REQ_RUN;
-	a->side = UI_PANE_RUN;
-	say(a, 0, "Edited %s: checking it ...", l->id);
-}
-
-int ui_app_diff_rows(const ui_app *a)
-{
-	int h = a->layout.help.h - 4; /* borders, the summary row and the keys row */
-	return h < 1 ? 1 : h;
-}
-
-/* R: the student's copy against the shipped file, in a box. */
-static void open_diff(ui_app *a)
-{
-	const lesson *l = ui_app_lesson(a);
-	const ui_ptx *p = &a->ptx[a->lesson];
-	if (!p->edited) {
-		say(a, 0, "This lesson runs the shipped PTX; e edits a copy of your own.");
-		return;
-	}
-	char shipped[RUN_PATH], err[300];
-	util_path(shipped, sizeof shipped, l->ptx_path);
-	char *old = util_read_file(shipped, NULL, err, sizeof err);
-	char *cur = old ? util_read_file(p->path, NULL, err, sizeof err) : NULL;
-	if (!old || !cur) {
-		say(a, 1, "%s", err);
-		free(old);
-		return;
-	}
-	userptx_diff_free(&a->diff);
-	userptx_diff_make(old, cur, 2, &a->diff);
-	free(old);
-	free(cur);
-	a->diff_scroll = 0;
-	a->mode = UI_MODE_DIFF;
-}
-
-static void restore(ui_app *a)
-{
-	const lesson *l = ui_app_lesson(a);
-	ui_ptx *p = &a->ptx[a->lesson];
-	char err[300];
-	if (a->run == UI_RUN_BUSY) {
-		say(a, 1, "A run is in progress; wait for it or press Esc, then restore.");
-		return;
-	}
-	char copy[RUN_PATH];
-	util_strlcpy(copy, p->path, sizeof copy);
-	if (userptx_restore(copy, err, sizeof err) < 0) {
-		say(a, 1, "%s", err);
-		return;
-	}
-	reload_ptx(a, a->lesson);
-	recompute(a);
-	a->ptx_follow = 1;
-	const char *b = strrchr(copy, '/');
-	say(a, 0, "Restored the shipped %s; your edit is kept as %s~", l->ptx_path, b ? b + 1 : copy);
-}
-
-static void diff_key(ui_app *a, int key)
-{
-	ui_action act = ui_key_action(key);
-	int h = ui_app_diff_rows(a);
-	int top = a->diff_scroll;
-	if (key == 'y') {
-		restore(a);
-	} else if (act == UI_ACT_SCROLL_DOWN || act == UI_ACT_SCROLL_UP) {
-		top += act == UI_ACT_SCROLL_DOWN ? 1 : -1;
-	} else if (key == ' ' || act == UI_ACT_NEXT_PAGE || act == UI_ACT_PREV_PAGE) {
-		top += (key == ' ' || act == UI_ACT_NEXT_PAGE ? 1 : -1) * (h > 2 ? h - 1 : 1);
-	} else {
-		a->mode = UI_MODE_NORMAL;
-	}
-	if (top > a->diff.n - h)
-		top = a->diff.n - h;
-	a->diff_scroll = top < 0 ? 0 : top;
-	if (key == 'y' || a->mode == UI_MODE_NORMAL) {
-		a->mode = UI_MODE_NORMAL;
+	(void)act, (void)key;
+	a->mode = a->mode == UI_MODE_HELP ? a->help_mode : UI_MODE_NORMAL;
+	if (a->mode == UI_MODE_NORMAL)
 		userptx_diff_free(&a->diff);
-	}
 }
 
-void ui_app_act(ui_app *a, ui_action act)
+static void act_lesson(ui_app *a, ui_action act, int key)
 {
-	const lesson *l = ui_app_lesson(a);
-	switch (act) {
-	case UI_ACT_QUIT:
-		a->quit = 1;
-		break;
-	case UI_ACT_HELP:
-		a->mode = UI_MODE_HELP;
-		break;
-	case UI_ACT_NEXT_LESSON:
-	case UI_ACT_PREV_LESSON: {
-		int to = a->lesson + (act == UI_ACT_NEXT_LESSON ? 1 : -1);
-		if (to < 0 || to >= a->course->n)
-			say(a, 0, to < 0 ? "This is the first lesson." : "This is the last lesson.");
-		else
-			ui_app_select(a, to, 0);
-		break;
-	}
-	case UI_ACT_NEXT_PAGE:
-		next_page(a, 1);
-		break;
-	case UI_ACT_PREV_PAGE:
-		next_page(a, -1);
-		break;
-	case UI_ACT_SCROLL_DOWN:
-		scroll(a, 1);
-		break;
-	case UI_ACT_SCROLL_UP:
-		scroll(a, -1);
-		break;
-	case UI_ACT_FOCUS_NEXT:
-	case UI_ACT_FOCUS_PREV: {
-		int d = act == UI_ACT_FOCUS_NEXT ? 1 : UI_NPANES - 1;
-		a->focus = (a->focus + d) % UI_NPANES;
-		if (a->focus == UI_PANE_NUMBERS || a->focus == UI_PANE_RUN)
-			a->side = a->focus;
-		relayout(a);
-		break;
-	}
-	case UI_ACT_RUN:
-		if (!l->ptx_path[0])
-			say(a, 1, "This lesson has no kernel to run.");
-		else if (a->run == UI_RUN_BUSY)
-			say(a, 0, "A run is in progress; Esc cancels it.");
-		else {
-			a->req = UI_REQ_RUN;
-			a->side = UI_PANE_RUN;
-		}
-		break;
-	case UI_ACT_CANCEL:
-		if (a->mode != UI_MODE_NORMAL)
-			a->mode = UI_MODE_NORMAL;
-		else if (a->run == UI_RUN_BUSY)
-			a->req = UI_REQ_CANCEL;
-		break;
-	case UI_ACT_SIZE_UP:
-	case UI_ACT_SIZE_DOWN:
-		resize_problem(a, act == UI_ACT_SIZE_UP);
-		break;
-	case UI_ACT_WHATIF:
-		a->mode = UI_MODE_WHATIF;
-		if (a->layout.tabbed)
-			a->side = UI_PANE_NUMBERS;
-		break;
-	case UI_ACT_ZOOM:
-		a->zoom = !a->zoom;
-		relayout(a);
-		say(a, 0, a->zoom ? "The focused pane fills the screen (Tab: the next one; f: back)." : "All panes shown.");
-		break;
-	case UI_ACT_FOLD:
-		a->fold = !a->fold;
-		say(a, 0, a->fold ? "Long repetitive runs of PTX are folded." : "All PTX lines are shown.");
-		break;
-	case UI_ACT_ANSWER:
-		if (!current_exercise(a)) {
-			say(a, 0, "No exercise on this page.");
-			break;
-		}
-		if (a->ex_verdict == 1 && a->ex + 1 < ui_app_page(a)->nex) {
-			a->ex++;
-			a->ex_verdict = 0;
-			a->show_hint = a->show_solution = 0;
-		}
-		a->answer[0] = '\0';
-		a->mode = UI_MODE_ANSWER;
-		break;
-	case UI_ACT_HINT:
-	case UI_ACT_SOLUTION:
-		if (!current_exercise(a))
-			say(a, 0, "No exercise on this page.");
-		else {
-			if (act == UI_ACT_HINT)
-				a->show_hint = 1;
-			else
-				a->show_solution = 1;
-			recompute_exercise(a);
-		}
-		break;
-	case UI_ACT_EDIT:
-		start_edit(a);
-		break;
-	case UI_ACT_DIFF:
-		open_diff(a);
-		break;
-	case UI_ACT_REDRAW:
-	case UI_ACT_NONE:
-	case UI_NACTIONS:
-		break;
-	}
-}
-
-/* The model under an exercise's overrides (M, N, K among them may set the
- * size): what its answer is checked against and its worked answer shows. */
-static int exercise_model(const ui_app *a, const lesson_exercise *ex, model_result *r, char *err, int errlen)
-{
-	expr_env ov = {0};
-	long long M = a->M, N = a->N, K = a->K;
-	for (int i = 0; i < ex->overrides.n; i++) {
-		const expr_var *e = &ex->overrides.v[i];
-		if (!strcmp(e->name, "M"))
-			M = e->value;
-		else if (!strcmp(e->name, "N"))
-			N = e->value;
-		else if (!strcmp(e->name, "K"))
-			K = e->value;
-		else
-			expr_set(&ov, e->name, e->value);
-	}
-	return model_compute(ui_app_lesson(a), &ov, M, N, K, &a->gpu, r, err, errlen);
-}
-
-/* The model's value for an exercise. */
-static int exercise_value(const ui_app *a, const lesson_exercise *ex, double *v, char *err, int errlen)
-{
-	model_result *r = malloc(sizeof *r);
-	if (!r)
-		abort();
-	int rc = exercise_model(a, ex, r, err, errlen);
-	if (rc == 0 && model_value(r, ex->key, v) < 0) {
-		snprintf(err, (size_t)errlen, "the model has no value '%s'", ex->key);
-		rc = -1;
-	}
-	free(r);
-	return rc;
-}
-
-static void check_answer(ui_app *a)
-{
-	const lesson_exercise *ex = current_exercise(a);
-	a->mode = UI_MODE_NORMAL;
-	if (!ex)
-		return;
-	char *end;
-	double got = strtod(a->answer, &end);
-	if (end == a->answer || *end) {
-		say(a, 1, "'%s' is not a number.", a->answer);
-		return;
-	}
-	double want;
-	char err[200];
-	if (exercise_value(a, ex, &want, err, sizeof err) < 0) {
-		say(a, 1, "cannot check this exercise: %s", err);
-		return;
-	}
-	a->ex_expected = want;
-	double tol = ex->tol > 0 ? ex->tol : 0.01;
-	int right = fabs(got - want) <= tol * fabs(want) || (want == 0 && fabs(got) <= tol);
-	a->ex_verdict = right ? 1 : -1;
-	if (right)
-		say(a, 0, "Right: %.4g.", want);
+	(void)key;
+	int to = a->lesson + (act == UI_ACT_NEXT_LESSON ? 1 : -1);
+	if (to < 0 || to >= a->course->n)
+		app_say(a, 0, to < 0 ? "This is the first lesson." : "This is the last lesson.");
 	else
-		say(a, 1, "Not quite (%g). h shows a hint, s the worked answer.", got);
+		ui_app_select(a, to, 0);
 }
 
-static void answer_key(ui_app *a, int key)
+static void act_page(ui_app *a, ui_action act, int key)
 {
-	size_t n = strlen(a->answer);
-	if (key == UI_KEY_ESC) {
-		a->mode = UI_MODE_NORMAL;
-	} else if (key == '\n' || key == '\r') {
-		check_answer(a);
-	} else if (ui_key_is_backspace(key)) {
-		if (n)
-			a->answer[n - 1] = '\0';
-	} else if (key > 0 && key < 127 && strchr("0123456789.-+eE/", key) && n + 1 < sizeof a->answer) {
-		a->answer[n] = (char)key;
-		a->answer[n + 1] = '\0';
-	}
+	(void)key;
+	next_page(a, act == UI_ACT_NEXT_PAGE ? 1 : -1);
 }
 
-/* The what-if rows: the lesson's params, then registers per thread. */
-static int whatif_rows(const ui_app *a)
+static void act_scroll(ui_app *a, ui_action act, int key)
 {
-	return ui_app_lesson(a)->nparams + 1;
+	(void)key;
+	scroll(a, act == UI_ACT_SCROLL_DOWN ? 1 : -1);
 }
 
-static void whatif_change(ui_app *a, int dir)
+static void act_focus(ui_app *a, ui_action act, int key)
 {
-	const lesson *l = ui_app_lesson(a);
-	int s = a->whatif_sel;
-	if (s == l->nparams) {
-		int regs = a->regs_override > 0 ? a->regs_override : (a->model_ok ? a->model.regs_per_thread : 32);
-		regs += dir * 8;
-		a->regs_override = regs < 8 ? 8 : regs > 255 ? 255 : regs;
-		recompute(a);
-		return;
-	}
-	long long v;
-	if (!expr_get(&a->whatif, l->params[s].name, &v))
-		v = l->params[s].value;
-	long long nv = dir > 0 ? v * 2 : v / 2;
-	if (nv < 1 || nv > 4096)
-		return;
-	expr_env before = a->whatif;
-	expr_set(&a->whatif, l->params[s].name, nv);
-	recompute(a);
-	if (a->model_ok) {
-		a->msg[0] = '\0';
-		return;
-	}
-	/* A value the lesson cannot take: say why and keep the last good one. */
-	char why[sizeof a->model_err];
-	util_strlcpy(why, a->model_err, sizeof why);
-	a->whatif = before;
-	recompute(a);
-	say(a, 1, "%s=%lld: %s", l->params[s].name, nv, why);
+	(void)key;
+	int d = act == UI_ACT_FOCUS_NEXT ? 1 : UI_NPANES - 1;
+	a->focus = (a->focus + d) % UI_NPANES;
+	if (a->focus == UI_PANE_NUMBERS || a->focus == UI_PANE_RUN)
+		a->side = a->focus;
+	relayout(a);
 }
 
-static void whatif_reset(ui_app *a)
+static void act_size(ui_app *a, ui_action act, int key)
 {
-	const lesson *l = ui_app_lesson(a);
-	if (a->whatif_sel == l->nparams) {
-		a->regs_override = 0;
-	} else {
-		expr_env keep = {0};
-		for (int i = 0; i < a->whatif.n; i++)
-			if (strcmp(a->whatif.v[i].name, l->params[a->whatif_sel].name))
-				expr_set(&keep, a->whatif.v[i].name, a->whatif.v[i].value);
-		a->whatif = keep;
-	}
-	recompute(a);
+	(void)key;
+	resize_problem(a, act == UI_ACT_SIZE_UP);
 }
 
-static void whatif_key(ui_app *a, int key)
+static void act_zoom(ui_app *a, ui_action act, int key)
 {
-	ui_action act = ui_key_action(key);
-	int rows = whatif_rows(a);
-	if (key == UI_KEY_ESC || key == '\n' || key == '\r' || key == 't' || key == 'q') {
-		a->mode = UI_MODE_NORMAL;
-	} else if (act == UI_ACT_SCROLL_DOWN || act == UI_ACT_FOCUS_NEXT) {
-		a->whatif_sel = (a->whatif_sel + 1) % rows;
-	} else if (act == UI_ACT_SCROLL_UP || act == UI_ACT_FOCUS_PREV) {
-		a->whatif_sel = (a->whatif_sel + rows - 1) % rows;
-	} else if (key == '+' || key == '=' || key == 'l' || act == UI_ACT_NEXT_PAGE) {
-		whatif_change(a, 1);
-	} else if (key == '-' || key == 'h' || (act == UI_ACT_PREV_PAGE && !ui_key_is_backspace(key))) {
-		whatif_change(a, -1);
-	} else if (key == '0' || ui_key_is_backspace(key)) {
-		whatif_reset(a);
-	}
+	(void)act, (void)key;
+	a->zoom = !a->zoom;
+	relayout(a);
+	app_say(a, 0, a->zoom ? "The focused pane fills the screen (Tab: the next one; f: back)." : "All panes shown.");
 }
+
+static void act_fold(ui_app *a, ui_action act, int key)
+{
+	(void)act, (void)key;
+	a->fold = !a->fold;
+	app_say(a, 0, a->fold ? "Long repetitive runs of PTX are folded." : "All PTX lines are shown.");
+}
+
+const app_handler app_handlers[UI_NACTIONS] = {
+	[UI_ACT_NONE] = act_nothing,
+	[UI_ACT_QUIT] = act_quit,
+	[UI_ACT_HELP] = act_help,
+	[UI_ACT_NEXT_LESSON] = act_lesson,
+	[UI_ACT_PREV_LESSON] = act_lesson,
+	[UI_ACT_NEXT_PAGE] = act_page,
+	[UI_ACT_PREV_PAGE] = act_page,
+	[UI_ACT_SCROLL_DOWN] = act_scroll,
+	[UI_ACT_SCROLL_UP] = act_scroll,
+	[UI_ACT_FOCUS_NEXT] = act_focus,
+	[UI_ACT_FOCUS_PREV] = act_focus,
+	[UI_ACT_RUN] = app_act_run,
+	[UI_ACT_CANCEL] = app_act_cancel,
+	[UI_ACT_SIZE_UP] = act_size,
+	[UI_ACT_SIZE_DOWN] = act_size,
+	[UI_ACT_WHATIF] = app_act_whatif,
+	[UI_ACT_FOLD] = act_fold,
+	[UI_ACT_ZOOM] = act_zoom,
+	[UI_ACT_ANSWER] = app_act_answer,
+	[UI_ACT_HINT] = app_act_hint,
+	[UI_ACT_SOLUTION] = app_act_hint,
+	[UI_ACT_REDRAW] = act_nothing, /* the event loop repaints on C-l */
+	[UI_ACT_EDIT] = app_act_edit,
+	[UI_ACT_DIFF] = app_act_diff,
+	[UI_ACT_CLOSE] = act_close,
+	[UI_ACT_WHATIF_NEXT] = app_act_whatif_move,
+	[UI_ACT_WHATIF_PREV] = app_act_whatif_move,
+	[UI_ACT_WHATIF_DOUBLE] = app_act_whatif_change,
+	[UI_ACT_WHATIF_HALVE] = app_act_whatif_change,
+	[UI_ACT_WHATIF_RESET] = app_act_whatif_reset,
+	[UI_ACT_ANSWER_TYPE] = app_act_answer_type,
+	[UI_ACT_ANSWER_DELETE] = app_act_answer_delete,
+	[UI_ACT_ANSWER_CHECK] = app_act_answer_check,
+	[UI_ACT_DIFF_DOWN] = app_act_diff_scroll,
+	[UI_ACT_DIFF_UP] = app_act_diff_scroll,
+	[UI_ACT_DIFF_PAGE_DOWN] = app_act_diff_scroll,
+	[UI_ACT_DIFF_PAGE_UP] = app_act_diff_scroll,
+	[UI_ACT_RESTORE] = app_act_restore,
+};
 
 void ui_app_key(ui_app *a, int key)
 {
-	switch (a->mode) {
-	case UI_MODE_HELP:
-		a->mode = UI_MODE_NORMAL;
-		if (key == 'q')
-			a->quit = 1;
-		return;
-	case UI_MODE_ANSWER:
-		answer_key(a, key);
-		return;
-	case UI_MODE_WHATIF:
-		whatif_key(a, key);
-		return;
-	case UI_MODE_DIFF:
-		diff_key(a, key);
-		return;
-	case UI_MODE_NORMAL:
-		break;
-	}
-	a->msg[0] = '\0';
-	ui_app_act(a, ui_key_action(key));
-}
-
-/* The first of UI_EMU_SIZES the lesson accepts; 0 when none. */
-static long long emulation_size(const ui_app *a)
-{
-	static const long long cubes[] = UI_EMU_SIZES;
-	for (size_t i = 0; i < ARRAY_LEN(cubes); i++) {
-		run_request probe;
-		char err[256];
-		if (runner_request_for_lesson(ui_app_lesson(a), &a->whatif, cubes[i], cubes[i], cubes[i], &probe, err,
-					      sizeof err) == 0)
-			return cubes[i];
-	}
-	return 0;
-}
-
-int ui_app_request(const ui_app *a, run_request *rq, char *err, int errlen)
-{
-	long long M = a->M, N = a->N, K = a->K;
-	if (a->offline) {
-		long long e = emulation_size(a);
-		if (!e) {
-			snprintf(err, (size_t)errlen, "no size of 128, 256 or 512 cubed suits this lesson for emulation");
-			return -1;
-		}
-		M = N = K = e;
-	}
-	if (runner_request_for_lesson(ui_app_lesson(a), &a->whatif, M, N, K, rq, err, errlen) < 0)
-		return -1;
-	const ui_ptx *p = &a->ptx[a->lesson];
-	if (p->edited)
-		util_strlcpy(rq->ptx_path, p->path, sizeof rq->ptx_path);
-	rq->emulate = a->offline;
-	rq->jit_only = a->run_check && !a->offline;
-	return 0;
-}
-
-double ui_app_deadline(const ui_app *a, const run_request *rq)
-{
-	if (a->deadline_s > 0)
-		return a->deadline_s;
-	if (rq->emulate)
-		return UI_DEADLINE_EMULATE;
-	if (rq->jit_only)
-		return UI_DEADLINE_JIT;
-	/* The model's time is a roofline bound: a launch can take several times
-	 * longer, and a run is a JIT, a check, warm-ups, repeats and cuBLAS. */
-	if (a->model_ok && a->model.predicted_ms > 0)
-		return UI_DEADLINE_FLOOR + UI_DEADLINE_FACTOR * a->model.predicted_ms / 1e3;
-	return runner_deadline(rq);
-}
-
-void ui_app_run_started(ui_app *a, double now, const char *err)
-{
-	a->req = UI_REQ_NONE;
-	a->now = now;
-	int check = a->run_check;
-	if (err) {
-		a->run_check = 0;
-		run_result *r = &a->res[a->lesson];
-		memset(r, 0, sizeof *r);
-		r->status = RUN_BAD_REQUEST;
-		util_strlcpy(r->msg, err, sizeof r->msg);
-		a->have_res[a->lesson] = 1;
-		a->res_check[a->lesson] = 0;
-		say(a, 1, "%s", err);
-		return;
-	}
-	/* The request the loop just sent, for what the busy pane says about it. */
-	run_request rq;
-	char why[256];
-	int have = ui_app_request(a, &rq, why, sizeof why) == 0;
-	a->run_check = 0;
-	a->run = UI_RUN_BUSY;
-	a->run_lesson = a->lesson;
-	a->run_started = now;
-	a->run_was_check = check;
-	a->run_emulated = have && rq.emulate;
-	a->run_deadline = have ? ui_app_deadline(a, &rq) : 0;
-	a->run_predicted_ms = a->model_ok ? a->model.predicted_ms : 0;
-	if (a->run_emulated)
-		say(a, 0, "emulating %s on the CPU at %lld^3 ... (Esc cancels)", ui_app_lesson(a)->id, rq.M);
-	else if (check)
-		say(a, 0, "checking your %s with the JIT ... (Esc cancels)", ui_app_lesson(a)->id);
-	else
-		say(a, 0, "running %s at %lldx%lldx%lld ... (Esc cancels)", ui_app_lesson(a)->id, a->M, a->N, a->K);
-}
-
-/* The lines of the lesson's PTX that a result's log or message points at. */
-static void take_marks(ui_app *a, int i, const run_result *r)
-{
-	ui_ptx *p = &a->ptx[i];
-	p->nmarks = userptx_marks(r->log, p->path, p->marks, UI_MARKS_MAX);
-	userptx_mark more[UI_MARKS_MAX];
-	int n = userptx_marks(r->msg, p->path, more, UI_MARKS_MAX);
-	for (int k = 0; k < n && p->nmarks < UI_MARKS_MAX; k++) {
-		int dup = 0;
-		for (int j = 0; j < p->nmarks; j++)
-			dup |= p->marks[j].line == more[k].line && !strcmp(p->marks[j].msg, more[k].msg);
-		if (!dup)
-			p->marks[p->nmarks++] = more[k];
-	}
-	/* Marks past the end of the file (a stale log) would point nowhere. */
-	int keep = 0;
-	for (int k = 0; k < p->nmarks; k++)
-		if (!p->ok || p->marks[k].line <= p->doc.nlines)
-			p->marks[keep++] = p->marks[k];
-	p->nmarks = keep;
-	/* The first problem scrolls into view. */
-	if (p->nmarks && i == a->lesson)
-		a->ptx_follow = 1;
-}
-
-void ui_app_run_finished(ui_app *a, const run_result *r)
-{
-	a->run = UI_RUN_IDLE;
-	a->req = UI_REQ_NONE;
-	int i = a->run_lesson;
-	/* The first "no GPU" turns the tutor offline: the same run again, on the
-	 * CPU emulator, at once. */
-	if (r->status == RUN_NO_GPU && !r->emulated && !a->offline) {
-		a->offline = 1;
-		util_strlcpy(a->offline_why, r->msg, sizeof a->offline_why);
-		if (i == a->lesson) {
-			a->run_check = a->run_was_check;
-			a->req = UI_REQ_RUN;
-			say(a, 0, "No GPU: emulating %s on the CPU instead", a->course->l[i].id);
-			return;
-		}
-	}
-	a->res[i] = *r;
-	a->have_res[i] = 1;
-	a->res_check[i] = a->run_was_check;
-	take_marks(a, i, r);
-	const char *id = a->course->l[i].id;
-	if (r->status == RUN_OK && r->emulated)
-		say(a, 0, "%s: emulated on the CPU at %lld^3, %s", id, r->emu.M,
-		    r->verified == 1 ? "verified" : "not verified");
-	else if (r->status == RUN_OK && a->run_was_check)
-		say(a, 0, "%s: the JIT accepts your edit (%d registers); r runs it", id, r->regs);
-	else if (r->status == RUN_OK)
-		say(a, 0, "%s: %.0f GFLOP/s%s", id, r->gflops, r->verified == 1 ? ", verified against cuBLAS" : "");
-	else
-		say(a, 1, "%s: %s", r->emulated && r->status == RUN_JIT_ERROR ? "parse error" : run_status_name(r->status),
-		    r->msg);
-	if (i == a->lesson)
-		recompute(a);
+	/* In the panes a key clears the last message; a box keeps it in view. */
+	if (a->mode == UI_MODE_NORMAL)
+		a->msg[0] = '\0';
+	ui_action act = ui_key_action(a->mode, key);
+	app_handlers[act](a, act, key);
 }

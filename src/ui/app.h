@@ -1,4 +1,4 @@
-/* ui/app: the tutor's state and the update code that changes it (keys, runs, resizes); never calls curses. */
+/* ui/app: the tutor's state and the update code that changes it (keys, runs, edits, exercises, what-ifs); never calls curses. */
 #ifndef PTXTUTOR_UI_APP_H
 #define PTXTUTOR_UI_APP_H
 
@@ -18,7 +18,6 @@
 #define UI_SIZE_MAX 16384
 #define UI_SIZE_DEFAULT 4096
 
-typedef enum { UI_MODE_NORMAL, UI_MODE_HELP, UI_MODE_WHATIF, UI_MODE_ANSWER, UI_MODE_DIFF } ui_mode;
 typedef enum { UI_RUN_IDLE, UI_RUN_BUSY } ui_run_state;
 /* What the update code asks the event loop to do (it owns the worker). */
 /* UI_REQ_EDIT: open edit_path in $EDITOR, then call ui_app_edit_done. */
@@ -66,8 +65,7 @@ typedef struct {
 
 typedef struct {
 	course *course;          /* owned */
-	gpu_table gpus;
-	int have_gpus;
+	int have_gpus;           /* the GPU table loaded: the model has figures */
 	gpu_spec gpu;            /* the device the model uses */
 	int gpu_live;            /* gpu came from a run on a real device */
 
@@ -90,15 +88,17 @@ typedef struct {
 	int ex_model_ok;
 	int model_ok;
 	char model_err[256];
-	ui_ptx ptx[LESSON_MAX];
+	ui_ptx *ptx;             /* one per lesson of the course */
 
 	ui_run_state run;
 	int run_lesson;
 	double run_started, now;
 	double run_predicted_ms;
-	run_result res[LESSON_MAX];
-	int have_res[LESSON_MAX];
-	int res_check[LESSON_MAX]; /* that result is a check after an edit, not a timed run */
+	/* One per lesson of the course: its last result, whether there is one,
+	 * and whether it is a check after an edit rather than a timed run. */
+	run_result *res;
+	int *have_res;
+	int *res_check;
 	ui_request req;
 	int run_check;           /* the run asked for checks an edit: JIT only (or emulated) */
 	int run_was_check;       /* the run going now is such a check */
@@ -120,6 +120,7 @@ typedef struct {
 	int show_hint, show_solution;
 
 	ui_mode mode;
+	ui_mode help_mode;       /* UI_MODE_HELP: the mode whose keys it lists, and returns to */
 	char msg[200];
 	int msg_bad;
 
@@ -130,16 +131,16 @@ typedef struct {
 	int quit;
 } ui_app;
 
-/* Sets the tutor up on a loaded course (taken over, freed by ui_app_free) and
- * a GPU table (copied; may be NULL). Returns 0, or -1 with a message when
- * there is nothing to show (no lessons) or an option is wrong. */
+/* Sets the tutor up on a loaded course (taken over) and a GPU table (only
+ * read; may be NULL), with the per-lesson arrays allocated for the course.
+ * Returns 0, or -1 with a message when there is nothing to show (no
+ * lessons) or an option is wrong. Either way ui_app_free frees it all. */
 int ui_app_setup(ui_app *a, const ui_opts *o, course *c, const gpu_table *gpus, char *err, int errlen);
 void ui_app_free(ui_app *a);
 
 void ui_app_resize(ui_app *a, int cols, int rows);
-/* A key from the terminal, in whatever mode the tutor is in. */
+/* A key from the terminal: its action in the tutor's mode (src/ui/keys.c). */
 void ui_app_key(ui_app *a, int key);
-void ui_app_act(ui_app *a, ui_action act);
 /* The clock, for a running run's elapsed time. */
 void ui_app_tick(ui_app *a, double now);
 

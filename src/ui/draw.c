@@ -1242,29 +1242,23 @@ static void draw_box(const ui_app *a, ui_frame *f, ui_rect r, const char *title)
 static void draw_help(const ui_app *a, ui_frame *f)
 {
 	ui_rect r = a->layout.help;
-	draw_box(a, f, r, "Keys (any key closes)");
-	ui_rect in = {r.x + 2, r.y + 1, r.w - 4, r.h - 2};
-	int y = in.y;
-	for (int i = 0; i < ui_nbindings && y < in.y + in.h; i++) {
-		if (!ui_bindings[i].help)
-			continue;
-		char keys[64];
-		ui_key_labels(ui_bindings[i].act, keys, sizeof keys);
-		ui_frame_text(f, in, in.x, y, keys, UI_ROLE_KEY);
-		ui_frame_text(f, in, in.x + 20, y, ui_bindings[i].help, UI_ROLE_NORMAL);
-		y++;
-	}
-	const char *extra[] = {
-		"In what-if: Up/Down choose, Left/Right or -/+ halve/double,",
-		"0 resets, Enter or Esc closes. The numbers follow live.",
-		"Edits live in $XDG_DATA_HOME/ptxtutor/ptx; R then y restores.",
-	};
-	for (size_t i = 0; i < ARRAY_LEN(extra) && y + 1 < in.y + in.h; i++)
-		ui_frame_text(f, in, in.x, ++y, extra[i], UI_ROLE_DIM);
 	char th[96];
+	snprintf(th, sizeof th, "Keys%s%s (any key closes)", a->help_mode ? " in the " : "",
+		 a->help_mode ? ui_mode_name(a->help_mode) : "");
+	draw_box(a, f, r, th);
+	ui_rect in = {r.x + 2, r.y + 1, r.w - 4, r.h - 2};
+	/* The lines come from the binding table (src/ui/keys.c). */
+	ui_help_line lines[48];
+	int n = ui_keys_help(a->help_mode, lines, (int)ARRAY_LEN(lines));
+	int y = in.y;
+	for (int i = 0; i < n && y < in.y + in.h; i++, y++) {
+		ui_frame_text(f, in, in.x, y, lines[i].keys, UI_ROLE_KEY);
+		ui_frame_text(f, in, in.x + lines[i].text_col, y, lines[i].text,
+			      lines[i].keys[0] ? UI_ROLE_NORMAL : UI_ROLE_DIM);
+	}
 	snprintf(th, sizeof th, "theme %s (%s)%s", a->theme->name, a->theme->about, a->ascii ? ", ASCII" : "");
-	if (y + 1 < in.y + in.h)
-		ui_frame_text(f, in, in.x, ++y, th, UI_ROLE_DIM);
+	if (y < in.y + in.h)
+		ui_frame_text(f, in, in.x, y, th, UI_ROLE_DIM);
 }
 
 static void draw_whatif(const ui_app *a, ui_frame *f)

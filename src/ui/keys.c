@@ -1,78 +1,176 @@
-/* ui/keys: the binding table. Several keys may share an action; the help lists each action once with all its keys. */
+/* ui/keys: the binding table of every mode, the lookup of a key's action, and the help generated from the table. */
 #include "ui/keys.h"
 
 #include <curses.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "base/util.h"
 
 #define CTRL(c) ((c) & 0x1f)
+#define BACKSPACE KEY_BACKSPACE, 127, CTRL('h')
 
-/* The order is the order of the help: the keys a newcomer needs first. */
+/* The order in a mode is the order of its help: the keys a newcomer needs
+ * first. A binding marked with_previous shares the line of the one before. */
 const ui_binding ui_bindings[] = {
-	{'?', UI_ACT_HELP, "?", "this help"},
-	{'q', UI_ACT_QUIT, "q", "quit (where you were is remembered)"},
-	{'n', UI_ACT_NEXT_LESSON, "n", "next lesson (p: previous)"},
-	{'p', UI_ACT_PREV_LESSON, "p", NULL},
-	{' ', UI_ACT_NEXT_PAGE, "Space", "next page"},
-	{KEY_RIGHT, UI_ACT_NEXT_PAGE, "Right", NULL},
-	{KEY_NPAGE, UI_ACT_NEXT_PAGE, "PgDn", NULL},
-	{KEY_BACKSPACE, UI_ACT_PREV_PAGE, "Backspace", "previous page"},
-	{127, UI_ACT_PREV_PAGE, "Backspace", NULL},
-	{CTRL('h'), UI_ACT_PREV_PAGE, "Backspace", NULL},
-	{KEY_LEFT, UI_ACT_PREV_PAGE, "Left", NULL},
-	{KEY_PPAGE, UI_ACT_PREV_PAGE, "PgUp", NULL},
-	{UI_KEY_TAB, UI_ACT_FOCUS_NEXT, "Tab", "focus the next pane (S-Tab: previous)"},
-	{KEY_BTAB, UI_ACT_FOCUS_PREV, "S-Tab", NULL},
-	{KEY_DOWN, UI_ACT_SCROLL_DOWN, "Down", "scroll the focused pane (Up/k: back)"},
-	{'j', UI_ACT_SCROLL_DOWN, "j", NULL},
-	{KEY_UP, UI_ACT_SCROLL_UP, "Up", NULL},
-	{'k', UI_ACT_SCROLL_UP, "k", NULL},
-	{'r', UI_ACT_RUN, "r", "run the kernel on the GPU (no GPU: emulate it)"},
-	{'e', UI_ACT_EDIT, "e", "edit the PTX in $EDITOR (a copy of your own)"},
-	{'R', UI_ACT_DIFF, "R", "your edit against the original; restore it"},
-	{UI_KEY_ESC, UI_ACT_CANCEL, "Esc", "cancel a run, close a box"},
-	{'+', UI_ACT_SIZE_UP, "+", "double M, N and K (-: halve them)"},
-	{'=', UI_ACT_SIZE_UP, "=", NULL},
-	{'-', UI_ACT_SIZE_DOWN, "-", NULL},
-	{'t', UI_ACT_WHATIF, "t", "what-if: tile sizes, threads, registers"},
-	{'z', UI_ACT_FOLD, "z", "fold or unfold long repetitive PTX"},
-	{'f', UI_ACT_ZOOM, "f", "the focused pane fills the screen (f: back)"},
-	{'a', UI_ACT_ANSWER, "a", "answer the page's exercise"},
-	{'h', UI_ACT_HINT, "h", "the exercise's hint (s: the worked answer)"},
-	{'s', UI_ACT_SOLUTION, "s", NULL},
-	{CTRL('l'), UI_ACT_REDRAW, "C-l", "redraw the screen"},
+	{.mode = UI_MODE_NORMAL, .keys = {'?'}, .act = UI_ACT_HELP, .help = "this help"},
+	{.mode = UI_MODE_NORMAL, .keys = {'q'}, .act = UI_ACT_QUIT, .help = "quit (where you were is remembered)"},
+	{.mode = UI_MODE_NORMAL, .keys = {'n'}, .act = UI_ACT_NEXT_LESSON, .help = "next lesson"},
+	{.mode = UI_MODE_NORMAL, .keys = {'p'}, .act = UI_ACT_PREV_LESSON, .help = "previous", .with_previous = 1},
+	{.mode = UI_MODE_NORMAL, .keys = {' ', KEY_RIGHT, KEY_NPAGE}, .act = UI_ACT_NEXT_PAGE, .help = "next page"},
+	{.mode = UI_MODE_NORMAL, .keys = {BACKSPACE, KEY_LEFT, KEY_PPAGE}, .act = UI_ACT_PREV_PAGE,
+	 .help = "previous page"},
+	{.mode = UI_MODE_NORMAL, .keys = {UI_KEY_TAB}, .act = UI_ACT_FOCUS_NEXT, .help = "focus the next pane"},
+	{.mode = UI_MODE_NORMAL, .keys = {KEY_BTAB}, .act = UI_ACT_FOCUS_PREV, .help = "previous", .with_previous = 1},
+	{.mode = UI_MODE_NORMAL, .keys = {KEY_DOWN, 'j'}, .act = UI_ACT_SCROLL_DOWN, .help = "scroll the focused pane"},
+	{.mode = UI_MODE_NORMAL, .keys = {KEY_UP, 'k'}, .act = UI_ACT_SCROLL_UP, .help = "back", .with_previous = 1},
+	{.mode = UI_MODE_NORMAL, .keys = {'r'}, .act = UI_ACT_RUN, .help = "run the kernel on the GPU (no GPU: emulate it)"},
+	{.mode = UI_MODE_NORMAL, .keys = {'e'}, .act = UI_ACT_EDIT, .help = "edit the PTX in $EDITOR (a copy of your own)"},
+	{.mode = UI_MODE_NORMAL, .keys = {'R'}, .act = UI_ACT_DIFF, .help = "your edit against the original; restore it"},
+	{.mode = UI_MODE_NORMAL, .keys = {UI_KEY_ESC}, .act = UI_ACT_CANCEL, .help = "cancel a run"},
+	{.mode = UI_MODE_NORMAL, .keys = {'+', '='}, .act = UI_ACT_SIZE_UP, .help = "double M, N and K"},
+	{.mode = UI_MODE_NORMAL, .keys = {'-'}, .act = UI_ACT_SIZE_DOWN, .help = "halve them", .with_previous = 1},
+	{.mode = UI_MODE_NORMAL, .keys = {'t'}, .act = UI_ACT_WHATIF, .help = "what-if: tile sizes, threads, registers"},
+	{.mode = UI_MODE_NORMAL, .keys = {'z'}, .act = UI_ACT_FOLD, .help = "fold or unfold long repetitive PTX"},
+	{.mode = UI_MODE_NORMAL, .keys = {'f'}, .act = UI_ACT_ZOOM, .help = "the focused pane fills the screen (f: back)"},
+	{.mode = UI_MODE_NORMAL, .keys = {'a'}, .act = UI_ACT_ANSWER, .help = "answer the page's exercise"},
+	{.mode = UI_MODE_NORMAL, .keys = {'h'}, .act = UI_ACT_HINT, .help = "the exercise's hint"},
+	{.mode = UI_MODE_NORMAL, .keys = {'s'}, .act = UI_ACT_SOLUTION, .help = "the worked answer", .with_previous = 1},
+	{.mode = UI_MODE_NORMAL, .keys = {CTRL('l')}, .act = UI_ACT_REDRAW, .help = "redraw the screen"},
+
+	{.mode = UI_MODE_HELP, .keys = {'q'}, .act = UI_ACT_QUIT, .help = "quit"},
+	{.mode = UI_MODE_HELP, .keys = {UI_KEY_ANY}, .act = UI_ACT_CLOSE, .help = "close this help"},
+
+	{.mode = UI_MODE_WHATIF, .keys = {KEY_DOWN, 'j', UI_KEY_TAB}, .act = UI_ACT_WHATIF_NEXT, .help = "the next row"},
+	{.mode = UI_MODE_WHATIF, .keys = {KEY_UP, 'k', KEY_BTAB}, .act = UI_ACT_WHATIF_PREV, .help = "previous",
+	 .with_previous = 1},
+	{.mode = UI_MODE_WHATIF, .keys = {'+', '=', 'l', ' ', KEY_RIGHT, KEY_NPAGE}, .act = UI_ACT_WHATIF_DOUBLE,
+	 .help = "double its value"},
+	{.mode = UI_MODE_WHATIF, .keys = {'-', 'h', KEY_LEFT, KEY_PPAGE}, .act = UI_ACT_WHATIF_HALVE, .help = "halve it",
+	 .with_previous = 1},
+	{.mode = UI_MODE_WHATIF, .keys = {'0', BACKSPACE}, .act = UI_ACT_WHATIF_RESET, .help = "back to the lesson's value"},
+	{.mode = UI_MODE_WHATIF, .keys = {UI_KEY_ESC, '\n', '\r', 't', 'q'}, .act = UI_ACT_CLOSE, .help = "close the box"},
+	{.mode = UI_MODE_WHATIF, .keys = {'?'}, .act = UI_ACT_HELP, .help = "these keys"},
+
+	{.mode = UI_MODE_ANSWER, .chars = "0123456789.-+eE/", .act = UI_ACT_ANSWER_TYPE, .help = "type the answer"},
+	{.mode = UI_MODE_ANSWER, .keys = {BACKSPACE}, .act = UI_ACT_ANSWER_DELETE, .help = "delete the last character"},
+	{.mode = UI_MODE_ANSWER, .keys = {'\n', '\r'}, .act = UI_ACT_ANSWER_CHECK, .help = "check the answer"},
+	{.mode = UI_MODE_ANSWER, .keys = {UI_KEY_ESC}, .act = UI_ACT_CLOSE, .help = "close the box"},
+	{.mode = UI_MODE_ANSWER, .keys = {'?'}, .act = UI_ACT_HELP, .help = "these keys"},
+
+	{.mode = UI_MODE_DIFF, .keys = {'y'}, .act = UI_ACT_RESTORE, .help = "restore the original (yours is kept as FILE~)"},
+	{.mode = UI_MODE_DIFF, .keys = {KEY_DOWN, 'j'}, .act = UI_ACT_DIFF_DOWN, .help = "scroll"},
+	{.mode = UI_MODE_DIFF, .keys = {KEY_UP, 'k'}, .act = UI_ACT_DIFF_UP, .help = "back", .with_previous = 1},
+	{.mode = UI_MODE_DIFF, .keys = {' ', KEY_RIGHT, KEY_NPAGE}, .act = UI_ACT_DIFF_PAGE_DOWN, .help = "the next page"},
+	{.mode = UI_MODE_DIFF, .keys = {BACKSPACE, KEY_LEFT, KEY_PPAGE}, .act = UI_ACT_DIFF_PAGE_UP, .help = "back",
+	 .with_previous = 1},
+	{.mode = UI_MODE_DIFF, .keys = {'?'}, .act = UI_ACT_HELP, .help = "these keys"},
+	{.mode = UI_MODE_DIFF, .keys = {UI_KEY_ANY}, .act = UI_ACT_CLOSE, .help = "close the box"},
 };
 const int ui_nbindings = (int)ARRAY_LEN(ui_bindings);
 
-ui_action ui_key_action(int key)
+/* How the help names each mode, and what it says after the keys. */
+static const struct {
+	const char *name;
+	const char *notes[2];
+} modes[UI_NMODES] = {
+	[UI_MODE_NORMAL] = {"tutor", {"In a box (what-if, answer, diff), ? lists the box's keys.",
+				      "Edits live in $XDG_DATA_HOME/ptxtutor/ptx; R then y restores."}},
+	[UI_MODE_HELP] = {"help", {NULL}},
+	[UI_MODE_WHATIF] = {"what-if box", {"The numbers follow live; a value the lesson cannot take is refused."}},
+	[UI_MODE_ANSWER] = {"answer box", {"After a wrong answer, h shows a hint and s the worked answer."}},
+	[UI_MODE_DIFF] = {"diff", {"Edits live in $XDG_DATA_HOME/ptxtutor/ptx."}},
+};
+
+/* The names of keys that are not written as themselves. */
+static const struct {
+	int key;
+	const char *name;
+} names[] = {
+	{' ', "Space"},         {KEY_RIGHT, "Right"},     {KEY_LEFT, "Left"},  {KEY_UP, "Up"},
+	{KEY_DOWN, "Down"},     {KEY_NPAGE, "PgDn"},      {KEY_PPAGE, "PgUp"}, {KEY_BACKSPACE, "Backspace"},
+	{127, "Backspace"},     {CTRL('h'), "Backspace"}, {UI_KEY_TAB, "Tab"}, {KEY_BTAB, "S-Tab"},
+	{UI_KEY_ESC, "Esc"},    {'\n', "Enter"},          {'\r', "Enter"},     {CTRL('l'), "C-l"},
+	{UI_KEY_ANY, "any other key"},
+};
+
+static int binds(const ui_binding *b, int key)
 {
-	for (int i = 0; i < ui_nbindings; i++)
-		if (ui_bindings[i].key == key)
-			return ui_bindings[i].act;
-	return UI_ACT_NONE;
+	for (int k = 0; k < UI_BINDING_KEYS && b->keys[k]; k++)
+		if (b->keys[k] == key)
+			return 1;
+	return b->chars && key > 0 && key < 128 && strchr(b->chars, key);
 }
 
-void ui_key_labels(ui_action a, char *buf, int len)
+ui_action ui_key_action(ui_mode mode, int key)
+{
+	ui_action any = UI_ACT_NONE;
+	for (int i = 0; i < ui_nbindings; i++) {
+		const ui_binding *b = &ui_bindings[i];
+		if (b->mode != mode)
+			continue;
+		if (key != UI_KEY_ANY && binds(b, key))
+			return b->act;
+		if (binds(b, UI_KEY_ANY))
+			any = b->act;
+	}
+	return any;
+}
+
+const char *ui_mode_name(ui_mode mode)
+{
+	return mode >= 0 && mode < UI_NMODES ? modes[mode].name : "?";
+}
+
+/* A binding's keys as the help writes them: "Space/Right/PgDn"; a key with
+ * several codes (Backspace) once. */
+static void labels(const ui_binding *b, char *buf, size_t len)
 {
 	buf[0] = '\0';
-	for (int i = 0; i < ui_nbindings; i++) {
-		if (ui_bindings[i].act != a)
+	for (int k = 0; k < UI_BINDING_KEYS && b->keys[k]; k++) {
+		char one[2] = {(char)b->keys[k], '\0'};
+		const char *name = one;
+		for (size_t i = 0; i < ARRAY_LEN(names); i++)
+			if (names[i].key == b->keys[k])
+				name = names[i].name;
+		size_t n = strlen(name), have = strlen(buf);
+		const char *at = strstr(buf, name);
+		if (at && (at == buf || at[-1] == '/') && (at[n] == '\0' || at[n] == '/'))
 			continue;
-		/* One label per spelling: Backspace has three codes. */
-		int dup = 0;
-		for (int j = 0; j < i; j++)
-			dup |= ui_bindings[j].act == a && !strcmp(ui_bindings[j].label, ui_bindings[i].label);
-		if (dup)
-			continue;
+		snprintf(buf + have, len - have, "%s%s", have ? "/" : "", name);
+	}
+	if (b->chars) {
 		size_t have = strlen(buf);
-		if (have && have + 1 < (size_t)len)
-			buf[have++] = '/', buf[have] = '\0';
-		util_strlcpy(buf + have, ui_bindings[i].label, (size_t)len - have);
+		snprintf(buf + have, len - have, "%s%s", have ? "/" : "", b->chars);
 	}
 }
 
-int ui_key_is_backspace(int key)
+int ui_keys_help(ui_mode mode, ui_help_line *out, int max)
 {
-	return key == KEY_BACKSPACE || key == 127 || key == CTRL('h');
+	int n = 0;
+	for (int i = 0; i < ui_nbindings; i++) {
+		const ui_binding *b = &ui_bindings[i];
+		if (b->mode != mode)
+			continue;
+		char keys[sizeof out->keys];
+		labels(b, keys, sizeof keys);
+		if (b->with_previous && n > 0 && n <= max) {
+			ui_help_line *l = &out[n - 1];
+			size_t have = strlen(l->text);
+			snprintf(l->text + have, sizeof l->text - have, " (%s: %s)", keys, b->help);
+			continue;
+		}
+		if (n >= max)
+			break;
+		ui_help_line *l = &out[n++];
+		util_strlcpy(l->keys, keys, sizeof l->keys);
+		util_strlcpy(l->text, b->help, sizeof l->text);
+		int w = (int)strlen(keys) + 2;
+		l->text_col = w > UI_HELP_KEYS_COL ? w : UI_HELP_KEYS_COL;
+	}
+	for (size_t k = 0; k < ARRAY_LEN(modes[mode].notes) && modes[mode].notes[k] && n < max; k++) {
+		out[n] = (ui_help_line){.text_col = 0};
+		util_strlcpy(out[n++].text, modes[mode].notes[k], sizeof out->text);
+	}
+	return n;
 }

@@ -1,9 +1,13 @@
-/* ui/keys: the key bindings as a const table (what `?` shows) and the actions they name. */
+/* ui/keys: the key bindings of every mode (normal and each box) as one const table; the `?` help of a mode is generated from it. */
 #ifndef PTXTUTOR_UI_KEYS_H
 #define PTXTUTOR_UI_KEYS_H
 
+/* What the keys act on: the panes, or a box drawn over them. */
+typedef enum { UI_MODE_NORMAL, UI_MODE_HELP, UI_MODE_WHATIF, UI_MODE_ANSWER, UI_MODE_DIFF, UI_NMODES } ui_mode;
+
 typedef enum {
 	UI_ACT_NONE,
+	/* normal mode */
 	UI_ACT_QUIT,
 	UI_ACT_HELP,
 	UI_ACT_NEXT_LESSON,
@@ -27,27 +31,61 @@ typedef enum {
 	UI_ACT_REDRAW,
 	UI_ACT_EDIT,
 	UI_ACT_DIFF,
+	/* the boxes */
+	UI_ACT_CLOSE,
+	UI_ACT_WHATIF_NEXT,
+	UI_ACT_WHATIF_PREV,
+	UI_ACT_WHATIF_DOUBLE,
+	UI_ACT_WHATIF_HALVE,
+	UI_ACT_WHATIF_RESET,
+	UI_ACT_ANSWER_TYPE,
+	UI_ACT_ANSWER_DELETE,
+	UI_ACT_ANSWER_CHECK,
+	UI_ACT_DIFF_DOWN,
+	UI_ACT_DIFF_UP,
+	UI_ACT_DIFF_PAGE_DOWN,
+	UI_ACT_DIFF_PAGE_UP,
+	UI_ACT_RESTORE,
 	UI_NACTIONS
 } ui_action;
 
-/* Key codes beyond curses' own, so the table needs no curses header. */
-enum { UI_KEY_ESC = 27, UI_KEY_TAB = '\t', UI_KEY_ENTER = '\n' };
+/* Key codes beyond curses' own, so the table's users need no curses header.
+ * UI_KEY_ANY binds every key its mode binds nowhere else (term.h's
+ * UI_KEY_RESIZE is -2). */
+enum { UI_KEY_ESC = 27, UI_KEY_TAB = '\t', UI_KEY_ENTER = '\n', UI_KEY_ANY = -3 };
+
+#define UI_BINDING_KEYS 6
 
 typedef struct {
-	int key;            /* a character or a curses KEY_ code */
+	ui_mode mode;
+	int keys[UI_BINDING_KEYS]; /* characters, curses KEY_ codes or UI_KEY_ANY; 0 ends the list */
+	const char *chars;         /* more keys, one per character (the answer box's digits) */
 	ui_action act;
-	const char *label;  /* how the key is written in the help: "Space", "PgDn" */
-	const char *help;   /* what it does; NULL for a second key of the same action */
+	const char *help;          /* what it does, as the help says it */
+	int with_previous;         /* the help shows it on the previous binding's line: "... (KEYS: help)" */
 } ui_binding;
 
 extern const ui_binding ui_bindings[];
 extern const int ui_nbindings;
 
-/* The action bound to a key in the tutor's normal state; UI_ACT_NONE if none. */
-ui_action ui_key_action(int key);
-/* Backspace, however the terminal sends it. */
-int ui_key_is_backspace(int key);
-/* All labels of an action joined with "/" ("n", "Space/Right/PgDn"). */
-void ui_key_labels(ui_action a, char *buf, int len);
+/* The action a key has in a mode (that mode's UI_KEY_ANY binding for a key
+ * bound nowhere else); UI_ACT_NONE if none. */
+ui_action ui_key_action(ui_mode mode, int key);
+/* How the help names a mode ("what-if box"). */
+const char *ui_mode_name(ui_mode mode);
+
+/* A line of a mode's help: its keys ("Space/Right/PgDn", empty for a note)
+ * and what they do, which starts at column text_col of the line. */
+#define UI_HELP_KEYS_COL 21
+typedef struct {
+	char keys[40];
+	char text[96];
+	int text_col;
+} ui_help_line;
+
+/* The help of a mode, generated from the table: a line per binding (those
+ * marked with_previous folded into the line before), then the mode's notes.
+ * Returns the number of lines (at most max). */
+int ui_keys_help(ui_mode mode, ui_help_line *out, int max);
 
 #endif

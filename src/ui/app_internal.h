@@ -1,0 +1,48 @@
+/* ui/app_internal: what the update code's files share (app.c state and navigation, app_run.c, app_edit.c, app_exercise.c, app_whatif.c); not for draw or the CLI. */
+#ifndef PTXTUTOR_UI_APP_INTERNAL_H
+#define PTXTUTOR_UI_APP_INTERNAL_H
+
+#include "ui/app.h"
+
+/* What an action does; key is the key that named it (the answer box types it). */
+typedef void (*app_handler)(ui_app *a, ui_action act, int key);
+/* One handler per action, every action included (app.c). */
+extern const app_handler app_handlers[UI_NACTIONS];
+
+/* app.c: the status-line message, and the state every file changes. */
+void app_say(ui_app *a, int bad, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* The numbers on screen, and the exercise's when its hint or answer shows. */
+void app_recompute(ui_app *a);
+/* The lesson's file changed under the view (an edit, a restore): reload it
+ * and forget its last result, whose numbers would mislead. */
+void app_reload_ptx(ui_app *a, int i);
+
+/* app_run.c: r, and Esc in the panes. */
+void app_act_run(ui_app *a, ui_action act, int key);
+void app_act_cancel(ui_app *a, ui_action act, int key);
+
+/* app_edit.c: e, R and the diff box. */
+void app_act_edit(ui_app *a, ui_action act, int key);
+void app_act_diff(ui_app *a, ui_action act, int key);
+void app_act_diff_scroll(ui_app *a, ui_action act, int key);
+void app_act_restore(ui_app *a, ui_action act, int key);
+
+/* app_exercise.c: a, h, s and the answer box. */
+void app_exercise_reset(ui_app *a);
+/* Fills ex_model while the current exercise's hint or worked answer shows. */
+void app_exercise_recompute(ui_app *a);
+void app_act_answer(ui_app *a, ui_action act, int key);
+void app_act_hint(ui_app *a, ui_action act, int key);
+void app_act_answer_type(ui_app *a, ui_action act, int key);
+void app_act_answer_delete(ui_app *a, ui_action act, int key);
+void app_act_answer_check(ui_app *a, ui_action act, int key);
+
+/* app_whatif.c: t and the what-if box. */
+/* Keeps the overrides in `from` that name a parameter of the current lesson. */
+void app_whatif_filter(ui_app *a, const expr_env *from);
+void app_act_whatif(ui_app *a, ui_action act, int key);
+void app_act_whatif_move(ui_app *a, ui_action act, int key);
+void app_act_whatif_change(ui_app *a, ui_action act, int key);
+void app_act_whatif_reset(ui_app *a, ui_action act, int key);
+
+#endif

@@ -1,0 +1,175 @@
+/* ui/app_run: runs through the worker — the request for the current lesson, its deadline, what the run pane says while it runs, and its result. */
+#include <stdio.h>
+#include <string.h>
+
+#include "base/util.h"
+#include "ui/app_internal.h"
+
+/* The first of UI_EMU_SIZES the lesson accepts; 0 when none. */
+static long long emulation_size(const ui_app *a)
+{
+	static const long long cubes[] = UI_EMU_SIZES;
+	for (size_t i = 0; i < ARRAY_LEN(cubes); i++) {
+		run_request probe;
+		char err[256];
+		if (runner_request_for_lesson(ui_app_lesson(a), &a->whatif, cubes[i], cubes[i], cubes[i], &probe, err,
+					      sizeof err) == 0)
+			return cubes[i];
+	}
+	return 0;
+}
+
+int ui_app_request(const ui_app *a, run_request *rq, char *err, int errlen)
+{
+	long long M = a->M, N = a->N, K = a->K;
+	if (a->offline) {
+		long long e = emulation_size(a);
+		if (!e) {
+			snprintf(err, (size_t)errlen, "no size of 128, 256 or 512 cubed suits this lesson for emulation");
+			return -1;
+		}
+		M = N = K = e;
+	}
+	if (runner_request_for_lesson(ui_app_lesson(a), &a->whatif, M, N, K, rq, err, errlen) < 0)
+		return -1;
+	const ui_ptx *p = &a->ptx[a->lesson];
+	if (p->edited)
+		util_strlcpy(rq->ptx_path, p->path, sizeof rq->ptx_path);
+	rq->emulate = a->offline;
+	rq->jit_only = a->run_check && !a->offline;
+	return 0;
+}
+
+double ui_app_deadline(const ui_app *a, const run_request *rq)
+{
+	if (a->deadline_s > 0)
+		return a->deadline_s;
+	if (rq->emulate)
+		return UI_DEADLINE_EMULATE;
+	if (rq->jit_only)
+		return UI_DEADLINE_JIT;
+	/* The model's time is a roofline bound: a launch can take several times
+	 * longer, and a run is a JIT, a check, warm-ups, repeats and cuBLAS. */
+	if (a->model_ok && a->model.predicted_ms > 0)
+		return UI_DEADLINE_FLOOR + UI_DEADLINE_FACTOR * a->model.predicted_ms / 1e3;
+	return runner_deadline(rq);
+}
+
+void ui_app_run_started(ui_app *a, double now, const char *err)
+{
+	a->req = UI_REQ_NONE;
+	a->now = now;
+	int check = a->run_check;
+	if (err) {
+		a->run_check = 0;
+		run_result *r = &a->res[a->lesson];
+		memset(r, 0, sizeof *r);
+		r->status = RUN_BAD_REQUEST;
+		util_strlcpy(r->msg, err, sizeof r->msg);
+		a->have_res[a->lesson] = 1;
+		a->res_check[a->lesson] = 0;
+		app_say(a, 1, "%s", err);
+		return;
+	}
+	/* The request the loop just sent, for what the busy pane says about it. */
+	run_request rq;
+	char why[256];
+	int have = ui_app_request(a, &rq, why, sizeof why) == 0;
+	a->run_check = 0;
+	a->run = UI_RUN_BUSY;
+	a->run_lesson = a->lesson;
+	a->run_started = now;
+	a->run_was_check = check;
+	a->run_emulated = have && rq.emulate;
+	a->run_deadline = have ? ui_app_deadline(a, &rq) : 0;
+	a->run_predicted_ms = a->model_ok ? a->model.predicted_ms : 0;
+	if (a->run_emulated)
+		app_say(a, 0, "emulating %s on the CPU at %lld^3 ... (Esc cancels)", ui_app_lesson(a)->id, rq.M);
+	else if (check)
+		app_say(a, 0, "checking your %s with the JIT ... (Esc cancels)", ui_app_lesson(a)->id);
+	else
+		app_say(a, 0, "running %s at %lldx%lldx%lld ... (Esc cancels)", ui_app_lesson(a)->id, a->M, a->N, a->K);
+}
+
+/* The lines of the lesson's PTX that a result's log or message points at. */
+static void take_marks(ui_app *a, int i, const run_result *r)
+{
+	ui_ptx *p = &a->ptx[i];
+	p->nmarks = userptx_marks(r->log, p->path, p->marks, UI_MARKS_MAX);
+	userptx_mark more[UI_MARKS_MAX];
+	int n = userptx_marks(r->msg, p->path, more, UI_MARKS_MAX);
+	for (int k = 0; k < n && p->nmarks < UI_MARKS_MAX; k++) {
+		int dup = 0;
+		for (int j = 0; j < p->nmarks; j++)
+			dup |= p->marks[j].line == more[k].line && !strcmp(p->marks[j].msg, more[k].msg);
+		if (!dup)
+			p->marks[p->nmarks++] = more[k];
+	}
+	/* Marks past the end of the file (a stale log) would point nowhere. */
+	int keep = 0;
+	for (int k = 0; k < p->nmarks; k++)
+		if (!p->ok || p->marks[k].line <= p->doc.nlines)
+			p->marks[keep++] = p->marks[k];
+	p->nmarks = keep;
+	/* The first problem scrolls into view. */
+	if (p->nmarks && i == a->lesson)
+		a->ptx_follow = 1;
+}
+
+void ui_app_run_finished(ui_app *a, const run_result *r)
+{
+	a->run = UI_RUN_IDLE;
+	a->req = UI_REQ_NONE;
+	int i = a->run_lesson;
+	/* The first "no GPU" turns the tutor offline: the same run again, on the
+	 * CPU emulator, at once. */
+	if (r->status == RUN_NO_GPU && !r->emulated && !a->offline) {
+		a->offline = 1;
+		util_strlcpy(a->offline_why, r->msg, sizeof a->offline_why);
+		if (i == a->lesson) {
+			a->run_check = a->run_was_check;
+			a->req = UI_REQ_RUN;
+			app_say(a, 0, "No GPU: emulating %s on the CPU instead", a->course->l[i].id);
+			return;
+		}
+	}
+	a->res[i] = *r;
+	a->have_res[i] = 1;
+	a->res_check[i] = a->run_was_check;
+	take_marks(a, i, r);
+	const char *id = a->course->l[i].id;
+	if (r->status == RUN_OK && r->emulated)
+		app_say(a, 0, "%s: emulated on the CPU at %lld^3, %s", id, r->emu.M,
+		    r->verified == 1 ? "verified" : "not verified");
+	else if (r->status == RUN_OK && a->run_was_check)
+		app_say(a, 0, "%s: the JIT accepts your edit (%d registers); r runs it", id, r->regs);
+	else if (r->status == RUN_OK)
+		app_say(a, 0, "%s: %.0f GFLOP/s%s", id, r->gflops, r->verified == 1 ? ", verified against cuBLAS" : "");
+	else
+		app_say(a, 1, "%s: %s", r->emulated && r->status == RUN_JIT_ERROR ? "parse error" : run_status_name(r->status),
+		    r->msg);
+	if (i == a->lesson)
+		app_recompute(a);
+}
+
+/* r: the loop sends the request (ui_app_request) to the worker. */
+void app_act_run(ui_app *a, ui_action act, int key)
+{
+	(void)act, (void)key;
+	if (!ui_app_lesson(a)->ptx_path[0])
+		app_say(a, 1, "This lesson has no kernel to run.");
+	else if (a->run == UI_RUN_BUSY)
+		app_say(a, 0, "A run is in progress; Esc cancels it.");
+	else {
+		a->req = UI_REQ_RUN;
+		a->side = UI_PANE_RUN;
+	}
+}
+
+/* Esc in the panes: the loop kills the worker's run. */
+void app_act_cancel(ui_app *a, ui_action act, int key)
+{
+	(void)act, (void)key;
+	if (a->run == UI_RUN_BUSY)
+		a->req = UI_REQ_CANCEL;
+}

@@ -1,0 +1,97 @@
+/* ui/app_whatif: parameter overrides — the what-if box changes a lesson's parameters and registers per thread, and the numbers follow. */
+#include <string.h>
+
+#include "base/util.h"
+#include "ui/app_internal.h"
+
+static int lesson_has_param(const lesson *l, const char *name)
+{
+	for (int i = 0; i < l->nparams; i++)
+		if (!strcmp(l->params[i].name, name))
+			return 1;
+	return 0;
+}
+
+void app_whatif_filter(ui_app *a, const expr_env *from)
+{
+	const lesson *l = ui_app_lesson(a);
+	expr_env keep = {0};
+	for (int i = 0; from && i < from->n; i++)
+		if (lesson_has_param(l, from->v[i].name))
+			expr_set(&keep, from->v[i].name, from->v[i].value);
+	a->whatif = keep;
+}
+
+/* t: the box over the lesson pane, with the numbers in view. */
+void app_act_whatif(ui_app *a, ui_action act, int key)
+{
+	(void)act, (void)key;
+	a->mode = UI_MODE_WHATIF;
+	if (a->layout.tabbed)
+		a->side = UI_PANE_NUMBERS;
+}
+
+/* The what-if rows: the lesson's params, then registers per thread. */
+static int whatif_rows(const ui_app *a)
+{
+	return ui_app_lesson(a)->nparams + 1;
+}
+
+void app_act_whatif_move(ui_app *a, ui_action act, int key)
+{
+	(void)key;
+	int rows = whatif_rows(a);
+	a->whatif_sel = (a->whatif_sel + (act == UI_ACT_WHATIF_NEXT ? 1 : rows - 1)) % rows;
+}
+
+/* Doubles or halves the selected row; a value the model refuses is not kept. */
+void app_act_whatif_change(ui_app *a, ui_action act, int key)
+{
+	(void)key;
+	int dir = act == UI_ACT_WHATIF_DOUBLE ? 1 : -1;
+	const lesson *l = ui_app_lesson(a);
+	int s = a->whatif_sel;
+	if (s == l->nparams) {
+		int regs = a->regs_override > 0 ? a->regs_override : (a->model_ok ? a->model.regs_per_thread : 32);
+		regs += dir * 8;
+		a->regs_override = regs < 8 ? 8 : regs > 255 ? 255 : regs;
+		app_recompute(a);
+		return;
+	}
+	long long v;
+	if (!expr_get(&a->whatif, l->params[s].name, &v))
+		v = l->params[s].value;
+	long long nv = dir > 0 ? v * 2 : v / 2;
+	if (nv < 1 || nv > 4096)
+		return;
+	expr_env before = a->whatif;
+	expr_set(&a->whatif, l->params[s].name, nv);
+	app_recompute(a);
+	if (a->model_ok) {
+		a->msg[0] = '\0';
+		return;
+	}
+	/* A value the lesson cannot take: say why and keep the last good one. */
+	char why[sizeof a->model_err];
+	util_strlcpy(why, a->model_err, sizeof why);
+	a->whatif = before;
+	app_recompute(a);
+	app_say(a, 1, "%s=%lld: %s", l->params[s].name, nv, why);
+}
+
+/* Back to the lesson's value (or the JIT's registers). */
+void app_act_whatif_reset(ui_app *a, ui_action act, int key)
+{
+	(void)act, (void)key;
+	const lesson *l = ui_app_lesson(a);
+	if (a->whatif_sel == l->nparams) {
+		a->regs_override = 0;
+	} else {
+		expr_env keep = {0};
+		for (int i = 0; i < a->whatif.n; i++)
+			if (strcmp(a->whatif.v[i].name, l->params[a->whatif_sel].name))
+				expr_set(&keep, a->whatif.v[i].name, a->whatif.v[i].value);
+		a->whatif = keep;
+	}
+	app_recompute(a);
+}

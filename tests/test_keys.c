@@ -1,0 +1,285 @@
+/* test_keys: the binding table — every action bound and handled, every mode reachable and with help that fits, no key bound twice in a mode — and the boxes driven through it. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "base/util.h"
+#include "model/devices.h"
+#include "ui/app.h"
+#include "ui/app_internal.h"
+#include "ui/keys.h"
+#include "ui/layout.h"
+
+#define HELP_MAX 64
+
+/* Every key of a binding, the characters included; returns how many. */
+static int keys_of(const ui_binding *b, int *out, int max)
+{
+	int n = 0;
+	for (int k = 0; k < UI_BINDING_KEYS && b->keys[k] && n < max; k++)
+		out[n++] = b->keys[k];
+	for (const char *c = b->chars; c && *c && n < max; c++)
+		out[n++] = (unsigned char)*c;
+	return n;
+}
+
+/* The first key bound to an action in a mode. */
+static int key_for(ui_mode m, ui_action act)
+{
+	for (int i = 0; i < ui_nbindings; i++)
+		if (ui_bindings[i].mode == m && ui_bindings[i].act == act)
+			return ui_bindings[i].keys[0] ? ui_bindings[i].keys[0] : (unsigned char)ui_bindings[i].chars[0];
+	fail_msg("no key for action %d in mode %s", act, ui_mode_name(m));
+	return 0;
+}
+
+static void test_every_action_bound_and_handled(void **st)
+{
+	(void)st;
+	for (int act = UI_ACT_NONE + 1; act < UI_NACTIONS; act++) {
+		int bound = 0;
+		for (int i = 0; i < ui_nbindings; i++)
+			bound |= ui_bindings[i].act == (ui_action)act;
+		if (!bound)
+			fail_msg("action %d has no key in any mode", act);
+	}
+	for (int act = 0; act < UI_NACTIONS; act++)
+		if (!app_handlers[act])
+			fail_msg("action %d has no handler in the app", act);
+	for (int i = 0; i < ui_nbindings; i++) {
+		const ui_binding *b = &ui_bindings[i];
+		int k[64];
+		assert_true(b->mode >= 0 && b->mode < UI_NMODES);
+		assert_true(b->act > UI_ACT_NONE && b->act < UI_NACTIONS);
+		assert_non_null(b->help);
+		if (keys_of(b, k, 64) == 0)
+			fail_msg("binding %d (%s) has no key", i, b->help);
+		/* A folded binding needs a line to fold into. */
+		if (b->with_previous)
+			assert_true(i > 0 && ui_bindings[i - 1].mode == b->mode && !ui_bindings[i - 1].with_previous);
+	}
+}
+
+static void test_no_key_bound_twice_in_a_mode(void **st)
+{
+	(void)st;
+	for (int i = 0; i < ui_nbindings; i++) {
+		int ki[64], ni = keys_of(&ui_bindings[i], ki, 64);
+		for (int j = i; j < ui_nbindings; j++) {
+			if (ui_bindings[j].mode != ui_bindings[i].mode)
+				continue;
+			int kj[64], nj = keys_of(&ui_bindings[j], kj, 64);
+			for (int x = 0; x < ni; x++)
+				for (int y = i == j ? x + 1 : 0; y < nj; y++)
+					if (ki[x] == kj[y])
+						fail_msg("mode %s: key %d bound by '%s' and '%s'", ui_mode_name(ui_bindings[i].mode),
+							 ki[x], ui_bindings[i].help, ui_bindings[j].help);
+		}
+	}
+}
+
+/* The lookup finds each binding's action for each of its keys; a key bound
+ * nowhere gets the mode's catch-all, or nothing. */
+static void test_lookup(void **st)
+{
+	(void)st;
+	for (int i = 0; i < ui_nbindings; i++) {
+		int k[64], n = keys_of(&ui_bindings[i], k, 64);
+		for (int x = 0; x < n; x++)
+			if (k[x] != UI_KEY_ANY)
+				assert_int_equal(ui_key_action(ui_bindings[i].mode, k[x]), ui_bindings[i].act);
+	}
+	assert_int_equal(ui_key_action(UI_MODE_NORMAL, 'Z'), UI_ACT_NONE);
+	assert_int_equal(ui_key_action(UI_MODE_ANSWER, 'x'), UI_ACT_NONE);
+	assert_int_equal(ui_key_action(UI_MODE_HELP, 'Z'), UI_ACT_CLOSE);
+	assert_int_equal(ui_key_action(UI_MODE_DIFF, 'Z'), UI_ACT_CLOSE);
+	assert_int_equal(ui_key_action(UI_MODE_ANSWER, '7'), UI_ACT_ANSWER_TYPE);
+	assert_int_equal(ui_key_action(UI_MODE_ANSWER, 0), UI_ACT_NONE);
+}
+
+/* Each mode's help: at least one line of keys, every binding of the mode
+ * named in it, and every line inside the help box of an 80x24 terminal. */
+static void test_every_mode_has_help_that_fits(void **st)
+{
+	(void)st;
+	ui_layout L;
+	ui_layout_compute(80, 24, 0, &L);
+	int width = L.help.w - 4; /* inside the box's borders and margins */
+	assert_true(width > 0 && width <= 80);
+	for (int m = 0; m < UI_NMODES; m++) {
+		ui_help_line h[HELP_MAX];
+		int n = ui_keys_help((ui_mode)m, h, HELP_MAX);
+		int with_keys = 0;
+		for (int i = 0; i < n; i++) {
+			int w = h[i].text_col + (int)strlen(h[i].text);
+			if (w > width)
+				fail_msg("mode %s: '%s  %s' is %d columns, the box has %d", ui_mode_name(m), h[i].keys,
+					 h[i].text, w, width);
+			if (h[i].keys[0]) {
+				with_keys++;
+				assert_true((int)strlen(h[i].keys) < h[i].text_col);
+			}
+		}
+		if (!with_keys)
+			fail_msg("mode %s has no help", ui_mode_name(m));
+		for (int i = 0; i < ui_nbindings; i++) {
+			if ((int)ui_bindings[i].mode != m)
+				continue;
+			int found = 0;
+			for (int j = 0; j < n && !found; j++)
+				found = strstr(h[j].text, ui_bindings[i].help) != NULL;
+			if (!found)
+				fail_msg("mode %s: '%s' is not in the help", ui_mode_name(m), ui_bindings[i].help);
+		}
+	}
+	/* What the lines look like: names for keys, one Backspace for its three
+	 * codes, a folded binding in its partner's line. */
+	ui_help_line h[HELP_MAX];
+	int n = ui_keys_help(UI_MODE_NORMAL, h, HELP_MAX);
+	int page = 0, lesson = 0;
+	for (int i = 0; i < n; i++) {
+		page |= !strcmp(h[i].keys, "Backspace/Left/PgUp") && !strcmp(h[i].text, "previous page");
+		lesson |= !strcmp(h[i].keys, "n") && !strcmp(h[i].text, "next lesson (p: previous)");
+	}
+	assert_true(page && lesson);
+	/* Too little room: the lines stop, nothing overflows. */
+	assert_int_equal(ui_keys_help(UI_MODE_NORMAL, h, 3), 3);
+}
+
+/* ---- the boxes, driven by the keys the table gives ---- */
+
+static char data[PATH_MAX];
+
+static int make_dirs(void **st)
+{
+	(void)st;
+	snprintf(data, sizeof data, "/tmp/ptxtutor-keys-XXXXXX");
+	if (!mkdtemp(data))
+		return -1;
+	setenv("XDG_DATA_HOME", data, 1);
+	setenv("XDG_STATE_HOME", data, 1);
+	return 0;
+}
+
+static int remove_dirs(void **st)
+{
+	(void)st;
+	char cmd[PATH_MAX + 16];
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", data);
+	return system(cmd) == 0 ? 0 : -1;
+}
+
+static ui_app *open_app(void)
+{
+	course *c = calloc(1, sizeof *c);
+	assert_non_null(c);
+	assert_true(course_load(c, NULL, 0) > 0);
+	gpu_table *g = calloc(1, sizeof *g);
+	char err[256];
+	assert_true(devices_load(g, err, sizeof err) > 0);
+	ui_opts o = {.lesson = "1", .page = 0};
+	ui_app *a = calloc(1, sizeof *a);
+	assert_int_equal(ui_app_setup(a, &o, c, g, err, sizeof err), 0);
+	free(g);
+	ui_app_resize(a, 160, 48);
+	return a;
+}
+
+static void press(ui_app *a, ui_mode m, ui_action act)
+{
+	assert_int_equal(a->mode, m);
+	ui_app_key(a, key_for(m, act));
+}
+
+/* ? in a box lists that box's keys and goes back to it. */
+static void help_and_back(ui_app *a, ui_mode m)
+{
+	press(a, m, UI_ACT_HELP);
+	assert_int_equal(a->mode, UI_MODE_HELP);
+	assert_int_equal(a->help_mode, m);
+	ui_app_key(a, 'Z');
+	assert_int_equal(a->mode, m);
+}
+
+static void test_every_mode_reachable(void **st)
+{
+	(void)st;
+	ui_app *a = open_app();
+	help_and_back(a, UI_MODE_NORMAL);
+
+	press(a, UI_MODE_NORMAL, UI_ACT_WHATIF);
+	help_and_back(a, UI_MODE_WHATIF);
+	press(a, UI_MODE_WHATIF, UI_ACT_WHATIF_NEXT);
+	assert_int_equal(a->whatif_sel, 1 % (ui_app_lesson(a)->nparams + 1));
+	press(a, UI_MODE_WHATIF, UI_ACT_WHATIF_PREV);
+	assert_int_equal(a->whatif_sel, 0);
+	press(a, UI_MODE_WHATIF, UI_ACT_CLOSE);
+
+	/* A page with an exercise. */
+	int found = 0;
+	for (int l = 0; l < a->course->n && !found; l++)
+		for (int p = 0; p < a->course->l[l].npages && !found; p++)
+			if (a->course->l[l].pages[p].nex > 0) {
+				ui_app_select(a, l, p);
+				found = 1;
+			}
+	assert_true(found);
+	press(a, UI_MODE_NORMAL, UI_ACT_ANSWER);
+	help_and_back(a, UI_MODE_ANSWER);
+	press(a, UI_MODE_ANSWER, UI_ACT_ANSWER_TYPE);
+	press(a, UI_MODE_ANSWER, UI_ACT_ANSWER_TYPE);
+	assert_int_equal(strlen(a->answer), 2);
+	press(a, UI_MODE_ANSWER, UI_ACT_ANSWER_DELETE);
+	assert_int_equal(strlen(a->answer), 1);
+	press(a, UI_MODE_ANSWER, UI_ACT_ANSWER_CHECK);
+	assert_int_equal(a->mode, UI_MODE_NORMAL);
+	assert_int_not_equal(a->ex_verdict, 0);
+
+	/* The diff needs an edit: the test plays the editor. */
+	ui_app_select(a, 1, 0);
+	press(a, UI_MODE_NORMAL, UI_ACT_EDIT);
+	assert_int_equal(a->req, UI_REQ_EDIT);
+	FILE *f = fopen(a->edit_path, "a");
+	assert_non_null(f);
+	fputs("// an edit\n", f);
+	fclose(f);
+	ui_app_edit_done(a, 1, NULL);
+	a->req = UI_REQ_NONE;
+	press(a, UI_MODE_NORMAL, UI_ACT_DIFF);
+	help_and_back(a, UI_MODE_DIFF);
+	assert_true(a->diff.n > 0);
+	press(a, UI_MODE_DIFF, UI_ACT_DIFF_DOWN);
+	press(a, UI_MODE_DIFF, UI_ACT_DIFF_PAGE_UP);
+	assert_int_equal(a->diff_scroll, 0);
+	press(a, UI_MODE_DIFF, UI_ACT_RESTORE);
+	assert_int_equal(a->mode, UI_MODE_NORMAL);
+	assert_int_equal(a->ptx[1].edited, 0);
+	assert_int_equal(a->diff.n, 0);
+
+	/* q in the help quits. */
+	press(a, UI_MODE_NORMAL, UI_ACT_HELP);
+	press(a, UI_MODE_HELP, UI_ACT_QUIT);
+	assert_true(a->quit);
+	ui_app_free(a);
+	free(a);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_every_action_bound_and_handled),
+		cmocka_unit_test(test_no_key_bound_twice_in_a_mode),
+		cmocka_unit_test(test_lookup),
+		cmocka_unit_test(test_every_mode_has_help_that_fits),
+		cmocka_unit_test(test_every_mode_reachable),
+	};
+	return cmocka_run_group_tests(tests, make_dirs, remove_dirs);
+}
