@@ -37,7 +37,7 @@ static void int_range(const arg_type *t, char *buf, size_t len)
 {
 	unsigned bits = 8 * t->bytes;
 	if (t->is_signed)
-		snprintf(buf, len, "%lld..%lld", -(long long)(1ULL << (bits - 1)) , (long long)((1ULL << (bits - 1)) - 1));
+		snprintf(buf, len, "-%llu..%llu", 1ULL << (bits - 1), (1ULL << (bits - 1)) - 1);
 	else
 		snprintf(buf, len, "0..%llu", bits == 64 ? (unsigned long long)UINT64_MAX : (1ULL << bits) - 1);
 }
