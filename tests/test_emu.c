@@ -17,7 +17,7 @@
 #include "emu/emu.h"
 #include "emu/emu_internal.h"
 #include "course/lesson.h"
-#include "gpu/runner.h"
+#include "run/launch.h"
 #include "base/util.h"
 
 /* ---- helpers ---- */
@@ -635,7 +635,7 @@ static void test_lessons(void **state)
 			run_request rq;
 			char err[512];
 			expr_env none = {0};
-			if (runner_request_for_lesson(l, &none, sizes[s][0], sizes[s][1], sizes[s][2], &rq, err, sizeof err))
+			if (launch_request_for_lesson(l, &none, sizes[s][0], sizes[s][1], sizes[s][2], &rq, err, sizeof err))
 				continue; /* not a valid size for this lesson */
 			emu_result res;
 			if (emu_run(&rq, NULL, &res, err, sizeof err))
@@ -685,8 +685,8 @@ static void test_lesson_mutants(void **state)
 		run_request rq;
 		char err[512], path[600];
 		expr_env none = {0};
-		if (runner_request_for_lesson(l, &none, 128, 128, 128, &rq, err, sizeof err) &&
-		    runner_request_for_lesson(l, &none, 256, 256, 256, &rq, err, sizeof err))
+		if (launch_request_for_lesson(l, &none, 128, 128, 128, &rq, err, sizeof err) &&
+		    launch_request_for_lesson(l, &none, 256, 256, 256, &rq, err, sizeof err))
 			continue;
 		util_path(path, sizeof path, l->ptx_path);
 		char *text = util_read_file(path, NULL, NULL, 0);

@@ -11,6 +11,7 @@
 
 #include "course/lesson.h"
 #include "gpu/runner.h"
+#include "run/launch.h"
 #include "base/util.h"
 #include "gpu/worker.h"
 
@@ -110,7 +111,8 @@ static void test_wrong_and_unwritten_results_fail(void **state)
 	NEED_GPU();
 	/* M and N swapped in the parameter list: a wrong product. */
 	run_request rq = request("gemm_f32", DTYPE_F32, 96, 160, 64);
-	util_strlcpy(rq.args, "A B C N M K", sizeof rq.args);
+	char err[256];
+	assert_int_equal(argspec_parse("A B C N M K", NULL, &rq.args, err, sizeof err), 0);
 	run_result res = run(&rq, 60);
 	assert_int_equal(res.status, RUN_WRONG);
 	assert_int_equal(res.verified, 0);
@@ -134,7 +136,7 @@ static void test_tensor_maps_and_persistent_grid(void **state)
 	const lesson *l = course_find(&c, "wgmma");
 	assert_non_null(l);
 	run_request rq;
-	assert_int_equal(runner_request_for_lesson(l, NULL, 512, 512, 512, &rq, err, sizeof err), 0);
+	assert_int_equal(launch_request_for_lesson(l, NULL, 512, 512, 512, &rq, err, sizeof err), 0);
 	rq.min_seconds = 0.05;
 	run_result res = run(&rq, 60);
 	if (res.cc_major * 10 + res.cc_minor != 90) {
@@ -148,7 +150,7 @@ static void test_tensor_maps_and_persistent_grid(void **state)
 	assert_int_equal(res.verified, 1);
 	assert_int_equal(res.grid[0], 2 * 4); /* fewer tiles than SMs: one block each */
 	assert_int_equal(res.grid[1], 1);
-	assert_int_equal(runner_request_for_lesson(l, NULL, 2048, 4096, 256, &rq, err, sizeof err), 0);
+	assert_int_equal(launch_request_for_lesson(l, NULL, 2048, 4096, 256, &rq, err, sizeof err), 0);
 	rq.min_seconds = 0.05;
 	res = run(&rq, 60);
 	assert_int_equal(res.status, RUN_OK);
@@ -161,10 +163,8 @@ static void test_tensor_maps_and_persistent_grid(void **state)
 	res = run(&rq, 60);
 	assert_int_equal(res.status, RUN_BAD_REQUEST);
 	assert_non_null(strstr(res.msg, "the driver refused tmap:A:64:128:128B"));
-	util_strlcpy(rq.args, "tmap:D:64:64 C M N K", sizeof rq.args);
-	res = run(&rq, 60);
-	assert_int_equal(res.status, RUN_BAD_REQUEST);
-	assert_non_null(strstr(res.msg, "bad tensor map"));
+	assert_int_equal(argspec_parse("tmap:D:64:64 C M N K", NULL, &rq.args, err, sizeof err), -1);
+	assert_non_null(strstr(err, "'tmap:D:64:64'"));
 	course_free(&c);
 }
 

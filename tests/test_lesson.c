@@ -125,8 +125,8 @@ static const char hopper[] =
 	"---\n"
 	"# P\n";
 
-/* Tensor-map boxes are evaluated with the lesson's parameters; a persistent
- * lesson keeps its per-tile grid (the runner caps it to the GPU). */
+/* A persistent lesson keeps its per-tile grid (the runner caps it to the
+ * GPU); its args are evaluated at launch (tests/test_argspec.c). */
 static void test_args_and_persistent_grid(void **state)
 {
 	(void)state;
@@ -137,27 +137,16 @@ static void test_args_and_persistent_grid(void **state)
 	expr_set(&over, "BK", 32);
 	lesson_env(l, &over, 1024, 512, 256, &env);
 	assert_int_equal(lesson_launch_for(l, &env, &ln, err, sizeof err), 0);
-	assert_string_equal(ln.args, "tmap:A:32:128:128B tmap:B:64:32 C M N K");
 	assert_true(ln.persistent);
 	assert_int_equal(ln.grid[0], 2);
 	assert_int_equal(ln.grid[1], 8);
 	lesson_free(l);
 	free(l);
 
-	/* The default list, and the same resolver's messages for run --args. */
 	l = parse("lessons/03-smem.md", good, err, 0);
 	lesson_env(l, NULL, 64, 64, 64, &env);
 	assert_int_equal(lesson_launch_for(l, &env, &ln, err, sizeof err), 0);
-	assert_string_equal(ln.args, "A B C M N K");
 	assert_false(ln.persistent);
-	char out[LESSON_ARGS];
-	assert_int_equal(lesson_resolve_args("tmap:A:64", &env, out, sizeof out, err, sizeof err), -1);
-	assert_non_null(strstr(err, "'tmap:A:64': want tmap:MATRIX:INNER:OUTER"));
-	assert_int_equal(lesson_resolve_args("tmap:B:64:BQ", &env, out, sizeof out, err, sizeof err), -1);
-	assert_non_null(strstr(err, "'tmap:B:64:BQ'"));
-	assert_non_null(strstr(err, "BQ"));
-	assert_int_equal(lesson_resolve_args("u32:7,tmap:C:M/2:8:none", &env, out, sizeof out, err, sizeof err), 0);
-	assert_string_equal(out, "u32:7 tmap:C:32:8:none");
 	lesson_free(l);
 	free(l);
 }

@@ -12,7 +12,7 @@
 
 #include "emu/emu.h"
 #include "model/model.h"
-#include "gpu/runner.h"
+#include "run/launch.h"
 #include "base/util.h"
 
 /* A100 40GB: 19.5 TFLOP/s FP32, 312 tensor, 1555 GB/s (the lecture's card). */
@@ -424,7 +424,7 @@ static void shipped_lessons_match_emulator(void **state)
 		char err[512];
 		assert_int_equal(model_compute(l, NULL, M, N, K, &a100_40, &r, err, sizeof err), 0);
 		run_request rq;
-		assert_int_equal(runner_request_for_lesson(l, NULL, M, N, K, &rq, err, sizeof err), 0);
+		assert_int_equal(launch_request_for_lesson(l, NULL, M, N, K, &rq, err, sizeof err), 0);
 		emu_options opt = {.no_verify = 1};
 		static emu_result er;
 		int rc = emu_run(&rq, &opt, &er, err, sizeof err);

@@ -14,7 +14,7 @@
 #include "base/util.h"
 #include "course/lesson.h"
 #include "emu/emu.h"
-#include "gpu/runner.h"
+#include "run/launch.h"
 #include "model/devices.h"
 #include "model/model.h"
 
@@ -208,7 +208,7 @@ static int compare_lesson(const lesson *l, const gpu_spec *g, int bump, strbuf *
 	if (bump >= 0)
 		*rows[bump] += 1;
 	run_request rq;
-	if (runner_request_for_lesson(l, NULL, TEST_M, TEST_N, TEST_K, &rq, err, sizeof err))
+	if (launch_request_for_lesson(l, NULL, TEST_M, TEST_N, TEST_K, &rq, err, sizeof err))
 		fail_msg("lesson %d: %dx%dx%d is no valid size: %s", l->number, TEST_M, TEST_N, TEST_K, err);
 
 	char *text = util_read_file(rq.ptx_path, NULL, err, sizeof err);

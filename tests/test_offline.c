@@ -15,6 +15,7 @@
 
 #include "course/lesson.h"
 #include "emu/offline.h"
+#include "run/launch.h"
 #include "course/userptx.h"
 #include "base/util.h"
 #include "gpu/worker.h"
@@ -47,7 +48,7 @@ static void naive_request(run_request *rq)
 	const lesson *l = course_find(&crs, "naive");
 	assert_non_null(l);
 	char err[256];
-	assert_int_equal(runner_request_for_lesson(l, NULL, 128, 128, 128, rq, err, sizeof err), 0);
+	assert_int_equal(launch_request_for_lesson(l, NULL, 128, 128, 128, rq, err, sizeof err), 0);
 	rq->emulate = 1;
 }
 

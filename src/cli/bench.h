@@ -5,7 +5,7 @@
 #include <stdio.h>
 
 #include "base/json.h"
-#include "gpu/runner.h"
+#include "run/run.h"
 
 /* Runs one request in the shared worker child (started on first use), with a
  * progress line on stderr when it is a terminal; a fault or hang restarts the

@@ -4,7 +4,6 @@
 
 #include "base/expr.h"
 #include "course/lesson.h"
-#include "gpu/runner.h"
 
 #define PTXTUTOR_VERSION "0.1.0"
 
@@ -25,28 +24,6 @@ int cmd_screen(int argc, char **argv);
 int cli_parse_size(const char *s, long long *M, long long *N, long long *K);
 /* Parses "KEY=VALUE" into env. Returns 0, or -1 after printing why. */
 int cli_parse_set(const char *s, expr_env *env);
-
-/* The launch options shared by `run` and `emulate`: a lesson, or a PTX file
- * with its own launch shape and parameter list. */
-typedef struct {
-	const char *lesson;           /* number or id; NULL with --ptx */
-	const char *ptx, *entry;
-	const char *grid, *block;     /* "X[,Y[,Z]]", expressions over M N K */
-	const char *smem;             /* expression, bytes */
-	const char *args;             /* parameter spec, see runner.h */
-	const char *dtype;            /* f32 | f16 */
-	long long M, N, K;
-	expr_env set;                 /* --set KEY=VALUE what-ifs */
-	int json;
-	int emulate;
-	double timeout;               /* seconds; 0 = from the size */
-} cli_launch;
-
-/* Parses run/emulate options (getopt_long) into o; LESSON may be positional.
- * Returns 0, 1 after printing help, or -1 after printing why. */
-int cli_launch_parse(int argc, char **argv, cli_launch *o, const char *usage);
-/* Builds the request. Returns 0, or -1 after printing why. */
-int cli_launch_request(const cli_launch *o, const course *c, run_request *rq);
 
 /* Loads the course and prints each broken lesson's file:line message to stderr. */
 int cli_course(course *c);

@@ -6,6 +6,7 @@
 
 #include "cli/bench.h"
 #include "cli/cli.h"
+#include "run/launch.h"
 #include "base/json.h"
 
 static const char usage[] =
@@ -73,13 +74,13 @@ int cmd_bench(int argc, char **argv)
 		run_request rq;
 		run_result res;
 		char err[512], label[96];
-		if (runner_request_for_lesson(l, NULL, M, N, K, &rq, err, sizeof err)) {
+		if (launch_request_for_lesson(l, NULL, M, N, K, &rq, err, sizeof err)) {
 			fprintf(stderr, "ptxtutor: %s\n", err);
 			failures++;
 			continue;
 		}
 		snprintf(label, sizeof label, "lesson %d (%s)", l->number, l->id);
-		bench_run_one(&rq, runner_deadline(&rq), label, &res);
+		bench_run_one(&rq, launch_deadline(&rq), label, &res);
 		int ok = res.status == RUN_OK;
 		/* A lesson this GPU cannot run (lesson 9 before Hopper) is said, not failed. */
 		failures += !ok && res.status != RUN_UNSUPPORTED;

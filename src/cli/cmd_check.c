@@ -6,6 +6,7 @@
 
 #include "cli/bench.h"
 #include "cli/cli.h"
+#include "run/launch.h"
 
 static const char usage[] =
 	"usage: ptxtutor check [LESSON...] [--sizes LIST]\n\n"
@@ -67,14 +68,14 @@ int cmd_check(int argc, char **argv)
 			run_request rq;
 			run_result res;
 			char err[512], label[96];
-			if (runner_request_for_lesson(l, NULL, M, N, K, &rq, err, sizeof err)) {
+			if (launch_request_for_lesson(l, NULL, M, N, K, &rq, err, sizeof err)) {
 				printf("FAIL lesson %d (%s): %s\n", l->number, l->id, err);
 				fail++;
 				continue;
 			}
 			rq.time = 0;
 			snprintf(label, sizeof label, "lesson %d at %lldx%lldx%lld", l->number, M, N, K);
-			bench_run_one(&rq, runner_deadline(&rq), label, &res);
+			bench_run_one(&rq, launch_deadline(&rq), label, &res);
 			if (res.status == RUN_NO_GPU || res.status == RUN_UNSUPPORTED) {
 				printf("SKIP lesson %d (%s): %s\n", l->number, l->id, res.msg);
 				skipped++;

@@ -3,9 +3,11 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/launch_opts.h"
 #include "emu/emu.h"
 #include "base/json.h"
 #include "base/util.h"
+#include "run/launch.h"
 
 static const char emulate_usage[] =
 	"usage: ptxtutor emulate LESSON [--size N|M,N,K] [--set KEY=VALUE]... [--json]\n"
@@ -120,18 +122,9 @@ int cmd_emulate(int argc, char **argv)
 	if (o.lesson)
 		cli_course(&c);
 	if (!o.M) {
-		/* small enough to feel live on one core: the first cube the lesson accepts */
-		o.M = o.N = o.K = 128;
 		const lesson *l = o.lesson ? course_find(&c, o.lesson) : NULL;
-		static const long long cubes[] = {128, 256, 512};
-		for (size_t i = 0; l && i < ARRAY_LEN(cubes); i++) {
-			run_request probe;
-			char perr[256];
-			if (!runner_request_for_lesson(l, &o.set, cubes[i], cubes[i], cubes[i], &probe, perr, sizeof perr)) {
-				o.M = o.N = o.K = cubes[i];
-				break;
-			}
-		}
+		long long e = l ? launch_emulation_size(l, &o.set) : 0;
+		o.M = o.N = o.K = e ? e : 128;
 	}
 	run_request rq;
 	if (cli_launch_request(&o, &c, &rq)) {

@@ -5,13 +5,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/bench.h"
 #include "cli/cli.h"
-#include "gpu/cuda.h"
 #include "model/devices.h"
 #include "base/json.h"
 #include "course/lesson.h"
 #include "model/model.h"
 #include "base/util.h"
+#include "run/launch.h"
 
 static void usage(FILE *out)
 {
@@ -179,45 +180,30 @@ static void print_text(const lesson *l, const model_result *r, int default_gpu)
 		printf("  %d. %s\n", i + 1, r->occ.steps[i]);
 }
 
-/* On a machine with a GPU and no --gpu: the live device, completed from the
- * table. Returns 0 and fills live, or -1 (no driver) and the table's default
- * is used instead. */
-static int live_device(const gpu_table *t, gpu_spec *live)
+/* On a machine with a GPU and no --gpu, the worker (as for every GPU path)
+ * JITs the lesson's kernel for the live device: a jit_only request at the
+ * size nearest 1024^3 the lesson accepts (registers do not depend on it), or
+ * a request that only describes the device when the lesson has no kernel.
+ * Returns 1 with live (completed from the table) and res, or 0 when there is
+ * no GPU: then the table's default and the recorded registers are used. */
+static int ask_gpu(const lesson *l, const expr_env *ov, const gpu_table *t, gpu_spec *live, run_result *res)
 {
-	char why[256];
-	if (!cuda_load(why, sizeof why))
-		return -1;
-	memset(live, 0, sizeof *live);
-	if (cuda_device_spec(live) < 0 || live->sms == 0)
-		return -1;
+	run_request rq;
+	expr_env env;
+	long long near[3];
+	char err[256];
+	lesson_env(l, ov, 1024, 1024, 1024, &env);
+	if (lesson_nearest_size(l, &env, near, err, sizeof err) ||
+	    launch_request_for_lesson(l, ov, near[0], near[1], near[2], &rq, err, sizeof err))
+		memset(&rq, 0, sizeof rq);
+	rq.jit_only = 1;
+	bench_run_one(&rq, 60, "the JIT for the register count", res);
+	bench_done();
+	if (res->status == RUN_NO_GPU || res->spec.sms == 0)
+		return 0;
+	*live = res->spec;
 	devices_complete(t, live);
-	return 0;
-}
-
-/* JIT-compiles the lesson's PTX on the live GPU for its true register count
- * and static shared memory. Returns 0, or -1 (then the recorded count stays). */
-static int jit_attrs(const lesson *l, int *regs, int *smem_static)
-{
-	char why[256], path[512];
-	const cuda_api *cu = cuda_load(why, sizeof why);
-	if (!cu || !l->ptx_path[0] || !l->entry[0])
-		return -1;
-	util_path(path, sizeof path, l->ptx_path);
-	char *text = util_read_file(path, NULL, NULL, 0);
-	if (!text)
-		return -1;
-	CUmodule mod;
-	CUfunction fn;
-	int rc = -1;
-	if (cu->ModuleLoadDataEx(&mod, text, 0, NULL, NULL) == CUDA_SUCCESS) {
-		if (cu->ModuleGetFunction(&fn, mod, l->entry) == CUDA_SUCCESS &&
-		    cu->FuncGetAttribute(regs, CU_FUNC_ATTRIBUTE_NUM_REGS, fn) == CUDA_SUCCESS &&
-		    cu->FuncGetAttribute(smem_static, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, fn) == CUDA_SUCCESS)
-			rc = 0;
-		cu->ModuleUnload(mod);
-	}
-	free(text);
-	return rc;
+	return 1;
 }
 
 int cmd_show(int argc, char **argv)
@@ -255,13 +241,6 @@ int cmd_show(int argc, char **argv)
 		fprintf(stderr, "ptxtutor: %s\n", msg);
 		return 1;
 	}
-	static gpu_spec live;
-	int is_live = !gpu && live_device(&t, &live) == 0;
-	const gpu_spec *g = is_live ? &live : gpu ? devices_find(&t, gpu, msg, sizeof msg) : devices_default(&t);
-	if (!g) {
-		fprintf(stderr, "ptxtutor show: %s\n", gpu ? msg : "no GPU table");
-		return 2;
-	}
 	char errs[4096] = "";
 	course_load(&c, errs, sizeof errs);
 	course_validate(&c, model_known, errs, sizeof errs);
@@ -273,6 +252,15 @@ int cmd_show(int argc, char **argv)
 		course_free(&c);
 		return 2;
 	}
+	static gpu_spec live;
+	static run_result jit;
+	int is_live = !gpu && ask_gpu(l, &ov, &t, &live, &jit);
+	const gpu_spec *g = is_live ? &live : gpu ? devices_find(&t, gpu, msg, sizeof msg) : devices_default(&t);
+	if (!g) {
+		fprintf(stderr, "ptxtutor show: %s\n", gpu ? msg : "no GPU table");
+		course_free(&c);
+		return 2;
+	}
 	static model_result r;
 	int rc = model_compute(l, &ov, M, N, K, g, &r, msg, sizeof msg);
 	if (rc < 0) {
@@ -280,10 +268,9 @@ int cmd_show(int argc, char **argv)
 		course_free(&c);
 		return 2;
 	}
-	int regs, smem_static;
-	if (is_live && jit_attrs(l, &regs, &smem_static) == 0) {
-		r.smem_static = smem_static;
-		model_set_regs(&r, regs, "JIT on this GPU");
+	if (is_live && jit.status == RUN_OK && jit.regs > 0) {
+		r.smem_static = jit.smem_static;
+		model_set_regs(&r, jit.regs, "JIT on this GPU");
 	}
 	/* The model holds for any size; the kernel may not: say so, still show. */
 	if (lesson_check_size(l, &r.env, msg, sizeof msg) < 0)

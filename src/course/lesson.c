@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "base/util.h"
+#include "run/argspec.h"
 
 const char *dtype_name(dtype d)
 {
@@ -146,8 +147,13 @@ static int parse_key(ctx *c, lesson *l, const char *key, char *v)
 				       "tiles) or absent (one block per tile), not '%s'", v);
 		l->persistent = 1;
 	} else if (!strcmp(key, "args")) {
+		/* Checked now, so a typo is a file:line error; the boxes' expressions are evaluated at launch. */
+		argspec parsed;
+		char msg[200];
 		if (strlen(v) >= sizeof l->args)
 			return fail(c, "args is longer than %d characters", (int)sizeof l->args - 1);
+		if (argspec_parse(v, NULL, &parsed, msg, sizeof msg))
+			return fail(c, "args: %s", msg);
 		util_strlcpy(l->args, v, sizeof l->args);
 	} else if (!strcmp(key, "needs"))
 		return parse_needs(c, l, v);
@@ -507,42 +513,6 @@ int lesson_launch_for(const lesson *l, const expr_env *env, lesson_launch *out, 
 		out->block[i] = (unsigned)b[i];
 	out->smem = (unsigned)smem;
 	out->persistent = l->persistent;
-	return lesson_resolve_args(l->args, env, out->args, sizeof out->args, err, errlen);
-}
-
-int lesson_resolve_args(const char *spec, const expr_env *env, char *out, size_t outlen, char *err, int errlen)
-{
-	char buf[LESSON_ARGS], msg[128];
-	size_t used = 0;
-	util_strlcpy(buf, spec, sizeof buf);
-	out[0] = '\0';
-	for (char *save = NULL, *tok = strtok_r(buf, " \t,", &save); tok; tok = strtok_r(NULL, " \t,", &save)) {
-		char word[LESSON_ARGS];
-		util_strlcpy(word, tok, sizeof word);
-		/* tmap:MATRIX:INNER:OUTER[:SWIZZLE]: the two box sizes may be expressions. */
-		if (!strncmp(tok, "tmap:", 5)) {
-			char *f[5] = {0}, *save2 = NULL;
-			int n = 0;
-			for (char *x = strtok_r(tok, ":", &save2); x && n < 5; x = strtok_r(NULL, ":", &save2))
-				f[n++] = x;
-			long long box[2];
-			for (int i = 0; i < 2; i++) {
-				if (n < 4 || expr_eval(f[2 + i], env, &box[i], msg, sizeof msg)) {
-					snprintf(err, (size_t)errlen, "args '%s': want tmap:MATRIX:INNER:OUTER[:SWIZZLE]%s%s",
-						 word, n < 4 ? "" : ": ", n < 4 ? "" : msg);
-					return -1;
-				}
-			}
-			snprintf(word, sizeof word, "tmap:%s:%lld:%lld%s%s", f[1], box[0], box[1], n > 4 ? ":" : "",
-				 n > 4 ? f[4] : "");
-		}
-		int w = snprintf(out + used, outlen - used, "%s%s", used ? " " : "", word);
-		if (w < 0 || (size_t)w >= outlen - used) {
-			snprintf(err, (size_t)errlen, "args '%s': the parameter list is too long", spec);
-			return -1;
-		}
-		used += (size_t)w;
-	}
 	return 0;
 }
 

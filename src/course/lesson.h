@@ -55,7 +55,7 @@ typedef struct {
 	char block[3][LESSON_EXPR];   /* threads per block, expressions ("1" when absent) */
 	char tile[2][LESSON_EXPR];    /* BM BN */
 	char smem[LESSON_EXPR];       /* dynamic shared memory bytes */
-	char args[LESSON_ARGS];       /* the kernel's parameters (runner.h), default "A B C M N K" */
+	char args[LESSON_ARGS];       /* the kernel's parameters (run/argspec.h), default "A B C M N K" */
 	int persistent;               /* grid: persistent (the runner sizes the grid to the GPU) */
 	char multiple[3][LESSON_EXPR];/* M N K must be multiples of these */
 	char model[32];
@@ -93,15 +93,9 @@ typedef struct {
 	unsigned grid[3], block[3];
 	unsigned smem;
 	long long bm, bn;
-	char args[LESSON_ARGS];       /* the parameter list, tensor-map boxes evaluated */
 	int persistent;               /* one block per SM slot, looping over the tiles (grid: persistent) */
 } lesson_launch;
 int lesson_launch_for(const lesson *l, const expr_env *env, lesson_launch *out, char *err, int errlen);
-
-/* A kernel parameter list (see runner.h) with the box sizes of its tensor maps
- * evaluated: "tmap:A:BK:BM:128B" -> "tmap:A:64:128:128B". Returns 0, or -1 with
- * a message naming the token. */
-int lesson_resolve_args(const char *spec, const expr_env *env, char *out, size_t outlen, char *err, int errlen);
 
 /* Checks the size rule (`multiple`). Returns 0 when M, N, K are valid, else
  * -1 with a message naming the rule and the nearest valid size. */

@@ -2,7 +2,7 @@
 #ifndef PTXTUTOR_EMU_H
 #define PTXTUTOR_EMU_H
 
-#include "gpu/runner.h"
+#include "run/run.h"
 
 #define EMU_MAX_REGIONS 32
 

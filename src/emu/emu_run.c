@@ -5,8 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "emu/emu_internal.h"
+#include "base/rng.h"
 #include "base/util.h"
+#include "emu/emu_internal.h"
 
 static const char *const class_names[EMU_CLS_COUNT] = {
 	[EMU_CLS_FP] = "fp", [EMU_CLS_INT] = "int", [EMU_CLS_MOVE] = "move",
@@ -67,42 +68,6 @@ static void op_counts(const emu_op *o, const emu_opcount *c, emu_counts *out)
 	}
 }
 
-/* xorshift64*: small, fast and good enough for test inputs. */
-static uint64_t rnd_next(uint64_t *s)
-{
-	*s ^= *s >> 12;
-	*s ^= *s << 25;
-	*s ^= *s >> 27;
-	return *s * 2685821657736338717ULL;
-}
-
-/* Uniform in [-1, 1), never exactly zero. */
-static float rnd_val(uint64_t *s)
-{
-	for (;;) {
-		float v = (float)((double)(rnd_next(s) >> 11) / 9007199254740992.0 * 2.0 - 1.0);
-		if (v != 0.0f)
-			return v;
-	}
-}
-
-/* n random values of esz bytes (f32, or f16 when esz is 2) into dev, and
- * what they are as f32 into ref: the reference sees the rounded inputs. */
-static void random_matrix(uint8_t *dev, float *ref, size_t n, size_t esz, uint64_t *seed)
-{
-	for (size_t i = 0; i < n; i++) {
-		float v = rnd_val(seed);
-		if (esz == 2) {
-			uint16_t h = util_f32_to_f16(v);
-			memcpy(dev + 2 * i, &h, 2);
-			v = util_f16_to_f32(h);
-		} else {
-			memcpy(dev + 4 * i, &v, 4);
-		}
-		ref[i] = v;
-	}
-}
-
 static int errf(char *err, int errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 static int errf(char *err, int errlen, const char *fmt, ...)
 {
@@ -113,57 +78,34 @@ static int errf(char *err, int errlen, const char *fmt, ...)
 	return -1;
 }
 
-/* Fills the parameter buffer from the args spec ("A B C M N K" or typed literals). */
+/* Fills the parameter buffer from the request's parsed list; each item must
+ * have the size of the kernel's parameter in its place. */
 static int build_params(const run_request *rq, const emu_kernel *k, uint8_t *param, char *err, int errlen)
 {
-	char spec[RUN_ARGS];
-	util_strlcpy(spec, rq->args[0] ? rq->args : "A B C M N K", sizeof spec);
-	char *save = NULL;
-	int i = 0;
-	for (char *tok = strtok_r(spec, " \t", &save); tok; tok = strtok_r(NULL, " \t", &save), i++) {
+	const argspec *a = argspec_or_default(&rq->args);
+	const long long sizes[3] = {rq->M, rq->N, rq->K};
+	for (int i = 0; i < a->n; i++) {
+		const argspec_item *it = &a->item[i];
+		char tok[ARGSPEC_TOKEN];
+		argspec_format_item(it, tok, sizeof tok);
+		if (it->kind == ARG_TMAP)
+			return errf(err, errlen, "args: tensor maps need a GPU (%s)", tok);
 		if (i >= k->nparams)
-			return errf(err, errlen, "%s: '%s' takes %d parameters, the args spec gives more", rq->ptx_path, k->name, k->nparams);
+			break;
 		const emu_param *p = &k->params[i];
-		uint64_t v = 0;
-		int bytes = 0;
-		if (!strcmp(tok, "A") || !strcmp(tok, "B") || !strcmp(tok, "C")) {
-			v = (uint64_t)(tok[0] - 'A' + 1) << EMU_GLOBAL_SHIFT;
-			bytes = 8;
-		} else if (!strcmp(tok, "M") || !strcmp(tok, "N") || !strcmp(tok, "K")) {
-			v = (uint64_t)(tok[0] == 'M' ? rq->M : tok[0] == 'N' ? rq->N : rq->K);
-			bytes = 4;
-		} else {
-			char *colon = strchr(tok, ':');
-			if (!colon)
-				return errf(err, errlen, "args: bad item '%s' (A B C M N K or TYPE:VALUE)", tok);
-			*colon = 0;
-			const char *val = colon + 1;
-			if (!strcmp(tok, "u32") || !strcmp(tok, "s32")) {
-				v = (uint64_t)(uint32_t)strtoll(val, NULL, 0);
-				bytes = 4;
-			} else if (!strcmp(tok, "u64")) {
-				v = strtoull(val, NULL, 0);
-				bytes = 8;
-			} else if (!strcmp(tok, "f32")) {
-				float f = strtof(val, NULL);
-				uint32_t u;
-				memcpy(&u, &f, 4);
-				v = u;
-				bytes = 4;
-			} else if (!strcmp(tok, "f16")) {
-				v = util_f32_to_f16(strtof(val, NULL));
-				bytes = 2;
-			} else {
-				return errf(err, errlen, "args: unknown type '%s'", tok);
-			}
-		}
-		if (bytes != p->bytes)
-			return errf(err, errlen, "%s: parameter %d ('%s') of '%s' is %d bytes, the args spec gives %d",
-				    rq->ptx_path, i + 1, p->name, k->name, p->bytes, bytes);
-		memcpy(param + p->offset, &v, (size_t)bytes);
+		uint64_t v = it->bits;
+		if (it->kind == ARG_MATRIX)
+			v = (uint64_t)(it->name - 'A' + 1) << EMU_GLOBAL_SHIFT;
+		else if (it->kind == ARG_SIZE)
+			v = (uint64_t)sizes[strchr("MNK", it->name) - "MNK"];
+		if ((int)it->bytes != p->bytes)
+			return errf(err, errlen, "%s: parameter %d ('%s') of '%s' is %d bytes, the args spec gives %d (%s)",
+				    rq->ptx_path, i + 1, p->name, k->name, p->bytes, it->bytes, tok);
+		memcpy(param + p->offset, &v, it->bytes); /* the low bytes: little-endian */
 	}
-	if (i != k->nparams)
-		return errf(err, errlen, "%s: '%s' takes %d parameters, the args spec gives %d", rq->ptx_path, k->name, k->nparams, i);
+	if (a->n != k->nparams)
+		return errf(err, errlen, "%s: '%s' takes %d parameters, the args spec gives %d", rq->ptx_path, k->name,
+			    k->nparams, a->n);
 	return 0;
 }
 
@@ -209,9 +151,11 @@ int emu_run(const run_request *rq, const emu_options *opt, emu_result *res, char
 	emu_opcount *cnt = calloc((size_t)k->nops, sizeof *cnt);
 	if (!A || !B || !C || !af || !bf || !param || !cnt)
 		abort();
-	uint64_t seed = opt->seed ? opt->seed : 0x9e3779b97f4a7c15ULL;
-	random_matrix(A, af, na, esz, &seed);
-	random_matrix(B, bf, nb, esz, &seed);
+	rng r;
+	rng_seed(&r, opt->seed ? opt->seed : 0x9e3779b97f4a7c15ULL);
+	rng_format fmt = esz == 2 ? RNG_F16 : RNG_F32;
+	rng_fill(&r, fmt, A, af, na);
+	rng_fill(&r, fmt, B, bf, nb);
 	for (size_t i = 0; i < nc; i++)
 		C[i] = NAN; /* poison: an element the kernel never writes cannot pass */
 	if (build_params(rq, k, param, err, errlen) < 0)
@@ -258,7 +202,7 @@ int emu_run(const run_request *rq, const emu_options *opt, emu_result *res, char
 	}
 
 	/* the reference, accumulated in double */
-	res->tol = runner_tolerance(rq->dt);
+	res->tol = run_tolerance(rq->dt);
 	if (!opt->no_verify) {
 		ref = calloc(nc, sizeof(double));
 		if (!ref)

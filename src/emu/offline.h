@@ -2,7 +2,7 @@
 #ifndef PTXTUTOR_OFFLINE_H
 #define PTXTUTOR_OFFLINE_H
 
-#include "gpu/runner.h"
+#include "run/run.h"
 
 /* Parses and runs the request's PTX on the CPU (src/emu/), verifies C
  * against the CPU reference and fills res->emu with the counts. Statuses as

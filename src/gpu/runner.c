@@ -7,93 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gpu/cuda.h"
+#include "base/rng.h"
 #include "base/util.h"
-
-const char *run_status_name(run_status s)
-{
-	static const char *const names[] = {
-		[RUN_OK] = "ok",
-		[RUN_WRONG] = "wrong result",
-		[RUN_NO_GPU] = "no GPU",
-		[RUN_JIT_ERROR] = "JIT error",
-		[RUN_LAUNCH_ERROR] = "launch error",
-		[RUN_FAULT] = "kernel fault",
-		[RUN_TIMEOUT] = "timed out",
-		[RUN_CANCELLED] = "cancelled",
-		[RUN_BAD_REQUEST] = "bad request",
-		[RUN_UNSUPPORTED] = "GPU too old",
-	};
-	return names[s];
-}
-
-double runner_tolerance(dtype d)
-{
-	/* Both sides see identical inputs; only the order of the f32 sums differs.
-	 * f16 lessons keep f32 accumulation, but tensor-core sums are grouped
-	 * differently again, so they get more room. NaN fails either way. */
-	return d == DTYPE_F16 ? 1e-3 : 1e-4;
-}
-
-int runner_request_for_lesson(const lesson *l, const expr_env *overrides, long long M, long long N, long long K,
-			      run_request *rq, char *err, int errlen)
-{
-	expr_env env;
-	lesson_launch ln;
-	if (!l->ptx_path[0]) {
-		snprintf(err, (size_t)errlen, "lesson %d (%s) has no kernel to run", l->number, l->id);
-		return -1;
-	}
-	lesson_env(l, overrides, M, N, K, &env);
-	if (lesson_check_size(l, &env, err, errlen) || lesson_launch_for(l, &env, &ln, err, errlen))
-		return -1;
-	memset(rq, 0, sizeof *rq);
-	util_path(rq->ptx_path, sizeof rq->ptx_path, l->ptx_path);
-	util_strlcpy(rq->entry, l->entry, sizeof rq->entry);
-	rq->dt = l->dt;
-	memcpy(rq->grid, ln.grid, sizeof rq->grid);
-	rq->persistent = ln.persistent;
-	memcpy(rq->block, ln.block, sizeof rq->block);
-	rq->smem = ln.smem;
-	rq->M = M;
-	rq->N = N;
-	rq->K = K;
-	util_strlcpy(rq->args, ln.args, sizeof rq->args);
-	rq->verify = 1;
-	rq->time = 1;
-	rq->min_seconds = 0.5;
-	return 0;
-}
-
-/* ---- host data ---- */
-
-static uint64_t rng_state;
-
-/* xorshift64*: fast and good enough for test matrices. */
-static double rnd(void)
-{
-	rng_state ^= rng_state >> 12;
-	rng_state ^= rng_state << 25;
-	rng_state ^= rng_state >> 27;
-	return (double)((rng_state * 2685821657736338717ULL) >> 11) * (1.0 / 9007199254740992.0);
-}
-
-/* Fills n elements of the given type with uniform values in [-1, 1). */
-static void *random_matrix(size_t n, dtype dt)
-{
-	size_t es = dt == DTYPE_F16 ? 2 : 4;
-	void *p = malloc(n * es);
-	if (!p)
-		return NULL;
-	for (size_t i = 0; i < n; i++) {
-		float v = (float)(2.0 * rnd() - 1.0);
-		if (dt == DTYPE_F16)
-			((uint16_t *)p)[i] = util_f32_to_f16(v);
-		else
-			((float *)p)[i] = v;
-	}
-	return p;
-}
+#include "gpu/cuda.h"
 
 /* ---- the run ---- */
 
@@ -106,10 +22,10 @@ typedef struct {
 	float *hc, *hr;
 	void *ha, *hb;
 	/* kernel parameters: storage and pointers */
-	CUtensorMap tm[4];
+	CUtensorMap tm[ARGSPEC_MAX_TMAPS];
 	int ntm;
-	unsigned long long pv[32];
-	void *pp[32];
+	unsigned long long pv[ARGSPEC_MAX];
+	void *pp[ARGSPEC_MAX];
 	int np;
 } run_state;
 
@@ -141,117 +57,64 @@ static void set_cuda_error(run_result *res, CUresult r, const char *what)
 		 fault ? " (the GPU context is lost; the worker restarts)" : "");
 }
 
-/* A tensor map over one of the matrices, from "tmap:A:INNER:OUTER[:SWIZZLE]"
- * (the token's fields after "tmap:"): the whole matrix as a 2-D tensor,
- * columns innermost, and a box of INNER columns x OUTER rows that one TMA
- * copy moves into shared memory, swizzled by none, 32B, 64B or 128B. */
-static int build_tensor_map(run_state *s, const run_request *rq, char *fields, run_result *res)
+/* A tensor map over one of the matrices (an ARG_TMAP item): the whole
+ * matrix as a 2-D tensor, columns innermost, and the item's box of INNER
+ * columns x OUTER rows that one TMA copy moves into shared memory. */
+static int build_tensor_map(run_state *s, const run_request *rq, const argspec_item *it, CUtensorMap *tm,
+			    run_result *res)
 {
-	static const char *const swizzles[] = {"none", "32B", "64B", "128B"};
-	char *f[4] = {0}, *save = NULL;
-	int n = 0;
-	for (char *x = strtok_r(fields, ":", &save); x && n < 4; x = strtok_r(NULL, ":", &save))
-		f[n++] = x;
-	const char *usage = "want tmap:A|B|C:INNER:OUTER[:none|32B|64B|128B], box sides 1-256, e.g. tmap:A:64:128:128B";
-	if (n < 3 || !f[0][0] || f[0][1] || !strchr("ABC", f[0][0])) {
-		snprintf(res->msg, sizeof res->msg, "--args: bad tensor map '%s': %s", f[0] ? f[0] : "", usage);
-		return -1;
-	}
-	int swz = n > 3 ? -1 : 0;
-	for (int i = 0; i < 4 && n > 3; i++)
-		if (!strcmp(f[3], swizzles[i]))
-			swz = i;
-	char *e1, *e2;
-	unsigned long inner = strtoul(f[1], &e1, 10), outer = strtoul(f[2], &e2, 10);
-	if (swz < 0 || *e1 || *e2 || !inner || !outer || inner > 256 || outer > 256 || s->ntm >= (int)ARRAY_LEN(s->tm)) {
-		snprintf(res->msg, sizeof res->msg, "--args: bad tensor map 'tmap:%s:%s:%s': %s", f[0], f[1], f[2], usage);
-		return -1;
-	}
 	/* A is M x K, B is K x N, C is M x N; A and B have the lesson's dtype, C is f32. */
-	char m = f[0][0];
+	char m = it->name;
 	CUdeviceptr base = m == 'A' ? s->A : m == 'B' ? s->B : s->C;
 	unsigned long long rows = (unsigned long long)(m == 'B' ? rq->K : rq->M);
 	unsigned long long cols = (unsigned long long)(m == 'A' ? rq->K : rq->N);
 	int f16 = m != 'C' && rq->dt == DTYPE_F16;
 	unsigned long long dims[2] = {cols, rows}, strides[1] = {cols * (f16 ? 2 : 4)};
-	unsigned box[2] = {(unsigned)inner, (unsigned)outer}, one[2] = {1, 1};
-	CUtensorMap *tm = &s->tm[s->ntm++];
+	unsigned one[2] = {1, 1};
 	CUresult r = s->cu->TensorMapEncodeTiled(tm, f16 ? CU_TENSOR_MAP_DATA_TYPE_FLOAT16 : CU_TENSOR_MAP_DATA_TYPE_FLOAT32,
-						  2, (void *)(uintptr_t)base, dims, strides, box, one,
-						  CU_TENSOR_MAP_INTERLEAVE_NONE, swz, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
-						  CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+						  2, (void *)(uintptr_t)base, dims, strides, it->box, one,
+						  CU_TENSOR_MAP_INTERLEAVE_NONE, (int)it->swizzle,
+						  CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
 	if (r != CUDA_SUCCESS) {
+		char tok[ARGSPEC_TOKEN];
+		argspec_format_item(it, tok, sizeof tok);
 		snprintf(res->msg, sizeof res->msg,
-			 "--args: the driver refused tmap:%c:%lu:%lu:%s (is the inner side wider than the "
-			 "swizzle?): %.60s",
-			 m, inner, outer, swizzles[swz], cuda_error(r));
+			 "--args: the driver refused %s (is the inner side wider than the swizzle?): %.60s", tok,
+			 cuda_error(r));
 		return -1;
 	}
-	s->pp[s->np++] = tm;
 	return 0;
 }
 
-/* Parses the args spec into parameter storage. */
+/* The kernel's parameters, from the request's parsed list: storage and pointers. */
 static int build_params(run_state *s, const run_request *rq, run_result *res)
 {
-	char spec[RUN_ARGS];
-	util_strlcpy(spec, rq->args[0] ? rq->args : "A B C M N K", sizeof spec);
-	s->np = 0;
-	char *save = NULL;
-	for (char *tok = strtok_r(spec, " \t,", &save); tok; tok = strtok_r(NULL, " \t,", &save)) {
-		if (s->np >= (int)ARRAY_LEN(s->pv)) {
-			snprintf(res->msg, sizeof res->msg, "--args: too many parameters");
-			return -1;
-		}
-		unsigned long long *slot = &s->pv[s->np];
+	const argspec *a = argspec_or_default(&rq->args);
+	const CUdeviceptr bufs[3] = {s->A, s->B, s->C};
+	const long long sizes[3] = {rq->M, rq->N, rq->K};
+	s->np = s->ntm = 0;
+	for (int i = 0; i < a->n; i++) {
+		const argspec_item *it = &a->item[i];
+		unsigned long long *slot = &s->pv[i];
+		void *param = slot;
+		uint32_t u32;
 		*slot = 0;
-		char *colon = strchr(tok, ':');
-		char *end = NULL;
-		if (!strcmp(tok, "A")) *slot = s->A;
-		else if (!strcmp(tok, "B")) *slot = s->B;
-		else if (!strcmp(tok, "C")) *slot = s->C;
-		else if (!strcmp(tok, "M")) *(uint32_t *)slot = (uint32_t)rq->M;
-		else if (!strcmp(tok, "N")) *(uint32_t *)slot = (uint32_t)rq->N;
-		else if (!strcmp(tok, "K")) *(uint32_t *)slot = (uint32_t)rq->K;
-		else if (!strncmp(tok, "tmap:", 5)) {
-			if (build_tensor_map(s, rq, tok + 5, res))
+		switch (it->kind) {
+		case ARG_MATRIX: *slot = bufs[it->name - 'A']; break;
+		case ARG_SIZE:
+			u32 = (uint32_t)sizes[strchr("MNK", it->name) - "MNK"];
+			memcpy(slot, &u32, 4);
+			break;
+		case ARG_LITERAL: memcpy(slot, &it->bits, it->bytes); break; /* the low bytes: little-endian */
+		case ARG_TMAP:
+			if (build_tensor_map(s, rq, it, &s->tm[s->ntm], res))
 				return -1;
-			continue;
-		} else if (colon) {
-			*colon = '\0';
-			const char *v = colon + 1;
-			if (!strcmp(tok, "u32") || !strcmp(tok, "s32"))
-				*(int32_t *)slot = (int32_t)strtoll(v, &end, 0);
-			else if (!strcmp(tok, "u64") || !strcmp(tok, "s64"))
-				*(long long *)slot = strtoll(v, &end, 0);
-			else if (!strcmp(tok, "f32"))
-				*(float *)slot = strtof(v, &end);
-			else if (!strcmp(tok, "f64"))
-				*(double *)slot = strtod(v, &end);
-			else if (!strcmp(tok, "f16"))
-				*(uint16_t *)slot = util_f32_to_f16(strtof(v, &end));
-			if (!end || end == v || *end) {
-				snprintf(res->msg, sizeof res->msg,
-					 "--args: bad literal '%s:%s' (want u32:, s32:, u64:, s64:, f32:, f64: or f16: and a number)",
-					 tok, v);
-				return -1;
-			}
-		} else {
-			snprintf(res->msg, sizeof res->msg,
-				 "--args: unknown parameter '%s' (use A B C M N K, a typed literal such as u32:8, "
-				 "or a tensor map such as tmap:A:64:128:128B)", tok);
-			return -1;
+			param = &s->tm[s->ntm++];
+			break;
 		}
-		s->pp[s->np] = slot;
-		s->np++;
+		s->pp[s->np++] = param;
 	}
 	return 0;
-}
-
-double runner_deadline(const run_request *rq)
-{
-	double flop = 2.0 * (double)rq->M * (double)rq->N * (double)rq->K;
-	return 30.0 + flop / 5e9;
 }
 
 /* Refuses a module whose .target the GPU cannot run, before the JIT says so
@@ -381,7 +244,7 @@ void runner_run(const run_request *rq, run_result *res)
 	char why[256];
 	memset(res, 0, sizeof *res);
 	res->verified = -1;
-	res->tol = runner_tolerance(rq->dt);
+	res->tol = run_tolerance(rq->dt);
 	res->rel_err = NAN;
 
 	s.cu = cuda_load(why, sizeof why);
@@ -428,11 +291,17 @@ void runner_run(const run_request *rq, run_result *res)
 		goto out;
 	}
 	/* Fresh random inputs for every run, never zeros. */
-	rng_state = 0x9e3779b97f4a7c15ULL ^ (uint64_t)(util_now() * 1e9);
-	s.ha = random_matrix(nA, rq->dt);
-	s.hb = random_matrix(nB, rq->dt);
+	rng gen;
+	rng_seed(&gen, (uint64_t)(util_now() * 1e9));
+	rng_format fmt = rq->dt == DTYPE_F16 ? RNG_F16 : RNG_F32;
+	s.ha = malloc(nA * es);
+	s.hb = malloc(nB * es);
 	s.hc = malloc(nC * 4);
 	s.hr = malloc(nC * 4);
+	if (s.ha && s.hb) {
+		rng_fill(&gen, fmt, s.ha, NULL, nA);
+		rng_fill(&gen, fmt, s.hb, NULL, nB);
+	}
 	if (!s.ha || !s.hb || !s.hc || !s.hr) {
 		res->status = RUN_BAD_REQUEST;
 		snprintf(res->msg, sizeof res->msg, "out of host memory for %lldx%lldx%lld", rq->M, rq->N, rq->K);

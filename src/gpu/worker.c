@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "emu/offline.h"
+#include "gpu/runner.h"
 #include "base/util.h"
 
 /* Reads or writes exactly n bytes, retrying on EINTR; returns 0 or -1. */

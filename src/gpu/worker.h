@@ -4,7 +4,7 @@
 
 #include <sys/types.h>
 
-#include "gpu/runner.h"
+#include "run/run.h"
 
 typedef struct {
 	pid_t pid;

@@ -6,7 +6,7 @@
 #include "course/lesson.h"
 #include "model/model.h"
 #include "course/ptx.h"
-#include "gpu/runner.h"
+#include "run/run.h"
 #include "course/state.h"
 #include "course/userptx.h"
 #include "ui/keys.h"
@@ -24,8 +24,6 @@ typedef enum { UI_RUN_IDLE, UI_RUN_BUSY } ui_run_state;
 typedef enum { UI_REQ_NONE, UI_REQ_RUN, UI_REQ_CANCEL, UI_REQ_EDIT } ui_request;
 
 #define UI_MARKS_MAX 16
-/* Emulated runs use the first of these cubes the lesson accepts. */
-#define UI_EMU_SIZES {128, 256, 512}
 /* Deadlines in seconds: an emulation (its instruction budget stops an endless
  * loop sooner), a JIT-only check; a GPU run's comes from the model. */
 #define UI_DEADLINE_EMULATE 120.0
@@ -150,11 +148,11 @@ void ui_app_run_started(ui_app *a, double now, const char *err);
 void ui_app_run_finished(ui_app *a, const run_result *r);
 /* Fills the request for the current lesson, size and what-ifs: the
  * student's copy when edited; offline, an emulation at the first of
- * UI_EMU_SIZES the lesson accepts; after an edit, a check (jit_only). */
+ * LAUNCH_EMU_SIZES the lesson accepts; after an edit, a check (jit_only). */
 int ui_app_request(const ui_app *a, run_request *rq, char *err, int errlen);
 /* The deadline for a request: PTXTUTOR_DEADLINE_S when given; else for a GPU
  * run UI_DEADLINE_FLOOR + UI_DEADLINE_FACTOR × the model's predicted time
- * (runner_deadline without a model); fixed ones for emulation and checks. */
+ * (launch_deadline without a model); fixed ones for emulation and checks. */
 double ui_app_deadline(const ui_app *a, const run_request *rq);
 /* The loop reports on UI_REQ_EDIT: ok 0 with a message when the editor
  * could not run. The copy is reloaded and checked (a run is requested). */

@@ -3,34 +3,21 @@
 #include <string.h>
 
 #include "base/util.h"
+#include "run/launch.h"
 #include "ui/app_internal.h"
-
-/* The first of UI_EMU_SIZES the lesson accepts; 0 when none. */
-static long long emulation_size(const ui_app *a)
-{
-	static const long long cubes[] = UI_EMU_SIZES;
-	for (size_t i = 0; i < ARRAY_LEN(cubes); i++) {
-		run_request probe;
-		char err[256];
-		if (runner_request_for_lesson(ui_app_lesson(a), &a->whatif, cubes[i], cubes[i], cubes[i], &probe, err,
-					      sizeof err) == 0)
-			return cubes[i];
-	}
-	return 0;
-}
 
 int ui_app_request(const ui_app *a, run_request *rq, char *err, int errlen)
 {
 	long long M = a->M, N = a->N, K = a->K;
 	if (a->offline) {
-		long long e = emulation_size(a);
+		long long e = launch_emulation_size(ui_app_lesson(a), &a->whatif);
 		if (!e) {
 			snprintf(err, (size_t)errlen, "no size of 128, 256 or 512 cubed suits this lesson for emulation");
 			return -1;
 		}
 		M = N = K = e;
 	}
-	if (runner_request_for_lesson(ui_app_lesson(a), &a->whatif, M, N, K, rq, err, errlen) < 0)
+	if (launch_request_for_lesson(ui_app_lesson(a), &a->whatif, M, N, K, rq, err, errlen) < 0)
 		return -1;
 	const ui_ptx *p = &a->ptx[a->lesson];
 	if (p->edited)
@@ -52,7 +39,7 @@ double ui_app_deadline(const ui_app *a, const run_request *rq)
 	 * longer, and a run is a JIT, a check, warm-ups, repeats and cuBLAS. */
 	if (a->model_ok && a->model.predicted_ms > 0)
 		return UI_DEADLINE_FLOOR + UI_DEADLINE_FACTOR * a->model.predicted_ms / 1e3;
-	return runner_deadline(rq);
+	return launch_deadline(rq);
 }
 
 void ui_app_run_started(ui_app *a, double now, const char *err)

@@ -1,0 +1,31 @@
+/* launch_opts: the launch options `run` and `emulate` share — a lesson, or a PTX file with its own shape and parameter list — and the request they make. */
+#ifndef PTXTUTOR_LAUNCH_OPTS_H
+#define PTXTUTOR_LAUNCH_OPTS_H
+
+#include "base/expr.h"
+#include "course/lesson.h"
+#include "run/run.h"
+
+/* The launch options shared by `run` and `emulate`: a lesson, or a PTX file
+ * with its own launch shape and parameter list. */
+typedef struct {
+	const char *lesson;           /* number or id; NULL with --ptx */
+	const char *ptx, *entry;
+	const char *grid, *block;     /* "X[,Y[,Z]]", expressions over M N K */
+	const char *smem;             /* expression, bytes */
+	const char *args;             /* parameter spec, see run/argspec.h */
+	const char *dtype;            /* f32 | f16 */
+	long long M, N, K;
+	expr_env set;                 /* --set KEY=VALUE what-ifs */
+	int json;
+	int emulate;
+	double timeout;               /* seconds; 0 = from the size */
+} cli_launch;
+
+/* Parses run/emulate options (getopt_long) into o; LESSON may be positional.
+ * Returns 0, 1 after printing help, or -1 after printing why. */
+int cli_launch_parse(int argc, char **argv, cli_launch *o, const char *usage);
+/* Builds the request. Returns 0, or -1 after printing why. */
+int cli_launch_request(const cli_launch *o, const course *c, run_request *rq);
+
+#endif

@@ -1,0 +1,65 @@
+/* argspec: the one parser of a kernel's argument spec (`run --args`, a lesson's `args:`) into plain parameter items. */
+#ifndef PTXTUTOR_ARGSPEC_H
+#define PTXTUTOR_ARGSPEC_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "base/expr.h"
+
+#define ARGSPEC_MAX 32        /* parameters in one spec */
+#define ARGSPEC_MAX_TMAPS 4   /* tensor maps in one spec (128 bytes of parameter space each) */
+#define ARGSPEC_TOKEN 64      /* the longest token, terminator included */
+#define ARGSPEC_BOX_MAX 256   /* the driver's limit on a tensor-map box side */
+
+/* What one parameter is. A named BLAS scalar (alpha:1.5) would be one more
+ * kind here and one more row in argspec.c's table of prefixes. */
+typedef enum {
+	ARG_MATRIX,   /* A, B or C: the device buffer's address (u64) */
+	ARG_SIZE,     /* M, N or K (u32) */
+	ARG_LITERAL,  /* TYPE:VALUE, e.g. u32:8 f32:1.5 */
+	ARG_TMAP,     /* tmap:MATRIX:INNER:OUTER[:SWIZZLE]: a CUtensorMap passed by value */
+} argspec_kind;
+
+/* The literal types; argspec.c holds their names, sizes and parsers in one table. */
+typedef enum { ARG_U32, ARG_S32, ARG_U64, ARG_S64, ARG_F32, ARG_F64, ARG_F16, ARG_NTYPES } argspec_type;
+
+/* A tensor map's swizzle; the values are the driver's CU_TENSOR_MAP_SWIZZLE_*. */
+typedef enum { ARG_SWIZZLE_NONE, ARG_SWIZZLE_32B, ARG_SWIZZLE_64B, ARG_SWIZZLE_128B } argspec_swizzle;
+
+typedef struct {
+	argspec_kind kind;
+	char name;                /* ARG_MATRIX, ARG_TMAP: 'A' 'B' 'C'; ARG_SIZE: 'M' 'N' 'K' */
+	argspec_type type;        /* ARG_LITERAL */
+	unsigned bytes;           /* the parameter's size: 8, 4, the literal's, 128 for a tensor map */
+	uint64_t bits;            /* ARG_LITERAL: the value, in its low `bytes` bytes (little-endian) */
+	unsigned box[2];          /* ARG_TMAP: INNER columns x OUTER rows; 0 when not evaluated */
+	argspec_swizzle swizzle;  /* ARG_TMAP */
+} argspec_item;
+
+/* A parsed spec: plain data, so it travels inside a run_request. */
+typedef struct {
+	int n;                    /* 0: the standard list A B C M N K (see argspec_or_default) */
+	argspec_item item[ARGSPEC_MAX];
+} argspec;
+
+/* Parses a spec: tokens separated by white space or commas (not inside
+ * parentheses): A B C, M N K, TYPE:VALUE with TYPE u32 s32 u64 s64 f32 f64
+ * f16 (integers in decimal or 0x hex, in the type's range; reals finite in
+ * the type), or tmap:A|B|C:INNER:OUTER[:none|32B|64B|128B]. The box sides
+ * are expressions evaluated in env; with env NULL (a syntax check, as at
+ * lesson load) a side that is not a plain number is left 0. Nothing is cut:
+ * an empty token, a token of ARGSPEC_TOKEN characters or more, more than
+ * ARGSPEC_MAX parameters are refused. Returns 0, or -1 with one line in err
+ * that names the token. */
+int argspec_parse(const char *spec, const expr_env *env, argspec *out, char *err, int errlen);
+
+/* a itself, or the standard list A B C M N K when a is empty. */
+const argspec *argspec_or_default(const argspec *a);
+
+/* One item as it would be written in a spec ("tmap:A:64:128:128B", "u32:8"). */
+void argspec_format_item(const argspec_item *it, char *buf, size_t len);
+
+const char *argspec_type_name(argspec_type t);
+
+#endif

@@ -1,0 +1,59 @@
+/* launch: a run request for a lesson (its launch shape, parameter list and size rule applied), and how long a run may take. */
+#include "run/launch.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "base/util.h"
+
+int launch_request_for_lesson(const lesson *l, const expr_env *overrides, long long M, long long N, long long K,
+			      run_request *rq, char *err, int errlen)
+{
+	expr_env env;
+	lesson_launch ln;
+	char msg[256];
+	if (!l->ptx_path[0]) {
+		snprintf(err, (size_t)errlen, "lesson %d (%s) has no kernel to run", l->number, l->id);
+		return -1;
+	}
+	lesson_env(l, overrides, M, N, K, &env);
+	if (lesson_check_size(l, &env, err, errlen) || lesson_launch_for(l, &env, &ln, err, errlen))
+		return -1;
+	memset(rq, 0, sizeof *rq);
+	if (argspec_parse(l->args, &env, &rq->args, msg, sizeof msg)) {
+		snprintf(err, (size_t)errlen, "%s: args: %s", l->path, msg);
+		return -1;
+	}
+	util_path(rq->ptx_path, sizeof rq->ptx_path, l->ptx_path);
+	util_strlcpy(rq->entry, l->entry, sizeof rq->entry);
+	rq->dt = l->dt;
+	memcpy(rq->grid, ln.grid, sizeof rq->grid);
+	rq->persistent = ln.persistent;
+	memcpy(rq->block, ln.block, sizeof rq->block);
+	rq->smem = ln.smem;
+	rq->M = M;
+	rq->N = N;
+	rq->K = K;
+	rq->verify = 1;
+	rq->time = 1;
+	rq->min_seconds = 0.5;
+	return 0;
+}
+
+long long launch_emulation_size(const lesson *l, const expr_env *overrides)
+{
+	static const long long cubes[] = LAUNCH_EMU_SIZES;
+	for (size_t i = 0; i < ARRAY_LEN(cubes); i++) {
+		run_request probe;
+		char err[256];
+		if (!launch_request_for_lesson(l, overrides, cubes[i], cubes[i], cubes[i], &probe, err, sizeof err))
+			return cubes[i];
+	}
+	return 0;
+}
+
+double launch_deadline(const run_request *rq)
+{
+	double flop = 2.0 * (double)rq->M * (double)rq->N * (double)rq->K;
+	return 30.0 + flop / 5e9;
+}

@@ -1,0 +1,89 @@
+/* run: what a run is — the plain-data request and result that cross the worker's pipe, and the verdicts shared by the GPU runner and the emulator. */
+#ifndef PTXTUTOR_RUN_H
+#define PTXTUTOR_RUN_H
+
+#include "course/lesson.h"
+#include "model/devices.h"
+#include "run/argspec.h"
+
+#define RUN_PATH 512
+#define RUN_LOG 8192
+
+/* One run. A request with an empty ptx_path only describes the device: the
+ * result's spec is filled from the driver and nothing is launched.
+ * A plain-old-data struct so the worker can send it whole over a pipe. */
+typedef struct {
+	char ptx_path[RUN_PATH];
+	char entry[64];
+	dtype dt;
+	unsigned grid[3], block[3];
+	unsigned smem;            /* dynamic shared memory bytes */
+	long long M, N, K;
+	/* The kernel's parameter list, in order, parsed (run/argspec.h): the
+	 * buffers A B C, the sizes M N K, typed literals, tensor maps with their
+	 * boxes evaluated. Empty (n == 0) means "A B C M N K". */
+	argspec args;
+	int verify;               /* compare with cuBLAS */
+	int time;                 /* time ours and cuBLAS (median of repeats) */
+	double min_seconds;       /* timing budget per kernel; repeats adapt to it */
+	int emulate;              /* the worker runs it on the CPU emulator (src/emu/offline.c) */
+	int jit_only;             /* stop after the JIT: registers and the log, no launch */
+	/* A persistent kernel loops over its tiles: launch only as many blocks as
+	 * fit on the GPU at once (SMs x blocks per SM, at most grid's product),
+	 * in a 1-D grid. */
+	int persistent;
+} run_request;
+
+/* The counts of an emulated run, as Nsight Compute would report them
+ * (see src/emu/emu.h): global requests and 32-byte sectors, shared-memory
+ * requests, wavefronts and bank conflicts. */
+typedef struct {
+	long long M, N, K;                     /* the size it ran at */
+	unsigned long long gld_requests, gld_sectors;   /* global loads (cp.async reads included) */
+	unsigned long long gst_requests, gst_sectors;   /* global stores */
+	unsigned long long sld_requests, sld_wavefronts, sld_conflicts; /* shared loads and ldmatrix */
+	unsigned long long sst_requests, sst_wavefronts, sst_conflicts; /* shared stores and cp.async writes */
+	unsigned long long inst;               /* warp-level instructions issued */
+	unsigned long long races;              /* shared-memory races (a missing bar.sync) */
+	double seconds;                        /* wall time of the emulation */
+} run_emu_counts;
+
+typedef enum {
+	RUN_OK,                   /* ran (and verified, when asked) */
+	RUN_WRONG,                /* ran, but the result does not match cuBLAS */
+	RUN_NO_GPU,               /* no driver / no device: msg says why */
+	RUN_JIT_ERROR,            /* the PTX did not compile: log has the JIT's words */
+	RUN_LAUNCH_ERROR,         /* bad launch configuration, too much shared memory ... */
+	RUN_FAULT,                /* the kernel faulted: the context is dead (sticky) */
+	RUN_TIMEOUT,              /* killed after its deadline (set by the worker) */
+	RUN_CANCELLED,            /* cancelled by the user (set by the worker) */
+	RUN_BAD_REQUEST,          /* bad args spec, size ... */
+	RUN_UNSUPPORTED,          /* the kernel's .target is newer than the GPU */
+} run_status;
+
+typedef struct {
+	run_status status;
+	char msg[256];            /* one line for the user */
+	char log[RUN_LOG];        /* JIT info + error log */
+	char gpu[64];             /* device name */
+	int cc_major, cc_minor;
+	int regs, smem_static, local_bytes, max_threads; /* cuFuncGetAttribute */
+	int blocks_per_sm;        /* cuOccupancyMaxActiveBlocksPerMultiprocessor */
+	double ms, gflops;        /* ours, median */
+	double cublas_ms, cublas_gflops;
+	double rel_err;           /* ||C - ref|| / ||ref|| */
+	double tol;
+	int verified;             /* 1 pass, 0 fail, -1 not checked */
+	int repeats;
+	gpu_spec spec;            /* the live device (cuDeviceGetAttribute); spec.sms == 0 without a GPU */
+	int emulated;             /* 1: ran on the CPU emulator; emu holds its counts */
+	run_emu_counts emu;
+	unsigned grid[3];         /* the grid launched (a persistent kernel's is sized here) */
+} run_result;
+
+const char *run_status_name(run_status s);
+
+/* Relative tolerance of a check for a dtype (f32: 1e-4, f16 inputs: 1e-3). */
+double run_tolerance(dtype d);
+
+#endif
