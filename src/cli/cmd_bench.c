@@ -1,11 +1,13 @@
 /* cmd_bench: `ptxtutor bench` — each lesson and cuBLAS timed in one run, as a table, CSV or JSON. */
 #include <getopt.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "cli/bench.h"
 #include "cli/cli.h"
+#include "base/util.h"
 #include "base/json.h"
 
 static const char usage[] =
@@ -39,12 +41,13 @@ int cmd_bench(int argc, char **argv)
 	}
 	static course c;
 	cli_course(&c);
-	const lesson *todo[LESSON_MAX];
+	const lesson **todo = xcalloc((size_t)(argc + c.n), sizeof *todo); /* the named lessons, or all */
 	int n = 0;
 	for (int i = optind; i < argc; i++) {
 		const lesson *l = course_find(&c, argv[i]);
 		if (!l) {
 			fprintf(stderr, "ptxtutor: no lesson '%s' (see ptxtutor list)\n", argv[i]);
+			free(todo);
 			return 2;
 		}
 		todo[n++] = l;
@@ -127,6 +130,7 @@ int cmd_bench(int argc, char **argv)
 		json_finish(&w);
 	}
 	bench_done();
+	free(todo);
 	course_free(&c);
 	return failures ? 1 : 0;
 }

@@ -6,6 +6,7 @@
 
 #include "cli/bench.h"
 #include "cli/cli.h"
+#include "base/util.h"
 
 static const char usage[] =
 	"usage: ptxtutor check [LESSON...] [--sizes LIST]\n\n"
@@ -39,11 +40,12 @@ int cmd_check(int argc, char **argv)
 	}
 	static course c;
 	cli_course(&c);
-	const lesson *todo[LESSON_MAX];
+	const lesson **todo = xcalloc((size_t)(argc + c.n), sizeof *todo); /* the named lessons, or all */
 	int n = 0;
 	for (int i = optind; i < argc; i++) {
 		if (!(todo[n] = course_find(&c, argv[i]))) {
 			fprintf(stderr, "ptxtutor: no lesson '%s'\n", argv[i]);
+			free(todo);
 			return 2;
 		}
 		n++;
@@ -91,6 +93,7 @@ int cmd_check(int argc, char **argv)
 	}
 	printf("%d passed, %d failed, %d skipped\n", pass, fail, skipped);
 	bench_done();
+	free(todo);
 	course_free(&c);
 	return fail ? 1 : 0;
 }

@@ -171,6 +171,10 @@ int ui_app_setup(ui_app *a, const ui_opts *o, course *c, const gpu_table *gpus, 
 		snprintf(err, (size_t)errlen, "no lessons found under %s/lessons", util_root());
 		return -1;
 	}
+	a->ptx = xcalloc((size_t)c->n, sizeof *a->ptx);
+	a->res = xcalloc((size_t)c->n, sizeof *a->res);
+	a->have_res = xcalloc((size_t)c->n, sizeof *a->have_res);
+	a->res_check = xcalloc((size_t)c->n, sizeof *a->res_check);
 	a->present = o->present;
 	a->ascii = o->ascii;
 	a->theme = ui_theme_pick(o->theme, o->present, o->no_color);
@@ -229,9 +233,13 @@ int ui_app_setup(ui_app *a, const ui_opts *o, course *c, const gpu_table *gpus, 
 
 void ui_app_free(ui_app *a)
 {
-	for (int i = 0; i < LESSON_MAX; i++)
+	for (int i = 0; a->ptx && i < a->course->n; i++)
 		if (a->ptx[i].ok)
 			ptx_free(&a->ptx[i].doc);
+	free(a->ptx);
+	free(a->res);
+	free(a->have_res);
+	free(a->res_check);
 	userptx_diff_free(&a->diff);
 	if (a->course) {
 		course_free(a->course);

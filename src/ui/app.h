@@ -90,15 +90,15 @@ typedef struct {
 	int ex_model_ok;
 	int model_ok;
 	char model_err[256];
-	ui_ptx ptx[LESSON_MAX];
+	ui_ptx *ptx;             /* per lesson: course->n of each of these four (owned) */
 
 	ui_run_state run;
 	int run_lesson;
 	double run_started, now;
 	double run_predicted_ms;
-	run_result res[LESSON_MAX];
-	int have_res[LESSON_MAX];
-	int res_check[LESSON_MAX]; /* that result is a check after an edit, not a timed run */
+	run_result *res;
+	int *have_res;
+	int *res_check;          /* that result is a check after an edit, not a timed run */
 	ui_request req;
 	int run_check;           /* the run asked for checks an edit: JIT only (or emulated) */
 	int run_was_check;       /* the run going now is such a check */
