@@ -10,15 +10,14 @@
 #include "base/util.h"
 #include "base/json.h"
 
-static const char usage[] =
-	"usage: ptxtutor bench [LESSON...] [--size N|M,N,K] [--csv|--json]\n\n"
+static const char details[] =
 	"Times each lesson's kernel and cuBLAS (SGEMM for f32, GemmEx f16->f32 for f16) in the\n"
-	"same run: median of repeats, GFLOP/s, %% of cuBLAS, speed-up over the previous lesson,\n"
+	"same run: median of repeats, GFLOP/s, % of cuBLAS, speed-up over the previous lesson,\n"
 	"the relative error against cuBLAS. Default: every lesson with a kernel, at 4096.\n";
 
 enum { OUT_TABLE, OUT_CSV, OUT_JSON };
 
-int cmd_bench(int argc, char **argv)
+int cmd_bench(const cli_command *self, int argc, char **argv)
 {
 	static const struct option opts[] = {{"size", required_argument, 0, 's'}, {"csv", no_argument, 0, 'c'},
 					     {"json", no_argument, 0, 'j'},        {"help", no_argument, 0, 'h'},
@@ -35,7 +34,7 @@ int cmd_bench(int argc, char **argv)
 		else if (ch == 'j')
 			fmt = OUT_JSON;
 		else {
-			fputs(usage, ch == 'h' ? stdout : stderr);
+			cli_usage(self, ch == 'h' ? stdout : stderr, details);
 			return ch == 'h' ? 0 : 2;
 		}
 	}

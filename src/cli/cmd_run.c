@@ -10,23 +10,34 @@
 #include "base/json.h"
 #include "base/util.h"
 
-static const char run_usage[] =
-	"usage: ptxtutor run LESSON [--size N|M,N,K] [--set KEY=VALUE]... [--json]\n"
-	"       ptxtutor run --ptx FILE --entry NAME --grid X[,Y[,Z]] --block X[,Y[,Z]]\n"
-	"                    [--args SPEC] [--smem BYTES] [--dtype f32|f16] --size M[,N,K] [--json]\n\n"
+static const char run_details[] =
 	"Runs one kernel on the GPU: JIT (the log is shown on errors), launch, verify against\n"
 	"cuBLAS on fresh random inputs, time (median of repeats) beside cuBLAS.\n\n"
-	"  --grid, --block, --smem  expressions over M, N, K: '--grid N/32,M/32', 'ceil(M/BM)';\n"
-	"                '--grid persistent': one block per SM slot (the kernel loops over tiles)\n"
-	"  --args SPEC   the kernel's parameters in order: A B C (buffers), M N K (u32), or\n"
-	"                typed literals u32:8192 s32:-1 u64:0 f32:1.5 f16:1 (default 'A B C M N K'),\n"
-	"                or TMA tensor maps tmap:A|B|C:INNER:OUTER[:none|32B|64B|128B] (a box of\n"
-	"                INNER columns x OUTER rows, e.g. tmap:A:64:128:128B)\n"
-	"  --dtype       f32: f32 A, B, C (cuBLAS SGEMM); f16: f16 A, B, f32 C (cuBLAS GemmEx)\n"
-	"  --timeout S   kill the run after S seconds (default: from the problem size)\n"
-	"  --emulate     run on the CPU with the PTX interpreter instead\n";
+	"  --timeout S     kill the run after S seconds (default: from the problem size)\n"
+	"  --emulate       run on the CPU with the PTX interpreter instead\n";
 
-int cli_launch_parse(int argc, char **argv, cli_launch *o, const char *usage)
+/* The options run and emulate share (cli_launch_parse reads them), after each one's own. */
+static const char launch_options[] =
+	"  --size N|M,N,K  the problem size\n"
+	"  --set KEY=VAL   change a lesson parameter for a what-if, e.g. --set TILE=16\n"
+	"  --json          print JSON (keys in docs/json.md)\n"
+	"  --ptx FILE      a kernel of your own instead of a lesson's; --entry NAME names it\n"
+	"  --grid, --block, --smem\n"
+	"                  expressions over M, N, K: '--grid N/32,M/32', 'ceil(M/BM)';\n"
+	"                  '--grid persistent': one block per SM slot (the kernel loops over tiles)\n"
+	"  --args SPEC     the kernel's parameters in order: A B C (buffers), M N K (u32), or\n"
+	"                  typed literals u32:8192 s32:-1 u64:0 f32:1.5 f16:1 (default 'A B C M N K'),\n"
+	"                  or TMA tensor maps tmap:A|B|C:INNER:OUTER[:none|32B|64B|128B] (a box of\n"
+	"                  INNER columns x OUTER rows, e.g. tmap:A:64:128:128B)\n"
+	"  --dtype T       f32: f32 A, B, C (cuBLAS SGEMM); f16: f16 A, B, f32 C (cuBLAS GemmEx)\n";
+
+static void launch_usage(const cli_command *self, FILE *out, const char *details)
+{
+	cli_usage(self, out, details);
+	fputs(launch_options, out);
+}
+
+int cli_launch_parse(const cli_command *self, int argc, char **argv, cli_launch *o, const char *details)
 {
 	static const struct option opts[] = {
 		{"ptx", required_argument, 0, 'p'},  {"entry", required_argument, 0, 'e'},
@@ -61,8 +72,8 @@ int cli_launch_parse(int argc, char **argv, cli_launch *o, const char *usage)
 			if (cli_parse_set(optarg, &o->set))
 				return -1;
 			break;
-		case 'h': fputs(usage, stdout); return 1;
-		default: fputs(usage, stderr); return -1;
+		case 'h': launch_usage(self, stdout, details); return 1;
+		default: launch_usage(self, stderr, details); return -1;
 		}
 	}
 	if (optind < argc)
@@ -72,7 +83,8 @@ int cli_launch_parse(int argc, char **argv, cli_launch *o, const char *usage)
 		return -1;
 	}
 	if (!o->lesson == !o->ptx) {
-		fprintf(stderr, "ptxtutor: give a LESSON or --ptx FILE (one of them)\n%s", usage);
+		fprintf(stderr, "ptxtutor: give a LESSON or --ptx FILE (one of them)\n");
+		cli_usage(self, stderr, NULL);
 		return -1;
 	}
 	if (o->ptx && (!o->entry || !o->grid || !o->block || !o->M)) {
@@ -183,10 +195,10 @@ int cli_launch_request(const cli_launch *o, const course *c, run_request *rq)
 	return 0;
 }
 
-int cmd_run(int argc, char **argv)
+int cmd_run(const cli_command *self, int argc, char **argv)
 {
 	cli_launch o;
-	int rc = cli_launch_parse(argc, argv, &o, run_usage);
+	int rc = cli_launch_parse(self, argc, argv, &o, run_details);
 	if (rc)
 		return rc > 0 ? 0 : 2;
 	static course c;
@@ -206,7 +218,7 @@ int cmd_run(int argc, char **argv)
 			if (strcmp(argv[i], "--emulate"))
 				eargv[n++] = argv[i];
 		eargv[n] = NULL;
-		return cmd_emulate(n, eargv);
+		return cmd_emulate(self, n, eargv);
 	}
 	run_result res;
 	char label[128];
