@@ -25,7 +25,7 @@ TESTSRC := $(sort $(wildcard tests/test_*.c))
 TESTBIN := $(TESTSRC:tests/%.c=$(BUILD)/tests/%)
 BIN     ?= ptxtutor
 
-.PHONY: all run test asan deps clean ptxas-check
+.PHONY: all run test asan deps clean ptxas-check ptx
 all: $(BIN)
 
 $(BIN): $(OBJ)
@@ -67,6 +67,10 @@ asan: deps
 # Every shipped PTX file must assemble as it is (needs ptxas; skipped without).
 ptxas-check:
 	$(Q)sh tests/ptxas_check.sh
+
+# Rewrites the generated ptx/*.ptx from their generators (the list: ptx/gen/regen.sh; needs python3).
+ptx:
+	$(Q)sh ptx/gen/regen.sh ptx
 
 clean:
 	rm -rf build build-asan $(BIN)

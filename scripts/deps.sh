@@ -10,6 +10,8 @@ command -v pkg-config >/dev/null 2>&1 || missing="$missing pkg-config"
 command -v tmux >/dev/null 2>&1 || missing="$missing tmux"
 command -v cc >/dev/null 2>&1 || missing="$missing gcc"
 command -v make >/dev/null 2>&1 || missing="$missing make"
+# python3 runs the PTX generators (ptx/gen/) for `make ptx` and tests/ptx_generated.sh.
+command -v python3 >/dev/null 2>&1 || missing="$missing python3"
 [ -n "$missing" ] || exit 0
 
 echo "ptxtutor: installing missing packages:$missing"

@@ -28,7 +28,7 @@ for t in "$BUILD"/tests/test_*; do
 	pass=$((pass + p)) fail=$((fail + f)) skip=$((skip + s))
 done
 # Shell tests print "ok NAME", "not ok NAME" or "skip NAME: why", one per line.
-for t in "$ROOT"/tests/e2e_*.sh "$ROOT"/tests/ptxas_check.sh; do
+for t in "$ROOT"/tests/e2e_*.sh "$ROOT"/tests/ptxas_check.sh "$ROOT"/tests/ptx_generated.sh; do
 	[ -f "$t" ] || continue
 	sh "$t" >"$log" 2>&1
 	rc=$?

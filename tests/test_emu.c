@@ -566,7 +566,8 @@ static int emulate_cmd(char *out, size_t outlen, const char *const *args, int n)
 	int so = dup(1), se = dup(2);
 	dup2(fd, 1);
 	dup2(fd, 2);
-	int rc = cmd_emulate(argc, argv);
+	static const cli_command row = {.name = "emulate", .synopsis = {"emulate ..."}};
+	int rc = cmd_emulate(&row, argc, argv);
 	fflush(stdout);
 	fflush(stderr);
 	dup2(so, 1);

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/util.h"
 #include "course/lesson.h"
 
 static const char good[] =
@@ -169,6 +170,22 @@ static void test_errors_name_file_and_line(void **state)
 		{"id: x\n", "lessons/09-x.md:1: a lesson starts with a front-matter block"},
 		{"---\nid: x\ntitle: T\nneeds: volta\n---\n# P\n", "lessons/09-x.md:4: needs wants sm_NN"},
 		{"---\nid: x\ntitle: T\ngrid: 132\n---\n# P\n", "lessons/09-x.md:4: grid is 'persistent'"},
+		{"---\nid: x\ntitle: T\n---\n# P\n@hint h\n", "lessons/09-x.md:6: @hint outside an exercise"},
+		{"---\nid: x\ntitle: T\n---\n# P\n@answer a\n", "lessons/09-x.md:6: @answer without an @exercise"},
+		{"---\nid: x\ntitle: T\n---\n# P\n@ptx\n", "lessons/09-x.md:6: @ptx wants one region name"},
+		{"---\nid: x\ntitle: T\n---\n@ptx a\n# P\n", "lessons/09-x.md:5: @ptx before the first page heading"},
+		{"---\nid: x\ntitle: T\n---\n# P\n@ptx a\n@ptx b\n@ptx c\n@ptx d\n@ptx e\n",
+		 "lessons/09-x.md:10: too many @ptx anchors on one page (at most 4)"},
+		{"---\nid: x\ntitle: T\n---\n# P\n@exercise flops T=1 T2=2 T3=3 T4=4 T5=5 T6=6 T7=7 T8=8 T9=9 "
+		 "T10=10 T11=11 T12=12 T13=13 T14=14 T15=15 T16=16 T17=17 T18=18 T19=19 T20=20 T21=21 T22=22 "
+		 "T23=23 T24=24 T25=25 T26=26 T27=27 T28=28 T29=29 T30=30 T31=31 T32=32 T33=33\n",
+		 "lessons/09-x.md:6: @exercise sets more than"},
+		{"---\nid: a-very-long-identifier-of-forty-characters\ntitle: T\n---\n# P\n",
+		 "lessons/09-x.md:2: id is longer than 31 characters"},
+		{"---\nid: x\ntitle: T\nblock: 1 2 3 4\n---\n# P\n", "lessons/09-x.md:4: block wants 1 to 3 values, got 4"},
+		{"---\nid: x\ntitle: T\nparams: A=1\nruntime: B\n---\n# P\n", "lessons/09-x.md:5: runtime names 'B'"},
+		{"---\nid: x\ntitle: T\nregs: 300\n---\n# P\n", "lessons/09-x.md:4: regs wants registers per thread"},
+		{"---\nid: x\ntitle: T\nkernel: a.ptx\n---\n# P\n", "lessons/09-x.md:4: kernel wants 'PATH ENTRY'"},
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		char err[256] = "";
@@ -177,6 +194,101 @@ static void test_errors_name_file_and_line(void **state)
 			fail_msg("case %zu: got '%s', want '%s'", i, err, cases[i].want);
 		free(l);
 	}
+}
+
+/* The messages for an unknown key or directive list the parser's tables, every name of them. */
+static void test_tables_in_messages(void **state)
+{
+	(void)state;
+	char err[256] = "";
+	lesson *l = parse("lessons/09-x.md", "---\nid: x\ntitle: T\n---\n# P\n@frob\n", err, -1);
+	free(l);
+	int n = 0;
+	const char *help;
+	for (const char *name; (name = lesson_directive(n, &help)); n++) {
+		assert_non_null(strstr(err, name));
+		assert_int_equal(strncmp(help, name, strlen(name)), 0);
+	}
+	assert_int_equal(n, 4);
+	assert_null(lesson_directive(-1, NULL));
+
+	l = parse("lessons/09-x.md", "---\nid: x\nfrob: 1\n---\n# P\n", err, -1);
+	free(l);
+	assert_non_null(strstr(err, "lessons/09-x.md:3: unknown front-matter key 'frob' (known: id, title, kernel,"));
+	for (n = 0; lesson_key(n, &help); n++) {
+		char name[40];
+		snprintf(name, sizeof name, " %s%s", lesson_key(n, NULL), lesson_key(n + 1, NULL) ? "," : ")");
+		if (!strstr(err, name))
+			fail_msg("'%s' does not list '%s'", err, name);
+	}
+}
+
+/* Pages and exercises are allocated as they come: far more than the old
+ * fixed 16 pages and 6 exercises per page, none dropped. */
+static void test_many_pages_and_exercises(void **state)
+{
+	(void)state;
+	enum { PAGES = 40, EXERCISES = 9 };
+	strbuf t = {0};
+	sb_append(&t, "---\nid: big\ntitle: Big\n---\n");
+	for (int p = 0; p < PAGES; p++) {
+		sb_printf(&t, "# Page %d\nText %d.\n", p, p);
+		for (int e = 0; e < EXERCISES; e++)
+			sb_printf(&t, "@exercise flops\nQ %d.%d?\n@hint h\n@answer a %d.%d\n", p, e, p, e);
+	}
+	char err[256] = "";
+	lesson *l = parse("lessons/07-big.md", t.data, err, 0);
+	assert_int_equal(l->npages, PAGES);
+	for (int p = 0; p < PAGES; p++) {
+		char want[32];
+		snprintf(want, sizeof want, "Page %d", p);
+		assert_string_equal(l->pages[p].title, want);
+		assert_int_equal(l->pages[p].nex, EXERCISES);
+		snprintf(want, sizeof want, "a %d.%d", p, EXERCISES - 1);
+		assert_string_equal(l->pages[p].ex[EXERCISES - 1].answer, want);
+		snprintf(want, sizeof want, "Q %d.0?", p);
+		assert_string_equal(l->pages[p].ex[0].question, want);
+	}
+	/* The last @exercise line: after the front matter (4 lines), 39 whole pages
+	 * (2 + 4 * 9 lines each), the last page's 2 lines and 8 exercises. */
+	int last = 4 + (2 + 4 * EXERCISES) * (PAGES - 1) + 2 + 4 * (EXERCISES - 1) + 1;
+	assert_int_equal(l->pages[PAGES - 1].ex[EXERCISES - 1].line, last);
+	lesson_free(l);
+	assert_int_equal(l->npages, 0);
+	assert_null(l->pages);
+	free(l);
+	sb_free(&t);
+}
+
+/* docs/ARCHITECTURE.md's table of front-matter keys is the parser's table:
+ * the same keys in the same order, each with the same meaning. */
+static void test_key_table_matches_docs(void **state)
+{
+	(void)state;
+	char path[1024], err[256];
+	util_path(path, sizeof path, "docs/ARCHITECTURE.md");
+	char *doc = util_read_file(path, NULL, err, sizeof err);
+	assert_non_null(doc);
+	const char *p = strstr(doc, "| key | meaning |\n|---|---|\n");
+	assert_non_null(p);
+	p = strchr(strchr(p, '\n') + 1, '\n') + 1;
+	int i = 0;
+	for (; !strncmp(p, "| `", 3); i++) {
+		const char *e = strchr(p, '\n');
+		char row[1024], want[1024];
+		snprintf(row, sizeof row, "%.*s", (int)(e - p), p);
+		const char *help, *key = lesson_key(i, &help);
+		if (!key)
+			fail_msg("docs/ARCHITECTURE.md has a key the parser does not know: %s", row);
+		snprintf(want, sizeof want, "| `%s` | %s |", key, help);
+		if (strcmp(row, want))
+			fail_msg("docs/ARCHITECTURE.md's row\n  %s\nis not the parser's\n  %s", row, want);
+		p = e + 1;
+	}
+	if (lesson_key(i, NULL))
+		fail_msg("docs/ARCHITECTURE.md lacks the key '%s'", lesson_key(i, NULL));
+	assert_true(i >= 15);
+	free(doc);
 }
 
 static int known(const char *key)
@@ -232,7 +344,7 @@ static void test_course_loads_shipped_lessons(void **state)
 static void test_course_validate_drops_broken(void **state)
 {
 	(void)state;
-	static course c;
+	course c = {.l = calloc(3, sizeof(lesson))};
 	char err[256], errs[1024] = "";
 	const char *ok = "---\nid: a\ntitle: A\n---\n# P\n{ai.shared}\n";
 	const char *bad = "---\nid: b\ntitle: B\n---\n# P\n@ptx nowhere\n";
@@ -256,6 +368,9 @@ int main(void)
 		cmocka_unit_test(test_args_and_persistent_grid),
 		cmocka_unit_test(test_errors_name_file_and_line),
 		cmocka_unit_test(test_validate),
+		cmocka_unit_test(test_tables_in_messages),
+		cmocka_unit_test(test_many_pages_and_exercises),
+		cmocka_unit_test(test_key_table_matches_docs),
 		cmocka_unit_test(test_course_loads_shipped_lessons),
 		cmocka_unit_test(test_course_validate_drops_broken),
 	};

@@ -20,6 +20,8 @@ floating point type" and "ldmatrix"): with g = lane>>2 and t = lane&3,
 import argparse
 import sys
 
+from banner import banner
+
 
 def parse():
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
@@ -66,7 +68,7 @@ class Gen:
     def header(self):
         g = self
         w = self.w
-        w("//")
+        w(banner() + "//")
         w("// 08_mma.ptx - tensor cores: C (f32) = A (f16) . B (f16), accumulated in f32.")
         w("//")
         w(f"// Block tile {g.BM}x{g.BN}, k-tile BK={g.BK}, {g.NWARPS} warps ({g.WARPS_M}x{g.WARPS_N}),"

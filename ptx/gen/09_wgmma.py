@@ -34,6 +34,8 @@ The tile loop is persistent-ready: a block takes tiles ctaid, ctaid + grid,
 """
 import argparse
 
+from banner import banner
+
 
 def parse():
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
@@ -88,7 +90,7 @@ class Gen:
     def header(self):
         w, S = self.w, self.S
         smem = S * STAGE + 2 * S * 8 + 1024
-        w("//")
+        w(banner() + "//")
         w("// 09_wgmma.ptx - Hopper: C (f32) = A (f16) . B (f16) with TMA, mbarriers and wgmma.")
         w("//")
         w(f"// Block tile {BM}x{BN}, k-tile BK={BK}, {S}-stage ring in shared memory.")

@@ -1,14 +1,20 @@
 #!/usr/bin/env python3
-"""Writes ptx/04_blocktile1d.ptx and ptx/05_blocktile2d.ptx.
+"""Writes ptx/04_blocktile1d.ptx (kernel 1d) or ptx/05_blocktile2d.ptx (kernel 2d) to stdout.
 
 Both kernels have a fully unrolled body (8 x 8 fused multiply-adds and the
 loads that feed them) that is tedious to type and easy to get wrong by hand;
 this script writes it out. The committed .ptx files are what the tutor shows
-and runs: edit the text here, run `python3 ptx/gen/blocktile.py` from the
-project root, and commit both.
+and runs: edit the text here, run `make ptx` from the project root (or
+    python3 ptx/gen/blocktile.py 1d > ptx/04_blocktile1d.ptx
+    python3 ptx/gen/blocktile.py 2d > ptx/05_blocktile2d.ptx)
+and commit both. The options are for timing variants; the committed files
+use the defaults: --prefetch, --maxnreg N (0: none), --entry NAME, and for 2d
+--unroll N and --compact.
 """
-import os
+import argparse
 import sys
+
+from banner import banner
 
 HEADER = """.version 7.0
 .target sm_50
@@ -44,7 +50,7 @@ def blocktile1d(prefetch=False, maxnreg=32, entry="sgemm_blocktile1d"):
     BM, BN, BK, TM = 64, 64, 8, 8
     L = []
     w = L.append
-    w(f"""// 04_blocktile1d.ptx: lesson 4, 1D blocktiling: each thread computes a column of {TM} elements of C.
+    w(banner() + f"""// 04_blocktile1d.ptx: lesson 4, 1D blocktiling: each thread computes a column of {TM} elements of C.
 //
 // C = A * B, row-major, A is M x K, B is K x N, C is M x N, all f32.
 // Tiles: BM = {BM}, BN = {BN}, BK = {BK}, TM = {TM}. Launch: {BM * BN // TM} threads (1-D),
@@ -251,7 +257,7 @@ def blocktile2d(prefetch=False, unroll=8, compact=False, maxnreg=0, entry="sgemm
     LB = BK * BN // NT                 # B elements each thread copies per tile (4)
     L = []
     w = L.append
-    w(f"""// 05_blocktile2d.ptx: lesson 5, 2D blocktiling: each thread computes an {TM} x {TN} block of C in registers.
+    w(banner() + f"""// 05_blocktile2d.ptx: lesson 5, 2D blocktiling: each thread computes an {TM} x {TN} block of C in registers.
 //
 // C = A * B, row-major, A is M x K, B is K x N, C is M x N, all f32.
 // Tiles: BM = {BM}, BN = {BN}, BK = {BK}, TM = {TM}, TN = {TN}. Launch: {NT} threads (1-D),
@@ -485,10 +491,19 @@ DONE:
 
 
 def main():
-    root = sys.argv[1] if len(sys.argv) > 1 else "."
-    for name, text in (("04_blocktile1d.ptx", blocktile1d()), ("05_blocktile2d.ptx", blocktile2d())):
-        with open(os.path.join(root, "ptx", name), "w") as f:
-            f.write(text)
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("kernel", choices=("1d", "2d"))
+    p.add_argument("--prefetch", action="store_true")
+    p.add_argument("--maxnreg", type=int)
+    p.add_argument("--entry")
+    p.add_argument("--unroll", type=int)
+    p.add_argument("--compact", action="store_true")
+    a = p.parse_args()
+    # Only the options given: each kernel keeps its own defaults for the rest.
+    opts = {k: v for k, v in vars(a).items() if k != "kernel" and v is not None and v is not False}
+    if a.kernel == "1d" and set(opts) - {"prefetch", "maxnreg", "entry"}:
+        p.error("--unroll and --compact are for the 2d kernel")
+    sys.stdout.write((blocktile1d if a.kernel == "1d" else blocktile2d)(**opts))
 
 
 if __name__ == "__main__":

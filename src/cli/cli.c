@@ -1,9 +1,17 @@
-/* cli: option helpers shared by the subcommands. */
+/* cli: the usage lines and option helpers shared by the subcommands. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli/cli.h"
+
+void cli_usage(const cli_command *self, FILE *out, const char *details)
+{
+	for (int i = 0; i < CLI_FORMS && self->synopsis[i]; i++)
+		fprintf(out, "%s ptxtutor %s\n", i ? "      " : "usage:", self->synopsis[i]);
+	if (details)
+		fprintf(out, "\n%s", details);
+}
 
 int cli_parse_size(const char *s, long long *M, long long *N, long long *K)
 {

@@ -2,23 +2,43 @@
 #ifndef PTXTUTOR_CLI_H
 #define PTXTUTOR_CLI_H
 
+#include <stdio.h>
+
 #include "base/expr.h"
 #include "course/lesson.h"
 
 #define PTXTUTOR_VERSION "0.1.0"
 
-/* Each subcommand lives in src/cmd_NAME.c; argv[0] is the subcommand's name. */
-int cmd_tui(int argc, char **argv);
-int cmd_list(int argc, char **argv);
-int cmd_gpus(int argc, char **argv);
-int cmd_show(int argc, char **argv);
-int cmd_occupancy(int argc, char **argv);
-int cmd_bench(int argc, char **argv);
-int cmd_check(int argc, char **argv);
-int cmd_run(int argc, char **argv);
-int cmd_emulate(int argc, char **argv);
-/* `show LESSON --screen`: the tutor's panes printed as plain text (src/cli/cmd_tui.c). */
-int cmd_screen(int argc, char **argv);
+/* One row of the command table in src/cli/main.c: `ptxtutor --help`, the
+ * unknown-command error, the README's Commands block (tests/test_cli.c checks)
+ * and the command's own --help are all printed from it. */
+#define CLI_FORMS 2
+typedef struct cli_command cli_command;
+struct cli_command {
+	const char *name;                   /* NULL for the tutor (no command) */
+	const char *synopsis[CLI_FORMS];    /* the forms after "ptxtutor ", unused ones NULL */
+	const char *summary;                /* one line for `ptxtutor --help` */
+	int (*run)(const cli_command *self, int argc, char **argv);
+};
+
+/* Prints "usage: ptxtutor FORM" (one line per form), then a blank line and
+ * details, the command's own options and prose (may be NULL). */
+void cli_usage(const cli_command *self, FILE *out, const char *details);
+
+/* Each subcommand lives in src/cli/cmd_NAME.c; argv[0] is the subcommand's
+ * name and self its row of the command table. */
+int cmd_tui(const cli_command *self, int argc, char **argv);
+int cmd_list(const cli_command *self, int argc, char **argv);
+int cmd_gpus(const cli_command *self, int argc, char **argv);
+int cmd_show(const cli_command *self, int argc, char **argv);
+int cmd_occupancy(const cli_command *self, int argc, char **argv);
+int cmd_bench(const cli_command *self, int argc, char **argv);
+int cmd_check(const cli_command *self, int argc, char **argv);
+int cmd_run(const cli_command *self, int argc, char **argv);
+int cmd_emulate(const cli_command *self, int argc, char **argv);
+/* `show LESSON --screen`: the tutor's panes printed as plain text
+ * (src/cli/cmd_tui.c); self is the tutor's row, which has that form. */
+int cmd_screen(const cli_command *self, int argc, char **argv);
 
 /* Parses "N" or "M,N,K". Returns 0, or -1 after printing why. */
 int cli_parse_size(const char *s, long long *M, long long *N, long long *K);

@@ -1,23 +1,24 @@
 /* cmd_bench: `ptxtutor bench` — each lesson and cuBLAS timed in one run, as a table, CSV or JSON. */
 #include <getopt.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "cli/bench.h"
 #include "cli/cli.h"
+#include "base/util.h"
 #include "run/launch.h"
 #include "base/json.h"
 
-static const char usage[] =
-	"usage: ptxtutor bench [LESSON...] [--size N|M,N,K] [--csv|--json]\n\n"
+static const char details[] =
 	"Times each lesson's kernel and cuBLAS (SGEMM for f32, GemmEx f16->f32 for f16) in the\n"
-	"same run: median of repeats, GFLOP/s, %% of cuBLAS, speed-up over the previous lesson,\n"
+	"same run: median of repeats, GFLOP/s, % of cuBLAS, speed-up over the previous lesson,\n"
 	"the relative error against cuBLAS. Default: every lesson with a kernel, at 4096.\n";
 
 enum { OUT_TABLE, OUT_CSV, OUT_JSON };
 
-int cmd_bench(int argc, char **argv)
+int cmd_bench(const cli_command *self, int argc, char **argv)
 {
 	static const struct option opts[] = {{"size", required_argument, 0, 's'}, {"csv", no_argument, 0, 'c'},
 					     {"json", no_argument, 0, 'j'},        {"help", no_argument, 0, 'h'},
@@ -34,18 +35,19 @@ int cmd_bench(int argc, char **argv)
 		else if (ch == 'j')
 			fmt = OUT_JSON;
 		else {
-			fputs(usage, ch == 'h' ? stdout : stderr);
+			cli_usage(self, ch == 'h' ? stdout : stderr, details);
 			return ch == 'h' ? 0 : 2;
 		}
 	}
 	static course c;
 	cli_course(&c);
-	const lesson *todo[LESSON_MAX];
+	const lesson **todo = xcalloc((size_t)(argc + c.n), sizeof *todo); /* the named lessons, or all */
 	int n = 0;
 	for (int i = optind; i < argc; i++) {
 		const lesson *l = course_find(&c, argv[i]);
 		if (!l) {
 			fprintf(stderr, "ptxtutor: no lesson '%s' (see ptxtutor list)\n", argv[i]);
+			free(todo);
 			return 2;
 		}
 		todo[n++] = l;
@@ -128,6 +130,7 @@ int cmd_bench(int argc, char **argv)
 		json_finish(&w);
 	}
 	bench_done();
+	free(todo);
 	course_free(&c);
 	return failures ? 1 : 0;
 }

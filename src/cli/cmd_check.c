@@ -6,16 +6,16 @@
 
 #include "cli/bench.h"
 #include "cli/cli.h"
+#include "base/util.h"
 #include "run/launch.h"
 
-static const char usage[] =
-	"usage: ptxtutor check [LESSON...] [--sizes LIST]\n\n"
+static const char details[] =
 	"Verifies each lesson's kernel against cuBLAS on fresh random inputs at several sizes.\n"
 	"LIST is sizes separated by ';' or spaces, each N or M,N,K (default '128;1000;4096;\n"
 	"1000,1200,800'); a size a lesson cannot take is moved to its nearest valid size.\n"
 	"The exit status is non-zero if any check fails.\n";
 
-int cmd_check(int argc, char **argv)
+int cmd_check(const cli_command *self, int argc, char **argv)
 {
 	static const struct option opts[] = {{"sizes", required_argument, 0, 's'}, {"help", no_argument, 0, 'h'}, {0}};
 	const char *sizes = "128;1000;4096;1000,1200,800";
@@ -25,7 +25,7 @@ int cmd_check(int argc, char **argv)
 		if (ch == 's')
 			sizes = optarg;
 		else {
-			fputs(usage, ch == 'h' ? stdout : stderr);
+			cli_usage(self, ch == 'h' ? stdout : stderr, details);
 			return ch == 'h' ? 0 : 2;
 		}
 	}
@@ -40,11 +40,12 @@ int cmd_check(int argc, char **argv)
 	}
 	static course c;
 	cli_course(&c);
-	const lesson *todo[LESSON_MAX];
+	const lesson **todo = xcalloc((size_t)(argc + c.n), sizeof *todo); /* the named lessons, or all */
 	int n = 0;
 	for (int i = optind; i < argc; i++) {
 		if (!(todo[n] = course_find(&c, argv[i]))) {
 			fprintf(stderr, "ptxtutor: no lesson '%s'\n", argv[i]);
+			free(todo);
 			return 2;
 		}
 		n++;
@@ -92,6 +93,7 @@ int cmd_check(int argc, char **argv)
 	}
 	printf("%d passed, %d failed, %d skipped\n", pass, fail, skipped);
 	bench_done();
+	free(todo);
 	course_free(&c);
 	return fail ? 1 : 0;
 }

@@ -9,15 +9,12 @@
 #include "base/util.h"
 #include "run/launch.h"
 
-static const char emulate_usage[] =
-	"usage: ptxtutor emulate LESSON [--size N|M,N,K] [--set KEY=VALUE]... [--json]\n"
-	"       ptxtutor emulate --ptx FILE --entry NAME --grid X[,Y[,Z]] --block X[,Y[,Z]]\n"
-	"                        [--smem BYTES] [--args SPEC] [--dtype f32|f16] --size M[,N,K] [--json]\n\n"
+static const char emulate_details[] =
 	"Runs the kernel on the CPU, warp by warp, on random inputs; verifies C against a\n"
 	"double-precision reference; counts what Nsight Compute would: global requests and\n"
 	"32-byte sectors, shared-memory wavefronts and bank conflicts, instructions by class,\n"
 	"also per labelled region (// @name ... // @end). Reports shared-memory races\n"
-	"(a missing bar.sync) and out-of-bounds accesses with the PTX line. Default size 128.\n";
+	"(a missing bar.sync) and out-of-bounds accesses with the PTX line. Default size 128.\n\n";
 
 static void gmem_json(json_writer *w, const char *key, const emu_gmem *g)
 {
@@ -112,10 +109,10 @@ static void print_counts(FILE *f, const emu_counts *c, const char *indent)
 	fprintf(f, "; barriers %llu\n", c->barriers);
 }
 
-int cmd_emulate(int argc, char **argv)
+int cmd_emulate(const cli_command *self, int argc, char **argv)
 {
 	cli_launch o;
-	int rc = cli_launch_parse(argc, argv, &o, emulate_usage);
+	int rc = cli_launch_parse(self, argc, argv, &o, emulate_details);
 	if (rc)
 		return rc > 0 ? 0 : 2;
 	static course c;

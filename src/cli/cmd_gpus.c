@@ -6,16 +6,13 @@
 #include "model/devices.h"
 #include "base/json.h"
 
-static void usage(FILE *out)
-{
-	fprintf(out, "usage: ptxtutor gpus [--json]\n\n"
-		     "The GPU models in assets/gpus.tsv that --gpu NAME picks from: compute capability,\n"
-		     "SMs, peaks (FP32 and tensor cores, f16 in / f32 accumulate, dense), bandwidth, the\n"
-		     "FP32 ridge point, and the per-SM limits occupancy uses. NAME is a key (h100, a100-40)\n"
-		     "or part of a name (\"4090\"), case-insensitive; `a100` is the 80 GB card.\n");
-}
+static const char details[] =
+	"The GPU models in assets/gpus.tsv that --gpu NAME picks from: compute capability,\n"
+	"SMs, peaks (FP32 and tensor cores, f16 in / f32 accumulate, dense), bandwidth, the\n"
+	"FP32 ridge point, and the per-SM limits occupancy uses. NAME is a key (h100, a100-40)\n"
+	"or part of a name (\"4090\"), case-insensitive; `a100` is the 80 GB card.\n";
 
-int cmd_gpus(int argc, char **argv)
+int cmd_gpus(const cli_command *self, int argc, char **argv)
 {
 	static const struct option opts[] = {{"json", no_argument, 0, 'j'}, {"help", no_argument, 0, 'h'}, {0}};
 	int json = 0, ch;
@@ -24,7 +21,7 @@ int cmd_gpus(int argc, char **argv)
 		if (ch == 'j')
 			json = 1;
 		else {
-			usage(ch == 'h' ? stdout : stderr);
+			cli_usage(self, ch == 'h' ? stdout : stderr, details);
 			return ch == 'h' ? 0 : 2;
 		}
 	}

@@ -19,7 +19,7 @@ int cli_course(course *c)
 	return n;
 }
 
-int cmd_list(int argc, char **argv)
+int cmd_list(const cli_command *self, int argc, char **argv)
 {
 	static const struct option opts[] = {{"json", no_argument, 0, 'j'}, {"help", no_argument, 0, 'h'}, {0}};
 	int json = 0, ch;
@@ -28,8 +28,8 @@ int cmd_list(int argc, char **argv)
 		if (ch == 'j')
 			json = 1;
 		else {
-			printf("usage: ptxtutor list [--json]\n\nThe lessons: number, id, title, dtype and the "
-			       "GPU generation each needs.\n");
+			cli_usage(self, ch == 'h' ? stdout : stderr,
+				  "The lessons: number, id, title, dtype and the GPU generation each needs.\n");
 			return ch == 'h' ? 0 : 2;
 		}
 	}

@@ -8,19 +8,16 @@
 #include "base/json.h"
 #include "model/occupancy.h"
 
-static void usage(FILE *out)
-{
-	fprintf(out, "usage: ptxtutor occupancy --gpu NAME --threads T --regs R [--smem BYTES] [--json]\n\n"
-		     "Blocks per SM and occupancy as the CUDA driver computes them, with the working:\n"
-		     "the limits from warps, registers (per warp, rounded to 256, over 4 schedulers),\n"
-		     "shared memory (plus the bytes reserved per block, in 128-byte units) and the\n"
-		     "SM's block limit.\n\n"
-		     "  --gpu NAME      a GPU from `ptxtutor gpus` (default: h100)\n"
-		     "  --threads T     threads per block\n"
-		     "  --regs R        registers per thread (ptxas -v, or cuFuncGetAttribute)\n"
-		     "  --smem BYTES    shared memory per block, static + dynamic (default 0)\n"
-		     "  --json          print JSON (keys in docs/json.md)\n");
-}
+static const char details[] =
+	"Blocks per SM and occupancy as the CUDA driver computes them, with the working:\n"
+	"the limits from warps, registers (per warp, rounded to 256, over 4 schedulers),\n"
+	"shared memory (plus the bytes reserved per block, in 128-byte units) and the\n"
+	"SM's block limit.\n\n"
+	"  --gpu NAME      a GPU from `ptxtutor gpus` (default: h100)\n"
+	"  --threads T     threads per block\n"
+	"  --regs R        registers per thread (ptxas -v, or cuFuncGetAttribute)\n"
+	"  --smem BYTES    shared memory per block, static + dynamic (default 0)\n"
+	"  --json          print JSON (keys in docs/json.md)\n";
 
 static int parse_int(const char *opt, const char *s, int *out)
 {
@@ -34,7 +31,7 @@ static int parse_int(const char *opt, const char *s, int *out)
 	return 0;
 }
 
-int cmd_occupancy(int argc, char **argv)
+int cmd_occupancy(const cli_command *self, int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{"gpu", required_argument, 0, 'g'},   {"threads", required_argument, 0, 't'},
@@ -53,8 +50,8 @@ int cmd_occupancy(int argc, char **argv)
 		case 'r': if (parse_int("--regs", optarg, &in.regs)) return 2; have_regs = 1; break;
 		case 's': if (parse_int("--smem", optarg, &in.smem_dynamic)) return 2; break;
 		case 'j': json = 1; break;
-		case 'h': usage(stdout); return 0;
-		default: usage(stderr); return 2;
+		case 'h': cli_usage(self, stdout, details); return 0;
+		default: cli_usage(self, stderr, details); return 2;
 		}
 	}
 	if (optind < argc) {
@@ -63,7 +60,7 @@ int cmd_occupancy(int argc, char **argv)
 	}
 	if (!have_threads || !have_regs) {
 		fprintf(stderr, "ptxtutor occupancy: --threads and --regs are required\n");
-		usage(stderr);
+		cli_usage(self, stderr, details);
 		return 2;
 	}
 	static gpu_table t;

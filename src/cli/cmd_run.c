@@ -10,27 +10,16 @@
 #include "base/util.h"
 #include "run/launch.h"
 
-static const char run_usage[] =
-	"usage: ptxtutor run LESSON [--size N|M,N,K] [--set KEY=VALUE]... [--json]\n"
-	"       ptxtutor run --ptx FILE --entry NAME --grid X[,Y[,Z]] --block X[,Y[,Z]]\n"
-	"                    [--args SPEC] [--smem BYTES] [--dtype f32|f16] --size M[,N,K] [--json]\n\n"
+static const char run_details[] =
 	"Runs one kernel on the GPU: JIT (the log is shown on errors), launch, verify against\n"
 	"cuBLAS on fresh random inputs, time (median of repeats) beside cuBLAS.\n\n"
-	"  --grid, --block, --smem  expressions over M, N, K: '--grid N/32,M/32', 'ceil(M/BM)';\n"
-	"                '--grid persistent': one block per SM slot (the kernel loops over tiles)\n"
-	"  --args SPEC   the kernel's parameters in order: A B C (buffers), M N K (u32), or\n"
-	"                typed literals u32:8192 s32:-1 u64:0 s64:-1 f32:1.5 f64:0.5 f16:1\n"
-	"                (default 'A B C M N K'),\n"
-	"                or TMA tensor maps tmap:A|B|C:INNER:OUTER[:none|32B|64B|128B] (a box of\n"
-	"                INNER columns x OUTER rows, e.g. tmap:A:64:128:128B)\n"
-	"  --dtype       f32: f32 A, B, C (cuBLAS SGEMM); f16: f16 A, B, f32 C (cuBLAS GemmEx)\n"
-	"  --timeout S   kill the run after S seconds (default: from the problem size)\n"
-	"  --emulate     run on the CPU with the PTX interpreter instead\n";
+	"  --timeout S     kill the run after S seconds (default: from the problem size)\n"
+	"  --emulate       run on the CPU with the PTX interpreter instead\n";
 
-int cmd_run(int argc, char **argv)
+int cmd_run(const cli_command *self, int argc, char **argv)
 {
 	cli_launch o;
-	int rc = cli_launch_parse(argc, argv, &o, run_usage);
+	int rc = cli_launch_parse(self, argc, argv, &o, run_details);
 	if (rc)
 		return rc > 0 ? 0 : 2;
 	static course c;
@@ -50,7 +39,7 @@ int cmd_run(int argc, char **argv)
 			if (strcmp(argv[i], "--emulate"))
 				eargv[n++] = argv[i];
 		eargv[n] = NULL;
-		return cmd_emulate(n, eargv);
+		return cmd_emulate(self, n, eargv);
 	}
 	run_result res;
 	char label[128];

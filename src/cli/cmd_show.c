@@ -14,23 +14,20 @@
 #include "base/util.h"
 #include "run/launch.h"
 
-static void usage(FILE *out)
-{
-	fprintf(out, "usage: ptxtutor show LESSON [--gpu NAME] [--size N | --size M,N,K] [--set KEY=VALUE]... [--json]\n\n"
-		     "The lesson's numbers from its cost model: FLOPs; loads and stores per output element\n"
-		     "and in total for global memory, shared memory and registers; arithmetic intensity per\n"
-		     "level; 32-byte sectors per warp request and shared-memory wavefronts; the roofline\n"
-		     "(ridge point, bound, predicted time); occupancy step by step.\n\n"
-		     "  LESSON          a number (3) or an id (smem)\n"
-		     "  --gpu NAME      a GPU from `ptxtutor gpus` (default: this GPU, else h100)\n"
-		     "  --size N|M,N,K  problem size (default 4096)\n"
-		     "  --set KEY=VAL   change a lesson parameter for a what-if, e.g. --set TILE=16\n"
-		     "  --json          print JSON (keys in docs/json.md)\n\n"
-		     "Without --gpu on a machine with an NVIDIA GPU, the live device is used and the\n"
-		     "kernel is JIT-compiled for its register count; otherwise registers per thread are\n"
-		     "the lesson's recorded ptxas count (regs: in its front matter), labelled so.\n"
-		     "Formulas: docs/model.md.\n");
-}
+static const char details[] =
+	"The lesson's numbers from its cost model: FLOPs; loads and stores per output element\n"
+	"and in total for global memory, shared memory and registers; arithmetic intensity per\n"
+	"level; 32-byte sectors per warp request and shared-memory wavefronts; the roofline\n"
+	"(ridge point, bound, predicted time); occupancy step by step.\n\n"
+	"  LESSON          a number (3) or an id (smem)\n"
+	"  --gpu NAME      a GPU from `ptxtutor gpus` (default: this GPU, else h100)\n"
+	"  --size N|M,N,K  problem size (default 4096)\n"
+	"  --set KEY=VAL   change a lesson parameter for a what-if, e.g. --set TILE=16\n"
+	"  --json          print JSON (keys in docs/json.md)\n\n"
+	"Without --gpu on a machine with an NVIDIA GPU, the live device is used and the\n"
+	"kernel is JIT-compiled for its register count; otherwise registers per thread are\n"
+	"the lesson's recorded ptxas count (regs: in its front matter), labelled so.\n"
+	"Formulas: docs/model.md.\n";
 
 static void level_json(json_writer *w, const char *key, const model_level *lv)
 {
@@ -206,7 +203,7 @@ static int ask_gpu(const lesson *l, const expr_env *ov, const gpu_table *t, gpu_
 	return 1;
 }
 
-int cmd_show(int argc, char **argv)
+int cmd_show(const cli_command *self, int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{"gpu", required_argument, 0, 'g'}, {"size", required_argument, 0, 's'},
@@ -224,8 +221,8 @@ int cmd_show(int argc, char **argv)
 		case 's': if (cli_parse_size(optarg, &M, &N, &K)) return 2; break;
 		case 'S': if (cli_parse_set(optarg, &ov)) return 2; break;
 		case 'j': json = 1; break;
-		case 'h': usage(stdout); return 0;
-		default: usage(stderr); return 2;
+		case 'h': cli_usage(self, stdout, details); return 0;
+		default: cli_usage(self, stderr, details); return 2;
 		}
 	}
 	if (optind != argc - 1) {

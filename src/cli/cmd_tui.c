@@ -35,19 +35,13 @@ typedef struct {
 	int exit_after_first_frame; /* PTXTUTOR_FIRST_FRAME_EXIT: start-up timing */
 } options;
 
-static void usage(FILE *f)
-{
-	fprintf(f,
-		"usage: ptxtutor [LESSON] [--present] [--theme light|dark] [--ascii] [--gpu NAME]\n"
-		"                [--size N|M,N,K] [--set K=V]... [--page P]\n"
-		"       ptxtutor show LESSON --screen [--width W] [--height H] [--keys KEYS] [same options]\n\n"
-		"The interactive tutor: the lesson, its PTX, the numbers and the run side by side.\n"
-		"Keys: ? in the tutor. Where you were is remembered under $XDG_STATE_HOME/ptxtutor.\n"
-		"NO_COLOR (set and not empty) turns colours off; --ascii avoids line drawing.\n"
-		"--screen prints what the tutor would draw (after KEYS, typed one by one).\n");
-}
+static const char details[] =
+	"The interactive tutor: the lesson, its PTX, the numbers and the run side by side.\n"
+	"Keys: ? in the tutor. Where you were is remembered under $XDG_STATE_HOME/ptxtutor.\n"
+	"NO_COLOR (set and not empty) turns colours off; --ascii avoids line drawing.\n"
+	"--screen prints what the tutor would draw (after KEYS, typed one by one).\n";
 
-static int parse(int argc, char **argv, options *op, int screen)
+static int parse(const cli_command *self, int argc, char **argv, options *op, int screen)
 {
 	enum { O_PRESENT = 256, O_ASCII, O_THEME, O_GPU, O_SIZE, O_SET, O_PAGE, O_LESSON, O_SCREEN, O_W, O_H, O_KEYS };
 	static const struct option longs[] = {
@@ -90,8 +84,8 @@ static int parse(int argc, char **argv, options *op, int screen)
 		case O_W: op->width = atoi(optarg); break;
 		case O_H: op->height = atoi(optarg); break;
 		case O_KEYS: op->keys = optarg; break;
-		case 'h': usage(stdout); return 1;
-		default: usage(stderr); return -1;
+		case 'h': cli_usage(self, stdout, details); return 1;
+		default: cli_usage(self, stderr, details); return -1;
 		}
 	}
 	/* `show` has its own name first: the lesson is the first word after it. */
@@ -167,10 +161,10 @@ static void feed_keys(ui_app *a, const char *k)
 	}
 }
 
-int cmd_screen(int argc, char **argv)
+int cmd_screen(const cli_command *self, int argc, char **argv)
 {
 	options op;
-	int rc = parse(argc, argv, &op, 1);
+	int rc = parse(self, argc, argv, &op, 1);
 	if (rc)
 		return rc < 0 ? 2 : 0;
 	ui_app *a = start(&op);
@@ -315,11 +309,11 @@ static void serve(ui_app *a, worker *w, int *worker_up, int saved_err)
 		ui_app_run_started(a, util_now(), NULL);
 }
 
-int cmd_tui(int argc, char **argv)
+int cmd_tui(const cli_command *self, int argc, char **argv)
 {
 	double t0 = util_now();
 	options op;
-	int rc = parse(argc, argv, &op, 0);
+	int rc = parse(self, argc, argv, &op, 0);
 	if (rc)
 		return rc < 0 ? 2 : 0;
 	const char *ff = getenv("PTXTUTOR_FIRST_FRAME_EXIT");

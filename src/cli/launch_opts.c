@@ -11,7 +11,29 @@
 #include "cli/cli.h"
 #include "run/launch.h"
 
-int cli_launch_parse(int argc, char **argv, cli_launch *o, const char *usage)
+/* The options run and emulate share, printed after each one's own. */
+static const char launch_options[] =
+	"  --size N|M,N,K  the problem size\n"
+	"  --set KEY=VAL   change a lesson parameter for a what-if, e.g. --set TILE=16\n"
+	"  --json          print JSON (keys in docs/json.md)\n"
+	"  --ptx FILE      a kernel of your own instead of a lesson's; --entry NAME names it\n"
+	"  --grid, --block, --smem\n"
+	"                  expressions over M, N, K: '--grid N/32,M/32', 'ceil(M/BM)';\n"
+	"                  '--grid persistent': one block per SM slot (the kernel loops over tiles)\n"
+	"  --args SPEC     the kernel's parameters in order: A B C (buffers), M N K (u32), or\n"
+	"                  typed literals u32:8192 s32:-1 u64:0 s64:-1 f32:1.5 f64:0.5 f16:1\n"
+	"                  (default 'A B C M N K'), or TMA tensor maps\n"
+	"                  tmap:A|B|C:INNER:OUTER[:none|32B|64B|128B] (a box of INNER columns\n"
+	"                  x OUTER rows, e.g. tmap:A:64:128:128B)\n"
+	"  --dtype T       f32: f32 A, B, C (cuBLAS SGEMM); f16: f16 A, B, f32 C (cuBLAS GemmEx)\n";
+
+static void launch_usage(const cli_command *self, FILE *out, const char *details)
+{
+	cli_usage(self, out, details);
+	fputs(launch_options, out);
+}
+
+int cli_launch_parse(const cli_command *self, int argc, char **argv, cli_launch *o, const char *details)
 {
 	static const struct option opts[] = {
 		{"ptx", required_argument, 0, 'p'},  {"entry", required_argument, 0, 'e'},
@@ -46,8 +68,8 @@ int cli_launch_parse(int argc, char **argv, cli_launch *o, const char *usage)
 			if (cli_parse_set(optarg, &o->set))
 				return -1;
 			break;
-		case 'h': fputs(usage, stdout); return 1;
-		default: fputs(usage, stderr); return -1;
+		case 'h': launch_usage(self, stdout, details); return 1;
+		default: launch_usage(self, stderr, details); return -1;
 		}
 	}
 	if (optind < argc)
@@ -57,7 +79,8 @@ int cli_launch_parse(int argc, char **argv, cli_launch *o, const char *usage)
 		return -1;
 	}
 	if (!o->lesson == !o->ptx) {
-		fprintf(stderr, "ptxtutor: give a LESSON or --ptx FILE (one of them)\n%s", usage);
+		fprintf(stderr, "ptxtutor: give a LESSON or --ptx FILE (one of them)\n");
+		cli_usage(self, stderr, NULL);
 		return -1;
 	}
 	if (o->ptx && (!o->entry || !o->grid || !o->block || !o->M)) {

@@ -3,6 +3,7 @@
 #define PTXTUTOR_LAUNCH_OPTS_H
 
 #include "base/expr.h"
+#include "cli/cli.h"
 #include "course/lesson.h"
 #include "run/run.h"
 
@@ -23,8 +24,9 @@ typedef struct {
 } cli_launch;
 
 /* Parses run/emulate options (getopt_long) into o; LESSON may be positional.
- * Returns 0, 1 after printing help, or -1 after printing why. */
-int cli_launch_parse(int argc, char **argv, cli_launch *o, const char *usage);
+ * Returns 0, 1 after printing help (the command's usage lines, its details,
+ * then the shared options), or -1 after printing why. */
+int cli_launch_parse(const cli_command *self, int argc, char **argv, cli_launch *o, const char *details);
 /* Builds the request. Returns 0, or -1 after printing why. */
 int cli_launch_request(const cli_launch *o, const course *c, run_request *rq);
 

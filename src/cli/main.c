@@ -1,5 +1,4 @@
 /* main: the command line — one table of subcommands, each in its own cmd_*.c. */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -7,37 +6,58 @@
 #include "cli/cli.h"
 #include "base/util.h"
 
-typedef struct {
-	const char *name;
-	int (*fn)(int argc, char **argv);
-	const char *usage;
-	const char *summary;
-} command;
+/* The tutor itself: no command, or `show LESSON --screen` for its panes as text. */
+static const cli_command tutor = {
+	.synopsis = {"[LESSON] [--present] [--theme light|dark] [--ascii] [--gpu NAME] [--size N|M,N,K] "
+		     "[--set K=V]... [--page P]",
+		     "show LESSON --screen [--width W] [--height H] [--keys KEYS] [the tutor's options]"},
+	.summary = "the interactive tutor",
+	.run = cmd_tui,
+};
 
-static const command commands[] = {
-	{"list", cmd_list, "list [--json]", "the lessons: number, id, title, dtype, minimum sm"},
-	{"gpus", cmd_gpus, "gpus [--json]", "the built-in GPU models"},
-	{"show", cmd_show, "show LESSON [--gpu NAME] [--size N|M,N,K] [--set K=V]... [--json|--screen]",
-	 "a lesson's numbers: intensity, accesses, roofline, occupancy"},
-	{"occupancy", cmd_occupancy, "occupancy --gpu NAME --threads T --regs R [--smem BYTES] [--json]",
-	 "occupancy as the driver computes it, step by step"},
-	{"bench", cmd_bench, "bench [LESSON...] [--size N] [--csv|--json]", "time lessons beside cuBLAS on the GPU"},
-	{"check", cmd_check, "check [LESSON...] [--sizes LIST]", "verify lessons against cuBLAS at several sizes"},
-	{"run", cmd_run, "run LESSON | --ptx FILE --entry NAME ... [--json]", "run one kernel on the GPU, verified and timed"},
-	{"emulate", cmd_emulate, "emulate LESSON [--size N] [--json]", "run a kernel on the CPU and count its memory traffic"},
+static const cli_command commands[] = {
+	{.name = "list", .synopsis = {"list [--json]"}, .run = cmd_list,
+	 .summary = "the lessons: number, id, title, dtype, minimum sm"},
+	{.name = "gpus", .synopsis = {"gpus [--json]"}, .run = cmd_gpus,
+	 .summary = "the built-in GPU models (assets/gpus.tsv)"},
+	{.name = "show", .synopsis = {"show LESSON [--gpu NAME] [--size N|M,N,K] [--set KEY=VALUE]... [--json|--screen]"},
+	 .run = cmd_show, .summary = "a lesson's numbers: intensity, accesses, roofline, occupancy"},
+	{.name = "occupancy", .synopsis = {"occupancy --gpu NAME --threads T --regs R [--smem BYTES] [--json]"},
+	 .run = cmd_occupancy, .summary = "occupancy as the driver computes it, step by step"},
+	{.name = "bench", .synopsis = {"bench [LESSON...] [--size N|M,N,K] [--csv|--json]"}, .run = cmd_bench,
+	 .summary = "GPU: time lessons beside cuBLAS"},
+	{.name = "check", .synopsis = {"check [LESSON...] [--sizes LIST]"}, .run = cmd_check,
+	 .summary = "GPU: verify lessons against cuBLAS at several sizes"},
+	{.name = "run",
+	 .synopsis = {"run LESSON [--size N|M,N,K] [--set KEY=VALUE]... [--json]",
+		      "run --ptx FILE --entry NAME --grid X[,Y[,Z]] --block X[,Y[,Z]] --size M[,N,K] [options]"},
+	 .run = cmd_run, .summary = "GPU: run one kernel, verified and timed"},
+	{.name = "emulate",
+	 .synopsis = {"emulate LESSON [--size N|M,N,K] [--set KEY=VALUE]... [--json]",
+		      "emulate --ptx FILE --entry NAME --grid X[,Y[,Z]] --block X[,Y[,Z]] --size M[,N,K] [options]"},
+	 .run = cmd_emulate, .summary = "CPU: run a kernel in the emulator and count its memory traffic"},
 };
 
 static void usage(FILE *out)
 {
 	fprintf(out,
 		"ptxtutor %s - learn how a fast GPU matrix multiplication is built, in PTX\n\n"
-		"usage: ptxtutor [--present] [--ascii] [--gpu NAME]   start the tutor\n"
-		"       ptxtutor COMMAND [options]                    (COMMAND --help for more)\n\n"
-		"commands:\n",
-		PTXTUTOR_VERSION);
+		"usage: ptxtutor [LESSON] [options]   %s (`ptxtutor 3 --help`: its options)\n"
+		"       ptxtutor COMMAND [options]    one of these (`ptxtutor COMMAND --help`: more)\n\n",
+		PTXTUTOR_VERSION, tutor.summary);
 	for (size_t i = 0; i < ARRAY_LEN(commands); i++)
 		fprintf(out, "  %-10s %s\n", commands[i].name, commands[i].summary);
 	fprintf(out, "\nLESSON is a number (3) or an id (smem). Docs: README.md, docs/.\n");
+}
+
+/* A first word that names no command may name a lesson: `ptxtutor 3` is the tutor at lesson 3. */
+static int is_lesson(const char *what)
+{
+	course c;
+	course_load(&c, NULL, 0);
+	int found = course_find(&c, what) != NULL;
+	course_free(&c);
+	return found;
 }
 
 int main(int argc, char **argv)
@@ -56,16 +76,16 @@ int main(int argc, char **argv)
 		if (!strcmp(a, "show"))
 			for (int i = 2; i < argc; i++)
 				if (!strcmp(argv[i], "--screen"))
-					return cmd_screen(argc - 1, argv + 1);
+					return cmd_screen(&tutor, argc - 1, argv + 1);
 		for (size_t i = 0; i < ARRAY_LEN(commands); i++)
 			if (!strcmp(a, commands[i].name))
-				return commands[i].fn(argc - 1, argv + 1);
-		if (a[0] != '-') {
-			fprintf(stderr, "ptxtutor: unknown command '%s'\n\n", a);
+				return commands[i].run(&commands[i], argc - 1, argv + 1);
+		if (a[0] != '-' && !is_lesson(a)) {
+			fprintf(stderr, "ptxtutor: '%s' is neither a command nor a lesson\n\n", a);
 			usage(stderr);
 			return 2;
 		}
 	}
-	/* No subcommand: the interactive tutor (its options start with --). */
-	return cmd_tui(argc, argv);
+	/* No subcommand: the interactive tutor. */
+	return tutor.run(&tutor, argc, argv);
 }

@@ -46,8 +46,59 @@ static int split(char *s, char **w, int max)
 	return n;
 }
 
-static int parse_params(ctx *c, lesson *l, char *v)
+/* Copies v into a fixed field: a value that does not fit is an error, never cut. */
+static int copy_field(ctx *c, const char *what, char *dst, size_t size, const char *v)
 {
+	if (strlen(v) >= size)
+		return fail(c, "%s is longer than %d characters", what, (int)size - 1);
+	util_strlcpy(dst, v, size);
+	return 0;
+}
+
+/* ---- the front matter: one table of keys ---- */
+
+typedef struct fm_key fm_key;
+struct fm_key {
+	const char *key;
+	int (*parse)(ctx *c, lesson *l, const fm_key *k, char *v);
+	size_t off, size;   /* fm_text: the char[size] field at off; fm_exprs: the first of its expressions */
+	int min, max;       /* fm_exprs: how many expressions */
+	const char *dflt;   /* the value when the key is absent, parsed as if given; NULL: empty or zero */
+	const char *help;   /* what it means: docs/ARCHITECTURE.md's table says the same (test_lesson checks) */
+};
+
+#define FIELD(name) .off = offsetof(lesson, name), .size = sizeof(((lesson *)0)->name)
+
+static int fm_text(ctx *c, lesson *l, const fm_key *k, char *v)
+{
+	return copy_field(c, k->key, (char *)l + k->off, k->size, v);
+}
+
+static int fm_kernel(ctx *c, lesson *l, const fm_key *k, char *v)
+{
+	(void)k;
+	char *w[3];
+	if (split(v, w, 3) != 2)
+		return fail(c, "kernel wants 'PATH ENTRY'");
+	if (copy_field(c, "kernel's PATH", l->ptx_path, sizeof l->ptx_path, w[0]))
+		return -1;
+	return copy_field(c, "kernel's ENTRY", l->entry, sizeof l->entry, w[1]);
+}
+
+static int fm_dtype(ctx *c, lesson *l, const fm_key *k, char *v)
+{
+	(void)k;
+	for (dtype d = DTYPE_NONE; d <= DTYPE_F16; d++)
+		if (!strcmp(v, dtype_name(d))) {
+			l->dt = d;
+			return 0;
+		}
+	return fail(c, "dtype must be f32, f16 or none, not '%s'", v);
+}
+
+static int fm_params(ctx *c, lesson *l, const fm_key *k, char *v)
+{
+	(void)k;
 	char *w[LESSON_MAX_PARAMS + 1];
 	int n = split(v, w, LESSON_MAX_PARAMS + 1);
 	if (n > LESSON_MAX_PARAMS)
@@ -68,10 +119,13 @@ static int parse_params(ctx *c, lesson *l, char *v)
 	return 0;
 }
 
-static int parse_runtime(ctx *c, lesson *l, char *v)
+static int fm_runtime(ctx *c, lesson *l, const fm_key *k, char *v)
 {
-	char *w[LESSON_MAX_PARAMS];
-	int n = split(v, w, LESSON_MAX_PARAMS);
+	(void)k;
+	char *w[LESSON_MAX_PARAMS + 1];
+	int n = split(v, w, LESSON_MAX_PARAMS + 1);
+	if (n > LESSON_MAX_PARAMS)
+		return fail(c, "runtime names more than the %d params a lesson may have", LESSON_MAX_PARAMS);
 	for (int i = 0; i < n; i++) {
 		int found = 0;
 		for (int j = 0; j < l->nparams; j++)
@@ -83,20 +137,34 @@ static int parse_runtime(ctx *c, lesson *l, char *v)
 	return 0;
 }
 
-/* Copies 1..max expressions; missing trailing ones get the default. */
-static int parse_exprs(ctx *c, const char *key, char *v, char out[][LESSON_EXPR], int min, int max, const char *dflt)
+/* k->min to k->max expressions into char[k->max][LESSON_EXPR] at k->off;
+ * missing trailing ones (block's y and z) are 1. */
+static int fm_exprs(ctx *c, lesson *l, const fm_key *k, char *v)
 {
 	char *w[4];
+	char(*out)[LESSON_EXPR] = (void *)((char *)l + k->off);
 	int n = split(v, w, 4);
-	if (n < min || n > max)
-		return fail(c, "%s wants %d to %d values, got %d", key, min, max, n);
-	for (int i = 0; i < max; i++)
-		util_strlcpy(out[i], i < n ? w[i] : dflt, LESSON_EXPR);
+	if (n < k->min || n > k->max)
+		return fail(c, "%s wants %d to %d values, got %d", k->key, k->min, k->max, n);
+	for (int i = 0; i < k->max; i++)
+		if (copy_field(c, k->key, out[i], LESSON_EXPR, i < n ? w[i] : "1"))
+			return -1;
 	return 0;
 }
 
-static int parse_needs(ctx *c, lesson *l, const char *v)
+static int fm_grid(ctx *c, lesson *l, const fm_key *k, char *v)
 {
+	(void)k;
+	if (strcmp(v, "persistent"))
+		return fail(c, "grid is 'persistent' (one block per SM slot, the kernel loops over its "
+			       "tiles) or absent (one block per tile), not '%s'", v);
+	l->persistent = 1;
+	return 0;
+}
+
+static int fm_needs(ctx *c, lesson *l, const fm_key *k, char *v)
+{
+	(void)k;
 	int sm;
 	char suffix[4] = "";
 	if (sscanf(v, "sm_%d%3s", &sm, suffix) < 1 || sm < 30 || (suffix[0] && strcmp(suffix, "a")))
@@ -106,84 +174,166 @@ static int parse_needs(ctx *c, lesson *l, const char *v)
 	return 0;
 }
 
-static int parse_key(ctx *c, lesson *l, const char *key, char *v)
+static int fm_regs(ctx *c, lesson *l, const fm_key *k, char *v)
 {
-	if (!strcmp(key, "id"))
-		util_strlcpy(l->id, v, sizeof l->id);
-	else if (!strcmp(key, "title"))
-		util_strlcpy(l->title, v, sizeof l->title);
-	else if (!strcmp(key, "kernel")) {
-		char *w[3];
-		if (split(v, w, 3) != 2)
-			return fail(c, "kernel wants 'PATH ENTRY'");
-		util_strlcpy(l->ptx_path, w[0], sizeof l->ptx_path);
-		util_strlcpy(l->entry, w[1], sizeof l->entry);
-	} else if (!strcmp(key, "dtype")) {
-		if (!strcmp(v, "f32"))
-			l->dt = DTYPE_F32;
-		else if (!strcmp(v, "f16"))
-			l->dt = DTYPE_F16;
-		else if (!strcmp(v, "none"))
-			l->dt = DTYPE_NONE;
-		else
-			return fail(c, "dtype must be f32, f16 or none, not '%s'", v);
-	} else if (!strcmp(key, "params"))
-		return parse_params(c, l, v);
-	else if (!strcmp(key, "runtime"))
-		return parse_runtime(c, l, v);
-	else if (!strcmp(key, "block"))
-		return parse_exprs(c, key, v, l->block, 1, 3, "1");
-	else if (!strcmp(key, "tile"))
-		return parse_exprs(c, key, v, l->tile, 2, 2, "1");
-	else if (!strcmp(key, "smem"))
-		return parse_exprs(c, key, v, &l->smem, 1, 1, "0");
-	else if (!strcmp(key, "multiple"))
-		return parse_exprs(c, key, v, l->multiple, 3, 3, "1");
-	else if (!strcmp(key, "model"))
-		util_strlcpy(l->model, v, sizeof l->model);
-	else if (!strcmp(key, "grid")) {
-		if (strcmp(v, "persistent"))
-			return fail(c, "grid is 'persistent' (one block per SM slot, the kernel loops over its "
-				       "tiles) or absent (one block per tile), not '%s'", v);
-		l->persistent = 1;
-	} else if (!strcmp(key, "args")) {
-		/* Checked now, so a typo is a file:line error; the boxes' expressions are evaluated at launch. */
-		argspec parsed;
-		char msg[200];
-		if (strlen(v) >= sizeof l->args)
-			return fail(c, "args is longer than %d characters", (int)sizeof l->args - 1);
-		if (argspec_parse(v, NULL, &parsed, msg, sizeof msg))
-			return fail(c, "args: %s", msg);
-		util_strlcpy(l->args, v, sizeof l->args);
-	} else if (!strcmp(key, "needs"))
-		return parse_needs(c, l, v);
-	else if (!strcmp(key, "regs")) {
-		char *end;
-		l->regs = (int)strtol(v, &end, 10);
-		if (end == v || *end || l->regs < 0 || l->regs > 255)
-			return fail(c, "regs wants registers per thread (0-255), got '%s'", v);
-	} else
-		return fail(c, "unknown front-matter key '%s'", key);
+	(void)k;
+	char *end;
+	l->regs = (int)strtol(v, &end, 10);
+	if (end == v || *end || l->regs < 0 || l->regs > 255)
+		return fail(c, "regs wants registers per thread (0-255), got '%s'", v);
 	return 0;
 }
 
-/* Returns a strdup of the line [s, e) (without the newline). */
+/* Checked now through the one argument-spec parser, so a typo is a file:line
+ * error; the tensor-map boxes' expressions are evaluated at launch. */
+static int fm_args(ctx *c, lesson *l, const fm_key *k, char *v)
+{
+	argspec parsed;
+	char msg[200];
+	if (argspec_parse(v, NULL, &parsed, msg, sizeof msg))
+		return fail(c, "args: %s", msg);
+	return fm_text(c, l, k, v);
+}
+
+/* In the order of docs/ARCHITECTURE.md's table. */
+static const fm_key fm_keys[] = {
+	{.key = "id", .parse = fm_text, FIELD(id),
+	 .help = "short name; `LESSON` on the command line is the number or the id"},
+	{.key = "title", .parse = fm_text, FIELD(title), .help = "shown in the header and `list`"},
+	{.key = "kernel", .parse = fm_kernel,
+	 .help = "PTX path (relative to the project root) and entry name; absent for a lesson without a kernel"},
+	{.key = "dtype", .parse = fm_dtype,
+	 .help = "`f32` (checked against cuBLAS SGEMM), `f16` (f16 inputs, f32 output, GemmEx), or `none`"},
+	{.key = "params", .parse = fm_params,
+	 .help = "the lesson's parameters with defaults, `KEY=INT` separated by spaces; what-ifs override them"},
+	{.key = "runtime", .parse = fm_runtime,
+	 .help = "the parameters the kernel honours at run time (others change the model only)"},
+	{.key = "block", .parse = fm_exprs, FIELD(block), .min = 1, .max = 3, .dflt = "1 1 1",
+	 .help = "threads per block, `x [y [z]]`, each an expression over params"},
+	{.key = "tile", .parse = fm_exprs, FIELD(tile), .min = 2, .max = 2, .dflt = "1 1",
+	 .help = "`BM BN`, the output tile of one block; grid = ceil(N/BN) × ceil(M/BM)"},
+	{.key = "smem", .parse = fm_exprs, FIELD(smem), .min = 1, .max = 1, .dflt = "0",
+	 .help = "dynamic shared memory bytes (expression, default 0)"},
+	{.key = "multiple", .parse = fm_exprs, FIELD(multiple), .min = 3, .max = 3, .dflt = "1 1 1",
+	 .help = "`M N K` must be multiples of these (expressions, default `1 1 1`)"},
+	{.key = "model", .parse = fm_text, FIELD(model), .help = "the cost model's name (see `src/model/model_lessons.c`)"},
+	{.key = "needs", .parse = fm_needs, .help = "minimum target: `sm_50`, `sm_80`, `sm_90a`"},
+	{.key = "regs", .parse = fm_regs,
+	 .help = "registers per thread reported by `ptxas -arch=sm_90` for this kernel, used for offline occupancy"},
+	{.key = "grid", .parse = fm_grid,
+	 .help = "absent: one block per `tile`; `persistent`: as many blocks as fit on the GPU at once "
+		 "(SMs × blocks per SM, the runner asks the driver), in a 1-D grid, and the kernel loops over "
+		 "tiles `ctaid`, `ctaid + grid`, …"},
+	{.key = "args", .parse = fm_args, FIELD(args), .dflt = "A B C M N K",
+	 .help = "the kernel's parameter list when it is not `A B C M N K` (see Kernel ABI); tensor-map box "
+		 "sizes may be expressions"},
+};
+
+/* "unknown WHAT 'NAME' (known: ...)", the names from one of the two tables. */
+static int unknown(ctx *c, const char *what, const char *name, const char *(*table)(int i, const char **help))
+{
+	strbuf known = {0};
+	for (int i = 0; table(i, NULL); i++)
+		sb_printf(&known, "%s%s", i ? ", " : "", table(i, NULL));
+	int rc = fail(c, "unknown %s '%s' (known: %s)", what, name, known.data);
+	sb_free(&known);
+	return rc;
+}
+
+const char *lesson_key(int i, const char **help)
+{
+	if (i < 0 || i >= (int)ARRAY_LEN(fm_keys))
+		return NULL;
+	if (help)
+		*help = fm_keys[i].help;
+	return fm_keys[i].key;
+}
+
+static int parse_key(ctx *c, lesson *l, const char *key, char *v)
+{
+	for (size_t i = 0; i < ARRAY_LEN(fm_keys); i++)
+		if (!strcmp(key, fm_keys[i].key))
+			return fm_keys[i].parse(c, l, &fm_keys[i], v);
+	return unknown(c, "front-matter key", key, lesson_key);
+}
+
+/* Every key's default, through the same parser as a value in the file. */
+static void set_defaults(ctx *c, lesson *l)
+{
+	for (size_t i = 0; i < ARRAY_LEN(fm_keys); i++)
+		if (fm_keys[i].dflt) {
+			char v[LESSON_ARGS];
+			util_strlcpy(v, fm_keys[i].dflt, sizeof v);
+			fm_keys[i].parse(c, l, &fm_keys[i], v);
+		}
+}
+
+/* ---- the body: pages, and one table of @ directives ---- */
+
+/* Returns a copy of the line [s, e) (without the newline). */
 static char *dup_line(const char *s, const char *e)
 {
-	char *p = malloc((size_t)(e - s) + 1);
+	char *p = xmalloc((size_t)(e - s) + 1);
 	memcpy(p, s, (size_t)(e - s));
 	p[e - s] = '\0';
 	return p;
 }
 
-static int parse_exercise_head(ctx *c, lesson_exercise *ex, char *args)
+/* The body parser's state. */
+typedef struct {
+	lesson *l;
+	lesson_page *pg;      /* the current page; NULL before the first heading */
+	lesson_exercise *ex;  /* the open exercise, collecting its question */
+	strbuf text;          /* the current page's text */
+	strbuf question;      /* the open exercise's question */
+} body;
+
+/* Ends the current page: its text is what was collected. */
+static void end_page(body *b)
 {
+	if (b->pg && !b->pg->text) {
+		b->pg->text = b->text.data ? b->text.data : xstrdup("");
+		b->text = (strbuf){0};
+	}
+}
+
+static int new_page(ctx *c, body *b, char *title)
+{
+	if (b->ex)
+		return fail(c, "exercise of line %d has no @answer before the next page", b->ex->line);
+	end_page(b);
+	lesson *l = b->l;
+	l->pages = xreallocarray(l->pages, (size_t)l->npages + 1, sizeof *l->pages);
+	b->pg = memset(&l->pages[l->npages++], 0, sizeof *l->pages);
+	b->pg->line = c->line;
+	return copy_field(c, "page title", b->pg->title, sizeof b->pg->title, util_trim(title));
+}
+
+static int dir_ptx(ctx *c, body *b, char *args)
+{
+	lesson_page *pg = b->pg;
+	if (!*args || strchr(args, ' '))
+		return fail(c, "@ptx wants one region name");
+	if (pg->nanchors >= LESSON_MAX_ANCHORS)
+		return fail(c, "too many @ptx anchors on one page (at most %d)", LESSON_MAX_ANCHORS);
+	return copy_field(c, "@ptx region name", pg->anchors[pg->nanchors++], sizeof pg->anchors[0], args);
+}
+
+static int dir_exercise(ctx *c, body *b, char *args)
+{
+	if (b->ex)
+		return fail(c, "exercise of line %d has no @answer", b->ex->line);
+	lesson_page *pg = b->pg;
+	pg->ex = xreallocarray(pg->ex, (size_t)pg->nex + 1, sizeof *pg->ex);
+	lesson_exercise *ex = b->ex = memset(&pg->ex[pg->nex++], 0, sizeof *pg->ex);
+	ex->line = c->line;
+	ex->tol = 0.01;
 	char *w[EXPR_MAX_VARS + 2];
 	int n = split(args, w, EXPR_MAX_VARS + 2);
 	if (n < 1)
 		return fail(c, "@exercise wants the model key that answers it");
-	util_strlcpy(ex->key, w[0], sizeof ex->key);
-	ex->tol = 0.01;
+	if (copy_field(c, "@exercise key", ex->key, sizeof ex->key, w[0]))
+		return -1;
 	for (int i = 1; i < n; i++) {
 		char *eq = strchr(w[i], '=');
 		char *end;
@@ -199,19 +349,78 @@ static int parse_exercise_head(ctx *c, lesson_exercise *ex, char *args)
 		long long v = strtoll(eq + 1, &end, 10);
 		if (end == eq + 1 || *end)
 			return fail(c, "@exercise override %s needs an integer", w[i]);
-		expr_set(&ex->overrides, w[i], v);
+		if (expr_set(&ex->overrides, w[i], v) < 0)
+			return fail(c, "@exercise sets more than %d parameters", EXPR_MAX_VARS);
 	}
 	return 0;
 }
 
-/* The body parser: pages at level-1 headings outside code fences, with
- * @ptx/@exercise/@hint/@answer directives. */
+static int dir_hint(ctx *c, body *b, char *args)
+{
+	lesson_exercise *ex = b->ex;
+	if (!ex || ex->hint)
+		return fail(c, "@hint outside an exercise");
+	ex->question = xstrdup(b->question.data ? util_trim(b->question.data) : "");
+	sb_free(&b->question);
+	ex->hint = xstrdup(args);
+	return 0;
+}
+
+static int dir_answer(ctx *c, body *b, char *args)
+{
+	if (!b->ex || !b->ex->hint)
+		return fail(c, "@answer without an @exercise and its @hint before it");
+	b->ex->answer = xstrdup(args);
+	b->ex = NULL;
+	return 0;
+}
+
+typedef struct {
+	const char *name;
+	int (*run)(ctx *c, body *b, char *args);
+	const char *help;
+} directive;
+
+static const directive directives[] = {
+	{.name = "@ptx", .run = dir_ptx,
+	 .help = "@ptx NAME: this page highlights the PTX region `// @NAME` ... `// @end`"},
+	{.name = "@exercise", .run = dir_exercise,
+	 .help = "@exercise KEY [PARAM=VALUE ...] [tol=0.01]: a question whose answer is the model's value KEY "
+		 "under those overrides; the question is the text that follows, up to @hint"},
+	{.name = "@hint", .run = dir_hint, .help = "@hint TEXT: one line, ends the exercise's question"},
+	{.name = "@answer", .run = dir_answer,
+	 .help = "@answer TEXT: the worked answer, one line, may use placeholders; ends the exercise"},
+};
+
+const char *lesson_directive(int i, const char **help)
+{
+	if (i < 0 || i >= (int)ARRAY_LEN(directives))
+		return NULL;
+	if (help)
+		*help = directives[i].help;
+	return directives[i].name;
+}
+
+/* A line that starts with '@' outside a code fence: "@name args". */
+static int run_directive(ctx *c, body *b, char *line)
+{
+	char *sp = line + strcspn(line, " \t");
+	char *args = *sp ? sp + 1 : sp;
+	*sp = '\0';
+	args = util_trim(args);
+	if (!b->pg)
+		return fail(c, "%s before the first page heading", line);
+	for (size_t i = 0; i < ARRAY_LEN(directives); i++)
+		if (!strcmp(line, directives[i].name))
+			return directives[i].run(c, b, args);
+	return unknown(c, "directive", line, lesson_directive);
+}
+
+/* Pages at level-1 headings outside code fences; @ directives; an open
+ * exercise collects its question until @hint. */
 static int parse_body(ctx *c, lesson *l, const char *p)
 {
-	strbuf text = {0};
-	lesson_page *pg = NULL;
-	lesson_exercise *ex = NULL; /* open exercise: collecting its question */
-	strbuf question = {0};
+	body b = {.l = l};
 	int fence = 0;
 	int rc = 0;
 
@@ -225,120 +434,46 @@ static int parse_body(ctx *c, lesson *l, const char *p)
 
 		if (!strncmp(line, "```", 3) || !strncmp(line, "~~~", 3))
 			fence = !fence;
-		if (!fence && line[0] == '#' && line[1] == ' ') {
-			if (ex) {
-				rc = fail(c, "exercise of line %d has no @answer before the next page", ex->line);
-			} else if (l->npages >= LESSON_MAX_PAGES) {
-				rc = fail(c, "too many pages (at most %d)", LESSON_MAX_PAGES);
-			} else {
-				if (pg) {
-					pg->text = text.data ? text.data : strdup("");
-					text = (strbuf){0};
-				}
-				pg = &l->pages[l->npages++];
-				util_strlcpy(pg->title, util_trim(line + 2), sizeof pg->title);
-				pg->line = c->line;
-			}
-		} else if (!fence && line[0] == '@') {
-			char *sp = line + strcspn(line, " \t");
-			char *args = *sp ? sp + 1 : sp;
-			*sp = '\0';
-			args = util_trim(args);
-			if (!pg) {
-				rc = fail(c, "%s before the first page heading", line);
-			} else if (!strcmp(line, "@ptx")) {
-				if (!*args || strchr(args, ' '))
-					rc = fail(c, "@ptx wants one region name");
-				else if (pg->nanchors >= LESSON_MAX_ANCHORS)
-					rc = fail(c, "too many @ptx anchors on one page");
-				else
-					util_strlcpy(pg->anchors[pg->nanchors++], args, sizeof pg->anchors[0]);
-			} else if (!strcmp(line, "@exercise")) {
-				if (ex)
-					rc = fail(c, "exercise of line %d has no @answer", ex->line);
-				else if (pg->nex >= LESSON_MAX_EXERCISES)
-					rc = fail(c, "too many exercises on one page");
-				else {
-					ex = &pg->ex[pg->nex++];
-					ex->line = c->line;
-					rc = parse_exercise_head(c, ex, args);
-				}
-			} else if (!strcmp(line, "@hint")) {
-				if (!ex || ex->hint)
-					rc = fail(c, "@hint outside an exercise");
-				else {
-					ex->question = question.data ? strdup(util_trim(question.data)) : strdup("");
-					sb_free(&question);
-					ex->hint = strdup(args);
-				}
-			} else if (!strcmp(line, "@answer")) {
-				if (!ex || !ex->hint)
-					rc = fail(c, "@answer without an @exercise and its @hint before it");
-				else {
-					ex->answer = strdup(args);
-					ex = NULL;
-				}
-			} else {
-				rc = fail(c, "unknown directive '%s' (known: @ptx, @exercise, @hint, @answer)", line);
-			}
-		} else if (ex) {
-			sb_append(&question, line);
-			sb_append(&question, "\n");
-		} else if (pg) {
-			sb_append(&text, line);
-			sb_append(&text, "\n");
-		} else if (*util_trim(line)) {
+		if (!fence && line[0] == '#' && line[1] == ' ')
+			rc = new_page(c, &b, line + 2);
+		else if (!fence && line[0] == '@')
+			rc = run_directive(c, &b, line);
+		else if (b.ex || b.pg)
+			sb_printf(b.ex ? &b.question : &b.text, "%s\n", line);
+		else if (*util_trim(line))
 			rc = fail(c, "text before the first page heading ('# Title')");
-		}
 		free(line);
 	}
-	if (rc == 0 && ex)
-		rc = fail(c, "exercise of line %d has no @answer", ex->line);
+	if (rc == 0 && b.ex)
+		rc = fail(c, "exercise of line %d has no @answer", b.ex->line);
 	if (rc == 0 && fence)
 		rc = fail(c, "unclosed code fence");
 	if (rc == 0 && l->npages == 0)
 		rc = fail(c, "no pages: a page starts with a level-1 heading ('# Title')");
-	if (pg && !pg->text)
-		pg->text = text.data ? text.data : strdup("");
-	else
-		sb_free(&text);
-	sb_free(&question);
+	end_page(&b);
+	sb_free(&b.text);
+	sb_free(&b.question);
 	return rc;
-}
-
-static void set_defaults(lesson *l)
-{
-	for (int i = 0; i < 3; i++) {
-		util_strlcpy(l->block[i], "1", LESSON_EXPR);
-		util_strlcpy(l->multiple[i], "1", LESSON_EXPR);
-	}
-	util_strlcpy(l->tile[0], "1", LESSON_EXPR);
-	util_strlcpy(l->tile[1], "1", LESSON_EXPR);
-	util_strlcpy(l->smem, "0", LESSON_EXPR);
-	util_strlcpy(l->args, "A B C M N K", LESSON_ARGS);
 }
 
 int lesson_parse(const char *path, const char *text, lesson *out, char *err, int errlen)
 {
 	ctx c = {path, 0, err, errlen};
 	memset(out, 0, sizeof *out);
-	set_defaults(out);
-	util_strlcpy(out->path, path, sizeof out->path);
+	set_defaults(&c, out);
+	c.line = 1;
+	if (copy_field(&c, "the file's path", out->path, sizeof out->path, path))
+		return -1;
 	const char *base = strrchr(path, '/');
 	base = base ? base + 1 : path;
-	if (!isdigit((unsigned char)base[0]) || !isdigit((unsigned char)base[1]) || base[2] != '-') {
-		c.line = 1;
+	if (!isdigit((unsigned char)base[0]) || !isdigit((unsigned char)base[1]) || base[2] != '-')
 		return fail(&c, "lesson files are named NN-id.md");
-	}
 	out->number = (base[0] - '0') * 10 + (base[1] - '0');
 
 	const char *p = text;
-	if (strncmp(p, "---\n", 4)) {
-		c.line = 1;
+	if (strncmp(p, "---\n", 4))
 		return fail(&c, "a lesson starts with a front-matter block ('---')");
-	}
 	p += 4;
-	c.line = 1;
 	int closed = 0;
 	while (*p) {
 		const char *e = strchr(p, '\n');
@@ -385,14 +520,15 @@ void lesson_free(lesson *l)
 	for (int i = 0; i < l->npages; i++) {
 		lesson_page *pg = &l->pages[i];
 		free(pg->text);
-		pg->text = NULL;
 		for (int j = 0; j < pg->nex; j++) {
 			free(pg->ex[j].question);
 			free(pg->ex[j].hint);
 			free(pg->ex[j].answer);
-			pg->ex[j].question = pg->ex[j].hint = pg->ex[j].answer = NULL;
 		}
+		free(pg->ex);
 	}
+	free(l->pages);
+	l->pages = NULL;
 	l->npages = 0;
 }
 
@@ -422,13 +558,13 @@ int course_load(course *c, char *errs, int errlen)
 			snprintf(errs, (size_t)errlen, "%s: cannot read the lessons folder\n", dir);
 		return 0;
 	}
+	/* Room for every file; the ones that fail to parse leave their slot unused. */
+	c->l = xcalloc(n ? (size_t)n : 1, sizeof *c->l);
 	for (int i = 0; i < n; i++) {
 		char rel[300], full[1024], err[512];
 		snprintf(rel, sizeof rel, "lessons/%s", names[i]->d_name);
 		util_path(full, sizeof full, rel);
 		free(names[i]);
-		if (c->n >= LESSON_MAX)
-			continue;
 		char *text = util_read_file(full, NULL, err, sizeof err);
 		if (text && lesson_parse(rel, text, &c->l[c->n], err, sizeof err) == 0)
 			c->n++;
@@ -446,6 +582,8 @@ void course_free(course *c)
 {
 	for (int i = 0; i < c->n; i++)
 		lesson_free(&c->l[i]);
+	free(c->l);
+	c->l = NULL;
 	c->n = 0;
 }
 

@@ -6,11 +6,10 @@
 
 #include "base/expr.h"
 
-#define LESSON_MAX 16
+/* Pages, exercises and lessons are allocated as they come. These few fixed
+ * limits remain; going past one is a file:line error, never a silent cut. */
 #define LESSON_MAX_PARAMS 16
-#define LESSON_MAX_PAGES 16
 #define LESSON_MAX_ANCHORS 4
-#define LESSON_MAX_EXERCISES 6
 #define LESSON_EXPR 64
 #define LESSON_ARGS 256
 
@@ -38,7 +37,7 @@ typedef struct {
 	int line;                     /* line of the page's heading in the file */
 	char anchors[LESSON_MAX_ANCHORS][32]; /* @ptx regions highlighted on this page */
 	int nanchors;
-	lesson_exercise ex[LESSON_MAX_EXERCISES];
+	lesson_exercise *ex;          /* nex of them (owned) */
 	int nex;
 } lesson_page;
 
@@ -62,17 +61,23 @@ typedef struct {
 	int needs_sm;                 /* 50, 80, 90 ... */
 	int needs_arch_specific;      /* sm_90a */
 	int regs;                     /* recorded registers per thread (ptxas, sm_90); 0 unknown */
-	lesson_page pages[LESSON_MAX_PAGES];
+	lesson_page *pages;           /* npages of them (owned) */
 	int npages;
 } lesson;
 
 typedef struct {
-	lesson l[LESSON_MAX];
+	lesson *l;                    /* n lessons in file order (owned) */
 	int n;
 } course;
 
-/* Parses one lesson file. Returns 0, or -1 with "file:line: message" in err. */
+/* Parses one lesson file. Returns 0, or -1 with "file:line: message" in err
+ * (and nothing left to free). Free a parsed lesson with lesson_free. */
 int lesson_parse(const char *path, const char *text, lesson *out, char *err, int errlen);
+/* The i-th front-matter key and its one-line meaning (the parser's own table,
+ * which docs/ARCHITECTURE.md shows); NULL past the last. */
+const char *lesson_key(int i, const char **help);
+/* The same for the body's directives ("@ptx", ...); help is "@NAME ARGS: meaning". */
+const char *lesson_directive(int i, const char **help);
 /* Loads every lessons/NN-*.md under the root, in order. Lessons that fail to
  * parse are skipped; their messages go to errs (one per line, may be NULL).
  * Returns the number loaded. */
