@@ -58,7 +58,7 @@ typedef struct {
 static int run_small(small_run *s, const char *text, unsigned block, uint32_t S)
 {
 	memset(s->cnt, 0, sizeof s->cnt);
-	s->m = emu_module_parse("small.ptx", text, s->err, sizeof s->err);
+	s->m = emu_module_parse("small.ptx", text, NULL, s->err, sizeof s->err);
 	if (!s->m)
 		return -1;
 	s->k = &s->m->k[0];
@@ -320,14 +320,14 @@ static void test_unsupported_and_parse_errors(void **state)
 		".version 7.0\n.target sm_80\n.address_size 64\n"
 		".visible .entry k(.param .u64 P)\n{\n\t.reg .b32 %r<4>;\n"
 		"\tmov.u32 %r1, 7;\n\tpopc.b32 %r2, %r1;\n\tret;\n}\n";
-	emu_module *m = emu_module_parse("bad.ptx", bad, err, sizeof err);
+	emu_module *m = emu_module_parse("bad.ptx", bad, NULL, err, sizeof err);
 	assert_null(m);
 	assert_string_equal(err, "bad.ptx:8: unsupported instruction 'popc.b32'");
 	const char *sat =
 		".version 7.0\n.target sm_80\n.address_size 64\n"
 		".visible .entry k(.param .u64 P)\n{\n\t.reg .f32 %f<4>;\n"
 		"\tadd.sat.f32 %f1, %f2, %f3;\n\tret;\n}\n";
-	m = emu_module_parse("sat.ptx", sat, err, sizeof err);
+	m = emu_module_parse("sat.ptx", sat, NULL, err, sizeof err);
 	assert_null(m);
 	assert_string_equal(err, "sat.ptx:7: unsupported instruction 'add.sat.f32'");
 	/* Lesson 9's kernel is declined with a reason, at its first Hopper-only line. */
@@ -335,7 +335,7 @@ static void test_unsupported_and_parse_errors(void **state)
 		".version 8.0\n.target sm_90a\n.address_size 64\n"
 		".visible .entry k(.param .u64 P)\n{\n\t.reg .b32 %r<4>;\n"
 		"\tmov.u32 %r1, 0;\n\tmbarrier.init.shared::cta.b64 [%r1], 1;\n\tret;\n}\n";
-	m = emu_module_parse("h.ptx", hopper, err, sizeof err);
+	m = emu_module_parse("h.ptx", hopper, NULL, err, sizeof err);
 	assert_null(m);
 	assert_non_null(strstr(err, "h.ptx:8: 'mbarrier.init.shared::cta.b64': the CPU emulator does not run"));
 	assert_non_null(strstr(err, "Hopper GPU"));
@@ -343,13 +343,13 @@ static void test_unsupported_and_parse_errors(void **state)
 		".version 7.0\n.target sm_80\n.address_size 64\n"
 		".visible .entry k(.param .u64 P)\n{\n\t.reg .b32 %r<4>;\n"
 		"\tmov.u32 %r9, 1;\n\tret;\n}\n";
-	m = emu_module_parse("undecl.ptx", undecl, err, sizeof err);
+	m = emu_module_parse("undecl.ptx", undecl, NULL, err, sizeof err);
 	assert_null(m);
 	assert_non_null(strstr(err, "undecl.ptx:7:"));
 	const char *nolabel =
 		".version 7.0\n.target sm_80\n.address_size 64\n"
 		".visible .entry k(.param .u64 P)\n{\n\tbra NOWHERE;\n\tret;\n}\n";
-	m = emu_module_parse("nolabel.ptx", nolabel, err, sizeof err);
+	m = emu_module_parse("nolabel.ptx", nolabel, NULL, err, sizeof err);
 	assert_null(m);
 	assert_string_equal(err, "nolabel.ptx:6: unknown label 'NOWHERE'");
 }
@@ -361,7 +361,7 @@ static void test_endless_loop_stops(void **state)
 		".version 7.0\n.target sm_80\n.address_size 64\n"
 		".visible .entry k(.param .u64 P)\n{\nL:\n\tbra L;\n}\n";
 	char err[256];
-	emu_module *m = emu_module_parse("spin.ptx", spin, err, sizeof err);
+	emu_module *m = emu_module_parse("spin.ptx", spin, NULL, err, sizeof err);
 	assert_non_null(m);
 	emu_opcount cnt[4] = {{0}};
 	uint8_t param[8] = {0};
@@ -528,7 +528,7 @@ static void test_module_reuse(void **state)
 	(void)state;
 	char path[512], err[512];
 	util_path(path, sizeof path, "tests/emu/smem.ptx");
-	emu_module *m = emu_module_load(path, err, sizeof err);
+	emu_module *m = emu_module_load(path, NULL, err, sizeof err);
 	assert_non_null(m);
 	const char *names[4];
 	assert_int_equal(emu_module_entries(m, names, 4), 1);
@@ -659,7 +659,7 @@ static void test_lessons(void **state)
  * line must give a race or a wrong result; so must dropping an ldmatrix .trans. */
 static int mutant_caught(const run_request *rq, const char *path, const char *text, char *err, int errlen)
 {
-	emu_module *m = emu_module_parse(path, text, err, errlen);
+	emu_module *m = emu_module_parse(path, text, NULL, err, errlen);
 	if (!m)
 		return -1;
 	emu_options opt = {.module = m};
