@@ -438,8 +438,8 @@ static int shape_ldst(emu_pstate *ps, emu_op *o, char **parts, const char *full)
 	int is_param;
 	if (emu_addr_operand(ps, adr, &o->src[0], &o->imm, &is_param) < 0)
 		return -1;
-	if (is_param != (o->space == SP_PARAM))
-		return emu_perr(ps, ps->line, "parameter '%s' read outside ld.param", emu_skip_sp(adr));
+	if (is_param != (o->space == SP_PARAM)) /* adr is "[name" now */
+		return emu_perr(ps, ps->line, "parameter '%s' read outside ld.param", emu_skip_sp(emu_skip_sp(adr) + 1));
 	int regs[4];
 	int nv = emu_maybe_vector(ps, val, (emu_type)o->type, regs, 4, is_ld);
 	if (nv < 0)
