@@ -287,7 +287,7 @@ static int apply_modifiers(const opdesc *d, words *ws, emu_op *o)
 				return -1;
 			continue;
 		}
-		int_mode |= d->groups[i] == &g_width;
+		int_mode |= d->groups[i] == &g_width; /* see DF_INT_MODE */
 		switch (d->groups[i]->field) {
 		case MF_MOD: o->mod = (uint8_t)v; break;
 		case MF_TYPE2: o->type2 = (uint8_t)v; break;
