@@ -203,7 +203,7 @@ emu_error emu_run(const run_request *rq, const emu_options *opt, emu_result *res
 		emu_module_free(own);
 		return EMU_ERR_BAD_REQUEST;
 	}
-	emu_error rc = EMU_ERR_BAD_REQUEST;
+	emu_error rc = EMU_ERR_BAD_REQUEST; /* until the launch: the args spec */
 	size_t esz = rq->dt == DTYPE_F16 ? 2 : 4;
 	size_t na = (size_t)rq->M * (size_t)rq->K, nb = (size_t)rq->K * (size_t)rq->N, nc = (size_t)rq->M * (size_t)rq->N;
 	uint8_t *A = malloc(na * esz), *B = malloc(nb * esz);
