@@ -286,14 +286,14 @@ static void test_emulator_takes_the_list(void **st)
 	assert_int_equal(emu_run(&rq, NULL, &res, msg, sizeof msg), 0);
 	assert_int_equal(res.verified, 0);
 	rq = small_request("A B C u64:32 N K");
-	assert_int_equal(emu_run(&rq, NULL, &res, msg, sizeof msg), -1);
+	assert_int_equal(emu_run(&rq, NULL, &res, msg, sizeof msg), EMU_ERR_BAD_REQUEST);
 	assert_non_null(strstr(msg, "is 4 bytes, the args spec gives 8 (u64:32)"));
 	rq = small_request("A B C M N");
-	assert_int_equal(emu_run(&rq, NULL, &res, msg, sizeof msg), -1);
+	assert_int_equal(emu_run(&rq, NULL, &res, msg, sizeof msg), EMU_ERR_BAD_REQUEST);
 	assert_non_null(strstr(msg, "takes 6 parameters, the args spec gives 5"));
 
 	rq = small_request("tmap:A:32:32:128B B C M N K");
-	assert_int_equal(emu_run(&rq, NULL, &res, msg, sizeof msg), -1);
+	assert_int_equal(emu_run(&rq, NULL, &res, msg, sizeof msg), EMU_ERR_BAD_REQUEST);
 	assert_non_null(strstr(msg, "tensor maps need a GPU (tmap:A:32:32:128B)"));
 	assert_null(strstr(msg, "unknown type"));
 	/* Through the worker's offline path it is a bad request, not a fault. */

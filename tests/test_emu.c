@@ -15,7 +15,9 @@
 
 #include "cli/cli.h"
 #include "emu/emu.h"
+#include "run/argspec.h"
 #include "emu/emu_internal.h"
+#include "emu/offline.h"
 #include "course/lesson.h"
 #include "run/launch.h"
 #include "base/util.h"
@@ -58,7 +60,7 @@ typedef struct {
 static int run_small(small_run *s, const char *text, unsigned block, uint32_t S)
 {
 	memset(s->cnt, 0, sizeof s->cnt);
-	s->m = emu_module_parse("small.ptx", text, s->err, sizeof s->err);
+	s->m = emu_module_parse("small.ptx", text, NULL, s->err, sizeof s->err);
 	if (!s->m)
 		return -1;
 	s->k = &s->m->k[0];
@@ -316,42 +318,48 @@ static void test_unsupported_and_parse_errors(void **state)
 {
 	(void)state;
 	char err[256];
+	emu_error why;
 	const char *bad =
 		".version 7.0\n.target sm_80\n.address_size 64\n"
 		".visible .entry k(.param .u64 P)\n{\n\t.reg .b32 %r<4>;\n"
 		"\tmov.u32 %r1, 7;\n\tpopc.b32 %r2, %r1;\n\tret;\n}\n";
-	emu_module *m = emu_module_parse("bad.ptx", bad, err, sizeof err);
+	emu_module *m = emu_module_parse("bad.ptx", bad, &why, err, sizeof err);
 	assert_null(m);
 	assert_string_equal(err, "bad.ptx:8: unsupported instruction 'popc.b32'");
+	assert_int_equal(why, EMU_ERR_UNSUPPORTED);
 	const char *sat =
 		".version 7.0\n.target sm_80\n.address_size 64\n"
 		".visible .entry k(.param .u64 P)\n{\n\t.reg .f32 %f<4>;\n"
 		"\tadd.sat.f32 %f1, %f2, %f3;\n\tret;\n}\n";
-	m = emu_module_parse("sat.ptx", sat, err, sizeof err);
+	m = emu_module_parse("sat.ptx", sat, &why, err, sizeof err);
 	assert_null(m);
 	assert_string_equal(err, "sat.ptx:7: unsupported instruction 'add.sat.f32'");
+	assert_int_equal(why, EMU_ERR_UNSUPPORTED);
 	/* Lesson 9's kernel is declined with a reason, at its first Hopper-only line. */
 	const char *hopper =
 		".version 8.0\n.target sm_90a\n.address_size 64\n"
 		".visible .entry k(.param .u64 P)\n{\n\t.reg .b32 %r<4>;\n"
 		"\tmov.u32 %r1, 0;\n\tmbarrier.init.shared::cta.b64 [%r1], 1;\n\tret;\n}\n";
-	m = emu_module_parse("h.ptx", hopper, err, sizeof err);
+	m = emu_module_parse("h.ptx", hopper, &why, err, sizeof err);
 	assert_null(m);
 	assert_non_null(strstr(err, "h.ptx:8: 'mbarrier.init.shared::cta.b64': the CPU emulator does not run"));
 	assert_non_null(strstr(err, "Hopper GPU"));
+	assert_int_equal(why, EMU_ERR_UNSUPPORTED);
 	const char *undecl =
 		".version 7.0\n.target sm_80\n.address_size 64\n"
 		".visible .entry k(.param .u64 P)\n{\n\t.reg .b32 %r<4>;\n"
 		"\tmov.u32 %r9, 1;\n\tret;\n}\n";
-	m = emu_module_parse("undecl.ptx", undecl, err, sizeof err);
+	m = emu_module_parse("undecl.ptx", undecl, &why, err, sizeof err);
 	assert_null(m);
 	assert_non_null(strstr(err, "undecl.ptx:7:"));
+	assert_int_equal(why, EMU_ERR_PARSE);
 	const char *nolabel =
 		".version 7.0\n.target sm_80\n.address_size 64\n"
 		".visible .entry k(.param .u64 P)\n{\n\tbra NOWHERE;\n\tret;\n}\n";
-	m = emu_module_parse("nolabel.ptx", nolabel, err, sizeof err);
+	m = emu_module_parse("nolabel.ptx", nolabel, &why, err, sizeof err);
 	assert_null(m);
 	assert_string_equal(err, "nolabel.ptx:6: unknown label 'NOWHERE'");
+	assert_int_equal(why, EMU_ERR_PARSE);
 }
 
 static void test_endless_loop_stops(void **state)
@@ -361,15 +369,236 @@ static void test_endless_loop_stops(void **state)
 		".version 7.0\n.target sm_80\n.address_size 64\n"
 		".visible .entry k(.param .u64 P)\n{\nL:\n\tbra L;\n}\n";
 	char err[256];
-	emu_module *m = emu_module_parse("spin.ptx", spin, err, sizeof err);
+	emu_module *m = emu_module_parse("spin.ptx", spin, NULL, err, sizeof err);
 	assert_non_null(m);
 	emu_opcount cnt[4] = {{0}};
 	uint8_t param[8] = {0};
 	emu_launch L = {.k = &m->k[0], .path = "spin.ptx", .grid = {1, 1, 1}, .block = {32, 1, 1},
 			.param = param, .max_warp_inst = 1000, .cnt = cnt};
-	assert_int_equal(emu_exec(&L, err, sizeof err), -1);
+	assert_int_equal(emu_exec(&L, err, sizeof err), EMU_ERR_BUDGET);
 	assert_non_null(strstr(err, "spin.ptx:7: stopped after 1000 warp instructions"));
 	emu_module_free(m);
+}
+
+/* ---- the opcode table ---- */
+
+/* One instruction at line 10 of a kernel with b32 %r, b64 %rd, f32 %f and pred %p registers. */
+static emu_module *one_insn(const char *insn, emu_error *why, char *err, int errlen)
+{
+	char text[1024];
+	snprintf(text, sizeof text,
+		 ".version 7.0\n.target sm_80\n.address_size 64\n.visible .entry k(.param .u64 P)\n{\n"
+		 "\t.reg .b32 %%r<8>;\n\t.reg .b64 %%rd<4>;\n\t.reg .f32 %%f<8>;\n\t.reg .pred %%p<4>;\n"
+		 "\t%s;\n}\n", insn);
+	return emu_module_parse("one.ptx", text, why, err, errlen);
+}
+
+/* Which types, modifiers and operand counts each opcode takes: legal forms
+ * decode to their op, illegal ones name the instruction at its line. */
+static void test_decode_table(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *insn;
+		emu_error why;
+		int code, cls, flags; /* when it decodes */
+		const char *msg;      /* when not; NULL: "unsupported instruction '<opcode>'" */
+	} cases[] = {
+		{"mul.f32 %f1, %f2, %f3", EMU_OK, OP_MUL, EMU_CLS_FP, 0, NULL},
+		{"mul.wide.s32 %rd1, %r1, %r2", EMU_OK, OP_MUL, EMU_CLS_INT, 0, NULL},
+		{"mul.s32 %r1, %r2, %r3", EMU_ERR_UNSUPPORTED, 0, 0, 0, NULL},  /* integer mul needs .lo/.hi/.wide */
+		{"mul.lo.f32 %f1, %f2, %f3", EMU_ERR_UNSUPPORTED, 0, 0, 0, NULL},
+		{"mad.rn.f32 %f1, %f2, %f3, %f4", EMU_OK, OP_FMA, EMU_CLS_FP, 0, NULL},
+		{"mad.f16 %f1, %f2, %f3, %f4", EMU_ERR_UNSUPPORTED, 0, 0, 0, NULL},
+		{"fma.rn.f16 %f1, %f2, %f3, %f4", EMU_OK, OP_FMA, EMU_CLS_FP, 0, NULL},
+		{"rem.f32 %f1, %f2, %f3", EMU_ERR_UNSUPPORTED, 0, 0, 0, NULL},
+		{"add.lo.s32 %r1, %r2, %r3", EMU_ERR_UNSUPPORTED, 0, 0, 0, NULL},
+		{"add.f64 %f1, %f2, %f3", EMU_ERR_UNSUPPORTED, 0, 0, 0, NULL},
+		{"and.pred %p1, %p2, %p3", EMU_OK, OP_AND, EMU_CLS_INT, 0, NULL},
+		{"add.pred %p1, %p2, %p3", EMU_ERR_UNSUPPORTED, 0, 0, 0, NULL},
+		{"sqrt.approx.f32 %f1, %f2", EMU_OK, OP_SQRT, EMU_CLS_FP, 0, NULL},
+		{"sqrt.u32 %r1, %r2", EMU_ERR_UNSUPPORTED, 0, 0, 0, NULL},
+		{"setp.ltu.s32 %p1, %r1, %r2", EMU_ERR_UNSUPPORTED, 0, 0, 0, NULL},
+		{"setp.ltu.f32 %p1, %f1, %f2", EMU_OK, OP_SETP, EMU_CLS_FP, 0, NULL},
+		{"setp.lt.and.s32 %p1|%p2, %r1, %r2, !%p3", EMU_OK, OP_SETP, EMU_CLS_INT, OPF_SRC_NEG, NULL},
+		{"setp.s32 %p1, %r1, %r2", EMU_ERR_UNSUPPORTED, 0, 0, 0, NULL},
+		{"setp.lt.and.s32 %p1, %r1, %r2", EMU_ERR_PARSE, 0, 0, 0, "'setp.lt.and.s32' takes 4 operands, got 3"},
+		{"selp.f32 %f1, %f2, %f3, %p1", EMU_OK, OP_SELP, EMU_CLS_INT, 0, NULL},
+		{"cvt.s32.f32 %r1, %f1", EMU_ERR_UNSUPPORTED, 0, 0, 0, NULL},  /* float -> int needs .rni/.rzi/... */
+		{"cvt.rzi.s32.f32 %r1, %f1", EMU_OK, OP_CVT, EMU_CLS_MOVE, 0, NULL},
+		{"cvt.rz.f32.s32 %f1, %r1", EMU_ERR_UNSUPPORTED, 0, 0, 0, NULL},
+		{"cvta.to.global.u64 %rd1, %rd2", EMU_OK, OP_CVTA, EMU_CLS_MOVE, 0, NULL},
+		{"cvta.to.param.u64 %rd1, %rd2", EMU_ERR_UNSUPPORTED, 0, 0, 0, NULL},
+		{"cvta.u64 %rd1, %rd2", EMU_ERR_UNSUPPORTED, 0, 0, 0, NULL},
+		{"ld.global.nc.v2.f32 {%f1, %f2}, [%rd1+8]", EMU_OK, OP_LD, EMU_CLS_LD_GLOBAL, OPF_NC, NULL},
+		{"ld.shared.nc.f32 %f1, [%rd1]", EMU_ERR_UNSUPPORTED, 0, 0, 0, NULL},
+		{"ld.volatile.shared.v2.f32 {%f1, %f2}, [%rd1]", EMU_OK, OP_LD, EMU_CLS_LD_SHARED, 0, NULL},
+		{"ld.param.u64 %rd1, [P]", EMU_OK, OP_LD, EMU_CLS_MOVE, 0, NULL},
+		{"st.param.u64 [P], %rd1", EMU_ERR_UNSUPPORTED, 0, 0, 0, NULL},
+		{"ld.global.shared.f32 %f1, [%rd1]", EMU_ERR_UNSUPPORTED, 0, 0, 0, NULL},
+		{"ld.global.v4.f32 {%f1, %f2}, [%rd1]", EMU_ERR_PARSE, 0, 0, 0, "'ld.global.v4.f32' needs 4 registers"},
+		{"ld.global.f32 %f1, [P]", EMU_ERR_PARSE, 0, 0, 0, "parameter 'P' read outside ld.param"},
+		{"shfl.sync.bfly.b32 %r1|%p1, %r2, 1, 31, -1", EMU_OK, OP_SHFL, EMU_CLS_SHFL, OPF_PRED_OUT, NULL},
+		{"shfl.sync.up.down.b32 %r1, %r2, 1, 0, -1", EMU_ERR_UNSUPPORTED, 0, 0, 0, NULL},
+		{"shfl.up.b32 %r1, %r2, 1, 0, -1", EMU_ERR_UNSUPPORTED, 0, 0, 0, NULL},
+		{"ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16 {%r1, %r2}, [%rd1]", EMU_OK, OP_LDMATRIX,
+		 EMU_CLS_LDMATRIX, OPF_TRANS, NULL},
+		{"ldmatrix.sync.aligned.m8n8.x2.global.b16 {%r1, %r2}, [%rd1]", EMU_ERR_UNSUPPORTED, 0, 0, 0, NULL},
+		{"ldmatrix.sync.aligned.m8n8.b16 {%r1, %r2}, [%rd1]", EMU_ERR_UNSUPPORTED, 0, 0, 0, NULL},
+		{"mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f16 {%f1, %f2, %f3, %f4}, {%r1, %r2, %r3, %r4}, "
+		 "{%r5, %r6}, {%f1, %f2, %f3, %f4}", EMU_ERR_UNSUPPORTED, 0, 0, 0, NULL},
+		{"cp.async.ca.shared.global [%rd1], [%rd2], 16, %r1", EMU_OK, OP_CPASYNC, EMU_CLS_CP_ASYNC, OPF_HAS_SRCSZ,
+		 NULL},
+		{"cp.async.wait_all", EMU_OK, OP_CPWAIT, EMU_CLS_CP_ASYNC, OPF_WAIT_ALL, NULL},
+		{"cp.async.wait_group %r1", EMU_ERR_PARSE, 0, 0, 0, "cp.async.wait_group takes an integer"},
+		{"cp.async.bulk.commit_group", EMU_ERR_UNSUPPORTED, 0, 0, 0,
+		 "'cp.async.bulk.commit_group': the CPU emulator does not run lesson 9's asynchronous machinery "
+		 "(TMA, mbarrier, wgmma); run this kernel on a Hopper GPU"},
+		{"bar.warp.sync -1", EMU_OK, OP_NOP, EMU_CLS_CONTROL, 0, NULL},
+		{"barrier.cta.sync.aligned 0", EMU_OK, OP_BAR, EMU_CLS_BARRIER, 0, NULL},
+		{"bar.arrive 0, 64", EMU_ERR_UNSUPPORTED, 0, 0, 0, NULL},
+		{"@!%p1 bra.uni L", EMU_ERR_PARSE, 0, 0, 0, "unknown label 'L'"},
+		{"@%q bra.uni L", EMU_ERR_PARSE, 0, 0, 0, "unknown predicate '%q'"},
+		{"add.s32 %r1, %r2", EMU_ERR_PARSE, 0, 0, 0, "'add.s32' takes 3 operands, got 2"},
+		{"ret %r1", EMU_ERR_PARSE, 0, 0, 0, "'ret' takes no operands"},
+		{"bar.sync 0, 32, 1", EMU_ERR_PARSE, 0, 0, 0, "'bar.sync' takes 1 or 2 operands, got 3"},
+		{"add.s32 %r1, %r2, %nope", EMU_ERR_PARSE, 0, 0, 0, "unknown register or symbol '%nope'"},
+		{"add.s32 1, %r2, %r3", EMU_ERR_PARSE, 0, 0, 0, "bad destination '1'"},
+	};
+	for (size_t i = 0; i < ARRAY_LEN(cases); i++) {
+		char err[512], want[512];
+		emu_error why = EMU_ERR_FAULT;
+		emu_module *m = one_insn(cases[i].insn, &why, err, sizeof err);
+		if (why != cases[i].why)
+			fail_msg("%s: code %d, want %d (%s)", cases[i].insn, why, cases[i].why, m ? "decoded" : err);
+		if (!m) {
+			const char *in = cases[i].insn[0] == '@' ? strchr(cases[i].insn, ' ') + 1 : cases[i].insn;
+			if (cases[i].msg)
+				snprintf(want, sizeof want, "one.ptx:10: %s", cases[i].msg);
+			else
+				snprintf(want, sizeof want, "one.ptx:10: unsupported instruction '%.*s'", (int)strcspn(in, " "), in);
+			assert_string_equal(err, want);
+			continue;
+		}
+		const emu_op *o = &m->k[0].ops[0];
+		if (o->code != cases[i].code || o->cls != cases[i].cls || (o->flags & cases[i].flags) != cases[i].flags)
+			fail_msg("%s: code %d class %d flags %d", cases[i].insn, o->code, o->cls, o->flags);
+		emu_module_free(m);
+	}
+	/* The fields that the modifiers set. */
+	char err[256];
+	emu_module *m = one_insn("cvta.to.shared.u64 %rd1, %rd2", NULL, err, sizeof err);
+	assert_non_null(m);
+	assert_int_equal(m->k[0].ops[0].mod, CVTA_TO);
+	assert_int_equal(m->k[0].ops[0].space, SP_SHARED);
+	emu_module_free(m);
+	m = one_insn("cvta.global.u64 %rd1, %rd2", NULL, err, sizeof err);
+	assert_non_null(m);
+	assert_int_equal(m->k[0].ops[0].mod, CVTA_FROM);
+	emu_module_free(m);
+	m = one_insn("setp.geu.or.f32 %p1|%p2, %f1, 0f3F800000, %p3", NULL, err, sizeof err);
+	assert_non_null(m);
+	assert_int_equal(m->k[0].ops[0].mod, CMP_GEU);
+	assert_int_equal(m->k[0].ops[0].type2, 2);
+	assert_int_equal(m->k[0].ops[0].ndst, 2);
+	assert_int_equal(m->k[0].ops[0].nsrc, 3);
+	emu_module_free(m);
+	m = one_insn("cvt.rni.s32.f64 %r1, %rd1", NULL, err, sizeof err);
+	assert_non_null(m);
+	assert_int_equal(m->k[0].ops[0].type, ET_S32);
+	assert_int_equal(m->k[0].ops[0].type2, ET_F64);
+	assert_int_equal(m->k[0].ops[0].mod, RND_RNI);
+	emu_module_free(m);
+	m = one_insn("ld.shared.v4.f32 {%f1, %f2, %f3, %f4}, [%rd1+-16]", NULL, err, sizeof err);
+	assert_non_null(m);
+	assert_int_equal(m->k[0].ops[0].vec, 4);
+	assert_int_equal(m->k[0].ops[0].ndst, 4);
+	assert_int_equal(m->k[0].ops[0].imm, -16);
+	emu_module_free(m);
+}
+
+/* ---- regions ---- */
+
+/* The emulator's regions are the one scanner's: nested regions give each op
+ * the mask of the regions it is in, and a marker problem is a parse error. */
+static void test_regions_from_the_scanner(void **state)
+{
+	(void)state;
+	char text[1024], err[256];
+	const char *fmt = ".version 7.0\n.target sm_80\n.address_size 64\n.visible .entry k(.param .u64 P)\n{\n"
+			  "\t.reg .b32 %%r<4>;\n"          /* 6 */
+			  "\t// @%s\n"                     /* 7 */
+			  "\tmov.u32 %%r1, 1;\n"           /* 8 */
+			  "\t// @inner\n"                  /* 9 */
+			  "\tadd.u32 %%r1, %%r1, 1;\n"     /* 10 */
+			  "\t// @end\n"                    /* 11 */
+			  "%s"                             /* 12: the outer @end */
+			  "\tret;\n}\n";
+	snprintf(text, sizeof text, fmt, "outer", "\t// @end\n");
+	emu_error why;
+	emu_module *m = emu_module_parse("r.ptx", text, &why, err, sizeof err);
+	assert_non_null(m);
+	assert_int_equal(m->nregions, 2);
+	assert_string_equal(m->regions[0].name, "outer");
+	assert_int_equal(m->regions[0].first_line, 7);
+	assert_int_equal(m->regions[0].last_line, 12);
+	assert_string_equal(m->regions[1].name, "inner");
+	assert_int_equal(m->regions[1].first_line, 9);
+	assert_int_equal(m->regions[1].last_line, 11);
+	assert_int_equal(m->k[0].ops[0].regions, 1);
+	assert_int_equal(m->k[0].ops[1].regions, 3);
+	assert_int_equal(m->k[0].ops[2].regions, 0); /* ret */
+	emu_module_free(m);
+	snprintf(text, sizeof text, fmt, "outer", "");
+	assert_null(emu_module_parse("r.ptx", text, &why, err, sizeof err));
+	assert_int_equal(why, EMU_ERR_PARSE);
+	assert_string_equal(err, "r.ptx:7: region @outer has no @end");
+	snprintf(text, sizeof text, fmt, "inner", "\t// @end\n");
+	assert_null(emu_module_parse("r.ptx", text, &why, err, sizeof err));
+	assert_string_equal(err, "r.ptx:9: region @inner is defined twice");
+	snprintf(text, sizeof text, fmt, "a-region-name-of-more-than-forty-seven-characters", "\t// @end\n");
+	assert_null(emu_module_parse("r.ptx", text, &why, err, sizeof err));
+	assert_string_equal(err, "r.ptx:7: region name @a-region-name-of... is longer than 47 characters");
+}
+
+/* ---- run statuses ---- */
+
+/* offline_run answers each emulator failure with the run status of its code. */
+static void test_failure_statuses(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *body;
+		const char *args;
+		run_status st;
+		const char *says;
+	} cases[] = {
+		{"L:\n\tbra L;\n", "", RUN_TIMEOUT, "stopped after"},
+		{"\tmbarrier.init.shared::cta.b64 [%rd1], 1;\n", "", RUN_JIT_ERROR, "run this kernel on a Hopper GPU"},
+		{"\tld.param.u64 %rd1, [A];\n\tld.global.f32 %f1, [%rd1+-4];\n", "", RUN_FAULT, "out-of-bounds global load"},
+		{"\tret;\n", "A B C M N", RUN_BAD_REQUEST, ""}, /* one parameter short */
+	};
+	char path[64];
+	snprintf(path, sizeof path, "/tmp/test_emu_st_%d.ptx", (int)getpid());
+	for (size_t i = 0; i < ARRAY_LEN(cases); i++) {
+		FILE *f = fopen(path, "w");
+		assert_non_null(f);
+		fprintf(f, ".version 8.0\n.target sm_80\n.address_size 64\n"
+			".visible .entry k(.param .u64 A, .param .u64 B, .param .u64 C, .param .u32 M, .param .u32 N, "
+			".param .u32 K)\n{\n\t.reg .b64 %%rd<2>;\n\t.reg .f32 %%f<2>;\n%s}\n", cases[i].body);
+		fclose(f);
+		run_request rq = req("tests/emu/naive.ptx", "k", DTYPE_F32, 32, 32, 32, 1, 1, 32, 1);
+		util_strlcpy(rq.ptx_path, path, sizeof rq.ptx_path);
+		char why[200];
+		if (cases[i].args[0] && argspec_parse(cases[i].args, NULL, &rq.args, why, sizeof why))
+			fail_msg("case %zu: args: %s", i, why);
+		rq.emulate = 1;
+		static run_result res;
+		offline_run(&rq, &res);
+		if (res.status != cases[i].st || !strstr(res.log, cases[i].says))
+			fail_msg("case %zu: status %d, log '%s'", i, res.status, res.log);
+	}
+	unlink(path);
 }
 
 /* ---- whole GEMMs: our own test kernels ---- */
@@ -490,7 +719,7 @@ static void test_bug_off_by_one(void **state)
 	run_request rq = req("tests/emu/bug_offbyone.ptx", "gemm_naive", DTYPE_F32, 100, 100, 64, 4, 4, 32, 32);
 	emu_result res;
 	char err[512];
-	assert_int_equal(emu_run(&rq, NULL, &res, err, sizeof err), -1);
+	assert_int_equal(emu_run(&rq, NULL, &res, err, sizeof err), EMU_ERR_FAULT);
 	assert_non_null(strstr(err, "bug_offbyone.ptx:50: out-of-bounds global load of 4 bytes at A+25600"));
 	/* the correct kernel at the same size passes */
 	rq = req("tests/emu/naive.ptx", "gemm_naive", DTYPE_F32, 100, 100, 64, 4, 4, 32, 32);
@@ -528,7 +757,7 @@ static void test_module_reuse(void **state)
 	(void)state;
 	char path[512], err[512];
 	util_path(path, sizeof path, "tests/emu/smem.ptx");
-	emu_module *m = emu_module_load(path, err, sizeof err);
+	emu_module *m = emu_module_load(path, NULL, err, sizeof err);
 	assert_non_null(m);
 	const char *names[4];
 	assert_int_equal(emu_module_entries(m, names, 4), 1);
@@ -542,7 +771,7 @@ static void test_module_reuse(void **state)
 	}
 	run_request rq = req("tests/emu/smem.ptx", "no_such_entry", DTYPE_F32, 32, 32, 32, 1, 1, 32, 32);
 	emu_result res;
-	assert_int_equal(emu_run(&rq, &opt, &res, err, sizeof err), -1);
+	assert_int_equal(emu_run(&rq, &opt, &res, err, sizeof err), EMU_ERR_BAD_REQUEST);
 	assert_non_null(strstr(err, "no .entry 'no_such_entry'"));
 	emu_module_free(m);
 }
@@ -660,7 +889,7 @@ static void test_lessons(void **state)
  * line must give a race or a wrong result; so must dropping an ldmatrix .trans. */
 static int mutant_caught(const run_request *rq, const char *path, const char *text, char *err, int errlen)
 {
-	emu_module *m = emu_module_parse(path, text, err, errlen);
+	emu_module *m = emu_module_parse(path, text, NULL, err, errlen);
 	if (!m)
 		return -1;
 	emu_options opt = {.module = m};
@@ -745,6 +974,9 @@ int main(void)
 		cmocka_unit_test(test_f16_and_math),
 		cmocka_unit_test(test_unsupported_and_parse_errors),
 		cmocka_unit_test(test_endless_loop_stops),
+		cmocka_unit_test(test_decode_table),
+		cmocka_unit_test(test_regions_from_the_scanner),
+		cmocka_unit_test(test_failure_statuses),
 		cmocka_unit_test(test_naive_gemm),
 		cmocka_unit_test(test_smem_gemm),
 		cmocka_unit_test(test_mma_gemm),

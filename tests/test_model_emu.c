@@ -144,12 +144,16 @@ static int marker(const char *norm, char *name, size_t cap)
 	return !strcmp(name, "end") ? 2 : n > 0;
 }
 
-/* text with the lines of every probe of `lesson` wrapped in `// @probe-ROW`
- * ... `// @end`; counts how many lines each probe wrapped into wrapped[]. */
-static char *mark_probes(const char *text, int lesson, int wrapped[])
+/* Every probed line of `lesson` is an occurrence, numbered in file order.
+ * Returns text in which occurrences first .. first+PTX_MAX_REGIONS-1 are each
+ * wrapped in a region of their own, `// @pI-K` (probe I, occurrence K), so
+ * the emulator counts every probed instruction apart (the lesson's own
+ * regions are dropped: they only locate the lines, and a region holds at
+ * most PTX_MAX_REGIONS). *total gets the number of occurrences. */
+static char *mark_probes(const char *text, int lesson, int first, int *total)
 {
 	strbuf out = {0};
-	int matches[ARRAY_LEN(probes)] = {0}, depth[ARRAY_LEN(probes)] = {0};
+	int matches[ARRAY_LEN(probes)] = {0}, depth[ARRAY_LEN(probes)] = {0}, k = 0;
 	for (const char *p = text; *p;) {
 		const char *eol = strchr(p, '\n');
 		size_t len = eol ? (size_t)(eol - p) : strlen(p);
@@ -173,24 +177,17 @@ static char *mark_probes(const char *text, int lesson, int wrapped[])
 				}
 			}
 		}
-		if (hit >= 0) {
-			sb_printf(&out, "// @probe-%d\n", hit);
-			wrapped[hit]++;
-		}
-		sb_printf(&out, "%.*s\n", (int)len, p);
-		if (hit >= 0)
+		int wrap = hit >= 0 && k >= first && k < first + PTX_MAX_REGIONS;
+		if (wrap)
+			sb_printf(&out, "// @p%d-%d\n", hit, k);
+		k += hit >= 0;
+		sb_printf(&out, "%.*s\n", mk ? 0 : (int)len, p);
+		if (wrap)
 			sb_printf(&out, "// @end\n");
 		p += len + (eol != NULL);
 	}
+	*total = k;
 	return out.data;
-}
-
-static const emu_region *find_region(const emu_result *res, const char *name)
-{
-	for (int i = 0; i < res->nregions; i++)
-		if (!strcmp(res->regions[i].name, name))
-			return &res->regions[i];
-	return NULL;
 }
 
 /* ---- The comparison ---- */
@@ -214,19 +211,35 @@ static int compare_lesson(const lesson *l, const gpu_spec *g, int bump, strbuf *
 	char *text = util_read_file(rq.ptx_path, NULL, err, sizeof err);
 	if (!text)
 		fail_msg("lesson %d: %s", l->number, err);
-	int wrapped[ARRAY_LEN(probes)] = {0};
-	char *marked = mark_probes(text, l->number, wrapped);
+	/* Per probe: occurrences marked, requests counted, occurrences whose
+	 * per-request figure differs from the model (the first one's reported). */
+	int wrapped[ARRAY_LEN(probes)] = {0}, wrong[ARRAY_LEN(probes)] = {0};
+	double requests[ARRAY_LEN(probes)] = {0}, first_wrong[ARRAY_LEN(probes)] = {0};
+	for (int first = 0, total = 1; first < total; first += PTX_MAX_REGIONS) {
+		char *marked = mark_probes(text, l->number, first, &total);
+		emu_module *m = emu_module_parse(rq.ptx_path, marked, NULL, err, sizeof err);
+		free(marked);
+		if (!m)
+			fail_msg("lesson %d: the marked PTX does not parse: %s", l->number, err);
+		emu_options opt = {.module = m, .no_verify = 1};
+		static emu_result res;
+		int rc = emu_run(&rq, &opt, &res, err, sizeof err);
+		emu_module_free(m);
+		if (rc)
+			fail_msg("lesson %d: emulator: %s", l->number, err);
+		for (int r = 0; r < res.nregions; r++) {
+			int i, k;
+			if (sscanf(res.regions[r].name, "p%d-%d", &i, &k) != 2)
+				continue;
+			double n = 0, count = 0;
+			measured(&res.regions[r].c, probes[i].what, &n, &count);
+			wrapped[i]++;
+			requests[i] += n;
+			if (n > 0 && fabs(count / n - *rows[probes[i].row]) > 1e-9 && !wrong[i]++)
+				first_wrong[i] = count / n;
+		}
+	}
 	free(text);
-	emu_module *m = emu_module_parse(rq.ptx_path, marked, err, sizeof err);
-	free(marked);
-	if (!m)
-		fail_msg("lesson %d: the marked PTX does not parse: %s", l->number, err);
-	emu_options opt = {.module = m, .no_verify = 1};
-	static emu_result res;
-	int rc = emu_run(&rq, &opt, &res, err, sizeof err);
-	emu_module_free(m);
-	if (rc)
-		fail_msg("lesson %d: emulator: %s", l->number, err);
 
 	int compared = 0, in_table[ROW_COUNT] = {0};
 	for (size_t i = 0; i < ARRAY_LEN(probes); i++) {
@@ -234,24 +247,20 @@ static int compare_lesson(const lesson *l, const gpu_spec *g, int bump, strbuf *
 		if (q->lesson != l->number)
 			continue;
 		in_table[q->row] = 1;
-		char name[32];
-		snprintf(name, sizeof name, "probe-%zu", i);
-		const emu_region *reg = find_region(&res, name);
-		double want = *rows[q->row], requests = 0, count = 0;
-		if (reg)
-			measured(&reg->c, q->what, &requests, &count);
-		if (!wrapped[i] || !reg || requests == 0) {
+		double want = *rows[q->row];
+		if (!wrapped[i] || requests[i] == 0) {
 			sb_printf(msg, "lesson %d, %s: no '%s' in @%s ran (%d lines matched)\n", l->number,
 				  row_names[q->row], q->insn, q->region, wrapped[i]);
 			continue;
 		}
-		double got = count / requests;
 		if (bump < 0)
-			print_message("lesson %d, %-21s model %g, emulator %g (%d lines, %.0f requests)\n", l->number,
-				      row_names[q->row], want, got, wrapped[i], requests);
-		if (isnan(want) || fabs(got - want) > 1e-9)
-			sb_printf(msg, "lesson %d, %s: model %g, emulator %g per request ('%s' in @%s, %.0f requests)\n",
-				  l->number, row_names[q->row], want, got, q->insn, q->region, requests);
+			print_message("lesson %d, %-21s model %g, emulator %s (%d lines, %.0f requests)\n", l->number,
+				      row_names[q->row], want, wrong[i] ? "differs" : "the same on every line", wrapped[i],
+				      requests[i]);
+		if (isnan(want) || wrong[i])
+			sb_printf(msg, "lesson %d, %s: model %g, emulator %g per request ('%s' in @%s, %d of %d lines differ)\n",
+				  l->number, row_names[q->row], want, wrong[i] ? first_wrong[i] : NAN, q->insn, q->region,
+				  wrong[i], wrapped[i]);
 		compared++;
 	}
 	for (int row = 0; row < ROW_COUNT; row++)

@@ -139,6 +139,85 @@ static void test_region_problems(void **st)
 	ptx_free(&d);
 }
 
+/* The one region scanner (the emulator and lesson checks call it too) on a
+ * text with every kind of problem: nesting, a duplicate, a stray @end, a name
+ * too long, one region over the limit and an unclosed region. */
+static void test_region_scanner(void **st)
+{
+	(void)st;
+	char text[4096] = "// @outer\n"   /* 1 */
+			  "  // @inner\n" /* 2: nested */
+			  "ret;\n"        /* 3 */
+			  "// @end\n"     /* 4: closes inner */
+			  "//@outer\n"    /* 5: defined twice */
+			  "// @end\n"     /* 6 */
+			  "// @end\n"     /* 7: closes the first outer */
+			  "// @end\n"     /* 8: stray */
+			  "// @a_name_that_is_far_too_long_to_be_a_region_name_x\n" /* 9 */
+			  "// @end\n"     /* 10: closes the refused one quietly */
+			  "ret; // @notamarker\n" /* 11 */
+			  "// @open\n";   /* 12: never closed */
+	/* 4 regions so far; 29 more make one too many (lines 13, 15, ... 69). */
+	for (int i = 0; i < 29; i++)
+		snprintf(text + strlen(text), sizeof text - strlen(text), "// @r%d\n// @end\n", i);
+	ptx_regions rs;
+	assert_int_equal(ptx_regions_scan(text, &rs), 5);
+	assert_int_equal(rs.n, PTX_MAX_REGIONS);
+	const ptx_region *r = ptx_regions_find(&rs, "outer");
+	assert_ptr_equal(r, &rs.r[0]);
+	assert_int_equal(r->first, 0);
+	assert_int_equal(r->last, 6);
+	r = ptx_regions_find(&rs, "inner");
+	assert_non_null(r);
+	assert_int_equal(r->first, 1);
+	assert_int_equal(r->last, 3);
+	assert_string_equal(rs.r[2].name, "outer");
+	assert_int_equal(rs.r[2].first, 4);
+	assert_int_equal(rs.r[2].last, 5);
+	r = ptx_regions_find(&rs, "open");
+	assert_non_null(r);
+	assert_int_equal(r->first, 11);
+	assert_int_equal(r->last, 69); /* the last line */
+	r = ptx_regions_find(&rs, "r27");
+	assert_non_null(r);
+	assert_int_equal(r->first, 66);
+	assert_int_equal(r->last, 67);
+	assert_null(ptx_regions_find(&rs, "r28"));
+	assert_null(ptx_regions_find(&rs, "notamarker"));
+	static const struct {
+		int line;
+		const char *msg;
+	} want[] = {
+		{5, "region @outer is defined twice"},
+		{8, "@end without an open region"},
+		{9, "region name @a_name_that_is_f... is longer than 47 characters"},
+		{69, "too many regions (at @r28): at most 32"},
+		{12, "region @open has no @end"},
+	};
+	for (int i = 0; i < 5; i++) {
+		assert_int_equal(rs.problem[i].line, want[i].line);
+		assert_string_equal(rs.problem[i].msg, want[i].msg);
+	}
+	/* The document view reports the same answers as "line N: message". */
+	ptx_doc d;
+	char err[1024];
+	assert_int_equal(ptx_load(&d, text, err, sizeof err), 5);
+	assert_int_equal(d.nlines, 70);
+	assert_non_null(strstr(err, "line 9: region name @a_name_that_is_f... is longer than 47 characters\n"));
+	assert_non_null(strstr(err, "line 12: region @open has no @end\n"));
+	assert_ptr_equal(ptx_region_find(&d, "inner"), &d.regions.r[1]);
+	ptx_free(&d);
+	/* Past PTX_MAX_PROBLEMS problems, the count goes on and the view says how many more. */
+	char strays[256] = "";
+	for (int i = 0; i < PTX_MAX_PROBLEMS + 3; i++)
+		strcat(strays, "// @end\n");
+	assert_int_equal(ptx_regions_scan(strays, &rs), PTX_MAX_PROBLEMS + 3);
+	assert_int_equal(rs.problem[PTX_MAX_PROBLEMS - 1].line, PTX_MAX_PROBLEMS);
+	assert_int_equal(ptx_load(&d, strays, err, sizeof err), PTX_MAX_PROBLEMS + 3);
+	assert_non_null(strstr(err, "(3 more problems)"));
+	ptx_free(&d);
+}
+
 static void test_shape(void **st)
 {
 	(void)st;
@@ -217,6 +296,7 @@ int main(void)
 		cmocka_unit_test(test_block_comment_spans_lines),
 		cmocka_unit_test(test_load_regions),
 		cmocka_unit_test(test_region_problems),
+		cmocka_unit_test(test_region_scanner),
 		cmocka_unit_test(test_shape),
 		cmocka_unit_test(test_folds_and_view),
 		cmocka_unit_test(test_mix),

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "course/ptx.h"
 #include "base/util.h"
 #include "run/argspec.h"
 
@@ -739,11 +740,9 @@ static int check_placeholders(const char *path, int line, const char *s, int (*k
 
 static int region_exists(const char *ptx, const char *name)
 {
-	size_t n = strlen(name);
-	for (const char *p = strstr(ptx, "// @"); p; p = strstr(p + 1, "// @"))
-		if (!strncmp(p + 4, name, n) && !isalnum((unsigned char)p[4 + n]) && p[4 + n] != '-' && p[4 + n] != '_')
-			return 1;
-	return 0;
+	ptx_regions rs;
+	ptx_regions_scan(ptx, &rs);
+	return ptx_regions_find(&rs, name) != NULL;
 }
 
 int lesson_validate(const lesson *l, int (*known)(const char *key), char *errs, int errlen)

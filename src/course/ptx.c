@@ -2,6 +2,7 @@
 #include "course/ptx.h"
 
 #include <ctype.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -186,8 +187,9 @@ void ptx_classify_line(const char *line, int len, unsigned char *cls, int *in_bl
 		memset(cls + tok[t].off, tok[t].cls, (size_t)tok[t].len);
 }
 
-/* `// @name` or `// @end` on a line of its own: returns 1 and the name. */
-static int region_marker(const char *line, int n, char *name, int namelen)
+/* `// @name` or `// @end` on a line of its own: returns the name's length
+ * (its start in *name), or 0 when the line is no marker. */
+static int region_marker(const char *line, int n, const char **name)
 {
 	int i = 0;
 	while (i < n && isspace((unsigned char)line[i]))
@@ -205,18 +207,85 @@ static int region_marker(const char *line, int n, char *name, int namelen)
 		j++;
 	if (j == i || (j < n && !isspace((unsigned char)line[j])))
 		return 0;
-	int len = j - i < namelen - 1 ? j - i : namelen - 1;
-	memcpy(name, line + i, (size_t)len);
-	name[len] = '\0';
-	return 1;
+	*name = line + i;
+	return j - i;
 }
 
-static void problem(strbuf *sb, int *count, int line, const char *fmt, const char *arg)
+static void problem(ptx_regions *rs, int line, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void problem(ptx_regions *rs, int line, const char *fmt, ...)
 {
-	(*count)++;
-	sb_printf(sb, "line %d: ", line);
-	sb_printf(sb, fmt, arg);
-	sb_append(sb, "\n");
+	if (rs->nproblems < PTX_MAX_PROBLEMS) {
+		ptx_problem *p = &rs->problem[rs->nproblems];
+		p->line = line;
+		va_list ap;
+		va_start(ap, fmt);
+		vsnprintf(p->msg, sizeof p->msg, fmt, ap);
+		va_end(ap);
+	}
+	rs->nproblems++;
+}
+
+int ptx_regions_scan(const char *text, ptx_regions *rs)
+{
+	memset(rs, 0, sizeof *rs);
+	/* The open regions, innermost last; -1 for one that was refused, so that
+	 * its @end closes it quietly. */
+	int stack[2 * PTX_MAX_REGIONS], depth = 0;
+	int l = 0;
+	for (const char *p = text; *p; l++) {
+		const char *nl = strchr(p, '\n');
+		int len = nl ? (int)(nl - p) : (int)strlen(p);
+		const char *name;
+		int nlen = region_marker(p, len, &name);
+		p += len + (nl != NULL);
+		if (!nlen)
+			continue;
+		if (nlen == 3 && !strncmp(name, "end", 3)) {
+			if (!depth)
+				problem(rs, l + 1, "@end without an open region");
+			else if (stack[--depth] >= 0)
+				rs->r[stack[depth]].last = l;
+			continue;
+		}
+		int ok = 0;
+		if (nlen >= PTX_REGION_NAME)
+			problem(rs, l + 1, "region name @%.*s... is longer than %d characters", 16, name,
+				PTX_REGION_NAME - 1);
+		else if (rs->n == PTX_MAX_REGIONS || depth == (int)ARRAY_LEN(stack))
+			problem(rs, l + 1, "too many regions (at @%.*s): at most %d", nlen, name, PTX_MAX_REGIONS);
+		else
+			ok = 1;
+		if (depth == (int)ARRAY_LEN(stack))
+			continue;
+		if (!ok) {
+			stack[depth++] = -1;
+			continue;
+		}
+		ptx_region *r = &rs->r[rs->n];
+		memcpy(r->name, name, (size_t)nlen);
+		r->name[nlen] = '\0';
+		if (ptx_regions_find(rs, r->name))
+			problem(rs, l + 1, "region @%s is defined twice", r->name);
+		r->first = l;
+		r->last = -1;
+		stack[depth++] = rs->n++;
+	}
+	while (depth > 0) {
+		int i = stack[--depth];
+		if (i < 0)
+			continue;
+		problem(rs, rs->r[i].first + 1, "region @%s has no @end", rs->r[i].name);
+		rs->r[i].last = l > 0 ? l - 1 : 0;
+	}
+	return rs->nproblems;
+}
+
+const ptx_region *ptx_regions_find(const ptx_regions *rs, const char *name)
+{
+	for (int i = 0; i < rs->n; i++)
+		if (!strcmp(rs->r[i].name, name))
+			return &rs->r[i];
+	return NULL;
 }
 
 void ptx_shape(const char *line, int n, char *out, int len)
@@ -310,37 +379,12 @@ int ptx_load(ptx_doc *d, const char *text, char *err, int errlen)
 		off = end + 1;
 	}
 
+	int problems = ptx_regions_scan(d->text, &d->regions);
 	strbuf sb = {0};
-	int problems = 0;
-	int stack[16], depth = 0;
-	for (int l = 0; l < d->nlines; l++) {
-		char name[PTX_REGION_NAME];
-		if (!region_marker(d->text + d->lines[l].off, d->lines[l].len, name, sizeof name))
-			continue;
-		if (!strcmp(name, "end")) {
-			if (!depth)
-				problem(&sb, &problems, l + 1, "%s without an open region", "@end");
-			else
-				d->regions[stack[--depth]].last = l;
-			continue;
-		}
-		if (d->nregions == PTX_MAX_REGIONS || depth == (int)ARRAY_LEN(stack)) {
-			problem(&sb, &problems, l + 1, "too many regions (at @%s)", name);
-			continue;
-		}
-		if (ptx_region_find(d, name))
-			problem(&sb, &problems, l + 1, "region @%s is defined twice", name);
-		ptx_region *r = &d->regions[d->nregions];
-		util_strlcpy(r->name, name, sizeof r->name);
-		r->first = l;
-		r->last = -1;
-		stack[depth++] = d->nregions++;
-	}
-	while (depth > 0) {
-		ptx_region *r = &d->regions[stack[--depth]];
-		problem(&sb, &problems, r->first + 1, "region @%s has no @end", r->name);
-		r->last = d->nlines - 1;
-	}
+	for (int i = 0; i < problems && i < PTX_MAX_PROBLEMS; i++)
+		sb_printf(&sb, "line %d: %s\n", d->regions.problem[i].line, d->regions.problem[i].msg);
+	if (problems > PTX_MAX_PROBLEMS)
+		sb_printf(&sb, "(%d more problems)\n", problems - PTX_MAX_PROBLEMS);
 	if (err && errlen > 0)
 		util_strlcpy(err, sb.data ? sb.data : "", (size_t)errlen);
 	sb_free(&sb);
@@ -358,10 +402,7 @@ void ptx_free(ptx_doc *d)
 
 const ptx_region *ptx_region_find(const ptx_doc *d, const char *name)
 {
-	for (int i = 0; i < d->nregions; i++)
-		if (!strcmp(d->regions[i].name, name))
-			return &d->regions[i];
-	return NULL;
+	return ptx_regions_find(&d->regions, name);
 }
 
 int ptx_view(const ptx_doc *d, int fold, int keep_first, int keep_last, ptx_row *rows, int max)

@@ -2,8 +2,11 @@
 #ifndef PTXTUTOR_PTX_H
 #define PTXTUTOR_PTX_H
 
-#define PTX_MAX_REGIONS 64
-#define PTX_REGION_NAME 32
+/* One limit for every reader of regions: the emulator keeps a bit per region
+ * in a 32-bit mask. A name longer than PTX_REGION_NAME - 1 bytes is refused. */
+#define PTX_MAX_REGIONS 32
+#define PTX_REGION_NAME 48
+#define PTX_MAX_PROBLEMS 8
 #define PTX_MAX_TOKENS 64
 /* A run of at least this many same-shaped lines can be folded. */
 #define PTX_FOLD_MIN 6
@@ -43,6 +46,30 @@ typedef struct {
 } ptx_region;
 
 typedef struct {
+	int line;        /* 1-based */
+	char msg[96];
+} ptx_problem;
+
+/* The regions of a text, as the one region scanner finds them. */
+typedef struct {
+	ptx_region r[PTX_MAX_REGIONS];
+	int n;
+	ptx_problem problem[PTX_MAX_PROBLEMS]; /* the first problems found */
+	int nproblems;                         /* all of them */
+} ptx_regions;
+
+/* The one region scanner: finds the `// @name` … `// @end` regions of text.
+ * A marker is a line of its own: `//`, optional blanks, `@`, then a name of
+ * letters, digits, '_' and '-'. Regions nest. Problems, each with its line:
+ * an @end with no open region; a name defined twice (both are kept, lookups
+ * find the first); a region with no @end (it runs to the last line); a
+ * region over PTX_MAX_REGIONS or a name too long (refused; the @end that
+ * closes it is no problem). Returns the number of problems. */
+int ptx_regions_scan(const char *text, ptx_regions *out);
+/* The first region with that name, or NULL. */
+const ptx_region *ptx_regions_find(const ptx_regions *rs, const char *name);
+
+typedef struct {
 	int off, len;
 	int block_in; /* inside a block comment when the line starts */
 } ptx_line;
@@ -55,8 +82,7 @@ typedef struct {
 	char *text;      /* owned copy of the source */
 	ptx_line *lines;
 	int nlines;
-	ptx_region regions[PTX_MAX_REGIONS];
-	int nregions;
+	ptx_regions regions;
 	ptx_fold *folds;
 	int nfolds;
 } ptx_doc;

@@ -2,9 +2,23 @@
 #ifndef PTXTUTOR_EMU_H
 #define PTXTUTOR_EMU_H
 
+#include "course/ptx.h"
 #include "run/run.h"
 
-#define EMU_MAX_REGIONS 32
+/* The regions are the one region scanner's (ptx_regions_scan), with its limit. */
+#define EMU_MAX_REGIONS PTX_MAX_REGIONS
+
+/* Why a parse or a run failed, returned with the "file:line: message" that
+ * says where and what. The codes are negative, so `< 0` and `!= 0` both test
+ * for a failure. A race is no failure: the run ends and reports it. */
+typedef enum {
+	EMU_OK = 0,
+	EMU_ERR_PARSE = -1,        /* not PTX the parser reads: syntax, undeclared names, region markers */
+	EMU_ERR_UNSUPPORTED = -2,  /* PTX the emulator does not run: lesson 9's TMA/mbarrier/wgmma, .sat, f64 */
+	EMU_ERR_FAULT = -3,        /* the kernel went wrong: out-of-bounds or misaligned access, a partial warp in mma */
+	EMU_ERR_BUDGET = -4,       /* the instruction budget ran out: an endless loop? */
+	EMU_ERR_BAD_REQUEST = -5,  /* the request: dtype, size, launch shape, args spec, no such entry or file */
+} emu_error;
 
 /* Instruction classes, counted per warp-level instruction issued (predicated-off
  * lanes still issue, as on the hardware). */
@@ -51,7 +65,7 @@ typedef struct {
 } emu_counts;
 
 typedef struct {
-	char name[32];
+	char name[PTX_REGION_NAME];
 	int first_line, last_line;         /* the lines of `// @name` and `// @end` */
 	emu_counts c;
 } emu_region;
@@ -80,20 +94,22 @@ typedef struct {
 	char msg[256];                     /* one line for the user */
 } emu_result;
 
-/* Parses a PTX module. Returns NULL with "file:line: message" in err. */
-emu_module *emu_module_load(const char *path, char *err, int errlen);
-emu_module *emu_module_parse(const char *path, const char *text, char *err, int errlen);
+/* Parses a PTX module. Returns NULL with "file:line: message" in err and,
+ * where why is not NULL, the reason in *why: EMU_ERR_PARSE, EMU_ERR_UNSUPPORTED,
+ * or EMU_ERR_BAD_REQUEST for a file that cannot be read. */
+emu_module *emu_module_load(const char *path, emu_error *why, char *err, int errlen);
+emu_module *emu_module_parse(const char *path, const char *text, emu_error *why, char *err, int errlen);
 void emu_module_free(emu_module *m);
 /* Number of entries and their names, for tools. */
 int emu_module_entries(const emu_module *m, const char **names, int max);
 
 /* Runs one launch on the CPU: random A and B (never zeros), C poisoned with NaN,
  * the whole grid warp by warp, then a double-accumulated reference GEMM.
- * Returns 0 when the kernel ran (res->verified says whether it was right), or
- * -1 with "file:line: message" in err: parse errors, an unsupported
- * instruction, an out-of-bounds or misaligned access, a bad request.
- * Re-entrant: no global state; opt may be NULL. */
-int emu_run(const run_request *rq, const emu_options *opt, emu_result *res, char *err, int errlen);
+ * Returns EMU_OK when the kernel ran (res->verified says whether it was right),
+ * or why it did not with "file:line: message" in err: a parse error, an
+ * unsupported instruction, a fault (out-of-bounds or misaligned access), the
+ * instruction budget, a bad request. Re-entrant: no global state; opt may be NULL. */
+emu_error emu_run(const run_request *rq, const emu_options *opt, emu_result *res, char *err, int errlen);
 
 /* Sum of two count sets (a += b). */
 void emu_counts_add(emu_counts *a, const emu_counts *b);

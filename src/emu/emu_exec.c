@@ -100,6 +100,7 @@ typedef struct {
 	char *err;
 	int errlen;
 	int failed;
+	emu_error why;            /* of the failure: EMU_ERR_FAULT unless set before fail() */
 } blockctx;
 
 static int fail(blockctx *b, const emu_op *o, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -108,6 +109,8 @@ static int fail(blockctx *b, const emu_op *o, const char *fmt, ...)
 	if (b->failed)
 		return -1;
 	b->failed = 1;
+	if (!b->why)
+		b->why = EMU_ERR_FAULT;
 	int n = snprintf(b->err, (size_t)b->errlen, "%s:%d: ", b->L->path, o ? o->line : b->k->line);
 	if (n < 0 || n >= b->errlen)
 		return -1;
@@ -606,8 +609,10 @@ static int run_warp(blockctx *b, warp *w)
 		const emu_op *o = &ops[pc];
 		emu_opcount *c = &cnt[pc];
 		c->issued++;
-		if (--b->budget < 0)
+		if (--b->budget < 0) {
+			b->why = EMU_ERR_BUDGET;
 			return fail(b, o, "stopped after %lld warp instructions (an endless loop?)", b->L->max_warp_inst);
+		}
 		uint32_t em = mask;
 		if (o->pred >= 0) {
 			uint32_t pm = 0;
@@ -808,8 +813,10 @@ static int run_warp(blockctx *b, warp *w)
 		case OP_BAR: {
 			if (o->nsrc > 1) {
 				unsigned want = (unsigned)R[o->src[1] * 32 + __builtin_ctz(mask)];
-				if (want != (b->nthreads + 31) / 32 * 32)
+				if (want != (b->nthreads + 31) / 32 * 32) {
+					b->why = EMU_ERR_UNSUPPORTED;
 					return fail(b, o, "bar.sync with a thread count (%u) other than the whole block is not supported", want);
+				}
 			}
 			w->waiting |= mask;
 			continue; /* lanes stay on the barrier until the block releases them */
@@ -886,6 +893,7 @@ static int run_warp(blockctx *b, warp *w)
 			mask &= ~em;
 			break;
 		default:
+			b->why = EMU_ERR_UNSUPPORTED;
 			return fail(b, o, "internal: op %d not implemented", o->code);
 		}
 	advance:
@@ -975,7 +983,7 @@ static void init_warp(blockctx *b, warp *w, int id)
 	}
 }
 
-int emu_exec(emu_launch *L, char *err, int errlen)
+emu_error emu_exec(emu_launch *L, char *err, int errlen)
 {
 	const emu_kernel *k = L->k;
 	blockctx b = {.L = L, .k = k, .ops = k->ops, .err = err, .errlen = errlen};
@@ -983,7 +991,7 @@ int emu_exec(emu_launch *L, char *err, int errlen)
 	if (b.nthreads == 0 || b.nthreads > 1024 || L->grid[0] == 0 || L->grid[1] == 0 || L->grid[2] == 0) {
 		snprintf(err, (size_t)errlen, "%s: bad launch shape: grid %ux%ux%u, block %ux%ux%u", L->path,
 			 L->grid[0], L->grid[1], L->grid[2], L->block[0], L->block[1], L->block[2]);
-		return -1;
+		return EMU_ERR_BAD_REQUEST;
 	}
 	b.nwarps = (int)((b.nthreads + 31) / 32);
 	b.smem_size = (uint32_t)k->smem_static;
@@ -1043,5 +1051,5 @@ int emu_exec(emu_launch *L, char *err, int errlen)
 	free(b.rwarp);
 	free(b.wop);
 	free(b.rop);
-	return rc;
+	return rc ? (b.why ? b.why : EMU_ERR_FAULT) : EMU_OK;
 }

@@ -49,7 +49,7 @@ enum { CMP_EQ, CMP_NE, CMP_LT, CMP_LE, CMP_GT, CMP_GE,  /* setp */
        CMP_EQU, CMP_NEU, CMP_LTU, CMP_LEU, CMP_GTU, CMP_GEU, CMP_NUM, CMP_NAN };
 enum { RND_NONE, RND_RN, RND_RZ, RND_RM, RND_RP, RND_RNI, RND_RZI, RND_RMI, RND_RPI }; /* cvt */
 enum { SHFL_UP, SHFL_DOWN, SHFL_BFLY, SHFL_IDX };
-enum { CVTA_TO, CVTA_FROM };                          /* cvta.to.space / cvta.space */
+enum { CVTA_FROM, CVTA_TO };                          /* cvta.space / cvta.to.space */
 
 #define EMU_NO_REG (-1)
 #define EMU_MAX_SRC 12
@@ -81,6 +81,7 @@ typedef struct {
 #define OPF_WAIT_ALL 8   /* cp.async.wait_all */
 #define OPF_HAS_SRCSZ 16 /* cp.async with a src-size operand */
 #define OPF_PRED_OUT 32  /* shfl with a |p output */
+#define OPF_NC       64  /* ld.global.nc: the read-only path, a plain load here */
 
 typedef enum {
 	SPEC_TID_X, SPEC_TID_Y, SPEC_TID_Z,
@@ -160,7 +161,9 @@ typedef struct {
 	long long warps;
 } emu_launch;
 
-/* Runs the whole grid. Returns 0, or -1 with "file:line: message" in err. */
-int emu_exec(emu_launch *L, char *err, int errlen);
+/* Runs the whole grid. Returns EMU_OK, or why not (EMU_ERR_FAULT,
+ * EMU_ERR_BUDGET, EMU_ERR_UNSUPPORTED, EMU_ERR_BAD_REQUEST for the launch
+ * shape) with "file:line: message" in err. */
+emu_error emu_exec(emu_launch *L, char *err, int errlen);
 
 #endif

@@ -109,7 +109,7 @@ static int build_params(const run_request *rq, const emu_kernel *k, uint8_t *par
 	return 0;
 }
 
-int emu_run(const run_request *rq, const emu_options *opt, emu_result *res, char *err, int errlen)
+emu_error emu_run(const run_request *rq, const emu_options *opt, emu_result *res, char *err, int errlen)
 {
 	emu_options dflt = {0};
 	if (!opt)
@@ -118,10 +118,14 @@ int emu_run(const run_request *rq, const emu_options *opt, emu_result *res, char
 	res->verified = -1;
 	if (errlen > 0)
 		err[0] = 0;
-	if (rq->dt != DTYPE_F32 && rq->dt != DTYPE_F16)
-		return errf(err, errlen, "%s: emulation needs an f32 or f16 kernel", rq->ptx_path);
-	if (rq->M <= 0 || rq->N <= 0 || rq->K <= 0 || rq->M > 16384 || rq->N > 16384 || rq->K > 16384)
-		return errf(err, errlen, "bad size %lldx%lldx%lld (1..16384 each)", rq->M, rq->N, rq->K);
+	if (rq->dt != DTYPE_F32 && rq->dt != DTYPE_F16) {
+		errf(err, errlen, "%s: emulation needs an f32 or f16 kernel", rq->ptx_path);
+		return EMU_ERR_BAD_REQUEST;
+	}
+	if (rq->M <= 0 || rq->N <= 0 || rq->K <= 0 || rq->M > 16384 || rq->N > 16384 || rq->K > 16384) {
+		errf(err, errlen, "bad size %lldx%lldx%lld (1..16384 each)", rq->M, rq->N, rq->K);
+		return EMU_ERR_BAD_REQUEST;
+	}
 	double t0 = util_now();
 	emu_module *own = NULL;
 	const emu_module *m = opt->module;
@@ -130,17 +134,18 @@ int emu_run(const run_request *rq, const emu_options *opt, emu_result *res, char
 		util_strlcpy(path, rq->ptx_path, sizeof path);
 		if (access(path, R_OK) != 0 && path[0] != '/')
 			util_path(path, sizeof path, rq->ptx_path);
-		m = own = emu_module_load(path, err, errlen);
+		emu_error why;
+		m = own = emu_module_load(path, &why, err, errlen);
 		if (!m)
-			return -1;
+			return why;
 	}
 	const emu_kernel *k = emu_find_kernel(m, rq->entry);
 	if (!k) {
 		errf(err, errlen, "%s: no .entry '%s'", m->path, rq->entry);
 		emu_module_free(own);
-		return -1;
+		return EMU_ERR_BAD_REQUEST;
 	}
-	int rc = -1;
+	emu_error rc = EMU_ERR_BAD_REQUEST; /* until the launch: the args spec */
 	size_t esz = rq->dt == DTYPE_F16 ? 2 : 4;
 	size_t na = (size_t)rq->M * (size_t)rq->K, nb = (size_t)rq->K * (size_t)rq->N, nc = (size_t)rq->M * (size_t)rq->N;
 	uint8_t *A = malloc(na * esz), *B = malloc(nb * esz);
@@ -179,7 +184,7 @@ int emu_run(const run_request *rq, const emu_options *opt, emu_result *res, char
 		if (!L.block[i])
 			L.block[i] = 1;
 	}
-	if (emu_exec(&L, err, errlen) < 0)
+	if ((rc = emu_exec(&L, err, errlen)) != EMU_OK)
 		goto out;
 	res->blocks = (long long)L.grid[0] * L.grid[1] * L.grid[2];
 	res->warps = L.warps;
@@ -239,7 +244,7 @@ int emu_run(const run_request *rq, const emu_options *opt, emu_result *res, char
 			 res->rel_error, res->tol, res->bad_elems, nc);
 	else
 		snprintf(res->msg, sizeof res->msg, "%s", res->verified == 1 ? "verified against the CPU reference" : "ran (not verified)");
-	rc = 0;
+	rc = EMU_OK;
 out:
 	free(A);
 	free(B);

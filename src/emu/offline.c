@@ -39,23 +39,24 @@ static void take_counts(const run_request *rq, const emu_result *er, run_emu_cou
 	c->seconds = er->seconds;
 }
 
-/* Which run status an emulator failure is, from its message. */
-static run_status failure_status(const char *err)
+/* Which run status a failed emulation is. A module that does not parse never
+ * gets here: that is the emulator's JIT error, whatever the reason. */
+static run_status failure_status(emu_error why)
 {
 	static const struct {
-		const char *says;
+		emu_error why;
 		run_status st;
 	} map[] = {
-		{"stopped after", RUN_TIMEOUT},   /* the instruction budget: an endless loop */
-		{"no .entry", RUN_BAD_REQUEST},
-		{"args", RUN_BAD_REQUEST},
-		{"bad size", RUN_BAD_REQUEST},
-		{"emulation needs", RUN_BAD_REQUEST},
+		{EMU_ERR_PARSE, RUN_JIT_ERROR},
+		{EMU_ERR_UNSUPPORTED, RUN_FAULT},   /* at run time: bar.sync with a partial thread count */
+		{EMU_ERR_FAULT, RUN_FAULT},         /* out of bounds, misaligned */
+		{EMU_ERR_BUDGET, RUN_TIMEOUT},      /* the instruction budget: an endless loop */
+		{EMU_ERR_BAD_REQUEST, RUN_BAD_REQUEST},
 	};
 	for (size_t i = 0; i < ARRAY_LEN(map); i++)
-		if (strstr(err, map[i].says))
+		if (map[i].why == why)
 			return map[i].st;
-	return RUN_FAULT; /* out-of-bounds, misaligned, an instruction it cannot run */
+	return RUN_FAULT;
 }
 
 void offline_run(const run_request *rq, run_result *res)
@@ -68,7 +69,7 @@ void offline_run(const run_request *rq, run_result *res)
 	res->emu.M = rq->M, res->emu.N = rq->N, res->emu.K = rq->K;
 	util_strlcpy(res->gpu, "CPU emulator", sizeof res->gpu);
 	char err[RUN_LOG / 2];
-	emu_module *m = emu_module_load(rq->ptx_path, err, sizeof err);
+	emu_module *m = emu_module_load(rq->ptx_path, NULL, err, sizeof err);
 	if (!m) {
 		res->status = RUN_JIT_ERROR;
 		util_strlcpy(res->log, err, sizeof res->log);
@@ -79,8 +80,9 @@ void offline_run(const run_request *rq, run_result *res)
 	emu_result *er = calloc(1, sizeof *er);
 	if (!er)
 		abort();
-	if (emu_run(rq, &o, er, err, sizeof err) < 0) {
-		res->status = failure_status(err);
+	emu_error why = emu_run(rq, &o, er, err, sizeof err);
+	if (why != EMU_OK) {
+		res->status = failure_status(why);
 		util_strlcpy(res->log, err, sizeof res->log);
 		short_msg(res->msg, sizeof res->msg, err, rq->ptx_path);
 	} else {

@@ -1,0 +1,626 @@
+/* emu_decode: instruction name + modifiers -> emu_op, through one const table of what each opcode accepts, then its operands by shape. */
+#include <stdlib.h>
+#include <string.h>
+#include "emu/emu_parser.h"
+#include "base/util.h"
+
+/* ---- what each opcode accepts ---- */
+
+/* Sets of types: bit t for emu_type t. */
+#define TY(t) (1u << (t))
+#define TY_INT (TY(ET_B8) | TY(ET_B16) | TY(ET_B32) | TY(ET_B64) | TY(ET_U8) | TY(ET_U16) | TY(ET_U32) | \
+		TY(ET_U64) | TY(ET_S8) | TY(ET_S16) | TY(ET_S32) | TY(ET_S64))
+#define TY_FLOAT (TY(ET_F16) | TY(ET_F32))
+#define TY_DATA (TY_INT | TY_FLOAT | TY(ET_F64))  /* what a register can hold, but predicates and packed f16x2 */
+#define TY_ANY ((TY(ET_COUNT) - 1) & ~TY(ET_NONE))
+
+/* Where the value of a modifier group goes. */
+enum { MF_NONE, MF_MOD, MF_TYPE2, MF_VEC, MF_SPACE, MF_FLAGS };
+
+/* Modifiers of which at most one may be written, each with its value. */
+typedef struct {
+	uint8_t field;               /* MF_*; MF_FLAGS ORs the value into op->flags */
+	struct {
+		const char *word;
+		uint8_t value;
+	} w[19];                     /* ends at a NULL word */
+} modgroup;
+
+static const modgroup g_rn = {MF_NONE, {{"rn", 0}}}; /* round to nearest: what the emulator does anyway */
+static const modgroup g_width = {MF_MOD, {{"lo", MUL_LO}, {"hi", MUL_HI}, {"wide", MUL_WIDE}}};
+static const modgroup g_cmp = {MF_MOD, {
+	{"eq", CMP_EQ}, {"ne", CMP_NE}, {"lt", CMP_LT}, {"le", CMP_LE}, {"gt", CMP_GT}, {"ge", CMP_GE},
+	{"lo", CMP_LO}, {"ls", CMP_LS}, {"hi", CMP_HI}, {"hs", CMP_HS},
+	{"equ", CMP_EQU}, {"neu", CMP_NEU}, {"ltu", CMP_LTU}, {"leu", CMP_LEU}, {"gtu", CMP_GTU},
+	{"geu", CMP_GEU}, {"num", CMP_NUM}, {"nan", CMP_NAN}}};
+static const modgroup g_bool = {MF_TYPE2, {{"and", 1}, {"or", 2}, {"xor", 3}}};
+/* cvt: .rz/.rm/.rp (float rounding other than nearest) are left out, so unsupported */
+static const modgroup g_round = {MF_MOD, {{"rn", RND_RN}, {"rni", RND_RNI}, {"rzi", RND_RZI}, {"rmi", RND_RMI},
+					  {"rpi", RND_RPI}}};
+static const modgroup g_to = {MF_MOD, {{"to", CVTA_TO}}};
+static const modgroup g_space = {MF_SPACE, {{"global", SP_GLOBAL}, {"shared", SP_SHARED}, {"shared::cta", SP_SHARED},
+					    {"param", SP_PARAM}, {"param::entry", SP_PARAM}}};
+static const modgroup g_gsspace = {MF_SPACE, {{"global", SP_GLOBAL}, {"shared", SP_SHARED}, {"shared::cta", SP_SHARED}}};
+static const modgroup g_shared = {MF_SPACE, {{"shared", SP_SHARED}, {"shared::cta", SP_SHARED}}};
+static const modgroup g_vec = {MF_VEC, {{"v2", 2}, {"v4", 4}}};
+static const modgroup g_nc = {MF_FLAGS, {{"nc", OPF_NC}}};
+static const modgroup g_matrices = {MF_VEC, {{"x1", 1}, {"x2", 2}, {"x4", 4}}};
+static const modgroup g_trans = {MF_FLAGS, {{"trans", OPF_TRANS}}};
+static const modgroup g_shfl = {MF_MOD, {{"up", SHFL_UP}, {"down", SHFL_DOWN}, {"bfly", SHFL_BFLY}, {"idx", SHFL_IDX}}};
+
+/* How the operands read. */
+typedef enum {
+	SH_NONE,      /* none */
+	SH_IGNORE,    /* not read (membar, fence, bar.warp.sync) */
+	SH_PLAIN,     /* d, a, b, ...: the sources typed as the instruction */
+	SH_MOV,       /* d, a, or a {..} on either side: pack / unpack */
+	SH_SETP,      /* p[|q], a, b[, {!}c] */
+	SH_LDST,      /* d, [a] or [a], d; d may be a vector */
+	SH_SRCS,      /* u32 sources only (bar.sync) */
+	SH_WAIT,      /* one integer (cp.async.wait_group) */
+	SH_CPASYNC,   /* [shared], [global], size[, src-size] */
+	SH_LDMATRIX,  /* {d..}, [a] */
+	SH_MMA,       /* {d x4}, {a x4}, {b x2}, {c x4} */
+	SH_BRA,       /* a label */
+} opshape;
+
+/* Decode flags. */
+#define DF_FLOAT_FP   1   /* a float type counts as EMU_CLS_FP */
+#define DF_INT_MODE   2   /* mul, mad: .lo/.hi/.wide make the integer form, none the float form */
+#define DF_ALL_MODS   4   /* any modifier is accepted (membar, fence: no-ops here) */
+#define DF_LAST_PRED  8   /* the last source is a predicate (selp) */
+#define DF_SRC_TYPE2  16  /* the sources have the second type (cvt.dst.src) */
+#define DF_PIPE_DST   32  /* the destination may be d|p (shfl) */
+
+typedef struct {
+	const char *name;        /* the opcode with its fixed words: "cp.async.wait_group" */
+	emu_opcode code;
+	emu_class cls;           /* for integer and untyped forms; see DF_FLOAT_FP */
+	opshape shape;
+	int8_t nops_min, nops_max;
+	uint8_t ntypes;          /* type modifiers, in order: 1 the instruction's, 2 cvt's dst and src, 4 mma's */
+	uint32_t types[4];       /* the types each may be (TY_*) */
+	const modgroup *groups[3];
+	uint8_t required;        /* bit i: groups[i] must be written */
+	const char *need[3];     /* words that must be written */
+	const char *allow[2];    /* words that may be written and change nothing */
+	uint8_t flags;           /* DF_* */
+	uint8_t opf;             /* OPF_* the op always has */
+} opdesc;
+
+#define ARITH(nm, op, c, n, ty, fl, ...) {.name = nm, .code = op, .cls = c, .shape = SH_PLAIN, .nops_min = n, \
+	.nops_max = n, .ntypes = 1, .types = {ty}, .groups = {__VA_ARGS__}, .flags = DF_FLOAT_FP | (fl)}
+#define INT_OP(nm, op, n, ty, ...) ARITH(nm, op, EMU_CLS_INT, n, ty, 0, __VA_ARGS__)
+#define MATH(nm, op) ARITH(nm, op, EMU_CLS_FP, 2, TY(ET_F32), 0, &g_rn)
+#define BARRIER(nm) {.name = nm, .code = OP_BAR, .cls = EMU_CLS_BARRIER, .shape = SH_SRCS, .nops_min = 1, \
+	.nops_max = 2, .need = {"sync"}, .allow = {"cta"}}
+#define NOOP(nm) {.name = nm, .code = OP_NOP, .cls = EMU_CLS_BARRIER, .shape = SH_IGNORE, .flags = DF_ALL_MODS}
+#define LDST(nm, op, c) {.name = nm, .code = op, .cls = c, .shape = SH_LDST, .nops_min = 2, .nops_max = 2, \
+	.ntypes = 1, .types = {TY_DATA}, .groups = {&g_space, &g_vec, &g_nc}, .allow = {"relaxed", "gpu"}}
+
+/* Everything the emulator runs. A modifier not named here (nor harmless, below)
+ * makes the instruction unsupported, never ignored. */
+static const opdesc opdescs[] = {
+	{.name = "mov", .code = OP_MOV, .cls = EMU_CLS_MOVE, .shape = SH_MOV, .nops_min = 2, .nops_max = 2,
+	 .ntypes = 1, .types = {TY_ANY}},
+	INT_OP("add", OP_ADD, 3, TY_INT | TY_FLOAT, &g_rn),
+	INT_OP("sub", OP_SUB, 3, TY_INT | TY(ET_F32), &g_rn),
+	ARITH("mul", OP_MUL, EMU_CLS_INT, 3, TY_FLOAT, DF_INT_MODE, &g_width, &g_rn),
+	ARITH("mad", OP_MAD, EMU_CLS_INT, 4, TY(ET_F32), DF_INT_MODE, &g_width, &g_rn),
+	ARITH("fma", OP_FMA, EMU_CLS_FP, 4, TY_FLOAT, 0, &g_rn),
+	INT_OP("div", OP_DIV, 3, TY_INT | TY(ET_F32), &g_rn),
+	INT_OP("rem", OP_REM, 3, TY_INT, NULL),
+	INT_OP("min", OP_MIN, 3, TY_INT | TY(ET_F32), NULL),
+	INT_OP("max", OP_MAX, 3, TY_INT | TY(ET_F32), NULL),
+	INT_OP("neg", OP_NEG, 2, TY_INT | TY(ET_F32), NULL),
+	INT_OP("abs", OP_ABS, 2, TY_INT | TY(ET_F32), NULL),
+	INT_OP("and", OP_AND, 3, TY_INT | TY(ET_PRED), NULL),
+	INT_OP("or", OP_OR, 3, TY_INT | TY(ET_PRED), NULL),
+	INT_OP("xor", OP_XOR, 3, TY_INT | TY(ET_PRED), NULL),
+	INT_OP("not", OP_NOT, 2, TY_INT | TY(ET_PRED), NULL),
+	INT_OP("shl", OP_SHL, 3, TY_INT, NULL),
+	INT_OP("shr", OP_SHR, 3, TY_INT, NULL),
+	MATH("rcp", OP_RCP), MATH("sqrt", OP_SQRT), MATH("rsqrt", OP_RSQRT), MATH("ex2", OP_EX2), MATH("lg2", OP_LG2),
+	{.name = "setp", .code = OP_SETP, .cls = EMU_CLS_INT, .shape = SH_SETP, .nops_min = 3, .nops_max = 4,
+	 .ntypes = 1, .types = {TY_INT | TY_FLOAT}, .groups = {&g_cmp, &g_bool}, .required = 1, .flags = DF_FLOAT_FP},
+	{.name = "selp", .code = OP_SELP, .cls = EMU_CLS_INT, .shape = SH_PLAIN, .nops_min = 4, .nops_max = 4,
+	 .ntypes = 1, .types = {TY_DATA}, .flags = DF_LAST_PRED},
+	{.name = "cvt", .code = OP_CVT, .cls = EMU_CLS_MOVE, .shape = SH_PLAIN, .nops_min = 2, .nops_max = 2,
+	 .ntypes = 2, .types = {TY_DATA, TY_DATA}, .groups = {&g_round}, .flags = DF_SRC_TYPE2},
+	{.name = "cvta", .code = OP_CVTA, .cls = EMU_CLS_MOVE, .shape = SH_PLAIN, .nops_min = 2, .nops_max = 2,
+	 .ntypes = 1, .types = {TY(ET_U32) | TY(ET_U64)}, .groups = {&g_to, &g_gsspace}, .required = 2},
+	LDST("ld", OP_LD, EMU_CLS_LD_GLOBAL),
+	LDST("st", OP_ST, EMU_CLS_ST_GLOBAL),
+	/* bar.warp.sync: the lanes of a warp run in lockstep here already */
+	{.name = "bar.warp", .code = OP_NOP, .cls = EMU_CLS_CONTROL, .shape = SH_IGNORE, .allow = {"sync"}},
+	BARRIER("bar"), BARRIER("barrier"),
+	NOOP("membar"), NOOP("fence"),
+	{.name = "cp.async.commit_group", .code = OP_CPCOMMIT, .cls = EMU_CLS_CP_ASYNC, .shape = SH_NONE},
+	{.name = "cp.async.wait_group", .code = OP_CPWAIT, .cls = EMU_CLS_CP_ASYNC, .shape = SH_WAIT,
+	 .nops_min = 1, .nops_max = 1},
+	{.name = "cp.async.wait_all", .code = OP_CPWAIT, .cls = EMU_CLS_CP_ASYNC, .shape = SH_NONE, .opf = OPF_WAIT_ALL},
+	{.name = "cp.async", .code = OP_CPASYNC, .cls = EMU_CLS_CP_ASYNC, .shape = SH_CPASYNC, .nops_min = 3,
+	 .nops_max = 4, .groups = {&g_shared}, .required = 1, .need = {"global"}},
+	{.name = "ldmatrix", .code = OP_LDMATRIX, .cls = EMU_CLS_LDMATRIX, .shape = SH_LDMATRIX, .nops_min = 2,
+	 .nops_max = 2, .groups = {&g_matrices, &g_trans, &g_shared}, .required = 1, .need = {"m8n8", "b16"}},
+	{.name = "mma", .code = OP_MMA, .cls = EMU_CLS_MMA, .shape = SH_MMA, .nops_min = 4, .nops_max = 4,
+	 .ntypes = 4, .types = {TY(ET_F32), TY(ET_F16), TY(ET_F16), TY(ET_F32)}, .need = {"m16n8k16", "row", "col"}},
+	{.name = "shfl", .code = OP_SHFL, .cls = EMU_CLS_SHFL, .shape = SH_PLAIN, .nops_min = 5, .nops_max = 5,
+	 .ntypes = 1, .types = {TY(ET_B32)}, .groups = {&g_shfl}, .required = 1, .need = {"sync"},
+	 .flags = DF_PIPE_DST},
+	{.name = "bra", .code = OP_BRA, .cls = EMU_CLS_CONTROL, .shape = SH_BRA, .nops_min = 1, .nops_max = 1,
+	 .allow = {"uni"}},
+	{.name = "ret", .code = OP_EXIT, .cls = EMU_CLS_CONTROL, .shape = SH_NONE},
+	{.name = "exit", .code = OP_EXIT, .cls = EMU_CLS_CONTROL, .shape = SH_NONE},
+};
+
+/* Modifiers that do not change what the emulator computes, on any opcode. */
+static const char *const harmless_mods[] = {
+	"sync", "aligned", "uni", "ftz", "approx", "full", "ca", "cg", "cs", "lu", "cv",
+	"wb", "wt", "volatile", "weak", "cta",
+};
+
+/* The asynchronous machinery of lesson 9 is left to the GPU: Hopper's copy
+ * engine, transaction barriers and warpgroup MMAs would each be a model of
+ * hardware we cannot check against here. Say so instead of just "unsupported". */
+static const char *const hopper_only[] = {"mbarrier", "cp.async.bulk", "wgmma", "setmaxnreg", "fence.proxy",
+					  "fence.mbarrier_init"};
+
+static int unsupported(emu_pstate *ps, const char *what)
+{
+	for (size_t i = 0; i < ARRAY_LEN(hopper_only); i++)
+		if (!strncmp(what, hopper_only[i], strlen(hopper_only[i])))
+			return emu_punsup(ps, ps->line,
+					  "'%s': the CPU emulator does not run lesson 9's asynchronous machinery "
+					  "(TMA, mbarrier, wgmma); run this kernel on a Hopper GPU",
+					  what);
+	return emu_punsup(ps, ps->line, "unsupported instruction '%s'", what);
+}
+
+/* ---- the words of an instruction name ---- */
+
+#define MAX_WORDS 16
+
+typedef struct {
+	char w[MAX_WORDS][32];
+	int n;
+	uint32_t used;
+} words;
+
+/* Splits "ld.global.v4.f32" at its dots; -1 when a word is too long or there are too many. */
+static int split_words(const char *name, words *ws)
+{
+	memset(ws, 0, sizeof *ws);
+	for (const char *p = name; *p;) {
+		size_t n = strcspn(p, ".");
+		if (ws->n == MAX_WORDS || n >= sizeof ws->w[0])
+			return -1;
+		memcpy(ws->w[ws->n++], p, n);
+		p += n + (p[n] == '.');
+	}
+	return 0;
+}
+
+static int take(words *ws, const char *word)
+{
+	for (int i = 0; i < ws->n; i++)
+		if (!(ws->used & (1u << i)) && !strcmp(ws->w[i], word)) {
+			ws->used |= 1u << i;
+			return 1;
+		}
+	return 0;
+}
+
+/* The first word of the group written; -1 if none. */
+static int take_group(words *ws, const modgroup *g)
+{
+	for (int i = 0; g->w[i].word; i++)
+		if (take(ws, g->w[i].word))
+			return g->w[i].value;
+	return -1;
+}
+
+/* The next type word; ET_NONE if none. */
+static emu_type take_type(words *ws)
+{
+	for (int i = 0; i < ws->n; i++) {
+		emu_type t = ws->used & (1u << i) ? ET_NONE : emu_type_from_name(ws->w[i]);
+		if (t != ET_NONE) {
+			ws->used |= 1u << i;
+			return t;
+		}
+	}
+	return ET_NONE;
+}
+
+/* A word nobody took that is not harmless; NULL if none. */
+static const char *leftover(const words *ws)
+{
+	for (int i = 0; i < ws->n; i++) {
+		if (ws->used & (1u << i) || !strncmp(ws->w[i], "L1::", 4) || !strncmp(ws->w[i], "L2::", 4))
+			continue;
+		int ok = 0;
+		for (size_t h = 0; h < ARRAY_LEN(harmless_mods); h++)
+			ok |= !strcmp(ws->w[i], harmless_mods[h]);
+		if (!ok)
+			return ws->w[i];
+	}
+	return NULL;
+}
+
+/* The entry whose name is the longest run of leading words; it takes them. */
+static const opdesc *lookup(words *ws)
+{
+	const opdesc *best = NULL;
+	int best_n = 0;
+	for (size_t i = 0; i < ARRAY_LEN(opdescs); i++) {
+		words name;
+		split_words(opdescs[i].name, &name);
+		int k = 0;
+		while (k < name.n && k < ws->n && !strcmp(name.w[k], ws->w[k]))
+			k++;
+		if (k == name.n && k > best_n) {
+			best = &opdescs[i];
+			best_n = k;
+		}
+	}
+	ws->used = (1u << best_n) - 1;
+	return best;
+}
+
+static int is_float(emu_type t) { return emu_types[t].kind == 'f'; }
+
+/* The modifiers and types of o from its table entry: 0, or -1 when the
+ * combination is not one the emulator runs. */
+static int apply_modifiers(const opdesc *d, words *ws, emu_op *o)
+{
+	for (int i = 0; i < (int)ARRAY_LEN(d->need) && d->need[i]; i++)
+		if (!take(ws, d->need[i]))
+			return -1;
+	for (int i = 0; i < (int)ARRAY_LEN(d->allow) && d->allow[i]; i++)
+		take(ws, d->allow[i]);
+	int int_mode = 0;
+	for (int i = 0; i < (int)ARRAY_LEN(d->groups) && d->groups[i]; i++) {
+		int v = take_group(ws, d->groups[i]);
+		if (v < 0) {
+			if (d->required & (1u << i))
+				return -1;
+			continue;
+		}
+		int_mode |= d->groups[i] == &g_width; /* see DF_INT_MODE */
+		switch (d->groups[i]->field) {
+		case MF_MOD: o->mod = (uint8_t)v; break;
+		case MF_TYPE2: o->type2 = (uint8_t)v; break;
+		case MF_VEC: o->vec = (uint8_t)v; break;
+		case MF_SPACE: o->space = (uint8_t)v; break;
+		case MF_FLAGS: o->flags |= (uint8_t)v; break;
+		}
+	}
+	for (int i = 0; i < d->ntypes; i++) {
+		emu_type t = take_type(ws);
+		uint32_t ok = (d->flags & DF_INT_MODE) && int_mode ? TY_INT : d->types[i];
+		if (t == ET_NONE || !(ok & TY(t)))
+			return -1;
+		if (i == 0)
+			o->type = (uint8_t)t;
+		else if (i == 1 && d->ntypes == 2)
+			o->type2 = (uint8_t)t;
+	}
+	if (!(d->flags & DF_ALL_MODS) && leftover(ws))
+		return -1;
+	return 0;
+}
+
+/* What depends on more than one modifier: the few truly special cases. */
+static int special_rules(const opdesc *d, emu_op *o)
+{
+	int isf = is_float((emu_type)o->type);
+	if ((d->flags & DF_FLOAT_FP) && isf)
+		o->cls = EMU_CLS_FP;
+	if (d->code == OP_MAD && isf)
+		o->code = OP_FMA; /* mad.rn.f32 is fused on every target we run */
+	if (d->code == OP_SETP && o->mod >= CMP_EQU && !isf)
+		return -1; /* unordered compares are for floats */
+	/* float -> int needs an integer rounding */
+	if (d->code == OP_CVT && is_float((emu_type)o->type2) && !isf && o->mod < RND_RNI)
+		return -1;
+	if (d->shape == SH_LDST) {
+		if ((o->flags & OPF_NC) && (d->code != OP_LD || o->space != SP_GLOBAL))
+			return -1;
+		if (o->space == SP_SHARED)
+			o->cls = d->code == OP_LD ? EMU_CLS_LD_SHARED : EMU_CLS_ST_SHARED;
+		if (o->space == SP_PARAM) {
+			if (d->code == OP_ST)
+				return -1;
+			o->cls = EMU_CLS_MOVE;
+		}
+	}
+	return 0;
+}
+
+/* ---- operands, by shape ---- */
+
+/* "d" or "d|p": the second register goes to dst[1]. */
+static int pipe_dst(emu_pstate *ps, emu_op *o, char *s)
+{
+	char *bar = strchr(s, '|');
+	if (bar) {
+		*bar = 0;
+		if ((o->dst[1] = emu_dst_operand(ps, bar + 1)) < EMU_NO_REG)
+			return -1;
+	}
+	o->ndst = bar ? 2 : 1;
+	o->dst[0] = emu_dst_operand(ps, s);
+	return o->dst[0] < EMU_NO_REG ? -1 : bar != NULL;
+}
+
+static int shape_plain(emu_pstate *ps, const opdesc *d, emu_op *o, char **parts, int np)
+{
+	int piped = 0;
+	if (d->flags & DF_PIPE_DST) {
+		if ((piped = pipe_dst(ps, o, parts[0])) < 0)
+			return -1;
+		if (piped)
+			o->flags |= OPF_PRED_OUT;
+	} else {
+		o->ndst = 1;
+		if ((o->dst[0] = emu_dst_operand(ps, parts[0])) < EMU_NO_REG)
+			return -1;
+	}
+	emu_type st = (emu_type)(d->flags & DF_SRC_TYPE2 ? o->type2 : o->type);
+	o->nsrc = (uint8_t)(np - 1);
+	for (int i = 0; i < np - 1; i++) {
+		int last_pred = (d->flags & DF_LAST_PRED) && i == np - 2;
+		if ((o->src[i] = emu_scalar_operand(ps, parts[1 + i], last_pred ? ET_PRED : st)) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+static int shape_mov(emu_pstate *ps, const opdesc *d, emu_op *o, char **parts, const char *full)
+{
+	emu_type t = (emu_type)o->type;
+	char *dst = emu_skip_sp(parts[0]), *src = emu_skip_sp(parts[1]);
+	if (*dst == '{') {
+		o->code = OP_UNPACK;
+		int nv = emu_vector_operand(ps, dst, t, o->dst, 4, 1);
+		if (nv < 0)
+			return -1;
+		o->ndst = (uint8_t)nv;
+		o->nsrc = 1;
+		if ((o->src[0] = emu_scalar_operand(ps, src, t)) < 0)
+			return -1;
+		return emu_types[t].bytes * 8 % nv ? unsupported(ps, full) : 0;
+	}
+	if (*src == '{') {
+		o->code = OP_PACK;
+		o->ndst = 1;
+		if ((o->dst[0] = emu_dst_operand(ps, dst)) < EMU_NO_REG)
+			return -1;
+		int nv = emu_vector_operand(ps, src, t, o->src, 4, 0);
+		if (nv < 0)
+			return -1;
+		o->nsrc = (uint8_t)nv;
+		return 0;
+	}
+	return shape_plain(ps, d, o, parts, 2);
+}
+
+static int shape_setp(emu_pstate *ps, emu_op *o, char **parts, int np, const char *full)
+{
+	int want = 3 + (o->type2 != 0);
+	if (np != want)
+		return emu_perr(ps, ps->line, "'%s' takes %d operands, got %d", full, want, np);
+	if (pipe_dst(ps, o, parts[0]) < 0)
+		return -1;
+	for (int i = 0; i < 2; i++)
+		if ((o->src[i] = emu_scalar_operand(ps, parts[1 + i], (emu_type)o->type)) < 0)
+			return -1;
+	o->nsrc = 2;
+	if (o->type2) {
+		char *c = emu_skip_sp(parts[3]);
+		if (*c == '!') {
+			o->flags |= OPF_SRC_NEG;
+			c++;
+		}
+		if ((o->src[2] = emu_scalar_operand(ps, c, ET_PRED)) < 0)
+			return -1;
+		o->nsrc = 3;
+	}
+	return 0;
+}
+
+static int shape_ldst(emu_pstate *ps, emu_op *o, char **parts, const char *full)
+{
+	int is_ld = o->code == OP_LD;
+	char *val = is_ld ? parts[0] : parts[1];
+	char *adr = is_ld ? parts[1] : parts[0];
+	int is_param;
+	if (emu_addr_operand(ps, adr, &o->src[0], &o->imm, &is_param) < 0)
+		return -1;
+	if (is_param != (o->space == SP_PARAM)) /* adr is "[name" now */
+		return emu_perr(ps, ps->line, "parameter '%s' read outside ld.param", emu_skip_sp(emu_skip_sp(adr) + 1));
+	int regs[4];
+	int nv = emu_maybe_vector(ps, val, (emu_type)o->type, regs, 4, is_ld);
+	if (nv < 0)
+		return -1;
+	if (nv != o->vec)
+		return emu_perr(ps, ps->line, "'%s' needs %d registers", full, o->vec);
+	for (int i = 0; i < nv; i++)
+		*(is_ld ? &o->dst[i] : &o->src[1 + i]) = regs[i];
+	o->ndst = is_ld ? (uint8_t)nv : 0;
+	o->nsrc = (uint8_t)(is_ld ? 1 : 1 + nv);
+	return 0;
+}
+
+static int shape_cpasync(emu_pstate *ps, emu_op *o, char **parts, int np)
+{
+	int is_param;
+	int64_t soff, sz;
+	if (emu_addr_operand(ps, parts[0], &o->src[0], &o->imm, &is_param) < 0 ||
+	    emu_addr_operand(ps, parts[1], &o->src[1], &soff, &is_param) < 0)
+		return -1;
+	o->src[2] = emu_const_reg(ps, (uint64_t)soff);
+	if (emu_parse_int(emu_skip_sp(parts[2]), &sz) < 0 || (sz != 4 && sz != 8 && sz != 16))
+		return emu_perr(ps, ps->line, "cp.async size must be 4, 8 or 16");
+	o->vec = (uint8_t)sz;
+	o->nsrc = 3;
+	if (np == 4) {
+		if ((o->src[3] = emu_scalar_operand(ps, parts[3], ET_U32)) < 0)
+			return -1;
+		o->flags |= OPF_HAS_SRCSZ;
+		o->nsrc = 4;
+	}
+	return 0;
+}
+
+static int shape_mma(emu_pstate *ps, emu_op *o, char **parts)
+{
+	int d[4], a[4], b[2], c[4];
+	if (emu_vector_operand(ps, parts[0], ET_F32, d, 4, 1) != 4 ||
+	    emu_vector_operand(ps, parts[1], ET_B32, a, 4, 0) != 4 ||
+	    emu_vector_operand(ps, parts[2], ET_B32, b, 2, 0) != 2 ||
+	    emu_vector_operand(ps, parts[3], ET_F32, c, 4, 0) != 4)
+		return ps->why ? -1 : emu_perr(ps, ps->line, "mma.m16n8k16 operands are {4}, {4}, {2}, {4} registers");
+	for (int i = 0; i < 4; i++) {
+		o->dst[i] = d[i];
+		o->src[i] = a[i];
+		o->src[6 + i] = c[i];
+	}
+	o->src[4] = b[0];
+	o->src[5] = b[1];
+	o->ndst = 4;
+	o->nsrc = 10;
+	return 0;
+}
+
+static int operands(emu_pstate *ps, const opdesc *d, emu_op *o, char **parts, int np, const char *full)
+{
+	int64_t v;
+	int is_param;
+	switch (d->shape) {
+	case SH_NONE:
+	case SH_IGNORE:
+		return 0;
+	case SH_PLAIN:
+		return shape_plain(ps, d, o, parts, np);
+	case SH_MOV:
+		return shape_mov(ps, d, o, parts, full);
+	case SH_SETP:
+		return shape_setp(ps, o, parts, np, full);
+	case SH_LDST:
+		return shape_ldst(ps, o, parts, full);
+	case SH_SRCS:
+		o->nsrc = (uint8_t)np;
+		for (int i = 0; i < np; i++)
+			if ((o->src[i] = emu_scalar_operand(ps, parts[i], ET_U32)) < 0)
+				return -1;
+		return 0;
+	case SH_WAIT:
+		if (emu_parse_int(emu_skip_sp(parts[0]), &v) < 0)
+			return emu_perr(ps, ps->line, "cp.async.wait_group takes an integer");
+		o->imm = v;
+		return 0;
+	case SH_CPASYNC:
+		return shape_cpasync(ps, o, parts, np);
+	case SH_LDMATRIX: {
+		o->type = ET_B32; /* each register holds two b16 */
+		int nv = emu_maybe_vector(ps, parts[0], ET_B32, o->dst, 4, 1);
+		if (nv < 0)
+			return -1;
+		if (nv != o->vec)
+			return emu_perr(ps, ps->line, "'%s' needs %d registers", full, o->vec);
+		o->ndst = (uint8_t)nv;
+		o->nsrc = 1;
+		return emu_addr_operand(ps, parts[1], &o->src[0], &o->imm, &is_param);
+	}
+	case SH_MMA:
+		return shape_mma(ps, o, parts);
+	case SH_BRA: {
+		char *l = emu_skip_sp(parts[0]);
+		emu_rtrim(l);
+		EMU_GROW(ps->uses, ps->nuses, ps->capuses);
+		util_strlcpy(ps->uses[ps->nuses].name, l, sizeof ps->uses[0].name);
+		ps->uses[ps->nuses++].op = ps->k->nops - 1;
+		return 0;
+	}
+	}
+	return -1;
+}
+
+/* ---- instructions ---- */
+
+emu_op *emu_new_op(emu_pstate *ps)
+{
+	emu_kernel *k = ps->k;
+	EMU_GROW(k->ops, k->nops, ps->capops);
+	emu_op *o = &k->ops[k->nops++];
+	memset(o, 0, sizeof *o);
+	o->pred = -1;
+	o->vec = 1;
+	for (int i = 0; i < 4; i++)
+		o->dst[i] = EMU_NO_REG;
+	for (int i = 0; i < EMU_MAX_SRC; i++)
+		o->src[i] = EMU_NO_REG;
+	o->line = ps->line;
+	o->regions = ps->line < ps->nlines ? ps->line_regions[ps->line] : 0;
+	return o;
+}
+
+/* "@p" or "@!p" before an instruction: its register and s past it; -1 when
+ * there is none, less after an error. */
+static int guard(emu_pstate *ps, char **s, int *neg)
+{
+	*neg = 0;
+	if (**s != '@')
+		return -1;
+	char *p = *s + 1;
+	if (*p == '!') {
+		*neg = 1;
+		p++;
+	}
+	char name[64];
+	size_t n = strcspn(p, " \t");
+	util_strlcpy(name, p, n + 1 < sizeof name ? n + 1 : sizeof name);
+	*s = emu_skip_sp(p + n);
+	int idx;
+	const emu_regdecl *rd = emu_find_regdecl(ps, name, &idx);
+	if (!rd || rd->type != ET_PRED)
+		return emu_perr(ps, ps->line, "unknown predicate '%s'", name) - 1;
+	return rd->base + idx;
+}
+
+int emu_decode(emu_pstate *ps, char *stmt)
+{
+	char *s = emu_skip_sp(stmt);
+	int neg;
+	int pred = guard(ps, &s, &neg);
+	if (pred < -1)
+		return -1;
+	char full[128];
+	size_t n = strcspn(s, " \t");
+	util_strlcpy(full, s, n + 1 < sizeof full ? n + 1 : sizeof full);
+	s += n;
+	words ws;
+	const opdesc *d = split_words(full, &ws) < 0 ? NULL : lookup(&ws);
+	if (!d)
+		return unsupported(ps, full);
+	emu_op *o = emu_new_op(ps);
+	o->code = (uint8_t)d->code;
+	o->cls = (uint8_t)d->cls;
+	o->pred = (int16_t)pred;
+	o->flags = (uint8_t)(d->opf | (neg ? OPF_PRED_NEG : 0));
+	if (apply_modifiers(d, &ws, o) < 0 || special_rules(d, o) < 0)
+		return unsupported(ps, full);
+	char *parts[16];
+	int np = emu_split_commas(s, parts, 16);
+	if (d->shape != SH_IGNORE && (np < d->nops_min || np > d->nops_max)) {
+		if (d->nops_max == 0)
+			return emu_perr(ps, ps->line, "'%s' takes no operands", full);
+		if (d->nops_min == d->nops_max)
+			return emu_perr(ps, ps->line, "'%s' takes %d operand%s, got %d", full, d->nops_min,
+					d->nops_min == 1 ? "" : "s", np);
+		return emu_perr(ps, ps->line, "'%s' takes %d or %d operands, got %d", full, d->nops_min, d->nops_max, np);
+	}
+	return operands(ps, d, o, parts, np, full) < 0 || ps->why ? -1 : 0;
+}

@@ -1,0 +1,124 @@
+/* emu_parser: what the parts of the emulator's parser share — the parse state, the lexer (emu_lex.c), operands (emu_operand.c) and decode (emu_decode.c). */
+#ifndef PTXTUTOR_EMU_PARSER_H
+#define PTXTUTOR_EMU_PARSER_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "emu/emu_internal.h"
+
+/* ---- the parse state (emu_parse.c) ---- */
+
+typedef struct {
+	char name[64];
+	int base;       /* first register */
+	int count;      /* registers in a %r<N> range; 0 for a scalar */
+	int vec;        /* 1, 2 or 4 */
+	emu_type type;
+} emu_regdecl;
+
+typedef struct {
+	char name[64];
+	int offset;     /* in shared memory; -1 for the dynamic (extern) array until fixed */
+	int align;
+	int is_extern;
+} emu_shdecl;
+
+/* The .shared variables of one scope and the bytes they take. */
+typedef struct {
+	emu_shdecl *v;
+	int n, cap;
+	int bytes;
+} emu_shlist;
+
+typedef struct {
+	char name[64];
+	int op;         /* op index of a definition; for a use, the op that branches */
+} emu_labelref;
+
+typedef struct {
+	const char *path;
+	char *err;
+	int errlen;
+	emu_error why;            /* EMU_OK until the first error */
+	emu_shlist mshared;       /* module-level .shared (visible to every entry) */
+	uint32_t *line_regions;   /* per line (1-based), the regions it is in */
+	int nlines;
+	emu_module *m;
+	/* current kernel */
+	emu_kernel *k;
+	emu_regdecl *regs;
+	int nregdecl, capregdecl;
+	emu_shlist shared;        /* the current entry's, after the module's */
+	int capops, capregs;
+	emu_labelref *labels, *uses;
+	int nlabels, caplabels, nuses, capuses;
+	int *extern_fix;          /* const registers holding the dynamic array's address */
+	int nextern_fix, capextern_fix;
+	int line;                 /* line of the statement being decoded */
+} emu_pstate;
+
+/* Makes room for element n of a growing array. */
+#define EMU_GROW(arr, n, cap) do { if ((n) >= (cap)) { (cap) = (cap) ? 2 * (cap) : 16; \
+	(arr) = xreallocarray((arr), (size_t)(cap), sizeof(*(arr))); } } while (0)
+
+/* The first error wins: "file:line: message" in ps->err, and ps->why. Both
+ * return -1. emu_perr: the text is not PTX we can read (EMU_ERR_PARSE);
+ * emu_punsup: it is, but the emulator does not run it (EMU_ERR_UNSUPPORTED). */
+int emu_perr(emu_pstate *ps, int line, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+int emu_punsup(emu_pstate *ps, int line, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/* ---- the lexer (emu_lex.c) ---- */
+
+emu_type emu_type_from_name(const char *s);   /* "f32" -> ET_F32; ET_NONE if no type */
+char *emu_skip_sp(char *s);
+void emu_rtrim(char *s);
+int emu_is_ident_start(int c);
+int emu_is_ident_char(int c);
+/* An integer literal (decimal, 0x hex, optional U suffix, leading sign): 0, or -1. */
+int emu_parse_int(const char *s, int64_t *out);
+/* A literal as the bits of a value of type t (0f/0d hex floats, decimal floats, integers). */
+int emu_parse_literal(const char *s, emu_type t, uint64_t *out);
+/* Splits s in place at top-level commas (not inside {} or []). Returns the count. */
+int emu_split_commas(char *s, char **parts, int max);
+/* A copy of text with its comments blanked out; newlines are kept, so lines stay. */
+char *emu_strip_comments(const char *text);
+
+/* A position in comment-free text. */
+typedef struct {
+	char *t;
+	size_t pos;
+	int line;
+} emu_cursor;
+
+void emu_cur_skip(emu_cursor *c);
+/* Reads up to (not including) one of the stop characters at parenthesis
+ * depth 0, as a new string with newlines and tabs made spaces; *found is the
+ * stop character (0 at the end of the text), which is consumed. */
+char *emu_cur_until(emu_cursor *c, const char *stops, char *found);
+
+/* ---- operands (emu_operand.c) ---- */
+
+int emu_new_reg(emu_pstate *ps, uint64_t konst, int is_const);
+int emu_const_reg(emu_pstate *ps, uint64_t v);
+/* A declared register by name ("%r", or "%r3" in a %r<N> range: *index 3). */
+const emu_regdecl *emu_find_regdecl(emu_pstate *ps, const char *name, int *index);
+/* A scalar source: register, special register, shared symbol or literal
+ * typed by t. Returns its register, or -1 after an error. */
+int emu_scalar_operand(emu_pstate *ps, char *s, emu_type t);
+/* A destination register, or EMU_NO_REG for the sink '_'; < EMU_NO_REG after an error. */
+int emu_dst_operand(emu_pstate *ps, char *s);
+/* "{a, b, ...}" into regs (at most max); the count, or -1. */
+int emu_vector_operand(emu_pstate *ps, char *s, emu_type t, int *regs, int max, int is_dst);
+/* A .v2/.v4 register, a {..} list or one scalar; the count, or -1. */
+int emu_maybe_vector(emu_pstate *ps, char *s, emu_type t, int *regs, int want, int is_dst);
+/* "[base+off]": a base register and an offset; *is_param when base names a parameter. */
+int emu_addr_operand(emu_pstate *ps, char *s, int *base, int64_t *off, int *is_param);
+
+/* ---- decode (emu_decode.c) ---- */
+
+/* A new op at the current line, with no operands. */
+emu_op *emu_new_op(emu_pstate *ps);
+/* One instruction statement ("@p add.s32 a, b, c", no ';') into a new op; 0 or -1. */
+int emu_decode(emu_pstate *ps, char *stmt);
+
+#endif
