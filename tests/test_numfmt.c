@@ -75,6 +75,11 @@ static void test_significant_digits(void **state)
 	assert_string_equal(numfmt_sig(buf, sizeof buf, 2.5e7), "2.5e+07");
 	assert_string_equal(numfmt_sig(buf, sizeof buf, NAN), "n/a");
 	assert_string_equal(numfmt_sig(buf, sizeof buf, INFINITY), "n/a");
+	/* With a unit: the model wrote "%.4f ms" below 0.1 ms and "%.2f FLOP/B". */
+	assert_string_equal(numfmt_unit(buf, sizeof buf, 0.0123, "ms"), "0.0123 ms");
+	assert_string_equal(numfmt_unit(buf, sizeof buf, 1.2345, "ms"), "1.23 ms");
+	assert_string_equal(numfmt_unit(buf, sizeof buf, 31.51, "FLOP/B"), "31.5 FLOP/B");
+	assert_string_equal(numfmt_unit(buf, sizeof buf, 1555, "GB/s"), "1555 GB/s");
 }
 
 /* Counts: whole numbers in full (the panes wrote "1e+07" from a million

@@ -18,6 +18,13 @@ char *numfmt_sig(char *buf, size_t len, double v)
 	return buf;
 }
 
+char *numfmt_unit(char *buf, size_t len, double v, const char *unit)
+{
+	char num[32];
+	snprintf(buf, len, "%s %s", numfmt_sig(num, sizeof num, v), unit);
+	return buf;
+}
+
 char *numfmt_count(char *buf, size_t len, double v)
 {
 	/* Counts from the model are sums of doubles: 4607.9999999 is 4608. */

@@ -29,6 +29,8 @@
 
 /* v to NUMFMT_DIGITS significant digits; "n/a" when v is not finite. */
 char *numfmt_sig(char *buf, size_t len, double v);
+/* v to significant digits, a space and unit: "12.5 FLOP/B", "0.0123 ms". */
+char *numfmt_unit(char *buf, size_t len, double v, const char *unit);
 /* A count: every digit when v is a whole number, else numfmt_sig. */
 char *numfmt_count(char *buf, size_t len, double v);
 /* v with an SI prefix before unit (which may be ""): "512 B", "1.5 kB",

@@ -765,7 +765,7 @@ void model_format(const model_result *r, const char *key, char *buf, int len)
 	/* Every number goes through base/numfmt: one set of digits and prefixes for prose, panes and CLI. */
 	char frac[48], num[48];
 	switch (k->fmt) {
-	case F_FLOPB: snprintf(buf, (size_t)len, "%s FLOP/B", numfmt_sig(num, sizeof num, v)); break;
+	case F_FLOPB: numfmt_unit(buf, (size_t)len, v, "FLOP/B"); break;
 	case F_KCOUNT:
 		numfmt_count(num, sizeof num, v);
 		/* 1 (a store per output) is a count, not a fraction of K. */
@@ -774,10 +774,10 @@ void model_format(const model_result *r, const char *key, char *buf, int len)
 		else
 			snprintf(buf, (size_t)len, "%s", num);
 		break;
-	case F_MS: snprintf(buf, (size_t)len, "%s ms", numfmt_sig(num, sizeof num, v)); break;
+	case F_MS: numfmt_unit(buf, (size_t)len, v, "ms"); break;
 	case F_PCT: numfmt_pct(buf, (size_t)len, v); break;
-	case F_TFLOPS: snprintf(buf, (size_t)len, "%s TFLOP/s", numfmt_sig(num, sizeof num, v)); break;
-	case F_GBS: snprintf(buf, (size_t)len, "%s GB/s", numfmt_sig(num, sizeof num, v)); break;
+	case F_TFLOPS: numfmt_unit(buf, (size_t)len, v, "TFLOP/s"); break;
+	case F_GBS: numfmt_unit(buf, (size_t)len, v, "GB/s"); break;
 	case F_FLOP: numfmt_si(buf, (size_t)len, v, "FLOP"); break;
 	case F_BYTES: numfmt_si(buf, (size_t)len, v, "B"); break;
 	case F_COUNT: numfmt_si(buf, (size_t)len, v, ""); break;

@@ -1,7 +1,6 @@
 /* ui/keys: the binding table. Several keys may share an action; the help lists each action once with all its keys. */
 #include "ui/keys.h"
 
-#include <curses.h>
 #include <string.h>
 
 #include "base/util.h"
@@ -15,18 +14,18 @@ const ui_binding ui_bindings[] = {
 	{'n', UI_ACT_NEXT_LESSON, "n", "next lesson (p: previous)"},
 	{'p', UI_ACT_PREV_LESSON, "p", NULL},
 	{' ', UI_ACT_NEXT_PAGE, "Space", "next page"},
-	{KEY_RIGHT, UI_ACT_NEXT_PAGE, "Right", NULL},
-	{KEY_NPAGE, UI_ACT_NEXT_PAGE, "PgDn", NULL},
-	{KEY_BACKSPACE, UI_ACT_PREV_PAGE, "Backspace", "previous page"},
+	{UI_KEY_RIGHT, UI_ACT_NEXT_PAGE, "Right", NULL},
+	{UI_KEY_PGDN, UI_ACT_NEXT_PAGE, "PgDn", NULL},
+	{UI_KEY_BACKSPACE, UI_ACT_PREV_PAGE, "Backspace", "previous page"},
 	{127, UI_ACT_PREV_PAGE, "Backspace", NULL},
 	{CTRL('h'), UI_ACT_PREV_PAGE, "Backspace", NULL},
-	{KEY_LEFT, UI_ACT_PREV_PAGE, "Left", NULL},
-	{KEY_PPAGE, UI_ACT_PREV_PAGE, "PgUp", NULL},
+	{UI_KEY_LEFT, UI_ACT_PREV_PAGE, "Left", NULL},
+	{UI_KEY_PGUP, UI_ACT_PREV_PAGE, "PgUp", NULL},
 	{UI_KEY_TAB, UI_ACT_FOCUS_NEXT, "Tab", "focus the next pane (S-Tab: previous)"},
-	{KEY_BTAB, UI_ACT_FOCUS_PREV, "S-Tab", NULL},
-	{KEY_DOWN, UI_ACT_SCROLL_DOWN, "Down", "scroll the focused pane (Up/k: back)"},
+	{UI_KEY_BTAB, UI_ACT_FOCUS_PREV, "S-Tab", NULL},
+	{UI_KEY_DOWN, UI_ACT_SCROLL_DOWN, "Down", "scroll the focused pane (Up/k: back)"},
 	{'j', UI_ACT_SCROLL_DOWN, "j", NULL},
-	{KEY_UP, UI_ACT_SCROLL_UP, "Up", NULL},
+	{UI_KEY_UP, UI_ACT_SCROLL_UP, "Up", NULL},
 	{'k', UI_ACT_SCROLL_UP, "k", NULL},
 	{'r', UI_ACT_RUN, "r", "run the kernel on the GPU (no GPU: emulate it)"},
 	{'e', UI_ACT_EDIT, "e", "edit the PTX in $EDITOR (a copy of your own)"},
@@ -74,5 +73,5 @@ void ui_key_labels(ui_action a, char *buf, int len)
 
 int ui_key_is_backspace(int key)
 {
-	return key == KEY_BACKSPACE || key == 127 || key == CTRL('h');
+	return key == UI_KEY_BACKSPACE || key == 127 || key == CTRL('h');
 }

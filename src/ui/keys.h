@@ -2,6 +2,8 @@
 #ifndef PTXTUTOR_UI_KEYS_H
 #define PTXTUTOR_UI_KEYS_H
 
+#include "ui/keycode.h"
+
 typedef enum {
 	UI_ACT_NONE,
 	UI_ACT_QUIT,
@@ -30,11 +32,8 @@ typedef enum {
 	UI_NACTIONS
 } ui_action;
 
-/* Key codes beyond curses' own, so the table needs no curses header. */
-enum { UI_KEY_ESC = 27, UI_KEY_TAB = '\t', UI_KEY_ENTER = '\n' };
-
 typedef struct {
-	int key;            /* a character or a curses KEY_ code */
+	int key;            /* a character or a UI_KEY_ code */
 	ui_action act;
 	const char *label;  /* how the key is written in the help: "Space", "PgDn" */
 	const char *help;   /* what it does; NULL for a second key of the same action */
