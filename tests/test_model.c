@@ -259,12 +259,12 @@ static void occupancy_from_launch(void **state)
 	assert_int_equal(r.threads, 1024);
 	assert_int_equal(r.occ.blocks_per_sm, 1);
 	assert_string_equal(r.regs_source, "recorded (ptxas -arch=sm_90)");
-	fmt(&r, "occupancy.occupancy", "50.0%");
+	fmt(&r, "occupancy.occupancy", "50%");
 	fmt(&r, "occupancy.limiter", "registers");
 	model_set_regs(&r, 32, "JIT");
 	assert_int_equal(r.occ.blocks_per_sm, 2);
 	assert_string_equal(r.regs_source, "JIT");
-	fmt(&r, "occupancy.occupancy", "100.0%");
+	fmt(&r, "occupancy.occupancy", "100%");
 	fmt(&r, "occupancy.limiter", "warps");
 }
 
@@ -471,8 +471,8 @@ static void keys_and_values(void **state)
 	fmt(&r, "bound", "memory"); /* 7.9 FLOP/B below the ridge of 12.5 */
 	fmt(&r, "param.TILE", "32");
 	fmt(&r, "gpu.bw_gbs", "1555 GB/s");
-	fmt(&r, "flops", "17.18 GFLOP");
-	fmt(&r, "ridge", "12.54 FLOP/B");
+	fmt(&r, "flops", "17.2 GFLOP");
+	fmt(&r, "ridge", "12.5 FLOP/B");
 	fmt(&r, "sectors_per_request.A", "4");
 	/* every listed key has a value or a string */
 	for (int i = 0; i < model_key_count(); i++) {

@@ -846,6 +846,52 @@ static void test_state_remembered(void **st)
 	free(a);
 }
 
+/* The lesson text ({ai.global} through model_format) and the numbers pane
+ * write a value alike: at 128³ the intensity is 256/1028 = 0.249, which the
+ * prose used to write "0.25" (two decimals) and the pane "0.249". */
+static void test_prose_and_pane_agree(void **st)
+{
+	(void)st;
+	rig r;
+	rig_open(&r, 160, 48, 0, 0);
+	keys(&r, "-----"); /* 4096 → 128 */
+	show(&r);
+	assert_non_null(screen_has("128\u00B3"));
+	assert_non_null(screen_has("Its intensity is 0.249 FLOP/B."));
+	assert_non_null(screen_has("global         0.249"));
+	/* Loads per output: 2K at K = 128, as a count and as a fraction of K. */
+	assert_non_null(screen_has("global loads   256  2K"));
+	rig_close(&r);
+}
+
+/* The terminal's key codes reach the update code as the UI's own names
+ * (ui/keycode.h): the binding table needs no curses. */
+static void test_term_keys(void **st)
+{
+	(void)st;
+	rig r;
+	rig_open(&r, 80, 24, 0, 0);
+	static const struct {
+		int curses, ui;
+	} k[] = {
+		{KEY_NPAGE, UI_KEY_PGDN}, {KEY_PPAGE, UI_KEY_PGUP}, {KEY_UP, UI_KEY_UP},
+		{KEY_DOWN, UI_KEY_DOWN}, {KEY_LEFT, UI_KEY_LEFT}, {KEY_RIGHT, UI_KEY_RIGHT},
+		{KEY_BTAB, UI_KEY_BTAB}, {KEY_BACKSPACE, UI_KEY_BACKSPACE}, {KEY_ENTER, UI_KEY_ENTER},
+		{'\r', UI_KEY_ENTER}, {'q', 'q'}, {127, 127}, {KEY_F(5), UI_KEY_OTHER},
+	};
+	for (size_t i = 0; i < sizeof k / sizeof k[0]; i++) {
+		ungetch(k[i].curses);
+		assert_int_equal(ui_term_key(), k[i].ui);
+	}
+	assert_int_equal(ui_key_action(UI_MODE_NORMAL, UI_KEY_PGDN), UI_ACT_NEXT_PAGE);
+	assert_int_equal(ui_key_action(UI_MODE_NORMAL, UI_KEY_BTAB), UI_ACT_FOCUS_PREV);
+	assert_int_equal(ui_key_action(UI_MODE_NORMAL, UI_KEY_OTHER), UI_ACT_NONE);
+	/* PgDn turns the page, as Space does. */
+	ui_app_key(r.a, UI_KEY_PGDN);
+	assert_int_equal(r.a->page, 1);
+	rig_close(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -866,6 +912,8 @@ int main(void)
 		cmocka_unit_test(test_ascii),
 		cmocka_unit_test(test_draw_changes_nothing),
 		cmocka_unit_test(test_state_remembered),
+		cmocka_unit_test(test_prose_and_pane_agree),
+		cmocka_unit_test(test_term_keys),
 	};
 	return cmocka_run_group_tests(tests, make_root, remove_root);
 }

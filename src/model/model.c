@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/numfmt.h"
 #include "base/util.h"
 #include "model/model_lessons.h"
 
@@ -154,7 +155,12 @@ int model_compute(const lesson *l, const expr_env *overrides, long long M, long 
 	r->ai_shared = r->shared.bytes > 0 ? r->flops / r->shared.bytes : NAN;
 	r->ai_dram_ideal = r->flops / r->dram_ideal_bytes;
 
-	model_lessons_warp(m, &menv, r);
+	model_warp w;
+	model_lessons_warp(m, &menv, r->elem_bytes, &w);
+	r->sectors_A = w.sectors_A;
+	r->sectors_B = w.sectors_B;
+	r->wavefronts_A = w.wavefronts_A;
+	r->wavefronts_B = w.wavefronts_B;
 
 	/* Roofline against the unit the kernel uses. */
 	r->unit = unit;
@@ -307,50 +313,6 @@ int model_value(const model_result *r, const char *key, double *out)
 	return -1;
 }
 
-/* "K/16", "2K", "9K/8": v as a small fraction of K, or 0 when it is none. */
-static int k_fraction(double v, long long K, char *buf, int len)
-{
-	if (K <= 0)
-		return 0;
-	double c = v / (double)K;
-	for (int q = 1; q <= 1024; q++) {
-		double p = c * q;
-		long long pi = llround(p);
-		if (pi > 0 && fabs(p - (double)pi) < 1e-9 * q) {
-			char num[32];
-			if (pi == 1)
-				snprintf(num, sizeof num, "K");
-			else
-				snprintf(num, sizeof num, "%lldK", pi);
-			if (q == 1)
-				snprintf(buf, (size_t)len, "%s", num);
-			else
-				snprintf(buf, (size_t)len, "%s/%d", num, q);
-			return 1;
-		}
-	}
-	return 0;
-}
-
-static void fmt_count(double v, char *buf, int len)
-{
-	if (fabs(v - llround(v)) < 1e-9)
-		snprintf(buf, (size_t)len, "%lld", (long long)llround(v));
-	else
-		snprintf(buf, (size_t)len, "%.2f", v);
-}
-
-static void fmt_scaled(double v, const char *unit, char *buf, int len)
-{
-	static const char *pre[] = {"", "K", "M", "G", "T", "P"};
-	int i = 0;
-	while (fabs(v) >= 1000 && i < 5) {
-		v /= 1000;
-		i++;
-	}
-	snprintf(buf, (size_t)len, i ? "%.2f %s%s" : "%.0f %s%s", v, pre[i], unit);
-}
-
 void model_format(const model_result *r, const char *key, char *buf, int len)
 {
 	if (len <= 0)
@@ -385,26 +347,28 @@ void model_format(const model_result *r, const char *key, char *buf, int len)
 		snprintf(buf, (size_t)len, "n/a");
 		return;
 	}
+	/* Every number goes through base/numfmt: one set of digits and prefixes for prose, panes and CLI. */
 	char frac[48], num[48];
 	switch (k->fmt) {
-	case F_FLOPB: snprintf(buf, (size_t)len, "%.2f FLOP/B", v); break;
+	case F_FLOPB: numfmt_unit(buf, (size_t)len, v, "FLOP/B"); break;
 	case F_KCOUNT:
-		fmt_count(v, num, sizeof num);
-		if (k_fraction(v, r->K, frac, sizeof frac) && v != 1)
+		numfmt_count(num, sizeof num, v);
+		/* 1 (a store per output) is a count, not a fraction of K. */
+		if (numfmt_kfrac(frac, sizeof frac, v, r->K)[0] && v != 1)
 			snprintf(buf, (size_t)len, "%s = %s", frac, num);
 		else
 			snprintf(buf, (size_t)len, "%s", num);
 		break;
-	case F_MS: snprintf(buf, (size_t)len, v < 0.1 ? "%.4f ms" : v < 10 ? "%.3f ms" : "%.1f ms", v); break;
-	case F_PCT: snprintf(buf, (size_t)len, "%.1f%%", 100 * v); break;
-	case F_TFLOPS: snprintf(buf, (size_t)len, "%.1f TFLOP/s", v); break;
-	case F_GBS: snprintf(buf, (size_t)len, "%.0f GB/s", v); break;
-	case F_FLOP: fmt_scaled(v, "FLOP", buf, len); break;
-	case F_BYTES: fmt_scaled(v, "B", buf, len); break;
-	case F_COUNT: fmt_scaled(v, "", buf, len); break;
+	case F_MS: numfmt_unit(buf, (size_t)len, v, "ms"); break;
+	case F_PCT: numfmt_pct(buf, (size_t)len, v); break;
+	case F_TFLOPS: numfmt_unit(buf, (size_t)len, v, "TFLOP/s"); break;
+	case F_GBS: numfmt_unit(buf, (size_t)len, v, "GB/s"); break;
+	case F_FLOP: numfmt_si(buf, (size_t)len, v, "FLOP"); break;
+	case F_BYTES: numfmt_si(buf, (size_t)len, v, "B"); break;
+	case F_COUNT: numfmt_si(buf, (size_t)len, v, ""); break;
 	case F_SECT:
 	case F_NUM:
 	case F_INT:
-	case F_STR: fmt_count(v, buf, len); break;
+	case F_STR: numfmt_count(buf, (size_t)len, v); break;
 	}
 }

@@ -5,10 +5,10 @@
 #include "model/devices.h"
 #include "base/expr.h"
 #include "course/lesson.h"
+#include "model/model_lessons.h"
 #include "model/occupancy.h"
 
 /* A cost model: one entry of the table in model_lessons.c, named by `model:`. */
-typedef struct model_def model_def;
 
 /* Loads, stores and bytes at one memory level; counts are elements. */
 typedef struct {
@@ -83,10 +83,5 @@ int model_key_count(void);
 const char *model_key_name(int i);
 const char *model_key_help(int i);
 
-/* The cost models by name (the front matter's `model:`); NULL when unknown. */
-const model_def *model_find(const char *name);
-/* The params a model reads with the values it assumes when the lesson has
- * none, space-separated ("TILE=32"). */
-const char *model_params(const model_def *m);
 
 #endif

@@ -386,14 +386,14 @@ static double warp_count(const warp_access *a, int elem)
 	return a->kind == ACCESS_GLOBAL_LOAD || a->kind == ACCESS_GLOBAL_STORE ? c.sectors : c.wavefronts;
 }
 
-void model_lessons_warp(const model_def *m, const expr_env *env, model_result *r)
+void model_lessons_warp(const model_def *m, const expr_env *env, int elem_bytes, model_warp *out)
 {
 	warp_view w;
 	memset(&w, 0, sizeof w);
 	m->warp(env, &w);
-	int sh = w.sh_elem ? w.sh_elem : r->elem_bytes;
-	r->sectors_A = warp_count(&w.gA, r->elem_bytes);
-	r->sectors_B = warp_count(&w.gB, r->elem_bytes);
-	r->wavefronts_A = warp_count(&w.sA, sh);
-	r->wavefronts_B = warp_count(&w.sB, sh);
+	int sh = w.sh_elem ? w.sh_elem : elem_bytes;
+	out->sectors_A = warp_count(&w.gA, elem_bytes);
+	out->sectors_B = warp_count(&w.gB, elem_bytes);
+	out->wavefronts_A = warp_count(&w.sA, sh);
+	out->wavefronts_B = warp_count(&w.sB, sh);
 }

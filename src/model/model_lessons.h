@@ -1,8 +1,10 @@
-/* model_lessons: the table of per-lesson cost models (model.c's private interface to it). */
+/* model_lessons: the table of per-lesson cost models: what each kernel moves and how a warp of it addresses memory (model.c combines them with the GPU). */
 #ifndef PTXTUTOR_MODEL_LESSONS_H
 #define PTXTUTOR_MODEL_LESSONS_H
 
-#include "model/model.h"
+#include "base/expr.h"
+
+typedef struct model_def model_def;
 
 /* Traffic per output element per unit of K (multiply by K for the whole loop). */
 typedef struct {
@@ -13,6 +15,20 @@ typedef struct {
 	int smem_operands; /* the tensor cores read A and B from shared memory (wgmma), not registers */
 } model_traffic;
 
+/* One warp-wide request of each kind, counted by access_count: 32-byte
+ * sectors per global load of A and B, shared-memory wavefronts per read of
+ * A and B (NAN where the kernel has no such per-thread access). */
+typedef struct {
+	double sectors_A, sectors_B;
+	double wavefronts_A, wavefronts_B;
+} model_warp;
+
+/* The cost models by name (the front matter's `model:`); NULL when unknown. */
+const model_def *model_find(const char *name);
+/* The params a model reads with the values it assumes when the lesson has
+ * none, space-separated ("TILE=32"). */
+const char *model_params(const model_def *m);
+
 /* The i-th model of the table, NULL past its end. */
 const model_def *model_lessons_at(int i);
 /* Its name and its unit ("fp32" or "tensor"). */
@@ -22,9 +38,7 @@ const char *model_lessons_unit(const model_def *m);
 void model_lessons_defaults(const model_def *m, expr_env *env);
 /* What the kernel moves, from env (the lesson's params, what-ifs, defaults). */
 void model_lessons_traffic(const model_def *m, const expr_env *env, model_traffic *t);
-/* Its warp view into r's sectors_A/B and wavefronts_A/B, per request,
- * counted by access_count with r->elem_bytes per A/B element (NAN where the
- * kernel has no such per-thread access). */
-void model_lessons_warp(const model_def *m, const expr_env *env, model_result *r);
+/* Its warp view, with elem_bytes per A/B element. */
+void model_lessons_warp(const model_def *m, const expr_env *env, int elem_bytes, model_warp *out);
 
 #endif

@@ -74,12 +74,6 @@ void ui_app_edit_done(ui_app *a, int ok, const char *err)
 	app_say(a, 0, "Edited %s: checking it ...", l->id);
 }
 
-int ui_app_diff_rows(const ui_app *a)
-{
-	int h = a->layout.help.h - 4; /* borders, the summary row and the keys row */
-	return h < 1 ? 1 : h;
-}
-
 /* R: the student's copy against the shipped file, in a box. */
 void app_act_diff(ui_app *a, ui_action act, int key)
 {

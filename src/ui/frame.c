@@ -76,6 +76,13 @@ void ui_frame_fill(ui_frame *f, ui_rect r, uint32_t ch, ui_role role)
 			ui_frame_put(f, x, y, ch, role);
 }
 
+void ui_frame_title(ui_frame *f, ui_rect r, const char *text, int focused)
+{
+	ui_role role = focused ? UI_ROLE_TITLE_FOCUS : UI_ROLE_TITLE;
+	ui_frame_fill(f, (ui_rect){r.x, r.y, r.w, 1}, ' ', role);
+	ui_frame_text(f, r, r.x + 1, r.y, text, role);
+}
+
 void ui_frame_flag(ui_frame *f, int x, int y, int w, uint8_t flags)
 {
 	if (y < 0 || y >= f->rows)

@@ -80,6 +80,10 @@ int ui_frame_text(ui_frame *f, ui_rect clip, int x, int y, const char *s, ui_rol
 /* Like ui_frame_text with at most n bytes of s. */
 int ui_frame_textn(ui_frame *f, ui_rect clip, int x, int y, const char *s, size_t n, ui_role role);
 
+/* A pane's title row: the first row of r filled in the title role (the
+ * focused pane's when focused), text from its second column. */
+void ui_frame_title(ui_frame *f, ui_rect r, const char *text, int focused);
+
 /* Decodes one UTF-8 character from s (at most n bytes); *len gets its length
  * (at least 1). Invalid sequences give '?'. */
 uint32_t ui_utf8_decode(const char *s, size_t n, int *len);

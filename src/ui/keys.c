@@ -1,14 +1,13 @@
 /* ui/keys: the binding table of every mode, the lookup of a key's action, and the help generated from the table. */
 #include "ui/keys.h"
 
-#include <curses.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "base/util.h"
 
 #define CTRL(c) ((c) & 0x1f)
-#define BACKSPACE KEY_BACKSPACE, 127, CTRL('h')
+#define BACKSPACE UI_KEY_BACKSPACE, 127, CTRL('h')
 
 /* The order in a mode is the order of its help: the keys a newcomer needs
  * first. A binding marked with_previous shares the line of the one before. */
@@ -17,13 +16,13 @@ const ui_binding ui_bindings[] = {
 	{.mode = UI_MODE_NORMAL, .keys = {'q'}, .act = UI_ACT_QUIT, .help = "quit (where you were is remembered)"},
 	{.mode = UI_MODE_NORMAL, .keys = {'n'}, .act = UI_ACT_NEXT_LESSON, .help = "next lesson"},
 	{.mode = UI_MODE_NORMAL, .keys = {'p'}, .act = UI_ACT_PREV_LESSON, .help = "previous", .with_previous = 1},
-	{.mode = UI_MODE_NORMAL, .keys = {' ', KEY_RIGHT, KEY_NPAGE}, .act = UI_ACT_NEXT_PAGE, .help = "next page"},
-	{.mode = UI_MODE_NORMAL, .keys = {BACKSPACE, KEY_LEFT, KEY_PPAGE}, .act = UI_ACT_PREV_PAGE,
+	{.mode = UI_MODE_NORMAL, .keys = {' ', UI_KEY_RIGHT, UI_KEY_PGDN}, .act = UI_ACT_NEXT_PAGE, .help = "next page"},
+	{.mode = UI_MODE_NORMAL, .keys = {BACKSPACE, UI_KEY_LEFT, UI_KEY_PGUP}, .act = UI_ACT_PREV_PAGE,
 	 .help = "previous page"},
 	{.mode = UI_MODE_NORMAL, .keys = {UI_KEY_TAB}, .act = UI_ACT_FOCUS_NEXT, .help = "focus the next pane"},
-	{.mode = UI_MODE_NORMAL, .keys = {KEY_BTAB}, .act = UI_ACT_FOCUS_PREV, .help = "previous", .with_previous = 1},
-	{.mode = UI_MODE_NORMAL, .keys = {KEY_DOWN, 'j'}, .act = UI_ACT_SCROLL_DOWN, .help = "scroll the focused pane"},
-	{.mode = UI_MODE_NORMAL, .keys = {KEY_UP, 'k'}, .act = UI_ACT_SCROLL_UP, .help = "back", .with_previous = 1},
+	{.mode = UI_MODE_NORMAL, .keys = {UI_KEY_BTAB}, .act = UI_ACT_FOCUS_PREV, .help = "previous", .with_previous = 1},
+	{.mode = UI_MODE_NORMAL, .keys = {UI_KEY_DOWN, 'j'}, .act = UI_ACT_SCROLL_DOWN, .help = "scroll the focused pane"},
+	{.mode = UI_MODE_NORMAL, .keys = {UI_KEY_UP, 'k'}, .act = UI_ACT_SCROLL_UP, .help = "back", .with_previous = 1},
 	{.mode = UI_MODE_NORMAL, .keys = {'r'}, .act = UI_ACT_RUN, .help = "run the kernel on the GPU (no GPU: emulate it)"},
 	{.mode = UI_MODE_NORMAL, .keys = {'e'}, .act = UI_ACT_EDIT, .help = "edit the PTX in $EDITOR (a copy of your own)"},
 	{.mode = UI_MODE_NORMAL, .keys = {'R'}, .act = UI_ACT_DIFF, .help = "your edit against the original; restore it"},
@@ -41,12 +40,12 @@ const ui_binding ui_bindings[] = {
 	{.mode = UI_MODE_HELP, .keys = {'q'}, .act = UI_ACT_QUIT, .help = "quit"},
 	{.mode = UI_MODE_HELP, .keys = {UI_KEY_ANY}, .act = UI_ACT_CLOSE, .help = "close this help"},
 
-	{.mode = UI_MODE_WHATIF, .keys = {KEY_DOWN, 'j', UI_KEY_TAB}, .act = UI_ACT_WHATIF_NEXT, .help = "the next row"},
-	{.mode = UI_MODE_WHATIF, .keys = {KEY_UP, 'k', KEY_BTAB}, .act = UI_ACT_WHATIF_PREV, .help = "previous",
+	{.mode = UI_MODE_WHATIF, .keys = {UI_KEY_DOWN, 'j', UI_KEY_TAB}, .act = UI_ACT_WHATIF_NEXT, .help = "the next row"},
+	{.mode = UI_MODE_WHATIF, .keys = {UI_KEY_UP, 'k', UI_KEY_BTAB}, .act = UI_ACT_WHATIF_PREV, .help = "previous",
 	 .with_previous = 1},
-	{.mode = UI_MODE_WHATIF, .keys = {'+', '=', 'l', ' ', KEY_RIGHT, KEY_NPAGE}, .act = UI_ACT_WHATIF_DOUBLE,
+	{.mode = UI_MODE_WHATIF, .keys = {'+', '=', 'l', ' ', UI_KEY_RIGHT, UI_KEY_PGDN}, .act = UI_ACT_WHATIF_DOUBLE,
 	 .help = "double its value"},
-	{.mode = UI_MODE_WHATIF, .keys = {'-', 'h', KEY_LEFT, KEY_PPAGE}, .act = UI_ACT_WHATIF_HALVE, .help = "halve it",
+	{.mode = UI_MODE_WHATIF, .keys = {'-', 'h', UI_KEY_LEFT, UI_KEY_PGUP}, .act = UI_ACT_WHATIF_HALVE, .help = "halve it",
 	 .with_previous = 1},
 	{.mode = UI_MODE_WHATIF, .keys = {'0', BACKSPACE}, .act = UI_ACT_WHATIF_RESET, .help = "back to the lesson's value"},
 	{.mode = UI_MODE_WHATIF, .keys = {UI_KEY_ESC, '\n', '\r', 't', 'q'}, .act = UI_ACT_CLOSE, .help = "close the box"},
@@ -59,10 +58,10 @@ const ui_binding ui_bindings[] = {
 	{.mode = UI_MODE_ANSWER, .keys = {'?'}, .act = UI_ACT_HELP, .help = "these keys"},
 
 	{.mode = UI_MODE_DIFF, .keys = {'y'}, .act = UI_ACT_RESTORE, .help = "restore the original (yours is kept as FILE~)"},
-	{.mode = UI_MODE_DIFF, .keys = {KEY_DOWN, 'j'}, .act = UI_ACT_DIFF_DOWN, .help = "scroll"},
-	{.mode = UI_MODE_DIFF, .keys = {KEY_UP, 'k'}, .act = UI_ACT_DIFF_UP, .help = "back", .with_previous = 1},
-	{.mode = UI_MODE_DIFF, .keys = {' ', KEY_RIGHT, KEY_NPAGE}, .act = UI_ACT_DIFF_PAGE_DOWN, .help = "the next page"},
-	{.mode = UI_MODE_DIFF, .keys = {BACKSPACE, KEY_LEFT, KEY_PPAGE}, .act = UI_ACT_DIFF_PAGE_UP, .help = "back",
+	{.mode = UI_MODE_DIFF, .keys = {UI_KEY_DOWN, 'j'}, .act = UI_ACT_DIFF_DOWN, .help = "scroll"},
+	{.mode = UI_MODE_DIFF, .keys = {UI_KEY_UP, 'k'}, .act = UI_ACT_DIFF_UP, .help = "back", .with_previous = 1},
+	{.mode = UI_MODE_DIFF, .keys = {' ', UI_KEY_RIGHT, UI_KEY_PGDN}, .act = UI_ACT_DIFF_PAGE_DOWN, .help = "the next page"},
+	{.mode = UI_MODE_DIFF, .keys = {BACKSPACE, UI_KEY_LEFT, UI_KEY_PGUP}, .act = UI_ACT_DIFF_PAGE_UP, .help = "back",
 	 .with_previous = 1},
 	{.mode = UI_MODE_DIFF, .keys = {'?'}, .act = UI_ACT_HELP, .help = "these keys"},
 	{.mode = UI_MODE_DIFF, .keys = {UI_KEY_ANY}, .act = UI_ACT_CLOSE, .help = "close the box"},
@@ -87,9 +86,9 @@ static const struct {
 	int key;
 	const char *name;
 } names[] = {
-	{' ', "Space"},         {KEY_RIGHT, "Right"},     {KEY_LEFT, "Left"},  {KEY_UP, "Up"},
-	{KEY_DOWN, "Down"},     {KEY_NPAGE, "PgDn"},      {KEY_PPAGE, "PgUp"}, {KEY_BACKSPACE, "Backspace"},
-	{127, "Backspace"},     {CTRL('h'), "Backspace"}, {UI_KEY_TAB, "Tab"}, {KEY_BTAB, "S-Tab"},
+	{' ', "Space"},         {UI_KEY_RIGHT, "Right"},     {UI_KEY_LEFT, "Left"},  {UI_KEY_UP, "Up"},
+	{UI_KEY_DOWN, "Down"},     {UI_KEY_PGDN, "PgDn"},      {UI_KEY_PGUP, "PgUp"}, {UI_KEY_BACKSPACE, "Backspace"},
+	{127, "Backspace"},     {CTRL('h'), "Backspace"}, {UI_KEY_TAB, "Tab"}, {UI_KEY_BTAB, "S-Tab"},
 	{UI_KEY_ESC, "Esc"},    {'\n', "Enter"},          {'\r', "Enter"},     {CTRL('l'), "C-l"},
 	{UI_KEY_ANY, "any other key"},
 };

@@ -2,6 +2,8 @@
 #ifndef PTXTUTOR_UI_KEYS_H
 #define PTXTUTOR_UI_KEYS_H
 
+#include "ui/keycode.h"
+
 /* What the keys act on: the panes, or a box drawn over them. */
 typedef enum { UI_MODE_NORMAL, UI_MODE_HELP, UI_MODE_WHATIF, UI_MODE_ANSWER, UI_MODE_DIFF, UI_NMODES } ui_mode;
 
@@ -49,16 +51,15 @@ typedef enum {
 	UI_NACTIONS
 } ui_action;
 
-/* Key codes beyond curses' own, so the table's users need no curses header.
- * UI_KEY_ANY binds every key its mode binds nowhere else (term.h's
- * UI_KEY_RESIZE is -2). */
-enum { UI_KEY_ESC = 27, UI_KEY_TAB = '\t', UI_KEY_ENTER = '\n', UI_KEY_ANY = -3 };
+/* In the table only: UI_KEY_ANY binds every key its mode binds nowhere else
+ * (beside ui/keycode.h's codes, which stop at UI_KEY_RESIZE = -2). */
+enum { UI_KEY_ANY = -3 };
 
 #define UI_BINDING_KEYS 6
 
 typedef struct {
 	ui_mode mode;
-	int keys[UI_BINDING_KEYS]; /* characters, curses KEY_ codes or UI_KEY_ANY; 0 ends the list */
+	int keys[UI_BINDING_KEYS]; /* characters, UI_KEY_ codes (ui/keycode.h) or UI_KEY_ANY; 0 ends the list */
 	const char *chars;         /* more keys, one per character (the answer box's digits) */
 	ui_action act;
 	const char *help;          /* what it does, as the help says it */

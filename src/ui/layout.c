@@ -110,6 +110,11 @@ void ui_layout_compute(int cols, int rows, int present, ui_layout *L)
 	L->help = rect((cols - hw) / 2, (rows - hh) / 2, hw, hh);
 }
 
+ui_rect ui_layout_body(ui_rect pane)
+{
+	return (ui_rect){pane.x, pane.y + 1, pane.w, pane.h - 1};
+}
+
 void ui_layout_zoom(ui_layout *L, ui_pane p)
 {
 	if (L->kind == UI_LAYOUT_TOO_SMALL)

@@ -46,6 +46,9 @@ void ui_layout_compute(int cols, int rows, int present, ui_layout *out);
  * (0×0) and are not drawn. A student on a small screen reads a whole page. */
 void ui_layout_zoom(ui_layout *L, ui_pane p);
 
+/* A pane's rectangle below its title row. */
+ui_rect ui_layout_body(ui_rect pane);
+
 const char *ui_layout_kind_name(ui_layout_kind k);
 const char *ui_pane_name(ui_pane p);
 

@@ -192,12 +192,30 @@ void ui_term_show(const ui_frame *f, int redraw_all)
 	doupdate();
 }
 
+/* curses' codes for the keys the tutor knows (ui/keycode.h). */
+static const struct {
+	int curses, ui;
+} keymap[] = {
+	{ERR, UI_KEY_NONE},
+	{KEY_RESIZE, UI_KEY_RESIZE},
+	{'\r', UI_KEY_ENTER},
+	{KEY_ENTER, UI_KEY_ENTER},
+	{KEY_UP, UI_KEY_UP},
+	{KEY_DOWN, UI_KEY_DOWN},
+	{KEY_LEFT, UI_KEY_LEFT},
+	{KEY_RIGHT, UI_KEY_RIGHT},
+	{KEY_PPAGE, UI_KEY_PGUP},
+	{KEY_NPAGE, UI_KEY_PGDN},
+	{KEY_BACKSPACE, UI_KEY_BACKSPACE},
+	{KEY_BTAB, UI_KEY_BTAB},
+};
+
 int ui_term_key(void)
 {
 	int ch = getch();
-	if (ch == '\r' || ch == KEY_ENTER)
-		ch = '\n';
-	if (ch == KEY_RESIZE)
-		return UI_KEY_RESIZE;
-	return ch == ERR ? -1 : ch;
+	for (size_t i = 0; i < sizeof keymap / sizeof keymap[0]; i++)
+		if (keymap[i].curses == ch)
+			return keymap[i].ui;
+	/* Bytes pass as they are; other curses codes must not pass for keys the tutor knows. */
+	return ch >= 0 && ch <= 255 ? ch : UI_KEY_OTHER;
 }

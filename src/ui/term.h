@@ -5,6 +5,7 @@
 #include <signal.h>
 
 #include "ui/frame.h"
+#include "ui/keycode.h"
 #include "ui/theme.h"
 
 /* Set by SIGINT, SIGTERM and SIGHUP: the event loop leaves through its normal exit path. */
@@ -25,8 +26,8 @@ void ui_term_resume(void);
 void ui_term_size(int *cols, int *rows);
 /* Copies the frame into curses' screen and shows it in one update. */
 void ui_term_show(const ui_frame *f, int redraw_all);
-/* The next key, -1 when none is waiting (never blocks), UI_KEY_RESIZE after a resize. */
-#define UI_KEY_RESIZE (-2)
+/* The next key (ui/keycode.h): UI_KEY_NONE when none is waiting (never
+ * blocks), UI_KEY_RESIZE after a resize. */
 int ui_term_key(void);
 
 /* Colours for a theme on the current curses screen (start_color done). */

@@ -1,0 +1,144 @@
+/* ui/app_state: the tutor's state as one struct, and the read-only questions update and draw both ask of it (lesson, page, PTX view rows). */
+#ifndef PTXTUTOR_UI_APP_STATE_H
+#define PTXTUTOR_UI_APP_STATE_H
+
+#include "model/devices.h"
+#include "course/lesson.h"
+#include "model/model.h"
+#include "course/ptx.h"
+#include "run/run.h"
+#include "course/userptx.h"
+#include "ui/keys.h"
+#include "ui/layout.h"
+#include "ui/theme.h"
+
+#define UI_MIX_MAX 24
+#define UI_SIZE_MIN 64
+#define UI_SIZE_MAX 16384
+#define UI_SIZE_DEFAULT 4096
+
+typedef enum { UI_RUN_IDLE, UI_RUN_BUSY } ui_run_state;
+/* What the update code asks the event loop to do (it owns the worker). */
+/* UI_REQ_EDIT: open edit_path in $EDITOR, then call ui_app_edit_done. */
+typedef enum { UI_REQ_NONE, UI_REQ_RUN, UI_REQ_CANCEL, UI_REQ_EDIT } ui_request;
+
+#define UI_MARKS_MAX 16
+/* Deadlines in seconds: an emulation (its instruction budget stops an endless
+ * loop sooner), a JIT-only check; a GPU run's comes from the model. */
+#define UI_DEADLINE_EMULATE 120.0
+#define UI_DEADLINE_JIT 60.0
+#define UI_DEADLINE_FLOOR 20.0
+#define UI_DEADLINE_FACTOR 100.0
+
+/* A lesson's kernel as shown: the parsed PTX and its static instruction mix. */
+typedef struct {
+	int loaded;              /* tried (ok or not) */
+	int ok;
+	char err[256];
+	ptx_doc doc;
+	ptx_mix_entry mix[UI_MIX_MAX];
+	int nmix, mix_total;
+	int edited;              /* shown and run from the student's copy (src/course/userptx.c) */
+	char path[RUN_PATH];     /* the file shown and run: the shipped one or the copy */
+	/* The lines the last run's JIT or emulator complained about, shown under
+	 * their lines. In the PTX view a row with hidden < 0 is the message of
+	 * mark -hidden-1, under its line. */
+	userptx_mark marks[UI_MARKS_MAX];
+	int nmarks;
+} ui_ptx;
+
+/* Command-line choices. */
+typedef struct {
+	int present, ascii;
+	const char *theme;       /* NULL: the default for the mode */
+	const char *no_color;    /* getenv("NO_COLOR") */
+	const char *gpu;         /* --gpu NAME; NULL: the table's default */
+	long long M, N, K;       /* 0: UI_SIZE_DEFAULT */
+	const char *lesson;      /* start here (number or id); NULL: the saved state */
+	int page;                /* with lesson; -1: from the saved state */
+	const expr_env *set;     /* --set overrides; may be NULL */
+	double deadline_s;       /* PTXTUTOR_DEADLINE_S: every run's deadline; 0: the usual ones */
+} ui_opts;
+
+typedef struct {
+	course *course;          /* owned */
+	int have_gpus;           /* the GPU table loaded: the model has figures */
+	gpu_spec gpu;            /* the device the model uses */
+	int gpu_live;            /* gpu came from a run on a real device */
+
+	int lesson, page;
+	int focus;               /* a ui_pane */
+	int zoom;                /* the focused pane fills the screen (f) */
+	int side;                /* UI_PANE_NUMBERS or UI_PANE_RUN: what a tabbed slot shows */
+	int scroll[UI_NPANES];
+	int ptx_follow;          /* the PTX view follows the page's anchor */
+	int fold;                /* fold long repetitive runs */
+	long long M, N, K;
+	expr_env whatif;         /* parameter overrides for the current lesson */
+	int regs_override;       /* what-if registers per thread; 0: none */
+	int whatif_sel;
+
+	model_result model;
+	/* The model under the current exercise's overrides, for its hint and
+	 * worked answer; computed when they are shown, not every frame. */
+	model_result ex_model;
+	int ex_model_ok;
+	int model_ok;
+	char model_err[256];
+	ui_ptx *ptx;             /* one per lesson of the course */
+
+	ui_run_state run;
+	int run_lesson;
+	double run_started, now;
+	double run_predicted_ms;
+	/* One per lesson of the course: its last result, whether there is one,
+	 * and whether it is a check after an edit rather than a timed run. */
+	run_result *res;
+	int *have_res;
+	int *res_check;
+	ui_request req;
+	int run_check;           /* the run asked for checks an edit: JIT only (or emulated) */
+	int run_was_check;       /* the run going now is such a check */
+	int run_emulated;        /* the run going now is on the CPU emulator */
+	double run_deadline;     /* seconds after the start when the worker kills it */
+	double deadline_s;       /* ui_opts.deadline_s */
+	/* No GPU: the worker said so once, and runs go to the CPU emulator. */
+	int offline;
+	char offline_why[256];
+
+	char edit_path[RUN_PATH];  /* UI_REQ_EDIT: the copy to open */
+	userptx_diff diff;       /* UI_MODE_DIFF: the edit against the original */
+	int diff_scroll;
+
+	int ex;                  /* the exercise the answer keys act on */
+	char answer[32];
+	int ex_verdict;          /* 0 not answered, 1 right, -1 wrong */
+	double ex_expected;
+	int show_hint, show_solution;
+
+	ui_mode mode;
+	ui_mode help_mode;       /* UI_MODE_HELP: the mode whose keys it lists, and returns to */
+	char msg[200];
+	int msg_bad;
+
+	int present, ascii;
+	const ui_theme *theme;
+	int cols, rows;
+	ui_layout layout;
+	int quit;
+} ui_app;
+
+/* The read-only questions update and draw both ask. */
+const lesson *ui_app_lesson(const ui_app *a);
+const lesson_page *ui_app_page(const ui_app *a);
+/* The anchored lines of the page (union of its regions); -1 -1 when none. */
+void ui_app_anchor_lines(const ui_app *a, int *first, int *last);
+/* The PTX view rows for the current lesson (malloc'd; NULL when no PTX). */
+ptx_row *ui_app_ptx_rows(const ui_app *a, int *n);
+/* The top row of the PTX view for a pane of height h (title row excluded). */
+int ui_app_ptx_top(const ui_app *a, const ptx_row *rows, int n, int h);
+
+/* Rows of the diff box that show diff lines (both update and draw use it). */
+int ui_app_diff_rows(const ui_app *a);
+
+#endif

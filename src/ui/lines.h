@@ -1,0 +1,59 @@
+/* ui/lines: styled text — runs and wrapped lines of (code point, role) that the text panes are built from before draw places them. */
+#ifndef PTXTUTOR_UI_LINES_H
+#define PTXTUTOR_UI_LINES_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ui/frame.h"
+
+/* A run of styled characters, not yet cut into lines (a paragraph). */
+typedef struct {
+	uint32_t *cp;
+	uint8_t *role;
+	int n, cap;
+} ui_run;
+
+void ui_run_put(ui_run *r, uint32_t cp, ui_role role);
+/* At most n bytes of UTF-8 s (stops at a NUL); tabs become spaces. */
+void ui_run_puts(ui_run *r, const char *s, size_t n, ui_role role);
+void ui_run_free(ui_run *r);
+
+/* Lines of styled characters: line i is cp[start[i] .. start[i+1]). The
+ * line being written is line nlines, which ui_lines_nl ends. */
+typedef struct {
+	uint32_t *cp;
+	uint8_t *role;
+	int n, cap;
+	int *start;     /* start[nlines] is where the current line begins */
+	int nlines, lcap;
+} ui_lines;
+
+void ui_lines_init(ui_lines *t);
+void ui_lines_free(ui_lines *t);
+void ui_lines_put(ui_lines *t, uint32_t cp, ui_role role);
+/* UTF-8 text onto the current line; tabs become spaces. */
+void ui_lines_add(ui_lines *t, const char *s, ui_role role);
+void ui_lines_addf(ui_lines *t, ui_role role, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* A run's characters onto the current line, as they are (no wrapping). */
+void ui_lines_add_run(ui_lines *t, const ui_run *r);
+/* Ends the current line. */
+void ui_lines_nl(ui_lines *t);
+/* Columns on the current line so far. */
+int ui_lines_width(const ui_lines *t);
+
+/* Wraps r into lines of width w after what the current line already holds;
+ * continuation lines start with indent spaces. Breaks at spaces, cuts a word
+ * longer than a line, and ends the last line. */
+void ui_lines_wrap(ui_lines *t, const ui_run *r, int w, int indent);
+/* UTF-8 text in one role, wrapped as ui_lines_wrap does. */
+void ui_lines_para(ui_lines *t, const char *s, ui_role role, int w, int indent);
+
+/* The shapes the numbers and run panes are made of: */
+/* a heading line; */
+void ui_lines_section(ui_lines *t, const char *title);
+/* "label value note": the value in its role, the note (dim) only where it
+ * fits, the label narrower in a pane narrower than 40. */
+void ui_lines_kv(ui_lines *t, const char *label, const char *value, ui_role role, const char *note, int w);
+
+#endif

@@ -1,0 +1,162 @@
+/* ui/overlay: boxes over the panes (help, what-if, diff) and the answer prompt, one function per mode in a table; reads the state, never changes it. */
+#include "ui/overlay.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "base/util.h"
+#include "ui/keys.h"
+
+/* A bordered, cleared box with a title in its top border. */
+static void box(const ui_app *a, ui_frame *f, ui_rect r, const char *title)
+{
+	const ui_glyphs *g = ui_glyphs_get(a->ascii);
+	ui_frame_fill(f, r, ' ', UI_ROLE_NORMAL);
+	for (int x = r.x; x < r.x + r.w; x++) {
+		ui_frame_put(f, x, r.y, g->hline, UI_ROLE_BORDER);
+		ui_frame_put(f, x, r.y + r.h - 1, g->hline, UI_ROLE_BORDER);
+	}
+	for (int y = r.y; y < r.y + r.h; y++) {
+		ui_frame_put(f, r.x, y, g->vline, UI_ROLE_BORDER);
+		ui_frame_put(f, r.x + r.w - 1, y, g->vline, UI_ROLE_BORDER);
+	}
+	uint32_t c[4] = {0x250C, 0x2510, 0x2514, 0x2518};
+	if (a->ascii)
+		c[0] = c[1] = c[2] = c[3] = '+';
+	ui_frame_put(f, r.x, r.y, c[0], UI_ROLE_BORDER);
+	ui_frame_put(f, r.x + r.w - 1, r.y, c[1], UI_ROLE_BORDER);
+	ui_frame_put(f, r.x, r.y + r.h - 1, c[2], UI_ROLE_BORDER);
+	ui_frame_put(f, r.x + r.w - 1, r.y + r.h - 1, c[3], UI_ROLE_BORDER);
+	char t[96];
+	snprintf(t, sizeof t, " %s ", title);
+	ui_frame_text(f, r, r.x + 2, r.y, t, UI_ROLE_HEADING);
+}
+
+/* The inside of a box, a column of margin on each side. */
+static ui_rect inside(ui_rect r)
+{
+	return (ui_rect){r.x + 2, r.y + 1, r.w - 4, r.h - 2};
+}
+
+/* ?: the keys of the mode it was asked in, from the binding table (src/ui/keys.c), and the theme. */
+static void help(const ui_app *a, ui_frame *f)
+{
+	ui_rect r = a->layout.help;
+	char th[96];
+	snprintf(th, sizeof th, "Keys%s%s (any key closes)", a->help_mode ? " in the " : "",
+		 a->help_mode ? ui_mode_name(a->help_mode) : "");
+	box(a, f, r, th);
+	ui_rect in = inside(r);
+	ui_help_line lines[48];
+	int n = ui_keys_help(a->help_mode, lines, (int)ARRAY_LEN(lines));
+	int y = in.y;
+	for (int i = 0; i < n && y < in.y + in.h; i++, y++) {
+		ui_frame_text(f, in, in.x, y, lines[i].keys, UI_ROLE_KEY);
+		ui_frame_text(f, in, in.x + lines[i].text_col, y, lines[i].text,
+			      lines[i].keys[0] ? UI_ROLE_NORMAL : UI_ROLE_DIM);
+	}
+	snprintf(th, sizeof th, "theme %s (%s)%s", a->theme->name, a->theme->about, a->ascii ? ", ASCII" : "");
+	if (y < in.y + in.h)
+		ui_frame_text(f, in, in.x, y, th, UI_ROLE_DIM);
+}
+
+/* t: the lesson's parameters and the registers per thread, the selected one highlighted. */
+static void whatif(const ui_app *a, ui_frame *f)
+{
+	const lesson *l = ui_app_lesson(a);
+	ui_rect p = a->layout.pane[UI_PANE_LESSON];
+	int h = l->nparams + 6;
+	ui_rect r = {p.x + 1, p.y + 1, p.w - 2 < 60 ? p.w - 2 : 60, h < p.h - 1 ? h : p.h - 1};
+	box(a, f, r, "What if ... (Esc closes)");
+	ui_rect in = inside(r);
+	int y = in.y;
+	for (int i = 0; i <= l->nparams && y < in.y + in.h; i++, y++) {
+		char s[128];
+		if (i < l->nparams) {
+			long long v;
+			int set = expr_get(&a->whatif, l->params[i].name, &v);
+			if (!set)
+				v = l->params[i].value;
+			snprintf(s, sizeof s, "%-8s %6lld  default %-5lld %s", l->params[i].name, v, l->params[i].value,
+				 l->params[i].runtime ? "kernel" : "model only");
+		} else {
+			int regs = a->regs_override ? a->regs_override : a->model_ok ? a->model.regs_per_thread : 0;
+			snprintf(s, sizeof s, "%-8s %6d  %s", "regs", regs,
+				 a->regs_override ? "what-if" : (a->model_ok && a->model.regs_source ? a->model.regs_source : "?"));
+		}
+		ui_role role = i == a->whatif_sel ? UI_ROLE_SELECT : UI_ROLE_NORMAL;
+		if (i == a->whatif_sel)
+			ui_frame_fill(f, (ui_rect){in.x, y, in.w, 1}, ' ', role);
+		ui_frame_text(f, in, in.x, y, s, role);
+	}
+	if (y + 1 < in.y + in.h)
+		ui_frame_text(f, in, in.x, y + 1, "Left/Right halve/double, 0 resets", UI_ROLE_DIM);
+}
+
+/* a: the answer being typed, over the status row. */
+static void answer(const ui_app *a, ui_frame *f)
+{
+	ui_rect r = a->layout.status;
+	char s[128];
+	ui_frame_fill(f, r, ' ', UI_ROLE_STATUS);
+	snprintf(s, sizeof s, " Answer: %s_   Enter checks, Esc cancels", a->answer);
+	ui_frame_text(f, r, r.x, r.y, s, UI_ROLE_STATUS);
+}
+
+/* One diff line into s: "+   18  text" with tabs to stops of 4, as in the PTX pane; a hunk header as it is. */
+static void diff_line(const userptx_dline *dl, char *s, size_t len)
+{
+	int o;
+	if (dl->kind == '@')
+		o = snprintf(s, len, "%s", dl->text);
+	else
+		o = snprintf(s, len, "%c%5d  ", dl->kind, dl->kind == '-' ? dl->old_line : dl->new_line);
+	for (const char *c = dl->kind == '@' ? "" : dl->text; *c && o + 5 < (int)len; c++) {
+		if (*c == '\t')
+			do
+				s[o++] = ' ';
+			while ((o - 8) % 4);
+		else
+			s[o++] = *c;
+	}
+	if (o >= 0 && o < (int)len)
+		s[o] = '\0';
+}
+
+/* R: the student's copy against the shipped file, with the keys to restore. */
+static void diff(const ui_app *a, ui_frame *f)
+{
+	const ui_rect r = a->layout.help;
+	const userptx_diff *d = &a->diff;
+	const lesson *l = ui_app_lesson(a);
+	const char *base = strrchr(l->ptx_path, '/');
+	char s[512];
+	snprintf(s, sizeof s, "Your %s against the original", base ? base + 1 : l->ptx_path);
+	box(a, f, r, s);
+	ui_rect in = inside(r);
+	snprintf(s, sizeof s, "%d line%s added, %d removed", d->added, d->added == 1 ? "" : "s", d->removed);
+	ui_frame_text(f, in, in.x, in.y, d->n ? s : "No differences.", UI_ROLE_EMPH);
+	int h = ui_app_diff_rows(a);
+	for (int y = 0; y < h && a->diff_scroll + y < d->n; y++) {
+		const userptx_dline *dl = &d->l[a->diff_scroll + y];
+		ui_role role = dl->kind == '+' ? UI_ROLE_GOOD : dl->kind == '-' ? UI_ROLE_BAD
+			: dl->kind == '@' ? UI_ROLE_HEADING : UI_ROLE_NORMAL;
+		diff_line(dl, s, sizeof s);
+		ui_frame_text(f, in, in.x, in.y + 1 + y, s, role);
+	}
+	ui_frame_text(f, in, in.x, in.y + in.h - 1, "y restores the original  j/k/Space scroll  Esc closes",
+		      UI_ROLE_KEY);
+}
+
+static void (*const overlay[])(const ui_app *, ui_frame *) = {
+	[UI_MODE_HELP] = help,
+	[UI_MODE_WHATIF] = whatif,
+	[UI_MODE_ANSWER] = answer,
+	[UI_MODE_DIFF] = diff,
+};
+
+void ui_overlay_draw(const ui_app *a, ui_frame *f)
+{
+	if ((unsigned)a->mode < ARRAY_LEN(overlay) && overlay[a->mode])
+		overlay[a->mode](a, f);
+}

@@ -1,0 +1,85 @@
+/* ui/pane_lesson: the page's prose and its exercises as styled lines; reads the state, never changes it. */
+#include "ui/pane_lesson.h"
+
+#include <string.h>
+
+#include "base/numfmt.h"
+#include "base/util.h"
+#include "ui/prose.h"
+
+/* One exercise's rule: "── Exercise 2/3 ─────" across the pane. */
+static void exercise_rule(ui_lines *t, const ui_glyphs *g, int e, int n, int w)
+{
+	ui_lines_nl(t);
+	for (int i = 0; i < 2; i++)
+		ui_lines_put(t, g->hline, UI_ROLE_BORDER);
+	ui_lines_addf(t, UI_ROLE_HEADING, " Exercise %d/%d ", e + 1, n);
+	while (ui_lines_width(t) < w)
+		ui_lines_put(t, g->hline, UI_ROLE_BORDER);
+	ui_lines_nl(t);
+}
+
+/* The exercise the answer keys act on: the verdict, the hint and the worked
+ * answer as far as they were asked for, and the keys. */
+static void current_exercise(ui_lines *t, const ui_app *a, const lesson_exercise *ex, int w)
+{
+	if (a->ex_verdict == 1) {
+		char v[32];
+		ui_lines_addf(t, UI_ROLE_GOOD, "%s Right: %s", a->ascii ? "[ok]" : "\u2713",
+			      numfmt_count(v, sizeof v, a->ex_expected));
+		ui_lines_nl(t);
+	} else if (a->ex_verdict == -1) {
+		ui_lines_addf(t, UI_ROLE_BAD, "%s Not quite. Try again (a), or see the hint (h).",
+			      a->ascii ? "[x]" : "\u2717");
+		ui_lines_nl(t);
+	}
+	/* The hint and the worked answer speak of the exercise's case
+	 * (@exercise ai.global BN=128): their placeholders come from the
+	 * model under its overrides, as the check of an answer does. */
+	const model_result *em = a->ex_model_ok ? &a->ex_model : NULL;
+	const struct {
+		int shown;
+		const char *label, *text;
+	} parts[] = {{a->show_hint, "Hint: ", ex->hint}, {a->show_solution, "Answer: ", ex->answer}};
+	for (size_t i = 0; i < ARRAY_LEN(parts); i++) {
+		if (!parts[i].shown || !parts[i].text)
+			continue;
+		ui_run r = {0};
+		ui_run_puts(&r, parts[i].label, strlen(parts[i].label), UI_ROLE_EMPH);
+		ui_prose_inline(&r, em, parts[i].text, strlen(parts[i].text), UI_ROLE_NORMAL);
+		ui_lines_wrap(t, &r, w, 2);
+		ui_run_free(&r);
+	}
+	static const struct {
+		const char *key, *does;
+	} keys[] = {{"a", " answer  "}, {"h", " hint  "}, {"s", " worked answer"}};
+	for (size_t i = 0; i < ARRAY_LEN(keys); i++) {
+		ui_lines_add(t, keys[i].key, UI_ROLE_KEY);
+		ui_lines_add(t, keys[i].does, UI_ROLE_DIM);
+	}
+	ui_lines_nl(t);
+}
+
+void ui_pane_lesson_text(ui_lines *t, const ui_app *a, int w)
+{
+	const lesson_page *pg = ui_app_page(a);
+	if (!pg) {
+		ui_lines_add(t, "This lesson has no pages.", UI_ROLE_DIM);
+		ui_lines_nl(t);
+		return;
+	}
+	const model_result *m = a->model_ok ? &a->model : NULL;
+	ui_prose(t, m, pg->text, w);
+	const ui_glyphs *g = ui_glyphs_get(a->ascii);
+	for (int e = 0; e < pg->nex; e++) {
+		const lesson_exercise *ex = &pg->ex[e];
+		exercise_rule(t, g, e, pg->nex, w);
+		ui_prose(t, m, ex->question ? ex->question : "", w);
+		if (e == a->ex) {
+			current_exercise(t, a, ex, w);
+		} else if (e < a->ex) {
+			ui_lines_add(t, "done", UI_ROLE_GOOD);
+			ui_lines_nl(t);
+		}
+	}
+}

@@ -1,0 +1,270 @@
+/* ui/pane_numbers: the model's numbers (and an emulated run's counts under them) as styled lines, with a text roofline; reads the state, never changes it. */
+#include "ui/pane_numbers.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "base/numfmt.h"
+#include "base/util.h"
+
+enum { PLOT_H = 6, PLOT_LABEL = 7, PLOT_MAXW = 160 };
+
+/* A log-log plot: x is arithmetic intensity over [lo, hi], y attainable
+ * FLOP/s over [ylo, yhi]; cells hold a glyph and a role. */
+typedef struct {
+	int cw;
+	double lo, hi, ylo, yhi;
+	uint32_t cell[PLOT_H][PLOT_MAXW];
+	uint8_t role[PLOT_H][PLOT_MAXW];
+} plot;
+
+static int plot_x(const plot *p, double v)
+{
+	return (int)lround((log(v) - log(p->lo)) / (log(p->hi) - log(p->lo)) * (p->cw - 1));
+}
+
+static int plot_y(const plot *p, double v)
+{
+	return (PLOT_H - 1) - (int)lround((log(v) - log(p->ylo)) / (log(p->yhi) - log(p->ylo) + 1e-12) * (PLOT_H - 1));
+}
+
+static void plot_set(plot *p, int x, int y, uint32_t c, ui_role role)
+{
+	if (x >= 0 && x < p->cw && y >= 0 && y < PLOT_H)
+		p->cell[y][x] = c, p->role[y][x] = (uint8_t)role;
+}
+
+/* The plot's rows with the FLOP/s axis labels, the x axis and its range. */
+static void plot_emit(ui_lines *t, const plot *p, const ui_glyphs *g, int ascii)
+{
+	for (int y = 0; y < PLOT_H; y++) {
+		char lab[32] = "";
+		if (y == 0)
+			numfmt_si(lab, sizeof lab, p->yhi * 1e9, "");
+		else if (y == PLOT_H - 1)
+			numfmt_si(lab, sizeof lab, p->ylo * 1e9, "");
+		else if (y == PLOT_H / 2)
+			util_strlcpy(lab, "FLOP/s", sizeof lab);
+		ui_lines_addf(t, UI_ROLE_DIM, "%*.*s", PLOT_LABEL, PLOT_LABEL, lab);
+		ui_lines_put(t, g->vline, UI_ROLE_BORDER);
+		for (int x = 0; x < p->cw; x++)
+			ui_lines_put(t, p->cell[y][x], (ui_role)p->role[y][x]);
+		ui_lines_nl(t);
+	}
+	ui_lines_addf(t, UI_ROLE_DIM, "%*s", PLOT_LABEL, "");
+	ui_lines_put(t, ascii ? '+' : 0x2514, UI_ROLE_BORDER);
+	for (int x = 0; x < p->cw; x++)
+		ui_lines_put(t, g->hline, UI_ROLE_BORDER);
+	ui_lines_nl(t);
+	char l1[32], l2[48];
+	numfmt_sig(l1, sizeof l1, p->lo);
+	numfmt_unit(l2, sizeof l2, p->hi, "FLOP/B");
+	ui_lines_addf(t, UI_ROLE_DIM, "%*s%s", PLOT_LABEL + 1, "", l1);
+	int pad = p->cw - (int)strlen(l1) - (int)strlen(l2);
+	ui_lines_addf(t, UI_ROLE_DIM, "%*s%s", pad > 1 ? pad : 1, "", l2);
+	ui_lines_nl(t);
+}
+
+/* A log-log roofline: attainable = min(peak, AI × bandwidth), with this
+ * kernel's modelled point and, after a run, the measured one. */
+static void roofline(ui_lines *t, const ui_app *a, int w)
+{
+	const model_result *m = &a->model;
+	const ui_glyphs *g = ui_glyphs_get(a->ascii);
+	double peak = m->peak_tflops * 1e3; /* GFLOP/s */
+	double bw = m->gpu.bw_gbs;          /* GB/s */
+	double ai = m->ai_global, ridge = m->ridge;
+	if (peak <= 0 || bw <= 0 || ai <= 0 || ridge <= 0)
+		return;
+	plot p;
+	p.cw = w - PLOT_LABEL - 1;
+	if (p.cw < 16)
+		return;
+	if (p.cw > PLOT_MAXW)
+		p.cw = PLOT_MAXW;
+	p.lo = fmin(ai, ridge) / 8, p.hi = fmax(ai, ridge) * 8;
+	p.ylo = fmin(peak, p.lo * bw), p.yhi = peak;
+	const run_result *r = a->have_res[a->lesson] ? &a->res[a->lesson] : NULL;
+	double meas = r && r->status == RUN_OK ? r->gflops : 0;
+	if (meas > 0 && meas < p.ylo)
+		p.ylo = meas;
+	for (int y = 0; y < PLOT_H; y++)
+		for (int x = 0; x < p.cw; x++)
+			p.cell[y][x] = ' ', p.role[y][x] = UI_ROLE_NORMAL;
+	for (int x = 0; x < p.cw; x++) {
+		double xv = exp(log(p.lo) + (log(p.hi) - log(p.lo)) * x / (p.cw - 1));
+		double at = fmin(peak, xv * bw);
+		plot_set(&p, x, plot_y(&p, at), at >= peak ? g->hline : (a->ascii ? '/' : 0x2571), UI_ROLE_BAR);
+	}
+	int px = plot_x(&p, ai), py = plot_y(&p, fmin(peak, ai * bw));
+	uint32_t measured = a->ascii ? 'x' : 0x25C6;
+	plot_set(&p, px, py, g->point, UI_ROLE_BAR_SELF);
+	if (meas > 0 && plot_y(&p, meas) != py)
+		plot_set(&p, px, plot_y(&p, meas), measured, UI_ROLE_GOOD);
+	plot_emit(t, &p, g, a->ascii);
+	ui_lines_put(t, ' ', UI_ROLE_NORMAL);
+	ui_lines_put(t, g->point, UI_ROLE_BAR_SELF);
+	ui_lines_add(t, " this kernel, modelled", UI_ROLE_NORMAL);
+	if (meas > 0) {
+		ui_lines_add(t, "  ", UI_ROLE_NORMAL);
+		ui_lines_put(t, measured, UI_ROLE_GOOD);
+		ui_lines_add(t, " measured", UI_ROLE_NORMAL);
+	}
+	ui_lines_nl(t);
+}
+
+/* The emulator's counts under the model's: what the kernel as written
+ * really does (the emulator does not tell A's loads from B's). */
+static void measured_counts(ui_lines *t, const ui_app *a, int w)
+{
+	const run_result *r = a->have_res[a->lesson] ? &a->res[a->lesson] : NULL;
+	if (!r || !r->emulated || (r->status != RUN_OK && r->status != RUN_WRONG))
+		return;
+	const run_emu_counts *e = &r->emu;
+	char v[64], n[96], sz[32];
+	numfmt_size(sz, sizeof sz, e->M, e->N, e->K, a->ascii);
+	snprintf(n, sizeof n, "loads of A and B, %s", sz);
+	ui_lines_kv(t, "emu sectors", numfmt_ratio(v, sizeof v, e->gld_sectors, e->gld_requests), UI_ROLE_EMPH, n, w);
+	ui_lines_kv(t, "emu stores", numfmt_ratio(v, sizeof v, e->gst_sectors, e->gst_requests), UI_ROLE_EMPH,
+		    "sectors/request", w);
+	if (e->sld_requests) {
+		snprintf(n, sizeof n, "%llu conflicts", e->sld_conflicts);
+		ui_lines_kv(t, "emu smem rd", numfmt_ratio(v, sizeof v, e->sld_wavefronts, e->sld_requests),
+			    UI_ROLE_EMPH, n, w);
+	}
+}
+
+static void intensity(ui_lines *t, const model_result *m, int w)
+{
+	char v[64], r[32], n[96];
+	ui_lines_section(t, "Intensity (FLOP/B)");
+	snprintf(n, sizeof n, "ridge %s: %s-bound", numfmt_sig(r, sizeof r, m->ridge), m->bound ? m->bound : "?");
+	ui_lines_kv(t, "global", numfmt_sig(v, sizeof v, m->ai_global), UI_ROLE_EMPH, n, w);
+	if (m->ai_shared > 0)
+		ui_lines_kv(t, "shared", numfmt_sig(v, sizeof v, m->ai_shared), UI_ROLE_EMPH, NULL, w);
+	ui_lines_kv(t, "DRAM, ideal", numfmt_sig(v, sizeof v, m->ai_dram_ideal), UI_ROLE_EMPH, "A, B read once", w);
+}
+
+/* Loads per output element, also as a fraction of K ("K/16"). */
+static void per_output(ui_lines *t, const model_result *m, int w)
+{
+	char v[64], n[96];
+	ui_lines_section(t, "Per output element");
+	ui_lines_kv(t, "global loads", numfmt_count(v, sizeof v, m->global.loads_per_output), UI_ROLE_EMPH,
+		    numfmt_kfrac(n, sizeof n, m->global.loads_per_output, m->K), w);
+	if (m->shared.loads_per_output > 0)
+		ui_lines_kv(t, "shared loads", numfmt_count(v, sizeof v, m->shared.loads_per_output), UI_ROLE_EMPH,
+			    numfmt_kfrac(n, sizeof n, m->shared.loads_per_output, m->K), w);
+}
+
+/* "x / y" of two values, for A and B. */
+static void pair(char *buf, size_t len, double x, double y)
+{
+	char a[32], b[32];
+	snprintf(buf, len, "%s / %s", numfmt_sig(a, sizeof a, x), numfmt_sig(b, sizeof b, y));
+}
+
+static void per_request(ui_lines *t, const model_result *m, int w)
+{
+	char v[80];
+	ui_lines_section(t, "Per warp request");
+	if (isnan(m->sectors_A) && isnan(m->sectors_B)) {
+		/* TMA and wgmma: no per-thread loads to look at. */
+		ui_lines_kv(t, "sectors A / B", "n/a", UI_ROLE_EMPH, "no per-thread loads", w);
+	} else {
+		pair(v, sizeof v, m->sectors_A, m->sectors_B);
+		ui_lines_kv(t, "sectors A / B", v, UI_ROLE_EMPH, "32 B each", w);
+	}
+	if (m->wavefronts_A > 0 || m->wavefronts_B > 0) {
+		pair(v, sizeof v, m->wavefronts_A, m->wavefronts_B);
+		ui_lines_kv(t, "smem wavefronts", v, UI_ROLE_EMPH, "1 = no conflict", w);
+	}
+}
+
+/* Occupancy: the result, the launch it is for, each resource's limit with
+ * the binding one marked, and the calculator's working. */
+static void occupancy(ui_lines *t, const ui_app *a, int w)
+{
+	const model_result *m = &a->model;
+	ui_lines_section(t, "Occupancy");
+	if (!m->occ_ok) {
+		ui_lines_add(t, " not known for this launch shape", UI_ROLE_DIM);
+		ui_lines_nl(t);
+		return;
+	}
+	const occ_result *o = &m->occ;
+	char pct[32];
+	ui_lines_addf(t, UI_ROLE_EMPH, " %d blocks/SM, %d/%d warps = %s", o->blocks_per_sm, o->active_warps,
+		      o->max_warps, numfmt_pct(pct, sizeof pct, o->occupancy));
+	ui_lines_nl(t);
+	ui_lines_addf(t, UI_ROLE_DIM, " %d threads, %d B smem,", m->threads, m->smem_static + m->smem_dynamic);
+	ui_lines_nl(t);
+	ui_lines_addf(t, UI_ROLE_DIM, " %d regs (%s)", m->regs_per_thread, m->regs_source ? m->regs_source : "?");
+	ui_lines_nl(t);
+	const struct {
+		const char *name, *key;
+		int v;
+	} lim[] = {
+		{"by warps", "warps", o->limit_warps},
+		{"by registers", "registers", o->limit_regs},
+		{"by shared mem", "shared", o->limit_smem},
+		{"by block limit", "blocks", o->limit_blocks},
+	};
+	for (size_t i = 0; i < ARRAY_LEN(lim); i++) {
+		int bind = o->limiter && !strcmp(o->limiter, lim[i].key);
+		ui_lines_addf(t, bind ? UI_ROLE_BAR_SELF : UI_ROLE_NORMAL, " %-14s%3d blocks", lim[i].name, lim[i].v);
+		if (bind)
+			ui_lines_addf(t, UI_ROLE_BAR_SELF, " %s binds", a->ascii ? "<" : "\u25C0");
+		ui_lines_nl(t);
+	}
+	for (int s = 0; s < o->nsteps; s++) {
+		ui_lines_add(t, "  ", UI_ROLE_NORMAL);
+		ui_lines_para(t, o->steps[s], UI_ROLE_DIM, w, 4);
+	}
+}
+
+/* The static instruction mix, as many "op count" items on a line as fit. */
+static void instruction_mix(ui_lines *t, const ui_ptx *p, int w)
+{
+	ui_lines_section(t, "Instruction mix (static)");
+	int col = 0;
+	ui_lines_put(t, ' ', UI_ROLE_NORMAL);
+	for (int i = 0; i < p->nmix; i++) {
+		char item[48];
+		snprintf(item, sizeof item, "%s %d", p->mix[i].op, p->mix[i].count);
+		int iw = (int)strlen(item) + 2;
+		if (col && col + iw > w - 1) {
+			ui_lines_nl(t);
+			ui_lines_put(t, ' ', UI_ROLE_NORMAL);
+			col = 0;
+		}
+		ui_lines_add(t, p->mix[i].op, UI_ROLE_P_INSTR);
+		ui_lines_addf(t, UI_ROLE_NORMAL, " %d  ", p->mix[i].count);
+		col += iw;
+	}
+	ui_lines_nl(t);
+}
+
+void ui_pane_numbers_text(ui_lines *t, const ui_app *a, int w)
+{
+	if (!a->model_ok) {
+		ui_lines_para(t, a->model_err[0] ? a->model_err : "No model for this lesson.", UI_ROLE_DIM, w, 0);
+	} else {
+		const model_result *m = &a->model;
+		char v[64];
+		intensity(t, m, w);
+		per_output(t, m, w);
+		per_request(t, m, w);
+		measured_counts(t, a, w);
+		ui_lines_section(t, "Roofline");
+		roofline(t, a, w);
+		ui_lines_kv(t, "peak", numfmt_si(v, sizeof v, m->peak_tflops * 1e12, "FLOP/s"), UI_ROLE_EMPH, m->unit, w);
+		ui_lines_kv(t, "predicted", numfmt_unit(v, sizeof v, m->predicted_ms, "ms"), UI_ROLE_EMPH,
+			    "at the roofline", w);
+		occupancy(t, a, w);
+	}
+	const ui_ptx *p = &a->ptx[a->lesson];
+	if (p->ok && p->nmix)
+		instruction_mix(t, p, w);
+}

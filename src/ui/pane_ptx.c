@@ -1,0 +1,138 @@
+/* ui/pane_ptx: the highlighted PTX drawn into the frame, row by row of the view that app computes; reads the state, never changes it. */
+#include "ui/pane_ptx.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* snprintf without the truncation warnings: a title is a screen line, cut on purpose. */
+static void fmt(char *buf, size_t len, const char *f, ...) __attribute__((format(printf, 3, 4)));
+static void fmt(char *buf, size_t len, const char *f, ...)
+{
+	va_list ap;
+	va_start(ap, f);
+	vsnprintf(buf, len, f, ap);
+	va_end(ap);
+}
+
+static const ui_role class_role[PTX_NCLASSES] = {
+	[PTX_TEXT] = UI_ROLE_NORMAL,
+	[PTX_DIRECTIVE] = UI_ROLE_P_DIRECTIVE,
+	[PTX_TYPE] = UI_ROLE_P_TYPE,
+	[PTX_INSTR] = UI_ROLE_P_INSTR,
+	[PTX_REG] = UI_ROLE_P_REG,
+	[PTX_LABEL] = UI_ROLE_P_LABEL,
+	[PTX_PRED] = UI_ROLE_P_PRED,
+	[PTX_COMMENT] = UI_ROLE_P_COMMENT,
+	[PTX_NUMBER] = UI_ROLE_P_NUMBER,
+};
+
+/* The title: the file, and the first problem, else the page's region, else the entry. */
+static void title(const ui_app *a, char *s, size_t len)
+{
+	const lesson *l = ui_app_lesson(a);
+	const ui_ptx *p = &a->ptx[a->lesson];
+	const lesson_page *pg = ui_app_page(a);
+	int af, al;
+	ui_app_anchor_lines(a, &af, &al);
+	const char *ed = p->edited ? " [edited: R diff]" : "";
+	if (!l->ptx_path[0])
+		snprintf(s, len, "PTX");
+	else if (p->nmarks)
+		fmt(s, len, "PTX %s%s  %d %s at line %d", l->ptx_path, ed, p->nmarks,
+		    p->nmarks > 1 ? "problems" : "problem", p->marks[0].line);
+	else if (af >= 0)
+		fmt(s, len, "PTX %s%s  @%s lines %d-%d", l->ptx_path, ed, pg->anchors[0], af + 1, al + 1);
+	else
+		fmt(s, len, "PTX %s%s  %s", l->ptx_path, ed, l->entry);
+}
+
+/* One source line from x = tx, in its syntax roles, tabs to stops of 4 (PTX is indented with tabs). */
+static void code_line(ui_frame *f, ui_rect code, int sy, const ui_ptx *p, const ptx_line *pl)
+{
+	unsigned char cls[4096];
+	const char *s = p->doc.text + pl->off;
+	int len = pl->len < (int)sizeof cls ? pl->len : (int)sizeof cls;
+	int blk = pl->block_in;
+	ptx_classify_line(s, len, cls, &blk);
+	int tx = code.x, x = tx;
+	for (int i = 0; i < len && x < code.x + code.w;) {
+		int cl;
+		uint32_t cp = ui_utf8_decode(s + i, (size_t)(len - i), &cl);
+		ui_role role = class_role[cls[i]];
+		i += cl;
+		if (cp == '\t') {
+			int next = tx + ((x - tx) / 4 + 1) * 4;
+			while (x < next && x < code.x + code.w)
+				ui_frame_put(f, x++, sy, ' ', role);
+			continue;
+		}
+		ui_frame_put(f, x++, sy, cp < 32 ? '?' : cp, role);
+	}
+}
+
+void ui_pane_ptx_draw(const ui_app *a, ui_frame *f)
+{
+	ui_rect r = a->layout.pane[UI_PANE_PTX];
+	if (r.h <= 0)
+		return;
+	const lesson *l = ui_app_lesson(a);
+	const ui_ptx *p = &a->ptx[a->lesson];
+	const ui_glyphs *g = ui_glyphs_get(a->ascii);
+	char t[256];
+	title(a, t, sizeof t);
+	ui_frame_title(f, r, t, a->focus == UI_PANE_PTX);
+	ui_rect body = ui_layout_body(r);
+	if (!l->ptx_path[0]) {
+		ui_frame_text(f, body, body.x + 1, body.y, "This lesson has no kernel.", UI_ROLE_DIM);
+		return;
+	}
+	if (!p->ok) {
+		ui_frame_text(f, body, body.x + 1, body.y, p->err[0] ? p->err : "PTX not loaded", UI_ROLE_BAD);
+		return;
+	}
+	int af, al;
+	ui_app_anchor_lines(a, &af, &al);
+	int n;
+	ptx_row *rows = ui_app_ptx_rows(a, &n);
+	int top = ui_app_ptx_top(a, rows, n, body.h);
+	int digits = 1;
+	for (int v = p->doc.nlines; v >= 10; v /= 10)
+		digits++;
+	int tx = body.x + digits + 2;
+	ui_rect code = {tx, body.y, body.x + body.w - tx, body.h};
+	for (int y = 0; y < body.h && top + y < n; y++) {
+		const ptx_row *row = &rows[top + y];
+		int sy = body.y + y;
+		if (row->hidden < 0) {
+			/* A mark's message, under its line. */
+			const userptx_mark *m = &p->marks[-row->hidden - 1];
+			char s[220];
+			snprintf(s, sizeof s, "%s %s: %s", a->ascii ? "^" : "\u2191", m->error ? "error" : "warning", m->msg);
+			ui_frame_text(f, code, tx, sy, s, m->error ? UI_ROLE_BAD : UI_ROLE_WARN);
+			continue;
+		}
+		int marked = 0;
+		for (int m = 0; m < p->nmarks; m++)
+			marked |= p->marks[m].line - 1 == row->line && !row->hidden;
+		if (af >= 0 && row->line >= af && row->line <= al) {
+			ui_frame_flag(f, body.x, sy, body.w, UI_CELL_HL);
+			ui_frame_put(f, body.x + digits, sy, g->mark, UI_ROLE_BAR_SELF);
+		}
+		if (row->hidden) {
+			char s[96];
+			snprintf(s, sizeof s, " %s %d more lines like these (z unfolds)", a->ascii ? "..." : "\u22EE",
+				 row->hidden);
+			ui_frame_text(f, code, tx, sy, s, UI_ROLE_FOLD);
+			continue;
+		}
+		char num[16];
+		fmt(num, sizeof num, "%*d", digits, row->line + 1);
+		ui_frame_text(f, body, body.x, sy, num, marked ? UI_ROLE_BAD : UI_ROLE_LINENO);
+		if (marked)
+			ui_frame_put(f, body.x + digits, sy, a->ascii ? '!' : 0x2717, UI_ROLE_BAD);
+		code_line(f, code, sy, p, &p->doc.lines[row->line]);
+	}
+	free(rows);
+}

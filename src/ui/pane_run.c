@@ -1,0 +1,278 @@
+/* ui/pane_run: runs as styled lines — progress, GFLOP/s against cuBLAS, the verdict, the emulator's counts, failures, the ladder; reads the state, never changes it. */
+#include "ui/pane_run.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "base/numfmt.h"
+#include "base/util.h"
+
+/* A horizontal bar of w cells filled to frac, in eighths of a cell. */
+static void bar(ui_lines *t, const ui_glyphs *g, double frac, int w, ui_role role)
+{
+	if (frac < 0)
+		frac = 0;
+	if (frac > 1)
+		frac = 1;
+	int eighths = (int)lround(frac * w * 8);
+	for (int i = 0; i < w; i++) {
+		int e = eighths - i * 8;
+		e = e < 0 ? 0 : e > 8 ? 8 : e;
+		ui_lines_put(t, g->eighths[e], role);
+	}
+}
+
+/* The relative error against the reference and the verdict; pass and fail
+ * say what the reference was. */
+static void verdict(ui_lines *t, const run_result *r, const char *pass, const char *fail, int w)
+{
+	if (r->verified >= 0) {
+		char v[48], n[48];
+		snprintf(v, sizeof v, "%.2g", r->rel_err);
+		snprintf(n, sizeof n, "tol %.0e", r->tol);
+		ui_lines_kv(t, "rel. error", v, UI_ROLE_EMPH, n, w);
+	}
+	if (r->verified == 1)
+		ui_lines_kv(t, "verdict", pass, UI_ROLE_GOOD, NULL, w);
+	else if (r->verified == 0)
+		ui_lines_kv(t, "verdict", fail, UI_ROLE_BAD, NULL, w);
+	else
+		ui_lines_kv(t, "verdict", "not checked", UI_ROLE_DIM, NULL, w);
+	if (r->status == RUN_WRONG)
+		ui_lines_para(t, r->msg, UI_ROLE_BAD, w, 1);
+}
+
+/* An emulated run: the verdict against the CPU reference and what the
+ * emulator counted, as Nsight Compute would. */
+static void emulated(ui_lines *t, const ui_app *a, const run_result *r, int w)
+{
+	const run_emu_counts *e = &r->emu;
+	char v[64], sz[32];
+	numfmt_size(sz, sizeof sz, e->M, e->N, e->K, a->ascii);
+	ui_lines_addf(t, UI_ROLE_EMPH, "Emulated on the CPU at %s%s", sz, a->offline ? " (no GPU)" : "");
+	ui_lines_nl(t);
+	verdict(t, r, "PASS, verified on the CPU", "FAIL", w);
+	ui_lines_kv(t, "gmem loads", numfmt_ratio(v, sizeof v, e->gld_sectors, e->gld_requests), UI_ROLE_EMPH,
+		    "sectors/request", w);
+	ui_lines_kv(t, "gmem stores", numfmt_ratio(v, sizeof v, e->gst_sectors, e->gst_requests), UI_ROLE_EMPH,
+		    "sectors/request", w);
+	const struct {
+		const char *name;
+		unsigned long long req, wf, conflicts;
+	} sh[] = {
+		{"smem loads", e->sld_requests, e->sld_wavefronts, e->sld_conflicts},
+		{"smem stores", e->sst_requests, e->sst_wavefronts, e->sst_conflicts},
+	};
+	for (size_t i = 0; i < ARRAY_LEN(sh); i++) {
+		if (!sh[i].req)
+			continue;
+		ui_lines_kv(t, sh[i].name, numfmt_ratio(v, sizeof v, sh[i].wf, sh[i].req), UI_ROLE_EMPH,
+			    "wavefronts/request", w);
+		snprintf(v, sizeof v, "%llu", sh[i].conflicts);
+		ui_lines_kv(t, "  conflicts", v, UI_ROLE_EMPH, "bank conflicts", w);
+	}
+	snprintf(v, sizeof v, "%llu", e->inst);
+	ui_lines_kv(t, "warp instr.", v, UI_ROLE_EMPH, "issued", w);
+	snprintf(v, sizeof v, "%.2f s", e->seconds);
+	ui_lines_kv(t, "CPU time", v, UI_ROLE_EMPH, NULL, w);
+	ui_lines_para(t, "GFLOP/s need a GPU; the counts do not.", UI_ROLE_DIM, w, 1);
+}
+
+static void jit_line(ui_lines *t, const run_result *r)
+{
+	ui_lines_addf(t, UI_ROLE_DIM, " JIT: %d regs, %d B smem, %d blocks/SM", r->regs, r->smem_static,
+		      r->blocks_per_sm);
+	ui_lines_nl(t);
+}
+
+/* A timed GPU run: GFLOP/s, time, against cuBLAS and the lesson before. */
+static void timed(ui_lines *t, const ui_app *a, const run_result *r, int w)
+{
+	char v[48], n[64];
+	ui_lines_kv(t, "GFLOP/s", numfmt_sig(v, sizeof v, r->gflops), UI_ROLE_EMPH, r->gpu, w);
+	ui_lines_kv(t, "time", numfmt_unit(v, sizeof v, r->ms, "ms"), UI_ROLE_EMPH, "median", w);
+	if (r->cublas_gflops > 0) {
+		char c[32];
+		snprintf(n, sizeof n, "cuBLAS %s GFLOP/s", numfmt_sig(c, sizeof c, r->cublas_gflops));
+		ui_lines_kv(t, "of cuBLAS", numfmt_pct(v, sizeof v, r->gflops / r->cublas_gflops), UI_ROLE_EMPH, n, w);
+	}
+	const run_result *prev = a->lesson > 0 && a->have_res[a->lesson - 1] ? &a->res[a->lesson - 1] : NULL;
+	if (prev && prev->status == RUN_OK && prev->gflops > 0) {
+		char x[32];
+		snprintf(v, sizeof v, "%sx", numfmt_sig(x, sizeof x, r->gflops / prev->gflops));
+		ui_lines_kv(t, "speed-up", v, UI_ROLE_EMPH, a->course->l[a->lesson - 1].id, w);
+	}
+	verdict(t, r, "PASS, verified (cuBLAS)", "FAIL, differs from cuBLAS", w);
+	if (r->regs > 0)
+		jit_line(t, r);
+}
+
+/* What a failed run means for the student, after its message. */
+static void failure_notes(ui_lines *t, const ui_app *a, const run_result *r, int w)
+{
+	const ui_ptx *p = &a->ptx[a->lesson];
+	if (r->status == RUN_FAULT && !r->emulated)
+		ui_lines_para(t, "The worker restarted with a fresh GPU context.", UI_ROLE_DIM, w, 1);
+	else if (r->status == RUN_TIMEOUT && !r->emulated)
+		ui_lines_para(t, "The kernel was killed at its deadline and the worker restarted.", UI_ROLE_DIM, w, 1);
+	else if (r->status == RUN_TIMEOUT)
+		ui_lines_para(t, "The emulator's instruction budget ran out: an endless loop?", UI_ROLE_DIM, w, 1);
+	if (p->nmarks)
+		ui_lines_para(t, "The PTX pane marks the lines.", UI_ROLE_DIM, w, 1);
+	if (p->edited)
+		ui_lines_para(t, "Your edit is kept: e edits it again, R compares and restores.", UI_ROLE_DIM, w, 1);
+}
+
+/* A run that did not finish: what went wrong, what it means, the JIT's log. */
+static void failed(ui_lines *t, const ui_app *a, const run_result *r, int w)
+{
+	ui_run b = {0};
+	const char *what = r->status == RUN_NO_GPU ? "No GPU:"
+		: r->emulated && r->status == RUN_JIT_ERROR ? "parse error"
+		: r->emulated && r->status == RUN_FAULT ? "fault (emulated)"
+		: run_status_name(r->status);
+	ui_run_puts(&b, what, strlen(what), r->status == RUN_NO_GPU ? UI_ROLE_WARN : UI_ROLE_BAD);
+	if (r->status != RUN_NO_GPU)
+		ui_run_puts(&b, ":", 1, UI_ROLE_BAD);
+	ui_run_puts(&b, " ", 1, UI_ROLE_NORMAL);
+	ui_run_puts(&b, r->msg, strlen(r->msg), UI_ROLE_NORMAL);
+	ui_lines_wrap(t, &b, w, 1);
+	ui_run_free(&b);
+	if (r->status == RUN_NO_GPU)
+		ui_lines_para(t, "The text, the PTX, the numbers and the what-ifs work without one.", UI_ROLE_DIM, w, 0);
+	failure_notes(t, a, r, w);
+	/* The JIT's own words; the emulator's one line is the message already. */
+	if (!r->log[0] || r->emulated)
+		return;
+	const char *s = r->log;
+	for (int k = 0; k < 6 && *s; k++) {
+		const char *e = strchr(s, '\n');
+		size_t n = e ? (size_t)(e - s) : strlen(s);
+		char line[256];
+		snprintf(line, sizeof line, " %.*s", (int)(n < 250 ? n : 250), s);
+		ui_lines_add(t, line, UI_ROLE_DIM);
+		ui_lines_nl(t);
+		s = e ? e + 1 : s + n;
+	}
+}
+
+/* The last result of this lesson. */
+static void result(ui_lines *t, const ui_app *a, const run_result *r, int w)
+{
+	if (r->emulated && (r->status == RUN_OK || r->status == RUN_WRONG)) {
+		emulated(t, a, r, w);
+	} else if (r->status == RUN_OK && a->res_check[a->lesson]) {
+		ui_lines_add(t, "The JIT accepts your edit.", UI_ROLE_GOOD);
+		ui_lines_nl(t);
+		jit_line(t, r);
+		ui_lines_add(t, " r", UI_ROLE_KEY);
+		ui_lines_add(t, " runs, verifies and times it.", UI_ROLE_DIM);
+		ui_lines_nl(t);
+	} else if (r->status == RUN_OK || r->status == RUN_WRONG) {
+		timed(t, a, r, w);
+	} else if (r->status != RUN_NO_GPU || !a->offline) {
+		failed(t, a, r, w);
+	}
+}
+
+/* A run going now: what, for how long, what the model expects, the deadline. */
+static void busy(ui_lines *t, const ui_app *a)
+{
+	double el = a->now - a->run_started;
+	const char *id = a->course->l[a->run_lesson].id;
+	if (a->run_emulated)
+		ui_lines_addf(t, UI_ROLE_WARN, "Emulating %s on the CPU ... %.1f s", id, el < 0 ? 0 : el);
+	else if (a->run_was_check)
+		ui_lines_addf(t, UI_ROLE_WARN, "Checking %s with the JIT ... %.1f s", id, el < 0 ? 0 : el);
+	else
+		ui_lines_addf(t, UI_ROLE_WARN, "Running %s ... %.1f s", id, el < 0 ? 0 : el);
+	ui_lines_nl(t);
+	if (a->run_predicted_ms > 0 && !a->run_emulated && !a->run_was_check) {
+		char ms[48];
+		ui_lines_addf(t, UI_ROLE_DIM, " model: ~%s a launch, plus JIT,",
+			      numfmt_unit(ms, sizeof ms, a->run_predicted_ms, "ms"));
+		ui_lines_nl(t);
+		ui_lines_add(t, " warm-up, repeats and cuBLAS", UI_ROLE_DIM);
+		ui_lines_nl(t);
+	}
+	if (a->run_deadline > 0) {
+		ui_lines_addf(t, UI_ROLE_DIM, " killed after %.0f s (deadline)", a->run_deadline);
+		ui_lines_nl(t);
+	}
+	ui_lines_add(t, " Esc", UI_ROLE_KEY);
+	ui_lines_add(t, " cancels", UI_ROLE_DIM);
+	ui_lines_nl(t);
+}
+
+static int on_ladder(const ui_app *a, int i)
+{
+	return a->have_res[i] && a->res[i].status == RUN_OK && a->res[i].gflops > 0;
+}
+
+/* The ladder so far: a bar per lesson run in this session, cuBLAS below. */
+static void ladder(ui_lines *t, const ui_app *a, int w)
+{
+	const ui_glyphs *g = ui_glyphs_get(a->ascii);
+	double top = 0, cublas = 0;
+	int any = 0;
+	for (int i = 0; i < a->course->n; i++) {
+		if (!on_ladder(a, i))
+			continue;
+		any++;
+		top = fmax(top, a->res[i].gflops);
+		cublas = fmax(cublas, a->res[i].cublas_gflops);
+	}
+	if (!any)
+		return;
+	top = fmax(top, cublas);
+	ui_lines_nl(t);
+	ui_lines_section(t, "The ladder (GFLOP/s)");
+	int bw = w - 22;
+	if (bw < 6)
+		bw = 6;
+	char v[32];
+	for (int i = 0; i < a->course->n; i++) {
+		if (!on_ladder(a, i))
+			continue;
+		ui_role role = i == a->lesson ? UI_ROLE_BAR_SELF : UI_ROLE_BAR;
+		ui_lines_addf(t, role, " %2d %-8.8s", a->course->l[i].number, a->course->l[i].id);
+		bar(t, g, a->res[i].gflops / top, bw, role);
+		ui_lines_addf(t, UI_ROLE_NORMAL, " %s", numfmt_sig(v, sizeof v, a->res[i].gflops));
+		ui_lines_nl(t);
+	}
+	if (cublas > 0) {
+		ui_lines_addf(t, UI_ROLE_DIM, "    %-8s", "cuBLAS");
+		bar(t, g, cublas / top, bw, UI_ROLE_DIM);
+		ui_lines_addf(t, UI_ROLE_DIM, " %s", numfmt_sig(v, sizeof v, cublas));
+		ui_lines_nl(t);
+	}
+}
+
+void ui_pane_run_text(ui_lines *t, const ui_app *a, int w)
+{
+	const lesson *l = ui_app_lesson(a);
+	const run_result *r = a->have_res[a->lesson] ? &a->res[a->lesson] : NULL;
+	int busy_here = a->run == UI_RUN_BUSY && a->run_lesson == a->lesson;
+	if (a->run == UI_RUN_BUSY) {
+		busy(t, a);
+	} else if (!r) {
+		if (!l->ptx_path[0]) {
+			ui_lines_add(t, "No kernel in this lesson.", UI_ROLE_DIM);
+		} else {
+			ui_lines_add(t, "Not run yet.", UI_ROLE_DIM);
+			ui_lines_nl(t);
+			ui_lines_add(t, "r", UI_ROLE_KEY);
+			ui_lines_add(t, a->offline ? " emulates it on the CPU." : " runs it on the GPU.", UI_ROLE_DIM);
+		}
+		ui_lines_nl(t);
+	}
+	if (a->offline && !busy_here && !r) {
+		char note[300];
+		snprintf(note, sizeof note, "No GPU: %s. Runs are emulated on the CPU.", a->offline_why);
+		ui_lines_para(t, note, UI_ROLE_DIM, w, 0);
+	}
+	if (r && !busy_here)
+		result(t, a, r, w);
+	ladder(t, a, w);
+}

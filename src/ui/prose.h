@@ -1,0 +1,19 @@
+/* ui/prose: lesson Markdown as styled, wrapped lines — paragraphs re-flowed, headings, lists, fenced code, tables, `code`, **bold**, {placeholders} filled. */
+#ifndef PTXTUTOR_UI_PROSE_H
+#define PTXTUTOR_UI_PROSE_H
+
+#include <stddef.h>
+
+#include "model/model.h"
+#include "ui/lines.h"
+
+/* Inline markup of n bytes of s onto r in role base: `code`, **bold**, and
+ * {key} placeholders filled by model_format from m (NULL, or a key the model
+ * does not know: shown as {key} in the warning role). */
+void ui_prose_inline(ui_run *r, const model_result *m, const char *s, size_t n, ui_role base);
+/* A page's (or a question's) text onto t at width w: paragraphs re-flowed,
+ * headings, list items with a hanging indent; fenced code and tables kept as
+ * written (a code line wider than w ends in a dim '>'). */
+void ui_prose(ui_lines *t, const model_result *m, const char *text, int w);
+
+#endif

@@ -1,0 +1,186 @@
+/* test_layers: the include graph of src/ — no cycle between modules, curses only in ui/term.c, the update code independent of the draw code. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <dirent.h>
+#include <limits.h>
+#include <regex.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "base/util.h"
+
+/* A module is a .c/.h pair named by its path under src/ without the
+ * extension ("ui/draw"); an edge is an #include "x.h" in either file. A
+ * private header X_internal.h belongs to module X (ui/app_internal.h is
+ * what app.c and its app_*.c files share). */
+enum { MAXMOD = 256 };
+static char mods[MAXMOD][64];
+static int nmods;
+static unsigned char edge[MAXMOD][MAXMOD];
+/* The files that include a curses header, "ui/term.c" style. */
+static char curses_users[16][80];
+static int ncurses_users;
+
+static int module(const char *path)
+{
+	char name[64];
+	util_strlcpy(name, path, sizeof name);
+	size_t n = strlen(name), sfx = strlen("_internal");
+	if (n > sfx && !strcmp(name + n - sfx, "_internal"))
+		name[n - sfx] = '\0';
+	for (int i = 0; i < nmods; i++)
+		if (!strcmp(mods[i], name))
+			return i;
+	assert_true(nmods < MAXMOD);
+	util_strlcpy(mods[nmods], name, sizeof mods[0]);
+	return nmods++;
+}
+
+static void scan_file(const char *src, const char *dir, const char *file, const regex_t *curses)
+{
+	char path[PATH_MAX], name[64];
+	assert_true(snprintf(path, sizeof path, "%s/%s/%s", src, dir, file) < (int)sizeof path);
+	assert_true(snprintf(name, sizeof name, "%s/%.*s", dir, (int)(strlen(file) - 2), file) < (int)sizeof name);
+	int from = module(name);
+	FILE *f = fopen(path, "r");
+	assert_non_null(f);
+	char line[512];
+	while (fgets(line, sizeof line, f)) {
+		char inc[128];
+		size_t il;
+		if (sscanf(line, " #include \"%127[^\"]\"", inc) == 1 && (il = strlen(inc)) > 2 && !strcmp(inc + il - 2, ".h")) {
+			inc[il - 2] = '\0';
+			int to = module(inc);
+			if (to != from)
+				edge[from][to] = 1;
+		}
+		if (!regexec(curses, line, 0, NULL, 0) && ncurses_users < 16)
+			assert_true(snprintf(curses_users[ncurses_users++], sizeof curses_users[0], "%s/%s", dir, file) <
+				    (int)sizeof curses_users[0]);
+	}
+	fclose(f);
+}
+
+static int setup(void **state)
+{
+	(void)state;
+	const char *root = getenv("PTXTUTOR_ROOT");
+	char here[PATH_MAX], src[PATH_MAX];
+	if (!root || !*root)
+		root = getcwd(here, sizeof here);
+	snprintf(src, sizeof src, "%s/src", root);
+	regex_t curses;
+	assert_int_equal(regcomp(&curses,
+				 "^[ \t]*#[ \t]*include[ \t]*<(n?cursesw?/|n?cursesw?\\.h|term\\.h|unctrl\\.h|panel\\.h)",
+				 REG_EXTENDED | REG_NOSUB), 0);
+	DIR *top = opendir(src);
+	assert_non_null(top);
+	struct dirent *d;
+	while ((d = readdir(top))) {
+		if (d->d_name[0] == '.')
+			continue;
+		char sub[PATH_MAX];
+		assert_true(snprintf(sub, sizeof sub, "%s/%s", src, d->d_name) < (int)sizeof sub);
+		DIR *in = opendir(sub);
+		if (!in)
+			continue;
+		struct dirent *e;
+		while ((e = readdir(in))) {
+			size_t n = strlen(e->d_name);
+			if (n > 2 && e->d_name[n - 2] == '.' && (e->d_name[n - 1] == 'c' || e->d_name[n - 1] == 'h'))
+				scan_file(src, d->d_name, e->d_name, &curses);
+		}
+		closedir(in);
+	}
+	closedir(top);
+	regfree(&curses);
+	return 0;
+}
+
+/* Depth-first search: 1 gray (on the path), 2 black. On a cycle, path holds it. */
+static int colour[MAXMOD], path[MAXMOD], depth;
+
+static int find_cycle(int v)
+{
+	colour[v] = 1;
+	path[depth++] = v;
+	for (int w = 0; w < nmods; w++) {
+		if (!edge[v][w])
+			continue;
+		if (colour[w] == 1) {
+			path[depth++] = w;
+			return 1;
+		}
+		if (!colour[w] && find_cycle(w))
+			return 1;
+	}
+	colour[v] = 2;
+	depth--;
+	return 0;
+}
+
+static void test_no_module_cycle(void **state)
+{
+	(void)state;
+	assert_true(nmods > 40); /* the whole tree was read */
+	memset(colour, 0, sizeof colour);
+	for (int v = 0; v < nmods; v++) {
+		depth = 0;
+		if (!colour[v] && find_cycle(v)) {
+			char msg[1024] = "";
+			for (int i = 0; i < depth; i++)
+				snprintf(msg + strlen(msg), sizeof msg - strlen(msg), "%s%s", i ? " -> " : "", mods[path[i]]);
+			fail_msg("include cycle: %s", msg);
+		}
+	}
+}
+
+static int reaches(int from, int to, unsigned char *seen)
+{
+	if (from == to)
+		return 1;
+	seen[from] = 1;
+	for (int w = 0; w < nmods; w++)
+		if (edge[from][w] && !seen[w] && reaches(w, to, seen))
+			return 1;
+	return 0;
+}
+
+/* Update code never draws: ui/app reaches none of the modules that fill or show a frame. */
+static void test_update_independent_of_draw(void **state)
+{
+	(void)state;
+	static const char *const drawing[] = {"ui/draw", "ui/overlay", "ui/pane_ptx", "ui/term"};
+	int app = module("ui/app");
+	for (size_t i = 0; i < ARRAY_LEN(drawing); i++) {
+		unsigned char seen[MAXMOD] = {0};
+		if (reaches(app, module(drawing[i]), seen))
+			fail_msg("ui/app depends on %s", drawing[i]);
+	}
+	/* and the draw code does read the state */
+	unsigned char seen[MAXMOD] = {0};
+	assert_true(reaches(module("ui/draw"), module("ui/app_state"), seen));
+}
+
+static void test_curses_only_in_term(void **state)
+{
+	(void)state;
+	assert_int_equal(ncurses_users, 1);
+	assert_string_equal(curses_users[0], "ui/term.c");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_no_module_cycle),
+		cmocka_unit_test(test_update_independent_of_draw),
+		cmocka_unit_test(test_curses_only_in_term),
+	};
+	return cmocka_run_group_tests(tests, setup, NULL);
+}
