@@ -113,10 +113,8 @@ static int parse(const cli_command *self, int argc, char **argv, options *op, in
 /* Loads the course and the GPU table and sets the app up. */
 static ui_app *start(const options *op)
 {
-	course *c = calloc(1, sizeof *c);
-	ui_app *a = calloc(1, sizeof *a);
-	if (!c || !a)
-		abort();
+	course *c = xcalloc(1, sizeof *c);
+	ui_app *a = xcalloc(1, sizeof *a);
 	char errs[4096] = "";
 	course_load(c, errs, sizeof errs);
 	course_validate(c, model_known, errs, sizeof errs);
@@ -178,9 +176,7 @@ int cmd_screen(const cli_command *self, int argc, char **argv)
 	ui_frame_init(&f, op.width, op.height);
 	ui_draw(a, &f);
 	size_t cap = (size_t)op.width * 4 + 1;
-	char *line = malloc(cap);
-	if (!line)
-		abort();
+	char *line = xmalloc(cap);
 	for (int y = 0; y < f.rows; y++) {
 		ui_frame_row_text(&f, y, line, cap);
 		puts(line);

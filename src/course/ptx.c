@@ -334,9 +334,7 @@ static void find_folds(ptx_doc *d)
 		if (run >= PTX_FOLD_MIN) {
 			if (d->nfolds == cap) {
 				cap = cap ? cap * 2 : 8;
-				d->folds = realloc(d->folds, (size_t)cap * sizeof *d->folds);
-				if (!d->folds)
-					abort();
+				d->folds = xreallocarray(d->folds, (size_t)cap, sizeof *d->folds);
 			}
 			d->folds[d->nfolds++] = (ptx_fold){l - run, run};
 		}
@@ -349,14 +347,9 @@ int ptx_load(ptx_doc *d, const char *text, char *err, int errlen)
 {
 	memset(d, 0, sizeof *d);
 	size_t tl = strlen(text);
-	d->text = malloc(tl + 1);
-	if (!d->text)
-		abort();
-	memcpy(d->text, text, tl + 1);
+	d->text = xstrdup(text);
 	int cap = 64;
-	d->lines = malloc((size_t)cap * sizeof *d->lines);
-	if (!d->lines)
-		abort();
+	d->lines = xreallocarray(NULL, (size_t)cap, sizeof *d->lines);
 	size_t off = 0;
 	int block = 0;
 	while (off < tl) {
@@ -367,9 +360,7 @@ int ptx_load(ptx_doc *d, const char *text, char *err, int errlen)
 			len--;
 		if (d->nlines == cap) {
 			cap *= 2;
-			d->lines = realloc(d->lines, (size_t)cap * sizeof *d->lines);
-			if (!d->lines)
-				abort();
+			d->lines = xreallocarray(d->lines, (size_t)cap, sizeof *d->lines);
 		}
 		d->lines[d->nlines] = (ptx_line){(int)off, (int)len, block};
 		/* Carry the block-comment state so a view can start at any line. */

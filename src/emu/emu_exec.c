@@ -492,9 +492,7 @@ static int exec_cpasync(blockctx *b, warp *w, const emu_op *o, uint32_t em, emu_
 		}
 		if (w->ncp >= w->capcp) {
 			w->capcp = w->capcp ? 2 * w->capcp : 256;
-			w->cp = realloc(w->cp, (size_t)w->capcp * sizeof *w->cp);
-			if (!w->cp)
-				abort();
+			w->cp = xreallocarray(w->cp, (size_t)w->capcp, sizeof *w->cp);
 		}
 		w->cp[w->ncp++] = (cpreq){.soff = soff, .gaddr = ga, .size = (uint8_t)size,
 					  .srcsize = (uint8_t)srcsize, .group = -1, .op = (int)(o - b->ops)};
@@ -1000,17 +998,15 @@ emu_error emu_exec(emu_launch *L, char *err, int errlen)
 	b.budget = L->max_warp_inst > 0 ? L->max_warp_inst : 1000000000LL;
 	L->max_warp_inst = b.budget;
 	size_t words = b.smem_size / 4 + 4;
-	b.smem = malloc(b.smem_size + 16);
-	b.wep = calloc(words, sizeof *b.wep);
-	b.rep = calloc(words, sizeof *b.rep);
-	b.wwarp = calloc(words, sizeof *b.wwarp);
-	b.rwarp = calloc(words, sizeof *b.rwarp);
-	b.wop = calloc(words, sizeof *b.wop);
-	b.rop = calloc(words, sizeof *b.rop);
-	b.warps = calloc((size_t)b.nwarps, sizeof *b.warps);
-	uint64_t *regs = malloc((size_t)b.nwarps * (size_t)k->nregs * 32 * sizeof(uint64_t) + 8);
-	if (!b.smem || !b.wep || !b.rep || !b.wwarp || !b.rwarp || !b.wop || !b.rop || !b.warps || !regs)
-		abort();
+	b.smem = xmalloc(b.smem_size + 16);
+	b.wep = xcalloc(words, sizeof *b.wep);
+	b.rep = xcalloc(words, sizeof *b.rep);
+	b.wwarp = xcalloc(words, sizeof *b.wwarp);
+	b.rwarp = xcalloc(words, sizeof *b.rwarp);
+	b.wop = xcalloc(words, sizeof *b.wop);
+	b.rop = xcalloc(words, sizeof *b.rop);
+	b.warps = xcalloc((size_t)b.nwarps, sizeof *b.warps);
+	uint64_t *regs = xcalloc((size_t)b.nwarps * (size_t)k->nregs * 32 + 1, sizeof(uint64_t));
 	for (int i = 0; i < b.nwarps; i++)
 		b.warps[i].R = regs + (size_t)i * (size_t)k->nregs * 32;
 	int rc = 0;

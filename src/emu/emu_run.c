@@ -148,14 +148,12 @@ emu_error emu_run(const run_request *rq, const emu_options *opt, emu_result *res
 	emu_error rc = EMU_ERR_BAD_REQUEST; /* until the launch: the args spec */
 	size_t esz = rq->dt == DTYPE_F16 ? 2 : 4;
 	size_t na = (size_t)rq->M * (size_t)rq->K, nb = (size_t)rq->K * (size_t)rq->N, nc = (size_t)rq->M * (size_t)rq->N;
-	uint8_t *A = malloc(na * esz), *B = malloc(nb * esz);
-	float *C = malloc(nc * sizeof(float));
+	uint8_t *A = xcalloc(na, esz), *B = xcalloc(nb, esz);
+	float *C = xcalloc(nc, sizeof(float));
 	double *ref = NULL;
-	float *af = malloc(na * sizeof(float)), *bf = malloc(nb * sizeof(float));
-	uint8_t *param = calloc(1, (size_t)k->param_bytes + 8);
-	emu_opcount *cnt = calloc((size_t)k->nops, sizeof *cnt);
-	if (!A || !B || !C || !af || !bf || !param || !cnt)
-		abort();
+	float *af = xcalloc(na, sizeof(float)), *bf = xcalloc(nb, sizeof(float));
+	uint8_t *param = xcalloc(1, (size_t)k->param_bytes + 8);
+	emu_opcount *cnt = xcalloc((size_t)k->nops, sizeof *cnt);
 	rng r;
 	rng_seed(&r, opt->seed ? opt->seed : 0x9e3779b97f4a7c15ULL);
 	rng_format fmt = esz == 2 ? RNG_F16 : RNG_F32;
@@ -209,9 +207,7 @@ emu_error emu_run(const run_request *rq, const emu_options *opt, emu_result *res
 	/* the reference, accumulated in double */
 	res->tol = run_tolerance(rq->dt);
 	if (!opt->no_verify) {
-		ref = calloc(nc, sizeof(double));
-		if (!ref)
-			abort();
+		ref = xcalloc(nc, sizeof(double));
 		for (long long i = 0; i < rq->M; i++)
 			for (long long kk = 0; kk < rq->K; kk++) {
 				double a = af[i * rq->K + kk];

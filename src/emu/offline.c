@@ -77,9 +77,7 @@ void offline_run(const run_request *rq, run_result *res)
 		return;
 	}
 	emu_options o = {.module = m};
-	emu_result *er = calloc(1, sizeof *er);
-	if (!er)
-		abort();
+	emu_result *er = xcalloc(1, sizeof *er);
 	emu_error why = emu_run(rq, &o, er, err, sizeof err);
 	if (why != EMU_OK) {
 		res->status = failure_status(why);

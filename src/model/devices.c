@@ -113,15 +113,11 @@ int devices_parse(gpu_table *t, const char *path, const char *text, char *err, i
 	enum { MAXCOL = 32 };
 	int colmap[ARRAY_LEN(columns)];
 	int have_header = 0, lineno = 0, ncols = 0;
-	char *copy = strdup(text ? text : "");
+	char *copy = xstrdup(text ? text : "");
 	char *save = NULL, *line;
 	char why[160];
 
 	memset(t, 0, sizeof *t);
-	if (!copy) {
-		snprintf(err, (size_t)errlen, "%s: out of memory", path);
-		return -1;
-	}
 	/* strtok_r would skip empty lines and lose the numbering: walk by hand. */
 	for (line = copy; line; line = save) {
 		char *nl = strchr(line, '\n');

@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/util.h"
+
 static const ui_glyphs glyphs_unicode = {
 	.hline = 0x2500, .vline = 0x2502, .cross = 0x253C, .ellipsis = 0x2026,
 	.point = 0x25CF, .arrow = 0x2192, .mark = 0x25B6,
@@ -45,9 +47,7 @@ void ui_frame_resize(ui_frame *f, int cols, int rows)
 		rows = 1;
 	if (cols * rows != f->cols * f->rows || !f->cells) {
 		free(f->cells);
-		f->cells = malloc((size_t)cols * (size_t)rows * sizeof *f->cells);
-		if (!f->cells)
-			abort();
+		f->cells = xcalloc((size_t)cols * (size_t)rows, sizeof *f->cells);
 	}
 	f->cols = cols;
 	f->rows = rows;
