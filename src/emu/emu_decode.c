@@ -540,7 +540,8 @@ static int operands(emu_pstate *ps, const opdesc *d, emu_op *o, char **parts, in
 		char *l = emu_skip_sp(parts[0]);
 		emu_rtrim(l);
 		EMU_GROW(ps->uses, ps->nuses, ps->capuses);
-		util_strlcpy(ps->uses[ps->nuses].name, l, sizeof ps->uses[0].name);
+		if (emu_name_copy(ps, ps->uses[ps->nuses].name, l, strlen(l)))
+			return -1;
 		ps->uses[ps->nuses++].op = ps->k->nops - 1;
 		return 0;
 	}
@@ -579,9 +580,10 @@ static int guard(emu_pstate *ps, char **s, int *neg)
 		*neg = 1;
 		p++;
 	}
-	char name[64];
+	char name[EMU_NAME];
 	size_t n = strcspn(p, " \t");
-	util_strlcpy(name, p, n + 1 < sizeof name ? n + 1 : sizeof name);
+	if (emu_name_copy(ps, name, p, n))
+		return -2;
 	*s = emu_skip_sp(p + n);
 	int idx;
 	const emu_regdecl *rd = emu_find_regdecl(ps, name, &idx);

@@ -981,6 +981,19 @@ static void init_warp(blockctx *b, warp *w, int id)
 	}
 }
 
+/* Tells the progress callback where the launch is; 1 when it says stop. */
+static int progress_stop(emu_launch *L, const blockctx *b, double t0, char *err, int errlen)
+{
+	long long blocks = (long long)L->grid[0] * L->grid[1] * L->grid[2];
+	emu_progress p = {.blocks_done = L->blocks_done, .blocks = blocks,
+			  .inst = (unsigned long long)(L->max_warp_inst - b->budget), .seconds = util_now() - t0};
+	if (!L->progress(L->progress_ctx, &p))
+		return 0;
+	snprintf(err, (size_t)errlen, "%s: stopped after %lld of %lld blocks, %llu warp instructions", L->path,
+		 p.blocks_done, blocks, p.inst);
+	return 1;
+}
+
 emu_error emu_exec(emu_launch *L, char *err, int errlen)
 {
 	const emu_kernel *k = L->k;
@@ -1010,6 +1023,7 @@ emu_error emu_exec(emu_launch *L, char *err, int errlen)
 	for (int i = 0; i < b.nwarps; i++)
 		b.warps[i].R = regs + (size_t)i * (size_t)k->nregs * 32;
 	int rc = 0;
+	double t0 = util_now();
 	for (unsigned z = 0; z < L->grid[2] && !rc; z++)
 		for (unsigned y = 0; y < L->grid[1] && !rc; y++)
 			for (unsigned x = 0; x < L->grid[0] && !rc; x++) {
@@ -1035,6 +1049,9 @@ emu_error emu_exec(emu_launch *L, char *err, int errlen)
 						break;
 					release_barrier(&b);
 				}
+				L->blocks_done += !rc;
+				if (!rc && L->progress && progress_stop(L, &b, t0, err, errlen))
+					rc = -1, b.why = EMU_ERR_CANCELLED;
 			}
 	for (int i = 0; i < b.nwarps; i++)
 		free(b.warps[i].cp);

@@ -92,15 +92,20 @@ typedef enum {
 	SPEC_COUNT
 } emu_special;
 
+/* The longest name the emulator takes (entries, parameters, registers,
+ * labels, symbols), terminator included; nvcc's mangled names are 70-200
+ * characters and <entry>_param_N adds 8. A longer one is refused by name. */
+#define EMU_NAME 512
+
 typedef struct {
-	char name[64];
+	char name[EMU_NAME];
 	emu_type type;
 	int bytes;           /* total bytes (arrays) */
 	int offset;          /* in the parameter buffer */
 } emu_param;
 
 typedef struct {
-	char name[64];
+	char name[EMU_NAME];
 	emu_op *ops;
 	int nops;
 	int nregs;           /* including constants and special registers */
@@ -121,6 +126,8 @@ struct emu_module {
 	int nk;
 	emu_region regions[EMU_MAX_REGIONS]; /* names and lines only */
 	int nregions;
+	char **entries;                      /* every .entry of the file, parsed or not */
+	int nentries;
 };
 
 /* Looks an entry up; NULL when absent. */
@@ -154,11 +161,14 @@ typedef struct {
 	emu_buffer bufs[EMU_MAX_BUFS];
 	int nbufs;
 	long long max_warp_inst;
+	emu_progress_fn progress;        /* after each block; nonzero stops the launch */
+	void *progress_ctx;
 	/* results */
 	emu_opcount *cnt;                /* nops */
 	unsigned long long races;
 	char race_msg[256];
 	long long warps;
+	long long blocks_done;
 } emu_launch;
 
 /* Runs the whole grid. Returns EMU_OK, or why not (EMU_ERR_FAULT,
