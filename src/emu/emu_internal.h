@@ -35,7 +35,8 @@ typedef enum {
 	OP_BAR, OP_NOP,
 	OP_CPASYNC, OP_CPCOMMIT, OP_CPWAIT,
 	OP_LDMATRIX, OP_MMA, OP_SHFL,
-	OP_BRA, OP_EXIT,
+	OP_POPC, OP_CLZ, OP_BREV, OP_BFE, OP_BFI, OP_PRMT, OP_LOP3, OP_SHF,
+	OP_BRA, OP_EXIT, OP_TRAP,
 	OP_COUNT
 } emu_opcode;
 
@@ -50,6 +51,9 @@ enum { CMP_EQ, CMP_NE, CMP_LT, CMP_LE, CMP_GT, CMP_GE,  /* setp */
 enum { RND_NONE, RND_RN, RND_RZ, RND_RM, RND_RP, RND_RNI, RND_RZI, RND_RMI, RND_RPI }; /* cvt */
 enum { SHFL_UP, SHFL_DOWN, SHFL_BFLY, SHFL_IDX };
 enum { CVTA_FROM, CVTA_TO };                          /* cvta.space / cvta.to.space */
+enum { SHF_L, SHF_R };                                /* shf */
+enum { PRMT_DEFAULT, PRMT_F4E, PRMT_B4E, PRMT_RC8, PRMT_ECL, PRMT_ECR, PRMT_RC16 }; /* prmt */
+enum { TRAP_TRAP, TRAP_ASSERT };                      /* trap, call __assertfail */
 
 #define EMU_NO_REG (-1)
 #define EMU_MAX_SRC 12
@@ -82,6 +86,7 @@ typedef struct {
 #define OPF_HAS_SRCSZ 16 /* cp.async with a src-size operand */
 #define OPF_PRED_OUT 32  /* shfl with a |p output */
 #define OPF_NC       64  /* ld.global.nc: the read-only path, a plain load here */
+#define OPF_CLAMP   128  /* shf.clamp (shf.wrap otherwise) */
 
 typedef enum {
 	SPEC_TID_X, SPEC_TID_Y, SPEC_TID_Z,
