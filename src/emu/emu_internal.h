@@ -142,6 +142,7 @@ const emu_kernel *emu_find_kernel(const emu_module *m, const char *name);
  * lives at (i + 1) << EMU_GLOBAL_SHIFT, so a stray pointer is caught. */
 #define EMU_GLOBAL_SHIFT 36
 #define EMU_SHARED_WINDOW (15ULL << EMU_GLOBAL_SHIFT) /* generic addresses of shared memory */
+#define EMU_GLOBALS_WINDOW (14ULL << EMU_GLOBAL_SHIFT) /* module-level .global variables: addresses only */
 #define EMU_MAX_BUFS 4
 
 typedef struct {

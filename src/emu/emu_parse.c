@@ -459,7 +459,8 @@ static void add_entry_name(emu_module *m, const char *name, int *cap)
 }
 
 /* A module-level .global or .const variable ("$str" of an assert): the
- * emulator has no such memory, so only an entry that uses it is refused. */
+ * emulator holds no such memory; an entry may take its address (to pass it
+ * to __assertfail), and reading it faults (see emu_operand.c). */
 static void note_global(emu_pstate *ps, const char *hdr)
 {
 	size_t end = strcspn(hdr, "[=");
@@ -510,8 +511,14 @@ static void parse_module(emu_pstate *ps, emu_cursor *c)
 			; /* a prototype */
 		else if (found == ';' && strstr(hdr, ".shared"))
 			decl_shared(ps, hdr, 1);
-		else if (found == ';' && (strstr(hdr, ".global") || strstr(hdr, ".const")))
+		else if (strstr(hdr, ".global") || strstr(hdr, ".const")) {
 			note_global(ps, hdr);
+			if (found == '{') { /* "= {105, 32, ...};": the initialiser, then its ';' */
+				skip_body(c);
+				c->pos += strcspn(c->t + c->pos, ";");
+				c->pos += c->t[c->pos] == ';';
+			}
+		}
 		free(name);
 		free(hdr);
 		if (!found)
