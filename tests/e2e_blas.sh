@@ -55,6 +55,24 @@ if grep -q "no such entry" "$out" && grep -q "_Z10bit_tricksPKjPjPfi  (bit_trick
 else
 	echo "not ok blas_wrong_entry_lists_entries"; cat "$out"
 fi
+# The entry mangled, as it is (77 characters), or demangled with its template arguments.
+for e in _Z33gemm2DBlocktilingWithBoundsChecksILi64ELi64ELi8ELi4ELi4EEviiifPKfS1_fPf \
+	'gemm2DBlocktilingWithBoundsChecks<64, 64, 8, 4, 4>'; do
+	if "$BIN" run --emulate --ptx "$DIR/blocktiling.sm_90.ptx" --entry "$e" --grid 'ceil(N/64),ceil(M/64)' \
+		--block 256 --size 33,65,17 --args 'M N K alpha:-2 A B beta:3 C' >"$out" 2>&1 &&
+		grep -q "^gemm2DBlocktilingWithBoundsChecks<64, 64, 8, 4, 4> at 33x65x17 on the CPU (f32): VERIFIED" "$out"; then
+		echo "ok blas_entry_named_$(echo "$e" | cut -c1-12)"
+	else
+		echo "not ok blas_entry_named_$e"; cat "$out"
+	fi
+done
+# run --help: the BLAS example is the first example.
+"$BIN" run --help >"$out" 2>&1
+if grep -m1 -- "--args" "$out" | grep -q "M N K alpha:1.5 A B beta:0.5 C"; then
+	echo "ok blas_run_help_example_first"
+else
+	echo "not ok blas_run_help_example_first"; cat "$out"
+fi
 # Too long an emulation is refused from its probe, unless --force.
 "$BIN" emulate --ptx "$DIR/naive.sm_80.ptx" --grid 'ceil(M/32),ceil(N/32)' --block 32,32 --size 4096 \
 	--args 'M N K alpha:1.5 A B beta:0.5 C' >"$out" 2>&1
