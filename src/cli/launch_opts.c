@@ -13,13 +13,17 @@
 #include "emu/emu.h"
 #include "run/launch.h"
 
-/* The options run and emulate share, printed after each one's own: the
- * BLAS-signature kernel first, as most kernels people bring have it. */
-static const char launch_options[] =
-	"Your own kernel, C = alpha*A*B + beta*C with the BLAS signature\n"
-	"(int M, int N, int K, float alpha, const float *A, const float *B, float beta, float *C):\n"
+/* The first example of run's and emulate's help: the BLAS-signature kernel,
+ * as most kernels people bring have it. */
+static const char launch_example[] =
+	"\nYour own kernel, C = alpha*A*B + beta*C with the BLAS signature\n"
+	"(int M, int N, int K, float alpha, const float *A, const float *B, float beta, float *C),\n"
+	"compiled with nvcc -ptx -O3:\n"
 	"  ptxtutor run --ptx sgemm.ptx --args 'M N K alpha:1.5 A B beta:0.5 C' \\\n"
-	"      --grid 'ceil(N/32),ceil(M/32)' --block 32,32 --size 1000,700,300\n\n"
+	"      --grid 'ceil(M/32),ceil(N/32)' --block 32,32 --size 1000,700,300\n\n";
+
+/* The options run and emulate share, printed after each one's own. */
+static const char launch_options[] =
 	"  --size N|M,N,K  the problem size\n"
 	"  --set KEY=VAL   change a lesson parameter for a what-if, e.g. --set TILE=16\n"
 	"  --json          print JSON (keys in docs/json.md)\n"
@@ -41,7 +45,9 @@ static const char launch_options[] =
 
 static void launch_usage(const cli_command *self, FILE *out, const char *details)
 {
-	cli_usage(self, out, details);
+	cli_usage(self, out, NULL);
+	fputs(launch_example, out);
+	fputs(details, out);
 	fputs(launch_options, out);
 }
 
