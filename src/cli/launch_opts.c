@@ -185,10 +185,11 @@ static int resolve_entry(const cli_launch *o, char *out, size_t len)
 	int rc = 0, found = -1, exact = 0, matches = 0;
 	for (int i = 0; o->entry && i < n; i++) {
 		int how = names_entry(o->entry, names[i]);
-		if (how == 2)
-			exact = 1, found = i;
-		else if (how && !exact)
-			found = i, matches++;
+		if (how && !exact) {
+			exact = how == 2;
+			found = i;
+			matches += !exact;
+		}
 	}
 	if (!m && o->entry) {
 		util_strlcpy(out, o->entry, len); /* the runner's JIT will say what is wrong */

@@ -1203,8 +1203,10 @@ emu_error emu_exec(emu_launch *L, char *err, int errlen)
 					release_barrier(&b);
 				}
 				L->blocks_done += !rc;
-				if (!rc && L->progress && progress_stop(L, &b, t0, err, errlen))
-					rc = -1, b.why = EMU_ERR_CANCELLED;
+				if (!rc && L->progress && progress_stop(L, &b, t0, err, errlen)) {
+					rc = -1;
+					b.why = EMU_ERR_CANCELLED;
+				}
 			}
 	for (int i = 0; i < b.nwarps; i++)
 		free(b.warps[i].cp);
