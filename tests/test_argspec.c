@@ -269,6 +269,31 @@ static run_request small_request(const char *spec)
 	return rq;
 }
 
+/* BLAS's named scalars: f32 by value, each at most once, checked like literals, and what they ask of a run. */
+static void test_blas_scalars(void **st)
+{
+	(void)st;
+	const argspec *p = ok("M N K alpha:1.5 A B beta:0.5 C", NULL);
+	assert_int_equal(p->n, 8);
+	item_is(&p->item[3], ARG_SCALAR, 4, "alpha:1.5");
+	item_is(&p->item[6], ARG_SCALAR, 4, "beta:0.5");
+	assert_int_equal(p->item[3].bits, 0x3fc00000u);
+	argspec_blas b = argspec_blas_of(p);
+	assert_true(b.has_alpha && b.has_beta);
+	assert_true(b.alpha == 1.5f && b.beta == 0.5f);
+	b = argspec_blas_of(ok("A B C M N K", NULL));
+	assert_false(b.has_alpha || b.has_beta);
+	assert_true(b.alpha == 1.0f);
+	b = argspec_blas_of(ok("M N K alpha:-2 A B beta:0 C", NULL));
+	assert_true(b.has_beta && b.beta == 0.0f && b.alpha == -2.0f);
+	refused("alpha:", "alpha:", "no value after 'alpha:'");
+	refused("beta:abc", "beta:abc", "not a number");
+	refused("beta:1e39", "beta:1e39", "out of range for f32");
+	refused("alpha:1 A alpha:2", "alpha:2", "alpha is given twice");
+	refused("beta:1 beta:1", "beta:1", "beta is given twice");
+	refused("gamma:1", "gamma:1", "alpha:1.5 beta:0.5");
+}
+
 /* The emulator takes the parsed list: literals reach the kernel, tensor maps are refused clearly. */
 static void test_emulator_takes_the_list(void **st)
 {
@@ -314,6 +339,7 @@ int main(void)
 		cmocka_unit_test(test_lesson_loader_names_the_line),
 		cmocka_unit_test(test_launch_evaluates_boxes),
 		cmocka_unit_test(test_emulator_takes_the_list),
+		cmocka_unit_test(test_blas_scalars),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

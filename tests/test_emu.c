@@ -322,10 +322,10 @@ static void test_unsupported_and_parse_errors(void **state)
 	const char *bad =
 		".version 7.0\n.target sm_80\n.address_size 64\n"
 		".visible .entry k(.param .u64 P)\n{\n\t.reg .b32 %r<4>;\n"
-		"\tmov.u32 %r1, 7;\n\tpopc.b32 %r2, %r1;\n\tret;\n}\n";
+		"\tmov.u32 %r1, 7;\n\tdp4a.u32.u32 %r2, %r1, %r1, %r1;\n\tret;\n}\n";
 	emu_module *m = emu_module_parse("bad.ptx", bad, &why, err, sizeof err);
 	assert_null(m);
-	assert_string_equal(err, "bad.ptx:8: unsupported instruction 'popc.b32'");
+	assert_string_equal(err, "bad.ptx:8: unsupported instruction 'dp4a.u32.u32'");
 	assert_int_equal(why, EMU_ERR_UNSUPPORTED);
 	const char *sat =
 		".version 7.0\n.target sm_80\n.address_size 64\n"
@@ -426,7 +426,8 @@ static void test_decode_table(void **state)
 		{"selp.f32 %f1, %f2, %f3, %p1", EMU_OK, OP_SELP, EMU_CLS_INT, 0, NULL},
 		{"cvt.s32.f32 %r1, %f1", EMU_ERR_UNSUPPORTED, 0, 0, 0, NULL},  /* float -> int needs .rni/.rzi/... */
 		{"cvt.rzi.s32.f32 %r1, %f1", EMU_OK, OP_CVT, EMU_CLS_MOVE, 0, NULL},
-		{"cvt.rz.f32.s32 %f1, %r1", EMU_ERR_UNSUPPORTED, 0, 0, 0, NULL},
+		{"cvt.rz.f32.s32 %f1, %r1", EMU_OK, OP_CVT, EMU_CLS_MOVE, 0, NULL},
+		{"cvt.rz.f16.f32 %f1, %f2", EMU_ERR_UNSUPPORTED, 0, 0, 0, NULL},  /* directed rounding is for f32 */
 		{"cvta.to.global.u64 %rd1, %rd2", EMU_OK, OP_CVTA, EMU_CLS_MOVE, 0, NULL},
 		{"cvta.to.param.u64 %rd1, %rd2", EMU_ERR_UNSUPPORTED, 0, 0, 0, NULL},
 		{"cvta.u64 %rd1, %rd2", EMU_ERR_UNSUPPORTED, 0, 0, 0, NULL},
@@ -434,7 +435,7 @@ static void test_decode_table(void **state)
 		{"ld.shared.nc.f32 %f1, [%rd1]", EMU_ERR_UNSUPPORTED, 0, 0, 0, NULL},
 		{"ld.volatile.shared.v2.f32 {%f1, %f2}, [%rd1]", EMU_OK, OP_LD, EMU_CLS_LD_SHARED, 0, NULL},
 		{"ld.param.u64 %rd1, [P]", EMU_OK, OP_LD, EMU_CLS_MOVE, 0, NULL},
-		{"st.param.u64 [P], %rd1", EMU_ERR_UNSUPPORTED, 0, 0, 0, NULL},
+		{"st.param.u64 [P], %rd1", EMU_ERR_UNSUPPORTED, 0, 0, 0, "st.param outside a call's arguments"},
 		{"ld.global.shared.f32 %f1, [%rd1]", EMU_ERR_UNSUPPORTED, 0, 0, 0, NULL},
 		{"ld.global.v4.f32 {%f1, %f2}, [%rd1]", EMU_ERR_PARSE, 0, 0, 0, "'ld.global.v4.f32' needs 4 registers"},
 		{"ld.global.f32 %f1, [P]", EMU_ERR_PARSE, 0, 0, 0, "parameter 'P' read outside ld.param"},
@@ -836,11 +837,11 @@ static void test_emulate_command(void **state)
 	assert_non_null(f);
 	fputs(".version 7.0\n.target sm_80\n.address_size 64\n"
 	      ".visible .entry k(.param .u64 A, .param .u64 B, .param .u64 C, .param .u32 M, .param .u32 N, .param .u32 K)\n"
-	      "{\n\t.reg .b32 %r<2>;\n\tbrev.b32 %r1, %r0;\n\tret;\n}\n", f);
+	      "{\n\t.reg .b32 %r<2>;\n\tdp4a.u32.u32 %r1, %r0, %r0, %r0;\n\tret;\n}\n", f);
 	fclose(f);
 	const char *const unsup[] = {"--ptx", bad, "--entry", "k", "--grid", "1", "--block", "32", "--size", "32"};
 	assert_int_equal(emulate_cmd(out, sizeof out, unsup, 10), 2);
-	assert_non_null(strstr(out, ":7: unsupported instruction 'brev.b32'"));
+	assert_non_null(strstr(out, ":7: unsupported instruction 'dp4a.u32.u32'"));
 	unlink(bad);
 }
 

@@ -132,7 +132,7 @@ static void test_wrong_result(void **st)
 	offline_run(&rq, &res);
 	assert_int_equal(res.status, RUN_WRONG);
 	assert_int_equal(res.verified, 0);
-	assert_non_null(strstr(res.msg, "wrong result"));
+	assert_non_null(strstr(res.msg, "wrong values"));
 }
 
 static void test_parse_error_at_its_line(void **st)

@@ -1,6 +1,8 @@
 /* cmd_emulate: `ptxtutor emulate` — run a kernel on the CPU with the PTX interpreter, verify it and print its traffic counts. */
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli/cli.h"
 #include "cli/launch_opts.h"
@@ -14,7 +16,60 @@ static const char emulate_details[] =
 	"double-precision reference; counts what Nsight Compute would: global requests and\n"
 	"32-byte sectors, shared-memory wavefronts and bank conflicts, instructions by class,\n"
 	"also per labelled region (// @name ... // @end). Reports shared-memory races\n"
-	"(a missing bar.sync) and out-of-bounds accesses with the PTX line. Default size 128.\n\n";
+	"(a missing bar.sync) and out-of-bounds accesses with the PTX line. Default size 128.\n"
+	"The CPU time is estimated from the first blocks before going on: over 60 s it stops\n"
+	"and says so (--force runs it anyway). On a terminal it shows its progress; Ctrl-C\n"
+	"stops it and prints what was counted so far.\n\n";
+
+/* The longest emulation started without --force, in seconds of CPU time. */
+#define EMULATE_LIMIT_S 60.0
+/* The probe: the estimate is made once the first blocks took this long. */
+#define EMULATE_PROBE_S 0.1
+
+static volatile sig_atomic_t interrupted;
+
+static void on_sigint(int sig)
+{
+	(void)sig;
+	interrupted = 1;
+}
+
+/* What the progress callback knows and decided. */
+typedef struct {
+	int force, tty, decided;
+	double estimate_s, last_shown;
+	unsigned long long estimate_inst;
+	enum { GOING, STOPPED_CTRL_C, STOPPED_TOO_LONG } stop;
+} watch;
+
+static int on_progress(void *ctx, const emu_progress *p)
+{
+	watch *w = ctx;
+	if (interrupted) {
+		w->stop = STOPPED_CTRL_C;
+		return 1;
+	}
+	if (!w->decided && (p->seconds >= EMULATE_PROBE_S || p->blocks_done == p->blocks)) {
+		/* from the probe: warp instructions per block, and their rate */
+		w->decided = 1;
+		double per_block = (double)p->inst / (double)p->blocks_done;
+		w->estimate_inst = (unsigned long long)(per_block * (double)p->blocks);
+		w->estimate_s = p->inst ? p->seconds * (double)w->estimate_inst / (double)p->inst : 0;
+		if (w->estimate_s > EMULATE_LIMIT_S && !w->force) {
+			w->stop = STOPPED_TOO_LONG;
+			return 1;
+		}
+	}
+	if (w->tty && (p->seconds - w->last_shown >= 0.25 || p->blocks_done == p->blocks)) {
+		w->last_shown = p->seconds;
+		fprintf(stderr, "\r  emulating: block %lld of %lld (%.0f%%), %.1f s of about %.0f s; Ctrl-C stops \033[K",
+			p->blocks_done, p->blocks, 100.0 * (double)p->blocks_done / (double)p->blocks, p->seconds,
+			w->estimate_s > p->seconds ? w->estimate_s : p->seconds);
+		if (p->blocks_done == p->blocks)
+			fputs("\r\033[K", stderr);
+	}
+	return 0;
+}
 
 static void gmem_json(json_writer *w, const char *key, const emu_gmem *g)
 {
@@ -131,7 +186,28 @@ int cmd_emulate(const cli_command *self, int argc, char **argv)
 	course_free(&c);
 	emu_result res;
 	char err[512];
-	if (emu_run(&rq, NULL, &res, err, sizeof err)) {
+	watch w = {.force = o.force, .tty = isatty(2) && !o.json};
+	emu_options opt = {.progress = on_progress, .progress_ctx = &w};
+	struct sigaction sa = {.sa_handler = on_sigint}, old;
+	sigemptyset(&sa.sa_mask);
+	interrupted = 0;
+	sigaction(SIGINT, &sa, &old);
+	emu_error erc = emu_run(&rq, &opt, &res, err, sizeof err);
+	sigaction(SIGINT, &old, NULL);
+	if (w.tty)
+		fputs("\r\033[K", stderr);
+	if (erc == EMU_ERR_CANCELLED && w.stop == STOPPED_TOO_LONG) {
+		snprintf(err, sizeof err,
+			 "this emulation would take about %.0f s of CPU time (%.3g warp instructions, from a probe of "
+			 "%lld of %lld blocks); the limit is %.0f s: use a smaller --size, or --force",
+			 w.estimate_s, (double)w.estimate_inst, res.blocks_done, res.blocks, EMULATE_LIMIT_S);
+	} else if (erc == EMU_ERR_CANCELLED) {
+		fprintf(stderr, "ptxtutor: stopped by Ctrl-C after %lld of %lld blocks, %llu warp instructions, %.1f s; "
+			"the counts so far:\n", res.blocks_done, res.blocks, res.total.inst_total, res.seconds);
+		print_counts(stderr, &res.total, "  ");
+		return 130;
+	}
+	if (erc) {
 		if (o.json) {
 			json_writer w;
 			json_begin(&w, stdout);
@@ -143,7 +219,8 @@ int cmd_emulate(const cli_command *self, int argc, char **argv)
 		fprintf(stderr, "ptxtutor: %s\n", err);
 		return 2;
 	}
-	const char *name = o.lesson ? o.lesson : rq.entry;
+	char name[RUN_ENTRY];
+	cli_launch_title(&o, &rq, name, sizeof name);
 	if (o.json) {
 		json_writer w;
 		json_begin(&w, stdout);

@@ -42,8 +42,9 @@ int cmd_run(const cli_command *self, int argc, char **argv)
 		return cmd_emulate(self, n, eargv);
 	}
 	run_result res;
-	char label[128];
-	snprintf(label, sizeof label, "%s at %lldx%lldx%lld", o.lesson ? o.lesson : rq.entry, rq.M, rq.N, rq.K);
+	char title[RUN_ENTRY], label[RUN_ENTRY + 64];
+	cli_launch_title(&o, &rq, title, sizeof title);
+	snprintf(label, sizeof label, "%s at %lldx%lldx%lld", title, rq.M, rq.N, rq.K);
 	bench_run_one(&rq, o.timeout > 0 ? o.timeout : launch_deadline(&rq), label, &res);
 	if (o.json) {
 		json_writer w;

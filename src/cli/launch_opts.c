@@ -7,29 +7,47 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/demangle.h"
 #include "base/util.h"
 #include "cli/cli.h"
+#include "emu/emu.h"
 #include "run/launch.h"
+
+/* The first example of run's and emulate's help: the BLAS-signature kernel,
+ * as most kernels people bring have it. */
+static const char launch_example[] =
+	"\nYour own kernel, C = alpha*A*B + beta*C with the BLAS signature\n"
+	"(int M, int N, int K, float alpha, const float *A, const float *B, float beta, float *C),\n"
+	"compiled with nvcc -ptx -O3:\n"
+	"  ptxtutor run --ptx sgemm.ptx --args 'M N K alpha:1.5 A B beta:0.5 C' \\\n"
+	"      --grid 'ceil(M/32),ceil(N/32)' --block 32,32 --size 1000,700,300\n\n";
 
 /* The options run and emulate share, printed after each one's own. */
 static const char launch_options[] =
 	"  --size N|M,N,K  the problem size\n"
 	"  --set KEY=VAL   change a lesson parameter for a what-if, e.g. --set TILE=16\n"
 	"  --json          print JSON (keys in docs/json.md)\n"
-	"  --ptx FILE      a kernel of your own instead of a lesson's; --entry NAME names it\n"
+	"  --ptx FILE      a kernel of your own instead of a lesson's (nvcc -ptx output is fine)\n"
+	"  --entry NAME    its entry: mangled (_Z15sgemm...) or demangled (sgemmWarptiling);\n"
+	"                  may be left out when the module has one entry\n"
 	"  --grid, --block, --smem\n"
 	"                  expressions over M, N, K: '--grid N/32,M/32', 'ceil(M/BM)';\n"
 	"                  '--grid persistent': one block per SM slot (the kernel loops over tiles)\n"
-	"  --args SPEC     the kernel's parameters in order: A B C (buffers), M N K (u32), or\n"
-	"                  typed literals u32:8192 s32:-1 u64:0 s64:-1 f32:1.5 f64:0.5 f16:1\n"
-	"                  (default 'A B C M N K'), or TMA tensor maps\n"
-	"                  tmap:A|B|C:INNER:OUTER[:none|32B|64B|128B] (a box of INNER columns\n"
-	"                  x OUTER rows, e.g. tmap:A:64:128:128B)\n"
-	"  --dtype T       f32: f32 A, B, C (cuBLAS SGEMM); f16: f16 A, B, f32 C (cuBLAS GemmEx)\n";
+	"  --args SPEC     the kernel's parameters in order: A B C (buffers), M N K (u32),\n"
+	"                  alpha:VALUE beta:VALUE (BLAS's f32 scalars: with beta:, C starts as\n"
+	"                  random C0 and is checked against alpha*A*B + beta*C0; without it C\n"
+	"                  starts as NaN, so a kernel that reads C needs beta:), typed literals\n"
+	"                  u32:8192 s32:-1 u64:0 s64:-1 f32:1.5 f64:0.5 f16:1 (default\n"
+	"                  'A B C M N K'), or TMA tensor maps tmap:A|B|C:INNER:OUTER[:none|32B|\n"
+	"                  64B|128B] (a box of INNER columns x OUTER rows, e.g. tmap:A:64:128:128B)\n"
+	"  --dtype T       f32: f32 A, B, C (cuBLAS SGEMM); f16: f16 A, B, f32 C (cuBLAS GemmEx)\n"
+	"  --force         emulate even when the estimated CPU time is over the limit\n";
 
 static void launch_usage(const cli_command *self, FILE *out, const char *details)
 {
-	cli_usage(self, out, details);
+	cli_usage(self, out, NULL);
+	fputs(launch_example, out);
+	fputs(details, out);
 	fputs(launch_options, out);
 }
 
@@ -42,7 +60,8 @@ int cli_launch_parse(const cli_command *self, int argc, char **argv, cli_launch 
 		{"dtype", required_argument, 0, 'd'}, {"size", required_argument, 0, 's'},
 		{"set", required_argument, 0, 'S'},  {"json", no_argument, 0, 'j'},
 		{"emulate", no_argument, 0, 'E'},    {"timeout", required_argument, 0, 't'},
-		{"help", no_argument, 0, 'h'},       {0},
+		{"force", no_argument, 0, 'F'},      {"help", no_argument, 0, 'h'},
+		{0},
 	};
 	memset(o, 0, sizeof *o);
 	o->M = o->N = o->K = 0;
@@ -59,6 +78,7 @@ int cli_launch_parse(const cli_command *self, int argc, char **argv, cli_launch 
 		case 'd': o->dtype = optarg; break;
 		case 'j': o->json = 1; break;
 		case 'E': o->emulate = 1; break;
+		case 'F': o->force = 1; break;
 		case 't': o->timeout = atof(optarg); break;
 		case 's':
 			if (cli_parse_size(optarg, &o->M, &o->N, &o->K))
@@ -83,8 +103,8 @@ int cli_launch_parse(const cli_command *self, int argc, char **argv, cli_launch 
 		cli_usage(self, stderr, NULL);
 		return -1;
 	}
-	if (o->ptx && (!o->entry || !o->grid || !o->block || !o->M)) {
-		fprintf(stderr, "ptxtutor: --ptx needs --entry, --grid, --block and --size\n");
+	if (o->ptx && (!o->grid || !o->block || !o->M)) {
+		fprintf(stderr, "ptxtutor: --ptx needs --grid, --block and --size (and --entry when it has several)\n");
 		return -1;
 	}
 	return 0;
@@ -126,6 +146,81 @@ static int eval_dims(const char *what, const char *s, const expr_env *env, unsig
 	return 0;
 }
 
+/* Prints the module's entries after a one-line complaint. */
+static void list_entries(const char *path, const char *const *names, int n)
+{
+	char shown[RUN_ENTRY];
+	fprintf(stderr, "  %s has %d entr%s:\n", path, n, n == 1 ? "y" : "ies");
+	for (int i = 0; i < n; i++) {
+		int dm = demangle(names[i], shown, sizeof shown);
+		fprintf(stderr, "    %s%s%s%s\n", names[i], dm ? "  (" : "", dm ? shown : "", dm ? ")" : "");
+	}
+}
+
+/* Does want name entry: exactly, or as its demangled name with or without
+ * its template arguments? */
+static int names_entry(const char *want, const char *entry)
+{
+	char d[RUN_ENTRY];
+	if (!strcmp(want, entry))
+		return 2;
+	if (!demangle(entry, d, sizeof d))
+		return 0;
+	size_t n = strlen(want);
+	return !strcmp(want, d) || (!strncmp(want, d, n) && d[n] == '<');
+}
+
+/* The entry to run, from --entry and the module's list (the emulator's parser lists them). */
+static int resolve_entry(const cli_launch *o, char *out, size_t len)
+{
+	if (o->entry && strlen(o->entry) >= len) {
+		fprintf(stderr, "ptxtutor: --entry: a name of %zu characters (the limit is %zu)\n", strlen(o->entry), len - 1);
+		return -1;
+	}
+	char err[512];
+	emu_module *m = emu_module_load_entry(o->ptx, "", NULL, err, sizeof err);
+	const char *names[64];
+	int n = m ? emu_module_entries(m, names, 64) : 0;
+	n = n > 64 ? 64 : n;
+	int rc = 0, found = -1, exact = 0, matches = 0;
+	for (int i = 0; o->entry && i < n; i++) {
+		int how = names_entry(o->entry, names[i]);
+		if (how && !exact) {
+			exact = how == 2;
+			found = i;
+			matches += !exact;
+		}
+	}
+	if (!m && o->entry) {
+		util_strlcpy(out, o->entry, len); /* the runner's JIT will say what is wrong */
+	} else if (!m) {
+		fprintf(stderr, "ptxtutor: %s\n", err);
+		rc = -1;
+	} else if (!o->entry && n == 1) {
+		util_strlcpy(out, names[0], len);
+	} else if (!o->entry) {
+		fprintf(stderr, "ptxtutor: --entry: which one?\n");
+		list_entries(o->ptx, names, n);
+		rc = -1;
+	} else if (found < 0 || (!exact && matches > 1)) {
+		fprintf(stderr, "ptxtutor: --entry '%s': %s\n", o->entry, found < 0 ? "no such entry" : "names several entries");
+		list_entries(o->ptx, names, n);
+		rc = -1;
+	} else {
+		util_strlcpy(out, names[found], len);
+	}
+	emu_module_free(m);
+	return rc;
+}
+
+void cli_launch_title(const cli_launch *o, const run_request *rq, char *buf, size_t len)
+{
+	if (o->lesson)
+		util_strlcpy(buf, o->lesson, len);
+	else
+		demangle(rq->entry, buf, len);
+}
+
 int cli_launch_request(const cli_launch *o, const course *c, run_request *rq)
 {
 	char err[512];
@@ -161,7 +256,8 @@ int cli_launch_request(const cli_launch *o, const course *c, run_request *rq)
 		fprintf(stderr, "ptxtutor: cannot read %s\n", o->ptx);
 		return -1;
 	}
-	util_strlcpy(rq->entry, o->entry, sizeof rq->entry);
+	if (resolve_entry(o, rq->entry, sizeof rq->entry))
+		return -1;
 	rq->persistent = !strcmp(o->grid, "persistent");
 	if ((!rq->persistent && eval_dims("grid", o->grid, &env, rq->grid)) || eval_dims("block", o->block, &env, rq->block))
 		return -1;

@@ -20,6 +20,7 @@ typedef struct {
 	expr_env set;                 /* --set KEY=VALUE what-ifs */
 	int json;
 	int emulate;
+	int force;                    /* emulate even when the estimate is over the limit */
 	double timeout;               /* seconds; 0 = from the size */
 } cli_launch;
 
@@ -27,7 +28,14 @@ typedef struct {
  * Returns 0, 1 after printing help (the command's usage lines, its details,
  * then the shared options), or -1 after printing why. */
 int cli_launch_parse(const cli_command *self, int argc, char **argv, cli_launch *o, const char *details);
-/* Builds the request. Returns 0, or -1 after printing why. */
+/* Builds the request. With --ptx, the entry is the one the module has when
+ * --entry is left out, or the one --entry names: mangled exactly, or its
+ * demangled name (with or without template arguments) when that is unique;
+ * a name that is none of them is refused with the entries listed.
+ * Returns 0, or -1 after printing why. */
 int cli_launch_request(const cli_launch *o, const course *c, run_request *rq);
+
+/* The name to show for a request: the lesson, or the entry demangled. */
+void cli_launch_title(const cli_launch *o, const run_request *rq, char *buf, size_t len);
 
 #endif

@@ -30,11 +30,11 @@ static const cli_command commands[] = {
 	 .summary = "GPU: verify lessons against cuBLAS at several sizes"},
 	{.name = "run",
 	 .synopsis = {"run LESSON [--size N|M,N,K] [--set KEY=VALUE]... [--json]",
-		      "run --ptx FILE --entry NAME --grid X[,Y[,Z]] --block X[,Y[,Z]] --size M[,N,K] [options]"},
+		      "run --ptx FILE [--entry NAME] --grid X[,Y[,Z]] --block X[,Y[,Z]] --size M[,N,K] [options]"},
 	 .run = cmd_run, .summary = "GPU: run one kernel, verified and timed"},
 	{.name = "emulate",
 	 .synopsis = {"emulate LESSON [--size N|M,N,K] [--set KEY=VALUE]... [--json]",
-		      "emulate --ptx FILE --entry NAME --grid X[,Y[,Z]] --block X[,Y[,Z]] --size M[,N,K] [options]"},
+		      "emulate --ptx FILE [--entry NAME] --grid X[,Y[,Z]] --block X[,Y[,Z]] --size M[,N,K] [options]"},
 	 .run = cmd_emulate, .summary = "CPU: run a kernel in the emulator and count its memory traffic"},
 };
 

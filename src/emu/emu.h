@@ -18,6 +18,7 @@ typedef enum {
 	EMU_ERR_FAULT = -3,        /* the kernel went wrong: out-of-bounds or misaligned access, a partial warp in mma */
 	EMU_ERR_BUDGET = -4,       /* the instruction budget ran out: an endless loop? */
 	EMU_ERR_BAD_REQUEST = -5,  /* the request: dtype, size, launch shape, args spec, no such entry or file */
+	EMU_ERR_CANCELLED = -6,    /* the progress callback stopped it (Ctrl-C, or the estimate is too long) */
 } emu_error;
 
 /* Instruction classes, counted per warp-level instruction issued (predicated-off
@@ -72,11 +73,23 @@ typedef struct {
 
 typedef struct emu_module emu_module;
 
+/* Where a launch is, for a progress callback: called after every block. */
+typedef struct {
+	long long blocks_done, blocks;
+	unsigned long long inst;           /* warp instructions so far */
+	double seconds;                    /* since the launch started */
+} emu_progress;
+
+/* Returns 0 to go on, anything else to stop the launch (EMU_ERR_CANCELLED). */
+typedef int (*emu_progress_fn)(void *ctx, const emu_progress *p);
+
 typedef struct {
 	unsigned long long seed;           /* random inputs; 0 picks a fixed default */
 	long long max_warp_inst;           /* stop after this many warp instructions; 0: 1e7 + 2*M*N*K */
 	const emu_module *module;          /* a parsed module to reuse (must be rq->ptx_path); may be NULL */
 	int no_verify;                     /* skip the CPU reference (counting only) */
+	emu_progress_fn progress;          /* may be NULL */
+	void *progress_ctx;
 } emu_options;
 
 typedef struct {
@@ -90,6 +103,8 @@ typedef struct {
 	unsigned long long races;          /* shared-memory accesses that raced with another warp */
 	char race_msg[256];                /* the first race, "file:line: ..." */
 	long long blocks, warps;
+	long long blocks_done;             /* < blocks when the run was stopped */
+	char verify_msg[256];              /* the check's verdict (run/verify.h), whatever it was */
 	double seconds;                    /* wall time of the emulation */
 	char msg[256];                     /* one line for the user */
 } emu_result;
@@ -100,8 +115,16 @@ typedef struct {
 emu_module *emu_module_load(const char *path, emu_error *why, char *err, int errlen);
 emu_module *emu_module_parse(const char *path, const char *text, emu_error *why, char *err, int errlen);
 void emu_module_free(emu_module *m);
-/* Number of entries and their names, for tools. */
+/* Parses the module-level declarations and only the entry named (its
+ * whole name, mangled or not; NULL: every entry), so an instruction the
+ * emulator does not run in another entry cannot refuse this one. */
+emu_module *emu_module_load_entry(const char *path, const char *entry, emu_error *why, char *err, int errlen);
+emu_module *emu_module_parse_entry(const char *path, const char *text, const char *entry, emu_error *why, char *err,
+				   int errlen);
+/* Number of entries and their names (every entry of the file, parsed or not), for tools. */
 int emu_module_entries(const emu_module *m, const char **names, int max);
+/* "file: no .entry 'x'; its entries: a, b" into err. */
+void emu_module_no_entry(const emu_module *m, const char *entry, char *err, int errlen);
 
 /* Runs one launch on the CPU: random A and B (never zeros), C poisoned with NaN,
  * the whole grid warp by warp, then a double-accumulated reference GEMM.

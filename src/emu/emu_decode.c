@@ -11,6 +11,8 @@
 #define TY_INT (TY(ET_B8) | TY(ET_B16) | TY(ET_B32) | TY(ET_B64) | TY(ET_U8) | TY(ET_U16) | TY(ET_U32) | \
 		TY(ET_U64) | TY(ET_S8) | TY(ET_S16) | TY(ET_S32) | TY(ET_S64))
 #define TY_FLOAT (TY(ET_F16) | TY(ET_F32))
+#define TY_HALF2 TY(ET_F16X2)                     /* packed pairs: add sub mul fma per half */
+#define TY_BITS (TY(ET_B32) | TY(ET_B64))
 #define TY_DATA (TY_INT | TY_FLOAT | TY(ET_F64))  /* what a register can hold, but predicates and packed f16x2 */
 #define TY_ANY ((TY(ET_COUNT) - 1) & ~TY(ET_NONE))
 
@@ -34,9 +36,12 @@ static const modgroup g_cmp = {MF_MOD, {
 	{"equ", CMP_EQU}, {"neu", CMP_NEU}, {"ltu", CMP_LTU}, {"leu", CMP_LEU}, {"gtu", CMP_GTU},
 	{"geu", CMP_GEU}, {"num", CMP_NUM}, {"nan", CMP_NAN}}};
 static const modgroup g_bool = {MF_TYPE2, {{"and", 1}, {"or", 2}, {"xor", 3}}};
-/* cvt: .rz/.rm/.rp (float rounding other than nearest) are left out, so unsupported */
-static const modgroup g_round = {MF_MOD, {{"rn", RND_RN}, {"rni", RND_RNI}, {"rzi", RND_RZI}, {"rmi", RND_RMI},
-					  {"rpi", RND_RPI}}};
+static const modgroup g_round = {MF_MOD, {{"rn", RND_RN}, {"rz", RND_RZ}, {"rm", RND_RM}, {"rp", RND_RP},
+					  {"rni", RND_RNI}, {"rzi", RND_RZI}, {"rmi", RND_RMI}, {"rpi", RND_RPI}}};
+static const modgroup g_shfdir = {MF_MOD, {{"l", SHF_L}, {"r", SHF_R}}};
+static const modgroup g_shfmode = {MF_FLAGS, {{"wrap", 0}, {"clamp", OPF_CLAMP}}};
+static const modgroup g_prmt = {MF_MOD, {{"f4e", PRMT_F4E}, {"b4e", PRMT_B4E}, {"rc8", PRMT_RC8}, {"ecl", PRMT_ECL},
+					 {"ecr", PRMT_ECR}, {"rc16", PRMT_RC16}}};
 static const modgroup g_to = {MF_MOD, {{"to", CVTA_TO}}};
 static const modgroup g_space = {MF_SPACE, {{"global", SP_GLOBAL}, {"shared", SP_SHARED}, {"shared::cta", SP_SHARED},
 					    {"param", SP_PARAM}, {"param::entry", SP_PARAM}}};
@@ -62,6 +67,7 @@ typedef enum {
 	SH_LDMATRIX,  /* {d..}, [a] */
 	SH_MMA,       /* {d x4}, {a x4}, {b x2}, {c x4} */
 	SH_BRA,       /* a label */
+	SH_CALL,      /* call[.uni] [(ret),] callee, (args): only the helpers nvcc calls for assert and printf */
 } opshape;
 
 /* Decode flags. */
@@ -103,11 +109,11 @@ typedef struct {
 static const opdesc opdescs[] = {
 	{.name = "mov", .code = OP_MOV, .cls = EMU_CLS_MOVE, .shape = SH_MOV, .nops_min = 2, .nops_max = 2,
 	 .ntypes = 1, .types = {TY_ANY}},
-	INT_OP("add", OP_ADD, 3, TY_INT | TY_FLOAT, &g_rn),
-	INT_OP("sub", OP_SUB, 3, TY_INT | TY(ET_F32), &g_rn),
-	ARITH("mul", OP_MUL, EMU_CLS_INT, 3, TY_FLOAT, DF_INT_MODE, &g_width, &g_rn),
+	INT_OP("add", OP_ADD, 3, TY_INT | TY_FLOAT | TY_HALF2, &g_rn),
+	INT_OP("sub", OP_SUB, 3, TY_INT | TY_FLOAT | TY_HALF2, &g_rn),
+	ARITH("mul", OP_MUL, EMU_CLS_INT, 3, TY_FLOAT | TY_HALF2, DF_INT_MODE, &g_width, &g_rn),
 	ARITH("mad", OP_MAD, EMU_CLS_INT, 4, TY(ET_F32), DF_INT_MODE, &g_width, &g_rn),
-	ARITH("fma", OP_FMA, EMU_CLS_FP, 4, TY_FLOAT, 0, &g_rn),
+	ARITH("fma", OP_FMA, EMU_CLS_FP, 4, TY_FLOAT | TY_HALF2, 0, &g_rn),
 	INT_OP("div", OP_DIV, 3, TY_INT | TY(ET_F32), &g_rn),
 	INT_OP("rem", OP_REM, 3, TY_INT, NULL),
 	INT_OP("min", OP_MIN, 3, TY_INT | TY(ET_F32), NULL),
@@ -120,13 +126,24 @@ static const opdesc opdescs[] = {
 	INT_OP("not", OP_NOT, 2, TY_INT | TY(ET_PRED), NULL),
 	INT_OP("shl", OP_SHL, 3, TY_INT, NULL),
 	INT_OP("shr", OP_SHR, 3, TY_INT, NULL),
+	/* bit instructions nvcc emits for __popc, __clz, __brev, bit fields, __byte_perm, funnel shifts */
+	INT_OP("popc", OP_POPC, 2, TY_BITS, NULL),
+	INT_OP("clz", OP_CLZ, 2, TY_BITS, NULL),
+	INT_OP("brev", OP_BREV, 2, TY_BITS, NULL),
+	INT_OP("bfe", OP_BFE, 4, TY(ET_U32) | TY(ET_S32) | TY(ET_U64) | TY(ET_S64), NULL),
+	INT_OP("bfi", OP_BFI, 5, TY_BITS, NULL),
+	INT_OP("prmt", OP_PRMT, 4, TY(ET_B32), &g_prmt),
+	INT_OP("lop3", OP_LOP3, 5, TY(ET_B32), NULL),
+	{.name = "shf", .code = OP_SHF, .cls = EMU_CLS_INT, .shape = SH_PLAIN, .nops_min = 4, .nops_max = 4,
+	 .ntypes = 1, .types = {TY(ET_B32)}, .groups = {&g_shfdir, &g_shfmode}, .required = 3},
 	MATH("rcp", OP_RCP), MATH("sqrt", OP_SQRT), MATH("rsqrt", OP_RSQRT), MATH("ex2", OP_EX2), MATH("lg2", OP_LG2),
 	{.name = "setp", .code = OP_SETP, .cls = EMU_CLS_INT, .shape = SH_SETP, .nops_min = 3, .nops_max = 4,
 	 .ntypes = 1, .types = {TY_INT | TY_FLOAT}, .groups = {&g_cmp, &g_bool}, .required = 1, .flags = DF_FLOAT_FP},
 	{.name = "selp", .code = OP_SELP, .cls = EMU_CLS_INT, .shape = SH_PLAIN, .nops_min = 4, .nops_max = 4,
 	 .ntypes = 1, .types = {TY_DATA}, .flags = DF_LAST_PRED},
-	{.name = "cvt", .code = OP_CVT, .cls = EMU_CLS_MOVE, .shape = SH_PLAIN, .nops_min = 2, .nops_max = 2,
-	 .ntypes = 2, .types = {TY_DATA, TY_DATA}, .groups = {&g_round}, .flags = DF_SRC_TYPE2},
+	/* cvt.rn.f16x2.f32 d, a, b packs two floats (a in the upper half) */
+	{.name = "cvt", .code = OP_CVT, .cls = EMU_CLS_MOVE, .shape = SH_PLAIN, .nops_min = 2, .nops_max = 3,
+	 .ntypes = 2, .types = {TY_DATA | TY_HALF2, TY_DATA}, .groups = {&g_round}, .flags = DF_SRC_TYPE2},
 	{.name = "cvta", .code = OP_CVTA, .cls = EMU_CLS_MOVE, .shape = SH_PLAIN, .nops_min = 2, .nops_max = 2,
 	 .ntypes = 1, .types = {TY(ET_U32) | TY(ET_U64)}, .groups = {&g_to, &g_gsspace}, .required = 2},
 	LDST("ld", OP_LD, EMU_CLS_LD_GLOBAL),
@@ -151,6 +168,9 @@ static const opdesc opdescs[] = {
 	{.name = "bra", .code = OP_BRA, .cls = EMU_CLS_CONTROL, .shape = SH_BRA, .nops_min = 1, .nops_max = 1,
 	 .allow = {"uni"}},
 	{.name = "ret", .code = OP_EXIT, .cls = EMU_CLS_CONTROL, .shape = SH_NONE},
+	{.name = "trap", .code = OP_TRAP, .cls = EMU_CLS_CONTROL, .shape = SH_NONE, .opf = 0},
+	{.name = "call", .code = OP_NOP, .cls = EMU_CLS_CONTROL, .shape = SH_CALL, .nops_min = 2, .nops_max = 16,
+	 .allow = {"uni"}},
 	{.name = "exit", .code = OP_EXIT, .cls = EMU_CLS_CONTROL, .shape = SH_NONE},
 };
 
@@ -321,19 +341,20 @@ static int special_rules(const opdesc *d, emu_op *o)
 		o->code = OP_FMA; /* mad.rn.f32 is fused on every target we run */
 	if (d->code == OP_SETP && o->mod >= CMP_EQU && !isf)
 		return -1; /* unordered compares are for floats */
-	/* float -> int needs an integer rounding */
+	/* float -> int needs an integer rounding; directed rounding to a float is for f32 */
 	if (d->code == OP_CVT && is_float((emu_type)o->type2) && !isf && o->mod < RND_RNI)
+		return -1;
+	if (d->code == OP_CVT && isf && o->mod >= RND_RZ && o->mod <= RND_RP && o->type != ET_F32)
+		return -1;
+	if (d->code == OP_CVT && (o->type == ET_F16X2) != 0 && o->type2 != ET_F32)
 		return -1;
 	if (d->shape == SH_LDST) {
 		if ((o->flags & OPF_NC) && (d->code != OP_LD || o->space != SP_GLOBAL))
 			return -1;
 		if (o->space == SP_SHARED)
 			o->cls = d->code == OP_LD ? EMU_CLS_LD_SHARED : EMU_CLS_ST_SHARED;
-		if (o->space == SP_PARAM) {
-			if (d->code == OP_ST)
-				return -1;
-			o->cls = EMU_CLS_MOVE;
-		}
+		if (o->space == SP_PARAM)
+			o->cls = EMU_CLS_MOVE; /* st.param only to a call's arguments: see shape_ldst */
 	}
 	return 0;
 }
@@ -430,12 +451,38 @@ static int shape_setp(emu_pstate *ps, emu_op *o, char **parts, int np, const cha
 	return 0;
 }
 
+/* Does "[name]" or "[name+8]" name a call's argument (a .param declared in the body)? */
+static int is_callparam(const emu_pstate *ps, const char *adr)
+{
+	adr = emu_skip_sp((char *)adr);
+	if (*adr != '[')
+		return 0;
+	adr = emu_skip_sp((char *)adr + 1);
+	size_t n = strcspn(adr, "+-] \t");
+	for (int i = 0; i < ps->ncallparams; i++)
+		if (strlen(ps->callparams[i]) == n && !strncmp(ps->callparams[i], adr, n))
+			return 1;
+	return 0;
+}
+
 static int shape_ldst(emu_pstate *ps, emu_op *o, char **parts, const char *full)
 {
 	int is_ld = o->code == OP_LD;
 	char *val = is_ld ? parts[0] : parts[1];
 	char *adr = is_ld ? parts[1] : parts[0];
 	int is_param;
+	if (o->space == SP_PARAM && is_callparam(ps, adr)) {
+		/* a call's arguments (only assert's and printf's calls run, and read
+		 * none of them) and its return value (printf's count: 0) */
+		o->code = is_ld ? OP_MOV : OP_NOP;
+		if (!is_ld)
+			return 0;
+		o->ndst = o->nsrc = 1;
+		o->src[0] = emu_const_reg(ps, 0);
+		return (o->dst[0] = emu_dst_operand(ps, val)) < EMU_NO_REG ? -1 : 0;
+	}
+	if (o->space == SP_PARAM && !is_ld)
+		return emu_punsup(ps, ps->line, "st.param outside a call's arguments");
 	if (emu_addr_operand(ps, adr, &o->src[0], &o->imm, &is_param) < 0)
 		return -1;
 	if (is_param != (o->space == SP_PARAM)) /* adr is "[name" now */
@@ -494,6 +541,35 @@ static int shape_mma(emu_pstate *ps, emu_op *o, char **parts)
 	return 0;
 }
 
+/* The helpers a kernel's PTX calls that the emulator runs: assert()'s stops
+ * the kernel as the GPU's does; printf's output is dropped. */
+static const struct {
+	const char *callee;
+	emu_opcode code;
+} callees[] = {
+	{"__assertfail", OP_TRAP}, {"__assert_fail", OP_TRAP}, {"vprintf", OP_NOP},
+};
+
+/* call[.uni] [(ret),] callee, (args...): the callee is the first operand not in parentheses. */
+static int shape_call(emu_pstate *ps, emu_op *o, char **parts, int np)
+{
+	for (int i = 0; i < np; i++) {
+		char *w = emu_skip_sp(parts[i]);
+		emu_rtrim(w);
+		if (*w == '(' || strchr(w, ')'))
+			continue;
+		for (size_t c = 0; c < ARRAY_LEN(callees); c++)
+			if (!strcmp(w, callees[c].callee)) {
+				o->code = (uint8_t)callees[c].code;
+				o->mod = TRAP_ASSERT;
+				return 0;
+			}
+		return emu_punsup(ps, ps->line, "call to '%.200s': the emulator runs no function calls but assert's "
+				  "and printf's (inline it, or run on a GPU)", w);
+	}
+	return emu_perr(ps, ps->line, "call without a callee");
+}
+
 static int operands(emu_pstate *ps, const opdesc *d, emu_op *o, char **parts, int np, const char *full)
 {
 	int64_t v;
@@ -502,7 +578,11 @@ static int operands(emu_pstate *ps, const opdesc *d, emu_op *o, char **parts, in
 	case SH_NONE:
 	case SH_IGNORE:
 		return 0;
+	case SH_CALL:
+		return shape_call(ps, o, parts, np);
 	case SH_PLAIN:
+		if (d->code == OP_CVT && (o->type == ET_F16X2) != (np == 3))
+			return emu_perr(ps, ps->line, "'%s' takes %d operands", full, o->type == ET_F16X2 ? 3 : 2);
 		return shape_plain(ps, d, o, parts, np);
 	case SH_MOV:
 		return shape_mov(ps, d, o, parts, full);
@@ -540,7 +620,8 @@ static int operands(emu_pstate *ps, const opdesc *d, emu_op *o, char **parts, in
 		char *l = emu_skip_sp(parts[0]);
 		emu_rtrim(l);
 		EMU_GROW(ps->uses, ps->nuses, ps->capuses);
-		util_strlcpy(ps->uses[ps->nuses].name, l, sizeof ps->uses[0].name);
+		if (emu_name_copy(ps, ps->uses[ps->nuses].name, l, strlen(l)))
+			return -1;
 		ps->uses[ps->nuses++].op = ps->k->nops - 1;
 		return 0;
 	}
@@ -579,9 +660,10 @@ static int guard(emu_pstate *ps, char **s, int *neg)
 		*neg = 1;
 		p++;
 	}
-	char name[64];
+	char name[EMU_NAME];
 	size_t n = strcspn(p, " \t");
-	util_strlcpy(name, p, n + 1 < sizeof name ? n + 1 : sizeof name);
+	if (emu_name_copy(ps, name, p, n))
+		return -2;
 	*s = emu_skip_sp(p + n);
 	int idx;
 	const emu_regdecl *rd = emu_find_regdecl(ps, name, &idx);

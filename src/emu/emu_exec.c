@@ -236,23 +236,44 @@ static int cp_complete(blockctx *b, warp *w, int upto_group)
 
 /* ---- cvt ---- */
 
+/* x rounded to f32 in a directed mode (rz, rm, rp), or to nearest. */
+static uint64_t f32_rounded(double x, int rnd)
+{
+	float f = (float)x;
+	if (rnd == RND_RZ && fabs((double)f) > fabs(x))
+		f = nextafterf(f, 0.0f);
+	else if (rnd == RND_RM && (double)f > x)
+		f = nextafterf(f, -INFINITY);
+	else if (rnd == RND_RP && (double)f < x)
+		f = nextafterf(f, INFINITY);
+	return FB(f);
+}
+
+/* A float rounded to an integral value (cvt.rni/rzi/rmi/rpi), or x as it is. */
+static double integral(double x, int rnd)
+{
+	switch (rnd) {
+	case RND_RNI: return nearbyint(x);
+	case RND_RZI: return trunc(x);
+	case RND_RMI: return floor(x);
+	case RND_RPI: return ceil(x);
+	default: return x;
+	}
+}
+
 static uint64_t do_cvt(uint64_t v, int dt, int st, int rnd)
 {
 	int dk = emu_types[dt].kind, sk = emu_types[st].kind;
 	int db = emu_types[dt].bytes, sb = emu_types[st].bytes;
 	if (sk == 'f') {
 		double x = getf(v, st);
-		if (dk == 'f')
-			return putf(x, dt);
+		if (dk == 'f') {
+			x = integral(x, rnd);
+			return dt == ET_F32 && rnd >= RND_RZ && rnd <= RND_RP ? f32_rounded(x, rnd) : putf(x, dt);
+		}
 		if (isnan(x))
 			return 0;
-		switch (rnd) {
-		case RND_RNI: x = nearbyint(x); break;
-		case RND_RZI: x = trunc(x); break;
-		case RND_RMI: x = floor(x); break;
-		case RND_RPI: x = ceil(x); break;
-		default: break;
-		}
+		x = integral(x, rnd);
 		if (dk == 's') {
 			double lo = -ldexp(1, 8 * db - 1), hi = ldexp(1, 8 * db - 1) - 1;
 			if (x < lo) x = lo;
@@ -265,12 +286,10 @@ static uint64_t do_cvt(uint64_t v, int dt, int st, int rnd)
 		return (uint64_t)x & wmask(db);
 	}
 	if (dk == 'f') {
-		if (sk == 's') {
-			int64_t i = sx(v, sb);
-			return dt == ET_F32 ? FB((float)i) : putf((double)i, dt);
-		}
-		uint64_t u = v & wmask(sb);
-		return dt == ET_F32 ? FB((float)u) : putf((double)u, dt);
+		double x = sk == 's' ? (double)sx(v, sb) : (double)(v & wmask(sb));
+		if (sb == 8 && dt == ET_F32) /* 64-bit integers: round once, from the integer */
+			return FB(sk == 's' ? (float)sx(v, sb) : (float)(v & wmask(sb)));
+		return dt == ET_F32 ? f32_rounded(x, rnd) : putf(x, dt);
 	}
 	uint64_t x = sk == 's' ? (uint64_t)sx(v, sb) : v & wmask(sb);
 	return x & wmask(db);
@@ -283,6 +302,100 @@ static inline int popc(uint32_t x)
 	x = x - ((x >> 1) & 0x55555555u);
 	x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u);
 	return (int)((((x + (x >> 4)) & 0x0f0f0f0fu) * 0x01010101u) >> 24);
+}
+
+/* ---- bit instructions and packed halves (the PTX ISA's definitions) ---- */
+
+static uint64_t brev(uint64_t v, int bytes)
+{
+	uint64_t r = 0;
+	for (int i = 0; i < 8 * bytes; i++)
+		r |= ((v >> i) & 1) << (8 * bytes - 1 - i);
+	return r;
+}
+
+/* bfe: len bits of a from pos, sign-extended from the field's top bit for signed types. */
+static uint64_t bfe(uint64_t a, uint32_t pos, uint32_t len, int bytes, int sgn)
+{
+	int bits = 8 * bytes;
+	pos &= 0xff;
+	len &= 0xff;
+	int64_t sa = sx(a, bytes);
+	int top = pos + len - 1 < (uint32_t)bits ? (int)(pos + len - 1) : bits - 1;
+	int sbit = sgn && len ? (int)((sa >> top) & 1) : 0;
+	uint64_t r = 0;
+	for (int i = 0; i < bits; i++) {
+		int b = (uint32_t)i < len && pos + (uint32_t)i < (uint32_t)bits ? (int)((a >> (pos + i)) & 1) : sbit;
+		r |= (uint64_t)b << i;
+	}
+	return r & wmask(bytes);
+}
+
+/* bfi: len bits of f into b at pos. */
+static uint64_t bfi(uint64_t f, uint64_t b, uint32_t pos, uint32_t len, int bytes)
+{
+	int bits = 8 * bytes;
+	pos &= 0xff;
+	len &= 0xff;
+	for (uint32_t i = 0; i < len && pos + i < (uint32_t)bits; i++)
+		b = (b & ~(1ULL << (pos + i))) | (((f >> i) & 1) << (pos + i));
+	return b & wmask(bytes);
+}
+
+/* prmt: bytes of {b, a} picked by c (the default mode: a nibble per byte, bit 3 replicates the sign). */
+static uint32_t prmt(uint32_t a, uint32_t b, uint32_t c, int mode)
+{
+	uint64_t x = ((uint64_t)b << 32) | a;
+	uint32_t sel = c & 0xffff, r = 0;
+	if (mode != PRMT_DEFAULT) {
+		/* the other modes' selectors, by c's low two bits (d.b3 in the top nibble) */
+		static const uint16_t shifts[][4] = {
+			[PRMT_F4E] = {0x3210, 0x4321, 0x5432, 0x6543}, [PRMT_B4E] = {0x5670, 0x6701, 0x7012, 0x0123},
+			[PRMT_RC8] = {0x0000, 0x1111, 0x2222, 0x3333}, [PRMT_ECL] = {0x3210, 0x3211, 0x3222, 0x3333},
+			[PRMT_ECR] = {0x0000, 0x1110, 0x2210, 0x3210}, [PRMT_RC16] = {0x1010, 0x3232, 0x1010, 0x3232},
+		};
+		sel = shifts[mode][c & 3];
+	}
+	for (int i = 0; i < 4; i++) {
+		uint32_t nib = (sel >> (4 * i)) & 0xf;
+		uint8_t byte = (uint8_t)(x >> (8 * (nib & 7)));
+		if (mode == PRMT_DEFAULT && (nib & 8))
+			byte = byte & 0x80 ? 0xff : 0;
+		r |= (uint32_t)byte << (8 * i);
+	}
+	return r;
+}
+
+/* lop3: any function of three inputs, its truth table in lut (a = 0xf0, b = 0xcc, c = 0xaa). */
+static uint32_t lop3(uint32_t a, uint32_t b, uint32_t c, uint32_t lut)
+{
+	uint32_t r = 0;
+	for (int i = 0; i < 8; i++)
+		if (lut & (1u << i))
+			r |= ((i & 4) ? a : ~a) & ((i & 2) ? b : ~b) & ((i & 1) ? c : ~c);
+	return r;
+}
+
+/* shf: the funnel shift of the 64-bit {b, a} by c, left or right, c wrapped mod 32 or clamped to 32. */
+static uint32_t shf(uint32_t a, uint32_t b, uint32_t c, int right, int clamp)
+{
+	uint32_t n = clamp ? (c > 32 ? 32 : c) : c & 31;
+	uint64_t x = ((uint64_t)b << 32) | a;
+	return right ? (uint32_t)(x >> n) : (uint32_t)((x << n) >> 32);
+}
+
+/* One f16x2 operation, half by half, through f32 (exact for add, sub, mul and fma of halves but the final rounding). */
+static uint64_t half2(int code, uint64_t a, uint64_t b, uint64_t c)
+{
+	uint64_t r = 0;
+	for (int h = 0; h < 2; h++) {
+		float x = util_f16_to_f32((uint16_t)(a >> (16 * h))), y = util_f16_to_f32((uint16_t)(b >> (16 * h)));
+		float z = util_f16_to_f32((uint16_t)(c >> (16 * h)));
+		double v = code == OP_ADD ? (double)x + y : code == OP_SUB ? (double)x - y
+			 : code == OP_MUL ? (double)x * y : (double)x * y + z;
+		r |= (uint64_t)util_f32_to_f16((float)v) << (16 * h);
+	}
+	return r;
 }
 
 #define LANES(m) for (uint32_t _m = (m); _m; _m &= _m - 1) { const int l = __builtin_ctz(_m);
@@ -661,16 +774,27 @@ static int run_warp(blockctx *b, warp *w)
 			END_LANES
 			break;
 		}
-		case OP_ADD:
+		case OP_ADD: case OP_SUB: case OP_MUL: case OP_FMA:
+			if (t == ET_F16X2) {
+				LANES(em) d[l] = half2(o->code, s0[l], s1[l], s2 ? s2[l] : 0); END_LANES
+				break;
+			}
+			if (o->code == OP_SUB)
+				goto sub;
+			if (o->code == OP_MUL)
+				goto mul;
+			if (o->code == OP_FMA)
+				goto fma;
 			if (t == ET_F32) { LANES(em) d[l] = FB(F(s0[l]) + F(s1[l])); END_LANES }
 			else if (isf) { LANES(em) d[l] = putf(getf(s0[l], t) + getf(s1[l], t), t); END_LANES }
 			else { LANES(em) d[l] = (s0[l] + s1[l]) & wm; END_LANES }
 			break;
-		case OP_SUB:
+		sub:
 			if (t == ET_F32) { LANES(em) d[l] = FB(F(s0[l]) - F(s1[l])); END_LANES }
+			else if (isf) { LANES(em) d[l] = putf(getf(s0[l], t) - getf(s1[l], t), t); END_LANES }
 			else { LANES(em) d[l] = (s0[l] - s1[l]) & wm; END_LANES }
 			break;
-		case OP_MUL:
+		mul:
 			if (t == ET_F32) { LANES(em) d[l] = FB(F(s0[l]) * F(s1[l])); END_LANES }
 			else if (isf) { LANES(em) d[l] = putf(getf(s0[l], t) * getf(s1[l], t), t); END_LANES }
 			else if (o->mod == MUL_LO) { LANES(em) d[l] = (s0[l] * s1[l]) & wm; END_LANES }
@@ -700,7 +824,7 @@ static int run_warp(blockctx *b, warp *w)
 				END_LANES
 			}
 			break;
-		case OP_FMA:
+		fma:
 			if (t == ET_F32) { LANES(em) d[l] = FB(fmaf(F(s0[l]), F(s1[l]), F(s2[l]))); END_LANES }
 			else { LANES(em) d[l] = putf(fmaf((float)getf(s0[l], t), (float)getf(s1[l], t), (float)getf(s2[l], t)), t); END_LANES }
 			break;
@@ -790,7 +914,36 @@ static int run_warp(blockctx *b, warp *w)
 			break;
 		}
 		case OP_SELP: LANES(em) d[l] = (s2[l] & 1) ? s0[l] : s1[l]; END_LANES break;
-		case OP_CVT: LANES(em) d[l] = do_cvt(s0[l], t, o->type2, o->mod); END_LANES break;
+		case OP_CVT:
+			if (t == ET_F16X2) { /* a to the upper half, b to the lower */
+				LANES(em) d[l] = (do_cvt(s0[l], ET_F16, ET_F32, o->mod) << 16) | do_cvt(s1[l], ET_F16, ET_F32, o->mod); END_LANES
+				break;
+			}
+			LANES(em) d[l] = do_cvt(s0[l], t, o->type2, o->mod); END_LANES
+			break;
+		case OP_POPC: LANES(em) d[l] = (uint64_t)__builtin_popcountll(s0[l] & wm); END_LANES break;
+		case OP_CLZ: LANES(em) d[l] = (uint64_t)(s0[l] & wm ? __builtin_clzll(s0[l] & wm) - (64 - 8 * tb) : 8 * tb); END_LANES break;
+		case OP_BREV: LANES(em) d[l] = brev(s0[l], tb); END_LANES break;
+		case OP_BFE: LANES(em) d[l] = bfe(s0[l], (uint32_t)s1[l], (uint32_t)s2[l], tb, sgn); END_LANES break;
+		case OP_BFI: {
+			const uint64_t *s3 = &R[o->src[3] * 32];
+			LANES(em) d[l] = bfi(s0[l], s1[l], (uint32_t)s2[l], (uint32_t)s3[l], tb); END_LANES
+			break;
+		}
+		case OP_PRMT: LANES(em) d[l] = prmt((uint32_t)s0[l], (uint32_t)s1[l], (uint32_t)s2[l], o->mod); END_LANES break;
+		case OP_LOP3: {
+			const uint64_t *s3 = &R[o->src[3] * 32];
+			LANES(em) d[l] = lop3((uint32_t)s0[l], (uint32_t)s1[l], (uint32_t)s2[l], (uint32_t)s3[l] & 0xff); END_LANES
+			break;
+		}
+		case OP_SHF:
+			LANES(em) d[l] = shf((uint32_t)s0[l], (uint32_t)s1[l], (uint32_t)s2[l], o->mod == SHF_R, (o->flags & OPF_CLAMP) != 0); END_LANES
+			break;
+		case OP_TRAP:
+			if (!em)
+				break;
+			return fail(b, o, "%s", o->mod == TRAP_ASSERT ? "the kernel called __assertfail: an assert() failed"
+								 : "the kernel executed trap");
 		case OP_CVTA:
 			if (o->space == SP_SHARED) {
 				if (o->mod == CVTA_TO) { LANES(em) d[l] = (s0[l] - EMU_SHARED_WINDOW) & wm; END_LANES }
@@ -981,6 +1134,19 @@ static void init_warp(blockctx *b, warp *w, int id)
 	}
 }
 
+/* Tells the progress callback where the launch is; 1 when it says stop. */
+static int progress_stop(emu_launch *L, const blockctx *b, double t0, char *err, int errlen)
+{
+	long long blocks = (long long)L->grid[0] * L->grid[1] * L->grid[2];
+	emu_progress p = {.blocks_done = L->blocks_done, .blocks = blocks,
+			  .inst = (unsigned long long)(L->max_warp_inst - b->budget), .seconds = util_now() - t0};
+	if (!L->progress(L->progress_ctx, &p))
+		return 0;
+	snprintf(err, (size_t)errlen, "%s: stopped after %lld of %lld blocks, %llu warp instructions", L->path,
+		 p.blocks_done, blocks, p.inst);
+	return 1;
+}
+
 emu_error emu_exec(emu_launch *L, char *err, int errlen)
 {
 	const emu_kernel *k = L->k;
@@ -1010,6 +1176,7 @@ emu_error emu_exec(emu_launch *L, char *err, int errlen)
 	for (int i = 0; i < b.nwarps; i++)
 		b.warps[i].R = regs + (size_t)i * (size_t)k->nregs * 32;
 	int rc = 0;
+	double t0 = util_now();
 	for (unsigned z = 0; z < L->grid[2] && !rc; z++)
 		for (unsigned y = 0; y < L->grid[1] && !rc; y++)
 			for (unsigned x = 0; x < L->grid[0] && !rc; x++) {
@@ -1034,6 +1201,11 @@ emu_error emu_exec(emu_launch *L, char *err, int errlen)
 					if (!waiting)
 						break;
 					release_barrier(&b);
+				}
+				L->blocks_done += !rc;
+				if (!rc && L->progress && progress_stop(L, &b, t0, err, errlen)) {
+					rc = -1;
+					b.why = EMU_ERR_CANCELLED;
 				}
 			}
 	for (int i = 0; i < b.nwarps; i++)

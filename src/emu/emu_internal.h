@@ -35,7 +35,8 @@ typedef enum {
 	OP_BAR, OP_NOP,
 	OP_CPASYNC, OP_CPCOMMIT, OP_CPWAIT,
 	OP_LDMATRIX, OP_MMA, OP_SHFL,
-	OP_BRA, OP_EXIT,
+	OP_POPC, OP_CLZ, OP_BREV, OP_BFE, OP_BFI, OP_PRMT, OP_LOP3, OP_SHF,
+	OP_BRA, OP_EXIT, OP_TRAP,
 	OP_COUNT
 } emu_opcode;
 
@@ -50,6 +51,9 @@ enum { CMP_EQ, CMP_NE, CMP_LT, CMP_LE, CMP_GT, CMP_GE,  /* setp */
 enum { RND_NONE, RND_RN, RND_RZ, RND_RM, RND_RP, RND_RNI, RND_RZI, RND_RMI, RND_RPI }; /* cvt */
 enum { SHFL_UP, SHFL_DOWN, SHFL_BFLY, SHFL_IDX };
 enum { CVTA_FROM, CVTA_TO };                          /* cvta.space / cvta.to.space */
+enum { SHF_L, SHF_R };                                /* shf */
+enum { PRMT_DEFAULT, PRMT_F4E, PRMT_B4E, PRMT_RC8, PRMT_ECL, PRMT_ECR, PRMT_RC16 }; /* prmt */
+enum { TRAP_TRAP, TRAP_ASSERT };                      /* trap, call __assertfail */
 
 #define EMU_NO_REG (-1)
 #define EMU_MAX_SRC 12
@@ -82,6 +86,7 @@ typedef struct {
 #define OPF_HAS_SRCSZ 16 /* cp.async with a src-size operand */
 #define OPF_PRED_OUT 32  /* shfl with a |p output */
 #define OPF_NC       64  /* ld.global.nc: the read-only path, a plain load here */
+#define OPF_CLAMP   128  /* shf.clamp (shf.wrap otherwise) */
 
 typedef enum {
 	SPEC_TID_X, SPEC_TID_Y, SPEC_TID_Z,
@@ -92,15 +97,20 @@ typedef enum {
 	SPEC_COUNT
 } emu_special;
 
+/* The longest name the emulator takes (entries, parameters, registers,
+ * labels, symbols), terminator included; nvcc's mangled names are 70-200
+ * characters and <entry>_param_N adds 8. A longer one is refused by name. */
+#define EMU_NAME 512
+
 typedef struct {
-	char name[64];
+	char name[EMU_NAME];
 	emu_type type;
 	int bytes;           /* total bytes (arrays) */
 	int offset;          /* in the parameter buffer */
 } emu_param;
 
 typedef struct {
-	char name[64];
+	char name[EMU_NAME];
 	emu_op *ops;
 	int nops;
 	int nregs;           /* including constants and special registers */
@@ -121,6 +131,8 @@ struct emu_module {
 	int nk;
 	emu_region regions[EMU_MAX_REGIONS]; /* names and lines only */
 	int nregions;
+	char **entries;                      /* every .entry of the file, parsed or not */
+	int nentries;
 };
 
 /* Looks an entry up; NULL when absent. */
@@ -130,6 +142,7 @@ const emu_kernel *emu_find_kernel(const emu_module *m, const char *name);
  * lives at (i + 1) << EMU_GLOBAL_SHIFT, so a stray pointer is caught. */
 #define EMU_GLOBAL_SHIFT 36
 #define EMU_SHARED_WINDOW (15ULL << EMU_GLOBAL_SHIFT) /* generic addresses of shared memory */
+#define EMU_GLOBALS_WINDOW (14ULL << EMU_GLOBAL_SHIFT) /* module-level .global variables: addresses only */
 #define EMU_MAX_BUFS 4
 
 typedef struct {
@@ -154,11 +167,14 @@ typedef struct {
 	emu_buffer bufs[EMU_MAX_BUFS];
 	int nbufs;
 	long long max_warp_inst;
+	emu_progress_fn progress;        /* after each block; nonzero stops the launch */
+	void *progress_ctx;
 	/* results */
 	emu_opcount *cnt;                /* nops */
 	unsigned long long races;
 	char race_msg[256];
 	long long warps;
+	long long blocks_done;
 } emu_launch;
 
 /* Runs the whole grid. Returns EMU_OK, or why not (EMU_ERR_FAULT,

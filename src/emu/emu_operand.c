@@ -97,8 +97,9 @@ static int named_operand(emu_pstate *ps, const char *s)
 	if (r >= 0)
 		return r;
 	int idx;
-	char base[64];
-	util_strlcpy(base, s, sizeof base);
+	char base[EMU_NAME];
+	if (emu_name_copy(ps, base, s, strlen(s)))
+		return -1;
 	char *dot = strchr(base, '.');
 	if (dot && dot[1] && !dot[2] && strchr("xyzw", dot[1])) {
 		int comp = (int)(strchr("xyzw", dot[1]) - "xyzw");
@@ -116,8 +117,15 @@ static int named_operand(emu_pstate *ps, const char *s)
 	}
 	int ext;
 	int off = find_shared(ps, s, &ext);
-	if (off < -1)
+	if (off < -1) {
+		/* A module-level .global/.const variable (the strings of an assert)
+		 * has an address that no access reaches: passing it on is fine,
+		 * reading it faults as outside A, B and C. */
+		for (int i = 0; i < ps->nglobals; i++)
+			if (!strcmp(ps->globals[i], s))
+				return emu_const_reg(ps, EMU_GLOBALS_WINDOW + ((uint64_t)i << 12));
 		return emu_perr(ps, ps->line, "unknown register or symbol '%s'", s);
+	}
 	if (!ext)
 		return emu_const_reg(ps, (uint64_t)off);
 	int r2 = emu_new_reg(ps, 0, 3); /* fixed once the static size is known */

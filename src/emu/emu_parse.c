@@ -36,6 +36,15 @@ int emu_punsup(emu_pstate *ps, int line, const char *fmt, ...)
 	return -1;
 }
 
+int emu_name_copy(emu_pstate *ps, char *dst, const char *src, size_t len)
+{
+	if (len >= EMU_NAME)
+		return emu_perr(ps, ps->line, "the name '%.40s...' is %zu characters; the emulator takes up to %d", src, len,
+				EMU_NAME - 1);
+	memcpy(dst, src, len);
+	dst[len] = 0;
+	return 0;
+}
 
 /* ".reg .f32 a, b<4>, c;" or ".reg .v4 .f32 v;" */
 static int decl_reg(emu_pstate *ps, char *s)
@@ -76,8 +85,10 @@ static int decl_reg(emu_pstate *ps, char *s)
 		if (!emu_is_ident_start((unsigned char)*p))
 			return emu_perr(ps, ps->line, "bad register name '%s'", p);
 		EMU_GROW(ps->regs, ps->nregdecl, ps->capregdecl);
-		emu_regdecl *r = &ps->regs[ps->nregdecl++];
-		util_strlcpy(r->name, p, sizeof r->name);
+		emu_regdecl *r = &ps->regs[ps->nregdecl];
+		if (emu_name_copy(ps, r->name, p, strlen(p)))
+			return -1;
+		ps->nregdecl++;
 		r->count = count;
 		r->vec = vec;
 		r->type = t;
@@ -94,16 +105,16 @@ static int decl_shared(emu_pstate *ps, char *s, int module_level)
 {
 	int is_extern = strstr(s, ".extern") != NULL;
 	int align = 1, elem = 0;
-	char name[64] = "";
+	char name[EMU_NAME] = "";
 	long long count = 1;
 	char *p = s;
 	while (*p) {
 		p = emu_skip_sp(p);
 		if (!*p)
 			break;
-		char w[80];
+		char w[EMU_NAME + 32];
 		int n = 0;
-		while (*p && !isspace((unsigned char)*p) && n < 79)
+		while (*p && !isspace((unsigned char)*p) && n < (int)sizeof w - 1)
 			w[n++] = *p++;
 		w[n] = 0;
 		if (!strcmp(w, ".align")) {
@@ -125,7 +136,8 @@ static int decl_shared(emu_pstate *ps, char *s, int module_level)
 				if (br2) /* 2-D arrays */
 					count *= strtoll(br2 + 1, NULL, 10);
 			}
-			util_strlcpy(name, w, sizeof name);
+			if (emu_name_copy(ps, name, w, strlen(w)))
+				return -1;
 			if (strchr(p, '='))
 				return emu_punsup(ps, ps->line, "initialised .shared is not supported");
 			break;
@@ -136,7 +148,7 @@ static int decl_shared(emu_pstate *ps, char *s, int module_level)
 	if (align < elem)
 		align = elem;
 	emu_shdecl d = {.align = align, .is_extern = is_extern};
-	util_strlcpy(d.name, name, sizeof d.name);
+	memcpy(d.name, name, sizeof d.name);
 	emu_shlist *L = module_level ? &ps->mshared : &ps->shared;
 	d.offset = -1; /* extern: placed after the static ones later */
 	if (!is_extern) {
@@ -208,7 +220,7 @@ static int parse_params(emu_pstate *ps, const char *hdr)
 		char *p = emu_skip_sp(parts[i]);
 		emu_type t = ET_NONE;
 		int align = 0;
-		char name[64] = "";
+		char name[EMU_NAME] = "";
 		long long count = 1;
 		char *save = NULL;
 		for (char *w = strtok_r(p, " \t", &save); w; w = strtok_r(NULL, " \t", &save)) {
@@ -229,7 +241,10 @@ static int parse_params(emu_pstate *ps, const char *hdr)
 				count = strtoll(br + 1, NULL, 10);
 				*br = 0;
 			}
-			util_strlcpy(name, w, sizeof name);
+			if (emu_name_copy(ps, name, w, strlen(w))) {
+				free(inner);
+				return -1;
+			}
 		}
 		if (t == ET_NONE || !name[0]) {
 			free(inner);
@@ -240,7 +255,7 @@ static int parse_params(emu_pstate *ps, const char *hdr)
 			align = emu_types[t].bytes;
 		off = (off + align - 1) / align * align;
 		emu_param *pp = &k->params[k->nparams++];
-		util_strlcpy(pp->name, name, sizeof pp->name);
+		memcpy(pp->name, name, sizeof pp->name);
 		pp->type = t;
 		pp->bytes = bytes;
 		pp->offset = off;
@@ -251,23 +266,49 @@ static int parse_params(emu_pstate *ps, const char *hdr)
 	return 0;
 }
 
+/* A call's argument list declared in the body ("{ .param .b64 param0; ...
+ * call.uni f, (param0); }"): its names, for st.param to them. */
+static int decl_callparam(emu_pstate *ps, char *s)
+{
+	char *parts[16];
+	int np = emu_split_commas(s, parts, 16);
+	for (int i = 0; i < np; i++) {
+		char *w = parts[i], *name = NULL;
+		for (char *save = NULL, *t = strtok_r(w, " \t", &save); t; t = strtok_r(NULL, " \t", &save))
+			if (t[0] != '.' && !isdigit((unsigned char)t[0]))
+				name = t;
+		if (!name)
+			return emu_perr(ps, ps->line, "cannot read this .param declaration");
+		name[strcspn(name, "[")] = 0;
+		EMU_GROW(ps->callparams, ps->ncallparams, ps->capcallparams);
+		ps->callparams[ps->ncallparams++] = xstrdup(name);
+	}
+	return 0;
+}
+
 static int parse_body(emu_pstate *ps, emu_cursor *c)
 {
-	int depth = 0;
+	/* Braces open scopes: inline asm blocks declare their own registers
+	 * ("{ .reg .f16 low, high; ... }"), and the same names again in the next. */
+	enum { MAX_SCOPES = 64 };
+	int scope[MAX_SCOPES], depth = 0;
 	for (;;) {
 		emu_cur_skip(c);
 		char ch = c->t[c->pos];
 		if (!ch)
-			return emu_perr(ps, c->line, "end of file inside '%s'", ps->k->name);
+			return emu_perr(ps, c->line, "end of file inside '%.200s'", ps->k->name);
 		if (ch == '{') {
-			depth++;
+			if (depth == MAX_SCOPES)
+				return emu_perr(ps, c->line, "blocks nested more than %d deep", MAX_SCOPES);
+			scope[depth++] = ps->nregdecl;
 			c->pos++;
 			continue;
 		}
 		if (ch == '}') {
 			c->pos++;
-			if (depth-- == 0)
+			if (depth == 0)
 				return 0;
+			ps->nregdecl = scope[--depth];
 			continue;
 		}
 		/* a label? */
@@ -281,9 +322,9 @@ static int parse_body(emu_pstate *ps, emu_cursor *c)
 				r++;
 			if (c->t[r] == ':') {
 				EMU_GROW(ps->labels, ps->nlabels, ps->caplabels);
-				size_t len = q - p < 63 ? q - p : 63;
-				memcpy(ps->labels[ps->nlabels].name, c->t + p, len);
-				ps->labels[ps->nlabels].name[len] = 0;
+				ps->line = c->line;
+				if (emu_name_copy(ps, ps->labels[ps->nlabels].name, c->t + p, q - p))
+					return -1;
 				ps->labels[ps->nlabels++].op = ps->k->nops;
 				c->pos = r + 1;
 				continue;
@@ -314,6 +355,8 @@ static int parse_body(emu_pstate *ps, emu_cursor *c)
 			rc = decl_reg(ps, s);
 		else if (!strncmp(s, ".shared", 7) || !strncmp(s, ".extern", 7))
 			rc = decl_shared(ps, s, 0);
+		else if (!strncmp(s, ".param", 6))
+			rc = decl_callparam(ps, s);
 		else if (*s == '.')
 			rc = emu_punsup(ps, line, "unsupported directive '%.*s'", (int)strcspn(s, " \t"), s);
 		else
@@ -358,7 +401,7 @@ static int finish_kernel(emu_pstate *ps)
 }
 
 /* ".entry name (params) { body }", its header read up to the '{'. */
-static int parse_entry(emu_pstate *ps, emu_cursor *c, const char *hdr, int *capk)
+static int parse_entry(emu_pstate *ps, emu_cursor *c, const char *hdr, const char *name, int *capk)
 {
 	emu_module *m = ps->m;
 	EMU_GROW(m->k, m->nk, *capk);
@@ -367,17 +410,14 @@ static int parse_entry(emu_pstate *ps, emu_cursor *c, const char *hdr, int *capk
 	for (int s = 0; s < SPEC_COUNT; s++)
 		k->special_reg[s] = -1;
 	k->line = ps->line;
-	const char *e = strstr(hdr, ".entry") + 6;
-	while (*e == ' ')
-		e++;
-	int n = 0;
-	while (emu_is_ident_char((unsigned char)e[n]) && n < 63)
-		n++;
-	memcpy(k->name, e, (size_t)n);
-	k->name[n] = 0;
 	ps->k = k;
+	if (emu_name_copy(ps, k->name, name, strlen(name)))
+		return -1;
 	ps->shared.bytes = ps->mshared.bytes;
 	ps->nregdecl = ps->shared.n = ps->nlabels = ps->nuses = ps->nextern_fix = 0;
+	for (int i = 0; i < ps->ncallparams; i++)
+		free(ps->callparams[i]);
+	ps->ncallparams = 0;
 	ps->capops = ps->capregs = 0;
 	if (parse_params(ps, hdr) < 0 || parse_body(ps, c) < 0 || finish_kernel(ps) < 0)
 		return -1;
@@ -397,11 +437,50 @@ static void skip_body(emu_cursor *c)
 	}
 }
 
+/* The name of ".entry name (...)", recorded in the module's list of entries. */
+static char *entry_name(const char *hdr)
+{
+	const char *e = strstr(hdr, ".entry") + 6;
+	while (*e == ' ' || *e == '\t')
+		e++;
+	size_t n = 0;
+	while (emu_is_ident_char((unsigned char)e[n]))
+		n++;
+	char *name = xmalloc(n + 1);
+	memcpy(name, e, n);
+	name[n] = 0;
+	return name;
+}
+
+static void add_entry_name(emu_module *m, const char *name, int *cap)
+{
+	EMU_GROW(m->entries, m->nentries, *cap);
+	m->entries[m->nentries++] = xstrdup(name);
+}
+
+/* A module-level .global or .const variable ("$str" of an assert): the
+ * emulator holds no such memory; an entry may take its address (to pass it
+ * to __assertfail), and reading it faults (see emu_operand.c). */
+static void note_global(emu_pstate *ps, const char *hdr)
+{
+	size_t end = strcspn(hdr, "[=");
+	while (end && (hdr[end - 1] == ' ' || hdr[end - 1] == '\t'))
+		end--;
+	size_t start = end;
+	while (start && emu_is_ident_char((unsigned char)hdr[start - 1]))
+		start--;
+	EMU_GROW(ps->globals, ps->nglobals, ps->capglobals);
+	char *g = xmalloc(end - start + 1);
+	memcpy(g, hdr + start, end - start);
+	g[end - start] = 0;
+	ps->globals[ps->nglobals++] = g;
+}
+
 /* The module's top level: directives, entries, module-level .shared. */
 static void parse_module(emu_pstate *ps, emu_cursor *c)
 {
 	static const char *const ignored[] = {".version", ".target", ".address_size", ".file", ".loc"};
-	int capk = 0;
+	int capk = 0, capn = 0;
 	while (!ps->why) {
 		emu_cur_skip(c);
 		const char *at = c->t + c->pos;
@@ -417,38 +496,68 @@ static void parse_module(emu_pstate *ps, emu_cursor *c)
 		}
 		char found;
 		char *hdr = emu_cur_until(c, ";{", &found);
-		if (strstr(hdr, ".entry") && found != '{')
+		char *name = strstr(hdr, ".entry") ? entry_name(hdr) : NULL;
+		if (name)
+			add_entry_name(ps->m, name, &capn);
+		if (name && found != '{')
 			emu_perr(ps, ps->line, "entry without a body");
-		else if (strstr(hdr, ".entry"))
-			parse_entry(ps, c, hdr, &capk);
+		else if (name && ps->want && strcmp(name, ps->want))
+			skip_body(c); /* another entry: what it holds cannot refuse this one */
+		else if (name)
+			parse_entry(ps, c, hdr, name, &capk);
 		else if (strstr(hdr, ".func") && found == '{')
 			skip_body(c);
 		else if (strstr(hdr, ".func"))
 			; /* a prototype */
 		else if (found == ';' && strstr(hdr, ".shared"))
 			decl_shared(ps, hdr, 1);
-		else if (found == ';' && (strstr(hdr, ".global") || strstr(hdr, ".const")))
-			emu_punsup(ps, ps->line, "module-level .global/.const variables are not supported");
+		else if (strstr(hdr, ".global") || strstr(hdr, ".const")) {
+			note_global(ps, hdr);
+			if (found == '{') { /* "= {105, 32, ...};": the initialiser, then its ';' */
+				skip_body(c);
+				c->pos += strcspn(c->t + c->pos, ";");
+				c->pos += c->t[c->pos] == ';';
+			}
+		}
+		free(name);
 		free(hdr);
 		if (!found)
 			return;
 	}
 }
 
-emu_module *emu_module_parse(const char *path, const char *text, emu_error *why, char *err, int errlen)
+static void free_names(char **v, int n)
+{
+	for (int i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
+}
+
+void emu_module_no_entry(const emu_module *m, const char *entry, char *err, int errlen)
+{
+	int n = snprintf(err, (size_t)errlen, "%s: no .entry '%.300s'; its entries:", m->path, entry);
+	for (int i = 0; i < m->nentries && n >= 0 && n < errlen; i++)
+		n += snprintf(err + n, (size_t)(errlen - n), "%s %s", i ? "," : "", m->entries[i]);
+}
+
+emu_module *emu_module_parse_entry(const char *path, const char *text, const char *entry, emu_error *why, char *err,
+				   int errlen)
 {
 	emu_module *m = xcalloc(1, sizeof *m);
 	util_strlcpy(m->path, path, sizeof m->path);
-	emu_pstate ps = {.path = path, .err = err, .errlen = errlen, .m = m};
+	emu_pstate ps = {.path = path, .err = err, .errlen = errlen, .m = m, .want = entry};
 	if (errlen > 0)
 		err[0] = 0;
 	char *clean = emu_strip_comments(text);
 	emu_cursor c = {.t = clean, .pos = 0, .line = 1};
 	if (find_regions(&ps, text) == 0)
 		parse_module(&ps, &c);
-	if (!ps.why && m->nk == 0) {
+	if (!ps.why && m->nentries == 0) {
 		snprintf(err, (size_t)errlen, "%s: no .entry found", path);
 		ps.why = EMU_ERR_PARSE;
+	} else if (!ps.why && entry && entry[0] && m->nk == 0) {
+		emu_module_no_entry(m, entry, err, errlen);
+		ps.why = EMU_ERR_BAD_REQUEST;
 	}
 	free(clean);
 	free(ps.line_regions);
@@ -458,6 +567,8 @@ emu_module *emu_module_parse(const char *path, const char *text, emu_error *why,
 	free(ps.labels);
 	free(ps.uses);
 	free(ps.extern_fix);
+	free_names(ps.globals, ps.nglobals);
+	free_names(ps.callparams, ps.ncallparams);
 	if (why)
 		*why = ps.why;
 	if (ps.why) {
@@ -467,7 +578,12 @@ emu_module *emu_module_parse(const char *path, const char *text, emu_error *why,
 	return m;
 }
 
-emu_module *emu_module_load(const char *path, emu_error *why, char *err, int errlen)
+emu_module *emu_module_parse(const char *path, const char *text, emu_error *why, char *err, int errlen)
+{
+	return emu_module_parse_entry(path, text, NULL, why, err, errlen);
+}
+
+emu_module *emu_module_load_entry(const char *path, const char *entry, emu_error *why, char *err, int errlen)
 {
 	char e[256];
 	char *text = util_read_file(path, NULL, e, sizeof e);
@@ -477,9 +593,14 @@ emu_module *emu_module_load(const char *path, emu_error *why, char *err, int err
 			*why = EMU_ERR_BAD_REQUEST;
 		return NULL;
 	}
-	emu_module *m = emu_module_parse(path, text, why, err, errlen);
+	emu_module *m = emu_module_parse_entry(path, text, entry, why, err, errlen);
 	free(text);
 	return m;
+}
+
+emu_module *emu_module_load(const char *path, emu_error *why, char *err, int errlen)
+{
+	return emu_module_load_entry(path, NULL, why, err, errlen);
 }
 
 void emu_module_free(emu_module *m)
@@ -489,15 +610,16 @@ void emu_module_free(emu_module *m)
 	for (int i = 0; i < m->nk; i++)
 		kernel_free(&m->k[i]);
 	free(m->k);
+	free_names(m->entries, m->nentries);
 	free(m);
 }
 
 int emu_module_entries(const emu_module *m, const char **names, int max)
 {
 	int n = 0;
-	for (int i = 0; i < m->nk && n < max; i++)
-		names[n++] = m->k[i].name;
-	return m->nk;
+	for (int i = 0; i < m->nentries && n < max; i++)
+		names[n++] = m->entries[i];
+	return m->nentries;
 }
 
 const emu_kernel *emu_find_kernel(const emu_module *m, const char *name)

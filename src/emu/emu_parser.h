@@ -9,7 +9,7 @@
 /* ---- the parse state (emu_parse.c) ---- */
 
 typedef struct {
-	char name[64];
+	char name[EMU_NAME];
 	int base;       /* first register */
 	int count;      /* registers in a %r<N> range; 0 for a scalar */
 	int vec;        /* 1, 2 or 4 */
@@ -17,7 +17,7 @@ typedef struct {
 } emu_regdecl;
 
 typedef struct {
-	char name[64];
+	char name[EMU_NAME];
 	int offset;     /* in shared memory; -1 for the dynamic (extern) array until fixed */
 	int align;
 	int is_extern;
@@ -31,7 +31,7 @@ typedef struct {
 } emu_shlist;
 
 typedef struct {
-	char name[64];
+	char name[EMU_NAME];
 	int op;         /* op index of a definition; for a use, the op that branches */
 } emu_labelref;
 
@@ -55,7 +55,16 @@ typedef struct {
 	int *extern_fix;          /* const registers holding the dynamic array's address */
 	int nextern_fix, capextern_fix;
 	int line;                 /* line of the statement being decoded */
+	const char *want;         /* the one entry to parse; NULL: all, "": none (list only) */
+	char **globals;           /* module-level .global/.const variables: refused only where used */
+	int nglobals, capglobals;
+	char **callparams;        /* .param declared in the body for a call's arguments */
+	int ncallparams, capcallparams;
 } emu_pstate;
+
+/* Copies a name into a field of EMU_NAME bytes; -1 (a parse error naming
+ * it) when it does not fit, so nothing is ever cut. */
+int emu_name_copy(emu_pstate *ps, char *dst, const char *src, size_t len);
 
 /* Makes room for element n of a growing array. */
 #define EMU_GROW(arr, n, cap) do { if ((n) >= (cap)) { (cap) = (cap) ? 2 * (cap) : 16; \

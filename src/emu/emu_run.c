@@ -8,6 +8,7 @@
 #include "base/rng.h"
 #include "base/util.h"
 #include "emu/emu_internal.h"
+#include "run/verify.h"
 
 static const char *const class_names[EMU_CLS_COUNT] = {
 	[EMU_CLS_FP] = "fp", [EMU_CLS_INT] = "int", [EMU_CLS_MOVE] = "move",
@@ -109,6 +110,122 @@ static int build_params(const run_request *rq, const emu_kernel *k, uint8_t *par
 	return 0;
 }
 
+/* One launch of the kernel over the request's grid with the given C;
+ * cnt receives the per-instruction counts. */
+static emu_error launch_once(const run_request *rq, const emu_options *opt, const emu_module *m, const emu_kernel *k,
+			     const uint8_t *param, emu_buffer bufs[3], emu_opcount *cnt, emu_launch *L, char *err,
+			     int errlen)
+{
+	*L = (emu_launch){
+		.k = k, .path = m->path, .smem_dynamic = rq->smem, .param = param,
+		.bufs = {bufs[0], bufs[1], bufs[2]}, .nbufs = 3, .max_warp_inst = opt->max_warp_inst, .cnt = cnt,
+		.progress = opt->progress, .progress_ctx = opt->progress_ctx,
+	};
+	if (!L->max_warp_inst) {
+		/* A GEMM needs well under one warp instruction per multiply-add; twice
+		 * that bounds a runaway loop to seconds at the sizes the tutor uses. */
+		double mnk = (double)rq->M * (double)rq->N * (double)rq->K;
+		L->max_warp_inst = (long long)fmin(1e7 + 2 * mnk, 1e10);
+	}
+	memcpy(L->grid, rq->grid, sizeof L->grid);
+	memcpy(L->block, rq->block, sizeof L->block);
+	for (int i = 0; i < 3; i++) {
+		if (!L->grid[i])
+			L->grid[i] = 1;
+		if (!L->block[i])
+			L->block[i] = 1;
+	}
+	return emu_exec(L, err, errlen);
+}
+
+/* Sums the per-instruction counts into the kernel's totals and its regions. */
+static void take_counts(const emu_module *m, const emu_kernel *k, const emu_opcount *cnt, emu_result *res)
+{
+	res->nregions = m->nregions;
+	for (int r = 0; r < m->nregions; r++) {
+		util_strlcpy(res->regions[r].name, m->regions[r].name, sizeof res->regions[r].name);
+		res->regions[r].first_line = m->regions[r].first_line;
+		res->regions[r].last_line = m->regions[r].last_line;
+	}
+	for (int i = 0; i < k->nops; i++) {
+		emu_counts oc;
+		op_counts(&k->ops[i], &cnt[i], &oc);
+		emu_counts_add(&res->total, &oc);
+		for (uint32_t rm = k->ops[i].regions; rm; rm &= rm - 1)
+			emu_counts_add(&res->regions[__builtin_ctz(rm)].c, &oc);
+	}
+}
+
+/* The reference alpha*A*B + beta*C0, accumulated in double, rounded to f32. */
+static float *reference(const run_request *rq, const float *af, const float *bf, const float *c0, argspec_blas bl)
+{
+	size_t nc = (size_t)rq->M * (size_t)rq->N;
+	double *acc = xcalloc(nc, sizeof(double));
+	for (long long i = 0; i < rq->M; i++)
+		for (long long kk = 0; kk < rq->K; kk++) {
+			double a = af[i * rq->K + kk];
+			const float *brow = bf + kk * rq->N;
+			double *crow = acc + i * rq->N;
+			for (long long j = 0; j < rq->N; j++)
+				crow[j] += a * brow[j];
+		}
+	float *ref = xmalloc(nc * sizeof(float));
+	for (size_t i = 0; i < nc; i++)
+		ref[i] = (float)((double)bl.alpha * acc[i] + (c0 ? (double)bl.beta * c0[i] : 0.0));
+	free(acc);
+	return ref;
+}
+
+/* C as the run starts: random finite C0 with beta:, NaN without. */
+static void fill_c(float *C, const float *c0, size_t nc)
+{
+	if (c0) {
+		memcpy(C, c0, nc * sizeof(float));
+		return;
+	}
+	uint32_t poison = VERIFY_POISON;
+	for (size_t i = 0; i < nc; i++)
+		memcpy(&C[i], &poison, 4);
+}
+
+/* The check (run/verify.c), with the second launch it may ask for. */
+static emu_error check(const run_request *rq, const emu_options *opt, const emu_module *m, const emu_kernel *k,
+		       const uint8_t *param, emu_buffer bufs[3], const float *af, const float *bf, const float *c0,
+		       emu_result *res, char *err, int errlen)
+{
+	size_t nc = (size_t)rq->M * (size_t)rq->N;
+	float *C = (float *)bufs[2].host;
+	float *ref = reference(rq, af, bf, c0, argspec_blas_of(&rq->args));
+	float *got = xmalloc(nc * sizeof(float));
+	memcpy(got, C, nc * sizeof(float));
+	verify_input vin = {.rows = (size_t)rq->M, .cols = (size_t)rq->N, .got = got, .ref = ref, .c0 = c0, .tol = res->tol};
+	verify_report rep;
+	verify_check(&vin, &rep);
+	emu_error rc = EMU_OK;
+	if (rep.again) {
+		if (rep.again == VERIFY_AGAIN_C0)
+			verify_second_c0(c0, C, nc);
+		else
+			memset(C, 0, nc * sizeof(float));
+		emu_opcount *cnt2 = xcalloc((size_t)k->nops, sizeof *cnt2);
+		emu_launch L2;
+		emu_options o2 = *opt;
+		o2.progress = NULL; /* the second launch only decides the verdict */
+		rc = launch_once(rq, &o2, m, k, param, bufs, cnt2, &L2, err, errlen);
+		free(cnt2);
+		vin.got2 = C;
+		if (rc == EMU_OK)
+			verify_check(&vin, &rep);
+	}
+	res->rel_error = rep.rel_err;
+	res->bad_elems = (long long)rep.bad;
+	res->verified = rep.kind == VERIFY_PASS;
+	util_strlcpy(res->verify_msg, rep.msg, sizeof res->verify_msg);
+	free(ref);
+	free(got);
+	return rc;
+}
+
 emu_error emu_run(const run_request *rq, const emu_options *opt, emu_result *res, char *err, int errlen)
 {
 	emu_options dflt = {0};
@@ -135,13 +252,13 @@ emu_error emu_run(const run_request *rq, const emu_options *opt, emu_result *res
 		if (access(path, R_OK) != 0 && path[0] != '/')
 			util_path(path, sizeof path, rq->ptx_path);
 		emu_error why;
-		m = own = emu_module_load(path, &why, err, errlen);
+		m = own = emu_module_load_entry(path, rq->entry, &why, err, errlen);
 		if (!m)
 			return why;
 	}
 	const emu_kernel *k = emu_find_kernel(m, rq->entry);
 	if (!k) {
-		errf(err, errlen, "%s: no .entry '%s'", m->path, rq->entry);
+		emu_module_no_entry(m, rq->entry, err, errlen);
 		emu_module_free(own);
 		return EMU_ERR_BAD_REQUEST;
 	}
@@ -149,8 +266,7 @@ emu_error emu_run(const run_request *rq, const emu_options *opt, emu_result *res
 	size_t esz = rq->dt == DTYPE_F16 ? 2 : 4;
 	size_t na = (size_t)rq->M * (size_t)rq->K, nb = (size_t)rq->K * (size_t)rq->N, nc = (size_t)rq->M * (size_t)rq->N;
 	uint8_t *A = xcalloc(na, esz), *B = xcalloc(nb, esz);
-	float *C = xcalloc(nc, sizeof(float));
-	double *ref = NULL;
+	float *C = xcalloc(nc, sizeof(float)), *c0 = NULL;
 	float *af = xcalloc(na, sizeof(float)), *bf = xcalloc(nb, sizeof(float));
 	uint8_t *param = xcalloc(1, (size_t)k->param_bytes + 8);
 	emu_opcount *cnt = xcalloc((size_t)k->nops, sizeof *cnt);
@@ -159,85 +275,34 @@ emu_error emu_run(const run_request *rq, const emu_options *opt, emu_result *res
 	rng_format fmt = esz == 2 ? RNG_F16 : RNG_F32;
 	rng_fill(&r, fmt, A, af, na);
 	rng_fill(&r, fmt, B, bf, nb);
-	for (size_t i = 0; i < nc; i++)
-		C[i] = NAN; /* poison: an element the kernel never writes cannot pass */
+	if (argspec_blas_of(&rq->args).has_beta) {
+		c0 = xmalloc(nc * sizeof(float));
+		rng_fill(&r, RNG_F32, c0, NULL, nc);
+	}
+	fill_c(C, c0, nc); /* poison without beta: an element the kernel never writes cannot pass */
+	emu_buffer bufs[3] = {{A, na * esz}, {B, nb * esz}, {(uint8_t *)C, nc * sizeof(float)}};
+	emu_launch L;
 	if (build_params(rq, k, param, err, errlen) < 0)
 		goto out;
-	emu_launch L = {
-		.k = k, .path = m->path, .smem_dynamic = rq->smem, .param = param,
-		.bufs = {{A, na * esz}, {B, nb * esz}, {(uint8_t *)C, nc * sizeof(float)}},
-		.nbufs = 3, .max_warp_inst = opt->max_warp_inst, .cnt = cnt,
-	};
-	if (!L.max_warp_inst) {
-		/* A GEMM needs well under one warp instruction per multiply-add; twice
-		 * that bounds a runaway loop to seconds at the sizes the tutor uses. */
-		double mnk = (double)rq->M * (double)rq->N * (double)rq->K;
-		L.max_warp_inst = (long long)fmin(1e7 + 2 * mnk, 1e10);
-	}
-	memcpy(L.grid, rq->grid, sizeof L.grid);
-	memcpy(L.block, rq->block, sizeof L.block);
-	for (int i = 0; i < 3; i++) {
-		if (!L.grid[i])
-			L.grid[i] = 1;
-		if (!L.block[i])
-			L.block[i] = 1;
-	}
-	if ((rc = emu_exec(&L, err, errlen)) != EMU_OK)
-		goto out;
+	rc = launch_once(rq, opt, m, k, param, bufs, cnt, &L, err, errlen);
 	res->blocks = (long long)L.grid[0] * L.grid[1] * L.grid[2];
+	res->blocks_done = L.blocks_done;
 	res->warps = L.warps;
 	res->races = L.races;
 	util_strlcpy(res->race_msg, L.race_msg, sizeof res->race_msg);
+	take_counts(m, k, cnt, res); /* a cancelled run keeps what it counted */
+	res->seconds = util_now() - t0;
+	if (rc != EMU_OK)
+		goto out;
 
-	/* counts: per static instruction, summed into the kernel and its regions */
-	res->nregions = m->nregions;
-	for (int r = 0; r < m->nregions; r++) {
-		util_strlcpy(res->regions[r].name, m->regions[r].name, sizeof res->regions[r].name);
-		res->regions[r].first_line = m->regions[r].first_line;
-		res->regions[r].last_line = m->regions[r].last_line;
-	}
-	for (int i = 0; i < k->nops; i++) {
-		emu_counts oc;
-		op_counts(&k->ops[i], &cnt[i], &oc);
-		emu_counts_add(&res->total, &oc);
-		for (uint32_t rm = k->ops[i].regions; rm; rm &= rm - 1)
-			emu_counts_add(&res->regions[__builtin_ctz(rm)].c, &oc);
-	}
-
-	/* the reference, accumulated in double */
 	res->tol = run_tolerance(rq->dt);
-	if (!opt->no_verify) {
-		ref = xcalloc(nc, sizeof(double));
-		for (long long i = 0; i < rq->M; i++)
-			for (long long kk = 0; kk < rq->K; kk++) {
-				double a = af[i * rq->K + kk];
-				const float *brow = bf + kk * rq->N;
-				double *crow = ref + i * rq->N;
-				for (long long j = 0; j < rq->N; j++)
-					crow[j] += a * brow[j];
-			}
-		double num = 0, den = 0;
-		int nan = 0;
-		for (size_t i = 0; i < nc; i++) {
-			double dlt = (double)C[i] - ref[i];
-			if (isnan(C[i]) || isinf(C[i]))
-				nan = 1;
-			num += dlt * dlt;
-			den += ref[i] * ref[i];
-		}
-		double rms = sqrt(den / (double)nc);
-		for (size_t i = 0; i < nc; i++)
-			if (!(fabs((double)C[i] - ref[i]) <= res->tol * (fabs(ref[i]) + rms)))
-				res->bad_elems++;
-		res->rel_error = nan ? NAN : sqrt(num) / (den > 0 ? sqrt(den) : 1);
-		res->verified = !nan && res->rel_error <= res->tol;
-	}
+	if (!opt->no_verify && (rc = check(rq, opt, m, k, param, bufs, af, bf, c0, res, err, errlen)) != EMU_OK)
+		goto out;
 	res->seconds = util_now() - t0;
 	if (res->races)
 		snprintf(res->msg, sizeof res->msg, "%s", res->race_msg);
 	else if (res->verified == 0)
-		snprintf(res->msg, sizeof res->msg, "wrong result: rel. error %.3g (tolerance %.0e), %lld of %zu elements off",
-			 res->rel_error, res->tol, res->bad_elems, nc);
+		snprintf(res->msg, sizeof res->msg, "%s", res->verify_msg);
 	else
 		snprintf(res->msg, sizeof res->msg, "%s", res->verified == 1 ? "verified against the CPU reference" : "ran (not verified)");
 	rc = EMU_OK;
@@ -245,9 +310,9 @@ out:
 	free(A);
 	free(B);
 	free(C);
+	free(c0);
 	free(af);
 	free(bf);
-	free(ref);
 	free(param);
 	free(cnt);
 	emu_module_free(own);

@@ -10,6 +10,7 @@
 #include "base/rng.h"
 #include "base/util.h"
 #include "gpu/cuda.h"
+#include "run/verify.h"
 
 /* ---- the run ---- */
 
@@ -19,8 +20,9 @@ typedef struct {
 	CUfunction fn;
 	CUdeviceptr A, B, C, R;
 	CUevent e0, e1;
-	float *hc, *hr;
+	float *hc, *hr, *hc0, *hc2;  /* C out, reference, C0 (beta:), a second launch's C */
 	void *ha, *hb;
+	argspec_blas blas;           /* alpha, beta: the spec's, for cuBLAS too */
 	/* kernel parameters: storage and pointers */
 	CUtensorMap tm[ARGSPEC_MAX_TMAPS];
 	int ntm;
@@ -45,6 +47,8 @@ static void cleanup(run_state *s)
 	free(s->hb);
 	free(s->hc);
 	free(s->hr);
+	free(s->hc0);
+	free(s->hc2);
 }
 
 /* Sets the status from a failed driver call; faults poison the context. */
@@ -105,7 +109,8 @@ static int build_params(run_state *s, const run_request *rq, run_result *res)
 			u32 = (uint32_t)sizes[strchr("MNK", it->name) - "MNK"];
 			memcpy(slot, &u32, 4);
 			break;
-		case ARG_LITERAL: memcpy(slot, &it->bits, it->bytes); break; /* the low bytes: little-endian */
+		case ARG_LITERAL:
+		case ARG_SCALAR: memcpy(slot, &it->bits, it->bytes); break; /* the low bytes: little-endian */
 		case ARG_TMAP:
 			if (build_tensor_map(s, rq, it, &s->tm[s->ntm], res))
 				return -1;
@@ -167,7 +172,7 @@ static int load_module(run_state *s, const run_request *rq, run_result *res)
 	r = cu->ModuleGetFunction(&s->fn, s->mod, rq->entry);
 	if (r != CUDA_SUCCESS) {
 		res->status = RUN_BAD_REQUEST;
-		snprintf(res->msg, sizeof res->msg, "no entry '%.60s' in %.150s", rq->entry, rq->ptx_path);
+		snprintf(res->msg, sizeof res->msg, "no entry '%.160s' in %.80s", rq->entry, rq->ptx_path);
 		return -1;
 	}
 	cu->FuncGetAttribute(&res->regs, CU_FUNC_ATTRIBUTE_NUM_REGS, s->fn);
@@ -199,18 +204,64 @@ static CUresult launch(run_state *s, const run_request *rq, const run_result *re
 				   rq->block[2], rq->smem, NULL, s->pp, NULL);
 }
 
-/* cuBLAS is column-major: the row-major C = A·B is Cᵀ = Bᵀ·Aᵀ, so B goes first and M, N swap. */
+/* cuBLAS is column-major: the row-major C = A·B is Cᵀ = Bᵀ·Aᵀ, so B goes first and M, N swap.
+ * With the spec's alpha and beta; out must hold C0 when beta is given. */
 static int reference(run_state *s, const run_request *rq, CUdeviceptr out)
 {
 	const cuda_api *cu = s->cu;
 	int m = (int)rq->N, n = (int)rq->M, k = (int)rq->K;
-	float one = 1.0f, zero = 0.0f;
+	float alpha = s->blas.alpha, beta = s->blas.has_beta ? s->blas.beta : 0.0f;
 	if (rq->dt == DTYPE_F16)
-		return cu->blasGemmEx(cu->blas, CUBLAS_OP_N, CUBLAS_OP_N, m, n, k, &one, (void *)(uintptr_t)s->B,
-				      CUDA_R_16F, m, (void *)(uintptr_t)s->A, CUDA_R_16F, k, &zero,
+		return cu->blasGemmEx(cu->blas, CUBLAS_OP_N, CUBLAS_OP_N, m, n, k, &alpha, (void *)(uintptr_t)s->B,
+				      CUDA_R_16F, m, (void *)(uintptr_t)s->A, CUDA_R_16F, k, &beta,
 				      (void *)(uintptr_t)out, CUDA_R_32F, m, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT);
-	return cu->blasSgemm(cu->blas, CUBLAS_OP_N, CUBLAS_OP_N, m, n, k, &one, (const float *)(uintptr_t)s->B, m,
-			     (const float *)(uintptr_t)s->A, k, &zero, (float *)(uintptr_t)out, m);
+	return cu->blasSgemm(cu->blas, CUBLAS_OP_N, CUBLAS_OP_N, m, n, k, &alpha, (const float *)(uintptr_t)s->B, m,
+			     (const float *)(uintptr_t)s->A, k, &beta, (float *)(uintptr_t)out, m);
+}
+
+/* C before a launch: C0 (beta:), or the NaN poison. */
+static CUresult set_c(run_state *s, CUdeviceptr c, const float *c0, size_t nC)
+{
+	return c0 ? s->cu->MemcpyHtoD(c, c0, nC * 4) : s->cu->MemsetD32(c, VERIFY_POISON, nC);
+}
+
+/* The check (run/verify.c) against cuBLAS, with the second launch it may
+ * ask for. 0, or -1 after a failed driver call (status set). */
+static int verify(run_state *s, const run_request *rq, run_result *res, size_t nC)
+{
+	const cuda_api *cu = s->cu;
+	CUresult r;
+	if ((r = set_c(s, s->R, s->hc0, nC)) || reference(s, rq, s->R) || (r = cu->CtxSynchronize())) {
+		set_cuda_error(res, r ? r : CUDA_ERROR_LAUNCH_FAILED, "cuBLAS failed");
+		return -1;
+	}
+	cu->MemcpyDtoH(s->hc, s->C, nC * 4);
+	cu->MemcpyDtoH(s->hr, s->R, nC * 4);
+	verify_input in = {.rows = (size_t)rq->M, .cols = (size_t)rq->N, .got = s->hc, .ref = s->hr, .c0 = s->hc0,
+			   .tol = res->tol};
+	verify_report rep;
+	verify_check(&in, &rep);
+	if (rep.again) {
+		s->hc2 = xmalloc(nC * 4);
+		if (rep.again == VERIFY_AGAIN_C0)
+			verify_second_c0(s->hc0, s->hc2, nC);
+		else
+			memset(s->hc2, 0, nC * 4);
+		if ((r = cu->MemcpyHtoD(s->C, s->hc2, nC * 4)) || (r = launch(s, rq, res)) || (r = cu->CtxSynchronize())) {
+			set_cuda_error(res, r, "the second launch of the check failed");
+			return -1;
+		}
+		cu->MemcpyDtoH(s->hc2, s->C, nC * 4);
+		in.got2 = s->hc2;
+		verify_check(&in, &rep);
+	}
+	res->rel_err = rep.rel_err;
+	res->verified = rep.kind == VERIFY_PASS;
+	if (!res->verified) {
+		res->status = RUN_WRONG;
+		util_strlcpy(res->msg, rep.msg, sizeof res->msg);
+	}
+	return 0;
 }
 
 /* Median time of a launch, in ms; which = 0 ours, 1 cuBLAS. */
@@ -294,22 +345,26 @@ void runner_run(const run_request *rq, run_result *res)
 	rng gen;
 	rng_seed(&gen, (uint64_t)(util_now() * 1e9));
 	rng_format fmt = rq->dt == DTYPE_F16 ? RNG_F16 : RNG_F32;
+	s.blas = argspec_blas_of(&rq->args);
 	s.ha = malloc(nA * es);
 	s.hb = malloc(nB * es);
 	s.hc = malloc(nC * 4);
 	s.hr = malloc(nC * 4);
-	if (s.ha && s.hb) {
+	s.hc0 = s.blas.has_beta ? malloc(nC * 4) : NULL;
+	if (s.ha && s.hb && (s.hc0 || !s.blas.has_beta)) {
 		rng_fill(&gen, fmt, s.ha, NULL, nA);
 		rng_fill(&gen, fmt, s.hb, NULL, nB);
+		if (s.hc0)
+			rng_fill(&gen, RNG_F32, s.hc0, NULL, nC); /* C0: random, finite, never zero */
 	}
-	if (!s.ha || !s.hb || !s.hc || !s.hr) {
+	if (!s.ha || !s.hb || !s.hc || !s.hr || (s.blas.has_beta && !s.hc0)) {
 		res->status = RUN_BAD_REQUEST;
 		snprintf(res->msg, sizeof res->msg, "out of host memory for %lldx%lldx%lld", rq->M, rq->N, rq->K);
 		goto out;
 	}
 	if ((r = cu->MemcpyHtoD(s.A, s.ha, nA * es)) || (r = cu->MemcpyHtoD(s.B, s.hb, nB * es)) ||
-	    /* Poison C with NaN so an element the kernel never writes fails. */
-	    (r = cu->MemsetD32(s.C, 0x7fc00000u, nC))) {
+	    /* C0 with beta:; else NaN, so an element the kernel never writes fails. */
+	    (r = set_c(&s, s.C, s.hc0, nC))) {
 		set_cuda_error(res, r, "cannot copy the inputs");
 		goto out;
 	}
@@ -336,31 +391,8 @@ void runner_run(const run_request *rq, run_result *res)
 		if (!cu->blas) {
 			res->verified = -1;
 			snprintf(res->msg, sizeof res->msg, "ran, but not verified: cuBLAS (libcublas.so.13/12/11) not found");
-		} else if (reference(&s, rq, s.R) || (r = cu->CtxSynchronize())) {
-			set_cuda_error(res, r ? r : CUDA_ERROR_LAUNCH_FAILED, "cuBLAS failed");
+		} else if (verify(&s, rq, res, nC)) {
 			goto out;
-		} else {
-			cu->MemcpyDtoH(s.hc, s.C, nC * 4);
-			cu->MemcpyDtoH(s.hr, s.R, nC * 4);
-			double diff = 0, norm = 0;
-			size_t nans = 0;
-			for (size_t i = 0; i < nC; i++) {
-				double d = (double)s.hc[i] - s.hr[i];
-				nans += isnan(s.hc[i]) != 0;
-				diff += d * d;
-				norm += (double)s.hr[i] * s.hr[i];
-			}
-			res->rel_err = norm > 0 ? sqrt(diff / norm) : sqrt(diff);
-			res->verified = !nans && res->rel_err <= res->tol;
-			if (!res->verified) {
-				res->status = RUN_WRONG;
-				if (nans)
-					snprintf(res->msg, sizeof res->msg,
-						 "%zu of %zu outputs are NaN: never written (or wrong)", nans, nC);
-				else
-					snprintf(res->msg, sizeof res->msg, "relative error %.3g is above the tolerance %.0e",
-						 res->rel_err, res->tol);
-			}
 		}
 	}
 

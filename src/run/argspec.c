@@ -183,13 +183,34 @@ static const struct {
 	{"M", ARG_SIZE, 4},   {"N", ARG_SIZE, 4},   {"K", ARG_SIZE, 4},
 };
 
-/* Forms written PREFIX:FIELDS that are not literals. A named BLAS scalar
- * (alpha:1.5, beta:0.5) is one more row. */
+/* ---- BLAS's named scalars ---- */
+
+/* alpha:VALUE or beta:VALUE, an f32 passed by value; which is the name's first letter. */
+static int parse_scalar(const char *tok, const char *fields, const expr_env *env, argspec_item *it, char *err,
+			int errlen)
+{
+	(void)env;
+	char why[128];
+	if (!*fields)
+		return bad(err, errlen, "'%s': no value after '%.*s' (e.g. alpha:1.5 beta:0.5)", tok,
+			   (int)(fields - tok), tok);
+	if (parse_real(&types[ARG_F32], fields, &it->bits, why, sizeof why))
+		return bad(err, errlen, "'%s': %s", tok, why);
+	it->kind = ARG_SCALAR;
+	it->name = tok[0];
+	it->type = ARG_F32;
+	it->bytes = 4;
+	return 0;
+}
+
+/* Forms written PREFIX:FIELDS that are not literals. */
 static const struct {
 	const char *prefix;
 	int (*parse)(const char *tok, const char *fields, const expr_env *env, argspec_item *it, char *err, int errlen);
 } prefixes[] = {
 	{"tmap", parse_tmap},
+	{"alpha", parse_scalar},
+	{"beta", parse_scalar},
 };
 
 /* A token that is none of the forms; plen > 0: its prefix is no type. The
@@ -201,8 +222,9 @@ static int unknown(const char *tok, size_t plen, char *err, int errlen)
 	for (int t = 0; t < ARG_NTYPES && used < sizeof help; t++)
 		used += (size_t)snprintf(help + used, sizeof help - used, " %s", types[t].name);
 	if (plen)
-		return bad(err, errlen, "'%s': unknown type '%.*s' (%s, or tmap:A:64:128:128B)", tok, (int)plen, tok, help);
-	return bad(err, errlen, "'%s': unknown parameter (%s, or tmap:A:64:128:128B)", tok, help);
+		return bad(err, errlen, "'%s': unknown type '%.*s' (%s, alpha:1.5 beta:0.5, or tmap:A:64:128:128B)", tok,
+			   (int)plen, tok, help);
+	return bad(err, errlen, "'%s': unknown parameter (%s, alpha:1.5 beta:0.5, or tmap:A:64:128:128B)", tok, help);
 }
 
 static int parse_token(const char *tok, const expr_env *env, argspec_item *it, char *err, int errlen)
@@ -258,7 +280,7 @@ static size_t token_len(const char *p)
 int argspec_parse(const char *spec, const expr_env *env, argspec *out, char *err, int errlen)
 {
 	const char *p = spec;
-	int comma = 0, ntmaps = 0;
+	int comma = 0, ntmaps = 0, nscalar[2] = {0, 0};
 	out->n = 0;
 	for (;;) {
 		p += strspn(p, " \t");
@@ -280,6 +302,8 @@ int argspec_parse(const char *spec, const expr_env *env, argspec *out, char *err
 			return -1;
 		if (it->kind == ARG_TMAP && ++ntmaps > ARGSPEC_MAX_TMAPS)
 			return bad(err, errlen, "'%s': more than %d tensor maps", tok, ARGSPEC_MAX_TMAPS);
+		if (it->kind == ARG_SCALAR && ++nscalar[it->name == 'b'] > 1)
+			return bad(err, errlen, "'%s': %s is given twice", tok, it->name == 'a' ? "alpha" : "beta");
 		out->n++;
 		p += strspn(p, " \t");
 		comma = *p == ',';
@@ -288,6 +312,32 @@ int argspec_parse(const char *spec, const expr_env *env, argspec *out, char *err
 	if (!out->n)
 		return bad(err, errlen, "no parameters (the usual list is A B C M N K)");
 	return 0;
+}
+
+static float item_f32(const argspec_item *it)
+{
+	uint32_t u = (uint32_t)it->bits;
+	float f;
+	memcpy(&f, &u, 4);
+	return f;
+}
+
+argspec_blas argspec_blas_of(const argspec *a)
+{
+	argspec_blas b = {.alpha = 1.0f};
+	for (int i = 0; i < a->n; i++) {
+		const argspec_item *it = &a->item[i];
+		if (it->kind != ARG_SCALAR)
+			continue;
+		if (it->name == 'a') {
+			b.has_alpha = 1;
+			b.alpha = item_f32(it);
+		} else {
+			b.has_beta = 1;
+			b.beta = item_f32(it);
+		}
+	}
+	return b;
 }
 
 const argspec *argspec_or_default(const argspec *a)
@@ -313,6 +363,9 @@ void argspec_format_item(const argspec_item *it, char *buf, size_t len)
 		break;
 	case ARG_TMAP:
 		snprintf(buf, len, "tmap:%c:%u:%u:%s", it->name, it->box[0], it->box[1], swizzles[it->swizzle]);
+		break;
+	case ARG_SCALAR:
+		snprintf(buf, len, "%s:%.9g", it->name == 'a' ? "alpha" : "beta", item_f32(it));
 		break;
 	case ARG_LITERAL:
 		if (it->type == ARG_F64 || it->type == ARG_F32 || it->type == ARG_F16) {

@@ -12,13 +12,13 @@
 #define ARGSPEC_TOKEN 64      /* the longest token, terminator included */
 #define ARGSPEC_BOX_MAX 256   /* the driver's limit on a tensor-map box side */
 
-/* What one parameter is. A named BLAS scalar (alpha:1.5) would be one more
- * kind here and one more row in argspec.c's table of prefixes. */
+/* What one parameter is. */
 typedef enum {
 	ARG_MATRIX,   /* A, B or C: the device buffer's address (u64) */
 	ARG_SIZE,     /* M, N or K (u32) */
 	ARG_LITERAL,  /* TYPE:VALUE, e.g. u32:8 f32:1.5 */
 	ARG_TMAP,     /* tmap:MATRIX:INNER:OUTER[:SWIZZLE]: a CUtensorMap passed by value */
+	ARG_SCALAR,   /* alpha:VALUE, beta:VALUE: BLAS's scalars (f32); name 'a' or 'b' */
 } argspec_kind;
 
 /* The literal types; argspec.c holds their names, sizes and parsers in one table. */
@@ -29,10 +29,10 @@ typedef enum { ARG_SWIZZLE_NONE, ARG_SWIZZLE_32B, ARG_SWIZZLE_64B, ARG_SWIZZLE_1
 
 typedef struct {
 	argspec_kind kind;
-	char name;                /* ARG_MATRIX, ARG_TMAP: 'A' 'B' 'C'; ARG_SIZE: 'M' 'N' 'K' */
-	argspec_type type;        /* ARG_LITERAL */
+	char name;                /* ARG_MATRIX, ARG_TMAP: 'A' 'B' 'C'; ARG_SIZE: 'M' 'N' 'K'; ARG_SCALAR: 'a' 'b' */
+	argspec_type type;        /* ARG_LITERAL, ARG_SCALAR (always ARG_F32) */
 	unsigned bytes;           /* the parameter's size: 8, 4, the literal's, 128 for a tensor map */
-	uint64_t bits;            /* ARG_LITERAL: the value, in its low `bytes` bytes (little-endian) */
+	uint64_t bits;            /* ARG_LITERAL, ARG_SCALAR: the value, in its low `bytes` bytes (little-endian) */
 	unsigned box[2];          /* ARG_TMAP: INNER columns x OUTER rows; 0 when not evaluated */
 	argspec_swizzle swizzle;  /* ARG_TMAP */
 } argspec_item;
@@ -46,13 +46,24 @@ typedef struct {
 /* Parses a spec: tokens separated by white space or commas (not inside
  * parentheses): A B C, M N K, TYPE:VALUE with TYPE u32 s32 u64 s64 f32 f64
  * f16 (integers in decimal or 0x hex, in the type's range; reals finite in
- * the type), or tmap:A|B|C:INNER:OUTER[:none|32B|64B|128B]. The box sides
+ * the type), alpha:VALUE and beta:VALUE (BLAS's f32 scalars, each at most
+ * once), or tmap:A|B|C:INNER:OUTER[:none|32B|64B|128B]. The box sides
  * are expressions evaluated in env; with env NULL (a syntax check, as at
  * lesson load) a side that is not a plain number is left 0. Nothing is cut:
  * an empty token, a token of ARGSPEC_TOKEN characters or more, more than
  * ARGSPEC_MAX parameters are refused. Returns 0, or -1 with one line in err
  * that names the token. */
 int argspec_parse(const char *spec, const expr_env *env, argspec *out, char *err, int errlen);
+
+/* BLAS semantics, C = alpha*A*B + beta*C: what a spec's named scalars ask of
+ * a run. Without beta:, C starts poisoned with NaN; with it, C starts as
+ * random finite C0 and the reference adds beta*C0. alpha is 1 when absent. */
+typedef struct {
+	int has_alpha, has_beta;
+	float alpha, beta;
+} argspec_blas;
+
+argspec_blas argspec_blas_of(const argspec *a);
 
 /* a itself, or the standard list A B C M N K when a is empty. */
 const argspec *argspec_or_default(const argspec *a);

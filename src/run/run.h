@@ -8,13 +8,16 @@
 
 #define RUN_PATH 512
 #define RUN_LOG 8192
+/* The longest entry name, terminator included: nvcc's mangled template
+ * kernels run to 70-200 characters; a longer one is refused, never cut. */
+#define RUN_ENTRY 512
 
 /* One run. A request with an empty ptx_path only describes the device: the
  * result's spec is filled from the driver and nothing is launched.
  * A plain-old-data struct so the worker can send it whole over a pipe. */
 typedef struct {
 	char ptx_path[RUN_PATH];
-	char entry[64];
+	char entry[RUN_ENTRY];
 	dtype dt;
 	unsigned grid[3], block[3];
 	unsigned smem;            /* dynamic shared memory bytes */

@@ -1,0 +1,142 @@
+/* verify: the one check of a run's output C against its reference, on plain arrays, for the GPU runner and the emulator alike. */
+#include "run/verify.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+static uint32_t bits(float f)
+{
+	uint32_t u;
+	memcpy(&u, &f, 4);
+	return u;
+}
+
+void verify_second_c0(const float *c0, float *out, size_t n)
+{
+	/* c0 is in [-1, 1] and never zero (base/rng), so the scaled value is a
+	 * normal float, exact, and of another exponent than c0. */
+	for (size_t i = 0; i < n; i++)
+		out[i] = ldexpf(c0[i], -40);
+}
+
+/* The error norms, the worst element and the count off by more than tol
+ * (elementwise, against tol * (|ref| + rms)), over finite outputs. */
+static void measure(const verify_input *in, size_t n, verify_report *rep)
+{
+	double num = 0, den = 0;
+	for (size_t i = 0; i < n; i++) {
+		den += (double)in->ref[i] * in->ref[i];
+		if (isfinite(in->got[i])) {
+			double d = (double)in->got[i] - in->ref[i];
+			num += d * d;
+		}
+	}
+	double rms = sqrt(den / (double)(n ? n : 1)), worst = -1;
+	for (size_t i = 0; i < n; i++) {
+		double d = fabs((double)in->got[i] - in->ref[i]), scale = fabs((double)in->ref[i]) + rms;
+		double r = isfinite(in->got[i]) ? d / (scale > 0 ? scale : 1) : INFINITY;
+		if (!(d <= in->tol * scale))
+			rep->bad++;
+		if (r > worst) {
+			worst = r;
+			rep->worst = i;
+		}
+	}
+	rep->expected = in->ref[rep->worst];
+	rep->got = in->got[rep->worst];
+	rep->rel_err = rep->nonfinite ? NAN : sqrt(num) / (den > 0 ? sqrt(den) : 1);
+}
+
+/* The first element i with pick(i), or n. */
+static size_t first_of(const verify_input *in, size_t n, int (*pick)(const verify_input *, size_t))
+{
+	size_t i = 0;
+	while (i < n && !pick(in, i))
+		i++;
+	return i;
+}
+
+static int is_nonfinite(const verify_input *in, size_t i) { return !isfinite(in->got[i]); }
+static int is_candidate(const verify_input *in, size_t i) { return bits(in->got[i]) == bits(in->c0[i]); }
+/* Kept C0 through both launches (beta:), or kept the poison and came out 0 with C zeroed (no beta:). */
+static int is_unwritten(const verify_input *in, size_t i)
+{
+	if (in->c0)
+		return is_candidate(in, i) && bits(in->got2[i]) == bits(ldexpf(in->c0[i], -40));
+	return !isfinite(in->got[i]) && bits(in->got2[i]) == 0 && in->ref[i] != 0.0f;
+}
+
+static void where(const verify_input *in, size_t i, char *buf, size_t len)
+{
+	snprintf(buf, len, "row %zu, col %zu", i / (in->cols ? in->cols : 1), i % (in->cols ? in->cols : 1));
+}
+
+/* With C zeroed, are the outputs that were NaN now right? Then the kernel reads C. */
+static int right_with_zero_c(const verify_input *in, size_t n)
+{
+	double num = 0, den = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (!isfinite(in->got2[i]))
+			return 0;
+		double d = (double)in->got2[i] - in->ref[i];
+		num += d * d;
+		den += (double)in->ref[i] * in->ref[i];
+	}
+	return sqrt(num) <= in->tol * (den > 0 ? sqrt(den) : 1);
+}
+
+void verify_check(const verify_input *in, verify_report *rep)
+{
+	size_t n = in->rows * in->cols;
+	char at[64];
+	memset(rep, 0, sizeof *rep);
+	for (size_t i = 0; i < n; i++)
+		rep->nonfinite += !isfinite(in->got[i]);
+	measure(in, n, rep);
+	if (!in->got2) {
+		/* first call: does it need a second launch? */
+		size_t cand = 0;
+		for (size_t i = 0; in->c0 && i < n; i++)
+			cand += is_candidate(in, i);
+		rep->again = cand ? VERIFY_AGAIN_C0 : !in->c0 && rep->nonfinite ? VERIFY_AGAIN_ZERO : VERIFY_AGAIN_NONE;
+		if (rep->again) {
+			rep->kind = in->c0 ? VERIFY_UNWRITTEN : VERIFY_NONFINITE;
+			snprintf(rep->msg, sizeof rep->msg, "not decided yet: a second launch is needed");
+			return;
+		}
+	} else {
+		for (size_t i = 0; i < n; i++)
+			rep->unwritten += is_unwritten(in, i);
+		rep->reads_c = !in->c0 && !rep->unwritten && right_with_zero_c(in, n);
+	}
+	if (rep->unwritten) {
+		rep->kind = VERIFY_UNWRITTEN;
+		where(in, first_of(in, n, is_unwritten), at, sizeof at);
+		snprintf(rep->msg, sizeof rep->msg, "%zu of %zu elements of C were never written (the first at %s): %s",
+			 rep->unwritten, n, at,
+			 in->c0 ? "they kept C0 through two launches" : "they kept the NaN poison, and 0 with C zeroed");
+	} else if (rep->nonfinite) {
+		rep->kind = VERIFY_NONFINITE;
+		where(in, first_of(in, n, is_nonfinite), at, sizeof at);
+		if (rep->reads_c)
+			snprintf(rep->msg, sizeof rep->msg,
+				 "%zu of %zu outputs are NaN because the kernel reads C, which was poisoned with NaN "
+				 "(with C zeroed they are right): add beta:VALUE to --args", rep->nonfinite, n);
+		else
+			snprintf(rep->msg, sizeof rep->msg, "%zu of %zu outputs are NaN or Inf (the first at %s)%s",
+				 rep->nonfinite, n, at,
+				 in->c0 ? "; C started finite, so the kernel computed them"
+					: "; C was poisoned with NaN, but with C zeroed they are still wrong");
+	} else if (!(rep->rel_err <= in->tol)) {
+		rep->kind = VERIFY_WRONG;
+		where(in, rep->worst, at, sizeof at);
+		snprintf(rep->msg, sizeof rep->msg,
+			 "wrong values: rel. error %.3g > tolerance %.0e, %zu of %zu elements off; the worst at %s: "
+			 "expected %.6g, got %.6g", rep->rel_err, in->tol, rep->bad, n, at, rep->expected, rep->got);
+	} else {
+		rep->kind = VERIFY_PASS;
+		snprintf(rep->msg, sizeof rep->msg, "rel. error %.3g within %.0e", rep->rel_err, in->tol);
+	}
+}

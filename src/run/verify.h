@@ -1,0 +1,67 @@
+/* verify: the one check of a run's output C against its reference, on plain arrays, for the GPU runner and the emulator alike. */
+#ifndef PTXTUTOR_VERIFY_H
+#define PTXTUTOR_VERIFY_H
+
+#include <stddef.h>
+
+#include "run/argspec.h"
+
+/* What C held before the launch:
+ *  - no beta: in the spec: every element NaN (VERIFY_POISON), so an element
+ *    the kernel never writes cannot pass;
+ *  - beta: present: random finite C0 (the kernel reads it), and the reference
+ *    is alpha*A*B + beta*C0.
+ * With C0, an element the kernel never writes still holds C0's exact bits.
+ * An element whose output has exactly C0's bits is a candidate; when there
+ * are candidates the caller launches once more with C0' = C0 * 2^-40
+ * (verify_second_c0) and hands that output over: an element that holds
+ * C0's bits after the first launch and C0''s bits after the second was not
+ * written. An unwritten element holds them in both launches, always, so it
+ * is always reported; see docs/editing.md. */
+#define VERIFY_POISON 0x7fc00000u
+
+typedef enum {
+	VERIFY_PASS,
+	VERIFY_NONFINITE,   /* NaN or Inf outputs */
+	VERIFY_UNWRITTEN,   /* elements the kernel never wrote */
+	VERIFY_WRONG,       /* values off by more than the tolerance */
+} verify_kind;
+
+/* Why a second launch is needed, and with what in C. */
+typedef enum {
+	VERIFY_AGAIN_NONE,
+	VERIFY_AGAIN_C0,    /* candidates for unwritten: launch with C = verify_second_c0(C0) */
+	VERIFY_AGAIN_ZERO,  /* NaN outputs with C poisoned and no beta: launch with C = 0 to see whether it reads C */
+} verify_again;
+
+typedef struct {
+	size_t rows, cols;        /* C is rows x cols, row-major */
+	const float *got;         /* the kernel's output */
+	const float *ref;         /* the reference */
+	const float *c0;          /* C before the launch; NULL: poisoned with NaN (no beta:) */
+	double tol;               /* relative tolerance of ||got - ref|| / ||ref|| */
+	/* The second launch's output, when verify_check asked for one (NULL before). */
+	const float *got2;
+} verify_input;
+
+typedef struct {
+	verify_kind kind;
+	verify_again again;       /* set by the first call: launch again and call verify_check with got2 */
+	double rel_err;           /* ||got - ref|| / ||ref|| over the finite outputs; NaN when some are not */
+	size_t nonfinite, unwritten, bad;
+	size_t worst;             /* the worst element (row-major index) */
+	double expected, got;     /* ... its reference and output */
+	int reads_c;              /* with C zeroed the NaNs went away: the kernel reads C (wants beta:) */
+	char msg[256];            /* one line for the user, naming the kind */
+} verify_report;
+
+/* Checks in; fills rep. Call once; if rep->again is set, launch again as it
+ * says (C from verify_second_c0 or zeros, same A and B), put the output in
+ * in->got2 and call again for the final verdict. */
+void verify_check(const verify_input *in, verify_report *rep);
+
+/* C for the second launch with beta: present: c0 scaled by 2^-40 into out
+ * (exact, finite, never zero, never equal to c0). */
+void verify_second_c0(const float *c0, float *out, size_t n);
+
+#endif
