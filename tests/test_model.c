@@ -87,7 +87,7 @@ static void naive_quarter_flop_per_byte(void **state)
 	/* Lanes walk rows of A: 32 sectors for A, one broadcast sector of B. */
 	assert_float_equal(r.sectors_A, 32, 0);
 	assert_float_equal(r.sectors_B, 1, 0);
-	assert_string_equal(r.bound, "memory");
+	assert_string_equal(r.regime, "memory");
 }
 
 /* Coalescing changes the warp view, not the counts: 1 sector of A
@@ -380,7 +380,7 @@ static void wgmma_without_requests(void **state)
 	old.fp32_tflops = 0;
 	assert_int_equal(model_compute(&l, NULL, 4096, 4096, 4096, &old, &r, err, sizeof err), 0);
 	assert_true(isnan(r.ridge) && isnan(r.predicted_ms));
-	fmt(&r, "bound", "unknown");
+	fmt(&r, "regime", "unknown");
 	fmt(&r, "predicted_ms", "n/a");
 }
 
@@ -394,7 +394,7 @@ static void bound_follows_ridge(void **state)
 	model_result r = run(&l, NULL, 4096);
 	/* K/64 loads of 4 B + one 4 B store: 8192 / (256 + 4) = 31.5 FLOP/B > 12.5 */
 	assert_float_equal(r.ai_global, 8192.0 / 260, 1e-9);
-	assert_string_equal(r.bound, "compute");
+	assert_string_equal(r.regime, "compute");
 	assert_float_equal(r.predicted_ms, 1e3 * r.flops / 19.5e12, 1e-9);
 }
 
@@ -466,9 +466,9 @@ static void keys_and_values(void **state)
 	assert_int_equal(model_value(&r, "param.NOPE", &v), -1);
 	assert_int_equal(model_value(&r, "gpu.sms", &v), 0);
 	assert_float_equal(v, 108, 0);
-	assert_int_equal(model_value(&r, "bound", &v), -1);
+	assert_int_equal(model_value(&r, "regime", &v), -1);
 	fmt(&r, "gpu.name", "NVIDIA A100 SXM4 40GB");
-	fmt(&r, "bound", "memory"); /* 7.9 FLOP/B below the ridge of 12.5 */
+	fmt(&r, "regime", "memory"); /* 7.9 FLOP/B below the ridge of 12.5 */
 	fmt(&r, "param.TILE", "32");
 	fmt(&r, "gpu.bw_gbs", "1555 GB/s");
 	fmt(&r, "flops", "17.2 GFLOP");

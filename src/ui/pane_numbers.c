@@ -139,7 +139,7 @@ static void intensity(ui_lines *t, const model_result *m, int w)
 {
 	char v[64], r[32], n[96];
 	ui_lines_section(t, "Intensity (FLOP/B)");
-	snprintf(n, sizeof n, "ridge %s: %s-bound", numfmt_sig(r, sizeof r, m->ridge), m->bound ? m->bound : "?");
+	snprintf(n, sizeof n, "ridge %s: %s-bound", numfmt_sig(r, sizeof r, m->ridge), m->regime ? m->regime : "?");
 	ui_lines_kv(t, "global", numfmt_sig(v, sizeof v, m->ai_global), UI_ROLE_EMPH, n, w);
 	if (m->ai_shared > 0)
 		ui_lines_kv(t, "shared", numfmt_sig(v, sizeof v, m->ai_shared), UI_ROLE_EMPH, NULL, w);
