@@ -142,7 +142,8 @@ static void print_text(const lesson *l, const model_result *r, int default_gpu)
 		for (int i = 0; i < l->nparams; i++) {
 			long long x = 0;
 			expr_get(&r->env, l->params[i].name, &x);
-			printf(" %s=%lld%s", l->params[i].name, x, x != l->params[i].value ? " (what-if)" : "");
+			printf(" %s=%lld%s", l->params[i].name, x,
+			       x == l->params[i].value ? "" : l->params[i].runtime ? " (what-if)" : " (what-if, model only)");
 		}
 	}
 	printf("\n\n");

@@ -12,6 +12,7 @@
 #include "base/util.h"
 #include "model/measured.h"
 #include "model/model_lessons.h"
+#include "run/launch.h"
 
 /* ---- Static shared memory declared in the PTX ---------------------------- */
 
@@ -168,6 +169,8 @@ int model_compute(const lesson *l, const expr_env *overrides, long long M, long 
 		}
 	}
 
+	if (launch_check_whatif(l, overrides, err, errlen))
+		return -1;
 	util_strlcpy(r->lesson_id, l->id, sizeof r->lesson_id);
 	r->lesson_number = l->number;
 	util_strlcpy(r->model, model_lessons_name(m), sizeof r->model);
