@@ -245,7 +245,7 @@ static void test_exercises_are_computed(void **state)
 /* ---- @check: the hint's quantity, evaluated independently of the model ---- */
 
 /* A small floating-point evaluator for @check lines: numbers, + - * /,
- * parentheses, unary minus, and names: a lesson param, M, N, K (from the
+ * parentheses, unary minus, min(a, b), max(a, b), and names: a lesson param, M, N, K (from the
  * model's environment, after the exercise's overrides) or a gpu.* value. */
 typedef struct {
 	const char *p;
@@ -284,6 +284,23 @@ static double calc_factor(calc *c)
 		double v = strtod(c->p, &end);
 		c->p = end;
 		return v;
+	}
+	if (!strncmp(c->p, "min(", 4) || !strncmp(c->p, "max(", 4)) {
+		int is_min = c->p[1] == 'i';
+		c->p += 4;
+		double x = calc_expr(c);
+		calc_space(c);
+		if (*c->p++ != ',' && !c->bad) {
+			c->bad = 1;
+			snprintf(c->why, sizeof c->why, "min/max want two arguments");
+		}
+		double y = calc_expr(c);
+		calc_space(c);
+		if (*c->p++ != ')' && !c->bad) {
+			c->bad = 1;
+			snprintf(c->why, sizeof c->why, "missing ')'");
+		}
+		return is_min ? fmin(x, y) : fmax(x, y);
 	}
 	char name[64];
 	size_t n = strspn(c->p, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.");
@@ -364,6 +381,7 @@ static void test_check_evaluator(void **state)
 	assert_float_equal(calc_eval("(2 + 3) * -4 / 8", &r, err, sizeof err), -2.5, 0);
 	assert_float_equal(calc_eval("2 * K / TILE", &r, err, sizeof err), 256, 0);
 	assert_float_equal(calc_eval("gpu.sms", &r, err, sizeof err), 132, 0);
+	assert_float_equal(calc_eval("min(TILE, 8) + max(1, 2)", &r, err, sizeof err), 10, 0);
 	assert_true(isnan(calc_eval("ai.global", &r, err, sizeof err)));
 	assert_non_null(strstr(err, "unknown name 'ai.global'"));
 	assert_true(isnan(calc_eval("2 +", &r, err, sizeof err)));
@@ -469,7 +487,7 @@ static int lint_line(const char *path, int line, const char *text)
 							    p[-1] == '/' || p[-1] == '_')))
 			continue;
 		const char *e = p;
-		while ((*e >= '0' && *e <= '9') || *e == ',' || (*e == '.' && e[1] >= '0' && e[1] <= '9'))
+		while ((*e >= '0' && *e <= '9') || ((*e == ',' || *e == '.') && e[1] >= '0' && e[1] <= '9'))
 			e++;
 		const char *u = e;
 		if (*u == ' ' || *u == '-')
@@ -643,9 +661,12 @@ static void copy_course(const char *dir)
 		snprintf(path, sizeof path, "%s/%s", dir, sub[i]);
 		assert_true(mkdir(path, 0700) == 0 || errno == EEXIST);
 	}
-	util_path(from, sizeof from, "assets/gpus.tsv");
-	snprintf(path, sizeof path, "%s/assets/gpus.tsv", dir);
-	assert_int_equal(copy_file(from, path), 0);
+	static const char *const assets[] = {"assets/gpus.tsv", MEASURED_FILE};
+	for (size_t i = 0; i < ARRAY_LEN(assets); i++) {
+		util_path(from, sizeof from, assets[i]);
+		snprintf(path, sizeof path, "%s/%s", dir, assets[i]);
+		assert_int_equal(copy_file(from, path), 0);
+	}
 	for (int i = 0; i < the_course.n; i++) {
 		const lesson *l = &the_course.l[i];
 		util_path(from, sizeof from, l->path);

@@ -18,7 +18,7 @@ int measured_load(char *err, int errlen);
 /* The same from text in memory (tests); replaces what was loaded. */
 int measured_parse(const char *path, const char *text, char *err, int errlen);
 
-/* Nonzero when key is a measured.* key whose metric some row has. */
+/* Nonzero when key has the form of a measured.* key (the file need not have it). */
 int measured_known(const char *key);
 /* The number for lesson `lesson` (the default for measured.METRIC). Returns
  * 0, or -1 when the file has no such figure or the key is not numeric. */

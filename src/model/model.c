@@ -186,6 +186,7 @@ int model_compute(const lesson *l, const expr_env *overrides, long long M, long 
 		return -1;
 	long long threads = (long long)la.block[0] * la.block[1] * la.block[2];
 	r->threads = threads > (1 << 30) ? (1 << 30) : (int)threads; /* a what-if may ask for absurd blocks */
+	r->warps = (r->threads + 31) / 32;
 	r->smem_dynamic = (int)la.smem;
 	r->blocks = (long long)la.grid[0] * la.grid[1] * la.grid[2];
 	r->smem_static = ptx_static_smem(l->ptx_path);
@@ -326,6 +327,7 @@ static const key_def keys[] = {
 	{"occupancy.regs_source", T_STR, R(regs_source), F_STR, "where the register count comes from"},
 	{"occupancy.smem", T_INT, R(occ.smem_per_block), F_INT, "shared bytes per block as allocated (with the reserved part, rounded)"},
 	{"launch.threads", T_INT, R(threads), F_INT, "threads per block"},
+	{"launch.warps", T_INT, R(warps), F_INT, "warps per block"},
 	{"launch.tiles", T_LL, R(blocks), F_INT, "BM×BN tiles of C, one block each (a persistent grid loops over them)"},
 	{"launch.waves", T_DBL, R(waves), F_NUM, "tiles ÷ (SMs × blocks per SM): the rounds in which the GPU runs them"},
 	{"launch.smem", T_INT, R(smem_request), F_INT, "shared bytes per block the kernel asks for (static + dynamic)"},

@@ -57,6 +57,7 @@ typedef struct {
 
 	/* Occupancy for the lesson's launch shape. */
 	int threads;               /* per block */
+	int warps;                 /* per block: ceil(threads / 32) */
 	int smem_static;           /* per block: declared in the PTX */
 	int smem_dynamic;          /* per block: the lesson's `smem:` */
 	int smem_request;          /* static + dynamic: what the kernel asks for */
