@@ -344,6 +344,7 @@ static const key_def keys[] = {
 	{"gpu.regs_per_sm", T_INT, R(gpu.regs_per_sm), F_INT, "32-bit registers per SM"},
 	{"gpu.max_warps_per_sm", T_INT, R(gpu.max_warps_per_sm), F_INT, "resident warps per SM at most"},
 	{"gpu.max_blocks_per_sm", T_INT, R(gpu.max_blocks_per_sm), F_INT, "resident blocks per SM at most"},
+	{"gpu.smem_per_block", T_INT, R(gpu.smem_per_block), F_INT, "shared bytes a block may use without opting in"},
 	{"gpu.smem_reserved", T_INT, R(gpu.smem_reserved), F_INT, "shared bytes the system reserves per block"},
 	{"gpu.l2_kb", T_INT, R(gpu.l2_kb), F_INT, "L2 size, KiB"},
 	{"gpu.smem_per_sm", T_INT, R(gpu.smem_per_sm), F_INT, "shared memory per SM, bytes"},
