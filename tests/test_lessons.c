@@ -473,8 +473,9 @@ static const char *const hw_units[] = {
 	"SMs", "SM", "×", "times faster", "KB", "KiB", "MB", "cycles",
 };
 
-/* A blockquote that opens with "> Measured" quotes the measured-data file
- * and is exempt (its numbers are still placeholders where they can be). */
+/* A blockquote that opens with "> Measured" quotes the measured-data file,
+ * one that opens with "> Worked example" works a case on a named GPU; both
+ * are exempt (their numbers are still placeholders where they can be). */
 static int lint_line(const char *path, int line, const char *text)
 {
 	char s[1024];
@@ -540,7 +541,7 @@ static int lint_text(const char *path, int line, const char *text)
 		if (!strncmp(buf, "```", 3))
 			fence = !fence;
 		else if (buf[0] == '>')
-			quote = quote || !strncmp(buf, "> Measured", 10);
+			quote = quote || !strncmp(buf, "> Measured", 10) || !strncmp(buf, "> Worked example", 16);
 		else
 			quote = 0;
 		if (!fence && !quote && strncmp(buf, "```", 3))

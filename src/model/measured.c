@@ -229,8 +229,10 @@ void measured_format(int lesson, const char *key, char *buf, int len)
 	const row *r = find(l, tflops ? "gflops" : metric);
 	if (!r)
 		return;
-	const char *u = tflops ? "TFLOP/s" : r->unit;
-	double v = tflops ? r->value / 1000 : r->value;
+	/* Rates read as TFLOP/s, the unit the lessons and the roofline use. */
+	int giga = tflops || !strcmp(r->unit, "GFLOP/s");
+	const char *u = giga ? "TFLOP/s" : r->unit;
+	double v = giga ? r->value / 1000 : r->value;
 	char num[48];
 	if (!strcmp(u, "%"))
 		snprintf(buf, (size_t)len, "%s%%", numfmt_sig(num, sizeof num, v));
