@@ -615,6 +615,13 @@ static void test_measured_slower_than_bound(void **state)
 		}
 		/* The bound is at least the compute time and the compulsory DRAM time. */
 		assert_true(r.bound_ms >= r.bound_compute_ms && r.bound_ms >= r.bound_dram_ms);
+		/* So the measured rate sits under every ceiling of the roofline the
+		 * numbers pane draws: min(peak, AI × bandwidth) at each level. */
+		double gflops = r.flops / (ms * 1e6);
+		const double ai[] = {r.ai_dram_ideal, r.ai_l2, r.ai_l1}, bw[] = {r.gpu.bw_gbs, r.gpu.l2_gbs, r.gpu.smem_gbs};
+		for (int k = 0; k < 3; k++)
+			if (isfinite(ai[k]) && bw[k] > 0)
+				assert_true(gflops <= fmin(r.peak_tflops * 1e3, ai[k] * bw[k]) * (1 + 1e-9));
 		rows++;
 	}
 	assert_true(rows >= 9);
