@@ -218,6 +218,9 @@ void measured_format(int lesson, const char *key, char *buf, int len)
 		return;
 	if (is_text(metric)) {
 		const row *r = find(l, "ms");
+		for (int i = 0; !r && i < nrows; i++)
+			if (rows[i].lesson == l)
+				r = &rows[i];
 		r = r ? r : nrows > 0 ? &rows[0] : NULL;
 		if (r)
 			snprintf(buf, (size_t)len, "%s", !strcmp(metric, "gpu") ? r->gpu : !strcmp(metric, "driver") ? r->driver

@@ -6,8 +6,8 @@
  *   measured.METRIC        the lesson's own figure ("ms", "pct_cublas", ...)
  *   measured.LN.METRIC     lesson N's figure ("measured.L8.tflops")
  *   measured.gpu, .driver, .date, .command   (also measured.LN.gpu ...): of
- *                          the row with the lesson's `ms`, or of the file's
- *                          first row
+ *                          the row with the lesson's `ms`, else the lesson's
+ *                          first row, else the file's first row
  * METRIC is any name in the file's metric column, plus `tflops` (gflops / 1000). */
 
 #define MEASURED_FILE "assets/measured-h100.tsv"
