@@ -263,6 +263,19 @@ static void calc_space(calc *c)
 		c->p++;
 }
 
+/* Consumes ch, or marks the expression bad (never steps past the end). */
+static void calc_expect(calc *c, char ch, const char *why)
+{
+	calc_space(c);
+	if (*c->p == ch) {
+		c->p++;
+		return;
+	}
+	if (!c->bad)
+		snprintf(c->why, sizeof c->why, "%s", why);
+	c->bad = 1;
+}
+
 static double calc_factor(calc *c)
 {
 	calc_space(c);
@@ -273,11 +286,7 @@ static double calc_factor(calc *c)
 	if (*c->p == '(') {
 		c->p++;
 		double v = calc_expr(c);
-		calc_space(c);
-		if (*c->p++ != ')' && !c->bad) {
-			c->bad = 1;
-			snprintf(c->why, sizeof c->why, "missing ')'");
-		}
+		calc_expect(c, ')', "missing ')'");
 		return v;
 	}
 	if ((*c->p >= '0' && *c->p <= '9') || *c->p == '.') {
@@ -289,28 +298,16 @@ static double calc_factor(calc *c)
 	if (!strncmp(c->p, "floor(", 6)) {
 		c->p += 6;
 		double x = calc_expr(c);
-		calc_space(c);
-		if (*c->p++ != ')' && !c->bad) {
-			c->bad = 1;
-			snprintf(c->why, sizeof c->why, "missing ')'");
-		}
+		calc_expect(c, ')', "missing ')'");
 		return floor(x);
 	}
 	if (!strncmp(c->p, "min(", 4) || !strncmp(c->p, "max(", 4)) {
 		int is_min = c->p[1] == 'i';
 		c->p += 4;
 		double x = calc_expr(c);
-		calc_space(c);
-		if (*c->p++ != ',' && !c->bad) {
-			c->bad = 1;
-			snprintf(c->why, sizeof c->why, "min/max want two arguments");
-		}
+		calc_expect(c, ',', "min/max want two arguments");
 		double y = calc_expr(c);
-		calc_space(c);
-		if (*c->p++ != ')' && !c->bad) {
-			c->bad = 1;
-			snprintf(c->why, sizeof c->why, "missing ')'");
-		}
+		calc_expect(c, ')', "missing ')'");
 		return is_min ? fmin(x, y) : fmax(x, y);
 	}
 	char name[64];
