@@ -25,7 +25,7 @@ TESTSRC := $(sort $(wildcard tests/test_*.c))
 TESTBIN := $(TESTSRC:tests/%.c=$(BUILD)/tests/%)
 BIN     ?= ptxtutor
 
-.PHONY: all run test asan deps clean ptxas-check ptx
+.PHONY: all run test asan deps clean ptxas-check ptx gpu-bandwidth
 all: $(BIN)
 
 $(BIN): $(OBJ)
@@ -71,6 +71,13 @@ ptxas-check:
 # Rewrites the generated ptx/*.ptx from their generators (the list: ptx/gen/regen.sh; needs python3).
 ptx:
 	$(Q)sh ptx/gen/regen.sh ptx
+
+# The bandwidth microbenchmark scripts/gpu-bandwidth.sh runs (needs nvcc; the binary needs only the driver).
+NVCC ?= /usr/local/cuda/bin/nvcc
+gpu-bandwidth: $(BUILD)/gpu-bandwidth
+$(BUILD)/gpu-bandwidth: scripts/gpu-bandwidth.cu
+	@mkdir -p $(BUILD)
+	$(NVCC) -O3 -gencode arch=compute_80,code=compute_80 -gencode arch=compute_90,code=sm_90 -o $@ $<
 
 clean:
 	rm -rf build build-asan $(BIN)

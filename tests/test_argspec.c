@@ -203,6 +203,7 @@ static const char hopper[] =
 	"block: 384\n"
 	"tile: BM BN\n"
 	"%s\n"
+	"runtime: BK\n" /* the what-if below must reach the launch, not stop as model-only */
 	"---\n"
 	"# P\n";
 

@@ -4,6 +4,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -14,6 +15,7 @@
 
 #include "model/devices.h"
 #include "course/lesson.h"
+#include "model/measured.h"
 #include "model/model.h"
 #include "base/util.h"
 
@@ -240,8 +242,391 @@ static void test_exercises_are_computed(void **state)
 	assert_true(checked >= 2 * 2 * the_course.n);
 }
 
+/* ---- @check: the hint's quantity, evaluated independently of the model ---- */
+
+/* A small floating-point evaluator for @check lines: numbers, + - * /,
+ * parentheses, unary minus, min(a, b), max(a, b), floor(x), and names: a lesson param, M, N, K
+ * (from the model's environment, after the exercise's overrides), regs (the lesson's recorded
+ * registers per thread) or a gpu.* value. */
+typedef struct {
+	const char *p;
+	const model_result *r;
+	int bad;
+	char why[160];
+} calc;
+
+static double calc_expr(calc *c);
+
+static void calc_space(calc *c)
+{
+	while (*c->p == ' ')
+		c->p++;
+}
+
+/* Consumes ch, or marks the expression bad (never steps past the end). */
+static void calc_expect(calc *c, char ch, const char *why)
+{
+	calc_space(c);
+	if (*c->p == ch) {
+		c->p++;
+		return;
+	}
+	if (!c->bad)
+		snprintf(c->why, sizeof c->why, "%s", why);
+	c->bad = 1;
+}
+
+static double calc_factor(calc *c)
+{
+	calc_space(c);
+	if (*c->p == '-') {
+		c->p++;
+		return -calc_factor(c);
+	}
+	if (*c->p == '(') {
+		c->p++;
+		double v = calc_expr(c);
+		calc_expect(c, ')', "missing ')'");
+		return v;
+	}
+	if ((*c->p >= '0' && *c->p <= '9') || *c->p == '.') {
+		char *end;
+		double v = strtod(c->p, &end);
+		c->p = end;
+		return v;
+	}
+	if (!strncmp(c->p, "floor(", 6)) {
+		c->p += 6;
+		double x = calc_expr(c);
+		calc_expect(c, ')', "missing ')'");
+		return floor(x);
+	}
+	if (!strncmp(c->p, "min(", 4) || !strncmp(c->p, "max(", 4)) {
+		int is_min = c->p[1] == 'i';
+		c->p += 4;
+		double x = calc_expr(c);
+		calc_expect(c, ',', "min/max want two arguments");
+		double y = calc_expr(c);
+		calc_expect(c, ')', "missing ')'");
+		return is_min ? fmin(x, y) : fmax(x, y);
+	}
+	char name[64];
+	size_t n = strspn(c->p, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.");
+	if (n == 0 || n >= sizeof name) {
+		if (!c->bad)
+			snprintf(c->why, sizeof c->why, "unexpected '%s'", c->p);
+		c->bad = 1;
+		return NAN;
+	}
+	memcpy(name, c->p, n);
+	name[n] = '\0';
+	c->p += n;
+	long long iv;
+	double v;
+	if (expr_get(&c->r->env, name, &iv))
+		return (double)iv;
+	if (!strcmp(name, "regs")) /* the lesson's recorded registers per thread, an input */
+		return c->r->regs_per_thread;
+	/* Only the device's figures: a model key would make the check circular. */
+	if (!strncmp(name, "gpu.", 4) && model_value(c->r, name, &v) == 0)
+		return v;
+	if (!c->bad)
+		snprintf(c->why, sizeof c->why, "unknown name '%s' (params, M, N, K, gpu.*)", name);
+	c->bad = 1;
+	return NAN;
+}
+
+static double calc_term(calc *c)
+{
+	double v = calc_factor(c);
+	for (;;) {
+		calc_space(c);
+		if (*c->p == '*')
+			c->p++, v *= calc_factor(c);
+		else if (*c->p == '/')
+			c->p++, v /= calc_factor(c);
+		else
+			return v;
+	}
+}
+
+static double calc_expr(calc *c)
+{
+	double v = calc_term(c);
+	for (;;) {
+		calc_space(c);
+		if (*c->p == '+')
+			c->p++, v += calc_term(c);
+		else if (*c->p == '-')
+			c->p++, v -= calc_term(c);
+		else
+			return v;
+	}
+}
+
+static double calc_eval(const char *s, const model_result *r, char *why, size_t len)
+{
+	calc c = {.p = s, .r = r};
+	double v = calc_expr(&c);
+	calc_space(&c);
+	if (!c.bad && *c.p) {
+		c.bad = 1;
+		snprintf(c.why, sizeof c.why, "trailing '%s'", c.p);
+	}
+	snprintf(why, len, "%s", c.why);
+	return c.bad ? NAN : v;
+}
+
+/* The evaluator itself: precedence, parentheses, names, and refusing a model
+ * key (the check must not just restate the answer). */
+static void test_check_evaluator(void **state)
+{
+	(void)state;
+	const lesson *l = course_find(&the_course, "smem");
+	assert_non_null(l);
+	model_result r;
+	char err[256];
+	assert_int_equal(model_compute(l, NULL, 4096, 4096, 4096, gpu("h100"), &r, err, sizeof err), 0);
+	assert_float_equal(calc_eval("2 + 3 * 4", &r, err, sizeof err), 14, 0);
+	assert_float_equal(calc_eval("(2 + 3) * -4 / 8", &r, err, sizeof err), -2.5, 0);
+	assert_float_equal(calc_eval("2 * K / TILE", &r, err, sizeof err), 256, 0);
+	assert_float_equal(calc_eval("gpu.sms", &r, err, sizeof err), 132, 0);
+	assert_float_equal(calc_eval("min(TILE, 8) + max(1, 2) + floor(7 / 2)", &r, err, sizeof err), 13, 0);
+	assert_true(isnan(calc_eval("ai.global", &r, err, sizeof err)));
+	assert_non_null(strstr(err, "unknown name 'ai.global'"));
+	assert_true(isnan(calc_eval("2 +", &r, err, sizeof err)));
+	assert_true(isnan(calc_eval("(2", &r, err, sizeof err)));
+}
+
+/* The exercise's overrides with one more parameter changed: the first lesson
+ * param the exercise leaves alone, halved (a what-if every kernel here
+ * accepts); a lesson without params is read at half the size instead. */
+static int changed(const lesson *l, const lesson_exercise *ex, expr_env *ov, long long *size)
+{
+	*ov = ex->overrides;
+	for (int i = 0; i < l->nparams; i++) {
+		long long have;
+		if (expr_get(&ex->overrides, l->params[i].name, &have) || l->params[i].value < 2)
+			continue;
+		expr_set(ov, l->params[i].name, l->params[i].value / 2);
+		return i;
+	}
+	*size /= 2;
+	return -1;
+}
+
+/* Every exercise has a @check, and the answer its hint leads to (the @check
+ * expression, computed without the model) is accepted by the tutor's
+ * checker: at the exercise's own parameters and with one parameter changed,
+ * on the H100 and the T4. */
+static void test_exercise_checks_agree(void **state)
+{
+	(void)state;
+	int checked = 0, bad = 0;
+	for (size_t g = 0; g < ARRAY_LEN(gpus); g++)
+		for (int i = 0; i < the_course.n; i++) {
+			const lesson *l = &the_course.l[i];
+			for (int p = 0; p < l->npages; p++)
+				for (int e = 0; e < l->pages[p].nex; e++) {
+					const lesson_exercise *ex = &l->pages[p].ex[e];
+					if (!ex->check) {
+						fprintf(stderr, "%s:%d: exercise without @check\n", l->path, ex->line);
+						bad++;
+						continue;
+					}
+					for (int variant = 0; variant < 2; variant++) {
+						expr_env ov = ex->overrides;
+						long long n = 4096;
+						int which = variant ? changed(l, ex, &ov, &n) : -2;
+						model_result r;
+						char err[512];
+						double want, got;
+						if (model_compute(l, &ov, n, n, n, gpu(gpus[g]), &r, err, sizeof err))
+							fail_msg("%s:%d: %s", l->path, ex->line, err);
+						assert_int_equal(model_value(&r, ex->key, &want), 0);
+						got = calc_eval(ex->check, &r, err, sizeof err);
+						if (isnan(got) || !lesson_exercise_accepts(ex, want, got)) {
+							fprintf(stderr, "%s:%d on %s (%s): @check %s gives %.6g, the checker wants %.6g %s\n",
+								l->path, ex->line, gpus[g],
+								which >= 0 ? l->params[which].name : which == -1 ? "half size" : "default",
+								ex->check, got, want, err);
+							bad++;
+						}
+						checked++;
+					}
+				}
+		}
+	assert_int_equal(bad, 0);
+	assert_true(checked >= 2 * 2 * the_course.n);
+}
+
+/* ---- Prose lint: no hardware number typed into a lesson ---- */
+
+/* Units whose numbers depend on the GPU, a what-if or a measurement; a
+ * number before one of them must come from a placeholder. */
+static const char *const hw_units[] = {
+	"regs", "registers", "register", "blocks", "block", "warps", "warp", "sectors", "sector", "wavefronts",
+	"wavefront", "%", "ms", "µs", "us", "ns", "GB/s", "TB/s", "TFLOP/s", "GFLOP/s", "FLOP/B", "MHz", "GHz",
+	"SMs", "SM", "×", "times faster", "KB", "KiB", "MB", "cycles",
+};
+
+/* A blockquote that opens with "> Measured" quotes the measured-data file,
+ * one that opens with "> Worked example" works a case on a named GPU; both
+ * are exempt (their numbers are still placeholders where they can be). */
+static int lint_line(const char *path, int line, const char *text)
+{
+	char s[1024];
+	size_t n = 0;
+	int tick = 0, bad = 0;
+	/* Blank out `code` and {placeholders}: what remains is typed prose. */
+	for (const char *p = text; *p && n + 1 < sizeof s; p++) {
+		if (*p == '`')
+			tick = !tick;
+		if (!tick && *p == '{') {
+			const char *e = strchr(p, '}');
+			if (e) {
+				p = e;
+				s[n++] = ' ';
+				continue;
+			}
+		}
+		s[n++] = tick || *p == '`' ? ' ' : *p;
+	}
+	s[n] = '\0';
+	for (const char *p = s; *p; p++) {
+		if (!(*p >= '0' && *p <= '9') || (p > s && (isalnum((unsigned char)p[-1]) || p[-1] == '.' ||
+							    p[-1] == '/' || p[-1] == '_')))
+			continue;
+		const char *e = p;
+		while ((*e >= '0' && *e <= '9') || ((*e == ',' || *e == '.') && e[1] >= '0' && e[1] <= '9'))
+			e++;
+		const char *u = e;
+		if (*u == ' ' || *u == '-')
+			u++;
+		for (size_t k = 0; k < ARRAY_LEN(hw_units); k++) {
+			size_t ul = strlen(hw_units[k]);
+			if (strncmp(u, hw_units[k], ul))
+				continue;
+			unsigned char after = (unsigned char)u[ul];
+			if (isalpha(after))
+				continue; /* "blocks" is not "block" + 's'... but "blockade" is no unit */
+			if (!strcmp(hw_units[k], "×")) {
+				const char *q = u + ul;
+				while (*q == ' ')
+					q++;
+				if (isdigit((unsigned char)*q))
+					continue; /* "32×32", "4 × 8": a shape or a product, not a speed-up */
+			}
+			fprintf(stderr, "%s:%d: typed hardware number '%.*s %s' (use a placeholder)\n", path, line,
+				(int)(e - p), p, hw_units[k]);
+			bad++;
+			break;
+		}
+		p = e - 1;
+	}
+	return bad;
+}
+
+static int lint_text(const char *path, int line, const char *text)
+{
+	int bad = 0, fence = 0, quote = 0;
+	for (const char *s = text; *s;) {
+		const char *e = strchr(s, '\n');
+		size_t len = e ? (size_t)(e - s) : strlen(s);
+		char buf[1024];
+		snprintf(buf, sizeof buf, "%.*s", (int)len, s);
+		if (!strncmp(buf, "```", 3))
+			fence = !fence;
+		else if (buf[0] == '>')
+			quote = quote || !strncmp(buf, "> Measured", 10) || !strncmp(buf, "> Worked example", 16);
+		else
+			quote = 0;
+		if (!fence && !quote && strncmp(buf, "```", 3))
+			bad += lint_line(path, line, buf);
+		line++;
+		s += len + (e ? 1 : 0);
+	}
+	return bad;
+}
+
+/* The lint finds what it should: a typed count, a percentage, a speed-up
+ * and a time, but not shapes, code, placeholders or quotations. */
+static void test_prose_lint_finds(void **state)
+{
+	(void)state;
+	assert_int_equal(lint_line("t", 1, "this kernel took 275 ms on an H100"), 1);
+	assert_int_equal(lint_line("t", 1, "with 47 registers and 32 warps"), 2);
+	assert_int_equal(lint_line("t", 1, "about 15% of cuBLAS, 2.5× lesson 3"), 2);
+	assert_int_equal(lint_line("t", 1, "a 32×32 tile of 4-byte floats, K/16 loads"), 0);
+	assert_int_equal(lint_line("t", 1, "`ld.global.v4` moves 16 bytes; {measured.ms} in all"), 0);
+	assert_int_equal(lint_text("t", 1, "> Measured (assets/measured-h100.tsv):\n> 275 ms\n\nthen 3 ms\n"), 1);
+	assert_int_equal(lint_text("t", 1, "```\n32 sectors\n```\n"), 0);
+}
+
+/* No lesson types a hardware number into its prose, questions or answers. */
+static void test_prose_has_no_typed_numbers(void **state)
+{
+	(void)state;
+	int bad = 0;
+	for (int i = 0; i < the_course.n; i++) {
+		const lesson *l = &the_course.l[i];
+		for (int p = 0; p < l->npages; p++) {
+			bad += lint_text(l->path, l->pages[p].line + 1, l->pages[p].text);
+			for (int e = 0; e < l->pages[p].nex; e++) {
+				const lesson_exercise *ex = &l->pages[p].ex[e];
+				bad += lint_text(l->path, ex->line, ex->question);
+				bad += lint_text(l->path, ex->line, ex->hint);
+				bad += lint_text(l->path, ex->line, ex->answer);
+			}
+		}
+	}
+	assert_int_equal(bad, 0);
+}
+
+/* ---- Measurements against the roofline's bound ---- */
+
+/* Every time in the measured-data file is no faster than the model's lower
+ * bound for that lesson and size on that GPU (the H100): the bound is a
+ * bound, and the data file is consistent with it. */
+static void test_measured_slower_than_bound(void **state)
+{
+	(void)state;
+	char err[512];
+	assert_true(measured_load(err, sizeof err) > 0);
+	int lesson_no, rows = 0;
+	long long n;
+	double ms;
+	for (int i = 0; measured_ms_row(i, &lesson_no, &n, &ms) == 0; i++) {
+		const lesson *l = NULL;
+		for (int j = 0; j < the_course.n; j++)
+			if (the_course.l[j].number == lesson_no)
+				l = &the_course.l[j];
+		assert_non_null(l);
+		model_result r;
+		assert_int_equal(model_compute(l, NULL, n, n, n, gpu("h100"), &r, err, sizeof err), 0);
+		assert_true(isfinite(r.bound_ms) && r.bound_ms > 0);
+		if (ms < r.bound_ms) {
+			fprintf(stderr, "lesson %d at %lld: measured %.4g ms beats the bound %.4g ms (%s)\n", lesson_no, n, ms,
+				r.bound_ms, r.bound_limit);
+			fail();
+		}
+		/* The bound is at least the compute time and the compulsory DRAM time. */
+		assert_true(r.bound_ms >= r.bound_compute_ms && r.bound_ms >= r.bound_dram_ms);
+		/* So the measured rate sits under every ceiling of the roofline the
+		 * numbers pane draws: min(peak, AI × bandwidth) at each level. */
+		double gflops = r.flops / (ms * 1e6);
+		const double ai[] = {r.ai_dram_ideal, r.ai_l2, r.ai_l1}, bw[] = {r.gpu.bw_gbs, r.gpu.l2_gbs, r.gpu.smem_gbs};
+		for (int k = 0; k < 3; k++)
+			if (isfinite(ai[k]) && bw[k] > 0)
+				assert_true(gflops <= fmin(r.peak_tflops * 1e3, ai[k] * bw[k]) * (1 + 1e-9));
+		rows++;
+	}
+	assert_true(rows >= 9);
+}
+
 /* The lessons' prose wraps well at 80 columns: no body line over 76
- * characters (counted in characters, not bytes; the front matter is data). */
+ * characters (counted in characters, not bytes; the front matter and the
+ * @check lines, which the tutor never shows, are data). */
 static void test_lines_fit(void **state)
 {
 	(void)state;
@@ -257,7 +642,8 @@ static void test_lines_fit(void **state)
 				line++;
 				width = 0;
 				fences += fences < 2 && !strncmp((const char *)p + 1, "---\n", 4);
-			} else if (fences >= 2 && (*p & 0xc0) != 0x80 && ++width == 77) {
+			} else if (fences >= 2 && (*p & 0xc0) != 0x80 && ++width == 77 &&
+				   strncmp((const char *)p - 76, "@check ", 7)) {
 				fprintf(stderr, "%s:%d: longer than 76 characters\n", the_course.l[i].path, line);
 				bad++;
 			}
@@ -295,9 +681,12 @@ static void copy_course(const char *dir)
 		snprintf(path, sizeof path, "%s/%s", dir, sub[i]);
 		assert_true(mkdir(path, 0700) == 0 || errno == EEXIST);
 	}
-	util_path(from, sizeof from, "assets/gpus.tsv");
-	snprintf(path, sizeof path, "%s/assets/gpus.tsv", dir);
-	assert_int_equal(copy_file(from, path), 0);
+	static const char *const assets[] = {"assets/gpus.tsv", MEASURED_FILE};
+	for (size_t i = 0; i < ARRAY_LEN(assets); i++) {
+		util_path(from, sizeof from, assets[i]);
+		snprintf(path, sizeof path, "%s/%s", dir, assets[i]);
+		assert_int_equal(copy_file(from, path), 0);
+	}
 	for (int i = 0; i < the_course.n; i++) {
 		const lesson *l = &the_course.l[i];
 		util_path(from, sizeof from, l->path);
@@ -471,6 +860,11 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_placeholders_only_in_prose),
 		cmocka_unit_test(test_exercises_are_computed),
 		cmocka_unit_test(test_lines_fit),
+		cmocka_unit_test(test_check_evaluator),
+		cmocka_unit_test(test_exercise_checks_agree),
+		cmocka_unit_test(test_prose_lint_finds),
+		cmocka_unit_test(test_prose_has_no_typed_numbers),
+		cmocka_unit_test(test_measured_slower_than_bound),
 		cmocka_unit_test(test_broken_lesson_is_reported_and_skipped),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -12,6 +12,7 @@
 
 #include "emu/emu.h"
 #include "model/model.h"
+#include "model/measured.h"
 #include "run/launch.h"
 #include "base/util.h"
 
@@ -87,7 +88,7 @@ static void naive_quarter_flop_per_byte(void **state)
 	/* Lanes walk rows of A: 32 sectors for A, one broadcast sector of B. */
 	assert_float_equal(r.sectors_A, 32, 0);
 	assert_float_equal(r.sectors_B, 1, 0);
-	assert_string_equal(r.bound, "memory");
+	assert_string_equal(r.regime, "memory");
 }
 
 /* Coalescing changes the warp view, not the counts: 1 sector of A
@@ -101,6 +102,132 @@ static void coalesced_sectors(void **state)
 	assert_float_equal(r.sectors_A, 1, 0);
 	assert_float_equal(r.sectors_B, 4, 0);
 	assert_float_equal(r.ai_global, 0.25, 0.25 * 1e-3);
+}
+
+/* The hierarchical bound, worked by hand on the A100 40GB with its table
+ * figures for L2 (5120 B/clk x 1.41 GHz) and the shared path (108 SMs x
+ * 128 B/clk x 1.41 GHz). */
+static void bound_levels_by_hand(void **state)
+{
+	(void)state;
+	gpu_spec g = a100_40;
+	g.l2_gbs = 7219;
+	g.smem_gbs = 19492;
+	char err[256];
+	model_result r;
+	long long n = 2048;
+	double n3 = (double)n * n * n;
+
+	/* smem, TILE = 32: per output per k, As as float4 (1/(32*4) requests of
+	 * 2 wavefronts), Bs one float (1/32 of 1), the two tile copies (1/32 of
+	 * an element each, 4 sectors = 1 wavefront a request): 25/512. */
+	lesson l = make("smem", "smem", "TILE=32", "TILE", "TILE", "TILE", "TILE", "2*TILE*TILE*4", 32);
+	assert_int_equal(model_compute(&l, NULL, n, n, n, &g, &r, err, sizeof err), 0);
+	assert_float_equal(r.l1_wavefronts, 25.0 / 512 * n3, 1);
+	assert_float_equal(r.bound_l1_ms, 1e3 * r.l1_wavefronts * 128 / (19492e9), 1e-9);
+	assert_float_equal(r.bound_compute_ms, 1e3 * 2 * n3 / 19.5e12, 1e-9);
+	/* Plain loads may hit L1: the L2 level is the square bound, 108 SMs each
+	 * fetching 2*sqrt(n^2/108)*n floats, plus C. */
+	assert_float_equal(r.l2_min_bytes, 108 * 2 * sqrt((double)n * n / 108) * n * 4 + (double)n * n * 4, 1);
+	assert_float_equal(r.bound_dram_ms, 1e3 * 3.0 * n * n * 4 / 1555e9, 1e-9);
+	assert_string_equal(r.bound_limit, "L1/shared");
+	assert_float_equal(r.bound_ms, r.bound_l1_ms, 0);
+	fmt(&r, "bound.limit", "L1/shared");
+
+	/* blocktile2d loads with .cg: every issued byte reaches L2. */
+	lesson b = make("bt2d", "blocktile2d", "BM=128 BN=128 BK=8 TM=8 TN=8", "BM*BN/(TM*TN)", "1", "BM", "BN", "0", 0);
+	assert_int_equal(model_compute(&b, NULL, n, n, n, &g, &r, err, sizeof err), 0);
+	assert_float_equal(r.l2_min_bytes, r.global.bytes, 0);
+	assert_string_equal(r.bound_limit, "compute");
+
+	/* A GPU row without the on-chip figures: those levels drop out. */
+	assert_int_equal(model_compute(&l, NULL, n, n, n, &a100_40, &r, err, sizeof err), 0);
+	assert_true(isnan(r.bound_l2_ms) && isnan(r.bound_l1_ms));
+	assert_string_equal(r.bound_limit, "compute");
+	fmt(&r, "bound.l2_ms", "n/a");
+}
+
+/* The measured-data file: its rows, their units as the prose writes them,
+ * and the errors a broken file gives. */
+static void measured_rows_and_errors(void **state)
+{
+	(void)state;
+	const char *good = "# comment\n"
+			   "gpu\tdriver\tdate\tcommand\tlesson\tsize\tmetric\tvalue\tunit\n"
+			   "G\t1.0\t2026-01-01\tbench\t2\t4096\tms\t18.0166\tms\n"
+			   "G\t1.0\t2026-01-01\tbench\t2\t4096\tpct_cublas\t14.8\t%\n"
+			   "G\t1.0\t2026-01-01\tbench\t2\t4096\tspeedup\t15.28\tx\n"
+			   "G\t1.0\t2026-01-01\tbench\t2\t4096\tgflops\t7628.5\tGFLOP/s\n"
+			   "H\t2.0\t2026-01-02\tncu\t8\t4096\tncu_duration\t348\tus\n";
+	char err[256];
+	assert_int_equal(measured_parse("t.tsv", good, err, sizeof err), 5);
+	lesson l = make("coalesced", "coalesced", "BS=32", "BS", "BS", "BS", "BS", "0", 0);
+	l.number = 2;
+	model_result r = run(&l, NULL, 1024);
+	double v;
+	assert_int_equal(model_value(&r, "measured.ms", &v), 0);
+	assert_float_equal(v, 18.0166, 0);
+	fmt(&r, "measured.ms", "18 ms");
+	fmt(&r, "measured.pct_cublas", "14.8%");
+	fmt(&r, "measured.speedup", "15.3×");
+	fmt(&r, "measured.gflops", "7.63 TFLOP/s");
+	fmt(&r, "measured.tflops", "7.63 TFLOP/s");
+	fmt(&r, "measured.L8.ncu_duration", "348 µs");
+	fmt(&r, "measured.date", "2026-01-01");
+	fmt(&r, "measured.L8.gpu", "H");
+	fmt(&r, "measured.nothing", "n/a");
+	assert_int_equal(model_value(&r, "measured.nothing", &v), -1);
+	assert_true(model_known("measured.ms") && model_known("measured.L8.ncu_duration"));
+	assert_false(model_known("measured.") || model_known("measured.L8.") || model_known("measured.Ms"));
+	int lesson_no;
+	long long size;
+	double ms;
+	assert_int_equal(measured_ms_row(0, &lesson_no, &size, &ms), 0);
+	assert_true(lesson_no == 2 && size == 4096 && ms == 18.0166);
+	assert_int_equal(measured_ms_row(1, &lesson_no, &size, &ms), -1);
+
+	assert_int_equal(measured_parse("t.tsv", "gpu\tdriver\tdate\tcommand\tlesson\tsize\tmetric\tvalue\tunit\n"
+						 "G\t1\td\tc\t2\t4096\tms\t1\tparsecs\n", err, sizeof err), -1);
+	assert_non_null(strstr(err, "t.tsv:2: unknown unit 'parsecs'"));
+	assert_int_equal(measured_parse("t.tsv", "gpu\tdriver\n", err, sizeof err), -1);
+	assert_non_null(strstr(err, "t.tsv:1:"));
+	assert_int_equal(measured_parse("t.tsv", "gpu\tdriver\tdate\tcommand\tlesson\tsize\tmetric\tvalue\tunit\n"
+						 "G\t1\td\tc\tx\t4096\tms\t1\tms\n", err, sizeof err), -1);
+	assert_non_null(strstr(err, "t.tsv:2: lesson is not a number"));
+	/* Back to the shipped file for the other tests. */
+	char path[512];
+	util_path(path, sizeof path, MEASURED_FILE);
+	char *text = util_read_file(path, NULL, err, sizeof err);
+	assert_non_null(text);
+	assert_true(measured_parse(MEASURED_FILE, text, err, sizeof err) > 0);
+	free(text);
+}
+
+/* What-ifs the kernel cannot run: one line, from the one place. */
+static void whatif_reasons(void **state)
+{
+	(void)state;
+	char err[256];
+	lesson l = make("smem", "smem", "TILE=32", "TILE", "TILE", "TILE", "TILE", "2*TILE*TILE*4", 32);
+	l.params[0].runtime = 1;
+	expr_env ov = {0};
+	expr_set(&ov, "TILE", 64);
+	assert_int_equal(launch_check_whatif(&l, &ov, err, sizeof err), -1);
+	assert_string_equal(err, "TILE=64: block 64x64x1 is 4096 threads; a block holds 1 to 1024");
+	expr_set(&ov, "TILE", 0);
+	assert_int_equal(launch_check_whatif(&l, &ov, err, sizeof err), -1);
+	assert_non_null(strstr(err, "TILE=0 is impossible: TILE must be at least 1"));
+	model_result r;
+	assert_int_equal(model_compute(&l, &ov, 1024, 1024, 1024, &a100_40, &r, err, sizeof err), -1);
+	assert_non_null(strstr(err, "TILE=0 is impossible"));
+	expr_set(&ov, "TILE", 7); /* the kernel handles ragged tiles */
+	assert_int_equal(launch_check_whatif(&l, &ov, err, sizeof err), 0);
+	assert_int_equal(launch_model_only(&l, &ov, err, sizeof err), 0);
+	l.params[0].runtime = 0;
+	assert_int_equal(launch_model_only(&l, &ov, err, sizeof err), 1);
+	assert_string_equal(err, "model-only what-if: the kernel is built for TILE=32 (TILE=7 changes the model, not the PTX)");
+	expr_set(&ov, "TILE", 32); /* the lesson's own value is no what-if */
+	assert_int_equal(launch_model_only(&l, &ov, err, sizeof err), 0);
 }
 
 /* Lecture: ridge = 19.5 TFLOP/s / 1555 GB/s = 12.5 FLOP/B ("about 12"). */
@@ -380,7 +507,7 @@ static void wgmma_without_requests(void **state)
 	old.fp32_tflops = 0;
 	assert_int_equal(model_compute(&l, NULL, 4096, 4096, 4096, &old, &r, err, sizeof err), 0);
 	assert_true(isnan(r.ridge) && isnan(r.predicted_ms));
-	fmt(&r, "bound", "unknown");
+	fmt(&r, "regime", "unknown");
 	fmt(&r, "predicted_ms", "n/a");
 }
 
@@ -394,7 +521,7 @@ static void bound_follows_ridge(void **state)
 	model_result r = run(&l, NULL, 4096);
 	/* K/64 loads of 4 B + one 4 B store: 8192 / (256 + 4) = 31.5 FLOP/B > 12.5 */
 	assert_float_equal(r.ai_global, 8192.0 / 260, 1e-9);
-	assert_string_equal(r.bound, "compute");
+	assert_string_equal(r.regime, "compute");
 	assert_float_equal(r.predicted_ms, 1e3 * r.flops / 19.5e12, 1e-9);
 }
 
@@ -466,9 +593,9 @@ static void keys_and_values(void **state)
 	assert_int_equal(model_value(&r, "param.NOPE", &v), -1);
 	assert_int_equal(model_value(&r, "gpu.sms", &v), 0);
 	assert_float_equal(v, 108, 0);
-	assert_int_equal(model_value(&r, "bound", &v), -1);
+	assert_int_equal(model_value(&r, "regime", &v), -1);
 	fmt(&r, "gpu.name", "NVIDIA A100 SXM4 40GB");
-	fmt(&r, "bound", "memory"); /* 7.9 FLOP/B below the ridge of 12.5 */
+	fmt(&r, "regime", "memory"); /* 7.9 FLOP/B below the ridge of 12.5 */
 	fmt(&r, "param.TILE", "32");
 	fmt(&r, "gpu.bw_gbs", "1555 GB/s");
 	fmt(&r, "flops", "17.2 GFLOP");
@@ -490,6 +617,9 @@ int main(void)
 		cmocka_unit_test(naive_quarter_flop_per_byte),
 		cmocka_unit_test(coalesced_sectors),
 		cmocka_unit_test(a100_fp32_ridge),
+		cmocka_unit_test(bound_levels_by_hand),
+		cmocka_unit_test(measured_rows_and_errors),
+		cmocka_unit_test(whatif_reasons),
 		cmocka_unit_test(tiling_widths),
 		cmocka_unit_test(smem_32_counts),
 		cmocka_unit_test(blocktile1d_counts),

@@ -168,7 +168,8 @@ class Gen:
             w(f"\tmbarrier.init.shared::cta.b64 [%bars+{8 * s}], 1;        // full[{s}]: the producer's arrival + the bytes")
         for s in range(S):
             w(f"\tmbarrier.init.shared::cta.b64 [%bars+{8 * (S + s)}], 2;       // empty[{s}]: one arrival per consumer")
-        w("\t// Make the initialised barriers visible to the copy engine (the async proxy).")
+        w("\t// Release the mbarrier.inits at cluster scope; the bar.sync below then lets every")
+        w("\t// thread use them. (A proxy fence, generic -> async, would be fence.proxy.async.)")
         w("\tfence.mbarrier_init.release.cluster;")
         w("INIT_DONE:")
         w("\tbar.sync        0;")

@@ -60,9 +60,11 @@ def blocktile1d(prefetch=False, maxnreg=32, entry="sgemm_blocktile1d"):
 // Per step of {BK} along K, the block copies a {BM} x {BK} tile of A and a {BK} x {BN} tile of B
 // into shared memory (one element of each per thread); then each thread reads
 // its {BK} values of B once and reuses each of them for its {TM} rows.
-// Global loads use .cg (cache in L2 only): each element of a tile is used by
-// one block, so L1 would gain nothing, and its fills would share the SRAM
-// banks with the shared-memory stores and slow some of them.
+// Global loads use .cg (cache in L2 only). Each element of an A tile is read
+// again by the other blocks of its block row (N/BN of them), and of a B tile
+// by its block column, but those run mostly on other SMs and at other times:
+// the reuse happens in L2, not in this SM's L1, whose fills would share the
+// SRAM with the shared-memory tiles. (.ca and .nc ran as fast within noise.)
 // Sizes that are not multiples of the tiles work: loads outside A and B read
 // zeros and stores outside C are skipped.
 """)
@@ -268,9 +270,11 @@ def blocktile2d(prefetch=False, unroll=8, compact=False, maxnreg=0, entry="sgemm
 // of a warp read different banks of shared memory (see the inner loop).
 // Per step along K, a thread loads {TM} values of A and {TN} of B from shared memory
 // and does {TM * TN} multiply-adds with them: {TM * TN} / {TM + TN} = {TM * TN / (TM + TN):g} FMAs per shared load.
-// Global loads use .cg (cache in L2 only): each element of a tile is used by
-// one block, so L1 would gain nothing, and its fills would share the SRAM
-// banks with the shared-memory stores and slow some of them.
+// Global loads use .cg (cache in L2 only). Each element of an A tile is read
+// again by the other blocks of its block row (N/BN of them), and of a B tile
+// by its block column, but those run mostly on other SMs and at other times:
+// the reuse happens in L2, not in this SM's L1, whose fills would share the
+// SRAM with the shared-memory tiles. (.ca and .nc ran as fast within noise.)
 // Sizes that are not multiples of the tiles work: loads outside A and B read
 // zeros and stores outside C are skipped.
 """)

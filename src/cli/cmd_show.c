@@ -92,8 +92,18 @@ static void print_json(const lesson *l, const model_result *r)
 	json_num(&w, "peak_tflops", r->peak_tflops);
 	json_num(&w, "bw_gbs", r->gpu.bw_gbs);
 	json_num(&w, "ridge", r->ridge);
-	json_str(&w, "bound", r->bound);
+	json_str(&w, "regime", r->regime);
 	json_num(&w, "predicted_ms", r->predicted_ms);
+	json_obj(&w, "bound");
+	json_num(&w, "ms", r->bound_ms);
+	json_str(&w, "limit", r->bound_limit);
+	json_num(&w, "compute_ms", r->bound_compute_ms);
+	json_num(&w, "dram_ms", r->bound_dram_ms);
+	json_num(&w, "l2_ms", r->bound_l2_ms);
+	json_num(&w, "l1_ms", r->bound_l1_ms);
+	json_num(&w, "ai_l2", r->ai_l2);
+	json_num(&w, "ai_l1", r->ai_l1);
+	json_end(&w);
 	json_obj(&w, "launch");
 	json_int(&w, "threads", r->threads);
 	json_int(&w, "smem_static", r->smem_static);
@@ -132,7 +142,8 @@ static void print_text(const lesson *l, const model_result *r, int default_gpu)
 		for (int i = 0; i < l->nparams; i++) {
 			long long x = 0;
 			expr_get(&r->env, l->params[i].name, &x);
-			printf(" %s=%lld%s", l->params[i].name, x, x != l->params[i].value ? " (what-if)" : "");
+			printf(" %s=%lld%s", l->params[i].name, x,
+			       x == l->params[i].value ? "" : l->params[i].runtime ? " (what-if)" : " (what-if, model only)");
 		}
 	}
 	printf("\n\n");
@@ -166,11 +177,21 @@ static void print_text(const lesson *l, const model_result *r, int default_gpu)
 		printf("  %-13s unknown: no peak figures for this GPU in assets/gpus.tsv\n", "ridge");
 	} else {
 		printf("  %-13s %s / %s = %.2f FLOP/B\n", "ridge", v, w2, r->ridge);
-		printf("  %-13s %s-bound (%.2f FLOP/B %s the ridge)\n", "bound", r->bound, r->ai_global,
+		printf("  %-13s %s-bound (%.2f FLOP/B %s the ridge)\n", "regime", r->regime, r->ai_global,
 		       r->ai_global < r->ridge ? "below" : "at or above");
 	}
 	model_format(r, "predicted_ms", v, sizeof v);
-	printf("  %-13s %s (max of compute time and global traffic / bandwidth; caches ignored)\n", "predicted", v);
+	printf("  %-13s %s (an estimate: max of compute time and issued global bytes / DRAM bandwidth; caches ignored)\n",
+	       "predicted", v);
+	printf("Lower bound (no run can be faster):\n");
+	static const char *const lv[][2] = {{"compute", "bound.compute_ms"}, {"DRAM", "bound.dram_ms"},
+					     {"L2", "bound.l2_ms"}, {"L1/shared", "bound.l1_ms"}};
+	for (size_t i = 0; i < sizeof lv / sizeof lv[0]; i++) {
+		model_format(r, lv[i][1], v, sizeof v);
+		printf("  %-13s %s\n", lv[i][0], v);
+	}
+	model_format(r, "bound.ms", v, sizeof v);
+	printf("  %-13s %s, set by %s\n", "bound", v, r->bound_limit);
 	printf("Occupancy: %d threads, %d registers [%s], %d + %d B shared per block\n", r->threads,
 	       r->regs_per_thread, r->regs_source, r->smem_static, r->smem_dynamic);
 	for (int i = 0; i < r->occ.nsteps; i++)

@@ -3,6 +3,7 @@
 
 #include <ctype.h>
 #include <dirent.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -367,6 +368,16 @@ static int dir_hint(ctx *c, body *b, char *args)
 	return 0;
 }
 
+static int dir_check(ctx *c, body *b, char *args)
+{
+	if (!b->ex || !b->ex->hint || b->ex->check)
+		return fail(c, "@check belongs after an exercise's @hint, once");
+	if (!*args)
+		return fail(c, "@check wants an expression");
+	b->ex->check = xstrdup(args);
+	return 0;
+}
+
 static int dir_answer(ctx *c, body *b, char *args)
 {
 	if (!b->ex || !b->ex->hint)
@@ -389,6 +400,9 @@ static const directive directives[] = {
 	 .help = "@exercise KEY [PARAM=VALUE ...] [tol=0.01]: a question whose answer is the model's value KEY "
 		 "under those overrides; the question is the text that follows, up to @hint"},
 	{.name = "@hint", .run = dir_hint, .help = "@hint TEXT: one line, ends the exercise's question"},
+	{.name = "@check", .run = dir_check,
+	 .help = "@check EXPR: the quantity the hint describes, as arithmetic (+ - * / parentheses) over the "
+		 "lesson's params, M, N, K and gpu.* values; tests/test_lessons.c requires the exercise to accept it"},
 	{.name = "@answer", .run = dir_answer,
 	 .help = "@answer TEXT: the worked answer, one line, may use placeholders; ends the exercise"},
 };
@@ -524,6 +538,7 @@ void lesson_free(lesson *l)
 		for (int j = 0; j < pg->nex; j++) {
 			free(pg->ex[j].question);
 			free(pg->ex[j].hint);
+			free(pg->ex[j].check);
 			free(pg->ex[j].answer);
 		}
 		free(pg->ex);
@@ -586,6 +601,12 @@ void course_free(course *c)
 	free(c->l);
 	c->l = NULL;
 	c->n = 0;
+}
+
+int lesson_exercise_accepts(const lesson_exercise *ex, double want, double got)
+{
+	double tol = ex->tol > 0 ? ex->tol : 0.01;
+	return fabs(got - want) <= tol * fabs(want) || (want == 0 && fabs(got) <= tol);
 }
 
 const lesson *course_find(const course *c, const char *what)

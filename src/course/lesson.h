@@ -27,6 +27,7 @@ typedef struct {
 	double tol;                   /* relative tolerance, default 0.01 */
 	char *question;               /* owned */
 	char *hint;                   /* owned */
+	char *check;                  /* owned; @check: the hint's quantity as an expression (NULL: none) */
 	char *answer;                 /* owned; may hold placeholders */
 	int line;                     /* line of the @exercise directive */
 } lesson_exercise;
@@ -84,6 +85,11 @@ const char *lesson_directive(int i, const char **help);
 int course_load(course *c, char *errs, int errlen);
 void course_free(course *c);
 void lesson_free(lesson *l);
+
+/* Whether an answer `got` to exercise ex is right when the model says
+ * `want`: within the exercise's relative tolerance (the one rule the tutor
+ * and the tests use). */
+int lesson_exercise_accepts(const lesson_exercise *ex, double want, double got);
 
 /* Finds a lesson by number ("3") or id ("smem"); NULL when none. */
 const lesson *course_find(const course *c, const char *what);

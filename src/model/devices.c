@@ -33,6 +33,8 @@ static const column columns[] = {
 	{"fp32_tflops", D(fp32_tflops), 1},
 	{"tensor_tflops", D(tensor_tflops), 1},
 	{"bw_gbs", D(bw_gbs), 1},
+	{"l2_gbs", D(l2_gbs), 0},
+	{"smem_gbs", D(smem_gbs), 0},
 	{"l2_kb", I(l2_kb), 1},
 	{"smem_per_sm", I(smem_per_sm), 1},
 	{"smem_per_block", I(smem_per_block), 1},
@@ -46,6 +48,7 @@ static const column columns[] = {
 	{"max_blocks_per_sm", I(max_blocks_per_sm), 1},
 	{"warp_alloc_regs", I(warp_alloc_regs), 0},
 	{"source", S(source), 1},
+	{"levels_source", S(levels_source), 0},
 };
 
 #undef S
@@ -332,6 +335,13 @@ void devices_complete(const gpu_table *t, gpu_spec *live)
 		live->tensor_tflops = row->tensor_tflops * scale;
 	if (live->bw_gbs <= 0)
 		live->bw_gbs = row->bw_gbs;
+	/* The on-chip paths run at the core clock, as the peaks do. */
+	if (live->l2_gbs <= 0)
+		live->l2_gbs = row->l2_gbs * scale;
+	if (live->smem_gbs <= 0)
+		live->smem_gbs = row->smem_gbs * scale;
+	if (!live->levels_source[0])
+		util_strlcpy(live->levels_source, row->levels_source, sizeof live->levels_source);
 	if (!live->clock_mhz)
 		live->clock_mhz = row->clock_mhz;
 #define FILL(f) if (!live->f) live->f = row->f

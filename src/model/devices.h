@@ -13,6 +13,8 @@ typedef struct {
 	double fp32_tflops;      /* FP32 FMA peak, dense */
 	double tensor_tflops;    /* f16 in, f32 accumulate, dense (0: no tensor cores) */
 	double bw_gbs;           /* DRAM bandwidth, GB/s */
+	double l2_gbs;           /* L2 -> SM bandwidth, GB/s, whole chip (0: unknown) */
+	double smem_gbs;         /* L1/shared data path, GB/s, whole chip: SMs x 128 B/clk (0: unknown) */
 	int l2_kb;
 	int smem_per_sm;         /* bytes of shared memory per SM (max carve-out) */
 	int smem_per_block;      /* default per-block limit (48 KB) */
@@ -26,6 +28,7 @@ typedef struct {
 	int max_blocks_per_sm;
 	int warp_alloc_regs;     /* register allocation unit per warp (256) */
 	char source[200];        /* where the figures come from */
+	char levels_source[200]; /* where l2_gbs and smem_gbs come from, and whether measured or estimated */
 	int live;                /* read from the driver on this machine */
 } gpu_spec;
 

@@ -10,7 +10,9 @@
 
 #include "base/numfmt.h"
 #include "base/util.h"
+#include "model/measured.h"
 #include "model/model_lessons.h"
+#include "run/launch.h"
 
 /* ---- Static shared memory declared in the PTX ---------------------------- */
 
@@ -51,6 +53,66 @@ static int ptx_static_smem(const char *ptx_path)
 }
 
 /* ---- model_compute ------------------------------------------------------- */
+
+/* Wavefronts of the L1/shared data path per output per unit of K: each warp
+ * request of `per_output` elements per lane-vector `vec` takes `passes`
+ * wavefronts (a global load at least one per 4 sectors, 128 bytes). NAN
+ * passes (no such access) add nothing. */
+static double wavefronts_per_output(double per_output, int vec, double passes)
+{
+	if (vec <= 0 || isnan(passes) || per_output <= 0)
+		return 0;
+	return per_output / (32.0 * vec) * passes;
+}
+
+/* Milliseconds for `bytes` at `gbs` GB/s; NAN when the GPU row has no figure. */
+static double ms_at(double bytes, double gbs)
+{
+	return gbs > 0 ? 1e3 * bytes / (gbs * 1e9) : NAN;
+}
+
+/* The hierarchical roofline: the least traffic each level must carry and
+ * the time that takes at the level's peak, so that no run can beat the
+ * slowest of them (docs/model.md says why each is a lower bound). */
+static void level_bounds(model_result *r, const model_traffic *t, const model_warp *w, double outputs, double k)
+{
+	const gpu_spec *g = &r->gpu;
+	double out_bytes = outputs * 4;
+	/* L2: loads that skip L1 each reach L2 as issued. Otherwise L1 may
+	 * serve repeats, but an SM computing P outputs needs at least
+	 * 2·sqrt(P)·K distinct inputs (a square tile reuses most), with the
+	 * tiles spread over the SMs the grid can use. */
+	double l2 = r->global.bytes;
+	if (!t->l1_bypass) {
+		double used = (double)(r->blocks < g->sms ? r->blocks : g->sms);
+		double square = used * 2 * sqrt(outputs / used) * k * r->elem_bytes + out_bytes;
+		l2 = square < l2 ? square : l2;
+	}
+	r->l2_min_bytes = l2;
+	double wf = wavefronts_per_output(t->gl_A, w->gvec_A, ceil(w->sectors_A / 4)) +
+		    wavefronts_per_output(t->gl_B, w->gvec_B, ceil(w->sectors_B / 4)) +
+		    wavefronts_per_output(t->sh_A, w->svec_A, w->wavefronts_A) +
+		    wavefronts_per_output(t->sh_B, w->svec_B, w->wavefronts_B);
+	if (t->smem_operands) /* the tensor cores read the tiles, 128 bytes a pass */
+		wf += (t->sh_A + t->sh_B) * r->elem_bytes / 128;
+	r->l1_wavefronts = wf * k * outputs;
+	r->ai_l2 = r->flops / r->l2_min_bytes;
+	r->ai_l1 = r->l1_wavefronts > 0 ? r->flops / (r->l1_wavefronts * 128) : NAN;
+
+	r->bound_compute_ms = r->peak_tflops > 0 ? 1e3 * r->flops / (r->peak_tflops * 1e12) : NAN;
+	r->bound_dram_ms = ms_at(r->dram_ideal_bytes, g->bw_gbs);
+	r->bound_l2_ms = ms_at(r->l2_min_bytes, g->l2_gbs);
+	r->bound_l1_ms = r->l1_wavefronts > 0 ? ms_at(r->l1_wavefronts * 128, g->smem_gbs) : NAN;
+	static const char *const names[] = {"compute", "DRAM", "L2", "L1/shared"};
+	const double ms[] = {r->bound_compute_ms, r->bound_dram_ms, r->bound_l2_ms, r->bound_l1_ms};
+	r->bound_ms = NAN;
+	r->bound_limit = "unknown";
+	for (size_t i = 0; i < ARRAY_LEN(ms); i++)
+		if (!isnan(ms[i]) && (isnan(r->bound_ms) || ms[i] > r->bound_ms)) {
+			r->bound_ms = ms[i];
+			r->bound_limit = names[i];
+		}
+}
 
 static void level_totals(model_level *lv, double outputs, int load_bytes, int store_bytes)
 {
@@ -107,7 +169,10 @@ int model_compute(const lesson *l, const expr_env *overrides, long long M, long 
 		}
 	}
 
+	if (launch_check_whatif(l, overrides, err, errlen))
+		return -1;
 	util_strlcpy(r->lesson_id, l->id, sizeof r->lesson_id);
+	r->lesson_number = l->number;
 	util_strlcpy(r->model, model_lessons_name(m), sizeof r->model);
 	r->def = m;
 	r->M = M;
@@ -121,6 +186,7 @@ int model_compute(const lesson *l, const expr_env *overrides, long long M, long 
 		return -1;
 	long long threads = (long long)la.block[0] * la.block[1] * la.block[2];
 	r->threads = threads > (1 << 30) ? (1 << 30) : (int)threads; /* a what-if may ask for absurd blocks */
+	r->warps = (r->threads + 31) / 32;
 	r->smem_dynamic = (int)la.smem;
 	r->blocks = (long long)la.grid[0] * la.grid[1] * la.grid[2];
 	r->smem_static = ptx_static_smem(l->ptx_path);
@@ -140,9 +206,9 @@ int model_compute(const lesson *l, const expr_env *overrides, long long M, long 
 
 	model_traffic t;
 	model_lessons_traffic(m, &menv, &t);
-	r->global.loads_per_output = t.gl_loads * k;
+	r->global.loads_per_output = (t.gl_A + t.gl_B) * k;
 	r->global.stores_per_output = 1;
-	r->shared.loads_per_output = t.sh_loads * k;
+	r->shared.loads_per_output = (t.sh_A + t.sh_B) * k;
 	r->shared.stores_per_output = t.sh_stores * k;
 	r->regs.loads_per_output = t.smem_operands ? 0 : 2 * k; /* an A and a B operand per multiply-add */
 	r->regs.stores_per_output = k / t.k_per_op;  /* accumulator updates */
@@ -171,15 +237,16 @@ int model_compute(const lesson *l, const expr_env *overrides, long long M, long 
 	}
 	if (r->peak_tflops > 0 && g->bw_gbs > 0) {
 		r->ridge = r->peak_tflops * 1e12 / (g->bw_gbs * 1e9);
-		r->bound = r->ai_global < r->ridge ? "memory" : "compute";
+		r->regime = r->ai_global < r->ridge ? "memory" : "compute";
 		double t_compute = r->flops / (r->peak_tflops * 1e12), t_memory = r->global.bytes / (g->bw_gbs * 1e9);
 		r->predicted_ms = 1e3 * (t_compute > t_memory ? t_compute : t_memory);
 	} else {
 		/* A live GPU that the table does not know: no peaks to compare with. */
 		r->ridge = NAN;
-		r->bound = "unknown";
+		r->regime = "unknown";
 		r->predicted_ms = NAN;
 	}
+	level_bounds(r, &t, &w, outputs, k);
 
 	recompute_occupancy(r);
 	return 0;
@@ -234,8 +301,18 @@ static const key_def keys[] = {
 	{"unit", T_STR, R(unit), F_STR, "fp32 or tensor"},
 	{"peak_tflops", T_DBL, R(peak_tflops), F_TFLOPS, "peak of that unit"},
 	{"ridge", T_DBL, R(ridge), F_FLOPB, "peak / bandwidth"},
-	{"bound", T_STR, R(bound), F_STR, "memory or compute"},
-	{"predicted_ms", T_DBL, R(predicted_ms), F_MS, "max(compute time, global traffic time)"},
+	{"regime", T_STR, R(regime), F_STR, "memory or compute: ai.global against the ridge (an estimate: caches ignored)"},
+	{"predicted_ms", T_DBL, R(predicted_ms), F_MS, "an estimate: max(compute time, issued global bytes / DRAM bandwidth)"},
+	{"bound.ms", T_DBL, R(bound_ms), F_MS, "a true lower bound on the time: the slowest level below"},
+	{"bound.limit", T_STR, R(bound_limit), F_STR, "the level that sets bound.ms: compute, DRAM, L2 or L1/shared"},
+	{"bound.compute_ms", T_DBL, R(bound_compute_ms), F_MS, "FLOPs at the unit's peak"},
+	{"bound.dram_ms", T_DBL, R(bound_dram_ms), F_MS, "compulsory DRAM traffic (A, B once, C once) at DRAM bandwidth"},
+	{"bound.l2_ms", T_DBL, R(bound_l2_ms), F_MS, "the least L2 -> SM traffic at L2 bandwidth"},
+	{"bound.l1_ms", T_DBL, R(bound_l1_ms), F_MS, "the least L1/shared wavefronts at 128 B per SM per clock"},
+	{"ai.l2", T_DBL, R(ai_l2), F_FLOPB, "FLOP per byte of the least L2 -> SM traffic"},
+	{"ai.l1", T_DBL, R(ai_l1), F_FLOPB, "FLOP per 128-byte wavefront byte of the L1/shared data path"},
+	{"bytes.l2_min", T_DBL, R(l2_min_bytes), F_BYTES, "the least L2 -> SM traffic"},
+	{"total.l1_wavefronts", T_DBL, R(l1_wavefronts), F_COUNT, "L1/shared wavefronts, whole problem, at least"},
 	{"occupancy.blocks_per_sm", T_INT, R(occ.blocks_per_sm), F_INT, "resident blocks per SM"},
 	{"occupancy.active_warps", T_INT, R(occ.active_warps), F_INT, "resident warps per SM"},
 	{"occupancy.max_warps", T_INT, R(occ.max_warps), F_INT, "the SM's warp limit"},
@@ -250,6 +327,7 @@ static const key_def keys[] = {
 	{"occupancy.regs_source", T_STR, R(regs_source), F_STR, "where the register count comes from"},
 	{"occupancy.smem", T_INT, R(occ.smem_per_block), F_INT, "shared bytes per block as allocated (with the reserved part, rounded)"},
 	{"launch.threads", T_INT, R(threads), F_INT, "threads per block"},
+	{"launch.warps", T_INT, R(warps), F_INT, "warps per block"},
 	{"launch.tiles", T_LL, R(blocks), F_INT, "BM×BN tiles of C, one block each (a persistent grid loops over them)"},
 	{"launch.waves", T_DBL, R(waves), F_NUM, "tiles ÷ (SMs × blocks per SM): the rounds in which the GPU runs them"},
 	{"launch.smem", T_INT, R(smem_request), F_INT, "shared bytes per block the kernel asks for (static + dynamic)"},
@@ -261,6 +339,13 @@ static const key_def keys[] = {
 	{"gpu.fp32_tflops", T_DBL, R(gpu.fp32_tflops), F_TFLOPS, "FP32 peak"},
 	{"gpu.tensor_tflops", T_DBL, R(gpu.tensor_tflops), F_TFLOPS, "tensor-core peak (f16 in, f32 acc)"},
 	{"gpu.bw_gbs", T_DBL, R(gpu.bw_gbs), F_GBS, "DRAM bandwidth"},
+	{"gpu.l2_gbs", T_DBL, R(gpu.l2_gbs), F_GBS, "L2 -> SM bandwidth (assets/gpus.tsv says whether measured)"},
+	{"gpu.smem_gbs", T_DBL, R(gpu.smem_gbs), F_GBS, "L1/shared data path, all SMs"},
+	{"gpu.regs_per_sm", T_INT, R(gpu.regs_per_sm), F_INT, "32-bit registers per SM"},
+	{"gpu.max_warps_per_sm", T_INT, R(gpu.max_warps_per_sm), F_INT, "resident warps per SM at most"},
+	{"gpu.max_blocks_per_sm", T_INT, R(gpu.max_blocks_per_sm), F_INT, "resident blocks per SM at most"},
+	{"gpu.smem_per_block", T_INT, R(gpu.smem_per_block), F_INT, "shared bytes a block may use without opting in"},
+	{"gpu.smem_reserved", T_INT, R(gpu.smem_reserved), F_INT, "shared bytes the system reserves per block"},
 	{"gpu.l2_kb", T_INT, R(gpu.l2_kb), F_INT, "L2 size, KiB"},
 	{"gpu.smem_per_sm", T_INT, R(gpu.smem_per_sm), F_INT, "shared memory per SM, bytes"},
 };
@@ -284,7 +369,12 @@ static int is_param_key(const char *key)
 	return 1;
 }
 
-int model_known(const char *key) { return find_key(key) != NULL || is_param_key(key); }
+static int is_measured_key(const char *key) { return !strncmp(key, "measured.", 9); }
+
+int model_known(const char *key)
+{
+	return find_key(key) != NULL || is_param_key(key) || (is_measured_key(key) && measured_known(key));
+}
 
 int model_key_count(void) { return (int)ARRAY_LEN(keys); }
 const char *model_key_name(int i) { return i >= 0 && i < (int)ARRAY_LEN(keys) ? keys[i].key : NULL; }
@@ -299,6 +389,8 @@ int model_value(const model_result *r, const char *key, double *out)
 		*out = (double)v;
 		return 0;
 	}
+	if (is_measured_key(key))
+		return measured_value(r->lesson_number, key, out);
 	const key_def *k = find_key(key);
 	if (!k)
 		return -1;
@@ -324,6 +416,10 @@ void model_format(const model_result *r, const char *key, char *buf, int len)
 			snprintf(buf, (size_t)len, "%lld", v);
 		else
 			snprintf(buf, (size_t)len, "?");
+		return;
+	}
+	if (is_measured_key(key)) {
+		measured_format(r->lesson_number, key, buf, len);
 		return;
 	}
 	const key_def *k = find_key(key);

@@ -20,6 +20,7 @@ typedef struct {
 
 typedef struct {
 	char lesson_id[32];
+	int lesson_number;         /* for the measured.* keys (src/model/measured.h) */
 	char model[32];            /* the model table entry used */
 	const model_def *def;
 	long long M, N, K;
@@ -33,6 +34,9 @@ typedef struct {
 	double ai_global;          /* FLOP per byte of global traffic as issued */
 	double ai_shared;          /* FLOP per byte of shared traffic (0: none) */
 	double ai_dram_ideal;
+	double l2_min_bytes;       /* L2 -> SM traffic no run can avoid (see docs/model.md) */
+	double l1_wavefronts;      /* 128-byte passes of the L1/shared data path, whole problem, at least */
+	double ai_l2, ai_l1;       /* FLOP per byte at those levels (ai_l1: per wavefront's 128 B) */
 
 	/* Warp view of one request in the main loop. */
 	double sectors_A, sectors_B;        /* 32-byte sectors per global load request */
@@ -42,11 +46,18 @@ typedef struct {
 	const char *unit;          /* "fp32" or "tensor" */
 	double peak_tflops;        /* of that unit on gpu */
 	double ridge;              /* FLOP/B: peak / bandwidth */
-	const char *bound;         /* "memory", "compute", or "unknown" (no peaks for the GPU) */
-	double predicted_ms;       /* max(flops/peak, global bytes/bandwidth) */
+	const char *regime;        /* "memory", "compute" (ai_global against the ridge), or "unknown" (no peaks) */
+	double predicted_ms;       /* an estimate: max(flops/peak, global bytes as issued/DRAM bandwidth) */
+
+	/* A true lower bound on the kernel's time: the slowest of these, each
+	 * the least time one level needs (NAN where the GPU row has no figure). */
+	double bound_compute_ms, bound_dram_ms, bound_l2_ms, bound_l1_ms;
+	double bound_ms;
+	const char *bound_limit;   /* "compute", "DRAM", "L2", "L1/shared", or "unknown" */
 
 	/* Occupancy for the lesson's launch shape. */
 	int threads;               /* per block */
+	int warps;                 /* per block: ceil(threads / 32) */
 	int smem_static;           /* per block: declared in the PTX */
 	int smem_dynamic;          /* per block: the lesson's `smem:` */
 	int smem_request;          /* static + dynamic: what the kernel asks for */
@@ -69,7 +80,8 @@ int model_compute(const lesson *l, const expr_env *overrides, long long M, long 
  * JIT) and recomputes occupancy; source labels where the number came from. */
 void model_set_regs(model_result *r, int regs, const char *source);
 
-/* Placeholder keys (docs/model.md lists them): nonzero when key is known. */
+/* Placeholder keys (docs/model.md lists them): nonzero when key is known.
+ * measured.* keys are the lesson's measured figures (model/measured.h). */
 int model_known(const char *key);
 /* The value of a key as a number. Returns 0, or -1 for an unknown key or one
  * without a numeric value (gpu.name, bound). */

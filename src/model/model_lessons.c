@@ -31,6 +31,7 @@ struct model_def {
 	const char *name;
 	const char *params;    /* the params it reads, with the values it assumes when a lesson has none */
 	const char *unit;      /* "fp32" or "tensor" */
+	int l1_bypass;         /* the kernel's global loads skip L1 (.cg, cp.async.cg, TMA) */
 	void (*traffic)(const expr_env *e, model_traffic *t);
 	void (*warp)(const expr_env *e, warp_view *w);
 };
@@ -78,7 +79,7 @@ static void set_lane(warp_access *a, int lane, long long row, long long col)
 static void naive_traffic(const expr_env *e, model_traffic *t)
 {
 	(void)e;
-	*t = (model_traffic){.gl_loads = 2, .k_per_op = 1};
+	*t = (model_traffic){.gl_A = 1, .gl_B = 1, .k_per_op = 1};
 }
 static void naive_warp(const expr_env *e, warp_view *w)
 {
@@ -110,7 +111,7 @@ static void coalesced_warp(const expr_env *e, warp_view *w)
 static void smem_traffic(const expr_env *e, model_traffic *t)
 {
 	double T = (double)P(e, "TILE");
-	*t = (model_traffic){.gl_loads = 2 / T, .sh_loads = 2, .sh_stores = 2 / T, .k_per_op = 1};
+	*t = (model_traffic){.gl_A = 1 / T, .gl_B = 1 / T, .sh_A = 1, .sh_B = 1, .sh_stores = 2 / T, .k_per_op = 1};
 }
 static void smem_warp(const expr_env *e, warp_view *w)
 {
@@ -128,12 +129,15 @@ static void smem_warp(const expr_env *e, warp_view *w)
 	w->sh_elem = 4;
 }
 
-/* Tiled kernels: a BM×BN block tile over BK-deep slices loads (BM+BN)·BK
- * elements for BM·BN outputs each slice. */
-static double tile_loads(const expr_env *e)
+/* Tiled kernels: a BM×BN block tile over BK-deep slices loads BM·BK
+ * elements of A and BK·BN of B for BM·BN outputs each slice: per output per
+ * k, 1/BN of A and 1/BM of B. */
+static void tile_loads(const expr_env *e, model_traffic *t)
 {
 	double bm = (double)P(e, "BM"), bn = (double)P(e, "BN");
-	return (bm + bn) / (bm * bn);
+	t->gl_A = 1 / bn;
+	t->gl_B = 1 / bm;
+	t->sh_stores = t->gl_A + t->gl_B;
 }
 
 /* 4 1D blocktiling: each thread owns TM outputs in a column; per k it reads
@@ -141,8 +145,8 @@ static double tile_loads(const expr_env *e)
 static void bt1d_traffic(const expr_env *e, model_traffic *t)
 {
 	double tm = (double)P(e, "TM");
-	double g = tile_loads(e);
-	*t = (model_traffic){.gl_loads = g, .sh_loads = (tm + 1) / tm, .sh_stores = g, .k_per_op = 1};
+	*t = (model_traffic){.sh_A = 1, .sh_B = 1 / tm, .k_per_op = 1};
+	tile_loads(e, t);
 }
 static void bt1d_warp(const expr_env *e, warp_view *w)
 {
@@ -167,8 +171,8 @@ static void bt1d_warp(const expr_env *e, warp_view *w)
 static void bt2d_traffic(const expr_env *e, model_traffic *t)
 {
 	double tm = (double)P(e, "TM"), tn = (double)P(e, "TN");
-	double g = tile_loads(e);
-	*t = (model_traffic){.gl_loads = g, .sh_loads = (tm + tn) / (tm * tn), .sh_stores = g, .k_per_op = 1};
+	*t = (model_traffic){.sh_A = 1 / tn, .sh_B = 1 / tm, .k_per_op = 1};
+	tile_loads(e, t);
 }
 static void bt2d_warp(const expr_env *e, warp_view *w)
 {
@@ -220,8 +224,8 @@ static void warptile_traffic(const expr_env *e, model_traffic *t)
 {
 	double rows = 32.0 / (double)warp_cols(e);
 	double rm = (double)P(e, "WM") / rows, rn = (double)(P(e, "WNITER") * P(e, "TN"));
-	double g = tile_loads(e);
-	*t = (model_traffic){.gl_loads = g, .sh_loads = (rm + rn) / (rm * rn), .sh_stores = g, .k_per_op = 1};
+	*t = (model_traffic){.sh_A = 1 / rn, .sh_B = 1 / rm, .k_per_op = 1};
+	tile_loads(e, t);
 }
 static void warptile_warp(const expr_env *e, warp_view *w)
 {
@@ -244,8 +248,8 @@ static void warptile_warp(const expr_env *e, warp_view *w)
 static void mma_traffic(const expr_env *e, model_traffic *t)
 {
 	double wm = (double)P(e, "WM"), wn = (double)P(e, "WN");
-	double g = tile_loads(e);
-	*t = (model_traffic){.gl_loads = g, .sh_loads = (wm + wn) / (wm * wn), .sh_stores = g, .k_per_op = 16};
+	*t = (model_traffic){.sh_A = 1 / wn, .sh_B = 1 / wm, .k_per_op = 16};
+	tile_loads(e, t);
 }
 static void mma_warp(const expr_env *e, warp_view *w)
 {
@@ -275,9 +279,8 @@ static void mma_warp(const expr_env *e, warp_view *w)
 static void wgmma_traffic(const expr_env *e, model_traffic *t)
 {
 	double bn = (double)P(e, "BN");
-	double g = tile_loads(e);
-	*t = (model_traffic){.gl_loads = g, .sh_loads = (64 + bn) / (64 * bn), .sh_stores = g, .k_per_op = 16,
-		       .smem_operands = 1};
+	*t = (model_traffic){.sh_A = 1 / bn, .sh_B = 1.0 / 64, .k_per_op = 16, .smem_operands = 1};
+	tile_loads(e, t);
 }
 static void wgmma_warp(const expr_env *e, warp_view *w)
 {
@@ -291,13 +294,15 @@ static const model_def models[] = {
 	{.name = "naive", .params = "BS=32", .unit = "fp32", .traffic = naive_traffic, .warp = naive_warp},
 	{.name = "coalesced", .params = "BS=32", .unit = "fp32", .traffic = naive_traffic, .warp = coalesced_warp},
 	{.name = "smem", .params = "TILE=32", .unit = "fp32", .traffic = smem_traffic, .warp = smem_warp},
-	{.name = "blocktile1d", .params = "BM=64 BN=64 BK=8 TM=8", .unit = "fp32", .traffic = bt1d_traffic, .warp = bt1d_warp},
-	{.name = "blocktile2d", .params = "BM=128 BN=128 BK=8 TM=8 TN=8", .unit = "fp32", .traffic = bt2d_traffic, .warp = bt2d_warp},
-	{.name = "vectorized", .params = "BM=128 BN=128 BK=8 TM=8 TN=8 VW=4", .unit = "fp32", .traffic = bt2d_traffic, .warp = vec_warp},
+	/* ptx/04-06 load tiles with ld.global.cg, ptx/08 with cp.async.cg, ptx/09 with TMA;
+	 * ptx/01-03 use plain ld.global and ptx/07 ld.global.nc, which L1 may keep. */
+	{.name = "blocktile1d", .l1_bypass = 1, .params = "BM=64 BN=64 BK=8 TM=8", .unit = "fp32", .traffic = bt1d_traffic, .warp = bt1d_warp},
+	{.name = "blocktile2d", .l1_bypass = 1, .params = "BM=128 BN=128 BK=8 TM=8 TN=8", .unit = "fp32", .traffic = bt2d_traffic, .warp = bt2d_warp},
+	{.name = "vectorized", .l1_bypass = 1, .params = "BM=128 BN=128 BK=8 TM=8 TN=8 VW=4", .unit = "fp32", .traffic = bt2d_traffic, .warp = vec_warp},
 	{.name = "warptile", .params = "BM=128 BN=128 BK=16 WM=64 WN=32 WNITER=2 TM=4 TN=4 VW=4", .unit = "fp32",
 	 .traffic = warptile_traffic, .warp = warptile_warp},
-	{.name = "mma", .params = "BM=128 BN=256 BK=32 WM=64 WN=64 PAD=0", .unit = "tensor", .traffic = mma_traffic, .warp = mma_warp},
-	{.name = "wgmma", .params = "BM=128 BN=128 BK=64", .unit = "tensor", .traffic = wgmma_traffic, .warp = wgmma_warp},
+	{.name = "mma", .l1_bypass = 1, .params = "BM=128 BN=256 BK=32 WM=64 WN=64 PAD=0", .unit = "tensor", .traffic = mma_traffic, .warp = mma_warp},
+	{.name = "wgmma", .l1_bypass = 1, .params = "BM=128 BN=128 BK=64", .unit = "tensor", .traffic = wgmma_traffic, .warp = wgmma_warp},
 };
 
 const model_def *model_find(const char *name)
@@ -342,6 +347,7 @@ const char *model_lessons_unit(const model_def *m) { return m->unit; }
 void model_lessons_traffic(const model_def *m, const expr_env *env, model_traffic *t)
 {
 	m->traffic(env, t);
+	t->l1_bypass = m->l1_bypass;
 }
 
 /* ---- Warp view: sectors and wavefronts ----------------------------------- */
@@ -396,4 +402,8 @@ void model_lessons_warp(const model_def *m, const expr_env *env, int elem_bytes,
 	out->sectors_B = warp_count(&w.gB, elem_bytes);
 	out->wavefronts_A = warp_count(&w.sA, sh);
 	out->wavefronts_B = warp_count(&w.sB, sh);
+	out->gvec_A = w.gA.active ? w.gA.vec : 0;
+	out->gvec_B = w.gB.active ? w.gB.vec : 0;
+	out->svec_A = w.sA.active ? w.sA.vec : 0;
+	out->svec_B = w.sB.active ? w.sB.vec : 0;
 }

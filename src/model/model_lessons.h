@@ -8,11 +8,12 @@ typedef struct model_def model_def;
 
 /* Traffic per output element per unit of K (multiply by K for the whole loop). */
 typedef struct {
-	double gl_loads;   /* elements of A and B loaded from global memory */
-	double sh_loads;   /* elements read from shared memory */
+	double gl_A, gl_B; /* elements of A and of B loaded from global memory */
+	double sh_A, sh_B; /* elements of A and of B read from shared memory */
 	double sh_stores;  /* elements written to shared memory */
 	int k_per_op;      /* k steps one multiply-accumulate instruction covers (1 FFMA, 16 mma) */
 	int smem_operands; /* the tensor cores read A and B from shared memory (wgmma), not registers */
+	int l1_bypass;     /* every global load skips L1 (ld.global.cg, cp.async.cg, TMA): each reaches L2 */
 } model_traffic;
 
 /* One warp-wide request of each kind, counted by access_count: 32-byte
@@ -21,6 +22,8 @@ typedef struct {
 typedef struct {
 	double sectors_A, sectors_B;
 	double wavefronts_A, wavefronts_B;
+	int gvec_A, gvec_B;  /* elements per lane of those global loads (0: no per-thread load) */
+	int svec_A, svec_B;  /* and of the shared reads */
 } model_warp;
 
 /* The cost models by name (the front matter's `model:`); NULL when unknown. */

@@ -134,8 +134,7 @@ void app_act_answer_check(ui_app *a, ui_action act, int key)
 		return;
 	}
 	a->ex_expected = want;
-	double tol = ex->tol > 0 ? ex->tol : 0.01;
-	int right = fabs(got - want) <= tol * fabs(want) || (want == 0 && fabs(got) <= tol);
+	int right = lesson_exercise_accepts(ex, want, got);
 	a->ex_verdict = right ? 1 : -1;
 	if (right)
 		app_say(a, 0, "Right: %.4g.", want);

@@ -66,16 +66,44 @@ static void plot_emit(ui_lines *t, const plot *p, const ui_glyphs *g, int ascii)
 	ui_lines_nl(t);
 }
 
-/* A log-log roofline: attainable = min(peak, AI × bandwidth), with this
- * kernel's modelled point and, after a run, the measured one. */
+/* The hierarchical roofline's levels: each a ceiling (AI × bandwidth,
+ * capped by the peak) and this kernel's intensity at that level, from the
+ * least traffic the level must carry (model.h: a true bound). */
+typedef struct {
+	const char *name;
+	uint32_t mark;   /* the kernel's point on this level's roof */
+	double ai, bw;   /* FLOP/B, GB/s */
+	ui_role role;
+} roof_level;
+
+static int roof_levels(const model_result *m, roof_level *lv)
+{
+	const roof_level all[] = {
+		{"L1/shared", '1', m->ai_l1, m->gpu.smem_gbs, UI_ROLE_DIM},
+		{"L2", '2', m->ai_l2, m->gpu.l2_gbs, UI_ROLE_BORDER},
+		{"DRAM", 'D', m->ai_dram_ideal, m->gpu.bw_gbs, UI_ROLE_BAR},
+	};
+	int n = 0;
+	for (size_t i = 0; i < ARRAY_LEN(all); i++)
+		if (all[i].ai > 0 && all[i].bw > 0 && isfinite(all[i].ai))
+			lv[n++] = all[i];
+	return n;
+}
+
+/* A log-log hierarchical roofline: one ceiling per level (DRAM, L2,
+ * L1/shared), attainable = min(peak, AI × bandwidth), with this kernel's
+ * point on each and, after a run, the measured rate at each level's
+ * intensity. The measured point is never drawn above its roof: the bound
+ * says it cannot be, and if a GPU's figures are too low to hold it, the
+ * point sits on the roof and the legend says so. */
 static void roofline(ui_lines *t, const ui_app *a, int w)
 {
 	const model_result *m = &a->model;
 	const ui_glyphs *g = ui_glyphs_get(a->ascii);
 	double peak = m->peak_tflops * 1e3; /* GFLOP/s */
-	double bw = m->gpu.bw_gbs;          /* GB/s */
-	double ai = m->ai_global, ridge = m->ridge;
-	if (peak <= 0 || bw <= 0 || ai <= 0 || ridge <= 0)
+	roof_level lv[3];
+	int n = roof_levels(m, lv);
+	if (peak <= 0 || n == 0)
 		return;
 	plot p;
 	p.cw = w - PLOT_LABEL - 1;
@@ -83,8 +111,17 @@ static void roofline(ui_lines *t, const ui_app *a, int w)
 		return;
 	if (p.cw > PLOT_MAXW)
 		p.cw = PLOT_MAXW;
-	p.lo = fmin(ai, ridge) / 8, p.hi = fmax(ai, ridge) * 8;
-	p.ylo = fmin(peak, p.lo * bw), p.yhi = peak;
+	p.lo = p.hi = lv[0].ai;
+	for (int i = 0; i < n; i++) {
+		double ridge = peak / lv[i].bw;
+		p.lo = fmin(p.lo, fmin(lv[i].ai, ridge));
+		p.hi = fmax(p.hi, fmax(lv[i].ai, ridge));
+	}
+	p.lo /= 4, p.hi *= 4;
+	p.ylo = peak;
+	for (int i = 0; i < n; i++)
+		p.ylo = fmin(p.ylo, p.lo * lv[i].bw);
+	p.yhi = peak;
 	const run_result *r = a->have_res[a->lesson] ? &a->res[a->lesson] : NULL;
 	double meas = r && r->status == RUN_OK ? r->gflops : 0;
 	if (meas > 0 && meas < p.ylo)
@@ -92,26 +129,38 @@ static void roofline(ui_lines *t, const ui_app *a, int w)
 	for (int y = 0; y < PLOT_H; y++)
 		for (int x = 0; x < p.cw; x++)
 			p.cell[y][x] = ' ', p.role[y][x] = UI_ROLE_NORMAL;
-	for (int x = 0; x < p.cw; x++) {
-		double xv = exp(log(p.lo) + (log(p.hi) - log(p.lo)) * x / (p.cw - 1));
-		double at = fmin(peak, xv * bw);
-		plot_set(&p, x, plot_y(&p, at), at >= peak ? g->hline : (a->ascii ? '/' : 0x2571), UI_ROLE_BAR);
-	}
-	int px = plot_x(&p, ai), py = plot_y(&p, fmin(peak, ai * bw));
+	for (int i = 0; i < n; i++) /* L1 first, DRAM last: DRAM on top where they meet */
+		for (int x = 0; x < p.cw; x++) {
+			double xv = exp(log(p.lo) + (log(p.hi) - log(p.lo)) * x / (p.cw - 1));
+			double at = fmin(peak, xv * lv[i].bw);
+			plot_set(&p, x, plot_y(&p, at), at >= peak ? g->hline : (a->ascii ? '/' : 0x2571), lv[i].role);
+		}
 	uint32_t measured = a->ascii ? 'x' : 0x25C6;
-	plot_set(&p, px, py, g->point, UI_ROLE_BAR_SELF);
-	if (meas > 0 && plot_y(&p, meas) != py)
-		plot_set(&p, px, plot_y(&p, meas), measured, UI_ROLE_GOOD);
-	plot_emit(t, &p, g, a->ascii);
-	ui_lines_put(t, ' ', UI_ROLE_NORMAL);
-	ui_lines_put(t, g->point, UI_ROLE_BAR_SELF);
-	ui_lines_add(t, " this kernel, modelled", UI_ROLE_NORMAL);
-	if (meas > 0) {
-		ui_lines_add(t, "  ", UI_ROLE_NORMAL);
-		ui_lines_put(t, measured, UI_ROLE_GOOD);
-		ui_lines_add(t, " measured", UI_ROLE_NORMAL);
+	int clamped = 0;
+	for (int i = 0; i < n; i++) {
+		double roof = fmin(peak, lv[i].ai * lv[i].bw);
+		int px = plot_x(&p, lv[i].ai);
+		plot_set(&p, px, plot_y(&p, roof), lv[i].mark, UI_ROLE_BAR_SELF);
+		if (meas > 0) {
+			clamped |= meas > roof;
+			int my = plot_y(&p, fmin(meas, roof));
+			if (my != plot_y(&p, roof))
+				plot_set(&p, px, my, measured, UI_ROLE_GOOD);
+		}
 	}
+	plot_emit(t, &p, g, a->ascii);
+	ui_lines_addf(t, UI_ROLE_NORMAL, " ceilings and this kernel at each level:");
+	for (int i = n - 1; i >= 0; i--)
+		ui_lines_addf(t, lv[i].role, " %c %s", (char)lv[i].mark, lv[i].name);
 	ui_lines_nl(t);
+	if (meas > 0) {
+		ui_lines_put(t, ' ', UI_ROLE_NORMAL);
+		ui_lines_put(t, measured, UI_ROLE_GOOD);
+		ui_lines_add(t, clamped ? " measured: above a roof, so this GPU's figures in assets/gpus.tsv are too low"
+					: " measured, under every roof",
+			     clamped ? UI_ROLE_WARN : UI_ROLE_NORMAL);
+		ui_lines_nl(t);
+	}
 }
 
 /* The emulator's counts under the model's: what the kernel as written
@@ -139,7 +188,7 @@ static void intensity(ui_lines *t, const model_result *m, int w)
 {
 	char v[64], r[32], n[96];
 	ui_lines_section(t, "Intensity (FLOP/B)");
-	snprintf(n, sizeof n, "ridge %s: %s-bound", numfmt_sig(r, sizeof r, m->ridge), m->bound ? m->bound : "?");
+	snprintf(n, sizeof n, "ridge %s: %s-bound", numfmt_sig(r, sizeof r, m->ridge), m->regime ? m->regime : "?");
 	ui_lines_kv(t, "global", numfmt_sig(v, sizeof v, m->ai_global), UI_ROLE_EMPH, n, w);
 	if (m->ai_shared > 0)
 		ui_lines_kv(t, "shared", numfmt_sig(v, sizeof v, m->ai_shared), UI_ROLE_EMPH, NULL, w);
@@ -260,8 +309,10 @@ void ui_pane_numbers_text(ui_lines *t, const ui_app *a, int w)
 		ui_lines_section(t, "Roofline");
 		roofline(t, a, w);
 		ui_lines_kv(t, "peak", numfmt_si(v, sizeof v, m->peak_tflops * 1e12, "FLOP/s"), UI_ROLE_EMPH, m->unit, w);
-		ui_lines_kv(t, "predicted", numfmt_unit(v, sizeof v, m->predicted_ms, "ms"), UI_ROLE_EMPH,
-			    "at the roofline", w);
+		ui_lines_kv(t, "bound", numfmt_unit(v, sizeof v, m->bound_ms, "ms"), UI_ROLE_EMPH,
+			    m->bound_limit ? m->bound_limit : "?", w);
+		ui_lines_kv(t, "estimate", numfmt_unit(v, sizeof v, m->predicted_ms, "ms"), UI_ROLE_EMPH,
+			    "issued bytes from DRAM", w);
 		occupancy(t, a, w);
 	}
 	const ui_ptx *p = &a->ptx[a->lesson];

@@ -1,0 +1,261 @@
+/* measured: assets/measured-h100.tsv parsed into rows (GPU, driver, date, command, lesson, size, metric, value, unit) and looked up by placeholder key. */
+#include "model/measured.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/numfmt.h"
+#include "base/util.h"
+
+enum { MAX_ROWS = 256 };
+
+typedef struct {
+	char gpu[64], driver[32], date[16], command[128];
+	int lesson;
+	long long size;
+	char metric[40];
+	double value;
+	char unit[16];
+} row;
+
+static row rows[MAX_ROWS];
+static int nrows = -1; /* -1: not loaded yet */
+
+/* The file's columns in order; a row with another count is an error. */
+enum { C_GPU, C_DRIVER, C_DATE, C_COMMAND, C_LESSON, C_SIZE, C_METRIC, C_VALUE, C_UNIT, NCOLS };
+static const char *const header[NCOLS] = {"gpu", "driver", "date", "command", "lesson", "size", "metric", "value", "unit"};
+/* The units a value may carry and how each is written. */
+static const char *const units[] = {"ms", "us", "%", "GFLOP/s", "x", "MB", "count", "regs"};
+
+static int bad(char *err, int errlen, const char *path, int line, const char *what, const char *v)
+{
+	snprintf(err, (size_t)errlen, "%s:%d: %s '%s'", path, line, what, v);
+	nrows = 0;
+	return -1;
+}
+
+static int parse_row(row *r, char **f, const char *path, int line, char *err, int errlen)
+{
+	char *end;
+	util_strlcpy(r->gpu, f[C_GPU], sizeof r->gpu);
+	util_strlcpy(r->driver, f[C_DRIVER], sizeof r->driver);
+	util_strlcpy(r->date, f[C_DATE], sizeof r->date);
+	util_strlcpy(r->command, f[C_COMMAND], sizeof r->command);
+	r->lesson = (int)strtol(f[C_LESSON], &end, 10);
+	if (end == f[C_LESSON] || *end || r->lesson < 0 || r->lesson > 99)
+		return bad(err, errlen, path, line, "lesson is not a number 0-99:", f[C_LESSON]);
+	r->size = strtoll(f[C_SIZE], &end, 10);
+	if (end == f[C_SIZE] || *end || r->size <= 0)
+		return bad(err, errlen, path, line, "size is not a positive integer:", f[C_SIZE]);
+	if (!f[C_METRIC][0] || strlen(f[C_METRIC]) >= sizeof r->metric || strspn(f[C_METRIC], "abcdefghijklmnopqrstuvwxyz0123456789_") != strlen(f[C_METRIC]))
+		return bad(err, errlen, path, line, "metric is not a lower-case name:", f[C_METRIC]);
+	util_strlcpy(r->metric, f[C_METRIC], sizeof r->metric);
+	r->value = strtod(f[C_VALUE], &end);
+	if (end == f[C_VALUE] || *end)
+		return bad(err, errlen, path, line, "value is not a number:", f[C_VALUE]);
+	int known = 0;
+	for (size_t u = 0; u < ARRAY_LEN(units); u++)
+		known |= !strcmp(units[u], f[C_UNIT]);
+	if (!known)
+		return bad(err, errlen, path, line, "unknown unit", f[C_UNIT]);
+	util_strlcpy(r->unit, f[C_UNIT], sizeof r->unit);
+	return 0;
+}
+
+int measured_parse(const char *path, const char *text, char *err, int errlen)
+{
+	char *copy = xstrdup(text ? text : "");
+	int line = 0, have_header = 0;
+	nrows = 0;
+	for (char *s = copy, *next; s; s = next) {
+		char *nl = strchr(s, '\n');
+		next = nl ? nl + 1 : NULL;
+		if (nl)
+			*nl = '\0';
+		line++;
+		if (s[0] == '#' || !*util_trim(s))
+			continue;
+		char *f[NCOLS + 1];
+		int n = 0;
+		for (char *p = s; n <= NCOLS; n++) {
+			f[n] = p;
+			char *t = strchr(p, '\t');
+			if (!t) {
+				n++;
+				break;
+			}
+			*t = '\0';
+			p = t + 1;
+		}
+		if (n != NCOLS) {
+			char got[16];
+			snprintf(got, sizeof got, "%d", n);
+			free(copy);
+			return bad(err, errlen, path, line, "wrong number of tab-separated fields:", got);
+		}
+		for (int i = 0; i < n; i++)
+			f[i] = util_trim(f[i]);
+		if (!have_header) {
+			for (int i = 0; i < NCOLS; i++)
+				if (strcmp(f[i], header[i])) {
+					free(copy);
+					return bad(err, errlen, path, line, "the header's columns are gpu driver date command lesson size metric value unit, not", f[i]);
+				}
+			have_header = 1;
+			continue;
+		}
+		if (nrows >= MAX_ROWS) {
+			free(copy);
+			return bad(err, errlen, path, line, "too many rows at", f[C_METRIC]);
+		}
+		if (parse_row(&rows[nrows], f, path, line, err, errlen)) {
+			free(copy);
+			return -1;
+		}
+		nrows++;
+	}
+	free(copy);
+	if (!have_header)
+		return bad(err, errlen, path, line, "no header row", "");
+	return nrows;
+}
+
+int measured_load(char *err, int errlen)
+{
+	if (nrows >= 0)
+		return nrows;
+	char path[512], why[300];
+	util_path(path, sizeof path, MEASURED_FILE);
+	char *text = util_read_file(path, NULL, why, sizeof why);
+	if (!text) {
+		snprintf(err, (size_t)errlen, "%s", why);
+		nrows = 0;
+		return -1;
+	}
+	int n = measured_parse(MEASURED_FILE, text, err, errlen);
+	free(text);
+	return n;
+}
+
+static void ensure_loaded(void)
+{
+	char err[300];
+	if (nrows < 0 && measured_load(err, sizeof err) < 0)
+		fprintf(stderr, "ptxtutor: %s\n", err);
+}
+
+/* Splits "measured.L8.tflops" into lesson 8 and "tflops"; "measured.ms"
+ * into the default lesson and "ms". Returns 0, or -1 when not a measured key. */
+static int split_key(const char *key, int lesson, int *out_lesson, char *metric, size_t len)
+{
+	if (strncmp(key, "measured.", 9))
+		return -1;
+	const char *p = key + 9;
+	*out_lesson = lesson;
+	if (p[0] == 'L' && isdigit((unsigned char)p[1])) {
+		char *end;
+		*out_lesson = (int)strtol(p + 1, &end, 10);
+		if (*end != '.')
+			return -1;
+		p = end + 1;
+	}
+	if (!*p || strlen(p) >= len)
+		return -1;
+	util_strlcpy(metric, p, len);
+	return 0;
+}
+
+static const row *find(int lesson, const char *metric)
+{
+	for (int i = 0; i < nrows; i++)
+		if (rows[i].lesson == lesson && !strcmp(rows[i].metric, metric))
+			return &rows[i];
+	return NULL;
+}
+
+static int is_text(const char *metric)
+{
+	return !strcmp(metric, "gpu") || !strcmp(metric, "driver") || !strcmp(metric, "date") || !strcmp(metric, "command");
+}
+
+int measured_known(const char *key)
+{
+	/* By form only, so that a lesson still loads where the data file is
+	 * missing (its figures then read n/a; test_lessons requires them filled). */
+	char metric[40];
+	int lesson;
+	if (split_key(key, 0, &lesson, metric, sizeof metric))
+		return 0;
+	return strspn(metric, "abcdefghijklmnopqrstuvwxyz0123456789_") == strlen(metric);
+}
+
+int measured_value(int lesson, const char *key, double *out)
+{
+	char metric[40];
+	int l;
+	ensure_loaded();
+	if (split_key(key, lesson, &l, metric, sizeof metric) || is_text(metric))
+		return -1;
+	int tflops = !strcmp(metric, "tflops");
+	const row *r = find(l, tflops ? "gflops" : metric);
+	if (!r)
+		return -1;
+	*out = tflops ? r->value / 1000 : r->value;
+	return 0;
+}
+
+void measured_format(int lesson, const char *key, char *buf, int len)
+{
+	char metric[40];
+	int l;
+	if (len <= 0)
+		return;
+	ensure_loaded();
+	snprintf(buf, (size_t)len, "n/a");
+	if (split_key(key, lesson, &l, metric, sizeof metric))
+		return;
+	if (is_text(metric)) {
+		const row *r = find(l, "ms");
+		for (int i = 0; !r && i < nrows; i++)
+			if (rows[i].lesson == l)
+				r = &rows[i];
+		r = r ? r : nrows > 0 ? &rows[0] : NULL;
+		if (r)
+			snprintf(buf, (size_t)len, "%s", !strcmp(metric, "gpu") ? r->gpu : !strcmp(metric, "driver") ? r->driver
+							 : !strcmp(metric, "date")		  ? r->date
+												  : r->command);
+		return;
+	}
+	int tflops = !strcmp(metric, "tflops");
+	const row *r = find(l, tflops ? "gflops" : metric);
+	if (!r)
+		return;
+	/* Rates read as TFLOP/s, the unit the lessons and the roofline use. */
+	int giga = tflops || !strcmp(r->unit, "GFLOP/s");
+	const char *u = giga ? "TFLOP/s" : r->unit;
+	double v = giga ? r->value / 1000 : r->value;
+	char num[48];
+	if (!strcmp(u, "%"))
+		snprintf(buf, (size_t)len, "%s%%", numfmt_sig(num, sizeof num, v));
+	else if (!strcmp(u, "x"))
+		snprintf(buf, (size_t)len, "%s×", numfmt_sig(num, sizeof num, v));
+	else if (!strcmp(u, "count"))
+		numfmt_count(buf, (size_t)len, v);
+	else
+		numfmt_unit(buf, (size_t)len, v, !strcmp(u, "us") ? "µs" : u);
+}
+
+int measured_ms_row(int i, int *lesson, long long *size, double *ms)
+{
+	ensure_loaded();
+	for (int j = 0, seen = 0; j < nrows; j++)
+		if (!strcmp(rows[j].metric, "ms") && seen++ == i) {
+			*lesson = rows[j].lesson;
+			*size = rows[j].size;
+			*ms = rows[j].value;
+			return 0;
+		}
+	return -1;
+}
