@@ -111,7 +111,7 @@ static void test_every_mode_has_help_that_fits(void **st)
 {
 	(void)st;
 	ui_layout L;
-	ui_layout_compute(80, 24, 0, &L);
+	ui_layout_compute(80, 24, 0, 0, &L);
 	int width = L.help.w - 4; /* inside the box's borders and margins */
 	assert_true(width > 0 && width <= 80);
 	for (int m = 0; m < UI_NMODES; m++) {

@@ -31,7 +31,7 @@ static int same(ui_rect a, ui_rect b)
 static void check(int cols, int rows, int present)
 {
 	ui_layout L;
-	ui_layout_compute(cols, rows, present, &L);
+	ui_layout_compute(cols, rows, present, 0, &L);
 	char where[64];
 	snprintf(where, sizeof where, "%dx%d present=%d", cols, rows, present);
 	if (cols < UI_MIN_COLS || rows < UI_MIN_ROWS) {
@@ -93,26 +93,26 @@ static void test_kinds(void **st)
 {
 	(void)st;
 	ui_layout L;
-	ui_layout_compute(79, 24, 0, &L);
+	ui_layout_compute(79, 24, 0, 0, &L);
 	assert_int_equal(L.kind, UI_LAYOUT_TOO_SMALL);
-	ui_layout_compute(80, 23, 0, &L);
+	ui_layout_compute(80, 23, 0, 0, &L);
 	assert_int_equal(L.kind, UI_LAYOUT_TOO_SMALL);
-	ui_layout_compute(80, 24, 0, &L);
+	ui_layout_compute(80, 24, 0, 0, &L);
 	assert_int_equal(L.kind, UI_LAYOUT_COMPACT);
 	assert_true(L.tabbed);
-	ui_layout_compute(130, 40, 0, &L);
+	ui_layout_compute(130, 40, 0, 0, &L);
 	assert_int_equal(L.kind, UI_LAYOUT_WIDE);
 	assert_false(L.tabbed);
-	ui_layout_compute(160, 48, 0, &L);
+	ui_layout_compute(160, 48, 0, 0, &L);
 	assert_int_equal(L.kind, UI_LAYOUT_WIDE);
 	assert_false(L.tabbed);
-	ui_layout_compute(200, 60, 0, &L);
+	ui_layout_compute(200, 60, 0, 0, &L);
 	assert_int_equal(L.kind, UI_LAYOUT_WIDE3);
 	assert_false(L.tabbed);
-	ui_layout_compute(160, 48, 1, &L);
+	ui_layout_compute(160, 48, 1, 0, &L);
 	assert_int_equal(L.kind, UI_LAYOUT_PRESENT);
 	assert_true(L.tabbed);
-	ui_layout_compute(80, 24, 1, &L);
+	ui_layout_compute(80, 24, 1, 0, &L);
 	assert_int_equal(L.kind, UI_LAYOUT_PRESENT);
 }
 
@@ -120,7 +120,7 @@ static void test_80x24_arrangement(void **st)
 {
 	(void)st;
 	ui_layout L;
-	ui_layout_compute(80, 24, 0, &L);
+	ui_layout_compute(80, 24, 0, 0, &L);
 	ui_rect les = L.pane[UI_PANE_LESSON], ptx = L.pane[UI_PANE_PTX], num = L.pane[UI_PANE_NUMBERS];
 	/* Lesson across the top, PTX under it on the left, numbers beside PTX. */
 	assert_int_equal(les.y, 1);
@@ -138,7 +138,7 @@ static void test_160x48_side_by_side(void **st)
 {
 	(void)st;
 	ui_layout L;
-	ui_layout_compute(160, 48, 0, &L);
+	ui_layout_compute(160, 48, 0, 0, &L);
 	ui_rect les = L.pane[UI_PANE_LESSON], ptx = L.pane[UI_PANE_PTX];
 	ui_rect num = L.pane[UI_PANE_NUMBERS], run = L.pane[UI_PANE_RUN];
 	/* Lesson over PTX on the left, wide enough for the texts' 76 columns;
@@ -154,7 +154,7 @@ static void test_160x48_side_by_side(void **st)
 	assert_true(ptx.w >= 60);
 
 	/* From 200 columns: three side by side, the lesson still at least 80. */
-	ui_layout_compute(200, 60, 0, &L);
+	ui_layout_compute(200, 60, 0, 0, &L);
 	les = L.pane[UI_PANE_LESSON], ptx = L.pane[UI_PANE_PTX], num = L.pane[UI_PANE_NUMBERS];
 	assert_true(les.x < ptx.x && ptx.x < num.x);
 	assert_true(les.w >= 80);
@@ -167,7 +167,7 @@ static void test_zoom(void **st)
 {
 	(void)st;
 	ui_layout L;
-	ui_layout_compute(80, 24, 0, &L);
+	ui_layout_compute(80, 24, 0, 0, &L);
 	ui_layout_zoom(&L, UI_PANE_LESSON);
 	ui_rect les = L.pane[UI_PANE_LESSON];
 	assert_int_equal(les.x, 0);
@@ -176,13 +176,13 @@ static void test_zoom(void **st)
 	assert_int_equal(les.h, 22);
 	for (int p = UI_PANE_PTX; p < UI_NPANES; p++)
 		assert_int_equal(L.pane[p].w * L.pane[p].h, 0);
-	ui_layout_compute(80, 24, 0, &L);
+	ui_layout_compute(80, 24, 0, 0, &L);
 	ui_layout_zoom(&L, UI_PANE_RUN);
 	assert_memory_equal(&L.pane[UI_PANE_RUN], &L.pane[UI_PANE_NUMBERS], sizeof(ui_rect));
 	assert_int_equal(L.pane[UI_PANE_RUN].h, 22);
 	assert_int_equal(L.pane[UI_PANE_LESSON].h, 0);
 	/* Side by side, the run pane alone is zoomed. */
-	ui_layout_compute(160, 48, 0, &L);
+	ui_layout_compute(160, 48, 0, 0, &L);
 	ui_layout_zoom(&L, UI_PANE_RUN);
 	assert_int_equal(L.pane[UI_PANE_RUN].w, 160);
 	assert_int_equal(L.pane[UI_PANE_NUMBERS].h, 0);
@@ -201,7 +201,7 @@ static const int pure_sizes[][3] = {
 static void layout_over(int i, unsigned char garbage, ui_layout *L)
 {
 	memset(L, garbage, sizeof *L);
-	ui_layout_compute(pure_sizes[i][0], pure_sizes[i][1], pure_sizes[i][2], L);
+	ui_layout_compute(pure_sizes[i][0], pure_sizes[i][1], pure_sizes[i][2], 0, L);
 }
 
 static void test_pure(void **st)

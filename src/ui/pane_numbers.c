@@ -68,13 +68,13 @@ static void plot_emit(ui_lines *t, const plot *p, const ui_glyphs *g, int ascii)
 
 /* A log-log roofline: attainable = min(peak, AI × bandwidth), with this
  * kernel's modelled point and, after a run, the measured one. */
-static void roofline(ui_lines *t, const ui_app *a, int w)
+static void roofline(ui_lines *t, const ui_app *a, int w, int kernel)
 {
 	const model_result *m = &a->model;
 	const ui_glyphs *g = ui_glyphs_get(a->ascii);
 	double peak = m->peak_tflops * 1e3; /* GFLOP/s */
 	double bw = m->gpu.bw_gbs;          /* GB/s */
-	double ai = m->ai_global, ridge = m->ridge;
+	double ridge = m->ridge, ai = kernel ? m->ai_global : ridge;
 	if (peak <= 0 || bw <= 0 || ai <= 0 || ridge <= 0)
 		return;
 	plot p;
@@ -99,6 +99,10 @@ static void roofline(ui_lines *t, const ui_app *a, int w)
 	}
 	int px = plot_x(&p, ai), py = plot_y(&p, fmin(peak, ai * bw));
 	uint32_t measured = a->ascii ? 'x' : 0x25C6;
+	if (!kernel) { /* the GPU alone: its roof and the ridge */
+		plot_emit(t, &p, g, a->ascii);
+		return;
+	}
 	plot_set(&p, px, py, g->point, UI_ROLE_BAR_SELF);
 	if (meas > 0 && plot_y(&p, meas) != py)
 		plot_set(&p, px, plot_y(&p, meas), measured, UI_ROLE_GOOD);
@@ -151,10 +155,10 @@ static void per_output(ui_lines *t, const model_result *m, int w)
 {
 	char v[64], n[96];
 	ui_lines_section(t, "Per output element");
-	ui_lines_kv(t, "global loads", numfmt_count(v, sizeof v, m->global.loads_per_output), UI_ROLE_EMPH,
+	ui_lines_kv(t, "global loads|gmem loads", numfmt_count(v, sizeof v, m->global.loads_per_output), UI_ROLE_EMPH,
 		    numfmt_kfrac(n, sizeof n, m->global.loads_per_output, m->K), w);
 	if (m->shared.loads_per_output > 0)
-		ui_lines_kv(t, "shared loads", numfmt_count(v, sizeof v, m->shared.loads_per_output), UI_ROLE_EMPH,
+		ui_lines_kv(t, "shared loads|smem loads", numfmt_count(v, sizeof v, m->shared.loads_per_output), UI_ROLE_EMPH,
 			    numfmt_kfrac(n, sizeof n, m->shared.loads_per_output, m->K), w);
 }
 
@@ -171,14 +175,14 @@ static void per_request(ui_lines *t, const model_result *m, int w)
 	ui_lines_section(t, "Per warp request");
 	if (isnan(m->sectors_A) && isnan(m->sectors_B)) {
 		/* TMA and wgmma: no per-thread loads to look at. */
-		ui_lines_kv(t, "sectors A / B", "n/a", UI_ROLE_EMPH, "no per-thread loads", w);
+		ui_lines_kv(t, "sectors A / B|sectors A/B", "n/a", UI_ROLE_EMPH, "no per-thread loads", w);
 	} else {
 		pair(v, sizeof v, m->sectors_A, m->sectors_B);
-		ui_lines_kv(t, "sectors A / B", v, UI_ROLE_EMPH, "32 B each", w);
+		ui_lines_kv(t, "sectors A / B|sectors A/B", v, UI_ROLE_EMPH, "32 B each", w);
 	}
 	if (m->wavefronts_A > 0 || m->wavefronts_B > 0) {
 		pair(v, sizeof v, m->wavefronts_A, m->wavefronts_B);
-		ui_lines_kv(t, "smem wavefronts", v, UI_ROLE_EMPH, "1 = no conflict", w);
+		ui_lines_kv(t, "smem wavefronts|wavefr. A/B", v, UI_ROLE_EMPH, "1 = no conflict", w);
 	}
 }
 
@@ -246,25 +250,96 @@ static void instruction_mix(ui_lines *t, const ui_ptx *p, int w)
 	ui_lines_nl(t);
 }
 
+/* ---- the sections, in order; a page names one with @numbers ---- */
+
+static void sec_intensity(ui_lines *t, const ui_app *a, int w)
+{
+	intensity(t, &a->model, w);
+}
+
+static void sec_per_output(ui_lines *t, const ui_app *a, int w)
+{
+	per_output(t, &a->model, w);
+}
+
+static void sec_per_request(ui_lines *t, const ui_app *a, int w)
+{
+	per_request(t, &a->model, w);
+	measured_counts(t, a, w);
+}
+
+static void sec_roofline(ui_lines *t, const ui_app *a, int w)
+{
+	const model_result *m = &a->model;
+	char v[64];
+	ui_lines_section(t, "Roofline");
+	roofline(t, a, w, 1);
+	ui_lines_kv(t, "peak", numfmt_si(v, sizeof v, m->peak_tflops * 1e12, "FLOP/s"), UI_ROLE_EMPH, m->unit, w);
+	ui_lines_kv(t, "predicted", numfmt_unit(v, sizeof v, m->predicted_ms, "ms"), UI_ROLE_EMPH, "at the roofline", w);
+}
+
+static void sec_mix(ui_lines *t, const ui_app *a, int w)
+{
+	const ui_ptx *p = &a->ptx[a->lesson];
+	if (p->ok && p->nmix && !p->example)
+		instruction_mix(t, p, w);
+}
+
+static const struct {
+	const char *name;
+	void (*emit)(ui_lines *t, const ui_app *a, int w);
+} sections[] = {
+	{"intensity", sec_intensity}, {"per-output", sec_per_output}, {"per-request", sec_per_request},
+	{"roofline", sec_roofline},   {"occupancy", occupancy},       {"mix", sec_mix},
+};
+
+int ui_pane_numbers_known(const char *name)
+{
+	for (size_t i = 0; i < ARRAY_LEN(sections); i++)
+		if (!strcmp(sections[i].name, name))
+			return 1;
+	return 0;
+}
+
+/* A lesson without a kernel (lesson 0): the chosen GPU's roofline, no
+ * kernel's numbers. */
+static void gpu_only(ui_lines *t, const ui_app *a, int w)
+{
+	const model_result *m = &a->model;
+	char v[64];
+	ui_lines_section(t, "The GPU (model)");
+	ui_lines_kv(t, "GPU", m->gpu.name, UI_ROLE_EMPH, NULL, w);
+	ui_lines_kv(t, "peak", numfmt_si(v, sizeof v, m->peak_tflops * 1e12, "FLOP/s"), UI_ROLE_EMPH, m->unit, w);
+	ui_lines_kv(t, "DRAM bandwidth|DRAM bw", numfmt_si(v, sizeof v, m->gpu.bw_gbs * 1e9, "B/s"), UI_ROLE_EMPH, NULL, w);
+	ui_lines_kv(t, "ridge point", numfmt_unit(v, sizeof v, m->ridge, "FLOP/B"), UI_ROLE_EMPH,
+		    "below it memory-bound", w);
+	ui_lines_section(t, "Roofline");
+	roofline(t, a, w, 0);
+	ui_lines_para(t, "No kernel in this lesson: the numbers of a kernel start with lesson 1.", UI_ROLE_DIM, w, 1);
+}
+
 void ui_pane_numbers_text(ui_lines *t, const ui_app *a, int w)
 {
 	if (!a->model_ok) {
 		ui_lines_para(t, a->model_err[0] ? a->model_err : "No model for this lesson.", UI_ROLE_DIM, w, 0);
-	} else {
-		const model_result *m = &a->model;
-		char v[64];
-		intensity(t, m, w);
-		per_output(t, m, w);
-		per_request(t, m, w);
-		measured_counts(t, a, w);
-		ui_lines_section(t, "Roofline");
-		roofline(t, a, w);
-		ui_lines_kv(t, "peak", numfmt_si(v, sizeof v, m->peak_tflops * 1e12, "FLOP/s"), UI_ROLE_EMPH, m->unit, w);
-		ui_lines_kv(t, "predicted", numfmt_unit(v, sizeof v, m->predicted_ms, "ms"), UI_ROLE_EMPH,
-			    "at the roofline", w);
-		occupancy(t, a, w);
+		return;
 	}
-	const ui_ptx *p = &a->ptx[a->lesson];
-	if (p->ok && p->nmix)
-		instruction_mix(t, p, w);
+	if (!ui_app_lesson(a)->ptx_path[0]) {
+		gpu_only(t, a, w);
+		return;
+	}
+	const lesson_page *pg = ui_app_page(a);
+	const char *want = pg && pg->numbers[0] ? pg->numbers : NULL;
+	for (size_t i = 0; i < ARRAY_LEN(sections); i++) {
+		int here = want && !strcmp(want, sections[i].name);
+		if (here)
+			t->mark_first = t->nlines;
+		sections[i].emit(t, a, w);
+		if (here)
+			t->mark_last = t->nlines - 1;
+	}
+	if (want && !ui_pane_numbers_known(want)) {
+		ui_lines_addf(t, UI_ROLE_WARN, "@numbers %s: no such section", want);
+		ui_lines_nl(t);
+	}
 }
