@@ -199,13 +199,14 @@ static void occupancy(ui_lines *t, const ui_app *a, int w)
 	}
 	const occ_result *o = &m->occ;
 	char pct[32];
-	ui_lines_addf(t, UI_ROLE_EMPH, " %d blocks/SM, %d/%d warps = %s", o->blocks_per_sm, o->active_warps,
-		      o->max_warps, numfmt_pct(pct, sizeof pct, o->occupancy));
-	ui_lines_nl(t);
-	ui_lines_addf(t, UI_ROLE_DIM, " %d threads, %d B smem,", m->threads, m->smem_static + m->smem_dynamic);
-	ui_lines_nl(t);
-	ui_lines_addf(t, UI_ROLE_DIM, " %d regs (%s)", m->regs_per_thread, m->regs_source ? m->regs_source : "?");
-	ui_lines_nl(t);
+	/* Wrapped, not cut, in a narrow slot. */
+	char s[160];
+	snprintf(s, sizeof s, " %d blocks/SM, %d/%d warps = %s", o->blocks_per_sm, o->active_warps, o->max_warps,
+		 numfmt_pct(pct, sizeof pct, o->occupancy));
+	ui_lines_para(t, s, UI_ROLE_EMPH, w, 2);
+	snprintf(s, sizeof s, " %d threads, %d B smem, %d regs (%s)", m->threads, m->smem_static + m->smem_dynamic,
+		 m->regs_per_thread, m->regs_source ? m->regs_source : "?");
+	ui_lines_para(t, s, UI_ROLE_DIM, w, 2);
 	const struct {
 		const char *name, *key;
 		int v;
