@@ -55,10 +55,10 @@ static void text_pane(const ui_app *a, ui_frame *f, ui_pane p, const char *title
 
 /* What the header says of the GPU: a live one as it is; the model's with
  * "(model)", and "(model; no GPU here)" when there is none. */
-static void gpu_label(const ui_app *a, char *s, size_t len)
+static void gpu_label(const ui_app *a, int with_sm, char *s, size_t len)
 {
 	char sm[16] = "";
-	if (a->gpu.cc_major)
+	if (a->gpu.cc_major && with_sm)
 		snprintf(sm, sizeof sm, " sm_%d%d", a->gpu.cc_major, a->gpu.cc_minor);
 	const char *gpu = a->gpu.name;
 	if (!strncmp(gpu, "NVIDIA ", 7))
@@ -66,37 +66,39 @@ static void gpu_label(const ui_app *a, char *s, size_t len)
 	snprintf(s, len, "%s%s%s", gpu, sm, a->gpu_live ? "" : a->offline ? " (model; no GPU here)" : " (model)");
 }
 
+/* The header: the lesson and its title, the size, the GPU (what the numbers
+ * are for, never dropped) and the what-ifs. Where it does not fit, sm_XY
+ * goes, then the word "Lesson", then the end of the title. */
 static void header(const ui_app *a, ui_frame *f)
 {
 	ui_rect r = a->layout.header;
 	const lesson *l = ui_app_lesson(a);
 	ui_frame_fill(f, r, ' ', UI_ROLE_HEADER);
-	char s[512], size[64], gpu[128];
+	char head[256], tail[320], size[64], gpu[128];
 	numfmt_size(size, sizeof size, a->M, a->N, a->K, a->ascii);
-	gpu_label(a, gpu, sizeof gpu);
-	/* The lesson's own number, as the texts say "lesson 3", out of the last one. */
-	int n = snprintf(s, sizeof s, " Lesson %d/%d %s%s | %s %s | %s", l->number,
-			 a->course->l[a->course->n - 1].number, l->title,
-			 a->ptx[a->lesson].edited ? " [edited]" : "", size, dtype_name(l->dt), gpu);
-	for (int i = 0; i < a->whatif.n && n > 0 && n < (int)sizeof s - 40; i++)
-		n += snprintf(s + n, sizeof s - (size_t)n, "%s%s=%lld", i ? " " : " | what-if ", a->whatif.v[i].name,
-			      a->whatif.v[i].value);
-	if (a->regs_override && n > 0 && n < (int)sizeof s - 40)
-		snprintf(s + n, sizeof s - (size_t)n, " regs=%d", a->regs_override);
-	/* Too long for the row: the title gives way, the GPU stays. */
-	int w = ui_utf8_width(s, strlen(s));
-	if (w > r.w) {
-		char tail[320];
-		snprintf(tail, sizeof tail, " | %s %s | %s", size, dtype_name(l->dt), gpu);
-		snprintf(s, sizeof s, " Lesson %d/%d %s", l->number, a->course->l[a->course->n - 1].number, l->title);
-		int keep = r.w - ui_utf8_width(tail, strlen(tail)) - 1;
-		ui_frame_text(f, (ui_rect){r.x, r.y, keep > 0 ? keep : 0, 1}, r.x, r.y, s, UI_ROLE_HEADER);
-		if (keep > 0 && ui_utf8_width(s, strlen(s)) > keep)
-			ui_frame_put(f, r.x + keep - 1, r.y, '~', UI_ROLE_HEADER);
-		ui_frame_text(f, r, r.x + (keep > 0 ? keep : 0), r.y, tail, UI_ROLE_HEADER);
-		return;
+	int last = a->course->l[a->course->n - 1].number;
+	for (int v = 0; v < 3; v++) {
+		gpu_label(a, v == 0, gpu, sizeof gpu);
+		/* The lesson's own number, as the texts say "lesson 3", out of the last one. */
+		snprintf(head, sizeof head, " %s%d/%d %s%s", v < 2 ? "Lesson " : "", l->number, last, l->title,
+			 a->ptx[a->lesson].edited ? " [edited]" : "");
+		int n = snprintf(tail, sizeof tail, " | %s %s | %s", size, dtype_name(l->dt), gpu);
+		for (int i = 0; i < a->whatif.n && n > 0 && n < (int)sizeof tail - 40; i++)
+			n += snprintf(tail + n, sizeof tail - (size_t)n, "%s%s=%lld", i ? " " : " | what-if ",
+				      a->whatif.v[i].name, a->whatif.v[i].value);
+		if (a->regs_override && n > 0 && n < (int)sizeof tail - 40)
+			snprintf(tail + n, sizeof tail - (size_t)n, " regs=%d", a->regs_override);
+		if (ui_utf8_width(head, strlen(head)) + ui_utf8_width(tail, strlen(tail)) <= r.w)
+			break;
 	}
-	ui_frame_text(f, r, r.x, r.y, s, UI_ROLE_HEADER);
+	int keep = r.w - ui_utf8_width(tail, strlen(tail));
+	if (keep < 8)
+		keep = 8;
+	ui_frame_text(f, (ui_rect){r.x, r.y, keep, 1}, r.x, r.y, head, UI_ROLE_HEADER);
+	int hw = ui_utf8_width(head, strlen(head));
+	if (hw > keep)
+		ui_frame_put(f, r.x + keep - 1, r.y, '~', UI_ROLE_HEADER);
+	ui_frame_text(f, r, r.x + (hw < keep ? hw : keep), r.y, tail, UI_ROLE_HEADER);
 }
 
 /* The status row: the key hints, most needed first, as many whole ones as
