@@ -153,4 +153,36 @@ wait_for sr "hit 2 of"
 has sr "hit 2 of"
 check "present N goes to the next hit" $? sr
 stop sr
+
+# ---- progress: a page read to its end is remembered and `list` shows it ----
+start pg 160 48 3
+wait_for pg "page 1/"
+while has pg "): Space"; do
+	T send-keys -t pg Space
+	sleep 0.2
+done
+stop pg
+list=$(XDG_STATE_HOME=$WORK/state-pg PTXTUTOR_ROOT=$ROOT "$BIN" list)
+echo "$list" | grep -E '^ +3 +smem ' | grep -qE ' 1/[0-9]+ +0/[0-9]+ '
+check "present list shows the pages read and exercises solved" $? ""
+XDG_STATE_HOME=$WORK/state-pg PTXTUTOR_ROOT=$ROOT "$BIN" list --json | tr -d '\n ' | tr '{' '\n' |
+	grep '"id":"smem"' | grep -q '"pages_read":1,'
+check "present list --json has pages_read" $? ""
+
+# ---- the small things of the command line ----
+help=$("$BIN" --help)
+ok=0
+for o in --present --theme --ascii --gpu --size --set --page; do
+	echo "$help" | grep -qF -- "$o" || ok=1
+done
+check "present ptxtutor --help lists every tutor option" $ok ""
+"$BIN" show --help | grep -qF -- "--screen"
+check "present show --help lists --screen" $? ""
+! "$BIN" bench --help | grep -qF '%%'
+check "present bench --help prints % not %%" $? ""
+start l3 80 24 3
+wait_for l3 "3/"
+row0 l3 | grep -qE "^ (Lesson )?3/[0-9]+ "
+check "present ptxtutor 3 opens lesson 3" $? l3
+stop l3
 exit 0
