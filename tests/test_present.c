@@ -448,6 +448,47 @@ static void test_progress(void **st)
 	close_app(a);
 }
 
+/* ---- small things: the what-if box's selected row at 80x24, messages beside the hints ---- */
+
+static void test_small_screens(void **st)
+{
+	(void)st;
+	ui_app *a = open_at("7", 1, 80, 24, 0, NULL, NULL);
+	ui_frame f;
+	ui_frame_init(&f, 80, 24);
+	keys(a, "t");
+	int rows = ui_app_lesson(a)->nparams + 1;
+	assert_true(rows > 6);
+	for (int i = 0; i < rows - 1; i++)
+		ui_app_key(a, UI_KEY_DOWN);
+	/* The last row (registers) is selected and shown, in the selection's role. */
+	const char *s = screen(a, &f);
+	assert_non_null(strstr(s, "regs "));
+	int shown = 0;
+	for (int i = 0; i < f.cols * f.rows; i++)
+		shown |= f.cells[i].role == UI_ROLE_SELECT && f.cells[i].ch == 'r';
+	assert_true(shown);
+	ui_app_key(a, UI_KEY_ESC);
+	/* A what-if back at the lesson's value leaves the header. */
+	keys(a, "t+-");
+	ui_app_key(a, UI_KEY_ESC);
+	assert_null(strstr(screen(a, &f), "what-if "));
+	/* A long message: the hints stay whole, "? help" among them. */
+	ui_app_select(a, a->lesson, 0);
+	keys(a, "c"); /* "This page names ..." */
+	assert_true(a->msg[0]);
+	s = screen(a, &f);
+	const char *last = strrchr(s, '\n');
+	while (last > s && last[-1] != '\n')
+		last--;
+	assert_non_null(strstr(last, "page 1/"));
+	assert_non_null(strstr(last, "? help"));
+	assert_non_null(strstr(last, "q quit"));
+	assert_non_null(strstr(last, "names"));
+	ui_frame_free(&f);
+	close_app(a);
+}
+
 /* ---- colours: the palette formula, and every theme's cells readable ---- */
 
 static void test_palette(void **st)
@@ -569,6 +610,7 @@ int main(void)
 		cmocka_unit_test(test_ascii_pictures),
 		cmocka_unit_test(test_mouse),
 		cmocka_unit_test(test_progress),
+		cmocka_unit_test(test_small_screens),
 		cmocka_unit_test(test_palette),
 		cmocka_unit_test(test_every_theme_readable),
 	};

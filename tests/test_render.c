@@ -547,9 +547,9 @@ static void test_runs(void **st)
 	ui_app_run_started(r.a, 300.0, NULL);
 	ui_app_run_finished(r.a, &res);
 	show(&r);
-	assert_non_null(screen_has("GFLOP/s          2500"));
-	assert_non_null(screen_has("of cuBLAS        5%"));
-	assert_non_null(screen_has("speed-up         8.33x  naive"));
+	assert_non_null(screen_has("GFLOP/s        2500"));
+	assert_non_null(screen_has("of cuBLAS      5%"));
+	assert_non_null(screen_has("speed-up       8.33x  naive"));
 	assert_non_null(screen_has("PASS, verified (cuBLAS)"));
 	assert_non_null(screen_has("The ladder (GFLOP/s)"));
 	int y1 = screen_has(" 1 naive"), y2 = screen_has(" 2 coal");
@@ -592,16 +592,16 @@ static void test_emulated_counts(void **st)
 	show(&r);
 	assert_non_null(screen_has("Emulated on the CPU at 128\u00B3 (no GPU)"));
 	assert_non_null(screen_has("PASS, verified on the CPU"));
-	assert_non_null(screen_has("gmem loads       16.5  sectors/request"));
-	assert_non_null(screen_has("smem loads       1.2  wavefronts/request"));
-	assert_non_null(screen_has("  conflicts      10  bank conflicts"));
+	assert_non_null(screen_has("gmem loads     16.5  sectors/request"));
+	assert_non_null(screen_has("smem loads     1.2  wavefronts/request"));
+	assert_non_null(screen_has("  conflicts    10  bank conflicts"));
 	assert_int_equal(screen_has("smem stores"), 0);
 	assert_non_null(screen_has("12345"));
 	/* The numbers: the model's sectors per request, then the emulator's. */
-	int model = screen_has("sectors A / B"), emu = screen_has("emu sectors      16.5");
+	int model = screen_has("sectors A / B"), emu = screen_has("emu sectors    16.5");
 	assert_true(model > 0 && emu == model + 1);
-	assert_non_null(screen_has("emu stores       32"));
-	assert_non_null(screen_has("emu smem rd      1.2  10 conflicts"));
+	assert_non_null(screen_has("emu stores     32"));
+	assert_non_null(screen_has("emu smem rd    1.2  10 conflicts"));
 	assert_non_null(strstr(r.a->msg, "emulated on the CPU at 128^3, verified"));
 	/* No GFLOP/s from an emulation: the ladder stays empty. */
 	assert_int_equal(screen_has("The ladder"), 0);
@@ -867,9 +867,9 @@ static void test_prose_and_pane_agree(void **st)
 	show(&r);
 	assert_non_null(screen_has("128\u00B3"));
 	assert_non_null(screen_has("Its intensity is 0.249 FLOP/B."));
-	assert_non_null(screen_has("global           0.249"));
+	assert_non_null(screen_has("global         0.249"));
 	/* Loads per output: 2K at K = 128, as a count and as a fraction of K. */
-	assert_non_null(screen_has("global loads     256  2K"));
+	assert_non_null(screen_has("global loads   256  2K"));
 	rig_close(&r);
 }
 

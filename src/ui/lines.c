@@ -158,7 +158,7 @@ void ui_lines_section(ui_lines *t, const char *title)
 
 void ui_lines_kv(ui_lines *t, const char *label, const char *value, ui_role role, const char *note, int w)
 {
-	int narrow = w < 40, lw = narrow ? 13 : 18;
+	int narrow = w < 40, lw = narrow ? 13 : 16;
 	const char *bar = strchr(label, '|');
 	const char *l = label;
 	int ln = bar ? (int)(bar - label) : (int)strlen(label);

@@ -182,7 +182,7 @@ static void per_request(ui_lines *t, const model_result *m, int w)
 	}
 	if (m->wavefronts_A > 0 || m->wavefronts_B > 0) {
 		pair(v, sizeof v, m->wavefronts_A, m->wavefronts_B);
-		ui_lines_kv(t, "smem wavefronts|wavefr. A/B", v, UI_ROLE_EMPH, "1 = no conflict", w);
+		ui_lines_kv(t, "wavefronts A/B|wavefr. A/B", v, UI_ROLE_EMPH, "1 = no conflict", w);
 	}
 }
 
@@ -201,12 +201,14 @@ static void occupancy(ui_lines *t, const ui_app *a, int w)
 	char pct[32];
 	/* Wrapped, not cut, in a narrow slot. */
 	char s[160];
-	snprintf(s, sizeof s, " %d blocks/SM, %d/%d warps = %s", o->blocks_per_sm, o->active_warps, o->max_warps,
+	snprintf(s, sizeof s, "%d blocks/SM, %d/%d warps = %s", o->blocks_per_sm, o->active_warps, o->max_warps,
 		 numfmt_pct(pct, sizeof pct, o->occupancy));
-	ui_lines_para(t, s, UI_ROLE_EMPH, w, 2);
-	snprintf(s, sizeof s, " %d threads, %d B smem, %d regs (%s)", m->threads, m->smem_static + m->smem_dynamic,
+	ui_lines_add(t, " ", UI_ROLE_NORMAL);
+	ui_lines_para(t, s, UI_ROLE_EMPH, w, 1);
+	snprintf(s, sizeof s, "%d threads, %d B smem, %d regs (%s)", m->threads, m->smem_static + m->smem_dynamic,
 		 m->regs_per_thread, m->regs_source ? m->regs_source : "?");
-	ui_lines_para(t, s, UI_ROLE_DIM, w, 2);
+	ui_lines_add(t, " ", UI_ROLE_NORMAL);
+	ui_lines_para(t, s, UI_ROLE_DIM, w, 1);
 	const struct {
 		const char *name, *key;
 		int v;
