@@ -1,4 +1,5 @@
 /* test_keys: the binding table — every action bound and handled, every mode reachable and with help that fits, no key bound twice in a mode — and the boxes driven through it. */
+#define _GNU_SOURCE /* strcasestr */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -111,7 +112,7 @@ static void test_every_mode_has_help_that_fits(void **st)
 {
 	(void)st;
 	ui_layout L;
-	ui_layout_compute(80, 24, 0, &L);
+	ui_layout_compute(80, 24, 0, 0, &L);
 	int width = L.help.w - 4; /* inside the box's borders and margins */
 	assert_true(width > 0 && width <= 80);
 	for (int m = 0; m < UI_NMODES; m++) {
@@ -146,12 +147,27 @@ static void test_every_mode_has_help_that_fits(void **st)
 	int n = ui_keys_help(UI_MODE_NORMAL, h, HELP_MAX);
 	int page = 0, lesson = 0;
 	for (int i = 0; i < n; i++) {
-		page |= !strcmp(h[i].keys, "Backspace/Left/PgUp") && !strcmp(h[i].text, "previous page");
+		page |= !strcmp(h[i].keys, "Backspace/Left/PgUp") && !strcmp(h[i].text, "back: up the page, then the previous");
 		lesson |= !strcmp(h[i].keys, "n") && !strcmp(h[i].text, "next lesson (p: previous)");
 	}
 	assert_true(page && lesson);
 	/* Too little room: the lines stop, nothing overflows. */
 	assert_int_equal(ui_keys_help(UI_MODE_NORMAL, h, 3), 3);
+
+	/* `?` lists every mode: the one it is asked in first, then a heading per other mode. */
+	ui_help_line all[UI_HELP_MAX];
+	int na = ui_keys_help_all(UI_MODE_WHATIF, all, UI_HELP_MAX);
+	assert_true(na < UI_HELP_MAX);
+	assert_string_equal(all[0].text, "the next row (Up/k/S-Tab: previous)");
+	for (int m = 0; m < UI_NMODES; m++) {
+		char head[64];
+		snprintf(head, sizeof head, "In the %s:", ui_mode_name((ui_mode)m));
+		int found = 0;
+		for (int i = 0; i < na; i++)
+			found |= !strcmp(all[i].text, head);
+		if (found != (m != UI_MODE_WHATIF && m != UI_MODE_HELP))
+			fail_msg("'%s' %s in the help of the what-if box", head, found ? "is" : "is not");
+	}
 }
 
 /* ---- the boxes, driven by the keys the table gives ---- */
@@ -264,9 +280,53 @@ static void test_every_mode_reachable(void **st)
 	assert_int_equal(a->ptx[1].edited, 0);
 	assert_int_equal(a->diff.n, 0);
 
-	/* q in the help quits. */
-	press(a, UI_MODE_NORMAL, UI_ACT_HELP);
-	press(a, UI_MODE_HELP, UI_ACT_QUIT);
+	/* g: the menu; 8.2 and Enter go to lesson 8's second page. */
+	press(a, UI_MODE_NORMAL, UI_ACT_MENU);
+	help_and_back(a, UI_MODE_MENU);
+	press(a, UI_MODE_MENU, UI_ACT_MENU_DOWN);
+	press(a, UI_MODE_MENU, UI_ACT_MENU_UP);
+	for (const char *k = "8.2"; *k; k++)
+		ui_app_key(a, *k);
+	press(a, UI_MODE_MENU, UI_ACT_MENU_GO);
+	assert_int_equal(a->mode, UI_MODE_NORMAL);
+	assert_int_equal(ui_app_lesson(a)->number, 8);
+	assert_int_equal(a->page, 1);
+
+	/* /: a search of the lesson texts and PTX; Enter lands on a hit, N the next. */
+	ui_app_select(a, 1, 0);
+	press(a, UI_MODE_NORMAL, UI_ACT_SEARCH);
+	for (const char *k = "LDMATRIX"; *k; k++)
+		ui_app_key(a, *k);
+	press(a, UI_MODE_SEARCH, UI_ACT_SEARCH_DELETE);
+	ui_app_key(a, 'X');
+	press(a, UI_MODE_SEARCH, UI_ACT_SEARCH_GO);
+	assert_int_equal(a->mode, UI_MODE_NORMAL);
+	assert_true(a->nhits > 1);
+	const ui_hit *hit = &a->hits[a->hit];
+	assert_int_equal(hit->lesson, a->lesson);
+	assert_int_equal(hit->page, a->page);
+	if (hit->ptx_line < 0)
+		assert_non_null(strcasestr(ui_app_page(a)->text, "ldmatrix"));
+	int first = a->hit;
+	press(a, UI_MODE_NORMAL, UI_ACT_NEXT_HIT);
+	assert_int_equal(a->hit, (first + 1) % a->nhits);
+	assert_non_null(strstr(a->msg, "N: next"));
+
+	/* q closes every box the same way, the help included; in the panes it quits. */
+	const struct {
+		ui_action open;
+		ui_mode m;
+	} boxes[] = {{UI_ACT_HELP, UI_MODE_HELP}, {UI_ACT_WHATIF, UI_MODE_WHATIF}, {UI_ACT_MENU, UI_MODE_MENU}};
+	for (size_t i = 0; i < sizeof boxes / sizeof boxes[0]; i++) {
+		press(a, UI_MODE_NORMAL, boxes[i].open);
+		assert_int_equal(a->mode, boxes[i].m);
+		ui_app_key(a, 'q');
+		assert_int_equal(a->mode, UI_MODE_NORMAL);
+		assert_false(a->quit);
+	}
+	assert_int_equal(ui_key_action(UI_MODE_ANSWER, 'q'), UI_ACT_CLOSE);
+	assert_int_equal(ui_key_action(UI_MODE_DIFF, 'q'), UI_ACT_CLOSE);
+	ui_app_key(a, 'q');
 	assert_true(a->quit);
 	ui_app_free(a);
 	free(a);

@@ -27,13 +27,16 @@ static int same(ui_rect a, ui_rect b)
 	return a.x == b.x && a.y == b.y && a.w == b.w && a.h == b.h;
 }
 
-/* Every property a drawable layout must have. */
-static void check(int cols, int rows, int present)
+/* Every property a drawable layout must have, with the lesson pane grown
+ * (or shrunk) by grow steps and the PTX and numbers swapped or not. */
+static void check_grown(int cols, int rows, int present, int grow, int swap)
 {
 	ui_layout L;
-	ui_layout_compute(cols, rows, present, &L);
-	char where[64];
-	snprintf(where, sizeof where, "%dx%d present=%d", cols, rows, present);
+	ui_layout_compute(cols, rows, present, grow, &L);
+	if (swap)
+		ui_layout_swap(&L);
+	char where[96];
+	snprintf(where, sizeof where, "%dx%d present=%d grow=%d swap=%d", cols, rows, present, grow, swap);
 	if (cols < UI_MIN_COLS || rows < UI_MIN_ROWS) {
 		if (L.kind != UI_LAYOUT_TOO_SMALL)
 			fail_msg("%s: should be too small", where);
@@ -76,6 +79,11 @@ static void check(int cols, int rows, int present)
 	}
 }
 
+static void check(int cols, int rows, int present)
+{
+	check_grown(cols, rows, present, 0, 0);
+}
+
 static void test_properties_at_every_size(void **st)
 {
 	(void)st;
@@ -87,32 +95,76 @@ static void test_properties_at_every_size(void **st)
 	check(80, 24, 1);
 	check(160, 48, 0);
 	check(160, 48, 1);
+	/* Grown, shrunk, swapped: still a layout. */
+	for (int present = 0; present < 2; present++)
+		for (int c = 80; c <= 260; c += 20)
+			for (int r = 24; r <= 70; r += 6)
+				for (int g = -12; g <= 12; g += 3)
+					for (int sw = 0; sw < 2; sw++)
+						check_grown(c, r, present, g, sw);
+}
+
+/* Lecture mode: the lesson gets the 80 columns of text (+ margin and scroll
+ * column) its diagrams are written for, beside the PTX from 120 columns,
+ * above it below; grow moves it within bounds. */
+static void test_present_widths(void **st)
+{
+	(void)st;
+	ui_layout L;
+	ui_layout_compute(120, 36, 1, 0, &L);
+	assert_int_equal(L.pane[UI_PANE_LESSON].w, UI_TEXT_COLS + 3);
+	assert_int_equal(L.pane[UI_PANE_LESSON].h, 34);
+	assert_int_equal(L.pane[UI_PANE_PTX].x, UI_TEXT_COLS + 4);
+	ui_layout_compute(160, 48, 1, 0, &L);
+	assert_int_equal(L.pane[UI_PANE_LESSON].w, UI_TEXT_COLS + 3);
+	ui_layout_compute(100, 30, 1, 0, &L);
+	assert_int_equal(L.pane[UI_PANE_LESSON].w, 100);
+	assert_true(L.pane[UI_PANE_LESSON].h >= 18); /* a diagram of a dozen lines and its text */
+	int h0 = L.pane[UI_PANE_LESSON].h;
+	ui_layout_compute(100, 30, 1, 2, &L);
+	assert_int_equal(L.pane[UI_PANE_LESSON].h, h0 + 4);
+	ui_layout_compute(100, 30, 1, 100, &L);
+	assert_true(L.pane[UI_PANE_PTX].h >= 4);
+	ui_layout_compute(120, 36, 1, -2, &L);
+	assert_int_equal(L.pane[UI_PANE_LESSON].w, UI_TEXT_COLS + 3 - 8);
+	/* The swap: the numbers where the PTX was, the PTX in the slot. */
+	ui_layout S;
+	ui_layout_compute(120, 36, 1, 0, &L);
+	S = L;
+	ui_layout_swap(&S);
+	assert_memory_equal(&S.pane[UI_PANE_NUMBERS], &L.pane[UI_PANE_PTX], sizeof(ui_rect));
+	assert_memory_equal(&S.pane[UI_PANE_RUN], &L.pane[UI_PANE_PTX], sizeof(ui_rect));
+	assert_memory_equal(&S.pane[UI_PANE_PTX], &L.pane[UI_PANE_NUMBERS], sizeof(ui_rect));
+	ui_layout_compute(160, 48, 0, 0, &L); /* not tabbed: nothing to swap */
+	S = L;
+	ui_layout_swap(&S);
+	assert_memory_equal(&S, &L, sizeof L);
 }
 
 static void test_kinds(void **st)
 {
 	(void)st;
 	ui_layout L;
-	ui_layout_compute(79, 24, 0, &L);
+	ui_layout_compute(79, 24, 0, 0, &L);
 	assert_int_equal(L.kind, UI_LAYOUT_TOO_SMALL);
-	ui_layout_compute(80, 23, 0, &L);
+	ui_layout_compute(80, 23, 0, 0, &L);
 	assert_int_equal(L.kind, UI_LAYOUT_TOO_SMALL);
-	ui_layout_compute(80, 24, 0, &L);
+	ui_layout_compute(80, 24, 0, 0, &L);
 	assert_int_equal(L.kind, UI_LAYOUT_COMPACT);
 	assert_true(L.tabbed);
-	ui_layout_compute(130, 40, 0, &L);
+	ui_layout_compute(130, 40, 0, 0, &L);
 	assert_int_equal(L.kind, UI_LAYOUT_WIDE);
 	assert_false(L.tabbed);
-	ui_layout_compute(160, 48, 0, &L);
+	ui_layout_compute(160, 48, 0, 0, &L);
 	assert_int_equal(L.kind, UI_LAYOUT_WIDE);
 	assert_false(L.tabbed);
-	ui_layout_compute(200, 60, 0, &L);
+	ui_layout_compute(200, 60, 0, 0, &L);
 	assert_int_equal(L.kind, UI_LAYOUT_WIDE3);
 	assert_false(L.tabbed);
-	ui_layout_compute(160, 48, 1, &L);
+	ui_layout_compute(160, 48, 1, 0, &L);
 	assert_int_equal(L.kind, UI_LAYOUT_PRESENT);
 	assert_true(L.tabbed);
-	ui_layout_compute(80, 24, 1, &L);
+	ui_layout_compute(80, 24, 1, 0, &L);
 	assert_int_equal(L.kind, UI_LAYOUT_PRESENT);
 }
 
@@ -120,7 +172,7 @@ static void test_80x24_arrangement(void **st)
 {
 	(void)st;
 	ui_layout L;
-	ui_layout_compute(80, 24, 0, &L);
+	ui_layout_compute(80, 24, 0, 0, &L);
 	ui_rect les = L.pane[UI_PANE_LESSON], ptx = L.pane[UI_PANE_PTX], num = L.pane[UI_PANE_NUMBERS];
 	/* Lesson across the top, PTX under it on the left, numbers beside PTX. */
 	assert_int_equal(les.y, 1);
@@ -138,7 +190,7 @@ static void test_160x48_side_by_side(void **st)
 {
 	(void)st;
 	ui_layout L;
-	ui_layout_compute(160, 48, 0, &L);
+	ui_layout_compute(160, 48, 0, 0, &L);
 	ui_rect les = L.pane[UI_PANE_LESSON], ptx = L.pane[UI_PANE_PTX];
 	ui_rect num = L.pane[UI_PANE_NUMBERS], run = L.pane[UI_PANE_RUN];
 	/* Lesson over PTX on the left, wide enough for the texts' 76 columns;
@@ -154,7 +206,7 @@ static void test_160x48_side_by_side(void **st)
 	assert_true(ptx.w >= 60);
 
 	/* From 200 columns: three side by side, the lesson still at least 80. */
-	ui_layout_compute(200, 60, 0, &L);
+	ui_layout_compute(200, 60, 0, 0, &L);
 	les = L.pane[UI_PANE_LESSON], ptx = L.pane[UI_PANE_PTX], num = L.pane[UI_PANE_NUMBERS];
 	assert_true(les.x < ptx.x && ptx.x < num.x);
 	assert_true(les.w >= 80);
@@ -167,7 +219,7 @@ static void test_zoom(void **st)
 {
 	(void)st;
 	ui_layout L;
-	ui_layout_compute(80, 24, 0, &L);
+	ui_layout_compute(80, 24, 0, 0, &L);
 	ui_layout_zoom(&L, UI_PANE_LESSON);
 	ui_rect les = L.pane[UI_PANE_LESSON];
 	assert_int_equal(les.x, 0);
@@ -176,13 +228,13 @@ static void test_zoom(void **st)
 	assert_int_equal(les.h, 22);
 	for (int p = UI_PANE_PTX; p < UI_NPANES; p++)
 		assert_int_equal(L.pane[p].w * L.pane[p].h, 0);
-	ui_layout_compute(80, 24, 0, &L);
+	ui_layout_compute(80, 24, 0, 0, &L);
 	ui_layout_zoom(&L, UI_PANE_RUN);
 	assert_memory_equal(&L.pane[UI_PANE_RUN], &L.pane[UI_PANE_NUMBERS], sizeof(ui_rect));
 	assert_int_equal(L.pane[UI_PANE_RUN].h, 22);
 	assert_int_equal(L.pane[UI_PANE_LESSON].h, 0);
 	/* Side by side, the run pane alone is zoomed. */
-	ui_layout_compute(160, 48, 0, &L);
+	ui_layout_compute(160, 48, 0, 0, &L);
 	ui_layout_zoom(&L, UI_PANE_RUN);
 	assert_int_equal(L.pane[UI_PANE_RUN].w, 160);
 	assert_int_equal(L.pane[UI_PANE_NUMBERS].h, 0);
@@ -201,7 +253,7 @@ static const int pure_sizes[][3] = {
 static void layout_over(int i, unsigned char garbage, ui_layout *L)
 {
 	memset(L, garbage, sizeof *L);
-	ui_layout_compute(pure_sizes[i][0], pure_sizes[i][1], pure_sizes[i][2], L);
+	ui_layout_compute(pure_sizes[i][0], pure_sizes[i][1], pure_sizes[i][2], 0, L);
 }
 
 static void test_pure(void **st)
@@ -258,6 +310,7 @@ int main(int argc, char **argv)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_properties_at_every_size),
 		cmocka_unit_test(test_kinds),
+		cmocka_unit_test(test_present_widths),
 		cmocka_unit_test(test_80x24_arrangement),
 		cmocka_unit_test(test_160x48_side_by_side),
 		cmocka_unit_test(test_zoom),

@@ -209,7 +209,7 @@ static void test_tables_in_messages(void **state)
 		assert_non_null(strstr(err, name));
 		assert_int_equal(strncmp(help, name, strlen(name)), 0);
 	}
-	assert_int_equal(n, 5);
+	assert_int_equal(n, 6); /* @ptx @numbers @exercise @hint @check @answer */
 	assert_null(lesson_directive(-1, NULL));
 
 	l = parse("lessons/09-x.md", "---\nid: x\nfrob: 1\n---\n# P\n", err, -1);

@@ -411,12 +411,20 @@ static void test_help(void **st)
 	rig_open(&r, 80, 24, 0, 0);
 	keys(&r, "?");
 	show(&r);
-	assert_non_null(screen_has("Keys (any key closes)"));
+	assert_non_null(screen_has("Keys (j/k/Space scroll, any other key closes)"));
 	assert_non_null(screen_has("next lesson"));
 	assert_non_null(screen_has("quit"));
+	/* At 80x24 it does not all fit: it says so and scrolls to every mode's keys. */
+	assert_non_null(screen_has("more below"));
+	assert_int_equal(screen_has("In the search:"), 0);
+	for (int i = 0; i < 12; i++)
+		keys(&r, " ");
+	show(&r);
+	assert_non_null(screen_has("In the search:"));
+	assert_non_null(screen_has("theme term"));
 	keys(&r, "x");
 	show(&r);
-	assert_int_equal(screen_has("Keys (any key closes)"), 0);
+	assert_int_equal(screen_has("any other key closes"), 0);
 	rig_close(&r);
 }
 
@@ -478,6 +486,7 @@ static void test_exercise(void **st)
 	 * filled under that override (256), the page's text keeps the lesson's. */
 	keys(&r, "a\x1b");
 	keys(&r, "hs");
+	keys(&r, "jjjjjjjjjjjjjjjjjjjj"); /* to the end of the page */
 	show(&r);
 	assert_non_null(screen_has("Exercise 2/2"));
 	assert_non_null(screen_has("Answer: 256 threads."));

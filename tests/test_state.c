@@ -54,12 +54,12 @@ static void test_round_trip(void **st)
 	assert_int_equal(state_load(&s), -1); /* nothing saved yet */
 	assert_string_equal(s.lesson, "");
 	char err[256] = "";
-	state_data w = {"smem", 3};
+	state_data w = {.lesson = "smem", .page = 3};
 	assert_int_equal(state_save(&w, err, sizeof err), 0);
 	assert_int_equal(state_load(&s), 0);
 	assert_string_equal(s.lesson, "smem");
 	assert_int_equal(s.page, 3);
-	state_data w2 = {"naive", 0};
+	state_data w2 = {.lesson = "naive", .page = 0};
 	assert_int_equal(state_save(&w2, err, sizeof err), 0);
 	assert_int_equal(state_load(&s), 0);
 	assert_string_equal(s.lesson, "naive");
@@ -80,12 +80,67 @@ static void test_damaged_file(void **st)
 	assert_int_equal(s.page, 0);
 }
 
+/* Pages read and exercises solved, per lesson, survive a save and a load. */
+static void test_progress(void **st)
+{
+	(void)st;
+	char err[256] = "";
+	state_data w = {.lesson = "smem", .page = 2};
+	state_progress *p = state_progress_get(&w, "smem");
+	assert_non_null(p);
+	state_mark(&p->read, 0);
+	state_mark(&p->read, 3);
+	state_mark(&p->solved, 1);
+	state_mark(&p->read, STATE_MAX_BITS); /* past the set: not kept */
+	p = state_progress_get(&w, "mma");
+	state_mark(&p->read, 63);
+	assert_ptr_equal(state_progress_get(&w, "smem"), &w.prog[0]);
+	assert_int_equal(state_save(&w, err, sizeof err), 0);
+
+	state_data s;
+	assert_int_equal(state_load(&s), 0);
+	assert_int_equal(s.nprog, 2);
+	const state_progress *q = state_progress_find(&s, "smem");
+	assert_non_null(q);
+	assert_int_equal(state_count(q->read, 8), 2);
+	assert_true(state_marked(q->read, 3) && !state_marked(q->read, 2));
+	assert_int_equal(state_count(q->solved, 4), 1);
+	assert_true(state_marked(q->solved, 1));
+	q = state_progress_find(&s, "mma");
+	assert_non_null(q);
+	assert_true(state_marked(q->read, 63));
+	assert_int_equal(state_count(q->read, 8), 0); /* only the first n count */
+	assert_null(state_progress_find(&s, "naive"));
+
+	/* A damaged progress line is skipped, the rest kept. */
+	char path[512];
+	assert_int_equal(state_path(path, sizeof path), 0);
+	FILE *f = fopen(path, "w");
+	assert_non_null(f);
+	fputs("lesson smem\nread smem zz\nread\nsolved naive 5\n", f);
+	fclose(f);
+	assert_int_equal(state_load(&s), 0);
+	assert_null(state_progress_find(&s, "smem"));
+	assert_non_null(state_progress_find(&s, "naive"));
+	assert_int_equal(state_progress_find(&s, "naive")->solved, 5);
+
+	/* At most STATE_MAX_LESSONS lessons are remembered. */
+	state_data full = {.lesson = "x"};
+	for (int i = 0; i < STATE_MAX_LESSONS; i++) {
+		char id[16];
+		snprintf(id, sizeof id, "l%d", i);
+		assert_non_null(state_progress_get(&full, id));
+	}
+	assert_null(state_progress_get(&full, "one-more"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_path),
 		cmocka_unit_test(test_round_trip),
 		cmocka_unit_test(test_damaged_file),
+		cmocka_unit_test(test_progress),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

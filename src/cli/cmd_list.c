@@ -7,6 +7,7 @@
 #include "cli/cli.h"
 #include "base/json.h"
 #include "course/lesson.h"
+#include "course/state.h"
 #include "model/model.h"
 
 int cli_course(course *c)
@@ -19,6 +20,22 @@ int cli_course(course *c)
 	return n;
 }
 
+static int exercises(const lesson *l)
+{
+	int n = 0;
+	for (int p = 0; p < l->npages; p++)
+		n += l->pages[p].nex;
+	return n;
+}
+
+/* Pages read and exercises solved, as the tutor remembered them (course/state.c). */
+static void progress(const state_data *st, const lesson *l, int nex, int *read, int *solved)
+{
+	const state_progress *p = state_progress_find(st, l->id);
+	*read = p ? state_count(p->read, l->npages) : 0;
+	*solved = p ? state_count(p->solved, nex) : 0;
+}
+
 int cmd_list(const cli_command *self, int argc, char **argv)
 {
 	static const struct option opts[] = {{"json", no_argument, 0, 'j'}, {"help", no_argument, 0, 'h'}, {0}};
@@ -29,12 +46,16 @@ int cmd_list(const cli_command *self, int argc, char **argv)
 			json = 1;
 		else {
 			cli_usage(self, ch == 'h' ? stdout : stderr,
-				  "The lessons: number, id, title, dtype and the GPU generation each needs.\n");
+				  "The lessons: number, id, title, dtype, the GPU generation each needs, and\n"
+				  "the pages read and exercises solved in the tutor ($XDG_STATE_HOME/ptxtutor).\n");
 			return ch == 'h' ? 0 : 2;
 		}
 	}
 	static course c;
 	cli_course(&c);
+	/* The progress the tutor remembered (nothing read yet when none). */
+	static state_data st;
+	state_load(&st);
 	if (json) {
 		json_writer w;
 		json_begin(&w, stdout);
@@ -54,18 +75,29 @@ int cmd_list(const cli_command *self, int argc, char **argv)
 				json_null(&w, "needs");
 			json_str(&w, "kernel", l->ptx_path[0] ? l->ptx_path : NULL);
 			json_int(&w, "pages", l->npages);
+			int nex = exercises(l), read, solved;
+			progress(&st, l, nex, &read, &solved);
+			json_int(&w, "pages_read", read);
+			json_int(&w, "exercises", nex);
+			json_int(&w, "exercises_solved", solved);
 			json_end(&w);
 		}
 		json_end(&w);
 		json_finish(&w);
 	} else {
-		printf("%3s  %-14s %-5s %-7s %s\n", "#", "id", "dtype", "needs", "title");
+		printf("%3s  %-14s %-5s %-7s %-6s %-7s %s\n", "#", "id", "dtype", "needs", "read", "solved", "title");
 		for (int i = 0; i < c.n; i++) {
 			const lesson *l = &c.l[i];
 			char sm[16] = "-";
 			if (l->needs_sm)
 				snprintf(sm, sizeof sm, "sm_%d%s", l->needs_sm, l->needs_arch_specific ? "a" : "");
-			printf("%3d  %-14s %-5s %-7s %s\n", l->number, l->id, dtype_name(l->dt), sm, l->title);
+			int nex = exercises(l), read, solved;
+			progress(&st, l, nex, &read, &solved);
+			char r[16], x[16] = "-";
+			snprintf(r, sizeof r, "%d/%d", read, l->npages);
+			if (nex)
+				snprintf(x, sizeof x, "%d/%d", solved, nex);
+			printf("%3d  %-14s %-5s %-7s %-6s %-7s %s\n", l->number, l->id, dtype_name(l->dt), sm, r, x, l->title);
 		}
 	}
 	course_free(&c);

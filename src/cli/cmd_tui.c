@@ -36,10 +36,20 @@ typedef struct {
 } options;
 
 static const char details[] =
-	"The interactive tutor: the lesson, its PTX, the numbers and the run side by side.\n"
-	"Keys: ? in the tutor. Where you were is remembered under $XDG_STATE_HOME/ptxtutor.\n"
-	"NO_COLOR (set and not empty) turns colours off; --ascii avoids line drawing.\n"
-	"--screen prints what the tutor would draw (after KEYS, typed one by one).\n";
+	"The interactive tutor: the lesson, its PTX, the numbers and the run side by side.\n\n"
+	"  LESSON          start at this lesson: a number (3) or an id (smem); also --lesson\n"
+	"  --page P        at its page P (from 1)\n"
+	"  --present       lecture layout: the text 80 columns wide, the PTX beside or below,\n"
+	"                  the numbers in a slot (o swaps, < > resize); theme projector\n"
+	"  --theme NAME    term (default), dark, light, projector (7:1 contrast), mono\n"
+	"  --ascii         ASCII only, the lessons' pictures too (automatic without UTF-8)\n"
+	"  --gpu NAME      the GPU the model uses (`ptxtutor gpus`)\n"
+	"  --size N|M,N,K  the problem size (default 4096)\n"
+	"  --set KEY=VAL   a what-if on a lesson parameter, e.g. --set TILE=16\n"
+	"  --screen        (show LESSON --screen) print the screen as text and exit, with\n"
+	"  --width W --height H --keys KEYS  its size and the keys typed first\n\n"
+	"Keys: ? in the tutor. Where you were, the pages read and the exercises solved are\n"
+	"remembered under $XDG_STATE_HOME/ptxtutor. NO_COLOR (set, not empty) turns colours off.\n";
 
 static int parse(const cli_command *self, int argc, char **argv, options *op, int screen)
 {
@@ -104,10 +114,19 @@ static int parse(const cli_command *self, int argc, char **argv, options *op, in
 		return -1;
 	}
 	if (op->o.theme && !ui_theme_find(op->o.theme)) {
-		fprintf(stderr, "ptxtutor: unknown theme '%s' (light, dark, term, mono)\n", op->o.theme);
+		fprintf(stderr, "ptxtutor: unknown theme '%s' (%s)\n", op->o.theme, ui_theme_names());
 		return -1;
 	}
 	return 0;
+}
+
+/* Whether this machine has an NVIDIA driver at all, asked without loading
+ * it (the worker does that): NULL when it may, else why not. */
+static const char *no_gpu_here(void)
+{
+	if (access("/proc/driver/nvidia/version", R_OK) == 0 || access("/dev/nvidiactl", F_OK) == 0)
+		return NULL;
+	return "no NVIDIA driver on this machine";
 }
 
 /* Loads the course and the GPU table and sets the app up. */
@@ -128,7 +147,9 @@ static ui_app *start(const options *op)
 		fprintf(stderr, "ptxtutor: %s (the numbers need it)\n", err);
 		gpus->n = 0;
 	}
-	if (ui_app_setup(a, &op->o, c, gpus, err, sizeof err) < 0) {
+	ui_opts o = op->o;
+	o.no_gpu = no_gpu_here();
+	if (ui_app_setup(a, &o, c, gpus, err, sizeof err) < 0) {
 		fprintf(stderr, "ptxtutor: %s\n", err);
 		ui_app_free(a);
 		free(a);
@@ -380,6 +401,12 @@ int cmd_tui(const cli_command *self, int argc, char **argv)
 		while ((key = ui_term_key()) != -1 && !a->quit) {
 			if (key == UI_KEY_RESIZE)
 				continue;
+			if (key == UI_KEY_MOUSE) {
+				int mx, my;
+				ui_mouse_kind mk = ui_term_mouse(&mx, &my);
+				ui_app_mouse(a, mk, mx, my);
+				continue;
+			}
 			if (key == 12 /* C-l */)
 				redraw = 1;
 			ui_app_key(a, key);

@@ -8,7 +8,7 @@
 
 /* The tutor itself: no command, or `show LESSON --screen` for its panes as text. */
 static const cli_command tutor = {
-	.synopsis = {"[LESSON] [--present] [--theme light|dark] [--ascii] [--gpu NAME] [--size N|M,N,K] "
+	.synopsis = {"[LESSON] [--present] [--theme NAME] [--ascii] [--gpu NAME] [--size N|M,N,K] "
 		     "[--set K=V]... [--page P]",
 		     "show LESSON --screen [--width W] [--height H] [--keys KEYS] [the tutor's options]"},
 	.summary = "the interactive tutor",
@@ -45,6 +45,7 @@ static void usage(FILE *out)
 		"usage: ptxtutor [LESSON] [options]   %s (`ptxtutor 3 --help`: its options)\n"
 		"       ptxtutor COMMAND [options]    one of these (`ptxtutor COMMAND --help`: more)\n\n",
 		PTXTUTOR_VERSION, tutor.summary);
+	fprintf(out, "  ptxtutor %s\n\n", tutor.synopsis[0]);
 	for (size_t i = 0; i < ARRAY_LEN(commands); i++)
 		fprintf(out, "  %-10s %s\n", commands[i].name, commands[i].summary);
 	fprintf(out, "\nLESSON is a number (3) or an id (smem). Docs: README.md, docs/.\n");

@@ -321,6 +321,15 @@ static int dir_ptx(ctx *c, body *b, char *args)
 	return copy_field(c, "@ptx region name", pg->anchors[pg->nanchors++], sizeof pg->anchors[0], args);
 }
 
+static int dir_numbers(ctx *c, body *b, char *args)
+{
+	if (!*args || strchr(args, ' '))
+		return fail(c, "@numbers wants one section name");
+	if (b->pg->numbers[0])
+		return fail(c, "one @numbers per page");
+	return copy_field(c, "@numbers section", b->pg->numbers, sizeof b->pg->numbers, args);
+}
+
 static int dir_exercise(ctx *c, body *b, char *args)
 {
 	if (b->ex)
@@ -396,6 +405,9 @@ typedef struct {
 static const directive directives[] = {
 	{.name = "@ptx", .run = dir_ptx,
 	 .help = "@ptx NAME: this page highlights the PTX region `// @NAME` ... `// @end`"},
+	{.name = "@numbers", .run = dir_numbers,
+	 .help = "@numbers SECTION: this page shows and marks that section of the numbers pane (intensity, "
+		 "per-output, per-request, roofline, occupancy, mix)"},
 	{.name = "@exercise", .run = dir_exercise,
 	 .help = "@exercise KEY [PARAM=VALUE ...] [tol=0.01]: a question whose answer is the model's value KEY "
 		 "under those overrides; the question is the text that follows, up to @hint"},

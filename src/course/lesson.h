@@ -38,6 +38,7 @@ typedef struct {
 	int line;                     /* line of the page's heading in the file */
 	char anchors[LESSON_MAX_ANCHORS][32]; /* @ptx regions highlighted on this page */
 	int nanchors;
+	char numbers[32];             /* @numbers: the section of the numbers pane the page talks about; "" none */
 	lesson_exercise *ex;          /* nex of them (owned) */
 	int nex;
 } lesson_page;

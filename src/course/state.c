@@ -1,4 +1,4 @@
-/* state: load and save the last lesson and page, as two "key value" lines. */
+/* state: load and save the last lesson and page and each lesson's progress, as "key value" lines ("read ID HEX", "solved ID HEX"). */
 #include "course/state.h"
 
 #include <errno.h>
@@ -24,6 +24,62 @@ int state_path(char *dst, size_t len)
 	return n > 0 && (size_t)n < len ? 0 : -1;
 }
 
+/* "ID HEX" after read or solved; a line that does not parse is skipped. */
+static void progress_line(state_data *s, const char *key, char *val)
+{
+	char *sp = strchr(val, ' ');
+	if (!sp)
+		return;
+	*sp = '\0';
+	char *end;
+	unsigned long long bits = strtoull(sp + 1, &end, 16);
+	if (end == sp + 1 || !*val || strlen(val) >= sizeof s->prog[0].id)
+		return;
+	state_progress *p = state_progress_get(s, val);
+	if (p)
+		*(!strcmp(key, "read") ? &p->read : &p->solved) = bits;
+}
+
+const state_progress *state_progress_find(const state_data *s, const char *id)
+{
+	for (int i = 0; i < s->nprog; i++)
+		if (!strcmp(s->prog[i].id, id))
+			return &s->prog[i];
+	return NULL;
+}
+
+state_progress *state_progress_get(state_data *s, const char *id)
+{
+	const state_progress *found = state_progress_find(s, id);
+	if (found)
+		return &s->prog[found - s->prog];
+	if (s->nprog >= STATE_MAX_LESSONS)
+		return NULL;
+	state_progress *p = &s->prog[s->nprog++];
+	memset(p, 0, sizeof *p);
+	util_strlcpy(p->id, id, sizeof p->id);
+	return p;
+}
+
+void state_mark(unsigned long long *set, int i)
+{
+	if (i >= 0 && i < STATE_MAX_BITS)
+		*set |= 1ULL << i;
+}
+
+int state_marked(unsigned long long set, int i)
+{
+	return i >= 0 && i < STATE_MAX_BITS && (set >> i & 1);
+}
+
+int state_count(unsigned long long set, int n)
+{
+	int c = 0;
+	for (int i = 0; i < n && i < STATE_MAX_BITS; i++)
+		c += (int)(set >> i & 1);
+	return c;
+}
+
 int state_load(state_data *s)
 {
 	char path[1024];
@@ -45,6 +101,8 @@ int state_load(state_data *s)
 		else if (!strcmp(line, "page")) {
 			long p = strtol(val, NULL, 10);
 			s->page = p >= 0 && p < 1000 ? (int)p : 0;
+		} else if (!strcmp(line, "read") || !strcmp(line, "solved")) {
+			progress_line(s, line, val);
 		}
 	}
 	free(text);
@@ -69,6 +127,13 @@ int state_save(const state_data *s, char *err, int errlen)
 		return -1;
 	}
 	fprintf(f, "lesson %s\npage %d\n", s->lesson, s->page);
+	for (int i = 0; i < s->nprog; i++) {
+		const state_progress *p = &s->prog[i];
+		if (p->read)
+			fprintf(f, "read %s %llx\n", p->id, p->read);
+		if (p->solved)
+			fprintf(f, "solved %s %llx\n", p->id, p->solved);
+	}
 	int bad = ferror(f);
 	bad |= fclose(f) != 0;
 	if (bad || rename(tmp, path) < 0) {

@@ -1,4 +1,5 @@
 /* ui/app: the tutor's state, navigation (lessons, pages, panes, scrolling, size) and what the frame shows; keys become actions through the table in ui/keys.c. */
+#define _GNU_SOURCE /* memmem */
 #include "ui/app.h"
 
 #include <stdarg.h>
@@ -8,6 +9,7 @@
 
 #include "base/util.h"
 #include "ui/app_internal.h"
+#include "emu/emu.h"
 #include "ui/pane_text.h"
 
 void app_say(ui_app *a, int bad, const char *fmt, ...)
@@ -19,22 +21,80 @@ void app_say(ui_app *a, int bad, const char *fmt, ...)
 	a->msg_bad = bad;
 }
 
+/* A lesson without a kernel (lesson 0) shows the first PTX its text holds:
+ * the first fenced block with an .entry, as a document of its own. */
+static void load_example(ui_ptx *p, const lesson *l)
+{
+	for (int i = 0; i < l->npages; i++) {
+		const char *t = l->pages[i].text;
+		const char *open = t ? strstr(t, "```") : NULL;
+		while (open) {
+			const char *body = strchr(open, '\n');
+			const char *close = body ? strstr(body + 1, "```") : NULL;
+			if (!close)
+				break;
+			size_t n = (size_t)(close - body - 1);
+			if (memmem(body, n, ".entry", 6)) {
+				char *text = xmalloc(n + 1);
+				memcpy(text, body + 1, n);
+				text[n] = '\0';
+				ptx_load(&p->doc, text, p->err, sizeof p->err);
+				free(text);
+				p->ok = p->example = 1;
+				return;
+			}
+			open = strstr(close + 3, "```");
+		}
+	}
+}
+
+/* Whether the CPU emulator runs this PTX: asked of the emulator's own parser
+ * once, so a lesson it cannot run says so before r, in its words. */
+static void ask_emulator(ui_ptx *p, const char *text)
+{
+	emu_error why = EMU_OK;
+	char err[200];
+	emu_module *m = emu_module_parse(p->path, text, &why, err, sizeof err);
+	if (m) {
+		emu_module_free(m);
+		return;
+	}
+	p->emu_refuses = why ? why : EMU_ERR_PARSE;
+	/* "file:line: message": the message, not a place in the course's own code. */
+	const char *msg = err;
+	for (int colons = 0; colons < 2 && strchr(msg, ':'); colons++)
+		msg = strchr(msg, ':') + 1;
+	while (*msg == ' ')
+		msg++;
+	util_strlcpy(p->emu_why, *msg ? msg : err, sizeof p->emu_why);
+}
+
 /* The lesson's PTX as shown and run: the student's copy when there is one,
  * else the shipped file (src/course/userptx.c decides and reads it). */
 static void load_ptx(ui_app *a, int i)
 {
 	ui_ptx *p = &a->ptx[i];
 	const lesson *l = &a->course->l[i];
-	if (p->loaded || !l->ptx_path[0])
+	if (p->loaded)
 		return;
 	p->loaded = 1;
+	if (!l->ptx_path[0]) {
+		load_example(p, l);
+		return;
+	}
 	char *text = userptx_load(l->ptx_path, p->path, sizeof p->path, &p->edited, p->err, sizeof p->err);
 	if (!text)
 		return;
 	ptx_load(&p->doc, text, p->err, sizeof p->err);
+	ask_emulator(p, text);
 	free(text);
 	p->ok = 1;
 	p->nmix = ptx_mix(&p->doc, p->mix, UI_MIX_MAX, &p->mix_total);
+}
+
+void app_load_ptx(ui_app *a, int i)
+{
+	load_ptx(a, i);
 }
 
 void app_reload_ptx(ui_app *a, int i)
@@ -79,6 +139,13 @@ void app_recompute(ui_app *a)
 	app_exercise_recompute(a);
 }
 
+/* The numbers pane follows a page that names a section of it (@numbers). */
+static int page_has_numbers(const ui_app *a)
+{
+	const lesson_page *pg = ui_app_page(a);
+	return pg && pg->numbers[0];
+}
+
 void ui_app_select(ui_app *a, int which, int page)
 {
 	if (which < 0 || which >= a->course->n)
@@ -93,6 +160,9 @@ void ui_app_select(ui_app *a, int which, int page)
 	a->page = page < 0 ? 0 : page;
 	a->scroll[UI_PANE_LESSON] = 0;
 	a->ptx_follow = 1;
+	a->region = 0;
+	a->ptx_goto = -1;
+	a->numbers_follow = page_has_numbers(a);
 	app_exercise_reset(a);
 	if (changed) {
 		expr_env old = a->whatif;
@@ -103,6 +173,18 @@ void ui_app_select(ui_app *a, int which, int page)
 	}
 	load_ptx(a, which);
 	app_recompute(a);
+	app_note_read(a);
+}
+
+void app_note_read(ui_app *a)
+{
+	if (a->layout.kind == UI_LAYOUT_TOO_SMALL || a->layout.pane[UI_PANE_LESSON].h < 2 || !ui_app_page(a))
+		return;
+	if (ui_pane_view_of(a, UI_PANE_LESSON).below > 0)
+		return;
+	state_progress *p = state_progress_get(&a->progress, ui_app_lesson(a)->id);
+	if (p)
+		state_mark(&p->read, a->page);
 }
 
 int ui_app_setup(ui_app *a, const ui_opts *o, course *c, const gpu_table *gpus, char *err, int errlen)
@@ -120,9 +202,16 @@ int ui_app_setup(ui_app *a, const ui_opts *o, course *c, const gpu_table *gpus, 
 	a->res_check = xcalloc((size_t)c->n, sizeof *a->res_check);
 	a->present = o->present;
 	a->ascii = o->ascii;
+	a->ptx_goto = -1;
+	a->hits = xcalloc(UI_HITS_MAX, sizeof *a->hits);
+	if (o->no_gpu) {
+		/* cmd_tui found no GPU driver: runs go to the emulator from the start. */
+		a->offline = 1;
+		util_strlcpy(a->offline_why, o->no_gpu, sizeof a->offline_why);
+	}
 	a->theme = ui_theme_pick(o->theme, o->present, o->no_color);
 	if (o->theme && !ui_theme_find(o->theme)) {
-		snprintf(err, (size_t)errlen, "unknown theme '%s' (light, dark, term, mono)", o->theme);
+		snprintf(err, (size_t)errlen, "unknown theme '%s' (%s)", o->theme, ui_theme_names());
 		return -1;
 	}
 	if (gpus && gpus->n > 0) {
@@ -156,7 +245,10 @@ int ui_app_setup(ui_app *a, const ui_opts *o, course *c, const gpu_table *gpus, 
 		}
 		start = (int)(l - c->l);
 		page = o->page > 0 ? o->page : 0;
-	} else if (state_load(&st) == 0) {
+	}
+	int saved = state_load(&st) == 0;
+	a->progress = st;
+	if (!want && saved) {
 		const lesson *l = course_find(c, st.lesson);
 		if (l) {
 			start = (int)(l - c->l);
@@ -183,6 +275,8 @@ void ui_app_free(ui_app *a)
 	free(a->res);
 	free(a->have_res);
 	free(a->res_check);
+	free(a->hits);
+	a->hits = NULL;
 	a->ptx = NULL;
 	a->res = NULL;
 	a->have_res = a->res_check = NULL;
@@ -195,9 +289,11 @@ void ui_app_free(ui_app *a)
 }
 
 /* The layout for the terminal, with the focused pane filling it when zoomed. */
-static void relayout(ui_app *a)
+void app_relayout(ui_app *a)
 {
-	ui_layout_compute(a->cols, a->rows, a->present, &a->layout);
+	ui_layout_compute(a->cols, a->rows, a->present, a->grow, &a->layout);
+	if (a->swap)
+		ui_layout_swap(&a->layout);
 	if (a->zoom)
 		ui_layout_zoom(&a->layout, (ui_pane)a->focus);
 }
@@ -206,7 +302,8 @@ void ui_app_resize(ui_app *a, int cols, int rows)
 {
 	a->cols = cols;
 	a->rows = rows;
-	relayout(a);
+	app_relayout(a);
+	app_note_read(a);
 }
 
 void ui_app_tick(ui_app *a, double now)
@@ -216,13 +313,13 @@ void ui_app_tick(ui_app *a, double now)
 
 void ui_app_saved(const ui_app *a, state_data *s)
 {
+	*s = a->progress;
 	util_strlcpy(s->lesson, ui_app_lesson(a)->id, sizeof s->lesson);
 	s->page = a->page;
 }
 
-static void scroll(ui_app *a, int delta)
+void app_scroll(ui_app *a, int p, int delta)
 {
-	int p = a->focus;
 	if (p == UI_PANE_PTX) {
 		int n;
 		ptx_row *rows = ui_app_ptx_rows(a, &n);
@@ -230,18 +327,22 @@ static void scroll(ui_app *a, int delta)
 		int top = ui_app_ptx_top(a, rows, n, h);
 		free(rows);
 		a->ptx_follow = 0;
+		a->ptx_goto = -1;
 		top += delta;
 		if (top > n - h)
 			top = n - h;
 		a->scroll[p] = top < 0 ? 0 : top;
 		return;
 	}
-	int w = a->layout.pane[p].w, h = a->layout.pane[p].h - 1;
-	int total = ui_pane_lines(a, (ui_pane)p, w);
-	int top = a->scroll[p] + delta;
-	if (top > total - h)
-		top = total - h;
+	ui_view v = ui_pane_view_of(a, (ui_pane)p);
+	int top = v.top + delta;
+	if (top > v.total - v.rows)
+		top = v.total - v.rows;
 	a->scroll[p] = top < 0 ? 0 : top;
+	if (p == UI_PANE_NUMBERS)
+		a->numbers_follow = 0;
+	if (p == UI_PANE_LESSON)
+		app_note_read(a);
 }
 
 static void resize_problem(ui_app *a, int up)
@@ -265,8 +366,21 @@ static void resize_problem(ui_app *a, int up)
 		app_say(a, 0, "problem size %lldx%lldx%lld", M, N, K);
 }
 
+/* Space and the like read on as less does: the rest of the page first (a
+ * line of the last screen kept for context), then the next page; backwards
+ * up the page, then the previous page from its end. */
 static void next_page(ui_app *a, int dir)
 {
+	ui_view v = ui_pane_view_of(a, UI_PANE_LESSON);
+	int step = v.rows > 2 ? v.rows - 1 : 1;
+	if (dir > 0 && v.below > 0) {
+		app_scroll(a, UI_PANE_LESSON, step);
+		return;
+	}
+	if (dir < 0 && v.top > 0) {
+		app_scroll(a, UI_PANE_LESSON, -step);
+		return;
+	}
 	const lesson *l = ui_app_lesson(a);
 	int p = a->page + dir;
 	if (p >= 0 && p < l->npages) {
@@ -277,7 +391,10 @@ static void next_page(ui_app *a, int dir)
 		ui_app_select(a, a->lesson - 1, -1);
 	} else {
 		app_say(a, 0, dir > 0 ? "This is the last page of the last lesson." : "This is the first page.");
+		return;
 	}
+	if (dir < 0) /* back into the previous page: at its end */
+		app_scroll(a, UI_PANE_LESSON, 1 << 20);
 }
 
 /* ---- the actions of the panes; the boxes' are in app_edit/app_exercise/app_whatif.c ---- */
@@ -299,6 +416,17 @@ static void act_help(ui_app *a, ui_action act, int key)
 	(void)act, (void)key;
 	a->help_mode = a->mode;
 	a->mode = UI_MODE_HELP;
+	a->help_scroll = 0;
+}
+
+/* The help box scrolls: at 80x24 it does not hold every mode's keys. */
+static void act_help_scroll(ui_app *a, ui_action act, int key)
+{
+	(void)key;
+	int page = a->layout.help.h - 3 > 1 ? a->layout.help.h - 3 : 1;
+	int d = act == UI_ACT_HELP_DOWN ? 1 : act == UI_ACT_HELP_UP ? -1 : act == UI_ACT_HELP_PAGE_DOWN ? page : -page;
+	int top = a->help_scroll + d, max = ui_app_help_lines(a) - page;
+	a->help_scroll = top > max ? (max > 0 ? max : 0) : top < 0 ? 0 : top;
 }
 
 /* Esc and the like in a box: back to where it was opened (the diff's text
@@ -330,7 +458,54 @@ static void act_page(ui_app *a, ui_action act, int key)
 static void act_scroll(ui_app *a, ui_action act, int key)
 {
 	(void)key;
-	scroll(a, act == UI_ACT_SCROLL_DOWN ? 1 : -1);
+	app_scroll(a, a->focus, act == UI_ACT_SCROLL_DOWN ? 1 : -1);
+}
+
+/* Home, End: the lesson's first or last page. */
+static void act_first_last(ui_app *a, ui_action act, int key)
+{
+	(void)key;
+	ui_app_select(a, a->lesson, act == UI_ACT_FIRST_PAGE ? 0 : -1);
+}
+
+/* c: the PTX view moves to the page's next region. */
+static void act_region(ui_app *a, ui_action act, int key)
+{
+	(void)act, (void)key;
+	const lesson_page *pg = ui_app_page(a);
+	if (!pg || pg->nanchors < 2) {
+		app_say(a, 0, pg && pg->nanchors ? "This page names one PTX region." : "This page names no PTX region.");
+		return;
+	}
+	a->region = (a->region + 1) % pg->nanchors;
+	a->ptx_follow = 1;
+	a->ptx_goto = -1;
+	app_say(a, 0, "PTX region @%s (%d of %d)", pg->anchors[a->region], a->region + 1, pg->nanchors);
+}
+
+/* < and >: the lesson pane shrinks or grows; o swaps the PTX and the numbers slot. */
+static void act_grow(ui_app *a, ui_action act, int key)
+{
+	(void)key;
+	int before = a->layout.pane[UI_PANE_LESSON].w * 1000 + a->layout.pane[UI_PANE_LESSON].h;
+	a->grow += act == UI_ACT_GROW ? 1 : -1;
+	app_relayout(a);
+	int after = a->layout.pane[UI_PANE_LESSON].w * 1000 + a->layout.pane[UI_PANE_LESSON].h;
+	if (before == after) { /* at its limit: the step is not kept */
+		a->grow -= act == UI_ACT_GROW ? 1 : -1;
+		app_say(a, 0, "The lesson pane is as %s as this layout allows.", act == UI_ACT_GROW ? "big" : "small");
+	}
+}
+
+static void act_swap(ui_app *a, ui_action act, int key)
+{
+	(void)act, (void)key;
+	if (!a->layout.tabbed) {
+		app_say(a, 0, "Every pane has its own place at this size.");
+		return;
+	}
+	a->swap = !a->swap;
+	app_relayout(a);
 }
 
 static void act_focus(ui_app *a, ui_action act, int key)
@@ -340,7 +515,7 @@ static void act_focus(ui_app *a, ui_action act, int key)
 	a->focus = (a->focus + d) % UI_NPANES;
 	if (a->focus == UI_PANE_NUMBERS || a->focus == UI_PANE_RUN)
 		a->side = a->focus;
-	relayout(a);
+	app_relayout(a);
 }
 
 static void act_size(ui_app *a, ui_action act, int key)
@@ -353,7 +528,7 @@ static void act_zoom(ui_app *a, ui_action act, int key)
 {
 	(void)act, (void)key;
 	a->zoom = !a->zoom;
-	relayout(a);
+	app_relayout(a);
 	app_say(a, 0, a->zoom ? "The focused pane fills the screen (Tab: the next one; f: back)." : "All panes shown.");
 }
 
@@ -403,6 +578,29 @@ const app_handler app_handlers[UI_NACTIONS] = {
 	[UI_ACT_DIFF_PAGE_DOWN] = app_act_diff_scroll,
 	[UI_ACT_DIFF_PAGE_UP] = app_act_diff_scroll,
 	[UI_ACT_RESTORE] = app_act_restore,
+	[UI_ACT_FIRST_PAGE] = act_first_last,
+	[UI_ACT_LAST_PAGE] = act_first_last,
+	[UI_ACT_REGION] = act_region,
+	[UI_ACT_MENU] = app_act_menu,
+	[UI_ACT_SEARCH] = app_act_search,
+	[UI_ACT_NEXT_HIT] = app_act_next_hit,
+	[UI_ACT_GROW] = act_grow,
+	[UI_ACT_SHRINK] = act_grow,
+	[UI_ACT_SWAP] = act_swap,
+	[UI_ACT_HELP_DOWN] = act_help_scroll,
+	[UI_ACT_HELP_UP] = act_help_scroll,
+	[UI_ACT_HELP_PAGE_DOWN] = act_help_scroll,
+	[UI_ACT_HELP_PAGE_UP] = act_help_scroll,
+	[UI_ACT_MENU_DOWN] = app_act_menu_move,
+	[UI_ACT_MENU_UP] = app_act_menu_move,
+	[UI_ACT_MENU_PAGE_DOWN] = app_act_menu_move,
+	[UI_ACT_MENU_PAGE_UP] = app_act_menu_move,
+	[UI_ACT_MENU_TYPE] = app_act_menu_type,
+	[UI_ACT_MENU_DELETE] = app_act_menu_type,
+	[UI_ACT_MENU_GO] = app_act_menu_go,
+	[UI_ACT_SEARCH_TYPE] = app_act_search_type,
+	[UI_ACT_SEARCH_DELETE] = app_act_search_type,
+	[UI_ACT_SEARCH_GO] = app_act_search_go,
 };
 
 void ui_app_key(ui_app *a, int key)

@@ -16,6 +16,9 @@ void ui_app_free(ui_app *a);
 void ui_app_resize(ui_app *a, int cols, int rows);
 /* A key from the terminal: its action in the tutor's mode (src/ui/keys.c). */
 void ui_app_key(ui_app *a, int key);
+/* The mouse at cell x,y: a click focuses the pane under it (or picks a menu
+ * row), the wheel scrolls the pane under it (or the menu). */
+void ui_app_mouse(ui_app *a, ui_mouse_kind kind, int x, int y);
 /* The clock, for a running run's elapsed time. */
 void ui_app_tick(ui_app *a, double now);
 

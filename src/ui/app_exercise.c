@@ -136,8 +136,13 @@ void app_act_answer_check(ui_app *a, ui_action act, int key)
 	a->ex_expected = want;
 	int right = lesson_exercise_accepts(ex, want, got);
 	a->ex_verdict = right ? 1 : -1;
-	if (right)
+	if (right) {
+		/* Remembered as solved (course/state.c saves it on quit). */
+		state_progress *p = state_progress_get(&a->progress, ui_app_lesson(a)->id);
+		if (p)
+			state_mark(&p->solved, ui_app_ex_base(a, a->lesson, a->page) + a->ex);
 		app_say(a, 0, "Right: %.4g.", want);
+	}
 	else
 		app_say(a, 1, "Not quite (%g). h shows a hint, s the worked answer.", got);
 }

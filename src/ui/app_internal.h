@@ -17,6 +17,25 @@ void app_recompute(ui_app *a);
  * and forget its last result, whose numbers would mislead. */
 void app_reload_ptx(ui_app *a, int i);
 
+/* The layout for the terminal, the lesson pane's size, the swap and the zoom. */
+void app_relayout(ui_app *a);
+/* Scrolls pane p by delta lines (the PTX view stops following its region). */
+void app_scroll(ui_app *a, int p, int delta);
+/* The page counts as read once its end has been on screen. */
+void app_note_read(ui_app *a);
+/* Loads lesson i's PTX if it is not (the search reads every lesson's). */
+void app_load_ptx(ui_app *a, int i);
+
+/* app_nav.c: g (the menu), / and N (search), the mouse. */
+void app_act_menu(ui_app *a, ui_action act, int key);
+void app_act_menu_move(ui_app *a, ui_action act, int key);
+void app_act_menu_type(ui_app *a, ui_action act, int key);
+void app_act_menu_go(ui_app *a, ui_action act, int key);
+void app_act_search(ui_app *a, ui_action act, int key);
+void app_act_search_type(ui_app *a, ui_action act, int key);
+void app_act_search_go(ui_app *a, ui_action act, int key);
+void app_act_next_hit(ui_app *a, ui_action act, int key);
+
 /* app_run.c: r, and Esc in the panes. */
 void app_act_run(ui_app *a, ui_action act, int key);
 void app_act_cancel(ui_app *a, ui_action act, int key);

@@ -9,7 +9,20 @@
 int ui_app_request(const ui_app *a, run_request *rq, char *err, int errlen)
 {
 	long long M = a->M, N = a->N, K = a->K;
-	if (a->offline) {
+	const lesson *l = ui_app_lesson(a);
+	if (!a->offline) {
+		/* A size the kernel does not take runs at the nearest one it does
+		 * (ui_app_run_started says which). */
+		expr_env env;
+		char why[256];
+		lesson_env(l, &a->whatif, M, N, K, &env);
+		long long near[3];
+		if (lesson_check_size(l, &env, why, sizeof why) < 0) {
+			if (lesson_nearest_size(l, &env, near, err, errlen) < 0)
+				return -1;
+			M = near[0], N = near[1], K = near[2];
+		}
+	} else {
 		long long e = launch_emulation_size(ui_app_lesson(a), &a->whatif);
 		if (!e) {
 			snprintf(err, (size_t)errlen, "no size of 128, 256 or 512 cubed suits this lesson for emulation");
@@ -70,7 +83,10 @@ void ui_app_run_started(ui_app *a, double now, const char *err)
 	a->run_emulated = have && rq.emulate;
 	a->run_deadline = have ? ui_app_deadline(a, &rq) : 0;
 	a->run_predicted_ms = a->model_ok ? a->model.predicted_ms : 0;
-	if (a->run_emulated)
+	if (have && !rq.emulate && !check && (rq.M != a->M || rq.N != a->N || rq.K != a->K))
+		app_say(a, 0, "running %s at %lldx%lldx%lld, the nearest size it takes (not %lldx%lldx%lld) ... (Esc cancels)",
+			ui_app_lesson(a)->id, rq.M, rq.N, rq.K, a->M, a->N, a->K);
+	else if (a->run_emulated)
 		app_say(a, 0, "emulating %s on the CPU at %lld^3 ... (Esc cancels)", ui_app_lesson(a)->id, rq.M);
 	else if (check)
 		app_say(a, 0, "checking your %s with the JIT ... (Esc cancels)", ui_app_lesson(a)->id);
@@ -113,6 +129,11 @@ void ui_app_run_finished(ui_app *a, const run_result *r)
 	if (r->status == RUN_NO_GPU && !r->emulated && !a->offline) {
 		a->offline = 1;
 		util_strlcpy(a->offline_why, r->msg, sizeof a->offline_why);
+		const ui_ptx *p = &a->ptx[i];
+		if (i == a->lesson && p->emu_refuses && !p->edited) {
+			app_say(a, 0, "No GPU, and the CPU emulator cannot run this kernel (%s).", p->emu_why);
+			return;
+		}
 		if (i == a->lesson) {
 			a->run_check = a->run_was_check;
 			a->req = UI_REQ_RUN;
@@ -133,7 +154,7 @@ void ui_app_run_finished(ui_app *a, const run_result *r)
 	else if (r->status == RUN_OK)
 		app_say(a, 0, "%s: %.0f GFLOP/s%s", id, r->gflops, r->verified == 1 ? ", verified against cuBLAS" : "");
 	else
-		app_say(a, 1, "%s: %s", r->emulated && r->status == RUN_JIT_ERROR ? "parse error" : run_status_name(r->status),
+		app_say(a, 1, "%s: %s", r->emulated && r->status == RUN_JIT_ERROR ? "the emulator cannot read it" : run_status_name(r->status),
 		    r->msg);
 	if (i == a->lesson)
 		app_recompute(a);
@@ -143,8 +164,12 @@ void ui_app_run_finished(ui_app *a, const run_result *r)
 void app_act_run(ui_app *a, ui_action act, int key)
 {
 	(void)act, (void)key;
+	const ui_ptx *p = &a->ptx[a->lesson];
 	if (!ui_app_lesson(a)->ptx_path[0])
 		app_say(a, 1, "This lesson has no kernel to run.");
+	else if (a->offline && p->emu_refuses && !p->edited)
+		/* The course's own kernel is fine: the emulator lacks what it uses. */
+		app_say(a, 0, "The CPU emulator cannot run this kernel (%s); it needs a GPU.", p->emu_why);
 	else if (a->run == UI_RUN_BUSY)
 		app_say(a, 0, "A run is in progress; Esc cancels it.");
 	else {

@@ -1,10 +1,12 @@
 /* ui/app_state: read-only questions of the tutor's state that update and draw both ask — the lesson and page, the PTX view rows and the first one shown. */
 #include "ui/app_state.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "base/util.h"
+#include "ui/keys.h"
 
 const lesson *ui_app_lesson(const ui_app *a)
 {
@@ -33,6 +35,95 @@ void ui_app_anchor_lines(const ui_app *a, int *first, int *last)
 		if (r->last > *last)
 			*last = r->last;
 	}
+}
+
+int ui_app_region_lines(const ui_app *a, int i, int *first, int *last)
+{
+	*first = *last = -1;
+	const ui_ptx *p = &a->ptx[a->lesson];
+	const lesson_page *pg = ui_app_page(a);
+	if (!p->ok || !pg || i < 0 || i >= pg->nanchors)
+		return -1;
+	const ptx_region *r = ptx_region_find(&p->doc, pg->anchors[i]);
+	if (!r)
+		return -1;
+	*first = r->first;
+	*last = r->last;
+	return 0;
+}
+
+int ui_app_line_marked(const ui_app *a, int line)
+{
+	const lesson_page *pg = ui_app_page(a);
+	for (int i = 0; pg && i < pg->nanchors; i++) {
+		int f, l;
+		if (ui_app_region_lines(a, i, &f, &l) == 0 && line >= f && line <= l)
+			return 1;
+	}
+	return 0;
+}
+
+int ui_app_gpu_too_old(const ui_app *a, char *why, size_t len)
+{
+	const lesson *l = ui_app_lesson(a);
+	int sm = a->gpu.cc_major * 10 + a->gpu.cc_minor;
+	if (!l->needs_sm || !sm)
+		return 0;
+	int old = sm < l->needs_sm || (l->needs_arch_specific && sm != l->needs_sm);
+	const char *name = a->gpu.name + (strncmp(a->gpu.name, "NVIDIA ", 7) ? 0 : 7);
+	if (old)
+		snprintf(why, len, "The %s (sm_%d) cannot run this lesson: it needs sm_%d%s.", name, sm, l->needs_sm,
+			 l->needs_arch_specific ? "a" : "");
+	return old;
+}
+
+int ui_app_menu_rows(const ui_app *a)
+{
+	int n = 0;
+	for (int i = 0; i < a->course->n; i++)
+		n += 1 + a->course->l[i].npages;
+	return n;
+}
+
+void ui_app_menu_entry(const ui_app *a, int row, int *lesson, int *page)
+{
+	*lesson = *page = -1;
+	for (int i = 0; i < a->course->n && row >= 0; i++) {
+		int np = a->course->l[i].npages;
+		if (row <= np) {
+			*lesson = i;
+			*page = row - 1;
+			return;
+		}
+		row -= 1 + np;
+	}
+}
+
+int ui_app_menu_row_of(const ui_app *a, int lesson, int page)
+{
+	int row = 0;
+	for (int i = 0; i < lesson && i < a->course->n; i++)
+		row += 1 + a->course->l[i].npages;
+	return row + 1 + page;
+}
+
+const state_progress *ui_app_progress(const ui_app *a, int i)
+{
+	return state_progress_find(&a->progress, a->course->l[i].id);
+}
+
+int ui_app_ex_base(const ui_app *a, int i, int p)
+{
+	const lesson *l = &a->course->l[i];
+	int n = 0;
+	for (int k = 0; k < p && k < l->npages; k++)
+		n += l->pages[k].nex;
+	return n;
+}
+
+int ui_app_ex_total(const ui_app *a, int i)
+{
+	return ui_app_ex_base(a, i, a->course->l[i].npages);
 }
 
 ptx_row *ui_app_ptx_rows(const ui_app *a, int *n)
@@ -69,11 +160,15 @@ int ui_app_ptx_top(const ui_app *a, const ptx_row *rows, int n, int h)
 {
 	int top = a->scroll[UI_PANE_PTX];
 	int f, l;
-	ui_app_anchor_lines(a, &f, &l);
+	/* The region the page is at (c moves on); the first error, and then a
+	 * search hit, win over it. */
+	ui_app_region_lines(a, a->region, &f, &l);
 	const ui_ptx *p = &a->ptx[a->lesson];
-	if (p->nmarks > 0) /* the first error wins over the page's anchor */
+	if (p->nmarks > 0)
 		f = l = p->marks[0].line - 1;
-	if (a->ptx_follow) {
+	if (a->ptx_goto >= 0)
+		f = l = a->ptx_goto;
+	if (a->ptx_follow || a->ptx_goto >= 0) {
 		top = 0;
 		if (f >= 0) {
 			int ri = 0, rj = 0;
@@ -90,6 +185,21 @@ int ui_app_ptx_top(const ui_app *a, const ptx_row *rows, int n, int h)
 	if (top > n - h)
 		top = n - h;
 	return top < 0 ? 0 : top;
+}
+
+int ui_app_menu_top(const ui_app *a, int h)
+{
+	int n = ui_app_menu_rows(a);
+	int top = a->menu_sel - h / 3;
+	if (top > n - h)
+		top = n - h;
+	return top < 0 ? 0 : top;
+}
+
+int ui_app_help_lines(const ui_app *a)
+{
+	ui_help_line lines[UI_HELP_MAX];
+	return ui_keys_help_all(a->help_mode, lines, UI_HELP_MAX);
 }
 
 int ui_app_diff_rows(const ui_app *a)

@@ -4,6 +4,7 @@
 
 #include "model/devices.h"
 #include "course/lesson.h"
+#include "course/state.h"
 #include "model/model.h"
 #include "course/ptx.h"
 #include "run/run.h"
@@ -45,11 +46,25 @@ typedef struct {
 	 * mark -hidden-1, under its line. */
 	userptx_mark marks[UI_MARKS_MAX];
 	int nmarks;
+	int example;             /* a lesson without a kernel: the PTX example of its text */
+	/* Whether the CPU emulator runs this kernel: 0 yes, else why not
+	 * (emu_error; EMU_ERR_UNSUPPORTED: instructions it does not implement),
+	 * with its one line. Asked once, when the PTX loads. */
+	int emu_refuses;
+	char emu_why[200];
 } ui_ptx;
+
+/* A hit of `/`: a lesson's page whose text has it, or a line of its PTX. */
+typedef struct {
+	int lesson, page;
+	int ptx_line;            /* 0-based line of the PTX; -1: in the page's text */
+} ui_hit;
+#define UI_HITS_MAX 512
 
 /* Command-line choices. */
 typedef struct {
 	int present, ascii;
+	const char *no_gpu;      /* why there is no GPU here (cmd_tui looked); NULL: there may be one */
 	const char *theme;       /* NULL: the default for the mode */
 	const char *no_color;    /* getenv("NO_COLOR") */
 	const char *gpu;         /* --gpu NAME; NULL: the table's default */
@@ -72,6 +87,11 @@ typedef struct {
 	int side;                /* UI_PANE_NUMBERS or UI_PANE_RUN: what a tabbed slot shows */
 	int scroll[UI_NPANES];
 	int ptx_follow;          /* the PTX view follows the page's anchor */
+	int region;              /* which of the page's @ptx regions it follows (c cycles) */
+	int ptx_goto;            /* a line the PTX view shows (a search hit); -1: none */
+	int numbers_follow;      /* the numbers pane shows the page's @numbers section */
+	int grow;                /* < and >: the lesson pane's extra steps (ui_layout_compute) */
+	int swap;                /* o: the PTX and the numbers slot change places */
 	int fold;                /* fold long repetitive runs */
 	long long M, N, K;
 	expr_env whatif;         /* parameter overrides for the current lesson */
@@ -116,8 +136,20 @@ typedef struct {
 	double ex_expected;
 	int show_hint, show_solution;
 
+	state_data progress;     /* pages read and exercises solved, per lesson (course/state.c) */
+
+	/* g: the menu of lessons and pages; a number typed there. */
+	int menu_sel;
+	char menu_num[8];
+	/* /: the text typed, the hits of the last search and the one shown. */
+	char search[64];
+	char found[64];
+	ui_hit *hits;            /* UI_HITS_MAX of them */
+	int nhits, hit;
+
 	ui_mode mode;
 	ui_mode help_mode;       /* UI_MODE_HELP: the mode whose keys it lists, and returns to */
+	int help_scroll;
 	char msg[200];
 	int msg_bad;
 
@@ -131,12 +163,37 @@ typedef struct {
 /* The read-only questions update and draw both ask. */
 const lesson *ui_app_lesson(const ui_app *a);
 const lesson_page *ui_app_page(const ui_app *a);
-/* The anchored lines of the page (union of its regions); -1 -1 when none. */
+/* The anchored lines of the page (from the first region to the last, what
+ * folding keeps open); -1 -1 when none. */
 void ui_app_anchor_lines(const ui_app *a, int *first, int *last);
+/* Whether 0-based line of the PTX is in one of the regions the page names. */
+int ui_app_line_marked(const ui_app *a, int line);
+/* The lines of the page's region i (0-based); -1 when there is none. */
+int ui_app_region_lines(const ui_app *a, int i, int *first, int *last);
+/* Whether the GPU the model uses is too old for the lesson (its sm below the
+ * lesson's needs:); the reason in why when so. */
+int ui_app_gpu_too_old(const ui_app *a, char *why, size_t len);
+/* The rows of the g menu: a lesson, then its pages. */
+int ui_app_menu_rows(const ui_app *a);
+/* Row i of the menu: its lesson and page (-1 for the lesson's own row). */
+void ui_app_menu_entry(const ui_app *a, int i, int *lesson, int *page);
+/* The menu row of a lesson's page (page -1: the lesson's row). */
+int ui_app_menu_row_of(const ui_app *a, int lesson, int page);
+/* The progress remembered for lesson i (NULL: none yet). */
+const state_progress *ui_app_progress(const ui_app *a, int i);
+/* The exercises of lesson i before page p, so exercise e of page p is number
+ * ui_app_ex_base(a, i, p) + e of the lesson. */
+int ui_app_ex_base(const ui_app *a, int i, int p);
+int ui_app_ex_total(const ui_app *a, int i);
 /* The PTX view rows for the current lesson (malloc'd; NULL when no PTX). */
 ptx_row *ui_app_ptx_rows(const ui_app *a, int *n);
 /* The top row of the PTX view for a pane of height h (title row excluded). */
 int ui_app_ptx_top(const ui_app *a, const ptx_row *rows, int n, int h);
+
+/* The menu's first row shown in a box of h rows (the selection in view). */
+int ui_app_menu_top(const ui_app *a, int h);
+/* The lines of the `?` box (every mode's keys, the current one first). */
+int ui_app_help_lines(const ui_app *a);
 
 /* Rows of the diff box that show diff lines (both update and draw use it). */
 int ui_app_diff_rows(const ui_app *a);

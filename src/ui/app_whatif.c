@@ -44,6 +44,16 @@ void app_act_whatif_move(ui_app *a, ui_action act, int key)
 	a->whatif_sel = (a->whatif_sel + (act == UI_ACT_WHATIF_NEXT ? 1 : rows - 1)) % rows;
 }
 
+/* Forgets the override of one parameter. */
+static void drop(ui_app *a, const char *name)
+{
+	expr_env keep = {0};
+	for (int i = 0; i < a->whatif.n; i++)
+		if (strcmp(a->whatif.v[i].name, name))
+			expr_set(&keep, a->whatif.v[i].name, a->whatif.v[i].value);
+	a->whatif = keep;
+}
+
 /* Doubles or halves the selected row; a value the model refuses is not kept. */
 void app_act_whatif_change(ui_app *a, ui_action act, int key)
 {
@@ -66,6 +76,8 @@ void app_act_whatif_change(ui_app *a, ui_action act, int key)
 		return;
 	expr_env before = a->whatif;
 	expr_set(&a->whatif, l->params[s].name, nv);
+	if (nv == l->params[s].value) /* back at the lesson's value: no what-if left to name */
+		drop(a, l->params[s].name);
 	app_recompute(a);
 	if (a->model_ok) {
 		a->msg[0] = '\0';
@@ -87,11 +99,7 @@ void app_act_whatif_reset(ui_app *a, ui_action act, int key)
 	if (a->whatif_sel == l->nparams) {
 		a->regs_override = 0;
 	} else {
-		expr_env keep = {0};
-		for (int i = 0; i < a->whatif.n; i++)
-			if (strcmp(a->whatif.v[i].name, l->params[a->whatif_sel].name))
-				expr_set(&keep, a->whatif.v[i].name, a->whatif.v[i].value);
-		a->whatif = keep;
+		drop(a, l->params[a->whatif_sel].name);
 	}
 	app_recompute(a);
 }

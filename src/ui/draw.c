@@ -5,27 +5,40 @@
 #include <string.h>
 
 #include "base/numfmt.h"
+#include "base/util.h"
 #include "ui/overlay.h"
 #include "ui/pane_ptx.h"
 #include "ui/pane_text.h"
 
-/* Lines into a pane's body from line scroll (kept in range), pad columns in,
- * with a scroll mark in the last column when there is more than shows. */
-static void place_lines(ui_frame *f, ui_rect body, const ui_lines *t, int scroll, int pad, uint32_t mark)
+/* The view's lines into a pane's body, pad columns in; the lines the pane
+ * marks on the highlight background; when not all fit, the last row says
+ * how much is below (Space reads on in the lesson, like less). */
+static void place_lines(const ui_app *a, ui_frame *f, ui_pane p, ui_rect body, const ui_lines *t, int pad)
 {
-	if (scroll > t->nlines - body.h)
-		scroll = t->nlines - body.h;
-	if (scroll < 0)
-		scroll = 0;
-	for (int y = 0; y < body.h && scroll + y < t->nlines; y++) {
-		int i0 = t->start[scroll + y], i1 = t->start[scroll + y + 1];
+	ui_view v = ui_pane_view(a, p, t);
+	const ui_glyphs *g = ui_glyphs_get(a->ascii);
+	for (int y = 0; y < v.rows && v.top + y < t->nlines; y++) {
+		int ln = v.top + y;
+		int i0 = t->start[ln], i1 = t->start[ln + 1];
 		for (int i = i0; i < i1 && i - i0 < body.w - pad - 1; i++)
 			ui_frame_put(f, body.x + pad + i - i0, body.y + y, t->cp[i], (ui_role)t->role[i]);
+		if (ln >= t->mark_first && ln <= t->mark_last && t->mark_first >= 0) {
+			ui_frame_flag(f, body.x, body.y + y, body.w, UI_CELL_HL);
+			ui_frame_put(f, body.x, body.y + y, g->mark, UI_ROLE_BAR_SELF);
+		}
 	}
-	if (t->nlines > body.h && body.h > 2) {
-		int pos = (int)((double)scroll / (t->nlines - body.h) * (body.h - 1));
-		ui_frame_put(f, body.x + body.w - 1, body.y + pos, mark, UI_ROLE_BORDER);
-	}
+	if (v.rows >= body.h)
+		return;
+	char s[96];
+	int y = body.y + body.h - 1;
+	if (v.below > 0)
+		snprintf(s, sizeof s, "%s more below (%d line%s)%s", a->ascii ? "v" : "\u25BC", v.below,
+			 v.below == 1 ? "" : "s", p == UI_PANE_LESSON ? ": Space" : "");
+	else
+		snprintf(s, sizeof s, "%s end%s", a->ascii ? "-" : "\u25A0",
+			 p == UI_PANE_LESSON ? " of the page: Space turns it" : "");
+	ui_frame_fill(f, (ui_rect){body.x, y, body.w, 1}, ' ', UI_ROLE_NORMAL);
+	ui_frame_text(f, body, body.x + pad, y, s, v.below > 0 ? UI_ROLE_KEY : UI_ROLE_DIM);
 }
 
 static void text_pane(const ui_app *a, ui_frame *f, ui_pane p, const char *title)
@@ -33,55 +46,90 @@ static void text_pane(const ui_app *a, ui_frame *f, ui_pane p, const char *title
 	ui_rect r = a->layout.pane[p];
 	if (r.h <= 0) /* hidden while another pane is zoomed */
 		return;
-	int pad = a->present ? 2 : 1;
 	ui_lines t;
-	ui_pane_text(&t, a, p, r.w - pad - 1);
+	ui_pane_text(&t, a, p, ui_pane_text_width(a, p));
 	ui_frame_title(f, r, title, a->focus == (int)p);
-	place_lines(f, ui_layout_body(r), &t, a->scroll[p], pad, a->ascii ? '#' : 0x2590 /* right half block */);
+	place_lines(a, f, p, ui_layout_body(r), &t, ui_pane_text_pad(a));
 	ui_lines_free(&t);
 }
 
+/* What the header says of the GPU: a live one as it is; the model's with
+ * "(model)", and "(model; no GPU here)" when there is none. */
+static void gpu_label(const ui_app *a, int with_sm, char *s, size_t len)
+{
+	char sm[16] = "";
+	if (a->gpu.cc_major && with_sm)
+		snprintf(sm, sizeof sm, " sm_%d%d", a->gpu.cc_major, a->gpu.cc_minor);
+	const char *gpu = a->gpu.name;
+	if (!strncmp(gpu, "NVIDIA ", 7))
+		gpu = gpu + 7;
+	snprintf(s, len, "%s%s%s", gpu, sm, a->gpu_live ? "" : a->offline ? " (model; no GPU here)" : " (model)");
+}
+
+/* The header: the lesson and its title, the size, the GPU (what the numbers
+ * are for, never dropped) and the what-ifs. Where it does not fit, sm_XY
+ * goes, then the word "Lesson", then the end of the title. */
 static void header(const ui_app *a, ui_frame *f)
 {
 	ui_rect r = a->layout.header;
 	const lesson *l = ui_app_lesson(a);
 	ui_frame_fill(f, r, ' ', UI_ROLE_HEADER);
-	char s[512], sm[16] = "", size[64];
-	if (a->gpu.cc_major)
-		snprintf(sm, sizeof sm, " sm_%d%d", a->gpu.cc_major, a->gpu.cc_minor);
+	char head[256], tail[320], size[64], gpu[128];
 	numfmt_size(size, sizeof size, a->M, a->N, a->K, a->ascii);
-	const char *gpu = a->gpu.name;
-	if (!strncmp(gpu, "NVIDIA ", 7))
-		gpu = gpu + 7;
-	/* The lesson's own number, as the texts say "lesson 3", out of the last one. */
-	int n = snprintf(s, sizeof s, " Lesson %d/%d %s%s | %s %s | %s%s", l->number,
-			 a->course->l[a->course->n - 1].number, l->title,
-			 a->ptx[a->lesson].edited ? " [edited]" : "", size, dtype_name(l->dt), gpu, sm);
-	for (int i = 0; i < a->whatif.n && n > 0 && n < (int)sizeof s - 40; i++)
-		n += snprintf(s + n, sizeof s - (size_t)n, "%s%s=%lld", i ? " " : " | what-if ", a->whatif.v[i].name,
-			      a->whatif.v[i].value);
-	if (a->regs_override && n > 0 && n < (int)sizeof s - 40)
-		snprintf(s + n, sizeof s - (size_t)n, " regs=%d", a->regs_override);
-	ui_frame_text(f, r, r.x, r.y, s, UI_ROLE_HEADER);
+	int last = a->course->l[a->course->n - 1].number;
+	for (int v = 0; v < 3; v++) {
+		gpu_label(a, v == 0, gpu, sizeof gpu);
+		/* The lesson's own number, as the texts say "lesson 3", out of the last one. */
+		snprintf(head, sizeof head, " %s%d/%d %s%s", v < 2 ? "Lesson " : "", l->number, last, l->title,
+			 a->ptx[a->lesson].edited ? " [edited]" : "");
+		int n = snprintf(tail, sizeof tail, " | %s %s | %s", size, dtype_name(l->dt), gpu);
+		for (int i = 0; i < a->whatif.n && n > 0 && n < (int)sizeof tail - 40; i++)
+			n += snprintf(tail + n, sizeof tail - (size_t)n, "%s%s=%lld", i ? " " : " | what-if ",
+				      a->whatif.v[i].name, a->whatif.v[i].value);
+		if (a->regs_override && n > 0 && n < (int)sizeof tail - 40)
+			snprintf(tail + n, sizeof tail - (size_t)n, " regs=%d", a->regs_override);
+		if (ui_utf8_width(head, strlen(head)) + ui_utf8_width(tail, strlen(tail)) <= r.w)
+			break;
+	}
+	int keep = r.w - ui_utf8_width(tail, strlen(tail));
+	if (keep < 8)
+		keep = 8;
+	ui_frame_text(f, (ui_rect){r.x, r.y, keep, 1}, r.x, r.y, head, UI_ROLE_HEADER);
+	int hw = ui_utf8_width(head, strlen(head));
+	if (hw > keep)
+		ui_frame_put(f, r.x + keep - 1, r.y, '~', UI_ROLE_HEADER);
+	ui_frame_text(f, r, r.x + (hw < keep ? hw : keep), r.y, tail, UI_ROLE_HEADER);
 }
 
+/* The status row: the key hints, most needed first, as many whole ones as
+ * leave room for the message, which is never cut by them nor cuts them. */
 static void status(const ui_app *a, ui_frame *f)
 {
 	ui_rect r = a->layout.status;
 	ui_frame_fill(f, r, ' ', UI_ROLE_STATUS);
 	const lesson *l = ui_app_lesson(a);
-	char s[256];
-	snprintf(s, sizeof s, " page %d/%d  n/p lesson  Space/Bksp page  r run  t what-if  ? help  q quit",
-		 a->page + 1, l->npages);
-	int x = ui_frame_text(f, r, r.x, r.y, s, UI_ROLE_STATUS);
-	if (a->msg[0]) {
-		int mw = ui_utf8_width(a->msg, strlen(a->msg));
-		/* The message wins over the key hints when both do not fit. */
-		int mx = r.x + r.w - mw - 1;
-		if (mx < x + 2)
-			ui_frame_fill(f, (ui_rect){mx < 0 ? 0 : mx - 1, r.y, r.w, 1}, ' ', UI_ROLE_STATUS);
-		ui_frame_text(f, r, mx < 0 ? 0 : mx, r.y, a->msg, a->msg_bad ? UI_ROLE_BAD : UI_ROLE_STATUS);
+	char pg[32];
+	snprintf(pg, sizeof pg, "page %d/%d", a->page + 1, l->npages);
+	const char *items[] = {pg, "? help", "q quit", "Space read on", "g go to", "/ search", "n/p lesson", "r run",
+			       "t what-if"};
+	int n = (int)ARRAY_LEN(items);
+	int mw = a->msg[0] ? ui_utf8_width(a->msg, strlen(a->msg)) + 2 : 0;
+	int keep = n, width;
+	for (;; keep--) {
+		width = 1;
+		for (int i = 0; i < keep; i++)
+			width += (int)strlen(items[i]) + 2;
+		if (keep <= 3 || width + mw <= r.w)
+			break;
 	}
+	int x = r.x + 1;
+	for (int i = 0; i < keep; i++)
+		x = ui_frame_text(f, r, x, r.y, items[i], UI_ROLE_STATUS) + 2;
+	if (!a->msg[0])
+		return;
+	/* The message after the hints, in the rest of the row (cut at its end, never theirs). */
+	ui_rect room = {x, r.y, r.x + r.w - x, 1};
+	ui_frame_text(f, room, x, r.y, a->msg, a->msg_bad ? UI_ROLE_BAD : UI_ROLE_EMPH);
 }
 
 static void too_small(const ui_app *a, ui_frame *f)
@@ -133,6 +181,8 @@ void ui_draw(const ui_app *a, ui_frame *f)
 		ui_frame_clear(f);
 	if (L->kind == UI_LAYOUT_TOO_SMALL) {
 		too_small(a, f);
+		if (a->ascii)
+			ui_frame_ascii(f);
 		return;
 	}
 	header(a, f);
@@ -146,4 +196,7 @@ void ui_draw(const ui_app *a, ui_frame *f)
 	separators(a, f);
 	status(a, f);
 	ui_overlay_draw(a, f);
+	/* ASCII all the way: the lessons' own pictures and symbols too. */
+	if (a->ascii)
+		ui_frame_ascii(f);
 }

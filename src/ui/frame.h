@@ -92,6 +92,12 @@ int ui_utf8_encode(uint32_t cp, char *out);
 /* Display columns of a UTF-8 string (one per code point). */
 int ui_utf8_width(const char *s, size_t n);
 
+/* The ASCII character that stands for cp in one cell (box drawing '-', '|',
+ * '+', blocks '#', arrows '<' '>' '^' 'v', ...; '?' when none does). */
+uint32_t ui_ascii_of(uint32_t cp);
+/* Every cell of the frame in ASCII (--ascii, a locale that is not UTF-8). */
+void ui_frame_ascii(ui_frame *f);
+
 /* Row y as UTF-8 text with trailing spaces removed. Returns the number of
  * bytes written. */
 int ui_frame_row_text(const ui_frame *f, int y, char *out, size_t len);

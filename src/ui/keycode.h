@@ -18,7 +18,13 @@ enum {
 	UI_KEY_PGDN,
 	UI_KEY_BACKSPACE,        /* the terminal's backspace key code */
 	UI_KEY_BTAB,             /* Shift-Tab */
+	UI_KEY_HOME,
+	UI_KEY_END,
+	UI_KEY_MOUSE,            /* a mouse event: ui_term_mouse says which */
 	UI_KEY_OTHER,            /* a function key the tutor does not use */
 };
+
+/* A mouse event, in the UI's terms (ui_term_mouse). */
+typedef enum { UI_MOUSE_NONE, UI_MOUSE_CLICK, UI_MOUSE_WHEEL_UP, UI_MOUSE_WHEEL_DOWN } ui_mouse_kind;
 
 #endif

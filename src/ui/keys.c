@@ -16,9 +16,16 @@ const ui_binding ui_bindings[] = {
 	{.mode = UI_MODE_NORMAL, .keys = {'q'}, .act = UI_ACT_QUIT, .help = "quit (where you were is remembered)"},
 	{.mode = UI_MODE_NORMAL, .keys = {'n'}, .act = UI_ACT_NEXT_LESSON, .help = "next lesson"},
 	{.mode = UI_MODE_NORMAL, .keys = {'p'}, .act = UI_ACT_PREV_LESSON, .help = "previous", .with_previous = 1},
-	{.mode = UI_MODE_NORMAL, .keys = {' ', UI_KEY_RIGHT, UI_KEY_PGDN}, .act = UI_ACT_NEXT_PAGE, .help = "next page"},
+	{.mode = UI_MODE_NORMAL, .keys = {' ', UI_KEY_RIGHT, UI_KEY_PGDN}, .act = UI_ACT_NEXT_PAGE,
+	 .help = "read on: the rest of the page, then the next"},
 	{.mode = UI_MODE_NORMAL, .keys = {BACKSPACE, UI_KEY_LEFT, UI_KEY_PGUP}, .act = UI_ACT_PREV_PAGE,
-	 .help = "previous page"},
+	 .help = "back: up the page, then the previous"},
+	{.mode = UI_MODE_NORMAL, .keys = {UI_KEY_HOME}, .act = UI_ACT_FIRST_PAGE, .help = "the lesson's first page"},
+	{.mode = UI_MODE_NORMAL, .keys = {UI_KEY_END}, .act = UI_ACT_LAST_PAGE, .help = "last", .with_previous = 1},
+	{.mode = UI_MODE_NORMAL, .keys = {'g'}, .act = UI_ACT_MENU, .help = "go to a lesson or page (a menu)"},
+	{.mode = UI_MODE_NORMAL, .keys = {'/'}, .act = UI_ACT_SEARCH, .help = "search the lessons and their PTX"},
+	{.mode = UI_MODE_NORMAL, .keys = {'N'}, .act = UI_ACT_NEXT_HIT, .help = "next hit", .with_previous = 1},
+	{.mode = UI_MODE_NORMAL, .keys = {'c'}, .act = UI_ACT_REGION, .help = "the page's next highlighted PTX region"},
 	{.mode = UI_MODE_NORMAL, .keys = {UI_KEY_TAB}, .act = UI_ACT_FOCUS_NEXT, .help = "focus the next pane"},
 	{.mode = UI_MODE_NORMAL, .keys = {UI_KEY_BTAB}, .act = UI_ACT_FOCUS_PREV, .help = "previous", .with_previous = 1},
 	{.mode = UI_MODE_NORMAL, .keys = {UI_KEY_DOWN, 'j'}, .act = UI_ACT_SCROLL_DOWN, .help = "scroll the focused pane"},
@@ -32,13 +39,19 @@ const ui_binding ui_bindings[] = {
 	{.mode = UI_MODE_NORMAL, .keys = {'t'}, .act = UI_ACT_WHATIF, .help = "what-if: tile sizes, threads, registers"},
 	{.mode = UI_MODE_NORMAL, .keys = {'z'}, .act = UI_ACT_FOLD, .help = "fold or unfold long repetitive PTX"},
 	{.mode = UI_MODE_NORMAL, .keys = {'f'}, .act = UI_ACT_ZOOM, .help = "the focused pane fills the screen (f: back)"},
+	{.mode = UI_MODE_NORMAL, .keys = {'>'}, .act = UI_ACT_GROW, .help = "a bigger lesson pane"},
+	{.mode = UI_MODE_NORMAL, .keys = {'<'}, .act = UI_ACT_SHRINK, .help = "smaller", .with_previous = 1},
+	{.mode = UI_MODE_NORMAL, .keys = {'o'}, .act = UI_ACT_SWAP, .help = "swap the PTX and the numbers slot"},
 	{.mode = UI_MODE_NORMAL, .keys = {'a'}, .act = UI_ACT_ANSWER, .help = "answer the page's exercise"},
 	{.mode = UI_MODE_NORMAL, .keys = {'h'}, .act = UI_ACT_HINT, .help = "the exercise's hint"},
 	{.mode = UI_MODE_NORMAL, .keys = {'s'}, .act = UI_ACT_SOLUTION, .help = "the worked answer", .with_previous = 1},
 	{.mode = UI_MODE_NORMAL, .keys = {CTRL('l')}, .act = UI_ACT_REDRAW, .help = "redraw the screen"},
 
-	{.mode = UI_MODE_HELP, .keys = {'q'}, .act = UI_ACT_QUIT, .help = "quit"},
-	{.mode = UI_MODE_HELP, .keys = {UI_KEY_ANY}, .act = UI_ACT_CLOSE, .help = "close this help"},
+	{.mode = UI_MODE_HELP, .keys = {UI_KEY_DOWN, 'j'}, .act = UI_ACT_HELP_DOWN, .help = "scroll"},
+	{.mode = UI_MODE_HELP, .keys = {UI_KEY_UP, 'k'}, .act = UI_ACT_HELP_UP, .help = "back", .with_previous = 1},
+	{.mode = UI_MODE_HELP, .keys = {' ', UI_KEY_PGDN}, .act = UI_ACT_HELP_PAGE_DOWN, .help = "a page"},
+	{.mode = UI_MODE_HELP, .keys = {UI_KEY_PGUP}, .act = UI_ACT_HELP_PAGE_UP, .help = "back", .with_previous = 1},
+	{.mode = UI_MODE_HELP, .keys = {UI_KEY_ANY}, .act = UI_ACT_CLOSE, .help = "close this help (q too)"},
 
 	{.mode = UI_MODE_WHATIF, .keys = {UI_KEY_DOWN, 'j', UI_KEY_TAB}, .act = UI_ACT_WHATIF_NEXT, .help = "the next row"},
 	{.mode = UI_MODE_WHATIF, .keys = {UI_KEY_UP, 'k', UI_KEY_BTAB}, .act = UI_ACT_WHATIF_PREV, .help = "previous",
@@ -54,7 +67,7 @@ const ui_binding ui_bindings[] = {
 	{.mode = UI_MODE_ANSWER, .chars = "0123456789.-+eE/", .act = UI_ACT_ANSWER_TYPE, .help = "type the answer"},
 	{.mode = UI_MODE_ANSWER, .keys = {BACKSPACE}, .act = UI_ACT_ANSWER_DELETE, .help = "delete the last character"},
 	{.mode = UI_MODE_ANSWER, .keys = {'\n', '\r'}, .act = UI_ACT_ANSWER_CHECK, .help = "check the answer"},
-	{.mode = UI_MODE_ANSWER, .keys = {UI_KEY_ESC}, .act = UI_ACT_CLOSE, .help = "close the box"},
+	{.mode = UI_MODE_ANSWER, .keys = {UI_KEY_ESC, 'q'}, .act = UI_ACT_CLOSE, .help = "close the box"},
 	{.mode = UI_MODE_ANSWER, .keys = {'?'}, .act = UI_ACT_HELP, .help = "these keys"},
 
 	{.mode = UI_MODE_DIFF, .keys = {'y'}, .act = UI_ACT_RESTORE, .help = "restore the original (yours is kept as FILE~)"},
@@ -64,7 +77,25 @@ const ui_binding ui_bindings[] = {
 	{.mode = UI_MODE_DIFF, .keys = {BACKSPACE, UI_KEY_LEFT, UI_KEY_PGUP}, .act = UI_ACT_DIFF_PAGE_UP, .help = "back",
 	 .with_previous = 1},
 	{.mode = UI_MODE_DIFF, .keys = {'?'}, .act = UI_ACT_HELP, .help = "these keys"},
-	{.mode = UI_MODE_DIFF, .keys = {UI_KEY_ANY}, .act = UI_ACT_CLOSE, .help = "close the box"},
+	{.mode = UI_MODE_DIFF, .keys = {UI_KEY_ANY}, .act = UI_ACT_CLOSE, .help = "close the box (q too)"},
+
+	{.mode = UI_MODE_MENU, .keys = {UI_KEY_DOWN, 'j', UI_KEY_TAB}, .act = UI_ACT_MENU_DOWN, .help = "the next row"},
+	{.mode = UI_MODE_MENU, .keys = {UI_KEY_UP, 'k', UI_KEY_BTAB}, .act = UI_ACT_MENU_UP, .help = "previous",
+	 .with_previous = 1},
+	{.mode = UI_MODE_MENU, .keys = {' ', UI_KEY_PGDN, UI_KEY_RIGHT}, .act = UI_ACT_MENU_PAGE_DOWN,
+	 .help = "the next lesson"},
+	{.mode = UI_MODE_MENU, .keys = {UI_KEY_PGUP, UI_KEY_LEFT}, .act = UI_ACT_MENU_PAGE_UP, .help = "previous",
+	 .with_previous = 1},
+	{.mode = UI_MODE_MENU, .chars = "0123456789.", .act = UI_ACT_MENU_TYPE, .help = "type a lesson (8) or a page (8.2)"},
+	{.mode = UI_MODE_MENU, .keys = {BACKSPACE}, .act = UI_ACT_MENU_DELETE, .help = "delete a digit"},
+	{.mode = UI_MODE_MENU, .keys = {'\n', '\r'}, .act = UI_ACT_MENU_GO, .help = "go there"},
+	{.mode = UI_MODE_MENU, .keys = {UI_KEY_ESC, 'g', 'q'}, .act = UI_ACT_CLOSE, .help = "close the box"},
+	{.mode = UI_MODE_MENU, .keys = {'?'}, .act = UI_ACT_HELP, .help = "these keys"},
+
+	{.mode = UI_MODE_SEARCH, .keys = {'\n', '\r'}, .act = UI_ACT_SEARCH_GO, .help = "the first hit (then N: the next)"},
+	{.mode = UI_MODE_SEARCH, .keys = {BACKSPACE}, .act = UI_ACT_SEARCH_DELETE, .help = "delete a character"},
+	{.mode = UI_MODE_SEARCH, .keys = {UI_KEY_ESC}, .act = UI_ACT_CLOSE, .help = "cancel"},
+	{.mode = UI_MODE_SEARCH, .keys = {UI_KEY_TEXT}, .act = UI_ACT_SEARCH_TYPE, .help = "type what to look for"},
 };
 const int ui_nbindings = (int)ARRAY_LEN(ui_bindings);
 
@@ -75,10 +106,12 @@ static const struct {
 } modes[UI_NMODES] = {
 	[UI_MODE_NORMAL] = {"tutor", {"In a box (what-if, answer, diff), ? lists the box's keys.",
 				      "Edits live in $XDG_DATA_HOME/ptxtutor/ptx; R then y restores."}},
-	[UI_MODE_HELP] = {"help", {NULL}},
+	[UI_MODE_HELP] = {"help", {"Any other key closes it."}},
 	[UI_MODE_WHATIF] = {"what-if box", {"The numbers follow live; a value the lesson cannot take is refused."}},
 	[UI_MODE_ANSWER] = {"answer box", {"After a wrong answer, h shows a hint and s the worked answer."}},
 	[UI_MODE_DIFF] = {"diff", {"Edits live in $XDG_DATA_HOME/ptxtutor/ptx."}},
+	[UI_MODE_MENU] = {"go-to menu", {"* a page read to its end; n/m exercises solved.", "A click picks a row."}},
+	[UI_MODE_SEARCH] = {"search", {"Lesson texts and PTX of the whole course; case does not matter."}},
 };
 
 /* The names of keys that are not written as themselves. */
@@ -90,13 +123,14 @@ static const struct {
 	{UI_KEY_DOWN, "Down"},     {UI_KEY_PGDN, "PgDn"},      {UI_KEY_PGUP, "PgUp"}, {UI_KEY_BACKSPACE, "Backspace"},
 	{127, "Backspace"},     {CTRL('h'), "Backspace"}, {UI_KEY_TAB, "Tab"}, {UI_KEY_BTAB, "S-Tab"},
 	{UI_KEY_ESC, "Esc"},    {'\n', "Enter"},          {'\r', "Enter"},     {CTRL('l'), "C-l"},
-	{UI_KEY_ANY, "any other key"},
+	{UI_KEY_HOME, "Home"},  {UI_KEY_END, "End"},
+	{UI_KEY_ANY, "any other key"}, {UI_KEY_TEXT, "text"},
 };
 
 static int binds(const ui_binding *b, int key)
 {
 	for (int k = 0; k < UI_BINDING_KEYS && b->keys[k]; k++)
-		if (b->keys[k] == key)
+		if (b->keys[k] == key || (b->keys[k] == UI_KEY_TEXT && key >= 32 && key < 127))
 			return 1;
 	return b->chars && key > 0 && key < 128 && strchr(b->chars, key);
 }
@@ -170,6 +204,21 @@ int ui_keys_help(ui_mode mode, ui_help_line *out, int max)
 	for (size_t k = 0; k < ARRAY_LEN(modes[mode].notes) && modes[mode].notes[k] && n < max; k++) {
 		out[n] = (ui_help_line){.text_col = 0};
 		util_strlcpy(out[n++].text, modes[mode].notes[k], sizeof out->text);
+	}
+	return n;
+}
+
+int ui_keys_help_all(ui_mode first, ui_help_line *out, int max)
+{
+	int n = ui_keys_help(first, out, max);
+	for (int m = 0; m < UI_NMODES && n + 2 < max; m++) {
+		if (m == (int)first || m == UI_MODE_HELP)
+			continue;
+		out[n] = (ui_help_line){.text_col = 0};
+		out[n++].text[0] = '\0';
+		out[n] = (ui_help_line){.text_col = 0};
+		snprintf(out[n++].text, sizeof out->text, "In the %s:", ui_mode_name((ui_mode)m));
+		n += ui_keys_help((ui_mode)m, out + n, max - n);
 	}
 	return n;
 }

@@ -5,7 +5,16 @@
 #include "ui/keycode.h"
 
 /* What the keys act on: the panes, or a box drawn over them. */
-typedef enum { UI_MODE_NORMAL, UI_MODE_HELP, UI_MODE_WHATIF, UI_MODE_ANSWER, UI_MODE_DIFF, UI_NMODES } ui_mode;
+typedef enum {
+	UI_MODE_NORMAL,
+	UI_MODE_HELP,
+	UI_MODE_WHATIF,
+	UI_MODE_ANSWER,
+	UI_MODE_DIFF,
+	UI_MODE_MENU,    /* g: lessons and pages */
+	UI_MODE_SEARCH,  /* /: the search text being typed */
+	UI_NMODES
+} ui_mode;
 
 typedef enum {
 	UI_ACT_NONE,
@@ -33,6 +42,15 @@ typedef enum {
 	UI_ACT_REDRAW,
 	UI_ACT_EDIT,
 	UI_ACT_DIFF,
+	UI_ACT_FIRST_PAGE,
+	UI_ACT_LAST_PAGE,
+	UI_ACT_REGION,
+	UI_ACT_MENU,
+	UI_ACT_SEARCH,
+	UI_ACT_NEXT_HIT,
+	UI_ACT_GROW,
+	UI_ACT_SHRINK,
+	UI_ACT_SWAP,
 	/* the boxes */
 	UI_ACT_CLOSE,
 	UI_ACT_WHATIF_NEXT,
@@ -48,12 +66,27 @@ typedef enum {
 	UI_ACT_DIFF_PAGE_DOWN,
 	UI_ACT_DIFF_PAGE_UP,
 	UI_ACT_RESTORE,
+	UI_ACT_HELP_DOWN,
+	UI_ACT_HELP_UP,
+	UI_ACT_HELP_PAGE_DOWN,
+	UI_ACT_HELP_PAGE_UP,
+	UI_ACT_MENU_DOWN,
+	UI_ACT_MENU_UP,
+	UI_ACT_MENU_PAGE_DOWN,
+	UI_ACT_MENU_PAGE_UP,
+	UI_ACT_MENU_TYPE,
+	UI_ACT_MENU_DELETE,
+	UI_ACT_MENU_GO,
+	UI_ACT_SEARCH_TYPE,
+	UI_ACT_SEARCH_DELETE,
+	UI_ACT_SEARCH_GO,
 	UI_NACTIONS
 } ui_action;
 
-/* In the table only: UI_KEY_ANY binds every key its mode binds nowhere else
- * (beside ui/keycode.h's codes, which stop at UI_KEY_RESIZE = -2). */
-enum { UI_KEY_ANY = -3 };
+/* In the table only: UI_KEY_ANY binds every key its mode binds nowhere else,
+ * UI_KEY_TEXT every printable character (beside ui/keycode.h's codes, which
+ * stop at UI_KEY_RESIZE = -2). */
+enum { UI_KEY_ANY = -3, UI_KEY_TEXT = -4 };
 
 #define UI_BINDING_KEYS 6
 
@@ -78,6 +111,7 @@ const char *ui_mode_name(ui_mode mode);
 /* A line of a mode's help: its keys ("Space/Right/PgDn", empty for a note)
  * and what they do, which starts at column text_col of the line. */
 #define UI_HELP_KEYS_COL 21
+#define UI_HELP_MAX 160
 typedef struct {
 	char keys[40];
 	char text[96];
@@ -88,5 +122,8 @@ typedef struct {
  * marked with_previous folded into the line before), then the mode's notes.
  * Returns the number of lines (at most max). */
 int ui_keys_help(ui_mode mode, ui_help_line *out, int max);
+/* The help of every mode: the given one first, then a heading line (keys
+ * empty, text "In the NAME:") and the keys of each other mode. */
+int ui_keys_help_all(ui_mode first, ui_help_line *out, int max);
 
 #endif

@@ -42,8 +42,19 @@ static int part(int total, int pct, int lo)
 
 /* Side slot width in the compact layout: wide enough for the numbers' labels. */
 enum { SIDE_COMPACT = 30 };
+/* The lesson pane in lecture mode: 80 columns of text (the width the lessons
+ * are written for), a margin of 2 and the scroll column. */
+enum { PRESENT_LESSON_W = UI_TEXT_COLS + 3, PRESENT_RIGHT_MIN = 36 };
+/* What one step of grow gives the lesson pane: columns beside, rows above. */
+enum { GROW_COLS = 4, GROW_ROWS = 2 };
 
-void ui_layout_compute(int cols, int rows, int present, ui_layout *L)
+/* v clamped to [lo, hi] (hi wins when they cross). */
+static int clamp(int v, int lo, int hi)
+{
+	return v > hi ? hi : v < lo ? lo : v;
+}
+
+void ui_layout_compute(int cols, int rows, int present, int grow, ui_layout *L)
 {
 	memset(L, 0, sizeof *L);
 	L->cols = cols;
@@ -57,13 +68,14 @@ void ui_layout_compute(int cols, int rows, int present, ui_layout *L)
 	int top = 1, body = rows - 2;
 	ui_rect *P = L->pane;
 
-	if (present && cols >= 120) {
-		/* Lecture, wide: text left, code right, one tabbed slot for the numbers. */
+	if (present && cols >= PRESENT_LESSON_W + 1 + PRESENT_RIGHT_MIN) {
+		/* Lecture, wide: the text at the width it is written for on the
+		 * left, code right, one tabbed slot for the numbers below it. */
 		L->kind = UI_LAYOUT_PRESENT;
 		L->tabbed = 1;
-		int lw = part(cols, 38, 40);
+		int lw = clamp(PRESENT_LESSON_W + grow * GROW_COLS, 40, cols - 1 - 24);
 		int rw = cols - lw - 1;
-		int ph = part(body, 62, 10);
+		int ph = part(body, 60, 10);
 		P[UI_PANE_LESSON] = rect(0, top, lw, body);
 		P[UI_PANE_PTX] = rect(lw + 1, top, rw, ph);
 		P[UI_PANE_NUMBERS] = rect(lw + 1, top + ph, rw, body - ph);
@@ -71,8 +83,8 @@ void ui_layout_compute(int cols, int rows, int present, ui_layout *L)
 		/* Three columns only where the lesson still gets the 80 columns its
 		 * text and pictures are written for. */
 		L->kind = UI_LAYOUT_WIDE3;
-		int lw = part(cols, 30, 80);
 		int rw = part(cols, 29, 40);
+		int lw = clamp(part(cols, 30, PRESENT_LESSON_W) + grow * GROW_COLS, 40, cols - rw - 2 - 30);
 		int pw = cols - lw - rw - 2;
 		int nh = part(body, 68, 12);
 		P[UI_PANE_LESSON] = rect(0, top, lw, body);
@@ -83,19 +95,20 @@ void ui_layout_compute(int cols, int rows, int present, ui_layout *L)
 		L->kind = UI_LAYOUT_WIDE;
 		int lw = part(cols, 60, 70);
 		int rw = cols - lw - 1;
-		int lh = part(body, 42, 10);
+		int lh = clamp(part(body, 42, 10) + grow * GROW_ROWS, 6, body - 6);
 		int nh = part(body, 68, 12);
 		P[UI_PANE_LESSON] = rect(0, top, lw, lh);
 		P[UI_PANE_PTX] = rect(0, top + lh, lw, body - lh);
 		P[UI_PANE_NUMBERS] = rect(lw + 1, top, rw, nh);
 		P[UI_PANE_RUN] = rect(lw + 1, top + nh, rw, body - nh);
 	} else {
-		/* 80×24 and anything not big enough for side by side: lesson on top,
+		/* 80x24 and anything not big enough for side by side: lesson on top,
 		 * PTX below with the numbers and the run tabbed beside it. In lecture
-		 * mode the text gets more room. */
+		 * mode the text gets more room (a diagram of a dozen lines fits at
+		 * 100x30). */
 		L->kind = present ? UI_LAYOUT_PRESENT : UI_LAYOUT_COMPACT;
 		L->tabbed = 1;
-		int lh = part(body, present ? 45 : 40, 8);
+		int lh = clamp(part(body, present ? 65 : 40, 8) + grow * GROW_ROWS, 5, body - 5);
 		int sw = cols >= 110 ? part(cols, 34, SIDE_COMPACT) : SIDE_COMPACT;
 		int pw = cols - sw - 1;
 		P[UI_PANE_LESSON] = rect(0, top, cols, lh);
@@ -105,9 +118,18 @@ void ui_layout_compute(int cols, int rows, int present, ui_layout *L)
 	if (L->tabbed)
 		P[UI_PANE_RUN] = P[UI_PANE_NUMBERS];
 
-	int hw = cols - 8 < 72 ? cols - 8 : 72;
+	int hw = cols - 8 < 76 ? cols - 8 : 76;
 	int hh = rows - 2 < 30 ? rows - 2 : 30;
 	L->help = rect((cols - hw) / 2, (rows - hh) / 2, hw, hh);
+}
+
+void ui_layout_swap(ui_layout *L)
+{
+	if (L->kind == UI_LAYOUT_TOO_SMALL || !L->tabbed)
+		return;
+	ui_rect t = L->pane[UI_PANE_PTX];
+	L->pane[UI_PANE_PTX] = L->pane[UI_PANE_NUMBERS];
+	L->pane[UI_PANE_NUMBERS] = L->pane[UI_PANE_RUN] = t;
 }
 
 ui_rect ui_layout_body(ui_rect pane)

@@ -5,6 +5,8 @@
 /* The smallest terminal the tutor draws in; below it says so instead. */
 #define UI_MIN_COLS 80
 #define UI_MIN_ROWS 24
+/* The width the lesson texts and their diagrams are written for. */
+#define UI_TEXT_COLS 80
 
 typedef struct {
 	int x, y, w, h;
@@ -36,10 +38,17 @@ typedef struct {
 	ui_rect help;            /* the `?` overlay */
 } ui_layout;
 
-/* Computes the layout for a cols×rows terminal; present selects lecture mode.
- * Rectangles never overlap (except numbers/run when tabbed) and stay inside
- * the terminal; every pane of a drawable layout is at least 20×4. */
-void ui_layout_compute(int cols, int rows, int present, ui_layout *out);
+/* Computes the layout for a cols×rows terminal; present selects lecture mode
+ * (the lesson pane UI_TEXT_COLS of text wide beside the rest where the
+ * terminal has the room, else above it and taller); grow (negative: shrink)
+ * gives the lesson pane steps of 4 columns or 2 rows, as far as the other
+ * panes keep their size. Rectangles never overlap (except numbers/run when
+ * tabbed) and stay inside the terminal; every pane of a drawable layout is at
+ * least 20×4. */
+void ui_layout_compute(int cols, int rows, int present, int grow, ui_layout *out);
+/* Swaps the PTX pane and the tabbed numbers/run slot (the second slot beside
+ * the lesson shows the numbers); nothing when not tabbed. */
+void ui_layout_swap(ui_layout *L);
 
 /* Gives pane p the whole body between the header and the status row (and its
  * tabbed twin too, so Tab still switches them); the other panes become empty

@@ -42,6 +42,7 @@ void ui_lines_init(ui_lines *t)
 	t->lcap = 32;
 	t->start = xmalloc((size_t)t->lcap * sizeof *t->start);
 	t->start[0] = 0;
+	t->mark_first = t->mark_last = -1;
 }
 
 void ui_lines_free(ui_lines *t)
@@ -157,13 +158,33 @@ void ui_lines_section(ui_lines *t, const char *title)
 
 void ui_lines_kv(ui_lines *t, const char *label, const char *value, ui_role role, const char *note, int w)
 {
-	int lw = w < 40 ? 13 : 16;
-	ui_lines_addf(t, UI_ROLE_NORMAL, " %-*.*s ", lw - 2, lw - 2, label);
+	int narrow = w < 40, lw = narrow ? 13 : 16;
+	const char *bar = strchr(label, '|');
+	const char *l = label;
+	int ln = bar ? (int)(bar - label) : (int)strlen(label);
+	if (bar && narrow) {
+		l = bar + 1;
+		ln = (int)strlen(l);
+	}
+	/* " label" in lw - 1 columns, then a space. */
+	int room = lw - 2;
+	if (ln > room)
+		ui_lines_addf(t, UI_ROLE_NORMAL, " %.*s. ", room - 1, l);
+	else
+		ui_lines_addf(t, UI_ROLE_NORMAL, " %-*.*s ", room, ln, l);
 	ui_lines_add(t, value, role);
 	int used = lw + ui_utf8_width(value, strlen(value));
-	if (note && *note && used + 2 + ui_utf8_width(note, strlen(note)) <= w) {
-		ui_lines_add(t, "  ", UI_ROLE_NORMAL);
-		ui_lines_add(t, note, UI_ROLE_DIM);
+	if (note && *note) {
+		int nw = ui_utf8_width(note, strlen(note));
+		if (used + 2 + nw <= w) {
+			ui_lines_add(t, "  ", UI_ROLE_NORMAL);
+			ui_lines_add(t, note, UI_ROLE_DIM);
+		} else {
+			ui_lines_nl(t);
+			ui_lines_addf(t, UI_ROLE_NORMAL, "%*s", lw, "");
+			ui_lines_para(t, note, UI_ROLE_DIM, w, lw);
+			return;
+		}
 	}
 	ui_lines_nl(t);
 }

@@ -27,6 +27,9 @@ typedef struct {
 	int n, cap;
 	int *start;     /* start[nlines] is where the current line begins */
 	int nlines, lcap;
+	/* Lines a pane marks (the page's @numbers section), as the PTX pane
+	 * marks a region; -1 when none. */
+	int mark_first, mark_last;
 } ui_lines;
 
 void ui_lines_init(ui_lines *t);
@@ -52,8 +55,11 @@ void ui_lines_para(ui_lines *t, const char *s, ui_role role, int w, int indent);
 /* The shapes the numbers and run panes are made of: */
 /* a heading line; */
 void ui_lines_section(ui_lines *t, const char *title);
-/* "label value note": the value in its role, the note (dim) only where it
- * fits, the label narrower in a pane narrower than 40. */
+/* "label value note": the value in its role, the note (dim) after it where
+ * it fits, else on a line of its own below (units are never dropped). A
+ * label may be "long|short": the short one in a pane narrower than 40. The
+ * label column never runs into the value: a label too long for it ends in
+ * '.' and a space always separates them. */
 void ui_lines_kv(ui_lines *t, const char *label, const char *value, ui_role role, const char *note, int w);
 
 #endif

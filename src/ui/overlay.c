@@ -38,39 +38,99 @@ static ui_rect inside(ui_rect r)
 	return (ui_rect){r.x + 2, r.y + 1, r.w - 4, r.h - 2};
 }
 
-/* ?: the keys of the mode it was asked in, from the binding table (src/ui/keys.c), and the theme. */
+/* ?: the keys of every mode, the one it was asked in first, from the
+ * binding table (src/ui/keys.c); it scrolls, the theme last. */
 static void help(const ui_app *a, ui_frame *f)
 {
 	ui_rect r = a->layout.help;
-	char th[96];
-	snprintf(th, sizeof th, "Keys%s%s (any key closes)", a->help_mode ? " in the " : "",
+	ui_help_line lines[UI_HELP_MAX];
+	int n = ui_keys_help_all(a->help_mode, lines, UI_HELP_MAX);
+	char th[128];
+	snprintf(th, sizeof th, "Keys%s%s (j/k/Space scroll, any other key closes)", a->help_mode ? " in the " : "",
 		 a->help_mode ? ui_mode_name(a->help_mode) : "");
 	box(a, f, r, th);
 	ui_rect in = inside(r);
-	ui_help_line lines[48];
-	int n = ui_keys_help(a->help_mode, lines, (int)ARRAY_LEN(lines));
-	int y = in.y;
-	for (int i = 0; i < n && y < in.y + in.h; i++, y++) {
+	int rows = in.h - 1, y = in.y;
+	for (int i = a->help_scroll; i < n && y < in.y + rows; i++, y++) {
 		ui_frame_text(f, in, in.x, y, lines[i].keys, UI_ROLE_KEY);
-		ui_frame_text(f, in, in.x + lines[i].text_col, y, lines[i].text,
-			      lines[i].keys[0] ? UI_ROLE_NORMAL : UI_ROLE_DIM);
+		ui_role role = lines[i].keys[0] ? UI_ROLE_NORMAL : !strncmp(lines[i].text, "In the ", 7) ? UI_ROLE_HEADING
+			: UI_ROLE_DIM;
+		ui_frame_text(f, in, in.x + lines[i].text_col, y, lines[i].text, role);
 	}
-	snprintf(th, sizeof th, "theme %s (%s)%s", a->theme->name, a->theme->about, a->ascii ? ", ASCII" : "");
-	if (y < in.y + in.h)
-		ui_frame_text(f, in, in.x, y, th, UI_ROLE_DIM);
+	int below = n - a->help_scroll - rows;
+	if (below > 0)
+		snprintf(th, sizeof th, "%s more below (%d lines)", a->ascii ? "v" : "\u25BC", below);
+	else
+		snprintf(th, sizeof th, "theme %s (%s)%s", a->theme->name, a->theme->about, a->ascii ? ", ASCII" : "");
+	ui_frame_text(f, in, in.x, in.y + in.h - 1, th, below > 0 ? UI_ROLE_KEY : UI_ROLE_DIM);
+}
+
+/* g: every lesson and its pages, with what was read and solved. */
+static void menu(const ui_app *a, ui_frame *f)
+{
+	ui_rect r = a->layout.help;
+	box(a, f, r, "Go to (a number: 8 or 8.2, Enter goes, Esc closes)");
+	ui_rect in = inside(r);
+	int h = in.h - 1, n = ui_app_menu_rows(a), top = ui_app_menu_top(a, h);
+	for (int y = 0; y < h && top + y < n; y++) {
+		int li, pi;
+		ui_app_menu_entry(a, top + y, &li, &pi);
+		const lesson *l = &a->course->l[li];
+		const state_progress *pr = ui_app_progress(a, li);
+		char s[160];
+		ui_role role = UI_ROLE_NORMAL;
+		if (pi < 0) {
+			int ex = ui_app_ex_total(a, li);
+			int read = pr ? state_count(pr->read, l->npages) : 0, solved = pr && ex ? state_count(pr->solved, ex) : 0;
+			char exs[32] = "";
+			if (ex)
+				snprintf(exs, sizeof exs, ", %d/%d solved", solved, ex);
+			snprintf(s, sizeof s, "%2d  %s  (%d/%d read%s)", l->number, l->title, read, l->npages, exs);
+			role = UI_ROLE_HEADING;
+		} else {
+			int read = pr && state_marked(pr->read, pi);
+			snprintf(s, sizeof s, "    %s %d.%d %s", read ? "*" : " ", l->number, pi + 1, l->pages[pi].title);
+		}
+		if (top + y == a->menu_sel) {
+			role = UI_ROLE_SELECT;
+			ui_frame_fill(f, (ui_rect){in.x, in.y + y, in.w, 1}, ' ', role);
+		} else if (li == a->lesson && pi == a->page) {
+			role = UI_ROLE_EMPH;
+		}
+		ui_frame_text(f, in, in.x, in.y + y, s, role);
+	}
+	char s[96];
+	snprintf(s, sizeof s, "> %s_   * read to the end", a->menu_num);
+	ui_frame_text(f, in, in.x, in.y + in.h - 1, s, UI_ROLE_KEY);
+}
+
+/* /: the search being typed, over the status row. */
+static void search(const ui_app *a, ui_frame *f)
+{
+	ui_rect r = a->layout.status;
+	char s[160];
+	ui_frame_fill(f, r, ' ', UI_ROLE_STATUS);
+	snprintf(s, sizeof s, " Search the lessons and their PTX: /%s_   Enter finds, Esc cancels", a->search);
+	ui_frame_text(f, r, r.x, r.y, s, UI_ROLE_STATUS);
 }
 
 /* t: the lesson's parameters and the registers per thread, the selected one highlighted. */
 static void whatif(const ui_app *a, ui_frame *f)
 {
 	const lesson *l = ui_app_lesson(a);
+	/* Over the lesson, or over the whole body where the lesson pane is too
+	 * short for the rows (80x24): the selected row always shows. */
 	ui_rect p = a->layout.pane[UI_PANE_LESSON];
-	int h = l->nparams + 6;
-	ui_rect r = {p.x + 1, p.y + 1, p.w - 2 < 60 ? p.w - 2 : 60, h < p.h - 1 ? h : p.h - 1};
+	int h = l->nparams + 5;
+	if (p.h - 1 < h)
+		p = (ui_rect){0, 1, a->layout.cols, a->layout.rows - 2};
+	ui_rect r = {p.x + 1, p.y, p.w - 2 < 60 ? p.w - 2 : 60, h < p.h ? h : p.h};
 	box(a, f, r, "What if ... (Esc closes)");
 	ui_rect in = inside(r);
+	int rows = in.h - 1 > 1 ? in.h - 1 : 1;
+	int first = a->whatif_sel >= rows ? a->whatif_sel - rows + 1 : 0;
 	int y = in.y;
-	for (int i = 0; i <= l->nparams && y < in.y + in.h; i++, y++) {
+	for (int i = first; i <= l->nparams && y < in.y + rows; i++, y++) {
 		char s[128];
 		if (i < l->nparams) {
 			long long v;
@@ -89,8 +149,7 @@ static void whatif(const ui_app *a, ui_frame *f)
 			ui_frame_fill(f, (ui_rect){in.x, y, in.w, 1}, ' ', role);
 		ui_frame_text(f, in, in.x, y, s, role);
 	}
-	if (y + 1 < in.y + in.h)
-		ui_frame_text(f, in, in.x, y + 1, "Left/Right halve/double, 0 resets", UI_ROLE_DIM);
+	ui_frame_text(f, in, in.x, in.y + in.h - 1, "Left/Right halve/double, 0 resets", UI_ROLE_DIM);
 }
 
 /* a: the answer being typed, over the status row. */
@@ -153,6 +212,8 @@ static void (*const overlay[])(const ui_app *, ui_frame *) = {
 	[UI_MODE_WHATIF] = whatif,
 	[UI_MODE_ANSWER] = answer,
 	[UI_MODE_DIFF] = diff,
+	[UI_MODE_MENU] = menu,
+	[UI_MODE_SEARCH] = search,
 };
 
 void ui_overlay_draw(const ui_app *a, ui_frame *f)

@@ -76,17 +76,22 @@ typedef struct {
 	ui_role role;
 } roof_level;
 
-static int roof_levels(const model_result *m, roof_level *lv)
+/* Without a kernel (kernel 0) each level sits at its own ridge, so the
+ * plot spans the GPU's roofs and marks nothing. */
+static int roof_levels(const model_result *m, int kernel, roof_level *lv)
 {
-	const roof_level all[] = {
+	roof_level all[] = {
 		{"L1/shared", '1', m->ai_l1, m->gpu.smem_gbs, UI_ROLE_DIM},
 		{"L2", '2', m->ai_l2, m->gpu.l2_gbs, UI_ROLE_BORDER},
 		{"DRAM", 'D', m->ai_dram_ideal, m->gpu.bw_gbs, UI_ROLE_BAR},
 	};
 	int n = 0;
-	for (size_t i = 0; i < ARRAY_LEN(all); i++)
+	for (size_t i = 0; i < ARRAY_LEN(all); i++) {
+		if (!kernel && all[i].bw > 0)
+			all[i].ai = m->peak_tflops * 1e3 / all[i].bw;
 		if (all[i].ai > 0 && all[i].bw > 0 && isfinite(all[i].ai))
 			lv[n++] = all[i];
+	}
 	return n;
 }
 
@@ -95,14 +100,15 @@ static int roof_levels(const model_result *m, roof_level *lv)
  * point on each and, after a run, the measured rate at each level's
  * intensity. The measured point is never drawn above its roof: the bound
  * says it cannot be, and if a GPU's figures are too low to hold it, the
- * point sits on the roof and the legend says so. */
-static void roofline(ui_lines *t, const ui_app *a, int w)
+ * point sits on the roof and the legend says so. Without a kernel (lesson
+ * 0), only the GPU's ceilings. */
+static void roofline(ui_lines *t, const ui_app *a, int w, int kernel)
 {
 	const model_result *m = &a->model;
 	const ui_glyphs *g = ui_glyphs_get(a->ascii);
 	double peak = m->peak_tflops * 1e3; /* GFLOP/s */
 	roof_level lv[3];
-	int n = roof_levels(m, lv);
+	int n = roof_levels(m, kernel, lv);
 	if (peak <= 0 || n == 0)
 		return;
 	plot p;
@@ -136,6 +142,14 @@ static void roofline(ui_lines *t, const ui_app *a, int w)
 			plot_set(&p, x, plot_y(&p, at), at >= peak ? g->hline : (a->ascii ? '/' : 0x2571), lv[i].role);
 		}
 	uint32_t measured = a->ascii ? 'x' : 0x25C6;
+	if (!kernel) { /* the GPU alone: its roofs */
+		plot_emit(t, &p, g, a->ascii);
+		ui_lines_addf(t, UI_ROLE_NORMAL, " ceilings:");
+		for (int i = n - 1; i >= 0; i--)
+			ui_lines_addf(t, lv[i].role, " %s", lv[i].name);
+		ui_lines_nl(t);
+		return;
+	}
 	int clamped = 0;
 	for (int i = 0; i < n; i++) {
 		double roof = fmin(peak, lv[i].ai * lv[i].bw);
@@ -200,10 +214,10 @@ static void per_output(ui_lines *t, const model_result *m, int w)
 {
 	char v[64], n[96];
 	ui_lines_section(t, "Per output element");
-	ui_lines_kv(t, "global loads", numfmt_count(v, sizeof v, m->global.loads_per_output), UI_ROLE_EMPH,
+	ui_lines_kv(t, "global loads|gmem loads", numfmt_count(v, sizeof v, m->global.loads_per_output), UI_ROLE_EMPH,
 		    numfmt_kfrac(n, sizeof n, m->global.loads_per_output, m->K), w);
 	if (m->shared.loads_per_output > 0)
-		ui_lines_kv(t, "shared loads", numfmt_count(v, sizeof v, m->shared.loads_per_output), UI_ROLE_EMPH,
+		ui_lines_kv(t, "shared loads|smem loads", numfmt_count(v, sizeof v, m->shared.loads_per_output), UI_ROLE_EMPH,
 			    numfmt_kfrac(n, sizeof n, m->shared.loads_per_output, m->K), w);
 }
 
@@ -220,14 +234,14 @@ static void per_request(ui_lines *t, const model_result *m, int w)
 	ui_lines_section(t, "Per warp request");
 	if (isnan(m->sectors_A) && isnan(m->sectors_B)) {
 		/* TMA and wgmma: no per-thread loads to look at. */
-		ui_lines_kv(t, "sectors A / B", "n/a", UI_ROLE_EMPH, "no per-thread loads", w);
+		ui_lines_kv(t, "sectors A / B|sectors A/B", "n/a", UI_ROLE_EMPH, "no per-thread loads", w);
 	} else {
 		pair(v, sizeof v, m->sectors_A, m->sectors_B);
-		ui_lines_kv(t, "sectors A / B", v, UI_ROLE_EMPH, "32 B each", w);
+		ui_lines_kv(t, "sectors A / B|sectors A/B", v, UI_ROLE_EMPH, "32 B each", w);
 	}
 	if (m->wavefronts_A > 0 || m->wavefronts_B > 0) {
 		pair(v, sizeof v, m->wavefronts_A, m->wavefronts_B);
-		ui_lines_kv(t, "smem wavefronts", v, UI_ROLE_EMPH, "1 = no conflict", w);
+		ui_lines_kv(t, "wavefronts A/B|wavefr. A/B", v, UI_ROLE_EMPH, "1 = no conflict", w);
 	}
 }
 
@@ -244,13 +258,16 @@ static void occupancy(ui_lines *t, const ui_app *a, int w)
 	}
 	const occ_result *o = &m->occ;
 	char pct[32];
-	ui_lines_addf(t, UI_ROLE_EMPH, " %d blocks/SM, %d/%d warps = %s", o->blocks_per_sm, o->active_warps,
-		      o->max_warps, numfmt_pct(pct, sizeof pct, o->occupancy));
-	ui_lines_nl(t);
-	ui_lines_addf(t, UI_ROLE_DIM, " %d threads, %d B smem,", m->threads, m->smem_static + m->smem_dynamic);
-	ui_lines_nl(t);
-	ui_lines_addf(t, UI_ROLE_DIM, " %d regs (%s)", m->regs_per_thread, m->regs_source ? m->regs_source : "?");
-	ui_lines_nl(t);
+	/* Wrapped, not cut, in a narrow slot. */
+	char s[160];
+	snprintf(s, sizeof s, "%d blocks/SM, %d/%d warps = %s", o->blocks_per_sm, o->active_warps, o->max_warps,
+		 numfmt_pct(pct, sizeof pct, o->occupancy));
+	ui_lines_add(t, " ", UI_ROLE_NORMAL);
+	ui_lines_para(t, s, UI_ROLE_EMPH, w, 1);
+	snprintf(s, sizeof s, "%d threads, %d B smem, %d regs (%s)", m->threads, m->smem_static + m->smem_dynamic,
+		 m->regs_per_thread, m->regs_source ? m->regs_source : "?");
+	ui_lines_add(t, " ", UI_ROLE_NORMAL);
+	ui_lines_para(t, s, UI_ROLE_DIM, w, 1);
 	const struct {
 		const char *name, *key;
 		int v;
@@ -295,27 +312,99 @@ static void instruction_mix(ui_lines *t, const ui_ptx *p, int w)
 	ui_lines_nl(t);
 }
 
+/* ---- the sections, in order; a page names one with @numbers ---- */
+
+static void sec_intensity(ui_lines *t, const ui_app *a, int w)
+{
+	intensity(t, &a->model, w);
+}
+
+static void sec_per_output(ui_lines *t, const ui_app *a, int w)
+{
+	per_output(t, &a->model, w);
+}
+
+static void sec_per_request(ui_lines *t, const ui_app *a, int w)
+{
+	per_request(t, &a->model, w);
+	measured_counts(t, a, w);
+}
+
+static void sec_roofline(ui_lines *t, const ui_app *a, int w)
+{
+	const model_result *m = &a->model;
+	char v[64];
+	ui_lines_section(t, "Roofline");
+	roofline(t, a, w, 1);
+	ui_lines_kv(t, "peak", numfmt_si(v, sizeof v, m->peak_tflops * 1e12, "FLOP/s"), UI_ROLE_EMPH, m->unit, w);
+	ui_lines_kv(t, "bound", numfmt_unit(v, sizeof v, m->bound_ms, "ms"), UI_ROLE_EMPH,
+		    m->bound_limit ? m->bound_limit : "?", w);
+	ui_lines_kv(t, "estimate", numfmt_unit(v, sizeof v, m->predicted_ms, "ms"), UI_ROLE_EMPH,
+		    "issued bytes from DRAM", w);
+}
+
+static void sec_mix(ui_lines *t, const ui_app *a, int w)
+{
+	const ui_ptx *p = &a->ptx[a->lesson];
+	if (p->ok && p->nmix && !p->example)
+		instruction_mix(t, p, w);
+}
+
+static const struct {
+	const char *name;
+	void (*emit)(ui_lines *t, const ui_app *a, int w);
+} sections[] = {
+	{"intensity", sec_intensity}, {"per-output", sec_per_output}, {"per-request", sec_per_request},
+	{"roofline", sec_roofline},   {"occupancy", occupancy},       {"mix", sec_mix},
+};
+
+int ui_pane_numbers_known(const char *name)
+{
+	for (size_t i = 0; i < ARRAY_LEN(sections); i++)
+		if (!strcmp(sections[i].name, name))
+			return 1;
+	return 0;
+}
+
+/* A lesson without a kernel (lesson 0): the chosen GPU's roofline, no
+ * kernel's numbers. */
+static void gpu_only(ui_lines *t, const ui_app *a, int w)
+{
+	const model_result *m = &a->model;
+	char v[64];
+	ui_lines_section(t, "The GPU (model)");
+	ui_lines_kv(t, "GPU", m->gpu.name, UI_ROLE_EMPH, NULL, w);
+	ui_lines_kv(t, "peak", numfmt_si(v, sizeof v, m->peak_tflops * 1e12, "FLOP/s"), UI_ROLE_EMPH, m->unit, w);
+	ui_lines_kv(t, "DRAM bandwidth|DRAM bw", numfmt_si(v, sizeof v, m->gpu.bw_gbs * 1e9, "B/s"), UI_ROLE_EMPH, NULL, w);
+	ui_lines_kv(t, "ridge point", numfmt_unit(v, sizeof v, m->ridge, "FLOP/B"), UI_ROLE_EMPH,
+		    "below it memory-bound", w);
+	ui_lines_section(t, "Roofline");
+	roofline(t, a, w, 0);
+	ui_lines_para(t, "No kernel in this lesson: the numbers of a kernel start with lesson 1.", UI_ROLE_DIM, w, 1);
+}
+
 void ui_pane_numbers_text(ui_lines *t, const ui_app *a, int w)
 {
 	if (!a->model_ok) {
 		ui_lines_para(t, a->model_err[0] ? a->model_err : "No model for this lesson.", UI_ROLE_DIM, w, 0);
-	} else {
-		const model_result *m = &a->model;
-		char v[64];
-		intensity(t, m, w);
-		per_output(t, m, w);
-		per_request(t, m, w);
-		measured_counts(t, a, w);
-		ui_lines_section(t, "Roofline");
-		roofline(t, a, w);
-		ui_lines_kv(t, "peak", numfmt_si(v, sizeof v, m->peak_tflops * 1e12, "FLOP/s"), UI_ROLE_EMPH, m->unit, w);
-		ui_lines_kv(t, "bound", numfmt_unit(v, sizeof v, m->bound_ms, "ms"), UI_ROLE_EMPH,
-			    m->bound_limit ? m->bound_limit : "?", w);
-		ui_lines_kv(t, "estimate", numfmt_unit(v, sizeof v, m->predicted_ms, "ms"), UI_ROLE_EMPH,
-			    "issued bytes from DRAM", w);
-		occupancy(t, a, w);
+		return;
 	}
-	const ui_ptx *p = &a->ptx[a->lesson];
-	if (p->ok && p->nmix)
-		instruction_mix(t, p, w);
+	if (!ui_app_lesson(a)->ptx_path[0]) {
+		gpu_only(t, a, w);
+		return;
+	}
+	const lesson_page *pg = ui_app_page(a);
+	const char *want = pg && pg->numbers[0] ? pg->numbers : NULL;
+	for (size_t i = 0; i < ARRAY_LEN(sections); i++) {
+		int here = want && !strcmp(want, sections[i].name);
+		if (here)
+			t->mark_first = t->nlines;
+		sections[i].emit(t, a, w);
+		if (here)
+			t->mark_last = t->nlines - 1;
+	}
+	if (want && !ui_pane_numbers_known(want)) {
+		ui_lines_addf(t, UI_ROLE_WARN, "@numbers %s: no such section", want);
+		ui_lines_nl(t);
+	}
 }

@@ -35,15 +35,20 @@ static void title(const ui_app *a, char *s, size_t len)
 	const ui_ptx *p = &a->ptx[a->lesson];
 	const lesson_page *pg = ui_app_page(a);
 	int af, al;
-	ui_app_anchor_lines(a, &af, &al);
+	ui_app_region_lines(a, a->region, &af, &al);
 	const char *ed = p->edited ? " [edited: R diff]" : "";
-	if (!l->ptx_path[0])
+	if (p->example)
+		snprintf(s, len, "PTX example from the lesson text (no kernel to run)");
+	else if (!l->ptx_path[0])
 		snprintf(s, len, "PTX");
 	else if (p->nmarks)
 		fmt(s, len, "PTX %s%s  %d %s at line %d", l->ptx_path, ed, p->nmarks,
 		    p->nmarks > 1 ? "problems" : "problem", p->marks[0].line);
+	else if (af >= 0 && pg->nanchors > 1)
+		fmt(s, len, "PTX %s%s  @%s lines %d-%d (%d/%d, c: next)", l->ptx_path, ed, pg->anchors[a->region],
+		    af + 1, al + 1, a->region + 1, pg->nanchors);
 	else if (af >= 0)
-		fmt(s, len, "PTX %s%s  @%s lines %d-%d", l->ptx_path, ed, pg->anchors[0], af + 1, al + 1);
+		fmt(s, len, "PTX %s%s  @%s lines %d-%d", l->ptx_path, ed, pg->anchors[a->region], af + 1, al + 1);
 	else
 		fmt(s, len, "PTX %s%s  %s", l->ptx_path, ed, l->entry);
 }
@@ -84,7 +89,7 @@ void ui_pane_ptx_draw(const ui_app *a, ui_frame *f)
 	title(a, t, sizeof t);
 	ui_frame_title(f, r, t, a->focus == UI_PANE_PTX);
 	ui_rect body = ui_layout_body(r);
-	if (!l->ptx_path[0]) {
+	if (!l->ptx_path[0] && !p->ok) {
 		ui_frame_text(f, body, body.x + 1, body.y, "This lesson has no kernel.", UI_ROLE_DIM);
 		return;
 	}
@@ -92,8 +97,6 @@ void ui_pane_ptx_draw(const ui_app *a, ui_frame *f)
 		ui_frame_text(f, body, body.x + 1, body.y, p->err[0] ? p->err : "PTX not loaded", UI_ROLE_BAD);
 		return;
 	}
-	int af, al;
-	ui_app_anchor_lines(a, &af, &al);
 	int n;
 	ptx_row *rows = ui_app_ptx_rows(a, &n);
 	int top = ui_app_ptx_top(a, rows, n, body.h);
@@ -116,7 +119,7 @@ void ui_pane_ptx_draw(const ui_app *a, ui_frame *f)
 		int marked = 0;
 		for (int m = 0; m < p->nmarks; m++)
 			marked |= p->marks[m].line - 1 == row->line && !row->hidden;
-		if (af >= 0 && row->line >= af && row->line <= al) {
+		if (!row->hidden && ui_app_line_marked(a, row->line)) {
 			ui_frame_flag(f, body.x, sy, body.w, UI_CELL_HL);
 			ui_frame_put(f, body.x + digits, sy, g->mark, UI_ROLE_BAR_SELF);
 		}

@@ -129,7 +129,7 @@ static void failed(ui_lines *t, const ui_app *a, const run_result *r, int w)
 {
 	ui_run b = {0};
 	const char *what = r->status == RUN_NO_GPU ? "No GPU:"
-		: r->emulated && r->status == RUN_JIT_ERROR ? "parse error"
+		: r->emulated && r->status == RUN_JIT_ERROR ? "the emulator cannot read it"
 		: r->emulated && r->status == RUN_FAULT ? "fault (emulated)"
 		: run_status_name(r->status);
 	ui_run_puts(&b, what, strlen(what), r->status == RUN_NO_GPU ? UI_ROLE_WARN : UI_ROLE_BAD);
@@ -254,20 +254,34 @@ void ui_pane_run_text(ui_lines *t, const ui_app *a, int w)
 	const lesson *l = ui_app_lesson(a);
 	const run_result *r = a->have_res[a->lesson] ? &a->res[a->lesson] : NULL;
 	int busy_here = a->run == UI_RUN_BUSY && a->run_lesson == a->lesson;
+	const ui_ptx *p = &a->ptx[a->lesson];
+	char why[200];
+	if (!busy_here && !a->gpu_live && ui_app_gpu_too_old(a, why, sizeof why)) {
+		/* --gpu names a GPU the lesson cannot run on: say so where its run would be. */
+		ui_lines_para(t, why, UI_ROLE_WARN, w, 0);
+		ui_lines_para(t, "Its numbers are what the model says of the kernel; no such run exists.", UI_ROLE_DIM, w, 0);
+	}
+	if (a->offline && p->emu_refuses && !p->edited && !busy_here) {
+		char s[400];
+		snprintf(s, sizeof s, "No GPU here, and the CPU emulator cannot run this kernel: %s. "
+			 "The text, the PTX, the numbers and the what-ifs work; a run needs the GPU it is written for.",
+			 p->emu_why);
+		ui_lines_para(t, s, UI_ROLE_WARN, w, 0);
+	}
 	if (a->run == UI_RUN_BUSY) {
 		busy(t, a);
-	} else if (!r) {
+	} else if (!r && !(a->offline && p->emu_refuses && !p->edited)) {
 		if (!l->ptx_path[0]) {
 			ui_lines_add(t, "No kernel in this lesson.", UI_ROLE_DIM);
 		} else {
 			ui_lines_add(t, "Not run yet.", UI_ROLE_DIM);
 			ui_lines_nl(t);
 			ui_lines_add(t, "r", UI_ROLE_KEY);
-			ui_lines_add(t, a->offline ? " emulates it on the CPU." : " runs it on the GPU.", UI_ROLE_DIM);
+			ui_lines_add(t, a->offline ? " emulates it on the CPU (no GPU here)." : " runs it on the GPU.", UI_ROLE_DIM);
 		}
 		ui_lines_nl(t);
 	}
-	if (a->offline && !busy_here && !r) {
+	if (a->offline && !busy_here && !r && !p->emu_refuses) {
 		char note[300];
 		snprintf(note, sizeof note, "No GPU: %s. Runs are emulated on the CPU.", a->offline_why);
 		ui_lines_para(t, note, UI_ROLE_DIM, w, 0);

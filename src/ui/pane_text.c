@@ -1,4 +1,4 @@
-/* ui/pane_text: which builder makes each text pane's lines (one table), and their count; reads the state, never changes it. */
+/* ui/pane_text: which builder makes each text pane's lines (one table), their width, and what of them shows (the pager's view); reads the state, never changes it. */
 #include "ui/pane_text.h"
 
 #include "ui/pane_lesson.h"
@@ -20,11 +20,43 @@ void ui_pane_text(ui_lines *t, const ui_app *a, ui_pane p, int w)
 		ui_lines_nl(t);
 }
 
-int ui_pane_lines(const ui_app *a, ui_pane p, int w)
+int ui_pane_text_pad(const ui_app *a)
+{
+	return a->present ? 2 : 1;
+}
+
+int ui_pane_text_width(const ui_app *a, ui_pane p)
+{
+	int w = a->layout.pane[p].w - ui_pane_text_pad(a) - 1;
+	if (p == UI_PANE_LESSON && a->present && w > UI_TEXT_COLS)
+		w = UI_TEXT_COLS;
+	return w < 1 ? 1 : w;
+}
+
+ui_view ui_pane_view(const ui_app *a, ui_pane p, const ui_lines *t)
+{
+	int h = a->layout.pane[p].h - 1;
+	ui_view v = {.total = t->nlines, .rows = h};
+	if (v.total > h)
+		v.rows = h > 1 ? h - 1 : h;
+	v.top = a->scroll[p];
+	if (p == UI_PANE_NUMBERS && a->numbers_follow && t->mark_first >= 0)
+		v.top = t->mark_first;
+	if (v.top > v.total - v.rows)
+		v.top = v.total - v.rows;
+	if (v.top < 0)
+		v.top = 0;
+	v.below = v.total - v.top - v.rows;
+	if (v.below < 0)
+		v.below = 0;
+	return v;
+}
+
+ui_view ui_pane_view_of(const ui_app *a, ui_pane p)
 {
 	ui_lines t;
-	ui_pane_text(&t, a, p, w);
-	int n = t.nlines;
+	ui_pane_text(&t, a, p, ui_pane_text_width(a, p));
+	ui_view v = ui_pane_view(a, p, &t);
 	ui_lines_free(&t);
-	return n;
+	return v;
 }

@@ -85,19 +85,26 @@ static void flush(ui_lines *t, ui_run *para, int w, int indent)
 	}
 }
 
-/* A fenced code line: kept as written (wrapping would break the pictures);
- * one wider than the pane ends in a dim '>' so the cut is visible. */
+/* A fenced code line: kept as written (re-flowing would break the
+ * pictures); one wider than the pane wraps, its continuation rows starting
+ * with a dim '>', so nothing is cut. */
 static void code_line(ui_lines *t, const char *s, size_t n, int w)
 {
 	ui_run r = {0};
 	ui_run_puts(&r, "  ", 2, UI_ROLE_CODE);
 	ui_run_puts(&r, s, n, UI_ROLE_CODE);
-	int keep = r.n > w && w > 1 ? w - 1 : r.n;
-	for (int i = 0; i < keep; i++)
-		ui_lines_put(t, r.cp[i], (ui_role)r.role[i]);
-	if (keep < r.n)
-		ui_lines_put(t, '>', UI_ROLE_DIM);
-	ui_lines_nl(t);
+	int i = 0;
+	do {
+		int room = w;
+		if (i > 0) {
+			ui_lines_put(t, '>', UI_ROLE_DIM);
+			ui_lines_put(t, ' ', UI_ROLE_CODE);
+			room = w > 4 ? w - 2 : 2;
+		}
+		for (int k = 0; k < room && i < r.n; k++, i++)
+			ui_lines_put(t, r.cp[i], (ui_role)r.role[i]);
+		ui_lines_nl(t);
+	} while (i < r.n);
 	ui_run_free(&r);
 }
 

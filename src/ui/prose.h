@@ -13,7 +13,7 @@
 void ui_prose_inline(ui_run *r, const model_result *m, const char *s, size_t n, ui_role base);
 /* A page's (or a question's) text onto t at width w: paragraphs re-flowed,
  * headings, list items with a hanging indent; fenced code and tables kept as
- * written (a code line wider than w ends in a dim '>'). */
+ * written (a code line wider than w wraps, the rest after a dim '>'). */
 void ui_prose(ui_lines *t, const model_result *m, const char *text, int w);
 
 #endif

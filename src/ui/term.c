@@ -2,6 +2,8 @@
 #define _XOPEN_SOURCE_EXTENDED 1
 #include "ui/term.h"
 
+#include "ui/palette.h"
+
 #include <curses.h>
 #include <langinfo.h>
 #include <locale.h>
@@ -84,9 +86,13 @@ void ui_term_colours(const ui_theme *t)
 	if (!colours)
 		return;
 	use_default_colors();
+	/* A terminal of 8 or 16 colours gets the nearest of its own. */
+	int n = COLORS >= 256 ? 256 : COLORS >= 16 ? 16 : 8;
+	short hl = (short)ui_palette_reduce(n < 256 ? t->hl_bg8 : t->hl_bg, n);
 	for (int r = 0; r < UI_NROLES; r++) {
-		init_pair((short)(1 + r), t->role[r].fg, t->role[r].bg);
-		init_pair((short)(1 + UI_NROLES + r), t->role[r].fg, t->hl_bg);
+		short fg = (short)ui_palette_reduce(t->role[r].fg, n), bg = (short)ui_palette_reduce(t->role[r].bg, n);
+		init_pair((short)(1 + r), fg, bg);
+		init_pair((short)(1 + UI_NROLES + r), fg, hl);
 	}
 	/* The background of empty space follows the theme (projector themes paint it). */
 	bkgdset(COLOR_PAIR(1));
@@ -141,6 +147,14 @@ int ui_term_open(const ui_theme *t, char *err, int errlen)
 	nodelay(stdscr, TRUE);
 	curs_set(0);
 	set_escdelay(25);
+	/* Clicks and the wheel; no drag, so the terminal's own selection with
+	 * Shift still works. */
+	mousemask(BUTTON1_PRESSED | BUTTON1_CLICKED | BUTTON4_PRESSED
+#ifdef BUTTON5_PRESSED
+		  | BUTTON5_PRESSED
+#endif
+		  , NULL);
+	mouseinterval(0);
 	/* NO_COLOR means none at all: start_color alone makes curses paint white on black. */
 	if (t->colour && has_colors())
 		start_color();
@@ -208,11 +222,46 @@ static const struct {
 	{KEY_NPAGE, UI_KEY_PGDN},
 	{KEY_BACKSPACE, UI_KEY_BACKSPACE},
 	{KEY_BTAB, UI_KEY_BTAB},
+	{KEY_HOME, UI_KEY_HOME},
+	{KEY_END, UI_KEY_END},
+	{KEY_MOUSE, UI_KEY_MOUSE},
 };
+
+/* The last mouse event, in the UI's terms. */
+static struct {
+	ui_mouse_kind kind;
+	int x, y;
+} mouse;
+
+/* curses' buttons for the mouse events the tutor knows. */
+static void take_mouse(void)
+{
+	MEVENT ev;
+	mouse.kind = UI_MOUSE_NONE;
+	if (getmouse(&ev) != OK)
+		return;
+	mouse.x = ev.x, mouse.y = ev.y;
+	if (ev.bstate & (BUTTON1_PRESSED | BUTTON1_CLICKED))
+		mouse.kind = UI_MOUSE_CLICK;
+	else if (ev.bstate & BUTTON4_PRESSED)
+		mouse.kind = UI_MOUSE_WHEEL_UP;
+#ifdef BUTTON5_PRESSED
+	else if (ev.bstate & BUTTON5_PRESSED)
+		mouse.kind = UI_MOUSE_WHEEL_DOWN;
+#endif
+}
+
+ui_mouse_kind ui_term_mouse(int *x, int *y)
+{
+	*x = mouse.x, *y = mouse.y;
+	return mouse.kind;
+}
 
 int ui_term_key(void)
 {
 	int ch = getch();
+	if (ch == KEY_MOUSE)
+		take_mouse();
 	for (size_t i = 0; i < sizeof keymap / sizeof keymap[0]; i++)
 		if (keymap[i].curses == ch)
 			return keymap[i].ui;

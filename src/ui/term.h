@@ -29,6 +29,8 @@ void ui_term_show(const ui_frame *f, int redraw_all);
 /* The next key (ui/keycode.h): UI_KEY_NONE when none is waiting (never
  * blocks), UI_KEY_RESIZE after a resize. */
 int ui_term_key(void);
+/* After UI_KEY_MOUSE: what the mouse did and where (0-based cell). */
+ui_mouse_kind ui_term_mouse(int *x, int *y);
 
 /* Colours for a theme on the current curses screen (start_color done). */
 void ui_term_colours(const ui_theme *t);
