@@ -19,15 +19,32 @@
 // measures DRAM.
 __global__ void read_global(const float4 *buf, size_t n4, int reps, float *sink)
 {
-	float acc = 0;
+	// Eight independent loads in flight per lane per step (one accumulator each), so the rate
+	// is the memory system's, not one dependent chain's latency.
+	enum { U = 8 };
+	float acc[U] = {0};
 	size_t stride = (size_t)gridDim.x * blockDim.x;
-	for (int r = 0; r < reps; r++)
-		for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n4; i += stride) {
-			float4 v = __ldcg(buf + i);
-			acc += v.x + v.y + v.z + v.w;
+	for (int r = 0; r < reps; r++) {
+		size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
+		for (; i + (U - 1) * stride < n4; i += U * stride) {
+			float4 v[U];
+#pragma unroll
+			for (int u = 0; u < U; u++)
+				v[u] = __ldcg(buf + i + u * stride);
+#pragma unroll
+			for (int u = 0; u < U; u++)
+				acc[u] += v[u].x + v[u].y + v[u].z + v[u].w;
 		}
-	if (acc == 1234.5f) // never true: keeps the loads
-		sink[0] = acc;
+		for (; i < n4; i += stride) {
+			float4 v = __ldcg(buf + i);
+			acc[0] += v.x + v.y + v.z + v.w;
+		}
+	}
+	float total = 0;
+	for (int u = 0; u < U; u++)
+		total += acc[u];
+	if (total == 1234.5f) // never true: keeps the loads
+		sink[0] = total;
 }
 
 // Reads 16 bytes a lane from shared memory, consecutive lanes consecutive float4s (no bank
