@@ -36,6 +36,7 @@ int cmd_bench(const cli_command *self, int argc, char **argv);
 int cmd_check(const cli_command *self, int argc, char **argv);
 int cmd_run(const cli_command *self, int argc, char **argv);
 int cmd_emulate(const cli_command *self, int argc, char **argv);
+int cmd_sass(const cli_command *self, int argc, char **argv);
 /* `show LESSON --screen`: the tutor's panes printed as plain text
  * (src/cli/cmd_tui.c); self is the tutor's row, which has that form. */
 int cmd_screen(const cli_command *self, int argc, char **argv);

@@ -1,0 +1,262 @@
+/* cmd_sass: `ptxtutor sass` — what ptxas made of a kernel: its SASS grouped by PTX line, and the instruction mix per kernel and per `// @region`. */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/json.h"
+#include "base/util.h"
+#include "cli/cli.h"
+#include "course/ptx.h"
+#include "course/sass_tools.h"
+#include "model/devices.h"
+
+static const char details[] =
+	"Compiles the kernel with ptxas for the GPU's architecture, with a `.loc` line before\n"
+	"every PTX instruction (in a temporary copy: the file is not changed), disassembles\n"
+	"the cubin with nvdisasm -g (or cuobjdump -sass, which has no line information) and\n"
+	"prints the SASS under the PTX line it came from, then the counts: every instruction,\n"
+	"FFMA, LDS and LDS.128, LDG, LDGSTS, HMMA, HGMMA, BAR, LDL/STL (spills) and .reuse, for\n"
+	"the kernel and for each `// @region` of its PTX; registers and stack from ptxas -v.\n\n"
+	"  LESSON          a number (3) or an id (smem)\n"
+	"  --ptx FILE      any PTX file instead, with --entry NAME\n"
+	"  --arch sm_XY    the target (default: the GPU's, sm_90a where the PTX targets it)\n"
+	"  --gpu NAME      the GPU whose architecture to use (default: h100)\n"
+	"  --counts        the counts only, not the SASS\n"
+	"  --json          print JSON (keys in docs/json.md)\n\n"
+	"Needs ptxas and nvdisasm (or cuobjdump) from the CUDA toolkit, found in $PATH,\n"
+	"$CUDA_HOME/bin or /usr/local/cuda/bin; without them it says so and exits with 3.\n";
+
+typedef struct {
+	const char *name; /* NULL: the whole kernel */
+	sass_counts c;
+} scope;
+
+static int count_scopes(const sass_kernel *k, const ptx_regions *rs, scope *out)
+{
+	int n = 0;
+	out[n].name = NULL;
+	sass_count(k, 0, 0, &out[n++].c);
+	for (int i = 0; i < rs->n; i++) {
+		out[n].name = rs->r[i].name;
+		sass_count(k, rs->r[i].first + 1, rs->r[i].last + 1, &out[n++].c);
+	}
+	return n;
+}
+
+/* The PTX text of 1-based line, trimmed, into buf. */
+static const char *ptx_line_text(const char *text, int line, char *buf, size_t len)
+{
+	const char *p = text;
+	for (int i = 1; i < line && p; i++)
+		p = (p = strchr(p, '\n')) ? p + 1 : NULL;
+	if (!p || line < 1)
+		return "";
+	while (*p == ' ' || *p == '\t')
+		p++;
+	size_t n = strcspn(p, "\n");
+	snprintf(buf, len, "%.*s", (int)n, p);
+	return buf;
+}
+
+static void print_text(const sass_kernel *k, const char *text, const scope *sc, int nsc, int counts_only)
+{
+	printf("%s on %s (%s): %d registers, %d B stack, %d B spilled\n", k->entry, k->arch, k->tools, k->regs,
+	       k->stack, k->spill_stores < 0 ? -1 : k->spill_stores + k->spill_loads);
+	if (!counts_only) {
+		if (!k->has_lines)
+			printf("(no line information: nvdisasm -g gives it, cuobjdump does not)\n");
+		const sass_instr **o = sass_by_line(k);
+		int cur = -1;
+		for (int i = 0; i < k->n; i++) {
+			char buf[256];
+			if (o[i]->line != cur) {
+				cur = o[i]->line;
+				if (cur > 0)
+					printf("\n%5d  %s\n", cur, ptx_line_text(text, cur, buf, sizeof buf));
+				else
+					printf("\n       (no PTX line)\n");
+			}
+			printf("         /*%04x*/ %s\n", o[i]->addr, o[i]->text);
+		}
+		free(o);
+		printf("\n");
+	}
+	printf("%-16s %6s", "counts", "total");
+	for (int j = 0; j < SASS_NKINDS; j++)
+		if (sc[0].c.kind[j])
+			printf(" %7s", sass_kind_name((sass_kind)j));
+	printf("\n");
+	for (int i = 0; i < nsc; i++) {
+		char name[PTX_REGION_NAME + 2];
+		snprintf(name, sizeof name, "%s%s", sc[i].name ? "@" : "", sc[i].name ? sc[i].name : "kernel");
+		printf("%-16s %6d", name, sc[i].c.total);
+		for (int j = 0; j < SASS_NKINDS; j++)
+			if (sc[0].c.kind[j])
+				printf(" %7d", sc[i].c.kind[j]);
+		printf("\n");
+	}
+}
+
+static void counts_json(json_writer *w, const sass_counts *c)
+{
+	json_obj(w, "counts");
+	json_int(w, "total", c->total);
+	for (int j = 0; j < SASS_NKINDS; j++)
+		json_int(w, sass_kind_key((sass_kind)j), c->kind[j]);
+	json_end(w);
+}
+
+static void print_json(const sass_kernel *k, const char *text, const scope *sc, int nsc, const ptx_regions *rs,
+		       int counts_only)
+{
+	json_writer w;
+	json_begin(&w, stdout);
+	json_obj(&w, NULL);
+	json_str(&w, "entry", k->entry);
+	json_str(&w, "arch", k->arch);
+	json_str(&w, "tools", k->tools);
+	json_int(&w, "registers", k->regs);
+	json_int(&w, "stack", k->stack);
+	json_int(&w, "spill_stores", k->spill_stores);
+	json_int(&w, "spill_loads", k->spill_loads);
+	json_bool(&w, "line_info", k->has_lines);
+	counts_json(&w, &sc[0].c);
+	json_arr(&w, "regions");
+	for (int i = 1; i < nsc; i++) {
+		json_obj(&w, NULL);
+		json_str(&w, "name", sc[i].name);
+		json_int(&w, "first", rs->r[i - 1].first + 1);
+		json_int(&w, "last", rs->r[i - 1].last + 1);
+		counts_json(&w, &sc[i].c);
+		json_end(&w);
+	}
+	json_end(&w);
+	if (!counts_only) {
+		json_arr(&w, "lines");
+		const sass_instr **o = sass_by_line(k);
+		for (int i = 0; i < k->n;) {
+			char buf[256];
+			int line = o[i]->line;
+			json_obj(&w, NULL);
+			json_int(&w, "line", line);
+			json_str(&w, "ptx", ptx_line_text(text, line, buf, sizeof buf));
+			json_arr(&w, "sass");
+			for (; i < k->n && o[i]->line == line; i++)
+				json_str(&w, NULL, o[i]->text);
+			json_end(&w);
+			json_end(&w);
+		}
+		free(o);
+		json_end(&w);
+	}
+	json_end(&w);
+	json_finish(&w);
+}
+
+typedef struct {
+	const char *lesson, *ptx, *entry, *arch, *gpu;
+	int json, counts_only;
+} sass_opts;
+
+static int parse(const cli_command *self, int argc, char **argv, sass_opts *o)
+{
+	static const struct option opts[] = {
+		{"ptx", required_argument, 0, 'p'}, {"entry", required_argument, 0, 'e'},
+		{"arch", required_argument, 0, 'a'}, {"gpu", required_argument, 0, 'g'},
+		{"json", no_argument, 0, 'j'}, {"counts", no_argument, 0, 'c'},
+		{"help", no_argument, 0, 'h'}, {0},
+	};
+	int ch;
+	*o = (sass_opts){0};
+	optind = 1;
+	while ((ch = getopt_long(argc, argv, "p:e:a:g:jch", opts, NULL)) != -1) {
+		switch (ch) {
+		case 'p': o->ptx = optarg; break;
+		case 'e': o->entry = optarg; break;
+		case 'a': o->arch = optarg; break;
+		case 'g': o->gpu = optarg; break;
+		case 'j': o->json = 1; break;
+		case 'c': o->counts_only = 1; break;
+		case 'h': cli_usage(self, stdout, details); return 1;
+		default: cli_usage(self, stderr, details); return -1;
+		}
+	}
+	if (optind < argc)
+		o->lesson = argv[optind++];
+	if (optind < argc || !o->lesson == !o->ptx || (o->ptx && !o->entry)) {
+		fprintf(stderr, "ptxtutor sass: give a LESSON, or --ptx FILE --entry NAME\n");
+		cli_usage(self, stderr, details);
+		return -1;
+	}
+	return 0;
+}
+
+/* The file and entry to compile, and the target. Returns 0, or 2 after saying why. */
+static int resolve(const sass_opts *o, char *path, size_t plen, char *entry, size_t elen, char *arch, size_t alen)
+{
+	if (o->ptx) {
+		util_strlcpy(path, o->ptx, plen);
+		util_strlcpy(entry, o->entry, elen);
+	} else {
+		course c;
+		cli_course(&c);
+		const lesson *l = course_find(&c, o->lesson);
+		if (!l || !l->ptx_path[0]) {
+			fprintf(stderr, "ptxtutor sass: %s\n", l ? "this lesson has no kernel" : "no such lesson");
+			course_free(&c);
+			return 2;
+		}
+		util_path(path, plen, l->ptx_path);
+		util_strlcpy(entry, o->entry ? o->entry : l->entry, elen);
+		course_free(&c);
+	}
+	if (o->arch) {
+		util_strlcpy(arch, o->arch, alen);
+		return 0;
+	}
+	static gpu_table t;
+	char msg[512];
+	const gpu_spec *g = devices_load(&t, msg, sizeof msg) < 0 ? NULL
+			    : o->gpu                                ? devices_find(&t, o->gpu, msg, sizeof msg)
+								    : devices_default(&t);
+	if (!g) {
+		fprintf(stderr, "ptxtutor sass: %s\n", msg);
+		return 2;
+	}
+	char *text = util_read_file(path, NULL, NULL, 0);
+	sass_arch_for(text, g->cc_major, g->cc_minor, arch, alen);
+	free(text);
+	return 0;
+}
+
+int cmd_sass(const cli_command *self, int argc, char **argv)
+{
+	sass_opts o;
+	int rc = parse(self, argc, argv, &o);
+	if (rc)
+		return rc < 0 ? 2 : 0;
+	char path[512], entry[128], arch[16], err[512];
+	if ((rc = resolve(&o, path, sizeof path, entry, sizeof entry, arch, sizeof arch)) != 0)
+		return rc;
+	sass_kernel k;
+	rc = sass_build(path, entry, arch, &k, err, sizeof err);
+	if (rc) {
+		fprintf(stderr, "ptxtutor sass: %s\n", err);
+		sass_kernel_free(&k);
+		return rc == SASS_MISSING ? 3 : 1;
+	}
+	char *text = util_read_file(path, NULL, err, sizeof err);
+	ptx_regions rs;
+	ptx_regions_scan(text ? text : "", &rs);
+	scope *sc = xcalloc((size_t)rs.n + 1, sizeof *sc);
+	int nsc = count_scopes(&k, &rs, sc);
+	if (o.json)
+		print_json(&k, text ? text : "", sc, nsc, &rs, o.counts_only);
+	else
+		print_text(&k, text ? text : "", sc, nsc, o.counts_only);
+	free(sc);
+	free(text);
+	sass_kernel_free(&k);
+	return 0;
+}

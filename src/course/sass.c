@@ -1,0 +1,373 @@
+/* sass: the `.loc`-instrumented PTX copy, the disassembler's SASS parsed and grouped by PTX line, and the instruction mix counted — text work only (src/course/sass_tools.c runs the tools). */
+#include "course/sass.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/util.h"
+
+/* Each kind: its opcode (the first word of the mnemonic) and, where needed,
+ * a modifier that must follow it (LDS.128). SASS_REUSE looks at operands. */
+static const struct {
+	const char *key, *name, *op, *mod;
+} kinds[SASS_NKINDS] = {
+	[SASS_FFMA] = {"ffma", "FFMA", "FFMA", NULL},
+	[SASS_LDS] = {"lds", "LDS", "LDS", NULL},
+	[SASS_LDS128] = {"lds128", "LDS.128", "LDS", "128"},
+	[SASS_LDSM] = {"ldsm", "LDSM", "LDSM", NULL},
+	[SASS_STS] = {"sts", "STS", "STS", NULL},
+	[SASS_LDG] = {"ldg", "LDG", "LDG", NULL},
+	[SASS_LDGSTS] = {"ldgsts", "LDGSTS", "LDGSTS", NULL},
+	[SASS_STG] = {"stg", "STG", "STG", NULL},
+	[SASS_UTMALDG] = {"utmaldg", "UTMALDG", "UTMALDG", NULL},
+	[SASS_HMMA] = {"hmma", "HMMA", "HMMA", NULL},
+	[SASS_HGMMA] = {"hgmma", "HGMMA", "HGMMA", NULL},
+	[SASS_BAR] = {"bar", "BAR", "BAR", NULL},
+	[SASS_LDL] = {"ldl", "LDL", "LDL", NULL},
+	[SASS_STL] = {"stl", "STL", "STL", NULL},
+	[SASS_REUSE] = {"reuse", ".reuse", NULL, NULL},
+};
+
+const char *sass_kind_key(sass_kind k)
+{
+	return k >= 0 && k < SASS_NKINDS ? kinds[k].key : "?";
+}
+
+const char *sass_kind_name(sass_kind k)
+{
+	return k >= 0 && k < SASS_NKINDS ? kinds[k].name : "?";
+}
+
+void sass_kernel_free(sass_kernel *k)
+{
+	free(k->ins);
+	k->ins = NULL;
+	k->n = 0;
+}
+
+/* Whether the mnemonic m (up to the first blank) has opcode op and, when
+ * mod is set, that modifier among its dot-separated parts. */
+static int mnemonic_is(const char *m, size_t mlen, const char *op, const char *mod)
+{
+	size_t n = strlen(op);
+	if (mlen < n || strncmp(m, op, n) || (mlen > n && m[n] != '.'))
+		return 0;
+	if (!mod)
+		return 1;
+	size_t ml = strlen(mod);
+	for (size_t i = n; i + ml < mlen + 1; i++)
+		if (m[i] == '.' && !strncmp(m + i + 1, mod, ml) && (i + 1 + ml == mlen || m[i + 1 + ml] == '.'))
+			return 1;
+	return 0;
+}
+
+void sass_count_instr(const char *text, sass_counts *c)
+{
+	const char *m = text;
+	while (isspace((unsigned char)*m))
+		m++;
+	if (*m == '@') /* the guard predicate: @P0, @!PT, @UP1 */
+		while (*m && !isspace((unsigned char)*m))
+			m++;
+	while (isspace((unsigned char)*m))
+		m++;
+	size_t mlen = strcspn(m, " \t;");
+	c->total++;
+	for (int k = 0; k < SASS_NKINDS; k++)
+		if (kinds[k].op && mnemonic_is(m, mlen, kinds[k].op, kinds[k].mod))
+			c->kind[k]++;
+	if (strstr(m + mlen, ".reuse"))
+		c->kind[SASS_REUSE]++;
+}
+
+void sass_count(const sass_kernel *k, int first, int last, sass_counts *c)
+{
+	memset(c, 0, sizeof *c);
+	for (int i = 0; i < k->n; i++)
+		if (!first || (k->ins[i].line >= first && k->ins[i].line <= last))
+			sass_count_instr(k->ins[i].text, c);
+}
+
+/* ---- the instrumented copy ---- */
+
+/* What a line of PTX does to the statement scanner: whether a statement
+ * starts on it (at depth >= 1, with a word that is not a directive, a brace or
+ * a lone label), and the state after it. A `{` at the start of a statement
+ * opens a block (or, after `.entry`/`.func`, the body); inside a statement
+ * braces are vector operands ({%f1, %f2}). */
+typedef struct {
+	int depth;        /* open blocks */
+	int pending;      /* inside a statement not yet ended by ';' */
+	int func;         /* the pending module-level statement declares a function */
+	int in_comment;   /* inside a block comment */
+} scan_state;
+
+static int is_ident(int ch)
+{
+	return isalnum(ch) || ch == '_' || ch == '$' || ch == '%' || ch == '.';
+}
+
+/* Returns 1 when an instruction starts on this line. */
+static int scan_line(scan_state *s, const char *p, size_t len)
+{
+	int starts = 0, first = 1;
+	for (size_t i = 0; i < len; i++) {
+		char ch = p[i];
+		if (s->in_comment) {
+			if (ch == '*' && i + 1 < len && p[i + 1] == '/')
+				s->in_comment = 0, i++;
+			continue;
+		}
+		if (ch == '/' && i + 1 < len && p[i + 1] == '/')
+			break;
+		if (ch == '/' && i + 1 < len && p[i + 1] == '*') {
+			s->in_comment = 1, i++;
+			continue;
+		}
+		if (isspace((unsigned char)ch))
+			continue;
+		if (!s->pending) {
+			if (ch == '{') {
+				s->depth++;
+				continue;
+			}
+			if (ch == '}') {
+				if (s->depth > 0)
+					s->depth--;
+				continue;
+			}
+			/* A label: an identifier and ':' ends no statement and starts none. */
+			size_t j = i;
+			while (j < len && is_ident((unsigned char)p[j]))
+				j++;
+			if (j > i && j < len && p[j] == ':' && p[i] != '.' && p[i] != '%') {
+				i = j;
+				continue;
+			}
+			s->pending = 1;
+			s->func = 0;
+			if (s->depth > 0 && first && ch != '.')
+				starts = 1;
+		}
+		first = 0;
+		if (s->depth == 0 && ch == '.' && (!strncmp(p + i, ".entry", 6) || !strncmp(p + i, ".func", 5)))
+			s->func = 1;
+		if (ch == ';')
+			s->pending = 0;
+		else if (ch == '{' && s->depth == 0 && s->func)
+			s->pending = 0, s->func = 0, s->depth++;
+	}
+	return starts;
+}
+
+/* Whether the line's first word is the directive d (".file", ".loc"). */
+static int line_is(const char *p, size_t len, const char *d)
+{
+	size_t i = 0, n = strlen(d);
+	while (i < len && isspace((unsigned char)p[i]))
+		i++;
+	return len - i >= n && !strncmp(p + i, d, n) && (len - i == n || isspace((unsigned char)p[i + n]));
+}
+
+char *sass_instrument(const char *ptx, const char *name, int *nlocs)
+{
+	strbuf out = {0};
+	scan_state s = {0};
+	int line = 0, filed = 0, after_target = 0, locs = 0;
+	/* The .file goes after .address_size, or .target when there is none. */
+	for (const char *p = ptx; *p;) {
+		const char *e = strchr(p, '\n');
+		size_t len = e ? (size_t)(e - p) : strlen(p);
+		if (line_is(p, len, ".address_size"))
+			after_target = 2;
+		else if (line_is(p, len, ".target") && after_target < 2)
+			after_target = 1;
+		p += len + (e ? 1 : 0);
+	}
+	for (const char *p = ptx; *p;) {
+		const char *e = strchr(p, '\n');
+		size_t len = e ? (size_t)(e - p) : strlen(p);
+		line++;
+		int was_comment = s.in_comment;
+		int starts = scan_line(&s, p, len);
+		if (!was_comment && (line_is(p, len, ".file") || line_is(p, len, ".loc")))
+			sb_append(&out, "// ");
+		else if (starts) {
+			sb_printf(&out, "\t.loc 1 %d 0\n", line);
+			locs++;
+		}
+		sb_appendn(&out, p, len);
+		sb_append(&out, "\n");
+		if (!filed && ((after_target == 2 && line_is(p, len, ".address_size")) ||
+			       (after_target == 1 && line_is(p, len, ".target")))) {
+			sb_printf(&out, ".file 1 \"%s\"\n", name);
+			filed = 1;
+		}
+		p += len + (e ? 1 : 0);
+	}
+	if (nlocs)
+		*nlocs = locs;
+	return out.data ? out.data : xstrdup("");
+}
+
+/* ---- the disassembly ---- */
+
+/* The text after prefix in line, or NULL. */
+static const char *after(const char *line, const char *prefix)
+{
+	while (isspace((unsigned char)*line))
+		line++;
+	size_t n = strlen(prefix);
+	return strncmp(line, prefix, n) ? NULL : line + n;
+}
+
+/* Whether name (up to a delimiter in stop) is entry. */
+static int names(const char *name, const char *stop, const char *entry)
+{
+	size_t n = strcspn(name, stop);
+	return n == strlen(entry) && !strncmp(name, entry, n);
+}
+
+static void push(sass_kernel *k, int *cap, int line, unsigned addr, const char *text, size_t len)
+{
+	if (k->n == *cap) {
+		*cap = *cap ? 2 * *cap : 256;
+		k->ins = xreallocarray(k->ins, (size_t)*cap, sizeof *k->ins);
+	}
+	sass_instr *in = &k->ins[k->n++];
+	in->line = line;
+	in->addr = addr;
+	while (len && isspace((unsigned char)text[len - 1]))
+		len--;
+	if (len >= sizeof in->text)
+		len = sizeof in->text - 1;
+	memcpy(in->text, text, len);
+	in->text[len] = '\0';
+}
+
+int sass_parse_disasm(const char *text, const char *entry, sass_kernel *k, char *err, size_t errlen)
+{
+	int in_entry = 0, section = 0, found = 0, line = 0, cap = 0;
+	sass_kernel_free(k);
+	k->has_lines = 0;
+	for (const char *p = text; *p;) {
+		const char *e = strchr(p, '\n');
+		size_t len = e ? (size_t)(e - p) : strlen(p);
+		char buf[512];
+		size_t bl = len < sizeof buf - 1 ? len : sizeof buf - 1;
+		memcpy(buf, p, bl);
+		buf[bl] = '\0';
+		p += len + (e ? 1 : 0);
+		const char *v;
+		/* A function starts: nvdisasm's section and label, cuobjdump's "Function : NAME". */
+		if ((v = after(buf, ".section")) != NULL) {
+			while (isspace((unsigned char)*v))
+				v++;
+			section = !strncmp(v, ".text.", 6) && names(v + 6, ", \t", entry);
+			in_entry = 0;
+			continue;
+		}
+		if ((v = after(buf, "Function :")) != NULL || (v = after(buf, ".text.")) != NULL) {
+			while (isspace((unsigned char)*v))
+				v++;
+			in_entry = names(v, ": \t", entry);
+			found |= in_entry;
+			line = 0;
+			continue;
+		}
+		if (section && (v = strstr(buf, "SHI_REGISTERS=")) != NULL)
+			k->regs = atoi(v + 14);
+		if (!in_entry)
+			continue;
+		if ((v = strstr(buf, "//## File \"")) != NULL) {
+			const char *l = strstr(v, "\", line ");
+			if (l) {
+				line = atoi(l + 8);
+				k->has_lines = 1;
+			}
+			continue;
+		}
+		// An instruction: an address in a comment, "/*0a40*/  LDS.128 R4, [R2] ;";
+		// cuobjdump's encodings ("/* 0x000f... */") start with a blank.
+		if ((v = after(buf, "/*")) != NULL && isxdigit((unsigned char)*v)) {
+			char *end;
+			unsigned long addr = strtoul(v, &end, 16);
+			if (strncmp(end, "*/", 2))
+				continue;
+			const char *t = end + 2;
+			while (isspace((unsigned char)*t))
+				t++;
+			size_t tl = strcspn(t, ";");
+			if (tl)
+				push(k, &cap, line, (unsigned)addr, t, tl);
+		}
+	}
+	if (!found) {
+		snprintf(err, errlen, "no function '%s' in the disassembly", entry);
+		return -1;
+	}
+	return 0;
+}
+
+/* A number before the words in s ("8 bytes stack frame"), or -1. */
+static int number_before(const char *s, const char *words)
+{
+	const char *w = strstr(s, words);
+	if (!w)
+		return -1;
+	while (w > s && w[-1] == ' ')
+		w--;
+	while (w > s && isdigit((unsigned char)w[-1]))
+		w--;
+	return isdigit((unsigned char)*w) ? atoi(w) : -1;
+}
+
+void sass_parse_ptxas_v(const char *text, const char *entry, sass_kernel *k)
+{
+	int mine = 0;
+	for (const char *p = text; *p;) {
+		const char *e = strchr(p, '\n');
+		size_t len = e ? (size_t)(e - p) : strlen(p);
+		char buf[512];
+		size_t bl = len < sizeof buf - 1 ? len : sizeof buf - 1;
+		memcpy(buf, p, bl);
+		buf[bl] = '\0';
+		p += len + (e ? 1 : 0);
+		/* "Compiling entry function 'NAME'" and "Function properties for NAME" name the function. */
+		const char *f = strstr(buf, "entry function '");
+		if (f)
+			mine = names(f + 16, "'", entry);
+		else if ((f = strstr(buf, "Function properties for ")) != NULL)
+			mine = names(f + 24, " \t:", entry);
+		if (!mine)
+			continue;
+		int v;
+		if ((v = number_before(buf, " registers")) >= 0 && strstr(buf, "Used "))
+			k->regs = v;
+		if ((v = number_before(buf, "bytes stack frame")) >= 0)
+			k->stack = v;
+		if ((v = number_before(buf, "bytes spill stores")) >= 0)
+			k->spill_stores = v;
+		if ((v = number_before(buf, "bytes spill loads")) >= 0)
+			k->spill_loads = v;
+	}
+}
+
+static int by_line(const void *x, const void *y)
+{
+	const sass_instr *a = *(const sass_instr *const *)x, *b = *(const sass_instr *const *)y;
+	if (a->line != b->line)
+		return a->line < b->line ? -1 : 1;
+	return a->addr < b->addr ? -1 : a->addr > b->addr;
+}
+
+const sass_instr **sass_by_line(const sass_kernel *k)
+{
+	const sass_instr **o = xcalloc((size_t)k->n + 1, sizeof *o);
+	for (int i = 0; i < k->n; i++)
+		o[i] = &k->ins[i];
+	qsort(o, (size_t)k->n, sizeof *o, by_line);
+	return o;
+}

@@ -1,0 +1,83 @@
+/* sass: what ptxas made of a PTX kernel, as text — the `.file`/`.loc` copy that maps every PTX instruction to its line, the disassembler's SASS parsed and grouped by PTX line, and the instruction mix counted. */
+#ifndef PTXTUTOR_SASS_H
+#define PTXTUTOR_SASS_H
+
+#include <stddef.h>
+
+/* The kinds counted: an opcode (its first word), with a modifier where the
+ * width matters (LDS.128), or a flag on an operand (.reuse). */
+typedef enum {
+	SASS_FFMA,
+	SASS_LDS,      /* every LDS, LDS.128 included */
+	SASS_LDS128,
+	SASS_LDSM,     /* ldmatrix */
+	SASS_STS,
+	SASS_LDG,
+	SASS_LDGSTS,   /* cp.async: global to shared without registers */
+	SASS_STG,
+	SASS_UTMALDG,  /* TMA: a tensor tile copied by the copy engine */
+	SASS_HMMA,
+	SASS_HGMMA,
+	SASS_BAR,
+	SASS_LDL,      /* local memory: register spills (or a stack array) */
+	SASS_STL,
+	SASS_REUSE,    /* instructions with a .reuse operand (the register reuse cache) */
+	SASS_NKINDS
+} sass_kind;
+
+typedef struct {
+	int total;     /* every instruction, NOPs included (what a plain disassembly lists) */
+	int kind[SASS_NKINDS];
+} sass_counts;
+
+/* The key in JSON and placeholders ("lds128"), and the name as SASS writes it ("LDS.128"). */
+const char *sass_kind_key(sass_kind k);
+const char *sass_kind_name(sass_kind k);
+
+typedef struct {
+	int line;          /* 1-based PTX line it came from; 0: no line information */
+	unsigned addr;     /* byte offset in the function */
+	char text[112];    /* "@P0 LDS.128 R4, [R2+0x10]" (the ';' dropped) */
+} sass_instr;
+
+typedef struct {
+	char entry[128];
+	int regs;          /* registers per thread; -1 unknown */
+	int stack;         /* bytes of stack frame; -1 unknown */
+	int spill_stores, spill_loads; /* bytes, from ptxas -v; -1 unknown */
+	int has_lines;     /* the disassembly carried line information */
+	sass_instr *ins;   /* in address order */
+	int n;
+	char tools[96];    /* what made it: "ptxas sm_90 + nvdisasm -g" */
+	char arch[16];
+} sass_kernel;
+
+void sass_kernel_free(sass_kernel *k);
+
+/* Adds one instruction's text to the counts. */
+void sass_count_instr(const char *text, sass_counts *c);
+/* The counts of the instructions from PTX lines first..last (1-based,
+ * inclusive); first 0 counts them all, those without a line too. */
+void sass_count(const sass_kernel *k, int first, int last, sass_counts *c);
+
+/* The instructions grouped by PTX line: ordered by line (those without one
+ * first), then address. A malloc'd array of k->n pointers into k->ins. */
+const sass_instr **sass_by_line(const sass_kernel *k);
+
+/* The instrumented copy of a PTX text: `.file 1 "name"` after the module's
+ * `.address_size` (or `.target`), and `.loc 1 N 0` before every instruction
+ * of a function body, N its line in the original text; `.file`/`.loc` lines
+ * already there become comments. Returns the malloc'd text; *nlocs the number
+ * of .loc directives inserted. */
+char *sass_instrument(const char *ptx, const char *name, int *nlocs);
+
+/* Parses `nvdisasm -g -c` (or `cuobjdump -sass`) output into the function
+ * named entry: its instructions with their PTX lines, and registers when the
+ * output says them (SHI_REGISTERS). Returns 0, or -1 with err when the entry
+ * is not there. Keeps what k already holds for regs/stack when unknown. */
+int sass_parse_disasm(const char *text, const char *entry, sass_kernel *k, char *err, size_t errlen);
+
+/* Reads `ptxas -v` output for entry: registers, stack frame, spill bytes. */
+void sass_parse_ptxas_v(const char *text, const char *entry, sass_kernel *k);
+
+#endif
