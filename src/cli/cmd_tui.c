@@ -13,6 +13,7 @@
 #include "cli/cli.h"
 #include "model/devices.h"
 #include "course/lesson.h"
+#include "course/sass_tools.h"
 #include "course/state.h"
 #include "ui/app.h"
 #include "ui/draw.h"
@@ -160,6 +161,21 @@ static ui_app *start(const options *op)
 	return a;
 }
 
+/* UI_REQ_SASS: ptxas and the disassembler on the file shown, for the GPU the
+ * model uses (sm_90 without one); the tools' time is the user's wait. */
+static void serve_sass(ui_app *a)
+{
+	const ui_ptx *p = &a->ptx[a->lesson];
+	char arch[16], err[512] = "";
+	char *text = util_read_file(p->path, NULL, NULL, 0);
+	sass_arch_for(text, a->gpu.cc_major ? a->gpu.cc_major : 9, a->gpu.cc_major ? a->gpu.cc_minor : 0, arch,
+		      sizeof arch);
+	free(text);
+	sass_kernel k;
+	int rc = sass_build(p->path, ui_app_lesson(a)->entry, arch, &k, err, sizeof err);
+	ui_app_sass_done(a, a->lesson, rc, &k, err);
+}
+
 /* Turns the --keys string into key codes: characters as typed, with \t, \e
  * (Esc), \n (Enter) and \b (Backspace). */
 static void feed_keys(ui_app *a, const char *k)
@@ -176,6 +192,8 @@ static void feed_keys(ui_app *a, const char *k)
 			ui_app_run_started(a, 0, "runs need the interactive tutor");
 		if (a->req == UI_REQ_EDIT)
 			ui_app_edit_done(a, 0, "editing needs the interactive tutor");
+		if (a->req == UI_REQ_SASS)
+			serve_sass(a);
 		a->req = UI_REQ_NONE;
 	}
 }
@@ -296,6 +314,10 @@ static void serve(ui_app *a, worker *w, int *worker_up, int saved_err)
 		ui_app_edit_done(a, rc == 0, err);
 		if (a->req == UI_REQ_NONE)
 			return;
+	}
+	if (a->req == UI_REQ_SASS) {
+		serve_sass(a);
+		return;
 	}
 	if (a->req == UI_REQ_CANCEL) {
 		a->req = UI_REQ_NONE;

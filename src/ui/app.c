@@ -11,6 +11,7 @@
 #include "ui/app_internal.h"
 #include "emu/emu.h"
 #include "ui/pane_text.h"
+#include "ui/sass_rows.h"
 
 void app_say(ui_app *a, int bad, const char *fmt, ...)
 {
@@ -102,6 +103,7 @@ void app_reload_ptx(ui_app *a, int i)
 	ui_ptx *p = &a->ptx[i];
 	if (p->ok)
 		ptx_free(&p->doc);
+	app_sass_forget(p);
 	memset(p, 0, sizeof *p);
 	load_ptx(a, i);
 	/* The last result was for the old kernel: its numbers would mislead. */
@@ -268,9 +270,11 @@ int ui_app_setup(ui_app *a, const ui_opts *o, course *c, const gpu_table *gpus, 
 /* The one place the app's memory is freed (ui_app_setup allocates it). */
 void ui_app_free(ui_app *a)
 {
-	for (int i = 0; a->ptx && i < a->course->n; i++)
+	for (int i = 0; a->ptx && i < a->course->n; i++) {
 		if (a->ptx[i].ok)
 			ptx_free(&a->ptx[i].doc);
+		app_sass_forget(&a->ptx[i]);
+	}
 	free(a->ptx);
 	free(a->res);
 	free(a->have_res);
@@ -320,6 +324,14 @@ void ui_app_saved(const ui_app *a, state_data *s)
 
 void app_scroll(ui_app *a, int p, int delta)
 {
+	if (p == UI_PANE_PTX && a->sass_view) {
+		int n = ui_sass_rows(a, NULL), h = a->layout.pane[UI_PANE_PTX].h - 1;
+		int top = a->sass_scroll + delta;
+		if (top > n - h)
+			top = n - h;
+		a->sass_scroll = top < 0 ? 0 : top;
+		return;
+	}
 	if (p == UI_PANE_PTX) {
 		int n;
 		ptx_row *rows = ui_app_ptx_rows(a, &n);
@@ -557,6 +569,7 @@ const app_handler app_handlers[UI_NACTIONS] = {
 	[UI_ACT_SIZE_DOWN] = act_size,
 	[UI_ACT_WHATIF] = app_act_whatif,
 	[UI_ACT_FOLD] = act_fold,
+	[UI_ACT_SASS] = app_act_sass,
 	[UI_ACT_ZOOM] = act_zoom,
 	[UI_ACT_ANSWER] = app_act_answer,
 	[UI_ACT_HINT] = app_act_hint,

@@ -38,6 +38,10 @@ double ui_app_deadline(const ui_app *a, const run_request *rq);
  * could not run. The copy is reloaded and checked (a run is requested). */
 void ui_app_edit_done(ui_app *a, int ok, const char *err);
 
+/* The loop reports on UI_REQ_SASS for lesson i: status 0 with k (taken
+ * over), else why not in err (one line: a missing tool says where to get it). */
+void ui_app_sass_done(ui_app *a, int i, int status, sass_kernel *k, const char *err);
+
 void ui_app_select(ui_app *a, int which, int page);
 void ui_app_saved(const ui_app *a, state_data *s);
 

@@ -36,6 +36,11 @@ void app_act_search_type(ui_app *a, ui_action act, int key);
 void app_act_search_go(ui_app *a, ui_action act, int key);
 void app_act_next_hit(ui_app *a, ui_action act, int key);
 
+/* app_sass.c: S, the SASS view. */
+void app_act_sass(ui_app *a, ui_action act, int key);
+/* Forgets lesson i's SASS (its PTX is reloaded, or the tutor ends). */
+void app_sass_forget(ui_ptx *p);
+
 /* app_run.c: r, and Esc in the panes. */
 void app_act_run(ui_app *a, ui_action act, int key);
 void app_act_cancel(ui_app *a, ui_action act, int key);

@@ -7,6 +7,7 @@
 #include "course/state.h"
 #include "model/model.h"
 #include "course/ptx.h"
+#include "course/sass.h"
 #include "run/run.h"
 #include "course/userptx.h"
 #include "ui/keys.h"
@@ -21,7 +22,9 @@
 typedef enum { UI_RUN_IDLE, UI_RUN_BUSY } ui_run_state;
 /* What the update code asks the event loop to do (it owns the worker). */
 /* UI_REQ_EDIT: open edit_path in $EDITOR, then call ui_app_edit_done. */
-typedef enum { UI_REQ_NONE, UI_REQ_RUN, UI_REQ_CANCEL, UI_REQ_EDIT } ui_request;
+/* UI_REQ_SASS: compile and disassemble the current lesson's PTX (the file in
+ * ui_ptx.path), then call ui_app_sass_done. */
+typedef enum { UI_REQ_NONE, UI_REQ_RUN, UI_REQ_CANCEL, UI_REQ_EDIT, UI_REQ_SASS } ui_request;
 
 #define UI_MARKS_MAX 16
 /* Deadlines in seconds: an emulation (its instruction budget stops an endless
@@ -52,6 +55,11 @@ typedef struct {
 	 * with its one line. Asked once, when the PTX loads. */
 	int emu_refuses;
 	char emu_why[200];
+	/* S: what ptxas made of it, asked once per load of the PTX (a reload
+	 * forgets it). 0 not asked, 1 asked, 2 here, -1 failed: sass_why says why. */
+	int sass_state;
+	sass_kernel sass;
+	char sass_why[300];
 } ui_ptx;
 
 /* A hit of `/`: a lesson's page whose text has it, or a line of its PTX. */
@@ -93,6 +101,8 @@ typedef struct {
 	int grow;                /* < and >: the lesson pane's extra steps (ui_layout_compute) */
 	int swap;                /* o: the PTX and the numbers slot change places */
 	int fold;                /* fold long repetitive runs */
+	int sass_view;           /* S: the PTX pane shows the SASS of the page's region */
+	int sass_scroll;         /* its first row */
 	long long M, N, K;
 	expr_env whatif;         /* parameter overrides for the current lesson */
 	int regs_override;       /* what-if registers per thread; 0: none */

@@ -8,6 +8,7 @@
 #include "base/util.h"
 #include "ui/overlay.h"
 #include "ui/pane_ptx.h"
+#include "ui/pane_sass.h"
 #include "ui/pane_text.h"
 
 /* The view's lines into a pane's body, pad columns in; the lines the pane
@@ -191,7 +192,10 @@ void ui_draw(const ui_app *a, ui_frame *f)
 	char title[160];
 	snprintf(title, sizeof title, "%s  page %d/%d", pg ? pg->title : l->title, a->page + 1, l->npages);
 	text_pane(a, f, UI_PANE_LESSON, title);
-	ui_pane_ptx_draw(a, f);
+	if (a->sass_view)
+		ui_pane_sass_draw(a, f);
+	else
+		ui_pane_ptx_draw(a, f);
 	side_panes(a, f);
 	separators(a, f);
 	status(a, f);

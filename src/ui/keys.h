@@ -51,6 +51,7 @@ typedef enum {
 	UI_ACT_GROW,
 	UI_ACT_SHRINK,
 	UI_ACT_SWAP,
+	UI_ACT_SASS,
 	/* the boxes */
 	UI_ACT_CLOSE,
 	UI_ACT_WHATIF_NEXT,
