@@ -190,11 +190,15 @@ char *sass_instrument(const char *ptx, const char *name, int *nlocs)
 		const char *e = strchr(p, '\n');
 		size_t len = e ? (size_t)(e - p) : strlen(p);
 		line++;
+		/* An old .file/.loc (no ';' ends it) is commented out, not scanned; a
+		 * line that starts inside a block comment gets no .loc (it would land
+		 * in the comment). */
 		int was_comment = s.in_comment;
-		int starts = scan_line(&s, p, len);
-		if (!was_comment && (line_is(p, len, ".file") || line_is(p, len, ".loc")))
+		int old = !was_comment && (line_is(p, len, ".file") || line_is(p, len, ".loc"));
+		int starts = !old && scan_line(&s, p, len);
+		if (old)
 			sb_append(&out, "// ");
-		else if (starts) {
+		else if (starts && !was_comment) {
 			sb_printf(&out, "\t.loc 1 %d 0\n", line);
 			locs++;
 		}
@@ -262,7 +266,7 @@ int sass_parse_disasm(const char *text, const char *entry, sass_kernel *k, char 
 		p += len + (e ? 1 : 0);
 		const char *v;
 		/* A function starts: nvdisasm's section and label, cuobjdump's "Function : NAME". */
-		if ((v = after(buf, ".section")) != NULL) {
+		if ((v = after(buf, ".section")) != NULL && isspace((unsigned char)*v)) {
 			while (isspace((unsigned char)*v))
 				v++;
 			section = !strncmp(v, ".text.", 6) && names(v + 6, ", \t", entry);
