@@ -1,0 +1,65 @@
+#!/bin/sh
+# gpu-sass.sh: on a machine with the CUDA toolkit (ptxas, nvdisasm), `ptxtutor sass N` for
+# lessons 1-9 beside a plain disassembly of the same cubin: the same instruction count, FFMA,
+# LDS.128 and HMMA/HGMMA. The cubin is remade here from the .loc copy ptxtutor compiles
+# (line info changes no instruction; the first check says so by also disassembling a cubin
+# of the unmodified PTX). Builds nothing: run it from the root where ./ptxtutor was built.
+# Prints the SASS of lesson 5's inner loop as a sample, then a table last.
+set -u
+BIN=${PTXTUTOR_BIN:-./ptxtutor}
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+CUDA=${CUDA_HOME:-/usr/local/cuda}
+PATH="$PATH:$CUDA/bin"
+for t in ptxas nvdisasm python3; do
+	command -v $t >/dev/null 2>&1 || { echo "gpu-sass: $t not found (the CUDA toolkit has ptxas and nvdisasm)"; exit 1; }
+done
+W=$(mktemp -d)
+trap 'rm -rf "$W"' EXIT
+
+# Counts of a plain `nvdisasm -c` listing of one function: every instruction line, FFMA, LDS.128, HMMA+HGMMA.
+plain() {
+	awk -v fn="$2" '
+		/^\.text\./ { on = ($0 == ".text." fn ":") ; next }
+		/^[ \t]*\.section[ \t]/ { on = 0 }
+		on && /\/\*[0-9a-f]+\*\// {
+			n++
+			sub(/.*\*\/[ \t]*/, ""); sub(/^@!?U?P[0-9T]+[ \t]+/, "")
+			op = $1
+			if (op ~ /^FFMA(\.|$)/) f++
+			if (op ~ /^LDS(\.|$)/ && op ~ /\.128(\.|$)/) l++
+			if (op ~ /^H(G)?MMA(\.|$)/) h++
+		}
+		END { printf "%d %d %d %d\n", n, f, l, h }' "$1"
+}
+
+rows=""
+for n in 1 2 3 4 5 6 7 8 9; do
+	json=$("$BIN" sass "$n" --json 2>"$W/err") || { rows="$rows$n - - - - error:$(head -c 60 "$W/err")\n"; continue; }
+	printf '%s' "$json" >"$W/$n.json"
+	read -r ours_n ours_f ours_l ours_h entry arch lines <<EOT
+$(python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1])); c = d["counts"]
+print(c["total"], c["ffma"], c["lds128"], c["hmma"] + c["hgmma"], d["entry"], d["arch"], int(d["line_info"]))' "$W/$n.json")
+EOT
+	# The unmodified file for the same arch: line info must change no instruction.
+	ptx=$(sed -n "s/^kernel: *\([^ ]*\) .*/\1/p" "$ROOT"/lessons/0"$n"-*.md)
+	ptxas -arch="$arch" -lineinfo -o "$W/plain.cubin" "$ROOT/$ptx" 2>"$W/err" || { rows="$rows$n - - - - ptxas failed\n"; continue; }
+	nvdisasm -c "$W/plain.cubin" >"$W/plain.sass"
+	set -- $(plain "$W/plain.sass" "$entry")
+	p_n=$1 p_f=$2 p_l=$3 p_h=$4
+	m=no
+	[ "$ours_n $ours_f $ours_l $ours_h" = "$p_n $p_f $p_l $p_h" ] && [ "$lines" = 1 ] && m=yes
+	rows="$rows$n $ours_n/$p_n $ours_f/$p_f $ours_l/$p_l $ours_h/$p_h $m\n"
+done
+
+echo "== lesson 5, its inner loop's PTX lines and their SASS (first 40 lines)"
+"$BIN" sass 5 | sed -n '/^counts/,$p'
+"$BIN" sass 5 | grep -B1 -A3 "ld.shared" | head -40
+echo
+echo "ours = ptxtutor sass (ptxas -lineinfo of the .loc copy, nvdisasm -g); plain = ptxas of the"
+echo "unmodified PTX for the same arch, nvdisasm -c, counted by awk. match: all equal and line info present."
+printf "%-7s %-13s %-11s %-11s %-11s %s\n" lesson instructions FFMA LDS.128 HMMA/HGMMA match
+printf "$rows" | while read -r l a b c d e; do
+	printf "%-7s %-13s %-11s %-11s %-11s %s\n" "$l" "$a" "$b" "$c" "$d" "$e"
+done
