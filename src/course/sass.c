@@ -251,19 +251,26 @@ static void push(sass_kernel *k, int *cap, int line, unsigned addr, const char *
 	in->text[len] = '\0';
 }
 
+/* Copies the line at p (without its newline, cut to cap-1 bytes) into buf;
+ * returns where the next line starts. */
+static const char *next_line(const char *p, char *buf, size_t cap)
+{
+	const char *e = strchr(p, '\n');
+	size_t len = e ? (size_t)(e - p) : strlen(p);
+	size_t n = len < cap - 1 ? len : cap - 1;
+	memcpy(buf, p, n);
+	buf[n] = '\0';
+	return p + len + (e ? 1 : 0);
+}
+
 int sass_parse_disasm(const char *text, const char *entry, sass_kernel *k, char *err, size_t errlen)
 {
 	int in_entry = 0, section = 0, found = 0, line = 0, cap = 0;
 	sass_kernel_free(k);
 	k->has_lines = 0;
 	for (const char *p = text; *p;) {
-		const char *e = strchr(p, '\n');
-		size_t len = e ? (size_t)(e - p) : strlen(p);
 		char buf[512];
-		size_t bl = len < sizeof buf - 1 ? len : sizeof buf - 1;
-		memcpy(buf, p, bl);
-		buf[bl] = '\0';
-		p += len + (e ? 1 : 0);
+		p = next_line(p, buf, sizeof buf);
 		const char *v;
 		/* A function starts: nvdisasm's section and label, cuobjdump's "Function : NAME". */
 		if ((v = after(buf, ".section")) != NULL && isspace((unsigned char)*v)) {
@@ -332,13 +339,8 @@ void sass_parse_ptxas_v(const char *text, const char *entry, sass_kernel *k)
 {
 	int mine = 0;
 	for (const char *p = text; *p;) {
-		const char *e = strchr(p, '\n');
-		size_t len = e ? (size_t)(e - p) : strlen(p);
 		char buf[512];
-		size_t bl = len < sizeof buf - 1 ? len : sizeof buf - 1;
-		memcpy(buf, p, bl);
-		buf[bl] = '\0';
-		p += len + (e ? 1 : 0);
+		p = next_line(p, buf, sizeof buf);
 		/* "Compiling entry function 'NAME'" and "Function properties for NAME" name the function. */
 		const char *f = strstr(buf, "entry function '");
 		if (f)
