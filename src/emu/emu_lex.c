@@ -1,5 +1,6 @@
 /* emu_lex: the emulator's lexer — type names, blanks, identifiers, literals, comma lists, comments and the statement cursor. */
 #include <ctype.h>
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include "emu/emu_parser.h"
@@ -63,15 +64,21 @@ int emu_parse_int(const char *s, int64_t *out)
 		return -1;
 	char *end;
 	unsigned long long v;
-	if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X'))
+	errno = 0;
+	if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) {
+		if (!isxdigit((unsigned char)p[2]))
+			return -1;
 		v = strtoull(p + 2, &end, 16);
-	else
+	} else {
 		v = strtoull(p, &end, 10);
+	}
 	if (*end == 'U' || *end == 'u')
 		end++;
-	if (*end)
+	/* out of range is refused, never clamped; a negative literal goes down to
+	 * INT64_MIN, a positive one up to 2^64 - 1 (the bits of a u64) */
+	if (*end || errno == ERANGE || (neg && v > (1ULL << 63)))
 		return -1;
-	*out = neg ? -(int64_t)v : (int64_t)v;
+	*out = (int64_t)(neg ? 0 - v : v);
 	return 0;
 }
 
@@ -136,15 +143,16 @@ int emu_split_commas(char *s, char **parts, int max)
 			int end = !*p;
 			*p = 0;
 			if (n < max)
-				parts[n++] = start;
+				parts[n] = start;
+			n++;
 			if (end)
 				break;
 			start = p + 1;
 		}
 	}
-	if (n == 1 && !*emu_skip_sp(parts[0]))
+	if (n == 1 && max > 0 && !*emu_skip_sp(parts[0]))
 		return 0;
-	return n;
+	return n > max ? max + 1 : n;
 }
 
 char *emu_strip_comments(const char *text)
