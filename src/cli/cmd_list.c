@@ -8,6 +8,7 @@
 #include "base/json.h"
 #include "course/lesson.h"
 #include "model/model.h"
+#include "base/util.h"
 
 int cli_course(course *c)
 {
@@ -35,6 +36,12 @@ int cmd_list(const cli_command *self, int argc, char **argv)
 	}
 	static course c;
 	cli_course(&c);
+	if (c.n == 0) { /* an empty table and exit 0 would hide a wrong PTXTUTOR_ROOT or install */
+		fprintf(stderr, "ptxtutor: no lessons found in %s/lessons (set PTXTUTOR_ROOT to the folder that holds lessons/)\n",
+			util_root());
+		course_free(&c);
+		return 1;
+	}
 	if (json) {
 		json_writer w;
 		json_begin(&w, stdout);
