@@ -124,6 +124,7 @@ $(FUZZ_BUILD)/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz.h $(FUZZ_OBJ)
 	$(Q)$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer $(WARN) $(NCURSES_CFLAGS) -Isrc -Itests/fuzz -o $@ $< $(FUZZ_OBJ) $(LIBS)
 
 -include $(FUZZ_OBJ:.o=.d)
+.SECONDARY: $(FUZZ_OBJ)
 
 # Installs the tutor: the binary, its data (lessons, PTX, assets: what
 # util_root looks for in PREFIX/share/ptxtutor) and the man page.

@@ -267,8 +267,10 @@ static int parse_params(emu_pstate *ps, const char *hdr)
 {
 	const char *lp = strchr(hdr, '(');
 	const char *rp = strrchr(hdr, ')');
-	if (!lp || !rp)
+	if (!lp && !rp)
 		return 0;
+	if (!lp || !rp || rp < lp) /* ")(" made a negative length (found by fuzz_emu_parse) */
+		return emu_perr(ps, ps->line, "cannot read the parameter list of '%s'", ps->k->name);
 	size_t len = (size_t)(rp - lp - 1);
 	char *inner = xmalloc(len + 1);
 	memcpy(inner, lp + 1, len);

@@ -69,6 +69,73 @@ static void recompute_occupancy(model_result *r)
 	r->waves = at_once > 0 ? (double)r->blocks / at_once : NAN;
 }
 
+/* ---- parameters: the one check, for the CLI (--set) and the tutor (what-ifs) alike ---- */
+
+/* What each parameter may be: the range the models' maths and the launch
+ * shapes are defined for, wide enough for a what-if to show why a value
+ * fails (BS=64 asks for 4096 threads) and narrow enough that no product of
+ * them overflows. A parameter not named here is a tile side or a count. */
+static const struct {
+	const char *name;
+	long long lo, hi;
+} param_ranges[] = {
+	{"PAD", 0, 256},     /* halves of padding per shared row; 0 is the XOR swizzle */
+	{"STAGES", 1, 32},   /* pipeline stages */
+	{"VW", 1, 16},       /* elements per vector access */
+	{"WNITER", 1, 64},   /* warp-tile iterations */
+};
+#define PARAM_LO 1
+#define PARAM_HI 4096
+
+void model_param_range(const char *name, long long *lo, long long *hi)
+{
+	*lo = PARAM_LO;
+	*hi = PARAM_HI;
+	for (size_t i = 0; i < ARRAY_LEN(param_ranges); i++)
+		if (!strcmp(param_ranges[i].name, name)) {
+			*lo = param_ranges[i].lo;
+			*hi = param_ranges[i].hi;
+		}
+}
+
+static int out_of_range(const char *what, const char *name, long long v, char *err, int errlen)
+{
+	long long lo, hi;
+	model_param_range(name, &lo, &hi);
+	if (v >= lo && v <= hi)
+		return 0;
+	snprintf(err, (size_t)errlen, "%s%s=%lld is out of range (%s is %lld..%lld)", what, name, v, name, lo, hi);
+	return -1;
+}
+
+int model_check_params(const lesson *l, const expr_env *overrides, char *err, int errlen)
+{
+	for (int j = 0; j < l->nparams; j++) {
+		char what[64];
+		snprintf(what, sizeof what, "lesson %s: ", l->id);
+		if (out_of_range(what, l->params[j].name, l->params[j].value, err, errlen))
+			return -1;
+	}
+	/* A what-if may only change what the lesson declares. */
+	for (int i = 0; overrides && i < overrides->n; i++) {
+		int found = 0;
+		for (int j = 0; j < l->nparams && !found; j++)
+			found = !strcmp(l->params[j].name, overrides->v[i].name);
+		if (!found) {
+			int n = snprintf(err, (size_t)errlen, "lesson %s has no parameter '%s' (its parameters:", l->id,
+					 overrides->v[i].name);
+			for (int j = 0; j < l->nparams && n >= 0 && n < errlen; j++)
+				n += snprintf(err + n, (size_t)(errlen - n), " %s", l->params[j].name);
+			if (n >= 0 && n < errlen)
+				snprintf(err + n, (size_t)(errlen - n), "%s)", l->nparams ? "" : " none");
+			return -1;
+		}
+		if (out_of_range("", overrides->v[i].name, overrides->v[i].value, err, errlen))
+			return -1;
+	}
+	return 0;
+}
+
 int model_compute(const lesson *l, const expr_env *overrides, long long M, long long N, long long K,
 		  const gpu_spec *g, model_result *r, char *err, int errlen)
 {
@@ -91,21 +158,8 @@ int model_compute(const lesson *l, const expr_env *overrides, long long M, long 
 		snprintf(err, (size_t)errlen, "size %lldx%lldx%lld: must be positive", M, N, K);
 		return -1;
 	}
-	/* A what-if may only change what the lesson declares. */
-	for (int i = 0; overrides && i < overrides->n; i++) {
-		int found = 0;
-		for (int j = 0; j < l->nparams && !found; j++)
-			found = !strcmp(l->params[j].name, overrides->v[i].name);
-		if (!found) {
-			int n = snprintf(err, (size_t)errlen, "lesson %s has no parameter '%s' (its parameters:", l->id,
-					 overrides->v[i].name);
-			for (int j = 0; j < l->nparams && n < errlen; j++)
-				n += snprintf(err + n, (size_t)(errlen - n), " %s", l->params[j].name);
-			if (n < errlen)
-				snprintf(err + n, (size_t)(errlen - n), "%s)", l->nparams ? "" : " none");
-			return -1;
-		}
-	}
+	if (model_check_params(l, overrides, err, errlen) < 0)
+		return -1;
 
 	util_strlcpy(r->lesson_id, l->id, sizeof r->lesson_id);
 	util_strlcpy(r->model, model_lessons_name(m), sizeof r->model);
