@@ -14,7 +14,8 @@ static const char emulate_details[] =
 	"double-precision reference; counts what Nsight Compute would: global requests and\n"
 	"32-byte sectors, shared-memory wavefronts and bank conflicts, instructions by class,\n"
 	"also per labelled region (// @name ... // @end). Reports shared-memory races\n"
-	"(a missing bar.sync) and out-of-bounds accesses with the PTX line. Default size 128.\n\n";
+	"(a missing bar.sync) and out-of-bounds accesses with the PTX line. Default size 128.\n\n"
+	"  --timeout S     stop the emulation after S seconds of wall time\n";
 
 static void gmem_json(json_writer *w, const char *key, const emu_gmem *g)
 {
@@ -131,7 +132,8 @@ int cmd_emulate(const cli_command *self, int argc, char **argv)
 	course_free(&c);
 	emu_result res;
 	char err[512];
-	if (emu_run(&rq, NULL, &res, err, sizeof err)) {
+	emu_options eo = {.deadline_s = o.timeout}; /* --timeout S: the emulator's wall-clock deadline */
+	if (emu_run(&rq, &eo, &res, err, sizeof err)) {
 		if (o.json) {
 			json_writer w;
 			json_begin(&w, stdout);
