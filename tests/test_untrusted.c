@@ -331,6 +331,17 @@ static void test_wall_clock_deadline(void **state)
 	free(r);
 }
 
+/* Copies issued in a loop and never waited for: refused before memory runs out. */
+static void test_cpasync_pending_limit(void **state)
+{
+	(void)state;
+	run *r = new_run();
+	const char *loop = HDR ENTRY "\t.reg .u64 %p;\n\t.shared .align 16 .b8 sh[64];\n\tld.param.u64 %p, [P];\n"
+			   "L:\n\tcp.async.ca.shared.global [sh], [%p], 16;\n\tbra L;\n}\n";
+	expect(r, run_text(r, loop, 32, 1, 0, 100000000, 0), EMU_ERR_FAULT, "cp.async copies of one warp outstanding");
+	free(r);
+}
+
 /* ---- expressions: checked, never a trap ---- */
 
 static void test_expr_overflow(void **state)
@@ -448,6 +459,7 @@ int main(void)
 		cmocka_unit_test(test_launch_limits),
 		cmocka_unit_test(test_block_setup_is_budgeted),
 		cmocka_unit_test(test_wall_clock_deadline),
+		cmocka_unit_test(test_cpasync_pending_limit),
 		cmocka_unit_test(test_expr_overflow),
 		cmocka_unit_test(test_expr_depth),
 		cmocka_unit_test(test_checked_helpers),

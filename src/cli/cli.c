@@ -67,3 +67,16 @@ int cli_parse_set(const char *s, expr_env *env)
 	}
 	return 0;
 }
+
+int cli_parse_int(const char *opt, const char *s, long lo, long hi, int *out)
+{
+	char *end;
+	errno = 0;
+	long v = strtol(s, &end, 10);
+	if (end == s || *end || errno == ERANGE || v < lo || v > hi) {
+		fprintf(stderr, "ptxtutor: %s wants an integer %ld..%ld, not '%s'\n", opt, lo, hi, s);
+		return -1;
+	}
+	*out = (int)v;
+	return 0;
+}

@@ -35,6 +35,7 @@ typedef enum {
 #define EMU_MAX_THREADS 1024              /* threads of a block */
 #define EMU_MAX_GRID_YZ 65535             /* grid y and z, as CUDA; x up to 2^31 - 1 */
 #define EMU_MAX_WAIT_GROUP 1024           /* N of cp.async.wait_group N */
+#define EMU_MAX_CP_PENDING 65536          /* cp.async copies of one warp not yet waited for */
 #define EMU_MAX_MEMORY (2.0 * (1 << 30))  /* bytes of A, B, C and the reference a run may allocate */
 
 /* Instruction classes, counted per warp-level instruction issued (predicated-off

@@ -500,6 +500,9 @@ static int exec_cpasync(blockctx *b, warp *w, const emu_op *o, uint32_t em, emu_
 			describe_gaddr(b, ga, d, sizeof d);
 			return fail(b, o, "out-of-bounds cp.async read of %u bytes at %s", srcsize, d);
 		}
+		if (w->ncp >= EMU_MAX_CP_PENDING) /* a loop of copies never waited for would grow without end */
+			return fail(b, o, "more than %d cp.async copies of one warp outstanding (no cp.async.wait_group?)",
+				    EMU_MAX_CP_PENDING);
 		if (w->ncp >= w->capcp) {
 			w->capcp = w->capcp ? 2 * w->capcp : 256;
 			w->cp = xreallocarray(w->cp, (size_t)w->capcp, sizeof *w->cp);

@@ -2,6 +2,7 @@
 #include "model/model.h"
 
 #include <ctype.h>
+#include <limits.h>
 #include <math.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -9,6 +10,7 @@
 #include <string.h>
 
 #include "base/numfmt.h"
+#include "base/checked.h"
 #include "base/util.h"
 #include "model/model_lessons.h"
 
@@ -40,11 +42,17 @@ static int ptx_static_smem(const char *ptx_path)
 		if (strstr(p, ".extern") && strstr(p, ".extern") < end)
 			continue;
 		long long count = strtoll(br + 1, NULL, 10);
+		int64_t bytes;
 		int unit = 1;
 		if (strstr(p, ".b16") && strstr(p, ".b16") < br) unit = 2;
 		else if ((strstr(p, ".b32") && strstr(p, ".b32") < br) || (strstr(p, ".f32") && strstr(p, ".f32") < br)) unit = 4;
 		else if ((strstr(p, ".b64") && strstr(p, ".b64") < br) || (strstr(p, ".f64") && strstr(p, ".f64") < br)) unit = 8;
-		total += count * unit;
+		/* a student's PTX may declare anything: an absurd size saturates (the
+		 * occupancy then says it does not fit) instead of overflowing */
+		if (count < 0 || ck_mul_i64(count, unit, &bytes) || ck_add_i64(total, bytes, &bytes) || bytes > INT_MAX)
+			total = INT_MAX;
+		else
+			total = bytes;
 	}
 	free(text);
 	return (int)total;
