@@ -156,7 +156,7 @@ static int decl_shared(emu_pstate *ps, char *s, int module_level)
 	int align = 1, elem = 0;
 	char name[64] = "";
 	int64_t count = 1;
-	char *dims = NULL;
+	char dims[80] = ""; /* "[16][4]" after the name, read once the element type is known */
 	char *p = s;
 	while (*p) {
 		p = emu_skip_sp(p);
@@ -185,7 +185,7 @@ static int decl_shared(emu_pstate *ps, char *s, int module_level)
 		} else {
 			char *br = strchr(w, '[');
 			if (br) {
-				dims = xstrdup(br);
+				util_strlcpy(dims, br, sizeof dims);
 				*br = 0;
 			}
 			util_strlcpy(name, w, sizeof name);
@@ -194,13 +194,9 @@ static int decl_shared(emu_pstate *ps, char *s, int module_level)
 			break;
 		}
 	}
-	if (!name[0] || !elem) {
-		free(dims);
+	if (!name[0] || !elem)
 		return emu_perr(ps, ps->line, "cannot read this .shared declaration");
-	}
-	int bad_dims = dims && array_count(dims, EMU_MAX_SMEM, &count) < 0;
-	free(dims);
-	if (bad_dims || (count == 0 && !is_extern))
+	if ((dims[0] && array_count(dims, EMU_MAX_SMEM, &count) < 0) || (count == 0 && !is_extern))
 		return emu_perr(ps, ps->line, "bad size of .shared '%s' (1..%d bytes)", name, EMU_MAX_SMEM);
 	if (align < elem)
 		align = elem;
