@@ -260,6 +260,11 @@ static void test_parse_int_limits(void **state)
 	assert_int_equal(emu_parse_int("-9223372036854775809", &v), -1);
 	assert_int_equal(emu_parse_int("18446744073709551616", &v), -1); /* was clamped to 2^64 - 1 */
 	assert_int_equal(emu_parse_int("0x", &v), -1);
+	uint64_t bits;
+	assert_int_equal(emu_parse_literal("0f3F800000", ET_F32, &bits), 0);
+	assert_true(bits == 0x3f800000);
+	assert_int_equal(emu_parse_literal("0fZZZZZZZZ", ET_F32, &bits), -1); /* was read as 0 */
+	assert_int_equal(emu_parse_literal("0d3FF00000000000zz", ET_F64, &bits), -1);
 }
 
 /* ---- resource limits: refused with a message, never an abort ---- */

@@ -98,10 +98,19 @@ static uint64_t float_bits(double d, emu_type t)
 	return u;
 }
 
+/* Every character a hex digit: 0f/0d literals are read whole or not at all. */
+static int all_hex(const char *s)
+{
+	for (; *s; s++)
+		if (!isxdigit((unsigned char)*s))
+			return 0;
+	return 1;
+}
+
 int emu_parse_literal(const char *s, emu_type t, uint64_t *out)
 {
 	int isf = emu_types[t].kind == 'f';
-	if ((s[0] == '0' && (s[1] == 'f' || s[1] == 'F')) && strlen(s) == 10) {
+	if ((s[0] == '0' && (s[1] == 'f' || s[1] == 'F')) && strlen(s) == 10 && all_hex(s + 2)) {
 		uint32_t b = (uint32_t)strtoul(s + 2, NULL, 16);
 		float f;
 		memcpy(&f, &b, 4);
@@ -109,7 +118,7 @@ int emu_parse_literal(const char *s, emu_type t, uint64_t *out)
 		*out = t == ET_F64 || t == ET_F16 ? float_bits(f, t) : b;
 		return 0;
 	}
-	if ((s[0] == '0' && (s[1] == 'd' || s[1] == 'D')) && strlen(s) == 18) {
+	if ((s[0] == '0' && (s[1] == 'd' || s[1] == 'D')) && strlen(s) == 18 && all_hex(s + 2)) {
 		uint64_t b = strtoull(s + 2, NULL, 16);
 		double d;
 		memcpy(&d, &b, 8);
