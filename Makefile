@@ -110,7 +110,7 @@ fuzz: fuzz-build
 		PTXTUTOR_ROOT=$(CURDIR) $(FUZZ_BUILD)/$$f -max_total_time=$(FUZZ_SECONDS) -max_len=8192 -timeout=10 \
 			-rss_limit_mb=4096 -dict=tests/fuzz/ptx.dict -artifact_prefix=$(FUZZ_BUILD)/ -print_final_stats=1 \
 			$(FUZZ_BUILD)/corpus/$$f tests/fuzz/corpus/$$f >$(FUZZ_BUILD)/$$f.log 2>&1; rc=$$?; \
-		grep -E '^#[0-9]+ +(DONE|pulse)|^stat::number_of_executed_units|SUMMARY' $(FUZZ_BUILD)/$$f.log | tail -n 2; \
+		grep -E '^#[0-9]+[[:space:]]+(DONE|pulse)|^stat::number_of_executed_units|SUMMARY' $(FUZZ_BUILD)/$$f.log | tail -n 2; \
 		[ $$rc = 0 ] || { echo "  $$f: a finding (exit $$rc), see $(FUZZ_BUILD)/$$f.log"; exit 1; }; \
 	done
 
