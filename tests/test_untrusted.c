@@ -19,6 +19,7 @@
 #include "emu/emu.h"
 #include "emu/emu_internal.h"
 #include "emu/emu_parser.h"
+#include "model/model.h"
 
 /* ---- helpers ---- */
 
@@ -397,6 +398,35 @@ static void test_expr_depth(void **state)
 	assert_int_equal(v, 1);
 }
 
+/* ---- parameters: one check with ranges (show 8 --set PAD=-100 indexed per_bank[-4]) ---- */
+
+static void test_param_ranges(void **state)
+{
+	(void)state;
+	lesson *l = calloc(1, sizeof *l);
+	assert_non_null(l);
+	strcpy(l->id, "mma");
+	strcpy(l->params[0].name, "PAD");
+	strcpy(l->params[1].name, "BM");
+	l->params[1].value = 128;
+	l->nparams = 2;
+	char err[256];
+	expr_env ov = {0};
+	assert_int_equal(model_check_params(l, &ov, err, sizeof err), 0);
+	expr_set(&ov, "PAD", -100);
+	assert_int_equal(model_check_params(l, &ov, err, sizeof err), -1);
+	assert_string_equal(err, "PAD=-100 is out of range (PAD is 0..256)");
+	expr_set(&ov, "PAD", 8);
+	expr_set(&ov, "BM", LLONG_MAX); /* an overflowing what-if */
+	assert_int_equal(model_check_params(l, &ov, err, sizeof err), -1);
+	assert_non_null(strstr(err, "BM=9223372036854775807 is out of range (BM is 1..4096)"));
+	expr_env none = {0};
+	l->params[1].value = 0; /* a lesson's own value is checked too */
+	assert_int_equal(model_check_params(l, &none, err, sizeof err), -1);
+	assert_non_null(strstr(err, "lesson mma: BM=0 is out of range"));
+	free(l);
+}
+
 /* ---- the rest ---- */
 
 static void test_checked_helpers(void **state)
@@ -467,6 +497,7 @@ int main(void)
 		cmocka_unit_test(test_cpasync_pending_limit),
 		cmocka_unit_test(test_expr_overflow),
 		cmocka_unit_test(test_expr_depth),
+		cmocka_unit_test(test_param_ranges),
 		cmocka_unit_test(test_checked_helpers),
 		cmocka_unit_test(test_json_invalid_utf8),
 		cmocka_unit_test(test_userptx_huge_line_numbers),
