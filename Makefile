@@ -25,7 +25,24 @@ TESTSRC := $(sort $(wildcard tests/test_*.c))
 TESTBIN := $(TESTSRC:tests/%.c=$(BUILD)/tests/%)
 BIN     ?= ptxtutor
 
-.PHONY: all run test asan deps clean ptxas-check ptx gpu-bandwidth
+# Where `make install` puts things: PREFIX/bin, PREFIX/share/ptxtutor (the
+# lessons, PTX and assets), PREFIX/share/man/man1; DESTDIR stages it.
+PREFIX  ?= /usr/local
+DESTDIR ?=
+DATADIR := $(PREFIX)/share/ptxtutor
+
+# The fuzz harnesses (tests/fuzz/fuzz_*.c): libFuzzer builds for `make fuzz`
+# (clang), replay builds over the checked-in corpora for `make test` (any CC).
+FUZZSRC   := $(sort $(wildcard tests/fuzz/fuzz_*.c))
+FUZZNAMES := $(FUZZSRC:tests/fuzz/%.c=%)
+REPLAYBIN := $(FUZZNAMES:%=$(BUILD)/fuzz/replay_%)
+FUZZ_CC      ?= clang
+FUZZ_SECONDS ?= 60
+FUZZ_BUILD   := build-fuzz
+FUZZ_FLAGS   := -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
+FUZZ_OBJ     := $(LIBOBJ:$(BUILD)/%=$(FUZZ_BUILD)/%)
+
+.PHONY: all run test asan deps clean ptxas-check ptx gpu-bandwidth install uninstall fuzz fuzz-build
 all: $(BIN)
 
 $(BIN): $(OBJ)
@@ -36,6 +53,14 @@ $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
 	@echo "  CC    $<"
 	$(Q)$(CC) $(CFLAGS) $(WARN) $(NCURSES_CFLAGS) -Isrc -MMD -MP -c -o $@ $<
+
+# The install prefix the binary falls back to (src/base/util.c util_root).
+$(BUILD)/src/base/util.o: CFLAGS += -DPTXTUTOR_DATADIR='"$(DATADIR)"'
+
+$(BUILD)/fuzz/replay_%: tests/fuzz/%.c tests/fuzz/replay.c tests/fuzz/fuzz.h $(LIBOBJ)
+	@mkdir -p $(dir $@)
+	@echo "  FUZZ  $< (replay)"
+	$(Q)$(CC) $(CFLAGS) $(WARN) $(NCURSES_CFLAGS) -Isrc -Itests/fuzz -o $@ $< tests/fuzz/replay.c $(LIBOBJ) $(LIBS)
 
 $(BUILD)/tests/%: tests/%.c $(LIBOBJ)
 	@mkdir -p $(dir $@)
@@ -53,7 +78,7 @@ run: deps
 	./$(BIN)
 
 test: deps
-	$(Q)$(MAKE) --no-print-directory all $(TESTBIN)
+	$(Q)$(MAKE) --no-print-directory all $(TESTBIN) $(REPLAYBIN)
 	$(Q)sh tests/run.sh $(BUILD) ./$(BIN)
 
 # The same tests under AddressSanitizer and UBSan, in their own build tree.
@@ -61,7 +86,7 @@ asan: deps
 	$(Q)$(MAKE) --no-print-directory BUILD=build-asan BIN=build-asan/ptxtutor \
 		CFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" \
 		LDFLAGS="-fsanitize=address,undefined" build-asan/ptxtutor \
-		$(TESTBIN:$(BUILD)/%=build-asan/%)
+		$(TESTBIN:$(BUILD)/%=build-asan/%) $(REPLAYBIN:$(BUILD)/%=build-asan/%)
 	$(Q)ASAN_OPTIONS=detect_leaks=1 sh tests/run.sh build-asan build-asan/ptxtutor
 
 # Every shipped PTX file must assemble as it is (needs ptxas; skipped without).
@@ -79,5 +104,50 @@ $(BUILD)/gpu-bandwidth: scripts/gpu-bandwidth.cu
 	@mkdir -p $(BUILD)
 	$(NVCC) -O3 -gencode arch=compute_80,code=compute_80 -gencode arch=compute_90,code=sm_90 -o $@ $<
 
+# libFuzzer over every harness, FUZZ_SECONDS each (FUZZERS=... picks some),
+# from the checked-in seeds plus a work corpus in build-fuzz/; a crash is kept
+# as build-fuzz/crash-* (minimise it into tests/fuzz/corpus/NAME/ once fixed).
+FUZZERS ?= $(FUZZNAMES)
+fuzz-build: $(FUZZERS:%=$(FUZZ_BUILD)/%)
+
+fuzz: fuzz-build
+	$(Q)for f in $(FUZZERS); do \
+		mkdir -p $(FUZZ_BUILD)/corpus/$$f; \
+		echo "  FUZZ  $$f for $(FUZZ_SECONDS) s (log: $(FUZZ_BUILD)/$$f.log)"; \
+		PTXTUTOR_ROOT=$(CURDIR) $(FUZZ_BUILD)/$$f -max_total_time=$(FUZZ_SECONDS) -max_len=8192 -timeout=10 \
+			-rss_limit_mb=4096 -dict=tests/fuzz/ptx.dict -artifact_prefix=$(FUZZ_BUILD)/ -print_final_stats=1 \
+			$(FUZZ_BUILD)/corpus/$$f tests/fuzz/corpus/$$f >$(FUZZ_BUILD)/$$f.log 2>&1; rc=$$?; \
+		grep -E '^#[0-9]+[[:space:]]+(DONE|pulse)|^stat::number_of_executed_units|SUMMARY' $(FUZZ_BUILD)/$$f.log | tail -n 2; \
+		[ $$rc = 0 ] || { echo "  $$f: a finding (exit $$rc), see $(FUZZ_BUILD)/$$f.log"; exit 1; }; \
+	done
+
+$(FUZZ_BUILD)/%.o: %.c
+	@mkdir -p $(dir $@)
+	@echo "  CC    $< (fuzz)"
+	$(Q)$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link $(WARN) $(NCURSES_CFLAGS) -Isrc -MMD -MP -c -o $@ $<
+
+$(FUZZ_BUILD)/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz.h $(FUZZ_OBJ)
+	@echo "  LD    $@"
+	$(Q)$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer $(WARN) $(NCURSES_CFLAGS) -Isrc -Itests/fuzz -o $@ $< $(FUZZ_OBJ) $(LIBS)
+
+-include $(FUZZ_OBJ:.o=.d)
+.SECONDARY: $(FUZZ_OBJ)
+
+# Installs the tutor: the binary, its data (lessons, PTX, assets: what
+# util_root looks for in PREFIX/share/ptxtutor) and the man page.
+install: all
+	$(Q)install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(DATADIR) $(DESTDIR)$(PREFIX)/share/man/man1
+	$(Q)install -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/ptxtutor
+	$(Q)for d in lessons ptx assets; do \
+		find $$d -type d -exec install -d $(DESTDIR)$(DATADIR)/{} \; && \
+		find $$d -type f -exec install -m 644 {} $(DESTDIR)$(DATADIR)/{} \; || exit 1; \
+	done
+	$(Q)install -m 644 docs/ptxtutor.1 $(DESTDIR)$(PREFIX)/share/man/man1/ptxtutor.1
+	@echo "  INSTALL $(DESTDIR)$(PREFIX)"
+
+uninstall:
+	rm -rf $(DESTDIR)$(DATADIR)
+	rm -f $(DESTDIR)$(PREFIX)/bin/ptxtutor $(DESTDIR)$(PREFIX)/share/man/man1/ptxtutor.1
+
 clean:
-	rm -rf build build-asan $(BIN)
+	rm -rf build build-asan $(FUZZ_BUILD) $(BIN)

@@ -97,7 +97,6 @@ wait_for ed2 "against the original"
 has ed2 "2 lines added, 1 removed" && has ed2 "fmaa.rn.f32" && has ed2 "y restores the original"
 check "edit: R shows the diff against the original" $? ed2
 T send-keys -t ed2 y
-sleep 0.3
 wait_for ed2 "Restored the shipped"
 ! has ed2 "[edited]" && ! has ed2 "against the original" && [ ! -e "$COPY" ] && grep -q fmaa "$COPY~" &&
 	[ "$(sum "$SHIPPED")" = "$SHIPPED_SUM" ]

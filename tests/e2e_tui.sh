@@ -102,8 +102,7 @@ row0() { cap "$1" | head -n 1; }
 # The terminal is given back: main screen, cursor shown.
 restored() { [ "$(fmt "$1" '#{alternate_on}')" = 0 ] && [ "$(fmt "$1" '#{cursor_flag}')" = 1 ]; }
 
-# One session that lives throughout keeps the server up between tests.
-T new-session -d -s keep "sleep 600"
+# (lib_tmux.sh's keeper session keeps the server up between tests.)
 
 # ---- golden screens at both sizes ----
 for size in 80x24 160x48; do
@@ -149,8 +148,7 @@ for size in 80x24 160x48; do
 	has "$s" "any other key closes" && has "$s" "next lesson" && has "$s" "this help"
 	check "tui $size ? shows help" $? "$s"
 	T send-keys -t "$s" x
-	sleep 0.2
-	! has "$s" "any other key closes"
+	wait_gone "$s" "any other key closes"
 	check "tui $size any key closes help" $? "$s"
 
 	T send-keys -t "$s" q
@@ -186,7 +184,7 @@ T kill-session -t run
 # ---- the text mode prints the same screen as the tutor draws ----
 start same 80 24 -- --lesson 1
 wait_for same "Fixture naive kernel"
-sleep 0.2
+wait_stable same
 cap same | sed 's/ *$//' >"$WORK/tui.txt"
 LANG=C.UTF-8 LC_ALL=C.UTF-8 PTXTUTOR_ROOT=$FX XDG_STATE_HOME=$WORK/state-same \
 	"$BIN" show 1 --screen --width 80 --height 24 | sed 's/ *$//' >"$WORK/screen.txt"

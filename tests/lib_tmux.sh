@@ -1,15 +1,34 @@
 # lib_tmux.sh: what the tmux end-to-end tests share, sourced after they set SOCK_NAME.
 # Gives WORK (a temporary folder, removed at exit), T (tmux on a private socket),
 # $WORK/wrap.sh (runs a command, prints EXIT=status, keeps the pane open), cap, has,
-# wait_for and check. Test scripts print "ok NAME" / "not ok NAME" / "skip NAME: why".
+# wait_for, wait_gone, wait_stable and check. Test scripts print "ok NAME" /
+# "not ok NAME" / "skip NAME: why".
+#
+# Robust under load: each script has its own server (socket name + pid), kept
+# alive by a keeper session so killing a test's last session never makes the
+# server exit while the next new-session connects to it ("server exited
+# unexpectedly"); at exit the server is killed and waited for. Waits poll for a
+# condition, never sleep a fixed time; their limits are generous (they return
+# as soon as the condition holds) and scale with E2E_SLOW (default 3).
 WORK=$(mktemp -d)
 SOCK="${SOCK_NAME:-ptxtutor-e2e}-$$"
+E2E_SLOW=${E2E_SLOW:-3}
 T() { LC_ALL=C.UTF-8 tmux -L "$SOCK" -f /dev/null "$@"; }
 cleanup() {
+	pid=$(T display-message -p -t _keeper '#{pid}' 2>/dev/null)
 	T kill-server 2>/dev/null
+	# the server's pid (tmux's own, from its format): gone before the next test starts
+	i=0
+	while [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null && [ $i -lt 100 ]; do
+		sleep 0.05
+		i=$((i + 1))
+	done
 	rm -rf "$WORK"
 }
 trap cleanup EXIT INT TERM
+
+# The keeper: the server lives from here to cleanup, whatever the tests kill.
+T new-session -d -s _keeper -x 20 -y 5 "sleep 3600"
 
 # The tutor runs under this wrapper so its exit status stays on the screen.
 cat >"$WORK/wrap.sh" <<'WRAP'
@@ -21,16 +40,38 @@ WRAP
 
 cap() { T capture-pane -p -t "$1"; }
 has() { cap "$1" | grep -qF -- "$2"; }
-# wait_for SESSION TEXT [SECONDS]: until TEXT is on the screen (default 10 s;
-# the emulator is slower under the sanitizers).
+# wait_for SESSION TEXT [SECONDS]: until TEXT is on the screen (default 10 s,
+# times E2E_SLOW: the emulator is slower under the sanitizers and under load).
 wait_for() {
-	i=0 lim=$((${3:-10} * 10))
+	i=0 lim=$((${3:-10} * 10 * E2E_SLOW))
 	while [ $i -lt $lim ]; do
 		has "$1" "$2" && return 0
 		sleep 0.1
 		i=$((i + 1))
 	done
 	return 1
+}
+# wait_gone SESSION TEXT [SECONDS]: until TEXT is no longer on the screen.
+wait_gone() {
+	i=0 lim=$((${3:-10} * 10 * E2E_SLOW))
+	while [ $i -lt $lim ]; do
+		has "$1" "$2" || return 0
+		sleep 0.1
+		i=$((i + 1))
+	done
+	return 1
+}
+# wait_stable SESSION: until the screen stays the same over three polls (a
+# frame drawn in pieces has settled).
+wait_stable() {
+	i=0 same=0 prev=""
+	while [ $i -lt $((50 * E2E_SLOW)) ] && [ $same -lt 3 ]; do
+		now=$(cap "$1")
+		if [ "$now" = "$prev" ]; then same=$((same + 1)); else same=0; fi
+		prev=$now
+		sleep 0.1
+		i=$((i + 1))
+	done
 }
 # check NAME STATUS [SESSION]: ok or not ok, with the screen on failure.
 check() {

@@ -28,9 +28,9 @@ for t in "$BUILD"/tests/test_*; do
 	pass=$((pass + p)) fail=$((fail + f)) skip=$((skip + s))
 done
 # Shell tests print "ok NAME", "not ok NAME" or "skip NAME: why", one per line.
-for t in "$ROOT"/tests/e2e_*.sh "$ROOT"/tests/ptxas_check.sh "$ROOT"/tests/ptx_generated.sh; do
+for t in "$ROOT"/tests/e2e_*.sh "$ROOT"/tests/ptxas_check.sh "$ROOT"/tests/ptx_generated.sh "$ROOT"/tests/fuzz/replay.sh; do
 	[ -f "$t" ] || continue
-	sh "$t" >"$log" 2>&1
+	sh "$t" "$BUILD" >"$log" 2>&1
 	rc=$?
 	cat "$log"
 	p=$(grep -c '^ok ' "$log")

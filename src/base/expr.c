@@ -2,10 +2,15 @@
 #include "base/expr.h"
 
 #include <ctype.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "base/checked.h"
 #include "base/util.h"
+
+/* Nesting deeper than this is refused: the parser recurses once per level. */
+#define EXPR_MAX_DEPTH 64
 
 int expr_set(expr_env *env, const char *name, long long value)
 {
@@ -41,10 +46,24 @@ typedef struct {
 	int errlen;
 	int failed;
 	int depth;   /* parenthesis nesting */
+	int nest;    /* recursion: parentheses, functions and unary minus, up to EXPR_MAX_DEPTH */
 	int ceil_at; /* divisions at this depth round up: inside ceil( ... ) */
 } parser;
 
 static long long parse_sum(parser *ps);
+
+/* The result of one operation, or a failure when it does not fit in 64 bits:
+ * an expression from the command line (--grid, --set) must never wrap or trap. */
+static long long checked(parser *ps, int bad, int64_t v)
+{
+	if (bad) {
+		if (!ps->failed && ps->err)
+			snprintf(ps->err, (size_t)ps->errlen, "overflow: the value does not fit in 64 bits");
+		ps->failed = 1;
+		return 0;
+	}
+	return v;
+}
 
 static void fail(parser *ps, const char *msg, const char *what)
 {
@@ -83,19 +102,22 @@ static long long divide(parser *ps, long long a, long long b, int ceil_div)
 		fail(ps, "division by zero%s", "");
 		return 0;
 	}
-	if (ceil_div && a > 0 && b > 0)
-		return (a + b - 1) / b;
-	return a / b;
+	int64_t q = 0;
+	int bad = ck_div_i64(a, b, &q);
+	if (!bad && ceil_div && a > 0 && b > 0 && a % b) /* ceil(a/b) = a/b + 1, which cannot overflow here */
+		q++;
+	return checked(ps, bad, q);
 }
 
 static long long parse_primary(parser *ps)
 {
 	skip(ps);
 	if (isdigit((unsigned char)*ps->p)) {
-		long long v = 0;
+		int64_t v = 0;
+		int bad = 0;
 		while (isdigit((unsigned char)*ps->p))
-			v = v * 10 + (*ps->p++ - '0');
-		return v;
+			bad |= ck_mul_i64(v, 10, &v) || ck_add_i64(v, *ps->p++ - '0', &v);
+		return checked(ps, bad, v);
 	}
 	if (isalpha((unsigned char)*ps->p) || *ps->p == '_') {
 		char name[EXPR_NAME_MAX];
@@ -127,8 +149,8 @@ static long long parse_primary(parser *ps)
 			fail(ps, "unknown function '%s'", name);
 			return 0;
 		}
-		long long v;
-		if (!expr_get(ps->env, name, &v))
+		long long v = 0;
+		if (!ps->env || !expr_get(ps->env, name, &v))
 			fail(ps, "unknown name '%s'", name);
 		return v;
 	}
@@ -145,8 +167,16 @@ static long long parse_primary(parser *ps)
 
 static long long parse_unary(parser *ps)
 {
-	if (accept(ps, '-'))
-		return -parse_unary(ps);
+	if (accept(ps, '-')) {
+		if (++ps->nest > EXPR_MAX_DEPTH) {
+			fail(ps, "too deeply nested%s", "");
+			return 0;
+		}
+		int64_t v = 0;
+		int bad = ck_sub_i64(0, parse_unary(ps), &v);
+		ps->nest--;
+		return checked(ps, bad, v);
+	}
 	return parse_primary(ps);
 }
 
@@ -158,11 +188,19 @@ static long long parse_term(parser *ps)
 		char op = *ps->p;
 		if (op == '*') {
 			ps->p++;
-			v *= parse_unary(ps);
+			int64_t r = 0;
+			int bad = ck_mul_i64(v, parse_unary(ps), &r);
+			v = checked(ps, bad, r);
 		} else if (op == '/' || op == '%') {
 			ps->p++;
 			long long b = parse_unary(ps);
-			v = op == '/' ? divide(ps, v, b, ps->ceil_at == ps->depth) : (b ? v % b : (fail(ps, "modulo by zero%s", ""), 0));
+			int64_t r = 0;
+			if (op == '/')
+				v = divide(ps, v, b, ps->ceil_at == ps->depth);
+			else if (ck_mod_i64(v, b, &r))
+				fail(ps, "modulo by zero%s", "");
+			else
+				v = r;
 		} else {
 			return v;
 		}
@@ -171,20 +209,30 @@ static long long parse_term(parser *ps)
 
 static long long parse_sum(parser *ps)
 {
+	if (++ps->nest > EXPR_MAX_DEPTH) {
+		fail(ps, "too deeply nested%s", "");
+		ps->nest--;
+		return 0;
+	}
 	long long v = parse_term(ps);
 	for (;;) {
+		int64_t r = 0;
+		int bad;
 		if (accept(ps, '+'))
-			v += parse_term(ps);
+			bad = ck_add_i64(v, parse_term(ps), &r);
 		else if (accept(ps, '-'))
-			v -= parse_term(ps);
+			bad = ck_sub_i64(v, parse_term(ps), &r);
 		else
-			return v;
+			break;
+		v = checked(ps, bad, r);
 	}
+	ps->nest--;
+	return v;
 }
 
 int expr_eval(const char *s, const expr_env *env, long long *out, char *err, int errlen)
 {
-	parser ps = {s, env, err, errlen, 0, 0, -1};
+	parser ps = {.p = s, .env = env, .err = err, .errlen = errlen, .ceil_at = -1};
 	long long v = parse_sum(&ps);
 	skip(&ps);
 	if (!ps.failed && *ps.p)

@@ -115,16 +115,25 @@ char *util_read_file(const char *path, size_t *len, char *err, size_t errlen)
 			snprintf(err, errlen, "%s: %s", path, strerror(errno));
 		return NULL;
 	}
+	/* A path from a lesson or the command line may name a device or a
+	 * huge file: only regular files, and only up to UTIL_MAX_FILE bytes. */
+	struct stat st;
+	if (fstat(fileno(f), &st) == 0 && !S_ISREG(st.st_mode)) {
+		fclose(f);
+		if (err)
+			snprintf(err, errlen, "%s: not a regular file", path);
+		return NULL;
+	}
 	strbuf sb = {0};
 	char buf[65536];
 	size_t n;
-	while ((n = fread(buf, 1, sizeof buf, f)) > 0)
+	while ((n = fread(buf, 1, sizeof buf, f)) > 0 && sb.len <= UTIL_MAX_FILE)
 		sb_appendn(&sb, buf, n);
-	int bad = ferror(f);
+	int bad = ferror(f), big = sb.len > UTIL_MAX_FILE;
 	fclose(f);
-	if (bad) {
+	if (bad || big) {
 		if (err)
-			snprintf(err, errlen, "%s: read error", path);
+			snprintf(err, errlen, big ? "%s: larger than %d MiB" : "%s: read error", path, UTIL_MAX_FILE >> 20);
 		sb_free(&sb);
 		return NULL;
 	}
@@ -173,6 +182,12 @@ static int has_lessons(const char *dir)
 	return stat(p, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
+/* Where `make install` puts the data: the binary in PREFIX/bin, the data in
+ * PREFIX/share/ptxtutor. The Makefile passes its PREFIX; the default is make's. */
+#ifndef PTXTUTOR_DATADIR
+#define PTXTUTOR_DATADIR "/usr/local/share/ptxtutor"
+#endif
+
 const char *util_root(void)
 {
 	static char root[PATH_MAX];
@@ -183,22 +198,24 @@ const char *util_root(void)
 		util_strlcpy(root, env, sizeof root);
 		return root;
 	}
-	/* The binary is built at the top of the tree, so its directory is the
-	 * root wherever the user starts it from. */
+	/* The binary built at the top of the tree finds the tree next to itself;
+	 * an installed one finds ../share/ptxtutor, wherever the prefix was
+	 * moved to (DESTDIR, a copied tree); then the prefix it was built for. */
 	char exe[PATH_MAX];
 	ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-	if (n > 0) {
-		exe[n] = '\0';
-		char *slash = strrchr(exe, '/');
-		if (slash) {
-			*slash = '\0';
-			if (has_lessons(exe)) {
-				util_strlcpy(root, exe, sizeof root);
+	char *slash = n > 0 ? (exe[n] = '\0', strrchr(exe, '/')) : NULL;
+	if (slash) {
+		*slash = '\0';
+		char share[PATH_MAX + 32];
+		snprintf(share, sizeof share, "%s/../share/ptxtutor", exe);
+		const char *const where[] = {exe, share};
+		for (size_t i = 0; i < ARRAY_LEN(where); i++)
+			if (has_lessons(where[i]) && strlen(where[i]) < sizeof root) {
+				util_strlcpy(root, where[i], sizeof root);
 				return root;
 			}
-		}
 	}
-	util_strlcpy(root, ".", sizeof root);
+	util_strlcpy(root, has_lessons(PTXTUTOR_DATADIR) ? PTXTUTOR_DATADIR : ".", sizeof root);
 	return root;
 }
 

@@ -31,8 +31,10 @@ void sb_printf(strbuf *sb, const char *fmt, ...) __attribute__((format(printf, 2
 void sb_vprintf(strbuf *sb, const char *fmt, va_list ap);
 void sb_free(strbuf *sb);
 
-/* Reads a whole file into a NUL-terminated buffer (caller frees).
- * Returns NULL and fills err (if given) with "PATH: reason" on failure. */
+/* Reads a whole regular file of at most UTIL_MAX_FILE bytes into a
+ * NUL-terminated buffer (caller frees). Returns NULL and fills err (if
+ * given) with "PATH: reason" on failure. */
+#define UTIL_MAX_FILE (64 << 20)
 char *util_read_file(const char *path, size_t *len, char *err, size_t errlen);
 
 /* Copies at most dstlen-1 bytes and always terminates. */
@@ -45,7 +47,9 @@ int util_icontains(const char *haystack, const char *needle);
 char *util_trim(char *s);
 
 /* The project root: the directory holding lessons/ and ptx/. Found from
- * $PTXTUTOR_ROOT, then the executable's own directory, then the current one. */
+ * $PTXTUTOR_ROOT, then the executable's own directory, then the install
+ * prefix (../share/ptxtutor next to the binary's bin/, then the PREFIX it
+ * was built for), then the current one. */
 const char *util_root(void);
 
 /* Joins util_root() and a relative path into dst. */

@@ -1,4 +1,5 @@
 /* cli: the usage lines and option helpers shared by the subcommands. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -47,9 +48,14 @@ int cli_parse_set(const char *s, expr_env *env)
 		fprintf(stderr, "ptxtutor: bad --set '%s' (want KEY=VALUE)\n", s);
 		return -1;
 	}
+	errno = 0;
 	long long v = strtoll(eq + 1, &end, 10);
 	if (end == eq + 1 || *end) {
 		fprintf(stderr, "ptxtutor: bad value in --set '%s' (want an integer)\n", s);
+		return -1;
+	}
+	if (errno == ERANGE) { /* never clamped to a value nobody wrote */
+		fprintf(stderr, "ptxtutor: --set '%s': the value does not fit in 64 bits\n", s);
 		return -1;
 	}
 	char key[EXPR_NAME_MAX];
@@ -59,5 +65,18 @@ int cli_parse_set(const char *s, expr_env *env)
 		fprintf(stderr, "ptxtutor: too many --set options\n");
 		return -1;
 	}
+	return 0;
+}
+
+int cli_parse_int(const char *opt, const char *s, long lo, long hi, int *out)
+{
+	char *end;
+	errno = 0;
+	long v = strtol(s, &end, 10);
+	if (end == s || *end || errno == ERANGE || v < lo || v > hi) {
+		fprintf(stderr, "ptxtutor: %s wants an integer %ld..%ld, not '%s'\n", opt, lo, hi, s);
+		return -1;
+	}
+	*out = (int)v;
 	return 0;
 }

@@ -45,6 +45,9 @@ int cmd_screen(const cli_command *self, int argc, char **argv);
 int cli_parse_size(const char *s, long long *M, long long *N, long long *K);
 /* Parses "KEY=VALUE" into env. Returns 0, or -1 after printing why. */
 int cli_parse_set(const char *s, expr_env *env);
+/* An integer option's value: digits (with a sign), nothing after, lo..hi;
+ * never clamped or wrapped. Returns 0, or -1 after a message naming opt. */
+int cli_parse_int(const char *opt, const char *s, long lo, long hi, int *out);
 
 /* Loads the course and prints each broken lesson's file:line message to stderr. */
 int cli_course(course *c);

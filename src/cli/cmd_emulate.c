@@ -187,7 +187,8 @@ int cmd_emulate(const cli_command *self, int argc, char **argv)
 	emu_result res;
 	char err[512];
 	watch w = {.force = o.force, .tty = isatty(2) && !o.json};
-	emu_options opt = {.progress = on_progress, .progress_ctx = &w};
+	emu_options opt = {.progress = on_progress, .progress_ctx = &w,
+			   .deadline_s = o.timeout}; /* --timeout S: the emulator's wall-clock deadline */
 	struct sigaction sa = {.sa_handler = on_sigint}, old;
 	sigemptyset(&sa.sa_mask);
 	interrupted = 0;

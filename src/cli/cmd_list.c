@@ -9,6 +9,7 @@
 #include "course/lesson.h"
 #include "course/state.h"
 #include "model/model.h"
+#include "base/util.h"
 
 int cli_course(course *c)
 {
@@ -53,6 +54,12 @@ int cmd_list(const cli_command *self, int argc, char **argv)
 	}
 	static course c;
 	cli_course(&c);
+	if (c.n == 0) { /* an empty table and exit 0 would hide a wrong PTXTUTOR_ROOT or install */
+		fprintf(stderr, "ptxtutor: no lessons found in %s/lessons (set PTXTUTOR_ROOT to the folder that holds lessons/)\n",
+			util_root());
+		course_free(&c);
+		return 1;
+	}
 	/* The progress the tutor remembered (nothing read yet when none). */
 	static state_data st;
 	state_load(&st);

@@ -32,14 +32,17 @@ int cmd_run(const cli_command *self, int argc, char **argv)
 	}
 	if (o.emulate) {
 		course_free(&c);
-		char *eargv[64];
+		/* every argument but --emulate, however many (a fixed array dropped the 63rd on) */
+		char **eargv = xcalloc((size_t)argc + 1, sizeof *eargv);
 		int n = 0;
 		eargv[n++] = "emulate";
-		for (int i = 1; i < argc && n < 63; i++)
+		for (int i = 1; i < argc; i++)
 			if (strcmp(argv[i], "--emulate"))
 				eargv[n++] = argv[i];
 		eargv[n] = NULL;
-		return cmd_emulate(self, n, eargv);
+		int erc = cmd_emulate(self, n, eargv);
+		free(eargv);
+		return erc;
 	}
 	run_result res;
 	char title[RUN_ENTRY], label[RUN_ENTRY + 64];

@@ -89,11 +89,15 @@ static int parse(const cli_command *self, int argc, char **argv, options *op, in
 				return -1;
 			op->o.set = &op->set;
 			break;
-		case O_PAGE: op->o.page = atoi(optarg) - 1; break;
+		case O_PAGE:
+			if (cli_parse_int("--page", optarg, 1, 100000, &op->o.page) < 0)
+				return -1;
+			op->o.page--;
+			break;
 		case O_LESSON: op->o.lesson = optarg; break;
 		case O_SCREEN: op->screen = 1; break;
-		case O_W: op->width = atoi(optarg); break;
-		case O_H: op->height = atoi(optarg); break;
+		case O_W: if (cli_parse_int("--width", optarg, 1, 1000, &op->width) < 0) return -1; break;
+		case O_H: if (cli_parse_int("--height", optarg, 1, 500, &op->height) < 0) return -1; break;
 		case O_KEYS: op->keys = optarg; break;
 		case 'h': cli_usage(self, stdout, details); return 1;
 		default: cli_usage(self, stderr, details); return -1;

@@ -1,5 +1,6 @@
 /* launch_opts: the launch options `run` and `emulate` share — a lesson, or a PTX file with its own shape and parameter list — and the request they make. */
 #include "cli/launch_opts.h"
+#include "model/model.h"
 
 #include <getopt.h>
 #include <stdio.h>
@@ -231,14 +232,9 @@ int cli_launch_request(const cli_launch *o, const course *c, run_request *rq)
 			fprintf(stderr, "ptxtutor: no lesson '%s' (see ptxtutor list)\n", o->lesson);
 			return -1;
 		}
-		for (int i = 0; i < o->set.n; i++) {
-			int found = 0;
-			for (int j = 0; j < l->nparams; j++)
-				found |= !strcmp(l->params[j].name, o->set.v[i].name);
-			if (!found) {
-				fprintf(stderr, "ptxtutor: lesson %d has no parameter '%s'\n", l->number, o->set.v[i].name);
-				return -1;
-			}
+		if (model_check_params(l, &o->set, err, sizeof err)) {
+			fprintf(stderr, "ptxtutor: %s\n", err);
+			return -1;
 		}
 		if (launch_request_for_lesson(l, &o->set, M, N, K, rq, err, sizeof err)) {
 			fprintf(stderr, "ptxtutor: %s\n", err);

@@ -1,4 +1,5 @@
 /* main: the command line — one table of subcommands, each in its own cmd_*.c. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -65,7 +66,18 @@ static int is_lesson(const char *what)
 	return found;
 }
 
-int main(int argc, char **argv)
+/* Output that could not be written (`list > /dev/full`, a closed pipe) is a
+ * failure, never a silent exit 0: flushed and checked once, for every command. */
+static int finish(int rc)
+{
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		fprintf(stderr, "ptxtutor: cannot write the output: %s\n", strerror(errno ? errno : EIO));
+		return rc ? rc : 1;
+	}
+	return rc;
+}
+
+static int dispatch(int argc, char **argv)
 {
 	if (argc >= 2) {
 		const char *a = argv[1];
@@ -93,4 +105,9 @@ int main(int argc, char **argv)
 	}
 	/* No subcommand: the interactive tutor. */
 	return tutor.run(&tutor, argc, argv);
+}
+
+int main(int argc, char **argv)
+{
+	return finish(dispatch(argc, argv));
 }

@@ -671,7 +671,10 @@ int lesson_launch_for(const lesson *l, const expr_env *env, lesson_launch *out, 
 		return -1;
 	expr_get(env, "M", &M);
 	expr_get(env, "N", &N);
-	if (b[0] < 1 || b[1] < 1 || b[2] < 1 || b[0] * b[1] * b[2] > 1024 || t[0] < 1 || t[1] < 1 || smem < 0) {
+	/* each side bounded before the product, so nothing overflows (a lesson file or a what-if may say anything) */
+	if (b[0] < 1 || b[1] < 1 || b[2] < 1 || b[0] > 1024 || b[1] > 1024 || b[2] > 1024 || b[0] * b[1] * b[2] > 1024 ||
+	    t[0] < 1 || t[1] < 1 || t[0] > (1 << 20) || t[1] > (1 << 20) || smem < 0 || smem > 0x7fffffff ||
+	    M < 0 || N < 0 || M > (1LL << 40) || N > (1LL << 40)) {
 		snprintf(err, (size_t)errlen, "%s: launch shape out of range: block %lldx%lldx%lld, tile %lldx%lld, smem %lld",
 			 l->path, b[0], b[1], b[2], t[0], t[1], smem);
 		return -1;

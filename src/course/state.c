@@ -80,17 +80,12 @@ int state_count(unsigned long long set, int n)
 	return c;
 }
 
-int state_load(state_data *s)
+int state_parse(const char *text, state_data *s)
 {
-	char path[1024];
 	memset(s, 0, sizeof *s);
-	if (state_path(path, sizeof path) < 0)
-		return -1;
-	char *text = util_read_file(path, NULL, NULL, 0);
-	if (!text)
-		return -1;
+	char *copy = xstrdup(text);
 	char *save = NULL;
-	for (char *line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+	for (char *line = strtok_r(copy, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
 		char *sp = strchr(line, ' ');
 		if (!sp)
 			continue;
@@ -105,8 +100,22 @@ int state_load(state_data *s)
 			progress_line(s, line, val);
 		}
 	}
-	free(text);
+	free(copy);
 	return s->lesson[0] ? 0 : -1;
+}
+
+int state_load(state_data *s)
+{
+	char path[1024];
+	memset(s, 0, sizeof *s);
+	if (state_path(path, sizeof path) < 0)
+		return -1;
+	char *text = util_read_file(path, NULL, NULL, 0);
+	if (!text)
+		return -1;
+	int rc = state_parse(text, s);
+	free(text);
+	return rc;
 }
 
 int state_save(const state_data *s, char *err, int errlen)

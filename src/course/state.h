@@ -28,6 +28,9 @@ int state_path(char *dst, size_t len);
  * empty lesson; the progress read so far is kept); a damaged file is never an
  * error for the user. */
 int state_load(state_data *s);
+/* The state file's text ("lesson ID" and "page N" lines) into *s; what
+ * state_load reads, apart for the fuzzer. Returns 0, or -1 with no lesson. */
+int state_parse(const char *text, state_data *s);
 /* Writes the state file (directories made, replaced atomically). Returns 0,
  * or -1 with a message. */
 int state_save(const state_data *s, char *err, int errlen);

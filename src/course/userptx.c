@@ -331,6 +331,19 @@ static void add_mark(userptx_mark *out, int *n, int max, int line, int error, co
 	out[(*n)++] = m;
 }
 
+/* The digits at *q (up to end) as a line number, q moved past them; 0 (no
+ * line) when they would not fit an int: a log is text from outside. */
+static int read_line(const char **q, const char *end)
+{
+	long long line = 0;
+	while (*q < end && isdigit((unsigned char)**q)) {
+		line = line * 10 + (*(*q)++ - '0');
+		if (line > INT_MAX)
+			line = INT_MAX + 1LL; /* stays too big, never overflows */
+	}
+	return line > INT_MAX ? 0 : (int)line;
+}
+
 /* ptxas and the driver's JIT: "ptxas application ptx input, line 83; error   : text". */
 static int jit_mark(const char *s, size_t len, userptx_mark *out, int *n, int max)
 {
@@ -339,9 +352,7 @@ static int jit_mark(const char *s, size_t len, userptx_mark *out, int *n, int ma
 		if (strncmp(p, ", line ", 7))
 			continue;
 		const char *q = p + 7;
-		int line = 0;
-		while (q < end && isdigit((unsigned char)*q))
-			line = line * 10 + (*q++ - '0');
+		int line = read_line(&q, end);
 		if (q + 2 >= end || *q != ';')
 			continue;
 		q++;
@@ -370,9 +381,7 @@ static void emu_mark(const char *s, size_t len, const char *want, userptx_mark *
 		if (strncmp(p, ".ptx:", 5))
 			continue;
 		const char *q = p + 5;
-		int line = 0;
-		while (q < end && isdigit((unsigned char)*q))
-			line = line * 10 + (*q++ - '0');
+		int line = read_line(&q, end);
 		if (q >= end || *q != ':' || q == p + 5)
 			continue;
 		const char *start = p;

@@ -19,7 +19,25 @@ typedef enum {
 	EMU_ERR_BUDGET = -4,       /* the instruction budget ran out: an endless loop? */
 	EMU_ERR_BAD_REQUEST = -5,  /* the request: dtype, size, launch shape, args spec, no such entry or file */
 	EMU_ERR_CANCELLED = -6,    /* the progress callback stopped it (Ctrl-C, or the estimate is too long) */
+	EMU_ERR_DEADLINE = -7,     /* the wall-clock deadline (emu_options.deadline_s) passed */
 } emu_error;
+
+/* What a PTX file or a launch may ask of the emulator; more is refused with a
+ * message naming the limit, before anything is allocated. The emulator runs
+ * PTX from anywhere, so these bound its memory: the register file is
+ * warps x registers x 32 lanes x 8 bytes (64 MiB at the limits). */
+#define EMU_MAX_REGS 8192                 /* registers of one entry (declared, constants, special); a GPU has 255 per thread */
+#define EMU_MAX_REG_NAMES 64              /* names in one .reg statement */
+#define EMU_MAX_SMEM (228 * 1024)         /* shared bytes of a block, static + dynamic: a whole SM's */
+#define EMU_MAX_PARAMS 64                 /* parameters of one entry */
+#define EMU_MAX_PARAM_BYTES 32764         /* a kernel's parameter space, as CUDA 12.1 allows */
+#define EMU_MAX_ALIGN 4096                /* .align of a .param or .shared variable */
+#define EMU_MAX_OPS 65536                 /* instructions in one entry */
+#define EMU_MAX_THREADS 1024              /* threads of a block */
+#define EMU_MAX_GRID_YZ 65535             /* grid y and z, as CUDA; x up to 2^31 - 1 */
+#define EMU_MAX_WAIT_GROUP 1024           /* N of cp.async.wait_group N */
+#define EMU_MAX_CP_PENDING 65536          /* cp.async copies of one warp not yet waited for */
+#define EMU_MAX_MEMORY (2.0 * (1 << 30))  /* bytes of A, B, C and the reference a run may allocate */
 
 /* Instruction classes, counted per warp-level instruction issued (predicated-off
  * lanes still issue, as on the hardware). */
@@ -90,6 +108,7 @@ typedef struct {
 	int no_verify;                     /* skip the CPU reference (counting only) */
 	emu_progress_fn progress;          /* may be NULL */
 	void *progress_ctx;
+	double deadline_s;                 /* stop with EMU_ERR_DEADLINE after this many seconds of wall time; 0: none */
 } emu_options;
 
 typedef struct {

@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "emu/emu_parser.h"
+#include "base/checked.h"
 #include "base/util.h"
 
 /* ---- what each opcode accepts ---- */
@@ -485,8 +486,15 @@ static int shape_ldst(emu_pstate *ps, emu_op *o, char **parts, const char *full)
 		return emu_punsup(ps, ps->line, "st.param outside a call's arguments");
 	if (emu_addr_operand(ps, adr, &o->src[0], &o->imm, &is_param) < 0)
 		return -1;
-	if (is_param != (o->space == SP_PARAM)) /* adr is "[name" now */
+	if ((is_param != 0) != (o->space == SP_PARAM)) /* adr is "[name" now */
 		return emu_perr(ps, ps->line, "parameter '%s' read outside ld.param", emu_skip_sp(emu_skip_sp(adr) + 1));
+	if (is_param) { /* an access stays inside the parameter it names */
+		const emu_param *p = &ps->k->params[is_param - 1];
+		int64_t bytes = (int64_t)emu_types[o->type].bytes * o->vec;
+		if (!ck_within((uint64_t)o->imm, (uint64_t)bytes, (uint64_t)p->bytes))
+			return emu_perr(ps, ps->line, "ld.param of %lld bytes at offset %lld is outside '%s' (%d bytes)",
+					(long long)bytes, (long long)o->imm, p->name, p->bytes);
+	}
 	int regs[4];
 	int nv = emu_maybe_vector(ps, val, (emu_type)o->type, regs, 4, is_ld);
 	if (nv < 0)
@@ -504,9 +512,12 @@ static int shape_cpasync(emu_pstate *ps, emu_op *o, char **parts, int np)
 {
 	int is_param;
 	int64_t soff, sz;
+	int is_param2;
 	if (emu_addr_operand(ps, parts[0], &o->src[0], &o->imm, &is_param) < 0 ||
-	    emu_addr_operand(ps, parts[1], &o->src[1], &soff, &is_param) < 0)
+	    emu_addr_operand(ps, parts[1], &o->src[1], &soff, &is_param2) < 0)
 		return -1;
+	if (is_param || is_param2) /* a parameter's name is no address: cp.async [C+-32] */
+		return emu_perr(ps, ps->line, "cp.async takes a shared and a global address, not a parameter's name");
 	o->src[2] = emu_const_reg(ps, (uint64_t)soff);
 	if (emu_parse_int(emu_skip_sp(parts[2]), &sz) < 0 || (sz != 4 && sz != 8 && sz != 16))
 		return emu_perr(ps, ps->line, "cp.async size must be 4, 8 or 16");
@@ -599,6 +610,8 @@ static int operands(emu_pstate *ps, const opdesc *d, emu_op *o, char **parts, in
 	case SH_WAIT:
 		if (emu_parse_int(emu_skip_sp(parts[0]), &v) < 0)
 			return emu_perr(ps, ps->line, "cp.async.wait_group takes an integer");
+		if (v < 0 || v > EMU_MAX_WAIT_GROUP)
+			return emu_perr(ps, ps->line, "cp.async.wait_group %lld: N is 0..%d", (long long)v, EMU_MAX_WAIT_GROUP);
 		o->imm = v;
 		return 0;
 	case SH_CPASYNC:
@@ -612,7 +625,9 @@ static int operands(emu_pstate *ps, const opdesc *d, emu_op *o, char **parts, in
 			return emu_perr(ps, ps->line, "'%s' needs %d registers", full, o->vec);
 		o->ndst = (uint8_t)nv;
 		o->nsrc = 1;
-		return emu_addr_operand(ps, parts[1], &o->src[0], &o->imm, &is_param);
+		if (emu_addr_operand(ps, parts[1], &o->src[0], &o->imm, &is_param) < 0)
+			return -1;
+		return is_param ? emu_perr(ps, ps->line, "ldmatrix takes a shared address, not a parameter's name") : 0;
 	}
 	case SH_MMA:
 		return shape_mma(ps, o, parts);
@@ -669,7 +684,7 @@ static int guard(emu_pstate *ps, char **s, int *neg)
 	const emu_regdecl *rd = emu_find_regdecl(ps, name, &idx);
 	if (!rd || rd->type != ET_PRED)
 		return emu_perr(ps, ps->line, "unknown predicate '%s'", name) - 1;
-	return rd->base + idx;
+	return rd->base + idx * rd->vec;
 }
 
 int emu_decode(emu_pstate *ps, char *stmt)

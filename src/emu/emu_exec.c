@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "emu/emu_internal.h"
+#include "base/checked.h"
 #include "base/util.h"
 #include "model/access.h"
 
@@ -67,8 +68,8 @@ static inline uint64_t putf(double d, int t)
 typedef struct {
 	uint32_t soff;
 	uint64_t gaddr;
-	uint8_t size, srcsize;
-	int group;   /* -1 until committed */
+	uint8_t size, srcsize;   /* srcsize <= size <= 16, checked when issued */
+	long long group;         /* -1 until committed; 64 bits: a loop may commit billions */
 	int op;
 } cpreq;
 
@@ -79,7 +80,8 @@ typedef struct {
 	int lpc[32];
 	int id;
 	cpreq *cp;
-	int ncp, capcp, next_group;
+	int ncp, capcp;
+	long long next_group;
 } warp;
 
 typedef struct {
@@ -97,6 +99,7 @@ typedef struct {
 	warp *warps;
 	int nwarps;
 	long long budget;
+	long long setup_cost;     /* of one block, charged to the budget: set-up is work too */
 	char *err;
 	int errlen;
 	int failed;
@@ -208,7 +211,7 @@ static void count_access(emu_opcount *cnt, access_kind kind, const int64_t addr[
 
 /* ---- cp.async ---- */
 
-static int cp_complete(blockctx *b, warp *w, int upto_group)
+static int cp_complete(blockctx *b, warp *w, long long upto_group)
 {
 	int keep = 0;
 	for (int i = 0; i < w->ncp; i++) {
@@ -274,15 +277,19 @@ static uint64_t do_cvt(uint64_t v, int dt, int st, int rnd)
 		if (isnan(x))
 			return 0;
 		x = integral(x, rnd);
+		/* saturate against the exclusive bound 2^n, which a double holds
+		 * exactly (2^63 - 1 does not: it rounds to 2^63 and the cast overflows) */
 		if (dk == 's') {
-			double lo = -ldexp(1, 8 * db - 1), hi = ldexp(1, 8 * db - 1) - 1;
-			if (x < lo) x = lo;
-			if (x > hi) x = hi;
+			double lim = ldexp(1, 8 * db - 1);
+			if (x >= lim)
+				return (uint64_t)(wmask(db) >> 1);
+			if (x < -lim)
+				return (~(wmask(db) >> 1)) & wmask(db);
 			return (uint64_t)(int64_t)x & wmask(db);
 		}
-		double hi = ldexp(1, 8 * db) - 1;
+		if (x >= ldexp(1, 8 * db))
+			return wmask(db);
 		if (x < 0) x = 0;
-		if (x > hi) x = hi;
 		return (uint64_t)x & wmask(db);
 	}
 	if (dk == 'f') {
@@ -402,7 +409,9 @@ static uint64_t half2(int code, uint64_t a, uint64_t b, uint64_t c)
 #define END_LANES }
 
 /* Resolves a lane's ld/st address to a shared offset (returns 1) or a global
- * pointer (returns 0); -1 after an error. */
+ * pointer (returns 0); -1 after an error. Every access is checked against the
+ * object it lands in (the block's shared memory, one global buffer) in 64
+ * bits that cannot wrap: a negative offset reads as a huge one and fails. */
 static inline int resolve(blockctx *b, const emu_op *o, int space, uint64_t a, int bytes, uint32_t *soff, uint8_t **gp)
 {
 	if (a & (uint64_t)(bytes - 1))
@@ -416,9 +425,9 @@ static inline int resolve(blockctx *b, const emu_op *o, int space, uint64_t a, i
 		}
 	}
 	if (space == SP_SHARED) {
-		if (a + (uint64_t)bytes > b->smem_size)
-			return fail(b, o, "out-of-bounds shared access of %d bytes at offset %llu (block has %u bytes)",
-				    bytes, (unsigned long long)a, b->smem_size);
+		if (!ck_within(a, (uint64_t)bytes, b->smem_size))
+			return fail(b, o, "out-of-bounds shared access of %d bytes at offset %lld (block has %u bytes)",
+				    bytes, (long long)a, b->smem_size);
 		*soff = (uint32_t)a;
 		return 1;
 	}
@@ -440,7 +449,7 @@ static int exec_ldst(blockctx *b, warp *w, const emu_op *o, uint32_t em, emu_opc
 		const uint64_t *base = &R[o->src[0] * 32];
 		LANES(em)
 			uint64_t a = base[l] + (uint64_t)o->imm;
-			if (a + (uint64_t)total > (uint64_t)b->k->param_bytes)
+			if (!ck_within(a, (uint64_t)total, (uint64_t)b->k->param_bytes))
 				return fail(b, o, "ld.param outside the parameter list");
 			for (int v = 0; v < o->vec; v++) {
 				uint64_t x = 0;
@@ -585,11 +594,12 @@ static int exec_cpasync(blockctx *b, warp *w, const emu_op *o, uint32_t em, emu_
 	LANES(em)
 		uint64_t sa = R[o->src[0] * 32 + l] + (uint64_t)o->imm;
 		uint64_t ga = R[o->src[1] * 32 + l] + R[o->src[2] * 32 + l];
-		int srcsize = size;
+		uint32_t srcsize = (uint32_t)size;
 		if (o->flags & OPF_HAS_SRCSZ) {
-			srcsize = (int)(uint32_t)R[o->src[3] * 32 + l];
-			if (srcsize > size)
-				return fail(b, o, "cp.async src-size %d exceeds the copy size %d", srcsize, size);
+			/* compared unsigned: 0xffffffff is no -1 that slips under the size */
+			srcsize = (uint32_t)R[o->src[3] * 32 + l];
+			if (srcsize > (uint32_t)size)
+				return fail(b, o, "cp.async src-size %u exceeds the copy size %d", srcsize, size);
 		}
 		uint32_t soff = 0;
 		uint8_t *gp = NULL;
@@ -598,11 +608,14 @@ static int exec_cpasync(blockctx *b, warp *w, const emu_op *o, uint32_t em, emu_
 			return -1;
 		if (ga & (uint64_t)(size - 1))
 			return fail(b, o, "misaligned cp.async source 0x%llx", (unsigned long long)ga);
-		if (srcsize && !gptr(b, ga, srcsize)) {
+		if (srcsize && !gptr(b, ga, (int)srcsize)) {
 			char d[96];
 			describe_gaddr(b, ga, d, sizeof d);
-			return fail(b, o, "out-of-bounds cp.async read of %d bytes at %s", srcsize, d);
+			return fail(b, o, "out-of-bounds cp.async read of %u bytes at %s", srcsize, d);
 		}
+		if (w->ncp >= EMU_MAX_CP_PENDING) /* a loop of copies never waited for would grow without end */
+			return fail(b, o, "more than %d cp.async copies of one warp outstanding (no cp.async.wait_group?)",
+				    EMU_MAX_CP_PENDING);
 		if (w->ncp >= w->capcp) {
 			w->capcp = w->capcp ? 2 * w->capcp : 256;
 			w->cp = xreallocarray(w->cp, (size_t)w->capcp, sizeof *w->cp);
@@ -688,6 +701,16 @@ static inline int setp_cmp(int cmp, int t, uint64_t a, uint64_t b)
 	}
 }
 
+/* The wall-clock deadline: checked every 65536 warp instructions and at
+ * every block, so a CLI emulation ends however the time is spent. */
+static int past_deadline(blockctx *b, const emu_op *o)
+{
+	if (b->L->deadline <= 0 || util_now() < b->L->deadline)
+		return 0;
+	b->why = EMU_ERR_DEADLINE;
+	return fail(b, o, "stopped at the wall-clock deadline");
+}
+
 /* Runs one warp until every live lane waits at a barrier or has exited.
  * Lanes keep their own pc while diverged; each step runs the lanes with the
  * lowest pc, which reconverges them at the first instruction they share. */
@@ -724,6 +747,8 @@ static int run_warp(blockctx *b, warp *w)
 			b->why = EMU_ERR_BUDGET;
 			return fail(b, o, "stopped after %lld warp instructions (an endless loop?)", b->L->max_warp_inst);
 		}
+		if (!(b->budget & 0xffff) && past_deadline(b, o))
+			return -1;
 		uint32_t em = mask;
 		if (o->pred >= 0) {
 			uint32_t pm = 0;
@@ -800,7 +825,8 @@ static int run_warp(blockctx *b, warp *w)
 			else if (o->mod == MUL_LO) { LANES(em) d[l] = (s0[l] * s1[l]) & wm; END_LANES }
 			else if (o->mod == MUL_WIDE) {
 				uint64_t w2 = wmask(2 * tb);
-				if (sgn) { LANES(em) d[l] = (uint64_t)(sx(s0[l], tb) * sx(s1[l], tb)) & w2; END_LANES }
+				/* the low 64 bits of the product, computed unsigned: .wide of s64 must not overflow */
+				if (sgn) { LANES(em) d[l] = ((uint64_t)sx(s0[l], tb) * (uint64_t)sx(s1[l], tb)) & w2; END_LANES }
 				else { LANES(em) d[l] = ((s0[l] & wm) * (s1[l] & wm)) & w2; END_LANES }
 			} else {
 				LANES(em)
@@ -814,7 +840,7 @@ static int run_warp(blockctx *b, warp *w)
 			if (o->mod == MUL_LO) { LANES(em) d[l] = (s0[l] * s1[l] + s2[l]) & wm; END_LANES }
 			else if (o->mod == MUL_WIDE) {
 				uint64_t w2 = wmask(2 * tb);
-				if (sgn) { LANES(em) d[l] = ((uint64_t)(sx(s0[l], tb) * sx(s1[l], tb)) + s2[l]) & w2; END_LANES }
+				if (sgn) { LANES(em) d[l] = ((uint64_t)sx(s0[l], tb) * (uint64_t)sx(s1[l], tb) + s2[l]) & w2; END_LANES }
 				else { LANES(em) d[l] = ((s0[l] & wm) * (s1[l] & wm) + s2[l]) & w2; END_LANES }
 			} else {
 				LANES(em)
@@ -833,8 +859,10 @@ static int run_warp(blockctx *b, warp *w)
 			else {
 				LANES(em)
 					uint64_t bv = s1[l] & wm;
+					int64_t q;
 					if (!bv) d[l] = wm;
-					else if (sgn) d[l] = (uint64_t)(sx(s0[l], tb) / sx(s1[l], tb)) & wm;
+					else if (sgn) d[l] = ck_div_i64(sx(s0[l], tb), sx(s1[l], tb), &q) ? (0 - s0[l]) & wm /* MIN / -1 wraps to MIN */
+									  : (uint64_t)q & wm;
 					else d[l] = ((s0[l] & wm) / bv) & wm;
 				END_LANES
 			}
@@ -842,8 +870,9 @@ static int run_warp(blockctx *b, warp *w)
 		case OP_REM:
 			LANES(em)
 				uint64_t bv = s1[l] & wm;
+				int64_t r;
 				if (!bv) d[l] = s0[l] & wm;
-				else if (sgn) d[l] = (uint64_t)(sx(s0[l], tb) % sx(s1[l], tb)) & wm;
+				else if (sgn) d[l] = ck_mod_i64(sx(s0[l], tb), sx(s1[l], tb), &r) ? 0 : (uint64_t)r & wm;
 				else d[l] = ((s0[l] & wm) % bv) & wm;
 			END_LANES
 			break;
@@ -860,7 +889,7 @@ static int run_warp(blockctx *b, warp *w)
 			break;
 		case OP_ABS:
 			if (isf) { LANES(em) d[l] = s0[l] & (t == ET_F32 ? 0x7fffffffULL : 0x7fffULL); END_LANES }
-			else { LANES(em) int64_t x = sx(s0[l], tb); d[l] = (uint64_t)(x < 0 ? -x : x) & wm; END_LANES }
+			else { LANES(em) int64_t x = sx(s0[l], tb); d[l] = (x < 0 ? 0 - (uint64_t)x : (uint64_t)x) & wm; END_LANES }
 			break;
 		case OP_AND: LANES(em) d[l] = s0[l] & s1[l] & wm; END_LANES break;
 		case OP_OR: LANES(em) d[l] = (s0[l] | s1[l]) & wm; END_LANES break;
@@ -999,7 +1028,7 @@ static int run_warp(blockctx *b, warp *w)
 					w->next_group++;
 					if (cp_complete(b, w, INT_MAX) < 0)
 						return -1;
-				} else if (cp_complete(b, w, w->next_group - 1 - (int)o->imm) < 0) {
+				} else if (cp_complete(b, w, w->next_group - 1 - o->imm) < 0) { /* imm: 0..EMU_MAX_WAIT_GROUP */
 					return -1;
 				}
 			}
@@ -1147,24 +1176,54 @@ static int progress_stop(emu_launch *L, const blockctx *b, double t0, char *err,
 	return 1;
 }
 
+/* The launch shape and the shared memory it asks for, against the limits in
+ * emu.h, in 64 bits so no product wraps (641 x 6700417 threads is not 1). */
+static emu_error check_launch(const emu_launch *L, uint64_t *smem, char *err, int errlen)
+{
+	uint64_t threads = (uint64_t)L->block[0] * L->block[1] * L->block[2];
+	if (threads == 0 || threads > EMU_MAX_THREADS || !L->grid[0] || !L->grid[1] || !L->grid[2] ||
+	    L->grid[0] > 0x7fffffffu || L->grid[1] > EMU_MAX_GRID_YZ || L->grid[2] > EMU_MAX_GRID_YZ) {
+		snprintf(err, (size_t)errlen,
+			 "%s: bad launch shape: grid %ux%ux%u, block %ux%ux%u (at most %d threads a block, a grid of "
+			 "2^31-1 x %d x %d)", L->path, L->grid[0], L->grid[1], L->grid[2], L->block[0], L->block[1],
+			 L->block[2], EMU_MAX_THREADS, EMU_MAX_GRID_YZ, EMU_MAX_GRID_YZ);
+		return EMU_ERR_BAD_REQUEST;
+	}
+	uint64_t st = (uint64_t)L->k->smem_static;
+	*smem = L->smem_dynamic ? (st + 127) / 128 * 128 + L->smem_dynamic : st;
+	if (*smem > EMU_MAX_SMEM) {
+		snprintf(err, (size_t)errlen, "%s: %llu bytes of shared memory (%llu static + %u dynamic) is more than the "
+			 "emulator's %d a block", L->path, (unsigned long long)*smem, (unsigned long long)st,
+			 L->smem_dynamic, EMU_MAX_SMEM);
+		return EMU_ERR_BAD_REQUEST;
+	}
+	if (L->k->nregs > EMU_MAX_REGS) { /* the parser refuses these; a hand-made kernel may not */
+		snprintf(err, (size_t)errlen, "%s: %d registers is more than the emulator's %d", L->path, L->k->nregs,
+			 EMU_MAX_REGS);
+		return EMU_ERR_BAD_REQUEST;
+	}
+	return EMU_OK;
+}
+
 emu_error emu_exec(emu_launch *L, char *err, int errlen)
 {
 	const emu_kernel *k = L->k;
 	blockctx b = {.L = L, .k = k, .ops = k->ops, .err = err, .errlen = errlen};
+	uint64_t smem;
+	emu_error bad = check_launch(L, &smem, err, errlen);
+	if (bad)
+		return bad;
 	b.nthreads = L->block[0] * L->block[1] * L->block[2];
-	if (b.nthreads == 0 || b.nthreads > 1024 || L->grid[0] == 0 || L->grid[1] == 0 || L->grid[2] == 0) {
-		snprintf(err, (size_t)errlen, "%s: bad launch shape: grid %ux%ux%u, block %ux%ux%u", L->path,
-			 L->grid[0], L->grid[1], L->grid[2], L->block[0], L->block[1], L->block[2]);
-		return EMU_ERR_BAD_REQUEST;
-	}
 	b.nwarps = (int)((b.nthreads + 31) / 32);
-	b.smem_size = (uint32_t)k->smem_static;
-	if (L->smem_dynamic)
-		b.smem_size = (uint32_t)((k->smem_static + 127) / 128 * 128) + L->smem_dynamic;
+	b.smem_size = (uint32_t)smem;
 	b.budget = L->max_warp_inst > 0 ? L->max_warp_inst : 1000000000LL;
 	L->max_warp_inst = b.budget;
+	/* A block's set-up writes every register of every warp and the shared
+	 * memory: charged as one warp instruction per 256 bytes of it, at least
+	 * one per warp, so a huge grid of an empty kernel ends too. */
+	b.setup_cost = b.nwarps + ((long long)b.nwarps * k->nregs * 32 * 8 + (long long)b.smem_size * 4) / 256;
 	size_t words = b.smem_size / 4 + 4;
-	b.smem = xmalloc(b.smem_size + 16);
+	b.smem = xmalloc((size_t)b.smem_size + 16);
 	b.wep = xcalloc(words, sizeof *b.wep);
 	b.rep = xcalloc(words, sizeof *b.rep);
 	b.wwarp = xcalloc(words, sizeof *b.wwarp);
@@ -1183,6 +1242,15 @@ emu_error emu_exec(emu_launch *L, char *err, int errlen)
 				b.ctaid[0] = x;
 				b.ctaid[1] = y;
 				b.ctaid[2] = z;
+				b.budget -= b.setup_cost;
+				if (b.budget < 0) {
+					b.why = EMU_ERR_BUDGET;
+					rc = fail(&b, NULL, "stopped after %lld warp instructions, block set-up counted (a grid too large?)",
+						  L->max_warp_inst);
+					break;
+				}
+				if ((rc = past_deadline(&b, NULL)) != 0)
+					break;
 				/* shared memory starts as NaNs so reading what nobody wrote shows */
 				memset(b.smem, 0xff, b.smem_size);
 				b.epoch++;

@@ -169,6 +169,7 @@ typedef struct {
 	long long max_warp_inst;
 	emu_progress_fn progress;        /* after each block; nonzero stops the launch */
 	void *progress_ctx;
+	double deadline;                 /* util_now() after which the run stops (EMU_ERR_DEADLINE); 0: none */
 	/* results */
 	emu_opcount *cnt;                /* nops */
 	unsigned long long races;
@@ -178,8 +179,9 @@ typedef struct {
 } emu_launch;
 
 /* Runs the whole grid. Returns EMU_OK, or why not (EMU_ERR_FAULT,
- * EMU_ERR_BUDGET, EMU_ERR_UNSUPPORTED, EMU_ERR_BAD_REQUEST for the launch
- * shape) with "file:line: message" in err. */
+ * EMU_ERR_BUDGET, EMU_ERR_DEADLINE, EMU_ERR_UNSUPPORTED, EMU_ERR_BAD_REQUEST
+ * for the launch shape or a shared size over EMU_MAX_SMEM) with
+ * "file:line: message" in err. */
 emu_error emu_exec(emu_launch *L, char *err, int errlen);
 
 #endif

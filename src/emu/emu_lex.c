@@ -1,5 +1,6 @@
 /* emu_lex: the emulator's lexer — type names, blanks, identifiers, literals, comma lists, comments and the statement cursor. */
 #include <ctype.h>
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include "emu/emu_parser.h"
@@ -63,15 +64,21 @@ int emu_parse_int(const char *s, int64_t *out)
 		return -1;
 	char *end;
 	unsigned long long v;
-	if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X'))
+	errno = 0;
+	if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) {
+		if (!isxdigit((unsigned char)p[2]))
+			return -1;
 		v = strtoull(p + 2, &end, 16);
-	else
+	} else {
 		v = strtoull(p, &end, 10);
+	}
 	if (*end == 'U' || *end == 'u')
 		end++;
-	if (*end)
+	/* out of range is refused, never clamped; a negative literal goes down to
+	 * INT64_MIN, a positive one up to 2^64 - 1 (the bits of a u64) */
+	if (*end || errno == ERANGE || (neg && v > (1ULL << 63)))
 		return -1;
-	*out = neg ? -(int64_t)v : (int64_t)v;
+	*out = (int64_t)(neg ? 0 - v : v);
 	return 0;
 }
 
@@ -91,10 +98,19 @@ static uint64_t float_bits(double d, emu_type t)
 	return u;
 }
 
+/* Every character a hex digit: 0f/0d literals are read whole or not at all. */
+static int all_hex(const char *s)
+{
+	for (; *s; s++)
+		if (!isxdigit((unsigned char)*s))
+			return 0;
+	return 1;
+}
+
 int emu_parse_literal(const char *s, emu_type t, uint64_t *out)
 {
 	int isf = emu_types[t].kind == 'f';
-	if ((s[0] == '0' && (s[1] == 'f' || s[1] == 'F')) && strlen(s) == 10) {
+	if ((s[0] == '0' && (s[1] == 'f' || s[1] == 'F')) && strlen(s) == 10 && all_hex(s + 2)) {
 		uint32_t b = (uint32_t)strtoul(s + 2, NULL, 16);
 		float f;
 		memcpy(&f, &b, 4);
@@ -102,7 +118,7 @@ int emu_parse_literal(const char *s, emu_type t, uint64_t *out)
 		*out = t == ET_F64 || t == ET_F16 ? float_bits(f, t) : b;
 		return 0;
 	}
-	if ((s[0] == '0' && (s[1] == 'd' || s[1] == 'D')) && strlen(s) == 18) {
+	if ((s[0] == '0' && (s[1] == 'd' || s[1] == 'D')) && strlen(s) == 18 && all_hex(s + 2)) {
 		uint64_t b = strtoull(s + 2, NULL, 16);
 		double d;
 		memcpy(&d, &b, 8);
@@ -136,15 +152,16 @@ int emu_split_commas(char *s, char **parts, int max)
 			int end = !*p;
 			*p = 0;
 			if (n < max)
-				parts[n++] = start;
+				parts[n] = start;
+			n++;
 			if (end)
 				break;
 			start = p + 1;
 		}
 	}
-	if (n == 1 && !*emu_skip_sp(parts[0]))
+	if (n == 1 && max > 0 && !*emu_skip_sp(parts[0]))
 		return 0;
-	return n;
+	return n > max ? max + 1 : n;
 }
 
 char *emu_strip_comments(const char *text)

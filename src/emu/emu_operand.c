@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "emu/emu_parser.h"
+#include "base/checked.h"
 #include "base/util.h"
 
 static const char *const special_names[SPEC_COUNT] = {
@@ -18,6 +19,9 @@ static const char *const special_names[SPEC_COUNT] = {
 int emu_new_reg(emu_pstate *ps, uint64_t konst, int is_const)
 {
 	emu_kernel *k = ps->k;
+	if (k->nregs >= EMU_MAX_REGS) /* declarations check first; constants and special registers end here */
+		return emu_punsup(ps, ps->line, "more than %d registers in '%s' (the emulator's limit)", EMU_MAX_REGS,
+				  k->name);
 	if (k->nregs >= ps->capregs) {
 		ps->capregs = ps->capregs ? 2 * ps->capregs : 64;
 		k->konst = xreallocarray(k->konst, (size_t)ps->capregs, sizeof(*k->konst));
@@ -105,8 +109,8 @@ static int named_operand(emu_pstate *ps, const char *s)
 		int comp = (int)(strchr("xyzw", dot[1]) - "xyzw");
 		*dot = 0;
 		const emu_regdecl *vd = emu_find_regdecl(ps, base, &idx);
-		if (vd && vd->vec > comp)
-			return vd->base + comp;
+		if (vd && vd->vec > comp) /* %v3.y of %v<N>: vector 3 holds registers 3*vec .. 3*vec+vec-1 */
+			return vd->base + idx * vd->vec + comp;
 		return emu_perr(ps, ps->line, "unknown register '%s'", s);
 	}
 	const emu_regdecl *rd = emu_find_regdecl(ps, s, &idx);
@@ -129,6 +133,8 @@ static int named_operand(emu_pstate *ps, const char *s)
 	if (!ext)
 		return emu_const_reg(ps, (uint64_t)off);
 	int r2 = emu_new_reg(ps, 0, 3); /* fixed once the static size is known */
+	if (r2 < 0)
+		return -1;
 	EMU_GROW(ps->extern_fix, ps->nextern_fix, ps->capextern_fix);
 	ps->extern_fix[ps->nextern_fix++] = r2;
 	return r2;
@@ -198,7 +204,7 @@ int emu_maybe_vector(emu_pstate *ps, char *s, emu_type t, int *regs, int want, i
 	const emu_regdecl *rd = emu_find_regdecl(ps, s, &idx);
 	if (rd && rd->vec > 1) {
 		for (int i = 0; i < rd->vec && i < want; i++)
-			regs[i] = rd->base + i;
+			regs[i] = rd->base + idx * rd->vec + i;
 		return rd->vec;
 	}
 	regs[0] = is_dst ? emu_dst_operand(ps, s) : emu_scalar_operand(ps, s, t);
@@ -227,7 +233,7 @@ int emu_addr_operand(emu_pstate *ps, char *s, int *base, int64_t *off, int *is_p
 		char tmp[64];
 		util_strlcpy(tmp, o, sizeof tmp);
 		emu_rtrim(tmp);
-		if (emu_parse_int(emu_skip_sp(tmp), off) < 0)
+		if (emu_parse_int(emu_skip_sp(tmp), off) < 0 || strlen(o) >= sizeof tmp)
 			return emu_perr(ps, ps->line, "bad address offset '%s'", o);
 		*op = 0;
 		emu_rtrim(s);
@@ -236,15 +242,14 @@ int emu_addr_operand(emu_pstate *ps, char *s, int *base, int64_t *off, int *is_p
 		return emu_perr(ps, ps->line, "empty address");
 	if (isdigit((unsigned char)s[0]) || s[0] == '-') {
 		int64_t v;
-		if (emu_parse_int(s, &v) < 0)
+		if (emu_parse_int(s, &v) < 0 || ck_add_i64(*off, v, off))
 			return emu_perr(ps, ps->line, "bad address '%s'", s);
-		*off += v;
 		*base = emu_const_reg(ps, 0);
 		return 0;
 	}
 	for (int i = 0; i < ps->k->nparams; i++)
 		if (!strcmp(ps->k->params[i].name, s)) {
-			*is_param = 1;
+			*is_param = i + 1;
 			*base = emu_const_reg(ps, (uint64_t)ps->k->params[i].offset);
 			return 0;
 		}

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "emu/emu_parser.h"
+#include "base/checked.h"
 #include "base/util.h"
 
 static int vperr(emu_pstate *ps, emu_error why, int line, const char *fmt, va_list ap)
@@ -46,6 +47,58 @@ int emu_name_copy(emu_pstate *ps, char *dst, const char *src, size_t len)
 	return 0;
 }
 
+/* ---- sizes from the text: strict, checked, within the limits of emu.h ---- */
+
+/* A decimal count ("16" in b<16>, x[16], .align 16): digits only, no sign,
+ * at most max. Returns 0 and *out (end past the digits), or -1. */
+static int read_count(const char *s, int64_t max, int64_t *out, const char **end)
+{
+	int64_t v = 0;
+	const char *p = s;
+	if (!isdigit((unsigned char)*p))
+		return -1;
+	for (; isdigit((unsigned char)*p); p++)
+		if (ck_mul_i64(v, 10, &v) || ck_add_i64(v, *p - '0', &v) || v > max)
+			return -1;
+	*out = v;
+	if (end)
+		*end = p;
+	return 0;
+}
+
+/* "[a][b]..." after a name: the product of the counts (1 when none, 0 for
+ * an empty "[]"), at most max; -1 when a count is not a plain number, is
+ * zero, or the product is more than max. */
+static int array_count(const char *s, int64_t max, int64_t *out)
+{
+	int64_t n = 1;
+	while (*s == '[') {
+		int64_t c;
+		if (s[1] == ']' && n == 1 && !s[2]) {
+			*out = 0;
+			return 0;
+		}
+		if (read_count(s + 1, max, &c, &s) || c == 0 || *s != ']' || ck_mul_i64(n, c, &n) || n > max)
+			return -1;
+		s++;
+	}
+	if (*s)
+		return -1;
+	*out = n;
+	return 0;
+}
+
+/* An .align value: a power of two up to EMU_MAX_ALIGN; 0, or -1. */
+static int read_align(const char *s, int *align)
+{
+	int64_t a;
+	const char *end;
+	if (!s || read_count(s, EMU_MAX_ALIGN, &a, &end) || *end || a == 0 || (a & (a - 1)))
+		return -1;
+	*align = (int)a;
+	return 0;
+}
+
 /* ".reg .f32 a, b<4>, c;" or ".reg .v4 .f32 v;" */
 static int decl_reg(emu_pstate *ps, char *s)
 {
@@ -69,18 +122,22 @@ static int decl_reg(emu_pstate *ps, char *s)
 	}
 	if (t == ET_NONE)
 		return emu_perr(ps, ps->line, ".reg without a type");
-	char *parts[64];
-	int np = emu_split_commas(s, parts, 64);
+	char *parts[EMU_MAX_REG_NAMES];
+	int np = emu_split_commas(s, parts, EMU_MAX_REG_NAMES);
+	if (np > EMU_MAX_REG_NAMES)
+		return emu_punsup(ps, ps->line, "more than %d names in one .reg", EMU_MAX_REG_NAMES);
 	for (int i = 0; i < np; i++) {
 		char *p = emu_skip_sp(parts[i]);
 		emu_rtrim(p);
 		int count = 0;
 		char *lt = strchr(p, '<');
 		if (lt) {
-			count = atoi(lt + 1);
+			int64_t c;
+			const char *end;
+			if (read_count(lt + 1, EMU_MAX_REGS, &c, &end) || c == 0 || strcmp(end, ">"))
+				return emu_perr(ps, ps->line, "bad register range '%s' (1..%d registers)", p, EMU_MAX_REGS);
+			count = (int)c;
 			*lt = 0;
-			if (count <= 0 || count > 100000)
-				return emu_perr(ps, ps->line, "bad register range '%s'", p);
 		}
 		if (!emu_is_ident_start((unsigned char)*p))
 			return emu_perr(ps, ps->line, "bad register name '%s'", p);
@@ -92,7 +149,11 @@ static int decl_reg(emu_pstate *ps, char *s)
 		r->count = count;
 		r->vec = vec;
 		r->type = t;
-		int total = count ? count : vec;
+		/* a vector range %v<N> is N vectors of vec registers each */
+		int total = (count ? count : 1) * vec;
+		if (total > EMU_MAX_REGS - ps->k->nregs)
+			return emu_punsup(ps, ps->line, "more than %d registers in '%s' (the emulator's limit)", EMU_MAX_REGS,
+					  ps->k->name);
 		r->base = ps->k->nregs;
 		for (int j = 0; j < total; j++)
 			emu_new_reg(ps, 0, 0);
@@ -106,7 +167,8 @@ static int decl_shared(emu_pstate *ps, char *s, int module_level)
 	int is_extern = strstr(s, ".extern") != NULL;
 	int align = 1, elem = 0;
 	char name[EMU_NAME] = "";
-	long long count = 1;
+	int64_t count = 1;
+	char dims[80] = ""; /* "[16][4]" after the name, read once the element type is known */
 	char *p = s;
 	while (*p) {
 		p = emu_skip_sp(p);
@@ -119,7 +181,12 @@ static int decl_shared(emu_pstate *ps, char *s, int module_level)
 		w[n] = 0;
 		if (!strcmp(w, ".align")) {
 			p = emu_skip_sp(p);
-			align = (int)strtol(p, &p, 10);
+			char a[16] = "";
+			size_t an = strcspn(p, " \t");
+			util_strlcpy(a, p, an + 1 < sizeof a ? an + 1 : sizeof a);
+			p += an;
+			if (read_align(a, &align) < 0)
+				return emu_perr(ps, ps->line, "bad .align '%s' (a power of two up to %d)", a, EMU_MAX_ALIGN);
 		} else if (!strcmp(w, ".extern") || !strcmp(w, ".shared") || !strcmp(w, ".visible")) {
 			continue;
 		} else if (w[0] == '.') {
@@ -130,11 +197,8 @@ static int decl_shared(emu_pstate *ps, char *s, int module_level)
 		} else {
 			char *br = strchr(w, '[');
 			if (br) {
+				util_strlcpy(dims, br, sizeof dims);
 				*br = 0;
-				count = br[1] == ']' ? 0 : strtoll(br + 1, NULL, 10);
-				char *br2 = strchr(br + 1, '[');
-				if (br2) /* 2-D arrays */
-					count *= strtoll(br2 + 1, NULL, 10);
 			}
 			if (emu_name_copy(ps, name, w, strlen(w)))
 				return -1;
@@ -145,6 +209,8 @@ static int decl_shared(emu_pstate *ps, char *s, int module_level)
 	}
 	if (!name[0] || !elem)
 		return emu_perr(ps, ps->line, "cannot read this .shared declaration");
+	if ((dims[0] && array_count(dims, EMU_MAX_SMEM, &count) < 0) || (count == 0 && !is_extern))
+		return emu_perr(ps, ps->line, "bad size of .shared '%s' (1..%d bytes)", name, EMU_MAX_SMEM);
 	if (align < elem)
 		align = elem;
 	emu_shdecl d = {.align = align, .is_extern = is_extern};
@@ -152,9 +218,14 @@ static int decl_shared(emu_pstate *ps, char *s, int module_level)
 	emu_shlist *L = module_level ? &ps->mshared : &ps->shared;
 	d.offset = -1; /* extern: placed after the static ones later */
 	if (!is_extern) {
-		L->bytes = (L->bytes + align - 1) / align * align;
-		d.offset = L->bytes;
-		L->bytes += (int)(count * elem);
+		/* counts, sizes and offsets stay within EMU_MAX_SMEM, so an int holds them */
+		int64_t off, end;
+		if (ck_align_up_i64(L->bytes, align, &off) || ck_mul_i64(count, elem, &end) || ck_add_i64(off, end, &end) ||
+		    end > EMU_MAX_SMEM)
+			return emu_punsup(ps, ps->line, "'%s' takes .shared past %d bytes, the emulator's limit", name,
+					  EMU_MAX_SMEM);
+		d.offset = (int)off;
+		L->bytes = (int)end;
 	}
 	EMU_GROW(L->v, L->n, L->cap);
 	L->v[L->n++] = d;
@@ -205,31 +276,40 @@ static int parse_params(emu_pstate *ps, const char *hdr)
 {
 	const char *lp = strchr(hdr, '(');
 	const char *rp = strrchr(hdr, ')');
-	if (!lp || !rp)
+	if (!lp && !rp)
 		return 0;
+	if (!lp || !rp || rp < lp) /* ")(" made a negative length (found by fuzz_emu_parse) */
+		return emu_perr(ps, ps->line, "cannot read the parameter list of '%s'", ps->k->name);
 	size_t len = (size_t)(rp - lp - 1);
 	char *inner = xmalloc(len + 1);
 	memcpy(inner, lp + 1, len);
 	inner[len] = 0;
-	char *parts[64];
-	int np = emu_split_commas(inner, parts, 64);
+	char *parts[EMU_MAX_PARAMS];
+	int np = emu_split_commas(inner, parts, EMU_MAX_PARAMS);
 	emu_kernel *k = ps->k;
+	if (np > EMU_MAX_PARAMS) {
+		free(inner);
+		return emu_punsup(ps, ps->line, "'%s' has more than %d parameters", k->name, EMU_MAX_PARAMS);
+	}
 	k->params = xcalloc((size_t)(np ? np : 1), sizeof *k->params);
-	int off = 0;
+	int64_t off = 0;
 	for (int i = 0; i < np; i++) {
 		char *p = emu_skip_sp(parts[i]);
 		emu_type t = ET_NONE;
 		int align = 0;
 		char name[EMU_NAME] = "";
-		long long count = 1;
+		int64_t count = 1;
 		char *save = NULL;
 		for (char *w = strtok_r(p, " \t", &save); w; w = strtok_r(NULL, " \t", &save)) {
 			if (!strcmp(w, ".param") || !strncmp(w, ".ptr", 4) || !strcmp(w, ".global") ||
 			    !strcmp(w, ".shared") || !strcmp(w, ".const") || !strcmp(w, ".local"))
 				continue;
 			if (!strcmp(w, ".align")) {
-				char *a = strtok_r(NULL, " \t", &save);
-				align = a ? atoi(a) : 0;
+				if (read_align(strtok_r(NULL, " \t", &save), &align) < 0) {
+					free(inner);
+					return emu_perr(ps, ps->line, "bad .align in parameter %d of '%s' (a power of two up to %d)",
+							i + 1, k->name, EMU_MAX_ALIGN);
+				}
 				continue;
 			}
 			if (w[0] == '.') {
@@ -238,7 +318,11 @@ static int parse_params(emu_pstate *ps, const char *hdr)
 			}
 			char *br = strchr(w, '[');
 			if (br) {
-				count = strtoll(br + 1, NULL, 10);
+				if (array_count(br, EMU_MAX_PARAM_BYTES, &count) < 0 || count == 0) {
+					free(inner);
+					return emu_perr(ps, ps->line, "bad array size in parameter %d of '%s' (1..%d)", i + 1,
+							k->name, EMU_MAX_PARAM_BYTES);
+				}
 				*br = 0;
 			}
 			if (emu_name_copy(ps, name, w, strlen(w))) {
@@ -250,18 +334,23 @@ static int parse_params(emu_pstate *ps, const char *hdr)
 			free(inner);
 			return emu_perr(ps, ps->line, "cannot read parameter %d of '%s'", i + 1, k->name);
 		}
-		int bytes = emu_types[t].bytes * (int)count;
+		int64_t bytes, start, end;
 		if (align < emu_types[t].bytes)
 			align = emu_types[t].bytes;
-		off = (off + align - 1) / align * align;
+		if (ck_mul_i64(emu_types[t].bytes, count, &bytes) || ck_align_up_i64(off, align, &start) ||
+		    ck_add_i64(start, bytes, &end) || end > EMU_MAX_PARAM_BYTES) {
+			free(inner);
+			return emu_punsup(ps, ps->line, "the parameters of '%s' take more than %d bytes", k->name,
+					  EMU_MAX_PARAM_BYTES);
+		}
 		emu_param *pp = &k->params[k->nparams++];
 		memcpy(pp->name, name, sizeof pp->name);
 		pp->type = t;
-		pp->bytes = bytes;
-		pp->offset = off;
-		off += bytes;
+		pp->bytes = (int)bytes;
+		pp->offset = (int)start;
+		off = end;
 	}
-	k->param_bytes = off;
+	k->param_bytes = (int)off;
 	free(inner);
 	return 0;
 }
@@ -359,6 +448,9 @@ static int parse_body(emu_pstate *ps, emu_cursor *c)
 			rc = decl_callparam(ps, s);
 		else if (*s == '.')
 			rc = emu_punsup(ps, line, "unsupported directive '%.*s'", (int)strcspn(s, " \t"), s);
+		else if (ps->k->nops >= EMU_MAX_OPS)
+			rc = emu_punsup(ps, line, "more than %d instructions in '%s' (the emulator's limit)", EMU_MAX_OPS,
+					ps->k->name);
 		else
 			rc = emu_decode(ps, s);
 		free(stmt);

@@ -87,7 +87,9 @@ int emu_is_ident_char(int c);
 int emu_parse_int(const char *s, int64_t *out);
 /* A literal as the bits of a value of type t (0f/0d hex floats, decimal floats, integers). */
 int emu_parse_literal(const char *s, emu_type t, uint64_t *out);
-/* Splits s in place at top-level commas (not inside {} or []). Returns the count. */
+/* Splits s in place at top-level commas (not inside {} or []) into at most
+ * max parts. Returns the count, or max + 1 when there are more (nothing is
+ * dropped silently: the caller refuses them). */
 int emu_split_commas(char *s, char **parts, int max);
 /* A copy of text with its comments blanked out; newlines are kept, so lines stay. */
 char *emu_strip_comments(const char *text);
@@ -120,7 +122,9 @@ int emu_dst_operand(emu_pstate *ps, char *s);
 int emu_vector_operand(emu_pstate *ps, char *s, emu_type t, int *regs, int max, int is_dst);
 /* A .v2/.v4 register, a {..} list or one scalar; the count, or -1. */
 int emu_maybe_vector(emu_pstate *ps, char *s, emu_type t, int *regs, int want, int is_dst);
-/* "[base+off]": a base register and an offset; *is_param when base names a parameter. */
+/* "[base+off]": a base register and an offset; *is_param is 1 + the index of
+ * the parameter base names, 0 when it names none. Only ld.param may name a
+ * parameter, and only inside it (the callers check). */
 int emu_addr_operand(emu_pstate *ps, char *s, int *base, int64_t *off, int *is_param);
 
 /* ---- decode (emu_decode.c) ---- */

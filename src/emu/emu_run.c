@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "base/checked.h"
 #include "base/rng.h"
 #include "base/util.h"
 #include "emu/emu_internal.h"
@@ -102,6 +103,9 @@ static int build_params(const run_request *rq, const emu_kernel *k, uint8_t *par
 		if ((int)it->bytes != p->bytes)
 			return errf(err, errlen, "%s: parameter %d ('%s') of '%s' is %d bytes, the args spec gives %d (%s)",
 				    rq->ptx_path, i + 1, p->name, k->name, p->bytes, it->bytes, tok);
+		if (p->offset < 0 || !ck_within((uint64_t)p->offset, it->bytes, (uint64_t)k->param_bytes))
+			return errf(err, errlen, "%s: parameter %d ('%s') lies outside the parameter space", rq->ptx_path,
+				    i + 1, p->name); /* the parser lays them out inside; a hand-made kernel may not */
 		memcpy(param + p->offset, &v, it->bytes); /* the low bytes: little-endian */
 	}
 	if (a->n != k->nparams)
@@ -120,6 +124,7 @@ static emu_error launch_once(const run_request *rq, const emu_options *opt, cons
 		.k = k, .path = m->path, .smem_dynamic = rq->smem, .param = param,
 		.bufs = {bufs[0], bufs[1], bufs[2]}, .nbufs = 3, .max_warp_inst = opt->max_warp_inst, .cnt = cnt,
 		.progress = opt->progress, .progress_ctx = opt->progress_ctx,
+		.deadline = opt->deadline_s > 0 ? util_now() + opt->deadline_s : 0,
 	};
 	if (!L->max_warp_inst) {
 		/* A GEMM needs well under one warp instruction per multiply-add; twice
@@ -265,6 +270,15 @@ emu_error emu_run(const run_request *rq, const emu_options *opt, emu_result *res
 	emu_error rc = EMU_ERR_BAD_REQUEST; /* until the launch: the args spec */
 	size_t esz = rq->dt == DTYPE_F16 ? 2 : 4;
 	size_t na = (size_t)rq->M * (size_t)rq->K, nb = (size_t)rq->K * (size_t)rq->N, nc = (size_t)rq->M * (size_t)rq->N;
+	/* inputs as stored and as f32, C, and the double reference: refused
+	 * before anything is allocated rather than aborting out of memory */
+	double bytes = (double)(na + nb) * (double)(esz + 4) + (double)nc * (4.0 + 8.0);
+	if (bytes > EMU_MAX_MEMORY) {
+		errf(err, errlen, "size %lldx%lldx%lld needs %.1f GiB of buffers, more than the emulator's %.0f GiB", rq->M,
+		     rq->N, rq->K, bytes / (1 << 30), (double)EMU_MAX_MEMORY / (1 << 30));
+		emu_module_free(own);
+		return EMU_ERR_BAD_REQUEST;
+	}
 	uint8_t *A = xcalloc(na, esz), *B = xcalloc(nb, esz);
 	float *C = xcalloc(nc, sizeof(float)), *c0 = NULL;
 	float *af = xcalloc(na, sizeof(float)), *bf = xcalloc(nb, sizeof(float));

@@ -51,6 +51,7 @@ static run_status failure_status(emu_error why)
 		{EMU_ERR_UNSUPPORTED, RUN_FAULT},   /* at run time: bar.sync with a partial thread count */
 		{EMU_ERR_FAULT, RUN_FAULT},         /* out of bounds, misaligned */
 		{EMU_ERR_BUDGET, RUN_TIMEOUT},      /* the instruction budget: an endless loop */
+		{EMU_ERR_DEADLINE, RUN_TIMEOUT},
 		{EMU_ERR_BAD_REQUEST, RUN_BAD_REQUEST},
 	};
 	for (size_t i = 0; i < ARRAY_LEN(map); i++)

@@ -2,6 +2,8 @@
 #include "model/devices.h"
 
 #include <stddef.h>
+#include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -84,8 +86,9 @@ static int set_field(gpu_spec *g, const column *c, char *v, char *why, int whyle
 		util_strlcpy((char *)g + c->off, v, c->size);
 		return 0;
 	case COL_INT: {
+		errno = 0;
 		long x = strtol(v, &end, 10);
-		if (end == v || *end || x < 0) {
+		if (end == v || *end || x < 0 || x > INT_MAX || errno == ERANGE) { /* never wrapped into the int */
 			snprintf(why, (size_t)whylen, "%s: '%s' is not a non-negative integer", c->name, v);
 			return -1;
 		}

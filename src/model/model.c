@@ -2,6 +2,7 @@
 #include "model/model.h"
 
 #include <ctype.h>
+#include <limits.h>
 #include <math.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -9,10 +10,10 @@
 #include <string.h>
 
 #include "base/numfmt.h"
+#include "base/checked.h"
 #include "base/util.h"
 #include "model/measured.h"
 #include "model/model_lessons.h"
-#include "run/launch.h"
 
 /* ---- Static shared memory declared in the PTX ---------------------------- */
 
@@ -42,11 +43,17 @@ static int ptx_static_smem(const char *ptx_path)
 		if (strstr(p, ".extern") && strstr(p, ".extern") < end)
 			continue;
 		long long count = strtoll(br + 1, NULL, 10);
+		int64_t bytes;
 		int unit = 1;
 		if (strstr(p, ".b16") && strstr(p, ".b16") < br) unit = 2;
 		else if ((strstr(p, ".b32") && strstr(p, ".b32") < br) || (strstr(p, ".f32") && strstr(p, ".f32") < br)) unit = 4;
 		else if ((strstr(p, ".b64") && strstr(p, ".b64") < br) || (strstr(p, ".f64") && strstr(p, ".f64") < br)) unit = 8;
-		total += count * unit;
+		/* a student's PTX may declare anything: an absurd size saturates (the
+		 * occupancy then says it does not fit) instead of overflowing */
+		if (count < 0 || ck_mul_i64(count, unit, &bytes) || ck_add_i64(total, bytes, &bytes) || bytes > INT_MAX)
+			total = INT_MAX;
+		else
+			total = bytes;
 	}
 	free(text);
 	return (int)total;
@@ -131,6 +138,93 @@ static void recompute_occupancy(model_result *r)
 	r->waves = at_once > 0 ? (double)r->blocks / at_once : NAN;
 }
 
+/* ---- parameters: the one check, for the CLI (--set) and the tutor (what-ifs) alike ---- */
+
+/* What each parameter may be: the range the models' maths and the launch
+ * shapes are defined for, wide enough for a what-if to show why a value
+ * fails (BS=64 asks for 4096 threads) and narrow enough that no product of
+ * them overflows. A parameter not named here is a tile side or a count. */
+static const struct {
+	const char *name;
+	long long lo, hi;
+} param_ranges[] = {
+	{"PAD", 0, 256},     /* halves of padding per shared row; 0 is the XOR swizzle */
+	{"STAGES", 1, 32},   /* pipeline stages */
+	{"VW", 1, 16},       /* elements per vector access */
+	{"WNITER", 1, 64},   /* warp-tile iterations */
+};
+#define PARAM_LO 1
+#define PARAM_HI 4096
+
+void model_param_range(const char *name, long long *lo, long long *hi)
+{
+	*lo = PARAM_LO;
+	*hi = PARAM_HI;
+	for (size_t i = 0; i < ARRAY_LEN(param_ranges); i++)
+		if (!strcmp(param_ranges[i].name, name)) {
+			*lo = param_ranges[i].lo;
+			*hi = param_ranges[i].hi;
+		}
+}
+
+static int out_of_range(const char *what, const char *name, long long v, char *err, int errlen)
+{
+	long long lo, hi;
+	model_param_range(name, &lo, &hi);
+	if (v >= lo && v <= hi)
+		return 0;
+	snprintf(err, (size_t)errlen, "%s%s=%lld is out of range (%s is %lld..%lld)", what, name, v, name, lo, hi);
+	return -1;
+}
+
+int model_check_params(const lesson *l, const expr_env *overrides, char *err, int errlen)
+{
+	for (int j = 0; j < l->nparams; j++) {
+		char what[64];
+		snprintf(what, sizeof what, "lesson %s: ", l->id);
+		if (out_of_range(what, l->params[j].name, l->params[j].value, err, errlen))
+			return -1;
+	}
+	/* A what-if may only change what the lesson declares. */
+	for (int i = 0; overrides && i < overrides->n; i++) {
+		int found = 0;
+		for (int j = 0; j < l->nparams && !found; j++)
+			found = !strcmp(l->params[j].name, overrides->v[i].name);
+		if (!found) {
+			int n = snprintf(err, (size_t)errlen, "lesson %s has no parameter '%s' (its parameters:", l->id,
+					 overrides->v[i].name);
+			for (int j = 0; j < l->nparams && n >= 0 && n < errlen; j++)
+				n += snprintf(err + n, (size_t)(errlen - n), " %s", l->params[j].name);
+			if (n >= 0 && n < errlen)
+				snprintf(err + n, (size_t)(errlen - n), "%s)", l->nparams ? "" : " none");
+			return -1;
+		}
+		if (out_of_range("", overrides->v[i].name, overrides->v[i].value, err, errlen))
+			return -1;
+	}
+	/* The block the values make must be one a GPU can launch. */
+	expr_env env;
+	lesson_env(l, overrides, 1, 1, 1, &env);
+	long long b[3], threads = 1;
+	char msg[128];
+	for (int i = 0; i < 3; i++) {
+		if (expr_eval(l->block[i], &env, &b[i], msg, sizeof msg))
+			return 0; /* lesson_launch_for reports the expression */
+		threads = b[i] <= 0 ? 0 : threads <= (1LL << 40) / b[i] ? threads * b[i] : 1LL << 40;
+	}
+	if (threads < 1 || threads > 1024) {
+		int n = 0;
+		for (int i = 0; overrides && i < overrides->n && n >= 0 && n < errlen; i++)
+			n += snprintf(err + n, (size_t)(errlen - n), "%s%s=%lld", i ? " " : "", overrides->v[i].name,
+				      overrides->v[i].value);
+		if (n >= 0 && n < errlen)
+			snprintf(err + n, (size_t)(errlen - n), "%sblock %lldx%lldx%lld is %lld threads; a block holds 1 to 1024",
+				 n ? ": " : "", b[0], b[1], b[2], threads);
+		return -1;
+	}
+	return 0;
+}
+
 int model_compute(const lesson *l, const expr_env *overrides, long long M, long long N, long long K,
 		  const gpu_spec *g, model_result *r, char *err, int errlen)
 {
@@ -153,23 +247,7 @@ int model_compute(const lesson *l, const expr_env *overrides, long long M, long 
 		snprintf(err, (size_t)errlen, "size %lldx%lldx%lld: must be positive", M, N, K);
 		return -1;
 	}
-	/* A what-if may only change what the lesson declares. */
-	for (int i = 0; overrides && i < overrides->n; i++) {
-		int found = 0;
-		for (int j = 0; j < l->nparams && !found; j++)
-			found = !strcmp(l->params[j].name, overrides->v[i].name);
-		if (!found) {
-			int n = snprintf(err, (size_t)errlen, "lesson %s has no parameter '%s' (its parameters:", l->id,
-					 overrides->v[i].name);
-			for (int j = 0; j < l->nparams && n < errlen; j++)
-				n += snprintf(err + n, (size_t)(errlen - n), " %s", l->params[j].name);
-			if (n < errlen)
-				snprintf(err + n, (size_t)(errlen - n), "%s)", l->nparams ? "" : " none");
-			return -1;
-		}
-	}
-
-	if (launch_check_whatif(l, overrides, err, errlen))
+	if (model_check_params(l, overrides, err, errlen) < 0)
 		return -1;
 	util_strlcpy(r->lesson_id, l->id, sizeof r->lesson_id);
 	r->lesson_number = l->number;

@@ -71,10 +71,20 @@ typedef struct {
 
 /* Fills out for lesson l at size M×N×K on g with the overrides applied on top
  * of the lesson's params. Returns 0, or -1 with a message in err: an unknown
- * model, an override naming no param (the message lists the lesson's params),
- * or a launch shape that does not evaluate. */
+ * model, an override naming no param (the message lists the lesson's params)
+ * or out of its range (model_check_params), or a launch shape that does not
+ * evaluate. */
 int model_compute(const lesson *l, const expr_env *overrides, long long M, long long N, long long K,
 		  const gpu_spec *g, model_result *out, char *err, int errlen);
+
+/* The one check of a lesson's parameters, which model_compute and the CLI's
+ * run and emulate make: each of the lesson's values and each override lies in
+ * its parameter's range (model_param_range), an override names a parameter
+ * of the lesson, and the block they make holds 1 to 1024 threads. Returns 0,
+ * or -1 with one line in err. */
+int model_check_params(const lesson *l, const expr_env *overrides, char *err, int errlen);
+/* The values a parameter may take (PAD 0..256, a tile side 1..4096, ...). */
+void model_param_range(const char *name, long long *lo, long long *hi);
 
 /* Replaces the registers per thread (e.g. from cuFuncGetAttribute after the
  * JIT) and recomputes occupancy; source labels where the number came from. */

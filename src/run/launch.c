@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "base/util.h"
+#include "model/model.h"
 
 /* The lesson's declared parameter of that name, or NULL. */
 static const lesson_param *param(const lesson *l, const char *name)
@@ -13,50 +14,6 @@ static const lesson_param *param(const lesson *l, const char *name)
 		if (!strcmp(l->params[i].name, name))
 			return &l->params[i];
 	return NULL;
-}
-
-/* "TILE=64 BS=8": the overrides, for messages. */
-static void list_overrides(const expr_env *ov, char *buf, size_t len)
-{
-	buf[0] = '\0';
-	for (int i = 0; ov && i < ov->n; i++) {
-		size_t n = strlen(buf);
-		snprintf(buf + n, len - n, "%s%s=%lld", i ? " " : "", ov->v[i].name, ov->v[i].value);
-	}
-}
-
-int launch_check_whatif(const lesson *l, const expr_env *overrides, char *err, int errlen)
-{
-	for (int i = 0; overrides && i < overrides->n; i++) {
-		const expr_var *v = &overrides->v[i];
-		const lesson_param *p = param(l, v->name);
-		if (!p)
-			continue; /* model_compute and the CLI name unknown parameters */
-		long long least = p->value > 0 ? 1 : 0;
-		if (v->value < least) {
-			snprintf(err, (size_t)errlen, "%s=%lld is impossible: %s must be at least %lld (the lesson has %s=%lld)",
-				 v->name, v->value, v->name, least, v->name, p->value);
-			return -1;
-		}
-	}
-	/* The block's threads, before lesson_launch_for's general message. */
-	expr_env env;
-	lesson_env(l, overrides, 1, 1, 1, &env);
-	long long b[3], threads = 1;
-	char msg[128];
-	for (int i = 0; i < 3; i++) {
-		if (expr_eval(l->block[i], &env, &b[i], msg, sizeof msg))
-			return 0; /* lesson_launch_for reports the expression */
-		threads = b[i] <= 0 ? 0 : threads <= (1LL << 40) / b[i] ? threads * b[i] : 1LL << 40;
-	}
-	if (threads < 1 || threads > 1024) {
-		char ov[160];
-		list_overrides(overrides, ov, sizeof ov);
-		snprintf(err, (size_t)errlen, "%s%sblock %lldx%lldx%lld is %lld threads; a block holds 1 to 1024", ov,
-			 ov[0] ? ": " : "", b[0], b[1], b[2], threads);
-		return -1;
-	}
-	return 0;
 }
 
 int launch_model_only(const lesson *l, const expr_env *overrides, char *err, int errlen)
@@ -83,7 +40,7 @@ int launch_request_for_lesson(const lesson *l, const expr_env *overrides, long l
 		snprintf(err, (size_t)errlen, "lesson %d (%s) has no kernel to run", l->number, l->id);
 		return -1;
 	}
-	if (launch_check_whatif(l, overrides, err, errlen) || launch_model_only(l, overrides, err, errlen))
+	if (model_check_params(l, overrides, err, errlen) || launch_model_only(l, overrides, err, errlen))
 		return -1;
 	lesson_env(l, overrides, M, N, K, &env);
 	if (lesson_check_size(l, &env, err, errlen) || lesson_launch_for(l, &env, &ln, err, errlen))
@@ -113,7 +70,7 @@ long long launch_emulation_size(const lesson *l, const expr_env *overrides)
 {
 	static const long long cubes[] = LAUNCH_EMU_SIZES;
 	char why[256];
-	if (launch_check_whatif(l, overrides, why, sizeof why) || launch_model_only(l, overrides, why, sizeof why))
+	if (model_check_params(l, overrides, why, sizeof why) || launch_model_only(l, overrides, why, sizeof why))
 		return cubes[0];
 	for (size_t i = 0; i < ARRAY_LEN(cubes); i++) {
 		run_request probe;

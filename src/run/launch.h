@@ -6,13 +6,6 @@
 #include "course/lesson.h"
 #include "run/run.h"
 
-/* Whether the what-ifs (overrides, may be NULL) make sense for lesson l's
- * kernel, in one line when not: a parameter below its least value (at least
- * 1, or 0 where the lesson's default is 0), or a block of more threads than
- * a block can hold. model_compute asks this for the numbers; every run asks
- * it too. (Safe numeric ranges, against overflow, are argspec's/the CLI's.)
- * Returns 0 or -1 with the reason in err. */
-int launch_check_whatif(const lesson *l, const expr_env *overrides, char *err, int errlen);
 
 /* Nonzero when the overrides change a parameter the kernel does not honour
  * at run time (not in the lesson's `runtime:`): such a what-if changes the
@@ -21,7 +14,7 @@ int launch_model_only(const lesson *l, const expr_env *overrides, char *err, int
 
 /* Fills a request to run lesson l at size M, N, K with parameter overrides
  * (may be NULL): verified and timed. Returns 0, or -1 with one line in err
- * (no kernel, a what-if that launch_check_whatif refuses or that is
+ * (no kernel, a what-if that model_check_params refuses or that is
  * model-only, a size the lesson refuses, a front-matter expression or an
  * args line that does not evaluate). */
 int launch_request_for_lesson(const lesson *l, const expr_env *overrides, long long M, long long N, long long K,

@@ -65,6 +65,11 @@ void ui_frame_put(ui_frame *f, int x, int y, uint32_t ch, ui_role role)
 	if (x < 0 || y < 0 || x >= f->cols || y >= f->rows)
 		return;
 	ui_cell *c = &f->cells[y * f->cols + x];
+	/* Text comes from lesson files and logs: a control character (ESC would
+	 * reach the terminal through show --screen) or a code point that is not
+	 * one shows as '?', so the frame only ever holds printable text. */
+	if (ch < 0x20 || (ch >= 0x7f && ch < 0xa0) || (ch >= 0xd800 && ch <= 0xdfff) || ch > 0x10ffff)
+		ch = '?';
 	c->ch = ch;
 	c->role = (uint8_t)role;
 }
