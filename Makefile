@@ -38,6 +38,8 @@ FUZZNAMES := $(FUZZSRC:tests/fuzz/%.c=%)
 REPLAYBIN := $(FUZZNAMES:%=$(BUILD)/fuzz/replay_%)
 FUZZ_CC      ?= clang
 FUZZ_SECONDS ?= 60
+# 0: a new random seed each run; CI passes a fixed one so its smoke round is repeatable.
+FUZZ_SEED    ?= 0
 FUZZ_BUILD   := build-fuzz
 FUZZ_FLAGS   := -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
 FUZZ_OBJ     := $(LIBOBJ:$(BUILD)/%=$(FUZZ_BUILD)/%)
@@ -114,7 +116,7 @@ fuzz: fuzz-build
 	$(Q)for f in $(FUZZERS); do \
 		mkdir -p $(FUZZ_BUILD)/corpus/$$f; \
 		echo "  FUZZ  $$f for $(FUZZ_SECONDS) s (log: $(FUZZ_BUILD)/$$f.log)"; \
-		PTXTUTOR_ROOT=$(CURDIR) $(FUZZ_BUILD)/$$f -max_total_time=$(FUZZ_SECONDS) -max_len=8192 -timeout=10 \
+		PTXTUTOR_ROOT=$(CURDIR) $(FUZZ_BUILD)/$$f -max_total_time=$(FUZZ_SECONDS) -seed=$(FUZZ_SEED) -max_len=8192 -timeout=10 \
 			-rss_limit_mb=4096 -dict=tests/fuzz/ptx.dict -artifact_prefix=$(FUZZ_BUILD)/ -print_final_stats=1 \
 			$(FUZZ_BUILD)/corpus/$$f tests/fuzz/corpus/$$f >$(FUZZ_BUILD)/$$f.log 2>&1; rc=$$?; \
 		grep -E '^#[0-9]+[[:space:]]+(DONE|pulse)|^stat::number_of_executed_units|SUMMARY' $(FUZZ_BUILD)/$$f.log | tail -n 2; \
