@@ -71,9 +71,12 @@ void app_act_whatif_change(ui_app *a, ui_action act, int key)
 	long long v;
 	if (!expr_get(&a->whatif, l->params[s].name, &v))
 		v = l->params[s].value;
-	long long nv = dir > 0 ? v * 2 : v / 2;
-	if (nv < 1 || nv > 4096)
+	long long nv = dir > 0 ? v * 2 : v / 2, lo, hi;
+	model_param_range(l->params[s].name, &lo, &hi); /* the one range check's bounds */
+	if (nv < lo || nv > hi || nv == v) {
+		app_say(a, 1, "%s stays within %lld..%lld", l->params[s].name, lo, hi);
 		return;
+	}
 	expr_env before = a->whatif;
 	expr_set(&a->whatif, l->params[s].name, nv);
 	if (nv == l->params[s].value) /* back at the lesson's value: no what-if left to name */
