@@ -1,5 +1,6 @@
 /* cli: the usage lines and option helpers shared by the subcommands. */
 #include <errno.h>
+#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -79,4 +80,25 @@ int cli_parse_int(const char *opt, const char *s, long lo, long hi, int *out)
 	}
 	*out = (int)v;
 	return 0;
+}
+
+int cli_json_only(const cli_command *self, int argc, char **argv, const char *details, int *json)
+{
+	static const struct option opts[] = {{"json", no_argument, 0, 'j'}, {"help", no_argument, 0, 'h'}, {0}};
+	int ch;
+	*json = 0;
+	optind = 1;
+	while ((ch = getopt_long(argc, argv, "jh", opts, NULL)) != -1) {
+		if (ch == 'j')
+			*json = 1;
+		else {
+			cli_usage(self, ch == 'h' ? stdout : stderr, details);
+			return ch == 'h' ? 0 : 2;
+		}
+	}
+	if (optind < argc) {
+		fprintf(stderr, "ptxtutor %s: unexpected argument '%s'\n", self->name, argv[optind]);
+		return 2;
+	}
+	return -1;
 }

@@ -52,4 +52,8 @@ int cli_parse_int(const char *opt, const char *s, long lo, long hi, int *out);
 /* Loads the course and prints each broken lesson's file:line message to stderr. */
 int cli_course(course *c);
 
+/* The options of a command that takes only --json and --help: -1 to go on
+ * (*json set), else the exit status (0 after --help, 2 after a bad option). */
+int cli_json_only(const cli_command *self, int argc, char **argv, const char *details, int *json);
+
 #endif

@@ -1,5 +1,4 @@
 /* cmd_gpus: `ptxtutor gpus` — the built-in GPU table, as text or JSON. */
-#include <getopt.h>
 #include <stdio.h>
 
 #include "cli/cli.h"
@@ -14,21 +13,9 @@ static const char details[] =
 
 int cmd_gpus(const cli_command *self, int argc, char **argv)
 {
-	static const struct option opts[] = {{"json", no_argument, 0, 'j'}, {"help", no_argument, 0, 'h'}, {0}};
-	int json = 0, ch;
-	optind = 1;
-	while ((ch = getopt_long(argc, argv, "jh", opts, NULL)) != -1) {
-		if (ch == 'j')
-			json = 1;
-		else {
-			cli_usage(self, ch == 'h' ? stdout : stderr, details);
-			return ch == 'h' ? 0 : 2;
-		}
-	}
-	if (optind < argc) {
-		fprintf(stderr, "ptxtutor gpus: unexpected argument '%s'\n", argv[optind]);
-		return 2;
-	}
+	int json, rc = cli_json_only(self, argc, argv, details, &json);
+	if (rc >= 0)
+		return rc;
 	static gpu_table t;
 	char err[256];
 	if (devices_load(&t, err, sizeof err) < 0) {

@@ -1,5 +1,4 @@
 /* cmd_list: `ptxtutor list` — the lessons of the course, as a table or JSON. */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,19 +38,12 @@ static void progress(const state_data *st, const lesson *l, int nex, int *read, 
 
 int cmd_list(const cli_command *self, int argc, char **argv)
 {
-	static const struct option opts[] = {{"json", no_argument, 0, 'j'}, {"help", no_argument, 0, 'h'}, {0}};
-	int json = 0, ch;
-	optind = 1;
-	while ((ch = getopt_long(argc, argv, "jh", opts, NULL)) != -1) {
-		if (ch == 'j')
-			json = 1;
-		else {
-			cli_usage(self, ch == 'h' ? stdout : stderr,
-				  "The lessons: number, id, title, dtype, the GPU generation each needs, and\n"
-				  "the pages read and exercises solved in the tutor ($XDG_STATE_HOME/ptxtutor).\n");
-			return ch == 'h' ? 0 : 2;
-		}
-	}
+	int json, rc = cli_json_only(self, argc, argv,
+				     "The lessons: number, id, title, dtype, the GPU generation each needs, and\n"
+				     "the pages read and exercises solved in the tutor ($XDG_STATE_HOME/ptxtutor).\n",
+				     &json);
+	if (rc >= 0)
+		return rc;
 	static course c;
 	cli_course(&c);
 	if (c.n == 0) { /* an empty table and exit 0 would hide a wrong PTXTUTOR_ROOT or install */

@@ -43,17 +43,24 @@ static int insert_unique(int64_t *v, int n, int64_t x)
 #define SECTORS_PER_LANE (ACCESS_MAX_BYTES / 32 + 1)
 #define WORDS_PER_LANE (ACCESS_MAX_BYTES / 4 + 1)
 
+/* The distinct units of `unit` bytes the masked lanes touch, sorted into u
+ * (room for 32 lanes' worth); returns how many. */
+static int distinct_units(const int64_t addr[32], uint32_t mask, int bytes, int unit, int64_t *u)
+{
+	int nu = 0;
+	for (uint32_t m = mask; m; m &= m - 1) {
+		int l = __builtin_ctz(m), n;
+		int64_t first = units_of(addr[l], bytes, unit, &n);
+		for (int i = 0; i < n; i++)
+			nu = insert_unique(u, nu, first + i);
+	}
+	return nu;
+}
+
 static unsigned count_sectors(const int64_t addr[32], uint32_t mask, int bytes)
 {
 	int64_t s[32 * SECTORS_PER_LANE];
-	int ns = 0;
-	for (uint32_t m = mask; m; m &= m - 1) {
-		int l = __builtin_ctz(m), n;
-		int64_t first = units_of(addr[l], bytes, 32, &n);
-		for (int i = 0; i < n; i++)
-			ns = insert_unique(s, ns, first + i);
-	}
-	return (unsigned)ns;
+	return (unsigned)distinct_units(addr, mask, bytes, 32, s);
 }
 
 /* Every active lane has the address of lane l ^ x, where that lane is active. */
@@ -72,13 +79,7 @@ static int pairs_uniform(const int64_t addr[32], uint32_t mask, int x)
 static unsigned group_passes(const int64_t addr[32], uint32_t gmask, int bytes)
 {
 	int64_t w[32 * WORDS_PER_LANE];
-	int nw = 0;
-	for (uint32_t m = gmask; m; m &= m - 1) {
-		int l = __builtin_ctz(m), n;
-		int64_t first = units_of(addr[l], bytes, 4, &n);
-		for (int i = 0; i < n; i++)
-			nw = insert_unique(w, nw, first + i);
-	}
+	int nw = distinct_units(addr, gmask, bytes, 4, w);
 	unsigned per_bank[32] = {0}, worst = 0;
 	for (int i = 0; i < nw; i++) {
 		unsigned c = ++per_bank[floor_mod(w[i], 32)];
