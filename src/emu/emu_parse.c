@@ -359,8 +359,11 @@ static int parse_params(emu_pstate *ps, const char *hdr)
  * call.uni f, (param0); }"): its names, for st.param to them. */
 static int decl_callparam(emu_pstate *ps, char *s)
 {
-	char *parts[16];
-	int np = emu_split_commas(s, parts, 16);
+	enum { MAX_CALL_PARAMS = 16 };
+	char *parts[MAX_CALL_PARAMS];
+	int np = emu_split_commas(s, parts, MAX_CALL_PARAMS);
+	if (np > MAX_CALL_PARAMS)
+		return emu_punsup(ps, ps->line, "more than %d names in one call's .param declaration", MAX_CALL_PARAMS);
 	for (int i = 0; i < np; i++) {
 		char *w = parts[i], *name = NULL;
 		for (char *save = NULL, *t = strtok_r(w, " \t", &save); t; t = strtok_r(NULL, " \t", &save))
