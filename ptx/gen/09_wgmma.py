@@ -79,6 +79,8 @@ def log2(x):
 
 
 class Gen:
+    AB = "f16"     # the inputs' type in the wgmma's name; lesson 10's generator says bf16
+
     def __init__(self, a):
         self.a = a
         self.S = a.stages
@@ -272,7 +274,7 @@ class Gen:
         if kk:
             w("\tadd.s64         %descA, %descA, 2;         // +32 bytes (>> 4)")
             w("\tadd.s64         %descB, %descB, 128;       // +2048 bytes (>> 4)")
-        w("\twgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16")
+        w(f"\twgmma.mma_async.sync.aligned.m64n256k16.f32.{self.AB}.{self.AB}")
         w("\t\t{" + parts[0] + ",")
         for p in parts[1:-1]:
             w("\t\t " + p + ",")

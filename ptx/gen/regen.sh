@@ -17,6 +17,7 @@ TABLE='
 07_warptile.ptx     07_warptile.py
 08_mma.ptx          08_mma.py
 09_wgmma.ptx        09_wgmma.py
+10_cluster.ptx      10_cluster.py
 '
 
 if [ "$1" = "--list" ]; then

@@ -1,0 +1,469 @@
+#!/usr/bin/env python3
+"""Writes ptx/10_cluster.ptx, lesson 10's kernel (gemm_cluster): lesson 9 plus
+thread-block clusters, TMA multicast, a bf16 output stored by TMA while the
+next tile's main loop runs.
+
+    python3 ptx/gen/10_cluster.py > ptx/10_cluster.ptx
+    python3 ptx/gen/10_cluster.py --cluster 1 --epilogue direct --out f32 --entry v0 > /tmp/v0.ptx
+
+It reuses lesson 9's generator (09_wgmma.py) for everything that does not
+change: the ring of stages and its mbarriers, the wgmma with both operands
+in shared memory, the tile order in bands, the phase bit. What is new:
+
+Cluster (--cluster 2): two blocks on two SMs of one GPC run as a pair. They
+  take the two tiles of C that lie one above the other (rows m0 and m0 + 128,
+  the same 256 columns), so they need the same k-slices of B.
+Multicast (--multicast 1): each block of the pair asks the copy engine for
+  half of B's slice (two of its four 64-column boxes) with .multicast::cluster
+  and mask 0b11: the box lands at the same shared-memory offset in both
+  blocks, and each block's "full" mbarrier at that offset is told its bytes.
+  So every block still expects a whole stage of bytes (its A, all four B
+  boxes), but fetches only A and half of B from L2. The price: a stage may
+  be overwritten only when the consumers of both blocks are done with it, so
+  "empty" counts four arrivals (two consumers x two blocks), and a consumer
+  releases a stage in its own block and in its partner (mapa gives the
+  partner's address of the same mbarrier).
+Epilogue (--epilogue tma): each consumer converts its 64 x 256 accumulators
+  to bf16, writes them with stmatrix into a staging tile in shared memory
+  (four 64 x 64 boxes, 128-byte swizzled so the eight rows of a stmatrix land
+  in eight different bank groups), and one thread hands the four boxes to the
+  copy engine (cp.async.bulk.tensor global <- shared). The consumer goes
+  straight on to its next tile; before it writes the staging tile again it
+  waits only until the copy engine has *read* it (wait_group.read), which a
+  whole main loop later it long has.
+stmatrix fragment (m8n8, b16): lane l holds row l/4, columns 2(l%4) and +1 of
+  each 8 x 8 matrix, exactly a D fragment's pair d[4j], d[4j+1] (rows 0-7)
+  and d[4j+2], d[4j+3] (rows 8-15); lane l gives the address of row l%8 of
+  matrix l/8.
+"""
+import argparse
+import importlib.util
+import os
+
+from banner import banner
+
+_spec = importlib.util.spec_from_file_location("wgmma09", os.path.join(os.path.dirname(__file__), "09_wgmma.py"))
+L9 = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(L9)
+
+BM, BN, BK = L9.BM, L9.BN, L9.BK
+A_BYTES, BBOX, STAGE, NACC = L9.A_BYTES, L9.BBOX, L9.STAGE, L9.NACC
+CBOX = 64 * 64 * 2                 # one staging box of C: 64 rows x 64 bf16 columns
+C_WG = (BN // 64) * CBOX           # a consumer's staging tile: 64 x 256 bf16
+log2 = L9.log2
+
+
+def parse():
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("--stages", type=int, default=3)
+    p.add_argument("--entry", default="gemm_cluster")
+    p.add_argument("--group", type=int, default=8,
+                   help="tile order: 0 = row by row; G > 0 = bands of G cluster rows, column by column")
+    p.add_argument("--cluster", type=int, default=2, choices=(1, 2), help="blocks per cluster, along M")
+    p.add_argument("--multicast", type=int, default=1, choices=(0, 1),
+                   help="1: each block of a cluster loads half of B for both")
+    p.add_argument("--epilogue", default="tma", choices=("tma", "direct"),
+                   help="tma: stage C in shared memory, store it with TMA, overlapped; direct: st.global from registers")
+    p.add_argument("--out", default="bf16", choices=("bf16", "f32"), help="C's type")
+    p.add_argument("--setmaxnreg", type=int, default=1)
+    p.add_argument("--wait", type=int, default=1, choices=(0, 1),
+                   help="wgmma groups a consumer leaves in flight before it releases a stage")
+    a = p.parse_args()
+    if a.cluster == 1:
+        a.multicast = 0
+    if a.epilogue == "tma" and a.out != "bf16":
+        p.error("the TMA epilogue stages bf16 (an f32 staging tile does not fit beside the ring)")
+    return a
+
+
+class Gen(L9.Gen):
+    AB = "bf16"
+
+    def __init__(self, a):
+        super().__init__(a)
+        self.CL = a.cluster
+        self.MC = a.multicast
+        self.TMA = a.epilogue == "tma"
+        self.consumers_per_stage = 2 * (self.CL if self.MC else 1)
+
+    def smem_bytes(self):
+        return self.S * STAGE + (2 * C_WG if self.TMA else 0) + 2 * self.S * 8 + 1024
+
+    def header(self):
+        w, S, a = self.w, self.S, self.a
+        w(banner() + "//")
+        w(f"// 10_cluster.ptx - Hopper: C ({a.out}) = A (bf16) . B (bf16), f32 accumulation, with")
+        w("// thread-block clusters, TMA multicast and an epilogue that overlaps the next tile.")
+        w("//")
+        w(f"// Lesson 9's kernel (block tile {BM}x{BN}, BK={BK}, TMA + mbarrier ring, two consumer")
+        w(f"// warpgroups of wgmma.m64n256k16) with a {S}-stage ring, and:")
+        if self.CL > 1:
+            w(f"//  - clusters of {self.CL} blocks: the pair computes two tiles one above the other;")
+        if self.MC:
+            w("//  - multicast: each block loads half of B's k-slice into both blocks' shared memory;")
+        if self.TMA:
+            w("//  - the epilogue writes bf16 into a swizzled staging tile with stmatrix and")
+            w("//    stores it with TMA, while the consumers start the next tile.")
+        w(f"// Requires M % {BM * self.CL} == 0, N % {BN} == 0, K % {BK} == 0 (the lesson's `multiple:`) and sm_90a.")
+        w("//")
+        w("// Written out by ptx/gen/10_cluster.py (which reuses ptx/gen/09_wgmma.py); edit the")
+        w("// generator, not this file.")
+        w("//")
+        w(".version 8.0            // clusters, multicast, mapa, stmatrix and bulk stores: PTX 7.8-8.0 ...")
+        w(".target sm_90a          // ... wgmma and setmaxnreg: sm_90a only")
+        w(".address_size 64")
+        w("")
+        parts = f"{S} stages x (A {A_BYTES} B + B {STAGE - A_BYTES} B)"
+        if self.TMA:
+            parts += f", 2 staging tiles of {C_WG} B"
+        w(f"// Dynamic shared memory: {parts},")
+        w(f"// {2 * S} mbarriers and 1024 bytes of room for the swizzle's alignment: {self.smem_bytes()} bytes.")
+        w(".extern .shared .align 1024 .b8 smem[];")
+        w("")
+        w(f".visible .entry {a.entry}(")
+        w("\t.param .align 64 .b8 tmA[128],   // tensor map of A (M x K bf16, row-major), box 64 x 128")
+        w("\t.param .align 64 .b8 tmB[128],   // tensor map of B (K x N bf16, row-major), box 64 x 64")
+        if self.TMA:
+            w("\t.param .align 64 .b8 tmC[128],   // tensor map of C (M x N bf16, row-major), box 64 x 64")
+        else:
+            w(f"\t.param .u64 C,                   // M x N {a.out}, row-major")
+        w("\t.param .u32 M,")
+        w("\t.param .u32 N,")
+        w("\t.param .u32 K)")
+        w(".maxntid 384, 1, 1")
+        w(".maxnreg 168            // 65536 registers / 384 threads: the cap setmaxnreg redistributes")
+        if self.CL > 1:
+            w(f".reqnctapercluster {self.CL}, 1, 1  // launched in clusters of {self.CL} along x")
+        w("{")
+
+    def decls(self):
+        super().decls()
+        w = self.w
+        w("\t.reg .u32  %rank, %peer, %nSuperM;")
+        if self.MC:
+            w("\t.reg .b16  %mask;")
+        if self.TMA:
+            w("\t.reg .u32  %sC, %bid, %ea<4>;")
+            w("\t.reg .b32  %h<4>;")
+            w("\t.reg .b64  %tmC;")
+        elif self.a.out == "bf16":
+            w("\t.reg .b32  %h<2>;")
+        w("")
+
+    def setup(self):
+        w, S, CL = self.w, self.S, self.CL
+        w("// @setup")
+        w("\tmov.u32         %thr, %tid.x;")
+        w("\tshr.u32         %wg, %thr, 7;              // warpgroup 0, 1 or 2")
+        w("\tmov.u32         %rank, %cluster_ctarank;   // 0 or 1: which block of the pair" if CL > 1 else
+          "\tmov.u32         %rank, 0;                  // no clusters: every block is rank 0")
+        w("\tld.param.u32    %m, [M];")
+        w("\tld.param.u32    %n, [N];")
+        w("\tld.param.u32    %k, [K];")
+        w(f"\tshr.u32         %nTilesN, %n, {log2(BN)};         // tiles across N")
+        w(f"\tshr.u32         %nTilesM, %m, {log2(BM * CL)};         // cluster rows down M ({CL} tiles each)")
+        w("\tmul.lo.u32      %tiles, %nTilesM, %nTilesN; // cluster tiles in C")
+        if self.a.group:
+            w(f"\tmul.lo.u32      %bandTiles, %nTilesN, {self.a.group};   // tiles in a band of {self.a.group} cluster rows")
+        w(f"\tshr.u32         %kTiles, %k, {log2(BK)};          // k-tiles per tile")
+        w("\t// The grid is one cluster per pair of SMs (persistent): cluster c takes")
+        w("\t// cluster tiles c, c + clusters, ...; both blocks of a pair walk the same list.")
+        w("\tmov.u32         %tile, %clusterid.x;")
+        w("\tmov.u32         %step, %nclusterid.x;")
+        w("\tmov.u32         %ring, smem;")
+        w("\tadd.u32         %ring, %ring, 1023;")
+        w("\tand.b32         %ring, %ring, -1024;")
+        cbytes = 2 * C_WG if self.TMA else 0
+        if self.TMA:
+            w(f"\tadd.u32         %sC, %ring, {S * STAGE};      // the two staging tiles of C")
+        w(f"\tadd.u32         %bars, %ring, {S * STAGE + cbytes};      // full[s] at bars + 8s, empty[s] at bars + 8({S} + s)")
+        w("\tsetp.eq.u32     %leader, %thr, 0;")
+        w("\t@!%leader bra   INIT_DONE;")
+        for s in range(S):
+            w(f"\tmbarrier.init.shared::cta.b64 [%bars+{8 * s}], 1;        // full[{s}]: the producer's arrival + the bytes")
+        n = self.consumers_per_stage
+        who = "two consumers in each of the two blocks" if self.MC else "one arrival per consumer"
+        for s in range(S):
+            w(f"\tmbarrier.init.shared::cta.b64 [%bars+{8 * (S + s)}], {n};       // empty[{s}]: {who}")
+        w("\tfence.mbarrier_init.release.cluster;")
+        w("INIT_DONE:")
+        if CL > 1:
+            w("\t// Both blocks' mbarriers must exist before either block's copies or arrivals")
+            w("\t// reach them: a barrier across the cluster, not just the block.")
+            w("\tbarrier.cluster.arrive;")
+            w("\tbarrier.cluster.wait;")
+        else:
+            w("\tbar.sync        0;")
+        w("\tsetp.ne.u32     %p, %wg, 0;")
+        w("\t@%p bra         CONSUMER;")
+        w("// @end")
+        w("")
+
+    def tile_coords(self):
+        """m0, n0 of %tile for this block: lesson 9's order over cluster rows, then the rank's row."""
+        super().tile_coords()
+        if self.CL > 1:
+            w = self.w
+            w(f"\tshl.b32         %m0, %m0, {log2(self.CL)};         // the cluster's first row ...")
+            w(f"\tmad.lo.u32      %m0, %rank, {BM}, %m0;       // ... and this block's")
+
+    def producer(self):
+        w, S = self.w, self.S
+        w("// @producer")
+        if self.a.setmaxnreg:
+            w("\tsetmaxnreg.dec.sync.aligned.u32 40;")
+        w("\t@!%leader bra   DONE;                      // one thread issues every copy")
+        w("\tmov.b64         %tmA, tmA;")
+        w("\tcvta.param.u64  %tmA, %tmA;")
+        w("\tmov.b64         %tmB, tmB;")
+        w("\tcvta.param.u64  %tmB, %tmB;")
+        if self.MC:
+            w(f"\tmov.b16         %mask, {(1 << self.CL) - 1};                 // both blocks of the cluster")
+        w("\tmov.u32         %stage, 0;")
+        w("\tmov.u32         %phase, 0;")
+        w("P_TILE:")
+        w("\tsetp.ge.u32     %p, %tile, %tiles;")
+        w("\t@%p bra         DONE;")
+        self.tile_coords()
+        w("\tmov.u32         %kt, 0;")
+        w("P_K:")
+        if self.MC:
+            w("\t// Wait until the consumers of BOTH blocks have released this slot: this")
+            w("\t// block's copies of B land in the partner's shared memory too.")
+        w(f"\tmad.lo.u32      %empty, %stage, 8, %bars;")
+        w(f"\tadd.u32         %empty, %empty, {8 * S};")
+        w("\txor.b32         %x, %phase, 1;")
+        self.wait("P_WAIT", "%empty", "%x")
+        w("\tmad.lo.u32      %full, %stage, 8, %bars;")
+        w(f"\tmad.lo.u32      %sA, %stage, {STAGE}, %ring;")
+        w(f"\tadd.u32         %sB, %sA, {A_BYTES};")
+        w(f"\t// A whole stage, {STAGE} bytes, lands here: this block's A and all of B's boxes,")
+        w("\t// half of them sent by the partner when B is multicast." if self.MC else
+          "\t// every copy issued by this thread.")
+        w(f"\tmbarrier.arrive.expect_tx.shared::cta.b64 _, [%full], {STAGE};")
+        w(f"\tshl.b32         %kx, %kt, {log2(BK)};")
+        w("\tcp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes")
+        w("\t                [%sA], [%tmA, {%kx, %m0}], [%full];")
+        nbox = BN // 64
+        if self.MC:
+            half = nbox // self.CL
+            w(f"\t// B: this block's {half} of the {nbox} boxes, to both blocks (same offsets, same mbarrier).")
+            w(f"\tmul.lo.u32      %x, %rank, {64 * half};")
+            w("\tadd.u32         %x, %x, %n0;")
+            w(f"\tmad.lo.u32      %y, %rank, {BBOX * half}, %sB;")
+            for j in range(half):
+                if j:
+                    w("\tadd.u32         %x, %x, 64;")
+                    w(f"\tadd.u32         %y, %y, {BBOX};")
+                w("\tcp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.multicast::cluster")
+                w("\t                [%y], [%tmB, {%x, %kx}], [%full], %mask;")
+        else:
+            for j in range(nbox):
+                w(f"\tadd.u32         %x, %n0, {64 * j};")
+                w(f"\tadd.u32         %y, %sB, {BBOX * j};")
+                w("\tcp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes")
+                w("\t                [%y], [%tmB, {%x, %kx}], [%full];")
+        self.advance()
+        w("\tadd.u32         %kt, %kt, 1;")
+        w("\tsetp.lt.u32     %p, %kt, %kTiles;")
+        w("\t@%p bra         P_K;")
+        w("\tadd.u32         %tile, %tile, %step;")
+        w("\tbra             P_TILE;")
+        w("// @end")
+        w("")
+
+    def release(self, addr):
+        """One consumer's arrival on empty at addr: in its own block, or in both."""
+        w = self.w
+        if not self.MC:
+            w(f"\t@%p mbarrier.arrive.shared::cta.b64 _, [{addr}];")
+            return
+        for r in range(self.CL):
+            w(f"\t@%p mapa.shared::cluster.u32 %y, {addr}, {r};       // empty[] of block {r} of the pair")
+            w("\t@%p mbarrier.arrive.shared::cluster.b64 _, [%y];")
+
+    def consumer(self):
+        w, S = self.w, self.S
+        w("// @consumer")
+        w("CONSUMER:")
+        if self.a.setmaxnreg:
+            w("\tsetmaxnreg.inc.sync.aligned.u32 232;       // 128 x 40 + 256 x 232 <= 65536")
+        w("\tand.b32         %x, %thr, 127;")
+        w("\tsetp.eq.u32     %leader, %x, 0;            // one thread per warpgroup releases stages")
+        if self.TMA:
+            self.staging_addresses()
+        else:
+            w("\tshr.u32         %row, %x, 5;")
+            w("\tshl.b32         %row, %row, 4;")
+            w("\tand.b32         %y, %x, 31;")
+            w("\tshr.u32         %kx, %y, 2;")
+            w("\tadd.u32         %row, %row, %kx;")
+            w("\tsub.u32         %x, %wg, 1;")
+            w("\tmad.lo.u32      %row, %x, 64, %row;")
+            w("\tand.b32         %col, %y, 3;")
+            w("\tshl.b32         %col, %col, 1;")
+            w("\tld.param.u64    %pC, [C];")
+            w("\tcvta.to.global.u64 %pC, %pC;")
+        w("\tmov.u32         %stage, 0;")
+        w("\tmov.u32         %phase, 0;")
+        w("\tmov.u32         %prev, 0;")
+        w("\tsetp.eq.u32     %one, %thr, %thr;")
+        w("C_TILE:")
+        w("\tsetp.ge.u32     %p, %tile, %tiles;")
+        w("\t@%p bra         DONE;")
+        self.tile_coords()
+        w("\tsetp.ne.u32     %acc, %thr, %thr;")
+        w("\tmov.u32         %kt, 0;")
+        w("// @end")
+        w("C_K:")
+        w("// @wait-full")
+        w("\tmad.lo.u32      %full, %stage, 8, %bars;")
+        self.wait("C_WAIT", "%full", "%phase")
+        w("// @end")
+        w("// @wgmma")
+        w(f"\tmad.lo.u32      %sA, %stage, {STAGE}, %ring;")
+        w(f"\tadd.u32         %sB, %sA, {A_BYTES};")
+        w("\tsub.u32         %x, %wg, 1;")
+        w(f"\tmad.lo.u32      %x, %x, {64 * 128}, %sA;")
+        w("\t// The descriptor's start field is 14 bits of address >> 4: in a cluster a block's")
+        w("\t// shared addresses carry its rank in higher bits, which must not spill into the")
+        w("\t// leading-offset field at bit 16.")
+        w("\tbfe.u32         %lo, %x, 4, 14;")
+        w("\tor.b32          %lo, %lo, 0x10000;")
+        w("\tmov.u32         %hi, 0x40000040;           // stride 1024 bytes, 128-byte swizzle")
+        w("\tmov.b64         %descA, {%lo, %hi};")
+        w("\tbfe.u32         %lo, %sB, 4, 14;")
+        w(f"\tor.b32          %lo, %lo, {(BBOX >> 4) << 16:#x};")
+        w("\tmov.b64         %descB, {%lo, %hi};")
+        w("\twgmma.fence.sync.aligned;")
+        for kk in range(BK // 16):
+            self.wgmma(kk)
+        w("\twgmma.commit_group.sync.aligned;")
+        w(f"\twgmma.wait_group.sync.aligned {self.a.wait};")
+        w("// @end")
+        w("// @release")
+        if self.a.wait:
+            w("\tsetp.ne.u32     %p, %kt, 0;")
+            w("\tand.pred        %p, %p, %leader;")
+            w(f"\tadd.u32         %x, %prev, {8 * S};")
+        else:
+            w("\tmov.pred        %p, %leader;")
+            w(f"\tadd.u32         %x, %full, {8 * S};")
+        self.release("%x")
+        w("\tmad.lo.u32      %prev, %stage, 8, %bars;")
+        w("\tmov.pred        %acc, %one;")
+        self.advance()
+        w("\tadd.u32         %kt, %kt, 1;")
+        w("\tsetp.lt.u32     %p, %kt, %kTiles;")
+        w("\t@%p bra         C_K;")
+        if self.a.wait:
+            w("\twgmma.wait_group.sync.aligned 0;")
+            w(f"\tadd.u32         %x, %prev, {8 * S};")
+            w("\tmov.pred        %p, %leader;")
+            self.release("%x")
+        w("// @end")
+        if self.TMA:
+            self.epilogue_tma()
+        elif self.a.out == "bf16":
+            self.epilogue_direct_bf16()
+        else:
+            self.epilogue()
+        w("\tadd.u32         %tile, %tile, %step;")
+        w("\tbra             C_TILE;")
+        w("DONE:")
+        if self.TMA:
+            w("\t// The last tile's store must have left shared memory before the block ends.")
+            w("\tsetp.ne.u32     %p, %wg, 0;")
+            w("\tand.pred        %p, %p, %leader;")
+            w("\t@%p cp.async.bulk.wait_group 0;")
+        if self.CL > 1:
+            w("\t// The partner may still arrive on this block's mbarriers: leave together.")
+            w("\tbarrier.cluster.arrive;")
+            w("\tbarrier.cluster.wait;")
+        w("\tret;")
+        w("}")
+
+    def staging_addresses(self):
+        """%ea0..3: where this lane's stmatrix rows go in its warpgroup's staging tile,
+        one per column group j % 8 in {0, 2, 4, 6}; the 64-column box adds an immediate."""
+        w = self.w
+        w("\t// Staging addresses. Lane l of warp w gives row i = l%8 of matrix q = l/8 of a")
+        w("\t// stmatrix.x4: rows 16w + 8(q%2) + i, column group j + q/2. With the 128-byte")
+        w("\t// swizzle, 16-byte chunk c of row r sits at chunk c ^ (r % 8) = c ^ i.")
+        w("\tsub.u32         %y, %wg, 1;")
+        w(f"\tmad.lo.u32      %sC, %y, {C_WG}, %sC;       // this warpgroup's staging tile")
+        w("\tadd.u32         %bid, %wg, 0;              // named barrier 1 or 2: this warpgroup only")
+        w("\tshr.u32         %row, %x, 5;               // warp w")
+        w("\tand.b32         %y, %x, 31;                // lane l")
+        w("\tshr.u32         %col, %y, 3;               // q")
+        w("\tand.b32         %kx, %y, 7;                // i")
+        w("\tshl.b32         %row, %row, 4;")
+        w("\tand.b32         %lo, %col, 1;")
+        w("\tmad.lo.u32      %row, %lo, 8, %row;")
+        w("\tadd.u32         %row, %row, %kx;           // row 16w + 8(q%2) + i")
+        w("\tshr.u32         %col, %col, 1;             // q/2")
+        w("\txor.b32         %kx, %kx, %col;            // t = i ^ q/2: chunk (j%8 + q/2) ^ i = (j%8) ^ t")
+        w("\tmad.lo.u32      %row, %row, 128, %sC;")
+        for g in range(4):
+            w(f"\txor.b32         %lo, %kx, {2 * g};")
+            w(f"\tmad.lo.u32      %ea{g}, %lo, 16, %row;")
+        w("\tmov.b64         %tmC, tmC;")
+        w("\tcvta.param.u64  %tmC, %tmC;")
+
+    def epilogue_tma(self):
+        w = self.w
+        w("// @epilogue")
+        w("\t// The staging tile is free once the copy engine has read the previous tile's")
+        w("\t// store; one thread waits for that, the barrier tells the other 127.")
+        w("\t@%leader cp.async.bulk.wait_group.read 0;")
+        w("\tbar.sync        %bid, 128;")
+        for j in range(0, NACC // 4, 2):
+            d = 4 * j
+            w(f"\tcvt.rn.bf16x2.f32 %h0, %d{d + 1}, %d{d};       // columns 8j, 8j+1 of rows 0-7 (a -> high half)")
+            w(f"\tcvt.rn.bf16x2.f32 %h1, %d{d + 3}, %d{d + 2};       // rows 8-15")
+            w(f"\tcvt.rn.bf16x2.f32 %h2, %d{d + 5}, %d{d + 4};       // the next 8 columns")
+            w(f"\tcvt.rn.bf16x2.f32 %h3, %d{d + 7}, %d{d + 6};")
+            jj = j % 8
+            w(f"\tstmatrix.sync.aligned.m8n8.x4.shared.b16 [%ea{jj // 2}+{(j // 8) * CBOX}], {{%h0, %h1, %h2, %h3}};")
+        w("\t// stmatrix writes through the generic proxy, TMA reads through the async one:")
+        w("\t// each writer fences, then the barrier, then one thread issues the stores.")
+        w("\tfence.proxy.async.shared::cta;")
+        w("\tbar.sync        %bid, 128;")
+        w("\t@!%leader bra   STORED;")
+        w("\tsub.u32         %y, %wg, 1;")
+        w("\tmad.lo.u32      %y, %y, 64, %m0;           // this warpgroup's 64 rows")
+        for b in range(BN // 64):
+            w(f"\tadd.u32         %x, %n0, {64 * b};")
+            w(f"\tcp.async.bulk.tensor.2d.global.shared::cta.bulk_group [%tmC, {{%x, %y}}], [%sC+{b * CBOX}];")
+        w("\tcp.async.bulk.commit_group;")
+        w("STORED:")
+        w("// @end")
+
+    def epilogue_direct_bf16(self):
+        w = self.w
+        w("// @epilogue")
+        w("\tadd.u32         %x, %m0, %row;")
+        w("\tadd.u32         %y, %n0, %col;")
+        w("\tmad.wide.u32    %t64, %x, %n, 0;")
+        w("\tcvt.u64.u32     %gC, %y;")
+        w("\tadd.u64         %gC, %gC, %t64;")
+        w("\tshl.b64         %gC, %gC, 1;")
+        w("\tadd.u64         %gC, %pC, %gC;")
+        w("\tmul.wide.u32    %t64, %n, 16;              // 8 rows down, in bytes")
+        for j in range(NACC // 4):
+            d = 4 * j
+            w(f"\tcvt.rn.bf16x2.f32 %h0, %d{d + 1}, %d{d};")
+            w(f"\tst.global.b32   [%gC+{16 * j}], %h0;")
+        w("\tadd.u64         %gC, %gC, %t64;")
+        for j in range(NACC // 4):
+            d = 4 * j
+            w(f"\tcvt.rn.bf16x2.f32 %h1, %d{d + 3}, %d{d + 2};")
+            w(f"\tst.global.b32   [%gC+{16 * j}], %h1;")
+        w("// @end")
+
+
+if __name__ == "__main__":
+    args = parse()
+    if args.group:
+        L9.check_tile_order(args.group)
+    print(Gen(args).run(), end="")
