@@ -128,6 +128,41 @@ static void level_totals(model_level *lv, double outputs, int load_bytes, int st
 	lv->bytes = lv->loads * load_bytes + lv->stores * store_bytes;
 }
 
+/* The panels of A and B one round of running tiles reads, over the whole
+ * K. Tiles run in bands of H = G·CM block rows, column by column (G = 0:
+ * row by row), so a round of W tiles spans r block rows and c block
+ * columns; every round after the first is the same shape, and with the
+ * round's panels read from DRAM once each, the run reads rounds × that. */
+static void tile_order(model_result *r, long long at_once)
+{
+	long long BM = 1, BN = 1, G = 0, CM = 1;
+	expr_get(&r->env, "BM", &BM);
+	expr_get(&r->env, "BN", &BN);
+	expr_get(&r->env, "G", &G);
+	expr_get(&r->env, "CM", &CM);
+	long long tm = (r->M + BM - 1) / (BM > 0 ? BM : 1), tn = (r->N + BN - 1) / (BN > 0 ? BN : 1);
+	long long w = at_once < r->blocks ? at_once : r->blocks, h = G > 0 ? G * (CM > 0 ? CM : 1) : 0;
+	if (w <= 0 || tm <= 0 || tn <= 0) {
+		r->wave_bytes = r->order_dram_bytes = NAN;
+		return;
+	}
+	long long rows, cols;
+	if (h == 0 || w > h * tn) { /* whole block rows: row order, or a round wider than a band */
+		rows = (w + tn - 1) / tn;
+		if (h > 0)
+			rows = (rows + h - 1) / h * h;
+		cols = w < tn ? w : tn;
+	} else {
+		rows = h < tm ? h : tm;
+		cols = (w + rows - 1) / rows;
+	}
+	rows = rows < tm ? rows : tm;
+	cols = cols < tn ? cols : tn;
+	double rounds = ceil((double)r->blocks / (double)w);
+	r->wave_bytes = ((double)rows * BM + (double)cols * BN) * (double)r->K * r->elem_bytes;
+	r->order_dram_bytes = rounds * r->wave_bytes + (double)r->M * r->N * r->out_bytes;
+}
+
 static void recompute_occupancy(model_result *r)
 {
 	r->smem_request = r->smem_static + r->smem_dynamic;
@@ -136,6 +171,7 @@ static void recompute_occupancy(model_result *r)
 	r->occ_ok = occ_compute(&r->gpu, &in, &r->occ) == 0;
 	int at_once = r->occ_ok ? r->gpu.sms * r->occ.blocks_per_sm : 0;
 	r->waves = at_once > 0 ? (double)r->blocks / at_once : NAN;
+	tile_order(r, at_once);
 }
 
 /* ---- parameters: the one check, for the CLI (--set) and the tutor (what-ifs) alike ---- */
@@ -278,7 +314,8 @@ int model_compute(const lesson *l, const expr_env *overrides, long long M, long 
 	const char *unit = model_lessons_unit(m);
 	int tensor = !strcmp(unit, "tensor");
 	r->elem_bytes = l->dt == DTYPE_F16 || tensor ? 2 : 4;
-	const int out_bytes = 4; /* C is f32 in every lesson */
+	r->out_bytes = 4; /* C is f32 in every lesson */
+	const int out_bytes = r->out_bytes;
 	double outputs = (double)M * N, k = (double)K;
 	r->flops = 2.0 * M * N * K;
 
@@ -408,6 +445,10 @@ static const key_def keys[] = {
 	{"launch.warps", T_INT, R(warps), F_INT, "warps per block"},
 	{"launch.tiles", T_LL, R(blocks), F_INT, "BM×BN tiles of C, one block each (a persistent grid loops over them)"},
 	{"launch.waves", T_DBL, R(waves), F_NUM, "tiles ÷ (SMs × blocks per SM): the rounds in which the GPU runs them"},
+	{"tileorder.wave_bytes", T_DBL, R(wave_bytes), F_BYTES,
+	 "A and B panels one round of running tiles reads over K (bands of G cluster rows of CM tiles; G=0 row by row)"},
+	{"tileorder.dram_bytes", T_DBL, R(order_dram_bytes), F_BYTES,
+	 "DRAM traffic if each round reads its panels once, plus C once"},
 	{"launch.smem", T_INT, R(smem_request), F_INT, "shared bytes per block the kernel asks for (static + dynamic)"},
 	{"launch.smem_static", T_INT, R(smem_static), F_INT, "static shared bytes (declared in the PTX)"},
 	{"launch.smem_dynamic", T_INT, R(smem_dynamic), F_INT, "dynamic shared bytes (the lesson's smem:)"},

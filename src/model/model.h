@@ -28,6 +28,7 @@ typedef struct {
 	gpu_spec gpu;              /* the device the roofline and occupancy use */
 
 	int elem_bytes;            /* bytes of an A/B element (4 f32, 2 f16) */
+	int out_bytes;             /* bytes of an element of C */
 	double flops;              /* 2·M·N·K */
 	model_level global, shared, regs; /* regs: operand reads from registers */
 	double dram_ideal_bytes;   /* A and B read once, C written once */
@@ -67,6 +68,10 @@ typedef struct {
 	occ_result occ;
 	long long blocks;          /* one per BM×BN tile: ceil(M/BM)·ceil(N/BN) */
 	double waves;              /* blocks ÷ (SMs × blocks per SM): rounds the GPU runs them in */
+	/* The tile order (params G: bands of G cluster rows, 0 row by row; CM:
+	 * blocks per cluster along M): what one round of running tiles reads of
+	 * A and B over the whole K, and DRAM traffic if each round reads that once. */
+	double wave_bytes, order_dram_bytes;
 } model_result;
 
 /* Fills out for lesson l at size M×N×K on g with the overrides applied on top

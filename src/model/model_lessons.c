@@ -288,6 +288,17 @@ static void wgmma_warp(const expr_env *e, warp_view *w)
 	w->sh_elem = 2;
 }
 
+/* 10 cluster: lesson 9's tiles, with clusters of CM blocks along M that
+ * share B: with multicast (MC=1) each block fetches 1/CM of B's slice from
+ * L2 and receives the rest from its partners; its shared memory still gets
+ * the whole slice. */
+static void cluster_traffic(const expr_env *e, model_traffic *t)
+{
+	double bm = (double)P(e, "BM"), bn = (double)P(e, "BN"), cm = P(e, "MC") > 0 ? (double)P(e, "CM") : 1;
+	*t = (model_traffic){.gl_A = 1 / bn, .gl_B = 1 / (bm * cm), .sh_A = 1 / bn, .sh_B = 1.0 / 64,
+			     .sh_stores = 1 / bn + 1 / bm, .k_per_op = 16, .smem_operands = 1};
+}
+
 /* ---- The table ---------------------------------------------------------- */
 
 static const model_def models[] = {
@@ -303,6 +314,8 @@ static const model_def models[] = {
 	 .traffic = warptile_traffic, .warp = warptile_warp},
 	{.name = "mma", .l1_bypass = 1, .params = "BM=128 BN=256 BK=32 WM=64 WN=64 PAD=0", .unit = "tensor", .traffic = mma_traffic, .warp = mma_warp},
 	{.name = "wgmma", .l1_bypass = 1, .params = "BM=128 BN=128 BK=64", .unit = "tensor", .traffic = wgmma_traffic, .warp = wgmma_warp},
+	{.name = "cluster", .l1_bypass = 1, .params = "BM=128 BN=256 BK=64 CM=2 MC=1 G=8", .unit = "tensor",
+	 .traffic = cluster_traffic, .warp = wgmma_warp},
 };
 
 const model_def *model_find(const char *name)
