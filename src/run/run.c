@@ -39,8 +39,8 @@ const char *run_status_name(run_status s)
  * tolerance (run/verify.c). */
 double run_tolerance(dtype in, dtype out)
 {
-	double acc = in == DTYPE_F16 || in == DTYPE_BF16 ? 1e-3 : 1e-4;
-	if (out != DTYPE_F16 && out != DTYPE_BF16)
+	double acc = dtype_of(in)->bytes == 2 ? 1e-3 : 1e-4;
+	if (dtype_of(out)->bytes != 2)
 		return acc;
 	double room = acc + 2 * dtype_of(out)->unit_roundoff;
 	/* a round figure just above, so that a message's "%.0e" shows it as it is */
