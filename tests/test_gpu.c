@@ -1,4 +1,4 @@
-/* test_gpu: the runner and worker on a real GPU — verify, time, JIT logs, faults, hangs (skips without a driver). */
+/* test_gpu: the runner and worker on a real GPU — verify, time, JIT logs, faults, hangs, bf16 and 16-bit outputs, clusters (skips without a driver). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -47,6 +47,16 @@ static run_result run(const run_request *rq, double deadline)
 }
 
 /* Skips every test when the worker's first answer says there is no GPU. */
+/* The same naive shape over another test kernel file. */
+static run_request request_in(const char *file, const char *entry, dtype dt, dtype out, long long M, long long N,
+			      long long K)
+{
+	run_request rq = request(entry, dt, M, N, K);
+	util_path(rq.ptx_path, sizeof rq.ptx_path, file);
+	rq.out = out;
+	return rq;
+}
+
 static int setup(void **state)
 {
 	(void)state;
@@ -220,6 +230,169 @@ static void test_hang_is_killed_at_deadline(void **state)
 	assert_int_equal(res.status, RUN_OK);
 }
 
+/* bf16 inputs, and C in f32, f16 or bf16: checked against GemmEx with the
+ * same types, at a size no tile divides. */
+static void test_16bit_outputs_verify(void **state)
+{
+	(void)state;
+	NEED_GPU();
+	static const struct {
+		const char *entry;
+		dtype in, out;
+		double tol;
+	} cases[] = {
+		{"gemm_bf16_f32", DTYPE_BF16, DTYPE_F32, 1e-3},
+		{"gemm_bf16_bf16", DTYPE_BF16, DTYPE_BF16, 1e-2},
+		{"gemm_f16_f16", DTYPE_F16, DTYPE_F16, 2e-3},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		run_request rq = request_in("tests/data/gemm_16bit.ptx", cases[i].entry, cases[i].in, cases[i].out, 300, 170, 90);
+		rq.time = 1;
+		run_result res = run(&rq, 60);
+		if (res.cc_major < 8) {
+			assert_int_equal(res.status, RUN_UNSUPPORTED);
+			printf("16-bit outputs need sm_80 (cvt.rn.bf16.f32): %s\n", res.msg);
+			return;
+		}
+		printf("%s: %s, rel. error %.3g (tolerance %.0e), cuBLAS %.1f GFLOP/s\n", cases[i].entry,
+		       run_status_name(res.status), res.rel_err, res.tol, res.cublas_gflops);
+		assert_int_equal(res.status, RUN_OK);
+		assert_int_equal(res.verified, 1);
+		assert_float_equal(res.tol, cases[i].tol, 1e-12);
+		assert_true(res.rel_err < res.tol);
+		assert_true(res.gflops > 0 && res.cublas_gflops > 0); /* GemmEx took the same types */
+	}
+	/* The wrong output type for the kernel: bf16 written, f32 read back is garbage. */
+	run_request rq = request_in("tests/data/gemm_16bit.ptx", "gemm_bf16_bf16", DTYPE_BF16, DTYPE_F32, 64, 64, 64);
+	run_result res = run(&rq, 60);
+	assert_int_equal(res.status, RUN_WRONG);
+}
+
+/* A 16-bit C that is never written keeps the type's NaN poison, or C0
+ * through both launches under beta:, and fails. */
+static void test_16bit_unwritten_fails(void **state)
+{
+	(void)state;
+	NEED_GPU();
+	char err[256];
+	run_request rq = request_in("tests/data/gemm_16bit.ptx", "gemm_bf16_bf16", DTYPE_BF16, DTYPE_BF16, 96, 160, 64);
+	rq.grid[1] /= 2;
+	run_result res = run(&rq, 60);
+	if (res.cc_major < 8)
+		return;
+	assert_int_equal(res.status, RUN_WRONG);
+	assert_non_null(strstr(res.msg, "never written"));
+	rq = request_in("tests/data/gemm_16bit.ptx", "gemm_f16_f16", DTYPE_F16, DTYPE_F16, 96, 160, 64);
+	rq.grid[0] -= 1;
+	res = run(&rq, 60);
+	assert_int_equal(res.status, RUN_WRONG);
+	assert_non_null(strstr(res.msg, "never written"));
+	/* beta: C0 drawn in the output type, the reference alpha*A*B + beta*C0 from GemmEx */
+	static const struct {
+		const char *entry;
+		dtype t;
+	} blas[] = {{"gemm_bf16_blas", DTYPE_BF16}, {"gemm_f16_blas", DTYPE_F16}};
+	for (size_t i = 0; i < 2; i++) {
+		rq = request_in("tests/data/gemm_16bit.ptx", blas[i].entry, blas[i].t, blas[i].t, 96, 160, 64);
+		assert_int_equal(argspec_parse("M N K alpha:1.5 A B beta:0.5 C", NULL, &rq.args, err, sizeof err), 0);
+		res = run(&rq, 60);
+		printf("%s: %s: %s\n", blas[i].entry, run_status_name(res.status), res.msg);
+		assert_int_equal(res.status, RUN_OK);
+		assert_int_equal(res.verified, 1);
+		rq.grid[1] /= 2;
+		res = run(&rq, 60);
+		assert_int_equal(res.status, RUN_WRONG);
+		assert_non_null(strstr(res.msg, "they kept C0 through two launches"));
+	}
+}
+
+/* Clusters of two blocks: the kernel writes nothing unless it is one of two
+ * in its cluster, so only a real cluster launch verifies. */
+static void test_clusters(void **state)
+{
+	(void)state;
+	NEED_GPU();
+	run_request rq = request_in("tests/data/gemm_cluster.ptx", "gemm_bf16_cluster2", DTYPE_BF16, DTYPE_BF16, 128, 256,
+				    64);
+	rq.cluster[0] = 2;
+	rq.time = 1;
+	run_result res = run(&rq, 60);
+	if (res.cc_major * 10 + res.cc_minor < 90) {
+		assert_int_equal(res.status, RUN_UNSUPPORTED);
+		assert_non_null(strstr(res.msg, "clusters need sm_90 and CUDA 12: "));
+		printf("clusters refused on sm_%d%d, as they must be: %s\n", res.cc_major, res.cc_minor, res.msg);
+		return;
+	}
+	printf("cluster 2x1x1: %s: %s (%.1f GFLOP/s)\n", run_status_name(res.status), res.msg, res.gflops);
+	assert_int_equal(res.status, RUN_OK);
+	assert_int_equal(res.verified, 1);
+	assert_true(res.gflops > 0);
+	/* the same kernel without clusters writes nothing: the NaN poison fails it */
+	rq.cluster[0] = 0;
+	res = run(&rq, 60);
+	assert_int_equal(res.status, RUN_WRONG);
+	/* clusters along y */
+	rq.cluster[1] = 2;
+	res = run(&rq, 60);
+	assert_int_equal(res.status, RUN_OK);
+	assert_int_equal(res.verified, 1);
+	/* a grid that is not whole clusters: one line, no launch */
+	rq = request_in("tests/data/gemm_cluster.ptx", "gemm_bf16_cluster2", DTYPE_BF16, DTYPE_BF16, 128, 48, 64);
+	rq.cluster[0] = 2;
+	res = run(&rq, 60);
+	assert_int_equal(res.status, RUN_BAD_REQUEST);
+	assert_string_equal(res.msg, "the grid 3x8x1 is not a multiple of the cluster 2x1x1 (x)");
+
+	/* persistent: a 1-D grid of whole clusters, at most one wave of them */
+	rq = request_in("tests/data/gemm_cluster.ptx", "gemm_bf16_cluster2_persistent", DTYPE_BF16, DTYPE_BF16, 2048,
+			2048, 64);
+	rq.cluster[0] = 2;
+	rq.persistent = 1;
+	res = run(&rq, 60);
+	printf("persistent in clusters: grid %u (%u tiles, %d SMs, %d blocks/SM): %s\n", res.grid[0],
+	       rq.grid[0] * rq.grid[1], res.spec.sms, res.blocks_per_sm, res.msg);
+	assert_int_equal(res.status, RUN_OK);
+	assert_int_equal(res.verified, 1);
+	assert_int_equal(res.grid[0] % 2, 0);
+	assert_true(res.grid[0] <= (unsigned)(res.spec.sms * res.blocks_per_sm));
+	assert_true(res.grid[0] < rq.grid[0] * rq.grid[1]); /* 16384 tiles: one wave, not a block per tile */
+	/* fewer tiles than a wave: the tiles rounded up to the cluster (3x1 = 3 tiles -> 4 blocks) */
+	rq = request_in("tests/data/gemm_cluster.ptx", "gemm_bf16_cluster2_persistent", DTYPE_BF16, DTYPE_BF16, 16, 48, 64);
+	rq.cluster[0] = 2;
+	rq.persistent = 1;
+	res = run(&rq, 60);
+	assert_int_equal(res.status, RUN_OK);
+	assert_int_equal(res.verified, 1);
+	assert_int_equal(res.grid[0], 4);
+}
+
+/* A lesson's `out:` and `cluster:` through its own request, as lesson 10 will run. */
+static void test_lesson_with_out_and_cluster(void **state)
+{
+	(void)state;
+	NEED_GPU();
+	static const char text[] = "---\nid: bfc\ntitle: bf16 in clusters\n"
+				   "kernel: tests/data/gemm_cluster.ptx gemm_bf16_cluster2\n"
+				   "dtype: bf16\nout: bf16\ncluster: 2\nblock: 16 16\ntile: 16 16\nmultiple: 1 32 1\n"
+				   "needs: sm_90\n---\n# P\n";
+	char err[512];
+	lesson l;
+	assert_int_equal(lesson_parse("lessons/10-bfc.md", text, &l, err, sizeof err), 0);
+	run_request rq;
+	assert_int_equal(launch_request_for_lesson(&l, NULL, 256, 512, 128, &rq, err, sizeof err), 0);
+	lesson_free(&l);
+	rq.min_seconds = 0.05;
+	run_result res = run(&rq, 60);
+	if (res.cc_major * 10 + res.cc_minor < 90) {
+		assert_int_equal(res.status, RUN_UNSUPPORTED);
+		return;
+	}
+	assert_int_equal(res.status, RUN_OK);
+	assert_int_equal(res.verified, 1);
+	assert_float_equal(res.tol, 1e-2, 1e-12);
+	assert_true(res.cublas_gflops > 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -230,6 +403,10 @@ int main(void)
 		cmocka_unit_test(test_jit_error_has_log_with_line),
 		cmocka_unit_test(test_fault_restarts_worker),
 		cmocka_unit_test(test_hang_is_killed_at_deadline),
+		cmocka_unit_test(test_16bit_outputs_verify),
+		cmocka_unit_test(test_16bit_unwritten_fails),
+		cmocka_unit_test(test_clusters),
+		cmocka_unit_test(test_lesson_with_out_and_cluster),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

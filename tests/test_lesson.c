@@ -161,7 +161,19 @@ static void test_errors_name_file_and_line(void **state)
 		const char *want;
 	} cases[] = {
 		{"---\nid: x\ntitle: T\ncolour: red\n---\n# P\n", "lessons/09-x.md:4: unknown front-matter key 'colour'"},
-		{"---\nid: x\ntitle: T\ndtype: f64\n---\n# P\n", "lessons/09-x.md:4: dtype must be f32, f16 or none"},
+		{"---\nid: x\ntitle: T\ndtype: f64\n---\n# P\n", "lessons/09-x.md:4: dtype must be f32, f16, bf16 or none"},
+		{"---\nid: x\ntitle: T\nout: f8\n---\n# P\n", "lessons/09-x.md:4: out must be f32, f16 or bf16, not 'f8'"},
+		/* a pair cuBLAS has no reference for: the line of `out:`, wherever dtype is */
+		{"---\nid: x\ntitle: T\nkernel: a.ptx k\nout: bf16\ndtype: f16\n---\n# P\n",
+		 "lessons/09-x.md:5: out: f16 inputs give an f32 or f16 output, not bf16"},
+		{"---\nid: x\ntitle: T\nkernel: a.ptx k\ndtype: f32\nout: f16\n---\n# P\n",
+		 "lessons/09-x.md:6: out: f32 inputs give an f32 output, not f16"},
+		{"---\nid: x\ntitle: T\ncluster: 4 4\n---\n# P\n",
+		 "lessons/09-x.md:4: a cluster of 4x4x1 is 16 blocks; at most 8 is portable"},
+		{"---\nid: x\ntitle: T\ncluster: 16\n---\n# P\n", "lessons/09-x.md:4: cluster wants blocks per cluster X [Y [Z]], each 1 to 8, got '16'"},
+		{"---\nid: x\ntitle: T\ncluster: 2 x\n---\n# P\n", "lessons/09-x.md:4: cluster wants blocks per cluster"},
+		{"---\nid: x\ntitle: T\ncluster: 0\n---\n# P\n", "lessons/09-x.md:4: cluster wants blocks per cluster"},
+		{"---\nid: x\ntitle: T\ncluster: 1 1 1 1\n---\n# P\n", "lessons/09-x.md:4: cluster wants 1 to 3 values"},
 		{"---\nid: x\ntitle: T\nparams: TILE\n---\n# P\n", "lessons/09-x.md:4: param 'TILE' is not KEY=INTEGER"},
 		{"---\nid: x\ntitle: T\n---\n# P\n@frobnicate\n", "lessons/09-x.md:6: unknown directive '@frobnicate'"},
 		{"---\nid: x\ntitle: T\n---\nhello\n# P\n", "lessons/09-x.md:5: text before the first page heading"},

@@ -59,7 +59,7 @@ static void test_unwritten_with_beta(void **st)
 	verify_check(&in, &rep);
 	assert_int_equal(rep.again, VERIFY_AGAIN_C0);
 	/* the second launch: C = C0', the kernel writes the same elements */
-	verify_second_c0(c0, got2, NE);
+	verify_second_c0(c0, got2, NE, DTYPE_F32);
 	for (int i = 0; i < NE; i++) {
 		assert_true(got2[i] != c0[i] && got2[i] != 0 && isfinite(got2[i]));
 		if (i / C != 1)

@@ -30,18 +30,22 @@ void rng_fill(rng *r, rng_format fmt, void *out, float *as_f32, size_t n)
 	for (size_t i = 0; i < n; i++) {
 		float v;
 		uint16_t h = 0;
-		/* Redraw a value that is zero once stored: f16 rounds |v| < 2^-25 to 0. */
+		/* Redraw a value that is zero once stored: f16 rounds |v| < 2^-25 to 0
+		 * (bf16 keeps f32's range, but the same rule costs nothing). */
 		do {
 			v = (float)(2.0 * rng_unit(r) - 1.0);
 			if (fmt == RNG_F16) {
 				h = util_f32_to_f16(v);
 				v = util_f16_to_f32(h);
+			} else if (fmt == RNG_BF16) {
+				h = util_f32_to_bf16(v);
+				v = util_bf16_to_f32(h);
 			}
 		} while (v == 0.0f);
-		if (fmt == RNG_F16)
-			memcpy((uint8_t *)out + 2 * i, &h, 2);
-		else
+		if (fmt == RNG_F32)
 			memcpy((uint8_t *)out + 4 * i, &v, 4);
+		else
+			memcpy((uint8_t *)out + 2 * i, &h, 2);
 		if (as_f32)
 			as_f32[i] = v;
 	}

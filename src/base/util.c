@@ -319,3 +319,26 @@ float util_f16_to_f32(uint16_t h)
 	memcpy(&f, &x, 4);
 	return f;
 }
+
+uint16_t util_f32_to_bf16(float f)
+{
+	uint32_t x;
+	memcpy(&x, &f, 4);
+	if ((x & 0x7f800000) == 0x7f800000 && (x & 0x7fffff)) /* NaN: keep it a quiet NaN, whatever its payload */
+		return (uint16_t)((x >> 16) | 0x40);
+	/* Round to nearest even on the 16 bits dropped; a carry out of the
+	 * mantissa bumps the exponent, which rounds the largest finite values
+	 * up to inf correctly (and inf stays inf: its low bits are zero). */
+	uint32_t rem = x & 0xffff, h = x >> 16;
+	if (rem > 0x8000 || (rem == 0x8000 && (h & 1)))
+		h++;
+	return (uint16_t)h;
+}
+
+float util_bf16_to_f32(uint16_t h)
+{
+	uint32_t x = (uint32_t)h << 16;
+	float f;
+	memcpy(&f, &x, 4);
+	return f;
+}

@@ -68,5 +68,10 @@ double util_median(double *v, int n);
 /* f32 <-> IEEE f16 bits (round to nearest even; inf, NaN, subnormals kept). */
 uint16_t util_f32_to_f16(float f);
 float util_f16_to_f32(uint16_t h);
+/* f32 <-> bfloat16 bits: f32's sign and exponent with 7 mantissa bits, so the
+ * range is f32's and only the mantissa rounds (to nearest even; inf kept,
+ * NaN stays a quiet NaN, subnormals kept). */
+uint16_t util_f32_to_bf16(float f);
+float util_bf16_to_f32(uint16_t h);
 
 #endif

@@ -3,6 +3,7 @@
 
 #include <math.h>
 #include <poll.h>
+#include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -50,9 +51,23 @@ void bench_done(void)
 	started = 0;
 }
 
+void bench_types(const run_request *rq, char *buf, size_t len)
+{
+	unsigned c[3];
+	char types[32];
+	dtype_pair_name(rq->dt, run_out(rq), types, sizeof types);
+	if (run_cluster(rq, c) > 1)
+		snprintf(buf, len, "%s, clusters of %ux%ux%u", types, c[0], c[1], c[2]);
+	else
+		snprintf(buf, len, "%s", types);
+}
+
 void bench_print_result(FILE *out, const run_request *rq, const run_result *res)
 {
+	char types[64];
+	bench_types(rq, types, sizeof types);
 	fprintf(out, "%s %s: %s\n", rq->entry, run_status_name(res->status), res->msg);
+	fprintf(out, "  types      %s\n", types);
 	if (res->gpu[0])
 		fprintf(out, "  gpu        %s (sm_%d%d)\n", res->gpu, res->cc_major, res->cc_minor);
 	if (res->status == RUN_JIT_ERROR || (res->status != RUN_OK && res->log[0]))
@@ -87,6 +102,14 @@ void bench_json_result(json_writer *w, const char *key, const run_request *rq, c
 	json_int(w, "N", rq->N);
 	json_int(w, "K", rq->K);
 	json_str(w, "dtype", dtype_name(rq->dt));
+	json_str(w, "out", dtype_name(run_out(rq)));
+	unsigned c[3];
+	if (run_cluster(rq, c) > 1) {
+		json_arr(w, "cluster");
+		for (int i = 0; i < 3; i++)
+			json_int(w, NULL, c[i]);
+		json_end(w);
+	}
 	json_int(w, "registers", res->regs);
 	json_int(w, "smem_static", res->smem_static);
 	json_int(w, "smem_dynamic", rq->smem);

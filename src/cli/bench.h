@@ -16,7 +16,11 @@ void bench_done(void);
 
 /* A short human report of one result (JIT log included on JIT errors). */
 void bench_print_result(FILE *out, const run_request *rq, const run_result *res);
-/* The result as a JSON object (key may be NULL); prev_gflops > 0 adds speedup. */
+/* "f16→f32", and ", clusters of 2x1x1" when it has them: what a run computes, as every table shows it. */
+void bench_types(const run_request *rq, char *buf, size_t len);
+/* The result as a JSON object (key may be NULL); prev_gflops > 0 adds
+ * speedup. "dtype" is the inputs' type, "out" the output's; "cluster" [X, Y, Z]
+ * only when the run has clusters. */
 void bench_json_result(json_writer *w, const char *key, const run_request *rq, const run_result *res,
 		       double prev_gflops);
 

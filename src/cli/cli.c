@@ -102,3 +102,13 @@ int cli_json_only(const cli_command *self, int argc, char **argv, const char *de
 	}
 	return -1;
 }
+
+void cli_pad(FILE *out, const char *s, int width)
+{
+	int cols = 0;
+	for (const char *p = s; *p; p++)
+		cols += ((unsigned char)*p & 0xc0) != 0x80; /* continuation bytes take no column */
+	fputs(s, out);
+	for (; cols < width; cols++)
+		fputc(' ', out);
+}

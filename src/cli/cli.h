@@ -49,6 +49,10 @@ int cli_parse_set(const char *s, expr_env *env);
  * never clamped or wrapped. Returns 0, or -1 after a message naming opt. */
 int cli_parse_int(const char *opt, const char *s, long lo, long hi, int *out);
 
+/* Prints s and spaces up to width columns, counting a UTF-8 character as one
+ * (printf's %-9s counts bytes, and "f16→f32" has a three-byte arrow). */
+void cli_pad(FILE *out, const char *s, int width);
+
 /* Loads the course and prints each broken lesson's file:line message to stderr. */
 int cli_course(course *c);
 

@@ -12,9 +12,10 @@
 #include "base/json.h"
 
 static const char details[] =
-	"Times each lesson's kernel and cuBLAS (SGEMM for f32, GemmEx f16->f32 for f16) in the\n"
-	"same run: median of repeats, GFLOP/s, % of cuBLAS, speed-up over the previous lesson,\n"
-	"the relative error against cuBLAS. Default: every lesson with a kernel, at 4096.\n";
+	"Times each lesson's kernel and cuBLAS (SGEMM for f32, GemmEx with the lesson's own input\n"
+	"and output types for f16 and bf16) in the same run: median of repeats, GFLOP/s, % of\n"
+	"cuBLAS, speed-up over the previous lesson of the same types, the relative error against\n"
+	"cuBLAS. Default: every lesson with a kernel, at 4096.\n";
 
 enum { OUT_TABLE, OUT_CSV, OUT_JSON };
 
@@ -67,7 +68,7 @@ int cmd_bench(const cli_command *self, int argc, char **argv)
 		json_str(&w, "date", date);
 		json_arr(&w, "results");
 	} else if (fmt == OUT_CSV) {
-		printf("lesson,id,M,N,K,ms,gflops,cublas_gflops,pct_of_cublas,speedup,rel_error,verified,status\n");
+		printf("lesson,id,M,N,K,ms,gflops,cublas_gflops,pct_of_cublas,speedup,rel_error,verified,status,dtype,out\n");
 	}
 	int failures = 0, header = 0;
 	double prev = 0;
@@ -95,19 +96,24 @@ int cmd_bench(const cli_command *self, int argc, char **argv)
 			bench_json_result(&w, "run", &rq, &res, prev);
 			json_end(&w);
 		} else if (fmt == OUT_CSV) {
-			printf("%d,%s,%lld,%lld,%lld,%.5f,%.1f,%.1f,%.1f,%.2f,%.3g,%d,%s\n", l->number, l->id, M, N, K,
+			/* the types last, so the columns before them stay where they were */
+			printf("%d,%s,%lld,%lld,%lld,%.5f,%.1f,%.1f,%.1f,%.2f,%.3g,%d,%s,%s,%s\n", l->number, l->id, M, N, K,
 			       res.ms, res.gflops, res.cublas_gflops, pct, speedup, res.rel_err, res.verified,
-			       run_status_name(res.status));
+			       run_status_name(res.status), dtype_name(rq.dt), dtype_name(run_out(&rq)));
 		} else {
 			if (!header && res.gpu[0]) {
 				printf("GPU %s (sm_%d%d), size %lldx%lldx%lld, %s\n", res.gpu, res.cc_major, res.cc_minor, M,
 				       N, K, date);
-				printf("%-3s %-14s %10s %10s %11s %9s %8s %9s %s\n", "#", "lesson", "ms", "GFLOP/s",
-				       "cuBLAS GF/s", "%cuBLAS", "speedup", "rel.err", "verified");
+				printf("%-3s %-14s %-9s %10s %10s %11s %9s %8s %9s %s\n", "#", "lesson", "types", "ms",
+				       "GFLOP/s", "cuBLAS GF/s", "%cuBLAS", "speedup", "rel.err", "verified");
 				header = 1;
 			}
+			char types[32];
+			dtype_pair_name(rq.dt, run_out(&rq), types, sizeof types);
+			printf("%-3d %-14s ", l->number, l->id);
+			cli_pad(stdout, types, 9);
 			if (!ok && res.status != RUN_WRONG) {
-				printf("%-3d %-14s %s: %s\n", l->number, l->id, run_status_name(res.status), res.msg);
+				printf(" %s: %s\n", run_status_name(res.status), res.msg);
 				if (res.status == RUN_JIT_ERROR)
 					printf("%s\n", res.log);
 				continue;
@@ -115,13 +121,12 @@ int cmd_bench(const cli_command *self, int argc, char **argv)
 			char sp[16] = "-";
 			if (speedup > 0)
 				snprintf(sp, sizeof sp, "%.2fx", speedup);
-			printf("%-3d %-14s %10.4f %10.1f %11.1f %8.1f%% %8s %9.2e %s\n", l->number, l->id, res.ms,
-			       res.gflops, res.cublas_gflops, pct, sp, res.rel_err,
-			       res.verified == 1 ? "yes" : res.verified == 0 ? "NO" : "-");
+			printf(" %10.4f %10.1f %11.1f %8.1f%% %8s %9.2e %s\n", res.ms, res.gflops, res.cublas_gflops, pct, sp,
+			       res.rel_err, res.verified == 1 ? "yes" : res.verified == 0 ? "NO" : "-");
 		}
-		/* Speed-up is against the lesson before, in the same precision. */
+		/* Speed-up is against the lesson before, in the same types. */
 		if (ok)
-			prev = (i + 1 < n && todo[i + 1]->dt != l->dt) ? 0 : res.gflops;
+			prev = (i + 1 < n && (todo[i + 1]->dt != l->dt || todo[i + 1]->out != l->out)) ? 0 : res.gflops;
 	}
 	if (fmt == OUT_JSON) {
 		json_end(&w);

@@ -83,8 +83,11 @@ int cmd_check(const cli_command *self, int argc, char **argv)
 				break;
 			}
 			int ok = res.status == RUN_OK && res.verified == 1;
-			printf("%s lesson %d (%-12s) %5lldx%-5lldx%-5lld rel.err %.2e  %s\n", ok ? "PASS" : "FAIL",
-			       l->number, l->id, M, N, K, res.rel_err, ok ? "" : res.msg);
+			char types[32];
+			dtype_pair_name(rq.dt, run_out(&rq), types, sizeof types);
+			printf("%s lesson %d (%-12s) %5lldx%-5lldx%-5lld ", ok ? "PASS" : "FAIL", l->number, l->id, M, N, K);
+			cli_pad(stdout, types, 9);
+			printf(" rel.err %.2e (tol. %.0e)  %s\n", res.rel_err, res.tol, ok ? "" : res.msg);
 			if (res.status == RUN_JIT_ERROR)
 				printf("%s\n", res.log);
 			pass += ok;

@@ -183,9 +183,24 @@ int cmd_emulate(const cli_command *self, int argc, char **argv)
 		course_free(&c);
 		return 2;
 	}
-	course_free(&c);
 	emu_result res;
-	char err[512];
+	char err[512], what[64] = "";
+	const lesson *l = o.lesson ? course_find(&c, o.lesson) : NULL;
+	if (l)
+		snprintf(what, sizeof what, "lesson %d", l->number);
+	course_free(&c);
+	if (emu_refuses(&rq, what[0] ? what : NULL, err, sizeof err)) {
+		if (o.json) {
+			json_writer jw;
+			json_begin(&jw, stdout);
+			json_obj(&jw, NULL);
+			json_str(&jw, "error", err);
+			json_end(&jw);
+			json_finish(&jw);
+		}
+		fprintf(stderr, "ptxtutor: %s\n", err);
+		return 2;
+	}
 	watch w = {.force = o.force, .tty = isatty(2) && !o.json};
 	emu_options opt = {.progress = on_progress, .progress_ctx = &w,
 			   .deadline_s = o.timeout}; /* --timeout S: the emulator's wall-clock deadline */
@@ -228,7 +243,8 @@ int cmd_emulate(const cli_command *self, int argc, char **argv)
 		json_obj(&w, NULL);
 		json_str(&w, "kernel", rq.entry);
 		json_str(&w, "ptx", rq.ptx_path);
-		json_str(&w, "dtype", rq.dt == DTYPE_F16 ? "f16" : "f32");
+		json_str(&w, "dtype", dtype_name(rq.dt));
+		json_str(&w, "out", dtype_name(run_out(&rq)));
 		json_arr(&w, "size");
 		json_int(&w, NULL, rq.M);
 		json_int(&w, NULL, rq.N);
@@ -265,8 +281,10 @@ int cmd_emulate(const cli_command *self, int argc, char **argv)
 		json_end(&w);
 		json_finish(&w);
 	} else {
-		printf("%s at %lldx%lldx%lld on the CPU (%s): %s\n", name, rq.M, rq.N, rq.K,
-		       rq.dt == DTYPE_F16 ? "f16 in, f32 out" : "f32", res.verified == 1 && !res.races ? "VERIFIED" : "FAILED");
+		char types[32];
+		dtype_pair_name(rq.dt, run_out(&rq), types, sizeof types);
+		printf("%s at %lldx%lldx%lld on the CPU (%s): %s\n", name, rq.M, rq.N, rq.K, types,
+		       res.verified == 1 && !res.races ? "VERIFIED" : "FAILED");
 		printf("  %s\n", res.msg);
 		if (res.verified >= 0)
 			printf("  rel. error %.3g (tolerance %.0e); %.2f s; grid %ux%ux%u, block %ux%ux%u, %lld warps\n",

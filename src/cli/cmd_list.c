@@ -39,7 +39,7 @@ static void progress(const state_data *st, const lesson *l, int nex, int *read, 
 int cmd_list(const cli_command *self, int argc, char **argv)
 {
 	int json, rc = cli_json_only(self, argc, argv,
-				     "The lessons: number, id, title, dtype, the GPU generation each needs, and\n"
+				     "The lessons: number, id, title, types (inputs→output), the GPU generation each needs, and\n"
 				     "the pages read and exercises solved in the tutor ($XDG_STATE_HOME/ptxtutor).\n",
 				     &json);
 	if (rc >= 0)
@@ -68,6 +68,13 @@ int cmd_list(const cli_command *self, int argc, char **argv)
 			json_str(&w, "id", l->id);
 			json_str(&w, "title", l->title);
 			json_str(&w, "dtype", dtype_name(l->dt));
+			json_str(&w, "out", l->dt == DTYPE_NONE ? "none" : dtype_name(l->out));
+			if (l->cluster[0] * l->cluster[1] * l->cluster[2] > 1) {
+				json_arr(&w, "cluster");
+				for (int k = 0; k < 3; k++)
+					json_int(&w, NULL, l->cluster[k]);
+				json_end(&w);
+			}
 			if (l->needs_sm)
 				json_str(&w, "needs", sm);
 			else
@@ -84,7 +91,7 @@ int cmd_list(const cli_command *self, int argc, char **argv)
 		json_end(&w);
 		json_finish(&w);
 	} else {
-		printf("%3s  %-14s %-5s %-7s %-6s %-7s %s\n", "#", "id", "dtype", "needs", "read", "solved", "title");
+		printf("%3s  %-14s %-9s %-7s %-6s %-7s %s\n", "#", "id", "types", "needs", "read", "solved", "title");
 		for (int i = 0; i < c.n; i++) {
 			const lesson *l = &c.l[i];
 			char sm[16] = "-";
@@ -96,7 +103,12 @@ int cmd_list(const cli_command *self, int argc, char **argv)
 			snprintf(r, sizeof r, "%d/%d", read, l->npages);
 			if (nex)
 				snprintf(x, sizeof x, "%d/%d", solved, nex);
-			printf("%3d  %-14s %-5s %-7s %-6s %-7s %s\n", l->number, l->id, dtype_name(l->dt), sm, r, x, l->title);
+			char types[32] = "none";
+			if (l->dt != DTYPE_NONE)
+				dtype_pair_name(l->dt, l->out, types, sizeof types);
+			printf("%3d  %-14s ", l->number, l->id);
+			cli_pad(stdout, types, 9);
+			printf(" %-7s %-6s %-7s %s\n", sm, r, x, l->title);
 		}
 	}
 	course_free(&c);

@@ -41,7 +41,11 @@ static const char launch_options[] =
 	"                  u32:8192 s32:-1 u64:0 s64:-1 f32:1.5 f64:0.5 f16:1 (default\n"
 	"                  'A B C M N K'), or TMA tensor maps tmap:A|B|C:INNER:OUTER[:none|32B|\n"
 	"                  64B|128B] (a box of INNER columns x OUTER rows, e.g. tmap:A:64:128:128B)\n"
-	"  --dtype T       f32: f32 A, B, C (cuBLAS SGEMM); f16: f16 A, B, f32 C (cuBLAS GemmEx)\n"
+	"  --dtype T       A and B: f32 (cuBLAS SGEMM), f16 or bf16 (cuBLAS GemmEx, same types)\n"
+	"  --out T         C: f32 (default), or f16 / bf16 with inputs of that type\n"
+	"  --cluster X[,Y[,Z]]\n"
+	"                  blocks per thread-block cluster (sm_90, at most 8 in all); the grid must\n"
+	"                  be a multiple of it; a persistent grid is sized in whole clusters\n"
 	"  --force         emulate even when the estimated CPU time is over the limit\n";
 
 static void launch_usage(const cli_command *self, FILE *out, const char *details)
@@ -59,6 +63,7 @@ int cli_launch_parse(const cli_command *self, int argc, char **argv, cli_launch 
 		{"grid", required_argument, 0, 'g'}, {"block", required_argument, 0, 'b'},
 		{"smem", required_argument, 0, 'm'}, {"args", required_argument, 0, 'a'},
 		{"dtype", required_argument, 0, 'd'}, {"size", required_argument, 0, 's'},
+		{"out", required_argument, 0, 'o'},  {"cluster", required_argument, 0, 'c'},
 		{"set", required_argument, 0, 'S'},  {"json", no_argument, 0, 'j'},
 		{"emulate", no_argument, 0, 'E'},    {"timeout", required_argument, 0, 't'},
 		{"force", no_argument, 0, 'F'},      {"help", no_argument, 0, 'h'},
@@ -77,6 +82,8 @@ int cli_launch_parse(const cli_command *self, int argc, char **argv, cli_launch 
 		case 'm': o->smem = optarg; break;
 		case 'a': o->args = optarg; break;
 		case 'd': o->dtype = optarg; break;
+		case 'o': o->out = optarg; break;
+		case 'c': o->cluster = optarg; break;
 		case 'j': o->json = 1; break;
 		case 'E': o->emulate = 1; break;
 		case 'F': o->force = 1; break;
@@ -102,6 +109,11 @@ int cli_launch_parse(const cli_command *self, int argc, char **argv, cli_launch 
 	if (!o->lesson == !o->ptx) {
 		fprintf(stderr, "ptxtutor: give a LESSON or --ptx FILE (one of them)\n");
 		cli_usage(self, stderr, NULL);
+		return -1;
+	}
+	if (o->lesson && (o->dtype || o->out || o->cluster)) {
+		fprintf(stderr, "ptxtutor: --%s goes with --ptx: a lesson's types and cluster are in its front matter\n",
+			o->dtype ? "dtype" : o->out ? "out" : "cluster");
 		return -1;
 	}
 	if (o->ptx && (!o->grid || !o->block || !o->M)) {
@@ -263,11 +275,23 @@ int cli_launch_request(const cli_launch *o, const course *c, run_request *rq)
 			return -1;
 		rq->smem = s[0];
 	}
-	rq->dt = DTYPE_F32;
-	if (o->dtype && !strcmp(o->dtype, "f16"))
-		rq->dt = DTYPE_F16;
-	else if (o->dtype && strcmp(o->dtype, "f32")) {
-		fprintf(stderr, "ptxtutor: --dtype is f32 or f16, not '%s'\n", o->dtype);
+	rq->dt = rq->out = DTYPE_F32;
+	if (o->dtype && dtype_parse(o->dtype, &rq->dt)) {
+		fprintf(stderr, "ptxtutor: --dtype is %s, not '%s'\n", dtype_names(), o->dtype);
+		return -1;
+	}
+	if (o->out && dtype_parse(o->out, &rq->out)) {
+		fprintf(stderr, "ptxtutor: --out is %s, not '%s'\n", dtype_names(), o->out);
+		return -1;
+	}
+	if (dtype_pair_check(rq->dt, rq->out, err, sizeof err)) {
+		fprintf(stderr, "ptxtutor: --out: %s\n", err);
+		return -1;
+	}
+	if (o->cluster && eval_dims("cluster", o->cluster, &env, rq->cluster))
+		return -1;
+	if (run_check_cluster(rq, err, sizeof err)) {
+		fprintf(stderr, "ptxtutor: --cluster: %s\n", err);
 		return -1;
 	}
 	if (argspec_parse(o->args ? o->args : "A B C M N K", &env, &rq->args, err, sizeof err)) {

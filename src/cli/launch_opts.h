@@ -15,7 +15,9 @@ typedef struct {
 	const char *grid, *block;     /* "X[,Y[,Z]]", expressions over M N K */
 	const char *smem;             /* expression, bytes */
 	const char *args;             /* parameter spec, see run/argspec.h */
-	const char *dtype;            /* f32 | f16 */
+	const char *dtype;            /* A and B: f32 | f16 | bf16 */
+	const char *out;              /* C: f32 | f16 | bf16 (default f32) */
+	const char *cluster;          /* "X[,Y[,Z]]" blocks per cluster (default 1) */
 	long long M, N, K;
 	expr_env set;                 /* --set KEY=VALUE what-ifs */
 	int json;

@@ -18,7 +18,7 @@ static const cli_command tutor = {
 
 static const cli_command commands[] = {
 	{.name = "list", .synopsis = {"list [--json]"}, .run = cmd_list,
-	 .summary = "the lessons: number, id, title, dtype, minimum sm"},
+	 .summary = "the lessons: number, id, title, types, minimum sm"},
 	{.name = "gpus", .synopsis = {"gpus [--json]"}, .run = cmd_gpus,
 	 .summary = "the built-in GPU models (assets/gpus.tsv)"},
 	{.name = "show", .synopsis = {"show LESSON [--gpu NAME] [--size N|M,N,K] [--set KEY=VALUE]... [--json|--screen]"},

@@ -13,18 +13,13 @@
 #include "base/util.h"
 #include "run/argspec.h"
 
-const char *dtype_name(dtype d)
-{
-	static const char *const names[] = {[DTYPE_NONE] = "none", [DTYPE_F32] = "f32", [DTYPE_F16] = "f16"};
-	return names[d];
-}
-
 /* Parsing state: the file name and line for messages, and the message buffer. */
 typedef struct {
 	const char *path;
 	int line;
 	char *err;
 	int errlen;
+	int out_line;   /* the `out:` line, for the check of the pair after the front matter */
 } ctx;
 
 static int fail(ctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -90,12 +85,47 @@ static int fm_kernel(ctx *c, lesson *l, const fm_key *k, char *v)
 static int fm_dtype(ctx *c, lesson *l, const fm_key *k, char *v)
 {
 	(void)k;
-	for (dtype d = DTYPE_NONE; d <= DTYPE_F16; d++)
-		if (!strcmp(v, dtype_name(d))) {
-			l->dt = d;
-			return 0;
-		}
-	return fail(c, "dtype must be f32, f16 or none, not '%s'", v);
+	if (!strcmp(v, "none")) {
+		l->dt = DTYPE_NONE;
+		return 0;
+	}
+	if (dtype_parse(v, &l->dt))
+		return fail(c, "dtype must be f32, f16, bf16 or none, not '%s'", v);
+	return 0;
+}
+
+static int fm_out(ctx *c, lesson *l, const fm_key *k, char *v)
+{
+	(void)k;
+	if (dtype_parse(v, &l->out))
+		return fail(c, "out must be %s, not '%s'", dtype_names(), v);
+	c->out_line = c->line;
+	return 0;
+}
+
+/* Integers, not expressions: the portable limit is checked here, with the line. */
+static int fm_cluster(ctx *c, lesson *l, const fm_key *k, char *v)
+{
+	(void)k;
+	char *w[4];
+	int n = split(v, w, 4);
+	if (n < 1 || n > 3)
+		return fail(c, "cluster wants 1 to 3 values (X [Y [Z]]), got %d", n);
+	long long size = 1;
+	for (int i = 0; i < 3; i++) {
+		char *end;
+		long val = i < n ? strtol(w[i], &end, 10) : 1;
+		if (i < n && (end == w[i] || *end || val < 1 || val > LESSON_MAX_CLUSTER))
+			return fail(c, "cluster wants blocks per cluster X [Y [Z]], each 1 to %d, got '%s'",
+				    LESSON_MAX_CLUSTER, w[i]);
+		l->cluster[i] = (unsigned)val;
+		size *= val;
+	}
+	if (size > LESSON_MAX_CLUSTER)
+		return fail(c, "a cluster of %ux%ux%u is %lld blocks; at most %d is portable (larger sizes need an "
+			       "opt-in this tutor does not make)", l->cluster[0], l->cluster[1], l->cluster[2], size,
+			    LESSON_MAX_CLUSTER);
+	return 0;
 }
 
 static int fm_params(ctx *c, lesson *l, const fm_key *k, char *v)
@@ -205,7 +235,10 @@ static const fm_key fm_keys[] = {
 	{.key = "kernel", .parse = fm_kernel,
 	 .help = "PTX path (relative to the project root) and entry name; absent for a lesson without a kernel"},
 	{.key = "dtype", .parse = fm_dtype,
-	 .help = "`f32` (checked against cuBLAS SGEMM), `f16` (f16 inputs, f32 output, GemmEx), or `none`"},
+	 .help = "A and B: `f32` (checked against cuBLAS SGEMM), `f16` or `bf16` (checked against cuBLAS GemmEx "
+		 "with the same types), or `none`"},
+	{.key = "out", .parse = fm_out, .dflt = "f32",
+	 .help = "C: `f32` (default), or the inputs' own 16-bit type (`f16`, `bf16`); f32 inputs give f32"},
 	{.key = "params", .parse = fm_params,
 	 .help = "the lesson's parameters with defaults, `KEY=INT` separated by spaces; what-ifs override them"},
 	{.key = "runtime", .parse = fm_runtime,
@@ -226,6 +259,9 @@ static const fm_key fm_keys[] = {
 	 .help = "absent: one block per `tile`; `persistent`: as many blocks as fit on the GPU at once "
 		 "(SMs × blocks per SM, the runner asks the driver), in a 1-D grid, and the kernel loops over "
 		 "tiles `ctaid`, `ctaid + grid`, …"},
+	{.key = "cluster", .parse = fm_cluster, .dflt = "1 1 1",
+	 .help = "blocks per thread-block cluster, `X [Y [Z]]` (default `1 1 1`, at most 8 in all; sm_90); the "
+		 "grid must be a multiple of it"},
 	{.key = "args", .parse = fm_args, FIELD(args), .dflt = "A B C M N K",
 	 .help = "the kernel's parameter list when it is not `A B C M N K` (see Kernel ABI); tensor-map box "
 		 "sizes may be expressions"},
@@ -485,7 +521,7 @@ static int parse_body(ctx *c, lesson *l, const char *p)
 
 int lesson_parse(const char *path, const char *text, lesson *out, char *err, int errlen)
 {
-	ctx c = {path, 0, err, errlen};
+	ctx c = {.path = path, .err = err, .errlen = errlen};
 	memset(out, 0, sizeof *out);
 	set_defaults(&c, out);
 	c.line = 1;
@@ -534,7 +570,12 @@ int lesson_parse(const char *path, const char *text, lesson *out, char *err, int
 	if (!out->id[0] || !out->title[0])
 		return fail(&c, "front matter needs id and title");
 	if (out->ptx_path[0] && out->dt == DTYPE_NONE)
-		return fail(&c, "a lesson with a kernel needs dtype f32 or f16");
+		return fail(&c, "a lesson with a kernel needs dtype %s", dtype_names());
+	char why[160];
+	if (out->dt != DTYPE_NONE && dtype_pair_check(out->dt, out->out, why, sizeof why)) {
+		c.line = c.out_line;
+		return fail(&c, "out: %s", why);
+	}
 	if (parse_body(&c, out, p)) {
 		lesson_free(out);
 		return -1;
@@ -688,6 +729,7 @@ int lesson_launch_for(const lesson *l, const expr_env *env, lesson_launch *out, 
 		out->block[i] = (unsigned)b[i];
 	out->smem = (unsigned)smem;
 	out->persistent = l->persistent;
+	memcpy(out->cluster, l->cluster, sizeof out->cluster);
 	return 0;
 }
 

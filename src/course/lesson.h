@@ -5,6 +5,7 @@
 #include <stddef.h>
 
 #include "base/expr.h"
+#include "course/dtype.h"
 
 /* Pages, exercises and lessons are allocated as they come. These few fixed
  * limits remain; going past one is a file:line error, never a silent cut. */
@@ -13,7 +14,9 @@
 #define LESSON_EXPR 64
 #define LESSON_ARGS 256
 
-typedef enum { DTYPE_NONE, DTYPE_F32, DTYPE_F16 } dtype;
+/* The most blocks a cluster may have: the portable size every sm_90 GPU
+ * launches without CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED. */
+#define LESSON_MAX_CLUSTER 8
 
 typedef struct {
 	char name[EXPR_NAME_MAX];
@@ -50,7 +53,9 @@ typedef struct {
 	char path[256];               /* the .md file, relative to the root */
 	char ptx_path[256];           /* empty for a lesson without a kernel */
 	char entry[64];
-	dtype dt;
+	dtype dt;                     /* A and B */
+	dtype out;                    /* C (`out:`, default f32) */
+	unsigned cluster[3];          /* blocks per cluster (`cluster:`, default 1 1 1) */
 	lesson_param params[LESSON_MAX_PARAMS];
 	int nparams;
 	char block[3][LESSON_EXPR];   /* threads per block, expressions ("1" when absent) */
@@ -106,6 +111,7 @@ typedef struct {
 	unsigned smem;
 	long long bm, bn;
 	int persistent;               /* one block per SM slot, looping over the tiles (grid: persistent) */
+	unsigned cluster[3];          /* the lesson's cluster; the grid is not checked against it here */
 } lesson_launch;
 int lesson_launch_for(const lesson *l, const expr_env *env, lesson_launch *out, char *err, int errlen);
 
@@ -125,7 +131,5 @@ int lesson_validate(const lesson *l, int (*known)(const char *key), char *errs, 
  * the tutor starts with the rest; their file:line messages are appended to
  * errs. Returns the number dropped. */
 int course_validate(course *c, int (*known)(const char *key), char *errs, int errlen);
-
-const char *dtype_name(dtype d);
 
 #endif

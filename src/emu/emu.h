@@ -152,6 +152,11 @@ void emu_module_no_entry(const emu_module *m, const char *entry, char *err, int 
  * unsupported instruction, a fault (out-of-bounds or misaligned access), the
  * instruction budget, a bad request. Re-entrant: no global state; opt may be NULL. */
 emu_error emu_run(const run_request *rq, const emu_options *opt, emu_result *res, char *err, int errlen);
+/* Whether the emulator refuses the request's types or cluster: it runs f32
+ * and f16->f32 kernels, one block at a time (no clusters, no multicast).
+ * Returns 0, or -1 with one line in err that names `what` (e.g. "lesson 10";
+ * NULL: the entry) and says it needs a GPU; emu_run returns EMU_ERR_UNSUPPORTED then. */
+int emu_refuses(const run_request *rq, const char *what, char *err, int errlen);
 
 /* Sum of two count sets (a += b). */
 void emu_counts_add(emu_counts *a, const emu_counts *b);

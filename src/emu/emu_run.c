@@ -209,7 +209,7 @@ static emu_error check(const run_request *rq, const emu_options *opt, const emu_
 	emu_error rc = EMU_OK;
 	if (rep.again) {
 		if (rep.again == VERIFY_AGAIN_C0)
-			verify_second_c0(c0, C, nc);
+			verify_second_c0(c0, C, nc, DTYPE_F32);
 		else
 			memset(C, 0, nc * sizeof(float));
 		emu_opcount *cnt2 = xcalloc((size_t)k->nops, sizeof *cnt2);
@@ -231,6 +231,21 @@ static emu_error check(const run_request *rq, const emu_options *opt, const emu_
 	return rc;
 }
 
+int emu_refuses(const run_request *rq, const char *what, char *err, int errlen)
+{
+	unsigned c[3];
+	char types[32], cl[48] = "";
+	int clusters = run_cluster(rq, c) > 1;
+	if ((rq->dt == DTYPE_F32 || rq->dt == DTYPE_F16) && run_out(rq) == DTYPE_F32 && !clusters)
+		return 0;
+	dtype_pair_name(rq->dt, run_out(rq), types, sizeof types);
+	if (clusters)
+		snprintf(cl, sizeof cl, ", clusters of %ux%ux%u", c[0], c[1], c[2]);
+	errf(err, errlen, "the emulator runs f32 and f16->f32 kernels without clusters; %s needs a GPU (%s%s)",
+	     what ? what : rq->entry, types, cl);
+	return -1;
+}
+
 emu_error emu_run(const run_request *rq, const emu_options *opt, emu_result *res, char *err, int errlen)
 {
 	emu_options dflt = {0};
@@ -240,10 +255,8 @@ emu_error emu_run(const run_request *rq, const emu_options *opt, emu_result *res
 	res->verified = -1;
 	if (errlen > 0)
 		err[0] = 0;
-	if (rq->dt != DTYPE_F32 && rq->dt != DTYPE_F16) {
-		errf(err, errlen, "%s: emulation needs an f32 or f16 kernel", rq->ptx_path);
-		return EMU_ERR_BAD_REQUEST;
-	}
+	if (emu_refuses(rq, NULL, err, errlen))
+		return EMU_ERR_UNSUPPORTED;
 	if (rq->M <= 0 || rq->N <= 0 || rq->K <= 0 || rq->M > 16384 || rq->N > 16384 || rq->K > 16384) {
 		errf(err, errlen, "bad size %lldx%lldx%lld (1..16384 each)", rq->M, rq->N, rq->K);
 		return EMU_ERR_BAD_REQUEST;
@@ -268,7 +281,7 @@ emu_error emu_run(const run_request *rq, const emu_options *opt, emu_result *res
 		return EMU_ERR_BAD_REQUEST;
 	}
 	emu_error rc = EMU_ERR_BAD_REQUEST; /* until the launch: the args spec */
-	size_t esz = rq->dt == DTYPE_F16 ? 2 : 4;
+	size_t esz = (size_t)dtype_of(rq->dt)->bytes;
 	size_t na = (size_t)rq->M * (size_t)rq->K, nb = (size_t)rq->K * (size_t)rq->N, nc = (size_t)rq->M * (size_t)rq->N;
 	/* inputs as stored and as f32, C, and the double reference: refused
 	 * before anything is allocated rather than aborting out of memory */
@@ -286,7 +299,7 @@ emu_error emu_run(const run_request *rq, const emu_options *opt, emu_result *res
 	emu_opcount *cnt = xcalloc((size_t)k->nops, sizeof *cnt);
 	rng r;
 	rng_seed(&r, opt->seed ? opt->seed : 0x9e3779b97f4a7c15ULL);
-	rng_format fmt = esz == 2 ? RNG_F16 : RNG_F32;
+	rng_format fmt = dtype_of(rq->dt)->rng;
 	rng_fill(&r, fmt, A, af, na);
 	rng_fill(&r, fmt, B, bf, nb);
 	if (argspec_blas_of(&rq->args).has_beta) {
@@ -309,7 +322,7 @@ emu_error emu_run(const run_request *rq, const emu_options *opt, emu_result *res
 	if (rc != EMU_OK)
 		goto out;
 
-	res->tol = run_tolerance(rq->dt);
+	res->tol = run_tolerance(rq->dt, run_out(rq));
 	if (!opt->no_verify && (rc = check(rq, opt, m, k, param, bufs, af, bf, c0, res, err, errlen)) != EMU_OK)
 		goto out;
 	res->seconds = util_now() - t0;

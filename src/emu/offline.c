@@ -70,6 +70,10 @@ void offline_run(const run_request *rq, run_result *res)
 	res->emu.M = rq->M, res->emu.N = rq->N, res->emu.K = rq->K;
 	util_strlcpy(res->gpu, "CPU emulator", sizeof res->gpu);
 	char err[RUN_LOG / 2];
+	if (emu_refuses(rq, NULL, res->msg, sizeof res->msg)) {
+		res->status = RUN_UNSUPPORTED; /* said, not failed: as a GPU too old for the kernel */
+		return;
+	}
 	emu_module *m = emu_module_load(rq->ptx_path, NULL, err, sizeof err);
 	if (!m) {
 		res->status = RUN_JIT_ERROR;

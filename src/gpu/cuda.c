@@ -16,11 +16,14 @@
 typedef CUresult (*get_proc_v2)(const char *sym, void **fn, int ver, unsigned long long flags, int *status);
 typedef CUresult (*get_proc_v1)(const char *sym, void **fn, int ver, unsigned long long flags);
 
-/* Driver entry points: the name cuGetProcAddress knows and where it goes. */
-#define ENTRY(field, sym) {sym, offsetof(cuda_api, field)}
+/* Driver entry points: the name cuGetProcAddress knows and where it goes;
+ * an optional one may be missing (an older driver), and stays NULL. */
+#define ENTRY(field, sym) {sym, offsetof(cuda_api, field), 0}
+#define OPTIONAL(field, sym) {sym, offsetof(cuda_api, field), 1}
 static const struct {
 	const char *sym;
 	size_t off;
+	int optional;
 } driver_syms[] = {
 	ENTRY(DriverGetVersion, "cuDriverGetVersion"),
 	ENTRY(DeviceGet, "cuDeviceGet"),
@@ -44,6 +47,7 @@ static const struct {
 	ENTRY(MemcpyHtoD, "cuMemcpyHtoD"),
 	ENTRY(MemcpyDtoH, "cuMemcpyDtoH"),
 	ENTRY(MemsetD32, "cuMemsetD32"),
+	ENTRY(MemsetD16, "cuMemsetD16"),
 	ENTRY(EventCreate, "cuEventCreate"),
 	ENTRY(EventDestroy, "cuEventDestroy"),
 	ENTRY(EventRecord, "cuEventRecord"),
@@ -52,11 +56,14 @@ static const struct {
 	ENTRY(TensorMapEncodeTiled, "cuTensorMapEncodeTiled"),
 	ENTRY(GetErrorName, "cuGetErrorName"),
 	ENTRY(GetErrorString, "cuGetErrorString"),
+	OPTIONAL(LaunchKernelEx, "cuLaunchKernelEx"),
+	OPTIONAL(OccupancyMaxActiveClusters, "cuOccupancyMaxActiveClusters"),
 };
 
 static const struct {
 	const char *sym;
 	size_t off;
+	int optional;
 } blas_syms[] = {
 	ENTRY(blasCreate, "cublasCreate_v2"),
 	ENTRY(blasDestroy, "cublasDestroy_v2"),
@@ -145,6 +152,8 @@ static int load(void)
 		int status = 0;
 		CUresult r = gp2 ? gp2(driver_syms[i].sym, &fn, CUDA_ABI_VERSION, 0, &status)
 				 : gp1(driver_syms[i].sym, &fn, CUDA_ABI_VERSION, 0);
+		if ((r != CUDA_SUCCESS || !fn) && driver_syms[i].optional)
+			continue;
 		if (r != CUDA_SUCCESS || !fn)
 			return fail("the NVIDIA driver lacks %s", driver_syms[i].sym);
 		memcpy((char *)&api + driver_syms[i].off, &fn, sizeof fn);

@@ -77,15 +77,47 @@ typedef struct {
 	_Alignas(64) unsigned long long opaque[16];
 } CUtensorMap;
 
-/* CUtensorMapDataType, CUtensorMapSwizzle and friends: the values we use. */
-enum { CU_TENSOR_MAP_DATA_TYPE_FLOAT16 = 6, CU_TENSOR_MAP_DATA_TYPE_FLOAT32 = 7 };
+/* CUtensorMapDataType, CUtensorMapSwizzle and friends: the values we use
+ * (the data types through course/dtype.c's table, which test_dtype checks
+ * against these). */
+enum { CU_TENSOR_MAP_DATA_TYPE_FLOAT16 = 6, CU_TENSOR_MAP_DATA_TYPE_FLOAT32 = 7, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16 = 9 };
 enum { CU_TENSOR_MAP_INTERLEAVE_NONE = 0 };
 enum { CU_TENSOR_MAP_L2_PROMOTION_L2_256B = 3 };
 enum { CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE = 0 };
 
+/* A launch with attributes (cuLaunchKernelEx, CUDA 11.8+), as cuda.h lays
+ * it out: CUlaunchAttribute is a 4-byte id, 4 bytes of padding and a 64-byte
+ * union of values (8-byte aligned: it holds pointers), 72 bytes in all;
+ * CUlaunchConfig is seven unsigned, the stream, the attribute array and
+ * its count. We set only the cluster's dimensions. */
+enum { CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION = 4 };
+typedef struct {
+	int id;                   /* CUlaunchAttributeID */
+	char pad[4];
+	union {
+		char pad[64];
+		void *align;      /* the union holds pointers: 8-byte aligned */
+		struct {
+			unsigned x, y, z;
+		} clusterDim;
+	} value;
+} CUlaunchAttribute;
+typedef struct {
+	unsigned gridDimX, gridDimY, gridDimZ;
+	unsigned blockDimX, blockDimY, blockDimZ;
+	unsigned sharedMemBytes;
+	CUstream hStream;
+	CUlaunchAttribute *attrs;
+	unsigned numAttrs;
+} CUlaunchConfig;
+_Static_assert(sizeof(CUlaunchAttribute) == 72, "CUlaunchAttribute as in cuda.h");
+_Static_assert(offsetof(CUlaunchConfig, hStream) == 32 && offsetof(CUlaunchConfig, attrs) == 40 &&
+		       sizeof(CUlaunchConfig) == 56,
+	       "CUlaunchConfig as in cuda.h");
+
 /* cuBLAS enums (cublas_api.h, library_types.h). */
 enum { CUBLAS_OP_N = 0, CUBLAS_OP_T = 1 };
-enum { CUDA_R_32F = 0, CUDA_R_16F = 2 };
+enum { CUDA_R_32F = 0, CUDA_R_16F = 2, CUDA_R_16BF = 14 };
 enum { CUBLAS_COMPUTE_32F = 68 };
 enum { CUBLAS_GEMM_DEFAULT = -1 };
 
@@ -110,11 +142,16 @@ typedef struct {
 	CUresult (*LaunchKernel)(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by,
 				 unsigned bz, unsigned smem, CUstream s, void **params, void **extra);
 	CUresult (*OccupancyMaxActiveBlocksPerMultiprocessor)(int *n, CUfunction f, int threads, size_t smem);
+	/* Cluster launches (CUDA 11.8+ drivers); NULL when the driver lacks them:
+	 * only a cluster run is then refused. */
+	CUresult (*LaunchKernelEx)(const CUlaunchConfig *config, CUfunction f, void **params, void **extra);
+	CUresult (*OccupancyMaxActiveClusters)(int *n, CUfunction f, const CUlaunchConfig *config);
 	CUresult (*MemAlloc)(CUdeviceptr *p, size_t bytes);
 	CUresult (*MemFree)(CUdeviceptr p);
 	CUresult (*MemcpyHtoD)(CUdeviceptr dst, const void *src, size_t bytes);
 	CUresult (*MemcpyDtoH)(void *dst, CUdeviceptr src, size_t bytes);
 	CUresult (*MemsetD32)(CUdeviceptr dst, unsigned v, size_t n);
+	CUresult (*MemsetD16)(CUdeviceptr dst, unsigned short v, size_t n);
 	CUresult (*EventCreate)(CUevent *e, unsigned flags);
 	CUresult (*EventDestroy)(CUevent e);
 	CUresult (*EventRecord)(CUevent e, CUstream s);

@@ -20,8 +20,10 @@ typedef struct {
 	CUfunction fn;
 	CUdeviceptr A, B, C, R;
 	CUevent e0, e1;
-	float *hc, *hr, *hc0, *hc2;  /* C out, reference, C0 (beta:), a second launch's C */
+	dtype in, out;               /* A and B; C (and cuBLAS's R) */
+	float *hc, *hr, *hc0, *hc2;  /* C out, reference, C0 (beta:), a second launch's C: as f32 */
 	void *ha, *hb;
+	void *hraw;                  /* one C in the output type, on its way to or from the GPU */
 	argspec_blas blas;           /* alpha, beta: the spec's, for cuBLAS too */
 	/* kernel parameters: storage and pointers */
 	CUtensorMap tm[ARGSPEC_MAX_TMAPS];
@@ -49,6 +51,7 @@ static void cleanup(run_state *s)
 	free(s->hr);
 	free(s->hc0);
 	free(s->hc2);
+	free(s->hraw);
 }
 
 /* Sets the status from a failed driver call; faults poison the context. */
@@ -67,16 +70,15 @@ static void set_cuda_error(run_result *res, CUresult r, const char *what)
 static int build_tensor_map(run_state *s, const run_request *rq, const argspec_item *it, CUtensorMap *tm,
 			    run_result *res)
 {
-	/* A is M x K, B is K x N, C is M x N; A and B have the lesson's dtype, C is f32. */
+	/* A is M x K, B is K x N, C is M x N; A and B have the input type, C the output type. */
 	char m = it->name;
 	CUdeviceptr base = m == 'A' ? s->A : m == 'B' ? s->B : s->C;
 	unsigned long long rows = (unsigned long long)(m == 'B' ? rq->K : rq->M);
 	unsigned long long cols = (unsigned long long)(m == 'A' ? rq->K : rq->N);
-	int f16 = m != 'C' && rq->dt == DTYPE_F16;
-	unsigned long long dims[2] = {cols, rows}, strides[1] = {cols * (f16 ? 2 : 4)};
+	const dtype_info *t = dtype_of(m == 'C' ? s->out : s->in);
+	unsigned long long dims[2] = {cols, rows}, strides[1] = {cols * (unsigned)t->bytes};
 	unsigned one[2] = {1, 1};
-	CUresult r = s->cu->TensorMapEncodeTiled(tm, f16 ? CU_TENSOR_MAP_DATA_TYPE_FLOAT16 : CU_TENSOR_MAP_DATA_TYPE_FLOAT32,
-						  2, (void *)(uintptr_t)base, dims, strides, it->box, one,
+	CUresult r = s->cu->TensorMapEncodeTiled(tm, t->tmap_type, 2, (void *)(uintptr_t)base, dims, strides, it->box, one,
 						  CU_TENSOR_MAP_INTERLEAVE_NONE, (int)it->swizzle,
 						  CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
 	if (r != CUDA_SUCCESS) {
@@ -141,6 +143,71 @@ static int check_target(const char *ptx, run_result *res)
 	return -1;
 }
 
+/* A launch configuration for cuLaunchKernelEx with the request's cluster
+ * (at points to the one attribute it uses). */
+static void cluster_config(const run_request *rq, const unsigned grid[3], CUlaunchConfig *cfg, CUlaunchAttribute *at)
+{
+	unsigned c[3];
+	run_cluster(rq, c);
+	memset(at, 0, sizeof *at);
+	at->id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
+	at->value.clusterDim.x = c[0];
+	at->value.clusterDim.y = c[1];
+	at->value.clusterDim.z = c[2];
+	*cfg = (CUlaunchConfig){.gridDimX = grid[0], .gridDimY = grid[1], .gridDimZ = grid[2],
+				.blockDimX = rq->block[0], .blockDimY = rq->block[1], .blockDimZ = rq->block[2],
+				.sharedMemBytes = rq->smem, .attrs = at, .numAttrs = 1};
+}
+
+static CUresult launch(run_state *s, const run_request *rq, const run_result *res)
+{
+	unsigned c[3];
+	if (run_cluster(rq, c) == 1)
+		return s->cu->LaunchKernel(s->fn, res->grid[0], res->grid[1], res->grid[2], rq->block[0], rq->block[1],
+					   rq->block[2], rq->smem, NULL, s->pp, NULL);
+	CUlaunchConfig cfg;
+	CUlaunchAttribute at;
+	cluster_config(rq, res->grid, &cfg, &at);
+	return s->cu->LaunchKernelEx(&cfg, s->fn, s->pp, NULL);
+}
+
+/* A persistent kernel's 1-D grid: one wave, every block resident from start
+ * to end, each looping over tiles; never more blocks than tiles. With
+ * clusters the wave is counted in whole clusters (cuOccupancyMaxActiveClusters:
+ * a cluster's blocks must fit on the SMs of one GPC at once, which blocks per
+ * SM times SMs does not know), and the grid is a multiple of the cluster. */
+static int persistent_grid(run_state *s, const run_request *rq, run_result *res)
+{
+	unsigned c[3];
+	unsigned long long cs = run_cluster(rq, c);
+	unsigned long long tiles = (unsigned long long)rq->grid[0] * rq->grid[1] * rq->grid[2];
+	unsigned long long wave = (unsigned long long)res->spec.sms * (unsigned)res->blocks_per_sm;
+	if (cs > 1) {
+		unsigned long long rounded = (tiles + cs - 1) / cs * cs;
+		unsigned g[3] = {(unsigned)(rounded ? rounded : cs), 1, 1};
+		CUlaunchConfig cfg;
+		CUlaunchAttribute at;
+		int clusters = 0;
+		cluster_config(rq, g, &cfg, &at);
+		CUresult r = s->cu->OccupancyMaxActiveClusters(&clusters, s->fn, &cfg);
+		if (r != CUDA_SUCCESS) {
+			set_cuda_error(res, r, "cannot size the grid in clusters (cuOccupancyMaxActiveClusters)");
+			return -1;
+		}
+		if (clusters < 1) {
+			res->status = RUN_LAUNCH_ERROR;
+			snprintf(res->msg, sizeof res->msg, "no cluster of %llu such blocks fits on %.60s at once", cs,
+				 res->gpu);
+			return -1;
+		}
+		wave = (unsigned long long)clusters * cs;
+		tiles = rounded;
+	}
+	res->grid[0] = (unsigned)(tiles && tiles < wave ? tiles : wave ? wave : 1);
+	res->grid[1] = res->grid[2] = 1;
+	return 0;
+}
+
 static int load_module(run_state *s, const run_request *rq, run_result *res)
 {
 	const cuda_api *cu = s->cu;
@@ -188,20 +255,9 @@ static int load_module(run_state *s, const run_request *rq, run_result *res)
 	int threads = (int)(rq->block[0] * rq->block[1] * rq->block[2]);
 	cu->OccupancyMaxActiveBlocksPerMultiprocessor(&res->blocks_per_sm, s->fn, threads, rq->smem);
 	memcpy(res->grid, rq->grid, sizeof res->grid);
-	if (rq->persistent) {
-		/* One wave: every block resident from start to end, each looping over tiles. */
-		unsigned long long tiles = (unsigned long long)rq->grid[0] * rq->grid[1] * rq->grid[2];
-		unsigned long long wave = (unsigned long long)res->spec.sms * (unsigned)res->blocks_per_sm;
-		res->grid[0] = (unsigned)(tiles && tiles < wave ? tiles : wave ? wave : 1);
-		res->grid[1] = res->grid[2] = 1;
-	}
+	if (rq->persistent)
+		return persistent_grid(s, rq, res);
 	return 0;
-}
-
-static CUresult launch(run_state *s, const run_request *rq, const run_result *res)
-{
-	return s->cu->LaunchKernel(s->fn, res->grid[0], res->grid[1], res->grid[2], rq->block[0], rq->block[1],
-				   rq->block[2], rq->smem, NULL, s->pp, NULL);
 }
 
 /* cuBLAS is column-major: the row-major C = A·B is Cᵀ = Bᵀ·Aᵀ, so B goes first and M, N swap.
@@ -211,18 +267,41 @@ static int reference(run_state *s, const run_request *rq, CUdeviceptr out)
 	const cuda_api *cu = s->cu;
 	int m = (int)rq->N, n = (int)rq->M, k = (int)rq->K;
 	float alpha = s->blas.alpha, beta = s->blas.has_beta ? s->blas.beta : 0.0f;
-	if (rq->dt == DTYPE_F16)
-		return cu->blasGemmEx(cu->blas, CUBLAS_OP_N, CUBLAS_OP_N, m, n, k, &alpha, (void *)(uintptr_t)s->B,
-				      CUDA_R_16F, m, (void *)(uintptr_t)s->A, CUDA_R_16F, k, &beta,
-				      (void *)(uintptr_t)out, CUDA_R_32F, m, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT);
+	/* 16-bit inputs: GemmEx with the kernel's own input and output types and
+	 * f32 accumulation (f32 alpha and beta), the same work as the kernel. */
+	if (s->in != DTYPE_F32) {
+		int ab = dtype_of(s->in)->cublas_type, c = dtype_of(s->out)->cublas_type;
+		return cu->blasGemmEx(cu->blas, CUBLAS_OP_N, CUBLAS_OP_N, m, n, k, &alpha, (void *)(uintptr_t)s->B, ab, m,
+				      (void *)(uintptr_t)s->A, ab, k, &beta, (void *)(uintptr_t)out, c, m,
+				      CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT);
+	}
 	return cu->blasSgemm(cu->blas, CUBLAS_OP_N, CUBLAS_OP_N, m, n, k, &alpha, (const float *)(uintptr_t)s->B, m,
 			     (const float *)(uintptr_t)s->A, k, &beta, (float *)(uintptr_t)out, m);
 }
 
-/* C before a launch: C0 (beta:), or the NaN poison. */
+/* A C on the GPU from f32 values, stored in the output type (exactly, for
+ * values that came from it: C0 is drawn in it). */
+static CUresult put_c(run_state *s, CUdeviceptr c, const float *v, size_t nC)
+{
+	dtype_from_f32(s->out, v, s->hraw, nC);
+	return s->cu->MemcpyHtoD(c, s->hraw, nC * (size_t)dtype_of(s->out)->bytes);
+}
+
+/* A C from the GPU, in the output type, into f32 values for the check. */
+static CUresult get_c(run_state *s, float *v, CUdeviceptr c, size_t nC)
+{
+	CUresult r = s->cu->MemcpyDtoH(s->hraw, c, nC * (size_t)dtype_of(s->out)->bytes);
+	dtype_to_f32(s->out, s->hraw, v, nC);
+	return r;
+}
+
+/* C before a launch: C0 (beta:), or the NaN poison of the output type. */
 static CUresult set_c(run_state *s, CUdeviceptr c, const float *c0, size_t nC)
 {
-	return c0 ? s->cu->MemcpyHtoD(c, c0, nC * 4) : s->cu->MemsetD32(c, VERIFY_POISON, nC);
+	const dtype_info *t = dtype_of(s->out);
+	if (c0)
+		return put_c(s, c, c0, nC);
+	return t->bytes == 2 ? s->cu->MemsetD16(c, (unsigned short)t->poison, nC) : s->cu->MemsetD32(c, t->poison, nC);
 }
 
 /* The check (run/verify.c) against cuBLAS, with the second launch it may
@@ -235,23 +314,23 @@ static int verify(run_state *s, const run_request *rq, run_result *res, size_t n
 		set_cuda_error(res, r ? r : CUDA_ERROR_LAUNCH_FAILED, "cuBLAS failed");
 		return -1;
 	}
-	cu->MemcpyDtoH(s->hc, s->C, nC * 4);
-	cu->MemcpyDtoH(s->hr, s->R, nC * 4);
+	get_c(s, s->hc, s->C, nC);
+	get_c(s, s->hr, s->R, nC);
 	verify_input in = {.rows = (size_t)rq->M, .cols = (size_t)rq->N, .got = s->hc, .ref = s->hr, .c0 = s->hc0,
-			   .tol = res->tol};
+			   .tol = res->tol, .out = s->out};
 	verify_report rep;
 	verify_check(&in, &rep);
 	if (rep.again) {
 		s->hc2 = xmalloc(nC * 4);
 		if (rep.again == VERIFY_AGAIN_C0)
-			verify_second_c0(s->hc0, s->hc2, nC);
+			verify_second_c0(s->hc0, s->hc2, nC, s->out);
 		else
 			memset(s->hc2, 0, nC * 4);
-		if ((r = cu->MemcpyHtoD(s->C, s->hc2, nC * 4)) || (r = launch(s, rq, res)) || (r = cu->CtxSynchronize())) {
+		if ((r = put_c(s, s->C, s->hc2, nC)) || (r = launch(s, rq, res)) || (r = cu->CtxSynchronize())) {
 			set_cuda_error(res, r, "the second launch of the check failed");
 			return -1;
 		}
-		cu->MemcpyDtoH(s->hc2, s->C, nC * 4);
+		get_c(s, s->hc2, s->C, nC);
 		in.got2 = s->hc2;
 		verify_check(&in, &rep);
 	}
@@ -289,13 +368,43 @@ static int time_it(run_state *s, const run_request *rq, int which, int repeats, 
 	return 0;
 }
 
+/* Before the JIT: a pair of types cuBLAS has a reference for, and a cluster
+ * this GPU and driver can launch (sm_90, cuLaunchKernelEx: CUDA 12 drivers).
+ * 0, or -1 with the status and one line set. */
+static int check_types_and_cluster(const run_state *s, const run_request *rq, run_result *res)
+{
+	unsigned c[3];
+	char why[200];
+	if (dtype_pair_check(s->in, s->out, why, sizeof why) || run_check_cluster(rq, why, sizeof why)) {
+		res->status = RUN_BAD_REQUEST;
+		util_strlcpy(res->msg, why, sizeof res->msg);
+		return -1;
+	}
+	if (run_cluster(rq, c) == 1)
+		return 0;
+	int have = res->cc_major * 10 + res->cc_minor;
+	if (have < 90 || !s->cu->LaunchKernelEx || !s->cu->OccupancyMaxActiveClusters) {
+		res->status = RUN_UNSUPPORTED;
+		if (have < 90)
+			snprintf(res->msg, sizeof res->msg, "clusters need sm_90 and CUDA 12: %.60s is sm_%d", res->gpu, have);
+		else
+			snprintf(res->msg, sizeof res->msg,
+				 "clusters need sm_90 and CUDA 12: this driver (%d) has no cuLaunchKernelEx",
+				 s->cu->driver_version);
+		return -1;
+	}
+	return 0;
+}
+
 void runner_run(const run_request *rq, run_result *res)
 {
 	run_state s = {0};
 	char why[256];
 	memset(res, 0, sizeof *res);
 	res->verified = -1;
-	res->tol = run_tolerance(rq->dt);
+	s.in = rq->dt == DTYPE_NONE ? DTYPE_F32 : rq->dt;
+	s.out = run_out(rq);
+	res->tol = run_tolerance(s.in, s.out);
 	res->rel_err = NAN;
 
 	s.cu = cuda_load(why, sizeof why);
@@ -320,7 +429,7 @@ void runner_run(const run_request *rq, run_result *res)
 		snprintf(res->msg, sizeof res->msg, "size %lldx%lldx%lld is out of range", rq->M, rq->N, rq->K);
 		return;
 	}
-	if (load_module(&s, rq, res))
+	if (check_types_and_cluster(&s, rq, res) || load_module(&s, rq, res))
 		goto out;
 	if (rq->jit_only) {
 		res->status = RUN_OK;
@@ -329,11 +438,11 @@ void runner_run(const run_request *rq, run_result *res)
 		goto out;
 	}
 
-	size_t es = rq->dt == DTYPE_F16 ? 2 : 4;
+	size_t es = (size_t)dtype_of(s.in)->bytes, eo = (size_t)dtype_of(s.out)->bytes;
 	size_t nA = (size_t)(rq->M * rq->K), nB = (size_t)(rq->K * rq->N), nC = (size_t)(rq->M * rq->N);
 	CUresult r;
-	if ((r = cu->MemAlloc(&s.A, nA * es)) || (r = cu->MemAlloc(&s.B, nB * es)) || (r = cu->MemAlloc(&s.C, nC * 4)) ||
-	    (r = cu->MemAlloc(&s.R, nC * 4)) || (r = cu->EventCreate(&s.e0, 0)) || (r = cu->EventCreate(&s.e1, 0))) {
+	if ((r = cu->MemAlloc(&s.A, nA * es)) || (r = cu->MemAlloc(&s.B, nB * es)) || (r = cu->MemAlloc(&s.C, nC * eo)) ||
+	    (r = cu->MemAlloc(&s.R, nC * eo)) || (r = cu->EventCreate(&s.e0, 0)) || (r = cu->EventCreate(&s.e1, 0))) {
 		set_cuda_error(res, r, "cannot allocate the matrices");
 		goto out;
 	}
@@ -344,20 +453,21 @@ void runner_run(const run_request *rq, run_result *res)
 	/* Fresh random inputs for every run, never zeros. */
 	rng gen;
 	rng_seed(&gen, (uint64_t)(util_now() * 1e9));
-	rng_format fmt = rq->dt == DTYPE_F16 ? RNG_F16 : RNG_F32;
+	rng_format fmt = dtype_of(s.in)->rng;
 	s.blas = argspec_blas_of(&rq->args);
 	s.ha = malloc(nA * es);
 	s.hb = malloc(nB * es);
 	s.hc = malloc(nC * 4);
 	s.hr = malloc(nC * 4);
+	s.hraw = malloc(nC * 4);
 	s.hc0 = s.blas.has_beta ? malloc(nC * 4) : NULL;
-	if (s.ha && s.hb && (s.hc0 || !s.blas.has_beta)) {
+	if (s.ha && s.hb && s.hraw && (s.hc0 || !s.blas.has_beta)) {
 		rng_fill(&gen, fmt, s.ha, NULL, nA);
 		rng_fill(&gen, fmt, s.hb, NULL, nB);
-		if (s.hc0)
-			rng_fill(&gen, RNG_F32, s.hc0, NULL, nC); /* C0: random, finite, never zero */
+		if (s.hc0) /* C0: random, finite, never zero, drawn in the output type (hc0 holds what it stores) */
+			rng_fill(&gen, dtype_of(s.out)->rng, s.hraw, s.hc0, nC);
 	}
-	if (!s.ha || !s.hb || !s.hc || !s.hr || (s.blas.has_beta && !s.hc0)) {
+	if (!s.ha || !s.hb || !s.hc || !s.hr || !s.hraw || (s.blas.has_beta && !s.hc0)) {
 		res->status = RUN_BAD_REQUEST;
 		snprintf(res->msg, sizeof res->msg, "out of host memory for %lldx%lldx%lld", rq->M, rq->N, rq->K);
 		goto out;

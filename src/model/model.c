@@ -84,7 +84,7 @@ static double ms_at(double bytes, double gbs)
 static void level_bounds(model_result *r, const model_traffic *t, const model_warp *w, double outputs, double k)
 {
 	const gpu_spec *g = &r->gpu;
-	double out_bytes = outputs * 4;
+	double out_bytes = outputs * r->out_bytes;
 	/* L2: loads that skip L1 each reach L2 as issued. Otherwise L1 may
 	 * serve repeats, but an SM computing P outputs needs at least
 	 * 2·sqrt(P)·K distinct inputs (a square tile reuses most), with the
@@ -313,8 +313,12 @@ int model_compute(const lesson *l, const expr_env *overrides, long long M, long 
 
 	const char *unit = model_lessons_unit(m);
 	int tensor = !strcmp(unit, "tensor");
-	r->elem_bytes = l->dt == DTYPE_F16 || tensor ? 2 : 4;
-	r->out_bytes = 4; /* C is f32 in every lesson */
+	/* Element sizes from the dtype table; a tensor-core model reads 16-bit
+	 * operands whatever the lesson says, and a lesson without a kernel
+	 * (dtype none) is modelled in f32. */
+	dtype in = l->dt == DTYPE_NONE ? DTYPE_F32 : l->dt, out = l->out == DTYPE_NONE ? DTYPE_F32 : l->out;
+	r->elem_bytes = tensor && dtype_of(in)->bytes > 2 ? 2 : dtype_of(in)->bytes;
+	r->out_bytes = dtype_of(out)->bytes;
 	const int out_bytes = r->out_bytes;
 	double outputs = (double)M * N, k = (double)K;
 	r->flops = 2.0 * M * N * K;
@@ -329,7 +333,7 @@ int model_compute(const lesson *l, const expr_env *overrides, long long M, long 
 	r->regs.stores_per_output = k / t.k_per_op;  /* accumulator updates */
 	level_totals(&r->global, outputs, r->elem_bytes, out_bytes);
 	level_totals(&r->shared, outputs, r->elem_bytes, r->elem_bytes);
-	level_totals(&r->regs, outputs, r->elem_bytes, out_bytes);
+	level_totals(&r->regs, outputs, r->elem_bytes, 4); /* the accumulators are f32 whatever C is stored in */
 
 	r->dram_ideal_bytes = ((double)M * K + (double)K * N) * r->elem_bytes + outputs * out_bytes;
 	r->ai_global = r->flops / r->global.bytes;

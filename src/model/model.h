@@ -27,8 +27,8 @@ typedef struct {
 	expr_env env;              /* params (overrides applied) + M, N, K */
 	gpu_spec gpu;              /* the device the roofline and occupancy use */
 
-	int elem_bytes;            /* bytes of an A/B element (4 f32, 2 f16) */
-	int out_bytes;             /* bytes of an element of C */
+	int elem_bytes;            /* bytes of an A/B element (the dtype table: 4 f32, 2 f16 and bf16) */
+	int out_bytes;             /* bytes of a C element (the lesson's `out:` type) */
 	double flops;              /* 2·M·N·K */
 	model_level global, shared, regs; /* regs: operand reads from registers */
 	double dram_ideal_bytes;   /* A and B read once, C written once */

@@ -53,8 +53,10 @@ int launch_request_for_lesson(const lesson *l, const expr_env *overrides, long l
 	util_path(rq->ptx_path, sizeof rq->ptx_path, l->ptx_path);
 	util_strlcpy(rq->entry, l->entry, sizeof rq->entry);
 	rq->dt = l->dt;
+	rq->out = l->out;
 	memcpy(rq->grid, ln.grid, sizeof rq->grid);
 	rq->persistent = ln.persistent;
+	memcpy(rq->cluster, ln.cluster, sizeof rq->cluster);
 	memcpy(rq->block, ln.block, sizeof rq->block);
 	rq->smem = ln.smem;
 	rq->M = M;
@@ -63,6 +65,11 @@ int launch_request_for_lesson(const lesson *l, const expr_env *overrides, long l
 	rq->verify = 1;
 	rq->time = 1;
 	rq->min_seconds = 0.5;
+	/* a size whose grid is not whole clusters: said here, in one line, before any GPU work */
+	if (run_check_cluster(rq, msg, sizeof msg)) {
+		snprintf(err, (size_t)errlen, "%s: at %lldx%lldx%lld %s", l->path, M, N, K, msg);
+		return -1;
+	}
 	return 0;
 }
 

@@ -1,5 +1,8 @@
-/* run: the names of the run statuses and the tolerance a check allows. */
+/* run: the names of the run statuses, the tolerance a check allows, a request's output type and cluster. */
 #include "run/run.h"
+
+#include <math.h>
+#include <stdio.h>
 
 const char *run_status_name(run_status s)
 {
@@ -18,10 +21,75 @@ const char *run_status_name(run_status s)
 	return (unsigned)s < sizeof names / sizeof names[0] ? names[s] : "?";
 }
 
-double run_tolerance(dtype d)
+/* The tolerance is a bound on ||C - ref|| / ||ref|| that a right kernel
+ * stays under and a wrong one does not:
+ *  - accumulation: both sides see identical inputs (the rounded values, and
+ *    a product of two 16-bit values is exact in f32), so before the output is
+ *    rounded only the order of the f32 sums differs. f32 kernels: 1e-4, as
+ *    before; 16-bit inputs go through tensor cores, whose sums are grouped
+ *    differently again (and K runs to thousands): 1e-3.
+ *  - the output type: with a 16-bit C both the kernel and cuBLAS round their
+ *    f32 sum once. Two sums that differ only by the accumulation order round
+ *    to the same value or to neighbours one unit in the last place apart,
+ *    at most 2u relative (u = 2^-11 for f16, 2^-8 for bf16, the type's unit
+ *    roundoff), whatever the matrix: that is added to the accumulation's
+ *    room. f16 out: 1e-3 + 9.8e-4 -> 2e-3; bf16 out: 1e-3 + 7.8e-3 -> 1e-2.
+ * A kernel that drops one term of K = 4096 (1/sqrt(4096) = 1.6e-2 of the
+ * norm) still fails with bf16 out; NaN and unwritten outputs fail at any
+ * tolerance (run/verify.c). */
+double run_tolerance(dtype in, dtype out)
 {
-	/* Both sides see identical inputs; only the order of the f32 sums differs.
-	 * f16 lessons keep f32 accumulation, but tensor-core sums are grouped
-	 * differently again, so they get more room. NaN fails either way. */
-	return d == DTYPE_F16 ? 1e-3 : 1e-4;
+	double acc = dtype_of(in)->bytes == 2 ? 1e-3 : 1e-4;
+	if (dtype_of(out)->bytes != 2)
+		return acc;
+	double room = acc + 2 * dtype_of(out)->unit_roundoff;
+	/* a round figure just above, so that a message's "%.0e" shows it as it is */
+	double step = room < 3e-3 ? 1e-3 : 1e-2;
+	return ceil(room / step) * step;
+}
+
+dtype run_out(const run_request *rq)
+{
+	return rq->out == DTYPE_NONE ? DTYPE_F32 : rq->out;
+}
+
+unsigned run_cluster(const run_request *rq, unsigned c[3])
+{
+	unsigned long long n = 1; /* capped just past the limit: no side can overflow it */
+	for (int i = 0; i < 3; i++) {
+		c[i] = rq->cluster[i] ? rq->cluster[i] : 1;
+		n *= c[i] > LESSON_MAX_CLUSTER ? LESSON_MAX_CLUSTER + 1 : c[i];
+		if (n > LESSON_MAX_CLUSTER)
+			n = LESSON_MAX_CLUSTER + 1;
+	}
+	return (unsigned)n;
+}
+
+int run_check_cluster(const run_request *rq, char *err, int errlen)
+{
+	unsigned c[3];
+	unsigned n = run_cluster(rq, c);
+	if (n == 1)
+		return 0;
+	if (n > LESSON_MAX_CLUSTER) {
+		snprintf(err, (size_t)errlen, "a cluster of %ux%ux%u is more than the %d blocks a portable cluster has",
+			 c[0], c[1], c[2], LESSON_MAX_CLUSTER);
+		return -1;
+	}
+	if (rq->persistent) {
+		if (c[1] != 1 || c[2] != 1) {
+			snprintf(err, (size_t)errlen,
+				 "a persistent grid is 1-D, so its cluster is too: %ux1x1 blocks, not %ux%ux%u", n, c[0],
+				 c[1], c[2]);
+			return -1;
+		}
+		return 0;
+	}
+	for (int i = 0; i < 3; i++)
+		if (rq->grid[i] % c[i]) {
+			snprintf(err, (size_t)errlen, "the grid %ux%ux%u is not a multiple of the cluster %ux%ux%u (%c)",
+				 rq->grid[0], rq->grid[1], rq->grid[2], c[0], c[1], c[2], "xyz"[i]);
+			return -1;
+		}
+	return 0;
 }

@@ -18,7 +18,8 @@
 typedef struct {
 	char ptx_path[RUN_PATH];
 	char entry[RUN_ENTRY];
-	dtype dt;
+	dtype dt;                 /* A and B */
+	dtype out;                /* C; DTYPE_NONE means f32 (run_out) */
 	unsigned grid[3], block[3];
 	unsigned smem;            /* dynamic shared memory bytes */
 	long long M, N, K;
@@ -35,6 +36,10 @@ typedef struct {
 	 * fit on the GPU at once (SMs x blocks per SM, at most grid's product),
 	 * in a 1-D grid. */
 	int persistent;
+	/* Blocks per thread-block cluster (sm_90); 0 or 1 on every side: none.
+	 * The grid must be a multiple of it (run_check_cluster); a persistent
+	 * grid is sized in whole clusters. */
+	unsigned cluster[3];
 } run_request;
 
 /* The counts of an emulated run, as Nsight Compute would report them
@@ -86,7 +91,17 @@ typedef struct {
 
 const char *run_status_name(run_status s);
 
-/* Relative tolerance of a check for a dtype (f32: 1e-4, f16 inputs: 1e-3). */
-double run_tolerance(dtype d);
+/* Relative tolerance of a check, ||C - ref|| / ||ref||, for inputs of type
+ * `in` and an output of type `out` (run.c says how each is derived). */
+double run_tolerance(dtype in, dtype out);
+
+/* The request's output type: rq->out, f32 when not set. */
+dtype run_out(const run_request *rq);
+/* The request's cluster with unset sides as 1; returns blocks per cluster. */
+unsigned run_cluster(const run_request *rq, unsigned c[3]);
+/* Whether the request's cluster can launch: at most LESSON_MAX_CLUSTER
+ * blocks, a grid that is a multiple of it (a persistent grid, sized by the
+ * runner, needs a cluster along x only). Returns 0, or -1 with one line. */
+int run_check_cluster(const run_request *rq, char *err, int errlen);
 
 #endif

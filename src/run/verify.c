@@ -13,12 +13,19 @@ static uint32_t bits(float f)
 	return u;
 }
 
-void verify_second_c0(const float *c0, float *out, size_t n)
+float verify_c0_again(float c0, dtype t)
 {
-	/* c0 is in [-1, 1] and never zero (base/rng), so the scaled value is a
-	 * normal float, exact, and of another exponent than c0. */
+	/* c0 is in [-1, 1] and never zero (base/rng), so in f32 and bf16 the
+	 * scaled value is normal, exact, and of another exponent than c0. */
+	if (t == DTYPE_NONE)
+		t = DTYPE_F32;
+	return dtype_round(t, ldexpf(c0, -dtype_of(t)->c0_shift));
+}
+
+void verify_second_c0(const float *c0, float *out, size_t n, dtype t)
+{
 	for (size_t i = 0; i < n; i++)
-		out[i] = ldexpf(c0[i], -40);
+		out[i] = verify_c0_again(c0[i], t);
 }
 
 /* The error norms, the worst element and the count off by more than tol
@@ -64,7 +71,7 @@ static int is_candidate(const verify_input *in, size_t i) { return bits(in->got[
 static int is_unwritten(const verify_input *in, size_t i)
 {
 	if (in->c0)
-		return is_candidate(in, i) && bits(in->got2[i]) == bits(ldexpf(in->c0[i], -40));
+		return is_candidate(in, i) && bits(in->got2[i]) == bits(verify_c0_again(in->c0[i], in->out));
 	return !isfinite(in->got[i]) && bits(in->got2[i]) == 0 && in->ref[i] != 0.0f;
 }
 

@@ -4,6 +4,7 @@
 
 #include <stddef.h>
 
+#include "course/dtype.h"
 #include "run/argspec.h"
 
 /* What C held before the launch:
@@ -14,7 +15,7 @@
  * With C0, an element the kernel never writes still holds C0's exact bits.
  * An element whose output has exactly C0's bits is a candidate; when there
  * are candidates the caller launches once more with C0' = C0 * 2^-40
- * (verify_second_c0) and hands that output over: an element that holds
+ * (2^-8 for an f16 output; verify_second_c0) and hands that output over: an element that holds
  * C0's bits after the first launch and C0''s bits after the second was not
  * written. An unwritten element holds them in both launches, always, so it
  * is always reported; see docs/editing.md. */
@@ -40,6 +41,9 @@ typedef struct {
 	const float *ref;         /* the reference */
 	const float *c0;          /* C before the launch; NULL: poisoned with NaN (no beta:) */
 	double tol;               /* relative tolerance of ||got - ref|| / ||ref|| */
+	/* The type C is stored in (got, ref and c0 are its values as f32; NaN
+	 * poison and C0 were stored in it); DTYPE_NONE means f32. */
+	dtype out;
 	/* The second launch's output, when verify_check asked for one (NULL before). */
 	const float *got2;
 } verify_input;
@@ -60,8 +64,12 @@ typedef struct {
  * in->got2 and call again for the final verdict. */
 void verify_check(const verify_input *in, verify_report *rep);
 
-/* C for the second launch with beta: present: c0 scaled by 2^-40 into out
- * (exact, finite, never zero, never equal to c0). */
-void verify_second_c0(const float *c0, float *out, size_t n);
+/* C for the second launch with beta: present, as type t stores it: c0
+ * scaled by 2^-40 (f32, bf16: exact, finite, never zero, never equal to c0)
+ * or by 2^-8 (f16, whose exponent ends at 2^-24: a C0 below 2^-16 becomes
+ * 0 or a subnormal, which still tells an unwritten element from a written one). */
+void verify_second_c0(const float *c0, float *out, size_t n, dtype t);
+/* One element of it. */
+float verify_c0_again(float c0, dtype t);
 
 #endif

@@ -1,0 +1,624 @@
+/* test_dtype: bf16 inputs, an output type and clusters — the dtype table and its conversions, `out:` and `cluster:`, --out and --cluster, tolerances, the check on 16-bit outputs, the emulator's refusal, the JSON keys. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/json.h"
+#include "base/rng.h"
+#include "base/util.h"
+#include "cli/bench.h"
+#include "cli/launch_opts.h"
+#include "course/dtype.h"
+#include "course/lesson.h"
+#include "emu/emu.h"
+#include "emu/offline.h"
+#include "gpu/cuda.h"
+#include "model/devices.h"
+#include "model/model.h"
+#include "run/launch.h"
+#include "run/verify.h"
+
+static float f32_of_bits(uint32_t u)
+{
+	float f;
+	memcpy(&f, &u, 4);
+	return f;
+}
+
+/* ---- the table ---- */
+
+/* The numbers the course layer writes down are the driver's and cuBLAS's
+ * (src/gpu/cuda.h declares them as cuda.h and library_types.h do). */
+static void test_table_matches_cuda(void **st)
+{
+	(void)st;
+	assert_int_equal(dtype_of(DTYPE_F32)->tmap_type, CU_TENSOR_MAP_DATA_TYPE_FLOAT32);
+	assert_int_equal(dtype_of(DTYPE_F16)->tmap_type, CU_TENSOR_MAP_DATA_TYPE_FLOAT16);
+	assert_int_equal(dtype_of(DTYPE_BF16)->tmap_type, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16);
+	assert_int_equal(CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 9);
+	assert_int_equal(dtype_of(DTYPE_F32)->cublas_type, CUDA_R_32F);
+	assert_int_equal(dtype_of(DTYPE_F16)->cublas_type, CUDA_R_16F);
+	assert_int_equal(dtype_of(DTYPE_BF16)->cublas_type, CUDA_R_16BF);
+	assert_int_equal(CUDA_R_16BF, 14);
+	assert_int_equal(dtype_of(DTYPE_F32)->bytes, 4);
+	assert_int_equal(dtype_of(DTYPE_F16)->bytes, 2);
+	assert_int_equal(dtype_of(DTYPE_BF16)->bytes, 2);
+	assert_int_equal(dtype_of(DTYPE_F32)->rng, RNG_F32);
+	assert_int_equal(dtype_of(DTYPE_F16)->rng, RNG_F16);
+	assert_int_equal(dtype_of(DTYPE_BF16)->rng, RNG_BF16);
+	/* the f32 poison is the one the emulator and older code use */
+	assert_int_equal(dtype_of(DTYPE_F32)->poison, VERIFY_POISON);
+	/* every poison reads back as NaN through the type's own conversion */
+	for (dtype d = DTYPE_F32; d < DTYPE_COUNT; d++) {
+		uint32_t p = dtype_of(d)->poison;
+		float f;
+		dtype_to_f32(d, &p, &f, 1); /* little-endian: the low bytes first */
+		assert_true(isnan(f));
+	}
+	assert_ptr_equal(dtype_of((dtype)99), dtype_of(DTYPE_NONE));
+	assert_string_equal(dtype_name((dtype)99), "none");
+}
+
+static void test_names_and_pairs(void **st)
+{
+	(void)st;
+	dtype d = DTYPE_NONE;
+	assert_int_equal(dtype_parse("bf16", &d), 0);
+	assert_int_equal(d, DTYPE_BF16);
+	assert_int_equal(dtype_parse("f16", &d), 0);
+	assert_int_equal(d, DTYPE_F16);
+	assert_int_equal(dtype_parse("f32", &d), 0);
+	assert_int_equal(d, DTYPE_F32);
+	assert_int_equal(dtype_parse("none", &d), -1);
+	assert_int_equal(dtype_parse("BF16", &d), -1);
+	assert_int_equal(dtype_parse("", &d), -1);
+
+	char err[200], name[32];
+	/* the pairs cuBLAS GemmEx computes with f32 accumulation */
+	assert_int_equal(dtype_pair_check(DTYPE_F32, DTYPE_F32, err, sizeof err), 0);
+	assert_int_equal(dtype_pair_check(DTYPE_F16, DTYPE_F32, err, sizeof err), 0);
+	assert_int_equal(dtype_pair_check(DTYPE_F16, DTYPE_F16, err, sizeof err), 0);
+	assert_int_equal(dtype_pair_check(DTYPE_BF16, DTYPE_F32, err, sizeof err), 0);
+	assert_int_equal(dtype_pair_check(DTYPE_BF16, DTYPE_BF16, err, sizeof err), 0);
+	assert_int_equal(dtype_pair_check(DTYPE_F32, DTYPE_BF16, err, sizeof err), -1);
+	assert_string_equal(err, "f32 inputs give an f32 output, not bf16 (cuBLAS has no reference for f32->bf16)");
+	assert_int_equal(dtype_pair_check(DTYPE_F16, DTYPE_BF16, err, sizeof err), -1);
+	assert_string_equal(err, "f16 inputs give an f32 or f16 output, not bf16 (cuBLAS GemmEx's pairs)");
+	assert_int_equal(dtype_pair_check(DTYPE_BF16, DTYPE_F16, err, sizeof err), -1);
+
+	dtype_pair_name(DTYPE_BF16, DTYPE_BF16, name, sizeof name);
+	assert_string_equal(name, "bf16→bf16");
+	dtype_pair_name(DTYPE_F16, DTYPE_F32, name, sizeof name);
+	assert_string_equal(name, "f16→f32");
+	dtype_pair_name(DTYPE_F32, DTYPE_F32, name, sizeof name);
+	assert_string_equal(name, "f32");
+}
+
+/* ---- conversions (base/util.c) ---- */
+
+static void test_bf16_rounding(void **st)
+{
+	(void)st;
+	assert_int_equal(util_f32_to_bf16(1.0f), 0x3f80);
+	assert_int_equal(util_f32_to_bf16(-2.0f), 0xc000);
+	assert_int_equal(util_f32_to_bf16(0.0f), 0x0000);
+	assert_int_equal(util_f32_to_bf16(-0.0f), 0x8000);
+	/* round to nearest even: 1 + 2^-8 is half way between 1 and 1 + 2^-7 (odd): down to 1 */
+	assert_int_equal(util_f32_to_bf16(1.0f + 0x1p-8f), 0x3f80);
+	/* 1 + 3*2^-8 is half way between 1 + 2^-7 (odd) and 1 + 2^-6 (even): up */
+	assert_int_equal(util_f32_to_bf16(1.0f + 3 * 0x1p-8f), 0x3f82);
+	/* just above half way: up; just below: down */
+	assert_int_equal(util_f32_to_bf16(1.0f + 0x1p-8f + 0x1p-20f), 0x3f81);
+	assert_int_equal(util_f32_to_bf16(1.0f + 0x1p-8f - 0x1p-20f), 0x3f80);
+	/* 0.1 = 0x3dcccccd: the dropped half 0xcccd is above half: up to 0x3dcd */
+	assert_int_equal(util_f32_to_bf16(0.1f), 0x3dcd);
+	/* f32's range: the largest f32 rounds up to inf, the largest bf16 stays */
+	assert_int_equal(util_f32_to_bf16(f32_of_bits(0x7f7fffff)), 0x7f80);
+	assert_int_equal(util_f32_to_bf16(f32_of_bits(0x7f7f0000)), 0x7f7f);
+	assert_int_equal(util_f32_to_bf16(INFINITY), 0x7f80);
+	assert_int_equal(util_f32_to_bf16(-INFINITY), 0xff80);
+	/* NaN stays NaN, also one whose payload is only in the bits dropped
+	 * (a plain shift would make it inf) */
+	uint16_t n = util_f32_to_bf16(f32_of_bits(0x7f800001));
+	assert_true(isnan(util_bf16_to_f32(n)));
+	assert_true(isnan(util_bf16_to_f32(util_f32_to_bf16(NAN))));
+	assert_true(isnan(util_bf16_to_f32(util_f32_to_bf16(-NAN))));
+	/* subnormals are kept (bf16 has f32's exponent) */
+	assert_int_equal(util_f32_to_bf16(f32_of_bits(0x00010000)), 0x0001);
+	assert_true(util_bf16_to_f32(0x0001) == f32_of_bits(0x00010000));
+	assert_true(util_bf16_to_f32(0x3f80) == 1.0f);
+	assert_true(util_bf16_to_f32(0xc2f7) == -123.5f);
+}
+
+/* Every non-NaN bit pattern of a 16-bit type survives the trip through f32. */
+static void test_round_trips(void **st)
+{
+	(void)st;
+	for (uint32_t h = 0; h < 0x10000; h++) {
+		float b = util_bf16_to_f32((uint16_t)h), f = util_f16_to_f32((uint16_t)h);
+		if (!isnan(b))
+			assert_int_equal(util_f32_to_bf16(b), h);
+		else
+			assert_true(isnan(util_bf16_to_f32(util_f32_to_bf16(b))));
+		if (!isnan(f))
+			assert_int_equal(util_f32_to_f16(f), h);
+	}
+	/* f16's own round to nearest even */
+	assert_int_equal(util_f32_to_f16(1.0f + 0x1p-11f), 0x3c00);
+	assert_int_equal(util_f32_to_f16(1.0f + 3 * 0x1p-11f), 0x3c02);
+	/* arrays through the table, each way */
+	float in[5] = {1.0f, -0.5f, 0.1f, 3.0e38f, 1e-6f}, out[5];
+	uint16_t raw[5];
+	dtype_from_f32(DTYPE_BF16, in, raw, 5);
+	assert_int_equal(raw[0], 0x3f80);
+	assert_int_equal(raw[2], 0x3dcd);
+	dtype_to_f32(DTYPE_BF16, raw, out, 5);
+	for (int i = 0; i < 5; i++) {
+		assert_true(out[i] == dtype_round(DTYPE_BF16, in[i]));
+		assert_true(fabsf(out[i] - in[i]) <= fabsf(in[i]) * 0x1p-8f);
+	}
+	dtype_from_f32(DTYPE_F16, in, raw, 5);
+	dtype_to_f32(DTYPE_F16, raw, out, 5);
+	assert_true(isinf(out[3])); /* 3e38 is far past f16's 65504: range, the difference bf16 makes */
+	assert_true(out[1] == -0.5f);
+	float f32s[5];
+	dtype_from_f32(DTYPE_F32, in, f32s, 5);
+	assert_memory_equal(f32s, in, sizeof in);
+	assert_true(dtype_round(DTYPE_F32, 0.1f) == 0.1f);
+}
+
+static void test_rng_bf16(void **st)
+{
+	(void)st;
+	enum { N = 20000 };
+	static uint16_t h[N];
+	static float as[N];
+	rng r;
+	rng_seed(&r, 11);
+	rng_fill(&r, RNG_BF16, h, as, N);
+	int neg = 0;
+	for (int i = 0; i < N; i++) {
+		float v = util_bf16_to_f32(h[i]);
+		assert_true(isfinite(v) && v != 0.0f && v >= -1.0f && v <= 1.0f);
+		assert_true(as[i] == v); /* the reference sees what was stored */
+		neg += v < 0;
+	}
+	assert_true(neg > N / 2 - N / 50 && neg < N / 2 + N / 50);
+}
+
+/* ---- tolerances ---- */
+
+static void test_tolerance_per_output_type(void **st)
+{
+	(void)st;
+	/* lessons 1-9 keep theirs */
+	assert_float_equal(run_tolerance(DTYPE_F32, DTYPE_F32), 1e-4, 1e-12);
+	assert_float_equal(run_tolerance(DTYPE_F16, DTYPE_F32), 1e-3, 1e-12);
+	assert_float_equal(run_tolerance(DTYPE_BF16, DTYPE_F32), 1e-3, 1e-12);
+	/* a 16-bit output: the accumulation's room plus 2u of the output's rounding */
+	assert_float_equal(run_tolerance(DTYPE_F16, DTYPE_F16), 2e-3, 1e-12);
+	assert_float_equal(run_tolerance(DTYPE_BF16, DTYPE_BF16), 1e-2, 1e-12);
+	for (dtype d = DTYPE_F16; d <= DTYPE_BF16; d++)
+		assert_true(run_tolerance(d, d) >= 1e-3 + 2 * dtype_of(d)->unit_roundoff);
+	/* a request without an output type is f32 */
+	run_request rq = {0};
+	assert_int_equal(run_out(&rq), DTYPE_F32);
+	rq.out = DTYPE_BF16;
+	assert_int_equal(run_out(&rq), DTYPE_BF16);
+}
+
+/* ---- the check on 16-bit outputs (run/verify.c on plain arrays) ---- */
+
+enum { R = 24, C = 20, KK = 256, NC = R * C };
+static float a[R * KK], b[KK * C], ref[NC], got[NC], got2[NC], c0[NC];
+
+/* A and B drawn in t; ref = the sums in one order, got = in the other,
+ * each rounded once to the output type o, as cuBLAS and a kernel would. */
+static void products(dtype t, dtype o, int drop_k)
+{
+	rng r;
+	rng_seed(&r, 5);
+	uint16_t *raw = malloc(sizeof a);
+	rng_fill(&r, dtype_of(t)->rng, raw, a, R * KK);
+	rng_fill(&r, dtype_of(t)->rng, raw, b, KK * C);
+	free(raw);
+	for (int i = 0; i < R; i++)
+		for (int j = 0; j < C; j++) {
+			float up = 0, down = 0;
+			for (int k = 0; k < KK; k++)
+				up += a[i * KK + k] * b[k * C + j];
+			for (int k = KK - 1; k >= 0; k--)
+				if (k != drop_k)
+					down += a[i * KK + k] * b[k * C + j];
+			ref[i * C + j] = dtype_round(o, up);
+			got[i * C + j] = dtype_round(o, down);
+		}
+}
+
+static verify_input vin(dtype t, dtype o, const float *with_c0)
+{
+	return (verify_input){.rows = R, .cols = C, .got = got, .ref = ref, .c0 = with_c0,
+			      .tol = run_tolerance(t, o), .out = o};
+}
+
+static void test_verify_16bit_outputs(void **st)
+{
+	(void)st;
+	static const dtype outs[] = {DTYPE_BF16, DTYPE_F16};
+	for (size_t n = 0; n < ARRAY_LEN(outs); n++) {
+		dtype o = outs[n];
+		verify_report rep;
+		/* another summation order, rounded once each: within the tolerance */
+		products(o, o, -1);
+		verify_input in = vin(o, o, NULL);
+		verify_check(&in, &rep);
+		assert_int_equal(rep.again, VERIFY_AGAIN_NONE);
+		assert_int_equal(rep.kind, VERIFY_PASS);
+
+		/* a k term dropped: wrong */
+		products(o, o, 7);
+		verify_check(&in, &rep);
+		assert_int_equal(rep.kind, VERIFY_WRONG);
+
+		/* a row never written keeps the type's NaN poison, read back as f32 */
+		products(o, o, -1);
+		uint32_t p = dtype_of(o)->poison;
+		float nan16;
+		dtype_to_f32(o, &p, &nan16, 1);
+		for (int j = 0; j < C; j++)
+			got[3 * C + j] = nan16;
+		verify_check(&in, &rep);
+		assert_int_equal(rep.again, VERIFY_AGAIN_ZERO);
+		memcpy(got2, got, sizeof got2);
+		for (int j = 0; j < C; j++)
+			got2[3 * C + j] = 0.0f; /* C zeroed, the row still not written */
+		in.got2 = got2;
+		verify_check(&in, &rep);
+		assert_int_equal(rep.kind, VERIFY_UNWRITTEN);
+		assert_int_equal(rep.unwritten, C);
+
+		/* with beta: C0 drawn in the output type; a row that keeps C0's bits through
+		 * both launches was not written, in f16 (2^-8) and bf16 (2^-40) alike */
+		products(o, o, -1);
+		rng r;
+		rng_seed(&r, 9);
+		uint16_t raw[NC];
+		rng_fill(&r, dtype_of(o)->rng, raw, c0, NC);
+		for (int j = 0; j < C; j++)
+			got[5 * C + j] = c0[5 * C + j];
+		in = vin(o, o, c0);
+		verify_check(&in, &rep);
+		assert_int_equal(rep.again, VERIFY_AGAIN_C0);
+		verify_second_c0(c0, got2, NC, o);
+		for (int i = 0; i < NC; i++) {
+			assert_true(got2[i] != c0[i]);
+			assert_true(got2[i] == dtype_round(o, got2[i])); /* what the type stores, exactly */
+			assert_true(got2[i] == verify_c0_again(c0[i], o));
+			if (i / C != 5)
+				got2[i] = ref[i];
+		}
+		in.got2 = got2;
+		verify_check(&in, &rep);
+		assert_int_equal(rep.kind, VERIFY_UNWRITTEN);
+		assert_int_equal(rep.unwritten, C);
+	}
+	/* the f32 second C0 is the one it always was */
+	assert_true(verify_c0_again(0.75f, DTYPE_F32) == ldexpf(0.75f, -40));
+	assert_true(verify_c0_again(0.75f, DTYPE_NONE) == ldexpf(0.75f, -40));
+	assert_true(verify_c0_again(0.75f, DTYPE_F16) == ldexpf(0.75f, -8));
+}
+
+/* ---- clusters ---- */
+
+static void test_cluster_rules(void **st)
+{
+	(void)st;
+	char err[256];
+	unsigned c[3];
+	run_request rq = {0};
+	rq.grid[0] = 3, rq.grid[1] = 2, rq.grid[2] = 1;
+	assert_int_equal(run_cluster(&rq, c), 1); /* unset: none */
+	assert_true(c[0] == 1 && c[1] == 1 && c[2] == 1);
+	assert_int_equal(run_check_cluster(&rq, err, sizeof err), 0);
+	rq.cluster[0] = 2;
+	assert_int_equal(run_cluster(&rq, c), 2);
+	assert_int_equal(run_check_cluster(&rq, err, sizeof err), -1);
+	assert_string_equal(err, "the grid 3x2x1 is not a multiple of the cluster 2x1x1 (x)");
+	rq.grid[0] = 4;
+	assert_int_equal(run_check_cluster(&rq, err, sizeof err), 0);
+	rq.cluster[0] = 1, rq.cluster[1] = 2;
+	assert_int_equal(run_check_cluster(&rq, err, sizeof err), 0);
+	rq.cluster[0] = 4, rq.cluster[1] = 4;
+	assert_int_equal(run_cluster(&rq, c), LESSON_MAX_CLUSTER + 1);
+	assert_int_equal(run_check_cluster(&rq, err, sizeof err), -1);
+	assert_string_equal(err, "a cluster of 4x4x1 is more than the 8 blocks a portable cluster has");
+	rq.cluster[0] = 0xffffffffu, rq.cluster[1] = 0xffffffffu; /* no overflow to a small product */
+	assert_int_equal(run_check_cluster(&rq, err, sizeof err), -1);
+	/* a persistent grid is sized by the runner, in whole clusters along x */
+	rq.persistent = 1;
+	rq.cluster[0] = 1, rq.cluster[1] = 2;
+	assert_int_equal(run_check_cluster(&rq, err, sizeof err), -1);
+	assert_non_null(strstr(err, "a persistent grid is 1-D, so its cluster is too"));
+	rq.cluster[0] = 2, rq.cluster[1] = 1;
+	rq.grid[0] = 7;
+	assert_int_equal(run_check_cluster(&rq, err, sizeof err), 0);
+}
+
+/* ---- the lesson's keys and its request ---- */
+
+static const char lesson10[] =
+	"---\n"
+	"id: bfc\n"
+	"title: bf16 in clusters\n"
+	"kernel: tests/data/gemm_cluster.ptx gemm_bf16_cluster2\n"
+	"dtype: bf16\n"
+	"out: bf16\n"
+	"cluster: 2\n"
+	"block: 16 16\n"
+	"tile: 16 16\n"
+	"multiple: 1 32 1\n"
+	"needs: sm_90\n"
+	"---\n"
+	"# P\n";
+
+static void test_lesson_out_and_cluster(void **st)
+{
+	(void)st;
+	char err[512] = "";
+	lesson l;
+	assert_int_equal(lesson_parse("lessons/10-bfc.md", lesson10, &l, err, sizeof err), 0);
+	assert_int_equal(l.dt, DTYPE_BF16);
+	assert_int_equal(l.out, DTYPE_BF16);
+	assert_true(l.cluster[0] == 2 && l.cluster[1] == 1 && l.cluster[2] == 1);
+	run_request rq;
+	assert_int_equal(launch_request_for_lesson(&l, NULL, 64, 96, 48, &rq, err, sizeof err), 0);
+	assert_int_equal(rq.dt, DTYPE_BF16);
+	assert_int_equal(rq.out, DTYPE_BF16);
+	assert_true(rq.cluster[0] == 2 && rq.cluster[1] == 1 && rq.cluster[2] == 1);
+	assert_true(rq.grid[0] == 6 && rq.grid[1] == 4);
+	/* an odd grid (N = 48: 3 blocks across) is said in one line before any GPU work */
+	lesson odd = l;
+	util_strlcpy(odd.multiple[1], "16", LESSON_EXPR);
+	assert_int_equal(launch_request_for_lesson(&odd, NULL, 64, 48, 48, &rq, err, sizeof err), -1);
+	assert_string_equal(err, "lessons/10-bfc.md: at 64x48x48 the grid 3x4x1 is not a multiple of the cluster 2x1x1 (x)");
+	lesson_free(&l);
+
+	/* the defaults: f32 out, no cluster (lessons 1-9 are unchanged) */
+	static const char plain[] = "---\nid: p\ntitle: P\nkernel: tests/data/gemm_test.ptx gemm_f16\ndtype: f16\n"
+				    "block: 16 16\ntile: 16 16\n---\n# P\n";
+	assert_int_equal(lesson_parse("lessons/08-p.md", plain, &l, err, sizeof err), 0);
+	assert_int_equal(l.out, DTYPE_F32);
+	assert_true(l.cluster[0] == 1 && l.cluster[1] == 1 && l.cluster[2] == 1);
+	assert_int_equal(launch_request_for_lesson(&l, NULL, 64, 48, 48, &rq, err, sizeof err), 0);
+	assert_int_equal(run_out(&rq), DTYPE_F32);
+	assert_int_equal(run_cluster(&rq, (unsigned[3]){0}), 1);
+	lesson_free(&l);
+
+	/* cluster: 2 2 2 is 8 blocks, the portable limit: accepted */
+	static const char eight[] = "---\nid: e\ntitle: E\ncluster: 2 2 2\n---\n# P\n";
+	assert_int_equal(lesson_parse("lessons/10-e.md", eight, &l, err, sizeof err), 0);
+	assert_true(l.cluster[0] == 2 && l.cluster[1] == 2 && l.cluster[2] == 2);
+	lesson_free(&l);
+	static const char nine[] = "---\nid: e\ntitle: E\ncluster: 3 3\n---\n# P\n";
+	assert_int_equal(lesson_parse("lessons/10-e.md", nine, &l, err, sizeof err), -1);
+	assert_string_equal(err, "lessons/10-e.md:4: a cluster of 3x3x1 is 9 blocks; at most 8 is portable (larger sizes "
+				 "need an opt-in this tutor does not make)");
+}
+
+/* ---- the model's bytes ---- */
+
+static void test_model_counts_output_bytes(void **st)
+{
+	(void)st;
+	static gpu_table t;
+	char msg[256];
+	assert_true(devices_load(&t, msg, sizeof msg) > 0);
+	const gpu_spec *g = devices_find(&t, "h100", msg, sizeof msg);
+	assert_non_null(g);
+	static const char mk[] = "---\nid: w\ntitle: W\nkernel: ptx/09_wgmma.ptx gemm\ndtype: %s\nout: %s\nmodel: wgmma\n"
+				 "params: BM=128 BN=128 BK=64\nblock: 384\ntile: BM BN\n---\n# P\n";
+	char text[512], err[512];
+	double dram[3];
+	static const char *const pairs[3][2] = {{"f16", "f32"}, {"bf16", "f32"}, {"bf16", "bf16"}};
+	for (int i = 0; i < 3; i++) {
+		lesson l;
+		model_result r;
+		snprintf(text, sizeof text, mk, pairs[i][0], pairs[i][1]);
+		assert_int_equal(lesson_parse("lessons/10-w.md", text, &l, err, sizeof err), 0);
+		assert_int_equal(model_compute(&l, NULL, 4096, 4096, 4096, g, &r, err, sizeof err), 0);
+		assert_int_equal(r.elem_bytes, 2);
+		assert_int_equal(r.out_bytes, i == 2 ? 2 : 4);
+		dram[i] = r.dram_ideal_bytes;
+		lesson_free(&l);
+	}
+	const double n2 = 4096.0 * 4096.0;
+	assert_float_equal(dram[0], 2 * n2 * 2 + n2 * 4, 1);
+	assert_float_equal(dram[1], dram[0], 1);          /* bf16 inputs are as wide as f16 ones */
+	assert_float_equal(dram[2], 2 * n2 * 2 + n2 * 2, 1); /* C in bf16: half the output bytes */
+}
+
+/* ---- the emulator's refusal ---- */
+
+static void test_emulator_refuses(void **st)
+{
+	(void)st;
+	char err[512];
+	run_request rq = {0};
+	util_path(rq.ptx_path, sizeof rq.ptx_path, "tests/data/gemm_16bit.ptx");
+	util_strlcpy(rq.entry, "gemm_bf16_bf16", sizeof rq.entry);
+	rq.M = rq.N = rq.K = 32;
+	rq.grid[0] = rq.grid[1] = 2, rq.grid[2] = 1;
+	rq.block[0] = rq.block[1] = 16, rq.block[2] = 1;
+	rq.verify = 1;
+	/* what it runs */
+	rq.dt = DTYPE_F32;
+	assert_int_equal(emu_refuses(&rq, NULL, err, sizeof err), 0);
+	rq.dt = DTYPE_F16;
+	assert_int_equal(emu_refuses(&rq, NULL, err, sizeof err), 0);
+	rq.out = DTYPE_F32;
+	assert_int_equal(emu_refuses(&rq, NULL, err, sizeof err), 0);
+	/* what it does not */
+	rq.dt = rq.out = DTYPE_BF16;
+	assert_int_equal(emu_refuses(&rq, "lesson 10", err, sizeof err), -1);
+	assert_string_equal(err, "the emulator runs f32 and f16->f32 kernels without clusters; lesson 10 needs a GPU "
+				 "(bf16→bf16)");
+	rq.dt = DTYPE_BF16, rq.out = DTYPE_F32;
+	assert_int_equal(emu_refuses(&rq, NULL, err, sizeof err), -1);
+	assert_non_null(strstr(err, "gemm_bf16_bf16 needs a GPU (bf16→f32)"));
+	rq.dt = rq.out = DTYPE_F16;
+	assert_int_equal(emu_refuses(&rq, NULL, err, sizeof err), -1);
+	rq.dt = DTYPE_F32, rq.out = DTYPE_F32, rq.cluster[0] = 2;
+	assert_int_equal(emu_refuses(&rq, "lesson 10", err, sizeof err), -1);
+	assert_non_null(strstr(err, "lesson 10 needs a GPU (f32, clusters of 2x1x1)"));
+
+	/* emu_run says so with its code; the offline path (the tutor without a GPU) as a status */
+	emu_result *er = calloc(1, sizeof *er);
+	rq.dt = rq.out = DTYPE_BF16, rq.cluster[0] = 0;
+	assert_int_equal(emu_run(&rq, NULL, er, err, sizeof err), EMU_ERR_UNSUPPORTED);
+	assert_non_null(strstr(err, "needs a GPU"));
+	free(er);
+	run_result res;
+	rq.emulate = 1;
+	offline_run(&rq, &res);
+	assert_int_equal(res.status, RUN_UNSUPPORTED);
+	assert_non_null(strstr(res.msg, "the emulator runs f32 and f16->f32 kernels without clusters"));
+}
+
+/* ---- --out and --cluster ---- */
+
+static const cli_command run_cmd = {.name = "run", .synopsis = {"run --ptx FILE [options]"}};
+
+static int launch(const char *line, run_request *rq)
+{
+	char buf[512], *argv[32];
+	int argc = 0;
+	util_strlcpy(buf, line, sizeof buf);
+	for (char *t = strtok(buf, " "); t && argc < 31; t = strtok(NULL, " "))
+		argv[argc++] = t;
+	argv[argc] = NULL;
+	cli_launch o;
+	static course c;
+	if (cli_launch_parse(&run_cmd, argc, argv, &o, "") != 0)
+		return -1;
+	return cli_launch_request(&o, &c, rq);
+}
+
+static void test_cli_out_and_cluster(void **st)
+{
+	(void)st;
+	run_request rq;
+	char ptx[600], line[800];
+	util_path(ptx, sizeof ptx, "tests/data/gemm_16bit.ptx");
+	snprintf(line, sizeof line, "run --ptx %s --entry gemm_bf16_bf16 --grid N/16,M/16 --block 16,16 --size 64 "
+				    "--dtype bf16 --out bf16", ptx);
+	assert_int_equal(launch(line, &rq), 0);
+	assert_int_equal(rq.dt, DTYPE_BF16);
+	assert_int_equal(rq.out, DTYPE_BF16);
+	assert_int_equal(run_cluster(&rq, (unsigned[3]){0}), 1);
+	/* the default output is f32 */
+	snprintf(line, sizeof line, "run --ptx %s --entry gemm_bf16_f32 --grid N/16,M/16 --block 16,16 --size 64 --dtype bf16",
+		 ptx);
+	assert_int_equal(launch(line, &rq), 0);
+	assert_int_equal(rq.out, DTYPE_F32);
+	/* clusters, in the grid's multiples */
+	snprintf(line, sizeof line, "run --ptx %s --entry gemm_bf16_bf16 --grid N/16,M/16 --block 16,16 --size 64 "
+				    "--dtype bf16 --out bf16 --cluster 2,1", ptx);
+	assert_int_equal(launch(line, &rq), 0);
+	assert_true(rq.cluster[0] == 2 && rq.cluster[1] == 1 && rq.cluster[2] == 1);
+	snprintf(line, sizeof line, "run --ptx %s --entry gemm_bf16_bf16 --grid N/16,M/16 --block 16,16 --size 64 "
+				    "--dtype bf16 --cluster 4,2", ptx);
+	assert_int_equal(launch(line, &rq), 0);
+	assert_true(rq.cluster[0] == 4 && rq.cluster[1] == 2 && rq.cluster[2] == 1);
+	snprintf(line, sizeof line, "run --ptx %s --entry gemm_bf16_bf16 --grid persistent --block 16,16 --size 64 "
+				    "--dtype bf16 --cluster 2", ptx);
+	assert_int_equal(launch(line, &rq), 0);
+	assert_true(rq.persistent && rq.cluster[0] == 2);
+	/* refusals, each one line on stderr */
+	static const char *const bad[] = {
+		"--dtype bf16 --out f16",   /* no such pair */
+		"--out f16",                /* f32 inputs */
+		"--dtype f64",
+		"--out half",
+		"--dtype bf16 --cluster 3", /* grid 4x4 */
+		"--dtype bf16 --cluster 4,4", /* 16 blocks */
+		"--dtype bf16 --cluster 0",
+		"--dtype bf16 --cluster 2,1,1,1",
+	};
+	for (size_t i = 0; i < ARRAY_LEN(bad); i++) {
+		snprintf(line, sizeof line, "run --ptx %s --entry gemm_bf16_bf16 --grid N/16,M/16 --block 16,16 --size 64 %s",
+			 ptx, bad[i]);
+		if (launch(line, &rq) != -1)
+			fail_msg("'%s' was not refused", bad[i]);
+	}
+	/* a lesson's types and cluster are its front matter's */
+	assert_int_equal(launch("run 9 --out bf16", &rq), -1);
+	assert_int_equal(launch("run 9 --cluster 2", &rq), -1);
+}
+
+/* ---- JSON ---- */
+
+static char *json_of(const run_request *rq)
+{
+	run_result res;
+	memset(&res, 0, sizeof res);
+	res.status = RUN_OK;
+	res.verified = 1;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	json_writer w;
+	json_begin(&w, f);
+	bench_json_result(&w, NULL, rq, &res, 0);
+	json_finish(&w);
+	fclose(f);
+	return buf;
+}
+
+static void test_json_types_and_cluster(void **st)
+{
+	(void)st;
+	run_request rq = {0};
+	util_strlcpy(rq.entry, "k", sizeof rq.entry);
+	rq.dt = DTYPE_F16;
+	char *j = json_of(&rq);
+	assert_non_null(strstr(j, "\"dtype\": \"f16\""));
+	assert_non_null(strstr(j, "\"out\": \"f32\""));
+	assert_null(strstr(j, "\"cluster\""));
+	free(j);
+	rq.dt = rq.out = DTYPE_BF16;
+	rq.cluster[0] = 2;
+	j = json_of(&rq);
+	assert_non_null(strstr(j, "\"dtype\": \"bf16\""));
+	assert_non_null(strstr(j, "\"out\": \"bf16\""));
+	assert_non_null(strstr(j, "\"cluster\": [\n    2,\n    1,\n    1\n  ]"));
+	free(j);
+	char types[64];
+	bench_types(&rq, types, sizeof types);
+	assert_string_equal(types, "bf16→bf16, clusters of 2x1x1");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_table_matches_cuda),
+		cmocka_unit_test(test_names_and_pairs),
+		cmocka_unit_test(test_bf16_rounding),
+		cmocka_unit_test(test_round_trips),
+		cmocka_unit_test(test_rng_bf16),
+		cmocka_unit_test(test_tolerance_per_output_type),
+		cmocka_unit_test(test_verify_16bit_outputs),
+		cmocka_unit_test(test_cluster_rules),
+		cmocka_unit_test(test_lesson_out_and_cluster),
+		cmocka_unit_test(test_model_counts_output_bytes),
+		cmocka_unit_test(test_emulator_refuses),
+		cmocka_unit_test(test_cli_out_and_cluster),
+		cmocka_unit_test(test_json_types_and_cluster),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
