@@ -453,8 +453,11 @@ static void test_decode_table(void **state)
 		{"cp.async.wait_all", EMU_OK, OP_CPWAIT, EMU_CLS_CP_ASYNC, OPF_WAIT_ALL, NULL},
 		{"cp.async.wait_group %r1", EMU_ERR_PARSE, 0, 0, 0, "cp.async.wait_group takes an integer"},
 		{"cp.async.bulk.commit_group", EMU_ERR_UNSUPPORTED, 0, 0, 0,
-		 "'cp.async.bulk.commit_group': the CPU emulator does not run lesson 9's asynchronous machinery "
-		 "(TMA, mbarrier, wgmma); run this kernel on a Hopper GPU"},
+		 "'cp.async.bulk.commit_group': the CPU emulator does not run Hopper's asynchronous and cluster machinery "
+		 "(TMA, mbarrier, wgmma, clusters); run this kernel on a Hopper GPU"},
+		{"mov.u32 %r1, %cluster_ctarank", EMU_ERR_UNSUPPORTED, 0, 0, 0,
+		 "'%cluster_ctarank': the CPU emulator does not run Hopper's asynchronous and cluster machinery "
+		 "(TMA, mbarrier, wgmma, clusters); run this kernel on a Hopper GPU"},
 		{"bar.warp.sync -1", EMU_OK, OP_NOP, EMU_CLS_CONTROL, 0, NULL},
 		{"barrier.cta.sync.aligned 0", EMU_OK, OP_BAR, EMU_CLS_BARRIER, 0, NULL},
 		{"bar.arrive 0, 64", EMU_ERR_UNSUPPORTED, 0, 0, 0, NULL},

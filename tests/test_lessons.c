@@ -125,12 +125,14 @@ typedef struct {
 
 /* A placeholder must format to a value, not "n/a" (a level the kernel does
  * not have) nor "{key?}". One exception: where not one block fits on an SM
- * (lesson 9's 193 KB of shared memory on a T4), there are no waves to count. */
+ * (lesson 9's 193 KB of shared memory on a T4), there are no waves to
+ * count, nor rounds of running tiles for the tile order. */
 static void check_fill(const char *key, void *vctx)
 {
 	fill_ctx *c = vctx;
 	char buf[128];
-	if (!strcmp(key, "launch.waves") && (!c->r->occ_ok || c->r->occ.blocks_per_sm == 0))
+	int per_round = !strcmp(key, "launch.waves") || !strncmp(key, "tileorder.", 10);
+	if (per_round && (!c->r->occ_ok || c->r->occ.blocks_per_sm == 0))
 		return;
 	model_format(c->r, key, buf, sizeof buf);
 	if (!buf[0] || !strcmp(buf, "n/a") || strchr(buf, '?')) {

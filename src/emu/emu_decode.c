@@ -184,17 +184,23 @@ static const char *const harmless_mods[] = {
 /* The asynchronous machinery of lesson 9 is left to the GPU: Hopper's copy
  * engine, transaction barriers and warpgroup MMAs would each be a model of
  * hardware we cannot check against here. Say so instead of just "unsupported". */
-static const char *const hopper_only[] = {"mbarrier", "cp.async.bulk", "wgmma", "setmaxnreg", "fence.proxy",
-					  "fence.mbarrier_init"};
+static const char *const hopper_only[] = {"mbarrier",   "cp.async.bulk", "wgmma",           "setmaxnreg",
+					  "fence.proxy", "fence.mbarrier_init", "barrier.cluster", "mapa",
+					  "stmatrix"};
+
+int emu_hopper_only(emu_pstate *ps, const char *what)
+{
+	return emu_punsup(ps, ps->line,
+			  "'%s': the CPU emulator does not run Hopper's asynchronous and cluster machinery "
+			  "(TMA, mbarrier, wgmma, clusters); run this kernel on a Hopper GPU",
+			  what);
+}
 
 static int unsupported(emu_pstate *ps, const char *what)
 {
 	for (size_t i = 0; i < ARRAY_LEN(hopper_only); i++)
 		if (!strncmp(what, hopper_only[i], strlen(hopper_only[i])))
-			return emu_punsup(ps, ps->line,
-					  "'%s': the CPU emulator does not run lesson 9's asynchronous machinery "
-					  "(TMA, mbarrier, wgmma); run this kernel on a Hopper GPU",
-					  what);
+			return emu_hopper_only(ps, what);
 	return emu_punsup(ps, ps->line, "unsupported instruction '%s'", what);
 }
 

@@ -128,6 +128,8 @@ static int named_operand(emu_pstate *ps, const char *s)
 		for (int i = 0; i < ps->nglobals; i++)
 			if (!strcmp(ps->globals[i], s))
 				return emu_const_reg(ps, EMU_GLOBALS_WINDOW + ((uint64_t)i << 12));
+		if (!strncmp(s, "%cluster", 8) || !strncmp(s, "%ncluster", 9) || !strncmp(s, "%is_explicit_cluster", 20))
+			return emu_hopper_only(ps, s);
 		return emu_perr(ps, ps->line, "unknown register or symbol '%s'", s);
 	}
 	if (!ext)

@@ -75,6 +75,9 @@ int emu_name_copy(emu_pstate *ps, char *dst, const char *src, size_t len);
  * emu_punsup: it is, but the emulator does not run it (EMU_ERR_UNSUPPORTED). */
 int emu_perr(emu_pstate *ps, int line, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 int emu_punsup(emu_pstate *ps, int line, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* emu_punsup for what only a Hopper GPU runs (TMA, mbarriers, wgmma,
+ * clusters and their special registers), in one message. */
+int emu_hopper_only(emu_pstate *ps, const char *what);
 
 /* ---- the lexer (emu_lex.c) ---- */
 
