@@ -35,6 +35,10 @@ typedef struct {
 	 * fit on the GPU at once (SMs x blocks per SM, at most grid's product),
 	 * in a 1-D grid. */
 	int persistent;
+	/* Not empty: link the PTX with the driver's JIT, with line information,
+	 * and write the cubin here (the SASS view; src/gpu/jitcubin.c). Nothing
+	 * is launched; the result's msg names the driver, log has the JIT's -v lines. */
+	char cubin_path[RUN_PATH];
 } run_request;
 
 /* The counts of an emulated run, as Nsight Compute would report them
