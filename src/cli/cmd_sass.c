@@ -322,6 +322,13 @@ int cmd_sass(const cli_command *self, int argc, char **argv)
 			fprintf(stderr, "ptxtutor sass: --jit: %s\n", err);
 			return 1;
 		}
+		/* A GPU too old for the kernel (lesson 9's sm_90a on an sm_80): ptxas for
+		 * the modelled GPU still shows what it would run. */
+		if (rc == SASS_FAILED && o.by == BY_AUTO) {
+			fprintf(stderr, "ptxtutor sass: the driver's JIT: %s; ptxas instead\n", err);
+			sass_kernel_free(&k);
+			rc = SASS_NO_GPU;
+		}
 	}
 	if (rc == SASS_NO_GPU) {
 		rc = sass_build(path, entry, arch, &k, err, sizeof err);

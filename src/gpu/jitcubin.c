@@ -118,7 +118,8 @@ void jitcubin_run(const run_request *rq, run_result *res)
 	if (r != CUDA_SUCCESS) {
 		res->status = RUN_JIT_ERROR;
 		snprintf(res->msg, sizeof res->msg, "the driver's JIT refused it: %s", cuda_error(r));
-		snprintf(res->log, sizeof res->log, "%s%s%s", errlog, errlog[0] ? "\n" : "", info);
+		/* The error log first; the info log after it, as much as fits. */
+		snprintf(res->log, sizeof res->log, "%.4000s%s%.4000s", errlog, errlog[0] ? "\n" : "", info);
 	} else {
 		/* The cubin belongs to the link state: write it before destroying that. */
 		FILE *f = fopen(rq->cubin_path, "wb");
