@@ -3,7 +3,11 @@
 # what is needed, exit 3), with stand-in tools (tests/data/sass/fakebin: ptxas writes
 # nothing, nvdisasm prints a hand-written lesson-1 disassembly) for grouping and counts in
 # text, JSON, `show --screen` and tmux, and with the real toolkit when nvdisasm or cuobjdump
-# is here (lesson 5: LDS.128 under its PTX lines). Prints "ok NAME" / "not ok NAME" / "skip NAME: why".
+# is here (lesson 5: LDS.128 under its PTX lines), and with a GPU the driver's JIT as the
+# compiler (--jit). The reverse too: every instruction's PTX line in JSON, and the cursor
+# of the S view naming the PTX line of a SASS row, by PTX line and in the machine's order.
+# Stand-in runs pass --ptxas where a GPU's JIT would change what they check.
+# Prints "ok NAME" / "not ok NAME" / "skip NAME: why".
 BIN=${PTXTUTOR_BIN:-./ptxtutor}
 ROOT=${PTXTUTOR_ROOT:-$(cd "$(dirname "$0")/.." && pwd)}
 FAKE="$ROOT/tests/data/sass/fakebin"
@@ -18,11 +22,12 @@ rc=$?
 [ $rc -eq 3 ] && [ "$(printf '%s\n' "$err" | wc -l)" -eq 1 ] && printf '%s' "$err" | grep -q "nvidia-cuda-toolkit"
 r $? sass-missing-one-line
 
-out=$(PTXTUTOR_CUDA_BIN="$FAKE" "$BIN" sass 1)
+out=$(PTXTUTOR_CUDA_BIN="$FAKE" "$BIN" sass 1 --ptxas)
 printf '%s\n' "$out" | grep -q "^   83  fma.rn.f32 %acc, %a, %b, %acc;" &&
 	printf '%s\n' "$out" | grep -A2 "^   83 " | grep -q "FFMA R9, R4.reuse, R5, R9" &&
 	printf '%s\n' "$out" | grep -Eq "^@inner-loop +6 +2 +3 +0 +1$" &&
-	printf '%s\n' "$out" | grep -q "28 registers"
+	printf '%s\n' "$out" | grep -q "28 registers" &&
+	printf '%s\n' "$out" | grep -q "compiled by ptxas 99.9.1, read by nvdisasm 99.9.2"
 r $? sass-grouped-counts
 
 json=$(PTXTUTOR_CUDA_BIN="$FAKE" "$BIN" sass --ptx "$ROOT/ptx/01_naive.ptx" --entry sgemm_naive --arch sm_80 --json)
@@ -32,8 +37,21 @@ d = json.load(sys.stdin)
 assert d["arch"] == "sm_80" and d["counts"]["ffma"] == 2 and d["counts"]["total"] == 14, d["counts"]
 assert [r for r in d["regions"] if r["name"] == "inner-loop"][0]["counts"]["ldg"] == 3
 assert [l for l in d["lines"] if l["line"] == 81][0]["sass"] == ["LDG.E R4, desc[UR4][R2.64]", "LDG.E R10, desc[UR4][R2.64+0x4]"]
+assert d["compiler"] == "ptxas 99.9.1" and d["disassembler"] == "nvdisasm 99.9.2", (d["compiler"], d["disassembler"])
+# The reverse: every instruction, in the machine order, with the PTX line it came from.
+ins = d["instructions"]
+assert len(ins) == 14 and [i["addr"] for i in ins] == sorted(i["addr"] for i in ins)
+assert [(i["line"], i["sass"]) for i in ins if i["addr"] in (0x60, 0x70)] == [(83, "FFMA R9, R4.reuse, R5, R9"), (81, "LDG.E R10, desc[UR4][R2.64+0x4]")]
 ' 2>&1
 r $? sass-json
+
+# --rows: the measured-data file's rows, one per region and figure, tab-separated.
+rows=$(PTXTUTOR_CUDA_BIN="$FAKE" "$BIN" sass 1 --rows --ptxas)
+printf '%s\n' "$rows" | awk -F'\t' 'NF != 9 { bad = 1 } END { exit bad }' &&
+	printf '%s\n' "$rows" | grep -q "ptxas 99.9.1 + nvdisasm 99.9.2.*ptxtutor sass 1 --rows --ptxas	1	0	sass.inner_loop.LDG	3	count$" &&
+	printf '%s\n' "$rows" | grep -q "	sass.kernel.registers	28	regs$" &&
+	! printf '%s\n' "$rows" | grep -q "sass.inner_loop.HMMA"
+r $? sass-rows
 
 scr=$(PTXTUTOR_CUDA_BIN="$FAKE" "$BIN" show 1 --screen --width 120 --height 30 --keys S)
 printf '%s\n' "$scr" | grep -q "SASS sm_90 sgemm_naive: 14 instr, FFMA 2, LDG 3, STG 1, .reuse 1; 28 regs" &&
@@ -42,6 +60,17 @@ r $? sass-screen
 scr=$(PTXTUTOR_CUDA_BIN=/nonexistent "$BIN" show 1 --screen --width 120 --height 30 --keys S)
 printf '%s\n' "$scr" | grep -q "nvidia-cuda-toolkit"
 r $? sass-screen-missing
+# The cursor: on a SASS row, the foot names the PTX line it came from and how much it became;
+# in the machine's order (S again) each row carries its PTX line.
+scr=$(PTXTUTOR_CUDA_BIN="$FAKE" "$BIN" show 1 --screen --width 120 --height 30 --page 4 --keys Scjjjjjj)
+printf '%s\n' "$scr" | grep -q "PTX 83 -> 2 SASS: fma.rn.f32 %acc, %a, %b, %acc;" &&
+	printf '%s\n' "$scr" | grep -q "ptxas 99.9.1 for sm_90, read by nvdisasm 99.9.2"
+r $? sass-cursor-by-line
+scr=$(PTXTUTOR_CUDA_BIN="$FAKE" "$BIN" show 1 --screen --width 120 --height 30 --page 4 --keys ScSjjj)
+printf '%s\n' "$scr" | grep -Eq "^ +81 +LDG.E R10, desc\[UR4\]\[R2.64\+0x4\]" &&
+	printf '%s\n' "$scr" | grep -q "PTX 81 -> 2 SASS: ld.global.f32 %a, \[%pA\];" &&
+	printf '%s\n' "$scr" | grep -q "machine order: ptxas 99.9.1"
+r $? sass-cursor-machine-order
 
 if ! command -v tmux >/dev/null 2>&1; then
 	echo "skip sass-tmux: tmux is not installed"
@@ -58,6 +87,10 @@ start() {
 start fake "$FAKE" 1 --page 4
 wait_for fake "page 4/" && T send-keys -t fake S && wait_for fake "SASS sm_90" &&
 	T send-keys -t fake c && wait_for fake "@inner-loop: 6 instr" && has fake "FFMA R9, R10, R5, R9" &&
+	wait_for fake "PTX 81 -> 2 SASS" && T send-keys -t fake S && wait_for fake "machine order: ptxas" &&
+	has fake "   81   LDG.E R4, desc[UR4][R2.64]" &&
+	T send-keys -t fake j j && wait_for fake "PTX 83 -> 2 SASS: fma.rn.f32" &&
+	T send-keys -t fake k && wait_for fake "PTX 82 -> 1 SASS" &&
 	T send-keys -t fake S && wait_for fake "PTX ptx/01_naive.ptx"
 check sass-tmux $? fake
 
@@ -73,5 +106,19 @@ fi
 start real "$DIS" 5
 wait_for real "page 1/" && T send-keys -t real S && wait_for real "SASS sm_90" 60 && has real "FFMA"
 check sass-real-tmux $? real
-"$BIN" sass 5 --counts | grep -Eq "^kernel +[0-9]+"
+"$BIN" sass 5 --counts --ptxas | grep -Eq "^kernel +[0-9]+"
 r $? sass-real-counts
+
+# The GPU's own JIT as the compiler, where there is a GPU (and nvdisasm to read its cubin).
+if [ ! -r /proc/driver/nvidia/version ] || [ ! -x "$DIS/nvdisasm" ]; then
+	echo "skip sass-jit: no NVIDIA driver here, or no nvdisasm"
+	exit 0
+fi
+"$BIN" sass 5 --jit --json | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+assert d["compiler"].startswith("driver JIT "), d["compiler"]
+assert d["line_info"] and d["counts"]["lds128"] > 0 and d["registers"] > 0, d["counts"]
+assert all(i["line"] > 0 for i in d["instructions"] if i["sass"].startswith("LDS")), "an LDS without its PTX line"
+' 2>&1
+r $? sass-jit

@@ -1,4 +1,4 @@
-/* test_sass: the .loc instrumentation (and ptxas accepting every lesson's copy when it is here), the nvdisasm/cuobjdump parsers on checked-in samples, grouping by PTX line, the counts, and the missing-tool line. */
+/* test_sass: the .loc instrumentation (and ptxas accepting every lesson's copy when it is here), the nvdisasm/cuobjdump parsers on checked-in samples, grouping by PTX line and the reverse, the counts, the figures behind {sass.*} (every one a lesson quotes is in the measured-data file; with nvdisasm, every row recomputed), and the missing-tool line. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -13,7 +13,9 @@
 #include "base/util.h"
 #include "course/lesson.h"
 #include "course/sass.h"
+#include "course/ptx.h"
 #include "course/sass_tools.h"
+#include "model/measured.h"
 
 static const char *const kernel =
 	".version 7.0\n"                                   /* 1 */
@@ -193,7 +195,8 @@ static void test_arch(void **state)
 static void test_missing_tool(void **state)
 {
 	(void)state;
-	char path[512], err[512];
+	char path[512], err[512], *was = getenv("PTXTUTOR_CUDA_BIN");
+	was = was ? xstrdup(was) : NULL;
 	setenv("PTXTUTOR_CUDA_BIN", "/nonexistent", 1);
 	assert_int_equal(sass_find_tool("ptxas", path, sizeof path), -1);
 	sass_kernel k;
@@ -203,7 +206,12 @@ static void test_missing_tool(void **state)
 	assert_string_equal(err, sass_missing_line());
 	assert_null(strchr(err, '\n'));
 	assert_non_null(strstr(err, "nvidia-cuda-toolkit"));
-	unsetenv("PTXTUTOR_CUDA_BIN");
+	/* What the caller set (stand-in tools) holds for the tests after this one. */
+	if (was)
+		setenv("PTXTUTOR_CUDA_BIN", was, 1);
+	else
+		unsetenv("PTXTUTOR_CUDA_BIN");
+	free(was);
 }
 
 /* Every lesson's instrumented copy assembles with ptxas -lineinfo (skipped without ptxas). */
@@ -247,6 +255,269 @@ static void test_lessons_assemble(void **state)
 	course_free(&c);
 }
 
+/* The figures: words, scopes, the kernel-only ones, the reverse map. */
+static void test_figures(void **state)
+{
+	(void)state;
+	char *t = sample("naive.nvdisasm"), err[200], key[64];
+	sass_kernel k = {.regs = -1, .stack = 0, .spill_stores = 4, .spill_loads = 8};
+	assert_int_equal(sass_parse_disasm(t, "sgemm_naive", &k, err, sizeof err), 0);
+	sass_counts all, loop;
+	sass_count(&k, 0, 0, &all);
+	sass_count(&k, 81, 83, &loop);
+	int v;
+	assert_int_equal(sass_figure(&k, &all, 1, "instructions", &v), 0);
+	assert_int_equal(v, 14);
+	assert_int_equal(sass_figure(&k, &loop, 0, "LDG", &v), 0);
+	assert_int_equal(v, 3);
+	assert_int_equal(sass_figure(&k, &loop, 0, "reuse", &v), 0);
+	assert_int_equal(v, 1);
+	assert_int_equal(sass_figure(&k, &all, 1, "LDS128", &v), 0);
+	assert_int_equal(v, 0);
+	assert_int_equal(sass_figure(&k, &all, 1, "registers", &v), 0);
+	assert_int_equal(v, 28);
+	assert_int_equal(sass_figure(&k, &all, 1, "spills", &v), 0);
+	assert_int_equal(v, 12);
+	/* Registers are the kernel's, not a region's; unknown words and spellings fail. */
+	assert_int_equal(sass_figure(&k, &loop, 0, "registers", &v), -1);
+	assert_int_equal(sass_figure(&k, &all, 1, "LDS.128", &v), -1);
+	assert_int_equal(sass_figure(&k, &all, 1, "ffma", &v), -1);
+	assert_int_equal(sass_figure(&k, &all, 1, "LDS12", &v), -1);
+	assert_int_equal(sass_figure(&k, &all, 1, "", &v), -1);
+	/* Every row word is a figure of the kernel. */
+	int kernel_only;
+	const char *unit, *w;
+	for (int i = 0; (w = sass_row_word(i, &kernel_only, &unit)) != NULL; i++)
+		if (sass_figure(&k, &all, 1, w, &v) < 0)
+			fail_msg("row word %s is no figure", w);
+	sass_scope_key("inner-loop", key, sizeof key);
+	assert_string_equal(key, "inner_loop");
+	sass_scope_key(NULL, key, sizeof key);
+	assert_string_equal(key, "kernel");
+	/* The reverse: line 81's instructions, in address order. */
+	int idx[4];
+	assert_int_equal(sass_of_line(&k, 81, idx, 4), 2);
+	assert_int_equal(k.ins[idx[0]].addr, 0x40);
+	assert_int_equal(k.ins[idx[1]].addr, 0x70);
+	assert_int_equal(sass_of_line(&k, 82, idx, 4), 1);
+	assert_int_equal(sass_of_line(&k, 500, idx, 4), 0);
+	sass_kernel_free(&k);
+	free(t);
+}
+
+static void reload_measured(void)
+{
+	char path[512], err[300];
+	util_path(path, sizeof path, MEASURED_FILE);
+	char *text = util_read_file(path, NULL, err, sizeof err);
+	assert_non_null(text);
+	assert_true(measured_parse(MEASURED_FILE, text, err, sizeof err) >= 0);
+	free(text);
+}
+
+/* {sass.*} keys read rows of the measured-data file: lesson, scope, word. */
+static void test_sass_keys(void **state)
+{
+	(void)state;
+	const char *text = "gpu\tdriver\tdate\tcommand\tlesson\tsize\tmetric\tvalue\tunit\n"
+			   "G\tptxas 13.0.88 + nvdisasm 13.0.88\t2026-01-01\tptxtutor sass 5 --rows\t5\t0\tsass.inner_loop.LDS128\t16\tcount\n"
+			   "G\tptxas 13.0.88 + nvdisasm 13.0.88\t2026-01-01\tptxtutor sass 5 --rows\t5\t0\tsass.kernel.registers\t128\tregs\n"
+			   "G\tptxas 13.0.88 + nvdisasm 13.0.88\t2026-01-01\tptxtutor sass 5 --rows\t5\t0\tsass.kernel.spills\t0\tB\n";
+	char err[300], buf[64];
+	assert_int_equal(measured_parse("t.tsv", text, err, sizeof err), 3);
+	double v;
+	assert_int_equal(measured_value(5, "sass.L5.inner_loop.LDS128", &v), 0);
+	assert_true(v == 16);
+	assert_int_equal(measured_value(5, "sass.inner_loop.LDS128", &v), 0); /* the lesson's own */
+	assert_int_equal(measured_value(4, "sass.inner_loop.LDS128", &v), -1);
+	measured_format(5, "sass.L5.inner_loop.LDS128", buf, sizeof buf);
+	assert_string_equal(buf, "16");
+	measured_format(0, "sass.L5.kernel.registers", buf, sizeof buf);
+	assert_non_null(strstr(buf, "128"));
+	measured_format(0, "sass.L5.kernel.HMMA", buf, sizeof buf);
+	assert_string_equal(buf, "n/a");
+	assert_true(measured_known("sass.L5.inner_loop.LDS128"));
+	assert_true(measured_known("sass.kernel.reuse"));
+	assert_false(measured_known("sass.L5.LDS128"));          /* no scope */
+	assert_false(measured_known("sass.L5.inner-loop.LDS128")); /* '-' is '_' in a key */
+	assert_false(measured_known("sass.L5.a.b.c"));
+	/* A metric with capitals is a SASS figure's only. */
+	assert_int_equal(measured_parse("t.tsv", "gpu\tdriver\tdate\tcommand\tlesson\tsize\tmetric\tvalue\tunit\n"
+						 "G\t1\td\tc\t2\t4096\tMs\t1\tms\n", err, sizeof err), -1);
+	reload_measured();
+}
+
+/* Calls f on each {sass.*} key in s. */
+static void each_sass_key(const char *s, void (*f)(const char *key, void *ctx), void *ctx)
+{
+	for (const char *p = s ? strstr(s, "{sass.") : NULL; p; p = strstr(p + 1, "{sass.")) {
+		size_t n = strspn(p + 1, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-");
+		char key[96];
+		snprintf(key, sizeof key, "%.*s", (int)n, p + 1);
+		f(key, ctx);
+	}
+}
+
+typedef struct {
+	const lesson *l;
+	const ptx_regions *rs;
+	int bad, seen;
+} key_ctx;
+
+/* A key a lesson quotes: a real scope of the kernel it names, a figure word, and a row. */
+static void check_key(const char *key, void *vctx)
+{
+	key_ctx *c = vctx;
+	c->seen++;
+	int lesson = c->l->number;
+	const char *p = key + 5;
+	if (p[0] == 'L' && p[1] >= '0' && p[1] <= '9')
+		lesson = (int)strtol(p + 1, (char **)&p, 10), p++;
+	const char *dot = strchr(p, '.');
+	double v;
+	if (!measured_known(key) || !dot) {
+		fprintf(stderr, "%s: {%s} is not a sass.[LN.]SCOPE.WORD key\n", c->l->path, key);
+		c->bad++;
+		return;
+	}
+	if (measured_value(c->l->number, key, &v) < 0) {
+		fprintf(stderr, "%s: {%s}: no row in %s (scripts/gpu-sass.sh --rows prints them)\n", c->l->path, key,
+			MEASURED_FILE);
+		c->bad++;
+	}
+	/* The scope is checked against the lesson's own PTX where the key names it. */
+	if (lesson == c->l->number && c->rs) {
+		int ok = !strncmp(p, "kernel.", 7);
+		for (int i = 0; i < c->rs->n && !ok; i++) {
+			char sk[64];
+			sass_scope_key(c->rs->r[i].name, sk, sizeof sk);
+			ok = strlen(sk) == (size_t)(dot - p) && !strncmp(sk, p, strlen(sk));
+		}
+		if (!ok) {
+			fprintf(stderr, "%s: {%s}: no region '%.*s' in %s\n", c->l->path, key, (int)(dot - p), p,
+				c->l->ptx_path);
+			c->bad++;
+		}
+	}
+	sass_kernel k = {.regs = 1, .stack = 0, .spill_stores = 0, .spill_loads = 0};
+	sass_counts cnt = {0};
+	int iv;
+	if (sass_figure(&k, &cnt, !strncmp(p, "kernel.", 7), dot + 1, &iv) < 0) {
+		fprintf(stderr, "%s: {%s}: '%s' is no SASS figure of that scope\n", c->l->path, key, dot + 1);
+		c->bad++;
+	}
+}
+
+/* Every {sass.*} a lesson quotes names a region of its kernel and a figure,
+ * and has its row in the measured-data file. */
+static void test_lesson_sass_keys(void **state)
+{
+	(void)state;
+	reload_measured();
+	course c;
+	course_load(&c, NULL, 0);
+	int bad = 0;
+	for (int i = 0; i < c.n; i++) {
+		const lesson *l = &c.l[i];
+		ptx_regions rs = {0};
+		char path[512];
+		char *text = NULL;
+		if (l->ptx_path[0]) {
+			util_path(path, sizeof path, l->ptx_path);
+			text = util_read_file(path, NULL, NULL, 0);
+			ptx_regions_scan(text ? text : "", &rs);
+		}
+		key_ctx kc = {l, text ? &rs : NULL, 0, 0};
+		for (int p = 0; p < l->npages; p++) {
+			each_sass_key(l->pages[p].text, check_key, &kc);
+			for (int e = 0; e < l->pages[p].nex; e++) {
+				each_sass_key(l->pages[p].ex[e].question, check_key, &kc);
+				each_sass_key(l->pages[p].ex[e].answer, check_key, &kc);
+			}
+		}
+		bad += kc.bad;
+		free(text);
+	}
+	course_free(&c);
+	assert_int_equal(bad, 0);
+}
+
+/* With ptxas and nvdisasm here (the GPU machine): every SASS row of the
+ * measured-data file recomputed from the lesson's PTX. A row made by other
+ * tool versions (or by a driver's JIT) is left out and said: a new ptxas may
+ * schedule differently, which is no error in the file. */
+static void test_rows_recompute(void **state)
+{
+	(void)state;
+	char path[512];
+	if (sass_find_tool("ptxas", path, sizeof path) < 0 || sass_find_tool("nvdisasm", path, sizeof path) < 0) {
+		fprintf(stderr, "skip: recomputing the SASS rows needs ptxas and nvdisasm (the GPU machine has both)\n");
+		skip();
+	}
+	reload_measured();
+	char here[128];
+	snprintf(here, sizeof here, "ptxas %s + nvdisasm %s", sass_tool_version("ptxas"), sass_tool_version("nvdisasm"));
+	course c;
+	course_load(&c, NULL, 0);
+	int checked = 0, other = 0, bad = 0;
+	for (int i = 0; i < c.n; i++) {
+		const lesson *l = &c.l[i];
+		if (!l->ptx_path[0])
+			continue;
+		sass_kernel k;
+		ptx_regions rs = {0};
+		int built = 0;
+		measured_info r;
+		for (int j = 0; measured_row(j, &r) == 0; j++) {
+			if (r.lesson != l->number || strncmp(r.metric, "sass.", 5))
+				continue;
+			if (strcmp(r.driver, here)) {
+				other++;
+				continue;
+			}
+			if (!built) {
+				char arch[16], err[512];
+				util_path(path, sizeof path, l->ptx_path);
+				char *text = util_read_file(path, NULL, NULL, 0);
+				assert_non_null(text);
+				sass_arch_for(text, 9, 0, arch, sizeof arch);
+				ptx_regions_scan(text, &rs);
+				free(text);
+				if (sass_build(path, l->entry, arch, &k, err, sizeof err))
+					fail_msg("lesson %d: %s", l->number, err);
+				built = 1;
+			}
+			/* sass.SCOPE.WORD: the scope's lines, its counts, the figure. */
+			char scope[64];
+			const char *dot = strchr(r.metric + 5, '.');
+			snprintf(scope, sizeof scope, "%.*s", (int)(dot - r.metric - 5), r.metric + 5);
+			int first = 0, last = 0, found = !strcmp(scope, "kernel");
+			for (int g = 0; g < rs.n && !found; g++) {
+				char sk[64];
+				sass_scope_key(rs.r[g].name, sk, sizeof sk);
+				if (!strcmp(sk, scope))
+					first = rs.r[g].first + 1, last = rs.r[g].last + 1, found = 1;
+			}
+			sass_counts cnt;
+			sass_count(&k, first, last, &cnt);
+			int v;
+			if (!found || sass_figure(&k, &cnt, !first, dot + 1, &v) < 0 || v != (int)r.value) {
+				fprintf(stderr, "lesson %d %s: file %g, now %d%s\n", l->number, r.metric, r.value,
+					found ? v : -1, found ? "" : " (no such region)");
+				bad++;
+			}
+			checked++;
+		}
+		if (built)
+			sass_kernel_free(&k);
+	}
+	course_free(&c);
+	fprintf(stderr, "SASS rows: %d recomputed with %s, %d made by other tools left out\n", checked, here, other);
+	assert_int_equal(bad, 0);
+	if (!checked)
+		skip();
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -254,6 +525,8 @@ int main(void)
 		cmocka_unit_test(test_parse_cuobjdump), cmocka_unit_test(test_classify),
 		cmocka_unit_test(test_ptxas_v),        cmocka_unit_test(test_arch),
 		cmocka_unit_test(test_missing_tool),   cmocka_unit_test(test_lessons_assemble),
+		cmocka_unit_test(test_figures),        cmocka_unit_test(test_sass_keys),
+		cmocka_unit_test(test_lesson_sass_keys), cmocka_unit_test(test_rows_recompute),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

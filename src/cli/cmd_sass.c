@@ -3,29 +3,37 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "base/json.h"
 #include "base/util.h"
 #include "cli/cli.h"
 #include "course/ptx.h"
+#include "cli/sass_jit.h"
 #include "course/sass_tools.h"
 #include "model/devices.h"
 
 static const char details[] =
-	"Compiles the kernel with ptxas for the GPU's architecture, with a `.loc` line before\n"
-	"every PTX instruction (in a temporary copy: the file is not changed), disassembles\n"
+	"Compiles the kernel with a `.loc` line before every PTX instruction (in a temporary\n"
+	"copy: the file is not changed): with the GPU's own JIT when there is a GPU (the cubin\n"
+	"that really runs), else with ptxas for the modelled GPU's architecture. Disassembles\n"
 	"the cubin with nvdisasm -g (or cuobjdump -sass, which has no line information) and\n"
 	"prints the SASS under the PTX line it came from, then the counts: every instruction,\n"
 	"FFMA, LDS and LDS.128, LDG, LDGSTS, HMMA, HGMMA, BAR, LDL/STL (spills) and .reuse, for\n"
-	"the kernel and for each `// @region` of its PTX; registers and stack from ptxas -v.\n\n"
+	"the kernel and for each `// @region` of its PTX; registers and stack from the\n"
+	"compiler's -v lines.\n\n"
 	"  LESSON          a number (3) or an id (smem)\n"
 	"  --ptx FILE      any PTX file instead, with --entry NAME\n"
-	"  --arch sm_XY    the target (default: the GPU's, sm_90a where the PTX targets it)\n"
-	"  --gpu NAME      the GPU whose architecture to use (default: h100)\n"
+	"  --arch sm_XY    the target for ptxas (default: the GPU's, sm_90a where the PTX targets it)\n"
+	"  --gpu NAME      the GPU whose architecture ptxas compiles for (default: h100)\n"
+	"  --jit           the driver's JIT only (an error without a GPU)\n"
+	"  --ptxas         ptxas only, also where there is a GPU (--arch and --gpu imply it)\n"
 	"  --counts        the counts only, not the SASS\n"
+	"  --rows          the counts as rows of assets/measured-h100.tsv ({sass.*} placeholders)\n"
 	"  --json          print JSON (keys in docs/json.md)\n\n"
-	"Needs ptxas and nvdisasm (or cuobjdump) from the CUDA toolkit, found in $PATH,\n"
-	"$CUDA_HOME/bin or /usr/local/cuda/bin; without them it says so and exits with 3.\n";
+	"Needs nvdisasm (or cuobjdump) and, without a GPU, ptxas from the CUDA toolkit, found\n"
+	"in $PATH, $CUDA_HOME/bin or /usr/local/cuda/bin; without them it says so and exits\n"
+	"with 3.\n";
 
 typedef struct {
 	const char *name; /* NULL: the whole kernel */
@@ -61,8 +69,9 @@ static const char *ptx_line_text(const char *text, int line, char *buf, size_t l
 
 static void print_text(const sass_kernel *k, const char *text, const scope *sc, int nsc, int counts_only)
 {
-	printf("%s on %s (%s): %d registers, %d B stack, %d B spilled\n", k->entry, k->arch, k->tools, k->regs,
-	       k->stack, k->spill_stores < 0 ? -1 : k->spill_stores + k->spill_loads);
+	printf("%s on %s, compiled by %s, read by %s (%s): %d registers, %d B stack, %d B spilled\n", k->entry,
+	       k->arch, k->compiler, k->disassembler, k->tools, k->regs, k->stack,
+	       k->spill_stores < 0 ? -1 : k->spill_stores + k->spill_loads);
 	if (!counts_only) {
 		if (!k->has_lines)
 			printf("(no line information: nvdisasm -g gives it, cuobjdump does not)\n");
@@ -116,6 +125,8 @@ static void print_json(const sass_kernel *k, const char *text, const scope *sc, 
 	json_str(&w, "entry", k->entry);
 	json_str(&w, "arch", k->arch);
 	json_str(&w, "tools", k->tools);
+	json_str(&w, "compiler", k->compiler);
+	json_str(&w, "disassembler", k->disassembler);
 	json_int(&w, "registers", k->regs);
 	json_int(&w, "stack", k->stack);
 	json_int(&w, "spill_stores", k->spill_stores);
@@ -149,14 +160,54 @@ static void print_json(const sass_kernel *k, const char *text, const scope *sc, 
 		}
 		free(o);
 		json_end(&w);
+		/* The reverse: every instruction in the machine's order, with its PTX line. */
+		json_arr(&w, "instructions");
+		for (int i = 0; i < k->n; i++) {
+			json_obj(&w, NULL);
+			json_int(&w, "addr", (long long)k->ins[i].addr);
+			json_int(&w, "line", k->ins[i].line);
+			json_str(&w, "sass", k->ins[i].text);
+			json_end(&w);
+		}
+		json_end(&w);
 	}
 	json_end(&w);
 	json_finish(&w);
 }
 
+/* The rows of the measured-data file: one per scope and figure
+ * (course/sass.h's row words), tab-separated in the file's columns; a
+ * region's zero is left out where the kernel's own row is zero. */
+static void print_rows(const sass_kernel *k, const scope *sc, int nsc, int lesson, const char *how)
+{
+	char date[16], tools[128];
+	time_t now = time(NULL);
+	strftime(date, sizeof date, "%Y-%m-%d", localtime(&now));
+	snprintf(tools, sizeof tools, "%s + %s", k->compiler, k->disassembler);
+	for (int i = 0; i < nsc; i++) {
+		char key[PTX_REGION_NAME + 8];
+		sass_scope_key(sc[i].name, key, sizeof key);
+		int kernel_only;
+		const char *unit, *word;
+		for (int j = 0; (word = sass_row_word(j, &kernel_only, &unit)) != NULL; j++) {
+			int v, whole;
+			if ((kernel_only && sc[i].name) || sass_figure(k, &sc[i].c, !sc[i].name, word, &v) < 0)
+				continue;
+			/* What the whole kernel has none of, no region has: its row says it. */
+			if (sc[i].name && sass_figure(k, &sc[0].c, 1, word, &whole) == 0 && whole == 0)
+				continue;
+			printf("%s\t%s\t%s\tptxtutor sass %d --rows%s\t%d\t0\tsass.%s.%s\t%d\t%s\n", k->gpu, tools, date,
+			       lesson, how, lesson, key, word, v, unit);
+		}
+	}
+}
+
+typedef enum { BY_AUTO, BY_JIT, BY_PTXAS } sass_by;
+
 typedef struct {
 	const char *lesson, *ptx, *entry, *arch, *gpu;
-	int json, counts_only;
+	int json, counts_only, rows;
+	sass_by by;
 } sass_opts;
 
 static int parse(const cli_command *self, int argc, char **argv, sass_opts *o)
@@ -165,7 +216,8 @@ static int parse(const cli_command *self, int argc, char **argv, sass_opts *o)
 		{"ptx", required_argument, 0, 'p'}, {"entry", required_argument, 0, 'e'},
 		{"arch", required_argument, 0, 'a'}, {"gpu", required_argument, 0, 'g'},
 		{"json", no_argument, 0, 'j'}, {"counts", no_argument, 0, 'c'},
-		{"help", no_argument, 0, 'h'}, {0},
+		{"jit", no_argument, 0, 'J'}, {"ptxas", no_argument, 0, 'P'},
+		{"rows", no_argument, 0, 'r'}, {"help", no_argument, 0, 'h'}, {0},
 	};
 	int ch;
 	*o = (sass_opts){0};
@@ -178,6 +230,9 @@ static int parse(const cli_command *self, int argc, char **argv, sass_opts *o)
 		case 'g': o->gpu = optarg; break;
 		case 'j': o->json = 1; break;
 		case 'c': o->counts_only = 1; break;
+		case 'J': o->by = BY_JIT; break;
+		case 'P': o->by = BY_PTXAS; break;
+		case 'r': o->rows = 1; break;
 		case 'h': cli_usage(self, stdout, details); return 1;
 		default: cli_usage(self, stderr, details); return -1;
 		}
@@ -189,11 +244,23 @@ static int parse(const cli_command *self, int argc, char **argv, sass_opts *o)
 		cli_usage(self, stderr, details);
 		return -1;
 	}
+	if (o->by == BY_JIT && (o->arch || o->gpu)) {
+		fprintf(stderr, "ptxtutor sass: --jit compiles for the GPU here; --arch and --gpu are for ptxas\n");
+		return -1;
+	}
+	if (o->rows && (!o->lesson || o->json)) {
+		fprintf(stderr, "ptxtutor sass: --rows is for a LESSON, without --json\n");
+		return -1;
+	}
+	/* A chosen architecture is ptxas's job: the JIT compiles for the GPU here. */
+	if (o->arch || o->gpu)
+		o->by = BY_PTXAS;
 	return 0;
 }
 
 /* The file and entry to compile, and the target. Returns 0, or 2 after saying why. */
-static int resolve(const sass_opts *o, char *path, size_t plen, char *entry, size_t elen, char *arch, size_t alen)
+static int resolve(const sass_opts *o, char *path, size_t plen, char *entry, size_t elen, char *arch, size_t alen,
+		   int *number, char *gpu, size_t glen)
 {
 	if (o->ptx) {
 		util_strlcpy(path, o->ptx, plen);
@@ -209,11 +276,8 @@ static int resolve(const sass_opts *o, char *path, size_t plen, char *entry, siz
 		}
 		util_path(path, plen, l->ptx_path);
 		util_strlcpy(entry, o->entry ? o->entry : l->entry, elen);
+		*number = l->number;
 		course_free(&c);
-	}
-	if (o->arch) {
-		util_strlcpy(arch, o->arch, alen);
-		return 0;
 	}
 	static gpu_table t;
 	char msg[512];
@@ -223,6 +287,11 @@ static int resolve(const sass_opts *o, char *path, size_t plen, char *entry, siz
 	if (!g) {
 		fprintf(stderr, "ptxtutor sass: %s\n", msg);
 		return 2;
+	}
+	util_strlcpy(gpu, g->name, glen);
+	if (o->arch) {
+		util_strlcpy(arch, o->arch, alen);
+		return 0;
 	}
 	char *text = util_read_file(path, NULL, NULL, 0);
 	sass_arch_for(text, g->cc_major, g->cc_minor, arch, alen);
@@ -236,11 +305,35 @@ int cmd_sass(const cli_command *self, int argc, char **argv)
 	int rc = parse(self, argc, argv, &o);
 	if (rc)
 		return rc < 0 ? 2 : 0;
-	char path[512], entry[128], arch[16], err[512];
-	if ((rc = resolve(&o, path, sizeof path, entry, sizeof entry, arch, sizeof arch)) != 0)
+	char path[512], entry[128], arch[16], err[512], gpu[64] = "";
+	int number = 0;
+	if ((rc = resolve(&o, path, sizeof path, entry, sizeof entry, arch, sizeof arch, &number, gpu, sizeof gpu)) != 0)
 		return rc;
 	sass_kernel k;
-	rc = sass_build(path, entry, arch, &k, err, sizeof err);
+	rc = SASS_NO_GPU;
+	if (o.by != BY_PTXAS) {
+		/* The GPU's own JIT, in a worker child as every CUDA call is. */
+		worker w;
+		memset(&w, 0, sizeof w);
+		w.pid = -1;
+		rc = sass_jit_build(&w, path, entry, 60, &k, err, sizeof err);
+		worker_stop(&w);
+		if (rc == SASS_NO_GPU && o.by == BY_JIT) {
+			fprintf(stderr, "ptxtutor sass: --jit: %s\n", err);
+			return 1;
+		}
+		/* A GPU too old for the kernel (lesson 9's sm_90a on an sm_80): ptxas for
+		 * the modelled GPU still shows what it would run. */
+		if (rc == SASS_FAILED && o.by == BY_AUTO) {
+			fprintf(stderr, "ptxtutor sass: the driver's JIT: %s; ptxas instead\n", err);
+			sass_kernel_free(&k);
+			rc = SASS_NO_GPU;
+		}
+	}
+	if (rc == SASS_NO_GPU) {
+		rc = sass_build(path, entry, arch, &k, err, sizeof err);
+		util_strlcpy(k.gpu, gpu, sizeof k.gpu);
+	}
 	if (rc) {
 		fprintf(stderr, "ptxtutor sass: %s\n", err);
 		sass_kernel_free(&k);
@@ -251,7 +344,9 @@ int cmd_sass(const cli_command *self, int argc, char **argv)
 	ptx_regions_scan(text ? text : "", &rs);
 	scope *sc = xcalloc((size_t)rs.n + 1, sizeof *sc);
 	int nsc = count_scopes(&k, &rs, sc);
-	if (o.json)
+	if (o.rows)
+		print_rows(&k, sc, nsc, number, o.by == BY_PTXAS ? " --ptxas" : o.by == BY_JIT ? " --jit" : "");
+	else if (o.json)
 		print_json(&k, text ? text : "", sc, nsc, &rs, o.counts_only);
 	else
 		print_text(&k, text ? text : "", sc, nsc, o.counts_only);

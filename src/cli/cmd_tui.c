@@ -13,6 +13,7 @@
 #include "cli/cli.h"
 #include "model/devices.h"
 #include "course/lesson.h"
+#include "cli/sass_jit.h"
 #include "course/sass_tools.h"
 #include "course/state.h"
 #include "ui/app.h"
@@ -165,18 +166,33 @@ static ui_app *start(const options *op)
 	return a;
 }
 
-/* UI_REQ_SASS: ptxas and the disassembler on the file shown, for the GPU the
- * model uses (sm_90 without one); the tools' time is the user's wait. */
-static void serve_sass(ui_app *a)
+/* UI_REQ_SASS: the file shown compiled by the GPU's own JIT in the worker
+ * (w, when there may be a GPU and the worker is not busy with a run), else by
+ * ptxas for the GPU the model uses (sm_90 without one), then disassembled;
+ * the tools' time is the user's wait. */
+static void serve_sass(ui_app *a, worker *w, int *worker_up)
 {
 	const ui_ptx *p = &a->ptx[a->lesson];
 	char arch[16], err[512] = "";
-	char *text = util_read_file(p->path, NULL, NULL, 0);
-	sass_arch_for(text, a->gpu.cc_major ? a->gpu.cc_major : 9, a->gpu.cc_major ? a->gpu.cc_minor : 0, arch,
-		      sizeof arch);
-	free(text);
 	sass_kernel k;
-	int rc = sass_build(p->path, ui_app_lesson(a)->entry, arch, &k, err, sizeof err);
+	int rc = SASS_NO_GPU;
+	if (w && !a->offline && !w->busy) {
+		rc = sass_jit_build(w, p->path, ui_app_lesson(a)->entry, UI_DEADLINE_JIT, &k, err, sizeof err);
+		*worker_up = w->pid > 0;
+		/* A kernel this GPU cannot take: ptxas for the modelled GPU still shows it
+		 * (a broken edit then says why in ptxas's words). */
+		if (rc == SASS_FAILED) {
+			sass_kernel_free(&k);
+			rc = SASS_NO_GPU;
+		}
+	}
+	if (rc == SASS_NO_GPU) {
+		char *text = util_read_file(p->path, NULL, NULL, 0);
+		sass_arch_for(text, a->gpu.cc_major ? a->gpu.cc_major : 9, a->gpu.cc_major ? a->gpu.cc_minor : 0,
+			      arch, sizeof arch);
+		free(text);
+		rc = sass_build(p->path, ui_app_lesson(a)->entry, arch, &k, err, sizeof err);
+	}
 	ui_app_sass_done(a, a->lesson, rc, &k, err);
 }
 
@@ -197,7 +213,7 @@ static void feed_keys(ui_app *a, const char *k)
 		if (a->req == UI_REQ_EDIT)
 			ui_app_edit_done(a, 0, "editing needs the interactive tutor");
 		if (a->req == UI_REQ_SASS)
-			serve_sass(a);
+			serve_sass(a, NULL, NULL);
 		a->req = UI_REQ_NONE;
 	}
 }
@@ -320,7 +336,7 @@ static void serve(ui_app *a, worker *w, int *worker_up, int saved_err)
 			return;
 	}
 	if (a->req == UI_REQ_SASS) {
-		serve_sass(a);
+		serve_sass(a, w, worker_up);
 		return;
 	}
 	if (a->req == UI_REQ_CANCEL) {

@@ -38,9 +38,9 @@ static const cli_command commands[] = {
 		      "emulate --ptx FILE [--entry NAME] --grid X[,Y[,Z]] --block X[,Y[,Z]] --size M[,N,K] [options]"},
 	 .run = cmd_emulate, .summary = "CPU: run a kernel in the emulator and count its memory traffic"},
 	{.name = "sass",
-	 .synopsis = {"sass LESSON [--arch sm_XY] [--gpu NAME] [--counts] [--json]",
-		      "sass --ptx FILE --entry NAME [--arch sm_XY] [--counts] [--json]"},
-	 .run = cmd_sass, .summary = "what ptxas made of a kernel: SASS by PTX line, instruction counts"},
+	 .synopsis = {"sass LESSON [--jit|--ptxas] [--arch sm_XY] [--gpu NAME] [--counts|--rows] [--json]",
+		      "sass --ptx FILE --entry NAME [--jit|--ptxas] [--arch sm_XY] [--counts] [--json]"},
+	 .run = cmd_sass, .summary = "what the compiler made of a kernel: SASS by PTX line, instruction counts"},
 };
 
 static void usage(FILE *out)

@@ -377,3 +377,87 @@ const sass_instr **sass_by_line(const sass_kernel *k)
 	qsort(o, (size_t)k->n, sizeof *o, by_line);
 	return o;
 }
+
+int sass_of_line(const sass_kernel *k, int line, int *idx, int max)
+{
+	int n = 0;
+	/* k->ins is in address order already. */
+	for (int i = 0; i < k->n; i++)
+		if (k->ins[i].line == line) {
+			if (n < max)
+				idx[n] = i;
+			n++;
+		}
+	return n;
+}
+
+/* ---- figures ---- */
+
+void sass_scope_key(const char *region, char *buf, size_t len)
+{
+	if (!len)
+		return;
+	util_strlcpy(buf, region ? region : "kernel", len);
+	for (char *p = buf; *p; p++)
+		if (*p == '-')
+			*p = '_';
+}
+
+/* A kind's word: its SASS name without the dots ("LDS.128" -> "LDS128", ".reuse" -> "reuse"). */
+static int kind_word_is(sass_kind k, const char *word)
+{
+	const char *n = kinds[k].name;
+	for (; *n || *word; n++) {
+		if (*n == '.')
+			continue;
+		if (*n != *word)
+			return 0;
+		word++;
+	}
+	return 1;
+}
+
+int sass_figure(const sass_kernel *k, const sass_counts *c, int kernel, const char *word, int *out)
+{
+	if (!strcmp(word, "instructions")) {
+		*out = c->total;
+		return 0;
+	}
+	for (int i = 0; i < SASS_NKINDS; i++)
+		if (kind_word_is((sass_kind)i, word)) {
+			*out = c->kind[i];
+			return 0;
+		}
+	if (!kernel)
+		return -1;
+	int v = !strcmp(word, "registers") ? k->regs
+		: !strcmp(word, "stack")   ? k->stack
+		: !strcmp(word, "spills")  ? (k->spill_stores < 0 || k->spill_loads < 0 ? -1 : k->spill_stores + k->spill_loads)
+					   : -2;
+	if (v < 0)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+/* What the rows carry: the brief list of what explains a GEMM's speed (the
+ * issue's mix), not every kind, so the data file stays readable. */
+static const struct {
+	const char *word, *unit;
+	int kernel_only;
+} row_words[] = {
+	{"instructions", "count", 0}, {"FFMA", "count", 0}, {"LDS", "count", 0},   {"LDS128", "count", 0},
+	{"LDG", "count", 0},          {"LDGSTS", "count", 0}, {"HMMA", "count", 0}, {"HGMMA", "count", 0},
+	{"BAR", "count", 0},          {"reuse", "count", 0},  {"registers", "regs", 1}, {"spills", "B", 1},
+};
+
+const char *sass_row_word(int i, int *kernel_only, const char **unit)
+{
+	if (i < 0 || i >= (int)(sizeof row_words / sizeof row_words[0]))
+		return NULL;
+	if (kernel_only)
+		*kernel_only = row_words[i].kernel_only;
+	if (unit)
+		*unit = row_words[i].unit;
+	return row_words[i].word;
+}

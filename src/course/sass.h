@@ -48,8 +48,13 @@ typedef struct {
 	int has_lines;     /* the disassembly carried line information */
 	sass_instr *ins;   /* in address order */
 	int n;
-	char tools[96];    /* what made it: "ptxas sm_90 + nvdisasm -g" */
+	char tools[96];    /* what made it: "ptxas -arch=sm_90 -lineinfo + nvdisasm -g" */
 	char arch[16];
+	/* Which compiler made the cubin and which tool read it, with versions:
+	 * "ptxas 13.0.88" or "driver JIT 580.159.04"; "nvdisasm 13.0.88". */
+	char compiler[64];
+	char disassembler[48];
+	char gpu[64];      /* the GPU it is for: the live one (JIT) or the modelled one (set by the caller) */
 } sass_kernel;
 
 void sass_kernel_free(sass_kernel *k);
@@ -63,6 +68,31 @@ void sass_count(const sass_kernel *k, int first, int last, sass_counts *c);
 /* The instructions grouped by PTX line: ordered by line (those without one
  * first), then address. A malloc'd array of k->n pointers into k->ins. */
 const sass_instr **sass_by_line(const sass_kernel *k);
+
+/* The instructions that came from PTX line `line` (1-based): their indices
+ * into k->ins, in address order, at most max of them; returns how many there
+ * are (the reverse: k->ins[i].line is an instruction's PTX line). */
+int sass_of_line(const sass_kernel *k, int line, int *idx, int max);
+
+/* ---- figures: the {sass.*} placeholders and the measured-data file's rows ----
+ *
+ * A figure is named by a scope and a word: {sass.L5.inner_loop.LDS128} is
+ * lesson 5's `// @inner-loop` region ('-' becomes '_' in a key), LDS.128
+ * instructions; {sass.L9.kernel.HGMMA} the whole kernel's. The words are the
+ * kinds as SASS writes them without dots (FFMA, LDS128, HGMMA, reuse ...) and
+ * `instructions`; for the kernel also `registers`, `spills` (bytes stored and
+ * loaded) and `stack` (bytes). The file's metric for it is
+ * "sass.SCOPE.WORD"; these rows are printed by `ptxtutor sass N --rows`. */
+
+/* The key of a scope: "kernel" for NULL, else the region's name with '-' as '_'. */
+void sass_scope_key(const char *region, char *buf, size_t len);
+/* The value of figure `word` in counts c (those of a scope of k); kernel: the
+ * scope is the whole kernel (registers, spills, stack are only there).
+ * Returns 0, or -1 for an unknown word or a figure k does not know (-1). */
+int sass_figure(const sass_kernel *k, const sass_counts *c, int kernel, const char *word, int *out);
+/* The words the rows carry, in order: NULL past the last; *kernel_only set
+ * for those of the whole kernel alone; *unit "count", "regs" or "B". */
+const char *sass_row_word(int i, int *kernel_only, const char **unit);
 
 /* The instrumented copy of a PTX text: `.file 1 "name"` after the module's
  * `.address_size` (or `.target`), and `.loc 1 N 0` before every instruction

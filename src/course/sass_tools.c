@@ -125,68 +125,162 @@ static int write_file(const char *path, const char *text)
 	return fclose(f) == 0 && ok ? 0 : -1;
 }
 
-/* In dir: the instrumented copy k.ptx, then k.cubin and the tools' outputs. */
-static int build_in(const char *dir, const char *ptx_path, const char *entry, const char *arch, sass_kernel *k,
-		    char *err, size_t errlen)
+const char *sass_tool_version(const char *name)
 {
-	char ptxas[512], dis[512], src[600], cubin[600], log[600], sass[600], archopt[40];
-	int nv = sass_find_tool("nvdisasm", dis, sizeof dis) == 0;
-	if (sass_find_tool("ptxas", ptxas, sizeof ptxas) < 0 || (!nv && sass_find_tool("cuobjdump", dis, sizeof dis) < 0)) {
-		snprintf(err, errlen, "%s", sass_missing_line());
-		return SASS_MISSING;
+	static struct {
+		char name[16], v[32];
+	} cache[4];
+	static int n;
+	for (int i = 0; i < n; i++)
+		if (!strcmp(cache[i].name, name))
+			return cache[i].v;
+	char path[512], tmp[] = "/tmp/ptxtutor-version-XXXXXX", v[32] = "";
+	int fd = mkstemp(tmp);
+	if (fd >= 0 && sass_find_tool(name, path, sizeof path) == 0) {
+		close(fd);
+		char *argv[] = {path, "--version", NULL};
+		char *t = run_tool(argv, tmp) == 0 ? util_read_file(tmp, NULL, NULL, 0) : NULL;
+		/* "Cuda compilation tools, release 13.0, V13.0.88" */
+		const char *r = t ? strstr(t, ", V") : NULL;
+		if (r)
+			snprintf(v, sizeof v, "%.*s", (int)strspn(r + 3, "0123456789."), r + 3);
+		free(t);
+	} else if (fd >= 0)
+		close(fd);
+	unlink(tmp);
+	if (n < (int)(sizeof cache / sizeof cache[0])) {
+		util_strlcpy(cache[n].name, name, sizeof cache[n].name);
+		util_strlcpy(cache[n].v, v, sizeof cache[n].v);
+		return cache[n++].v;
 	}
-	char *text = util_read_file(ptx_path, NULL, err, errlen);
-	if (!text)
+	return "";
+}
+
+void sass_kernel_init(sass_kernel *k, const char *entry)
+{
+	*k = (sass_kernel){.regs = -1, .stack = -1, .spill_stores = -1, .spill_loads = -1};
+	util_strlcpy(k->entry, entry, sizeof k->entry);
+}
+
+/* nvdisasm (with lines) or cuobjdump: 1 nvdisasm, 0 cuobjdump, -1 none. */
+static int find_disasm(char *path, size_t len)
+{
+	if (sass_find_tool("nvdisasm", path, len) == 0)
+		return 1;
+	return sass_find_tool("cuobjdump", path, len) == 0 ? 0 : -1;
+}
+
+int sass_have_disasm(char *err, size_t errlen)
+{
+	char path[512];
+	if (find_disasm(path, sizeof path) >= 0)
+		return 1;
+	snprintf(err, errlen, "%s", sass_missing_line());
+	return 0;
+}
+
+int sass_job_start(sass_job *j, const char *ptx_path, char *err, size_t errlen)
+{
+	const char *tmp = getenv("TMPDIR");
+	snprintf(j->dir, sizeof j->dir, "%s/ptxtutor-sass-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	if (!mkdtemp(j->dir)) {
+		snprintf(err, errlen, "cannot make a temporary directory in %s", tmp && *tmp ? tmp : "/tmp");
+		j->dir[0] = '\0';
 		return SASS_FAILED;
+	}
+	snprintf(j->ptx, sizeof j->ptx, "%s/k.ptx", j->dir);
+	snprintf(j->cubin, sizeof j->cubin, "%s/k.cubin", j->dir);
+	char *text = util_read_file(ptx_path, NULL, err, errlen);
+	if (!text) {
+		sass_job_end(j);
+		return SASS_FAILED;
+	}
 	/* The .file names the shown file, so the line info says where it came from. */
 	char *inst = sass_instrument(text, ptx_path, NULL);
 	free(text);
-	snprintf(src, sizeof src, "%s/k.ptx", dir);
-	snprintf(cubin, sizeof cubin, "%s/k.cubin", dir);
-	snprintf(log, sizeof log, "%s/ptxas.txt", dir);
-	snprintf(sass, sizeof sass, "%s/sass.txt", dir);
-	int w = write_file(src, inst);
+	int w = write_file(j->ptx, inst);
 	free(inst);
 	if (w < 0) {
-		snprintf(err, errlen, "cannot write %s", src);
+		snprintf(err, errlen, "cannot write %s", j->ptx);
+		sass_job_end(j);
 		return SASS_FAILED;
 	}
+	return 0;
+}
+
+int sass_job_ptxas(sass_job *j, const char *arch, sass_kernel *k, char *err, size_t errlen)
+{
+	char ptxas[512], log[600], archopt[40];
+	if (sass_find_tool("ptxas", ptxas, sizeof ptxas) < 0) {
+		snprintf(err, errlen, "%s", sass_missing_line());
+		return SASS_MISSING;
+	}
+	snprintf(log, sizeof log, "%s/ptxas.txt", j->dir);
 	snprintf(archopt, sizeof archopt, "-arch=%s", arch);
-	char *cc[] = {ptxas, archopt, "-lineinfo", "-v", "-o", cubin, src, NULL};
+	char *cc[] = {ptxas, archopt, "-lineinfo", "-v", "-o", j->cubin, j->ptx, NULL};
 	if (run_tool(cc, log) != 0) {
 		first_lines(log, "ptxas", err, errlen);
 		return SASS_FAILED;
 	}
-	char *dv[] = {dis, nv ? "-g" : "-sass", nv ? "-c" : cubin, nv ? cubin : NULL, NULL};
+	char *vlog = util_read_file(log, NULL, NULL, 0);
+	if (vlog)
+		sass_parse_ptxas_v(vlog, k->entry, k);
+	free(vlog);
+	util_strlcpy(k->arch, arch, sizeof k->arch);
+	const char *v = sass_tool_version("ptxas");
+	snprintf(k->compiler, sizeof k->compiler, "ptxas%s%s", *v ? " " : "", v);
+	snprintf(k->tools, sizeof k->tools, "ptxas -arch=%s -lineinfo", arch);
+	return 0;
+}
+
+int sass_job_disasm(sass_job *j, const char *entry, sass_kernel *k, char *err, size_t errlen)
+{
+	char dis[512], sass[600];
+	int nv = find_disasm(dis, sizeof dis);
+	if (nv < 0) {
+		snprintf(err, errlen, "%s", sass_missing_line());
+		return SASS_MISSING;
+	}
+	snprintf(sass, sizeof sass, "%s/sass.txt", j->dir);
+	char *dv[] = {dis, nv ? "-g" : "-sass", nv ? "-c" : j->cubin, nv ? j->cubin : NULL, NULL};
 	if (run_tool(dv, sass) != 0) {
 		first_lines(sass, nv ? "nvdisasm" : "cuobjdump", err, errlen);
 		return SASS_FAILED;
 	}
 	char *out = util_read_file(sass, NULL, err, errlen);
-	char *vlog = util_read_file(log, NULL, NULL, 0);
+	/* The parser starts the instruction list afresh but keeps what k knows. */
 	int rc = out ? sass_parse_disasm(out, entry, k, err, errlen) : -1;
-	if (rc == 0 && vlog)
-		sass_parse_ptxas_v(vlog, entry, k);
 	free(out);
-	free(vlog);
-	util_strlcpy(k->arch, arch, sizeof k->arch);
-	snprintf(k->tools, sizeof k->tools, "ptxas -arch=%s -lineinfo + %s", arch, nv ? "nvdisasm -g" : "cuobjdump -sass");
+	const char *name = nv ? "nvdisasm" : "cuobjdump", *v = sass_tool_version(name);
+	snprintf(k->disassembler, sizeof k->disassembler, "%s%s%s", name, *v ? " " : "", v);
+	size_t n = strlen(k->tools);
+	snprintf(k->tools + n, sizeof k->tools - n, "%s%s", n ? " + " : "", nv ? "nvdisasm -g" : "cuobjdump -sass");
 	return rc == 0 ? 0 : SASS_FAILED;
+}
+
+void sass_job_end(sass_job *j)
+{
+	if (j->dir[0])
+		remove_dir(j->dir);
+	j->dir[0] = '\0';
 }
 
 int sass_build(const char *ptx_path, const char *entry, const char *arch, sass_kernel *k, char *err,
 	       size_t errlen)
 {
-	*k = (sass_kernel){.regs = -1, .stack = -1, .spill_stores = -1, .spill_loads = -1};
-	util_strlcpy(k->entry, entry, sizeof k->entry);
-	const char *tmp = getenv("TMPDIR");
-	char dir[512];
-	snprintf(dir, sizeof dir, "%s/ptxtutor-sass-XXXXXX", tmp && *tmp ? tmp : "/tmp");
-	if (!mkdtemp(dir)) {
-		snprintf(err, errlen, "cannot make a temporary directory in %s", tmp && *tmp ? tmp : "/tmp");
-		return SASS_FAILED;
+	sass_kernel_init(k, entry);
+	/* Both tools first: a missing one is the one line, before any work. */
+	char path[512];
+	if (sass_find_tool("ptxas", path, sizeof path) < 0 || !sass_have_disasm(err, errlen)) {
+		snprintf(err, errlen, "%s", sass_missing_line());
+		return SASS_MISSING;
 	}
-	int rc = build_in(dir, ptx_path, entry, arch, k, err, errlen);
-	remove_dir(dir);
+	sass_job j;
+	int rc = sass_job_start(&j, ptx_path, err, errlen);
+	if (rc == 0)
+		rc = sass_job_ptxas(&j, arch, k, err, errlen);
+	if (rc == 0)
+		rc = sass_job_disasm(&j, entry, k, err, errlen);
+	sass_job_end(&j);
 	return rc;
 }

@@ -23,6 +23,39 @@ const char *sass_missing_line(void);
  * it names the arch-specific variant of the same chip (wgmma needs sm_90a). */
 void sass_arch_for(const char *ptx, int cc_major, int cc_minor, char *arch, size_t len);
 
+/* The version a tool reports with --version ("13.0.88" from "... release
+ * 13.0, V13.0.88"), or "" when it says none; cached per tool. */
+const char *sass_tool_version(const char *name);
+
+/* The steps, for a cubin made elsewhere (the driver's JIT, through the
+ * worker): a private temporary directory with the instrumented copy in it,
+ * the cubin's place, the disassembly, and the directory removed. */
+typedef struct {
+	char dir[512];
+	char ptx[600];     /* the instrumented copy */
+	char cubin[600];   /* where the cubin goes */
+} sass_job;
+
+/* Makes the directory and writes the instrumented copy of ptx_path into it.
+ * Returns 0, or SASS_FAILED with err (nothing is left behind). */
+int sass_job_start(sass_job *j, const char *ptx_path, char *err, size_t errlen);
+/* Compiles j->ptx into j->cubin with ptxas for arch; fills k's registers,
+ * stack and spills from -v and k->compiler. Returns 0, SASS_MISSING or SASS_FAILED. */
+int sass_job_ptxas(sass_job *j, const char *arch, sass_kernel *k, char *err, size_t errlen);
+/* Disassembles j->cubin (nvdisasm -g -c, else cuobjdump -sass) and parses
+ * entry's SASS into k (its instructions; registers when the output says
+ * them). Returns 0, SASS_MISSING or SASS_FAILED. */
+int sass_job_disasm(sass_job *j, const char *entry, sass_kernel *k, char *err, size_t errlen);
+/* Removes the directory and what is in it. */
+void sass_job_end(sass_job *j);
+
+/* A fresh kernel record for entry: nothing known yet (-1s). */
+void sass_kernel_init(sass_kernel *k, const char *entry);
+
+/* Whether the disassembler is here (nvdisasm or cuobjdump); else err says
+ * what is missing, the one line. */
+int sass_have_disasm(char *err, size_t errlen);
+
 /* Compiles ptx_path's text (instrumented by sass_instrument, the file itself
  * is never changed) with `ptxas -arch=ARCH -lineinfo -v`, disassembles the
  * cubin with `nvdisasm -g -c` (else `cuobjdump -sass`, without lines) and

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "emu/offline.h"
+#include "gpu/jitcubin.h"
 #include "gpu/runner.h"
 #include "base/util.h"
 
@@ -44,6 +45,8 @@ static void child_loop(int in, int out)
 		 * endless emulation never freezes the screen either. */
 		if (rq.emulate)
 			offline_run(&rq, &res);
+		else if (rq.cubin_path[0])
+			jitcubin_run(&rq, &res);
 		else
 			runner_run(&rq, &res);
 		if (full_io(out, &res, sizeof res, 1))

@@ -1,4 +1,4 @@
-/* measured: assets/measured-h100.tsv parsed into rows (GPU, driver, date, command, lesson, size, metric, value, unit) and looked up by placeholder key. */
+/* measured: assets/measured-h100.tsv parsed into rows (GPU, driver, date, command, lesson, size, metric, value, unit) and looked up by placeholder key ({measured.*}, and {sass.*} for the SASS counts). */
 #include "model/measured.h"
 
 #include <ctype.h>
@@ -9,25 +9,37 @@
 #include "base/numfmt.h"
 #include "base/util.h"
 
-enum { MAX_ROWS = 256 };
+/* The SASS counts bring some hundreds of rows (a dozen figures per region
+ * of each lesson); the cap only stops a runaway file. */
+enum { MAX_ROWS = 4096 };
 
 typedef struct {
-	char gpu[64], driver[32], date[16], command[128];
+	char gpu[64], driver[64], date[16], command[128];
 	int lesson;
 	long long size;
-	char metric[40];
+	char metric[64];
 	double value;
 	char unit[16];
 } row;
 
-static row rows[MAX_ROWS];
+static row *rows;
 static int nrows = -1; /* -1: not loaded yet */
+static int cap;
 
 /* The file's columns in order; a row with another count is an error. */
 enum { C_GPU, C_DRIVER, C_DATE, C_COMMAND, C_LESSON, C_SIZE, C_METRIC, C_VALUE, C_UNIT, NCOLS };
 static const char *const header[NCOLS] = {"gpu", "driver", "date", "command", "lesson", "size", "metric", "value", "unit"};
 /* The units a value may carry and how each is written. */
-static const char *const units[] = {"ms", "us", "%", "GFLOP/s", "x", "MB", "count", "regs"};
+static const char *const units[] = {"ms", "us", "%", "GFLOP/s", "x", "MB", "B", "count", "regs"};
+
+/* A metric's characters: lower-case words; a SASS figure's ("sass.inner_loop.LDS128")
+ * also dots and the opcode's capitals, as SASS writes them. */
+static int metric_ok(const char *m)
+{
+	const char *allowed = strncmp(m, "sass.", 5) ? "abcdefghijklmnopqrstuvwxyz0123456789_"
+						     : "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.";
+	return m[0] && strspn(m, allowed) == strlen(m);
+}
 
 static int bad(char *err, int errlen, const char *path, int line, const char *what, const char *v)
 {
@@ -46,11 +58,12 @@ static int parse_row(row *r, char **f, const char *path, int line, char *err, in
 	r->lesson = (int)strtol(f[C_LESSON], &end, 10);
 	if (end == f[C_LESSON] || *end || r->lesson < 0 || r->lesson > 99)
 		return bad(err, errlen, path, line, "lesson is not a number 0-99:", f[C_LESSON]);
+	/* 0: a figure of no problem size (the SASS counts). */
 	r->size = strtoll(f[C_SIZE], &end, 10);
-	if (end == f[C_SIZE] || *end || r->size <= 0)
-		return bad(err, errlen, path, line, "size is not a positive integer:", f[C_SIZE]);
-	if (!f[C_METRIC][0] || strlen(f[C_METRIC]) >= sizeof r->metric || strspn(f[C_METRIC], "abcdefghijklmnopqrstuvwxyz0123456789_") != strlen(f[C_METRIC]))
-		return bad(err, errlen, path, line, "metric is not a lower-case name:", f[C_METRIC]);
+	if (end == f[C_SIZE] || *end || r->size < 0)
+		return bad(err, errlen, path, line, "size is not an integer >= 0:", f[C_SIZE]);
+	if (strlen(f[C_METRIC]) >= sizeof r->metric || !metric_ok(f[C_METRIC]))
+		return bad(err, errlen, path, line, "metric is not a lower-case name (or sass.SCOPE.WORD):", f[C_METRIC]);
 	util_strlcpy(r->metric, f[C_METRIC], sizeof r->metric);
 	r->value = strtod(f[C_VALUE], &end);
 	if (end == f[C_VALUE] || *end)
@@ -110,6 +123,10 @@ int measured_parse(const char *path, const char *text, char *err, int errlen)
 			free(copy);
 			return bad(err, errlen, path, line, "too many rows at", f[C_METRIC]);
 		}
+		if (nrows == cap) {
+			cap = cap ? 2 * cap : 256;
+			rows = xreallocarray(rows, (size_t)cap, sizeof *rows);
+		}
 		if (parse_row(&rows[nrows], f, path, line, err, errlen)) {
 			free(copy);
 			return -1;
@@ -147,12 +164,15 @@ static void ensure_loaded(void)
 }
 
 /* Splits "measured.L8.tflops" into lesson 8 and "tflops"; "measured.ms"
- * into the default lesson and "ms". Returns 0, or -1 when not a measured key. */
+ * into the default lesson and "ms"; "sass.L5.inner_loop.LDS128" into lesson
+ * 5 and the metric "sass.inner_loop.LDS128". Returns 0, or -1 when not a
+ * measured key. */
 static int split_key(const char *key, int lesson, int *out_lesson, char *metric, size_t len)
 {
-	if (strncmp(key, "measured.", 9))
+	int sass = !strncmp(key, "sass.", 5);
+	if (strncmp(key, "measured.", 9) && !sass)
 		return -1;
-	const char *p = key + 9;
+	const char *p = key + (sass ? 5 : 9);
 	*out_lesson = lesson;
 	if (p[0] == 'L' && isdigit((unsigned char)p[1])) {
 		char *end;
@@ -161,9 +181,15 @@ static int split_key(const char *key, int lesson, int *out_lesson, char *metric,
 			return -1;
 		p = end + 1;
 	}
-	if (!*p || strlen(p) >= len)
+	if (!*p || strlen(p) + (sass ? 5 : 0) >= len)
 		return -1;
-	util_strlcpy(metric, p, len);
+	snprintf(metric, len, "%s%s", sass ? "sass." : "", p);
+	/* A SASS figure names a scope and a word: sass.SCOPE.WORD. */
+	if (sass) {
+		const char *dot = strchr(p, '.');
+		if (!dot || dot == p || !dot[1] || strchr(dot + 1, '.'))
+			return -1;
+	}
 	return 0;
 }
 
@@ -184,16 +210,16 @@ int measured_known(const char *key)
 {
 	/* By form only, so that a lesson still loads where the data file is
 	 * missing (its figures then read n/a; test_lessons requires them filled). */
-	char metric[40];
+	char metric[64];
 	int lesson;
 	if (split_key(key, 0, &lesson, metric, sizeof metric))
 		return 0;
-	return strspn(metric, "abcdefghijklmnopqrstuvwxyz0123456789_") == strlen(metric);
+	return metric_ok(metric);
 }
 
 int measured_value(int lesson, const char *key, double *out)
 {
-	char metric[40];
+	char metric[64];
 	int l;
 	ensure_loaded();
 	if (split_key(key, lesson, &l, metric, sizeof metric) || is_text(metric))
@@ -208,7 +234,7 @@ int measured_value(int lesson, const char *key, double *out)
 
 void measured_format(int lesson, const char *key, char *buf, int len)
 {
-	char metric[40];
+	char metric[64];
 	int l;
 	if (len <= 0)
 		return;
@@ -245,6 +271,16 @@ void measured_format(int lesson, const char *key, char *buf, int len)
 		numfmt_count(buf, (size_t)len, v);
 	else
 		numfmt_unit(buf, (size_t)len, v, !strcmp(u, "us") ? "µs" : u);
+}
+
+int measured_row(int i, measured_info *out)
+{
+	ensure_loaded();
+	if (i < 0 || i >= nrows)
+		return -1;
+	const row *r = &rows[i];
+	*out = (measured_info){r->gpu, r->driver, r->date, r->command, r->lesson, r->size, r->metric, r->value, r->unit};
+	return 0;
 }
 
 int measured_ms_row(int i, int *lesson, long long *size, double *ms)

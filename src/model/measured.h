@@ -3,6 +3,8 @@
 #define PTXTUTOR_MEASURED_H
 
 /* Keys, as placeholders ({measured.ms}) and through model_value/model_format:
+ *   sass.[LN.]SCOPE.WORD   a SASS count of lesson N's kernel (course/sass.h
+ *                          names them), the row with metric sass.SCOPE.WORD
  *   measured.METRIC        the lesson's own figure ("ms", "pct_cublas", ...)
  *   measured.LN.METRIC     lesson N's figure ("measured.L8.tflops")
  *   measured.gpu, .driver, .date, .command   (also measured.LN.gpu ...): of
@@ -26,6 +28,19 @@ int measured_value(int lesson, const char *key, double *out);
 /* The figure for people, with its unit ("275 ms", "14.8%", "15.3×", "469
  * TFLOP/s"), or the text of gpu/driver/date/command; "n/a" when absent. */
 void measured_format(int lesson, const char *key, char *buf, int len);
+
+/* One row of the file as it is, for tests and the SASS check (the strings
+ * live as long as the loaded file). */
+typedef struct {
+	const char *gpu, *driver, *date, *command;
+	int lesson;
+	long long size;           /* 0: no problem size (SASS counts) */
+	const char *metric;
+	double value;
+	const char *unit;
+} measured_info;
+/* The i-th row (from 0); returns 0, or -1 past the last. */
+int measured_row(int i, measured_info *out);
 
 /* Rows with metric `ms`, for tests and the bench check: the i-th one's
  * lesson, size and value; returns 0, or -1 past the last. */

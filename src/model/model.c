@@ -492,7 +492,8 @@ static int is_param_key(const char *key)
 	return 1;
 }
 
-static int is_measured_key(const char *key) { return !strncmp(key, "measured.", 9); }
+/* {measured.*} and the SASS counts {sass.*}: rows of the measured-data file (model/measured.c). */
+static int is_measured_key(const char *key) { return !strncmp(key, "measured.", 9) || !strncmp(key, "sass.", 5); }
 
 int model_known(const char *key)
 {

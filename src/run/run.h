@@ -40,6 +40,10 @@ typedef struct {
 	 * The grid must be a multiple of it (run_check_cluster); a persistent
 	 * grid is sized in whole clusters. */
 	unsigned cluster[3];
+	/* Not empty: link the PTX with the driver's JIT, with line information,
+	 * and write the cubin here (the SASS view; src/gpu/jitcubin.c). Nothing
+	 * is launched; the result's msg names the driver, log has the JIT's -v lines. */
+	char cubin_path[RUN_PATH];
 } run_request;
 
 /* The counts of an emulated run, as Nsight Compute would report them

@@ -11,7 +11,6 @@
 #include "ui/app_internal.h"
 #include "emu/emu.h"
 #include "ui/pane_text.h"
-#include "ui/sass_rows.h"
 
 void app_say(ui_app *a, int bad, const char *fmt, ...)
 {
@@ -325,11 +324,7 @@ void ui_app_saved(const ui_app *a, state_data *s)
 void app_scroll(ui_app *a, int p, int delta)
 {
 	if (p == UI_PANE_PTX && a->sass_view) {
-		int n = ui_sass_rows(a, NULL), h = a->layout.pane[UI_PANE_PTX].h - 1;
-		int top = a->sass_scroll + delta;
-		if (top > n - h)
-			top = n - h;
-		a->sass_scroll = top < 0 ? 0 : top;
+		app_sass_move(a, delta);
 		return;
 	}
 	if (p == UI_PANE_PTX) {

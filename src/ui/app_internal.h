@@ -40,6 +40,8 @@ void app_act_next_hit(ui_app *a, ui_action act, int key);
 void app_act_sass(ui_app *a, ui_action act, int key);
 /* Forgets lesson i's SASS (its PTX is reloaded, or the tutor ends). */
 void app_sass_forget(ui_ptx *p);
+/* j/k in the SASS view: the cursor moves, the view follows it. */
+void app_sass_move(ui_app *a, int delta);
 
 /* app_run.c: r, and Esc in the panes. */
 void app_act_run(ui_app *a, ui_action act, int key);

@@ -1,8 +1,10 @@
-/* ui/app_sass: S — the PTX pane shows what ptxas made of the page's region; the SASS is asked of the event loop once per load of the PTX (it runs the tools, never the draw code). */
+/* ui/app_sass: S — the PTX pane shows what the compiler made of the page's region, by PTX line, then in the machine's order; a cursor links a SASS row to its PTX line and back. The SASS is asked of the event loop once per load of the PTX (it runs the tools, never the draw code). */
+#include <stdlib.h>
 #include <string.h>
 
 #include "base/util.h"
 #include "ui/app_internal.h"
+#include "ui/sass_rows.h"
 
 void app_sass_forget(ui_ptx *p)
 {
@@ -11,14 +13,46 @@ void app_sass_forget(ui_ptx *p)
 	p->sass_why[0] = '\0';
 }
 
+/* The rows the SASS view has for its body (the pane less its title, the
+ * compiler line and the cursor's line at the foot). */
+static int body_rows(const ui_app *a)
+{
+	int h = a->layout.pane[UI_PANE_PTX].h - 3;
+	return h < 1 ? 1 : h;
+}
+
+void app_sass_move(ui_app *a, int delta)
+{
+	int n = ui_sass_rows(a, NULL), h = body_rows(a);
+	int c = ui_sass_cursor(a, n) + delta;
+	a->sass_cursor = c < 0 ? 0 : c >= n ? (n ? n - 1 : 0) : c;
+	if (a->sass_cursor < a->sass_scroll)
+		a->sass_scroll = a->sass_cursor;
+	if (a->sass_cursor >= a->sass_scroll + h)
+		a->sass_scroll = a->sass_cursor - h + 1;
+	if (a->sass_scroll > n - h)
+		a->sass_scroll = n - h;
+	if (a->sass_scroll < 0)
+		a->sass_scroll = 0;
+}
+
+/* S cycles: the PTX, the SASS by PTX line, the SASS in the machine's order. */
 void app_act_sass(ui_app *a, ui_action act, int key)
 {
 	(void)act, (void)key;
 	ui_ptx *p = &a->ptx[a->lesson];
-	a->sass_view = !a->sass_view;
+	a->sass_view = (a->sass_view + 1) % 3;
+	/* No SASS to show twice: a missing tool's line is said once. */
+	if (a->sass_view == UI_SASS_BY_ADDR && p->sass_state != 2)
+		a->sass_view = UI_SASS_OFF;
 	a->sass_scroll = 0;
-	if (!a->sass_view) {
+	a->sass_cursor = 0;
+	if (a->sass_view == UI_SASS_OFF) {
 		app_say(a, 0, "The PTX again.");
+		return;
+	}
+	if (a->sass_view == UI_SASS_BY_ADDR) {
+		app_say(a, 0, "SASS in the machine's order, each with its PTX line (j/k: the cursor; S: the PTX).");
 		return;
 	}
 	a->focus = UI_PANE_PTX;
@@ -26,7 +60,7 @@ void app_act_sass(ui_app *a, ui_action act, int key)
 		return;
 	p->sass_state = 1;
 	a->req = UI_REQ_SASS;
-	app_say(a, 0, "Compiling with ptxas and disassembling ...");
+	app_say(a, 0, "Compiling and disassembling ...");
 }
 
 void ui_app_sass_done(ui_app *a, int i, int status, sass_kernel *k, const char *err)
@@ -45,5 +79,6 @@ void ui_app_sass_done(ui_app *a, int i, int status, sass_kernel *k, const char *
 	p->sass = *k;
 	memset(k, 0, sizeof *k);
 	p->sass_state = 2;
-	app_say(a, 0, "SASS for %s: %d instructions, %d registers.", p->sass.arch, p->sass.n, p->sass.regs);
+	app_say(a, 0, "SASS for %s from %s: %d instructions, %d registers.", p->sass.arch, p->sass.compiler, p->sass.n,
+		p->sass.regs);
 }

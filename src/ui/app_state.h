@@ -101,8 +101,9 @@ typedef struct {
 	int grow;                /* < and >: the lesson pane's extra steps (ui_layout_compute) */
 	int swap;                /* o: the PTX and the numbers slot change places */
 	int fold;                /* fold long repetitive runs */
-	int sass_view;           /* S: the PTX pane shows the SASS of the page's region */
+	int sass_view;           /* S: the PTX pane shows the SASS of the page's region (ui/sass_rows.h: by PTX line, in the machine's order) */
 	int sass_scroll;         /* its first row */
+	int sass_cursor;         /* its cursor row (j/k): marks the PTX line of a SASS row, the SASS of a PTX line */
 	long long M, N, K;
 	expr_env whatif;         /* parameter overrides for the current lesson */
 	int regs_override;       /* what-if registers per thread; 0: none */

@@ -38,7 +38,7 @@ const ui_binding ui_bindings[] = {
 	{.mode = UI_MODE_NORMAL, .keys = {'-'}, .act = UI_ACT_SIZE_DOWN, .help = "halve them", .with_previous = 1},
 	{.mode = UI_MODE_NORMAL, .keys = {'t'}, .act = UI_ACT_WHATIF, .help = "what-if: tile sizes, threads, registers"},
 	{.mode = UI_MODE_NORMAL, .keys = {'S'}, .act = UI_ACT_SASS,
-	 .help = "SASS: what ptxas made of the region (S: back)"},
+	 .help = "SASS by PTX line (S: machine order, S: PTX)"},
 	{.mode = UI_MODE_NORMAL, .keys = {'z'}, .act = UI_ACT_FOLD, .help = "fold or unfold long repetitive PTX"},
 	{.mode = UI_MODE_NORMAL, .keys = {'f'}, .act = UI_ACT_ZOOM, .help = "the focused pane fills the screen (f: back)"},
 	{.mode = UI_MODE_NORMAL, .keys = {'>'}, .act = UI_ACT_GROW, .help = "a bigger lesson pane"},

@@ -1,0 +1,137 @@
+/* jitcubin: the driver's JIT as a compiler for the SASS view — PTX linked with CU_JIT_GENERATE_LINE_INFO into a cubin file that nvdisasm then reads; its own few entry points, so gpu/cuda.c's table stays the runner's. */
+#include "gpu/jitcubin.h"
+
+#include <dlfcn.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/util.h"
+#include "gpu/cuda.h"
+
+typedef struct CUlinkState_st *CUlinkState;
+
+/* cuda.h's values (CUjit_option, CUjitInputType), checked against the driver API docs. */
+enum { JIT_GENERATE_LINE_INFO = 13, JIT_INPUT_PTX = 1 };
+
+typedef struct {
+	CUresult (*create)(unsigned n, int *opts, void **vals, CUlinkState *st);
+	CUresult (*add_data)(CUlinkState st, int type, void *data, size_t size, const char *name, unsigned n,
+			     int *opts, void **vals);
+	CUresult (*complete)(CUlinkState st, void **cubin, size_t *size);
+	CUresult (*destroy)(CUlinkState st);
+} link_api;
+
+typedef CUresult (*get_proc_v2)(const char *sym, void **fn, int ver, unsigned long long flags, int *status);
+typedef CUresult (*get_proc_v1)(const char *sym, void **fn, int ver, unsigned long long flags);
+
+/* Through cuGetProcAddress as gpu/cuda.c does (cuLinkCreate is cuLinkCreate_v2
+ * since CUDA 6.5; the ABI of 12.0 gets the right one). Returns 0 or -1. */
+static int load_link(link_api *l)
+{
+	static const char *const syms[] = {"cuLinkCreate", "cuLinkAddData", "cuLinkComplete", "cuLinkDestroy"};
+	void *h = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+	if (!h)
+		return -1;
+	get_proc_v2 gp2 = (get_proc_v2)dlsym(h, "cuGetProcAddress_v2");
+	get_proc_v1 gp1 = (get_proc_v1)dlsym(h, "cuGetProcAddress");
+	void *fns[4] = {0};
+	for (int i = 0; i < 4; i++) {
+		int status = 0;
+		CUresult r = gp2 ? gp2(syms[i], &fns[i], 12000, 0, &status) : gp1 ? gp1(syms[i], &fns[i], 12000, 0) : 1;
+		if (r != CUDA_SUCCESS || !fns[i])
+			return -1;
+	}
+	memcpy(&l->create, &fns[0], sizeof fns[0]);
+	memcpy(&l->add_data, &fns[1], sizeof fns[1]);
+	memcpy(&l->complete, &fns[2], sizeof fns[2]);
+	memcpy(&l->destroy, &fns[3], sizeof fns[3]);
+	return 0;
+}
+
+/* "driver JIT 580.159.04": the kernel module's version as nvidia-smi shows
+ * it; else the driver API's CUDA version. */
+static void driver_name(const cuda_api *api, char *buf, size_t len)
+{
+	char *t = util_read_file("/proc/driver/nvidia/version", NULL, NULL, 0);
+	const char *m = t ? strstr(t, "Kernel Module") : NULL;
+	if (m) {
+		m += strlen("Kernel Module");
+		while (*m == ' ' || *m == '\t')
+			m++;
+		size_t n = strspn(m, "0123456789.");
+		if (n) {
+			snprintf(buf, len, "driver JIT %.*s", (int)n, m);
+			free(t);
+			return;
+		}
+	}
+	free(t);
+	snprintf(buf, len, "driver JIT (CUDA %d.%d)", api->driver_version / 1000, api->driver_version % 1000 / 10);
+}
+
+void jitcubin_run(const run_request *rq, run_result *res)
+{
+	memset(res, 0, sizeof *res);
+	res->verified = -1;
+	char why[256];
+	const cuda_api *api = cuda_load(why, sizeof why);
+	if (!api) {
+		res->status = RUN_NO_GPU;
+		util_strlcpy(res->msg, why, sizeof res->msg);
+		return;
+	}
+	api->DeviceGetName(res->gpu, sizeof res->gpu, api->dev);
+	api->DeviceGetAttribute(&res->cc_major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, api->dev);
+	api->DeviceGetAttribute(&res->cc_minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, api->dev);
+	link_api l;
+	if (load_link(&l) < 0) {
+		res->status = RUN_NO_GPU;
+		util_strlcpy(res->msg, "the NVIDIA driver lacks cuLinkCreate", sizeof res->msg);
+		return;
+	}
+	size_t len = 0;
+	char *ptx = util_read_file(rq->ptx_path, &len, why, sizeof why);
+	if (!ptx) {
+		res->status = RUN_BAD_REQUEST;
+		util_strlcpy(res->msg, why, sizeof res->msg);
+		return;
+	}
+	/* The info log is ptxas -v's text (registers, stack, spills) with LOG_VERBOSE. */
+	static char info[RUN_LOG], errlog[RUN_LOG];
+	info[0] = errlog[0] = '\0';
+	int opts[] = {CU_JIT_INFO_LOG_BUFFER, CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES, CU_JIT_ERROR_LOG_BUFFER,
+		      CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES, CU_JIT_LOG_VERBOSE, JIT_GENERATE_LINE_INFO};
+	void *vals[] = {info, (void *)(uintptr_t)sizeof info, errlog, (void *)(uintptr_t)sizeof errlog,
+			(void *)(uintptr_t)1, (void *)(uintptr_t)1};
+	CUlinkState st = NULL;
+	void *cubin = NULL;
+	size_t size = 0;
+	CUresult r = l.create((unsigned)ARRAY_LEN(opts), opts, vals, &st);
+	if (r == CUDA_SUCCESS)
+		r = l.add_data(st, JIT_INPUT_PTX, ptx, len + 1, rq->ptx_path, 0, NULL, NULL);
+	if (r == CUDA_SUCCESS)
+		r = l.complete(st, &cubin, &size);
+	free(ptx);
+	driver_name(api, res->msg, sizeof res->msg);
+	if (r != CUDA_SUCCESS) {
+		res->status = RUN_JIT_ERROR;
+		snprintf(res->msg, sizeof res->msg, "the driver's JIT refused it: %s", cuda_error(r));
+		/* The error log first; the info log after it, as much as fits. */
+		snprintf(res->log, sizeof res->log, "%.4000s%s%.4000s", errlog, errlog[0] ? "\n" : "", info);
+	} else {
+		/* The cubin belongs to the link state: write it before destroying that. */
+		FILE *f = fopen(rq->cubin_path, "wb");
+		int ok = f && fwrite(cubin, 1, size, f) == size;
+		if (f && fclose(f) != 0)
+			ok = 0;
+		if (!ok) {
+			res->status = RUN_BAD_REQUEST;
+			snprintf(res->msg, sizeof res->msg, "cannot write %.200s", rq->cubin_path);
+		}
+		util_strlcpy(res->log, info, sizeof res->log);
+	}
+	if (st)
+		l.destroy(st);
+}
