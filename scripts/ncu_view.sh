@@ -15,7 +15,7 @@ stalls=$(printf '%s\n' "$known" | grep -oE '^smsp__average_warps_issue_stalled_[
 metrics="dram__bytes_read.sum,dram__bytes_write.sum,lts__t_sector_hit_rate.pct,l1tex__data_bank_conflicts_pipe_lsu_mem_shared.sum"
 metrics="$metrics${tensor:+,$tensor}${stalls:+,$stalls}"
 for l in ${*:-8 9}; do
-	entry=$(grep -h '^kernel:' lessons/0"$l"-*.md | cut -d' ' -f3)
+	entry=$(grep -h '^kernel:' lessons/"$(printf %02d "$l")"-*.md | cut -d' ' -f3)
 	[ -n "$entry" ] || { echo "no lesson $l with a kernel" >&2; exit 1; }
 	"$NCU" --target-processes all -k "$entry" -c 1 --section SpeedOfLight --section Occupancy \
 		--section WarpStateStats --section SchedulerStats --metrics "$metrics" \

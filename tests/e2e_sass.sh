@@ -87,7 +87,7 @@ start() {
 start fake "$FAKE" 1 --page 4
 wait_for fake "page 4/" && T send-keys -t fake S && wait_for fake "SASS sm_90" &&
 	T send-keys -t fake c && wait_for fake "@inner-loop: 6 instr" && has fake "FFMA R9, R10, R5, R9" &&
-	wait_for fake "PTX 81 -> 2 SASS" && T send-keys -t fake S && wait_for fake "machine order: ptxas" &&
+	wait_for fake "PTX 81 -> 2 SASS" && T send-keys -t fake S && wait_for fake "machine order: " &&
 	has fake "   81   LDG.E R4, desc[UR4][R2.64]" &&
 	T send-keys -t fake j j && wait_for fake "PTX 83 -> 2 SASS: fma.rn.f32" &&
 	T send-keys -t fake k && wait_for fake "PTX 82 -> 1 SASS" &&
