@@ -290,19 +290,7 @@ class Gen:
             w("\tsetmaxnreg.inc.sync.aligned.u32 232;       // 128 x 40 + 256 x 232 <= 65536")
         w("\tand.b32         %x, %thr, 127;")
         w("\tsetp.eq.u32     %leader, %x, 0;            // one thread per warpgroup releases stages")
-        w("\t// This thread's place in the D fragment: row 16w + l/4 (+ 64 for warpgroup 2),")
-        w("\t// column 2(l%4) of every 8.")
-        w("\tshr.u32         %row, %x, 5;")
-        w("\tshl.b32         %row, %row, 4;")
-        w("\tand.b32         %y, %x, 31;")
-        w("\tshr.u32         %kx, %y, 2;")
-        w("\tadd.u32         %row, %row, %kx;")
-        w("\tsub.u32         %x, %wg, 1;")
-        w("\tmad.lo.u32      %row, %x, 64, %row;")
-        w("\tand.b32         %col, %y, 3;")
-        w("\tshl.b32         %col, %col, 1;")
-        w("\tld.param.u64    %pC, [C];")
-        w("\tcvta.to.global.u64 %pC, %pC;")
+        self.consumer_place()
         w("\tmov.u32         %stage, 0;")
         w("\tmov.u32         %phase, 0;")
         w("\tmov.u32         %prev, 0;")
@@ -326,11 +314,11 @@ class Gen:
         w(f"\tadd.u32         %sB, %sA, {A_BYTES};")
         w("\tsub.u32         %x, %wg, 1;")
         w(f"\tmad.lo.u32      %x, %x, {64 * 128}, %sA;       // this warpgroup's 64 rows of A")
-        w("\tshr.u32         %lo, %x, 4;")
+        self.desc_start("%x")
         w("\tor.b32          %lo, %lo, 0x10000;         // leading offset 16 bytes (unused when swizzled)")
         w("\tmov.u32         %hi, 0x40000040;           // stride 1024 bytes, 128-byte swizzle")
         w("\tmov.b64         %descA, {%lo, %hi};")
-        w("\tshr.u32         %lo, %sB, 4;")
+        self.desc_start("%sB")
         w(f"\tor.b32          %lo, %lo, {(BBOX >> 4) << 16:#x};        // leading offset {BBOX}: the next 64 columns")
         w("\tmov.b64         %descB, {%lo, %hi};")
         w("// @end")
@@ -348,7 +336,7 @@ class Gen:
         w("\tsetp.ne.u32     %p, %kt, 0;")
         w("\tand.pred        %p, %p, %leader;")
         w(f"\tadd.u32         %x, %prev, {8 * S};")
-        w("\t@%p mbarrier.arrive.shared::cta.b64 _, [%x];")
+        self.release("%p", "%x")
         w("\tmad.lo.u32      %prev, %stage, 8, %bars;")
         w("\tmov.pred        %acc, %one;                // from now on, accumulate")
         self.advance()
@@ -357,14 +345,45 @@ class Gen:
         w("\t@%p bra         C_K;")
         w("\twgmma.wait_group.sync.aligned 0;")
         w(f"\tadd.u32         %x, %prev, {8 * S};")
-        w("\t@%leader mbarrier.arrive.shared::cta.b64 _, [%x];")
+        self.release("%leader", "%x")
         w("// @end")
         self.epilogue()
         w("\tadd.u32         %tile, %tile, %step;")
         w("\tbra             C_TILE;")
         w("DONE:")
+        self.finish()
         w("\tret;")
         w("}")
+
+    # The consumer's parts that lesson 10's generator changes.
+
+    def consumer_place(self):
+        """Where this thread's accumulators go in C (the epilogue's addresses)."""
+        w = self.w
+        w("\t// This thread's place in the D fragment: row 16w + l/4 (+ 64 for warpgroup 2),")
+        w("\t// column 2(l%4) of every 8.")
+        w("\tshr.u32         %row, %x, 5;")
+        w("\tshl.b32         %row, %row, 4;")
+        w("\tand.b32         %y, %x, 31;")
+        w("\tshr.u32         %kx, %y, 2;")
+        w("\tadd.u32         %row, %row, %kx;")
+        w("\tsub.u32         %x, %wg, 1;")
+        w("\tmad.lo.u32      %row, %x, 64, %row;")
+        w("\tand.b32         %col, %y, 3;")
+        w("\tshl.b32         %col, %col, 1;")
+        w("\tld.param.u64    %pC, [C];")
+        w("\tcvta.to.global.u64 %pC, %pC;")
+
+    def desc_start(self, src):
+        """%lo = the descriptor's start-address field of shared address src."""
+        self.w(f"\tshr.u32         %lo, {src}, 4;")
+
+    def release(self, pred, addr):
+        """The leader hands a stage back: one arrival on its empty mbarrier at addr."""
+        self.w(f"\t@{pred} mbarrier.arrive.shared::cta.b64 _, [{addr}];")
+
+    def finish(self):
+        """What every thread does at DONE before ret."""
 
     def epilogue(self):
         w = self.w

@@ -66,8 +66,6 @@ def parse():
                    help="tma: stage C in shared memory, store it with TMA, overlapped; direct: st.global from registers")
     p.add_argument("--out", default="bf16", choices=("bf16", "f32"), help="C's type")
     p.add_argument("--setmaxnreg", type=int, default=1)
-    p.add_argument("--wait", type=int, default=1, choices=(0, 1),
-                   help="wgmma groups a consumer leaves in flight before it releases a stage")
     a = p.parse_args()
     if a.cluster == 1:
         a.multicast = 0
@@ -272,105 +270,39 @@ class Gen(L9.Gen):
         w("// @end")
         w("")
 
-    def release(self, addr):
-        """One consumer's arrival on empty at addr: in its own block, or in both."""
-        w = self.w
+    def release(self, pred, addr):
+        """A stage back to its producers: in this block, or with multicast in both
+        (mapa: the same mbarrier's address in block r of the cluster)."""
         if not self.MC:
-            w(f"\t@%p mbarrier.arrive.shared::cta.b64 _, [{addr}];")
+            super().release(pred, addr)
             return
         for r in range(self.CL):
-            w(f"\t@%p mapa.shared::cluster.u32 %y, {addr}, {r};       // empty[] of block {r} of the pair")
-            w("\t@%p mbarrier.arrive.shared::cluster.b64 _, [%y];")
+            self.w(f"\t@{pred} mapa.shared::cluster.u32 %y, {addr}, {r};       // empty[] of block {r} of the pair")
+            self.w(f"\t@{pred} mbarrier.arrive.shared::cluster.b64 _, [%y];")
 
-    def consumer(self):
-        w, S = self.w, self.S
-        w("// @consumer")
-        w("CONSUMER:")
-        if self.a.setmaxnreg:
-            w("\tsetmaxnreg.inc.sync.aligned.u32 232;       // 128 x 40 + 256 x 232 <= 65536")
-        w("\tand.b32         %x, %thr, 127;")
-        w("\tsetp.eq.u32     %leader, %x, 0;            // one thread per warpgroup releases stages")
+    def desc_start(self, src):
+        if src == "%x":
+            self.w("\t// The start field is 14 bits of address >> 4: in a cluster a block's shared")
+            self.w("\t// addresses carry its rank in a higher bit, which must not spill into the")
+            self.w("\t// leading-offset field at bit 16.")
+        self.w(f"\tbfe.u32         %lo, {src}, 4, 14;")
+
+    def consumer_place(self):
         if self.TMA:
             self.staging_addresses()
         else:
-            w("\tshr.u32         %row, %x, 5;")
-            w("\tshl.b32         %row, %row, 4;")
-            w("\tand.b32         %y, %x, 31;")
-            w("\tshr.u32         %kx, %y, 2;")
-            w("\tadd.u32         %row, %row, %kx;")
-            w("\tsub.u32         %x, %wg, 1;")
-            w("\tmad.lo.u32      %row, %x, 64, %row;")
-            w("\tand.b32         %col, %y, 3;")
-            w("\tshl.b32         %col, %col, 1;")
-            w("\tld.param.u64    %pC, [C];")
-            w("\tcvta.to.global.u64 %pC, %pC;")
-        w("\tmov.u32         %stage, 0;")
-        w("\tmov.u32         %phase, 0;")
-        w("\tmov.u32         %prev, 0;")
-        w("\tsetp.eq.u32     %one, %thr, %thr;")
-        w("C_TILE:")
-        w("\tsetp.ge.u32     %p, %tile, %tiles;")
-        w("\t@%p bra         DONE;")
-        self.tile_coords()
-        w("\tsetp.ne.u32     %acc, %thr, %thr;")
-        w("\tmov.u32         %kt, 0;")
-        w("// @end")
-        w("C_K:")
-        w("// @wait-full")
-        w("\tmad.lo.u32      %full, %stage, 8, %bars;")
-        self.wait("C_WAIT", "%full", "%phase")
-        w("// @end")
-        w("// @wgmma")
-        w(f"\tmad.lo.u32      %sA, %stage, {STAGE}, %ring;")
-        w(f"\tadd.u32         %sB, %sA, {A_BYTES};")
-        w("\tsub.u32         %x, %wg, 1;")
-        w(f"\tmad.lo.u32      %x, %x, {64 * 128}, %sA;")
-        w("\t// The descriptor's start field is 14 bits of address >> 4: in a cluster a block's")
-        w("\t// shared addresses carry its rank in higher bits, which must not spill into the")
-        w("\t// leading-offset field at bit 16.")
-        w("\tbfe.u32         %lo, %x, 4, 14;")
-        w("\tor.b32          %lo, %lo, 0x10000;")
-        w("\tmov.u32         %hi, 0x40000040;           // stride 1024 bytes, 128-byte swizzle")
-        w("\tmov.b64         %descA, {%lo, %hi};")
-        w("\tbfe.u32         %lo, %sB, 4, 14;")
-        w(f"\tor.b32          %lo, %lo, {(BBOX >> 4) << 16:#x};")
-        w("\tmov.b64         %descB, {%lo, %hi};")
-        w("\twgmma.fence.sync.aligned;")
-        for kk in range(BK // 16):
-            self.wgmma(kk)
-        w("\twgmma.commit_group.sync.aligned;")
-        w(f"\twgmma.wait_group.sync.aligned {self.a.wait};")
-        w("// @end")
-        w("// @release")
-        if self.a.wait:
-            w("\tsetp.ne.u32     %p, %kt, 0;")
-            w("\tand.pred        %p, %p, %leader;")
-            w(f"\tadd.u32         %x, %prev, {8 * S};")
-        else:
-            w("\tmov.pred        %p, %leader;")
-            w(f"\tadd.u32         %x, %full, {8 * S};")
-        self.release("%x")
-        w("\tmad.lo.u32      %prev, %stage, 8, %bars;")
-        w("\tmov.pred        %acc, %one;")
-        self.advance()
-        w("\tadd.u32         %kt, %kt, 1;")
-        w("\tsetp.lt.u32     %p, %kt, %kTiles;")
-        w("\t@%p bra         C_K;")
-        if self.a.wait:
-            w("\twgmma.wait_group.sync.aligned 0;")
-            w(f"\tadd.u32         %x, %prev, {8 * S};")
-            w("\tmov.pred        %p, %leader;")
-            self.release("%x")
-        w("// @end")
+            super().consumer_place()
+
+    def epilogue(self):
         if self.TMA:
             self.epilogue_tma()
         elif self.a.out == "bf16":
             self.epilogue_direct_bf16()
         else:
-            self.epilogue()
-        w("\tadd.u32         %tile, %tile, %step;")
-        w("\tbra             C_TILE;")
-        w("DONE:")
+            super().epilogue()
+
+    def finish(self):
+        w = self.w
         if self.TMA:
             w("\t// The last tile's store must have left shared memory before the block ends.")
             w("\tsetp.ne.u32     %p, %wg, 0;")
@@ -380,8 +312,6 @@ class Gen(L9.Gen):
             w("\t// The partner may still arrive on this block's mbarriers: leave together.")
             w("\tbarrier.cluster.arrive;")
             w("\tbarrier.cluster.wait;")
-        w("\tret;")
-        w("}")
 
     def staging_addresses(self):
         """%ea0..3: where this lane's stmatrix rows go in its warpgroup's staging tile,
