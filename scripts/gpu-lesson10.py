@@ -7,7 +7,8 @@ Each round, at each size: `ptxtutor bench 9 10` (lessons 9 and 10 against
 cuBLAS GemmEx with each lesson's own types), every variant of
 ptx/gen/10_cluster.py that the lesson's last page quotes (`ptxtutor run
 --ptx`, verified), and --peer CMD SIZE when given (another kernel timed in
-the same session; it prints lines `PEER NAME MS`, one per kernel). Rounds
+the same session, right after bench; it prints lines `PEER NAME MS`, one per
+kernel). Rounds
 alternate, so a clock that drifts shifts every kernel alike; the table at
 the end has the median of the rounds' medians and each variant as % of the
 lesson's kernel, then the rows for assets/measured-h100.tsv.
@@ -91,9 +92,7 @@ def main():
             for n, x in b.items():
                 t.setdefault((f"L{n}", s), []).append(x["ms"])
                 t.setdefault((f"L{n} cuBLAS", s), []).append(x["cublas_ms"])
-            for v in VARIANTS:
-                ms, _ = run_variant(paths[v[0]], v, s)
-                t.setdefault((v[0], s), []).append(ms)
+            # The peer right after bench, so the two meet the GPU in the same state.
             if a.peer:
                 r = sh(f"{a.peer} {s}")
                 for line in r.stdout.splitlines():
@@ -103,6 +102,9 @@ def main():
                         peers += [w[1]] if w[1] not in peers else []
                 if r.returncode:
                     sys.exit(f"--peer failed: {r.stdout}{r.stderr}")
+            for v in VARIANTS:
+                ms, _ = run_variant(paths[v[0]], v, s)
+                t.setdefault((v[0], s), []).append(ms)
             print(f"round {rnd + 1} size {s} done", flush=True)
     med = {k: statistics.median(v) for k, v in t.items()}
     gpu = sh("nvidia-smi --query-gpu=name,driver_version --format=csv,noheader").stdout.strip()

@@ -200,7 +200,17 @@ static int persistent_grid(run_state *s, const run_request *rq, run_result *res)
 				 res->gpu);
 			return -1;
 		}
-		wave = (unsigned long long)clusters * cs;
+		/* Tiles go to clusters round-robin, and a round that is partly empty
+		 * takes as long as a full one: launch no more clusters than the
+		 * fewest rounds need (4096³ on an H100: 64 of the 66 that fit, 4
+		 * rounds either way). The idle SMs leave their share of power and
+		 * L2 bandwidth to the busy ones; measured faster at 4096³ and 8192³
+		 * (docs/benchmarks.md, lesson 10). Lessons without clusters keep one
+		 * block per SM slot, as they were measured. */
+		unsigned long long ctiles = rounded / cs, rounds = (ctiles + (unsigned)clusters - 1) / (unsigned)clusters;
+		/* No tile count (run --ptx --grid persistent): every cluster that fits. */
+		unsigned long long used = ctiles ? (ctiles + rounds - 1) / rounds : (unsigned long long)clusters;
+		wave = used * cs;
 		tiles = rounded;
 	}
 	res->grid[0] = (unsigned)(tiles && tiles < wave ? tiles : wave ? wave : 1);
