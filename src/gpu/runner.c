@@ -353,29 +353,41 @@ static int verify(run_state *s, const run_request *rq, run_result *res, size_t n
 	return 0;
 }
 
-/* Median time of a launch, in ms; which = 0 ours, 1 cuBLAS. */
-static int time_it(run_state *s, const run_request *rq, int which, int repeats, double *ms, run_result *res)
+/* One timed launch, in ms; which = 0 ours, 1 cuBLAS. */
+static int time_once(run_state *s, const run_request *rq, int which, double *ms, run_result *res)
 {
 	const cuda_api *cu = s->cu;
-	double *t = calloc((size_t)repeats, sizeof *t);
-	for (int i = 0; i < repeats; i++) {
-		cu->EventRecord(s->e0, NULL);
-		CUresult r = which ? (reference(s, rq, s->R) ? CUDA_ERROR_LAUNCH_FAILED : CUDA_SUCCESS) : launch(s, rq, res);
-		cu->EventRecord(s->e1, NULL);
-		if (r == CUDA_SUCCESS)
-			r = cu->EventSynchronize(s->e1);
-		if (r != CUDA_SUCCESS) {
-			set_cuda_error(res, r, which ? "cuBLAS failed while timing" : "the kernel failed while timing");
-			free(t);
-			return -1;
-		}
-		float f = 0;
-		cu->EventElapsedTime(&f, s->e0, s->e1);
-		t[i] = f;
+	cu->EventRecord(s->e0, NULL);
+	CUresult r = which ? (reference(s, rq, s->R) ? CUDA_ERROR_LAUNCH_FAILED : CUDA_SUCCESS) : launch(s, rq, res);
+	cu->EventRecord(s->e1, NULL);
+	if (r == CUDA_SUCCESS)
+		r = cu->EventSynchronize(s->e1);
+	if (r != CUDA_SUCCESS) {
+		set_cuda_error(res, r, which ? "cuBLAS failed while timing" : "the kernel failed while timing");
+		return -1;
 	}
-	*ms = util_median(t, repeats);
-	free(t);
+	float f = 0;
+	cu->EventElapsedTime(&f, s->e0, s->e1);
+	*ms = f;
 	return 0;
+}
+
+/* Ours and cuBLAS, alternating launch by launch, so that a clock which
+ * drifts (a GPU warming up to its power limit) weighs on both alike; the
+ * medians go to res. */
+static int time_both(run_state *s, const run_request *rq, int repeats, run_result *res)
+{
+	int blas = s->cu->blas != NULL;
+	double *t = xcalloc((size_t)repeats * 2, sizeof *t);
+	int rc = 0;
+	for (int i = 0; i < repeats && !rc; i++)
+		rc = time_once(s, rq, 0, &t[i], res) || (blas && time_once(s, rq, 1, &t[repeats + i], res));
+	if (!rc) {
+		res->ms = util_median(t, repeats);
+		res->cublas_ms = blas ? util_median(t + repeats, repeats) : 0;
+	}
+	free(t);
+	return rc ? -1 : 0;
 }
 
 /* Before the JIT: a pair of types cuBLAS has a reference for, and a cluster
@@ -524,13 +536,10 @@ void runner_run(const run_request *rq, run_result *res)
 		if (launch(&s, rq, res) != CUDA_SUCCESS) /* a second warm-up at full clocks */
 			repeats = 3;
 		res->repeats = repeats;
-		if (time_it(&s, rq, 0, repeats, &res->ms, res))
-			goto out;
-		if (cu->blas) {
+		if (cu->blas)
 			reference(&s, rq, s.R); /* warm up cuBLAS's own kernels */
-			if (time_it(&s, rq, 1, repeats, &res->cublas_ms, res))
-				goto out;
-		}
+		if (time_both(&s, rq, repeats, res))
+			goto out;
 		double flop = 2.0 * (double)rq->M * (double)rq->N * (double)rq->K;
 		res->gflops = flop / (res->ms * 1e-3) / 1e9;
 		res->cublas_gflops = res->cublas_ms > 0 ? flop / (res->cublas_ms * 1e-3) / 1e9 : 0;
