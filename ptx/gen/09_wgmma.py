@@ -227,6 +227,7 @@ class Gen:
         w("\tcvta.param.u64  %tmA, %tmA;                // generic address of the tensor map")
         w("\tmov.b64         %tmB, tmB;")
         w("\tcvta.param.u64  %tmB, %tmB;")
+        self.producer_setup()
         w("\tmov.u32         %stage, 0;")
         w("\tmov.u32         %phase, 0;")
         w("P_TILE:")
@@ -235,8 +236,7 @@ class Gen:
         self.tile_coords()
         w("\tmov.u32         %kt, 0;")
         w("P_K:")
-        w("\t// Wait until both consumers have released this slot. A fresh barrier counts as")
-        w("\t// released in the phase before its first, so the first round does not wait.")
+        self.empty_comment()
         w(f"\tmad.lo.u32      %empty, %stage, 8, %bars;")
         w(f"\tadd.u32         %empty, %empty, {8 * S};")
         w("\txor.b32         %x, %phase, 1;")
@@ -244,19 +244,13 @@ class Gen:
         w("\tmad.lo.u32      %full, %stage, 8, %bars;")
         w(f"\tmad.lo.u32      %sA, %stage, {STAGE}, %ring;")
         w(f"\tadd.u32         %sB, %sA, {A_BYTES};")
-        w(f"\t// Arrive on full[stage] and tell it to wait for {STAGE} more bytes: the phase")
-        w("\t// completes when the four copies below have all landed.")
+        self.full_comment()
         w(f"\tmbarrier.arrive.expect_tx.shared::cta.b64 _, [%full], {STAGE};")
         w(f"\tshl.b32         %kx, %kt, {log2(BK)};")
         w(f"\t// A: rows m0..m0+{BM - 1}, columns kx..kx+{BK - 1}; coordinates are innermost first.")
         w("\tcp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes")
         w("\t                [%sA], [%tmA, {%kx, %m0}], [%full];")
-        w(f"\t// B: rows kx..kx+{BK - 1}, {BN // 64} boxes of 64 columns (128 bytes, the widest a 128-byte swizzle takes).")
-        for j in range(BN // 64):
-            w(f"\tadd.u32         %x, %n0, {64 * j};")
-            w(f"\tadd.u32         %y, %sB, {BBOX * j};")
-            w("\tcp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes")
-            w("\t                [%y], [%tmB, {%x, %kx}], [%full];")
+        self.load_b()
         self.advance()
         w("\tadd.u32         %kt, %kt, 1;")
         w("\tsetp.lt.u32     %p, %kt, %kTiles;")
@@ -265,6 +259,29 @@ class Gen:
         w("\tbra             P_TILE;")
         w("// @end")
         w("")
+
+    # The producer's parts that lesson 10's generator changes.
+
+    def producer_setup(self):
+        """Registers the copies need, set once."""
+
+    def empty_comment(self):
+        self.w("\t// Wait until both consumers have released this slot. A fresh barrier counts as")
+        self.w("\t// released in the phase before its first, so the first round does not wait.")
+
+    def full_comment(self):
+        self.w(f"\t// Arrive on full[stage] and tell it to wait for {STAGE} more bytes: the phase")
+        self.w("\t// completes when the four copies below have all landed.")
+
+    def load_b(self):
+        """B's k-slice of this stage: four boxes of 64 columns."""
+        w = self.w
+        w(f"\t// B: rows kx..kx+{BK - 1}, {BN // 64} boxes of 64 columns (128 bytes, the widest a 128-byte swizzle takes).")
+        for j in range(BN // 64):
+            w(f"\tadd.u32         %x, %n0, {64 * j};")
+            w(f"\tadd.u32         %y, %sB, {BBOX * j};")
+            w("\tcp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes")
+            w("\t                [%y], [%tmB, {%x, %kx}], [%full];")
 
     def wgmma(self, kk):
         w = self.w

@@ -205,70 +205,40 @@ class Gen(L9.Gen):
             w(f"\tshl.b32         %m0, %m0, {log2(self.CL)};         // the cluster's first row ...")
             w(f"\tmad.lo.u32      %m0, %rank, {BM}, %m0;       // ... and this block's")
 
-    def producer(self):
-        w, S = self.w, self.S
-        w("// @producer")
-        if self.a.setmaxnreg:
-            w("\tsetmaxnreg.dec.sync.aligned.u32 40;")
-        w("\t@!%leader bra   DONE;                      // one thread issues every copy")
-        w("\tmov.b64         %tmA, tmA;")
-        w("\tcvta.param.u64  %tmA, %tmA;")
-        w("\tmov.b64         %tmB, tmB;")
-        w("\tcvta.param.u64  %tmB, %tmB;")
+    def producer_setup(self):
         if self.MC:
-            w(f"\tmov.b16         %mask, {(1 << self.CL) - 1};                 // both blocks of the cluster")
-        w("\tmov.u32         %stage, 0;")
-        w("\tmov.u32         %phase, 0;")
-        w("P_TILE:")
-        w("\tsetp.ge.u32     %p, %tile, %tiles;")
-        w("\t@%p bra         DONE;")
-        self.tile_coords()
-        w("\tmov.u32         %kt, 0;")
-        w("P_K:")
-        if self.MC:
-            w("\t// Wait until the consumers of BOTH blocks have released this slot: this")
-            w("\t// block's copies of B land in the partner's shared memory too.")
-        w(f"\tmad.lo.u32      %empty, %stage, 8, %bars;")
-        w(f"\tadd.u32         %empty, %empty, {8 * S};")
-        w("\txor.b32         %x, %phase, 1;")
-        self.wait("P_WAIT", "%empty", "%x")
-        w("\tmad.lo.u32      %full, %stage, 8, %bars;")
-        w(f"\tmad.lo.u32      %sA, %stage, {STAGE}, %ring;")
-        w(f"\tadd.u32         %sB, %sA, {A_BYTES};")
-        w(f"\t// A whole stage, {STAGE} bytes, lands here: this block's A and all of B's boxes,")
-        w("\t// half of them sent by the partner when B is multicast." if self.MC else
-          "\t// every copy issued by this thread.")
-        w(f"\tmbarrier.arrive.expect_tx.shared::cta.b64 _, [%full], {STAGE};")
-        w(f"\tshl.b32         %kx, %kt, {log2(BK)};")
-        w("\tcp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes")
-        w("\t                [%sA], [%tmA, {%kx, %m0}], [%full];")
-        nbox = BN // 64
-        if self.MC:
-            half = nbox // self.CL
-            w(f"\t// B: this block's {half} of the {nbox} boxes, to both blocks (same offsets, same mbarrier).")
-            w(f"\tmul.lo.u32      %x, %rank, {64 * half};")
-            w("\tadd.u32         %x, %x, %n0;")
-            w(f"\tmad.lo.u32      %y, %rank, {BBOX * half}, %sB;")
-            for j in range(half):
-                if j:
-                    w("\tadd.u32         %x, %x, 64;")
-                    w(f"\tadd.u32         %y, %y, {BBOX};")
-                w("\tcp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.multicast::cluster")
-                w("\t                [%y], [%tmB, {%x, %kx}], [%full], %mask;")
-        else:
-            for j in range(nbox):
-                w(f"\tadd.u32         %x, %n0, {64 * j};")
-                w(f"\tadd.u32         %y, %sB, {BBOX * j};")
-                w("\tcp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes")
-                w("\t                [%y], [%tmB, {%x, %kx}], [%full];")
-        self.advance()
-        w("\tadd.u32         %kt, %kt, 1;")
-        w("\tsetp.lt.u32     %p, %kt, %kTiles;")
-        w("\t@%p bra         P_K;")
-        w("\tadd.u32         %tile, %tile, %step;")
-        w("\tbra             P_TILE;")
-        w("// @end")
-        w("")
+            self.w(f"\tmov.b16         %mask, {(1 << self.CL) - 1};                 // both blocks of the cluster")
+
+    def empty_comment(self):
+        if not self.MC:
+            super().empty_comment()
+            return
+        self.w("\t// Wait until the consumers of BOTH blocks have released this slot: this")
+        self.w("\t// block's copies of B land in the partner's shared memory too.")
+
+    def full_comment(self):
+        if not self.MC:
+            super().full_comment()
+            return
+        self.w(f"\t// A whole stage, {STAGE} bytes, lands here: this block's A and all of B's boxes,")
+        self.w("\t// half of them sent by the partner.")
+
+    def load_b(self):
+        if not self.MC:
+            super().load_b()
+            return
+        w, nbox = self.w, BN // 64
+        half = nbox // self.CL
+        w(f"\t// B: this block's {half} of the {nbox} boxes, to both blocks (same offsets, same mbarrier).")
+        w(f"\tmul.lo.u32      %x, %rank, {64 * half};")
+        w("\tadd.u32         %x, %x, %n0;")
+        w(f"\tmad.lo.u32      %y, %rank, {BBOX * half}, %sB;")
+        for j in range(half):
+            if j:
+                w("\tadd.u32         %x, %x, 64;")
+                w(f"\tadd.u32         %y, %y, {BBOX};")
+            w("\tcp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.multicast::cluster")
+            w("\t                [%y], [%tmB, {%x, %kx}], [%full], %mask;")
 
     def release(self, pred, addr):
         """A stage back to its producers: in this block, or with multicast in both
