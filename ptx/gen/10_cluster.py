@@ -137,7 +137,7 @@ class Gen(L9.Gen):
     def decls(self):
         super().decls()
         w = self.w
-        w("\t.reg .u32  %rank, %peer, %nSuperM;")
+        w("\t.reg .u32  %rank;")
         if self.MC:
             w("\t.reg .b16  %mask;")
         if self.TMA:
