@@ -58,7 +58,7 @@ def run_variant(path, v, size):
         sys.exit(f"{name}: {cmd}\n{r.stdout}{r.stderr}")
     if j.get("verified") is not True:
         sys.exit(f"{name} at {size}: not verified: {j.get('message')}")
-    return j["ms"], j.get("cublas_ms")
+    return j["ms"]
 
 
 def bench(size):
@@ -103,8 +103,7 @@ def main():
                 if r.returncode:
                     sys.exit(f"--peer failed: {r.stdout}{r.stderr}")
             for v in VARIANTS:
-                ms, _ = run_variant(paths[v[0]], v, s)
-                t.setdefault((v[0], s), []).append(ms)
+                t.setdefault((v[0], s), []).append(run_variant(paths[v[0]], v, s))
             print(f"round {rnd + 1} size {s} done", flush=True)
     med = {k: statistics.median(v) for k, v in t.items()}
     gpu = sh("nvidia-smi --query-gpu=name,driver_version --format=csv,noheader").stdout.strip()

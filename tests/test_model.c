@@ -527,6 +527,33 @@ static void bound_follows_ridge(void **state)
 	assert_float_equal(r.predicted_ms, 1e3 * r.flops / 19.5e12, 1e-9);
 }
 
+/* Lesson 10's model on the A100 (108 SMs, one 384-thread block of 168
+ * registers per SM): multicast halves B's L2 loads, and the tile-order keys
+ * count the panels one round of 108 running tiles reads, worked by hand. */
+static void cluster_traffic_and_tile_order(void **state)
+{
+	(void)state;
+	lesson l = make("cluster", "cluster", "BM=128 BN=256 BK=64 CM=2 MC=1 G=8", "384", "1", "BM", "BN", "100000", 168);
+	l.dt = l.out = DTYPE_BF16;
+	model_result r = run(&l, NULL, 4096);
+	/* Per output: K/256 of A and K/(128·2) of B. */
+	assert_float_equal(r.global.loads_per_output, 4096.0 / 256 + 4096.0 / 256, 1e-9);
+	assert_int_equal(r.out_bytes, 2);
+	/* 512 tiles, 108 at a time: 5 rounds. Bands of 8 cluster rows = 16 block
+	 * rows: a round spans 16 rows × ceil(108/16) = 7 columns of tiles. */
+	double wave = (16.0 * 128 + 7.0 * 256) * 4096 * 2;
+	assert_float_equal(r.wave_bytes, wave, 1e-3);
+	assert_float_equal(r.order_dram_bytes, 5 * wave + 4096.0 * 4096 * 2, 1e-3);
+	/* Without multicast each block loads all of B; row by row a round spans
+	 * ceil(108/16) = 7 whole block rows and all 16 columns. */
+	expr_env ov = {0};
+	expr_set(&ov, "MC", 0);
+	expr_set(&ov, "G", 0);
+	r = run(&l, &ov, 4096);
+	assert_float_equal(r.global.loads_per_output, 4096.0 / 256 + 4096.0 / 128, 1e-9);
+	assert_float_equal(r.wave_bytes, (7.0 * 128 + 16.0 * 256) * 4096 * 2, 1e-3);
+}
+
 /* The shipped lessons, run through the emulator (which executes their PTX):
  * for every kernel whose global loads use each byte of a sector once (all
  * but lessons 1 and 2, which rely on broadcasts), the sectors the emulator
@@ -634,6 +661,7 @@ int main(void)
 		cmocka_unit_test(mma_uses_tensor_peak),
 		cmocka_unit_test(warptile_counts),
 		cmocka_unit_test(wgmma_without_requests),
+		cmocka_unit_test(cluster_traffic_and_tile_order),
 		cmocka_unit_test(bound_follows_ridge),
 		cmocka_unit_test(keys_and_values),
 		cmocka_unit_test(shipped_lessons_match_emulator),

@@ -188,6 +188,9 @@ static const struct {
 	{"STAGES", 1, 32},   /* pipeline stages */
 	{"VW", 1, 16},       /* elements per vector access */
 	{"WNITER", 1, 64},   /* warp-tile iterations */
+	{"CM", 1, 8},        /* blocks per cluster along M (8: the portable cluster size) */
+	{"MC", 0, 1},        /* B multicast across the cluster: off or on */
+	{"G", 0, 4096},      /* bands of G cluster rows; 0 is row by row */
 };
 #define PARAM_LO 1
 #define PARAM_HI 4096

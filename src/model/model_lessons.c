@@ -294,7 +294,9 @@ static void wgmma_warp(const expr_env *e, warp_view *w)
  * the whole slice. */
 static void cluster_traffic(const expr_env *e, model_traffic *t)
 {
-	double bm = (double)P(e, "BM"), bn = (double)P(e, "BN"), cm = P(e, "MC") > 0 ? (double)P(e, "CM") : 1;
+	long long mc = 1; /* P() reads 0 as 1, so the on/off switch is read as it is */
+	expr_get(e, "MC", &mc);
+	double bm = (double)P(e, "BM"), bn = (double)P(e, "BN"), cm = mc > 0 ? (double)P(e, "CM") : 1;
 	*t = (model_traffic){.gl_A = 1 / bn, .gl_B = 1 / (bm * cm), .sh_A = 1 / bn, .sh_B = 1.0 / 64,
 			     .sh_stores = 1 / bn + 1 / bm, .k_per_op = 16, .smem_operands = 1};
 }
