@@ -67,18 +67,6 @@ static void gpu_label(const ui_app *a, int with_sm, char *s, size_t len)
 	snprintf(s, len, "%s%s%s", gpu, sm, a->gpu_live ? "" : a->offline ? " (model; no GPU here)" : " (model)");
 }
 
-/* "f16→f32" ("f16->f32" in ASCII mode), or "f32" alone: the lesson's types. */
-static void types_label(const lesson *l, int ascii, char *buf, size_t len)
-{
-	char t[32];
-	dtype_pair_name(l->dt, l->out, t, sizeof t);
-	const char *arrow = strstr(t, "→");
-	if (ascii && arrow)
-		snprintf(buf, len, "%.*s->%s", (int)(arrow - t), t, arrow + strlen("→"));
-	else
-		snprintf(buf, len, "%s", t);
-}
-
 /* The header: the lesson and its title, the size, the GPU (what the numbers
  * are for, never dropped) and the what-ifs. Where it does not fit, sm_XY
  * goes, then the word "Lesson", then the end of the title. */
@@ -96,7 +84,7 @@ static void header(const ui_app *a, ui_frame *f)
 		snprintf(head, sizeof head, " %s%d/%d %s%s", v < 2 ? "Lesson " : "", l->number, last, l->title,
 			 a->ptx[a->lesson].edited ? " [edited]" : "");
 		char types[32];
-		types_label(l, a->ascii, types, sizeof types);
+		dtype_pair_name(l->dt, l->out, types, sizeof types); /* "f16→f32" (ASCII: the frame maps the arrow) */
 		int n = snprintf(tail, sizeof tail, " | %s %s | %s", size, types, gpu);
 		for (int i = 0; i < a->whatif.n && n > 0 && n < (int)sizeof tail - 40; i++)
 			n += snprintf(tail + n, sizeof tail - (size_t)n, "%s%s=%lld", i ? " " : " | what-if ",
