@@ -24,9 +24,16 @@ static access_counts strided(access_kind kind, int64_t base, int64_t stride, uin
 
 static unsigned sectors(int64_t stride, uint32_t mask, int bytes)
 {
-	access_counts c = strided(ACCESS_GLOBAL_LOAD, 0, stride, mask, bytes);
-	assert_int_equal(c.wavefronts, 0);
+	access_counts c = strided(ACCESS_GLOBAL_STORE, 0, stride, mask, bytes);
+	assert_int_equal(c.wavefronts, 0); /* stores: sectors only */
+	assert_int_equal(strided(ACCESS_GLOBAL_LOAD, 0, stride, mask, bytes).sectors, c.sectors);
 	return c.sectors;
+}
+
+/* L1 wavefronts of a global load: one per 128-byte line. */
+static unsigned lines(int64_t base, int64_t stride, uint32_t mask, int bytes)
+{
+	return strided(ACCESS_GLOBAL_LOAD, base, stride, mask, bytes).wavefronts;
 }
 
 static unsigned wavefronts(access_kind kind, int64_t stride, int bytes, unsigned *ideal)
@@ -49,6 +56,22 @@ static void global_sectors(void **state)
 	/* a 16-byte piece across a sector boundary counts both sectors */
 	access_counts c = strided(ACCESS_GLOBAL_STORE, 24, 0, 0x1, 16);
 	assert_int_equal(c.sectors, 2);
+}
+
+/* The strides scripts/gpu-l1.sh measured on the H100 (per request:
+ * l1tex__data_pipe_lsu_wavefronts_mem_lgds), and what follows from the rule. */
+static void global_load_wavefronts(void **state)
+{
+	(void)state;
+	assert_int_equal(lines(0, 4, ALL, 4), 1);       /* measured: 128 contiguous bytes */
+	assert_int_equal(lines(0, 32, ALL, 4), 8);      /* measured: a sector each, 4 to a line */
+	assert_int_equal(lines(0, 128, ALL, 4), 32);    /* measured: a line each */
+	assert_int_equal(lines(0, 16384, ALL, 4), 32);  /* measured: lesson 1's A at K = 4096 */
+	assert_int_equal(lines(0, 0, ALL, 4), 1);       /* one word for all */
+	assert_int_equal(lines(0, 16, ALL, 16), 4);     /* 512 contiguous bytes */
+	assert_int_equal(lines(64, 4, ALL, 4), 2);      /* 128 bytes across a line boundary */
+	assert_int_equal(lines(0, 128, 0x0000000f, 4), 4);
+	assert_int_equal(lines(0, 4, 0, 4), 0);         /* no lane */
 }
 
 static void shared_banks(void **state)
@@ -147,6 +170,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(global_sectors),
+		cmocka_unit_test(global_load_wavefronts),
 		cmocka_unit_test(shared_banks),
 		cmocka_unit_test(pairs_only_for_loads),
 		cmocka_unit_test(ldmatrix_rows),

@@ -63,6 +63,14 @@ static unsigned count_sectors(const int64_t addr[32], uint32_t mask, int bytes)
 	return (unsigned)distinct_units(addr, mask, bytes, 32, s);
 }
 
+/* A line's sectors go through the L1 data stage together, one line a
+ * wavefront (access.h gives the measurement). */
+static unsigned count_lines(const int64_t addr[32], uint32_t mask, int bytes)
+{
+	int64_t s[32 * SECTORS_PER_LANE];
+	return (unsigned)distinct_units(addr, mask, bytes, 128, s);
+}
+
 /* Every active lane has the address of lane l ^ x, where that lane is active. */
 static int pairs_uniform(const int64_t addr[32], uint32_t mask, int x)
 {
@@ -110,9 +118,11 @@ int access_count(access_kind kind, const int64_t addr[32], uint32_t mask, int by
 		bytes = 16;
 	if ((unsigned)kind >= ACCESS_KIND_COUNT || bytes < 1 || bytes > ACCESS_MAX_BYTES)
 		return -1;
-	if (kind == ACCESS_GLOBAL_LOAD || kind == ACCESS_GLOBAL_STORE)
+	if (kind == ACCESS_GLOBAL_LOAD || kind == ACCESS_GLOBAL_STORE) {
 		out->sectors = count_sectors(addr, mask, bytes);
-	else
+		if (kind == ACCESS_GLOBAL_LOAD)
+			out->wavefronts = count_lines(addr, mask, bytes);
+	} else
 		count_wavefronts(kind, addr, mask, bytes, out);
 	return 0;
 }

@@ -21,7 +21,7 @@ typedef enum {
 /* The counts of one request, as Nsight Compute defines them. */
 typedef struct {
 	unsigned sectors;    /* global: distinct 32-byte sectors the active lanes touch (0 for shared) */
-	unsigned wavefronts; /* shared: passes the banks need (0 for global) */
+	unsigned wavefronts; /* shared: passes the banks need; global load: L1 data-stage wavefronts, one per line */
 	unsigned ideal;      /* shared: passes with no bank conflict; conflicts = wavefronts - ideal */
 } access_counts;
 
@@ -31,7 +31,13 @@ typedef struct {
  *
  * The rules, the same for every caller:
  *  - Global: the distinct 32-byte sectors (address / 32, rounded down) that
- *    the active lanes' bytes fall in (l1tex__t_sectors per request).
+ *    the active lanes' bytes fall in (l1tex__t_sectors per request). A
+ *    global load also counts its L1 data-stage wavefronts: one per distinct
+ *    128-byte line, whatever the lines' addresses (measured on the H100 with
+ *    scripts/gpu-l1.sh: 32 lanes one word each 128 B to 64 KiB apart cost 32
+ *    l1tex__data_pipe_lsu_wavefronts_mem_lgds per request, 32 B apart 8, a
+ *    coalesced 128 B 1; the pipe serves one a cycle per SM). Stores count
+ *    sectors only.
  *  - Shared: 32 banks of 4 bytes; word w is in bank w % 32. A request is
  *    served 128 bytes per pass, so lanes go in groups: 32 lanes for accesses
  *    of up to 4 bytes, 16 for 8 bytes, 8 for 16 bytes or more. For a shared

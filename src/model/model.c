@@ -63,7 +63,7 @@ static int ptx_static_smem(const char *ptx_path)
 
 /* Wavefronts of the L1/shared data path per output per unit of K: each warp
  * request of `per_output` elements per lane-vector `vec` takes `passes`
- * wavefronts (a global load at least one per 4 sectors, 128 bytes). NAN
+ * wavefronts (a global load one per 128-byte line it touches). NAN
  * passes (no such access) add nothing. */
 static double wavefronts_per_output(double per_output, int vec, double passes)
 {
@@ -96,8 +96,8 @@ static void level_bounds(model_result *r, const model_traffic *t, const model_wa
 		l2 = square < l2 ? square : l2;
 	}
 	r->l2_min_bytes = l2;
-	double wf = wavefronts_per_output(t->gl_A, w->gvec_A, ceil(w->sectors_A / 4)) +
-		    wavefronts_per_output(t->gl_B, w->gvec_B, ceil(w->sectors_B / 4)) +
+	double wf = wavefronts_per_output(t->gl_A, w->gvec_A, w->gwavefronts_A) +
+		    wavefronts_per_output(t->gl_B, w->gvec_B, w->gwavefronts_B) +
 		    wavefronts_per_output(t->sh_A, w->svec_A, w->wavefronts_A) +
 		    wavefronts_per_output(t->sh_B, w->svec_B, w->wavefronts_B);
 	if (t->smem_operands) /* the tensor cores read the tiles, 128 bytes a pass */
@@ -347,6 +347,8 @@ int model_compute(const lesson *l, const expr_env *overrides, long long M, long 
 	model_lessons_warp(m, &menv, r->elem_bytes, &w);
 	r->sectors_A = w.sectors_A;
 	r->sectors_B = w.sectors_B;
+	r->gwavefronts_A = w.gwavefronts_A;
+	r->gwavefronts_B = w.gwavefronts_B;
 	r->wavefronts_A = w.wavefronts_A;
 	r->wavefronts_B = w.wavefronts_B;
 
@@ -418,6 +420,8 @@ static const key_def keys[] = {
 	{"bytes.dram_ideal", T_DBL, R(dram_ideal_bytes), F_BYTES, "A and B once, C once"},
 	{"sectors_per_request.A", T_DBL, R(sectors_A), F_SECT, "32-byte sectors per warp load of A"},
 	{"sectors_per_request.B", T_DBL, R(sectors_B), F_SECT, "32-byte sectors per warp load of B"},
+	{"gwavefronts.A", T_DBL, R(gwavefronts_A), F_SECT, "L1 wavefronts per warp load of A from global memory (one per 128-byte line)"},
+	{"gwavefronts.B", T_DBL, R(gwavefronts_B), F_SECT, "L1 wavefronts per warp load of B from global memory (one per 128-byte line)"},
 	{"wavefronts.A", T_DBL, R(wavefronts_A), F_SECT, "shared wavefronts per warp read of A"},
 	{"wavefronts.B", T_DBL, R(wavefronts_B), F_SECT, "shared wavefronts per warp read of B"},
 	{"unit", T_STR, R(unit), F_STR, "fp32 or tensor"},

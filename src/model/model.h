@@ -41,6 +41,7 @@ typedef struct {
 
 	/* Warp view of one request in the main loop. */
 	double sectors_A, sectors_B;        /* 32-byte sectors per global load request */
+	double gwavefronts_A, gwavefronts_B; /* L1 data-stage wavefronts per global load request (one per 128-byte line) */
 	double wavefronts_A, wavefronts_B;  /* shared-memory wavefronts per request (1 = no conflict; 0 = no shared) */
 
 	/* Roofline. */

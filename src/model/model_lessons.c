@@ -390,21 +390,38 @@ static int64_t lane_addr(const warp_access *a, int l, int elem)
 	return (int64_t)((row * ld + col) * e);
 }
 
-/* Sectors of a global access or wavefronts of a shared one, per request;
- * NAN when the kernel has no such access or a lane would move more bytes
- * than any instruction can. */
-static double warp_count(const warp_access *a, int elem)
+/* One request's counts (model/access.h has the rules); 0 when the kernel
+ * has no such access or a lane would move more bytes than any instruction
+ * can, and then *ok is 0. */
+static access_counts warp_counts(const warp_access *a, int elem, int *ok)
 {
+	access_counts c = {0};
 	long long bytes = (long long)a->vec * elem;
+	*ok = 0;
 	if (!a->active || bytes < 1 || bytes > ACCESS_MAX_BYTES)
-		return NAN;
+		return c;
 	int64_t addr[32];
 	for (int l = 0; l < 32; l++)
 		addr[l] = lane_addr(a, l, elem);
-	access_counts c;
-	if (access_count(a->kind, addr, 0xffffffffu, (int)bytes, &c) < 0)
-		return NAN;
-	return a->kind == ACCESS_GLOBAL_LOAD || a->kind == ACCESS_GLOBAL_STORE ? c.sectors : c.wavefronts;
+	*ok = access_count(a->kind, addr, 0xffffffffu, (int)bytes, &c) == 0;
+	return c;
+}
+
+/* Sectors and L1 wavefronts of a global load, per request (NAN: none). */
+static void global_counts(const warp_access *a, int elem, double *sectors, double *wavefronts)
+{
+	int ok;
+	access_counts c = warp_counts(a, elem, &ok);
+	*sectors = ok ? c.sectors : NAN;
+	*wavefronts = ok ? c.wavefronts : NAN;
+}
+
+/* Wavefronts of a shared access, per request (NAN: none). */
+static double shared_wavefronts(const warp_access *a, int elem)
+{
+	int ok;
+	access_counts c = warp_counts(a, elem, &ok);
+	return ok ? c.wavefronts : NAN;
 }
 
 void model_lessons_warp(const model_def *m, const expr_env *env, int elem_bytes, model_warp *out)
@@ -413,10 +430,10 @@ void model_lessons_warp(const model_def *m, const expr_env *env, int elem_bytes,
 	memset(&w, 0, sizeof w);
 	m->warp(env, &w);
 	int sh = w.sh_elem ? w.sh_elem : elem_bytes;
-	out->sectors_A = warp_count(&w.gA, elem_bytes);
-	out->sectors_B = warp_count(&w.gB, elem_bytes);
-	out->wavefronts_A = warp_count(&w.sA, sh);
-	out->wavefronts_B = warp_count(&w.sB, sh);
+	global_counts(&w.gA, elem_bytes, &out->sectors_A, &out->gwavefronts_A);
+	global_counts(&w.gB, elem_bytes, &out->sectors_B, &out->gwavefronts_B);
+	out->wavefronts_A = shared_wavefronts(&w.sA, sh);
+	out->wavefronts_B = shared_wavefronts(&w.sB, sh);
 	out->gvec_A = w.gA.active ? w.gA.vec : 0;
 	out->gvec_B = w.gB.active ? w.gB.vec : 0;
 	out->svec_A = w.sA.active ? w.sA.vec : 0;
