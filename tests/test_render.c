@@ -597,9 +597,9 @@ static void test_emulated_counts(void **st)
 	assert_non_null(screen_has("  conflicts    10  bank conflicts"));
 	assert_int_equal(screen_has("smem stores"), 0);
 	assert_non_null(screen_has("12345"));
-	/* The numbers: the model's sectors per request, then the emulator's. */
-	int model = screen_has("sectors A / B"), emu = screen_has("emu sectors    16.5");
-	assert_true(model > 0 && emu == model + 1);
+	/* The numbers: the model's sectors and L1 passes per request, then the emulator's. */
+	int model = screen_has("sectors A / B"), passes = screen_has("L1 passes A/B"), emu = screen_has("emu sectors    16.5");
+	assert_true(model > 0 && passes == model + 1 && emu == passes + 1);
 	assert_non_null(screen_has("emu stores     32"));
 	assert_non_null(screen_has("emu smem rd    1.2  10 conflicts"));
 	assert_non_null(strstr(r.a->msg, "emulated on the CPU at 128^3, verified"));

@@ -238,10 +238,12 @@ static void per_request(ui_lines *t, const model_result *m, int w)
 	} else {
 		pair(v, sizeof v, m->sectors_A, m->sectors_B);
 		ui_lines_kv(t, "sectors A / B|sectors A/B", v, UI_ROLE_EMPH, "32 B each", w);
+		pair(v, sizeof v, m->gwavefronts_A, m->gwavefronts_B);
+		ui_lines_kv(t, "L1 passes A/B|L1 pass A/B", v, UI_ROLE_EMPH, "1 per 128 B line", w);
 	}
 	if (m->wavefronts_A > 0 || m->wavefronts_B > 0) {
 		pair(v, sizeof v, m->wavefronts_A, m->wavefronts_B);
-		ui_lines_kv(t, "wavefronts A/B|wavefr. A/B", v, UI_ROLE_EMPH, "1 = no conflict", w);
+		ui_lines_kv(t, "smem pass A/B|smem A/B", v, UI_ROLE_EMPH, "1 = no conflict", w);
 	}
 }
 
