@@ -399,7 +399,11 @@ static void test_hints_follow_the_bindings(void **st)
 		{UI_MODE_ANSWER, UI_ACT_ANSWER_CHECK, 'K'}, {UI_MODE_ANSWER, UI_ACT_CLOSE, 'C'},
 		{UI_MODE_DIFF, UI_ACT_RESTORE, 'Y'},        {UI_MODE_DIFF, UI_ACT_DIFF_DOWN, 'J'},
 		{UI_MODE_DIFF, UI_ACT_DIFF_UP, 'K'},        {UI_MODE_DIFF, UI_ACT_DIFF_PAGE_DOWN, 'D'},
-		{UI_MODE_DIFF, UI_ACT_CLOSE, 'C'},
+		{UI_MODE_DIFF, UI_ACT_CLOSE, 'C'},          {UI_MODE_NORMAL, UI_ACT_REGION, 'E'},
+		{UI_MODE_NORMAL, UI_ACT_ANSWER, 'I'},       {UI_MODE_NORMAL, UI_ACT_HINT, 'L'},
+		{UI_MODE_NORMAL, UI_ACT_SOLUTION, 'P'},     {UI_MODE_NORMAL, UI_ACT_FOCUS_NEXT, 'D'},
+		{UI_MODE_NORMAL, UI_ACT_ZOOM, 'Z'},         {UI_MODE_NORMAL, UI_ACT_SASS, 'A'},
+		{UI_MODE_NORMAL, UI_ACT_SCROLL_DOWN, 'J'},  {UI_MODE_NORMAL, UI_ACT_SCROLL_UP, 'K'},
 	};
 	static ui_binding t[256];
 	assert_true(ui_nbindings <= (int)ARRAY_LEN(t));
@@ -460,7 +464,8 @@ static void test_hints_follow_the_bindings(void **st)
 				ui_app_select(a, l, p);
 				found = 1;
 			}
-	ui_app_key(a, key_for(UI_MODE_NORMAL, UI_ACT_ANSWER));
+	HAS(screen(a), "I answer  L hint  P worked answer");
+	ui_app_key(a, 'I');
 	assert_int_equal(a->mode, UI_MODE_ANSWER);
 	HAS(screen(a), "K checks, C cancels");
 	ui_app_key(a, 'C');
@@ -497,6 +502,22 @@ static void test_hints_follow_the_bindings(void **st)
 	a->run_was_check = 1;
 	ui_app_run_finished(a, &res);
 	HAS(a->msg, "U runs it");
+
+	/* A page that highlights several regions names the key to the next in the PTX title. */
+	for (int l = 0, found = 0; l < a->course->n && !found; l++)
+		for (int p = 0; p < a->course->l[l].npages && !found; p++)
+			if (a->course->l[l].ptx_path[0] && a->course->l[l].pages[p].nanchors > 1) {
+				ui_app_select(a, l, p);
+				found = 1;
+			}
+	HAS(screen(a), "E: next)");
+	ui_app_key(a, 'Z');
+	HAS(a->msg, "(D: the next one; Z: back)");
+	ui_app_key(a, 'Z');
+	ui_app_key(a, 'A');
+	s = screen(a);
+	if (!strstr(s, "(A: PTX)") && !strstr(s, "(A: machine order)"))
+		fail_msg("the SASS title does not name A:\n%s", s);
 
 	ui_app_resize(a, 40, 8); /* too small for the panes */
 	HAS(screen(a), "press Q.");
