@@ -55,20 +55,29 @@ $(BIN): $(OBJ)
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
 	@echo "  CC    $<"
-	$(Q)$(CC) $(CFLAGS) $(WARN) $(NCURSES_CFLAGS) -Isrc -MMD -MP -c -o $@ $<
+	$(Q)$(CC) $(CPPFLAGS) $(DATADIR_DEF) $(CFLAGS) $(WARN) $(NCURSES_CFLAGS) -Isrc -MMD -MP -c -o $@ $<
 
-# The install prefix the binary falls back to (src/base/util.c util_root).
-$(BUILD)/src/base/util.o: CFLAGS += -DPTXTUTOR_DATADIR='"$(DATADIR)"'
+# The install data path the binary falls back to (src/base/util.c util_root), in
+# its own variable so that a command-line CFLAGS= (packagers, `make asan`) keeps it.
+# util.o depends on a stamp named after DATADIR: a new PREFIX makes a new stamp
+# (the old ones go), so util.o is rebuilt, and an unchanged one keeps `make -q` quiet.
+DATADIR_STAMP := $(BUILD)/datadir-$(firstword $(shell printf '%s' '$(DATADIR)' | cksum))
+$(BUILD)/src/base/util.o: DATADIR_DEF = -DPTXTUTOR_DATADIR='"$(DATADIR)"'
+$(BUILD)/src/base/util.o: $(DATADIR_STAMP)
+$(DATADIR_STAMP):
+	@mkdir -p $(dir $@)
+	$(Q)rm -f $(BUILD)/datadir-*
+	$(Q)printf '%s\n' '$(DATADIR)' >$@
 
 $(BUILD)/fuzz/replay_%: tests/fuzz/%.c tests/fuzz/replay.c tests/fuzz/fuzz.h $(LIBOBJ)
 	@mkdir -p $(dir $@)
 	@echo "  FUZZ  $< (replay)"
-	$(Q)$(CC) $(CFLAGS) $(WARN) $(NCURSES_CFLAGS) -Isrc -Itests/fuzz -o $@ $< tests/fuzz/replay.c $(LIBOBJ) $(LIBS)
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) $(NCURSES_CFLAGS) -Isrc -Itests/fuzz $(LDFLAGS) -o $@ $< tests/fuzz/replay.c $(LIBOBJ) $(LIBS)
 
 $(BUILD)/tests/%: tests/%.c $(LIBOBJ)
 	@mkdir -p $(dir $@)
 	@echo "  TEST  $<"
-	$(Q)$(CC) $(CFLAGS) $(WARN) $(NCURSES_CFLAGS) -Isrc -Itests -o $@ $< $(LIBOBJ) $(CMOCKA_LIBS) $(LIBS)
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) $(NCURSES_CFLAGS) -Isrc -Itests $(LDFLAGS) -o $@ $< $(LIBOBJ) $(CMOCKA_LIBS) $(LIBS)
 
 -include $(OBJ:.o=.d)
 

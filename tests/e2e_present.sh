@@ -109,8 +109,15 @@ sort -n -u "$WORK/named.txt" -o "$WORK/named.txt"
 start hl 160 48 3 --page "$page"
 wait_for hl "@load-tile lines"
 # c moves through the regions; at each stop every PTX line on screen is marked iff it is named.
-ok=0 seen=0
+ok=0 seen=0 stops=0
 for k in $names; do
+	# The PTX title names the region c reached: wait for it, so each stop is checked on its own screen.
+	if ! wait_for hl "@$k lines"; then
+		echo "    | region @$k never shown"
+		ok=1
+		break
+	fi
+	stops=$((stops + 1))
 	cap hl >"$WORK/screen.txt"
 	# PTX rows: a line number, then the mark (▶) or a space, then the code.
 	sed -n 's/^ *\([0-9][0-9]*\)\(▶\| \) .*/\1 \2/p' "$WORK/screen.txt" >"$WORK/rows.txt"
@@ -122,10 +129,9 @@ for k in $names; do
 		seen=$((seen + 1))
 	done <"$WORK/rows.txt"
 	T send-keys -t hl c
-	sleep 0.2
 done
-[ $seen -gt 20 ] || ok=1
-check "present lesson 3's load-tile page marks exactly its named regions ($(echo $names | wc -w) regions, $(wc -l <"$WORK/named.txt") lines)" $ok hl
+[ $seen -gt 20 ] && [ $stops -eq $(echo $names | wc -w) ] && [ $stops -gt 1 ] || ok=1
+check "present lesson 3's load-tile page marks exactly its named regions ($stops of $(echo $names | wc -w) regions, $(wc -l <"$WORK/named.txt") lines)" $ok hl
 stop hl
 
 # ---- g: the menu; 8.2 and Enter go to lesson 8 page 2 ----

@@ -124,4 +124,9 @@ else
 	got=$(cd / && env -u PTXTUTOR_ROOT "$WORK/inst/bin/ptxtutor" list 2>/dev/null | tail -n +2 | wc -l)
 	[ "$got" = "$n" ]
 	check "the installed binary lists every lesson from / too" $?
+	# Its compiled-in fallback is the new prefix's, not the one the tree was built for before.
+	grep -qaF "$WORK/inst/share/ptxtutor" "$WORK/inst/bin/ptxtutor"
+	check "the installed binary falls back to DIR/share/ptxtutor (util.o rebuilt for the new PREFIX)" $?
+	# The install rebuilt the tree's binary for DIR: build it back for its own prefix.
+	make -s -C "$ROOT" --no-print-directory all >/dev/null 2>&1
 fi

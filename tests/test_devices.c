@@ -128,6 +128,28 @@ static void parse_errors(void **state)
 	assert_non_null(strstr(err, "x.tsv:2: 2 fields"));
 }
 
+/* A file saved with CRLF and blank lines reads as the plain one, and an error names its own line. */
+static void crlf_and_blank_lines(void **state)
+{
+	(void)state;
+	gpu_table t;
+	char err[256];
+	const char *hdr = "key\tname\tcc\tsms\tclock_mhz\tfp32_tflops\ttensor_tflops\tbw_gbs\tl2_kb\tsmem_per_sm\t"
+			  "smem_per_block\tsmem_optin\tsmem_reserved\tregs_per_sm\tregs_per_block\tmax_threads_per_sm\t"
+			  "max_threads_per_block\tmax_warps_per_sm\tmax_blocks_per_sm\tsource\r\n";
+	const char *row = "\t8.6\t10\t1000\t1.5\t0\t100\t1024\t102400\t49152\t101376\t1024\t65536\t65536\t1536\t1024\t48\t16\tmade up\r\n";
+	char text[2048];
+	snprintf(text, sizeof text, "# c\r\n\r\n%s\r\nx1\tOne%s\r\n   \r\nx2\tTwo%s", hdr, row, row);
+	assert_int_equal(devices_parse(&t, "x.tsv", text, err, sizeof err), 2);
+	assert_string_equal(t.g[1].key, "x2");
+	assert_string_equal(t.g[1].source, "made up"); /* the last column has no '\r' */
+	assert_int_equal(t.g[1].max_blocks_per_sm, 16);
+	/* The same with line 8 a duplicate of line 5. */
+	snprintf(text, sizeof text, "# c\r\n\r\n%s\r\nx1\tOne%s\r\n\r\nx1\tAgain%s", hdr, row, row);
+	assert_int_equal(devices_parse(&t, "x.tsv", text, err, sizeof err), -1);
+	assert_non_null(strstr(err, "x.tsv:8: key 'x1' appears twice"));
+}
+
 /* A live H100 from the driver: limits known, peaks and source filled in. */
 static void complete_live(void **state)
 {
@@ -180,6 +202,7 @@ int main(void)
 		cmocka_unit_test(a100_rows),
 		cmocka_unit_test(lookup),
 		cmocka_unit_test(parse_errors),
+		cmocka_unit_test(crlf_and_blank_lines),
 		cmocka_unit_test(complete_live),
 	};
 	return cmocka_run_group_tests(tests, load, NULL);

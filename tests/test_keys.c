@@ -16,6 +16,8 @@
 #include "model/devices.h"
 #include "ui/app.h"
 #include "ui/app_internal.h"
+#include "ui/draw.h"
+#include "ui/frame.h"
 #include "ui/keys.h"
 #include "ui/layout.h"
 
@@ -332,6 +334,200 @@ static void test_every_mode_reachable(void **st)
 	free(a);
 }
 
+/* ---- the hints on screen name the keys the table binds ---- */
+
+/* The shipped names, as the hints have always written them. */
+static void test_key_names(void **st)
+{
+	(void)st;
+	assert_string_equal(ui_key_name(UI_MODE_NORMAL, UI_ACT_CANCEL), "Esc");
+	assert_string_equal(ui_key_name(UI_MODE_NORMAL, UI_ACT_NEXT_PAGE), "Space");
+	assert_string_equal(ui_key_name(UI_MODE_NORMAL, UI_ACT_HELP), "?");
+	assert_string_equal(ui_key_name(UI_MODE_NORMAL, UI_ACT_NEXT_HIT), "N");
+	assert_string_equal(ui_key_name(UI_MODE_HELP, UI_ACT_HELP_DOWN), "j");   /* its hint key, not Down */
+	assert_string_equal(ui_key_name(UI_MODE_WHATIF, UI_ACT_WHATIF_HALVE), "Left");
+	assert_string_equal(ui_key_name(UI_MODE_HELP, UI_ACT_CLOSE), "any other key");
+	assert_string_equal(ui_key_name(UI_MODE_MENU, UI_ACT_MENU_GO), "Enter");
+	assert_string_equal(ui_key_name(UI_MODE_ANSWER, UI_ACT_ANSWER_TYPE), "0"); /* the first of its chars */
+	assert_string_equal(ui_key_name(UI_MODE_SEARCH, UI_ACT_QUIT), "");        /* not bound there */
+}
+
+/* The whole screen as text, one row a line. */
+static const char *screen(const ui_app *a)
+{
+	static char buf[1 << 16];
+	ui_frame f;
+	ui_frame_init(&f, 1, 1);
+	ui_draw(a, &f);
+	size_t o = 0;
+	for (int y = 0; y < f.rows && o + 2 < sizeof buf; y++) {
+		o += (size_t)ui_frame_row_text(&f, y, buf + o, sizeof buf - o - 2);
+		buf[o++] = '\n';
+	}
+	buf[o] = '\0';
+	ui_frame_free(&f);
+	return buf;
+}
+
+#define HAS(text, want)                                                                                                \
+	do {                                                                                                           \
+		if (!strstr((text), (want)))                                                                           \
+			fail_msg("'%s' is not on the screen or in the message:\n%s", (want), (text));                  \
+	} while (0)
+
+/* Every hint that names a key, with the keys rebound in a test table: each
+ * hint follows (no key name is written into a string outside ui/keys.c). */
+static void test_hints_follow_the_bindings(void **st)
+{
+	(void)st;
+	static const struct {
+		ui_mode m;
+		ui_action act;
+		int key;
+	} rebind[] = {
+		{UI_MODE_NORMAL, UI_ACT_HELP, 'H'},         {UI_MODE_NORMAL, UI_ACT_QUIT, 'Q'},
+		{UI_MODE_NORMAL, UI_ACT_NEXT_PAGE, 'V'},    {UI_MODE_NORMAL, UI_ACT_MENU, 'G'},
+		{UI_MODE_NORMAL, UI_ACT_SEARCH, 'F'},       {UI_MODE_NORMAL, UI_ACT_NEXT_LESSON, 'W'},
+		{UI_MODE_NORMAL, UI_ACT_PREV_LESSON, 'B'},  {UI_MODE_NORMAL, UI_ACT_RUN, 'U'},
+		{UI_MODE_NORMAL, UI_ACT_WHATIF, 'T'},       {UI_MODE_NORMAL, UI_ACT_CANCEL, 'X'},
+		{UI_MODE_NORMAL, UI_ACT_NEXT_HIT, 'M'},     {UI_MODE_HELP, UI_ACT_HELP_DOWN, 'J'},
+		{UI_MODE_HELP, UI_ACT_HELP_UP, 'K'},        {UI_MODE_HELP, UI_ACT_HELP_PAGE_DOWN, 'D'},
+		{UI_MODE_WHATIF, UI_ACT_CLOSE, 'C'},        {UI_MODE_WHATIF, UI_ACT_WHATIF_HALVE, 'A'},
+		{UI_MODE_WHATIF, UI_ACT_WHATIF_DOUBLE, 'B'}, {UI_MODE_WHATIF, UI_ACT_WHATIF_RESET, 'Z'},
+		{UI_MODE_MENU, UI_ACT_MENU_GO, 'O'},        {UI_MODE_MENU, UI_ACT_CLOSE, 'C'},
+		{UI_MODE_SEARCH, UI_ACT_SEARCH_GO, UI_KEY_TAB}, {UI_MODE_SEARCH, UI_ACT_CLOSE, UI_KEY_HOME},
+		{UI_MODE_ANSWER, UI_ACT_ANSWER_CHECK, 'K'}, {UI_MODE_ANSWER, UI_ACT_CLOSE, 'C'},
+		{UI_MODE_DIFF, UI_ACT_RESTORE, 'Y'},        {UI_MODE_DIFF, UI_ACT_DIFF_DOWN, 'J'},
+		{UI_MODE_DIFF, UI_ACT_DIFF_UP, 'K'},        {UI_MODE_DIFF, UI_ACT_DIFF_PAGE_DOWN, 'D'},
+		{UI_MODE_DIFF, UI_ACT_CLOSE, 'C'},          {UI_MODE_NORMAL, UI_ACT_REGION, 'E'},
+		{UI_MODE_NORMAL, UI_ACT_ANSWER, 'I'},       {UI_MODE_NORMAL, UI_ACT_HINT, 'L'},
+		{UI_MODE_NORMAL, UI_ACT_SOLUTION, 'P'},     {UI_MODE_NORMAL, UI_ACT_FOCUS_NEXT, 'D'},
+		{UI_MODE_NORMAL, UI_ACT_ZOOM, 'Z'},         {UI_MODE_NORMAL, UI_ACT_SASS, 'A'},
+		{UI_MODE_NORMAL, UI_ACT_SCROLL_DOWN, 'J'},  {UI_MODE_NORMAL, UI_ACT_SCROLL_UP, 'K'},
+	};
+	static ui_binding t[256];
+	assert_true(ui_nbindings <= (int)ARRAY_LEN(t));
+	memcpy(t, ui_bindings, (size_t)ui_nbindings * sizeof *t);
+	for (size_t r = 0; r < ARRAY_LEN(rebind); r++) {
+		int done = 0;
+		for (int i = 0; i < ui_nbindings; i++)
+			if (t[i].mode == rebind[r].m && t[i].act == rebind[r].act) {
+				t[i].keys[0] = rebind[r].key;
+				t[i].keys[1] = 0;
+				t[i].hint = 0;
+				done = 1;
+			}
+		assert_true(done);
+	}
+	ui_keys_use(t, ui_nbindings);
+	ui_app *a = open_app();
+
+	const char *s = screen(a);
+	HAS(s, "H help");
+	HAS(s, "Q quit");
+	HAS(s, "V read on");
+	HAS(s, "G go to");
+	HAS(s, "F search");
+	HAS(s, "W/B lesson");
+	HAS(s, "U run");
+	HAS(s, "T what-if");
+	assert_null(strstr(s, "? help"));
+
+	ui_app_key(a, 'H');
+	HAS(screen(a), "(J/K/D scroll, any other key closes)");
+	ui_app_key(a, 'z');
+	ui_app_key(a, 'T');
+	assert_int_equal(a->mode, UI_MODE_WHATIF);
+	s = screen(a);
+	HAS(s, "What if ... (C closes)");
+	HAS(s, "A/B halve/double, Z resets");
+	ui_app_key(a, 'C');
+	ui_app_key(a, 'G');
+	assert_int_equal(a->mode, UI_MODE_MENU);
+	HAS(screen(a), "Go to (a number: 8 or 8.2, O goes, C closes)");
+	ui_app_key(a, 'C');
+	assert_int_equal(a->mode, UI_MODE_NORMAL);
+
+	ui_app_key(a, 'F');
+	for (const char *k = "ldmatrix"; *k; k++)
+		ui_app_key(a, *k);
+	HAS(screen(a), "Tab finds, Home cancels");
+	ui_app_key(a, UI_KEY_TAB);
+	assert_true(a->mode == UI_MODE_NORMAL && a->nhits > 1);
+	HAS(a->msg, "(M: next)");
+	ui_app_key(a, 'M');
+	HAS(a->msg, "(M: next)");
+
+	for (int l = 0, found = 0; l < a->course->n && !found; l++)
+		for (int p = 0; p < a->course->l[l].npages && !found; p++)
+			if (a->course->l[l].pages[p].nex > 0) {
+				ui_app_select(a, l, p);
+				found = 1;
+			}
+	HAS(screen(a), "I answer  L hint  P worked answer");
+	ui_app_key(a, 'I');
+	assert_int_equal(a->mode, UI_MODE_ANSWER);
+	HAS(screen(a), "K checks, C cancels");
+	ui_app_key(a, 'C');
+
+	/* The diff of an edit (the test plays the editor). */
+	ui_app_select(a, 1, 0);
+	ui_app_key(a, key_for(UI_MODE_NORMAL, UI_ACT_EDIT));
+	FILE *f = fopen(a->edit_path, "a");
+	assert_non_null(f);
+	fputs("// an edit\n", f);
+	fclose(f);
+	ui_app_edit_done(a, 1, NULL);
+	a->req = UI_REQ_NONE;
+	ui_app_key(a, key_for(UI_MODE_NORMAL, UI_ACT_DIFF));
+	assert_int_equal(a->mode, UI_MODE_DIFF);
+	HAS(screen(a), "Y restores the original  J/K/D scroll  C closes");
+	ui_app_key(a, 'Y');
+	assert_int_equal(a->mode, UI_MODE_NORMAL);
+
+	/* A run: how to cancel it, while it runs and when asked for another or an edit. */
+	ui_app_key(a, 'U');
+	assert_int_equal(a->req, UI_REQ_RUN);
+	ui_app_run_started(a, 100.0, NULL);
+	HAS(a->msg, "(X cancels)");
+	ui_app_key(a, 'U');
+	HAS(a->msg, "X cancels it");
+	ui_app_key(a, key_for(UI_MODE_NORMAL, UI_ACT_EDIT));
+	HAS(a->msg, "press X, then edit");
+	/* A JIT check of an edit that passes says which key runs it. */
+	run_result res;
+	memset(&res, 0, sizeof res);
+	res.status = RUN_OK;
+	res.regs = 40;
+	a->run_was_check = 1;
+	ui_app_run_finished(a, &res);
+	HAS(a->msg, "U runs it");
+
+	/* A page that highlights several regions names the key to the next in the PTX title. */
+	for (int l = 0, found = 0; l < a->course->n && !found; l++)
+		for (int p = 0; p < a->course->l[l].npages && !found; p++)
+			if (a->course->l[l].ptx_path[0] && a->course->l[l].pages[p].nanchors > 1) {
+				ui_app_select(a, l, p);
+				found = 1;
+			}
+	HAS(screen(a), "E: next)");
+	ui_app_key(a, 'Z');
+	HAS(a->msg, "(D: the next one; Z: back)");
+	ui_app_key(a, 'Z');
+	ui_app_key(a, 'A');
+	s = screen(a);
+	if (!strstr(s, "(A: PTX)") && !strstr(s, "(A: machine order)"))
+		fail_msg("the SASS title does not name A:\n%s", s);
+
+	ui_app_resize(a, 40, 8); /* too small for the panes */
+	HAS(screen(a), "press Q.");
+
+	ui_app_free(a);
+	free(a);
+	ui_keys_use(NULL, 0);
+	assert_string_equal(ui_key_name(UI_MODE_NORMAL, UI_ACT_CANCEL), "Esc");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -340,6 +536,8 @@ int main(void)
 		cmocka_unit_test(test_lookup),
 		cmocka_unit_test(test_every_mode_has_help_that_fits),
 		cmocka_unit_test(test_every_mode_reachable),
+		cmocka_unit_test(test_key_names),
+		cmocka_unit_test(test_hints_follow_the_bindings),
 	};
 	return cmocka_run_group_tests(tests, make_dirs, remove_dirs);
 }

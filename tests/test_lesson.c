@@ -208,6 +208,58 @@ static void test_errors_name_file_and_line(void **state)
 	}
 }
 
+/* text with every "\n" written as "\r\n" (a file saved on Windows); the caller frees it. */
+static char *crlf(const char *text)
+{
+	strbuf t = {0};
+	for (const char *p = text; *p; p++)
+		sb_appendn(&t, *p == '\n' ? "\r\n" : p, *p == '\n' ? 2 : 1);
+	return t.data;
+}
+
+/* A CRLF file reads as the LF one, line numbers included; blank lines count in the numbering. */
+static void test_crlf_and_blank_lines(void **state)
+{
+	(void)state;
+	char err[256] = "";
+	char *dos = crlf(good);
+	lesson *a = parse("lessons/03-smem.md", good, err, 0);
+	lesson *b = parse("lessons/03-smem.md", dos, err, 0);
+	assert_int_equal(b->npages, a->npages);
+	assert_int_equal(b->regs, 38);
+	for (int i = 0; i < a->npages; i++) {
+		assert_string_equal(b->pages[i].title, a->pages[i].title);
+		assert_int_equal(b->pages[i].line, a->pages[i].line);
+		assert_string_equal(b->pages[i].text, a->pages[i].text);
+	}
+	assert_null(strchr(b->pages[1].text, '\r'));
+	assert_string_equal(b->pages[1].ex[0].question, a->pages[1].ex[0].question);
+	assert_string_equal(b->pages[1].ex[0].hint, "Count loads per FMA.");
+	assert_int_equal(b->pages[1].ex[0].line, a->pages[1].ex[0].line);
+	lesson_free(a);
+	lesson_free(b);
+	free(a);
+	free(b);
+	free(dos);
+	/* Errors name the line they are on, past blank lines, in the front matter and in the body. */
+	static const struct {
+		const char *text, *want;
+	} cases[] = {
+		{"---\n\nid: x\n\n\nfrob: 1\n---\n# P\n", "lessons/09-x.md:6: unknown front-matter key 'frob'"},
+		{"---\nid: x\ntitle: T\n---\n\n# P\n\n\n@frob\n", "lessons/09-x.md:9: unknown directive"},
+		{"---\nid: x\ntitle: T\n---\n# P\n\n@exercise flops\nQ?\n\n", "lessons/09-x.md:9: exercise of line 7 has no @answer"},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+		for (int dos_ends = 0; dos_ends < 2; dos_ends++) {
+			char *text = dos_ends ? crlf(cases[i].text) : xstrdup(cases[i].text);
+			lesson *l = parse("lessons/09-x.md", text, err, -1);
+			if (!strstr(err, cases[i].want))
+				fail_msg("case %zu%s: got '%s', want '%s'", i, dos_ends ? " (CRLF)" : "", err, cases[i].want);
+			free(l);
+			free(text);
+		}
+}
+
 /* The messages for an unknown key or directive list the parser's tables, every name of them. */
 static void test_tables_in_messages(void **state)
 {
@@ -379,6 +431,7 @@ int main(void)
 		cmocka_unit_test(test_launch_and_size_rule),
 		cmocka_unit_test(test_args_and_persistent_grid),
 		cmocka_unit_test(test_errors_name_file_and_line),
+		cmocka_unit_test(test_crlf_and_blank_lines),
 		cmocka_unit_test(test_validate),
 		cmocka_unit_test(test_tables_in_messages),
 		cmocka_unit_test(test_many_pages_and_exercises),

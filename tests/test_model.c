@@ -203,6 +203,60 @@ static void measured_rows_and_errors(void **state)
 	free(text);
 }
 
+/* The measured file saved with CRLF and blank lines: every unit read and written
+ * as its table says, and an error names its own line. */
+static void measured_crlf_units_and_lines(void **state)
+{
+	(void)state;
+	const char *text = "# comment\r\n\r\n"
+			   "gpu\tdriver\tdate\tcommand\tlesson\tsize\tmetric\tvalue\tunit\r\n"
+			   "\r\n"
+			   "G\t1.0\t2026-01-01\tbench\t3\t4096\tms\t2.5\tms\r\n"
+			   "G\t1.0\t2026-01-01\tncu\t3\t4096\tncu_duration\t348\tus\r\n"
+			   "G\t1.0\t2026-01-01\tbench\t3\t4096\tpct_cublas\t14.8\t%\r\n"
+			   "G\t1.0\t2026-01-01\tbench\t3\t4096\tgflops\t7628.5\tGFLOP/s\r\n"
+			   "G\t1.0\t2026-01-01\tbench\t3\t4096\tspeedup\t15.28\tx\r\n"
+			   "G\t1.0\t2026-01-01\tncu\t3\t4096\tdram_mb\t12.5\tMB\r\n"
+			   "G\t1.0\t2026-01-01\tncu\t3\t4096\tsmem_b\t4096\tB\r\n"
+			   "G\t1.0\t2026-01-01\tsass\t3\t0\tinstructions\t1234567\tcount\r\n"
+			   "G\t1.0\t2026-01-01\tsass\t3\t0\tregisters\t128\tregs\r\n";
+	static const struct {
+		const char *key, *unit, *shown;
+	} want[] = {
+		{"measured.L3.ms", "ms", "2.5 ms"},		{"measured.L3.ncu_duration", "us", "348 µs"},
+		{"measured.L3.pct_cublas", "%", "14.8%"},	{"measured.L3.gflops", "GFLOP/s", "7.63 TFLOP/s"},
+		{"measured.L3.speedup", "x", "15.3×"},		{"measured.L3.dram_mb", "MB", "12.5 MB"},
+		{"measured.L3.smem_b", "B", "4096 B"},		{"measured.L3.instructions", "count", "1234567"},
+		{"measured.L3.registers", "regs", "128 regs"},
+	};
+	char err[256], buf[64];
+	assert_int_equal(measured_parse("t.tsv", text, err, sizeof err), (int)ARRAY_LEN(want));
+	for (int i = 0; i < (int)ARRAY_LEN(want); i++) {
+		measured_info m;
+		assert_int_equal(measured_row(i, &m), 0);
+		assert_string_equal(m.unit, want[i].unit);
+		measured_format(0, want[i].key, buf, sizeof buf);
+		assert_string_equal(buf, want[i].shown);
+	}
+	measured_format(0, "measured.L3.command", buf, sizeof buf);
+	assert_string_equal(buf, "bench"); /* no '\r' carried into the text columns */
+	/* Line 6 is the bad one: two comment/blank lines, the header, a blank, a good row. */
+	assert_int_equal(measured_parse("t.tsv", "# c\r\n\r\ngpu\tdriver\tdate\tcommand\tlesson\tsize\tmetric\tvalue\tunit\r\n\r\n"
+						 "G\t1\td\tc\t2\t4096\tms\t1\tms\r\n"
+						 "G\t1\td\tc\t2\t4096\tms\t1\tparsecs\r\n", err, sizeof err), -1);
+	assert_non_null(strstr(err, "t.tsv:6: unknown unit 'parsecs'"));
+	assert_int_equal(measured_parse("t.tsv", "gpu\tdriver\tdate\tcommand\tlesson\tsize\tmetric\tvalue\tunit\n\n\n"
+						 "G\t1\td\tc\t2\t4096\tms\t1\tms\textra\tmore\n", err, sizeof err), -1);
+	assert_non_null(strstr(err, "t.tsv:4: wrong number of tab-separated fields: '11'"));
+	/* Back to the shipped file for the other tests. */
+	char path[512];
+	util_path(path, sizeof path, MEASURED_FILE);
+	char *shipped = util_read_file(path, NULL, err, sizeof err);
+	assert_non_null(shipped);
+	assert_true(measured_parse(MEASURED_FILE, shipped, err, sizeof err) > 0);
+	free(shipped);
+}
+
 /* What-ifs the kernel cannot run: one line, from the one place. */
 static void whatif_reasons(void **state)
 {
@@ -650,6 +704,7 @@ int main(void)
 		cmocka_unit_test(a100_fp32_ridge),
 		cmocka_unit_test(bound_levels_by_hand),
 		cmocka_unit_test(measured_rows_and_errors),
+		cmocka_unit_test(measured_crlf_units_and_lines),
 		cmocka_unit_test(whatif_reasons),
 		cmocka_unit_test(tiling_widths),
 		cmocka_unit_test(smem_32_counts),

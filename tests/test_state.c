@@ -134,6 +134,23 @@ static void test_progress(void **st)
 	assert_null(state_progress_get(&full, "one-more"));
 }
 
+/* A state file edited on Windows (CRLF) with blank lines reads as the plain one. */
+static void test_crlf_and_blank_lines(void **st)
+{
+	(void)st;
+	state_data s;
+	assert_int_equal(state_parse("\r\nlesson smem\r\n\r\npage 4\r\nread smem 9\r\n\r\nsolved smem 2\r\n", &s), 0);
+	assert_string_equal(s.lesson, "smem");
+	assert_int_equal(s.page, 4);
+	const state_progress *q = state_progress_find(&s, "smem");
+	assert_non_null(q);
+	assert_true(q->read == 9 && q->solved == 2);
+	/* The last line needs no end, and a line of spaces is no lesson. */
+	assert_int_equal(state_parse("page 1\nlesson mma", &s), 0);
+	assert_string_equal(s.lesson, "mma");
+	assert_int_equal(state_parse("page 1\r\nlesson   \r\n", &s), -1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -141,6 +158,7 @@ int main(void)
 		cmocka_unit_test(test_round_trip),
 		cmocka_unit_test(test_damaged_file),
 		cmocka_unit_test(test_progress),
+		cmocka_unit_test(test_crlf_and_blank_lines),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "course/ptx.h"
+#include "base/lines.h"
 #include "base/util.h"
 #include "run/argspec.h"
 
@@ -308,15 +309,6 @@ static void set_defaults(ctx *c, lesson *l)
 
 /* ---- the body: pages, and one table of @ directives ---- */
 
-/* Returns a copy of the line [s, e) (without the newline). */
-static char *dup_line(const char *s, const char *e)
-{
-	char *p = xmalloc((size_t)(e - s) + 1);
-	memcpy(p, s, (size_t)(e - s));
-	p[e - s] = '\0';
-	return p;
-}
-
 /* The body parser's state. */
 typedef struct {
 	lesson *l;
@@ -481,20 +473,14 @@ static int run_directive(ctx *c, body *b, char *line)
 
 /* Pages at level-1 headings outside code fences; @ directives; an open
  * exercise collects its question until @hint. */
-static int parse_body(ctx *c, lesson *l, const char *p)
+static int parse_body(ctx *c, lesson *l, lines *it)
 {
 	body b = {.l = l};
 	int fence = 0;
 	int rc = 0;
 
-	while (*p && rc == 0) {
-		const char *e = strchr(p, '\n');
-		if (!e)
-			e = p + strlen(p);
-		c->line++;
-		char *line = dup_line(p, e);
-		p = *e ? e + 1 : e;
-
+	for (char *line; rc == 0 && (line = lines_next(it));) {
+		c->line = it->line;
 		if (!strncmp(line, "```", 3) || !strncmp(line, "~~~", 3))
 			fence = !fence;
 		if (!fence && line[0] == '#' && line[1] == ' ')
@@ -505,7 +491,6 @@ static int parse_body(ctx *c, lesson *l, const char *p)
 			sb_printf(b.ex ? &b.question : &b.text, "%s\n", line);
 		else if (*util_trim(line))
 			rc = fail(c, "text before the first page heading ('# Title')");
-		free(line);
 	}
 	if (rc == 0 && b.ex)
 		rc = fail(c, "exercise of line %d has no @answer", b.ex->line);
@@ -519,7 +504,7 @@ static int parse_body(ctx *c, lesson *l, const char *p)
 	return rc;
 }
 
-int lesson_parse(const char *path, const char *text, lesson *out, char *err, int errlen)
+static int parse_lesson(const char *path, lines *it, lesson *out, char *err, int errlen)
 {
 	ctx c = {.path = path, .err = err, .errlen = errlen};
 	memset(out, 0, sizeof *out);
@@ -533,22 +518,15 @@ int lesson_parse(const char *path, const char *text, lesson *out, char *err, int
 		return fail(&c, "lesson files are named NN-id.md");
 	out->number = (base[0] - '0') * 10 + (base[1] - '0');
 
-	const char *p = text;
-	if (strncmp(p, "---\n", 4))
+	const char *first = lines_next(it);
+	if (!first || strcmp(first, "---"))
 		return fail(&c, "a lesson starts with a front-matter block ('---')");
-	p += 4;
 	int closed = 0;
-	while (*p) {
-		const char *e = strchr(p, '\n');
-		if (!e)
-			e = p + strlen(p);
-		c.line++;
-		char *line = dup_line(p, e);
-		p = *e ? e + 1 : e;
+	for (char *line; (line = lines_next(it));) {
+		c.line = it->line;
 		char *t = util_trim(line);
 		int rc = 0;
 		if (!strcmp(t, "---")) {
-			free(line);
 			closed = 1;
 			break;
 		}
@@ -561,7 +539,6 @@ int lesson_parse(const char *path, const char *text, lesson *out, char *err, int
 				rc = parse_key(&c, out, util_trim(t), util_trim(colon + 1));
 			}
 		}
-		free(line);
 		if (rc)
 			return rc;
 	}
@@ -576,11 +553,21 @@ int lesson_parse(const char *path, const char *text, lesson *out, char *err, int
 		c.line = c.out_line;
 		return fail(&c, "out: %s", why);
 	}
-	if (parse_body(&c, out, p)) {
+	if (parse_body(&c, out, it)) {
 		lesson_free(out);
 		return -1;
 	}
 	return 0;
+}
+
+int lesson_parse(const char *path, const char *text, lesson *out, char *err, int errlen)
+{
+	/* One reader for the front matter and the body, so line numbers run on. */
+	lines it;
+	lines_init(&it, text);
+	int rc = parse_lesson(path, &it, out, err, errlen);
+	lines_free(&it);
+	return rc;
 }
 
 void lesson_free(lesson *l)

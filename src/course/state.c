@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/lines.h"
 #include "base/util.h"
 
 int state_path(char *dst, size_t len)
@@ -83,9 +84,10 @@ int state_count(unsigned long long set, int n)
 int state_parse(const char *text, state_data *s)
 {
 	memset(s, 0, sizeof *s);
-	char *copy = xstrdup(text);
-	char *save = NULL;
-	for (char *line = strtok_r(copy, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+	lines it;
+	lines_init(&it, text);
+	/* A blank or unknown line is skipped like any other that does not parse. */
+	for (char *line; (line = lines_next(&it));) {
 		char *sp = strchr(line, ' ');
 		if (!sp)
 			continue;
@@ -100,7 +102,7 @@ int state_parse(const char *text, state_data *s)
 			progress_line(s, line, val);
 		}
 	}
-	free(copy);
+	lines_free(&it);
 	return s->lesson[0] ? 0 : -1;
 }
 

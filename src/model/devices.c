@@ -9,6 +9,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "base/lines.h"
 #include "base/util.h"
 
 /* One column of the table: its header name and where it lands in gpu_spec.
@@ -57,22 +58,6 @@ static const column columns[] = {
 #undef I
 #undef D
 
-/* Splits line at tabs in place; returns the number of fields. */
-static int split_tabs(char *line, char **f, int max)
-{
-	int n = 0;
-	char *p = line;
-	while (n < max) {
-		f[n++] = p;
-		char *t = strchr(p, '\t');
-		if (!t)
-			break;
-		*t = '\0';
-		p = t + 1;
-	}
-	return n;
-}
-
 static int set_field(gpu_spec *g, const column *c, char *v, char *why, int whylen)
 {
 	char *end;
@@ -119,26 +104,23 @@ int devices_parse(gpu_table *t, const char *path, const char *text, char *err, i
 	enum { MAXCOL = 32 };
 	int colmap[ARRAY_LEN(columns)];
 	int have_header = 0, lineno = 0, ncols = 0;
-	char *copy = xstrdup(text ? text : "");
-	char *save = NULL, *line;
+	lines it;
 	char why[160];
 
 	memset(t, 0, sizeof *t);
-	/* strtok_r would skip empty lines and lose the numbering: walk by hand. */
-	for (line = copy; line; line = save) {
-		char *nl = strchr(line, '\n');
-		save = nl ? nl + 1 : NULL;
-		if (nl)
-			*nl = '\0';
-		lineno++;
-		size_t len = strlen(line);
-		if (len && line[len - 1] == '\r')
-			line[len - 1] = '\0';
+	lines_init(&it, text);
+	for (char *line; (line = lines_next(&it));) {
+		lineno = it.line;
 		if (line[0] == '#' || !*util_trim(line))
 			continue;
 		char *f[MAXCOL];
-		int n = split_tabs(line, f, MAXCOL);
+		int n = lines_split_tsv(line, f, MAXCOL);
 		if (!have_header) {
+			if (n > MAXCOL) {
+				snprintf(err, (size_t)errlen, "%s:%d: more than %d columns", path, lineno, MAXCOL);
+				lines_free(&it);
+				return -1;
+			}
 			ncols = n;
 			for (size_t c = 0; c < ARRAY_LEN(columns); c++) {
 				colmap[c] = -1;
@@ -148,7 +130,7 @@ int devices_parse(gpu_table *t, const char *path, const char *text, char *err, i
 				if (colmap[c] < 0 && columns[c].required) {
 					snprintf(err, (size_t)errlen, "%s:%d: header has no column '%s'", path, lineno,
 						 columns[c].name);
-					free(copy);
+					lines_free(&it);
 					return -1;
 				}
 			}
@@ -157,12 +139,12 @@ int devices_parse(gpu_table *t, const char *path, const char *text, char *err, i
 		}
 		if (n != ncols) {
 			snprintf(err, (size_t)errlen, "%s:%d: %d fields, the header has %d", path, lineno, n, ncols);
-			free(copy);
+			lines_free(&it);
 			return -1;
 		}
 		if (t->n >= DEVICES_MAX) {
 			snprintf(err, (size_t)errlen, "%s:%d: more than %d GPUs", path, lineno, DEVICES_MAX);
-			free(copy);
+			lines_free(&it);
 			return -1;
 		}
 		gpu_spec *g = &t->g[t->n];
@@ -173,7 +155,7 @@ int devices_parse(gpu_table *t, const char *path, const char *text, char *err, i
 				continue;
 			if (set_field(g, &columns[c], f[colmap[c]], why, sizeof why) < 0) {
 				snprintf(err, (size_t)errlen, "%s:%d: %s", path, lineno, why);
-				free(copy);
+				lines_free(&it);
 				return -1;
 			}
 		}
@@ -181,18 +163,18 @@ int devices_parse(gpu_table *t, const char *path, const char *text, char *err, i
 		if (!g->sms || !g->max_warps_per_sm || !g->max_blocks_per_sm || !g->regs_per_sm ||
 		    !g->smem_per_sm || !g->warp_alloc_regs || !g->max_threads_per_block || g->bw_gbs <= 0) {
 			snprintf(err, (size_t)errlen, "%s:%d: %s: a limit is zero", path, lineno, g->key);
-			free(copy);
+			lines_free(&it);
 			return -1;
 		}
 		for (int i = 0; i < t->n; i++)
 			if (!strcasecmp(t->g[i].key, g->key)) {
 				snprintf(err, (size_t)errlen, "%s:%d: key '%s' appears twice", path, lineno, g->key);
-				free(copy);
+				lines_free(&it);
 				return -1;
 			}
 		t->n++;
 	}
-	free(copy);
+	lines_free(&it);
 	if (!have_header) {
 		snprintf(err, (size_t)errlen, "%s: no header row", path);
 		return -1;

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/lines.h"
 #include "base/numfmt.h"
 #include "base/util.h"
 
@@ -19,7 +20,7 @@ typedef struct {
 	long long size;
 	char metric[64];
 	double value;
-	char unit[16];
+	const struct unit *unit;
 } row;
 
 static row *rows;
@@ -29,8 +30,35 @@ static int cap;
 /* The file's columns in order; a row with another count is an error. */
 enum { C_GPU, C_DRIVER, C_DATE, C_COMMAND, C_LESSON, C_SIZE, C_METRIC, C_VALUE, C_UNIT, NCOLS };
 static const char *const header[NCOLS] = {"gpu", "driver", "date", "command", "lesson", "size", "metric", "value", "unit"};
-/* The units a value may carry and how each is written. */
-static const char *const units[] = {"ms", "us", "%", "GFLOP/s", "x", "MB", "B", "count", "regs"};
+/* The units a value may carry in the file, and how each is written for people:
+ * scaled by `scale`, then after a space as `shown` (numfmt_unit), or right
+ * after the number (a suffix), or as a count of every digit. Rates read as
+ * TFLOP/s, the unit the lessons and the roofline use. */
+typedef enum { UNIT_SPACED, UNIT_SUFFIX, UNIT_COUNT } unit_style;
+typedef struct unit {
+	const char *name, *shown;
+	double scale;
+	unit_style style;
+} unit;
+static const unit units[] = {
+	{"ms", "ms", 1, UNIT_SPACED},
+	{"us", "µs", 1, UNIT_SPACED},
+	{"%", "%", 1, UNIT_SUFFIX},
+	{"GFLOP/s", "TFLOP/s", 1e-3, UNIT_SPACED},
+	{"x", "×", 1, UNIT_SUFFIX},
+	{"MB", "MB", 1, UNIT_SPACED},
+	{"B", "B", 1, UNIT_SPACED},
+	{"count", "", 1, UNIT_COUNT},
+	{"regs", "regs", 1, UNIT_SPACED},
+};
+
+static const unit *unit_named(const char *name)
+{
+	for (size_t u = 0; u < ARRAY_LEN(units); u++)
+		if (!strcmp(units[u].name, name))
+			return &units[u];
+	return NULL;
+}
 
 /* A metric's characters: lower-case words; a SASS figure's ("sass.inner_loop.LDS128")
  * also dots and the opcode's capitals, as SASS writes them. */
@@ -68,44 +96,28 @@ static int parse_row(row *r, char **f, const char *path, int line, char *err, in
 	r->value = strtod(f[C_VALUE], &end);
 	if (end == f[C_VALUE] || *end)
 		return bad(err, errlen, path, line, "value is not a number:", f[C_VALUE]);
-	int known = 0;
-	for (size_t u = 0; u < ARRAY_LEN(units); u++)
-		known |= !strcmp(units[u], f[C_UNIT]);
-	if (!known)
+	r->unit = unit_named(f[C_UNIT]);
+	if (!r->unit)
 		return bad(err, errlen, path, line, "unknown unit", f[C_UNIT]);
-	util_strlcpy(r->unit, f[C_UNIT], sizeof r->unit);
 	return 0;
 }
 
 int measured_parse(const char *path, const char *text, char *err, int errlen)
 {
-	char *copy = xstrdup(text ? text : "");
+	lines it;
 	int line = 0, have_header = 0;
 	nrows = 0;
-	for (char *s = copy, *next; s; s = next) {
-		char *nl = strchr(s, '\n');
-		next = nl ? nl + 1 : NULL;
-		if (nl)
-			*nl = '\0';
-		line++;
+	lines_init(&it, text);
+	for (char *s; (s = lines_next(&it));) {
+		line = it.line;
 		if (s[0] == '#' || !*util_trim(s))
 			continue;
-		char *f[NCOLS + 1];
-		int n = 0;
-		for (char *p = s; n <= NCOLS; n++) {
-			f[n] = p;
-			char *t = strchr(p, '\t');
-			if (!t) {
-				n++;
-				break;
-			}
-			*t = '\0';
-			p = t + 1;
-		}
+		char *f[NCOLS];
+		int n = lines_split_tsv(s, f, NCOLS);
 		if (n != NCOLS) {
 			char got[16];
 			snprintf(got, sizeof got, "%d", n);
-			free(copy);
+			lines_free(&it);
 			return bad(err, errlen, path, line, "wrong number of tab-separated fields:", got);
 		}
 		for (int i = 0; i < n; i++)
@@ -113,14 +125,14 @@ int measured_parse(const char *path, const char *text, char *err, int errlen)
 		if (!have_header) {
 			for (int i = 0; i < NCOLS; i++)
 				if (strcmp(f[i], header[i])) {
-					free(copy);
+					lines_free(&it);
 					return bad(err, errlen, path, line, "the header's columns are gpu driver date command lesson size metric value unit, not", f[i]);
 				}
 			have_header = 1;
 			continue;
 		}
 		if (nrows >= MAX_ROWS) {
-			free(copy);
+			lines_free(&it);
 			return bad(err, errlen, path, line, "too many rows at", f[C_METRIC]);
 		}
 		if (nrows == cap) {
@@ -128,12 +140,12 @@ int measured_parse(const char *path, const char *text, char *err, int errlen)
 			rows = xreallocarray(rows, (size_t)cap, sizeof *rows);
 		}
 		if (parse_row(&rows[nrows], f, path, line, err, errlen)) {
-			free(copy);
+			lines_free(&it);
 			return -1;
 		}
 		nrows++;
 	}
-	free(copy);
+	lines_free(&it);
 	if (!have_header)
 		return bad(err, errlen, path, line, "no header row", "");
 	return nrows;
@@ -258,19 +270,21 @@ void measured_format(int lesson, const char *key, char *buf, int len)
 	const row *r = find(l, tflops ? "gflops" : metric);
 	if (!r)
 		return;
-	/* Rates read as TFLOP/s, the unit the lessons and the roofline use. */
-	int giga = tflops || !strcmp(r->unit, "GFLOP/s");
-	const char *u = giga ? "TFLOP/s" : r->unit;
-	double v = giga ? r->value / 1000 : r->value;
+	/* measured.tflops is the gflops row read as a rate, whatever its unit says. */
+	const unit *u = tflops ? unit_named("GFLOP/s") : r->unit;
+	double v = r->value * u->scale;
 	char num[48];
-	if (!strcmp(u, "%"))
-		snprintf(buf, (size_t)len, "%s%%", numfmt_sig(num, sizeof num, v));
-	else if (!strcmp(u, "x"))
-		snprintf(buf, (size_t)len, "%s×", numfmt_sig(num, sizeof num, v));
-	else if (!strcmp(u, "count"))
+	switch (u->style) {
+	case UNIT_SUFFIX:
+		snprintf(buf, (size_t)len, "%s%s", numfmt_sig(num, sizeof num, v), u->shown);
+		break;
+	case UNIT_COUNT:
 		numfmt_count(buf, (size_t)len, v);
-	else
-		numfmt_unit(buf, (size_t)len, v, !strcmp(u, "us") ? "µs" : u);
+		break;
+	case UNIT_SPACED:
+		numfmt_unit(buf, (size_t)len, v, u->shown);
+		break;
+	}
 }
 
 int measured_row(int i, measured_info *out)
@@ -279,7 +293,7 @@ int measured_row(int i, measured_info *out)
 	if (i < 0 || i >= nrows)
 		return -1;
 	const row *r = &rows[i];
-	*out = (measured_info){r->gpu, r->driver, r->date, r->command, r->lesson, r->size, r->metric, r->value, r->unit};
+	*out = (measured_info){r->gpu, r->driver, r->date, r->command, r->lesson, r->size, r->metric, r->value, r->unit->name};
 	return 0;
 }
 

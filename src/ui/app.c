@@ -536,7 +536,11 @@ static void act_zoom(ui_app *a, ui_action act, int key)
 	(void)act, (void)key;
 	a->zoom = !a->zoom;
 	app_relayout(a);
-	app_say(a, 0, a->zoom ? "The focused pane fills the screen (Tab: the next one; f: back)." : "All panes shown.");
+	if (a->zoom)
+		app_say(a, 0, "The focused pane fills the screen (%s: the next one; %s: back).",
+			ui_key_name(UI_MODE_NORMAL, UI_ACT_FOCUS_NEXT), ui_key_name(UI_MODE_NORMAL, UI_ACT_ZOOM));
+	else
+		app_say(a, 0, "All panes shown.");
 }
 
 static void act_fold(ui_app *a, ui_action act, int key)

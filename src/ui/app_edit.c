@@ -17,7 +17,8 @@ void app_act_edit(ui_app *a, ui_action act, int key)
 		return;
 	}
 	if (a->run == UI_RUN_BUSY) {
-		app_say(a, 1, "A run is in progress; wait for it or press Esc, then edit.");
+		app_say(a, 1, "A run is in progress; wait for it or press %s, then edit.",
+			ui_key_name(UI_MODE_NORMAL, UI_ACT_CANCEL));
 		return;
 	}
 	if (userptx_edit(l->ptx_path, copy, sizeof copy, err, sizeof err) < 0) {
@@ -116,7 +117,8 @@ void app_act_restore(ui_app *a, ui_action act, int key)
 	a->mode = UI_MODE_NORMAL;
 	userptx_diff_free(&a->diff);
 	if (a->run == UI_RUN_BUSY) {
-		app_say(a, 1, "A run is in progress; wait for it or press Esc, then restore.");
+		app_say(a, 1, "A run is in progress; wait for it or press %s, then restore.",
+			ui_key_name(UI_MODE_NORMAL, UI_ACT_CANCEL));
 		return;
 	}
 	util_strlcpy(copy, a->ptx[a->lesson].path, sizeof copy);

@@ -191,10 +191,11 @@ static void show_hit(ui_app *a)
 	else
 		scroll_to_text(a, a->found);
 	if (h->ptx_line >= 0)
-		app_say(a, 0, "'%s': hit %d of %d, PTX line %d (N: next)", a->found, a->hit + 1, a->nhits,
-			h->ptx_line + 1);
+		app_say(a, 0, "'%s': hit %d of %d, PTX line %d (%s: next)", a->found, a->hit + 1, a->nhits,
+			h->ptx_line + 1, ui_key_name(UI_MODE_NORMAL, UI_ACT_NEXT_HIT));
 	else
-		app_say(a, 0, "'%s': hit %d of %d, on this page (N: next)", a->found, a->hit + 1, a->nhits);
+		app_say(a, 0, "'%s': hit %d of %d, on this page (%s: next)", a->found, a->hit + 1, a->nhits,
+			ui_key_name(UI_MODE_NORMAL, UI_ACT_NEXT_HIT));
 }
 
 void app_act_search_go(ui_app *a, ui_action act, int key)

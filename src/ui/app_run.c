@@ -84,14 +84,18 @@ void ui_app_run_started(ui_app *a, double now, const char *err)
 	a->run_deadline = have ? ui_app_deadline(a, &rq) : 0;
 	a->run_predicted_ms = a->model_ok ? a->model.predicted_ms : 0;
 	if (have && !rq.emulate && !check && (rq.M != a->M || rq.N != a->N || rq.K != a->K))
-		app_say(a, 0, "running %s at %lldx%lldx%lld, the nearest size it takes (not %lldx%lldx%lld) ... (Esc cancels)",
-			ui_app_lesson(a)->id, rq.M, rq.N, rq.K, a->M, a->N, a->K);
+		app_say(a, 0, "running %s at %lldx%lldx%lld, the nearest size it takes (not %lldx%lldx%lld) ... (%s cancels)",
+			ui_app_lesson(a)->id, rq.M, rq.N, rq.K, a->M, a->N, a->K,
+			ui_key_name(UI_MODE_NORMAL, UI_ACT_CANCEL));
 	else if (a->run_emulated)
-		app_say(a, 0, "emulating %s on the CPU at %lld^3 ... (Esc cancels)", ui_app_lesson(a)->id, rq.M);
+		app_say(a, 0, "emulating %s on the CPU at %lld^3 ... (%s cancels)", ui_app_lesson(a)->id, rq.M,
+			ui_key_name(UI_MODE_NORMAL, UI_ACT_CANCEL));
 	else if (check)
-		app_say(a, 0, "checking your %s with the JIT ... (Esc cancels)", ui_app_lesson(a)->id);
+		app_say(a, 0, "checking your %s with the JIT ... (%s cancels)", ui_app_lesson(a)->id,
+			ui_key_name(UI_MODE_NORMAL, UI_ACT_CANCEL));
 	else
-		app_say(a, 0, "running %s at %lldx%lldx%lld ... (Esc cancels)", ui_app_lesson(a)->id, a->M, a->N, a->K);
+		app_say(a, 0, "running %s at %lldx%lldx%lld ... (%s cancels)", ui_app_lesson(a)->id, a->M, a->N, a->K,
+			ui_key_name(UI_MODE_NORMAL, UI_ACT_CANCEL));
 }
 
 /* The lines of the lesson's PTX that a result's log or message points at. */
@@ -150,7 +154,8 @@ void ui_app_run_finished(ui_app *a, const run_result *r)
 		app_say(a, 0, "%s: emulated on the CPU at %lld^3, %s", id, r->emu.M,
 		    r->verified == 1 ? "verified" : "not verified");
 	else if (r->status == RUN_OK && a->run_was_check)
-		app_say(a, 0, "%s: the JIT accepts your edit (%d registers); r runs it", id, r->regs);
+		app_say(a, 0, "%s: the JIT accepts your edit (%d registers); %s runs it", id, r->regs,
+			ui_key_name(UI_MODE_NORMAL, UI_ACT_RUN));
 	else if (r->status == RUN_OK)
 		app_say(a, 0, "%s: %.0f GFLOP/s%s", id, r->gflops, r->verified == 1 ? ", verified against cuBLAS" : "");
 	else
@@ -171,7 +176,7 @@ void app_act_run(ui_app *a, ui_action act, int key)
 		/* The course's own kernel is fine: the emulator lacks what it uses. */
 		app_say(a, 0, "The CPU emulator cannot run this kernel (%s); it needs a GPU.", p->emu_why);
 	else if (a->run == UI_RUN_BUSY)
-		app_say(a, 0, "A run is in progress; Esc cancels it.");
+		app_say(a, 0, "A run is in progress; %s cancels it.", ui_key_name(UI_MODE_NORMAL, UI_ACT_CANCEL));
 	else {
 		a->req = UI_REQ_RUN;
 		a->side = UI_PANE_RUN;

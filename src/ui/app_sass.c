@@ -52,7 +52,9 @@ void app_act_sass(ui_app *a, ui_action act, int key)
 		return;
 	}
 	if (a->sass_view == UI_SASS_BY_ADDR) {
-		app_say(a, 0, "SASS in the machine's order, each with its PTX line (j/k: the cursor; S: the PTX).");
+		app_say(a, 0, "SASS in the machine's order, each with its PTX line (%s/%s: the cursor; %s: the PTX).",
+			ui_key_name(UI_MODE_NORMAL, UI_ACT_SCROLL_DOWN), ui_key_name(UI_MODE_NORMAL, UI_ACT_SCROLL_UP),
+			ui_key_name(UI_MODE_NORMAL, UI_ACT_SASS));
 		return;
 	}
 	a->focus = UI_PANE_PTX;

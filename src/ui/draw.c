@@ -6,6 +6,7 @@
 
 #include "base/numfmt.h"
 #include "base/util.h"
+#include "ui/keys.h"
 #include "ui/overlay.h"
 #include "ui/pane_ptx.h"
 #include "ui/pane_sass.h"
@@ -111,10 +112,24 @@ static void status(const ui_app *a, ui_frame *f)
 	ui_rect r = a->layout.status;
 	ui_frame_fill(f, r, ' ', UI_ROLE_STATUS);
 	const lesson *l = ui_app_lesson(a);
-	char pg[32];
-	snprintf(pg, sizeof pg, "page %d/%d", a->page + 1, l->npages);
-	const char *items[] = {pg, "? help", "q quit", "Space read on", "g go to", "/ search", "n/p lesson", "r run",
-			       "t what-if"};
+	/* A hint names the key the binding table gives its action (ui_key_name). */
+	static const struct {
+		ui_action act, and_act;
+		const char *what;
+	} hints[] = {
+		{UI_ACT_HELP, 0, "help"},    {UI_ACT_QUIT, 0, "quit"},     {UI_ACT_NEXT_PAGE, 0, "read on"},
+		{UI_ACT_MENU, 0, "go to"},   {UI_ACT_SEARCH, 0, "search"}, {UI_ACT_NEXT_LESSON, UI_ACT_PREV_LESSON, "lesson"},
+		{UI_ACT_RUN, 0, "run"},      {UI_ACT_WHATIF, 0, "what-if"},
+	};
+	char text[1 + ARRAY_LEN(hints)][40];
+	const char *items[1 + ARRAY_LEN(hints)];
+	snprintf(text[0], sizeof text[0], "page %d/%d", a->page + 1, l->npages);
+	for (size_t i = 0; i < ARRAY_LEN(hints); i++)
+		snprintf(text[i + 1], sizeof text[i + 1], "%s%s%s %s", ui_key_name(UI_MODE_NORMAL, hints[i].act),
+			 hints[i].and_act ? "/" : "", hints[i].and_act ? ui_key_name(UI_MODE_NORMAL, hints[i].and_act) : "",
+			 hints[i].what);
+	for (size_t i = 0; i < ARRAY_LEN(items); i++)
+		items[i] = text[i];
 	int n = (int)ARRAY_LEN(items);
 	int mw = a->msg[0] ? ui_utf8_width(a->msg, strlen(a->msg)) + 2 : 0;
 	int keep = n, width;
@@ -144,7 +159,8 @@ static void too_small(const ui_app *a, ui_frame *f)
 	ui_frame_text(f, all, 1, y < 0 ? 0 : y, s, UI_ROLE_BAD);
 	snprintf(s, sizeof s, "ptxtutor needs at least %dx%d.", UI_MIN_COLS, UI_MIN_ROWS);
 	ui_frame_text(f, all, 1, y + 1, s, UI_ROLE_NORMAL);
-	ui_frame_text(f, all, 1, y + 2, "Enlarge it, or press q.", UI_ROLE_DIM);
+	snprintf(s, sizeof s, "Enlarge it, or press %s.", ui_key_name(UI_MODE_NORMAL, UI_ACT_QUIT));
+	ui_frame_text(f, all, 1, y + 2, s, UI_ROLE_DIM);
 }
 
 /* The side panes: numbers and run in their own rectangles, or the one Tab shows. */

@@ -28,8 +28,9 @@ const ui_binding ui_bindings[] = {
 	{.mode = UI_MODE_NORMAL, .keys = {'c'}, .act = UI_ACT_REGION, .help = "the page's next highlighted PTX region"},
 	{.mode = UI_MODE_NORMAL, .keys = {UI_KEY_TAB}, .act = UI_ACT_FOCUS_NEXT, .help = "focus the next pane"},
 	{.mode = UI_MODE_NORMAL, .keys = {UI_KEY_BTAB}, .act = UI_ACT_FOCUS_PREV, .help = "previous", .with_previous = 1},
-	{.mode = UI_MODE_NORMAL, .keys = {UI_KEY_DOWN, 'j'}, .act = UI_ACT_SCROLL_DOWN, .help = "scroll the focused pane"},
-	{.mode = UI_MODE_NORMAL, .keys = {UI_KEY_UP, 'k'}, .act = UI_ACT_SCROLL_UP, .help = "back", .with_previous = 1},
+	{.mode = UI_MODE_NORMAL, .keys = {UI_KEY_DOWN, 'j'}, .hint = 1, .act = UI_ACT_SCROLL_DOWN, .help = "scroll the focused pane"},
+	{.mode = UI_MODE_NORMAL, .keys = {UI_KEY_UP, 'k'}, .hint = 1, .act = UI_ACT_SCROLL_UP, .help = "back",
+	 .with_previous = 1},
 	{.mode = UI_MODE_NORMAL, .keys = {'r'}, .act = UI_ACT_RUN, .help = "run the kernel on the GPU (no GPU: emulate it)"},
 	{.mode = UI_MODE_NORMAL, .keys = {'e'}, .act = UI_ACT_EDIT, .help = "edit the PTX in $EDITOR (a copy of your own)"},
 	{.mode = UI_MODE_NORMAL, .keys = {'R'}, .act = UI_ACT_DIFF, .help = "your edit against the original; restore it"},
@@ -49,8 +50,8 @@ const ui_binding ui_bindings[] = {
 	{.mode = UI_MODE_NORMAL, .keys = {'s'}, .act = UI_ACT_SOLUTION, .help = "the worked answer", .with_previous = 1},
 	{.mode = UI_MODE_NORMAL, .keys = {CTRL('l')}, .act = UI_ACT_REDRAW, .help = "redraw the screen"},
 
-	{.mode = UI_MODE_HELP, .keys = {UI_KEY_DOWN, 'j'}, .act = UI_ACT_HELP_DOWN, .help = "scroll"},
-	{.mode = UI_MODE_HELP, .keys = {UI_KEY_UP, 'k'}, .act = UI_ACT_HELP_UP, .help = "back", .with_previous = 1},
+	{.mode = UI_MODE_HELP, .keys = {UI_KEY_DOWN, 'j'}, .hint = 1, .act = UI_ACT_HELP_DOWN, .help = "scroll"},
+	{.mode = UI_MODE_HELP, .keys = {UI_KEY_UP, 'k'}, .hint = 1, .act = UI_ACT_HELP_UP, .help = "back", .with_previous = 1},
 	{.mode = UI_MODE_HELP, .keys = {' ', UI_KEY_PGDN}, .act = UI_ACT_HELP_PAGE_DOWN, .help = "a page"},
 	{.mode = UI_MODE_HELP, .keys = {UI_KEY_PGUP}, .act = UI_ACT_HELP_PAGE_UP, .help = "back", .with_previous = 1},
 	{.mode = UI_MODE_HELP, .keys = {UI_KEY_ANY}, .act = UI_ACT_CLOSE, .help = "close this help (q too)"},
@@ -58,10 +59,10 @@ const ui_binding ui_bindings[] = {
 	{.mode = UI_MODE_WHATIF, .keys = {UI_KEY_DOWN, 'j', UI_KEY_TAB}, .act = UI_ACT_WHATIF_NEXT, .help = "the next row"},
 	{.mode = UI_MODE_WHATIF, .keys = {UI_KEY_UP, 'k', UI_KEY_BTAB}, .act = UI_ACT_WHATIF_PREV, .help = "previous",
 	 .with_previous = 1},
-	{.mode = UI_MODE_WHATIF, .keys = {'+', '=', 'l', ' ', UI_KEY_RIGHT, UI_KEY_PGDN}, .act = UI_ACT_WHATIF_DOUBLE,
-	 .help = "double its value"},
-	{.mode = UI_MODE_WHATIF, .keys = {'-', 'h', UI_KEY_LEFT, UI_KEY_PGUP}, .act = UI_ACT_WHATIF_HALVE, .help = "halve it",
-	 .with_previous = 1},
+	{.mode = UI_MODE_WHATIF, .keys = {'+', '=', 'l', ' ', UI_KEY_RIGHT, UI_KEY_PGDN}, .hint = 4,
+	 .act = UI_ACT_WHATIF_DOUBLE, .help = "double its value"},
+	{.mode = UI_MODE_WHATIF, .keys = {'-', 'h', UI_KEY_LEFT, UI_KEY_PGUP}, .hint = 2, .act = UI_ACT_WHATIF_HALVE,
+	 .help = "halve it", .with_previous = 1},
 	{.mode = UI_MODE_WHATIF, .keys = {'0', BACKSPACE}, .act = UI_ACT_WHATIF_RESET, .help = "back to the lesson's value"},
 	{.mode = UI_MODE_WHATIF, .keys = {UI_KEY_ESC, '\n', '\r', 't', 'q'}, .act = UI_ACT_CLOSE, .help = "close the box"},
 	{.mode = UI_MODE_WHATIF, .keys = {'?'}, .act = UI_ACT_HELP, .help = "these keys"},
@@ -73,8 +74,9 @@ const ui_binding ui_bindings[] = {
 	{.mode = UI_MODE_ANSWER, .keys = {'?'}, .act = UI_ACT_HELP, .help = "these keys"},
 
 	{.mode = UI_MODE_DIFF, .keys = {'y'}, .act = UI_ACT_RESTORE, .help = "restore the original (yours is kept as FILE~)"},
-	{.mode = UI_MODE_DIFF, .keys = {UI_KEY_DOWN, 'j'}, .act = UI_ACT_DIFF_DOWN, .help = "scroll"},
-	{.mode = UI_MODE_DIFF, .keys = {UI_KEY_UP, 'k'}, .act = UI_ACT_DIFF_UP, .help = "back", .with_previous = 1},
+	{.mode = UI_MODE_DIFF, .keys = {UI_KEY_DOWN, 'j'}, .hint = 1, .act = UI_ACT_DIFF_DOWN, .help = "scroll"},
+	{.mode = UI_MODE_DIFF, .keys = {UI_KEY_UP, 'k'}, .hint = 1, .act = UI_ACT_DIFF_UP, .help = "back",
+	 .with_previous = 1},
 	{.mode = UI_MODE_DIFF, .keys = {' ', UI_KEY_RIGHT, UI_KEY_PGDN}, .act = UI_ACT_DIFF_PAGE_DOWN, .help = "the next page"},
 	{.mode = UI_MODE_DIFF, .keys = {BACKSPACE, UI_KEY_LEFT, UI_KEY_PGUP}, .act = UI_ACT_DIFF_PAGE_UP, .help = "back",
 	 .with_previous = 1},
@@ -100,6 +102,16 @@ const ui_binding ui_bindings[] = {
 	{.mode = UI_MODE_SEARCH, .keys = {UI_KEY_TEXT}, .act = UI_ACT_SEARCH_TYPE, .help = "type what to look for"},
 };
 const int ui_nbindings = (int)ARRAY_LEN(ui_bindings);
+
+/* The table in use: the shipped one, or a test's (ui_keys_use). */
+static const ui_binding *table = ui_bindings;
+static int ntable = (int)ARRAY_LEN(ui_bindings);
+
+void ui_keys_use(const ui_binding *t, int n)
+{
+	table = t ? t : ui_bindings;
+	ntable = t ? n : ui_nbindings;
+}
 
 /* How the help names each mode, and what it says after the keys. */
 static const struct {
@@ -129,6 +141,37 @@ static const struct {
 	{UI_KEY_ANY, "any other key"}, {UI_KEY_TEXT, "text"},
 };
 
+/* Every ASCII character followed by a NUL: a printable key's name is &ascii[2 * key]. */
+#define ASCII4(c) (c), 0, (c) + 1, 0, (c) + 2, 0, (c) + 3, 0
+#define ASCII16(c) ASCII4(c), ASCII4((c) + 4), ASCII4((c) + 8), ASCII4((c) + 12)
+#define ASCII64(c) ASCII16(c), ASCII16((c) + 16), ASCII16((c) + 32), ASCII16((c) + 48)
+static const char ascii[256] = {ASCII64(0), ASCII64(64)};
+
+/* How the help and the hints write one key: "Esc", "Space", "q". */
+static const char *key_label(int key)
+{
+	for (size_t i = 0; i < ARRAY_LEN(names); i++)
+		if (names[i].key == key)
+			return names[i].name;
+	return key > 32 && key < 127 ? &ascii[2 * key] : "?";
+}
+
+const char *ui_key_name(ui_mode mode, ui_action act)
+{
+	for (int i = 0; i < ntable; i++) {
+		const ui_binding *b = &table[i];
+		if (b->mode != mode || b->act != act)
+			continue;
+		if (b->keys[0]) {
+			int h = b->hint > 0 && b->hint < UI_BINDING_KEYS && b->keys[b->hint] ? b->hint : 0;
+			return key_label(b->keys[h]);
+		}
+		if (b->chars && b->chars[0] > 32 && b->chars[0] < 127)
+			return &ascii[2 * b->chars[0]];
+	}
+	return "";
+}
+
 static int binds(const ui_binding *b, int key)
 {
 	for (int k = 0; k < UI_BINDING_KEYS && b->keys[k]; k++)
@@ -140,8 +183,8 @@ static int binds(const ui_binding *b, int key)
 ui_action ui_key_action(ui_mode mode, int key)
 {
 	ui_action any = UI_ACT_NONE;
-	for (int i = 0; i < ui_nbindings; i++) {
-		const ui_binding *b = &ui_bindings[i];
+	for (int i = 0; i < ntable; i++) {
+		const ui_binding *b = &table[i];
 		if (b->mode != mode)
 			continue;
 		if (key != UI_KEY_ANY && binds(b, key))
@@ -163,11 +206,7 @@ static void labels(const ui_binding *b, char *buf, size_t len)
 {
 	buf[0] = '\0';
 	for (int k = 0; k < UI_BINDING_KEYS && b->keys[k]; k++) {
-		char one[2] = {(char)b->keys[k], '\0'};
-		const char *name = one;
-		for (size_t i = 0; i < ARRAY_LEN(names); i++)
-			if (names[i].key == b->keys[k])
-				name = names[i].name;
+		const char *name = key_label(b->keys[k]);
 		size_t n = strlen(name), have = strlen(buf);
 		const char *at = strstr(buf, name);
 		if (at && (at == buf || at[-1] == '/') && (at[n] == '\0' || at[n] == '/'))
@@ -183,8 +222,8 @@ static void labels(const ui_binding *b, char *buf, size_t len)
 int ui_keys_help(ui_mode mode, ui_help_line *out, int max)
 {
 	int n = 0;
-	for (int i = 0; i < ui_nbindings; i++) {
-		const ui_binding *b = &ui_bindings[i];
+	for (int i = 0; i < ntable; i++) {
+		const ui_binding *b = &table[i];
 		if (b->mode != mode)
 			continue;
 		char keys[sizeof out->keys];

@@ -98,6 +98,7 @@ typedef struct {
 	ui_action act;
 	const char *help;          /* what it does, as the help says it */
 	int with_previous;         /* the help shows it on the previous binding's line: "... (KEYS: help)" */
+	int hint;                  /* which of keys the status line and the boxes name (ui_key_name); 0: the first */
 } ui_binding;
 
 extern const ui_binding ui_bindings[];
@@ -106,6 +107,14 @@ extern const int ui_nbindings;
 /* The action a key has in a mode (that mode's UI_KEY_ANY binding for a key
  * bound nowhere else); UI_ACT_NONE if none. */
 ui_action ui_key_action(ui_mode mode, int key);
+/* The key the hints name for an action in a mode ("Esc", "Space", "?", "any
+ * other key"): keys[hint] of its binding, or the first of its chars; "" when
+ * the mode does not bind it. Every hint on screen that names a key asks this,
+ * so a change of binding changes the hint (tests/test_keys.c rebinds them). */
+const char *ui_key_name(ui_mode mode, ui_action act);
+/* Makes t (n bindings) the table every lookup and help reads; NULL goes back
+ * to ui_bindings. For tests that rebind keys. */
+void ui_keys_use(const ui_binding *t, int n);
 /* How the help names a mode ("what-if box"). */
 const char *ui_mode_name(ui_mode mode);
 

@@ -32,6 +32,9 @@ static void box(const ui_app *a, ui_frame *f, ui_rect r, const char *title)
 	ui_frame_text(f, r, r.x + 2, r.y, t, UI_ROLE_HEADING);
 }
 
+/* The key a box's hint names, from the binding table: K(MENU, CLOSE). */
+#define K(mode, act) ui_key_name(UI_MODE_##mode, UI_ACT_##act)
+
 /* The inside of a box, a column of margin on each side. */
 static ui_rect inside(ui_rect r)
 {
@@ -46,8 +49,9 @@ static void help(const ui_app *a, ui_frame *f)
 	ui_help_line lines[UI_HELP_MAX];
 	int n = ui_keys_help_all(a->help_mode, lines, UI_HELP_MAX);
 	char th[128];
-	snprintf(th, sizeof th, "Keys%s%s (j/k/Space scroll, any other key closes)", a->help_mode ? " in the " : "",
-		 a->help_mode ? ui_mode_name(a->help_mode) : "");
+	snprintf(th, sizeof th, "Keys%s%s (%s/%s/%s scroll, %s closes)", a->help_mode ? " in the " : "",
+		 a->help_mode ? ui_mode_name(a->help_mode) : "", K(HELP, HELP_DOWN), K(HELP, HELP_UP),
+		 K(HELP, HELP_PAGE_DOWN), K(HELP, CLOSE));
 	box(a, f, r, th);
 	ui_rect in = inside(r);
 	int rows = in.h - 1, y = in.y;
@@ -69,7 +73,9 @@ static void help(const ui_app *a, ui_frame *f)
 static void menu(const ui_app *a, ui_frame *f)
 {
 	ui_rect r = a->layout.help;
-	box(a, f, r, "Go to (a number: 8 or 8.2, Enter goes, Esc closes)");
+	char title[96];
+	snprintf(title, sizeof title, "Go to (a number: 8 or 8.2, %s goes, %s closes)", K(MENU, MENU_GO), K(MENU, CLOSE));
+	box(a, f, r, title);
 	ui_rect in = inside(r);
 	int h = in.h - 1, n = ui_app_menu_rows(a), top = ui_app_menu_top(a, h);
 	for (int y = 0; y < h && top + y < n; y++) {
@@ -110,7 +116,8 @@ static void search(const ui_app *a, ui_frame *f)
 	ui_rect r = a->layout.status;
 	char s[160];
 	ui_frame_fill(f, r, ' ', UI_ROLE_STATUS);
-	snprintf(s, sizeof s, " Search the lessons and their PTX: /%s_   Enter finds, Esc cancels", a->search);
+	snprintf(s, sizeof s, " Search the lessons and their PTX: /%s_   %s finds, %s cancels", a->search,
+		 K(SEARCH, SEARCH_GO), K(SEARCH, CLOSE));
 	ui_frame_text(f, r, r.x, r.y, s, UI_ROLE_STATUS);
 }
 
@@ -125,13 +132,14 @@ static void whatif(const ui_app *a, ui_frame *f)
 	if (p.h - 1 < h)
 		p = (ui_rect){0, 1, a->layout.cols, a->layout.rows - 2};
 	ui_rect r = {p.x + 1, p.y, p.w - 2 < 60 ? p.w - 2 : 60, h < p.h ? h : p.h};
-	box(a, f, r, "What if ... (Esc closes)");
+	char s[128];
+	snprintf(s, sizeof s, "What if ... (%s closes)", K(WHATIF, CLOSE));
+	box(a, f, r, s);
 	ui_rect in = inside(r);
 	int rows = in.h - 1 > 1 ? in.h - 1 : 1;
 	int first = a->whatif_sel >= rows ? a->whatif_sel - rows + 1 : 0;
 	int y = in.y;
 	for (int i = first; i <= l->nparams && y < in.y + rows; i++, y++) {
-		char s[128];
 		if (i < l->nparams) {
 			long long v;
 			int set = expr_get(&a->whatif, l->params[i].name, &v);
@@ -149,7 +157,9 @@ static void whatif(const ui_app *a, ui_frame *f)
 			ui_frame_fill(f, (ui_rect){in.x, y, in.w, 1}, ' ', role);
 		ui_frame_text(f, in, in.x, y, s, role);
 	}
-	ui_frame_text(f, in, in.x, in.y + in.h - 1, "Left/Right halve/double, 0 resets", UI_ROLE_DIM);
+	snprintf(s, sizeof s, "%s/%s halve/double, %s resets", K(WHATIF, WHATIF_HALVE), K(WHATIF, WHATIF_DOUBLE),
+		 K(WHATIF, WHATIF_RESET));
+	ui_frame_text(f, in, in.x, in.y + in.h - 1, s, UI_ROLE_DIM);
 }
 
 /* a: the answer being typed, over the status row. */
@@ -158,7 +168,8 @@ static void answer(const ui_app *a, ui_frame *f)
 	ui_rect r = a->layout.status;
 	char s[128];
 	ui_frame_fill(f, r, ' ', UI_ROLE_STATUS);
-	snprintf(s, sizeof s, " Answer: %s_   Enter checks, Esc cancels", a->answer);
+	snprintf(s, sizeof s, " Answer: %s_   %s checks, %s cancels", a->answer, K(ANSWER, ANSWER_CHECK),
+		 K(ANSWER, CLOSE));
 	ui_frame_text(f, r, r.x, r.y, s, UI_ROLE_STATUS);
 }
 
@@ -203,8 +214,9 @@ static void diff(const ui_app *a, ui_frame *f)
 		diff_line(dl, s, sizeof s);
 		ui_frame_text(f, in, in.x, in.y + 1 + y, s, role);
 	}
-	ui_frame_text(f, in, in.x, in.y + in.h - 1, "y restores the original  j/k/Space scroll  Esc closes",
-		      UI_ROLE_KEY);
+	snprintf(s, sizeof s, "%s restores the original  %s/%s/%s scroll  %s closes", K(DIFF, RESTORE), K(DIFF, DIFF_DOWN),
+		 K(DIFF, DIFF_UP), K(DIFF, DIFF_PAGE_DOWN), K(DIFF, CLOSE));
+	ui_frame_text(f, in, in.x, in.y + in.h - 1, s, UI_ROLE_KEY);
 }
 
 static void (*const overlay[])(const ui_app *, ui_frame *) = {

@@ -5,6 +5,7 @@
 
 #include "base/numfmt.h"
 #include "base/util.h"
+#include "ui/keys.h"
 #include "ui/prose.h"
 
 /* One exercise's rule: "── Exercise 2/3 ─────" across the pane. */
@@ -51,10 +52,11 @@ static void current_exercise(ui_lines *t, const ui_app *a, const lesson_exercise
 		ui_run_free(&r);
 	}
 	static const struct {
-		const char *key, *does;
-	} keys[] = {{"a", " answer  "}, {"h", " hint  "}, {"s", " worked answer"}};
+		ui_action act;
+		const char *does;
+	} keys[] = {{UI_ACT_ANSWER, " answer  "}, {UI_ACT_HINT, " hint  "}, {UI_ACT_SOLUTION, " worked answer"}};
 	for (size_t i = 0; i < ARRAY_LEN(keys); i++) {
-		ui_lines_add(t, keys[i].key, UI_ROLE_KEY);
+		ui_lines_add(t, ui_key_name(UI_MODE_NORMAL, keys[i].act), UI_ROLE_KEY);
 		ui_lines_add(t, keys[i].does, UI_ROLE_DIM);
 	}
 	ui_lines_nl(t);

@@ -45,8 +45,8 @@ static void title(const ui_app *a, char *s, size_t len)
 		fmt(s, len, "PTX %s%s  %d %s at line %d", l->ptx_path, ed, p->nmarks,
 		    p->nmarks > 1 ? "problems" : "problem", p->marks[0].line);
 	else if (af >= 0 && pg->nanchors > 1)
-		fmt(s, len, "PTX %s%s  @%s lines %d-%d (%d/%d, c: next)", l->ptx_path, ed, pg->anchors[a->region],
-		    af + 1, al + 1, a->region + 1, pg->nanchors);
+		fmt(s, len, "PTX %s%s  @%s lines %d-%d (%d/%d, %s: next)", l->ptx_path, ed, pg->anchors[a->region],
+		    af + 1, al + 1, a->region + 1, pg->nanchors, ui_key_name(UI_MODE_NORMAL, UI_ACT_REGION));
 	else if (af >= 0)
 		fmt(s, len, "PTX %s%s  @%s lines %d-%d", l->ptx_path, ed, pg->anchors[a->region], af + 1, al + 1);
 	else

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ui/keys.h"
 #include "ui/layout.h"
 #include "ui/sass_rows.h"
 
@@ -12,7 +13,9 @@
 static void title(const ui_app *a, char *s, size_t len)
 {
 	const ui_ptx *p = &a->ptx[a->lesson];
-	const char *next = a->sass_view == UI_SASS_BY_LINE && p->sass_state == 2 ? "S: machine order" : "S: PTX";
+	char next[48];
+	snprintf(next, sizeof next, "%s: %s", ui_key_name(UI_MODE_NORMAL, UI_ACT_SASS),
+		 a->sass_view == UI_SASS_BY_LINE && p->sass_state == 2 ? "machine order" : "PTX");
 	if (p->sass_state != 2) {
 		snprintf(s, len, "SASS  (%s)", next);
 		return;
