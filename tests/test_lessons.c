@@ -626,6 +626,47 @@ static void test_measured_slower_than_bound(void **state)
 	assert_true(rows >= 9);
 }
 
+/* Lesson 10's launched grid on the H100, worked by hand: 128×256 tiles in
+ * pairs (CM = 2), one 384-thread block per SM, so 132 / 2 = 66 pairs fit.
+ * 4096³: 32 × 16 = 512 tiles = 256 pairs, ceil(256 / 66) = 4 rounds of
+ * ceil(256 / 4) = 64 pairs = 128 blocks. 8192³: 2048 tiles = 1024 pairs, 16
+ * rounds of 64. The tile order reads per round the panels of the 128
+ * running tiles: bands of G·CM = 16 block rows, so 16 rows × 128 / 16 = 8
+ * columns of tiles, (16·128 + 8·256)·K·2 bytes. */
+static void test_lesson10_launch(void **state)
+{
+	(void)state;
+	const lesson *l = course_find(&the_course, "cluster");
+	assert_non_null(l);
+	const struct {
+		long long n, rounds;
+	} want[] = {{4096, 4}, {8192, 16}};
+	for (size_t i = 0; i < ARRAY_LEN(want); i++) {
+		model_result r;
+		char err[512];
+		long long n = want[i].n;
+		assert_int_equal(model_compute(l, NULL, n, n, n, gpu("h100"), &r, err, sizeof err), 0);
+		assert_int_equal(r.runs, 1);
+		assert_int_equal(r.launch_blocks, 128);
+		assert_int_equal(r.launch_clusters, 64);
+		assert_int_equal(r.launch_rounds, want[i].rounds);
+		double wave = (16.0 * 128 + 8.0 * 256) * (double)n * 2;
+		assert_float_equal(r.wave_bytes, wave, 1e-6 * wave);
+		assert_float_equal(r.order_dram_bytes, want[i].rounds * wave + (double)n * n * 2, 1e-6 * wave);
+		double v;
+		assert_int_equal(model_value(&r, "gpu.smem_optin", &v), 0);
+		assert_float_equal(v, 232448, 0);
+	}
+	/* The T4 cannot run it: sm_75 against sm_90a, said once, and no grid. */
+	model_result r;
+	char err[512], buf[256];
+	assert_int_equal(model_compute(l, NULL, 4096, 4096, 4096, gpu("t4"), &r, err, sizeof err), 0);
+	assert_int_equal(r.runs, 0);
+	assert_int_equal(r.launch_blocks, 0);
+	model_format(&r, "launch.why_not", buf, sizeof buf);
+	assert_non_null(strstr(buf, "needs sm_90a"));
+}
+
 /* The lessons' prose wraps well at 80 columns: no body line over 76
  * characters (counted in characters, not bytes; the front matter and the
  * @check lines, which the tutor never shows, are data). */
@@ -862,6 +903,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_placeholders_only_in_prose),
 		cmocka_unit_test(test_exercises_are_computed),
 		cmocka_unit_test(test_lines_fit),
+		cmocka_unit_test(test_lesson10_launch),
 		cmocka_unit_test(test_check_evaluator),
 		cmocka_unit_test(test_exercise_checks_agree),
 		cmocka_unit_test(test_prose_lint_finds),
