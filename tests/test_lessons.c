@@ -557,7 +557,7 @@ static void test_lesson10_launch(void **state)
 	assert_int_equal(r.runs, 0);
 	assert_int_equal(r.launch_blocks, 0);
 	model_format(&r, "launch.why_not", buf, sizeof buf);
-	assert_non_null(strstr(buf, "needs sm_90a"));
+	assert_string_equal(buf, "the T4 is sm_75, and the kernel needs sm_90a");
 }
 
 /* The lessons' prose wraps well at 80 columns: no body line over 76

@@ -168,7 +168,7 @@ static void tile_order(model_result *r, long long at_once)
 /* Whether the GPU can run the kernel: the compute capability its needs:
  * asks for (sm_90a: exactly 9.0), then a block that fits on an SM. A GPU
  * with no compute capability (a live one the driver did not name) is not
- * judged on it. */
+ * judged on it. why_not is a clause that completes "cannot run here: ...". */
 static void can_run(model_result *r)
 {
 	const gpu_spec *g = &r->gpu;
@@ -176,12 +176,12 @@ static void can_run(model_result *r)
 	int sm = g->cc_major * 10 + g->cc_minor;
 	r->runs = 0;
 	if (sm && r->needs_sm && (sm < r->needs_sm || (r->needs_arch_specific && sm != r->needs_sm)))
-		snprintf(r->why_not, sizeof r->why_not, "the %s (sm_%d) cannot run this kernel: it needs sm_%d%s", name,
-			 sm, r->needs_sm, r->needs_arch_specific ? "a" : "");
+		snprintf(r->why_not, sizeof r->why_not, "the %s is sm_%d, and the kernel needs sm_%d%s", name, sm,
+			 r->needs_sm, r->needs_arch_specific ? "a" : "");
 	else if (!r->occ_ok || r->occ.blocks_per_sm < 1)
 		snprintf(r->why_not, sizeof r->why_not,
-			 "no block of this kernel fits on an SM of the %s (%d threads, %d registers each, %d bytes of "
-			 "shared memory; a block may have %d)", name, r->threads, r->regs_per_thread, r->smem_request,
+			 "no block of it fits on an SM of the %s (%d threads of %d registers, %d bytes of shared "
+			 "memory, where a block may have %d)", name, r->threads, r->regs_per_thread, r->smem_request,
 			 g->smem_optin > 0 ? g->smem_optin : g->smem_per_block);
 	else {
 		r->runs = 1;
@@ -396,7 +396,8 @@ int model_compute(const lesson *l, const expr_env *overrides, long long M, long 
 	level_totals(&r->shared, outputs, r->elem_bytes, r->elem_bytes);
 	level_totals(&r->regs, outputs, r->elem_bytes, 4); /* the accumulators are f32 whatever C is stored in */
 
-	r->dram_ideal_bytes = ((double)M * K + (double)K * N) * r->elem_bytes + outputs * out_bytes;
+	r->output_bytes = outputs * out_bytes;
+	r->dram_ideal_bytes = ((double)M * K + (double)K * N) * r->elem_bytes + r->output_bytes;
 	r->ai_global = r->flops / r->global.bytes;
 	r->ai_shared = r->shared.bytes > 0 ? r->flops / r->shared.bytes : NAN;
 	r->ai_dram_ideal = r->flops / r->dram_ideal_bytes;
@@ -476,6 +477,7 @@ static const key_def keys[] = {
 	{"bytes.global", T_DBL, R(global.bytes), F_BYTES, "global bytes as issued"},
 	{"bytes.shared", T_DBL, R(shared.bytes), F_BYTES, "shared-memory bytes"},
 	{"bytes.dram_ideal", T_DBL, R(dram_ideal_bytes), F_BYTES, "A and B once, C once"},
+	{"bytes.output", T_DBL, R(output_bytes), F_BYTES, "C: M·N elements of the output type"},
 	{"sectors_per_request.A", T_DBL, R(sectors_A), F_SECT, "32-byte sectors per warp load of A"},
 	{"sectors_per_request.B", T_DBL, R(sectors_B), F_SECT, "32-byte sectors per warp load of B"},
 	{"wavefronts.A", T_DBL, R(wavefronts_A), F_SECT, "shared wavefronts per warp read of A"},

@@ -32,6 +32,7 @@ typedef struct {
 	double flops;              /* 2·M·N·K */
 	model_level global, shared, regs; /* regs: operand reads from registers */
 	double dram_ideal_bytes;   /* A and B read once, C written once */
+	double output_bytes;       /* C: M·N elements of the output type */
 	double ai_global;          /* FLOP per byte of global traffic as issued */
 	double ai_shared;          /* FLOP per byte of shared traffic (0: none) */
 	double ai_dram_ideal;
@@ -74,7 +75,7 @@ typedef struct {
 	int runs;
 	int needs_sm, needs_arch_specific; /* the lesson's needs: (0: none) */
 	int persistent;            /* grid: persistent */
-	char why_not[192];         /* one sentence when runs is 0; "" otherwise */
+	char why_not[192];         /* when runs is 0, a clause completing "cannot run here: ..."; "" otherwise */
 	/* The grid launched (run/grid.h, the runner's rule; 0 when it cannot
 	 * run): blocks, clusters of `cluster` blocks, whole rounds of tiles. */
 	int cluster;               /* blocks per cluster: param CM, else the lesson's cluster: */
