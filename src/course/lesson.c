@@ -258,8 +258,9 @@ static const fm_key fm_keys[] = {
 	 .help = "registers per thread reported by `ptxas -arch=sm_90` for this kernel, used for offline occupancy"},
 	{.key = "grid", .parse = fm_grid,
 	 .help = "absent: one block per `tile`; `persistent`: as many blocks as fit on the GPU at once "
-		 "(SMs × blocks per SM, the runner asks the driver), in a 1-D grid, and the kernel loops over "
-		 "tiles `ctaid`, `ctaid + grid`, …"},
+		 "(SMs × blocks per SM, the runner asks the driver; with clusters no more than the fewest rounds "
+		 "of tiles need, src/run/grid.c), in a 1-D grid, and the kernel loops over tiles `ctaid`, "
+		 "`ctaid + grid`, …"},
 	{.key = "cluster", .parse = fm_cluster, .dflt = "1 1 1",
 	 .help = "blocks per thread-block cluster, `X [Y [Z]]` (default `1 1 1`, at most 8 in all; sm_90); the "
 		 "grid must be a multiple of it"},
