@@ -166,6 +166,23 @@ static void rules_find(void **state)
 	}
 }
 
+/* A multi-line block quote renders with one "> " where it starts (review
+ * 9.7), and @if chooses its branch from the model. */
+static void quotes_and_conditions(void **state)
+{
+	(void)state;
+	ui_lines t;
+	ui_lines_init(&t);
+	ui_prose(&t, NULL, "> Worked example: 32 tiles\n> a block row.\n\nAfter.\n@if 1\nshown\n@else\nhidden\n@endif\n", 80);
+	char line[256];
+	int code;
+	line_text(&t, 0, line, sizeof line, &code);
+	assert_string_equal(line, "> Worked example: 32 tiles a block row.");
+	line_text(&t, 2, line, sizeof line, &code);
+	assert_string_equal(line, "After. hidden"); /* no model: every @if is false */
+	ui_lines_free(&t);
+}
+
 /* Lessons whose text another change is rewriting (lessons 8 and 9, with
  * @if launch.runs / @else / @endif and {launch.why_not}): their problems are
  * printed, not failed. An entry whose lesson renders clean is an error, so
@@ -236,6 +253,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(rules_find),
+		cmocka_unit_test(quotes_and_conditions),
 		cmocka_unit_test(every_page_every_gpu),
 	};
 	return cmocka_run_group_tests(tests, setup, NULL);

@@ -89,7 +89,11 @@ static void level_bounds(model_result *r, const model_traffic *t, const model_wa
 	/* L2: loads that skip L1 each reach L2 as issued. Otherwise L1 may
 	 * serve repeats, but an SM computing P outputs needs at least
 	 * 2·sqrt(P)·K distinct inputs (a square tile reuses most), with the
-	 * tiles spread over the SMs the grid can use. */
+	 * tiles spread evenly over the SMs the grid can use. The even spread
+	 * maximises the sum over SMs rather than minimising it; it stands
+	 * because each SM has its own port, so an uneven schedule moves fewer
+	 * bytes but its busiest SM more (docs/model.md). A multicast box
+	 * counts once: the limit is taken to be on L2's side. */
 	double l2 = r->global.bytes;
 	if (!t->l1_bypass) {
 		double used = (double)(r->blocks < g->sms ? r->blocks : g->sms);
@@ -101,7 +105,11 @@ static void level_bounds(model_result *r, const model_traffic *t, const model_wa
 		    wavefronts_per_output(t->gl_B, w->gvec_B, ceil(w->sectors_B / 4)) +
 		    wavefronts_per_output(t->sh_A, w->svec_A, w->wavefronts_A) +
 		    wavefronts_per_output(t->sh_B, w->svec_B, w->wavefronts_B);
-	if (t->smem_operands) /* the tensor cores read the tiles, 128 bytes a pass */
+	/* The tensor cores read the tiles through the shared data pipe (ncu
+	 * counts them as l1tex__data_pipe_lsu_wavefronts_mem_shared_op_gmma);
+	 * 128 bytes a pass, an LSU wavefront's width, is an assumption: the
+	 * bytes of a GMMA wavefront are not documented. */
+	if (t->smem_operands)
 		wf += (t->sh_A + t->sh_B) * r->elem_bytes / 128;
 	r->l1_wavefronts = wf * k * outputs;
 	r->ai_l2 = r->flops / r->l2_min_bytes;
@@ -492,7 +500,8 @@ static const key_def keys[] = {
 	{"bound.ms", T_DBL, R(bound_ms), F_MS, "a true lower bound on the time: the slowest level below"},
 	{"bound.limit", T_STR, R(bound_limit), F_STR, "the level that sets bound.ms: compute, DRAM, L2 or L1/shared"},
 	{"bound.compute_ms", T_DBL, R(bound_compute_ms), F_MS, "FLOPs at the unit's peak"},
-	{"bound.dram_ms", T_DBL, R(bound_dram_ms), F_MS, "compulsory DRAM traffic (A, B once, C once) at DRAM bandwidth"},
+	{"bound.dram_ms", T_DBL, R(bound_dram_ms), F_MS,
+	 "A, B read once and C written once at DRAM bandwidth (from a cold L2, counting C's write-back)"},
 	{"bound.l2_ms", T_DBL, R(bound_l2_ms), F_MS, "the least L2 -> SM traffic at L2 bandwidth"},
 	{"bound.l1_ms", T_DBL, R(bound_l1_ms), F_MS, "the least L1/shared wavefronts at 128 B per SM per clock"},
 	{"ai.l2", T_DBL, R(ai_l2), F_FLOPB, "FLOP per byte of the least L2 -> SM traffic"},

@@ -168,7 +168,8 @@ void ui_prose(ui_lines *t, const model_result *m, const char *text, int w)
 			 * lines it continues on are not text (review 9.7). */
 			if (!in_quote) {
 				flush(t, &para, w, indent);
-				ui_lines_put(t, '>', UI_ROLE_DIM);
+				/* not dim: a dim '>' starts a wrapped code line */
+				ui_lines_put(t, '>', UI_ROLE_NORMAL);
 				ui_lines_put(t, ' ', UI_ROLE_NORMAL);
 				indent = 2;
 				in_quote = 1;
