@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "base/util.h"
+#include "course/cond.h"
 #include "course/lesson.h"
 
 static const char good[] =
@@ -161,6 +162,18 @@ static void test_errors_name_file_and_line(void **state)
 		const char *want;
 	} cases[] = {
 		{"---\nid: x\ntitle: T\ncolour: red\n---\n# P\n", "lessons/09-x.md:4: unknown front-matter key 'colour'"},
+		/* conditional prose: balanced on each page, outside exercises */
+		{"---\nid: x\ntitle: T\n---\n# P\ntext\n@else\n", "lessons/09-x.md:7: @else without an @if on this page"},
+		{"---\nid: x\ntitle: T\n---\n# P\n@endif\n", "lessons/09-x.md:6: @endif without an @if on this page"},
+		{"---\nid: x\ntitle: T\n---\n# P\n@if launch.runs\na\n# Q\n",
+		 "lessons/09-x.md:8: @if of line 6 has no @endif before the next page"},
+		{"---\nid: x\ntitle: T\n---\n# P\n@if launch.runs\n@if 1\n@endif\n",
+		 "lessons/09-x.md:8: @if of line 6 has no @endif"},
+		{"---\nid: x\ntitle: T\n---\n# P\n@if a\n@else\n@else\n@endif\n",
+		 "lessons/09-x.md:8: a second @else for the @if of line 6"},
+		{"---\nid: x\ntitle: T\n---\n# P\n@if\n@endif\n", "lessons/09-x.md:6: @if wants a condition"},
+		{"---\nid: x\ntitle: T\n---\n# P\n@exercise ai.shared\nQ?\n@if a\n",
+		 "lessons/09-x.md:8: @if inside an exercise"},
 		{"---\nid: x\ntitle: T\ndtype: f64\n---\n# P\n", "lessons/09-x.md:4: dtype must be f32, f16, bf16 or none"},
 		{"---\nid: x\ntitle: T\nout: f8\n---\n# P\n", "lessons/09-x.md:4: out must be f32, f16 or bf16, not 'f8'"},
 		/* a pair cuBLAS has no reference for: the line of `out:`, wherever dtype is */
@@ -273,7 +286,7 @@ static void test_tables_in_messages(void **state)
 		assert_non_null(strstr(err, name));
 		assert_int_equal(strncmp(help, name, strlen(name)), 0);
 	}
-	assert_int_equal(n, 6); /* @ptx @numbers @exercise @hint @check @answer */
+	assert_int_equal(n, 9); /* @ptx @numbers @exercise @hint @check @answer @if @else @endif */
 	assert_null(lesson_directive(-1, NULL));
 
 	l = parse("lessons/09-x.md", "---\nid: x\nfrob: 1\n---\n# P\n", err, -1);
@@ -424,6 +437,37 @@ static void test_course_validate_drops_broken(void **state)
 	course_free(&c);
 }
 
+/* "yes" holds, anything else does not. */
+static int says_yes(const char *expr, void *ctx)
+{
+	(*(int *)ctx)++;
+	return !strcmp(expr, "yes");
+}
+
+/* @if/@else/@endif stay in the page's text, and cond_select keeps the
+ * branches taken: nested, with @else, with a condition not evaluated under a
+ * branch not taken, and a fenced "@if" that is text. */
+static void test_conditional_text(void **state)
+{
+	(void)state;
+	char err[256] = "";
+	lesson *l = parse("lessons/09-x.md",
+			  "---\nid: x\ntitle: T\n---\n# P\na\n@if yes\nb\n@if no\nc\n@else\nd\n@endif\n@else\ne\n"
+			  "@if yes\nf\n@endif\n@endif\n```\n@if no\n```\ng\n",
+			  err, 0);
+	assert_non_null(l);
+	assert_non_null(strstr(l->pages[0].text, "@if yes\nb\n@if no\n"));
+	int evals = 0;
+	char *got = cond_select(l->pages[0].text, says_yes, &evals);
+	assert_string_equal(got, "a\nb\nd\n```\n@if no\n```\ng\n");
+	assert_int_equal(evals, 2); /* the inner "yes" of the else branch is never asked */
+	free(got);
+	assert_int_equal(cond_line("@iffy", NULL), COND_NONE);
+	assert_int_equal(cond_line("@endif", NULL), COND_ENDIF);
+	lesson_free(l);
+	free(l);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -435,6 +479,7 @@ int main(void)
 		cmocka_unit_test(test_validate),
 		cmocka_unit_test(test_tables_in_messages),
 		cmocka_unit_test(test_many_pages_and_exercises),
+		cmocka_unit_test(test_conditional_text),
 		cmocka_unit_test(test_key_table_matches_docs),
 		cmocka_unit_test(test_course_loads_shipped_lessons),
 		cmocka_unit_test(test_course_validate_drops_broken),

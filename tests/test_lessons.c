@@ -16,6 +16,7 @@
 #include "model/devices.h"
 #include "course/lesson.h"
 #include "model/measured.h"
+#include "model/calc.h"
 #include "model/model.h"
 #include "base/util.h"
 
@@ -246,137 +247,13 @@ static void test_exercises_are_computed(void **state)
 
 /* ---- @check: the hint's quantity, evaluated independently of the model ---- */
 
-/* A small floating-point evaluator for @check lines: numbers, + - * /,
- * parentheses, unary minus, min(a, b), max(a, b), floor(x), and names: a lesson param, M, N, K
- * (from the model's environment, after the exercise's overrides), regs (the lesson's recorded
- * registers per thread) or a gpu.* value. */
-typedef struct {
-	const char *p;
-	const model_result *r;
-	int bad;
-	char why[160];
-} calc;
-
-static double calc_expr(calc *c);
-
-static void calc_space(calc *c)
+/* The @check evaluator is the lessons' expression language (model/calc.h)
+ * limited to inputs: a lesson param, M, N, K (from the model's environment,
+ * after the exercise's overrides), regs (the lesson's recorded registers per
+ * thread) or a gpu.* value. */
+static double check_eval(const char *s, const model_result *r, char *why, size_t len)
 {
-	while (*c->p == ' ')
-		c->p++;
-}
-
-/* Consumes ch, or marks the expression bad (never steps past the end). */
-static void calc_expect(calc *c, char ch, const char *why)
-{
-	calc_space(c);
-	if (*c->p == ch) {
-		c->p++;
-		return;
-	}
-	if (!c->bad)
-		snprintf(c->why, sizeof c->why, "%s", why);
-	c->bad = 1;
-}
-
-static double calc_factor(calc *c)
-{
-	calc_space(c);
-	if (*c->p == '-') {
-		c->p++;
-		return -calc_factor(c);
-	}
-	if (*c->p == '(') {
-		c->p++;
-		double v = calc_expr(c);
-		calc_expect(c, ')', "missing ')'");
-		return v;
-	}
-	if ((*c->p >= '0' && *c->p <= '9') || *c->p == '.') {
-		char *end;
-		double v = strtod(c->p, &end);
-		c->p = end;
-		return v;
-	}
-	if (!strncmp(c->p, "floor(", 6)) {
-		c->p += 6;
-		double x = calc_expr(c);
-		calc_expect(c, ')', "missing ')'");
-		return floor(x);
-	}
-	if (!strncmp(c->p, "min(", 4) || !strncmp(c->p, "max(", 4)) {
-		int is_min = c->p[1] == 'i';
-		c->p += 4;
-		double x = calc_expr(c);
-		calc_expect(c, ',', "min/max want two arguments");
-		double y = calc_expr(c);
-		calc_expect(c, ')', "missing ')'");
-		return is_min ? fmin(x, y) : fmax(x, y);
-	}
-	char name[64];
-	size_t n = strspn(c->p, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.");
-	if (n == 0 || n >= sizeof name) {
-		if (!c->bad)
-			snprintf(c->why, sizeof c->why, "unexpected '%s'", c->p);
-		c->bad = 1;
-		return NAN;
-	}
-	memcpy(name, c->p, n);
-	name[n] = '\0';
-	c->p += n;
-	long long iv;
-	double v;
-	if (expr_get(&c->r->env, name, &iv))
-		return (double)iv;
-	if (!strcmp(name, "regs")) /* the lesson's recorded registers per thread, an input */
-		return c->r->regs_per_thread;
-	/* Only the device's figures: a model key would make the check circular. */
-	if (!strncmp(name, "gpu.", 4) && model_value(c->r, name, &v) == 0)
-		return v;
-	if (!c->bad)
-		snprintf(c->why, sizeof c->why, "unknown name '%s' (params, M, N, K, gpu.*)", name);
-	c->bad = 1;
-	return NAN;
-}
-
-static double calc_term(calc *c)
-{
-	double v = calc_factor(c);
-	for (;;) {
-		calc_space(c);
-		if (*c->p == '*')
-			c->p++, v *= calc_factor(c);
-		else if (*c->p == '/')
-			c->p++, v /= calc_factor(c);
-		else
-			return v;
-	}
-}
-
-static double calc_expr(calc *c)
-{
-	double v = calc_term(c);
-	for (;;) {
-		calc_space(c);
-		if (*c->p == '+')
-			c->p++, v += calc_term(c);
-		else if (*c->p == '-')
-			c->p++, v -= calc_term(c);
-		else
-			return v;
-	}
-}
-
-static double calc_eval(const char *s, const model_result *r, char *why, size_t len)
-{
-	calc c = {.p = s, .r = r};
-	double v = calc_expr(&c);
-	calc_space(&c);
-	if (!c.bad && *c.p) {
-		c.bad = 1;
-		snprintf(c.why, sizeof c.why, "trailing '%s'", c.p);
-	}
-	snprintf(why, len, "%s", c.why);
-	return c.bad ? NAN : v;
+	return calc_eval(s, r, CALC_INPUTS, why, len);
 }
 
 /* The evaluator itself: precedence, parentheses, names, and refusing a model
@@ -389,15 +266,31 @@ static void test_check_evaluator(void **state)
 	model_result r;
 	char err[256];
 	assert_int_equal(model_compute(l, NULL, 4096, 4096, 4096, gpu("h100"), &r, err, sizeof err), 0);
-	assert_float_equal(calc_eval("2 + 3 * 4", &r, err, sizeof err), 14, 0);
-	assert_float_equal(calc_eval("(2 + 3) * -4 / 8", &r, err, sizeof err), -2.5, 0);
-	assert_float_equal(calc_eval("2 * K / TILE", &r, err, sizeof err), 256, 0);
-	assert_float_equal(calc_eval("gpu.sms", &r, err, sizeof err), 132, 0);
-	assert_float_equal(calc_eval("min(TILE, 8) + max(1, 2) + floor(7 / 2)", &r, err, sizeof err), 13, 0);
-	assert_true(isnan(calc_eval("ai.global", &r, err, sizeof err)));
+	assert_float_equal(check_eval("2 + 3 * 4", &r, err, sizeof err), 14, 0);
+	assert_float_equal(check_eval("(2 + 3) * -4 / 8", &r, err, sizeof err), -2.5, 0);
+	assert_float_equal(check_eval("2 * K / TILE", &r, err, sizeof err), 256, 0);
+	assert_float_equal(check_eval("gpu.sms", &r, err, sizeof err), 132, 0);
+	assert_float_equal(check_eval("min(TILE, 8) + max(1, 2) + floor(7 / 2)", &r, err, sizeof err), 13, 0);
+	assert_true(isnan(check_eval("ai.global", &r, err, sizeof err)));
 	assert_non_null(strstr(err, "unknown name 'ai.global'"));
-	assert_true(isnan(calc_eval("2 +", &r, err, sizeof err)));
-	assert_true(isnan(calc_eval("(2", &r, err, sizeof err)));
+	assert_true(isnan(check_eval("2 +", &r, err, sizeof err)));
+	assert_true(isnan(check_eval("(2", &r, err, sizeof err)));
+	/* @if's conditions: model keys, and a comparison at the lowest precedence. */
+	assert_float_equal(calc_eval("launch.runs", &r, CALC_KEYS, err, sizeof err), 1, 0);
+	assert_float_equal(calc_eval("gpu.sms == 100 + 32", &r, CALC_KEYS, err, sizeof err), 1, 0);
+	assert_float_equal(calc_eval("gpu.sms != 132", &r, CALC_KEYS, err, sizeof err), 0, 0);
+	assert_float_equal(calc_eval("TILE <= 31", &r, CALC_KEYS, err, sizeof err), 0, 0);
+	assert_float_equal(calc_eval("TILE >= 32", &r, CALC_KEYS, err, sizeof err), 1, 0);
+	assert_float_equal(calc_eval("TILE < 33", &r, CALC_KEYS, err, sizeof err), 1, 0);
+	assert_float_equal(calc_eval("TILE > 32", &r, CALC_KEYS, err, sizeof err), 0, 0);
+	assert_true(isnan(calc_eval("launch.runs", &r, CALC_INPUTS, err, sizeof err)));
+	assert_true(isnan(calc_eval("nope == 1", &r, CALC_KEYS, err, sizeof err)));
+	assert_non_null(strstr(err, "unknown name 'nope'"));
+	/* On the T4 lesson 10 cannot run. */
+	const lesson *c10 = course_find(&the_course, "cluster");
+	assert_non_null(c10);
+	assert_int_equal(model_compute(c10, NULL, 4096, 4096, 4096, gpu("t4"), &r, err, sizeof err), 0);
+	assert_float_equal(calc_eval("launch.runs", &r, CALC_KEYS, err, sizeof err), 0, 0);
 }
 
 /* The exercise's overrides with one more parameter changed: the first lesson
@@ -446,7 +339,7 @@ static void test_exercise_checks_agree(void **state)
 						if (model_compute(l, &ov, n, n, n, gpu(gpus[g]), &r, err, sizeof err))
 							fail_msg("%s:%d: %s", l->path, ex->line, err);
 						assert_int_equal(model_value(&r, ex->key, &want), 0);
-						got = calc_eval(ex->check, &r, err, sizeof err);
+						got = check_eval(ex->check, &r, err, sizeof err);
 						if (isnan(got) || !lesson_exercise_accepts(ex, want, got)) {
 							fprintf(stderr, "%s:%d on %s (%s): @check %s gives %.6g, the checker wants %.6g %s\n",
 								l->path, ex->line, gpus[g],
@@ -630,6 +523,47 @@ static void test_measured_slower_than_bound(void **state)
 		rows++;
 	}
 	assert_true(rows >= 9);
+}
+
+/* Lesson 10's launched grid on the H100, worked by hand: 128×256 tiles in
+ * pairs (CM = 2), one 384-thread block per SM, so 132 / 2 = 66 pairs fit.
+ * 4096³: 32 × 16 = 512 tiles = 256 pairs, ceil(256 / 66) = 4 rounds of
+ * ceil(256 / 4) = 64 pairs = 128 blocks. 8192³: 2048 tiles = 1024 pairs, 16
+ * rounds of 64. The tile order reads per round the panels of the 128
+ * running tiles: bands of G·CM = 16 block rows, so 16 rows × 128 / 16 = 8
+ * columns of tiles, (16·128 + 8·256)·K·2 bytes. */
+static void test_lesson10_launch(void **state)
+{
+	(void)state;
+	const lesson *l = course_find(&the_course, "cluster");
+	assert_non_null(l);
+	const struct {
+		long long n, rounds;
+	} want[] = {{4096, 4}, {8192, 16}};
+	for (size_t i = 0; i < ARRAY_LEN(want); i++) {
+		model_result r;
+		char err[512];
+		long long n = want[i].n;
+		assert_int_equal(model_compute(l, NULL, n, n, n, gpu("h100"), &r, err, sizeof err), 0);
+		assert_int_equal(r.runs, 1);
+		assert_int_equal(r.launch_blocks, 128);
+		assert_int_equal(r.launch_clusters, 64);
+		assert_int_equal(r.launch_rounds, want[i].rounds);
+		double wave = (16.0 * 128 + 8.0 * 256) * (double)n * 2;
+		assert_float_equal(r.wave_bytes, wave, 1e-6 * wave);
+		assert_float_equal(r.order_dram_bytes, want[i].rounds * wave + (double)n * n * 2, 1e-6 * wave);
+		double v;
+		assert_int_equal(model_value(&r, "gpu.smem_optin", &v), 0);
+		assert_float_equal(v, 232448, 0);
+	}
+	/* The T4 cannot run it: sm_75 against sm_90a, said once, and no grid. */
+	model_result r;
+	char err[512], buf[256];
+	assert_int_equal(model_compute(l, NULL, 4096, 4096, 4096, gpu("t4"), &r, err, sizeof err), 0);
+	assert_int_equal(r.runs, 0);
+	assert_int_equal(r.launch_blocks, 0);
+	model_format(&r, "launch.why_not", buf, sizeof buf);
+	assert_string_equal(buf, "the T4 is sm_75, and the kernel needs sm_90a");
 }
 
 /* The lessons' prose wraps well at 80 columns: no body line over 76
@@ -868,6 +802,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_placeholders_only_in_prose),
 		cmocka_unit_test(test_exercises_are_computed),
 		cmocka_unit_test(test_lines_fit),
+		cmocka_unit_test(test_lesson10_launch),
 		cmocka_unit_test(test_check_evaluator),
 		cmocka_unit_test(test_exercise_checks_agree),
 		cmocka_unit_test(test_prose_lint_finds),

@@ -95,6 +95,7 @@ static void print_json(const lesson *l, const model_result *r)
 	json_num(&w, "bw_gbs", r->gpu.bw_gbs);
 	json_num(&w, "ridge", r->ridge);
 	json_str(&w, "regime", r->regime);
+	json_str(&w, "regime_if_dram", r->regime_if_dram);
 	json_num(&w, "predicted_ms", r->predicted_ms);
 	json_obj(&w, "bound");
 	json_num(&w, "ms", r->bound_ms);
@@ -112,6 +113,12 @@ static void print_json(const lesson *l, const model_result *r)
 	json_int(&w, "smem_dynamic", r->smem_dynamic);
 	json_int(&w, "regs", r->regs_per_thread);
 	json_str(&w, "regs_source", r->regs_source);
+	json_int(&w, "runs", r->runs);
+	json_str(&w, "why_not", r->why_not);
+	json_int(&w, "tiles", r->blocks);
+	json_int(&w, "blocks", r->launch_blocks);
+	json_int(&w, "clusters", r->launch_clusters);
+	json_int(&w, "rounds", r->launch_rounds);
 	json_end(&w);
 	occ_json(&w, "occupancy", &r->occ);
 	json_end(&w);
@@ -179,8 +186,8 @@ static void print_text(const lesson *l, const model_result *r, int default_gpu)
 		printf("  %-13s unknown: no peak figures for this GPU in assets/gpus.tsv\n", "ridge");
 	} else {
 		printf("  %-13s %s / %s = %.2f FLOP/B\n", "ridge", v, w2, r->ridge);
-		printf("  %-13s %s-bound (%.2f FLOP/B %s the ridge)\n", "regime", r->regime, r->ai_global,
-		       r->ai_global < r->ridge ? "below" : "at or above");
+		printf("  %-13s %s-bound if every load went to DRAM (%.2f FLOP/B %s the ridge)\n", "DRAM only",
+		       r->regime_if_dram, r->ai_global, r->ai_global < r->ridge ? "below" : "at or above");
 	}
 	model_format(r, "predicted_ms", v, sizeof v);
 	printf("  %-13s %s (an estimate: max of compute time and issued global bytes / DRAM bandwidth; caches ignored)\n",
@@ -193,7 +200,12 @@ static void print_text(const lesson *l, const model_result *r, int default_gpu)
 		printf("  %-13s %s\n", lv[i][0], v);
 	}
 	model_format(r, "bound.ms", v, sizeof v);
-	printf("  %-13s %s, set by %s\n", "bound", v, r->bound_limit);
+	printf("  %-13s %s, set by %s: %s-bound\n", "bound", v, r->bound_limit, r->regime);
+	if (!r->runs)
+		printf("Launch: %s\n", r->why_not);
+	else
+		printf("Launch: %lld blocks (%lld clusters) for %lld tiles, %lld rounds\n", r->launch_blocks,
+		       r->launch_clusters, r->blocks, r->launch_rounds);
 	printf("Occupancy: %d threads, %d registers [%s], %d + %d B shared per block\n", r->threads,
 	       r->regs_per_thread, r->regs_source, r->smem_static, r->smem_dynamic);
 	for (int i = 0; i < r->occ.nsteps; i++)

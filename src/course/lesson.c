@@ -12,6 +12,7 @@
 #include "course/ptx.h"
 #include "base/lines.h"
 #include "base/util.h"
+#include "course/cond.h"
 #include "run/argspec.h"
 
 /* Parsing state: the file name and line for messages, and the message buffer. */
@@ -258,8 +259,9 @@ static const fm_key fm_keys[] = {
 	 .help = "registers per thread reported by `ptxas -arch=sm_90` for this kernel, used for offline occupancy"},
 	{.key = "grid", .parse = fm_grid,
 	 .help = "absent: one block per `tile`; `persistent`: as many blocks as fit on the GPU at once "
-		 "(SMs × blocks per SM, the runner asks the driver), in a 1-D grid, and the kernel loops over "
-		 "tiles `ctaid`, `ctaid + grid`, …"},
+		 "(SMs × blocks per SM, the runner asks the driver; with clusters no more than the fewest rounds "
+		 "of tiles need, src/run/grid.c), in a 1-D grid, and the kernel loops over tiles `ctaid`, "
+		 "`ctaid + grid`, …"},
 	{.key = "cluster", .parse = fm_cluster, .dflt = "1 1 1",
 	 .help = "blocks per thread-block cluster, `X [Y [Z]]` (default `1 1 1`, at most 8 in all; sm_90); the "
 		 "grid must be a multiple of it"},
@@ -316,6 +318,9 @@ typedef struct {
 	lesson_exercise *ex;  /* the open exercise, collecting its question */
 	strbuf text;          /* the current page's text */
 	strbuf question;      /* the open exercise's question */
+	int cond_depth;       /* open @if blocks on this page */
+	int cond_at[COND_MAX_DEPTH];   /* the line of each open @if */
+	int cond_else[COND_MAX_DEPTH]; /* whether it has had its @else */
 } body;
 
 /* Ends the current page: its text is what was collected. */
@@ -331,6 +336,8 @@ static int new_page(ctx *c, body *b, char *title)
 {
 	if (b->ex)
 		return fail(c, "exercise of line %d has no @answer before the next page", b->ex->line);
+	if (b->cond_depth)
+		return fail(c, "@if of line %d has no @endif before the next page", b->cond_at[b->cond_depth - 1]);
 	end_page(b);
 	lesson *l = b->l;
 	l->pages = xreallocarray(l->pages, (size_t)l->npages + 1, sizeof *l->pages);
@@ -424,6 +431,58 @@ static int dir_answer(ctx *c, body *b, char *args)
 	return 0;
 }
 
+/* @if, @else, @endif: kept in the page's text (the renderer chooses the
+ * branch from the model, course/cond.h); here only their balance is
+ * checked, one page at a time, outside exercises. */
+static int cond_open(ctx *c, body *b, const char *what)
+{
+	if (b->ex)
+		return fail(c, "%s inside an exercise (conditional text belongs to the page)", what);
+	return 0;
+}
+
+static int dir_if(ctx *c, body *b, char *args)
+{
+	if (cond_open(c, b, "@if"))
+		return -1;
+	if (!*args)
+		return fail(c, "@if wants a condition, e.g. @if launch.runs");
+	if (b->cond_depth >= COND_MAX_DEPTH)
+		return fail(c, "@if nested more than %d deep", COND_MAX_DEPTH);
+	b->cond_at[b->cond_depth] = c->line;
+	b->cond_else[b->cond_depth++] = 0;
+	sb_printf(&b->text, "@if %s\n", args);
+	return 0;
+}
+
+static int dir_else(ctx *c, body *b, char *args)
+{
+	if (cond_open(c, b, "@else"))
+		return -1;
+	if (*args)
+		return fail(c, "@else takes nothing after it");
+	if (!b->cond_depth)
+		return fail(c, "@else without an @if on this page");
+	if (b->cond_else[b->cond_depth - 1])
+		return fail(c, "a second @else for the @if of line %d", b->cond_at[b->cond_depth - 1]);
+	b->cond_else[b->cond_depth - 1] = 1;
+	sb_printf(&b->text, "@else\n");
+	return 0;
+}
+
+static int dir_endif(ctx *c, body *b, char *args)
+{
+	if (cond_open(c, b, "@endif"))
+		return -1;
+	if (*args)
+		return fail(c, "@endif takes nothing after it");
+	if (!b->cond_depth)
+		return fail(c, "@endif without an @if on this page");
+	b->cond_depth--;
+	sb_printf(&b->text, "@endif\n");
+	return 0;
+}
+
 typedef struct {
 	const char *name;
 	int (*run)(ctx *c, body *b, char *args);
@@ -445,6 +504,12 @@ static const directive directives[] = {
 		 "lesson's params, M, N, K and gpu.* values; tests/test_lessons.c requires the exercise to accept it"},
 	{.name = "@answer", .run = dir_answer,
 	 .help = "@answer TEXT: the worked answer, one line, may use placeholders; ends the exercise"},
+	{.name = "@if", .run = dir_if,
+	 .help = "@if EXPR: the page's text up to @else or @endif shows only when EXPR (the @check language, "
+		 "which here may also read numeric model keys and compare: == != < <= > >=) is nonzero, e.g. "
+		 "@if launch.runs"},
+	{.name = "@else", .run = dir_else, .help = "@else: the text shown when the @if above does not hold"},
+	{.name = "@endif", .run = dir_endif, .help = "@endif: ends an @if block (blocks nest, and close on their page)"},
 };
 
 const char *lesson_directive(int i, const char **help)
@@ -494,6 +559,8 @@ static int parse_body(ctx *c, lesson *l, lines *it)
 	}
 	if (rc == 0 && b.ex)
 		rc = fail(c, "exercise of line %d has no @answer", b.ex->line);
+	if (rc == 0 && b.cond_depth)
+		rc = fail(c, "@if of line %d has no @endif", b.cond_at[b.cond_depth - 1]);
 	if (rc == 0 && fence)
 		rc = fail(c, "unclosed code fence");
 	if (rc == 0 && l->npages == 0)

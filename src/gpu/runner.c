@@ -10,6 +10,7 @@
 #include "base/rng.h"
 #include "base/util.h"
 #include "gpu/cuda.h"
+#include "run/grid.h"
 #include "run/verify.h"
 
 /* ---- the run ---- */
@@ -171,19 +172,19 @@ static CUresult launch(run_state *s, const run_request *rq, const run_result *re
 	return s->cu->LaunchKernelEx(&cfg, s->fn, s->pp, NULL);
 }
 
-/* A persistent kernel's 1-D grid: one wave, every block resident from start
- * to end, each looping over tiles; never more blocks than tiles. With
- * clusters the wave is counted in whole clusters (cuOccupancyMaxActiveClusters:
- * a cluster's blocks must fit on the SMs of one GPC at once, which blocks per
- * SM times SMs does not know), and the grid is a multiple of the cluster. */
+/* A persistent kernel's 1-D grid, sized by run_grid_persistent (run/grid.h,
+ * the rule the model uses too) from what the driver says fits: blocks per SM
+ * times SMs, or with clusters cuOccupancyMaxActiveClusters (a cluster's
+ * blocks must fit on the SMs of one GPC at once, which blocks per SM times
+ * SMs does not know). */
 static int persistent_grid(run_state *s, const run_request *rq, run_result *res)
 {
 	unsigned c[3];
 	unsigned long long cs = run_cluster(rq, c);
-	unsigned long long tiles = (unsigned long long)rq->grid[0] * rq->grid[1] * rq->grid[2];
-	unsigned long long wave = (unsigned long long)res->spec.sms * (unsigned)res->blocks_per_sm;
+	long long tiles = (long long)rq->grid[0] * rq->grid[1] * rq->grid[2];
+	long long fit = (long long)res->spec.sms * res->blocks_per_sm;
 	if (cs > 1) {
-		unsigned long long rounded = (tiles + cs - 1) / cs * cs;
+		unsigned long long rounded = ((unsigned long long)tiles + cs - 1) / cs * cs;
 		unsigned g[3] = {(unsigned)(rounded ? rounded : cs), 1, 1};
 		CUlaunchConfig cfg;
 		CUlaunchAttribute at;
@@ -200,20 +201,11 @@ static int persistent_grid(run_state *s, const run_request *rq, run_result *res)
 				 res->gpu);
 			return -1;
 		}
-		/* Tiles go to clusters round-robin, and a round that is partly empty
-		 * takes as long as a full one: launch no more clusters than the
-		 * fewest rounds need (4096³ on an H100: 64 of the 66 that fit, 4
-		 * rounds either way). The idle SMs leave their share of power and
-		 * L2 bandwidth to the busy ones; measured faster at 4096³ and 8192³
-		 * (docs/benchmarks.md, lesson 10). Lessons without clusters keep one
-		 * block per SM slot, as they were measured. */
-		unsigned long long ctiles = rounded / cs, rounds = (ctiles + (unsigned)clusters - 1) / (unsigned)clusters;
-		/* No tile count (run --ptx --grid persistent): every cluster that fits. */
-		unsigned long long used = ctiles ? (ctiles + rounds - 1) / rounds : (unsigned long long)clusters;
-		wave = used * cs;
-		tiles = rounded;
+		fit = clusters;
 	}
-	res->grid[0] = (unsigned)(tiles && tiles < wave ? tiles : wave ? wave : 1);
+	run_grid grid;
+	/* No block fits (fit 0, no clusters): one block, and the launch says why. */
+	res->grid[0] = run_grid_persistent(tiles, (long long)cs, fit, &grid) ? 1 : (unsigned)grid.blocks;
 	res->grid[1] = res->grid[2] = 1;
 	return 0;
 }

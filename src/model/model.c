@@ -14,6 +14,7 @@
 #include "base/util.h"
 #include "model/measured.h"
 #include "model/model_lessons.h"
+#include "run/grid.h"
 
 /* ---- Static shared memory declared in the PTX ---------------------------- */
 
@@ -88,7 +89,11 @@ static void level_bounds(model_result *r, const model_traffic *t, const model_wa
 	/* L2: loads that skip L1 each reach L2 as issued. Otherwise L1 may
 	 * serve repeats, but an SM computing P outputs needs at least
 	 * 2·sqrt(P)·K distinct inputs (a square tile reuses most), with the
-	 * tiles spread over the SMs the grid can use. */
+	 * tiles spread evenly over the SMs the grid can use. The even spread
+	 * maximises the sum over SMs rather than minimising it; it stands
+	 * because each SM has its own port, so an uneven schedule moves fewer
+	 * bytes but its busiest SM more (docs/model.md). A multicast box
+	 * counts once: the limit is taken to be on L2's side. */
 	double l2 = r->global.bytes;
 	if (!t->l1_bypass) {
 		double used = (double)(r->blocks < g->sms ? r->blocks : g->sms);
@@ -100,7 +105,10 @@ static void level_bounds(model_result *r, const model_traffic *t, const model_wa
 		    wavefronts_per_output(t->gl_B, w->gvec_B, w->gwavefronts_B) +
 		    wavefronts_per_output(t->sh_A, w->svec_A, w->wavefronts_A) +
 		    wavefronts_per_output(t->sh_B, w->svec_B, w->wavefronts_B);
-	if (t->smem_operands) /* the tensor cores read the tiles, 128 bytes a pass */
+	/* The tensor cores read the tiles through the shared data pipe, 128
+	 * bytes a pass: ncu's l1tex__data_pipe_lsu_wavefronts_mem_shared_op_gmma
+	 * on lessons 9 and 10 equals this count exactly (docs/benchmarks.md). */
+	if (t->smem_operands)
 		wf += (t->sh_A + t->sh_B) * r->elem_bytes / 128;
 	r->l1_wavefronts = wf * k * outputs;
 	r->ai_l2 = r->flops / r->l2_min_bytes;
@@ -130,9 +138,10 @@ static void level_totals(model_level *lv, double outputs, int load_bytes, int st
 
 /* The panels of A and B one round of running tiles reads, over the whole
  * K. Tiles run in bands of H = G·CM block rows, column by column (G = 0:
- * row by row), so a round of W tiles spans r block rows and c block
- * columns; every round after the first is the same shape, and with the
- * round's panels read from DRAM once each, the run reads rounds × that. */
+ * row by row), so a round of W tiles (the blocks launched, or resident at
+ * once when there are more) spans r block rows and c block columns; every
+ * round after the first is the same shape, and with the round's panels
+ * read from DRAM once each, the run reads rounds × that. */
 static void tile_order(model_result *r, long long at_once)
 {
 	long long BM = 1, BN = 1, G = 0, CM = 1;
@@ -163,6 +172,54 @@ static void tile_order(model_result *r, long long at_once)
 	r->order_dram_bytes = rounds * r->wave_bytes + (double)r->M * r->N * r->out_bytes;
 }
 
+/* Whether the GPU can run the kernel: the compute capability its needs:
+ * asks for (sm_90a: exactly 9.0), then a block that fits on an SM. A GPU
+ * with no compute capability (a live one the driver did not name) is not
+ * judged on it. why_not is a clause that completes "cannot run here: ...". */
+static void can_run(model_result *r)
+{
+	const gpu_spec *g = &r->gpu;
+	const char *name = g->name + (strncmp(g->name, "NVIDIA ", 7) ? 0 : 7);
+	int sm = g->cc_major * 10 + g->cc_minor;
+	r->runs = 0;
+	if (sm && r->needs_sm && (sm < r->needs_sm || (r->needs_arch_specific && sm != r->needs_sm)))
+		snprintf(r->why_not, sizeof r->why_not, "the %s is sm_%d, and the kernel needs sm_%d%s", name, sm,
+			 r->needs_sm, r->needs_arch_specific ? "a" : "");
+	else if (!r->occ_ok || r->occ.blocks_per_sm < 1)
+		snprintf(r->why_not, sizeof r->why_not,
+			 "no block of it fits on an SM of the %s (%d threads of %d registers, %d bytes of shared "
+			 "memory, where a block may have %d)", name, r->threads, r->regs_per_thread, r->smem_request,
+			 g->smem_optin > 0 ? g->smem_optin : g->smem_per_block);
+	else {
+		r->runs = 1;
+		r->why_not[0] = '\0';
+	}
+}
+
+/* The grid launched, by the runner's rule (run/grid.h) with the
+ * occupancy's fit: a persistent grid as many blocks or clusters as fit,
+ * trimmed to the fewest rounds with clusters; otherwise one block per tile
+ * in rounds of what fits at once. */
+static void launched_grid(model_result *r, long long at_once)
+{
+	long long cs = r->cluster > 0 ? r->cluster : 1;
+	r->launch_blocks = r->launch_clusters = r->launch_rounds = 0;
+	if (!r->runs || at_once < 1)
+		return;
+	if (r->persistent) {
+		run_grid grid;
+		if (run_grid_persistent(r->blocks, cs, cs > 1 ? at_once / cs : at_once, &grid) == 0) {
+			r->launch_blocks = grid.blocks;
+			r->launch_clusters = grid.clusters;
+			r->launch_rounds = grid.rounds;
+		}
+		return;
+	}
+	r->launch_blocks = r->blocks;
+	r->launch_clusters = (r->blocks + cs - 1) / cs;
+	r->launch_rounds = (r->blocks + at_once - 1) / at_once;
+}
+
 static void recompute_occupancy(model_result *r)
 {
 	r->smem_request = r->smem_static + r->smem_dynamic;
@@ -171,7 +228,10 @@ static void recompute_occupancy(model_result *r)
 	r->occ_ok = occ_compute(&r->gpu, &in, &r->occ) == 0;
 	int at_once = r->occ_ok ? r->gpu.sms * r->occ.blocks_per_sm : 0;
 	r->waves = at_once > 0 ? (double)r->blocks / at_once : NAN;
-	tile_order(r, at_once);
+	can_run(r);
+	launched_grid(r, at_once);
+	/* A persistent grid's round is the blocks it launched. */
+	tile_order(r, r->persistent && r->launch_blocks > 0 ? r->launch_blocks : at_once);
 }
 
 /* ---- parameters: the one check, for the CLI (--set) and the tutor (what-ifs) alike ---- */
@@ -308,6 +368,11 @@ int model_compute(const lesson *l, const expr_env *overrides, long long M, long 
 	r->blocks = (long long)la.grid[0] * la.grid[1] * la.grid[2];
 	r->smem_static = ptx_static_smem(l->ptx_path);
 	r->regs_per_thread = l->regs;
+	r->needs_sm = l->needs_sm;
+	r->needs_arch_specific = l->needs_arch_specific;
+	r->persistent = la.persistent;
+	long long cm = 0;
+	r->cluster = expr_get(&r->env, "CM", &cm) && cm > 0 ? (int)cm : (int)(la.cluster[0] * la.cluster[1] * la.cluster[2]);
 	r->regs_source = l->regs ? "recorded (ptxas -arch=sm_90)" : "unknown";
 
 	/* The model reads its params from the lesson, else assumes its own. */
@@ -338,7 +403,8 @@ int model_compute(const lesson *l, const expr_env *overrides, long long M, long 
 	level_totals(&r->shared, outputs, r->elem_bytes, r->elem_bytes);
 	level_totals(&r->regs, outputs, r->elem_bytes, 4); /* the accumulators are f32 whatever C is stored in */
 
-	r->dram_ideal_bytes = ((double)M * K + (double)K * N) * r->elem_bytes + outputs * out_bytes;
+	r->output_bytes = outputs * out_bytes;
+	r->dram_ideal_bytes = ((double)M * K + (double)K * N) * r->elem_bytes + r->output_bytes;
 	r->ai_global = r->flops / r->global.bytes;
 	r->ai_shared = r->shared.bytes > 0 ? r->flops / r->shared.bytes : NAN;
 	r->ai_dram_ideal = r->flops / r->dram_ideal_bytes;
@@ -361,16 +427,18 @@ int model_compute(const lesson *l, const expr_env *overrides, long long M, long 
 	}
 	if (r->peak_tflops > 0 && g->bw_gbs > 0) {
 		r->ridge = r->peak_tflops * 1e12 / (g->bw_gbs * 1e9);
-		r->regime = r->ai_global < r->ridge ? "memory" : "compute";
+		r->regime_if_dram = r->ai_global < r->ridge ? "memory" : "compute";
 		double t_compute = r->flops / (r->peak_tflops * 1e12), t_memory = r->global.bytes / (g->bw_gbs * 1e9);
 		r->predicted_ms = 1e3 * (t_compute > t_memory ? t_compute : t_memory);
 	} else {
 		/* A live GPU that the table does not know: no peaks to compare with. */
 		r->ridge = NAN;
-		r->regime = "unknown";
+		r->regime_if_dram = "unknown";
 		r->predicted_ms = NAN;
 	}
 	level_bounds(r, &t, &w, outputs, k);
+	/* The regime a page states is the level that binds the bound, never a second rule. */
+	r->regime = !strcmp(r->bound_limit, "compute") ? "compute" : !strcmp(r->bound_limit, "unknown") ? "unknown" : "memory";
 
 	recompute_occupancy(r);
 	return 0;
@@ -418,6 +486,7 @@ static const key_def keys[] = {
 	{"bytes.global", T_DBL, R(global.bytes), F_BYTES, "global bytes as issued"},
 	{"bytes.shared", T_DBL, R(shared.bytes), F_BYTES, "shared-memory bytes"},
 	{"bytes.dram_ideal", T_DBL, R(dram_ideal_bytes), F_BYTES, "A and B once, C once"},
+	{"bytes.output", T_DBL, R(output_bytes), F_BYTES, "C: M·N elements of the output type"},
 	{"sectors_per_request.A", T_DBL, R(sectors_A), F_SECT, "32-byte sectors per warp load of A"},
 	{"sectors_per_request.B", T_DBL, R(sectors_B), F_SECT, "32-byte sectors per warp load of B"},
 	{"gwavefronts.A", T_DBL, R(gwavefronts_A), F_SECT, "L1 wavefronts per warp load of A from global memory (one per 128-byte line)"},
@@ -427,12 +496,15 @@ static const key_def keys[] = {
 	{"unit", T_STR, R(unit), F_STR, "fp32 or tensor"},
 	{"peak_tflops", T_DBL, R(peak_tflops), F_TFLOPS, "peak of that unit"},
 	{"ridge", T_DBL, R(ridge), F_FLOPB, "peak / bandwidth"},
-	{"regime", T_STR, R(regime), F_STR, "memory or compute: ai.global against the ridge (an estimate: caches ignored)"},
+	{"regime", T_STR, R(regime), F_STR, "compute when bound.limit is compute, memory when a memory level (DRAM, L2, L1/shared) binds"},
+	{"regime_if_dram", T_STR, R(regime_if_dram), F_STR,
+	 "memory or compute if every load went to DRAM: ai.global against the ridge (an estimate: caches ignored)"},
 	{"predicted_ms", T_DBL, R(predicted_ms), F_MS, "an estimate: max(compute time, issued global bytes / DRAM bandwidth)"},
 	{"bound.ms", T_DBL, R(bound_ms), F_MS, "a true lower bound on the time: the slowest level below"},
 	{"bound.limit", T_STR, R(bound_limit), F_STR, "the level that sets bound.ms: compute, DRAM, L2 or L1/shared"},
 	{"bound.compute_ms", T_DBL, R(bound_compute_ms), F_MS, "FLOPs at the unit's peak"},
-	{"bound.dram_ms", T_DBL, R(bound_dram_ms), F_MS, "compulsory DRAM traffic (A, B once, C once) at DRAM bandwidth"},
+	{"bound.dram_ms", T_DBL, R(bound_dram_ms), F_MS,
+	 "A, B read once and C written once at DRAM bandwidth (from a cold L2, counting C's write-back)"},
 	{"bound.l2_ms", T_DBL, R(bound_l2_ms), F_MS, "the least L2 -> SM traffic at L2 bandwidth"},
 	{"bound.l1_ms", T_DBL, R(bound_l1_ms), F_MS, "the least L1/shared wavefronts at 128 B per SM per clock"},
 	{"ai.l2", T_DBL, R(ai_l2), F_FLOPB, "FLOP per byte of the least L2 -> SM traffic"},
@@ -456,6 +528,11 @@ static const key_def keys[] = {
 	{"launch.warps", T_INT, R(warps), F_INT, "warps per block"},
 	{"launch.tiles", T_LL, R(blocks), F_INT, "BM×BN tiles of C, one block each (a persistent grid loops over them)"},
 	{"launch.waves", T_DBL, R(waves), F_NUM, "tiles ÷ (SMs × blocks per SM): the rounds in which the GPU runs them"},
+	{"launch.runs", T_INT, R(runs), F_INT, "1 when this GPU can run the kernel (compute capability meets needs:, a block fits), else 0"},
+	{"launch.why_not", T_CHARS, R(why_not), F_STR, "why this GPU cannot run the kernel (empty when it can)"},
+	{"launch.blocks", T_LL, R(launch_blocks), F_INT, "blocks launched (a persistent grid: those that fit, trimmed to the fewest rounds with clusters)"},
+	{"launch.clusters", T_LL, R(launch_clusters), F_INT, "clusters launched (launch.blocks ÷ blocks per cluster)"},
+	{"launch.rounds", T_LL, R(launch_rounds), F_INT, "whole rounds of tiles: ceil(tiles ÷ blocks running at once)"},
 	{"tileorder.wave_bytes", T_DBL, R(wave_bytes), F_BYTES,
 	 "A and B panels one round of running tiles reads over K (bands of G cluster rows of CM tiles; G=0 row by row)"},
 	{"tileorder.dram_bytes", T_DBL, R(order_dram_bytes), F_BYTES,
@@ -475,6 +552,7 @@ static const key_def keys[] = {
 	{"gpu.max_warps_per_sm", T_INT, R(gpu.max_warps_per_sm), F_INT, "resident warps per SM at most"},
 	{"gpu.max_blocks_per_sm", T_INT, R(gpu.max_blocks_per_sm), F_INT, "resident blocks per SM at most"},
 	{"gpu.smem_per_block", T_INT, R(gpu.smem_per_block), F_INT, "shared bytes a block may use without opting in"},
+	{"gpu.smem_optin", T_INT, R(gpu.smem_optin), F_INT, "shared bytes a block may opt into (CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES)"},
 	{"gpu.smem_reserved", T_INT, R(gpu.smem_reserved), F_INT, "shared bytes the system reserves per block"},
 	{"gpu.l2_kb", T_INT, R(gpu.l2_kb), F_INT, "L2 size, KiB"},
 	{"gpu.smem_per_sm", T_INT, R(gpu.smem_per_sm), F_INT, "shared memory per SM, bytes"},
@@ -565,7 +643,7 @@ void model_format(const model_result *r, const char *key, char *buf, int len)
 		return;
 	}
 	if (k->type == T_CHARS) {
-		snprintf(buf, (size_t)len, "%s", base);
+		snprintf(buf, (size_t)len, "%s", base[0] ? base : "-");
 		return;
 	}
 	double v = 0;

@@ -32,6 +32,7 @@ typedef struct {
 	double flops;              /* 2·M·N·K */
 	model_level global, shared, regs; /* regs: operand reads from registers */
 	double dram_ideal_bytes;   /* A and B read once, C written once */
+	double output_bytes;       /* C: M·N elements of the output type */
 	double ai_global;          /* FLOP per byte of global traffic as issued */
 	double ai_shared;          /* FLOP per byte of shared traffic (0: none) */
 	double ai_dram_ideal;
@@ -48,7 +49,8 @@ typedef struct {
 	const char *unit;          /* "fp32" or "tensor" */
 	double peak_tflops;        /* of that unit on gpu */
 	double ridge;              /* FLOP/B: peak / bandwidth */
-	const char *regime;        /* "memory", "compute" (ai_global against the ridge), or "unknown" (no peaks) */
+	const char *regime;        /* "compute" when bound_limit is compute, "memory" when a memory level binds, else "unknown" */
+	const char *regime_if_dram; /* "memory" or "compute" if every load went to DRAM: ai_global against the ridge (an estimate) */
 	double predicted_ms;       /* an estimate: max(flops/peak, global bytes as issued/DRAM bandwidth) */
 
 	/* A true lower bound on the kernel's time: the slowest of these, each
@@ -69,6 +71,16 @@ typedef struct {
 	occ_result occ;
 	long long blocks;          /* one per BM×BN tile: ceil(M/BM)·ceil(N/BN) */
 	double waves;              /* blocks ÷ (SMs × blocks per SM): rounds the GPU runs them in */
+	/* Whether this GPU can run the kernel at all: its compute capability
+	 * meets the lesson's needs: and a block fits on an SM. */
+	int runs;
+	int needs_sm, needs_arch_specific; /* the lesson's needs: (0: none) */
+	int persistent;            /* grid: persistent */
+	char why_not[192];         /* when runs is 0, a clause completing "cannot run here: ..."; "" otherwise */
+	/* The grid launched (run/grid.h, the runner's rule; 0 when it cannot
+	 * run): blocks, clusters of `cluster` blocks, whole rounds of tiles. */
+	int cluster;               /* blocks per cluster: param CM, else the lesson's cluster: */
+	long long launch_blocks, launch_clusters, launch_rounds;
 	/* The tile order (params G: bands of G cluster rows, 0 row by row; CM:
 	 * blocks per cluster along M): what one round of running tiles reads of
 	 * A and B over the whole K, and DRAM traffic if each round reads that once. */

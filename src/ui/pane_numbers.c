@@ -202,7 +202,10 @@ static void intensity(ui_lines *t, const model_result *m, int w)
 {
 	char v[64], r[32], n[96];
 	ui_lines_section(t, "Intensity (FLOP/B)");
-	snprintf(n, sizeof n, "ridge %s: %s-bound", numfmt_sig(r, sizeof r, m->ridge), m->regime ? m->regime : "?");
+	/* Against the ridge is what every load from DRAM would give; the regime
+	 * proper is the level that binds the bound (Roofline section). */
+	snprintf(n, sizeof n, "ridge %s: %s", numfmt_sig(r, sizeof r, m->ridge),
+		 isnan(m->ridge) ? "?" : m->ai_global < m->ridge ? "below" : "at or above");
 	ui_lines_kv(t, "global", numfmt_sig(v, sizeof v, m->ai_global), UI_ROLE_EMPH, n, w);
 	if (m->ai_shared > 0)
 		ui_lines_kv(t, "shared", numfmt_sig(v, sizeof v, m->ai_shared), UI_ROLE_EMPH, NULL, w);
@@ -259,6 +262,11 @@ static void occupancy(ui_lines *t, const ui_app *a, int w)
 		return;
 	}
 	const occ_result *o = &m->occ;
+	if (o->blocks_per_sm < 1) { /* said once at the top: no zero-derived figures */
+		ui_lines_add(t, " no block fits on an SM of this GPU", UI_ROLE_DIM);
+		ui_lines_nl(t);
+		return;
+	}
 	char pct[32];
 	/* Wrapped, not cut, in a narrow slot. */
 	char s[160];
@@ -397,6 +405,12 @@ void ui_pane_numbers_text(ui_lines *t, const ui_app *a, int w)
 	}
 	const lesson_page *pg = ui_app_page(a);
 	const char *want = pg && pg->numbers[0] ? pg->numbers : NULL;
+	if (!a->model.runs) {
+		char s[256];
+		snprintf(s, sizeof s, "Cannot run here: %s. The figures below are the model's, of no run.", a->model.why_not);
+		ui_lines_para(t, s, UI_ROLE_WARN, w, 0);
+		ui_lines_nl(t);
+	}
 	for (size_t i = 0; i < ARRAY_LEN(sections); i++) {
 		int here = want && !strcmp(want, sections[i].name);
 		if (here)

@@ -1,7 +1,12 @@
 /* ui/prose: the lesson text renderer — Markdown blocks and inline markup into styled lines, placeholders filled from the model. */
 #include "ui/prose.h"
 
+#include <math.h>
+#include <stdlib.h>
 #include <string.h>
+
+#include "course/cond.h"
+#include "model/calc.h"
 
 static int isalnum_ascii(char c)
 {
@@ -108,11 +113,33 @@ static void code_line(ui_lines *t, const char *s, size_t n, int w)
 	ui_run_free(&r);
 }
 
+/* A block quote's line ("> text" or ">"): the length of its marker, else 0. */
+static size_t quote_mark(const char *s, size_t n)
+{
+	if (n == 0 || s[0] != '>')
+		return 0;
+	return n > 1 && s[1] == ' ' ? 2 : 1;
+}
+
+/* An @if condition of the page (course/cond.h), read by the lessons'
+ * expression language over the model; one that does not evaluate (or no
+ * model) is false, and tests/test_render_lint.c requires every one to. */
+static int prose_cond(const char *expr, void *ctx)
+{
+	const model_result *m = ctx;
+	if (!m)
+		return 0;
+	double v = calc_eval(expr, m, CALC_KEYS, NULL, 0);
+	return !isnan(v) && v != 0;
+}
+
 void ui_prose(ui_lines *t, const model_result *m, const char *text, int w)
 {
 	ui_run para = {0};
-	int indent = 0, in_code = 0;
-	const char *p = text;
+	int indent = 0, in_code = 0, in_quote = 0;
+	/* The branches of @if/@else/@endif this model takes; the rest are gone. */
+	char *chosen = text ? cond_select(text, prose_cond, (void *)m) : NULL;
+	const char *p = chosen;
 	while (p && *p) {
 		const char *nl = strchr(p, '\n');
 		size_t n = nl ? (size_t)(nl - p) : strlen(p);
@@ -130,6 +157,28 @@ void ui_prose(ui_lines *t, const model_result *m, const char *text, int w)
 			code_line(t, s, n, w);
 			continue;
 		}
+		size_t q = quote_mark(s + lead, n - lead);
+		if (q && lead + q == n) { /* "> " alone: a paragraph break inside the quote */
+			flush(t, &para, w, indent);
+			in_quote = 0;
+			continue;
+		}
+		if (q) {
+			/* One "> " marks the quote where it starts; the markers of the
+			 * lines it continues on are not text (review 9.7). */
+			if (!in_quote) {
+				flush(t, &para, w, indent);
+				/* not dim: a dim '>' starts a wrapped code line */
+				ui_lines_put(t, '>', UI_ROLE_NORMAL);
+				ui_lines_put(t, ' ', UI_ROLE_NORMAL);
+				indent = 2;
+				in_quote = 1;
+			} else
+				ui_run_put(&para, ' ', UI_ROLE_NORMAL);
+			ui_prose_inline(&para, m, s + lead + q, n - lead - q, UI_ROLE_NORMAL);
+			continue;
+		}
+		in_quote = 0;
 		if (lead == n) { /* blank: paragraph break */
 			flush(t, &para, w, indent);
 			if (t->nlines > 0 && t->start[t->nlines] - t->start[t->nlines - 1] > 0)
@@ -177,4 +226,5 @@ void ui_prose(ui_lines *t, const model_result *m, const char *text, int w)
 	}
 	flush(t, &para, w, indent);
 	ui_run_free(&para);
+	free(chosen);
 }
