@@ -106,7 +106,7 @@ class Gen:
         w("// generator, not this file.")
         w("//")
         w(".version 8.0            // wgmma, setmaxnreg, TMA and mbarrier tx-counts arrived with PTX 8.0 ...")
-        w(".target sm_90a          // ... and wgmma/setmaxnreg exist only on sm_90a (Hopper), not later chips")
+        w(".target sm_90a          // ... and wgmma exists only on sm_90a: this code runs on Hopper (cc 9.0) alone")
         w(".address_size 64")
         w("")
         w(f"// Dynamic shared memory: {S} stages x (A {A_BYTES} B + B {B_BYTES} B), {2 * S} mbarriers,")
@@ -304,7 +304,7 @@ class Gen:
         w("// @consumer")
         w("CONSUMER:")
         if self.a.setmaxnreg:
-            w("\tsetmaxnreg.inc.sync.aligned.u32 232;       // 128 x 40 + 256 x 232 <= 65536")
+            w("\tsetmaxnreg.inc.sync.aligned.u32 232;       // 128 x 40 + 256 x 232 = 384 x 168, the block's pool")
         w("\tand.b32         %x, %thr, 127;")
         w("\tsetp.eq.u32     %leader, %x, 0;            // one thread per warpgroup releases stages")
         self.consumer_place()

@@ -108,7 +108,7 @@ class Gen(L9.Gen):
         w("// generator, not this file.")
         w("//")
         w(".version 8.0            // clusters, multicast, mapa, stmatrix and bulk stores: PTX 7.8-8.0 ...")
-        w(".target sm_90a          // ... wgmma and setmaxnreg: sm_90a only")
+        w(".target sm_90a          // ... wgmma: sm_90a only (setmaxnreg: sm_90a and the later 'a' targets)")
         w(".address_size 64")
         w("")
         parts = f"{S} stages x (A {A_BYTES} B + B {STAGE - A_BYTES} B)"
