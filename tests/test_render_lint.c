@@ -183,20 +183,6 @@ static void quotes_and_conditions(void **state)
 	ui_lines_free(&t);
 }
 
-/* Lessons whose text another change is rewriting (lessons 8 and 9, with
- * @if launch.runs / @else / @endif and {launch.why_not}): their problems are
- * printed, not failed. An entry whose lesson renders clean is an error, so
- * the list empties itself when that rewrite lands. */
-static const char *const pending[] = {"lessons/08-mma.md", "lessons/09-wgmma.md"};
-
-static int is_pending(const char *path)
-{
-	for (size_t i = 0; i < ARRAY_LEN(pending); i++)
-		if (!strcmp(pending[i], path))
-			return (int)i + 1;
-	return 0;
-}
-
 /* Every lesson, page, exercise question and answer on every GPU of the
  * table, at the default size and one odd shape. */
 static void every_page_every_gpu(void **state)
@@ -208,7 +194,7 @@ static void every_page_every_gpu(void **state)
 	assert_true(course_load(&c, errs, sizeof errs) > 0);
 	assert_true(devices_load(&table, err, sizeof err) > 0);
 	static const long long sizes[][3] = {{4096, 4096, 4096}, {1024, 2048, 512}};
-	int bad = 0, pages = 0, held[ARRAY_LEN(pending)] = {0};
+	int bad = 0, pages = 0;
 	for (int g = 0; g < table.n; g++)
 		for (size_t s = 0; s < ARRAY_LEN(sizes); s++)
 			for (int i = 0; i < c.n; i++) {
@@ -217,7 +203,6 @@ static void every_page_every_gpu(void **state)
 				if (model_compute(l, NULL, sizes[s][0], sizes[s][1], sizes[s][2], &table.g[g], &r, err,
 						  sizeof err))
 					fail_msg("%s on %s: %s", l->path, table.g[g].key, err);
-				int before = bad;
 				for (int p = 0; p < l->npages; p++) {
 					const lesson_page *pg = &l->pages[p];
 					char where[512];
@@ -231,20 +216,8 @@ static void every_page_every_gpu(void **state)
 					}
 					pages++;
 				}
-				int k = is_pending(l->path);
-				if (k) {
-					held[k - 1] += bad - before;
-					bad = before;
-				}
 			}
 	course_free(&c);
-	for (size_t i = 0; i < ARRAY_LEN(pending); i++) {
-		if (held[i])
-			fprintf(stderr, "pending: %s has %d problems above, left to the rewrite of its text\n", pending[i],
-				held[i]);
-		else
-			fail_msg("%s renders clean now: take it off the pending list in tests/test_render_lint.c", pending[i]);
-	}
 	assert_true(pages >= 11 * table.n);
 	assert_int_equal(bad, 0);
 }
