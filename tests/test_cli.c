@@ -47,10 +47,10 @@ static void test_help_lists_every_command(void **state)
 	assert_non_null(f);
 	usage(f);
 	fclose(f);
-	assert_non_null(strstr(out, tutor.summary));
+	assert_non_null(strstr(out, tutor->summary));
 	for (size_t i = 0; i < ARRAY_LEN(commands); i++) {
 		char line[256];
-		snprintf(line, sizeof line, "\n  %-10s %s\n", commands[i].name, commands[i].summary);
+		snprintf(line, sizeof line, "\n  %-10s %s\n", commands[i]->name, commands[i]->summary);
 		if (!strstr(out, line))
 			fail_msg("ptxtutor --help lacks%s in:\n%s", line, out);
 	}
@@ -62,7 +62,7 @@ static void test_help_lists_every_command(void **state)
 	assert_int_equal(rc, 2);
 	assert_non_null(strstr(err, "ptxtutor: 'bogus' is neither a command nor a lesson\n"));
 	for (size_t i = 0; i < ARRAY_LEN(commands); i++)
-		assert_non_null(strstr(err, commands[i].summary));
+		assert_non_null(strstr(err, commands[i]->summary));
 	/* A lesson is not an unknown command: the tutor answers (its --help). */
 	const char *out3 = capture(NULL, "3", 1, &rc);
 	assert_int_equal(rc, 0);
@@ -74,7 +74,7 @@ static void test_own_help_from_the_table(void **state)
 {
 	(void)state;
 	for (size_t i = 0; i <= ARRAY_LEN(commands); i++) {
-		const cli_command *row = i < ARRAY_LEN(commands) ? &commands[i] : &tutor;
+		const cli_command *row = i < ARRAY_LEN(commands) ? commands[i] : tutor;
 		int rc;
 		const char *out = capture(row, row->name ? row->name : "ptxtutor", 1, &rc);
 		assert_int_equal(rc, 0);
@@ -107,7 +107,7 @@ static void test_readme_lists_every_command(void **state)
 	*end = '\0';
 	strbuf want = {0};
 	for (size_t i = 0; i <= ARRAY_LEN(commands); i++) {
-		const cli_command *row = i == 0 ? &tutor : &commands[i - 1];
+		const cli_command *row = i == 0 ? tutor : commands[i - 1];
 		for (int k = 0; k < CLI_FORMS && row->synopsis[k]; k++)
 			sb_printf(&want, "ptxtutor %s\n", row->synopsis[k]);
 		sb_printf(&want, "    %s\n", row->summary);
