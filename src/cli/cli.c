@@ -317,27 +317,38 @@ static int take_long(const cli_command *self, int argc, char **argv, int *i, voi
 
 int cli_parse(const cli_command *self, int argc, char **argv, void *opts, int *nargs)
 {
-	int n = 0, rc = -1, only_args = 0;
+	/* The words sorted as getopt does: the positional arguments first, then
+	 * the options with their values, nothing lost (run --emulate reads them again). */
+	char **args = xcalloc((size_t)argc + 1, sizeof *args), **rest = xcalloc((size_t)argc + 1, sizeof *rest);
+	int n = 0, nrest = 0, rc = -1, only_args = 0;
 	for (int i = 1; i < argc && rc < 0; i++) {
 		char *a = argv[i];
-		if (only_args || a[0] != '-' || !a[1])
-			argv[1 + n++] = a; /* never past i: a positional only moves down */
-		else if (!strcmp(a, "--"))
+		int first = i;
+		if (only_args || a[0] != '-' || !a[1]) {
+			args[n++] = a;
+			continue;
+		}
+		if (!strcmp(a, "--"))
 			only_args = 1;
 		else if (a[1] == '-')
 			rc = take_long(self, argc, argv, &i, opts);
 		else
 			rc = take_short(self, argc, argv, &i, opts);
+		while (first <= i && first < argc)
+			rest[nrest++] = argv[first++];
 	}
-	if (rc >= 0)
-		return rc;
-	if (self->max_args >= 0 && n > self->max_args) {
-		cli_error(self, "unexpected argument '%s'", argv[1 + self->max_args]);
-		return 2;
+	if (rc < 0 && self->max_args >= 0 && n > self->max_args) {
+		cli_error(self, "unexpected argument '%s'", args[self->max_args]);
+		rc = 2;
 	}
-	argv[1 + n] = NULL;
-	*nargs = n;
-	return -1;
+	if (rc < 0) {
+		memcpy(argv + 1, args, (size_t)n * sizeof *argv);
+		memcpy(argv + 1 + n, rest, (size_t)nrest * sizeof *argv);
+		*nargs = n;
+	}
+	free(args);
+	free(rest);
+	return rc;
 }
 
 void cli_pad(FILE *out, const char *s, int width)

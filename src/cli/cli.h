@@ -69,7 +69,8 @@ extern const cli_command cli_cmd_tutor, cli_cmd_list, cli_cmd_gpus, cli_cmd_show
  * opts, which the caller has set to its defaults. Options and positional
  * arguments may mix; "--" ends the options; --name=VALUE, --name VALUE, a
  * unique prefix of a long name, -x VALUE, -xVALUE and bundled flags (-jc)
- * are accepted. The positional arguments end up in argv[1..*nargs].
+ * are accepted. The positional arguments end up in argv[1..*nargs], the
+ * options after them (argv keeps every word, as getopt's permutation does).
  * Returns -1 to go on, else the exit status: 0 after printing --help, 2
  * after one line "ptxtutor CMD: why" on stderr. */
 int cli_parse(const cli_command *self, int argc, char **argv, void *opts, int *nargs);
