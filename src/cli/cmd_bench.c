@@ -29,9 +29,12 @@ const cli_command cli_cmd_bench = {
 		 "cuBLAS, speed-up over the previous lesson of the same types, the relative error against\n"
 		 "cuBLAS. Default: every lesson with a kernel, at 4096.\n",
 	.opts = (const cli_opt[]){
-		{.name = "size", .kind = CLI_SIZE, .off = offsetof(bench_opts, size), .arg = "N|M,N,K", .help = "the problem size (default 4096)"},
-		{.name = "csv", .kind = CLI_FLAG, .off = offsetof(bench_opts, fmt), .help = "print CSV, a header line first", .value = OUT_CSV},
-		{.name = "json", .kind = CLI_FLAG, .off = offsetof(bench_opts, fmt), .help = "print JSON (keys in docs/json.md)", .value = OUT_JSON},
+		{.name = "size", .kind = CLI_SIZE, .off = offsetof(bench_opts, size), .arg = "N|M,N,K",
+		 .help = "the problem size (default 4096)"},
+		{.name = "csv", .kind = CLI_FLAG, .off = offsetof(bench_opts, fmt),
+		 .help = "print CSV, a header line first", .value = OUT_CSV},
+		{.name = "json", .kind = CLI_FLAG, .off = offsetof(bench_opts, fmt),
+		 .help = "print JSON (keys in docs/json.md)", .value = OUT_JSON},
 		{0},
 	},
 	.max_args = -1,

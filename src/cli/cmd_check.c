@@ -23,7 +23,8 @@ const cli_command cli_cmd_check = {
 		 "A size a lesson cannot take is moved to its nearest valid size. The exit status is\n"
 		 "non-zero if any check fails.\n",
 	.opts = (const cli_opt[]){
-		{.name = "sizes", .kind = CLI_STR, .off = offsetof(check_opts, sizes), .arg = "LIST", .help = "sizes separated by ';' or spaces, each N or M,N,K, at most 16\n"
+		{.name = "sizes", .kind = CLI_STR, .off = offsetof(check_opts, sizes), .arg = "LIST",
+		 .help = "sizes separated by ';' or spaces, each N or M,N,K, at most 16\n"
 		 "(default '128;1000;4096;1000,1200,800')"},
 		{0},
 	},

@@ -22,7 +22,8 @@ const cli_command cli_cmd_gpus = {
 		 "or part of a name (\"4090\"), case-insensitive; `a100` is the 80 GB card; `live` is\n"
 		 "the GPU of this machine, read through its driver.\n",
 	.opts = (const cli_opt[]){
-		{.name = "json", .letter = 'j', .kind = CLI_FLAG, .off = offsetof(gpus_opts, json), .help = "print JSON (keys in docs/json.md)"},
+		{.name = "json", .letter = 'j', .kind = CLI_FLAG, .off = offsetof(gpus_opts, json),
+		 .help = "print JSON (keys in docs/json.md)"},
 		{0},
 	},
 	.run = cmd_gpus,

@@ -40,7 +40,8 @@ const cli_command cli_cmd_list = {
 	.about = "The lessons: number, id, title, types (inputs→output), the GPU generation each needs, and\n"
 		 "the pages read and exercises solved in the tutor ($XDG_STATE_HOME/ptxtutor).\n",
 	.opts = (const cli_opt[]){
-		{.name = "json", .letter = 'j', .kind = CLI_FLAG, .off = offsetof(list_opts, json), .help = "print JSON (keys in docs/json.md)"},
+		{.name = "json", .letter = 'j', .kind = CLI_FLAG, .off = offsetof(list_opts, json),
+		 .help = "print JSON (keys in docs/json.md)"},
 		{0},
 	},
 	.run = cmd_list,

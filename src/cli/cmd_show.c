@@ -34,12 +34,17 @@ const cli_command cli_cmd_show = {
 		 "(ridge point, bound, predicted time); occupancy step by step. LESSON is a number (3)\n"
 		 "or an id (smem).\n",
 	.opts = (const cli_opt[]){
-		{.name = "gpu", .kind = CLI_STR, .off = offsetof(show_opts, gpu), .arg = "NAME", .help = "a GPU from `ptxtutor gpus`, or live (default: this GPU, else h100)"},
-		{.name = "size", .kind = CLI_SIZE, .off = offsetof(show_opts, size), .arg = "N|M,N,K", .help = "problem size (default 4096)"},
-		{.name = "set", .kind = CLI_SET, .off = offsetof(show_opts, set), .arg = "KEY=VAL", .help = "change a lesson parameter for a what-if, e.g. --set TILE=16"},
-		{.name = "json", .kind = CLI_FLAG, .off = offsetof(show_opts, json), .help = "print JSON (keys in docs/json.md)"},
+		{.name = "gpu", .kind = CLI_STR, .off = offsetof(show_opts, gpu), .arg = "NAME",
+		 .help = "a GPU from `ptxtutor gpus`, or live (default: this GPU, else h100)"},
+		{.name = "size", .kind = CLI_SIZE, .off = offsetof(show_opts, size), .arg = "N|M,N,K",
+		 .help = "problem size (default 4096)"},
+		{.name = "set", .kind = CLI_SET, .off = offsetof(show_opts, set), .arg = "KEY=VAL",
+		 .help = "change a lesson parameter for a what-if, e.g. --set TILE=16"},
+		{.name = "json", .kind = CLI_FLAG, .off = offsetof(show_opts, json),
+		 .help = "print JSON (keys in docs/json.md)"},
 		/* never parsed here: main hands `show ... --screen` to the tutor (cmd_screen) */
-		{.name = "screen", .kind = CLI_FLAG, .off = 0, .help = "print the tutor's screen as text instead, with --width W --height H\n"
+		{.name = "screen", .kind = CLI_FLAG, .off = 0,
+		 .help = "print the tutor's screen as text instead, with --width W --height H\n"
 						   "--keys KEYS and the tutor's options (`ptxtutor 3 --help`)"},
 		{0},
 	},

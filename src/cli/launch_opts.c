@@ -60,7 +60,8 @@ static int dtype_ok(const char *s, char *why, size_t len)
 	 .help = "blocks per thread-block cluster (sm_90, at most 8 in all); the grid must\n"                  \
 		 "be a multiple of it; a persistent grid is sized in whole clusters"},                          \
 	{.name = "timeout", .kind = CLI_DOUBLE, .off = offsetof(cli_launch, timeout), .arg = "S", .lo = 0,         \
-	 .hi = 86400, .help = "stop the run after S seconds (default, or 0: from the problem size)"}
+	 .hi = 86400, .help = "stop after S seconds of wall time (0, the default: run's deadline\n"                 \
+		 "comes from the problem size; emulate then stops only by its estimate)"}
 
 const cli_opt cli_run_opts[] = {
 	LAUNCH_OPTS,
