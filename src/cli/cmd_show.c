@@ -19,7 +19,7 @@ typedef struct {
 	const char *gpu;
 	long long size[3];
 	expr_env set;
-	int json;
+	int json, screen;
 } show_opts;
 
 static int cmd_show(const cli_command *self, int argc, char **argv);
@@ -42,8 +42,8 @@ const cli_command cli_cmd_show = {
 		 .help = "change a lesson parameter for a what-if, e.g. --set TILE=16"},
 		{.name = "json", .kind = CLI_FLAG, .off = offsetof(show_opts, json),
 		 .help = "print JSON (keys in docs/json.md)"},
-		/* never parsed here: main hands `show ... --screen` to the tutor (cmd_screen) */
-		{.name = "screen", .kind = CLI_FLAG, .off = 0,
+		/* main hands `show ... --screen` to the tutor's parser first (it takes the tutor's options) */
+		{.name = "screen", .kind = CLI_FLAG, .off = offsetof(show_opts, screen),
 		 .help = "print the tutor's screen as text instead, with --width W --height H\n"
 						   "--keys KEYS and the tutor's options (`ptxtutor 3 --help`)"},
 		{0},
@@ -257,6 +257,8 @@ static int cmd_show(const cli_command *self, int argc, char **argv)
 	int nargs, rc = cli_parse(self, argc, argv, &o, &nargs);
 	if (rc >= 0)
 		return rc;
+	if (o.screen)
+		return cmd_screen(&cli_cmd_tutor, argc, argv);
 	if (nargs == 0) {
 		cli_error(self, "which lesson? (ptxtutor list)");
 		return 2;
