@@ -26,7 +26,8 @@ void cli_error(const cli_command *self, const char *fmt, ...)
 	fputc('\n', stderr);
 }
 
-void cli_usage(const cli_command *self, FILE *out)
+/* "usage: ptxtutor FORM", one line per form. */
+static void usage(const cli_command *self, FILE *out)
 {
 	for (int i = 0; i < CLI_FORMS && self->synopsis[i]; i++)
 		fprintf(out, "%s ptxtutor %s\n", i ? "      " : "usage:", self->synopsis[i]);
@@ -57,7 +58,7 @@ static void help_row(FILE *out, char letter, const char *name, const char *arg, 
 
 void cli_help(const cli_command *self, FILE *out)
 {
-	cli_usage(self, out);
+	usage(self, out);
 	if (self->about)
 		fprintf(out, "\n%s", self->about);
 	fputs("\nOptions:\n", out);

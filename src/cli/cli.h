@@ -78,8 +78,6 @@ int cli_parse(const cli_command *self, int argc, char **argv, void *opts, int *n
 /* The command's --help: its usage lines, its about, its options (generated
  * from its table) and its notes. */
 void cli_help(const cli_command *self, FILE *out);
-/* Prints "usage: ptxtutor FORM", one line per form. */
-void cli_usage(const cli_command *self, FILE *out);
 /* Prints "ptxtutor CMD: " and the message, one line, on stderr. */
 void cli_error(const cli_command *self, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

@@ -8,7 +8,6 @@
 #include "base/json.h"
 #include "course/lesson.h"
 #include "course/state.h"
-#include "model/model.h"
 #include "base/util.h"
 
 static int exercises(const lesson *l)
