@@ -492,8 +492,6 @@ static void test_emulator_refuses(void **st)
 
 /* ---- --out and --cluster ---- */
 
-static const cli_command run_cmd = {.name = "run", .synopsis = {"run --ptx FILE [options]"}};
-
 static int launch(const char *line, run_request *rq)
 {
 	char buf[512], *argv[32];
@@ -504,7 +502,7 @@ static int launch(const char *line, run_request *rq)
 	argv[argc] = NULL;
 	cli_launch o;
 	static course c;
-	if (cli_launch_parse(&run_cmd, argc, argv, &o, "") != 0)
+	if (cli_launch_parse(&cli_cmd_run, argc, argv, &o) != -1)
 		return -1;
 	return cli_launch_request(&o, &c, rq);
 }

@@ -799,8 +799,7 @@ static int emulate_cmd(char *out, size_t outlen, const char *const *args, int n)
 	int so = dup(1), se = dup(2);
 	dup2(fd, 1);
 	dup2(fd, 2);
-	static const cli_command row = {.name = "emulate", .synopsis = {"emulate ..."}};
-	int rc = cmd_emulate(&row, argc, argv);
+	int rc = cli_cmd_emulate.run(&cli_cmd_emulate, argc, argv); /* its row: its option table */
 	fflush(stdout);
 	fflush(stderr);
 	dup2(so, 1);

@@ -1,63 +1,111 @@
-/* cli: the subcommands' entry points and the option helpers they share. */
+/* cli: the command rows, the one option parser and the helpers the subcommands share. */
 #ifndef PTXTUTOR_CLI_H
 #define PTXTUTOR_CLI_H
 
+#include <stddef.h>
 #include <stdio.h>
 
 #include "base/expr.h"
 #include "course/lesson.h"
+#include "model/devices.h"
 
 #define PTXTUTOR_VERSION "0.1.0"
 
-/* One row of the command table in src/cli/main.c: `ptxtutor --help`, the
- * unknown-command error, the README's Commands block (tests/test_cli.c checks)
- * and the command's own --help are all printed from it. */
+/* What an option's value is; each kind has one parser and one error wording
+ * (cli_parse). The destination is a field of the command's options struct. */
+typedef enum {
+	CLI_FLAG,   /* no value: int = value, or 1 when value is 0 */
+	CLI_INT,    /* int, decimal, lo..hi */
+	CLI_DOUBLE, /* double, finite, lo..hi */
+	CLI_SIZE,   /* "N" or "M,N,K", positive, up to CLI_SIZE_MAX: long long[3] */
+	CLI_DIMS,   /* "X[,Y[,Z]]", each an expression over M N K (evaluated later): const char * */
+	CLI_NAME,   /* a name that check accepts (a theme, a type): const char * */
+	CLI_STR,    /* any text: const char * */
+	CLI_SET,    /* KEY=VALUE, repeatable, into an expr_env */
+} cli_kind;
+
+#define CLI_SIZE_MAX (1LL << 20)
+
+typedef struct {
+	const char *name;  /* long name, without "--" */
+	char letter;       /* its short form (-j), 0 for none */
+	cli_kind kind;
+	size_t off;        /* offsetof the destination in the command's options struct */
+	const char *arg;   /* the value's name in the help ("N|M,N,K"); NULL for flags */
+	const char *help;  /* the help, "\n" starts an indented line */
+	double lo, hi;     /* CLI_INT, CLI_DOUBLE: the accepted range, both included */
+	int value;         /* CLI_FLAG: what it stores (several flags may share a field) */
+	/* CLI_NAME: 0 when s is accepted, else -1 with why ("f32, f16 or bf16"). */
+	int (*check)(const char *s, char *why, size_t len);
+} cli_opt;
+
+/* One row per command, tmux's cmd_entry: each cmd_NAME.c defines its row
+ * (cli_cmd_NAME); src/cli/main.c lists them. `ptxtutor --help`, the unknown-
+ * command error, the README's Commands block (tests/test_cli.c checks) and
+ * the command's own --help are all printed from it. */
 #define CLI_FORMS 2
 typedef struct cli_command cli_command;
 struct cli_command {
 	const char *name;                   /* NULL for the tutor (no command) */
 	const char *synopsis[CLI_FORMS];    /* the forms after "ptxtutor ", unused ones NULL */
 	const char *summary;                /* one line for `ptxtutor --help` */
+	const char *about;                  /* --help: what it does, before the options */
+	const char *notes;                  /* --help: after the options (may be NULL) */
+	const cli_opt *opts;                /* ends with {0}; --help is every command's */
+	int max_args;                       /* positional arguments at most; -1: any number */
 	int (*run)(const cli_command *self, int argc, char **argv);
 };
 
-/* Prints "usage: ptxtutor FORM" (one line per form), then a blank line and
- * details, the command's own options and prose (may be NULL). */
-void cli_usage(const cli_command *self, FILE *out, const char *details);
-
-/* Each subcommand lives in src/cli/cmd_NAME.c; argv[0] is the subcommand's
- * name and self its row of the command table. */
-int cmd_tui(const cli_command *self, int argc, char **argv);
-int cmd_list(const cli_command *self, int argc, char **argv);
-int cmd_gpus(const cli_command *self, int argc, char **argv);
-int cmd_show(const cli_command *self, int argc, char **argv);
-int cmd_occupancy(const cli_command *self, int argc, char **argv);
-int cmd_bench(const cli_command *self, int argc, char **argv);
-int cmd_check(const cli_command *self, int argc, char **argv);
-int cmd_run(const cli_command *self, int argc, char **argv);
-int cmd_emulate(const cli_command *self, int argc, char **argv);
-int cmd_sass(const cli_command *self, int argc, char **argv);
 /* `show LESSON --screen`: the tutor's panes printed as plain text
  * (src/cli/cmd_tui.c); self is the tutor's row, which has that form. */
 int cmd_screen(const cli_command *self, int argc, char **argv);
+/* `emulate`, which `run --emulate` hands its arguments to. */
+int cmd_emulate(const cli_command *self, int argc, char **argv);
 
-/* Parses "N" or "M,N,K". Returns 0, or -1 after printing why. */
-int cli_parse_size(const char *s, long long *M, long long *N, long long *K);
-/* Parses "KEY=VALUE" into env. Returns 0, or -1 after printing why. */
-int cli_parse_set(const char *s, expr_env *env);
-/* An integer option's value: digits (with a sign), nothing after, lo..hi;
- * never clamped or wrapped. Returns 0, or -1 after a message naming opt. */
-int cli_parse_int(const char *opt, const char *s, long lo, long hi, int *out);
+extern const cli_command cli_cmd_tutor, cli_cmd_list, cli_cmd_gpus, cli_cmd_show, cli_cmd_occupancy,
+	cli_cmd_bench, cli_cmd_check, cli_cmd_run, cli_cmd_emulate, cli_cmd_sass;
+
+/* Parses argv[1..argc-1] (argv[0] is the command's name) by self->opts into
+ * opts, which the caller has set to its defaults. Options and positional
+ * arguments may mix; "--" ends the options; --name=VALUE, --name VALUE, a
+ * unique prefix of a long name, -x VALUE, -xVALUE and bundled flags (-jc)
+ * are accepted. The positional arguments end up in argv[1..*nargs], the
+ * options after them (argv keeps every word, as getopt's permutation does).
+ * Returns -1 to go on, else the exit status: 0 after printing --help, 2
+ * after one line "ptxtutor CMD: why" on stderr. */
+int cli_parse(const cli_command *self, int argc, char **argv, void *opts, int *nargs);
+
+/* The command's --help: its usage lines, its about, its options (generated
+ * from its table) and its notes. */
+void cli_help(const cli_command *self, FILE *out);
+/* Prints "ptxtutor CMD: " and the message, one line, on stderr. */
+void cli_error(const cli_command *self, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* "N" or "M,N,K" as --size takes it (the check's --sizes list too).
+ * Returns 0, or -1 after a message naming opt. */
+int cli_parse_size(const cli_command *self, const char *opt, const char *s, long long size[3]);
+/* A number as every numeric option is read: decimal, nothing after it,
+ * finite, lo..hi (integer: a whole number). Returns 0 or -1, silently. */
+int cli_number(const char *s, int integer, double lo, double hi, double *out);
 
 /* Prints s and spaces up to width columns, counting a UTF-8 character as one
  * (printf's %-9s counts bytes, and "f16→f32" has a three-byte arrow). */
 void cli_pad(FILE *out, const char *s, int width);
 
-/* Loads the course and prints each broken lesson's file:line message to stderr. */
+/* The one way a command loads the course: loaded, validated, and each broken
+ * lesson's file:line message printed to stderr. Returns the lessons usable. */
 int cli_course(course *c);
+/* The lesson LESSON names, or NULL after "ptxtutor CMD: no lesson 'X'". */
+const lesson *cli_lesson(const cli_command *self, const course *c, const char *what);
+/* Whether what names a lesson of the course as cli_course loads it (quietly). */
+int cli_is_lesson(const char *what);
 
-/* The options of a command that takes only --json and --help: -1 to go on
- * (*json set), else the exit status (0 after --help, 2 after a bad option). */
-int cli_json_only(const cli_command *self, int argc, char **argv, const char *details, int *json);
+/* The GPU a command models, one policy for all (devices_pick): --gpu NAME
+ * from the table (`ptxtutor gpus`); --gpu live, or no --gpu where live is
+ * given, this machine's GPU. When name is "live" and live is NULL, this
+ * machine's GPU is read here through the worker. Loads the table into t.
+ * Returns the spec (t's row, or out), or NULL after "ptxtutor CMD: why". */
+const gpu_spec *cli_gpu(const cli_command *self, const char *name, const gpu_spec *live, gpu_table *t,
+			gpu_spec *out);
 
 #endif

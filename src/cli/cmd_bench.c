@@ -1,5 +1,5 @@
 /* cmd_bench: `ptxtutor bench` — each lesson and cuBLAS timed in one run, as a table, CSV or JSON. */
-#include <getopt.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,49 +11,58 @@
 #include "run/launch.h"
 #include "base/json.h"
 
-static const char details[] =
-	"Times each lesson's kernel and cuBLAS (SGEMM for f32, GemmEx with the lesson's own input\n"
-	"and output types for f16 and bf16) in the same run: median of repeats, GFLOP/s, % of\n"
-	"cuBLAS, speed-up over the previous lesson of the same types, the relative error against\n"
-	"cuBLAS. Default: every lesson with a kernel, at 4096.\n";
-
 enum { OUT_TABLE, OUT_CSV, OUT_JSON };
 
-int cmd_bench(const cli_command *self, int argc, char **argv)
+typedef struct {
+	long long size[3];
+	int fmt;
+} bench_opts;
+
+static int cmd_bench(const cli_command *self, int argc, char **argv);
+
+const cli_command cli_cmd_bench = {
+	.name = "bench",
+	.synopsis = {"bench [LESSON...] [--size N|M,N,K] [--csv|--json]"},
+	.summary = "GPU: time lessons beside cuBLAS",
+	.about = "Times each lesson's kernel and cuBLAS (SGEMM for f32, GemmEx with the lesson's own input\n"
+		 "and output types for f16 and bf16) in the same run: median of repeats, GFLOP/s, % of\n"
+		 "cuBLAS, speed-up over the previous lesson of the same types, the relative error against\n"
+		 "cuBLAS. Default: every lesson with a kernel, at 4096.\n",
+	.opts = (const cli_opt[]){
+		{.name = "size", .kind = CLI_SIZE, .off = offsetof(bench_opts, size), .arg = "N|M,N,K",
+		 .help = "the problem size (default 4096)"},
+		{.name = "csv", .kind = CLI_FLAG, .off = offsetof(bench_opts, fmt),
+		 .help = "print CSV, a header line first", .value = OUT_CSV},
+		{.name = "json", .kind = CLI_FLAG, .off = offsetof(bench_opts, fmt),
+		 .help = "print JSON (keys in docs/json.md)", .value = OUT_JSON},
+		{0},
+	},
+	.max_args = -1,
+	.run = cmd_bench,
+};
+
+static int cmd_bench(const cli_command *self, int argc, char **argv)
 {
-	static const struct option opts[] = {{"size", required_argument, 0, 's'}, {"csv", no_argument, 0, 'c'},
-					     {"json", no_argument, 0, 'j'},        {"help", no_argument, 0, 'h'},
-					     {0}};
-	long long M = 4096, N = 4096, K = 4096;
-	int fmt = OUT_TABLE, ch;
-	optind = 1;
-	while ((ch = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-		if (ch == 's') {
-			if (cli_parse_size(optarg, &M, &N, &K))
-				return 2;
-		} else if (ch == 'c')
-			fmt = OUT_CSV;
-		else if (ch == 'j')
-			fmt = OUT_JSON;
-		else {
-			cli_usage(self, ch == 'h' ? stdout : stderr, details);
-			return ch == 'h' ? 0 : 2;
-		}
-	}
-	static course c;
+	bench_opts o = {.size = {4096, 4096, 4096}, .fmt = OUT_TABLE};
+	int nargs, rc = cli_parse(self, argc, argv, &o, &nargs);
+	if (rc >= 0)
+		return rc;
+	long long M = o.size[0], N = o.size[1], K = o.size[2];
+	int fmt = o.fmt;
+	course c = {0};
 	cli_course(&c);
-	const lesson **todo = xcalloc((size_t)(argc + c.n), sizeof *todo); /* the named lessons, or all */
+	const lesson **todo = xcalloc((size_t)(nargs + c.n), sizeof *todo); /* the named lessons, or all */
 	int n = 0;
-	for (int i = optind; i < argc; i++) {
-		const lesson *l = course_find(&c, argv[i]);
+	for (int i = 1; i <= nargs; i++) {
+		const lesson *l = cli_lesson(self, &c, argv[i]);
 		if (!l) {
-			fprintf(stderr, "ptxtutor: no lesson '%s' (see ptxtutor list)\n", argv[i]);
 			free(todo);
+			course_free(&c);
 			return 2;
 		}
 		todo[n++] = l;
 	}
-	if (optind == argc)
+	if (nargs == 0)
 		for (int i = 0; i < c.n; i++)
 			if (c.l[i].ptx_path[0])
 				todo[n++] = &c.l[i];

@@ -1,5 +1,5 @@
 /* cmd_check: `ptxtutor check` — verify lessons against cuBLAS at several sizes, square and not. */
-#include <getopt.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,48 +9,65 @@
 #include "base/util.h"
 #include "run/launch.h"
 
-static const char details[] =
-	"Verifies each lesson's kernel against cuBLAS on fresh random inputs at several sizes.\n"
-	"LIST is sizes separated by ';' or spaces, each N or M,N,K (default '128;1000;4096;\n"
-	"1000,1200,800'); a size a lesson cannot take is moved to its nearest valid size.\n"
-	"The exit status is non-zero if any check fails.\n";
+typedef struct {
+	const char *sizes;
+} check_opts;
 
-int cmd_check(const cli_command *self, int argc, char **argv)
+static int cmd_check(const cli_command *self, int argc, char **argv);
+
+const cli_command cli_cmd_check = {
+	.name = "check",
+	.synopsis = {"check [LESSON...] [--sizes LIST]"},
+	.summary = "GPU: verify lessons against cuBLAS at several sizes",
+	.about = "Verifies each lesson's kernel against cuBLAS on fresh random inputs at several sizes.\n"
+		 "A size a lesson cannot take is moved to its nearest valid size. The exit status is\n"
+		 "non-zero if any check fails.\n",
+	.opts = (const cli_opt[]){
+		{.name = "sizes", .kind = CLI_STR, .off = offsetof(check_opts, sizes), .arg = "LIST",
+		 .help = "sizes separated by ';' or spaces, each N or M,N,K, at most 16\n"
+		 "(default '128;1000;4096;1000,1200,800')"},
+		{0},
+	},
+	.max_args = -1,
+	.run = cmd_check,
+};
+
+static int cmd_check(const cli_command *self, int argc, char **argv)
 {
-	static const struct option opts[] = {{"sizes", required_argument, 0, 's'}, {"help", no_argument, 0, 'h'}, {0}};
-	const char *sizes = "128;1000;4096;1000,1200,800";
-	int ch;
-	optind = 1;
-	while ((ch = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-		if (ch == 's')
-			sizes = optarg;
-		else {
-			cli_usage(self, ch == 'h' ? stdout : stderr, details);
-			return ch == 'h' ? 0 : 2;
-		}
-	}
+	check_opts o = {.sizes = "128;1000;4096;1000,1200,800"};
+	int nargs, rc = cli_parse(self, argc, argv, &o, &nargs);
+	if (rc >= 0)
+		return rc;
 	long long list[16][3];
 	int nsizes = 0;
 	char buf[256];
-	snprintf(buf, sizeof buf, "%s", sizes);
-	for (char *tok = strtok(buf, "; "); tok && nsizes < 16; tok = strtok(NULL, "; ")) {
-		if (cli_parse_size(tok, &list[nsizes][0], &list[nsizes][1], &list[nsizes][2]))
+	snprintf(buf, sizeof buf, "%s", o.sizes);
+	for (char *tok = strtok(buf, "; "); tok; tok = strtok(NULL, "; ")) {
+		if (nsizes == 16) {
+			cli_error(self, "--sizes: at most 16 sizes");
+			return 2;
+		}
+		if (cli_parse_size(self, "--sizes", tok, list[nsizes]))
 			return 2;
 		nsizes++;
 	}
-	static course c;
+	if (nsizes == 0) {
+		cli_error(self, "--sizes wants at least one size, not '%s'", o.sizes);
+		return 2;
+	}
+	course c = {0};
 	cli_course(&c);
-	const lesson **todo = xcalloc((size_t)(argc + c.n), sizeof *todo); /* the named lessons, or all */
+	const lesson **todo = xcalloc((size_t)(nargs + c.n), sizeof *todo); /* the named lessons, or all */
 	int n = 0;
-	for (int i = optind; i < argc; i++) {
-		if (!(todo[n] = course_find(&c, argv[i]))) {
-			fprintf(stderr, "ptxtutor: no lesson '%s'\n", argv[i]);
+	for (int i = 1; i <= nargs; i++) {
+		if (!(todo[n] = cli_lesson(self, &c, argv[i]))) {
 			free(todo);
+			course_free(&c);
 			return 2;
 		}
 		n++;
 	}
-	if (optind == argc)
+	if (nargs == 0)
 		for (int i = 0; i < c.n; i++)
 			if (c.l[i].ptx_path[0])
 				todo[n++] = &c.l[i];

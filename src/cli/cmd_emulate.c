@@ -11,15 +11,24 @@
 #include "base/util.h"
 #include "run/launch.h"
 
-static const char emulate_details[] =
-	"Runs the kernel on the CPU, warp by warp, on random inputs; verifies C against a\n"
-	"double-precision reference; counts what Nsight Compute would: global requests and\n"
-	"32-byte sectors, shared-memory wavefronts and bank conflicts, instructions by class,\n"
-	"also per labelled region (// @name ... // @end). Reports shared-memory races\n"
-	"(a missing bar.sync) and out-of-bounds accesses with the PTX line. Default size 128.\n"
-	"The CPU time is estimated from the first blocks before going on: over 60 s it stops\n"
-	"and says so (--force runs it anyway). On a terminal it shows its progress; Ctrl-C\n"
-	"stops it and prints what was counted so far.\n\n";
+const cli_command cli_cmd_emulate = {
+	.name = "emulate",
+	.synopsis = {"emulate LESSON [--size N|M,N,K] [--set KEY=VALUE]... [--json]",
+		     "emulate --ptx FILE [--entry NAME] --grid X[,Y[,Z]] --block X[,Y[,Z]] --size M[,N,K] [options]"},
+	.summary = "CPU: run a kernel in the emulator and count its memory traffic",
+	.about = "Runs the kernel on the CPU, warp by warp, on random inputs; verifies C against a\n"
+		 "double-precision reference; counts what Nsight Compute would: global requests and\n"
+		 "32-byte sectors, shared-memory wavefronts and bank conflicts, instructions by class,\n"
+		 "also per labelled region (// @name ... // @end). Reports shared-memory races\n"
+		 "(a missing bar.sync) and out-of-bounds accesses with the PTX line. Default size 128.\n"
+		 "The CPU time is estimated from the first blocks before going on: over 60 s it stops\n"
+		 "and says so (--force runs it anyway); --timeout S stops it after S seconds of wall\n"
+		 "time. On a terminal it shows its progress; Ctrl-C stops it and prints what was\n"
+		 "counted so far. LESSON is a number (3) or an id (smem).\n" CLI_LAUNCH_EXAMPLE,
+	.opts = cli_emulate_opts,
+	.max_args = 1,
+	.run = cmd_emulate,
+};
 
 /* The longest emulation started without --force, in seconds of CPU time. */
 #define EMULATE_LIMIT_S 60.0
@@ -167,10 +176,10 @@ static void print_counts(FILE *f, const emu_counts *c, const char *indent)
 int cmd_emulate(const cli_command *self, int argc, char **argv)
 {
 	cli_launch o;
-	int rc = cli_launch_parse(self, argc, argv, &o, emulate_details);
-	if (rc)
-		return rc > 0 ? 0 : 2;
-	static course c;
+	int rc = cli_launch_parse(self, argc, argv, &o);
+	if (rc >= 0)
+		return rc;
+	course c = {0};
 	if (o.lesson)
 		cli_course(&c);
 	if (!o.M) {

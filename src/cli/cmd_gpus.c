@@ -1,28 +1,47 @@
 /* cmd_gpus: `ptxtutor gpus` — the built-in GPU table, as text or JSON. */
+#include <stddef.h>
 #include <stdio.h>
 
 #include "cli/cli.h"
 #include "model/devices.h"
 #include "base/json.h"
 
-static const char details[] =
-	"The GPU models in assets/gpus.tsv that --gpu NAME picks from: compute capability,\n"
-	"SMs, peaks (FP32 and tensor cores, f16 in / f32 accumulate, dense), bandwidth, the\n"
-	"FP32 ridge point, and the per-SM limits occupancy uses. NAME is a key (h100, a100-40)\n"
-	"or part of a name (\"4090\"), case-insensitive; `a100` is the 80 GB card.\n";
+typedef struct {
+	int json;
+} gpus_opts;
 
-int cmd_gpus(const cli_command *self, int argc, char **argv)
+static int cmd_gpus(const cli_command *self, int argc, char **argv);
+
+const cli_command cli_cmd_gpus = {
+	.name = "gpus",
+	.synopsis = {"gpus [--json]"},
+	.summary = "the built-in GPU models (assets/gpus.tsv)",
+	.about = "The GPU models in assets/gpus.tsv that --gpu NAME picks from: compute capability,\n"
+		 "SMs, peaks (FP32 and tensor cores, f16 in / f32 accumulate, dense), bandwidth, the\n"
+		 "FP32 ridge point, and the per-SM limits occupancy uses. NAME is a key (h100, a100-40)\n"
+		 "or part of a name (\"4090\"), case-insensitive; `a100` is the 80 GB card; `live` is\n"
+		 "the GPU of this machine, read through its driver.\n",
+	.opts = (const cli_opt[]){
+		{.name = "json", .letter = 'j', .kind = CLI_FLAG, .off = offsetof(gpus_opts, json),
+		 .help = "print JSON (keys in docs/json.md)"},
+		{0},
+	},
+	.run = cmd_gpus,
+};
+
+static int cmd_gpus(const cli_command *self, int argc, char **argv)
 {
-	int json, rc = cli_json_only(self, argc, argv, details, &json);
+	gpus_opts o = {0};
+	int nargs, rc = cli_parse(self, argc, argv, &o, &nargs);
 	if (rc >= 0)
 		return rc;
-	static gpu_table t;
+	static gpu_table t; /* 32 rows of about 700 bytes */
 	char err[256];
 	if (devices_load(&t, err, sizeof err) < 0) {
-		fprintf(stderr, "ptxtutor: %s\n", err);
+		cli_error(self, "%s", err);
 		return 1;
 	}
-	if (json) {
+	if (o.json) {
 		json_writer w;
 		json_begin(&w, stdout);
 		json_arr(&w, NULL);

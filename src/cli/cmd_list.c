@@ -1,4 +1,5 @@
 /* cmd_list: `ptxtutor list` — the lessons of the course, as a table or JSON. */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -7,18 +8,7 @@
 #include "base/json.h"
 #include "course/lesson.h"
 #include "course/state.h"
-#include "model/model.h"
 #include "base/util.h"
-
-int cli_course(course *c)
-{
-	char errs[4096];
-	course_load(c, errs, sizeof errs);
-	int n = c->n - course_validate(c, model_known, errs, sizeof errs);
-	if (errs[0])
-		fprintf(stderr, "%s", errs);
-	return n;
-}
 
 static int exercises(const lesson *l)
 {
@@ -36,15 +26,33 @@ static void progress(const state_data *st, const lesson *l, int nex, int *read, 
 	*solved = p ? state_count(p->solved, nex) : 0;
 }
 
-int cmd_list(const cli_command *self, int argc, char **argv)
+typedef struct {
+	int json;
+} list_opts;
+
+static int cmd_list(const cli_command *self, int argc, char **argv);
+
+const cli_command cli_cmd_list = {
+	.name = "list",
+	.synopsis = {"list [--json]"},
+	.summary = "the lessons: number, id, title, types, minimum sm",
+	.about = "The lessons: number, id, title, types (inputs→output), the GPU generation each needs, and\n"
+		 "the pages read and exercises solved in the tutor ($XDG_STATE_HOME/ptxtutor).\n",
+	.opts = (const cli_opt[]){
+		{.name = "json", .letter = 'j', .kind = CLI_FLAG, .off = offsetof(list_opts, json),
+		 .help = "print JSON (keys in docs/json.md)"},
+		{0},
+	},
+	.run = cmd_list,
+};
+
+static int cmd_list(const cli_command *self, int argc, char **argv)
 {
-	int json, rc = cli_json_only(self, argc, argv,
-				     "The lessons: number, id, title, types (inputs→output), the GPU generation each needs, and\n"
-				     "the pages read and exercises solved in the tutor ($XDG_STATE_HOME/ptxtutor).\n",
-				     &json);
+	list_opts o = {0};
+	int nargs, rc = cli_parse(self, argc, argv, &o, &nargs);
 	if (rc >= 0)
 		return rc;
-	static course c;
+	course c = {0};
 	cli_course(&c);
 	if (c.n == 0) { /* an empty table and exit 0 would hide a wrong PTXTUTOR_ROOT or install */
 		fprintf(stderr, "ptxtutor: no lessons found in %s/lessons (set PTXTUTOR_ROOT to the folder that holds lessons/)\n",
@@ -55,7 +63,7 @@ int cmd_list(const cli_command *self, int argc, char **argv)
 	/* The progress the tutor remembered (nothing read yet when none). */
 	static state_data st;
 	state_load(&st);
-	if (json) {
+	if (o.json) {
 		json_writer w;
 		json_begin(&w, stdout);
 		json_arr(&w, NULL);

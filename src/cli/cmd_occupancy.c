@@ -1,82 +1,64 @@
 /* cmd_occupancy: `ptxtutor occupancy` — the occupancy calculator on its own, step by step. */
-#include <getopt.h>
+#include <stddef.h>
 #include <stdio.h>
-#include <stdlib.h>
 
 #include "cli/cli.h"
 #include "model/devices.h"
 #include "base/json.h"
 #include "model/occupancy.h"
 
-static const char details[] =
-	"Blocks per SM and occupancy as the CUDA driver computes them, with the working:\n"
-	"the limits from warps, registers (per warp, rounded to 256, over 4 schedulers),\n"
-	"shared memory (plus the bytes reserved per block, in 128-byte units) and the\n"
-	"SM's block limit.\n\n"
-	"  --gpu NAME      a GPU from `ptxtutor gpus` (default: h100)\n"
-	"  --threads T     threads per block\n"
-	"  --regs R        registers per thread (ptxas -v, or cuFuncGetAttribute)\n"
-	"  --smem BYTES    shared memory per block, static + dynamic (default 0)\n"
-	"  --json          print JSON (keys in docs/json.md)\n";
+typedef struct {
+	const char *gpu;
+	int threads, regs, smem;
+	int json;
+} occupancy_opts;
 
-static int parse_int(const char *opt, const char *s, int *out)
-{
-	char *end;
-	long v = strtol(s, &end, 10);
-	if (end == s || *end || v < 0 || v > (1 << 30)) {
-		fprintf(stderr, "ptxtutor occupancy: %s wants a non-negative integer, not '%s'\n", opt, s);
-		return -1;
-	}
-	*out = (int)v;
-	return 0;
-}
+static int cmd_occupancy(const cli_command *self, int argc, char **argv);
 
-int cmd_occupancy(const cli_command *self, int argc, char **argv)
-{
-	static const struct option opts[] = {
-		{"gpu", required_argument, 0, 'g'},   {"threads", required_argument, 0, 't'},
-		{"regs", required_argument, 0, 'r'},  {"smem", required_argument, 0, 's'},
-		{"json", no_argument, 0, 'j'},        {"help", no_argument, 0, 'h'},
+const cli_command cli_cmd_occupancy = {
+	.name = "occupancy",
+	.synopsis = {"occupancy --gpu NAME --threads T --regs R [--smem BYTES] [--json]"},
+	.summary = "occupancy as the driver computes it, step by step",
+	.about = "Blocks per SM and occupancy as the CUDA driver computes them, with the working:\n"
+		 "the limits from warps, registers (per warp, rounded to 256, over 4 schedulers),\n"
+		 "shared memory (plus the bytes reserved per block, in 128-byte units) and the\n"
+		 "SM's block limit.\n",
+	.opts = (const cli_opt[]){
+		{.name = "gpu", .letter = 'g', .kind = CLI_STR, .off = offsetof(occupancy_opts, gpu), .arg = "NAME",
+		 .help = "a GPU from `ptxtutor gpus`, or live: this machine's (default: h100)"},
+		{.name = "threads", .letter = 't', .kind = CLI_INT, .off = offsetof(occupancy_opts, threads),
+		 .arg = "T", .help = "threads per block (required)", .lo = 0, .hi = 1 << 30},
+		{.name = "regs", .letter = 'r', .kind = CLI_INT, .off = offsetof(occupancy_opts, regs), .arg = "R",
+		 .help = "registers per thread (ptxas -v, or cuFuncGetAttribute; required)", .lo = 0, .hi = 1 << 30},
+		{.name = "smem", .letter = 's', .kind = CLI_INT, .off = offsetof(occupancy_opts, smem), .arg = "BYTES",
+		 .help = "shared memory per block, static + dynamic (default 0)", .lo = 0, .hi = 1 << 30},
+		{.name = "json", .letter = 'j', .kind = CLI_FLAG, .off = offsetof(occupancy_opts, json),
+		 .help = "print JSON (keys in docs/json.md)"},
 		{0},
-	};
-	const char *gpu = NULL;
-	int json = 0, ch, have_threads = 0, have_regs = 0;
-	occ_input in = {0};
-	optind = 1;
-	while ((ch = getopt_long(argc, argv, "g:t:r:s:jh", opts, NULL)) != -1) {
-		switch (ch) {
-		case 'g': gpu = optarg; break;
-		case 't': if (parse_int("--threads", optarg, &in.threads)) return 2; have_threads = 1; break;
-		case 'r': if (parse_int("--regs", optarg, &in.regs)) return 2; have_regs = 1; break;
-		case 's': if (parse_int("--smem", optarg, &in.smem_dynamic)) return 2; break;
-		case 'j': json = 1; break;
-		case 'h': cli_usage(self, stdout, details); return 0;
-		default: cli_usage(self, stderr, details); return 2;
-		}
-	}
-	if (optind < argc) {
-		fprintf(stderr, "ptxtutor occupancy: unexpected argument '%s'\n", argv[optind]);
+	},
+	.max_args = 0,
+	.run = cmd_occupancy,
+};
+
+static int cmd_occupancy(const cli_command *self, int argc, char **argv)
+{
+	occupancy_opts o = {.threads = -1, .regs = -1};
+	int nargs, rc = cli_parse(self, argc, argv, &o, &nargs);
+	if (rc >= 0)
+		return rc;
+	if (o.threads < 0 || o.regs < 0) {
+		cli_error(self, "--threads and --regs are required");
 		return 2;
 	}
-	if (!have_threads || !have_regs) {
-		fprintf(stderr, "ptxtutor occupancy: --threads and --regs are required\n");
-		cli_usage(self, stderr, details);
+	static gpu_table t; /* 32 rows of about 700 bytes */
+	gpu_spec live;
+	const gpu_spec *g = cli_gpu(self, o.gpu, NULL, &t, &live);
+	if (!g)
 		return 2;
-	}
-	static gpu_table t;
-	char msg[512];
-	if (devices_load(&t, msg, sizeof msg) < 0) {
-		fprintf(stderr, "ptxtutor: %s\n", msg);
-		return 1;
-	}
-	const gpu_spec *g = gpu ? devices_find(&t, gpu, msg, sizeof msg) : devices_default(&t);
-	if (!g) {
-		fprintf(stderr, "ptxtutor occupancy: %s\n", gpu ? msg : "no GPU table");
-		return 2;
-	}
+	occ_input in = {.threads = o.threads, .regs = o.regs, .smem_dynamic = o.smem};
 	occ_result r;
-	int rc = occ_compute(g, &in, &r);
-	if (json) {
+	rc = occ_compute(g, &in, &r);
+	if (o.json) {
 		json_writer w;
 		json_begin(&w, stdout);
 		json_obj(&w, NULL);

@@ -10,19 +10,28 @@
 #include "base/util.h"
 #include "run/launch.h"
 
-static const char run_details[] =
-	"Runs one kernel on the GPU: JIT (the log is shown on errors), launch, verify against\n"
-	"cuBLAS on fresh random inputs, time (median of repeats) beside cuBLAS.\n\n"
-	"  --timeout S     kill the run after S seconds (default: from the problem size)\n"
-	"  --emulate       run on the CPU with the PTX interpreter instead\n";
+static int cmd_run(const cli_command *self, int argc, char **argv);
 
-int cmd_run(const cli_command *self, int argc, char **argv)
+const cli_command cli_cmd_run = {
+	.name = "run",
+	.synopsis = {"run LESSON [--size N|M,N,K] [--set KEY=VALUE]... [--json]",
+		     "run --ptx FILE [--entry NAME] --grid X[,Y[,Z]] --block X[,Y[,Z]] --size M[,N,K] [options]"},
+	.summary = "GPU: run one kernel, verified and timed",
+	.about = "Runs one kernel on the GPU: JIT (the log is shown on errors), launch, verify against\n"
+		 "cuBLAS on fresh random inputs, time (median of repeats) beside cuBLAS. LESSON is a\n"
+		 "number (3) or an id (smem).\n" CLI_LAUNCH_EXAMPLE,
+	.opts = cli_run_opts,
+	.max_args = 1,
+	.run = cmd_run,
+};
+
+static int cmd_run(const cli_command *self, int argc, char **argv)
 {
 	cli_launch o;
-	int rc = cli_launch_parse(self, argc, argv, &o, run_details);
-	if (rc)
-		return rc > 0 ? 0 : 2;
-	static course c;
+	int rc = cli_launch_parse(self, argc, argv, &o);
+	if (rc >= 0)
+		return rc;
+	course c = {0};
 	if (o.lesson)
 		cli_course(&c);
 	run_request rq;

@@ -1,5 +1,5 @@
 /* cmd_sass: `ptxtutor sass` — what ptxas made of a kernel: its SASS grouped by PTX line, and the instruction mix per kernel and per `// @region`. */
-#include <getopt.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,28 +12,6 @@
 #include "cli/sass_jit.h"
 #include "course/sass_tools.h"
 #include "model/devices.h"
-
-static const char details[] =
-	"Compiles the kernel with a `.loc` line before every PTX instruction (in a temporary\n"
-	"copy: the file is not changed): with the GPU's own JIT when there is a GPU (the cubin\n"
-	"that really runs), else with ptxas for the modelled GPU's architecture. Disassembles\n"
-	"the cubin with nvdisasm -g (or cuobjdump -sass, which has no line information) and\n"
-	"prints the SASS under the PTX line it came from, then the counts: every instruction,\n"
-	"FFMA, LDS and LDS.128, LDG, LDGSTS, HMMA, HGMMA, BAR, LDL/STL (spills) and .reuse, for\n"
-	"the kernel and for each `// @region` of its PTX; registers and stack from the\n"
-	"compiler's -v lines.\n\n"
-	"  LESSON          a number (3) or an id (smem)\n"
-	"  --ptx FILE      any PTX file instead, with --entry NAME\n"
-	"  --arch sm_XY    the target for ptxas (default: the GPU's, sm_90a where the PTX targets it)\n"
-	"  --gpu NAME      the GPU whose architecture ptxas compiles for (default: h100)\n"
-	"  --jit           the driver's JIT only (an error without a GPU)\n"
-	"  --ptxas         ptxas only, also where there is a GPU (--arch and --gpu imply it)\n"
-	"  --counts        the counts only, not the SASS\n"
-	"  --rows          the counts as rows of assets/measured-h100.tsv ({sass.*} placeholders)\n"
-	"  --json          print JSON (keys in docs/json.md)\n\n"
-	"Needs nvdisasm (or cuobjdump) and, without a GPU, ptxas from the CUDA toolkit, found\n"
-	"in $PATH, $CUDA_HOME/bin or /usr/local/cuda/bin; without them it says so and exits\n"
-	"with 3.\n";
 
 typedef struct {
 	const char *name; /* NULL: the whole kernel */
@@ -207,55 +185,77 @@ typedef enum { BY_AUTO, BY_JIT, BY_PTXAS } sass_by;
 typedef struct {
 	const char *lesson, *ptx, *entry, *arch, *gpu;
 	int json, counts_only, rows;
-	sass_by by;
+	int by; /* a sass_by */
 } sass_opts;
 
+static int cmd_sass(const cli_command *self, int argc, char **argv);
+
+const cli_command cli_cmd_sass = {
+	.name = "sass",
+	.synopsis = {"sass LESSON [--jit|--ptxas] [--arch sm_XY] [--gpu NAME] [--counts|--rows] [--json]",
+		     "sass --ptx FILE --entry NAME [--jit|--ptxas] [--arch sm_XY] [--counts] [--json]"},
+	.summary = "what the compiler made of a kernel: SASS by PTX line, instruction counts",
+	.about = "Compiles the kernel with a `.loc` line before every PTX instruction (in a temporary\n"
+		 "copy: the file is not changed): with the GPU's own JIT when there is a GPU (the cubin\n"
+		 "that really runs), else with ptxas for the modelled GPU's architecture. Disassembles\n"
+		 "the cubin with nvdisasm -g (or cuobjdump -sass, which has no line information) and\n"
+		 "prints the SASS under the PTX line it came from, then the counts: every instruction,\n"
+		 "FFMA, LDS and LDS.128, LDG, LDGSTS, HMMA, HGMMA, BAR, LDL/STL (spills) and .reuse, for\n"
+		 "the kernel and for each `// @region` of its PTX; registers and stack from the\n"
+		 "compiler's -v lines. LESSON is a number (3) or an id (smem).\n",
+	.opts = (const cli_opt[]){
+		{.name = "ptx", .letter = 'p', .kind = CLI_STR, .off = offsetof(sass_opts, ptx), .arg = "FILE",
+		 .help = "any PTX file instead of a lesson's, with --entry NAME"},
+		{.name = "entry", .letter = 'e', .kind = CLI_STR, .off = offsetof(sass_opts, entry), .arg = "NAME",
+		 .help = "its entry"},
+		{.name = "arch", .letter = 'a', .kind = CLI_STR, .off = offsetof(sass_opts, arch), .arg = "sm_XY",
+		 .help = "the target for ptxas (default: the GPU's, sm_90a where the PTX targets it)"},
+		{.name = "gpu", .letter = 'g', .kind = CLI_STR, .off = offsetof(sass_opts, gpu), .arg = "NAME",
+		 .help = "the GPU whose architecture ptxas compiles for: one from `ptxtutor gpus`,\n"
+			 "or live, this machine's (default: h100)"},
+		{.name = "jit", .kind = CLI_FLAG, .off = offsetof(sass_opts, by), .value = BY_JIT,
+		 .help = "the driver's JIT only (an error without a GPU)"},
+		{.name = "ptxas", .kind = CLI_FLAG, .off = offsetof(sass_opts, by), .value = BY_PTXAS,
+		 .help = "ptxas only, also where there is a GPU (--arch and --gpu imply it)"},
+		{.name = "counts", .letter = 'c', .kind = CLI_FLAG, .off = offsetof(sass_opts, counts_only),
+		 .help = "the counts only, not the SASS"},
+		{.name = "rows", .kind = CLI_FLAG, .off = offsetof(sass_opts, rows),
+		 .help = "the counts as rows of assets/measured-h100.tsv ({sass.*} placeholders)"},
+		{.name = "json", .letter = 'j', .kind = CLI_FLAG, .off = offsetof(sass_opts, json),
+		 .help = "print JSON (keys in docs/json.md)"},
+		{0},
+	},
+	.notes = "Needs nvdisasm (or cuobjdump) and, without a GPU, ptxas from the CUDA toolkit, found\n"
+		 "in $PATH, $CUDA_HOME/bin or /usr/local/cuda/bin; without them it says so and exits\n"
+		 "with 3.\n",
+	.max_args = 1,
+	.run = cmd_sass,
+};
+
+/* Returns -1 to go on, else the exit status. */
 static int parse(const cli_command *self, int argc, char **argv, sass_opts *o)
 {
-	static const struct option opts[] = {
-		{"ptx", required_argument, 0, 'p'}, {"entry", required_argument, 0, 'e'},
-		{"arch", required_argument, 0, 'a'}, {"gpu", required_argument, 0, 'g'},
-		{"json", no_argument, 0, 'j'}, {"counts", no_argument, 0, 'c'},
-		{"jit", no_argument, 0, 'J'}, {"ptxas", no_argument, 0, 'P'},
-		{"rows", no_argument, 0, 'r'}, {"help", no_argument, 0, 'h'}, {0},
-	};
-	int ch;
 	*o = (sass_opts){0};
-	optind = 1;
-	while ((ch = getopt_long(argc, argv, "p:e:a:g:jch", opts, NULL)) != -1) {
-		switch (ch) {
-		case 'p': o->ptx = optarg; break;
-		case 'e': o->entry = optarg; break;
-		case 'a': o->arch = optarg; break;
-		case 'g': o->gpu = optarg; break;
-		case 'j': o->json = 1; break;
-		case 'c': o->counts_only = 1; break;
-		case 'J': o->by = BY_JIT; break;
-		case 'P': o->by = BY_PTXAS; break;
-		case 'r': o->rows = 1; break;
-		case 'h': cli_usage(self, stdout, details); return 1;
-		default: cli_usage(self, stderr, details); return -1;
-		}
-	}
-	if (optind < argc)
-		o->lesson = argv[optind++];
-	if (optind < argc || !o->lesson == !o->ptx || (o->ptx && !o->entry)) {
-		fprintf(stderr, "ptxtutor sass: give a LESSON, or --ptx FILE --entry NAME\n");
-		cli_usage(self, stderr, details);
-		return -1;
+	int nargs, rc = cli_parse(self, argc, argv, o, &nargs);
+	if (rc >= 0)
+		return rc;
+	o->lesson = nargs ? argv[1] : NULL;
+	if (!o->lesson == !o->ptx || (o->ptx && !o->entry)) {
+		cli_error(self, "give a LESSON, or --ptx FILE --entry NAME");
+		return 2;
 	}
 	if (o->by == BY_JIT && (o->arch || o->gpu)) {
-		fprintf(stderr, "ptxtutor sass: --jit compiles for the GPU here; --arch and --gpu are for ptxas\n");
-		return -1;
+		cli_error(self, "--jit compiles for the GPU here; --arch and --gpu are for ptxas");
+		return 2;
 	}
 	if (o->rows && (!o->lesson || o->json)) {
-		fprintf(stderr, "ptxtutor sass: --rows is for a LESSON, without --json\n");
-		return -1;
+		cli_error(self, "--rows is for a LESSON, without --json");
+		return 2;
 	}
 	/* A chosen architecture is ptxas's job: the JIT compiles for the GPU here. */
 	if (o->arch || o->gpu)
 		o->by = BY_PTXAS;
-	return 0;
+	return -1;
 }
 
 /* The file and entry to compile, and the target. Returns 0, or 2 after saying why. */
@@ -266,11 +266,12 @@ static int resolve(const sass_opts *o, char *path, size_t plen, char *entry, siz
 		util_strlcpy(path, o->ptx, plen);
 		util_strlcpy(entry, o->entry, elen);
 	} else {
-		course c;
+		course c = {0};
 		cli_course(&c);
-		const lesson *l = course_find(&c, o->lesson);
+		const lesson *l = cli_lesson(&cli_cmd_sass, &c, o->lesson);
 		if (!l || !l->ptx_path[0]) {
-			fprintf(stderr, "ptxtutor sass: %s\n", l ? "this lesson has no kernel" : "no such lesson");
+			if (l)
+				cli_error(&cli_cmd_sass, "lesson %d has no kernel", l->number);
 			course_free(&c);
 			return 2;
 		}
@@ -279,15 +280,11 @@ static int resolve(const sass_opts *o, char *path, size_t plen, char *entry, siz
 		*number = l->number;
 		course_free(&c);
 	}
-	static gpu_table t;
-	char msg[512];
-	const gpu_spec *g = devices_load(&t, msg, sizeof msg) < 0 ? NULL
-			    : o->gpu                                ? devices_find(&t, o->gpu, msg, sizeof msg)
-								    : devices_default(&t);
-	if (!g) {
-		fprintf(stderr, "ptxtutor sass: %s\n", msg);
+	static gpu_table t; /* 32 rows of about 700 bytes */
+	gpu_spec live;
+	const gpu_spec *g = cli_gpu(&cli_cmd_sass, o->gpu, NULL, &t, &live);
+	if (!g)
 		return 2;
-	}
 	util_strlcpy(gpu, g->name, glen);
 	if (o->arch) {
 		util_strlcpy(arch, o->arch, alen);
@@ -299,12 +296,12 @@ static int resolve(const sass_opts *o, char *path, size_t plen, char *entry, siz
 	return 0;
 }
 
-int cmd_sass(const cli_command *self, int argc, char **argv)
+static int cmd_sass(const cli_command *self, int argc, char **argv)
 {
 	sass_opts o;
 	int rc = parse(self, argc, argv, &o);
-	if (rc)
-		return rc < 0 ? 2 : 0;
+	if (rc >= 0)
+		return rc;
 	char path[512], entry[128], arch[16], err[512], gpu[64] = "";
 	int number = 0;
 	if ((rc = resolve(&o, path, sizeof path, entry, sizeof entry, arch, sizeof arch, &number, gpu, sizeof gpu)) != 0)

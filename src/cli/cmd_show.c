@@ -1,9 +1,10 @@
 /* cmd_show: `ptxtutor show LESSON` — a lesson's model: work, traffic per level, warp view, roofline, occupancy. */
-#include <getopt.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "cli/bench.h"
 #include "cli/cli.h"
@@ -14,22 +15,46 @@
 #include "base/util.h"
 #include "run/launch.h"
 
-static const char details[] =
-	"The lesson's numbers from its cost model: FLOPs; loads and stores per output element\n"
-	"and in total for global memory, shared memory and registers; arithmetic intensity per\n"
-	"level; 32-byte sectors per warp request and shared-memory wavefronts; the roofline\n"
-	"(ridge point, bound, predicted time); occupancy step by step.\n\n"
-	"  LESSON          a number (3) or an id (smem)\n"
-	"  --gpu NAME      a GPU from `ptxtutor gpus` (default: this GPU, else h100)\n"
-	"  --size N|M,N,K  problem size (default 4096)\n"
-	"  --set KEY=VAL   change a lesson parameter for a what-if, e.g. --set TILE=16\n"
-	"  --json          print JSON (keys in docs/json.md)\n"
-	"  --screen        print the tutor's screen as text instead, with --width W --height H\n"
-	"                  --keys KEYS and the tutor's options (`ptxtutor 3 --help`)\n\n"
-	"Without --gpu on a machine with an NVIDIA GPU, the live device is used and the\n"
-	"kernel is JIT-compiled for its register count; otherwise registers per thread are\n"
-	"the lesson's recorded ptxas count (regs: in its front matter), labelled so.\n"
-	"Formulas: docs/model.md.\n";
+typedef struct {
+	const char *gpu;
+	long long size[3];
+	expr_env set;
+	int json, screen;
+} show_opts;
+
+static int cmd_show(const cli_command *self, int argc, char **argv);
+
+const cli_command cli_cmd_show = {
+	.name = "show",
+	.synopsis = {"show LESSON [--gpu NAME] [--size N|M,N,K] [--set KEY=VALUE]... [--json|--screen]"},
+	.summary = "a lesson's numbers: intensity, accesses, roofline, occupancy",
+	.about = "The lesson's numbers from its cost model: FLOPs; loads and stores per output element\n"
+		 "and in total for global memory, shared memory and registers; arithmetic intensity per\n"
+		 "level; 32-byte sectors per warp request and shared-memory wavefronts; the roofline\n"
+		 "(ridge point, bound, predicted time); occupancy step by step. LESSON is a number (3)\n"
+		 "or an id (smem).\n",
+	.opts = (const cli_opt[]){
+		{.name = "gpu", .kind = CLI_STR, .off = offsetof(show_opts, gpu), .arg = "NAME",
+		 .help = "a GPU from `ptxtutor gpus`, or live (default: this GPU, else h100)"},
+		{.name = "size", .kind = CLI_SIZE, .off = offsetof(show_opts, size), .arg = "N|M,N,K",
+		 .help = "problem size (default 4096)"},
+		{.name = "set", .kind = CLI_SET, .off = offsetof(show_opts, set), .arg = "KEY=VAL",
+		 .help = "change a lesson parameter for a what-if, e.g. --set TILE=16"},
+		{.name = "json", .kind = CLI_FLAG, .off = offsetof(show_opts, json),
+		 .help = "print JSON (keys in docs/json.md)"},
+		/* main hands `show ... --screen` to the tutor's parser first (it takes the tutor's options) */
+		{.name = "screen", .kind = CLI_FLAG, .off = offsetof(show_opts, screen),
+		 .help = "print the tutor's screen as text instead, with --width W --height H\n"
+						   "--keys KEYS and the tutor's options (`ptxtutor 3 --help`)"},
+		{0},
+	},
+	.notes = "Without --gpu on a machine with an NVIDIA GPU, the live device is used and the\n"
+		 "kernel is JIT-compiled for its register count; otherwise registers per thread are\n"
+		 "the lesson's recorded ptxas count (regs: in its front matter), labelled so.\n"
+		 "Formulas: docs/model.md.\n",
+	.max_args = 1,
+	.run = cmd_show,
+};
 
 static void level_json(json_writer *w, const char *key, const model_level *lv)
 {
@@ -216,9 +241,10 @@ static void print_text(const lesson *l, const model_result *r, int default_gpu)
  * JITs the lesson's kernel for the live device: a jit_only request at the
  * size nearest 1024^3 the lesson accepts (registers do not depend on it), or
  * a request that only describes the device when the lesson has no kernel.
- * Returns 1 with live (completed from the table) and res, or 0 when there is
- * no GPU: then the table's default and the recorded registers are used. */
-static int ask_gpu(const lesson *l, const expr_env *ov, const gpu_table *t, gpu_spec *live, run_result *res)
+ * Returns 1 with live (the caller completes it from the table) and res, or 0
+ * when there is no GPU: then the table's default and the recorded registers
+ * are used. */
+static int ask_gpu(const lesson *l, const expr_env *ov, gpu_spec *live, run_result *res)
 {
 	run_request rq;
 	expr_env env;
@@ -234,69 +260,47 @@ static int ask_gpu(const lesson *l, const expr_env *ov, const gpu_table *t, gpu_
 	if (res->status == RUN_NO_GPU || res->spec.sms == 0)
 		return 0;
 	*live = res->spec;
-	devices_complete(t, live);
 	return 1;
 }
 
-int cmd_show(const cli_command *self, int argc, char **argv)
+static int cmd_show(const cli_command *self, int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{"gpu", required_argument, 0, 'g'}, {"size", required_argument, 0, 's'},
-		{"set", required_argument, 0, 'S'}, {"json", no_argument, 0, 'j'},
-		{"help", no_argument, 0, 'h'},     {0},
-	};
-	const char *gpu = NULL;
-	long long M = 4096, N = 4096, K = 4096;
-	expr_env ov = {0};
-	int json = 0, ch;
-	optind = 1;
-	while ((ch = getopt_long(argc, argv, "g:s:S:jh", opts, NULL)) != -1) {
-		switch (ch) {
-		case 'g': gpu = optarg; break;
-		case 's': if (cli_parse_size(optarg, &M, &N, &K)) return 2; break;
-		case 'S': if (cli_parse_set(optarg, &ov)) return 2; break;
-		case 'j': json = 1; break;
-		case 'h': cli_usage(self, stdout, details); return 0;
-		default: cli_usage(self, stderr, details); return 2;
-		}
-	}
-	if (optind != argc - 1) {
-		fprintf(stderr, "ptxtutor show: %s\n", optind >= argc ? "which lesson? (ptxtutor list)" : "one lesson at a time");
+	show_opts o = {.size = {4096, 4096, 4096}};
+	int nargs, rc = cli_parse(self, argc, argv, &o, &nargs);
+	if (rc >= 0)
+		return rc;
+	if (o.screen)
+		return cmd_screen(&cli_cmd_tutor, argc, argv);
+	if (nargs == 0) {
+		cli_error(self, "which lesson? (ptxtutor list)");
 		return 2;
 	}
-	const char *what = argv[optind];
-
-	static gpu_table t;
-	static course c;
+	long long M = o.size[0], N = o.size[1], K = o.size[2];
+	const char *gpu = o.gpu;
+	expr_env ov = o.set;
 	char msg[1024];
-	if (devices_load(&t, msg, sizeof msg) < 0) {
-		fprintf(stderr, "ptxtutor: %s\n", msg);
-		return 1;
-	}
-	char errs[4096] = "";
-	course_load(&c, errs, sizeof errs);
-	course_validate(&c, model_known, errs, sizeof errs);
-	const lesson *l = course_find(&c, what);
+	course c = {0};
+	cli_course(&c);
+	const lesson *l = cli_lesson(self, &c, argv[1]);
 	if (!l) {
-		if (errs[0])
-			fprintf(stderr, "%s", errs);
-		fprintf(stderr, "ptxtutor show: no lesson '%s' (ptxtutor list)\n", what);
 		course_free(&c);
 		return 2;
 	}
+	static gpu_table t; /* 32 rows of about 700 bytes */
 	static gpu_spec live;
 	static run_result jit;
-	int is_live = !gpu && ask_gpu(l, &ov, &t, &live, &jit);
-	const gpu_spec *g = is_live ? &live : gpu ? devices_find(&t, gpu, msg, sizeof msg) : devices_default(&t);
+	/* The live GPU, asked through the lesson's own JIT (its registers come with it). */
+	int is_live = (!gpu || !strcasecmp(gpu, "live")) && ask_gpu(l, &ov, &live, &jit);
+	const gpu_spec *g = cli_gpu(self, gpu, is_live ? &live : NULL, &t, &live);
 	if (!g) {
-		fprintf(stderr, "ptxtutor show: %s\n", gpu ? msg : "no GPU table");
 		course_free(&c);
 		return 2;
 	}
+	if (is_live)
+		devices_complete(&t, &live);
 	static model_result r;
-	int rc = model_compute(l, &ov, M, N, K, g, &r, msg, sizeof msg);
-	if (rc < 0) {
-		fprintf(stderr, "ptxtutor show: %s\n", msg);
+	if (model_compute(l, &ov, M, N, K, g, &r, msg, sizeof msg) < 0) {
+		cli_error(self, "%s", msg);
 		course_free(&c);
 		return 2;
 	}
@@ -307,7 +311,7 @@ int cmd_show(const cli_command *self, int argc, char **argv)
 	/* The model holds for any size; the kernel may not: say so, still show. */
 	if (lesson_check_size(l, &r.env, msg, sizeof msg) < 0)
 		fprintf(stderr, "note: %s (the kernel would refuse this size)\n", msg);
-	if (json)
+	if (o.json)
 		print_json(l, &r);
 	else
 		print_text(l, &r, gpu == NULL && !is_live);

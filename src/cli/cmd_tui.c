@@ -1,9 +1,9 @@
 /* cmd_tui: the interactive tutor's event loop (`ptxtutor`), and `show LESSON --screen`, the same panes as plain text. */
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <poll.h>
 #include <signal.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,98 +32,94 @@
 typedef struct {
 	ui_opts o;
 	expr_env set;
+	long long size[3];
+	int page;                   /* --page, from 1; 0: from the saved state */
 	int width, height, screen;
 	const char *keys;
 	int exit_after_first_frame; /* PTXTUTOR_FIRST_FRAME_EXIT: start-up timing */
 } options;
 
-static const char details[] =
-	"The interactive tutor: the lesson, its PTX, the numbers and the run side by side.\n\n"
-	"  LESSON          start at this lesson: a number (3) or an id (smem); also --lesson\n"
-	"  --page P        at its page P (from 1)\n"
-	"  --present       lecture layout: the text 80 columns wide, the PTX beside or below,\n"
-	"                  the numbers in a slot (o swaps, < > resize); theme projector\n"
-	"  --theme NAME    term (default), dark, light, projector (7:1 contrast), mono\n"
-	"  --ascii         ASCII only, the lessons' pictures too (automatic without UTF-8)\n"
-	"  --gpu NAME      the GPU the model uses (`ptxtutor gpus`)\n"
-	"  --size N|M,N,K  the problem size (default 4096)\n"
-	"  --set KEY=VAL   a what-if on a lesson parameter, e.g. --set TILE=16\n"
-	"  --screen        (show LESSON --screen) print the screen as text and exit, with\n"
-	"  --width W --height H --keys KEYS  its size and the keys typed first\n\n"
-	"Keys: ? in the tutor. Where you were, the pages read and the exercises solved are\n"
-	"remembered under $XDG_STATE_HOME/ptxtutor. NO_COLOR (set, not empty) turns colours off.\n";
+/* --theme: one of ui/theme.c's. */
+static int theme_ok(const char *s, char *why, size_t len)
+{
+	if (ui_theme_find(s))
+		return 0;
+	snprintf(why, len, "one of %s", ui_theme_names());
+	return -1;
+}
 
+static int cmd_tui(const cli_command *self, int argc, char **argv);
+
+const cli_command cli_cmd_tutor = {
+	.synopsis = {"[LESSON] [--present] [--theme NAME] [--ascii] [--gpu NAME] [--size N|M,N,K] "
+		     "[--set K=V]... [--page P]",
+		     "show LESSON --screen [--width W] [--height H] [--keys KEYS] [the tutor's options]"},
+	.summary = "the interactive tutor",
+	.about = "The interactive tutor: the lesson, its PTX, the numbers and the run side by side.\n"
+		 "LESSON starts it at this lesson: a number (3) or an id (smem).\n",
+	.opts = (const cli_opt[]){
+		{.name = "lesson", .kind = CLI_STR, .off = offsetof(options, o.lesson), .arg = "LESSON",
+		 .help = "start at this lesson, as LESSON does"},
+		{.name = "page", .kind = CLI_INT, .off = offsetof(options, page), .arg = "P", .lo = 1, .hi = 100000,
+		 .help = "at its page P (from 1)"},
+		{.name = "present", .kind = CLI_FLAG, .off = offsetof(options, o.present),
+		 .help = "lecture layout: the text 80 columns wide, the PTX beside or below,\n"
+			 "the numbers in a slot (o swaps, < > resize); theme projector"},
+		{.name = "theme", .kind = CLI_NAME, .off = offsetof(options, o.theme), .arg = "NAME", .check = theme_ok,
+		 .help = "term (default), dark, light, projector (7:1 contrast), mono"},
+		{.name = "ascii", .kind = CLI_FLAG, .off = offsetof(options, o.ascii),
+		 .help = "ASCII only, the lessons' pictures too (automatic without UTF-8)"},
+		{.name = "gpu", .kind = CLI_STR, .off = offsetof(options, o.gpu), .arg = "NAME",
+		 .help = "the GPU the model uses (`ptxtutor gpus`; default h100)"},
+		{.name = "size", .kind = CLI_SIZE, .off = offsetof(options, size), .arg = "N|M,N,K",
+		 .help = "the problem size (default 4096)"},
+		{.name = "set", .kind = CLI_SET, .off = offsetof(options, set), .arg = "KEY=VAL",
+		 .help = "a what-if on a lesson parameter, e.g. --set TILE=16"},
+		{.name = "screen", .kind = CLI_FLAG, .off = offsetof(options, screen),
+		 .help = "(show LESSON --screen) print the screen as text and exit"},
+		{.name = "width", .kind = CLI_INT, .off = offsetof(options, width), .arg = "W", .lo = 1, .hi = 1000,
+		 .help = "--screen: its width (default 80)"},
+		{.name = "height", .kind = CLI_INT, .off = offsetof(options, height), .arg = "H", .lo = 1, .hi = 500,
+		 .help = "--screen: its height (default 24)"},
+		{.name = "keys", .kind = CLI_STR, .off = offsetof(options, keys), .arg = "KEYS",
+		 .help = "--screen: the keys typed first (\\t Tab, \\e Esc, \\n Enter, \\b Backspace)"},
+		{0},
+	},
+	.notes = "Keys: ? in the tutor. Where you were, the pages read and the exercises solved are\n"
+		 "remembered under $XDG_STATE_HOME/ptxtutor. NO_COLOR (set, not empty) turns colours off.\n"
+		 "PTXTUTOR_DEADLINE_S (seconds) is every run's deadline instead of the usual ones.\n",
+	.max_args = 1,
+	.run = cmd_tui,
+};
+
+/* Returns -1 to go on, else the exit status. */
 static int parse(const cli_command *self, int argc, char **argv, options *op, int screen)
 {
-	enum { O_PRESENT = 256, O_ASCII, O_THEME, O_GPU, O_SIZE, O_SET, O_PAGE, O_LESSON, O_SCREEN, O_W, O_H, O_KEYS };
-	static const struct option longs[] = {
-		{"present", no_argument, 0, O_PRESENT}, {"ascii", no_argument, 0, O_ASCII},
-		{"theme", required_argument, 0, O_THEME}, {"gpu", required_argument, 0, O_GPU},
-		{"size", required_argument, 0, O_SIZE},   {"set", required_argument, 0, O_SET},
-		{"page", required_argument, 0, O_PAGE},   {"lesson", required_argument, 0, O_LESSON},
-		{"screen", no_argument, 0, O_SCREEN},     {"width", required_argument, 0, O_W},
-		{"height", required_argument, 0, O_H},    {"keys", required_argument, 0, O_KEYS},
-		{"help", no_argument, 0, 'h'},            {0, 0, 0, 0},
-	};
 	memset(op, 0, sizeof *op);
-	op->o.page = -1;
-	op->o.no_color = getenv("NO_COLOR");
-	const char *dl = getenv("PTXTUTOR_DEADLINE_S");
-	op->o.deadline_s = dl && *dl ? atof(dl) : 0;
 	op->width = 80;
 	op->height = 24;
-	int ch;
-	optind = 0;
-	opterr = 1;
-	while ((ch = getopt_long(argc, argv, "h", longs, NULL)) != -1) {
-		switch (ch) {
-		case O_PRESENT: op->o.present = 1; break;
-		case O_ASCII: op->o.ascii = 1; break;
-		case O_THEME: op->o.theme = optarg; break;
-		case O_GPU: op->o.gpu = optarg; break;
-		case O_SIZE:
-			if (cli_parse_size(optarg, &op->o.M, &op->o.N, &op->o.K) < 0)
-				return -1;
-			break;
-		case O_SET:
-			if (cli_parse_set(optarg, &op->set) < 0)
-				return -1;
-			op->o.set = &op->set;
-			break;
-		case O_PAGE:
-			if (cli_parse_int("--page", optarg, 1, 100000, &op->o.page) < 0)
-				return -1;
-			op->o.page--;
-			break;
-		case O_LESSON: op->o.lesson = optarg; break;
-		case O_SCREEN: op->screen = 1; break;
-		case O_W: if (cli_parse_int("--width", optarg, 1, 1000, &op->width) < 0) return -1; break;
-		case O_H: if (cli_parse_int("--height", optarg, 1, 500, &op->height) < 0) return -1; break;
-		case O_KEYS: op->keys = optarg; break;
-		case 'h': cli_usage(self, stdout, details); return 1;
-		default: cli_usage(self, stderr, details); return -1;
-		}
-	}
+	int nargs, rc = cli_parse(self, argc, argv, op, &nargs);
+	if (rc >= 0)
+		return rc;
 	/* `show` has its own name first: the lesson is the first word after it. */
-	if (optind < argc)
-		op->o.lesson = argv[optind++];
-	if (optind < argc) {
-		fprintf(stderr, "ptxtutor: unexpected '%s'\n", argv[optind]);
-		return -1;
+	if (nargs)
+		op->o.lesson = argv[1];
+	op->o.page = op->page - 1;
+	op->o.M = op->size[0], op->o.N = op->size[1], op->o.K = op->size[2];
+	op->o.set = op->set.n ? &op->set : NULL;
+	op->o.no_color = getenv("NO_COLOR");
+	const char *dl = getenv("PTXTUTOR_DEADLINE_S");
+	double d = 0;
+	if (dl && *dl && cli_number(dl, 0, 0, 86400, &d)) {
+		cli_error(self, "PTXTUTOR_DEADLINE_S wants a number 0..86400 (seconds), not '%s'", dl);
+		return 2;
 	}
+	op->o.deadline_s = d;
 	if (screen && !op->o.lesson) {
-		fprintf(stderr, "ptxtutor: show --screen needs a LESSON (a number or an id)\n");
-		return -1;
+		cli_error(self, "show --screen needs a LESSON (a number or an id)");
+		return 2;
 	}
-	if (op->width < 1 || op->width > 1000 || op->height < 1 || op->height > 500) {
-		fprintf(stderr, "ptxtutor: --width and --height must be 1..1000 and 1..500\n");
-		return -1;
-	}
-	if (op->o.theme && !ui_theme_find(op->o.theme)) {
-		fprintf(stderr, "ptxtutor: unknown theme '%s' (%s)\n", op->o.theme, ui_theme_names());
-		return -1;
-	}
-	return 0;
+	return -1;
 }
 
 /* Whether this machine has an NVIDIA driver at all, asked without loading
@@ -138,15 +134,11 @@ static const char *no_gpu_here(void)
 /* Loads the course and the GPU table and sets the app up. */
 static ui_app *start(const options *op)
 {
-	course *c = xcalloc(1, sizeof *c);
+	course *c = xcalloc(1, sizeof *c); /* the app owns it */
 	ui_app *a = xcalloc(1, sizeof *a);
-	char errs[4096] = "";
-	course_load(c, errs, sizeof errs);
-	course_validate(c, model_known, errs, sizeof errs);
 	/* Lessons that failed to parse or name unknown anchors or placeholders
-	 * are skipped; say so where it can be read. */
-	if (errs[0])
-		fprintf(stderr, "%s", errs);
+	 * are skipped; cli_course says so where it can be read. */
+	cli_course(c);
 	gpu_table *gpus = calloc(1, sizeof *gpus);
 	char err[512] = "";
 	if (devices_load(gpus, err, sizeof err) < 0) {
@@ -222,8 +214,8 @@ int cmd_screen(const cli_command *self, int argc, char **argv)
 {
 	options op;
 	int rc = parse(self, argc, argv, &op, 1);
-	if (rc)
-		return rc < 0 ? 2 : 0;
+	if (rc >= 0)
+		return rc;
 	ui_app *a = start(&op);
 	if (!a)
 		return 1;
@@ -368,13 +360,13 @@ static void serve(ui_app *a, worker *w, int *worker_up, int saved_err)
 		ui_app_run_started(a, util_now(), NULL);
 }
 
-int cmd_tui(const cli_command *self, int argc, char **argv)
+static int cmd_tui(const cli_command *self, int argc, char **argv)
 {
 	double t0 = util_now();
 	options op;
 	int rc = parse(self, argc, argv, &op, 0);
-	if (rc)
-		return rc < 0 ? 2 : 0;
+	if (rc >= 0)
+		return rc;
 	const char *ff = getenv("PTXTUTOR_FIRST_FRAME_EXIT");
 	op.exit_after_first_frame = ff && *ff;
 	ui_app *a = start(&op);

@@ -2,7 +2,7 @@
 #include "cli/launch_opts.h"
 #include "model/model.h"
 
-#include <getopt.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,113 +14,92 @@
 #include "emu/emu.h"
 #include "run/launch.h"
 
-/* The first example of run's and emulate's help: the BLAS-signature kernel,
- * as most kernels people bring have it. */
-static const char launch_example[] =
-	"\nYour own kernel, C = alpha*A*B + beta*C with the BLAS signature\n"
-	"(int M, int N, int K, float alpha, const float *A, const float *B, float beta, float *C),\n"
-	"compiled with nvcc -ptx -O3:\n"
-	"  ptxtutor run --ptx sgemm.ptx --args 'M N K alpha:1.5 A B beta:0.5 C' \\\n"
-	"      --grid 'ceil(M/32),ceil(N/32)' --block 32,32 --size 1000,700,300\n\n";
-
-/* The options run and emulate share, printed after each one's own. */
-static const char launch_options[] =
-	"  --size N|M,N,K  the problem size\n"
-	"  --set KEY=VAL   change a lesson parameter for a what-if, e.g. --set TILE=16\n"
-	"  --json          print JSON (keys in docs/json.md)\n"
-	"  --ptx FILE      a kernel of your own instead of a lesson's (nvcc -ptx output is fine)\n"
-	"  --entry NAME    its entry: mangled (_Z15sgemm...) or demangled (sgemmWarptiling);\n"
-	"                  may be left out when the module has one entry\n"
-	"  --grid, --block, --smem\n"
-	"                  expressions over M, N, K: '--grid N/32,M/32', 'ceil(M/BM)';\n"
-	"                  '--grid persistent': one block per SM slot (the kernel loops over tiles)\n"
-	"  --args SPEC     the kernel's parameters in order: A B C (buffers), M N K (u32),\n"
-	"                  alpha:VALUE beta:VALUE (BLAS's f32 scalars: with beta:, C starts as\n"
-	"                  random C0 and is checked against alpha*A*B + beta*C0; without it C\n"
-	"                  starts as NaN, so a kernel that reads C needs beta:), typed literals\n"
-	"                  u32:8192 s32:-1 u64:0 s64:-1 f32:1.5 f64:0.5 f16:1 (default\n"
-	"                  'A B C M N K'), or TMA tensor maps tmap:A|B|C:INNER:OUTER[:none|32B|\n"
-	"                  64B|128B] (a box of INNER columns x OUTER rows, e.g. tmap:A:64:128:128B)\n"
-	"  --dtype T       A and B: f32 (cuBLAS SGEMM), f16 or bf16 (cuBLAS GemmEx, same types)\n"
-	"  --out T         C: f32 (default), or f16 / bf16 with inputs of that type\n"
-	"  --cluster X[,Y[,Z]]\n"
-	"                  blocks per thread-block cluster (sm_90, at most 8 in all); the grid must\n"
-	"                  be a multiple of it; a persistent grid is sized in whole clusters\n"
-	"  --force         emulate even when the estimated CPU time is over the limit\n";
-
-static void launch_usage(const cli_command *self, FILE *out, const char *details)
+/* --dtype and --out: a type dtype_parse knows. */
+static int dtype_ok(const char *s, char *why, size_t len)
 {
-	cli_usage(self, out, NULL);
-	fputs(launch_example, out);
-	fputs(details, out);
-	fputs(launch_options, out);
+	dtype d;
+	if (!dtype_parse(s, &d))
+		return 0;
+	snprintf(why, len, "%s", dtype_names());
+	return -1;
 }
 
-int cli_launch_parse(const cli_command *self, int argc, char **argv, cli_launch *o, const char *details)
+/* The rows run and emulate share; each table adds its own after them. */
+#define LAUNCH_OPTS                                                                                           \
+	{.name = "size", .kind = CLI_SIZE, .off = offsetof(cli_launch, size), .arg = "N|M,N,K",                    \
+	 .help = "the problem size"},                                                                          \
+	{.name = "set", .kind = CLI_SET, .off = offsetof(cli_launch, set), .arg = "KEY=VAL",                       \
+	 .help = "change a lesson parameter for a what-if, e.g. --set TILE=16"},                               \
+	{.name = "json", .letter = 'j', .kind = CLI_FLAG, .off = offsetof(cli_launch, json),                       \
+	 .help = "print JSON (keys in docs/json.md)"},                                                         \
+	{.name = "ptx", .kind = CLI_STR, .off = offsetof(cli_launch, ptx), .arg = "FILE",                          \
+	 .help = "a kernel of your own instead of a lesson's (nvcc -ptx output is fine)"},                     \
+	{.name = "entry", .kind = CLI_STR, .off = offsetof(cli_launch, entry), .arg = "NAME",                      \
+	 .help = "its entry: mangled (_Z15sgemm...) or demangled (sgemmWarptiling);\n"                         \
+		 "may be left out when the module has one entry"},                                             \
+	{.name = "grid", .kind = CLI_DIMS, .off = offsetof(cli_launch, grid), .arg = "X[,Y[,Z]]",                  \
+	 .help = "blocks: expressions over M, N, K: '--grid N/32,M/32', 'ceil(M/BM)';\n"                       \
+		 "'--grid persistent': one block per SM slot (the kernel loops over tiles)"},                   \
+	{.name = "block", .kind = CLI_DIMS, .off = offsetof(cli_launch, block), .arg = "X[,Y[,Z]]",                \
+	 .help = "threads per block, expressions as for --grid"},                                              \
+	{.name = "smem", .kind = CLI_DIMS, .off = offsetof(cli_launch, smem), .arg = "BYTES",                      \
+	 .help = "dynamic shared memory per block, an expression over M, N, K"},                               \
+	{.name = "args", .kind = CLI_STR, .off = offsetof(cli_launch, args), .arg = "SPEC",                        \
+	 .help = "the kernel's parameters in order: A B C (buffers), M N K (u32),\n"                           \
+		 "alpha:VALUE beta:VALUE (BLAS's f32 scalars: with beta:, C starts as\n"                        \
+		 "random C0 and is checked against alpha*A*B + beta*C0; without it C\n"                         \
+		 "starts as NaN, so a kernel that reads C needs beta:), typed literals\n"                       \
+		 "u32:8192 s32:-1 u64:0 s64:-1 f32:1.5 f64:0.5 f16:1 (default\n"                                \
+		 "'A B C M N K'), or TMA tensor maps tmap:A|B|C:INNER:OUTER[:none|32B|\n"                       \
+		 "64B|128B] (a box of INNER columns x OUTER rows, e.g. tmap:A:64:128:128B)"},                   \
+	{.name = "dtype", .kind = CLI_NAME, .off = offsetof(cli_launch, dtype), .arg = "T", .check = dtype_ok,     \
+	 .help = "A and B: f32 (cuBLAS SGEMM), f16 or bf16 (cuBLAS GemmEx, same types)"},                      \
+	{.name = "out", .kind = CLI_NAME, .off = offsetof(cli_launch, out), .arg = "T", .check = dtype_ok,         \
+	 .help = "C: f32 (default), or f16 / bf16 with inputs of that type"},                                  \
+	{.name = "cluster", .kind = CLI_DIMS, .off = offsetof(cli_launch, cluster), .arg = "X[,Y[,Z]]",            \
+	 .help = "blocks per thread-block cluster (sm_90, at most 8 in all); the grid must\n"                  \
+		 "be a multiple of it; a persistent grid is sized in whole clusters"},                          \
+	{.name = "timeout", .kind = CLI_DOUBLE, .off = offsetof(cli_launch, timeout), .arg = "S", .lo = 0,         \
+	 .hi = 86400, .help = "stop after S seconds of wall time (0, the default: run's deadline\n"                 \
+		 "comes from the problem size; emulate then stops only by its estimate)"}
+
+const cli_opt cli_run_opts[] = {
+	LAUNCH_OPTS,
+	{.name = "emulate", .kind = CLI_FLAG, .off = offsetof(cli_launch, emulate),
+	 .help = "run on the CPU with the PTX interpreter instead (as `ptxtutor emulate`)"},
+	{.name = "force", .kind = CLI_FLAG, .off = offsetof(cli_launch, force),
+	 .help = "with --emulate: emulate even when the estimated CPU time is over the limit"},
+	{0},
+};
+
+const cli_opt cli_emulate_opts[] = {
+	LAUNCH_OPTS,
+	{.name = "force", .kind = CLI_FLAG, .off = offsetof(cli_launch, force),
+	 .help = "emulate even when the estimated CPU time is over the limit"},
+	{0},
+};
+
+int cli_launch_parse(const cli_command *self, int argc, char **argv, cli_launch *o)
 {
-	static const struct option opts[] = {
-		{"ptx", required_argument, 0, 'p'},  {"entry", required_argument, 0, 'e'},
-		{"grid", required_argument, 0, 'g'}, {"block", required_argument, 0, 'b'},
-		{"smem", required_argument, 0, 'm'}, {"args", required_argument, 0, 'a'},
-		{"dtype", required_argument, 0, 'd'}, {"size", required_argument, 0, 's'},
-		{"out", required_argument, 0, 'o'},  {"cluster", required_argument, 0, 'c'},
-		{"set", required_argument, 0, 'S'},  {"json", no_argument, 0, 'j'},
-		{"emulate", no_argument, 0, 'E'},    {"timeout", required_argument, 0, 't'},
-		{"force", no_argument, 0, 'F'},      {"help", no_argument, 0, 'h'},
-		{0},
-	};
 	memset(o, 0, sizeof *o);
-	o->M = o->N = o->K = 0;
-	optind = 1;
-	int ch;
-	while ((ch = getopt_long(argc, argv, "hj", opts, NULL)) != -1) {
-		switch (ch) {
-		case 'p': o->ptx = optarg; break;
-		case 'e': o->entry = optarg; break;
-		case 'g': o->grid = optarg; break;
-		case 'b': o->block = optarg; break;
-		case 'm': o->smem = optarg; break;
-		case 'a': o->args = optarg; break;
-		case 'd': o->dtype = optarg; break;
-		case 'o': o->out = optarg; break;
-		case 'c': o->cluster = optarg; break;
-		case 'j': o->json = 1; break;
-		case 'E': o->emulate = 1; break;
-		case 'F': o->force = 1; break;
-		case 't': o->timeout = atof(optarg); break;
-		case 's':
-			if (cli_parse_size(optarg, &o->M, &o->N, &o->K))
-				return -1;
-			break;
-		case 'S':
-			if (cli_parse_set(optarg, &o->set))
-				return -1;
-			break;
-		case 'h': launch_usage(self, stdout, details); return 1;
-		default: launch_usage(self, stderr, details); return -1;
-		}
-	}
-	if (optind < argc)
-		o->lesson = argv[optind++];
-	if (optind < argc) {
-		fprintf(stderr, "ptxtutor: unexpected argument '%s'\n", argv[optind]);
-		return -1;
-	}
+	int nargs, rc = cli_parse(self, argc, argv, o, &nargs);
+	if (rc >= 0)
+		return rc;
+	o->lesson = nargs ? argv[1] : NULL;
 	if (!o->lesson == !o->ptx) {
-		fprintf(stderr, "ptxtutor: give a LESSON or --ptx FILE (one of them)\n");
-		cli_usage(self, stderr, NULL);
-		return -1;
+		cli_error(self, "give a LESSON or --ptx FILE (one of them)");
+		return 2;
 	}
 	if (o->lesson && (o->dtype || o->out || o->cluster)) {
-		fprintf(stderr, "ptxtutor: --%s goes with --ptx: a lesson's types and cluster are in its front matter\n",
-			o->dtype ? "dtype" : o->out ? "out" : "cluster");
-		return -1;
+		cli_error(self, "--%s goes with --ptx: a lesson's types and cluster are in its front matter",
+			  o->dtype ? "dtype" : o->out ? "out" : "cluster");
+		return 2;
 	}
 	if (o->ptx && (!o->grid || !o->block || !o->M)) {
-		fprintf(stderr, "ptxtutor: --ptx needs --grid, --block and --size (and --entry when it has several)\n");
-		return -1;
+		cli_error(self, "--ptx needs --grid, --block and --size (and --entry when it has several)");
+		return 2;
 	}
-	return 0;
+	return -1;
 }
 
 /* Evaluates "X[,Y[,Z]]" with M, N, K into three unsigned values. */

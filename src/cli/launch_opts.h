@@ -18,7 +18,12 @@ typedef struct {
 	const char *dtype;            /* A and B: f32 | f16 | bf16 */
 	const char *out;              /* C: f32 | f16 | bf16 (default f32) */
 	const char *cluster;          /* "X[,Y[,Z]]" blocks per cluster (default 1) */
-	long long M, N, K;
+	union { /* --size: M, N, K; 0 when not given */
+		struct {
+			long long M, N, K;
+		};
+		long long size[3];
+	};
 	expr_env set;                 /* --set KEY=VALUE what-ifs */
 	int json;
 	int emulate;
@@ -26,10 +31,21 @@ typedef struct {
 	double timeout;               /* seconds; 0 = from the size */
 } cli_launch;
 
-/* Parses run/emulate options (getopt_long) into o; LESSON may be positional.
- * Returns 0, 1 after printing help (the command's usage lines, its details,
- * then the shared options), or -1 after printing why. */
-int cli_launch_parse(const cli_command *self, int argc, char **argv, cli_launch *o, const char *details);
+/* The option tables of run and emulate: the launch options both take, and
+ * run's --emulate (cli_parse, the rows cli_cmd_run and cli_cmd_emulate). */
+extern const cli_opt cli_run_opts[], cli_emulate_opts[];
+/* The first example of run's and emulate's help: the BLAS-signature kernel. */
+#define CLI_LAUNCH_EXAMPLE                                                                                    \
+	"\nYour own kernel, C = alpha*A*B + beta*C with the BLAS signature\n"                                  \
+	"(int M, int N, int K, float alpha, const float *A, const float *B, float beta, float *C),\n"          \
+	"compiled with nvcc -ptx -O3:\n"                                                                       \
+	"  ptxtutor run --ptx sgemm.ptx --args 'M N K alpha:1.5 A B beta:0.5 C' \\\n"                          \
+	"      --grid 'ceil(M/32),ceil(N/32)' --block 32,32 --size 1000,700,300\n"
+
+/* Parses run/emulate options into o (cli_parse by self's table); LESSON is
+ * positional. Returns -1 to go on, else the exit status (0 after --help, 2
+ * after saying why). */
+int cli_launch_parse(const cli_command *self, int argc, char **argv, cli_launch *o);
 /* Builds the request. With --ptx, the entry is the one the module has when
  * --entry is left out, or the one --entry names: mangled exactly, or its
  * demangled name (with or without template arguments) when that is unique;

@@ -276,6 +276,25 @@ const gpu_spec *devices_default(const gpu_table *t)
 	return t->n ? &t->g[0] : NULL;
 }
 
+const gpu_spec *devices_pick(const gpu_table *t, const char *name, const gpu_spec *live, char *msg, int msglen)
+{
+	const gpu_spec *g = NULL;
+	if (msg && msglen)
+		msg[0] = '\0';
+	if (name && !strcasecmp(name, "live")) {
+		if (!live && msg)
+			snprintf(msg, (size_t)msglen, "--gpu live: no GPU was read on this machine");
+		return live;
+	}
+	if (name)
+		return devices_find(t, name, msg, msglen);
+	if (live)
+		return live;
+	if (!(g = devices_default(t)) && msg)
+		snprintf(msg, (size_t)msglen, "no GPU table (assets/gpus.tsv)");
+	return g;
+}
+
 /* How many words of a row's name ("NVIDIA A100 SXM4 40GB") the driver's
  * name ("NVIDIA A100-SXM4-40GB") contains: tells apart rows that share a
  * compute capability and SM count (H100/H200, A100 40/80 GB). */

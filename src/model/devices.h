@@ -47,6 +47,11 @@ int devices_parse(gpu_table *t, const char *path, const char *text, char *err, i
 const gpu_spec *devices_find(const gpu_table *t, const char *what, char *msg, int msglen);
 /* The spec to use when no --gpu is given offline. */
 const gpu_spec *devices_default(const gpu_table *t);
+/* The one --gpu policy of every command and the tutor: name "live" is this
+ * machine's GPU (live; NULL when none was read: refused); another name is
+ * looked up in the table (devices_find); no name is live when given, else
+ * the table's default. NULL when refused, msg says why. */
+const gpu_spec *devices_pick(const gpu_table *t, const char *name, const gpu_spec *live, char *msg, int msglen);
 /* Fills the figures a driver cannot report (peaks, sources) from the table
  * row with the same compute capability and SM count, when there is one. */
 void devices_complete(const gpu_table *t, gpu_spec *live);

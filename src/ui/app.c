@@ -218,9 +218,10 @@ int ui_app_setup(ui_app *a, const ui_opts *o, course *c, const gpu_table *gpus, 
 	if (gpus && gpus->n > 0) {
 		a->have_gpus = 1;
 		char msg[200] = "";
-		const gpu_spec *g = o->gpu ? devices_find(gpus, o->gpu, msg, sizeof msg) : devices_default(gpus);
+		/* the one --gpu policy; the tutor reads no live GPU before it starts */
+		const gpu_spec *g = devices_pick(gpus, o->gpu, NULL, msg, sizeof msg);
 		if (!g) {
-			snprintf(err, (size_t)errlen, "--gpu %s: %s", o->gpu ? o->gpu : "", msg[0] ? msg : "no such GPU");
+			snprintf(err, (size_t)errlen, "%s", msg);
 			return -1;
 		}
 		a->gpu = *g;
