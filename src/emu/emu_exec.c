@@ -912,11 +912,29 @@ static inline uint64_t min_max_int(uint64_t a, uint64_t b, int mx, int tb, int s
 	return (mx ? a > b : a < b) ? a : b;
 }
 
+/* min and max of f32 as the emulator has always computed them (through
+ * glibc's fminf and fmaxf), spelt out because the compiler may swap the
+ * operands of those calls: a quiet NaN loses to a number, a signalling one
+ * wins, quietened; of two NaNs b wins, quietened; of two values that compare
+ * equal (-0 and +0) a wins. */
+static inline uint64_t min_max_f32(uint64_t a, uint64_t b, int mx)
+{
+	const uint32_t quiet = 0x400000, ua = (uint32_t)a, ub = (uint32_t)b;
+	float x = F(a), y = F(b);
+	if (isnan(x) && isnan(y))
+		return ub | quiet;
+	if (isnan(x))
+		return ua & quiet ? ub : ua | quiet;
+	if (isnan(y))
+		return ub & quiet ? ua : ub | quiet;
+	return (mx ? y > x : y < x) ? ub : ua;
+}
+
 static void exec_min_max(const inst *x)
 {
 	const int mx = x->o->code == OP_MAX;
 	if (x->isf)
-		LANEWISE(x, FB(mx ? fmaxf(F(a), F(b)) : fminf(F(a), F(b))));
+		LANEWISE(x, min_max_f32(a, b, mx));
 	else
 		LANEWISE(x, min_max_int(a, b, mx, tb, sgn, wm));
 }
