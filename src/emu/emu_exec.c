@@ -323,7 +323,7 @@ static uint64_t do_cvt(uint64_t v, int dt, int st, int rnd)
 	return x & wmask(db);
 }
 
-/* ---- the warp interpreter ---- */
+/* ---- bit instructions and packed halves (the PTX ISA's definitions) ---- */
 
 static inline int popc(uint32_t x)
 {
@@ -331,8 +331,6 @@ static inline int popc(uint32_t x)
 	x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u);
 	return (int)((((x + (x >> 4)) & 0x0f0f0f0fu) * 0x01010101u) >> 24);
 }
-
-/* ---- bit instructions and packed halves (the PTX ISA's definitions) ---- */
 
 static uint64_t brev(uint64_t v, int bytes)
 {
@@ -432,6 +430,8 @@ static uint64_t half2(int code, uint64_t a, uint64_t b, uint64_t c)
 	for (int64_t lanes_##l = (int64_t)(uint32_t)(mask), l;                         \
 	     lanes_##l && ((l = __builtin_ctzll((unsigned long long)lanes_##l)), 1); \
 	     lanes_##l &= lanes_##l - 1)
+
+/* ---- memory and warp-level instructions ---- */
 
 /* Resolves a lane's ld/st address to a shared offset (returns 1) or a global
  * pointer (returns 0); -1 after an error. Every access is checked against the
@@ -684,67 +684,14 @@ static void exec_shfl(warp *w, const emu_op *o, uint32_t em)
 	}
 }
 
-static inline int setp_cmp(int cmp, int t, uint64_t a, uint64_t b)
-{
-	int k = emu_types[t].kind, by = emu_types[t].bytes;
-	if (k == 'f') {
-		double x = getf(a, t), y = getf(b, t);
-		int un = isnan(x) || isnan(y);
-		switch (cmp) {
-		case CMP_EQ: return !un && x == y;
-		case CMP_NE: return !un && x != y;
-		case CMP_LT: return !un && x < y;
-		case CMP_LE: return !un && x <= y;
-		case CMP_GT: return !un && x > y;
-		case CMP_GE: return !un && x >= y;
-		case CMP_EQU: return un || x == y;
-		case CMP_NEU: return un || x != y;
-		case CMP_LTU: return un || x < y;
-		case CMP_LEU: return un || x <= y;
-		case CMP_GTU: return un || x > y;
-		case CMP_GEU: return un || x >= y;
-		case CMP_NUM: return !un;
-		case CMP_NAN: return un;
-		default: return 0;
-		}
-	}
-	uint64_t ua = a & wmask(by), ub = b & wmask(by);
-	int64_t sa = sx(a, by), sb = sx(b, by);
-	int sgn = k == 's';
-	switch (cmp) {
-	case CMP_EQ: return ua == ub;
-	case CMP_NE: return ua != ub;
-	case CMP_LT: return sgn ? sa < sb : ua < ub;
-	case CMP_LE: return sgn ? sa <= sb : ua <= ub;
-	case CMP_GT: return sgn ? sa > sb : ua > ub;
-	case CMP_GE: return sgn ? sa >= sb : ua >= ub;
-	case CMP_LO: return ua < ub;
-	case CMP_LS: return ua <= ub;
-	case CMP_HI: return ua > ub;
-	case CMP_HS: return ua >= ub;
-	default: return 0;
-	}
-}
-
-/* The wall-clock deadline: checked every 65536 warp instructions and at
- * every block, so a CLI emulation ends however the time is spent. */
-static int past_deadline(blockctx *b, const emu_op *o)
-{
-	if (b->L->deadline <= 0 || util_now() < b->L->deadline)
-		return 0;
-	b->why = EMU_ERR_DEADLINE;
-	return fail(b, o, "stopped at the wall-clock deadline");
-}
-
 
 /* ---- one instruction: its operands and the lanes that run it ---- */
 
-/* What an instruction leaves the warp to do. The memory functions' 0 and -1
- * (from fail) are STEP_NEXT and STEP_FAIL. */
+/* What an instruction leaves the warp to do. STEP_NEXT: the lanes that ran
+ * go on to x->next; STEP_HOLD: they stay where the instruction put them (a
+ * barrier, a diverging branch); STEP_DONE: the warp has exited; STEP_FAIL:
+ * fail() said why. The memory functions' 0 and -1 are STEP_NEXT and STEP_FAIL. */
 enum { STEP_FAIL = -1, STEP_NEXT = 0, STEP_HOLD, STEP_DONE };
-/* STEP_NEXT: the lanes that ran go on to x->next; STEP_HOLD: they stay where
- * the instruction put them (a barrier, a diverging branch); STEP_DONE: the
- * warp has exited. */
 
 typedef struct {
 	const emu_op *o;
@@ -825,7 +772,7 @@ static inline int discarded(const inst *x)
 			LANEWISE(x, (a OP b) & wm);                         \
 	} while (0)
 
-/* ---- arithmetic (the PTX ISA's integer rules: wrap, saturate only where it says) ---- */
+/* ---- arithmetic ---- */
 
 static inline uint64_t mul_hi(uint64_t a, uint64_t b, int tb, int sgn, uint64_t wm)
 {
@@ -945,10 +892,34 @@ static inline uint64_t sign_bit(int t)
 	return t == ET_F32 ? 0x80000000ULL : 0x8000ULL;
 }
 
+static void exec_neg(const inst *x)
+{
+	if (x->isf)
+		LANEWISE(x, a ^ sign_bit(t));
+	else
+		LANEWISE(x, (0 - a) & wm);
+}
+
 static inline uint64_t abs_int(uint64_t a, int tb, uint64_t wm)
 {
 	int64_t x = sx(a, tb);
 	return (x < 0 ? 0 - (uint64_t)x : (uint64_t)x) & wm;
+}
+
+static void exec_abs(const inst *x)
+{
+	if (x->isf)
+		LANEWISE(x, a & (sign_bit(t) - 1));
+	else
+		LANEWISE(x, abs_int(a, tb, wm));
+}
+
+static void exec_not(const inst *x)
+{
+	if (x->t == ET_PRED)
+		LANEWISE(x, !(a & 1));
+	else
+		LANEWISE(x, ~a & wm);
 }
 
 /* Shifts past the width give 0, or the sign for a signed shr. */
@@ -1019,6 +990,48 @@ static void exec_cvta(const inst *x)
 }
 
 /* ---- comparisons ---- */
+
+static inline int setp_cmp(int cmp, int t, uint64_t a, uint64_t b)
+{
+	int k = emu_types[t].kind, by = emu_types[t].bytes;
+	if (k == 'f') {
+		double x = getf(a, t), y = getf(b, t);
+		int un = isnan(x) || isnan(y);
+		switch (cmp) {
+		case CMP_EQ: return !un && x == y;
+		case CMP_NE: return !un && x != y;
+		case CMP_LT: return !un && x < y;
+		case CMP_LE: return !un && x <= y;
+		case CMP_GT: return !un && x > y;
+		case CMP_GE: return !un && x >= y;
+		case CMP_EQU: return un || x == y;
+		case CMP_NEU: return un || x != y;
+		case CMP_LTU: return un || x < y;
+		case CMP_LEU: return un || x <= y;
+		case CMP_GTU: return un || x > y;
+		case CMP_GEU: return un || x >= y;
+		case CMP_NUM: return !un;
+		case CMP_NAN: return un;
+		default: return 0;
+		}
+	}
+	uint64_t ua = a & wmask(by), ub = b & wmask(by);
+	int64_t sa = sx(a, by), sb = sx(b, by);
+	int sgn = k == 's';
+	switch (cmp) {
+	case CMP_EQ: return ua == ub;
+	case CMP_NE: return ua != ub;
+	case CMP_LT: return sgn ? sa < sb : ua < ub;
+	case CMP_LE: return sgn ? sa <= sb : ua <= ub;
+	case CMP_GT: return sgn ? sa > sb : ua > ub;
+	case CMP_GE: return sgn ? sa >= sb : ua >= ub;
+	case CMP_LO: return ua < ub;
+	case CMP_LS: return ua <= ub;
+	case CMP_HI: return ua > ub;
+	case CMP_HS: return ua >= ub;
+	default: return 0;
+	}
+}
 
 static void exec_setp(const inst *x)
 {
@@ -1098,11 +1111,17 @@ static int exit_lanes(blockctx *b, warp *w, inst *x)
 	return STEP_NEXT;
 }
 
+static int trap(blockctx *b, const emu_op *o)
+{
+	return fail(b, o, "%s", o->mod == TRAP_ASSERT ? "the kernel called __assertfail: an assert() failed"
+						      : "the kernel executed trap");
+}
+
 /* ---- the dispatch ---- */
 
-/* Runs one instruction on the lanes x->em (the guard's; the ones at its pc
- * are x->mask). Each case is a line or three: the work is in the functions
- * above, each instruction class written once. */
+/* Runs one instruction on the lanes x->em (those at its pc, x->mask, that its
+ * guard lets run). A case a line: the work is in the functions above, each
+ * instruction class written once. */
 static int exec_op(blockctx *blk, warp *w, inst *x)
 {
 	const emu_op *o = x->o;
@@ -1123,14 +1142,8 @@ static int exec_op(blockctx *blk, warp *w, inst *x)
 	case OP_DIV: exec_div(x); break;
 	case OP_REM: LANEWISE(x, rem_int(a, b, tb, sgn, wm)); break;
 	case OP_MIN: case OP_MAX: exec_min_max(x); break;
-	case OP_NEG:
-		if (x->isf) LANEWISE(x, a ^ sign_bit(t));
-		else LANEWISE(x, (0 - a) & wm);
-		break;
-	case OP_ABS:
-		if (x->isf) LANEWISE(x, a & (sign_bit(t) - 1));
-		else LANEWISE(x, abs_int(a, tb, wm));
-		break;
+	case OP_NEG: exec_neg(x); break;
+	case OP_ABS: exec_abs(x); break;
 	case OP_RCP: LANEWISE(x, FB(1.0f / F(a))); break;
 	case OP_SQRT: LANEWISE(x, FB(sqrtf(F(a)))); break;
 	case OP_RSQRT: LANEWISE(x, FB(1.0f / sqrtf(F(a)))); break;
@@ -1140,10 +1153,7 @@ static int exec_op(blockctx *blk, warp *w, inst *x)
 	case OP_AND: LANEWISE(x, a & b & wm); break;
 	case OP_OR: LANEWISE(x, (a | b) & wm); break;
 	case OP_XOR: LANEWISE(x, (a ^ b) & wm); break;
-	case OP_NOT:
-		if (x->t == ET_PRED) LANEWISE(x, !(a & 1));
-		else LANEWISE(x, ~a & wm);
-		break;
+	case OP_NOT: exec_not(x); break;
 	case OP_SHL: LANEWISE(x, shl(a, b, tb, wm)); break;
 	case OP_SHR: LANEWISE(x, shr(a, b, tb, sgn, wm)); break;
 	case OP_POPC: LANEWISE(x, (uint64_t)__builtin_popcountll(a & wm)); break;
@@ -1168,10 +1178,7 @@ static int exec_op(blockctx *blk, warp *w, inst *x)
 	case OP_BAR: return barrier(blk, w, x);
 	case OP_BRA: return branch(w, x);
 	case OP_EXIT: return exit_lanes(blk, w, x);
-	case OP_TRAP:
-		return x->em ? fail(blk, o, "%s", o->mod == TRAP_ASSERT ? "the kernel called __assertfail: an assert() failed"
-									  : "the kernel executed trap")
-			     : STEP_NEXT;
+	case OP_TRAP: return x->em ? trap(blk, o) : STEP_NEXT;
 	case OP_NOP: break;
 	default:
 		blk->why = EMU_ERR_UNSUPPORTED;
@@ -1181,6 +1188,16 @@ static int exec_op(blockctx *blk, warp *w, inst *x)
 }
 
 /* ---- the warp ---- */
+
+/* The wall-clock deadline: checked every 65536 warp instructions and at
+ * every block, so a CLI emulation ends however the time is spent. */
+static int past_deadline(blockctx *b, const emu_op *o)
+{
+	if (b->L->deadline <= 0 || util_now() < b->L->deadline)
+		return 0;
+	b->why = EMU_ERR_DEADLINE;
+	return fail(b, o, "stopped at the wall-clock deadline");
+}
 
 /* Once every live lane sits on the same instruction the warp runs as one again. */
 static void reconverge(warp *w)
