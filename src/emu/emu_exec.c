@@ -1243,6 +1243,7 @@ static inline uint32_t guard(const emu_op *o, const uint64_t *R, uint32_t mask)
 	return (o->flags & OPF_PRED_NEG) ? mask & ~pm : mask & pm;
 }
 
+/* The lanes that ran go on to next, where a diverged warp may reconverge. */
 static void advance(warp *w, uint32_t mask, int next)
 {
 	if (!w->diverged) {
