@@ -28,7 +28,8 @@ for t in "$BUILD"/tests/test_*; do
 	pass=$((pass + p)) fail=$((fail + f)) skip=$((skip + s))
 done
 # Shell tests print "ok NAME", "not ok NAME" or "skip NAME: why", one per line.
-for t in "$ROOT"/tests/e2e_*.sh "$ROOT"/tests/ptxas_check.sh "$ROOT"/tests/ptx_generated.sh "$ROOT"/tests/fuzz/replay.sh; do
+for t in "$ROOT"/tests/e2e_*.sh "$ROOT"/tests/ptxas_check.sh "$ROOT"/tests/ptx_generated.sh "$ROOT"/tests/func_length.sh \
+	"$ROOT"/tests/fuzz/replay.sh; do
 	[ -f "$t" ] || continue
 	sh "$t" "$BUILD" >"$log" 2>&1
 	rc=$?

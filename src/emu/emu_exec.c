@@ -237,6 +237,27 @@ static int cp_complete(blockctx *b, warp *w, long long upto_group)
 	return 0;
 }
 
+/* cp.async.commit_group: the warp's uncommitted copies become its next group
+ * (an empty group still counts). */
+static void cp_commit(warp *w)
+{
+	for (int i = 0; i < w->ncp; i++)
+		if (w->cp[i].group < 0)
+			w->cp[i].group = w->next_group;
+	w->next_group++;
+}
+
+/* cp.async.wait_group n: every group but the newest n lands; wait_all
+ * commits what is left and lands it all. */
+static int cp_wait(blockctx *b, warp *w, const emu_op *o)
+{
+	if (o->flags & OPF_WAIT_ALL) {
+		cp_commit(w);
+		return cp_complete(b, w, INT_MAX);
+	}
+	return cp_complete(b, w, w->next_group - 1 - o->imm); /* imm: 0..EMU_MAX_WAIT_GROUP */
+}
+
 /* ---- cvt ---- */
 
 /* x rounded to f32 in a directed mode (rz, rm, rp), or to nearest. */
@@ -302,7 +323,7 @@ static uint64_t do_cvt(uint64_t v, int dt, int st, int rnd)
 	return x & wmask(db);
 }
 
-/* ---- the warp interpreter ---- */
+/* ---- bit instructions and packed halves (the PTX ISA's definitions) ---- */
 
 static inline int popc(uint32_t x)
 {
@@ -310,8 +331,6 @@ static inline int popc(uint32_t x)
 	x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u);
 	return (int)((((x + (x >> 4)) & 0x0f0f0f0fu) * 0x01010101u) >> 24);
 }
-
-/* ---- bit instructions and packed halves (the PTX ISA's definitions) ---- */
 
 static uint64_t brev(uint64_t v, int bytes)
 {
@@ -405,8 +424,14 @@ static uint64_t half2(int code, uint64_t a, uint64_t b, uint64_t c)
 	return r;
 }
 
-#define LANES(m) for (uint32_t _m = (m); _m; _m &= _m - 1) { const int l = __builtin_ctz(_m);
-#define END_LANES }
+/* Every lane set in mask, lowest first, as l (an int64_t). A plain for
+ * statement: it needs no closing macro, and break leaves it. */
+#define for_each_lane(l, mask)                                                         \
+	for (int64_t lanes_##l = (int64_t)(uint32_t)(mask), l;                         \
+	     lanes_##l && ((l = __builtin_ctzll((unsigned long long)lanes_##l)), 1); \
+	     lanes_##l &= lanes_##l - 1)
+
+/* ---- memory and warp-level instructions ---- */
 
 /* Resolves a lane's ld/st address to a shared offset (returns 1) or a global
  * pointer (returns 0); -1 after an error. Every access is checked against the
@@ -447,7 +472,7 @@ static int exec_ldst(blockctx *b, warp *w, const emu_op *o, uint32_t em, emu_opc
 	int is_ld = o->code == OP_LD;
 	if (o->space == SP_PARAM) {
 		const uint64_t *base = &R[o->src[0] * 32];
-		LANES(em)
+		for_each_lane(l, em) {
 			uint64_t a = base[l] + (uint64_t)o->imm;
 			if (!ck_within(a, (uint64_t)total, (uint64_t)b->k->param_bytes))
 				return fail(b, o, "ld.param outside the parameter list");
@@ -459,13 +484,13 @@ static int exec_ldst(blockctx *b, warp *w, const emu_op *o, uint32_t em, emu_opc
 				if (o->dst[v] >= 0)
 					R[o->dst[v] * 32 + l] = x;
 			}
-		END_LANES
+		}
 		return 0;
 	}
 	int64_t gaddr[32], saddr[32];
 	uint32_t gmask = 0, smask = 0;
 	const uint64_t *base = &R[o->src[0] * 32];
-	LANES(em)
+	for_each_lane(l, em) {
 		uint64_t a = base[l] + (uint64_t)o->imm;
 		uint32_t soff = 0;
 		uint8_t *gp = NULL;
@@ -499,7 +524,7 @@ static int exec_ldst(blockctx *b, warp *w, const emu_op *o, uint32_t em, emu_opc
 				memcpy(p + v * tb, &x, (size_t)tb);
 			}
 		}
-	END_LANES
+	}
 	if (gmask)
 		count_access(cnt, is_ld ? ACCESS_GLOBAL_LOAD : ACCESS_GLOBAL_STORE, gaddr, gmask, total);
 	if (smask)
@@ -591,7 +616,7 @@ static int exec_cpasync(blockctx *b, warp *w, const emu_op *o, uint32_t em, emu_
 	uint64_t *R = w->R;
 	int64_t gaddr[32], saddr[32];
 	int size = o->vec;
-	LANES(em)
+	for_each_lane(l, em) {
 		uint64_t sa = R[o->src[0] * 32 + l] + (uint64_t)o->imm;
 		uint64_t ga = R[o->src[1] * 32 + l] + R[o->src[2] * 32 + l];
 		uint32_t srcsize = (uint32_t)size;
@@ -624,7 +649,7 @@ static int exec_cpasync(blockctx *b, warp *w, const emu_op *o, uint32_t em, emu_
 					  .srcsize = (uint8_t)srcsize, .group = -1, .op = (int)(o - b->ops)};
 		gaddr[l] = (int64_t)ga;
 		saddr[l] = soff;
-	END_LANES
+	}
 	if (em) {
 		count_access(cnt, ACCESS_GLOBAL_LOAD, gaddr, em, size);
 		count_access(cnt, ACCESS_SHARED_STORE, saddr, em, size);
@@ -638,7 +663,7 @@ static void exec_shfl(warp *w, const emu_op *o, uint32_t em)
 	uint32_t a[32];
 	for (int l = 0; l < 32; l++)
 		a[l] = (uint32_t)R[o->src[0] * 32 + l];
-	LANES(em)
+	for_each_lane(l, em) {
 		uint32_t bv = (uint32_t)R[o->src[1] * 32 + l] & 31;
 		uint32_t c = (uint32_t)R[o->src[2] * 32 + l];
 		uint32_t cval = c & 31, seg = (c >> 8) & 31;
@@ -656,8 +681,315 @@ static void exec_shfl(warp *w, const emu_op *o, uint32_t em)
 			R[o->dst[0] * 32 + l] = a[j & 31];
 		if ((o->flags & OPF_PRED_OUT) && o->dst[1] >= 0)
 			R[o->dst[1] * 32 + l] = (uint64_t)ok;
-	END_LANES
+	}
 }
+
+
+/* ---- one instruction: its operands and the lanes that run it ---- */
+
+/* What an instruction leaves the warp to do. STEP_NEXT: the lanes that ran
+ * go on to x->next; STEP_HOLD: they stay where the instruction put them (a
+ * barrier, a diverging branch); STEP_DONE: the warp has exited; STEP_FAIL:
+ * fail() said why. The memory functions' 0 and -1 are STEP_NEXT and STEP_FAIL. */
+enum { STEP_FAIL = -1, STEP_NEXT = 0, STEP_HOLD, STEP_DONE };
+
+typedef struct {
+	const emu_op *o;
+	emu_opcount *cnt;                  /* its counters */
+	uint64_t *R;                       /* the warp's registers, a row of 32 lanes each */
+	uint64_t *d;                       /* the first destination's row; NULL for "_" */
+	const uint64_t *s0, *s1, *s2, *s3; /* the source rows; zero_row past the last source */
+	uint32_t mask, em;                 /* the lanes at this pc; those its guard lets run */
+	int pc, next;                      /* where it is; where the lanes go after it */
+	int t, tb, isf, sgn;               /* its type, the type's bytes, float, signed */
+	uint64_t wm;                       /* the type's value bits */
+} inst;
+
+static const uint64_t zero_row[32];
+
+static inline const uint64_t *src_row(uint64_t *R, const emu_op *o, int i)
+{
+	return o->nsrc > i && o->src[i] >= 0 ? &R[o->src[i] * 32] : zero_row;
+}
+
+static inline void operands(inst *x, uint64_t *R)
+{
+	const emu_op *o = x->o;
+	x->R = R;
+	x->d = o->dst[0] >= 0 ? &R[o->dst[0] * 32] : NULL;
+	x->s0 = src_row(R, o, 0);
+	x->s1 = src_row(R, o, 1);
+	x->s2 = src_row(R, o, 2);
+	x->s3 = src_row(R, o, 3);
+	x->t = o->type;
+	x->tb = emu_types[x->t].bytes;
+	x->wm = wmask(x->tb);
+	x->isf = emu_types[x->t].kind == 'f';
+	x->sgn = emu_types[x->t].kind == 's';
+}
+
+/* The instructions whose first destination is not their only output: they
+ * run even when it is "_"; any other with a "_" result is skipped. */
+#define MORE_OUTPUTS \
+	(1ULL << OP_LD | 1ULL << OP_UNPACK | 1ULL << OP_LDMATRIX | 1ULL << OP_MMA | 1ULL << OP_SETP | 1ULL << OP_SHFL)
+_Static_assert(OP_COUNT <= 64, "MORE_OUTPUTS is a 64-bit set of opcodes");
+
+static inline int discarded(const inst *x)
+{
+	return !x->d && x->o->ndst && !((MORE_OUTPUTS >> x->o->code) & 1);
+}
+
+/* d = EXPR on every lane that runs x. EXPR reads the lane's source values
+ * a, b, c, e (0 past the last source) and the type's t, tb (bytes), sgn and
+ * wm (value bits); the loads it does not use fold away. */
+#define LANEWISE(x, EXPR)                                                                            \
+	do {                                                                                         \
+		const inst *const x_ = (x);                                                          \
+		uint64_t *const d_ = x_->d;                                                          \
+		const uint64_t *const s0_ = x_->s0, *const s1_ = x_->s1;                             \
+		const uint64_t *const s2_ = x_->s2, *const s3_ = x_->s3;                             \
+		const int t = x_->t, tb = x_->tb, sgn = x_->sgn;                                     \
+		const uint64_t wm = x_->wm;                                                          \
+		(void)t, (void)tb, (void)sgn, (void)wm;                                              \
+		for_each_lane(l, x_->em) {                                                           \
+			const uint64_t a = s0_[l], b = s1_[l], c = s2_[l], e = s3_[l];               \
+			(void)a, (void)b, (void)c, (void)e;                                          \
+			d_[l] = (EXPR);                                                              \
+		}                                                                                    \
+	} while (0)
+
+/* d = a OP b, each path written once: f16x2 half by half, f32 in float, f16
+ * and f64 through double, integers wrapped to the type. */
+#define ARITH(x, OP)                                                        \
+	do {                                                                \
+		if ((x)->t == ET_F16X2)                                     \
+			LANEWISE(x, half2((x)->o->code, a, b, c));          \
+		else if ((x)->t == ET_F32)                                  \
+			LANEWISE(x, FB(F(a) OP F(b)));                      \
+		else if ((x)->isf)                                          \
+			LANEWISE(x, putf(getf(a, t) OP getf(b, t), t));     \
+		else                                                        \
+			LANEWISE(x, (a OP b) & wm);                         \
+	} while (0)
+
+/* ---- arithmetic ---- */
+
+static inline uint64_t mul_hi(uint64_t a, uint64_t b, int tb, int sgn, uint64_t wm)
+{
+	__int128 p = sgn ? (__int128)sx(a, tb) * sx(b, tb) : (__int128)((unsigned __int128)(a & wm) * (b & wm));
+	return (uint64_t)(p >> (8 * tb));
+}
+
+/* Integer mul.lo/.hi/.wide and mad: a * b + c (c is 0 for mul: it has two sources). */
+static void mul_int(const inst *x)
+{
+	const uint64_t w2 = wmask(2 * x->tb);
+	switch (x->o->mod) {
+	case MUL_LO:
+		LANEWISE(x, (a * b + c) & wm);
+		break;
+	case MUL_WIDE: /* the low 64 bits of the product, computed unsigned: .wide of s64 must not overflow */
+		if (x->sgn)
+			LANEWISE(x, ((uint64_t)sx(a, tb) * (uint64_t)sx(b, tb) + c) & w2);
+		else
+			LANEWISE(x, ((a & wm) * (b & wm) + c) & w2);
+		break;
+	default:
+		LANEWISE(x, (mul_hi(a, b, tb, sgn, wm) + c) & wm);
+		break;
+	}
+}
+
+static void exec_mul(const inst *x)
+{
+	if (x->isf || x->o->mod == MUL_LO)
+		ARITH(x, *);
+	else
+		mul_int(x);
+}
+
+static void exec_fma(const inst *x)
+{
+	if (x->t == ET_F16X2)
+		LANEWISE(x, half2(OP_FMA, a, b, c));
+	else if (x->t == ET_F32)
+		LANEWISE(x, FB(fmaf(F(a), F(b), F(c))));
+	else
+		LANEWISE(x, putf(fmaf((float)getf(a, t), (float)getf(b, t), (float)getf(c, t)), t));
+}
+
+/* Division by zero gives all ones; the signed MIN / -1 wraps to MIN. */
+static inline uint64_t div_int(uint64_t a, uint64_t b, int tb, int sgn, uint64_t wm)
+{
+	int64_t q;
+	if (!(b & wm))
+		return wm;
+	if (sgn)
+		return ck_div_i64(sx(a, tb), sx(b, tb), &q) ? (0 - a) & wm : (uint64_t)q & wm;
+	return ((a & wm) / (b & wm)) & wm;
+}
+
+/* The remainder of a division by zero is a; of MIN / -1 it is 0. */
+static inline uint64_t rem_int(uint64_t a, uint64_t b, int tb, int sgn, uint64_t wm)
+{
+	int64_t r;
+	if (!(b & wm))
+		return a & wm;
+	if (sgn)
+		return ck_mod_i64(sx(a, tb), sx(b, tb), &r) ? 0 : (uint64_t)r & wm;
+	return ((a & wm) % (b & wm)) & wm;
+}
+
+static void exec_div(const inst *x)
+{
+	if (x->isf)
+		LANEWISE(x, FB(F(a) / F(b)));
+	else
+		LANEWISE(x, div_int(a, b, tb, sgn, wm));
+}
+
+static inline uint64_t min_max_int(uint64_t a, uint64_t b, int mx, int tb, int sgn, uint64_t wm)
+{
+	if (sgn) {
+		int64_t x = sx(a, tb), y = sx(b, tb);
+		return (uint64_t)((mx ? x > y : x < y) ? x : y) & wm;
+	}
+	a &= wm;
+	b &= wm;
+	return (mx ? a > b : a < b) ? a : b;
+}
+
+/* min and max of f32 as the emulator has always computed them (through
+ * glibc's fminf and fmaxf), spelt out because the compiler may swap the
+ * operands of those calls: a quiet NaN loses to a number, a signalling one
+ * wins, quietened; of two NaNs b wins, quietened; of two values that compare
+ * equal (-0 and +0) a wins. */
+static inline uint64_t min_max_f32(uint64_t a, uint64_t b, int mx)
+{
+	const uint32_t quiet = 0x400000, ua = (uint32_t)a, ub = (uint32_t)b;
+	float x = F(a), y = F(b);
+	if (isnan(x) && isnan(y))
+		return ub | quiet;
+	if (isnan(x))
+		return ua & quiet ? ub : ua | quiet;
+	if (isnan(y))
+		return ub & quiet ? ua : ub | quiet;
+	return (mx ? y > x : y < x) ? ub : ua;
+}
+
+static void exec_min_max(const inst *x)
+{
+	const int mx = x->o->code == OP_MAX;
+	if (x->isf)
+		LANEWISE(x, min_max_f32(a, b, mx));
+	else
+		LANEWISE(x, min_max_int(a, b, mx, tb, sgn, wm));
+}
+
+/* The sign bit of neg and abs on floats (f32, else f16). */
+static inline uint64_t sign_bit(int t)
+{
+	return t == ET_F32 ? 0x80000000ULL : 0x8000ULL;
+}
+
+static void exec_neg(const inst *x)
+{
+	if (x->isf)
+		LANEWISE(x, a ^ sign_bit(t));
+	else
+		LANEWISE(x, (0 - a) & wm);
+}
+
+static inline uint64_t abs_int(uint64_t a, int tb, uint64_t wm)
+{
+	int64_t x = sx(a, tb);
+	return (x < 0 ? 0 - (uint64_t)x : (uint64_t)x) & wm;
+}
+
+static void exec_abs(const inst *x)
+{
+	if (x->isf)
+		LANEWISE(x, a & (sign_bit(t) - 1));
+	else
+		LANEWISE(x, abs_int(a, tb, wm));
+}
+
+static void exec_not(const inst *x)
+{
+	if (x->t == ET_PRED)
+		LANEWISE(x, !(a & 1));
+	else
+		LANEWISE(x, ~a & wm);
+}
+
+/* Shifts past the width give 0, or the sign for a signed shr. */
+static inline uint64_t shl(uint64_t a, uint64_t b, int tb, uint64_t wm)
+{
+	uint32_t sh = (uint32_t)b;
+	return sh >= (uint32_t)(8 * tb) ? 0 : (a << sh) & wm;
+}
+
+static inline uint64_t shr(uint64_t a, uint64_t b, int tb, int sgn, uint64_t wm)
+{
+	uint32_t sh = (uint32_t)b;
+	if (sgn)
+		return (uint64_t)(sx(a, tb) >> (sh >= (uint32_t)(8 * tb) ? 8 * tb - 1 : (int)sh)) & wm;
+	return sh >= (uint32_t)(8 * tb) ? 0 : (a & wm) >> sh;
+}
+
+static inline uint64_t clz(uint64_t a, int tb, uint64_t wm)
+{
+	return (uint64_t)(a & wm ? __builtin_clzll(a & wm) - (64 - 8 * tb) : 8 * tb);
+}
+
+/* ---- moves and conversions ---- */
+
+static void exec_pack(const inst *x)
+{
+	const emu_op *o = x->o;
+	int part = x->tb * 8 / o->nsrc;
+	uint64_t pm = wmask(part / 8);
+	for_each_lane(l, x->em) {
+		uint64_t v = 0;
+		for (int i = 0; i < o->nsrc; i++)
+			v |= (x->R[o->src[i] * 32 + l] & pm) << (i * part);
+		x->d[l] = v;
+	}
+}
+
+static void exec_unpack(const inst *x)
+{
+	const emu_op *o = x->o;
+	int part = x->tb * 8 / o->ndst;
+	uint64_t pm = wmask(part / 8);
+	for_each_lane(l, x->em) {
+		uint64_t v = x->s0[l];
+		for (int i = 0; i < o->ndst; i++)
+			if (o->dst[i] >= 0)
+				x->R[o->dst[i] * 32 + l] = (v >> (i * part)) & pm;
+	}
+}
+
+static void exec_cvt(const inst *x)
+{
+	const int rnd = x->o->mod, st = x->o->type2;
+	if (x->t == ET_F16X2) /* a to the upper half, b to the lower */
+		LANEWISE(x, (do_cvt(a, ET_F16, ET_F32, rnd) << 16) | do_cvt(b, ET_F16, ET_F32, rnd));
+	else
+		LANEWISE(x, do_cvt(a, t, st, rnd));
+}
+
+static void exec_cvta(const inst *x)
+{
+	if (x->o->space != SP_SHARED)
+		LANEWISE(x, a & wm);
+	else if (x->o->mod == CVTA_TO)
+		LANEWISE(x, (a - EMU_SHARED_WINDOW) & wm);
+	else
+		LANEWISE(x, ((a & 0xffffffffULL) + EMU_SHARED_WINDOW) & wm);
+}
+
+/* ---- comparisons ---- */
 
 static inline int setp_cmp(int cmp, int t, uint64_t a, uint64_t b)
 {
@@ -701,6 +1033,162 @@ static inline int setp_cmp(int cmp, int t, uint64_t a, uint64_t b)
 	}
 }
 
+static void exec_setp(const inst *x)
+{
+	const emu_op *o = x->o;
+	uint64_t *d = x->d, *q = o->ndst > 1 && o->dst[1] >= 0 ? &x->R[o->dst[1] * 32] : NULL;
+	const uint64_t *s0 = x->s0, *s1 = x->s1, *s2 = x->s2;
+	const int t = x->t, neg = (o->flags & OPF_SRC_NEG) != 0;
+	const uint32_t em = x->em;
+	/* a loop's 32-bit compare, without setp_cmp's switch on every lane */
+	int fast = d && !o->type2 && !q && (t == ET_U32 || t == ET_S32 || t == ET_B32);
+	if (fast && (o->mod == CMP_LT || o->mod == CMP_LO) && t != ET_S32) {
+		for_each_lane(l, em) d[l] = (uint32_t)s0[l] < (uint32_t)s1[l];
+		return;
+	}
+	if (fast && o->mod == CMP_LT && t == ET_S32) {
+		for_each_lane(l, em) d[l] = (int32_t)s0[l] < (int32_t)s1[l];
+		return;
+	}
+	if (fast && (o->mod == CMP_GE || o->mod == CMP_HS) && t != ET_S32) {
+		for_each_lane(l, em) d[l] = (uint32_t)s0[l] >= (uint32_t)s1[l];
+		return;
+	}
+	for_each_lane(l, em) {
+		int r = setp_cmp(o->mod, t, s0[l], s1[l]), nr = !r;
+		if (o->type2) {
+			int cv = (int)(s2[l] & 1) ^ neg;
+			if (o->type2 == 1) { r = r && cv; nr = nr && cv; }
+			else if (o->type2 == 2) { r = r || cv; nr = nr || cv; }
+			else { r ^= cv; nr ^= cv; }
+		}
+		if (d) d[l] = (uint64_t)r;
+		if (q) q[l] = (uint64_t)nr;
+	}
+}
+
+/* ---- control flow and barriers ---- */
+
+/* bar.sync: the lanes wait on the barrier until the block releases them. */
+static int barrier(blockctx *b, warp *w, const inst *x)
+{
+	const emu_op *o = x->o;
+	if (o->nsrc > 1) {
+		unsigned want = (unsigned)x->R[o->src[1] * 32 + __builtin_ctz(x->mask)];
+		if (want != (b->nthreads + 31) / 32 * 32) {
+			b->why = EMU_ERR_UNSUPPORTED;
+			return fail(b, o, "bar.sync with a thread count (%u) other than the whole block is not supported", want);
+		}
+	}
+	w->waiting |= x->mask;
+	return STEP_HOLD;
+}
+
+/* bra: when only some of the lanes take it, the warp diverges and each lane keeps its own pc. */
+static int branch(warp *w, inst *x)
+{
+	int target = (int)x->o->imm;
+	if (x->em == x->mask) {
+		x->next = target;
+		return STEP_NEXT;
+	}
+	if (!x->em)
+		return STEP_NEXT;
+	if (!w->diverged) {
+		w->diverged = 1;
+		for_each_lane(l, w->live) w->lpc[l] = x->pc;
+	}
+	for_each_lane(l, x->mask) w->lpc[l] = (x->em >> l) & 1 ? target : x->pc + 1;
+	return STEP_HOLD;
+}
+
+static int exit_lanes(blockctx *b, warp *w, inst *x)
+{
+	w->live &= ~x->em;
+	if (!w->live) /* outstanding copies still land */
+		return cp_complete(b, w, INT_MAX) < 0 ? STEP_FAIL : STEP_DONE;
+	x->mask &= ~x->em;
+	return STEP_NEXT;
+}
+
+static int trap(blockctx *b, const emu_op *o)
+{
+	return fail(b, o, "%s", o->mod == TRAP_ASSERT ? "the kernel called __assertfail: an assert() failed"
+						      : "the kernel executed trap");
+}
+
+/* ---- the dispatch ---- */
+
+/* Runs one instruction on the lanes x->em (those at its pc, x->mask, that its
+ * guard lets run). A case a line: the work is in the functions above, each
+ * instruction class written once. */
+static int exec_op(blockctx *blk, warp *w, inst *x)
+{
+	const emu_op *o = x->o;
+	switch ((emu_opcode)o->code) {
+	/* moves and conversions */
+	case OP_MOV: LANEWISE(x, a); break;
+	case OP_PACK: exec_pack(x); break;
+	case OP_UNPACK: exec_unpack(x); break;
+	case OP_SELP: LANEWISE(x, (c & 1) ? a : b); break;
+	case OP_CVT: exec_cvt(x); break;
+	case OP_CVTA: exec_cvta(x); break;
+	/* arithmetic */
+	case OP_ADD: ARITH(x, +); break;
+	case OP_SUB: ARITH(x, -); break;
+	case OP_MUL: exec_mul(x); break;
+	case OP_MAD: mul_int(x); break;
+	case OP_FMA: exec_fma(x); break;
+	case OP_DIV: exec_div(x); break;
+	case OP_REM: LANEWISE(x, rem_int(a, b, tb, sgn, wm)); break;
+	case OP_MIN: case OP_MAX: exec_min_max(x); break;
+	case OP_NEG: exec_neg(x); break;
+	case OP_ABS: exec_abs(x); break;
+	case OP_RCP: LANEWISE(x, FB(1.0f / F(a))); break;
+	case OP_SQRT: LANEWISE(x, FB(sqrtf(F(a)))); break;
+	case OP_RSQRT: LANEWISE(x, FB(1.0f / sqrtf(F(a)))); break;
+	case OP_EX2: LANEWISE(x, FB(exp2f(F(a)))); break;
+	case OP_LG2: LANEWISE(x, FB(log2f(F(a)))); break;
+	/* bits */
+	case OP_AND: LANEWISE(x, a & b & wm); break;
+	case OP_OR: LANEWISE(x, (a | b) & wm); break;
+	case OP_XOR: LANEWISE(x, (a ^ b) & wm); break;
+	case OP_NOT: exec_not(x); break;
+	case OP_SHL: LANEWISE(x, shl(a, b, tb, wm)); break;
+	case OP_SHR: LANEWISE(x, shr(a, b, tb, sgn, wm)); break;
+	case OP_POPC: LANEWISE(x, (uint64_t)__builtin_popcountll(a & wm)); break;
+	case OP_CLZ: LANEWISE(x, clz(a, tb, wm)); break;
+	case OP_BREV: LANEWISE(x, brev(a, tb)); break;
+	case OP_BFE: LANEWISE(x, bfe(a, (uint32_t)b, (uint32_t)c, tb, sgn)); break;
+	case OP_BFI: LANEWISE(x, bfi(a, b, (uint32_t)c, (uint32_t)e, tb)); break;
+	case OP_PRMT: LANEWISE(x, prmt((uint32_t)a, (uint32_t)b, (uint32_t)c, o->mod)); break;
+	case OP_LOP3: LANEWISE(x, lop3((uint32_t)a, (uint32_t)b, (uint32_t)c, (uint32_t)e & 0xff)); break;
+	case OP_SHF: LANEWISE(x, shf((uint32_t)a, (uint32_t)b, (uint32_t)c, o->mod == SHF_R, (o->flags & OPF_CLAMP) != 0)); break;
+	case OP_SETP: exec_setp(x); break;
+	/* memory */
+	case OP_LD: case OP_ST: return exec_ldst(blk, w, o, x->em, x->cnt);
+	case OP_CPASYNC: return exec_cpasync(blk, w, o, x->em, x->cnt);
+	case OP_CPCOMMIT: if (x->em) cp_commit(w); break;
+	case OP_CPWAIT: return x->em ? cp_wait(blk, w, o) : STEP_NEXT;
+	case OP_LDMATRIX: return exec_ldmatrix(blk, w, o, x->em, x->cnt);
+	/* warp-level */
+	case OP_MMA: return exec_mma(blk, w, o, x->em);
+	case OP_SHFL: exec_shfl(w, o, x->em); break;
+	/* control flow and barriers */
+	case OP_BAR: return barrier(blk, w, x);
+	case OP_BRA: return branch(w, x);
+	case OP_EXIT: return exit_lanes(blk, w, x);
+	case OP_TRAP: return x->em ? trap(blk, o) : STEP_NEXT;
+	case OP_NOP: break;
+	default:
+		blk->why = EMU_ERR_UNSUPPORTED;
+		return fail(blk, o, "internal: op %d not implemented", o->code);
+	}
+	return STEP_NEXT;
+}
+
+/* ---- the warp ---- */
+
 /* The wall-clock deadline: checked every 65536 warp instructions and at
  * every block, so a CLI emulation ends however the time is spent. */
 static int past_deadline(blockctx *b, const emu_op *o)
@@ -711,391 +1199,92 @@ static int past_deadline(blockctx *b, const emu_op *o)
 	return fail(b, o, "stopped at the wall-clock deadline");
 }
 
+/* Once every live lane sits on the same instruction the warp runs as one again. */
+static void reconverge(warp *w)
+{
+	int first = w->lpc[__builtin_ctz(w->live)];
+	for_each_lane(l, w->live)
+		if (w->lpc[l] != first)
+			return;
+	w->diverged = 0;
+	w->pc = first;
+}
+
+/* The lanes that run next and their pc: every ready lane, or while the warp
+ * is diverged those at the lowest pc. */
+static uint32_t pick_lanes(const warp *w, uint32_t ready, int *pc)
+{
+	if (!w->diverged) {
+		*pc = w->pc;
+		return ready;
+	}
+	int lo = INT_MAX;
+	uint32_t mask = 0;
+	for_each_lane(l, ready) {
+		if (w->lpc[l] < lo) {
+			lo = w->lpc[l];
+			mask = 0;
+		}
+		if (w->lpc[l] == lo)
+			mask |= 1u << l;
+	}
+	*pc = lo;
+	return mask;
+}
+
+/* The lanes of mask that the instruction's guard predicate (@p, @!p) lets run. */
+static inline uint32_t guard(const emu_op *o, const uint64_t *R, uint32_t mask)
+{
+	if (o->pred < 0)
+		return mask;
+	uint32_t pm = 0;
+	const uint64_t *p = &R[o->pred * 32];
+	for_each_lane(l, mask) pm |= (uint32_t)(p[l] & 1) << l;
+	return (o->flags & OPF_PRED_NEG) ? mask & ~pm : mask & pm;
+}
+
+/* The lanes that ran go on to next, where a diverged warp may reconverge. */
+static void advance(warp *w, uint32_t mask, int next)
+{
+	if (!w->diverged) {
+		w->pc = next;
+		return;
+	}
+	for_each_lane(l, mask) w->lpc[l] = next;
+	reconverge(w);
+}
+
 /* Runs one warp until every live lane waits at a barrier or has exited.
  * Lanes keep their own pc while diverged; each step runs the lanes with the
  * lowest pc, which reconverges them at the first instruction they share. */
 static int run_warp(blockctx *b, warp *w)
 {
-	const emu_op *ops = b->ops;
-	emu_opcount *cnt = b->L->cnt;
-	uint64_t *R = w->R;
 	for (;;) {
 		uint32_t ready = w->live & ~w->waiting;
 		if (!ready)
 			return 0;
-		int pc;
-		uint32_t mask;
-		if (!w->diverged) {
-			pc = w->pc;
-			mask = ready;
-		} else {
-			pc = INT_MAX;
-			mask = 0;
-			LANES(ready)
-				if (w->lpc[l] < pc) {
-					pc = w->lpc[l];
-					mask = 0;
-				}
-				if (w->lpc[l] == pc)
-					mask |= 1u << l;
-			END_LANES
-		}
-		const emu_op *o = &ops[pc];
-		emu_opcount *c = &cnt[pc];
-		c->issued++;
+		inst x;
+		x.mask = pick_lanes(w, ready, &x.pc);
+		x.o = &b->ops[x.pc];
+		x.cnt = &b->L->cnt[x.pc];
+		x.cnt->issued++;
 		if (--b->budget < 0) {
 			b->why = EMU_ERR_BUDGET;
-			return fail(b, o, "stopped after %lld warp instructions (an endless loop?)", b->L->max_warp_inst);
+			return fail(b, x.o, "stopped after %lld warp instructions (an endless loop?)", b->L->max_warp_inst);
 		}
-		if (!(b->budget & 0xffff) && past_deadline(b, o))
+		if (!(b->budget & 0xffff) && past_deadline(b, x.o))
 			return -1;
-		uint32_t em = mask;
-		if (o->pred >= 0) {
-			uint32_t pm = 0;
-			const uint64_t *p = &R[o->pred * 32];
-			LANES(mask)
-				pm |= (uint32_t)(p[l] & 1) << l;
-			END_LANES
-			em = (o->flags & OPF_PRED_NEG) ? mask & ~pm : mask & pm;
-		}
-		c->threads += (uint64_t)popc(em);
-		int next = pc + 1;
-		const int t = o->type;
-		const int tb = emu_types[t].bytes;
-		const uint64_t wm = wmask(tb);
-		uint64_t *d = o->dst[0] >= 0 ? &R[o->dst[0] * 32] : NULL;
-		const uint64_t *s0 = o->nsrc > 0 && o->src[0] >= 0 ? &R[o->src[0] * 32] : NULL;
-		const uint64_t *s1 = o->nsrc > 1 && o->src[1] >= 0 ? &R[o->src[1] * 32] : NULL;
-		const uint64_t *s2 = o->nsrc > 2 && o->src[2] >= 0 ? &R[o->src[2] * 32] : NULL;
-		const int isf = emu_types[t].kind == 'f';
-		const int sgn = emu_types[t].kind == 's';
-		if (!d && o->ndst && o->code != OP_LD && o->code != OP_UNPACK && o->code != OP_LDMATRIX &&
-		    o->code != OP_MMA && o->code != OP_SETP && o->code != OP_SHFL) {
-			goto advance; /* result discarded ("_") */
-		}
-		switch ((emu_opcode)o->code) {
-		case OP_MOV:
-			LANES(em) d[l] = s0[l]; END_LANES
-			break;
-		case OP_PACK: {
-			int part = tb * 8 / o->nsrc;
-			uint64_t pm = wmask(part / 8);
-			LANES(em)
-				uint64_t v = 0;
-				for (int i = 0; i < o->nsrc; i++)
-					v |= (R[o->src[i] * 32 + l] & pm) << (i * part);
-				d[l] = v;
-			END_LANES
-			break;
-		}
-		case OP_UNPACK: {
-			int part = tb * 8 / o->ndst;
-			uint64_t pm = wmask(part / 8);
-			LANES(em)
-				uint64_t v = s0[l];
-				for (int i = 0; i < o->ndst; i++)
-					if (o->dst[i] >= 0)
-						R[o->dst[i] * 32 + l] = (v >> (i * part)) & pm;
-			END_LANES
-			break;
-		}
-		case OP_ADD: case OP_SUB: case OP_MUL: case OP_FMA:
-			if (t == ET_F16X2) {
-				LANES(em) d[l] = half2(o->code, s0[l], s1[l], s2 ? s2[l] : 0); END_LANES
-				break;
-			}
-			if (o->code == OP_SUB)
-				goto sub;
-			if (o->code == OP_MUL)
-				goto mul;
-			if (o->code == OP_FMA)
-				goto fma;
-			if (t == ET_F32) { LANES(em) d[l] = FB(F(s0[l]) + F(s1[l])); END_LANES }
-			else if (isf) { LANES(em) d[l] = putf(getf(s0[l], t) + getf(s1[l], t), t); END_LANES }
-			else { LANES(em) d[l] = (s0[l] + s1[l]) & wm; END_LANES }
-			break;
-		sub:
-			if (t == ET_F32) { LANES(em) d[l] = FB(F(s0[l]) - F(s1[l])); END_LANES }
-			else if (isf) { LANES(em) d[l] = putf(getf(s0[l], t) - getf(s1[l], t), t); END_LANES }
-			else { LANES(em) d[l] = (s0[l] - s1[l]) & wm; END_LANES }
-			break;
-		mul:
-			if (t == ET_F32) { LANES(em) d[l] = FB(F(s0[l]) * F(s1[l])); END_LANES }
-			else if (isf) { LANES(em) d[l] = putf(getf(s0[l], t) * getf(s1[l], t), t); END_LANES }
-			else if (o->mod == MUL_LO) { LANES(em) d[l] = (s0[l] * s1[l]) & wm; END_LANES }
-			else if (o->mod == MUL_WIDE) {
-				uint64_t w2 = wmask(2 * tb);
-				/* the low 64 bits of the product, computed unsigned: .wide of s64 must not overflow */
-				if (sgn) { LANES(em) d[l] = ((uint64_t)sx(s0[l], tb) * (uint64_t)sx(s1[l], tb)) & w2; END_LANES }
-				else { LANES(em) d[l] = ((s0[l] & wm) * (s1[l] & wm)) & w2; END_LANES }
-			} else {
-				LANES(em)
-					__int128 p = sgn ? (__int128)sx(s0[l], tb) * sx(s1[l], tb)
-							 : (__int128)((unsigned __int128)(s0[l] & wm) * (s1[l] & wm));
-					d[l] = (uint64_t)(p >> (8 * tb)) & wm;
-				END_LANES
-			}
-			break;
-		case OP_MAD:
-			if (o->mod == MUL_LO) { LANES(em) d[l] = (s0[l] * s1[l] + s2[l]) & wm; END_LANES }
-			else if (o->mod == MUL_WIDE) {
-				uint64_t w2 = wmask(2 * tb);
-				if (sgn) { LANES(em) d[l] = ((uint64_t)sx(s0[l], tb) * (uint64_t)sx(s1[l], tb) + s2[l]) & w2; END_LANES }
-				else { LANES(em) d[l] = ((s0[l] & wm) * (s1[l] & wm) + s2[l]) & w2; END_LANES }
-			} else {
-				LANES(em)
-					__int128 p = sgn ? (__int128)sx(s0[l], tb) * sx(s1[l], tb)
-							 : (__int128)((unsigned __int128)(s0[l] & wm) * (s1[l] & wm));
-					d[l] = ((uint64_t)(p >> (8 * tb)) + s2[l]) & wm;
-				END_LANES
-			}
-			break;
-		fma:
-			if (t == ET_F32) { LANES(em) d[l] = FB(fmaf(F(s0[l]), F(s1[l]), F(s2[l]))); END_LANES }
-			else { LANES(em) d[l] = putf(fmaf((float)getf(s0[l], t), (float)getf(s1[l], t), (float)getf(s2[l], t)), t); END_LANES }
-			break;
-		case OP_DIV:
-			if (isf) { LANES(em) d[l] = FB(F(s0[l]) / F(s1[l])); END_LANES }
-			else {
-				LANES(em)
-					uint64_t bv = s1[l] & wm;
-					int64_t q;
-					if (!bv) d[l] = wm;
-					else if (sgn) d[l] = ck_div_i64(sx(s0[l], tb), sx(s1[l], tb), &q) ? (0 - s0[l]) & wm /* MIN / -1 wraps to MIN */
-									  : (uint64_t)q & wm;
-					else d[l] = ((s0[l] & wm) / bv) & wm;
-				END_LANES
-			}
-			break;
-		case OP_REM:
-			LANES(em)
-				uint64_t bv = s1[l] & wm;
-				int64_t r;
-				if (!bv) d[l] = s0[l] & wm;
-				else if (sgn) d[l] = ck_mod_i64(sx(s0[l], tb), sx(s1[l], tb), &r) ? 0 : (uint64_t)r & wm;
-				else d[l] = ((s0[l] & wm) % bv) & wm;
-			END_LANES
-			break;
-		case OP_MIN: case OP_MAX: {
-			int mx = o->code == OP_MAX;
-			if (isf) { LANES(em) float x = F(s0[l]), y = F(s1[l]); d[l] = FB(mx ? fmaxf(x, y) : fminf(x, y)); END_LANES }
-			else if (sgn) { LANES(em) int64_t x = sx(s0[l], tb), y = sx(s1[l], tb); d[l] = (uint64_t)((mx ? x > y : x < y) ? x : y) & wm; END_LANES }
-			else { LANES(em) uint64_t x = s0[l] & wm, y = s1[l] & wm; d[l] = (mx ? x > y : x < y) ? x : y; END_LANES }
-			break;
-		}
-		case OP_NEG:
-			if (isf) { LANES(em) d[l] = s0[l] ^ (t == ET_F32 ? 0x80000000ULL : 0x8000ULL); END_LANES }
-			else { LANES(em) d[l] = (0 - s0[l]) & wm; END_LANES }
-			break;
-		case OP_ABS:
-			if (isf) { LANES(em) d[l] = s0[l] & (t == ET_F32 ? 0x7fffffffULL : 0x7fffULL); END_LANES }
-			else { LANES(em) int64_t x = sx(s0[l], tb); d[l] = (x < 0 ? 0 - (uint64_t)x : (uint64_t)x) & wm; END_LANES }
-			break;
-		case OP_AND: LANES(em) d[l] = s0[l] & s1[l] & wm; END_LANES break;
-		case OP_OR: LANES(em) d[l] = (s0[l] | s1[l]) & wm; END_LANES break;
-		case OP_XOR: LANES(em) d[l] = (s0[l] ^ s1[l]) & wm; END_LANES break;
-		case OP_NOT:
-			if (t == ET_PRED) { LANES(em) d[l] = !(s0[l] & 1); END_LANES }
-			else { LANES(em) d[l] = ~s0[l] & wm; END_LANES }
-			break;
-		case OP_SHL:
-			LANES(em)
-				uint32_t sh = (uint32_t)s1[l];
-				d[l] = sh >= (uint32_t)(8 * tb) ? 0 : (s0[l] << sh) & wm;
-			END_LANES
-			break;
-		case OP_SHR:
-			LANES(em)
-				uint32_t sh = (uint32_t)s1[l];
-				if (sgn)
-					d[l] = (uint64_t)(sx(s0[l], tb) >> (sh >= (uint32_t)(8 * tb) ? 8 * tb - 1 : (int)sh)) & wm;
-				else
-					d[l] = sh >= (uint32_t)(8 * tb) ? 0 : (s0[l] & wm) >> sh;
-			END_LANES
-			break;
-		case OP_SETP: {
-			uint64_t *q = o->ndst > 1 && o->dst[1] >= 0 ? &R[o->dst[1] * 32] : NULL;
-			int neg = (o->flags & OPF_SRC_NEG) != 0;
-			int fast = d && !o->type2 && !q && (t == ET_U32 || t == ET_S32 || t == ET_B32);
-			if (fast && (o->mod == CMP_LT || o->mod == CMP_LO) && t != ET_S32) {
-				LANES(em) d[l] = (uint32_t)s0[l] < (uint32_t)s1[l]; END_LANES
-				break;
-			}
-			if (fast && o->mod == CMP_LT && t == ET_S32) {
-				LANES(em) d[l] = (int32_t)s0[l] < (int32_t)s1[l]; END_LANES
-				break;
-			}
-			if (fast && (o->mod == CMP_GE || o->mod == CMP_HS) && t != ET_S32) {
-				LANES(em) d[l] = (uint32_t)s0[l] >= (uint32_t)s1[l]; END_LANES
-				break;
-			}
-			LANES(em)
-				int r = setp_cmp(o->mod, t, s0[l], s1[l]), nr = !r;
-				if (o->type2) {
-					int cv = (int)(s2[l] & 1) ^ neg;
-					if (o->type2 == 1) { r = r && cv; nr = nr && cv; }
-					else if (o->type2 == 2) { r = r || cv; nr = nr || cv; }
-					else { r ^= cv; nr ^= cv; }
-				}
-				if (d) d[l] = (uint64_t)r;
-				if (q) q[l] = (uint64_t)nr;
-			END_LANES
-			break;
-		}
-		case OP_SELP: LANES(em) d[l] = (s2[l] & 1) ? s0[l] : s1[l]; END_LANES break;
-		case OP_CVT:
-			if (t == ET_F16X2) { /* a to the upper half, b to the lower */
-				LANES(em) d[l] = (do_cvt(s0[l], ET_F16, ET_F32, o->mod) << 16) | do_cvt(s1[l], ET_F16, ET_F32, o->mod); END_LANES
-				break;
-			}
-			LANES(em) d[l] = do_cvt(s0[l], t, o->type2, o->mod); END_LANES
-			break;
-		case OP_POPC: LANES(em) d[l] = (uint64_t)__builtin_popcountll(s0[l] & wm); END_LANES break;
-		case OP_CLZ: LANES(em) d[l] = (uint64_t)(s0[l] & wm ? __builtin_clzll(s0[l] & wm) - (64 - 8 * tb) : 8 * tb); END_LANES break;
-		case OP_BREV: LANES(em) d[l] = brev(s0[l], tb); END_LANES break;
-		case OP_BFE: LANES(em) d[l] = bfe(s0[l], (uint32_t)s1[l], (uint32_t)s2[l], tb, sgn); END_LANES break;
-		case OP_BFI: {
-			const uint64_t *s3 = &R[o->src[3] * 32];
-			LANES(em) d[l] = bfi(s0[l], s1[l], (uint32_t)s2[l], (uint32_t)s3[l], tb); END_LANES
-			break;
-		}
-		case OP_PRMT: LANES(em) d[l] = prmt((uint32_t)s0[l], (uint32_t)s1[l], (uint32_t)s2[l], o->mod); END_LANES break;
-		case OP_LOP3: {
-			const uint64_t *s3 = &R[o->src[3] * 32];
-			LANES(em) d[l] = lop3((uint32_t)s0[l], (uint32_t)s1[l], (uint32_t)s2[l], (uint32_t)s3[l] & 0xff); END_LANES
-			break;
-		}
-		case OP_SHF:
-			LANES(em) d[l] = shf((uint32_t)s0[l], (uint32_t)s1[l], (uint32_t)s2[l], o->mod == SHF_R, (o->flags & OPF_CLAMP) != 0); END_LANES
-			break;
-		case OP_TRAP:
-			if (!em)
-				break;
-			return fail(b, o, "%s", o->mod == TRAP_ASSERT ? "the kernel called __assertfail: an assert() failed"
-								 : "the kernel executed trap");
-		case OP_CVTA:
-			if (o->space == SP_SHARED) {
-				if (o->mod == CVTA_TO) { LANES(em) d[l] = (s0[l] - EMU_SHARED_WINDOW) & wm; END_LANES }
-				else { LANES(em) d[l] = ((s0[l] & 0xffffffffULL) + EMU_SHARED_WINDOW) & wm; END_LANES }
-			} else {
-				LANES(em) d[l] = s0[l] & wm; END_LANES
-			}
-			break;
-		case OP_RCP: LANES(em) d[l] = FB(1.0f / F(s0[l])); END_LANES break;
-		case OP_SQRT: LANES(em) d[l] = FB(sqrtf(F(s0[l]))); END_LANES break;
-		case OP_RSQRT: LANES(em) d[l] = FB(1.0f / sqrtf(F(s0[l]))); END_LANES break;
-		case OP_EX2: LANES(em) d[l] = FB(exp2f(F(s0[l]))); END_LANES break;
-		case OP_LG2: LANES(em) d[l] = FB(log2f(F(s0[l]))); END_LANES break;
-		case OP_LD: case OP_ST:
-			if (exec_ldst(b, w, o, em, c) < 0)
-				return -1;
-			break;
-		case OP_BAR: {
-			if (o->nsrc > 1) {
-				unsigned want = (unsigned)R[o->src[1] * 32 + __builtin_ctz(mask)];
-				if (want != (b->nthreads + 31) / 32 * 32) {
-					b->why = EMU_ERR_UNSUPPORTED;
-					return fail(b, o, "bar.sync with a thread count (%u) other than the whole block is not supported", want);
-				}
-			}
-			w->waiting |= mask;
-			continue; /* lanes stay on the barrier until the block releases them */
-		}
-		case OP_NOP:
-			break;
-		case OP_CPASYNC:
-			if (exec_cpasync(b, w, o, em, c) < 0)
-				return -1;
-			break;
-		case OP_CPCOMMIT:
-			if (em) {
-				int any = 0;
-				for (int i = 0; i < w->ncp; i++)
-					if (w->cp[i].group < 0) {
-						w->cp[i].group = w->next_group;
-						any = 1;
-					}
-				(void)any;
-				w->next_group++; /* an empty group still counts */
-			}
-			break;
-		case OP_CPWAIT:
-			if (em) {
-				if (o->flags & OPF_WAIT_ALL) {
-					for (int i = 0; i < w->ncp; i++)
-						if (w->cp[i].group < 0)
-							w->cp[i].group = w->next_group;
-					w->next_group++;
-					if (cp_complete(b, w, INT_MAX) < 0)
-						return -1;
-				} else if (cp_complete(b, w, w->next_group - 1 - o->imm) < 0) { /* imm: 0..EMU_MAX_WAIT_GROUP */
-					return -1;
-				}
-			}
-			break;
-		case OP_LDMATRIX:
-			if (exec_ldmatrix(b, w, o, em, c) < 0)
-				return -1;
-			break;
-		case OP_MMA:
-			if (exec_mma(b, w, o, em) < 0)
-				return -1;
-			break;
-		case OP_SHFL:
-			exec_shfl(w, o, em);
-			break;
-		case OP_BRA: {
-			int target = (int)o->imm;
-			if (em == mask) {
-				next = target;
-				break;
-			}
-			if (!em)
-				break;
-			if (!w->diverged) {
-				w->diverged = 1;
-				LANES(w->live)
-					w->lpc[l] = pc;
-				END_LANES
-			}
-			LANES(mask)
-				w->lpc[l] = (em >> l) & 1 ? target : pc + 1;
-			END_LANES
-			continue;
-		}
-		case OP_EXIT:
-			w->live &= ~em;
-			if (!w->live) {
-				if (cp_complete(b, w, INT_MAX) < 0) /* outstanding copies still land */
-					return -1;
-				return 0;
-			}
-			mask &= ~em;
-			break;
-		default:
-			b->why = EMU_ERR_UNSUPPORTED;
-			return fail(b, o, "internal: op %d not implemented", o->code);
-		}
-	advance:
-		if (!w->diverged) {
-			w->pc = next;
-		} else {
-			LANES(mask)
-				w->lpc[l] = next;
-			END_LANES
-			/* reconverged once every live lane sits on the same instruction */
-			int first = w->lpc[__builtin_ctz(w->live)], same = 1;
-			LANES(w->live)
-				if (w->lpc[l] != first) {
-					same = 0;
-					break;
-				}
-			END_LANES
-			if (same) {
-				w->diverged = 0;
-				w->pc = first;
-			}
-		}
+		x.em = guard(x.o, w->R, x.mask);
+		x.cnt->threads += (uint64_t)popc(x.em);
+		x.next = x.pc + 1;
+		operands(&x, w->R);
+		int step = discarded(&x) ? STEP_NEXT : exec_op(b, w, &x);
+		if (step == STEP_FAIL)
+			return -1;
+		if (step == STEP_DONE)
+			return 0;
+		if (step == STEP_NEXT)
+			advance(w, x.mask, x.next);
 	}
 }
 
@@ -1109,18 +1298,8 @@ static void release_barrier(blockctx *b)
 		if (!w->diverged) {
 			w->pc++;
 		} else {
-			LANES(w->waiting)
-				w->lpc[l]++;
-			END_LANES
-			int first = w->lpc[__builtin_ctz(w->live)], same = 1;
-			LANES(w->live)
-				if (w->lpc[l] != first)
-					same = 0;
-			END_LANES
-			if (same) {
-				w->diverged = 0;
-				w->pc = first;
-			}
+			for_each_lane(l, w->waiting) w->lpc[l]++;
+			reconverge(w);
 		}
 		w->waiting = 0;
 	}
