@@ -13,7 +13,7 @@
 #include "course/lesson.h"
 #include "emu/emu.h"
 #include "emu/offline.h"
-#include "run/argspec.h"
+#include "course/argspec.h"
 #include "run/launch.h"
 
 static argspec a;

@@ -14,7 +14,7 @@ typedef struct {
 	const char *ptx, *entry;
 	const char *grid, *block;     /* "X[,Y[,Z]]", expressions over M N K */
 	const char *smem;             /* expression, bytes */
-	const char *args;             /* parameter spec, see run/argspec.h */
+	const char *args;             /* parameter spec, see course/argspec.h */
 	const char *dtype;            /* A and B: f32 | f16 | bf16 */
 	const char *out;              /* C: f32 | f16 | bf16 (default f32) */
 	const char *cluster;          /* "X[,Y[,Z]]" blocks per cluster (default 1) */

@@ -11,7 +11,7 @@
 
 #include "course/ptx.h"
 #include "base/util.h"
-#include "run/argspec.h"
+#include "course/argspec.h"
 
 /* Parsing state: the file name and line for messages, and the message buffer. */
 typedef struct {

@@ -4,7 +4,7 @@
 
 #include "course/lesson.h"
 #include "model/devices.h"
-#include "run/argspec.h"
+#include "course/argspec.h"
 
 #define RUN_PATH 512
 #define RUN_LOG 8192
@@ -23,7 +23,7 @@ typedef struct {
 	unsigned grid[3], block[3];
 	unsigned smem;            /* dynamic shared memory bytes */
 	long long M, N, K;
-	/* The kernel's parameter list, in order, parsed (run/argspec.h): the
+	/* The kernel's parameter list, in order, parsed (course/argspec.h): the
 	 * buffers A B C, the sizes M N K, typed literals, tensor maps with their
 	 * boxes evaluated. Empty (n == 0) means "A B C M N K". */
 	argspec args;
