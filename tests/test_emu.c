@@ -15,7 +15,7 @@
 
 #include "cli/cli.h"
 #include "emu/emu.h"
-#include "run/argspec.h"
+#include "course/argspec.h"
 #include "emu/emu_internal.h"
 #include "emu/offline.h"
 #include "course/lesson.h"
