@@ -575,7 +575,7 @@ static void test_emulated_counts(void **st)
 	run_request rq;
 	char err[256];
 	assert_int_equal(ui_app_request(r.a, &rq, err, sizeof err), 0);
-	assert_int_equal(rq.emulate, 1);
+	assert_int_equal(rq.backend, RUN_BACKEND_EMU);
 	assert_int_equal(rq.jit_only, 0);
 	assert_true(rq.M == 128 && rq.N == 128 && rq.K == 128);
 	assert_true(ui_app_deadline(r.a, &rq) == UI_DEADLINE_EMULATE);
@@ -616,7 +616,7 @@ static void test_deadlines(void **st)
 	run_request rq;
 	char err[256];
 	assert_int_equal(ui_app_request(r.a, &rq, err, sizeof err), 0);
-	assert_int_equal(rq.emulate, 0);
+	assert_int_equal(rq.backend, RUN_BACKEND_GPU);
 	assert_true(rq.M == 4096);
 	/* From the model: a floor plus a generous multiple of its time. */
 	assert_true(r.a->model_ok && r.a->model.predicted_ms > 0);

@@ -8,7 +8,7 @@
 #include <unistd.h>
 
 #include "base/util.h"
-#include "gpu/worker.h"
+#include "exec/worker.h"
 
 static worker shared;
 static int started;

@@ -21,12 +21,12 @@
 #include "ui/frame.h"
 #include "ui/term.h"
 #include "base/util.h"
-#include "gpu/worker.h"
+#include "exec/worker.h"
 
 /* Deadlines: ui_app_deadline (from the model; PTXTUTOR_DEADLINE_S overrides
  * it, e.g. for tests of a hanging kernel). Offline runs: the first RUN_NO_GPU
- * makes the update code ask for the same run again with rq.emulate set, and
- * the worker child runs it on the CPU emulator (src/emu/offline.c), so neither
+ * makes the update code ask for the same run again with rq.backend = RUN_BACKEND_EMU, and
+ * the worker child runs it on the CPU emulator (src/emu/backend.c), so neither
  * kind of run can freeze the screen. */
 
 typedef struct {

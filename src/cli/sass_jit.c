@@ -27,6 +27,7 @@ int sass_jit_build(worker *w, const char *ptx_path, const char *entry, double de
 	memset(&rq, 0, sizeof rq);
 	util_strlcpy(rq.ptx_path, j.ptx, sizeof rq.ptx_path);
 	util_strlcpy(rq.entry, entry, sizeof rq.entry);
+	rq.backend = RUN_BACKEND_CUBIN;
 	util_strlcpy(rq.cubin_path, j.cubin, sizeof rq.cubin_path);
 	rq.jit_only = 1;
 	static run_result res;

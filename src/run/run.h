@@ -12,6 +12,15 @@
  * kernels run to 70-200 characters; a longer one is refused, never cut. */
 #define RUN_ENTRY 512
 
+/* Which backend carries a request out (src/exec/backend.c's table has a
+ * row for each). The zero value is the GPU, so a zeroed request is a GPU run. */
+typedef enum {
+	RUN_BACKEND_GPU,          /* the runner: JIT, launch, verify, time (src/gpu/runner.c) */
+	RUN_BACKEND_EMU,          /* the CPU emulator (src/emu/backend.c); never needs a GPU */
+	RUN_BACKEND_CUBIN,        /* the driver's JIT to a cubin file for the SASS view (src/gpu/jitcubin.c) */
+	RUN_BACKEND_COUNT
+} run_backend;
+
 /* One run. A request with an empty ptx_path only describes the device: the
  * result's spec is filled from the driver and nothing is launched.
  * A plain-old-data struct so the worker can send it whole over a pipe. */
@@ -30,7 +39,7 @@ typedef struct {
 	int verify;               /* compare with cuBLAS */
 	int time;                 /* time ours and cuBLAS (median of repeats) */
 	double min_seconds;       /* timing budget per kernel; repeats adapt to it */
-	int emulate;              /* the worker runs it on the CPU emulator (src/emu/offline.c) */
+	run_backend backend;      /* who runs it: GPU, CPU emulator or JIT-to-cubin */
 	int jit_only;             /* stop after the JIT: registers and the log, no launch */
 	/* A persistent kernel loops over its tiles: launch only as many blocks as
 	 * fit on the GPU at once (SMs x blocks per SM, at most grid's product),
@@ -40,9 +49,9 @@ typedef struct {
 	 * The grid must be a multiple of it (run_check_cluster); a persistent
 	 * grid is sized in whole clusters. */
 	unsigned cluster[3];
-	/* Not empty: link the PTX with the driver's JIT, with line information,
-	 * and write the cubin here (the SASS view; src/gpu/jitcubin.c). Nothing
-	 * is launched; the result's msg names the driver, log has the JIT's -v lines. */
+	/* RUN_BACKEND_CUBIN: link the PTX with the driver's JIT, with line
+	 * information, and write the cubin here (the SASS view; src/gpu/jitcubin.c).
+	 * Nothing is launched; the result's msg names the driver, log has the JIT's -v lines. */
 	char cubin_path[RUN_PATH];
 } run_request;
 
@@ -71,7 +80,16 @@ typedef enum {
 	RUN_CANCELLED,            /* cancelled by the user (set by the worker) */
 	RUN_BAD_REQUEST,          /* bad args spec, size ... */
 	RUN_UNSUPPORTED,          /* the kernel's .target is newer than the GPU */
+	RUN_EMU_REFUSED,          /* the CPU emulator lacks what the kernel uses (bf16, clusters, TMA ...) */
 } run_status;
+
+/* Where a run went wrong, as data: the file, the line in it (0: none) and the
+ * message without them, so no one parses "file:line: msg" back. */
+typedef struct {
+	char path[RUN_PATH];      /* "" when the problem is not in a file */
+	int line;
+	char msg[256];
+} run_error;
 
 typedef struct {
 	run_status status;
@@ -91,9 +109,14 @@ typedef struct {
 	int emulated;             /* 1: ran on the CPU emulator; emu holds its counts */
 	run_emu_counts emu;
 	unsigned grid[3];         /* the grid launched (a persistent kernel's is sized here) */
+	run_error where;          /* the emulator's located problem (parse error, fault); empty otherwise */
 } run_result;
 
 const char *run_status_name(run_status s);
+
+/* Splits "PATH:LINE: message" (the emulator's and the lexer's form) into e;
+ * a text without a path and line goes whole into e->msg. */
+void run_error_set(run_error *e, const char *text);
 
 /* Relative tolerance of a check, ||C - ref|| / ||ref||, for inputs of type
  * `in` and an output of type `out` (run.c says how each is derived). */

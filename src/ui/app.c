@@ -9,7 +9,7 @@
 
 #include "base/util.h"
 #include "ui/app_internal.h"
-#include "emu/emu.h"
+#include "exec/backend.h"
 #include "ui/pane_text.h"
 
 void app_say(ui_app *a, int bad, const char *fmt, ...)
@@ -48,25 +48,23 @@ static void load_example(ui_ptx *p, const lesson *l)
 	}
 }
 
-/* Whether the CPU emulator runs this PTX: asked of the emulator's own parser
- * once, so a lesson it cannot run says so before r, in its words. */
-static void ask_emulator(ui_ptx *p, const char *text)
+/* Whether the CPU emulator backend would refuse this lesson's PTX (its
+ * types, or a parse of the file): asked once, so a lesson it cannot run says
+ * so before r, in its words. */
+static void ask_emulator(ui_ptx *p, const lesson *l)
 {
-	emu_error why = EMU_OK;
-	char err[200];
-	emu_module *m = emu_module_parse(p->path, text, &why, err, sizeof err);
-	if (m) {
-		emu_module_free(m);
+	run_request rq;
+	run_error why;
+	memset(&rq, 0, sizeof rq);
+	rq.backend = RUN_BACKEND_EMU;
+	util_strlcpy(rq.ptx_path, p->path, sizeof rq.ptx_path);
+	util_strlcpy(rq.entry, l->entry, sizeof rq.entry);
+	rq.dt = l->dt;
+	rq.out = l->out;
+	if (!exec_refuses(&rq, &why))
 		return;
-	}
-	p->emu_refuses = why ? why : EMU_ERR_PARSE;
-	/* "file:line: message": the message, not a place in the course's own code. */
-	const char *msg = err;
-	for (int colons = 0; colons < 2 && strchr(msg, ':'); colons++)
-		msg = strchr(msg, ':') + 1;
-	while (*msg == ' ')
-		msg++;
-	util_strlcpy(p->emu_why, *msg ? msg : err, sizeof p->emu_why);
+	p->emu_refuses = 1;
+	util_strlcpy(p->emu_why, why.msg, sizeof p->emu_why);
 }
 
 /* The lesson's PTX as shown and run: the student's copy when there is one,
@@ -86,7 +84,7 @@ static void load_ptx(ui_app *a, int i)
 	if (!text)
 		return;
 	ptx_load(&p->doc, text, p->err, sizeof p->err);
-	ask_emulator(p, text);
+	ask_emulator(p, l);
 	free(text);
 	p->ok = 1;
 	p->nmix = ptx_mix(&p->doc, p->mix, UI_MIX_MAX, &p->mix_total);

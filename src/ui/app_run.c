@@ -35,7 +35,7 @@ int ui_app_request(const ui_app *a, run_request *rq, char *err, int errlen)
 	const ui_ptx *p = &a->ptx[a->lesson];
 	if (p->edited)
 		util_strlcpy(rq->ptx_path, p->path, sizeof rq->ptx_path);
-	rq->emulate = a->offline;
+	rq->backend = a->offline ? RUN_BACKEND_EMU : RUN_BACKEND_GPU;
 	rq->jit_only = a->run_check && !a->offline;
 	return 0;
 }
@@ -44,7 +44,7 @@ double ui_app_deadline(const ui_app *a, const run_request *rq)
 {
 	if (a->deadline_s > 0)
 		return a->deadline_s;
-	if (rq->emulate)
+	if (rq->backend == RUN_BACKEND_EMU)
 		return UI_DEADLINE_EMULATE;
 	if (rq->jit_only)
 		return UI_DEADLINE_JIT;
@@ -80,10 +80,10 @@ void ui_app_run_started(ui_app *a, double now, const char *err)
 	a->run_lesson = a->lesson;
 	a->run_started = now;
 	a->run_was_check = check;
-	a->run_emulated = have && rq.emulate;
+	a->run_emulated = have && rq.backend == RUN_BACKEND_EMU;
 	a->run_deadline = have ? ui_app_deadline(a, &rq) : 0;
 	a->run_predicted_ms = a->model_ok ? a->model.predicted_ms : 0;
-	if (have && !rq.emulate && !check && (rq.M != a->M || rq.N != a->N || rq.K != a->K))
+	if (have && rq.backend != RUN_BACKEND_EMU && !check && (rq.M != a->M || rq.N != a->N || rq.K != a->K))
 		app_say(a, 0, "running %s at %lldx%lldx%lld, the nearest size it takes (not %lldx%lldx%lld) ... (Esc cancels)",
 			ui_app_lesson(a)->id, rq.M, rq.N, rq.K, a->M, a->N, a->K);
 	else if (a->run_emulated)

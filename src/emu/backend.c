@@ -1,5 +1,5 @@
-/* offline: run_request → CPU emulator → run_result, so the tutor's run pane and worker need no second protocol. */
-#include "emu/offline.h"
+/* emu/backend: run_request → CPU emulator → run_result, so the tutor's run pane and worker need no second protocol. */
+#include "emu/backend.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -60,7 +60,7 @@ static run_status failure_status(emu_error why)
 	return RUN_FAULT;
 }
 
-void offline_run(const run_request *rq, run_result *res)
+void emu_backend_run(const run_request *rq, run_result *res)
 {
 	memset(res, 0, sizeof *res);
 	res->emulated = 1;
@@ -71,13 +71,15 @@ void offline_run(const run_request *rq, run_result *res)
 	util_strlcpy(res->gpu, "CPU emulator", sizeof res->gpu);
 	char err[RUN_LOG / 2];
 	if (emu_refuses(rq, NULL, res->msg, sizeof res->msg)) {
-		res->status = RUN_UNSUPPORTED; /* said, not failed: as a GPU too old for the kernel */
+		res->status = RUN_EMU_REFUSED; /* said, not failed: the emulator lacks it, the kernel may be fine */
+		util_strlcpy(res->where.msg, res->msg, sizeof res->where.msg);
 		return;
 	}
 	emu_module *m = emu_module_load(rq->ptx_path, NULL, err, sizeof err);
 	if (!m) {
 		res->status = RUN_JIT_ERROR;
 		util_strlcpy(res->log, err, sizeof res->log);
+		run_error_set(&res->where, err);
 		short_msg(res->msg, sizeof res->msg, err, rq->ptx_path);
 		return;
 	}
@@ -87,6 +89,7 @@ void offline_run(const run_request *rq, run_result *res)
 	if (why != EMU_OK) {
 		res->status = failure_status(why);
 		util_strlcpy(res->log, err, sizeof res->log);
+		run_error_set(&res->where, err);
 		short_msg(res->msg, sizeof res->msg, err, rq->ptx_path);
 	} else {
 		take_counts(rq, er, &res->emu);
@@ -101,4 +104,19 @@ void offline_run(const run_request *rq, run_result *res)
 	}
 	free(er);
 	emu_module_free(m);
+}
+
+int emu_backend_refuses(const run_request *rq, run_error *why)
+{
+	char err[RUN_LOG / 2];
+	memset(why, 0, sizeof *why);
+	if (emu_refuses(rq, NULL, why->msg, sizeof why->msg))
+		return 1;
+	emu_module *m = emu_module_load(rq->ptx_path, NULL, err, sizeof err);
+	if (m) {
+		emu_module_free(m);
+		return 0;
+	}
+	run_error_set(why, err);
+	return 1;
 }
