@@ -82,6 +82,20 @@ int cli_parse_int(const char *opt, const char *s, long lo, long hi, int *out)
 	return 0;
 }
 
+int cli_parse_seconds(const char *opt, const char *s, double *out)
+{
+	char *end;
+	errno = 0;
+	double v = strtod(s, &end);
+	if (end == s || *end || errno == ERANGE || !(v > 0) || v > CLI_MAX_SECONDS) {
+		fprintf(stderr, "ptxtutor: %s wants seconds, more than 0 and at most %.0f, not '%s'\n", opt,
+			CLI_MAX_SECONDS, s);
+		return -1;
+	}
+	*out = v;
+	return 0;
+}
+
 int cli_json_only(const cli_command *self, int argc, char **argv, const char *details, int *json)
 {
 	static const struct option opts[] = {{"json", no_argument, 0, 'j'}, {"help", no_argument, 0, 'h'}, {0}};

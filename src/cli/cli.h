@@ -48,6 +48,10 @@ int cli_parse_set(const char *s, expr_env *env);
 /* An integer option's value: digits (with a sign), nothing after, lo..hi;
  * never clamped or wrapped. Returns 0, or -1 after a message naming opt. */
 int cli_parse_int(const char *opt, const char *s, long lo, long hi, int *out);
+/* A number of seconds (a --timeout): decimal, more than 0, at most
+ * CLI_MAX_SECONDS, nothing after it. Returns 0, or -1 after printing why. */
+#define CLI_MAX_SECONDS 86400.0
+int cli_parse_seconds(const char *opt, const char *s, double *out);
 
 /* Prints s and spaces up to width columns, counting a UTF-8 character as one
  * (printf's %-9s counts bytes, and "f16→f32" has a three-byte arrow). */

@@ -1,11 +1,10 @@
 /* cmd_run: `ptxtutor run` — one kernel (a lesson's or your own PTX) on the GPU, verified and timed. */
 #include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 
 #include "cli/bench.h"
 #include "cli/cli.h"
 #include "cli/launch_opts.h"
+#include "exec/report.h"
 #include "base/json.h"
 #include "base/util.h"
 #include "run/launch.h"
@@ -14,7 +13,8 @@ static const char run_details[] =
 	"Runs one kernel on the GPU: JIT (the log is shown on errors), launch, verify against\n"
 	"cuBLAS on fresh random inputs, time (median of repeats) beside cuBLAS.\n\n"
 	"  --timeout S     kill the run after S seconds (default: from the problem size)\n"
-	"  --emulate       run on the CPU with the PTX interpreter instead\n";
+	"  --emulate       run on the CPU with the PTX interpreter instead (the emulator's\n"
+	"                  counts in the report; `emulate` has its progress and regions)\n";
 
 int cmd_run(const cli_command *self, int argc, char **argv)
 {
@@ -25,38 +25,31 @@ int cmd_run(const cli_command *self, int argc, char **argv)
 	static course c;
 	if (o.lesson)
 		cli_course(&c);
-	run_request rq;
+	if (o.emulate)
+		cli_launch_emulation_size(&o, &c);
+	run_request rq; /* --emulate: the same request, for the CPU emulator backend */
 	if (cli_launch_request(&o, &c, &rq)) {
 		course_free(&c);
 		return 2;
-	}
-	if (o.emulate) {
-		course_free(&c);
-		/* every argument but --emulate, however many (a fixed array dropped the 63rd on) */
-		char **eargv = xcalloc((size_t)argc + 1, sizeof *eargv);
-		int n = 0;
-		eargv[n++] = "emulate";
-		for (int i = 1; i < argc; i++)
-			if (strcmp(argv[i], "--emulate"))
-				eargv[n++] = argv[i];
-		eargv[n] = NULL;
-		int erc = cmd_emulate(self, n, eargv);
-		free(eargv);
-		return erc;
 	}
 	run_result res;
 	char title[RUN_ENTRY], label[RUN_ENTRY + 64];
 	cli_launch_title(&o, &rq, title, sizeof title);
 	snprintf(label, sizeof label, "%s at %lldx%lldx%lld", title, rq.M, rq.N, rq.K);
-	bench_run_one(&rq, o.timeout > 0 ? o.timeout : launch_deadline(&rq), label, &res);
+	bench_run_one(&rq, o.timeout > 0 ? o.timeout : launch_deadline(&rq, 0), label, &res);
 	if (o.json) {
 		json_writer w;
 		json_begin(&w, stdout);
 		bench_json_result(&w, NULL, &rq, &res, 0);
 		json_finish(&w);
+	} else if (res.emulated && res.status != RUN_OK && res.status != RUN_WRONG) {
+		fprintf(stderr, "ptxtutor: %s\n", res.msg);
 	} else {
-		bench_print_result(stdout, &rq, &res);
+		exec_report_text(stdout, title, &rq, &res);
 	}
 	course_free(&c);
+	/* as `emulate` says it: 1 a wrong result, 2 a kernel the emulator could not run */
+	if (res.emulated && res.status != RUN_OK)
+		return res.status == RUN_WRONG ? 1 : 2;
 	return res.status == RUN_OK ? 0 : 1;
 }

@@ -177,7 +177,7 @@ static void serve_sass(ui_app *a, worker *w, int *worker_up)
 	sass_kernel k;
 	int rc = SASS_NO_GPU;
 	if (w && !a->offline && !w->busy) {
-		rc = sass_jit_build(w, p->path, ui_app_lesson(a)->entry, UI_DEADLINE_JIT, &k, err, sizeof err);
+		rc = sass_jit_build(w, p->path, ui_app_lesson(a)->entry, 0, &k, err, sizeof err);
 		*worker_up = w->pid > 0;
 		/* A kernel this GPU cannot take: ptxas for the modelled GPU still shows it
 		 * (a broken edit then says why in ptxas's words). */

@@ -30,12 +30,17 @@ typedef struct {
  * Returns 0, 1 after printing help (the command's usage lines, its details,
  * then the shared options), or -1 after printing why. */
 int cli_launch_parse(const cli_command *self, int argc, char **argv, cli_launch *o, const char *details);
-/* Builds the request. With --ptx, the entry is the one the module has when
+/* Builds the request (run/launch.c's builders), for the emulator backend
+ * with --emulate. With --ptx, the entry is the one the module has when
  * --entry is left out, or the one --entry names: mangled exactly, or its
  * demangled name (with or without template arguments) when that is unique;
  * a name that is none of them is refused with the entries listed.
  * Returns 0, or -1 after printing why. */
 int cli_launch_request(const cli_launch *o, const course *c, run_request *rq);
+
+/* Without --size, the size an emulation runs at: the lesson's
+ * (launch_emulation_size), else LAUNCH_EMU_DEFAULT cubed. */
+void cli_launch_emulation_size(cli_launch *o, const course *c);
 
 /* The name to show for a request: the lesson, or the entry demangled. */
 void cli_launch_title(const cli_launch *o, const run_request *rq, char *buf, size_t len);

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "base/util.h"
+#include "run/launch.h"
 
 int sass_jit_build(worker *w, const char *ptx_path, const char *entry, double deadline_s, sass_kernel *k,
 		   char *err, size_t errlen)
@@ -31,6 +32,8 @@ int sass_jit_build(worker *w, const char *ptx_path, const char *entry, double de
 	util_strlcpy(rq.cubin_path, j.cubin, sizeof rq.cubin_path);
 	rq.jit_only = 1;
 	static run_result res;
+	if (deadline_s <= 0)
+		deadline_s = launch_deadline(&rq, 0);
 	if (worker_submit(w, &rq, deadline_s) < 0) {
 		sass_job_end(&j);
 		snprintf(err, errlen, "cannot send the JIT request to the GPU worker");

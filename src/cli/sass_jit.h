@@ -16,7 +16,7 @@
  * run_request for RUN_BACKEND_CUBIN, the child writes the cubin, and it is
  * disassembled here; k->compiler says "driver JIT 580.x", registers, stack and
  * spills come from the JIT's verbose log. Waits for the answer (at most
- * deadline_s). Returns 0, SASS_MISSING, SASS_FAILED or SASS_NO_GPU, with a
+ * deadline_s; 0: launch_deadline's for the JIT). Returns 0, SASS_MISSING, SASS_FAILED or SASS_NO_GPU, with a
  * one-line err. */
 int sass_jit_build(worker *w, const char *ptx_path, const char *entry, double deadline_s, sass_kernel *k,
 		   char *err, size_t errlen);

@@ -60,7 +60,8 @@ static run_status failure_status(emu_error why)
 	return RUN_FAULT;
 }
 
-void emu_backend_run(const run_request *rq, run_result *res)
+/* What every emulated result starts with. */
+static void blank(const run_request *rq, run_result *res)
 {
 	memset(res, 0, sizeof *res);
 	res->emulated = 1;
@@ -69,6 +70,25 @@ void emu_backend_run(const run_request *rq, run_result *res)
 	res->rel_err = NAN;
 	res->emu.M = rq->M, res->emu.N = rq->N, res->emu.K = rq->K;
 	util_strlcpy(res->gpu, "CPU emulator", sizeof res->gpu);
+}
+
+void emu_backend_result(const run_request *rq, const emu_result *er, run_result *res)
+{
+	blank(rq, res);
+	take_counts(rq, er, &res->emu);
+	res->rel_err = er->rel_error;
+	res->tol = er->tol;
+	res->verified = er->verified == 1 && !er->races ? 1 : er->verified == -1 ? -1 : 0;
+	res->status = res->verified == 0 ? RUN_WRONG : RUN_OK;
+	res->ms = er->seconds * 1e3;
+	short_msg(res->msg, sizeof res->msg, er->msg, rq->ptx_path);
+	if (er->races)
+		util_strlcpy(res->log, er->race_msg, sizeof res->log);
+}
+
+void emu_backend_run(const run_request *rq, run_result *res)
+{
+	blank(rq, res);
 	char err[RUN_LOG / 2];
 	if (emu_refuses(rq, NULL, res->msg, sizeof res->msg)) {
 		res->status = RUN_EMU_REFUSED; /* said, not failed: the emulator lacks it, the kernel may be fine */
@@ -92,15 +112,7 @@ void emu_backend_run(const run_request *rq, run_result *res)
 		run_error_set(&res->where, err);
 		short_msg(res->msg, sizeof res->msg, err, rq->ptx_path);
 	} else {
-		take_counts(rq, er, &res->emu);
-		res->rel_err = er->rel_error;
-		res->tol = er->tol;
-		res->verified = er->verified == 1 && !er->races ? 1 : er->verified == -1 ? -1 : 0;
-		res->status = res->verified == 0 ? RUN_WRONG : RUN_OK;
-		res->ms = er->seconds * 1e3;
-		short_msg(res->msg, sizeof res->msg, er->msg, rq->ptx_path);
-		if (er->races)
-			util_strlcpy(res->log, er->race_msg, sizeof res->log);
+		emu_backend_result(rq, er, res);
 	}
 	free(er);
 	emu_module_free(m);

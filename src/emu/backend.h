@@ -2,6 +2,7 @@
 #ifndef PTXTUTOR_EMU_BACKEND_H
 #define PTXTUTOR_EMU_BACKEND_H
 
+#include "emu/emu.h"
 #include "run/run.h"
 
 /* Parses and runs the request's PTX on the CPU (src/emu/), verifies C
@@ -14,6 +15,11 @@
  * or a shared-memory race, RUN_OK when verified. gflops stays 0: the CPU's
  * speed says nothing about the GPU's. Never exits. */
 void emu_backend_run(const run_request *rq, run_result *res);
+
+/* The result of an emulation that ran to its end (emu_run returned EMU_OK),
+ * as emu_backend_run answers it: `emulate`, which runs the emulator itself
+ * for its progress and regions, reports through the same run_result. */
+void emu_backend_result(const run_request *rq, const emu_result *er, run_result *res);
 
 /* Whether the emulator would refuse the request before running it: types or
  * clusters it does not emulate, or PTX its parser does not read (TMA, wgmma,

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "base/util.h"
+#include "run/fields.h"
 #include "run/launch.h"
 #include "ui/app_internal.h"
 
@@ -44,15 +45,7 @@ double ui_app_deadline(const ui_app *a, const run_request *rq)
 {
 	if (a->deadline_s > 0)
 		return a->deadline_s;
-	if (rq->backend == RUN_BACKEND_EMU)
-		return UI_DEADLINE_EMULATE;
-	if (rq->jit_only)
-		return UI_DEADLINE_JIT;
-	/* The model's time is a roofline bound: a launch can take several times
-	 * longer, and a run is a JIT, a check, warm-ups, repeats and cuBLAS. */
-	if (a->model_ok && a->model.predicted_ms > 0)
-		return UI_DEADLINE_FLOOR + UI_DEADLINE_FACTOR * a->model.predicted_ms / 1e3;
-	return launch_deadline(rq);
+	return launch_deadline(rq, a->model_ok ? a->model.predicted_ms : 0);
 }
 
 void ui_app_run_started(ui_app *a, double now, const char *err)
@@ -151,8 +144,13 @@ void ui_app_run_finished(ui_app *a, const run_result *r)
 		    r->verified == 1 ? "verified" : "not verified");
 	else if (r->status == RUN_OK && a->run_was_check)
 		app_say(a, 0, "%s: the JIT accepts your edit (%d registers); r runs it", id, r->regs);
-	else if (r->status == RUN_OK)
-		app_say(a, 0, "%s: %.0f GFLOP/s%s", id, r->gflops, r->verified == 1 ? ", verified against cuBLAS" : "");
+	else if (r->status == RUN_OK) {
+		run_report rep;
+		char g[48];
+		run_report_make(&rep, NULL, r, 0);
+		app_say(a, 0, "%s: %s GFLOP/s%s", id, run_figure(&rep, "gflops", g, sizeof g),
+			r->verified == 1 ? ", verified against cuBLAS" : "");
+	}
 	else
 		app_say(a, 1, "%s: %s", r->emulated && r->status == RUN_JIT_ERROR ? "the emulator cannot read it" : run_status_name(r->status),
 		    r->msg);

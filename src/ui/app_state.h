@@ -27,12 +27,6 @@ typedef enum { UI_RUN_IDLE, UI_RUN_BUSY } ui_run_state;
 typedef enum { UI_REQ_NONE, UI_REQ_RUN, UI_REQ_CANCEL, UI_REQ_EDIT, UI_REQ_SASS } ui_request;
 
 #define UI_MARKS_MAX 16
-/* Deadlines in seconds: an emulation (its instruction budget stops an endless
- * loop sooner), a JIT-only check; a GPU run's comes from the model. */
-#define UI_DEADLINE_EMULATE 120.0
-#define UI_DEADLINE_JIT 60.0
-#define UI_DEADLINE_FLOOR 20.0
-#define UI_DEADLINE_FACTOR 100.0
 
 /* A lesson's kernel as shown: the parsed PTX and its static instruction mix. */
 typedef struct {
