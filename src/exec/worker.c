@@ -201,8 +201,9 @@ int worker_poll(worker *w, run_result *out)
 	}
 	if (w->deadline > 0 && util_now() - w->started > w->deadline) {
 		char msg[160];
+		double deadline = w->deadline; /* restart clears w */
 		const char *again = restart(w, 1) == 0 ? "was restarted" : "could not be restarted";
-		snprintf(msg, sizeof msg, "killed after %.0f s (deadline); the GPU worker %s", w->deadline, again);
+		snprintf(msg, sizeof msg, "killed after %.0f s (deadline); the GPU worker %s", deadline, again);
 		synthesize(out, RUN_TIMEOUT, msg);
 		return 1;
 	}
