@@ -104,8 +104,8 @@ void app_reload_ptx(ui_app *a, int i)
 	memset(p, 0, sizeof *p);
 	load_ptx(a, i);
 	/* The last result was for the old kernel: its numbers would mislead. */
-	a->have_res[i] = 0;
-	a->res_check[i] = 0;
+	a->slot[i].have = 0;
+	a->slot[i].check = 0;
 }
 
 static void recompute_model(ui_app *a)
@@ -125,7 +125,7 @@ static void recompute_model(ui_app *a)
 			  sizeof a->model_err) < 0)
 		return;
 	a->model_ok = 1;
-	const run_result *r = a->have_res[a->lesson] ? &a->res[a->lesson] : NULL;
+	const run_result *r = a->slot[a->lesson].have ? &a->slot[a->lesson].res : NULL;
 	if (a->regs_override > 0)
 		model_set_regs(&a->model, a->regs_override, "what-if");
 	else if (r && r->regs > 0 && (r->status == RUN_OK || r->status == RUN_WRONG))
@@ -196,9 +196,7 @@ int ui_app_setup(ui_app *a, const ui_opts *o, course *c, const gpu_table *gpus, 
 	}
 	/* Sized for the course; ui_app_free frees them. */
 	a->ptx = xcalloc((size_t)c->n, sizeof *a->ptx);
-	a->res = xcalloc((size_t)c->n, sizeof *a->res);
-	a->have_res = xcalloc((size_t)c->n, sizeof *a->have_res);
-	a->res_check = xcalloc((size_t)c->n, sizeof *a->res_check);
+	a->slot = xcalloc((size_t)c->n, sizeof *a->slot);
 	a->present = o->present;
 	a->ascii = o->ascii;
 	a->ptx_goto = -1;
@@ -273,14 +271,11 @@ void ui_app_free(ui_app *a)
 		app_sass_forget(&a->ptx[i]);
 	}
 	free(a->ptx);
-	free(a->res);
-	free(a->have_res);
-	free(a->res_check);
+	free(a->slot);
 	free(a->hits);
 	a->hits = NULL;
 	a->ptx = NULL;
-	a->res = NULL;
-	a->have_res = a->res_check = NULL;
+	a->slot = NULL;
 	userptx_diff_free(&a->diff);
 	if (a->course) {
 		course_free(a->course);

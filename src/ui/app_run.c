@@ -55,12 +55,12 @@ void ui_app_run_started(ui_app *a, double now, const char *err)
 	int check = a->run_check;
 	if (err) {
 		a->run_check = 0;
-		run_result *r = &a->res[a->lesson];
+		run_result *r = &a->slot[a->lesson].res;
 		memset(r, 0, sizeof *r);
 		r->status = RUN_BAD_REQUEST;
 		util_strlcpy(r->msg, err, sizeof r->msg);
-		a->have_res[a->lesson] = 1;
-		a->res_check[a->lesson] = 0;
+		a->slot[a->lesson].have = 1;
+		a->slot[a->lesson].check = 0;
 		app_say(a, 1, "%s", err);
 		return;
 	}
@@ -134,9 +134,9 @@ void ui_app_run_finished(ui_app *a, const run_result *r)
 			return;
 		}
 	}
-	a->res[i] = *r;
-	a->have_res[i] = 1;
-	a->res_check[i] = a->run_was_check;
+	a->slot[i].res = *r;
+	a->slot[i].have = 1;
+	a->slot[i].check = a->run_was_check;
 	take_marks(a, i, r);
 	const char *id = a->course->l[i].id;
 	if (r->status == RUN_OK && r->emulated)

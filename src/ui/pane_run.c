@@ -90,7 +90,7 @@ static void jit_line(ui_lines *t, const run_result *r)
 static void timed(ui_lines *t, const ui_app *a, const run_result *r, int w)
 {
 	char v[48], n[64], c[32];
-	const run_result *prev = a->lesson > 0 && a->have_res[a->lesson - 1] ? &a->res[a->lesson - 1] : NULL;
+	const run_result *prev = a->lesson > 0 && a->slot[a->lesson - 1].have ? &a->slot[a->lesson - 1].res : NULL;
 	int has_prev = prev && prev->status == RUN_OK && prev->gflops > 0;
 	run_report rep;
 	run_report_make(&rep, NULL, r, has_prev ? prev->gflops : 0);
@@ -162,7 +162,7 @@ static void result(ui_lines *t, const ui_app *a, const run_result *r, int w)
 {
 	if (r->emulated && (r->status == RUN_OK || r->status == RUN_WRONG)) {
 		emulated(t, a, r, w);
-	} else if (r->status == RUN_OK && a->res_check[a->lesson]) {
+	} else if (r->status == RUN_OK && a->slot[a->lesson].check) {
 		ui_lines_add(t, "The JIT accepts your edit.", UI_ROLE_GOOD);
 		ui_lines_nl(t);
 		jit_line(t, r);
@@ -207,7 +207,7 @@ static void busy(ui_lines *t, const ui_app *a)
 
 static int on_ladder(const ui_app *a, int i)
 {
-	return a->have_res[i] && a->res[i].status == RUN_OK && a->res[i].gflops > 0;
+	return a->slot[i].have && a->slot[i].res.status == RUN_OK && a->slot[i].res.gflops > 0;
 }
 
 /* The ladder so far: a bar per lesson run in this session, cuBLAS below. */
@@ -220,8 +220,8 @@ static void ladder(ui_lines *t, const ui_app *a, int w)
 		if (!on_ladder(a, i))
 			continue;
 		any++;
-		top = fmax(top, a->res[i].gflops);
-		cublas = fmax(cublas, a->res[i].cublas_gflops);
+		top = fmax(top, a->slot[i].res.gflops);
+		cublas = fmax(cublas, a->slot[i].res.cublas_gflops);
 	}
 	if (!any)
 		return;
@@ -237,8 +237,8 @@ static void ladder(ui_lines *t, const ui_app *a, int w)
 			continue;
 		ui_role role = i == a->lesson ? UI_ROLE_BAR_SELF : UI_ROLE_BAR;
 		ui_lines_addf(t, role, " %2d %-8.8s", a->course->l[i].number, a->course->l[i].id);
-		bar(t, g, a->res[i].gflops / top, bw, role);
-		ui_lines_addf(t, UI_ROLE_NORMAL, " %s", numfmt_sig(v, sizeof v, a->res[i].gflops));
+		bar(t, g, a->slot[i].res.gflops / top, bw, role);
+		ui_lines_addf(t, UI_ROLE_NORMAL, " %s", numfmt_sig(v, sizeof v, a->slot[i].res.gflops));
 		ui_lines_nl(t);
 	}
 	if (cublas > 0) {
@@ -252,7 +252,7 @@ static void ladder(ui_lines *t, const ui_app *a, int w)
 void ui_pane_run_text(ui_lines *t, const ui_app *a, int w)
 {
 	const lesson *l = ui_app_lesson(a);
-	const run_result *r = a->have_res[a->lesson] ? &a->res[a->lesson] : NULL;
+	const run_result *r = a->slot[a->lesson].have ? &a->slot[a->lesson].res : NULL;
 	int busy_here = a->run == UI_RUN_BUSY && a->run_lesson == a->lesson;
 	const ui_ptx *p = &a->ptx[a->lesson];
 	char why[200];
