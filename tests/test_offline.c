@@ -155,6 +155,10 @@ static void test_parse_error_at_its_line(void **st)
 	assert_int_equal(userptx_marks(res.log, rq.ptx_path, m, 4), 1);
 	assert_int_equal(m[0].line, ln);
 	assert_non_null(strstr(m[0].msg, "fmaa"));
+	/* and as data: the file, the line and the message without them */
+	assert_string_equal(res.where.path, rq.ptx_path);
+	assert_int_equal(res.where.line, ln);
+	assert_true(!strncmp(res.where.msg, "unsupported instruction 'fmaa", 29));
 }
 
 static void test_fault_at_its_line(void **st)

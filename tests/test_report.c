@@ -119,6 +119,24 @@ static void test_one_format(void **state)
 	assert_string_equal(run_figure(&rep, "emu.instructions", b, sizeof b), "7");
 }
 
+/* "PATH:LINE: msg" split once, where the emulator hands its text over. */
+static void test_error_as_data(void **state)
+{
+	(void)state;
+	run_error e;
+	run_error_set(&e, "/a/b/01_naive.ptx:83: unsupported instruction 'x'");
+	assert_string_equal(e.path, "/a/b/01_naive.ptx");
+	assert_int_equal(e.line, 83);
+	assert_string_equal(e.msg, "unsupported instruction 'x'");
+	run_error_set(&e, "the emulator runs f32 kernels: lesson 10 needs a GPU");
+	assert_string_equal(e.path, "");
+	assert_int_equal(e.line, 0);
+	assert_string_equal(e.msg, "the emulator runs f32 kernels: lesson 10 needs a GPU");
+	run_error_set(&e, "k.ptx:x1: not a line");
+	assert_int_equal(e.line, 0);
+	assert_string_equal(e.msg, "k.ptx:x1: not a line");
+}
+
 /* docs/json.md names every key of the table, each leaf in backticks. */
 static void test_documented(void **state)
 {
@@ -148,6 +166,7 @@ int main(void)
 		cmocka_unit_test(test_one_schema),
 		cmocka_unit_test(test_one_format),
 		cmocka_unit_test(test_documented),
+		cmocka_unit_test(test_error_as_data),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -82,8 +82,10 @@ void emu_backend_result(const run_request *rq, const emu_result *er, run_result 
 	res->status = res->verified == 0 ? RUN_WRONG : RUN_OK;
 	res->ms = er->seconds * 1e3;
 	short_msg(res->msg, sizeof res->msg, er->msg, rq->ptx_path);
-	if (er->races)
+	if (er->races) {
 		util_strlcpy(res->log, er->race_msg, sizeof res->log);
+		run_error_set(&res->where, er->race_msg);
+	}
 }
 
 void emu_backend_run(const run_request *rq, run_result *res)

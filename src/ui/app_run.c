@@ -87,19 +87,40 @@ void ui_app_run_started(ui_app *a, double now, const char *err)
 		app_say(a, 0, "running %s at %lldx%lldx%lld ... (Esc cancels)", ui_app_lesson(a)->id, a->M, a->N, a->K);
 }
 
-/* The lines of the lesson's PTX that a result's log or message points at. */
+/* The mark of an emulated run's located problem, from the result's
+ * {path, line, msg}; 0 when it has none or it is in another file. */
+static int where_mark(const run_result *r, const char *path, userptx_mark *m)
+{
+	const run_error *e = &r->where;
+	const char *a = strrchr(e->path, '/'), *b = strrchr(path, '/');
+	if (e->line <= 0 || strcmp(a ? a + 1 : e->path, b ? b + 1 : path))
+		return 0;
+	memset(m, 0, sizeof *m);
+	m->line = e->line;
+	m->error = 1;
+	util_strlcpy(m->msg, e->msg, sizeof m->msg);
+	return 1;
+}
+
+/* The lines of the lesson's PTX that a result points at: an emulated run's
+ * located error as data; a GPU run's from the JIT's log and message (the
+ * driver's text is all there is). */
 static void take_marks(ui_app *a, int i, const run_result *r)
 {
 	ui_ptx *p = &a->ptx[i];
-	p->nmarks = userptx_marks(r->log, p->path, p->marks, UI_MARKS_MAX);
-	userptx_mark more[UI_MARKS_MAX];
-	int n = userptx_marks(r->msg, p->path, more, UI_MARKS_MAX);
-	for (int k = 0; k < n && p->nmarks < UI_MARKS_MAX; k++) {
-		int dup = 0;
-		for (int j = 0; j < p->nmarks; j++)
-			dup |= p->marks[j].line == more[k].line && !strcmp(p->marks[j].msg, more[k].msg);
-		if (!dup)
-			p->marks[p->nmarks++] = more[k];
+	if (r->emulated) {
+		p->nmarks = where_mark(r, p->path, &p->marks[0]);
+	} else {
+		p->nmarks = userptx_marks(r->log, p->path, p->marks, UI_MARKS_MAX);
+		userptx_mark more[UI_MARKS_MAX];
+		int n = userptx_marks(r->msg, p->path, more, UI_MARKS_MAX);
+		for (int k = 0; k < n && p->nmarks < UI_MARKS_MAX; k++) {
+			int dup = 0;
+			for (int j = 0; j < p->nmarks; j++)
+				dup |= p->marks[j].line == more[k].line && !strcmp(p->marks[j].msg, more[k].msg);
+			if (!dup)
+				p->marks[p->nmarks++] = more[k];
+		}
 	}
 	/* Marks past the end of the file (a stale log) would point nowhere. */
 	int keep = 0;
