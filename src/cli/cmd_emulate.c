@@ -303,7 +303,14 @@ int cmd_emulate(const cli_command *self, int argc, char **argv)
 		}
 		if (res.races > 1)
 			printf("  %llu racing shared-memory accesses in all\n", res.races);
-		print_counts(stdout, &res.total, "  ");
+		/* the totals as the tutor and `run --emulate` aggregate them, then by kind */
+		run_result rr;
+		run_report rep;
+		emu_backend_result(&rq, &res, &rr);
+		run_report_make(&rep, &rq, &rr, 0);
+		exec_report_counts(stdout, &rep, "  ");
+		printf("  by kind:\n");
+		print_counts(stdout, &res.total, "    ");
 		for (int r = 0; r < res.nregions; r++) {
 			printf("  region @%s (lines %d-%d):\n", res.regions[r].name, res.regions[r].first_line, res.regions[r].last_line);
 			print_counts(stdout, &res.regions[r].c, "    ");
