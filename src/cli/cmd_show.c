@@ -217,7 +217,7 @@ static int ask_gpu(const lesson *l, const expr_env *ov, const gpu_table *t, gpu_
 	    launch_request_for_lesson(l, ov, near[0], near[1], near[2], &rq, err, sizeof err))
 		memset(&rq, 0, sizeof rq);
 	rq.jit_only = 1;
-	bench_run_one(&rq, 60, "the JIT for the register count", res);
+	bench_run_one(&rq, launch_deadline(&rq, 0), "the JIT for the register count", res);
 	bench_done();
 	if (res->status == RUN_NO_GPU || res->spec.sms == 0)
 		return 0;
