@@ -577,7 +577,7 @@ static void test_emulated_counts(void **st)
 	char err[256];
 	assert_int_equal(ui_app_request(r.a, &rq, err, sizeof err), 0);
 	assert_int_equal(rq.backend, RUN_BACKEND_EMU);
-	assert_int_equal(rq.jit_only, 0);
+	assert_int_equal(rq.kind, RUN_KIND_RUN);
 	assert_true(rq.M == 128 && rq.N == 128 && rq.K == 128);
 	/* the one policy's emulation budget: the model's GPU time says nothing about the CPU */
 	assert_true(ui_app_deadline(r.a, &rq) == launch_deadline(&rq, 0));
@@ -642,7 +642,7 @@ static void test_deadlines(void **st)
 	assert_true(launch_deadline(&rq, 0) <= LAUNCH_DEADLINE_MAX_S);
 	assert_true(launch_deadline(&rq, 0) > bigger);
 	/* a JIT-only check: a fixed budget, whatever the size */
-	rq.jit_only = 1;
+	rq.kind = RUN_KIND_JIT_ONLY;
 	double jit = ui_app_deadline(r.a, &rq);
 	rq.M = rq.N = rq.K = 64;
 	assert_true(jit > 0 && ui_app_deadline(r.a, &rq) == jit);
@@ -695,7 +695,7 @@ static void test_edit_flow(void **st)
 	run_request rq;
 	char err[256];
 	assert_int_equal(ui_app_request(r.a, &rq, err, sizeof err), 0);
-	assert_int_equal(rq.jit_only, 1);
+	assert_int_equal(rq.kind, RUN_KIND_JIT_ONLY);
 	assert_string_equal(rq.ptx_path, copy);
 	show(&r);
 	assert_non_null(strstr(row(0), "Fixture naive kernel [edited]"));
@@ -767,7 +767,7 @@ static void test_edit_flow(void **st)
 	free(c);
 	assert_int_equal(ui_app_request(r.a, &rq, err, sizeof err), 0);
 	assert_string_equal(rq.ptx_path, shipped);
-	assert_int_equal(rq.jit_only, 0);
+	assert_int_equal(rq.kind, RUN_KIND_RUN);
 	/* R without an edit says so. */
 	keys(&r, "R");
 	assert_int_equal(r.a->mode, UI_MODE_NORMAL);

@@ -30,7 +30,6 @@ int sass_jit_build(worker *w, const char *ptx_path, const char *entry, double de
 	util_strlcpy(rq.entry, entry, sizeof rq.entry);
 	rq.backend = RUN_BACKEND_CUBIN;
 	util_strlcpy(rq.cubin_path, j.cubin, sizeof rq.cubin_path);
-	rq.jit_only = 1;
 	static run_result res;
 	if (deadline_s <= 0)
 		deadline_s = launch_deadline(&rq, 0);

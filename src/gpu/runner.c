@@ -440,7 +440,7 @@ void runner_run(const run_request *rq, run_result *res)
 	cu->DeviceGetAttribute(&res->cc_major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, cu->dev);
 	cu->DeviceGetAttribute(&res->cc_minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, cu->dev);
 	cuda_device_spec(&res->spec);
-	if (!rq->ptx_path[0]) {
+	if (rq->kind == RUN_KIND_DEVICE) {
 		res->status = RUN_OK;
 		snprintf(res->msg, sizeof res->msg, "%s, sm_%d%d, %d SMs", res->gpu, res->cc_major, res->cc_minor,
 			 res->spec.sms);
@@ -453,7 +453,7 @@ void runner_run(const run_request *rq, run_result *res)
 	}
 	if (check_types_and_cluster(&s, rq, res) || load_module(&s, rq, res))
 		goto out;
-	if (rq->jit_only) {
+	if (rq->kind == RUN_KIND_JIT_ONLY) {
 		res->status = RUN_OK;
 		snprintf(res->msg, sizeof res->msg, "the JIT accepted it: %d registers, %d B static shared, %d blocks/SM",
 			 res->regs, res->smem_static, res->blocks_per_sm);

@@ -199,7 +199,7 @@ double launch_deadline(const run_request *rq, double predicted_ms)
 	double s;
 	if (rq->backend == RUN_BACKEND_EMU)
 		s = DEADLINE_EMU_S;
-	else if (rq->backend == RUN_BACKEND_CUBIN || rq->jit_only)
+	else if (rq->backend == RUN_BACKEND_CUBIN || rq->kind == RUN_KIND_JIT_ONLY)
 		s = DEADLINE_JIT_S;
 	else {
 		double flop = 2.0 * (double)rq->M * (double)rq->N * (double)rq->K;

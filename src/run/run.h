@@ -21,9 +21,14 @@ typedef enum {
 	RUN_BACKEND_COUNT
 } run_backend;
 
-/* One run. A request with an empty ptx_path only describes the device: the
- * result's spec is filled from the driver and nothing is launched.
- * A plain-old-data struct so the worker can send it whole over a pipe. */
+/* How far a GPU run goes. The zero value is a whole run. */
+typedef enum {
+	RUN_KIND_RUN,             /* JIT, launch, verify and time as the request asks */
+	RUN_KIND_JIT_ONLY,        /* stop after the JIT: registers and the log, no launch */
+	RUN_KIND_DEVICE,          /* only describe the device: the result's spec from the driver, no PTX */
+} run_kind;
+
+/* One run. A plain-old-data struct so the worker can send it whole over a pipe. */
 typedef struct {
 	char ptx_path[RUN_PATH];
 	char entry[RUN_ENTRY];
@@ -40,7 +45,7 @@ typedef struct {
 	int time;                 /* time ours and cuBLAS (median of repeats) */
 	double min_seconds;       /* timing budget per kernel; repeats adapt to it */
 	run_backend backend;      /* who runs it: GPU, CPU emulator or JIT-to-cubin */
-	int jit_only;             /* stop after the JIT: registers and the log, no launch */
+	run_kind kind;            /* a whole run, the JIT only, or the device only */
 	/* A persistent kernel loops over its tiles: launch only as many blocks as
 	 * fit on the GPU at once (SMs x blocks per SM, at most grid's product),
 	 * in a 1-D grid. */

@@ -28,7 +28,7 @@ void ui_app_run_started(ui_app *a, double now, const char *err);
 void ui_app_run_finished(ui_app *a, const run_result *r);
 /* Fills the request for the current lesson, size and what-ifs: the
  * student's copy when edited; offline, an emulation at the first of
- * LAUNCH_EMU_SIZES the lesson accepts; after an edit, a check (jit_only). */
+ * LAUNCH_EMU_SIZES the lesson accepts; after an edit, a check (RUN_KIND_JIT_ONLY). */
 int ui_app_request(const ui_app *a, run_request *rq, char *err, int errlen);
 /* The deadline for a request: PTXTUTOR_DEADLINE_S when given; else the one
  * policy, launch_deadline, with the model's predicted time as its input. */

@@ -37,7 +37,7 @@ int ui_app_request(const ui_app *a, run_request *rq, char *err, int errlen)
 	if (p->edited)
 		util_strlcpy(rq->ptx_path, p->path, sizeof rq->ptx_path);
 	rq->backend = a->offline ? RUN_BACKEND_EMU : RUN_BACKEND_GPU;
-	rq->jit_only = a->run_check && !a->offline;
+	rq->kind = a->run_check && !a->offline ? RUN_KIND_JIT_ONLY : RUN_KIND_RUN;
 	return 0;
 }
 
