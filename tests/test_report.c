@@ -128,6 +128,9 @@ static void test_error_as_data(void **state)
 	assert_string_equal(e.path, "/a/b/01_naive.ptx");
 	assert_int_equal(e.line, 83);
 	assert_string_equal(e.msg, "unsupported instruction 'x'");
+	char line[128];
+	run_error_format(&e, line, sizeof line);
+	assert_string_equal(line, "01_naive.ptx:83: unsupported instruction 'x'");
 	run_error_set(&e, "the emulator runs f32 kernels: lesson 10 needs a GPU");
 	assert_string_equal(e.path, "");
 	assert_int_equal(e.line, 0);

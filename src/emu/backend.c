@@ -9,16 +9,6 @@
 #include "emu/emu.h"
 #include "base/util.h"
 
-/* "/long/path/01_naive.ptx:83: msg" → "01_naive.ptx:83: msg": the pane is narrow. */
-static void short_msg(char *dst, size_t len, const char *msg, const char *path)
-{
-	const char *slash = strrchr(path, '/');
-	size_t dir = slash ? (size_t)(slash + 1 - path) : 0;
-	if (dir && !strncmp(msg, path, dir))
-		msg += dir;
-	util_strlcpy(dst, msg, len);
-}
-
 static void take_counts(const run_request *rq, const emu_result *er, run_emu_counts *c)
 {
 	const emu_counts *t = &er->total;
@@ -81,7 +71,9 @@ void emu_backend_result(const run_request *rq, const emu_result *er, run_result 
 	res->verified = er->verified == 1 && !er->races ? 1 : er->verified == -1 ? -1 : 0;
 	res->status = res->verified == 0 ? RUN_WRONG : RUN_OK;
 	res->ms = er->seconds * 1e3;
-	short_msg(res->msg, sizeof res->msg, er->msg, rq->ptx_path);
+	run_error said;
+	run_error_set(&said, er->msg);
+	run_error_format(&said, res->msg, sizeof res->msg);
 	if (er->races) {
 		util_strlcpy(res->log, er->race_msg, sizeof res->log);
 		run_error_set(&res->where, er->race_msg);
@@ -102,7 +94,7 @@ void emu_backend_run(const run_request *rq, run_result *res)
 		res->status = RUN_JIT_ERROR;
 		util_strlcpy(res->log, err, sizeof res->log);
 		run_error_set(&res->where, err);
-		short_msg(res->msg, sizeof res->msg, err, rq->ptx_path);
+		run_error_format(&res->where, res->msg, sizeof res->msg);
 		return;
 	}
 	emu_options o = {.module = m};
@@ -112,7 +104,7 @@ void emu_backend_run(const run_request *rq, run_result *res)
 		res->status = failure_status(why);
 		util_strlcpy(res->log, err, sizeof res->log);
 		run_error_set(&res->where, err);
-		short_msg(res->msg, sizeof res->msg, err, rq->ptx_path);
+		run_error_format(&res->where, res->msg, sizeof res->msg);
 	} else {
 		emu_backend_result(rq, er, res);
 	}

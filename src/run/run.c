@@ -44,6 +44,15 @@ void run_error_set(run_error *e, const char *text)
 	util_strlcpy(e->msg, text, sizeof e->msg);
 }
 
+void run_error_format(const run_error *e, char *buf, size_t len)
+{
+	const char *base = strrchr(e->path, '/');
+	if (e->line > 0)
+		snprintf(buf, len, "%s:%d: %s", base ? base + 1 : e->path, e->line, e->msg);
+	else
+		util_strlcpy(buf, e->msg, len);
+}
+
 /* The tolerance is a bound on ||C - ref|| / ||ref|| that a right kernel
  * stays under and a wrong one does not:
  *  - accumulation: both sides see identical inputs (the rounded values, and

@@ -122,6 +122,9 @@ const char *run_status_name(run_status s);
 /* Splits "PATH:LINE: message" (the emulator's and the lexer's form) into e;
  * a text without a path and line goes whole into e->msg. */
 void run_error_set(run_error *e, const char *text);
+/* e as one line for a narrow pane: "01_naive.ptx:83: message" (the file
+ * without its folder), or the message alone when it has no line. */
+void run_error_format(const run_error *e, char *buf, size_t len);
 
 /* Relative tolerance of a check, ||C - ref|| / ||ref||, for inputs of type
  * `in` and an output of type `out` (run.c says how each is derived). */
