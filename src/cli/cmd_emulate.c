@@ -175,6 +175,19 @@ static void write_extras(json_writer *w, void *ctx)
 	json_end(w);
 }
 
+/* The run report's schema (docs/json.md) on stdout; after a whole run
+ * (er not NULL) with what only `emulate` has. */
+static void report_json(const run_request *rq, const run_result *rr, const emu_result *er)
+{
+	run_report rep;
+	json_writer w;
+	struct extras x = {rq, er};
+	run_report_make(&rep, rq, rr, 0);
+	json_begin(&w, stdout);
+	exec_report_json(&w, NULL, &rep, er ? write_extras : NULL, &x);
+	json_finish(&w);
+}
+
 static void print_counts(FILE *f, const emu_counts *c, const char *indent)
 {
 	const struct { const char *name; const emu_gmem *g; } gm[] = {
@@ -226,12 +239,9 @@ int cmd_emulate(const cli_command *self, int argc, char **argv)
 	course_free(&c);
 	if (emu_refuses(&rq, what[0] ? what : NULL, err, sizeof err)) {
 		if (o.json) {
-			json_writer jw;
-			json_begin(&jw, stdout);
-			json_obj(&jw, NULL);
-			json_str(&jw, "error", err);
-			json_end(&jw);
-			json_finish(&jw);
+			run_result rr;
+			emu_backend_refused(&rq, err, &rr);
+			report_json(&rq, &rr, NULL);
 		}
 		fprintf(stderr, "ptxtutor: %s\n", err);
 		return 2;
@@ -260,12 +270,9 @@ int cmd_emulate(const cli_command *self, int argc, char **argv)
 	}
 	if (erc) {
 		if (o.json) {
-			json_writer w;
-			json_begin(&w, stdout);
-			json_obj(&w, NULL);
-			json_str(&w, "error", err);
-			json_end(&w);
-			json_finish(&w);
+			run_result rr;
+			emu_backend_failed(&rq, erc, err, &rr);
+			report_json(&rq, &rr, NULL);
 		}
 		fprintf(stderr, "ptxtutor: %s\n", err);
 		return 2;
@@ -273,16 +280,9 @@ int cmd_emulate(const cli_command *self, int argc, char **argv)
 	char name[RUN_ENTRY];
 	cli_launch_title(&o, &rq, name, sizeof name);
 	if (o.json) {
-		/* the run report's schema (docs/json.md), and what only `emulate` has */
 		run_result rr;
-		run_report rep;
 		emu_backend_result(&rq, &res, &rr);
-		run_report_make(&rep, &rq, &rr, 0);
-		json_writer w;
-		json_begin(&w, stdout);
-		struct extras x = {&rq, &res};
-		exec_report_json(&w, NULL, &rep, write_extras, &x);
-		json_finish(&w);
+		report_json(&rq, &rr, &res);
 	} else {
 		char types[32];
 		dtype_pair_name(rq.dt, run_out(&rq), types, sizeof types);

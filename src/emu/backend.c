@@ -43,6 +43,7 @@ static run_status failure_status(emu_error why)
 		{EMU_ERR_BUDGET, RUN_TIMEOUT},      /* the instruction budget: an endless loop */
 		{EMU_ERR_DEADLINE, RUN_TIMEOUT},
 		{EMU_ERR_BAD_REQUEST, RUN_BAD_REQUEST},
+		{EMU_ERR_CANCELLED, RUN_CANCELLED},
 	};
 	for (size_t i = 0; i < ARRAY_LEN(map); i++)
 		if (map[i].why == why)
@@ -80,13 +81,29 @@ void emu_backend_result(const run_request *rq, const emu_result *er, run_result 
 	}
 }
 
+void emu_backend_failed(const run_request *rq, emu_error why, const char *err, run_result *res)
+{
+	blank(rq, res);
+	res->status = failure_status(why);
+	util_strlcpy(res->log, err, sizeof res->log);
+	run_error_set(&res->where, err);
+	run_error_format(&res->where, res->msg, sizeof res->msg);
+}
+
+void emu_backend_refused(const run_request *rq, const char *why, run_result *res)
+{
+	blank(rq, res);
+	res->status = RUN_EMU_REFUSED; /* said, not failed: the emulator lacks it, the kernel may be fine */
+	util_strlcpy(res->msg, why, sizeof res->msg);
+	util_strlcpy(res->where.msg, why, sizeof res->where.msg);
+}
+
 void emu_backend_run(const run_request *rq, run_result *res)
 {
 	blank(rq, res);
 	char err[RUN_LOG / 2];
-	if (emu_refuses(rq, NULL, res->msg, sizeof res->msg)) {
-		res->status = RUN_EMU_REFUSED; /* said, not failed: the emulator lacks it, the kernel may be fine */
-		util_strlcpy(res->where.msg, res->msg, sizeof res->where.msg);
+	if (emu_refuses(rq, NULL, err, sizeof err)) {
+		emu_backend_refused(rq, err, res);
 		return;
 	}
 	emu_module *m = emu_module_load(rq->ptx_path, NULL, err, sizeof err);
@@ -101,10 +118,7 @@ void emu_backend_run(const run_request *rq, run_result *res)
 	emu_result *er = xcalloc(1, sizeof *er);
 	emu_error why = emu_run(rq, &o, er, err, sizeof err);
 	if (why != EMU_OK) {
-		res->status = failure_status(why);
-		util_strlcpy(res->log, err, sizeof res->log);
-		run_error_set(&res->where, err);
-		run_error_format(&res->where, res->msg, sizeof res->msg);
+		emu_backend_failed(rq, why, err, res);
 	} else {
 		emu_backend_result(rq, er, res);
 	}

@@ -21,6 +21,12 @@ void emu_backend_run(const run_request *rq, run_result *res);
  * for its progress and regions, reports through the same run_result. */
 void emu_backend_result(const run_request *rq, const emu_result *er, run_result *res);
 
+/* An emulation that stopped (emu_run's code and message: status by the
+ * same table, the located problem in where) or was refused up front
+ * (RUN_EMU_REFUSED), as emu_backend_run answers them. */
+void emu_backend_failed(const run_request *rq, emu_error why, const char *err, run_result *res);
+void emu_backend_refused(const run_request *rq, const char *why, run_result *res);
+
 /* Whether the emulator would refuse the request before running it: types or
  * clusters it does not emulate, or PTX its parser does not read (TMA, wgmma,
  * a syntax error). Returns 0, or 1 with the reason in *why (file and line
