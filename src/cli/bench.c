@@ -53,13 +53,7 @@ void bench_done(void)
 
 void bench_types(const run_request *rq, char *buf, size_t len)
 {
-	unsigned c[3];
-	char types[32];
-	dtype_pair_name(rq->dt, run_out(rq), types, sizeof types);
-	if (run_cluster(rq, c) > 1)
-		snprintf(buf, len, "%s, clusters of %ux%ux%u", types, c[0], c[1], c[2]);
-	else
-		snprintf(buf, len, "%s", types);
+	exec_report_types(rq, buf, len);
 }
 
 void bench_print_result(FILE *out, const run_request *rq, const run_result *res)

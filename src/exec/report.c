@@ -88,8 +88,7 @@ void exec_report_json(json_writer *w, const char *key, const run_report *rep,
 	json_end(w);
 }
 
-/* "f16→f32", and ", clusters of 2x1x1" when it has them. */
-static void types(const run_request *rq, char *buf, size_t len)
+void exec_report_types(const run_request *rq, char *buf, size_t len)
 {
 	unsigned c[3];
 	char t[32];
@@ -126,7 +125,7 @@ static void emulated_text(FILE *out, const char *title, const run_request *rq, c
 			  const run_report *rep)
 {
 	char t[64], a[48], b[48];
-	types(rq, t, sizeof t);
+	exec_report_types(rq, t, sizeof t);
 	fprintf(out, "%s at %lldx%lldx%lld on the CPU (%s): %s\n", title, rq->M, rq->N, rq->K, t,
 		res->verified == 1 ? "VERIFIED" : "FAILED");
 	fprintf(out, "  %s\n", res->msg);
@@ -149,7 +148,7 @@ void exec_report_text(FILE *out, const char *title, const run_request *rq, const
 		return;
 	}
 	char t[64], a[48], b[48], c[48];
-	types(rq, t, sizeof t);
+	exec_report_types(rq, t, sizeof t);
 	fprintf(out, "%s %s: %s\n", rq->entry, run_status_name(res->status), res->msg);
 	fprintf(out, "  types      %s\n", t);
 	if (res->gpu[0])

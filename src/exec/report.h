@@ -21,6 +21,10 @@ void exec_report_json(json_writer *w, const char *key, const run_report *rep,
  * CPU (types): VERIFIED|FAILED", its message, the check and the counts. */
 void exec_report_text(FILE *out, const char *title, const run_request *rq, const run_result *res);
 
+/* "f16→f32", and ", clusters of 2x1x1" when it has them: what a run
+ * computes, as every report and table shows it. */
+void exec_report_types(const run_request *rq, char *buf, size_t len);
+
 /* The emulator's counts as text lines, indent before each (the run report
  * and `emulate` share them). */
 void exec_report_counts(FILE *out, const run_report *rep, const char *indent);
