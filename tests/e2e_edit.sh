@@ -166,6 +166,19 @@ json=$(cd "$WORK" && "$BIN" run --ptx mine.ptx --entry sgemm_naive --grid 'ceil(
 	--block 32,32 --size 128 --args 'A B C M N K' --emulate --json 2>&1)
 printf '%s' "$json" | grep -q '"verified": true' && printf '%s' "$json" | grep -q '"sectors_per_request": 16.5'
 check "run --ptx FILE --emulate --json: verified, 16.5 sectors per load request" $?
+# One schema: run --json (no GPU here: status "no GPU"), run --emulate --json and emulate --json share their keys.
+keys() { python3 -c 'import json, sys; print(" ".join(json.load(sys.stdin).keys()))'; }
+own() { (cd "$WORK" && CUDA_VISIBLE_DEVICES= "$BIN" "$@" --ptx mine.ptx --entry sgemm_naive \
+	--grid 'ceil(N/32),ceil(M/32)' --block 32,32 --size 64 --json 2>/dev/null | keys); }
+gpu=$(own run)
+emu=$(own run --emulate)
+tool=$(own emulate)
+[ -n "$gpu" ] && [ "$gpu" = "$emu" ] && case "$tool" in "$gpu "*) true ;; *) false ;; esac
+check "run --json, run --emulate --json and emulate --json: one schema ($gpu)" $?
+# (lesson 10 has clusters: "cluster" is the one key that comes only with them)
+refused=$("$BIN" emulate 10 --json 2>/dev/null | keys | sed 's/ cluster$//')
+[ -n "$refused" ] && [ "$refused" = "$gpu" ]
+check "emulate --json of a kernel the emulator refuses: the same schema, no {\"error\"} object" $?
 sed -i 's/^\tfma.rn.f32/\tfmaa.rn.f32/' "$WORK/mine.ptx"
 out=$(cd "$WORK" && "$BIN" run --ptx mine.ptx --entry sgemm_naive --grid 'ceil(N/32),ceil(M/32)' \
 	--block 32,32 --size 64 --emulate 2>&1)

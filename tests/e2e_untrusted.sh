@@ -58,6 +58,16 @@ rc=$?
 t1=$(date +%s)
 [ "$rc" = 2 ] && grep -q "wall-clock deadline" "$WORK/out" && [ $((t1 - t0)) -le 10 ]
 check "emulate --timeout 1: an endless loop stops at the deadline ($((t1 - t0)) s)" $? "$WORK/out"
+# --timeout is a number of seconds, checked: junk, a sign or nothing is refused before any run
+# (0, the default, means the deadline from the size).
+for bad in abc -5 1e9 5s ''; do
+	for cmd in run emulate; do
+		"$BIN" $cmd --ptx "$WORK/spin.ptx" --entry k --grid 1 --block 32 --size 64 --args 'A u32:1' --timeout "$bad" >"$WORK/out" 2>&1
+		rc=$?
+		[ "$rc" = 2 ] && grep -q -- "--timeout wants a number 0..86400, not '$bad'" "$WORK/out"
+		check "$cmd --timeout '$bad' is refused (exit $rc)" $? "$WORK/out"
+	done
+done
 
 # ---- parameters: one validation with ranges, --set values never clamped ----
 "$BIN" show 8 --set PAD=-100 >"$WORK/out" 2>&1

@@ -12,8 +12,8 @@
 #include "base/util.h"
 #include "course/lesson.h"
 #include "emu/emu.h"
-#include "emu/offline.h"
-#include "run/argspec.h"
+#include "emu/backend.h"
+#include "course/argspec.h"
 #include "run/launch.h"
 
 static argspec a;
@@ -250,7 +250,7 @@ static void test_launch_evaluates_boxes(void **st)
 	expr_set(&over, "BK", 512);
 	assert_int_equal(launch_request_for_lesson(l, &over, 1024, 512, 256, &rq, err, sizeof err), -1);
 	assert_non_null(strstr(err, "lessons/09-wgmma.md: args: 'tmap:A:BK:BM:128B': box side 'BK' is 512"));
-	assert_true(launch_deadline(&rq) >= 30.0);
+	assert_true(launch_deadline(&rq, 0) >= 30.0);
 	lesson_free(l);
 	free(l);
 }
@@ -324,7 +324,7 @@ static void test_emulator_takes_the_list(void **st)
 	assert_null(strstr(msg, "unknown type"));
 	/* Through the worker's offline path it is a bad request, not a fault. */
 	static run_result rr;
-	offline_run(&rq, &rr);
+	emu_backend_run(&rq, &rr);
 	assert_int_equal(rr.status, RUN_BAD_REQUEST);
 	assert_non_null(strstr(rr.msg, "tensor maps need a GPU (tmap:A:32:32:128B)"));
 }

@@ -17,7 +17,7 @@
 #include "course/dtype.h"
 #include "course/lesson.h"
 #include "emu/emu.h"
-#include "emu/offline.h"
+#include "emu/backend.h"
 #include "gpu/cuda.h"
 #include "model/devices.h"
 #include "model/model.h"
@@ -484,9 +484,9 @@ static void test_emulator_refuses(void **st)
 	assert_non_null(strstr(err, "needs a GPU"));
 	free(er);
 	run_result res;
-	rq.emulate = 1;
-	offline_run(&rq, &res);
-	assert_int_equal(res.status, RUN_UNSUPPORTED);
+	rq.backend = RUN_BACKEND_EMU;
+	emu_backend_run(&rq, &res);
+	assert_int_equal(res.status, RUN_EMU_REFUSED); /* its own status: not "GPU too old" */
 	assert_non_null(strstr(res.msg, "the emulator runs f32 and f16->f32 kernels without clusters"));
 }
 

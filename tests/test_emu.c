@@ -15,9 +15,9 @@
 
 #include "cli/cli.h"
 #include "emu/emu.h"
-#include "run/argspec.h"
+#include "course/argspec.h"
 #include "emu/emu_internal.h"
-#include "emu/offline.h"
+#include "emu/backend.h"
 #include "course/lesson.h"
 #include "run/launch.h"
 #include "base/util.h"
@@ -567,7 +567,7 @@ static void test_regions_from_the_scanner(void **state)
 
 /* ---- run statuses ---- */
 
-/* offline_run answers each emulator failure with the run status of its code. */
+/* emu_backend_run answers each emulator failure with the run status of its code. */
 static void test_failure_statuses(void **state)
 {
 	(void)state;
@@ -596,9 +596,9 @@ static void test_failure_statuses(void **state)
 		char why[200];
 		if (cases[i].args[0] && argspec_parse(cases[i].args, NULL, &rq.args, why, sizeof why))
 			fail_msg("case %zu: args: %s", i, why);
-		rq.emulate = 1;
+		rq.backend = RUN_BACKEND_EMU;
 		static run_result res;
-		offline_run(&rq, &res);
+		emu_backend_run(&rq, &res);
 		if (res.status != cases[i].st || !strstr(res.log, cases[i].says))
 			fail_msg("case %zu: status %d, log '%s'", i, res.status, res.log);
 	}

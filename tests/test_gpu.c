@@ -13,7 +13,7 @@
 #include "gpu/runner.h"
 #include "run/launch.h"
 #include "base/util.h"
-#include "gpu/worker.h"
+#include "exec/worker.h"
 
 static worker w;
 static char why[256];

@@ -1,4 +1,4 @@
-/* test_grid: run_grid_persistent, the persistent grid's blocks, clusters and rounds, against cases worked by hand. */
+/* test_grid: grid_persistent, the persistent grid's blocks, clusters and rounds, against cases worked by hand. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -6,13 +6,13 @@
 
 #include <cmocka.h>
 
-#include "run/grid.h"
+#include "model/grid.h"
 
 static void expect(long long tiles, long long cluster, long long fit, long long blocks, long long clusters,
 		   long long rounds)
 {
-	run_grid g;
-	assert_int_equal(run_grid_persistent(tiles, cluster, fit, &g), 0);
+	grid_shape g;
+	assert_int_equal(grid_persistent(tiles, cluster, fit, &g), 0);
 	assert_int_equal(g.blocks, blocks);
 	assert_int_equal(g.clusters, clusters);
 	assert_int_equal(g.rounds, rounds);
@@ -54,10 +54,10 @@ static void with_clusters(void **state)
 static void refusals(void **state)
 {
 	(void)state;
-	run_grid g;
-	assert_int_equal(run_grid_persistent(512, 1, 0, &g), -1);
-	assert_int_equal(run_grid_persistent(512, 2, 0, &g), -1);
-	assert_int_equal(run_grid_persistent(512, 0, 66, &g), -1);
+	grid_shape g;
+	assert_int_equal(grid_persistent(512, 1, 0, &g), -1);
+	assert_int_equal(grid_persistent(512, 2, 0, &g), -1);
+	assert_int_equal(grid_persistent(512, 0, 66, &g), -1);
 	assert_int_equal(g.blocks, 0);
 }
 

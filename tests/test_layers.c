@@ -1,4 +1,4 @@
-/* test_layers: the include graph of src/ — no cycle between modules, curses only in ui/term.c, the update code independent of the draw code. */
+/* test_layers: the include graph of src/ — folders in rank order (base < course < model < run < {emu, gpu} < exec < {ui, cli}), no cycle between modules, curses only in ui/term.c, the update code independent of the draw code. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -27,6 +27,25 @@ static unsigned char edge[MAXMOD][MAXMOD];
 static char curses_users[16][80];
 static int ncurses_users;
 
+/* The layers, lowest first: a folder includes only from lower ranks. Two
+ * folders of one rank are siblings and never include each other, except the
+ * pairs allowed below. A folder missing here fails the test: a new layer is
+ * placed on purpose, in this table and in docs/ARCHITECTURE.md. */
+static const struct {
+	const char *dir;
+	int rank;
+} ranks[] = {
+	{"base", 0}, {"course", 1}, {"model", 2}, {"run", 3},
+	{"emu", 4},  {"gpu", 4},    {"exec", 5},  {"ui", 6}, {"cli", 6},
+};
+/* cli/ is the composition root: cmd_tui owns the event loop that ui/ updates and draws. */
+static const struct {
+	const char *from, *to;
+} allowed[] = {{"cli", "ui"}};
+/* Includes between folders that break the order, "from.c -> to.h" each. */
+static char violations[64][160];
+static int nviolations;
+
 static int module(const char *path)
 {
 	char name[64];
@@ -40,6 +59,34 @@ static int module(const char *path)
 	assert_true(nmods < MAXMOD);
 	util_strlcpy(mods[nmods], name, sizeof mods[0]);
 	return nmods++;
+}
+
+/* The rank of a path's folder ("ui/draw" → 6); -1 for a folder not in the table. */
+static int rank_of(const char *path)
+{
+	size_t n = strcspn(path, "/");
+	for (size_t i = 0; i < ARRAY_LEN(ranks); i++)
+		if (strlen(ranks[i].dir) == n && !strncmp(ranks[i].dir, path, n))
+			return ranks[i].rank;
+	return -1;
+}
+
+/* Whether an include from folder path `from` to path `to` keeps the order. */
+static int include_allowed(const char *from, const char *to)
+{
+	size_t nf = strcspn(from, "/"), nt = strcspn(to, "/");
+	if (nf == nt && !strncmp(from, to, nf))
+		return 1; /* inside one folder */
+	int rf = rank_of(from), rt = rank_of(to);
+	if (rf < 0 || rt < 0)
+		return 0;
+	if (rt < rf)
+		return 1;
+	for (size_t i = 0; i < ARRAY_LEN(allowed); i++)
+		if (strlen(allowed[i].from) == nf && !strncmp(allowed[i].from, from, nf) &&
+		    strlen(allowed[i].to) == nt && !strncmp(allowed[i].to, to, nt))
+			return 1;
+	return 0;
 }
 
 static void scan_file(const char *src, const char *dir, const char *file, const regex_t *curses)
@@ -59,6 +106,8 @@ static void scan_file(const char *src, const char *dir, const char *file, const 
 			int to = module(inc);
 			if (to != from)
 				edge[from][to] = 1;
+			if (!include_allowed(name, inc) && nviolations < (int)ARRAY_LEN(violations))
+				snprintf(violations[nviolations++], sizeof violations[0], "%.40s/%.60s -> %.50s.h", dir, file, inc);
 		}
 		if (!regexec(curses, line, 0, NULL, 0) && ncurses_users < 16)
 			assert_true(snprintf(curses_users[ncurses_users++], sizeof curses_users[0], "%s/%s", dir, file) <
@@ -168,6 +217,46 @@ static void test_update_independent_of_draw(void **state)
 	assert_true(reaches(module("ui/draw"), module("ui/app_state"), seen));
 }
 
+/* Every include follows the rank table; the first offenders are named. */
+static void test_layer_order(void **state)
+{
+	(void)state;
+	char msg[2048] = "";
+	for (int i = 0; i < nviolations && i < 12; i++)
+		snprintf(msg + strlen(msg), sizeof msg - strlen(msg), "\n  %.150s", violations[i]);
+	if (nviolations)
+		fail_msg("%d include(s) against the layer order:%s", nviolations, msg);
+}
+
+/* The checker itself: an include upwards, one between siblings and one from
+ * an unknown folder are caught; downwards, inside a folder and cli→ui pass. */
+static void test_layer_rule(void **state)
+{
+	(void)state;
+	assert_false(include_allowed("course/lesson", "run/run"));
+	assert_false(include_allowed("gpu/worker", "emu/offline"));
+	assert_false(include_allowed("emu/backend", "gpu/runner"));
+	assert_false(include_allowed("ui/app", "cli/cli"));
+	assert_false(include_allowed("tools/x", "base/util"));
+	assert_true(include_allowed("exec/worker", "gpu/runner"));
+	assert_true(include_allowed("cli/cmd_tui", "ui/app"));
+	assert_true(include_allowed("ui/draw", "ui/app_state"));
+	assert_true(include_allowed("run/run", "course/lesson"));
+}
+
+/* The UI never calls CUDA nor the interpreter: it goes through exec/. */
+static void test_ui_not_on_backends(void **state)
+{
+	(void)state;
+	for (int v = 0; v < nmods; v++) {
+		if (strncmp(mods[v], "ui/", 3))
+			continue;
+		for (int w = 0; w < nmods; w++)
+			if (edge[v][w] && (!strncmp(mods[w], "gpu/", 4) || !strncmp(mods[w], "emu/", 4)))
+				fail_msg("%s includes %s", mods[v], mods[w]);
+	}
+}
+
 static void test_curses_only_in_term(void **state)
 {
 	(void)state;
@@ -181,6 +270,9 @@ int main(void)
 		cmocka_unit_test(test_no_module_cycle),
 		cmocka_unit_test(test_update_independent_of_draw),
 		cmocka_unit_test(test_curses_only_in_term),
+		cmocka_unit_test(test_layer_rule),
+		cmocka_unit_test(test_layer_order),
+		cmocka_unit_test(test_ui_not_on_backends),
 	};
 	return cmocka_run_group_tests(tests, setup, NULL);
 }

@@ -14,11 +14,11 @@
 #include <unistd.h>
 
 #include "course/lesson.h"
-#include "emu/offline.h"
+#include "emu/backend.h"
 #include "run/launch.h"
 #include "course/userptx.h"
 #include "base/util.h"
-#include "gpu/worker.h"
+#include "exec/worker.h"
 
 static char dir[PATH_MAX];
 static course crs;
@@ -49,7 +49,7 @@ static void naive_request(run_request *rq)
 	assert_non_null(l);
 	char err[256];
 	assert_int_equal(launch_request_for_lesson(l, NULL, 128, 128, 128, rq, err, sizeof err), 0);
-	rq->emulate = 1;
+	rq->backend = RUN_BACKEND_EMU;
 }
 
 /* Writes the naive kernel with line `line` (1-based) replaced by `with`
@@ -96,7 +96,7 @@ static void test_counts_and_verdict(void **st)
 	run_request rq;
 	naive_request(&rq);
 	run_result res;
-	offline_run(&rq, &res);
+	emu_backend_run(&rq, &res);
 	assert_int_equal(res.status, RUN_OK);
 	assert_int_equal(res.emulated, 1);
 	assert_int_equal(res.verified, 1);
@@ -115,7 +115,7 @@ static void test_counts_and_verdict(void **st)
 	/* A second load of B per k: more requests, fewer sectors per request. */
 	int ln = line_of(rq.ptx_path, "ld.global.f32 %b, [%pB];");
 	edited(&rq, ln, "\tld.global.f32 %b, [%pB];\n\tld.global.f32 %b, [%pB];");
-	offline_run(&rq, &res);
+	emu_backend_run(&rq, &res);
 	assert_int_equal(res.status, RUN_OK);
 	assert_int_equal(res.emu.gld_requests, 3ULL * 128 * 128 * 128 / 32);
 	assert_true(fabs((double)res.emu.gld_sectors / (double)res.emu.gld_requests - 34.0 / 3) < 1e-9);
@@ -129,7 +129,7 @@ static void test_wrong_result(void **st)
 	int ln = line_of(rq.ptx_path, "fma.rn.f32 %acc, %a, %b, %acc;");
 	edited(&rq, ln, "\tsub.f32 %acc, %acc, %a;");
 	run_result res;
-	offline_run(&rq, &res);
+	emu_backend_run(&rq, &res);
 	assert_int_equal(res.status, RUN_WRONG);
 	assert_int_equal(res.verified, 0);
 	assert_non_null(strstr(res.msg, "wrong values"));
@@ -143,7 +143,7 @@ static void test_parse_error_at_its_line(void **st)
 	int ln = line_of(rq.ptx_path, "fma.rn.f32 %acc, %a, %b, %acc;");
 	edited(&rq, ln, "\tfmaa.rn.f32 %acc, %a, %b, %acc;");
 	run_result res;
-	offline_run(&rq, &res);
+	emu_backend_run(&rq, &res);
 	assert_int_equal(res.status, RUN_JIT_ERROR);
 	assert_int_equal(res.emulated, 1);
 	/* The message names the file without its folder; the log in full. */
@@ -155,6 +155,10 @@ static void test_parse_error_at_its_line(void **st)
 	assert_int_equal(userptx_marks(res.log, rq.ptx_path, m, 4), 1);
 	assert_int_equal(m[0].line, ln);
 	assert_non_null(strstr(m[0].msg, "fmaa"));
+	/* and as data: the file, the line and the message without them */
+	assert_string_equal(res.where.path, rq.ptx_path);
+	assert_int_equal(res.where.line, ln);
+	assert_true(!strncmp(res.where.msg, "unsupported instruction 'fmaa", 29));
 }
 
 static void test_fault_at_its_line(void **st)
@@ -165,7 +169,7 @@ static void test_fault_at_its_line(void **st)
 	int ln = line_of(rq.ptx_path, "st.global.f32 [%pC], %acc;");
 	edited(&rq, ln, "\tadd.u64 %pC, %pC, 0x10000000000;\n\tst.global.f32 [%pC], %acc;");
 	run_result res;
-	offline_run(&rq, &res);
+	emu_backend_run(&rq, &res);
 	assert_int_equal(res.status, RUN_FAULT);
 	assert_non_null(strstr(res.msg, "out-of-bounds"));
 	userptx_mark m[4];
@@ -180,7 +184,7 @@ static void test_bad_entry(void **st)
 	naive_request(&rq);
 	util_strlcpy(rq.entry, "nope", sizeof rq.entry);
 	run_result res;
-	offline_run(&rq, &res);
+	emu_backend_run(&rq, &res);
 	assert_int_equal(res.status, RUN_BAD_REQUEST);
 	assert_non_null(strstr(res.msg, "nope"));
 }

@@ -5,15 +5,18 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "base/util.h"
-#include "gpu/worker.h"
+#include "exec/worker.h"
 
 /* A kernel with the lesson ABI that never ends: at 1024 the emulator runs it
  * until its instruction budget (1e7 + 2*M*N*K warp instructions, seconds), so
@@ -67,7 +70,7 @@ static run_request emulated(const char *path, const char *entry, long long n)
 	rq.block[0] = rq.block[1] = 32;
 	rq.block[2] = 1;
 	rq.verify = 1;
-	rq.emulate = 1;
+	rq.backend = RUN_BACKEND_EMU;
 	return rq;
 }
 
@@ -173,6 +176,55 @@ static void test_deadline_mid_run(void **state)
 	worker_stop(&w);
 }
 
+/* The descriptors open in this process: /proc/self/fd's entries. */
+static int open_fds(void)
+{
+	int n = 0;
+	for (int fd = 0; fd < 1024; fd++)
+		n += fcntl(fd, F_GETFD) != -1;
+	return n;
+}
+
+static pid_t failing_fork(void)
+{
+	errno = EAGAIN;
+	return -1;
+}
+
+/* A fork that fails leaves no pipe open, and a restart that cannot start a
+ * child makes submit fail instead of writing to a closed descriptor. */
+static void test_failed_start_leaks_nothing(void **state)
+{
+	(void)state;
+	worker w;
+	int before = open_fds();
+	worker_set_fork(failing_fork);
+	for (int i = 0; i < 8; i++)
+		assert_int_equal(worker_start(&w), -1);
+	assert_int_equal(open_fds(), before);
+	assert_int_equal(w.pid, -1);
+	assert_int_equal(w.to_child, -1);
+	worker_set_fork(NULL);
+
+	/* A child that died between runs, and no new one can be forked. */
+	assert_int_equal(worker_start(&w), 0);
+	kill(w.pid, SIGKILL);
+	waitpid(w.pid, NULL, 0);
+	worker_set_fork(failing_fork);
+	run_request rq = {0};
+	rq.backend = RUN_BACKEND_EMU;
+	assert_int_equal(worker_submit(&w, &rq, 5), -1);
+	assert_int_equal(w.busy, 0);
+	assert_int_equal(w.pid, -1);
+	assert_int_equal(worker_fd(&w), -1);
+	worker_set_fork(NULL);
+	/* and once fork works again, the next submit starts a child */
+	run_request ok = emulated(spin_path, "spin", 32);
+	assert_int_equal(worker_submit(&w, &ok, 60), 0);
+	worker_stop(&w);
+	assert_int_equal(open_fds(), before);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -180,6 +232,7 @@ int main(void)
 		cmocka_unit_test(test_dies_mid_run),
 		cmocka_unit_test(test_cancel_mid_run),
 		cmocka_unit_test(test_deadline_mid_run),
+		cmocka_unit_test(test_failed_start_leaks_nothing),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -6,6 +6,7 @@
 #include <time.h>
 
 #include "cli/bench.h"
+#include "run/fields.h"
 #include "cli/cli.h"
 #include "base/util.h"
 #include "run/launch.h"
@@ -92,7 +93,7 @@ static int cmd_bench(const cli_command *self, int argc, char **argv)
 			continue;
 		}
 		snprintf(label, sizeof label, "lesson %d (%s)", l->number, l->id);
-		bench_run_one(&rq, launch_deadline(&rq), label, &res);
+		bench_run_one(&rq, launch_deadline(&rq, 0), label, &res);
 		int ok = res.status == RUN_OK;
 		/* A lesson this GPU cannot run (lesson 9 before Hopper) is said, not failed. */
 		failures += !ok && res.status != RUN_UNSUPPORTED;
@@ -127,11 +128,16 @@ static int cmd_bench(const cli_command *self, int argc, char **argv)
 					printf("%s\n", res.log);
 				continue;
 			}
-			char sp[16] = "-";
-			if (speedup > 0)
-				snprintf(sp, sizeof sp, "%.2fx", speedup);
-			printf(" %10.4f %10.1f %11.1f %8.1f%% %8s %9.2e %s\n", res.ms, res.gflops, res.cublas_gflops, pct, sp,
-			       res.rel_err, res.verified == 1 ? "yes" : res.verified == 0 ? "NO" : "-");
+			/* every figure as the run report writes it (run/fields.c) */
+			run_report rep;
+			char f[6][48];
+			run_report_make(&rep, &rq, &res, prev);
+			printf(" %10s %10s %11s %9s %8s %9s %s\n", run_figure(&rep, "ms", f[0], sizeof f[0]),
+			       run_figure(&rep, "gflops", f[1], sizeof f[1]), run_figure(&rep, "cublas_gflops", f[2], sizeof f[2]),
+			       run_figure(&rep, "pct_of_cublas", f[3], sizeof f[3]),
+			       speedup > 0 ? run_figure(&rep, "speedup", f[4], sizeof f[4]) : "-",
+			       run_figure(&rep, "rel_error", f[5], sizeof f[5]),
+			       res.verified == 1 ? "yes" : res.verified == 0 ? "NO" : "-");
 		}
 		/* Speed-up is against the lesson before, in the same types. */
 		if (ok)

@@ -6,7 +6,9 @@
 
 #include "cli/cli.h"
 #include "cli/launch_opts.h"
+#include "emu/backend.h"
 #include "emu/emu.h"
+#include "exec/report.h"
 #include "base/json.h"
 #include "base/util.h"
 #include "run/launch.h"
@@ -21,17 +23,15 @@ const cli_command cli_cmd_emulate = {
 		 "32-byte sectors, shared-memory wavefronts and bank conflicts, instructions by class,\n"
 		 "also per labelled region (// @name ... // @end). Reports shared-memory races\n"
 		 "(a missing bar.sync) and out-of-bounds accesses with the PTX line. Default size 128.\n"
-		 "The CPU time is estimated from the first blocks before going on: over 60 s it stops\n"
-		 "and says so (--force runs it anyway); --timeout S stops it after S seconds of wall\n"
-		 "time. On a terminal it shows its progress; Ctrl-C stops it and prints what was\n"
+		 "The CPU time is estimated from the first blocks before going on: past the run\n"
+		 "deadline (two minutes) it stops and says so (--force runs it anyway); --timeout S\n"
+		 "stops it after S seconds of wall time. On a terminal it shows its progress; Ctrl-C stops it and prints what was\n"
 		 "counted so far. LESSON is a number (3) or an id (smem).\n" CLI_LAUNCH_EXAMPLE,
 	.opts = cli_emulate_opts,
 	.max_args = 1,
 	.run = cmd_emulate,
 };
 
-/* The longest emulation started without --force, in seconds of CPU time. */
-#define EMULATE_LIMIT_S 60.0
 /* The probe: the estimate is made once the first blocks took this long. */
 #define EMULATE_PROBE_S 0.1
 
@@ -46,6 +46,7 @@ static void on_sigint(int sig)
 /* What the progress callback knows and decided. */
 typedef struct {
 	int force, tty, decided;
+	double limit_s; /* the longest emulation started without --force: the run deadline */
 	double estimate_s, last_shown;
 	unsigned long long estimate_inst;
 	enum { GOING, STOPPED_CTRL_C, STOPPED_TOO_LONG } stop;
@@ -64,7 +65,7 @@ static int on_progress(void *ctx, const emu_progress *p)
 		double per_block = (double)p->inst / (double)p->blocks_done;
 		w->estimate_inst = (unsigned long long)(per_block * (double)p->blocks);
 		w->estimate_s = p->inst ? p->seconds * (double)w->estimate_inst / (double)p->inst : 0;
-		if (w->estimate_s > EMULATE_LIMIT_S && !w->force) {
+		if (w->estimate_s > w->limit_s && !w->force) {
 			w->stop = STOPPED_TOO_LONG;
 			return 1;
 		}
@@ -147,6 +148,55 @@ static void counts_json(json_writer *w, const emu_counts *c)
 	json_int(w, "barriers", (long long)c->barriers);
 }
 
+/* What `emulate --json` adds to the run report: the launch, the counts by
+ * kind (per instruction class, loads apart from cp.async) and per region. */
+struct extras {
+	const run_request *rq;
+	const emu_result *res;
+};
+
+static void write_extras(json_writer *w, void *ctx)
+{
+	const struct extras *x = ctx;
+	json_str(w, "ptx", x->rq->ptx_path);
+	json_arr(w, "grid");
+	for (int i = 0; i < 3; i++)
+		json_int(w, NULL, x->rq->grid[i]);
+	json_end(w);
+	json_arr(w, "block");
+	for (int i = 0; i < 3; i++)
+		json_int(w, NULL, x->rq->block[i]);
+	json_end(w);
+	json_int(w, "warps", x->res->warps);
+	if (x->res->races)
+		json_str(w, "race", x->res->race_msg);
+	json_obj(w, "counts");
+	counts_json(w, &x->res->total);
+	json_end(w);
+	json_obj(w, "regions");
+	for (int r = 0; r < x->res->nregions; r++) {
+		json_obj(w, x->res->regions[r].name);
+		json_int(w, "first_line", x->res->regions[r].first_line);
+		json_int(w, "last_line", x->res->regions[r].last_line);
+		counts_json(w, &x->res->regions[r].c);
+		json_end(w);
+	}
+	json_end(w);
+}
+
+/* The run report's schema (docs/json.md) on stdout; after a whole run
+ * (er not NULL) with what only `emulate` has. */
+static void report_json(const run_request *rq, const run_result *rr, const emu_result *er)
+{
+	run_report rep;
+	json_writer w;
+	struct extras x = {rq, er};
+	run_report_make(&rep, rq, rr, 0);
+	json_begin(&w, stdout);
+	exec_report_json(&w, NULL, &rep, er ? write_extras : NULL, &x);
+	json_finish(&w);
+}
+
 static void print_counts(FILE *f, const emu_counts *c, const char *indent)
 {
 	const struct { const char *name; const emu_gmem *g; } gm[] = {
@@ -182,16 +232,14 @@ int cmd_emulate(const cli_command *self, int argc, char **argv)
 	course c = {0};
 	if (o.lesson)
 		cli_course(&c);
-	if (!o.M) {
-		const lesson *l = o.lesson ? course_find(&c, o.lesson) : NULL;
-		long long e = l ? launch_emulation_size(l, &o.set) : 0;
-		o.M = o.N = o.K = e ? e : 128;
-	}
+	cli_launch_emulation_size(&o, &c);
 	run_request rq;
 	if (cli_launch_request(&o, &c, &rq)) {
 		course_free(&c);
 		return 2;
 	}
+	rq.backend = RUN_BACKEND_EMU;
+	double limit_s = launch_deadline(&rq, 0);
 	emu_result res;
 	char err[512], what[64] = "";
 	const lesson *l = o.lesson ? course_find(&c, o.lesson) : NULL;
@@ -200,17 +248,14 @@ int cmd_emulate(const cli_command *self, int argc, char **argv)
 	course_free(&c);
 	if (emu_refuses(&rq, what[0] ? what : NULL, err, sizeof err)) {
 		if (o.json) {
-			json_writer jw;
-			json_begin(&jw, stdout);
-			json_obj(&jw, NULL);
-			json_str(&jw, "error", err);
-			json_end(&jw);
-			json_finish(&jw);
+			run_result rr;
+			emu_backend_refused(&rq, err, &rr);
+			report_json(&rq, &rr, NULL);
 		}
 		fprintf(stderr, "ptxtutor: %s\n", err);
 		return 2;
 	}
-	watch w = {.force = o.force, .tty = isatty(2) && !o.json};
+	watch w = {.force = o.force, .tty = isatty(2) && !o.json, .limit_s = limit_s};
 	emu_options opt = {.progress = on_progress, .progress_ctx = &w,
 			   .deadline_s = o.timeout}; /* --timeout S: the emulator's wall-clock deadline */
 	struct sigaction sa = {.sa_handler = on_sigint}, old;
@@ -225,7 +270,7 @@ int cmd_emulate(const cli_command *self, int argc, char **argv)
 		snprintf(err, sizeof err,
 			 "this emulation would take about %.0f s of CPU time (%.3g warp instructions, from a probe of "
 			 "%lld of %lld blocks); the limit is %.0f s: use a smaller --size, or --force",
-			 w.estimate_s, (double)w.estimate_inst, res.blocks_done, res.blocks, EMULATE_LIMIT_S);
+			 w.estimate_s, (double)w.estimate_inst, res.blocks_done, res.blocks, limit_s);
 	} else if (erc == EMU_ERR_CANCELLED) {
 		fprintf(stderr, "ptxtutor: stopped by Ctrl-C after %lld of %lld blocks, %llu warp instructions, %.1f s; "
 			"the counts so far:\n", res.blocks_done, res.blocks, res.total.inst_total, res.seconds);
@@ -234,12 +279,9 @@ int cmd_emulate(const cli_command *self, int argc, char **argv)
 	}
 	if (erc) {
 		if (o.json) {
-			json_writer w;
-			json_begin(&w, stdout);
-			json_obj(&w, NULL);
-			json_str(&w, "error", err);
-			json_end(&w);
-			json_finish(&w);
+			run_result rr;
+			emu_backend_failed(&rq, erc, err, &rr);
+			report_json(&rq, &rr, NULL);
 		}
 		fprintf(stderr, "ptxtutor: %s\n", err);
 		return 2;
@@ -247,61 +289,37 @@ int cmd_emulate(const cli_command *self, int argc, char **argv)
 	char name[RUN_ENTRY];
 	cli_launch_title(&o, &rq, name, sizeof name);
 	if (o.json) {
-		json_writer w;
-		json_begin(&w, stdout);
-		json_obj(&w, NULL);
-		json_str(&w, "kernel", rq.entry);
-		json_str(&w, "ptx", rq.ptx_path);
-		json_str(&w, "dtype", dtype_name(rq.dt));
-		json_str(&w, "out", dtype_name(run_out(&rq)));
-		json_arr(&w, "size");
-		json_int(&w, NULL, rq.M);
-		json_int(&w, NULL, rq.N);
-		json_int(&w, NULL, rq.K);
-		json_end(&w);
-		json_arr(&w, "grid");
-		for (int i = 0; i < 3; i++)
-			json_int(&w, NULL, rq.grid[i]);
-		json_end(&w);
-		json_arr(&w, "block");
-		for (int i = 0; i < 3; i++)
-			json_int(&w, NULL, rq.block[i]);
-		json_end(&w);
-		json_int(&w, "smem", rq.smem);
-		json_bool(&w, "verified", res.verified == 1 && !res.races);
-		json_num(&w, "rel_error", res.rel_error);
-		json_num(&w, "tolerance", res.tol);
-		json_int(&w, "races", (long long)res.races);
-		if (res.races)
-			json_str(&w, "race", res.race_msg);
-		json_str(&w, "message", res.msg);
-		json_num(&w, "seconds", res.seconds);
-		json_int(&w, "warps", res.warps);
-		counts_json(&w, &res.total);
-		json_obj(&w, "regions");
-		for (int r = 0; r < res.nregions; r++) {
-			json_obj(&w, res.regions[r].name);
-			json_int(&w, "first_line", res.regions[r].first_line);
-			json_int(&w, "last_line", res.regions[r].last_line);
-			counts_json(&w, &res.regions[r].c);
-			json_end(&w);
-		}
-		json_end(&w);
-		json_end(&w);
-		json_finish(&w);
+		run_result rr;
+		emu_backend_result(&rq, &res, &rr);
+		report_json(&rq, &rr, &res);
 	} else {
 		char types[32];
 		dtype_pair_name(rq.dt, run_out(&rq), types, sizeof types);
 		printf("%s at %lldx%lldx%lld on the CPU (%s): %s\n", name, rq.M, rq.N, rq.K, types,
 		       res.verified == 1 && !res.races ? "VERIFIED" : "FAILED");
 		printf("  %s\n", res.msg);
-		if (res.verified >= 0)
-			printf("  rel. error %.3g (tolerance %.0e); %.2f s; grid %ux%ux%u, block %ux%ux%u, %lld warps\n",
-			       res.rel_error, res.tol, res.seconds, rq.grid[0], rq.grid[1], rq.grid[2],
+		if (res.verified >= 0) {
+			/* the figures as the run report writes them (run/fields.c) */
+			run_result rr;
+			run_report rep;
+			char f[3][48];
+			emu_backend_result(&rq, &res, &rr);
+			run_report_make(&rep, &rq, &rr, 0);
+			printf("  rel. error %s (tolerance %s); %s; grid %ux%ux%u, block %ux%ux%u, %lld warps\n",
+			       run_figure(&rep, "rel_error", f[0], sizeof f[0]), run_figure(&rep, "tolerance", f[1], sizeof f[1]),
+			       run_figure(&rep, "emu.seconds", f[2], sizeof f[2]), rq.grid[0], rq.grid[1], rq.grid[2],
 			       rq.block[0], rq.block[1], rq.block[2], res.warps);
+		}
 		if (res.races > 1)
 			printf("  %llu racing shared-memory accesses in all\n", res.races);
-		print_counts(stdout, &res.total, "  ");
+		/* the totals as the tutor and `run --emulate` aggregate them, then by kind */
+		run_result rr;
+		run_report rep;
+		emu_backend_result(&rq, &res, &rr);
+		run_report_make(&rep, &rq, &rr, 0);
+		exec_report_counts(stdout, &rep, "  ");
+		printf("  by kind:\n");
+		print_counts(stdout, &res.total, "    ");
 		for (int r = 0; r < res.nregions; r++) {
 			printf("  region @%s (lines %d-%d):\n", res.regions[r].name, res.regions[r].first_line, res.regions[r].last_line);
 			print_counts(stdout, &res.regions[r].c, "    ");

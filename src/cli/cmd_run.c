@@ -1,11 +1,10 @@
 /* cmd_run: `ptxtutor run` — one kernel (a lesson's or your own PTX) on the GPU, verified and timed. */
 #include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 
 #include "cli/bench.h"
 #include "cli/cli.h"
 #include "cli/launch_opts.h"
+#include "exec/report.h"
 #include "base/json.h"
 #include "base/util.h"
 #include "run/launch.h"
@@ -18,8 +17,9 @@ const cli_command cli_cmd_run = {
 		     "run --ptx FILE [--entry NAME] --grid X[,Y[,Z]] --block X[,Y[,Z]] --size M[,N,K] [options]"},
 	.summary = "GPU: run one kernel, verified and timed",
 	.about = "Runs one kernel on the GPU: JIT (the log is shown on errors), launch, verify against\n"
-		 "cuBLAS on fresh random inputs, time (median of repeats) beside cuBLAS. LESSON is a\n"
-		 "number (3) or an id (smem).\n" CLI_LAUNCH_EXAMPLE,
+		 "cuBLAS on fresh random inputs, time (median of repeats) beside cuBLAS. With --emulate\n"
+		 "the same request runs on the CPU emulator (its counts in the report; `emulate` adds\n"
+		 "its progress and regions). LESSON is a number (3) or an id (smem).\n" CLI_LAUNCH_EXAMPLE,
 	.opts = cli_run_opts,
 	.max_args = 1,
 	.run = cmd_run,
@@ -34,38 +34,31 @@ static int cmd_run(const cli_command *self, int argc, char **argv)
 	course c = {0};
 	if (o.lesson)
 		cli_course(&c);
-	run_request rq;
+	if (o.emulate)
+		cli_launch_emulation_size(&o, &c);
+	run_request rq; /* --emulate: the same request, for the CPU emulator backend */
 	if (cli_launch_request(&o, &c, &rq)) {
 		course_free(&c);
 		return 2;
-	}
-	if (o.emulate) {
-		course_free(&c);
-		/* every argument but --emulate, however many (a fixed array dropped the 63rd on) */
-		char **eargv = xcalloc((size_t)argc + 1, sizeof *eargv);
-		int n = 0;
-		eargv[n++] = "emulate";
-		for (int i = 1; i < argc; i++)
-			if (strcmp(argv[i], "--emulate"))
-				eargv[n++] = argv[i];
-		eargv[n] = NULL;
-		int erc = cmd_emulate(self, n, eargv);
-		free(eargv);
-		return erc;
 	}
 	run_result res;
 	char title[RUN_ENTRY], label[RUN_ENTRY + 64];
 	cli_launch_title(&o, &rq, title, sizeof title);
 	snprintf(label, sizeof label, "%s at %lldx%lldx%lld", title, rq.M, rq.N, rq.K);
-	bench_run_one(&rq, o.timeout > 0 ? o.timeout : launch_deadline(&rq), label, &res);
+	bench_run_one(&rq, o.timeout > 0 ? o.timeout : launch_deadline(&rq, 0), label, &res);
 	if (o.json) {
 		json_writer w;
 		json_begin(&w, stdout);
 		bench_json_result(&w, NULL, &rq, &res, 0);
 		json_finish(&w);
+	} else if (res.emulated && res.status != RUN_OK && res.status != RUN_WRONG) {
+		fprintf(stderr, "ptxtutor: %s\n", res.msg);
 	} else {
-		bench_print_result(stdout, &rq, &res);
+		exec_report_text(stdout, title, &rq, &res);
 	}
 	course_free(&c);
+	/* as `emulate` says it: 1 a wrong result, 2 a kernel the emulator could not run */
+	if (res.emulated && res.status != RUN_OK)
+		return res.status == RUN_WRONG ? 1 : 2;
 	return res.status == RUN_OK ? 0 : 1;
 }

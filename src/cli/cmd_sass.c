@@ -313,7 +313,7 @@ static int cmd_sass(const cli_command *self, int argc, char **argv)
 		worker w;
 		memset(&w, 0, sizeof w);
 		w.pid = -1;
-		rc = sass_jit_build(&w, path, entry, 60, &k, err, sizeof err);
+		rc = sass_jit_build(&w, path, entry, 0, &k, err, sizeof err);
 		worker_stop(&w);
 		if (rc == SASS_NO_GPU && o.by == BY_JIT) {
 			fprintf(stderr, "ptxtutor sass: --jit: %s\n", err);

@@ -238,7 +238,7 @@ static void print_text(const lesson *l, const model_result *r, int default_gpu)
 }
 
 /* On a machine with a GPU and no --gpu, the worker (as for every GPU path)
- * JITs the lesson's kernel for the live device: a jit_only request at the
+ * JITs the lesson's kernel for the live device: a RUN_KIND_JIT_ONLY request at the
  * size nearest 1024^3 the lesson accepts (registers do not depend on it), or
  * a request that only describes the device when the lesson has no kernel.
  * Returns 1 with live (the caller completes it from the table) and res, or 0
@@ -252,10 +252,13 @@ static int ask_gpu(const lesson *l, const expr_env *ov, gpu_spec *live, run_resu
 	char err[256];
 	lesson_env(l, ov, 1024, 1024, 1024, &env);
 	if (lesson_nearest_size(l, &env, near, err, sizeof err) ||
-	    launch_request_for_lesson(l, ov, near[0], near[1], near[2], &rq, err, sizeof err))
+	    launch_request_for_lesson(l, ov, near[0], near[1], near[2], &rq, err, sizeof err)) {
 		memset(&rq, 0, sizeof rq);
-	rq.jit_only = 1;
-	bench_run_one(&rq, 60, "the JIT for the register count", res);
+		rq.kind = RUN_KIND_DEVICE;
+	} else {
+		rq.kind = RUN_KIND_JIT_ONLY;
+	}
+	bench_run_one(&rq, launch_deadline(&rq, 0), "the JIT for the register count", res);
 	bench_done();
 	if (res->status == RUN_NO_GPU || res->spec.sms == 0)
 		return 0;

@@ -21,12 +21,12 @@
 #include "ui/frame.h"
 #include "ui/term.h"
 #include "base/util.h"
-#include "gpu/worker.h"
+#include "exec/worker.h"
 
 /* Deadlines: ui_app_deadline (from the model; PTXTUTOR_DEADLINE_S overrides
  * it, e.g. for tests of a hanging kernel). Offline runs: the first RUN_NO_GPU
- * makes the update code ask for the same run again with rq.emulate set, and
- * the worker child runs it on the CPU emulator (src/emu/offline.c), so neither
+ * makes the update code ask for the same run again with rq.backend = RUN_BACKEND_EMU, and
+ * the worker child runs it on the CPU emulator (src/emu/backend.c), so neither
  * kind of run can freeze the screen. */
 
 typedef struct {
@@ -169,7 +169,7 @@ static void serve_sass(ui_app *a, worker *w, int *worker_up)
 	sass_kernel k;
 	int rc = SASS_NO_GPU;
 	if (w && !a->offline && !w->busy) {
-		rc = sass_jit_build(w, p->path, ui_app_lesson(a)->entry, UI_DEADLINE_JIT, &k, err, sizeof err);
+		rc = sass_jit_build(w, p->path, ui_app_lesson(a)->entry, 0, &k, err, sizeof err);
 		*worker_up = w->pid > 0;
 		/* A kernel this GPU cannot take: ptxas for the modelled GPU still shows it
 		 * (a broken edit then says why in ptxas's words). */

@@ -102,42 +102,6 @@ int cli_launch_parse(const cli_command *self, int argc, char **argv, cli_launch 
 	return -1;
 }
 
-/* Evaluates "X[,Y[,Z]]" with M, N, K into three unsigned values. */
-static int eval_dims(const char *what, const char *s, const expr_env *env, unsigned out[3])
-{
-	char buf[256], err[128];
-	util_strlcpy(buf, s, sizeof buf);
-	out[0] = out[1] = out[2] = 1;
-	int i = 0;
-	/* Commas inside min(a,b) belong to the function, so split at depth 0. */
-	char *start = buf;
-	int depth = 0;
-	for (char *p = buf;; p++) {
-		if (*p == '(')
-			depth++;
-		else if (*p == ')')
-			depth--;
-		else if ((*p == ',' && depth == 0) || !*p) {
-			int last = !*p;
-			*p = '\0';
-			long long v;
-			if (i >= 3 || expr_eval(start, env, &v, err, sizeof err)) {
-				fprintf(stderr, "ptxtutor: --%s '%s': %s\n", what, s, i >= 3 ? "at most 3 values" : err);
-				return -1;
-			}
-			if (v < 1 || v > 0x7fffffff) {
-				fprintf(stderr, "ptxtutor: --%s '%s': %lld is out of range\n", what, s, v);
-				return -1;
-			}
-			out[i++] = (unsigned)v;
-			if (last)
-				break;
-			start = p + 1;
-		}
-	}
-	return 0;
-}
-
 /* Prints the module's entries after a one-line complaint. */
 static void list_entries(const char *path, const char *const *names, int n)
 {
@@ -213,75 +177,47 @@ void cli_launch_title(const cli_launch *o, const run_request *rq, char *buf, siz
 		demangle(rq->entry, buf, len);
 }
 
+void cli_launch_emulation_size(cli_launch *o, const course *c)
+{
+	if (o->M)
+		return;
+	const lesson *l = o->lesson ? course_find(c, o->lesson) : NULL;
+	long long e = l ? launch_emulation_size(l, &o->set) : 0;
+	o->M = o->N = o->K = e ? e : LAUNCH_EMU_DEFAULT;
+}
+
 int cli_launch_request(const cli_launch *o, const course *c, run_request *rq)
 {
 	char err[512];
-	long long M = o->M ? o->M : 1024, N = o->M ? o->N : 1024, K = o->M ? o->K : 1024;
+	long long M = o->M ? o->M : LAUNCH_DEFAULT_SIZE, N = o->M ? o->N : LAUNCH_DEFAULT_SIZE,
+		  K = o->M ? o->K : LAUNCH_DEFAULT_SIZE;
 	if (o->lesson) {
 		const lesson *l = course_find(c, o->lesson);
 		if (!l) {
 			fprintf(stderr, "ptxtutor: no lesson '%s' (see ptxtutor list)\n", o->lesson);
 			return -1;
 		}
-		if (model_check_params(l, &o->set, err, sizeof err)) {
+		if (model_check_params(l, &o->set, err, sizeof err) ||
+		    launch_request_for_lesson(l, &o->set, M, N, K, rq, err, sizeof err)) {
 			fprintf(stderr, "ptxtutor: %s\n", err);
 			return -1;
 		}
-		if (launch_request_for_lesson(l, &o->set, M, N, K, rq, err, sizeof err)) {
+	} else {
+		char entry[RUN_ENTRY];
+		if (access(o->ptx, R_OK)) {
+			fprintf(stderr, "ptxtutor: cannot read %s\n", o->ptx);
+			return -1;
+		}
+		if (resolve_entry(o, entry, sizeof entry))
+			return -1;
+		launch_ptx p = {.ptx = o->ptx, .entry = entry, .grid = o->grid, .block = o->block, .smem = o->smem,
+				.cluster = o->cluster, .args = o->args, .dtype = o->dtype, .out = o->out,
+				.M = M, .N = N, .K = K};
+		if (launch_request_for_ptx(&p, rq, err, sizeof err)) {
 			fprintf(stderr, "ptxtutor: %s\n", err);
 			return -1;
 		}
-		return 0;
 	}
-	expr_env env = {0};
-	expr_set(&env, "M", M);
-	expr_set(&env, "N", N);
-	expr_set(&env, "K", K);
-	memset(rq, 0, sizeof *rq);
-	util_strlcpy(rq->ptx_path, o->ptx, sizeof rq->ptx_path);
-	if (access(rq->ptx_path, R_OK)) {
-		fprintf(stderr, "ptxtutor: cannot read %s\n", o->ptx);
-		return -1;
-	}
-	if (resolve_entry(o, rq->entry, sizeof rq->entry))
-		return -1;
-	rq->persistent = !strcmp(o->grid, "persistent");
-	if ((!rq->persistent && eval_dims("grid", o->grid, &env, rq->grid)) || eval_dims("block", o->block, &env, rq->block))
-		return -1;
-	if (o->smem) {
-		unsigned s[3];
-		if (eval_dims("smem", o->smem, &env, s))
-			return -1;
-		rq->smem = s[0];
-	}
-	rq->dt = rq->out = DTYPE_F32;
-	if (o->dtype && dtype_parse(o->dtype, &rq->dt)) {
-		fprintf(stderr, "ptxtutor: --dtype is %s, not '%s'\n", dtype_names(), o->dtype);
-		return -1;
-	}
-	if (o->out && dtype_parse(o->out, &rq->out)) {
-		fprintf(stderr, "ptxtutor: --out is %s, not '%s'\n", dtype_names(), o->out);
-		return -1;
-	}
-	if (dtype_pair_check(rq->dt, rq->out, err, sizeof err)) {
-		fprintf(stderr, "ptxtutor: --out: %s\n", err);
-		return -1;
-	}
-	if (o->cluster && eval_dims("cluster", o->cluster, &env, rq->cluster))
-		return -1;
-	if (run_check_cluster(rq, err, sizeof err)) {
-		fprintf(stderr, "ptxtutor: --cluster: %s\n", err);
-		return -1;
-	}
-	if (argspec_parse(o->args ? o->args : "A B C M N K", &env, &rq->args, err, sizeof err)) {
-		fprintf(stderr, "ptxtutor: --args: %s\n", err);
-		return -1;
-	}
-	rq->M = M;
-	rq->N = N;
-	rq->K = K;
-	rq->verify = 1;
-	rq->time = 1;
-	rq->min_seconds = 0.5;
+	rq->backend = o->emulate ? RUN_BACKEND_EMU : RUN_BACKEND_GPU;
 	return 0;
 }

@@ -14,7 +14,7 @@ typedef struct {
 	const char *ptx, *entry;
 	const char *grid, *block;     /* "X[,Y[,Z]]", expressions over M N K */
 	const char *smem;             /* expression, bytes */
-	const char *args;             /* parameter spec, see run/argspec.h */
+	const char *args;             /* parameter spec, see course/argspec.h */
 	const char *dtype;            /* A and B: f32 | f16 | bf16 */
 	const char *out;              /* C: f32 | f16 | bf16 (default f32) */
 	const char *cluster;          /* "X[,Y[,Z]]" blocks per cluster (default 1) */
@@ -46,12 +46,17 @@ extern const cli_opt cli_run_opts[], cli_emulate_opts[];
  * positional. Returns -1 to go on, else the exit status (0 after --help, 2
  * after saying why). */
 int cli_launch_parse(const cli_command *self, int argc, char **argv, cli_launch *o);
-/* Builds the request. With --ptx, the entry is the one the module has when
+/* Builds the request (run/launch.c's builders), for the emulator backend
+ * with --emulate. With --ptx, the entry is the one the module has when
  * --entry is left out, or the one --entry names: mangled exactly, or its
  * demangled name (with or without template arguments) when that is unique;
  * a name that is none of them is refused with the entries listed.
  * Returns 0, or -1 after printing why. */
 int cli_launch_request(const cli_launch *o, const course *c, run_request *rq);
+
+/* Without --size, the size an emulation runs at: the lesson's
+ * (launch_emulation_size), else LAUNCH_EMU_DEFAULT cubed. */
+void cli_launch_emulation_size(cli_launch *o, const course *c);
 
 /* The name to show for a request: the lesson, or the entry demangled. */
 void cli_launch_title(const cli_launch *o, const run_request *rq, char *buf, size_t len);

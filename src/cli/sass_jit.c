@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "base/util.h"
+#include "run/launch.h"
 
 int sass_jit_build(worker *w, const char *ptx_path, const char *entry, double deadline_s, sass_kernel *k,
 		   char *err, size_t errlen)
@@ -27,9 +28,11 @@ int sass_jit_build(worker *w, const char *ptx_path, const char *entry, double de
 	memset(&rq, 0, sizeof rq);
 	util_strlcpy(rq.ptx_path, j.ptx, sizeof rq.ptx_path);
 	util_strlcpy(rq.entry, entry, sizeof rq.entry);
+	rq.backend = RUN_BACKEND_CUBIN;
 	util_strlcpy(rq.cubin_path, j.cubin, sizeof rq.cubin_path);
-	rq.jit_only = 1;
 	static run_result res;
+	if (deadline_s <= 0)
+		deadline_s = launch_deadline(&rq, 0);
 	if (worker_submit(w, &rq, deadline_s) < 0) {
 		sass_job_end(&j);
 		snprintf(err, errlen, "cannot send the JIT request to the GPU worker");

@@ -12,8 +12,8 @@
 #include "course/ptx.h"
 #include "base/lines.h"
 #include "base/util.h"
+#include "course/argspec.h"
 #include "course/cond.h"
-#include "run/argspec.h"
 
 /* Parsing state: the file name and line for messages, and the message buffer. */
 typedef struct {
@@ -260,7 +260,7 @@ static const fm_key fm_keys[] = {
 	{.key = "grid", .parse = fm_grid,
 	 .help = "absent: one block per `tile`; `persistent`: as many blocks as fit on the GPU at once "
 		 "(SMs × blocks per SM, the runner asks the driver; with clusters no more than the fewest rounds "
-		 "of tiles need, src/run/grid.c), in a 1-D grid, and the kernel loops over tiles `ctaid`, "
+		 "of tiles need, src/model/grid.c), in a 1-D grid, and the kernel loops over tiles `ctaid`, "
 		 "`ctaid + grid`, …"},
 	{.key = "cluster", .parse = fm_cluster, .dflt = "1 1 1",
 	 .help = "blocks per thread-block cluster, `X [Y [Z]]` (default `1 1 1`, at most 8 in all; sm_90); the "

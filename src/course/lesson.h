@@ -61,7 +61,7 @@ typedef struct {
 	char block[3][LESSON_EXPR];   /* threads per block, expressions ("1" when absent) */
 	char tile[2][LESSON_EXPR];    /* BM BN */
 	char smem[LESSON_EXPR];       /* dynamic shared memory bytes */
-	char args[LESSON_ARGS];       /* the kernel's parameters (run/argspec.h), default "A B C M N K" */
+	char args[LESSON_ARGS];       /* the kernel's parameters (course/argspec.h), default "A B C M N K" */
 	int persistent;               /* grid: persistent (the runner sizes the grid to the GPU) */
 	char multiple[3][LESSON_EXPR];/* M N K must be multiples of these */
 	char model[32];

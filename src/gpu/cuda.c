@@ -58,6 +58,10 @@ static const struct {
 	ENTRY(GetErrorString, "cuGetErrorString"),
 	OPTIONAL(LaunchKernelEx, "cuLaunchKernelEx"),
 	OPTIONAL(OccupancyMaxActiveClusters, "cuOccupancyMaxActiveClusters"),
+	OPTIONAL(LinkCreate, "cuLinkCreate"),
+	OPTIONAL(LinkAddData, "cuLinkAddData"),
+	OPTIONAL(LinkComplete, "cuLinkComplete"),
+	OPTIONAL(LinkDestroy, "cuLinkDestroy"),
 };
 
 static const struct {

@@ -16,6 +16,7 @@ typedef struct CUfunc_st *CUfunction;
 typedef struct CUstream_st *CUstream;
 typedef struct CUevent_st *CUevent;
 typedef struct cublasContext *cublasHandle_t;
+typedef struct CUlinkState_st *CUlinkState;
 
 enum {
 	CUDA_SUCCESS = 0,
@@ -161,6 +162,13 @@ typedef struct {
 					 const unsigned long long *dims, const unsigned long long *strides,
 					 const unsigned *box, const unsigned *elem_strides, int interleave, int swizzle,
 					 int l2_promotion, int oob_fill);
+	/* The JIT as a linker, for the SASS view (gpu/jitcubin.c); NULL when the
+	 * driver lacks them: only the SASS view is then refused. */
+	CUresult (*LinkCreate)(unsigned n, int *opts, void **vals, CUlinkState *st);
+	CUresult (*LinkAddData)(CUlinkState st, int type, void *data, size_t size, const char *name, unsigned n,
+				int *opts, void **vals);
+	CUresult (*LinkComplete)(CUlinkState st, void **cubin, size_t *size);
+	CUresult (*LinkDestroy)(CUlinkState st);
 	CUresult (*GetErrorName)(CUresult r, const char **s);
 	CUresult (*GetErrorString)(CUresult r, const char **s);
 

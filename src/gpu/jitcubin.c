@@ -1,7 +1,6 @@
-/* jitcubin: the driver's JIT as a compiler for the SASS view — PTX linked with CU_JIT_GENERATE_LINE_INFO into a cubin file that nvdisasm then reads; its own few entry points, so gpu/cuda.c's table stays the runner's. */
+/* jitcubin: the driver's JIT as a compiler for the SASS view — PTX linked with CU_JIT_GENERATE_LINE_INFO into a cubin file that nvdisasm then reads; the cuLink* entry points come from gpu/cuda.c's one table (optional there). */
 #include "gpu/jitcubin.h"
 
-#include <dlfcn.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,45 +10,8 @@
 #include "base/util.h"
 #include "gpu/cuda.h"
 
-typedef struct CUlinkState_st *CUlinkState;
-
 /* cuda.h's values (CUjit_option, CUjitInputType), checked against the driver API docs. */
 enum { JIT_GENERATE_LINE_INFO = 13, JIT_INPUT_PTX = 1 };
-
-typedef struct {
-	CUresult (*create)(unsigned n, int *opts, void **vals, CUlinkState *st);
-	CUresult (*add_data)(CUlinkState st, int type, void *data, size_t size, const char *name, unsigned n,
-			     int *opts, void **vals);
-	CUresult (*complete)(CUlinkState st, void **cubin, size_t *size);
-	CUresult (*destroy)(CUlinkState st);
-} link_api;
-
-typedef CUresult (*get_proc_v2)(const char *sym, void **fn, int ver, unsigned long long flags, int *status);
-typedef CUresult (*get_proc_v1)(const char *sym, void **fn, int ver, unsigned long long flags);
-
-/* Through cuGetProcAddress as gpu/cuda.c does (cuLinkCreate is cuLinkCreate_v2
- * since CUDA 6.5; the ABI of 12.0 gets the right one). Returns 0 or -1. */
-static int load_link(link_api *l)
-{
-	static const char *const syms[] = {"cuLinkCreate", "cuLinkAddData", "cuLinkComplete", "cuLinkDestroy"};
-	void *h = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
-	if (!h)
-		return -1;
-	get_proc_v2 gp2 = (get_proc_v2)dlsym(h, "cuGetProcAddress_v2");
-	get_proc_v1 gp1 = (get_proc_v1)dlsym(h, "cuGetProcAddress");
-	void *fns[4] = {0};
-	for (int i = 0; i < 4; i++) {
-		int status = 0;
-		CUresult r = gp2 ? gp2(syms[i], &fns[i], 12000, 0, &status) : gp1 ? gp1(syms[i], &fns[i], 12000, 0) : 1;
-		if (r != CUDA_SUCCESS || !fns[i])
-			return -1;
-	}
-	memcpy(&l->create, &fns[0], sizeof fns[0]);
-	memcpy(&l->add_data, &fns[1], sizeof fns[1]);
-	memcpy(&l->complete, &fns[2], sizeof fns[2]);
-	memcpy(&l->destroy, &fns[3], sizeof fns[3]);
-	return 0;
-}
 
 /* "driver JIT 580.159.04": the kernel module's version as nvidia-smi shows
  * it; else the driver API's CUDA version. */
@@ -86,8 +48,7 @@ void jitcubin_run(const run_request *rq, run_result *res)
 	api->DeviceGetName(res->gpu, sizeof res->gpu, api->dev);
 	api->DeviceGetAttribute(&res->cc_major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, api->dev);
 	api->DeviceGetAttribute(&res->cc_minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, api->dev);
-	link_api l;
-	if (load_link(&l) < 0) {
+	if (!api->LinkCreate || !api->LinkAddData || !api->LinkComplete || !api->LinkDestroy) {
 		res->status = RUN_NO_GPU;
 		util_strlcpy(res->msg, "the NVIDIA driver lacks cuLinkCreate", sizeof res->msg);
 		return;
@@ -119,11 +80,11 @@ void jitcubin_run(const run_request *rq, run_result *res)
 	CUlinkState st = NULL;
 	void *cubin = NULL;
 	size_t size = 0;
-	CUresult r = l.create((unsigned)ARRAY_LEN(opts), opts, vals, &st);
+	CUresult r = api->LinkCreate((unsigned)ARRAY_LEN(opts), opts, vals, &st);
 	if (r == CUDA_SUCCESS)
-		r = l.add_data(st, JIT_INPUT_PTX, ptx, len + 1, rq->ptx_path, 0, NULL, NULL);
+		r = api->LinkAddData(st, JIT_INPUT_PTX, ptx, len + 1, rq->ptx_path, 0, NULL, NULL);
 	if (r == CUDA_SUCCESS)
-		r = l.complete(st, &cubin, &size);
+		r = api->LinkComplete(st, &cubin, &size);
 	free(ptx);
 	driver_name(api, res->msg, sizeof res->msg);
 	if (r != CUDA_SUCCESS) {
@@ -144,5 +105,5 @@ void jitcubin_run(const run_request *rq, run_result *res)
 		util_strlcpy(res->log, info, sizeof res->log);
 	}
 	if (st)
-		l.destroy(st);
+		api->LinkDestroy(st);
 }

@@ -10,7 +10,7 @@
 #include "base/rng.h"
 #include "base/util.h"
 #include "gpu/cuda.h"
-#include "run/grid.h"
+#include "model/grid.h"
 #include "run/verify.h"
 
 /* ---- the run ---- */
@@ -172,7 +172,7 @@ static CUresult launch(run_state *s, const run_request *rq, const run_result *re
 	return s->cu->LaunchKernelEx(&cfg, s->fn, s->pp, NULL);
 }
 
-/* A persistent kernel's 1-D grid, sized by run_grid_persistent (run/grid.h,
+/* A persistent kernel's 1-D grid, sized by grid_persistent (model/grid.h,
  * the rule the model uses too) from what the driver says fits: blocks per SM
  * times SMs, or with clusters cuOccupancyMaxActiveClusters (a cluster's
  * blocks must fit on the SMs of one GPC at once, which blocks per SM times
@@ -203,9 +203,9 @@ static int persistent_grid(run_state *s, const run_request *rq, run_result *res)
 		}
 		fit = clusters;
 	}
-	run_grid grid;
+	grid_shape grid;
 	/* No block fits (fit 0, no clusters): one block, and the launch says why. */
-	res->grid[0] = run_grid_persistent(tiles, (long long)cs, fit, &grid) ? 1 : (unsigned)grid.blocks;
+	res->grid[0] = grid_persistent(tiles, (long long)cs, fit, &grid) ? 1 : (unsigned)grid.blocks;
 	res->grid[1] = res->grid[2] = 1;
 	return 0;
 }
@@ -432,7 +432,7 @@ void runner_run(const run_request *rq, run_result *res)
 	cu->DeviceGetAttribute(&res->cc_major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, cu->dev);
 	cu->DeviceGetAttribute(&res->cc_minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, cu->dev);
 	cuda_device_spec(&res->spec);
-	if (!rq->ptx_path[0]) {
+	if (rq->kind == RUN_KIND_DEVICE) {
 		res->status = RUN_OK;
 		snprintf(res->msg, sizeof res->msg, "%s, sm_%d%d, %d SMs", res->gpu, res->cc_major, res->cc_minor,
 			 res->spec.sms);
@@ -445,7 +445,7 @@ void runner_run(const run_request *rq, run_result *res)
 	}
 	if (check_types_and_cluster(&s, rq, res) || load_module(&s, rq, res))
 		goto out;
-	if (rq->jit_only) {
+	if (rq->kind == RUN_KIND_JIT_ONLY) {
 		res->status = RUN_OK;
 		snprintf(res->msg, sizeof res->msg, "the JIT accepted it: %d registers, %d B static shared, %d blocks/SM",
 			 res->regs, res->smem_static, res->blocks_per_sm);

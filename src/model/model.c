@@ -14,7 +14,7 @@
 #include "base/util.h"
 #include "model/measured.h"
 #include "model/model_lessons.h"
-#include "run/grid.h"
+#include "model/grid.h"
 
 /* ---- Static shared memory declared in the PTX ---------------------------- */
 
@@ -196,7 +196,7 @@ static void can_run(model_result *r)
 	}
 }
 
-/* The grid launched, by the runner's rule (run/grid.h) with the
+/* The grid launched, by the runner's rule (model/grid.h) with the
  * occupancy's fit: a persistent grid as many blocks or clusters as fit,
  * trimmed to the fewest rounds with clusters; otherwise one block per tile
  * in rounds of what fits at once. */
@@ -207,8 +207,8 @@ static void launched_grid(model_result *r, long long at_once)
 	if (!r->runs || at_once < 1)
 		return;
 	if (r->persistent) {
-		run_grid grid;
-		if (run_grid_persistent(r->blocks, cs, cs > 1 ? at_once / cs : at_once, &grid) == 0) {
+		grid_shape grid;
+		if (grid_persistent(r->blocks, cs, cs > 1 ? at_once / cs : at_once, &grid) == 0) {
 			r->launch_blocks = grid.blocks;
 			r->launch_clusters = grid.clusters;
 			r->launch_rounds = grid.rounds;

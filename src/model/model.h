@@ -77,7 +77,7 @@ typedef struct {
 	int needs_sm, needs_arch_specific; /* the lesson's needs: (0: none) */
 	int persistent;            /* grid: persistent */
 	char why_not[192];         /* when runs is 0, a clause completing "cannot run here: ..."; "" otherwise */
-	/* The grid launched (run/grid.h, the runner's rule; 0 when it cannot
+	/* The grid launched (model/grid.h, the runner's rule; 0 when it cannot
 	 * run): blocks, clusters of `cluster` blocks, whole rounds of tiles. */
 	int cluster;               /* blocks per cluster: param CM, else the lesson's cluster: */
 	long long launch_blocks, launch_clusters, launch_rounds;

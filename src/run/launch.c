@@ -1,4 +1,4 @@
-/* launch: a run request for a lesson (its launch shape, parameter list and size rule applied), and how long a run may take. */
+/* launch: the one builder of run requests (a lesson, or a PTX file with its own shape) and the one deadline policy. */
 #include "run/launch.h"
 
 #include <stdio.h>
@@ -6,6 +6,18 @@
 
 #include "base/util.h"
 #include "model/model.h"
+
+/* What every request starts with, whichever builder: the size, checked
+ * against cuBLAS, timed within half a second of repeats per kernel. */
+static void defaults(run_request *rq, long long M, long long N, long long K)
+{
+	rq->M = M;
+	rq->N = N;
+	rq->K = K;
+	rq->verify = 1;
+	rq->time = 1;
+	rq->min_seconds = 0.5;
+}
 
 /* The lesson's declared parameter of that name, or NULL. */
 static const lesson_param *param(const lesson *l, const char *name)
@@ -59,12 +71,7 @@ int launch_request_for_lesson(const lesson *l, const expr_env *overrides, long l
 	memcpy(rq->cluster, ln.cluster, sizeof rq->cluster);
 	memcpy(rq->block, ln.block, sizeof rq->block);
 	rq->smem = ln.smem;
-	rq->M = M;
-	rq->N = N;
-	rq->K = K;
-	rq->verify = 1;
-	rq->time = 1;
-	rq->min_seconds = 0.5;
+	defaults(rq, M, N, K);
 	/* a size whose grid is not whole clusters: said here, in one line, before any GPU work */
 	if (run_check_cluster(rq, msg, sizeof msg)) {
 		snprintf(err, (size_t)errlen, "%s: at %lldx%lldx%lld %s", l->path, M, N, K, msg);
@@ -88,8 +95,117 @@ long long launch_emulation_size(const lesson *l, const expr_env *overrides)
 	return 0;
 }
 
-double launch_deadline(const run_request *rq)
+/* Evaluates "X[,Y[,Z]]" with M, N, K into three values, 1 where left out. */
+static int eval_dims(const char *what, const char *s, const expr_env *env, unsigned out[3], char *err, int errlen)
 {
-	double flop = 2.0 * (double)rq->M * (double)rq->N * (double)rq->K;
-	return 30.0 + flop / 5e9;
+	char buf[256], why[128];
+	util_strlcpy(buf, s, sizeof buf);
+	out[0] = out[1] = out[2] = 1;
+	int i = 0;
+	/* Commas inside min(a,b) belong to the function, so split at depth 0. */
+	char *start = buf;
+	int depth = 0;
+	for (char *p = buf;; p++) {
+		if (*p == '(')
+			depth++;
+		else if (*p == ')')
+			depth--;
+		else if ((*p == ',' && depth == 0) || !*p) {
+			int last = !*p;
+			*p = '\0';
+			long long v;
+			if (i >= 3 || expr_eval(start, env, &v, why, sizeof why)) {
+				snprintf(err, (size_t)errlen, "--%s '%s': %s", what, s, i >= 3 ? "at most 3 values" : why);
+				return -1;
+			}
+			if (v < 1 || v > 0x7fffffff) {
+				snprintf(err, (size_t)errlen, "--%s '%s': %lld is out of range", what, s, v);
+				return -1;
+			}
+			out[i++] = (unsigned)v;
+			if (last)
+				break;
+			start = p + 1;
+		}
+	}
+	return 0;
+}
+
+/* The types of a request of one's own: f32 unless named, a pair that exists. */
+static int ptx_types(const launch_ptx *p, run_request *rq, char *err, int errlen)
+{
+	char why[256];
+	rq->dt = rq->out = DTYPE_F32;
+	if (p->dtype && dtype_parse(p->dtype, &rq->dt)) {
+		snprintf(err, (size_t)errlen, "--dtype is %s, not '%s'", dtype_names(), p->dtype);
+		return -1;
+	}
+	if (p->out && dtype_parse(p->out, &rq->out)) {
+		snprintf(err, (size_t)errlen, "--out is %s, not '%s'", dtype_names(), p->out);
+		return -1;
+	}
+	if (dtype_pair_check(rq->dt, rq->out, why, sizeof why)) {
+		snprintf(err, (size_t)errlen, "--out: %s", why);
+		return -1;
+	}
+	return 0;
+}
+
+int launch_request_for_ptx(const launch_ptx *p, run_request *rq, char *err, int errlen)
+{
+	char why[256];
+	expr_env env = {0};
+	expr_set(&env, "M", p->M);
+	expr_set(&env, "N", p->N);
+	expr_set(&env, "K", p->K);
+	memset(rq, 0, sizeof *rq);
+	util_strlcpy(rq->ptx_path, p->ptx, sizeof rq->ptx_path);
+	util_strlcpy(rq->entry, p->entry, sizeof rq->entry);
+	rq->persistent = !strcmp(p->grid, "persistent");
+	if ((!rq->persistent && eval_dims("grid", p->grid, &env, rq->grid, err, errlen)) ||
+	    eval_dims("block", p->block, &env, rq->block, err, errlen))
+		return -1;
+	if (p->smem) {
+		unsigned s[3];
+		if (eval_dims("smem", p->smem, &env, s, err, errlen))
+			return -1;
+		rq->smem = s[0];
+	}
+	if (ptx_types(p, rq, err, errlen))
+		return -1;
+	if (p->cluster && eval_dims("cluster", p->cluster, &env, rq->cluster, err, errlen))
+		return -1;
+	if (run_check_cluster(rq, why, sizeof why)) {
+		snprintf(err, (size_t)errlen, "--cluster: %s", why);
+		return -1;
+	}
+	if (argspec_parse(p->args ? p->args : "A B C M N K", &env, &rq->args, why, sizeof why)) {
+		snprintf(err, (size_t)errlen, "--args: %s", why);
+		return -1;
+	}
+	defaults(rq, p->M, p->N, p->K);
+	return 0;
+}
+
+/* The deadline policy's constants (see launch.h). */
+#define DEADLINE_FLOOR_S 30.0      /* a GPU run: the JIT, a check, warm-ups and cuBLAS besides our launches */
+#define DEADLINE_PREDICTED_X 100.0 /* the model's time is a roofline bound: a launch may take many times it */
+#define DEADLINE_SLOW_FLOPS 5e9    /* the slowest kernel we expect, without a prediction */
+#define DEADLINE_JIT_S 60.0        /* a check or a SASS build: the JIT only */
+#define DEADLINE_EMU_S 120.0       /* an emulation on one core, at the tutor's sizes */
+
+double launch_deadline(const run_request *rq, double predicted_ms)
+{
+	double s;
+	if (rq->backend == RUN_BACKEND_EMU)
+		s = DEADLINE_EMU_S;
+	else if (rq->backend == RUN_BACKEND_CUBIN || rq->kind == RUN_KIND_JIT_ONLY)
+		s = DEADLINE_JIT_S;
+	else {
+		double flop = 2.0 * (double)rq->M * (double)rq->N * (double)rq->K;
+		double by_model = predicted_ms > 0 ? DEADLINE_PREDICTED_X * predicted_ms / 1e3 : 0;
+		double by_rate = flop / DEADLINE_SLOW_FLOPS;
+		s = DEADLINE_FLOOR_S + (by_model > by_rate ? by_model : by_rate);
+	}
+	return s < LAUNCH_DEADLINE_MAX_S ? s : LAUNCH_DEADLINE_MAX_S;
 }

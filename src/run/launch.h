@@ -1,4 +1,4 @@
-/* launch: a run request for a lesson (its launch shape, parameter list and size rule applied), and how long a run may take. */
+/* launch: the one builder of run requests — for a lesson (its launch shape, parameter list and size rule applied) or for a PTX file with its own shape — and the one deadline policy. */
 #ifndef PTXTUTOR_LAUNCH_H
 #define PTXTUTOR_LAUNCH_H
 
@@ -11,6 +11,9 @@
  * at run time (not in the lesson's `runtime:`): such a what-if changes the
  * model only, and err says "model-only what-if: the kernel is built for X=V". */
 int launch_model_only(const lesson *l, const expr_env *overrides, char *err, int errlen);
+
+/* The size a run gets when none is given (`run`, `bench`). */
+#define LAUNCH_DEFAULT_SIZE 1024
 
 /* Fills a request to run lesson l at size M, N, K with parameter overrides
  * (may be NULL): verified and timed. Returns 0, or -1 with one line in err
@@ -25,10 +28,34 @@ int launch_request_for_lesson(const lesson *l, const expr_env *overrides, long l
  * A what-if that cannot run at all gets the first size, so that the request
  * that follows says why. */
 #define LAUNCH_EMU_SIZES {128, 256, 512}
+/* A kernel of one's own emulated without --size: this size cubed. */
+#define LAUNCH_EMU_DEFAULT 128
 long long launch_emulation_size(const lesson *l, const expr_env *overrides);
 
-/* A deadline in seconds for a run of this size: generous, so only a hung
- * kernel meets it (it assumes at least 5 GFLOP/s). */
-double launch_deadline(const run_request *rq);
+/* A kernel of one's own (`run --ptx`, `emulate --ptx`): the launch shape
+ * as text, each of grid, block, smem and cluster "X[,Y[,Z]]" expressions over
+ * M N K ("persistent" for the grid), the parameter spec (NULL: "A B C M N K"),
+ * the types by name (NULL: f32). The entry is already resolved. */
+typedef struct {
+	const char *ptx, *entry;
+	const char *grid, *block, *smem, *cluster;
+	const char *args, *dtype, *out;
+	long long M, N, K;
+} launch_ptx;
+
+/* Fills a request for a kernel of one's own: verified and timed, as a
+ * lesson's. Returns 0, or -1 with one line in err naming the option at
+ * fault ("--grid '...': ..."). */
+int launch_request_for_ptx(const launch_ptx *p, run_request *rq, char *err, int errlen);
+
+/* The deadline policy, the one place that says how long a run may take
+ * before the worker kills it, in seconds. predicted_ms is the model's time
+ * for the kernel (0: unknown). A GPU run gets a floor plus the larger of a
+ * generous multiple of the prediction and the time at a slow 5 GFLOP/s, so
+ * only a hung kernel meets it; a JIT (check, SASS) and an emulation get fixed
+ * budgets; nothing gets more than LAUNCH_DEADLINE_MAX_S. `emulate` refuses
+ * (without --force) an emulation its probe estimates past the deadline. */
+#define LAUNCH_DEADLINE_MAX_S 3600.0
+double launch_deadline(const run_request *rq, double predicted_ms);
 
 #endif

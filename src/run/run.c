@@ -3,6 +3,10 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/util.h"
 
 const char *run_status_name(run_status s)
 {
@@ -17,8 +21,36 @@ const char *run_status_name(run_status s)
 		[RUN_CANCELLED] = "cancelled",
 		[RUN_BAD_REQUEST] = "bad request",
 		[RUN_UNSUPPORTED] = "GPU too old",
+		[RUN_EMU_REFUSED] = "the emulator cannot run it",
 	};
 	return (unsigned)s < sizeof names / sizeof names[0] ? names[s] : "?";
+}
+
+void run_error_set(run_error *e, const char *text)
+{
+	memset(e, 0, sizeof *e);
+	/* PATH:LINE: — a path has no ": " in it, a line number is digits only */
+	const char *colon = strchr(text, ':');
+	char *end = NULL;
+	long line = colon && colon > text ? strtol(colon + 1, &end, 10) : 0;
+	if (colon && end && end > colon + 1 && *end == ':' && line > 0 && line < (1L << 30) &&
+	    (size_t)(colon - text) < sizeof e->path) {
+		memcpy(e->path, text, (size_t)(colon - text));
+		e->line = (int)line;
+		text = end + 1;
+		while (*text == ' ')
+			text++;
+	}
+	util_strlcpy(e->msg, text, sizeof e->msg);
+}
+
+void run_error_format(const run_error *e, char *buf, size_t len)
+{
+	const char *base = strrchr(e->path, '/');
+	if (e->line > 0)
+		snprintf(buf, len, "%s:%d: %s", base ? base + 1 : e->path, e->line, e->msg);
+	else
+		util_strlcpy(buf, e->msg, len);
 }
 
 /* The tolerance is a bound on ||C - ref|| / ||ref|| that a right kernel

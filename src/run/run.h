@@ -4,7 +4,7 @@
 
 #include "course/lesson.h"
 #include "model/devices.h"
-#include "run/argspec.h"
+#include "course/argspec.h"
 
 #define RUN_PATH 512
 #define RUN_LOG 8192
@@ -12,9 +12,23 @@
  * kernels run to 70-200 characters; a longer one is refused, never cut. */
 #define RUN_ENTRY 512
 
-/* One run. A request with an empty ptx_path only describes the device: the
- * result's spec is filled from the driver and nothing is launched.
- * A plain-old-data struct so the worker can send it whole over a pipe. */
+/* Which backend carries a request out (src/exec/backend.c's table has a
+ * row for each). The zero value is the GPU, so a zeroed request is a GPU run. */
+typedef enum {
+	RUN_BACKEND_GPU,          /* the runner: JIT, launch, verify, time (src/gpu/runner.c) */
+	RUN_BACKEND_EMU,          /* the CPU emulator (src/emu/backend.c); never needs a GPU */
+	RUN_BACKEND_CUBIN,        /* the driver's JIT to a cubin file for the SASS view (src/gpu/jitcubin.c) */
+	RUN_BACKEND_COUNT
+} run_backend;
+
+/* How far a GPU run goes. The zero value is a whole run. */
+typedef enum {
+	RUN_KIND_RUN,             /* JIT, launch, verify and time as the request asks */
+	RUN_KIND_JIT_ONLY,        /* stop after the JIT: registers and the log, no launch */
+	RUN_KIND_DEVICE,          /* only describe the device: the result's spec from the driver, no PTX */
+} run_kind;
+
+/* One run. A plain-old-data struct so the worker can send it whole over a pipe. */
 typedef struct {
 	char ptx_path[RUN_PATH];
 	char entry[RUN_ENTRY];
@@ -23,15 +37,15 @@ typedef struct {
 	unsigned grid[3], block[3];
 	unsigned smem;            /* dynamic shared memory bytes */
 	long long M, N, K;
-	/* The kernel's parameter list, in order, parsed (run/argspec.h): the
+	/* The kernel's parameter list, in order, parsed (course/argspec.h): the
 	 * buffers A B C, the sizes M N K, typed literals, tensor maps with their
 	 * boxes evaluated. Empty (n == 0) means "A B C M N K". */
 	argspec args;
 	int verify;               /* compare with cuBLAS */
 	int time;                 /* time ours and cuBLAS (median of repeats) */
 	double min_seconds;       /* timing budget per kernel; repeats adapt to it */
-	int emulate;              /* the worker runs it on the CPU emulator (src/emu/offline.c) */
-	int jit_only;             /* stop after the JIT: registers and the log, no launch */
+	run_backend backend;      /* who runs it: GPU, CPU emulator or JIT-to-cubin */
+	run_kind kind;            /* a whole run, the JIT only, or the device only */
 	/* A persistent kernel loops over its tiles: launch only as many blocks as
 	 * fit on the GPU at once (SMs x blocks per SM, at most grid's product),
 	 * in a 1-D grid. */
@@ -40,9 +54,9 @@ typedef struct {
 	 * The grid must be a multiple of it (run_check_cluster); a persistent
 	 * grid is sized in whole clusters. */
 	unsigned cluster[3];
-	/* Not empty: link the PTX with the driver's JIT, with line information,
-	 * and write the cubin here (the SASS view; src/gpu/jitcubin.c). Nothing
-	 * is launched; the result's msg names the driver, log has the JIT's -v lines. */
+	/* RUN_BACKEND_CUBIN: link the PTX with the driver's JIT, with line
+	 * information, and write the cubin here (the SASS view; src/gpu/jitcubin.c).
+	 * Nothing is launched; the result's msg names the driver, log has the JIT's -v lines. */
 	char cubin_path[RUN_PATH];
 } run_request;
 
@@ -71,7 +85,16 @@ typedef enum {
 	RUN_CANCELLED,            /* cancelled by the user (set by the worker) */
 	RUN_BAD_REQUEST,          /* bad args spec, size ... */
 	RUN_UNSUPPORTED,          /* the kernel's .target is newer than the GPU */
+	RUN_EMU_REFUSED,          /* the CPU emulator lacks what the kernel uses (bf16, clusters, TMA ...) */
 } run_status;
+
+/* Where a run went wrong, as data: the file, the line in it (0: none) and the
+ * message without them, so no one parses "file:line: msg" back. */
+typedef struct {
+	char path[RUN_PATH];      /* "" when the problem is not in a file */
+	int line;
+	char msg[256];
+} run_error;
 
 typedef struct {
 	run_status status;
@@ -91,9 +114,17 @@ typedef struct {
 	int emulated;             /* 1: ran on the CPU emulator; emu holds its counts */
 	run_emu_counts emu;
 	unsigned grid[3];         /* the grid launched (a persistent kernel's is sized here) */
+	run_error where;          /* the emulator's located problem (parse error, fault); empty otherwise */
 } run_result;
 
 const char *run_status_name(run_status s);
+
+/* Splits "PATH:LINE: message" (the emulator's and the lexer's form) into e;
+ * a text without a path and line goes whole into e->msg. */
+void run_error_set(run_error *e, const char *text);
+/* e as one line for a narrow pane: "01_naive.ptx:83: message" (the file
+ * without its folder), or the message alone when it has no line. */
+void run_error_format(const run_error *e, char *buf, size_t len);
 
 /* Relative tolerance of a check, ||C - ref|| / ||ref||, for inputs of type
  * `in` and an output of type `out` (run.c says how each is derived). */

@@ -5,7 +5,7 @@
 #include <stddef.h>
 
 #include "course/dtype.h"
-#include "run/argspec.h"
+#include "course/argspec.h"
 
 /* What C held before the launch:
  *  - no beta: in the spec: every element NaN (VERIFY_POISON), so an element

@@ -9,7 +9,7 @@
 
 #include "base/util.h"
 #include "ui/app_internal.h"
-#include "emu/emu.h"
+#include "exec/backend.h"
 #include "ui/pane_text.h"
 
 void app_say(ui_app *a, int bad, const char *fmt, ...)
@@ -48,25 +48,23 @@ static void load_example(ui_ptx *p, const lesson *l)
 	}
 }
 
-/* Whether the CPU emulator runs this PTX: asked of the emulator's own parser
- * once, so a lesson it cannot run says so before r, in its words. */
-static void ask_emulator(ui_ptx *p, const char *text)
+/* Whether the CPU emulator backend would refuse this lesson's PTX (its
+ * types, or a parse of the file): asked once, so a lesson it cannot run says
+ * so before r, in its words. */
+static void ask_emulator(ui_ptx *p, const lesson *l)
 {
-	emu_error why = EMU_OK;
-	char err[200];
-	emu_module *m = emu_module_parse(p->path, text, &why, err, sizeof err);
-	if (m) {
-		emu_module_free(m);
+	run_request rq;
+	run_error why;
+	memset(&rq, 0, sizeof rq);
+	rq.backend = RUN_BACKEND_EMU;
+	util_strlcpy(rq.ptx_path, p->path, sizeof rq.ptx_path);
+	util_strlcpy(rq.entry, l->entry, sizeof rq.entry);
+	rq.dt = l->dt;
+	rq.out = l->out;
+	if (!exec_refuses(&rq, &why))
 		return;
-	}
-	p->emu_refuses = why ? why : EMU_ERR_PARSE;
-	/* "file:line: message": the message, not a place in the course's own code. */
-	const char *msg = err;
-	for (int colons = 0; colons < 2 && strchr(msg, ':'); colons++)
-		msg = strchr(msg, ':') + 1;
-	while (*msg == ' ')
-		msg++;
-	util_strlcpy(p->emu_why, *msg ? msg : err, sizeof p->emu_why);
+	p->emu_refuses = 1;
+	util_strlcpy(p->emu_why, why.msg, sizeof p->emu_why);
 }
 
 /* The lesson's PTX as shown and run: the student's copy when there is one,
@@ -86,7 +84,7 @@ static void load_ptx(ui_app *a, int i)
 	if (!text)
 		return;
 	ptx_load(&p->doc, text, p->err, sizeof p->err);
-	ask_emulator(p, text);
+	ask_emulator(p, l);
 	free(text);
 	p->ok = 1;
 	p->nmix = ptx_mix(&p->doc, p->mix, UI_MIX_MAX, &p->mix_total);
@@ -106,8 +104,8 @@ void app_reload_ptx(ui_app *a, int i)
 	memset(p, 0, sizeof *p);
 	load_ptx(a, i);
 	/* The last result was for the old kernel: its numbers would mislead. */
-	a->have_res[i] = 0;
-	a->res_check[i] = 0;
+	a->slot[i].have = 0;
+	a->slot[i].check = 0;
 }
 
 static void recompute_model(ui_app *a)
@@ -127,7 +125,7 @@ static void recompute_model(ui_app *a)
 			  sizeof a->model_err) < 0)
 		return;
 	a->model_ok = 1;
-	const run_result *r = a->have_res[a->lesson] ? &a->res[a->lesson] : NULL;
+	const run_result *r = a->slot[a->lesson].have ? &a->slot[a->lesson].res : NULL;
 	if (a->regs_override > 0)
 		model_set_regs(&a->model, a->regs_override, "what-if");
 	else if (r && r->regs > 0 && (r->status == RUN_OK || r->status == RUN_WRONG))
@@ -198,9 +196,7 @@ int ui_app_setup(ui_app *a, const ui_opts *o, course *c, const gpu_table *gpus, 
 	}
 	/* Sized for the course; ui_app_free frees them. */
 	a->ptx = xcalloc((size_t)c->n, sizeof *a->ptx);
-	a->res = xcalloc((size_t)c->n, sizeof *a->res);
-	a->have_res = xcalloc((size_t)c->n, sizeof *a->have_res);
-	a->res_check = xcalloc((size_t)c->n, sizeof *a->res_check);
+	a->slot = xcalloc((size_t)c->n, sizeof *a->slot);
 	a->present = o->present;
 	a->ascii = o->ascii;
 	a->ptx_goto = -1;
@@ -276,14 +272,11 @@ void ui_app_free(ui_app *a)
 		app_sass_forget(&a->ptx[i]);
 	}
 	free(a->ptx);
-	free(a->res);
-	free(a->have_res);
-	free(a->res_check);
+	free(a->slot);
 	free(a->hits);
 	a->hits = NULL;
 	a->ptx = NULL;
-	a->res = NULL;
-	a->have_res = a->res_check = NULL;
+	a->slot = NULL;
 	userptx_diff_free(&a->diff);
 	if (a->course) {
 		course_free(a->course);

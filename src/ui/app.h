@@ -28,11 +28,10 @@ void ui_app_run_started(ui_app *a, double now, const char *err);
 void ui_app_run_finished(ui_app *a, const run_result *r);
 /* Fills the request for the current lesson, size and what-ifs: the
  * student's copy when edited; offline, an emulation at the first of
- * LAUNCH_EMU_SIZES the lesson accepts; after an edit, a check (jit_only). */
+ * LAUNCH_EMU_SIZES the lesson accepts; after an edit, a check (RUN_KIND_JIT_ONLY). */
 int ui_app_request(const ui_app *a, run_request *rq, char *err, int errlen);
-/* The deadline for a request: PTXTUTOR_DEADLINE_S when given; else for a GPU
- * run UI_DEADLINE_FLOOR + UI_DEADLINE_FACTOR × the model's predicted time
- * (launch_deadline without a model); fixed ones for emulation and checks. */
+/* The deadline for a request: PTXTUTOR_DEADLINE_S when given; else the one
+ * policy, launch_deadline, with the model's predicted time as its input. */
 double ui_app_deadline(const ui_app *a, const run_request *rq);
 /* The loop reports on UI_REQ_EDIT: ok 0 with a message when the editor
  * could not run. The copy is reloaded and checked (a run is requested). */

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "base/util.h"
+#include "run/fields.h"
 #include "run/launch.h"
 #include "ui/app_internal.h"
 
@@ -35,8 +36,8 @@ int ui_app_request(const ui_app *a, run_request *rq, char *err, int errlen)
 	const ui_ptx *p = &a->ptx[a->lesson];
 	if (p->edited)
 		util_strlcpy(rq->ptx_path, p->path, sizeof rq->ptx_path);
-	rq->emulate = a->offline;
-	rq->jit_only = a->run_check && !a->offline;
+	rq->backend = a->offline ? RUN_BACKEND_EMU : RUN_BACKEND_GPU;
+	rq->kind = a->run_check && !a->offline ? RUN_KIND_JIT_ONLY : RUN_KIND_RUN;
 	return 0;
 }
 
@@ -44,15 +45,7 @@ double ui_app_deadline(const ui_app *a, const run_request *rq)
 {
 	if (a->deadline_s > 0)
 		return a->deadline_s;
-	if (rq->emulate)
-		return UI_DEADLINE_EMULATE;
-	if (rq->jit_only)
-		return UI_DEADLINE_JIT;
-	/* The model's time is a roofline bound: a launch can take several times
-	 * longer, and a run is a JIT, a check, warm-ups, repeats and cuBLAS. */
-	if (a->model_ok && a->model.predicted_ms > 0)
-		return UI_DEADLINE_FLOOR + UI_DEADLINE_FACTOR * a->model.predicted_ms / 1e3;
-	return launch_deadline(rq);
+	return launch_deadline(rq, a->model_ok ? a->model.predicted_ms : 0);
 }
 
 void ui_app_run_started(ui_app *a, double now, const char *err)
@@ -62,12 +55,12 @@ void ui_app_run_started(ui_app *a, double now, const char *err)
 	int check = a->run_check;
 	if (err) {
 		a->run_check = 0;
-		run_result *r = &a->res[a->lesson];
+		run_result *r = &a->slot[a->lesson].res;
 		memset(r, 0, sizeof *r);
 		r->status = RUN_BAD_REQUEST;
 		util_strlcpy(r->msg, err, sizeof r->msg);
-		a->have_res[a->lesson] = 1;
-		a->res_check[a->lesson] = 0;
+		a->slot[a->lesson].have = 1;
+		a->slot[a->lesson].check = 0;
 		app_say(a, 1, "%s", err);
 		return;
 	}
@@ -80,10 +73,10 @@ void ui_app_run_started(ui_app *a, double now, const char *err)
 	a->run_lesson = a->lesson;
 	a->run_started = now;
 	a->run_was_check = check;
-	a->run_emulated = have && rq.emulate;
+	a->run_emulated = have && rq.backend == RUN_BACKEND_EMU;
 	a->run_deadline = have ? ui_app_deadline(a, &rq) : 0;
 	a->run_predicted_ms = a->model_ok ? a->model.predicted_ms : 0;
-	if (have && !rq.emulate && !check && (rq.M != a->M || rq.N != a->N || rq.K != a->K))
+	if (have && rq.backend != RUN_BACKEND_EMU && !check && (rq.M != a->M || rq.N != a->N || rq.K != a->K))
 		app_say(a, 0, "running %s at %lldx%lldx%lld, the nearest size it takes (not %lldx%lldx%lld) ... (%s cancels)",
 			ui_app_lesson(a)->id, rq.M, rq.N, rq.K, a->M, a->N, a->K,
 			ui_key_name(UI_MODE_NORMAL, UI_ACT_CANCEL));
@@ -98,19 +91,40 @@ void ui_app_run_started(ui_app *a, double now, const char *err)
 			ui_key_name(UI_MODE_NORMAL, UI_ACT_CANCEL));
 }
 
-/* The lines of the lesson's PTX that a result's log or message points at. */
+/* The mark of an emulated run's located problem, from the result's
+ * {path, line, msg}; 0 when it has none or it is in another file. */
+static int where_mark(const run_result *r, const char *path, userptx_mark *m)
+{
+	const run_error *e = &r->where;
+	const char *a = strrchr(e->path, '/'), *b = strrchr(path, '/');
+	if (e->line <= 0 || strcmp(a ? a + 1 : e->path, b ? b + 1 : path))
+		return 0;
+	memset(m, 0, sizeof *m);
+	m->line = e->line;
+	m->error = 1;
+	util_strlcpy(m->msg, e->msg, sizeof m->msg);
+	return 1;
+}
+
+/* The lines of the lesson's PTX that a result points at: an emulated run's
+ * located error as data; a GPU run's from the JIT's log and message (the
+ * driver's text is all there is). */
 static void take_marks(ui_app *a, int i, const run_result *r)
 {
 	ui_ptx *p = &a->ptx[i];
-	p->nmarks = userptx_marks(r->log, p->path, p->marks, UI_MARKS_MAX);
-	userptx_mark more[UI_MARKS_MAX];
-	int n = userptx_marks(r->msg, p->path, more, UI_MARKS_MAX);
-	for (int k = 0; k < n && p->nmarks < UI_MARKS_MAX; k++) {
-		int dup = 0;
-		for (int j = 0; j < p->nmarks; j++)
-			dup |= p->marks[j].line == more[k].line && !strcmp(p->marks[j].msg, more[k].msg);
-		if (!dup)
-			p->marks[p->nmarks++] = more[k];
+	if (r->emulated) {
+		p->nmarks = where_mark(r, p->path, &p->marks[0]);
+	} else {
+		p->nmarks = userptx_marks(r->log, p->path, p->marks, UI_MARKS_MAX);
+		userptx_mark more[UI_MARKS_MAX];
+		int n = userptx_marks(r->msg, p->path, more, UI_MARKS_MAX);
+		for (int k = 0; k < n && p->nmarks < UI_MARKS_MAX; k++) {
+			int dup = 0;
+			for (int j = 0; j < p->nmarks; j++)
+				dup |= p->marks[j].line == more[k].line && !strcmp(p->marks[j].msg, more[k].msg);
+			if (!dup)
+				p->marks[p->nmarks++] = more[k];
+		}
 	}
 	/* Marks past the end of the file (a stale log) would point nowhere. */
 	int keep = 0;
@@ -145,9 +159,9 @@ void ui_app_run_finished(ui_app *a, const run_result *r)
 			return;
 		}
 	}
-	a->res[i] = *r;
-	a->have_res[i] = 1;
-	a->res_check[i] = a->run_was_check;
+	a->slot[i].res = *r;
+	a->slot[i].have = 1;
+	a->slot[i].check = a->run_was_check;
 	take_marks(a, i, r);
 	const char *id = a->course->l[i].id;
 	if (r->status == RUN_OK && r->emulated)
@@ -156,8 +170,13 @@ void ui_app_run_finished(ui_app *a, const run_result *r)
 	else if (r->status == RUN_OK && a->run_was_check)
 		app_say(a, 0, "%s: the JIT accepts your edit (%d registers); %s runs it", id, r->regs,
 			ui_key_name(UI_MODE_NORMAL, UI_ACT_RUN));
-	else if (r->status == RUN_OK)
-		app_say(a, 0, "%s: %.0f GFLOP/s%s", id, r->gflops, r->verified == 1 ? ", verified against cuBLAS" : "");
+	else if (r->status == RUN_OK) {
+		run_report rep;
+		char g[48];
+		run_report_make(&rep, NULL, r, 0);
+		app_say(a, 0, "%s: %s GFLOP/s%s", id, run_figure(&rep, "gflops", g, sizeof g),
+			r->verified == 1 ? ", verified against cuBLAS" : "");
+	}
 	else
 		app_say(a, 1, "%s: %s", r->emulated && r->status == RUN_JIT_ERROR ? "the emulator cannot read it" : run_status_name(r->status),
 		    r->msg);

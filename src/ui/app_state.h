@@ -27,12 +27,14 @@ typedef enum { UI_RUN_IDLE, UI_RUN_BUSY } ui_run_state;
 typedef enum { UI_REQ_NONE, UI_REQ_RUN, UI_REQ_CANCEL, UI_REQ_EDIT, UI_REQ_SASS } ui_request;
 
 #define UI_MARKS_MAX 16
-/* Deadlines in seconds: an emulation (its instruction budget stops an endless
- * loop sooner), a JIT-only check; a GPU run's comes from the model. */
-#define UI_DEADLINE_EMULATE 120.0
-#define UI_DEADLINE_JIT 60.0
-#define UI_DEADLINE_FLOOR 20.0
-#define UI_DEADLINE_FACTOR 100.0
+
+/* A lesson's last run: its result, whether there is one, and whether it is
+ * a check after an edit rather than a timed run. */
+typedef struct {
+	run_result res;
+	int have;
+	int check;
+} ui_run_slot;
 
 /* A lesson's kernel as shown: the parsed PTX and its static instruction mix. */
 typedef struct {
@@ -122,11 +124,7 @@ typedef struct {
 	int run_lesson;
 	double run_started, now;
 	double run_predicted_ms;
-	/* One per lesson of the course: its last result, whether there is one,
-	 * and whether it is a check after an edit rather than a timed run. */
-	run_result *res;
-	int *have_res;
-	int *res_check;
+	ui_run_slot *slot;       /* one per lesson of the course: its last run */
 	ui_request req;
 	int run_check;           /* the run asked for checks an edit: JIT only (or emulated) */
 	int run_was_check;       /* the run going now is such a check */

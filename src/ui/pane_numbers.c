@@ -128,7 +128,7 @@ static void roofline(ui_lines *t, const ui_app *a, int w, int kernel)
 	for (int i = 0; i < n; i++)
 		p.ylo = fmin(p.ylo, p.lo * lv[i].bw);
 	p.yhi = peak;
-	const run_result *r = a->have_res[a->lesson] ? &a->res[a->lesson] : NULL;
+	const run_result *r = a->slot[a->lesson].have ? &a->slot[a->lesson].res : NULL;
 	double meas = r && r->status == RUN_OK ? r->gflops : 0;
 	if (meas > 0 && meas < p.ylo)
 		p.ylo = meas;
@@ -181,7 +181,7 @@ static void roofline(ui_lines *t, const ui_app *a, int w, int kernel)
  * really does (the emulator does not tell A's loads from B's). */
 static void measured_counts(ui_lines *t, const ui_app *a, int w)
 {
-	const run_result *r = a->have_res[a->lesson] ? &a->res[a->lesson] : NULL;
+	const run_result *r = a->slot[a->lesson].have ? &a->slot[a->lesson].res : NULL;
 	if (!r || !r->emulated || (r->status != RUN_OK && r->status != RUN_WRONG))
 		return;
 	const run_emu_counts *e = &r->emu;

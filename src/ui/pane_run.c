@@ -1,6 +1,8 @@
 /* ui/pane_run: runs as styled lines — progress, GFLOP/s against cuBLAS, the verdict, the emulator's counts, failures, the ladder; reads the state, never changes it. */
 #include "ui/pane_run.h"
 
+#include "run/fields.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -28,10 +30,11 @@ static void bar(ui_lines *t, const ui_glyphs *g, double frac, int w, ui_role rol
 static void verdict(ui_lines *t, const run_result *r, const char *pass, const char *fail, int w)
 {
 	if (r->verified >= 0) {
-		char v[48], n[48];
-		snprintf(v, sizeof v, "%.2g", r->rel_err);
-		snprintf(n, sizeof n, "tol %.0e", r->tol);
-		ui_lines_kv(t, "rel. error", v, UI_ROLE_EMPH, n, w);
+		char v[48], n[48], tol[32];
+		run_report rep;
+		run_report_make(&rep, NULL, r, 0);
+		snprintf(n, sizeof n, "tol %s", run_figure(&rep, "tolerance", tol, sizeof tol));
+		ui_lines_kv(t, "rel. error", run_figure(&rep, "rel_error", v, sizeof v), UI_ROLE_EMPH, n, w);
 	}
 	if (r->verified == 1)
 		ui_lines_kv(t, "verdict", pass, UI_ROLE_GOOD, NULL, w);
@@ -48,34 +51,31 @@ static void verdict(ui_lines *t, const run_result *r, const char *pass, const ch
 static void emulated(ui_lines *t, const ui_app *a, const run_result *r, int w)
 {
 	const run_emu_counts *e = &r->emu;
+	run_report rep;
 	char v[64], sz[32];
+	run_report_make(&rep, NULL, r, 0);
 	numfmt_size(sz, sizeof sz, e->M, e->N, e->K, a->ascii);
 	ui_lines_addf(t, UI_ROLE_EMPH, "Emulated on the CPU at %s%s", sz, a->offline ? " (no GPU)" : "");
 	ui_lines_nl(t);
 	verdict(t, r, "PASS, verified on the CPU", "FAIL", w);
-	ui_lines_kv(t, "gmem loads", numfmt_ratio(v, sizeof v, e->gld_sectors, e->gld_requests), UI_ROLE_EMPH,
-		    "sectors/request", w);
-	ui_lines_kv(t, "gmem stores", numfmt_ratio(v, sizeof v, e->gst_sectors, e->gst_requests), UI_ROLE_EMPH,
-		    "sectors/request", w);
-	const struct {
-		const char *name;
-		unsigned long long req, wf, conflicts;
-	} sh[] = {
-		{"smem loads", e->sld_requests, e->sld_wavefronts, e->sld_conflicts},
-		{"smem stores", e->sst_requests, e->sst_wavefronts, e->sst_conflicts},
+	/* label, figure, note; a shared-memory pair only when it happened */
+	static const struct {
+		const char *label, *key, *note, *only_if;
+	} rows[] = {
+		{"gmem loads", "emu.global_loads.sectors_per_request", "sectors/request", NULL},
+		{"gmem stores", "emu.global_stores.sectors_per_request", "sectors/request", NULL},
+		{"smem loads", "emu.shared_loads.wavefronts_per_request", "wavefronts/request", "emu.shared_loads.requests"},
+		{"  conflicts", "emu.shared_loads.bank_conflicts", "bank conflicts", "emu.shared_loads.requests"},
+		{"smem stores", "emu.shared_stores.wavefronts_per_request", "wavefronts/request", "emu.shared_stores.requests"},
+		{"  conflicts", "emu.shared_stores.bank_conflicts", "bank conflicts", "emu.shared_stores.requests"},
+		{"warp instr.", "emu.instructions", "issued", NULL},
+		{"CPU time", "emu.seconds", NULL, NULL},
 	};
-	for (size_t i = 0; i < ARRAY_LEN(sh); i++) {
-		if (!sh[i].req)
+	for (size_t i = 0; i < ARRAY_LEN(rows); i++) {
+		if (rows[i].only_if && !strcmp(run_figure(&rep, rows[i].only_if, v, sizeof v), "0"))
 			continue;
-		ui_lines_kv(t, sh[i].name, numfmt_ratio(v, sizeof v, sh[i].wf, sh[i].req), UI_ROLE_EMPH,
-			    "wavefronts/request", w);
-		snprintf(v, sizeof v, "%llu", sh[i].conflicts);
-		ui_lines_kv(t, "  conflicts", v, UI_ROLE_EMPH, "bank conflicts", w);
+		ui_lines_kv(t, rows[i].label, run_figure(&rep, rows[i].key, v, sizeof v), UI_ROLE_EMPH, rows[i].note, w);
 	}
-	snprintf(v, sizeof v, "%llu", e->inst);
-	ui_lines_kv(t, "warp instr.", v, UI_ROLE_EMPH, "issued", w);
-	snprintf(v, sizeof v, "%.2f s", e->seconds);
-	ui_lines_kv(t, "CPU time", v, UI_ROLE_EMPH, NULL, w);
 	ui_lines_para(t, "GFLOP/s need a GPU; the counts do not.", UI_ROLE_DIM, w, 1);
 }
 
@@ -89,20 +89,20 @@ static void jit_line(ui_lines *t, const run_result *r)
 /* A timed GPU run: GFLOP/s, time, against cuBLAS and the lesson before. */
 static void timed(ui_lines *t, const ui_app *a, const run_result *r, int w)
 {
-	char v[48], n[64];
-	ui_lines_kv(t, "GFLOP/s", numfmt_sig(v, sizeof v, r->gflops), UI_ROLE_EMPH, r->gpu, w);
-	ui_lines_kv(t, "time", numfmt_unit(v, sizeof v, r->ms, "ms"), UI_ROLE_EMPH, "median", w);
+	char v[48], n[64], c[32];
+	const run_result *prev = a->lesson > 0 && a->slot[a->lesson - 1].have ? &a->slot[a->lesson - 1].res : NULL;
+	int has_prev = prev && prev->status == RUN_OK && prev->gflops > 0;
+	run_report rep;
+	run_report_make(&rep, NULL, r, has_prev ? prev->gflops : 0);
+	ui_lines_kv(t, "GFLOP/s", run_figure(&rep, "gflops", v, sizeof v), UI_ROLE_EMPH, r->gpu, w);
+	ui_lines_kv(t, "time", run_figure(&rep, "ms", v, sizeof v), UI_ROLE_EMPH, "median", w);
 	if (r->cublas_gflops > 0) {
-		char c[32];
-		snprintf(n, sizeof n, "cuBLAS %s GFLOP/s", numfmt_sig(c, sizeof c, r->cublas_gflops));
-		ui_lines_kv(t, "of cuBLAS", numfmt_pct(v, sizeof v, r->gflops / r->cublas_gflops), UI_ROLE_EMPH, n, w);
+		snprintf(n, sizeof n, "cuBLAS %s GFLOP/s", run_figure(&rep, "cublas_gflops", c, sizeof c));
+		ui_lines_kv(t, "of cuBLAS", run_figure(&rep, "pct_of_cublas", v, sizeof v), UI_ROLE_EMPH, n, w);
 	}
-	const run_result *prev = a->lesson > 0 && a->have_res[a->lesson - 1] ? &a->res[a->lesson - 1] : NULL;
-	if (prev && prev->status == RUN_OK && prev->gflops > 0) {
-		char x[32];
-		snprintf(v, sizeof v, "%sx", numfmt_sig(x, sizeof x, r->gflops / prev->gflops));
-		ui_lines_kv(t, "speed-up", v, UI_ROLE_EMPH, a->course->l[a->lesson - 1].id, w);
-	}
+	if (has_prev)
+		ui_lines_kv(t, "speed-up", run_figure(&rep, "speedup", v, sizeof v), UI_ROLE_EMPH,
+			    a->course->l[a->lesson - 1].id, w);
 	verdict(t, r, "PASS, verified (cuBLAS)", "FAIL, differs from cuBLAS", w);
 	if (r->regs > 0)
 		jit_line(t, r);
@@ -162,7 +162,7 @@ static void result(ui_lines *t, const ui_app *a, const run_result *r, int w)
 {
 	if (r->emulated && (r->status == RUN_OK || r->status == RUN_WRONG)) {
 		emulated(t, a, r, w);
-	} else if (r->status == RUN_OK && a->res_check[a->lesson]) {
+	} else if (r->status == RUN_OK && a->slot[a->lesson].check) {
 		ui_lines_add(t, "The JIT accepts your edit.", UI_ROLE_GOOD);
 		ui_lines_nl(t);
 		jit_line(t, r);
@@ -207,7 +207,7 @@ static void busy(ui_lines *t, const ui_app *a)
 
 static int on_ladder(const ui_app *a, int i)
 {
-	return a->have_res[i] && a->res[i].status == RUN_OK && a->res[i].gflops > 0;
+	return a->slot[i].have && a->slot[i].res.status == RUN_OK && a->slot[i].res.gflops > 0;
 }
 
 /* The ladder so far: a bar per lesson run in this session, cuBLAS below. */
@@ -220,8 +220,8 @@ static void ladder(ui_lines *t, const ui_app *a, int w)
 		if (!on_ladder(a, i))
 			continue;
 		any++;
-		top = fmax(top, a->res[i].gflops);
-		cublas = fmax(cublas, a->res[i].cublas_gflops);
+		top = fmax(top, a->slot[i].res.gflops);
+		cublas = fmax(cublas, a->slot[i].res.cublas_gflops);
 	}
 	if (!any)
 		return;
@@ -237,8 +237,8 @@ static void ladder(ui_lines *t, const ui_app *a, int w)
 			continue;
 		ui_role role = i == a->lesson ? UI_ROLE_BAR_SELF : UI_ROLE_BAR;
 		ui_lines_addf(t, role, " %2d %-8.8s", a->course->l[i].number, a->course->l[i].id);
-		bar(t, g, a->res[i].gflops / top, bw, role);
-		ui_lines_addf(t, UI_ROLE_NORMAL, " %s", numfmt_sig(v, sizeof v, a->res[i].gflops));
+		bar(t, g, a->slot[i].res.gflops / top, bw, role);
+		ui_lines_addf(t, UI_ROLE_NORMAL, " %s", numfmt_sig(v, sizeof v, a->slot[i].res.gflops));
 		ui_lines_nl(t);
 	}
 	if (cublas > 0) {
@@ -252,7 +252,7 @@ static void ladder(ui_lines *t, const ui_app *a, int w)
 void ui_pane_run_text(ui_lines *t, const ui_app *a, int w)
 {
 	const lesson *l = ui_app_lesson(a);
-	const run_result *r = a->have_res[a->lesson] ? &a->res[a->lesson] : NULL;
+	const run_result *r = a->slot[a->lesson].have ? &a->slot[a->lesson].res : NULL;
 	int busy_here = a->run == UI_RUN_BUSY && a->run_lesson == a->lesson;
 	const ui_ptx *p = &a->ptx[a->lesson];
 	char why[200];

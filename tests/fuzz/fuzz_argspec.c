@@ -2,7 +2,7 @@
 #include <stdlib.h>
 
 #include "base/expr.h"
-#include "run/argspec.h"
+#include "course/argspec.h"
 #include "fuzz.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -1,9 +1,9 @@
-/* grid: run_grid_persistent, the persistent grid's size in blocks, clusters and rounds (pure arithmetic, no driver). */
-#include "run/grid.h"
+/* grid: grid_persistent, the persistent grid's size in blocks, clusters and rounds (pure arithmetic, no driver). */
+#include "model/grid.h"
 
 static long long ceil_div(long long a, long long b) { return (a + b - 1) / b; }
 
-int run_grid_persistent(long long tiles, long long cluster, long long fit, run_grid *out)
+int grid_persistent(long long tiles, long long cluster, long long fit, grid_shape *out)
 {
 	out->blocks = out->clusters = 0;
 	out->rounds = 0;

@@ -1,5 +1,5 @@
 /* argspec: the one parser of a kernel's argument spec (`run --args`, a lesson's `args:`) into plain parameter items. */
-#include "run/argspec.h"
+#include "course/argspec.h"
 
 #include <ctype.h>
 #include <errno.h>

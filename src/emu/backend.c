@@ -1,5 +1,5 @@
-/* offline: run_request → CPU emulator → run_result, so the tutor's run pane and worker need no second protocol. */
-#include "emu/offline.h"
+/* emu/backend: run_request → CPU emulator → run_result, so the tutor's run pane and worker need no second protocol. */
+#include "emu/backend.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -8,16 +8,6 @@
 
 #include "emu/emu.h"
 #include "base/util.h"
-
-/* "/long/path/01_naive.ptx:83: msg" → "01_naive.ptx:83: msg": the pane is narrow. */
-static void short_msg(char *dst, size_t len, const char *msg, const char *path)
-{
-	const char *slash = strrchr(path, '/');
-	size_t dir = slash ? (size_t)(slash + 1 - path) : 0;
-	if (dir && !strncmp(msg, path, dir))
-		msg += dir;
-	util_strlcpy(dst, msg, len);
-}
 
 static void take_counts(const run_request *rq, const emu_result *er, run_emu_counts *c)
 {
@@ -53,6 +43,7 @@ static run_status failure_status(emu_error why)
 		{EMU_ERR_BUDGET, RUN_TIMEOUT},      /* the instruction budget: an endless loop */
 		{EMU_ERR_DEADLINE, RUN_TIMEOUT},
 		{EMU_ERR_BAD_REQUEST, RUN_BAD_REQUEST},
+		{EMU_ERR_CANCELLED, RUN_CANCELLED},
 	};
 	for (size_t i = 0; i < ARRAY_LEN(map); i++)
 		if (map[i].why == why)
@@ -60,7 +51,8 @@ static run_status failure_status(emu_error why)
 	return RUN_FAULT;
 }
 
-void offline_run(const run_request *rq, run_result *res)
+/* What every emulated result starts with. */
+static void blank(const run_request *rq, run_result *res)
 {
 	memset(res, 0, sizeof *res);
 	res->emulated = 1;
@@ -69,36 +61,82 @@ void offline_run(const run_request *rq, run_result *res)
 	res->rel_err = NAN;
 	res->emu.M = rq->M, res->emu.N = rq->N, res->emu.K = rq->K;
 	util_strlcpy(res->gpu, "CPU emulator", sizeof res->gpu);
+}
+
+void emu_backend_result(const run_request *rq, const emu_result *er, run_result *res)
+{
+	blank(rq, res);
+	take_counts(rq, er, &res->emu);
+	res->rel_err = er->rel_error;
+	res->tol = er->tol;
+	res->verified = er->verified == 1 && !er->races ? 1 : er->verified == -1 ? -1 : 0;
+	res->status = res->verified == 0 ? RUN_WRONG : RUN_OK;
+	res->ms = er->seconds * 1e3;
+	run_error said;
+	run_error_set(&said, er->msg);
+	run_error_format(&said, res->msg, sizeof res->msg);
+	if (er->races) {
+		util_strlcpy(res->log, er->race_msg, sizeof res->log);
+		run_error_set(&res->where, er->race_msg);
+	}
+}
+
+void emu_backend_failed(const run_request *rq, emu_error why, const char *err, run_result *res)
+{
+	blank(rq, res);
+	res->status = failure_status(why);
+	util_strlcpy(res->log, err, sizeof res->log);
+	run_error_set(&res->where, err);
+	run_error_format(&res->where, res->msg, sizeof res->msg);
+}
+
+void emu_backend_refused(const run_request *rq, const char *why, run_result *res)
+{
+	blank(rq, res);
+	res->status = RUN_EMU_REFUSED; /* said, not failed: the emulator lacks it, the kernel may be fine */
+	util_strlcpy(res->msg, why, sizeof res->msg);
+	util_strlcpy(res->where.msg, why, sizeof res->where.msg);
+}
+
+void emu_backend_run(const run_request *rq, run_result *res)
+{
+	blank(rq, res);
 	char err[RUN_LOG / 2];
-	if (emu_refuses(rq, NULL, res->msg, sizeof res->msg)) {
-		res->status = RUN_UNSUPPORTED; /* said, not failed: as a GPU too old for the kernel */
+	if (emu_refuses(rq, NULL, err, sizeof err)) {
+		emu_backend_refused(rq, err, res);
 		return;
 	}
 	emu_module *m = emu_module_load(rq->ptx_path, NULL, err, sizeof err);
 	if (!m) {
 		res->status = RUN_JIT_ERROR;
 		util_strlcpy(res->log, err, sizeof res->log);
-		short_msg(res->msg, sizeof res->msg, err, rq->ptx_path);
+		run_error_set(&res->where, err);
+		run_error_format(&res->where, res->msg, sizeof res->msg);
 		return;
 	}
 	emu_options o = {.module = m};
 	emu_result *er = xcalloc(1, sizeof *er);
 	emu_error why = emu_run(rq, &o, er, err, sizeof err);
 	if (why != EMU_OK) {
-		res->status = failure_status(why);
-		util_strlcpy(res->log, err, sizeof res->log);
-		short_msg(res->msg, sizeof res->msg, err, rq->ptx_path);
+		emu_backend_failed(rq, why, err, res);
 	} else {
-		take_counts(rq, er, &res->emu);
-		res->rel_err = er->rel_error;
-		res->tol = er->tol;
-		res->verified = er->verified == 1 && !er->races ? 1 : er->verified == -1 ? -1 : 0;
-		res->status = res->verified == 0 ? RUN_WRONG : RUN_OK;
-		res->ms = er->seconds * 1e3;
-		short_msg(res->msg, sizeof res->msg, er->msg, rq->ptx_path);
-		if (er->races)
-			util_strlcpy(res->log, er->race_msg, sizeof res->log);
+		emu_backend_result(rq, er, res);
 	}
 	free(er);
 	emu_module_free(m);
+}
+
+int emu_backend_refuses(const run_request *rq, run_error *why)
+{
+	char err[RUN_LOG / 2];
+	memset(why, 0, sizeof *why);
+	if (emu_refuses(rq, NULL, why->msg, sizeof why->msg))
+		return 1;
+	emu_module *m = emu_module_load(rq->ptx_path, NULL, err, sizeof err);
+	if (m) {
+		emu_module_free(m);
+		return 0;
+	}
+	run_error_set(why, err);
+	return 1;
 }

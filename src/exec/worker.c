@@ -1,5 +1,5 @@
-/* worker: the runner in a child process behind a pipe, so a faulting or hanging kernel costs a restart, never the UI. */
-#include "gpu/worker.h"
+/* exec/worker: every backend in a child process behind a pipe, so a faulting or hanging kernel costs a restart, never the UI. */
+#include "exec/worker.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -10,10 +10,21 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "emu/offline.h"
-#include "gpu/jitcubin.h"
-#include "gpu/runner.h"
 #include "base/util.h"
+#include "exec/backend.h"
+
+/* fork(), or a stand-in a test installs to make it fail. */
+static pid_t (*fork_fn)(void) = fork;
+
+void worker_set_fork(pid_t (*fn)(void))
+{
+	fork_fn = fn ? fn : fork;
+}
+
+static pid_t worker_fork(void)
+{
+	return fork_fn();
+}
 
 /* Reads or writes exactly n bytes, retrying on EINTR; returns 0 or -1. */
 static int full_io(int fd, void *buf, size_t n, int writing)
@@ -41,14 +52,9 @@ static void child_loop(int in, int out)
 	static run_request rq;
 	static run_result res;
 	while (full_io(in, &rq, sizeof rq, 0) == 0) {
-		/* Offline runs go to the CPU emulator, here too, so a slow or
+		/* Every backend runs here, the CPU emulator too, so a slow or
 		 * endless emulation never freezes the screen either. */
-		if (rq.emulate)
-			offline_run(&rq, &res);
-		else if (rq.cubin_path[0])
-			jitcubin_run(&rq, &res);
-		else
-			runner_run(&rq, &res);
+		exec_run(&rq, &res);
 		if (full_io(out, &res, sizeof res, 1))
 			break;
 		/* A fault leaves a sticky error in the context: start afresh. */
@@ -64,12 +70,22 @@ int worker_start(worker *w)
 	memset(w, 0, sizeof *w);
 	w->pid = -1;
 	w->to_child = w->from_child = -1;
-	if (pipe(down) || pipe(up))
+	if (pipe(down))
 		return -1;
+	if (pipe(up)) {
+		close(down[0]);
+		close(down[1]);
+		return -1;
+	}
 	fflush(NULL);
-	pid_t pid = fork();
-	if (pid < 0)
+	pid_t pid = worker_fork();
+	if (pid < 0) {
+		close(down[0]);
+		close(down[1]);
+		close(up[0]);
+		close(up[1]);
 		return -1;
+	}
 	if (pid == 0) {
 		close(down[1]);
 		close(up[0]);
@@ -107,10 +123,12 @@ void worker_stop(worker *w)
 	reap(w, 1);
 }
 
-static void restart(worker *w, int kill_it)
+/* Returns worker_start's result: a child that could not be started leaves
+ * w stopped (pid -1), and the next submit tries again. */
+static int restart(worker *w, int kill_it)
 {
 	reap(w, kill_it);
-	worker_start(w);
+	return worker_start(w);
 }
 
 int worker_submit(worker *w, const run_request *rq, double deadline_s)
@@ -123,10 +141,8 @@ int worker_submit(worker *w, const run_request *rq, double deadline_s)
 	 * for the call and restart instead. */
 	void (*old)(int) = signal(SIGPIPE, SIG_IGN);
 	int rc = full_io(w->to_child, (void *)rq, sizeof *rq, 1);
-	if (rc) {
-		restart(w, 1);
+	if (rc && restart(w, 1) == 0)
 		rc = full_io(w->to_child, (void *)rq, sizeof *rq, 1);
-	}
 	signal(SIGPIPE, old);
 	if (rc)
 		return -1;
@@ -163,7 +179,7 @@ int worker_poll(worker *w, run_result *out)
 			*out = w->partial;
 			w->busy = 0;
 			if (out->status == RUN_FAULT)
-				restart(w, 0); /* the child exits by itself after a fault */
+				restart(w, 0); /* the child exits by itself after a fault; a failed start is retried on submit */
 			return 1;
 		}
 		if (k < 0 && errno == EINTR)
@@ -174,20 +190,21 @@ int worker_poll(worker *w, run_result *out)
 		int status = 0;
 		waitpid(w->pid, &status, 0);
 		w->pid = -1;
-		char msg[128];
+		char msg[160];
+		const char *again = restart(w, 0) == 0 ? "it was restarted" : "it could not be restarted";
 		if (WIFSIGNALED(status))
-			snprintf(msg, sizeof msg, "the GPU worker died (signal %d); it was restarted", WTERMSIG(status));
+			snprintf(msg, sizeof msg, "the GPU worker died (signal %d); %s", WTERMSIG(status), again);
 		else
-			snprintf(msg, sizeof msg, "the GPU worker exited (status %d); it was restarted", WEXITSTATUS(status));
+			snprintf(msg, sizeof msg, "the GPU worker exited (status %d); %s", WEXITSTATUS(status), again);
 		synthesize(out, RUN_FAULT, msg);
-		restart(w, 0);
 		return 1;
 	}
 	if (w->deadline > 0 && util_now() - w->started > w->deadline) {
-		char msg[128];
-		snprintf(msg, sizeof msg, "killed after %.0f s (deadline); the GPU worker was restarted", w->deadline);
+		char msg[160];
+		double deadline = w->deadline; /* restart clears w */
+		const char *again = restart(w, 1) == 0 ? "was restarted" : "could not be restarted";
+		snprintf(msg, sizeof msg, "killed after %.0f s (deadline); the GPU worker %s", deadline, again);
 		synthesize(out, RUN_TIMEOUT, msg);
-		restart(w, 1);
 		return 1;
 	}
 	return 0;
@@ -195,6 +212,6 @@ int worker_poll(worker *w, run_result *out)
 
 void worker_cancel(worker *w, run_result *out)
 {
-	synthesize(out, RUN_CANCELLED, "cancelled; the GPU worker was restarted");
-	restart(w, 1);
+	synthesize(out, RUN_CANCELLED, restart(w, 1) == 0 ? "cancelled; the GPU worker was restarted"
+							   : "cancelled; the GPU worker could not be restarted");
 }

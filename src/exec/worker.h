@@ -1,4 +1,4 @@
-/* worker: the runner in a child process behind a pipe, so a faulting or hanging kernel costs a restart, never the UI. */
+/* exec/worker: every backend in a child process behind a pipe, so a faulting or hanging kernel costs a restart, never the UI. */
 #ifndef PTXTUTOR_WORKER_H
 #define PTXTUTOR_WORKER_H
 
@@ -16,8 +16,12 @@ typedef struct {
 	run_result partial;
 } worker;
 
-/* Forks the child. The child touches CUDA only when the first request comes. */
+/* Forks the child. The child touches CUDA only when the first request comes.
+ * Returns 0, or -1 with no descriptor left open (pipe or fork failed). */
 int worker_start(worker *w);
+/* Tests only: the fork worker_start calls (NULL: fork itself), so a failing
+ * fork can be planted. */
+void worker_set_fork(pid_t (*fn)(void));
 /* Sends a request; deadline_s > 0 kills the run after that long. */
 int worker_submit(worker *w, const run_request *rq, double deadline_s);
 /* The fd to poll() for readability while busy; -1 when none. */

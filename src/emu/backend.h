@@ -1,0 +1,36 @@
+/* emu/backend: the CPU emulator as a run backend — a run request carried out on the CPU instead of the GPU, answered as a run_result (src/exec/backend.c's RUN_BACKEND_EMU row). */
+#ifndef PTXTUTOR_EMU_BACKEND_H
+#define PTXTUTOR_EMU_BACKEND_H
+
+#include "emu/emu.h"
+#include "run/run.h"
+
+/* Parses and runs the request's PTX on the CPU (src/emu/), verifies C
+ * against the CPU reference and fills res->emu with the counts. Statuses as
+ * on a GPU: RUN_EMU_REFUSED when the emulator lacks what the request needs
+ * (emu_refuses), RUN_JIT_ERROR for a parse error (log: "FILE:LINE: message",
+ * where: the same as data),
+ * RUN_FAULT for an out-of-bounds or misaligned access, RUN_TIMEOUT when the
+ * instruction budget runs out (an endless loop), RUN_WRONG for a wrong result
+ * or a shared-memory race, RUN_OK when verified. gflops stays 0: the CPU's
+ * speed says nothing about the GPU's. Never exits. */
+void emu_backend_run(const run_request *rq, run_result *res);
+
+/* The result of an emulation that ran to its end (emu_run returned EMU_OK),
+ * as emu_backend_run answers it: `emulate`, which runs the emulator itself
+ * for its progress and regions, reports through the same run_result. */
+void emu_backend_result(const run_request *rq, const emu_result *er, run_result *res);
+
+/* An emulation that stopped (emu_run's code and message: status by the
+ * same table, the located problem in where) or was refused up front
+ * (RUN_EMU_REFUSED), as emu_backend_run answers them. */
+void emu_backend_failed(const run_request *rq, emu_error why, const char *err, run_result *res);
+void emu_backend_refused(const run_request *rq, const char *why, run_result *res);
+
+/* Whether the emulator would refuse the request before running it: types or
+ * clusters it does not emulate, or PTX its parser does not read (TMA, wgmma,
+ * a syntax error). Returns 0, or 1 with the reason in *why (file and line
+ * when the PTX is at fault). Parses the file: call it once per PTX text. */
+int emu_backend_refuses(const run_request *rq, run_error *why);
+
+#endif

@@ -1,0 +1,30 @@
+/* exec/backend: the table of run backends (GPU runner, CPU emulator, JIT-to-cubin) — a request's backend field picks a row; the row says whether it would refuse the request and runs it. */
+#ifndef PTXTUTOR_EXEC_BACKEND_H
+#define PTXTUTOR_EXEC_BACKEND_H
+
+#include "run/run.h"
+
+/* One backend, nvtop's vendor-table shape: a new backend is a row. */
+typedef struct {
+	run_backend id;
+	const char *name;
+	/* 0 when it would take the request; 1 with the reason in *why when it
+	 * refuses it before any work (NULL: never refuses up front). */
+	int (*refuses)(const run_request *rq, run_error *why);
+	/* Carries the request out in this process; never exits: every failure
+	 * becomes a status and a message in *res. */
+	void (*run)(const run_request *rq, run_result *res);
+} exec_backend;
+
+/* The row for a backend; NULL for a value outside the table. */
+const exec_backend *exec_backend_of(run_backend id);
+
+/* Whether rq's backend would refuse it up front (the UI asks before offering
+ * r). Returns 0, or 1 with the reason in *why; an unknown backend refuses. */
+int exec_refuses(const run_request *rq, run_error *why);
+
+/* Runs rq on its backend in this process (the worker's child calls it). An
+ * unknown backend answers RUN_BAD_REQUEST. */
+void exec_run(const run_request *rq, run_result *res);
+
+#endif

@@ -1,0 +1,178 @@
+/* exec/report: a run's JSON and text, from run/fields.c's table and its one formatter. */
+#include "exec/report.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "base/util.h"
+
+/* The length of the object path of a dotted key ("emu.global_loads.sectors" → "emu.global_loads"). */
+static size_t parent_len(const char *key)
+{
+	const char *dot = strrchr(key, '.');
+	return dot ? (size_t)(dot - key) : 0;
+}
+
+/* The number of dot-separated parts in p[0..len) ("" has none). */
+static int depth_of(const char *p, size_t len)
+{
+	int d = len > 0;
+	for (size_t i = 0; i < len; i++)
+		d += p[i] == '.';
+	return d;
+}
+
+/* Closes the objects of the open path (dotted) down to what it shares with
+ * want, then opens the rest of want; open becomes want. */
+static void move_to(json_writer *w, char *open, size_t cap, const char *want, size_t wlen)
+{
+	size_t olen = strlen(open), common = 0;
+	for (size_t i = 1; i <= olen && i <= wlen; i++)
+		if ((i == olen || open[i] == '.') && (i == wlen || want[i] == '.') && !strncmp(open, want, i))
+			common = i;
+	for (int d = depth_of(open, olen) - depth_of(open, common); d > 0; d--)
+		json_end(w);
+	for (size_t at = common ? common + 1 : 0; at < wlen;) {
+		const char *dot = memchr(want + at, '.', wlen - at);
+		size_t n = dot ? (size_t)(dot - (want + at)) : wlen - at;
+		char name[64];
+		snprintf(name, sizeof name, "%.*s", (int)n, want + at);
+		json_obj(w, name);
+		at += n + 1;
+	}
+	snprintf(open, cap, "%.*s", (int)wlen, want);
+}
+
+void exec_report_json(json_writer *w, const char *key, const run_report *rep,
+		      void (*extra)(json_writer *w, void *ctx), void *ctx)
+{
+	int n;
+	const run_field *f = run_fields(&n);
+	char open[128] = "";
+	json_obj(w, key);
+	for (int i = 0; i < n; i++) {
+		const char *leaf = f[i].key + parent_len(f[i].key) + (parent_len(f[i].key) ? 1 : 0);
+		if (!strncmp(f[i].key, "emu.", 4) && !rep->emulated) {
+			if (!open[0] && (i == 0 || strncmp(f[i - 1].key, "emu.", 4)))
+				json_null(w, "emu");
+			continue;
+		}
+		move_to(w, open, sizeof open, f[i].key, parent_len(f[i].key));
+		const char *p = (const char *)rep + f[i].off;
+		if (!run_field_present(&f[i], rep)) {
+			if (f[i].type != RUN_T_STR)
+				json_null(w, leaf);
+		} else if (f[i].type == RUN_T_STR) {
+			json_str(w, leaf, *(const char *const *)(const void *)p);
+		} else if (f[i].type == RUN_T_LL) {
+			json_int(w, leaf, *(const long long *)(const void *)p);
+		} else if (f[i].type == RUN_T_DBL) {
+			json_num(w, leaf, *(const double *)(const void *)p);
+		} else {
+			int v = *(const int *)(const void *)p;
+			if (v < 0)
+				json_null(w, leaf);
+			else
+				json_bool(w, leaf, v);
+		}
+	}
+	move_to(w, open, sizeof open, "", 0);
+	if (rep->cluster[0] * rep->cluster[1] * rep->cluster[2] > 1) {
+		json_arr(w, "cluster");
+		for (int i = 0; i < 3; i++)
+			json_int(w, NULL, rep->cluster[i]);
+		json_end(w);
+	}
+	if (extra)
+		extra(w, ctx);
+	json_end(w);
+}
+
+void exec_report_types(const run_request *rq, char *buf, size_t len)
+{
+	unsigned c[3];
+	char t[32];
+	dtype_pair_name(rq->dt, run_out(rq), t, sizeof t);
+	if (run_cluster(rq, c) > 1)
+		snprintf(buf, len, "%s, clusters of %ux%ux%u", t, c[0], c[1], c[2]);
+	else
+		snprintf(buf, len, "%s", t);
+}
+
+void exec_report_counts(FILE *out, const run_report *rep, const char *indent)
+{
+	char a[48], b[48], c[48];
+	fprintf(out, "%sglobal loads   %s requests, %s sectors: %s sectors/request\n", indent,
+		run_figure(rep, "emu.global_loads.requests", a, sizeof a), run_figure(rep, "emu.global_loads.sectors", b, sizeof b),
+		run_figure(rep, "emu.global_loads.sectors_per_request", c, sizeof c));
+	fprintf(out, "%sglobal stores  %s requests, %s sectors: %s sectors/request\n", indent,
+		run_figure(rep, "emu.global_stores.requests", a, sizeof a), run_figure(rep, "emu.global_stores.sectors", b, sizeof b),
+		run_figure(rep, "emu.global_stores.sectors_per_request", c, sizeof c));
+	static const char *const sides[][2] = {{"shared loads ", "emu.shared_loads"}, {"shared stores", "emu.shared_stores"}};
+	for (size_t i = 0; i < ARRAY_LEN(sides); i++) {
+		char k1[64], k2[64], k3[64], d[48];
+		snprintf(k1, sizeof k1, "%s.requests", sides[i][1]);
+		snprintf(k2, sizeof k2, "%s.wavefronts_per_request", sides[i][1]);
+		snprintf(k3, sizeof k3, "%s.bank_conflicts", sides[i][1]);
+		fprintf(out, "%s%s  %s requests: %s wavefronts/request, %s bank conflicts\n", indent, sides[i][0],
+			run_figure(rep, k1, a, sizeof a), run_figure(rep, k2, b, sizeof b), run_figure(rep, k3, d, sizeof d));
+	}
+	fprintf(out, "%sinstructions   %s (per warp); %s races; %s\n", indent, run_figure(rep, "emu.instructions", a, sizeof a),
+		run_figure(rep, "emu.races", b, sizeof b), run_figure(rep, "emu.seconds", c, sizeof c));
+}
+
+static void emulated_text(FILE *out, const char *title, const run_request *rq, const run_result *res,
+			  const run_report *rep)
+{
+	char t[64], a[48], b[48];
+	exec_report_types(rq, t, sizeof t);
+	fprintf(out, "%s at %lldx%lldx%lld on the CPU (%s): %s\n", title, rq->M, rq->N, rq->K, t,
+		res->verified == 1 ? "VERIFIED" : "FAILED");
+	fprintf(out, "  %s\n", res->msg);
+	if (res->verified >= 0)
+		fprintf(out, "  rel. error %s (tolerance %s); grid %ux%ux%u, block %ux%ux%u\n",
+			run_figure(rep, "rel_error", a, sizeof a), run_figure(rep, "tolerance", b, sizeof b), res->grid[0],
+			res->grid[1], res->grid[2], rq->block[0], rq->block[1], rq->block[2]);
+	if (res->status == RUN_OK || res->status == RUN_WRONG)
+		exec_report_counts(out, rep, "  ");
+	if (res->log[0] && res->status == RUN_WRONG)
+		fprintf(out, "  %s\n", res->log);
+}
+
+void exec_report_text(FILE *out, const char *title, const run_request *rq, const run_result *res)
+{
+	run_report rep;
+	run_report_make(&rep, rq, res, 0);
+	if (res->emulated) {
+		emulated_text(out, title, rq, res, &rep);
+		return;
+	}
+	char t[64], a[48], b[48], c[48];
+	exec_report_types(rq, t, sizeof t);
+	fprintf(out, "%s %s: %s\n", rq->entry, run_status_name(res->status), res->msg);
+	fprintf(out, "  types      %s\n", t);
+	if (res->gpu[0])
+		fprintf(out, "  gpu        %s (sm_%d%d)\n", res->gpu, res->cc_major, res->cc_minor);
+	if (res->status == RUN_JIT_ERROR || (res->status != RUN_OK && res->log[0]))
+		fprintf(out, "  JIT log:\n%s\n", res->log);
+	if (res->status != RUN_OK && res->status != RUN_WRONG)
+		return;
+	fprintf(out, "  launch     grid %u,%u,%u%s  block %u,%u,%u  dynamic smem %u B\n", res->grid[0], res->grid[1],
+		res->grid[2], rq->persistent ? " (persistent: one block per SM slot)" : "", rq->block[0], rq->block[1],
+		rq->block[2], rq->smem);
+	fprintf(out, "  kernel     %d registers/thread, %d B static smem, %d B local, %d blocks/SM (driver)\n",
+		res->regs, res->smem_static, res->local_bytes, res->blocks_per_sm);
+	if (res->verified >= 0)
+		fprintf(out, "  check      rel. error %s (tolerance %s): %s\n", run_figure(&rep, "rel_error", a, sizeof a),
+			run_figure(&rep, "tolerance", b, sizeof b), run_figure(&rep, "verified", c, sizeof c));
+	if (res->gflops > 0) {
+		fprintf(out, "  time       %s, %s GFLOP/s (median of %d)\n", run_figure(&rep, "ms", a, sizeof a),
+			run_figure(&rep, "gflops", b, sizeof b), res->repeats);
+		if (res->cublas_gflops > 0) {
+			char d[48];
+			fprintf(out, "  cuBLAS     %s, %s GFLOP/s -> ours is %s of cuBLAS\n", run_figure(&rep, "cublas_ms", a, sizeof a),
+				run_figure(&rep, "cublas_gflops", b, sizeof b), run_figure(&rep, "pct_of_cublas", d, sizeof d));
+		}
+	}
+	(void)c;
+}

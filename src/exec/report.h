@@ -1,0 +1,32 @@
+/* exec/report: one run's report — the JSON object and the command line's text — written by walking run/fields.c's table, so `run`, `run --emulate`, `emulate`, `bench` and the TUI show the same figures the same way. */
+#ifndef PTXTUTOR_EXEC_REPORT_H
+#define PTXTUTOR_EXEC_REPORT_H
+
+#include <stdio.h>
+
+#include "base/json.h"
+#include "run/fields.h"
+
+/* The run as one JSON object (key NULL at the top or in an array): every
+ * field of the table, dotted keys nested ("emu": {"global_loads": {...}}),
+ * a number not measured as null, "emu" null for a GPU run, "jit_log" only on
+ * a JIT error, "cluster" [X, Y, Z] only with clusters. Callers may add keys
+ * of their own inside (extra), before it is closed: pass a function or NULL. */
+void exec_report_json(json_writer *w, const char *key, const run_report *rep,
+		      void (*extra)(json_writer *w, void *ctx), void *ctx);
+
+/* The run as text for the command line. title: the lesson or the entry
+ * demangled. A GPU run: its status line, types, device, launch, the kernel's
+ * resources, the check and the times; an emulated one: "TITLE at MxNxK on the
+ * CPU (types): VERIFIED|FAILED", its message, the check and the counts. */
+void exec_report_text(FILE *out, const char *title, const run_request *rq, const run_result *res);
+
+/* "f16→f32", and ", clusters of 2x1x1" when it has them: what a run
+ * computes, as every report and table shows it. */
+void exec_report_types(const run_request *rq, char *buf, size_t len);
+
+/* The emulator's counts as text lines, indent before each (the run report
+ * and `emulate` share them). */
+void exec_report_counts(FILE *out, const run_report *rep, const char *indent);
+
+#endif

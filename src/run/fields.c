@@ -1,0 +1,188 @@
+/* run/fields: the table of a run's figures and the one function that writes each. */
+#include "run/fields.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "base/numfmt.h"
+#include "base/util.h"
+
+#define R(f) offsetof(run_report, f)
+static const run_field fields[] = {
+	{"entry", RUN_T_STR, R(entry), RUN_F_TEXT, "the kernel's entry"},
+	{"status", RUN_T_STR, R(status), RUN_F_TEXT, "ok, wrong result, GPU too old, the emulator cannot run it, ..."},
+	{"message", RUN_T_STR, R(message), RUN_F_TEXT, "the run's one line"},
+	{"backend", RUN_T_STR, R(backend), RUN_F_TEXT, "who ran it: GPU or CPU emulator"},
+	{"gpu", RUN_T_STR, R(gpu), RUN_F_TEXT, "the device (\"CPU emulator\" for an emulation)"},
+	{"M", RUN_T_LL, R(M), RUN_F_COUNT, "rows of A and C"},
+	{"N", RUN_T_LL, R(N), RUN_F_COUNT, "columns of B and C"},
+	{"K", RUN_T_LL, R(K), RUN_F_COUNT, "the shared dimension"},
+	{"dtype", RUN_T_STR, R(dtype), RUN_F_TEXT, "A's and B's type"},
+	{"out", RUN_T_STR, R(out), RUN_F_TEXT, "C's type"},
+	{"registers", RUN_T_LL, R(registers), RUN_F_COUNT, "registers per thread (driver, after the JIT)"},
+	{"smem_static", RUN_T_LL, R(smem_static), RUN_F_COUNT, "static shared memory, bytes"},
+	{"smem_dynamic", RUN_T_LL, R(smem_dynamic), RUN_F_COUNT, "dynamic shared memory, bytes"},
+	{"local_bytes", RUN_T_LL, R(local_bytes), RUN_F_COUNT, "local memory per thread, bytes"},
+	{"blocks_per_sm", RUN_T_LL, R(blocks_per_sm), RUN_F_COUNT, "resident blocks per SM (driver)"},
+	{"ms", RUN_T_DBL, R(ms), RUN_F_MS, "our kernel's median time"},
+	{"gflops", RUN_T_DBL, R(gflops), RUN_F_SIG, "our kernel's GFLOP/s"},
+	{"cublas_ms", RUN_T_DBL, R(cublas_ms), RUN_F_MS, "cuBLAS's median time in the same run"},
+	{"cublas_gflops", RUN_T_DBL, R(cublas_gflops), RUN_F_SIG, "cuBLAS's GFLOP/s"},
+	{"pct_of_cublas", RUN_T_DBL, R(pct_of_cublas), RUN_F_PCT, "ours as a percentage of cuBLAS"},
+	{"speedup", RUN_T_DBL, R(speedup), RUN_F_TIMES, "over the previous lesson of the same types (bench)"},
+	{"rel_error", RUN_T_DBL, R(rel_error), RUN_F_RELERR, "||C - ref|| / ||ref||"},
+	{"tolerance", RUN_T_DBL, R(tolerance), RUN_F_TOL, "the largest rel_error that passes"},
+	{"verified", RUN_T_VERDICT, R(verified), RUN_F_VERDICT, "true, false, or null when not checked"},
+	{"repeats", RUN_T_LL, R(repeats), RUN_F_COUNT, "timed repeats per side"},
+	{"jit_log", RUN_T_STR, R(jit_log), RUN_F_TEXT, "the JIT's log, only on a JIT error"},
+	{"emu.global_loads.requests", RUN_T_LL, R(gld_requests), RUN_F_COUNT, "global load requests (cp.async reads included)"},
+	{"emu.global_loads.sectors", RUN_T_LL, R(gld_sectors), RUN_F_COUNT, "32-byte sectors they touch"},
+	{"emu.global_loads.sectors_per_request", RUN_T_DBL, R(gld_per_request), RUN_F_SIG, "4 is coalesced f32, 32 is one sector a lane"},
+	{"emu.global_stores.requests", RUN_T_LL, R(gst_requests), RUN_F_COUNT, "global store requests"},
+	{"emu.global_stores.sectors", RUN_T_LL, R(gst_sectors), RUN_F_COUNT, "32-byte sectors they touch"},
+	{"emu.global_stores.sectors_per_request", RUN_T_DBL, R(gst_per_request), RUN_F_SIG, "sectors per store request"},
+	{"emu.shared_loads.requests", RUN_T_LL, R(sld_requests), RUN_F_COUNT, "shared load requests (ldmatrix included)"},
+	{"emu.shared_loads.wavefronts", RUN_T_LL, R(sld_wavefronts), RUN_F_COUNT, "wavefronts they take"},
+	{"emu.shared_loads.wavefronts_per_request", RUN_T_DBL, R(sld_per_request), RUN_F_SIG, "1 is conflict-free"},
+	{"emu.shared_loads.bank_conflicts", RUN_T_LL, R(sld_conflicts), RUN_F_COUNT, "extra wavefronts from bank conflicts"},
+	{"emu.shared_stores.requests", RUN_T_LL, R(sst_requests), RUN_F_COUNT, "shared store requests (cp.async writes included)"},
+	{"emu.shared_stores.wavefronts", RUN_T_LL, R(sst_wavefronts), RUN_F_COUNT, "wavefronts they take"},
+	{"emu.shared_stores.wavefronts_per_request", RUN_T_DBL, R(sst_per_request), RUN_F_SIG, "1 is conflict-free"},
+	{"emu.shared_stores.bank_conflicts", RUN_T_LL, R(sst_conflicts), RUN_F_COUNT, "extra wavefronts from bank conflicts"},
+	{"emu.instructions", RUN_T_LL, R(inst), RUN_F_COUNT, "warp-level instructions issued"},
+	{"emu.races", RUN_T_LL, R(races), RUN_F_COUNT, "shared-memory races (a missing bar.sync)"},
+	{"emu.seconds", RUN_T_DBL, R(emu_seconds), RUN_F_SECONDS, "the emulation's wall time"},
+};
+#undef R
+
+const run_field *run_fields(int *n)
+{
+	*n = (int)ARRAY_LEN(fields);
+	return fields;
+}
+
+const run_field *run_field_find(const char *key)
+{
+	for (size_t i = 0; i < ARRAY_LEN(fields); i++)
+		if (!strcmp(fields[i].key, key))
+			return &fields[i];
+	return NULL;
+}
+
+/* The value or NaN: a figure that was not measured is not a zero. */
+static double measured(double v, int ok)
+{
+	return ok ? v : NAN;
+}
+
+static double per(unsigned long long num, unsigned long long den)
+{
+	return den ? (double)num / (double)den : 0.0;
+}
+
+static void take_emu(run_report *rep, const run_emu_counts *e)
+{
+	rep->gld_requests = (long long)e->gld_requests, rep->gld_sectors = (long long)e->gld_sectors;
+	rep->gst_requests = (long long)e->gst_requests, rep->gst_sectors = (long long)e->gst_sectors;
+	rep->sld_requests = (long long)e->sld_requests, rep->sld_wavefronts = (long long)e->sld_wavefronts;
+	rep->sld_conflicts = (long long)e->sld_conflicts;
+	rep->sst_requests = (long long)e->sst_requests, rep->sst_wavefronts = (long long)e->sst_wavefronts;
+	rep->sst_conflicts = (long long)e->sst_conflicts;
+	rep->inst = (long long)e->inst, rep->races = (long long)e->races;
+	rep->gld_per_request = per(e->gld_sectors, e->gld_requests);
+	rep->gst_per_request = per(e->gst_sectors, e->gst_requests);
+	rep->sld_per_request = per(e->sld_wavefronts, e->sld_requests);
+	rep->sst_per_request = per(e->sst_wavefronts, e->sst_requests);
+	rep->emu_seconds = e->seconds;
+}
+
+/* The request's side of the report: what was asked. */
+static void take_request(run_report *rep, const run_request *rq)
+{
+	rep->entry = rq->entry;
+	rep->dtype = dtype_name(rq->dt == DTYPE_NONE ? DTYPE_F32 : rq->dt);
+	rep->out = dtype_name(run_out(rq));
+	rep->M = rq->M, rep->N = rq->N, rep->K = rq->K;
+	rep->smem_dynamic = rq->smem;
+	run_cluster(rq, rep->cluster);
+}
+
+void run_report_make(run_report *rep, const run_request *rq, const run_result *res, double prev_gflops)
+{
+	memset(rep, 0, sizeof *rep);
+	rep->cluster[0] = rep->cluster[1] = rep->cluster[2] = 1;
+	if (rq)
+		take_request(rep, rq);
+	rep->status = run_status_name(res->status);
+	rep->message = res->msg;
+	rep->gpu = res->gpu;
+	rep->backend = res->emulated ? "CPU emulator" : "GPU";
+	rep->jit_log = res->status == RUN_JIT_ERROR ? res->log : NULL;
+	rep->registers = res->regs, rep->smem_static = res->smem_static;
+	rep->local_bytes = res->local_bytes, rep->blocks_per_sm = res->blocks_per_sm, rep->repeats = res->repeats;
+	int timed = res->gflops > 0, ref = res->cublas_gflops > 0;
+	rep->ms = measured(res->ms, timed);
+	rep->gflops = measured(res->gflops, timed);
+	rep->cublas_ms = measured(res->cublas_ms, ref);
+	rep->cublas_gflops = measured(res->cublas_gflops, ref);
+	rep->pct_of_cublas = measured(ref ? 100.0 * res->gflops / res->cublas_gflops : 0, ref && timed);
+	rep->speedup = measured(prev_gflops > 0 ? res->gflops / prev_gflops : 0, prev_gflops > 0 && timed);
+	rep->rel_error = measured(res->rel_err, res->verified >= 0);
+	rep->tolerance = measured(res->tol, res->tol > 0);
+	rep->verified = res->verified;
+	rep->emulated = res->emulated;
+	if (res->emulated)
+		take_emu(rep, &res->emu);
+}
+
+int run_field_present(const run_field *f, const run_report *rep)
+{
+	const char *p = (const char *)rep + f->off;
+	if (!strncmp(f->key, "emu.", 4) && !rep->emulated)
+		return 0;
+	if (f->type == RUN_T_STR)
+		return *(const char *const *)(const void *)p != NULL;
+	if (f->type == RUN_T_DBL)
+		return !isnan(*(const double *)(const void *)p);
+	return 1;
+}
+
+char *run_field_format(const run_field *f, const run_report *rep, char *buf, size_t len)
+{
+	const char *p = (const char *)rep + f->off;
+	if (!run_field_present(f, rep)) {
+		util_strlcpy(buf, "n/a", len);
+		return buf;
+	}
+	double v = f->type == RUN_T_DBL ? *(const double *)(const void *)p
+		 : f->type == RUN_T_LL ? (double)*(const long long *)(const void *)p : 0;
+	char t[48];
+	switch (f->fmt) {
+	case RUN_F_TEXT: util_strlcpy(buf, *(const char *const *)(const void *)p, len); break;
+	case RUN_F_COUNT: numfmt_count(buf, len, v); break;
+	case RUN_F_SIG: numfmt_sig(buf, len, v); break;
+	case RUN_F_MS: numfmt_unit(buf, len, v, "ms"); break;
+	case RUN_F_PCT: numfmt_pct(buf, len, v / 100.0); break;
+	case RUN_F_TIMES: snprintf(buf, len, "%sx", numfmt_sig(t, sizeof t, v)); break;
+	case RUN_F_RELERR: snprintf(buf, len, "%.3g", v); break;
+	case RUN_F_TOL: snprintf(buf, len, "%.0e", v); break;
+	case RUN_F_SECONDS: snprintf(buf, len, "%.2f s", v); break;
+	case RUN_F_VERDICT: {
+		int ok = *(const int *)(const void *)p;
+		util_strlcpy(buf, ok == 1 ? "PASS" : ok == 0 ? "FAIL" : "not checked", len);
+		break;
+	}
+	}
+	return buf;
+}
+
+char *run_figure(const run_report *rep, const char *key, char *buf, size_t len)
+{
+	const run_field *f = run_field_find(key);
+	if (!f) {
+		util_strlcpy(buf, "?", len);
+		return buf;
+	}
+	return run_field_format(f, rep, buf, len);
+}

@@ -1,0 +1,72 @@
+/* run/fields: a run's figures as one table — key, type, offset, format, help (model.c's keys[] idea applied to results) — walked by the TUI's run pane, the CLI text and the JSON writer, so every figure is written by one function. */
+#ifndef PTXTUTOR_RUN_FIELDS_H
+#define PTXTUTOR_RUN_FIELDS_H
+
+#include <stddef.h>
+
+#include "run/run.h"
+
+/* What a report shows of one run: the request's and the result's values and
+ * the figures derived from them, as plain data. NaN: not measured (JSON
+ * null, text "n/a"). Strings point into the request and result it was made
+ * from; a NULL string is left out. */
+typedef struct {
+	const char *entry, *status, *message, *gpu, *backend, *dtype, *out, *jit_log;
+	long long M, N, K;
+	long long registers, smem_static, smem_dynamic, local_bytes, blocks_per_sm, repeats;
+	double ms, gflops, cublas_ms, cublas_gflops, pct_of_cublas, speedup;
+	double rel_error, tolerance;
+	int verified;             /* 1 pass, 0 fail, -1 not checked (null) */
+	int emulated;             /* the emu.* fields hold the emulator's counts */
+	unsigned cluster[3];      /* blocks per cluster, 1 on every side: none */
+	/* The emulator's counts as Nsight Compute would report them (run_emu_counts) */
+	long long gld_requests, gld_sectors, gst_requests, gst_sectors;
+	long long sld_requests, sld_wavefronts, sld_conflicts, sst_requests, sst_wavefronts, sst_conflicts;
+	long long inst, races;
+	double gld_per_request, gst_per_request, sld_per_request, sst_per_request, emu_seconds;
+} run_report;
+
+typedef enum { RUN_T_STR, RUN_T_LL, RUN_T_DBL, RUN_T_VERDICT } run_field_type;
+
+/* How a figure is written (run_field_format), through base/numfmt. */
+typedef enum {
+	RUN_F_TEXT,               /* as it is */
+	RUN_F_COUNT,              /* every digit */
+	RUN_F_SIG,                /* NUMFMT_DIGITS significant digits: GFLOP/s, ratios */
+	RUN_F_MS,                 /* "0.0123 ms" */
+	RUN_F_PCT,                /* a percentage (the value is in percent): "66.7%" */
+	RUN_F_TIMES,              /* a speed-up: "2.5x" */
+	RUN_F_RELERR,             /* a relative error, "%.3g" (numfmt.h: not a value of its kind) */
+	RUN_F_TOL,                /* a tolerance, "%.0e" */
+	RUN_F_SECONDS,            /* a clock reading, "2.50 s" */
+	RUN_F_VERDICT,            /* "PASS", "FAIL", "not checked" */
+} run_field_fmt;
+
+typedef struct {
+	const char *key;          /* the JSON key; a dot nests ("emu.gld.sectors") */
+	run_field_type type;
+	size_t off;               /* offsetof(run_report, ...) */
+	run_field_fmt fmt;
+	const char *help;         /* what it is, for docs/json.md */
+} run_field;
+
+/* The table, in the order every report shows it; *n gets its length. */
+const run_field *run_fields(int *n);
+/* The field of that key, or NULL. */
+const run_field *run_field_find(const char *key);
+
+/* Fills rep from a request and its result; prev_gflops > 0 gives speedup.
+ * rq may be NULL (the TUI knows the result only): entry, sizes and types stay empty. */
+void run_report_make(run_report *rep, const run_request *rq, const run_result *res, double prev_gflops);
+
+/* The field's value in rep as every report writes it: into buf, returned.
+ * "n/a" for a number that was not measured. */
+char *run_field_format(const run_field *f, const run_report *rep, char *buf, size_t len);
+/* The same by key; "?" for a key not in the table. */
+char *run_figure(const run_report *rep, const char *key, char *buf, size_t len);
+
+/* Whether the field has a value in rep: a non-NULL string, a number that is
+ * not NaN; the emu.* fields only for an emulated run. */
+int run_field_present(const run_field *f, const run_report *rep);
+
+#endif

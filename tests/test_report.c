@@ -1,0 +1,175 @@
+/* test_report: one run report — the field table's formatter, one JSON schema for GPU and emulated runs, and docs/json.md naming every key. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/util.h"
+#include "exec/report.h"
+#include "run/fields.h"
+
+static run_request request(void)
+{
+	run_request rq;
+	memset(&rq, 0, sizeof rq);
+	util_strlcpy(rq.entry, "sgemm_naive", sizeof rq.entry);
+	rq.dt = DTYPE_F32;
+	rq.M = rq.N = rq.K = 128;
+	return rq;
+}
+
+static run_result gpu_result(void)
+{
+	run_result r;
+	memset(&r, 0, sizeof r);
+	r.status = RUN_OK;
+	util_strlcpy(r.gpu, "H100", sizeof r.gpu);
+	r.ms = 0.5, r.gflops = 2500, r.cublas_ms = 0.2, r.cublas_gflops = 3750;
+	r.rel_err = 2.0734e-7, r.tol = 1e-4, r.verified = 1, r.repeats = 20;
+	return r;
+}
+
+static run_result emu_result_of(void)
+{
+	run_result r;
+	memset(&r, 0, sizeof r);
+	r.status = RUN_OK;
+	r.emulated = 1;
+	util_strlcpy(r.gpu, "CPU emulator", sizeof r.gpu);
+	r.rel_err = 1e-7, r.tol = 1e-4, r.verified = 1;
+	r.emu = (run_emu_counts){.M = 128, .N = 128, .K = 128, .gld_requests = 100, .gld_sectors = 1650, .inst = 7};
+	return r;
+}
+
+/* The report as JSON text (the caller frees it). */
+static char *json_of(const run_request *rq, const run_result *res)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	assert_non_null(f);
+	json_writer w;
+	run_report rep;
+	run_report_make(&rep, rq, res, 0);
+	json_begin(&w, f);
+	exec_report_json(&w, NULL, &rep, NULL, NULL);
+	json_finish(&w);
+	fclose(f);
+	return buf;
+}
+
+/* The top-level keys, in order, "|"-joined: lines indented by exactly two spaces. */
+static void top_keys(const char *json, char *out, size_t len)
+{
+	out[0] = '\0';
+	for (const char *p = json; (p = strstr(p, "\n  \"")); p++) {
+		const char *k = p + 4, *e = strchr(k, '"');
+		assert_non_null(e);
+		snprintf(out + strlen(out), len - strlen(out), "%.*s|", (int)(e - k), k);
+	}
+}
+
+static void test_one_schema(void **state)
+{
+	(void)state;
+	run_request rq = request();
+	run_result g = gpu_result(), e = emu_result_of();
+	char *gj = json_of(&rq, &g), *ej = json_of(&rq, &e);
+	char gk[2048], ek[2048];
+	top_keys(gj, gk, sizeof gk);
+	top_keys(ej, ek, sizeof ek);
+	assert_string_equal(gk, ek);
+	assert_non_null(strstr(gk, "|status|"));
+	assert_non_null(strstr(gk, "|emu|"));
+	/* a GPU run has no counts; an emulation has them nested, and no GFLOP/s */
+	assert_non_null(strstr(gj, "\"emu\": null"));
+	assert_non_null(strstr(ej, "\"global_loads\": {"));
+	assert_non_null(strstr(ej, "\"sectors_per_request\": 16.5"));
+	assert_non_null(strstr(ej, "\"gflops\": null"));
+	assert_non_null(strstr(gj, "\"pct_of_cublas\": 66.6"));
+	free(gj);
+	free(ej);
+}
+
+static void test_one_format(void **state)
+{
+	(void)state;
+	run_request rq = request();
+	run_result g = gpu_result(), e = emu_result_of();
+	run_report rep;
+	char b[64];
+	run_report_make(&rep, &rq, &g, 1250);
+	assert_string_equal(run_figure(&rep, "gflops", b, sizeof b), "2500");
+	assert_string_equal(run_figure(&rep, "pct_of_cublas", b, sizeof b), "66.7%");
+	assert_string_equal(run_figure(&rep, "speedup", b, sizeof b), "2x");
+	assert_string_equal(run_figure(&rep, "ms", b, sizeof b), "0.5 ms");
+	assert_string_equal(run_figure(&rep, "rel_error", b, sizeof b), "2.07e-07");
+	assert_string_equal(run_figure(&rep, "verified", b, sizeof b), "PASS");
+	assert_string_equal(run_figure(&rep, "emu.instructions", b, sizeof b), "n/a");
+	assert_string_equal(run_figure(&rep, "no.such.key", b, sizeof b), "?");
+	run_report_make(&rep, &rq, &e, 0);
+	assert_string_equal(run_figure(&rep, "gflops", b, sizeof b), "n/a");
+	assert_string_equal(run_figure(&rep, "emu.global_loads.sectors_per_request", b, sizeof b), "16.5");
+	assert_string_equal(run_figure(&rep, "emu.instructions", b, sizeof b), "7");
+}
+
+/* "PATH:LINE: msg" split once, where the emulator hands its text over. */
+static void test_error_as_data(void **state)
+{
+	(void)state;
+	run_error e;
+	run_error_set(&e, "/a/b/01_naive.ptx:83: unsupported instruction 'x'");
+	assert_string_equal(e.path, "/a/b/01_naive.ptx");
+	assert_int_equal(e.line, 83);
+	assert_string_equal(e.msg, "unsupported instruction 'x'");
+	char line[128];
+	run_error_format(&e, line, sizeof line);
+	assert_string_equal(line, "01_naive.ptx:83: unsupported instruction 'x'");
+	run_error_set(&e, "the emulator runs f32 kernels: lesson 10 needs a GPU");
+	assert_string_equal(e.path, "");
+	assert_int_equal(e.line, 0);
+	assert_string_equal(e.msg, "the emulator runs f32 kernels: lesson 10 needs a GPU");
+	run_error_set(&e, "k.ptx:x1: not a line");
+	assert_int_equal(e.line, 0);
+	assert_string_equal(e.msg, "k.ptx:x1: not a line");
+}
+
+/* docs/json.md names every key of the table, each leaf in backticks. */
+static void test_documented(void **state)
+{
+	(void)state;
+	char path[1024];
+	const char *root = getenv("PTXTUTOR_ROOT");
+	snprintf(path, sizeof path, "%s/docs/json.md", root && *root ? root : ".");
+	char *doc = util_read_file(path, NULL, NULL, 0);
+	assert_non_null(doc);
+	int n;
+	const run_field *f = run_fields(&n);
+	assert_true(n > 30);
+	for (int i = 0; i < n; i++) {
+		char want[96];
+		const char *leaf = strrchr(f[i].key, '.');
+		snprintf(want, sizeof want, "`%s`", leaf ? leaf + 1 : f[i].key);
+		if (!strstr(doc, want))
+			fail_msg("docs/json.md does not name %s", f[i].key);
+		assert_true(f[i].help && f[i].help[0]);
+	}
+	free(doc);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_one_schema),
+		cmocka_unit_test(test_one_format),
+		cmocka_unit_test(test_documented),
+		cmocka_unit_test(test_error_as_data),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
