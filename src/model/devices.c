@@ -68,6 +68,10 @@ static int set_field(gpu_spec *g, const column *c, char *v, char *why, int whyle
 			snprintf(why, (size_t)whylen, "empty %s", c->name);
 			return -1;
 		}
+		if (strlen(v) >= c->size) { /* never cut short where a reader cannot tell */
+			snprintf(why, (size_t)whylen, "%s: %zu characters, at most %zu", c->name, strlen(v), c->size - 1);
+			return -1;
+		}
 		util_strlcpy((char *)g + c->off, v, c->size);
 		return 0;
 	case COL_INT: {

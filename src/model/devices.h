@@ -27,8 +27,8 @@ typedef struct {
 	int max_warps_per_sm;
 	int max_blocks_per_sm;
 	int warp_alloc_regs;     /* register allocation unit per warp (256) */
-	char source[200];        /* where the figures come from */
-	char levels_source[200]; /* where l2_gbs and smem_gbs come from, and whether measured or estimated */
+	char source[640];        /* where the figures come from */
+	char levels_source[640]; /* where l2_gbs and smem_gbs come from, and whether measured or estimated */
 	int live;                /* read from the driver on this machine */
 } gpu_spec;
 
