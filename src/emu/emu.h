@@ -74,6 +74,13 @@ typedef struct {
 	unsigned long long requests, wavefronts, ideal, bank_conflicts;
 } emu_smem;
 
+/* Hopper's warpgroup MMAs: wgmma.mma_async counted once per warpgroup, the
+ * FLOPs (2*64*N*K each) and the shared-memory bytes of their operands read
+ * through descriptors; wavefronts = bytes / 128, as the model counts them. */
+typedef struct {
+	unsigned long long inst, flops, smem_bytes, smem_wavefronts;
+} emu_wgmma_counts;
+
 typedef struct {
 	unsigned long long inst[EMU_CLS_COUNT];
 	unsigned long long inst_total;     /* warp-level instructions issued */
@@ -81,6 +88,7 @@ typedef struct {
 	emu_gmem gld, gst, gcp;            /* global loads, stores, cp.async reads */
 	emu_smem sld, sst, sldsm, scp;     /* shared loads, stores, ldmatrix, cp.async writes */
 	unsigned long long barriers;       /* bar.sync, per warp */
+	emu_wgmma_counts wgmma;
 } emu_counts;
 
 typedef struct {

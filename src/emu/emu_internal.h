@@ -37,6 +37,7 @@ typedef enum {
 	OP_LDMATRIX, OP_MMA, OP_SHFL,
 	OP_POPC, OP_CLZ, OP_BREV, OP_BFE, OP_BFI, OP_PRMT, OP_LOP3, OP_SHF,
 	OP_BRA, OP_EXIT, OP_TRAP,
+	OP_WGMMA, OP_WGFENCE, OP_WGCOMMIT, OP_WGWAIT,   /* Hopper's warpgroup MMA: emu_wgmma.c */
 	OP_COUNT
 } emu_opcode;
 
@@ -123,6 +124,8 @@ typedef struct {
 	int smem_static;     /* bytes of .shared declared in the entry and module */
 	int uses_dynamic_smem;
 	int line;
+	struct emu_wgmma_op *wgmma; /* the operands of each wgmma.mma_async (emu_wgmma.h); op->imm indexes it */
+	int nwgmma;
 } emu_kernel;
 
 struct emu_module {
@@ -156,6 +159,7 @@ typedef struct {
 	uint64_t requests, sectors;      /* global */
 	uint64_t wavefronts, ideal;      /* shared */
 	uint64_t requests2, sectors2;    /* cp.async: global side in requests/sectors, shared side here */
+	uint64_t wg_inst, wg_flops, wg_bytes; /* wgmma.mma_async: per warpgroup, FLOPs, shared operand bytes */
 } emu_opcount;
 
 typedef struct {
