@@ -96,6 +96,7 @@ typedef struct {
 	int lay_b;                   /* 1 + the swizzle the host lays B out with (a wrong descriptor); 0: as swz_b */
 	int scale_d, scale_a, scale_b;
 	int no_fence, early_read, threads;
+	int proxy;                   /* fence.proxy.async: 0 before the bar.sync, 1 none, 2 after it (too late) */
 } kspec;
 
 static const char *const tnames[] = {"f16", "bf16", "tf32", "e4m3", "e5m2"};
@@ -142,8 +143,9 @@ static void kernel_text(const kspec *s, char *t, size_t n)
 		  "COPY:\n\tmad.lo.u32 %%r2, %%r1, %d, %%r0;\n\tshl.b32 %%r3, %%r2, 2;\n\tcvt.u64.u32 %%rd1, %%r3;\n"
 		  "\tadd.u64 %%rd2, %%rd0, %%rd1;\n\tld.global.u32 %%r4, [%%rd2];\n\tmov.u32 %%r5, sm;\n"
 		  "\tadd.u32 %%r5, %%r5, %%r3;\n\tst.shared.u32 [%%r5], %%r4;\n\tadd.u32 %%r1, %%r1, 1;\n"
-		  "\tsetp.lt.u32 %%p, %%r1, %d;\n\t@%%p bra COPY;\n\tbar.sync 0;\n\tfence.proxy.async.shared::cta;\n",
-		  s->threads, SMEM / 4 / s->threads);
+		  "\tsetp.lt.u32 %%p, %%r1, %d;\n\t@%%p bra COPY;\n%s\tbar.sync 0;\n%s",
+		  s->threads, SMEM / 4 / s->threads, s->proxy == 0 ? "\tfence.proxy.async.shared::cta;\n" : "",
+		  s->proxy == 2 ? "\tfence.proxy.async.shared::cta;\n" : "");
 	at = emit(t, n, at, "\tld.global.u64 %%rd3, [%%rd0+%d];\n\tld.global.u64 %%rd4, [%%rd0+%d];\n", DESC, DESC + 8);
 	/* the thread's place in D: row 16 * warp + g, column 2t */
 	at = emit(t, n, at, "\tshr.u32 %%r6, %%r0, 5;\n\tand.b32 %%r7, %%r0, 31;\n\tshr.u32 %%r8, %%r7, 2;\n"
@@ -560,6 +562,18 @@ static void test_missing_fence(void **state)
 	expect_fault(SPEC(.swz_a = 1, .swz_b = 1, .no_fence = 1), "no wgmma.fence.sync.aligned after it", 0);
 }
 
+/* Operands written by st.shared reach wgmma (the async proxy) only through
+ * the writers' fence.proxy.async before the bar.sync: none, or one after the
+ * bar.sync (warp 1 has not fenced when warp 0 issues), is named with the st's line. */
+static void test_missing_proxy_fence(void **state)
+{
+	(void)state;
+	expect_fault(SPEC(.swz_a = 1, .swz_b = 1, .proxy = 1), "which the st at line 23 (warp 0) wrote with no "
+		     "fence.proxy.async after it", 0);
+	expect_fault(SPEC(.swz_a = 1, .swz_b = 1, .proxy = 2), "which the st at line 23 (warp 1) wrote with no "
+		     "fence.proxy.async after it", 0);
+}
+
 static void test_partial_warpgroup(void **state)
 {
 	(void)state;
@@ -627,6 +641,7 @@ int main(void)
 		cmocka_unit_test(test_counts),
 		cmocka_unit_test(test_read_before_wait),
 		cmocka_unit_test(test_missing_fence),
+		cmocka_unit_test(test_missing_proxy_fence),
 		cmocka_unit_test(test_partial_warpgroup),
 		cmocka_unit_test(test_wrong_swizzle),
 		cmocka_unit_test(test_parse_errors),

@@ -53,6 +53,7 @@ static const modgroup g_vec = {MF_VEC, {{"v2", 2}, {"v4", 4}}};
 static const modgroup g_nc = {MF_FLAGS, {{"nc", OPF_NC}}};
 static const modgroup g_matrices = {MF_VEC, {{"x1", 1}, {"x2", 2}, {"x4", 4}}};
 static const modgroup g_trans = {MF_FLAGS, {{"trans", OPF_TRANS}}};
+static const modgroup g_proxy = {MF_MOD, {{"async", EMU_NOP_PROXY_ASYNC}}}; /* fence.proxy.async */
 static const modgroup g_shfl = {MF_MOD, {{"up", SHFL_UP}, {"down", SHFL_DOWN}, {"bfly", SHFL_BFLY}, {"idx", SHFL_IDX}}};
 
 /* How the operands read. */
@@ -155,6 +156,8 @@ static const opdesc opdescs[] = {
 	{.name = "bar.warp", .code = OP_NOP, .cls = EMU_CLS_CONTROL, .shape = SH_IGNORE, .allow = {"sync"}},
 	BARRIER("bar"), BARRIER("barrier"),
 	NOOP("membar"), NOOP("fence"),
+	{.name = "fence.proxy", .code = OP_NOP, .cls = EMU_CLS_BARRIER, .shape = SH_IGNORE, .groups = {&g_proxy},
+	 .flags = DF_ALL_MODS},
 	{.name = "cp.async.commit_group", .code = OP_CPCOMMIT, .cls = EMU_CLS_CP_ASYNC, .shape = SH_NONE},
 	{.name = "cp.async.wait_group", .code = OP_CPWAIT, .cls = EMU_CLS_CP_ASYNC, .shape = SH_WAIT,
 	 .nops_min = 1, .nops_max = 1},

@@ -1126,7 +1126,7 @@ static int trap(blockctx *b, const emu_op *o)
 static int wgmma(blockctx *b, warp *w, const inst *x, int hazard)
 {
 	char m[256];
-	emu_wg_ctx c = {.wg = b->wg, .k = b->k, .o = x->o, .R = w->R, .warp = w->id, .nthreads = b->nthreads,
+	emu_wg_ctx c = {.wg = b->wg, .k = b->k, .o = x->o, .R = w->R, .warp = w->id, .em = x->em, .nthreads = b->nthreads,
 			.smem = b->smem, .smem_size = b->smem_size, .cnt = x->cnt, .msg = m, .msglen = sizeof m};
 	if ((hazard ? emu_wgmma_hazard(&c) : emu_wgmma_exec(&c, x->em)) < 0)
 		return fail(b, x->o, "%s", m);
@@ -1432,7 +1432,7 @@ emu_error emu_exec(emu_launch *L, char *err, int errlen)
 	uint64_t *regs = xcalloc((size_t)b.nwarps * (size_t)k->nregs * 32 + 1, sizeof(uint64_t));
 	for (int i = 0; i < b.nwarps; i++)
 		b.warps[i].R = regs + (size_t)i * (size_t)k->nregs * 32;
-	b.wg = k->nwgmma ? emu_wg_block_new(k, b.nwarps) : NULL;
+	b.wg = k->nwgmma ? emu_wg_block_new(k, b.nwarps, b.smem_size) : NULL;
 	int rc = 0;
 	double t0 = util_now();
 	for (unsigned z = 0; z < L->grid[2] && !rc; z++)

@@ -56,6 +56,12 @@ enum { SHF_L, SHF_R };                                /* shf */
 enum { PRMT_DEFAULT, PRMT_F4E, PRMT_B4E, PRMT_RC8, PRMT_ECL, PRMT_ECR, PRMT_RC16 }; /* prmt */
 enum { TRAP_TRAP, TRAP_ASSERT };                      /* trap, call __assertfail */
 
+/* ---- shared with the async-proxy bookkeeping (wgmma: emu_wgmma.c) ----
+ * fence.proxy.async decodes as an OP_NOP with this mod, so whoever checks
+ * generic writes against async-proxy reads (wgmma operands, TMA stores)
+ * can see it; every other fence is an OP_NOP with mod 0. */
+#define EMU_NOP_PROXY_ASYNC 0x40 /* a mod no other OP_NOP has (call's is 0 or 1) */
+
 #define EMU_NO_REG (-1)
 #define EMU_MAX_SRC 12
 

@@ -280,14 +280,22 @@ struct emu_wg_block {
 	int nwarps;
 	wg_warp *w;
 	wg_group *g;
+	/* the proxy rule: per 16 bytes of shared memory, 1 + the warp whose generic
+	 * st wrote them with no fence.proxy.async since (0: none), and the st */
+	uint32_t nchunks;
+	uint16_t *gen_warp;
+	int32_t *gen_op;
 };
 
 #define WG_MAX_AHEAD 65536  /* wgmmas one warp of a warpgroup may issue ahead of another */
 
-emu_wg_block *emu_wg_block_new(const emu_kernel *k, int nwarps)
+emu_wg_block *emu_wg_block_new(const emu_kernel *k, int nwarps, uint32_t smem_size)
 {
 	emu_wg_block *b = xcalloc(1, sizeof *b);
 	b->k = k;
+	b->nchunks = smem_size / 16 + 1;
+	b->gen_warp = xcalloc(b->nchunks, sizeof *b->gen_warp);
+	b->gen_op = xcalloc(b->nchunks, sizeof *b->gen_op);
 	b->nwarps = nwarps;
 	b->w = xcalloc((size_t)nwarps, sizeof *b->w);
 	b->g = xcalloc((size_t)nwarps / 4 + 1, sizeof *b->g);
@@ -320,6 +328,7 @@ void emu_wg_block_reset(emu_wg_block *b)
 		b->g[i].n = 0;
 		b->g[i].base = 0;
 	}
+	memset(b->gen_warp, 0, b->nchunks * sizeof *b->gen_warp);
 }
 
 void emu_wg_block_free(emu_wg_block *b)
@@ -340,6 +349,8 @@ void emu_wg_block_free(emu_wg_block *b)
 		free(b->g[i].log);
 	free(b->w);
 	free(b->g);
+	free(b->gen_warp);
+	free(b->gen_op);
 	free(b);
 }
 
@@ -399,8 +410,43 @@ static void retire(const emu_wg_ctx *c, wg_warp *s, long long upto)
 	s->np = keep;
 }
 
+/* The proxy rule's marks: a generic st.shared marks the bytes it writes; the
+ * warp's fence.proxy.async (PTX ISA 9.7.13.4, membar/fence: proxy fences)
+ * makes its writes visible to the async proxy that wgmma reads through. */
+static void proxy_marks(emu_wg_ctx *c)
+{
+	emu_wg_block *b = c->wg;
+	const emu_op *o = c->o;
+	if (o->code == OP_NOP && o->mod == EMU_NOP_PROXY_ASYNC && c->em) {
+		for (uint32_t i = 0; i < b->nchunks; i++)
+			if (b->gen_warp[i] == c->warp + 1)
+				b->gen_warp[i] = 0;
+		return;
+	}
+	if (o->code != OP_ST || (o->space != SP_SHARED && o->space != SP_GENERIC))
+		return;
+	uint64_t bytes = (uint64_t)emu_types[o->type].bytes * o->vec;
+	for (int l = 0; l < 32; l++) {
+		if (!(c->em >> l & 1))
+			continue;
+		uint64_t a = c->R[o->src[0] * 32 + l] + (uint64_t)o->imm;
+		if (o->space == SP_GENERIC) {
+			if ((a >> EMU_GLOBAL_SHIFT) != (EMU_SHARED_WINDOW >> EMU_GLOBAL_SHIFT))
+				continue;
+			a -= EMU_SHARED_WINDOW;
+		}
+		if (a >= c->smem_size || bytes > c->smem_size - a) /* the st itself reports it */
+			continue;
+		for (uint64_t ch = a / 16; ch <= (a + bytes - 1) / 16; ch++) {
+			b->gen_warp[ch] = (uint16_t)(c->warp + 1);
+			b->gen_op[ch] = (int32_t)(o - c->k->ops);
+		}
+	}
+}
+
 int emu_wgmma_hazard(emu_wg_ctx *c)
 {
+	proxy_marks(c);
 	wg_warp *s = &c->wg->w[c->warp];
 	const emu_op *o = c->o;
 	if (s->np) {
@@ -433,6 +479,12 @@ static int smem_elem(emu_wg_ctx *c, const emu_wg_desc *d, int t, int mn, int k, 
 		return msg(c, "wgmma.mma_async reads %s's element (%d, %d) at shared offset %u, outside the block's %u "
 			   "bytes (descriptor start %u, leading %u, stride %u, swizzle mode %d)", which, mn, k, a,
 			   c->smem_size, d->start, d->lbo, d->sbo, d->swizzle);
+	const emu_wg_block *b = c->wg;
+	if (b->gen_warp[a / 16])
+		return msg(c, "wgmma.mma_async reads %s's element (%d, %d) at shared offset %u, which the st at line %d "
+			   "(warp %d) wrote with no fence.proxy.async after it: wgmma reads through the async proxy, "
+			   "which does not see generic writes until that fence", which, mn, k, a,
+			   line_of(c, b->gen_op[a / 16]), b->gen_warp[a / 16] - 1);
 	uint32_t v = 0;
 	memcpy(&v, c->smem + a, (size_t)eb);
 	*out = elem_value(t, v);

@@ -45,7 +45,7 @@ int emu_wgmma_decode(emu_pstate *ps, emu_op *o, const char *full, char **parts, 
 
 typedef struct emu_wg_block emu_wg_block;   /* a block's wgmma state: every warp's in-flight groups and marks */
 
-emu_wg_block *emu_wg_block_new(const emu_kernel *k, int nwarps);
+emu_wg_block *emu_wg_block_new(const emu_kernel *k, int nwarps, uint32_t smem_size);
 void emu_wg_block_reset(emu_wg_block *b);   /* at the start of every block */
 void emu_wg_block_free(emu_wg_block *b);
 
@@ -56,6 +56,7 @@ typedef struct {
 	const emu_op *o;
 	uint64_t *R;                /* the warp's registers, a row of 32 lanes each */
 	int warp;                   /* its index in the block */
+	uint32_t em;                /* the lanes that run the instruction */
 	unsigned nthreads;          /* threads of the block */
 	const uint8_t *smem;
 	uint32_t smem_size;
@@ -67,8 +68,9 @@ typedef struct {
 /* Runs OP_WGMMA, OP_WGFENCE, OP_WGCOMMIT or OP_WGWAIT on the active lanes em: 0, or -1 with c->msg. */
 int emu_wgmma_exec(emu_wg_ctx *c, uint32_t em);
 /* Before any other instruction of a warp in a kernel with wgmma: -1 with c->msg when it
- * touches an accumulator (or A fragment) register of a wgmma still in flight; it also
- * notes the registers it writes, for the fence rule. 0 otherwise. */
+ * touches an accumulator (or A fragment) register of a wgmma still in flight. It also
+ * notes the registers it writes (for the wgmma.fence rule) and the shared bytes a
+ * generic st writes until the warp's fence.proxy.async (for the proxy rule). 0 otherwise. */
 int emu_wgmma_hazard(emu_wg_ctx *c);
 /* After a block ran: -1 with msg when the warps of a warpgroup issued different numbers of wgmma. */
 int emu_wgmma_block_end(emu_wg_block *b, char *msg, int msglen);
