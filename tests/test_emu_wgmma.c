@@ -14,6 +14,7 @@
 #include "emu/emu_internal.h"
 #include "emu/emu_wgmma.h"
 #include "base/util.h"
+#include "run/run.h"
 
 /* ---- the descriptor, by hand (PTX ISA 9.7.15.5.1.2.2) ---- */
 
@@ -628,6 +629,99 @@ static void test_parse_errors(void **state)
 	}
 }
 
+/* ---- a whole GEMM through emu_run: tests/emu/wgmma.ptx ---- */
+
+/* Runs tests/emu/wgmma.ptx, with one edit to its text when from is not NULL. */
+static emu_error run_gemm(long long M, long long N, long long K, const char *from, const char *to, emu_result *res,
+			  char *err, int errlen)
+{
+	char path[512];
+	util_path(path, sizeof path, "tests/emu/wgmma.ptx");
+	size_t len;
+	char rerr[256];
+	char *text = util_read_file(path, &len, rerr, sizeof rerr);
+	assert_non_null(text);
+	if (from) {
+		char *at = strstr(text, from);
+		assert_non_null(at);
+		size_t nf = strlen(from), nt = strlen(to);
+		char *edited = malloc(len + nt + 1);
+		assert_non_null(edited);
+		memcpy(edited, text, (size_t)(at - text));
+		memcpy(edited + (at - text), to, nt);
+		strcpy(edited + (at - text) + nt, at + nf);
+		free(text);
+		text = edited;
+	}
+	emu_error why = EMU_OK;
+	emu_module *m = emu_module_parse(path, text, &why, err, errlen);
+	free(text);
+	if (!m)
+		return why;
+	run_request rq;
+	memset(&rq, 0, sizeof rq);
+	util_strlcpy(rq.ptx_path, path, sizeof rq.ptx_path);
+	util_strlcpy(rq.entry, "gemm_wgmma", sizeof rq.entry);
+	rq.dt = DTYPE_F16;
+	rq.M = M;
+	rq.N = N;
+	rq.K = K;
+	rq.grid[0] = (unsigned)(N / 64);
+	rq.grid[1] = (unsigned)(M / 64);
+	rq.grid[2] = 1;
+	rq.block[0] = 128;
+	rq.block[1] = rq.block[2] = 1;
+	rq.verify = 1;
+	emu_options opt = {.module = m};
+	why = emu_run(&rq, &opt, res, err, errlen);
+	emu_module_free(m);
+	return why;
+}
+
+static void test_gemm(void **state)
+{
+	(void)state;
+	static const long long sizes[][3] = {{64, 64, 16}, {128, 128, 128}, {192, 128, 48}, {64, 256, 32}};
+	for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+		long long M = sizes[i][0], N = sizes[i][1], K = sizes[i][2];
+		emu_result res;
+		char err[512];
+		if (run_gemm(M, N, K, NULL, NULL, &res, err, sizeof err))
+			fail_msg("%s", err);
+		assert_int_equal(res.verified, 1);
+		assert_true(res.rel_error < 1e-5); /* exact f16 products, f32 sums */
+		long long insts = M / 64 * (N / 64) * (K / 16);
+		assert_int_equal(res.total.wgmma.inst, insts);
+		assert_int_equal(res.total.wgmma.flops, 2 * M * N * K);
+		/* each instruction reads A 64x16 and B 16x64 halves: 2 KiB each, 32 wavefronts */
+		assert_int_equal(res.total.wgmma.smem_bytes, insts * 4096);
+		assert_int_equal(res.total.wgmma.smem_wavefronts, insts * 32);
+		assert_int_equal(res.total.inst[EMU_CLS_MMA], insts * 4 * 4); /* fence, mma, commit, wait per warp */
+	}
+}
+
+/* The kernel's broken variants: each caught, with its line. */
+static void test_gemm_broken(void **state)
+{
+	(void)state;
+	emu_result res;
+	char err[512];
+	/* A's descriptor says 64-byte swizzle for data laid out with the 32-byte one: a wrong answer, caught by the check */
+	assert_int_equal(run_gemm(128, 128, 64, "0xC0000010", "0x80000010", &res, err, sizeof err), EMU_OK);
+	assert_int_equal(res.verified, 0);
+	/* no wait: the epilogue reads an accumulator of the last wgmma in flight */
+	assert_int_equal(run_gemm(64, 64, 32, "\twgmma.wait_group.sync.aligned 0;\n", "", &res, err, sizeof err),
+			 EMU_ERR_FAULT);
+	if (!strstr(err, "reads a register that the wgmma.mma_async at line 87 holds"))
+		fail_msg("%s", err);
+	/* no fence.proxy.async after the st.shared: caught at the wgmma that reads the bytes */
+	assert_int_equal(run_gemm(64, 64, 32, "\tfence.proxy.async.shared::cta;", "", &res, err, sizeof err),
+			 EMU_ERR_FAULT);
+	if (!strstr(err, "wgmma.ptx:87: wgmma.mma_async reads A's element (0, 0) at shared offset 0, which the st at "
+			 "line 77 (warp 0) wrote with no fence.proxy.async after it"))
+		fail_msg("%s", err);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -645,6 +739,8 @@ int main(void)
 		cmocka_unit_test(test_partial_warpgroup),
 		cmocka_unit_test(test_wrong_swizzle),
 		cmocka_unit_test(test_parse_errors),
+		cmocka_unit_test(test_gemm),
+		cmocka_unit_test(test_gemm_broken),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
