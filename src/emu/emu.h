@@ -14,7 +14,7 @@
 typedef enum {
 	EMU_OK = 0,
 	EMU_ERR_PARSE = -1,        /* not PTX the parser reads: syntax, undeclared names, region markers */
-	EMU_ERR_UNSUPPORTED = -2,  /* PTX the emulator does not run: lesson 9's TMA/mbarrier/wgmma, .sat, f64 */
+	EMU_ERR_UNSUPPORTED = -2,  /* PTX the emulator does not run: lesson 9's TMA/mbarrier, .sat, f64 */
 	EMU_ERR_FAULT = -3,        /* the kernel went wrong: out-of-bounds or misaligned access, a partial warp in mma */
 	EMU_ERR_BUDGET = -4,       /* the instruction budget ran out: an endless loop? */
 	EMU_ERR_BAD_REQUEST = -5,  /* the request: dtype, size, launch shape, args spec, no such entry or file */

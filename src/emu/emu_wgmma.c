@@ -205,7 +205,7 @@ int emu_wgmma_decode(emu_pstate *ps, emu_op *o, const char *full, char **parts, 
 	int sixteen = w.atype <= WG_BF16;
 	w.a_in_regs = *emu_skip_sp(parts[1]) == '{';
 	/* d, a, b-desc, scale-d, imm-scale-a, imm-scale-b [, imm-trans-a (descriptor A)] [, imm-trans-b]:
-	 * the transposes only for 16-bit types (PTX ISA 9.7.15.5.2, wgmma.mma_async) */
+	 * the transposes only for 16-bit types (PTX ISA, wgmma.mma_async) */
 	int want = 6 + (sixteen ? 1 + !w.a_in_regs : 0);
 	if (np != want)
 		return emu_perr(ps, ps->line, "'%s' with A %s takes %d operands, got %d", full,
@@ -411,7 +411,7 @@ static void retire(const emu_wg_ctx *c, wg_warp *s, long long upto)
 }
 
 /* The proxy rule's marks: a generic st.shared marks the bytes it writes; the
- * warp's fence.proxy.async (PTX ISA 9.7.13.4, membar/fence: proxy fences)
+ * warp's fence.proxy.async (PTX ISA, membar/fence: fence.proxy.async)
  * makes its writes visible to the async proxy that wgmma reads through. */
 static void proxy_marks(emu_wg_ctx *c)
 {
@@ -558,7 +558,7 @@ static int aligned(emu_wg_ctx *c, wg_warp *s, uint64_t da, uint64_t db)
 }
 
 /* The fence rule: registers the wgmma reads that another instruction wrote
- * since the last wgmma.fence (PTX ISA 9.7.15.6.1, wgmma.fence). */
+ * since the last wgmma.fence (PTX ISA, wgmma.fence). */
 static int fenced(emu_wg_ctx *c, const wg_warp *s, const struct emu_wgmma_op *w)
 {
 	for (int i = 0; i < w->nd + (w->a_in_regs ? 4 : 0); i++) {
