@@ -98,6 +98,8 @@ typedef struct {
 	int scale_d, scale_a, scale_b;
 	int no_fence, early_read, threads;
 	int proxy;                   /* fence.proxy.async: 0 before the bar.sync, 1 none, 2 after it (too late) */
+	int skew;                    /* 1: B's descriptor + warp (differs across the warpgroup); 2: warp 3 skips the wgmma */
+	uint64_t bdesc;              /* B's descriptor, if not 0 (a hostile one) */
 } kspec;
 
 static const char *const tnames[] = {"f16", "bf16", "tf32", "e4m3", "e5m2"};
@@ -139,7 +141,7 @@ static void kernel_text(const kspec *s, char *t, size_t n)
 	int eb = s->d16 ? 2 : 4, nd = nacc(s), sixteen = s->atype <= T_BF16;
 	at = emit(t, n, at, ".version 8.0\n.target sm_90a\n.address_size 64\n.visible .entry wg(.param .u64 P)\n{\n"
 		  "\t.reg .b32 %%r<16>;\n\t.reg .b64 %%rd<8>;\n\t.reg .b32 %%d<128>;\n\t.reg .b32 %%a<4>;\n"
-		  "\t.reg .pred %%p;\n\t.shared .align 1024 .b8 sm[%d];\n", SMEM);
+		  "\t.reg .pred %%p, %%p1;\n\t.shared .align 1024 .b8 sm[%d];\n", SMEM);
 	at = emit(t, n, at, "\tld.param.u64 %%rd0, [P];\n\tmov.u32 %%r0, %%tid.x;\n\tmov.u32 %%r1, 0;\n"
 		  "COPY:\n\tmad.lo.u32 %%r2, %%r1, %d, %%r0;\n\tshl.b32 %%r3, %%r2, 2;\n\tcvt.u64.u32 %%rd1, %%r3;\n"
 		  "\tadd.u64 %%rd2, %%rd0, %%rd1;\n\tld.global.u32 %%r4, [%%rd2];\n\tmov.u32 %%r5, sm;\n"
@@ -158,9 +160,13 @@ static void kernel_text(const kspec *s, char *t, size_t n)
 		at = emit(t, n, at, "\tld.global.b32 %%a%d, [%%rd7+%d];\n", i, AREG + 4 * i);
 	for (int i = 0; i < nd; i++)
 		at = emit(t, n, at, "\tld.global.b32 %%d%d, [%%rd6+%d];\n", i, CIN + acc_off(s, i));
+	if (s->skew == 1)
+		at = emit(t, n, at, "\tcvt.u64.u32 %%rd1, %%r6;\n\tadd.u64 %%rd4, %%rd4, %%rd1;\n");
 	at = emit(t, n, at, "\tmov.u32 %%r11, %d;\n\tsetp.ne.u32 %%p, %%r11, 0;\n", s->scale_d);
 	if (!s->no_fence)
 		at = emit(t, n, at, "\twgmma.fence.sync.aligned;\n");
+	if (s->skew == 2) /* a guard that is false on every lane of warp 3 */
+		at = emit(t, n, at, "\tsetp.ne.u32 %%p1, %%r6, 3;\n\t@%%p1 ");
 	at = emit(t, n, at, "\twgmma.mma_async.sync.aligned.m64n%dk%d.%s.%s.%s\n\t\t{", s->n, s->k, s->d16 ? "f16" : "f32",
 		  tnames[s->atype], tnames[s->atype]);
 	for (int i = 0; i < nd; i++)
@@ -297,7 +303,7 @@ static void run_spec(const kspec *s0, wrun *r)
 	for (int k = 0; k < K; k++)
 		for (int n = 0; n < N; n++)
 			put(r->P, 8192 + place(lay_b, s.trans_b, n, k, eb, lb, sb), s.atype, bval(k, n));
-	uint64_t da = desc_of(0, la, sa, s.swz_a), db = desc_of(8192, lb, sb, s.swz_b);
+	uint64_t da = desc_of(0, la, sa, s.swz_a), db = s.bdesc ? s.bdesc : desc_of(8192, lb, sb, s.swz_b);
 	memcpy(r->P + DESC, &da, 8);
 	memcpy(r->P + DESC + 8, &db, 8);
 	/* A's register fragments, as the PTX ISA's figures for m64nNk16/k8/k32 place them */
@@ -575,6 +581,23 @@ static void test_missing_proxy_fence(void **state)
 		     "fence.proxy.async after it", 0);
 }
 
+/* .sync.aligned: the warps of a warpgroup give the same descriptors and all issue each wgmma. */
+static void test_aligned(void **state)
+{
+	(void)state;
+	expect_fault(SPEC(.swz_a = 1, .swz_b = 1, .skew = 1), "give this wgmma.mma_async different descriptors", 0);
+	expect_fault(SPEC(.swz_a = 1, .swz_b = 1, .skew = 2), "warp 0 issued 1 wgmma.mma_async but warp 3 of its "
+		     "warpgroup 0", 0);
+}
+
+/* A hostile descriptor (start, LBO and SBO at their largest) reads nothing outside the block's shared memory. */
+static void test_hostile_descriptor(void **state)
+{
+	(void)state;
+	expect_fault(SPEC(.swz_a = 1, .bdesc = 0x3fff3fff3fffULL), "outside the block's 32768 bytes", 0);
+	expect_fault(SPEC(.swz_a = 1, .bdesc = 0xffffffffffffffffULL), "outside the block's 32768 bytes", 0);
+}
+
 static void test_partial_warpgroup(void **state)
 {
 	(void)state;
@@ -736,6 +759,8 @@ int main(void)
 		cmocka_unit_test(test_read_before_wait),
 		cmocka_unit_test(test_missing_fence),
 		cmocka_unit_test(test_missing_proxy_fence),
+		cmocka_unit_test(test_aligned),
+		cmocka_unit_test(test_hostile_descriptor),
 		cmocka_unit_test(test_partial_warpgroup),
 		cmocka_unit_test(test_wrong_swizzle),
 		cmocka_unit_test(test_parse_errors),
