@@ -737,6 +737,11 @@ static void test_gemm_broken(void **state)
 			 EMU_ERR_FAULT);
 	if (!strstr(err, "reads a register that the wgmma.mma_async at line 87 holds"))
 		fail_msg("%s", err);
+	/* never waiting: the wgmmas in flight are bounded */
+	assert_int_equal(run_gemm(64, 64, 16 * 70, "\twgmma.wait_group.sync.aligned 0;\n", "", &res, err, sizeof err),
+			 EMU_ERR_FAULT);
+	if (!strstr(err, "wgmma.ptx:87: more than 64 wgmma.mma_async of warp 0 in flight (no wgmma.wait_group?)"))
+		fail_msg("%s", err);
 	/* no fence.proxy.async after the st.shared: caught at the wgmma that reads the bytes */
 	assert_int_equal(run_gemm(64, 64, 32, "\tfence.proxy.async.shared::cta;", "", &res, err, sizeof err),
 			 EMU_ERR_FAULT);

@@ -1130,6 +1130,10 @@ static int wgmma(blockctx *b, warp *w, const inst *x, int hazard)
 			.smem = b->smem, .smem_size = b->smem_size, .cnt = x->cnt, .msg = m, .msglen = sizeof m};
 	if ((hazard ? emu_wgmma_hazard(&c) : emu_wgmma_exec(&c, x->em)) < 0)
 		return fail(b, x->o, "%s", m);
+	/* one wgmma is 16 x N x K multiply-adds a warp: charged as N*K/32 warp
+	 * instructions, so a loop of them ends with the budget too */
+	if (!hazard && x->o->code == OP_WGMMA)
+		b->budget -= (long long)b->k->wgmma[x->o->imm].n * b->k->wgmma[x->o->imm].k / 32;
 	return STEP_NEXT;
 }
 

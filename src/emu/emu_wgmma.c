@@ -288,6 +288,7 @@ struct emu_wg_block {
 };
 
 #define WG_MAX_AHEAD 65536  /* wgmmas one warp of a warpgroup may issue ahead of another */
+#define WG_MAX_PENDING 64   /* wgmmas of one warp in flight: each holds up to 32 KiB of results */
 
 emu_wg_block *emu_wg_block_new(const emu_kernel *k, int nwarps, uint32_t smem_size)
 {
@@ -627,6 +628,9 @@ static int issue(emu_wg_ctx *c, wg_warp *s)
 		for (int n = 0; n < w->n; n++)
 			if (smem_elem(c, &d, w->btype, n, k, w->trans_b, "B", &B[k][n]) < 0)
 				return -1;
+	if (s->np >= WG_MAX_PENDING) /* a loop of wgmmas never waited for would grow without end */
+		return msg(c, "more than %d wgmma.mma_async of warp %d in flight (no wgmma.wait_group?)", WG_MAX_PENDING,
+			   c->warp);
 	if (s->np == s->cap) {
 		s->cap = s->cap ? 2 * s->cap : 8;
 		s->p = xreallocarray(s->p, (size_t)s->cap, sizeof *s->p);
