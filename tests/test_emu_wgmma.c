@@ -652,6 +652,88 @@ static void test_parse_errors(void **state)
 	}
 }
 
+/* ---- lesson 9's consumer: one k-tile, as its TMA boxes lay it out ---- */
+
+#define L9_SMEM 40960   /* A: 64 rows x 128 B; B: 4 boxes of 64 k-rows x 128 B */
+#define L9_DOUT 40960
+#define L9_BYTES (L9_DOUT + 64 * 256 * 4)
+
+/* ptx/09_wgmma.ptx's @descriptors and @wgmma for one warpgroup and one k-tile of 64:
+ * the same descriptor words, four m64n256k16 with the descriptors advanced between. */
+static void l9_text(char *t, size_t n)
+{
+	size_t at = emit(t, n, 0, ".version 8.0\n.target sm_90a\n.address_size 64\n.visible .entry l9(.param .u64 P)\n{\n"
+			 "\t.reg .b32 %%r<16>;\n\t.reg .b64 %%rd<8>;\n\t.reg .f32 %%d<128>;\n\t.reg .pred %%p, %%one;\n"
+			 "\t.reg .u32 %%lo, %%hi;\n\t.reg .b64 %%descA, %%descB;\n\t.shared .align 1024 .b8 sm[%d];\n"
+			 "\tld.param.u64 %%rd0, [P];\n\tmov.u32 %%r0, %%tid.x;\n\tmov.u32 %%r1, 0;\n"
+			 "COPY:\n\tmad.lo.u32 %%r2, %%r1, 128, %%r0;\n\tshl.b32 %%r3, %%r2, 2;\n\tcvt.u64.u32 %%rd1, %%r3;\n"
+			 "\tadd.u64 %%rd2, %%rd0, %%rd1;\n\tld.global.u32 %%r4, [%%rd2];\n\tmov.u32 %%r5, sm;\n"
+			 "\tadd.u32 %%r5, %%r5, %%r3;\n\tst.shared.u32 [%%r5], %%r4;\n\tadd.u32 %%r1, %%r1, 1;\n"
+			 "\tsetp.lt.u32 %%p, %%r1, %d;\n\t@%%p bra COPY;\n\tfence.proxy.async.shared::cta;\n\tbar.sync 0;\n",
+			 L9_SMEM, L9_SMEM / 512);
+	at = emit(t, n, at, "\tmov.u32 %%r6, sm;\n\tadd.u32 %%r7, %%r6, 8192;\n"
+		  "\tshr.u32 %%lo, %%r6, 4;\n\tor.b32 %%lo, %%lo, 0x10000;\n\tmov.u32 %%hi, 0x40000040;\n"
+		  "\tmov.b64 %%descA, {%%lo, %%hi};\n\tshr.u32 %%lo, %%r7, 4;\n\tor.b32 %%lo, %%lo, 0x2000000;\n"
+		  "\tmov.b64 %%descB, {%%lo, %%hi};\n\tsetp.ne.u32 %%p, %%r0, %%r0;\n\tsetp.eq.u32 %%one, %%r0, %%r0;\n"
+		  "\twgmma.fence.sync.aligned;\n");
+	for (int j = 0; j < 4; j++) {
+		if (j)
+			at = emit(t, n, at, "\tadd.s64 %%descA, %%descA, 2;\n\tadd.s64 %%descB, %%descB, 128;\n");
+		at = emit(t, n, at, "\twgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16 {");
+		for (int i = 0; i < 128; i++)
+			at = emit(t, n, at, "%s%%d%d", i ? ", " : "", i);
+		at = emit(t, n, at, "}, %%descA, %%descB, %s, 1, 1, 0, 1;\n", j ? "%one" : "%p");
+	}
+	at = emit(t, n, at, "\twgmma.commit_group.sync.aligned;\n\twgmma.wait_group.sync.aligned 0;\n"
+		  "\tshr.u32 %%r8, %%r0, 5;\n\tand.b32 %%r9, %%r0, 31;\n\tshr.u32 %%r10, %%r9, 2;\n\tand.b32 %%r11, %%r9, 3;\n"
+		  "\tmad.lo.u32 %%r12, %%r8, 16, %%r10;\n\tshl.b32 %%r12, %%r12, 8;\n\tmad.lo.u32 %%r12, %%r11, 2, %%r12;\n"
+		  "\tmul.wide.u32 %%rd3, %%r12, 4;\n\tadd.u64 %%rd3, %%rd0, %%rd3;\n");
+	for (int i = 0; i < 128; i++)
+		at = emit(t, n, at, "\tst.global.f32 [%%rd3+%d], %%d%d;\n", L9_DOUT + (8 * (i / 2 % 2) * 256 + 8 * (i / 4) + i % 2) * 4, i);
+	emit(t, n, at, "\tret;\n}\n");
+}
+
+/* The tiles as lesson 9 draws TMA's 128-byte swizzle: chunk c of row r at c ^ (r mod 8);
+ * A 64 rows of 64 halves, B 4 boxes of 64 columns, 64 k-rows each. */
+static void test_lesson9_consumer(void **state)
+{
+	(void)state;
+	uint8_t *P = calloc(1, L9_BYTES);
+	assert_non_null(P);
+	for (int m = 0; m < 64; m++)
+		for (int k = 0; k < 64; k++)
+			put(P, (uint32_t)(m * 128 + ((k / 8) ^ (m % 8)) * 16 + k % 8 * 2), T_F16, aval(m, k));
+	for (int k = 0; k < 64; k++)
+		for (int n = 0; n < 256; n++)
+			put(P, (uint32_t)(8192 + n / 64 * 8192 + k * 128 + ((n % 64 / 8) ^ (k % 8)) * 16 + n % 8 * 2), T_F16,
+			    bval(k, n));
+	static char text[200000];
+	l9_text(text, sizeof text);
+	char err[512];
+	emu_module *mod = emu_module_parse("l9.ptx", text, NULL, err, sizeof err);
+	if (!mod)
+		fail_msg("%s", err);
+	uint64_t p = 1ULL << EMU_GLOBAL_SHIFT;
+	emu_opcount *cnt = calloc((size_t)mod->k[0].nops, sizeof *cnt);
+	emu_launch L = {.k = &mod->k[0], .path = "l9.ptx", .grid = {1, 1, 1}, .block = {128, 1, 1},
+			.param = (const uint8_t *)&p, .bufs = {{P, L9_BYTES}}, .nbufs = 1, .cnt = cnt};
+	if (emu_exec(&L, err, sizeof err))
+		fail_msg("%s", err);
+	for (int m = 0; m < 64; m++)
+		for (int n = 0; n < 256; n++) {
+			double ref = 0;
+			for (int k = 0; k < 64; k++)
+				ref += aval(m, k) * bval(k, n);
+			float got;
+			memcpy(&got, P + L9_DOUT + (m * 256 + n) * 4, 4);
+			if (got != ref)
+				fail_msg("D[%d][%d] = %g, want %g", m, n, (double)got, ref);
+		}
+	free(cnt);
+	emu_module_free(mod);
+	free(P);
+}
+
 /* ---- a whole GEMM through emu_run: tests/emu/wgmma.ptx ---- */
 
 /* Runs tests/emu/wgmma.ptx, with one edit to its text when from is not NULL. */
@@ -769,6 +851,7 @@ int main(void)
 		cmocka_unit_test(test_partial_warpgroup),
 		cmocka_unit_test(test_wrong_swizzle),
 		cmocka_unit_test(test_parse_errors),
+		cmocka_unit_test(test_lesson9_consumer),
 		cmocka_unit_test(test_gemm),
 		cmocka_unit_test(test_gemm_broken),
 	};
