@@ -573,11 +573,12 @@ static int fenced(emu_wg_ctx *c, const wg_warp *s, const struct emu_wgmma_op *w)
 }
 
 /* D = A*B (+ C when scale-d) for the warp's 16 rows, exactly: products of
- * 16-bit, tf32 and 8-bit floats are exact in f32, and each output sums its K
+ * 16-bit, tf32 and 8-bit floats are exact in f32 (bf16 and tf32 ones inside
+ * f32's exponent range), and each output sums its K
  * products into C in k order, rounding to f32 at every step (then to f16 for
  * an f16 accumulator). The PTX ISA fixes no order; the check's tolerance covers it. */
 static void compute(const emu_wg_ctx *c, const wg_warp *s, const struct emu_wgmma_op *w, float A[16][32],
-		    float B[32][256], uint64_t *val)
+		    float Bt[256][32], uint64_t *val)
 {
 	int acc_on = (int)(c->R[w->scale_d * 32] & 1);
 	float sign = (float)(w->scale_a * w->scale_b);
@@ -594,8 +595,9 @@ static void compute(const emu_wg_ctx *c, const wg_warp *s, const struct emu_wgmm
 				if (acc_on)
 					acc = w->dtype == WG_F16 ? util_f16_to_f32((uint16_t)(cur[l] >> (16 * h)))
 								  : bits_f32((uint32_t)cur[l]);
+				/* the product is exact, so this is an fma; B is held transposed for the loop */
 				for (int k = 0; k < w->k; k++)
-					acc = fmaf(sign * A[row][k], B[k][col], acc);
+					acc += sign * A[row][k] * Bt[col][k];
 				out |= w->dtype == WG_F16 ? (uint64_t)util_f32_to_f16(acc) << (16 * h) : f32_bits(acc);
 			}
 			val[i * 32 + l] = out;
@@ -612,7 +614,7 @@ static int issue(emu_wg_ctx *c, wg_warp *s)
 	uint64_t da = w->a_in_regs ? 0 : c->R[w->a[0] * 32], db = c->R[w->bdesc * 32];
 	if (aligned(c, s, da, db) < 0 || fenced(c, s, w) < 0)
 		return -1;
-	float A[16][32], B[32][256];
+	float A[16][32], Bt[256][32];
 	int q = c->warp % 4;
 	if (w->a_in_regs) {
 		a_from_regs(c, w, A);
@@ -624,9 +626,9 @@ static int issue(emu_wg_ctx *c, wg_warp *s)
 					return -1;
 	}
 	emu_wg_desc d = emu_wg_desc_decode(db);
-	for (int k = 0; k < w->k; k++)
-		for (int n = 0; n < w->n; n++)
-			if (smem_elem(c, &d, w->btype, n, k, w->trans_b, "B", &B[k][n]) < 0)
+	for (int n = 0; n < w->n; n++)
+		for (int k = 0; k < w->k; k++)
+			if (smem_elem(c, &d, w->btype, n, k, w->trans_b, "B", &Bt[n][k]) < 0)
 				return -1;
 	if (s->np >= WG_MAX_PENDING) /* a loop of wgmmas never waited for would grow without end */
 		return msg(c, "more than %d wgmma.mma_async of warp %d in flight (no wgmma.wait_group?)", WG_MAX_PENDING,
@@ -639,7 +641,7 @@ static int issue(emu_wg_ctx *c, wg_warp *s)
 	p->op = (int)(c->o - c->k->ops);
 	p->group = -1;
 	p->val = xmalloc((size_t)w->nd * 32 * sizeof *p->val);
-	compute(c, s, w, A, B, p->val);
+	compute(c, s, w, A, Bt, p->val);
 	for (int i = 0; i < w->nd; i++)
 		memcpy(&s->fut[w->d[i] * 32], &p->val[i * 32], 32 * sizeof(uint64_t));
 	hold(s, w, 1);
