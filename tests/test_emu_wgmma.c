@@ -96,7 +96,7 @@ typedef struct {
 	int swz_a, swz_b;            /* descriptor swizzle modes: 0 none, 1 128B, 2 64B, 3 32B */
 	int lay_b;                   /* 1 + the swizzle the host lays B out with (a wrong descriptor); 0: as swz_b */
 	int scale_d, scale_a, scale_b;
-	int no_fence, early_read, threads;
+	int no_fence, early_read, threads; /* no_fence: 1 no wgmma.fence, 2 one before C is loaded (too early) */
 	int proxy;                   /* fence.proxy.async: 0 before the bar.sync, 1 none, 2 after it (too late) */
 	int skew;                    /* 1: B's descriptor + warp (differs across the warpgroup); 2: warp 3 skips the wgmma */
 	uint64_t bdesc;              /* B's descriptor, if not 0 (a hostile one) */
@@ -158,6 +158,8 @@ static void kernel_text(const kspec *s, char *t, size_t n)
 		  s->n, eb);
 	for (int i = 0; i < 4; i++)
 		at = emit(t, n, at, "\tld.global.b32 %%a%d, [%%rd7+%d];\n", i, AREG + 4 * i);
+	if (s->no_fence == 2)
+		at = emit(t, n, at, "\twgmma.fence.sync.aligned;\n");
 	for (int i = 0; i < nd; i++)
 		at = emit(t, n, at, "\tld.global.b32 %%d%d, [%%rd6+%d];\n", i, CIN + acc_off(s, i));
 	if (s->skew == 1)
@@ -566,7 +568,11 @@ static void test_read_before_wait(void **state)
 static void test_missing_fence(void **state)
 {
 	(void)state;
-	expect_fault(SPEC(.swz_a = 1, .swz_b = 1, .no_fence = 1), "no wgmma.fence.sync.aligned after it", 0);
+	expect_fault(SPEC(.swz_a = 1, .swz_b = 1, .no_fence = 1), "wg.ptx:57: wgmma.mma_async with no "
+		     "wgmma.fence.sync.aligned before it: the warpgroup's first wgmma needs one", 0);
+	/* the fence, then C loaded into the accumulators (line 48 loads d0): the fence must come after */
+	expect_fault(SPEC(.swz_a = 1, .swz_b = 1, .no_fence = 2), "wg.ptx:58: wgmma.mma_async uses accumulator register "
+		     "0, accessed at line 48 with no wgmma.fence.sync.aligned after it", 0);
 }
 
 /* Operands written by st.shared reach wgmma (the async proxy) only through
@@ -818,6 +824,10 @@ static void test_gemm_broken(void **state)
 	assert_int_equal(run_gemm(64, 64, 32, "\twgmma.wait_group.sync.aligned 0;\n", "", &res, err, sizeof err),
 			 EMU_ERR_FAULT);
 	if (!strstr(err, "reads a register that the wgmma.mma_async at line 87 holds"))
+		fail_msg("%s", err);
+	/* no wgmma.fence at all */
+	assert_int_equal(run_gemm(64, 64, 32, "\twgmma.fence.sync.aligned;", "", &res, err, sizeof err), EMU_ERR_FAULT);
+	if (!strstr(err, "wgmma.ptx:87: wgmma.mma_async with no wgmma.fence.sync.aligned before it"))
 		fail_msg("%s", err);
 	/* never waiting: the wgmmas in flight are bounded */
 	assert_int_equal(run_gemm(64, 64, 16 * 70, "\twgmma.wait_group.sync.aligned 0;\n", "", &res, err, sizeof err),

@@ -256,7 +256,7 @@ typedef struct {
 	long long next_group;       /* the group the next commit makes */
 	uint16_t *busy;             /* per register: in-flight wgmmas that write or read it */
 	uint64_t *fut;              /* per register and lane: the newest in-flight wgmma's result */
-	uint32_t *wrote_epoch;      /* per register: the fence epoch of its last write by another instruction */
+	uint32_t *wrote_epoch;      /* per register: the fence epoch of its last access by another instruction */
 	int32_t *wrote_op;          /* ... and that instruction */
 	uint32_t fence_epoch;       /* wgmma.fences so far, plus one */
 	long long issued;           /* wgmma.mma_async issued (the .aligned check) */
@@ -462,11 +462,14 @@ int emu_wgmma_hazard(emu_wg_ctx *c)
 				return msg(c, "writes a register that the wgmma.mma_async at line %d holds (accumulator or "
 					   "A fragment) before a wgmma.wait_group retires it", line_of(c, holder(c, s, o->dst[i])));
 	}
-	for (int i = 0; i < o->ndst; i++)
-		if (o->dst[i] >= 0) {
-			s->wrote_epoch[o->dst[i]] = s->fence_epoch;
-			s->wrote_op[o->dst[i]] = (int32_t)(o - c->k->ops);
+	/* the fence rule counts reads too: a register read, then written by a wgmma, needs the fence between */
+	for (int i = 0; i < o->ndst + o->nsrc + 1; i++) {
+		int r = i < o->ndst ? o->dst[i] : i < o->ndst + o->nsrc ? o->src[i - o->ndst] : o->pred;
+		if (r >= 0) {
+			s->wrote_epoch[r] = s->fence_epoch;
+			s->wrote_op[r] = (int32_t)(o - c->k->ops);
 		}
+	}
 	return 0;
 }
 
@@ -558,14 +561,18 @@ static int aligned(emu_wg_ctx *c, wg_warp *s, uint64_t da, uint64_t db)
 	return 0;
 }
 
-/* The fence rule: registers the wgmma reads that another instruction wrote
- * since the last wgmma.fence (PTX ISA, wgmma.fence). */
+/* The fence rule (PTX ISA, wgmma.fence): a fence before the first wgmma, and
+ * between another instruction's access to an accumulator or A register and
+ * the wgmma that uses it (wgmmas chaining on the same accumulators need none). */
 static int fenced(emu_wg_ctx *c, const wg_warp *s, const struct emu_wgmma_op *w)
 {
+	if (s->fence_epoch == 1)
+		return msg(c, "wgmma.mma_async with no wgmma.fence.sync.aligned before it: the warpgroup's first wgmma "
+			   "needs one");
 	for (int i = 0; i < w->nd + (w->a_in_regs ? 4 : 0); i++) {
 		int r = i < w->nd ? w->d[i] : w->a[i - w->nd];
 		if (s->wrote_epoch[r] == s->fence_epoch && !s->busy[r])
-			return msg(c, "wgmma.mma_async uses %s register %d, written at line %d with no wgmma.fence.sync.aligned "
+			return msg(c, "wgmma.mma_async uses %s register %d, accessed at line %d with no wgmma.fence.sync.aligned "
 				   "after it: the fence must come between", i < w->nd ? "accumulator" : "A fragment",
 				   i < w->nd ? i : i - w->nd, line_of(c, s->wrote_op[r]));
 	}
