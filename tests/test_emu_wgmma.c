@@ -99,6 +99,7 @@ typedef struct {
 	int no_fence, early_read, threads; /* no_fence: 1 no wgmma.fence, 2 one before C is loaded (too early) */
 	int proxy;                   /* fence.proxy.async: 0 before the bar.sync, 1 none, 2 after it (too late) */
 	int skew;                    /* 1: B's descriptor + warp (differs across the warpgroup); 2: warp 3 skips the wgmma */
+	int repeat;                  /* the wgmma this many times (0: once) before the commit */
 	uint64_t bdesc;              /* B's descriptor, if not 0 (a hostile one) */
 } kspec;
 
@@ -169,17 +170,20 @@ static void kernel_text(const kspec *s, char *t, size_t n)
 		at = emit(t, n, at, "\twgmma.fence.sync.aligned;\n");
 	if (s->skew == 2) /* a guard that is false on every lane of warp 3 */
 		at = emit(t, n, at, "\tsetp.ne.u32 %%p1, %%r6, 3;\n\t@%%p1 ");
-	at = emit(t, n, at, "\twgmma.mma_async.sync.aligned.m64n%dk%d.%s.%s.%s\n\t\t{", s->n, s->k, s->d16 ? "f16" : "f32",
-		  tnames[s->atype], tnames[s->atype]);
-	for (int i = 0; i < nd; i++)
-		at = emit(t, n, at, "%s%%d%d", i ? ", " : "", i);
-	at = emit(t, n, at, "},\n\t\t%s, %%rd4, %%p, %d, %d", s->a_regs ? "{%a0, %a1, %a2, %a3}" : "%rd3", s->scale_a,
-		  s->scale_b);
-	if (sixteen && !s->a_regs)
-		at = emit(t, n, at, ", %d", s->trans_a);
-	if (sixteen)
-		at = emit(t, n, at, ", %d", s->trans_b);
-	at = emit(t, n, at, ";\n\twgmma.commit_group.sync.aligned;\n");
+	for (int rep = 0; rep < (s->repeat ? s->repeat : 1); rep++) {
+		at = emit(t, n, at, "\twgmma.mma_async.sync.aligned.m64n%dk%d.%s.%s.%s\n\t\t{", s->n, s->k,
+			  s->d16 ? "f16" : "f32", tnames[s->atype], tnames[s->atype]);
+		for (int i = 0; i < nd; i++)
+			at = emit(t, n, at, "%s%%d%d", i ? ", " : "", i);
+		at = emit(t, n, at, "},\n\t\t%s, %%rd4, %%p, %d, %d", s->a_regs ? "{%a0, %a1, %a2, %a3}" : "%rd3",
+			  s->scale_a, s->scale_b);
+		if (sixteen && !s->a_regs)
+			at = emit(t, n, at, ", %d", s->trans_a);
+		if (sixteen)
+			at = emit(t, n, at, ", %d", s->trans_b);
+		at = emit(t, n, at, ";\n");
+	}
+	at = emit(t, n, at, "\twgmma.commit_group.sync.aligned;\n");
 	if (s->early_read)
 		at = emit(t, n, at, "\tst.global.b32 [%%rd6+%d], %%d0;\n", DOUT);
 	at = emit(t, n, at, "\twgmma.wait_group.sync.aligned 0;\n");
@@ -604,6 +608,14 @@ static void test_hostile_descriptor(void **state)
 	expect_fault(SPEC(.swz_a = 1, .bdesc = 0xffffffffffffffffULL), "outside the block's 32768 bytes", 0);
 }
 
+/* The wgmmas of a warp in flight are bounded: each holds its results. */
+static void test_in_flight_limit(void **state)
+{
+	(void)state;
+	exact(SPEC(.swz_a = 1, .swz_b = 1, .repeat = 64)); /* scale-d false: each of the 64 gives D = A*B */
+	expect_fault(SPEC(.swz_a = 1, .swz_b = 1, .repeat = 65), "more than 64 wgmma.mma_async of warp 0 in flight", 0);
+}
+
 static void test_partial_warpgroup(void **state)
 {
 	(void)state;
@@ -820,8 +832,8 @@ static void test_gemm_broken(void **state)
 	/* A's descriptor says 64-byte swizzle for data laid out with the 32-byte one: a wrong answer, caught by the check */
 	assert_int_equal(run_gemm(128, 128, 64, "0xC0000010", "0x80000010", &res, err, sizeof err), EMU_OK);
 	assert_int_equal(res.verified, 0);
-	/* no wait: the epilogue reads an accumulator of the last wgmma in flight */
-	assert_int_equal(run_gemm(64, 64, 32, "\twgmma.wait_group.sync.aligned 0;\n", "", &res, err, sizeof err),
+	/* no wait, one k-slice: the epilogue reads an accumulator of the wgmma in flight */
+	assert_int_equal(run_gemm(64, 64, 16, "\twgmma.wait_group.sync.aligned 0;\n", "", &res, err, sizeof err),
 			 EMU_ERR_FAULT);
 	if (!strstr(err, "reads a register that the wgmma.mma_async at line 87 holds"))
 		fail_msg("%s", err);
@@ -829,10 +841,11 @@ static void test_gemm_broken(void **state)
 	assert_int_equal(run_gemm(64, 64, 32, "\twgmma.fence.sync.aligned;", "", &res, err, sizeof err), EMU_ERR_FAULT);
 	if (!strstr(err, "wgmma.ptx:87: wgmma.mma_async with no wgmma.fence.sync.aligned before it"))
 		fail_msg("%s", err);
-	/* never waiting: the wgmmas in flight are bounded */
-	assert_int_equal(run_gemm(64, 64, 16 * 70, "\twgmma.wait_group.sync.aligned 0;\n", "", &res, err, sizeof err),
+	/* no wait: the next slice's st.shared overwrites the tile the wgmma may still be reading */
+	assert_int_equal(run_gemm(64, 64, 32, "\twgmma.wait_group.sync.aligned 0;\n", "", &res, err, sizeof err),
 			 EMU_ERR_FAULT);
-	if (!strstr(err, "wgmma.ptx:87: more than 64 wgmma.mma_async of warp 0 in flight (no wgmma.wait_group?)"))
+	if (!strstr(err, "wgmma.ptx:77: writes shared bytes 0..15, which the wgmma.mma_async at line 87 (warp 0) reads "
+			 "as A and has not completed"))
 		fail_msg("%s", err);
 	/* no fence.proxy.async after the st.shared: caught at the wgmma that reads the bytes */
 	assert_int_equal(run_gemm(64, 64, 32, "\tfence.proxy.async.shared::cta;", "", &res, err, sizeof err),
@@ -858,6 +871,7 @@ int main(void)
 		cmocka_unit_test(test_missing_proxy_fence),
 		cmocka_unit_test(test_aligned),
 		cmocka_unit_test(test_hostile_descriptor),
+		cmocka_unit_test(test_in_flight_limit),
 		cmocka_unit_test(test_partial_warpgroup),
 		cmocka_unit_test(test_wrong_swizzle),
 		cmocka_unit_test(test_parse_errors),

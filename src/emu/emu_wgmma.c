@@ -248,6 +248,7 @@ typedef struct {
 	int op;                     /* index of the wgmma in k->ops */
 	long long group;            /* -1 until committed */
 	uint64_t *val;              /* nd x 32 lanes */
+	uint32_t lo[2], hi[2];      /* the shared bytes [lo, hi) its A and B span (the tensor cores may read them until it completes) */
 } wg_pending;
 
 typedef struct {
@@ -285,6 +286,7 @@ struct emu_wg_block {
 	uint32_t nchunks;
 	uint16_t *gen_warp;
 	int32_t *gen_op;
+	int inflight;               /* wgmmas of all warps not yet retired */
 };
 
 #define WG_MAX_AHEAD 65536  /* wgmmas one warp of a warpgroup may issue ahead of another */
@@ -330,6 +332,7 @@ void emu_wg_block_reset(emu_wg_block *b)
 		b->g[i].base = 0;
 	}
 	memset(b->gen_warp, 0, b->nchunks * sizeof *b->gen_warp);
+	b->inflight = 0;
 }
 
 void emu_wg_block_free(emu_wg_block *b)
@@ -407,14 +410,34 @@ static void retire(const emu_wg_ctx *c, wg_warp *s, long long upto)
 			memcpy(&c->R[w->d[i] * 32], &p->val[i * 32], 32 * sizeof(uint64_t));
 		hold(s, w, -1);
 		free(p->val);
+		c->wg->inflight--;
 	}
 	s->np = keep;
+}
+
+int emu_wgmma_smem_in_flight(const emu_wg_block *b, uint32_t off, uint32_t bytes, char *m, int mlen)
+{
+	if (!b || !b->inflight)
+		return 0;
+	for (int q = 0; q < b->nwarps; q++)
+		for (int j = 0; j < b->w[q].np; j++) {
+			const wg_pending *p = &b->w[q].p[j];
+			for (int i = 0; i < 2; i++)
+				if (off < p->hi[i] && off + bytes > p->lo[i]) {
+					snprintf(m, (size_t)mlen, "writes shared bytes %u..%u, which the wgmma.mma_async at line %d "
+						 "(warp %d) reads as %s and has not completed: a wgmma.wait_group that retires it "
+						 "must come first (and a barrier, for another warp's)", off, off + bytes - 1,
+						 b->k->ops[p->op].line, q, i ? "B" : "A");
+					return -1;
+				}
+		}
+	return 0;
 }
 
 /* The proxy rule's marks: a generic st.shared marks the bytes it writes; the
  * warp's fence.proxy.async (PTX ISA, membar/fence: fence.proxy.async)
  * makes its writes visible to the async proxy that wgmma reads through. */
-static void proxy_marks(emu_wg_ctx *c)
+static int proxy_marks(emu_wg_ctx *c)
 {
 	emu_wg_block *b = c->wg;
 	const emu_op *o = c->o;
@@ -422,10 +445,10 @@ static void proxy_marks(emu_wg_ctx *c)
 		for (uint32_t i = 0; i < b->nchunks; i++)
 			if (b->gen_warp[i] == c->warp + 1)
 				b->gen_warp[i] = 0;
-		return;
+		return 0;
 	}
 	if (o->code != OP_ST || (o->space != SP_SHARED && o->space != SP_GENERIC))
-		return;
+		return 0;
 	uint64_t bytes = (uint64_t)emu_types[o->type].bytes * o->vec;
 	for (int l = 0; l < 32; l++) {
 		if (!(c->em >> l & 1))
@@ -438,16 +461,20 @@ static void proxy_marks(emu_wg_ctx *c)
 		}
 		if (a >= c->smem_size || bytes > c->smem_size - a) /* the st itself reports it */
 			continue;
+		if (emu_wgmma_smem_in_flight(b, (uint32_t)a, (uint32_t)bytes, c->msg, c->msglen) < 0)
+			return -1;
 		for (uint64_t ch = a / 16; ch <= (a + bytes - 1) / 16; ch++) {
 			b->gen_warp[ch] = (uint16_t)(c->warp + 1);
 			b->gen_op[ch] = (int32_t)(o - c->k->ops);
 		}
 	}
+	return 0;
 }
 
 int emu_wgmma_hazard(emu_wg_ctx *c)
 {
-	proxy_marks(c);
+	if (proxy_marks(c) < 0)
+		return -1;
 	wg_warp *s = &c->wg->w[c->warp];
 	const emu_op *o = c->o;
 	if (s->np) {
@@ -475,10 +502,14 @@ int emu_wgmma_hazard(emu_wg_ctx *c)
 
 /* Element (mn, k) of an operand in shared memory, through its descriptor. */
 static int smem_elem(emu_wg_ctx *c, const emu_wg_desc *d, int t, int mn, int k, int mn_major, const char *which,
-		     float *out)
+		     float *out, uint32_t span[2])
 {
 	int eb = wg_types[t].bytes;
 	uint32_t a = emu_wg_desc_addr(d, mn, k, eb, mn_major);
+	if (a < span[0])
+		span[0] = a;
+	if (a + (uint32_t)eb > span[1])
+		span[1] = a + (uint32_t)eb;
 	if ((uint64_t)a + (uint64_t)eb > c->smem_size)
 		return msg(c, "wgmma.mma_async reads %s's element (%d, %d) at shared offset %u, outside the block's %u "
 			   "bytes (descriptor start %u, leading %u, stride %u, swizzle mode %d)", which, mn, k, a,
@@ -622,6 +653,7 @@ static int issue(emu_wg_ctx *c, wg_warp *s)
 	if (aligned(c, s, da, db) < 0 || fenced(c, s, w) < 0)
 		return -1;
 	float A[16][32], Bt[256][32];
+	uint32_t span[2][2] = {{UINT32_MAX, 0}, {UINT32_MAX, 0}}; /* the bytes A and B span */
 	int q = c->warp % 4;
 	if (w->a_in_regs) {
 		a_from_regs(c, w, A);
@@ -629,13 +661,13 @@ static int issue(emu_wg_ctx *c, wg_warp *s)
 		emu_wg_desc d = emu_wg_desc_decode(da);
 		for (int r = 0; r < 16; r++)
 			for (int k = 0; k < w->k; k++)
-				if (smem_elem(c, &d, w->atype, 16 * q + r, k, w->trans_a, "A", &A[r][k]) < 0)
+				if (smem_elem(c, &d, w->atype, 16 * q + r, k, w->trans_a, "A", &A[r][k], span[0]) < 0)
 					return -1;
 	}
 	emu_wg_desc d = emu_wg_desc_decode(db);
 	for (int n = 0; n < w->n; n++)
 		for (int k = 0; k < w->k; k++)
-			if (smem_elem(c, &d, w->btype, n, k, w->trans_b, "B", &Bt[n][k]) < 0)
+			if (smem_elem(c, &d, w->btype, n, k, w->trans_b, "B", &Bt[n][k], span[1]) < 0)
 				return -1;
 	if (s->np >= WG_MAX_PENDING) /* a loop of wgmmas never waited for would grow without end */
 		return msg(c, "more than %d wgmma.mma_async of warp %d in flight (no wgmma.wait_group?)", WG_MAX_PENDING,
@@ -648,6 +680,11 @@ static int issue(emu_wg_ctx *c, wg_warp *s)
 	p->op = (int)(c->o - c->k->ops);
 	p->group = -1;
 	p->val = xmalloc((size_t)w->nd * 32 * sizeof *p->val);
+	for (int i = 0; i < 2; i++) {
+		p->lo[i] = span[i][0];
+		p->hi[i] = span[i][1];
+	}
+	c->wg->inflight++;
 	compute(c, s, w, A, Bt, p->val);
 	for (int i = 0; i < w->nd; i++)
 		memcpy(&s->fut[w->d[i] * 32], &p->val[i * 32], 32 * sizeof(uint64_t));

@@ -72,6 +72,11 @@ int emu_wgmma_exec(emu_wg_ctx *c, uint32_t em);
  * notes the registers it writes (for the wgmma.fence rule) and the shared bytes a
  * generic st writes until the warp's fence.proxy.async (for the proxy rule). 0 otherwise. */
 int emu_wgmma_hazard(emu_wg_ctx *c);
+/* Whether a write of shared bytes [off, off + bytes) would change operands of a
+ * wgmma still in flight (of any warp): -1 with "writes shared bytes ..., which
+ * the wgmma.mma_async at line L (warp W) reads ..." in msg, else 0. Generic st
+ * are checked here already; the copy engine's writes (TMA) may ask too. */
+int emu_wgmma_smem_in_flight(const emu_wg_block *b, uint32_t off, uint32_t bytes, char *msg, int msglen);
 /* After a block ran: -1 with msg when the warps of a warpgroup issued different numbers of wgmma. */
 int emu_wgmma_block_end(emu_wg_block *b, char *msg, int msglen);
 
