@@ -146,6 +146,14 @@ static void counts_json(json_writer *w, const emu_counts *c)
 	json_int(w, "thread_total", (long long)c->thread_inst);
 	json_end(w);
 	json_int(w, "barriers", (long long)c->barriers);
+	if (c->wgmma.inst) { /* Hopper kernels only: the other lessons' output stays as it was */
+		json_obj(w, "wgmma");
+		json_int(w, "instructions", (long long)c->wgmma.inst);
+		json_int(w, "flops", (long long)c->wgmma.flops);
+		json_int(w, "smem_bytes", (long long)c->wgmma.smem_bytes);
+		json_int(w, "smem_wavefronts", (long long)c->wgmma.smem_wavefronts);
+		json_end(w);
+	}
 }
 
 /* What `emulate --json` adds to the run report: the launch, the counts by
@@ -221,6 +229,9 @@ static void print_counts(FILE *f, const emu_counts *c, const char *indent)
 		if (c->inst[i])
 			fprintf(f, " %s %llu", emu_class_name((emu_class)i), c->inst[i]);
 	fprintf(f, "; barriers %llu\n", c->barriers);
+	if (c->wgmma.inst)
+		fprintf(f, "%swgmma (per warpgroup): %llu, %llu FLOPs, %llu shared operand bytes (%llu wavefronts)\n", indent,
+			c->wgmma.inst, c->wgmma.flops, c->wgmma.smem_bytes, c->wgmma.smem_wavefronts);
 }
 
 int cmd_emulate(const cli_command *self, int argc, char **argv)

@@ -14,7 +14,7 @@
 typedef enum {
 	EMU_OK = 0,
 	EMU_ERR_PARSE = -1,        /* not PTX the parser reads: syntax, undeclared names, region markers */
-	EMU_ERR_UNSUPPORTED = -2,  /* PTX the emulator does not run: lesson 9's TMA/mbarrier/wgmma, .sat, f64 */
+	EMU_ERR_UNSUPPORTED = -2,  /* PTX the emulator does not run: lesson 9's TMA/mbarrier, .sat, f64 */
 	EMU_ERR_FAULT = -3,        /* the kernel went wrong: out-of-bounds or misaligned access, a partial warp in mma */
 	EMU_ERR_BUDGET = -4,       /* the instruction budget ran out: an endless loop? */
 	EMU_ERR_BAD_REQUEST = -5,  /* the request: dtype, size, launch shape, args spec, no such entry or file */
@@ -74,6 +74,13 @@ typedef struct {
 	unsigned long long requests, wavefronts, ideal, bank_conflicts;
 } emu_smem;
 
+/* Hopper's warpgroup MMAs: wgmma.mma_async counted once per warpgroup, the
+ * FLOPs (2*64*N*K each) and the shared-memory bytes of their operands read
+ * through descriptors; wavefronts = bytes / 128, as the model counts them. */
+typedef struct {
+	unsigned long long inst, flops, smem_bytes, smem_wavefronts;
+} emu_wgmma_counts;
+
 typedef struct {
 	unsigned long long inst[EMU_CLS_COUNT];
 	unsigned long long inst_total;     /* warp-level instructions issued */
@@ -81,6 +88,7 @@ typedef struct {
 	emu_gmem gld, gst, gcp;            /* global loads, stores, cp.async reads */
 	emu_smem sld, sst, sldsm, scp;     /* shared loads, stores, ldmatrix, cp.async writes */
 	unsigned long long barriers;       /* bar.sync, per warp */
+	emu_wgmma_counts wgmma;
 } emu_counts;
 
 typedef struct {

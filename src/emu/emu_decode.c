@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "emu/emu_parser.h"
+#include "emu/emu_wgmma.h"
 #include "base/checked.h"
 #include "base/util.h"
 
@@ -52,6 +53,7 @@ static const modgroup g_vec = {MF_VEC, {{"v2", 2}, {"v4", 4}}};
 static const modgroup g_nc = {MF_FLAGS, {{"nc", OPF_NC}}};
 static const modgroup g_matrices = {MF_VEC, {{"x1", 1}, {"x2", 2}, {"x4", 4}}};
 static const modgroup g_trans = {MF_FLAGS, {{"trans", OPF_TRANS}}};
+static const modgroup g_proxy = {MF_MOD, {{"async", EMU_NOP_PROXY_ASYNC}}}; /* fence.proxy.async */
 static const modgroup g_shfl = {MF_MOD, {{"up", SHFL_UP}, {"down", SHFL_DOWN}, {"bfly", SHFL_BFLY}, {"idx", SHFL_IDX}}};
 
 /* How the operands read. */
@@ -69,6 +71,7 @@ typedef enum {
 	SH_MMA,       /* {d x4}, {a x4}, {b x2}, {c x4} */
 	SH_BRA,       /* a label */
 	SH_CALL,      /* call[.uni] [(ret),] callee, (args): only the helpers nvcc calls for assert and printf */
+	SH_WGMMA,     /* {d..}, a-desc or {a x4}, b-desc, scale-d, imm...: emu_wgmma.c */
 } opshape;
 
 /* Decode flags. */
@@ -153,6 +156,8 @@ static const opdesc opdescs[] = {
 	{.name = "bar.warp", .code = OP_NOP, .cls = EMU_CLS_CONTROL, .shape = SH_IGNORE, .allow = {"sync"}},
 	BARRIER("bar"), BARRIER("barrier"),
 	NOOP("membar"), NOOP("fence"),
+	{.name = "fence.proxy", .code = OP_NOP, .cls = EMU_CLS_BARRIER, .shape = SH_IGNORE, .groups = {&g_proxy},
+	 .flags = DF_ALL_MODS},
 	{.name = "cp.async.commit_group", .code = OP_CPCOMMIT, .cls = EMU_CLS_CP_ASYNC, .shape = SH_NONE},
 	{.name = "cp.async.wait_group", .code = OP_CPWAIT, .cls = EMU_CLS_CP_ASYNC, .shape = SH_WAIT,
 	 .nops_min = 1, .nops_max = 1},
@@ -173,6 +178,14 @@ static const opdesc opdescs[] = {
 	{.name = "call", .code = OP_NOP, .cls = EMU_CLS_CONTROL, .shape = SH_CALL, .nops_min = 2, .nops_max = 16,
 	 .allow = {"uni"}},
 	{.name = "exit", .code = OP_EXIT, .cls = EMU_CLS_CONTROL, .shape = SH_NONE},
+	/* Hopper's warpgroup MMA; emu_wgmma_decode reads the shape and types of wgmma.mma_async */
+	{.name = "wgmma.mma_async", .code = OP_WGMMA, .cls = EMU_CLS_MMA, .shape = SH_WGMMA, .nops_min = 6,
+	 .nops_max = 8, .flags = DF_ALL_MODS},
+	{.name = "wgmma.fence", .code = OP_WGFENCE, .cls = EMU_CLS_MMA, .shape = SH_NONE, .need = {"sync", "aligned"}},
+	{.name = "wgmma.commit_group", .code = OP_WGCOMMIT, .cls = EMU_CLS_MMA, .shape = SH_NONE,
+	 .need = {"sync", "aligned"}},
+	{.name = "wgmma.wait_group", .code = OP_WGWAIT, .cls = EMU_CLS_MMA, .shape = SH_WAIT, .nops_min = 1,
+	 .nops_max = 1, .need = {"sync", "aligned"}},
 };
 
 /* Modifiers that do not change what the emulator computes, on any opcode. */
@@ -184,7 +197,7 @@ static const char *const harmless_mods[] = {
 /* The asynchronous machinery of lesson 9 is left to the GPU: Hopper's copy
  * engine, transaction barriers and warpgroup MMAs would each be a model of
  * hardware we cannot check against here. Say so instead of just "unsupported". */
-static const char *const hopper_only[] = {"mbarrier",   "cp.async.bulk", "wgmma",           "setmaxnreg",
+static const char *const hopper_only[] = {"mbarrier",   "cp.async.bulk", "setmaxnreg",
 					  "fence.proxy", "fence.mbarrier_init", "barrier.cluster", "mapa",
 					  "stmatrix"};
 
@@ -615,9 +628,9 @@ static int operands(emu_pstate *ps, const opdesc *d, emu_op *o, char **parts, in
 		return 0;
 	case SH_WAIT:
 		if (emu_parse_int(emu_skip_sp(parts[0]), &v) < 0)
-			return emu_perr(ps, ps->line, "cp.async.wait_group takes an integer");
+			return emu_perr(ps, ps->line, "%s takes an integer", d->name);
 		if (v < 0 || v > EMU_MAX_WAIT_GROUP)
-			return emu_perr(ps, ps->line, "cp.async.wait_group %lld: N is 0..%d", (long long)v, EMU_MAX_WAIT_GROUP);
+			return emu_perr(ps, ps->line, "%s %lld: N is 0..%d", d->name, (long long)v, EMU_MAX_WAIT_GROUP);
 		o->imm = v;
 		return 0;
 	case SH_CPASYNC:
@@ -637,6 +650,8 @@ static int operands(emu_pstate *ps, const opdesc *d, emu_op *o, char **parts, in
 	}
 	case SH_MMA:
 		return shape_mma(ps, o, parts);
+	case SH_WGMMA:
+		return emu_wgmma_decode(ps, o, full, parts, np);
 	case SH_BRA: {
 		char *l = emu_skip_sp(parts[0]);
 		emu_rtrim(l);

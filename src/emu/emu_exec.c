@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "emu/emu_internal.h"
+#include "emu/emu_wgmma.h"
 #include "base/checked.h"
 #include "base/util.h"
 #include "model/access.h"
@@ -104,6 +105,7 @@ typedef struct {
 	int errlen;
 	int failed;
 	emu_error why;            /* of the failure: EMU_ERR_FAULT unless set before fail() */
+	emu_wg_block *wg;         /* wgmma state (emu_wgmma.c); NULL when the kernel has no wgmma */
 } blockctx;
 
 static int fail(blockctx *b, const emu_op *o, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -1117,6 +1119,24 @@ static int trap(blockctx *b, const emu_op *o)
 						      : "the kernel executed trap");
 }
 
+/* ---- wgmma (emu_wgmma.c) ---- */
+
+/* Runs a wgmma instruction (hazard: 0) or the hazard check before another
+ * instruction (hazard: 1) of a kernel that has wgmma. */
+static int wgmma(blockctx *b, warp *w, const inst *x, int hazard)
+{
+	char m[256];
+	emu_wg_ctx c = {.wg = b->wg, .k = b->k, .o = x->o, .R = w->R, .warp = w->id, .em = x->em, .nthreads = b->nthreads,
+			.smem = b->smem, .smem_size = b->smem_size, .cnt = x->cnt, .msg = m, .msglen = sizeof m};
+	if ((hazard ? emu_wgmma_hazard(&c) : emu_wgmma_exec(&c, x->em)) < 0)
+		return fail(b, x->o, "%s", m);
+	/* one wgmma is 16 x N x K multiply-adds a warp: charged as N*K/32 warp
+	 * instructions, so a loop of them ends with the budget too */
+	if (!hazard && x->o->code == OP_WGMMA)
+		b->budget -= (long long)b->k->wgmma[x->o->imm].n * b->k->wgmma[x->o->imm].k / 32;
+	return STEP_NEXT;
+}
+
 /* ---- the dispatch ---- */
 
 /* Runs one instruction on the lanes x->em (those at its pc, x->mask, that its
@@ -1174,6 +1194,7 @@ static int exec_op(blockctx *blk, warp *w, inst *x)
 	/* warp-level */
 	case OP_MMA: return exec_mma(blk, w, o, x->em);
 	case OP_SHFL: exec_shfl(w, o, x->em); break;
+	case OP_WGMMA: case OP_WGFENCE: case OP_WGCOMMIT: case OP_WGWAIT: return wgmma(blk, w, x, 0);
 	/* control flow and barriers */
 	case OP_BAR: return barrier(blk, w, x);
 	case OP_BRA: return branch(w, x);
@@ -1278,6 +1299,8 @@ static int run_warp(blockctx *b, warp *w)
 		x.cnt->threads += (uint64_t)popc(x.em);
 		x.next = x.pc + 1;
 		operands(&x, w->R);
+		if (b->wg && wgmma(b, w, &x, 1) < 0)
+			return -1;
 		int step = discarded(&x) ? STEP_NEXT : exec_op(b, w, &x);
 		if (step == STEP_FAIL)
 			return -1;
@@ -1413,6 +1436,7 @@ emu_error emu_exec(emu_launch *L, char *err, int errlen)
 	uint64_t *regs = xcalloc((size_t)b.nwarps * (size_t)k->nregs * 32 + 1, sizeof(uint64_t));
 	for (int i = 0; i < b.nwarps; i++)
 		b.warps[i].R = regs + (size_t)i * (size_t)k->nregs * 32;
+	b.wg = k->nwgmma ? emu_wg_block_new(k, b.nwarps, b.smem_size) : NULL;
 	int rc = 0;
 	double t0 = util_now();
 	for (unsigned z = 0; z < L->grid[2] && !rc; z++)
@@ -1435,6 +1459,8 @@ emu_error emu_exec(emu_launch *L, char *err, int errlen)
 				b.epoch++;
 				for (int i = 0; i < b.nwarps; i++)
 					init_warp(&b, &b.warps[i], i);
+				if (b.wg)
+					emu_wg_block_reset(b.wg);
 				L->warps += b.nwarps;
 				for (;;) {
 					int waiting = 0;
@@ -1449,6 +1475,9 @@ emu_error emu_exec(emu_launch *L, char *err, int errlen)
 						break;
 					release_barrier(&b);
 				}
+				char m[256];
+				if (!rc && b.wg && emu_wgmma_block_end(b.wg, m, sizeof m) < 0)
+					rc = fail(&b, NULL, "%s", m);
 				L->blocks_done += !rc;
 				if (!rc && L->progress && progress_stop(L, &b, t0, err, errlen)) {
 					rc = -1;
@@ -1457,6 +1486,7 @@ emu_error emu_exec(emu_launch *L, char *err, int errlen)
 			}
 	for (int i = 0; i < b.nwarps; i++)
 		free(b.warps[i].cp);
+	emu_wg_block_free(b.wg);
 	free(regs);
 	free(b.warps);
 	free(b.smem);

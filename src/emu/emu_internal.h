@@ -37,6 +37,7 @@ typedef enum {
 	OP_LDMATRIX, OP_MMA, OP_SHFL,
 	OP_POPC, OP_CLZ, OP_BREV, OP_BFE, OP_BFI, OP_PRMT, OP_LOP3, OP_SHF,
 	OP_BRA, OP_EXIT, OP_TRAP,
+	OP_WGMMA, OP_WGFENCE, OP_WGCOMMIT, OP_WGWAIT,   /* Hopper's warpgroup MMA: emu_wgmma.c */
 	OP_COUNT
 } emu_opcode;
 
@@ -54,6 +55,12 @@ enum { CVTA_FROM, CVTA_TO };                          /* cvta.space / cvta.to.sp
 enum { SHF_L, SHF_R };                                /* shf */
 enum { PRMT_DEFAULT, PRMT_F4E, PRMT_B4E, PRMT_RC8, PRMT_ECL, PRMT_ECR, PRMT_RC16 }; /* prmt */
 enum { TRAP_TRAP, TRAP_ASSERT };                      /* trap, call __assertfail */
+
+/* ---- shared with the async-proxy bookkeeping (wgmma: emu_wgmma.c) ----
+ * fence.proxy.async decodes as an OP_NOP with this mod, so whoever checks
+ * generic writes against async-proxy reads (wgmma operands, TMA stores)
+ * can see it; every other fence is an OP_NOP with mod 0. */
+#define EMU_NOP_PROXY_ASYNC 0x40 /* a mod no other OP_NOP has (call's is 0 or 1) */
 
 #define EMU_NO_REG (-1)
 #define EMU_MAX_SRC 12
@@ -123,6 +130,8 @@ typedef struct {
 	int smem_static;     /* bytes of .shared declared in the entry and module */
 	int uses_dynamic_smem;
 	int line;
+	struct emu_wgmma_op *wgmma; /* the operands of each wgmma.mma_async (emu_wgmma.h); op->imm indexes it */
+	int nwgmma;
 } emu_kernel;
 
 struct emu_module {
@@ -156,6 +165,7 @@ typedef struct {
 	uint64_t requests, sectors;      /* global */
 	uint64_t wavefronts, ideal;      /* shared */
 	uint64_t requests2, sectors2;    /* cp.async: global side in requests/sectors, shared side here */
+	uint64_t wg_inst, wg_flops, wg_bytes; /* wgmma.mma_async: per warpgroup, FLOPs, shared operand bytes */
 } emu_opcount;
 
 typedef struct {

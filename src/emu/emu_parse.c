@@ -269,6 +269,7 @@ static void kernel_free(emu_kernel *k)
 	free(k->konst);
 	free(k->is_const);
 	free(k->params);
+	free(k->wgmma);
 }
 
 /* ".entry name ( .param .u64 A, ... )" */

@@ -49,6 +49,10 @@ void emu_counts_add(emu_counts *a, const emu_counts *b)
 	smem_add(&a->sldsm, &b->sldsm);
 	smem_add(&a->scp, &b->scp);
 	a->barriers += b->barriers;
+	a->wgmma.inst += b->wgmma.inst;
+	a->wgmma.flops += b->wgmma.flops;
+	a->wgmma.smem_bytes += b->wgmma.smem_bytes;
+	a->wgmma.smem_wavefronts += b->wgmma.smem_wavefronts;
 }
 
 /* The counts of one static instruction as a count set. */
@@ -66,6 +70,7 @@ static void op_counts(const emu_op *o, const emu_opcount *c, emu_counts *out)
 	case OP_CPASYNC: out->gcp = g; out->scp = s; break;
 	case OP_LDMATRIX: out->sldsm = s; break;
 	case OP_BAR: out->barriers = c->issued; break;
+	case OP_WGMMA: out->wgmma = (emu_wgmma_counts){c->wg_inst, c->wg_flops, c->wg_bytes, c->wg_bytes / 128}; break;
 	default: break;
 	}
 }

@@ -16,7 +16,9 @@ static void run_entry(const emu_kernel *k, uint8_t *bufs)
 		memcpy(param + p->offset, &v, p->bytes < 8 ? (size_t)p->bytes : 8);
 	}
 	emu_opcount *cnt = xcalloc((size_t)k->nops, sizeof *cnt);
-	emu_launch L = {.k = k, .path = "fuzz.ptx", .grid = {2, 1, 1}, .block = {64, 1, 1}, .smem_dynamic = 256,
+	/* a kernel with wgmma gets a whole warpgroup, so its descriptors are read */
+	unsigned threads = k->nwgmma ? 128 : 64;
+	emu_launch L = {.k = k, .path = "fuzz.ptx", .grid = {2, 1, 1}, .block = {threads, 1, 1}, .smem_dynamic = 256,
 			.param = param, .nbufs = 3, .max_warp_inst = 20000, .cnt = cnt};
 	for (int b = 0; b < 3; b++)
 		L.bufs[b] = (emu_buffer){bufs + b * 4096, 4096};
