@@ -56,9 +56,9 @@ static void run_sizes(const puzzle *p, const char *path, runs *r, double *second
 			if (res->races && !r->race[0]) {
 				located(path, res->race_msg, r->race, sizeof r->race, &r->race_line);
 			}
-			if (res->verified != 1 && !r->race[0])
+			if (res->verified != 1)
 				snprintf(r->fail, sizeof r->fail, "at %lldx%lldx%lld, C is wrong: %s", z[0], z[1], z[2],
-					 res->verify_msg);
+					 res->verify_msg[0] ? res->verify_msg : "a shared-memory race (see the race check)");
 			for (int i = 0; i < res->nregions; i++) {
 				if (r->ran == 0)
 					r->regions[i] = res->regions[i];
