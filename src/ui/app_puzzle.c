@@ -163,6 +163,18 @@ static char *read_root(const char *rel)
 	return t ? t : xstrdup("(cannot be read)");
 }
 
+/* The first line (0-based) where the two texts differ, past the header comment. */
+static int first_difference(const char *x, const char *y)
+{
+	const char *nx = strchr(x, '\n'), *ny = strchr(y, '\n');
+	if (!nx || !ny)
+		return 0;
+	int line = 1;
+	for (x = nx + 1, y = ny + 1; *x && *x == *y; x++, y++)
+		line += *x == '\n';
+	return line;
+}
+
 /* s: the first time unsolved only remembers the asking; then the lecturer view with the solution. */
 void app_act_puzzle_solution(ui_app *a, ui_action act, int key)
 {
@@ -194,5 +206,7 @@ void app_act_puzzle_view(ui_app *a, ui_action act, int key)
 	a->pz_left = read_root(p->start);
 	a->pz_right = read_root(p->solution);
 	a->pz_view = 1;
-	a->pz_scroll = 0;
+	a->pz_scroll = first_difference(a->pz_left, a->pz_right) - 3;
+	if (a->pz_scroll < 0)
+		a->pz_scroll = 0;
 }

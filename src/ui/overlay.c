@@ -229,7 +229,9 @@ static void diff(const ui_app *a, ui_frame *f)
 /* P: the lesson's puzzles (src/ui/overlay_puzzle.c). */
 static void puzzles(const ui_app *a, ui_frame *f)
 {
-	ui_overlay_puzzle(a, f, a->layout.help, box);
+	/* the lecturer view takes the whole screen: two files side by side */
+	ui_rect whole = {1, 1, a->cols - 2, a->rows - 2};
+	ui_overlay_puzzle(a, f, a->pz_view ? whole : a->layout.help, box);
 }
 
 static void (*const overlay[])(const ui_app *, ui_frame *) = {
