@@ -185,7 +185,7 @@ B6 = dict(base='ptx/06_vectorized.ptx', entry='sgemm_vectorized', grid='N/128,M/
 puzzle(id='06-v4', lesson=6, title='One ld.global.v4 instead of four', **B6,
     regions=[('aload', 'ld.global.cg.v4.f32 {%ldA0, %ldA1, %ldA2, %ldA3}, [%gA];', 'ld.global.cg.v4.f32 {%ldA0, %ldA1, %ldA2, %ldA3}, [%gA];')],
     start=[('ld.global.cg.v4.f32 {%ldA0, %ldA1, %ldA2, %ldA3}, [%gA];', ['ld.global.cg.f32 %ldA0, [%gA];', 'ld.global.cg.f32 %ldA1, [%gA+4];', 'ld.global.cg.f32 %ldA2, [%gA+8];', 'ld.global.cg.f32 %ldA3, [%gA+12];'])],
-    checks=['verified', 'count aload ld.global <= 1 | four floats side by side in A come in one 16-byte ld.global.v4.f32 (one instruction, one request)',
+    checks=['verified | a 16-byte load needs a 16-byte aligned address: %gA points at A[row][aCol] with aCol 0 or 4', 'count aload ld.global <= 1 | four floats side by side in A come in one 16-byte ld.global.v4.f32 (one instruction, one request)',
             ],
     hints=['A vector load names four registers in braces: {%ldA0, %ldA1, %ldA2, %ldA3}.',
            'A 16-byte load needs a 16-byte aligned address: aCol is 0 or 4 floats, and K is a multiple of 8.',
@@ -239,6 +239,43 @@ loop free of bank conflicts.''',
         ('8 x 32 threads', [('and.b32 %tc, %t, 15;', ['and.b32 %tc, %t, 7;']), ('shr.u32 %tr, %t, 4;', ['shr.u32 %tr, %t, 3;'])], 'verified:'),
         ('block tiles of 64', [('mul.lo.u32 %row0, %tmp, 128;', ['mul.lo.u32 %row0, %tmp, 64;'])], 'verified: C is wrong'),
     ])
+
+# Padding: As rows of 128 + 4 floats, so the two lanes that store one row of A
+# (its floats k..k+3 and k+4..k+7, transposed) land in different banks.
+def pad6(stride):
+    e = [('add.u32            %sB, %sA, 4096;', ['add.u32            %%sB, %%sA, %d;' % (8 * stride * 4)]),
+         ('shl.b32            %r, %aCol, 7;', ['mul.lo.u32         %%r, %%aCol, %d;' % stride])]
+    e += [('st.shared.f32       [%%sAst+%d], %%ldA%d;' % (512 * q, q), ['st.shared.f32       [%%sAst+%d], %%ldA%d;' % (4 * stride * q, q)]) for q in (1, 2, 3)]
+    for k in range(1, 8):
+        e.append(('ld.shared.v4.f32    {%%a0, %%a1, %%a2, %%a3}, [%%sAld+%d];' % (512 * k), ['ld.shared.v4.f32    {%%a0, %%a1, %%a2, %%a3}, [%%sAld+%d];' % (4 * stride * k)]))
+        e.append(('ld.shared.v4.f32    {%%a4, %%a5, %%a6, %%a7}, [%%sAld+%d];' % (512 * k + 16), ['ld.shared.v4.f32    {%%a4, %%a5, %%a6, %%a7}, [%%sAld+%d];' % (4 * stride * k + 16)]))
+    return e
+def unpad6(stride):
+    """the edits that take the padded solution back to rows of 128 floats"""
+    return [(new[0], [old]) for old, new in pad6(stride)]
+B6pad = dict(B6, smem='(132+128)*8*4')
+puzzle(id='06-pad', lesson=6, title='Pad the transposed A tile', **B6pad, pre=pad6(132),
+    start=unpad6(132),
+    checks=['verified | float4 reads of As need rows that stay 16-byte aligned: pad by a multiple of 4 floats, and move every read and Bs with the rows', 'conflicts store-tile <= 0 | two lanes store the two float4 halves of one row of A into rows aCol and aCol+4 of As: with rows of 128 floats (512 bytes) both land in the same bank. Pad each row of As by a few floats'],
+    hints=['The conflict is in @store-tile: lanes 2r and 2r+1 write As[aCol][r] and As[aCol+4][r].',
+           'A row of 128 floats is a multiple of 32 banks; a row of 132 is not, and keeps float4 reads 16-byte aligned.',
+           'Rows of 132 floats: the store offsets, the read offsets in @inner-loop (528 per k), Bs after 8 x 132 floats, and smem (132+128)*8*4.'],
+    goal="""Lesson 6 stores A transposed: a thread's float4 of A goes down four rows of
+As. The two lanes that share a row of A write the same bank, 2-way bank
+conflicts on every store. Pad the rows of As so that the stores are
+conflict-free, and keep everything that reads As (and Bs after it) right.
+The launch already gives (132+128)*8*4 bytes of shared memory.""",
+    variants=[
+        ('the unpadded original', unpad6(132), 'conflicts: the same bank'),
+        ('one float of padding', [(a[1][0], [b[1][0]]) for a, b in zip(pad6(132), pad6(129))], 'verified: misaligned'),
+        ('the reads not moved', [(new[0], [old]) for old, new in pad6(132)[5:]], 'verified: C is wrong'),
+    ])
+
+# ---------------------------------------------------------------- lesson 8 (swizzle)
+unswizzle = [('xor.b32         %x, %ldCol, %ldKey;', ['mov.b32         %x, %ldCol;']),
+             ('xor.b32         %x, %ldCol, %ldKey;', ['mov.b32         %x, %ldCol;']),
+             ('xor.b32         %y, %y, %ldKey;', []),
+             ('xor.b32         %y, %y, %ldKey;', [])]
 
 # ---------------------------------------------------------------- lesson 7
 B7 = dict(base='ptx/07_warptile.ptx', entry='sgemm_warptile', grid='N/128,M/128', block='256', smem='2*(128+128)*16*4',
@@ -322,6 +359,22 @@ too little. Fix the wait counts (two places).''',
         ('no wait at all in the loop', [('cp.async.wait_group 2;', ['cp.async.wait_group 2;']), ('cp.async.wait_group 2;', [])], 'verified: C is wrong'),
         ('the barrier after the wait forgotten', [('bar.sync 0;', ['bar.sync 0;']), ('bar.sync 0;', [])], 'race: shared-memory race'),
         ('no commit in the loop', [('cp.async.commit_group;', ['cp.async.commit_group;']), ('cp.async.commit_group;', ['cp.async.commit_group;']), ('cp.async.commit_group;', ['cp.async.commit_group;']), ('cp.async.commit_group;', [])], 'verified:'),
+    ])
+
+puzzle(id='08-swizzle', lesson=8, title='Swizzle instead of padding', **B8,
+    start=unswizzle,
+    checks=['verified', 'conflicts ldmatrix <= 0 | an ldmatrix reads 8 rows at the same column: rows 64 bytes (A) or 512 bytes (B) apart fall into the same banks. XOR the 16-byte chunk with a few bits of the row, the same way where cp.async writes and where ldmatrix reads'],
+    hints=['The padding of lesson 3 would cost shared memory and 16-byte alignment; a XOR of the chunk index costs neither.',
+           'A: chunk ^ ((row >> 1) & 3) (two 64-byte rows share a 128-byte line); B: chunk ^ (k & 7).',
+           'Four places: the A and B copy maps (xor.b32 %x, %ldCol, %ldKey) and the A and B read maps (xor.b32 %y, %y, %ldKey).'],
+    goal="""This copy of lesson 8's kernel stores its tiles in shared memory row after
+row, unswizzled: right, but every ldmatrix of a 16-byte column of 8 rows
+hits the same banks. Swizzle the chunks (as the comment of `@swizzle` says)
+on both sides so that the ldmatrix loads are conflict-free.""",
+    variants=[
+        ('the unswizzled original', unswizzle, 'conflicts: XOR the 16-byte chunk'),
+        ('swizzled on the write only', unswizzle[2:], 'verified: C is wrong'),
+        ('swizzled on the read only', unswizzle[:2], 'verified: C is wrong'),
     ])
 
 def main():
