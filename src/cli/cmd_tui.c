@@ -210,7 +210,7 @@ static void feed_keys(ui_app *a, const char *k)
 		if (a->req == UI_REQ_PUZZLE) { /* on paper the check runs here, at once */
 			puzzle_outcome o;
 			a->req = UI_REQ_NONE;
-			puzzle_check_file(ui_app_puzzle(a), a->pz_path, &o);
+			puzzle_check_file(&a->puzzles.p[a->pz_checked], a->pz_path, &o);
 			ui_app_puzzle_done(a, &o);
 		}
 		a->req = UI_REQ_NONE;
@@ -338,7 +338,7 @@ static void serve(ui_app *a, worker *w, int *worker_up, int saved_err, puzzle_jo
 		a->req = UI_REQ_NONE;
 		if (job->pid > 0)
 			puzzle_job_stop(job);
-		if (puzzle_job_start(job, ui_app_puzzle(a), a->pz_path) < 0) {
+		if (puzzle_job_start(job, &a->puzzles.p[a->pz_checked], a->pz_path) < 0) {
 			puzzle_outcome o = {.n = 1};
 			snprintf(o.v[0].name, sizeof o.v[0].name, "the check");
 			snprintf(o.v[0].msg, sizeof o.v[0].msg, "cannot start the checking process");

@@ -106,6 +106,7 @@ void app_act_puzzle_check(ui_app *a, ui_action act, int key)
 	if (!p || a->pz_checking || copy_path(a, p) < 0)
 		return;
 	a->pz_checking = 1;
+	a->pz_checked = a->pz_sel;
 	a->pz_have = 0;
 	a->req = UI_REQ_PUZZLE;
 	app_say(a, 0, "Checking %s on the CPU ...", p->id);
@@ -125,12 +126,15 @@ void app_puzzle_edit_done(ui_app *a, int ok, const char *err)
 
 void ui_app_puzzle_done(ui_app *a, const puzzle_outcome *o)
 {
-	const puzzle *p = ui_app_puzzle(a);
 	a->pz_checking = 0;
-	if (!p)
+	if (a->pz_checked < 0 || a->pz_checked >= a->puzzles.n)
 		return;
-	a->pz_out = *o;
-	a->pz_have = 1;
+	const puzzle *p = &a->puzzles.p[a->pz_checked];
+	/* the student may have moved on to another puzzle meanwhile: its box keeps its own */
+	if (a->pz_checked == a->pz_sel) {
+		a->pz_out = *o;
+		a->pz_have = 1;
+	}
 	int passed = 0;
 	for (int i = 0; i < o->n; i++)
 		passed += o->v[i].pass;

@@ -160,6 +160,7 @@ typedef struct {
 	int pz_scroll;
 	int pz_editing;          /* the edit going on is the puzzle's copy */
 	int pz_checking;         /* a check is running */
+	int pz_checked;          /* of this puzzle (an index into puzzles.p) */
 	int pz_have;             /* pz_out is the last check of pz_sel */
 	puzzle_outcome pz_out;
 	char pz_path[RUN_PATH];  /* the student's copy of the puzzle's PTX */
