@@ -298,7 +298,7 @@ warp tiles. Fix the two lines of `@index` that place a warp.''',
 
 puzzle(id='07-frag-index', lesson=7, title="A lane's fragment in the warp tile", **B7,
     start=[('shl.b32            %r, %wRow, 6;', ['shl.b32            %r, %wRow, 5;'])],
-    checks=['verified | a warp tile is 64 rows of As: the warp\'s fragment starts at As[k][wRow*64 + ty*4]', 'conflicts inner-loop <= 0'],
+    checks=['verified | a lane\'s fragment starts at As[k][wRow*64 + ty*4] (a warp tile is 64 rows of As) and Bs[k][wCol*32 + tx*4] (32 columns of Bs), in bytes', 'conflicts inner-loop <= 0'],
     hints=['The comment above @frag-index gives the formula.', 'wRow*64: a shift by 6.', 'shl.b32 %r, %wRow, 6;'],
     goal='''The fragment reads of lesson 7 start at As[k][wRow*64 + ty*4] and
 Bs[k][wCol*32 + tx*4]. This copy gets the warp's row offset wrong. Fix
@@ -347,7 +347,7 @@ groupID and t were swapped. Fix the two lines after `EPILOGUE:`.''',
 puzzle(id='08-cp-async-wait', lesson=8, title='A cp.async ring: commit and wait', **B8,
     start=[('cp.async.wait_group 2;', ['cp.async.wait_group 3;']), ('cp.async.wait_group 2;', ['cp.async.wait_group 3;'])],
     checks=['verified | with 4 stages, 3 tiles are in flight: wait until at most 2 groups are pending, so the oldest tile has landed',
-            'race'],
+            'race | cp.async.wait_group waits only for this thread\'s own copies: the bar.sync after it makes every thread\'s copies visible to the block before ldmatrix reads them'],
     hints=['Each tile is one commit group; the prologue commits 3.',
            'cp.async.wait_group N waits until at most N of this thread\'s groups are still pending.',
            'cp.async.wait_group 2; then bar.sync 0; (both places).'],
