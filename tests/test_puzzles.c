@@ -235,6 +235,8 @@ static void test_progress(void **st)
 	assert_int_equal(state_save(&s, err, sizeof err), 0);
 	assert_int_equal(state_load(&back), 0);
 	assert_true(puzzle_solved(&back, &set, p, "x"));
+	assert_true(puzzle_asked(&back, &set, p, "x"));
+	assert_false(puzzle_solved(&back, &set, &set.p[0], "x") && set.p[0].lesson == p->lesson && &set.p[0] != p);
 	char cmd[300];
 	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
 	assert_int_equal(system(cmd), 0);
