@@ -7,8 +7,19 @@
 #include "cli/cli.h"
 #include "base/json.h"
 #include "course/lesson.h"
+#include "course/puzzle.h"
 #include "course/state.h"
 #include "base/util.h"
+
+/* Puzzles of the lesson and how many were solved (lessons/puzzles/, the state's puzzles bits). */
+static void puzzle_progress(const puzzle_set *ps, const state_data *st, const lesson *l, int *n, int *solved)
+{
+	*n = puzzles_of_lesson(ps, l->number);
+	*solved = 0;
+	for (int i = 0; i < ps->n; i++)
+		if (ps->p[i].lesson == l->number)
+			*solved += puzzle_solved(st, ps, &ps->p[i], l->id);
+}
 
 static int exercises(const lesson *l)
 {
@@ -37,7 +48,7 @@ const cli_command cli_cmd_list = {
 	.synopsis = {"list [--json]"},
 	.summary = "the lessons: number, id, title, types, minimum sm",
 	.about = "The lessons: number, id, title, types (inputs→output), the GPU generation each needs, and\n"
-		 "the pages read and exercises solved in the tutor ($XDG_STATE_HOME/ptxtutor).\n",
+		 "the pages read, exercises and puzzles solved in the tutor ($XDG_STATE_HOME/ptxtutor).\n",
 	.opts = (const cli_opt[]){
 		{.name = "json", .letter = 'j', .kind = CLI_FLAG, .off = offsetof(list_opts, json),
 		 .help = "print JSON (keys in docs/json.md)"},
@@ -63,6 +74,11 @@ static int cmd_list(const cli_command *self, int argc, char **argv)
 	/* The progress the tutor remembered (nothing read yet when none). */
 	static state_data st;
 	state_load(&st);
+	puzzle_set ps;
+	char perr[2048];
+	if (puzzles_load(&ps, perr, sizeof perr))
+		fputs(perr, stderr);
+	int np, psolved;
 	if (o.json) {
 		json_writer w;
 		json_begin(&w, stdout);
@@ -94,12 +110,16 @@ static int cmd_list(const cli_command *self, int argc, char **argv)
 			json_int(&w, "pages_read", read);
 			json_int(&w, "exercises", nex);
 			json_int(&w, "exercises_solved", solved);
+			puzzle_progress(&ps, &st, l, &np, &psolved);
+			json_int(&w, "puzzles", np);
+			json_int(&w, "puzzles_solved", psolved);
 			json_end(&w);
 		}
 		json_end(&w);
 		json_finish(&w);
 	} else {
-		printf("%3s  %-14s %-9s %-7s %-6s %-7s %s\n", "#", "id", "types", "needs", "read", "solved", "title");
+		printf("%3s  %-14s %-9s %-7s %-6s %-7s %-7s %s\n", "#", "id", "types", "needs", "read", "solved", "puzzles",
+		       "title");
 		for (int i = 0; i < c.n; i++) {
 			const lesson *l = &c.l[i];
 			char sm[16] = "-";
@@ -107,7 +127,10 @@ static int cmd_list(const cli_command *self, int argc, char **argv)
 				snprintf(sm, sizeof sm, "sm_%d%s", l->needs_sm, l->needs_arch_specific ? "a" : "");
 			int nex = exercises(l), read, solved;
 			progress(&st, l, nex, &read, &solved);
-			char r[16], x[16] = "-";
+			char r[16], x[16] = "-", pz[16] = "-";
+			puzzle_progress(&ps, &st, l, &np, &psolved);
+			if (np)
+				snprintf(pz, sizeof pz, "%d/%d", psolved, np);
 			snprintf(r, sizeof r, "%d/%d", read, l->npages);
 			if (nex)
 				snprintf(x, sizeof x, "%d/%d", solved, nex);
@@ -116,9 +139,10 @@ static int cmd_list(const cli_command *self, int argc, char **argv)
 				dtype_pair_name(l->dt, l->out, types, sizeof types);
 			printf("%3d  %-14s ", l->number, l->id);
 			cli_pad(stdout, types, 9);
-			printf(" %-7s %-6s %-7s %s\n", sm, r, x, l->title);
+			printf(" %-7s %-6s %-7s %-7s %s\n", sm, r, x, pz, l->title);
 		}
 	}
+	puzzles_free(&ps);
 	course_free(&c);
 	return 0;
 }

@@ -21,6 +21,7 @@
 #include "ui/frame.h"
 #include "ui/term.h"
 #include "base/util.h"
+#include "exec/puzzle_job.h"
 #include "exec/worker.h"
 
 /* Deadlines: ui_app_deadline (from the model; PTXTUTOR_DEADLINE_S overrides
@@ -206,6 +207,12 @@ static void feed_keys(ui_app *a, const char *k)
 			ui_app_edit_done(a, 0, "editing needs the interactive tutor");
 		if (a->req == UI_REQ_SASS)
 			serve_sass(a, NULL, NULL);
+		if (a->req == UI_REQ_PUZZLE) { /* on paper the check runs here, at once */
+			puzzle_outcome o;
+			a->req = UI_REQ_NONE;
+			puzzle_check_file(&a->puzzles.p[a->pz_checked], a->pz_path, &o);
+			ui_app_puzzle_done(a, &o);
+		}
 		a->req = UI_REQ_NONE;
 	}
 }
@@ -317,7 +324,7 @@ static int run_editor(const char *path, int saved_err, char *err, int errlen)
 }
 
 /* Does what the update code asked for: start or cancel a run, edit. */
-static void serve(ui_app *a, worker *w, int *worker_up, int saved_err)
+static void serve(ui_app *a, worker *w, int *worker_up, int saved_err, puzzle_job *job)
 {
 	run_result res;
 	if (a->req == UI_REQ_EDIT) {
@@ -326,6 +333,18 @@ static void serve(ui_app *a, worker *w, int *worker_up, int saved_err)
 		ui_app_edit_done(a, rc == 0, err);
 		if (a->req == UI_REQ_NONE)
 			return;
+	}
+	if (a->req == UI_REQ_PUZZLE) { /* checked in a child: the screen stays live */
+		a->req = UI_REQ_NONE;
+		if (job->pid > 0)
+			puzzle_job_stop(job);
+		if (puzzle_job_start(job, &a->puzzles.p[a->pz_checked], a->pz_path) < 0) {
+			puzzle_outcome o = {.n = 1};
+			snprintf(o.v[0].name, sizeof o.v[0].name, "the check");
+			snprintf(o.v[0].msg, sizeof o.v[0].msg, "cannot start the checking process");
+			ui_app_puzzle_done(a, &o);
+		}
+		return;
 	}
 	if (a->req == UI_REQ_SASS) {
 		serve_sass(a, w, worker_up);
@@ -388,6 +407,7 @@ static int cmd_tui(const cli_command *self, int argc, char **argv)
 	memset(&w, 0, sizeof w);
 	w.pid = -1;
 	int worker_up = 0;
+	puzzle_job job = {.pid = -1, .fd = -1};
 	ui_frame f;
 	ui_frame_init(&f, 1, 1);
 	int cols = -1, rows = -1, redraw = 0, frames = 0;
@@ -413,15 +433,15 @@ static int cmd_tui(const cli_command *self, int argc, char **argv)
 		if (a->req != UI_REQ_NONE) {
 			if (a->req == UI_REQ_EDIT)
 				redraw = 1; /* the editor had the screen */
-			serve(a, &w, &worker_up, saved_err);
+			serve(a, &w, &worker_up, saved_err, &job);
 			continue;
 		}
-		struct pollfd pf[2] = {{.fd = STDIN_FILENO, .events = POLLIN}, {.fd = -1}};
+		struct pollfd pf[3] = {{.fd = STDIN_FILENO, .events = POLLIN}, {.fd = -1}, {.fd = -1}};
 		int nfd = 1;
-		if (worker_up && worker_fd(&w) >= 0) {
-			pf[1] = (struct pollfd){.fd = worker_fd(&w), .events = POLLIN};
-			nfd = 2;
-		}
+		if (worker_up && worker_fd(&w) >= 0)
+			pf[nfd++] = (struct pollfd){.fd = worker_fd(&w), .events = POLLIN};
+		if (job.fd >= 0)
+			pf[nfd++] = (struct pollfd){.fd = job.fd, .events = POLLIN};
 		/* While a run is going the clock ticks (elapsed time, the deadline). */
 		int timeout = a->run == UI_RUN_BUSY ? 100 : -1;
 		int n = poll(pf, (nfds_t)nfd, timeout);
@@ -447,14 +467,19 @@ static int cmd_tui(const cli_command *self, int argc, char **argv)
 			if (a->req == UI_REQ_EDIT)
 				redraw = 1; /* the editor had the screen */
 			if (a->req != UI_REQ_NONE)
-				serve(a, &w, &worker_up, saved_err);
+				serve(a, &w, &worker_up, saved_err, &job);
 		}
 		if (worker_up && w.busy) {
 			run_result res;
 			if (worker_poll(&w, &res) == 1)
 				ui_app_run_finished(a, &res);
 		}
+		puzzle_outcome po;
+		if (job.fd >= 0 && puzzle_job_poll(&job, &po) == 1)
+			ui_app_puzzle_done(a, &po);
 	}
+	if (job.pid > 0)
+		puzzle_job_stop(&job);
 
 	save_state(a);
 	if (worker_up)

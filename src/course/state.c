@@ -1,4 +1,4 @@
-/* state: load and save the last lesson and page and each lesson's progress, as "key value" lines ("read ID HEX", "solved ID HEX"). */
+/* state: load and save the last lesson and page and each lesson's progress, as "key value" lines ("read ID HEX", "solved ID HEX", "puzzles ID HEX", "asked ID HEX"). */
 #include "course/state.h"
 
 #include <errno.h>
@@ -38,7 +38,10 @@ static void progress_line(state_data *s, const char *key, char *val)
 		return;
 	state_progress *p = state_progress_get(s, val);
 	if (p)
-		*(!strcmp(key, "read") ? &p->read : &p->solved) = bits;
+		*(!strcmp(key, "read")	   ? &p->read
+		  : !strcmp(key, "solved")  ? &p->solved
+		  : !strcmp(key, "puzzles") ? &p->puzzles
+					    : &p->asked) = bits;
 }
 
 const state_progress *state_progress_find(const state_data *s, const char *id)
@@ -98,7 +101,8 @@ int state_parse(const char *text, state_data *s)
 		else if (!strcmp(line, "page")) {
 			long p = strtol(val, NULL, 10);
 			s->page = p >= 0 && p < 1000 ? (int)p : 0;
-		} else if (!strcmp(line, "read") || !strcmp(line, "solved")) {
+		} else if (!strcmp(line, "read") || !strcmp(line, "solved") || !strcmp(line, "puzzles") ||
+			   !strcmp(line, "asked")) {
 			progress_line(s, line, val);
 		}
 	}
@@ -144,6 +148,10 @@ int state_save(const state_data *s, char *err, int errlen)
 			fprintf(f, "read %s %llx\n", p->id, p->read);
 		if (p->solved)
 			fprintf(f, "solved %s %llx\n", p->id, p->solved);
+		if (p->puzzles)
+			fprintf(f, "puzzles %s %llx\n", p->id, p->puzzles);
+		if (p->asked)
+			fprintf(f, "asked %s %llx\n", p->id, p->asked);
 	}
 	int bad = ferror(f);
 	bad |= fclose(f) != 0;

@@ -1,4 +1,4 @@
-/* state: what the tutor remembers under $XDG_STATE_HOME/ptxtutor/state — where the student was (lesson and page), and per lesson the pages read and the exercises solved. */
+/* state: what the tutor remembers under $XDG_STATE_HOME/ptxtutor/state — where the student was (lesson and page), and per lesson the pages read, the exercises and the puzzles solved. */
 #ifndef PTXTUTOR_STATE_H
 #define PTXTUTOR_STATE_H
 
@@ -12,6 +12,8 @@ typedef struct {
 	char id[32];              /* the lesson's id */
 	unsigned long long read;  /* bit i: page i was read to its end */
 	unsigned long long solved;/* bit i: exercise i of the lesson (in file order) was answered right */
+	unsigned long long puzzles;/* bit i: puzzle i of the lesson (lessons/puzzles/, in order) was solved */
+	unsigned long long asked; /* bit i: its solution was asked for once (the second time shows it) */
 } state_progress;
 
 typedef struct {

@@ -201,6 +201,9 @@ int ui_app_setup(ui_app *a, const ui_opts *o, course *c, const gpu_table *gpus, 
 	a->ascii = o->ascii;
 	a->ptx_goto = -1;
 	a->hits = xcalloc(UI_HITS_MAX, sizeof *a->hits);
+	char perr[1024];
+	puzzles_load(&a->puzzles, perr, sizeof perr); /* a broken puzzle file is left out (ptxtutor puzzle names it) */
+	a->pz_sel = -1;
 	if (o->no_gpu) {
 		/* cmd_tui found no GPU driver: runs go to the emulator from the start. */
 		a->offline = 1;
@@ -278,6 +281,9 @@ void ui_app_free(ui_app *a)
 	a->ptx = NULL;
 	a->slot = NULL;
 	userptx_diff_free(&a->diff);
+	puzzles_free(&a->puzzles);
+	free(a->pz_left), free(a->pz_right);
+	a->pz_left = a->pz_right = NULL;
 	if (a->course) {
 		course_free(a->course);
 		free(a->course);
@@ -604,6 +610,14 @@ const app_handler app_handlers[UI_NACTIONS] = {
 	[UI_ACT_MENU_TYPE] = app_act_menu_type,
 	[UI_ACT_MENU_DELETE] = app_act_menu_type,
 	[UI_ACT_MENU_GO] = app_act_menu_go,
+	[UI_ACT_PUZZLES] = app_act_puzzles,
+	[UI_ACT_PUZZLE_DOWN] = app_act_puzzle_move,
+	[UI_ACT_PUZZLE_UP] = app_act_puzzle_move,
+	[UI_ACT_PUZZLE_EDIT] = app_act_puzzle_edit,
+	[UI_ACT_PUZZLE_CHECK] = app_act_puzzle_check,
+	[UI_ACT_PUZZLE_HINT] = app_act_puzzle_hint,
+	[UI_ACT_PUZZLE_SOLUTION] = app_act_puzzle_solution,
+	[UI_ACT_PUZZLE_VIEW] = app_act_puzzle_view,
 	[UI_ACT_SEARCH_TYPE] = app_act_search_type,
 	[UI_ACT_SEARCH_DELETE] = app_act_search_type,
 	[UI_ACT_SEARCH_GO] = app_act_search_go,

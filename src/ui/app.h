@@ -41,6 +41,9 @@ void ui_app_edit_done(ui_app *a, int ok, const char *err);
  * over), else why not in err (one line: a missing tool says where to get it). */
 void ui_app_sass_done(ui_app *a, int i, int status, sass_kernel *k, const char *err);
 
+/* The loop reports on UI_REQ_PUZZLE: the check's outcome (solved ones are remembered). */
+void ui_app_puzzle_done(ui_app *a, const puzzle_outcome *o);
+
 void ui_app_select(ui_app *a, int which, int page);
 void ui_app_saved(const ui_app *a, state_data *s);
 

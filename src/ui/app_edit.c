@@ -50,6 +50,10 @@ static void show_first_change(ui_app *a)
 void ui_app_edit_done(ui_app *a, int ok, const char *err)
 {
 	const lesson *l = ui_app_lesson(a);
+	if (a->pz_editing) {
+		app_puzzle_edit_done(a, ok, err);
+		return;
+	}
 	a->req = UI_REQ_NONE;
 	/* A copy no different from the original is no edit: drop it. */
 	if (userptx_drop_unchanged(l->ptx_path, a->edit_path)) {

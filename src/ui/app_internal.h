@@ -47,6 +47,17 @@ void app_sass_move(ui_app *a, int delta);
 void app_act_run(ui_app *a, ui_action act, int key);
 void app_act_cancel(ui_app *a, ui_action act, int key);
 
+/* app_puzzle.c: P, the puzzle box. */
+void app_act_puzzles(ui_app *a, ui_action act, int key);
+void app_act_puzzle_move(ui_app *a, ui_action act, int key);
+void app_act_puzzle_edit(ui_app *a, ui_action act, int key);
+void app_act_puzzle_check(ui_app *a, ui_action act, int key);
+void app_act_puzzle_hint(ui_app *a, ui_action act, int key);
+void app_act_puzzle_solution(ui_app *a, ui_action act, int key);
+void app_act_puzzle_view(ui_app *a, ui_action act, int key);
+/* The editor closed on the puzzle's copy: check it. */
+void app_puzzle_edit_done(ui_app *a, int ok, const char *err);
+
 /* app_edit.c: e, R and the diff box. */
 void app_act_edit(ui_app *a, ui_action act, int key);
 void app_act_diff(ui_app *a, ui_action act, int key);

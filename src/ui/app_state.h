@@ -7,6 +7,8 @@
 #include "course/state.h"
 #include "model/model.h"
 #include "course/ptx.h"
+#include "course/puzzle.h"
+#include "exec/puzzle_check.h"
 #include "course/sass.h"
 #include "run/run.h"
 #include "course/userptx.h"
@@ -24,7 +26,9 @@ typedef enum { UI_RUN_IDLE, UI_RUN_BUSY } ui_run_state;
 /* UI_REQ_EDIT: open edit_path in $EDITOR, then call ui_app_edit_done. */
 /* UI_REQ_SASS: compile and disassemble the current lesson's PTX (the file in
  * ui_ptx.path), then call ui_app_sass_done. */
-typedef enum { UI_REQ_NONE, UI_REQ_RUN, UI_REQ_CANCEL, UI_REQ_EDIT, UI_REQ_SASS } ui_request;
+/* UI_REQ_PUZZLE: check pz_path against puzzle pz_sel (exec/puzzle_job.h, in
+ * a child), then call ui_app_puzzle_done. */
+typedef enum { UI_REQ_NONE, UI_REQ_RUN, UI_REQ_CANCEL, UI_REQ_EDIT, UI_REQ_SASS, UI_REQ_PUZZLE } ui_request;
 
 #define UI_MARKS_MAX 16
 
@@ -145,7 +149,22 @@ typedef struct {
 	double ex_expected;
 	int show_hint, show_solution;
 
-	state_data progress;     /* pages read and exercises solved, per lesson (course/state.c) */
+	state_data progress;     /* pages read, exercises and puzzles solved, per lesson (course/state.c) */
+
+	/* P: the puzzles of the course (lessons/puzzles/), the one selected (an
+	 * index into puzzles.p, of the current lesson), and its last check. */
+	puzzle_set puzzles;
+	int pz_sel;
+	int pz_hints;            /* hints shown of the selected puzzle */
+	int pz_view;             /* 1: the lecturer view, its start beside its solution */
+	int pz_scroll;
+	int pz_editing;          /* the edit going on is the puzzle's copy */
+	int pz_checking;         /* a check is running */
+	int pz_checked;          /* of this puzzle (an index into puzzles.p) */
+	int pz_have;             /* pz_out is the last check of pz_sel */
+	puzzle_outcome pz_out;
+	char pz_path[RUN_PATH];  /* the student's copy of the puzzle's PTX */
+	char *pz_left, *pz_right;/* the lecturer view's texts (owned) */
 
 	/* g: the menu of lessons and pages; a number typed there. */
 	int menu_sel;
@@ -183,6 +202,10 @@ int ui_app_region_lines(const ui_app *a, int i, int *first, int *last);
  * lesson's needs:); the reason in why when so. */
 int ui_app_gpu_too_old(const ui_app *a, char *why, size_t len);
 /* The rows of the g menu: a lesson, then its pages. */
+/* P: the selected puzzle (NULL when none) and its progress. */
+const puzzle *ui_app_puzzle(const ui_app *a);
+int ui_app_puzzle_solved(const ui_app *a, const puzzle *p);
+int ui_app_puzzle_asked(const ui_app *a, const puzzle *p);
 int ui_app_menu_rows(const ui_app *a);
 /* Row i of the menu: its lesson and page (-1 for the lesson's own row). */
 void ui_app_menu_entry(const ui_app *a, int i, int *lesson, int *page);

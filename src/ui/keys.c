@@ -23,6 +23,7 @@ const ui_binding ui_bindings[] = {
 	{.mode = UI_MODE_NORMAL, .keys = {UI_KEY_HOME}, .act = UI_ACT_FIRST_PAGE, .help = "the lesson's first page"},
 	{.mode = UI_MODE_NORMAL, .keys = {UI_KEY_END}, .act = UI_ACT_LAST_PAGE, .help = "last", .with_previous = 1},
 	{.mode = UI_MODE_NORMAL, .keys = {'g'}, .act = UI_ACT_MENU, .help = "go to a lesson or page (a menu)"},
+	{.mode = UI_MODE_NORMAL, .keys = {'P'}, .act = UI_ACT_PUZZLES, .help = "the lesson's puzzles: PTX to fix"},
 	{.mode = UI_MODE_NORMAL, .keys = {'/'}, .act = UI_ACT_SEARCH, .help = "search the lessons and their PTX"},
 	{.mode = UI_MODE_NORMAL, .keys = {'N'}, .act = UI_ACT_NEXT_HIT, .help = "next hit", .with_previous = 1},
 	{.mode = UI_MODE_NORMAL, .keys = {'c'}, .act = UI_ACT_REGION, .help = "the page's next highlighted PTX region"},
@@ -96,6 +97,18 @@ const ui_binding ui_bindings[] = {
 	{.mode = UI_MODE_MENU, .keys = {UI_KEY_ESC, 'g', 'q'}, .act = UI_ACT_CLOSE, .help = "close the box"},
 	{.mode = UI_MODE_MENU, .keys = {'?'}, .act = UI_ACT_HELP, .help = "these keys"},
 
+	{.mode = UI_MODE_PUZZLE, .keys = {UI_KEY_DOWN, 'j', UI_KEY_TAB}, .act = UI_ACT_PUZZLE_DOWN, .help = "the next puzzle"},
+	{.mode = UI_MODE_PUZZLE, .keys = {UI_KEY_UP, 'k', UI_KEY_BTAB}, .act = UI_ACT_PUZZLE_UP, .help = "previous",
+	 .with_previous = 1},
+	{.mode = UI_MODE_PUZZLE, .keys = {'e', '\n', '\r'}, .act = UI_ACT_PUZZLE_EDIT,
+	 .help = "edit your copy in $EDITOR; checked on exit"},
+	{.mode = UI_MODE_PUZZLE, .keys = {'c'}, .act = UI_ACT_PUZZLE_CHECK, .help = "check your copy again"},
+	{.mode = UI_MODE_PUZZLE, .keys = {'h'}, .act = UI_ACT_PUZZLE_HINT, .help = "one more hint"},
+	{.mode = UI_MODE_PUZZLE, .keys = {'s'}, .act = UI_ACT_PUZZLE_SOLUTION, .help = "the solution (once solved, or asked twice)"},
+	{.mode = UI_MODE_PUZZLE, .keys = {'v'}, .act = UI_ACT_PUZZLE_VIEW, .help = "lecturer view: the start beside the solution"},
+	{.mode = UI_MODE_PUZZLE, .keys = {'?'}, .act = UI_ACT_HELP, .help = "these keys"},
+	{.mode = UI_MODE_PUZZLE, .keys = {UI_KEY_ESC, 'q', 'P'}, .act = UI_ACT_CLOSE, .help = "close the box"},
+
 	{.mode = UI_MODE_SEARCH, .keys = {'\n', '\r'}, .act = UI_ACT_SEARCH_GO, .help = "the first hit (then N: the next)"},
 	{.mode = UI_MODE_SEARCH, .keys = {BACKSPACE}, .act = UI_ACT_SEARCH_DELETE, .help = "delete a character"},
 	{.mode = UI_MODE_SEARCH, .keys = {UI_KEY_ESC}, .act = UI_ACT_CLOSE, .help = "cancel"},
@@ -126,6 +139,7 @@ static const struct {
 	[UI_MODE_DIFF] = {"diff", {"Edits live in $XDG_DATA_HOME/ptxtutor/ptx."}},
 	[UI_MODE_MENU] = {"go-to menu", {"* a page read to its end; n/m exercises solved.", "A click picks a row."}},
 	[UI_MODE_SEARCH] = {"search", {"Lesson texts and PTX of the whole course; case does not matter."}},
+	[UI_MODE_PUZZLE] = {"puzzles", {"Checks run on the CPU emulator at several sizes.", "Your copies live in $XDG_DATA_HOME/ptxtutor/ptx."}},
 };
 
 /* The names of keys that are not written as themselves. */

@@ -13,6 +13,7 @@ typedef enum {
 	UI_MODE_DIFF,
 	UI_MODE_MENU,    /* g: lessons and pages */
 	UI_MODE_SEARCH,  /* /: the search text being typed */
+	UI_MODE_PUZZLE,  /* P: the lesson's puzzles */
 	UI_NMODES
 } ui_mode;
 
@@ -52,6 +53,7 @@ typedef enum {
 	UI_ACT_SHRINK,
 	UI_ACT_SWAP,
 	UI_ACT_SASS,
+	UI_ACT_PUZZLES,
 	/* the boxes */
 	UI_ACT_CLOSE,
 	UI_ACT_WHATIF_NEXT,
@@ -78,6 +80,13 @@ typedef enum {
 	UI_ACT_MENU_TYPE,
 	UI_ACT_MENU_DELETE,
 	UI_ACT_MENU_GO,
+	UI_ACT_PUZZLE_DOWN,
+	UI_ACT_PUZZLE_UP,
+	UI_ACT_PUZZLE_EDIT,
+	UI_ACT_PUZZLE_CHECK,
+	UI_ACT_PUZZLE_HINT,
+	UI_ACT_PUZZLE_SOLUTION,
+	UI_ACT_PUZZLE_VIEW,
 	UI_ACT_SEARCH_TYPE,
 	UI_ACT_SEARCH_DELETE,
 	UI_ACT_SEARCH_GO,

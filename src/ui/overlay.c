@@ -6,6 +6,7 @@
 
 #include "base/util.h"
 #include "ui/keys.h"
+#include "ui/overlay_puzzle.h"
 
 /* A bordered, cleared box with a title in its top border. */
 static void box(const ui_app *a, ui_frame *f, ui_rect r, const char *title)
@@ -88,9 +89,15 @@ static void menu(const ui_app *a, ui_frame *f)
 		if (pi < 0) {
 			int ex = ui_app_ex_total(a, li);
 			int read = pr ? state_count(pr->read, l->npages) : 0, solved = pr && ex ? state_count(pr->solved, ex) : 0;
-			char exs[32] = "";
+			char exs[64] = "";
 			if (ex)
 				snprintf(exs, sizeof exs, ", %d/%d solved", solved, ex);
+			int np = 0, pdone = 0;
+			for (int k = 0; k < a->puzzles.n; k++)
+				if (a->puzzles.p[k].lesson == l->number)
+					np++, pdone += ui_app_puzzle_solved(a, &a->puzzles.p[k]);
+			if (np)
+				snprintf(exs + strlen(exs), sizeof exs - strlen(exs), ", puzzles %d/%d", pdone, np);
 			snprintf(s, sizeof s, "%2d  %s  (%d/%d read%s)", l->number, l->title, read, l->npages, exs);
 			role = UI_ROLE_HEADING;
 		} else {
@@ -219,7 +226,16 @@ static void diff(const ui_app *a, ui_frame *f)
 	ui_frame_text(f, in, in.x, in.y + in.h - 1, s, UI_ROLE_KEY);
 }
 
+/* P: the lesson's puzzles (src/ui/overlay_puzzle.c). */
+static void puzzles(const ui_app *a, ui_frame *f)
+{
+	/* the lecturer view takes the whole screen: two files side by side */
+	ui_rect whole = {1, 1, a->cols - 2, a->rows - 2};
+	ui_overlay_puzzle(a, f, a->pz_view ? whole : a->layout.help, box);
+}
+
 static void (*const overlay[])(const ui_app *, ui_frame *) = {
+	[UI_MODE_PUZZLE] = puzzles,
 	[UI_MODE_HELP] = help,
 	[UI_MODE_WHATIF] = whatif,
 	[UI_MODE_ANSWER] = answer,

@@ -1,0 +1,411 @@
+#!/usr/bin/env python3
+"""puzzles_gen: writes the practice puzzles (lessons/puzzles/*.md, ptx/puzzles/, tests/puzzles/*.variants)
+from the lessons' kernels. Each puzzle's solution is a lesson kernel (with a few extra regions around the
+lines its checks measure), its start and its wrong variants are line edits of that solution, written in the
+same "- LINE / + LINE" form tests/test_puzzles.c applies. Run from the project root after changing a spec
+or a lesson kernel; the files it writes are committed."""
+import os
+
+def apply(text, edits):
+    """edits: [(old trimmed line, [new lines])], matched in order, first match after the previous one."""
+    out, h = [], 0
+    for line in text.split('\n'):
+        if h < len(edits) and line.strip() == edits[h][0]:
+            out += ['\t' + n for n in edits[h][1]]
+            h += 1
+        else:
+            out.append(line)
+    assert h == len(edits), 'edit not applied: %r' % (edits[h][0],)
+    return '\n'.join(out)
+
+def wrap(text, regions):
+    """regions: [(name, first trimmed line, last trimmed line)]: markers around them."""
+    lines = text.split('\n')
+    for name, first, last in regions:
+        i = next(k for k, l in enumerate(lines) if l.strip() == first)
+        j = next(k for k in range(i, len(lines)) if lines[k].strip() == last)
+        ind = lines[i][:len(lines[i]) - len(lines[i].lstrip())]
+        lines[j + 1:j + 1] = [ind + '// @end']
+        lines[i:i] = [ind + '// @' + name]
+    return '\n'.join(lines)
+
+def edits_text(edits):
+    s = ''
+    for old, new in edits:
+        s += '- ' + old + '\n' + ''.join('+ ' + n + '\n' for n in new)
+    return s
+
+P = []
+def puzzle(**kw):
+    P.append(kw)
+
+# ---------------------------------------------------------------- lesson 1
+puzzle(id='01-bounds', lesson=1, title='Threads past the edge of C', base='ptx/01_naive.ptx', entry='sgemm_naive',
+    grid='ceil(N/32),ceil(M/32)', block='32,32', sizes='64 100,68,36',
+    start=[('setp.ge.or.u32 %outside, %col, %N, %outside;', ['// TODO: and the column?'])],
+    checks=['verified | the grid is rounded up to whole blocks: a thread whose row is >= M or whose column is >= N must leave before it touches A, B or C'],
+    hints=['At 100x68x36 the last blocks hang over the edge of C: the emulator names the access that left the matrix.',
+           'Rows are checked against M. What bounds the column?',
+           'setp.ge.or.u32 %outside, %col, %N, %outside; ORs the second test into the first predicate.'],
+    goal='''The grid is ceil(N/32) x ceil(M/32) blocks of 32 x 32 threads, so when M or N is
+not a multiple of 32 some threads own no element of C. The `@bounds` region
+sends the threads below the last row home, but not those right of the last
+column: at 100x68x36 they read past B's rows and write past C's. Make every
+thread outside C leave, and keep the result right at 64 and 100x68x36.''',
+    variants=[
+        ('off by one: > instead of >=', [('setp.ge.u32 %outside, %row, %M;', ['setp.gt.u32 %outside, %row, %M;'])], 'verified: out-of-bounds global load'),
+        ('the column compared with M', [('setp.ge.or.u32 %outside, %col, %N, %outside;', ['setp.ge.or.u32 %outside, %col, %M, %outside;'])], 'verified: at 100x68x36'),
+        ('the branch forgotten', [('@%outside bra DONE;', [])], 'verified: out-of-bounds global load'),
+    ])
+
+puzzle(id='01-stride', lesson=1, title='Walking down a column of B', base='ptx/01_naive.ptx', entry='sgemm_naive',
+    grid='ceil(N/32),ceil(M/32)', block='32,32', sizes='64 96,64,32 100,68,36',
+    start=[('mul.wide.u32 %strideB, %N, 4;', ['mul.wide.u32 %strideB, %K, 4;'])],
+    checks=['verified | A is walked along a row (4 bytes a step), B down a column: one step of k moves one row of B, N floats'],
+    hints=['At 64x64x64 the kernel is right: K = N there. Which stride confuses the two?',
+           'B is K x N, row-major: element B[k][col] is at (k*N + col)*4 bytes.',
+           'strideB = N * 4 bytes: mul.wide.u32 %strideB, %N, 4;'],
+    goal='''The inner loop of lesson 1 walks `%pA` along a row of A and `%pB` down a column
+of B. This copy steps `%pB` by the wrong number of bytes, which square sizes
+hide. Fix the step so C is right at 64, 96x64x32 and 100x68x36.''',
+    variants=[
+        ('a step in floats, not bytes', [('mul.wide.u32 %strideB, %N, 4;', ['mul.wide.u32 %strideB, %N, 1;'])], 'verified: C is wrong'),
+        ('A walked down a column too', [('add.u64 %pA, %pA, 4;', ['add.u64 %pA, %pA, %strideB;'])], 'verified: out-of-bounds global load'),
+        ('the stride of M', [('mul.wide.u32 %strideB, %N, 4;', ['mul.wide.u32 %strideB, %M, 4;'])], 'verified: out-of-bounds global load'),
+    ])
+
+# ---------------------------------------------------------------- lesson 2
+coal = [('mad.lo.u32 %row, %by, %dimx, %tx;', ['mad.lo.u32 %row, %by, %dimy, %ty;']),
+        ('mad.lo.u32 %col, %bx, %dimy, %ty;', ['mad.lo.u32 %col, %bx, %dimx, %tx;'])]
+naive = [('mad.lo.u32 %row, %by, %dimy, %ty;', ['mad.lo.u32 %row, %by, %dimx, %tx;']),
+         ('mad.lo.u32 %col, %bx, %dimx, %tx;', ['mad.lo.u32 %col, %bx, %dimy, %ty;'])]
+puzzle(id='02-coalesce', lesson=2, title="Coalesce lesson 1's loads", base='ptx/01_naive.ptx', entry='sgemm_naive',
+    grid='ceil(N/32),ceil(M/32)', block='32,32', sizes='64 96,64,40', pre=coal,
+    regions=[('aload', 'ld.global.f32 %a, [%pA];        // 32 lanes, 32 rows: 32 sectors', 'ld.global.f32 %a, [%pA];        // 32 lanes, 32 rows: 32 sectors'),
+             ('bload', 'ld.global.f32 %b, [%pB];        // 32 lanes, one address: 1 sector', 'ld.global.f32 %b, [%pB];        // 32 lanes, one address: 1 sector'),
+             ('cstore', 'st.global.f32 [%pC], %acc;', 'st.global.f32 [%pC], %acc;')],
+    start=naive,
+    checks=['verified',
+            'sectors aload <= 1 | the 32 lanes of a warp hold 32 rows of C, so their A addresses are a whole row (K*4 bytes) apart: one sector each. Let threadIdx.x pick the column and all lanes share one row of A',
+            'sectors bload <= 4 | neighbouring lanes must read neighbouring floats of a row of B: 32 lanes x 4 bytes = 4 sectors',
+            'sectors cstore <= 4 | neighbouring lanes must write neighbouring floats of C'],
+    hints=['A warp is 32 threads with consecutive threadIdx.x. Which index should they differ in?',
+           'Swap the roles: threadIdx.x (and blockDim.x) for the column, threadIdx.y for the row.',
+           'row = blockIdx.y * blockDim.y + threadIdx.y; col = blockIdx.x * blockDim.x + threadIdx.x.'],
+    goal='''This is lesson 1's kernel: threadIdx.x picks the row, so the 32 lanes of a warp
+read 32 different rows of A (32 sectors per request) and write a column of C.
+Change only the `@index` region so that a warp's A load is one broadcast
+sector, its B load and its C store 4 sectors (128 contiguous bytes), and C
+stays right. The measured lines are marked `@aload`, `@bload` and `@cstore`.''',
+    variants=[
+        ('the uncoalesced original', naive, 'sectors: 32 lanes of a warp hold 32 rows'),
+        ('only the column swapped', [('mad.lo.u32 %row, %by, %dimy, %ty;', ['mad.lo.u32 %row, %by, %dimx, %tx;'])], 'verified: C is wrong'),
+        ('block indices swapped with the threads', [('mad.lo.u32 %row, %by, %dimy, %ty;', ['mad.lo.u32 %row, %bx, %dimy, %ty;']),
+            ('mad.lo.u32 %col, %bx, %dimx, %tx;', ['mad.lo.u32 %col, %by, %dimx, %tx;'])], 'verified: C is wrong'),
+    ])
+
+# ---------------------------------------------------------------- lesson 3
+SM3 = dict(base='ptx/03_smem.ptx', entry='sgemm_smem', grid='ceil(N/32),ceil(M/32)', block='32,32', smem='8192',
+           sizes='64 100,68,36')
+nobar1 = [('bar.sync 0;', ['// TODO: a barrier?'])]
+puzzle(id='03-barriers', lesson=3, title='The tile load and its two barriers', **SM3,
+    start=[('bar.sync 0;', ['// TODO']), ('bar.sync 0;', ['// TODO'])],
+    checks=['race | a warp read shared memory that another warp was still writing (or overwrote a tile still being read): put a bar.sync between them',
+            'verified'],
+    hints=['The emulator names the two lines that race and the warps involved.',
+           'One barrier: every thread has stored its element of both tiles before anyone reads them.',
+           'The other: every thread has finished its dot product before the next tile overwrites As and Bs (after @inner-loop).'],
+    goal='''Lesson 3's kernel copies a 32x32 tile of A and of B into shared memory, then
+every thread reads a row of As and a column of Bs. Both of its `bar.sync`
+lines are gone. Put back the barriers the tile needs (and no more) so that no
+warp reads a tile before it is written, nor overwrites one still being read.''',
+    variants=[
+        ('no barrier after the store', [('bar.sync 0;', [])], 'race: shared-memory race'),
+        ('no barrier after the dot product', [('bar.sync 0;', ['bar.sync 0;']), ('bar.sync 0;', [])], 'race: shared-memory race'),
+        ('the first barrier before the store', [('st.shared.f32 [%sAst], %nextA;', ['bar.sync 0;', 'st.shared.f32 [%sAst], %nextA;']), ('bar.sync 0;', [])], 'race: shared-memory race'),
+    ])
+
+puzzle(id='03-race', lesson=3, title='Find the race', **SM3,
+    start=[('bar.sync 0;', ['bar.sync 0;']), ('bar.sync 0;', ['// (nothing here)'])],
+    checks=['race | read the race: which line wrote, which read, and which barrier would have ordered them',
+            'verified'],
+    hints=['Run the check: the race names a store line, a load line and two warps.',
+           'A fast warp finishes its dot product and stores the next tile while a slow warp still reads this one.',
+           'bar.sync 0; after the dot product (the @barrier-2 region).'],
+    goal='''This copy of lesson 3's kernel gives a right answer often enough on a GPU, but
+not always. Run the check, read the emulator's race report, and fix the
+kernel with the smallest change.''',
+    variants=[
+        ('the barrier moved before the dot product', [('bar.sync 0;', ['bar.sync 0;', 'bar.sync 0;']), ('bar.sync 0;', [])], 'race: shared-memory race'),
+        ('a bar.warp.sync instead', [('bar.sync 0;', ['bar.sync 0;']), ('bar.sync 0;', ['bar.warp.sync -1;'])], 'race: shared-memory race'),
+        ('the first barrier lost instead', [('bar.sync 0;', [])], 'race: shared-memory race'),
+    ])
+
+# ---------------------------------------------------------------- lesson 4
+B4 = dict(base='ptx/04_blocktile1d.ptx', entry='sgemm_blocktile1d', grid='ceil(N/64),ceil(M/64)', block='512',
+          sizes='64 128,64,72 100,68,36')
+loadb = ['ld.shared.f32 %b0, [%sB+0];', 'ld.shared.f32 %b1, [%sB+256];', 'ld.shared.f32 %b2, [%sB+512];',
+         'ld.shared.f32 %b3, [%sB+768];', 'ld.shared.f32 %b4, [%sB+1024];', 'ld.shared.f32 %b5, [%sB+1280];',
+         'ld.shared.f32 %b6, [%sB+1536];', 'ld.shared.f32 %b7, [%sB+1792];']
+puzzle(id='04-load-b', lesson=4, title='The eight B values a thread keeps', **B4,
+    start=[(l, [l.replace('+%d]' % (256 * d), '+%d]' % (4 * d))]) for d, l in enumerate(loadb) if d],
+    checks=['verified | the thread keeps Bs[d][tc] for d = 0..7: row d of the 8 x 64 tile is d*64 floats (d*256 bytes) on',
+            'conflicts load-b <= 0 | lanes must read neighbouring floats of one row of Bs: one bank each'],
+    hints=['Bs is the 8 x 64 slice of B, row-major, in shared memory. %sB already points at Bs[0][tc].',
+           'One row of Bs is 64 floats.',
+           'Offsets 0, 256, 512, ... 1792 bytes.'],
+    goal='''In lesson 4 each thread computes 8 outputs of one column and keeps the 8 values
+of B it needs, Bs[0..7][tc], in registers for the whole tile. The `@load-b`
+offsets here walk along a row instead of down the column. Fix them so C is
+right and the loads stay free of bank conflicts.''',
+    variants=[
+        ('rows of 32 floats', [(l, [l.replace('+%d]' % (256 * d), '+%d]' % (128 * d))]) for d, l in enumerate(loadb) if d], 'verified: C is wrong'),
+        ('one row off', [(loadb[7], ['ld.shared.f32 %b7, [%sB+1536];'])], 'verified: C is wrong'),
+        ('all eight from row 0', [(l, [l.replace('+%d]' % (256 * d), '+0]')]) for d, l in enumerate(loadb) if d], 'verified: C is wrong'),
+    ])
+
+puzzle(id='04-broadcast-a', lesson=4, title='A broadcast of A', **B4,
+    start=[('mul.lo.u32 %tmp, %tr, 256;', ['mul.lo.u32 %tmp, %tc, 256;'])],
+    checks=['verified', 'conflicts inner-loop <= 0 | all 32 lanes of a warp share tr and must read the same As row (one broadcast); lanes that read different rows of As take turns at the same banks'],
+    hints=['Which of tc and tr is the same in all 32 lanes of a warp?',
+           'Thread t computes rows tr*8 .. tr*8+7 of the tile; As is 64 x 8 floats, 32 bytes a row.',
+           'sA = As + tr * 8 rows * 32 bytes: mul.lo.u32 %tmp, %tr, 256;'],
+    goal='''Each thread of lesson 4 computes 8 rows of one column. All lanes of a warp work
+on the same 8 rows, so their reads of As are one broadcast. This copy
+points `%sA` at the wrong rows: fix it (one line after `@load-map`).''',
+    variants=[
+        ('rows of 8 bytes', [('mul.lo.u32 %tmp, %tr, 256;', ['mul.lo.u32 %tmp, %tr, 32;'])], 'verified: C is wrong'),
+        ('the lane picks the row', [('mul.lo.u32 %tmp, %tr, 256;', ['mul.lo.u32 %tmp, %tc, 32;'])], 'conflicts: bank conflicts'),
+        ('the thread number picks the row', [('mul.lo.u32 %tmp, %tr, 256;', ['mul.lo.u32 %tmp, %t, 8;'])], 'verified:'),
+    ])
+
+# ---------------------------------------------------------------- lesson 6
+B6 = dict(base='ptx/06_vectorized.ptx', entry='sgemm_vectorized', grid='N/128,M/128', block='256', smem='(128+128)*8*4',
+          sizes='128 256,128,64')
+puzzle(id='06-v4', lesson=6, title='One ld.global.v4 instead of four', **B6,
+    regions=[('aload', 'ld.global.cg.v4.f32 {%ldA0, %ldA1, %ldA2, %ldA3}, [%gA];', 'ld.global.cg.v4.f32 {%ldA0, %ldA1, %ldA2, %ldA3}, [%gA];')],
+    start=[('ld.global.cg.v4.f32 {%ldA0, %ldA1, %ldA2, %ldA3}, [%gA];', ['ld.global.cg.f32 %ldA0, [%gA];', 'ld.global.cg.f32 %ldA1, [%gA+4];', 'ld.global.cg.f32 %ldA2, [%gA+8];', 'ld.global.cg.f32 %ldA3, [%gA+12];'])],
+    checks=['verified | a 16-byte load needs a 16-byte aligned address: %gA points at A[row][aCol] with aCol 0 or 4', 'count aload ld.global <= 1 | four floats side by side in A come in one 16-byte ld.global.v4.f32 (one instruction, one request)',
+            ],
+    hints=['A vector load names four registers in braces: {%ldA0, %ldA1, %ldA2, %ldA3}.',
+           'A 16-byte load needs a 16-byte aligned address: aCol is 0 or 4 floats, and K is a multiple of 8.',
+           'ld.global.cg.v4.f32 {%ldA0, %ldA1, %ldA2, %ldA3}, [%gA];'],
+    goal='''Lesson 6 moves 16 bytes per instruction. In the first tile load (`@aload`) this
+copy fetches its four floats of A with four scalar loads: four instructions
+and four requests where one would do. Make it one vector load, at the
+alignment it needs.''',
+    variants=[
+        ('the scalar original', [('ld.global.cg.v4.f32 {%ldA0, %ldA1, %ldA2, %ldA3}, [%gA];', ['ld.global.cg.f32 %ldA0, [%gA];', 'ld.global.cg.f32 %ldA1, [%gA+4];', 'ld.global.cg.f32 %ldA2, [%gA+8];', 'ld.global.cg.f32 %ldA3, [%gA+12];'])], 'count: one 16-byte ld.global.v4.f32'),
+        ('two v2 loads', [('ld.global.cg.v4.f32 {%ldA0, %ldA1, %ldA2, %ldA3}, [%gA];', ['ld.global.cg.v2.f32 {%ldA0, %ldA1}, [%gA];', 'ld.global.cg.v2.f32 {%ldA2, %ldA3}, [%gA+8];'])], 'count: has 2 ld.global'),
+        ('a v4 one float off', [('ld.global.cg.v4.f32 {%ldA0, %ldA1, %ldA2, %ldA3}, [%gA];', ['ld.global.cg.v4.f32 {%ldA0, %ldA1, %ldA2, %ldA3}, [%gA+4];'])], 'verified: misaligned'),
+    ])
+
+puzzle(id='06-store-transposed', lesson=6, title='A stored transposed', **B6,
+    start=[('st.shared.f32       [%sAst+512], %ldA1;', ['st.shared.f32       [%sAst+4], %ldA1;']),
+           ('st.shared.f32       [%sAst+1024], %ldA2;', ['st.shared.f32       [%sAst+8], %ldA2;']),
+           ('st.shared.f32       [%sAst+1536], %ldA3;', ['st.shared.f32       [%sAst+12], %ldA3;'])],
+    checks=['verified | As is stored transposed, As[k][row]: the four floats of A[row][k..k+3] go to four rows of As, 128 floats (512 bytes) apart'],
+    hints=['The inner loop reads As[k][thRow*8 .. +7]: k is the row of As.',
+           'A row of As holds all 128 rows of the A tile: 512 bytes.',
+           'Offsets 0, 512, 1024, 1536.'],
+    goal='''Lesson 6 loads a float4 of A (4 values of k along one row of A) and stores it
+transposed, so that the inner loop reads 8 consecutive rows of A for one k
+with two 16-byte shared loads. This copy's `@store-tile` puts the four values
+side by side instead. Fix the offsets.''',
+    variants=[
+        ('one value in the wrong row', [('st.shared.f32       [%sAst+1536], %ldA3;', ['st.shared.f32       [%sAst+1024], %ldA3;'])], 'verified: C is wrong'),
+        ('rows of 64 floats', [('st.shared.f32       [%sAst+512], %ldA1;', ['st.shared.f32       [%sAst+256], %ldA1;']),
+           ('st.shared.f32       [%sAst+1024], %ldA2;', ['st.shared.f32       [%sAst+512], %ldA2;']),
+           ('st.shared.f32       [%sAst+1536], %ldA3;', ['st.shared.f32       [%sAst+768], %ldA3;'])], 'verified: C is wrong'),
+        ('the side-by-side original', [('st.shared.f32       [%sAst+512], %ldA1;', ['st.shared.f32       [%sAst+4], %ldA1;'])], 'verified: C is wrong'),
+    ])
+
+# ---------------------------------------------------------------- lesson 5
+B5 = dict(base='ptx/05_blocktile2d.ptx', entry='sgemm_blocktile2d', grid='ceil(N/128),ceil(M/128)', block='256',
+          sizes='128 256,128,64 100,68,36')
+puzzle(id='05-thread-grid', lesson=5, title='A 16 x 16 grid of 8 x 8 tiles', **B5,
+    start=[('and.b32 %tc, %t, 15;', ['and.b32 %tc, %t, 31;']), ('shr.u32 %tr, %t, 4;', ['shr.u32 %tr, %t, 5;'])],
+    checks=['verified | 256 threads, each an 8 x 8 tile of outputs, cover the 128 x 128 block tile as a 16 x 16 grid: tc = t % 16, tr = t / 16',
+            'conflicts inner-loop <= 0 | the lanes of a warp must share their row tr (a broadcast of As) and read neighbouring columns of Bs'],
+    hints=['128 / 8 = 16 threads along each side of the block tile.',
+           'The 32 lanes of a warp should span two thread rows: t % 16 for the column.',
+           'and.b32 %tc, %t, 15; shr.u32 %tr, %t, 4;'],
+    goal='''Lesson 5 gives each of 256 threads an 8 x 8 tile of C: 64 outputs from 8 + 8
+values loaded per k. This copy lays the threads out as a 32 x 8 grid, which
+does not match the 128 x 128 block tile. Fix `@index`, and keep the inner
+loop free of bank conflicts.''',
+    variants=[
+        ('row and column swapped', [('and.b32 %tc, %t, 15;', ['shr.u32 %tc, %t, 4;']), ('shr.u32 %tr, %t, 4;', ['and.b32 %tr, %t, 15;'])], 'conflicts: bank conflicts'),
+        ('8 x 32 threads', [('and.b32 %tc, %t, 15;', ['and.b32 %tc, %t, 7;']), ('shr.u32 %tr, %t, 4;', ['shr.u32 %tr, %t, 3;'])], 'verified:'),
+        ('block tiles of 64', [('mul.lo.u32 %row0, %tmp, 128;', ['mul.lo.u32 %row0, %tmp, 64;'])], 'verified: C is wrong'),
+    ])
+
+# Padding: As rows of 128 + 4 floats, so the two lanes that store one row of A
+# (its floats k..k+3 and k+4..k+7, transposed) land in different banks.
+def pad6(stride):
+    e = [('add.u32            %sB, %sA, 4096;', ['add.u32            %%sB, %%sA, %d;' % (8 * stride * 4)]),
+         ('shl.b32            %r, %aCol, 7;', ['mul.lo.u32         %%r, %%aCol, %d;' % stride])]
+    e += [('st.shared.f32       [%%sAst+%d], %%ldA%d;' % (512 * q, q), ['st.shared.f32       [%%sAst+%d], %%ldA%d;' % (4 * stride * q, q)]) for q in (1, 2, 3)]
+    for k in range(1, 8):
+        e.append(('ld.shared.v4.f32    {%%a0, %%a1, %%a2, %%a3}, [%%sAld+%d];' % (512 * k), ['ld.shared.v4.f32    {%%a0, %%a1, %%a2, %%a3}, [%%sAld+%d];' % (4 * stride * k)]))
+        e.append(('ld.shared.v4.f32    {%%a4, %%a5, %%a6, %%a7}, [%%sAld+%d];' % (512 * k + 16), ['ld.shared.v4.f32    {%%a4, %%a5, %%a6, %%a7}, [%%sAld+%d];' % (4 * stride * k + 16)]))
+    return e
+def unpad6(stride):
+    """the edits that take the padded solution back to rows of 128 floats"""
+    return [(new[0], [old]) for old, new in pad6(stride)]
+B6pad = dict(B6, smem='(132+128)*8*4')
+puzzle(id='06-pad', lesson=6, title='Pad the transposed A tile', **B6pad, pre=pad6(132),
+    start=unpad6(132),
+    checks=['verified | float4 reads of As need rows that stay 16-byte aligned: pad by a multiple of 4 floats, and move every read and Bs with the rows', 'conflicts store-tile <= 0 | two lanes store the two float4 halves of one row of A into rows aCol and aCol+4 of As: with rows of 128 floats (512 bytes) both land in the same bank. Pad each row of As by a few floats'],
+    hints=['The conflict is in @store-tile: lanes 2r and 2r+1 write As[aCol][r] and As[aCol+4][r].',
+           'A row of 128 floats is a multiple of 32 banks; a row of 132 is not, and keeps float4 reads 16-byte aligned.',
+           'Rows of 132 floats: the store offsets, the read offsets in @inner-loop (528 per k), Bs after 8 x 132 floats, and smem (132+128)*8*4.'],
+    goal="""Lesson 6 stores A transposed: a thread's float4 of A goes down four rows of
+As. The two lanes that share a row of A write the same bank, 2-way bank
+conflicts on every store. Pad the rows of As so that the stores are
+conflict-free, and keep everything that reads As (and Bs after it) right.
+The launch already gives (132+128)*8*4 bytes of shared memory.""",
+    variants=[
+        ('the unpadded original', unpad6(132), 'conflicts: the same bank'),
+        ('one float of padding', [(a[1][0], [b[1][0]]) for a, b in zip(pad6(132), pad6(129))], 'verified: misaligned'),
+        ('the reads not moved', [(new[0], [old]) for old, new in pad6(132)[5:]], 'verified: C is wrong'),
+    ])
+
+# ---------------------------------------------------------------- lesson 8 (swizzle)
+unswizzle = [('xor.b32         %x, %ldCol, %ldKey;', ['mov.b32         %x, %ldCol;']),
+             ('xor.b32         %x, %ldCol, %ldKey;', ['mov.b32         %x, %ldCol;']),
+             ('xor.b32         %y, %y, %ldKey;', []),
+             ('xor.b32         %y, %y, %ldKey;', [])]
+
+# ---------------------------------------------------------------- lesson 7
+B7 = dict(base='ptx/07_warptile.ptx', entry='sgemm_warptile', grid='N/128,M/128', block='256', smem='2*(128+128)*16*4',
+          sizes='128 256,128,64')
+puzzle(id='07-warp-index', lesson=7, title='Which warp tile, which lane', **B7,
+    start=[('shr.u32            %wRow, %warp, 2;', ['shr.u32            %wRow, %warp, 1;']),
+           ('and.b32            %wCol, %warp, 3;', ['and.b32            %wCol, %warp, 1;'])],
+    checks=['verified | the 8 warps tile the 128 x 128 block as 2 rows x 4 columns of 64 x 32 warp tiles: wRow = warp / 4, wCol = warp % 4'],
+    hints=['BM/WM = 128/64 = 2 warp rows, BN/WN = 128/32 = 4 warp columns.',
+           'warp = t / 32 runs 0..7; a row of warp tiles holds 4 of them.',
+           'shr.u32 %wRow, %warp, 2; and.b32 %wCol, %warp, 3;'],
+    goal='''In lesson 7 each of the block's 8 warps owns a 64 x 32 warp tile of the
+128 x 128 block tile. This copy splits the warps as if the block were 4 x 2
+warp tiles. Fix the two lines of `@index` that place a warp.''',
+    variants=[
+        ('every warp in row 0', [('shr.u32            %wRow, %warp, 2;', ['shr.u32            %wRow, %warp, 3;'])], 'verified: C is wrong'),
+        ('the lane grid 4 x 8', [('shr.u32            %ty, %lane, 2;', ['shr.u32            %ty, %lane, 3;']), ('and.b32            %tx, %lane, 3;', ['and.b32            %tx, %lane, 7;'])], 'verified:'),
+        ('the warp from the lane', [('shr.u32            %warp, %t, 5;', ['shr.u32            %warp, %t, 3;'])], 'verified:'),
+    ])
+
+puzzle(id='07-frag-index', lesson=7, title="A lane's fragment in the warp tile", **B7,
+    start=[('shl.b32            %r, %wRow, 6;', ['shl.b32            %r, %wRow, 5;'])],
+    checks=['verified | a lane\'s fragment starts at As[k][wRow*64 + ty*4] (a warp tile is 64 rows of As) and Bs[k][wCol*32 + tx*4] (32 columns of Bs), in bytes', 'conflicts inner-loop <= 0'],
+    hints=['The comment above @frag-index gives the formula.', 'wRow*64: a shift by 6.', 'shl.b32 %r, %wRow, 6;'],
+    goal='''The fragment reads of lesson 7 start at As[k][wRow*64 + ty*4] and
+Bs[k][wCol*32 + tx*4]. This copy gets the warp's row offset wrong. Fix
+`@frag-index` so C is right and the shared loads stay conflict-free.''',
+    variants=[
+        ('ty times 8', [('shl.b32            %s, %ty, 2;', ['shl.b32            %s, %ty, 3;'])], 'verified:'),
+        ('B in warp columns of 64', [('shl.b32            %r, %wCol, 5;', ['shl.b32            %r, %wCol, 6;'])], 'verified:'),
+        ('bytes forgotten', [('mov.u32            %sAld, smem;', ['mov.u32            %sAld, smem;', 'shr.u32            %r, %r, 2;'])], 'verified:'),
+    ])
+
+# ---------------------------------------------------------------- lesson 8
+B8 = dict(base='ptx/08_mma.ptx', entry='hgemm_mma', grid='N/256,M/128', block='256', smem='4*(128*32+32*256)*2',
+          dtype='f16', sizes='128,256,64 256,256,96')
+puzzle(id='08-ldmatrix-rows', lesson=8, title='ldmatrix row addresses', **B8,
+    start=[('and.b32         %x, %lane, 15;', ['and.b32         %x, %lane, 7;'])],
+    checks=['verified | for ldmatrix.x4 lanes 8j..8j+7 give the 8 row addresses of matrix j: lanes 0-15 rows 0-15 of the left half, lanes 16-31 the same rows of the right half',
+            'conflicts ldmatrix <= 0 | the 8 rows of one matrix must sit in 8 different groups of 4 banks: the swizzle (the chunk XOR row bits) spreads them, on the read as on the write'],
+    hints=['Matrix 0 is rows 0-7, matrix 1 rows 8-15 (k 0-7), matrices 2 and 3 the same rows at k 8-15.',
+           'So lane l points at row l % 16, chunk l / 16.',
+           'and.b32 %x, %lane, 15;'],
+    goal='''In lesson 8 each lane of a warp hands `ldmatrix.x4` the address of one row of a
+16 x 16 block of A. This copy gives lanes 8-15 the rows of lanes 0-7. Fix the
+row (the first lines after "Read map for ldmatrix.x4").''',
+    variants=[
+        ('chunk from lanes 8-15', [('shr.u32         %y, %lane, 4;', ['shr.u32         %y, %lane, 3;'])], 'verified: C is wrong'),
+        ('rows 32 bytes apart', [('mad.lo.u32      %ldA0, %x, 64, %y;', ['mad.lo.u32      %ldA0, %x, 32, %y;'])], 'verified: C is wrong'),
+        ('the swizzle forgotten on the read', [('xor.b32         %y, %y, %ldKey;', [])], 'verified: C is wrong'),
+    ])
+
+puzzle(id='08-c-fragment', lesson=8, title='Where the mma leaves C', **B8,
+    start=[('mad.lo.u32      %x, %warpM, 64, %grp;', ['mad.lo.u32      %x, %warpM, 64, %quad;']),
+           ('mad.lo.u32      %y, %quad, 2, %y;           // column of c0', ['mad.lo.u32      %y, %grp, 2, %y;           // column of c0'])],
+    checks=['verified | C element i of mma.m16n8k16 sits at row groupID + 8*(i/2), column 2*t + (i%2), with groupID = lane/4 and t = lane%4'],
+    hints=['groupID = lane / 4 (%grp) picks the row, t = lane % 4 (%quad) the pair of columns.',
+           'c0, c1 are row groupID; c2, c3 row groupID + 8.',
+           'row: %warpM*64 + %grp; column: %quad*2.'],
+    goal='''After the last `mma.sync` each lane holds 4 floats of every 16 x 8 tile of C.
+This copy's epilogue writes them where the lane's row and column would be if
+groupID and t were swapped. Fix the two lines after `EPILOGUE:`.''',
+    variants=[
+        ('c2, c3 one row down', [('mul.wide.u32    %rowStepC, %n, 32;          // 8 rows of C in bytes', ['mul.wide.u32    %rowStepC, %n, 4;          // 8 rows of C in bytes'])], 'verified: C is wrong'),
+        ('columns of 1', [('mad.lo.u32      %y, %quad, 2, %y;           // column of c0', ['mad.lo.u32      %y, %quad, 1, %y;           // column of c0'])], 'verified:'),
+        ('c0 and c2 swapped', [('st.global.v2.f32 [%pC], {%acc0, %acc1};', ['st.global.v2.f32 [%pC], {%acc2, %acc3};']), ('st.global.v2.f32 [%t64], {%acc2, %acc3};', ['st.global.v2.f32 [%t64], {%acc0, %acc1};'])], 'verified: C is wrong'),
+    ])
+
+puzzle(id='08-cp-async-wait', lesson=8, title='A cp.async ring: commit and wait', **B8,
+    start=[('cp.async.wait_group 2;', ['cp.async.wait_group 3;']), ('cp.async.wait_group 2;', ['cp.async.wait_group 3;'])],
+    checks=['verified | with 4 stages, 3 tiles are in flight: wait until at most 2 groups are pending, so the oldest tile has landed',
+            'race | cp.async.wait_group waits only for this thread\'s own copies: the bar.sync after it makes every thread\'s copies visible to the block before ldmatrix reads them'],
+    hints=['Each tile is one commit group; the prologue commits 3.',
+           'cp.async.wait_group N waits until at most N of this thread\'s groups are still pending.',
+           'cp.async.wait_group 2; then bar.sync 0; (both places).'],
+    goal='''Lesson 8 keeps a 4-stage ring of tiles in shared memory, filled by cp.async:
+one commit group per tile, 3 in flight. Before a tile is read, the thread
+waits for its copies and the block meets at a barrier. This copy waits for
+too little. Fix the wait counts (two places).''',
+    variants=[
+        ('no wait at all in the loop', [('cp.async.wait_group 2;', ['cp.async.wait_group 2;']), ('cp.async.wait_group 2;', [])], 'verified: C is wrong'),
+        ('the barrier after the wait forgotten', [('bar.sync 0;', ['bar.sync 0;']), ('bar.sync 0;', [])], 'race: shared-memory race'),
+        ('no commit in the loop', [('cp.async.commit_group;', ['cp.async.commit_group;']), ('cp.async.commit_group;', ['cp.async.commit_group;']), ('cp.async.commit_group;', ['cp.async.commit_group;']), ('cp.async.commit_group;', [])], 'verified:'),
+    ])
+
+puzzle(id='08-swizzle', lesson=8, title='Swizzle instead of padding', **B8,
+    start=unswizzle,
+    checks=['verified', 'conflicts ldmatrix <= 0 | an ldmatrix reads 8 rows at the same column: rows 64 bytes (A) or 512 bytes (B) apart fall into the same banks. XOR the 16-byte chunk with a few bits of the row, the same way where cp.async writes and where ldmatrix reads'],
+    hints=['The padding of lesson 3 would cost shared memory and 16-byte alignment; a XOR of the chunk index costs neither.',
+           'A: chunk ^ ((row >> 1) & 3) (two 64-byte rows share a 128-byte line); B: chunk ^ (k & 7).',
+           'Four places: the A and B copy maps (xor.b32 %x, %ldCol, %ldKey) and the A and B read maps (xor.b32 %y, %y, %ldKey).'],
+    goal="""This copy of lesson 8's kernel stores its tiles in shared memory row after
+row, unswizzled: right, but every ldmatrix of a 16-byte column of 8 rows
+hits the same banks. Swizzle the chunks (as the comment of `@swizzle` says)
+on both sides so that the ldmatrix loads are conflict-free.""",
+    variants=[
+        ('the unswizzled original', unswizzle, 'conflicts: XOR the 16-byte chunk'),
+        ('swizzled on the write only', unswizzle[2:], 'verified: C is wrong'),
+        ('swizzled on the read only', unswizzle[:2], 'verified: C is wrong'),
+    ])
+
+def main():
+    for p in P:
+        pid = p['id']
+        base = open(p['base']).read()
+        sol = apply(base, p.get('pre', []))
+        sol = wrap(sol, p.get('regions', []))
+        first = sol.split('\n', 1)
+        sol = '// puzzles/solutions/%s.ptx: the reference solution of puzzle %s (from %s).\n%s' % (pid, pid, p['base'], sol)
+        start = apply(sol, p['start'])
+        start = start.replace('// puzzles/solutions/%s.ptx: the reference solution of puzzle %s' % (pid, pid),
+                              '// puzzles/%s.ptx: puzzle %s (ptxtutor puzzle %s)' % (pid, pid, pid), 1)
+        open('ptx/puzzles/solutions/%s.ptx' % pid, 'w').write(sol)
+        open('ptx/puzzles/%s.ptx' % pid, 'w').write(start)
+        md = '---\nlesson: %d\ntitle: %s\nstart: ptx/puzzles/%s.ptx\nsolution: ptx/puzzles/solutions/%s.ptx\n' % (p['lesson'], p['title'], pid, pid)
+        md += 'entry: %s\ngrid: %s\nblock: %s\n' % (p['entry'], p['grid'], p['block'])
+        if p.get('smem', '0') != '0':
+            md += 'smem: %s\n' % p['smem']
+        if p.get('dtype'):
+            md += 'dtype: %s\n' % p['dtype']
+        md += 'sizes: %s\n' % p['sizes']
+        md += ''.join('check: %s\n' % c for c in p['checks'])
+        md += ''.join('hint: %s\n' % h for h in p['hints'])
+        md += '---\n' + p['goal'].strip() + '\n'
+        open('lessons/puzzles/%s.md' % pid, 'w').write(md)
+        v = '# Wrong solutions of puzzle %s, as edits of its reference solution (scripts/puzzles_gen.py):\n' % pid
+        v += '# each "- LINE" of the solution (trimmed, in order) becomes the "+ LINE"s after it;\n'
+        v += '# "expect: CHECK: TEXT" is the failing check and what its message must say.\n'
+        for name, edits, expect in p['variants']:
+            v += '\nvariant: %s\n%sexpect: %s\n' % (name, edits_text(edits), expect)
+        open('tests/puzzles/%s.variants' % pid, 'w').write(v)
+
+main()
