@@ -76,6 +76,11 @@ const cli_opt cli_emulate_opts[] = {
 	LAUNCH_OPTS,
 	{.name = "force", .kind = CLI_FLAG, .off = offsetof(cli_launch, force),
 	 .help = "emulate even when the estimated CPU time is over the limit"},
+	{.name = "lines", .kind = CLI_FLAG, .off = offsetof(cli_launch, lines),
+	 .help = "the figures per PTX line and per @region: instructions, lanes, sectors,\n"
+		 "wavefronts, bank conflicts, bytes (with --json: its \"per_line\"; --csv: a table)"},
+	{.name = "csv", .kind = CLI_FLAG, .off = offsetof(cli_launch, csv),
+	 .help = "with --lines: comma-separated, one row a line, a header row first"},
 	{0},
 };
 

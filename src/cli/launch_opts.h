@@ -28,6 +28,8 @@ typedef struct {
 	int json;
 	int emulate;
 	int force;                    /* emulate even when the estimate is over the limit */
+	int lines;                    /* emulate --lines: the per-line figures */
+	int csv;                      /* emulate --lines --csv */
 	double timeout;               /* seconds; 0 = from the size */
 } cli_launch;
 

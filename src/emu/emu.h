@@ -81,6 +81,7 @@ typedef struct {
 	emu_gmem gld, gst, gcp;            /* global loads, stores, cp.async reads */
 	emu_smem sld, sst, sldsm, scp;     /* shared loads, stores, ldmatrix, cp.async writes */
 	unsigned long long barriers;       /* bar.sync, per warp */
+	unsigned long long bytes;          /* bytes the active lanes of memory instructions move (a cp.async's once) */
 } emu_counts;
 
 typedef struct {
@@ -109,6 +110,11 @@ typedef struct {
 	emu_progress_fn progress;          /* may be NULL */
 	void *progress_ctx;
 	double deadline_s;                 /* stop with EMU_ERR_DEADLINE after this many seconds of wall time; 0: none */
+	/* Per-line counts (emu_result.nlines): up to max_lines rows in line order;
+	 * more lines keep the max_lines - 1 costliest and sum the rest into a last
+	 * row of line 0, as run_result's lines (run.h). NULL: none. */
+	run_line_counts *lines;
+	int max_lines;
 } emu_options;
 
 typedef struct {
@@ -126,6 +132,8 @@ typedef struct {
 	char verify_msg[256];              /* the check's verdict (run/verify.h), whatever it was */
 	double seconds;                    /* wall time of the emulation */
 	char msg[256];                     /* one line for the user */
+	int nlines;                        /* rows written to emu_options.lines */
+	int lines_total;                   /* lines with an instruction (nlines - 1 of them kept when more than max_lines) */
 } emu_result;
 
 /* Parses a PTX module. Returns NULL with "file:line: message" in err and,
@@ -160,5 +168,7 @@ int emu_refuses(const run_request *rq, const char *what, char *err, int errlen);
 
 /* Sum of two count sets (a += b). */
 void emu_counts_add(emu_counts *a, const emu_counts *b);
+/* A count set as one line's figures (run_line_counts; line and regions 0). */
+void emu_counts_line(const emu_counts *c, run_line_counts *out);
 
 #endif

@@ -202,7 +202,9 @@ static void count_access(emu_opcount *cnt, access_kind kind, const int64_t addr[
 	if (kind == ACCESS_GLOBAL_LOAD || kind == ACCESS_GLOBAL_STORE) {
 		cnt->requests++;
 		cnt->sectors += c.sectors;
+		cnt->bytes += (uint64_t)__builtin_popcount(mask) * (uint64_t)bytes;
 	} else {
+		cnt->bytes2 += (uint64_t)__builtin_popcount(mask) * (uint64_t)(kind == ACCESS_LDMATRIX ? 16 : bytes);
 		cnt->requests2++;
 		cnt->wavefronts += c.wavefronts;
 		cnt->ideal += c.ideal;

@@ -156,6 +156,7 @@ typedef struct {
 	uint64_t requests, sectors;      /* global */
 	uint64_t wavefronts, ideal;      /* shared */
 	uint64_t requests2, sectors2;    /* cp.async: global side in requests/sectors, shared side here */
+	uint64_t bytes, bytes2;          /* bytes the active lanes move: global side, shared side */
 } emu_opcount;
 
 typedef struct {

@@ -49,6 +49,23 @@ void emu_counts_add(emu_counts *a, const emu_counts *b)
 	smem_add(&a->sldsm, &b->sldsm);
 	smem_add(&a->scp, &b->scp);
 	a->barriers += b->barriers;
+	a->bytes += b->bytes;
+}
+
+void emu_counts_line(const emu_counts *c, run_line_counts *out)
+{
+	memset(out, 0, sizeof *out);
+	out->inst = c->inst_total;
+	out->threads = c->thread_inst;
+	out->g_requests = c->gld.requests + c->gst.requests + c->gcp.requests;
+	out->g_sectors = c->gld.sectors + c->gst.sectors + c->gcp.sectors;
+	const emu_smem *s[] = {&c->sld, &c->sst, &c->sldsm, &c->scp};
+	for (size_t i = 0; i < sizeof s / sizeof s[0]; i++) {
+		out->s_requests += s[i]->requests;
+		out->s_wavefronts += s[i]->wavefronts;
+		out->s_conflicts += s[i]->bank_conflicts;
+	}
+	out->bytes = c->bytes;
 }
 
 /* The counts of one static instruction as a count set. */
@@ -68,6 +85,8 @@ static void op_counts(const emu_op *o, const emu_opcount *c, emu_counts *out)
 	case OP_BAR: out->barriers = c->issued; break;
 	default: break;
 	}
+	/* a cp.async moves its bytes once: counted on the global side */
+	out->bytes = c->bytes + (o->code == OP_CPASYNC ? 0 : c->bytes2);
 }
 
 static int errf(char *err, int errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -141,6 +160,63 @@ static emu_error launch_once(const run_request *rq, const emu_options *opt, cons
 			L->block[i] = 1;
 	}
 	return emu_exec(L, err, errlen);
+}
+
+/* Ranks lines by cost, costliest first; by line among equals. */
+static int by_cost(const void *pa, const void *pb)
+{
+	const run_line_counts *a = pa, *b = pb;
+	unsigned long long ca = run_line_cost(a), cb = run_line_cost(b);
+	return ca != cb ? (ca < cb ? 1 : -1) : a->line - b->line;
+}
+
+static int by_line(const void *pa, const void *pb)
+{
+	return ((const run_line_counts *)pa)->line - ((const run_line_counts *)pb)->line;
+}
+
+/* Sums the per-instruction counts by PTX line into opt->lines (emu_options
+ * says how a kernel with more lines than max_lines is cut). */
+static void take_lines(const emu_kernel *k, const emu_opcount *cnt, const emu_options *opt, emu_result *res)
+{
+	int maxline = 0;
+	for (int i = 0; i < k->nops; i++)
+		if (k->ops[i].line > maxline)
+			maxline = k->ops[i].line;
+	run_line_counts *by = xcalloc((size_t)maxline + 1, sizeof *by);
+	char *has = xcalloc((size_t)maxline + 1, 1);
+	for (int i = 0; i < k->nops; i++) {
+		emu_counts oc;
+		run_line_counts lc;
+		op_counts(&k->ops[i], &cnt[i], &oc);
+		emu_counts_line(&oc, &lc);
+		int ln = k->ops[i].line;
+		run_line_add(&by[ln], &lc);
+		by[ln].regions |= k->ops[i].regions;
+		has[ln] = 1;
+	}
+	int n = 0;
+	for (int ln = 0; ln <= maxline; ln++)
+		if (has[ln]) {
+			by[ln].line = ln;
+			by[n++] = by[ln];
+		}
+	res->lines_total = n;
+	if (n > opt->max_lines && opt->max_lines > 0) {
+		qsort(by, (size_t)n, sizeof *by, by_cost);
+		run_line_counts rest = {0};
+		for (int i = opt->max_lines - 1; i < n; i++)
+			run_line_add(&rest, &by[i]);
+		n = opt->max_lines - 1;
+		qsort(by, (size_t)n, sizeof *by, by_line);
+		by[n++] = rest;
+	}
+	if (n > opt->max_lines)
+		n = opt->max_lines;
+	memcpy(opt->lines, by, (size_t)n * sizeof *by);
+	res->nlines = n;
+	free(by);
+	free(has);
 }
 
 /* Sums the per-instruction counts into the kernel's totals and its regions. */
@@ -318,6 +394,8 @@ emu_error emu_run(const run_request *rq, const emu_options *opt, emu_result *res
 	res->races = L.races;
 	util_strlcpy(res->race_msg, L.race_msg, sizeof res->race_msg);
 	take_counts(m, k, cnt, res); /* a cancelled run keeps what it counted */
+	if (opt->lines && opt->max_lines > 0)
+		take_lines(k, cnt, opt, res);
 	res->seconds = util_now() - t0;
 	if (rc != EMU_OK)
 		goto out;
