@@ -238,7 +238,7 @@ static void print_lines(const run_request *rq, const emu_result *er, const run_l
 		char err[256];
 		size_t len;
 		char *text = util_read_file(rq->ptx_path, &len, err, sizeof err);
-		const char *src[RUN_MAX_LINES * 8];
+		static const char *src[RUN_MAX_LINES * 8];
 		int nsrc = 0;
 		for (char *p = text, *nl; p && *p && nsrc < (int)ARRAY_LEN(src); p = nl + 1) {
 			src[nsrc++] = p;
