@@ -11,6 +11,7 @@
 #include "ui/app_internal.h"
 #include "exec/backend.h"
 #include "ui/pane_text.h"
+#include "ui/ptx_counts.h"
 
 void app_say(ui_app *a, int bad, const char *fmt, ...)
 {
@@ -161,6 +162,8 @@ void ui_app_select(ui_app *a, int which, int page)
 	a->ptx_follow = 1;
 	a->region = 0;
 	a->ptx_goto = -1;
+	if (changed)
+		a->ptx_cursor = 0; /* a line of another kernel */
 	a->numbers_follow = page_has_numbers(a);
 	app_exercise_reset(a);
 	if (changed) {
@@ -324,7 +327,7 @@ void app_scroll(ui_app *a, int p, int delta)
 	if (p == UI_PANE_PTX) {
 		int n;
 		ptx_row *rows = ui_app_ptx_rows(a, &n);
-		int h = a->layout.pane[UI_PANE_PTX].h - 1;
+		int h = a->layout.pane[UI_PANE_PTX].h - 1 - ui_ptx_counts_header(a);
 		int top = ui_app_ptx_top(a, rows, n, h);
 		free(rows);
 		a->ptx_follow = 0;
@@ -563,6 +566,8 @@ const app_handler app_handlers[UI_NACTIONS] = {
 	[UI_ACT_WHATIF] = app_act_whatif,
 	[UI_ACT_FOLD] = act_fold,
 	[UI_ACT_SASS] = app_act_sass,
+	[UI_ACT_HOT_LINE] = app_act_hot_line,
+	[UI_ACT_LINE_COLS] = app_act_line_cols,
 	[UI_ACT_ZOOM] = act_zoom,
 	[UI_ACT_ANSWER] = app_act_answer,
 	[UI_ACT_HINT] = app_act_hint,

@@ -38,6 +38,9 @@ void app_act_next_hit(ui_app *a, ui_action act, int key);
 
 /* app_sass.c: S, the SASS view. */
 void app_act_sass(ui_app *a, ui_action act, int key);
+/* app_lines.c: H, the next hot line of the last run; L, the per-line columns. */
+void app_act_hot_line(ui_app *a, ui_action act, int key);
+void app_act_line_cols(ui_app *a, ui_action act, int key);
 /* Forgets lesson i's SASS (its PTX is reloaded, or the tutor ends). */
 void app_sass_forget(ui_ptx *p);
 /* j/k in the SASS view: the cursor moves, the view follows it. */

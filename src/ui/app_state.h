@@ -106,6 +106,8 @@ typedef struct {
 	int sass_view;           /* S: the PTX pane shows the SASS of the page's region (ui/sass_rows.h: by PTX line, in the machine's order) */
 	int sass_scroll;         /* its first row */
 	int sass_cursor;         /* its cursor row (j/k): marks the PTX line of a SASS row, the SASS of a PTX line */
+	int ptx_cols;            /* L: the per-line columns after a run (ui/ptx_counts.h's ui_cols_mode) */
+	int ptx_cursor;          /* H: the 1-based PTX line selected (a hot line); 0: none */
 	long long M, N, K;
 	expr_env whatif;         /* parameter overrides for the current lesson */
 	int regs_override;       /* what-if registers per thread; 0: none */

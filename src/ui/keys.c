@@ -40,6 +40,8 @@ const ui_binding ui_bindings[] = {
 	{.mode = UI_MODE_NORMAL, .keys = {'t'}, .act = UI_ACT_WHATIF, .help = "what-if: tile sizes, threads, registers"},
 	{.mode = UI_MODE_NORMAL, .keys = {'S'}, .act = UI_ACT_SASS,
 	 .help = "SASS by PTX line (S: machine order, S: PTX)"},
+	{.mode = UI_MODE_NORMAL, .keys = {'H'}, .act = UI_ACT_HOT_LINE, .help = "after a run: the next hot PTX line, costliest first"},
+	{.mode = UI_MODE_NORMAL, .keys = {'L'}, .act = UI_ACT_LINE_COLS, .help = "the per-line columns: a few, every one, none"},
 	{.mode = UI_MODE_NORMAL, .keys = {'z'}, .act = UI_ACT_FOLD, .help = "fold or unfold long repetitive PTX"},
 	{.mode = UI_MODE_NORMAL, .keys = {'f'}, .act = UI_ACT_ZOOM, .help = "the focused pane fills the screen (f: back)"},
 	{.mode = UI_MODE_NORMAL, .keys = {'>'}, .act = UI_ACT_GROW, .help = "a bigger lesson pane"},

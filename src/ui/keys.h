@@ -52,6 +52,8 @@ typedef enum {
 	UI_ACT_SHRINK,
 	UI_ACT_SWAP,
 	UI_ACT_SASS,
+	UI_ACT_HOT_LINE,
+	UI_ACT_LINE_COLS,
 	/* the boxes */
 	UI_ACT_CLOSE,
 	UI_ACT_WHATIF_NEXT,
