@@ -10,6 +10,7 @@
 #include "emu/backend.h"
 #include "emu/emu.h"
 #include "exec/report.h"
+#include "exec/warpview.h"
 #include "base/json.h"
 #include "base/util.h"
 #include "run/launch.h"
@@ -254,6 +255,39 @@ static void print_lines(const run_request *rq, const emu_result *er, const run_l
 	free(rr);
 }
 
+/* `emulate --warp LINE[,WARP[,NTH]]`: one access as the warp view draws it. */
+static int print_warp(const cli_command *self, const run_request *rq, const char *spec)
+{
+	exec_warp_access wa = {0};
+	long long v[3] = {0, 0, 1};
+	int n = 0;
+	char *end;
+	for (const char *p = spec; n < 3; p = end + 1) {
+		v[n++] = strtoll(p, &end, 10);
+		if (end == p || (*end && *end != ',') || v[n - 1] < (n == 2 ? 0 : 1)) {
+			cli_error(self, "--warp takes LINE[,WARP[,NTH]]: a line from 1, a warp from 0, an execution from 1");
+			return 2;
+		}
+		if (!*end)
+			break;
+	}
+	if (n == 3 && *end) {
+		cli_error(self, "--warp takes LINE[,WARP[,NTH]]: a line from 1, a warp from 0, an execution from 1");
+		return 2;
+	}
+	wa.line = (int)v[0], wa.warp = (int)v[1], wa.nth = v[2] - 1;
+	char err[512];
+	if (exec_warp_record(rq, &wa, err, sizeof err)) {
+		fprintf(stderr, "ptxtutor: %s\n", err);
+		return 2;
+	}
+	char rows[EXEC_WARP_ROWS][EXEC_WARP_COLS];
+	int nr = exec_warp_rows(&wa, rows, EXEC_WARP_ROWS);
+	for (int i = 0; i < nr; i++)
+		printf("%s\n", rows[i]);
+	return wa.found ? 0 : 1;
+}
+
 int cmd_emulate(const cli_command *self, int argc, char **argv)
 {
 	cli_launch o;
@@ -286,6 +320,8 @@ int cmd_emulate(const cli_command *self, int argc, char **argv)
 		fprintf(stderr, "ptxtutor: %s\n", err);
 		return 2;
 	}
+	if (o.warp)
+		return print_warp(self, &rq, o.warp);
 	watch w = {.force = o.force, .tty = isatty(2) && !o.json, .limit_s = limit_s};
 	if (o.csv && (!o.lines || o.json)) {
 		cli_error(self, "--csv goes with --lines, without --json");

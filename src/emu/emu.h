@@ -92,6 +92,25 @@ typedef struct {
 
 typedef struct emu_module emu_module;
 
+/* The warp view's hook (emu_options.record): the 32 addresses of one
+ * warp-wide access — the first memory instruction on PTX line `line`, as
+ * warp `warp` of block `block` executes it for the `nth` time (0: the
+ * first). emu_run fills the rest when the launch gets there. */
+typedef struct {
+	int line;                          /* asked: 1-based PTX line */
+	unsigned block[3];
+	int warp;
+	long long nth;
+	int found;                         /* 1: recorded */
+	long long seen;                    /* times that warp executed the instruction so far */
+	int kind;                          /* access_kind (model/access.h) */
+	int bytes;                         /* per lane (16 for ldmatrix's rows) */
+	uint32_t mask;                     /* the lanes that took part */
+	int buffer;                        /* global: 0 A, 1 B, 2 C (the parameter order); -1 shared */
+	int64_t addr[32];                  /* global: byte offset in that buffer; shared: offset in the block's shared memory */
+	int armed;                         /* inside: the next access is the one */
+} emu_record;
+
 /* Where a launch is, for a progress callback: called after every block. */
 typedef struct {
 	long long blocks_done, blocks;
@@ -115,6 +134,7 @@ typedef struct {
 	 * row of line 0, as run_result's lines (run.h). NULL: none. */
 	run_line_counts *lines;
 	int max_lines;
+	emu_record *record;                /* the warp view's access to record; NULL: none */
 } emu_options;
 
 typedef struct {

@@ -9,6 +9,7 @@
 #include "base/rng.h"
 #include "base/util.h"
 #include "emu/emu_internal.h"
+#include "model/access.h"
 #include "run/verify.h"
 
 static const char *const class_names[EMU_CLS_COUNT] = {
@@ -160,6 +161,42 @@ static emu_error launch_once(const run_request *rq, const emu_options *opt, cons
 			L->block[i] = 1;
 	}
 	return emu_exec(L, err, errlen);
+}
+
+void emu_record_arm(emu_record *r, const unsigned ctaid[3], int warp)
+{
+	if (warp != r->warp || memcmp(ctaid, r->block, sizeof r->block))
+		return;
+	r->armed = r->seen++ == r->nth;
+}
+
+void emu_record_take(emu_record *r, int kind, const int64_t addr[32], uint32_t mask, int bytes)
+{
+	r->armed = 0; /* a cp.async counts its global side first: that one */
+	r->found = 1;
+	r->kind = kind;
+	r->bytes = bytes;
+	r->mask = mask;
+	int global = kind == ACCESS_GLOBAL_LOAD || kind == ACCESS_GLOBAL_STORE;
+	r->buffer = -1;
+	for (int l = 0; l < 32; l++) {
+		int64_t a = mask >> l & 1 ? addr[l] : 0;
+		if (global && (mask >> l & 1) && r->buffer < 0)
+			r->buffer = (int)(a >> EMU_GLOBAL_SHIFT) - 1;
+		r->addr[l] = global ? a & ((1LL << EMU_GLOBAL_SHIFT) - 1) : a;
+	}
+}
+
+/* The op of a line that the record asks for: its first memory instruction. */
+static int record_op(const emu_kernel *k, int line)
+{
+	for (int i = 0; i < k->nops; i++) {
+		const emu_op *o = &k->ops[i];
+		int mem = (o->code == OP_LD || o->code == OP_ST) && o->space != SP_PARAM;
+		if (o->line == line && (mem || o->code == OP_CPASYNC || o->code == OP_LDMATRIX))
+			return i;
+	}
+	return -1;
 }
 
 /* Ranks lines by cost, costliest first; by line among equals. */
@@ -387,6 +424,15 @@ emu_error emu_run(const run_request *rq, const emu_options *opt, emu_result *res
 	emu_launch L;
 	if (build_params(rq, k, param, err, errlen) < 0)
 		goto out;
+	if (opt->record) {
+		int op = record_op(k, opt->record->line);
+		if (op < 0) {
+			errf(err, errlen, "%s:%d: no global or shared memory access on this line", m->path, opt->record->line);
+			goto out;
+		}
+		cnt[op].rec = opt->record;
+		opt->record->found = 0, opt->record->seen = 0, opt->record->armed = 0;
+	}
 	rc = launch_once(rq, opt, m, k, param, bufs, cnt, &L, err, errlen);
 	res->blocks = (long long)L.grid[0] * L.grid[1] * L.grid[2];
 	res->blocks_done = L.blocks_done;

@@ -137,6 +137,7 @@ void app_recompute(ui_app *a)
 {
 	recompute_model(a);
 	app_exercise_recompute(a);
+	app_warp_page(a); /* the page's @warpview follows what-ifs and edits */
 }
 
 /* The numbers pane follows a page that names a section of it (@numbers). */
@@ -568,6 +569,13 @@ const app_handler app_handlers[UI_NACTIONS] = {
 	[UI_ACT_SASS] = app_act_sass,
 	[UI_ACT_HOT_LINE] = app_act_hot_line,
 	[UI_ACT_LINE_COLS] = app_act_line_cols,
+	[UI_ACT_WARP] = app_act_warp,
+	[UI_ACT_WARP_NEXT] = app_act_warp_step,
+	[UI_ACT_WARP_PREV] = app_act_warp_step,
+	[UI_ACT_WARP_NEXT_WARP] = app_act_warp_step,
+	[UI_ACT_WARP_PREV_WARP] = app_act_warp_step,
+	[UI_ACT_WARP_NEXT_BLOCK] = app_act_warp_step,
+	[UI_ACT_WARP_PREV_BLOCK] = app_act_warp_step,
 	[UI_ACT_ZOOM] = act_zoom,
 	[UI_ACT_ANSWER] = app_act_answer,
 	[UI_ACT_HINT] = app_act_hint,

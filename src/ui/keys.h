@@ -13,6 +13,7 @@ typedef enum {
 	UI_MODE_DIFF,
 	UI_MODE_MENU,    /* g: lessons and pages */
 	UI_MODE_SEARCH,  /* /: the search text being typed */
+	UI_MODE_WARP,    /* w: a warp's view of one memory access */
 	UI_NMODES
 } ui_mode;
 
@@ -54,6 +55,7 @@ typedef enum {
 	UI_ACT_SASS,
 	UI_ACT_HOT_LINE,
 	UI_ACT_LINE_COLS,
+	UI_ACT_WARP,
 	/* the boxes */
 	UI_ACT_CLOSE,
 	UI_ACT_WHATIF_NEXT,
@@ -83,6 +85,12 @@ typedef enum {
 	UI_ACT_SEARCH_TYPE,
 	UI_ACT_SEARCH_DELETE,
 	UI_ACT_SEARCH_GO,
+	UI_ACT_WARP_NEXT,        /* the warp box: the next execution, warp, block */
+	UI_ACT_WARP_PREV,
+	UI_ACT_WARP_NEXT_WARP,
+	UI_ACT_WARP_PREV_WARP,
+	UI_ACT_WARP_NEXT_BLOCK,
+	UI_ACT_WARP_PREV_BLOCK,
 	UI_NACTIONS
 } ui_action;
 
