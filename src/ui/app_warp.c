@@ -142,13 +142,19 @@ void app_act_warp(ui_app *a, ui_action act, int key)
 		app_say(a, 0, "This lesson has no kernel to look into.");
 		return;
 	}
-	int f, l, line;
+	/* the cursor's line or the next memory line; else the page's region's
+	 * first, else the first after the region, else the kernel's first */
+	int f = -1, l = -1, line;
 	if (a->ptx_cursor > 0)
 		line = memory_line(&p->doc, a->ptx_cursor, p->doc.nlines, 1);
-	else if (ui_app_region_lines(a, a->region, &f, &l) == 0)
+	else {
+		ui_app_region_lines(a, a->region, &f, &l);
 		line = memory_line(&p->doc, f + 1, l + 1, 1);
-	else
-		line = memory_line(&p->doc, 1, p->doc.nlines, 1);
+		if (!line)
+			line = memory_line(&p->doc, f + 1, p->doc.nlines, 1);
+		if (!line)
+			line = memory_line(&p->doc, 1, p->doc.nlines, 1);
+	}
 	if (!line) {
 		app_say(a, 0, "No global or shared memory access from here on (%s selects a line).",
 			ui_key_name(UI_MODE_NORMAL, UI_ACT_HOT_LINE));
