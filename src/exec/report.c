@@ -191,7 +191,7 @@ void exec_report_json(json_writer *w, const char *key, const run_report *rep,
 			json_int(w, NULL, rep->cluster[i]);
 		json_end(w);
 	}
-	if (rep->emulated && (rep->nlines || rep->nregions))
+	if (rep->emulated && rep->nlines)
 		exec_report_lines_json(w, rep);
 	if (extra)
 		extra(w, ctx);

@@ -31,7 +31,7 @@ void exec_report_counts(FILE *out, const run_report *rep, const char *indent);
 
 /* The per-line figures (run/fields.h's run_line_fields) of an emulated run:
  * JSON as the object "per_line" (exec_report_json writes it for every
- * emulated run that has lines), CSV with a header row, or a text table with
+ * emulated run that has per-line rows), CSV with a header row, or a text table with
  * each line's PTX (src: the file's lines, nsrc of them; may be NULL, 0). */
 void exec_report_lines_json(json_writer *w, const run_report *rep);
 void exec_report_lines_csv(FILE *out, const run_report *rep);
