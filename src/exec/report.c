@@ -185,14 +185,16 @@ void exec_report_json(json_writer *w, const char *key, const run_report *rep,
 		}
 	}
 	move_to(w, open, sizeof open, "", 0);
+	if (rep->emulated && rep->nlines)
+		exec_report_lines_json(w, rep);
+	else
+		json_null(w, "per_line"); /* one schema: the key is there, without rows */
 	if (rep->cluster[0] * rep->cluster[1] * rep->cluster[2] > 1) {
 		json_arr(w, "cluster");
 		for (int i = 0; i < 3; i++)
 			json_int(w, NULL, rep->cluster[i]);
 		json_end(w);
 	}
-	if (rep->emulated && rep->nlines)
-		exec_report_lines_json(w, rep);
 	if (extra)
 		extra(w, ctx);
 	json_end(w);
