@@ -286,7 +286,7 @@ static void test_tables_in_messages(void **state)
 		assert_non_null(strstr(err, name));
 		assert_int_equal(strncmp(help, name, strlen(name)), 0);
 	}
-	assert_int_equal(n, 9); /* @ptx @numbers @exercise @hint @check @answer @if @else @endif */
+	assert_int_equal(n, 10); /* @ptx @numbers @warpview @exercise @hint @check @answer @if @else @endif */
 	assert_null(lesson_directive(-1, NULL));
 
 	l = parse("lessons/09-x.md", "---\nid: x\nfrob: 1\n---\n# P\n", err, -1);

@@ -229,7 +229,119 @@ static void test_through_the_worker(void **st)
 	res = wait_result(&w);
 	assert_int_equal(res.status, RUN_OK);
 	assert_int_equal(res.verified, 1);
+	assert_true(res.nlines > 0 && res.lines[0].inst > 0); /* the per-line rows crossed the pipe */
 	worker_stop(&w);
+}
+
+/* The lines' figures summed, and the lines of one region (mask 0: all). */
+static run_line_counts line_sum(const run_line_counts *l, int n, unsigned region)
+{
+	run_line_counts s = {0};
+	for (int i = 0; i < n; i++)
+		if (!region || (l[i].regions & region))
+			run_line_add(&s, &l[i]);
+	return s;
+}
+
+/* Every lesson the emulator runs: its per-line figures add up to the
+ * kernel's totals, and each region's to the region's figures. */
+static void test_line_sums_equal_totals(void **st)
+{
+	(void)st;
+	int ran = 0;
+	for (int i = 0; i < crs.n; i++) {
+		const lesson *l = &crs.l[i];
+		run_request rq;
+		char err[512];
+		long long e = launch_emulation_size(l, NULL);
+		if (!l->ptx_path[0] || launch_request_for_lesson(l, NULL, e ? e : 128, e ? e : 128, e ? e : 128, &rq, err, sizeof err))
+			continue;
+		rq.backend = RUN_BACKEND_EMU;
+		run_error why;
+		if (emu_backend_refuses(&rq, &why)) /* lessons 9-10 until the emulator reads them */
+			continue;
+		static run_result res;
+		emu_backend_run(&rq, &res);
+		print_message("lesson %d: %s, %d of %d lines\n", l->number, run_status_name(res.status), res.nlines,
+			      res.lines_total);
+		assert_int_equal(res.status, RUN_OK);
+		assert_true(res.nlines > 0 && res.nlines <= RUN_MAX_LINES && res.lines_total >= res.nlines);
+		run_line_counts s = line_sum(res.lines, res.nlines, 0);
+		const run_emu_counts *t = &res.emu;
+		assert_true(s.inst == t->inst);
+		assert_true(s.g_requests == t->gld_requests + t->gst_requests);
+		assert_true(s.g_sectors == t->gld_sectors + t->gst_sectors);
+		assert_true(s.s_requests == t->sld_requests + t->sst_requests);
+		assert_true(s.s_wavefronts == t->sld_wavefronts + t->sst_wavefronts);
+		assert_true(s.s_conflicts == t->sld_conflicts + t->sst_conflicts);
+		for (int r = 0; r < res.nregions && res.nlines == res.lines_total; r++) {
+			run_line_counts rs = line_sum(res.lines, res.nlines, 1u << r);
+			assert_memory_equal(&rs.inst, &res.regions[r].c.inst, sizeof rs - offsetof(run_line_counts, inst));
+		}
+		for (int k = 1; k < res.nlines; k++) /* in line order, the summed row (line 0) last */
+			assert_true(res.lines[k].line > res.lines[k - 1].line || (!res.lines[k].line && k == res.nlines - 1));
+		ran++;
+	}
+	assert_true(ran >= 8); /* lessons 1-8 at least */
+}
+
+/* More lines than rows: the costliest are kept, in line order, and the
+ * rest summed into line 0, so the rows still add up to the totals. */
+static void test_lines_beyond_the_bound(void **st)
+{
+	(void)st;
+	const lesson *l = course_find(&crs, "3");
+	assert_non_null(l);
+	run_request rq;
+	char err[512];
+	assert_int_equal(launch_request_for_lesson(l, NULL, 64, 64, 64, &rq, err, sizeof err), 0);
+	static run_line_counts all[RUN_MAX_LINES], few[8];
+	static emu_result ra, rf;
+	emu_options oa = {.lines = all, .max_lines = RUN_MAX_LINES}, of = {.lines = few, .max_lines = 8};
+	assert_int_equal(emu_run(&rq, &oa, &ra, err, sizeof err), EMU_OK);
+	assert_int_equal(emu_run(&rq, &of, &rf, err, sizeof err), EMU_OK);
+	assert_true(ra.nlines == ra.lines_total && ra.lines_total > 8);
+	assert_int_equal(rf.nlines, 8);
+	assert_int_equal(rf.lines_total, ra.lines_total);
+	assert_int_equal(few[7].line, 0);
+	run_line_counts sa = line_sum(all, ra.nlines, 0), sf = line_sum(few, 8, 0);
+	assert_memory_equal(&sa.inst, &sf.inst, sizeof sa - offsetof(run_line_counts, inst));
+	assert_true(sa.bytes == ra.total.bytes && sa.bytes > 0);
+	/* every kept line costs at least as much as any line left out */
+	unsigned long long kept_min = ~0ULL, dropped_max = 0;
+	for (int i = 0; i < 7; i++)
+		kept_min = run_line_cost(&few[i]) < kept_min ? run_line_cost(&few[i]) : kept_min;
+	for (int i = 0; i < ra.nlines; i++) {
+		int kept = 0;
+		for (int j = 0; j < 7; j++)
+			kept |= few[j].line == all[i].line;
+		if (!kept && run_line_cost(&all[i]) > dropped_max)
+			dropped_max = run_line_cost(&all[i]);
+	}
+	assert_true(kept_min >= dropped_max);
+}
+
+/* Lesson 1's loads of A: one sector a lane (32 per request), 4 bytes a
+ * lane; its store of C: 4 bytes for every element. */
+static void test_naive_lines(void **st)
+{
+	(void)st;
+	run_request rq;
+	naive_request(&rq);
+	static run_result res;
+	emu_backend_run(&rq, &res);
+	assert_int_equal(res.status, RUN_OK);
+	int la = line_of(rq.ptx_path, "ld.global.f32 %a"), lc = line_of(rq.ptx_path, "st.global.f32 [%pC]");
+	const run_line_counts *a = NULL, *c = NULL;
+	for (int i = 0; i < res.nlines; i++) {
+		a = res.lines[i].line == la ? &res.lines[i] : a;
+		c = res.lines[i].line == lc ? &res.lines[i] : c;
+	}
+	assert_non_null(a);
+	assert_non_null(c);
+	assert_true(a->g_sectors == 32 * a->g_requests && a->g_requests == 128ULL * 128 * 128 / 32);
+	assert_true(a->bytes == 4ULL * 128 * 128 * 128);
+	assert_true(c->bytes == 4ULL * 128 * 128 && c->inst == 128ULL * 128 / 32);
 }
 
 int main(void)
@@ -241,6 +353,9 @@ int main(void)
 		cmocka_unit_test(test_fault_at_its_line),
 		cmocka_unit_test(test_bad_entry),
 		cmocka_unit_test(test_through_the_worker),
+		cmocka_unit_test(test_line_sums_equal_totals),
+		cmocka_unit_test(test_lines_beyond_the_bound),
+		cmocka_unit_test(test_naive_lines),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

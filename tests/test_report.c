@@ -160,6 +160,16 @@ static void test_documented(void **state)
 			fail_msg("docs/json.md does not name %s", f[i].key);
 		assert_true(f[i].help && f[i].help[0]);
 	}
+	/* and every column of the per-line rows ("per_line") */
+	const run_line_field *lf = run_line_fields(&n);
+	assert_true(n >= 8);
+	for (int i = 0; i < n; i++) {
+		char want[96];
+		snprintf(want, sizeof want, "`%s`", lf[i].key);
+		if (!strstr(doc, want))
+			fail_msg("docs/json.md does not name the per-line column %s", lf[i].key);
+		assert_true(lf[i].help && lf[i].help[0]);
+	}
 	free(doc);
 }
 

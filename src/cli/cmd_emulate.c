@@ -1,6 +1,7 @@
 /* cmd_emulate: `ptxtutor emulate` — run a kernel on the CPU with the PTX interpreter, verify it and print its traffic counts. */
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -9,13 +10,14 @@
 #include "emu/backend.h"
 #include "emu/emu.h"
 #include "exec/report.h"
+#include "exec/warpview.h"
 #include "base/json.h"
 #include "base/util.h"
 #include "run/launch.h"
 
 const cli_command cli_cmd_emulate = {
 	.name = "emulate",
-	.synopsis = {"emulate LESSON [--size N|M,N,K] [--set KEY=VALUE]... [--json]",
+	.synopsis = {"emulate LESSON [--size N|M,N,K] [--set KEY=VALUE]... [--lines] [--json|--csv]",
 		     "emulate --ptx FILE [--entry NAME] --grid X[,Y[,Z]] --block X[,Y[,Z]] --size M[,N,K] [options]"},
 	.summary = "CPU: run a kernel in the emulator and count its memory traffic",
 	.about = "Runs the kernel on the CPU, warp by warp, on random inputs; verifies C against a\n"
@@ -234,6 +236,69 @@ static void print_counts(FILE *f, const emu_counts *c, const char *indent)
 			c->wgmma.inst, c->wgmma.flops, c->wgmma.smem_bytes, c->wgmma.smem_wavefronts);
 }
 
+/* `emulate --lines`: the per-line table with each line's PTX, or CSV. */
+static void print_lines(const run_request *rq, const emu_result *er, const run_line_counts *lines, int csv,
+			const char *name)
+{
+	run_result *rr = xcalloc(1, sizeof *rr);
+	run_report rep;
+	emu_backend_result(rq, er, lines, rr);
+	run_report_make(&rep, rq, rr, 0);
+	if (csv) {
+		exec_report_lines_csv(stdout, &rep);
+	} else {
+		char err[256];
+		size_t len;
+		char *text = util_read_file(rq->ptx_path, &len, err, sizeof err);
+		static const char *src[RUN_MAX_LINES * 8];
+		int nsrc = 0;
+		for (char *p = text, *nl; p && *p && nsrc < (int)ARRAY_LEN(src); p = nl + 1) {
+			src[nsrc++] = p;
+			if (!(nl = strchr(p, '\n')))
+				break;
+			*nl = 0;
+		}
+		printf("%s at %lldx%lldx%lld on the CPU: %s; per line, summed over the grid\n", name, rq->M, rq->N, rq->K,
+		       er->verified == 1 && !er->races ? "VERIFIED" : "FAILED");
+		exec_report_lines_text(stdout, &rep, src, nsrc);
+		free(text);
+	}
+	free(rr);
+}
+
+/* `emulate --warp LINE[,WARP[,NTH]]`: one access as the warp view draws it. */
+static int print_warp(const cli_command *self, const run_request *rq, const char *spec)
+{
+	exec_warp_access wa = {0};
+	long long v[3] = {0, 0, 1};
+	int n = 0;
+	char *end;
+	for (const char *p = spec; n < 3; p = end + 1) {
+		v[n++] = strtoll(p, &end, 10);
+		if (end == p || (*end && *end != ',') || v[n - 1] < (n == 2 ? 0 : 1)) {
+			cli_error(self, "--warp takes LINE[,WARP[,NTH]]: a line from 1, a warp from 0, an execution from 1");
+			return 2;
+		}
+		if (!*end)
+			break;
+	}
+	if (n == 3 && *end) {
+		cli_error(self, "--warp takes LINE[,WARP[,NTH]]: a line from 1, a warp from 0, an execution from 1");
+		return 2;
+	}
+	wa.line = (int)v[0], wa.warp = (int)v[1], wa.nth = v[2] - 1;
+	char err[512];
+	if (exec_warp_record(rq, &wa, err, sizeof err)) {
+		fprintf(stderr, "ptxtutor: %s\n", err);
+		return 2;
+	}
+	char rows[EXEC_WARP_ROWS][EXEC_WARP_COLS];
+	int nr = exec_warp_rows(&wa, rows, EXEC_WARP_ROWS);
+	for (int i = 0; i < nr; i++)
+		printf("%s\n", rows[i]);
+	return wa.found ? 0 : 1;
+}
+
 int cmd_emulate(const cli_command *self, int argc, char **argv)
 {
 	cli_launch o;
@@ -266,9 +331,17 @@ int cmd_emulate(const cli_command *self, int argc, char **argv)
 		fprintf(stderr, "ptxtutor: %s\n", err);
 		return 2;
 	}
+	if (o.warp)
+		return print_warp(self, &rq, o.warp);
 	watch w = {.force = o.force, .tty = isatty(2) && !o.json, .limit_s = limit_s};
+	if (o.csv && (!o.lines || o.json)) {
+		cli_error(self, "--csv goes with --lines, without --json");
+		return 2;
+	}
+	static run_line_counts lines[RUN_MAX_LINES]; /* the rows a run result carries */
 	emu_options opt = {.progress = on_progress, .progress_ctx = &w,
-			   .deadline_s = o.timeout}; /* --timeout S: the emulator's wall-clock deadline */
+			   .deadline_s = o.timeout, /* --timeout S: the emulator's wall-clock deadline */
+			   .lines = o.lines ? lines : NULL, .max_lines = RUN_MAX_LINES};
 	struct sigaction sa = {.sa_handler = on_sigint}, old;
 	sigemptyset(&sa.sa_mask);
 	interrupted = 0;
@@ -301,8 +374,10 @@ int cmd_emulate(const cli_command *self, int argc, char **argv)
 	cli_launch_title(&o, &rq, name, sizeof name);
 	if (o.json) {
 		run_result rr;
-		emu_backend_result(&rq, &res, &rr);
+		emu_backend_result(&rq, &res, opt.lines, &rr);
 		report_json(&rq, &rr, &res);
+	} else if (o.lines) {
+		print_lines(&rq, &res, opt.lines, o.csv, name);
 	} else {
 		char types[32];
 		dtype_pair_name(rq.dt, run_out(&rq), types, sizeof types);
@@ -314,7 +389,7 @@ int cmd_emulate(const cli_command *self, int argc, char **argv)
 			run_result rr;
 			run_report rep;
 			char f[3][48];
-			emu_backend_result(&rq, &res, &rr);
+			emu_backend_result(&rq, &res, opt.lines, &rr);
 			run_report_make(&rep, &rq, &rr, 0);
 			printf("  rel. error %s (tolerance %s); %s; grid %ux%ux%u, block %ux%ux%u, %lld warps\n",
 			       run_figure(&rep, "rel_error", f[0], sizeof f[0]), run_figure(&rep, "tolerance", f[1], sizeof f[1]),
@@ -326,7 +401,7 @@ int cmd_emulate(const cli_command *self, int argc, char **argv)
 		/* the totals as the tutor and `run --emulate` aggregate them, then by kind */
 		run_result rr;
 		run_report rep;
-		emu_backend_result(&rq, &res, &rr);
+		emu_backend_result(&rq, &res, opt.lines, &rr);
 		run_report_make(&rep, &rq, &rr, 0);
 		exec_report_counts(stdout, &rep, "  ");
 		printf("  by kind:\n");

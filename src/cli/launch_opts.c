@@ -76,6 +76,15 @@ const cli_opt cli_emulate_opts[] = {
 	LAUNCH_OPTS,
 	{.name = "force", .kind = CLI_FLAG, .off = offsetof(cli_launch, force),
 	 .help = "emulate even when the estimated CPU time is over the limit"},
+	{.name = "lines", .kind = CLI_FLAG, .off = offsetof(cli_launch, lines),
+	 .help = "the figures per PTX line and per @region: instructions, lanes, sectors,\n"
+		 "wavefronts, bank conflicts, bytes (with --json: its \"per_line\"; --csv: a table)"},
+	{.name = "csv", .kind = CLI_FLAG, .off = offsetof(cli_launch, csv),
+	 .help = "with --lines: comma-separated, one row a line, a header row first"},
+	{.name = "warp", .kind = CLI_STR, .off = offsetof(cli_launch, warp), .arg = "LINE[,WARP[,NTH]]",
+	 .help = "a warp's view of the memory access on PTX line LINE: the 32 lanes'\n"
+		 "sectors and lines, or banks, as warp WARP (0) of block 0,0,0 executes it\n"
+		 "for the NTH time (1: the first)"},
 	{0},
 };
 

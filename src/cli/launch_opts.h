@@ -28,6 +28,9 @@ typedef struct {
 	int json;
 	int emulate;
 	int force;                    /* emulate even when the estimate is over the limit */
+	int lines;                    /* emulate --lines: the per-line figures */
+	int csv;                      /* emulate --lines --csv */
+	const char *warp;             /* emulate --warp LINE[,WARP[,NTH]]: a warp's view of one access */
 	double timeout;               /* seconds; 0 = from the size */
 } cli_launch;
 

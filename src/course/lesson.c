@@ -365,6 +365,16 @@ static int dir_numbers(ctx *c, body *b, char *args)
 	return copy_field(c, "@numbers section", b->pg->numbers, sizeof b->pg->numbers, args);
 }
 
+static int dir_warpview(ctx *c, body *b, char *args)
+{
+	char *sp = strchr(args, ' '), *end;
+	if (!*args || (sp && (strtol(sp + 1, &end, 10) < 1 || *end)))
+		return fail(c, "@warpview wants a PTX line, or a region and which of its memory lines (1: the first)");
+	if (b->pg->warpview[0])
+		return fail(c, "one @warpview per page");
+	return copy_field(c, "@warpview", b->pg->warpview, sizeof b->pg->warpview, args);
+}
+
 static int dir_exercise(ctx *c, body *b, char *args)
 {
 	if (b->ex)
@@ -495,6 +505,9 @@ static const directive directives[] = {
 	{.name = "@numbers", .run = dir_numbers,
 	 .help = "@numbers SECTION: this page shows and marks that section of the numbers pane (intensity, "
 		 "per-output, per-request, roofline, occupancy, mix)"},
+	{.name = "@warpview", .run = dir_warpview,
+	 .help = "@warpview LINE | REGION [N]: the page shows a warp's view of that memory access (the Nth memory "
+		 "line of the region, 1 the first), recorded by the emulator: lanes to sectors or banks, and the count"},
 	{.name = "@exercise", .run = dir_exercise,
 	 .help = "@exercise KEY [PARAM=VALUE ...] [tol=0.01]: a question whose answer is the model's value KEY "
 		 "under those overrides; the question is the text that follows, up to @hint"},

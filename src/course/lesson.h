@@ -42,6 +42,7 @@ typedef struct {
 	char anchors[LESSON_MAX_ANCHORS][32]; /* @ptx regions highlighted on this page */
 	int nanchors;
 	char numbers[32];             /* @numbers: the section of the numbers pane the page talks about; "" none */
+	char warpview[48];            /* @warpview: "LINE", "REGION" or "REGION N" (its Nth memory line); "" none */
 	lesson_exercise *ex;          /* nex of them (owned) */
 	int nex;
 } lesson_page;

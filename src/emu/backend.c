@@ -63,10 +63,29 @@ static void blank(const run_request *rq, run_result *res)
 	util_strlcpy(res->gpu, "CPU emulator", sizeof res->gpu);
 }
 
-void emu_backend_result(const run_request *rq, const emu_result *er, run_result *res)
+/* The regions' figures and the lines' (rows as emu_run wrote them, at most RUN_MAX_LINES). */
+static void take_lines(const emu_result *er, const run_line_counts *lines, run_result *res)
+{
+	res->nregions = er->nregions < PTX_MAX_REGIONS ? er->nregions : PTX_MAX_REGIONS;
+	for (int r = 0; r < res->nregions; r++) {
+		run_region_counts *o = &res->regions[r];
+		util_strlcpy(o->name, er->regions[r].name, sizeof o->name);
+		o->first_line = er->regions[r].first_line;
+		o->last_line = er->regions[r].last_line;
+		emu_counts_line(&er->regions[r].c, &o->c);
+	}
+	if (!lines)
+		return;
+	res->nlines = er->nlines < RUN_MAX_LINES ? er->nlines : RUN_MAX_LINES;
+	memcpy(res->lines, lines, (size_t)res->nlines * sizeof *lines);
+	res->lines_total = er->lines_total;
+}
+
+void emu_backend_result(const run_request *rq, const emu_result *er, const run_line_counts *lines, run_result *res)
 {
 	blank(rq, res);
 	take_counts(rq, er, &res->emu);
+	take_lines(er, lines, res);
 	res->rel_err = er->rel_error;
 	res->tol = er->tol;
 	res->verified = er->verified == 1 && !er->races ? 1 : er->verified == -1 ? -1 : 0;
@@ -114,14 +133,16 @@ void emu_backend_run(const run_request *rq, run_result *res)
 		run_error_format(&res->where, res->msg, sizeof res->msg);
 		return;
 	}
-	emu_options o = {.module = m};
+	run_line_counts *lines = xcalloc(RUN_MAX_LINES, sizeof *lines);
+	emu_options o = {.module = m, .lines = lines, .max_lines = RUN_MAX_LINES};
 	emu_result *er = xcalloc(1, sizeof *er);
 	emu_error why = emu_run(rq, &o, er, err, sizeof err);
 	if (why != EMU_OK) {
 		emu_backend_failed(rq, why, err, res);
 	} else {
-		emu_backend_result(rq, er, res);
+		emu_backend_result(rq, er, lines, res);
 	}
+	free(lines);
 	free(er);
 	emu_module_free(m);
 }

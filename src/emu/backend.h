@@ -18,8 +18,10 @@ void emu_backend_run(const run_request *rq, run_result *res);
 
 /* The result of an emulation that ran to its end (emu_run returned EMU_OK),
  * as emu_backend_run answers it: `emulate`, which runs the emulator itself
- * for its progress and regions, reports through the same run_result. */
-void emu_backend_result(const run_request *rq, const emu_result *er, run_result *res);
+ * for its progress and regions, reports through the same run_result.
+ * lines: the rows emu_run wrote through emu_options.lines (er->nlines of
+ * them, at most RUN_MAX_LINES), or NULL for none; regions come from er. */
+void emu_backend_result(const run_request *rq, const emu_result *er, const run_line_counts *lines, run_result *res);
 
 /* An emulation that stopped (emu_run's code and message: status by the
  * same table, the located problem in where) or was refused up front

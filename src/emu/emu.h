@@ -89,6 +89,7 @@ typedef struct {
 	emu_smem sld, sst, sldsm, scp;     /* shared loads, stores, ldmatrix, cp.async writes */
 	unsigned long long barriers;       /* bar.sync, per warp */
 	emu_wgmma_counts wgmma;
+	unsigned long long bytes;          /* bytes the active lanes of memory instructions move (a cp.async's once) */
 } emu_counts;
 
 typedef struct {
@@ -98,6 +99,25 @@ typedef struct {
 } emu_region;
 
 typedef struct emu_module emu_module;
+
+/* The warp view's hook (emu_options.record): the 32 addresses of one
+ * warp-wide access — the first memory instruction on PTX line `line`, as
+ * warp `warp` of block `block` executes it for the `nth` time (0: the
+ * first). emu_run fills the rest when the launch gets there. */
+typedef struct {
+	int line;                          /* asked: 1-based PTX line */
+	unsigned block[3];
+	int warp;
+	long long nth;
+	int found;                         /* 1: recorded */
+	long long seen;                    /* times that warp executed the instruction so far */
+	int kind;                          /* access_kind (model/access.h) */
+	int bytes;                         /* per lane (16 for ldmatrix's rows) */
+	uint32_t mask;                     /* the lanes that took part */
+	int buffer;                        /* global: 0 A, 1 B, 2 C (the parameter order); -1 shared */
+	int64_t addr[32];                  /* global: byte offset in that buffer; shared: offset in the block's shared memory */
+	int armed;                         /* inside: the next access is the one */
+} emu_record;
 
 /* Where a launch is, for a progress callback: called after every block. */
 typedef struct {
@@ -117,6 +137,12 @@ typedef struct {
 	emu_progress_fn progress;          /* may be NULL */
 	void *progress_ctx;
 	double deadline_s;                 /* stop with EMU_ERR_DEADLINE after this many seconds of wall time; 0: none */
+	/* Per-line counts (emu_result.nlines): up to max_lines rows in line order;
+	 * more lines keep the max_lines - 1 costliest and sum the rest into a last
+	 * row of line 0, as run_result's lines (run.h). NULL: none. */
+	run_line_counts *lines;
+	int max_lines;
+	emu_record *record;                /* the warp view's access to record; NULL: none */
 } emu_options;
 
 typedef struct {
@@ -134,6 +160,8 @@ typedef struct {
 	char verify_msg[256];              /* the check's verdict (run/verify.h), whatever it was */
 	double seconds;                    /* wall time of the emulation */
 	char msg[256];                     /* one line for the user */
+	int nlines;                        /* rows written to emu_options.lines */
+	int lines_total;                   /* lines with an instruction (nlines - 1 of them kept when more than max_lines) */
 } emu_result;
 
 /* Parses a PTX module. Returns NULL with "file:line: message" in err and,
@@ -168,5 +196,7 @@ int emu_refuses(const run_request *rq, const char *what, char *err, int errlen);
 
 /* Sum of two count sets (a += b). */
 void emu_counts_add(emu_counts *a, const emu_counts *b);
+/* A count set as one line's figures (run_line_counts; line and regions 0). */
+void emu_counts_line(const emu_counts *c, run_line_counts *out);
 
 #endif

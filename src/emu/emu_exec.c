@@ -201,10 +201,14 @@ static void count_access(emu_opcount *cnt, access_kind kind, const int64_t addr[
 {
 	access_counts c;
 	access_count(kind, addr, mask, bytes, &c);
+	if (cnt->rec && cnt->rec->armed)
+		emu_record_take(cnt->rec, kind, addr, mask, bytes);
 	if (kind == ACCESS_GLOBAL_LOAD || kind == ACCESS_GLOBAL_STORE) {
 		cnt->requests++;
 		cnt->sectors += c.sectors;
+		cnt->bytes += (uint64_t)__builtin_popcount(mask) * (uint64_t)bytes;
 	} else {
+		cnt->bytes2 += (uint64_t)__builtin_popcount(mask) * (uint64_t)(kind == ACCESS_LDMATRIX ? 16 : bytes);
 		cnt->requests2++;
 		cnt->wavefronts += c.wavefronts;
 		cnt->ideal += c.ideal;
@@ -1289,6 +1293,8 @@ static int run_warp(blockctx *b, warp *w)
 		x.o = &b->ops[x.pc];
 		x.cnt = &b->L->cnt[x.pc];
 		x.cnt->issued++;
+		if (x.cnt->rec)
+			emu_record_arm(x.cnt->rec, b->ctaid, w->id);
 		if (--b->budget < 0) {
 			b->why = EMU_ERR_BUDGET;
 			return fail(b, x.o, "stopped after %lld warp instructions (an endless loop?)", b->L->max_warp_inst);

@@ -166,7 +166,14 @@ typedef struct {
 	uint64_t wavefronts, ideal;      /* shared */
 	uint64_t requests2, sectors2;    /* cp.async: global side in requests/sectors, shared side here */
 	uint64_t wg_inst, wg_flops, wg_bytes; /* wgmma.mma_async: per warpgroup, FLOPs, shared operand bytes */
+	uint64_t bytes, bytes2;          /* bytes the active lanes move: global side, shared side */
+	emu_record *rec;                 /* the op whose access emu_options.record asks for; NULL for the others */
 } emu_opcount;
+
+/* The record hook (emu_run.c): arm when the recorded op issues in the asked
+ * block and warp for the asked time; take the access counted next. */
+void emu_record_arm(emu_record *r, const unsigned ctaid[3], int warp);
+void emu_record_take(emu_record *r, int kind, const int64_t addr[32], uint32_t mask, int bytes);
 
 typedef struct {
 	const emu_kernel *k;

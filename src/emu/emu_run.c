@@ -9,6 +9,7 @@
 #include "base/rng.h"
 #include "base/util.h"
 #include "emu/emu_internal.h"
+#include "model/access.h"
 #include "run/verify.h"
 
 static const char *const class_names[EMU_CLS_COUNT] = {
@@ -53,6 +54,23 @@ void emu_counts_add(emu_counts *a, const emu_counts *b)
 	a->wgmma.flops += b->wgmma.flops;
 	a->wgmma.smem_bytes += b->wgmma.smem_bytes;
 	a->wgmma.smem_wavefronts += b->wgmma.smem_wavefronts;
+	a->bytes += b->bytes;
+}
+
+void emu_counts_line(const emu_counts *c, run_line_counts *out)
+{
+	memset(out, 0, sizeof *out);
+	out->inst = c->inst_total;
+	out->threads = c->thread_inst;
+	out->g_requests = c->gld.requests + c->gst.requests + c->gcp.requests;
+	out->g_sectors = c->gld.sectors + c->gst.sectors + c->gcp.sectors;
+	const emu_smem *s[] = {&c->sld, &c->sst, &c->sldsm, &c->scp};
+	for (size_t i = 0; i < sizeof s / sizeof s[0]; i++) {
+		out->s_requests += s[i]->requests;
+		out->s_wavefronts += s[i]->wavefronts;
+		out->s_conflicts += s[i]->bank_conflicts;
+	}
+	out->bytes = c->bytes;
 }
 
 /* The counts of one static instruction as a count set. */
@@ -73,6 +91,8 @@ static void op_counts(const emu_op *o, const emu_opcount *c, emu_counts *out)
 	case OP_WGMMA: out->wgmma = (emu_wgmma_counts){c->wg_inst, c->wg_flops, c->wg_bytes, c->wg_bytes / 128}; break;
 	default: break;
 	}
+	/* a cp.async moves its bytes once: counted on the global side */
+	out->bytes = c->bytes + (o->code == OP_CPASYNC ? 0 : c->bytes2);
 }
 
 static int errf(char *err, int errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -146,6 +166,99 @@ static emu_error launch_once(const run_request *rq, const emu_options *opt, cons
 			L->block[i] = 1;
 	}
 	return emu_exec(L, err, errlen);
+}
+
+void emu_record_arm(emu_record *r, const unsigned ctaid[3], int warp)
+{
+	if (warp != r->warp || memcmp(ctaid, r->block, sizeof r->block))
+		return;
+	r->armed = r->seen++ == r->nth;
+}
+
+void emu_record_take(emu_record *r, int kind, const int64_t addr[32], uint32_t mask, int bytes)
+{
+	r->armed = 0; /* a cp.async counts its global side first: that one */
+	r->found = 1;
+	r->kind = kind;
+	r->bytes = bytes;
+	r->mask = mask;
+	int global = kind == ACCESS_GLOBAL_LOAD || kind == ACCESS_GLOBAL_STORE;
+	r->buffer = -1;
+	for (int l = 0; l < 32; l++) {
+		int64_t a = mask >> l & 1 ? addr[l] : 0;
+		if (global && (mask >> l & 1) && r->buffer < 0)
+			r->buffer = (int)(a >> EMU_GLOBAL_SHIFT) - 1;
+		r->addr[l] = global ? a & ((1LL << EMU_GLOBAL_SHIFT) - 1) : a;
+	}
+}
+
+/* The op of a line that the record asks for: its first memory instruction. */
+static int record_op(const emu_kernel *k, int line)
+{
+	for (int i = 0; i < k->nops; i++) {
+		const emu_op *o = &k->ops[i];
+		int mem = (o->code == OP_LD || o->code == OP_ST) && o->space != SP_PARAM;
+		if (o->line == line && (mem || o->code == OP_CPASYNC || o->code == OP_LDMATRIX))
+			return i;
+	}
+	return -1;
+}
+
+/* Ranks lines by cost, costliest first; by line among equals. */
+static int by_cost(const void *pa, const void *pb)
+{
+	const run_line_counts *a = pa, *b = pb;
+	unsigned long long ca = run_line_cost(a), cb = run_line_cost(b);
+	return ca != cb ? (ca < cb ? 1 : -1) : a->line - b->line;
+}
+
+static int by_line(const void *pa, const void *pb)
+{
+	return ((const run_line_counts *)pa)->line - ((const run_line_counts *)pb)->line;
+}
+
+/* Sums the per-instruction counts by PTX line into opt->lines (emu_options
+ * says how a kernel with more lines than max_lines is cut). */
+static void take_lines(const emu_kernel *k, const emu_opcount *cnt, const emu_options *opt, emu_result *res)
+{
+	int maxline = 0;
+	for (int i = 0; i < k->nops; i++)
+		if (k->ops[i].line > maxline)
+			maxline = k->ops[i].line;
+	run_line_counts *by = xcalloc((size_t)maxline + 1, sizeof *by);
+	char *has = xcalloc((size_t)maxline + 1, 1);
+	for (int i = 0; i < k->nops; i++) {
+		emu_counts oc;
+		run_line_counts lc;
+		op_counts(&k->ops[i], &cnt[i], &oc);
+		emu_counts_line(&oc, &lc);
+		int ln = k->ops[i].line;
+		run_line_add(&by[ln], &lc);
+		by[ln].regions |= k->ops[i].regions;
+		has[ln] = 1;
+	}
+	int n = 0;
+	for (int ln = 0; ln <= maxline; ln++)
+		if (has[ln]) {
+			by[ln].line = ln;
+			by[n++] = by[ln];
+		}
+	res->lines_total = n;
+	if (n > opt->max_lines && opt->max_lines > 0) {
+		qsort(by, (size_t)n, sizeof *by, by_cost);
+		run_line_counts rest = {0};
+		for (int i = opt->max_lines - 1; i < n; i++)
+			run_line_add(&rest, &by[i]);
+		n = opt->max_lines - 1;
+		qsort(by, (size_t)n, sizeof *by, by_line);
+		by[n++] = rest;
+	}
+	if (n > opt->max_lines)
+		n = opt->max_lines;
+	memcpy(opt->lines, by, (size_t)n * sizeof *by);
+	res->nlines = n;
+	free(by);
+	free(has);
 }
 
 /* Sums the per-instruction counts into the kernel's totals and its regions. */
@@ -316,6 +429,15 @@ emu_error emu_run(const run_request *rq, const emu_options *opt, emu_result *res
 	emu_launch L;
 	if (build_params(rq, k, param, err, errlen) < 0)
 		goto out;
+	if (opt->record) {
+		int op = record_op(k, opt->record->line);
+		if (op < 0) {
+			errf(err, errlen, "%s:%d: no global or shared memory access on this line", m->path, opt->record->line);
+			goto out;
+		}
+		cnt[op].rec = opt->record;
+		opt->record->found = 0, opt->record->seen = 0, opt->record->armed = 0;
+	}
 	rc = launch_once(rq, opt, m, k, param, bufs, cnt, &L, err, errlen);
 	res->blocks = (long long)L.grid[0] * L.grid[1] * L.grid[2];
 	res->blocks_done = L.blocks_done;
@@ -323,6 +445,8 @@ emu_error emu_run(const run_request *rq, const emu_options *opt, emu_result *res
 	res->races = L.races;
 	util_strlcpy(res->race_msg, L.race_msg, sizeof res->race_msg);
 	take_counts(m, k, cnt, res); /* a cancelled run keeps what it counted */
+	if (opt->lines && opt->max_lines > 0)
+		take_lines(k, cnt, opt, res);
 	res->seconds = util_now() - t0;
 	if (rc != EMU_OK)
 		goto out;

@@ -1,6 +1,7 @@
 /* exec/report: a run's JSON and text, from run/fields.c's table and its one formatter. */
 #include "exec/report.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -43,6 +44,113 @@ static void move_to(json_writer *w, char *open, size_t cap, const char *want, si
 	snprintf(open, cap, "%.*s", (int)wlen, want);
 }
 
+/* One line's or region's figures as members of the open object. */
+static void line_json(json_writer *w, const run_line_counts *l)
+{
+	int n;
+	const run_line_field *f = run_line_fields(&n);
+	for (int i = 0; i < n; i++) {
+		double v = f[i].value(l);
+		if (f[i].ratio)
+			json_num(w, f[i].key, v);
+		else
+			json_int(w, f[i].key, (long long)v);
+	}
+}
+
+void exec_report_lines_json(json_writer *w, const run_report *rep)
+{
+	json_obj(w, "per_line");
+	json_int(w, "lines_total", rep->lines_total);
+	json_int(w, "lines_summed", rep->nlines && !rep->lines[rep->nlines - 1].line ? rep->lines_total - rep->nlines + 1 : 0);
+	json_arr(w, "lines");
+	for (int i = 0; i < rep->nlines; i++) {
+		const run_line_counts *l = &rep->lines[i];
+		json_obj(w, NULL);
+		if (l->line)
+			json_int(w, "line", l->line);
+		else
+			json_null(w, "line");
+		json_arr(w, "regions");
+		for (int r = 0; r < rep->nregions; r++)
+			if (l->regions & (1u << r))
+				json_str(w, NULL, rep->regions[r].name);
+		json_end(w);
+		line_json(w, l);
+		json_end(w);
+	}
+	json_end(w);
+	json_arr(w, "regions");
+	for (int r = 0; r < rep->nregions; r++) {
+		json_obj(w, NULL);
+		json_str(w, "name", rep->regions[r].name);
+		json_int(w, "first_line", rep->regions[r].first_line);
+		json_int(w, "last_line", rep->regions[r].last_line);
+		line_json(w, &rep->regions[r].c);
+		json_end(w);
+	}
+	json_end(w);
+	json_end(w);
+}
+
+void exec_report_lines_csv(FILE *out, const run_report *rep)
+{
+	int n;
+	const run_line_field *f = run_line_fields(&n);
+	fputs("line", out);
+	for (int i = 0; i < n; i++)
+		fprintf(out, ",%s", f[i].key);
+	fputc('\n', out);
+	for (int i = 0; i < rep->nlines; i++) {
+		const run_line_counts *l = &rep->lines[i];
+		if (l->line)
+			fprintf(out, "%d", l->line);
+		else
+			fputs("other", out);
+		for (int j = 0; j < n; j++) {
+			double v = f[j].value(l);
+			if (isnan(v))
+				fputc(',', out);
+			else
+				fprintf(out, f[j].ratio ? ",%.4g" : ",%.0f", v);
+		}
+		fputc('\n', out);
+	}
+}
+
+void exec_report_lines_text(FILE *out, const run_report *rep, const char *const *src, int nsrc)
+{
+	int n;
+	const run_line_field *f = run_line_fields(&n);
+	char b[32];
+	fprintf(out, "%5s", "line");
+	for (int i = 0; i < n; i++)
+		fprintf(out, " %*s", f[i].width, f[i].head);
+	fputs("  PTX\n", out);
+	for (int i = 0; i < rep->nlines; i++) {
+		const run_line_counts *l = &rep->lines[i];
+		if (l->line)
+			fprintf(out, "%5d", l->line);
+		else
+			fprintf(out, "%5s", "other");
+		for (int j = 0; j < n; j++)
+			fprintf(out, " %*s", f[j].width, run_line_format(&f[j], l, b, sizeof b));
+		const char *t = l->line > 0 && l->line <= nsrc ? src[l->line - 1] : "";
+		while (*t == ' ' || *t == '\t')
+			t++;
+		if (l->line)
+			fprintf(out, "  %s\n", t);
+		else
+			fprintf(out, "  (%d more lines, summed)\n", rep->lines_total - rep->nlines + 1);
+	}
+	for (int r = 0; r < rep->nregions; r++) {
+		fprintf(out, "%5s", "");
+		for (int j = 0; j < n; j++)
+			fprintf(out, " %*s", f[j].width, run_line_format(&f[j], &rep->regions[r].c, b, sizeof b));
+		fprintf(out, "  @%s (lines %d-%d)\n", rep->regions[r].name, rep->regions[r].first_line, rep->regions[r].last_line);
+	}
+}
+
 void exec_report_json(json_writer *w, const char *key, const run_report *rep,
 		      void (*extra)(json_writer *w, void *ctx), void *ctx)
 {
@@ -77,6 +185,10 @@ void exec_report_json(json_writer *w, const char *key, const run_report *rep,
 		}
 	}
 	move_to(w, open, sizeof open, "", 0);
+	if (rep->emulated && rep->nlines)
+		exec_report_lines_json(w, rep);
+	else
+		json_null(w, "per_line"); /* one schema: the key is there, without rows */
 	if (rep->cluster[0] * rep->cluster[1] * rep->cluster[2] > 1) {
 		json_arr(w, "cluster");
 		for (int i = 0; i < 3; i++)

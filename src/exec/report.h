@@ -29,4 +29,12 @@ void exec_report_types(const run_request *rq, char *buf, size_t len);
  * and `emulate` share them). */
 void exec_report_counts(FILE *out, const run_report *rep, const char *indent);
 
+/* The per-line figures (run/fields.h's run_line_fields) of an emulated run:
+ * JSON as the object "per_line" (exec_report_json writes it for every
+ * emulated run that has per-line rows), CSV with a header row, or a text table with
+ * each line's PTX (src: the file's lines, nsrc of them; may be NULL, 0). */
+void exec_report_lines_json(json_writer *w, const run_report *rep);
+void exec_report_lines_csv(FILE *out, const run_report *rep);
+void exec_report_lines_text(FILE *out, const run_report *rep, const char *const *src, int nsrc);
+
 #endif

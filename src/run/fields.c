@@ -56,6 +56,54 @@ static const run_field fields[] = {
 };
 #undef R
 
+static double l_inst(const run_line_counts *l) { return (double)l->inst; }
+static double l_lanes(const run_line_counts *l) { return l->inst ? (double)l->threads / (double)l->inst : NAN; }
+static double l_greq(const run_line_counts *l) { return (double)l->g_requests; }
+static double l_sect(const run_line_counts *l) { return (double)l->g_sectors; }
+static double l_spr(const run_line_counts *l) { return l->g_requests ? (double)l->g_sectors / (double)l->g_requests : NAN; }
+static double l_sreq(const run_line_counts *l) { return (double)l->s_requests; }
+static double l_wave(const run_line_counts *l) { return (double)l->s_wavefronts; }
+static double l_wpr(const run_line_counts *l) { return l->s_requests ? (double)l->s_wavefronts / (double)l->s_requests : NAN; }
+static double l_conf(const run_line_counts *l) { return (double)l->s_conflicts; }
+static double l_bytes(const run_line_counts *l) { return (double)l->bytes; }
+
+static const run_line_field line_fields[] = {
+	{"instructions", "inst", 6, 0, l_inst, "warp-level instructions issued from the line"},
+	{"lanes", "lanes", 5, 1, l_lanes, "active lanes per instruction (predicate true), 32 at most"},
+	{"global_requests", "g.req", 6, 0, l_greq, "global requests (loads, stores, cp.async reads)"},
+	{"sectors", "sect", 6, 0, l_sect, "32-byte sectors they touch"},
+	{"sectors_per_request", "s/req", 5, 1, l_spr, "4 is coalesced f32, 32 is one sector a lane"},
+	{"shared_requests", "s.req", 6, 0, l_sreq, "shared requests (loads, stores, ldmatrix, cp.async writes)"},
+	{"wavefronts", "wave", 6, 0, l_wave, "shared wavefronts they take"},
+	{"wavefronts_per_request", "w/req", 5, 1, l_wpr, "1 is conflict-free"},
+	{"bank_conflicts", "confl", 6, 0, l_conf, "extra wavefronts from bank conflicts"},
+	{"bytes", "bytes", 6, 0, l_bytes, "bytes the active lanes moved (a cp.async's once)"},
+};
+
+const run_line_field *run_line_fields(int *n)
+{
+	*n = (int)ARRAY_LEN(line_fields);
+	return line_fields;
+}
+
+char *run_line_format(const run_line_field *f, const run_line_counts *l, char *buf, size_t len)
+{
+	double v = f->value(l);
+	if (isnan(v) || (!f->ratio && v == 0 && f->value != l_inst))
+		util_strlcpy(buf, "-", len);
+	else if (f->ratio)
+		snprintf(buf, len, "%.*f", v == floor(v) ? 0 : 1, v);
+	else {
+		char t[32], *o = buf;
+		numfmt_si(t, sizeof t, v, "");
+		for (const char *p = t; *p && (size_t)(o - buf) + 1 < len; p++)
+			if (*p != ' ')
+				*o++ = *p; /* "1.5k": a narrow column has no room for the space */
+		*o = 0;
+	}
+	return buf;
+}
+
 const run_field *run_fields(int *n)
 {
 	*n = (int)ARRAY_LEN(fields);
@@ -132,8 +180,11 @@ void run_report_make(run_report *rep, const run_request *rq, const run_result *r
 	rep->tolerance = measured(res->tol, res->tol > 0);
 	rep->verified = res->verified;
 	rep->emulated = res->emulated;
-	if (res->emulated)
+	if (res->emulated) {
 		take_emu(rep, &res->emu);
+		rep->lines = res->lines, rep->nlines = res->nlines, rep->lines_total = res->lines_total;
+		rep->regions = res->regions, rep->nregions = res->nregions;
+	}
 }
 
 int run_field_present(const run_field *f, const run_report *rep)

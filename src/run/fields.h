@@ -24,6 +24,11 @@ typedef struct {
 	long long sld_requests, sld_wavefronts, sld_conflicts, sst_requests, sst_wavefronts, sst_conflicts;
 	long long inst, races;
 	double gld_per_request, gst_per_request, sld_per_request, sst_per_request, emu_seconds;
+	/* Per PTX line and per `@` region (run_result's, emulated runs only) */
+	const run_line_counts *lines;
+	int nlines, lines_total;
+	const run_region_counts *regions;
+	int nregions;
 } run_report;
 
 typedef enum { RUN_T_STR, RUN_T_LL, RUN_T_DBL, RUN_T_VERDICT } run_field_type;
@@ -49,6 +54,22 @@ typedef struct {
 	run_field_fmt fmt;
 	const char *help;         /* what it is, for docs/json.md */
 } run_field;
+
+/* A column of the per-line figures (run_line_counts), walked by the JSON
+ * and CSV writers, `emulate --lines` and the PTX pane: one table, one
+ * value function. */
+typedef struct {
+	const char *key;          /* JSON key and CSV header */
+	const char *head;         /* the pane's and the text table's column heading */
+	int width;                /* the pane's column width */
+	int ratio;                /* 1: a ratio (JSON number, n/a without requests); 0: a count */
+	double (*value)(const run_line_counts *l); /* NaN when it does not apply */
+	const char *help;         /* for docs/json.md */
+} run_line_field;
+
+const run_line_field *run_line_fields(int *n);
+/* The value formatted for a narrow column ("1.2M", "32", "-" for none). */
+char *run_line_format(const run_line_field *f, const run_line_counts *l, char *buf, size_t len);
 
 /* The table, in the order every report shows it; *n gets its length. */
 const run_field *run_fields(int *n);

@@ -125,3 +125,20 @@ int run_check_cluster(const run_request *rq, char *err, int errlen)
 		}
 	return 0;
 }
+
+unsigned long long run_line_cost(const run_line_counts *l)
+{
+	return l->inst + l->g_sectors + l->s_wavefronts;
+}
+
+void run_line_add(run_line_counts *a, const run_line_counts *b)
+{
+	a->inst += b->inst;
+	a->threads += b->threads;
+	a->g_requests += b->g_requests;
+	a->g_sectors += b->g_sectors;
+	a->s_requests += b->s_requests;
+	a->s_wavefronts += b->s_wavefronts;
+	a->s_conflicts += b->s_conflicts;
+	a->bytes += b->bytes;
+}

@@ -5,6 +5,7 @@
 #include "course/lesson.h"
 #include "model/devices.h"
 #include "course/argspec.h"
+#include "course/ptx.h"
 
 #define RUN_PATH 512
 #define RUN_LOG 8192
@@ -74,6 +75,39 @@ typedef struct {
 	double seconds;                        /* wall time of the emulation */
 } run_emu_counts;
 
+/* What one PTX line cost in an emulated run: every instruction on the line,
+ * summed over the whole grid (src/emu/emu_run.c makes them). Global and
+ * shared sides are apart so a cp.async line shows both. */
+typedef struct {
+	int line;                              /* the PTX file's line; 0: the lines left out, summed (RUN_MAX_LINES) */
+	unsigned regions;                      /* bit i: inside `@` region i; 0 on the summed row */
+	unsigned long long inst;               /* warp-level instructions issued */
+	unsigned long long threads;            /* active lanes summed (predicate true): threads/inst = lanes per issue */
+	unsigned long long g_requests, g_sectors;        /* global: requests and 32-byte sectors */
+	unsigned long long s_requests, s_wavefronts, s_conflicts; /* shared: requests, wavefronts, bank conflicts */
+	unsigned long long bytes;              /* bytes the active lanes asked for (a cp.async's once) */
+} run_line_counts;
+
+/* A fixed bound so a result crosses the pipe as one struct: a kernel with
+ * more instruction lines keeps the RUN_MAX_LINES - 1 costliest
+ * (run_line_cost) and sums the rest into one row of line 0, so the rows
+ * still add up to the totals. The course's largest (lesson 7) has 1311,
+ * so every course kernel fits whole (~110 KiB of a result). */
+#define RUN_MAX_LINES 1536
+
+/* An `@` region's figures, the sum of its lines. */
+typedef struct {
+	char name[PTX_REGION_NAME];
+	int first_line, last_line;
+	run_line_counts c;
+} run_region_counts;
+
+/* One line's cost for ranking and the heat mark: issue slots plus memory
+ * passes (sectors, wavefronts), each about one cycle of a pipe. */
+unsigned long long run_line_cost(const run_line_counts *l);
+/* a += b (line and regions of a kept). */
+void run_line_add(run_line_counts *a, const run_line_counts *b);
+
 typedef enum {
 	RUN_OK,                   /* ran (and verified, when asked) */
 	RUN_WRONG,                /* ran, but the result does not match cuBLAS */
@@ -113,6 +147,12 @@ typedef struct {
 	gpu_spec spec;            /* the live device (cuDeviceGetAttribute); spec.sms == 0 without a GPU */
 	int emulated;             /* 1: ran on the CPU emulator; emu holds its counts */
 	run_emu_counts emu;
+	/* Per PTX line (emulated runs only; a GPU run has none yet): nlines rows
+	 * in line order, then the summed row of line 0 when lines_total > nlines. */
+	run_line_counts lines[RUN_MAX_LINES];
+	int nlines, lines_total;
+	run_region_counts regions[PTX_MAX_REGIONS];
+	int nregions;
 	unsigned grid[3];         /* the grid launched (a persistent kernel's is sized here) */
 	run_error where;          /* the emulator's located problem (parse error, fault); empty otherwise */
 } run_result;

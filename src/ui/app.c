@@ -11,6 +11,7 @@
 #include "ui/app_internal.h"
 #include "exec/backend.h"
 #include "ui/pane_text.h"
+#include "ui/ptx_counts.h"
 
 void app_say(ui_app *a, int bad, const char *fmt, ...)
 {
@@ -136,6 +137,7 @@ void app_recompute(ui_app *a)
 {
 	recompute_model(a);
 	app_exercise_recompute(a);
+	app_warp_page(a); /* the page's @warpview follows what-ifs and edits */
 }
 
 /* The numbers pane follows a page that names a section of it (@numbers). */
@@ -161,6 +163,8 @@ void ui_app_select(ui_app *a, int which, int page)
 	a->ptx_follow = 1;
 	a->region = 0;
 	a->ptx_goto = -1;
+	if (changed)
+		a->ptx_cursor = 0; /* a line of another kernel */
 	a->numbers_follow = page_has_numbers(a);
 	app_exercise_reset(a);
 	if (changed) {
@@ -330,7 +334,7 @@ void app_scroll(ui_app *a, int p, int delta)
 	if (p == UI_PANE_PTX) {
 		int n;
 		ptx_row *rows = ui_app_ptx_rows(a, &n);
-		int h = a->layout.pane[UI_PANE_PTX].h - 1;
+		int h = a->layout.pane[UI_PANE_PTX].h - 1 - ui_ptx_counts_header(a);
 		int top = ui_app_ptx_top(a, rows, n, h);
 		free(rows);
 		a->ptx_follow = 0;
@@ -569,6 +573,15 @@ const app_handler app_handlers[UI_NACTIONS] = {
 	[UI_ACT_WHATIF] = app_act_whatif,
 	[UI_ACT_FOLD] = act_fold,
 	[UI_ACT_SASS] = app_act_sass,
+	[UI_ACT_HOT_LINE] = app_act_hot_line,
+	[UI_ACT_LINE_COLS] = app_act_line_cols,
+	[UI_ACT_WARP] = app_act_warp,
+	[UI_ACT_WARP_NEXT] = app_act_warp_step,
+	[UI_ACT_WARP_PREV] = app_act_warp_step,
+	[UI_ACT_WARP_NEXT_WARP] = app_act_warp_step,
+	[UI_ACT_WARP_PREV_WARP] = app_act_warp_step,
+	[UI_ACT_WARP_NEXT_BLOCK] = app_act_warp_step,
+	[UI_ACT_WARP_PREV_BLOCK] = app_act_warp_step,
 	[UI_ACT_ZOOM] = act_zoom,
 	[UI_ACT_ANSWER] = app_act_answer,
 	[UI_ACT_HINT] = app_act_hint,

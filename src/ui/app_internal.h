@@ -38,6 +38,13 @@ void app_act_next_hit(ui_app *a, ui_action act, int key);
 
 /* app_sass.c: S, the SASS view. */
 void app_act_sass(ui_app *a, ui_action act, int key);
+/* app_lines.c: H, the next hot line of the last run; L, the per-line columns. */
+void app_act_hot_line(ui_app *a, ui_action act, int key);
+void app_act_line_cols(ui_app *a, ui_action act, int key);
+/* app_warp.c: w opens the warp box, its keys step it; the page's @warpview. */
+void app_act_warp(ui_app *a, ui_action act, int key);
+void app_act_warp_step(ui_app *a, ui_action act, int key);
+void app_warp_page(ui_app *a);
 /* Forgets lesson i's SASS (its PTX is reloaded, or the tutor ends). */
 void app_sass_forget(ui_ptx *p);
 /* j/k in the SASS view: the cursor moves, the view follows it. */

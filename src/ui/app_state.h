@@ -11,6 +11,7 @@
 #include "exec/puzzle_check.h"
 #include "course/sass.h"
 #include "run/run.h"
+#include "exec/warpview.h"
 #include "course/userptx.h"
 #include "ui/keys.h"
 #include "ui/layout.h"
@@ -39,6 +40,18 @@ typedef struct {
 	int have;
 	int check;
 } ui_run_slot;
+
+/* A warp's view of one memory access (exec/warpview.h) as text rows, made
+ * by the update code (ui/app_warp.c) and drawn by the warp box (w) and the
+ * lesson pane (@warpview). */
+typedef struct {
+	int have;                /* rows hold the view, or err why not */
+	exec_warp_access wa;     /* what was asked (line, block, warp, nth) and recorded */
+	long long size;          /* the emulation's M = N = K */
+	char rows[EXEC_WARP_ROWS][EXEC_WARP_COLS];
+	int nrows;
+	char err[256];
+} ui_warpview;
 
 /* A lesson's kernel as shown: the parsed PTX and its static instruction mix. */
 typedef struct {
@@ -110,6 +123,10 @@ typedef struct {
 	int sass_view;           /* S: the PTX pane shows the SASS of the page's region (ui/sass_rows.h: by PTX line, in the machine's order) */
 	int sass_scroll;         /* its first row */
 	int sass_cursor;         /* its cursor row (j/k): marks the PTX line of a SASS row, the SASS of a PTX line */
+	int ptx_cols;            /* L: the per-line columns after a run (ui/ptx_counts.h's ui_cols_mode) */
+	int ptx_cursor;          /* H: the 1-based PTX line selected (a hot line); 0: none */
+	ui_warpview warp;        /* w: the box's view of the cursor's line */
+	ui_warpview page_warp;   /* @warpview: the page's view, remade with the model (what-ifs, edits) */
 	long long M, N, K;
 	expr_env whatif;         /* parameter overrides for the current lesson */
 	int regs_override;       /* what-if registers per thread; 0: none */

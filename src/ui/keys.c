@@ -41,6 +41,10 @@ const ui_binding ui_bindings[] = {
 	{.mode = UI_MODE_NORMAL, .keys = {'t'}, .act = UI_ACT_WHATIF, .help = "what-if: tile sizes, threads, registers"},
 	{.mode = UI_MODE_NORMAL, .keys = {'S'}, .act = UI_ACT_SASS,
 	 .help = "SASS by PTX line (S: machine order, S: PTX)"},
+	{.mode = UI_MODE_NORMAL, .keys = {'H'}, .act = UI_ACT_HOT_LINE, .help = "after a run: the next hot line, costliest first"},
+	{.mode = UI_MODE_NORMAL, .keys = {'L'}, .act = UI_ACT_LINE_COLS, .help = "the per-line columns: a few, every one, none"},
+	{.mode = UI_MODE_NORMAL, .keys = {'w'}, .act = UI_ACT_WARP,
+	 .help = "a warp's view of a memory line (sectors, banks)"},
 	{.mode = UI_MODE_NORMAL, .keys = {'z'}, .act = UI_ACT_FOLD, .help = "fold or unfold long repetitive PTX"},
 	{.mode = UI_MODE_NORMAL, .keys = {'f'}, .act = UI_ACT_ZOOM, .help = "the focused pane fills the screen (f: back)"},
 	{.mode = UI_MODE_NORMAL, .keys = {'>'}, .act = UI_ACT_GROW, .help = "a bigger lesson pane"},
@@ -83,6 +87,15 @@ const ui_binding ui_bindings[] = {
 	 .with_previous = 1},
 	{.mode = UI_MODE_DIFF, .keys = {'?'}, .act = UI_ACT_HELP, .help = "these keys"},
 	{.mode = UI_MODE_DIFF, .keys = {UI_KEY_ANY}, .act = UI_ACT_CLOSE, .help = "close the box (q too)"},
+
+	{.mode = UI_MODE_WARP, .keys = {UI_KEY_DOWN, 'j'}, .act = UI_ACT_WARP_NEXT, .help = "the warp's next execution"},
+	{.mode = UI_MODE_WARP, .keys = {UI_KEY_UP, 'k'}, .act = UI_ACT_WARP_PREV, .help = "previous", .with_previous = 1},
+	{.mode = UI_MODE_WARP, .keys = {UI_KEY_RIGHT, 'l'}, .act = UI_ACT_WARP_NEXT_WARP, .help = "the block's next warp"},
+	{.mode = UI_MODE_WARP, .keys = {UI_KEY_LEFT, 'h'}, .act = UI_ACT_WARP_PREV_WARP, .help = "previous", .with_previous = 1},
+	{.mode = UI_MODE_WARP, .keys = {'n'}, .act = UI_ACT_WARP_NEXT_BLOCK, .help = "the next block (x first)"},
+	{.mode = UI_MODE_WARP, .keys = {'p'}, .act = UI_ACT_WARP_PREV_BLOCK, .help = "previous", .with_previous = 1},
+	{.mode = UI_MODE_WARP, .keys = {UI_KEY_ESC, 'w', 'q'}, .act = UI_ACT_CLOSE, .help = "close the box"},
+	{.mode = UI_MODE_WARP, .keys = {'?'}, .act = UI_ACT_HELP, .help = "these keys"},
 
 	{.mode = UI_MODE_MENU, .keys = {UI_KEY_DOWN, 'j', UI_KEY_TAB}, .act = UI_ACT_MENU_DOWN, .help = "the next row"},
 	{.mode = UI_MODE_MENU, .keys = {UI_KEY_UP, 'k', UI_KEY_BTAB}, .act = UI_ACT_MENU_UP, .help = "previous",
@@ -140,6 +153,8 @@ static const struct {
 	[UI_MODE_MENU] = {"go-to menu", {"* a page read to its end; n/m exercises solved.", "A click picks a row."}},
 	[UI_MODE_SEARCH] = {"search", {"Lesson texts and PTX of the whole course; case does not matter."}},
 	[UI_MODE_PUZZLE] = {"puzzles", {"Checks run on the CPU emulator at several sizes.", "Your copies live in $XDG_DATA_HOME/ptxtutor/ptx."}},
+	[UI_MODE_WARP] = {"warp view", {"Recorded by the emulator at its size; follows what-ifs and edits.",
+					"model/access.c counts sectors and wavefronts, as in a run."}},
 };
 
 /* The names of keys that are not written as themselves. */

@@ -14,6 +14,7 @@ typedef enum {
 	UI_MODE_MENU,    /* g: lessons and pages */
 	UI_MODE_SEARCH,  /* /: the search text being typed */
 	UI_MODE_PUZZLE,  /* P: the lesson's puzzles */
+	UI_MODE_WARP,    /* w: a warp's view of one memory access */
 	UI_NMODES
 } ui_mode;
 
@@ -54,6 +55,9 @@ typedef enum {
 	UI_ACT_SWAP,
 	UI_ACT_SASS,
 	UI_ACT_PUZZLES,
+	UI_ACT_HOT_LINE,
+	UI_ACT_LINE_COLS,
+	UI_ACT_WARP,
 	/* the boxes */
 	UI_ACT_CLOSE,
 	UI_ACT_WHATIF_NEXT,
@@ -90,6 +94,12 @@ typedef enum {
 	UI_ACT_SEARCH_TYPE,
 	UI_ACT_SEARCH_DELETE,
 	UI_ACT_SEARCH_GO,
+	UI_ACT_WARP_NEXT,        /* the warp box: the next execution, warp, block */
+	UI_ACT_WARP_PREV,
+	UI_ACT_WARP_NEXT_WARP,
+	UI_ACT_WARP_PREV_WARP,
+	UI_ACT_WARP_NEXT_BLOCK,
+	UI_ACT_WARP_PREV_BLOCK,
 	UI_NACTIONS
 } ui_action;
 

@@ -234,8 +234,26 @@ static void puzzles(const ui_app *a, ui_frame *f)
 	ui_overlay_puzzle(a, f, a->pz_view ? whole : a->layout.help, box);
 }
 
+/* w: a warp's view of one memory access, with the keys that step it. */
+static void warp(const ui_app *a, ui_frame *f)
+{
+	const ui_rect r = a->layout.help;
+	const ui_warpview *v = &a->warp;
+	char s[160];
+	snprintf(s, sizeof s, "A warp's view of line %d (the CPU emulator at %lld^3)", v->wa.line, v->size);
+	box(a, f, r, s);
+	ui_rect in = inside(r);
+	for (int i = 0; i < v->nrows && i < in.h - 1; i++)
+		ui_frame_text(f, in, in.x, in.y + i, v->rows[i], i == 0 ? UI_ROLE_EMPH : UI_ROLE_CODE);
+	snprintf(s, sizeof s, "%s/%s execution  %s/%s warp  %s/%s block  %s closes", K(WARP, WARP_NEXT), K(WARP, WARP_PREV),
+		 K(WARP, WARP_NEXT_WARP), K(WARP, WARP_PREV_WARP), K(WARP, WARP_NEXT_BLOCK), K(WARP, WARP_PREV_BLOCK),
+		 K(WARP, CLOSE));
+	ui_frame_text(f, in, in.x, in.y + in.h - 1, s, UI_ROLE_KEY);
+}
+
 static void (*const overlay[])(const ui_app *, ui_frame *) = {
 	[UI_MODE_PUZZLE] = puzzles,
+	[UI_MODE_WARP] = warp,
 	[UI_MODE_HELP] = help,
 	[UI_MODE_WHATIF] = whatif,
 	[UI_MODE_ANSWER] = answer,

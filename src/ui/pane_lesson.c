@@ -62,6 +62,30 @@ static void current_exercise(ui_lines *t, const ui_app *a, const lesson_exercise
 	ui_lines_nl(t);
 }
 
+/* @warpview: the page's access as the warp view draws it, from the kernel
+ * the student would run (what-ifs, edits), under a rule. */
+static void page_warp(ui_lines *t, const ui_app *a, const ui_glyphs *g, int w)
+{
+	const ui_warpview *v = &a->page_warp;
+	ui_lines_nl(t);
+	for (int i = 0; i < 2; i++)
+		ui_lines_put(t, g->hline, UI_ROLE_BORDER);
+	ui_lines_addf(t, UI_ROLE_HEADING, " A warp's view, from the kernel (emulated at %lld^3; %s: any line) ", v->size,
+		      ui_key_name(UI_MODE_NORMAL, UI_ACT_WARP));
+	while (ui_lines_width(t) < w)
+		ui_lines_put(t, g->hline, UI_ROLE_BORDER);
+	ui_lines_nl(t);
+	if (!v->have) {
+		ui_lines_add(t, v->err[0] ? v->err : "not recorded", UI_ROLE_DIM);
+		ui_lines_nl(t);
+		return;
+	}
+	for (int i = 0; i < v->nrows; i++) {
+		ui_lines_add(t, v->rows[i], i == 0 ? UI_ROLE_EMPH : UI_ROLE_CODE);
+		ui_lines_nl(t);
+	}
+}
+
 void ui_pane_lesson_text(ui_lines *t, const ui_app *a, int w)
 {
 	const lesson_page *pg = ui_app_page(a);
@@ -73,6 +97,8 @@ void ui_pane_lesson_text(ui_lines *t, const ui_app *a, int w)
 	const model_result *m = a->model_ok ? &a->model : NULL;
 	ui_prose(t, m, pg->text, w);
 	const ui_glyphs *g = ui_glyphs_get(a->ascii);
+	if (pg->warpview[0])
+		page_warp(t, a, g, w);
 	for (int e = 0; e < pg->nex; e++) {
 		const lesson_exercise *ex = &pg->ex[e];
 		exercise_rule(t, g, e, pg->nex, w);

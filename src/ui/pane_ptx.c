@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ui/ptx_counts.h"
+
 /* snprintf without the truncation warnings: a title is a screen line, cut on purpose. */
 static void fmt(char *buf, size_t len, const char *f, ...) __attribute__((format(printf, 3, 4)));
 static void fmt(char *buf, size_t len, const char *f, ...)
@@ -77,6 +79,73 @@ static void code_line(ui_frame *f, ui_rect code, int sy, const ui_ptx *p, const 
 	}
 }
 
+/* The per-line columns of the last run, where they go. */
+typedef struct {
+	const run_result *r;       /* NULL: none to show */
+	const run_line_field *col[16];
+	int ncol;
+	int x, w;                  /* the block: a heat mark, a space, the columns */
+} counts_block;
+
+/* Which columns fit: at most half the pane, the last ones dropped first. */
+static void counts_layout(const ui_app *a, ui_rect body, int x, counts_block *cb)
+{
+	memset(cb, 0, sizeof *cb);
+	cb->r = ui_ptx_counts_header(a) ? ui_ptx_counts_of(a) : NULL;
+	if (!cb->r)
+		return;
+	cb->ncol = ui_ptx_counts_columns((ui_cols_mode)a->ptx_cols, cb->col, (int)(sizeof cb->col / sizeof cb->col[0]));
+	for (;;) {
+		cb->w = 2;
+		for (int i = 0; i < cb->ncol; i++)
+			cb->w += cb->col[i]->width + 1;
+		if (cb->ncol == 0 || cb->w <= body.w / 2)
+			break;
+		cb->ncol--;
+	}
+	cb->x = x;
+}
+
+/* The header row: the columns' heads, or why a GPU run has none. */
+static void counts_header(const ui_app *a, ui_frame *f, ui_rect body, const counts_block *cb)
+{
+	if (!cb->r) {
+		ui_frame_text(f, body, body.x + 1, body.y, "per-line counts: the CPU emulator's only (a GPU run has none yet)",
+			      UI_ROLE_DIM);
+		return;
+	}
+	int x = cb->x + 2;
+	char h[32];
+	for (int i = 0; i < cb->ncol; i++) {
+		fmt(h, sizeof h, "%*s", cb->col[i]->width, cb->col[i]->head);
+		ui_frame_text(f, body, x, body.y, h, UI_ROLE_HEADING);
+		x += cb->col[i]->width + 1;
+	}
+	fmt(h, sizeof h, "%s: hot", ui_key_name(UI_MODE_NORMAL, UI_ACT_HOT_LINE));
+	ui_frame_text(f, body, x + 1, body.y, h, UI_ROLE_DIM);
+	(void)a;
+}
+
+/* One line's figures: its heat mark (a block a projector shows; # and + in
+ * ASCII), then the columns; nothing for a line without an instruction. */
+static void counts_row(const ui_app *a, ui_frame *f, ui_rect body, int sy, int line, const counts_block *cb)
+{
+	const run_line_counts *l = ui_ptx_counts_line(cb->r, line + 1);
+	if (!l)
+		return;
+	int heat = ui_ptx_counts_heat(cb->r, l);
+	static const uint32_t mark[2][3] = {{' ', 0x2592, 0x2588}, {' ', '+', '#'}};
+	ui_frame_put(f, cb->x, sy, mark[a->ascii != 0][heat], heat == 2 ? UI_ROLE_BAD : UI_ROLE_WARN);
+	int x = cb->x + 2;
+	char v[32], c[32];
+	for (int i = 0; i < cb->ncol; i++) {
+		run_line_format(cb->col[i], l, v, sizeof v);
+		fmt(c, sizeof c, "%*s", cb->col[i]->width, v);
+		ui_frame_text(f, body, x, sy, c, !strcmp(v, "-") ? UI_ROLE_DIM : heat ? UI_ROLE_EMPH : UI_ROLE_P_NUMBER);
+		x += cb->col[i]->width + 1;
+	}
+}
+
 void ui_pane_ptx_draw(const ui_app *a, ui_frame *f)
 {
 	ui_rect r = a->layout.pane[UI_PANE_PTX];
@@ -99,11 +168,18 @@ void ui_pane_ptx_draw(const ui_app *a, ui_frame *f)
 	}
 	int n;
 	ptx_row *rows = ui_app_ptx_rows(a, &n);
-	int top = ui_app_ptx_top(a, rows, n, body.h);
 	int digits = 1;
 	for (int v = p->doc.nlines; v >= 10; v /= 10)
 		digits++;
-	int tx = body.x + digits + 2;
+	int hdr = ui_ptx_counts_header(a);
+	counts_block cb;
+	counts_layout(a, body, body.x + digits + 2, &cb);
+	if (hdr) {
+		counts_header(a, f, body, &cb);
+		body.y++, body.h--;
+	}
+	int top = ui_app_ptx_top(a, rows, n, body.h);
+	int tx = body.x + digits + 2 + (cb.r ? cb.w : 0);
 	ui_rect code = {tx, body.y, body.x + body.w - tx, body.h};
 	for (int y = 0; y < body.h && top + y < n; y++) {
 		const ptx_row *row = &rows[top + y];
@@ -132,7 +208,10 @@ void ui_pane_ptx_draw(const ui_app *a, ui_frame *f)
 		}
 		char num[16];
 		fmt(num, sizeof num, "%*d", digits, row->line + 1);
-		ui_frame_text(f, body, body.x, sy, num, marked ? UI_ROLE_BAD : UI_ROLE_LINENO);
+		ui_frame_text(f, body, body.x, sy, num,
+			      marked ? UI_ROLE_BAD : a->ptx_cursor == row->line + 1 ? UI_ROLE_SELECT : UI_ROLE_LINENO);
+		if (cb.r)
+			counts_row(a, f, body, sy, row->line, &cb);
 		if (marked)
 			ui_frame_put(f, body.x + digits, sy, a->ascii ? '!' : 0x2717, UI_ROLE_BAD);
 		code_line(f, code, sy, p, &p->doc.lines[row->line]);

@@ -1,0 +1,60 @@
+/* ui/app_lines: H walks the last run's hot PTX lines, costliest first; L cycles the per-line columns. */
+#include <stdlib.h>
+
+#include "base/numfmt.h"
+#include "ui/app_internal.h"
+#include "ui/ptx_counts.h"
+
+/* Why there is nothing to walk: no run yet, or a GPU run (no per-line counts there yet). */
+static void say_no_counts(ui_app *a)
+{
+	const ui_run_slot *s = &a->slot[a->lesson];
+	if (s->have && !s->res.emulated)
+		app_say(a, 0, "A GPU run has no per-line counts yet: they come from the CPU emulator.");
+	else
+		app_say(a, 0, "Per-line counts come with a run (%s).", ui_key_name(UI_MODE_NORMAL, UI_ACT_RUN));
+}
+
+/* Whether 0-based line shows in the PTX view (not inside a fold). */
+static int line_shown(const ui_app *a, int line)
+{
+	int n, shown = 0;
+	ptx_row *rows = ui_app_ptx_rows(a, &n);
+	for (int i = 0; i < n && !shown; i++)
+		shown = rows[i].line == line && !rows[i].hidden;
+	free(rows);
+	return shown;
+}
+
+void app_act_hot_line(ui_app *a, ui_action act, int key)
+{
+	(void)act, (void)key;
+	const run_result *r = ui_ptx_counts_of(a);
+	if (!r) {
+		say_no_counts(a);
+		return;
+	}
+	int next = ui_ptx_counts_next_hot(r, a->ptx_cursor);
+	const run_line_counts *l = ui_ptx_counts_line(r, next);
+	if (!l)
+		return;
+	a->ptx_cursor = next;
+	a->sass_view = 0;
+	if (!line_shown(a, next - 1))
+		a->fold = 0; /* a hot line inside a fold: show every line */
+	a->ptx_goto = next - 1;
+	unsigned long long total = 0;
+	for (int i = 0; i < r->nlines; i++)
+		total += run_line_cost(&r->lines[i]);
+	char pct[16];
+	numfmt_pct(pct, sizeof pct, total ? (double)run_line_cost(l) / (double)total : 0);
+	app_say(a, 0, "Line %d: %s of the kernel's issue slots, sectors and wavefronts (%s: the next).", next, pct,
+		ui_key_name(UI_MODE_NORMAL, UI_ACT_HOT_LINE));
+}
+
+void app_act_line_cols(ui_app *a, ui_action act, int key)
+{
+	(void)act, (void)key;
+	a->ptx_cols = (a->ptx_cols + 1) % UI_NCOLS_MODES;
+	app_say(a, 0, "Per-line counts: %s.", ui_ptx_counts_mode_name((ui_cols_mode)a->ptx_cols));
+}
