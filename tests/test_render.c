@@ -418,10 +418,15 @@ static void test_help(void **st)
 	/* At 80x24 it does not all fit: it says so and scrolls to every mode's keys. */
 	assert_non_null(screen_has("more below"));
 	assert_int_equal(screen_has("In the search:"), 0);
-	for (int i = 0; i < 12; i++)
+	/* Space pages on to the end, through every mode's keys (the help grows
+	 * with every mode): the search's, and the theme line last. */
+	int search = 0;
+	for (int i = 0; i < 40 && !screen_has("theme term"); i++) {
 		keys(&r, " ");
-	show(&r);
-	assert_non_null(screen_has("In the search:"));
+		show(&r);
+		search |= screen_has("In the search:") != 0;
+	}
+	assert_true(search);
 	assert_non_null(screen_has("theme term"));
 	keys(&r, "x");
 	show(&r);
