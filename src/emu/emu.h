@@ -81,6 +81,10 @@ typedef struct {
 	emu_gmem gld, gst, gcp;            /* global loads, stores, cp.async reads */
 	emu_smem sld, sst, sldsm, scp;     /* shared loads, stores, ldmatrix, cp.async writes */
 	unsigned long long barriers;       /* bar.sync, per warp */
+	/* Hopper: TMA bytes per level (a multicast copy is read once from L2 and
+	 * written once per destination CTA), mbarrier and cluster-barrier ops per warp */
+	unsigned long long tma_l2_bytes, tma_smem_bytes, tma_store_bytes;
+	unsigned long long mbarrier_ops, cluster_barriers;
 } emu_counts;
 
 typedef struct {
@@ -152,8 +156,9 @@ void emu_module_no_entry(const emu_module *m, const char *entry, char *err, int 
  * unsupported instruction, a fault (out-of-bounds or misaligned access), the
  * instruction budget, a bad request. Re-entrant: no global state; opt may be NULL. */
 emu_error emu_run(const run_request *rq, const emu_options *opt, emu_result *res, char *err, int errlen);
-/* Whether the emulator refuses the request's types or cluster: it runs f32
- * and f16->f32 kernels, one block at a time (no clusters, no multicast).
+/* Whether the emulator refuses the request's types or cluster: it runs f32,
+ * f16 and bf16 inputs with f32, f16 or bf16 output, and clusters up to
+ * EMU_MAX_CLUSTER blocks.
  * Returns 0, or -1 with one line in err that names `what` (e.g. "lesson 10";
  * NULL: the entry) and says it needs a GPU; emu_run returns EMU_ERR_UNSUPPORTED then. */
 int emu_refuses(const run_request *rq, const char *what, char *err, int errlen);

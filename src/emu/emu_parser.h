@@ -136,5 +136,7 @@ int emu_addr_operand(emu_pstate *ps, char *s, int *base, int64_t *off, int *is_p
 emu_op *emu_new_op(emu_pstate *ps);
 /* One instruction statement ("@p add.s32 a, b, c", no ';') into a new op; 0 or -1. */
 int emu_decode(emu_pstate *ps, char *stmt);
+/* The name's words and the operands of a Hopper instruction (emu_decode_hopper.c); 0 or -1. */
+int emu_decode_hopper(emu_pstate *ps, emu_op *o, const char *full, char **parts, int np);
 
 #endif

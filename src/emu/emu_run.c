@@ -49,6 +49,11 @@ void emu_counts_add(emu_counts *a, const emu_counts *b)
 	smem_add(&a->sldsm, &b->sldsm);
 	smem_add(&a->scp, &b->scp);
 	a->barriers += b->barriers;
+	a->tma_l2_bytes += b->tma_l2_bytes;
+	a->tma_smem_bytes += b->tma_smem_bytes;
+	a->tma_store_bytes += b->tma_store_bytes;
+	a->mbarrier_ops += b->mbarrier_ops;
+	a->cluster_barriers += b->cluster_barriers;
 }
 
 /* The counts of one static instruction as a count set. */
@@ -66,6 +71,16 @@ static void op_counts(const emu_op *o, const emu_opcount *c, emu_counts *out)
 	case OP_CPASYNC: out->gcp = g; out->scp = s; break;
 	case OP_LDMATRIX: out->sldsm = s; break;
 	case OP_BAR: out->barriers = c->issued; break;
+	case OP_MBAR: out->mbarrier_ops = c->issued; break;
+	case OP_CLUSTER: out->cluster_barriers = o->mod == CL_ARRIVE ? c->issued : 0; break;
+	case OP_BULK:
+		if (o->mod == BK_LOAD) {
+			out->tma_l2_bytes = c->bytes_l2;
+			out->tma_smem_bytes = c->bytes_smem;
+		} else if (o->mod == BK_STORE) {
+			out->tma_store_bytes = c->bytes_l2;
+		}
+		break;
 	default: break;
 	}
 }
