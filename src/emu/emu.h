@@ -156,11 +156,10 @@ void emu_module_no_entry(const emu_module *m, const char *entry, char *err, int 
  * unsupported instruction, a fault (out-of-bounds or misaligned access), the
  * instruction budget, a bad request. Re-entrant: no global state; opt may be NULL. */
 emu_error emu_run(const run_request *rq, const emu_options *opt, emu_result *res, char *err, int errlen);
-/* Whether the emulator refuses the request's types or cluster: it runs f32,
- * f16 and bf16 inputs with f32, f16 or bf16 output, and clusters up to
- * EMU_MAX_CLUSTER blocks.
+/* Whether the emulator refuses the request's types: it runs every pair
+ * dtype_pair_check allows (f32, f16 and bf16 inputs), and clusters.
  * Returns 0, or -1 with one line in err that names `what` (e.g. "lesson 10";
- * NULL: the entry) and says it needs a GPU; emu_run returns EMU_ERR_UNSUPPORTED then. */
+ * NULL: the entry); emu_run returns EMU_ERR_UNSUPPORTED then. */
 int emu_refuses(const run_request *rq, const char *what, char *err, int errlen);
 
 /* Sum of two count sets (a += b). */

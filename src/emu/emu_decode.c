@@ -47,7 +47,8 @@ static const modgroup g_prmt = {MF_MOD, {{"f4e", PRMT_F4E}, {"b4e", PRMT_B4E}, {
 static const modgroup g_to = {MF_MOD, {{"to", CVTA_TO}}};
 static const modgroup g_space = {MF_SPACE, {{"global", SP_GLOBAL}, {"shared", SP_SHARED}, {"shared::cta", SP_SHARED},
 					    {"param", SP_PARAM}, {"param::entry", SP_PARAM}}};
-static const modgroup g_gsspace = {MF_SPACE, {{"global", SP_GLOBAL}, {"shared", SP_SHARED}, {"shared::cta", SP_SHARED}}};
+static const modgroup g_gsspace = {MF_SPACE, {{"global", SP_GLOBAL}, {"shared", SP_SHARED}, {"shared::cta", SP_SHARED},
+					      {"param", SP_PARAM}}};
 static const modgroup g_shared = {MF_SPACE, {{"shared", SP_SHARED}, {"shared::cta", SP_SHARED}}};
 static const modgroup g_vec = {MF_VEC, {{"v2", 2}, {"v4", 4}}};
 static const modgroup g_nc = {MF_FLAGS, {{"nc", OPF_NC}}};
@@ -370,6 +371,8 @@ static int special_rules(const opdesc *d, emu_op *o)
 		return -1;
 	if (d->code == OP_CVT && (o->type2 == ET_BF16X2))
 		return -1;
+	if (d->code == OP_CVTA && o->space == SP_PARAM && o->mod == CVTA_TO)
+		return -1; /* cvta.param: a parameter's address made generic, one way */
 	if (d->shape == SH_LDST) {
 		if ((o->flags & OPF_NC) && (d->code != OP_LD || o->space != SP_GLOBAL))
 			return -1;

@@ -48,6 +48,8 @@ static inline double getf(uint64_t v, int t)
 		return F(v);
 	if (t == ET_F16)
 		return util_f16_to_f32((uint16_t)v);
+	if (t == ET_BF16)
+		return util_bf16_to_f32((uint16_t)v);
 	double d;
 	memcpy(&d, &v, 8);
 	return d;
@@ -59,6 +61,8 @@ static inline uint64_t putf(double d, int t)
 		return FB((float)d);
 	if (t == ET_F16)
 		return util_f32_to_f16((float)d);
+	if (t == ET_BF16)
+		return util_f32_to_bf16((float)d);
 	uint64_t v;
 	memcpy(&v, &d, 8);
 	return v;
@@ -1033,13 +1037,17 @@ static void exec_cvt(const inst *x)
 	const int rnd = x->o->mod, st = x->o->type2;
 	if (x->t == ET_F16X2) /* a to the upper half, b to the lower */
 		LANEWISE(x, (do_cvt(a, ET_F16, ET_F32, rnd) << 16) | do_cvt(b, ET_F16, ET_F32, rnd));
+	else if (x->t == ET_BF16X2) /* cvt.rn.bf16x2.f32 d, a, b (9.7.9.21): the same halves */
+		LANEWISE(x, (do_cvt(a, ET_BF16, ET_F32, rnd) << 16) | do_cvt(b, ET_BF16, ET_F32, rnd));
 	else
 		LANEWISE(x, do_cvt(a, t, st, rnd));
 }
 
 static void exec_cvta(const inst *x)
 {
-	if (x->o->space != SP_SHARED)
+	if (x->o->space == SP_PARAM) /* a tensor map's address (cvta.param, PTX ISA 9.7.9.17) */
+		LANEWISE(x, (x->o->mod == CVTA_TO ? a - EMU_PARAM_WINDOW : a + EMU_PARAM_WINDOW) & wm);
+	else if (x->o->space != SP_SHARED)
 		LANEWISE(x, a & wm);
 	else if (x->o->mod == CVTA_TO)
 		LANEWISE(x, (a - EMU_SHARED_WINDOW) & wm);
