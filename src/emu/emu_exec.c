@@ -1944,12 +1944,16 @@ static int deadlock(cluster *cl)
 			if (o->code == OP_MBAR) {
 				blockctx *t = &cl->cta[w->wait_rank];
 				emu_mbar *m = find_mbar(t, w->wait_off);
+				long long tx = m ? (long long)m->tx : 0;
+				char txs[96];
+				snprintf(txs, sizeof txs, tx > 0 ? "%lld bytes expected that no copy brings"
+						      : tx < 0 ? "%lld bytes more completed than expect_tx announced"
+							       : "no transaction bytes pending%.0lld", tx > 0 ? tx : -tx);
 				return fail(b, o, "deadlock: every warp waits and no copy is in flight; warp %d waits on the mbarrier "
 					    "at smem+0x%x (block rank %d, initialised at line %d) for the phase of parity %u, which no "
-					    "copy or arrival will complete (it is in phase %u with %d of %d arrivals and %lld "
-					    "transaction bytes pending)", i, w->wait_off, w->wait_rank, m ? m->line : 0,
-					    w->wait_parity & 1, m ? m->phase : 0, m ? m->pending : 0, m ? m->expected : 0,
-					    m ? (long long)m->tx : 0LL);
+					    "copy or arrival will complete (it is in phase %u, %d of its %d arrivals pending, %s)", i,
+					    w->wait_off, w->wait_rank, m ? m->line : 0, w->wait_parity & 1, m ? m->phase : 0,
+					    m ? m->pending : 0, m ? m->expected : 0, txs);
 			}
 			if (o->code == OP_CLUSTER && o->mod == CL_SETMAXNREG)
 				return fail(b, o, "deadlock: setmaxnreg.inc %lld waits for registers the block's pool of %lld "
