@@ -39,7 +39,7 @@ static int run_file(hrun *h, const char *file, unsigned block, unsigned cluster,
 	const emu_kernel *k = &h->m->k[0];
 	assert_true(k->nops <= 128);
 	emu_buffer bufs[3] = {{(uint8_t *)h->A, sizeof h->A}, {(uint8_t *)h->A, sizeof h->A},
-			      {(uint8_t *)h->C, ROWS * COLS * 2}};
+			      {(uint8_t *)h->C, sizeof h->C}};
 	emu_tmap tm;
 	const unsigned box[2] = {COLS, BOXR};
 	emu_tmap_build(&tm, tmap_buf, 2, ROWS, COLS, box, 3);
@@ -150,6 +150,9 @@ static void test_multicast_remote_arrive(void **st)
 					if (got != a_at(8 * half + r, c))
 						fail_msg("CTA %u half %u (%u, %u): got %u", rank, half, r, c, got);
 				}
+	/* distributed shared memory: each CTA got the partner's 7 + rank */
+	assert_int_equal(h->C[2048 + 0], 8);
+	assert_int_equal(h->C[2048 + 2], 7);
 	/* two copies of 1024 bytes: read once each from L2, written to two CTAs each */
 	assert_int_equal(op_of(h, OP_BULK, BK_LOAD)->bytes_l2, 2048);
 	assert_int_equal(op_of(h, OP_BULK, BK_LOAD)->bytes_smem, 4096);

@@ -46,7 +46,7 @@ static const modgroup g_prmt = {MF_MOD, {{"f4e", PRMT_F4E}, {"b4e", PRMT_B4E}, {
 					 {"ecr", PRMT_ECR}, {"rc16", PRMT_RC16}}};
 static const modgroup g_to = {MF_MOD, {{"to", CVTA_TO}}};
 static const modgroup g_space = {MF_SPACE, {{"global", SP_GLOBAL}, {"shared", SP_SHARED}, {"shared::cta", SP_SHARED},
-					    {"param", SP_PARAM}, {"param::entry", SP_PARAM}}};
+					    {"param", SP_PARAM}, {"param::entry", SP_PARAM}, {"shared::cluster", SP_CLUSTER}}};
 static const modgroup g_gsspace = {MF_SPACE, {{"global", SP_GLOBAL}, {"shared", SP_SHARED}, {"shared::cta", SP_SHARED},
 					      {"param", SP_PARAM}}};
 static const modgroup g_shared = {MF_SPACE, {{"shared", SP_SHARED}, {"shared::cta", SP_SHARED}}};
@@ -376,7 +376,7 @@ static int special_rules(const opdesc *d, emu_op *o)
 	if (d->shape == SH_LDST) {
 		if ((o->flags & OPF_NC) && (d->code != OP_LD || o->space != SP_GLOBAL))
 			return -1;
-		if (o->space == SP_SHARED)
+		if (o->space == SP_SHARED || o->space == SP_CLUSTER)
 			o->cls = d->code == OP_LD ? EMU_CLS_LD_SHARED : EMU_CLS_ST_SHARED;
 		if (o->space == SP_PARAM)
 			o->cls = EMU_CLS_MOVE; /* st.param only to a call's arguments: see shape_ldst */

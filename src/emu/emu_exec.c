@@ -487,6 +487,7 @@ static uint64_t half2(int code, uint64_t a, uint64_t b, uint64_t c)
 /* ---- memory and warp-level instructions ---- */
 
 static int pending_read(blockctx *b, const emu_op *o, uint32_t off, int bytes);
+static blockctx *cluster_addr(blockctx *b, const emu_op *o, uint64_t a, int bytes, int cluster_ok, uint32_t *off);
 
 /* Resolves a lane's ld/st address to a shared offset (returns 1) or a global
  * pointer (returns 0); -1 after an error. Every access is checked against the
@@ -549,11 +550,18 @@ static int exec_ldst(blockctx *b, warp *w, const emu_op *o, uint32_t em, emu_opc
 		uint64_t a = base[l] + (uint64_t)o->imm;
 		uint32_t soff = 0;
 		uint8_t *gp = NULL;
-		int r = resolve(b, o, o->space, a, total, &soff, &gp);
+		blockctx *t = b; /* the CTA whose shared memory it is */
+		int r = o->space == SP_CLUSTER ? ((t = cluster_addr(b, o, a, total, 1, &soff)) ? 1 : -1)
+					       : resolve(b, o, o->space, a, total, &soff, &gp);
 		if (r < 0)
 			return -1;
 		uint8_t *p;
-		if (r == 1) {
+		if (r == 1 && t != b) { /* distributed shared memory: another CTA's, ordered by the cluster's barriers */
+			smask |= 1u << l;
+			saddr[l] = soff;
+			p = t->smem + soff;
+			t->cl->gen += !is_ld;
+		} else if (r == 1) {
 			smask |= 1u << l;
 			saddr[l] = soff;
 			p = b->smem + soff;

@@ -47,7 +47,7 @@ typedef enum {
 } emu_opcode;
 
 /* Memory spaces. */
-enum { SP_GENERIC, SP_GLOBAL, SP_SHARED, SP_PARAM };
+enum { SP_GENERIC, SP_GLOBAL, SP_SHARED, SP_PARAM, SP_CLUSTER }; /* SP_CLUSTER: shared::cluster */
 
 /* Modifiers held in op->mod, by opcode. */
 enum { MUL_LO, MUL_HI, MUL_WIDE };                    /* mul, mad */
