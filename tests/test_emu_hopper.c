@@ -179,6 +179,31 @@ static void test_tma_store_clips(void **st)
 	done(h);
 }
 
+/* stmatrix: lane l's register j holds row l/4, columns 2(l%4) and 2(l%4)+1
+ * of matrix j (low half first), or with .trans that matrix's column l/4,
+ * rows 2(l%4) and 2(l%4)+1, as the PTX ISA's fragment figures show. */
+static uint16_t held(unsigned lane, unsigned j, unsigned half)
+{
+	return (uint16_t)(lane + 128 * j + 64 * half);
+}
+
+static void test_stmatrix_and_elect(void **st)
+{
+	(void)st;
+	hrun *h = calloc(1, sizeof *h);
+	assert_int_equal(run_file(h, "tests/emu/hopper_stmatrix.ptx", 32, 1, 0, NULL), EMU_OK);
+	for (unsigned j = 0; j < 2; j++)
+		for (unsigned r = 0; r < 8; r++)
+			for (unsigned c = 0; c < 8; c++) {
+				uint16_t plain = h->C[(16 * (8 * j + r) + 2 * c) / 2];
+				uint16_t trans = h->C[(256 + 16 * (8 * j + r) + 2 * c) / 2];
+				if (plain != held(4 * r + c / 2, j, c % 2) || trans != held(4 * c + r / 2, j, r % 2))
+					fail_msg("matrix %u (%u, %u): %u and %u", j, r, c, plain, trans);
+			}
+	assert_int_equal(h->C[256], 0); /* elect.sync: the lowest lane of a full mask */
+	done(h);
+}
+
 /* Broken kernels: each stops with its diagnostic at the line that is wrong. */
 static void expect_error(const char *file, unsigned block, int tmap_buf, const uint32_t *u32s, const char *want)
 {
@@ -246,6 +271,7 @@ int main(void)
 		cmocka_unit_test(test_tma_swizzle_oob_two_phases),
 		cmocka_unit_test(test_multicast_remote_arrive),
 		cmocka_unit_test(test_tma_store_clips),
+		cmocka_unit_test(test_stmatrix_and_elect),
 		cmocka_unit_test(test_broken_kernels),
 		cmocka_unit_test(test_mbar_phases),
 	};
