@@ -9,10 +9,16 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <unistd.h>
+
 #include "base/util.h"
+#include "course/lesson.h"
 #include "emu/emu.h"
 #include "emu/emu_hopper.h"
 #include "emu/emu_internal.h"
+#include "model/devices.h"
+#include "model/model.h"
+#include "run/launch.h"
 
 /* A is 32 rows x 64 columns of 16-bit elements, element i holding i; C has
  * the same shape, filled with 0xee bytes; the maps have 64x8 boxes, 128B swizzle. */
@@ -245,6 +251,79 @@ static void test_broken_kernels(void **st)
 	expect_error(mr, 128, 0, xy, want);
 }
 
+/* Blanks every wgmma statement (to its ';', newlines kept, so lines stay). */
+static void strip_wgmma(char *t)
+{
+	for (char *p = strstr(t, "wgmma."); p; p = strstr(p, "wgmma.")) {
+		char *q = p;
+		while (q > t && (q[-1] == ' ' || q[-1] == '\t'))
+			q--;
+		if (q > t && q[-1] != '\n') { /* not a statement's start (a comment's word) */
+			p++;
+			continue;
+		}
+		for (; *p && *p != ';'; p++)
+			if (*p != '\n')
+				*p = ' ';
+		if (*p)
+			*p = ' ';
+	}
+}
+
+/* Lessons 9 and 10 without their wgmmas (another part of the emulator):
+ * the copy engine, the mbarrier rings, the cluster pair, setmaxnreg, named
+ * barriers and the TMA store run to the end at the lessons' valid sizes,
+ * square and not, with no deadlock or race, and the global bytes they move
+ * (TMA loads once from L2, TMA and st.global stores) are the model's. */
+static void test_lessons_as_far_as_wgmma(void **st)
+{
+	(void)st;
+	static course c;
+	static gpu_table gt;
+	char err[1024], errs[2048] = "", path[64];
+	assert_true(course_load(&c, errs, sizeof errs) > 0);
+	assert_true(devices_load(&gt, err, sizeof err) > 0);
+	snprintf(path, sizeof path, "/tmp/test_emu_hopper_%d.ptx", (int)getpid());
+	static const long long sizes[][3] = {{256, 256, 256}, {512, 256, 128}};
+	emu_result *res = calloc(1, sizeof *res);
+	for (int n = 9; n <= 10; n++) {
+		char id[4];
+		snprintf(id, sizeof id, "%d", n);
+		const lesson *l = course_find(&c, id);
+		assert_non_null(l);
+		for (int s = 0; s < 2; s++) {
+			const long long M = sizes[s][0], N = sizes[s][1], K = sizes[s][2];
+			model_result r;
+			run_request rq;
+			if (model_compute(l, NULL, M, N, K, devices_default(&gt), &r, err, sizeof err) ||
+			    launch_request_for_lesson(l, NULL, M, N, K, &rq, err, sizeof err))
+				fail_msg("lesson %d at %lldx%lldx%lld: %s", n, M, N, K, err);
+			char *text = util_read_file(rq.ptx_path, NULL, err, sizeof err);
+			assert_non_null(text);
+			strip_wgmma(text);
+			FILE *f = fopen(path, "w");
+			assert_non_null(f);
+			fputs(text, f);
+			fclose(f);
+			free(text);
+			util_strlcpy(rq.ptx_path, path, sizeof rq.ptx_path);
+			emu_options o = {.no_verify = 1};
+			if (emu_run(&rq, &o, res, err, sizeof err) != EMU_OK || res->races)
+				fail_msg("lesson %d at %lldx%lldx%lld: %s%s", n, M, N, K, err, res->race_msg);
+			const emu_counts *t = &res->total;
+			double moved = (double)(t->tma_l2_bytes + t->tma_store_bytes) + 32.0 * (double)t->gst.sectors;
+			if (moved != r.global.bytes)
+				fail_msg("lesson %d at %lldx%lldx%lld: the emulator moves %.0f global bytes, the model %.0f", n, M, N,
+					 K, moved, r.global.bytes);
+			assert_true(t->mbarrier_ops > 0);
+			assert_int_equal(t->cluster_barriers > 0, n == 10);
+		}
+	}
+	unlink(path);
+	free(res);
+	course_free(&c);
+}
+
 /* The mbarrier's arithmetic (PTX ISA 9.7.13.15.2): a phase completes when
  * both its arrivals and its tx-count are spent, whatever their order. */
 static void test_mbar_phases(void **st)
@@ -274,6 +353,7 @@ int main(void)
 		cmocka_unit_test(test_stmatrix_and_elect),
 		cmocka_unit_test(test_broken_kernels),
 		cmocka_unit_test(test_mbar_phases),
+		cmocka_unit_test(test_lessons_as_far_as_wgmma),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
