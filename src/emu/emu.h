@@ -14,8 +14,9 @@
 typedef enum {
 	EMU_OK = 0,
 	EMU_ERR_PARSE = -1,        /* not PTX the parser reads: syntax, undeclared names, region markers */
-	EMU_ERR_UNSUPPORTED = -2,  /* PTX the emulator does not run: lesson 9's TMA/mbarrier/wgmma, .sat, f64 */
-	EMU_ERR_FAULT = -3,        /* the kernel went wrong: out-of-bounds or misaligned access, a partial warp in mma */
+	EMU_ERR_UNSUPPORTED = -2,  /* PTX the emulator does not run: wgmma, .sat, f64 */
+	EMU_ERR_FAULT = -3,        /* the kernel went wrong: out-of-bounds or misaligned access, a partial warp in mma,
+				    * a deadlock, a read of a tile a TMA copy has not written yet */
 	EMU_ERR_BUDGET = -4,       /* the instruction budget ran out: an endless loop? */
 	EMU_ERR_BAD_REQUEST = -5,  /* the request: dtype, size, launch shape, args spec, no such entry or file */
 	EMU_ERR_CANCELLED = -6,    /* the progress callback stopped it (Ctrl-C, or the estimate is too long) */
