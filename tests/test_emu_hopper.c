@@ -240,6 +240,14 @@ static void test_broken_kernels(void **st)
 		 "complete (it is in phase 0, 0 of its 1 arrivals pending, 1024 bytes expected that no copy brings)", tx,
 		 line_of(tx, "mbarrier.try_wait"), line_of(tx, "mbarrier.init"));
 	expect_error(tx, 32, 0, xy, want);
+	/* too few bytes expected: the copy over-completes the phase, whose tx-count
+	 * goes below 0 and never back; the warp polls with test_wait */
+	const char *sh = "tests/emu/bug_expect_tx_short.ptx";
+	snprintf(want, sizeof want, "%s:%d: deadlock: every warp waits and no copy is in flight; warp 0 waits on the mbarrier "
+		 "at smem+0x400 (block rank 0, initialised at line %d) for the phase of parity 0, which no copy or arrival will "
+		 "complete (it is in phase 0, 0 of its 1 arrivals pending, 512 bytes more completed than expect_tx announced)",
+		 sh, line_of(sh, "mbarrier.test_wait"), line_of(sh, "mbarrier.init"));
+	expect_error(sh, 32, 0, xy, want);
 	const char *fe = "tests/emu/bug_fence.ptx";
 	snprintf(want, sizeof want, "%s:%d: the TMA store reads shared bytes 0..3 that warp 0 wrote at line %d with no "
 		 "fence.proxy.async after: the copy engine may not see them", fe, line_of(fe, "cp.async.bulk.tensor"),

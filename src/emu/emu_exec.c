@@ -93,7 +93,7 @@ typedef struct {
 	int bar_id, arrived;     /* the named barrier its waiting lanes wait at; counted there */
 	int cb_arrived;          /* arrived at the cluster barrier in phase cb_phase */
 	uint32_t wait_off, wait_parity; /* the mbarrier a wait found incomplete, for the deadlock message */
-	int wait_rank;
+	int wait_rank, wait_op;
 	unsigned cb_phase;
 	int nreg;                /* registers per thread (setmaxnreg moves them) */
 	unsigned fences;         /* fence.proxy.async executed: orders the writes before it */
@@ -1242,6 +1242,7 @@ static int exec_mbar(blockctx *b, warp *w, inst *x)
 			if (o->dst[0] >= 0 && o->mod == MB_TEST_WAIT)
 				R[o->dst[0] * 32 + l] = (uint64_t)done;
 			if (!done) { /* what the deadlock message names */
+				w->wait_op = (int)(o - b->ops);
 				w->wait_off = off;
 				w->wait_rank = t->rank;
 				w->wait_parity = (o->flags & OPF_PARITY) ? (uint32_t)v & 1 : (uint32_t)v;
@@ -1944,6 +1945,8 @@ static int deadlock(cluster *cl)
 			if (!w->live)
 				continue;
 			const emu_op *o = &b->ops[w->diverged ? w->lpc[__builtin_ctz(w->live)] : w->pc];
+			if (w->spinning) /* polling with test_wait: the poll is what waits */
+				o = &b->ops[w->wait_op];
 			b->why = EMU_ERR_FAULT;
 			if (w->waiting)
 				return fail(b, o, "deadlock: every warp waits; warp %d waits at bar.sync %d for %u threads, and only "
