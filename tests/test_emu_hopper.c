@@ -29,6 +29,7 @@ typedef struct {
 	emu_opcount cnt[128];
 	char err[512];
 	emu_module *m;
+	unsigned long long races;
 } hrun;
 
 static int run_file(hrun *h, const char *file, unsigned block, unsigned cluster, int tmap_buf, const uint32_t *u32s)
@@ -64,7 +65,9 @@ static int run_file(hrun *h, const char *file, unsigned block, unsigned cluster,
 	emu_launch L = {.k = k, .path = file, .grid = {cluster, 1, 1}, .block = {block, 1, 1}, .cluster = {cluster, 1, 1},
 			.param = param, .bufs = {bufs[0], bufs[1], bufs[2]}, .nbufs = 3, .cnt = h->cnt,
 			.max_warp_inst = 1000000};
-	return emu_exec(&L, h->err, sizeof h->err);
+	int rc = emu_exec(&L, h->err, sizeof h->err);
+	h->races = L.races;
+	return rc;
 }
 
 static void done(hrun *h)
@@ -207,6 +210,22 @@ static void test_stmatrix_and_elect(void **st)
 					fail_msg("matrix %u (%u, %u): %u and %u", j, r, c, plain, trans);
 			}
 	assert_int_equal(h->C[256], 0); /* elect.sync: the lowest lane of a full mask */
+	done(h);
+}
+
+/* bar.arrive lets the producer go on; bar.sync with the same count waits
+ * for it: the consumer sees every word, with no race. */
+static void test_named_barrier(void **st)
+{
+	(void)st;
+	hrun *h = calloc(1, sizeof *h);
+	assert_int_equal(run_file(h, "tests/emu/hopper_namedbar.ptx", 64, 1, 0, NULL), EMU_OK);
+	for (unsigned l = 0; l < 32; l++) {
+		uint32_t v;
+		memcpy(&v, (uint8_t *)h->C + 4 * l, 4);
+		assert_int_equal(v, 3 * l + 11);
+	}
+	assert_int_equal(h->races, 0);
 	done(h);
 }
 
@@ -359,6 +378,7 @@ int main(void)
 		cmocka_unit_test(test_multicast_remote_arrive),
 		cmocka_unit_test(test_tma_store_clips),
 		cmocka_unit_test(test_stmatrix_and_elect),
+		cmocka_unit_test(test_named_barrier),
 		cmocka_unit_test(test_broken_kernels),
 		cmocka_unit_test(test_mbar_phases),
 		cmocka_unit_test(test_lessons_as_far_as_wgmma),
