@@ -63,6 +63,11 @@ typedef struct {
 	emu_opcount *cnt;           /* the op's counters */
 	char *msg;                  /* why it failed (the caller adds file:line) */
 	int msglen;
+	/* asked once per shared operand of a wgmma.mma_async with the bytes it spans:
+	 * -1 when a TMA copy in flight has yet to write them (the callee reported it,
+	 * msg stays empty); NULL when no copy is in flight */
+	int (*early_read)(void *arg, uint32_t off, uint32_t bytes);
+	void *early_arg;
 } emu_wg_ctx;
 
 /* Runs OP_WGMMA, OP_WGFENCE, OP_WGCOMMIT or OP_WGWAIT on the active lanes em: 0, or -1 with c->msg. */
