@@ -325,6 +325,54 @@ static void test_lessons_verified(void **st)
 	course_free(&c);
 }
 
+/* Where wgmma meets TMA, on lesson 9's kernel edited two ways (at
+ * 128x256x1024, so the ring of 4 stages is refilled): without the
+ * consumers' wait on the full barrier, the first wgmma reads its operands
+ * before the copies land; with wgmma.wait_group 3 instead of 1, a stage is
+ * handed back to the producer while the wgmmas reading it are in flight,
+ * and the next copy into it overwrites their operands. Each is named at its line. */
+static void test_lesson9_wgmma_meets_tma(void **st)
+{
+	(void)st;
+	static course c;
+	char err[1024], errs[2048] = "", path[64];
+	assert_true(course_load(&c, errs, sizeof errs) > 0);
+	const lesson *l = course_find(&c, "9");
+	assert_non_null(l);
+	run_request rq;
+	if (launch_request_for_lesson(l, NULL, 128, 256, 1024, &rq, err, sizeof err))
+		fail_msg("%s", err);
+	char *orig = util_read_file(rq.ptx_path, NULL, err, sizeof err);
+	assert_non_null(orig);
+	snprintf(path, sizeof path, "/tmp/test_emu_hopper_%d.ptx", (int)getpid());
+	util_strlcpy(rq.ptx_path, path, sizeof rq.ptx_path);
+	static const struct {
+		const char *from, *to, *want;
+	} cut[] = {
+		{"\tmbarrier.try_wait.parity.shared::cta.b64 %p, [%full], %phase;\n\t@!%p bra        C_WAIT;",
+		 "\n", ": reads shared bytes 0..2047 before the TMA copy issued at line "},
+		{"wgmma.wait_group.sync.aligned 1;", "wgmma.wait_group.sync.aligned 3;",
+		 ": the TMA copy writes shared bytes 49152..65535, which the wgmma.mma_async at line "},
+	};
+	emu_result *res = calloc(1, sizeof *res);
+	for (size_t i = 0; i < ARRAY_LEN(cut); i++) {
+		char *at = strstr(orig, cut[i].from);
+		assert_non_null(at);
+		FILE *f = fopen(path, "w");
+		assert_non_null(f);
+		fprintf(f, "%.*s%s%s", (int)(at - orig), orig, cut[i].to, at + strlen(cut[i].from));
+		fclose(f);
+		emu_options o = {0};
+		emu_error rc = emu_run(&rq, &o, res, err, sizeof err);
+		if (rc != EMU_ERR_FAULT || !strstr(err, cut[i].want) || !strstr(err, path))
+			fail_msg("edit %zu: rc %d, '%s'; want '%s'", i, rc, err, cut[i].want);
+	}
+	unlink(path);
+	free(res);
+	free(orig);
+	course_free(&c);
+}
+
 /* The mbarrier's arithmetic (PTX ISA 9.7.13.15.2): a phase completes when
  * both its arrivals and its tx-count are spent, whatever their order. */
 static void test_mbar_phases(void **st)
@@ -356,6 +404,7 @@ int main(void)
 		cmocka_unit_test(test_broken_kernels),
 		cmocka_unit_test(test_mbar_phases),
 		cmocka_unit_test(test_lessons_verified),
+		cmocka_unit_test(test_lesson9_wgmma_meets_tma),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

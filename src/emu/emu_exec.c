@@ -1394,7 +1394,7 @@ static int bulk_copy(blockctx *b, warp *w, inst *x)
  * there; a store reads the issuing CTA's shared memory now. */
 static int land(cluster *cl)
 {
-	char why[160];
+	char why[320];
 	for (int i = 0; i < cl->nq; i++) {
 		bulkreq *q = &cl->q[i];
 		blockctx *b = &cl->cta[q->rank];
