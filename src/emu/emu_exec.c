@@ -1413,6 +1413,7 @@ static int land(cluster *cl)
 				return fail(b, o, "the TMA copy %s", why);
 			if (emu_tmap_copy(&q->tm, q->c, buf, t->smem, q->soff, 0, why, sizeof why) < 0)
 				return fail(b, o, "%s", why);
+			emu_wgmma_async_wrote(t->wg, q->soff, (uint32_t)q->bytes);
 			for (uint32_t word = q->soff >> 2; word < (q->soff + q->bytes) >> 2; word++) {
 				t->wep[word] = 0; /* the copy engine's write, ordered by the mbarrier */
 				t->gfence[word] = 0;

@@ -434,6 +434,15 @@ int emu_wgmma_smem_in_flight(const emu_wg_block *b, uint32_t off, uint32_t bytes
 	return 0;
 }
 
+void emu_wgmma_async_wrote(emu_wg_block *b, uint32_t off, uint32_t bytes)
+{
+	if (!b || !bytes)
+		return;
+	for (uint64_t ch = off / 16; ch <= ((uint64_t)off + bytes - 1) / 16 && ch < b->nchunks; ch++)
+		if (off <= ch * 16 && ch * 16 + 16 <= (uint64_t)off + bytes) /* whole chunks only */
+			b->gen_warp[ch] = 0;
+}
+
 /* The proxy rule's marks: a generic st.shared marks the bytes it writes; the
  * warp's fence.proxy.async (PTX ISA, membar/fence: fence.proxy.async)
  * makes its writes visible to the async proxy that wgmma reads through. */

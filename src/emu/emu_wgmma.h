@@ -82,6 +82,9 @@ int emu_wgmma_hazard(emu_wg_ctx *c);
  * the wgmma.mma_async at line L (warp W) reads ..." in msg, else 0. Generic st
  * are checked here already; the copy engine's writes (TMA) may ask too. */
 int emu_wgmma_smem_in_flight(const emu_wg_block *b, uint32_t off, uint32_t bytes, char *msg, int msglen);
+/* The copy engine (TMA, the async proxy) wrote shared bytes [off, off + bytes):
+ * generic writes to them before need no fence.proxy.async any more for wgmma. */
+void emu_wgmma_async_wrote(emu_wg_block *b, uint32_t off, uint32_t bytes);
 /* After a block ran: -1 with msg when the warps of a warpgroup issued different numbers of wgmma. */
 int emu_wgmma_block_end(emu_wg_block *b, char *msg, int msglen);
 
