@@ -5,6 +5,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -373,6 +374,23 @@ static void test_lesson9_wgmma_meets_tma(void **st)
 	course_free(&c);
 }
 
+/* Generic writes to a tile, then a TMA load over it and a wgmma that reads
+ * it: the copy engine wrote the bytes last, so no fence.proxy.async is
+ * missing (no false fault), and D[0][0] is row 0 of A (f16 bit patterns 0..15,
+ * k * 2^-24) times itself: the sum of k^2, 1240, times 2^-48, exactly. */
+static void test_wgmma_after_tma(void **st)
+{
+	(void)st;
+	hrun *h = calloc(1, sizeof *h);
+	int rc = run_file(h, "tests/emu/hopper_wgmma_tma.ptx", 128, 1, 0, NULL);
+	if (rc)
+		fail_msg("rc %d: %s", rc, h->err);
+	float d;
+	memcpy(&d, h->C, sizeof d);
+	assert_true(d == ldexpf(1240.0f, -48));
+	done(h);
+}
+
 /* The mbarrier's arithmetic (PTX ISA 9.7.13.15.2): a phase completes when
  * both its arrivals and its tx-count are spent, whatever their order. */
 static void test_mbar_phases(void **st)
@@ -405,6 +423,7 @@ int main(void)
 		cmocka_unit_test(test_mbar_phases),
 		cmocka_unit_test(test_lessons_verified),
 		cmocka_unit_test(test_lesson9_wgmma_meets_tma),
+		cmocka_unit_test(test_wgmma_after_tma),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
