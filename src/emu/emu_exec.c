@@ -128,7 +128,6 @@ typedef struct {
 	unsigned nthreads;
 	warp *warps;
 	int nwarps;
-	long long budget;
 	long long setup_cost;     /* of one block, charged to the budget: set-up is work too */
 	char *err;
 	int errlen;
