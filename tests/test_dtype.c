@@ -443,7 +443,7 @@ static void test_model_counts_output_bytes(void **st)
 	assert_float_equal(dram[2], 2 * n2 * 2 + n2 * 2, 1); /* C in bf16: half the output bytes */
 }
 
-/* ---- the emulator's refusal ---- */
+/* ---- the emulator's types: every pair a check has a reference for ---- */
 
 static void test_emulator_refuses(void **st)
 {
@@ -456,38 +456,33 @@ static void test_emulator_refuses(void **st)
 	rq.grid[0] = rq.grid[1] = 2, rq.grid[2] = 1;
 	rq.block[0] = rq.block[1] = 16, rq.block[2] = 1;
 	rq.verify = 1;
-	/* what it runs */
+	rq.args = (argspec){0};
+	/* what it runs: f32, f16 and bf16 in, the outputs GemmEx pairs with them, clusters */
 	rq.dt = DTYPE_F32;
 	assert_int_equal(emu_refuses(&rq, NULL, err, sizeof err), 0);
-	rq.dt = DTYPE_F16;
+	rq.dt = DTYPE_F16, rq.out = DTYPE_F32;
 	assert_int_equal(emu_refuses(&rq, NULL, err, sizeof err), 0);
-	rq.out = DTYPE_F32;
-	assert_int_equal(emu_refuses(&rq, NULL, err, sizeof err), 0);
-	/* what it does not */
-	rq.dt = rq.out = DTYPE_BF16;
-	assert_int_equal(emu_refuses(&rq, "lesson 10", err, sizeof err), -1);
-	assert_string_equal(err, "the emulator runs f32 and f16->f32 kernels without clusters; lesson 10 needs a GPU "
-				 "(bf16→bf16)");
-	rq.dt = DTYPE_BF16, rq.out = DTYPE_F32;
-	assert_int_equal(emu_refuses(&rq, NULL, err, sizeof err), -1);
-	assert_non_null(strstr(err, "gemm_bf16_bf16 needs a GPU (bf16→f32)"));
-	rq.dt = rq.out = DTYPE_F16;
-	assert_int_equal(emu_refuses(&rq, NULL, err, sizeof err), -1);
-	rq.dt = DTYPE_F32, rq.out = DTYPE_F32, rq.cluster[0] = 2;
-	assert_int_equal(emu_refuses(&rq, "lesson 10", err, sizeof err), -1);
-	assert_non_null(strstr(err, "lesson 10 needs a GPU (f32, clusters of 2x1x1)"));
-
-	/* emu_run says so with its code; the offline path (the tutor without a GPU) as a status */
+	rq.dt = rq.out = DTYPE_BF16, rq.cluster[0] = 2;
+	assert_int_equal(emu_refuses(&rq, "lesson 10", err, sizeof err), 0);
+	rq.cluster[0] = 0;
+	/* and the bf16 kernels verify: inputs rounded to bf16, C written as bf16 */
 	emu_result *er = calloc(1, sizeof *er);
-	rq.dt = rq.out = DTYPE_BF16, rq.cluster[0] = 0;
-	assert_int_equal(emu_run(&rq, NULL, er, err, sizeof err), EMU_ERR_UNSUPPORTED);
-	assert_non_null(strstr(err, "needs a GPU"));
+	assert_int_equal(emu_run(&rq, NULL, er, err, sizeof err), EMU_OK);
+	assert_int_equal(er->verified, 1);
+	rq.out = DTYPE_F32;
+	util_strlcpy(rq.entry, "gemm_bf16_f32", sizeof rq.entry);
+	assert_int_equal(emu_run(&rq, NULL, er, err, sizeof err), EMU_OK);
+	assert_int_equal(er->verified, 1);
 	free(er);
+	/* what it does not: a pair no reference checks */
+	rq.dt = DTYPE_F32, rq.out = DTYPE_F16;
+	assert_int_equal(emu_refuses(&rq, "lesson 10", err, sizeof err), -1);
+	assert_non_null(strstr(err, "the emulator runs the types a GPU check has a reference for; lesson 10: "));
 	run_result res;
 	rq.backend = RUN_BACKEND_EMU;
 	emu_backend_run(&rq, &res);
 	assert_int_equal(res.status, RUN_EMU_REFUSED); /* its own status: not "GPU too old" */
-	assert_non_null(strstr(res.msg, "the emulator runs f32 and f16->f32 kernels without clusters"));
+	assert_non_null(strstr(res.msg, "the emulator runs the types"));
 }
 
 /* ---- --out and --cluster ---- */

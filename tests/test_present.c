@@ -316,15 +316,17 @@ static void test_honest_without_gpu(void **st)
 	const char *s = screen(a, &f);
 	assert_non_null(strstr(s, "(model; no GPU here)"));
 	assert_non_null(strstr(s, "r emulates it on the CPU"));
-	/* Lesson 9: the emulator cannot run TMA/wgmma, said before r, in its words, and r does not try. */
-	ui_app_select(a, 9, 0);
-	s = screen(a, &f);
-	assert_non_null(strstr(s, "CPU emulator cannot run this kernel"));
-	assert_null(strstr(s, "parse error"));
-	keys(a, "r");
-	assert_int_equal(a->req, UI_REQ_NONE);
-	assert_int_equal(a->ptx[9].nmarks, 0);
-	assert_non_null(strstr(a->msg, "CPU emulator cannot run"));
+	/* Lessons 9 and 10: the emulator runs TMA, mbarriers, clusters and wgmma, so r emulates them too. */
+	for (int l = 9; l <= 10; l++) {
+		ui_app_select(a, l, 0);
+		s = screen(a, &f);
+		assert_non_null(strstr(s, "r emulates it on the CPU"));
+		assert_null(strstr(s, "cannot run this kernel"));
+		assert_null(strstr(s, "parse error"));
+		keys(a, "r");
+		assert_int_equal(a->req, UI_REQ_RUN);
+		a->req = UI_REQ_NONE;
+	}
 	/* Lesson 0: its own PTX example and the GPU's roofline, no kernel's numbers. */
 	ui_app_select(a, 0, 0);
 	s = screen(a, &f);

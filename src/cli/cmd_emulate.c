@@ -393,7 +393,7 @@ int cmd_emulate(const cli_command *self, int argc, char **argv)
 			run_report_make(&rep, &rq, &rr, 0);
 			printf("  rel. error %s (tolerance %s); %s; grid %ux%ux%u, block %ux%ux%u, %lld warps\n",
 			       run_figure(&rep, "rel_error", f[0], sizeof f[0]), run_figure(&rep, "tolerance", f[1], sizeof f[1]),
-			       run_figure(&rep, "emu.seconds", f[2], sizeof f[2]), rq.grid[0], rq.grid[1], rq.grid[2],
+			       run_figure(&rep, "emu.seconds", f[2], sizeof f[2]), rr.grid[0], rr.grid[1], rr.grid[2],
 			       rq.block[0], rq.block[1], rq.block[2], res.warps);
 		}
 		if (res.races > 1)

@@ -26,6 +26,11 @@ static void take_counts(const run_request *rq, const emu_result *er, run_emu_cou
 	c->sst_conflicts = t->sst.bank_conflicts + t->scp.bank_conflicts;
 	c->inst = t->inst_total;
 	c->races = er->races;
+	c->tma_l2_bytes = t->tma_l2_bytes;
+	c->tma_smem_bytes = t->tma_smem_bytes;
+	c->tma_store_bytes = t->tma_store_bytes;
+	c->mbarrier_ops = t->mbarrier_ops;
+	c->cluster_barriers = t->cluster_barriers;
 	c->seconds = er->seconds;
 }
 
@@ -86,6 +91,8 @@ void emu_backend_result(const run_request *rq, const emu_result *er, const run_l
 	blank(rq, res);
 	take_counts(rq, er, &res->emu);
 	take_lines(er, lines, res);
+	if (rq->persistent) /* the grid the emulator sized, as the runner reports the one it launched */
+		res->grid[0] = (unsigned)er->blocks, res->grid[1] = res->grid[2] = 1;
 	res->rel_err = er->rel_error;
 	res->tol = er->tol;
 	res->verified = er->verified == 1 && !er->races ? 1 : er->verified == -1 ? -1 : 0;

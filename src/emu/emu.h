@@ -14,8 +14,9 @@
 typedef enum {
 	EMU_OK = 0,
 	EMU_ERR_PARSE = -1,        /* not PTX the parser reads: syntax, undeclared names, region markers */
-	EMU_ERR_UNSUPPORTED = -2,  /* PTX the emulator does not run: lesson 9's TMA/mbarrier, .sat, f64 */
-	EMU_ERR_FAULT = -3,        /* the kernel went wrong: out-of-bounds or misaligned access, a partial warp in mma */
+	EMU_ERR_UNSUPPORTED = -2,  /* PTX the emulator does not run: .sat, f64 */
+	EMU_ERR_FAULT = -3,        /* the kernel went wrong: out-of-bounds or misaligned access, a partial warp in mma,
+				    * a deadlock, a read of a tile a TMA copy has not written yet, a wgmma hazard */
 	EMU_ERR_BUDGET = -4,       /* the instruction budget ran out: an endless loop? */
 	EMU_ERR_BAD_REQUEST = -5,  /* the request: dtype, size, launch shape, args spec, no such entry or file */
 	EMU_ERR_CANCELLED = -6,    /* the progress callback stopped it (Ctrl-C, or the estimate is too long) */
@@ -90,6 +91,10 @@ typedef struct {
 	unsigned long long barriers;       /* bar.sync, per warp */
 	emu_wgmma_counts wgmma;
 	unsigned long long bytes;          /* bytes the active lanes of memory instructions move (a cp.async's once) */
+	/* Hopper: TMA bytes per level (a multicast copy is read once from L2 and
+	 * written once per destination CTA), mbarrier and cluster-barrier ops per warp */
+	unsigned long long tma_l2_bytes, tma_smem_bytes, tma_store_bytes;
+	unsigned long long mbarrier_ops, cluster_barriers;
 } emu_counts;
 
 typedef struct {
@@ -188,10 +193,10 @@ void emu_module_no_entry(const emu_module *m, const char *entry, char *err, int 
  * unsupported instruction, a fault (out-of-bounds or misaligned access), the
  * instruction budget, a bad request. Re-entrant: no global state; opt may be NULL. */
 emu_error emu_run(const run_request *rq, const emu_options *opt, emu_result *res, char *err, int errlen);
-/* Whether the emulator refuses the request's types or cluster: it runs f32
- * and f16->f32 kernels, one block at a time (no clusters, no multicast).
+/* Whether the emulator refuses the request's types: it runs every pair
+ * dtype_pair_check allows (f32, f16 and bf16 inputs), and clusters.
  * Returns 0, or -1 with one line in err that names `what` (e.g. "lesson 10";
- * NULL: the entry) and says it needs a GPU; emu_run returns EMU_ERR_UNSUPPORTED then. */
+ * NULL: the entry); emu_run returns EMU_ERR_UNSUPPORTED then. */
 int emu_refuses(const run_request *rq, const char *what, char *err, int errlen);
 
 /* Sum of two count sets (a += b). */

@@ -15,7 +15,8 @@
 #define TY_FLOAT (TY(ET_F16) | TY(ET_F32))
 #define TY_HALF2 TY(ET_F16X2)                     /* packed pairs: add sub mul fma per half */
 #define TY_BITS (TY(ET_B32) | TY(ET_B64))
-#define TY_DATA (TY_INT | TY_FLOAT | TY(ET_F64))  /* what a register can hold, but predicates and packed f16x2 */
+#define TY_BF (TY(ET_BF16) | TY(ET_BF16X2))  /* bf16: cvt to and from f32, moves, loads and stores */
+#define TY_DATA (TY_INT | TY_FLOAT | TY(ET_F64) | TY(ET_BF16))  /* what a register can hold, but predicates and packed f16x2 */
 #define TY_ANY ((TY(ET_COUNT) - 1) & ~TY(ET_NONE))
 
 /* Where the value of a modifier group goes. */
@@ -46,14 +47,14 @@ static const modgroup g_prmt = {MF_MOD, {{"f4e", PRMT_F4E}, {"b4e", PRMT_B4E}, {
 					 {"ecr", PRMT_ECR}, {"rc16", PRMT_RC16}}};
 static const modgroup g_to = {MF_MOD, {{"to", CVTA_TO}}};
 static const modgroup g_space = {MF_SPACE, {{"global", SP_GLOBAL}, {"shared", SP_SHARED}, {"shared::cta", SP_SHARED},
-					    {"param", SP_PARAM}, {"param::entry", SP_PARAM}}};
-static const modgroup g_gsspace = {MF_SPACE, {{"global", SP_GLOBAL}, {"shared", SP_SHARED}, {"shared::cta", SP_SHARED}}};
+					    {"param", SP_PARAM}, {"param::entry", SP_PARAM}, {"shared::cluster", SP_CLUSTER}}};
+static const modgroup g_gsspace = {MF_SPACE, {{"global", SP_GLOBAL}, {"shared", SP_SHARED}, {"shared::cta", SP_SHARED},
+					      {"param", SP_PARAM}}};
 static const modgroup g_shared = {MF_SPACE, {{"shared", SP_SHARED}, {"shared::cta", SP_SHARED}}};
 static const modgroup g_vec = {MF_VEC, {{"v2", 2}, {"v4", 4}}};
 static const modgroup g_nc = {MF_FLAGS, {{"nc", OPF_NC}}};
 static const modgroup g_matrices = {MF_VEC, {{"x1", 1}, {"x2", 2}, {"x4", 4}}};
 static const modgroup g_trans = {MF_FLAGS, {{"trans", OPF_TRANS}}};
-static const modgroup g_proxy = {MF_MOD, {{"async", EMU_NOP_PROXY_ASYNC}}}; /* fence.proxy.async */
 static const modgroup g_shfl = {MF_MOD, {{"up", SHFL_UP}, {"down", SHFL_DOWN}, {"bfly", SHFL_BFLY}, {"idx", SHFL_IDX}}};
 
 /* How the operands read. */
@@ -72,6 +73,7 @@ typedef enum {
 	SH_BRA,       /* a label */
 	SH_CALL,      /* call[.uni] [(ret),] callee, (args): only the helpers nvcc calls for assert and printf */
 	SH_WGMMA,     /* {d..}, a-desc or {a x4}, b-desc, scale-d, imm...: emu_wgmma.c */
+	SH_HOPPER,    /* emu_decode_hopper.c reads the name's words and the operands itself */
 } opshape;
 
 /* Decode flags. */
@@ -107,6 +109,9 @@ typedef struct {
 #define NOOP(nm) {.name = nm, .code = OP_NOP, .cls = EMU_CLS_BARRIER, .shape = SH_IGNORE, .flags = DF_ALL_MODS}
 #define LDST(nm, op, c) {.name = nm, .code = op, .cls = c, .shape = SH_LDST, .nops_min = 2, .nops_max = 2, \
 	.ntypes = 1, .types = {TY_DATA}, .groups = {&g_space, &g_vec, &g_nc}, .allow = {"relaxed", "gpu"}}
+
+#define HOPPER(nm, op, c) {.name = nm, .code = op, .cls = c, .shape = SH_HOPPER, .nops_min = 0, .nops_max = 16, \
+	.flags = DF_ALL_MODS}
 
 /* Everything the emulator runs. A modifier not named here (nor harmless, below)
  * makes the instruction unsupported, never ignored. */
@@ -147,7 +152,7 @@ static const opdesc opdescs[] = {
 	 .ntypes = 1, .types = {TY_DATA}, .flags = DF_LAST_PRED},
 	/* cvt.rn.f16x2.f32 d, a, b packs two floats (a in the upper half) */
 	{.name = "cvt", .code = OP_CVT, .cls = EMU_CLS_MOVE, .shape = SH_PLAIN, .nops_min = 2, .nops_max = 3,
-	 .ntypes = 2, .types = {TY_DATA | TY_HALF2, TY_DATA}, .groups = {&g_round}, .flags = DF_SRC_TYPE2},
+	 .ntypes = 2, .types = {TY_DATA | TY_HALF2 | TY_BF, TY_DATA}, .groups = {&g_round}, .flags = DF_SRC_TYPE2},
 	{.name = "cvta", .code = OP_CVTA, .cls = EMU_CLS_MOVE, .shape = SH_PLAIN, .nops_min = 2, .nops_max = 2,
 	 .ntypes = 1, .types = {TY(ET_U32) | TY(ET_U64)}, .groups = {&g_to, &g_gsspace}, .required = 2},
 	LDST("ld", OP_LD, EMU_CLS_LD_GLOBAL),
@@ -156,8 +161,6 @@ static const opdesc opdescs[] = {
 	{.name = "bar.warp", .code = OP_NOP, .cls = EMU_CLS_CONTROL, .shape = SH_IGNORE, .allow = {"sync"}},
 	BARRIER("bar"), BARRIER("barrier"),
 	NOOP("membar"), NOOP("fence"),
-	{.name = "fence.proxy", .code = OP_NOP, .cls = EMU_CLS_BARRIER, .shape = SH_IGNORE, .groups = {&g_proxy},
-	 .flags = DF_ALL_MODS},
 	{.name = "cp.async.commit_group", .code = OP_CPCOMMIT, .cls = EMU_CLS_CP_ASYNC, .shape = SH_NONE},
 	{.name = "cp.async.wait_group", .code = OP_CPWAIT, .cls = EMU_CLS_CP_ASYNC, .shape = SH_WAIT,
 	 .nops_min = 1, .nops_max = 1},
@@ -186,6 +189,18 @@ static const opdesc opdescs[] = {
 	 .need = {"sync", "aligned"}},
 	{.name = "wgmma.wait_group", .code = OP_WGWAIT, .cls = EMU_CLS_MMA, .shape = SH_WAIT, .nops_min = 1,
 	 .nops_max = 1, .need = {"sync", "aligned"}},
+	/* ---- Hopper: clusters, mbarriers, TMA (emu_decode_hopper.c checks the words) ---- */
+	HOPPER("mbarrier", OP_MBAR, EMU_CLS_BARRIER),
+	HOPPER("cp.async.bulk", OP_BULK, EMU_CLS_CP_ASYNC),
+	HOPPER("mapa", OP_CLUSTER, EMU_CLS_MOVE),
+	HOPPER("barrier.cluster", OP_CLUSTER, EMU_CLS_BARRIER),
+	HOPPER("elect", OP_CLUSTER, EMU_CLS_INT),
+	HOPPER("setmaxnreg", OP_CLUSTER, EMU_CLS_CONTROL),
+	HOPPER("fence.proxy", OP_CLUSTER, EMU_CLS_BARRIER),
+	HOPPER("bar.arrive", OP_CLUSTER, EMU_CLS_BARRIER),
+	HOPPER("barrier.arrive", OP_CLUSTER, EMU_CLS_BARRIER),
+	HOPPER("stmatrix", OP_STMATRIX, EMU_CLS_ST_SHARED),
+	/* ---- end Hopper ---- */
 };
 
 /* Modifiers that do not change what the emulator computes, on any opcode. */
@@ -194,26 +209,8 @@ static const char *const harmless_mods[] = {
 	"wb", "wt", "volatile", "weak", "cta",
 };
 
-/* The asynchronous machinery of lesson 9 is left to the GPU: Hopper's copy
- * engine, transaction barriers and warpgroup MMAs would each be a model of
- * hardware we cannot check against here. Say so instead of just "unsupported". */
-static const char *const hopper_only[] = {"mbarrier",   "cp.async.bulk", "setmaxnreg",
-					  "fence.proxy", "fence.mbarrier_init", "barrier.cluster", "mapa",
-					  "stmatrix"};
-
-int emu_hopper_only(emu_pstate *ps, const char *what)
-{
-	return emu_punsup(ps, ps->line,
-			  "'%s': the CPU emulator does not run Hopper's asynchronous and cluster machinery "
-			  "(TMA, mbarrier, wgmma, clusters); run this kernel on a Hopper GPU",
-			  what);
-}
-
 static int unsupported(emu_pstate *ps, const char *what)
 {
-	for (size_t i = 0; i < ARRAY_LEN(hopper_only); i++)
-		if (!strncmp(what, hopper_only[i], strlen(hopper_only[i])))
-			return emu_hopper_only(ps, what);
 	return emu_punsup(ps, ps->line, "unsupported instruction '%s'", what);
 }
 
@@ -366,12 +363,16 @@ static int special_rules(const opdesc *d, emu_op *o)
 		return -1;
 	if (d->code == OP_CVT && isf && o->mod >= RND_RZ && o->mod <= RND_RP && o->type != ET_F32)
 		return -1;
-	if (d->code == OP_CVT && (o->type == ET_F16X2) != 0 && o->type2 != ET_F32)
+	if (d->code == OP_CVT && (o->type == ET_F16X2 || o->type == ET_BF16X2) && o->type2 != ET_F32)
 		return -1;
+	if (d->code == OP_CVT && (o->type2 == ET_BF16X2))
+		return -1;
+	if (d->code == OP_CVTA && o->space == SP_PARAM && o->mod == CVTA_TO)
+		return -1; /* cvta.param: a parameter's address made generic, one way */
 	if (d->shape == SH_LDST) {
 		if ((o->flags & OPF_NC) && (d->code != OP_LD || o->space != SP_GLOBAL))
 			return -1;
-		if (o->space == SP_SHARED)
+		if (o->space == SP_SHARED || o->space == SP_CLUSTER)
 			o->cls = d->code == OP_LD ? EMU_CLS_LD_SHARED : EMU_CLS_ST_SHARED;
 		if (o->space == SP_PARAM)
 			o->cls = EMU_CLS_MOVE; /* st.param only to a call's arguments: see shape_ldst */
@@ -610,9 +611,12 @@ static int operands(emu_pstate *ps, const opdesc *d, emu_op *o, char **parts, in
 		return 0;
 	case SH_CALL:
 		return shape_call(ps, o, parts, np);
+	case SH_HOPPER:
+		return emu_decode_hopper(ps, o, full, parts, np);
 	case SH_PLAIN:
-		if (d->code == OP_CVT && (o->type == ET_F16X2) != (np == 3))
-			return emu_perr(ps, ps->line, "'%s' takes %d operands", full, o->type == ET_F16X2 ? 3 : 2);
+		if (d->code == OP_CVT && (o->type == ET_F16X2 || o->type == ET_BF16X2) != (np == 3))
+			return emu_perr(ps, ps->line, "'%s' takes %d operands", full,
+					o->type == ET_F16X2 || o->type == ET_BF16X2 ? 3 : 2);
 		return shape_plain(ps, d, o, parts, np);
 	case SH_MOV:
 		return shape_mov(ps, d, o, parts, full);

@@ -7,6 +7,7 @@
 #include <string.h>
 #include "emu/emu_internal.h"
 #include "emu/emu_wgmma.h"
+#include "emu/emu_hopper.h"
 #include "base/checked.h"
 #include "base/util.h"
 #include "model/access.h"
@@ -48,6 +49,8 @@ static inline double getf(uint64_t v, int t)
 		return F(v);
 	if (t == ET_F16)
 		return util_f16_to_f32((uint16_t)v);
+	if (t == ET_BF16)
+		return util_bf16_to_f32((uint16_t)v);
 	double d;
 	memcpy(&d, &v, 8);
 	return d;
@@ -59,6 +62,8 @@ static inline uint64_t putf(double d, int t)
 		return FB((float)d);
 	if (t == ET_F16)
 		return util_f32_to_f16((float)d);
+	if (t == ET_BF16)
+		return util_f32_to_bf16((float)d);
 	uint64_t v;
 	memcpy(&v, &d, 8);
 	return v;
@@ -83,7 +88,31 @@ typedef struct {
 	cpreq *cp;
 	int ncp, capcp;
 	long long next_group;
+	/* Hopper: a warp that waits yields to the others instead of spinning */
+	int blocked;             /* the instruction at pc waits (mbarrier, barrier.cluster, setmaxnreg): run it again later */
+	int spinning;            /* mbarrier.test_wait found its phase incomplete */
+	int bar_id, arrived;     /* the named barrier its waiting lanes wait at; counted there */
+	int cb_arrived;          /* arrived at the cluster barrier in phase cb_phase */
+	uint32_t wait_off, wait_parity; /* the mbarrier a wait found incomplete, for the deadlock message */
+	int wait_rank, wait_op;
+	unsigned cb_phase;
+	int nreg;                /* registers per thread (setmaxnreg moves them) */
+	unsigned fences;         /* fence.proxy.async executed: orders the writes before it */
+	long long bulk_next;     /* cp.async.bulk groups committed */
 } warp;
+
+/* One TMA copy in flight: issued by a warp, landed by the copy engine later. */
+typedef struct {
+	int store, rank, warp, op;
+	emu_tmap tm;
+	int32_t c[5];
+	uint32_t soff, mbar;
+	uint16_t mask;           /* destination CTAs of a load */
+	long long group;         /* a store's bulk group; -1 until committed */
+	uint64_t bytes;
+} bulkreq;
+
+struct cluster;
 
 typedef struct {
 	emu_launch *L;
@@ -99,14 +128,36 @@ typedef struct {
 	unsigned nthreads;
 	warp *warps;
 	int nwarps;
-	long long budget;
 	long long setup_cost;     /* of one block, charged to the budget: set-up is work too */
 	char *err;
 	int errlen;
 	int failed;
 	emu_error why;            /* of the failure: EMU_ERR_FAULT unless set before fail() */
 	emu_wg_block *wg;         /* wgmma state (emu_wgmma.c); NULL when the kernel has no wgmma */
+	/* Hopper */
+	struct cluster *cl;
+	int rank;                 /* %cluster_ctarank */
+	emu_mbar *mbar;           /* the mbarriers initialised, EMU_MAX_MBARRIERS at most */
+	int nmbar;
+	uint32_t *gfence;         /* per word: 1 + the writer's fence count for a generic write, 0 else */
+	unsigned bar_arrived[16], bar_want[16]; /* named barriers: threads arrived, threads expected (0: all) */
 } blockctx;
+
+/* The CTAs of one cluster, run together: their warps interleave, their
+ * shared memories reach each other, one copy engine serves them. */
+typedef struct cluster {
+	blockctx *cta;
+	int n;
+	unsigned dim[3], id[3];
+	long long budget;
+	bulkreq *q;               /* copies in flight, in issue order */
+	int nq, capq, nloads;
+	unsigned long long gen;   /* bumped by every change of shared state: a round without one is a deadlock */
+	unsigned cb_phase;        /* barrier.cluster */
+	long long cb_count;
+	long long pool;           /* setmaxnreg: registers of the block at launch */
+	int launch_regs;
+} cluster;
 
 static int fail(blockctx *b, const emu_op *o, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 static int fail(blockctx *b, const emu_op *o, const char *fmt, ...)
@@ -190,6 +241,7 @@ static inline void shadow_write(blockctx *b, const emu_op *o, int w, uint32_t of
 		b->wep[word] = b->epoch;
 		b->wwarp[word] = (uint16_t)w;
 		b->wop[word] = (int32_t)(o - b->ops);
+		b->gfence[word] = b->warps[w].fences + 1;
 	}
 }
 
@@ -439,6 +491,9 @@ static uint64_t half2(int code, uint64_t a, uint64_t b, uint64_t c)
 
 /* ---- memory and warp-level instructions ---- */
 
+static int pending_read(blockctx *b, const emu_op *o, uint32_t off, int bytes);
+static blockctx *cluster_addr(blockctx *b, const emu_op *o, uint64_t a, int bytes, int cluster_ok, uint32_t *off);
+
 /* Resolves a lane's ld/st address to a shared offset (returns 1) or a global
  * pointer (returns 0); -1 after an error. Every access is checked against the
  * object it lands in (the block's shared memory, one global buffer) in 64
@@ -500,14 +555,23 @@ static int exec_ldst(blockctx *b, warp *w, const emu_op *o, uint32_t em, emu_opc
 		uint64_t a = base[l] + (uint64_t)o->imm;
 		uint32_t soff = 0;
 		uint8_t *gp = NULL;
-		int r = resolve(b, o, o->space, a, total, &soff, &gp);
+		blockctx *t = b; /* the CTA whose shared memory it is */
+		int r = o->space == SP_CLUSTER ? ((t = cluster_addr(b, o, a, total, 1, &soff)) ? 1 : -1)
+					       : resolve(b, o, o->space, a, total, &soff, &gp);
 		if (r < 0)
 			return -1;
 		uint8_t *p;
-		if (r == 1) {
+		if (r == 1 && t != b) { /* distributed shared memory: another CTA's, ordered by the cluster's barriers */
+			smask |= 1u << l;
+			saddr[l] = soff;
+			p = t->smem + soff;
+			t->cl->gen += !is_ld;
+		} else if (r == 1) {
 			smask |= 1u << l;
 			saddr[l] = soff;
 			p = b->smem + soff;
+			if (is_ld && b->cl->nloads && pending_read(b, o, soff, total) < 0)
+				return -1;
 			if (is_ld)
 				shadow_read(b, o, w->id, soff, total);
 			else
@@ -558,6 +622,8 @@ static int exec_ldmatrix(blockctx *b, warp *w, const emu_op *o, uint32_t em, emu
 			if (rc == 0)
 				return fail(b, o, "ldmatrix address is not in shared memory");
 			saddr[lane] = soff;
+			if (b->cl->nloads && pending_read(b, o, soff, 16) < 0)
+				return -1;
 			memcpy(rows[j][r], b->smem + soff, 16);
 			shadow_read(b, o, w->id, soff, 16);
 		}
@@ -697,7 +763,10 @@ static void exec_shfl(warp *w, const emu_op *o, uint32_t em)
  * go on to x->next; STEP_HOLD: they stay where the instruction put them (a
  * barrier, a diverging branch); STEP_DONE: the warp has exited; STEP_FAIL:
  * fail() said why. The memory functions' 0 and -1 are STEP_NEXT and STEP_FAIL. */
-enum { STEP_FAIL = -1, STEP_NEXT = 0, STEP_HOLD, STEP_DONE };
+enum { STEP_FAIL = -1, STEP_NEXT = 0, STEP_HOLD, STEP_DONE, STEP_BLOCK, STEP_YIELD };
+/* STEP_BLOCK: the instruction cannot complete yet (a wait); the warp yields
+ * at it and runs it again when its turn comes. STEP_YIELD: the lanes go on
+ * to x->next, and the warp yields (test_wait found its phase incomplete). */
 
 typedef struct {
 	const emu_op *o;
@@ -981,13 +1050,17 @@ static void exec_cvt(const inst *x)
 	const int rnd = x->o->mod, st = x->o->type2;
 	if (x->t == ET_F16X2) /* a to the upper half, b to the lower */
 		LANEWISE(x, (do_cvt(a, ET_F16, ET_F32, rnd) << 16) | do_cvt(b, ET_F16, ET_F32, rnd));
+	else if (x->t == ET_BF16X2) /* cvt.rn.bf16x2.f32 d, a, b (9.7.9.21): the same halves */
+		LANEWISE(x, (do_cvt(a, ET_BF16, ET_F32, rnd) << 16) | do_cvt(b, ET_BF16, ET_F32, rnd));
 	else
 		LANEWISE(x, do_cvt(a, t, st, rnd));
 }
 
 static void exec_cvta(const inst *x)
 {
-	if (x->o->space != SP_SHARED)
+	if (x->o->space == SP_PARAM) /* a tensor map's address (cvta.param, PTX ISA 9.7.9.17) */
+		LANEWISE(x, (x->o->mod == CVTA_TO ? a - EMU_PARAM_WINDOW : a + EMU_PARAM_WINDOW) & wm);
+	else if (x->o->space != SP_SHARED)
 		LANEWISE(x, a & wm);
 	else if (x->o->mod == CVTA_TO)
 		LANEWISE(x, (a - EMU_SHARED_WINDOW) & wm);
@@ -1073,19 +1146,480 @@ static void exec_setp(const inst *x)
 	}
 }
 
+/* ---- Hopper: shared::cluster addresses, mbarriers, TMA, cluster barriers ---- */
+
+/* A shared::cta or shared::cluster address (PTX ISA 5.1.4-5.1.5): the CTA
+ * it lies in and the offset there, checked; NULL after fail(). */
+static blockctx *cluster_addr(blockctx *b, const emu_op *o, uint64_t a, int bytes, int cluster_ok, uint32_t *off)
+{
+	if ((a >> EMU_GLOBAL_SHIFT) == (EMU_SHARED_WINDOW >> EMU_GLOBAL_SHIFT))
+		a -= EMU_SHARED_WINDOW;
+	uint64_t r = a >> EMU_CLUSTER_SHIFT;
+	blockctx *t = b;
+	if (r) {
+		if (r - 1 >= (uint64_t)b->cl->n) {
+			fail(b, o, "shared::cluster address 0x%llx names CTA rank %llu; the cluster has %d",
+			     (unsigned long long)a, (unsigned long long)(r - 1), b->cl->n);
+			return NULL;
+		}
+		t = &b->cl->cta[r - 1];
+		if (!cluster_ok && t != b) {
+			fail(b, o, "shared::cta address 0x%llx lies in CTA rank %llu, not this one (%d): use .shared::cluster",
+			     (unsigned long long)a, (unsigned long long)(r - 1), b->rank);
+			return NULL;
+		}
+	}
+	a &= (1u << EMU_CLUSTER_SHIFT) - 1;
+	if (a & (uint64_t)(bytes - 1)) {
+		fail(b, o, "misaligned %d-byte shared access at offset %llu", bytes, (unsigned long long)a);
+		return NULL;
+	}
+	if (!ck_within(a, (uint64_t)bytes, t->smem_size)) {
+		fail(b, o, "out-of-bounds shared access of %d bytes at offset %llu (block has %u bytes)", bytes,
+		     (unsigned long long)a, t->smem_size);
+		return NULL;
+	}
+	*off = (uint32_t)a;
+	return t;
+}
+
+static emu_mbar *find_mbar(blockctx *t, uint32_t off)
+{
+	for (int i = 0; i < t->nmbar; i++)
+		if (t->mbar[i].off == off)
+			return &t->mbar[i];
+	return NULL;
+}
+
+/* A phase completed: what was written before it is ordered before what its waiters do next. */
+static void phase_done(blockctx *t)
+{
+	t->epoch++;
+	t->cl->gen++;
+}
+
+/* A read of shared bytes that a TMA load in flight will write: the tile is
+ * read before its mbarrier phase completed. */
+static int pending_read(blockctx *b, const emu_op *o, uint32_t off, int bytes)
+{
+	cluster *cl = b->cl;
+	for (int i = 0; i < cl->nq; i++) {
+		const bulkreq *q = &cl->q[i];
+		if (q->store || !(q->mask >> b->rank & 1) || off >= q->soff + q->bytes || off + (uint32_t)bytes <= q->soff)
+			continue;
+		return fail(b, o, "reads shared bytes %u..%u before the TMA copy issued at line %d has written them: "
+			    "wait on its mbarrier (smem+0x%x) for the phase it completes first", off, off + bytes - 1,
+			    b->ops[q->op].line, q->mbar);
+	}
+	return 0;
+}
+
+/* mbarrier.init / arrive / expect_tx / test_wait / try_wait (PTX ISA
+ * 9.7.13.15), each lane on its own address, as each thread does. */
+static int exec_mbar(blockctx *b, warp *w, inst *x)
+{
+	const emu_op *o = x->o;
+	uint64_t *R = w->R;
+	int wait = o->mod == MB_TEST_WAIT || o->mod == MB_TRY_WAIT, all_done = 1;
+	for_each_lane(l, x->em) {
+		uint32_t off;
+		blockctx *t = cluster_addr(b, o, R[o->src[0] * 32 + l] + R[o->src[2] * 32 + l], 8,
+					   (o->flags & OPF_CLUSTER_SP) != 0, &off);
+		if (!t)
+			return STEP_FAIL;
+		uint64_t v = R[o->src[1] * 32 + l];
+		emu_mbar *m = find_mbar(t, off);
+		if (o->mod == MB_INIT) {
+			if (v < 1 || v > EMU_MBAR_MAX_COUNT)
+				return fail(b, o, "mbarrier.init count %llu: the PTX ISA allows 1..%d", (unsigned long long)v,
+					    EMU_MBAR_MAX_COUNT);
+			if (!m && t->nmbar >= EMU_MAX_MBARRIERS)
+				return fail(b, o, "more than %d mbarriers in one block", EMU_MAX_MBARRIERS);
+			emu_mbar_init(m ? m : &t->mbar[t->nmbar++], off, (uint32_t)v, o->line);
+			b->cl->gen++;
+			continue;
+		}
+		if (!m)
+			return fail(b, o, "smem+0x%x (block rank %d) is no mbarrier: mbarrier.init it first", off, t->rank);
+		if (wait) {
+			int done = (o->flags & OPF_PARITY) ? emu_mbar_parity_done(m, (uint32_t)v) : m->phase != (uint32_t)v;
+			all_done &= done;
+			if (o->dst[0] >= 0 && o->mod == MB_TEST_WAIT)
+				R[o->dst[0] * 32 + l] = (uint64_t)done;
+			if (!done) { /* what the deadlock message names */
+				w->wait_op = (int)(o - b->ops);
+				w->wait_off = off;
+				w->wait_rank = t->rank;
+				w->wait_parity = (o->flags & OPF_PARITY) ? (uint32_t)v & 1 : (uint32_t)v;
+			}
+			continue;
+		}
+		if ((o->mod != MB_ARRIVE && v > EMU_MBAR_MAX_COUNT) || (o->mod == MB_ARRIVE && (v < 1 || v > EMU_MBAR_MAX_COUNT)))
+			return fail(b, o, "%s count %llu: the PTX ISA allows %s..%d", o->mod == MB_ARRIVE ? "arrival" : "transaction",
+				    (unsigned long long)v, o->mod == MB_ARRIVE ? "1" : "0", EMU_MBAR_MAX_COUNT);
+		uint32_t phase = m->phase;
+		b->cl->gen++;
+		if (o->mod == MB_EXPECT_TX || o->mod == MB_ARRIVE_TX) {
+			if (emu_mbar_tx(m, (int64_t)v))
+				phase_done(t);
+			if (o->mod == MB_EXPECT_TX)
+				continue;
+		}
+		int r = emu_mbar_arrive(m, o->mod == MB_ARRIVE ? (uint32_t)v : 1);
+		if (r < 0)
+			return fail(b, o, "arrives on the mbarrier at smem+0x%x (block rank %d, line %d) with no arrival "
+				    "pending in phase %u: more arrivals than its count", off, t->rank, m->line, m->phase);
+		if (r)
+			phase_done(t);
+		if (o->dst[0] >= 0)
+			R[o->dst[0] * 32 + l] = phase; /* the state: the phase it arrived in */
+	}
+	if (!wait || all_done) {
+		if (wait && o->dst[0] >= 0)
+			for_each_lane(l, x->em) R[o->dst[0] * 32 + l] = 1;
+		w->spinning = 0;
+		return STEP_NEXT;
+	}
+	if (o->mod == MB_TRY_WAIT) /* it may suspend the thread until the phase completes (9.7.13.15.16) */
+		return STEP_BLOCK;
+	w->spinning = 1; /* test_wait does not wait: the warp yields so the others can run */
+	return STEP_YIELD;
+}
+
+/* The tensor map a TMA names: a generic (cvta.param) or parameter-space
+ * address of 128 bytes of the kernel's parameters, checked. */
+static int read_tmap(blockctx *b, const emu_op *o, uint64_t a, emu_tmap *tm, uint64_t *bytes)
+{
+	if ((a >> EMU_GLOBAL_SHIFT) == (EMU_PARAM_WINDOW >> EMU_GLOBAL_SHIFT))
+		a -= EMU_PARAM_WINDOW;
+	if ((a & 63) || !ck_within(a, sizeof *tm, (uint64_t)b->k->param_bytes))
+		return fail(b, o, "the tensor-map address 0x%llx is no 64-byte aligned parameter", (unsigned long long)a);
+	memcpy(tm, b->L->param + a, sizeof *tm);
+	char why[160];
+	*bytes = emu_tmap_check(tm, b->L->bufs, b->L->nbufs, why, sizeof why);
+	return *bytes ? 0 : fail(b, o, "%s", why);
+}
+
+/* Is the box's extent at soff inside the CTA's shared memory? A swizzled
+ * box is moved in whole 128-byte rows. */
+static int box_fits(blockctx *b, const emu_op *o, const emu_tmap *tm, uint32_t soff, uint64_t bytes, blockctx *t)
+{
+	if (tm->swizzle && (soff & 127))
+		return fail(b, o, "a swizzled TMA box needs a 128-byte aligned shared address, not offset %u", soff);
+	if (soff & 15)
+		return fail(b, o, "a TMA box needs a 16-byte aligned shared address, not offset %u", soff);
+	if (!ck_within(soff, (bytes + 127) / 128 * 128, t->smem_size))
+		return fail(b, o, "the TMA box of %llu bytes at offset %u runs past the block's %u bytes of shared memory",
+			    (unsigned long long)bytes, soff, t->smem_size);
+	return 0;
+}
+
+/* A TMA store reads shared bytes through the async proxy: a generic write
+ * to them needs a fence.proxy.async by its writer in between (PTX ISA 8.6). */
+static int unfenced(blockctx *b, const emu_op *o, uint32_t soff, uint64_t bytes)
+{
+	for (uint32_t word = soff >> 2; word < (soff + bytes) >> 2; word++) {
+		uint32_t g = b->gfence[word];
+		if (!g || b->wwarp[word] >= b->nwarps || g != b->warps[b->wwarp[word]].fences + 1)
+			continue;
+		return fail(b, o, "the TMA store reads shared bytes %u..%u that warp %d wrote at line %d with no "
+			    "fence.proxy.async after: the copy engine may not see them", word * 4, word * 4 + 3,
+			    b->wwarp[word], b->wop[word] >= 0 ? b->ops[b->wop[word]].line : 0);
+	}
+	return 0;
+}
+
+static int enqueue(blockctx *b, const emu_op *o, const bulkreq *r)
+{
+	cluster *cl = b->cl;
+	if (cl->nq >= EMU_MAX_BULK_PENDING)
+		return fail(b, o, "more than %d TMA copies in flight", EMU_MAX_BULK_PENDING);
+	if (cl->nq >= cl->capq) {
+		cl->capq = cl->capq ? 2 * cl->capq : 64;
+		cl->q = xreallocarray(cl->q, (size_t)cl->capq, sizeof *cl->q);
+	}
+	cl->q[cl->nq++] = *r;
+	cl->nloads += !r->store;
+	cl->gen++;
+	return 0;
+}
+
+/* cp.async.bulk.tensor (PTX ISA 9.7.9.25.5.1): the copy is checked and
+ * queued now and lands when the copy engine runs, after this round. */
+static int bulk_copy(blockctx *b, warp *w, inst *x)
+{
+	const emu_op *o = x->o;
+	uint64_t *R = w->R;
+	for_each_lane(l, x->em) {
+		bulkreq r = {.store = o->mod == BK_STORE, .rank = b->rank, .warp = w->id, .op = (int)(o - b->ops), .group = -1};
+		if (read_tmap(b, o, R[o->src[2] * 32 + l] + R[o->src[3] * 32 + l], &r.tm, &r.bytes) < 0)
+			return STEP_FAIL;
+		if (r.tm.rank != o->vec)
+			return fail(b, o, "a %dd copy through a tensor map of rank %d", o->vec, r.tm.rank);
+		for (int d = 0; d < o->vec; d++)
+			r.c[d] = (int32_t)R[o->src[7 + d] * 32 + l];
+		blockctx *t = cluster_addr(b, o, R[o->src[0] * 32 + l] + R[o->src[1] * 32 + l], 16, !r.store, &r.soff);
+		if (!t || box_fits(b, o, &r.tm, r.soff, r.bytes, t) < 0)
+			return STEP_FAIL;
+		if (r.store) {
+			if (unfenced(b, o, r.soff, r.bytes) < 0)
+				return STEP_FAIL;
+			x->cnt->bytes_l2 += r.bytes;
+		} else {
+			uint32_t moff;
+			blockctx *mt = cluster_addr(b, o, R[o->src[4] * 32 + l] + R[o->src[5] * 32 + l], 8, 1, &moff);
+			if (!mt)
+				return STEP_FAIL;
+			if (mt != t)
+				return fail(b, o, "the TMA destination and its mbarrier lie in different CTAs (%d and %d)", t->rank,
+					    mt->rank);
+			r.mbar = moff;
+			r.mask = (uint16_t)(1u << t->rank);
+			if (o->flags & OPF_MULTICAST) {
+				r.mask = (uint16_t)R[o->src[6] * 32 + l];
+				if (!r.mask || r.mask >> b->cl->n)
+					return fail(b, o, "multicast CTA mask 0x%x for a cluster of %d", r.mask, b->cl->n);
+			}
+			for (int d = 0; d < b->cl->n; d++)
+				if ((r.mask >> d & 1) && box_fits(b, o, &r.tm, r.soff, r.bytes, &b->cl->cta[d]) < 0)
+					return STEP_FAIL;
+			x->cnt->bytes_l2 += r.bytes; /* once from L2 ... */
+			x->cnt->bytes_smem += r.bytes * (uint64_t)__builtin_popcount(r.mask); /* ... once per destination */
+		}
+		if (enqueue(b, o, &r) < 0)
+			return STEP_FAIL;
+	}
+	return STEP_NEXT;
+}
+
+/* The copy engine: every copy in flight lands, in issue order. A load
+ * writes each destination CTA and completes its bytes on the mbarrier
+ * there; a store reads the issuing CTA's shared memory now. */
+static int land(cluster *cl)
+{
+	char why[320];
+	for (int i = 0; i < cl->nq; i++) {
+		bulkreq *q = &cl->q[i];
+		blockctx *b = &cl->cta[q->rank];
+		const emu_op *o = &b->ops[q->op];
+		const emu_buffer *buf = &b->L->bufs[q->tm.buf];
+		if (q->store) {
+			if (emu_tmap_copy(&q->tm, q->c, buf, b->smem, q->soff, 1, why, sizeof why) < 0)
+				return fail(b, o, "%s", why);
+			continue;
+		}
+		for (int d = 0; d < cl->n; d++) {
+			if (!(q->mask >> d & 1))
+				continue;
+			blockctx *t = &cl->cta[d];
+			if (emu_wgmma_smem_in_flight(t->wg, q->soff, (uint32_t)q->bytes, why, sizeof why) < 0)
+				return fail(b, o, "the TMA copy %s", why);
+			if (emu_tmap_copy(&q->tm, q->c, buf, t->smem, q->soff, 0, why, sizeof why) < 0)
+				return fail(b, o, "%s", why);
+			emu_wgmma_async_wrote(t->wg, q->soff, (uint32_t)q->bytes);
+			for (uint32_t word = q->soff >> 2; word < (q->soff + q->bytes) >> 2; word++) {
+				t->wep[word] = 0; /* the copy engine's write, ordered by the mbarrier */
+				t->gfence[word] = 0;
+			}
+			emu_mbar *m = find_mbar(t, q->mbar);
+			if (!m)
+				return fail(b, o, "the TMA copy completes its bytes on smem+0x%x of block rank %d, which is no mbarrier",
+					    q->mbar, d);
+			if (emu_mbar_tx(m, -(int64_t)q->bytes))
+				phase_done(t);
+		}
+	}
+	if (cl->nq)
+		cl->gen++;
+	cl->nq = cl->nloads = 0;
+	return 0;
+}
+
+/* cp.async.bulk.commit_group / wait_group[.read] for the warp's TMA stores. */
+static int bulk_group(blockctx *b, warp *w, inst *x)
+{
+	cluster *cl = b->cl;
+	if (x->o->mod == BK_COMMIT) {
+		for (int i = 0; i < cl->nq; i++)
+			if (cl->q[i].store && cl->q[i].rank == b->rank && cl->q[i].warp == w->id && cl->q[i].group < 0)
+				cl->q[i].group = w->bulk_next;
+		w->bulk_next++;
+		return STEP_NEXT;
+	}
+	long long oldest = -1;
+	for (int i = 0; i < cl->nq; i++)
+		if (cl->q[i].store && cl->q[i].rank == b->rank && cl->q[i].warp == w->id && cl->q[i].group >= 0 &&
+		    (oldest < 0 || cl->q[i].group < oldest))
+			oldest = cl->q[i].group;
+	return oldest >= 0 && w->bulk_next - oldest > x->o->imm ? STEP_BLOCK : STEP_NEXT;
+}
+
+static int exec_bulk(blockctx *b, warp *w, inst *x)
+{
+	if (!x->em)
+		return STEP_NEXT;
+	return x->o->mod == BK_LOAD || x->o->mod == BK_STORE ? bulk_copy(b, w, x) : bulk_group(b, w, x);
+}
+
+/* Threads of the cluster that have not exited: barrier.cluster waits for them all. */
+static long long cluster_threads(const cluster *cl)
+{
+	long long n = 0;
+	for (int r = 0; r < cl->n; r++)
+		for (int i = 0; i < cl->cta[r].nwarps; i++)
+			n += popc(cl->cta[r].warps[i].live);
+	return n;
+}
+
+static void cluster_barrier_check(cluster *cl)
+{
+	if (!cl->cb_count || cl->cb_count < cluster_threads(cl))
+		return;
+	cl->cb_phase++;
+	cl->cb_count = 0;
+	cl->gen++;
+	for (int r = 0; r < cl->n; r++)
+		cl->cta[r].epoch++;
+}
+
+/* setmaxnreg (9.7.19.6): the warp's registers a thread change; an increase
+ * waits until the block's pool has them. */
+static int setmaxnreg(blockctx *b, warp *w, const emu_op *o)
+{
+	int n = (int)o->imm;
+	if ((o->flags & OPF_INC) ? n < w->nreg : n > w->nreg)
+		return fail(b, o, "setmaxnreg.%s %d: the warp holds %d registers a thread", (o->flags & OPF_INC) ? "inc" : "dec",
+			    n, w->nreg);
+	long long used = 32LL * n;
+	for (int i = 0; i < b->nwarps; i++)
+		if (&b->warps[i] != w && b->warps[i].live)
+			used += 32LL * b->warps[i].nreg;
+	if (used > b->cl->pool)
+		return STEP_BLOCK;
+	w->nreg = n;
+	b->cl->gen++;
+	return STEP_NEXT;
+}
+
+static void bar_release_check(blockctx *b);
+
+static int exec_cluster(blockctx *b, warp *w, inst *x)
+{
+	const emu_op *o = x->o;
+	uint64_t *R = w->R;
+	cluster *cl = b->cl;
+	if (!x->em)
+		return STEP_NEXT;
+	switch (o->mod) {
+	case CL_MAPA:
+		for_each_lane(l, x->em) {
+			uint64_t a = R[o->src[0] * 32 + l], r = (uint32_t)R[o->src[1] * 32 + l];
+			if (r >= (uint64_t)cl->n)
+				return fail(b, o, "mapa to CTA rank %llu of a cluster of %d", (unsigned long long)r, cl->n);
+			if (o->dst[0] >= 0)
+				R[o->dst[0] * 32 + l] = (a & ((1u << EMU_CLUSTER_SHIFT) - 1)) + ((r + 1) << EMU_CLUSTER_SHIFT);
+		}
+		return STEP_NEXT;
+	case CL_ARRIVE:
+		if (w->cb_arrived)
+			return fail(b, o, "barrier.cluster.arrive twice with no barrier.cluster.wait between");
+		w->cb_arrived = 1;
+		w->cb_phase = cl->cb_phase;
+		cl->cb_count += popc(x->em);
+		cl->gen++;
+		cluster_barrier_check(cl);
+		return STEP_NEXT;
+	case CL_WAIT:
+		if (!w->cb_arrived)
+			return fail(b, o, "barrier.cluster.wait with no barrier.cluster.arrive before it");
+		if (cl->cb_phase == w->cb_phase)
+			return STEP_BLOCK;
+		w->cb_arrived = 0;
+		return STEP_NEXT;
+	case CL_ELECT: {
+		uint32_t members = (uint32_t)R[o->src[0] * 32 + __builtin_ctz(x->em)] & x->em;
+		int leader = members ? __builtin_ctz(members) : -1;
+		for_each_lane(l, x->em) {
+			if (o->dst[0] >= 0)
+				R[o->dst[0] * 32 + l] = (uint64_t)(leader < 0 ? 0 : leader);
+			if (o->dst[1] >= 0)
+				R[o->dst[1] * 32 + l] = l == leader;
+		}
+		return STEP_NEXT;
+	}
+	case CL_SETMAXNREG:
+		return setmaxnreg(b, w, o);
+	case CL_FENCE_PROXY:
+		w->fences++;
+		return STEP_NEXT;
+	default: { /* bar.arrive id, count */
+		unsigned id = (unsigned)R[o->src[0] * 32 + __builtin_ctz(x->em)];
+		unsigned want = (unsigned)R[o->src[1] * 32 + __builtin_ctz(x->em)];
+		if (id > 15 || !want || want % 32)
+			return fail(b, o, "bar.arrive %u, %u: barrier 0..15 and a count that is a multiple of 32", id, want);
+		b->bar_arrived[id] += 32;
+		b->bar_want[id] = want;
+		cl->gen++;
+		bar_release_check(b);
+		return STEP_NEXT;
+	}
+	}
+}
+
+/* stmatrix.m8n8 (9.7.14.5.16): ldmatrix's fragments written back, each 8x8
+ * matrix's row r to the address lane 8j + r gives. */
+static int exec_stmatrix(blockctx *b, warp *w, const emu_op *o, uint32_t em, emu_opcount *cnt)
+{
+	if (em != 0xffffffffu)
+		return fail(b, o, "stmatrix needs all 32 lanes of the warp (active mask 0x%08x)", em);
+	uint64_t *R = w->R;
+	uint16_t rows[4][8][8];
+	int trans = o->flags & OPF_TRANS;
+	for (int j = 0; j < o->vec; j++)
+		for (int l = 0; l < 32; l++) {
+			uint32_t v = (uint32_t)R[o->src[1 + j] * 32 + l];
+			int r = l / 4, c = 2 * (l % 4);
+			if (!trans) {
+				rows[j][r][c] = (uint16_t)v;
+				rows[j][r][c + 1] = (uint16_t)(v >> 16);
+			} else {
+				rows[j][c][r] = (uint16_t)v;
+				rows[j][c + 1][r] = (uint16_t)(v >> 16);
+			}
+		}
+	int64_t saddr[32];
+	for (int j = 0; j < o->vec; j++)
+		for (int r = 0; r < 8; r++) {
+			int lane = j * 8 + r;
+			uint32_t off;
+			if (!cluster_addr(b, o, R[o->src[0] * 32 + lane] + R[o->src[5] * 32 + lane], 16, 0, &off))
+				return STEP_FAIL;
+			saddr[lane] = off;
+			memcpy(b->smem + off, rows[j][r], 16);
+			shadow_write(b, o, w->id, off, 16);
+		}
+	count_access(cnt, ACCESS_LDMATRIX, saddr, (uint32_t)((1ULL << (8 * o->vec)) - 1), 16);
+	b->cl->gen++;
+	return STEP_NEXT;
+}
+
 /* ---- control flow and barriers ---- */
 
-/* bar.sync: the lanes wait on the barrier until the block releases them. */
+/* bar.sync a[, b] (9.7.13.1): the lanes wait at barrier a until b threads
+ * (default: every thread of the block) have arrived, a warp counting 32. */
 static int barrier(blockctx *b, warp *w, const inst *x)
 {
 	const emu_op *o = x->o;
+	unsigned id = (unsigned)x->R[o->src[0] * 32 + __builtin_ctz(x->mask)];
+	if (id > 15)
+		return fail(b, o, "bar.sync %u: barriers are 0..15", id);
 	if (o->nsrc > 1) {
 		unsigned want = (unsigned)x->R[o->src[1] * 32 + __builtin_ctz(x->mask)];
-		if (want != (b->nthreads + 31) / 32 * 32) {
-			b->why = EMU_ERR_UNSUPPORTED;
-			return fail(b, o, "bar.sync with a thread count (%u) other than the whole block is not supported", want);
-		}
+		if (!want || want % 32 || want > (b->nthreads + 31) / 32 * 32)
+			return fail(b, o, "bar.sync %u, %u: the count must be a multiple of 32, at most the block's threads", id, want);
+		b->bar_want[id] = want;
 	}
+	w->bar_id = (int)id;
 	w->waiting |= x->mask;
 	return STEP_HOLD;
 }
@@ -1111,6 +1645,7 @@ static int branch(warp *w, inst *x)
 static int exit_lanes(blockctx *b, warp *w, inst *x)
 {
 	w->live &= ~x->em;
+	b->cl->gen++;
 	if (!w->live) /* outstanding copies still land */
 		return cp_complete(b, w, INT_MAX) < 0 ? STEP_FAIL : STEP_DONE;
 	x->mask &= ~x->em;
@@ -1127,17 +1662,32 @@ static int trap(blockctx *b, const emu_op *o)
 
 /* Runs a wgmma instruction (hazard: 0) or the hazard check before another
  * instruction (hazard: 1) of a kernel that has wgmma. */
+typedef struct {
+	blockctx *b;
+	const emu_op *o;
+} wg_reader;
+
+/* A wgmma's shared operands read before a TMA copy in flight wrote them:
+ * the same early-read rule as ld's (pending_read reports it). */
+static int wg_early_read(void *arg, uint32_t off, uint32_t bytes)
+{
+	const wg_reader *r = arg;
+	return pending_read(r->b, r->o, off, (int)bytes);
+}
+
 static int wgmma(blockctx *b, warp *w, const inst *x, int hazard)
 {
-	char m[256];
+	char m[256] = "";
+	wg_reader rd = {b, x->o};
 	emu_wg_ctx c = {.wg = b->wg, .k = b->k, .o = x->o, .R = w->R, .warp = w->id, .em = x->em, .nthreads = b->nthreads,
-			.smem = b->smem, .smem_size = b->smem_size, .cnt = x->cnt, .msg = m, .msglen = sizeof m};
+			.smem = b->smem, .smem_size = b->smem_size, .cnt = x->cnt, .msg = m, .msglen = sizeof m,
+			.early_read = b->cl->nloads ? wg_early_read : NULL, .early_arg = &rd};
 	if ((hazard ? emu_wgmma_hazard(&c) : emu_wgmma_exec(&c, x->em)) < 0)
-		return fail(b, x->o, "%s", m);
+		return fail(b, x->o, "%s", m); /* a no-op when pending_read has failed already */
 	/* one wgmma is 16 x N x K multiply-adds a warp: charged as N*K/32 warp
 	 * instructions, so a loop of them ends with the budget too */
 	if (!hazard && x->o->code == OP_WGMMA)
-		b->budget -= (long long)b->k->wgmma[x->o->imm].n * b->k->wgmma[x->o->imm].k / 32;
+		b->cl->budget -= (long long)b->k->wgmma[x->o->imm].n * b->k->wgmma[x->o->imm].k / 32;
 	return STEP_NEXT;
 }
 
@@ -1205,6 +1755,11 @@ static int exec_op(blockctx *blk, warp *w, inst *x)
 	case OP_EXIT: return exit_lanes(blk, w, x);
 	case OP_TRAP: return x->em ? trap(blk, o) : STEP_NEXT;
 	case OP_NOP: break;
+	/* Hopper */
+	case OP_MBAR: return exec_mbar(blk, w, x);
+	case OP_BULK: return exec_bulk(blk, w, x);
+	case OP_CLUSTER: return exec_cluster(blk, w, x);
+	case OP_STMATRIX: return exec_stmatrix(blk, w, x->o, x->em, x->cnt);
 	default:
 		blk->why = EMU_ERR_UNSUPPORTED;
 		return fail(blk, o, "internal: op %d not implemented", o->code);
@@ -1279,9 +1834,10 @@ static void advance(warp *w, uint32_t mask, int next)
 	reconverge(w);
 }
 
-/* Runs one warp until every live lane waits at a barrier or has exited.
- * Lanes keep their own pc while diverged; each step runs the lanes with the
- * lowest pc, which reconverges them at the first instruction they share. */
+/* Runs one warp until every live lane waits at a barrier or has exited, or
+ * an instruction blocks or yields it. Lanes keep their own pc while
+ * diverged; each step runs the lanes with the lowest pc, which reconverges
+ * them at the first instruction they share. */
 static int run_warp(blockctx *b, warp *w)
 {
 	for (;;) {
@@ -1295,11 +1851,11 @@ static int run_warp(blockctx *b, warp *w)
 		x.cnt->issued++;
 		if (x.cnt->rec)
 			emu_record_arm(x.cnt->rec, b->ctaid, w->id);
-		if (--b->budget < 0) {
+		if (--b->cl->budget < 0) {
 			b->why = EMU_ERR_BUDGET;
 			return fail(b, x.o, "stopped after %lld warp instructions (an endless loop?)", b->L->max_warp_inst);
 		}
-		if (!(b->budget & 0xffff) && past_deadline(b, x.o))
+		if (!(b->cl->budget & 0xffff) && past_deadline(b, x.o))
 			return -1;
 		x.em = guard(x.o, w->R, x.mask);
 		x.cnt->threads += (uint64_t)popc(x.em);
@@ -1310,19 +1866,29 @@ static int run_warp(blockctx *b, warp *w)
 		int step = discarded(&x) ? STEP_NEXT : exec_op(b, w, &x);
 		if (step == STEP_FAIL)
 			return -1;
+		if (step == STEP_BLOCK) { /* not issued yet: it runs again on the warp's next turn */
+			x.cnt->issued--;
+			x.cnt->threads -= (uint64_t)popc(x.em);
+			b->cl->budget++;
+			w->blocked = 1;
+			return 0;
+		}
+		w->blocked = 0;
 		if (step == STEP_DONE)
 			return 0;
-		if (step == STEP_NEXT)
+		if (step == STEP_NEXT || step == STEP_YIELD)
 			advance(w, x.mask, x.next);
+		if (step == STEP_YIELD)
+			return 0;
 	}
 }
 
-/* Lets every lane waiting on a barrier step past it. */
-static void release_barrier(blockctx *b)
+/* Lets the lanes of the warps counted at barrier id step past it. */
+static void release_barrier(blockctx *b, int id)
 {
 	for (int i = 0; i < b->nwarps; i++) {
 		warp *w = &b->warps[i];
-		if (!w->waiting)
+		if (!w->waiting || !w->arrived || w->bar_id != id)
 			continue;
 		if (!w->diverged) {
 			w->pc++;
@@ -1331,14 +1897,43 @@ static void release_barrier(blockctx *b)
 			reconverge(w);
 		}
 		w->waiting = 0;
+		w->arrived = 0;
 	}
+	b->bar_arrived[id] = 0;
+	b->bar_want[id] = 0;
 	b->epoch++;
+	b->cl->gen++;
+}
+
+/* Releases every named barrier whose count is reached; without a count
+ * that is every warp of the block that has not exited. */
+static void bar_release_check(blockctx *b)
+{
+	unsigned all = 0;
+	for (int i = 0; i < b->nwarps; i++)
+		all += b->warps[i].live ? 32 : 0;
+	for (int id = 0; id < 16; id++) {
+		unsigned want = b->bar_want[id] ? b->bar_want[id] : all;
+		if (b->bar_arrived[id] && b->bar_arrived[id] >= want)
+			release_barrier(b, id);
+	}
+}
+
+/* A warp whose live lanes all wait at a barrier arrives there once. */
+static void bar_arrive(blockctx *b, warp *w)
+{
+	if (!w->live || w->waiting != w->live || w->arrived)
+		return;
+	w->arrived = 1;
+	b->bar_arrived[w->bar_id] += 32;
+	b->cl->gen++;
 }
 
 static void init_warp(blockctx *b, warp *w, int id)
 {
 	const emu_kernel *k = b->k;
 	emu_launch *L = b->L;
+	const cluster *cl = b->cl;
 	w->id = id;
 	w->pc = 0;
 	w->diverged = 0;
@@ -1346,12 +1941,19 @@ static void init_warp(blockctx *b, warp *w, int id)
 	w->live = 0;
 	w->ncp = 0;
 	w->next_group = 0;
+	w->blocked = w->spinning = w->arrived = w->cb_arrived = 0;
+	w->bar_id = 0;
+	w->cb_phase = 0;
+	w->fences = 0;
+	w->bulk_next = 0;
+	w->nreg = cl->launch_regs;
 	for (int r = 0; r < k->nregs; r++) {
 		uint64_t v = k->is_const[r] == 1 ? k->konst[r] : 0;
 		for (int l = 0; l < 32; l++)
 			w->R[r * 32 + l] = v;
 	}
 	unsigned bx = L->block[0], by = L->block[1];
+	const unsigned *cd = cl->dim;
 	for (int l = 0; l < 32; l++) {
 		unsigned t = (unsigned)id * 32 + (unsigned)l;
 		if (t >= b->nthreads)
@@ -1364,6 +1966,14 @@ static void init_warp(blockctx *b, warp *w, int id)
 			[SPEC_NCTAID_X] = L->grid[0], [SPEC_NCTAID_Y] = L->grid[1], [SPEC_NCTAID_Z] = L->grid[2],
 			[SPEC_LANEID] = (unsigned)l, [SPEC_WARPID] = (unsigned)id,
 			[SPEC_NWARPID] = (unsigned)b->nwarps,
+			[SPEC_CLUSTER_CTARANK] = (unsigned)b->rank, [SPEC_CLUSTER_NCTARANK] = (unsigned)cl->n,
+			[SPEC_CLUSTERID_X] = cl->id[0], [SPEC_CLUSTERID_Y] = cl->id[1], [SPEC_CLUSTERID_Z] = cl->id[2],
+			[SPEC_NCLUSTERID_X] = L->grid[0] / cd[0], [SPEC_NCLUSTERID_Y] = L->grid[1] / cd[1],
+			[SPEC_NCLUSTERID_Z] = L->grid[2] / cd[2],
+			[SPEC_CLUSTER_CTAID_X] = b->ctaid[0] % cd[0], [SPEC_CLUSTER_CTAID_Y] = b->ctaid[1] % cd[1],
+			[SPEC_CLUSTER_CTAID_Z] = b->ctaid[2] % cd[2],
+			[SPEC_CLUSTER_NCTAID_X] = cd[0], [SPEC_CLUSTER_NCTAID_Y] = cd[1], [SPEC_CLUSTER_NCTAID_Z] = cd[2],
+			[SPEC_IS_EXPLICIT_CLUSTER] = L->cluster[0] > 0,
 		};
 		for (int s = 0; s < SPEC_COUNT; s++)
 			if (k->special_reg[s] >= 0)
@@ -1371,12 +1981,96 @@ static void init_warp(blockctx *b, warp *w, int id)
 	}
 }
 
+/* Every warp waits and nothing will wake one: says what the first one waits for. */
+static int deadlock(cluster *cl)
+{
+	for (int r = 0; r < cl->n; r++) {
+		blockctx *b = &cl->cta[r];
+		for (int i = 0; i < b->nwarps; i++) {
+			warp *w = &b->warps[i];
+			if (!w->live)
+				continue;
+			const emu_op *o = &b->ops[w->diverged ? w->lpc[__builtin_ctz(w->live)] : w->pc];
+			if (w->spinning) /* polling with test_wait: the poll is what waits */
+				o = &b->ops[w->wait_op];
+			b->why = EMU_ERR_FAULT;
+			if (w->waiting)
+				return fail(b, o, "deadlock: every warp waits; warp %d waits at bar.sync %d for %u threads, and only "
+					    "%u arrive", i, w->bar_id, b->bar_want[w->bar_id] ? b->bar_want[w->bar_id] : b->nthreads,
+					    b->bar_arrived[w->bar_id]);
+			if (o->code == OP_MBAR) {
+				blockctx *t = &cl->cta[w->wait_rank];
+				emu_mbar *m = find_mbar(t, w->wait_off);
+				long long tx = m ? (long long)m->tx : 0;
+				char txs[96];
+				snprintf(txs, sizeof txs, tx > 0 ? "%lld bytes expected that no copy brings"
+						      : tx < 0 ? "%lld bytes more completed than expect_tx announced"
+							       : "no transaction bytes pending%.0lld", tx > 0 ? tx : -tx);
+				return fail(b, o, "deadlock: every warp waits and no copy is in flight; warp %d waits on the mbarrier "
+					    "at smem+0x%x (block rank %d, initialised at line %d) for the phase of parity %u, which no "
+					    "copy or arrival will complete (it is in phase %u, %d of its %d arrivals pending, %s)", i,
+					    w->wait_off, w->wait_rank, m ? m->line : 0, w->wait_parity & 1, m ? m->phase : 0,
+					    m ? m->pending : 0, m ? m->expected : 0, txs);
+			}
+			if (o->code == OP_CLUSTER && o->mod == CL_SETMAXNREG)
+				return fail(b, o, "deadlock: setmaxnreg.inc %lld waits for registers the block's pool of %lld "
+					    "(%d a thread at launch) never frees: the warps ask for more than it holds",
+					    (long long)o->imm, cl->pool, cl->launch_regs);
+			if (o->code == OP_CLUSTER)
+				return fail(b, o, "deadlock: warp %d waits at barrier.cluster.wait for threads of the cluster that "
+					    "never arrive", i);
+			return fail(b, o, "deadlock: every warp waits and none can go on (warp %d)", i);
+		}
+	}
+	return -1;
+}
+
+/* Runs one cluster's CTAs together, round by round: each warp runs until it
+ * waits, then the copy engine lands what was issued. A round that changes
+ * nothing is a deadlock (a warp polling with test_wait gets 1000 of them). */
+static int cluster_run(cluster *cl)
+{
+	int stall = 0;
+	for (;;) {
+		unsigned long long gen0 = cl->gen;
+		for (int r = 0; r < cl->n; r++) {
+			blockctx *b = &cl->cta[r];
+			for (int i = 0; i < b->nwarps; i++) {
+				warp *w = &b->warps[i];
+				if (!w->live)
+					continue;
+				if (run_warp(b, w) < 0)
+					return -1;
+				bar_arrive(b, w);
+				bar_release_check(b);
+			}
+		}
+		if (land(cl) < 0)
+			return -1;
+		cluster_barrier_check(cl);
+		int live = 0, spin = 0;
+		for (int r = 0; r < cl->n; r++)
+			for (int i = 0; i < cl->cta[r].nwarps; i++) {
+				live |= cl->cta[r].warps[i].live != 0;
+				spin |= cl->cta[r].warps[i].live && cl->cta[r].warps[i].spinning;
+			}
+		if (!live)
+			return 0;
+		if (cl->gen != gen0) {
+			stall = 0;
+			continue;
+		}
+		if (!spin || ++stall > 1000)
+			return deadlock(cl);
+	}
+}
+
 /* Tells the progress callback where the launch is; 1 when it says stop. */
-static int progress_stop(emu_launch *L, const blockctx *b, double t0, char *err, int errlen)
+static int progress_stop(emu_launch *L, const cluster *cl, double t0, char *err, int errlen)
 {
 	long long blocks = (long long)L->grid[0] * L->grid[1] * L->grid[2];
 	emu_progress p = {.blocks_done = L->blocks_done, .blocks = blocks,
-			  .inst = (unsigned long long)(L->max_warp_inst - b->budget), .seconds = util_now() - t0};
+			  .inst = (unsigned long long)(L->max_warp_inst - cl->budget), .seconds = util_now() - t0};
 	if (!L->progress(L->progress_ctx, &p))
 		return 0;
 	snprintf(err, (size_t)errlen, "%s: stopped after %lld of %lld blocks, %llu warp instructions", L->path,
@@ -1397,6 +2091,17 @@ static emu_error check_launch(const emu_launch *L, uint64_t *smem, char *err, in
 			 L->block[2], EMU_MAX_THREADS, EMU_MAX_GRID_YZ, EMU_MAX_GRID_YZ);
 		return EMU_ERR_BAD_REQUEST;
 	}
+	unsigned long long n = 1;
+	for (int i = 0; i < 3; i++) {
+		unsigned c = L->cluster[i] ? L->cluster[i] : 1;
+		n *= c;
+		if (c > EMU_MAX_CLUSTER || n > EMU_MAX_CLUSTER || L->grid[i] % c) {
+			snprintf(err, (size_t)errlen, "%s: bad cluster %ux%ux%u for the grid %ux%ux%u (at most %d blocks, "
+				 "dividing the grid)", L->path, L->cluster[0], L->cluster[1], L->cluster[2], L->grid[0],
+				 L->grid[1], L->grid[2], EMU_MAX_CLUSTER);
+			return EMU_ERR_BAD_REQUEST;
+		}
+	}
 	uint64_t st = (uint64_t)L->k->smem_static;
 	*smem = L->smem_dynamic ? (st + 127) / 128 * 128 + L->smem_dynamic : st;
 	if (*smem > EMU_MAX_SMEM) {
@@ -1413,94 +2118,156 @@ static emu_error check_launch(const emu_launch *L, uint64_t *smem, char *err, in
 	return EMU_OK;
 }
 
+/* One CTA's state: shared memory, its shadows, warps and registers. */
+static void cta_alloc(blockctx *b, emu_launch *L, cluster *cl, int rank, uint32_t smem, char *err, int errlen)
+{
+	const emu_kernel *k = L->k;
+	*b = (blockctx){.L = L, .k = k, .ops = k->ops, .err = err, .errlen = errlen, .cl = cl, .rank = rank};
+	b->nthreads = L->block[0] * L->block[1] * L->block[2];
+	b->nwarps = (int)((b->nthreads + 31) / 32);
+	b->smem_size = smem;
+	size_t words = b->smem_size / 4 + 4;
+	b->smem = xmalloc((size_t)b->smem_size + 16);
+	b->wep = xcalloc(words, sizeof *b->wep);
+	b->rep = xcalloc(words, sizeof *b->rep);
+	b->wwarp = xcalloc(words, sizeof *b->wwarp);
+	b->rwarp = xcalloc(words, sizeof *b->rwarp);
+	b->wop = xcalloc(words, sizeof *b->wop);
+	b->rop = xcalloc(words, sizeof *b->rop);
+	b->gfence = xcalloc(words, sizeof *b->gfence);
+	b->mbar = xcalloc(EMU_MAX_MBARRIERS, sizeof *b->mbar);
+	b->warps = xcalloc((size_t)b->nwarps, sizeof *b->warps);
+	uint64_t *regs = xcalloc((size_t)b->nwarps * (size_t)k->nregs * 32 + 1, sizeof(uint64_t));
+	for (int i = 0; i < b->nwarps; i++)
+		b->warps[i].R = regs + (size_t)i * (size_t)k->nregs * 32;
+	/* a block's set-up writes every register of every warp and the shared
+	 * memory: charged as one warp instruction per 256 bytes of it, at least
+	 * one per warp, so a huge grid of an empty kernel ends too */
+	b->setup_cost = b->nwarps + ((long long)b->nwarps * k->nregs * 32 * 8 + (long long)b->smem_size * 4) / 256;
+	b->wg = k->nwgmma ? emu_wg_block_new(k, b->nwarps, b->smem_size) : NULL;
+}
+
+static void cta_free(blockctx *b)
+{
+	for (int i = 0; i < b->nwarps; i++)
+		free(b->warps[i].cp);
+	if (b->warps)
+		free(b->warps[0].R);
+	free(b->warps);
+	free(b->smem);
+	free(b->wep);
+	free(b->rep);
+	free(b->wwarp);
+	free(b->rwarp);
+	free(b->wop);
+	free(b->rop);
+	free(b->gfence);
+	free(b->mbar);
+	emu_wg_block_free(b->wg);
+}
+
+/* Starts the cluster whose first block is c: each CTA's shared memory
+ * poisoned, its warps at their first instruction. */
+static int cluster_start(cluster *cl, const unsigned c[3])
+{
+	cl->id[0] = c[0] / cl->dim[0]; /* before the warps: their special registers read it */
+	cl->id[1] = c[1] / cl->dim[1];
+	cl->id[2] = c[2] / cl->dim[2];
+	cl->cb_phase = 0;
+	cl->cb_count = 0;
+	cl->nq = cl->nloads = 0;
+	for (int r = 0; r < cl->n; r++) {
+		blockctx *b = &cl->cta[r];
+		b->ctaid[0] = c[0] + (unsigned)r % cl->dim[0];
+		b->ctaid[1] = c[1] + (unsigned)r / cl->dim[0] % cl->dim[1];
+		b->ctaid[2] = c[2] + (unsigned)r / (cl->dim[0] * cl->dim[1]);
+		cl->budget -= b->setup_cost;
+		if (cl->budget < 0) {
+			b->why = EMU_ERR_BUDGET;
+			return fail(b, NULL, "stopped after %lld warp instructions, block set-up counted (a grid too large?)",
+				    b->L->max_warp_inst);
+		}
+		if (past_deadline(b, NULL))
+			return -1;
+		/* shared memory starts as NaNs so reading what nobody wrote shows */
+		memset(b->smem, 0xff, b->smem_size);
+		memset(b->gfence, 0, (b->smem_size / 4 + 4) * sizeof *b->gfence);
+		memset(b->bar_arrived, 0, sizeof b->bar_arrived);
+		memset(b->bar_want, 0, sizeof b->bar_want);
+		b->nmbar = 0;
+		b->epoch++;
+		for (int i = 0; i < b->nwarps; i++)
+			init_warp(b, &b->warps[i], i);
+		if (b->wg)
+			emu_wg_block_reset(b->wg);
+		b->L->warps += b->nwarps;
+	}
+	return 0;
+}
+
+/* After a cluster ran: each CTA's warpgroups issued the same wgmmas. */
+static int cluster_end(cluster *cl)
+{
+	char m[256];
+	for (int r = 0; r < cl->n; r++)
+		if (cl->cta[r].wg && emu_wgmma_block_end(cl->cta[r].wg, m, sizeof m) < 0)
+			return fail(&cl->cta[r], NULL, "%s", m);
+	return 0;
+}
+
+/* The error of the CTA that failed. */
+static emu_error cluster_why(const cluster *cl)
+{
+	for (int r = 0; r < cl->n; r++)
+		if (cl->cta[r].failed)
+			return cl->cta[r].why ? cl->cta[r].why : EMU_ERR_FAULT;
+	return EMU_ERR_FAULT;
+}
+
 emu_error emu_exec(emu_launch *L, char *err, int errlen)
 {
 	const emu_kernel *k = L->k;
-	blockctx b = {.L = L, .k = k, .ops = k->ops, .err = err, .errlen = errlen};
 	uint64_t smem;
 	emu_error bad = check_launch(L, &smem, err, errlen);
 	if (bad)
 		return bad;
-	b.nthreads = L->block[0] * L->block[1] * L->block[2];
-	b.nwarps = (int)((b.nthreads + 31) / 32);
-	b.smem_size = (uint32_t)smem;
-	b.budget = L->max_warp_inst > 0 ? L->max_warp_inst : 1000000000LL;
-	L->max_warp_inst = b.budget;
-	/* A block's set-up writes every register of every warp and the shared
-	 * memory: charged as one warp instruction per 256 bytes of it, at least
-	 * one per warp, so a huge grid of an empty kernel ends too. */
-	b.setup_cost = b.nwarps + ((long long)b.nwarps * k->nregs * 32 * 8 + (long long)b.smem_size * 4) / 256;
-	size_t words = b.smem_size / 4 + 4;
-	b.smem = xmalloc((size_t)b.smem_size + 16);
-	b.wep = xcalloc(words, sizeof *b.wep);
-	b.rep = xcalloc(words, sizeof *b.rep);
-	b.wwarp = xcalloc(words, sizeof *b.wwarp);
-	b.rwarp = xcalloc(words, sizeof *b.rwarp);
-	b.wop = xcalloc(words, sizeof *b.wop);
-	b.rop = xcalloc(words, sizeof *b.rop);
-	b.warps = xcalloc((size_t)b.nwarps, sizeof *b.warps);
-	uint64_t *regs = xcalloc((size_t)b.nwarps * (size_t)k->nregs * 32 + 1, sizeof(uint64_t));
-	for (int i = 0; i < b.nwarps; i++)
-		b.warps[i].R = regs + (size_t)i * (size_t)k->nregs * 32;
-	b.wg = k->nwgmma ? emu_wg_block_new(k, b.nwarps, b.smem_size) : NULL;
+	cluster cl = {.n = 1};
+	for (int i = 0; i < 3; i++) {
+		cl.dim[i] = L->cluster[i] ? L->cluster[i] : 1;
+		cl.n *= (int)cl.dim[i];
+	}
+	cl.budget = L->max_warp_inst > 0 ? L->max_warp_inst : 1000000000LL;
+	L->max_warp_inst = cl.budget;
+	unsigned threads = L->block[0] * L->block[1] * L->block[2];
+	/* setmaxnreg's pool: the registers a thread at launch (.maxnreg, or
+	 * what 64K registers give each thread, a multiple of 8 up to 255) x threads */
+	int per = k->maxnreg > 0 ? k->maxnreg : (int)(65536 / threads / 8 * 8);
+	cl.launch_regs = per > 255 ? 255 : per;
+	cl.pool = (long long)cl.launch_regs * (long long)((threads + 31) / 32 * 32);
+	cl.cta = xcalloc((size_t)cl.n, sizeof *cl.cta);
+	for (int r = 0; r < cl.n; r++)
+		cta_alloc(&cl.cta[r], L, &cl, r, (uint32_t)smem, err, errlen);
 	int rc = 0;
 	double t0 = util_now();
-	for (unsigned z = 0; z < L->grid[2] && !rc; z++)
-		for (unsigned y = 0; y < L->grid[1] && !rc; y++)
-			for (unsigned x = 0; x < L->grid[0] && !rc; x++) {
-				b.ctaid[0] = x;
-				b.ctaid[1] = y;
-				b.ctaid[2] = z;
-				b.budget -= b.setup_cost;
-				if (b.budget < 0) {
-					b.why = EMU_ERR_BUDGET;
-					rc = fail(&b, NULL, "stopped after %lld warp instructions, block set-up counted (a grid too large?)",
-						  L->max_warp_inst);
+	unsigned c[3];
+	for (c[2] = 0; c[2] < L->grid[2] && !rc; c[2] += cl.dim[2])
+		for (c[1] = 0; c[1] < L->grid[1] && !rc; c[1] += cl.dim[1])
+			for (c[0] = 0; c[0] < L->grid[0] && !rc; c[0] += cl.dim[0]) {
+				if ((rc = cluster_start(&cl, c)) != 0 || (rc = cluster_run(&cl)) != 0)
 					break;
-				}
-				if ((rc = past_deadline(&b, NULL)) != 0)
+				if ((rc = cluster_end(&cl)) != 0)
 					break;
-				/* shared memory starts as NaNs so reading what nobody wrote shows */
-				memset(b.smem, 0xff, b.smem_size);
-				b.epoch++;
-				for (int i = 0; i < b.nwarps; i++)
-					init_warp(&b, &b.warps[i], i);
-				if (b.wg)
-					emu_wg_block_reset(b.wg);
-				L->warps += b.nwarps;
-				for (;;) {
-					int waiting = 0;
-					for (int i = 0; i < b.nwarps && !rc; i++)
-						if (b.warps[i].live)
-							rc = run_warp(&b, &b.warps[i]);
-					if (rc)
-						break;
-					for (int i = 0; i < b.nwarps; i++)
-						waiting |= b.warps[i].waiting != 0;
-					if (!waiting)
-						break;
-					release_barrier(&b);
-				}
-				char m[256];
-				if (!rc && b.wg && emu_wgmma_block_end(b.wg, m, sizeof m) < 0)
-					rc = fail(&b, NULL, "%s", m);
-				L->blocks_done += !rc;
-				if (!rc && L->progress && progress_stop(L, &b, t0, err, errlen)) {
+				L->blocks_done += cl.n;
+				if (L->progress && progress_stop(L, &cl, t0, err, errlen)) {
 					rc = -1;
-					b.why = EMU_ERR_CANCELLED;
+					cl.cta[0].failed = 1;
+					cl.cta[0].why = EMU_ERR_CANCELLED;
 				}
 			}
-	for (int i = 0; i < b.nwarps; i++)
-		free(b.warps[i].cp);
-	emu_wg_block_free(b.wg);
-	free(regs);
-	free(b.warps);
-	free(b.smem);
-	free(b.wep);
-	free(b.rep);
-	free(b.wwarp);
-	free(b.rwarp);
-	free(b.wop);
-	free(b.rop);
-	return rc ? (b.why ? b.why : EMU_ERR_FAULT) : EMU_OK;
+	emu_error why = rc ? cluster_why(&cl) : EMU_OK;
+	for (int r = 0; r < cl.n; r++)
+		cta_free(&cl.cta[r]);
+	free(cl.cta);
+	free(cl.q);
+	return why;
 }

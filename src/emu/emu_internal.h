@@ -13,6 +13,7 @@ typedef enum {
 	ET_U8, ET_U16, ET_U32, ET_U64,
 	ET_S8, ET_S16, ET_S32, ET_S64,
 	ET_F16, ET_F16X2, ET_F32, ET_F64,
+	ET_BF16, ET_BF16X2,
 	ET_COUNT
 } emu_type;
 
@@ -38,11 +39,16 @@ typedef enum {
 	OP_POPC, OP_CLZ, OP_BREV, OP_BFE, OP_BFI, OP_PRMT, OP_LOP3, OP_SHF,
 	OP_BRA, OP_EXIT, OP_TRAP,
 	OP_WGMMA, OP_WGFENCE, OP_WGCOMMIT, OP_WGWAIT,   /* Hopper's warpgroup MMA: emu_wgmma.c */
+	/* Hopper's asynchronous and cluster machinery (emu_hopper.c); op->mod says which */
+	OP_MBAR,        /* mbarrier.*: MB_* */
+	OP_BULK,        /* cp.async.bulk.*: BK_* */
+	OP_CLUSTER,     /* mapa, barrier.cluster, elect, setmaxnreg, fence.proxy.async, bar.arrive: CL_* */
+	OP_STMATRIX,
 	OP_COUNT
 } emu_opcode;
 
 /* Memory spaces. */
-enum { SP_GENERIC, SP_GLOBAL, SP_SHARED, SP_PARAM };
+enum { SP_GENERIC, SP_GLOBAL, SP_SHARED, SP_PARAM, SP_CLUSTER }; /* SP_CLUSTER: shared::cluster */
 
 /* Modifiers held in op->mod, by opcode. */
 enum { MUL_LO, MUL_HI, MUL_WIDE };                    /* mul, mad */
@@ -55,12 +61,9 @@ enum { CVTA_FROM, CVTA_TO };                          /* cvta.space / cvta.to.sp
 enum { SHF_L, SHF_R };                                /* shf */
 enum { PRMT_DEFAULT, PRMT_F4E, PRMT_B4E, PRMT_RC8, PRMT_ECL, PRMT_ECR, PRMT_RC16 }; /* prmt */
 enum { TRAP_TRAP, TRAP_ASSERT };                      /* trap, call __assertfail */
-
-/* ---- shared with the async-proxy bookkeeping (wgmma: emu_wgmma.c) ----
- * fence.proxy.async decodes as an OP_NOP with this mod, so whoever checks
- * generic writes against async-proxy reads (wgmma operands, TMA stores)
- * can see it; every other fence is an OP_NOP with mod 0. */
-#define EMU_NOP_PROXY_ASYNC 0x40 /* a mod no other OP_NOP has (call's is 0 or 1) */
+enum { MB_INIT, MB_ARRIVE, MB_ARRIVE_TX, MB_EXPECT_TX, MB_TEST_WAIT, MB_TRY_WAIT };  /* OP_MBAR */
+enum { BK_LOAD, BK_STORE, BK_COMMIT, BK_WAIT };       /* OP_BULK */
+enum { CL_MAPA, CL_ARRIVE, CL_WAIT, CL_ELECT, CL_SETMAXNREG, CL_FENCE_PROXY, CL_BAR_ARRIVE }; /* OP_CLUSTER */
 
 #define EMU_NO_REG (-1)
 #define EMU_MAX_SRC 12
@@ -94,6 +97,12 @@ typedef struct {
 #define OPF_PRED_OUT 32  /* shfl with a |p output */
 #define OPF_NC       64  /* ld.global.nc: the read-only path, a plain load here */
 #define OPF_CLAMP   128  /* shf.clamp (shf.wrap otherwise) */
+/* Hopper ops reuse the bits above for their own modifiers: */
+#define OPF_PARITY    2  /* mbarrier.test_wait/try_wait.parity */
+#define OPF_CLUSTER_SP 4 /* mbarrier.*.shared::cluster: the address may name another CTA */
+#define OPF_MULTICAST 2  /* cp.async.bulk.tensor .multicast::cluster */
+#define OPF_READ      2  /* cp.async.bulk.wait_group.read */
+#define OPF_INC       2  /* setmaxnreg.inc (.dec otherwise) */
 
 typedef enum {
 	SPEC_TID_X, SPEC_TID_Y, SPEC_TID_Z,
@@ -101,6 +110,12 @@ typedef enum {
 	SPEC_CTAID_X, SPEC_CTAID_Y, SPEC_CTAID_Z,
 	SPEC_NCTAID_X, SPEC_NCTAID_Y, SPEC_NCTAID_Z,
 	SPEC_LANEID, SPEC_WARPID, SPEC_NWARPID,
+	SPEC_CLUSTER_CTARANK, SPEC_CLUSTER_NCTARANK,
+	SPEC_CLUSTERID_X, SPEC_CLUSTERID_Y, SPEC_CLUSTERID_Z,
+	SPEC_NCLUSTERID_X, SPEC_NCLUSTERID_Y, SPEC_NCLUSTERID_Z,
+	SPEC_CLUSTER_CTAID_X, SPEC_CLUSTER_CTAID_Y, SPEC_CLUSTER_CTAID_Z,
+	SPEC_CLUSTER_NCTAID_X, SPEC_CLUSTER_NCTAID_Y, SPEC_CLUSTER_NCTAID_Z,
+	SPEC_IS_EXPLICIT_CLUSTER,
 	SPEC_COUNT
 } emu_special;
 
@@ -129,6 +144,8 @@ typedef struct {
 	int param_bytes;
 	int smem_static;     /* bytes of .shared declared in the entry and module */
 	int uses_dynamic_smem;
+	int maxnreg;         /* .maxnreg of the entry, 0 when absent: setmaxnreg's pool */
+	unsigned reqcluster[3]; /* .reqnctapercluster, 0 when absent */
 	int line;
 	struct emu_wgmma_op *wgmma; /* the operands of each wgmma.mma_async (emu_wgmma.h); op->imm indexes it */
 	int nwgmma;
@@ -152,6 +169,29 @@ const emu_kernel *emu_find_kernel(const emu_module *m, const char *name);
 #define EMU_GLOBAL_SHIFT 36
 #define EMU_SHARED_WINDOW (15ULL << EMU_GLOBAL_SHIFT) /* generic addresses of shared memory */
 #define EMU_GLOBALS_WINDOW (14ULL << EMU_GLOBAL_SHIFT) /* module-level .global variables: addresses only */
+#define EMU_PARAM_WINDOW (13ULL << EMU_GLOBAL_SHIFT)   /* generic addresses of the parameters (cvta.param) */
+/* A shared::cluster address: CTA rank r's byte off is off + (r + 1) << 24;
+ * an address below 1 << 24 is the executing CTA's (its shared::cta window
+ * lies inside the cluster's, as the PTX ISA says). */
+#define EMU_CLUSTER_SHIFT 24
+#define EMU_MAX_CLUSTER 16                /* CTAs of a cluster (16 with the non-portable size) */
+#define EMU_MAX_MBARRIERS 256             /* mbarriers of one CTA */
+#define EMU_MAX_BULK_PENDING 4096         /* TMA copies of a cluster not yet landed */
+/* The emulator's tensor map: what build_params writes into the 128 bytes of
+ * a CUtensorMap parameter, and what a TMA copy reads back (and checks: the
+ * kernel may point anywhere in its parameters). */
+#define EMU_TMAP_MAGIC 0x50414d54u        /* "TMAP" */
+typedef struct {
+	uint32_t magic;
+	uint8_t buf;                      /* 0 A, 1 B, 2 C */
+	uint8_t elem;                     /* bytes of an element */
+	uint8_t swizzle;                  /* 0 none, 1 32B, 2 64B, 3 128B (CU_TENSOR_MAP_SWIZZLE_*) */
+	uint8_t rank;                     /* 1..5 */
+	uint64_t dims[5];                 /* elements, innermost first */
+	uint64_t strides[5];              /* bytes; strides[0] is the element's */
+	uint32_t box[5];
+} emu_tmap;
+_Static_assert(sizeof(emu_tmap) <= 128, "a tensor map is 128 bytes of parameter space");
 #define EMU_MAX_BUFS 4
 
 typedef struct {
@@ -168,6 +208,7 @@ typedef struct {
 	uint64_t wg_inst, wg_flops, wg_bytes; /* wgmma.mma_async: per warpgroup, FLOPs, shared operand bytes */
 	uint64_t bytes, bytes2;          /* bytes the active lanes move: global side, shared side */
 	emu_record *rec;                 /* the op whose access emu_options.record asks for; NULL for the others */
+	uint64_t bytes_l2, bytes_smem;   /* TMA: bytes read from L2 (once a copy), written to shared (per CTA) */
 } emu_opcount;
 
 /* The record hook (emu_run.c): arm when the recorded op issues in the asked
@@ -179,6 +220,7 @@ typedef struct {
 	const emu_kernel *k;
 	const char *path;
 	unsigned grid[3], block[3];
+	unsigned cluster[3];             /* blocks of a cluster; 0 (or 1) each: no clusters */
 	unsigned smem_dynamic;
 	const uint8_t *param;            /* param_bytes */
 	emu_buffer bufs[EMU_MAX_BUFS];

@@ -16,6 +16,7 @@ const emu_type_info emu_types[ET_COUNT] = {
 	[ET_S32] = {"s32", 4, 's'},   [ET_S64] = {"s64", 8, 's'},
 	[ET_F16] = {"f16", 2, 'f'},   [ET_F16X2] = {"f16x2", 4, 'f'},
 	[ET_F32] = {"f32", 4, 'f'},   [ET_F64] = {"f64", 8, 'f'},
+	[ET_BF16] = {"bf16", 2, 'f'}, [ET_BF16X2] = {"bf16x2", 4, 'f'},
 };
 
 emu_type emu_type_from_name(const char *s)

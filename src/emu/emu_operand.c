@@ -12,6 +12,15 @@ static const char *const special_names[SPEC_COUNT] = {
 	[SPEC_CTAID_X] = "%ctaid.x", [SPEC_CTAID_Y] = "%ctaid.y", [SPEC_CTAID_Z] = "%ctaid.z",
 	[SPEC_NCTAID_X] = "%nctaid.x", [SPEC_NCTAID_Y] = "%nctaid.y", [SPEC_NCTAID_Z] = "%nctaid.z",
 	[SPEC_LANEID] = "%laneid", [SPEC_WARPID] = "%warpid", [SPEC_NWARPID] = "%nwarpid",
+	[SPEC_CLUSTER_CTARANK] = "%cluster_ctarank", [SPEC_CLUSTER_NCTARANK] = "%cluster_nctarank",
+	[SPEC_CLUSTERID_X] = "%clusterid.x", [SPEC_CLUSTERID_Y] = "%clusterid.y", [SPEC_CLUSTERID_Z] = "%clusterid.z",
+	[SPEC_NCLUSTERID_X] = "%nclusterid.x", [SPEC_NCLUSTERID_Y] = "%nclusterid.y",
+	[SPEC_NCLUSTERID_Z] = "%nclusterid.z",
+	[SPEC_CLUSTER_CTAID_X] = "%cluster_ctaid.x", [SPEC_CLUSTER_CTAID_Y] = "%cluster_ctaid.y",
+	[SPEC_CLUSTER_CTAID_Z] = "%cluster_ctaid.z",
+	[SPEC_CLUSTER_NCTAID_X] = "%cluster_nctaid.x", [SPEC_CLUSTER_NCTAID_Y] = "%cluster_nctaid.y",
+	[SPEC_CLUSTER_NCTAID_Z] = "%cluster_nctaid.z",
+	[SPEC_IS_EXPLICIT_CLUSTER] = "%is_explicit_cluster",
 };
 
 /* ---- registers ---- */
@@ -128,8 +137,11 @@ static int named_operand(emu_pstate *ps, const char *s)
 		for (int i = 0; i < ps->nglobals; i++)
 			if (!strcmp(ps->globals[i], s))
 				return emu_const_reg(ps, EMU_GLOBALS_WINDOW + ((uint64_t)i << 12));
-		if (!strncmp(s, "%cluster", 8) || !strncmp(s, "%ncluster", 9) || !strncmp(s, "%is_explicit_cluster", 20))
-			return emu_hopper_only(ps, s);
+		/* a parameter's name as a value: its address in the parameter space
+		 * (mov.b64 %r, tmA; cvta.param.u64 makes it generic) */
+		for (int i = 0; i < ps->k->nparams; i++)
+			if (!strcmp(ps->k->params[i].name, s))
+				return emu_const_reg(ps, (uint64_t)ps->k->params[i].offset);
 		return emu_perr(ps, ps->line, "unknown register or symbol '%s'", s);
 	}
 	if (!ext)

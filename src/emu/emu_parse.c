@@ -515,6 +515,12 @@ static int parse_entry(emu_pstate *ps, emu_cursor *c, const char *hdr, const cha
 		free(ps->callparams[i]);
 	ps->ncallparams = 0;
 	ps->capops = ps->capregs = 0;
+	/* the performance directives setmaxnreg and the cluster launch need */
+	const char *mr = strstr(hdr, ".maxnreg"), *rc = strstr(hdr, ".reqnctapercluster");
+	if (mr)
+		k->maxnreg = atoi(mr + 8);
+	if (rc && sscanf(rc + 18, " %u , %u , %u", &k->reqcluster[0], &k->reqcluster[1], &k->reqcluster[2]) < 1)
+		k->reqcluster[0] = 0;
 	if (parse_params(ps, hdr) < 0 || parse_body(ps, c) < 0 || finish_kernel(ps) < 0)
 		return -1;
 	return 0;

@@ -75,9 +75,6 @@ int emu_name_copy(emu_pstate *ps, char *dst, const char *src, size_t len);
  * emu_punsup: it is, but the emulator does not run it (EMU_ERR_UNSUPPORTED). */
 int emu_perr(emu_pstate *ps, int line, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 int emu_punsup(emu_pstate *ps, int line, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-/* emu_punsup for what only a Hopper GPU runs (TMA, mbarriers, wgmma,
- * clusters and their special registers), in one message. */
-int emu_hopper_only(emu_pstate *ps, const char *what);
 
 /* ---- the lexer (emu_lex.c) ---- */
 
@@ -136,5 +133,7 @@ int emu_addr_operand(emu_pstate *ps, char *s, int *base, int64_t *off, int *is_p
 emu_op *emu_new_op(emu_pstate *ps);
 /* One instruction statement ("@p add.s32 a, b, c", no ';') into a new op; 0 or -1. */
 int emu_decode(emu_pstate *ps, char *stmt);
+/* The name's words and the operands of a Hopper instruction (emu_decode_hopper.c); 0 or -1. */
+int emu_decode_hopper(emu_pstate *ps, emu_op *o, const char *full, char **parts, int np);
 
 #endif

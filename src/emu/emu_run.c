@@ -8,8 +8,10 @@
 #include "base/checked.h"
 #include "base/rng.h"
 #include "base/util.h"
+#include "emu/emu_hopper.h"
 #include "emu/emu_internal.h"
 #include "model/access.h"
+#include "model/grid.h"
 #include "run/verify.h"
 
 static const char *const class_names[EMU_CLS_COUNT] = {
@@ -54,6 +56,11 @@ void emu_counts_add(emu_counts *a, const emu_counts *b)
 	a->wgmma.flops += b->wgmma.flops;
 	a->wgmma.smem_bytes += b->wgmma.smem_bytes;
 	a->wgmma.smem_wavefronts += b->wgmma.smem_wavefronts;
+	a->tma_l2_bytes += b->tma_l2_bytes;
+	a->tma_smem_bytes += b->tma_smem_bytes;
+	a->tma_store_bytes += b->tma_store_bytes;
+	a->mbarrier_ops += b->mbarrier_ops;
+	a->cluster_barriers += b->cluster_barriers;
 	a->bytes += b->bytes;
 }
 
@@ -87,8 +94,19 @@ static void op_counts(const emu_op *o, const emu_opcount *c, emu_counts *out)
 	case OP_ST: out->gst = g; out->sst = s; break;
 	case OP_CPASYNC: out->gcp = g; out->scp = s; break;
 	case OP_LDMATRIX: out->sldsm = s; break;
+	case OP_STMATRIX: out->sst = s; break;
 	case OP_BAR: out->barriers = c->issued; break;
 	case OP_WGMMA: out->wgmma = (emu_wgmma_counts){c->wg_inst, c->wg_flops, c->wg_bytes, c->wg_bytes / 128}; break;
+	case OP_MBAR: out->mbarrier_ops = c->issued; break;
+	case OP_CLUSTER: out->cluster_barriers = o->mod == CL_ARRIVE ? c->issued : 0; break;
+	case OP_BULK:
+		if (o->mod == BK_LOAD) {
+			out->tma_l2_bytes = c->bytes_l2;
+			out->tma_smem_bytes = c->bytes_smem;
+		} else if (o->mod == BK_STORE) {
+			out->tma_store_bytes = c->bytes_l2;
+		}
+		break;
 	default: break;
 	}
 	/* a cp.async moves its bytes once: counted on the global side */
@@ -105,9 +123,33 @@ static int errf(char *err, int errlen, const char *fmt, ...)
 	return -1;
 }
 
+/* A tensor map the way gpu/runner.c's cuTensorMapEncodeTiled call makes
+ * it: the whole matrix as a 2-D tensor, columns innermost, the item's box
+ * and swizzle (L2 promotion has no meaning here; out-of-bounds reads fill
+ * zeros, as CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE does). */
+static int build_tmap(const run_request *rq, const argspec_item *it, const emu_param *p, const emu_buffer *bufs,
+		      uint8_t *param, char *err, int errlen)
+{
+	char tok[ARGSPEC_TOKEN], why[160];
+	argspec_format_item(it, tok, sizeof tok);
+	if (p->bytes != 128)
+		return errf(err, errlen, "%s: parameter '%s' is %d bytes; a tensor map (%s) takes 128", rq->ptx_path, p->name,
+			    p->bytes, tok);
+	char m = it->name;
+	long long rows = m == 'B' ? rq->K : rq->M, cols = m == 'A' ? rq->K : rq->N;
+	int elem = dtype_of(m == 'C' ? run_out(rq) : rq->dt)->bytes;
+	emu_tmap t;
+	emu_tmap_build(&t, m - 'A', elem, (uint64_t)rows, (uint64_t)cols, it->box, (int)it->swizzle);
+	if (!emu_tmap_check(&t, bufs, 3, why, sizeof why))
+		return errf(err, errlen, "--args: %s: %s", tok, why);
+	memcpy(param + p->offset, &t, sizeof t);
+	return 0;
+}
+
 /* Fills the parameter buffer from the request's parsed list; each item must
  * have the size of the kernel's parameter in its place. */
-static int build_params(const run_request *rq, const emu_kernel *k, uint8_t *param, char *err, int errlen)
+static int build_params(const run_request *rq, const emu_kernel *k, const emu_buffer *bufs, uint8_t *param, char *err,
+			int errlen)
 {
 	const argspec *a = argspec_or_default(&rq->args);
 	const long long sizes[3] = {rq->M, rq->N, rq->K};
@@ -115,11 +157,14 @@ static int build_params(const run_request *rq, const emu_kernel *k, uint8_t *par
 		const argspec_item *it = &a->item[i];
 		char tok[ARGSPEC_TOKEN];
 		argspec_format_item(it, tok, sizeof tok);
-		if (it->kind == ARG_TMAP)
-			return errf(err, errlen, "args: tensor maps need a GPU (%s)", tok);
 		if (i >= k->nparams)
 			break;
 		const emu_param *p = &k->params[i];
+		if (it->kind == ARG_TMAP) {
+			if (build_tmap(rq, it, p, bufs, param, err, errlen) < 0)
+				return -1;
+			continue;
+		}
 		uint64_t v = it->bits;
 		if (it->kind == ARG_MATRIX)
 			v = (uint64_t)(it->name - 'A' + 1) << EMU_GLOBAL_SHIFT;
@@ -137,6 +182,24 @@ static int build_params(const run_request *rq, const emu_kernel *k, uint8_t *par
 		return errf(err, errlen, "%s: '%s' takes %d parameters, the args spec gives %d", rq->ptx_path, k->name,
 			    k->nparams, a->n);
 	return 0;
+}
+
+/* A persistent kernel's grid, by model/grid.h's rule (the runner's), with
+ * what fits modelled on an H100 SXM: 132 SMs, 233472 bytes of shared memory
+ * and 2048 threads an SM, 1 KB of it reserved a block; rq->grid holds the tiles. */
+static void persistent_grid(const run_request *rq, emu_launch *L)
+{
+	/* no tile grid (run --ptx --grid persistent): every cluster that fits, as the runner launches */
+	long long tiles = rq->grid[0] ? (long long)L->grid[0] * L->grid[1] * L->grid[2] : 0;
+	long long cs = (long long)L->cluster[0] * L->cluster[1] * L->cluster[2];
+	long long threads = (long long)L->block[0] * L->block[1] * L->block[2];
+	long long smem = (long long)L->k->smem_static + rq->smem + 1024;
+	long long per_sm = 233472 / smem < 2048 / threads ? 233472 / smem : 2048 / threads;
+	long long fit = 132 * (per_sm < 1 ? 1 : per_sm);
+	grid_shape g;
+	if (grid_persistent(tiles, cs, cs > 1 ? fit / cs : fit, &g) == 0)
+		L->grid[0] = (unsigned)g.blocks;
+	L->grid[1] = L->grid[2] = 1;
 }
 
 /* One launch of the kernel over the request's grid with the given C;
@@ -159,12 +222,18 @@ static emu_error launch_once(const run_request *rq, const emu_options *opt, cons
 	}
 	memcpy(L->grid, rq->grid, sizeof L->grid);
 	memcpy(L->block, rq->block, sizeof L->block);
+	run_cluster(rq, L->cluster);
+	if (L->cluster[0] * L->cluster[1] * L->cluster[2] == 1 && k->reqcluster[0]) /* .reqnctapercluster */
+		for (int i = 0; i < 3; i++)
+			L->cluster[i] = k->reqcluster[i] ? k->reqcluster[i] : 1;
 	for (int i = 0; i < 3; i++) {
 		if (!L->grid[i])
 			L->grid[i] = 1;
 		if (!L->block[i])
 			L->block[i] = 1;
 	}
+	if (rq->persistent)
+		persistent_grid(rq, L);
 	return emu_exec(L, err, errlen);
 }
 
@@ -299,16 +368,17 @@ static float *reference(const run_request *rq, const float *af, const float *bf,
 	return ref;
 }
 
-/* C as the run starts: random finite C0 with beta:, NaN without. */
-static void fill_c(float *C, const float *c0, size_t nc)
+/* C as the run starts, in the output type: random finite C0 with beta:, NaN without. */
+static void fill_c(void *C, const float *c0, size_t nc, dtype out)
 {
-	if (c0) {
-		memcpy(C, c0, nc * sizeof(float));
-		return;
-	}
+	float *f = xmalloc(nc * sizeof(float) + 1);
+	if (c0)
+		memcpy(f, c0, nc * sizeof(float));
 	uint32_t poison = VERIFY_POISON;
-	for (size_t i = 0; i < nc; i++)
-		memcpy(&C[i], &poison, 4);
+	for (size_t i = 0; i < nc && !c0; i++)
+		memcpy(&f[i], &poison, 4);
+	dtype_from_f32(out, f, C, nc);
+	free(f);
 }
 
 /* The check (run/verify.c), with the second launch it may ask for. */
@@ -317,26 +387,30 @@ static emu_error check(const run_request *rq, const emu_options *opt, const emu_
 		       emu_result *res, char *err, int errlen)
 {
 	size_t nc = (size_t)rq->M * (size_t)rq->N;
-	float *C = (float *)bufs[2].host;
+	uint8_t *C = bufs[2].host; /* in the output type */
 	float *ref = reference(rq, af, bf, c0, argspec_blas_of(&rq->args));
-	float *got = xmalloc(nc * sizeof(float));
-	memcpy(got, C, nc * sizeof(float));
+	float *got = xmalloc(nc * sizeof(float)), *got2 = NULL;
+	dtype_to_f32(run_out(rq), C, got, nc);
 	verify_input vin = {.rows = (size_t)rq->M, .cols = (size_t)rq->N, .got = got, .ref = ref, .c0 = c0, .tol = res->tol};
 	verify_report rep;
 	verify_check(&vin, &rep);
 	emu_error rc = EMU_OK;
 	if (rep.again) {
-		if (rep.again == VERIFY_AGAIN_C0)
-			verify_second_c0(c0, C, nc, DTYPE_F32);
-		else
-			memset(C, 0, nc * sizeof(float));
+		got2 = xmalloc(nc * sizeof(float));
+		if (rep.again == VERIFY_AGAIN_C0) {
+			verify_second_c0(c0, got2, nc, run_out(rq));
+			dtype_from_f32(run_out(rq), got2, C, nc);
+		} else {
+			memset(C, 0, bufs[2].bytes);
+		}
 		emu_opcount *cnt2 = xcalloc((size_t)k->nops, sizeof *cnt2);
 		emu_launch L2;
 		emu_options o2 = *opt;
 		o2.progress = NULL; /* the second launch only decides the verdict */
 		rc = launch_once(rq, &o2, m, k, param, bufs, cnt2, &L2, err, errlen);
 		free(cnt2);
-		vin.got2 = C;
+		dtype_to_f32(run_out(rq), C, got2, nc);
+		vin.got2 = got2;
 		if (rc == EMU_OK)
 			verify_check(&vin, &rep);
 	}
@@ -346,21 +420,16 @@ static emu_error check(const run_request *rq, const emu_options *opt, const emu_
 	util_strlcpy(res->verify_msg, rep.msg, sizeof res->verify_msg);
 	free(ref);
 	free(got);
+	free(got2);
 	return rc;
 }
 
 int emu_refuses(const run_request *rq, const char *what, char *err, int errlen)
 {
-	unsigned c[3];
-	char types[32], cl[48] = "";
-	int clusters = run_cluster(rq, c) > 1;
-	if ((rq->dt == DTYPE_F32 || rq->dt == DTYPE_F16) && run_out(rq) == DTYPE_F32 && !clusters)
+	char why[160];
+	if (dtype_pair_check(rq->dt, run_out(rq), why, sizeof why) == 0)
 		return 0;
-	dtype_pair_name(rq->dt, run_out(rq), types, sizeof types);
-	if (clusters)
-		snprintf(cl, sizeof cl, ", clusters of %ux%ux%u", c[0], c[1], c[2]);
-	errf(err, errlen, "the emulator runs f32 and f16->f32 kernels without clusters; %s needs a GPU (%s%s)",
-	     what ? what : rq->entry, types, cl);
+	errf(err, errlen, "the emulator runs the types a GPU check has a reference for; %s: %s", what ? what : rq->entry, why);
 	return -1;
 }
 
@@ -399,7 +468,7 @@ emu_error emu_run(const run_request *rq, const emu_options *opt, emu_result *res
 		return EMU_ERR_BAD_REQUEST;
 	}
 	emu_error rc = EMU_ERR_BAD_REQUEST; /* until the launch: the args spec */
-	size_t esz = (size_t)dtype_of(rq->dt)->bytes;
+	size_t esz = (size_t)dtype_of(rq->dt)->bytes, osz = (size_t)dtype_of(run_out(rq))->bytes;
 	size_t na = (size_t)rq->M * (size_t)rq->K, nb = (size_t)rq->K * (size_t)rq->N, nc = (size_t)rq->M * (size_t)rq->N;
 	/* inputs as stored and as f32, C, and the double reference: refused
 	 * before anything is allocated rather than aborting out of memory */
@@ -411,7 +480,8 @@ emu_error emu_run(const run_request *rq, const emu_options *opt, emu_result *res
 		return EMU_ERR_BAD_REQUEST;
 	}
 	uint8_t *A = xcalloc(na, esz), *B = xcalloc(nb, esz);
-	float *C = xcalloc(nc, sizeof(float)), *c0 = NULL;
+	uint8_t *C = xcalloc(nc, osz);
+	float *c0 = NULL;
 	float *af = xcalloc(na, sizeof(float)), *bf = xcalloc(nb, sizeof(float));
 	uint8_t *param = xcalloc(1, (size_t)k->param_bytes + 8);
 	emu_opcount *cnt = xcalloc((size_t)k->nops, sizeof *cnt);
@@ -424,10 +494,10 @@ emu_error emu_run(const run_request *rq, const emu_options *opt, emu_result *res
 		c0 = xmalloc(nc * sizeof(float));
 		rng_fill(&r, RNG_F32, c0, NULL, nc);
 	}
-	fill_c(C, c0, nc); /* poison without beta: an element the kernel never writes cannot pass */
-	emu_buffer bufs[3] = {{A, na * esz}, {B, nb * esz}, {(uint8_t *)C, nc * sizeof(float)}};
+	fill_c(C, c0, nc, run_out(rq)); /* poison without beta: an element the kernel never writes cannot pass */
+	emu_buffer bufs[3] = {{A, na * esz}, {B, nb * esz}, {C, nc * osz}};
 	emu_launch L;
-	if (build_params(rq, k, param, err, errlen) < 0)
+	if (build_params(rq, k, bufs, param, err, errlen) < 0)
 		goto out;
 	if (opt->record) {
 		int op = record_op(k, opt->record->line);

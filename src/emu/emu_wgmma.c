@@ -434,6 +434,15 @@ int emu_wgmma_smem_in_flight(const emu_wg_block *b, uint32_t off, uint32_t bytes
 	return 0;
 }
 
+void emu_wgmma_async_wrote(emu_wg_block *b, uint32_t off, uint32_t bytes)
+{
+	if (!b || !bytes)
+		return;
+	for (uint64_t ch = off / 16; ch <= ((uint64_t)off + bytes - 1) / 16 && ch < b->nchunks; ch++)
+		if (off <= ch * 16 && ch * 16 + 16 <= (uint64_t)off + bytes) /* whole chunks only */
+			b->gen_warp[ch] = 0;
+}
+
 /* The proxy rule's marks: a generic st.shared marks the bytes it writes; the
  * warp's fence.proxy.async (PTX ISA, membar/fence: fence.proxy.async)
  * makes its writes visible to the async proxy that wgmma reads through. */
@@ -441,7 +450,7 @@ static int proxy_marks(emu_wg_ctx *c)
 {
 	emu_wg_block *b = c->wg;
 	const emu_op *o = c->o;
-	if (o->code == OP_NOP && o->mod == EMU_NOP_PROXY_ASYNC && c->em) {
+	if (o->code == OP_CLUSTER && o->mod == CL_FENCE_PROXY && c->em) {
 		for (uint32_t i = 0; i < b->nchunks; i++)
 			if (b->gen_warp[i] == c->warp + 1)
 				b->gen_warp[i] = 0;
@@ -669,6 +678,9 @@ static int issue(emu_wg_ctx *c, wg_warp *s)
 		for (int k = 0; k < w->k; k++)
 			if (smem_elem(c, &d, w->btype, n, k, w->trans_b, "B", &Bt[n][k], span[1]) < 0)
 				return -1;
+	for (int i = 0; i < 2 && c->early_read; i++)
+		if (span[i][1] > span[i][0] && c->early_read(c->early_arg, span[i][0], span[i][1] - span[i][0]) < 0)
+			return -1;
 	if (s->np >= WG_MAX_PENDING) /* a loop of wgmmas never waited for would grow without end */
 		return msg(c, "more than %d wgmma.mma_async of warp %d in flight (no wgmma.wait_group?)", WG_MAX_PENDING,
 			   c->warp);

@@ -63,6 +63,11 @@ typedef struct {
 	emu_opcount *cnt;           /* the op's counters */
 	char *msg;                  /* why it failed (the caller adds file:line) */
 	int msglen;
+	/* asked once per shared operand of a wgmma.mma_async with the bytes it spans:
+	 * -1 when a TMA copy in flight has yet to write them (the callee reported it,
+	 * msg stays empty); NULL when no copy is in flight */
+	int (*early_read)(void *arg, uint32_t off, uint32_t bytes);
+	void *early_arg;
 } emu_wg_ctx;
 
 /* Runs OP_WGMMA, OP_WGFENCE, OP_WGCOMMIT or OP_WGWAIT on the active lanes em: 0, or -1 with c->msg. */
@@ -77,6 +82,9 @@ int emu_wgmma_hazard(emu_wg_ctx *c);
  * the wgmma.mma_async at line L (warp W) reads ..." in msg, else 0. Generic st
  * are checked here already; the copy engine's writes (TMA) may ask too. */
 int emu_wgmma_smem_in_flight(const emu_wg_block *b, uint32_t off, uint32_t bytes, char *msg, int msglen);
+/* The copy engine (TMA, the async proxy) wrote shared bytes [off, off + bytes):
+ * generic writes to them before need no fence.proxy.async any more for wgmma. */
+void emu_wgmma_async_wrote(emu_wg_block *b, uint32_t off, uint32_t bytes);
 /* After a block ran: -1 with msg when the warps of a warpgroup issued different numbers of wgmma. */
 int emu_wgmma_block_end(emu_wg_block *b, char *msg, int msglen);
 

@@ -231,6 +231,13 @@ void exec_report_counts(FILE *out, const run_report *rep, const char *indent)
 	}
 	fprintf(out, "%sinstructions   %s (per warp); %s races; %s\n", indent, run_figure(rep, "emu.instructions", a, sizeof a),
 		run_figure(rep, "emu.races", b, sizeof b), run_figure(rep, "emu.seconds", c, sizeof c));
+	if (rep->tma_l2_bytes || rep->tma_store_bytes || rep->mbarrier_ops || rep->cluster_barriers) { /* Hopper kernels */
+		char d[48], e[48];
+		fprintf(out, "%sTMA            %s bytes from L2, %s into shared memory, %s stored; %s mbarrier ops, %s "
+			"cluster barriers\n", indent, run_figure(rep, "emu.tma.l2_bytes", a, sizeof a),
+			run_figure(rep, "emu.tma.smem_bytes", b, sizeof b), run_figure(rep, "emu.tma.store_bytes", c, sizeof c),
+			run_figure(rep, "emu.mbarrier_ops", d, sizeof d), run_figure(rep, "emu.cluster_barriers", e, sizeof e));
+	}
 }
 
 static void emulated_text(FILE *out, const char *title, const run_request *rq, const run_result *res,

@@ -52,6 +52,11 @@ static const run_field fields[] = {
 	{"emu.shared_stores.bank_conflicts", RUN_T_LL, R(sst_conflicts), RUN_F_COUNT, "extra wavefronts from bank conflicts"},
 	{"emu.instructions", RUN_T_LL, R(inst), RUN_F_COUNT, "warp-level instructions issued"},
 	{"emu.races", RUN_T_LL, R(races), RUN_F_COUNT, "shared-memory races (a missing bar.sync)"},
+	{"emu.tma.l2_bytes", RUN_T_LL, R(tma_l2_bytes), RUN_F_COUNT, "bytes TMA loads read from L2 (a multicast copy once)"},
+	{"emu.tma.smem_bytes", RUN_T_LL, R(tma_smem_bytes), RUN_F_COUNT, "bytes TMA loads write into shared memory (once per destination block)"},
+	{"emu.tma.store_bytes", RUN_T_LL, R(tma_store_bytes), RUN_F_COUNT, "bytes TMA stores write to global memory"},
+	{"emu.mbarrier_ops", RUN_T_LL, R(mbarrier_ops), RUN_F_COUNT, "mbarrier instructions issued, per warp"},
+	{"emu.cluster_barriers", RUN_T_LL, R(cluster_barriers), RUN_F_COUNT, "barrier.cluster.arrive issued, per warp"},
 	{"emu.seconds", RUN_T_DBL, R(emu_seconds), RUN_F_SECONDS, "the emulation's wall time"},
 };
 #undef R
@@ -138,6 +143,9 @@ static void take_emu(run_report *rep, const run_emu_counts *e)
 	rep->sst_requests = (long long)e->sst_requests, rep->sst_wavefronts = (long long)e->sst_wavefronts;
 	rep->sst_conflicts = (long long)e->sst_conflicts;
 	rep->inst = (long long)e->inst, rep->races = (long long)e->races;
+	rep->tma_l2_bytes = (long long)e->tma_l2_bytes, rep->tma_smem_bytes = (long long)e->tma_smem_bytes;
+	rep->tma_store_bytes = (long long)e->tma_store_bytes, rep->mbarrier_ops = (long long)e->mbarrier_ops;
+	rep->cluster_barriers = (long long)e->cluster_barriers;
 	rep->gld_per_request = per(e->gld_sectors, e->gld_requests);
 	rep->gst_per_request = per(e->gst_sectors, e->gst_requests);
 	rep->sld_per_request = per(e->sld_wavefronts, e->sld_requests);

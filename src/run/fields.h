@@ -23,6 +23,7 @@ typedef struct {
 	long long gld_requests, gld_sectors, gst_requests, gst_sectors;
 	long long sld_requests, sld_wavefronts, sld_conflicts, sst_requests, sst_wavefronts, sst_conflicts;
 	long long inst, races;
+	long long tma_l2_bytes, tma_smem_bytes, tma_store_bytes, mbarrier_ops, cluster_barriers;
 	double gld_per_request, gst_per_request, sld_per_request, sst_per_request, emu_seconds;
 	/* Per PTX line and per `@` region (run_result's, emulated runs only) */
 	const run_line_counts *lines;

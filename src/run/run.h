@@ -72,6 +72,10 @@ typedef struct {
 	unsigned long long sst_requests, sst_wavefronts, sst_conflicts; /* shared stores and cp.async writes */
 	unsigned long long inst;               /* warp-level instructions issued */
 	unsigned long long races;              /* shared-memory races (a missing bar.sync) */
+	/* Hopper: TMA bytes read from L2 (a multicast copy once), written into
+	 * shared memory (once per destination block), stored to global; mbarrier
+	 * operations and cluster barriers, per warp */
+	unsigned long long tma_l2_bytes, tma_smem_bytes, tma_store_bytes, mbarrier_ops, cluster_barriers;
 	double seconds;                        /* wall time of the emulation */
 } run_emu_counts;
 

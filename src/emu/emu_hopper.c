@@ -1,0 +1,142 @@
+/* emu_hopper: the mbarrier's phases and pending counts, and the TMA's tiled copies through a tensor map, as the PTX ISA and the CUDA driver define them. */
+#include "emu/emu_hopper.h"
+
+#include <stdio.h>
+#include <string.h>
+#include "base/checked.h"
+
+void emu_mbar_init(emu_mbar *m, uint32_t off, uint32_t count, int line)
+{
+	*m = (emu_mbar){.off = off, .phase = 0, .pending = (int32_t)count, .expected = (int32_t)count, .line = line};
+}
+
+/* A phase completes when its pending arrivals and its tx-count both reach
+ * zero; the next one starts with the expected count again (9.7.13.15.2). */
+static int complete(emu_mbar *m)
+{
+	if (m->pending || m->tx)
+		return 0;
+	m->phase++;
+	m->pending = m->expected;
+	return 1;
+}
+
+int emu_mbar_arrive(emu_mbar *m, uint32_t count)
+{
+	if ((int64_t)count > m->pending)
+		return -1;
+	m->pending -= (int32_t)count;
+	return complete(m);
+}
+
+int emu_mbar_tx(emu_mbar *m, int64_t bytes)
+{
+	m->tx += bytes;
+	return complete(m);
+}
+
+uint64_t emu_tmap_check(const emu_tmap *t, const emu_buffer *bufs, int nbufs, char *why, size_t n)
+{
+	if (t->magic != EMU_TMAP_MAGIC) {
+		snprintf(why, n, "the address is no tensor map (pass one with tmap: in the args)");
+		return 0;
+	}
+	if (t->buf >= nbufs || t->rank < 1 || t->rank > 5 || t->swizzle > 3 ||
+	    (t->elem != 1 && t->elem != 2 && t->elem != 4 && t->elem != 8)) {
+		snprintf(why, n, "the tensor map is corrupt");
+		return 0;
+	}
+	uint64_t bytes = t->elem;
+	for (int d = 0; d < t->rank; d++) {
+		if (t->box[d] < 1 || t->box[d] > 256 || t->dims[d] < 1 || t->dims[d] > (1ULL << 32)) {
+			snprintf(why, n, "the tensor map's box or size %d is out of range", d);
+			return 0;
+		}
+		bytes *= t->box[d];
+	}
+	uint64_t inner = (uint64_t)t->box[0] * t->elem;
+	if (inner % 16 || (t->swizzle && inner > (16u << t->swizzle))) {
+		snprintf(why, n, "the box's inner side is %llu bytes: a multiple of 16, at most the swizzle's span",
+			 (unsigned long long)inner);
+		return 0;
+	}
+	uint64_t last = t->elem; /* the tensor's last byte, + 1: it must lie in its buffer */
+	for (int d = 0; d < t->rank; d++) {
+		uint64_t s;
+		if (ck_mul_u64(t->dims[d] - 1, t->strides[d], &s) || ck_add_u64(last, s, &last))
+			last = UINT64_MAX;
+	}
+	if (last > bufs[t->buf].bytes) {
+		snprintf(why, n, "the tensor map's tensor (%llu bytes) is larger than its buffer (%llu bytes)",
+			 (unsigned long long)last, (unsigned long long)bufs[t->buf].bytes);
+		return 0;
+	}
+	if (bytes > EMU_MAX_SMEM) {
+		snprintf(why, n, "the box is %llu bytes, more than shared memory holds", (unsigned long long)bytes);
+		return 0;
+	}
+	return bytes;
+}
+
+/* One element's global byte offset, or -1 when it lies outside the tensor. */
+static int64_t element(const emu_tmap *t, const int64_t p[5])
+{
+	uint64_t off = 0;
+	for (int d = 0; d < t->rank; d++) {
+		if (p[d] < 0 || (uint64_t)p[d] >= t->dims[d])
+			return -1;
+		uint64_t s;
+		if (ck_mul_u64((uint64_t)p[d], t->strides[d], &s) || ck_add_u64(off, s, &off) || off > INT64_MAX)
+			return -2; /* no real buffer is that large: caught by the bounds check */
+	}
+	return (int64_t)off;
+}
+
+int emu_tmap_copy(const emu_tmap *t, const int32_t c[5], const emu_buffer *buf, uint8_t *smem, uint32_t soff,
+		  int store, char *why, size_t n)
+{
+	uint64_t count = 1;
+	for (int d = 0; d < t->rank; d++)
+		count *= t->box[d];
+	int64_t p[5] = {0};
+	for (uint64_t i = 0; i < count; i++) {
+		uint64_t r = i;
+		for (int d = 0; d < t->rank; d++) {
+			p[d] = (int64_t)c[d] + (int64_t)(r % t->box[d]);
+			r /= t->box[d];
+		}
+		uint8_t *s = smem + emu_swizzle(soff + (uint32_t)(i * t->elem), t->swizzle);
+		int64_t g = element(t, p);
+		if (g == -1) { /* out of the tensor: a load fills zeros, a store writes nothing */
+			if (!store)
+				memset(s, 0, t->elem);
+			continue;
+		}
+		if (g < 0 || !ck_within((uint64_t)g, t->elem, buf->bytes)) {
+			snprintf(why, n, "the tensor map reaches byte %lld of a %llu-byte buffer", (long long)g,
+				 (unsigned long long)buf->bytes);
+			return -1;
+		}
+		if (store)
+			memcpy(buf->host + g, s, t->elem);
+		else
+			memcpy(s, buf->host + g, t->elem);
+	}
+	return 0;
+}
+
+void emu_tmap_build(emu_tmap *t, int buf, int elem, uint64_t rows, uint64_t cols, const unsigned box[2], int swizzle)
+{
+	memset(t, 0, sizeof *t);
+	t->magic = EMU_TMAP_MAGIC;
+	t->buf = (uint8_t)buf;
+	t->elem = (uint8_t)elem;
+	t->swizzle = (uint8_t)swizzle;
+	t->rank = 2;
+	t->dims[0] = cols;
+	t->dims[1] = rows;
+	t->strides[0] = (uint64_t)elem;
+	t->strides[1] = cols * (uint64_t)elem;
+	t->box[0] = box[0];
+	t->box[1] = box[1];
+}
