@@ -1677,6 +1677,10 @@ static int wg_early_read(void *arg, uint32_t off, uint32_t bytes)
 
 static int wgmma(blockctx *b, warp *w, const inst *x, int hazard)
 {
+	/* A kernel with no wgmma.mma_async has no state: its fences, commits
+	 * and waits have nothing to order (an empty group is complete). */
+	if (!b->wg)
+		return STEP_NEXT;
 	char m[256] = "";
 	wg_reader rd = {b, x->o};
 	emu_wg_ctx c = {.wg = b->wg, .k = b->k, .o = x->o, .R = w->R, .warp = w->id, .em = x->em, .nthreads = b->nthreads,
