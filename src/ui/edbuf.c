@@ -6,7 +6,7 @@
 
 #include "base/util.h"
 
-#define TAB_STOP 8
+#define TAB_STOP 4 /* as the PTX pane draws tabs */
 
 static int is_cont(char c)
 {

@@ -47,7 +47,7 @@ typedef enum { EDBUF_LEFT, EDBUF_RIGHT, EDBUF_UP, EDBUF_DOWN, EDBUF_HOME, EDBUF_
 void edbuf_move(edbuf *b, edbuf_move_kind m, int count);
 
 /* The display column of byte offset x of line y (tabs to the next multiple
- * of 8, a UTF-8 character one column). */
+ * of 4, a UTF-8 character one column). */
 int edbuf_col(const edbuf *b, int y, size_t x);
 /* Moves the view so the cursor is inside a rows x cols window. */
 void edbuf_scroll(edbuf *b, int rows, int cols);
