@@ -117,7 +117,7 @@ static void test_utf8_and_tabs(void **state)
 	assert_int_equal(edbuf_col(&b, 0, b.cx), 1);
 	assert_int_equal(edbuf_backspace(&b), 0);
 	assert_text(&b, "x\n\tz\n");
-	assert_int_equal(edbuf_col(&b, 1, 1), 8); /* a tab to column 8 */
+	assert_int_equal(edbuf_col(&b, 1, 1), 4); /* a tab to column 4, as the PTX pane */
 	edbuf_move(&b, EDBUF_RIGHT, 1);
 	edbuf_move(&b, EDBUF_RIGHT, 1);   /* past the end of line 0: to line 1 */
 	assert_int_equal(b.cy, 1);
