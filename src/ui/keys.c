@@ -133,7 +133,7 @@ const ui_binding ui_bindings[] = {
 	{.mode = UI_MODE_EDITOR, .keys = {UI_KEY_UP, UI_KEY_DOWN, UI_KEY_LEFT, UI_KEY_RIGHT}, .act = UI_ACT_ED_MOVE,
 	 .help = "move the cursor"},
 	{.mode = UI_MODE_EDITOR, .keys = {UI_KEY_PGUP, UI_KEY_PGDN, UI_KEY_HOME, UI_KEY_END}, .act = UI_ACT_ED_MOVE,
-	 .help = "a screen; the line's start, end", .with_previous = 1},
+	 .help = "a screen up, down; the line's start, end"},
 	{.mode = UI_MODE_EDITOR, .keys = {UI_KEY_TEXT, UI_KEY_TAB}, .act = UI_ACT_ED_TYPE, .help = "type"},
 	{.mode = UI_MODE_EDITOR, .keys = {BACKSPACE}, .act = UI_ACT_ED_BACKSPACE, .help = "delete before the cursor"},
 	{.mode = UI_MODE_EDITOR, .keys = {UI_KEY_DELETE}, .act = UI_ACT_ED_DELETE, .help = "under it", .with_previous = 1},
