@@ -312,6 +312,8 @@ void ui_app_resize(ui_app *a, int cols, int rows)
 	a->rows = rows;
 	app_relayout(a);
 	app_note_read(a);
+	if (a->mode == UI_MODE_EDITOR) /* the cursor stays in view (the editor shows rows - 2 lines) */
+		edbuf_scroll(&a->ed, rows - 2, cols);
 }
 
 void ui_app_tick(ui_app *a, double now)
