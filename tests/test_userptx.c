@@ -289,11 +289,35 @@ static void test_tutor_flow(void **st)
 	free(home);
 }
 
+/* The inline editor's save: the whole text replaces the copy, no temporary
+ * file is left beside it, and a folder that is gone is said. */
+static void test_write_atomic(void **st)
+{
+	(void)st;
+	char path[PATH_MAX + 32], err[256], cmd[PATH_MAX + 64];
+	size_t n;
+	snprintf(path, sizeof path, "%s/w.ptx", dir);
+	put(path, "old text that is longer\n");
+	assert_int_equal(userptx_write(path, "new\n", 4, err, sizeof err), 0);
+	char *t = userptx_read(path, &n, err, sizeof err);
+	assert_non_null(t);
+	assert_string_equal(t, "new\n");
+	assert_int_equal(n, 4);
+	free(t);
+	snprintf(cmd, sizeof cmd, "test $(ls '%s' | grep -c '^w.ptx') = 1", dir);
+	assert_int_equal(system(cmd), 0);
+	snprintf(path, sizeof path, "%s/gone/w.ptx", dir);
+	assert_int_equal(userptx_write(path, "x", 1, err, sizeof err), -1);
+	assert_non_null(strstr(err, "gone/w.ptx"));
+	assert_null(userptx_read(path, &n, err, sizeof err));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_path_rules),
 		cmocka_unit_test(test_create_restore),
+		cmocka_unit_test(test_write_atomic),
 		cmocka_unit_test(test_tutor_flow),
 		cmocka_unit_test(test_diff_identical),
 		cmocka_unit_test(test_diff_change),

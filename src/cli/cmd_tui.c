@@ -275,6 +275,14 @@ static void save_state(const ui_app *a)
 	state_save(&s, err, sizeof err);
 }
 
+/* The inline editor, not $EDITOR: when $EDITOR is unset or empty, or
+ * PTXTUTOR_EDITOR=inline asks for it. */
+static int inline_editor(void)
+{
+	const char *ed = getenv("EDITOR"), *pick = getenv("PTXTUTOR_EDITOR");
+	return !ed || !*ed || (pick && !strcmp(pick, "inline"));
+}
+
 /* Runs $EDITOR (else vi) on path with the terminal handed over, and waits
  * for that child only: the worker child is left alone. Returns 0, or -1 with
  * a message. */
@@ -327,10 +335,28 @@ static int run_editor(const char *path, int saved_err, char *err, int errlen)
 static void serve(ui_app *a, worker *w, int *worker_up, int saved_err, puzzle_job *job)
 {
 	run_result res;
+	if (a->req == UI_REQ_EDIT && inline_editor()) {
+		char err[256] = "";
+		size_t len = 0;
+		char *text = userptx_read(a->edit_path, &len, err, sizeof err);
+		ui_app_editor_open(a, text, len, err);
+		free(text);
+		return;
+	}
 	if (a->req == UI_REQ_EDIT) {
 		char err[256] = "";
 		int rc = run_editor(a->edit_path, saved_err, err, sizeof err);
 		ui_app_edit_done(a, rc == 0, err);
+		if (a->req == UI_REQ_NONE)
+			return;
+	}
+	if (a->req == UI_REQ_SAVE) {
+		char err[256] = "";
+		size_t len;
+		char *text = edbuf_text(&a->ed, &len);
+		int rc = userptx_write(a->edit_path, text, len, err, sizeof err);
+		free(text);
+		ui_app_editor_saved(a, rc == 0, err);
 		if (a->req == UI_REQ_NONE)
 			return;
 	}

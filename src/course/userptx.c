@@ -412,3 +412,40 @@ int userptx_marks(const char *text, const char *ptx_path, userptx_mark *out, int
 	}
 	return n;
 }
+
+char *userptx_read(const char *copy, size_t *len, char *err, int errlen)
+{
+	return util_read_file(copy, len, err, (size_t)errlen);
+}
+
+int userptx_write(const char *copy, const char *text, size_t len, char *err, int errlen)
+{
+	char tmp[PATH_MAX];
+	if (snprintf(tmp, sizeof tmp, "%s.XXXXXX", copy) >= (int)sizeof tmp) {
+		snprintf(err, (size_t)errlen, "%s: path too long", copy);
+		return -1;
+	}
+	int fd = mkstemp(tmp);
+	if (fd < 0) {
+		snprintf(err, (size_t)errlen, "%s: %s", copy, strerror(errno));
+		return -1;
+	}
+	/* Written aside and renamed over: a crash leaves the old copy or the new, never half. */
+	size_t done = 0;
+	int ok = fchmod(fd, 0644) == 0;
+	while (ok && done < len) {
+		ssize_t w = write(fd, text + done, len - done);
+		if (w < 0 && errno == EINTR)
+			continue;
+		ok = w > 0;
+		done += ok ? (size_t)w : 0;
+	}
+	ok = ok && fsync(fd) == 0;
+	ok = close(fd) == 0 && ok;
+	if (!ok || rename(tmp, copy) < 0) {
+		snprintf(err, (size_t)errlen, "%s: %s", copy, strerror(errno));
+		unlink(tmp);
+		return -1;
+	}
+	return 0;
+}

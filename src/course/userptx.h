@@ -34,6 +34,13 @@ int userptx_edit(const char *shipped, char *copy, size_t len, char *err, int err
  * removed. Returns 1 removed, 0 kept (it differs, or cannot be read). */
 int userptx_drop_unchanged(const char *shipped, const char *copy);
 
+/* The inline editor's I/O (the event loop calls them, the UI opens no file):
+ * the copy's text (malloc'd, at most UTIL_MAX_FILE bytes), or NULL with a
+ * message; and the text written back atomically (a temporary file beside
+ * it, renamed over it). userptx_write returns 0, or -1 with a message. */
+char *userptx_read(const char *copy, size_t *len, char *err, int errlen);
+int userptx_write(const char *copy, const char *text, size_t len, char *err, int errlen);
+
 /* A line diff (longest common subsequence of lines) with context. */
 typedef struct {
 	char kind;        /* ' ' in both, '-' only in the original, '+' only in the copy, '@' a hunk header */

@@ -273,6 +273,7 @@ int ui_app_setup(ui_app *a, const ui_opts *o, course *c, const gpu_table *gpus, 
 /* The one place the app's memory is freed (ui_app_setup allocates it). */
 void ui_app_free(ui_app *a)
 {
+	edbuf_free(&a->ed);
 	for (int i = 0; a->ptx && i < a->course->n; i++) {
 		if (a->ptx[i].ok)
 			ptx_free(&a->ptx[i].doc);
@@ -311,6 +312,8 @@ void ui_app_resize(ui_app *a, int cols, int rows)
 	a->rows = rows;
 	app_relayout(a);
 	app_note_read(a);
+	if (a->mode == UI_MODE_EDITOR) /* the cursor stays in view (the editor shows rows - 2 lines) */
+		edbuf_scroll(&a->ed, rows - 2, cols);
 }
 
 void ui_app_tick(ui_app *a, double now)
@@ -634,6 +637,13 @@ const app_handler app_handlers[UI_NACTIONS] = {
 	[UI_ACT_SEARCH_TYPE] = app_act_search_type,
 	[UI_ACT_SEARCH_DELETE] = app_act_search_type,
 	[UI_ACT_SEARCH_GO] = app_act_search_go,
+	[UI_ACT_ED_MOVE] = app_act_ed_move,
+	[UI_ACT_ED_TYPE] = app_act_ed_edit,
+	[UI_ACT_ED_BACKSPACE] = app_act_ed_edit,
+	[UI_ACT_ED_DELETE] = app_act_ed_edit,
+	[UI_ACT_ED_ENTER] = app_act_ed_edit,
+	[UI_ACT_ED_SAVE] = app_act_ed_save,
+	[UI_ACT_ED_QUIT] = app_act_ed_quit,
 };
 
 void ui_app_key(ui_app *a, int key)

@@ -37,6 +37,13 @@ double ui_app_deadline(const ui_app *a, const run_request *rq);
  * could not run. The copy is reloaded and checked (a run is requested). */
 void ui_app_edit_done(ui_app *a, int ok, const char *err);
 
+/* The inline editor (UI_MODE_EDITOR): the loop read edit_path for
+ * UI_REQ_EDIT (text NULL: it could not, err says why); and after
+ * UI_REQ_SAVE, whether the text was written: then the same check as after
+ * $EDITOR runs (the lesson copy's run, or the puzzle's checks). */
+void ui_app_editor_open(ui_app *a, const char *text, size_t len, const char *err);
+void ui_app_editor_saved(ui_app *a, int ok, const char *err);
+
 /* The loop reports on UI_REQ_SASS for lesson i: status 0 with k (taken
  * over), else why not in err (one line: a missing tool says where to get it). */
 void ui_app_sass_done(ui_app *a, int i, int status, sass_kernel *k, const char *err);

@@ -34,6 +34,10 @@ void app_act_menu_go(ui_app *a, ui_action act, int key);
 void app_act_search(ui_app *a, ui_action act, int key);
 void app_act_search_type(ui_app *a, ui_action act, int key);
 void app_act_search_go(ui_app *a, ui_action act, int key);
+void app_act_ed_move(ui_app *a, ui_action act, int key);
+void app_act_ed_edit(ui_app *a, ui_action act, int key);
+void app_act_ed_save(ui_app *a, ui_action act, int key);
+void app_act_ed_quit(ui_app *a, ui_action act, int key);
 void app_act_next_hit(ui_app *a, ui_action act, int key);
 
 /* app_sass.c: S, the SASS view. */

@@ -13,6 +13,7 @@
 #include "run/run.h"
 #include "exec/warpview.h"
 #include "course/userptx.h"
+#include "ui/edbuf.h"
 #include "ui/keys.h"
 #include "ui/layout.h"
 #include "ui/theme.h"
@@ -24,12 +25,15 @@
 
 typedef enum { UI_RUN_IDLE, UI_RUN_BUSY } ui_run_state;
 /* What the update code asks the event loop to do (it owns the worker). */
-/* UI_REQ_EDIT: open edit_path in $EDITOR, then call ui_app_edit_done. */
+/* UI_REQ_EDIT: open edit_path in $EDITOR, then call ui_app_edit_done; or,
+ * with no $EDITOR, read it and call ui_app_editor_open (the inline editor). */
+/* UI_REQ_SAVE: write the inline editor's text (edbuf_text of ed) to
+ * edit_path, then call ui_app_editor_saved. */
 /* UI_REQ_SASS: compile and disassemble the current lesson's PTX (the file in
  * ui_ptx.path), then call ui_app_sass_done. */
 /* UI_REQ_PUZZLE: check pz_path against puzzle pz_sel (exec/puzzle_job.h, in
  * a child), then call ui_app_puzzle_done. */
-typedef enum { UI_REQ_NONE, UI_REQ_RUN, UI_REQ_CANCEL, UI_REQ_EDIT, UI_REQ_SASS, UI_REQ_PUZZLE } ui_request;
+typedef enum { UI_REQ_NONE, UI_REQ_RUN, UI_REQ_CANCEL, UI_REQ_EDIT, UI_REQ_SASS, UI_REQ_PUZZLE, UI_REQ_SAVE } ui_request;
 
 #define UI_MARKS_MAX 16
 
@@ -156,7 +160,13 @@ typedef struct {
 	int offline;
 	char offline_why[256];
 
-	char edit_path[RUN_PATH];  /* UI_REQ_EDIT: the copy to open */
+	char edit_path[RUN_PATH];  /* UI_REQ_EDIT: the copy to open; UI_REQ_SAVE: to write */
+	/* UI_MODE_EDITOR: the inline editor's buffer, the mode it returns to,
+	 * whether it edits the puzzle's copy, and a leave asked once unsaved. */
+	edbuf ed;
+	ui_mode ed_back;
+	int ed_puzzle;
+	int ed_asked;
 	userptx_diff diff;       /* UI_MODE_DIFF: the edit against the original */
 	int diff_scroll;
 

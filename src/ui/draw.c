@@ -8,6 +8,7 @@
 #include "base/util.h"
 #include "ui/keys.h"
 #include "ui/overlay.h"
+#include "ui/pane_edit.h"
 #include "ui/pane_ptx.h"
 #include "ui/pane_sass.h"
 #include "ui/pane_text.h"
@@ -200,6 +201,12 @@ void ui_draw(const ui_app *a, ui_frame *f)
 		ui_frame_clear(f);
 	if (L->kind == UI_LAYOUT_TOO_SMALL) {
 		too_small(a, f);
+		if (a->ascii)
+			ui_frame_ascii(f);
+		return;
+	}
+	if (a->mode == UI_MODE_EDITOR) {
+		ui_pane_edit_draw(a, f); /* full screen */
 		if (a->ascii)
 			ui_frame_ascii(f);
 		return;

@@ -20,6 +20,7 @@ enum {
 	UI_KEY_BTAB,             /* Shift-Tab */
 	UI_KEY_HOME,
 	UI_KEY_END,
+	UI_KEY_DELETE,           /* Delete (the inline editor) */
 	UI_KEY_MOUSE,            /* a mouse event: ui_term_mouse says which */
 	UI_KEY_OTHER,            /* a function key the tutor does not use */
 };

@@ -33,7 +33,7 @@ const ui_binding ui_bindings[] = {
 	{.mode = UI_MODE_NORMAL, .keys = {UI_KEY_UP, 'k'}, .hint = 1, .act = UI_ACT_SCROLL_UP, .help = "back",
 	 .with_previous = 1},
 	{.mode = UI_MODE_NORMAL, .keys = {'r'}, .act = UI_ACT_RUN, .help = "run the kernel on the GPU (no GPU: emulate it)"},
-	{.mode = UI_MODE_NORMAL, .keys = {'e'}, .act = UI_ACT_EDIT, .help = "edit the PTX in $EDITOR (a copy of your own)"},
+	{.mode = UI_MODE_NORMAL, .keys = {'e'}, .act = UI_ACT_EDIT, .help = "edit the PTX (a copy): $EDITOR, else inline"},
 	{.mode = UI_MODE_NORMAL, .keys = {'R'}, .act = UI_ACT_DIFF, .help = "your edit against the original; restore it"},
 	{.mode = UI_MODE_NORMAL, .keys = {UI_KEY_ESC}, .act = UI_ACT_CANCEL, .help = "cancel a run"},
 	{.mode = UI_MODE_NORMAL, .keys = {'+', '='}, .act = UI_ACT_SIZE_UP, .help = "double M, N and K"},
@@ -114,7 +114,7 @@ const ui_binding ui_bindings[] = {
 	{.mode = UI_MODE_PUZZLE, .keys = {UI_KEY_UP, 'k', UI_KEY_BTAB}, .act = UI_ACT_PUZZLE_UP, .help = "previous",
 	 .with_previous = 1},
 	{.mode = UI_MODE_PUZZLE, .keys = {'e', '\n', '\r'}, .act = UI_ACT_PUZZLE_EDIT,
-	 .help = "edit your copy in $EDITOR; checked on exit"},
+	 .help = "edit your copy ($EDITOR, else inline); checked"},
 	{.mode = UI_MODE_PUZZLE, .keys = {'c'}, .act = UI_ACT_PUZZLE_CHECK, .help = "check your copy again"},
 	{.mode = UI_MODE_PUZZLE, .keys = {'h'}, .act = UI_ACT_PUZZLE_HINT, .help = "one more hint"},
 	{.mode = UI_MODE_PUZZLE, .keys = {'s'}, .act = UI_ACT_PUZZLE_SOLUTION, .help = "the solution (once solved, or asked twice)"},
@@ -126,6 +126,18 @@ const ui_binding ui_bindings[] = {
 	{.mode = UI_MODE_SEARCH, .keys = {BACKSPACE}, .act = UI_ACT_SEARCH_DELETE, .help = "delete a character"},
 	{.mode = UI_MODE_SEARCH, .keys = {UI_KEY_ESC}, .act = UI_ACT_CLOSE, .help = "cancel"},
 	{.mode = UI_MODE_SEARCH, .keys = {UI_KEY_TEXT}, .act = UI_ACT_SEARCH_TYPE, .help = "type what to look for"},
+
+	{.mode = UI_MODE_EDITOR, .keys = {CTRL('s')}, .act = UI_ACT_ED_SAVE, .help = "save, then check it (as after $EDITOR)"},
+	{.mode = UI_MODE_EDITOR, .keys = {UI_KEY_ESC, CTRL('q')}, .act = UI_ACT_ED_QUIT,
+	 .help = "leave (asks once about unsaved changes)"},
+	{.mode = UI_MODE_EDITOR, .keys = {UI_KEY_UP, UI_KEY_DOWN, UI_KEY_LEFT, UI_KEY_RIGHT}, .act = UI_ACT_ED_MOVE,
+	 .help = "move the cursor"},
+	{.mode = UI_MODE_EDITOR, .keys = {UI_KEY_PGUP, UI_KEY_PGDN, UI_KEY_HOME, UI_KEY_END}, .act = UI_ACT_ED_MOVE,
+	 .help = "a screen up, down; the line's start, end"},
+	{.mode = UI_MODE_EDITOR, .keys = {UI_KEY_TEXT, UI_KEY_TAB}, .act = UI_ACT_ED_TYPE, .help = "type"},
+	{.mode = UI_MODE_EDITOR, .keys = {BACKSPACE}, .act = UI_ACT_ED_BACKSPACE, .help = "delete before the cursor"},
+	{.mode = UI_MODE_EDITOR, .keys = {UI_KEY_DELETE}, .act = UI_ACT_ED_DELETE, .help = "under it", .with_previous = 1},
+	{.mode = UI_MODE_EDITOR, .keys = {'\n', '\r'}, .act = UI_ACT_ED_ENTER, .help = "split the line"},
 };
 const int ui_nbindings = (int)ARRAY_LEN(ui_bindings);
 
@@ -153,6 +165,7 @@ static const struct {
 	[UI_MODE_MENU] = {"go-to menu", {"* a page read to its end; n/m exercises solved.", "A click picks a row."}},
 	[UI_MODE_SEARCH] = {"search", {"Lesson texts and PTX of the whole course; case does not matter."}},
 	[UI_MODE_PUZZLE] = {"puzzles", {"Checks run on the CPU emulator at several sizes.", "Your copies live in $XDG_DATA_HOME/ptxtutor/ptx."}},
+	[UI_MODE_EDITOR] = {"inline editor", {"Used when $EDITOR is not set (or PTXTUTOR_EDITOR=inline)."}},
 	[UI_MODE_WARP] = {"warp view", {"Recorded by the emulator at its size; follows what-ifs and edits.",
 					"model/access.c counts sectors and wavefronts, as in a run."}},
 };
@@ -165,7 +178,7 @@ static const struct {
 	{' ', "Space"},         {UI_KEY_RIGHT, "Right"},     {UI_KEY_LEFT, "Left"},  {UI_KEY_UP, "Up"},
 	{UI_KEY_DOWN, "Down"},     {UI_KEY_PGDN, "PgDn"},      {UI_KEY_PGUP, "PgUp"}, {UI_KEY_BACKSPACE, "Backspace"},
 	{127, "Backspace"},     {CTRL('h'), "Backspace"}, {UI_KEY_TAB, "Tab"}, {UI_KEY_BTAB, "S-Tab"},
-	{UI_KEY_ESC, "Esc"},    {'\n', "Enter"},          {'\r', "Enter"},     {CTRL('l'), "C-l"},
+	{UI_KEY_ESC, "Esc"},    {'\n', "Enter"},          {'\r', "Enter"},     {CTRL('l'), "C-l"}, {CTRL('s'), "C-s"}, {CTRL('q'), "C-q"}, {UI_KEY_DELETE, "Delete"},
 	{UI_KEY_HOME, "Home"},  {UI_KEY_END, "End"},
 	{UI_KEY_ANY, "any other key"}, {UI_KEY_TEXT, "text"},
 };

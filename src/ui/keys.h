@@ -15,6 +15,7 @@ typedef enum {
 	UI_MODE_SEARCH,  /* /: the search text being typed */
 	UI_MODE_PUZZLE,  /* P: the lesson's puzzles */
 	UI_MODE_WARP,    /* w: a warp's view of one memory access */
+	UI_MODE_EDITOR,  /* e without $EDITOR: the inline editor, full screen */
 	UI_NMODES
 } ui_mode;
 
@@ -100,6 +101,13 @@ typedef enum {
 	UI_ACT_WARP_PREV_WARP,
 	UI_ACT_WARP_NEXT_BLOCK,
 	UI_ACT_WARP_PREV_BLOCK,
+	UI_ACT_ED_MOVE,          /* the inline editor: arrows, PgUp/PgDn, Home/End (the key says which) */
+	UI_ACT_ED_TYPE,          /* a printable character or Tab */
+	UI_ACT_ED_BACKSPACE,
+	UI_ACT_ED_DELETE,
+	UI_ACT_ED_ENTER,
+	UI_ACT_ED_SAVE,
+	UI_ACT_ED_QUIT,
 	UI_NACTIONS
 } ui_action;
 

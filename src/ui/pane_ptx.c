@@ -218,3 +218,8 @@ void ui_pane_ptx_draw(const ui_app *a, ui_frame *f)
 	}
 	free(rows);
 }
+
+ui_role ui_ptx_role(int cls)
+{
+	return cls >= 0 && cls < PTX_NCLASSES ? class_role[cls] : UI_ROLE_NORMAL;
+}

@@ -8,4 +8,7 @@
 /* Draws the PTX pane into its rectangle of a->layout (nothing when hidden). */
 void ui_pane_ptx_draw(const ui_app *a, ui_frame *f);
 
+/* The role a PTX highlight class (course/ptx.h) is drawn in. */
+ui_role ui_ptx_role(int cls);
+
 #endif

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <termios.h>
 
 volatile sig_atomic_t ui_term_signal;
 
@@ -147,6 +148,13 @@ int ui_term_open(const ui_theme *t, char *err, int errlen)
 	nodelay(stdscr, TRUE);
 	curs_set(0);
 	set_escdelay(25);
+	/* C-s and C-q are the inline editor's save and leave, not XOFF/XON. */
+	struct termios tio;
+	if (tcgetattr(STDIN_FILENO, &tio) == 0) {
+		tio.c_iflag &= ~(tcflag_t)IXON;
+		tcsetattr(STDIN_FILENO, TCSANOW, &tio);
+		def_prog_mode();
+	}
 	/* Clicks and the wheel; no drag, so the terminal's own selection with
 	 * Shift still works. */
 	mousemask(BUTTON1_PRESSED | BUTTON1_CLICKED | BUTTON4_PRESSED
@@ -224,6 +232,7 @@ static const struct {
 	{KEY_BTAB, UI_KEY_BTAB},
 	{KEY_HOME, UI_KEY_HOME},
 	{KEY_END, UI_KEY_END},
+	{KEY_DC, UI_KEY_DELETE},
 	{KEY_MOUSE, UI_KEY_MOUSE},
 };
 
