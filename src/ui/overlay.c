@@ -84,7 +84,7 @@ static void menu(const ui_app *a, ui_frame *f)
 		ui_app_menu_entry(a, top + y, &li, &pi);
 		const lesson *l = &a->course->l[li];
 		const state_progress *pr = ui_app_progress(a, li);
-		char s[160];
+		char s[320]; /* a title and its counts; the row is cut to the box when drawn */
 		ui_role role = UI_ROLE_NORMAL;
 		if (pi < 0) {
 			int ex = ui_app_ex_total(a, li);
