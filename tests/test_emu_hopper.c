@@ -296,7 +296,7 @@ static void test_lessons_verified(void **st)
 	static const long long sizes[][3] = {{256, 256, 256}, {512, 256, 128}};
 	emu_result *res = calloc(1, sizeof *res);
 	for (int n = 9; n <= 10; n++) {
-		char id[4];
+		char id[16];
 		snprintf(id, sizeof id, "%d", n);
 		const lesson *l = course_find(&c, id);
 		assert_non_null(l);

@@ -345,7 +345,7 @@ static void hopper_bytes_match_emulator(void **state)
 	emu_result *res = calloc(1, sizeof *res);
 	strbuf msg = {0};
 	for (int n = 9; n <= 10; n++) {
-		char id[4];
+		char id[16];
 		snprintf(id, sizeof id, "%d", n);
 		const lesson *l = course_find(&c, id);
 		assert_non_null(l);
