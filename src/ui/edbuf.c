@@ -39,6 +39,8 @@ static edbuf_line *open_line(edbuf *b, int at)
 
 static void put(edbuf_line *l, const char *s, size_t n)
 {
+	if (!n) /* an empty line may have no storage yet, and memcpy wants some */
+		return;
 	line_reserve(l, l->len + n);
 	memcpy(l->s + l->len, s, n);
 	l->len += n;
@@ -116,6 +118,8 @@ int edbuf_insert(edbuf *b, const char *s, size_t n)
 {
 	if (n > EDBUF_MAX - b->bytes)
 		return -1;
+	if (!n)
+		return 0;
 	edbuf_line *l = &b->l[b->cy];
 	line_reserve(l, l->len + n);
 	memmove(l->s + b->cx + n, l->s + b->cx, l->len - b->cx);
@@ -157,6 +161,8 @@ static void join(edbuf *b, int y)
 static void cut(edbuf *b, size_t from, size_t to)
 {
 	edbuf_line *l = &b->l[b->cy];
+	if (from == to)
+		return;
 	memmove(l->s + from, l->s + to, l->len - to);
 	l->len -= to - from;
 	b->bytes -= to - from;
