@@ -45,7 +45,7 @@ FUZZ_BUILD   := build-fuzz
 FUZZ_FLAGS   := -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
 FUZZ_OBJ     := $(LIBOBJ:$(BUILD)/%=$(FUZZ_BUILD)/%)
 
-.PHONY: all run test asan deps clean ptxas-check ptx gpu-bandwidth gpu-l1-stride install uninstall fuzz fuzz-build
+.PHONY: all run test asan deps clean ptxas-check ptx gpu-bandwidth gpu-l1-stride gpu-ceilings install uninstall fuzz fuzz-build
 all: $(BIN)
 
 $(BIN): $(OBJ)
@@ -115,6 +115,13 @@ gpu-bandwidth: $(BUILD)/gpu-bandwidth
 $(BUILD)/gpu-bandwidth: scripts/gpu-bandwidth.cu
 	@mkdir -p $(BUILD)
 	$(NVCC) -O3 -gencode arch=compute_80,code=compute_80 -gencode arch=compute_90,code=sm_90 -o $@ $<
+
+# The sustained pipe rates scripts/gpu-ceilings.sh measures for the time estimate (needs nvcc;
+# sm_90a for its wgmma test).
+gpu-ceilings: $(BUILD)/gpu-ceilings
+$(BUILD)/gpu-ceilings: scripts/gpu-ceilings.cu
+	@mkdir -p $(BUILD)
+	$(NVCC) -O3 -gencode arch=compute_90a,code=sm_90a -o $@ $<
 
 # The L1 wavefront probe scripts/gpu-l1.sh runs under Nsight Compute (needs nvcc).
 gpu-l1-stride: $(BUILD)/gpu-l1-stride

@@ -11,6 +11,8 @@
 #include "emu/emu.h"
 #include "exec/report.h"
 #include "exec/warpview.h"
+#include "exec/estimate.h"
+#include "model/measured.h"
 #include "base/json.h"
 #include "base/util.h"
 #include "run/launch.h"
@@ -104,7 +106,7 @@ static void smem_json(json_writer *w, const char *key, const emu_smem *s)
 static emu_gmem gsum(const emu_counts *c)
 {
 	return (emu_gmem){c->gld.requests + c->gst.requests + c->gcp.requests,
-			  c->gld.sectors + c->gst.sectors + c->gcp.sectors};
+			  c->gld.sectors + c->gst.sectors + c->gcp.sectors, c->gld.wavefronts};
 }
 
 static emu_smem ssum(const emu_counts *c)
@@ -299,6 +301,71 @@ static int print_warp(const cli_command *self, const run_request *rq, const char
 	return wa.found ? 0 : 1;
 }
 
+/* emulate --estimate: the time on a GPU from a sample of blocks (exec/estimate.c), with the
+ * measured time beside it where the measured-data file has one for this lesson and size. */
+static int print_estimate(const cli_command *self, const cli_launch *o, const run_request *rq, int lesson, double limit_s)
+{
+	static gpu_table t;
+	gpu_spec spec;
+	const gpu_spec *g = cli_gpu(self, o->gpu ? o->gpu : "h100", NULL, &t, &spec);
+	if (!g)
+		return 2;
+	static exec_estimate_result r;
+	char err[512], name[RUN_ENTRY];
+	if (exec_estimate(rq, g, limit_s, &r, err, sizeof err) < 0) {
+		fprintf(stderr, "ptxtutor: %s\n", err);
+		return 2;
+	}
+	cli_launch_title(o, rq, name, sizeof name);
+	const estimate *e = &r.e;
+	double measured = 0;
+	long long size = 0;
+	for (int i = 0, n; lesson >= 0 && measured_ms_row(i, &n, &size, &measured) == 0; i++, measured = 0)
+		if (n == lesson && size == rq->M && rq->M == rq->N && rq->N == rq->K)
+			break;
+	if (o->json) {
+		json_writer w;
+		json_begin(&w, stdout);
+		json_obj(&w, NULL);
+		json_str(&w, "kernel", name);
+		json_str(&w, "gpu", g->name);
+		json_int(&w, "M", rq->M), json_int(&w, "N", rq->N), json_int(&w, "K", rq->K);
+		json_num(&w, "ms", e->ms);
+		json_str(&w, "limit", estimate_term_key(e->limit));
+		json_obj(&w, "terms_ms");
+		for (int i = 0; i < EST_NTERMS; i++)
+			json_num(&w, estimate_term_key((estimate_term)i), e->term_ms[i]);
+		json_end(&w);
+		json_num(&w, "sm_ms", e->sm_ms);
+		json_int(&w, "blocks", r.in.blocks);
+		json_int(&w, "blocks_sampled", r.blocks_run);
+		json_num(&w, "sample_seconds", r.seconds);
+		if (measured > 0) {
+			json_num(&w, "measured_ms", measured);
+			json_num(&w, "error", e->ms / measured - 1);
+		}
+		json_str(&w, "rates", e->source);
+		json_end(&w);
+		json_finish(&w);
+		return 0;
+	}
+	printf("%s at %lldx%lldx%lld on the %s: estimate %.3g ms, limited by %s\n", name, rq->M, rq->N, rq->K, g->name,
+	       e->ms, estimate_term_name(e->limit));
+	printf("  from %lld of %lld blocks emulated (%.1f s) and %s\n", r.blocks_run, r.in.blocks, r.seconds, e->source);
+	int sm_decides = e->ms == e->sm_ms;
+	for (int i = 0; i < EST_NTERMS; i++) {
+		if (i == EST_SM_TERMS)
+			printf("  %-22s %10.3g ms%s\n", "SM pipes together", e->sm_ms,
+			       sm_decides ? "  <- the estimate (root of the sum of their squares)" : "");
+		printf("  %-22s %10.3g ms%s\n", estimate_term_name((estimate_term)i), e->term_ms[i],
+		       !sm_decides && i == (int)e->limit ? "  <- the estimate" : "");
+	}
+	if (measured > 0)
+		printf("  measured on the H100 (%s): %.3g ms; the estimate is %+.0f%%\n", MEASURED_FILE, measured,
+		       100 * (e->ms / measured - 1));
+	return 0;
+}
+
 int cmd_emulate(const cli_command *self, int argc, char **argv)
 {
 	cli_launch o;
@@ -308,6 +375,8 @@ int cmd_emulate(const cli_command *self, int argc, char **argv)
 	course c = {0};
 	if (o.lesson)
 		cli_course(&c);
+	if (o.estimate && !o.M) /* the size bench times at */
+		o.M = o.N = o.K = EXEC_ESTIMATE_SIZE;
 	cli_launch_emulation_size(&o, &c);
 	run_request rq;
 	if (cli_launch_request(&o, &c, &rq)) {
@@ -333,6 +402,8 @@ int cmd_emulate(const cli_command *self, int argc, char **argv)
 	}
 	if (o.warp)
 		return print_warp(self, &rq, o.warp);
+	if (o.estimate)
+		return print_estimate(self, &o, &rq, l ? l->number : -1, limit_s);
 	watch w = {.force = o.force, .tty = isatty(2) && !o.json, .limit_s = limit_s};
 	if (o.csv && (!o.lines || o.json)) {
 		cli_error(self, "--csv goes with --lines, without --json");

@@ -85,6 +85,11 @@ const cli_opt cli_emulate_opts[] = {
 	 .help = "a warp's view of the memory access on PTX line LINE: the 32 lanes'\n"
 		 "sectors and lines, or banks, as warp WARP (0) of block 0,0,0 executes it\n"
 		 "for the NTH time (1: the first)"},
+	{.name = "estimate", .kind = CLI_FLAG, .off = offsetof(cli_launch, estimate),
+	 .help = "the kernel's time on a GPU (--gpu, default h100) at --size (default 4096),\n"
+		 "from the counts of a few blocks and the GPU's measured pipe rates (docs/model.md)"},
+	{.name = "gpu", .letter = 'g', .kind = CLI_STR, .off = offsetof(cli_launch, gpu), .arg = "NAME",
+	 .help = "with --estimate: the GPU, one from `ptxtutor gpus`"},
 	{0},
 };
 

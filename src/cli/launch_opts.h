@@ -31,6 +31,8 @@ typedef struct {
 	int lines;                    /* emulate --lines: the per-line figures */
 	int csv;                      /* emulate --lines --csv */
 	const char *warp;             /* emulate --warp LINE[,WARP[,NTH]]: a warp's view of one access */
+	int estimate;                 /* emulate --estimate: the time on a GPU from a sample of blocks */
+	const char *gpu;              /* emulate --estimate --gpu NAME */
 	double timeout;               /* seconds; 0 = from the size */
 } cli_launch;
 

@@ -39,6 +39,7 @@ typedef enum {
 #define EMU_MAX_WAIT_GROUP 1024           /* N of cp.async.wait_group N */
 #define EMU_MAX_CP_PENDING 65536          /* cp.async copies of one warp not yet waited for */
 #define EMU_MAX_MEMORY (2.0 * (1 << 30))  /* bytes of A, B, C and the reference a run may allocate */
+#define EMU_MMA_FLOPS (2ULL * 16 * 8 * 16)  /* one warp-level mma.sync.m16n8k16, the only shape it runs */
 
 /* Instruction classes, counted per warp-level instruction issued (predicated-off
  * lanes still issue, as on the hardware). */
@@ -66,6 +67,7 @@ const char *emu_class_name(emu_class c);
  * 32-byte sectors its active lanes touch. */
 typedef struct {
 	unsigned long long requests, sectors;
+	unsigned long long wavefronts;     /* ld.global only: L1 data-stage wavefronts, one per 128-byte line (measured: docs/model.md) */
 } emu_gmem;
 
 /* Shared traffic as l1tex__data_pipe_lsu_wavefronts_mem_shared_op_* and
@@ -95,6 +97,7 @@ typedef struct {
 	 * written once per destination CTA), mbarrier and cluster-barrier ops per warp */
 	unsigned long long tma_l2_bytes, tma_smem_bytes, tma_store_bytes;
 	unsigned long long mbarrier_ops, cluster_barriers;
+	unsigned long long mma_flops;      /* mma.sync: 2*16*8*16 FLOPs a warp-level m16n8k16 */
 } emu_counts;
 
 typedef struct {
@@ -148,6 +151,7 @@ typedef struct {
 	run_line_counts *lines;
 	int max_lines;
 	emu_record *record;                /* the warp view's access to record; NULL: none */
+	int footprint;                     /* count each CTA's distinct global sectors read (emu_result.footprint_sectors) */
 } emu_options;
 
 typedef struct {
@@ -164,6 +168,9 @@ typedef struct {
 	long long blocks_done;             /* < blocks when the run was stopped */
 	char verify_msg[256];              /* the check's verdict (run/verify.h), whatever it was */
 	double seconds;                    /* wall time of the emulation */
+	unsigned long long footprint_sectors; /* with emu_options.footprint: per CTA run, the distinct 32-byte global
+					    * sectors it read (ld.global, cp.async), summed: its L2 -> SM traffic if
+					    * its SM's L1 kept what it read */
 	char msg[256];                     /* one line for the user */
 	int nlines;                        /* rows written to emu_options.lines */
 	int lines_total;                   /* lines with an instruction (nlines - 1 of them kept when more than max_lines) */

@@ -8,6 +8,7 @@
 #include "emu/emu_internal.h"
 #include "emu/emu_wgmma.h"
 #include "emu/emu_hopper.h"
+#include "emu/emu_footprint.h"
 #include "base/checked.h"
 #include "base/util.h"
 #include "model/access.h"
@@ -141,6 +142,7 @@ typedef struct {
 	int nmbar;
 	uint32_t *gfence;         /* per word: 1 + the writer's fence count for a generic write, 0 else */
 	unsigned bar_arrived[16], bar_want[16]; /* named barriers: threads arrived, threads expected (0: all) */
+	emu_footprint fp;         /* the global sectors this CTA read (emu_launch.footprint asks for it) */
 } blockctx;
 
 /* The CTAs of one cluster, run together: their warps interleave, their
@@ -249,7 +251,7 @@ static inline void shadow_write(blockctx *b, const emu_op *o, int w, uint32_t of
 
 /* Adds one request's counts (model/access.h holds the rules). Shared
  * offsets and global addresses both fit an int64_t. */
-static void count_access(emu_opcount *cnt, access_kind kind, const int64_t addr[32], uint32_t mask, int bytes)
+static void count_access(blockctx *b, emu_opcount *cnt, access_kind kind, const int64_t addr[32], uint32_t mask, int bytes)
 {
 	access_counts c;
 	access_count(kind, addr, mask, bytes, &c);
@@ -259,6 +261,11 @@ static void count_access(emu_opcount *cnt, access_kind kind, const int64_t addr[
 		cnt->requests++;
 		cnt->sectors += c.sectors;
 		cnt->bytes += (uint64_t)__builtin_popcount(mask) * (uint64_t)bytes;
+		if (kind == ACCESS_GLOBAL_LOAD) {
+			cnt->gwave += c.wavefronts;
+			if (b->L->footprint)
+				emu_footprint_add(&b->fp, addr, mask, bytes);
+		}
 	} else {
 		cnt->bytes2 += (uint64_t)__builtin_popcount(mask) * (uint64_t)(kind == ACCESS_LDMATRIX ? 16 : bytes);
 		cnt->requests2++;
@@ -596,9 +603,9 @@ static int exec_ldst(blockctx *b, warp *w, const emu_op *o, uint32_t em, emu_opc
 		}
 	}
 	if (gmask)
-		count_access(cnt, is_ld ? ACCESS_GLOBAL_LOAD : ACCESS_GLOBAL_STORE, gaddr, gmask, total);
+		count_access(b, cnt, is_ld ? ACCESS_GLOBAL_LOAD : ACCESS_GLOBAL_STORE, gaddr, gmask, total);
 	if (smask)
-		count_access(cnt, is_ld ? ACCESS_SHARED_LOAD : ACCESS_SHARED_STORE, saddr, smask, total);
+		count_access(b, cnt, is_ld ? ACCESS_SHARED_LOAD : ACCESS_SHARED_STORE, saddr, smask, total);
 	return 0;
 }
 
@@ -643,7 +650,7 @@ static int exec_ldmatrix(blockctx *b, warp *w, const emu_op *o, uint32_t em, emu
 			R[o->dst[j] * 32 + l] = (uint64_t)lo | ((uint64_t)hi << 16);
 		}
 	}
-	count_access(cnt, ACCESS_LDMATRIX, saddr, amask, 16);
+	count_access(b, cnt, ACCESS_LDMATRIX, saddr, amask, 16);
 	return 0;
 }
 
@@ -723,8 +730,8 @@ static int exec_cpasync(blockctx *b, warp *w, const emu_op *o, uint32_t em, emu_
 		saddr[l] = soff;
 	}
 	if (em) {
-		count_access(cnt, ACCESS_GLOBAL_LOAD, gaddr, em, size);
-		count_access(cnt, ACCESS_SHARED_STORE, saddr, em, size);
+		count_access(b, cnt, ACCESS_GLOBAL_LOAD, gaddr, em, size);
+		count_access(b, cnt, ACCESS_SHARED_STORE, saddr, em, size);
 	}
 	return 0;
 }
@@ -1598,7 +1605,7 @@ static int exec_stmatrix(blockctx *b, warp *w, const emu_op *o, uint32_t em, emu
 			memcpy(b->smem + off, rows[j][r], 16);
 			shadow_write(b, o, w->id, off, 16);
 		}
-	count_access(cnt, ACCESS_LDMATRIX, saddr, (uint32_t)((1ULL << (8 * o->vec)) - 1), 16);
+	count_access(b, cnt, ACCESS_LDMATRIX, saddr, (uint32_t)((1ULL << (8 * o->vec)) - 1), 16);
 	b->cl->gen++;
 	return STEP_NEXT;
 }
@@ -2168,6 +2175,7 @@ static void cta_free(blockctx *b)
 	free(b->gfence);
 	free(b->mbar);
 	emu_wg_block_free(b->wg);
+	emu_footprint_free(&b->fp);
 }
 
 /* Starts the cluster whose first block is c: each CTA's shared memory
@@ -2205,6 +2213,7 @@ static int cluster_start(cluster *cl, const unsigned c[3])
 		if (b->wg)
 			emu_wg_block_reset(b->wg);
 		b->L->warps += b->nwarps;
+		emu_footprint_reset(&b->fp);
 	}
 	return 0;
 }
@@ -2213,9 +2222,11 @@ static int cluster_start(cluster *cl, const unsigned c[3])
 static int cluster_end(cluster *cl)
 {
 	char m[256];
-	for (int r = 0; r < cl->n; r++)
+	for (int r = 0; r < cl->n; r++) {
 		if (cl->cta[r].wg && emu_wgmma_block_end(cl->cta[r].wg, m, sizeof m) < 0)
 			return fail(&cl->cta[r], NULL, "%s", m);
+		cl->cta[r].L->footprint_sectors += cl->cta[r].fp.sectors;
+	}
 	return 0;
 }
 

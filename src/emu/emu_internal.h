@@ -209,6 +209,7 @@ typedef struct {
 	uint64_t bytes, bytes2;          /* bytes the active lanes move: global side, shared side */
 	emu_record *rec;                 /* the op whose access emu_options.record asks for; NULL for the others */
 	uint64_t bytes_l2, bytes_smem;   /* TMA: bytes read from L2 (once a copy), written to shared (per CTA) */
+	uint64_t gwave;                  /* global loads: L1 data-stage wavefronts, one per 128-byte line */
 } emu_opcount;
 
 /* The record hook (emu_run.c): arm when the recorded op issues in the asked
@@ -229,7 +230,9 @@ typedef struct {
 	emu_progress_fn progress;        /* after each block; nonzero stops the launch */
 	void *progress_ctx;
 	double deadline;                 /* util_now() after which the run stops (EMU_ERR_DEADLINE); 0: none */
+	int footprint;                   /* count each CTA's distinct global sectors read (emu_options.footprint) */
 	/* results */
+	unsigned long long footprint_sectors; /* summed over the CTAs run */
 	emu_opcount *cnt;                /* nops */
 	unsigned long long races;
 	char race_msg[256];

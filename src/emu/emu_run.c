@@ -43,6 +43,7 @@ void emu_counts_add(emu_counts *a, const emu_counts *b)
 	a->thread_inst += b->thread_inst;
 	a->gld.requests += b->gld.requests;
 	a->gld.sectors += b->gld.sectors;
+	a->gld.wavefronts += b->gld.wavefronts;
 	a->gst.requests += b->gst.requests;
 	a->gst.sectors += b->gst.sectors;
 	a->gcp.requests += b->gcp.requests;
@@ -61,6 +62,7 @@ void emu_counts_add(emu_counts *a, const emu_counts *b)
 	a->tma_store_bytes += b->tma_store_bytes;
 	a->mbarrier_ops += b->mbarrier_ops;
 	a->cluster_barriers += b->cluster_barriers;
+	a->mma_flops += b->mma_flops;
 	a->bytes += b->bytes;
 }
 
@@ -87,7 +89,7 @@ static void op_counts(const emu_op *o, const emu_opcount *c, emu_counts *out)
 	out->inst[o->cls] = c->issued;
 	out->inst_total = c->issued;
 	out->thread_inst = c->threads;
-	emu_gmem g = {c->requests, c->sectors};
+	emu_gmem g = {c->requests, c->sectors, o->code == OP_LD ? c->gwave : 0};
 	emu_smem s = {c->requests2, c->wavefronts, c->ideal, c->wavefronts - c->ideal};
 	switch (o->code) {
 	case OP_LD: out->gld = g; out->sld = s; break;
@@ -96,6 +98,7 @@ static void op_counts(const emu_op *o, const emu_opcount *c, emu_counts *out)
 	case OP_LDMATRIX: out->sldsm = s; break;
 	case OP_STMATRIX: out->sst = s; break;
 	case OP_BAR: out->barriers = c->issued; break;
+	case OP_MMA: out->mma_flops = c->issued * EMU_MMA_FLOPS; break;
 	case OP_WGMMA: out->wgmma = (emu_wgmma_counts){c->wg_inst, c->wg_flops, c->wg_bytes, c->wg_bytes / 128}; break;
 	case OP_MBAR: out->mbarrier_ops = c->issued; break;
 	case OP_CLUSTER: out->cluster_barriers = o->mod == CL_ARRIVE ? c->issued : 0; break;
@@ -213,6 +216,7 @@ static emu_error launch_once(const run_request *rq, const emu_options *opt, cons
 		.bufs = {bufs[0], bufs[1], bufs[2]}, .nbufs = 3, .max_warp_inst = opt->max_warp_inst, .cnt = cnt,
 		.progress = opt->progress, .progress_ctx = opt->progress_ctx,
 		.deadline = opt->deadline_s > 0 ? util_now() + opt->deadline_s : 0,
+		.footprint = opt->footprint,
 	};
 	if (!L->max_warp_inst) {
 		/* A GEMM needs well under one warp instruction per multiply-add; twice
@@ -513,6 +517,7 @@ emu_error emu_run(const run_request *rq, const emu_options *opt, emu_result *res
 	res->blocks_done = L.blocks_done;
 	res->warps = L.warps;
 	res->races = L.races;
+	res->footprint_sectors = L.footprint_sectors;
 	util_strlcpy(res->race_msg, L.race_msg, sizeof res->race_msg);
 	take_counts(m, k, cnt, res); /* a cancelled run keeps what it counted */
 	if (opt->lines && opt->max_lines > 0)

@@ -50,6 +50,11 @@ static const unit units[] = {
 	{"B", "B", 1, UNIT_SPACED},
 	{"count", "", 1, UNIT_COUNT},
 	{"regs", "regs", 1, UNIT_SPACED},
+	/* the sustained pipe rates (ceiling_*, scripts/gpu-ceilings.sh) */
+	{"warp-inst/s", "G warp instructions/s", 1e-9, UNIT_SPACED},
+	{"wavefronts/s", "G wavefronts/s", 1e-9, UNIT_SPACED},
+	{"FLOP/s", "TFLOP/s", 1e-12, UNIT_SPACED},
+	{"GB/s", "GB/s", 1, UNIT_SPACED},
 };
 
 static const unit *unit_named(const char *name)

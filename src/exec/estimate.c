@@ -1,0 +1,64 @@
+/* exec/estimate: a sampled emulation turned into the model's time estimate (see estimate.h). */
+#include <stdio.h>
+#include <string.h>
+#include "exec/estimate.h"
+#include "emu/emu.h"
+#include "course/argspec.h"
+#include "course/dtype.h"
+#include "base/util.h"
+
+typedef struct {
+	long long blocks; /* stop once this many ran, or the time passed */
+} sample;
+
+static int enough(void *ctx, const emu_progress *p)
+{
+	const sample *s = ctx;
+	return p->blocks_done >= s->blocks || p->seconds >= EXEC_ESTIMATE_SAMPLE_S;
+}
+
+/* The counts of the blocks that ran, per block, as the model reads them. */
+static void per_block(const emu_result *res, estimate_block *b)
+{
+	const emu_counts *c = &res->total;
+	double n = (double)res->blocks_done;
+	b->inst = (double)c->inst_total / n;
+	b->int_inst = (double)c->inst[EMU_CLS_INT] / n;
+	b->lsu_wavefronts = (double)(c->gld.wavefronts + c->sld.wavefronts + c->sst.wavefronts + c->sldsm.wavefronts +
+				     c->scp.wavefronts) / n;
+	b->mma_flops = (double)c->mma_flops / n;
+	b->wgmma_flops = (double)c->wgmma.flops / n;
+	b->l2_bytes = 32.0 * (double)(res->footprint_sectors + c->gst.sectors) / n;
+	b->tma_bytes = (double)(c->tma_l2_bytes + c->tma_store_bytes) / n;
+	b->barriers = (double)c->barriers / n;
+}
+
+int exec_estimate(const run_request *rq, const gpu_spec *g, double deadline_s, exec_estimate_result *out, char *err,
+		  int errlen)
+{
+	memset(out, 0, sizeof *out);
+	sample s = {EXEC_ESTIMATE_MAX_BLOCKS};
+	emu_options opt = {.no_verify = 1, .footprint = 1, .progress = enough, .progress_ctx = &s,
+			   .deadline_s = deadline_s};
+	static emu_result res; /* regions and messages: kilobytes */
+	emu_error rc = emu_run(rq, &opt, &res, err, errlen);
+	if (rc != EMU_OK && rc != EMU_ERR_CANCELLED)
+		return -1;
+	if (res.blocks_done <= 0) {
+		snprintf(err, (size_t)errlen, "no block finished to estimate from");
+		return -1;
+	}
+	out->blocks_run = res.blocks_done;
+	out->seconds = res.seconds;
+	estimate_input *in = &out->in;
+	per_block(&res, &in->per_block);
+	in->blocks = res.blocks;
+	double esz = dtype_of(rq->dt)->bytes, osz = dtype_of(run_out(rq))->bytes;
+	double M = (double)rq->M, N = (double)rq->N, K = (double)rq->K;
+	in->dram_bytes = M * K * esz + K * N * esz + M * N * osz * (argspec_blas_of(&rq->args).has_beta ? 2 : 1);
+	if (estimate_time(in, g, &out->e) < 0) {
+		snprintf(err, (size_t)errlen, "%s", out->e.why);
+		return -1;
+	}
+	return 0;
+}

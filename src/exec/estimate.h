@@ -1,0 +1,30 @@
+/* exec/estimate: the time estimate of a run request on a GPU — the emulator runs a few blocks of the
+ * real launch (no check), their counts per block go to the model's rule (model/estimate.h). */
+#ifndef PTXTUTOR_EXEC_ESTIMATE_H
+#define PTXTUTOR_EXEC_ESTIMATE_H
+
+#include "model/estimate.h"
+#include "run/run.h"
+
+/* The sample: blocks run until EXEC_ESTIMATE_SAMPLE_S of CPU time has
+ * passed (one block at least) or EXEC_ESTIMATE_MAX_BLOCKS ran. */
+#define EXEC_ESTIMATE_SAMPLE_S 0.5
+#define EXEC_ESTIMATE_MAX_BLOCKS 16
+/* emulate --estimate without --size: the size bench times at, and the measured-data file holds. */
+#define EXEC_ESTIMATE_SIZE 4096
+
+typedef struct {
+	estimate e;
+	estimate_input in;
+	long long blocks_run;       /* the sample */
+	double seconds;             /* its CPU time */
+} exec_estimate_result;
+
+/* Estimates rq's time on g. deadline_s bounds the sample's wall time (a block
+ * that alone takes longer gives no estimate). Returns 0 with out->e.ok set,
+ * or -1 with one line in err (the emulator could not run it: that line, or
+ * the model has no rates for g: out->e.why). */
+int exec_estimate(const run_request *rq, const gpu_spec *g, double deadline_s, exec_estimate_result *out, char *err,
+		  int errlen);
+
+#endif

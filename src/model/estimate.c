@@ -1,0 +1,98 @@
+/* estimate: a kernel's time from its counts and the measured sustained rates (see estimate.h). */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include "model/estimate.h"
+#include "model/measured.h"
+#include "base/util.h"
+
+/* Each term: its name, its key, and the measured rate it divides by (a row of the measured file). */
+static const struct {
+	const char *name, *key, *rate;
+} terms[EST_NTERMS] = {
+	[EST_ISSUE] = {"issue slots", "issue", "measured.ceiling_issue"},
+	[EST_INT] = {"integer pipe", "int", "measured.ceiling_int"},
+	[EST_LSU] = {"L1/shared wavefronts", "lsu", "measured.ceiling_lsu"},
+	[EST_MMA] = {"mma.sync tensor pipe", "mma", "measured.ceiling_mma"},
+	[EST_WGMMA] = {"wgmma tensor pipe", "wgmma", "measured.ceiling_wgmma"},
+	[EST_L2] = {"L2 -> SM", "l2", "measured.ceiling_l2"}, /* and ceiling_tma for the copy engine's bytes */
+	[EST_DRAM] = {"DRAM", "dram", "measured.ceiling_dram"},
+};
+
+const char *estimate_term_name(estimate_term t)
+{
+	return (unsigned)t < EST_NTERMS ? terms[t].name : "?";
+}
+
+const char *estimate_term_key(estimate_term t)
+{
+	return (unsigned)t < EST_NTERMS ? terms[t].key : "?";
+}
+
+/* The rates were measured on one GPU; another has its own clock, memory and power limit. */
+static int measured_here(const gpu_spec *g)
+{
+	return g->cc_major == 9 && g->cc_minor == 0 && g->sms == 132 && strstr(g->name, "H100");
+}
+
+int estimate_time(const estimate_input *in, const gpu_spec *g, estimate *e)
+{
+	memset(e, 0, sizeof *e);
+	double rate[EST_NTERMS];
+	char err[160];
+	if (measured_load(err, sizeof err) < 0) {
+		snprintf(e->why, sizeof e->why, "no estimate: %s", err);
+		return -1;
+	}
+	if (!measured_here(g)) {
+		snprintf(e->why, sizeof e->why, "no estimate for the %s: the sustained rates were measured on an H100 only "
+			 "(scripts/gpu-ceilings.sh makes them)", g->name);
+		return -1;
+	}
+	double tma_rate;
+	for (int t = 0; t <= EST_NTERMS; t++) {
+		const char *key = t < EST_NTERMS ? terms[t].rate : "measured.ceiling_tma";
+		double *r = t < EST_NTERMS ? &rate[t] : &tma_rate;
+		if (measured_value(0, key, r) < 0 || !(*r > 0)) {
+			snprintf(e->why, sizeof e->why, "no estimate: %s has no %s row", MEASURED_FILE, key + 9);
+			return -1;
+		}
+	}
+	const estimate_block *b = &in->per_block;
+	if (in->blocks <= 0 || !(b->inst > 0)) {
+		snprintf(e->why, sizeof e->why, "no estimate: no block ran");
+		return -1;
+	}
+	/* The busiest SM's share of the grid: the pipes are per SM, so an SM
+	 * with one block more than another finishes later. */
+	double busiest = ceil((double)in->blocks / g->sms), per_sm = g->sms;
+	double work[EST_NTERMS] = {
+		[EST_ISSUE] = busiest * b->inst * per_sm,
+		[EST_INT] = busiest * b->int_inst * per_sm,
+		[EST_LSU] = busiest * b->lsu_wavefronts * per_sm,
+		[EST_MMA] = busiest * b->mma_flops * per_sm,
+		[EST_WGMMA] = busiest * b->wgmma_flops * per_sm,
+		/* the copy engine's bytes counted at the L1 path's rate, so one rate divides them all below */
+		[EST_L2] = (double)in->blocks * (b->l2_bytes + b->tma_bytes * rate[EST_L2] / tma_rate) / 1e9,
+		[EST_DRAM] = in->dram_bytes / 1e9,
+	};
+	/* The SM's pipes share the warp schedulers: an instruction waiting on a busy pipe holds its warp,
+	 * so two pipes near their limit slow each other. Their root of the sum of squares is the SM's time
+	 * (one pipe alone: its own time; two equal ones: 1.41 times one). The asynchronous engines (wgmma,
+	 * the memory levels) overlap the SM's work: the largest of them and the SM's time decides. */
+	double sq = 0;
+	e->limit = EST_ISSUE;
+	for (int t = 0; t < EST_NTERMS; t++) {
+		e->term_ms[t] = 1e3 * work[t] / rate[t];
+		if (t < EST_SM_TERMS)
+			sq += e->term_ms[t] * e->term_ms[t];
+		if (e->term_ms[t] > e->term_ms[e->limit])
+			e->limit = (estimate_term)t;
+	}
+	e->sm_ms = sqrt(sq);
+	e->ms = e->limit < EST_SM_TERMS || e->sm_ms > e->term_ms[e->limit] ? e->sm_ms : e->term_ms[e->limit];
+	e->ok = 1;
+	measured_format(0, "measured.date", err, sizeof err);
+	snprintf(e->source, sizeof e->source, "the sustained rates in %s (scripts/gpu-ceilings.sh)", MEASURED_FILE);
+	return 0;
+}

@@ -1,0 +1,58 @@
+/* estimate: a kernel's time on a GPU from what it does — its counts per block (the emulator's, on a
+ * few sampled blocks), the grid, and the sustained rate of each pipe and memory level measured on
+ * that GPU (assets/measured-h100.tsv, rows ceiling_*, made by scripts/gpu-ceilings.sh). The reasons
+ * for the rule are in docs/model.md; its error on lessons 1-10 and on held-out kernels is in
+ * docs/benchmarks.md and checked by tests/test_estimate.c. */
+#ifndef PTXTUTOR_ESTIMATE_H
+#define PTXTUTOR_ESTIMATE_H
+
+#include "model/devices.h"
+
+/* What one block does on average (the emulator's counts over the blocks it ran, divided by them). */
+typedef struct {
+	double inst;           /* warp-level instructions issued */
+	double int_inst;       /* of them integer (address arithmetic, compares, logic) */
+	double lsu_wavefronts; /* L1 data-stage wavefronts: one per 128-byte line of an ld.global, and the
+				* shared-memory wavefronts of ld/st.shared, ldmatrix and cp.async's writes */
+	double mma_flops;      /* mma.sync */
+	double wgmma_flops;    /* wgmma.mma_async (its shared-memory operand reads are in its rate) */
+	double l2_bytes;       /* L2 -> SM and back through the L1 (ld.global, cp.async, stores): the block's
+				* read footprint in 32-byte sectors and its store sectors */
+	double tma_bytes;      /* L2 -> shared and back by the copy engine (TMA tile loads and stores) */
+	double barriers;       /* bar.sync per warp */
+} estimate_block;
+
+typedef struct {
+	estimate_block per_block;
+	long long blocks;      /* the grid's blocks */
+	int blocks_per_sm;     /* resident at once (the occupancy); 0 unknown */
+	double dram_bytes;     /* the whole kernel: A and B read once, C written once (read too with beta) */
+} estimate_input;
+
+/* The terms: each pipe or level alone at its sustained rate. The first
+ * four are the SM's own pipes, fed by the same warp schedulers; the rest
+ * work beside them (the tensor cores' asynchronous wgmma, the memory levels). */
+typedef enum { EST_ISSUE, EST_INT, EST_LSU, EST_MMA, EST_WGMMA, EST_L2, EST_DRAM, EST_NTERMS } estimate_term;
+#define EST_SM_TERMS 4
+
+typedef struct {
+	int ok;                       /* 0: no estimate, `why` says why */
+	double ms;
+	double term_ms[EST_NTERMS];   /* each pipe or level alone, at its sustained rate */
+	double sm_ms;                 /* the SM pipes together: the root of the sum of their squares */
+	estimate_term limit;          /* the largest term (of the SM pipes, when they decide) */
+	double err_lessons;           /* the largest |error| on lessons 1-10 (docs/benchmarks.md), e.g. 0.2 */
+	char why[200];
+	char source[200];             /* where the rates come from */
+} estimate;
+
+/* The pipe's or level's name for people ("issue slots", "L1/shared wavefronts"). */
+const char *estimate_term_name(estimate_term t);
+/* Its key in JSON ("issue", "lsu", "l2"). */
+const char *estimate_term_key(estimate_term t);
+
+/* The estimate for GPU g. Returns 0, or -1 with e->ok = 0 and e->why
+ * (no measured rates for this GPU, or counts it cannot read). */
+int estimate_time(const estimate_input *in, const gpu_spec *g, estimate *e);
+
+#endif
