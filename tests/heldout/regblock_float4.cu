@@ -2,8 +2,10 @@
 // C = alpha*A*B + beta*C, each thread a 4x4 block of it held in registers, k in steps of 16.
 // Both tiles come in with one 128-bit (float4) global load per thread: the A tile (64x16) is
 // stored transposed (As[k][row]) so that the multiply reads 4 rows of A and 4 columns of B
-// as two float4 shared loads per k and does 16 FMAs with them. Effect: high arithmetic
-// intensity per shared load, vector global and shared access.
+// as two float4 shared loads per k and does 16 FMAs with them (3 wavefronts for the pair: A a
+// broadcast, B 256 bytes). Storing the A tile transposed costs a 4-way bank conflict, once
+// per 16 k steps. Effect: high arithmetic intensity per shared load, vector global and
+// shared access.
 // M and N must be multiples of 64, K of 16. Block 256; grid N/64 x M/64.
 #define BM 64
 #define BN 64
