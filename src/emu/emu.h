@@ -98,6 +98,10 @@ typedef struct {
 	unsigned long long tma_l2_bytes, tma_smem_bytes, tma_store_bytes;
 	unsigned long long mbarrier_ops, cluster_barriers;
 	unsigned long long mma_flops;      /* mma.sync: 2*16*8*16 FLOPs a warp-level m16n8k16 */
+	/* As the SASS does it, where it differs from the PTX: ptxas merges four
+	 * scalar ld.shared into one LDS.128 (emu_vgroup.c). All shared wavefronts
+	 * so counted, and the warp instructions folded away. */
+	unsigned long long smem_wavefronts_sass, inst_merged;
 } emu_counts;
 
 typedef struct {

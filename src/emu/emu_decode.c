@@ -678,6 +678,7 @@ emu_op *emu_new_op(emu_pstate *ps)
 	emu_op *o = &k->ops[k->nops++];
 	memset(o, 0, sizeof *o);
 	o->pred = -1;
+	o->vgroup = -1;
 	o->vec = 1;
 	for (int i = 0; i < 4; i++)
 		o->dst[i] = EMU_NO_REG;

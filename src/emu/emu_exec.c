@@ -251,7 +251,31 @@ static inline void shadow_write(blockctx *b, const emu_op *o, int w, uint32_t of
 
 /* Adds one request's counts (model/access.h holds the rules). Shared
  * offsets and global addresses both fit an int64_t. */
-static void count_access(blockctx *b, emu_opcount *cnt, access_kind kind, const int64_t addr[32], uint32_t mask, int bytes)
+/* A shared load of a group ptxas merges (emu_vgroup.c), where every active
+ * lane's group starts 16-byte aligned: the first charges the LDS.128's
+ * wavefronts, the others none and are folded away. Returns 0 otherwise. */
+static int count_merged(emu_opcount *cnt, const emu_op *o, const int64_t addr[32], uint32_t mask)
+{
+	int64_t lead[32];
+	for (int l = 0; l < 32; l++) {
+		if (!(mask >> l & 1))
+			continue;
+		lead[l] = addr[l] - 4 * o->vgroup;
+		if (lead[l] & 15)
+			return 0;
+	}
+	if (o->vgroup == 0) {
+		access_counts c;
+		access_count(ACCESS_SHARED_LOAD, lead, mask, 16, &c);
+		cnt->wave_sass += c.wavefronts;
+	} else {
+		cnt->merged++;
+	}
+	return 1;
+}
+
+static void count_access(blockctx *b, emu_opcount *cnt, const emu_op *o, access_kind kind, const int64_t addr[32],
+			 uint32_t mask, int bytes)
 {
 	access_counts c;
 	access_count(kind, addr, mask, bytes, &c);
@@ -271,6 +295,8 @@ static void count_access(blockctx *b, emu_opcount *cnt, access_kind kind, const 
 		cnt->requests2++;
 		cnt->wavefronts += c.wavefronts;
 		cnt->ideal += c.ideal;
+		if (!(kind == ACCESS_SHARED_LOAD && o->vgroup >= 0 && count_merged(cnt, o, addr, mask)))
+			cnt->wave_sass += c.wavefronts;
 	}
 }
 
@@ -603,9 +629,9 @@ static int exec_ldst(blockctx *b, warp *w, const emu_op *o, uint32_t em, emu_opc
 		}
 	}
 	if (gmask)
-		count_access(b, cnt, is_ld ? ACCESS_GLOBAL_LOAD : ACCESS_GLOBAL_STORE, gaddr, gmask, total);
+		count_access(b, cnt, o, is_ld ? ACCESS_GLOBAL_LOAD : ACCESS_GLOBAL_STORE, gaddr, gmask, total);
 	if (smask)
-		count_access(b, cnt, is_ld ? ACCESS_SHARED_LOAD : ACCESS_SHARED_STORE, saddr, smask, total);
+		count_access(b, cnt, o, is_ld ? ACCESS_SHARED_LOAD : ACCESS_SHARED_STORE, saddr, smask, total);
 	return 0;
 }
 
@@ -650,7 +676,7 @@ static int exec_ldmatrix(blockctx *b, warp *w, const emu_op *o, uint32_t em, emu
 			R[o->dst[j] * 32 + l] = (uint64_t)lo | ((uint64_t)hi << 16);
 		}
 	}
-	count_access(b, cnt, ACCESS_LDMATRIX, saddr, amask, 16);
+	count_access(b, cnt, o, ACCESS_LDMATRIX, saddr, amask, 16);
 	return 0;
 }
 
@@ -730,8 +756,8 @@ static int exec_cpasync(blockctx *b, warp *w, const emu_op *o, uint32_t em, emu_
 		saddr[l] = soff;
 	}
 	if (em) {
-		count_access(b, cnt, ACCESS_GLOBAL_LOAD, gaddr, em, size);
-		count_access(b, cnt, ACCESS_SHARED_STORE, saddr, em, size);
+		count_access(b, cnt, o, ACCESS_GLOBAL_LOAD, gaddr, em, size);
+		count_access(b, cnt, o, ACCESS_SHARED_STORE, saddr, em, size);
 	}
 	return 0;
 }
@@ -1605,7 +1631,7 @@ static int exec_stmatrix(blockctx *b, warp *w, const emu_op *o, uint32_t em, emu
 			memcpy(b->smem + off, rows[j][r], 16);
 			shadow_write(b, o, w->id, off, 16);
 		}
-	count_access(b, cnt, ACCESS_LDMATRIX, saddr, (uint32_t)((1ULL << (8 * o->vec)) - 1), 16);
+	count_access(b, cnt, o, ACCESS_LDMATRIX, saddr, (uint32_t)((1ULL << (8 * o->vec)) - 1), 16);
 	b->cl->gen++;
 	return STEP_NEXT;
 }

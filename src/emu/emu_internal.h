@@ -87,6 +87,8 @@ typedef struct {
 	int64_t imm;         /* address offset of ld/st/cp.async; branch target; size of cp.async */
 	int line;
 	uint32_t regions;    /* bit i: inside region i */
+	int8_t vgroup;       /* ld.shared.b32 that ptxas merges into one LDS.128 (emu_vgroup.c):
+			      * its place in the group, 0 the first (lowest offset) .. 3; -1 none */
 } emu_op;
 
 #define OPF_PRED_NEG 1   /* @!p */
@@ -210,7 +212,14 @@ typedef struct {
 	emu_record *rec;                 /* the op whose access emu_options.record asks for; NULL for the others */
 	uint64_t bytes_l2, bytes_smem;   /* TMA: bytes read from L2 (once a copy), written to shared (per CTA) */
 	uint64_t gwave;                  /* global loads: L1 data-stage wavefronts, one per 128-byte line */
+	uint64_t wave_sass, merged;      /* shared: wavefronts as the SASS does them (vgroup), instructions it folds away */
 } emu_opcount;
+
+/* Marks the groups of four scalar 4-byte ld.shared at offsets +0, +4, +8,
+ * +12 (+0 a multiple of 16) from one base register within a straight run of
+ * code, which ptxas compiles to one LDS.128 when the base is 16-byte aligned
+ * (emu_vgroup.c; checked per warp at run time). */
+void emu_mark_vgroups(emu_kernel *k);
 
 /* The record hook (emu_run.c): arm when the recorded op issues in the asked
  * block and warp for the asked time; take the access counted next. */

@@ -484,6 +484,7 @@ static int finish_kernel(emu_pstate *ps)
 	o->code = OP_EXIT;
 	o->cls = EMU_CLS_CONTROL;
 	o->regions = 0;
+	emu_mark_vgroups(k);
 	/* static shared: module-level variables first, then the entry's own (laid out after them) */
 	int total = ps->shared.bytes;
 	k->smem_static = total;

@@ -63,6 +63,8 @@ void emu_counts_add(emu_counts *a, const emu_counts *b)
 	a->mbarrier_ops += b->mbarrier_ops;
 	a->cluster_barriers += b->cluster_barriers;
 	a->mma_flops += b->mma_flops;
+	a->smem_wavefronts_sass += b->smem_wavefronts_sass;
+	a->inst_merged += b->inst_merged;
 	a->bytes += b->bytes;
 }
 
@@ -112,6 +114,8 @@ static void op_counts(const emu_op *o, const emu_opcount *c, emu_counts *out)
 		break;
 	default: break;
 	}
+	out->smem_wavefronts_sass = c->wave_sass;
+	out->inst_merged = c->merged;
 	/* a cp.async moves its bytes once: counted on the global side */
 	out->bytes = c->bytes + (o->code == OP_CPASYNC ? 0 : c->bytes2);
 }

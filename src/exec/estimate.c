@@ -22,10 +22,9 @@ static void per_block(const emu_result *res, estimate_block *b)
 {
 	const emu_counts *c = &res->total;
 	double n = (double)res->blocks_done;
-	b->inst = (double)c->inst_total / n;
+	b->inst = (double)(c->inst_total - c->inst_merged) / n; /* as the SASS issues them */
 	b->int_inst = (double)c->inst[EMU_CLS_INT] / n;
-	b->lsu_wavefronts = (double)(c->gld.wavefronts + c->sld.wavefronts + c->sst.wavefronts + c->sldsm.wavefronts +
-				     c->scp.wavefronts) / n;
+	b->lsu_wavefronts = (double)(c->gld.wavefronts + c->smem_wavefronts_sass) / n;
 	b->mma_flops = (double)c->mma_flops / n;
 	b->wgmma_flops = (double)c->wgmma.flops / n;
 	b->l2_bytes = 32.0 * (double)(res->footprint_sectors + c->gst.sectors) / n;
