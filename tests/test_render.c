@@ -630,10 +630,10 @@ static void test_deadlines(void **st)
 	assert_int_equal(ui_app_request(r.a, &rq, err, sizeof err), 0);
 	assert_int_equal(rq.backend, RUN_BACKEND_GPU);
 	assert_true(rq.M == 4096);
-	assert_true(r.a->model_ok && r.a->model.predicted_ms > 0);
+	assert_true(r.a->model_ok && r.a->model.bound_ms > 0);
 	double at4096 = ui_app_deadline(r.a, &rq);
-	/* far longer than predicted: a slow launch is not a hung one */
-	assert_true(at4096 > 10 * r.a->model.predicted_ms / 1e3);
+	/* far longer than the bound: a slow launch is not a hung one */
+	assert_true(at4096 > 10 * r.a->model.bound_ms / 1e3);
 	/* a bigger problem gets longer */
 	keys(&r, "+");
 	assert_int_equal(ui_app_request(r.a, &rq, err, sizeof err), 0);

@@ -121,7 +121,6 @@ static void print_json(const lesson *l, const model_result *r)
 	json_num(&w, "ridge", r->ridge);
 	json_str(&w, "regime", r->regime);
 	json_str(&w, "regime_if_dram", r->regime_if_dram);
-	json_num(&w, "predicted_ms", r->predicted_ms);
 	json_obj(&w, "bound");
 	json_num(&w, "ms", r->bound_ms);
 	json_str(&w, "limit", r->bound_limit);
@@ -214,9 +213,8 @@ static void print_text(const lesson *l, const model_result *r, int default_gpu)
 		printf("  %-13s %s-bound if every load went to DRAM (%.2f FLOP/B %s the ridge)\n", "DRAM only",
 		       r->regime_if_dram, r->ai_global, r->ai_global < r->ridge ? "below" : "at or above");
 	}
-	model_format(r, "predicted_ms", v, sizeof v);
-	printf("  %-13s %s (an estimate: max of compute time and issued global bytes / DRAM bandwidth; caches ignored)\n",
-	       "predicted", v);
+	printf("  %-13s `ptxtutor emulate %d --estimate` (a time from the emulator's counts, docs/model.md)\n", "estimate",
+	       l->number);
 	printf("Lower bound (no run can be faster):\n");
 	static const char *const lv[][2] = {{"compute", "bound.compute_ms"}, {"DRAM", "bound.dram_ms"},
 					     {"L2", "bound.l2_ms"}, {"L1/shared", "bound.l1_ms"}};

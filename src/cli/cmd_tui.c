@@ -22,7 +22,9 @@
 #include "ui/term.h"
 #include "base/util.h"
 #include "exec/puzzle_job.h"
+#include "exec/estimate.h"
 #include "exec/worker.h"
+#include "run/launch.h"
 
 /* Deadlines: ui_app_deadline (from the model; PTXTUTOR_DEADLINE_S overrides
  * it, e.g. for tests of a hanging kernel). Offline runs: the first RUN_NO_GPU
@@ -332,6 +334,25 @@ static int run_editor(const char *path, int saved_err, char *err, int errlen)
 }
 
 /* Does what the update code asked for: start or cancel a run, edit. */
+/* The numbers pane's estimate (exec/estimate.h) in a child: a sample of the
+ * current lesson's blocks at the pane's size, for the pane's GPU. A newer
+ * wish replaces one still running. */
+static void start_estimate(ui_app *a, exec_estimate_job *j)
+{
+	exec_job_stop(&j->job);
+	run_request rq;
+	char err[320];
+	if (ui_app_estimate_request(a, &rq, err, sizeof err) < 0) {
+		exec_estimate_result r = {.rc = -1};
+		util_strlcpy(r.err, err, sizeof r.err);
+		ui_app_estimate_done(a, &r);
+		return;
+	}
+	a->est.state = UI_EST_BUSY;
+	if (exec_estimate_job_start(j, &rq, &a->gpu, launch_deadline(&rq, 0)) < 0)
+		ui_app_estimate_done(a, &j->out);
+}
+
 static void serve(ui_app *a, worker *w, int *worker_up, int saved_err, puzzle_job *job)
 {
 	run_result res;
@@ -362,8 +383,7 @@ static void serve(ui_app *a, worker *w, int *worker_up, int saved_err, puzzle_jo
 	}
 	if (a->req == UI_REQ_PUZZLE) { /* checked in a child: the screen stays live */
 		a->req = UI_REQ_NONE;
-		if (job->pid > 0)
-			puzzle_job_stop(job);
+		puzzle_job_stop(job);
 		if (puzzle_job_start(job, &a->puzzles.p[a->pz_checked], a->pz_path) < 0) {
 			puzzle_outcome o = {.n = 1};
 			snprintf(o.v[0].name, sizeof o.v[0].name, "the check");
@@ -433,7 +453,8 @@ static int cmd_tui(const cli_command *self, int argc, char **argv)
 	memset(&w, 0, sizeof w);
 	w.pid = -1;
 	int worker_up = 0;
-	puzzle_job job = {.pid = -1, .fd = -1};
+	puzzle_job job = PUZZLE_JOB_NONE;
+	exec_estimate_job est = {.job = EXEC_JOB_NONE};
 	ui_frame f;
 	ui_frame_init(&f, 1, 1);
 	int cols = -1, rows = -1, redraw = 0, frames = 0;
@@ -462,12 +483,16 @@ static int cmd_tui(const cli_command *self, int argc, char **argv)
 			serve(a, &w, &worker_up, saved_err, &job);
 			continue;
 		}
-		struct pollfd pf[3] = {{.fd = STDIN_FILENO, .events = POLLIN}, {.fd = -1}, {.fd = -1}};
+		if (a->est.state == UI_EST_WANT)
+			start_estimate(a, &est);
+		struct pollfd pf[4] = {{.fd = STDIN_FILENO, .events = POLLIN}, {.fd = -1}, {.fd = -1}, {.fd = -1}};
 		int nfd = 1;
 		if (worker_up && worker_fd(&w) >= 0)
 			pf[nfd++] = (struct pollfd){.fd = worker_fd(&w), .events = POLLIN};
-		if (job.fd >= 0)
-			pf[nfd++] = (struct pollfd){.fd = job.fd, .events = POLLIN};
+		if (job.job.fd >= 0)
+			pf[nfd++] = (struct pollfd){.fd = job.job.fd, .events = POLLIN};
+		if (est.job.fd >= 0)
+			pf[nfd++] = (struct pollfd){.fd = est.job.fd, .events = POLLIN};
 		/* While a run is going the clock ticks (elapsed time, the deadline). */
 		int timeout = a->run == UI_RUN_BUSY ? 100 : -1;
 		int n = poll(pf, (nfds_t)nfd, timeout);
@@ -501,11 +526,13 @@ static int cmd_tui(const cli_command *self, int argc, char **argv)
 				ui_app_run_finished(a, &res);
 		}
 		puzzle_outcome po;
-		if (job.fd >= 0 && puzzle_job_poll(&job, &po) == 1)
+		if (job.job.fd >= 0 && puzzle_job_poll(&job, &po) == 1)
 			ui_app_puzzle_done(a, &po);
+		if (est.job.fd >= 0 && exec_estimate_job_poll(&est) == 1)
+			ui_app_estimate_done(a, &est.out);
 	}
-	if (job.pid > 0)
-		puzzle_job_stop(&job);
+	puzzle_job_stop(&job);
+	exec_job_stop(&est.job);
 
 	save_state(a);
 	if (worker_up)

@@ -36,6 +36,9 @@ int exec_estimate(const run_request *rq, const gpu_spec *g, double deadline_s, e
 		  int errlen)
 {
 	memset(out, 0, sizeof *out);
+	out->rc = -1;
+	if (estimate_supported(g, err, errlen) < 0) /* before the blocks run: no use for them */
+		return -1;
 	sample s = {EXEC_ESTIMATE_MAX_BLOCKS};
 	emu_options opt = {.no_verify = 1, .footprint = 1, .progress = enough, .progress_ctx = &s,
 			   .deadline_s = deadline_s};
@@ -59,5 +62,44 @@ int exec_estimate(const run_request *rq, const gpu_spec *g, double deadline_s, e
 		snprintf(err, (size_t)errlen, "%s", out->e.why);
 		return -1;
 	}
+	out->rc = 0;
 	return 0;
+}
+
+typedef struct {
+	const run_request *rq;
+	const gpu_spec *g;
+	double deadline_s;
+} job_arg;
+
+static void job(const void *arg, void *out)
+{
+	const job_arg *a = arg;
+	exec_estimate_result *r = out;
+	char err[sizeof r->err];
+	if (exec_estimate(a->rq, a->g, a->deadline_s, r, err, sizeof err) < 0) {
+		r->rc = -1;
+		util_strlcpy(r->err, err, sizeof r->err);
+	}
+}
+
+int exec_estimate_job_start(exec_estimate_job *j, const run_request *rq, const gpu_spec *g, double deadline_s)
+{
+	job_arg a = {rq, g, deadline_s}; /* read in the child, which has its own copy */
+	memset(&j->out, 0, sizeof j->out);
+	if (exec_job_start(&j->job, job, &a, &j->out, sizeof j->out) == 0)
+		return 0;
+	j->out.rc = -1;
+	snprintf(j->out.err, sizeof j->out.err, "cannot start the estimate's process");
+	return -1;
+}
+
+int exec_estimate_job_poll(exec_estimate_job *j)
+{
+	int rc = exec_job_poll(&j->job);
+	if (rc >= 0)
+		return rc;
+	j->out.rc = -1;
+	snprintf(j->out.err, sizeof j->out.err, "the estimate's process died before it answered");
+	return 1;
 }

@@ -3,6 +3,7 @@
 #ifndef PTXTUTOR_EXEC_ESTIMATE_H
 #define PTXTUTOR_EXEC_ESTIMATE_H
 
+#include "exec/job.h"
 #include "model/estimate.h"
 #include "run/run.h"
 
@@ -14,6 +15,8 @@
 #define EXEC_ESTIMATE_SIZE 4096
 
 typedef struct {
+	int rc;                     /* 0, or -1 with err */
+	char err[320];
 	estimate e;
 	estimate_input in;
 	long long blocks_run;       /* the sample */
@@ -26,5 +29,17 @@ typedef struct {
  * the model has no rates for g: out->e.why). */
 int exec_estimate(const run_request *rq, const gpu_spec *g, double deadline_s, exec_estimate_result *out, char *err,
 		  int errlen);
+
+/* The same in a child process (exec/job.h), for the tutor: its screen stays
+ * live while the blocks run. */
+typedef struct {
+	exec_job job;
+	exec_estimate_result out;
+} exec_estimate_job;
+
+/* Returns 0, or -1 when the child could not start (out says so). */
+int exec_estimate_job_start(exec_estimate_job *j, const run_request *rq, const gpu_spec *g, double deadline_s);
+/* 1 with j->out (rc -1 and err if the child died), 0 while it runs. */
+int exec_estimate_job_poll(exec_estimate_job *j);
 
 #endif

@@ -1,18 +1,16 @@
-/* exec/puzzle_job: a puzzle check in a child process behind a pipe, so the tutor's screen never waits for the emulator and a crashing check costs only the child. */
+/* exec/puzzle_job: a puzzle check in a child process (exec/job.h), so the tutor's screen never waits for the emulator and a crashing check costs only the child. */
 #ifndef PTXTUTOR_PUZZLE_JOB_H
 #define PTXTUTOR_PUZZLE_JOB_H
 
-#include <stddef.h>
-#include <sys/types.h>
-
+#include "exec/job.h"
 #include "exec/puzzle_check.h"
 
 typedef struct {
-	pid_t pid;                  /* -1 when none runs */
-	int fd;                     /* the read end; -1 when none */
-	size_t got;                 /* bytes of out read so far */
+	exec_job job;
 	puzzle_outcome out;
 } puzzle_job;
+
+#define PUZZLE_JOB_NONE {.job = EXEC_JOB_NONE}
 
 /* Forks a child that runs puzzle_check_file(p, path) and sends the outcome.
  * Returns 0, or -1 (pipe or fork failed; nothing left open). */

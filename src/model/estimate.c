@@ -35,20 +35,27 @@ static int measured_here(const gpu_spec *g)
 	return g->cc_major == 9 && g->cc_minor == 0 && g->sms == 132 && strstr(g->name, "H100");
 }
 
+int estimate_supported(const gpu_spec *g, char *why, int len)
+{
+	char err[160];
+	if (measured_load(err, sizeof err) < 0) {
+		snprintf(why, (size_t)len, "no estimate: %s", err);
+		return -1;
+	}
+	if (!measured_here(g)) {
+		snprintf(why, (size_t)len, "no estimate for the %s: the pipe rates were measured on an H100 only "
+			 "(scripts/gpu-ceilings.sh makes them)", g->name);
+		return -1;
+	}
+	return 0;
+}
+
 int estimate_time(const estimate_input *in, const gpu_spec *g, estimate *e)
 {
 	memset(e, 0, sizeof *e);
 	double rate[EST_NTERMS];
-	char err[160];
-	if (measured_load(err, sizeof err) < 0) {
-		snprintf(e->why, sizeof e->why, "no estimate: %s", err);
+	if (estimate_supported(g, e->why, sizeof e->why) < 0)
 		return -1;
-	}
-	if (!measured_here(g)) {
-		snprintf(e->why, sizeof e->why, "no estimate for the %s: the sustained rates were measured on an H100 only "
-			 "(scripts/gpu-ceilings.sh makes them)", g->name);
-		return -1;
-	}
 	double tma_rate;
 	for (int t = 0; t <= EST_NTERMS; t++) {
 		const char *key = t < EST_NTERMS ? terms[t].rate : "measured.ceiling_tma";
@@ -92,7 +99,6 @@ int estimate_time(const estimate_input *in, const gpu_spec *g, estimate *e)
 	e->sm_ms = sqrt(sq);
 	e->ms = e->limit < EST_SM_TERMS || e->sm_ms > e->term_ms[e->limit] ? e->sm_ms : e->term_ms[e->limit];
 	e->ok = 1;
-	measured_format(0, "measured.date", err, sizeof err);
 	snprintf(e->source, sizeof e->source, "the sustained rates in %s (scripts/gpu-ceilings.sh)", MEASURED_FILE);
 	return 0;
 }

@@ -51,7 +51,6 @@ typedef struct {
 	double ridge;              /* FLOP/B: peak / bandwidth */
 	const char *regime;        /* "compute" when bound_limit is compute, "memory" when a memory level binds, else "unknown" */
 	const char *regime_if_dram; /* "memory" or "compute" if every load went to DRAM: ai_global against the ridge (an estimate) */
-	double predicted_ms;       /* an estimate: max(flops/peak, global bytes as issued/DRAM bandwidth) */
 
 	/* A true lower bound on the kernel's time: the slowest of these, each
 	 * the least time one level needs (NAN where the GPU row has no figure). */

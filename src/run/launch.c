@@ -189,12 +189,12 @@ int launch_request_for_ptx(const launch_ptx *p, run_request *rq, char *err, int 
 
 /* The deadline policy's constants (see launch.h). */
 #define DEADLINE_FLOOR_S 30.0      /* a GPU run: the JIT, a check, warm-ups and cuBLAS besides our launches */
-#define DEADLINE_PREDICTED_X 100.0 /* the model's time is a roofline bound: a launch may take many times it */
+#define DEADLINE_PREDICTED_X 100.0 /* the model's bound: a launch may take many times it */
 #define DEADLINE_SLOW_FLOPS 5e9    /* the slowest kernel we expect, without a prediction */
 #define DEADLINE_JIT_S 60.0        /* a check or a SASS build: the JIT only */
 #define DEADLINE_EMU_S 120.0       /* an emulation on one core, at the tutor's sizes */
 
-double launch_deadline(const run_request *rq, double predicted_ms)
+double launch_deadline(const run_request *rq, double bound_ms)
 {
 	double s;
 	if (rq->backend == RUN_BACKEND_EMU)
@@ -203,7 +203,7 @@ double launch_deadline(const run_request *rq, double predicted_ms)
 		s = DEADLINE_JIT_S;
 	else {
 		double flop = 2.0 * (double)rq->M * (double)rq->N * (double)rq->K;
-		double by_model = predicted_ms > 0 ? DEADLINE_PREDICTED_X * predicted_ms / 1e3 : 0;
+		double by_model = bound_ms > 0 ? DEADLINE_PREDICTED_X * bound_ms / 1e3 : 0;
 		double by_rate = flop / DEADLINE_SLOW_FLOPS;
 		s = DEADLINE_FLOOR_S + (by_model > by_rate ? by_model : by_rate);
 	}

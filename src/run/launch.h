@@ -49,13 +49,13 @@ typedef struct {
 int launch_request_for_ptx(const launch_ptx *p, run_request *rq, char *err, int errlen);
 
 /* The deadline policy, the one place that says how long a run may take
- * before the worker kills it, in seconds. predicted_ms is the model's time
- * for the kernel (0: unknown). A GPU run gets a floor plus the larger of a
- * generous multiple of the prediction and the time at a slow 5 GFLOP/s, so
+ * before the worker kills it, in seconds. bound_ms is the model's lower bound
+ * on the kernel's time (0: unknown). A GPU run gets a floor plus the larger of a
+ * generous multiple of the bound and the time at a slow 5 GFLOP/s, so
  * only a hung kernel meets it; a JIT (check, SASS) and an emulation get fixed
  * budgets; nothing gets more than LAUNCH_DEADLINE_MAX_S. `emulate` refuses
  * (without --force) an emulation its probe estimates past the deadline. */
 #define LAUNCH_DEADLINE_MAX_S 3600.0
-double launch_deadline(const run_request *rq, double predicted_ms);
+double launch_deadline(const run_request *rq, double bound_ms);
 
 #endif

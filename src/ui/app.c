@@ -107,6 +107,7 @@ void app_reload_ptx(ui_app *a, int i)
 	/* The last result was for the old kernel: its numbers would mislead. */
 	a->slot[i].have = 0;
 	a->slot[i].check = 0;
+	a->est.gen++; /* and the estimate */
 }
 
 static void recompute_model(ui_app *a)
@@ -133,9 +134,46 @@ static void recompute_model(ui_app *a)
 		model_set_regs(&a->model, r->regs, "JIT");
 }
 
+/* What the estimate depends on, as text: a change asks for a new one. */
+static void estimate_key(const ui_app *a, char *key, size_t len)
+{
+	int n = snprintf(key, len, "%s %lld %lld %lld %s %u %d", ui_app_lesson(a)->id, a->M, a->N, a->K, a->gpu.name,
+			 a->est.gen, a->ptx[a->lesson].edited);
+	for (int i = 0; i < a->whatif.n && n > 0 && (size_t)n < len; i++)
+		n += snprintf(key + n, len - (size_t)n, " %s=%lld", a->whatif.v[i].name, a->whatif.v[i].value);
+}
+
+static void want_estimate(ui_app *a)
+{
+	char key[sizeof a->est.key];
+	estimate_key(a, key, sizeof key);
+	if (!ui_app_lesson(a)->ptx_path[0]) {
+		a->est.state = UI_EST_NONE;
+	} else if (strcmp(key, a->est.key) || a->est.state == UI_EST_NONE) {
+		util_strlcpy(a->est.key, key, sizeof a->est.key);
+		a->est.state = UI_EST_WANT;
+	}
+}
+
+void ui_app_estimate_done(ui_app *a, const exec_estimate_result *r)
+{
+	if (a->est.state != UI_EST_BUSY && a->est.state != UI_EST_WANT)
+		return;
+	if (r->rc == 0) {
+		a->est.state = UI_EST_DONE;
+		a->est.e = r->e;
+		a->est.blocks_run = r->blocks_run;
+		a->est.blocks = r->in.blocks;
+	} else {
+		a->est.state = UI_EST_FAILED;
+		util_strlcpy(a->est.why, r->err, sizeof a->est.why);
+	}
+}
+
 void app_recompute(ui_app *a)
 {
 	recompute_model(a);
+	want_estimate(a);
 	app_exercise_recompute(a);
 	app_warp_page(a); /* the page's @warpview follows what-ifs and edits */
 }

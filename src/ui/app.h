@@ -30,8 +30,14 @@ void ui_app_run_finished(ui_app *a, const run_result *r);
  * student's copy when edited; offline, an emulation at the first of
  * LAUNCH_EMU_SIZES the lesson accepts; after an edit, a check (RUN_KIND_JIT_ONLY). */
 int ui_app_request(const ui_app *a, run_request *rq, char *err, int errlen);
+/* The request the numbers pane's estimate samples: the current lesson (the
+ * student's copy when edited) at the pane's size (the nearest the kernel
+ * takes), on the emulator. */
+int ui_app_estimate_request(const ui_app *a, run_request *rq, char *err, int errlen);
+/* The loop reports on an estimate it started for est.state UI_EST_WANT. */
+void ui_app_estimate_done(ui_app *a, const exec_estimate_result *r);
 /* The deadline for a request: PTXTUTOR_DEADLINE_S when given; else the one
- * policy, launch_deadline, with the model's predicted time as its input. */
+ * policy, launch_deadline, with the model's bound as its input. */
 double ui_app_deadline(const ui_app *a, const run_request *rq);
 /* The loop reports on UI_REQ_EDIT: ok 0 with a message when the editor
  * could not run. The copy is reloaded and checked (a run is requested). */

@@ -7,22 +7,50 @@
 #include "run/launch.h"
 #include "ui/app_internal.h"
 
+/* The pane's size, or the nearest one the kernel takes. */
+static int size_taken(const ui_app *a, long long s[3], char *err, int errlen)
+{
+	const lesson *l = ui_app_lesson(a);
+	expr_env env;
+	char why[256];
+	s[0] = a->M, s[1] = a->N, s[2] = a->K;
+	lesson_env(l, &a->whatif, s[0], s[1], s[2], &env);
+	if (lesson_check_size(l, &env, why, sizeof why) == 0)
+		return 0;
+	return lesson_nearest_size(l, &env, s, err, errlen);
+}
+
+/* The request for the current lesson at M, N, K: the student's copy when edited. */
+static int lesson_request(const ui_app *a, long long M, long long N, long long K, run_request *rq, char *err,
+			  int errlen)
+{
+	if (launch_request_for_lesson(ui_app_lesson(a), &a->whatif, M, N, K, rq, err, errlen) < 0)
+		return -1;
+	const ui_ptx *p = &a->ptx[a->lesson];
+	if (p->edited)
+		util_strlcpy(rq->ptx_path, p->path, sizeof rq->ptx_path);
+	return 0;
+}
+
+int ui_app_estimate_request(const ui_app *a, run_request *rq, char *err, int errlen)
+{
+	long long s[3];
+	if (size_taken(a, s, err, errlen) < 0 || lesson_request(a, s[0], s[1], s[2], rq, err, errlen) < 0)
+		return -1;
+	rq->backend = RUN_BACKEND_EMU;
+	return 0;
+}
+
 int ui_app_request(const ui_app *a, run_request *rq, char *err, int errlen)
 {
 	long long M = a->M, N = a->N, K = a->K;
-	const lesson *l = ui_app_lesson(a);
 	if (!a->offline) {
 		/* A size the kernel does not take runs at the nearest one it does
 		 * (ui_app_run_started says which). */
-		expr_env env;
-		char why[256];
-		lesson_env(l, &a->whatif, M, N, K, &env);
-		long long near[3];
-		if (lesson_check_size(l, &env, why, sizeof why) < 0) {
-			if (lesson_nearest_size(l, &env, near, err, errlen) < 0)
-				return -1;
-			M = near[0], N = near[1], K = near[2];
-		}
+		long long s[3];
+		if (size_taken(a, s, err, errlen) < 0)
+			return -1;
+		M = s[0], N = s[1], K = s[2];
 	} else {
 		long long e = launch_emulation_size(ui_app_lesson(a), &a->whatif);
 		if (!e) {
@@ -31,11 +59,8 @@ int ui_app_request(const ui_app *a, run_request *rq, char *err, int errlen)
 		}
 		M = N = K = e;
 	}
-	if (launch_request_for_lesson(ui_app_lesson(a), &a->whatif, M, N, K, rq, err, errlen) < 0)
+	if (lesson_request(a, M, N, K, rq, err, errlen) < 0)
 		return -1;
-	const ui_ptx *p = &a->ptx[a->lesson];
-	if (p->edited)
-		util_strlcpy(rq->ptx_path, p->path, sizeof rq->ptx_path);
 	rq->backend = a->offline ? RUN_BACKEND_EMU : RUN_BACKEND_GPU;
 	rq->kind = a->run_check && !a->offline ? RUN_KIND_JIT_ONLY : RUN_KIND_RUN;
 	return 0;
@@ -45,7 +70,7 @@ double ui_app_deadline(const ui_app *a, const run_request *rq)
 {
 	if (a->deadline_s > 0)
 		return a->deadline_s;
-	return launch_deadline(rq, a->model_ok ? a->model.predicted_ms : 0);
+	return launch_deadline(rq, a->model_ok ? a->model.bound_ms : 0);
 }
 
 void ui_app_run_started(ui_app *a, double now, const char *err)
@@ -75,7 +100,6 @@ void ui_app_run_started(ui_app *a, double now, const char *err)
 	a->run_was_check = check;
 	a->run_emulated = have && rq.backend == RUN_BACKEND_EMU;
 	a->run_deadline = have ? ui_app_deadline(a, &rq) : 0;
-	a->run_predicted_ms = a->model_ok ? a->model.predicted_ms : 0;
 	if (have && rq.backend != RUN_BACKEND_EMU && !check && (rq.M != a->M || rq.N != a->N || rq.K != a->K))
 		app_say(a, 0, "running %s at %lldx%lldx%lld, the nearest size it takes (not %lldx%lldx%lld) ... (%s cancels)",
 			ui_app_lesson(a)->id, rq.M, rq.N, rq.K, a->M, a->N, a->K,

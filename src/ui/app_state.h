@@ -12,6 +12,7 @@
 #include "course/sass.h"
 #include "run/run.h"
 #include "exec/warpview.h"
+#include "exec/estimate.h"
 #include "course/userptx.h"
 #include "ui/edbuf.h"
 #include "ui/keys.h"
@@ -92,6 +93,19 @@ typedef struct {
 } ui_hit;
 #define UI_HITS_MAX 512
 
+/* The time estimate of the numbers pane: wanted when what it depends on
+ * (lesson, what-ifs, size, GPU, the PTX) changed; made in a child by the
+ * loop (cmd_tui), which reports with ui_app_estimate_done. */
+typedef enum { UI_EST_NONE, UI_EST_WANT, UI_EST_BUSY, UI_EST_DONE, UI_EST_FAILED } ui_est_state;
+typedef struct {
+	ui_est_state state;
+	char key[512];           /* what it was made for (app_estimate_key) */
+	unsigned gen;            /* bumped when a PTX copy is reloaded: part of the key */
+	estimate e;
+	long long blocks_run, blocks;
+	char why[320];           /* UI_EST_FAILED: one line */
+} ui_estimate;
+
 /* Command-line choices. */
 typedef struct {
 	int present, ascii;
@@ -137,6 +151,7 @@ typedef struct {
 	int whatif_sel;
 
 	model_result model;
+	ui_estimate est;         /* the numbers pane's time estimate, made in a child (exec/estimate.h) */
 	/* The model under the current exercise's overrides, for its hint and
 	 * worked answer; computed when they are shown, not every frame. */
 	model_result ex_model;
@@ -148,7 +163,6 @@ typedef struct {
 	ui_run_state run;
 	int run_lesson;
 	double run_started, now;
-	double run_predicted_ms;
 	ui_run_slot *slot;       /* one per lesson of the course: its last run */
 	ui_request req;
 	int run_check;           /* the run asked for checks an edit: JIT only (or emulated) */

@@ -7,6 +7,7 @@
 
 #include "base/numfmt.h"
 #include "base/util.h"
+#include "model/measured.h"
 
 enum { PLOT_H = 6, PLOT_LABEL = 7, PLOT_MAXW = 160 };
 
@@ -340,6 +341,45 @@ static void sec_per_request(ui_lines *t, const ui_app *a, int w)
 	measured_counts(t, a, w);
 }
 
+/* The lesson's time on the H100 at this size, measured (assets/measured-h100.tsv); 0 when
+ * the file has none, or the kernel is not the lesson's own (an edit, a what-if). */
+static double measured_ms(const ui_app *a)
+{
+	double ms;
+	long long size;
+	int lesson;
+	if (a->whatif.n || a->ptx[a->lesson].edited || a->M != a->N || a->N != a->K)
+		return 0;
+	for (int i = 0; measured_ms_row(i, &lesson, &size, &ms) == 0; i++)
+		if (lesson == ui_app_lesson(a)->number && size == a->M)
+			return ms;
+	return 0;
+}
+
+/* The estimate (exec/estimate.h, made in a child) and, where there is one,
+ * the measured time beside it with the estimate's error. */
+static void estimate_rows(ui_lines *t, const ui_app *a, int w)
+{
+	const ui_estimate *e = &a->est;
+	char v[64], n[160];
+	if (e->state == UI_EST_WANT || e->state == UI_EST_BUSY) {
+		ui_lines_kv(t, "estimate", "...", UI_ROLE_DIM, "emulating a few blocks", w);
+	} else if (e->state == UI_EST_FAILED) {
+		ui_lines_kv(t, "estimate", "n/a", UI_ROLE_DIM, e->why, w);
+	} else if (e->state == UI_EST_DONE) {
+		snprintf(n, sizeof n, "%s; from %lld of %lld blocks", estimate_term_name(e->e.limit), e->blocks_run,
+			 e->blocks);
+		ui_lines_kv(t, "estimate", numfmt_unit(v, sizeof v, e->e.ms, "ms"), UI_ROLE_EMPH, n, w);
+		double ms = measured_ms(a);
+		if (ms > 0)
+			snprintf(n, sizeof n, "H100; the estimate is %+.0f%%", 100 * (e->e.ms / ms - 1));
+		else
+			snprintf(n, sizeof n, "within %.0f%% on lessons 1-10 (H100)", 100 * ESTIMATE_TOL_LESSONS);
+		ui_lines_kv(t, ms > 0 ? "measured" : "", ms > 0 ? numfmt_unit(v, sizeof v, ms, "ms") : "", UI_ROLE_EMPH,
+			    n, w);
+	}
+}
+
 static void sec_roofline(ui_lines *t, const ui_app *a, int w)
 {
 	const model_result *m = &a->model;
@@ -349,8 +389,7 @@ static void sec_roofline(ui_lines *t, const ui_app *a, int w)
 	ui_lines_kv(t, "peak", numfmt_si(v, sizeof v, m->peak_tflops * 1e12, "FLOP/s"), UI_ROLE_EMPH, m->unit, w);
 	ui_lines_kv(t, "bound", numfmt_unit(v, sizeof v, m->bound_ms, "ms"), UI_ROLE_EMPH,
 		    m->bound_limit ? m->bound_limit : "?", w);
-	ui_lines_kv(t, "estimate", numfmt_unit(v, sizeof v, m->predicted_ms, "ms"), UI_ROLE_EMPH,
-		    "issued bytes from DRAM", w);
+	estimate_rows(t, a, w);
 }
 
 static void sec_mix(ui_lines *t, const ui_app *a, int w)

@@ -188,10 +188,10 @@ static void busy(ui_lines *t, const ui_app *a)
 	else
 		ui_lines_addf(t, UI_ROLE_WARN, "Running %s ... %.1f s", id, el < 0 ? 0 : el);
 	ui_lines_nl(t);
-	if (a->run_predicted_ms > 0 && !a->run_emulated && !a->run_was_check) {
+	if (a->est.state == UI_EST_DONE && !a->run_emulated && !a->run_was_check) {
 		char ms[48];
-		ui_lines_addf(t, UI_ROLE_DIM, " model: ~%s a launch, plus JIT,",
-			      numfmt_unit(ms, sizeof ms, a->run_predicted_ms, "ms"));
+		ui_lines_addf(t, UI_ROLE_DIM, " estimate: ~%s a launch, plus JIT,",
+			      numfmt_unit(ms, sizeof ms, a->est.e.ms, "ms"));
 		ui_lines_nl(t);
 		ui_lines_add(t, " warm-up, repeats and cuBLAS", UI_ROLE_DIM);
 		ui_lines_nl(t);
