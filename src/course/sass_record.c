@@ -198,6 +198,33 @@ char *sass_record_format(const sass_record *r, const sass_kernel *k, const char 
 	return sb.data;
 }
 
+int sass_record_check(const char *text, const char *file, int lesson, const char *ptx_path, const char *entry,
+		      const char *arch, sass_kernel *k, char *why, size_t len)
+{
+	sass_record r;
+	if (sass_record_parse(text, file, &r, k, why, len) < 0) {
+		sass_kernel_init(k, entry);
+		return -1;
+	}
+	uint64_t h;
+	char e[300];
+	if (r.lesson != lesson)
+		snprintf(why, len, "%s is a recording of lesson %d", file, r.lesson);
+	else if (strcmp(k->entry, entry))
+		snprintf(why, len, "%s is a recording of %s, not %s", file, k->entry, entry);
+	else if (sass_record_hash_file(ptx_path, &h, e, sizeof e) < 0)
+		snprintf(why, len, "%s", e);
+	else if (h != r.hash)
+		snprintf(why, len, "the PTX changed since it was recorded (%s); run scripts/gpu-sass.sh --record", file);
+	else if (strcmp(k->arch, arch))
+		snprintf(why, len, "%s is for %s, not %s", file, k->arch, arch);
+	else
+		return 0;
+	sass_kernel_free(k);
+	sass_kernel_init(k, entry);
+	return -1;
+}
+
 int sass_record_use(int lesson, const char *ptx_path, const char *entry, const char *arch, sass_kernel *k,
 		    char *why, size_t len)
 {
@@ -210,30 +237,9 @@ int sass_record_use(int lesson, const char *ptx_path, const char *entry, const c
 		snprintf(why, len, "no recorded copy of lesson %d (%s)", lesson, rel);
 		return -1;
 	}
-	sass_record r;
-	int rc = sass_record_parse(text, rel, &r, k, why, len);
+	int rc = sass_record_check(text, rel, lesson, ptx_path, entry, arch, k, why, len);
 	free(text);
-	if (rc < 0) {
-		sass_kernel_init(k, entry);
-		return -1;
-	}
-	uint64_t h;
-	char e[300];
-	if (r.lesson != lesson)
-		snprintf(why, len, "%s is a recording of lesson %d", rel, r.lesson);
-	else if (strcmp(k->entry, entry))
-		snprintf(why, len, "%s is a recording of %s, not %s", rel, k->entry, entry);
-	else if (sass_record_hash_file(ptx_path, &h, e, sizeof e) < 0)
-		snprintf(why, len, "%s", e);
-	else if (h != r.hash)
-		snprintf(why, len, "the PTX changed since it was recorded (%s); run scripts/gpu-sass.sh --record", rel);
-	else if (strcmp(k->arch, arch))
-		snprintf(why, len, "%s is for %s, not %s", rel, k->arch, arch);
-	else
-		return 0;
-	sass_kernel_free(k);
-	sass_kernel_init(k, entry);
-	return -1;
+	return rc;
 }
 
 void sass_record_label(const sass_kernel *k, char *buf, size_t len)

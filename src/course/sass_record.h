@@ -61,6 +61,10 @@ char *sass_record_format(const sass_record *r, const sass_kernel *k, const char 
 int sass_record_use(int lesson, const char *ptx_path, const char *entry, const char *arch, sass_kernel *k,
 		    char *why, size_t len);
 
+/* sass_record_use's check on a recording's text (file names it in messages). */
+int sass_record_check(const char *text, const char *file, int lesson, const char *ptx_path, const char *entry,
+		      const char *arch, sass_kernel *k, char *why, size_t len);
+
 /* The label a recorded copy carries wherever it is shown: "recorded SASS
  * (ptxas 13.0.88 + nvdisasm 13.0.88, sm_90, 2026-11-25, COMMAND): not
  * compiled here". */
