@@ -123,3 +123,14 @@ out=$(PTXTUTOR_CUDA_BIN=$NOKIT "$BIN" sass 5)
 [ $? -eq 0 ] && printf '%s\n' "$out" | head -n 1 | grep -q "^recorded SASS (ptxas .* + nvdisasm .*, sm_90, .*): not compiled here$" &&
 	printf '%s\n' "$out" | grep -q "LDS.128"
 r $? sass-recorded-shipped
+# Made by the same tools as the {sass.*} rows of assets/measured-h100.tsv, it counts what they say.
+rows=$(PTXTUTOR_CUDA_BIN=$NOKIT "$BIN" sass 5 --rows)
+tools=$(printf '%s\n' "$rows" | head -n 1 | cut -f2)
+M="$ROOT/assets/measured-h100.tsv"
+if awk -F'\t' -v t="$tools" '$2 == t && $5 == 5 && $7 ~ /^sass\./ { f = 1 } END { exit !f }' "$M"; then
+	[ "$(printf '%s\n' "$rows" | cut -f7,8 | sort)" = \
+		"$(awk -F'\t' -v t="$tools" '$2 == t && $5 == 5 && $7 ~ /^sass\./ { print $7 "\t" $8 }' "$M" | sort)" ]
+	r $? sass-recorded-shipped-counts
+else
+	echo "skip sass-recorded-shipped-counts: the recording's tools ($tools) made no rows of $M"
+fi
