@@ -12,6 +12,12 @@
 #   sh scripts/gpu-sass.sh --rows   the SASS rows of assets/measured-h100.tsv instead (ptxas for
 #                                   the H100's sm_90/sm_90a, nvdisasm; the {sass.*} placeholders
 #                                   read them): replace the file's sass.* rows with this output
+#   sh scripts/gpu-sass.sh --record DIR
+#                                   the recorded SASS instead: DIR/NN.sass for every lesson with a
+#                                   kernel (`ptxtutor sass N --ptxas --gpu h100 --record`: ptxas for
+#                                   sm_90/sm_90a, nvdisasm -g), one line per lesson; copy them into
+#                                   assets/sass/ and commit them (tests/test_sass_record.c fails
+#                                   when a lesson's PTX changes and its recording does not)
 set -u
 BIN=${PTXTUTOR_BIN:-./ptxtutor}
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -31,6 +37,18 @@ lessons() {
 		echo $((1${n%%-*} - 100))
 	done
 }
+
+if [ "${1:-}" = "--record" ]; then
+	DIR=${2:-}
+	[ -n "$DIR" ] || { echo "gpu-sass: --record needs a folder: sh scripts/gpu-sass.sh --record DIR"; exit 2; }
+	mkdir -p "$DIR" || exit 1
+	fail=0
+	for n in $(lessons); do
+		"$BIN" sass "$n" --ptxas --gpu h100 --record "$DIR/$(printf %02d "$n").sass" 2>&1 ||
+			{ echo "lesson $n: FAILED (above), no recording"; fail=1; }
+	done
+	exit $fail
+fi
 
 if [ "${1:-}" = "--rows" ]; then
 	echo "# SASS counts: ptxtutor sass N --rows --ptxas for each lesson (scripts/gpu-sass.sh --rows)"

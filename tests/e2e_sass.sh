@@ -17,7 +17,15 @@ if [ ! -x "$BIN" ]; then
 fi
 r() { if [ "$1" -eq 0 ]; then echo "ok $2"; else echo "not ok $2"; fi; }
 
-err=$(PTXTUTOR_CUDA_BIN=/nonexistent "$BIN" sass 1 2>&1 >/dev/null)
+# The missing-tool cases run on a data root without recordings (assets/sass/, shown where
+# the toolkit is missing: tests/e2e_sass_recorded.sh), so they hold once those are committed.
+NOREC=$(mktemp -d)
+trap 'rm -rf "$NOREC"' EXIT INT TERM
+mkdir "$NOREC/assets"
+ln -s "$ROOT/lessons" "$ROOT/ptx" "$NOREC/"
+ln -s "$ROOT/assets/gpus.tsv" "$ROOT/assets/measured-h100.tsv" "$NOREC/assets/"
+
+err=$(PTXTUTOR_ROOT="$NOREC" PTXTUTOR_CUDA_BIN=/nonexistent "$BIN" sass 1 2>&1 >/dev/null)
 rc=$?
 [ $rc -eq 3 ] && [ "$(printf '%s\n' "$err" | wc -l)" -eq 1 ] && printf '%s' "$err" | grep -q "nvidia-cuda-toolkit"
 r $? sass-missing-one-line
@@ -57,9 +65,11 @@ scr=$(PTXTUTOR_CUDA_BIN="$FAKE" "$BIN" show 1 --screen --width 120 --height 30 -
 printf '%s\n' "$scr" | grep -q "SASS sm_90 sgemm_naive: 14 instr, FFMA 2, LDG 3, STG 1, .reuse 1; 28 regs" &&
 	printf '%s\n' "$scr" | grep -q "S2R R0, SR_TID.X"
 r $? sass-screen
-scr=$(PTXTUTOR_CUDA_BIN=/nonexistent "$BIN" show 1 --screen --width 120 --height 30 --keys S)
+scr=$(PTXTUTOR_ROOT="$NOREC" PTXTUTOR_CUDA_BIN=/nonexistent "$BIN" show 1 --screen --width 120 --height 30 --keys S)
 printf '%s\n' "$scr" | grep -q "nvidia-cuda-toolkit"
 r $? sass-screen-missing
+rm -rf "$NOREC"
+trap - EXIT INT TERM
 # The cursor: on a SASS row, the foot names the PTX line it came from and how much it became;
 # in the machine's order (S again) each row carries its PTX line.
 scr=$(PTXTUTOR_CUDA_BIN="$FAKE" "$BIN" show 1 --screen --width 120 --height 30 --page 4 --keys Scjjjjjj)

@@ -137,6 +137,15 @@ else
 	# Its compiled-in fallback is the new prefix's, not the one the tree was built for before.
 	grep -qaF "$WORK/inst/share/ptxtutor" "$WORK/inst/bin/ptxtutor"
 	check "the installed binary falls back to DIR/share/ptxtutor (util.o rebuilt for the new PREFIX)" $?
+	# Recorded SASS (assets/sass/) is installed with the data and found by the same lookup.
+	if [ -f "$ROOT/assets/sass/05.sass" ]; then
+		cmp -s "$ROOT/assets/sass/05.sass" "$WORK/inst/share/ptxtutor/assets/sass/05.sass" &&
+			(cd / && env -u PTXTUTOR_ROOT PTXTUTOR_CUDA_BIN=/nonexistent "$WORK/inst/bin/ptxtutor" sass 5 2>/dev/null) |
+			head -n 1 | grep -q "^recorded SASS (.*): not compiled here$"
+		check "the installed binary shows lesson 5's recorded SASS without the toolkit" $?
+	else
+		echo "skip install-sass: no assets/sass/05.sass yet (scripts/gpu-sass.sh --record)"
+	fi
 	# The install rebuilt the tree's binary for DIR: build it back for its own prefix.
 	make -s -C "$ROOT" --no-print-directory all >/dev/null 2>&1
 fi

@@ -5,11 +5,13 @@
 #include <string.h>
 #include <time.h>
 
+#include "base/hash.h"
 #include "base/json.h"
 #include "base/util.h"
 #include "cli/cli.h"
 #include "course/ptx.h"
 #include "cli/sass_jit.h"
+#include "course/sass_record.h"
 #include "course/sass_tools.h"
 #include "model/devices.h"
 
@@ -47,6 +49,12 @@ static const char *ptx_line_text(const char *text, int line, char *buf, size_t l
 
 static void print_text(const sass_kernel *k, const char *text, const scope *sc, int nsc, int counts_only)
 {
+	/* A recorded copy says so before anything else: it was not compiled here. */
+	if (k->recorded_date[0]) {
+		char label[400];
+		sass_record_label(k, label, sizeof label);
+		printf("%s\n", label);
+	}
 	printf("%s on %s, compiled by %s, read by %s (%s): %d registers, %d B stack, %d B spilled\n", k->entry,
 	       k->arch, k->compiler, k->disassembler, k->tools, k->regs, k->stack,
 	       k->spill_stores < 0 ? -1 : k->spill_stores + k->spill_loads);
@@ -105,6 +113,11 @@ static void print_json(const sass_kernel *k, const char *text, const scope *sc, 
 	json_str(&w, "tools", k->tools);
 	json_str(&w, "compiler", k->compiler);
 	json_str(&w, "disassembler", k->disassembler);
+	json_bool(&w, "recorded", k->recorded_date[0] != '\0');
+	if (k->recorded_date[0]) {
+		json_str(&w, "recorded_date", k->recorded_date);
+		json_str(&w, "recorded_by", k->recorded_by);
+	}
 	json_int(&w, "registers", k->regs);
 	json_int(&w, "stack", k->stack);
 	json_int(&w, "spill_stores", k->spill_stores);
@@ -161,6 +174,9 @@ static void print_rows(const sass_kernel *k, const scope *sc, int nsc, int lesso
 	char date[16], tools[128];
 	time_t now = time(NULL);
 	strftime(date, sizeof date, "%Y-%m-%d", localtime(&now));
+	/* A recorded copy's figures are as old as the recording. */
+	if (k->recorded_date[0])
+		util_strlcpy(date, k->recorded_date, sizeof date);
 	snprintf(tools, sizeof tools, "%s + %s", k->compiler, k->disassembler);
 	for (int i = 0; i < nsc; i++) {
 		char key[PTX_REGION_NAME + 8];
@@ -183,7 +199,7 @@ static void print_rows(const sass_kernel *k, const scope *sc, int nsc, int lesso
 typedef enum { BY_AUTO, BY_JIT, BY_PTXAS } sass_by;
 
 typedef struct {
-	const char *lesson, *ptx, *entry, *arch, *gpu;
+	const char *lesson, *ptx, *entry, *arch, *gpu, *record;
 	int json, counts_only, rows;
 	int by; /* a sass_by */
 } sass_opts;
@@ -192,7 +208,7 @@ static int cmd_sass(const cli_command *self, int argc, char **argv);
 
 const cli_command cli_cmd_sass = {
 	.name = "sass",
-	.synopsis = {"sass LESSON [--jit|--ptxas] [--arch sm_XY] [--gpu NAME] [--counts|--rows] [--json]",
+	.synopsis = {"sass LESSON [--jit|--ptxas] [--arch sm_XY] [--gpu NAME] [--counts|--rows|--record FILE] [--json]",
 		     "sass --ptx FILE --entry NAME [--jit|--ptxas] [--arch sm_XY] [--counts] [--json]"},
 	.summary = "what the compiler made of a kernel: SASS by PTX line, instruction counts",
 	.about = "Compiles the kernel with a `.loc` line before every PTX instruction (in a temporary\n"
@@ -202,7 +218,9 @@ const cli_command cli_cmd_sass = {
 		 "prints the SASS under the PTX line it came from, then the counts: every instruction,\n"
 		 "FFMA, LDS and LDS.128, LDG, LDGSTS, HMMA, HGMMA, BAR, LDL/STL (spills) and .reuse, for\n"
 		 "the kernel and for each `// @region` of its PTX; registers and stack from the\n"
-		 "compiler's -v lines. LESSON is a number (3) or an id (smem).\n",
+		 "compiler's -v lines. LESSON is a number (3) or an id (smem). Without the toolkit, a\n"
+		 "lesson's own kernel is shown from its recorded copy (assets/sass/NN.sass, made by\n"
+		 "scripts/gpu-sass.sh --record), labelled as such, when the PTX has not changed since.\n",
 	.opts = (const cli_opt[]){
 		{.name = "ptx", .letter = 'p', .kind = CLI_STR, .off = offsetof(sass_opts, ptx), .arg = "FILE",
 		 .help = "any PTX file instead of a lesson's, with --entry NAME"},
@@ -221,13 +239,17 @@ const cli_command cli_cmd_sass = {
 		 .help = "the counts only, not the SASS"},
 		{.name = "rows", .kind = CLI_FLAG, .off = offsetof(sass_opts, rows),
 		 .help = "the counts as rows of assets/measured-h100.tsv ({sass.*} placeholders)"},
+		{.name = "record", .kind = CLI_STR, .off = offsetof(sass_opts, record), .arg = "FILE",
+		 .help = "write the lesson's SASS (ptxas and nvdisasm -g) as a recording to FILE\n"
+			 "(assets/sass/NN.sass: what is shown where the toolkit is missing)"},
 		{.name = "json", .letter = 'j', .kind = CLI_FLAG, .off = offsetof(sass_opts, json),
 		 .help = "print JSON (keys in docs/json.md)"},
 		{0},
 	},
 	.notes = "Needs nvdisasm (or cuobjdump) and, without a GPU, ptxas from the CUDA toolkit, found\n"
-		 "in $PATH, $CUDA_HOME/bin or /usr/local/cuda/bin; without them it says so and exits\n"
-		 "with 3.\n",
+		 "in $PATH, $CUDA_HOME/bin or /usr/local/cuda/bin; without them a lesson's recorded copy\n"
+		 "is shown where one applies (same PTX, entry and architecture), else it says what is\n"
+		 "needed and why no recording applies, and exits with 3. --ptx FILE always needs them.\n",
 	.max_args = 1,
 	.run = cmd_sass,
 };
@@ -252,19 +274,31 @@ static int parse(const cli_command *self, int argc, char **argv, sass_opts *o)
 		cli_error(self, "--rows is for a LESSON, without --json");
 		return 2;
 	}
-	/* A chosen architecture is ptxas's job: the JIT compiles for the GPU here. */
-	if (o->arch || o->gpu)
+	if (o->record && (!o->lesson || o->json || o->rows || o->counts_only || o->by == BY_JIT)) {
+		cli_error(self, "--record is for a LESSON, with ptxas, without --json, --rows or --counts");
+		return 2;
+	}
+	/* A chosen architecture is ptxas's job: the JIT compiles for the GPU here;
+	 * a recording is the modelled GPU's, made by ptxas. */
+	if (o->arch || o->gpu || o->record)
 		o->by = BY_PTXAS;
 	return -1;
 }
 
-/* The file and entry to compile, and the target. Returns 0, or 2 after saying why. */
-static int resolve(const sass_opts *o, char *path, size_t plen, char *entry, size_t elen, char *arch, size_t alen,
-		   int *number, char *gpu, size_t glen)
+/* What to compile: the file (and, for a lesson, its path as the lesson names
+ * it), the entry, the target and the GPU it stands for. */
+typedef struct {
+	char path[512], rel[256], entry[128], arch[16], gpu[64];
+	int number; /* the lesson's; 0 for --ptx */
+} sass_target;
+
+/* Fills t. Returns 0, or 2 after saying why. */
+static int resolve(const sass_opts *o, sass_target *t)
 {
+	*t = (sass_target){0};
 	if (o->ptx) {
-		util_strlcpy(path, o->ptx, plen);
-		util_strlcpy(entry, o->entry, elen);
+		util_strlcpy(t->path, o->ptx, sizeof t->path);
+		util_strlcpy(t->entry, o->entry, sizeof t->entry);
 	} else {
 		course c = {0};
 		cli_course(&c);
@@ -275,24 +309,121 @@ static int resolve(const sass_opts *o, char *path, size_t plen, char *entry, siz
 			course_free(&c);
 			return 2;
 		}
-		util_path(path, plen, l->ptx_path);
-		util_strlcpy(entry, o->entry ? o->entry : l->entry, elen);
-		*number = l->number;
+		util_path(t->path, sizeof t->path, l->ptx_path);
+		util_strlcpy(t->rel, l->ptx_path, sizeof t->rel);
+		util_strlcpy(t->entry, o->entry ? o->entry : l->entry, sizeof t->entry);
+		t->number = l->number;
 		course_free(&c);
 	}
-	static gpu_table t; /* 32 rows of about 700 bytes */
+	static gpu_table tab; /* 32 rows of about 700 bytes */
 	gpu_spec live;
-	const gpu_spec *g = cli_gpu(&cli_cmd_sass, o->gpu, NULL, &t, &live);
+	const gpu_spec *g = cli_gpu(&cli_cmd_sass, o->gpu, NULL, &tab, &live);
 	if (!g)
 		return 2;
-	util_strlcpy(gpu, g->name, glen);
+	util_strlcpy(t->gpu, g->name, sizeof t->gpu);
 	if (o->arch) {
-		util_strlcpy(arch, o->arch, alen);
+		util_strlcpy(t->arch, o->arch, sizeof t->arch);
 		return 0;
 	}
-	char *text = util_read_file(path, NULL, NULL, 0);
-	sass_arch_for(text, g->cc_major, g->cc_minor, arch, alen);
+	char *text = util_read_file(t->path, NULL, NULL, 0);
+	sass_arch_for(text, g->cc_major, g->cc_minor, t->arch, sizeof t->arch);
 	free(text);
+	return 0;
+}
+
+/* The toolkit is missing: the lesson's recorded copy when one applies (same
+ * PTX, entry, arch), else err says what is needed and why no recording
+ * applies. Returns 0 or SASS_MISSING. */
+static int use_recorded(const sass_opts *o, const sass_target *t, sass_kernel *k, char *err, size_t errlen)
+{
+	char why[300];
+	if (o->record)
+		return SASS_MISSING; /* a recording is made from a compile, never from a recording */
+	if (o->ptx)
+		snprintf(why, sizeof why, "recordings are of the lessons' own kernels, not of --ptx FILE");
+	else if (o->by == BY_JIT)
+		snprintf(why, sizeof why, "--jit asks for this GPU's own JIT");
+	else if (sass_record_use(t->number, t->path, t->entry, t->arch, k, why, sizeof why) == 0)
+		return 0;
+	sass_record_missing(why, err, errlen);
+	return SASS_MISSING;
+}
+
+/* --record FILE: the lesson's SASS just made (k, and the disassembler's text)
+ * written as a recording, and one line that says what was written. */
+static int write_record(const sass_opts *o, const sass_target *t, sass_kernel *k, const char *disasm)
+{
+	if (!k->has_lines) {
+		fprintf(stderr, "ptxtutor sass: --record needs nvdisasm -g (line information); cuobjdump has none\n");
+		return 1;
+	}
+	sass_record r = {.lesson = t->number};
+	char err[300];
+	util_strlcpy(r.ptx, t->rel, sizeof r.ptx);
+	if (sass_record_hash_file(t->path, &r.hash, err, sizeof err) < 0) {
+		fprintf(stderr, "ptxtutor sass: %s\n", err);
+		return 1;
+	}
+	time_t now = time(NULL);
+	strftime(k->recorded_date, sizeof k->recorded_date, "%Y-%m-%d", gmtime(&now));
+	snprintf(k->recorded_by, sizeof k->recorded_by, "ptxtutor sass %d --ptxas%s%s%s%s --record", t->number,
+		 o->gpu ? " --gpu " : "", o->gpu ? o->gpu : "", o->arch ? " --arch " : "", o->arch ? o->arch : "");
+	char *text = sass_record_format(&r, k, disasm);
+	FILE *f = fopen(o->record, "w");
+	int ok = f && fputs(text, f) >= 0;
+	ok = f && fclose(f) == 0 && ok;
+	free(text);
+	if (!ok) {
+		fprintf(stderr, "ptxtutor sass: cannot write %s\n", o->record);
+		return 1;
+	}
+	char hex[17];
+	hash_hex(r.hash, hex);
+	printf("lesson %d: %s: %d instructions, %d registers, %s, %s + %s, %s %s\n", t->number, o->record, k->n,
+	       k->regs, k->arch, k->compiler, k->disassembler, t->rel, hex);
+	return 0;
+}
+
+/* The SASS of t into k: the GPU's JIT, ptxas, or (no toolkit) a recording.
+ * *disasm gets the disassembler's text when asked (ptxas only). Returns 0, or
+ * the exit status after saying why. */
+static int compile(const sass_opts *o, const sass_target *t, sass_kernel *k, char **disasm)
+{
+	char err[512];
+	int rc = SASS_NO_GPU;
+	if (o->by != BY_PTXAS) {
+		/* The GPU's own JIT, in a worker child as every CUDA call is. */
+		worker w;
+		memset(&w, 0, sizeof w);
+		w.pid = -1;
+		rc = sass_jit_build(&w, t->path, t->entry, 0, k, err, sizeof err);
+		worker_stop(&w);
+		if (rc == SASS_NO_GPU && o->by == BY_JIT) {
+			fprintf(stderr, "ptxtutor sass: --jit: %s\n", err);
+			sass_kernel_free(k);
+			return 1;
+		}
+		/* A GPU too old for the kernel (lesson 9's sm_90a on an sm_80): ptxas for
+		 * the modelled GPU still shows what it would run. */
+		if (rc == SASS_FAILED && o->by == BY_AUTO) {
+			fprintf(stderr, "ptxtutor sass: the driver's JIT: %s; ptxas instead\n", err);
+			sass_kernel_free(k);
+			rc = SASS_NO_GPU;
+		}
+	}
+	if (rc == SASS_NO_GPU) {
+		rc = sass_build_text(t->path, t->entry, t->arch, k, disasm, err, sizeof err);
+		util_strlcpy(k->gpu, t->gpu, sizeof k->gpu);
+	}
+	if (rc == SASS_MISSING) {
+		sass_kernel_free(k);
+		rc = use_recorded(o, t, k, err, sizeof err);
+	}
+	if (rc) {
+		fprintf(stderr, "ptxtutor sass: %s\n", err);
+		sass_kernel_free(k);
+		return rc == SASS_MISSING ? 3 : 1;
+	}
 	return 0;
 }
 
@@ -302,47 +433,26 @@ static int cmd_sass(const cli_command *self, int argc, char **argv)
 	int rc = parse(self, argc, argv, &o);
 	if (rc >= 0)
 		return rc;
-	char path[512], entry[128], arch[16], err[512], gpu[64] = "";
-	int number = 0;
-	if ((rc = resolve(&o, path, sizeof path, entry, sizeof entry, arch, sizeof arch, &number, gpu, sizeof gpu)) != 0)
+	sass_target t;
+	if ((rc = resolve(&o, &t)) != 0)
 		return rc;
 	sass_kernel k;
-	rc = SASS_NO_GPU;
-	if (o.by != BY_PTXAS) {
-		/* The GPU's own JIT, in a worker child as every CUDA call is. */
-		worker w;
-		memset(&w, 0, sizeof w);
-		w.pid = -1;
-		rc = sass_jit_build(&w, path, entry, 0, &k, err, sizeof err);
-		worker_stop(&w);
-		if (rc == SASS_NO_GPU && o.by == BY_JIT) {
-			fprintf(stderr, "ptxtutor sass: --jit: %s\n", err);
-			return 1;
-		}
-		/* A GPU too old for the kernel (lesson 9's sm_90a on an sm_80): ptxas for
-		 * the modelled GPU still shows what it would run. */
-		if (rc == SASS_FAILED && o.by == BY_AUTO) {
-			fprintf(stderr, "ptxtutor sass: the driver's JIT: %s; ptxas instead\n", err);
-			sass_kernel_free(&k);
-			rc = SASS_NO_GPU;
-		}
-	}
-	if (rc == SASS_NO_GPU) {
-		rc = sass_build(path, entry, arch, &k, err, sizeof err);
-		util_strlcpy(k.gpu, gpu, sizeof k.gpu);
-	}
-	if (rc) {
-		fprintf(stderr, "ptxtutor sass: %s\n", err);
+	char *disasm = NULL;
+	if ((rc = compile(&o, &t, &k, o.record ? &disasm : NULL)) != 0)
+		return rc;
+	if (o.record) {
+		rc = write_record(&o, &t, &k, disasm);
+		free(disasm);
 		sass_kernel_free(&k);
-		return rc == SASS_MISSING ? 3 : 1;
+		return rc;
 	}
-	char *text = util_read_file(path, NULL, err, sizeof err);
+	char *text = util_read_file(t.path, NULL, NULL, 0);
 	ptx_regions rs;
 	ptx_regions_scan(text ? text : "", &rs);
 	scope *sc = xcalloc((size_t)rs.n + 1, sizeof *sc);
 	int nsc = count_scopes(&k, &rs, sc);
 	if (o.rows)
-		print_rows(&k, sc, nsc, number, o.by == BY_PTXAS ? " --ptxas" : o.by == BY_JIT ? " --jit" : "");
+		print_rows(&k, sc, nsc, t.number, o.by == BY_PTXAS ? " --ptxas" : o.by == BY_JIT ? " --jit" : "");
 	else if (o.json)
 		print_json(&k, text ? text : "", sc, nsc, &rs, o.counts_only);
 	else

@@ -14,6 +14,7 @@
 #include "model/devices.h"
 #include "course/lesson.h"
 #include "cli/sass_jit.h"
+#include "course/sass_record.h"
 #include "course/sass_tools.h"
 #include "course/state.h"
 #include "ui/app.h"
@@ -164,15 +165,22 @@ static ui_app *start(const options *op)
 /* UI_REQ_SASS: the file shown compiled by the GPU's own JIT in the worker
  * (w, when there may be a GPU and the worker is not busy with a run), else by
  * ptxas for the GPU the model uses (sm_90 without one), then disassembled;
- * the tools' time is the user's wait. */
+ * the tools' time is the user's wait. Without the toolkit, the lesson's
+ * recorded copy (course/sass_record.h) when the shipped PTX is shown and the
+ * recording is of it, for that arch. */
 static void serve_sass(ui_app *a, worker *w, int *worker_up)
 {
 	const ui_ptx *p = &a->ptx[a->lesson];
+	const lesson *l = ui_app_lesson(a);
 	char arch[16], err[512] = "";
+	char *text = util_read_file(p->path, NULL, NULL, 0);
+	sass_arch_for(text, a->gpu.cc_major ? a->gpu.cc_major : 9, a->gpu.cc_major ? a->gpu.cc_minor : 0, arch,
+		      sizeof arch);
+	free(text);
 	sass_kernel k;
 	int rc = SASS_NO_GPU;
 	if (w && !a->offline && !w->busy) {
-		rc = sass_jit_build(w, p->path, ui_app_lesson(a)->entry, 0, &k, err, sizeof err);
+		rc = sass_jit_build(w, p->path, l->entry, 0, &k, err, sizeof err);
 		*worker_up = w->pid > 0;
 		/* A kernel this GPU cannot take: ptxas for the modelled GPU still shows it
 		 * (a broken edit then says why in ptxas's words). */
@@ -181,12 +189,17 @@ static void serve_sass(ui_app *a, worker *w, int *worker_up)
 			rc = SASS_NO_GPU;
 		}
 	}
-	if (rc == SASS_NO_GPU) {
-		char *text = util_read_file(p->path, NULL, NULL, 0);
-		sass_arch_for(text, a->gpu.cc_major ? a->gpu.cc_major : 9, a->gpu.cc_major ? a->gpu.cc_minor : 0,
-			      arch, sizeof arch);
-		free(text);
-		rc = sass_build(p->path, ui_app_lesson(a)->entry, arch, &k, err, sizeof err);
+	if (rc == SASS_NO_GPU)
+		rc = sass_build(p->path, l->entry, arch, &k, err, sizeof err);
+	if (rc == SASS_MISSING) {
+		char why[300];
+		sass_kernel_free(&k);
+		if (p->edited)
+			snprintf(why, sizeof why, "recordings are of the shipped kernels, and this is your edited copy");
+		else if (sass_record_use(l->number, p->path, l->entry, arch, &k, why, sizeof why) == 0)
+			rc = 0;
+		if (rc)
+			sass_record_missing(why, err, sizeof err);
 	}
 	ui_app_sass_done(a, a->lesson, rc, &k, err);
 }

@@ -55,6 +55,11 @@ typedef struct {
 	char compiler[64];
 	char disassembler[48];
 	char gpu[64];      /* the GPU it is for: the live one (JIT) or the modelled one (set by the caller) */
+	/* A recorded copy (assets/sass/NN.sass, course/sass_record.h) rather than
+	 * compiled here: the recording's date ("" when compiled here) and the
+	 * command that made it. */
+	char recorded_date[16];
+	char recorded_by[160];
 } sass_kernel;
 
 void sass_kernel_free(sass_kernel *k);

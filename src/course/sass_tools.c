@@ -181,6 +181,7 @@ int sass_have_disasm(char *err, size_t errlen)
 
 int sass_job_start(sass_job *j, const char *ptx_path, char *err, size_t errlen)
 {
+	j->disasm = NULL;
 	const char *tmp = getenv("TMPDIR");
 	snprintf(j->dir, sizeof j->dir, "%s/ptxtutor-sass-XXXXXX", tmp && *tmp ? tmp : "/tmp");
 	if (!mkdtemp(j->dir)) {
@@ -250,7 +251,8 @@ int sass_job_disasm(sass_job *j, const char *entry, sass_kernel *k, char *err, s
 	char *out = util_read_file(sass, NULL, err, errlen);
 	/* The parser starts the instruction list afresh but keeps what k knows. */
 	int rc = out ? sass_parse_disasm(out, entry, k, err, errlen) : -1;
-	free(out);
+	free(j->disasm);
+	j->disasm = out;
 	const char *name = nv ? "nvdisasm" : "cuobjdump", *v = sass_tool_version(name);
 	snprintf(k->disassembler, sizeof k->disassembler, "%s%s%s", name, *v ? " " : "", v);
 	size_t n = strlen(k->tools);
@@ -263,11 +265,21 @@ void sass_job_end(sass_job *j)
 	if (j->dir[0])
 		remove_dir(j->dir);
 	j->dir[0] = '\0';
+	free(j->disasm);
+	j->disasm = NULL;
 }
 
 int sass_build(const char *ptx_path, const char *entry, const char *arch, sass_kernel *k, char *err,
 	       size_t errlen)
 {
+	return sass_build_text(ptx_path, entry, arch, k, NULL, err, errlen);
+}
+
+int sass_build_text(const char *ptx_path, const char *entry, const char *arch, sass_kernel *k, char **disasm,
+		    char *err, size_t errlen)
+{
+	if (disasm)
+		*disasm = NULL;
 	sass_kernel_init(k, entry);
 	/* Both tools first: a missing one is the one line, before any work. */
 	char path[512];
@@ -281,6 +293,8 @@ int sass_build(const char *ptx_path, const char *entry, const char *arch, sass_k
 		rc = sass_job_ptxas(&j, arch, k, err, errlen);
 	if (rc == 0)
 		rc = sass_job_disasm(&j, entry, k, err, errlen);
+	if (rc == 0 && disasm)
+		*disasm = j.disasm, j.disasm = NULL;
 	sass_job_end(&j);
 	return rc;
 }

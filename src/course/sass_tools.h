@@ -34,6 +34,7 @@ typedef struct {
 	char dir[512];
 	char ptx[600];     /* the instrumented copy */
 	char cubin[600];   /* where the cubin goes */
+	char *disasm;      /* the disassembler's text as it printed it (a recording keeps it); freed by sass_job_end */
 } sass_job;
 
 /* Makes the directory and writes the instrumented copy of ptx_path into it.
@@ -63,5 +64,9 @@ int sass_have_disasm(char *err, size_t errlen);
  * one-line err. Temporary files live in a private directory, removed after. */
 int sass_build(const char *ptx_path, const char *entry, const char *arch, sass_kernel *k, char *err,
 	       size_t errlen);
+/* sass_build that also hands back the disassembler's text exactly as it
+ * printed it (*disasm, malloc'd; NULL on failure): what a recording keeps. */
+int sass_build_text(const char *ptx_path, const char *entry, const char *arch, sass_kernel *k, char **disasm,
+		    char *err, size_t errlen);
 
 #endif

@@ -83,7 +83,7 @@ typedef struct {
 	 * forgets it). 0 not asked, 1 asked, 2 here, -1 failed: sass_why says why. */
 	int sass_state;
 	sass_kernel sass;
-	char sass_why[300];
+	char sass_why[512];
 } ui_ptx;
 
 /* A hit of `/`: a lesson's page whose text has it, or a line of its PTX. */

@@ -25,7 +25,8 @@ static void title(const ui_app *a, char *s, size_t len)
 	ui_sass_range(a, &first, &last, &name);
 	sass_counts c;
 	sass_count(&p->sass, first, last, &c);
-	size_t n = (size_t)snprintf(s, len, "SASS %s %s%s: %d instr", p->sass.arch, name ? "@" : "",
+	size_t n = (size_t)snprintf(s, len, "SASS %s%s %s%s: %d instr", p->sass.arch,
+				    p->sass.recorded_date[0] ? " (recorded)" : "", name ? "@" : "",
 				    name ? name : p->sass.entry, c.total);
 	for (int k = 0; k < SASS_NKINDS && n < len; k++)
 		if (c.kind[k])
@@ -99,11 +100,14 @@ void ui_pane_sass_draw(const ui_app *a, ui_frame *f)
 		why_text(f, body, why, p->sass_state == -1 ? UI_ROLE_WARN : UI_ROLE_DIM);
 		return;
 	}
-	/* Which compiler made it: the GPU's own JIT or ptxas for the modelled GPU. */
-	char s[300];
-	snprintf(s, sizeof s, "%s: %s for %s, read by %s%s",
-		 a->sass_view == UI_SASS_BY_ADDR ? "machine order" : "by PTX line", p->sass.compiler, p->sass.arch,
-		 p->sass.disassembler, p->sass.has_lines ? "" : " (no line information: all SASS below)");
+	/* Which compiler made it: the GPU's own JIT, ptxas for the modelled GPU, or
+	 * a recording made elsewhere (said first: it was not compiled here). */
+	char s[300], rec[48] = "";
+	if (p->sass.recorded_date[0])
+		snprintf(rec, sizeof rec, "recorded %s, not compiled here: ", p->sass.recorded_date);
+	snprintf(s, sizeof s, "%s: %s%s for %s, read by %s%s",
+		 a->sass_view == UI_SASS_BY_ADDR ? "machine order" : "by PTX line", rec, p->sass.compiler,
+		 p->sass.arch, p->sass.disassembler, p->sass.has_lines ? "" : " (no line information: all SASS below)");
 	ui_frame_text(f, body, body.x + 1, body.y, s, UI_ROLE_DIM);
 	body.y++, body.h--;
 	ui_sass_row *rows;

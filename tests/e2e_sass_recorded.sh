@@ -1,0 +1,136 @@
+#!/bin/sh
+# e2e_sass_recorded: the SASS view without the CUDA toolkit, from a lesson's recorded copy
+# (assets/sass/NN.sass). A scratch data root (the course's lessons and PTX, no recordings)
+# gets lesson 5's recording made by `sass 5 --record` with stand-in tools (tests/data/sass/fakebin's
+# ptxas and nvdisasm, lesson 1's hand-written disassembly renamed to lesson 5's entry); then,
+# with the toolkit hidden, `sass 5` (text and JSON) and the tutor's S view show it labelled as
+# recorded, and a student's --ptx kernel, another arch, an edited copy or a stale hash get the
+# one "needs the toolkit" line (exit 3) with the reason. Last, the real assets/sass/05.sass
+# when it is committed. Prints "ok NAME" / "not ok NAME" / "skip NAME: why".
+BIN=${PTXTUTOR_BIN:-./ptxtutor}
+ROOT=${PTXTUTOR_ROOT:-$(cd "$(dirname "$0")/.." && pwd)}
+if [ ! -x "$BIN" ]; then
+	echo "skip sass-recorded: no binary at $BIN"
+	exit 0
+fi
+r() { if [ "$1" -eq 0 ]; then echo "ok $2"; else echo "not ok $2"; fi; }
+W=$(mktemp -d)
+trap 'rm -rf "$W"' EXIT INT TERM
+
+# The scratch root: the course as it is, its own assets/ with no recordings.
+R="$W/root"
+mkdir -p "$R/assets/sass" "$W/fake" "$W/data"
+ln -s "$ROOT/lessons" "$ROOT/ptx" "$R/"
+ln -s "$ROOT/assets/gpus.tsv" "$ROOT/assets/measured-h100.tsv" "$R/assets/"
+# Stand-in tools that speak of lesson 5's entry.
+D="$ROOT/tests/data/sass"
+printf '#!/bin/sh\n[ "$1" = "--version" ] && { echo "Cuda compilation tools, release 99.9, V99.9.1"; exit 0; }\nwhile [ $# -gt 0 ]; do [ "$1" = "-o" ] && { : > "$2"; shift; }; shift; done\nsed s/sgemm_naive/sgemm_blocktile2d/g "%s/ptxas-v.txt"\n' "$D" >"$W/fake/ptxas"
+printf '#!/bin/sh\n[ "$1" = "--version" ] && { echo "Cuda compilation tools, release 99.9, V99.9.2"; exit 0; }\nsed s/sgemm_naive/sgemm_blocktile2d/g "%s/naive.nvdisasm"\n' "$D" >"$W/fake/nvdisasm"
+chmod +x "$W/fake/ptxas" "$W/fake/nvdisasm"
+run() { PTXTUTOR_ROOT="$R" XDG_DATA_HOME="$W/data" "$@"; }
+NOKIT=/nonexistent
+
+# --record writes the file and says so in one line; its hash is FNV-1a 64 of the PTX file.
+out=$(run env PTXTUTOR_CUDA_BIN="$W/fake" "$BIN" sass 5 --gpu h100 --record "$R/assets/sass/05.sass")
+rc=$?
+want=$(python3 -c '
+import sys
+h = 0xcbf29ce484222325
+for b in open(sys.argv[1], "rb").read():
+    h = ((h ^ b) * 0x100000001b3) % 2**64
+print("%016x" % h)' "$ROOT/ptx/05_blocktile2d.ptx")
+[ $rc -eq 0 ] && [ "$(printf '%s\n' "$out" | wc -l)" -eq 1 ] &&
+	printf '%s' "$out" | grep -q "^lesson 5: .*05.sass: 14 instructions, 28 registers, sm_90, ptxas 99.9.1 + nvdisasm 99.9.2" &&
+	grep -qx "ptx-fnv1a64: $want" "$R/assets/sass/05.sass" &&
+	grep -qx "command: ptxtutor sass 5 --ptxas --gpu h100 --record" "$R/assets/sass/05.sass" &&
+	[ "$(sed '1,/^---$/d' "$R/assets/sass/05.sass")" = "$(sed s/sgemm_naive/sgemm_blocktile2d/g "$D/naive.nvdisasm")" ]
+r $? sass-record-writes
+
+# Without the toolkit: the recording, labelled on the first line.
+today=$(sed -n 's/^date: //p' "$R/assets/sass/05.sass")
+out=$(run env PTXTUTOR_CUDA_BIN=$NOKIT "$BIN" sass 5)
+rc=$?
+[ $rc -eq 0 ] &&
+	[ "$(printf '%s\n' "$out" | head -n 1)" = "recorded SASS (ptxas 99.9.1 + nvdisasm 99.9.2, sm_90, $today, ptxtutor sass 5 --ptxas --gpu h100 --record): not compiled here" ] &&
+	printf '%s\n' "$out" | grep -q "^ *83  " && printf '%s\n' "$out" | grep -q "FFMA R9, R4.reuse, R5, R9" &&
+	printf '%s\n' "$out" | grep -Eq "^kernel +14 "
+r $? sass-recorded-text
+run env PTXTUTOR_CUDA_BIN=$NOKIT "$BIN" sass 5 --json | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+assert d["recorded"] is True and d["recorded_date"] == sys.argv[1], d
+assert d["recorded_by"] == "ptxtutor sass 5 --ptxas --gpu h100 --record" and d["compiler"] == "ptxas 99.9.1"
+assert d["entry"] == "sgemm_blocktile2d" and d["counts"]["total"] == 14 and d["line_info"]
+' "$today" 2>&1
+r $? sass-recorded-json
+# Compiled here (the stand-in tools): not recorded.
+run env PTXTUTOR_CUDA_BIN="$W/fake" "$BIN" sass 5 --json | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+assert d["recorded"] is False and "recorded_date" not in d, d
+' 2>&1
+r $? sass-compiled-not-recorded
+
+# Where a recording does not apply: the one line, exit 3, and why.
+one_line() { # expected-reason command...
+	why=$1
+	shift
+	err=$(run "$@" 2>&1 >/dev/null)
+	rc=$?
+	[ $rc -eq 3 ] && [ "$(printf '%s\n' "$err" | wc -l)" -eq 1 ] && printf '%s' "$err" | grep -q "nvidia-cuda-toolkit" &&
+		printf '%s' "$err" | grep -q "no recorded copy applies: $why"
+}
+one_line "recordings are of the lessons' own kernels, not of --ptx FILE" \
+	env PTXTUTOR_CUDA_BIN=$NOKIT "$BIN" sass --ptx "$ROOT/ptx/05_blocktile2d.ptx" --entry sgemm_blocktile2d
+r $? sass-recorded-not-for-ptx
+one_line "assets/sass/05.sass is for sm_90, not sm_80" env PTXTUTOR_CUDA_BIN=$NOKIT "$BIN" sass 5 --gpu a100
+r $? sass-recorded-other-arch
+one_line "no recorded copy of lesson 4 (assets/sass/04.sass)" env PTXTUTOR_CUDA_BIN=$NOKIT "$BIN" sass 4
+r $? sass-recorded-none
+# --record never falls back to a recording.
+err=$(run env PTXTUTOR_CUDA_BIN=$NOKIT "$BIN" sass 5 --record "$W/x.sass" 2>&1 >/dev/null)
+[ $? -eq 3 ] && ! printf '%s' "$err" | grep -q "recorded copy" && [ ! -e "$W/x.sass" ]
+r $? sass-record-needs-toolkit
+
+# The tutor's S view: the label in the title and on the compiler line.
+scr=$(run env PTXTUTOR_CUDA_BIN=$NOKIT "$BIN" show 5 --screen --width 140 --height 34 --keys S)
+printf '%s\n' "$scr" | grep -q "SASS sm_90 (recorded) sgemm_blocktile2d: 14 instr" &&
+	printf '%s\n' "$scr" | grep -q "by PTX line: recorded $today, not compiled here: ptxas 99.9.1 for sm_90"
+r $? sass-recorded-screen
+# The student's edited copy is not what was recorded.
+mkdir -p "$W/data/ptxtutor/ptx"
+{ cat "$ROOT/ptx/05_blocktile2d.ptx"; echo "// my change"; } >"$W/data/ptxtutor/ptx/05_blocktile2d.ptx"
+scr=$(run env PTXTUTOR_CUDA_BIN=$NOKIT "$BIN" show 5 --screen --width 140 --height 34 --keys S)
+printf '%s\n' "$scr" | grep -q "your edited copy"
+r $? sass-recorded-not-for-edits
+rm -rf "$W/data/ptxtutor"
+
+# A stale recording (the PTX changed since): the hash no longer matches.
+sed -i 's/^ptx-fnv1a64: .*/ptx-fnv1a64: 0000000000000000/' "$R/assets/sass/05.sass"
+one_line "the PTX changed since it was recorded (assets/sass/05.sass); run scripts/gpu-sass.sh --record" \
+	env PTXTUTOR_CUDA_BIN=$NOKIT "$BIN" sass 5
+r $? sass-recorded-stale
+scr=$(run env PTXTUTOR_CUDA_BIN=$NOKIT "$BIN" show 5 --screen --width 140 --height 34 --keys S)
+printf '%s\n' "$scr" | grep -q "the PTX changed since" && ! printf '%s\n' "$scr" | grep -q "(recorded)"
+r $? sass-recorded-stale-screen
+
+# The committed recording, once the GPU machine has made it (scripts/gpu-sass.sh --record).
+if [ ! -f "$ROOT/assets/sass/05.sass" ]; then
+	echo "skip sass-recorded-shipped: no assets/sass/05.sass yet (sh scripts/gpu-sass.sh --record DIR on the GPU machine)"
+	exit 0
+fi
+out=$(PTXTUTOR_CUDA_BIN=$NOKIT "$BIN" sass 5)
+[ $? -eq 0 ] && printf '%s\n' "$out" | head -n 1 | grep -q "^recorded SASS (ptxas .* + nvdisasm .*, sm_90, .*): not compiled here$" &&
+	printf '%s\n' "$out" | grep -q "LDS.128"
+r $? sass-recorded-shipped
+# Made by the same tools as the {sass.*} rows of assets/measured-h100.tsv, it counts what they say.
+rows=$(PTXTUTOR_CUDA_BIN=$NOKIT "$BIN" sass 5 --rows)
+tools=$(printf '%s\n' "$rows" | head -n 1 | cut -f2)
+M="$ROOT/assets/measured-h100.tsv"
+if awk -F'\t' -v t="$tools" '$2 == t && $5 == 5 && $7 ~ /^sass\./ { f = 1 } END { exit !f }' "$M"; then
+	[ "$(printf '%s\n' "$rows" | cut -f7,8 | sort)" = \
+		"$(awk -F'\t' -v t="$tools" '$2 == t && $5 == 5 && $7 ~ /^sass\./ { print $7 "\t" $8 }' "$M" | sort)" ]
+	r $? sass-recorded-shipped-counts
+else
+	echo "skip sass-recorded-shipped-counts: the recording's tools ($tools) made no rows of $M"
+fi
