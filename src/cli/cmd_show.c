@@ -121,6 +121,7 @@ static void print_json(const lesson *l, const model_result *r)
 	json_num(&w, "ridge", r->ridge);
 	json_str(&w, "regime", r->regime);
 	json_str(&w, "regime_if_dram", r->regime_if_dram);
+	json_num(&w, "if_dram_ms", r->if_dram_ms);
 	json_obj(&w, "bound");
 	json_num(&w, "ms", r->bound_ms);
 	json_str(&w, "limit", r->bound_limit);

@@ -7,14 +7,11 @@
 #include "course/dtype.h"
 #include "base/util.h"
 
-typedef struct {
-	long long blocks; /* stop once this many ran, or the time passed */
-} sample;
-
+/* The progress callback: stop once the sample ran (called after each cluster). */
 static int enough(void *ctx, const emu_progress *p)
 {
-	const sample *s = ctx;
-	return p->blocks_done >= s->blocks || p->seconds >= EXEC_ESTIMATE_SAMPLE_S;
+	(void)ctx;
+	return p->blocks_done >= EXEC_ESTIMATE_BLOCKS;
 }
 
 /* The counts of the blocks that ran, per block, as the model reads them. */
@@ -39,9 +36,7 @@ int exec_estimate(const run_request *rq, const gpu_spec *g, double deadline_s, e
 	out->rc = -1;
 	if (estimate_supported(g, err, errlen) < 0) /* before the blocks run: no use for them */
 		return -1;
-	sample s = {EXEC_ESTIMATE_MAX_BLOCKS};
-	emu_options opt = {.no_verify = 1, .footprint = 1, .progress = enough, .progress_ctx = &s,
-			   .deadline_s = deadline_s};
+	emu_options opt = {.no_verify = 1, .footprint = 1, .progress = enough, .deadline_s = deadline_s};
 	static emu_result res; /* regions and messages: kilobytes */
 	emu_error rc = emu_run(rq, &opt, &res, err, errlen);
 	if (rc != EMU_OK && rc != EMU_ERR_CANCELLED)

@@ -7,10 +7,11 @@
 #include "model/estimate.h"
 #include "run/run.h"
 
-/* The sample: blocks run until EXEC_ESTIMATE_SAMPLE_S of CPU time has
- * passed (one block at least) or EXEC_ESTIMATE_MAX_BLOCKS ran. */
-#define EXEC_ESTIMATE_SAMPLE_S 0.5
-#define EXEC_ESTIMATE_MAX_BLOCKS 16
+/* The sample: the first blocks of the grid, a fixed number of them (or the
+ * first cluster, when a cluster has more), so the same kernel always gets
+ * the same estimate. A GEMM's blocks do the same work; a persistent grid's
+ * first block has the most tiles, as the busiest SM does. */
+#define EXEC_ESTIMATE_BLOCKS 2
 /* emulate --estimate without --size: the size bench times at, and the measured-data file holds. */
 #define EXEC_ESTIMATE_SIZE 4096
 

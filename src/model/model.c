@@ -428,10 +428,13 @@ int model_compute(const lesson *l, const expr_env *overrides, long long M, long 
 	if (r->peak_tflops > 0 && g->bw_gbs > 0) {
 		r->ridge = r->peak_tflops * 1e12 / (g->bw_gbs * 1e9);
 		r->regime_if_dram = r->ai_global < r->ridge ? "memory" : "compute";
+		double t_compute = r->flops / (r->peak_tflops * 1e12), t_memory = r->global.bytes / (g->bw_gbs * 1e9);
+		r->if_dram_ms = 1e3 * (t_compute > t_memory ? t_compute : t_memory);
 	} else {
 		/* A live GPU that the table does not know: no peaks to compare with. */
 		r->ridge = NAN;
 		r->regime_if_dram = "unknown";
+		r->if_dram_ms = NAN;
 	}
 	level_bounds(r, &t, &w, outputs, k);
 	/* The regime a page states is the level that binds the bound, never a second rule. */
@@ -496,6 +499,8 @@ static const key_def keys[] = {
 	{"regime", T_STR, R(regime), F_STR, "compute when bound.limit is compute, memory when a memory level (DRAM, L2, L1/shared) binds"},
 	{"regime_if_dram", T_STR, R(regime_if_dram), F_STR,
 	 "memory or compute if every load went to DRAM: ai.global against the ridge (an estimate: caches ignored)"},
+	{"if_dram_ms", T_DBL, R(if_dram_ms), F_MS,
+	 "a what-if, not a prediction: max(compute time, issued global bytes / DRAM bandwidth) if every load went to DRAM"},
 	{"bound.ms", T_DBL, R(bound_ms), F_MS, "a true lower bound on the time: the slowest level below"},
 	{"bound.limit", T_STR, R(bound_limit), F_STR, "the level that sets bound.ms: compute, DRAM, L2 or L1/shared"},
 	{"bound.compute_ms", T_DBL, R(bound_compute_ms), F_MS, "FLOPs at the unit's peak"},

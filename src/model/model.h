@@ -51,6 +51,8 @@ typedef struct {
 	double ridge;              /* FLOP/B: peak / bandwidth */
 	const char *regime;        /* "compute" when bound_limit is compute, "memory" when a memory level binds, else "unknown" */
 	const char *regime_if_dram; /* "memory" or "compute" if every load went to DRAM: ai_global against the ridge (an estimate) */
+	double if_dram_ms;         /* the time if every load went to DRAM: max(flops/peak, global bytes as issued/DRAM
+				    * bandwidth). A what-if for the lessons, never a prediction (that is the estimate) */
 
 	/* A true lower bound on the kernel's time: the slowest of these, each
 	 * the least time one level needs (NAN where the GPU row has no figure). */

@@ -1,0 +1,60 @@
+#!/bin/sh
+# e2e_estimate: the time estimate (`emulate --estimate`, docs/model.md) against the times measured on
+# the H100 at 4096: every lesson 1-10 (assets/measured-h100.tsv) within the JSON's
+# tolerance.lessons, and every held-out kernel (tests/heldout: CUDA C of our own the estimate was
+# not shaped on, timed by scripts/gpu-heldout.sh) within tolerance.heldout. A GPU without measured
+# rates gets one line and no number.
+# Prints "ok NAME" / "not ok NAME" / "skip NAME: why".
+BIN=${PTXTUTOR_BIN:-./ptxtutor}
+ROOT=${PTXTUTOR_ROOT:-$(cd "$(dirname "$0")/.." && pwd)}
+DIR="$ROOT/tests/heldout"
+if [ ! -x "$BIN" ]; then
+	echo "skip estimate: no binary at $BIN"
+	exit 0
+fi
+out=$(mktemp)
+trap 'rm -f "$out"' EXIT
+# check NAME MEASURED_MS KEY: the JSON in $out within tolerance.KEY of MEASURED_MS
+check() {
+	python3 - "$1" "$2" "$3" "$out" <<'PY'
+import json, sys
+name, ms, key, path = sys.argv[1], float(sys.argv[2]), sys.argv[3], sys.argv[4]
+try:
+    d = json.load(open(path))
+except ValueError:
+    print(f"not ok estimate_{name}: no JSON:", open(path).read()[:300]); sys.exit()
+err, tol = d["ms"] / ms - 1, d["tolerance"][key]
+verdict = "ok" if abs(err) <= tol else "not ok"
+print(f"{verdict} estimate_{name} {d['ms']:.4g} ms against {ms:.4g} measured: {100 * err:+.0f}% "
+      f"(limit {d['limit']}, tolerance {100 * tol:.0f}%)")
+PY
+}
+for n in 1 2 3 4 5 6 7 8 9 10; do
+	ms=$(awk -F'\t' -v n=$n '$5 == n && $6 == 4096 && $7 == "ms" { print $8; exit }' "$ROOT/assets/measured-h100.tsv")
+	if [ -z "$ms" ]; then
+		echo "not ok estimate_lesson_$n: no measured ms at 4096 in assets/measured-h100.tsv"
+		continue
+	fi
+	"$BIN" emulate $n --estimate --json >"$out" 2>&1
+	check lesson_$n "$ms" lessons
+done
+tab=$(printf '\t')
+grep -v '^#' "$DIR/kernels.tsv" | while IFS="$tab" read -r name ptx entry grid block args dtype outt smem mult kind; do
+	ms=$(awk -F'\t' -v k="$name" '$5 == k && $6 == 4096 && $7 == "ms" { print $8; exit }' "$DIR/measured-h100.tsv")
+	if [ -z "$ms" ]; then
+		echo "not ok estimate_$name: no measured ms in tests/heldout/measured-h100.tsv"
+		continue
+	fi
+	set -- --ptx "$DIR/$ptx" --entry "$entry" --grid "$grid" --block "$block" --args "$args" --dtype "$dtype" --out "$outt"
+	[ "$smem" = "-" ] || set -- "$@" --smem "$smem"
+	"$BIN" emulate "$@" --size 4096 --estimate --json >"$out" 2>&1
+	check "$name" "$ms" heldout
+done
+# No measured rates for another GPU: one line, exit 2, no number.
+"$BIN" emulate 5 --estimate --gpu a100 >"$out" 2>&1
+rc=$?
+if [ $rc -eq 2 ] && [ "$(wc -l <"$out")" -eq 1 ] && grep -q "no estimate for the .*measured on an H100 only" "$out"; then
+	echo "ok estimate_other_gpu_refused"
+else
+	echo "not ok estimate_other_gpu_refused (exit $rc)"; cat "$out"
+fi
