@@ -124,10 +124,15 @@ def parse_source_csv(text):
     return blocks
 
 
-def memory_op(sass):
+def opcode(sass):
+    """The opcode of a SASS instruction without its guard: "@P0 LDG.E.128 R4, [R2]" -> "LDG"."""
     t = re.sub(r"^@!?U?P\w+\s+", "", sass.strip())
     op = t.split()[0] if t.split() else ""
-    return op.split(".")[0].upper() in MEMORY_OPS
+    return op.split(".")[0].upper()
+
+
+def memory_op(sass):
+    return opcode(sass) in MEMORY_OPS
 
 
 def new_line():
@@ -141,11 +146,12 @@ def attribute(blocks, entry=None, addr_map=None):
     Returns {lines: {line: counts}, unattributed: counts, view: 'cuda,sass'|'cuda'|'sass'|None,
     cols: {key: header name or None}, header: the block's header, missing: [needed keys]}.
     SASS rows (an address) are attributed to the line row above them, to their own line cell, or
-    through addr_map ({offset: line}, offsets from the function's first address); without SASS
-    rows the line rows' own counts are used."""
+    through addr_map ({offset: (line, SASS text)}, offsets from the function's first address; a
+    row whose opcode differs from the map's is counted in "mismatched"); without SASS rows the
+    line rows' own counts are used."""
     mine = [b for b in blocks if not entry or not b["function"] or entry in b["function"]] or blocks
     out = {"lines": {}, "unattributed": new_line(), "view": None, "cols": {}, "header": [], "missing": [],
-           "unmapped": 0}
+           "unmapped": 0, "mismatched": 0}
     if not mine:
         return out
     header = mine[0]["header"]
@@ -189,8 +195,9 @@ def attribute(blocks, entry=None, addr_map=None):
                 elif li is not None:
                     line = cur
                 elif addr_map is not None:
-                    line = addr_map.get(int(av, 16) - base)
+                    line, want = addr_map.get(int(av, 16) - base, (None, ""))
                     out["unmapped"] += line is None
+                    out["mismatched"] += line is not None and opcode(want) != opcode(cell(r, sass_i))
                 else:
                     line = None
                 sass_rows.append((line, r, cell(r, sass_i).strip()))
@@ -214,8 +221,9 @@ def attribute(blocks, entry=None, addr_map=None):
 
 
 def sass_map(sass_json):
-    """{byte offset: PTX line} from `ptxtutor sass N --json` (its "instructions")."""
-    return {int(i["addr"]): int(i["line"]) for i in sass_json.get("instructions", []) if i.get("line")}
+    """{byte offset: (PTX line, SASS text)} from `ptxtutor sass N --json` (its "instructions")."""
+    return {int(i["addr"]): (int(i["line"]), i.get("sass", "")) for i in sass_json.get("instructions", [])
+            if i.get("line")}
 
 
 # ---- the join ----
@@ -272,7 +280,9 @@ def join(emu, ncu, ptx_lines, tol):
                 worst = r
             ok = ok and good
         text = ptx_lines[line - 1].strip() if 0 < line <= len(ptx_lines) else n["text"].strip()
-        rows.append({"line": line, "ptx": text, "requests": emem, "pairs": pairs, "ratio": worst, "ok": ok,
+        # the emulator's requests: a cp.async line's are its global ones (its shared side is the same warps)
+        req = e.get("global_requests") or e.get("shared_requests") or 0
+        rows.append({"line": line, "ptx": text, "requests": req, "pairs": pairs, "ratio": worst, "ok": ok,
                      "sass": n["sass"]})
     return rows
 
@@ -393,6 +403,9 @@ def compare(label, emu, ncu, ptx_text, tol, report, raw=None, stem=None, notes=N
         notes.append("ncu's cuda view has no SASS rows: 'issued' is not compared")
     if ncu.get("unmapped"):
         notes.append("%d SASS rows had no PTX line in the SASS map" % ncu["unmapped"])
+    if ncu.get("mismatched"):
+        notes.append("%d SASS rows differ in opcode from the SASS map (another compile?): lines may be wrong"
+                     % ncu["mismatched"])
     rows = join(emu, ncu, ptx_text.splitlines(), tol)
     if raw and stem:
         write_joined(os.path.join(raw, stem + ".joined.csv"), rows, ncu)

@@ -62,6 +62,10 @@ check "ncu_lines: a missing column is said with the header, the rest compared" \
 offline sass.csv --sass-json "$D/sass.json"
 check "ncu_lines sass view: SASS mapped to PTX lines by the SASS listing" \
 	[ "$(cat "$T/rc")" = 0 ] && grep -q '^4 memory lines, 4 OK, 0 DIFF (ncu view: sass)' "$T/out"
+sed 's/"sass": "EXIT"/"sass": "BRA 0x90"/' "$D/sass.json" >"$T/other.json"
+offline sass.csv --sass-json "$T/other.json"
+check "ncu_lines sass view: a map from another compile (an opcode differs) is said" \
+	grep -q '^   1 SASS rows differ in opcode from the SASS map' "$T/out"
 offline sass.csv
 check "ncu_lines sass view without a map: not compared, exit 2" \
 	[ "$(cat "$T/rc")" = 2 ] && grep -q 'no line-attributed rows' "$T/out"
