@@ -569,7 +569,9 @@ def online(a, report):
 
         ncu, tried = best_view(texts, entry, amap)
         if ncu is None:
-            log = os.path.join(a.raw, "lesson_%s.profile.log" % lesson)
+            log = os.path.join(a.raw, "lesson_%s.profile2.log" % lesson)
+            if not os.path.exists(log):
+                log = os.path.join(a.raw, "lesson_%s.profile.log" % lesson)
             tail = open(log).read().strip().splitlines()[-3:] if os.path.exists(log) else []
             report.add(label, [], "ncu gave no line-attributed counts; tried %s; profile log ends: %s" % (
                 ", ".join(tried) or "no view printed anything", " / ".join(tail)), "", notes)

@@ -104,6 +104,10 @@ FAKE_NCU_OFF=$la PTXTUTOR_ROOT=$ROOT $PY --bin "$BIN" --ncu "$D/fake_ncu.py" --s
 rc=$?
 check "ncu_lines run: a line ncu counts 5% higher is DIFF, exit 1" \
 	[ $rc = 1 ] && [ "$(row "$T/out" "$la" | awk '{print $NF}')" = DIFF ]
+FAKE_NCU_NO_IMPORT=1 PTXTUTOR_ROOT=$ROOT $PY --bin "$BIN" --ncu "$D/fake_ncu.py" --sizes 128 --raw "$T/raw4" 2 >"$T/out" 2>&1
+rc=$?
+check "ncu_lines run: an ncu that refuses --import-source is asked again without it" \
+	[ $rc = 0 ] && grep -q ' OK, 0 DIFF' "$T/out" && grep -q "unrecognised option '--import-source'" "$T/raw4/lesson_2.profile.log"
 $PY --bin /nonexistent/ptxtutor --ncu "$D/fake_ncu.py" --raw "$T/raw3" 1 >"$T/out" 2>&1
 check "ncu_lines run: a binary that cannot run is said in one line, exit 2" \
 	[ $? = 2 ] && grep -q '^ncu_lines: /nonexistent/ptxtutor run --help failed' "$T/out"

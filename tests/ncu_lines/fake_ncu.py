@@ -7,7 +7,8 @@ counts the emulator gives for the same lesson and size (so a right join finds th
 Profile: `fake_ncu.py ... -k regex:^ENTRY$ -c 1 -f -o STEM BIN run N --lineinfo --size S` writes
 STEM.ncu-rep (the command). Import: `fake_ncu.py -i REP --page source --csv --print-source V`
 prints the page for V = cuda,sass; other views print nothing and fail, as an ncu without them
-would. FAKE_NCU_OFF=LINE adds 5% to that line's sectors or wavefronts.
+would. FAKE_NCU_OFF=LINE adds 5% to that line's sectors or wavefronts; FAKE_NCU_NO_IMPORT=1
+refuses --import-source, as an older ncu would.
 """
 import json
 import os
@@ -21,6 +22,8 @@ def fail(msg):
 
 
 def profile(argv):
+    if os.environ.get("FAKE_NCU_NO_IMPORT") and "--import-source" in argv:
+        fail("unrecognised option '--import-source'")
     need = [("--section", "SourceCounters"), ("-c", "1")]
     for opt, val in need:
         if opt not in argv or argv[argv.index(opt) + 1] != val:
