@@ -182,28 +182,48 @@ def attribute(blocks, entry=None, addr_map=None):
             if memory_op(sass):
                 c["inst_mem"] += number(cell(row, col["inst"]))
 
-    sass_rows, line_rows = [], []
+    # A SASS row without a line of its own belongs to a line row next to it: the one above it
+    # (ncu lists a line, then its SASS), or, should this ncu list them the other way, the one
+    # below; the order whose sums match the line rows' own counts is taken.
+    sass_rows, line_rows = [], []  # [after, before, row, sass text], (line, row, text)
     for b in mine:
-        cur, base = None, None
+        cur, pending = None, []
         addrs = [int(cell(r, ai), 16) for r in b["rows"] if ai is not None and is_hex(cell(r, ai))]
         base = min(addrs) if addrs else 0
         for r in b["rows"]:
             lv, av = cell(r, li).strip(), cell(r, ai).strip()
             if is_hex(av):
                 if is_line(lv):
-                    line = int(lv)
+                    item = [int(lv), int(lv), r, cell(r, sass_i).strip()]
                 elif li is not None:
-                    line = cur
+                    item = [cur, None, r, cell(r, sass_i).strip()]
+                    pending.append(item)
                 elif addr_map is not None:
                     line, want = addr_map.get(int(av, 16) - base, (None, ""))
                     out["unmapped"] += line is None
                     out["mismatched"] += line is not None and opcode(want) != opcode(cell(r, sass_i))
+                    item = [line, line, r, cell(r, sass_i).strip()]
                 else:
-                    line = None
-                sass_rows.append((line, r, cell(r, sass_i).strip()))
+                    item = [None, None, r, cell(r, sass_i).strip()]
+                sass_rows.append(item)
             elif is_line(lv):
                 cur = int(lv)
                 line_rows.append((cur, r, cell(r, text_i)))
+                for item in pending:
+                    item[1] = cur
+                pending = []
+
+    def matches(which):
+        sums = {}
+        for item in sass_rows:
+            if item[which]:
+                sums[item[which]] = sums.get(item[which], 0) + number(cell(item[2], col["inst"]))
+        return sum(1 for line, r, _ in line_rows if number(cell(r, col["inst"])) and
+                   sums.get(line) == number(cell(r, col["inst"])))
+
+    which = 1 if line_rows and col["inst"] is not None and matches(1) > matches(0) else 0
+    out["order"] = "SASS rows before their line" if which else "SASS rows after their line"
+    sass_rows = [(item[which], item[2], item[3]) for item in sass_rows]
     if sass_rows:
         out["view"] = "cuda,sass" if li is not None else "sass"
         for line, r, sass in sass_rows:
@@ -401,6 +421,8 @@ def compare(label, emu, ncu, ptx_text, tol, report, raw=None, stem=None, notes=N
             ", ".join(COLUMNS[k][0] for k in ncu["missing"]), ",".join(ncu["header"])))
     if ncu["view"] == "cuda":
         notes.append("ncu's cuda view has no SASS rows: 'issued' is not compared")
+    if ncu.get("order", "").startswith("SASS rows before"):
+        notes.append("this ncu lists a line's SASS rows before the line's own row (its sums say so)")
     if ncu.get("unmapped"):
         notes.append("%d SASS rows had no PTX line in the SASS map" % ncu["unmapped"])
     if ncu.get("mismatched"):

@@ -1,7 +1,7 @@
 #!/bin/sh
 # e2e_ncu_lines: scripts/ncu_lines.py, the per-line comparison with Nsight Compute, without a GPU.
 # Offline on hand-made CSVs in the shapes ncu prints (tests/ncu_lines/: `--print-source cuda,sass`,
-# `sass` with the SASS map of `ptxtutor sass --json`, `cuda` alone, a renamed column, a line 5%
+# the same with each line's SASS rows before the line, `sass` with the SASS map of `ptxtutor sass --json`, `cuda` alone, a renamed column, a line 5%
 # off): the join by PTX line, OK/DIFF at 1%, the exit status. Then the whole run as the GPU machine
 # does it, with a stand-in ncu (tests/ncu_lines/fake_ncu.py) that answers with the emulator's own
 # counts: the profile's options, the raw files kept, the Markdown table.
@@ -46,6 +46,10 @@ check "ncu_lines cuda,sass: line 12's shared store joined (wavefronts 128/128, c
 check "ncu_lines: non-memory lines are not in the table" [ -z "$(row "$T/out" 13)$(row "$T/out" 10)" ]
 check "ncu_lines: the instruction totals (512 PTX, 640 SASS) are printed, said to differ by design" \
 	grep -q 'emulator 512 PTX warp instructions on 8 lines; ncu 640 SASS warp instructions on 7 lines.*by design' "$T/out"
+
+offline before.csv
+check "ncu_lines cuda,sass with each line's SASS listed before it: told by the sums, joined the same" \
+	[ "$(cat "$T/rc")" = 0 ] && grep -q '^4 memory lines, 4 OK, 0 DIFF' "$T/out" && grep -q 'SASS rows before' "$T/out"
 
 offline diff.csv
 check "ncu_lines: a line 5% off is DIFF, the others OK, exit 1" \
