@@ -2,9 +2,10 @@
 # e2e_ncu_lines: scripts/ncu_lines.py, the per-line comparison with Nsight Compute, without a GPU.
 # Offline on hand-made CSVs in the shapes ncu prints (tests/ncu_lines/: `--print-source cuda,sass`,
 # the same with each line's SASS rows before the line, `sass` with the SASS map of `ptxtutor sass
-# --json`, `cuda` alone, a renamed column, a line 5% off): the join by PTX line, OK/DIFF at 1%, the exit status. Then the whole run as the GPU machine
-# does it, with a stand-in ncu (tests/ncu_lines/fake_ncu.py) that answers with the emulator's own
-# counts: the profile's options, the raw files kept, the Markdown table.
+# --json`, `cuda` alone, a renamed column, a line 5% off): the join by PTX line, OK/DIFF at 1%,
+# the exit status. Then the whole run as the GPU machine does it, with a stand-in ncu
+# (tests/ncu_lines/fake_ncu.py) that answers with the emulator's own counts: the profile's
+# options, the raw files kept, the Markdown table.
 # Prints "ok NAME" / "not ok NAME" / "skip NAME: why".
 BIN=${PTXTUTOR_BIN:-./ptxtutor}
 ROOT=${PTXTUTOR_ROOT:-$(cd "$(dirname "$0")/.." && pwd)}
