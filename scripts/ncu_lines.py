@@ -39,6 +39,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import time
 
 # ---- ncu's source page as CSV ----
 
@@ -299,7 +300,8 @@ def join(emu, ncu, ptx_lines, tol):
             if not good or abs(r - 1) > abs(worst - 1):
                 worst = r
             ok = ok and good
-        text = ptx_lines[line - 1].strip() if 0 < line <= len(ptx_lines) else n["text"].strip()
+        text = ptx_lines[line - 1] if 0 < line <= len(ptx_lines) else n["text"]
+        text = text.split("//")[0].strip()  # the instruction, not its comment
         # the emulator's requests: a cp.async line's are its global ones (its shared side is the same warps)
         req = e.get("global_requests") or e.get("shared_requests") or 0
         rows.append({"line": line, "ptx": text, "requests": req, "pairs": pairs, "ratio": worst, "ok": ok,
@@ -354,17 +356,23 @@ def write_joined(path, rows_all, ncu):
 
 
 class Report:
-    """Collects every lesson's rows and summary; prints text, and Markdown when asked."""
+    """Collects every lesson's rows and summary; prints each lesson as text as it comes (so a run
+    cut short still shows what it did) and rewrites the Markdown file, when asked, after each."""
 
-    def __init__(self, tol):
-        self.tol = tol
+    def __init__(self, tol, out=sys.stdout, md=None):
+        self.tol, self.out, self.md = tol, out, md
         self.lessons = []  # (label, rows, summary line, totals line, notes)
 
     def add(self, label, rows, summary, totals, notes):
         self.lessons.append((label, rows, summary, totals, notes))
+        self.text(self.out, self.lessons[-1:])
+        self.out.flush()
+        if self.md and self.md != "-":
+            with open(self.md, "w") as f:
+                self.markdown(f)
 
-    def text(self, out):
-        for label, rows, summary, totals, notes in self.lessons:
+    def text(self, out, lessons):
+        for label, rows, summary, totals, notes in lessons:
             print("== %s" % label, file=out)
             for n in notes:
                 print("   " + n, file=out)
@@ -575,7 +583,9 @@ def online(a, report):
         entry = emu.get("entry") or emu.get("kernel") or ""
         label = "lesson %s (%s, %s^3)" % (lesson, entry, size)
         notes = [] if emu.get("verified") else ["emulator: not verified: %s" % emu.get("message", "")]
+        t0 = time.time()
         texts = profile(a, lesson, size, entry, a.raw)
+        notes.append("ncu took %.0f s; views printed: %s" % (time.time() - t0, ", ".join(texts) or "none"))
         cache = {}
 
         def amap():
@@ -629,7 +639,7 @@ def main():
     if a.tolerance < 0:
         print("ncu_lines: --tolerance must be >= 0", file=sys.stderr)
         return 2
-    report = Report(a.tolerance)
+    report = Report(a.tolerance, sys.stdout, a.md)
     if a.emu_json or a.ncu_csv:
         if not (a.emu_json and a.ncu_csv):
             print("ncu_lines: --emu-json and --ncu-csv go together", file=sys.stderr)
@@ -644,13 +654,8 @@ def main():
         diffs, broken, fatal = online(a, report)
     if fatal:
         return 2
-    report.text(sys.stdout)
-    if a.md:
-        if a.md == "-":
-            report.markdown(sys.stdout)
-        else:
-            with open(a.md, "w") as f:
-                report.markdown(f)
+    if a.md == "-":
+        report.markdown(sys.stdout)
     print("%d memory lines differ by more than %.1f%%; %d lesson(s) could not be compared" % (
         diffs, 100 * a.tolerance, broken))
     return 1 if diffs else (2 if broken else 0)
