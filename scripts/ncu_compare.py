@@ -130,7 +130,7 @@ def main():
         if not emu.get("verified"):
             table.append((lesson, size, "emulator: not verified: " + emu.get("message", ""), "", "", ""))
             broken += 1
-        vals, why = profile(a.ncu, a.bin, lesson, size, emu["kernel"], metrics)
+        vals, why = profile(a.ncu, a.bin, lesson, size, emu.get("entry") or emu.get("kernel"), metrics)
         if vals is None:
             table.append((lesson, size, "ncu failed: " + why, "", "", ""))
             broken += 1

@@ -1,4 +1,4 @@
-/* test_gpu: the runner and worker on a real GPU — verify, time, JIT logs, faults, hangs, bf16 and 16-bit outputs, clusters (skips without a driver). */
+/* test_gpu: the runner and worker on a real GPU — verify, time, JIT logs, faults, hangs, bf16 and 16-bit outputs, clusters, run --lineinfo (skips without a driver). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -393,6 +393,21 @@ static void test_lesson_with_out_and_cluster(void **state)
 	assert_true(res.cublas_gflops > 0);
 }
 
+/* run --lineinfo: the .loc copy JITs with line information, runs, verifies,
+ * and gets the same registers (line information changes no instruction). */
+static void test_lineinfo_runs_the_same(void **state)
+{
+	(void)state;
+	NEED_GPU();
+	run_request rq = request("gemm_f32", DTYPE_F32, 128, 96, 64);
+	run_result plain = run(&rq, 60);
+	rq.lineinfo = 1;
+	run_result li = run(&rq, 60);
+	assert_int_equal(li.status, RUN_OK);
+	assert_int_equal(li.verified, 1);
+	assert_int_equal(li.regs, plain.regs);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -407,6 +422,7 @@ int main(void)
 		cmocka_unit_test(test_16bit_unwritten_fails),
 		cmocka_unit_test(test_clusters),
 		cmocka_unit_test(test_lesson_with_out_and_cluster),
+		cmocka_unit_test(test_lineinfo_runs_the_same),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

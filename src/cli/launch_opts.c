@@ -69,6 +69,11 @@ const cli_opt cli_run_opts[] = {
 	 .help = "run on the CPU with the PTX interpreter instead (as `ptxtutor emulate`)"},
 	{.name = "force", .kind = CLI_FLAG, .off = offsetof(cli_launch, force),
 	 .help = "with --emulate: emulate even when the estimated CPU time is over the limit"},
+	{.name = "lineinfo", .kind = CLI_FLAG, .off = offsetof(cli_launch, lineinfo),
+	 .help = "for profilers: JIT the PTX with a .loc per line and the driver's line\n"
+		 "information, so Nsight Compute's source view (ncu --page source) maps\n"
+		 "each SASS instruction to its PTX line; the instructions, hence the\n"
+		 "timing, are the same (the emulator ignores it)"},
 	{0},
 };
 
@@ -233,5 +238,6 @@ int cli_launch_request(const cli_launch *o, const course *c, run_request *rq)
 		}
 	}
 	rq->backend = o->emulate ? RUN_BACKEND_EMU : RUN_BACKEND_GPU;
+	rq->lineinfo = o->lineinfo;
 	return 0;
 }

@@ -28,6 +28,7 @@ typedef struct {
 	int json;
 	int emulate;
 	int force;                    /* emulate even when the estimate is over the limit */
+	int lineinfo;                 /* run --lineinfo: JIT with PTX line information (run_request.lineinfo) */
 	int lines;                    /* emulate --lines: the per-line figures */
 	int csv;                      /* emulate --lines --csv */
 	const char *warp;             /* emulate --warp LINE[,WARP[,NTH]]: a warp's view of one access */

@@ -41,6 +41,7 @@ enum {
 	CU_JIT_ERROR_LOG_BUFFER = 5,
 	CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES = 6,
 	CU_JIT_LOG_VERBOSE = 12,
+	CU_JIT_GENERATE_LINE_INFO = 13, /* 1: line tables from the PTX's .loc directives (profilers, SASS view) */
 };
 
 /* CUfunction_attribute values. */

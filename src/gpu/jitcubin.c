@@ -10,8 +10,8 @@
 #include "base/util.h"
 #include "gpu/cuda.h"
 
-/* cuda.h's values (CUjit_option, CUjitInputType), checked against the driver API docs. */
-enum { JIT_GENERATE_LINE_INFO = 13, JIT_INPUT_PTX = 1 };
+/* cuda.h's CUjitInputType value, checked against the driver API docs. */
+enum { JIT_INPUT_PTX = 1 };
 
 /* "driver JIT 580.159.04": the kernel module's version as nvidia-smi shows
  * it; else the driver API's CUDA version. */
@@ -74,7 +74,7 @@ void jitcubin_run(const run_request *rq, run_result *res)
 	static char info[RUN_LOG], errlog[RUN_LOG];
 	info[0] = errlog[0] = '\0';
 	int opts[] = {CU_JIT_INFO_LOG_BUFFER, CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES, CU_JIT_ERROR_LOG_BUFFER,
-		      CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES, CU_JIT_LOG_VERBOSE, JIT_GENERATE_LINE_INFO};
+		      CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES, CU_JIT_LOG_VERBOSE, CU_JIT_GENERATE_LINE_INFO};
 	void *vals[] = {info, (void *)(uintptr_t)sizeof info, errlog, (void *)(uintptr_t)sizeof errlog,
 			(void *)(uintptr_t)1, (void *)(uintptr_t)1};
 	CUlinkState st = NULL;

@@ -1,6 +1,7 @@
 /* runner: JIT a PTX module (with its logs), launch it, time it and verify it against cuBLAS. */
 #include "gpu/runner.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -9,6 +10,7 @@
 
 #include "base/rng.h"
 #include "base/util.h"
+#include "course/sass.h"
 #include "gpu/cuda.h"
 #include "model/grid.h"
 #include "run/verify.h"
@@ -210,11 +212,30 @@ static int persistent_grid(run_state *s, const run_request *rq, run_result *res)
 	return 0;
 }
 
+char *runner_module_text(const run_request *rq, int *line_info, char *err, size_t errlen)
+{
+	*line_info = 0;
+	char *ptx = util_read_file(rq->ptx_path, NULL, err, errlen);
+	if (!ptx || !rq->lineinfo)
+		return ptx;
+	/* The .file is what ncu --import-source reads the lines from: the
+	 * original file, absolute, so it is found whatever the profiler's cwd
+	 * (a name with a character a PTX string cannot hold falls back to the
+	 * path as given, then to a plain name). */
+	char abs[PATH_MAX];
+	const char *name = realpath(rq->ptx_path, abs) && !strpbrk(abs, "\"\\\n") ? abs : rq->ptx_path;
+	char *inst = sass_instrument(ptx, strpbrk(name, "\"\\\n") ? "kernel.ptx" : name, NULL);
+	free(ptx);
+	*line_info = 1;
+	return inst;
+}
+
 static int load_module(run_state *s, const run_request *rq, run_result *res)
 {
 	const cuda_api *cu = s->cu;
 	char err[512];
-	char *ptx = util_read_file(rq->ptx_path, NULL, err, sizeof err);
+	int line_info;
+	char *ptx = runner_module_text(rq, &line_info, err, sizeof err);
 	if (!ptx) {
 		res->status = RUN_BAD_REQUEST;
 		util_strlcpy(res->msg, err, sizeof res->msg);
@@ -227,9 +248,12 @@ static int load_module(run_state *s, const run_request *rq, run_result *res)
 	static char info[RUN_LOG / 2], elog[RUN_LOG / 2];
 	info[0] = elog[0] = '\0';
 	int opts[] = {CU_JIT_INFO_LOG_BUFFER, CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES, CU_JIT_ERROR_LOG_BUFFER,
-		      CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES, CU_JIT_LOG_VERBOSE};
-	void *vals[] = {info, (void *)(uintptr_t)sizeof info, elog, (void *)(uintptr_t)sizeof elog, (void *)1};
-	CUresult r = cu->ModuleLoadDataEx(&s->mod, ptx, ARRAY_LEN(opts), opts, vals);
+		      CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES, CU_JIT_LOG_VERBOSE, CU_JIT_GENERATE_LINE_INFO};
+	void *vals[] = {info, (void *)(uintptr_t)sizeof info, elog, (void *)(uintptr_t)sizeof elog, (void *)1,
+			(void *)(uintptr_t)line_info};
+	/* Without --lineinfo the option is left out: the load is as it always was. */
+	unsigned nopts = ARRAY_LEN(opts) - (line_info ? 0 : 1);
+	CUresult r = cu->ModuleLoadDataEx(&s->mod, ptx, nopts, opts, vals);
 	free(ptx);
 	snprintf(res->log, sizeof res->log, "%s%s%s", elog, elog[0] && info[0] ? "\n" : "", info);
 	if (r != CUDA_SUCCESS) {

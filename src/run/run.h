@@ -55,6 +55,12 @@ typedef struct {
 	 * The grid must be a multiple of it (run_check_cluster); a persistent
 	 * grid is sized in whole clusters. */
 	unsigned cluster[3];
+	/* For profilers (`run --lineinfo`): the GPU runner JITs the `.loc` copy
+	 * of the PTX (course/sass.c sass_instrument, `.file` the PTX's absolute
+	 * path) with CU_JIT_GENERATE_LINE_INFO, so Nsight Compute's source view
+	 * maps each SASS instruction to its PTX line. Line information changes
+	 * no instruction, so the timing stays valid; the emulator ignores it. */
+	int lineinfo;
 	/* RUN_BACKEND_CUBIN: link the PTX with the driver's JIT, with line
 	 * information, and write the cubin here (the SASS view; src/gpu/jitcubin.c).
 	 * Nothing is launched; the result's msg names the driver, log has the JIT's -v lines. */
