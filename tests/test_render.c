@@ -465,6 +465,41 @@ static void test_whatif_updates_numbers(void **st)
 	rig_close(&r);
 }
 
+/* The numbers pane's estimate: wanted for the lesson, shown with the
+ * measured time and its error once the loop reports it, wanted again after
+ * a what-if; its request is the emulator's at the pane's size. */
+static void test_estimate_in_numbers(void **st)
+{
+	(void)st;
+	rig r;
+	rig_open(&r, 160, 60, 0, 0);
+	assert_int_equal(r.a->est.state, UI_EST_WANT);
+	run_request rq;
+	char err[256];
+	assert_int_equal(ui_app_estimate_request(r.a, &rq, err, sizeof err), 0);
+	assert_int_equal(rq.backend, RUN_BACKEND_EMU);
+	assert_true(rq.M == r.a->M && rq.K == r.a->K);
+	show(&r);
+	assert_non_null(screen_has("emulating a few blocks"));
+	exec_estimate_result res = {.rc = 0, .e = {.ok = 1, .ms = 270.0, .limit = EST_LSU}, .blocks_run = 2,
+				    .in = {.blocks = 16384}};
+	r.a->est.state = UI_EST_BUSY; /* as the loop marks it when the child starts */
+	ui_app_estimate_done(r.a, &res);
+	show(&r);
+	assert_non_null(screen_has("270 ms"));
+	assert_non_null(screen_has("L1/shared wavefronts; from 2 of 16384 blocks"));
+	/* lesson 1 at 4096 is in assets/measured-h100.tsv: 275.3 ms, so -2% */
+	assert_non_null(screen_has("the estimate is -2%"));
+	keys(&r, "t-"); /* a what-if: another kernel, another estimate */
+	assert_int_equal(r.a->est.state, UI_EST_WANT);
+	keys(&r, "\x1b");
+	exec_estimate_result bad = {.rc = -1, .err = "no estimate for the X: test"};
+	ui_app_estimate_done(r.a, &bad);
+	show(&r);
+	assert_non_null(screen_has("no estimate for the X"));
+	rig_close(&r);
+}
+
 static void test_exercise(void **st)
 {
 	(void)st;
@@ -935,6 +970,7 @@ int main(void)
 		cmocka_unit_test(test_syntax_roles),
 		cmocka_unit_test(test_help),
 		cmocka_unit_test(test_whatif_updates_numbers),
+		cmocka_unit_test(test_estimate_in_numbers),
 		cmocka_unit_test(test_exercise),
 		cmocka_unit_test(test_runs),
 		cmocka_unit_test(test_emulated_counts),
