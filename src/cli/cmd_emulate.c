@@ -19,7 +19,7 @@
 
 const cli_command cli_cmd_emulate = {
 	.name = "emulate",
-	.synopsis = {"emulate LESSON [--size N|M,N,K] [--set KEY=VALUE]... [--lines] [--json|--csv]",
+	.synopsis = {"emulate LESSON [--size N|M,N,K] [--set KEY=VALUE]... [--lines|--estimate] [--json|--csv]",
 		     "emulate --ptx FILE [--entry NAME] --grid X[,Y[,Z]] --block X[,Y[,Z]] --size M[,N,K] [options]"},
 	.summary = "CPU: run a kernel in the emulator and count its memory traffic",
 	.about = "Runs the kernel on the CPU, warp by warp, on random inputs; verifies C against a\n"
@@ -30,7 +30,11 @@ const cli_command cli_cmd_emulate = {
 		 "The CPU time is estimated from the first blocks before going on: past the run\n"
 		 "deadline (two minutes) it stops and says so (--force runs it anyway); --timeout S\n"
 		 "stops it after S seconds of wall time. On a terminal it shows its progress; Ctrl-C stops it and prints what was\n"
-		 "counted so far. LESSON is a number (3) or an id (smem).\n" CLI_LAUNCH_EXAMPLE,
+		 "counted so far. LESSON is a number (3) or an id (smem).\n"
+		 "With --estimate it runs only the first two blocks, at --size (default 4096), and says\n"
+		 "how long the kernel would take on the GPU (--gpu, default h100): each count over the\n"
+		 "pipe's sustained rate measured on that GPU (docs/model.md), beside the measured time\n"
+		 "where assets/measured-h100.tsv has one.\n" CLI_LAUNCH_EXAMPLE,
 	.opts = cli_emulate_opts,
 	.max_args = 1,
 	.run = cmd_emulate,
