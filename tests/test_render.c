@@ -19,6 +19,7 @@
 #include "course/lesson.h"
 #include "run/launch.h"
 #include "ui/app.h"
+#include "exec/backend.h"
 #include "ui/draw.h"
 #include "ui/frame.h"
 #include "ui/keys.h"
@@ -500,6 +501,51 @@ static void test_estimate_in_numbers(void **st)
 	rig_close(&r);
 }
 
+/* After a GPU run the PTX pane has per-line counts too: the app asks for an
+ * emulation (the loop runs it in a child), and the pane shows its columns,
+ * saying they were emulated and at which size. */
+static void test_gpu_run_lines(void **st)
+{
+	(void)st;
+	rig r;
+	rig_open(&r, 160, 48, 0, 0);
+	keys(&r, "r");
+	ui_app_run_started(r.a, 1.0, NULL);
+	run_result res;
+	memset(&res, 0, sizeof res);
+	res.status = RUN_OK;
+	res.verified = 1;
+	res.ms = 200;
+	ui_app_run_finished(r.a, &res);
+	assert_int_equal(r.a->lines_want, r.a->lesson);
+	show(&r);
+	assert_non_null(screen_has("per-line counts: emulating on the CPU beside the GPU run"));
+	run_request rq;
+	char err[256];
+	assert_int_equal(ui_app_lines_request(r.a, &rq, err, sizeof err), 0);
+	assert_int_equal(r.a->lines_want, -1);
+	assert_int_equal(rq.backend, RUN_BACKEND_EMU);
+	static run_result lines; /* the emulation the child would run, here in-process */
+	exec_run(&rq, &lines);
+	assert_true(lines.status == RUN_OK || lines.status == RUN_WRONG); /* the fixture kernel writes no C */
+	assert_true(lines.nlines > 0);
+	ui_app_lines_done(r.a, &lines);
+	show(&r);
+	assert_non_null(screen_has("emulated at 128^3"));
+	assert_non_null(screen_has("GFLOP/s")); /* the GPU run's result stays in the run pane */
+	/* moving on drops a wish the loop has not served */
+	r.a->lines_want = r.a->lesson + 1;
+	assert_int_equal(ui_app_lines_request(r.a, &rq, err, sizeof err), 1);
+	/* a failed emulation is said in the header */
+	r.a->slot[r.a->lesson].have_lines = 0;
+	run_result bad = {.status = RUN_EMU_REFUSED};
+	snprintf(bad.msg, sizeof bad.msg, "cannot emulate X");
+	ui_app_lines_done(r.a, &bad);
+	show(&r);
+	assert_non_null(screen_has("the emulator could not make them (cannot emulate X)"));
+	rig_close(&r);
+}
+
 static void test_exercise(void **st)
 {
 	(void)st;
@@ -971,6 +1017,7 @@ int main(void)
 		cmocka_unit_test(test_help),
 		cmocka_unit_test(test_whatif_updates_numbers),
 		cmocka_unit_test(test_estimate_in_numbers),
+		cmocka_unit_test(test_gpu_run_lines),
 		cmocka_unit_test(test_exercise),
 		cmocka_unit_test(test_runs),
 		cmocka_unit_test(test_emulated_counts),

@@ -24,6 +24,7 @@
 #include "base/util.h"
 #include "exec/puzzle_job.h"
 #include "exec/estimate.h"
+#include "exec/backend.h"
 #include "exec/worker.h"
 #include "run/launch.h"
 
@@ -366,6 +367,22 @@ static void start_estimate(ui_app *a, exec_estimate_job *j)
 		ui_app_estimate_done(a, &j->out);
 }
 
+/* The per-line counts a GPU run wants: the emulator in a child, beside the
+ * worker (which keeps the GPU). */
+static void start_lines(ui_app *a, exec_run_job *j)
+{
+	exec_job_stop(&j->job);
+	run_request rq;
+	char err[256];
+	int rc = ui_app_lines_request(a, &rq, err, sizeof err);
+	if (rc < 0) {
+		j->out.status = RUN_BAD_REQUEST;
+		util_strlcpy(j->out.msg, err, sizeof j->out.msg);
+	}
+	if (rc < 0 || (rc == 0 && exec_run_job_start(j, &rq) < 0))
+		ui_app_lines_done(a, &j->out);
+}
+
 static void serve(ui_app *a, worker *w, int *worker_up, int saved_err, puzzle_job *job)
 {
 	run_result res;
@@ -468,6 +485,7 @@ static int cmd_tui(const cli_command *self, int argc, char **argv)
 	int worker_up = 0;
 	puzzle_job job = PUZZLE_JOB_NONE;
 	exec_estimate_job est = {.job = EXEC_JOB_NONE};
+	static exec_run_job lines = {.job = EXEC_JOB_NONE}; /* a run_result: too big for the stack */
 	ui_frame f;
 	ui_frame_init(&f, 1, 1);
 	int cols = -1, rows = -1, redraw = 0, frames = 0;
@@ -498,7 +516,9 @@ static int cmd_tui(const cli_command *self, int argc, char **argv)
 		}
 		if (a->est.state == UI_EST_WANT)
 			start_estimate(a, &est);
-		struct pollfd pf[4] = {{.fd = STDIN_FILENO, .events = POLLIN}, {.fd = -1}, {.fd = -1}, {.fd = -1}};
+		if (a->lines_want >= 0)
+			start_lines(a, &lines);
+		struct pollfd pf[5] = {{.fd = STDIN_FILENO, .events = POLLIN}, {.fd = -1}, {.fd = -1}, {.fd = -1}, {.fd = -1}};
 		int nfd = 1;
 		if (worker_up && worker_fd(&w) >= 0)
 			pf[nfd++] = (struct pollfd){.fd = worker_fd(&w), .events = POLLIN};
@@ -506,6 +526,8 @@ static int cmd_tui(const cli_command *self, int argc, char **argv)
 			pf[nfd++] = (struct pollfd){.fd = job.job.fd, .events = POLLIN};
 		if (est.job.fd >= 0)
 			pf[nfd++] = (struct pollfd){.fd = est.job.fd, .events = POLLIN};
+		if (lines.job.fd >= 0)
+			pf[nfd++] = (struct pollfd){.fd = lines.job.fd, .events = POLLIN};
 		/* While a run is going the clock ticks (elapsed time, the deadline). */
 		int timeout = a->run == UI_RUN_BUSY ? 100 : -1;
 		int n = poll(pf, (nfds_t)nfd, timeout);
@@ -543,9 +565,14 @@ static int cmd_tui(const cli_command *self, int argc, char **argv)
 			ui_app_puzzle_done(a, &po);
 		if (est.job.fd >= 0 && exec_estimate_job_poll(&est) == 1)
 			ui_app_estimate_done(a, &est.out);
+		if (lines.job.fd >= 0 && exec_run_job_poll(&lines) == 1) {
+			ui_app_lines_done(a, &lines.out);
+			redraw = 1;
+		}
 	}
 	puzzle_job_stop(&job);
 	exec_job_stop(&est.job);
+	exec_job_stop(&lines.job);
 
 	save_state(a);
 	if (worker_up)

@@ -46,3 +46,31 @@ void exec_run(const run_request *rq, run_result *res)
 	res->verified = -1;
 	snprintf(res->msg, sizeof res->msg, "no backend %d", (int)rq->backend);
 }
+
+static void run_in_child(const void *arg, void *out)
+{
+	exec_run(arg, out);
+}
+
+static void died(run_result *r, const char *why)
+{
+	memset(r, 0, sizeof *r);
+	r->status = RUN_FAULT;
+	snprintf(r->msg, sizeof r->msg, "%s", why);
+}
+
+int exec_run_job_start(exec_run_job *j, const run_request *rq)
+{
+	if (exec_job_start(&j->job, run_in_child, rq, &j->out, sizeof j->out) == 0)
+		return 0;
+	died(&j->out, "cannot start a process for the run");
+	return -1;
+}
+
+int exec_run_job_poll(exec_run_job *j)
+{
+	int rc = exec_job_poll(&j->job);
+	if (rc < 0)
+		died(&j->out, "the run's process died before it answered");
+	return rc ? 1 : 0;
+}

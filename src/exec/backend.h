@@ -2,6 +2,7 @@
 #ifndef PTXTUTOR_EXEC_BACKEND_H
 #define PTXTUTOR_EXEC_BACKEND_H
 
+#include "exec/job.h"
 #include "run/run.h"
 
 /* One backend, nvtop's vendor-table shape: a new backend is a row. */
@@ -26,5 +27,17 @@ int exec_refuses(const run_request *rq, run_error *why);
 /* Runs rq on its backend in this process (the worker's child calls it). An
  * unknown backend answers RUN_BAD_REQUEST. */
 void exec_run(const run_request *rq, run_result *res);
+
+/* exec_run in a child of its own (exec/job.h), beside the worker: the tutor's
+ * per-line counts after a GPU run come from such an emulation. */
+typedef struct {
+	exec_job job;
+	run_result out;
+} exec_run_job;
+
+/* Returns 0, or -1 when the child could not start (out says so). */
+int exec_run_job_start(exec_run_job *j, const run_request *rq);
+/* 1 with j->out (a child that died: RUN_FAULT saying so), 0 while it runs. */
+int exec_run_job_poll(exec_run_job *j);
 
 #endif

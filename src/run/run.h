@@ -157,7 +157,7 @@ typedef struct {
 	gpu_spec spec;            /* the live device (cuDeviceGetAttribute); spec.sms == 0 without a GPU */
 	int emulated;             /* 1: ran on the CPU emulator; emu holds its counts */
 	run_emu_counts emu;
-	/* Per PTX line (emulated runs only; a GPU run has none yet): nlines rows
+	/* Per PTX line (emulated runs only; the tutor emulates beside a GPU run for them): nlines rows
 	 * in line order, then the summed row of line 0 when lines_total > nlines. */
 	run_line_counts lines[RUN_MAX_LINES];
 	int nlines, lines_total;

@@ -231,6 +231,7 @@ void app_note_read(ui_app *a)
 int ui_app_setup(ui_app *a, const ui_opts *o, course *c, const gpu_table *gpus, char *err, int errlen)
 {
 	memset(a, 0, sizeof *a);
+	a->lines_want = -1;
 	a->course = c;
 	if (!c || c->n == 0) {
 		snprintf(err, (size_t)errlen, "no lessons found under %s/lessons", util_root());

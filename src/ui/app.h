@@ -34,6 +34,13 @@ int ui_app_request(const ui_app *a, run_request *rq, char *err, int errlen);
  * student's copy when edited) at the pane's size (the nearest the kernel
  * takes), on the emulator. */
 int ui_app_estimate_request(const ui_app *a, run_request *rq, char *err, int errlen);
+/* After a GPU run (lines_want >= 0): the emulation that gives the PTX pane its
+ * per-line counts, for the lesson on screen. Returns 0, 1 when the student
+ * moved on (nothing to run), -1 with err (no size the emulator can run);
+ * lines_want is cleared either way. The loop reports the result (or a
+ * failed one carrying err). */
+int ui_app_lines_request(ui_app *a, run_request *rq, char *err, int errlen);
+void ui_app_lines_done(ui_app *a, const run_result *r);
 /* The loop reports on an estimate it started for est.state UI_EST_WANT. */
 void ui_app_estimate_done(ui_app *a, const exec_estimate_result *r);
 /* The deadline for a request: PTXTUTOR_DEADLINE_S when given; else the one

@@ -5,12 +5,13 @@
 #include "ui/app_internal.h"
 #include "ui/ptx_counts.h"
 
-/* Why there is nothing to walk: no run yet, or a GPU run (no per-line counts there yet). */
+/* Why there is nothing to walk: no run yet, or a GPU run whose emulated counts are not in yet. */
 static void say_no_counts(ui_app *a)
 {
 	const ui_run_slot *s = &a->slot[a->lesson];
 	if (s->have && !s->res.emulated)
-		app_say(a, 0, "A GPU run has no per-line counts yet: they come from the CPU emulator.");
+		app_say(a, 0, "The per-line counts of a GPU run come from the CPU emulator: %s.",
+			s->have_lines < 0 ? s->lines.msg : "it is still counting");
 	else
 		app_say(a, 0, "Per-line counts come with a run (%s).", ui_key_name(UI_MODE_NORMAL, UI_ACT_RUN));
 }

@@ -41,29 +41,51 @@ int ui_app_estimate_request(const ui_app *a, run_request *rq, char *err, int err
 	return 0;
 }
 
+/* An emulation of the current lesson at the first of LAUNCH_EMU_SIZES it takes. */
+static int emulation_request(const ui_app *a, run_request *rq, char *err, int errlen)
+{
+	long long e = launch_emulation_size(ui_app_lesson(a), &a->whatif);
+	if (!e) {
+		snprintf(err, (size_t)errlen, "no size of 128, 256 or 512 cubed suits this lesson for emulation");
+		return -1;
+	}
+	if (lesson_request(a, e, e, e, rq, err, errlen) < 0)
+		return -1;
+	rq->backend = RUN_BACKEND_EMU;
+	rq->kind = RUN_KIND_RUN;
+	return 0;
+}
+
 int ui_app_request(const ui_app *a, run_request *rq, char *err, int errlen)
 {
-	long long M = a->M, N = a->N, K = a->K;
-	if (!a->offline) {
-		/* A size the kernel does not take runs at the nearest one it does
-		 * (ui_app_run_started says which). */
-		long long s[3];
-		if (size_taken(a, s, err, errlen) < 0)
-			return -1;
-		M = s[0], N = s[1], K = s[2];
-	} else {
-		long long e = launch_emulation_size(ui_app_lesson(a), &a->whatif);
-		if (!e) {
-			snprintf(err, (size_t)errlen, "no size of 128, 256 or 512 cubed suits this lesson for emulation");
-			return -1;
-		}
-		M = N = K = e;
-	}
-	if (lesson_request(a, M, N, K, rq, err, errlen) < 0)
+	if (a->offline)
+		return emulation_request(a, rq, err, errlen);
+	/* A size the kernel does not take runs at the nearest one it does
+	 * (ui_app_run_started says which). */
+	long long s[3];
+	if (size_taken(a, s, err, errlen) < 0 || lesson_request(a, s[0], s[1], s[2], rq, err, errlen) < 0)
 		return -1;
-	rq->backend = a->offline ? RUN_BACKEND_EMU : RUN_BACKEND_GPU;
-	rq->kind = a->run_check && !a->offline ? RUN_KIND_JIT_ONLY : RUN_KIND_RUN;
+	rq->backend = RUN_BACKEND_GPU;
+	rq->kind = a->run_check ? RUN_KIND_JIT_ONLY : RUN_KIND_RUN;
 	return 0;
+}
+
+int ui_app_lines_request(ui_app *a, run_request *rq, char *err, int errlen)
+{
+	int i = a->lines_want;
+	a->lines_want = -1;
+	if (i != a->lesson) /* the student moved on: the counts would be for a page not shown */
+		return 1;
+	return emulation_request(a, rq, err, errlen);
+}
+
+void ui_app_lines_done(ui_app *a, const run_result *r)
+{
+	ui_run_slot *s = &a->slot[a->lesson];
+	if (!s->have || s->res.emulated)
+		return; /* a newer run made its own */
+	s->lines = *r;
+	s->have_lines = (r->status == RUN_OK || r->status == RUN_WRONG) && r->nlines ? 1 : -1;
 }
 
 double ui_app_deadline(const ui_app *a, const run_request *rq)
@@ -186,6 +208,10 @@ void ui_app_run_finished(ui_app *a, const run_result *r)
 	a->slot[i].res = *r;
 	a->slot[i].have = 1;
 	a->slot[i].check = a->run_was_check;
+	a->slot[i].have_lines = 0;
+	/* A GPU run has no per-line counts: the emulator makes them, beside it. */
+	if (!r->emulated && !a->run_was_check && (r->status == RUN_OK || r->status == RUN_WRONG))
+		a->lines_want = i;
 	take_marks(a, i, r);
 	const char *id = a->course->l[i].id;
 	if (r->status == RUN_OK && r->emulated)

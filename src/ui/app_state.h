@@ -44,6 +44,10 @@ typedef struct {
 	run_result res;
 	int have;
 	int check;
+	/* After a GPU run: the emulator's per-line counts at an emulation size,
+	 * made in a child by the loop (ui_app_lines_request). */
+	run_result lines;
+	int have_lines;          /* 1: lines; -1: the emulation failed (lines.msg says why); 0: none yet */
 } ui_run_slot;
 
 /* A warp's view of one memory access (exec/warpview.h) as text rows, made
@@ -152,6 +156,7 @@ typedef struct {
 
 	model_result model;
 	ui_estimate est;         /* the numbers pane's time estimate, made in a child (exec/estimate.h) */
+	int lines_want;          /* a lesson whose GPU run wants the emulator's per-line counts; -1: none */
 	/* The model under the current exercise's overrides, for its hint and
 	 * worked answer; computed when they are shown, not every frame. */
 	model_result ex_model;

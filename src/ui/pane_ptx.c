@@ -106,12 +106,17 @@ static void counts_layout(const ui_app *a, ui_rect body, int x, counts_block *cb
 	cb->x = x;
 }
 
-/* The header row: the columns' heads, or why a GPU run has none. */
+/* The header row: the columns' heads (a GPU run's from the emulator, at its size), or why there are none yet. */
 static void counts_header(const ui_app *a, ui_frame *f, ui_rect body, const counts_block *cb)
 {
 	if (!cb->r) {
-		ui_frame_text(f, body, body.x + 1, body.y, "per-line counts: the CPU emulator's only (a GPU run has none yet)",
-			      UI_ROLE_DIM);
+		const ui_run_slot *s = &a->slot[a->lesson];
+		char why[320];
+		if (s->have_lines < 0)
+			fmt(why, sizeof why, "per-line counts: the emulator could not make them (%s)", s->lines.msg);
+		else
+			fmt(why, sizeof why, "per-line counts: emulating on the CPU beside the GPU run ...");
+		ui_frame_text(f, body, body.x + 1, body.y, why, UI_ROLE_DIM);
 		return;
 	}
 	int x = cb->x + 2;
@@ -121,7 +126,11 @@ static void counts_header(const ui_app *a, ui_frame *f, ui_rect body, const coun
 		ui_frame_text(f, body, x, body.y, h, UI_ROLE_HEADING);
 		x += cb->col[i]->width + 1;
 	}
-	fmt(h, sizeof h, "%s: hot", ui_key_name(UI_MODE_NORMAL, UI_ACT_HOT_LINE));
+	if (!a->slot[a->lesson].res.emulated) /* a GPU run's counts come from the emulator, at its size */
+		fmt(h, sizeof h, "%s: hot; emulated at %lld^3", ui_key_name(UI_MODE_NORMAL, UI_ACT_HOT_LINE),
+		    cb->r->emu.M);
+	else
+		fmt(h, sizeof h, "%s: hot", ui_key_name(UI_MODE_NORMAL, UI_ACT_HOT_LINE));
 	ui_frame_text(f, body, x + 1, body.y, h, UI_ROLE_DIM);
 	(void)a;
 }

@@ -34,7 +34,9 @@ int ui_ptx_counts_columns(ui_cols_mode mode, const run_line_field **cols, int ma
 const run_result *ui_ptx_counts_of(const ui_app *a)
 {
 	const ui_run_slot *s = &a->slot[a->lesson];
-	return s->have && s->res.emulated && s->res.nlines > 0 ? &s->res : NULL;
+	if (s->have && s->res.emulated && s->res.nlines > 0)
+		return &s->res;
+	return s->have && s->have_lines == 1 ? &s->lines : NULL; /* a GPU run's: emulated beside it */
 }
 
 int ui_ptx_counts_header(const ui_app *a)
