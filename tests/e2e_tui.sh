@@ -182,7 +182,7 @@ check "tui q after a run exits 0 with the terminal restored" $? run
 T kill-session -t run
 
 # ---- the text mode prints the same screen as the tutor draws ----
-start same 80 24 -- --lesson 1
+start same 80 24 PTXTUTOR_ESTIMATE=sync -- --lesson 1
 wait_for same "Fixture naive kernel"
 wait_stable same
 cap same | sed 's/ *$//' >"$WORK/tui.txt"
