@@ -17,6 +17,7 @@
 #include "model/devices.h"
 #include "run/launch.h"
 #include "ui/app.h"
+#include "exec/backend.h"
 #include "ui/draw.h"
 #include "ui/frame.h"
 #include "ui/keys.h"
@@ -322,13 +323,23 @@ static void test_pane_columns(void **st)
 	assert_non_null(s);
 	assert_non_null(strstr(s, "16.4k     4     -      -"));
 	assert_true(strchr(s, '#') || strchr(s, '+')); /* the heat mark in ASCII */
-	/* a GPU run has no per-line figures: said, not faked */
+	/* a GPU run's per-line figures come from the emulator beside it: said while it counts, then shown */
 	run_result gpu;
 	memset(&gpu, 0, sizeof gpu);
 	gpu.status = RUN_OK;
 	ui_app_run_started(r.a, 2.0, NULL);
 	ui_app_run_finished(r.a, &gpu);
-	assert_true(screen_has(&r, "a GPU run has none yet"));
+	assert_true(screen_has(&r, "emulating on the CPU beside the GPU run"));
+	run_request rq;
+	char err[256];
+	assert_int_equal(ui_app_lines_request(r.a, &rq, err, sizeof err), 0);
+	static run_result lines;
+	exec_run(&rq, &lines);
+	ui_app_lines_done(r.a, &lines);
+	assert_true(screen_has(&r, "emulated at 128^3"));
+	s = pane_row(&r, lb);
+	assert_non_null(s);
+	assert_non_null(strstr(s, "16.4k     4     -      -"));
 	rig_close(&r);
 }
 
