@@ -45,7 +45,7 @@ FUZZ_BUILD   := build-fuzz
 FUZZ_FLAGS   := -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
 FUZZ_OBJ     := $(LIBOBJ:$(BUILD)/%=$(FUZZ_BUILD)/%)
 
-.PHONY: all run test asan deps clean ptxas-check ptx gpu-bandwidth gpu-l1-stride gpu-ceilings install uninstall fuzz fuzz-build
+.PHONY: all run test asan deps clean ptxas-check ptx gpu-bandwidth gpu-l1-stride gpu-ceilings gpu-cublas-timing install uninstall fuzz fuzz-build
 all: $(BIN)
 
 $(BIN): $(OBJ)
@@ -122,6 +122,12 @@ gpu-ceilings: $(BUILD)/gpu-ceilings
 $(BUILD)/gpu-ceilings: scripts/gpu-ceilings.cu
 	@mkdir -p $(BUILD)
 	$(NVCC) -O3 -gencode arch=compute_90a,code=sm_90a -o $@ $<
+
+# How cuBLAS's time for one GEMM varies with how it is timed (docs/benchmarks.md; needs nvcc and cuBLAS).
+gpu-cublas-timing: $(BUILD)/gpu-cublas-timing
+$(BUILD)/gpu-cublas-timing: scripts/gpu-cublas-timing.cu
+	@mkdir -p $(BUILD)
+	$(NVCC) -O3 -gencode arch=compute_90,code=sm_90 -o $@ $< -lcublas
 
 # The L1 wavefront probe scripts/gpu-l1.sh runs under Nsight Compute (needs nvcc).
 gpu-l1-stride: $(BUILD)/gpu-l1-stride

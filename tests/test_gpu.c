@@ -31,7 +31,6 @@ static run_request request(const char *entry, dtype dt, long long M, long long N
 	rq.grid[2] = 1;
 	rq.M = M, rq.N = N, rq.K = K;
 	rq.verify = 1;
-	rq.min_seconds = 0.05;
 	return rq;
 }
 
@@ -101,8 +100,26 @@ static void test_f32_verifies_and_times(void **state)
 	assert_true(res.rel_err < res.tol);
 	assert_true(res.gflops > 0 && res.cublas_gflops > 0);
 	assert_true(res.repeats >= 3);
+	/* timed a block at a time: a short kernel gets many launches a block, each side its own */
+	assert_true(res.block > 1 && res.cublas_block > 1);
+	assert_true(res.spread >= 0 && res.cublas_spread >= 0);
+	assert_non_null(strstr(res.timing, "steady: "));
 	assert_true(res.regs > 0);
 	assert_true(res.blocks_per_sm > 0);
+}
+
+/* --burst: the GPU idles first, and the result says so. */
+static void test_burst_timing(void **state)
+{
+	(void)state;
+	NEED_GPU();
+	run_request rq = request("gemm_f32", DTYPE_F32, 256, 256, 256);
+	rq.time = 1;
+	rq.timing = RUN_TIMING_BURST;
+	run_result res = run(&rq, 60);
+	assert_int_equal(res.status, RUN_OK);
+	assert_non_null(strstr(res.timing, "burst: "));
+	assert_true(res.ms > 0 && res.cublas_ms > 0);
 }
 
 static void test_f16_verifies_against_gemmex(void **state)
@@ -147,7 +164,6 @@ static void test_tensor_maps_and_persistent_grid(void **state)
 	assert_non_null(l);
 	run_request rq;
 	assert_int_equal(launch_request_for_lesson(l, NULL, 512, 512, 512, &rq, err, sizeof err), 0);
-	rq.min_seconds = 0.05;
 	run_result res = run(&rq, 60);
 	if (res.cc_major * 10 + res.cc_minor != 90) {
 		assert_int_equal(res.status, RUN_UNSUPPORTED);
@@ -161,7 +177,6 @@ static void test_tensor_maps_and_persistent_grid(void **state)
 	assert_int_equal(res.grid[0], 2 * 4); /* fewer tiles than SMs: one block each */
 	assert_int_equal(res.grid[1], 1);
 	assert_int_equal(launch_request_for_lesson(l, NULL, 2048, 4096, 256, &rq, err, sizeof err), 0);
-	rq.min_seconds = 0.05;
 	res = run(&rq, 60);
 	assert_int_equal(res.status, RUN_OK);
 	assert_int_equal(res.verified, 1);
@@ -381,7 +396,6 @@ static void test_lesson_with_out_and_cluster(void **state)
 	run_request rq;
 	assert_int_equal(launch_request_for_lesson(&l, NULL, 256, 512, 128, &rq, err, sizeof err), 0);
 	lesson_free(&l);
-	rq.min_seconds = 0.05;
 	run_result res = run(&rq, 60);
 	if (res.cc_major * 10 + res.cc_minor < 90) {
 		assert_int_equal(res.status, RUN_UNSUPPORTED);
@@ -412,6 +426,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_f32_verifies_and_times),
+		cmocka_unit_test(test_burst_timing),
 		cmocka_unit_test(test_f16_verifies_against_gemmex),
 		cmocka_unit_test(test_wrong_and_unwritten_results_fail),
 		cmocka_unit_test(test_tensor_maps_and_persistent_grid),

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "base/rng.h"
 #include "base/util.h"
@@ -369,12 +370,23 @@ static int verify(run_state *s, const run_request *rq, run_result *res, size_t n
 	return 0;
 }
 
-/* One timed launch, in ms; which = 0 ours, 1 cuBLAS. */
-static int time_once(run_state *s, const run_request *rq, int which, double *ms, run_result *res)
+/* The timing policy (run_timing in run/run.h; the measurements behind it
+ * in docs/benchmarks.md, "Timing cuBLAS so that it repeats"). */
+#define TIMING_BLOCK_MS 25.0 /* a block: launches back to back for about this long */
+#define TIMING_BLOCK_MAX 500
+#define TIMING_ROUNDS 7      /* timed rounds: a block of ours, then a block of cuBLAS */
+#define TIMING_WARM_S 1.0    /* steady: untimed rounds first, so the clock is the one this work holds */
+#define TIMING_IDLE_US 2000000 /* burst: the GPU idle first, so the clock starts at its maximum */
+
+/* n launches back to back between one pair of events: the time of one, in
+ * ms; which = 0 ours, 1 cuBLAS. */
+static int time_block(run_state *s, const run_request *rq, int which, int n, double *ms, run_result *res)
 {
 	const cuda_api *cu = s->cu;
+	CUresult r = CUDA_SUCCESS;
 	cu->EventRecord(s->e0, NULL);
-	CUresult r = which ? (reference(s, rq, s->R) ? CUDA_ERROR_LAUNCH_FAILED : CUDA_SUCCESS) : launch(s, rq, res);
+	for (int i = 0; i < n && r == CUDA_SUCCESS; i++)
+		r = which ? (reference(s, rq, s->R) ? CUDA_ERROR_LAUNCH_FAILED : CUDA_SUCCESS) : launch(s, rq, res);
 	cu->EventRecord(s->e1, NULL);
 	if (r == CUDA_SUCCESS)
 		r = cu->EventSynchronize(s->e1);
@@ -384,26 +396,58 @@ static int time_once(run_state *s, const run_request *rq, int which, double *ms,
 	}
 	float f = 0;
 	cu->EventElapsedTime(&f, s->e0, s->e1);
-	*ms = f;
+	*ms = f / n;
 	return 0;
 }
 
-/* Ours and cuBLAS, alternating launch by launch, so that a clock which
- * drifts (a GPU warming up to its power limit) weighs on both alike; the
- * medians go to res. */
-static int time_both(run_state *s, const run_request *rq, int repeats, run_result *res)
+static int block_of(double one_ms)
 {
-	int blas = s->cu->blas != NULL;
-	double *t = xcalloc((size_t)repeats * 2, sizeof *t);
-	int rc = 0;
-	for (int i = 0; i < repeats && !rc; i++)
-		rc = time_once(s, rq, 0, &t[i], res) || (blas && time_once(s, rq, 1, &t[repeats + i], res));
-	if (!rc) {
-		res->ms = util_median(t, repeats);
-		res->cublas_ms = blas ? util_median(t + repeats, repeats) : 0;
+	int n = one_ms > 0 ? (int)(TIMING_BLOCK_MS / one_ms + 0.5) : TIMING_BLOCK_MAX;
+	return n < 1 ? 1 : n > TIMING_BLOCK_MAX ? TIMING_BLOCK_MAX : n;
+}
+
+/* (slowest - fastest) / median of n times. */
+static double spread(const double *t, int n)
+{
+	double lo = t[0], hi = t[0];
+	for (int i = 1; i < n; i++)
+		lo = t[i] < lo ? t[i] : lo, hi = t[i] > hi ? t[i] : hi;
+	double tmp[TIMING_ROUNDS];
+	memcpy(tmp, t, (size_t)n * sizeof *t);
+	double med = util_median(tmp, n);
+	return med > 0 ? (hi - lo) / med : 0;
+}
+
+/* Ours and cuBLAS, a block of each per round (run_timing says why and how);
+ * the medians, spreads, block sizes and the method in words go to res.
+ * first_ms is our first launch's time, which sizes our block. */
+static int time_both(run_state *s, const run_request *rq, double first_ms, run_result *res)
+{
+	int blas = s->cu->blas != NULL, rc = 0;
+	double ours[TIMING_ROUNDS], theirs[TIMING_ROUNDS], one = 0;
+	int n = block_of(first_ms), nb = 1;
+	if (blas && (rc = time_block(s, rq, 1, 1, &one, res)) == 0) /* its first call sizes its block */
+		nb = block_of(one);
+	if (!rc && rq->timing == RUN_TIMING_BURST) {
+		usleep(TIMING_IDLE_US);
+	} else if (!rc) {
+		double t0 = util_now(), x;
+		while (!rc && util_now() - t0 < TIMING_WARM_S)
+			rc = time_block(s, rq, 0, n, &x, res) || (blas && time_block(s, rq, 1, nb, &x, res));
 	}
-	free(t);
-	return rc ? -1 : 0;
+	for (int i = 0; i < TIMING_ROUNDS && !rc; i++)
+		rc = time_block(s, rq, 0, n, &ours[i], res) || (blas && time_block(s, rq, 1, nb, &theirs[i], res));
+	if (rc)
+		return -1;
+	res->repeats = TIMING_ROUNDS, res->block = n, res->cublas_block = blas ? nb : 0;
+	res->spread = spread(ours, TIMING_ROUNDS);
+	res->cublas_spread = blas ? spread(theirs, TIMING_ROUNDS) : 0;
+	res->ms = util_median(ours, TIMING_ROUNDS);
+	res->cublas_ms = blas ? util_median(theirs, TIMING_ROUNDS) : 0;
+	snprintf(res->timing, sizeof res->timing, "%s: %d rounds of %d of ours and %d of cuBLAS back to back, %s",
+		 rq->timing == RUN_TIMING_BURST ? "burst" : "steady", TIMING_ROUNDS, n, res->cublas_block,
+		 rq->timing == RUN_TIMING_BURST ? "after 2 s idle" : "after 1 s of the same untimed");
+	return 0;
 }
 
 /* Before the JIT: a pair of types cuBLAS has a reference for, and a cluster
@@ -545,16 +589,9 @@ void runner_run(const run_request *rq, run_result *res)
 	}
 
 	if (rq->time && res->status == RUN_OK) {
-		/* Adapt the repeats to the kernel: about min_seconds per side, 3 to 100. */
-		double budget = (rq->min_seconds > 0 ? rq->min_seconds : 0.5) * 1e3;
-		int repeats = first_ms > 0 ? (int)(budget / first_ms) : 100;
-		repeats = repeats < 3 ? 3 : repeats > 100 ? 100 : repeats;
-		if (launch(&s, rq, res) != CUDA_SUCCESS) /* a second warm-up at full clocks */
-			repeats = 3;
-		res->repeats = repeats;
 		if (cu->blas)
-			reference(&s, rq, s.R); /* warm up cuBLAS's own kernels */
-		if (time_both(&s, rq, repeats, res))
+			reference(&s, rq, s.R); /* load cuBLAS's own kernels */
+		if (time_both(&s, rq, first_ms, res))
 			goto out;
 		double flop = 2.0 * (double)rq->M * (double)rq->N * (double)rq->K;
 		res->gflops = flop / (res->ms * 1e-3) / 1e9;

@@ -34,7 +34,12 @@ static const run_field fields[] = {
 	{"rel_error", RUN_T_DBL, R(rel_error), RUN_F_RELERR, "||C - ref|| / ||ref||"},
 	{"tolerance", RUN_T_DBL, R(tolerance), RUN_F_TOL, "the largest rel_error that passes"},
 	{"verified", RUN_T_VERDICT, R(verified), RUN_F_VERDICT, "true, false, or null when not checked"},
-	{"repeats", RUN_T_LL, R(repeats), RUN_F_COUNT, "timed repeats per side"},
+	{"repeats", RUN_T_LL, R(repeats), RUN_F_COUNT, "timed rounds: a block of ours, then a block of cuBLAS"},
+	{"block", RUN_T_LL, R(block), RUN_F_COUNT, "our launches back to back in one timed block"},
+	{"cublas_block", RUN_T_LL, R(cublas_block), RUN_F_COUNT, "cuBLAS's calls back to back in one timed block"},
+	{"spread", RUN_T_DBL, R(spread), RUN_F_PCT, "ours: (slowest - fastest round) / median"},
+	{"cublas_spread", RUN_T_DBL, R(cublas_spread), RUN_F_PCT, "cuBLAS's: (slowest - fastest round) / median"},
+	{"timing", RUN_T_STR, R(timing), RUN_F_TEXT, "how the two were timed: steady (after a warm-up) or burst (after idling)"},
 	{"jit_log", RUN_T_STR, R(jit_log), RUN_F_TEXT, "the JIT's log, only on a JIT error"},
 	{"emu.global_loads.requests", RUN_T_LL, R(gld_requests), RUN_F_COUNT, "global load requests (cp.async reads included)"},
 	{"emu.global_loads.sectors", RUN_T_LL, R(gld_sectors), RUN_F_COUNT, "32-byte sectors they touch"},
@@ -178,6 +183,10 @@ void run_report_make(run_report *rep, const run_request *rq, const run_result *r
 	rep->registers = res->regs, rep->smem_static = res->smem_static;
 	rep->local_bytes = res->local_bytes, rep->blocks_per_sm = res->blocks_per_sm, rep->repeats = res->repeats;
 	int timed = res->gflops > 0, ref = res->cublas_gflops > 0;
+	rep->block = timed ? res->block : 0, rep->cublas_block = ref ? res->cublas_block : 0;
+	rep->spread = measured(100.0 * res->spread, timed);
+	rep->cublas_spread = measured(100.0 * res->cublas_spread, ref);
+	rep->timing = timed && res->timing[0] ? res->timing : NULL;
 	rep->ms = measured(res->ms, timed);
 	rep->gflops = measured(res->gflops, timed);
 	rep->cublas_ms = measured(res->cublas_ms, ref);

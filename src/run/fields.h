@@ -13,7 +13,9 @@
 typedef struct {
 	const char *entry, *status, *message, *gpu, *backend, *dtype, *out, *jit_log;
 	long long M, N, K;
-	long long registers, smem_static, smem_dynamic, local_bytes, blocks_per_sm, repeats;
+	long long registers, smem_static, smem_dynamic, local_bytes, blocks_per_sm, repeats, block, cublas_block;
+	double spread, cublas_spread;
+	const char *timing;
 	double ms, gflops, cublas_ms, cublas_gflops, pct_of_cublas, speedup;
 	double rel_error, tolerance;
 	int verified;             /* 1 pass, 0 fail, -1 not checked (null) */

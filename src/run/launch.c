@@ -8,7 +8,7 @@
 #include "model/model.h"
 
 /* What every request starts with, whichever builder: the size, checked
- * against cuBLAS, timed within half a second of repeats per kernel. */
+ * against cuBLAS, timed steady (run_timing). */
 static void defaults(run_request *rq, long long M, long long N, long long K)
 {
 	rq->M = M;
@@ -16,7 +16,6 @@ static void defaults(run_request *rq, long long M, long long N, long long K)
 	rq->K = K;
 	rq->verify = 1;
 	rq->time = 1;
-	rq->min_seconds = 0.5;
 }
 
 /* The lesson's declared parameter of that name, or NULL. */

@@ -29,6 +29,16 @@ typedef enum {
 	RUN_KIND_DEVICE,          /* only describe the device: the result's spec from the driver, no PTX */
 } run_kind;
 
+/* How a run is timed (src/gpu/runner.c, docs/benchmarks.md): in both, ours
+ * and cuBLAS take turns a block at a time, each block launches back to back
+ * between one pair of events, so the switch between their shared-memory
+ * carve-outs costs once a block, not once a launch (alternating launch by
+ * launch spread cuBLAS's time 13-17% on the H100). */
+typedef enum {
+	RUN_TIMING_STEADY,        /* after a warm-up of both, so the clock is the one the GPU holds under this work */
+	RUN_TIMING_BURST,         /* after the GPU idled, so the clock starts at its maximum, as short published runs do */
+} run_timing;
+
 /* One run. A plain-old-data struct so the worker can send it whole over a pipe. */
 typedef struct {
 	char ptx_path[RUN_PATH];
@@ -44,7 +54,7 @@ typedef struct {
 	argspec args;
 	int verify;               /* compare with cuBLAS */
 	int time;                 /* time ours and cuBLAS (median of repeats) */
-	double min_seconds;       /* timing budget per kernel; repeats adapt to it */
+	run_timing timing;
 	run_backend backend;      /* who runs it: GPU, CPU emulator or JIT-to-cubin */
 	run_kind kind;            /* a whole run, the JIT only, or the device only */
 	/* A persistent kernel loops over its tiles: launch only as many blocks as
@@ -153,7 +163,10 @@ typedef struct {
 	double rel_err;           /* ||C - ref|| / ||ref|| */
 	double tol;
 	int verified;             /* 1 pass, 0 fail, -1 not checked */
-	int repeats;
+	int repeats;              /* timed rounds (a block of ours and a block of cuBLAS each) */
+	int block, cublas_block;  /* launches back to back in one timed block: ours, cuBLAS's */
+	double spread, cublas_spread; /* (slowest - fastest round) / median, of ours and of cuBLAS */
+	char timing[160];         /* how it was timed, in words */
 	gpu_spec spec;            /* the live device (cuDeviceGetAttribute); spec.sms == 0 without a GPU */
 	int emulated;             /* 1: ran on the CPU emulator; emu holds its counts */
 	run_emu_counts emu;
