@@ -34,7 +34,8 @@ const cli_command cli_cmd_bench = {
 		 "25 ms between one pair of events; 7 rounds, the median of each side and its spread\n"
 		 "((slowest - fastest round) / median) are shown. --steady (the default) times after 1 s of\n"
 		 "the same work untimed: the clock the GPU holds under it, a sustained figure. --burst times\n"
-		 "after the GPU idled 2 s: the clock starts at its maximum, as in many published figures.\n"
+		 "blocks of about 5 ms, each after the GPU idled 0.1 s: short bursts at a rested clock, as\n"
+		 "in many published figures (about 2 s a lesson).\n"
 		 "docs/benchmarks.md says what moves cuBLAS's time and why it is timed so.\n",
 	.opts = (const cli_opt[]){
 		{.name = "size", .kind = CLI_SIZE, .off = offsetof(bench_opts, size), .arg = "N|M,N,K",
@@ -162,9 +163,9 @@ static int cmd_bench(const cli_command *self, int argc, char **argv)
 			prev = (i + 1 < n && (todo[i + 1]->dt != l->dt || todo[i + 1]->out != l->out)) ? 0 : res.gflops;
 	}
 	if (fmt == OUT_TABLE && timed) /* how the figures were made, once (each run's own words are in --json) */
-		printf("timed %s: ours and cuBLAS in turn, a block of about 25 ms of launches each, 7 rounds, %s\n",
-		       o.timing == 2 ? "burst" : "steady",
-		       o.timing == 2 ? "after 2 s idle (the clock at its maximum)" : "after 1 s of the same untimed");
+		printf("timed %s: ours and cuBLAS in turn, a block of about %d ms of launches each, 7 rounds, %s\n",
+		       o.timing == 2 ? "burst" : "steady", o.timing == 2 ? 5 : 25,
+		       o.timing == 2 ? "each after 0.1 s idle (bursts)" : "after 1 s of the same untimed");
 	if (fmt == OUT_JSON) {
 		json_end(&w);
 		json_int(&w, "failures", failures);

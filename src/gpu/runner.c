@@ -372,11 +372,12 @@ static int verify(run_state *s, const run_request *rq, run_result *res, size_t n
 
 /* The timing policy (run_timing in run/run.h; the measurements behind it
  * in docs/benchmarks.md, "Timing cuBLAS so that it repeats"). */
-#define TIMING_BLOCK_MS 25.0 /* a block: launches back to back for about this long */
+#define TIMING_BLOCK_MS 25.0 /* steady: a block is launches back to back for about this long */
+#define TIMING_BURST_MS 5.0  /* burst: a short block, */
+#define TIMING_IDLE_US 100000 /* after the GPU idled this long (its power and clock back at rest) */
 #define TIMING_BLOCK_MAX 500
 #define TIMING_ROUNDS 7      /* timed rounds: a block of ours, then a block of cuBLAS */
 #define TIMING_WARM_S 1.0    /* steady: untimed rounds first, so the clock is the one this work holds */
-#define TIMING_IDLE_US 2000000 /* burst: the GPU idle first, so the clock starts at its maximum */
 
 /* n launches back to back between one pair of events: the time of one, in
  * ms; which = 0 ours, 1 cuBLAS. */
@@ -400,9 +401,10 @@ static int time_block(run_state *s, const run_request *rq, int which, int n, dou
 	return 0;
 }
 
-static int block_of(double one_ms)
+static int block_of(double one_ms, const run_request *rq)
 {
-	int n = one_ms > 0 ? (int)(TIMING_BLOCK_MS / one_ms + 0.5) : TIMING_BLOCK_MAX;
+	double ms = rq->timing == RUN_TIMING_BURST ? TIMING_BURST_MS : TIMING_BLOCK_MS;
+	int n = one_ms > 0 ? (int)(ms / one_ms + 0.5) : TIMING_BLOCK_MAX;
 	return n < 1 ? 1 : n > TIMING_BLOCK_MAX ? TIMING_BLOCK_MAX : n;
 }
 
@@ -425,18 +427,23 @@ static int time_both(run_state *s, const run_request *rq, double first_ms, run_r
 {
 	int blas = s->cu->blas != NULL, rc = 0;
 	double ours[TIMING_ROUNDS], theirs[TIMING_ROUNDS], one = 0;
-	int n = block_of(first_ms), nb = 1;
+	int burst = rq->timing == RUN_TIMING_BURST;
+	int n = block_of(first_ms, rq), nb = 1;
 	if (blas && (rc = time_block(s, rq, 1, 1, &one, res)) == 0) /* its first call sizes its block */
-		nb = block_of(one);
-	if (!rc && rq->timing == RUN_TIMING_BURST) {
-		usleep(TIMING_IDLE_US);
-	} else if (!rc) {
+		nb = block_of(one, rq);
+	if (!rc && !burst) {
 		double t0 = util_now(), x;
 		while (!rc && util_now() - t0 < TIMING_WARM_S)
 			rc = time_block(s, rq, 0, n, &x, res) || (blas && time_block(s, rq, 1, nb, &x, res));
 	}
-	for (int i = 0; i < TIMING_ROUNDS && !rc; i++)
-		rc = time_block(s, rq, 0, n, &ours[i], res) || (blas && time_block(s, rq, 1, nb, &theirs[i], res));
+	for (int i = 0; i < TIMING_ROUNDS && !rc; i++) {
+		if (burst)
+			usleep(TIMING_IDLE_US);
+		rc = time_block(s, rq, 0, n, &ours[i], res);
+		if (!rc && blas && burst)
+			usleep(TIMING_IDLE_US);
+		rc = rc || (blas && time_block(s, rq, 1, nb, &theirs[i], res));
+	}
 	if (rc)
 		return -1;
 	res->repeats = TIMING_ROUNDS, res->block = n, res->cublas_block = blas ? nb : 0;
@@ -446,7 +453,7 @@ static int time_both(run_state *s, const run_request *rq, double first_ms, run_r
 	res->cublas_ms = blas ? util_median(theirs, TIMING_ROUNDS) : 0;
 	snprintf(res->timing, sizeof res->timing, "%s: %d rounds of %d of ours and %d of cuBLAS back to back, %s",
 		 rq->timing == RUN_TIMING_BURST ? "burst" : "steady", TIMING_ROUNDS, n, res->cublas_block,
-		 rq->timing == RUN_TIMING_BURST ? "after 2 s idle" : "after 1 s of the same untimed");
+		 burst ? "each after 0.1 s idle" : "after 1 s of the same untimed");
 	return 0;
 }
 

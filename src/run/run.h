@@ -36,7 +36,7 @@ typedef enum {
  * launch spread cuBLAS's time 13-17% on the H100). */
 typedef enum {
 	RUN_TIMING_STEADY,        /* after a warm-up of both, so the clock is the one the GPU holds under this work */
-	RUN_TIMING_BURST,         /* after the GPU idled, so the clock starts at its maximum, as short published runs do */
+	RUN_TIMING_BURST,         /* short blocks, each after the GPU idled, as short published runs are */
 } run_timing;
 
 /* One run. A plain-old-data struct so the worker can send it whole over a pipe. */
