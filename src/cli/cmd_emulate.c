@@ -396,6 +396,7 @@ int cmd_emulate(const cli_command *self, int argc, char **argv)
 	emu_result res;
 	char err[512], what[64] = "";
 	const lesson *l = o.lesson ? course_find(&c, o.lesson) : NULL;
+	int number = l ? l->number : -1; /* the course is freed next */
 	if (l)
 		snprintf(what, sizeof what, "lesson %d", l->number);
 	course_free(&c);
@@ -411,7 +412,7 @@ int cmd_emulate(const cli_command *self, int argc, char **argv)
 	if (o.warp)
 		return print_warp(self, &rq, o.warp);
 	if (o.estimate)
-		return print_estimate(self, &o, &rq, l ? l->number : -1, limit_s);
+		return print_estimate(self, &o, &rq, number, limit_s);
 	watch w = {.force = o.force, .tty = isatty(2) && !o.json, .limit_s = limit_s};
 	if (o.csv && (!o.lines || o.json)) {
 		cli_error(self, "--csv goes with --lines, without --json");
