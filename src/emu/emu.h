@@ -156,6 +156,7 @@ typedef struct {
 	int max_lines;
 	emu_record *record;                /* the warp view's access to record; NULL: none */
 	int footprint;                     /* count each CTA's distinct global sectors read (emu_result.footprint_sectors) */
+	int zero_inputs;                   /* A, B (and C0) left 0, no check: counting only, as fast as it goes */
 } emu_options;
 
 typedef struct {
