@@ -70,16 +70,23 @@ static sums run(const char *body, uint32_t S, unsigned blocks, unsigned threads,
 	return s;
 }
 
-/* Each thread reads A[tid] twice and one word 4 KiB on: 32 x 4 B = 4 sectors, and 1. */
+/* Each thread of block b reads A[b][tid] twice and one word of B[b] 4 KiB on: 32 x 4 B = 4 sectors,
+ * and 1 (each block its own bytes, 1 KiB apart). */
+#define PER_BLOCK "\tmov.u32 %r6, %ctaid.x;\n\tmul.wide.u32 %rd4, %r6, 1024;\n\tadd.s64 %rd5, %rd3, %rd4;\n" \
+		  "\tadd.s64 %rd6, %rd1, %rd4;\n"
+
 static void test_footprint_counts_each_sector_once_per_block(void **state)
 {
 	(void)state;
-	const char *body = "\tld.global.f32 %f0, [%rd3];\n\tld.global.f32 %f1, [%rd3];\n"
-			   "\tld.global.f32 %f2, [%rd1+4096];\n";
+	const char *body = PER_BLOCK "\tld.global.f32 %f0, [%rd5];\n\tld.global.f32 %f1, [%rd5];\n"
+			   "\tld.global.f32 %f2, [%rd6+4096];\n";
 	sums s = run(body, 4, 3, 32, 1);
 	/* the traffic counts every request: 3 blocks x (4 + 4 + 1) sectors */
 	assert_int_equal(s.sectors, 3 * 9);
-	/* the footprint each distinct sector once a block, summed over the blocks (they read the same ones) */
+	/* the footprint each distinct sector once a block, summed over the blocks */
+	assert_int_equal(s.footprint, 3 * 5);
+	/* blocks reading the same bytes: each still counts them (a CTA's footprint, not the grid's) */
+	s = run("\tld.global.f32 %f0, [%rd3];\n\tld.global.f32 %f1, [%rd1+4096];\n", 4, 3, 32, 1);
 	assert_int_equal(s.footprint, 3 * 5);
 	/* two warps in a block reading the same words: still once */
 	s = run("\tand.b32 %r6, %r1, 31;\n\tmul.wide.u32 %rd4, %r6, 4;\n\tadd.s64 %rd5, %rd1, %rd4;\n"
@@ -139,7 +146,8 @@ static void test_mma_flops_are_the_products(void **state)
 static void test_merged_loads_cost_one_v4(void **state)
 {
 	(void)state;
-	static const uint32_t strides[] = {16, 32, 64};
+	/* 0: every lane one word, a broadcast as scalars, four quarter-warp passes as 16 bytes */
+	static const uint32_t strides[] = {0, 16, 32, 64};
 	for (size_t i = 0; i < sizeof strides / sizeof strides[0]; i++) {
 		sums four = run(FOUR, strides[i], 1, 64, 0), v4 = run(V4, strides[i], 1, 64, 0);
 		sums one = run("\tld.shared.f32 %f0, [%r5];\n", strides[i], 1, 64, 0);
