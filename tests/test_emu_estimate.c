@@ -19,7 +19,7 @@
 static const char tmpl[] =
 	".version 7.0\n.target sm_80\n.address_size 64\n"
 	".visible .entry k(.param .u64 P, .param .u32 S)\n{\n"
-	"\t.reg .b32 %%r<8>;\n\t.reg .b64 %%rd<8>;\n\t.reg .f32 %%f<8>;\n"
+	"\t.reg .b32 %%r<8>;\n\t.reg .b64 %%rd<8>;\n\t.reg .f32 %%f<8>;\n\t.reg .pred %%p<2>;\n"
 	"\t.shared .align 16 .b8 sm[16384];\n"
 	"\tld.param.u64 %%rd1, [P];\n\tld.param.u32 %%r2, [S];\n"
 	"\tmov.u32 %%r1, %%tid.x;\n\tmul.lo.s32 %%r3, %%r1, %%r2;\n"
@@ -31,6 +31,7 @@ static const char tmpl[] =
 typedef struct {
 	uint64_t issued, requests, sectors, gwave;  /* ld.global */
 	uint64_t sissued, swave, swave_sass, merged; /* ld.shared */
+	int groups;                                  /* LDS.128 groups marked (their first load) */
 	unsigned long long footprint;
 } sums;
 
@@ -64,7 +65,7 @@ static sums run(const char *body, uint32_t S, unsigned blocks, unsigned threads,
 			s.issued += c->issued, s.requests += c->requests, s.sectors += c->sectors, s.gwave += c->gwave;
 		if (o->code == OP_LD && o->space == SP_SHARED)
 			s.sissued += c->issued, s.swave += c->wavefronts, s.swave_sass += c->wave_sass,
-				s.merged += c->merged;
+				s.merged += c->merged, s.groups += o->vgroup == 0;
 	}
 	emu_module_free(m);
 	return s;
@@ -162,6 +163,23 @@ static void test_merged_loads_cost_one_v4(void **state)
 	}
 }
 
+/* A branch landing between the loads: ptxas cannot merge across it (some warps enter there), even
+ * when no thread takes it (tid 99 does not exist). */
+static void test_no_merge_across_a_branch_target(void **state)
+{
+	(void)state;
+	sums s = run("\tsetp.eq.u32 %p1, %r1, 99;\n\t@%p1 bra L;\n"
+		     "\tld.shared.f32 %f0, [%r5];\n\tld.shared.f32 %f1, [%r5+4];\n"
+		     "L:\n\tld.shared.f32 %f2, [%r5+8];\n\tld.shared.f32 %f3, [%r5+12];\n", 16, 1, 32, 0);
+	assert_int_equal(s.sissued, 4);
+	assert_int_equal(s.groups, 0);
+	assert_int_equal(s.merged, 0);
+	assert_int_equal(s.swave_sass, s.swave);
+	/* without the branch the same loads are one group */
+	s = run(FOUR, 16, 1, 32, 0);
+	assert_int_equal(s.groups, 1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -169,6 +187,7 @@ int main(void)
 		cmocka_unit_test(test_global_load_wavefronts_per_line),
 		cmocka_unit_test(test_mma_flops_are_the_products),
 		cmocka_unit_test(test_merged_loads_cost_one_v4),
+		cmocka_unit_test(test_no_merge_across_a_branch_target),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
