@@ -180,6 +180,22 @@ static void test_no_merge_across_a_branch_target(void **state)
 	assert_int_equal(s.groups, 1);
 }
 
+/* The base register written between the loads: the last two are from another base, no group. */
+static void test_no_merge_when_the_base_changes(void **state)
+{
+	(void)state;
+	sums s = run("\tld.shared.f32 %f0, [%r5];\n\tld.shared.f32 %f1, [%r5+4];\n\tadd.s32 %r5, %r5, 16;\n"
+		     "\tld.shared.f32 %f2, [%r5+8];\n\tld.shared.f32 %f3, [%r5+12];\n", 16, 1, 32, 0);
+	assert_int_equal(s.groups, 0);
+	assert_int_equal(s.merged, 0);
+	assert_int_equal(s.swave_sass, s.swave);
+	/* a write to another register is plain arithmetic: still one group */
+	s = run("\tld.shared.f32 %f0, [%r5];\n\tld.shared.f32 %f1, [%r5+4];\n\tadd.s32 %r6, %r5, 16;\n"
+		"\tld.shared.f32 %f2, [%r5+8];\n\tld.shared.f32 %f3, [%r5+12];\n", 16, 1, 32, 0);
+	assert_int_equal(s.groups, 1);
+	assert_int_equal(s.merged, 3);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -188,6 +204,7 @@ int main(void)
 		cmocka_unit_test(test_mma_flops_are_the_products),
 		cmocka_unit_test(test_merged_loads_cost_one_v4),
 		cmocka_unit_test(test_no_merge_across_a_branch_target),
+		cmocka_unit_test(test_no_merge_when_the_base_changes),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
