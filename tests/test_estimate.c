@@ -86,6 +86,12 @@ static void test_sm_pipes_add_as_squares(void **state)
 	assert_float_equal(e.term_ms[EST_LSU], 0.132, 1e-12);
 	assert_float_equal(e.sm_ms, 0.132 * sqrt(2), 1e-12);
 	assert_float_equal(e.ms, e.sm_ms, 0);
+	/* unequal: the limit names the larger pipe, though the issue slots come first */
+	in.per_block.lsu_wavefronts = 0.5e6;
+	assert_int_equal(estimate_time(&in, gpu("h100"), &e), 0);
+	assert_int_equal(e.limit, EST_LSU);
+	assert_float_equal(e.ms, hypot(0.132, 0.264), 1e-12);
+	in.per_block.lsu_wavefronts = 0.25e6;
 	/* mma.sync is one of the SM's pipes too */
 	in.per_block.mma_flops = 6e14 / 132 * 0.132e-3;
 	assert_int_equal(estimate_time(&in, gpu("h100"), &e), 0);
