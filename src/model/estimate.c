@@ -97,7 +97,7 @@ int estimate_time(const estimate_input *in, const gpu_spec *g, estimate *e)
 			e->limit = (estimate_term)t;
 	}
 	e->sm_ms = sqrt(sq);
-	e->ms = e->limit < EST_SM_TERMS || e->sm_ms > e->term_ms[e->limit] ? e->sm_ms : e->term_ms[e->limit];
+	e->ms = e->sm_ms > e->term_ms[e->limit] ? e->sm_ms : e->term_ms[e->limit]; /* an SM pipe's term is never above sm_ms */
 	e->ok = 1;
 	snprintf(e->source, sizeof e->source, "the sustained rates in %s (scripts/gpu-ceilings.sh)", MEASURED_FILE);
 	return 0;
