@@ -50,6 +50,15 @@ int estimate_supported(const gpu_spec *g, char *why, int len)
 	return 0;
 }
 
+/* A measured rate by its key ("measured.ceiling_lsu"): 0, or -1 with e->why naming the missing row. */
+static int rate_of(const char *key, double *r, estimate *e)
+{
+	if (measured_value(0, key, r) == 0 && *r > 0)
+		return 0;
+	snprintf(e->why, sizeof e->why, "no estimate: %s has no %s row", MEASURED_FILE, key + strlen("measured."));
+	return -1;
+}
+
 int estimate_time(const estimate_input *in, const gpu_spec *g, estimate *e)
 {
 	memset(e, 0, sizeof *e);
@@ -57,14 +66,11 @@ int estimate_time(const estimate_input *in, const gpu_spec *g, estimate *e)
 	if (estimate_supported(g, e->why, sizeof e->why) < 0)
 		return -1;
 	double tma_rate;
-	for (int t = 0; t <= EST_NTERMS; t++) {
-		const char *key = t < EST_NTERMS ? terms[t].rate : "measured.ceiling_tma";
-		double *r = t < EST_NTERMS ? &rate[t] : &tma_rate;
-		if (measured_value(0, key, r) < 0 || !(*r > 0)) {
-			snprintf(e->why, sizeof e->why, "no estimate: %s has no %s row", MEASURED_FILE, key + 9);
+	for (int t = 0; t < EST_NTERMS; t++)
+		if (rate_of(terms[t].rate, &rate[t], e) < 0)
 			return -1;
-		}
-	}
+	if (rate_of("measured.ceiling_tma", &tma_rate, e) < 0)
+		return -1;
 	const estimate_block *b = &in->per_block;
 	if (in->blocks <= 0 || !(b->inst > 0)) {
 		snprintf(e->why, sizeof e->why, "no estimate: no block ran");
