@@ -27,7 +27,6 @@ static void per_block(const emu_result *res, estimate_block *b)
 	b->wgmma_flops = (double)c->wgmma.flops / n;
 	b->l2_bytes = 32.0 * (double)(res->footprint_sectors + c->gst.sectors) / n;
 	b->tma_bytes = (double)(c->tma_l2_bytes + c->tma_store_bytes) / n;
-	b->barriers = (double)c->barriers / n;
 }
 
 int exec_estimate(const run_request *rq, const gpu_spec *g, double deadline_s, exec_estimate_result *out, char *err,
@@ -52,7 +51,7 @@ int exec_estimate(const run_request *rq, const gpu_spec *g, double deadline_s, e
 	estimate_input *in = &out->in;
 	per_block(&res, &in->per_block);
 	in->blocks = res.blocks;
-	double esz = dtype_of(rq->dt)->bytes, osz = dtype_of(run_out(rq))->bytes;
+	double esz = dtype_of(rq->dt == DTYPE_NONE ? DTYPE_F32 : rq->dt)->bytes, osz = dtype_of(run_out(rq))->bytes;
 	double M = (double)rq->M, N = (double)rq->N, K = (double)rq->K;
 	in->dram_bytes = M * K * esz + K * N * esz + M * N * osz * (argspec_blas_of(&rq->args).has_beta ? 2 : 1);
 	if (estimate_time(in, g, &out->e) < 0) {

@@ -25,7 +25,6 @@ typedef struct {
 	double l2_bytes;       /* L2 -> SM and back through the L1 (ld.global, cp.async, stores): the block's
 				* read footprint in 32-byte sectors and its store sectors */
 	double tma_bytes;      /* L2 -> shared and back by the copy engine (TMA tile loads and stores) */
-	double barriers;       /* bar.sync per warp */
 } estimate_block;
 
 typedef struct {
