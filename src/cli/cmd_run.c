@@ -17,7 +17,8 @@ const cli_command cli_cmd_run = {
 		     "run --ptx FILE [--entry NAME] --grid X[,Y[,Z]] --block X[,Y[,Z]] --size M[,N,K] [options]"},
 	.summary = "GPU: run one kernel, verified and timed",
 	.about = "Runs one kernel on the GPU: JIT (the log is shown on errors), launch, verify against\n"
-		 "cuBLAS on fresh random inputs, time (median of repeats) beside cuBLAS. With --emulate\n"
+		 "cuBLAS on fresh random inputs, time beside cuBLAS (a block of each in turn, median of 7\n"
+		 "rounds, after 1 s of the same work: bench --help says more). With --emulate\n"
 		 "the same request runs on the CPU emulator (its counts in the report; `emulate` adds\n"
 		 "its progress and regions). LESSON is a number (3) or an id (smem).\n" CLI_LAUNCH_EXAMPLE,
 	.opts = cli_run_opts,
