@@ -17,6 +17,8 @@ const emu_type_info emu_types[ET_COUNT] = {
 	[ET_F16] = {"f16", 2, 'f'},   [ET_F16X2] = {"f16x2", 4, 'f'},
 	[ET_F32] = {"f32", 4, 'f'},   [ET_F64] = {"f64", 8, 'f'},
 	[ET_BF16] = {"bf16", 2, 'f'}, [ET_BF16X2] = {"bf16x2", 4, 'f'},
+	/* bits to everything but cvt, which converts them (emu_decode.c's cvt_forms) */
+	[ET_TF32] = {"tf32", 4, 'u'}, [ET_E4M3X2] = {"e4m3x2", 2, 'u'}, [ET_E5M2X2] = {"e5m2x2", 2, 'u'},
 };
 
 emu_type emu_type_from_name(const char *s)
