@@ -102,6 +102,8 @@ static void test_refused(void **st)
 		{"cvt.rn.satfinite.e4m3x2.f16x2 %h2, %r1", EMU_ERR_UNSUPPORTED},
 		{"cvt.rn.satfinite.e4m3x2.f32 %h2, %f1", EMU_ERR_PARSE},       /* two sources */
 		{"cvt.rn.f16x2.e4m3x2 %r1, %h1, %h2", EMU_ERR_PARSE},          /* one source */
+		{"mov.e4m3x2 %h2, %h1", EMU_ERR_UNSUPPORTED},                  /* instruction types of cvt only */
+		{"mov.tf32 %r1, %r2", EMU_ERR_UNSUPPORTED},
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		char text[1024], err[256] = "";
@@ -112,8 +114,16 @@ static void test_refused(void **st)
 			fail_msg("'%s' decoded", cases[i].insn);
 		if (why != cases[i].why)
 			fail_msg("'%s': %d (%s), want %d", cases[i].insn, why, err, cases[i].why);
-		assert_non_null(strstr(err, "cvt"));
+		assert_non_null(strstr(err, cases[i].insn[0] == 'c' ? "cvt" : "mov"));
 	}
+	/* nor do declarations name them */
+	emu_error why = EMU_OK;
+	char err[256] = "";
+	emu_module *m = emu_module_parse("cvt.ptx", ".version 8.0\n.target sm_90\n.address_size 64\n"
+					 ".visible .entry k()\n{\n\t.reg .tf32 %t<2>;\n\tret;\n}\n", &why, err, sizeof err);
+	assert_null(m);
+	assert_int_equal(why, EMU_ERR_UNSUPPORTED);
+	assert_non_null(strstr(err, "tf32"));
 }
 
 int main(void)

@@ -18,7 +18,7 @@
 #define TY_BF (TY(ET_BF16) | TY(ET_BF16X2))  /* bf16: cvt to and from f32, moves, loads and stores */
 #define TY_FP8 (TY(ET_E4M3X2) | TY(ET_E5M2X2))    /* cvt only: see cvt_forms */
 #define TY_DATA (TY_INT | TY_FLOAT | TY(ET_F64) | TY(ET_BF16))  /* what a register can hold, but predicates and packed f16x2 */
-#define TY_ANY ((TY(ET_COUNT) - 1) & ~TY(ET_NONE))
+#define TY_ANY ((TY(ET_TF32) - 1) & ~TY(ET_NONE))  /* mov: every type but cvt's tf32 and 8-bit pairs */
 
 /* Where the value of a modifier group goes. */
 enum { MF_NONE, MF_MOD, MF_TYPE2, MF_VEC, MF_SPACE, MF_FLAGS };

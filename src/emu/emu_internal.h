@@ -14,7 +14,9 @@ typedef enum {
 	ET_S8, ET_S16, ET_S32, ET_S64,
 	ET_F16, ET_F16X2, ET_F32, ET_F64,
 	ET_BF16, ET_BF16X2,
-	ET_TF32, ET_E4M3X2, ET_E5M2X2,  /* cvt only: an f32 with 13 low bits 0; two 8-bit floats in 16 bits */
+	/* cvt only, and last (declarations and mov stop before ET_TF32): an f32
+	 * with its 13 low bits 0; two 8-bit floats in 16 bits */
+	ET_TF32, ET_E4M3X2, ET_E5M2X2,
 	ET_COUNT
 } emu_type;
 

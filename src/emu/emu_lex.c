@@ -29,6 +29,14 @@ emu_type emu_type_from_name(const char *s)
 	return ET_NONE;
 }
 
+/* A type a declaration (.reg, .shared, .param) may have: not tf32 or the
+ * 8-bit pairs, which PTX names only in instructions. */
+emu_type emu_decl_type_from_name(const char *s)
+{
+	emu_type t = emu_type_from_name(s);
+	return t >= ET_TF32 ? ET_NONE : t;
+}
+
 char *emu_skip_sp(char *s)
 {
 	while (*s && isspace((unsigned char)*s))
