@@ -16,8 +16,9 @@
 #define TY_HALF2 TY(ET_F16X2)                     /* packed pairs: add sub mul fma per half */
 #define TY_BITS (TY(ET_B32) | TY(ET_B64))
 #define TY_BF (TY(ET_BF16) | TY(ET_BF16X2))  /* bf16: cvt to and from f32, moves, loads and stores */
+#define TY_FP8 (TY(ET_E4M3X2) | TY(ET_E5M2X2))    /* cvt only: see cvt_forms */
 #define TY_DATA (TY_INT | TY_FLOAT | TY(ET_F64) | TY(ET_BF16))  /* what a register can hold, but predicates and packed f16x2 */
-#define TY_ANY ((TY(ET_COUNT) - 1) & ~TY(ET_NONE))
+#define TY_ANY ((TY(ET_TF32) - 1) & ~TY(ET_NONE))  /* mov: every type but cvt's tf32 and 8-bit pairs */
 
 /* Where the value of a modifier group goes. */
 enum { MF_NONE, MF_MOD, MF_TYPE2, MF_VEC, MF_SPACE, MF_FLAGS };
@@ -40,7 +41,9 @@ static const modgroup g_cmp = {MF_MOD, {
 	{"geu", CMP_GEU}, {"num", CMP_NUM}, {"nan", CMP_NAN}}};
 static const modgroup g_bool = {MF_TYPE2, {{"and", 1}, {"or", 2}, {"xor", 3}}};
 static const modgroup g_round = {MF_MOD, {{"rn", RND_RN}, {"rz", RND_RZ}, {"rm", RND_RM}, {"rp", RND_RP},
-					  {"rni", RND_RNI}, {"rzi", RND_RZI}, {"rmi", RND_RMI}, {"rpi", RND_RPI}}};
+					  {"rni", RND_RNI}, {"rzi", RND_RZI}, {"rmi", RND_RMI}, {"rpi", RND_RPI},
+					  {"rna", RND_RNA}}};
+static const modgroup g_satfinite = {MF_FLAGS, {{"satfinite", OPF_SATFINITE}}};
 static const modgroup g_shfdir = {MF_MOD, {{"l", SHF_L}, {"r", SHF_R}}};
 static const modgroup g_shfmode = {MF_FLAGS, {{"wrap", 0}, {"clamp", OPF_CLAMP}}};
 static const modgroup g_prmt = {MF_MOD, {{"f4e", PRMT_F4E}, {"b4e", PRMT_B4E}, {"rc8", PRMT_RC8}, {"ecl", PRMT_ECL},
@@ -150,9 +153,11 @@ static const opdesc opdescs[] = {
 	 .ntypes = 1, .types = {TY_INT | TY_FLOAT}, .groups = {&g_cmp, &g_bool}, .required = 1, .flags = DF_FLOAT_FP},
 	{.name = "selp", .code = OP_SELP, .cls = EMU_CLS_INT, .shape = SH_PLAIN, .nops_min = 4, .nops_max = 4,
 	 .ntypes = 1, .types = {TY_DATA}, .flags = DF_LAST_PRED},
-	/* cvt.rn.f16x2.f32 d, a, b packs two floats (a in the upper half) */
+	/* cvt.rn.f16x2.f32 d, a, b packs two floats (a in the upper half); the
+	 * tf32 and 8-bit float forms are those of cvt_forms */
 	{.name = "cvt", .code = OP_CVT, .cls = EMU_CLS_MOVE, .shape = SH_PLAIN, .nops_min = 2, .nops_max = 3,
-	 .ntypes = 2, .types = {TY_DATA | TY_HALF2 | TY_BF, TY_DATA}, .groups = {&g_round}, .flags = DF_SRC_TYPE2},
+	 .ntypes = 2, .types = {TY_DATA | TY_HALF2 | TY_BF | TY_FP8 | TY(ET_TF32), TY_DATA | TY_FP8},
+	 .groups = {&g_round, &g_satfinite}, .flags = DF_SRC_TYPE2},
 	{.name = "cvta", .code = OP_CVTA, .cls = EMU_CLS_MOVE, .shape = SH_PLAIN, .nops_min = 2, .nops_max = 2,
 	 .ntypes = 1, .types = {TY(ET_U32) | TY(ET_U64)}, .groups = {&g_to, &g_gsspace}, .required = 2},
 	LDST("ld", OP_LD, EMU_CLS_LD_GLOBAL),
@@ -307,6 +312,37 @@ static const opdesc *lookup(words *ws)
 
 static int is_float(emu_type t) { return emu_types[t].kind == 'f'; }
 
+/* The cvt forms with tf32 or an 8-bit float (PTX ISA 9.7.9.21), each with
+ * the rounding it takes and whether .satfinite is required, allowed or not. */
+enum { SAT_NO, SAT_MAY, SAT_MUST };
+static const struct {
+	uint8_t dst, src, rnd, sat;
+} cvt_forms[] = {
+	{ET_TF32, ET_F32, RND_RNA, SAT_MAY},      /* cvt.rna{.satfinite}.tf32.f32 d, a */
+	{ET_TF32, ET_F32, RND_RN, SAT_NO},        /* cvt.rn.tf32.f32 d, a (sm_90; .satfinite is sm_100's) */
+	{ET_E4M3X2, ET_F32, RND_RN, SAT_MUST},    /* cvt.rn.satfinite.e4m3x2.f32 d, a, b */
+	{ET_E5M2X2, ET_F32, RND_RN, SAT_MUST},
+	{ET_F16X2, ET_E4M3X2, RND_RN, SAT_NO},    /* cvt.rn.f16x2.e4m3x2 d, a */
+	{ET_F16X2, ET_E5M2X2, RND_RN, SAT_NO},
+};
+
+/* Is o one of cvt_forms? */
+static int cvt_form_ok(const emu_op *o)
+{
+	int sat = (o->flags & OPF_SATFINITE) != 0;
+	for (size_t i = 0; i < ARRAY_LEN(cvt_forms); i++)
+		if (cvt_forms[i].dst == o->type && cvt_forms[i].src == o->type2 && cvt_forms[i].rnd == o->mod)
+			return cvt_forms[i].sat == SAT_MAY || sat == (cvt_forms[i].sat == SAT_MUST);
+	return 0;
+}
+
+/* Does cvt take two sources, a into the upper half of d and b into the lower? */
+static int cvt_pairs(const emu_op *o)
+{
+	int pair = o->type == ET_F16X2 || o->type == ET_BF16X2 || o->type == ET_E4M3X2 || o->type == ET_E5M2X2;
+	return pair && o->type2 == ET_F32;
+}
+
 /* The modifiers and types of o from its table entry: 0, or -1 when the
  * combination is not one the emulator runs. */
 static int apply_modifiers(const opdesc *d, words *ws, emu_op *o)
@@ -358,6 +394,10 @@ static int special_rules(const opdesc *d, emu_op *o)
 		o->code = OP_FMA; /* mad.rn.f32 is fused on every target we run */
 	if (d->code == OP_SETP && o->mod >= CMP_EQU && !isf)
 		return -1; /* unordered compares are for floats */
+	/* tf32, 8-bit floats, .rna and .satfinite: only the forms of the table */
+	if (d->code == OP_CVT && ((TY(o->type) | TY(o->type2)) & (TY_FP8 | TY(ET_TF32)) ||
+				  o->mod == RND_RNA || (o->flags & OPF_SATFINITE)))
+		return cvt_form_ok(o) ? 0 : -1;
 	/* float -> int needs an integer rounding; directed rounding to a float is for f32 */
 	if (d->code == OP_CVT && is_float((emu_type)o->type2) && !isf && o->mod < RND_RNI)
 		return -1;
@@ -614,9 +654,8 @@ static int operands(emu_pstate *ps, const opdesc *d, emu_op *o, char **parts, in
 	case SH_HOPPER:
 		return emu_decode_hopper(ps, o, full, parts, np);
 	case SH_PLAIN:
-		if (d->code == OP_CVT && (o->type == ET_F16X2 || o->type == ET_BF16X2) != (np == 3))
-			return emu_perr(ps, ps->line, "'%s' takes %d operands", full,
-					o->type == ET_F16X2 || o->type == ET_BF16X2 ? 3 : 2);
+		if (d->code == OP_CVT && cvt_pairs(o) != (np == 3))
+			return emu_perr(ps, ps->line, "'%s' takes %d operands", full, cvt_pairs(o) ? 3 : 2);
 		return shape_plain(ps, d, o, parts, np);
 	case SH_MOV:
 		return shape_mov(ps, d, o, parts, full);

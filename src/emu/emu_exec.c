@@ -10,6 +10,7 @@
 #include "emu/emu_hopper.h"
 #include "emu/emu_footprint.h"
 #include "base/checked.h"
+#include "base/fpconv.h"
 #include "base/util.h"
 #include "model/access.h"
 
@@ -1078,10 +1079,35 @@ static void exec_unpack(const inst *x)
 	}
 }
 
+/* The 8-bit float format of an e4m3x2 or e5m2x2 operand. */
+static fpconv_fp8 fp8_of(int t)
+{
+	return t == ET_E5M2X2 ? FPCONV_E5M2 : FPCONV_E4M3;
+}
+
+/* cvt with tf32 or 8-bit floats (emu_decode.c's cvt_forms; base/fpconv.c
+ * rounds). The pairs as PTX ISA 9.7.9.21 packs them: a, or a's upper byte,
+ * into the upper half of d. */
+static void exec_cvt_narrow(const inst *x)
+{
+	const int sat = (x->o->flags & OPF_SATFINITE) != 0, st = x->o->type2;
+	const fpconv_round r = x->o->mod == RND_RNA ? FPCONV_RNA : FPCONV_RN;
+	if (x->t == ET_TF32)
+		LANEWISE(x, fpconv_f32_to_tf32(F(a), r, sat));
+	else if (st == ET_F32) /* cvt.rn.satfinite.e4m3x2.f32 d, a, b */
+		LANEWISE(x, (uint64_t)fpconv_f32_to_fp8(F(a), fp8_of(t), sat) << 8 |
+				    fpconv_f32_to_fp8(F(b), fp8_of(t), sat));
+	else /* cvt.rn.f16x2.e4m3x2 d, a */
+		LANEWISE(x, (uint64_t)fpconv_fp8_to_f16((uint8_t)(a >> 8), fp8_of(st)) << 16 |
+				    fpconv_fp8_to_f16((uint8_t)a, fp8_of(st)));
+}
+
 static void exec_cvt(const inst *x)
 {
 	const int rnd = x->o->mod, st = x->o->type2;
-	if (x->t == ET_F16X2) /* a to the upper half, b to the lower */
+	if (x->t == ET_TF32 || x->t == ET_E4M3X2 || x->t == ET_E5M2X2 || st == ET_E4M3X2 || st == ET_E5M2X2)
+		exec_cvt_narrow(x);
+	else if (x->t == ET_F16X2) /* a to the upper half, b to the lower */
 		LANEWISE(x, (do_cvt(a, ET_F16, ET_F32, rnd) << 16) | do_cvt(b, ET_F16, ET_F32, rnd));
 	else if (x->t == ET_BF16X2) /* cvt.rn.bf16x2.f32 d, a, b (9.7.9.21): the same halves */
 		LANEWISE(x, (do_cvt(a, ET_BF16, ET_F32, rnd) << 16) | do_cvt(b, ET_BF16, ET_F32, rnd));

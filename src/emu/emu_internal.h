@@ -14,6 +14,9 @@ typedef enum {
 	ET_S8, ET_S16, ET_S32, ET_S64,
 	ET_F16, ET_F16X2, ET_F32, ET_F64,
 	ET_BF16, ET_BF16X2,
+	/* cvt only, and last (declarations and mov stop before ET_TF32): an f32
+	 * with its 13 low bits 0; two 8-bit floats in 16 bits */
+	ET_TF32, ET_E4M3X2, ET_E5M2X2,
 	ET_COUNT
 } emu_type;
 
@@ -55,7 +58,7 @@ enum { MUL_LO, MUL_HI, MUL_WIDE };                    /* mul, mad */
 enum { CMP_EQ, CMP_NE, CMP_LT, CMP_LE, CMP_GT, CMP_GE,  /* setp */
        CMP_LO, CMP_LS, CMP_HI, CMP_HS,
        CMP_EQU, CMP_NEU, CMP_LTU, CMP_LEU, CMP_GTU, CMP_GEU, CMP_NUM, CMP_NAN };
-enum { RND_NONE, RND_RN, RND_RZ, RND_RM, RND_RP, RND_RNI, RND_RZI, RND_RMI, RND_RPI }; /* cvt */
+enum { RND_NONE, RND_RN, RND_RZ, RND_RM, RND_RP, RND_RNI, RND_RZI, RND_RMI, RND_RPI, RND_RNA }; /* cvt */
 enum { SHFL_UP, SHFL_DOWN, SHFL_BFLY, SHFL_IDX };
 enum { CVTA_FROM, CVTA_TO };                          /* cvta.space / cvta.to.space */
 enum { SHF_L, SHF_R };                                /* shf */
@@ -99,12 +102,13 @@ typedef struct {
 #define OPF_PRED_OUT 32  /* shfl with a |p output */
 #define OPF_NC       64  /* ld.global.nc: the read-only path, a plain load here */
 #define OPF_CLAMP   128  /* shf.clamp (shf.wrap otherwise) */
-/* Hopper ops reuse the bits above for their own modifiers: */
+/* Hopper ops and cvt reuse the bits above for their own modifiers: */
 #define OPF_PARITY    2  /* mbarrier.test_wait/try_wait.parity */
 #define OPF_CLUSTER_SP 4 /* mbarrier.*.shared::cluster: the address may name another CTA */
 #define OPF_MULTICAST 2  /* cp.async.bulk.tensor .multicast::cluster */
 #define OPF_READ      2  /* cp.async.bulk.wait_group.read */
 #define OPF_INC       2  /* setmaxnreg.inc (.dec otherwise) */
+#define OPF_SATFINITE 2  /* cvt .satfinite */
 
 typedef enum {
 	SPEC_TID_X, SPEC_TID_Y, SPEC_TID_Z,

@@ -17,6 +17,8 @@ const emu_type_info emu_types[ET_COUNT] = {
 	[ET_F16] = {"f16", 2, 'f'},   [ET_F16X2] = {"f16x2", 4, 'f'},
 	[ET_F32] = {"f32", 4, 'f'},   [ET_F64] = {"f64", 8, 'f'},
 	[ET_BF16] = {"bf16", 2, 'f'}, [ET_BF16X2] = {"bf16x2", 4, 'f'},
+	/* bits to everything but cvt, which converts them (emu_decode.c's cvt_forms) */
+	[ET_TF32] = {"tf32", 4, 'u'}, [ET_E4M3X2] = {"e4m3x2", 2, 'u'}, [ET_E5M2X2] = {"e5m2x2", 2, 'u'},
 };
 
 emu_type emu_type_from_name(const char *s)
@@ -25,6 +27,14 @@ emu_type emu_type_from_name(const char *s)
 		if (!strcmp(s, emu_types[t].name))
 			return (emu_type)t;
 	return ET_NONE;
+}
+
+/* A type a declaration (.reg, .shared, .param) may have: not tf32 or the
+ * 8-bit pairs, which PTX names only in instructions. */
+emu_type emu_decl_type_from_name(const char *s)
+{
+	emu_type t = emu_type_from_name(s);
+	return t >= ET_TF32 ? ET_NONE : t;
 }
 
 char *emu_skip_sp(char *s)

@@ -117,7 +117,7 @@ static int decl_reg(emu_pstate *ps, char *s)
 			vec = 2;
 		else if (!strcmp(w, "v4"))
 			vec = 4;
-		else if ((t = emu_type_from_name(w)) == ET_NONE)
+		else if ((t = emu_decl_type_from_name(w)) == ET_NONE)
 			return emu_punsup(ps, ps->line, "unsupported register type '.%s'", w);
 	}
 	if (t == ET_NONE)
@@ -190,7 +190,7 @@ static int decl_shared(emu_pstate *ps, char *s, int module_level)
 		} else if (!strcmp(w, ".extern") || !strcmp(w, ".shared") || !strcmp(w, ".visible")) {
 			continue;
 		} else if (w[0] == '.') {
-			emu_type t = emu_type_from_name(w + 1);
+			emu_type t = emu_decl_type_from_name(w + 1);
 			if (t == ET_NONE || t == ET_PRED)
 				return emu_punsup(ps, ps->line, "unsupported .shared type '%s'", w);
 			elem = emu_types[t].bytes;
@@ -314,7 +314,7 @@ static int parse_params(emu_pstate *ps, const char *hdr)
 				continue;
 			}
 			if (w[0] == '.') {
-				t = emu_type_from_name(w + 1);
+				t = emu_decl_type_from_name(w + 1);
 				continue;
 			}
 			char *br = strchr(w, '[');

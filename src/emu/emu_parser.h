@@ -79,6 +79,7 @@ int emu_punsup(emu_pstate *ps, int line, const char *fmt, ...) __attribute__((fo
 /* ---- the lexer (emu_lex.c) ---- */
 
 emu_type emu_type_from_name(const char *s);   /* "f32" -> ET_F32; ET_NONE if no type */
+emu_type emu_decl_type_from_name(const char *s); /* the same, ET_NONE for the instruction-only tf32, e4m3x2, e5m2x2 */
 char *emu_skip_sp(char *s);
 void emu_rtrim(char *s);
 int emu_is_ident_start(int c);

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "emu/emu_wgmma.h"
+#include "base/fpconv.h"
 #include "base/util.h"
 
 /* ---- element types ---- */
@@ -40,22 +41,6 @@ static uint32_t f32_bits(float f)
 	return u;
 }
 
-/* An 8-bit float with e exponent bits (bias 2^(e-1) - 1) and 7 - e mantissa bits.
- * e4m3 has no infinities and one NaN pattern (S.1111.111); e5m2 is IEEE-like. */
-static float fp8(uint8_t v, int e)
-{
-	int m = 7 - e, bias = (1 << (e - 1)) - 1;
-	int ex = (v >> m) & ((1 << e) - 1), man = v & ((1 << m) - 1);
-	float s = (v & 0x80) ? -1.0f : 1.0f;
-	if (e == 4 && ex == 15 && man == 7)
-		return NAN;
-	if (e == 5 && ex == 31)
-		return man ? NAN : s * INFINITY;
-	if (!ex)
-		return s * ldexpf((float)man, 1 - bias - m);
-	return s * ldexpf((float)(man | (1 << m)), ex - bias - m);
-}
-
 /* An element's value from its bits. tf32 keeps the top 19 bits of an f32
  * (the tensor cores ignore the low 13). */
 static float elem_value(int t, uint32_t v)
@@ -64,8 +49,8 @@ static float elem_value(int t, uint32_t v)
 	case WG_F16: return util_f16_to_f32((uint16_t)v);
 	case WG_BF16: return bits_f32(v << 16);
 	case WG_TF32: return bits_f32(v & 0xffffe000u);
-	case WG_E4M3: return fp8((uint8_t)v, 4);
-	case WG_E5M2: return fp8((uint8_t)v, 5);
+	case WG_E4M3: return fpconv_fp8_to_f32((uint8_t)v, FPCONV_E4M3);
+	case WG_E5M2: return fpconv_fp8_to_f32((uint8_t)v, FPCONV_E5M2);
 	default: return bits_f32(v);
 	}
 }
