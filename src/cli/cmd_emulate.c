@@ -315,18 +315,16 @@ static int print_estimate(const cli_command *self, const cli_launch *o, const ru
 	if (!g)
 		return 2;
 	static exec_estimate_result r;
-	char err[512], name[RUN_ENTRY];
-	if (exec_estimate(rq, g, limit_s, &r, err, sizeof err) < 0) {
-		fprintf(stderr, "ptxtutor: %s\n", err);
+	char name[RUN_ENTRY];
+	if (exec_estimate(rq, g, limit_s, &r) < 0) {
+		fprintf(stderr, "ptxtutor: %s\n", r.err);
 		return 2;
 	}
 	cli_launch_title(o, rq, name, sizeof name);
 	const estimate *e = &r.e;
 	double measured = 0;
-	long long size = 0;
-	for (int i = 0, n; lesson >= 0 && measured_ms_row(i, &n, &size, &measured) == 0; i++, measured = 0)
-		if (n == lesson && size == rq->M && rq->M == rq->N && rq->N == rq->K)
-			break;
+	if (lesson < 0 || rq->M != rq->N || rq->N != rq->K || measured_lesson_ms(lesson, rq->M, &measured) < 0)
+		measured = 0;
 	if (o->json) {
 		json_writer w;
 		json_begin(&w, stdout);

@@ -233,22 +233,30 @@ static void feed_keys(ui_app *a, const char *k)
 	}
 }
 
-/* The estimate in this process, the screen waiting: for `show --screen`, which
- * prints what the tutor shows once its estimate is in, and for the tutor
- * under PTXTUTOR_ESTIMATE=sync (tests and recordings that compare screens). */
-static void estimate_now(ui_app *a)
+/* The numbers pane's estimate (exec/estimate.h): a sample of the current
+ * lesson's blocks at the pane's size, for the pane's GPU. In a child (j; a
+ * newer wish replaces one still running), or here, the screen waiting (j
+ * NULL): for `show --screen`, which prints what the tutor shows once its
+ * estimate is in, and for the tutor under PTXTUTOR_ESTIMATE=sync (tests and
+ * recordings that compare screens). */
+static void start_estimate(ui_app *a, exec_estimate_job *j)
 {
 	static exec_estimate_result r;
 	run_request rq;
-	char err[320];
+	if (j)
+		exec_job_stop(&j->job);
 	memset(&r, 0, sizeof r);
-	if (ui_app_estimate_request(a, &rq, err, sizeof err) < 0 ||
-	    exec_estimate(&rq, &a->gpu, launch_deadline(&rq, 0), &r, err, sizeof err) < 0) {
+	if (ui_app_estimate_request(a, &rq, r.err, sizeof r.err) < 0) {
 		r.rc = -1;
-		util_strlcpy(r.err, err, sizeof r.err);
+		ui_app_estimate_done(a, &r);
+		return;
 	}
 	a->est.state = UI_EST_BUSY;
-	ui_app_estimate_done(a, &r);
+	if (!j)
+		exec_estimate(&rq, &a->gpu, launch_deadline(&rq, 0), &r);
+	else if (exec_estimate_job_start(j, &rq, &a->gpu, launch_deadline(&rq, 0)) == 0)
+		return;
+	ui_app_estimate_done(a, j ? &j->out : &r);
 }
 
 int cmd_screen(const cli_command *self, int argc, char **argv)
@@ -265,7 +273,7 @@ int cmd_screen(const cli_command *self, int argc, char **argv)
 	ui_app_resize(a, op.width, op.height);
 	feed_keys(a, op.keys);
 	if (a->est.state == UI_EST_WANT)
-		estimate_now(a);
+		start_estimate(a, NULL);
 	ui_frame f;
 	ui_frame_init(&f, op.width, op.height);
 	ui_draw(a, &f);
@@ -367,26 +375,6 @@ static int run_editor(const char *path, int saved_err, char *err, int errlen)
 	return rc;
 }
 
-/* Does what the update code asked for: start or cancel a run, edit. */
-/* The numbers pane's estimate (exec/estimate.h) in a child: a sample of the
- * current lesson's blocks at the pane's size, for the pane's GPU. A newer
- * wish replaces one still running. */
-static void start_estimate(ui_app *a, exec_estimate_job *j)
-{
-	exec_job_stop(&j->job);
-	run_request rq;
-	char err[320];
-	if (ui_app_estimate_request(a, &rq, err, sizeof err) < 0) {
-		exec_estimate_result r = {.rc = -1};
-		util_strlcpy(r.err, err, sizeof r.err);
-		ui_app_estimate_done(a, &r);
-		return;
-	}
-	a->est.state = UI_EST_BUSY;
-	if (exec_estimate_job_start(j, &rq, &a->gpu, launch_deadline(&rq, 0)) < 0)
-		ui_app_estimate_done(a, &j->out);
-}
-
 /* The per-line counts a GPU run wants: the emulator in a child, beside the
  * worker (which keeps the GPU). */
 static void start_lines(ui_app *a, exec_run_job *j)
@@ -403,6 +391,7 @@ static void start_lines(ui_app *a, exec_run_job *j)
 		ui_app_lines_done(a, &j->out);
 }
 
+/* Does what the update code asked for: start or cancel a run, edit. */
 static void serve(ui_app *a, worker *w, int *worker_up, int saved_err, puzzle_job *job)
 {
 	run_result res;
@@ -536,12 +525,11 @@ static int cmd_tui(const cli_command *self, int argc, char **argv)
 			serve(a, &w, &worker_up, saved_err, &job);
 			continue;
 		}
-		if (a->est.state == UI_EST_WANT && estimate_sync) {
-			estimate_now(a);
-			continue; /* draw it */
+		if (a->est.state == UI_EST_WANT) {
+			start_estimate(a, estimate_sync ? NULL : &est);
+			if (estimate_sync)
+				continue; /* draw it */
 		}
-		if (a->est.state == UI_EST_WANT)
-			start_estimate(a, &est);
 		if (a->lines_want >= 0)
 			start_lines(a, &lines);
 		struct pollfd pf[5] = {{.fd = STDIN_FILENO, .events = POLLIN}, {.fd = -1}, {.fd = -1}, {.fd = -1}, {.fd = -1}};

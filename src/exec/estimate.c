@@ -29,11 +29,10 @@ static void per_block(const emu_result *res, estimate_block *b)
 	b->tma_bytes = (double)(c->tma_l2_bytes + c->tma_store_bytes) / n;
 }
 
-int exec_estimate(const run_request *rq, const gpu_spec *g, double deadline_s, exec_estimate_result *out, char *err,
+/* The work itself; -1 with err set. */
+static int sample(const run_request *rq, const gpu_spec *g, double deadline_s, exec_estimate_result *out, char *err,
 		  int errlen)
 {
-	memset(out, 0, sizeof *out);
-	out->rc = -1;
 	if (estimate_supported(g, err, errlen) < 0) /* before the blocks run: no use for them */
 		return -1;
 	emu_options opt = {.no_verify = 1, .zero_inputs = 1, .footprint = 1, .progress = enough,
@@ -58,8 +57,17 @@ int exec_estimate(const run_request *rq, const gpu_spec *g, double deadline_s, e
 		snprintf(err, (size_t)errlen, "%s", out->e.why);
 		return -1;
 	}
-	out->rc = 0;
 	return 0;
+}
+
+int exec_estimate(const run_request *rq, const gpu_spec *g, double deadline_s, exec_estimate_result *out)
+{
+	char err[sizeof out->err];
+	memset(out, 0, sizeof *out);
+	out->rc = sample(rq, g, deadline_s, out, err, sizeof err);
+	if (out->rc < 0)
+		util_strlcpy(out->err, err, sizeof out->err);
+	return out->rc;
 }
 
 typedef struct {
@@ -72,12 +80,7 @@ static void job(const void *arg, void *out)
 {
 	const job_arg *a = arg;
 	setpriority(PRIO_PROCESS, 0, 10); /* background work: the tutor's own process keeps the CPU first */
-	exec_estimate_result *r = out;
-	char err[sizeof r->err];
-	if (exec_estimate(a->rq, a->g, a->deadline_s, r, err, sizeof err) < 0) {
-		r->rc = -1;
-		util_strlcpy(r->err, err, sizeof r->err);
-	}
+	exec_estimate(a->rq, a->g, a->deadline_s, out);
 }
 
 int exec_estimate_job_start(exec_estimate_job *j, const run_request *rq, const gpu_spec *g, double deadline_s)

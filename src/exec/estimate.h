@@ -25,11 +25,10 @@ typedef struct {
 } exec_estimate_result;
 
 /* Estimates rq's time on g. deadline_s bounds the sample's wall time (a block
- * that alone takes longer gives no estimate). Returns 0 with out->e.ok set,
- * or -1 with one line in err (the emulator could not run it: that line, or
- * the model has no rates for g: out->e.why). */
-int exec_estimate(const run_request *rq, const gpu_spec *g, double deadline_s, exec_estimate_result *out, char *err,
-		  int errlen);
+ * that alone takes longer gives no estimate). Returns out->rc: 0, or -1 with
+ * one line in out->err (the emulator could not run it, or the model has no
+ * rates for g). */
+int exec_estimate(const run_request *rq, const gpu_spec *g, double deadline_s, exec_estimate_result *out);
 
 /* The same in a child process (exec/job.h), for the tutor: its screen stays
  * live while the blocks run. */

@@ -302,6 +302,17 @@ int measured_row(int i, measured_info *out)
 	return 0;
 }
 
+int measured_lesson_ms(int lesson, long long size, double *ms)
+{
+	ensure_loaded();
+	for (int j = 0; j < nrows; j++)
+		if (!strcmp(rows[j].metric, "ms") && rows[j].lesson == lesson && rows[j].size == size) {
+			*ms = rows[j].value;
+			return 0;
+		}
+	return -1;
+}
+
 int measured_ms_row(int i, int *lesson, long long *size, double *ms)
 {
 	ensure_loaded();

@@ -45,5 +45,8 @@ int measured_row(int i, measured_info *out);
 /* Rows with metric `ms`, for tests and the bench check: the i-th one's
  * lesson, size and value; returns 0, or -1 past the last. */
 int measured_ms_row(int i, int *lesson, long long *size, double *ms);
+/* Lesson `lesson`'s measured time at M = N = K = size (the `ms` row): 0 with
+ * *ms, or -1 when the file has none. */
+int measured_lesson_ms(int lesson, long long size, double *ms);
 
 #endif

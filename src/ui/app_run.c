@@ -7,19 +7,6 @@
 #include "run/launch.h"
 #include "ui/app_internal.h"
 
-/* The pane's size, or the nearest one the kernel takes. */
-static int size_taken(const ui_app *a, long long s[3], char *err, int errlen)
-{
-	const lesson *l = ui_app_lesson(a);
-	expr_env env;
-	char why[256];
-	s[0] = a->M, s[1] = a->N, s[2] = a->K;
-	lesson_env(l, &a->whatif, s[0], s[1], s[2], &env);
-	if (lesson_check_size(l, &env, why, sizeof why) == 0)
-		return 0;
-	return lesson_nearest_size(l, &env, s, err, errlen);
-}
-
 /* The request for the current lesson at M, N, K: the student's copy when edited. */
 static int lesson_request(const ui_app *a, long long M, long long N, long long K, run_request *rq, char *err,
 			  int errlen)
@@ -32,10 +19,22 @@ static int lesson_request(const ui_app *a, long long M, long long N, long long K
 	return 0;
 }
 
+/* The request at the pane's size, or the nearest one the kernel takes. */
+static int pane_size_request(const ui_app *a, run_request *rq, char *err, int errlen)
+{
+	const lesson *l = ui_app_lesson(a);
+	expr_env env;
+	char why[256];
+	long long s[3] = {a->M, a->N, a->K};
+	lesson_env(l, &a->whatif, s[0], s[1], s[2], &env);
+	if (lesson_check_size(l, &env, why, sizeof why) < 0 && lesson_nearest_size(l, &env, s, err, errlen) < 0)
+		return -1;
+	return lesson_request(a, s[0], s[1], s[2], rq, err, errlen);
+}
+
 int ui_app_estimate_request(const ui_app *a, run_request *rq, char *err, int errlen)
 {
-	long long s[3];
-	if (size_taken(a, s, err, errlen) < 0 || lesson_request(a, s[0], s[1], s[2], rq, err, errlen) < 0)
+	if (pane_size_request(a, rq, err, errlen) < 0)
 		return -1;
 	rq->backend = RUN_BACKEND_EMU;
 	return 0;
@@ -62,8 +61,7 @@ int ui_app_request(const ui_app *a, run_request *rq, char *err, int errlen)
 		return emulation_request(a, rq, err, errlen);
 	/* A size the kernel does not take runs at the nearest one it does
 	 * (ui_app_run_started says which). */
-	long long s[3];
-	if (size_taken(a, s, err, errlen) < 0 || lesson_request(a, s[0], s[1], s[2], rq, err, errlen) < 0)
+	if (pane_size_request(a, rq, err, errlen) < 0)
 		return -1;
 	rq->backend = RUN_BACKEND_GPU;
 	rq->kind = a->run_check ? RUN_KIND_JIT_ONLY : RUN_KIND_RUN;

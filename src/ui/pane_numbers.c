@@ -346,14 +346,10 @@ static void sec_per_request(ui_lines *t, const ui_app *a, int w)
 static double measured_ms(const ui_app *a)
 {
 	double ms;
-	long long size;
-	int lesson;
-	if (a->whatif.n || a->ptx[a->lesson].edited || a->M != a->N || a->N != a->K)
+	if (a->whatif.n || a->ptx[a->lesson].edited || a->M != a->N || a->N != a->K ||
+	    measured_lesson_ms(ui_app_lesson(a)->number, a->M, &ms) < 0)
 		return 0;
-	for (int i = 0; measured_ms_row(i, &lesson, &size, &ms) == 0; i++)
-		if (lesson == ui_app_lesson(a)->number && size == a->M)
-			return ms;
-	return 0;
+	return ms;
 }
 
 /* The estimate (exec/estimate.h, made in a child) and, where there is one,
