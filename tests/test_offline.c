@@ -18,6 +18,7 @@
 #include "run/launch.h"
 #include "course/userptx.h"
 #include "base/util.h"
+#include "lines_helper.h"
 #include "exec/worker.h"
 
 static char dir[PATH_MAX];
@@ -75,19 +76,6 @@ static void edited(run_request *rq, int line, const char *with)
 	fclose(f);
 	free(text);
 	util_strlcpy(rq->ptx_path, path, sizeof rq->ptx_path);
-}
-
-static int line_of(const char *path, const char *needle)
-{
-	char *text = util_read_file(path, NULL, NULL, 0);
-	assert_non_null(text);
-	char *at = strstr(text, needle);
-	assert_non_null(at);
-	int n = 1;
-	for (char *p = text; p < at; p++)
-		n += *p == '\n';
-	free(text);
-	return n;
 }
 
 static void test_counts_and_verdict(void **st)

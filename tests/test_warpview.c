@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "base/util.h"
+#include "lines_helper.h"
 #include "course/lesson.h"
 #include "emu/backend.h"
 #include "exec/warpview.h"
@@ -39,20 +40,6 @@ static int teardown(void **st)
 	(void)st;
 	course_free(&crs);
 	return 0;
-}
-
-/* The 1-based line of the first line of path that has needle. */
-static int line_of(const char *path, const char *needle)
-{
-	char *text = util_read_file(path, NULL, NULL, 0);
-	assert_non_null(text);
-	char *at = strstr(text, needle);
-	assert_non_null(at);
-	int n = 1;
-	for (char *p = text; p < at; p++)
-		n += *p == '\n';
-	free(text);
-	return n;
 }
 
 /* A lesson's request at the emulation size (128 for these). */
