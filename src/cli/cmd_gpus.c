@@ -57,6 +57,8 @@ static int cmd_gpus(const cli_command *self, int argc, char **argv)
 			json_int(&w, "clock_mhz", g->clock_mhz);
 			json_num(&w, "fp32_tflops", g->fp32_tflops);
 			json_num(&w, "tensor_tflops", g->tensor_tflops);
+			json_num(&w, "tf32_tflops", g->tf32_tflops);
+			json_num(&w, "fp8_tflops", g->fp8_tflops);
 			json_num(&w, "bw_gbs", g->bw_gbs);
 			json_num(&w, "ridge_fp32", g->fp32_tflops * 1e3 / g->bw_gbs);
 			json_num(&w, "ridge_tensor", g->tensor_tflops * 1e3 / g->bw_gbs);

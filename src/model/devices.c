@@ -35,6 +35,8 @@ static const column columns[] = {
 	{"clock_mhz", I(clock_mhz), 1},
 	{"fp32_tflops", D(fp32_tflops), 1},
 	{"tensor_tflops", D(tensor_tflops), 1},
+	{"tf32_tflops", D(tf32_tflops), 0},
+	{"fp8_tflops", D(fp8_tflops), 0},
 	{"bw_gbs", D(bw_gbs), 1},
 	{"l2_gbs", D(l2_gbs), 0},
 	{"smem_gbs", D(smem_gbs), 0},
@@ -341,6 +343,10 @@ void devices_complete(const gpu_table *t, gpu_spec *live)
 		live->fp32_tflops = row->fp32_tflops * scale;
 	if (live->tensor_tflops <= 0)
 		live->tensor_tflops = row->tensor_tflops * scale;
+	if (live->tf32_tflops <= 0)
+		live->tf32_tflops = row->tf32_tflops * scale;
+	if (live->fp8_tflops <= 0)
+		live->fp8_tflops = row->fp8_tflops * scale;
 	if (live->bw_gbs <= 0)
 		live->bw_gbs = row->bw_gbs;
 	/* The on-chip paths run at the core clock, as the peaks do. */

@@ -12,6 +12,8 @@ typedef struct {
 	int clock_mhz;           /* boost clock used for peaks */
 	double fp32_tflops;      /* FP32 FMA peak, dense */
 	double tensor_tflops;    /* f16 in, f32 accumulate, dense (0: no tensor cores) */
+	double tf32_tflops;      /* tf32 in, f32 accumulate, dense (0: none or not known) */
+	double fp8_tflops;       /* e4m3/e5m2 in, f32 accumulate, dense (0: none or not known) */
 	double bw_gbs;           /* DRAM bandwidth, GB/s */
 	double l2_gbs;           /* L2 -> SM bandwidth, GB/s, whole chip (0: unknown) */
 	double smem_gbs;         /* L1/shared data path, GB/s, whole chip: SMs x 128 B/clk (0: unknown) */
@@ -27,7 +29,7 @@ typedef struct {
 	int max_warps_per_sm;
 	int max_blocks_per_sm;
 	int warp_alloc_regs;     /* register allocation unit per warp (256) */
-	char source[640];        /* where the figures come from */
+	char source[1024];       /* where the figures come from */
 	char levels_source[640]; /* where l2_gbs and smem_gbs come from, and whether measured or estimated */
 	int live;                /* read from the driver on this machine */
 } gpu_spec;

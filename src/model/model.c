@@ -546,6 +546,8 @@ static const key_def keys[] = {
 	{"gpu.clock_mhz", T_INT, R(gpu.clock_mhz), F_INT, "boost clock"},
 	{"gpu.fp32_tflops", T_DBL, R(gpu.fp32_tflops), F_TFLOPS, "FP32 peak"},
 	{"gpu.tensor_tflops", T_DBL, R(gpu.tensor_tflops), F_TFLOPS, "tensor-core peak (f16 in, f32 acc)"},
+	{"gpu.tf32_tflops", T_DBL, R(gpu.tf32_tflops), F_TFLOPS, "tensor-core peak with tf32 inputs (0: none or not known)"},
+	{"gpu.fp8_tflops", T_DBL, R(gpu.fp8_tflops), F_TFLOPS, "tensor-core peak with e4m3/e5m2 inputs (0: none or not known)"},
 	{"gpu.bw_gbs", T_DBL, R(gpu.bw_gbs), F_GBS, "DRAM bandwidth"},
 	{"gpu.l2_gbs", T_DBL, R(gpu.l2_gbs), F_GBS, "L2 -> SM bandwidth (assets/gpus.tsv says whether measured)"},
 	{"gpu.smem_gbs", T_DBL, R(gpu.smem_gbs), F_GBS, "L1/shared data path, all SMs"},
