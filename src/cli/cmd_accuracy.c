@@ -46,8 +46,7 @@ static int cmd_accuracy(const cli_command *self, int argc, char **argv);
 
 const cli_command cli_cmd_accuracy = {
 	.name = "accuracy",
-	.synopsis = {"accuracy [--k LIST] [--size M,N] [--dist uniform|normal|outliers] [--formats LIST]\n"
-		     "         [--gpu|--emulate] [--seed N] [--json|--plot]"},
+	.synopsis = {"accuracy [--k LIST] [--size M,N] [--dist D] [--formats LIST] [--gpu|--emulate] [--seed N] [--json|--plot]"},
 	.summary = "the same GEMM in every number format, its error against f64",
 	.about = "Draws A (M x K) and B (K x N) in f32, computes C = A*B in double on the CPU from\n"
 		 "those f32 inputs, runs each format's kernel on the same inputs (so the rounding of\n"

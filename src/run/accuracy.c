@@ -35,15 +35,15 @@ static const acc_format formats[] = {
 	 .grid = "ceil(N/256),ceil(M/128)", .block = "256", .smem = "98304", .needs = "sm_80", .tile = {128, 256, 32},
 	 .pending = 1},
 	{.name = "bf16→bf16", .ptx = "ptx/10_cluster.ptx", .entry = "gemm_cluster", .dtype = "bf16", .out = "bf16",
-	 .grid = "persistent", .block = "384", .smem = "214064", .cluster = "2",
+	 .grid = "persistent", .tiles = "ceil(N/256),ceil(M/128)", .block = "384", .smem = "214064", .cluster = "2",
 	 .args = "tmap:A:64:128:128B tmap:B:64:64:128B tmap:C:64:64:128B M N K", .needs = "sm_90a", .lesson = 10,
 	 .tile = {256, 256, 64}},
 	{.name = "e4m3→bf16", .ptx = "ptx/11_fp8.ptx", .entry = "gemm_e4m3", .dtype = "e4m3", .out = "bf16",
-	 .grid = "persistent", .block = "384", .smem = "214064", .cluster = "2",
+	 .grid = "persistent", .tiles = "ceil(N/256),ceil(M/128)", .block = "384", .smem = "214064", .cluster = "2",
 	 .args = "tmap:A:128:128:128B tmap:B:128:256:128B tmap:C:64:64:128B M N K scale:A scale:B", .bmajor = "k",
 	 .needs = "sm_90a", .tile = {256, 256, 128}, .pending = 1},
 	{.name = "e5m2→bf16", .ptx = "ptx/11_fp8.ptx", .entry = "gemm_e5m2", .dtype = "e5m2", .out = "bf16",
-	 .grid = "persistent", .block = "384", .smem = "214064", .cluster = "2",
+	 .grid = "persistent", .tiles = "ceil(N/256),ceil(M/128)", .block = "384", .smem = "214064", .cluster = "2",
 	 .args = "tmap:A:128:128:128B tmap:B:128:256:128B tmap:C:64:64:128B M N K scale:A scale:B", .bmajor = "k",
 	 .needs = "sm_90a", .tile = {256, 256, 128}, .pending = 1},
 };
@@ -183,6 +183,15 @@ int acc_request(const acc_format *f, long long M, long long N, long long K, run_
 		snprintf(err, (size_t)errlen, "%s: %s", f->name, why);
 		return -1;
 	}
+	if (f->tiles) { /* the tile grid, evaluated by the same builder */
+		run_request t;
+		launch_ptx q = {.ptx = path, .entry = f->entry, .grid = f->tiles, .block = f->block, .M = M, .N = N, .K = K};
+		if (launch_request_for_ptx(&q, &t, why, sizeof why)) {
+			snprintf(err, (size_t)errlen, "%s: tiles: %s", f->name, why);
+			return -1;
+		}
+		memcpy(rq->grid, t.grid, sizeof rq->grid);
+	}
 	if (set_bmajor(f, rq, err, errlen))
 		return -1;
 	rq->verify = 0; /* the experiment measures the error itself, against its own f64 reference */
@@ -280,7 +289,7 @@ static int plot_col(const long long *ks, int nk, int k, int w)
 static void plot_ks(FILE *out, const long long *ks, int nk, int w)
 {
 	char line[512];
-	int n = w + ACC_PLOT_LABEL + 8 < (int)sizeof line ? w + ACC_PLOT_LABEL + 8 : (int)sizeof line - 1;
+	int n = ACC_PLOT_LABEL + 1 + w; /* w <= 198: fits line */
 	memset(line, ' ', (size_t)n);
 	line[n] = 0;
 	int free_from = 0;
@@ -288,8 +297,8 @@ static void plot_ks(FILE *out, const long long *ks, int nk, int w)
 		char lab[24];
 		int len = snprintf(lab, sizeof lab, "%lld", ks[k]);
 		int at = ACC_PLOT_LABEL + 1 + plot_col(ks, nk, k, w) - len / 2;
-		at = at < free_from ? free_from : at;
-		if (at + len > n)
+		at = at + len > n ? n - len : at; /* the last label ends at the axis's end */
+		if (at < free_from)
 			continue;
 		memcpy(line + at, lab, (size_t)len);
 		free_from = at + len + 1;

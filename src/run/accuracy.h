@@ -33,6 +33,10 @@ typedef struct {
 	const char *name;         /* shown: "f16→f32" */
 	const char *ptx, *entry;  /* path from the project's root */
 	const char *grid, *block, *smem, *cluster, *args;
+	/* A persistent grid's tiles, "X,Y" over M N K as a lesson's grid would
+	 * be: the runner launches no more blocks than they need (`run --ptx
+	 * --grid persistent` has no such field: every cluster that fits). */
+	const char *tiles;
 	const char *dtype, *out;  /* A and B, C (NULL: f32) */
 	const char *bmajor;       /* "k": B stored N x K (the kernel reads Bᵀ); NULL: K x N */
 	const char *needs;        /* "sm_80": the lowest GPU that runs it */
