@@ -22,12 +22,15 @@ static void test_reference(void **state)
 	(void)state;
 	const float a[] = {1, 2, 3, 4, 5, 6}, b[] = {7, 8, 9, 10, 11, 12};
 	double ref[4];
-	acc_reference(a, b, 2, 2, 3, ref);
+	assert_int_equal(acc_reference(a, b, 2, 2, 3, ref, NULL), 0);
 	assert_true(ref[0] == 58 && ref[1] == 64 && ref[2] == 139 && ref[3] == 154);
 	/* double accumulation: 2^24 + 1 + 1 - 2^24 is 2 in f64 (0 in f32, left to right) */
 	const float x[] = {16777216.0f, 1, 1, -16777216.0f}, y[] = {1, 1, 1, 1};
-	acc_reference(x, y, 1, 1, 4, ref);
+	acc_reference(x, y, 1, 1, 4, ref, NULL);
 	assert_true(ref[0] == 2.0);
+	volatile int stop = 1; /* a stop asked for before it starts: no row done */
+	assert_int_equal(acc_reference(a, b, 2, 2, 3, ref, &stop), -1);
+	assert_true(ref[0] == 0);
 }
 
 static void test_measure(void **state)

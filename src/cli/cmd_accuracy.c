@@ -111,7 +111,7 @@ typedef struct {
 	char msg[256];              /* why it did not run */
 } acc_cell;
 
-static volatile sig_atomic_t interrupted;
+static volatile int interrupted; /* set by the handler; an int, as acc_reference reads it */
 
 static void on_interrupt(int sig)
 {
@@ -307,7 +307,7 @@ static int measure(const acc_plan *p, acc_cell *cells)
 		acc_draw(&r, p->dist, b, (size_t)(K * p->N));
 		if (isatty(2))
 			fprintf(stderr, "\r  the f64 reference at K = %lld ...", K);
-		acc_reference(a, b, p->M, p->N, K, ref);
+		rc = acc_reference(a, b, p->M, p->N, K, ref, &interrupted);
 		for (int f = 0; f < p->nf && !rc; f++)
 			rc = run_cell(p, p->fmt[f], K, a, b, c, ref, ++step, &cells[f * p->nk + k]);
 		free(a);

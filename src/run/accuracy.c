@@ -213,10 +213,13 @@ int acc_runs_on(const acc_format *f, int cc, char *err, int errlen)
 	return -1;
 }
 
-void acc_reference(const float *a, const float *b, long long M, long long N, long long K, double *ref)
+int acc_reference(const float *a, const float *b, long long M, long long N, long long K, double *ref,
+		  const volatile int *stop)
 {
 	memset(ref, 0, (size_t)M * (size_t)N * sizeof *ref);
 	for (long long i = 0; i < M; i++) {
+		if (stop && *stop)
+			return -1;
 		double *row = ref + i * N;
 		for (long long k = 0; k < K; k++) {
 			double x = a[i * K + k];
@@ -225,6 +228,7 @@ void acc_reference(const float *a, const float *b, long long M, long long N, lon
 				row[j] += x * brow[j];
 		}
 	}
+	return 0;
 }
 
 void acc_measure(const double *ref, const float *c, size_t n, acc_error *e)

@@ -61,8 +61,11 @@ int acc_request(const acc_format *f, long long M, long long N, long long K, run_
  * with "needs sm_90a (this GPU: sm_80)" in err. */
 int acc_runs_on(const acc_format *f, int cc, char *err, int errlen);
 
-/* ref = A·B (A M x K, B K x N, row-major f32) accumulated in double. */
-void acc_reference(const float *a, const float *b, long long M, long long N, long long K, double *ref);
+/* ref = A·B (A M x K, B K x N, row-major f32) accumulated in double.
+ * stop (NULL: none) is read after each row: nonzero stops it (a 1024 x
+ * 1024 x 16384 reference takes seconds). Returns 0, or -1 when stopped. */
+int acc_reference(const float *a, const float *b, long long M, long long N, long long K, double *ref,
+		  const volatile int *stop);
 
 /* How far a C is from the reference. */
 typedef struct {
