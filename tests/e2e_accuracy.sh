@@ -90,6 +90,7 @@ bad format --formats f64
 bad json_plot --json --plot
 bad positional 3
 bad unknown_option --frobnicate
+bad too_large --emulate --size 65536 --k 16384
 
 # Ctrl-C (SIGINT to the command, as a terminal sends it) stops the child and says so: exit 130.
 "$BIN" accuracy --emulate --k 16384,1024 --size 1024 >"$out" 2>"$err" &

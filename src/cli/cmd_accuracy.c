@@ -29,6 +29,7 @@
  * takes time: 2.3e10 multiply-adds at 1024 over the default Ks. */
 #define ACC_EMU_SIZE 256
 #define ACC_GPU_SIZE 1024
+#define ACC_MAX_BYTES (8.0 * (1 << 30)) /* host memory the command may take */
 
 typedef struct {
 	const char *k, *size, *dist, *formats;
@@ -252,6 +253,14 @@ static int plan(const cli_command *self, const accuracy_opts *o, acc_plan *p)
 	long long dflt = p->backend == RUN_BACKEND_EMU ? ACC_EMU_SIZE : ACC_GPU_SIZE;
 	p->M = n ? mn[0] : dflt;
 	p->N = n ? mn[1] : dflt;
+	for (int k = 0; k < p->nk; k++) { /* A, B and C in f32, the reference in f64, here */
+		double bytes = ((double)(p->M + p->N) * (double)p->ks[k] + 3.0 * (double)p->M * (double)p->N) * 4;
+		if (bytes > ACC_MAX_BYTES) {
+			cli_error(self, "%lld x %lld at K = %lld needs %.1f GiB here (A, B, C, the f64 reference), over %.0f GiB",
+				  p->M, p->N, p->ks[k], bytes / (1 << 30), ACC_MAX_BYTES / (1 << 30));
+			return 2;
+		}
+	}
 	return -1;
 }
 
