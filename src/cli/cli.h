@@ -63,7 +63,7 @@ int cmd_screen(const cli_command *self, int argc, char **argv);
 int cmd_emulate(const cli_command *self, int argc, char **argv);
 
 extern const cli_command cli_cmd_tutor, cli_cmd_list, cli_cmd_gpus, cli_cmd_show, cli_cmd_occupancy,
-	cli_cmd_bench, cli_cmd_check, cli_cmd_run, cli_cmd_emulate, cli_cmd_sass, cli_cmd_puzzle;
+	cli_cmd_bench, cli_cmd_check, cli_cmd_run, cli_cmd_emulate, cli_cmd_accuracy, cli_cmd_sass, cli_cmd_puzzle;
 
 /* Parses argv[1..argc-1] (argv[0] is the command's name) by self->opts into
  * opts, which the caller has set to its defaults. Options and positional

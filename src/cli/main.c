@@ -14,7 +14,7 @@ static const cli_command *const tutor = &cli_cmd_tutor;
 
 static const cli_command *const commands[] = {
 	&cli_cmd_list, &cli_cmd_gpus,  &cli_cmd_show, &cli_cmd_occupancy, &cli_cmd_bench,
-	&cli_cmd_check, &cli_cmd_run, &cli_cmd_emulate, &cli_cmd_sass, &cli_cmd_puzzle,
+	&cli_cmd_check, &cli_cmd_run, &cli_cmd_emulate, &cli_cmd_accuracy, &cli_cmd_sass, &cli_cmd_puzzle,
 };
 
 static void usage(FILE *out)

@@ -503,6 +503,14 @@ emu_error emu_run(const run_request *rq, const emu_options *opt, emu_result *res
 		rng_fill(&r, fmt, A, af, na);
 		rng_fill(&r, fmt, B, bf, nb);
 	}
+	if (fill && rq->a_host) { /* the accuracy experiment's own f32 inputs (run.h): stored, and as stored */
+		dtype_from_f32(rq->dt, rq->a_host, A, na);
+		dtype_to_f32(rq->dt, A, af, na);
+	}
+	if (fill && rq->b_host) {
+		dtype_from_f32(rq->dt, rq->b_host, B, nb);
+		dtype_to_f32(rq->dt, B, bf, nb);
+	}
 	if (argspec_blas_of(&rq->args).has_beta) {
 		c0 = xcalloc(nc, sizeof(float));
 		if (fill)
@@ -523,6 +531,8 @@ emu_error emu_run(const run_request *rq, const emu_options *opt, emu_result *res
 		opt->record->found = 0, opt->record->seen = 0, opt->record->armed = 0;
 	}
 	rc = launch_once(rq, opt, m, k, param, bufs, cnt, &L, err, errlen);
+	if (rc == EMU_OK && rq->c_host) /* C as f32 for the accuracy experiment, before a check's second launch */
+		dtype_to_f32(run_out(rq), C, rq->c_host, nc);
 	res->blocks = (long long)L.grid[0] * L.grid[1] * L.grid[2];
 	res->blocks_done = L.blocks_done;
 	res->warps = L.warps;

@@ -133,6 +133,8 @@ static int restart(worker *w, int kill_it)
 
 int worker_submit(worker *w, const run_request *rq, double deadline_s)
 {
+	if (rq->a_host || rq->b_host || rq->c_host) /* pointers mean nothing in the worker (run.h) */
+		return -1;
 	if (w->pid <= 0 && worker_start(w))
 		return -1;
 	if (w->busy)

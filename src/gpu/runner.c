@@ -553,6 +553,10 @@ void runner_run(const run_request *rq, run_result *res)
 	if (s.ha && s.hb && s.hraw && (s.hc0 || !s.blas.has_beta)) {
 		rng_fill(&gen, fmt, s.ha, NULL, nA);
 		rng_fill(&gen, fmt, s.hb, NULL, nB);
+		if (rq->a_host) /* the accuracy experiment's own f32 inputs (run.h), in the input type */
+			dtype_from_f32(s.in, rq->a_host, s.ha, nA);
+		if (rq->b_host)
+			dtype_from_f32(s.in, rq->b_host, s.hb, nB);
 		if (s.hc0) /* C0: random, finite, never zero, drawn in the output type (hc0 holds what it stores) */
 			rng_fill(&gen, dtype_of(s.out)->rng, s.hraw, s.hc0, nC);
 	}
@@ -579,6 +583,10 @@ void runner_run(const run_request *rq, run_result *res)
 	}
 	if ((r = cu->CtxSynchronize())) {
 		set_cuda_error(res, r, "the kernel failed");
+		goto out;
+	}
+	if (rq->c_host && (r = get_c(&s, rq->c_host, s.C, nC))) { /* C as f32 for the accuracy experiment */
+		set_cuda_error(res, r, "cannot copy C back");
 		goto out;
 	}
 	float first_ms = 0;

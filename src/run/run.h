@@ -75,6 +75,15 @@ typedef struct {
 	 * information, and write the cubin here (the SASS view; src/gpu/jitcubin.c).
 	 * Nothing is launched; the result's msg names the driver, log has the JIT's -v lines. */
 	char cubin_path[RUN_PATH];
+	/* The accuracy experiment's hook (src/run/accuracy.h): A (M x K) and B
+	 * (K x N, row-major, whatever layout the kernel reads) as f32, stored in
+	 * the input type by the same step as drawn inputs (NULL: random, as every
+	 * other run); c_host receives C as f32 after the first launch (NULL: not
+	 * copied). Pointers: valid in this process and in a child forked after
+	 * they were set (exec_run_job), never across the worker's pipe, which
+	 * refuses a request that has them. */
+	const float *a_host, *b_host;
+	float *c_host;
 } run_request;
 
 /* The counts of an emulated run, as Nsight Compute would report them

@@ -1,0 +1,370 @@
+/* accuracy: the format rows, the input distributions, the f64 reference, the error measures and the plot of the accuracy experiment (`ptxtutor accuracy`). */
+#include "run/accuracy.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "base/util.h"
+#include "run/launch.h"
+
+/* The formats, most precise first. Each kernel is launched as its lesson
+ * launches it (lesson 7, 8 and 10's front matter with their parameters
+ * worked out; tests/test_accuracy.c builds both requests and compares
+ * them). The pending rows name the lesson-11 kernels before they exist:
+ * ptx/11_formats.ptx (sm_80, mma.sync in lesson 8's launch style, f32 or
+ * bf16 in) and ptx/11_fp8.ptx (sm_90a, lesson 10's style, 8-bit in with
+ * per-tensor scales, B stored N x K, bf16 out); their launch fields are
+ * written from that plan and are to be checked when the kernels land. */
+static const acc_format formats[] = {
+	{.name = "f32", .ptx = "ptx/07_warptile.ptx", .entry = "sgemm_warptile", .dtype = "f32",
+	 .grid = "ceil(N/128),ceil(M/128)", .block = "256", .smem = "32768", .needs = "sm_50", .lesson = 7,
+	 .tile = {128, 128, 16}},
+	{.name = "3xtf32", .ptx = "ptx/11_formats.ptx", .entry = "gemm_3xtf32", .dtype = "f32",
+	 .grid = "ceil(N/256),ceil(M/128)", .block = "256", .smem = "147456", .needs = "sm_80", .tile = {128, 256, 32},
+	 .pending = 1},
+	{.name = "tf32", .ptx = "ptx/11_formats.ptx", .entry = "gemm_tf32", .dtype = "f32",
+	 .grid = "ceil(N/256),ceil(M/128)", .block = "256", .smem = "147456", .needs = "sm_80", .tile = {128, 256, 32},
+	 .pending = 1},
+	{.name = "f16→f32", .ptx = "ptx/08_mma.ptx", .entry = "hgemm_mma", .dtype = "f16", .out = "f32",
+	 .grid = "ceil(N/256),ceil(M/128)", .block = "256", .smem = "98304", .needs = "sm_80", .lesson = 8,
+	 .tile = {128, 256, 32}},
+	{.name = "bf16→f32", .ptx = "ptx/11_formats.ptx", .entry = "gemm_bf16", .dtype = "bf16", .out = "f32",
+	 .grid = "ceil(N/256),ceil(M/128)", .block = "256", .smem = "98304", .needs = "sm_80", .tile = {128, 256, 32},
+	 .pending = 1},
+	{.name = "bf16→bf16", .ptx = "ptx/10_cluster.ptx", .entry = "gemm_cluster", .dtype = "bf16", .out = "bf16",
+	 .grid = "persistent", .tiles = "ceil(N/256),ceil(M/128)", .block = "384", .smem = "214064", .cluster = "2",
+	 .args = "tmap:A:64:128:128B tmap:B:64:64:128B tmap:C:64:64:128B M N K", .needs = "sm_90a", .lesson = 10,
+	 .tile = {256, 256, 64}},
+	{.name = "e4m3→bf16", .ptx = "ptx/11_fp8.ptx", .entry = "gemm_e4m3", .dtype = "e4m3", .out = "bf16",
+	 .grid = "persistent", .tiles = "ceil(N/256),ceil(M/128)", .block = "384", .smem = "214064", .cluster = "2",
+	 .args = "tmap:A:128:128:128B tmap:B:128:256:128B tmap:C:64:64:128B M N K scale:A scale:B", .bmajor = "k",
+	 .needs = "sm_90a", .tile = {256, 256, 128}, .pending = 1},
+	{.name = "e5m2→bf16", .ptx = "ptx/11_fp8.ptx", .entry = "gemm_e5m2", .dtype = "e5m2", .out = "bf16",
+	 .grid = "persistent", .tiles = "ceil(N/256),ceil(M/128)", .block = "384", .smem = "214064", .cluster = "2",
+	 .args = "tmap:A:128:128:128B tmap:B:128:256:128B tmap:C:64:64:128B M N K scale:A scale:B", .bmajor = "k",
+	 .needs = "sm_90a", .tile = {256, 256, 128}, .pending = 1},
+};
+
+static const char *const dist_names[ACC_DIST_COUNT] = {
+	[ACC_UNIFORM] = "uniform",
+	[ACC_NORMAL] = "normal",
+	[ACC_OUTLIERS] = "outliers",
+};
+
+const char *acc_dist_name(acc_dist d)
+{
+	return d >= 0 && d < ACC_DIST_COUNT ? dist_names[d] : "?";
+}
+
+int acc_dist_parse(const char *s, acc_dist *out)
+{
+	for (int i = 0; i < ACC_DIST_COUNT; i++)
+		if (!strcmp(s, dist_names[i])) {
+			*out = (acc_dist)i;
+			return 0;
+		}
+	return -1;
+}
+
+/* One normal(0,1) value (Box-Muller; the second value is dropped so that a
+ * value depends only on its place in the sequence). */
+static double normal(rng *r)
+{
+	double u = 1.0 - rng_unit(r), v = rng_unit(r); /* u in (0, 1]: log(u) finite */
+	return sqrt(-2.0 * log(u)) * cos(2.0 * M_PI * v);
+}
+
+void acc_draw(rng *r, acc_dist d, float *out, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		double v;
+		if (d == ACC_UNIFORM) {
+			v = 2.0 * rng_unit(r) - 1.0;
+		} else {
+			v = normal(r);
+			if (d == ACC_OUTLIERS && rng_unit(r) < ACC_OUTLIER_P)
+				v *= ACC_OUTLIER_X;
+		}
+		out[i] = (float)v;
+	}
+}
+
+void acc_seed(rng *r, unsigned long long seed, long long K)
+{
+	rng_seed(r, seed);
+	rng_seed(r, rng_next(r) ^ (unsigned long long)K); /* mixed, so seeds s and s^K do not collide */
+}
+
+const acc_format *acc_formats(int *n)
+{
+	*n = (int)ARRAY_LEN(formats);
+	return formats;
+}
+
+/* The ASCII spelling of a name: "->" for "→". */
+static void ascii_name(const char *name, char *buf, size_t len)
+{
+	size_t o = 0;
+	for (const char *p = name; *p && o + 3 < len; p++) {
+		if (!strncmp(p, "→", strlen("→"))) {
+			buf[o++] = '-', buf[o++] = '>';
+			p += strlen("→") - 1;
+		} else {
+			buf[o++] = *p;
+		}
+	}
+	buf[o] = 0;
+}
+
+const acc_format *acc_format_find(const char *s)
+{
+	char a[64];
+	for (size_t i = 0; i < ARRAY_LEN(formats); i++) {
+		ascii_name(formats[i].name, a, sizeof a);
+		if (!strcmp(s, formats[i].name) || !strcmp(s, a))
+			return &formats[i];
+	}
+	return NULL;
+}
+
+/* Whether the PTX text declares `.entry NAME` (whole name). */
+static int has_entry(const char *text, const char *name)
+{
+	size_t n = strlen(name);
+	for (const char *p = strstr(text, ".entry"); p; p = strstr(p + 1, ".entry")) {
+		const char *q = p + strlen(".entry");
+		while (*q == ' ' || *q == '\t')
+			q++;
+		if (!strncmp(q, name, n) && (q[n] == '(' || q[n] == ' ' || q[n] == '\t' || q[n] == '\n' || q[n] == '\r'))
+			return 1;
+	}
+	return 0;
+}
+
+/* B stored N x K (bmajor: k) needs the runner's b_kmajor, which comes with
+ * the FP8 types (lesson 11): until then such a row says so in one line.
+ * With it, this is `rq->b_kmajor = 1`. */
+static int set_bmajor(const acc_format *f, run_request *rq, char *err, int errlen)
+{
+	(void)rq;
+	if (!f->bmajor)
+		return 0;
+	snprintf(err, (size_t)errlen, "%s: B stored N x K (bmajor %s) is not in this build", f->name, f->bmajor);
+	return -1;
+}
+
+int acc_request(const acc_format *f, long long M, long long N, long long K, run_backend backend, run_request *rq,
+		char *err, int errlen)
+{
+	char path[RUN_PATH], why[256];
+	util_path(path, sizeof path, f->ptx);
+	char *text = util_read_file(path, NULL, NULL, 0);
+	if (!text) {
+		snprintf(err, (size_t)errlen, "%s: %s not found", f->name, f->ptx);
+		return -1;
+	}
+	int found = has_entry(text, f->entry);
+	free(text);
+	if (!found) {
+		snprintf(err, (size_t)errlen, "%s: %s has no entry %s", f->name, f->ptx, f->entry);
+		return -1;
+	}
+	if (M % f->tile[0] || N % f->tile[1] || K % f->tile[2]) {
+		snprintf(err, (size_t)errlen, "%s: M, N and K must be multiples of %lld, %lld and %lld", f->name,
+			 f->tile[0], f->tile[1], f->tile[2]);
+		return -1;
+	}
+	launch_ptx p = {.ptx = path, .entry = f->entry, .grid = f->grid, .block = f->block, .smem = f->smem,
+			.cluster = f->cluster, .args = f->args, .dtype = f->dtype, .out = f->out, .M = M, .N = N, .K = K};
+	if (launch_request_for_ptx(&p, rq, why, sizeof why)) {
+		snprintf(err, (size_t)errlen, "%s: %s", f->name, why);
+		return -1;
+	}
+	if (f->tiles) { /* the tile grid, evaluated by the same builder */
+		run_request t;
+		launch_ptx q = {.ptx = path, .entry = f->entry, .grid = f->tiles, .block = f->block, .M = M, .N = N, .K = K};
+		if (launch_request_for_ptx(&q, &t, why, sizeof why)) {
+			snprintf(err, (size_t)errlen, "%s: tiles: %s", f->name, why);
+			return -1;
+		}
+		memcpy(rq->grid, t.grid, sizeof rq->grid);
+	}
+	if (set_bmajor(f, rq, err, errlen))
+		return -1;
+	rq->verify = 0; /* the experiment measures the error itself, against its own f64 reference */
+	rq->time = 0;
+	rq->backend = backend;
+	return 0;
+}
+
+int acc_runs_on(const acc_format *f, int cc, char *err, int errlen)
+{
+	int need = 0;
+	char arch = 0;
+	if (sscanf(f->needs, "sm_%d%c", &need, &arch) < 1)
+		need = 0;
+	/* an arch-specific target (sm_90a) runs on that GPU only, not on later ones */
+	if (arch == 'a' ? cc == need : cc >= need)
+		return 0;
+	snprintf(err, (size_t)errlen, "needs %s (this GPU: sm_%d)", f->needs, cc);
+	return -1;
+}
+
+int acc_reference(const float *a, const float *b, long long M, long long N, long long K, double *ref,
+		  const volatile int *stop)
+{
+	memset(ref, 0, (size_t)M * (size_t)N * sizeof *ref);
+	for (long long i = 0; i < M; i++) {
+		if (stop && *stop)
+			return -1;
+		double *row = ref + i * N;
+		for (long long k = 0; k < K; k++) {
+			double x = a[i * K + k];
+			const float *brow = b + k * N;
+			for (long long j = 0; j < N; j++)
+				row[j] += x * brow[j];
+		}
+	}
+	return 0;
+}
+
+void acc_measure(const double *ref, const float *c, size_t n, acc_error *e)
+{
+	double num = 0, den = 0, maxd = 0, maxr = 0;
+	memset(e, 0, sizeof *e);
+	for (size_t i = 0; i < n; i++) {
+		if (!isfinite(c[i])) {
+			e->nonfinite++;
+			continue;
+		}
+		double d = fabs((double)c[i] - ref[i]), r = fabs(ref[i]);
+		num += d * d;
+		den += r * r;
+		maxd = d > maxd ? d : maxd;
+		maxr = r > maxr ? r : maxr;
+	}
+	e->rel_fro = e->nonfinite ? NAN : den > 0 ? sqrt(num / den) : num > 0 ? INFINITY : 0;
+	e->max_rel = e->nonfinite ? NAN : maxr > 0 ? maxd / maxr : maxd > 0 ? INFINITY : 0;
+}
+
+/* The plot's layout: "1e-03 |" before the chart, a third of a decade a row
+ * (a whole decade a row past ACC_PLOT_DECADES, so it stays on one screen). */
+#define ACC_PLOT_LABEL 7
+#define ACC_PLOT_DECADES 8
+static const char glyphs[] = "*o+x%@~^"; /* one per series, in the legend's order */
+#define ACC_PLOT_SHARED '#'               /* two or more series on one point */
+
+/* The decades the finite positive values span: [*lo, *hi], at least one. */
+static int plot_range(const acc_series *s, int ns, int nk, int *lo, int *hi)
+{
+	double mn = INFINITY, mx = -INFINITY;
+	for (int i = 0; i < ns; i++)
+		for (int k = 0; k < nk; k++) {
+			double v = s[i].err[k];
+			if (isfinite(v) && v > 0)
+				mn = v < mn ? v : mn, mx = v > mx ? v : mx;
+		}
+	if (!isfinite(mn))
+		return -1;
+	*lo = (int)floor(log10(mn));
+	*hi = (int)ceil(log10(mx));
+	if (*hi <= *lo)
+		*hi = *lo + 1;
+	return 0;
+}
+
+/* Column of K's point: log2 K spread over [0, w-1]. */
+static int plot_col(const long long *ks, int nk, int k, int w)
+{
+	double a = log2((double)ks[0]), b = a;
+	for (int i = 0; i < nk; i++) {
+		double x = log2((double)ks[i]);
+		a = x < a ? x : a, b = x > b ? x : b;
+	}
+	if (b <= a)
+		return w / 2;
+	return (int)lround((log2((double)ks[k]) - a) / (b - a) * (w - 1));
+}
+
+/* The K labels under the axis, each centred on its column where it fits. */
+static void plot_ks(FILE *out, const long long *ks, int nk, int w)
+{
+	char line[512];
+	int n = ACC_PLOT_LABEL + 1 + w; /* w <= 198: fits line */
+	memset(line, ' ', (size_t)n);
+	line[n] = 0;
+	int free_from = 0;
+	for (int k = 0; k < nk; k++) {
+		char lab[24];
+		int len = snprintf(lab, sizeof lab, "%lld", ks[k]);
+		int at = ACC_PLOT_LABEL + 1 + plot_col(ks, nk, k, w) - len / 2;
+		at = at + len > n ? n - len : at; /* the last label ends at the axis's end */
+		if (at < free_from)
+			continue;
+		memcpy(line + at, lab, (size_t)len);
+		free_from = at + len + 1;
+	}
+	while (n > 0 && line[n - 1] == ' ')
+		line[--n] = 0;
+	fprintf(out, "%s\n%*sK\n", line, ACC_PLOT_LABEL + 1 + w / 2, "");
+}
+
+/* "* f32   o f16→f32   # several", wrapped at width (a name counts as its bytes, an arrow as 3: a line may end short). */
+static void plot_legend(FILE *out, const acc_series *s, int ns, int width)
+{
+	int col = 0;
+	for (int i = 0; i <= ns; i++) {
+		char item[96];
+		int n = i < ns ? snprintf(item, sizeof item, "%c %s", glyphs[i % (int)strlen(glyphs)], s[i].name)
+			       : snprintf(item, sizeof item, "%c several", ACC_PLOT_SHARED);
+		if (col > 0 && col + 3 + n > width)
+			fputc('\n', out), col = 0;
+		col += fprintf(out, "%*s%s", col ? 3 : ACC_PLOT_LABEL + 1, "", item);
+	}
+	fputc('\n', out);
+}
+
+void acc_plot(FILE *out, const long long *ks, int nk, const acc_series *s, int ns, int width)
+{
+	int lo, hi;
+	nk = nk < ACC_MAX_K ? nk : ACC_MAX_K;
+	if (plot_range(s, ns, nk, &lo, &hi)) {
+		fputs("(nothing to plot: no error was measured)\n", out);
+		return;
+	}
+	int per = hi - lo <= ACC_PLOT_DECADES ? 3 : 1, rows = (hi - lo) * per + 1;
+	int w = (width < 40 ? 40 : width > 200 ? 200 : width) - ACC_PLOT_LABEL - 2;
+	char *grid = xcalloc((size_t)rows * (size_t)w, 1);
+	memset(grid, ' ', (size_t)rows * (size_t)w);
+	for (int i = 0; i < ns; i++)
+		for (int k = 0; k < nk; k++) {
+			double v = s[i].err[k];
+			if (!(isfinite(v) && v > 0))
+				continue;
+			int r = (int)lround((hi - log10(v)) * per), c = plot_col(ks, nk, k, w);
+			char *cell = &grid[(size_t)r * (size_t)w + (size_t)c];
+			char g = glyphs[i % (int)strlen(glyphs)];
+			*cell = *cell == ' ' || *cell == g ? g : ACC_PLOT_SHARED;
+		}
+	fputs("log10 of the relative error ||C - ref||_F / ||ref||_F against K\n", out);
+	for (int r = 0; r < rows; r++) {
+		int n = w;
+		while (n > 0 && grid[(size_t)r * (size_t)w + (size_t)(n - 1)] == ' ')
+			n--;
+		char lab[16] = "";
+		if (r % per == 0)
+			snprintf(lab, sizeof lab, "1e%d", hi - r / per);
+		fprintf(out, "%*s |", ACC_PLOT_LABEL - 1, lab);
+		fprintf(out, "%.*s\n", n, &grid[(size_t)r * (size_t)w]);
+	}
+	fprintf(out, "%*s+", ACC_PLOT_LABEL, "");
+	for (int c = 0; c < w; c++)
+		fputc('-', out);
+	fputc('\n', out);
+	plot_ks(out, ks, nk, w);
+	plot_legend(out, s, ns, width);
+	free(grid);
+}
