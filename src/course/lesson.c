@@ -92,7 +92,7 @@ static int fm_dtype(ctx *c, lesson *l, const fm_key *k, char *v)
 		return 0;
 	}
 	if (dtype_parse(v, &l->dt))
-		return fail(c, "dtype must be f32, f16, bf16 or none, not '%s'", v);
+		return fail(c, "dtype must be %s, or none, not '%s'", dtype_names(), v);
 	return 0;
 }
 

@@ -82,7 +82,7 @@ typedef struct {
 /* CUtensorMapDataType, CUtensorMapSwizzle and friends: the values we use
  * (the data types through course/dtype.c's table, which test_dtype checks
  * against these). */
-enum { CU_TENSOR_MAP_DATA_TYPE_FLOAT16 = 6, CU_TENSOR_MAP_DATA_TYPE_FLOAT32 = 7, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16 = 9 };
+enum { CU_TENSOR_MAP_DATA_TYPE_UINT8 = 0, CU_TENSOR_MAP_DATA_TYPE_FLOAT16 = 6, CU_TENSOR_MAP_DATA_TYPE_FLOAT32 = 7, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16 = 9 };
 enum { CU_TENSOR_MAP_INTERLEAVE_NONE = 0 };
 enum { CU_TENSOR_MAP_L2_PROMOTION_L2_256B = 3 };
 enum { CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE = 0 };
@@ -119,8 +119,9 @@ _Static_assert(offsetof(CUlaunchConfig, hStream) == 32 && offsetof(CUlaunchConfi
 
 /* cuBLAS enums (cublas_api.h, library_types.h). */
 enum { CUBLAS_OP_N = 0, CUBLAS_OP_T = 1 };
-enum { CUDA_R_32F = 0, CUDA_R_16F = 2, CUDA_R_16BF = 14 };
-enum { CUBLAS_COMPUTE_32F = 68 };
+enum { CUDA_R_32F = 0, CUDA_R_16F = 2, CUDA_R_16BF = 14, CUDA_R_8F_E4M3 = 28, CUDA_R_8F_E5M2 = 29 };
+/* FAST_TF32: f32 in memory, the inputs rounded to tf32 for the tensor cores */
+enum { CUBLAS_COMPUTE_32F = 68, CUBLAS_COMPUTE_32F_FAST_TF32 = 77 };
 enum { CUBLAS_GEMM_DEFAULT = -1 };
 
 /* Every entry point we call; filled by cuda_load(). */

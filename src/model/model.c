@@ -581,9 +581,14 @@ static int is_param_key(const char *key)
 /* {measured.*} and the SASS counts {sass.*}: rows of the measured-data file (model/measured.c). */
 static int is_measured_key(const char *key) { return !strncmp(key, "measured.", 9) || !strncmp(key, "sass.", 5); }
 
+/* {fmt.TYPE.FIELD}: a number format's bit fields and extremes (course/dtype.c). */
+static int is_fmt_key(const char *key) { return !strncmp(key, "fmt.", 4); }
+
 int model_known(const char *key)
 {
-	return find_key(key) != NULL || is_param_key(key) || (is_measured_key(key) && measured_known(key));
+	double v;
+	return find_key(key) != NULL || is_param_key(key) || (is_measured_key(key) && measured_known(key)) ||
+	       (is_fmt_key(key) && !dtype_fmt_value(key, &v));
 }
 
 int model_key_count(void) { return (int)ARRAY_LEN(keys); }
@@ -601,6 +606,8 @@ int model_value(const model_result *r, const char *key, double *out)
 	}
 	if (is_measured_key(key))
 		return measured_value(r->lesson_number, key, out);
+	if (is_fmt_key(key))
+		return dtype_fmt_value(key, out);
 	const key_def *k = find_key(key);
 	if (!k)
 		return -1;
@@ -632,6 +639,8 @@ void model_format(const model_result *r, const char *key, char *buf, int len)
 		measured_format(r->lesson_number, key, buf, len);
 		return;
 	}
+	if (is_fmt_key(key) && !dtype_fmt_format(key, buf, (size_t)len))
+		return;
 	const key_def *k = find_key(key);
 	if (!k) {
 		snprintf(buf, (size_t)len, "{%s?}", key);
