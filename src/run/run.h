@@ -45,6 +45,10 @@ typedef struct {
 	char entry[RUN_ENTRY];
 	dtype dt;                 /* A and B */
 	dtype out;                /* C; DTYPE_NONE means f32 (run_out) */
+	/* B stored N x K (each column of B a row: K-major) instead of K x N
+	 * (row-major, the default): a lesson's `bmajor: k`, `run --bmajor k`.
+	 * wgmma reads 8-bit operands only K-major, so the FP8 rung stores B so. */
+	int b_kmajor;
 	unsigned grid[3], block[3];
 	unsigned smem;            /* dynamic shared memory bytes */
 	long long M, N, K;
