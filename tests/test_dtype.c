@@ -780,6 +780,47 @@ static void test_narrow_pairs_and_tolerances(void **st)
 	assert_float_equal(run_tolerance(DTYPE_E4M3, DTYPE_BF16), 2e-2, 1e-12);
 }
 
+
+/* The emulator runs a hand-written e4m3 kernel (tests/data/gemm_fp8.ptx):
+ * inputs quantized with their scales, B stored N x K, the scales passed as
+ * scale:A scale:B, checked against the CPU reference of the real values. */
+static void test_emulator_fp8_and_tf32(void **st)
+{
+	(void)st;
+	char err[512];
+	run_request rq;
+	memset(&rq, 0, sizeof rq);
+	util_path(rq.ptx_path, sizeof rq.ptx_path, "tests/data/gemm_fp8.ptx");
+	util_strlcpy(rq.entry, "gemm_e4m3_f32", sizeof rq.entry);
+	rq.M = 48, rq.N = 32, rq.K = 80;
+	rq.grid[0] = 2, rq.grid[1] = 3, rq.grid[2] = 1;
+	rq.block[0] = rq.block[1] = 16, rq.block[2] = 1;
+	rq.verify = 1;
+	rq.dt = DTYPE_E4M3, rq.out = DTYPE_F32, rq.b_kmajor = 1;
+	assert_int_equal(argspec_parse("A B C M N K scale:A scale:B", NULL, &rq.args, err, sizeof err), 0);
+	emu_result *er = calloc(1, sizeof *er);
+	assert_int_equal(emu_run(&rq, NULL, er, err, sizeof err), EMU_OK);
+	assert_int_equal(er->verified, 1);
+	/* the products of e4m3 values are exact in f32: only the sums' order and the scales' rounding differ */
+	assert_true(er->rel_error < 1e-5);
+	/* B read as N x K while the check thinks K x N: wrong */
+	rq.b_kmajor = 0;
+	assert_int_equal(emu_run(&rq, NULL, er, err, sizeof err), EMU_OK);
+	assert_int_equal(er->verified, 0);
+	/* the scales left out (1 instead): wrong by their product */
+	rq.b_kmajor = 1;
+	assert_int_equal(argspec_parse("A B C M N K f32:1 f32:1", NULL, &rq.args, err, sizeof err), 0);
+	assert_int_equal(emu_run(&rq, NULL, er, err, sizeof err), EMU_OK);
+	assert_int_equal(er->verified, 0);
+	/* tf32: f32 inputs, the kernel rounds with cvt.rna.tf32.f32, the check allows it */
+	util_strlcpy(rq.entry, "gemm_tf32_f32", sizeof rq.entry);
+	rq.dt = DTYPE_TF32, rq.b_kmajor = 0, rq.args = (argspec){0};
+	assert_int_equal(emu_run(&rq, NULL, er, err, sizeof err), EMU_OK);
+	assert_int_equal(er->verified, 1);
+	assert_true(er->rel_error > 0 && er->rel_error < run_tolerance(DTYPE_TF32, DTYPE_F32));
+	free(er);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -801,6 +842,7 @@ int main(void)
 		cmocka_unit_test(test_fmt_placeholders),
 		cmocka_unit_test(test_scales_and_fill),
 		cmocka_unit_test(test_narrow_pairs_and_tolerances),
+		cmocka_unit_test(test_emulator_fp8_and_tf32),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -145,7 +145,7 @@ static int ptx_types(const launch_ptx *p, run_request *rq, char *err, int errlen
 		return -1;
 	}
 	if (dtype_pair_check(rq->dt, rq->out, why, sizeof why)) {
-		snprintf(err, (size_t)errlen, "--out: %s", why);
+		snprintf(err, (size_t)errlen, "%s: %s", p->out ? "--out" : "--dtype", why);
 		return -1;
 	}
 	return 0;
