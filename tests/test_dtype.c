@@ -555,6 +555,43 @@ static void test_cli_out_and_cluster(void **st)
 	assert_int_equal(launch("run 9 --cluster 2", &rq), -1);
 }
 
+
+/* --dtype tf32/e4m3 and --bmajor make the request; the pairs without a reference are refused. */
+static void test_cli_narrow_types_and_bmajor(void **st)
+{
+	(void)st;
+	char ptx[512], line[1024];
+	run_request rq;
+	util_path(ptx, sizeof ptx, "tests/data/gemm_fp8.ptx");
+	snprintf(line, sizeof line, "run --ptx %s --entry gemm_e4m3_f32 --grid N/16,M/16 --block 16,16 --size 64 "
+				    "--dtype e4m3 --bmajor k --args A,B,C,M,N,K,scale:A,scale:B", ptx);
+	assert_int_equal(launch(line, &rq), 0);
+	assert_int_equal(rq.dt, DTYPE_E4M3);
+	assert_int_equal(rq.out, DTYPE_F32);
+	assert_int_equal(rq.b_kmajor, 1);
+	assert_int_equal(rq.args.item[6].kind, ARG_SCALE);
+	snprintf(line, sizeof line, "run --ptx %s --entry gemm_tf32_f32 --grid N/16,M/16 --block 16,16 --size 64 "
+				    "--dtype tf32 --bmajor n", ptx);
+	assert_int_equal(launch(line, &rq), 0);
+	assert_int_equal(rq.dt, DTYPE_TF32);
+	assert_int_equal(rq.b_kmajor, 0);
+	static const char *const bad[] = {
+		"--dtype e4m3 --out f16", /* not in cuBLASLt's FP8 table here */
+		"--dtype e5m2",           /* no e5m2 x e5m2 in cuBLASLt */
+		"--dtype tf32 --out bf16",
+		"--bmajor t",
+		"--bmajor",
+	};
+	for (size_t i = 0; i < ARRAY_LEN(bad); i++) {
+		snprintf(line, sizeof line, "run --ptx %s --entry gemm_tf32_f32 --grid N/16,M/16 --block 16,16 --size 64 %s",
+			 ptx, bad[i]);
+		if (launch(line, &rq) != -1)
+			fail_msg("'%s' was not refused", bad[i]);
+	}
+	/* a lesson's B layout is its front matter's */
+	assert_int_equal(launch("run 9 --bmajor k", &rq), -1);
+}
+
 /* ---- JSON ---- */
 
 static char *json_of(const run_request *rq)
@@ -843,6 +880,7 @@ int main(void)
 		cmocka_unit_test(test_scales_and_fill),
 		cmocka_unit_test(test_narrow_pairs_and_tolerances),
 		cmocka_unit_test(test_emulator_fp8_and_tf32),
+		cmocka_unit_test(test_cli_narrow_types_and_bmajor),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
