@@ -47,7 +47,11 @@ typedef struct {
 	dtype out;                /* C; DTYPE_NONE means f32 (run_out) */
 	/* B stored N x K (each column of B a row: K-major) instead of K x N
 	 * (row-major, the default): a lesson's `bmajor: k`, `run --bmajor k`.
-	 * wgmma reads 8-bit operands only K-major, so the FP8 rung stores B so. */
+	 * wgmma reads 8-bit operands only K-major; the PTX ISA (wgmma.mma_async,
+	 * "Matrix transpose"): "The transpose operation is only supported for
+	 * the wgmma.mma_async variants with .f16/ .bf16 types on matrices
+	 * accessed from shared memory using matrix descriptors." So the FP8
+	 * rung stores B so, and cuBLASLt's FP8 wants the same ("TN"). */
 	int b_kmajor;
 	unsigned grid[3], block[3];
 	unsigned smem;            /* dynamic shared memory bytes */
