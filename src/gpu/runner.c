@@ -537,6 +537,36 @@ static int check_types_and_cluster(const run_state *s, const run_request *rq, ru
 	return 0;
 }
 
+/* Fresh random inputs for every run, never zeros, on the host: A and B in
+ * the input type (an FP8 input drawn as f32 and stored with its per-tensor
+ * scale, dtype_fill), C0 with beta:, and the buffers the check reads C into.
+ * 0, or -1 when the host is out of memory. */
+static int make_inputs(run_state *s, const run_request *rq, size_t nA, size_t nB, size_t nC)
+{
+	size_t es = (size_t)dtype_of(s->in)->bytes;
+	int scaled = dtype_of(s->in)->scaled;
+	rng gen;
+	rng_seed(&gen, (uint64_t)(util_now() * 1e9));
+	s->blas = argspec_blas_of(&rq->args);
+	s->ha = malloc(nA * es);
+	s->hb = malloc(nB * es);
+	s->hc = malloc(nC * 4);
+	s->hr = malloc(nC * 4);
+	s->hraw = malloc(nC * 4);
+	s->hc0 = s->blas.has_beta ? malloc(nC * 4) : NULL;
+	/* the drawn values of an FP8 input before scaling: scratch the size of the larger */
+	float *drawn = scaled ? malloc((nA > nB ? nA : nB) * sizeof(float)) : NULL;
+	int ok = s->ha && s->hb && s->hc && s->hr && s->hraw && (s->hc0 || !s->blas.has_beta) && (drawn || !scaled);
+	if (ok) {
+		dtype_fill(&gen, s->in, s->ha, drawn, nA, &s->scale[0]);
+		dtype_fill(&gen, s->in, s->hb, drawn, nB, &s->scale[1]);
+		if (s->hc0) /* C0: random, finite, never zero, drawn in the output type (hc0 holds what it stores) */
+			rng_fill(&gen, dtype_of(s->out)->rng, s->hraw, s->hc0, nC);
+	}
+	free(drawn);
+	return ok ? 0 : -1;
+}
+
 void runner_run(const run_request *rq, run_result *res)
 {
 	run_state s = {0};
@@ -587,28 +617,7 @@ void runner_run(const run_request *rq, run_result *res)
 		set_cuda_error(res, r, "cannot allocate the matrices");
 		goto out;
 	}
-	/* Fresh random inputs for every run, never zeros; an FP8 input drawn
-	 * as f32 and stored with its per-tensor scale (dtype_fill). */
-	rng gen;
-	rng_seed(&gen, (uint64_t)(util_now() * 1e9));
-	s.blas = argspec_blas_of(&rq->args);
-	s.ha = malloc(nA * es);
-	s.hb = malloc(nB * es);
-	s.hc = malloc(nC * 4);
-	s.hr = malloc(nC * 4);
-	s.hraw = malloc(nC * 4);
-	s.hc0 = s.blas.has_beta ? malloc(nC * 4) : NULL;
-	/* the drawn values of an FP8 input before scaling: scratch the size of the larger */
-	float *drawn = dtype_of(s.in)->scaled ? malloc((nA > nB ? nA : nB) * sizeof(float)) : NULL;
-	if (s.ha && s.hb && s.hraw && (s.hc0 || !s.blas.has_beta) && (drawn || !dtype_of(s.in)->scaled)) {
-		dtype_fill(&gen, s.in, s.ha, drawn, nA, &s.scale[0]);
-		dtype_fill(&gen, s.in, s.hb, drawn, nB, &s.scale[1]);
-		if (s.hc0) /* C0: random, finite, never zero, drawn in the output type (hc0 holds what it stores) */
-			rng_fill(&gen, dtype_of(s.out)->rng, s.hraw, s.hc0, nC);
-	}
-	free(drawn);
-	if (!s.ha || !s.hb || !s.hc || !s.hr || !s.hraw || (s.blas.has_beta && !s.hc0) ||
-	    (!drawn && dtype_of(s.in)->scaled)) {
+	if (make_inputs(&s, rq, nA, nB, nC)) {
 		res->status = RUN_BAD_REQUEST;
 		snprintf(res->msg, sizeof res->msg, "out of host memory for %lldx%lldx%lld", rq->M, rq->N, rq->K);
 		goto out;
