@@ -746,6 +746,11 @@ static void test_fmt_placeholders(void **st)
 	/* through the model's placeholder keys, as a lesson uses them */
 	assert_true(model_known("fmt.e4m3.max"));
 	assert_false(model_known("fmt.e4m3.maximum"));
+	static model_result mr; /* the format's facts need no lesson, GPU or size */
+	model_format(&mr, "fmt.e5m2.max", buf, sizeof buf);
+	assert_string_equal(buf, "57344");
+	assert_int_equal(model_value(&mr, "fmt.e4m3.min_normal", &v), 0);
+	assert_true(v == 0x1p-6);
 	const char *help;
 	assert_string_equal(dtype_fmt_field(0, &help), "bits");
 	assert_null(dtype_fmt_field(99, &help));
