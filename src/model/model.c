@@ -382,10 +382,11 @@ int model_compute(const lesson *l, const expr_env *overrides, long long M, long 
 	const char *unit = model_lessons_unit(m);
 	int tensor = !strcmp(unit, "tensor");
 	/* Element sizes from the dtype table; a tensor-core model reads 16-bit
-	 * operands whatever the lesson says, and a lesson without a kernel
-	 * (dtype none) is modelled in f32. */
+	 * operands whatever the lesson says (tf32 aside: 4-byte f32 in memory,
+	 * rounded in the kernel), and a lesson without a kernel (dtype none) is
+	 * modelled in f32. */
 	dtype in = l->dt == DTYPE_NONE ? DTYPE_F32 : l->dt, out = l->out == DTYPE_NONE ? DTYPE_F32 : l->out;
-	r->elem_bytes = tensor && dtype_of(in)->bytes > 2 ? 2 : dtype_of(in)->bytes;
+	r->elem_bytes = tensor && dtype_of(in)->bytes > 2 && !dtype_of(in)->kernel_rounds ? 2 : dtype_of(in)->bytes;
 	r->out_bytes = dtype_of(out)->bytes;
 	const int out_bytes = r->out_bytes;
 	double outputs = (double)M * N, k = (double)K;
