@@ -442,6 +442,18 @@ static void test_model_counts_output_bytes(void **st)
 	assert_float_equal(dram[0], 2 * n2 * 2 + n2 * 4, 1);
 	assert_float_equal(dram[1], dram[0], 1);          /* bf16 inputs are as wide as f16 ones */
 	assert_float_equal(dram[2], 2 * n2 * 2 + n2 * 2, 1); /* C in bf16: half the output bytes */
+	/* lesson 11's formats: tf32 is 4 bytes in memory (the kernel rounds), e4m3 one */
+	static const char *const narrow[2][2] = {{"tf32", "f32"}, {"e4m3", "bf16"}};
+	for (int i = 0; i < 2; i++) {
+		lesson l;
+		model_result r;
+		snprintf(text, sizeof text, mk, narrow[i][0], narrow[i][1]);
+		assert_int_equal(lesson_parse("lessons/11-w.md", text, &l, err, sizeof err), 0);
+		assert_int_equal(model_compute(&l, NULL, 4096, 4096, 4096, g, &r, err, sizeof err), 0);
+		assert_int_equal(r.elem_bytes, i ? 1 : 4);
+		assert_float_equal(r.dram_ideal_bytes, 2 * n2 * (i ? 1 : 4) + n2 * (i ? 2 : 4), 1);
+		lesson_free(&l);
+	}
 }
 
 /* ---- the emulator's types: every pair a check has a reference for ---- */
