@@ -271,6 +271,26 @@ static run_request small_request(const char *spec)
 }
 
 /* BLAS's named scalars: f32 by value, each at most once, checked like literals, and what they ask of a run. */
+static void test_fp8_scales(void **st)
+{
+	(void)st;
+	const argspec *p = ok("A B C M N K scale:A scale:B", NULL);
+	assert_int_equal(p->n, 8);
+	item_is(&p->item[6], ARG_SCALE, 4, "scale:A");
+	item_is(&p->item[7], ARG_SCALE, 4, "scale:B");
+	assert_int_equal(p->item[6].name, 'A');
+	assert_int_equal(p->item[7].name, 'B');
+	assert_int_equal(p->item[7].type, ARG_F32);
+	/* a scale is no BLAS scalar: C still starts poisoned */
+	argspec_blas b = argspec_blas_of(p);
+	assert_false(b.has_alpha || b.has_beta);
+	refused("A B C scale:C", "scale:C", "want scale:A or scale:B");
+	refused("scale:", "scale:", "want scale:A or scale:B");
+	refused("scale:a", "scale:a", "want scale:A or scale:B");
+	refused("scale:B A scale:B", "scale:B", "scale:B is given twice");
+	refused("scale", "scale", "scale:A");
+}
+
 static void test_blas_scalars(void **st)
 {
 	(void)st;
@@ -342,6 +362,7 @@ int main(void)
 		cmocka_unit_test(test_launch_evaluates_boxes),
 		cmocka_unit_test(test_emulator_takes_the_list),
 		cmocka_unit_test(test_blas_scalars),
+		cmocka_unit_test(test_fp8_scales),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/fpconv.h"
 #include "base/json.h"
 #include "base/rng.h"
 #include "base/util.h"
@@ -205,7 +206,7 @@ static void test_tolerance_per_output_type(void **st)
 	assert_float_equal(run_tolerance(DTYPE_F16, DTYPE_F16), 2e-3, 1e-12);
 	assert_float_equal(run_tolerance(DTYPE_BF16, DTYPE_BF16), 1e-2, 1e-12);
 	for (dtype d = DTYPE_F16; d <= DTYPE_BF16; d++)
-		assert_true(run_tolerance(d, d) >= 1e-3 + 2 * dtype_of(d)->unit_roundoff);
+		assert_true(run_tolerance(d, d) >= 1e-3 + 2 * dtype_unit_roundoff(d));
 	/* a request without an output type is f32 */
 	run_request rq = {0};
 	assert_int_equal(run_out(&rq), DTYPE_F32);
@@ -441,6 +442,18 @@ static void test_model_counts_output_bytes(void **st)
 	assert_float_equal(dram[0], 2 * n2 * 2 + n2 * 4, 1);
 	assert_float_equal(dram[1], dram[0], 1);          /* bf16 inputs are as wide as f16 ones */
 	assert_float_equal(dram[2], 2 * n2 * 2 + n2 * 2, 1); /* C in bf16: half the output bytes */
+	/* lesson 11's formats: tf32 is 4 bytes in memory (the kernel rounds), e4m3 one */
+	static const char *const narrow[2][2] = {{"tf32", "f32"}, {"e4m3", "bf16"}};
+	for (int i = 0; i < 2; i++) {
+		lesson l;
+		model_result r;
+		snprintf(text, sizeof text, mk, narrow[i][0], narrow[i][1]);
+		assert_int_equal(lesson_parse("lessons/11-w.md", text, &l, err, sizeof err), 0);
+		assert_int_equal(model_compute(&l, NULL, 4096, 4096, 4096, g, &r, err, sizeof err), 0);
+		assert_int_equal(r.elem_bytes, i ? 1 : 4);
+		assert_float_equal(r.dram_ideal_bytes, 2 * n2 * (i ? 1 : 4) + n2 * (i ? 2 : 4), 1);
+		lesson_free(&l);
+	}
 }
 
 /* ---- the emulator's types: every pair a check has a reference for ---- */
@@ -554,6 +567,43 @@ static void test_cli_out_and_cluster(void **st)
 	assert_int_equal(launch("run 9 --cluster 2", &rq), -1);
 }
 
+
+/* --dtype tf32/e4m3 and --bmajor make the request; the pairs without a reference are refused. */
+static void test_cli_narrow_types_and_bmajor(void **st)
+{
+	(void)st;
+	char ptx[512], line[1024];
+	run_request rq;
+	util_path(ptx, sizeof ptx, "tests/data/gemm_fp8.ptx");
+	snprintf(line, sizeof line, "run --ptx %s --entry gemm_e4m3_f32 --grid N/16,M/16 --block 16,16 --size 64 "
+				    "--dtype e4m3 --bmajor k --args A,B,C,M,N,K,scale:A,scale:B", ptx);
+	assert_int_equal(launch(line, &rq), 0);
+	assert_int_equal(rq.dt, DTYPE_E4M3);
+	assert_int_equal(rq.out, DTYPE_F32);
+	assert_int_equal(rq.b_kmajor, 1);
+	assert_int_equal(rq.args.item[6].kind, ARG_SCALE);
+	snprintf(line, sizeof line, "run --ptx %s --entry gemm_tf32_f32 --grid N/16,M/16 --block 16,16 --size 64 "
+				    "--dtype tf32 --bmajor n", ptx);
+	assert_int_equal(launch(line, &rq), 0);
+	assert_int_equal(rq.dt, DTYPE_TF32);
+	assert_int_equal(rq.b_kmajor, 0);
+	static const char *const bad[] = {
+		"--dtype e4m3 --out f16", /* not in cuBLASLt's FP8 table here */
+		"--dtype e5m2",           /* no e5m2 x e5m2 in cuBLASLt */
+		"--dtype tf32 --out bf16",
+		"--bmajor t",
+		"--bmajor",
+	};
+	for (size_t i = 0; i < ARRAY_LEN(bad); i++) {
+		snprintf(line, sizeof line, "run --ptx %s --entry gemm_tf32_f32 --grid N/16,M/16 --block 16,16 --size 64 %s",
+			 ptx, bad[i]);
+		if (launch(line, &rq) != -1)
+			fail_msg("'%s' was not refused", bad[i]);
+	}
+	/* a lesson's B layout is its front matter's */
+	assert_int_equal(launch("run 9 --bmajor k", &rq), -1);
+}
+
 /* ---- JSON ---- */
 
 static char *json_of(const run_request *rq)
@@ -596,6 +646,235 @@ static void test_json_types_and_cluster(void **st)
 	assert_string_equal(types, "bf16→bf16, clusters of 2x1x1");
 }
 
+
+/* ---- tf32, e4m3, e5m2 (lesson 11) ---- */
+
+static void test_narrow_rows(void **st)
+{
+	(void)st;
+	dtype d;
+	assert_int_equal(dtype_parse("tf32", &d), 0);
+	assert_int_equal(d, DTYPE_TF32);
+	assert_int_equal(dtype_parse("e4m3", &d), 0);
+	assert_int_equal(d, DTYPE_E4M3);
+	assert_int_equal(dtype_parse("e5m2", &d), 0);
+	assert_int_equal(d, DTYPE_E5M2);
+	/* the CUDA numbers, as src/gpu/cuda.h declares them */
+	assert_int_equal(dtype_of(DTYPE_TF32)->bytes, 4);
+	assert_int_equal(dtype_of(DTYPE_TF32)->cublas_type, CUDA_R_32F);
+	assert_int_equal(dtype_of(DTYPE_TF32)->cublas_compute, CUBLAS_COMPUTE_32F_FAST_TF32);
+	assert_int_equal(CUBLAS_COMPUTE_32F_FAST_TF32, 77);
+	assert_int_equal(dtype_of(DTYPE_F16)->cublas_compute, CUBLAS_COMPUTE_32F);
+	assert_int_equal(dtype_of(DTYPE_E4M3)->bytes, 1);
+	assert_int_equal(dtype_of(DTYPE_E5M2)->bytes, 1);
+	assert_int_equal(dtype_of(DTYPE_E4M3)->cublas_type, CUDA_R_8F_E4M3);
+	assert_int_equal(dtype_of(DTYPE_E5M2)->cublas_type, CUDA_R_8F_E5M2);
+	assert_int_equal(CUDA_R_8F_E4M3, 28);
+	assert_int_equal(CUDA_R_8F_E5M2, 29);
+	assert_int_equal(dtype_of(DTYPE_E4M3)->tmap_type, CU_TENSOR_MAP_DATA_TYPE_UINT8);
+	assert_int_equal(dtype_of(DTYPE_E5M2)->tmap_type, CU_TENSOR_MAP_DATA_TYPE_UINT8);
+	assert_int_equal(CU_TENSOR_MAP_DATA_TYPE_UINT8, 0);
+	assert_int_equal(dtype_of(DTYPE_E4M3)->ref, DTYPE_REF_LT);
+	assert_int_equal(dtype_of(DTYPE_TF32)->ref, DTYPE_REF_GEMMEX);
+	/* the bit fields */
+	assert_int_equal(dtype_of(DTYPE_E4M3)->exp_bits, 4);
+	assert_int_equal(dtype_of(DTYPE_E4M3)->mant_bits, 3);
+	assert_int_equal(dtype_of(DTYPE_E4M3)->bias, 7);
+	assert_int_equal(dtype_of(DTYPE_E4M3)->has_inf, 0);
+	assert_int_equal(dtype_of(DTYPE_E5M2)->has_inf, 1);
+	assert_string_equal(dtype_nan_text(DTYPE_E4M3), "S.1111.111 only (no inf)");
+	assert_string_equal(dtype_nan_text(DTYPE_E5M2), "exponent all ones, mantissa not zero");
+	/* e4m3 round trip through the table: 1.0 is 0.0111.000 = 0x38, 448 is 0x7e */
+	uint8_t b[3];
+	float f[3] = {1.0f, 448.0f, -1000.0f}, back[3];
+	dtype_from_f32(DTYPE_E4M3, f, b, 3);
+	assert_int_equal(b[0], 0x38);
+	assert_int_equal(b[1], 0x7e);
+	assert_int_equal(b[2], 0xfe); /* satfinite: -448, not NaN */
+	dtype_to_f32(DTYPE_E4M3, b, back, 3);
+	assert_true(back[0] == 1.0f && back[1] == 448.0f && back[2] == -448.0f);
+	/* tf32 is stored as f32; what the kernel keeps is cvt.rna: 1 + 2^-11 ties away to 1 + 2^-10 */
+	assert_true(dtype_round(DTYPE_TF32, 1.0f + 0x1p-11f) == 1.0f + 0x1p-10f);
+	assert_true(dtype_round(DTYPE_TF32, 1.0f + 0x1p-12f) == 1.0f);
+}
+
+/* The extremes, computed from the bit fields, against values worked by hand
+ * from the OCP FP8 spec and IEEE 754. */
+static void test_derived_extremes(void **st)
+{
+	(void)st;
+	assert_true(dtype_max_finite(DTYPE_E4M3) == 448.0);     /* 1.110 x 2^8 */
+	assert_true(dtype_min_normal(DTYPE_E4M3) == 0x1p-6);
+	assert_true(dtype_min_subnormal(DTYPE_E4M3) == 0x1p-9);
+	assert_true(dtype_max_finite(DTYPE_E5M2) == 57344.0);   /* 1.11 x 2^15 */
+	assert_true(dtype_min_normal(DTYPE_E5M2) == 0x1p-14);
+	assert_true(dtype_min_subnormal(DTYPE_E5M2) == 0x1p-16);
+	assert_true(dtype_eps(DTYPE_TF32) == 0x1p-10);
+	assert_true(dtype_unit_roundoff(DTYPE_TF32) == 0x1p-11);
+	assert_true(dtype_max_finite(DTYPE_F16) == 65504.0);
+	assert_true(dtype_min_subnormal(DTYPE_F16) == 0x1p-24);
+	assert_true(dtype_max_finite(DTYPE_F32) == (double)3.40282347e38f);
+	assert_true(dtype_max_finite(DTYPE_BF16) == (double)util_bf16_to_f32(0x7f7f));
+	assert_true(dtype_unit_roundoff(DTYPE_BF16) == 0x1p-8);
+	/* and they are what the conversions do: the largest finite survives, the next value up saturates to it */
+	for (dtype d = DTYPE_E4M3; d <= DTYPE_E5M2; d++) {
+		float mx = (float)dtype_max_finite(d), sub = (float)dtype_min_subnormal(d);
+		assert_true(dtype_round(d, mx) == mx);
+		assert_true(dtype_round(d, mx * 2) == mx);
+		assert_true(dtype_round(d, sub) == sub);
+		assert_true(dtype_round(d, sub * 0.25f) == 0.0f);
+		assert_true(dtype_round(d, 1.0f + (float)dtype_eps(d)) == 1.0f + (float)dtype_eps(d));
+		assert_true(dtype_round(d, 1.0f + (float)dtype_eps(d) * 0.25f) == 1.0f);
+	}
+}
+
+static void test_fmt_placeholders(void **st)
+{
+	(void)st;
+	char buf[32];
+	double v;
+	assert_int_equal(dtype_fmt_format("fmt.e4m3.max", buf, sizeof buf), 0);
+	assert_string_equal(buf, "448");
+	assert_int_equal(dtype_fmt_format("fmt.e5m2.max", buf, sizeof buf), 0);
+	assert_string_equal(buf, "57344");
+	assert_int_equal(dtype_fmt_format("fmt.e4m3.min_normal", buf, sizeof buf), 0);
+	assert_string_equal(buf, "0.015625");
+	assert_int_equal(dtype_fmt_format("fmt.e4m3.min_subnormal_exp", buf, sizeof buf), 0);
+	assert_string_equal(buf, "-9");
+	assert_int_equal(dtype_fmt_format("fmt.tf32.eps_exp", buf, sizeof buf), 0);
+	assert_string_equal(buf, "-10");
+	assert_int_equal(dtype_fmt_format("fmt.tf32.bits", buf, sizeof buf), 0);
+	assert_string_equal(buf, "19");
+	assert_int_equal(dtype_fmt_format("fmt.bf16.mant_bits", buf, sizeof buf), 0);
+	assert_string_equal(buf, "7");
+	assert_int_equal(dtype_fmt_value("fmt.e5m2.min_subnormal", &v), 0);
+	assert_true(v == 0x1p-16);
+	assert_int_equal(dtype_fmt_value("fmt.e4m3.has_inf", &v), 0);
+	assert_true(v == 0);
+	assert_int_equal(dtype_fmt_value("fmt.e4m3.nope", &v), -1);
+	assert_int_equal(dtype_fmt_value("fmt.e3m4.max", &v), -1);
+	assert_int_equal(dtype_fmt_value("fmt.none.max", &v), -1);
+	assert_int_equal(dtype_fmt_value("fmt.e4m3", &v), -1);
+	/* through the model's placeholder keys, as a lesson uses them */
+	assert_true(model_known("fmt.e4m3.max"));
+	assert_false(model_known("fmt.e4m3.maximum"));
+	static model_result mr; /* the format's facts need no lesson, GPU or size */
+	model_format(&mr, "fmt.e5m2.max", buf, sizeof buf);
+	assert_string_equal(buf, "57344");
+	assert_int_equal(model_value(&mr, "fmt.e4m3.min_normal", &v), 0);
+	assert_true(v == 0x1p-6);
+	const char *help;
+	assert_string_equal(dtype_fmt_field(0, &help), "bits");
+	assert_null(dtype_fmt_field(99, &help));
+}
+
+static void test_scales_and_fill(void **st)
+{
+	(void)st;
+	float v[4] = {0.5f, -2.0f, 1.0f, 1e-9f};
+	/* the largest |value| (2) maps to 448: scale 2/448 */
+	assert_true(dtype_scale_for(DTYPE_E4M3, v, 4) == (float)(2.0 / 448.0));
+	assert_true(dtype_scale_for(DTYPE_E5M2, v, 4) == (float)(2.0 / 57344.0));
+	assert_true(dtype_scale_for(DTYPE_BF16, v, 4) == 1.0f);
+	assert_true(dtype_scale_for(DTYPE_TF32, v, 4) == 1.0f);
+	float zero[2] = {0, 0};
+	assert_true(dtype_scale_for(DTYPE_E4M3, zero, 2) == 1.0f);
+	uint8_t q[4];
+	float real[4];
+	float sc = dtype_scale_for(DTYPE_E4M3, v, 4);
+	dtype_quantize(DTYPE_E4M3, v, 4, sc, q, real);
+	assert_int_equal(q[1], 0xfe);          /* -2 / scale = -448 */
+	assert_true(real[1] == -448.0f * sc);  /* what the kernel means: stored x scale */
+	assert_int_equal(q[0], 0x6e);          /* 112 = 1.110 x 2^6: 0.1101.110 */
+	assert_int_equal(q[3], 0x01);          /* a value that rounds to 0 is kept as the smallest subnormal */
+	/* a random e4m3 input: every stored value nonzero and finite, the largest at 448, real = stored x scale */
+	rng r;
+	rng_seed(&r, 7);
+	enum { N = 4096 };
+	uint8_t *raw = malloc(N);
+	float *re = malloc(N * sizeof(float)), scale = 0;
+	dtype_fill(&r, DTYPE_E4M3, raw, re, N, &scale);
+	assert_true(scale > 0 && scale < 1.0f / 400); /* max |v| <= 1 */
+	int at_max = 0;
+	for (int i = 0; i < N; i++) {
+		float s = fpconv_fp8_to_f32(raw[i], FPCONV_E4M3);
+		assert_true(s != 0 && isfinite(s) && fabsf(s) <= 448.0f);
+		assert_true(re[i] == s * scale);
+		at_max += fabsf(s) == 448.0f;
+	}
+	assert_true(at_max >= 1);
+	/* a 16-bit type fills as before, scale 1 */
+	uint16_t h[8];
+	float hf[8];
+	dtype_fill(&r, DTYPE_BF16, h, hf, 8, &scale);
+	assert_true(scale == 1.0f);
+	assert_true(hf[0] == util_bf16_to_f32(h[0]));
+	free(raw);
+	free(re);
+}
+
+static void test_narrow_pairs_and_tolerances(void **st)
+{
+	(void)st;
+	char err[256];
+	assert_int_equal(dtype_pair_check(DTYPE_TF32, DTYPE_F32, err, sizeof err), 0);
+	assert_int_equal(dtype_pair_check(DTYPE_E4M3, DTYPE_F32, err, sizeof err), 0);
+	assert_int_equal(dtype_pair_check(DTYPE_E4M3, DTYPE_BF16, err, sizeof err), 0);
+	assert_int_equal(dtype_pair_check(DTYPE_TF32, DTYPE_BF16, err, sizeof err), -1);
+	assert_string_equal(err, "tf32 inputs give an f32 output, not bf16 (cuBLAS GemmEx's pairs)");
+	assert_int_equal(dtype_pair_check(DTYPE_E4M3, DTYPE_E4M3, err, sizeof err), -1);
+	assert_string_equal(err, "e4m3 inputs give an f32 or bf16 output, not e4m3 (cuBLASLt's pairs)");
+	/* cuBLASLt has no e5m2 x e5m2 matmul */
+	assert_int_equal(dtype_pair_check(DTYPE_E5M2, DTYPE_F32, err, sizeof err), -1);
+	assert_non_null(strstr(err, "e5m2 inputs have no reference"));
+	/* tf32: 1e-3 + 4u (u = 2^-11) rounded up; FP8: 1e-2, plus 2u of a bf16 output */
+	assert_float_equal(run_tolerance(DTYPE_TF32, DTYPE_F32), 3e-3, 1e-12);
+	assert_true(run_tolerance(DTYPE_TF32, DTYPE_F32) >= 1e-3 + 4 * dtype_unit_roundoff(DTYPE_TF32));
+	assert_float_equal(run_tolerance(DTYPE_E4M3, DTYPE_F32), 1e-2, 1e-12);
+	assert_float_equal(run_tolerance(DTYPE_E4M3, DTYPE_BF16), 2e-2, 1e-12);
+}
+
+
+/* The emulator runs a hand-written e4m3 kernel (tests/data/gemm_fp8.ptx):
+ * inputs quantized with their scales, B stored N x K, the scales passed as
+ * scale:A scale:B, checked against the CPU reference of the real values. */
+static void test_emulator_fp8_and_tf32(void **st)
+{
+	(void)st;
+	char err[512];
+	run_request rq;
+	memset(&rq, 0, sizeof rq);
+	util_path(rq.ptx_path, sizeof rq.ptx_path, "tests/data/gemm_fp8.ptx");
+	util_strlcpy(rq.entry, "gemm_e4m3_f32", sizeof rq.entry);
+	rq.M = 48, rq.N = 32, rq.K = 80;
+	rq.grid[0] = 2, rq.grid[1] = 3, rq.grid[2] = 1;
+	rq.block[0] = rq.block[1] = 16, rq.block[2] = 1;
+	rq.verify = 1;
+	rq.dt = DTYPE_E4M3, rq.out = DTYPE_F32, rq.b_kmajor = 1;
+	assert_int_equal(argspec_parse("A B C M N K scale:A scale:B", NULL, &rq.args, err, sizeof err), 0);
+	emu_result *er = calloc(1, sizeof *er);
+	assert_int_equal(emu_run(&rq, NULL, er, err, sizeof err), EMU_OK);
+	assert_int_equal(er->verified, 1);
+	/* the products of e4m3 values are exact in f32: only the sums' order and the scales' rounding differ */
+	assert_true(er->rel_error < 1e-5);
+	/* B read as N x K while the check thinks K x N: wrong */
+	rq.b_kmajor = 0;
+	assert_int_equal(emu_run(&rq, NULL, er, err, sizeof err), EMU_OK);
+	assert_int_equal(er->verified, 0);
+	/* the scales left out (1 instead): wrong by their product */
+	rq.b_kmajor = 1;
+	assert_int_equal(argspec_parse("A B C M N K f32:1 f32:1", NULL, &rq.args, err, sizeof err), 0);
+	assert_int_equal(emu_run(&rq, NULL, er, err, sizeof err), EMU_OK);
+	assert_int_equal(er->verified, 0);
+	/* tf32: f32 inputs, the kernel rounds with cvt.rna.tf32.f32, the check allows it */
+	util_strlcpy(rq.entry, "gemm_tf32_f32", sizeof rq.entry);
+	rq.dt = DTYPE_TF32, rq.b_kmajor = 0, rq.args = (argspec){0};
+	assert_int_equal(emu_run(&rq, NULL, er, err, sizeof err), EMU_OK);
+	assert_int_equal(er->verified, 1);
+	assert_true(er->rel_error > 0 && er->rel_error < run_tolerance(DTYPE_TF32, DTYPE_F32));
+	free(er);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -612,6 +891,13 @@ int main(void)
 		cmocka_unit_test(test_emulator_refuses),
 		cmocka_unit_test(test_cli_out_and_cluster),
 		cmocka_unit_test(test_json_types_and_cluster),
+		cmocka_unit_test(test_narrow_rows),
+		cmocka_unit_test(test_derived_extremes),
+		cmocka_unit_test(test_fmt_placeholders),
+		cmocka_unit_test(test_scales_and_fill),
+		cmocka_unit_test(test_narrow_pairs_and_tolerances),
+		cmocka_unit_test(test_emulator_fp8_and_tf32),
+		cmocka_unit_test(test_cli_narrow_types_and_bmajor),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

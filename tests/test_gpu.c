@@ -247,6 +247,66 @@ static void test_hang_is_killed_at_deadline(void **state)
 
 /* bf16 inputs, and C in f32, f16 or bf16: checked against GemmEx with the
  * same types, at a size no tile divides. */
+/* Lesson 11's formats: tf32 checked against GemmEx with
+ * CUBLAS_COMPUTE_32F_FAST_TF32 (B stored either way), e4m3 with per-tensor
+ * scales and B stored N x K against cuBLASLt, whose plan is chosen once and
+ * timed like GemmEx. The kernels are tests/data/gemm_fp8.ptx (sm_89). */
+static void test_tf32_and_fp8_references(void **state)
+{
+	(void)state;
+	NEED_GPU();
+	const char *file = "tests/data/gemm_fp8.ptx";
+	for (int bk = 0; bk < 2; bk++) {
+		run_request rq = request_in(file, bk ? "gemm_tf32_f32_bk" : "gemm_tf32_f32", DTYPE_TF32, DTYPE_F32, 300, 170,
+					    90);
+		rq.b_kmajor = bk;
+		rq.time = 1;
+		run_result res = run(&rq, 60);
+		if (res.cc_major * 10 + res.cc_minor < 89) {
+			assert_int_equal(res.status, RUN_UNSUPPORTED);
+			printf("tf32 and e4m3 test kernels need sm_89: %s\n", res.msg);
+			return;
+		}
+		printf("tf32%s: %s, rel. error %.3g (tolerance %.0e), cuBLAS %.1f GFLOP/s\n", bk ? " (B N x K)" : "",
+		       run_status_name(res.status), res.rel_err, res.tol, res.cublas_gflops);
+		assert_int_equal(res.status, RUN_OK);
+		assert_int_equal(res.verified, 1);
+		assert_true(res.rel_err < res.tol);
+		assert_true(res.cublas_gflops > 0);
+	}
+	run_request rq = request_in(file, "gemm_e4m3_f32", DTYPE_E4M3, DTYPE_F32, 256, 128, 192);
+	rq.b_kmajor = 1;
+	rq.time = 1;
+	char err[256];
+	assert_int_equal(argspec_parse("A B C M N K scale:A scale:B", NULL, &rq.args, err, sizeof err), 0);
+	run_result res = run(&rq, 60);
+	printf("e4m3: %s, %s, rel. error %.3g (tolerance %.0e), cuBLASLt %.1f GFLOP/s; %s\n", run_status_name(res.status),
+	       res.msg, res.rel_err, res.tol, res.cublas_gflops, res.timing);
+	assert_int_equal(res.status, RUN_OK);
+	if (res.verified == -1) { /* no libcublasLt: one line says so, the run still ran */
+		assert_non_null(strstr(res.msg, "cuBLASLt"));
+		return;
+	}
+	assert_int_equal(res.verified, 1);
+	assert_true(res.rel_err < res.tol);
+	assert_true(res.cublas_gflops > 0);
+	assert_non_null(strstr(res.timing, "cuBLASLt"));
+	/* the same shape again: the kept plan, the same answer */
+	res = run(&rq, 60);
+	assert_int_equal(res.verified, 1);
+	/* the scales left out: wrong by their product */
+	assert_int_equal(argspec_parse("A B C M N K f32:1 f32:1", NULL, &rq.args, err, sizeof err), 0);
+	rq.time = 0;
+	res = run(&rq, 60);
+	assert_int_equal(res.status, RUN_WRONG);
+	/* B stored K x N: cuBLASLt's FP8 wants it N x K ("TN"), and the kernel reads N x K: never verified */
+	assert_int_equal(argspec_parse("A B C M N K scale:A scale:B", NULL, &rq.args, err, sizeof err), 0);
+	rq.b_kmajor = 0;
+	res = run(&rq, 60);
+	printf("e4m3, B K x N: %s: %s\n", run_status_name(res.status), res.msg);
+	assert_true(res.verified != 1);
+}
+
 static void test_16bit_outputs_verify(void **state)
 {
 	(void)state;
@@ -434,6 +494,7 @@ int main(void)
 		cmocka_unit_test(test_fault_restarts_worker),
 		cmocka_unit_test(test_hang_is_killed_at_deadline),
 		cmocka_unit_test(test_16bit_outputs_verify),
+		cmocka_unit_test(test_tf32_and_fp8_references),
 		cmocka_unit_test(test_16bit_unwritten_fails),
 		cmocka_unit_test(test_clusters),
 		cmocka_unit_test(test_lesson_with_out_and_cluster),

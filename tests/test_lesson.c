@@ -52,6 +52,26 @@ static lesson *parse(const char *path, const char *text, char *err, int rc_expec
 	return l;
 }
 
+/* An FP8 lesson: e4m3 in, bf16 out, B stored N x K, both scales passed. */
+static void test_fp8_front_matter(void **state)
+{
+	(void)state;
+	char err[256] = "";
+	lesson *l = parse("lessons/11-fp8.md",
+			  "---\nid: fp8\ntitle: FP8\nkernel: ptx/x.ptx k\ndtype: e4m3\nout: bf16\nbmajor: k\n"
+			  "args: A B C M N K scale:A scale:B\n---\n# P\nText.\n",
+			  err, 0);
+	assert_int_equal(l->dt, DTYPE_E4M3);
+	assert_int_equal(l->out, DTYPE_BF16);
+	assert_int_equal(l->b_kmajor, 1);
+	lesson_free(l);
+	free(l);
+	l = parse("lessons/11-fp8.md", "---\nid: fp8\ntitle: FP8\nbmajor: n\n---\n# P\nText.\n", err, 0);
+	assert_int_equal(l->b_kmajor, 0);
+	lesson_free(l);
+	free(l);
+}
+
 static void test_good_lesson(void **state)
 {
 	(void)state;
@@ -61,6 +81,7 @@ static void test_good_lesson(void **state)
 	assert_string_equal(l->id, "smem");
 	assert_string_equal(l->entry, "gemm_f32");
 	assert_int_equal(l->dt, DTYPE_F32);
+	assert_int_equal(l->b_kmajor, 0); /* bmajor's default: B stored K x N */
 	assert_int_equal(l->nparams, 2);
 	assert_true(l->params[0].runtime);
 	assert_false(l->params[1].runtime);
@@ -174,13 +195,17 @@ static void test_errors_name_file_and_line(void **state)
 		{"---\nid: x\ntitle: T\n---\n# P\n@if\n@endif\n", "lessons/09-x.md:6: @if wants a condition"},
 		{"---\nid: x\ntitle: T\n---\n# P\n@exercise ai.shared\nQ?\n@if a\n",
 		 "lessons/09-x.md:8: @if inside an exercise"},
-		{"---\nid: x\ntitle: T\ndtype: f64\n---\n# P\n", "lessons/09-x.md:4: dtype must be f32, f16, bf16 or none"},
-		{"---\nid: x\ntitle: T\nout: f8\n---\n# P\n", "lessons/09-x.md:4: out must be f32, f16 or bf16, not 'f8'"},
+		{"---\nid: x\ntitle: T\ndtype: f64\n---\n# P\n", "lessons/09-x.md:4: dtype must be f32, f16, bf16, tf32, e4m3 or e5m2, or none"},
+		{"---\nid: x\ntitle: T\nout: f8\n---\n# P\n", "lessons/09-x.md:4: out must be f32, f16, bf16, tf32, e4m3 or e5m2, not 'f8'"},
 		/* a pair cuBLAS has no reference for: the line of `out:`, wherever dtype is */
 		{"---\nid: x\ntitle: T\nkernel: a.ptx k\nout: bf16\ndtype: f16\n---\n# P\n",
 		 "lessons/09-x.md:5: out: f16 inputs give an f32 or f16 output, not bf16"},
 		{"---\nid: x\ntitle: T\nkernel: a.ptx k\ndtype: f32\nout: f16\n---\n# P\n",
 		 "lessons/09-x.md:6: out: f32 inputs give an f32 output, not f16"},
+		{"---\nid: x\ntitle: T\nbmajor: col\n---\n# P\n",
+		 "lessons/09-x.md:4: bmajor is 'n' (B stored K x N, row-major) or 'k' (B stored N x K, K-major), not 'col'"},
+		{"---\nid: x\ntitle: T\nkernel: a.ptx k\ndtype: e4m3\nout: f16\n---\n# P\n",
+		 "lessons/09-x.md:6: out: e4m3 inputs give an f32 or bf16 output, not f16 (cuBLASLt's pairs)"},
 		{"---\nid: x\ntitle: T\ncluster: 4 4\n---\n# P\n",
 		 "lessons/09-x.md:4: a cluster of 4x4x1 is 16 blocks; at most 8 is portable"},
 		{"---\nid: x\ntitle: T\ncluster: 16\n---\n# P\n", "lessons/09-x.md:4: cluster wants blocks per cluster X [Y [Z]], each 1 to 8, got '16'"},
@@ -472,6 +497,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_good_lesson),
+		cmocka_unit_test(test_fp8_front_matter),
 		cmocka_unit_test(test_launch_and_size_rule),
 		cmocka_unit_test(test_args_and_persistent_grid),
 		cmocka_unit_test(test_errors_name_file_and_line),

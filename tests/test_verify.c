@@ -6,6 +6,7 @@
 #include <cmocka.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "base/demangle.h"
@@ -140,6 +141,31 @@ static void test_nonfinite_with_beta_and_wrong_values(void **st)
 	assert_non_null(strstr(rep.msg, want));
 }
 
+/* The CPU reference with B stored N x K is the same product as with B K x N. */
+static void test_reference_b_kmajor(void **st)
+{
+	(void)st;
+	enum { M = 3, N = 2, K = 4 };
+	/* worked by hand: A = [[1,2,3,4],[0,1,0,1],[2,0,0,-1]], B (K x N) = [[1,0],[0,1],[1,1],[2,-1]] */
+	const float a[M * K] = {1, 2, 3, 4, 0, 1, 0, 1, 2, 0, 0, -1};
+	const float b_kn[K * N] = {1, 0, 0, 1, 1, 1, 2, -1};
+	const float b_nk[N * K] = {1, 0, 1, 2, 0, 1, 1, -1}; /* the same B, each column a row */
+	const float want[M * N] = {12, 1, 2, 0, 0, 1};
+	float *r1 = verify_reference(M, N, K, a, b_kn, 0, NULL, 1.0f, 0.0f);
+	float *r2 = verify_reference(M, N, K, a, b_nk, 1, NULL, 1.0f, 0.0f);
+	for (int i = 0; i < M * N; i++) {
+		assert_true(r1[i] == want[i]);
+		assert_true(r2[i] == want[i]);
+	}
+	free(r1);
+	free(r2);
+	/* alpha and beta: 2*A*B - C0 */
+	const float c0[M * N] = {1, 1, 1, 1, 1, 1};
+	float *r3 = verify_reference(M, N, K, a, b_nk, 1, c0, 2.0f, -1.0f);
+	assert_true(r3[0] == 23 && r3[1] == 1 && r3[3] == -1);
+	free(r3);
+}
+
 static void test_demangle(void **st)
 {
 	(void)st;
@@ -170,6 +196,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_pass_needs_no_second_launch),
+		cmocka_unit_test(test_reference_b_kmajor),
 		cmocka_unit_test(test_unwritten_with_beta),
 		cmocka_unit_test(test_written_candidate_is_cleared),
 		cmocka_unit_test(test_nan_without_beta),

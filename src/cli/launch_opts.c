@@ -24,6 +24,15 @@ static int dtype_ok(const char *s, char *why, size_t len)
 	return -1;
 }
 
+/* --bmajor: n or k. */
+static int bmajor_ok(const char *s, char *why, size_t len)
+{
+	if (!strcmp(s, "n") || !strcmp(s, "k"))
+		return 0;
+	snprintf(why, len, "n or k");
+	return -1;
+}
+
 /* The rows run and emulate share; each table adds its own after them. */
 #define LAUNCH_OPTS                                                                                           \
 	{.name = "size", .kind = CLI_SIZE, .off = offsetof(cli_launch, size), .arg = "N|M,N,K",                    \
@@ -50,12 +59,19 @@ static int dtype_ok(const char *s, char *why, size_t len)
 		 "random C0 and is checked against alpha*A*B + beta*C0; without it C\n"                         \
 		 "starts as NaN, so a kernel that reads C needs beta:), typed literals\n"                       \
 		 "u32:8192 s32:-1 u64:0 s64:-1 f32:1.5 f64:0.5 f16:1 (default\n"                                \
-		 "'A B C M N K'), or TMA tensor maps tmap:A|B|C:INNER:OUTER[:none|32B|\n"                       \
-		 "64B|128B] (a box of INNER columns x OUTER rows, e.g. tmap:A:64:128:128B)"},                   \
+		 "'A B C M N K'), scale:A scale:B (an FP8 input's per-tensor scale, f32:\n"                     \
+		 "real value = stored x scale), or TMA tensor maps tmap:A|B|C:INNER:OUTER\n"                   \
+		 "[:none|32B|64B|128B] (a box of INNER columns x OUTER rows, e.g.\n"                           \
+		 "tmap:A:64:128:128B)"},                                                                        \
 	{.name = "dtype", .kind = CLI_NAME, .off = offsetof(cli_launch, dtype), .arg = "T", .check = dtype_ok,     \
-	 .help = "A and B: f32 (cuBLAS SGEMM), f16 or bf16 (cuBLAS GemmEx, same types)"},                      \
+	 .help = "A and B: f32 (cuBLAS SGEMM), f16 or bf16 (cuBLAS GemmEx, same types),\n"                    \
+		 "tf32 (f32 in memory, the kernel rounds; GemmEx FAST_TF32), e4m3 (one\n"                      \
+		 "byte, per-tensor scales; cuBLASLt)"},                                                         \
 	{.name = "out", .kind = CLI_NAME, .off = offsetof(cli_launch, out), .arg = "T", .check = dtype_ok,         \
-	 .help = "C: f32 (default), or f16 / bf16 with inputs of that type"},                                  \
+	 .help = "C: f32 (default), or f16 / bf16 with inputs of that type, bf16 with e4m3"},                  \
+	{.name = "bmajor", .kind = CLI_NAME, .off = offsetof(cli_launch, bmajor), .arg = "n|k", .check = bmajor_ok, \
+	 .help = "how B is stored: n (default, K x N row-major) or k (N x K: K-major,\n"                      \
+		 "as wgmma needs 8-bit operands and cuBLASLt's FP8 needs)"},                                    \
 	{.name = "cluster", .kind = CLI_DIMS, .off = offsetof(cli_launch, cluster), .arg = "X[,Y[,Z]]",            \
 	 .help = "blocks per thread-block cluster (sm_90, at most 8 in all); the grid must\n"                  \
 		 "be a multiple of it; a persistent grid is sized in whole clusters"},                          \
@@ -109,9 +125,9 @@ int cli_launch_parse(const cli_command *self, int argc, char **argv, cli_launch 
 		cli_error(self, "give a LESSON or --ptx FILE (one of them)");
 		return 2;
 	}
-	if (o->lesson && (o->dtype || o->out || o->cluster)) {
-		cli_error(self, "--%s goes with --ptx: a lesson's types and cluster are in its front matter",
-			  o->dtype ? "dtype" : o->out ? "out" : "cluster");
+	if (o->lesson && (o->dtype || o->out || o->cluster || o->bmajor)) {
+		cli_error(self, "--%s goes with --ptx: a lesson's types, B layout and cluster are in its front matter",
+			  o->dtype ? "dtype" : o->out ? "out" : o->cluster ? "cluster" : "bmajor");
 		return 2;
 	}
 	if (o->ptx && (!o->grid || !o->block || !o->M)) {
@@ -230,7 +246,7 @@ int cli_launch_request(const cli_launch *o, const course *c, run_request *rq)
 		if (resolve_entry(o, entry, sizeof entry))
 			return -1;
 		launch_ptx p = {.ptx = o->ptx, .entry = entry, .grid = o->grid, .block = o->block, .smem = o->smem,
-				.cluster = o->cluster, .args = o->args, .dtype = o->dtype, .out = o->out,
+				.cluster = o->cluster, .args = o->args, .dtype = o->dtype, .out = o->out, .bmajor = o->bmajor,
 				.M = M, .N = N, .K = K};
 		if (launch_request_for_ptx(&p, rq, err, sizeof err)) {
 			fprintf(stderr, "ptxtutor: %s\n", err);

@@ -17,6 +17,7 @@ typedef struct {
 	const char *args;             /* parameter spec, see course/argspec.h */
 	const char *dtype;            /* A and B: f32 | f16 | bf16 */
 	const char *out;              /* C: f32 | f16 | bf16 (default f32) */
+	const char *bmajor;           /* B: n (K x N, default) | k (N x K) */
 	const char *cluster;          /* "X[,Y[,Z]]" blocks per cluster (default 1) */
 	union { /* --size: M, N, K; 0 when not given */
 		struct {

@@ -203,6 +203,21 @@ static int parse_scalar(const char *tok, const char *fields, const expr_env *env
 	return 0;
 }
 
+/* scale:A or scale:B: an FP8 input's per-tensor scale, an f32 the run fills in. */
+static int parse_scale(const char *tok, const char *fields, const expr_env *env, argspec_item *it, char *err,
+		       int errlen)
+{
+	(void)env;
+	if (strcmp(fields, "A") && strcmp(fields, "B"))
+		return bad(err, errlen, "'%s': want scale:A or scale:B (that input's per-tensor scale, an f32 the run sets)",
+			   tok);
+	it->kind = ARG_SCALE;
+	it->name = fields[0];
+	it->type = ARG_F32;
+	it->bytes = 4;
+	return 0;
+}
+
 /* Forms written PREFIX:FIELDS that are not literals. */
 static const struct {
 	const char *prefix;
@@ -211,6 +226,7 @@ static const struct {
 	{"tmap", parse_tmap},
 	{"alpha", parse_scalar},
 	{"beta", parse_scalar},
+	{"scale", parse_scale},
 };
 
 /* A token that is none of the forms; plen > 0: its prefix is no type. The
@@ -222,9 +238,10 @@ static int unknown(const char *tok, size_t plen, char *err, int errlen)
 	for (int t = 0; t < ARG_NTYPES && used < sizeof help; t++)
 		used += (size_t)snprintf(help + used, sizeof help - used, " %s", types[t].name);
 	if (plen)
-		return bad(err, errlen, "'%s': unknown type '%.*s' (%s, alpha:1.5 beta:0.5, or tmap:A:64:128:128B)", tok,
-			   (int)plen, tok, help);
-	return bad(err, errlen, "'%s': unknown parameter (%s, alpha:1.5 beta:0.5, or tmap:A:64:128:128B)", tok, help);
+		return bad(err, errlen, "'%s': unknown type '%.*s' (%s, alpha:1.5 beta:0.5, scale:A, or tmap:A:64:128:128B)",
+			   tok, (int)plen, tok, help);
+	return bad(err, errlen, "'%s': unknown parameter (%s, alpha:1.5 beta:0.5, scale:A, or tmap:A:64:128:128B)", tok,
+		   help);
 }
 
 static int parse_token(const char *tok, const expr_env *env, argspec_item *it, char *err, int errlen)
@@ -280,7 +297,7 @@ static size_t token_len(const char *p)
 int argspec_parse(const char *spec, const expr_env *env, argspec *out, char *err, int errlen)
 {
 	const char *p = spec;
-	int comma = 0, ntmaps = 0, nscalar[2] = {0, 0};
+	int comma = 0, ntmaps = 0, nscalar[2] = {0, 0}, nscale[2] = {0, 0};
 	out->n = 0;
 	for (;;) {
 		p += strspn(p, " \t");
@@ -304,6 +321,8 @@ int argspec_parse(const char *spec, const expr_env *env, argspec *out, char *err
 			return bad(err, errlen, "'%s': more than %d tensor maps", tok, ARGSPEC_MAX_TMAPS);
 		if (it->kind == ARG_SCALAR && ++nscalar[it->name == 'b'] > 1)
 			return bad(err, errlen, "'%s': %s is given twice", tok, it->name == 'a' ? "alpha" : "beta");
+		if (it->kind == ARG_SCALE && ++nscale[it->name == 'B'] > 1)
+			return bad(err, errlen, "'%s': scale:%c is given twice", tok, it->name);
 		out->n++;
 		p += strspn(p, " \t");
 		comma = *p == ',';
@@ -366,6 +385,9 @@ void argspec_format_item(const argspec_item *it, char *buf, size_t len)
 		break;
 	case ARG_SCALAR:
 		snprintf(buf, len, "%s:%.9g", it->name == 'a' ? "alpha" : "beta", item_f32(it));
+		break;
+	case ARG_SCALE:
+		snprintf(buf, len, "scale:%c", it->name);
 		break;
 	case ARG_LITERAL:
 		if (it->type == ARG_F64 || it->type == ARG_F32 || it->type == ARG_F16) {

@@ -19,6 +19,7 @@ typedef enum {
 	ARG_LITERAL,  /* TYPE:VALUE, e.g. u32:8 f32:1.5 */
 	ARG_TMAP,     /* tmap:MATRIX:INNER:OUTER[:SWIZZLE]: a CUtensorMap passed by value */
 	ARG_SCALAR,   /* alpha:VALUE, beta:VALUE: BLAS's scalars (f32); name 'a' or 'b' */
+	ARG_SCALE,    /* scale:A, scale:B: that input's per-tensor scale (f32), set by the run; name 'A' or 'B' */
 } argspec_kind;
 
 /* The literal types; argspec.c holds their names, sizes and parsers in one table. */
@@ -29,8 +30,8 @@ typedef enum { ARG_SWIZZLE_NONE, ARG_SWIZZLE_32B, ARG_SWIZZLE_64B, ARG_SWIZZLE_1
 
 typedef struct {
 	argspec_kind kind;
-	char name;                /* ARG_MATRIX, ARG_TMAP: 'A' 'B' 'C'; ARG_SIZE: 'M' 'N' 'K'; ARG_SCALAR: 'a' 'b' */
-	argspec_type type;        /* ARG_LITERAL, ARG_SCALAR (always ARG_F32) */
+	char name;                /* ARG_MATRIX, ARG_TMAP: 'A' 'B' 'C'; ARG_SIZE: 'M' 'N' 'K'; ARG_SCALAR: 'a' 'b'; ARG_SCALE: 'A' 'B' */
+	argspec_type type;        /* ARG_LITERAL, ARG_SCALAR and ARG_SCALE (always ARG_F32) */
 	unsigned bytes;           /* the parameter's size: 8, 4, the literal's, 128 for a tensor map */
 	uint64_t bits;            /* ARG_LITERAL, ARG_SCALAR: the value, in its low `bytes` bytes (little-endian) */
 	unsigned box[2];          /* ARG_TMAP: INNER columns x OUTER rows; 0 when not evaluated */
@@ -47,7 +48,9 @@ typedef struct {
  * parentheses): A B C, M N K, TYPE:VALUE with TYPE u32 s32 u64 s64 f32 f64
  * f16 (integers in decimal or 0x hex, in the type's range; reals finite in
  * the type), alpha:VALUE and beta:VALUE (BLAS's f32 scalars, each at most
- * once), or tmap:A|B|C:INNER:OUTER[:none|32B|64B|128B]. The box sides
+ * once), scale:A and scale:B (each at most once: the f32 dequantization
+ * factor of that FP8 input, real value = stored value x scale, which the run
+ * fills in; 1 for other types), or tmap:A|B|C:INNER:OUTER[:none|32B|64B|128B]. The box sides
  * are expressions evaluated in env; with env NULL (a syntax check, as at
  * lesson load) a side that is not a plain number is left 0. Nothing is cut:
  * an empty token, a token of ARGSPEC_TOKEN characters or more, more than

@@ -1,22 +1,54 @@
-/* dtype: the element types a kernel reads and writes (f32, f16, bf16), and the one table of what each means to the runner, the check and the model. */
+/* dtype: the element types a kernel reads and writes (f32, f16, bf16, tf32, e4m3, e5m2), and the one table of what each means to the runner, the check and the model. */
 #include "course/dtype.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "base/fpconv.h"
 #include "base/util.h"
 
+/* The FP8 conversions in the table's 16-bit shape (the bits in the low
+ * byte). Stores saturate, as cvt.rn.satfinite does: an input scaled to the
+ * largest finite value must not round past it into NaN (e4m3) or inf. */
+static float e4m3_to_f32(uint16_t h) { return fpconv_fp8_to_f32((uint8_t)h, FPCONV_E4M3); }
+static uint16_t f32_to_e4m3(float f) { return fpconv_f32_to_fp8(f, FPCONV_E4M3, 1); }
+static float e5m2_to_f32(uint16_t h) { return fpconv_fp8_to_f32((uint8_t)h, FPCONV_E5M2); }
+static uint16_t f32_to_e5m2(float f) { return fpconv_f32_to_fp8(f, FPCONV_E5M2, 1); }
+
+/* The CUDA numbers (tests/test_dtype.c checks them against src/gpu/cuda.h):
+ * CUtensorMapDataType UINT8 0, FLOAT16 6, FLOAT32 7, BFLOAT16 9; cudaDataType
+ * CUDA_R_32F 0, CUDA_R_16F 2, CUDA_R_16BF 14, CUDA_R_8F_E4M3 28, CUDA_R_8F_E5M2 29;
+ * cublasComputeType_t CUBLAS_COMPUTE_32F 68, CUBLAS_COMPUTE_32F_FAST_TF32 77. */
 static const dtype_info types[DTYPE_COUNT] = {
-	[DTYPE_NONE] = {.name = "none", .tmap_type = -1, .cublas_type = -1},
-	[DTYPE_F32] = {.name = "f32", .bytes = 4, .tmap_type = 7, .cublas_type = 0, .rng = RNG_F32,
-		       .poison = 0x7fc00000u, .unit_roundoff = 0x1p-24, .c0_shift = 40},
-	[DTYPE_F16] = {.name = "f16", .bytes = 2, .tmap_type = 6, .cublas_type = 2, .rng = RNG_F16,
-		       .poison = 0x7e00u, .unit_roundoff = 0x1p-11,
+	[DTYPE_NONE] = {.name = "none", .tmap_type = -1, .cublas_type = -1, .cublas_compute = -1},
+	[DTYPE_F32] = {.name = "f32", .bytes = 4, .tmap_type = 7, .cublas_type = 0, .cublas_compute = 68,
+		       .ref = DTYPE_REF_SGEMM, .rng = RNG_F32, .poison = 0x7fc00000u, .exp_bits = 8, .mant_bits = 23,
+		       .bias = 127, .has_inf = 1, .c0_shift = 40},
+	[DTYPE_F16] = {.name = "f16", .bytes = 2, .tmap_type = 6, .cublas_type = 2, .cublas_compute = 68,
+		       .ref = DTYPE_REF_GEMMEX, .rng = RNG_F16, .poison = 0x7e00u, .exp_bits = 5, .mant_bits = 10,
+		       .bias = 15, .has_inf = 1,
 		       /* f16 stops at 2^-24 (subnormal): C0 in [-1, 1] shifted further would round to zero */
 		       .c0_shift = 8, .to_f32 = util_f16_to_f32, .from_f32 = util_f32_to_f16},
-	[DTYPE_BF16] = {.name = "bf16", .bytes = 2, .tmap_type = 9, .cublas_type = 14, .rng = RNG_BF16,
-			.poison = 0x7fc0u, .unit_roundoff = 0x1p-8, .c0_shift = 40,
-			.to_f32 = util_bf16_to_f32, .from_f32 = util_f32_to_bf16},
+	[DTYPE_BF16] = {.name = "bf16", .bytes = 2, .tmap_type = 9, .cublas_type = 14, .cublas_compute = 68,
+			.ref = DTYPE_REF_GEMMEX, .rng = RNG_BF16, .poison = 0x7fc0u, .exp_bits = 8, .mant_bits = 7,
+			.bias = 127, .has_inf = 1, .c0_shift = 40, .to_f32 = util_bf16_to_f32,
+			.from_f32 = util_f32_to_bf16},
+	/* f32 in memory and in cuBLAS's call; CUBLAS_COMPUTE_32F_FAST_TF32 lets
+	 * cuBLAS round the inputs to tf32 on the tensor cores, as the kernel does */
+	[DTYPE_TF32] = {.name = "tf32", .bytes = 4, .tmap_type = 7, .cublas_type = 0, .cublas_compute = 77,
+			.ref = DTYPE_REF_GEMMEX, .rng = RNG_F32, .poison = 0x7fc00000u, .exp_bits = 8,
+			.mant_bits = 10, .bias = 127, .has_inf = 1, .kernel_rounds = 1, .c0_shift = 40},
+	/* OCP 8-bit floats (base/fpconv.h): e4m3 trades inf and all but one NaN
+	 * for one more binade (448); e5m2 is IEEE-like. */
+	[DTYPE_E4M3] = {.name = "e4m3", .bytes = 1, .tmap_type = 0, .cublas_type = 28, .cublas_compute = 68,
+			.ref = DTYPE_REF_LT, .rng = RNG_F32, .poison = 0x7fu, .exp_bits = 4, .mant_bits = 3, .bias = 7,
+			/* never an output (dtype_pair_check), so no C0 is shifted in it */
+			.nan = DTYPE_NAN_ALL_ONES, .scaled = 1, .c0_shift = 0, .to_f32 = e4m3_to_f32,
+			.from_f32 = f32_to_e4m3},
+	[DTYPE_E5M2] = {.name = "e5m2", .bytes = 1, .tmap_type = 0, .cublas_type = 29, .cublas_compute = 68,
+			.ref = DTYPE_REF_LT, .rng = RNG_F32, .poison = 0x7eu, .exp_bits = 5, .mant_bits = 2, .bias = 15,
+			.has_inf = 1, .scaled = 1, .c0_shift = 0, .to_f32 = e5m2_to_f32, .from_f32 = f32_to_e5m2},
 };
 
 const dtype_info *dtype_of(dtype d)
@@ -31,7 +63,7 @@ const char *dtype_name(dtype d)
 
 const char *dtype_names(void)
 {
-	return "f32, f16 or bf16";
+	return "f32, f16, bf16, tf32, e4m3 or e5m2";
 }
 
 int dtype_parse(const char *s, dtype *out)
@@ -44,18 +76,52 @@ int dtype_parse(const char *s, dtype *out)
 	return -1;
 }
 
+/* The outputs each input type has a reference for (dtype_pair_check). */
+static const struct {
+	dtype in;
+	dtype out[3];             /* DTYPE_NONE-terminated */
+	const char *library;      /* the call that is the reference, as the message names it */
+} pairs[] = {
+	/* cuBLAS GemmEx with CUBLAS_COMPUTE_32F takes A, B and C all f32, or
+	 * 16-bit A and B with C in f32 or in the same 16-bit type */
+	{DTYPE_F32, {DTYPE_F32}, "cuBLAS SGEMM"},
+	{DTYPE_F16, {DTYPE_F32, DTYPE_F16}, "cuBLAS GemmEx"},
+	{DTYPE_BF16, {DTYPE_F32, DTYPE_BF16}, "cuBLAS GemmEx"},
+	{DTYPE_TF32, {DTYPE_F32}, "cuBLAS GemmEx"},
+	/* cuBLASLt's FP8 table (sm_89+): A and B e4m3 with C/D bf16, f16 or f32
+	 * (and FP8 D); e5m2 only beside an e4m3 operand */
+	{DTYPE_E4M3, {DTYPE_F32, DTYPE_BF16}, "cuBLASLt"},
+};
+
 int dtype_pair_check(dtype in, dtype out, char *err, size_t errlen)
 {
-	/* cuBLAS GemmEx with CUBLAS_COMPUTE_32F takes A, B and C all f32, or
-	 * 16-bit A and B with C in f32 or in the same 16-bit type; nothing else. */
-	if (out == DTYPE_F32 || (out == in && types[in].bytes == 2))
-		return 0;
-	if (in == DTYPE_F32)
-		snprintf(err, errlen, "f32 inputs give an f32 output, not %s (cuBLAS has no reference for f32->%s)",
-			 dtype_name(out), dtype_name(out));
+	if (in == DTYPE_NONE) /* a zeroed request's inputs: f32, as the runner reads them */
+		in = DTYPE_F32;
+	if (out == DTYPE_NONE)
+		out = DTYPE_F32;
+	for (size_t i = 0; i < ARRAY_LEN(pairs); i++) {
+		if (pairs[i].in != in)
+			continue;
+		char list[64] = "";
+		for (int j = 0; j < 3 && pairs[i].out[j] != DTYPE_NONE; j++) {
+			if (pairs[i].out[j] == out)
+				return 0;
+			snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", j ? " or " : "",
+				 dtype_name(pairs[i].out[j]));
+		}
+		if (in == DTYPE_F32)
+			snprintf(err, errlen, "f32 inputs give an f32 output, not %s (cuBLAS has no reference for f32->%s)",
+				 dtype_name(out), dtype_name(out));
+		else
+			snprintf(err, errlen, "%s inputs give an %s output, not %s (%s's pairs)", dtype_name(in), list,
+				 dtype_name(out), pairs[i].library);
+		return -1;
+	}
+	if (in == DTYPE_E5M2)
+		snprintf(err, errlen, "e5m2 inputs have no reference: cuBLASLt multiplies e5m2 only by e4m3, and here A and "
+				      "B share one type");
 	else
-		snprintf(err, errlen, "%s inputs give an f32 or %s output, not %s (cuBLAS GemmEx's pairs)", dtype_name(in),
-			 dtype_name(in), dtype_name(out));
+		snprintf(err, errlen, "%s inputs have no reference", dtype_name(in));
 	return -1;
 }
 
@@ -67,32 +133,214 @@ void dtype_pair_name(dtype in, dtype out, char *buf, size_t len)
 		snprintf(buf, len, "%s→%s", dtype_name(in), dtype_name(out));
 }
 
+/* Element i of a buffer of 1- or 2-byte elements, as the table's 16-bit bits. */
+static uint16_t small_at(const void *p, int bytes, size_t i)
+{
+	return bytes == 1 ? ((const uint8_t *)p)[i] : ((const uint16_t *)p)[i];
+}
+
 void dtype_to_f32(dtype d, const void *src, float *dst, size_t n)
 {
 	const dtype_info *t = dtype_of(d);
-	const uint16_t *h = src;
 	if (!t->to_f32) {
 		memmove(dst, src, n * sizeof *dst);
 		return;
 	}
 	for (size_t i = 0; i < n; i++)
-		dst[i] = t->to_f32(h[i]);
+		dst[i] = t->to_f32(small_at(src, t->bytes, i));
 }
 
 void dtype_from_f32(dtype d, const float *src, void *dst, size_t n)
 {
 	const dtype_info *t = dtype_of(d);
-	uint16_t *h = dst;
 	if (!t->from_f32) {
 		memmove(dst, src, n * sizeof *src);
 		return;
 	}
-	for (size_t i = 0; i < n; i++)
-		h[i] = t->from_f32(src[i]);
+	for (size_t i = 0; i < n; i++) {
+		uint16_t h = t->from_f32(src[i]);
+		if (t->bytes == 1)
+			((uint8_t *)dst)[i] = (uint8_t)h;
+		else
+			((uint16_t *)dst)[i] = h;
+	}
 }
 
 float dtype_round(dtype d, float v)
 {
 	const dtype_info *t = dtype_of(d);
+	if (t->kernel_rounds) {
+		uint32_t u = fpconv_f32_to_tf32(v, FPCONV_RNA, 0);
+		memcpy(&v, &u, 4);
+		return v;
+	}
 	return t->from_f32 ? t->to_f32(t->from_f32(v)) : v;
+}
+
+/* ---- the bit fields' consequences ---- */
+
+double dtype_unit_roundoff(dtype d)
+{
+	return ldexp(1.0, -(dtype_of(d)->mant_bits + 1));
+}
+
+double dtype_eps(dtype d)
+{
+	return ldexp(1.0, -dtype_of(d)->mant_bits);
+}
+
+double dtype_max_finite(dtype d)
+{
+	const dtype_info *t = dtype_of(d);
+	if (!t->exp_bits)
+		return 0;
+	/* IEEE: the top exponent field is inf and NaN, so the largest finite has
+	 * the one below it and a mantissa of all ones. e4m3: the top field holds
+	 * finite values, all but S.1111.111 (NaN): the mantissa stops one short. */
+	int top = (1 << t->exp_bits) - (t->nan == DTYPE_NAN_ALL_ONES ? 1 : 2);
+	double mant = 2.0 - ldexp(1.0, -t->mant_bits) * (t->nan == DTYPE_NAN_ALL_ONES ? 2 : 1);
+	return ldexp(mant, top - t->bias);
+}
+
+double dtype_min_normal(dtype d)
+{
+	const dtype_info *t = dtype_of(d);
+	return t->exp_bits ? ldexp(1.0, 1 - t->bias) : 0;
+}
+
+double dtype_min_subnormal(dtype d)
+{
+	const dtype_info *t = dtype_of(d);
+	return t->exp_bits ? ldexp(1.0, 1 - t->bias - t->mant_bits) : 0;
+}
+
+const char *dtype_nan_text(dtype d)
+{
+	return dtype_of(d)->nan == DTYPE_NAN_ALL_ONES ? "S.1111.111 only (no inf)"
+						      : "exponent all ones, mantissa not zero";
+}
+
+/* ---- {fmt.TYPE.FIELD} ---- */
+
+static double f_bits(dtype d) { return 8.0 * dtype_of(d)->bytes - (d == DTYPE_TF32 ? 13 : 0); }
+static double f_exp_bits(dtype d) { return dtype_of(d)->exp_bits; }
+static double f_mant_bits(dtype d) { return dtype_of(d)->mant_bits; }
+static double f_bias(dtype d) { return dtype_of(d)->bias; }
+static double f_has_inf(dtype d) { return dtype_of(d)->has_inf; }
+static double f_min_normal_exp(dtype d) { return log2(dtype_min_normal(d)); }
+static double f_min_subnormal_exp(dtype d) { return log2(dtype_min_subnormal(d)); }
+static double f_eps_exp(dtype d) { return -dtype_of(d)->mant_bits; }
+
+static const struct {
+	const char *field;
+	double (*value)(dtype d);
+	int integer;              /* shown as an integer */
+	const char *help;
+} fmt_fields[] = {
+	{"bits", f_bits, 1, "significant bits of the format: 1 + exp_bits + mant_bits (tf32: 19, in a 32-bit register)"},
+	{"exp_bits", f_exp_bits, 1, "exponent bits"},
+	{"mant_bits", f_mant_bits, 1, "mantissa (fraction) bits"},
+	{"bias", f_bias, 1, "exponent bias"},
+	{"has_inf", f_has_inf, 1, "1 when the format has infinities (e4m3: 0)"},
+	{"max", dtype_max_finite, 0, "the largest finite value"},
+	{"min_normal", dtype_min_normal, 0, "the smallest normal value"},
+	{"min_subnormal", dtype_min_subnormal, 0, "the smallest subnormal value"},
+	{"eps", dtype_eps, 0, "the spacing next to 1, 2^-mant_bits"},
+	{"unit_roundoff", dtype_unit_roundoff, 0, "the largest relative rounding error, eps/2"},
+	{"min_normal_exp", f_min_normal_exp, 1, "min_normal as a power of two: 2^this"},
+	{"min_subnormal_exp", f_min_subnormal_exp, 1, "min_subnormal as a power of two: 2^this"},
+	{"eps_exp", f_eps_exp, 1, "eps as a power of two: 2^this"},
+};
+
+const char *dtype_fmt_field(int i, const char **help)
+{
+	if (i < 0 || i >= (int)ARRAY_LEN(fmt_fields))
+		return NULL;
+	if (help)
+		*help = fmt_fields[i].help;
+	return fmt_fields[i].field;
+}
+
+/* The row of "fmt.TYPE.FIELD", with the type; -1 when it names none. */
+static int fmt_lookup(const char *key, dtype *d)
+{
+	char name[16];
+	const char *dot;
+	if (strncmp(key, "fmt.", 4) || !(dot = strchr(key + 4, '.')) || (size_t)(dot - key - 4) >= sizeof name)
+		return -1;
+	memcpy(name, key + 4, (size_t)(dot - key - 4));
+	name[dot - key - 4] = '\0';
+	if (dtype_parse(name, d))
+		return -1;
+	for (size_t i = 0; i < ARRAY_LEN(fmt_fields); i++)
+		if (!strcmp(dot + 1, fmt_fields[i].field))
+			return (int)i;
+	return -1;
+}
+
+int dtype_fmt_value(const char *key, double *out)
+{
+	dtype d;
+	int i = fmt_lookup(key, &d);
+	if (i < 0)
+		return -1;
+	*out = fmt_fields[i].value(d);
+	return 0;
+}
+
+int dtype_fmt_format(const char *key, char *buf, size_t len)
+{
+	dtype d;
+	int i = fmt_lookup(key, &d);
+	if (i < 0)
+		return -1;
+	double v = fmt_fields[i].value(d);
+	if (fmt_fields[i].integer || (v == floor(v) && fabs(v) < 1e15))
+		snprintf(buf, len, "%.0f", v);
+	else
+		snprintf(buf, len, "%.7g", v);
+	return 0;
+}
+
+/* ---- per-tensor scales ---- */
+
+float dtype_scale_for(dtype d, const float *v, size_t n)
+{
+	if (!dtype_of(d)->scaled)
+		return 1.0f;
+	float amax = 0;
+	for (size_t i = 0; i < n; i++)
+		amax = fabsf(v[i]) > amax ? fabsf(v[i]) : amax;
+	return amax > 0 && isfinite(amax) ? (float)(amax / dtype_max_finite(d)) : 1.0f;
+}
+
+void dtype_quantize(dtype d, const float *v, size_t n, float scale, void *stored, float *real)
+{
+	const dtype_info *t = dtype_of(d);
+	float tiny = (float)dtype_min_subnormal(d);
+	for (size_t i = 0; i < n; i++) {
+		float q = dtype_round(d, v[i] / scale);
+		if (q == 0.0f && v[i] != 0.0f && t->from_f32)
+			q = copysignf(tiny, v[i]); /* a zero input would hide a kernel that skips a term */
+		if (t->from_f32)
+			dtype_from_f32(d, &q, (uint8_t *)stored + i * (size_t)t->bytes, 1);
+		else
+			memcpy((uint8_t *)stored + i * 4, &v[i], 4); /* f32, tf32: stored as drawn */
+		if (real)
+			real[i] = t->from_f32 ? q * scale : v[i];
+	}
+}
+
+void dtype_fill(rng *r, dtype d, void *stored, float *real, size_t n, float *scale)
+{
+	const dtype_info *t = dtype_of(d);
+	*scale = 1.0f;
+	if (!t->scaled) {
+		rng_fill(r, t->rng, stored, real, n);
+		return;
+	}
+	/* drawn as f32 into real, then stored as v / scale */
+	rng_fill(r, RNG_F32, real, NULL, n);
+	*scale = dtype_scale_for(d, real, n);
+	dtype_quantize(d, real, n, *scale, stored, real);
 }

@@ -92,7 +92,7 @@ static int fm_dtype(ctx *c, lesson *l, const fm_key *k, char *v)
 		return 0;
 	}
 	if (dtype_parse(v, &l->dt))
-		return fail(c, "dtype must be f32, f16, bf16 or none, not '%s'", v);
+		return fail(c, "dtype must be %s, or none, not '%s'", dtype_names(), v);
 	return 0;
 }
 
@@ -196,6 +196,17 @@ static int fm_grid(ctx *c, lesson *l, const fm_key *k, char *v)
 	return 0;
 }
 
+/* bmajor: how B is stored. wgmma takes 8-bit operands only K-major, so an
+ * FP8 kernel's B is N x K (k); n is today's K x N, row-major. */
+static int fm_bmajor(ctx *c, lesson *l, const fm_key *k, char *v)
+{
+	(void)k;
+	if (strcmp(v, "n") && strcmp(v, "k"))
+		return fail(c, "bmajor is 'n' (B stored K x N, row-major) or 'k' (B stored N x K, K-major), not '%s'", v);
+	l->b_kmajor = v[0] == 'k';
+	return 0;
+}
+
 static int fm_needs(ctx *c, lesson *l, const fm_key *k, char *v)
 {
 	(void)k;
@@ -238,9 +249,14 @@ static const fm_key fm_keys[] = {
 	 .help = "PTX path (relative to the project root) and entry name; absent for a lesson without a kernel"},
 	{.key = "dtype", .parse = fm_dtype,
 	 .help = "A and B: `f32` (checked against cuBLAS SGEMM), `f16` or `bf16` (checked against cuBLAS GemmEx "
-		 "with the same types), or `none`"},
+		 "with the same types), `tf32` (f32 in memory, the kernel rounds; GemmEx with "
+		 "CUBLAS_COMPUTE_32F_FAST_TF32), `e4m3` (one byte, per-tensor scales; cuBLASLt), or `none`"},
 	{.key = "out", .parse = fm_out, .dflt = "f32",
-	 .help = "C: `f32` (default), or the inputs' own 16-bit type (`f16`, `bf16`); f32 inputs give f32"},
+	 .help = "C: `f32` (default), or the inputs' own 16-bit type (`f16`, `bf16`), or `bf16` for `e4m3`; f32 "
+		 "and tf32 inputs give f32"},
+	{.key = "bmajor", .parse = fm_bmajor, .dflt = "n",
+	 .help = "how B is stored: `n` (default, K × N row-major) or `k` (N × K, each column of B a row: "
+		 "K-major, as wgmma needs 8-bit operands; the check and the reference follow)"},
 	{.key = "params", .parse = fm_params,
 	 .help = "the lesson's parameters with defaults, `KEY=INT` separated by spaces; what-ifs override them"},
 	{.key = "runtime", .parse = fm_runtime,

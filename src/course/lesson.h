@@ -56,6 +56,7 @@ typedef struct {
 	char entry[64];
 	dtype dt;                     /* A and B */
 	dtype out;                    /* C (`out:`, default f32) */
+	int b_kmajor;                 /* `bmajor: k`: B stored N x K (K-major); default n, K x N */
 	unsigned cluster[3];          /* blocks per cluster (`cluster:`, default 1 1 1) */
 	lesson_param params[LESSON_MAX_PARAMS];
 	int nparams;

@@ -143,7 +143,8 @@ static int build_tmap(const run_request *rq, const argspec_item *it, const emu_p
 		return errf(err, errlen, "%s: parameter '%s' is %d bytes; a tensor map (%s) takes 128", rq->ptx_path, p->name,
 			    p->bytes, tok);
 	char m = it->name;
-	long long rows = m == 'B' ? rq->K : rq->M, cols = m == 'A' ? rq->K : rq->N;
+	int kmajor = m == 'B' && rq->b_kmajor; /* B stored N x K */
+	long long rows = m == 'B' ? (kmajor ? rq->N : rq->K) : rq->M, cols = m == 'A' || kmajor ? rq->K : rq->N;
 	int elem = dtype_of(m == 'C' ? run_out(rq) : rq->dt)->bytes;
 	emu_tmap t;
 	emu_tmap_build(&t, m - 'A', elem, (uint64_t)rows, (uint64_t)cols, it->box, (int)it->swizzle);
@@ -155,8 +156,8 @@ static int build_tmap(const run_request *rq, const argspec_item *it, const emu_p
 
 /* Fills the parameter buffer from the request's parsed list; each item must
  * have the size of the kernel's parameter in its place. */
-static int build_params(const run_request *rq, const emu_kernel *k, const emu_buffer *bufs, uint8_t *param, char *err,
-			int errlen)
+static int build_params(const run_request *rq, const emu_kernel *k, const emu_buffer *bufs, const float scale[2],
+			uint8_t *param, char *err, int errlen)
 {
 	const argspec *a = argspec_or_default(&rq->args);
 	const long long sizes[3] = {rq->M, rq->N, rq->K};
@@ -177,6 +178,11 @@ static int build_params(const run_request *rq, const emu_kernel *k, const emu_bu
 			v = (uint64_t)(it->name - 'A' + 1) << EMU_GLOBAL_SHIFT;
 		else if (it->kind == ARG_SIZE)
 			v = (uint64_t)sizes[strchr("MNK", it->name) - "MNK"];
+		else if (it->kind == ARG_SCALE) { /* the f32 bits of that input's scale */
+			uint32_t u;
+			memcpy(&u, &scale[it->name - 'A'], 4);
+			v = u;
+		}
 		if ((int)it->bytes != p->bytes)
 			return errf(err, errlen, "%s: parameter %d ('%s') of '%s' is %d bytes, the args spec gives %d (%s)",
 				    rq->ptx_path, i + 1, p->name, k->name, p->bytes, it->bytes, tok);
@@ -356,26 +362,6 @@ static void take_counts(const emu_module *m, const emu_kernel *k, const emu_opco
 	}
 }
 
-/* The reference alpha*A*B + beta*C0, accumulated in double, rounded to f32. */
-static float *reference(const run_request *rq, const float *af, const float *bf, const float *c0, argspec_blas bl)
-{
-	size_t nc = (size_t)rq->M * (size_t)rq->N;
-	double *acc = xcalloc(nc, sizeof(double));
-	for (long long i = 0; i < rq->M; i++)
-		for (long long kk = 0; kk < rq->K; kk++) {
-			double a = af[i * rq->K + kk];
-			const float *brow = bf + kk * rq->N;
-			double *crow = acc + i * rq->N;
-			for (long long j = 0; j < rq->N; j++)
-				crow[j] += a * brow[j];
-		}
-	float *ref = xmalloc(nc * sizeof(float));
-	for (size_t i = 0; i < nc; i++)
-		ref[i] = (float)((double)bl.alpha * acc[i] + (c0 ? (double)bl.beta * c0[i] : 0.0));
-	free(acc);
-	return ref;
-}
-
 /* C as the run starts, in the output type: random finite C0 with beta:, NaN without. */
 static void fill_c(void *C, const float *c0, size_t nc, dtype out)
 {
@@ -396,7 +382,8 @@ static emu_error check(const run_request *rq, const emu_options *opt, const emu_
 {
 	size_t nc = (size_t)rq->M * (size_t)rq->N;
 	uint8_t *C = bufs[2].host; /* in the output type */
-	float *ref = reference(rq, af, bf, c0, argspec_blas_of(&rq->args));
+	argspec_blas bl = argspec_blas_of(&rq->args);
+	float *ref = verify_reference(rq->M, rq->N, rq->K, af, bf, rq->b_kmajor, c0, bl.alpha, bl.beta);
 	float *got = xmalloc(nc * sizeof(float)), *got2 = NULL;
 	dtype_to_f32(run_out(rq), C, got, nc);
 	verify_input vin = {.rows = (size_t)rq->M, .cols = (size_t)rq->N, .got = got, .ref = ref, .c0 = c0, .tol = res->tol};
@@ -498,19 +485,16 @@ emu_error emu_run(const run_request *rq, const emu_options *opt, emu_result *res
 	emu_opcount *cnt = xcalloc((size_t)k->nops, sizeof *cnt);
 	rng r;
 	rng_seed(&r, opt->seed ? opt->seed : 0x9e3779b97f4a7c15ULL);
-	rng_format fmt = dtype_of(rq->dt)->rng;
-	if (fill) {
-		rng_fill(&r, fmt, A, af, na);
-		rng_fill(&r, fmt, B, bf, nb);
+	float scale[2] = {1.0f, 1.0f}; /* A's and B's per-tensor scales (FP8): scale:A, scale:B */
+	if (fill) { /* af and bf: the values the kernel means (an FP8 input's stored x scale) */
+		dtype_fill(&r, rq->dt, A, af, na, &scale[0]);
+		dtype_fill(&r, rq->dt, B, bf, nb, &scale[1]);
 	}
-	if (fill && rq->a_host) { /* the accuracy experiment's own f32 inputs (run.h): stored, and as stored */
-		dtype_from_f32(rq->dt, rq->a_host, A, na);
-		dtype_to_f32(rq->dt, A, af, na);
-	}
-	if (fill && rq->b_host) {
-		dtype_from_f32(rq->dt, rq->b_host, B, nb);
-		dtype_to_f32(rq->dt, B, bf, nb);
-	}
+	/* the accuracy experiment's own f32 inputs (run.h), stored as the kernel reads them */
+	if (fill && rq->a_host)
+		run_store_host(rq->dt, rq->a_host, rq->M, rq->K, 0, A, af, &scale[0]);
+	if (fill && rq->b_host)
+		run_store_host(rq->dt, rq->b_host, rq->K, rq->N, rq->b_kmajor, B, bf, &scale[1]);
 	if (argspec_blas_of(&rq->args).has_beta) {
 		c0 = xcalloc(nc, sizeof(float));
 		if (fill)
@@ -519,7 +503,7 @@ emu_error emu_run(const run_request *rq, const emu_options *opt, emu_result *res
 	fill_c(C, c0, nc, run_out(rq)); /* poison without beta: an element the kernel never writes cannot pass */
 	emu_buffer bufs[3] = {{A, na * esz}, {B, nb * esz}, {C, nc * osz}};
 	emu_launch L;
-	if (build_params(rq, k, bufs, param, err, errlen) < 0)
+	if (build_params(rq, k, bufs, scale, param, err, errlen) < 0)
 		goto out;
 	if (opt->record) {
 		int op = record_op(k, opt->record->line);

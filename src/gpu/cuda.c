@@ -75,6 +75,24 @@ static const struct {
 	ENTRY(blasGemmEx, "cublasGemmEx"),
 };
 
+static const struct {
+	const char *sym;
+	size_t off;
+	int optional;
+} lt_syms[] = {
+	ENTRY(ltCreate, "cublasLtCreate"),
+	ENTRY(ltMatmulDescCreate, "cublasLtMatmulDescCreate"),
+	ENTRY(ltMatmulDescDestroy, "cublasLtMatmulDescDestroy"),
+	ENTRY(ltMatmulDescSetAttribute, "cublasLtMatmulDescSetAttribute"),
+	ENTRY(ltMatrixLayoutCreate, "cublasLtMatrixLayoutCreate"),
+	ENTRY(ltMatrixLayoutDestroy, "cublasLtMatrixLayoutDestroy"),
+	ENTRY(ltMatmulPreferenceCreate, "cublasLtMatmulPreferenceCreate"),
+	ENTRY(ltMatmulPreferenceDestroy, "cublasLtMatmulPreferenceDestroy"),
+	ENTRY(ltMatmulPreferenceSetAttribute, "cublasLtMatmulPreferenceSetAttribute"),
+	ENTRY(ltMatmulAlgoGetHeuristic, "cublasLtMatmulAlgoGetHeuristic"),
+	ENTRY(ltMatmul, "cublasLtMatmul"),
+};
+
 static cuda_api api;
 static int loaded; /* 1 ok, -1 failed (reason kept) */
 static char reason[256];
@@ -91,10 +109,10 @@ const char *cuda_error(CUresult r)
 	return buf;
 }
 
-/* cuBLAS is optional: without it kernels still run, unverified. */
-static void load_cublas(void)
+/* The first of names that dlopen finds in $PTXTUTOR_CUBLAS_DIR, $CUDA_HOME/lib64,
+ * /usr/local/cuda/lib64 or the loader's own search path; its path in path. */
+static void *open_library(const char *const *names, size_t n, char *path_out, size_t len)
 {
-	static const char *const names[] = {"libcublas.so.13", "libcublas.so.12", "libcublas.so.11"};
 	const char *dirs[4] = {getenv("PTXTUTOR_CUBLAS_DIR"), NULL, "/usr/local/cuda/lib64", ""};
 	char home[256] = "";
 	const char *ch = getenv("CUDA_HOME");
@@ -106,7 +124,7 @@ static void load_cublas(void)
 	for (size_t d = 0; d < ARRAY_LEN(dirs) && !h; d++) {
 		if (!dirs[d])
 			continue;
-		for (size_t i = 0; i < ARRAY_LEN(names) && !h; i++) {
+		for (size_t i = 0; i < n && !h; i++) {
 			char path[512];
 			if (dirs[d][0])
 				snprintf(path, sizeof path, "%s/%s", dirs[d], names[i]);
@@ -114,9 +132,45 @@ static void load_cublas(void)
 				util_strlcpy(path, names[i], sizeof path); /* the loader's own search path */
 			h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
 			if (h)
-				util_strlcpy(api.blas_path, path, sizeof api.blas_path);
+				util_strlcpy(path_out, path, len);
 		}
 	}
+	return h;
+}
+
+/* cuBLASLt is optional too: without it only FP8 runs go unchecked (TF32
+ * is GemmEx's). Its handle is made here, once, like cuBLAS's. */
+static void load_cublaslt(void)
+{
+	static const char *const names[] = {"libcublasLt.so.13", "libcublasLt.so.12"};
+	void *h = open_library(names, ARRAY_LEN(names), api.lt_path, sizeof api.lt_path);
+	if (!h) {
+		snprintf(api.lt_why, sizeof api.lt_why, "cuBLASLt not found (libcublasLt.so.13/.12): FP8 runs are not checked");
+		return;
+	}
+	for (size_t i = 0; i < ARRAY_LEN(lt_syms); i++) {
+		void *fn = dlsym(h, lt_syms[i].sym);
+		if (!fn) {
+			snprintf(api.lt_why, sizeof api.lt_why, "%.80s lacks %s: FP8 runs are not checked", api.lt_path,
+				 lt_syms[i].sym);
+			memset(&api.ltCreate, 0, sizeof(void *) * ARRAY_LEN(lt_syms));
+			api.lt_path[0] = '\0';
+			return;
+		}
+		memcpy((char *)&api + lt_syms[i].off, &fn, sizeof fn);
+	}
+	int st = api.ltCreate(&api.lt);
+	if (st != 0) {
+		api.lt = NULL;
+		snprintf(api.lt_why, sizeof api.lt_why, "cublasLtCreate failed (status %d): FP8 runs are not checked", st);
+	}
+}
+
+/* cuBLAS is optional: without it kernels still run, unverified. */
+static void load_cublas(void)
+{
+	static const char *const names[] = {"libcublas.so.13", "libcublas.so.12", "libcublas.so.11"};
+	void *h = open_library(names, ARRAY_LEN(names), api.blas_path, sizeof api.blas_path);
 	if (!h)
 		return;
 	for (size_t i = 0; i < ARRAY_LEN(blas_syms); i++) {
@@ -173,6 +227,7 @@ static int load(void)
 	    (r = api.CtxSetCurrent(api.ctx)))
 		return fail("cannot open the GPU: %s", cuda_error(r));
 	load_cublas();
+	load_cublaslt();
 	loaded = 1;
 	return 0;
 }

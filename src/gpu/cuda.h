@@ -16,6 +16,11 @@ typedef struct CUfunc_st *CUfunction;
 typedef struct CUstream_st *CUstream;
 typedef struct CUevent_st *CUevent;
 typedef struct cublasContext *cublasHandle_t;
+/* cuBLASLt's handles and descriptors (cublasLt.h): opaque pointers. */
+typedef struct cublasLtContext *cublasLtHandle_t;
+typedef struct cublasLtMatmulDescOpaque_st *cublasLtMatmulDesc_t;
+typedef struct cublasLtMatrixLayoutOpaque_st *cublasLtMatrixLayout_t;
+typedef struct cublasLtMatmulPreferenceOpaque_st *cublasLtMatmulPreference_t;
 typedef struct CUlinkState_st *CUlinkState;
 
 enum {
@@ -82,7 +87,7 @@ typedef struct {
 /* CUtensorMapDataType, CUtensorMapSwizzle and friends: the values we use
  * (the data types through course/dtype.c's table, which test_dtype checks
  * against these). */
-enum { CU_TENSOR_MAP_DATA_TYPE_FLOAT16 = 6, CU_TENSOR_MAP_DATA_TYPE_FLOAT32 = 7, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16 = 9 };
+enum { CU_TENSOR_MAP_DATA_TYPE_UINT8 = 0, CU_TENSOR_MAP_DATA_TYPE_FLOAT16 = 6, CU_TENSOR_MAP_DATA_TYPE_FLOAT32 = 7, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16 = 9 };
 enum { CU_TENSOR_MAP_INTERLEAVE_NONE = 0 };
 enum { CU_TENSOR_MAP_L2_PROMOTION_L2_256B = 3 };
 enum { CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE = 0 };
@@ -119,9 +124,28 @@ _Static_assert(offsetof(CUlaunchConfig, hStream) == 32 && offsetof(CUlaunchConfi
 
 /* cuBLAS enums (cublas_api.h, library_types.h). */
 enum { CUBLAS_OP_N = 0, CUBLAS_OP_T = 1 };
-enum { CUDA_R_32F = 0, CUDA_R_16F = 2, CUDA_R_16BF = 14 };
-enum { CUBLAS_COMPUTE_32F = 68 };
+enum { CUDA_R_32F = 0, CUDA_R_16F = 2, CUDA_R_16BF = 14, CUDA_R_8F_E4M3 = 28, CUDA_R_8F_E5M2 = 29 };
+/* FAST_TF32: f32 in memory, the inputs rounded to tf32 for the tensor cores */
+enum { CUBLAS_COMPUTE_32F = 68, CUBLAS_COMPUTE_32F_FAST_TF32 = 77 };
 enum { CUBLAS_GEMM_DEFAULT = -1 };
+
+/* cuBLASLt (cublasLt.h), as it lays them out: an algorithm is 64 opaque
+ * bytes, a heuristic's result the algorithm, its workspace, its status,
+ * its waves count and four reserved ints. The attribute numbers we set. */
+typedef struct {
+	unsigned long long data[8];
+} cublasLtMatmulAlgo_t;
+typedef struct {
+	cublasLtMatmulAlgo_t algo;
+	size_t workspaceSize;
+	int state;                /* cublasStatus_t */
+	float wavesCount;
+	int reserved[4];
+} cublasLtMatmulHeuristicResult_t;
+_Static_assert(sizeof(cublasLtMatmulHeuristicResult_t) == 96, "cublasLtMatmulHeuristicResult_t as in cublasLt.h");
+enum { CUBLASLT_MATMUL_DESC_TRANSA = 3, CUBLASLT_MATMUL_DESC_TRANSB = 4,
+       CUBLASLT_MATMUL_DESC_A_SCALE_POINTER = 17, CUBLASLT_MATMUL_DESC_B_SCALE_POINTER = 18 };
+enum { CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES = 1 };
 
 /* Every entry point we call; filled by cuda_load(). */
 typedef struct {
@@ -182,11 +206,35 @@ typedef struct {
 			  int at, int lda, const void *B, int bt, int ldb, const void *beta, void *C, int ct, int ldc,
 			  int compute, int algo);
 
+	/* cuBLASLt, the FP8 reference (gpu/lt.c); NULL when no libcublasLt was
+	 * found: only FP8 runs are then unchecked, and lt_why says so. */
+	int (*ltCreate)(cublasLtHandle_t *h);
+	int (*ltMatmulDescCreate)(cublasLtMatmulDesc_t *d, int compute, int scale_type);
+	int (*ltMatmulDescDestroy)(cublasLtMatmulDesc_t d);
+	int (*ltMatmulDescSetAttribute)(cublasLtMatmulDesc_t d, int attr, const void *buf, size_t size);
+	int (*ltMatrixLayoutCreate)(cublasLtMatrixLayout_t *l, int type, unsigned long long rows,
+				    unsigned long long cols, long long ld);
+	int (*ltMatrixLayoutDestroy)(cublasLtMatrixLayout_t l);
+	int (*ltMatmulPreferenceCreate)(cublasLtMatmulPreference_t *p);
+	int (*ltMatmulPreferenceDestroy)(cublasLtMatmulPreference_t p);
+	int (*ltMatmulPreferenceSetAttribute)(cublasLtMatmulPreference_t p, int attr, const void *buf, size_t size);
+	int (*ltMatmulAlgoGetHeuristic)(cublasLtHandle_t h, cublasLtMatmulDesc_t d, cublasLtMatrixLayout_t a,
+					cublasLtMatrixLayout_t b, cublasLtMatrixLayout_t c, cublasLtMatrixLayout_t dd,
+					cublasLtMatmulPreference_t p, int requested, cublasLtMatmulHeuristicResult_t *out,
+					int *returned);
+	int (*ltMatmul)(cublasLtHandle_t h, cublasLtMatmulDesc_t d, const void *alpha, const void *A,
+			cublasLtMatrixLayout_t a, const void *B, cublasLtMatrixLayout_t b, const void *beta, const void *C,
+			cublasLtMatrixLayout_t c, void *D, cublasLtMatrixLayout_t dd, const cublasLtMatmulAlgo_t *algo,
+			void *workspace, size_t workspace_size, CUstream stream);
+
 	CUdevice dev;
 	CUcontext ctx;
 	cublasHandle_t blas;
+	cublasLtHandle_t lt;
 	int driver_version;
 	char blas_path[256];
+	char lt_path[256];
+	char lt_why[160];         /* why lt is NULL: "cuBLASLt not found (libcublasLt.so.13/.12): FP8 runs are not checked" */
 } cuda_api;
 
 /* Loads libcuda.so.1, resolves every entry point through cuGetProcAddress,

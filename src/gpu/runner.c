@@ -13,6 +13,7 @@
 #include "base/util.h"
 #include "course/sass.h"
 #include "gpu/cuda.h"
+#include "gpu/lt.h"
 #include "model/grid.h"
 #include "run/verify.h"
 
@@ -29,6 +30,12 @@ typedef struct {
 	void *ha, *hb;
 	void *hraw;                  /* one C in the output type, on its way to or from the GPU */
 	argspec_blas blas;           /* alpha, beta: the spec's, for cuBLAS too */
+	float scale[2];              /* A's and B's per-tensor scales (FP8; 1 otherwise): scale:A, scale:B */
+	/* The reference: cuBLAS (SGEMM, GemmEx) or cuBLASLt's plan (FP8); has_ref
+	 * 0 when its library is missing, ref_why then says so in one line. */
+	int has_ref;
+	lt_plan *lt;
+	char ref_why[200];
 	/* kernel parameters: storage and pointers */
 	CUtensorMap tm[ARGSPEC_MAX_TMAPS];
 	int ntm;
@@ -74,11 +81,13 @@ static void set_cuda_error(run_result *res, CUresult r, const char *what)
 static int build_tensor_map(run_state *s, const run_request *rq, const argspec_item *it, CUtensorMap *tm,
 			    run_result *res)
 {
-	/* A is M x K, B is K x N, C is M x N; A and B have the input type, C the output type. */
+	/* A is M x K, B is K x N (N x K with b_kmajor), C is M x N; A and B have
+	 * the input type, C the output type. */
 	char m = it->name;
+	int kmajor = m == 'B' && rq->b_kmajor;
 	CUdeviceptr base = m == 'A' ? s->A : m == 'B' ? s->B : s->C;
-	unsigned long long rows = (unsigned long long)(m == 'B' ? rq->K : rq->M);
-	unsigned long long cols = (unsigned long long)(m == 'A' ? rq->K : rq->N);
+	unsigned long long rows = (unsigned long long)(m == 'B' ? (kmajor ? rq->N : rq->K) : rq->M);
+	unsigned long long cols = (unsigned long long)(m == 'A' || kmajor ? rq->K : rq->N);
 	const dtype_info *t = dtype_of(m == 'C' ? s->out : s->in);
 	unsigned long long dims[2] = {cols, rows}, strides[1] = {cols * (unsigned)t->bytes};
 	unsigned one[2] = {1, 1};
@@ -117,6 +126,7 @@ static int build_params(run_state *s, const run_request *rq, run_result *res)
 			break;
 		case ARG_LITERAL:
 		case ARG_SCALAR: memcpy(slot, &it->bits, it->bytes); break; /* the low bytes: little-endian */
+		case ARG_SCALE: memcpy(slot, &s->scale[it->name - 'A'], 4); break;
 		case ARG_TMAP:
 			if (build_tensor_map(s, rq, it, &s->tm[s->ntm], res))
 				return -1;
@@ -288,22 +298,60 @@ static int load_module(run_state *s, const run_request *rq, run_result *res)
 }
 
 /* cuBLAS is column-major: the row-major C = A·B is Cᵀ = Bᵀ·Aᵀ, so B goes first and M, N swap.
- * With the spec's alpha and beta; out must hold C0 when beta is given. */
+ * B stored N x K (b_kmajor) is column-major K x N with ld K: transposed.
+ * With the spec's alpha and beta; out must hold C0 when beta is given.
+ * The call is the table's (dtype_info.ref): SGEMM, GemmEx with the table's
+ * compute type (tf32: CUBLAS_COMPUTE_32F_FAST_TF32), or cuBLASLt's kept plan. */
 static int reference(run_state *s, const run_request *rq, CUdeviceptr out)
 {
 	const cuda_api *cu = s->cu;
 	int m = (int)rq->N, n = (int)rq->M, k = (int)rq->K;
+	int ta = rq->b_kmajor ? CUBLAS_OP_T : CUBLAS_OP_N, lda = rq->b_kmajor ? k : m;
 	float alpha = s->blas.alpha, beta = s->blas.has_beta ? s->blas.beta : 0.0f;
-	/* 16-bit inputs: GemmEx with the kernel's own input and output types and
-	 * f32 accumulation (f32 alpha and beta), the same work as the kernel. */
-	if (s->in != DTYPE_F32) {
-		int ab = dtype_of(s->in)->cublas_type, c = dtype_of(s->out)->cublas_type;
-		return cu->blasGemmEx(cu->blas, CUBLAS_OP_N, CUBLAS_OP_N, m, n, k, &alpha, (void *)(uintptr_t)s->B, ab, m,
+	const dtype_info *t = dtype_of(s->in);
+	if (t->ref == DTYPE_REF_LT)
+		return lt_matmul(cu, s->lt, alpha, beta, s->A, s->B, out);
+	/* GemmEx: the kernel's own input and output types and f32 accumulation
+	 * (f32 alpha and beta), the same work as the kernel. */
+	if (t->ref == DTYPE_REF_GEMMEX) {
+		int ab = t->cublas_type, c = dtype_of(s->out)->cublas_type;
+		return cu->blasGemmEx(cu->blas, ta, CUBLAS_OP_N, m, n, k, &alpha, (void *)(uintptr_t)s->B, ab, lda,
 				      (void *)(uintptr_t)s->A, ab, k, &beta, (void *)(uintptr_t)out, c, m,
-				      CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT);
+				      t->cublas_compute, CUBLAS_GEMM_DEFAULT);
 	}
-	return cu->blasSgemm(cu->blas, CUBLAS_OP_N, CUBLAS_OP_N, m, n, k, &alpha, (const float *)(uintptr_t)s->B, m,
+	return cu->blasSgemm(cu->blas, ta, CUBLAS_OP_N, m, n, k, &alpha, (const float *)(uintptr_t)s->B, lda,
 			     (const float *)(uintptr_t)s->A, k, &beta, (float *)(uintptr_t)out, m);
+}
+
+/* The reference's name as messages and the timing line say it. */
+static const char *reference_name(const run_state *s)
+{
+	return dtype_of(s->in)->ref == DTYPE_REF_LT ? "cuBLASLt" : "cuBLAS";
+}
+
+/* Whether the reference can run: its library, and for FP8 cuBLASLt's plan
+ * of this shape (chosen once per shape, then kept) with this run's scales.
+ * Sets has_ref, or ref_why. 0, or -1 after a failed copy (status set). */
+static int prepare_reference(run_state *s, const run_request *rq, run_result *res)
+{
+	const cuda_api *cu = s->cu;
+	s->has_ref = 0;
+	if (dtype_of(s->in)->ref != DTYPE_REF_LT) {
+		s->has_ref = cu->blas != NULL;
+		snprintf(s->ref_why, sizeof s->ref_why, "cuBLAS (libcublas.so.13/12/11) not found");
+		return 0;
+	}
+	lt_shape sh = {.M = rq->M, .N = rq->N, .K = rq->K, .in = s->in, .out = s->out, .b_kmajor = rq->b_kmajor};
+	s->lt = lt_plan_for(cu, &sh, s->ref_why, sizeof s->ref_why);
+	if (!s->lt)
+		return 0;
+	CUresult r = lt_set_scales(cu, s->lt, s->scale[0], s->scale[1]);
+	if (r) {
+		set_cuda_error(res, r, "cannot copy the FP8 scales");
+		return -1;
+	}
+	s->has_ref = 1;
+	return 0;
 }
 
 /* A C on the GPU from f32 values, stored in the output type (exactly, for
@@ -322,7 +370,8 @@ static CUresult get_c(run_state *s, float *v, CUdeviceptr c, size_t nC)
 	return r;
 }
 
-/* C before a launch: C0 (beta:), or the NaN poison of the output type. */
+/* C before a launch: C0 (beta:), or the NaN poison of the output type
+ * (an FP8 output has no reference, so C is 2 or 4 bytes an element). */
 static CUresult set_c(run_state *s, CUdeviceptr c, const float *c0, size_t nC)
 {
 	const dtype_info *t = dtype_of(s->out);
@@ -338,7 +387,8 @@ static int verify(run_state *s, const run_request *rq, run_result *res, size_t n
 	const cuda_api *cu = s->cu;
 	CUresult r;
 	if ((r = set_c(s, s->R, s->hc0, nC)) || reference(s, rq, s->R) || (r = cu->CtxSynchronize())) {
-		set_cuda_error(res, r ? r : CUDA_ERROR_LAUNCH_FAILED, "cuBLAS failed");
+		set_cuda_error(res, r ? r : CUDA_ERROR_LAUNCH_FAILED,
+			       dtype_of(s->in)->ref == DTYPE_REF_LT ? "cuBLASLt failed" : "cuBLAS failed");
 		return -1;
 	}
 	get_c(s, s->hc, s->C, nC);
@@ -392,7 +442,9 @@ static int time_block(run_state *s, const run_request *rq, int which, int n, dou
 	if (r == CUDA_SUCCESS)
 		r = cu->EventSynchronize(s->e1);
 	if (r != CUDA_SUCCESS) {
-		set_cuda_error(res, r, which ? "cuBLAS failed while timing" : "the kernel failed while timing");
+		set_cuda_error(res, r, which ? (dtype_of(s->in)->ref == DTYPE_REF_LT ? "cuBLASLt failed while timing"
+										      : "cuBLAS failed while timing")
+					     : "the kernel failed while timing");
 		return -1;
 	}
 	float f = 0;
@@ -425,7 +477,7 @@ static double spread(const double *t, int n)
  * first_ms is our first launch's time, which sizes our block. */
 static int time_both(run_state *s, const run_request *rq, double first_ms, run_result *res)
 {
-	int blas = s->cu->blas != NULL, rc = 0;
+	int blas = s->has_ref, rc = 0;
 	double ours[TIMING_ROUNDS], theirs[TIMING_ROUNDS], one = 0;
 	int burst = rq->timing == RUN_TIMING_BURST;
 	int n = block_of(first_ms, rq), nb = 1;
@@ -451,8 +503,8 @@ static int time_both(run_state *s, const run_request *rq, double first_ms, run_r
 	res->cublas_spread = blas ? spread(theirs, TIMING_ROUNDS) : 0;
 	res->ms = util_median(ours, TIMING_ROUNDS);
 	res->cublas_ms = blas ? util_median(theirs, TIMING_ROUNDS) : 0;
-	snprintf(res->timing, sizeof res->timing, "%s: %d rounds of %d of ours and %d of cuBLAS back to back, %s",
-		 rq->timing == RUN_TIMING_BURST ? "burst" : "steady", TIMING_ROUNDS, n, res->cublas_block,
+	snprintf(res->timing, sizeof res->timing, "%s: %d rounds of %d of ours and %d of %s back to back, %s",
+		 rq->timing == RUN_TIMING_BURST ? "burst" : "steady", TIMING_ROUNDS, n, res->cublas_block, reference_name(s),
 		 burst ? "each after 0.1 s idle" : "after 1 s of the same untimed");
 	return 0;
 }
@@ -483,6 +535,40 @@ static int check_types_and_cluster(const run_state *s, const run_request *rq, ru
 		return -1;
 	}
 	return 0;
+}
+
+/* Fresh random inputs for every run, never zeros, on the host: A and B in
+ * the input type (an FP8 input drawn as f32 and stored with its per-tensor
+ * scale, dtype_fill), C0 with beta:, and the buffers the check reads C into.
+ * 0, or -1 when the host is out of memory. */
+static int make_inputs(run_state *s, const run_request *rq, size_t nA, size_t nB, size_t nC)
+{
+	size_t es = (size_t)dtype_of(s->in)->bytes;
+	int scaled = dtype_of(s->in)->scaled;
+	rng gen;
+	rng_seed(&gen, (uint64_t)(util_now() * 1e9));
+	s->blas = argspec_blas_of(&rq->args);
+	s->ha = malloc(nA * es);
+	s->hb = malloc(nB * es);
+	s->hc = malloc(nC * 4);
+	s->hr = malloc(nC * 4);
+	s->hraw = malloc(nC * 4);
+	s->hc0 = s->blas.has_beta ? malloc(nC * 4) : NULL;
+	/* the drawn values of an FP8 input before scaling: scratch the size of the larger */
+	float *drawn = scaled ? malloc((nA > nB ? nA : nB) * sizeof(float)) : NULL;
+	int ok = s->ha && s->hb && s->hc && s->hr && s->hraw && (s->hc0 || !s->blas.has_beta) && (drawn || !scaled);
+	if (ok) {
+		dtype_fill(&gen, s->in, s->ha, drawn, nA, &s->scale[0]);
+		dtype_fill(&gen, s->in, s->hb, drawn, nB, &s->scale[1]);
+		if (rq->a_host) /* the accuracy experiment's own f32 inputs (run.h) */
+			run_store_host(s->in, rq->a_host, rq->M, rq->K, 0, s->ha, NULL, &s->scale[0]);
+		if (rq->b_host)
+			run_store_host(s->in, rq->b_host, rq->K, rq->N, rq->b_kmajor, s->hb, NULL, &s->scale[1]);
+		if (s->hc0) /* C0: random, finite, never zero, drawn in the output type (hc0 holds what it stores) */
+			rng_fill(&gen, dtype_of(s->out)->rng, s->hraw, s->hc0, nC);
+	}
+	free(drawn);
+	return ok ? 0 : -1;
 }
 
 void runner_run(const run_request *rq, run_result *res)
@@ -535,34 +621,14 @@ void runner_run(const run_request *rq, run_result *res)
 		set_cuda_error(res, r, "cannot allocate the matrices");
 		goto out;
 	}
-	if (build_params(&s, rq, res)) {
-		res->status = RUN_BAD_REQUEST;
-		goto out;
-	}
-	/* Fresh random inputs for every run, never zeros. */
-	rng gen;
-	rng_seed(&gen, (uint64_t)(util_now() * 1e9));
-	rng_format fmt = dtype_of(s.in)->rng;
-	s.blas = argspec_blas_of(&rq->args);
-	s.ha = malloc(nA * es);
-	s.hb = malloc(nB * es);
-	s.hc = malloc(nC * 4);
-	s.hr = malloc(nC * 4);
-	s.hraw = malloc(nC * 4);
-	s.hc0 = s.blas.has_beta ? malloc(nC * 4) : NULL;
-	if (s.ha && s.hb && s.hraw && (s.hc0 || !s.blas.has_beta)) {
-		rng_fill(&gen, fmt, s.ha, NULL, nA);
-		rng_fill(&gen, fmt, s.hb, NULL, nB);
-		if (rq->a_host) /* the accuracy experiment's own f32 inputs (run.h), in the input type */
-			dtype_from_f32(s.in, rq->a_host, s.ha, nA);
-		if (rq->b_host)
-			dtype_from_f32(s.in, rq->b_host, s.hb, nB);
-		if (s.hc0) /* C0: random, finite, never zero, drawn in the output type (hc0 holds what it stores) */
-			rng_fill(&gen, dtype_of(s.out)->rng, s.hraw, s.hc0, nC);
-	}
-	if (!s.ha || !s.hb || !s.hc || !s.hr || !s.hraw || (s.blas.has_beta && !s.hc0)) {
+	if (make_inputs(&s, rq, nA, nB, nC)) {
 		res->status = RUN_BAD_REQUEST;
 		snprintf(res->msg, sizeof res->msg, "out of host memory for %lldx%lldx%lld", rq->M, rq->N, rq->K);
+		goto out;
+	}
+	/* the parameters after the inputs: scale:A and scale:B pass theirs */
+	if (build_params(&s, rq, res)) {
+		res->status = RUN_BAD_REQUEST;
 		goto out;
 	}
 	if ((r = cu->MemcpyHtoD(s.A, s.ha, nA * es)) || (r = cu->MemcpyHtoD(s.B, s.hb, nB * es)) ||
@@ -594,18 +660,20 @@ void runner_run(const run_request *rq, run_result *res)
 	res->status = RUN_OK;
 	res->ms = first_ms;
 
+	if ((rq->verify || rq->time) && prepare_reference(&s, rq, res))
+		goto out;
 	if (rq->verify) {
-		if (!cu->blas) {
+		if (!s.has_ref) {
 			res->verified = -1;
-			snprintf(res->msg, sizeof res->msg, "ran, but not verified: cuBLAS (libcublas.so.13/12/11) not found");
+			snprintf(res->msg, sizeof res->msg, "ran, but not verified: %.200s", s.ref_why);
 		} else if (verify(&s, rq, res, nC)) {
 			goto out;
 		}
 	}
 
 	if (rq->time && res->status == RUN_OK) {
-		if (cu->blas)
-			reference(&s, rq, s.R); /* load cuBLAS's own kernels */
+		if (s.has_ref)
+			reference(&s, rq, s.R); /* load the library's own kernels */
 		if (time_both(&s, rq, first_ms, res))
 			goto out;
 		double flop = 2.0 * (double)rq->M * (double)rq->N * (double)rq->K;
@@ -613,7 +681,8 @@ void runner_run(const run_request *rq, run_result *res)
 		res->cublas_gflops = res->cublas_ms > 0 ? flop / (res->cublas_ms * 1e-3) / 1e9 : 0;
 	}
 	if (res->status == RUN_OK && !res->msg[0])
-		snprintf(res->msg, sizeof res->msg, "%s", res->verified == 1 ? "verified against cuBLAS" : "ran");
+		snprintf(res->msg, sizeof res->msg, "%s%s", res->verified == 1 ? "verified against " : "ran",
+			 res->verified == 1 ? reference_name(&s) : "");
 out:
 	cleanup(&s);
 }

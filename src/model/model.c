@@ -382,10 +382,11 @@ int model_compute(const lesson *l, const expr_env *overrides, long long M, long 
 	const char *unit = model_lessons_unit(m);
 	int tensor = !strcmp(unit, "tensor");
 	/* Element sizes from the dtype table; a tensor-core model reads 16-bit
-	 * operands whatever the lesson says, and a lesson without a kernel
-	 * (dtype none) is modelled in f32. */
+	 * operands whatever the lesson says (tf32 aside: 4-byte f32 in memory,
+	 * rounded in the kernel), and a lesson without a kernel (dtype none) is
+	 * modelled in f32. */
 	dtype in = l->dt == DTYPE_NONE ? DTYPE_F32 : l->dt, out = l->out == DTYPE_NONE ? DTYPE_F32 : l->out;
-	r->elem_bytes = tensor && dtype_of(in)->bytes > 2 ? 2 : dtype_of(in)->bytes;
+	r->elem_bytes = tensor && dtype_of(in)->bytes > 2 && !dtype_of(in)->kernel_rounds ? 2 : dtype_of(in)->bytes;
 	r->out_bytes = dtype_of(out)->bytes;
 	const int out_bytes = r->out_bytes;
 	double outputs = (double)M * N, k = (double)K;
@@ -583,9 +584,14 @@ static int is_param_key(const char *key)
 /* {measured.*} and the SASS counts {sass.*}: rows of the measured-data file (model/measured.c). */
 static int is_measured_key(const char *key) { return !strncmp(key, "measured.", 9) || !strncmp(key, "sass.", 5); }
 
+/* {fmt.TYPE.FIELD}: a number format's bit fields and extremes (course/dtype.c). */
+static int is_fmt_key(const char *key) { return !strncmp(key, "fmt.", 4); }
+
 int model_known(const char *key)
 {
-	return find_key(key) != NULL || is_param_key(key) || (is_measured_key(key) && measured_known(key));
+	double v;
+	return find_key(key) != NULL || is_param_key(key) || (is_measured_key(key) && measured_known(key)) ||
+	       (is_fmt_key(key) && !dtype_fmt_value(key, &v));
 }
 
 int model_key_count(void) { return (int)ARRAY_LEN(keys); }
@@ -603,6 +609,8 @@ int model_value(const model_result *r, const char *key, double *out)
 	}
 	if (is_measured_key(key))
 		return measured_value(r->lesson_number, key, out);
+	if (is_fmt_key(key))
+		return dtype_fmt_value(key, out);
 	const key_def *k = find_key(key);
 	if (!k)
 		return -1;
@@ -634,6 +642,8 @@ void model_format(const model_result *r, const char *key, char *buf, int len)
 		measured_format(r->lesson_number, key, buf, len);
 		return;
 	}
+	if (is_fmt_key(key) && !dtype_fmt_format(key, buf, (size_t)len))
+		return;
 	const key_def *k = find_key(key);
 	if (!k) {
 		snprintf(buf, (size_t)len, "{%s?}", key);

@@ -144,18 +144,6 @@ static int has_entry(const char *text, const char *name)
 	return 0;
 }
 
-/* B stored N x K (bmajor: k) needs the runner's b_kmajor, which comes with
- * the FP8 types (lesson 11): until then such a row says so in one line.
- * With it, this is `rq->b_kmajor = 1`. */
-static int set_bmajor(const acc_format *f, run_request *rq, char *err, int errlen)
-{
-	(void)rq;
-	if (!f->bmajor)
-		return 0;
-	snprintf(err, (size_t)errlen, "%s: B stored N x K (bmajor %s) is not in this build", f->name, f->bmajor);
-	return -1;
-}
-
 int acc_request(const acc_format *f, long long M, long long N, long long K, run_backend backend, run_request *rq,
 		char *err, int errlen)
 {
@@ -192,8 +180,7 @@ int acc_request(const acc_format *f, long long M, long long N, long long K, run_
 		}
 		memcpy(rq->grid, t.grid, sizeof rq->grid);
 	}
-	if (set_bmajor(f, rq, err, errlen))
-		return -1;
+	rq->b_kmajor = f->bmajor && !strcmp(f->bmajor, "k");
 	rq->verify = 0; /* the experiment measures the error itself, against its own f64 reference */
 	rq->time = 0;
 	rq->backend = backend;

@@ -65,6 +65,7 @@ int launch_request_for_lesson(const lesson *l, const expr_env *overrides, long l
 	util_strlcpy(rq->entry, l->entry, sizeof rq->entry);
 	rq->dt = l->dt;
 	rq->out = l->out;
+	rq->b_kmajor = l->b_kmajor;
 	memcpy(rq->grid, ln.grid, sizeof rq->grid);
 	rq->persistent = ln.persistent;
 	memcpy(rq->cluster, ln.cluster, sizeof rq->cluster);
@@ -144,7 +145,7 @@ static int ptx_types(const launch_ptx *p, run_request *rq, char *err, int errlen
 		return -1;
 	}
 	if (dtype_pair_check(rq->dt, rq->out, why, sizeof why)) {
-		snprintf(err, (size_t)errlen, "--out: %s", why);
+		snprintf(err, (size_t)errlen, "%s: %s", p->out ? "--out" : "--dtype", why);
 		return -1;
 	}
 	return 0;
@@ -172,6 +173,11 @@ int launch_request_for_ptx(const launch_ptx *p, run_request *rq, char *err, int 
 	}
 	if (ptx_types(p, rq, err, errlen))
 		return -1;
+	if (p->bmajor && strcmp(p->bmajor, "n") && strcmp(p->bmajor, "k")) {
+		snprintf(err, (size_t)errlen, "--bmajor is n (B stored K x N) or k (B stored N x K), not '%s'", p->bmajor);
+		return -1;
+	}
+	rq->b_kmajor = p->bmajor && p->bmajor[0] == 'k';
 	if (p->cluster && eval_dims("cluster", p->cluster, &env, rq->cluster, err, errlen))
 		return -1;
 	if (run_check_cluster(rq, why, sizeof why)) {

@@ -35,11 +35,12 @@ long long launch_emulation_size(const lesson *l, const expr_env *overrides);
 /* A kernel of one's own (`run --ptx`, `emulate --ptx`): the launch shape
  * as text, each of grid, block, smem and cluster "X[,Y[,Z]]" expressions over
  * M N K ("persistent" for the grid), the parameter spec (NULL: "A B C M N K"),
- * the types by name (NULL: f32). The entry is already resolved. */
+ * the types by name (NULL: f32), how B is stored ("n" or "k"; NULL: n).
+ * The entry is already resolved. */
 typedef struct {
 	const char *ptx, *entry;
 	const char *grid, *block, *smem, *cluster;
-	const char *args, *dtype, *out;
+	const char *args, *dtype, *out, *bmajor;
 	long long M, N, K;
 } launch_ptx;
 

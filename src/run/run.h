@@ -45,6 +45,14 @@ typedef struct {
 	char entry[RUN_ENTRY];
 	dtype dt;                 /* A and B */
 	dtype out;                /* C; DTYPE_NONE means f32 (run_out) */
+	/* B stored N x K (each column of B a row: K-major) instead of K x N
+	 * (row-major, the default): a lesson's `bmajor: k`, `run --bmajor k`.
+	 * wgmma reads 8-bit operands only K-major; the PTX ISA (wgmma.mma_async,
+	 * "Matrix transpose"): "The transpose operation is only supported for
+	 * the wgmma.mma_async variants with .f16/ .bf16 types on matrices
+	 * accessed from shared memory using matrix descriptors." So the FP8
+	 * rung stores B so, and cuBLASLt's FP8 wants the same ("TN"). */
+	int b_kmajor;
 	unsigned grid[3], block[3];
 	unsigned smem;            /* dynamic shared memory bytes */
 	long long M, N, K;
@@ -201,6 +209,14 @@ void run_error_format(const run_error *e, char *buf, size_t len);
 /* Relative tolerance of a check, ||C - ref|| / ||ref||, for inputs of type
  * `in` and an output of type `out` (run.c says how each is derived). */
 double run_tolerance(dtype in, dtype out);
+/* An input given as f32 values (run_request.a_host / b_host: the accuracy
+ * experiment), stored as a kernel of type d reads it: `rows` x `cols`
+ * row-major, or its transpose when `transpose` (a B stored N x K), an FP8
+ * input with its per-tensor scale (*scale; 1 for other types). real, when
+ * not NULL, receives what each stored value means (stored x scale), in the
+ * stored layout. */
+void run_store_host(dtype d, const float *v, long long rows, long long cols, int transpose, void *stored, float *real,
+		   float *scale);
 
 /* The request's output type: rq->out, f32 when not set. */
 dtype run_out(const run_request *rq);

@@ -4,7 +4,10 @@
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+
+#include "base/util.h"
 
 static uint32_t bits(float f)
 {
@@ -26,6 +29,36 @@ void verify_second_c0(const float *c0, float *out, size_t n, dtype t)
 {
 	for (size_t i = 0; i < n; i++)
 		out[i] = verify_c0_again(c0[i], t);
+}
+
+float *verify_reference(long long M, long long N, long long K, const float *a, const float *b, int b_kmajor,
+			const float *c0, float alpha, float beta)
+{
+	size_t nc = (size_t)M * (size_t)N;
+	double *acc = xcalloc(nc ? nc : 1, sizeof(double));
+	for (long long i = 0; i < M; i++) {
+		double *crow = acc + i * N;
+		if (b_kmajor) { /* B[k][j] is b[j*K + k]: a dot product of two rows */
+			for (long long j = 0; j < N; j++) {
+				double sum = 0;
+				for (long long kk = 0; kk < K; kk++)
+					sum += (double)a[i * K + kk] * b[j * K + kk];
+				crow[j] = sum;
+			}
+			continue;
+		}
+		for (long long kk = 0; kk < K; kk++) {
+			double x = a[i * K + kk];
+			const float *brow = b + kk * N;
+			for (long long j = 0; j < N; j++)
+				crow[j] += x * brow[j];
+		}
+	}
+	float *ref = xmalloc((nc ? nc : 1) * sizeof(float));
+	for (size_t i = 0; i < nc; i++)
+		ref[i] = (float)((double)alpha * acc[i] + (c0 ? (double)beta * c0[i] : 0.0));
+	free(acc);
+	return ref;
 }
 
 /* The error norms, the worst element and the count off by more than tol

@@ -64,6 +64,15 @@ typedef struct {
  * in->got2 and call again for the final verdict. */
 void verify_check(const verify_input *in, verify_report *rep);
 
+/* The reference alpha*A*B + beta*C0 on the CPU (the emulator's check, and
+ * tests), accumulated in double and rounded to f32: A is M x K row-major, B
+ * K x N row-major or, with b_kmajor, N x K (each column of B a row, as an
+ * FP8 wgmma kernel reads it); a and b hold the values the kernel means
+ * (an FP8 input's stored value x its scale); c0 NULL: no beta. Returns an
+ * M x N array (xmalloc). */
+float *verify_reference(long long M, long long N, long long K, const float *a, const float *b, int b_kmajor,
+			const float *c0, float alpha, float beta);
+
 /* C for the second launch with beta: present, as type t stores it: c0
  * scaled by 2^-40 (f32, bf16: exact, finite, never zero, never equal to c0)
  * or by 2^-8 (f16, whose exponent ends at 2^-24: a C0 below 2^-16 becomes
