@@ -234,6 +234,31 @@ static void recompute_occupancy(model_result *r)
 	tile_order(r, r->persistent && r->launch_blocks > 0 ? r->launch_blocks : at_once);
 }
 
+/* The tensor cores' rate for these inputs: f16 and bf16 at tensor_tflops,
+ * tf32 and the 8-bit floats at their own columns of assets/gpus.tsv. A GPU
+ * whose row has no such rate (0) gets no compute bound, and the unit says
+ * why, rather than the f16 rate, which such a kernel never reaches. */
+static const struct {
+	dtype in;
+	size_t off;
+	const char *unit, *none;
+} tensor_peaks[] = {
+	{DTYPE_TF32, offsetof(gpu_spec, tf32_tflops), "tensor (tf32)", "tensor (no tf32 rate for this GPU)"},
+	{DTYPE_E4M3, offsetof(gpu_spec, fp8_tflops), "tensor (fp8)", "tensor (no fp8 rate for this GPU)"},
+	{DTYPE_E5M2, offsetof(gpu_spec, fp8_tflops), "tensor (fp8)", "tensor (no fp8 rate for this GPU)"},
+};
+
+static double tensor_peak(const gpu_spec *g, dtype in, const char **unit)
+{
+	for (size_t i = 0; i < ARRAY_LEN(tensor_peaks); i++)
+		if (tensor_peaks[i].in == in) {
+			double v = *(const double *)((const char *)g + tensor_peaks[i].off);
+			*unit = v > 0 ? tensor_peaks[i].unit : tensor_peaks[i].none;
+			return v;
+		}
+	return g->tensor_tflops;
+}
+
 /* ---- parameters: the one check, for the CLI (--set) and the tutor (what-ifs) alike ---- */
 
 /* What each parameter may be: the range the models' maths and the launch
@@ -419,10 +444,10 @@ int model_compute(const lesson *l, const expr_env *overrides, long long M, long 
 	r->wavefronts_A = w.wavefronts_A;
 	r->wavefronts_B = w.wavefronts_B;
 
-	/* Roofline against the unit the kernel uses. */
+	/* Roofline against the unit the kernel uses, at its input type's rate. */
 	r->unit = unit;
-	r->peak_tflops = tensor ? g->tensor_tflops : g->fp32_tflops;
-	if (tensor && r->peak_tflops <= 0) {
+	r->peak_tflops = tensor ? tensor_peak(g, in, &r->unit) : g->fp32_tflops;
+	if (tensor && r->peak_tflops <= 0 && !strcmp(r->unit, "tensor")) {
 		r->unit = "fp32 (no tensor cores)";
 		r->peak_tflops = g->fp32_tflops;
 	}
@@ -494,7 +519,7 @@ static const key_def keys[] = {
 	{"gwavefronts.B", T_DBL, R(gwavefronts_B), F_SECT, "L1 wavefronts per warp load of B from global memory (one per 128-byte line)"},
 	{"wavefronts.A", T_DBL, R(wavefronts_A), F_SECT, "shared wavefronts per warp read of A"},
 	{"wavefronts.B", T_DBL, R(wavefronts_B), F_SECT, "shared wavefronts per warp read of B"},
-	{"unit", T_STR, R(unit), F_STR, "fp32 or tensor"},
+	{"unit", T_STR, R(unit), F_STR, "fp32, tensor, tensor (tf32) or tensor (fp8): the unit whose peak bounds the kernel"},
 	{"peak_tflops", T_DBL, R(peak_tflops), F_TFLOPS, "peak of that unit"},
 	{"ridge", T_DBL, R(ridge), F_FLOPB, "peak / bandwidth"},
 	{"regime", T_STR, R(regime), F_STR, "compute when bound.limit is compute, memory when a memory level (DRAM, L2, L1/shared) binds"},

@@ -301,6 +301,14 @@ static void cluster_traffic(const expr_env *e, model_traffic *t)
 			     .sh_stores = 1 / bn + 1 / bm, .k_per_op = 16, .smem_operands = 1};
 }
 
+/* 11 fp8: lesson 10's tiles and clusters with one-byte inputs; an 8-bit
+ * wgmma takes k in steps of 32 (m64nNk32) where f16 took 16. */
+static void fp8_traffic(const expr_env *e, model_traffic *t)
+{
+	cluster_traffic(e, t);
+	t->k_per_op = 32;
+}
+
 /* ---- The table ---------------------------------------------------------- */
 
 static const model_def models[] = {
@@ -318,6 +326,8 @@ static const model_def models[] = {
 	{.name = "wgmma", .l1_bypass = 1, .params = "BM=128 BN=128 BK=64", .unit = "tensor", .traffic = wgmma_traffic, .warp = wgmma_warp},
 	{.name = "cluster", .l1_bypass = 1, .params = "BM=128 BN=256 BK=64 CM=2 MC=1 G=8", .unit = "tensor",
 	 .traffic = cluster_traffic, .warp = wgmma_warp},
+	{.name = "fp8", .l1_bypass = 1, .params = "BM=128 BN=256 BK=128 CM=2 MC=1 G=8", .unit = "tensor",
+	 .traffic = fp8_traffic, .warp = wgmma_warp},
 };
 
 const model_def *model_find(const char *name)
