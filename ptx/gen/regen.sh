@@ -19,6 +19,7 @@ TABLE='
 09_wgmma.ptx        09_wgmma.py
 10_cluster.ptx      10_cluster.py
 11_formats.ptx      11_formats.py
+11_fp8.ptx          11_fp8.py
 '
 
 if [ "$1" = "--list" ]; then
