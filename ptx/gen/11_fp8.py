@@ -27,6 +27,11 @@ Scales: per-tensor f32 scale_a and scale_b (real value = stored value x scale);
   conversion to bf16.
 Tile shape options for the sweep on the GPU: --bn 128|256, --stages, --cluster,
   --multicast, --group, --setmaxnreg (lesson 10's).
+Promotion (--promote 1, with --bn 128): the FP8 tensor cores are reported to
+  keep fewer bits than f32 when they accumulate (DeepSeek-V3 report, 3.3), so
+  each k-tile's four wgmmas start from zero in one of two partial sets, and
+  once its group has completed the partial set is added into the f32
+  accumulators with add.f32; the other set's group runs meanwhile.
 """
 import argparse
 import copy
@@ -63,7 +68,12 @@ def parse():
     p.add_argument("--multicast", type=int, default=1, choices=(0, 1),
                    help="1: each block of a cluster loads half of B for both")
     p.add_argument("--setmaxnreg", type=int, default=1)
+    p.add_argument("--promote", type=int, default=0, choices=(0, 1),
+                   help="1: each k-tile's products go to fresh registers, added into f32 ones on the CUDA"
+                        " cores (as cuBLASLt without FAST_ACCUM); needs --bn 128 (three accumulator sets)")
     a = p.parse_args()
+    if a.promote and (a.bn != 128 or not a.setmaxnreg):
+        p.error("--promote keeps three sets of accumulators: it needs --bn 128 and --setmaxnreg 1")
     if a.cluster == 1:
         a.multicast = 0
     a.epilogue, a.out, a.entry = "tma", "bf16", None
@@ -108,7 +118,102 @@ class Gen(L10.Gen):
     def decls(self):
         super().decls()
         self.w("\t.reg .f32  %scale, %scaleB;")
+        if self.a.promote:
+            self.w("\t// Promotion: two partial sets, k-tiles 0, 2, 4, ... into %pa, 1, 3, ... into %pb.")
+            self.w(f"\t.reg .f32  %pa<{self.NACC}>, %pb<{self.NACC}>;")
+            self.w("\t.reg .pred %fresh;")
         self.w("")
+
+    def consumer(self):
+        if self.a.promote:
+            self.consumer_promote()
+        else:
+            super().consumer()
+
+    def ktile_promote(self, tag, acc, other):
+        """One k-tile's wgmmas into partial set acc (from zero); then, with the group
+        before it complete, the other set added into %d and the stage before released."""
+        w, S = self.w, self.S
+        w(f"\tmad.lo.u32      %full, %stage, 8, %bars;")
+        self.wait(f"C_WAIT_{tag}", "%full", "%phase")
+        w(f"\tmad.lo.u32      %sA, %stage, {self.STAGE}, %ring;")
+        w(f"\tadd.u32         %sB, %sA, {self.A_BYTES};")
+        w("\tsub.u32         %x, %wg, 1;")
+        w(f"\tmad.lo.u32      %x, %x, {64 * 128}, %sA;       // this warpgroup's 64 rows of A")
+        self.desc_start("%x")
+        w("\tor.b32          %lo, %lo, 0x10000;         // leading offset 16 bytes (unused when swizzled)")
+        w("\tmov.u32         %hi, 0x40000040;           // stride 1024 bytes, 128-byte swizzle")
+        w("\tmov.b64         %descA, {%lo, %hi};")
+        self.desc_start("%sB")
+        self.desc_b_leading()
+        w("\tmov.b64         %descB, {%lo, %hi};")
+        w("\twgmma.fence.sync.aligned;")
+        for kk in range(self.KSLICES):
+            self.wgmma(kk, acc, "%fresh")
+        w("\twgmma.commit_group.sync.aligned;")
+        w("\twgmma.wait_group.sync.aligned 1;           // the other set's group is done: promote it")
+        for i in range(0, self.NACC, 8):
+            w("\t" + " ".join(f"add.f32 %d{j}, %d{j}, {other}{j};" for j in range(i, i + 8)))
+        w("\tsetp.ne.u32     %p, %kt, 0;")
+        w("\tand.pred        %p, %p, %leader;")
+        w(f"\tadd.u32         %x, %prev, {8 * S};")
+        self.release("%p", "%x")
+        w("\tmad.lo.u32      %prev, %stage, 8, %bars;")
+        self.advance()
+        w("\tadd.u32         %kt, %kt, 1;")
+
+    def consumer_promote(self):
+        """Lesson 9's consumer with promotion: the k loop unrolled by two, one partial set each."""
+        w, S = self.w, self.S
+        w("// @consumer")
+        w("CONSUMER:")
+        w("\tsetmaxnreg.inc.sync.aligned.u32 232;       // 128 x 40 + 256 x 232 = 384 x 168, the block's pool")
+        w("\tand.b32         %x, %thr, 127;")
+        w("\tsetp.eq.u32     %leader, %x, 0;            // one thread per warpgroup releases stages")
+        self.consumer_place()
+        w("\tmov.u32         %stage, 0;")
+        w("\tmov.u32         %phase, 0;")
+        w("\tmov.u32         %prev, 0;")
+        w("\tsetp.eq.u32     %one, %thr, %thr;          // always true: later k32 slices accumulate")
+        w("\tsetp.ne.u32     %fresh, %thr, %thr;        // false: a k-tile's first products overwrite its set")
+        w("C_TILE:")
+        w("\tsetp.ge.u32     %p, %tile, %tiles;")
+        w("\t@%p bra         DONE;")
+        self.tile_coords()
+        w("\t// The f32 sums start at 0, and so does %pb, which the first k-tile adds in.")
+        for i in range(0, self.NACC, 8):
+            w("\t" + " ".join(f"mov.f32 %d{j}, 0f00000000;" for j in range(i, i + 8)))
+        for i in range(0, self.NACC, 8):
+            w("\t" + " ".join(f"mov.f32 %pb{j}, 0f00000000;" for j in range(i, i + 8)))
+        w("\tmov.u32         %kt, 0;")
+        w("// @end")
+        w("// @promote")
+        w("C_K:")
+        self.ktile_promote("EVEN", "%pa", "%pb")
+        w("\tsetp.ge.u32     %p, %kt, %kTiles;")
+        w("\t@%p bra         C_LAST_EVEN;")
+        self.ktile_promote("ODD", "%pb", "%pa")
+        w("\tsetp.lt.u32     %p, %kt, %kTiles;")
+        w("\t@%p bra         C_K;")
+        w("\twgmma.wait_group.sync.aligned 0;           // the last k-tile was odd: its set is %pb")
+        for i in range(0, self.NACC, 8):
+            w("\t" + " ".join(f"add.f32 %d{j}, %d{j}, %pb{j};" for j in range(i, i + 8)))
+        w("\tbra             C_END;")
+        w("C_LAST_EVEN:")
+        w("\twgmma.wait_group.sync.aligned 0;")
+        for i in range(0, self.NACC, 8):
+            w("\t" + " ".join(f"add.f32 %d{j}, %d{j}, %pa{j};" for j in range(i, i + 8)))
+        w("C_END:")
+        w(f"\tadd.u32         %x, %prev, {8 * S};")
+        self.release("%leader", "%x")
+        w("// @end")
+        self.epilogue()
+        w("\tadd.u32         %tile, %tile, %step;")
+        w("\tbra             C_TILE;")
+        w("DONE:")
+        self.finish()
+        w("\tret;")
+        w("}")
 
     def full_comment(self):
         if not self.MC:
@@ -145,9 +250,9 @@ class Gen(L10.Gen):
         self.w("\tor.b32          %lo, %lo, 0x10000;         // B is K-major too: 128-byte rows, 8-row groups")
         self.w("\t                                           // 1024 bytes apart; leading offset unused")
 
-    def wgmma(self, kk):
+    def wgmma(self, kk, acc="%d", first="%acc"):
         w = self.w
-        parts = [", ".join(f"%d{i}" for i in range(j, j + 8)) for j in range(0, self.NACC, 8)]
+        parts = [", ".join(f"{acc}{i}" for i in range(j, j + 8)) for j in range(0, self.NACC, 8)]
         w(f"\t// k32 slice {kk}: A and B both from 32*{kk} bytes into each 128-byte row.")
         if kk:
             w("\tadd.s64         %descA, %descA, 2;         // +32 bytes (>> 4)")
@@ -157,7 +262,7 @@ class Gen(L10.Gen):
         for p in parts[1:-1]:
             w("\t\t " + p + ",")
         w("\t\t " + parts[-1] + "},")
-        pred = "%acc" if kk == 0 else "%one"
+        pred = first if kk == 0 else "%one"
         w(f"\t\t%descA, %descB, {pred}, 1, 1;  // scale-d, scale-a, scale-b (8-bit: no transpose operands)")
 
     def consumer_place(self):
@@ -222,6 +327,8 @@ def module_header(g):
            f"// {'clusters of %d along M' % CL if CL > 1 else 'no clusters'}"
            f"{', B multicast to both blocks' if g.MC else ''}, a persistent tile loop, and the staged",
            "// epilogue that stores one tile while the next one's main loop runs.",
+           *(["// Promotion: each k-tile accumulates from zero in one of two partial sets, added into",
+              "// f32 registers with add.f32 once its wgmma group has completed."] if g.a.promote else []),
            "// 8-bit wgmma operands must be K-major (PTX ISA 9.7.15.5.2, wgmma.mma_async: \"The transpose",
            "// operation is only supported for the wgmma.mma_async variants with .f16/.bf16 types on",
            "// matrices accessed from shared memory using matrix descriptors\"): B is stored N x K.",
