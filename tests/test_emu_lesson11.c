@@ -265,8 +265,10 @@ static void run_fp8(const char *entry, fpconv_fp8 f, int M, int N, int K, unsign
 			fail_msg("tensor map %d: %s", i, why);
 	krun r;
 	uint8_t param[512] = {0};
+	/* FP8_PTX, FP8_SMEM: a variant of ptx/gen/11_fp8.py and its shared bytes (tests/e2e_fp8_variants.sh) */
+	const char *file = getenv("FP8_PTX") ? getenv("FP8_PTX") : "ptx/11_fp8.ptx";
 	char path[512];
-	util_path(path, sizeof path, "ptx/11_fp8.ptx");
+	util_path(path, sizeof path, file);
 	emu_module *m = emu_module_load_entry(path, entry, NULL, r.err, sizeof r.err);
 	if (!m)
 		fail_msg("%s", r.err);
@@ -280,10 +282,10 @@ static void run_fp8(const char *entry, fpconv_fp8 f, int M, int N, int K, unsign
 	emu_module_free(m);
 	/* 384 threads, clusters of 2; the shared memory the file's header asks at BN 256, 3 stages */
 	unsigned smem = 3 * (128 * 128 + 256 * 128) + 2 * 256 * 64 * 2 + 2 * 3 * 8 + 1024;
-	if (getenv("FP8_SMEM")) /* a variant of ptx/gen/11_fp8.py tried in its place (docs/emulator.md) */
+	if (getenv("FP8_SMEM"))
 		smem = (unsigned)atoi(getenv("FP8_SMEM"));
 	const unsigned grid[3] = {2 * nclusters, 1, 1};
-	if (launch(&r, "ptx/11_fp8.ptx", entry, param, bufs, 3, grid, 384, 2, smem) < 0)
+	if (launch(&r, file, entry, param, bufs, 3, grid, 384, 2, smem) < 0)
 		fail_msg("%s: %s", entry, r.err);
 	unload(&r);
 	int bad = 0;
