@@ -227,6 +227,11 @@ class Gen:
         w("\t//")
         w("\t// Read map for ldmatrix.x4 of A: lane l gives the address of row l%16 of the warp's")
         w("\t// 16-row tile, k chunk (l >> 4) of the slice, swizzled as above.")
+        if g.tf32:
+            w("\t// ldmatrix moves 32-bit words: lane l gets word l%4 of row l/4 of each 8x8 (b16)")
+            w("\t// matrix. For f32 data that is A[l/4][l%4], the tf32 fragment a0 = A[grp][quad] as it")
+            w("\t// is (a1: 8 rows down, a2: 4 columns on, a3: both). B is another matter: the mma")
+            w("\t// wants b0 = B[k = quad][n = grp], and .trans swaps 16-bit halves, splitting each f32.")
         w("\tand.b32         %x, %lane, 15;")
         w(f"\tmad.lo.u32      %x, %warpM, {g.WM}, %x;        // row in the A tile")
         w("\tshr.u32         %y, %lane, 4;")
