@@ -7,7 +7,7 @@ stages, ldmatrix into fragment registers (two sets: the next k slice loads
 while the current one multiplies), mma.sync on the tensor cores, f32 out.
 
     python3 ptx/gen/11_formats.py              > ptx/11_formats.ptx
-    python3 ptx/gen/11_formats.py --stages 4   (a variant for timing)
+    python3 ptx/gen/11_formats.py --tf32 128,256,32,64,64,3   (a variant for timing: BM,BN,BK,WM,WN,STAGES)
 
 gemm_tf32 and gemm_3xtf32 read f32 A (M x K) and B (K x N), row-major, and
 round on the way to the tensor cores; gemm_bf16 reads bf16. The fragments
@@ -46,9 +46,21 @@ REGIONS = {
 }
 
 
+def shape(text):
+    """BM,BN,BK,WM,WN,STAGES."""
+    v = [int(x) for x in text.split(",")]
+    if len(v) != 6:
+        raise argparse.ArgumentTypeError("give BM,BN,BK,WM,WN,STAGES, e.g. 128,256,32,64,64,3")
+    return dict(zip(("bm", "bn", "bk", "wm", "wn", "stages"), v))
+
+
 def parse():
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    p.add_argument("--stages", type=int, default=0, help="cp.async ring depth of every entry (0: each its default)")
+    for fmt in FORMATS:
+        f = FORMATS[fmt]
+        default = ",".join(str(f[k]) for k in ("bm", "bn", "bk", "wm", "wn", "stages"))
+        p.add_argument("--" + fmt, type=shape, default=None, metavar="BM,BN,BK,WM,WN,S",
+                       help=f"{f['entry']}'s tiles and ring depth (default {default}); 8 warps")
     return p.parse_args()
 
 
@@ -60,11 +72,11 @@ def log2(v):
 
 class Gen:
     def __init__(self, fmt, args):
-        f = FORMATS[fmt]
+        f = dict(FORMATS[fmt], **(getattr(args, fmt) or {}))
         self.fmt, self.entry, self.ES, self.MMA, self.KSL = fmt, f["entry"], f["es"], f["mma"], f["kslice"]
         self.tf32 = fmt != "bf16"
         self.BM, self.BN, self.BK, self.WM, self.WN = f["bm"], f["bn"], f["bk"], f["wm"], f["wn"]
-        self.S = args.stages or f["stages"]
+        self.S = f["stages"]
         self.regions = REGIONS[fmt]
         self.WARPS_M, self.WARPS_N = self.BM // self.WM, self.BN // self.WN
         self.NT = 32 * self.WARPS_M * self.WARPS_N
@@ -78,8 +90,10 @@ class Gen:
         self.nA, self.nB = self.BM * self.CA // self.NT, self.BK * self.CB // self.NT
         self.rowsA, self.rowsB = self.NT // self.CA, self.NT // self.CB
         assert self.NT == 256 and self.nA >= 1 and self.nB >= 1 and self.RA in (64, 128)
-        assert self.rowsA % 8 == 0 and self.rowsB % 8 == 0 and self.CB >= 8 and self.NTL % 2 == 0
-        assert not self.tf32 or self.WN == 32  # the tf32 B read map below XORs ni into bits 5-6
+        # a thread's copies are rowsA (rowsB) rows apart: the XOR keys must not change between them
+        assert self.rowsA % 8 == 0 and self.rowsB % (4 if self.tf32 else 8) == 0
+        assert self.CB >= 8 and self.NTL % 2 == 0
+        assert not self.tf32 or self.WN >= 32  # the tf32 B read map XORs ni and 2*quad into bits 5..
         self.out = []
 
     def w(self, s=""):
@@ -251,9 +265,10 @@ class Gen:
 
     def bmap_tf32(self):
         g, w = self, self.w
-        w("\t// Read map for B: lane (grp, quad) reads B[k = quad (+4)][n = warpN*32 + 8ni + grp]:")
-        w("\t// chunk warpN*8 + 2ni + grp/4, word grp%4, XORed with 2*quad; the key and ni share")
-        w("\t// bits 5-6 of the byte offset, so tile ni's address is ldB0 ^ (ni << 5).")
+        w(f"\t// Read map for B: lane (grp, quad) reads B[k = quad (+4)][n = warpN*{g.WN} + 8ni + grp]:")
+        w(f"\t// chunk warpN*{g.WN // 4} + 2ni + grp/4, word grp%4, XORed with 2*quad; the key and ni share")
+        hi = 4 + log2(max(g.NTL, 4))
+        w(f"\t// bits 5-{hi} of the byte offset, so tile ni's address is ldB0 ^ (ni << 5).")
         w(f"\tmul.lo.u32      %x, %quad, {g.RB};")
         w(f"\tmad.lo.u32      %x, %warpN, {g.WN * g.ES}, %x;")
         w("\tshr.u32         %y, %grp, 2;")
