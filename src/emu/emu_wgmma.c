@@ -42,14 +42,14 @@ static uint32_t f32_bits(float f)
 }
 
 /* An element's value from its bits: the one reading of a tensor-core operand,
- * for wgmma and mma.sync alike. tf32: the PTX ISA (5.2.3 "Alternate
- * Floating-Point Data Formats") says only that "the internal layout of tf32
- * format is implementation defined" and that a register holding one is a
- * .b32; it does not say what the tensor cores make of the low 13 bits of an
- * f32 pattern passed as a tf32. We take them as ignored (truncation to the
- * top 19 bits: sign, 8 exponent bits, 10 mantissa bits). A kernel that
- * converts with cvt.rna.tf32.f32 first, as the PTX ISA asks, has those bits
- * 0 and gets the same result whatever the hardware does with them. */
+ * for wgmma and mma.sync alike. tf32: the PTX ISA says of wgmma (9.7.15.5.2,
+ * "Precision and rounding") that it "will truncate lower 13 bits of the 32-bit
+ * input data before multiplication is issued"; of mma (9.7.14.5.14) only that
+ * the multiplication "is performed with specified precision", and of the
+ * format (5.2.3) that its "internal layout [...] is implementation defined".
+ * Both read the top 19 bits here (sign, 8 exponent bits, 10 mantissa bits).
+ * A kernel that rounds with cvt.rna.tf32.f32 first has those bits 0 and gets
+ * the same result whatever mma.sync does with them. */
 float emu_mma_elem(emu_wg_type t, uint32_t v)
 {
 	switch (t) {
