@@ -135,7 +135,7 @@ static void test_mma_flops_are_the_products(void **state)
 		if (emu_run(&rq, NULL, &res, err, sizeof err))
 			fail_msg("%s", err);
 		assert_int_equal(res.total.mma_flops, 2 * M * N * K);
-		assert_int_equal(res.total.inst[EMU_CLS_MMA] * EMU_MMA_FLOPS, res.total.mma_flops);
+		assert_int_equal(res.total.inst[EMU_CLS_MMA] * EMU_MMA_FLOPS(16), res.total.mma_flops);
 	}
 }
 

@@ -85,22 +85,26 @@ class Gen:
         self.a = a
         self.S = a.stages
         self.out = []
+        # The tile and its bytes; lesson 11's FP8 generator changes them.
+        self.BM, self.BN, self.BK = BM, BN, BK
+        self.A_BYTES, self.BBOX, self.B_BYTES, self.STAGE, self.NACC = A_BYTES, BBOX, B_BYTES, STAGE, NACC
+        self.KSLICES = BK // 16    # wgmmas per k-tile
 
     def w(self, s=""):
         self.out.append(s)
 
     def header(self):
         w, S = self.w, self.S
-        smem = S * STAGE + 2 * S * 8 + 1024
+        smem = S * self.STAGE + 2 * S * 8 + 1024
         w(banner() + "//")
         w("// 09_wgmma.ptx - Hopper: C (f32) = A (f16) . B (f16) with TMA, mbarriers and wgmma.")
         w("//")
-        w(f"// Block tile {BM}x{BN}, k-tile BK={BK}, {S}-stage ring in shared memory.")
+        w(f"// Block tile {self.BM}x{self.BN}, k-tile BK={self.BK}, {S}-stage ring in shared memory.")
         w("// Warpgroup 0 produces: one thread asks the copy engine (TMA) for each stage's")
         w("// tiles, which land swizzled and signal a 'full' mbarrier with their byte count.")
         w("// Warpgroups 1 and 2 consume: each runs wgmma.m64n256k16 on its 64 rows, both")
         w("// operands read from shared memory, and frees the stage on its 'empty' mbarrier.")
-        w(f"// Requires M % {BM} == 0, N % {BN} == 0, K % {BK} == 0 (the lesson's `multiple:`) and sm_90a.")
+        w(f"// Requires M % {self.BM} == 0, N % {self.BN} == 0, K % {self.BK} == 0 (the lesson's `multiple:`) and sm_90a.")
         w("//")
         w("// Written out by ptx/gen/09_wgmma.py (the wgmma operand lists are long); edit the")
         w("// generator, not this file.")
@@ -109,7 +113,7 @@ class Gen:
         w(".target sm_90a          // ... and wgmma exists only on sm_90a: this code runs on Hopper (cc 9.0) alone")
         w(".address_size 64")
         w("")
-        w(f"// Dynamic shared memory: {S} stages x (A {A_BYTES} B + B {B_BYTES} B), {2 * S} mbarriers,")
+        w(f"// Dynamic shared memory: {S} stages x (A {self.A_BYTES} B + B {self.B_BYTES} B), {2 * S} mbarriers,")
         w(f"// and 1024 bytes of room to align the ring to the swizzle's 1024: {smem} bytes.")
         w(".extern .shared .align 1024 .b8 smem[];")
         w("")
@@ -127,7 +131,7 @@ class Gen:
     def decls(self):
         w = self.w
         w("\t// Accumulators of a consumer thread: its part of a 64x256 f32 tile (see the D fragment).")
-        w(f"\t.reg .f32  %d<{NACC}>;")
+        w(f"\t.reg .f32  %d<{self.NACC}>;")
         w("\t.reg .pred %p, %leader, %acc, %one;")
         w("\t.reg .u32  %thr, %wg, %ring, %bars, %full, %empty, %stage, %phase, %sA, %sB;")
         w("\t.reg .u32  %m, %n, %k, %nTilesM, %nTilesN, %bandTiles, %tiles, %tile, %step, %kTiles, %kt, %m0, %n0, %kx, %x, %y;")
@@ -144,12 +148,12 @@ class Gen:
         w("\tld.param.u32    %m, [M];")
         w("\tld.param.u32    %n, [N];")
         w("\tld.param.u32    %k, [K];")
-        w(f"\tshr.u32         %nTilesN, %n, {log2(BN)};         // tiles across N")
-        w(f"\tshr.u32         %nTilesM, %m, {log2(BM)};         // tiles down M")
+        w(f"\tshr.u32         %nTilesN, %n, {log2(self.BN)};         // tiles across N")
+        w(f"\tshr.u32         %nTilesM, %m, {log2(self.BM)};         // tiles down M")
         w("\tmul.lo.u32      %tiles, %nTilesM, %nTilesN; // tiles in C")
         if self.a.group:
             w(f"\tmul.lo.u32      %bandTiles, %nTilesN, {self.a.group};   // tiles in a band of {self.a.group} block rows")
-        w(f"\tshr.u32         %kTiles, %k, {log2(BK)};          // k-tiles per tile")
+        w(f"\tshr.u32         %kTiles, %k, {log2(self.BK)};          // k-tiles per tile")
         w("\t// This block's first tile and the distance to its next one: one tile per block")
         w("\t// when the grid covers C, several when the grid is one block per SM.")
         w("\tmov.u32         %x, %ctaid.y;")
@@ -163,7 +167,7 @@ class Gen:
         w("\tmov.u32         %ring, smem;")
         w("\tadd.u32         %ring, %ring, 1023;")
         w("\tand.b32         %ring, %ring, -1024;")
-        w(f"\tadd.u32         %bars, %ring, {S * STAGE};      // full[s] at bars + 8s, empty[s] at bars + 8({S} + s)")
+        w(f"\tadd.u32         %bars, %ring, {S * self.STAGE};      // full[s] at bars + 8s, empty[s] at bars + 8({S} + s)")
         w("\tsetp.eq.u32     %leader, %thr, 0;")
         w("\t@!%leader bra   INIT_DONE;")
         for s in range(S):
@@ -199,8 +203,8 @@ class Gen:
             w("\trem.u32         %m0, %y, %kx;")
             w("\tadd.u32         %x, %x, %m0;               // block row")
             w("\tdiv.u32         %y, %y, %kx;               // block column")
-        w(f"\tshl.b32         %m0, %x, {log2(BM)};")
-        w(f"\tshl.b32         %n0, %y, {log2(BN)};")
+        w(f"\tshl.b32         %m0, %x, {log2(self.BM)};")
+        w(f"\tshl.b32         %n0, %y, {log2(self.BN)};")
 
     def advance(self):
         """Next ring slot; the phase bit flips each time the ring wraps."""
@@ -242,12 +246,12 @@ class Gen:
         w("\txor.b32         %x, %phase, 1;")
         self.wait("P_WAIT", "%empty", "%x")
         w("\tmad.lo.u32      %full, %stage, 8, %bars;")
-        w(f"\tmad.lo.u32      %sA, %stage, {STAGE}, %ring;")
-        w(f"\tadd.u32         %sB, %sA, {A_BYTES};")
+        w(f"\tmad.lo.u32      %sA, %stage, {self.STAGE}, %ring;")
+        w(f"\tadd.u32         %sB, %sA, {self.A_BYTES};")
         self.full_comment()
-        w(f"\tmbarrier.arrive.expect_tx.shared::cta.b64 _, [%full], {STAGE};")
-        w(f"\tshl.b32         %kx, %kt, {log2(BK)};")
-        w(f"\t// A: rows m0..m0+{BM - 1}, columns kx..kx+{BK - 1}; coordinates are innermost first.")
+        w(f"\tmbarrier.arrive.expect_tx.shared::cta.b64 _, [%full], {self.STAGE};")
+        w(f"\tshl.b32         %kx, %kt, {log2(self.BK)};")
+        w(f"\t// A: rows m0..m0+{self.BM - 1}, columns kx..kx+{self.BK - 1}; coordinates are innermost first.")
         w("\tcp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes")
         w("\t                [%sA], [%tmA, {%kx, %m0}], [%full];")
         self.load_b()
@@ -270,23 +274,23 @@ class Gen:
         self.w("\t// released in the phase before its first, so the first round does not wait.")
 
     def full_comment(self):
-        self.w(f"\t// Arrive on full[stage] and tell it to wait for {STAGE} more bytes: the phase")
+        self.w(f"\t// Arrive on full[stage] and tell it to wait for {self.STAGE} more bytes: the phase")
         self.w("\t// completes when the four copies below have all landed.")
 
     def load_b(self):
         """B's k-slice of this stage: four boxes of 64 columns."""
         w = self.w
-        w(f"\t// B: rows kx..kx+{BK - 1}, {BN // 64} boxes of 64 columns (128 bytes, the widest a 128-byte swizzle takes).")
-        for j in range(BN // 64):
+        w(f"\t// B: rows kx..kx+{self.BK - 1}, {self.BN // 64} boxes of 64 columns (128 bytes, the widest a 128-byte swizzle takes).")
+        for j in range(self.BN // 64):
             w(f"\tadd.u32         %x, %n0, {64 * j};")
-            w(f"\tadd.u32         %y, %sB, {BBOX * j};")
+            w(f"\tadd.u32         %y, %sB, {self.BBOX * j};")
             w("\tcp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes")
             w("\t                [%y], [%tmB, {%x, %kx}], [%full];")
 
     def wgmma(self, kk):
         w = self.w
         # Operand list in lines of 8 registers, for the reader.
-        parts = [", ".join(f"%d{i}" for i in range(j, j + 8)) for j in range(0, NACC, 8)]
+        parts = [", ".join(f"%d{i}" for i in range(j, j + 8)) for j in range(0, self.NACC, 8)]
         w(f"\t// k16 slice {kk}: A from 32*{kk} bytes into each 128-byte row, B from row 16*{kk}.")
         if kk:
             w("\tadd.s64         %descA, %descA, 2;         // +32 bytes (>> 4)")
@@ -327,8 +331,8 @@ class Gen:
         w("// @descriptors")
         w("\t// Matrix descriptors (64 bits): start >> 4, leading offset >> 4 at bit 16,")
         w("\t// stride offset >> 4 at bit 32, 128-byte swizzle at bits 62-63 (hi word 1 << 30).")
-        w(f"\tmad.lo.u32      %sA, %stage, {STAGE}, %ring;")
-        w(f"\tadd.u32         %sB, %sA, {A_BYTES};")
+        w(f"\tmad.lo.u32      %sA, %stage, {self.STAGE}, %ring;")
+        w(f"\tadd.u32         %sB, %sA, {self.A_BYTES};")
         w("\tsub.u32         %x, %wg, 1;")
         w(f"\tmad.lo.u32      %x, %x, {64 * 128}, %sA;       // this warpgroup's 64 rows of A")
         self.desc_start("%x")
@@ -336,14 +340,14 @@ class Gen:
         w("\tmov.u32         %hi, 0x40000040;           // stride 1024 bytes, 128-byte swizzle")
         w("\tmov.b64         %descA, {%lo, %hi};")
         self.desc_start("%sB")
-        w(f"\tor.b32          %lo, %lo, {(BBOX >> 4) << 16:#x};        // leading offset {BBOX}: the next 64 columns")
+        self.desc_b_leading()
         w("\tmov.b64         %descB, {%lo, %hi};")
         w("// @end")
         w("// @wgmma")
         w("\t// Registers the wgmmas accumulate into must not be touched by other instructions")
         w("\t// until they complete: the fence orders this warpgroup's earlier register use.")
         w("\twgmma.fence.sync.aligned;")
-        for kk in range(BK // 16):
+        for kk in range(self.KSLICES):
             self.wgmma(kk)
         w("\twgmma.commit_group.sync.aligned;           // the 4 wgmmas form one group ...")
         w("\twgmma.wait_group.sync.aligned 1;           // ... and the group before it is done")
@@ -391,6 +395,10 @@ class Gen:
         w("\tld.param.u64    %pC, [C];")
         w("\tcvta.to.global.u64 %pC, %pC;")
 
+    def desc_b_leading(self):
+        """B's leading byte offset into %lo: B is MN-major, the next 64 columns are the next box."""
+        self.w(f"\tor.b32          %lo, %lo, {(self.BBOX >> 4) << 16:#x};        // leading offset {self.BBOX}: the next 64 columns")
+
     def desc_start(self, src):
         """%lo = the descriptor's start-address field of shared address src."""
         self.w(f"\tshr.u32         %lo, {src}, 4;")
@@ -414,11 +422,11 @@ class Gen:
         w("\tshl.b64         %gC, %gC, 2;")
         w("\tadd.u64         %gC, %pC, %gC;             // &C[m0 + row][n0 + col]")
         w("\tmul.wide.u32    %t64, %n, 32;              // 8 rows down, in bytes")
-        for j in range(NACC // 4):
+        for j in range(self.NACC // 4):
             d = 4 * j
             w(f"\tst.global.v2.f32 [%gC+{32 * j}], {{%d{d}, %d{d + 1}}};")
         w("\tadd.u64         %gC, %gC, %t64;")
-        for j in range(NACC // 4):
+        for j in range(self.NACC // 4):
             d = 4 * j
             w(f"\tst.global.v2.f32 [%gC+{32 * j}], {{%d{d + 2}, %d{d + 3}}};")
         w("// @end")

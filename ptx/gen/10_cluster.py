@@ -83,9 +83,11 @@ class Gen(L9.Gen):
         self.MC = a.multicast
         self.TMA = a.epilogue == "tma"
         self.consumers_per_stage = 2 * (self.CL if self.MC else 1)
+        self.CBOX = CBOX
+        self.C_WG = (self.BN // 64) * CBOX  # a consumer's staging tile: 64 x BN bf16
 
     def smem_bytes(self):
-        return self.S * STAGE + (2 * C_WG if self.TMA else 0) + 2 * self.S * 8 + 1024
+        return self.S * self.STAGE + (2 * self.C_WG if self.TMA else 0) + 2 * self.S * 8 + 1024
 
     def header(self):
         w, S, a = self.w, self.S, self.a
@@ -93,7 +95,7 @@ class Gen(L9.Gen):
         w(f"// 10_cluster.ptx - Hopper: C ({a.out}) = A (bf16) . B (bf16), f32 accumulation, with")
         w("// thread-block clusters, TMA multicast and an epilogue that overlaps the next tile.")
         w("//")
-        w(f"// Lesson 9's kernel (block tile {BM}x{BN}, BK={BK}, TMA + mbarrier ring, two consumer")
+        w(f"// Lesson 9's kernel (block tile {self.BM}x{self.BN}, BK={self.BK}, TMA + mbarrier ring, two consumer")
         w(f"// warpgroups of wgmma.m64n256k16) with a {S}-stage ring, and:")
         if self.CL > 1:
             w(f"//  - clusters of {self.CL} blocks: the pair computes two tiles one above the other;")
@@ -102,7 +104,7 @@ class Gen(L9.Gen):
         if self.TMA:
             w("//  - the epilogue writes bf16 into a swizzled staging tile with stmatrix and")
             w("//    stores it with TMA, while the consumers start the next tile.")
-        w(f"// Requires M % {BM * self.CL} == 0, N % {BN} == 0, K % {BK} == 0 (the lesson's `multiple:`) and sm_90a.")
+        w(f"// Requires M % {self.BM * self.CL} == 0, N % {self.BN} == 0, K % {self.BK} == 0 (the lesson's `multiple:`) and sm_90a.")
         w("//")
         w("// Written out by ptx/gen/10_cluster.py (which reuses ptx/gen/09_wgmma.py); edit the")
         w("// generator, not this file.")
@@ -111,9 +113,9 @@ class Gen(L9.Gen):
         w(".target sm_90a          // ... wgmma: sm_90a only (setmaxnreg: sm_90a and the later 'a' targets)")
         w(".address_size 64")
         w("")
-        parts = f"{S} stages x (A {A_BYTES} B + B {STAGE - A_BYTES} B)"
+        parts = f"{S} stages x (A {self.A_BYTES} B + B {self.STAGE - self.A_BYTES} B)"
         if self.TMA:
-            parts += f", 2 staging tiles of {C_WG} B"
+            parts += f", 2 staging tiles of {self.C_WG} B"
         w(f"// Dynamic shared memory: {parts},")
         w(f"// {2 * S} mbarriers and 1024 bytes of room for the swizzle's alignment: {self.smem_bytes()} bytes.")
         w(".extern .shared .align 1024 .b8 smem[];")
@@ -158,12 +160,12 @@ class Gen(L9.Gen):
         w("\tld.param.u32    %m, [M];")
         w("\tld.param.u32    %n, [N];")
         w("\tld.param.u32    %k, [K];")
-        w(f"\tshr.u32         %nTilesN, %n, {log2(BN)};         // tiles across N")
-        w(f"\tshr.u32         %nTilesM, %m, {log2(BM * CL)};         // cluster rows down M ({CL} tiles each)")
+        w(f"\tshr.u32         %nTilesN, %n, {log2(self.BN)};         // tiles across N")
+        w(f"\tshr.u32         %nTilesM, %m, {log2(self.BM * CL)};         // cluster rows down M ({CL} tiles each)")
         w("\tmul.lo.u32      %tiles, %nTilesM, %nTilesN; // cluster tiles in C")
         if self.a.group:
             w(f"\tmul.lo.u32      %bandTiles, %nTilesN, {self.a.group};   // tiles in a band of {self.a.group} cluster rows")
-        w(f"\tshr.u32         %kTiles, %k, {log2(BK)};          // k-tiles per tile")
+        w(f"\tshr.u32         %kTiles, %k, {log2(self.BK)};          // k-tiles per tile")
         w("\t// The grid is one cluster per pair of SMs (persistent): cluster c takes")
         w("\t// cluster tiles c, c + clusters, ...; both blocks of a pair walk the same list.")
         w("\tmov.u32         %tile, %clusterid.x;")
@@ -171,10 +173,10 @@ class Gen(L9.Gen):
         w("\tmov.u32         %ring, smem;")
         w("\tadd.u32         %ring, %ring, 1023;")
         w("\tand.b32         %ring, %ring, -1024;")
-        cbytes = 2 * C_WG if self.TMA else 0
+        cbytes = 2 * self.C_WG if self.TMA else 0
         if self.TMA:
-            w(f"\tadd.u32         %sC, %ring, {S * STAGE};      // the two staging tiles of C")
-        w(f"\tadd.u32         %bars, %ring, {S * STAGE + cbytes};      // full[s] at bars + 8s, empty[s] at bars + 8({S} + s)")
+            w(f"\tadd.u32         %sC, %ring, {S * self.STAGE};      // the two staging tiles of C")
+        w(f"\tadd.u32         %bars, %ring, {S * self.STAGE + cbytes};      // full[s] at bars + 8s, empty[s] at bars + 8({S} + s)")
         w("\tsetp.eq.u32     %leader, %thr, 0;")
         w("\t@!%leader bra   INIT_DONE;")
         for s in range(S):
@@ -203,7 +205,7 @@ class Gen(L9.Gen):
         if self.CL > 1:
             w = self.w
             w(f"\tshl.b32         %m0, %m0, {log2(self.CL)};         // the cluster's first row ...")
-            w(f"\tmad.lo.u32      %m0, %rank, {BM}, %m0;       // ... and this block's")
+            w(f"\tmad.lo.u32      %m0, %rank, {self.BM}, %m0;       // ... and this block's")
 
     def producer_setup(self):
         if self.MC:
@@ -220,23 +222,23 @@ class Gen(L9.Gen):
         if not self.MC:
             super().full_comment()
             return
-        self.w(f"\t// A whole stage, {STAGE} bytes, lands here: this block's A and all of B's boxes,")
+        self.w(f"\t// A whole stage, {self.STAGE} bytes, lands here: this block's A and all of B's boxes,")
         self.w("\t// half of them sent by the partner.")
 
     def load_b(self):
         if not self.MC:
             super().load_b()
             return
-        w, nbox = self.w, BN // 64
+        w, nbox = self.w, self.BN // 64
         half = nbox // self.CL
         w(f"\t// B: this block's {half} of the {nbox} boxes, to both blocks (same offsets, same mbarrier).")
         w(f"\tmul.lo.u32      %x, %rank, {64 * half};")
         w("\tadd.u32         %x, %x, %n0;")
-        w(f"\tmad.lo.u32      %y, %rank, {BBOX * half}, %sB;")
+        w(f"\tmad.lo.u32      %y, %rank, {self.BBOX * half}, %sB;")
         for j in range(half):
             if j:
                 w("\tadd.u32         %x, %x, 64;")
-                w(f"\tadd.u32         %y, %y, {BBOX};")
+                w(f"\tadd.u32         %y, %y, {self.BBOX};")
             w("\tcp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.multicast::cluster")
             w("\t                [%y], [%tmB, {%x, %kx}], [%full], %mask;")
 
@@ -291,7 +293,7 @@ class Gen(L9.Gen):
         w("\t// stmatrix.x4: rows 16w + 8(q%2) + i, column group j + q/2. With the 128-byte")
         w("\t// swizzle, 16-byte chunk c of row r sits at chunk c ^ (r % 8) = c ^ i.")
         w("\tsub.u32         %y, %wg, 1;")
-        w(f"\tmad.lo.u32      %sC, %y, {C_WG}, %sC;       // this warpgroup's staging tile")
+        w(f"\tmad.lo.u32      %sC, %y, {self.C_WG}, %sC;       // this warpgroup's staging tile")
         w("\tadd.u32         %bid, %wg, 0;              // named barrier 1 or 2: this warpgroup only")
         w("\tshr.u32         %row, %x, 5;               // warp w")
         w("\tand.b32         %y, %x, 31;                // lane l")
@@ -317,14 +319,14 @@ class Gen(L9.Gen):
         w("\t// store; one thread waits for that, the barrier tells the other 127.")
         w("\t@%leader cp.async.bulk.wait_group.read 0;")
         w("\tbar.sync        %bid, 128;")
-        for j in range(0, NACC // 4, 2):
+        for j in range(0, self.NACC // 4, 2):
             d = 4 * j
             w(f"\tcvt.rn.bf16x2.f32 %h0, %d{d + 1}, %d{d};       // columns 8j, 8j+1 of rows 0-7 (a -> high half)")
             w(f"\tcvt.rn.bf16x2.f32 %h1, %d{d + 3}, %d{d + 2};       // rows 8-15")
             w(f"\tcvt.rn.bf16x2.f32 %h2, %d{d + 5}, %d{d + 4};       // the next 8 columns")
             w(f"\tcvt.rn.bf16x2.f32 %h3, %d{d + 7}, %d{d + 6};")
             jj = j % 8
-            w(f"\tstmatrix.sync.aligned.m8n8.x4.shared.b16 [%ea{jj // 2}+{(j // 8) * CBOX}], {{%h0, %h1, %h2, %h3}};")
+            w(f"\tstmatrix.sync.aligned.m8n8.x4.shared.b16 [%ea{jj // 2}+{(j // 8) * self.CBOX}], {{%h0, %h1, %h2, %h3}};")
         w("\t// stmatrix writes through the generic proxy, TMA reads through the async one:")
         w("\t// each writer fences, then the barrier, then one thread issues the stores.")
         w("\tfence.proxy.async.shared::cta;")
@@ -332,9 +334,9 @@ class Gen(L9.Gen):
         w("\t@!%leader bra   STORED;")
         w("\tsub.u32         %y, %wg, 1;")
         w("\tmad.lo.u32      %y, %y, 64, %m0;           // this warpgroup's 64 rows")
-        for b in range(BN // 64):
+        for b in range(self.BN // 64):
             w(f"\tadd.u32         %x, %n0, {64 * b};")
-            w(f"\tcp.async.bulk.tensor.2d.global.shared::cta.bulk_group [%tmC, {{%x, %y}}], [%sC+{b * CBOX}];")
+            w(f"\tcp.async.bulk.tensor.2d.global.shared::cta.bulk_group [%tmC, {{%x, %y}}], [%sC+{b * self.CBOX}];")
         w("\tcp.async.bulk.commit_group;")
         w("STORED:")
         w("// @end")
@@ -350,12 +352,12 @@ class Gen(L9.Gen):
         w("\tshl.b64         %gC, %gC, 1;")
         w("\tadd.u64         %gC, %pC, %gC;")
         w("\tmul.wide.u32    %t64, %n, 16;              // 8 rows down, in bytes")
-        for j in range(NACC // 4):
+        for j in range(self.NACC // 4):
             d = 4 * j
             w(f"\tcvt.rn.bf16x2.f32 %h0, %d{d + 1}, %d{d};")
             w(f"\tst.global.b32   [%gC+{16 * j}], %h0;")
         w("\tadd.u64         %gC, %gC, %t64;")
-        for j in range(NACC // 4):
+        for j in range(self.NACC // 4):
             d = 4 * j
             w(f"\tcvt.rn.bf16x2.f32 %h1, %d{d + 3}, %d{d + 2};")
             w(f"\tst.global.b32   [%gC+{16 * j}], %h1;")

@@ -18,6 +18,8 @@ TABLE='
 08_mma.ptx          08_mma.py
 09_wgmma.ptx        09_wgmma.py
 10_cluster.ptx      10_cluster.py
+11_formats.ptx      11_formats.py
+11_fp8.ptx          11_fp8.py
 '
 
 if [ "$1" = "--list" ]; then

@@ -39,7 +39,7 @@ typedef enum {
 #define EMU_MAX_WAIT_GROUP 1024           /* N of cp.async.wait_group N */
 #define EMU_MAX_CP_PENDING 65536          /* cp.async copies of one warp not yet waited for */
 #define EMU_MAX_MEMORY (2.0 * (1 << 30))  /* bytes of A, B, C and the reference a run may allocate */
-#define EMU_MMA_FLOPS (2ULL * 16 * 8 * 16)  /* one warp-level mma.sync.m16n8k16, the only shape it runs */
+#define EMU_MMA_FLOPS(k) (2ULL * 16 * 8 * (k))  /* one warp-level mma.sync.m16n8kK (K = 16 or 8 for tf32) */
 
 /* Instruction classes, counted per warp-level instruction issued (predicated-off
  * lanes still issue, as on the hardware). */
@@ -97,7 +97,7 @@ typedef struct {
 	 * written once per destination CTA), mbarrier and cluster-barrier ops per warp */
 	unsigned long long tma_l2_bytes, tma_smem_bytes, tma_store_bytes;
 	unsigned long long mbarrier_ops, cluster_barriers;
-	unsigned long long mma_flops;      /* mma.sync: 2*16*8*16 FLOPs a warp-level m16n8k16 */
+	unsigned long long mma_flops;      /* mma.sync: 2*16*8*K FLOPs a warp-level m16n8kK */
 	/* As the SASS does it, where it differs from the PTX: ptxas merges four
 	 * scalar ld.shared into one LDS.128 (emu_vgroup.c). All shared wavefronts
 	 * so counted, and the warp instructions folded away. */

@@ -58,6 +58,8 @@ static const modgroup g_vec = {MF_VEC, {{"v2", 2}, {"v4", 4}}};
 static const modgroup g_nc = {MF_FLAGS, {{"nc", OPF_NC}}};
 static const modgroup g_matrices = {MF_VEC, {{"x1", 1}, {"x2", 2}, {"x4", 4}}};
 static const modgroup g_trans = {MF_FLAGS, {{"trans", OPF_TRANS}}};
+/* mma.sync's shapes, as K in op->mod: m16n8k16 (f16, bf16), m16n8k8 (tf32) */
+static const modgroup g_mmashape = {MF_MOD, {{"m16n8k16", 16}, {"m16n8k8", 8}}};
 static const modgroup g_shfl = {MF_MOD, {{"up", SHFL_UP}, {"down", SHFL_DOWN}, {"bfly", SHFL_BFLY}, {"idx", SHFL_IDX}}};
 
 /* How the operands read. */
@@ -86,6 +88,7 @@ typedef enum {
 #define DF_LAST_PRED  8   /* the last source is a predicate (selp) */
 #define DF_SRC_TYPE2  16  /* the sources have the second type (cvt.dst.src) */
 #define DF_PIPE_DST   32  /* the destination may be d|p (shfl) */
+#define DF_SAME_AB    64  /* the second and third types are the same (mma's A and B; held in type2) */
 
 typedef struct {
 	const char *name;        /* the opcode with its fixed words: "cp.async.wait_group" */
@@ -174,8 +177,12 @@ static const opdesc opdescs[] = {
 	 .nops_max = 4, .groups = {&g_shared}, .required = 1, .need = {"global"}},
 	{.name = "ldmatrix", .code = OP_LDMATRIX, .cls = EMU_CLS_LDMATRIX, .shape = SH_LDMATRIX, .nops_min = 2,
 	 .nops_max = 2, .groups = {&g_matrices, &g_trans, &g_shared}, .required = 1, .need = {"m8n8", "b16"}},
+	/* mma.sync.aligned.m16n8k16.row.col.f32.{f16,bf16}.{f16,bf16}.f32 and .m16n8k8...f32.tf32.tf32.f32
+	 * (special_rules ties the shape to the type) */
 	{.name = "mma", .code = OP_MMA, .cls = EMU_CLS_MMA, .shape = SH_MMA, .nops_min = 4, .nops_max = 4,
-	 .ntypes = 4, .types = {TY(ET_F32), TY(ET_F16), TY(ET_F16), TY(ET_F32)}, .need = {"m16n8k16", "row", "col"}},
+	 .ntypes = 4, .types = {TY(ET_F32), TY(ET_F16) | TY(ET_BF16) | TY(ET_TF32), TY(ET_F16) | TY(ET_BF16) | TY(ET_TF32),
+				TY(ET_F32)}, .groups = {&g_mmashape}, .required = 1, .need = {"row", "col"},
+	 .flags = DF_SAME_AB},
 	{.name = "shfl", .code = OP_SHFL, .cls = EMU_CLS_SHFL, .shape = SH_PLAIN, .nops_min = 5, .nops_max = 5,
 	 .ntypes = 1, .types = {TY(ET_B32)}, .groups = {&g_shfl}, .required = 1, .need = {"sync"},
 	 .flags = DF_PIPE_DST},
@@ -376,8 +383,10 @@ static int apply_modifiers(const opdesc *d, words *ws, emu_op *o)
 			return -1;
 		if (i == 0)
 			o->type = (uint8_t)t;
-		else if (i == 1 && d->ntypes == 2)
+		else if (i == 1 && (d->ntypes == 2 || (d->flags & DF_SAME_AB)))
 			o->type2 = (uint8_t)t;
+		else if (i == 2 && (d->flags & DF_SAME_AB) && t != o->type2)
+			return -1;
 	}
 	if (!(d->flags & DF_ALL_MODS) && leftover(ws))
 		return -1;
@@ -394,6 +403,8 @@ static int special_rules(const opdesc *d, emu_op *o)
 		o->code = OP_FMA; /* mad.rn.f32 is fused on every target we run */
 	if (d->code == OP_SETP && o->mod >= CMP_EQU && !isf)
 		return -1; /* unordered compares are for floats */
+	if (d->code == OP_MMA && (o->mod == 8) != (o->type2 == ET_TF32))
+		return -1; /* m16n8k8 is the tf32 shape here, m16n8k16 the 16-bit one */
 	/* tf32, 8-bit floats, .rna and .satfinite: only the forms of the table */
 	if (d->code == OP_CVT && ((TY(o->type) | TY(o->type2)) & (TY_FP8 | TY(ET_TF32)) ||
 				  o->mod == RND_RNA || (o->flags & OPF_SATFINITE)))
@@ -599,7 +610,7 @@ static int shape_mma(emu_pstate *ps, emu_op *o, char **parts)
 	    emu_vector_operand(ps, parts[1], ET_B32, a, 4, 0) != 4 ||
 	    emu_vector_operand(ps, parts[2], ET_B32, b, 2, 0) != 2 ||
 	    emu_vector_operand(ps, parts[3], ET_F32, c, 4, 0) != 4)
-		return ps->why ? -1 : emu_perr(ps, ps->line, "mma.m16n8k16 operands are {4}, {4}, {2}, {4} registers");
+		return ps->why ? -1 : emu_perr(ps, ps->line, "mma operands are {4}, {4}, {2}, {4} registers");
 	for (int i = 0; i < 4; i++) {
 		o->dst[i] = d[i];
 		o->src[i] = a[i];
@@ -773,6 +784,9 @@ int emu_decode(emu_pstate *ps, char *stmt)
 	o->pred = (int16_t)pred;
 	o->flags = (uint8_t)(d->opf | (neg ? OPF_PRED_NEG : 0));
 	if (apply_modifiers(d, &ws, o) < 0 || special_rules(d, o) < 0)
+		return unsupported(ps, full);
+	/* mma's words are taken in any order; its layouts are A .row, B .col, in that order */
+	if (d->code == OP_MMA && !strstr(full, ".row.col."))
 		return unsupported(ps, full);
 	char *parts[16];
 	int np = emu_split_commas(s, parts, 16);

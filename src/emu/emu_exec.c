@@ -681,38 +681,40 @@ static int exec_ldmatrix(blockctx *b, warp *w, const emu_op *o, uint32_t em, emu
 	return 0;
 }
 
+/* mma.sync.aligned.m16n8kK.row.col.f32.T.T.f32 with T = f16, bf16 (K = 16)
+ * or tf32 (K = 8): the fragments of PTX ISA 9.7.14.5.7-8 through the one
+ * reading of tensor-core operands (emu_wgmma.c), f32 accumulation. */
 static int exec_mma(blockctx *b, warp *w, const emu_op *o, uint32_t em)
 {
 	if (em != 0xffffffffu)
 		return fail(b, o, "mma.sync needs all 32 lanes of the warp (active mask 0x%08x)", em);
 	uint64_t *R = w->R;
-	float A[16][16], B[16][8], C[16][8];
+	int K = o->mod;
+	emu_wg_type t = o->type2 == ET_TF32 ? WG_TF32 : o->type2 == ET_BF16 ? WG_BF16 : WG_F16;
+	float A[16][32], B[32][8], C[16][8];
+	const int32_t ra[4] = {o->src[0], o->src[1], o->src[2], o->src[3]}, rb[2] = {o->src[4], o->src[5]};
+	emu_mma_frag_a(R, ra, K, t, A);
+	emu_mma_frag_b(R, rb, K, t, B);
 	for (int l = 0; l < 32; l++) {
-		int g = l >> 2, t = l & 3;
-		for (int i = 0; i < 8; i++) {
-			uint16_t h = (uint16_t)(R[o->src[i / 2] * 32 + l] >> (16 * (i & 1)));
-			A[g + 8 * ((i / 2) % 2)][t * 2 + (i & 1) + 8 * (i / 4)] = util_f16_to_f32(h);
-		}
-		for (int i = 0; i < 4; i++) {
-			uint16_t h = (uint16_t)(R[o->src[4 + i / 2] * 32 + l] >> (16 * (i & 1)));
-			B[t * 2 + (i & 1) + 8 * (i / 2)][g] = util_f16_to_f32(h);
-		}
+		int g = l >> 2, q = l & 3;
 		for (int i = 0; i < 4; i++)
-			C[g + 8 * (i / 2)][t * 2 + (i & 1)] = F(R[o->src[6 + i] * 32 + l]);
+			C[g + 8 * (i / 2)][q * 2 + (i & 1)] = F(R[o->src[6 + i] * 32 + l]);
 	}
+	/* The products of these types are exact in f32 (but below 2^-126); one
+	 * rounding per step in k order. The PTX ISA fixes no order. */
 	float D[16][8];
 	for (int r = 0; r < 16; r++)
 		for (int c = 0; c < 8; c++) {
 			float acc = C[r][c];
-			for (int k = 0; k < 16; k++)
+			for (int k = 0; k < K; k++)
 				acc = fmaf(A[r][k], B[k][c], acc);
 			D[r][c] = acc;
 		}
 	for (int l = 0; l < 32; l++) {
-		int g = l >> 2, t = l & 3;
+		int g = l >> 2, q = l & 3;
 		for (int i = 0; i < 4; i++)
 			if (o->dst[i] >= 0)
-				R[o->dst[i] * 32 + l] = FB(D[g + 8 * (i / 2)][t * 2 + (i & 1)]);
+				R[o->dst[i] * 32 + l] = FB(D[g + 8 * (i / 2)][q * 2 + (i & 1)]);
 	}
 	return 0;
 }

@@ -100,7 +100,7 @@ static void op_counts(const emu_op *o, const emu_opcount *c, emu_counts *out)
 	case OP_LDMATRIX: out->sldsm = s; break;
 	case OP_STMATRIX: out->sst = s; break;
 	case OP_BAR: out->barriers = c->issued; break;
-	case OP_MMA: out->mma_flops = c->issued * EMU_MMA_FLOPS; break;
+	case OP_MMA: out->mma_flops = c->issued * EMU_MMA_FLOPS(o->mod); break;
 	case OP_WGMMA: out->wgmma = (emu_wgmma_counts){c->wg_inst, c->wg_flops, c->wg_bytes, c->wg_bytes / 128}; break;
 	case OP_MBAR: out->mbarrier_ops = c->issued; break;
 	case OP_CLUSTER: out->cluster_barriers = o->mod == CL_ARRIVE ? c->issued : 0; break;

@@ -41,9 +41,16 @@ static uint32_t f32_bits(float f)
 	return u;
 }
 
-/* An element's value from its bits. tf32 keeps the top 19 bits of an f32
- * (the tensor cores ignore the low 13). */
-static float elem_value(int t, uint32_t v)
+/* An element's value from its bits: the one reading of a tensor-core operand,
+ * for wgmma and mma.sync alike. tf32: the PTX ISA says of wgmma (9.7.15.5.2,
+ * "Precision and rounding") that it "will truncate lower 13 bits of the 32-bit
+ * input data before multiplication is issued"; of mma (9.7.14.5.14) only that
+ * the multiplication "is performed with specified precision", and of the
+ * format (5.2.3) that its "internal layout [...] is implementation defined".
+ * Both read the top 19 bits here (sign, 8 exponent bits, 10 mantissa bits).
+ * A kernel that rounds with cvt.rna.tf32.f32 first has those bits 0 and gets
+ * the same result whatever mma.sync does with them. */
+float emu_mma_elem(emu_wg_type t, uint32_t v)
 {
 	switch (t) {
 	case WG_F16: return util_f16_to_f32((uint16_t)v);
@@ -52,6 +59,53 @@ static float elem_value(int t, uint32_t v)
 	case WG_E4M3: return fpconv_fp8_to_f32((uint8_t)v, FPCONV_E4M3);
 	case WG_E5M2: return fpconv_fp8_to_f32((uint8_t)v, FPCONV_E5M2);
 	default: return bits_f32(v);
+	}
+}
+
+/* A of mma.m16n8kK from a warp's four registers (PTX ISA 9.7.14.5.8 "Matrix
+ * Fragments for mma.m16n8k16 with floating point type", 9.7.14.5.7 "... for
+ * mma.m16n8k8" (.tf32), 9.7.14.5.9 "... mma.m16n8k32"; wgmma's A from
+ * registers, 9.7.15.5.1.1, is the same per warp). g = lane/4, t = lane%4. */
+void emu_mma_frag_a(const uint64_t *R, const int32_t reg[4], int k, emu_wg_type type, float A[16][32])
+{
+	for (int l = 0; l < 32; l++) {
+		int g = l / 4, t = l % 4;
+		for (int i = 0; i < 4; i++) {
+			uint32_t v = (uint32_t)R[reg[i] * 32 + l];
+			if (k == 16) { /* a0..a7, two per register */
+				for (int h = 0; h < 2; h++) {
+					int e = 2 * i + h;
+					A[g + 8 * ((e / 2) % 2)][2 * t + (e % 2) + 8 * (e / 4)] =
+						emu_mma_elem(type, v >> (16 * h) & 0xffff);
+				}
+			} else if (k == 8) { /* tf32 a0..a3, one per register: row g (+8 for a1, a3), column t (+4 for a2, a3) */
+				A[g + 8 * (i % 2)][t + 4 * (i / 2)] = emu_mma_elem(type, v);
+			} else { /* a0..a15, four per register */
+				for (int h = 0; h < 4; h++) {
+					int e = 4 * i + h;
+					A[g + 8 * ((e / 4) % 2)][4 * t + (e % 4) + 16 * (e / 8)] =
+						emu_mma_elem(type, v >> (8 * h) & 0xff);
+				}
+			}
+		}
+	}
+}
+
+/* B (K x 8) of mma.m16n8k16 (16-bit: b0..b3, two per register, row 2t + (i%2)
+ * + 8(i/2)) or mma.m16n8k8 .tf32 (b0, b1: row t, t + 4), column g. */
+void emu_mma_frag_b(const uint64_t *R, const int32_t reg[2], int k, emu_wg_type type, float B[32][8])
+{
+	for (int l = 0; l < 32; l++) {
+		int g = l / 4, t = l % 4;
+		for (int i = 0; i < 2; i++) {
+			uint32_t v = (uint32_t)R[reg[i] * 32 + l];
+			if (k == 16) {
+				for (int h = 0; h < 2; h++)
+					B[2 * t + h + 8 * i][g] = emu_mma_elem(type, v >> (16 * h) & 0xffff);
+			} else {
+				B[t + 4 * i][g] = emu_mma_elem(type, v);
+			}
+		}
 	}
 }
 
@@ -516,7 +570,7 @@ static int smem_elem(emu_wg_ctx *c, const emu_wg_desc *d, int t, int mn, int k, 
 			   line_of(c, b->gen_op[a / 16]), b->gen_warp[a / 16] - 1);
 	uint32_t v = 0;
 	memcpy(&v, c->smem + a, (size_t)eb);
-	*out = elem_value(t, v);
+	*out = emu_mma_elem((emu_wg_type)t, v);
 	return 0;
 }
 
@@ -524,27 +578,7 @@ static int smem_elem(emu_wg_ctx *c, const emu_wg_desc *d, int t, int mn, int k, 
  * register fragments of PTX ISA 9.7.15.5.1.1, those of mma.m16n8kK). */
 static void a_from_regs(const emu_wg_ctx *c, const struct emu_wgmma_op *w, float A[16][32])
 {
-	for (int l = 0; l < 32; l++) {
-		int g = l / 4, t = l % 4;
-		for (int i = 0; i < 4; i++) {
-			uint32_t v = (uint32_t)c->R[w->a[i] * 32 + l];
-			if (w->k == 16) { /* a0..a7, two per register */
-				for (int h = 0; h < 2; h++) {
-					int e = 2 * i + h;
-					A[g + 8 * ((e / 2) % 2)][2 * t + (e % 2) + 8 * (e / 4)] =
-						elem_value(w->atype, v >> (16 * h) & 0xffff);
-				}
-			} else if (w->k == 8) { /* a0..a3, one per register */
-				A[g + 8 * (i % 2)][t + 4 * (i / 2)] = elem_value(w->atype, v);
-			} else { /* a0..a15, four per register */
-				for (int h = 0; h < 4; h++) {
-					int e = 4 * i + h;
-					A[g + 8 * ((e / 4) % 2)][4 * t + (e % 4) + 16 * (e / 8)] =
-						elem_value(w->atype, v >> (8 * h) & 0xff);
-				}
-			}
-		}
-	}
+	emu_mma_frag_a(c->R, w->a, w->k, (emu_wg_type)w->atype, A);
 }
 
 /* The .sync.aligned rule: the warps of a warpgroup issue the same wgmmas with the same descriptors. */

@@ -25,6 +25,15 @@ struct emu_wgmma_op {
 	int32_t scale_d;            /* predicate (or constant): 0 gives D = A*B */
 };
 
+/* The tensor cores' operands, shared by wgmma and mma.sync: an element's
+ * value from its bits (tf32: the top 19 bits of the register, see
+ * emu_wgmma.c), and the register fragments of mma.m16n8kK for a warp,
+ * K = 16 (f16, bf16), 8 (tf32) or 32 (A only: e4m3, e5m2). R is the warp's
+ * register file (register r, lane l at R[r * 32 + l]). */
+float emu_mma_elem(emu_wg_type t, uint32_t bits);
+void emu_mma_frag_a(const uint64_t *R, const int32_t reg[4], int k, emu_wg_type t, float A[16][32]);
+void emu_mma_frag_b(const uint64_t *R, const int32_t reg[2], int k, emu_wg_type t, float B[32][8]);
+
 /* A decoded matrix descriptor (PTX ISA 9.7.15.5.1.2.2, "Matrix Descriptor Format"). */
 typedef struct {
 	uint32_t start, lbo, sbo;   /* bytes: start address, leading and stride byte offsets */

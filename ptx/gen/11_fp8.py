@@ -1,0 +1,371 @@
+#!/usr/bin/env python3
+"""Writes ptx/11_fp8.ptx, lesson 11's FP8 rung: gemm_e4m3 and gemm_e5m2.
+
+    python3 ptx/gen/11_fp8.py > ptx/11_fp8.ptx
+    python3 ptx/gen/11_fp8.py --bn 128 --stages 6 > /tmp/fp8_128x128_s6.ptx   (variants for timing)
+
+Lesson 10's kernel (ptx/gen/10_cluster.py, itself lesson 9's 09_wgmma.py) with
+8-bit inputs: clusters of two blocks, B multicast to both, a persistent tile
+loop, setmaxnreg, two consumer warpgroups, and the epilogue that stages bf16
+with stmatrix and stores it with TMA while the next tile's main loop runs.
+What changes:
+
+Operands: wgmma.mma_async.m64nNk32 with .e4m3 (or .e5m2) A and B, f32
+  accumulators. The PTX ISA (9.7.15.5.2, wgmma.mma_async) says: "Matrices A
+  and B are stored in row-major and column-major format respectively. [...]
+  The transpose operation is only supported for the wgmma.mma_async variants
+  with .f16/.bf16 types on matrices accessed from shared memory using matrix
+  descriptors." So 8-bit A and B must both be K-major in shared memory: A is
+  M x K row-major as usual, and B is stored N x K (each column of the
+  product's B is a row of K bytes in memory), which TMA copies as it is.
+k-tile: BK = 128 elements = 128 bytes: one 128-byte swizzled row per row of A
+  and per column of B, four k32 slices each 32 bytes further into the rows.
+  A stage holds A's 128 x 128 bytes and B's BN x 128, the same bytes as
+  lesson 10's bf16 stage (BN = 256) for twice the multiply-adds.
+Scales: per-tensor f32 scale_a and scale_b (real value = stored value x scale);
+  the epilogue multiplies the accumulators by scale_a * scale_b before the
+  conversion to bf16.
+Tile shape options for the sweep on the GPU: --bn 128|256, --stages, --cluster,
+  --multicast, --group, --setmaxnreg (lesson 10's).
+Promotion (--promote 1, with --bn 128): the FP8 tensor cores are reported to
+  keep fewer bits than f32 when they accumulate (DeepSeek-V3 report, 3.3), so
+  each k-tile's four wgmmas start from zero in one of two partial sets, and
+  once its group has completed the partial set is added into the f32
+  accumulators with add.f32; the other set's group runs meanwhile.
+"""
+import argparse
+import copy
+import importlib.util
+import os
+import re
+import sys
+
+from banner import banner
+
+
+def _load(name, file):
+    spec = importlib.util.spec_from_file_location(name, os.path.join(os.path.dirname(__file__), file))
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+L10 = _load("cluster10", "10_cluster.py")
+L9 = L10.L9
+log2 = L9.log2
+BM, BK = 128, 128                 # BK in elements, = bytes
+SMEM_MAX = 232448                 # the H100's shared memory a block may have (227 KB)
+ENTRIES = (("gemm_e4m3", "e4m3"), ("gemm_e5m2", "e5m2"))
+
+
+def parse():
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("--bn", type=int, default=256, choices=(128, 256), help="block tile columns (wgmma N)")
+    p.add_argument("--stages", type=int, default=3)
+    p.add_argument("--group", type=int, default=8,
+                   help="tile order: 0 = row by row; G > 0 = bands of G cluster rows, column by column")
+    p.add_argument("--cluster", type=int, default=2, choices=(1, 2), help="blocks per cluster, along M")
+    p.add_argument("--multicast", type=int, default=1, choices=(0, 1),
+                   help="1: each block of a cluster loads half of B for both")
+    p.add_argument("--setmaxnreg", type=int, default=1)
+    p.add_argument("--promote", type=int, default=0, choices=(0, 1),
+                   help="1: each k-tile's products go to fresh registers, added into f32 ones on the CUDA"
+                        " cores (as cuBLASLt without FAST_ACCUM); needs --bn 128 (three accumulator sets)")
+    a = p.parse_args()
+    if a.promote and (a.bn != 128 or not a.setmaxnreg):
+        p.error("--promote keeps three sets of accumulators: it needs --bn 128 and --setmaxnreg 1")
+    if a.cluster == 1:
+        a.multicast = 0
+    a.epilogue, a.out, a.entry = "tma", "bf16", None
+    return a
+
+
+class Gen(L10.Gen):
+    def __init__(self, a, fp8):
+        super().__init__(a)
+        self.FP8 = fp8
+        bn = a.bn
+        self.BM, self.BN, self.BK = BM, bn, BK
+        self.A_BYTES = BM * BK              # one A box: 128 rows x 128 bytes
+        self.BBOX = 64 * BK                 # one B box: 64 rows of B's N x K storage, 128 bytes each
+        self.B_BYTES = bn * BK
+        self.STAGE = self.A_BYTES + self.B_BYTES
+        self.NACC = bn // 2
+        self.KSLICES = BK // 32
+        self.C_WG = (bn // 64) * self.CBOX
+        assert self.smem_bytes() <= SMEM_MAX, f"{self.smem_bytes()} bytes of shared memory: fewer --stages"
+        assert (bn // 64) % self.CL == 0
+
+    def header(self):
+        """The entry's signature (main() writes the module's header once)."""
+        w, t, a = self.w, self.FP8, self.a
+        w("")
+        w(f".visible .entry {a.entry}(")
+        w(f"\t.param .align 64 .b8 tmA[128],   // tensor map of A (M x K {t}, row-major: K-major), box 128 x {BM}")
+        w(f"\t.param .align 64 .b8 tmB[128],   // tensor map of B stored N x K ({t}, K-major), box 128 x 64")
+        w("\t.param .align 64 .b8 tmC[128],   // tensor map of C (M x N bf16, row-major), box 64 x 64")
+        w("\t.param .u32 M,")
+        w("\t.param .u32 N,")
+        w("\t.param .u32 K,")
+        w("\t.param .f32 scale_a,            // A's real values are its stored values x scale_a ...")
+        w("\t.param .f32 scale_b)            // ... and B's x scale_b")
+        w(".maxntid 384, 1, 1")
+        w(".maxnreg 168            // 65536 registers / 384 threads: the cap setmaxnreg redistributes")
+        if self.CL > 1:
+            w(f".reqnctapercluster {self.CL}, 1, 1  // launched in clusters of {self.CL} along x")
+        w("{")
+
+    def decls(self):
+        super().decls()
+        self.w("\t.reg .f32  %scale, %scaleB;")
+        if self.a.promote:
+            self.w("\t// Promotion: two partial sets, k-tiles 0, 2, 4, ... into %pa, 1, 3, ... into %pb.")
+            self.w(f"\t.reg .f32  %pa<{self.NACC}>, %pb<{self.NACC}>;")
+            self.w("\t.reg .pred %fresh;")
+        self.w("")
+
+    def consumer(self):
+        if self.a.promote:
+            self.consumer_promote()
+        else:
+            super().consumer()
+
+    def ktile_promote(self, tag, acc, other):
+        """One k-tile's wgmmas into partial set acc (from zero); then, with the group
+        before it complete, the other set added into %d and the stage before released."""
+        w, S = self.w, self.S
+        w(f"\tmad.lo.u32      %full, %stage, 8, %bars;")
+        self.wait(f"C_WAIT_{tag}", "%full", "%phase")
+        w(f"\tmad.lo.u32      %sA, %stage, {self.STAGE}, %ring;")
+        w(f"\tadd.u32         %sB, %sA, {self.A_BYTES};")
+        w("\tsub.u32         %x, %wg, 1;")
+        w(f"\tmad.lo.u32      %x, %x, {64 * 128}, %sA;       // this warpgroup's 64 rows of A")
+        self.desc_start("%x")
+        w("\tor.b32          %lo, %lo, 0x10000;         // leading offset 16 bytes (unused when swizzled)")
+        w("\tmov.u32         %hi, 0x40000040;           // stride 1024 bytes, 128-byte swizzle")
+        w("\tmov.b64         %descA, {%lo, %hi};")
+        self.desc_start("%sB")
+        self.desc_b_leading()
+        w("\tmov.b64         %descB, {%lo, %hi};")
+        w("\twgmma.fence.sync.aligned;")
+        for kk in range(self.KSLICES):
+            self.wgmma(kk, acc, "%fresh")
+        w("\twgmma.commit_group.sync.aligned;")
+        w("\twgmma.wait_group.sync.aligned 1;           // the other set's group is done: promote it")
+        for i in range(0, self.NACC, 8):
+            w("\t" + " ".join(f"add.f32 %d{j}, %d{j}, {other}{j};" for j in range(i, i + 8)))
+        w("\tsetp.ne.u32     %p, %kt, 0;")
+        w("\tand.pred        %p, %p, %leader;")
+        w(f"\tadd.u32         %x, %prev, {8 * S};")
+        self.release("%p", "%x")
+        w("\tmad.lo.u32      %prev, %stage, 8, %bars;")
+        self.advance()
+        w("\tadd.u32         %kt, %kt, 1;")
+
+    def consumer_promote(self):
+        """Lesson 9's consumer with promotion: the k loop unrolled by two, one partial set each."""
+        w, S = self.w, self.S
+        w("// @consumer")
+        w("CONSUMER:")
+        w("\tsetmaxnreg.inc.sync.aligned.u32 232;       // 128 x 40 + 256 x 232 = 384 x 168, the block's pool")
+        w("\tand.b32         %x, %thr, 127;")
+        w("\tsetp.eq.u32     %leader, %x, 0;            // one thread per warpgroup releases stages")
+        self.consumer_place()
+        w("\tmov.u32         %stage, 0;")
+        w("\tmov.u32         %phase, 0;")
+        w("\tmov.u32         %prev, 0;")
+        w("\tsetp.eq.u32     %one, %thr, %thr;          // always true: later k32 slices accumulate")
+        w("\tsetp.ne.u32     %fresh, %thr, %thr;        // false: a k-tile's first products overwrite its set")
+        w("C_TILE:")
+        w("\tsetp.ge.u32     %p, %tile, %tiles;")
+        w("\t@%p bra         DONE;")
+        self.tile_coords()
+        w("\t// The f32 sums start at 0, and so does %pb, which the first k-tile adds in.")
+        for i in range(0, self.NACC, 8):
+            w("\t" + " ".join(f"mov.f32 %d{j}, 0f00000000;" for j in range(i, i + 8)))
+        for i in range(0, self.NACC, 8):
+            w("\t" + " ".join(f"mov.f32 %pb{j}, 0f00000000;" for j in range(i, i + 8)))
+        w("\tmov.u32         %kt, 0;")
+        w("// @end")
+        w("// @promote")
+        w("C_K:")
+        self.ktile_promote("EVEN", "%pa", "%pb")
+        w("\tsetp.ge.u32     %p, %kt, %kTiles;")
+        w("\t@%p bra         C_LAST_EVEN;")
+        self.ktile_promote("ODD", "%pb", "%pa")
+        w("\tsetp.lt.u32     %p, %kt, %kTiles;")
+        w("\t@%p bra         C_K;")
+        w("\twgmma.wait_group.sync.aligned 0;           // the last k-tile was odd: its set is %pb")
+        for i in range(0, self.NACC, 8):
+            w("\t" + " ".join(f"add.f32 %d{j}, %d{j}, %pb{j};" for j in range(i, i + 8)))
+        w("\tbra             C_END;")
+        w("C_LAST_EVEN:")
+        w("\twgmma.wait_group.sync.aligned 0;")
+        for i in range(0, self.NACC, 8):
+            w("\t" + " ".join(f"add.f32 %d{j}, %d{j}, %pa{j};" for j in range(i, i + 8)))
+        w("C_END:")
+        w(f"\tadd.u32         %x, %prev, {8 * S};")
+        self.release("%leader", "%x")
+        w("// @end")
+        self.epilogue()
+        w("\tadd.u32         %tile, %tile, %step;")
+        w("\tbra             C_TILE;")
+        w("DONE:")
+        self.finish()
+        w("\tret;")
+        w("}")
+
+    def full_comment(self):
+        if not self.MC:
+            super().full_comment()
+            return
+        self.w(f"\t// A whole stage, {self.STAGE} bytes, lands here: this block's A and all of B's boxes,")
+        self.w("\t// half of them sent by the partner.")
+
+    def load_b(self):
+        """B's rows n0.. of its N x K storage, k columns kx..kx+127: boxes of 64 rows.
+        Coordinates are innermost first: {k, n}."""
+        w, nbox = self.w, self.BN // 64
+        if not self.MC:
+            w(f"\t// B: {nbox} boxes of 64 of its N x K rows, columns kx..kx+{BK - 1} (128 bytes).")
+            for j in range(nbox):
+                w(f"\tadd.u32         %x, %n0, {64 * j};")
+                w(f"\tadd.u32         %y, %sB, {self.BBOX * j};")
+                w("\tcp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes")
+                w("\t                [%y], [%tmB, {%kx, %x}], [%full];")
+            return
+        half = nbox // self.CL
+        w(f"\t// B: this block's {half} of the {nbox} boxes of 64 rows, to both blocks (same offsets, same mbarrier).")
+        w(f"\tmul.lo.u32      %x, %rank, {64 * half};")
+        w("\tadd.u32         %x, %x, %n0;")
+        w(f"\tmad.lo.u32      %y, %rank, {self.BBOX * half}, %sB;")
+        for j in range(half):
+            if j:
+                w("\tadd.u32         %x, %x, 64;")
+                w(f"\tadd.u32         %y, %y, {self.BBOX};")
+            w("\tcp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.multicast::cluster")
+            w("\t                [%y], [%tmB, {%kx, %x}], [%full], %mask;")
+
+    def desc_b_leading(self):
+        self.w("\tor.b32          %lo, %lo, 0x10000;         // B is K-major too: 128-byte rows, 8-row groups")
+        self.w("\t                                           // 1024 bytes apart; leading offset unused")
+
+    def wgmma(self, kk, acc="%d", first="%acc"):
+        w = self.w
+        parts = [", ".join(f"{acc}{i}" for i in range(j, j + 8)) for j in range(0, self.NACC, 8)]
+        w(f"\t// k32 slice {kk}: A and B both from 32*{kk} bytes into each 128-byte row.")
+        if kk:
+            w("\tadd.s64         %descA, %descA, 2;         // +32 bytes (>> 4)")
+            w("\tadd.s64         %descB, %descB, 2;")
+        w(f"\twgmma.mma_async.sync.aligned.m64n{self.BN}k32.f32.{self.FP8}.{self.FP8}")
+        w("\t\t{" + parts[0] + ",")
+        for p in parts[1:-1]:
+            w("\t\t " + p + ",")
+        w("\t\t " + parts[-1] + "},")
+        pred = first if kk == 0 else "%one"
+        w(f"\t\t%descA, %descB, {pred}, 1, 1;  // scale-d, scale-a, scale-b (8-bit: no transpose operands)")
+
+    def consumer_place(self):
+        super().consumer_place()
+        w = self.w
+        w("\t// The epilogue's factor: the product's real value is the accumulated one x scale_a x scale_b.")
+        w("\tld.param.f32    %scale, [scale_a];")
+        w("\tld.param.f32    %scaleB, [scale_b];")
+        w("\tmul.f32         %scale, %scale, %scaleB;")
+
+    def epilogue_tma(self):
+        """Lesson 10's epilogue with the scales applied before the conversion."""
+        w = self.w
+        w("// @epilogue")
+        w("\t// The staging tile is free once the copy engine has read the previous tile's")
+        w("\t// store; one thread waits for that, the barrier tells the other 127.")
+        w("\t@%leader cp.async.bulk.wait_group.read 0;")
+        w("\tbar.sync        %bid, 128;")
+        w("\t// Scale, convert to bf16 pairs, write them swizzled with stmatrix.")
+        for j in range(0, self.NACC // 4, 2):
+            d = 4 * j
+            w("\t" + " ".join(f"mul.f32 %d{i}, %d{i}, %scale;" for i in range(d, d + 4)))
+            w("\t" + " ".join(f"mul.f32 %d{i}, %d{i}, %scale;" for i in range(d + 4, d + 8)))
+            w(f"\tcvt.rn.bf16x2.f32 %h0, %d{d + 1}, %d{d};       // columns 8j, 8j+1 of rows 0-7 (a -> high half)")
+            w(f"\tcvt.rn.bf16x2.f32 %h1, %d{d + 3}, %d{d + 2};       // rows 8-15")
+            w(f"\tcvt.rn.bf16x2.f32 %h2, %d{d + 5}, %d{d + 4};       // the next 8 columns")
+            w(f"\tcvt.rn.bf16x2.f32 %h3, %d{d + 7}, %d{d + 6};")
+            jj = j % 8
+            w(f"\tstmatrix.sync.aligned.m8n8.x4.shared.b16 [%ea{jj // 2}+{(j // 8) * self.CBOX}], {{%h0, %h1, %h2, %h3}};")
+        w("\t// stmatrix writes through the generic proxy, TMA reads through the async one:")
+        w("\t// each writer fences, then the barrier, then one thread issues the stores.")
+        w("\tfence.proxy.async.shared::cta;")
+        w("\tbar.sync        %bid, 128;")
+        w("\t@!%leader bra   STORED;")
+        w("\tsub.u32         %y, %wg, 1;")
+        w("\tmad.lo.u32      %y, %y, 64, %m0;           // this warpgroup's 64 rows")
+        for b in range(self.BN // 64):
+            w(f"\tadd.u32         %x, %n0, {64 * b};")
+            w(f"\tcp.async.bulk.tensor.2d.global.shared::cta.bulk_group [%tmC, {{%x, %y}}], [%sC+{b * self.CBOX}];")
+        w("\tcp.async.bulk.commit_group;")
+        w("STORED:")
+        w("// @end")
+
+    def run(self):
+        self.header()
+        self.decls()
+        self.setup()
+        self.producer()
+        self.consumer()
+        return self.out
+
+
+def module_header(g):
+    """The file's header: what it is, the launch, the shared memory (g: the first entry's generator)."""
+    S, CL = g.S, g.CL
+    out = [banner() + "//",
+           "// 11_fp8.ptx - Hopper, FP8: C (bf16) = scale_a*scale_b * A (e4m3 or e5m2) . B (same type),",
+           "// f32 accumulation (wgmma.mma_async.m64nNk32), bf16 out through a TMA store.",
+           "//",
+           f"// Lesson 10's kernel with 8-bit inputs: block tile {BM}x{g.BN}, k-tile of {BK} bytes (= elements),",
+           f"// a {S}-stage TMA + mbarrier ring, a producer and two consumer warpgroups (384 threads),",
+           f"// {'clusters of %d along M' % CL if CL > 1 else 'no clusters'}"
+           f"{', B multicast to both blocks' if g.MC else ''}, a persistent tile loop, and the staged",
+           "// epilogue that stores one tile while the next one's main loop runs.",
+           *(["// Promotion: each k-tile accumulates from zero in one of two partial sets, added into",
+              "// f32 registers with add.f32 once its wgmma group has completed."] if g.a.promote else []),
+           "// 8-bit wgmma operands must be K-major (PTX ISA 9.7.15.5.2, wgmma.mma_async: \"The transpose",
+           "// operation is only supported for the wgmma.mma_async variants with .f16/.bf16 types on",
+           "// matrices accessed from shared memory using matrix descriptors\"): B is stored N x K.",
+           f"// Requires M % {BM * CL} == 0, N % {g.BN} == 0, K % {BK} == 0 and sm_90a.",
+           "// Args: tmap:A:128:128:128B tmap:B:128:64:128B tmap:C:64:64:128B M N K scale:A scale:B",
+           "//",
+           "// Written out by ptx/gen/11_fp8.py (which reuses ptx/gen/10_cluster.py and 09_wgmma.py);",
+           "// edit the generator, not this file.",
+           "//",
+           ".version 8.0            // wgmma with .e4m3/.e5m2, clusters, multicast, stmatrix: PTX 8.0 ...",
+           ".target sm_90a          // ... wgmma: sm_90a only",
+           ".address_size 64",
+           "",
+           f"// Dynamic shared memory: {S} stages x (A {g.A_BYTES} B + B {g.B_BYTES} B), 2 staging tiles of"
+           f" {g.C_WG} B,",
+           f"// {2 * S} mbarriers and 1024 bytes of room for the swizzle's alignment: {g.smem_bytes()} bytes.",
+           ".extern .shared .align 1024 .b8 smem[];"]
+    return out
+
+
+def main():
+    args = parse()
+    if args.group:
+        L9.check_tile_order(args.group)
+    out = []
+    for i, (entry, fp8) in enumerate(ENTRIES):
+        a = copy.copy(args)
+        a.entry = entry
+        g = Gen(a, fp8)
+        if i == 0:
+            out += module_header(g)
+        lines = g.run()
+        if i:  # region names are unique in a file: the lesson points at the first entry's
+            lines = [l for l in lines if not re.fullmatch(r"// @[\w-]+", l)]
+        out += lines
+    sys.stdout.write("\n".join(out) + "\n")
+
+
+if __name__ == "__main__":
+    main()
