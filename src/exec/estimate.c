@@ -35,6 +35,13 @@ static int sample(const run_request *rq, const gpu_spec *g, double deadline_s, e
 {
 	if (estimate_supported(g, err, errlen) < 0) /* before the blocks run: no use for them */
 		return -1;
+	dtype ty = rq->dt == DTYPE_NONE ? DTYPE_F32 : rq->dt;
+	if (ty == DTYPE_TF32 || dtype_of(ty)->scaled) {
+		snprintf(err, (size_t)errlen, "no estimate for %s inputs: the tensor cores' sustained rates were measured "
+			 "with f16 operands only (scripts/gpu-ceilings.sh), and %s runs at another rate", dtype_name(ty),
+			 dtype_name(ty));
+		return -1;
+	}
 	emu_options opt = {.no_verify = 1, .zero_inputs = 1, .footprint = 1, .progress = enough,
 			   .deadline_s = deadline_s};
 	static emu_result res; /* regions and messages: kilobytes */

@@ -144,7 +144,8 @@ typedef struct {
 } cublasLtMatmulHeuristicResult_t;
 _Static_assert(sizeof(cublasLtMatmulHeuristicResult_t) == 96, "cublasLtMatmulHeuristicResult_t as in cublasLt.h");
 enum { CUBLASLT_MATMUL_DESC_TRANSA = 3, CUBLASLT_MATMUL_DESC_TRANSB = 4,
-       CUBLASLT_MATMUL_DESC_A_SCALE_POINTER = 17, CUBLASLT_MATMUL_DESC_B_SCALE_POINTER = 18 };
+       CUBLASLT_MATMUL_DESC_A_SCALE_POINTER = 17, CUBLASLT_MATMUL_DESC_B_SCALE_POINTER = 18,
+       CUBLASLT_MATMUL_DESC_FAST_ACCUM = 25 };
 enum { CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES = 1 };
 
 /* Every entry point we call; filled by cuda_load(). */

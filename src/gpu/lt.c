@@ -58,8 +58,15 @@ static int describe(const cuda_api *cu, lt_plan *p, char *why, size_t len)
 	int ab = dtype_of(sh->in)->cublas_type, c = dtype_of(sh->out)->cublas_type;
 	int ta = sh->b_kmajor ? CUBLAS_OP_T : CUBLAS_OP_N, tb = CUBLAS_OP_N;
 	unsigned long long m = (unsigned long long)sh->N, n = (unsigned long long)sh->M, k = (unsigned long long)sh->K;
+	/* Fast accumulation: the sums stay in the tensor cores for the whole K,
+	 * as lesson 11's kernel keeps them (its wgmmas accumulate into the same
+	 * registers throughout); cuBLASLt's default instead adds partial sums
+	 * into f32 on the CUDA cores every few k-steps, more accurate and more
+	 * work. Same types, same accumulation: a like-for-like reference. */
+	int8_t fast = 1;
 	int st;
 	if ((st = cu->ltMatmulDescCreate(&p->desc, CUBLAS_COMPUTE_32F, CUDA_R_32F)) ||
+	    (st = cu->ltMatmulDescSetAttribute(p->desc, CUBLASLT_MATMUL_DESC_FAST_ACCUM, &fast, sizeof fast)) ||
 	    (st = cu->ltMatmulDescSetAttribute(p->desc, CUBLASLT_MATMUL_DESC_TRANSA, &ta, sizeof ta)) ||
 	    (st = cu->ltMatmulDescSetAttribute(p->desc, CUBLASLT_MATMUL_DESC_TRANSB, &tb, sizeof tb)) ||
 	    (st = cu->ltMatrixLayoutCreate(&p->la, ab, sh->b_kmajor ? k : m, sh->b_kmajor ? m : k,

@@ -2,6 +2,7 @@
 #include "model/measured.h"
 
 #include <ctype.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,7 +35,7 @@ static const char *const header[NCOLS] = {"gpu", "driver", "date", "command", "l
  * scaled by `scale`, then after a space as `shown` (numfmt_unit), or right
  * after the number (a suffix), or as a count of every digit. Rates read as
  * TFLOP/s, the unit the lessons and the roofline use. */
-typedef enum { UNIT_SPACED, UNIT_SUFFIX, UNIT_COUNT } unit_style;
+typedef enum { UNIT_SPACED, UNIT_SUFFIX, UNIT_COUNT, UNIT_SCI } unit_style;
 typedef struct unit {
 	const char *name, *shown;
 	double scale;
@@ -55,6 +56,8 @@ static const unit units[] = {
 	{"wavefronts/s", "G wavefronts/s", 1e-9, UNIT_SPACED},
 	{"FLOP/s", "TFLOP/s", 1e-12, UNIT_SPACED},
 	{"GB/s", "GB/s", 1, UNIT_SPACED},
+	/* a relative error (ptxtutor accuracy), written as 2.9e-4 */
+	{"rel", "", 1, UNIT_SCI},
 };
 
 static const unit *unit_named(const char *name)
@@ -286,6 +289,16 @@ void measured_format(int lesson, const char *key, char *buf, int len)
 	case UNIT_COUNT:
 		numfmt_count(buf, (size_t)len, v);
 		break;
+	case UNIT_SCI: {
+		int e = v > 0 ? (int)floor(log10(v)) : 0;
+		double m = v > 0 ? v / pow(10, e) : 0;
+		if (m >= 9.95) { /* 9.96e-5 prints as 1.0e-4 */
+			m /= 10;
+			e++;
+		}
+		snprintf(buf, (size_t)len, "%.1fe%d", m, e);
+		break;
+	}
 	case UNIT_SPACED:
 		numfmt_unit(buf, (size_t)len, v, u->shown);
 		break;

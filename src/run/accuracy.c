@@ -10,42 +10,36 @@
 #include "base/util.h"
 #include "run/launch.h"
 
-/* The formats, most precise first. Each kernel is launched as its lesson
- * launches it (lesson 7, 8 and 10's front matter with their parameters
- * worked out; tests/test_accuracy.c builds both requests and compares
- * them). The pending rows name the lesson-11 kernels before they exist:
- * ptx/11_formats.ptx (sm_80, mma.sync in lesson 8's launch style, f32 or
- * bf16 in) and ptx/11_fp8.ptx (sm_90a, lesson 10's style, 8-bit in with
- * per-tensor scales, B stored N x K, bf16 out); their launch fields are
- * written from that plan and are to be checked when the kernels land. */
+/* The formats, most precise first. A lesson's kernel is launched as its
+ * lesson launches it (the front matter with its parameters worked out;
+ * tests/test_accuracy.c builds both requests and compares them); the
+ * others are lesson 11's companions in ptx/11_formats.ptx (sm_80, mma.sync
+ * in lesson 8's launch style) and the e5m2 entry of ptx/11_fp8.ptx. */
 static const acc_format formats[] = {
 	{.name = "f32", .ptx = "ptx/07_warptile.ptx", .entry = "sgemm_warptile", .dtype = "f32",
 	 .grid = "ceil(N/128),ceil(M/128)", .block = "256", .smem = "32768", .needs = "sm_50", .lesson = 7,
 	 .tile = {128, 128, 16}},
 	{.name = "3xtf32", .ptx = "ptx/11_formats.ptx", .entry = "gemm_3xtf32", .dtype = "f32",
-	 .grid = "ceil(N/256),ceil(M/128)", .block = "256", .smem = "147456", .needs = "sm_80", .tile = {128, 256, 32},
-	 .pending = 1},
-	{.name = "tf32", .ptx = "ptx/11_formats.ptx", .entry = "gemm_tf32", .dtype = "f32",
-	 .grid = "ceil(N/256),ceil(M/128)", .block = "256", .smem = "147456", .needs = "sm_80", .tile = {128, 256, 32},
-	 .pending = 1},
+	 .grid = "ceil(N/128),ceil(M/128)", .block = "256", .smem = "98304", .needs = "sm_80", .tile = {128, 128, 32}},
+	{.name = "tf32", .ptx = "ptx/11_formats.ptx", .entry = "gemm_tf32", .dtype = "tf32",
+	 .grid = "ceil(N/128),ceil(M/128)", .block = "256", .smem = "98304", .needs = "sm_80", .tile = {128, 128, 32}},
 	{.name = "f16→f32", .ptx = "ptx/08_mma.ptx", .entry = "hgemm_mma", .dtype = "f16", .out = "f32",
 	 .grid = "ceil(N/256),ceil(M/128)", .block = "256", .smem = "98304", .needs = "sm_80", .lesson = 8,
 	 .tile = {128, 256, 32}},
 	{.name = "bf16→f32", .ptx = "ptx/11_formats.ptx", .entry = "gemm_bf16", .dtype = "bf16", .out = "f32",
-	 .grid = "ceil(N/256),ceil(M/128)", .block = "256", .smem = "98304", .needs = "sm_80", .tile = {128, 256, 32},
-	 .pending = 1},
+	 .grid = "ceil(N/256),ceil(M/128)", .block = "256", .smem = "98304", .needs = "sm_80", .tile = {128, 256, 32}},
 	{.name = "bf16→bf16", .ptx = "ptx/10_cluster.ptx", .entry = "gemm_cluster", .dtype = "bf16", .out = "bf16",
 	 .grid = "persistent", .tiles = "ceil(N/256),ceil(M/128)", .block = "384", .smem = "214064", .cluster = "2",
 	 .args = "tmap:A:64:128:128B tmap:B:64:64:128B tmap:C:64:64:128B M N K", .needs = "sm_90a", .lesson = 10,
 	 .tile = {256, 256, 64}},
 	{.name = "e4m3→bf16", .ptx = "ptx/11_fp8.ptx", .entry = "gemm_e4m3", .dtype = "e4m3", .out = "bf16",
 	 .grid = "persistent", .tiles = "ceil(N/256),ceil(M/128)", .block = "384", .smem = "214064", .cluster = "2",
-	 .args = "tmap:A:128:128:128B tmap:B:128:256:128B tmap:C:64:64:128B M N K scale:A scale:B", .bmajor = "k",
-	 .needs = "sm_90a", .tile = {256, 256, 128}, .pending = 1},
+	 .args = "tmap:A:128:128:128B tmap:B:128:64:128B tmap:C:64:64:128B M N K scale:A scale:B", .bmajor = "k",
+	 .needs = "sm_90a", .lesson = 11, .tile = {256, 256, 128}},
 	{.name = "e5m2→bf16", .ptx = "ptx/11_fp8.ptx", .entry = "gemm_e5m2", .dtype = "e5m2", .out = "bf16",
 	 .grid = "persistent", .tiles = "ceil(N/256),ceil(M/128)", .block = "384", .smem = "214064", .cluster = "2",
-	 .args = "tmap:A:128:128:128B tmap:B:128:256:128B tmap:C:64:64:128B M N K scale:A scale:B", .bmajor = "k",
-	 .needs = "sm_90a", .tile = {256, 256, 128}, .pending = 1},
+	 .args = "tmap:A:128:128:128B tmap:B:128:64:128B tmap:C:64:64:128B M N K scale:A scale:B", .bmajor = "k",
+	 .needs = "sm_90a", .tile = {256, 256, 128}},
 };
 
 static const char *const dist_names[ACC_DIST_COUNT] = {

@@ -42,9 +42,6 @@ typedef struct {
 	const char *needs;        /* "sm_80": the lowest GPU that runs it */
 	int lesson;               /* the lesson whose kernel it is (tests/test_accuracy.c holds the two equal); 0: none */
 	long long tile[3];        /* M, N and K must be multiples of these */
-	/* A row whose kernel is still to come (lesson 11): out of the default
-	 * list, runs only when named in --formats. */
-	int pending;
 } acc_format;
 
 /* The rows, in the order the table shows them. */
