@@ -140,7 +140,7 @@ static void test_rows_match_lessons(void **state)
 		assert_int_equal(a.backend, RUN_BACKEND_EMU);
 		checked++;
 	}
-	assert_int_equal(checked, 3); /* lessons 7, 8 and 10 */
+	assert_int_equal(checked, 4); /* lessons 7, 8, 10 and 11 */
 	course_free(&c);
 }
 
