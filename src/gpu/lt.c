@@ -19,12 +19,14 @@ struct lt_plan {
 	cublasLtMatrixLayout_t la, lb, lc;
 	cublasLtMatmulAlgo_t algo;
 	size_t workspace;
-	CUdeviceptr scales;       /* two f32 on the GPU: [0] Lt's A scale (our B's), [1] Lt's B scale (our A's) */
+	CUdeviceptr scales;       /* two f32 on the GPU, 16 bytes apart: Lt's A scale (our B's), then Lt's B scale (our A's) */
 };
 
 static lt_plan plans[LT_PLANS];
 static int nplans;
 static CUdeviceptr workspace;
+/* Each scale on its own 16 bytes: the alignment of any vector load of it. */
+#define LT_SCALE_STRIDE 16
 
 static int same(const lt_shape *a, const lt_shape *b)
 {
@@ -77,8 +79,8 @@ static int describe(const cuda_api *cu, lt_plan *p, char *why, size_t len)
 		return -1;
 	}
 	/* the scales: device pointers to f32, Lt's A is our B */
-	CUresult r = cu->MemAlloc(&p->scales, 2 * sizeof(float));
-	void *sa = (void *)(uintptr_t)p->scales, *sb = (void *)(uintptr_t)(p->scales + sizeof(float));
+	CUresult r = cu->MemAlloc(&p->scales, 2 * LT_SCALE_STRIDE);
+	void *sa = (void *)(uintptr_t)p->scales, *sb = (void *)(uintptr_t)(p->scales + LT_SCALE_STRIDE);
 	if (r || (st = cu->ltMatmulDescSetAttribute(p->desc, CUBLASLT_MATMUL_DESC_A_SCALE_POINTER, &sa, sizeof sa)) ||
 	    (st = cu->ltMatmulDescSetAttribute(p->desc, CUBLASLT_MATMUL_DESC_B_SCALE_POINTER, &sb, sizeof sb))) {
 		snprintf(why, len, "cuBLASLt: cannot set the FP8 scales (%s)", r ? cuda_error(r) : "refused");
@@ -142,8 +144,8 @@ lt_plan *lt_plan_for(const cuda_api *cu, const lt_shape *sh, char *why, size_t l
 
 CUresult lt_set_scales(const cuda_api *cu, lt_plan *p, float scale_a, float scale_b)
 {
-	float s[2] = {scale_b, scale_a}; /* Lt's A is our B */
-	return cu->MemcpyHtoD(p->scales, s, sizeof s);
+	CUresult r = cu->MemcpyHtoD(p->scales, &scale_b, sizeof scale_b); /* Lt's A is our B */
+	return r ? r : cu->MemcpyHtoD(p->scales + LT_SCALE_STRIDE, &scale_a, sizeof scale_a);
 }
 
 int lt_matmul(const cuda_api *cu, const lt_plan *p, float alpha, float beta, CUdeviceptr A, CUdeviceptr B,
