@@ -32,6 +32,10 @@ def emit(a):
     SA, SB = BK * BM * 4, BK * BN * 4  # bytes of As and Bs in one stage
     S = SA + SB                        # one stage
     cpa = a.cpasync
+    P = a.split                        # parts the next slice is staged in
+    assert nA % P == 0 and nB % P == 0 and BK % P == 0
+    hA, hB = nA // P, nB // P          # float4 of A / B per thread per part
+    pa, pb = ("%p", "%p") if P == 1 else ("%pa", "%pb")
     lg = lambda v: v.bit_length() - 1
     for v in (BM, BN, BK, WM, WN, TR, TC, KA4, NB4, WARPS_N):
         assert v & (v - 1) == 0, "powers of two only"
@@ -87,9 +91,11 @@ def emit(a):
     w("\t// block-relative: output row i and column j of the lane's fragments.")
     w(f"\t.reg .f32   %acc<{TMt*TNt}>;")
     w(f"\t.reg .f32   %a<{TMt}>, %b<{TNt}>;  // the lane's pieces of A column k and B row k")
-    w(f"\t.reg .f32   %ldA<{nA*4}>;            // the lane's share of the next A slice, in flight")
+    w(f"\t.reg .f32   %ldA<{hA*4}>;            // the lane's share of the next A slice, in flight")
     if not cpa:
-        w(f"\t.reg .f32   %ldB<{nB*4}>;            // and of the next B slice")
+        w(f"\t.reg .f32   %ldB<{hB*4}>;            // and of the next B slice")
+    if P > 1:
+        w("\t.reg .b64   %pa, %pb;                // where the next part of the slice comes from")
     w("")
     w("\t// @index")
     w("\tld.param.u64       %gA, [A];")
@@ -101,8 +107,27 @@ def emit(a):
     w("\tcvta.to.global.u64 %gB, %gB;")
     w("\tcvta.to.global.u64 %gC, %gC;")
     w("\tmov.u32            %t, %tid.x;")
-    w(f"\tmov.u32            %bx, %ctaid.x;        // block column (N / {BN})")
-    w(f"\tmov.u32            %by, %ctaid.y;        // block row (M / {BM})")
+    if a.swizzle:
+        G = a.swizzle
+        w(f"\t// Blocks walk bands of {G} block rows, column by column, so that the blocks")
+        w("\t// running at the same time share panels of A and B in L2.")
+        w("\tmov.u32            %r, %nctaid.x;")
+        w("\tmov.u32            %s, %ctaid.y;")
+        w("\tmov.u32            %q, %ctaid.x;")
+        w("\tmad.lo.u32         %q, %s, %r, %q;      // launch order of this block")
+        w(f"\tmul.lo.u32         %r, %r, {G};          // blocks in a band")
+        w("\tdiv.u32            %s, %q, %r;          // band")
+        w("\trem.u32            %q, %q, %r;          // place in the band")
+        w(f"\tmul.lo.u32         %by, %s, {G};         // the band's first block row")
+        w("\tmov.u32            %r, %nctaid.y;")
+        w("\tsub.u32            %r, %r, %by;")
+        w(f"\tmin.u32            %r, %r, {G};          // block rows in this band")
+        w(f"\tdiv.u32            %bx, %q, %r;         // block column (N / {BN})")
+        w("\trem.u32            %s, %q, %r;")
+        w(f"\tadd.u32            %by, %by, %s;        // block row (M / {BM})")
+    else:
+        w(f"\tmov.u32            %bx, %ctaid.x;        // block column (N / {BN})")
+        w(f"\tmov.u32            %by, %ctaid.y;        // block row (M / {BM})")
     w("\t// Which warp sub-tile, and where the lane sits inside it.")
     w("\tshr.u32            %warp, %t, 5;")
     w("\tand.b32            %lane, %t, 31;")
@@ -182,42 +207,47 @@ def emit(a):
         w("\t" + "\n\t".join(f"mov.f32            %acc{j}, 0f00000000;" for j in range(i, min(i + 8, TMt * TNt))))
     w("")
 
-    def load_A(pred):
-        w(f"\tmov.b64            %p, %gA;")
-        for j in range(nA):
-            w(f"\t{pred}ld.global.nc.v4.f32 {{%ldA{4*j}, %ldA{4*j+1}, %ldA{4*j+2}, %ldA{4*j+3}}}, [%p];")
-            if j < nA - 1:
-                w("\tadd.u64            %p, %p, %aPass;")
+    # Part `part` of a slice is passes part*hA .. of A and part*hB .. of B; the
+    # pointer to the next pass carries over from one part to the next.
+    def load_A(pred, part=0):
+        w(f"\tmov.b64            {pa}, %gA;" if part == 0 else f"\tadd.u64            {pa}, {pa}, %aPass;")
+        for j in range(hA):
+            w(f"\t{pred}ld.global.nc.v4.f32 {{%ldA{4*j}, %ldA{4*j+1}, %ldA{4*j+2}, %ldA{4*j+3}}}, [{pa}];")
+            if j < hA - 1:
+                w(f"\tadd.u64            {pa}, {pa}, %aPass;")
 
-    def store_A(pred, base):
-        for j in range(nA):
+    def store_A(pred, base, part=0):
+        for j in range(hA):
             for i in range(4):
-                w(f"\t{pred}st.shared.f32       [{base}+{j*rpA*4 + i*BM*4}], %ldA{4*j+i};")
+                w(f"\t{pred}st.shared.f32       [{base}+{(part*hA + j)*rpA*4 + i*BM*4}], %ldA{4*j+i};")
 
-    def load_B(pred, base):
-        w(f"\tmov.b64            %p, %gB;")
-        for j in range(nB):
+    def load_B(pred, base, part=0):
+        w(f"\tmov.b64            {pb}, %gB;" if part == 0 else f"\tadd.u64            {pb}, {pb}, %bPass;")
+        for j in range(hB):
+            off = (part*hB + j)*rpB*BN*4
             if cpa:
-                w(f"\t{pred}cp.async.{a.cache}.shared.global [{base}+{j*rpB*BN*4}], [%p], 16;")
+                w(f"\t{pred}cp.async.{a.cache}.shared.global [{base}+{off}], [{pb}], 16;")
             else:
-                w(f"\t{pred}ld.global.nc.v4.f32 {{%ldB{4*j}, %ldB{4*j+1}, %ldB{4*j+2}, %ldB{4*j+3}}}, [%p];")
-            if j < nB - 1:
-                w("\tadd.u64            %p, %p, %bPass;")
+                w(f"\t{pred}ld.global.nc.v4.f32 {{%ldB{4*j}, %ldB{4*j+1}, %ldB{4*j+2}, %ldB{4*j+3}}}, [{pb}];")
+            if j < hB - 1:
+                w(f"\tadd.u64            {pb}, {pb}, %bPass;")
 
-    def store_B(pred, base):
+    def store_B(pred, base, part=0):
         if cpa:
             return
-        for j in range(nB):
-            w(f"\t{pred}st.shared.v4.f32    [{base}+{j*rpB*BN*4}], {{%ldB{4*j}, %ldB{4*j+1}, %ldB{4*j+2}, %ldB{4*j+3}}};")
+        for j in range(hB):
+            off = (part*hB + j)*rpB*BN*4
+            w(f"\t{pred}st.shared.v4.f32    [{base}+{off}], {{%ldB{4*j}, %ldB{4*j+1}, %ldB{4*j+2}, %ldB{4*j+3}}};")
 
     w("\t// @prologue")
     w("\t// Slice 0 into stage 0, and wait for it.")
-    load_A("")
-    load_B("", "%sBst")
+    for part in range(P):
+        load_A("", part)
+        load_B("", "%sBst", part)
+        store_A("", "%sAst", part)
+        store_B("", "%sBst", part)
     if cpa:
         w("\tcp.async.commit_group;")
-    store_A("", "%sAst")
-    store_B("", "%sBst")
     if cpa:
         w("\tcp.async.wait_all;")
     w("\tbar.sync           0;")
@@ -237,6 +267,9 @@ def emit(a):
     w("\tadd.u32            %wB, %sBst, %nxt;")
     load_A("@%more ")
     load_B("@%more ", "%wB")
+    if P > 1:
+        w(f"\t// (Part 1 of {P}: the rest follows part by part inside the loop below, so only")
+        w(f"\t// {hA + hB} float4 per thread are in flight in registers at a time.)")
     if cpa:
         w("\tcp.async.commit_group;")
     w("\t// @end")
@@ -245,6 +278,13 @@ def emit(a):
     w("\tadd.u32            %rB, %sBld, %cur;")
     w("\t// @inner-loop")
     for kk in range(BK):
+        if P > 1 and kk and kk % (BK // P) == 0:
+            part = kk // (BK // P)
+            w(f"\t// Part {part} of the next slice: store part {part - 1}, ask for part {part}.")
+            store_A("@%more ", "%wA", part - 1)
+            store_B("@%more ", "%wB", part - 1)
+            load_A("@%more ", part)
+            load_B("@%more ", "%wB", part)
         w(f"\t// k = {kk}: {WMI} float4 of A, {WNI} float4 of B, {TMt*TNt} FMAs")
         for i in range(WMI):
             w(f"\tld.shared.v4.f32    {{%a{4*i}, %a{4*i+1}, %a{4*i+2}, %a{4*i+3}}}, [%rA+{kk*BM*4 + i*TR*16}];")
@@ -259,8 +299,8 @@ def emit(a):
     w("\t// @swap")
     w("\t// Slice tile+1 goes into the other stage; nobody reads that stage now")
     w("\t// (the barrier at the end of the previous slice saw to that).")
-    store_A("@%more ", "%wA")
-    store_B("@%more ", "%wB")
+    store_A("@%more ", "%wA", P - 1)
+    store_B("@%more ", "%wB", P - 1)
     if cpa:
         w("\tcp.async.wait_all;                       // this thread's copies have landed")
     w("\tbar.sync           0;                    // everyone's have, and stage cur is free")
@@ -315,5 +355,10 @@ if __name__ == "__main__":
     ap.add_argument("--maxnreg", type=int, default=128)
     ap.add_argument("--amap-lane", action="store_true")
     ap.add_argument("--cache", default="cg", choices=["cg", "ca"])
+    ap.add_argument("--split", type=int, default=1,
+                    help="stage the next slice through registers in this many parts (BK 32 with 2 parts "
+                         "needs no more staging registers than BK 16 with 1)")
+    ap.add_argument("--swizzle", type=int, default=0,
+                    help="walk the blocks in bands of this many block rows, column by column (0: row by row)")
     ap.add_argument("--entry", default="sgemm_warptile")
     print(emit(ap.parse_args()), end="")
