@@ -29,7 +29,12 @@ def emit(a):
     rpA, rpB = NT // KA4, NT // NB4   # rows covered by one pass of all threads
     nA, nB = BM // rpA, BK // rpB     # float4 each thread moves per slice
     assert NT % KA4 == 0 and NT % NB4 == 0 and nA >= 1 and nB >= 1
-    SA, SB = BK * BM * 4, BK * BN * 4  # bytes of As and Bs in one stage
+    # --skew: each group of 4 k-rows of As starts SK bytes further on than the
+    # group before, so the transposed stores of the lanes that share an A row
+    # (one k-row group each) land in different banks.
+    SK = 512 // BK if a.skew else 0
+    assert not (a.skew and a.amap_lane)
+    SA, SB = BK * BM * 4 + (BK // 4 - 1) * SK, BK * BN * 4  # bytes of As and Bs in one stage
     S = SA + SB                        # one stage
     cpa = a.cpasync
     P = a.split                        # parts the next slice is staged in
@@ -74,6 +79,9 @@ def emit(a):
     w("")
     w(f"// Dynamic shared memory, {2*S} bytes: stage 0 then stage 1, each")
     w(f"// As[{BK}][{BM}] (A transposed, {SA} bytes) then Bs[{BK}][{BN}] ({SB} bytes).")
+    if SK:
+        w(f"// As row k starts at k*{BM*4} + (k/4)*{SK} bytes: every 4 rows {SK} bytes on, so that")
+        w(f"// the transposed stores below, 4 rows per lane, hit {32} different banks.")
     w(".extern .shared .align 16 .b8 smem[];")
     w("")
     w(f".visible .entry {a.entry}(")
@@ -90,7 +98,7 @@ def emit(a):
     w(f"\t// acc(i*{TNt}+j) is C[wRow*{WM} + ty*4 + {TR*4}*(i/4) + i%4][wCol*{WN} + tx*4 + {TC*4}*(j/4) + j%4],")
     w("\t// block-relative: output row i and column j of the lane's fragments.")
     w(f"\t.reg .f32   %acc<{TMt*TNt}>;")
-    w(f"\t.reg .f32   %a<{TMt}>, %b<{TNt}>;  // the lane's pieces of A column k and B row k")
+    w(f"\t.reg .f32   %a<{TMt * (2 if a.fragbuf else 1)}>, %b<{TNt * (2 if a.fragbuf else 1)}>;  // the lane's pieces of A column k and B row k")
     w(f"\t.reg .f32   %ldA<{hA*4}>;            // the lane's share of the next A slice, in flight")
     if not cpa:
         w(f"\t.reg .f32   %ldB<{hB*4}>;            // and of the next B slice")
@@ -160,11 +168,15 @@ def emit(a):
     w("\tadd.u64            %gA, %gA, %off;       // &A[by*BM + row][col]")
     w(f"\tmul.wide.u32       %aPass, %k, {rpA*4};    // {rpA} rows of A, in bytes")
     w(f"\t// Stored transposed: As[col+i][row], i = 0..3, {BM*4} bytes per k.")
+    if SK:
+        w(f"\tmul.lo.u32         %q, %s, {SK // 4};         // the skew of k-row group col/4")
     w(f"\tshl.b32            %s, %s, {lg(BM)};")
     w("\tadd.u32            %s, %s, %r;")
     w("\tshl.b32            %s, %s, 2;")
     w("\tmov.u32            %sAst, smem;")
     w("\tadd.u32            %sAst, %sAst, %s;")
+    if SK:
+        w("\tadd.u32            %sAst, %sAst, %q;")
     w(f"\t// B slice ({BK}x{BN}): {NB4} float4 per row; a pass covers {rpB} rows, {nB} passes.")
     w(f"\tshr.u32            %r, %t, {lg(NB4)};")
     w(f"\tand.b32            %s, %t, {NB4-1};")
@@ -276,6 +288,15 @@ def emit(a):
     w("")
     w("\tadd.u32            %rA, %sAld, %cur;")
     w("\tadd.u32            %rB, %sBld, %cur;")
+    def frag_loads(kk, s):
+        """The lane's A and B pieces of k-row kk into fragment set s."""
+        for i in range(WMI):
+            r = ", ".join(f"%a{s*TMt + 4*i + c}" for c in range(4))
+            w(f"\tld.shared.v4.f32    {{{r}}}, [%rA+{kk*BM*4 + (kk//4)*SK + i*TR*16}];")
+        for j in range(WNI):
+            r = ", ".join(f"%b{s*TNt + 4*j + c}" for c in range(4))
+            w(f"\tld.shared.v4.f32    {{{r}}}, [%rB+{kk*BN*4 + j*TC*16}];")
+
     w("\t// @inner-loop")
     for kk in range(BK):
         if P > 1 and kk and kk % (BK // P) == 0:
@@ -286,14 +307,24 @@ def emit(a):
             load_A("@%more ", part)
             load_B("@%more ", "%wB", part)
         w(f"\t// k = {kk}: {WMI} float4 of A, {WNI} float4 of B, {TMt*TNt} FMAs")
-        for i in range(WMI):
-            w(f"\tld.shared.v4.f32    {{%a{4*i}, %a{4*i+1}, %a{4*i+2}, %a{4*i+3}}}, [%rA+{kk*BM*4 + i*TR*16}];")
-        for j in range(WNI):
-            w(f"\tld.shared.v4.f32    {{%b{4*j}, %b{4*j+1}, %b{4*j+2}, %b{4*j+3}}}, [%rB+{kk*BN*4 + j*TC*16}];")
-        for i in range(TMt):
-            for j0 in range(0, TNt, 8):
-                w("\t" + "\n\t".join(f"fma.rn.f32         %acc{i*TNt+j}, %a{i}, %b{j}, %acc{i*TNt+j};"
-                                   for j in range(j0, min(j0 + 8, TNt))))
+        if not a.fragbuf:
+            frag_loads(kk, 0)
+        else:  # two sets of fragment registers: k+1's are loaded before k's FMAs
+            if kk == 0:
+                frag_loads(0, 0)
+            if kk + 1 < BK:
+                frag_loads(kk + 1, (kk + 1) % 2)
+        fa, fb = (kk % 2) * TMt if a.fragbuf else 0, (kk % 2) * TNt if a.fragbuf else 0
+        if a.order == "rows":
+            for i in range(TMt):
+                for j0 in range(0, TNt, 8):
+                    w("\t" + "\n\t".join(f"fma.rn.f32         %acc{i*TNt+j}, %a{fa+i}, %b{fb+j}, %acc{i*TNt+j};"
+                                       for j in range(j0, min(j0 + 8, TNt))))
+        else:  # the other orders, for measuring what ptxas does with them
+            pairs = ([(i, j) for j in range(TNt) for i in range(TMt)] if a.order == "cols" else
+                     [(i, j) for i in range(TMt) for j in (range(TNt) if i % 2 == 0 else range(TNt - 1, -1, -1))])
+            for i, j in pairs:
+                w(f"\tfma.rn.f32         %acc{i*TNt+j}, %a{fa+i}, %b{fb+j}, %acc{i*TNt+j};")
     w("\t// @end")
     w("")
     w("\t// @swap")
@@ -358,6 +389,12 @@ if __name__ == "__main__":
     ap.add_argument("--split", type=int, default=1,
                     help="stage the next slice through registers in this many parts (BK 32 with 2 parts "
                          "needs no more staging registers than BK 16 with 1)")
+    ap.add_argument("--order", default="rows", choices=["rows", "cols", "snake"],
+                    help="order of a k-step's FMAs: row by row, column by column, or rows back and forth")
+    ap.add_argument("--fragbuf", action="store_true",
+                    help="two sets of fragment registers: k+1's loads are issued before k's FMAs")
+    ap.add_argument("--skew", action="store_true",
+                    help="start each group of 4 k-rows of As 512/BK bytes further on (conflict-free transposed stores)")
     ap.add_argument("--swizzle", type=int, default=0,
                     help="walk the blocks in bands of this many block rows, column by column (0: row by row)")
     ap.add_argument("--entry", default="sgemm_warptile")
