@@ -364,6 +364,10 @@ def emit(a):
     w(f"\tmul.wide.u32       %aPass, %n, {(TR*4-3)*4};   // from the last row of a fragment to the next fragment")
     for i in range(TMt):
         for j in range(WNI):
+            if a.cscalar:  # 4 single stores: the accumulators need not sit in aligned quads
+                for c in range(4):
+                    w(f"\tst.global.f32       [%p+{j*TC*16 + 4*c}], %acc{i*TNt + 4*j + c};")
+                continue
             acc = ", ".join(f"%acc{i*TNt + 4*j + c}" for c in range(4))
             w(f"\tst.global.v4.f32    [%p+{j*TC*16}], {{{acc}}};")
         if i < TMt - 1:
@@ -657,6 +661,10 @@ def emit_ring(a):
     w(f"\tmul.wide.u32       %aPass, %n, {(TR*4-3)*4};   // from the last row of a fragment to the next fragment")
     for i in range(TMt):
         for j in range(WNI):
+            if a.cscalar:  # 4 single stores: the accumulators need not sit in aligned quads
+                for c in range(4):
+                    w(f"\tst.global.f32       [%p+{j*TC*16 + 4*c}], %acc{i*TNt + 4*j + c};")
+                continue
             acc = ", ".join(f"%acc{i*TNt + 4*j + c}" for c in range(4))
             w(f"\tst.global.v4.f32    [%p+{j*TC*16}], {{{acc}}};")
         if i < TMt - 1:
@@ -691,6 +699,8 @@ if __name__ == "__main__":
     ap.add_argument("--swizzle", type=int, default=0,
                     help="walk the blocks in bands of this many block rows, column by column (0: row by row)")
     ap.add_argument("--entry", default="sgemm_warptile")
+    ap.add_argument("--cscalar", action="store_true",
+                    help="store C one float at a time (frees ptxas from putting accumulators in aligned quads)")
     ap.add_argument("--ring", type=int, default=0,
                     help="S >= 2: both tiles by cp.async into an S-stage ring, A untransposed (sm_80)")
     args = ap.parse_args()
