@@ -8,7 +8,12 @@ Options change the tiles (for measuring variants; the defaults are the
 committed kernel): --bm --bn --bk --wm --wn --tr (thread rows in a warp),
 --cpasync (B by cp.async, sm_80), --cache ca|cg (its cache operator),
 --amap-lane (another thread mapping for the A loads), --maxnreg N (0: none),
---entry NAME.
+--no-skew (As rows back to back: 4-way conflicted transposed stores),
+--split P (stage the next slice in P parts), --swizzle G (bands of G block
+rows), --fragbuf (two fragment sets), --order rows|cols|snake (FMA order),
+--cscalar (C stored a float at a time), --ring S (both tiles by cp.async into
+an S-stage ring, A untransposed), --entry NAME. docs/notes/perf-27.md has what
+each measured on the H100.
 """
 import argparse
 
@@ -32,8 +37,7 @@ def emit(a):
     # --skew: each group of 4 k-rows of As starts SK bytes further on than the
     # group before, so the transposed stores of the lanes that share an A row
     # (one k-row group each) land in different banks.
-    SK = 512 // BK if a.skew else 0
-    assert not (a.skew and a.amap_lane)
+    SK = 512 // BK if a.skew and not a.amap_lane else 0
     SA, SB = BK * BM * 4 + (BK // 4 - 1) * SK, BK * BN * 4  # bytes of As and Bs in one stage
     S = SA + SB                        # one stage
     cpa = a.cpasync
@@ -694,8 +698,9 @@ if __name__ == "__main__":
                     help="order of a k-step's FMAs: row by row, column by column, or rows back and forth")
     ap.add_argument("--fragbuf", action="store_true",
                     help="two sets of fragment registers: k+1's loads are issued before k's FMAs")
-    ap.add_argument("--skew", action="store_true",
-                    help="start each group of 4 k-rows of As 512/BK bytes further on (conflict-free transposed stores)")
+    ap.add_argument("--skew", action=argparse.BooleanOptionalAction, default=True,
+                    help="start each group of 4 k-rows of As 512/BK bytes further on (conflict-free "
+                         "transposed stores; --no-skew: the rows back to back, as before)")
     ap.add_argument("--swizzle", type=int, default=0,
                     help="walk the blocks in bands of this many block rows, column by column (0: row by row)")
     ap.add_argument("--entry", default="sgemm_warptile")
