@@ -93,6 +93,9 @@ def emit(a):
     w("\t.param .u32 M, .param .u32 N, .param .u32 K)")
     if a.maxnreg:
         w(f".maxnreg {a.maxnreg}")
+    if a.minblocks:  # ask for the occupancy instead of naming the register cap
+        w(f".maxntid {NT}, 1, 1")
+        w(f".minnctapersm {a.minblocks}")
     w("{")
     w("\t.reg .pred  %more;")
     w("\t.reg .b32   %t, %bx, %by, %n, %k, %tiles, %tile, %r, %s, %q;  // r, s, q: scratch")
@@ -706,6 +709,8 @@ if __name__ == "__main__":
     ap.add_argument("--entry", default="sgemm_warptile")
     ap.add_argument("--cscalar", action="store_true",
                     help="store C one float at a time (frees ptxas from putting accumulators in aligned quads)")
+    ap.add_argument("--minblocks", type=int, default=0,
+                    help="N: .maxntid and .minnctapersm N (use with --maxnreg 0)")
     ap.add_argument("--ring", type=int, default=0,
                     help="S >= 2: both tiles by cp.async into an S-stage ring, A untransposed (sm_80)")
     args = ap.parse_args()
