@@ -328,8 +328,17 @@ def emit(a):
                     w("\t" + "\n\t".join(f"fma.rn.f32         %acc{i*TNt+j}, %a{fa+i}, %b{fb+j}, %acc{i*TNt+j};"
                                        for j in range(j0, min(j0 + 8, TNt))))
         else:  # the other orders, for measuring what ptxas does with them
-            pairs = ([(i, j) for j in range(TNt) for i in range(TMt)] if a.order == "cols" else
-                     [(i, j) for i in range(TMt) for j in (range(TNt) if i % 2 == 0 else range(TNt - 1, -1, -1))])
+            if a.order == "cols":
+                pairs = [(i, j) for j in range(TNt) for i in range(TMt)]
+            elif a.order == "snake":
+                pairs = [(i, j) for i in range(TMt) for j in (range(TNt) if i % 2 == 0 else range(TNt - 1, -1, -1))]
+            else:  # "pairs"/"pairs4": two columns at a time, rows back and forth (in groups of 4 for pairs4)
+                g = TMt if a.order == "pairs" else 4
+                pairs = []
+                for jp in range(0, TNt, 2):
+                    for i0 in range(0, TMt, g):
+                        rows = range(i0, i0 + g) if (jp // 2) % 2 == 0 else range(i0 + g - 1, i0 - 1, -1)
+                        pairs += [(i, j) for i in rows for j in (jp, jp + 1)]
             for i, j in pairs:
                 w(f"\tfma.rn.f32         %acc{i*TNt+j}, %a{fa+i}, %b{fb+j}, %acc{i*TNt+j};")
     w("\t// @end")
@@ -697,7 +706,7 @@ if __name__ == "__main__":
     ap.add_argument("--split", type=int, default=1,
                     help="stage the next slice through registers in this many parts (BK 32 with 2 parts "
                          "needs no more staging registers than BK 16 with 1)")
-    ap.add_argument("--order", default="rows", choices=["rows", "cols", "snake"],
+    ap.add_argument("--order", default="rows", choices=["rows", "cols", "snake", "pairs", "pairs4"],
                     help="order of a k-step's FMAs: row by row, column by column, or rows back and forth")
     ap.add_argument("--fragbuf", action="store_true",
                     help="two sets of fragment registers: k+1's loads are issued before k's FMAs")
