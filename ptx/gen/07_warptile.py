@@ -10,7 +10,8 @@ committed kernel): --bm --bn --bk --wm --wn --tr (thread rows in a warp),
 --amap-lane (another thread mapping for the A loads), --maxnreg N (0: none),
 --no-skew (As rows back to back: 4-way conflicted transposed stores),
 --split P (stage the next slice in P parts), --swizzle G (bands of G block
-rows), --fragbuf (two fragment sets), --order rows|cols|snake (FMA order),
+rows), --fragbuf (two fragment sets), --order rows|cols|snake|pairs|pairs4
+(FMA order), --minblocks N (.minnctapersm instead of .maxnreg),
 --cscalar (C stored a float at a time), --ring S (both tiles by cp.async into
 an S-stage ring, A untransposed), --entry NAME. docs/notes/perf-27.md has what
 each measured on the H100.
