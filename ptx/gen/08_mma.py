@@ -7,6 +7,7 @@ unrolled here; the PTX it writes is what the lesson shows and what runs.
 
     python3 ptx/gen/08_mma.py                      > ptx/08_mma.ptx
     python3 ptx/gen/08_mma.py --bn 128 --wn 32 ...  (variants for timing)
+    python3 ptx/gen/08_mma.py --swizzle 8           (bands of 8 block rows; not faster at 4096^3)
 
 Layout facts used below (PTX ISA, "Matrix Fragments for mma.m16n8k16 with
 floating point type" and "ldmatrix"): with g = lane>>2 and t = lane&3,
@@ -31,6 +32,8 @@ def parse():
     p.add_argument("--wm", type=int, default=64)
     p.add_argument("--wn", type=int, default=64)
     p.add_argument("--stages", type=int, default=4)
+    p.add_argument("--swizzle", type=int, default=0,
+                   help="walk the blocks in bands of this many block rows, column by column (0: row by row)")
     p.add_argument("--entry", default="hgemm_mma")
     p.add_argument("--pipeline", type=int, default=1,
                    help="1: load the next k16 slice's fragments while the current one multiplies")
@@ -140,10 +143,13 @@ class Gen:
         w(f"\tand.b32         %warpN, %warp, {g.WARPS_N - 1};        // warp % {g.WARPS_N}")
         w("\tshr.u32         %grp, %lane, 2;")
         w("\tand.b32         %quad, %lane, 3;")
-        w(f"\tmov.u32         %x, %ctaid.y;")
-        w(f"\tshl.b32         %rowBlock, %x, {log2(g.BM)};     // first row of C this block owns (ctaid.y * {g.BM})")
-        w(f"\tmov.u32         %x, %ctaid.x;")
-        w(f"\tshl.b32         %colBlock, %x, {log2(g.BN)};     // first column (ctaid.x * {g.BN})")
+        if g.a.swizzle:
+            self.swizzle(g.a.swizzle)
+        else:
+            w(f"\tmov.u32         %x, %ctaid.y;")
+            w(f"\tshl.b32         %rowBlock, %x, {log2(g.BM)};     // first row of C this block owns (ctaid.y * {g.BM})")
+            w(f"\tmov.u32         %x, %ctaid.x;")
+            w(f"\tshl.b32         %colBlock, %x, {log2(g.BN)};     // first column (ctaid.x * {g.BN})")
         w("\tld.param.u64    %pA, [A];")
         w("\tld.param.u64    %pB, [B];")
         w("\tld.param.u64    %pC, [C];")
@@ -155,6 +161,29 @@ class Gen:
         w(f"\tshr.u32         %kTiles, %k, {log2(g.BK)};        // K / BK tiles along k")
         w("// @end")
         w("")
+
+    def swizzle(self, G):
+        """Block (row, column) from the launch order: bands of G block rows, column by column."""
+        g = self
+        w = self.w
+        w(f"\t// Blocks walk bands of {G} block rows, column by column, so that the blocks")
+        w("\t// running at the same time share panels of A and B in L2.")
+        w("\tmov.u32         %x, %nctaid.x;")
+        w("\tmov.u32         %y, %ctaid.y;")
+        w("\tmov.u32         %colBlock, %ctaid.x;")
+        w("\tmad.lo.u32      %colBlock, %y, %x, %colBlock;  // launch order of this block")
+        w(f"\tmul.lo.u32      %x, %x, {G};                  // blocks in a band")
+        w("\tdiv.u32         %y, %colBlock, %x;           // band")
+        w("\trem.u32         %colBlock, %colBlock, %x;    // place in the band")
+        w(f"\tmul.lo.u32      %rowBlock, %y, {G};           // the band's first block row")
+        w("\tmov.u32         %x, %nctaid.y;")
+        w("\tsub.u32         %x, %x, %rowBlock;")
+        w(f"\tmin.u32         %x, %x, {G};                  // block rows in this band")
+        w("\trem.u32         %y, %colBlock, %x;")
+        w("\tdiv.u32         %colBlock, %colBlock, %x;    // block column")
+        w("\tadd.u32         %rowBlock, %rowBlock, %y;    // block row")
+        w(f"\tshl.b32         %rowBlock, %rowBlock, {log2(g.BM)};  // first row of C this block owns")
+        w(f"\tshl.b32         %colBlock, %colBlock, {log2(g.BN)};  // first column")
 
     # ---------------------------------------------------------------- copy map
     def copymap(self):
