@@ -33,13 +33,13 @@ static const acc_format formats[] = {
 	 .args = "tmap:A:64:128:128B tmap:B:64:64:128B tmap:C:64:64:128B M N K", .needs = "sm_90a", .lesson = 10,
 	 .tile = {256, 256, 64}},
 	{.name = "e4m3→bf16", .ptx = "ptx/11_fp8.ptx", .entry = "gemm_e4m3", .dtype = "e4m3", .out = "bf16",
-	 .grid = "persistent", .tiles = "ceil(N/256),ceil(M/128)", .block = "384", .smem = "214064", .cluster = "2",
+	 .grid = "persistent", .tiles = "ceil(N/256),ceil(M/128)", .block = "384", .smem = "214064",
 	 .args = "tmap:A:128:128:128B tmap:B:128:64:128B tmap:C:64:64:128B M N K scale:A scale:B", .bmajor = "k",
-	 .needs = "sm_90a", .lesson = 11, .tile = {256, 256, 128}},
+	 .needs = "sm_90a", .lesson = 11, .tile = {128, 256, 128}},
 	{.name = "e5m2→bf16", .ptx = "ptx/11_fp8.ptx", .entry = "gemm_e5m2", .dtype = "e5m2", .out = "bf16",
-	 .grid = "persistent", .tiles = "ceil(N/256),ceil(M/128)", .block = "384", .smem = "214064", .cluster = "2",
+	 .grid = "persistent", .tiles = "ceil(N/256),ceil(M/128)", .block = "384", .smem = "214064",
 	 .args = "tmap:A:128:128:128B tmap:B:128:64:128B tmap:C:64:64:128B M N K scale:A scale:B", .bmajor = "k",
-	 .needs = "sm_90a", .tile = {256, 256, 128}},
+	 .needs = "sm_90a", .tile = {128, 256, 128}},
 };
 
 static const char *const dist_names[ACC_DIST_COUNT] = {
