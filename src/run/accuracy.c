@@ -10,36 +10,22 @@
 #include "base/util.h"
 #include "run/launch.h"
 
-/* The formats, most precise first. A lesson's kernel is launched as its
- * lesson launches it (the front matter with its parameters worked out;
- * tests/test_accuracy.c builds both requests and compares them); the
+/* The formats, most precise first. A lesson's kernel is launched from its
+ * lesson (e5m2 with lesson 11's launch and its own entry and type); the
  * others are lesson 11's companions in ptx/11_formats.ptx (sm_80, mma.sync
- * in lesson 8's launch style) and the e5m2 entry of ptx/11_fp8.ptx. */
+ * in lesson 8's launch style). */
 static const acc_format formats[] = {
-	{.name = "f32", .ptx = "ptx/07_warptile.ptx", .entry = "sgemm_warptile", .dtype = "f32",
-	 .grid = "ceil(N/128),ceil(M/128)", .block = "256", .smem = "32768", .needs = "sm_50", .lesson = 7,
-	 .tile = {128, 128, 16}},
-	{.name = "3xtf32", .ptx = "ptx/11_formats.ptx", .entry = "gemm_3xtf32", .dtype = "f32",
-	 .grid = "ceil(N/128),ceil(M/128)", .block = "256", .smem = "98304", .needs = "sm_80", .tile = {128, 128, 32}},
-	{.name = "tf32", .ptx = "ptx/11_formats.ptx", .entry = "gemm_tf32", .dtype = "tf32",
-	 .grid = "ceil(N/128),ceil(M/128)", .block = "256", .smem = "98304", .needs = "sm_80", .tile = {128, 128, 32}},
-	{.name = "f16→f32", .ptx = "ptx/08_mma.ptx", .entry = "hgemm_mma", .dtype = "f16", .out = "f32",
-	 .grid = "ceil(N/256),ceil(M/128)", .block = "256", .smem = "98304", .needs = "sm_80", .lesson = 8,
-	 .tile = {128, 256, 32}},
+	{.name = "f32", .lesson = 7, .ptx = "ptx/07_warptile.ptx", .entry = "sgemm_warptile", .needs = "sm_50"},
+	{.name = "3xtf32", .ptx = "ptx/11_formats.ptx", .entry = "gemm_3xtf32", .dtype = "f32", .needs = "sm_80",
+	 .grid = "ceil(N/128),ceil(M/128)", .block = "256", .smem = "98304", .tile = {128, 128, 32}},
+	{.name = "tf32", .ptx = "ptx/11_formats.ptx", .entry = "gemm_tf32", .dtype = "tf32", .needs = "sm_80",
+	 .grid = "ceil(N/128),ceil(M/128)", .block = "256", .smem = "98304", .tile = {128, 128, 32}},
+	{.name = "f16→f32", .lesson = 8, .ptx = "ptx/08_mma.ptx", .entry = "hgemm_mma", .needs = "sm_80"},
 	{.name = "bf16→f32", .ptx = "ptx/11_formats.ptx", .entry = "gemm_bf16", .dtype = "bf16", .out = "f32",
-	 .grid = "ceil(N/256),ceil(M/128)", .block = "256", .smem = "98304", .needs = "sm_80", .tile = {128, 256, 32}},
-	{.name = "bf16→bf16", .ptx = "ptx/10_cluster.ptx", .entry = "gemm_cluster", .dtype = "bf16", .out = "bf16",
-	 .grid = "persistent", .tiles = "ceil(N/256),ceil(M/128)", .block = "384", .smem = "214064", .cluster = "2",
-	 .args = "tmap:A:64:128:128B tmap:B:64:64:128B tmap:C:64:64:128B M N K", .needs = "sm_90a", .lesson = 10,
-	 .tile = {256, 256, 64}},
-	{.name = "e4m3→bf16", .ptx = "ptx/11_fp8.ptx", .entry = "gemm_e4m3", .dtype = "e4m3", .out = "bf16",
-	 .grid = "persistent", .tiles = "ceil(N/256),ceil(M/128)", .block = "384", .smem = "214064",
-	 .args = "tmap:A:128:128:128B tmap:B:128:64:128B tmap:C:64:64:128B M N K scale:A scale:B", .bmajor = "k",
-	 .needs = "sm_90a", .lesson = 11, .tile = {128, 256, 128}},
-	{.name = "e5m2→bf16", .ptx = "ptx/11_fp8.ptx", .entry = "gemm_e5m2", .dtype = "e5m2", .out = "bf16",
-	 .grid = "persistent", .tiles = "ceil(N/256),ceil(M/128)", .block = "384", .smem = "214064",
-	 .args = "tmap:A:128:128:128B tmap:B:128:64:128B tmap:C:64:64:128B M N K scale:A scale:B", .bmajor = "k",
-	 .needs = "sm_90a", .tile = {128, 256, 128}},
+	 .needs = "sm_80", .grid = "ceil(N/256),ceil(M/128)", .block = "256", .smem = "98304", .tile = {128, 256, 32}},
+	{.name = "bf16→bf16", .lesson = 10, .ptx = "ptx/10_cluster.ptx", .entry = "gemm_cluster", .needs = "sm_90a"},
+	{.name = "e4m3→bf16", .lesson = 11, .ptx = "ptx/11_fp8.ptx", .entry = "gemm_e4m3", .needs = "sm_90a"},
+	{.name = "e5m2→bf16", .lesson = 11, .ptx = "ptx/11_fp8.ptx", .entry = "gemm_e5m2", .dtype = "e5m2", .needs = "sm_90a"},
 };
 
 static const char *const dist_names[ACC_DIST_COUNT] = {
@@ -138,10 +124,53 @@ static int has_entry(const char *text, const char *name)
 	return 0;
 }
 
-int acc_request(const acc_format *f, long long M, long long N, long long K, run_backend backend, run_request *rq,
-		char *err, int errlen)
+/* A lesson's row: its lesson's request, with the row's own entry and input
+ * type where they differ (another entry of the same file and launch). */
+static int lesson_request(const acc_format *f, const course *c, long long M, long long N, long long K,
+			  run_request *rq, char *err, int errlen)
 {
-	char path[RUN_PATH], why[256];
+	char num[8], why[256];
+	snprintf(num, sizeof num, "%d", f->lesson);
+	const lesson *l = c ? course_find(c, num) : NULL;
+	if (!l) {
+		snprintf(err, (size_t)errlen, "%s: lesson %d is not in the course", f->name, f->lesson);
+		return -1;
+	}
+	if (launch_request_for_lesson(l, NULL, M, N, K, rq, why, sizeof why)) {
+		snprintf(err, (size_t)errlen, "%s: %s", f->name, why);
+		return -1;
+	}
+	util_strlcpy(rq->entry, f->entry, sizeof rq->entry);
+	if (f->dtype && dtype_parse(f->dtype, &rq->dt)) {
+		snprintf(err, (size_t)errlen, "%s: no type '%s' in this build", f->name, f->dtype);
+		return -1;
+	}
+	return 0;
+}
+
+/* A row of its own: its launch fields, as `run --ptx` takes them. */
+static int ptx_request(const acc_format *f, const char *path, long long M, long long N, long long K,
+		       run_request *rq, char *err, int errlen)
+{
+	char why[256];
+	if (M % f->tile[0] || N % f->tile[1] || K % f->tile[2]) {
+		snprintf(err, (size_t)errlen, "%s: M, N and K must be multiples of %lld, %lld and %lld", f->name,
+			 f->tile[0], f->tile[1], f->tile[2]);
+		return -1;
+	}
+	launch_ptx p = {.ptx = path, .entry = f->entry, .grid = f->grid, .block = f->block, .smem = f->smem,
+			.dtype = f->dtype, .out = f->out, .M = M, .N = N, .K = K};
+	if (launch_request_for_ptx(&p, rq, why, sizeof why)) {
+		snprintf(err, (size_t)errlen, "%s: %s", f->name, why);
+		return -1;
+	}
+	return 0;
+}
+
+int acc_request(const acc_format *f, const course *c, long long M, long long N, long long K, run_backend backend,
+		run_request *rq, char *err, int errlen)
+{
+	char path[RUN_PATH];
 	util_path(path, sizeof path, f->ptx);
 	char *text = util_read_file(path, NULL, NULL, 0);
 	if (!text) {
@@ -154,27 +183,8 @@ int acc_request(const acc_format *f, long long M, long long N, long long K, run_
 		snprintf(err, (size_t)errlen, "%s: %s has no entry %s", f->name, f->ptx, f->entry);
 		return -1;
 	}
-	if (M % f->tile[0] || N % f->tile[1] || K % f->tile[2]) {
-		snprintf(err, (size_t)errlen, "%s: M, N and K must be multiples of %lld, %lld and %lld", f->name,
-			 f->tile[0], f->tile[1], f->tile[2]);
+	if (f->lesson ? lesson_request(f, c, M, N, K, rq, err, errlen) : ptx_request(f, path, M, N, K, rq, err, errlen))
 		return -1;
-	}
-	launch_ptx p = {.ptx = path, .entry = f->entry, .grid = f->grid, .block = f->block, .smem = f->smem,
-			.cluster = f->cluster, .args = f->args, .dtype = f->dtype, .out = f->out, .M = M, .N = N, .K = K};
-	if (launch_request_for_ptx(&p, rq, why, sizeof why)) {
-		snprintf(err, (size_t)errlen, "%s: %s", f->name, why);
-		return -1;
-	}
-	if (f->tiles) { /* the tile grid, evaluated by the same builder */
-		run_request t;
-		launch_ptx q = {.ptx = path, .entry = f->entry, .grid = f->tiles, .block = f->block, .M = M, .N = N, .K = K};
-		if (launch_request_for_ptx(&q, &t, why, sizeof why)) {
-			snprintf(err, (size_t)errlen, "%s: tiles: %s", f->name, why);
-			return -1;
-		}
-		memcpy(rq->grid, t.grid, sizeof rq->grid);
-	}
-	rq->b_kmajor = f->bmajor && !strcmp(f->bmajor, "k");
 	rq->verify = 0; /* the experiment measures the error itself, against its own f64 reference */
 	rq->time = 0;
 	rq->backend = backend;

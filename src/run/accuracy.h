@@ -6,6 +6,7 @@
 #include <stdio.h>
 
 #include "base/rng.h"
+#include "course/lesson.h"
 #include "run/run.h"
 
 /* How A and B are drawn (f32). Outliers: normal(0,1), and each element,
@@ -26,22 +27,22 @@ void acc_draw(rng *r, acc_dist d, float *out, size_t n);
  * B whatever else the K list holds. */
 void acc_seed(rng *r, unsigned long long seed, long long K);
 
-/* One format: a kernel run as `run --ptx` takes it (each launch field an
- * expression over M N K), the GPU it needs, and the tile its size must be a
- * whole number of. */
+/* One format: a lesson's kernel, launched as its lesson launches it (the
+ * one place a launch is written is the lesson's front matter), or a kernel
+ * run as `run --ptx` takes it (each launch field an expression over M N K),
+ * and the GPU it needs. */
 typedef struct {
 	const char *name;         /* shown: "f16→f32" */
-	const char *ptx, *entry;  /* path from the project's root */
-	const char *grid, *block, *smem, *cluster, *args;
-	/* A persistent grid's tiles, "X,Y" over M N K as a lesson's grid would
-	 * be: the runner launches no more blocks than they need (`run --ptx
-	 * --grid persistent` has no such field: every cluster that fits). */
-	const char *tiles;
-	const char *dtype, *out;  /* A and B, C (NULL: f32) */
-	const char *bmajor;       /* "k": B stored N x K (the kernel reads Bᵀ); NULL: K x N */
+	/* the lesson whose launch it takes; 0: none, the fields below say it */
+	int lesson;
+	const char *ptx, *entry;  /* path from the project's root; with a lesson, the entry may be
+				   * another of its file's, of the same launch (e5m2 beside e4m3) */
+	const char *dtype, *out;  /* A and B, C (NULL: f32; with a lesson: the lesson's) */
 	const char *needs;        /* "sm_80": the lowest GPU that runs it */
-	int lesson;               /* the lesson whose kernel it is (tests/test_accuracy.c holds the two equal); 0: none */
-	long long tile[3];        /* M, N and K must be multiples of these */
+	/* without a lesson: the launch, each an expression over M N K, and the
+	 * tile M, N and K must be multiples of */
+	const char *grid, *block, *smem;
+	long long tile[3];
 } acc_format;
 
 /* The rows, in the order the table shows them. */
@@ -49,11 +50,12 @@ const acc_format *acc_formats(int *n);
 /* The row named s (its name, or its name with "->" for "→"); NULL for none. */
 const acc_format *acc_format_find(const char *s);
 /* Fills a request for row f at M x N x K on the backend given: not verified,
- * not timed. Returns 0, or -1 with one line in err that starts with the
- * row's name ("tf32: ptx/11_formats.ptx not found", a size that is not a
- * whole number of tiles, a type this build does not know). */
-int acc_request(const acc_format *f, long long M, long long N, long long K, run_backend backend, run_request *rq,
-		char *err, int errlen);
+ * not timed; a lesson's row from the course c. Returns 0, or -1 with one
+ * line in err that starts with the row's name ("tf32: ptx/11_formats.ptx not
+ * found", a size that is not a whole number of tiles, a type this build does
+ * not know). */
+int acc_request(const acc_format *f, const course *c, long long M, long long N, long long K, run_backend backend,
+		run_request *rq, char *err, int errlen);
 /* Whether a GPU of compute capability cc (90: sm_90) runs row f: 0, or -1
  * with "needs sm_90a (this GPU: sm_80)" in err. */
 int acc_runs_on(const acc_format *f, int cc, char *err, int errlen);
