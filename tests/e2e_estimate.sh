@@ -3,7 +3,7 @@
 # the H100 at 4096: every lesson 1-10 (assets/measured-h100.tsv) within the JSON's
 # tolerance.lessons, and every held-out kernel (tests/heldout: CUDA C of our own the estimate was
 # not shaped on, timed by scripts/gpu-heldout.sh) within tolerance.heldout. A GPU without measured
-# rates gets one line and no number.
+# rates gets one line and no number, and so does lesson 11 (FP8: its tensor-core rate was not measured).
 # Prints "ok NAME" / "not ok NAME" / "skip NAME: why".
 BIN=${PTXTUTOR_BIN:-./ptxtutor}
 ROOT=${PTXTUTOR_ROOT:-$(cd "$(dirname "$0")/.." && pwd)}
@@ -57,4 +57,12 @@ if [ $rc -eq 2 ] && [ "$(wc -l <"$out")" -eq 1 ] && grep -q "no estimate for the
 	echo "ok estimate_other_gpu_refused"
 else
 	echo "not ok estimate_other_gpu_refused (exit $rc)"; cat "$out"
+fi
+# Lesson 11's FP8 inputs: the tensor cores' rates were measured with f16 only: one line, no number.
+"$BIN" emulate 11 --estimate >"$out" 2>&1
+rc=$?
+if [ $rc -eq 2 ] && [ "$(wc -l <"$out")" -eq 1 ] && grep -q "no estimate for e4m3 inputs" "$out"; then
+	echo "ok estimate_fp8_refused"
+else
+	echo "not ok estimate_fp8_refused (exit $rc)"; cat "$out"
 fi
