@@ -10,11 +10,10 @@ committed kernel): --bm --bn --bk --wm --wn --tr (thread rows in a warp),
 --amap-lane (another thread mapping for the A loads), --maxnreg N (0: none),
 --no-skew (As rows back to back: 4-way conflicted transposed stores),
 --split P (stage the next slice in P parts), --swizzle G (bands of G block
-rows), --fragbuf (two fragment sets), --order rows|cols|snake|pairs|pairs4
-(FMA order), --minblocks N (.minnctapersm instead of .maxnreg),
---cscalar (C stored a float at a time), --ring S (both tiles by cp.async into
-an S-stage ring, A untransposed), --entry NAME. docs/notes/perf-27.md has what
-each measured on the H100.
+rows), --entry NAME. docs/notes/perf-27.md has what each measured on the H100,
+and the variants that lost everywhere and were taken out again (two fragment
+sets, other FMA orders, .minnctapersm, C stored a float at a time, a cp.async
+ring with A untransposed: commit 7ede9d1 still has them).
 """
 import argparse
 
@@ -94,9 +93,6 @@ def emit(a):
     w("\t.param .u32 M, .param .u32 N, .param .u32 K)")
     if a.maxnreg:
         w(f".maxnreg {a.maxnreg}")
-    if a.minblocks:  # ask for the occupancy instead of naming the register cap
-        w(f".maxntid {NT}, 1, 1")
-        w(f".minnctapersm {a.minblocks}")
     w("{")
     w("\t.reg .pred  %more;")
     w("\t.reg .b32   %t, %bx, %by, %n, %k, %tiles, %tile, %r, %s, %q;  // r, s, q: scratch")
@@ -106,7 +102,7 @@ def emit(a):
     w(f"\t// acc(i*{TNt}+j) is C[wRow*{WM} + ty*4 + {TR*4}*(i/4) + i%4][wCol*{WN} + tx*4 + {TC*4}*(j/4) + j%4],")
     w("\t// block-relative: output row i and column j of the lane's fragments.")
     w(f"\t.reg .f32   %acc<{TMt*TNt}>;")
-    w(f"\t.reg .f32   %a<{TMt * (2 if a.fragbuf else 1)}>, %b<{TNt * (2 if a.fragbuf else 1)}>;  // the lane's pieces of A column k and B row k")
+    w(f"\t.reg .f32   %a<{TMt}>, %b<{TNt}>;  // the lane's pieces of A column k and B row k")
     w(f"\t.reg .f32   %ldA<{hA*4}>;            // the lane's share of the next A slice, in flight")
     if not cpa:
         w(f"\t.reg .f32   %ldB<{hB*4}>;            // and of the next B slice")
@@ -315,33 +311,11 @@ def emit(a):
             load_A("@%more ", part)
             load_B("@%more ", "%wB", part)
         w(f"\t// k = {kk}: {WMI} float4 of A, {WNI} float4 of B, {TMt*TNt} FMAs")
-        if not a.fragbuf:
-            frag_loads(kk, 0)
-        else:  # two sets of fragment registers: k+1's are loaded before k's FMAs
-            if kk == 0:
-                frag_loads(0, 0)
-            if kk + 1 < BK:
-                frag_loads(kk + 1, (kk + 1) % 2)
-        fa, fb = (kk % 2) * TMt if a.fragbuf else 0, (kk % 2) * TNt if a.fragbuf else 0
-        if a.order == "rows":
-            for i in range(TMt):
-                for j0 in range(0, TNt, 8):
-                    w("\t" + "\n\t".join(f"fma.rn.f32         %acc{i*TNt+j}, %a{fa+i}, %b{fb+j}, %acc{i*TNt+j};"
-                                       for j in range(j0, min(j0 + 8, TNt))))
-        else:  # the other orders, for measuring what ptxas does with them
-            if a.order == "cols":
-                pairs = [(i, j) for j in range(TNt) for i in range(TMt)]
-            elif a.order == "snake":
-                pairs = [(i, j) for i in range(TMt) for j in (range(TNt) if i % 2 == 0 else range(TNt - 1, -1, -1))]
-            else:  # "pairs"/"pairs4": two columns at a time, rows back and forth (in groups of 4 for pairs4)
-                g = TMt if a.order == "pairs" else 4
-                pairs = []
-                for jp in range(0, TNt, 2):
-                    for i0 in range(0, TMt, g):
-                        rows = range(i0, i0 + g) if (jp // 2) % 2 == 0 else range(i0 + g - 1, i0 - 1, -1)
-                        pairs += [(i, j) for i in rows for j in (jp, jp + 1)]
-            for i, j in pairs:
-                w(f"\tfma.rn.f32         %acc{i*TNt+j}, %a{fa+i}, %b{fb+j}, %acc{i*TNt+j};")
+        frag_loads(kk, 0)
+        for i in range(TMt):
+            for j0 in range(0, TNt, 8):
+                w("\t" + "\n\t".join(f"fma.rn.f32         %acc{i*TNt+j}, %a{i}, %b{j}, %acc{i*TNt+j};"
+                                   for j in range(j0, min(j0 + 8, TNt))))
     w("\t// @end")
     w("")
     w("\t// @swap")
@@ -381,10 +355,6 @@ def emit(a):
     w(f"\tmul.wide.u32       %aPass, %n, {(TR*4-3)*4};   // from the last row of a fragment to the next fragment")
     for i in range(TMt):
         for j in range(WNI):
-            if a.cscalar:  # 4 single stores: the accumulators need not sit in aligned quads
-                for c in range(4):
-                    w(f"\tst.global.f32       [%p+{j*TC*16 + 4*c}], %acc{i*TNt + 4*j + c};")
-                continue
             acc = ", ".join(f"%acc{i*TNt + 4*j + c}" for c in range(4))
             w(f"\tst.global.v4.f32    [%p+{j*TC*16}], {{{acc}}};")
         if i < TMt - 1:
@@ -393,303 +363,6 @@ def emit(a):
     w("\tret;")
     w("}")
     return "\n".join(o) + "\n"
-
-
-def emit_ring(a):
-    """--ring S: both tiles by cp.async into an S-stage ring, A kept as it is (As[m][k])."""
-    BM, BN, BK, WM, WN, TR, S = a.bm, a.bn, a.bk, a.wm, a.wn, a.tr, a.ring
-    TC = 32 // TR
-    WMI, WNI = WM // (TR * 4), WN // (TC * 4)
-    TMt, TNt = WMI * 4, WNI * 4
-    WARPS_M, WARPS_N = BM // WM, BN // WN
-    assert WARPS_M * WARPS_N == NT // 32 and TR == 8 and 8 <= BK <= 32 and S >= 2
-    CA, CB = BK // 4, BN // 4            # 16-byte chunks per A row / per B row
-    L = 128 // (BK * 4)                  # A rows per 128-byte line
-    rpA, rpB = NT // CA, NT // CB        # rows one pass of all threads copies
-    nA, nB = BM // rpA, BK // rpB
-    assert nA >= 1 and nB >= 1 and (rpA // 4) % 8 == 0
-    SA, SB = BM * BK * 4, BK * BN * 4
-    ST = SA + SB
-    lg = lambda v: v.bit_length() - 1
-    for v in (BM, BN, BK, WM, WN, TR, TC, CA, CB, WARPS_N):
-        assert v & (v - 1) == 0, "powers of two only"
-
-    def aslot(row, kc):
-        """Byte offset of A's 16-byte chunk kc of tile row `row` (compile-time rows only)."""
-        return (row // L) * 128 + ((((row % L) * CA + kc) ^ ((row >> 2) & 7)) * 16)
-
-    o = []
-    w = o.append
-    w(banner() + "// Lesson 7: warp tiling, tiles copied by cp.async into a ring of shared memory.")
-    w("//")
-    w(f"// Block: {NT} threads = 8 warps, output tile {BM}x{BN}, K slices of {BK}.")
-    w(f"// The 8 warps form a {WARPS_M}x{WARPS_N} grid; each warp owns a {WM}x{WN} sub-tile.")
-    w(f"// Inside a warp the 32 lanes form a {TR}x{TC} grid. A lane's outputs are")
-    w(f"// {WMI}x{WNI} fragments of 4x4, spaced {TR*4} rows and {TC*4} columns apart: {TMt}x{TNt} = {TMt*TNt}")
-    w("// outputs, each in a register.")
-    w("//")
-    w(f"// {S} stages of shared memory: cp.async copies slice t+{S-1} while the warps compute")
-    w("// on slice t, with no registers in between, so A stays as it is in memory")
-    w(f"// (As[m][k]): one ld.shared.v4 gives a lane 4 k-values of one of its rows.")
-    w(f"// The 16-byte chunks of As are XOR-swizzled ((row/4) % 8) so that the 8 rows")
-    w("// a warp reads at once fall in 8 different bank groups.")
-    w(f"// Needs M % {BM} == 0, N % {BN} == 0, K % {BK} == 0.")
-    w("")
-    w(".version 7.0")
-    w(".target sm_80")
-    w(".address_size 64")
-    w("")
-    w(f"// Dynamic shared memory, {S*ST} bytes: {S} stages, each As[{BM}][{BK}] ({SA} bytes,")
-    w(f"// swizzled) then Bs[{BK}][{BN}] ({SB} bytes).")
-    w(".extern .shared .align 128 .b8 smem[];")
-    w("")
-    w(f".visible .entry {a.entry}(")
-    w("\t.param .u64 A, .param .u64 B, .param .u64 C,")
-    w("\t.param .u32 M, .param .u32 N, .param .u32 K)")
-    w(f".maxntid {NT}, 1, 1")
-    if a.maxnreg:
-        w(f".maxnreg {a.maxnreg}")
-    w("{")
-    w("\t.reg .pred  %more, %p0;")
-    w("\t.reg .b32   %t, %bx, %by, %n, %k, %tiles, %kt, %r, %s, %q;  // r, s, q: scratch")
-    w("\t.reg .b32   %warp, %lane, %wRow, %wCol, %ty, %tx;")
-    w("\t.reg .b32   %base, %stA, %stB, %rd, %wr, %rB;")
-    w(f"\t.reg .b32   %oA<{4*CA}>, %rA<{4*CA}>;    // A read offsets: row r of a fragment, chunk kc")
-    w("\t.reg .b64   %gA, %gB, %gC, %aPass, %stepB, %p, %off;")
-    w(f"\t.reg .f32   %acc<{TMt*TNt}>;")
-    w(f"\t.reg .f32   %a<{TMt*4}>, %b<{TNt}>;  // A: 4 k-values of each of the lane's rows; B: row k")
-    w("")
-    w("\t// @index")
-    w("\tld.param.u64       %gA, [A];")
-    w("\tld.param.u64       %gB, [B];")
-    w("\tld.param.u64       %gC, [C];")
-    w("\tld.param.u32       %n, [N];")
-    w("\tld.param.u32       %k, [K];")
-    w("\tcvta.to.global.u64 %gA, %gA;")
-    w("\tcvta.to.global.u64 %gB, %gB;")
-    w("\tcvta.to.global.u64 %gC, %gC;")
-    w("\tmov.u32            %t, %tid.x;")
-    if a.swizzle:
-        G = a.swizzle
-        w(f"\t// Blocks walk bands of {G} block rows, column by column.")
-        w("\tmov.u32            %r, %nctaid.x;")
-        w("\tmov.u32            %s, %ctaid.y;")
-        w("\tmov.u32            %q, %ctaid.x;")
-        w("\tmad.lo.u32         %q, %s, %r, %q;")
-        w(f"\tmul.lo.u32         %r, %r, {G};")
-        w("\tdiv.u32            %s, %q, %r;")
-        w("\trem.u32            %q, %q, %r;")
-        w(f"\tmul.lo.u32         %by, %s, {G};")
-        w("\tmov.u32            %r, %nctaid.y;")
-        w("\tsub.u32            %r, %r, %by;")
-        w(f"\tmin.u32            %r, %r, {G};")
-        w("\tdiv.u32            %bx, %q, %r;")
-        w("\trem.u32            %s, %q, %r;")
-        w("\tadd.u32            %by, %by, %s;")
-    else:
-        w(f"\tmov.u32            %bx, %ctaid.x;        // block column (N / {BN})")
-        w(f"\tmov.u32            %by, %ctaid.y;        // block row (M / {BM})")
-    w("\tshr.u32            %warp, %t, 5;")
-    w("\tand.b32            %lane, %t, 31;")
-    w(f"\tshr.u32            %wRow, %warp, {lg(WARPS_N)};")
-    w(f"\tand.b32            %wCol, %warp, {WARPS_N-1};")
-    w(f"\tshr.u32            %ty, %lane, {lg(TC)};")
-    w(f"\tand.b32            %tx, %lane, {TC-1};")
-    w("\tmov.u32            %base, smem;")
-    w(f"\tshr.u32            %tiles, %k, {lg(BK)};       // K / {BK} slices")
-    w("\t// @end")
-    w("")
-    w("\t// @load-index")
-    w(f"\t// A slice ({BM}x{BK}): thread t copies chunk t%{CA} of row t/{CA} (+{rpA} per pass).")
-    w(f"\t// In shared memory: line row/{L}, chunk ((row%{L})*{CA} + kc) ^ ((row/4) % 8).")
-    w(f"\tshr.u32            %r, %t, {lg(CA)};        // row")
-    w(f"\tand.b32            %s, %t, {CA-1};        // kc")
-    w(f"\tshl.b32            %q, %by, {lg(BM)};")
-    w("\tadd.u32            %q, %q, %r;")
-    w("\tmul.wide.u32       %off, %q, %k;")
-    w("\tshl.b32            %q, %s, 2;")
-    w("\tcvt.u64.u32        %p, %q;")
-    w("\tadd.u64            %off, %off, %p;")
-    w("\tshl.b64            %off, %off, 2;")
-    w("\tadd.u64            %gA, %gA, %off;       // &A[by*BM + row][4*kc]")
-    w(f"\tmul.wide.u32       %aPass, %k, {rpA*4};    // {rpA} rows of A, in bytes")
-    if L > 1:
-        w(f"\tand.b32            %q, %r, {L-1};")
-        w(f"\tmad.lo.u32         %s, %q, {CA}, %s;     // slot in the line")
-    w("\tshr.u32            %q, %r, 2;")
-    w("\tand.b32            %q, %q, 7;")
-    w("\txor.b32            %s, %s, %q;")
-    w("\tshl.b32            %s, %s, 4;")
-    w(f"\tshr.u32            %q, %r, {lg(L)};" if L > 1 else "\tmov.u32            %q, %r;")
-    w("\tshl.b32            %q, %q, 7;")
-    w("\tadd.u32            %stA, %q, %s;         // byte offset in the A tile")
-    w(f"\t// B slice ({BK}x{BN}): thread t copies chunk t%{CB} of k-row t/{CB} (+{rpB} per pass).")
-    w(f"\tshr.u32            %r, %t, {lg(CB)};")
-    w(f"\tand.b32            %s, %t, {CB-1};")
-    w("\tshl.b32            %s, %s, 2;")
-    w(f"\tshl.b32            %q, %bx, {lg(BN)};")
-    w("\tadd.u32            %q, %q, %s;")
-    w("\tmad.lo.u32         %q, %r, %n, %q;")
-    w("\tmul.wide.u32       %off, %q, 4;")
-    w("\tadd.u64            %gB, %gB, %off;       // &B[row][bx*BN + col]")
-    w(f"\tmul.wide.u32       %stepB, %n, {BK*4};   // one slice ({BK} rows) of B, in bytes")
-    w(f"\tshl.b32            %r, %r, {lg(BN)};")
-    w("\tadd.u32            %r, %r, %s;")
-    w("\tshl.b32            %r, %r, 2;")
-    w(f"\tadd.u32            %stB, %r, {SA};       // byte offset of Bs[row][col] in a stage")
-    w("\t// @end")
-    w("")
-    w("\t// @frag-index")
-    w(f"\t// A reads: row wRow*{WM} + ty*4 + r (+{TR*4} per fragment, the same swizzle), chunk kc;")
-    w("\t// one offset per (r, kc), since the XOR mixes in ty.")
-    w(f"\tshl.b32            %r, %wRow, {lg(WM)};")
-    w("\tshl.b32            %s, %ty, 2;")
-    w("\tadd.u32            %r, %r, %s;           // row of r = 0")
-    w("\tshr.u32            %q, %r, 2;")
-    w("\tand.b32            %q, %q, 7;            // its XOR key (the same for r = 0..3)")
-    for r in range(4):
-        for kc in range(CA):
-            reg = f"%oA{r*CA + kc}"
-            w(f"\tadd.u32            %s, %r, {r};")
-            if L > 1:
-                w(f"\tand.b32            {reg}, %s, {L-1};")
-                w(f"\tmul.lo.u32         {reg}, {reg}, {CA};")
-                w(f"\tadd.u32            {reg}, {reg}, {kc};")
-            else:
-                w(f"\tmov.u32            {reg}, {kc};")
-            w(f"\txor.b32            {reg}, {reg}, %q;")
-            w(f"\tshl.b32            {reg}, {reg}, 4;")
-            w(f"\tshr.u32            %s, %s, {lg(L)};" if L > 1 else "")
-            w("\tshl.b32            %s, %s, 7;")
-            w(f"\tadd.u32            {reg}, {reg}, %s;")
-    w(f"\t// B reads: Bs[k][wCol*{WN} + tx*4 + {TC*4}*j].")
-    w(f"\tshl.b32            %r, %wCol, {lg(WN)};")
-    w("\tshl.b32            %s, %tx, 2;")
-    w("\tadd.u32            %r, %r, %s;")
-    w("\tshl.b32            %r, %r, 2;")
-    w(f"\tadd.u32            %rB, %r, {SA};")
-    w("\t// @end")
-    w("")
-    w("\t// Every accumulator starts at zero.")
-    for i in range(0, TMt * TNt, 8):
-        w("\t" + "\n\t".join(f"mov.f32            %acc{j}, 0f00000000;" for j in range(i, min(i + 8, TMt * TNt))))
-    w("")
-
-    def issue(stage, tile, comment):
-        w(f"\t// {comment}")
-        w(f"\tsetp.lt.u32        %p0, {tile}, %tiles;")
-        w(f"\tadd.u32            %r, {stage}, %stA;")
-        w("\tmov.b64            %p, %gA;")
-        for j in range(nA):
-            if j:
-                w("\tadd.u64            %p, %p, %aPass;")
-            w(f"\t@%p0 cp.async.cg.shared.global [%r+{j*rpA*BK*4}], [%p], 16;")
-        w(f"\tadd.u32            %r, {stage}, %stB;")
-        w("\tmov.b64            %p, %gB;")
-        for j in range(nB):
-            if j:
-                w("\tadd.u64            %p, %p, %off;")
-            w(f"\t@%p0 cp.async.cg.shared.global [%r+{j*rpB*BN*4}], [%p], 16;")
-        w("\tcp.async.commit_group;")
-        w(f"\tadd.u64            %gA, %gA, {BK*4};")
-        w("\tadd.u64            %gB, %gB, %stepB;")
-
-    def ring_next(reg):
-        w(f"\tadd.u32            {reg}, {reg}, {ST};")
-        w(f"\tsub.u32            %s, {reg}, %base;")
-        w(f"\tsetp.eq.u32        %p0, %s, {S*ST};")
-        w(f"\t@%p0 mov.u32       {reg}, %base;")
-
-    w("\t// @prologue")
-    w(f"\t// Slices 0..{S-2} on their way before any compute: one commit group each")
-    w("\t// (empty when K is too short), so wait_group counts stay in step.")
-    w(f"\tmul.wide.u32       %off, %n, {rpB*4};     // {rpB} rows of B, in bytes")
-    w("\tmov.u32            %wr, %base;")
-    for s in range(S - 1):
-        issue("%wr", str(s), f"slice {s} -> stage {s}")
-        w(f"\tadd.u32            %wr, %wr, {ST};")
-    w("\tmov.u32            %rd, %base;")
-    w("\tmov.u32            %kt, 0;")
-    w("\tsetp.eq.u32        %p0, %tiles, 0;")
-    w("\t@%p0 bra           STORE;")
-    w("\t// @end")
-    w("")
-    w("SLICE:")
-    w("\t// @prefetch")
-    w(f"\t// Wait for slice kt (at most {S-2} younger groups in flight); the barrier makes")
-    w("\t// every thread's copies visible and frees the stage slice kt-1 used.")
-    w(f"\tcp.async.wait_group {S-2};")
-    w("\tbar.sync           0;")
-    w(f"\tadd.u32            %q, %kt, {S-1};")
-    issue("%wr", "%q", f"slice kt+{S-1} -> the stage slice kt-1 used")
-    ring_next("%wr")
-    w("\t// @end")
-    w("")
-    for r in range(4):
-        for kc in range(CA):
-            w(f"\tadd.u32            %rA{r*CA+kc}, %rd, %oA{r*CA+kc};")
-    w("\tadd.u32            %s, %rd, %rB;")
-    w("\t// @inner-loop")
-    for kk in range(BK):
-        if kk % 4 == 0:
-            kc = kk // 4
-            w(f"\t// k = {kk}..{kk+3}: 4 k-values of each of the lane's {TMt} rows of A")
-            for i in range(WMI):
-                for r in range(4):
-                    m = 4 * i + r
-                    regs = ", ".join(f"%a{4*m + c}" for c in range(4))
-                    w(f"\tld.shared.v4.f32    {{{regs}}}, [%rA{r*CA+kc}+{i*TR*4*BK*4}];")
-        w(f"\t// k = {kk}: {WNI} float4 of B, {TMt*TNt} FMAs")
-        for j in range(WNI):
-            regs = ", ".join(f"%b{4*j + c}" for c in range(4))
-            w(f"\tld.shared.v4.f32    {{{regs}}}, [%s+{kk*BN*4 + j*TC*16}];")
-        for m in range(TMt):
-            for j0 in range(0, TNt, 8):
-                w("\t" + "\n\t".join(f"fma.rn.f32         %acc{m*TNt+j}, %a{4*m + kk%4}, %b{j}, %acc{m*TNt+j};"
-                                   for j in range(j0, min(j0 + 8, TNt))))
-    w("\t// @end")
-    w("")
-    w("\t// @swap")
-    ring_next("%rd")
-    w("\tadd.u32            %kt, %kt, 1;")
-    w("\tsetp.lt.u32        %more, %kt, %tiles;")
-    w("\t@%more bra         SLICE;")
-    w("\t// @end")
-    w("")
-    w("STORE:")
-    w("\t// @store")
-    w(f"\t// Lane rows: by*{BM} + wRow*{WM} + ty*4 + {TR*4}*i + r; columns bx*{BN} + wCol*{WN} + tx*4 + {TC*4}*j.")
-    w(f"\tshl.b32            %r, %by, {lg(BM)};")
-    w(f"\tshl.b32            %s, %wRow, {lg(WM)};")
-    w("\tadd.u32            %r, %r, %s;")
-    w("\tshl.b32            %s, %ty, 2;")
-    w("\tadd.u32            %r, %r, %s;")
-    w(f"\tshl.b32            %s, %bx, {lg(BN)};")
-    w(f"\tshl.b32            %q, %wCol, {lg(WN)};")
-    w("\tadd.u32            %s, %s, %q;")
-    w("\tshl.b32            %q, %tx, 2;")
-    w("\tadd.u32            %s, %s, %q;")
-    w("\tmul.wide.u32       %off, %r, %n;")
-    w("\tcvt.u64.u32        %p, %s;")
-    w("\tadd.u64            %off, %off, %p;")
-    w("\tshl.b64            %off, %off, 2;")
-    w("\tadd.u64            %p, %gC, %off;")
-    w("\tmul.wide.u32       %off, %n, 4;          // one row of C, in bytes")
-    w(f"\tmul.wide.u32       %aPass, %n, {(TR*4-3)*4};   // from the last row of a fragment to the next fragment")
-    for i in range(TMt):
-        for j in range(WNI):
-            if a.cscalar:  # 4 single stores: the accumulators need not sit in aligned quads
-                for c in range(4):
-                    w(f"\tst.global.f32       [%p+{j*TC*16 + 4*c}], %acc{i*TNt + 4*j + c};")
-                continue
-            acc = ", ".join(f"%acc{i*TNt + 4*j + c}" for c in range(4))
-            w(f"\tst.global.v4.f32    [%p+{j*TC*16}], {{{acc}}};")
-        if i < TMt - 1:
-            w("\tadd.u64            %p, %p, " + ("%aPass;" if i % 4 == 3 else "%off;"))
-    w("\t// @end")
-    w("\tret;")
-    w("}")
-    return "\n".join(l for l in o if l != "") + "\n"
 
 
 if __name__ == "__main__":
@@ -707,21 +380,11 @@ if __name__ == "__main__":
     ap.add_argument("--split", type=int, default=1,
                     help="stage the next slice through registers in this many parts (BK 32 with 2 parts "
                          "needs no more staging registers than BK 16 with 1)")
-    ap.add_argument("--order", default="rows", choices=["rows", "cols", "snake", "pairs", "pairs4"],
-                    help="order of a k-step's FMAs: row by row, column by column, or rows back and forth")
-    ap.add_argument("--fragbuf", action="store_true",
-                    help="two sets of fragment registers: k+1's loads are issued before k's FMAs")
     ap.add_argument("--skew", action=argparse.BooleanOptionalAction, default=True,
                     help="start each group of 4 k-rows of As 512/BK bytes further on (conflict-free "
                          "transposed stores; --no-skew: the rows back to back, as before)")
     ap.add_argument("--swizzle", type=int, default=0,
                     help="walk the blocks in bands of this many block rows, column by column (0: row by row)")
     ap.add_argument("--entry", default="sgemm_warptile")
-    ap.add_argument("--cscalar", action="store_true",
-                    help="store C one float at a time (frees ptxas from putting accumulators in aligned quads)")
-    ap.add_argument("--minblocks", type=int, default=0,
-                    help="N: .maxntid and .minnctapersm N (use with --maxnreg 0)")
-    ap.add_argument("--ring", type=int, default=0,
-                    help="S >= 2: both tiles by cp.async into an S-stage ring, A untransposed (sm_80)")
     args = ap.parse_args()
-    print(emit_ring(args) if args.ring else emit(args), end="")
+    print(emit(args), end="")
