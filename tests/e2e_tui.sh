@@ -122,6 +122,7 @@ for size in 80x24 160x48; do
 
 	T send-keys -t "$s" p Space
 	wait_for "$s" "@index lines 11-15"
+	wait_stable "$s" # the page's first frame may still be on its way (the estimate redraws beside it)
 	# The region's lines carry the mark and a background colour; a line outside does not
 	# (tests/sgr.awk reads the colours of capture-pane -e).
 	T capture-pane -p -e -t "$s" | awk -f "$SGR" >"$WORK/sgr.txt"
