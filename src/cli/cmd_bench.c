@@ -27,9 +27,10 @@ const cli_command cli_cmd_bench = {
 	.synopsis = {"bench [LESSON...] [--size N|M,N,K] [--steady|--burst] [--csv|--json]"},
 	.summary = "GPU: time lessons beside cuBLAS",
 	.about = "Times each lesson's kernel and cuBLAS (SGEMM for f32, GemmEx with the lesson's own input\n"
-		 "and output types for f16 and bf16) in the same run: median of rounds, GFLOP/s, % of\n"
-		 "cuBLAS, speed-up over the previous lesson of the same types, the relative error against\n"
-		 "cuBLAS. Default: every lesson with a kernel, at 4096.\n"
+		 "and output types for f16, bf16 and tf32; cuBLASLt with the same types and scales for FP8) in the\n"
+		 "same run: median of rounds, GFLOP/s, % of cuBLAS (the columns say cuBLAS for both),\n"
+		 "speed-up over the previous lesson of the same types, the relative error against it.\n"
+		 "Default: every lesson with a kernel, at 4096.\n"
 		 "Ours and cuBLAS take turns a block at a time: each block launches back to back for about\n"
 		 "25 ms between one pair of events; 7 rounds, the median of each side and its spread\n"
 		 "((slowest - fastest round) / median) are shown. --steady (the default) times after 1 s of\n"

@@ -66,6 +66,11 @@ const char *dtype_names(void)
 	return "f32, f16, bf16, tf32, e4m3 or e5m2";
 }
 
+const char *dtype_reference(dtype in)
+{
+	return dtype_of(in)->ref == DTYPE_REF_LT ? "cuBLASLt" : "cuBLAS";
+}
+
 int dtype_parse(const char *s, dtype *out)
 {
 	for (dtype d = DTYPE_F32; d < DTYPE_COUNT; d++)

@@ -75,6 +75,9 @@ typedef struct {
 const dtype_info *dtype_of(dtype d);
 /* "f32", "f16", "bf16", "none". */
 const char *dtype_name(dtype d);
+/* The library a run of inputs `in` is checked and timed against, as text
+ * says it: "cuBLAS" (SGEMM, GemmEx) or "cuBLASLt" (FP8). */
+const char *dtype_reference(dtype in);
 /* The type named s (not "none"); returns 0, or -1 when s names no type. */
 int dtype_parse(const char *s, dtype *out);
 /* "f32, f16, bf16, tf32, e4m3 or e5m2": the names a message lists. */

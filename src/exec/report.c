@@ -289,8 +289,9 @@ void exec_report_text(FILE *out, const char *title, const run_request *rq, const
 			run_figure(&rep, "gflops", b, sizeof b), res->repeats);
 		if (res->cublas_gflops > 0) {
 			char d[48];
-			fprintf(out, "  cuBLAS     %s, %s GFLOP/s -> ours is %s of cuBLAS\n", run_figure(&rep, "cublas_ms", a, sizeof a),
-				run_figure(&rep, "cublas_gflops", b, sizeof b), run_figure(&rep, "pct_of_cublas", d, sizeof d));
+			const char *ref = dtype_reference(rq->dt);
+			fprintf(out, "  %-10s %s, %s GFLOP/s -> ours is %s of %s\n", ref, run_figure(&rep, "cublas_ms", a, sizeof a),
+				run_figure(&rep, "cublas_gflops", b, sizeof b), run_figure(&rep, "pct_of_cublas", d, sizeof d), ref);
 		}
 	}
 	(void)c;

@@ -323,12 +323,6 @@ static int reference(run_state *s, const run_request *rq, CUdeviceptr out)
 			     (const float *)(uintptr_t)s->A, k, &beta, (float *)(uintptr_t)out, m);
 }
 
-/* The reference's name as messages and the timing line say it. */
-static const char *reference_name(const run_state *s)
-{
-	return dtype_of(s->in)->ref == DTYPE_REF_LT ? "cuBLASLt" : "cuBLAS";
-}
-
 /* Whether the reference can run: its library, and for FP8 cuBLASLt's plan
  * of this shape (chosen once per shape, then kept) with this run's scales.
  * Sets has_ref, or ref_why. 0, or -1 after a failed copy (status set). */
@@ -509,7 +503,7 @@ static int time_both(run_state *s, const run_request *rq, double first_ms, run_r
 	res->ms = util_median(ours, TIMING_ROUNDS);
 	res->cublas_ms = blas ? util_median(theirs, TIMING_ROUNDS) : 0;
 	snprintf(res->timing, sizeof res->timing, "%s: %d rounds of %d of ours and %d of %s back to back, %s",
-		 rq->timing == RUN_TIMING_BURST ? "burst" : "steady", TIMING_ROUNDS, n, res->cublas_block, reference_name(s),
+		 rq->timing == RUN_TIMING_BURST ? "burst" : "steady", TIMING_ROUNDS, n, res->cublas_block, dtype_reference(s->in),
 		 burst ? "each after 0.1 s idle" : "after 1 s of the same untimed");
 	return 0;
 }
@@ -687,7 +681,7 @@ void runner_run(const run_request *rq, run_result *res)
 	}
 	if (res->status == RUN_OK && !res->msg[0])
 		snprintf(res->msg, sizeof res->msg, "%s%s", res->verified == 1 ? "verified against " : "ran",
-			 res->verified == 1 ? reference_name(&s) : "");
+			 res->verified == 1 ? dtype_reference(s.in) : "");
 out:
 	cleanup(&s);
 }

@@ -9,6 +9,7 @@
 
 #include "base/numfmt.h"
 #include "base/util.h"
+#include "course/dtype.h"
 
 /* A horizontal bar of w cells filled to frac, in eighths of a cell. */
 static void bar(ui_lines *t, const ui_glyphs *g, double frac, int w, ui_role role)
@@ -97,8 +98,11 @@ static void timed(ui_lines *t, const ui_app *a, const run_result *r, int w)
 	ui_lines_kv(t, "GFLOP/s", run_figure(&rep, "gflops", v, sizeof v), UI_ROLE_EMPH, r->gpu, w);
 	ui_lines_kv(t, "time", run_figure(&rep, "ms", v, sizeof v), UI_ROLE_EMPH, "median", w);
 	if (r->cublas_gflops > 0) {
-		snprintf(n, sizeof n, "cuBLAS %s GFLOP/s", run_figure(&rep, "cublas_gflops", c, sizeof c));
-		ui_lines_kv(t, "of cuBLAS", run_figure(&rep, "pct_of_cublas", v, sizeof v), UI_ROLE_EMPH, n, w);
+		const char *ref = dtype_reference(ui_app_lesson(a)->dt);
+		char of[32];
+		snprintf(n, sizeof n, "%s %s GFLOP/s", ref, run_figure(&rep, "cublas_gflops", c, sizeof c));
+		snprintf(of, sizeof of, "of %s", ref);
+		ui_lines_kv(t, of, run_figure(&rep, "pct_of_cublas", v, sizeof v), UI_ROLE_EMPH, n, w);
 	}
 	if (has_prev)
 		ui_lines_kv(t, "speed-up", run_figure(&rep, "speedup", v, sizeof v), UI_ROLE_EMPH,
