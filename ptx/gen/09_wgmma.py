@@ -303,6 +303,21 @@ class Gen:
         pred = "%acc" if kk == 0 else "%one"
         w(f"\t\t%descA, %descB, {pred}, 1, 1, 0, 1;  // scale-d, scale-a, scale-b, A K-major, B transposed")
 
+    def descriptors(self):
+        """This stage's A (this warpgroup's 64 rows) and B descriptors into %descA, %descB."""
+        w = self.w
+        w(f"\tmad.lo.u32      %sA, %stage, {self.STAGE}, %ring;")
+        w(f"\tadd.u32         %sB, %sA, {self.A_BYTES};")
+        w("\tsub.u32         %x, %wg, 1;")
+        w(f"\tmad.lo.u32      %x, %x, {64 * 128}, %sA;       // this warpgroup's 64 rows of A")
+        self.desc_start("%x")
+        w("\tor.b32          %lo, %lo, 0x10000;         // leading offset 16 bytes (unused when swizzled)")
+        w("\tmov.u32         %hi, 0x40000040;           // stride 1024 bytes, 128-byte swizzle")
+        w("\tmov.b64         %descA, {%lo, %hi};")
+        self.desc_start("%sB")
+        self.desc_b_leading()
+        w("\tmov.b64         %descB, {%lo, %hi};")
+
     def consumer(self):
         w, S = self.w, self.S
         w("// @consumer")
@@ -331,17 +346,7 @@ class Gen:
         w("// @descriptors")
         w("\t// Matrix descriptors (64 bits): start >> 4, leading offset >> 4 at bit 16,")
         w("\t// stride offset >> 4 at bit 32, 128-byte swizzle at bits 62-63 (hi word 1 << 30).")
-        w(f"\tmad.lo.u32      %sA, %stage, {self.STAGE}, %ring;")
-        w(f"\tadd.u32         %sB, %sA, {self.A_BYTES};")
-        w("\tsub.u32         %x, %wg, 1;")
-        w(f"\tmad.lo.u32      %x, %x, {64 * 128}, %sA;       // this warpgroup's 64 rows of A")
-        self.desc_start("%x")
-        w("\tor.b32          %lo, %lo, 0x10000;         // leading offset 16 bytes (unused when swizzled)")
-        w("\tmov.u32         %hi, 0x40000040;           // stride 1024 bytes, 128-byte swizzle")
-        w("\tmov.b64         %descA, {%lo, %hi};")
-        self.desc_start("%sB")
-        self.desc_b_leading()
-        w("\tmov.b64         %descB, {%lo, %hi};")
+        self.descriptors()
         w("// @end")
         w("// @wgmma")
         w("\t// Registers the wgmmas accumulate into must not be touched by other instructions")

@@ -138,17 +138,7 @@ class Gen(L10.Gen):
         w, S = self.w, self.S
         w(f"\tmad.lo.u32      %full, %stage, 8, %bars;")
         self.wait(f"C_WAIT_{tag}", "%full", "%phase")
-        w(f"\tmad.lo.u32      %sA, %stage, {self.STAGE}, %ring;")
-        w(f"\tadd.u32         %sB, %sA, {self.A_BYTES};")
-        w("\tsub.u32         %x, %wg, 1;")
-        w(f"\tmad.lo.u32      %x, %x, {64 * 128}, %sA;       // this warpgroup's 64 rows of A")
-        self.desc_start("%x")
-        w("\tor.b32          %lo, %lo, 0x10000;         // leading offset 16 bytes (unused when swizzled)")
-        w("\tmov.u32         %hi, 0x40000040;           // stride 1024 bytes, 128-byte swizzle")
-        w("\tmov.b64         %descA, {%lo, %hi};")
-        self.desc_start("%sB")
-        self.desc_b_leading()
-        w("\tmov.b64         %descB, {%lo, %hi};")
+        self.descriptors()
         w("\twgmma.fence.sync.aligned;")
         for kk in range(self.KSLICES):
             self.wgmma(kk, acc, "%fresh")
@@ -275,38 +265,13 @@ class Gen(L10.Gen):
         w("\tld.param.f32    %scaleB, [scale_b];")
         w("\tmul.f32         %scale, %scale, %scaleB;")
 
-    def epilogue_tma(self):
-        """Lesson 10's epilogue with the scales applied before the conversion."""
-        w = self.w
-        w("// @epilogue")
-        w("\t// The staging tile is free once the copy engine has read the previous tile's")
-        w("\t// store; one thread waits for that, the barrier tells the other 127.")
-        w("\t@%leader cp.async.bulk.wait_group.read 0;")
-        w("\tbar.sync        %bid, 128;")
-        w("\t// Scale, convert to bf16 pairs, write them swizzled with stmatrix.")
-        for j in range(0, self.NACC // 4, 2):
-            d = 4 * j
-            w("\t" + " ".join(f"mul.f32 %d{i}, %d{i}, %scale;" for i in range(d, d + 4)))
-            w("\t" + " ".join(f"mul.f32 %d{i}, %d{i}, %scale;" for i in range(d + 4, d + 8)))
-            w(f"\tcvt.rn.bf16x2.f32 %h0, %d{d + 1}, %d{d};       // columns 8j, 8j+1 of rows 0-7 (a -> high half)")
-            w(f"\tcvt.rn.bf16x2.f32 %h1, %d{d + 3}, %d{d + 2};       // rows 8-15")
-            w(f"\tcvt.rn.bf16x2.f32 %h2, %d{d + 5}, %d{d + 4};       // the next 8 columns")
-            w(f"\tcvt.rn.bf16x2.f32 %h3, %d{d + 7}, %d{d + 6};")
-            jj = j % 8
-            w(f"\tstmatrix.sync.aligned.m8n8.x4.shared.b16 [%ea{jj // 2}+{(j // 8) * self.CBOX}], {{%h0, %h1, %h2, %h3}};")
-        w("\t// stmatrix writes through the generic proxy, TMA reads through the async one:")
-        w("\t// each writer fences, then the barrier, then one thread issues the stores.")
-        w("\tfence.proxy.async.shared::cta;")
-        w("\tbar.sync        %bid, 128;")
-        w("\t@!%leader bra   STORED;")
-        w("\tsub.u32         %y, %wg, 1;")
-        w("\tmad.lo.u32      %y, %y, 64, %m0;           // this warpgroup's 64 rows")
-        for b in range(self.BN // 64):
-            w(f"\tadd.u32         %x, %n0, {64 * b};")
-            w(f"\tcp.async.bulk.tensor.2d.global.shared::cta.bulk_group [%tmC, {{%x, %y}}], [%sC+{b * self.CBOX}];")
-        w("\tcp.async.bulk.commit_group;")
-        w("STORED:")
-        w("// @end")
+    def epilogue_note(self):
+        self.w("\t// Scale, convert to bf16 pairs, write them swizzled with stmatrix.")
+
+    def epilogue_scale(self, d):
+        """Accumulators d..d+7 times scale_a * scale_b, before their conversion."""
+        self.w("\t" + " ".join(f"mul.f32 %d{i}, %d{i}, %scale;" for i in range(d, d + 4)))
+        self.w("\t" + " ".join(f"mul.f32 %d{i}, %d{i}, %scale;" for i in range(d + 4, d + 8)))
 
     def run(self):
         self.header()
