@@ -487,14 +487,9 @@ emu_error emu_run(const run_request *rq, const emu_options *opt, emu_result *res
 	rng_seed(&r, opt->seed ? opt->seed : 0x9e3779b97f4a7c15ULL);
 	float scale[2] = {1.0f, 1.0f}; /* A's and B's per-tensor scales (FP8): scale:A, scale:B */
 	if (fill) { /* af and bf: the values the kernel means (an FP8 input's stored x scale) */
-		dtype_fill(&r, rq->dt, A, af, na, &scale[0]);
-		dtype_fill(&r, rq->dt, B, bf, nb, &scale[1]);
+		run_make_input(&r, rq->dt, rq->a_host, rq->M, rq->K, 0, A, af, &scale[0]);
+		run_make_input(&r, rq->dt, rq->b_host, rq->K, rq->N, rq->b_kmajor, B, bf, &scale[1]);
 	}
-	/* the accuracy experiment's own f32 inputs (run.h), stored as the kernel reads them */
-	if (fill && rq->a_host)
-		run_store_host(rq->dt, rq->a_host, rq->M, rq->K, 0, A, af, &scale[0]);
-	if (fill && rq->b_host)
-		run_store_host(rq->dt, rq->b_host, rq->K, rq->N, rq->b_kmajor, B, bf, &scale[1]);
 	if (argspec_blas_of(&rq->args).has_beta) {
 		c0 = xcalloc(nc, sizeof(float));
 		if (fill)

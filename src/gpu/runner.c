@@ -557,12 +557,8 @@ static int make_inputs(run_state *s, const run_request *rq, size_t nA, size_t nB
 	float *drawn = scaled ? malloc((nA > nB ? nA : nB) * sizeof(float)) : NULL;
 	int ok = s->ha && s->hb && s->hc && s->hr && s->hraw && (s->hc0 || !s->blas.has_beta) && (drawn || !scaled);
 	if (ok) {
-		dtype_fill(&gen, s->in, s->ha, drawn, nA, &s->scale[0]);
-		dtype_fill(&gen, s->in, s->hb, drawn, nB, &s->scale[1]);
-		if (rq->a_host) /* the accuracy experiment's own f32 inputs (run.h) */
-			run_store_host(s->in, rq->a_host, rq->M, rq->K, 0, s->ha, NULL, &s->scale[0]);
-		if (rq->b_host)
-			run_store_host(s->in, rq->b_host, rq->K, rq->N, rq->b_kmajor, s->hb, NULL, &s->scale[1]);
+		run_make_input(&gen, s->in, rq->a_host, rq->M, rq->K, 0, s->ha, drawn, &s->scale[0]);
+		run_make_input(&gen, s->in, rq->b_host, rq->K, rq->N, rq->b_kmajor, s->hb, drawn, &s->scale[1]);
 		if (s->hc0) /* C0: random, finite, never zero, drawn in the output type (hc0 holds what it stores) */
 			rng_fill(&gen, dtype_of(s->out)->rng, s->hraw, s->hc0, nC);
 	}

@@ -160,8 +160,9 @@ void run_line_add(run_line_counts *a, const run_line_counts *b)
 	a->bytes += b->bytes;
 }
 
-void run_store_host(dtype d, const float *v, long long rows, long long cols, int transpose, void *stored, float *real,
-		   float *scale)
+/* Host values stored as the kernel reads them (run_make_input). */
+static void store_host(dtype d, const float *v, long long rows, long long cols, int transpose, void *stored,
+		       float *real, float *scale)
 {
 	size_t n = (size_t)rows * (size_t)cols;
 	float *t = NULL;
@@ -175,4 +176,13 @@ void run_store_host(dtype d, const float *v, long long rows, long long cols, int
 	*scale = dtype_scale_for(d, v, n);
 	dtype_quantize(d, v, n, *scale, stored, real);
 	free(t);
+}
+
+void run_make_input(rng *r, dtype d, const float *host, long long rows, long long cols, int transpose, void *stored,
+		    float *real, float *scale)
+{
+	if (host)
+		store_host(d, host, rows, cols, transpose, stored, real, scale);
+	else
+		dtype_fill(r, d, stored, real, (size_t)rows * (size_t)cols, scale);
 }

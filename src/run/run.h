@@ -209,14 +209,14 @@ void run_error_format(const run_error *e, char *buf, size_t len);
 /* Relative tolerance of a check, ||C - ref|| / ||ref||, for inputs of type
  * `in` and an output of type `out` (run.c says how each is derived). */
 double run_tolerance(dtype in, dtype out);
-/* An input given as f32 values (run_request.a_host / b_host: the accuracy
- * experiment), stored as a kernel of type d reads it: `rows` x `cols`
- * row-major, or its transpose when `transpose` (a B stored N x K), an FP8
- * input with its per-tensor scale (*scale; 1 for other types). real, when
- * not NULL, receives what each stored value means (stored x scale), in the
- * stored layout. */
-void run_store_host(dtype d, const float *v, long long rows, long long cols, int transpose, void *stored, float *real,
-		   float *scale);
+/* One input of a run, `rows` x `cols` of type d, into `stored`: the
+ * caller's f32 values `host` (run_request.a_host / b_host: the accuracy
+ * experiment) stored as the kernel reads them, the transpose when
+ * `transpose` (a B stored N x K), else fresh random values (dtype_fill); an
+ * FP8 input with its per-tensor scale (*scale; 1 for other types). real,
+ * when not NULL, receives what each stored value means (stored x scale). */
+void run_make_input(rng *r, dtype d, const float *host, long long rows, long long cols, int transpose, void *stored,
+		    float *real, float *scale);
 
 /* The request's output type: rq->out, f32 when not set. */
 dtype run_out(const run_request *rq);
