@@ -386,8 +386,9 @@ static int verify(run_state *s, const run_request *rq, run_result *res, size_t n
 	const cuda_api *cu = s->cu;
 	CUresult r;
 	if ((r = set_c(s, s->R, s->hc0, nC)) || reference(s, rq, s->R) || (r = cu->CtxSynchronize())) {
-		set_cuda_error(res, r ? r : CUDA_ERROR_LAUNCH_FAILED,
-			       dtype_of(s->in)->ref == DTYPE_REF_LT ? "cuBLASLt failed" : "cuBLAS failed");
+		char what[48];
+		snprintf(what, sizeof what, "%s failed", dtype_reference(s->in));
+		set_cuda_error(res, r ? r : CUDA_ERROR_LAUNCH_FAILED, what);
 		return -1;
 	}
 	get_c(s, s->hc, s->C, nC);
@@ -441,9 +442,9 @@ static int time_block(run_state *s, const run_request *rq, int which, int n, dou
 	if (r == CUDA_SUCCESS)
 		r = cu->EventSynchronize(s->e1);
 	if (r != CUDA_SUCCESS) {
-		set_cuda_error(res, r, which ? (dtype_of(s->in)->ref == DTYPE_REF_LT ? "cuBLASLt failed while timing"
-										      : "cuBLAS failed while timing")
-					     : "the kernel failed while timing");
+		char what[48];
+		snprintf(what, sizeof what, "%s failed while timing", which ? dtype_reference(s->in) : "the kernel");
+		set_cuda_error(res, r, what);
 		return -1;
 	}
 	float f = 0;
