@@ -58,6 +58,10 @@ static const unit units[] = {
 	{"GB/s", "GB/s", 1, UNIT_SPACED},
 	/* a relative error (ptxtutor accuracy), written as 2.9e-4 */
 	{"rel", "", 1, UNIT_SCI},
+	/* clock cycles an instruction takes (scripts/gpu-regbanks.py) */
+	{"cycles", "cycles", 1, UNIT_SPACED},
+	/* a plain number, such as Nsight Compute's stalls per instruction issued */
+	{"ratio", "", 1, UNIT_SUFFIX},
 };
 
 static const unit *unit_named(const char *name)
