@@ -35,13 +35,19 @@ def shape(lesson, opts):
     return d["bm"], d["bn"], d["stages"] * (d["bm"] + d["bn"]) * d["bk"] * elt
 
 
+def threads(ptx):
+    """The block size the generator wrote into the PTX's header ("Block: N threads")."""
+    m = re.search(r"Block: (\d+) threads", open(ptx).read())
+    return m.group(1) if m else "256"
+
+
 def run(binary, lesson, ptx, size, opts):
     bm, bn, smem = shape(lesson, opts)
     m = re.search(r"Dynamic shared memory,? (\d+) bytes|= (\d+) bytes", open(ptx).read())
     if m:  # what the generator says it uses (lesson 7's skew adds a little)
         smem = int(m.group(1) or m.group(2))
     cmd = [binary, "run", "--ptx", ptx, "--entry", ENTRY[lesson], "--grid", f"N/{bn},M/{bm}",
-           "--block", "256", "--smem", str(smem), "--size", str(size), "--json"]
+           "--block", threads(ptx), "--smem", str(smem), "--size", str(size), "--json"]
     if lesson == "8":
         cmd += ["--dtype", "f16"]
     p = subprocess.run(cmd, capture_output=True, text=True)

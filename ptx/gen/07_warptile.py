@@ -8,6 +8,10 @@ Options change the tiles (for measuring variants; the defaults are the
 committed kernel): --bm --bn --bk --wm --wn --tr (thread rows in a warp),
 --cpasync (B by cp.async, sm_80), --cache ca|cg (its cache operator),
 --amap-lane (another thread mapping for the A loads), --maxnreg N (0: none),
+--threads T (threads a block), --bswap (B's columns swapped in pairs in
+shared memory, so that each FFMA reads B and C from different register
+banks), --no-snake (every row of FMAs left to right), --ahead K (the k-step where slice t+1 is stored and slice t+2
+asked for; 0: ask for t+1 at the top of the loop, store it after),
 --no-skew (As rows back to back: 4-way conflicted transposed stores),
 --split P (stage the next slice in P parts), --swizzle G (bands of G block
 rows), --entry NAME. docs/notes/perf-27.md has what each measured on the H100,
@@ -19,16 +23,17 @@ import argparse
 
 from banner import banner
 
-NT = 256  # threads per block: 8 warps
+NT = 128  # threads per block: 4 warps
 
 
 def emit(a):
+    NT = a.threads
     BM, BN, BK, WM, WN, TR = a.bm, a.bn, a.bk, a.wm, a.wn, a.tr
     TC = 32 // TR                     # threads along N in a warp
     WMI, WNI = WM // (TR * 4), WN // (TC * 4)  # float4 fragments per thread
     TMt, TNt = WMI * 4, WNI * 4       # outputs per thread: TMt x TNt
     WARPS_M, WARPS_N = BM // WM, BN // WN
-    assert WARPS_M * WARPS_N == NT // 32, "8 warps must cover the block tile"
+    assert WARPS_M * WARPS_N == NT // 32, "the warps must cover the block tile"
     assert WMI * TR * 4 == WM and WNI * TC * 4 == WN
     KA4, NB4 = BK // 4, BN // 4       # float4 per row of the A slice / B slice
     rpA, rpB = NT // KA4, NT // NB4   # rows covered by one pass of all threads
@@ -41,7 +46,12 @@ def emit(a):
     SA, SB = BK * BM * 4 + (BK // 4 - 1) * SK, BK * BN * 4  # bytes of As and Bs in one stage
     S = SA + SB                        # one stage
     cpa = a.cpasync
+    X = 1 if a.bswap else 0            # B's columns swapped in pairs in shared memory
+    assert not (cpa and X), "cp.async copies B as it is: use --no-bswap with --cpasync"
     P = a.split                        # parts the next slice is staged in
+    # k-step where slice t+1 is stored and t+2 asked for (0: t+1 asked for at the top, stored after)
+    KA = a.ahead if a.ahead is not None else (3 * BK // 4 if P == 1 else 0)
+    assert not KA or (P == 1 and 0 < KA < BK), "--ahead needs --split 1 and 0 < K < BK"
     assert nA % P == 0 and nB % P == 0 and BK % P == 0
     hA, hB = nA // P, nB // P          # float4 of A / B per thread per part
     pa, pb = ("%p", "%p") if P == 1 else ("%pa", "%pb")
@@ -53,8 +63,8 @@ def emit(a):
     w = o.append
     w(banner() + "// Lesson 7: warp tiling with double-buffered shared memory.")
     w("//")
-    w(f"// Block: {NT} threads = 8 warps, output tile {BM}x{BN}, K slices of {BK}.")
-    w(f"// The 8 warps form a {WARPS_M}x{WARPS_N} grid; each warp owns a {WM}x{WN} sub-tile.")
+    w(f"// Block: {NT} threads = {NT // 32} warps, output tile {BM}x{BN}, K slices of {BK}.")
+    w(f"// The {NT // 32} warps form a {WARPS_M}x{WARPS_N} grid; each warp owns a {WM}x{WN} sub-tile.")
     w(f"// Inside a warp the 32 lanes form a {TR}x{TC} grid. A lane's outputs are")
     w(f"// {WMI}x{WNI} fragments of 4x4, spaced {TR*4} rows and {TC*4} columns apart, so")
     w(f"// each of the {TMt}x{TNt} = {TMt*TNt} outputs stays in a register. Spacing the fragments")
@@ -69,12 +79,35 @@ def emit(a):
         w("// through registers because it is stored transposed (As[k][m]).")
     else:
         w("// Both slices travel through registers (A must be transposed on its way")
-        w("// into As[k][m] anyway): the loads for slice t+1 are issued before the")
-        w("// math on slice t and stored into the other stage after it. (cp.async for")
-        w("// B was measured too, and was ~4% slower on the H100.)")
+        if KA:
+            w("// into As[k][m] anyway), two slices ahead: during slice t, between k-steps")
+            w(f"// {KA - 1} and {KA}, slice t+1 (loaded during slice t-1) is stored into the other")
+            w("// stage and the loads for slice t+2 are issued, so they have a whole slice")
+            w("// to arrive. (Issued at the top of the loop and stored after it, ptxas moves")
+            w("// the loads down to a few hundred instructions before the stores, and the")
+            w("// stores wait for them.)")
+        else:
+            w("// into As[k][m] anyway): the loads for slice t+1 are issued before the")
+            w("// math on slice t and stored into the other stage after it.")
+        w("// (cp.async for B was measured too, ~4% slower on the H100 in an earlier")
+        w("// version of this kernel.)")
     if a.maxnreg:
-        w(f"// .maxnreg {a.maxnreg}: left alone ptxas takes ~157 registers, which fits one")
-        w(f"// block per SM; at {a.maxnreg} (65536 / (2 x 256)) two blocks fit, with no spills.")
+        w(f"// .maxnreg {a.maxnreg}: {a.maxnreg} x {NT} threads x 2 blocks fit the SM's 65536 registers.")
+    else:
+        w(f"// No register cap: at up to 255 registers a thread (allocated as 256),")
+        w(f"// 256 x {NT} threads x 2 blocks = 65536 fit the SM's register file.")
+    if X or a.snake:
+        w("//")
+        w("// The FMAs are arranged for the register file, which has two banks")
+        w("// (even and odd register numbers), each reading one register a cycle,")
+        w("// and an operand reuse cache (docs/benchmarks.md, 'Register banks').")
+    if X:
+        w("// B's columns sit swapped in pairs in shared memory (b1 b0 b3 b2), so")
+        w("// ld.shared.v4 puts column j in a register of the other parity than")
+        w("// the accumulator of column j (C is stored by st.global.v4, in order).")
+    if a.snake:
+        w("// Odd rows of FMAs run right to left, so a row starts with the B value")
+        w("// the row before ended with, still in the operand reuse cache.")
     w(f"// Needs M % {BM} == 0, N % {BN} == 0, K % {BK} == 0.")
     w("")
     w(".version 7.0")
@@ -94,7 +127,7 @@ def emit(a):
     if a.maxnreg:
         w(f".maxnreg {a.maxnreg}")
     w("{")
-    w("\t.reg .pred  %more;")
+    w("\t.reg .pred  %more;" if not KA else "\t.reg .pred  %more, %ahead;")
     w("\t.reg .b32   %t, %bx, %by, %n, %k, %tiles, %tile, %r, %s, %q;  // r, s, q: scratch")
     w("\t.reg .b32   %warp, %lane, %wRow, %wCol, %ty, %tx;")
     w("\t.reg .b32   %sAst, %sBst, %sAld, %sBld, %cur, %nxt, %wA, %wB, %rA, %rB;")
@@ -253,7 +286,8 @@ def emit(a):
             return
         for j in range(hB):
             off = (part*hB + j)*rpB*BN*4
-            w(f"\t{pred}st.shared.v4.f32    [{base}+{off}], {{%ldB{4*j}, %ldB{4*j+1}, %ldB{4*j+2}, %ldB{4*j+3}}};")
+            q = [4*j + (c ^ X) for c in range(4)]
+            w(f"\t{pred}st.shared.v4.f32    [{base}+{off}], {{%ldB{q[0]}, %ldB{q[1]}, %ldB{q[2]}, %ldB{q[3]}}};")
 
     w("\t// @prologue")
     w("\t// Slice 0 into stage 0, and wait for it.")
@@ -269,6 +303,15 @@ def emit(a):
     w("\tbar.sync           0;")
     w("\tadd.u64            %gA, %gA, " + str(BK * 4) + ";")
     w("\tadd.u64            %gB, %gB, %stepB;")
+    if KA:
+        w("\t// Slice 1 into registers now: it goes into stage 1 during slice 0.")
+        w("\tsetp.gt.u32        %ahead, %tiles, 1;")
+        load_A("@%ahead ")
+        if not cpa:
+            load_B("@%ahead ", "%sBst")
+        w(f"\tadd.u64            %gA, %gA, {BK*4};")
+        if not cpa:
+            w("\tadd.u64            %gB, %gB, %stepB;")
     w("\tmov.u32            %cur, 0;              // stage being computed on (byte offset)")
     w(f"\tmov.u32            %nxt, {S};          // stage being filled")
     w("\tmov.u32            %tile, 0;")
@@ -276,18 +319,29 @@ def emit(a):
     w("")
     w("SLICE:")
     w("\t// @prefetch")
-    w("\t// Ask for slice tile+1 first: its loads travel while the FMAs below run.")
+    w("\t// Ask for slice tile+1 first: its loads travel while the FMAs below run." if not KA else
+      "\t// Which slices are still to come: tile+1 (%more) and tile+2 (%ahead).")
     w("\tadd.u32            %tile, %tile, 1;")
     w("\tsetp.lt.u32        %more, %tile, %tiles;")
     w("\tadd.u32            %wA, %sAst, %nxt;")
     w("\tadd.u32            %wB, %sBst, %nxt;")
-    load_A("@%more ")
-    load_B("@%more ", "%wB")
+    if KA:
+        w(f"\t// Slice tile+1 is in registers already; slice tile+2 is asked for at k = {KA}.")
+        w("\tadd.u32            %r, %tile, 1;")
+        w("\tsetp.lt.u32        %ahead, %r, %tiles;")
+        if cpa:
+            w("\t// B's slice tile+1 goes straight into the other stage (cp.async).")
+            load_B("@%more ", "%wB")
+    else:
+        load_A("@%more ")
+        load_B("@%more ", "%wB")
     if P > 1:
         w(f"\t// (Part 1 of {P}: the rest follows part by part inside the loop below, so only")
         w(f"\t// {hA + hB} float4 per thread are in flight in registers at a time.)")
     if cpa:
         w("\tcp.async.commit_group;")
+    if KA and cpa:
+        w("\tadd.u64            %gB, %gB, %stepB;")
     w("\t// @end")
     w("")
     w("\tadd.u32            %rA, %sAld, %cur;")
@@ -310,27 +364,42 @@ def emit(a):
             store_B("@%more ", "%wB", part - 1)
             load_A("@%more ", part)
             load_B("@%more ", "%wB", part)
+        if KA and kk == KA:
+            w(f"\t// Between k = {kk - 1} and {kk}: slice tile+1, in registers since the slice before,")
+            w("\t// into the other stage (nobody reads it now: the barrier at the end of the previous")
+            w("\t// slice saw to that; ptxas keeps these stores between the shared loads around them).")
+            store_A("@%more ", "%wA")
+            store_B("@%more ", "%wB")
+            w(f"\t// Then ask for slice tile+2: {BK - kk} k-steps here and {kk} of the next slice to travel.")
+            load_A("@%ahead ")
+            if not cpa:
+                load_B("@%ahead ", "%wB")
+            w(f"\tadd.u64            %gA, %gA, {BK*4};")
+            if not cpa:
+                w("\tadd.u64            %gB, %gB, %stepB;")
         w(f"\t// k = {kk}: {WMI} float4 of A, {WNI} float4 of B, {TMt*TNt} FMAs")
         frag_loads(kk, 0)
         for i in range(TMt):
-            for j0 in range(0, TNt, 8):
-                w("\t" + "\n\t".join(f"fma.rn.f32         %acc{i*TNt+j}, %a{i}, %b{j}, %acc{i*TNt+j};"
-                                   for j in range(j0, min(j0 + 8, TNt))))
+            js = range(TNt) if not (a.snake and i % 2) else range(TNt - 1, -1, -1)
+            w("\t" + "\n\t".join(f"fma.rn.f32         %acc{i*TNt+j}, %a{i}, %b{j ^ X}, %acc{i*TNt+j};"
+                               for j in js))
     w("\t// @end")
     w("")
     w("\t// @swap")
-    w("\t// Slice tile+1 goes into the other stage; nobody reads that stage now")
-    w("\t// (the barrier at the end of the previous slice saw to that).")
-    store_A("@%more ", "%wA", P - 1)
-    store_B("@%more ", "%wB", P - 1)
+    if not KA:
+        w("\t// Slice tile+1 goes into the other stage; nobody reads that stage now")
+        w("\t// (the barrier at the end of the previous slice saw to that).")
+        store_A("@%more ", "%wA", P - 1)
+        store_B("@%more ", "%wB", P - 1)
     if cpa:
         w("\tcp.async.wait_all;                       // this thread's copies have landed")
     w("\tbar.sync           0;                    // everyone's have, and stage cur is free")
     w("\tmov.u32            %r, %cur;")
     w("\tmov.u32            %cur, %nxt;")
     w("\tmov.u32            %nxt, %r;")
-    w(f"\tadd.u64            %gA, %gA, {BK*4};")
-    w("\tadd.u64            %gB, %gB, %stepB;")
+    if not KA:
+        w(f"\tadd.u64            %gA, %gA, {BK*4};")
+        w("\tadd.u64            %gB, %gB, %stepB;")
     w("\t@%more bra         SLICE;")
     w("\t// @end")
     w("")
@@ -371,10 +440,10 @@ if __name__ == "__main__":
     ap.add_argument("--bn", type=int, default=128)
     ap.add_argument("--bk", type=int, default=16)
     ap.add_argument("--wm", type=int, default=64)
-    ap.add_argument("--wn", type=int, default=32)
+    ap.add_argument("--wn", type=int, default=64)
     ap.add_argument("--tr", type=int, default=8)
     ap.add_argument("--cpasync", action="store_true")
-    ap.add_argument("--maxnreg", type=int, default=128)
+    ap.add_argument("--maxnreg", type=int, default=0)
     ap.add_argument("--amap-lane", action="store_true")
     ap.add_argument("--cache", default="cg", choices=["cg", "ca"])
     ap.add_argument("--split", type=int, default=1,
@@ -385,6 +454,15 @@ if __name__ == "__main__":
                          "transposed stores; --no-skew: the rows back to back, as before)")
     ap.add_argument("--swizzle", type=int, default=0,
                     help="walk the blocks in bands of this many block rows, column by column (0: row by row)")
+    ap.add_argument("--bswap", action=argparse.BooleanOptionalAction, default=False,
+                    help="B's columns swapped in pairs in shared memory, so each FFMA reads B and C "
+                         "from different register banks")
+    ap.add_argument("--snake", action=argparse.BooleanOptionalAction, default=True,
+                    help="odd rows of FMAs right to left: each row starts with the B value in the reuse cache")
+    ap.add_argument("--threads", type=int, default=NT)
+    ap.add_argument("--ahead", type=int, default=None,
+                    help="load two slices ahead: store slice t+1 and ask for t+2 between k-steps K-1 and K "
+                         "(default 3/4 of BK; 0: ask for t+1 at the top, store it after the loop)")
     ap.add_argument("--entry", default="sgemm_warptile")
     args = ap.parse_args()
     print(emit(args), end="")

@@ -320,7 +320,7 @@ static const model_def models[] = {
 	{.name = "blocktile1d", .l1_bypass = 1, .params = "BM=64 BN=64 BK=8 TM=8", .unit = "fp32", .traffic = bt1d_traffic, .warp = bt1d_warp},
 	{.name = "blocktile2d", .l1_bypass = 1, .params = "BM=128 BN=128 BK=8 TM=8 TN=8", .unit = "fp32", .traffic = bt2d_traffic, .warp = bt2d_warp},
 	{.name = "vectorized", .l1_bypass = 1, .params = "BM=128 BN=128 BK=8 TM=8 TN=8 VW=4", .unit = "fp32", .traffic = bt2d_traffic, .warp = vec_warp},
-	{.name = "warptile", .params = "BM=128 BN=128 BK=16 WM=64 WN=32 WNITER=2 TM=4 TN=4 VW=4", .unit = "fp32",
+	{.name = "warptile", .params = "BM=128 BN=128 BK=16 WM=64 WN=64 WNITER=4 TM=4 TN=4 VW=4", .unit = "fp32",
 	 .traffic = warptile_traffic, .warp = warptile_warp},
 	{.name = "mma", .l1_bypass = 1, .params = "BM=128 BN=256 BK=32 WM=64 WN=64 PAD=0", .unit = "tensor", .traffic = mma_traffic, .warp = mma_warp},
 	{.name = "wgmma", .l1_bypass = 1, .params = "BM=128 BN=128 BK=64", .unit = "tensor", .traffic = wgmma_traffic, .warp = wgmma_warp},
