@@ -89,8 +89,8 @@ def emit(a):
         else:
             w("// into As[k][m] anyway): the loads for slice t+1 are issued before the")
             w("// math on slice t and stored into the other stage after it.")
-        w("// (cp.async for B was measured too, ~4% slower on the H100 in an earlier")
-        w("// version of this kernel.)")
+        w("// (B by cp.async, straight into shared memory, was measured too: about 5%")
+        w("// slower on the H100, docs/notes/perf-27.md.)")
     if a.maxnreg:
         w(f"// .maxnreg {a.maxnreg}: {a.maxnreg} x {NT} threads x 2 blocks fit the SM's 65536 registers.")
     else:
@@ -289,6 +289,15 @@ def emit(a):
             q = [4*j + (c ^ X) for c in range(4)]
             w(f"\t{pred}st.shared.v4.f32    [{base}+{off}], {{%ldB{q[0]}, %ldB{q[1]}, %ldB{q[2]}, %ldB{q[3]}}};")
 
+    def ask_ahead(base):
+        """--ahead: the loads of the slice after next into registers (B's by cp.async goes at the top instead)."""
+        load_A("@%ahead ")
+        if not cpa:
+            load_B("@%ahead ", base)
+        w(f"\tadd.u64            %gA, %gA, {BK*4};")
+        if not cpa:
+            w("\tadd.u64            %gB, %gB, %stepB;")
+
     w("\t// @prologue")
     w("\t// Slice 0 into stage 0, and wait for it.")
     for part in range(P):
@@ -306,12 +315,7 @@ def emit(a):
     if KA:
         w("\t// Slice 1 into registers now: it goes into stage 1 during slice 0.")
         w("\tsetp.gt.u32        %ahead, %tiles, 1;")
-        load_A("@%ahead ")
-        if not cpa:
-            load_B("@%ahead ", "%sBst")
-        w(f"\tadd.u64            %gA, %gA, {BK*4};")
-        if not cpa:
-            w("\tadd.u64            %gB, %gB, %stepB;")
+        ask_ahead("%sBst")
     w("\tmov.u32            %cur, 0;              // stage being computed on (byte offset)")
     w(f"\tmov.u32            %nxt, {S};          // stage being filled")
     w("\tmov.u32            %tile, 0;")
@@ -371,12 +375,7 @@ def emit(a):
             store_A("@%more ", "%wA")
             store_B("@%more ", "%wB")
             w(f"\t// Then ask for slice tile+2: {BK - kk} k-steps here and {kk} of the next slice to travel.")
-            load_A("@%ahead ")
-            if not cpa:
-                load_B("@%ahead ", "%wB")
-            w(f"\tadd.u64            %gA, %gA, {BK*4};")
-            if not cpa:
-                w("\tadd.u64            %gB, %gB, %stepB;")
+            ask_ahead("%wB")
         w(f"\t// k = {kk}: {WMI} float4 of A, {WNI} float4 of B, {TMt*TNt} FMAs")
         frag_loads(kk, 0)
         for i in range(TMt):
