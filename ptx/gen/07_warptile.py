@@ -89,8 +89,8 @@ def emit(a):
         else:
             w("// into As[k][m] anyway): the loads for slice t+1 are issued before the")
             w("// math on slice t and stored into the other stage after it.")
-        w("// (B by cp.async, straight into shared memory, was measured too: about 5%")
-        w("// slower on the H100, docs/notes/perf-27.md.)")
+        w("// (cp.async for B was measured too, ~4% slower on the H100 in an earlier")
+        w("// version of this kernel.)")
     if a.maxnreg:
         w(f"// .maxnreg {a.maxnreg}: {a.maxnreg} x {NT} threads x 2 blocks fit the SM's 65536 registers.")
     else:
