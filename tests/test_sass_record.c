@@ -1,4 +1,4 @@
-/* test_sass_record: recorded SASS — FNV-1a against published vectors, a recording written and read back (the header, the body through the one disassembly parser, the label), a stale PTX, another arch or entry, malformed headers named by file:line, and every recording in assets/sass/ current with its lesson's PTX (skipped while none is recorded). */
+/* test_sass_record: recorded SASS — FNV-1a against published vectors, a recording written and read back (the header, the body through the one disassembly parser, the label), a stale PTX, another arch or entry, malformed headers named by file:line, and every recording in assets/sass/ current with its lesson's PTX and its regs: header (skipped while none is recorded). */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -221,8 +221,13 @@ static void test_recordings_current(void **state)
 			sb_printf(&bad, "\n  lesson %d: no %s", l->number, rel);
 		else if (sass_record_check(rec, rel, l->number, ptx, l->entry, arch, &k, why, sizeof why) < 0)
 			sb_printf(&bad, "\n  lesson %d: %s", l->number, why);
-		else
+		else {
+			/* The header's regs: feeds the occupancy maths as "recorded": it must be the recording's. */
+			if (k.regs != l->regs)
+				sb_printf(&bad, "\n  lesson %d: its header says regs: %d, %s says %d", l->number, l->regs, rel,
+					  k.regs);
 			sass_kernel_free(&k);
+		}
 		free(text);
 		free(rec);
 		/* This file is accounted for. */
