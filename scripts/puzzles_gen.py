@@ -278,34 +278,34 @@ unswizzle = [('xor.b32         %x, %ldCol, %ldKey;', ['mov.b32         %x, %ldCo
              ('xor.b32         %y, %y, %ldKey;', [])]
 
 # ---------------------------------------------------------------- lesson 7
-B7 = dict(base='ptx/07_warptile.ptx', entry='sgemm_warptile', grid='N/128,M/128', block='256', smem='2*(128+128)*16*4',
+B7 = dict(base='ptx/07_warptile.ptx', entry='sgemm_warptile', grid='N/128,M/128', block='128', smem='2*((128+128)*16*4+3*32)',
           sizes='128 256,128,64')
 puzzle(id='07-warp-index', lesson=7, title='Which warp tile, which lane', **B7,
-    start=[('shr.u32            %wRow, %warp, 2;', ['shr.u32            %wRow, %warp, 1;']),
-           ('and.b32            %wCol, %warp, 3;', ['and.b32            %wCol, %warp, 1;'])],
-    checks=['verified | the 8 warps tile the 128 x 128 block as 2 rows x 4 columns of 64 x 32 warp tiles: wRow = warp / 4, wCol = warp % 4'],
-    hints=['BM/WM = 128/64 = 2 warp rows, BN/WN = 128/32 = 4 warp columns.',
-           'warp = t / 32 runs 0..7; a row of warp tiles holds 4 of them.',
-           'shr.u32 %wRow, %warp, 2; and.b32 %wCol, %warp, 3;'],
-    goal='''In lesson 7 each of the block's 8 warps owns a 64 x 32 warp tile of the
-128 x 128 block tile. This copy splits the warps as if the block were 4 x 2
-warp tiles. Fix the two lines of `@index` that place a warp.''',
+    start=[('shr.u32            %wRow, %warp, 1;', ['shr.u32            %wRow, %warp, 2;']),
+           ('and.b32            %wCol, %warp, 1;', ['and.b32            %wCol, %warp, 3;'])],
+    checks=['verified | the 4 warps tile the 128 x 128 block as 2 rows x 2 columns of 64 x 64 warp tiles: wRow = warp / 2, wCol = warp % 2'],
+    hints=['BM/WM = 128/64 = 2 warp rows, BN/WN = 128/64 = 2 warp columns.',
+           'warp = t / 32 runs 0..3; a row of warp tiles holds 2 of them.',
+           'shr.u32 %wRow, %warp, 1; and.b32 %wCol, %warp, 1;'],
+    goal='''In lesson 7 each of the block's 4 warps owns a 64 x 64 warp tile of the
+128 x 128 block tile. This copy places the warps as if the block were one
+row of 4 warp tiles. Fix the two lines of `@index` that place a warp.''',
     variants=[
-        ('every warp in row 0', [('shr.u32            %wRow, %warp, 2;', ['shr.u32            %wRow, %warp, 3;'])], 'verified: C is wrong'),
+        ('every warp in row 0', [('shr.u32            %wRow, %warp, 1;', ['shr.u32            %wRow, %warp, 2;'])], 'verified: C is wrong'),
         ('the lane grid 4 x 8', [('shr.u32            %ty, %lane, 2;', ['shr.u32            %ty, %lane, 3;']), ('and.b32            %tx, %lane, 3;', ['and.b32            %tx, %lane, 7;'])], 'verified:'),
         ('the warp from the lane', [('shr.u32            %warp, %t, 5;', ['shr.u32            %warp, %t, 3;'])], 'verified:'),
     ])
 
 puzzle(id='07-frag-index', lesson=7, title="A lane's fragment in the warp tile", **B7,
     start=[('shl.b32            %r, %wRow, 6;', ['shl.b32            %r, %wRow, 5;'])],
-    checks=['verified | a lane\'s fragment starts at As[k][wRow*64 + ty*4] (a warp tile is 64 rows of As) and Bs[k][wCol*32 + tx*4] (32 columns of Bs), in bytes', 'conflicts inner-loop <= 0'],
+    checks=['verified | a lane\'s fragment starts at As[k][wRow*64 + ty*4] (a warp tile is 64 rows of As) and Bs[k][wCol*64 + tx*4] (64 columns of Bs), in bytes', 'conflicts inner-loop <= 0'],
     hints=['The comment above @frag-index gives the formula.', 'wRow*64: a shift by 6.', 'shl.b32 %r, %wRow, 6;'],
     goal='''The fragment reads of lesson 7 start at As[k][wRow*64 + ty*4] and
-Bs[k][wCol*32 + tx*4]. This copy gets the warp's row offset wrong. Fix
+Bs[k][wCol*64 + tx*4]. This copy gets the warp's row offset wrong. Fix
 `@frag-index` so C is right and the shared loads stay conflict-free.''',
     variants=[
         ('ty times 8', [('shl.b32            %s, %ty, 2;', ['shl.b32            %s, %ty, 3;'])], 'verified:'),
-        ('B in warp columns of 64', [('shl.b32            %r, %wCol, 5;', ['shl.b32            %r, %wCol, 6;'])], 'verified:'),
+        ('B in warp columns of 32', [('shl.b32            %r, %wCol, 6;', ['shl.b32            %r, %wCol, 5;'])], 'verified:'),
         ('bytes forgotten', [('mov.u32            %sAld, smem;', ['mov.u32            %sAld, smem;', 'shr.u32            %r, %r, 2;'])], 'verified:'),
     ])
 
