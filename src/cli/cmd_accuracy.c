@@ -176,7 +176,7 @@ static int pick_formats(const cli_command *self, const char *list, acc_plan *p)
  * Ctrl-C honoured. Returns 0, or -1 when interrupted. */
 static int run_child(const run_request *rq, const char *label, run_result *res)
 {
-	static exec_run_job j; /* its result is ~110 KiB */
+	static exec_run_job j; /* its result is ~220 KiB */
 	double t0 = util_now(), deadline = launch_deadline(rq, 0);
 	int tty = isatty(2), stopped = 0;
 	if (exec_run_job_start(&j, rq)) { /* j.out says why */
