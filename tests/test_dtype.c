@@ -25,13 +25,6 @@
 #include "run/launch.h"
 #include "run/verify.h"
 
-static float f32_of_bits(uint32_t u)
-{
-	float f;
-	memcpy(&f, &u, 4);
-	return f;
-}
-
 /* ---- the table ---- */
 
 /* The numbers the course layer writes down are the driver's and cuBLAS's
@@ -120,19 +113,19 @@ static void test_bf16_rounding(void **st)
 	/* 0.1 = 0x3dcccccd: the dropped half 0xcccd is above half: up to 0x3dcd */
 	assert_int_equal(util_f32_to_bf16(0.1f), 0x3dcd);
 	/* f32's range: the largest f32 rounds up to inf, the largest bf16 stays */
-	assert_int_equal(util_f32_to_bf16(f32_of_bits(0x7f7fffff)), 0x7f80);
-	assert_int_equal(util_f32_to_bf16(f32_of_bits(0x7f7f0000)), 0x7f7f);
+	assert_int_equal(util_f32_to_bf16(fpconv_bits_f32(0x7f7fffff)), 0x7f80);
+	assert_int_equal(util_f32_to_bf16(fpconv_bits_f32(0x7f7f0000)), 0x7f7f);
 	assert_int_equal(util_f32_to_bf16(INFINITY), 0x7f80);
 	assert_int_equal(util_f32_to_bf16(-INFINITY), 0xff80);
 	/* NaN stays NaN, also one whose payload is only in the bits dropped
 	 * (a plain shift would make it inf) */
-	uint16_t n = util_f32_to_bf16(f32_of_bits(0x7f800001));
+	uint16_t n = util_f32_to_bf16(fpconv_bits_f32(0x7f800001));
 	assert_true(isnan(util_bf16_to_f32(n)));
 	assert_true(isnan(util_bf16_to_f32(util_f32_to_bf16(NAN))));
 	assert_true(isnan(util_bf16_to_f32(util_f32_to_bf16(-NAN))));
 	/* subnormals are kept (bf16 has f32's exponent) */
-	assert_int_equal(util_f32_to_bf16(f32_of_bits(0x00010000)), 0x0001);
-	assert_true(util_bf16_to_f32(0x0001) == f32_of_bits(0x00010000));
+	assert_int_equal(util_f32_to_bf16(fpconv_bits_f32(0x00010000)), 0x0001);
+	assert_true(util_bf16_to_f32(0x0001) == fpconv_bits_f32(0x00010000));
 	assert_true(util_bf16_to_f32(0x3f80) == 1.0f);
 	assert_true(util_bf16_to_f32(0xc2f7) == -123.5f);
 }
@@ -567,7 +560,6 @@ static void test_cli_out_and_cluster(void **st)
 	assert_int_equal(launch("run 9 --cluster 2", &rq), -1);
 }
 
-
 /* --dtype tf32/e4m3 and --bmajor make the request; the pairs without a reference are refused. */
 static void test_cli_narrow_types_and_bmajor(void **st)
 {
@@ -644,7 +636,6 @@ static void test_json_types_and_cluster(void **st)
 	bench_types(&rq, types, sizeof types);
 	assert_string_equal(types, "bf16→bf16, clusters of 2x1x1");
 }
-
 
 /* ---- tf32, e4m3, e5m2 (lesson 11) ---- */
 
@@ -832,7 +823,6 @@ static void test_narrow_pairs_and_tolerances(void **st)
 	assert_float_equal(run_tolerance(DTYPE_E4M3, DTYPE_F32), 1e-2, 1e-12);
 	assert_float_equal(run_tolerance(DTYPE_E4M3, DTYPE_BF16), 2e-2, 1e-12);
 }
-
 
 /* The emulator runs a hand-written e4m3 kernel (tests/data/gemm_fp8.ptx):
  * inputs quantized with their scales, B stored N x K, the scales passed as

@@ -15,21 +15,7 @@
 #include "base/fpconv.h"
 #include "base/util.h"
 
-static uint32_t f32_bits(float f)
-{
-	uint32_t u;
-	memcpy(&u, &f, 4);
-	return u;
-}
-
-static float bits_f32(uint32_t u)
-{
-	float f;
-	memcpy(&f, &u, 4);
-	return f;
-}
-
-static float bf16_value(uint16_t h) { return bits_f32((uint32_t)h << 16); }
+static float bf16_value(uint16_t h) { return fpconv_bits_f32((uint32_t)h << 16); }
 
 /* Deterministic inputs: xorshift, values in [-1, 1) with all 23 mantissa bits used. */
 static uint64_t rng_state;
@@ -46,14 +32,14 @@ static float next_unit(void) { return (float)((double)next_u32() / 2147483648.0 
  * nearest at bit 13, ties away from zero (no NaN, inf or overflow in these inputs). */
 static float rna_tf32(float x)
 {
-	uint32_t u = f32_bits(x);
-	return bits_f32((u + 0x1000u) & 0xffffe000u);
+	uint32_t u = fpconv_f32_bits(x);
+	return fpconv_bits_f32((u + 0x1000u) & 0xffffe000u);
 }
 
 /* bf16 by round to nearest even (cvt.rn.bf16.f32), for the inputs and for C. */
 static uint16_t rn_bf16(float x)
 {
-	uint32_t u = f32_bits(x);
+	uint32_t u = fpconv_f32_bits(x);
 	return (uint16_t)((u + 0x7fffu + ((u >> 16) & 1)) >> 16);
 }
 

@@ -10,6 +10,7 @@
 
 #include "emu/emu.h"
 #include "emu/emu_internal.h"
+#include "base/fpconv.h"
 #include "base/util.h"
 
 /* One warp; lane l's 64 bytes at P + 64 l: A's four registers at +0, B's two
@@ -30,20 +31,13 @@ static const char kernel_fmt[] =
 
 enum { T_F16, T_BF16, T_TF32 };
 
-static uint32_t f32_bits(float f)
-{
-	uint32_t u;
-	memcpy(&u, &f, 4);
-	return u;
-}
-
 /* The bits of v (exact in the type) as the type stores it. */
 static uint32_t bits_of(int t, float v)
 {
 	switch (t) {
 	case T_F16: return util_f32_to_f16(v);
-	case T_BF16: return f32_bits(v) >> 16;
-	default: return f32_bits(v);
+	case T_BF16: return fpconv_f32_bits(v) >> 16;
+	default: return fpconv_f32_bits(v);
 	}
 }
 

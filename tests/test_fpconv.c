@@ -13,21 +13,7 @@
 /* Each expected value below is written as bits, with the arithmetic that
  * gives it in the comment; none is computed by the code under test. */
 
-static float fb(uint32_t u)
-{
-	float f;
-	memcpy(&f, &u, 4);
-	return f;
-}
-
-static uint32_t bits(float f)
-{
-	uint32_t u;
-	memcpy(&u, &f, 4);
-	return u;
-}
-
-#define TF32(x, r, sat) fpconv_f32_to_tf32(fb(x), r, sat)
+#define TF32(x, r, sat) fpconv_f32_to_tf32(fpconv_bits_f32(x), r, sat)
 #define E4M3(f) fpconv_f32_to_fp8(f, FPCONV_E4M3, 1)
 #define E5M2(f) fpconv_f32_to_fp8(f, FPCONV_E5M2, 1)
 
@@ -76,24 +62,24 @@ static void test_tf32(void **st)
 static void test_bf16(void **st)
 {
 	(void)st;
-	assert_int_equal(util_f32_to_bf16(fb(0x3f800000)), 0x3f80); /* 1.0 */
-	assert_int_equal(util_f32_to_bf16(fb(0x3f808000)), 0x3f80); /* tie, 0x3f80 even: down */
-	assert_int_equal(util_f32_to_bf16(fb(0x3f818000)), 0x3f82); /* tie, 0x3f81 odd: up */
-	assert_int_equal(util_f32_to_bf16(fb(0x3f807fff)), 0x3f80); /* below the tie */
-	assert_int_equal(util_f32_to_bf16(fb(0x3f808001)), 0x3f81); /* above the tie */
-	assert_int_equal(util_f32_to_bf16(fb(0x7f7f0000)), 0x7f7f); /* largest finite bf16 */
-	assert_int_equal(util_f32_to_bf16(fb(0x7f7f7fff)), 0x7f7f);
-	assert_int_equal(util_f32_to_bf16(fb(0x7f7f8000)), 0x7f80); /* tie, odd: up, carry = inf */
-	assert_int_equal(util_f32_to_bf16(fb(0x7f7fffff)), 0x7f80); /* f32 max overflows to inf */
-	assert_int_equal(util_f32_to_bf16(fb(0xff800000)), 0xff80); /* -inf */
-	assert_int_equal(util_f32_to_bf16(fb(0x7fc00000)), 0x7fc0); /* NaN */
-	assert_int_equal(util_f32_to_bf16(fb(0x7f800001)), 0x7fc0); /* payload below 16 bits: still NaN */
-	assert_int_equal(util_f32_to_bf16(fb(0xffc00000)), 0xffc0);
-	assert_int_equal(util_f32_to_bf16(fb(0x00012345)), 0x0001); /* subnormal in and out, 0x2345 < 0x8000 */
-	assert_int_equal(util_f32_to_bf16(fb(0x00008000)), 0x0000); /* subnormal tie to even 0 */
-	assert_int_equal(util_f32_to_bf16(fb(0x00018000)), 0x0002); /* subnormal tie, 1 odd: 2 */
-	assert_int_equal(util_f32_to_bf16(fb(0x80000000)), 0x8000); /* -0 */
-	assert_true(bits(util_bf16_to_f32(0x3f81)) == 0x3f810000);
+	assert_int_equal(util_f32_to_bf16(fpconv_bits_f32(0x3f800000)), 0x3f80); /* 1.0 */
+	assert_int_equal(util_f32_to_bf16(fpconv_bits_f32(0x3f808000)), 0x3f80); /* tie, 0x3f80 even: down */
+	assert_int_equal(util_f32_to_bf16(fpconv_bits_f32(0x3f818000)), 0x3f82); /* tie, 0x3f81 odd: up */
+	assert_int_equal(util_f32_to_bf16(fpconv_bits_f32(0x3f807fff)), 0x3f80); /* below the tie */
+	assert_int_equal(util_f32_to_bf16(fpconv_bits_f32(0x3f808001)), 0x3f81); /* above the tie */
+	assert_int_equal(util_f32_to_bf16(fpconv_bits_f32(0x7f7f0000)), 0x7f7f); /* largest finite bf16 */
+	assert_int_equal(util_f32_to_bf16(fpconv_bits_f32(0x7f7f7fff)), 0x7f7f);
+	assert_int_equal(util_f32_to_bf16(fpconv_bits_f32(0x7f7f8000)), 0x7f80); /* tie, odd: up, carry = inf */
+	assert_int_equal(util_f32_to_bf16(fpconv_bits_f32(0x7f7fffff)), 0x7f80); /* f32 max overflows to inf */
+	assert_int_equal(util_f32_to_bf16(fpconv_bits_f32(0xff800000)), 0xff80); /* -inf */
+	assert_int_equal(util_f32_to_bf16(fpconv_bits_f32(0x7fc00000)), 0x7fc0); /* NaN */
+	assert_int_equal(util_f32_to_bf16(fpconv_bits_f32(0x7f800001)), 0x7fc0); /* payload below 16 bits: still NaN */
+	assert_int_equal(util_f32_to_bf16(fpconv_bits_f32(0xffc00000)), 0xffc0);
+	assert_int_equal(util_f32_to_bf16(fpconv_bits_f32(0x00012345)), 0x0001); /* subnormal in and out, 0x2345 < 0x8000 */
+	assert_int_equal(util_f32_to_bf16(fpconv_bits_f32(0x00008000)), 0x0000); /* subnormal tie to even 0 */
+	assert_int_equal(util_f32_to_bf16(fpconv_bits_f32(0x00018000)), 0x0002); /* subnormal tie, 1 odd: 2 */
+	assert_int_equal(util_f32_to_bf16(fpconv_bits_f32(0x80000000)), 0x8000); /* -0 */
+	assert_true(fpconv_f32_bits(util_bf16_to_f32(0x3f81)) == 0x3f810000);
 }
 
 /* f16: 5 exponent bits (bias 15), 10 mantissa bits. */
@@ -101,21 +87,21 @@ static void test_f16(void **st)
 {
 	(void)st;
 	assert_int_equal(util_f32_to_f16(1.0f), 0x3c00);
-	assert_int_equal(util_f32_to_f16(fb(0x3f801000)), 0x3c00); /* 1 + 2^-11: tie, 0x3c00 even */
-	assert_int_equal(util_f32_to_f16(fb(0x3f803000)), 0x3c02); /* 1 + 3*2^-11: tie, 0x3c01 odd */
-	assert_int_equal(util_f32_to_f16(fb(0x3f800fff)), 0x3c00); /* below the tie */
-	assert_int_equal(util_f32_to_f16(fb(0x3f801001)), 0x3c01); /* above the tie */
+	assert_int_equal(util_f32_to_f16(fpconv_bits_f32(0x3f801000)), 0x3c00); /* 1 + 2^-11: tie, 0x3c00 even */
+	assert_int_equal(util_f32_to_f16(fpconv_bits_f32(0x3f803000)), 0x3c02); /* 1 + 3*2^-11: tie, 0x3c01 odd */
+	assert_int_equal(util_f32_to_f16(fpconv_bits_f32(0x3f800fff)), 0x3c00); /* below the tie */
+	assert_int_equal(util_f32_to_f16(fpconv_bits_f32(0x3f801001)), 0x3c01); /* above the tie */
 	assert_int_equal(util_f32_to_f16(65504.0f), 0x7bff);       /* largest finite: 1.1111111111b * 2^15 */
-	assert_int_equal(util_f32_to_f16(fb(0x477fefff)), 0x7bff); /* 65519.99...: below the tie */
+	assert_int_equal(util_f32_to_f16(fpconv_bits_f32(0x477fefff)), 0x7bff); /* 65519.99...: below the tie */
 	assert_int_equal(util_f32_to_f16(65520.0f), 0x7c00);       /* tie 65504/65536, odd: up to inf */
 	assert_int_equal(util_f32_to_f16(-1e5f), 0xfc00);          /* overflow: -inf (no satfinite) */
-	assert_int_equal(util_f32_to_f16(fb(0x7fc00000)), 0x7e00); /* NaN: 0x7c00 | quiet 0x200 */
-	assert_int_equal(util_f32_to_f16(fb(0x7f800001)), 0x7e00); /* payload below 13 bits: still NaN */
-	assert_int_equal(util_f32_to_f16(fb(0x33800000)), 0x0001); /* 2^-24: smallest subnormal */
-	assert_int_equal(util_f32_to_f16(fb(0x33000000)), 0x0000); /* 2^-25: tie to even 0 */
-	assert_int_equal(util_f32_to_f16(fb(0x33000001)), 0x0001); /* just above 2^-25 */
-	assert_int_equal(util_f32_to_f16(fb(0x33c00000)), 0x0002); /* 3*2^-25: tie, 1 odd: 2 */
-	assert_int_equal(util_f32_to_f16(fb(0x80000001)), 0x8000); /* subnormal f32 in: -0 */
+	assert_int_equal(util_f32_to_f16(fpconv_bits_f32(0x7fc00000)), 0x7e00); /* NaN: 0x7c00 | quiet 0x200 */
+	assert_int_equal(util_f32_to_f16(fpconv_bits_f32(0x7f800001)), 0x7e00); /* payload below 13 bits: still NaN */
+	assert_int_equal(util_f32_to_f16(fpconv_bits_f32(0x33800000)), 0x0001); /* 2^-24: smallest subnormal */
+	assert_int_equal(util_f32_to_f16(fpconv_bits_f32(0x33000000)), 0x0000); /* 2^-25: tie to even 0 */
+	assert_int_equal(util_f32_to_f16(fpconv_bits_f32(0x33000001)), 0x0001); /* just above 2^-25 */
+	assert_int_equal(util_f32_to_f16(fpconv_bits_f32(0x33c00000)), 0x0002); /* 3*2^-25: tie, 1 odd: 2 */
+	assert_int_equal(util_f32_to_f16(fpconv_bits_f32(0x80000001)), 0x8000); /* subnormal f32 in: -0 */
 	assert_int_equal(util_f32_to_f16(-0.0f), 0x8000);
 }
 
@@ -127,23 +113,23 @@ static void test_e4m3(void **st)
 	assert_int_equal(E4M3(-2.0f), 0xc0);     /* 1.1000.000 */
 	assert_int_equal(E4M3(1.0625f), 0x38);   /* 1 + 1/16: tie 0x38/0x39, to even */
 	assert_int_equal(E4M3(1.1875f), 0x3a);   /* 1 + 3/16: tie 0x39/0x3a, to even */
-	assert_int_equal(E4M3(fb(0x3f87ffff)), 0x38); /* just below 1.0625 */
-	assert_int_equal(E4M3(fb(0x3f880001)), 0x39); /* just above */
+	assert_int_equal(E4M3(fpconv_bits_f32(0x3f87ffff)), 0x38); /* just below 1.0625 */
+	assert_int_equal(E4M3(fpconv_bits_f32(0x3f880001)), 0x39); /* just above */
 	assert_int_equal(E4M3(448.0f), 0x7e);    /* largest finite: 1.110b * 2^8 = 0.1111.110 */
 	assert_int_equal(E4M3(464.0f), 0x7e);    /* tie 448/480 (480 would be 0x7f, NaN): even 0x7e */
 	assert_int_equal(E4M3(500.0f), 0x7e);    /* satfinite: above max -> max */
 	assert_int_equal(E4M3(-1e30f), 0xfe);
 	assert_int_equal(E4M3(INFINITY), 0x7e);  /* satfinite clamps inf too */
 	assert_int_equal(E4M3(-INFINITY), 0xfe);
-	assert_int_equal(E4M3(fb(0x7fc00000)), 0x7f); /* NaN: S.1111.111 */
-	assert_int_equal(E4M3(fb(0xffc00000)), 0xff);
+	assert_int_equal(E4M3(fpconv_bits_f32(0x7fc00000)), 0x7f); /* NaN: S.1111.111 */
+	assert_int_equal(E4M3(fpconv_bits_f32(0xffc00000)), 0xff);
 	assert_int_equal(E4M3(ldexpf(1, -9)), 0x01);  /* smallest subnormal 2^-9 */
 	assert_int_equal(E4M3(ldexpf(1, -10)), 0x00); /* tie 0 / 2^-9: even 0 */
 	assert_int_equal(E4M3(ldexpf(3, -10)), 0x02); /* tie 1 / 2 (x 2^-9): even 2 */
 	assert_int_equal(E4M3(ldexpf(7, -9)), 0x07);  /* largest subnormal */
 	assert_int_equal(E4M3(ldexpf(15, -10)), 0x08); /* tie 7 / 8: even, the smallest normal 2^-6 */
-	assert_int_equal(E4M3(fb(0x00000001)), 0x00); /* subnormal f32 in */
-	assert_int_equal(E4M3(fb(0x80000001)), 0x80);
+	assert_int_equal(E4M3(fpconv_bits_f32(0x00000001)), 0x00); /* subnormal f32 in */
+	assert_int_equal(E4M3(fpconv_bits_f32(0x80000001)), 0x80);
 	assert_int_equal(E4M3(-0.0f), 0x80);
 	/* without satfinite (OCP's non-saturating mode; PTX's f32 form has none):
 	 * e4m3 has no inf, so an overflow is NaN */
@@ -159,8 +145,8 @@ static void test_e5m2(void **st)
 	assert_int_equal(E5M2(1.0f), 0x3c);
 	assert_int_equal(E5M2(1.125f), 0x3c);    /* 1 + 1/8: tie 0x3c/0x3d, even */
 	assert_int_equal(E5M2(1.375f), 0x3e);    /* 1 + 3/8: tie 0x3d/0x3e, even */
-	assert_int_equal(E5M2(fb(0x3f8fffff)), 0x3c); /* just below 1.125 */
-	assert_int_equal(E5M2(fb(0x3f900001)), 0x3d); /* just above */
+	assert_int_equal(E5M2(fpconv_bits_f32(0x3f8fffff)), 0x3c); /* just below 1.125 */
+	assert_int_equal(E5M2(fpconv_bits_f32(0x3f900001)), 0x3d); /* just above */
 	assert_int_equal(E5M2(57344.0f), 0x7b);  /* largest finite: 1.11b * 2^15 = 0.11110.11 */
 	assert_int_equal(E5M2(61440.0f), 0x7b);  /* tie 57344/65536: satfinite keeps max */
 	assert_int_equal(E5M2(INFINITY), 0x7b);
@@ -168,9 +154,9 @@ static void test_e5m2(void **st)
 	assert_int_equal(fpconv_f32_to_fp8(61440.0f, FPCONV_E5M2, 0), 0x7c); /* no satfinite: tie, odd -> inf */
 	assert_int_equal(fpconv_f32_to_fp8(60000.0f, FPCONV_E5M2, 0), 0x7b); /* below the tie */
 	assert_int_equal(fpconv_f32_to_fp8(-INFINITY, FPCONV_E5M2, 0), 0xfc);
-	assert_int_equal(E5M2(fb(0x7fc00000)), 0x7e); /* quiet NaN 0.11111.10 */
-	assert_int_equal(E5M2(fb(0x7fa00000)), 0x7f); /* payload's second bit kept: 0.11111.11 */
-	assert_int_equal(E5M2(fb(0xffc00000)), 0xfe);
+	assert_int_equal(E5M2(fpconv_bits_f32(0x7fc00000)), 0x7e); /* quiet NaN 0.11111.10 */
+	assert_int_equal(E5M2(fpconv_bits_f32(0x7fa00000)), 0x7f); /* payload's second bit kept: 0.11111.11 */
+	assert_int_equal(E5M2(fpconv_bits_f32(0xffc00000)), 0xfe);
 	assert_int_equal(E5M2(ldexpf(1, -16)), 0x01); /* smallest subnormal 2^-16 */
 	assert_int_equal(E5M2(ldexpf(1, -17)), 0x00); /* tie: even 0 */
 	assert_int_equal(E5M2(ldexpf(3, -17)), 0x02); /* tie 1/2: even 2 */
@@ -185,7 +171,7 @@ static void test_fp8_decode(void **st)
 	assert_true(fpconv_fp8_to_f32(0x7e, FPCONV_E4M3) == 448.0f);
 	assert_true(fpconv_fp8_to_f32(0x01, FPCONV_E4M3) == ldexpf(1, -9));
 	assert_true(fpconv_fp8_to_f32(0x07, FPCONV_E4M3) == ldexpf(7, -9));
-	assert_true(bits(fpconv_fp8_to_f32(0x80, FPCONV_E4M3)) == 0x80000000); /* -0 */
+	assert_true(fpconv_f32_bits(fpconv_fp8_to_f32(0x80, FPCONV_E4M3)) == 0x80000000); /* -0 */
 	assert_true(isnan(fpconv_fp8_to_f32(0x7f, FPCONV_E4M3)));
 	assert_true(isnan(fpconv_fp8_to_f32(0xff, FPCONV_E4M3)));
 	assert_true(fpconv_fp8_to_f32(0x78, FPCONV_E4M3) == 256.0f); /* 0.1111.000: e4m3 has no inf */

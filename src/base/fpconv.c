@@ -57,21 +57,14 @@ static uint32_t encode(uint32_t x, const fpformat *f, fpconv_round r, int satfin
 	return sign | (bits > f->maxfin ? big : bits);
 }
 
-static uint32_t f32_bits(float f)
-{
-	uint32_t u;
-	memcpy(&u, &f, 4);
-	return u;
-}
-
 uint32_t fpconv_f32_to_tf32(float f, fpconv_round r, int satfinite)
 {
-	return encode(f32_bits(f), &tf32_format, r, satfinite) << 13;
+	return encode(fpconv_f32_bits(f), &tf32_format, r, satfinite) << 13;
 }
 
 uint8_t fpconv_f32_to_fp8(float f, fpconv_fp8 k, int satfinite)
 {
-	return (uint8_t)encode(f32_bits(f), &fp8_formats[k], FPCONV_RN, satfinite);
+	return (uint8_t)encode(fpconv_f32_bits(f), &fp8_formats[k], FPCONV_RN, satfinite);
 }
 
 float fpconv_fp8_to_f32(uint8_t v, fpconv_fp8 k)

@@ -3,6 +3,22 @@
 #define PTXTUTOR_BASE_FPCONV_H
 
 #include <stdint.h>
+#include <string.h>
+
+/* An f32's bits and back, with no conversion (memcpy: no aliasing rules broken). */
+static inline uint32_t fpconv_f32_bits(float f)
+{
+	uint32_t u;
+	memcpy(&u, &f, 4);
+	return u;
+}
+
+static inline float fpconv_bits_f32(uint32_t u)
+{
+	float f;
+	memcpy(&f, &u, 4);
+	return f;
+}
 
 /* f16 and bf16 live in base/util.c (util_f32_to_f16, util_f32_to_bf16 and
  * back); this module adds the formats lesson 11 needs, each rounded from the

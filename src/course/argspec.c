@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/fpconv.h"
 #include "base/util.h"
 
 static int bad(char *err, int errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -333,13 +334,7 @@ int argspec_parse(const char *spec, const expr_env *env, argspec *out, char *err
 	return 0;
 }
 
-static float item_f32(const argspec_item *it)
-{
-	uint32_t u = (uint32_t)it->bits;
-	float f;
-	memcpy(&f, &u, 4);
-	return f;
-}
+static float item_f32(const argspec_item *it) { return fpconv_bits_f32((uint32_t)it->bits); }
 
 argspec_blas argspec_blas_of(const argspec *a)
 {
@@ -392,13 +387,10 @@ void argspec_format_item(const argspec_item *it, char *buf, size_t len)
 	case ARG_LITERAL:
 		if (it->type == ARG_F64 || it->type == ARG_F32 || it->type == ARG_F16) {
 			double x;
-			float f;
-			uint32_t u = (uint32_t)it->bits;
-			memcpy(&f, &u, 4);
 			if (it->type == ARG_F64)
 				memcpy(&x, &it->bits, 8);
 			else
-				x = it->type == ARG_F32 ? f : util_f16_to_f32((uint16_t)it->bits);
+				x = it->type == ARG_F32 ? item_f32(it) : util_f16_to_f32((uint16_t)it->bits);
 			snprintf(buf, len, "%s:%.*g", tn, it->type == ARG_F64 ? 17 : 9, x);
 		} else if (types[it->type].is_signed) {
 			unsigned shift = 64 - 8 * it->bytes;

@@ -16,20 +16,8 @@
 
 /* ---- value helpers ---- */
 
-static inline float F(uint64_t v)
-{
-	uint32_t u = (uint32_t)v;
-	float f;
-	memcpy(&f, &u, 4);
-	return f;
-}
-
-static inline uint64_t FB(float f)
-{
-	uint32_t u;
-	memcpy(&u, &f, 4);
-	return u;
-}
+static inline float F(uint64_t v) { return fpconv_bits_f32((uint32_t)v); }
+static inline uint64_t FB(float f) { return fpconv_f32_bits(f); }
 
 static inline uint64_t wmask(int bytes)
 {

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "emu/emu_parser.h"
+#include "base/fpconv.h"
 #include "base/util.h"
 
 const emu_type_info emu_types[ET_COUNT] = {
@@ -103,10 +104,7 @@ static uint64_t float_bits(double d, emu_type t)
 	}
 	if (t == ET_F16)
 		return util_f32_to_f16((float)d);
-	float f = (float)d;
-	uint32_t u;
-	memcpy(&u, &f, 4);
-	return u;
+	return fpconv_f32_bits((float)d);
 }
 
 /* Every character a hex digit: 0f/0d literals are read whole or not at all. */

@@ -27,20 +27,6 @@ static int wg_type(const char *s)
 	return -1;
 }
 
-static float bits_f32(uint32_t u)
-{
-	float f;
-	memcpy(&f, &u, 4);
-	return f;
-}
-
-static uint32_t f32_bits(float f)
-{
-	uint32_t u;
-	memcpy(&u, &f, 4);
-	return u;
-}
-
 /* An element's value from its bits: the one reading of a tensor-core operand,
  * for wgmma and mma.sync alike. tf32: the PTX ISA says of wgmma (9.7.15.5.2,
  * "Precision and rounding") that it "will truncate lower 13 bits of the 32-bit
@@ -54,11 +40,11 @@ float emu_mma_elem(emu_wg_type t, uint32_t v)
 {
 	switch (t) {
 	case WG_F16: return util_f16_to_f32((uint16_t)v);
-	case WG_BF16: return bits_f32(v << 16);
-	case WG_TF32: return bits_f32(v & 0xffffe000u);
+	case WG_BF16: return fpconv_bits_f32(v << 16);
+	case WG_TF32: return fpconv_bits_f32(v & 0xffffe000u);
 	case WG_E4M3: return fpconv_fp8_to_f32((uint8_t)v, FPCONV_E4M3);
 	case WG_E5M2: return fpconv_fp8_to_f32((uint8_t)v, FPCONV_E5M2);
-	default: return bits_f32(v);
+	default: return fpconv_bits_f32(v);
 	}
 }
 
@@ -660,11 +646,11 @@ static void compute(const emu_wg_ctx *c, const wg_warp *s, const struct emu_wgmm
 				float acc = 0.0f;
 				if (acc_on)
 					acc = w->dtype == WG_F16 ? util_f16_to_f32((uint16_t)(cur[l] >> (16 * h)))
-								  : bits_f32((uint32_t)cur[l]);
+								  : fpconv_bits_f32((uint32_t)cur[l]);
 				/* the product is exact, so this is an fma; B is held transposed for the loop */
 				for (int k = 0; k < w->k; k++)
 					acc += sign * A[row][k] * Bt[col][k];
-				out |= w->dtype == WG_F16 ? (uint64_t)util_f32_to_f16(acc) << (16 * h) : f32_bits(acc);
+				out |= w->dtype == WG_F16 ? (uint64_t)util_f32_to_f16(acc) << (16 * h) : fpconv_f32_bits(acc);
 			}
 			val[i * 32 + l] = out;
 		}

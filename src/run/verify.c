@@ -7,14 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/fpconv.h"
 #include "base/util.h"
-
-static uint32_t bits(float f)
-{
-	uint32_t u;
-	memcpy(&u, &f, 4);
-	return u;
-}
 
 float verify_c0_again(float c0, dtype t)
 {
@@ -99,13 +93,16 @@ static size_t first_of(const verify_input *in, size_t n, int (*pick)(const verif
 }
 
 static int is_nonfinite(const verify_input *in, size_t i) { return !isfinite(in->got[i]); }
-static int is_candidate(const verify_input *in, size_t i) { return bits(in->got[i]) == bits(in->c0[i]); }
+static int is_candidate(const verify_input *in, size_t i)
+{
+	return fpconv_f32_bits(in->got[i]) == fpconv_f32_bits(in->c0[i]);
+}
 /* Kept C0 through both launches (beta:), or kept the poison and came out 0 with C zeroed (no beta:). */
 static int is_unwritten(const verify_input *in, size_t i)
 {
 	if (in->c0)
-		return is_candidate(in, i) && bits(in->got2[i]) == bits(verify_c0_again(in->c0[i], in->out));
-	return !isfinite(in->got[i]) && bits(in->got2[i]) == 0 && in->ref[i] != 0.0f;
+		return is_candidate(in, i) && fpconv_f32_bits(in->got2[i]) == fpconv_f32_bits(verify_c0_again(in->c0[i], in->out));
+	return !isfinite(in->got[i]) && fpconv_f32_bits(in->got2[i]) == 0 && in->ref[i] != 0.0f;
 }
 
 static void where(const verify_input *in, size_t i, char *buf, size_t len)
