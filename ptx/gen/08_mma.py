@@ -396,12 +396,7 @@ class Gen:
         w("// @end")
 
     def zero_acc(self):
-        g = self
-        w = self.w
-        w("\t// Accumulators start at zero.")
-        for i in range(0, g.MT * g.NTL * 4, 8):
-            w("\t" + " ".join(f"mov.f32 %acc{j}, 0f00000000;" for j in range(i, i + 8)))
-        w("")
+        zero_acc(self)
 
     def loop(self):
         g = self
@@ -447,27 +442,7 @@ class Gen:
         w = self.w
         w("EPILOGUE:")
         w("// @store")
-        w("\t// Each quad of lanes holds 2 adjacent f32 per row of an mma tile: store them as one")
-        w("\t// 8-byte st.global.v2.f32 to C[row][col], rows grp and grp+8 of every tile.")
-        w(f"\tmad.lo.u32      %x, %warpM, {g.WM}, %grp;")
-        w("\tadd.u32         %x, %x, %rowBlock;          // row of c0,c1 in tile (0, 0)")
-        w(f"\tmad.lo.u32      %y, %warpN, {g.WN}, %colBlock;")
-        w("\tmad.lo.u32      %y, %quad, 2, %y;           // column of c0")
-        w("\tmul.wide.u32    %t64, %x, %n;")
-        w("\tcvt.u64.u32     %u64, %y;")
-        w("\tadd.u64         %t64, %t64, %u64;")
-        w("\tshl.b64         %t64, %t64, 2;")
-        w("\tadd.u64         %pC, %pC, %t64;")
-        w("\tmul.wide.u32    %rowStepC, %n, 32;          // 8 rows of C in bytes")
-        for mi in range(g.MT):
-            w("\tadd.u64         %t64, %pC, %rowStepC;")
-            for half, ptr in ((0, "%pC"), (1, "%t64")):
-                for ni in range(g.NTL):
-                    base = (mi * g.NTL + ni) * 4 + 2 * half
-                    off = f"+{ni * 32}" if ni else ""
-                    w(f"\tst.global.v2.f32 [{ptr}{off}], {{%acc{base}, %acc{base + 1}}};")
-            if mi < g.MT - 1:
-                w("\tadd.u64         %pC, %t64, %rowStepC;        // next 16-row tile")
+        store_c(g)
         w("// @end")
         w("\tret;")
         w("}")
@@ -481,6 +456,41 @@ class Gen:
         self.loop()
         self.store()
         return "\n".join(l for l in self.out if l is not None) + "\n"
+
+
+def zero_acc(g):
+    """The f32 accumulators to zero, eight to a line (lesson 11's mma.sync kernels call it too)."""
+    g.w("\t// Accumulators start at zero.")
+    for i in range(0, g.MT * g.NTL * 4, 8):
+        g.w("\t" + " ".join(f"mov.f32 %acc{j}, 0f00000000;" for j in range(i, i + 8)))
+    g.w("")
+
+
+def store_c(g):
+    """The f32 C fragments of mma.sync (c0,c1 at row grp, c2,c3 at grp+8, columns 2*quad..) to C, by rows
+    of v2 stores (lesson 11's mma.sync kernels call it too)."""
+    w = g.w
+    w("\t// Each quad of lanes holds 2 adjacent f32 per row of an mma tile: store them as one")
+    w("\t// 8-byte st.global.v2.f32 to C[row][col], rows grp and grp+8 of every tile.")
+    w(f"\tmad.lo.u32      %x, %warpM, {g.WM}, %grp;")
+    w("\tadd.u32         %x, %x, %rowBlock;          // row of c0,c1 in tile (0, 0)")
+    w(f"\tmad.lo.u32      %y, %warpN, {g.WN}, %colBlock;")
+    w("\tmad.lo.u32      %y, %quad, 2, %y;           // column of c0")
+    w("\tmul.wide.u32    %t64, %x, %n;")
+    w("\tcvt.u64.u32     %u64, %y;")
+    w("\tadd.u64         %t64, %t64, %u64;")
+    w("\tshl.b64         %t64, %t64, 2;")
+    w("\tadd.u64         %pC, %pC, %t64;")
+    w("\tmul.wide.u32    %rowStepC, %n, 32;          // 8 rows of C in bytes")
+    for mi in range(g.MT):
+        w("\tadd.u64         %t64, %pC, %rowStepC;")
+        for half, ptr in ((0, "%pC"), (1, "%t64")):
+            for ni in range(g.NTL):
+                base = (mi * g.NTL + ni) * 4 + 2 * half
+                off = f"+{ni * 32}" if ni else ""
+                w(f"\tst.global.v2.f32 [{ptr}{off}], {{%acc{base}, %acc{base + 1}}};")
+        if mi < g.MT - 1:
+            w("\tadd.u64         %pC, %t64, %rowStepC;        // next 16-row tile")
 
 
 def log2(v):

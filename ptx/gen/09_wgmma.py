@@ -277,29 +277,44 @@ class Gen:
         self.w(f"\t// Arrive on full[stage] and tell it to wait for {self.STAGE} more bytes: the phase")
         self.w("\t// completes when the four copies below have all landed.")
 
+    # B's tensor-map coordinates, innermost first: {n, k} for B stored K x N.
+    B_COORDS = "{%x, %kx}"
+
+    def load_b_comment(self):
+        self.w(f"\t// B: rows kx..kx+{self.BK - 1}, {self.BN // 64} boxes of 64 columns (128 bytes, the widest a 128-byte swizzle takes).")
+
     def load_b(self):
-        """B's k-slice of this stage: four boxes of 64 columns."""
+        """B's k-slice of this stage: boxes of 64 columns."""
         w = self.w
-        w(f"\t// B: rows kx..kx+{self.BK - 1}, {self.BN // 64} boxes of 64 columns (128 bytes, the widest a 128-byte swizzle takes).")
+        self.load_b_comment()
         for j in range(self.BN // 64):
             w(f"\tadd.u32         %x, %n0, {64 * j};")
             w(f"\tadd.u32         %y, %sB, {self.BBOX * j};")
             w("\tcp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes")
-            w("\t                [%y], [%tmB, {%x, %kx}], [%full];")
+            w(f"\t                [%y], [%tmB, {self.B_COORDS}], [%full];")
+
+    def per8(self, line):
+        """line(i) for every accumulator i, eight to a line."""
+        for j in range(0, self.NACC, 8):
+            self.w("\t" + " ".join(line(i) for i in range(j, j + 8)))
+
+    def acc_operands(self, acc="%d"):
+        """wgmma's accumulator operand list, in lines of 8 registers for the reader."""
+        w = self.w
+        parts = [", ".join(f"{acc}{i}" for i in range(j, j + 8)) for j in range(0, self.NACC, 8)]
+        w("\t\t{" + parts[0] + ",")
+        for p in parts[1:-1]:
+            w("\t\t " + p + ",")
+        w("\t\t " + parts[-1] + "},")
 
     def wgmma(self, kk):
         w = self.w
-        # Operand list in lines of 8 registers, for the reader.
-        parts = [", ".join(f"%d{i}" for i in range(j, j + 8)) for j in range(0, self.NACC, 8)]
         w(f"\t// k16 slice {kk}: A from 32*{kk} bytes into each 128-byte row, B from row 16*{kk}.")
         if kk:
             w("\tadd.s64         %descA, %descA, 2;         // +32 bytes (>> 4)")
             w("\tadd.s64         %descB, %descB, 128;       // +2048 bytes (>> 4)")
         w(f"\twgmma.mma_async.sync.aligned.m64n256k16.f32.{self.AB}.{self.AB}")
-        w("\t\t{" + parts[0] + ",")
-        for p in parts[1:-1]:
-            w("\t\t " + p + ",")
-        w("\t\t " + parts[-1] + "},")
+        self.acc_operands()
         pred = "%acc" if kk == 0 else "%one"
         w(f"\t\t%descA, %descB, {pred}, 1, 1, 0, 1;  // scale-d, scale-a, scale-b, A K-major, B transposed")
 
@@ -318,11 +333,14 @@ class Gen:
         self.desc_b_leading()
         w("\tmov.b64         %descB, {%lo, %hi};")
 
-    def consumer(self):
-        w, S = self.w, self.S
+    WGMMA_K = 16  # the k of one wgmma: 16 for 16-bit inputs
+
+    def consumer_start(self, setmaxnreg):
+        """The consumer warpgroups' registers, their leader, their place, the ring's state."""
+        w = self.w
         w("// @consumer")
         w("CONSUMER:")
-        if self.a.setmaxnreg:
+        if setmaxnreg:
             w("\tsetmaxnreg.inc.sync.aligned.u32 232;       // 128 x 40 + 256 x 232 = 384 x 168, the block's pool")
         w("\tand.b32         %x, %thr, 127;")
         w("\tsetp.eq.u32     %leader, %x, 0;            // one thread per warpgroup releases stages")
@@ -330,7 +348,11 @@ class Gen:
         w("\tmov.u32         %stage, 0;")
         w("\tmov.u32         %phase, 0;")
         w("\tmov.u32         %prev, 0;")
-        w("\tsetp.eq.u32     %one, %thr, %thr;          // always true: later k16 slices accumulate")
+        w(f"\tsetp.eq.u32     %one, %thr, %thr;          // always true: later k{self.WGMMA_K} slices accumulate")
+
+    def consumer(self):
+        w, S = self.w, self.S
+        self.consumer_start(self.a.setmaxnreg)
         w("C_TILE:")
         w("\tsetp.ge.u32     %p, %tile, %tiles;")
         w("\t@%p bra         DONE;")
@@ -370,7 +392,12 @@ class Gen:
         w("\tsetp.lt.u32     %p, %kt, %kTiles;")
         w("\t@%p bra         C_K;")
         w("\twgmma.wait_group.sync.aligned 0;")
-        w(f"\tadd.u32         %x, %prev, {8 * S};")
+        self.consumer_end()
+
+    def consumer_end(self):
+        """After the last k-tile: its stage back to the producer, the epilogue, the next tile."""
+        w = self.w
+        w(f"\tadd.u32         %x, %prev, {8 * self.S};")
         self.release("%leader", "%x")
         w("// @end")
         self.epilogue()

@@ -37,14 +37,10 @@ stmatrix fragment (m8n8, b16): lane l holds row l/4, columns 2(l%4) and +1 of
   matrix l/8.
 """
 import argparse
-import importlib.util
-import os
 
-from banner import banner
+from banner import banner, sibling
 
-_spec = importlib.util.spec_from_file_location("wgmma09", os.path.join(os.path.dirname(__file__), "09_wgmma.py"))
-L9 = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(L9)
+L9 = sibling("09_wgmma.py")
 
 BM, BN, BK = L9.BM, L9.BN, L9.BK
 A_BYTES, BBOX, STAGE, NACC = L9.A_BYTES, L9.BBOX, L9.STAGE, L9.NACC
@@ -130,6 +126,11 @@ class Gen(L9.Gen):
         w("\t.param .u32 M,")
         w("\t.param .u32 N,")
         w("\t.param .u32 K)")
+        self.entry_end()
+
+    def entry_end(self):
+        """The entry's directives after its parameters, and its opening brace."""
+        w = self.w
         w(".maxntid 384, 1, 1")
         w(".maxnreg 168            // 65536 registers / 384 threads: the cap setmaxnreg redistributes")
         if self.CL > 1:
@@ -225,13 +226,15 @@ class Gen(L9.Gen):
         self.w(f"\t// A whole stage, {self.STAGE} bytes, lands here: this block's A and all of B's boxes,")
         self.w("\t// half of them sent by the partner.")
 
+    B_BOXES = "boxes"  # what the multicast comment calls B's boxes
+
     def load_b(self):
         if not self.MC:
             super().load_b()
             return
         w, nbox = self.w, self.BN // 64
         half = nbox // self.CL
-        w(f"\t// B: this block's {half} of the {nbox} boxes, to both blocks (same offsets, same mbarrier).")
+        w(f"\t// B: this block's {half} of the {nbox} {self.B_BOXES}, to both blocks (same offsets, same mbarrier).")
         w(f"\tmul.lo.u32      %x, %rank, {64 * half};")
         w("\tadd.u32         %x, %x, %n0;")
         w(f"\tmad.lo.u32      %y, %rank, {self.BBOX * half}, %sB;")
@@ -240,7 +243,7 @@ class Gen(L9.Gen):
                 w("\tadd.u32         %x, %x, 64;")
                 w(f"\tadd.u32         %y, %y, {self.BBOX};")
             w("\tcp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.multicast::cluster")
-            w("\t                [%y], [%tmB, {%x, %kx}], [%full], %mask;")
+            w(f"\t                [%y], [%tmB, {self.B_COORDS}], [%full], %mask;")
 
     def release(self, pred, addr):
         """A stage back to its producers: in this block, or with multicast in both

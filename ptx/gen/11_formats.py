@@ -2,7 +2,7 @@
 """Writes ptx/11_formats.ptx, lesson 11's mma.sync kernels: gemm_tf32, gemm_3xtf32, gemm_bf16.
 
 The three share lesson 8's structure (ptx/gen/08_mma.py, copied here so that
-retuning lesson 8 does not change lesson 11): cp.async into a ring of shared
+retuning lesson 8 does not change lesson 11; only C's zeroing and store are called from there): cp.async into a ring of shared
 stages, ldmatrix into fragment registers (two sets: the next k slice loads
 while the current one multiplies), mma.sync on the tensor cores, f32 out.
 
@@ -25,7 +25,11 @@ B (needed as B[t][g]: k from the lane's low bits) is read with ld.shared.b32.
 import argparse
 import sys
 
-from banner import banner
+from banner import banner, sibling
+
+# Lesson 8's generator, for the two pieces that are facts of mma.sync rather than of a tuning: the
+# accumulators' zeroing and the f32 C fragments' store.
+L8 = sibling("08_mma.py")
 
 # Per entry: element bytes, the mma, tile defaults.
 FORMATS = {
@@ -449,10 +453,7 @@ class Gen:
 
     def loop(self):
         g, w = self, self.w
-        w("\t// Accumulators start at zero.")
-        for i in range(0, g.MT * g.NTL * 4, 8):
-            w("\t" + " ".join(f"mov.f32 %acc{j}, 0f00000000;" for j in range(i, i + 8)))
-        w("")
+        L8.zero_acc(g)
         w("\tsetp.eq.u32     %more, %kTiles, 0;")
         w("\t@%more bra      EPILOGUE;                // K = 0: C is all zeros")
         w("\t// Before the loop: wait for k-tile 0 and load its first slice, so that every")
@@ -486,27 +487,7 @@ class Gen:
         g, w = self, self.w
         w("EPILOGUE:")
         r = self.region("store")
-        w("\t// Each quad of lanes holds 2 adjacent f32 per row of an mma tile: store them as one")
-        w("\t// 8-byte st.global.v2.f32 to C[row][col], rows grp and grp+8 of every tile.")
-        w(f"\tmad.lo.u32      %x, %warpM, {g.WM}, %grp;")
-        w("\tadd.u32         %x, %x, %rowBlock;          // row of c0,c1 in tile (0, 0)")
-        w(f"\tmad.lo.u32      %y, %warpN, {g.WN}, %colBlock;")
-        w("\tmad.lo.u32      %y, %quad, 2, %y;           // column of c0")
-        w("\tmul.wide.u32    %t64, %x, %n;")
-        w("\tcvt.u64.u32     %u64, %y;")
-        w("\tadd.u64         %t64, %t64, %u64;")
-        w("\tshl.b64         %t64, %t64, 2;")
-        w("\tadd.u64         %pC, %pC, %t64;")
-        w("\tmul.wide.u32    %rowStepC, %n, 32;          // 8 rows of C in bytes")
-        for mi in range(g.MT):
-            w("\tadd.u64         %t64, %pC, %rowStepC;")
-            for half, ptr in ((0, "%pC"), (1, "%t64")):
-                for ni in range(g.NTL):
-                    base = (mi * g.NTL + ni) * 4 + 2 * half
-                    off = f"+{ni * 32}" if ni else ""
-                    w(f"\tst.global.v2.f32 [{ptr}{off}], {{%acc{base}, %acc{base + 1}}};")
-            if mi < g.MT - 1:
-                w("\tadd.u64         %pC, %t64, %rowStepC;        // next 16-row tile")
+        L8.store_c(g)
         self.end(r)
         w("\tret;")
         w("}")

@@ -37,22 +37,12 @@ Promotion (--promote 1, with --bn 128): the FP8 tensor cores are reported to
 """
 import argparse
 import copy
-import importlib.util
-import os
 import re
 import sys
 
-from banner import banner
+from banner import banner, sibling
 
-
-def _load(name, file):
-    spec = importlib.util.spec_from_file_location(name, os.path.join(os.path.dirname(__file__), file))
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
-
-
-L10 = _load("cluster10", "10_cluster.py")
+L10 = sibling("10_cluster.py")
 L9 = L10.L9
 log2 = L9.log2
 BM, BK = 128, 128                 # BK in elements, = bytes
@@ -111,11 +101,7 @@ class Gen(L10.Gen):
         w("\t.param .u32 K,")
         w("\t.param .f32 scale_a,            // A's real values are its stored values x scale_a ...")
         w("\t.param .f32 scale_b)            // ... and B's x scale_b")
-        w(".maxntid 384, 1, 1")
-        w(".maxnreg 168            // 65536 registers / 384 threads: the cap setmaxnreg redistributes")
-        if self.CL > 1:
-            w(f".reqnctapercluster {self.CL}, 1, 1  // launched in clusters of {self.CL} along x")
-        w("{")
+        self.entry_end()
 
     def decls(self):
         super().decls()
@@ -144,8 +130,7 @@ class Gen(L10.Gen):
             self.wgmma(kk, acc, "%fresh")
         w("\twgmma.commit_group.sync.aligned;")
         w("\twgmma.wait_group.sync.aligned 1;           // the other set's group is done: promote it")
-        for i in range(0, self.NACC, 8):
-            w("\t" + " ".join(f"add.f32 %d{j}, %d{j}, {other}{j};" for j in range(i, i + 8)))
+        self.per8(lambda j: f"add.f32 %d{j}, %d{j}, {other}{j};")
         w("\tsetp.ne.u32     %p, %kt, 0;")
         w("\tand.pred        %p, %p, %leader;")
         w(f"\tadd.u32         %x, %prev, {8 * S};")
@@ -156,27 +141,16 @@ class Gen(L10.Gen):
 
     def consumer_promote(self):
         """Lesson 9's consumer with promotion: the k loop unrolled by two, one partial set each."""
-        w, S = self.w, self.S
-        w("// @consumer")
-        w("CONSUMER:")
-        w("\tsetmaxnreg.inc.sync.aligned.u32 232;       // 128 x 40 + 256 x 232 = 384 x 168, the block's pool")
-        w("\tand.b32         %x, %thr, 127;")
-        w("\tsetp.eq.u32     %leader, %x, 0;            // one thread per warpgroup releases stages")
-        self.consumer_place()
-        w("\tmov.u32         %stage, 0;")
-        w("\tmov.u32         %phase, 0;")
-        w("\tmov.u32         %prev, 0;")
-        w("\tsetp.eq.u32     %one, %thr, %thr;          // always true: later k32 slices accumulate")
+        w = self.w
+        self.consumer_start(True)
         w("\tsetp.ne.u32     %fresh, %thr, %thr;        // false: a k-tile's first products overwrite its set")
         w("C_TILE:")
         w("\tsetp.ge.u32     %p, %tile, %tiles;")
         w("\t@%p bra         DONE;")
         self.tile_coords()
         w("\t// The f32 sums start at 0, and so does %pb, which the first k-tile adds in.")
-        for i in range(0, self.NACC, 8):
-            w("\t" + " ".join(f"mov.f32 %d{j}, 0f00000000;" for j in range(i, i + 8)))
-        for i in range(0, self.NACC, 8):
-            w("\t" + " ".join(f"mov.f32 %pb{j}, 0f00000000;" for j in range(i, i + 8)))
+        self.per8(lambda j: f"mov.f32 %d{j}, 0f00000000;")
+        self.per8(lambda j: f"mov.f32 %pb{j}, 0f00000000;")
         w("\tmov.u32         %kt, 0;")
         w("// @end")
         w("// @promote")
@@ -188,55 +162,22 @@ class Gen(L10.Gen):
         w("\tsetp.lt.u32     %p, %kt, %kTiles;")
         w("\t@%p bra         C_K;")
         w("\twgmma.wait_group.sync.aligned 0;           // the last k-tile was odd: its set is %pb")
-        for i in range(0, self.NACC, 8):
-            w("\t" + " ".join(f"add.f32 %d{j}, %d{j}, %pb{j};" for j in range(i, i + 8)))
+        self.per8(lambda j: f"add.f32 %d{j}, %d{j}, %pb{j};")
         w("\tbra             C_END;")
         w("C_LAST_EVEN:")
         w("\twgmma.wait_group.sync.aligned 0;")
-        for i in range(0, self.NACC, 8):
-            w("\t" + " ".join(f"add.f32 %d{j}, %d{j}, %pa{j};" for j in range(i, i + 8)))
+        self.per8(lambda j: f"add.f32 %d{j}, %d{j}, %pa{j};")
         w("C_END:")
-        w(f"\tadd.u32         %x, %prev, {8 * S};")
-        self.release("%leader", "%x")
-        w("// @end")
-        self.epilogue()
-        w("\tadd.u32         %tile, %tile, %step;")
-        w("\tbra             C_TILE;")
-        w("DONE:")
-        self.finish()
-        w("\tret;")
-        w("}")
+        self.consumer_end()
 
-    def full_comment(self):
-        if not self.MC:
-            super().full_comment()
-            return
-        self.w(f"\t// A whole stage, {self.STAGE} bytes, lands here: this block's A and all of B's boxes,")
-        self.w("\t// half of them sent by the partner.")
+    # B is stored N x K: its boxes are 64 of those rows, k columns kx..kx+127, and the
+    # tensor map's coordinates (innermost first) are {k, n}.
+    B_COORDS = "{%kx, %x}"
+    WGMMA_K = 32  # 8-bit inputs: k32
+    B_BOXES = "boxes of 64 rows"
 
-    def load_b(self):
-        """B's rows n0.. of its N x K storage, k columns kx..kx+127: boxes of 64 rows.
-        Coordinates are innermost first: {k, n}."""
-        w, nbox = self.w, self.BN // 64
-        if not self.MC:
-            w(f"\t// B: {nbox} boxes of 64 of its N x K rows, columns kx..kx+{BK - 1} (128 bytes).")
-            for j in range(nbox):
-                w(f"\tadd.u32         %x, %n0, {64 * j};")
-                w(f"\tadd.u32         %y, %sB, {self.BBOX * j};")
-                w("\tcp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes")
-                w("\t                [%y], [%tmB, {%kx, %x}], [%full];")
-            return
-        half = nbox // self.CL
-        w(f"\t// B: this block's {half} of the {nbox} boxes of 64 rows, to both blocks (same offsets, same mbarrier).")
-        w(f"\tmul.lo.u32      %x, %rank, {64 * half};")
-        w("\tadd.u32         %x, %x, %n0;")
-        w(f"\tmad.lo.u32      %y, %rank, {self.BBOX * half}, %sB;")
-        for j in range(half):
-            if j:
-                w("\tadd.u32         %x, %x, 64;")
-                w(f"\tadd.u32         %y, %y, {self.BBOX};")
-            w("\tcp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.multicast::cluster")
-            w("\t                [%y], [%tmB, {%kx, %x}], [%full], %mask;")
+    def load_b_comment(self):
+        self.w(f"\t// B: {self.BN // 64} boxes of 64 of its N x K rows, columns kx..kx+{BK - 1} (128 bytes).")
 
     def desc_b_leading(self):
         self.w("\tor.b32          %lo, %lo, 0x10000;         // B is K-major too: 128-byte rows, 8-row groups")
@@ -244,16 +185,12 @@ class Gen(L10.Gen):
 
     def wgmma(self, kk, acc="%d", first="%acc"):
         w = self.w
-        parts = [", ".join(f"{acc}{i}" for i in range(j, j + 8)) for j in range(0, self.NACC, 8)]
         w(f"\t// k32 slice {kk}: A and B both from 32*{kk} bytes into each 128-byte row.")
         if kk:
             w("\tadd.s64         %descA, %descA, 2;         // +32 bytes (>> 4)")
             w("\tadd.s64         %descB, %descB, 2;")
         w(f"\twgmma.mma_async.sync.aligned.m64n{self.BN}k32.f32.{self.FP8}.{self.FP8}")
-        w("\t\t{" + parts[0] + ",")
-        for p in parts[1:-1]:
-            w("\t\t " + p + ",")
-        w("\t\t " + parts[-1] + "},")
+        self.acc_operands(acc)
         pred = first if kk == 0 else "%one"
         w(f"\t\t%descA, %descB, {pred}, 1, 1;  // scale-d, scale-a, scale-b (8-bit: no transpose operands)")
 
