@@ -5,10 +5,11 @@ PTX has no say in which registers ptxas picks, so this measures the SASS level d
 kernel with 256 independent FFMAs in a loop is assembled once by ptxas, then copies of its cubin
 get other registers and reuse flags written into those FFMAs (the sm_90 encoding: opcode 0x223
 in bits 0-11, Rd 16-23, Ra 24-31, Rb 32-39, Rc 64-71, stall count 105-108, reuse flags 122-125 for
-a, b, c: the fields nvdisasm prints, as a decode of ptxas's cubin of ptx/07 against the
-nvdisasm listing assets/sass/07.sass shows). Each copy runs on one SM through the Driver API and %clock64 gives cycles per FFMA, for
-one warp and for three warps per scheduler. A SASS listing's FFMA stream can be replayed the same
-way (its registers mapped onto the kernel's, keeping each register's number mod 4).
+a, b, c: the fields nvdisasm prints, as tests/e2e_regbanks.sh checks against the nvdisasm
+listing assets/sass/07.sass). Each copy runs on one SM through the Driver API, and %clock64
+gives cycles per FFMA for one warp and for three warps per scheduler. A SASS listing's FFMA
+stream can be replayed the same way (its registers mapped onto the kernel's, keeping each
+register's number mod 4).
 
     python3 scripts/gpu-regbanks.py [LISTING[:N] ...]        on the GPU machine (ptxas, a GPU)
     python3 scripts/gpu-regbanks.py --rows DRIVER DATE [...] the same, as measured-data rows
@@ -175,6 +176,17 @@ def replay_seq(kern, stream):
     return [(s(a), s(b), c(cc), ru, c(d)) for d, a, b, cc, ru in stream[:NFMA]]
 
 
+def windows(stream):
+    """A stream cut into the loop's NFMA-long pieces, as it is replayed (the whole of a shorter one)."""
+    return [stream[i:i + NFMA] for i in range(0, len(stream) - NFMA + 1, NFMA)] or [stream]
+
+
+def model_mean(stream):
+    """The model's cycles per FFMA, averaged over the pieces a replay times."""
+    pieces = windows(stream)
+    return sum(model(p) for p in pieces) / len(pieces)
+
+
 def model(stream, lookahead=3):
     """Cycles per FFMA of a stream [(a, b, c, reuse)...] under the fitted model."""
     cache, free, issue = {}, [0, 0], []
@@ -246,7 +258,7 @@ def main(argv):
         for arg in argv[1:]:
             path, st = listing_arg(arg)
             st = [(a, b, c, ru) for _, a, b, c, ru in st]
-            print(f"{path}: {len(st)} FFMAs, {model(st):.3f} cycles per FFMA (model)")
+            print(f"{path}: {len(st)} FFMAs, {model_mean(st):.3f} cycles per FFMA (model)")
         return
     rows = argv[:1] == ["--rows"]
     driver, date, paths = (argv[1], argv[2], argv[3:]) if rows else ("", "", argv)
@@ -257,7 +269,7 @@ def main(argv):
     for arg in paths:
         path, st = listing_arg(arg)
         name = "stream_" + re.sub(r"\W", "_", os.path.basename(path).rsplit(".", 1)[0])
-        seqs = [replay_seq(kern, st[i:i + NFMA]) for i in range(0, len(st) - NFMA + 1, NFMA)]
+        seqs = [replay_seq(kern, piece) for piece in windows(st)]
         results.append((name, f"the first {len(seqs) * NFMA} FFMAs of {path}, {NFMA} at a time", seqs))
     gpu_name = ctypes.create_string_buffer(100)
     gpu.cu.cuDeviceGetName(gpu_name, 100, 0)

@@ -32,7 +32,7 @@ for name, what, pat in rb.PATTERNS:
         bad.append(f"{name}: model {m:.3f}, measured {rows[name]:.3f}")
 print(("not ok" if bad else "ok") + f" the model matches the {len(rb.PATTERNS)} measured patterns" + "".join("\n    | " + b for b in bad))
 st = [(a, b, c, ru) for _, a, b, c, ru in rb.listing("assets/sass/07.sass")]
-m = sum(rb.model(st[i:i + rb.NFMA]) for i in range(0, len(st) - rb.NFMA + 1, rb.NFMA)) / (len(st) // rb.NFMA)
+m = rb.model_mean(st)
 meas = rows.get("stream_l7_now")
 ok = meas is not None and abs(m - meas) <= 0.05
 print(("ok" if ok else "not ok") + f" lesson 7's recorded SASS: model {m:.3f} cycles an FFMA, measured {meas}")

@@ -10,8 +10,9 @@ committed kernel): --bm --bn --bk --wm --wn --tr (thread rows in a warp),
 --amap-lane (another thread mapping for the A loads), --maxnreg N (0: none),
 --threads T (threads a block), --bswap (B's columns swapped in pairs in
 shared memory, so that each FFMA reads B and C from different register
-banks), --no-snake (every row of FMAs left to right), --ahead K (the k-step where slice t+1 is stored and slice t+2
-asked for; 0: ask for t+1 at the top of the loop, store it after),
+banks), --no-snake (every row of FMAs left to right), --ahead K (the k-step
+where slice t+1 is stored and slice t+2 asked for; 0: ask for t+1 at the
+top of the loop, store it after),
 --no-skew (As rows back to back: 4-way conflicted transposed stores),
 --split P (stage the next slice in P parts), --swizzle G (bands of G block
 rows), --entry NAME. docs/notes/perf-27.md has what each measured on the H100,
@@ -23,7 +24,7 @@ import argparse
 
 from banner import banner
 
-NT = 128  # threads per block: 4 warps
+THREADS = 128  # threads per block: 4 warps
 
 
 def emit(a):
@@ -94,7 +95,7 @@ def emit(a):
     if a.maxnreg:
         w(f"// .maxnreg {a.maxnreg}: {a.maxnreg} x {NT} threads x 2 blocks fit the SM's 65536 registers.")
     else:
-        w(f"// No register cap: at up to 255 registers a thread (allocated as 256),")
+        w("// No register cap: at up to 255 registers a thread (allocated as 256),")
         w(f"// 256 x {NT} threads x 2 blocks = 65536 fit the SM's register file.")
     if X or a.snake:
         w("//")
@@ -458,7 +459,7 @@ if __name__ == "__main__":
                          "from different register banks")
     ap.add_argument("--snake", action=argparse.BooleanOptionalAction, default=True,
                     help="odd rows of FMAs right to left: each row starts with the B value in the reuse cache")
-    ap.add_argument("--threads", type=int, default=NT)
+    ap.add_argument("--threads", type=int, default=THREADS)
     ap.add_argument("--ahead", type=int, default=None,
                     help="load two slices ahead: store slice t+1 and ask for t+2 between k-steps K-1 and K "
                          "(default 3/4 of BK; 0: ask for t+1 at the top, store it after the loop)")
