@@ -4,10 +4,14 @@
 // Built by `make gpu-ceilings`, run by scripts/gpu-ceilings.sh, which turns the output into rows of
 // assets/measured-h100.tsv (metric ceiling.*). Each test prints its rate and the SM clock it ran at
 // (clock64 cycles of the SM over the wall time of the kernel).
+//   build/gpu-ceilings [SECONDS] [TEST...]   (default 1 s each, every test)
 //   issue   independent FFMAs: warp-level instructions per second (4 per clock per SM at most)
 //   int     independent IMADs (the integer pipe: half the FP32 lanes on sm_90)
 //   lsu     conflict-free 4-byte shared loads (8 per rep): L1 data-stage wavefronts per second (1 per clock per SM)
 //   mma     mma.sync.m16n8k16 f16 x f16 + f32 from registers: FLOP/s
+//   mma_data  the same with a GEMM's kind of operands: random f16 in (-1, 1), a different A and B
+//           for each of the four mma in flight, so the multipliers' inputs change every
+//           instruction as they do in a GEMM (the power, and so the clock, depends on it)
 //   wgmma   wgmma.mma_async m64n128k16 f16 x f16 + f32, both operands in shared memory: FLOP/s (sm_90a)
 //   tma     cp.async.bulk copies L2 -> shared memory (the copy engine's path, which TMA tile loads
 //           take), 32 KiB each, six in flight per SM, from a buffer a quarter of L2: bytes/s
@@ -120,6 +124,48 @@ __global__ void k_mma(int reps, float *sink, long long *cyc)
 				     "{%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};"
 				     : "+f"(d[u][0]), "+f"(d[u][1]), "+f"(d[u][2]), "+f"(d[u][3])
 				     : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "r"(b0), "r"(b1));
+	}
+	long long t1 = clock64();
+	float s = 0;
+	for (int u = 0; u < U; u++)
+		for (int i = 0; i < 4; i++)
+			s += d[u][i];
+	if (s == 1234.5f)
+		sink[0] = s;
+	if (blockIdx.x == 0 && threadIdx.x == 0)
+		cyc[0] = t1 - t0;
+}
+
+// A random f16 pair in (-1, 1): random sign and mantissa, exponent 1-14 (no zero, inf or NaN).
+__device__ unsigned rand_f16x2(unsigned x)
+{
+	x = x * 2654435761u ^ (x >> 15);
+	x = x * 2246822519u ^ (x >> 13);
+	unsigned lo = (x & 0x83ffu) | ((1 + (x >> 10) % 14) << 10), hi = ((x >> 16) & 0x83ffu) | ((1 + (x >> 26) % 14) << 10);
+	return lo | hi << 16;
+}
+
+__global__ void k_mma_data(int reps, float *sink, long long *cyc)
+{
+	enum { U = 4 };
+	unsigned a[U][4], b[U][2], seed = (blockIdx.x * blockDim.x + threadIdx.x) * 8;
+	float d[U][4];
+	for (int u = 0; u < U; u++) {
+		for (int i = 0; i < 4; i++) {
+			a[u][i] = rand_f16x2(seed + u * 6 + i);
+			d[u][i] = 0;
+		}
+		for (int i = 0; i < 2; i++)
+			b[u][i] = rand_f16x2(seed + u * 6 + 4 + i);
+	}
+	long long t0 = clock64();
+	for (int r = 0; r < reps; r++) {
+#pragma unroll
+		for (int u = 0; u < U; u++)
+			asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 "
+				     "{%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};"
+				     : "+f"(d[u][0]), "+f"(d[u][1]), "+f"(d[u][2]), "+f"(d[u][3])
+				     : "r"(a[u][0]), "r"(a[u][1]), "r"(a[u][2]), "r"(a[u][3]), "r"(b[u][0]), "r"(b[u][1]));
 	}
 	long long t1 = clock64();
 	float s = 0;
@@ -302,6 +348,7 @@ int main(int argc, char **argv)
 		{"int", "warp-inst/s", k_imad, 1024, 2, 16 * 8 / 32.0},
 		{"lsu", "wavefronts/s", k_lds, 1024, 2, 8 / 32.0},
 		{"mma", "FLOP/s", k_mma, 256, 8, 4 * 4096 / 32.0},
+		{"mma_data", "FLOP/s", k_mma_data, 256, 8, 4 * 4096 / 32.0},
 		{"wgmma", "FLOP/s", k_wgmma, 128, 8, 4 * 2.0 * 64 * 128 * 16 / 128.0},
 		{"tma", "GB/s", k_bulk, 32, 1, BULK_BYTES / 32.0 / 1e9, BULK_BYTES * BULK_STAGES},
 	};
@@ -316,6 +363,11 @@ int main(int argc, char **argv)
 	CHECK(cudaFuncSetAttribute(k_bulk, cudaFuncAttributeMaxDynamicSharedMemorySize, BULK_BYTES * BULK_STAGES));
 	printf("sm_%d%d, %d SMs, about %.1f s a test\n", major, minor, sms, seconds);
 	for (const test &t : tests) {
+		bool named = argc <= 2; // tests named after SECONDS run alone
+		for (int i = 2; i < argc; i++)
+			named |= !strcmp(argv[i], t.name);
+		if (!named)
+			continue;
 		if ((!strcmp(t.name, "wgmma") || !strcmp(t.name, "tma")) && major != 9) {
 			printf("%-6s skipped: not sm_90\n", t.name);
 			continue;

@@ -7,10 +7,13 @@ with options); its PTX is written to a scratch folder, run with
 blocks, steady as `bench` does by default) and one row per run is
 printed, then the table again at the end. Run from the project root:
 
-    python3 scripts/perf-27.py FILE [--bin ./ptxtutor] [--json OUT.json]
+    python3 scripts/perf-27.py FILE [--bin ./ptxtutor] [--json OUT.json] [--rows OUT.tsv DRIVER DATE]
 
 FILE: one variant a line, `NAME LESSON N[,N...] -- GENERATOR OPTIONS`
 (`#` starts a comment): LESSON 7 or 8, each N a cube N^3 to time.
+--rows writes the variants named `variant_*` as rows of assets/measured-h100.tsv
+(metric NAME_pct_cublas, % of cuBLAS in the same run, one per variant and size;
+for a size other than 4096 the metric ends in _SIZE), for the lessons to quote.
 """
 import argparse
 import json
@@ -57,11 +60,26 @@ def run(binary, lesson, ptx, size, opts):
         return {"status": "no json", "message": (p.stdout + p.stderr).strip()[-300:]}
 
 
+def write_rows(results, out, driver, date):
+    """The verified variant_* runs as measured-data rows."""
+    with open(out, "w") as f:
+        for r in results:
+            if not r["variant"].startswith("variant_") or r.get("status") != "ok" or not r.get("verified"):
+                continue
+            n = r["M"]
+            metric = r["variant"] + "_pct_cublas" + ("" if n == 4096 else f"_{n}")
+            cmd = (f"python3 scripts/perf-27.py: a variant of {GEN[r['lesson']]}, % of cuBLAS in the same run "
+                   f"(docs/notes/perf-27.md): {r['options']}")
+            f.write("\t".join([r["gpu"], driver, date, cmd, r["lesson"], str(n), metric,
+                               f"{r['pct_of_cublas']:.1f}", "%"]) + "\n")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("file")
     ap.add_argument("--bin", default="./ptxtutor")
     ap.add_argument("--json", default="")
+    ap.add_argument("--rows", nargs=3, metavar=("OUT", "DRIVER", "DATE"))
     a = ap.parse_args()
     work = tempfile.mkdtemp()
     rows, allres = [], []
@@ -95,6 +113,8 @@ def main():
             rows.append(row)
     if a.json:
         json.dump(allres, open(a.json, "w"), indent=1)
+    if a.rows:
+        write_rows(allres, *a.rows)
     print("\n== table")
     print("\n".join(rows))
 

@@ -278,7 +278,7 @@ unswizzle = [('xor.b32         %x, %ldCol, %ldKey;', ['mov.b32         %x, %ldCo
              ('xor.b32         %y, %y, %ldKey;', [])]
 
 # ---------------------------------------------------------------- lesson 7
-B7 = dict(base='ptx/07_warptile.ptx', entry='sgemm_warptile', grid='N/128,M/128', block='128', smem='2*((128+128)*16*4+3*32)',
+B7 = dict(base='ptx/07_warptile.ptx', entry='sgemm_warptile', grid='N/128,M/128', block='128', smem='3*((128+128)*16*4+3*32)',
           sizes='128 256,128,64')
 puzzle(id='07-warp-index', lesson=7, title='Which warp tile, which lane', **B7,
     start=[('shr.u32            %wRow, %warp, 1;', ['shr.u32            %wRow, %warp, 2;']),

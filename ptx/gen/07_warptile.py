@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes ptx/07_warptile.ptx: warp tiling with double-buffered shared memory.
+"""Writes ptx/07_warptile.ptx: warp tiling with a ring of shared-memory stages.
 
 The body (BK k-steps of TMt x TNt FMAs) is long, which is why it is generated;
 the output is meant to be read. Run from the project root:
@@ -12,7 +12,9 @@ committed kernel): --bm --bn --bk --wm --wn --tr (thread rows in a warp),
 shared memory, so that each FFMA reads B and C from different register
 banks), --no-snake (every row of FMAs left to right), --ahead K (the k-step
 where slice t+1 is stored and slice t+2 asked for; 0: ask for t+1 at the
-top of the loop, store it after),
+top of the loop, store it after), --stages 2 (two stages and the barrier at
+the end of the loop, as before: the default is three, the barrier right
+after the store at --ahead and k = 0's fragments read a slice early),
 --no-skew (As rows back to back: 4-way conflicted transposed stores),
 --split P (stage the next slice in P parts), --swizzle G (bands of G block
 rows), --entry NAME. docs/notes/perf-27.md has what each measured on the H100,
@@ -51,9 +53,13 @@ def emit(a):
     assert not (cpa and X), "cp.async copies B as it is: use --no-bswap with --cpasync"
     P = a.split                        # parts the next slice is staged in
     # k-step where slice t+1 is stored and t+2 asked for (0: t+1 asked for at the top, stored after)
-    KA = a.ahead if a.ahead is not None else (3 * BK // 4 if P == 1 else 0)
+    STG = a.stages                     # stages of shared memory
+    # (the defaults are the ones measured fastest on the H100: docs/notes/perf-27.md)
+    KA = a.ahead if a.ahead is not None else (0 if P > 1 else BK - 2 if STG == 3 else 3 * BK // 4)
     assert not KA or (P == 1 and 0 < KA < BK), "--ahead needs --split 1 and 0 < K < BK"
     assert nA % P == 0 and nB % P == 0 and BK % P == 0
+    assert STG == 2 or (STG == 3 and KA and not cpa), "--stages 3 needs --ahead and no --cpasync"
+    F = 2 if STG == 3 else 1           # fragment sets: with 3 stages k = 0's are loaded a slice early
     hA, hB = nA // P, nB // P          # float4 of A / B per thread per part
     pa, pb = ("%p", "%p") if P == 1 else ("%pa", "%pb")
     lg = lambda v: v.bit_length() - 1
@@ -62,7 +68,7 @@ def emit(a):
 
     o = []
     w = o.append
-    w(banner() + "// Lesson 7: warp tiling with double-buffered shared memory.")
+    w(banner() + f"// Lesson 7: warp tiling with {'three stages' if STG == 3 else 'two stages'} of shared memory.")
     w("//")
     w(f"// Block: {NT} threads = {NT // 32} warps, output tile {BM}x{BN}, K slices of {BK}.")
     w(f"// The {NT // 32} warps form a {WARPS_M}x{WARPS_N} grid; each warp owns a {WM}x{WN} sub-tile.")
@@ -73,8 +79,16 @@ def emit(a):
     w(f"// one ld.shared.v4 of A touches {TR*16} contiguous bytes, one of B {TC*16}, so no")
     w("// bank conflicts, and lanes in the same row or column share (broadcast) a value.")
     w("//")
-    w("// Two stages of shared memory: while the warps compute on slice t in one")
-    w("// stage, slice t+1 is on its way into the other, so one barrier per slice.")
+    if STG == 2:
+        w("// Two stages of shared memory: while the warps compute on slice t in one")
+        w("// stage, slice t+1 is on its way into the other, so one barrier per slice.")
+    else:
+        w("// Three stages of shared memory, one barrier per slice, right after slice t+1")
+        w("// is stored: a stage is written two slices after it was last read, so no")
+        w("// barrier is needed at the end of the loop, and the fragments of k = 0 of")
+        w("// slice t+1 are read during the last FMAs of slice t. (With two stages the")
+        w("// barrier must come after the last read of slice t, and then the first FMAs")
+        w("// of every slice wait for their shared loads.)")
     if cpa:
         w("// B travels global -> shared by cp.async (no registers, sm_80); A goes")
         w("// through registers because it is stored transposed (As[k][m]).")
@@ -82,7 +96,7 @@ def emit(a):
         w("// Both slices travel through registers (A must be transposed on its way")
         if KA:
             w("// into As[k][m] anyway), two slices ahead: during slice t, between k-steps")
-            w(f"// {KA - 1} and {KA}, slice t+1 (loaded during slice t-1) is stored into the other")
+            w(f"// {KA - 1} and {KA}, slice t+1 (loaded during slice t-1) is stored into its")
             w("// stage and the loads for slice t+2 are issued, so they have a whole slice")
             w("// to arrive. (Issued at the top of the loop and stored after it, ptxas moves")
             w("// the loads down to a few hundred instructions before the stores, and the")
@@ -115,7 +129,7 @@ def emit(a):
     w(".target sm_80" if cpa else ".target sm_50")
     w(".address_size 64")
     w("")
-    w(f"// Dynamic shared memory, {2*S} bytes: stage 0 then stage 1, each")
+    w(f"// Dynamic shared memory, {STG*S} bytes: stage 0 then stage 1{' then stage 2' if STG == 3 else ''}, each")
     w(f"// As[{BK}][{BM}] (A transposed, {SA} bytes) then Bs[{BK}][{BN}] ({SB} bytes).")
     if SK:
         w(f"// As row k starts at k*{BM*4} + (k/4)*{SK} bytes: every 4 rows {SK} bytes on, so that")
@@ -131,12 +145,13 @@ def emit(a):
     w("\t.reg .pred  %more;" if not KA else "\t.reg .pred  %more, %ahead;")
     w("\t.reg .b32   %t, %bx, %by, %n, %k, %tiles, %tile, %r, %s, %q;  // r, s, q: scratch")
     w("\t.reg .b32   %warp, %lane, %wRow, %wCol, %ty, %tx;")
-    w("\t.reg .b32   %sAst, %sBst, %sAld, %sBld, %cur, %nxt, %wA, %wB, %rA, %rB;")
+    w("\t.reg .b32   %sAst, %sBst, %sAld, %sBld, %cur, %nxt, %wA, %wB, %rA, %rB;" if STG == 2 else
+      "\t.reg .b32   %sAst, %sBst, %sAld, %sBld, %cur, %nxt, %nx2, %wA, %wB, %rA, %rB;")
     w("\t.reg .b64   %gA, %gB, %gC, %aPass, %bPass, %stepB, %p, %off;")
     w(f"\t// acc(i*{TNt}+j) is C[wRow*{WM} + ty*4 + {TR*4}*(i/4) + i%4][wCol*{WN} + tx*4 + {TC*4}*(j/4) + j%4],")
     w("\t// block-relative: output row i and column j of the lane's fragments.")
     w(f"\t.reg .f32   %acc<{TMt*TNt}>;")
-    w(f"\t.reg .f32   %a<{TMt}>, %b<{TNt}>;  // the lane's pieces of A column k and B row k")
+    w(f"\t.reg .f32   %a<{F*TMt}>, %b<{F*TNt}>;  // the lane's pieces of A column k and B row k")
     w(f"\t.reg .f32   %ldA<{hA*4}>;            // the lane's share of the next A slice, in flight")
     if not cpa:
         w(f"\t.reg .f32   %ldB<{hB*4}>;            // and of the next B slice")
@@ -299,6 +314,15 @@ def emit(a):
         if not cpa:
             w("\tadd.u64            %gB, %gB, %stepB;")
 
+    def frag_loads(kk, s):
+        """The lane's A and B pieces of k-row kk into fragment set s."""
+        for i in range(WMI):
+            r = ", ".join(f"%a{s*TMt + 4*i + c}" for c in range(4))
+            w(f"\tld.shared.v4.f32    {{{r}}}, [%rA+{kk*BM*4 + (kk//4)*SK + i*TR*16}];")
+        for j in range(WNI):
+            r = ", ".join(f"%b{s*TNt + 4*j + c}" for c in range(4))
+            w(f"\tld.shared.v4.f32    {{{r}}}, [%rB+{kk*BN*4 + j*TC*16}];")
+
     w("\t// @prologue")
     w("\t// Slice 0 into stage 0, and wait for it.")
     for part in range(P):
@@ -319,6 +343,13 @@ def emit(a):
         ask_ahead("%sBst")
     w("\tmov.u32            %cur, 0;              // stage being computed on (byte offset)")
     w(f"\tmov.u32            %nxt, {S};          // stage being filled")
+    if STG == 3:
+        w(f"\tmov.u32            %nx2, {2*S};          // stage filled next")
+        w("\t// k = 0's fragments of slice 0 (every slice's are read a slice early, so that")
+        w("\t// the loop's first FMAs do not wait for shared memory).")
+        w("\tmov.u32            %rA, %sAld;")
+        w("\tmov.u32            %rB, %sBld;")
+        frag_loads(0, 1)
     w("\tmov.u32            %tile, 0;")
     w("\t// @end")
     w("")
@@ -349,17 +380,9 @@ def emit(a):
         w("\tadd.u64            %gB, %gB, %stepB;")
     w("\t// @end")
     w("")
-    w("\tadd.u32            %rA, %sAld, %cur;")
-    w("\tadd.u32            %rB, %sBld, %cur;")
-    def frag_loads(kk, s):
-        """The lane's A and B pieces of k-row kk into fragment set s."""
-        for i in range(WMI):
-            r = ", ".join(f"%a{s*TMt + 4*i + c}" for c in range(4))
-            w(f"\tld.shared.v4.f32    {{{r}}}, [%rA+{kk*BM*4 + (kk//4)*SK + i*TR*16}];")
-        for j in range(WNI):
-            r = ", ".join(f"%b{s*TNt + 4*j + c}" for c in range(4))
-            w(f"\tld.shared.v4.f32    {{{r}}}, [%rB+{kk*BN*4 + j*TC*16}];")
-
+    if STG == 2:
+        w("\tadd.u32            %rA, %sAld, %cur;")
+        w("\tadd.u32            %rB, %sBld, %cur;")
     w("\t// @inner-loop")
     for kk in range(BK):
         if P > 1 and kk and kk % (BK // P) == 0:
@@ -371,17 +394,27 @@ def emit(a):
             load_B("@%more ", "%wB", part)
         if KA and kk == KA:
             w(f"\t// Between k = {kk - 1} and {kk}: slice tile+1, in registers since the slice before,")
-            w("\t// into the other stage (nobody reads it now: the barrier at the end of the previous")
-            w("\t// slice saw to that; ptxas keeps these stores between the shared loads around them).")
+            if STG == 2:
+                w("\t// into the other stage (nobody reads it now: the barrier at the end of the previous")
+                w("\t// slice saw to that; ptxas keeps these stores between the shared loads around them).")
+            else:
+                w("\t// into stage nxt (last read two slices ago: the barrier of the slice before saw to")
+                w("\t// that; ptxas keeps these stores between the shared loads around them).")
             store_A("@%more ", "%wA")
             store_B("@%more ", "%wB")
             w(f"\t// Then ask for slice tile+2: {BK - kk} k-steps here and {kk} of the next slice to travel.")
             ask_ahead("%wB")
-        w(f"\t// k = {kk}: {WMI} float4 of A, {WNI} float4 of B, {TMt*TNt} FMAs")
-        frag_loads(kk, 0)
+            if STG == 3:
+                w("\tbar.sync           0;                    // everyone's slice tile+1 is in")
+        s = 1 if STG == 3 and kk == 0 else 0
+        if s:
+            w(f"\t// k = 0: its fragments came with the slice before; {TMt*TNt} FMAs")
+        else:
+            w(f"\t// k = {kk}: {WMI} float4 of A, {WNI} float4 of B, {TMt*TNt} FMAs")
+            frag_loads(kk, 0)
         for i in range(TMt):
             js = range(TNt) if not (a.snake and i % 2) else range(TNt - 1, -1, -1)
-            w("\t" + "\n\t".join(f"fma.rn.f32         %acc{i*TNt+j}, %a{i}, %b{j ^ X}, %acc{i*TNt+j};"
+            w("\t" + "\n\t".join(f"fma.rn.f32         %acc{i*TNt+j}, %a{s*TMt + i}, %b{s*TNt + (j ^ X)}, %acc{i*TNt+j};"
                                for j in js))
     w("\t// @end")
     w("")
@@ -393,10 +426,22 @@ def emit(a):
         store_B("@%more ", "%wB", P - 1)
     if cpa:
         w("\tcp.async.wait_all;                       // this thread's copies have landed")
-    w("\tbar.sync           0;                    // everyone's have, and stage cur is free")
-    w("\tmov.u32            %r, %cur;")
-    w("\tmov.u32            %cur, %nxt;")
-    w("\tmov.u32            %nxt, %r;")
+    if STG == 2:
+        w("\tbar.sync           0;                    // everyone's have, and stage cur is free")
+        w("\tmov.u32            %r, %cur;")
+        w("\tmov.u32            %cur, %nxt;")
+        w("\tmov.u32            %nxt, %r;")
+    else:
+        w("\t// No barrier here: the stage slice tile+2 goes into next was last read two slices")
+        w("\t// ago, before the barrier at k = {KA} of the slice before.".replace("{KA}", str(KA)))
+        w("\tmov.u32            %r, %cur;")
+        w("\tmov.u32            %cur, %nxt;")
+        w("\tmov.u32            %nxt, %nx2;")
+        w("\tmov.u32            %nx2, %r;")
+        w("\t// k = 0's fragments of slice tile+1, behind this slice's last FMAs.")
+        w("\tadd.u32            %rA, %sAld, %cur;")
+        w("\tadd.u32            %rB, %sBld, %cur;")
+        frag_loads(0, 1)
     if not KA:
         w(f"\tadd.u64            %gA, %gA, {BK*4};")
         w("\tadd.u64            %gB, %gB, %stepB;")
@@ -460,9 +505,13 @@ if __name__ == "__main__":
     ap.add_argument("--snake", action=argparse.BooleanOptionalAction, default=True,
                     help="odd rows of FMAs right to left: each row starts with the B value in the reuse cache")
     ap.add_argument("--threads", type=int, default=THREADS)
+    ap.add_argument("--stages", type=int, default=3, choices=[2, 3],
+                    help="2: the barrier at the end of the loop; 3: right after the store at --ahead, "
+                         "and k = 0's fragments read a slice early")
     ap.add_argument("--ahead", type=int, default=None,
                     help="load two slices ahead: store slice t+1 and ask for t+2 between k-steps K-1 and K "
-                         "(default 3/4 of BK; 0: ask for t+1 at the top, store it after the loop)")
+                         "(default BK-2 with three stages, 3/4 of BK with two; 0: ask for t+1 at the top, "
+                         "store it after the loop)")
     ap.add_argument("--entry", default="sgemm_warptile")
     args = ap.parse_args()
     print(emit(args), end="")
