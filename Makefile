@@ -45,7 +45,7 @@ FUZZ_BUILD   := build-fuzz
 FUZZ_FLAGS   := -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
 FUZZ_OBJ     := $(LIBOBJ:$(BUILD)/%=$(FUZZ_BUILD)/%)
 
-.PHONY: all run test asan deps clean ptxas-check ptx gpu-bandwidth gpu-l1-stride gpu-ceilings gpu-cublas-timing install uninstall fuzz fuzz-build
+.PHONY: all run test asan deps clean ptxas-check ptx gpu-bandwidth gpu-l1-stride gpu-ceilings gpu-cublas-timing gpu-lt-algos install uninstall fuzz fuzz-build
 all: $(BIN)
 
 $(BIN): $(OBJ)
@@ -128,6 +128,14 @@ gpu-cublas-timing: $(BUILD)/gpu-cublas-timing
 $(BUILD)/gpu-cublas-timing: scripts/gpu-cublas-timing.cu
 	@mkdir -p $(BUILD)
 	$(NVCC) -O3 -gencode arch=compute_90,code=sm_90 -o $@ $< -lcublas
+
+# cuBLASLt's own kernels for lesson 8's GEMM, each configuration named and timed (issue 27's peer;
+# needs nvcc, cuBLASLt and CUPTI, which come with the toolkit).
+CUPTI_LIB ?= /usr/local/cuda/targets/x86_64-linux/lib
+gpu-lt-algos: $(BUILD)/gpu-lt-algos
+$(BUILD)/gpu-lt-algos: scripts/gpu-lt-algos.cu
+	@mkdir -p $(BUILD)
+	$(NVCC) -O3 -gencode arch=compute_90,code=sm_90 -o $@ $< -lcublasLt -lcuda -L$(CUPTI_LIB) -lcupti
 
 # The L1 wavefront probe scripts/gpu-l1.sh runs under Nsight Compute (needs nvcc).
 gpu-l1-stride: $(BUILD)/gpu-l1-stride
