@@ -6,7 +6,7 @@ the output is meant to be read. Run from the project root:
     python3 ptx/gen/07_warptile.py > ptx/07_warptile.ptx
 Options change the tiles (for measuring variants; the defaults are the
 committed kernel): --bm --bn --bk --wm --wn --tr (thread rows in a warp),
---cpasync (B by cp.async, sm_80), --cache ca|cg (its cache operator),
+--cpasync (B by cp.async, sm_80; with --stages 2), --cache ca|cg (its cache operator),
 --amap-lane (another thread mapping for the A loads), --maxnreg N (0: none),
 --threads T (threads a block), --bswap (B's columns swapped in pairs in
 shared memory, so that each FFMA reads B and C from different register
@@ -433,7 +433,7 @@ def emit(a):
         w("\tmov.u32            %nxt, %r;")
     else:
         w("\t// No barrier here: the stage slice tile+2 goes into next was last read two slices")
-        w("\t// ago, before the barrier at k = {KA} of the slice before.".replace("{KA}", str(KA)))
+        w(f"\t// ago, before the barrier at k = {KA} of the slice before.")
         w("\tmov.u32            %r, %cur;")
         w("\tmov.u32            %cur, %nxt;")
         w("\tmov.u32            %nxt, %nx2;")
