@@ -108,34 +108,6 @@ __global__ void k_lds(int reps, float *sink, long long *cyc)
 		cyc[0] = t1 - t0;
 }
 
-__global__ void k_mma(int reps, float *sink, long long *cyc)
-{
-	enum { U = 4 };
-	unsigned a0 = 0x3c003c00u ^ threadIdx.x, a1 = a0, a2 = a0, a3 = a0, b0 = 0x3c003c00u, b1 = b0;
-	float d[U][4];
-	for (int u = 0; u < U; u++)
-		for (int i = 0; i < 4; i++)
-			d[u][i] = 0;
-	long long t0 = clock64();
-	for (int r = 0; r < reps; r++) {
-#pragma unroll
-		for (int u = 0; u < U; u++)
-			asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 "
-				     "{%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};"
-				     : "+f"(d[u][0]), "+f"(d[u][1]), "+f"(d[u][2]), "+f"(d[u][3])
-				     : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "r"(b0), "r"(b1));
-	}
-	long long t1 = clock64();
-	float s = 0;
-	for (int u = 0; u < U; u++)
-		for (int i = 0; i < 4; i++)
-			s += d[u][i];
-	if (s == 1234.5f)
-		sink[0] = s;
-	if (blockIdx.x == 0 && threadIdx.x == 0)
-		cyc[0] = t1 - t0;
-}
-
 // A random f16 pair in (-1, 1): random sign and mantissa, exponent 1-14 (no zero, inf or NaN).
 __device__ unsigned rand_f16x2(unsigned x)
 {
@@ -145,18 +117,21 @@ __device__ unsigned rand_f16x2(unsigned x)
 	return lo | hi << 16;
 }
 
-__global__ void k_mma_data(int reps, float *sink, long long *cyc)
+// mma: every product 1.0 x (1.0 ^ lane bits), the same operands each time; mma_data (DATA): random
+// operands, different for each of the four products in flight.
+template <bool DATA>
+__global__ void k_mma(int reps, float *sink, long long *cyc)
 {
 	enum { U = 4 };
 	unsigned a[U][4], b[U][2], seed = (blockIdx.x * blockDim.x + threadIdx.x) * 8;
 	float d[U][4];
 	for (int u = 0; u < U; u++) {
 		for (int i = 0; i < 4; i++) {
-			a[u][i] = rand_f16x2(seed + u * 6 + i);
+			a[u][i] = DATA ? rand_f16x2(seed + u * 6 + i) : 0x3c003c00u ^ threadIdx.x;
 			d[u][i] = 0;
 		}
 		for (int i = 0; i < 2; i++)
-			b[u][i] = rand_f16x2(seed + u * 6 + 4 + i);
+			b[u][i] = DATA ? rand_f16x2(seed + u * 6 + 4 + i) : 0x3c003c00u;
 	}
 	long long t0 = clock64();
 	for (int r = 0; r < reps; r++) {
@@ -347,8 +322,8 @@ int main(int argc, char **argv)
 		{"issue", "warp-inst/s", k_ffma, 1024, 2, 16 * 8 / 32.0},
 		{"int", "warp-inst/s", k_imad, 1024, 2, 16 * 8 / 32.0},
 		{"lsu", "wavefronts/s", k_lds, 1024, 2, 8 / 32.0},
-		{"mma", "FLOP/s", k_mma, 256, 8, 4 * 4096 / 32.0},
-		{"mma_data", "FLOP/s", k_mma_data, 256, 8, 4 * 4096 / 32.0},
+		{"mma", "FLOP/s", k_mma<false>, 256, 8, 4 * 4096 / 32.0},
+		{"mma_data", "FLOP/s", k_mma<true>, 256, 8, 4 * 4096 / 32.0},
 		{"wgmma", "FLOP/s", k_wgmma, 128, 8, 4 * 2.0 * 64 * 128 * 16 / 128.0},
 		{"tma", "GB/s", k_bulk, 32, 1, BULK_BYTES / 32.0 / 1e9, BULK_BYTES * BULK_STAGES},
 	};

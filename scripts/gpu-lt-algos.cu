@@ -70,21 +70,27 @@ struct config {
 	double burst_ms = 0, steady_ms = 0;
 };
 
-static double time_ms(gemm &g, const cublasLtMatmulAlgo_t *algo, int n)
+// Milliseconds a launch, over n launches back to back between one pair of events.
+template <class Launch> static double time_ms(cudaStream_t s, int n, Launch launch)
 {
 	cudaEvent_t e0, e1;
 	CHECK(cudaEventCreate(&e0));
 	CHECK(cudaEventCreate(&e1));
-	CHECK(cudaEventRecord(e0, g.s));
+	CHECK(cudaEventRecord(e0, s));
 	for (int i = 0; i < n; i++)
-		g.run(algo);
-	CHECK(cudaEventRecord(e1, g.s));
+		launch();
+	CHECK(cudaEventRecord(e1, s));
 	CHECK(cudaEventSynchronize(e1));
 	float ms = 0;
 	CHECK(cudaEventElapsedTime(&ms, e0, e1));
 	CHECK(cudaEventDestroy(e0));
 	CHECK(cudaEventDestroy(e1));
 	return ms / n;
+}
+
+static double time_ms(gemm &g, const cublasLtMatmulAlgo_t *algo, int n)
+{
+	return time_ms(g.s, n, [&] { g.run(algo); });
 }
 
 // Steady: SECONDS of the same work untimed, then the median of 7 blocks of about 25 ms.
@@ -171,22 +177,12 @@ static double time_ptx_ms(gemm &g, const ptx_kernel &k, unsigned N, int n)
 {
 	unsigned M = N, K = N;
 	void *args[] = {&g.A, &g.B, &g.C, &M, &N, &K};
-	cudaEvent_t e0, e1;
-	CHECK(cudaEventCreate(&e0));
-	CHECK(cudaEventCreate(&e1));
-	CHECK(cudaEventRecord(e0, g.s));
-	for (int i = 0; i < n; i++)
+	return time_ms(g.s, n, [&] {
 		if (cuLaunchKernel(k.f, N / k.gx, N / k.gy, 1, k.threads, 1, 1, k.smem, g.s, args, nullptr) != CUDA_SUCCESS) {
 			fprintf(stderr, "gpu-lt-algos: the PTX kernel did not launch\n");
 			exit(1);
 		}
-	CHECK(cudaEventRecord(e1, g.s));
-	CHECK(cudaEventSynchronize(e1));
-	float ms = 0;
-	CHECK(cudaEventElapsedTime(&ms, e0, e1));
-	CHECK(cudaEventDestroy(e0));
-	CHECK(cudaEventDestroy(e1));
-	return ms / n;
+	});
 }
 
 // Ours and theirs side by side, as `ptxtutor bench` times ours and cuBLAS.
