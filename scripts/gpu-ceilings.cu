@@ -2,8 +2,8 @@
 // to, measured on the GPU it runs on with every SM busy for about a second per test, so the GPU
 // reaches the clock its power limit allows for that kind of work (a short burst runs faster).
 // Built by `make gpu-ceilings`, run by scripts/gpu-ceilings.sh, which turns the output into rows of
-// assets/measured-h100.tsv (metric ceiling.*). Each test prints its rate and the SM clock it ran at
-// (clock64 cycles of the SM over the wall time of the kernel).
+// assets/measured-h100.tsv (metric ceiling.*). Each test prints its rate, the time of the measured
+// launch and its shape (mma_data is printed for the reader and becomes no row).
 //   build/gpu-ceilings [SECONDS] [TEST...]   (default 1 s each, every test)
 //   issue   independent FFMAs: warp-level instructions per second (4 per clock per SM at most)
 //   int     independent IMADs (the integer pipe: half the FP32 lanes on sm_90)

@@ -60,6 +60,7 @@ def emit(a):
     assert nA % P == 0 and nB % P == 0 and BK % P == 0
     assert STG == 2 or (STG == 3 and KA and not cpa), "--stages 3 needs --ahead and no --cpasync"
     F = 2 if STG == 3 else 1           # fragment sets: with 3 stages k = 0's are loaded a slice early
+    RING = ["%cur", "%nxt", "%nx2"][:STG]  # byte offsets of the stages: computed on, filled, filled next
     hA, hB = nA // P, nB // P          # float4 of A / B per thread per part
     pa, pb = ("%p", "%p") if P == 1 else ("%pa", "%pb")
     lg = lambda v: v.bit_length() - 1
@@ -145,8 +146,7 @@ def emit(a):
     w("\t.reg .pred  %more;" if not KA else "\t.reg .pred  %more, %ahead;")
     w("\t.reg .b32   %t, %bx, %by, %n, %k, %tiles, %tile, %r, %s, %q;  // r, s, q: scratch")
     w("\t.reg .b32   %warp, %lane, %wRow, %wCol, %ty, %tx;")
-    w("\t.reg .b32   %sAst, %sBst, %sAld, %sBld, %cur, %nxt, %wA, %wB, %rA, %rB;" if STG == 2 else
-      "\t.reg .b32   %sAst, %sBst, %sAld, %sBld, %cur, %nxt, %nx2, %wA, %wB, %rA, %rB;")
+    w("\t.reg .b32   " + ", ".join(["%sAst", "%sBst", "%sAld", "%sBld"] + RING + ["%wA", "%wB", "%rA", "%rB"]) + ";")
     w("\t.reg .b64   %gA, %gB, %gC, %aPass, %bPass, %stepB, %p, %off;")
     w(f"\t// acc(i*{TNt}+j) is C[wRow*{WM} + ty*4 + {TR*4}*(i/4) + i%4][wCol*{WN} + tx*4 + {TC*4}*(j/4) + j%4],")
     w("\t// block-relative: output row i and column j of the lane's fragments.")
@@ -428,16 +428,13 @@ def emit(a):
         w("\tcp.async.wait_all;                       // this thread's copies have landed")
     if STG == 2:
         w("\tbar.sync           0;                    // everyone's have, and stage cur is free")
-        w("\tmov.u32            %r, %cur;")
-        w("\tmov.u32            %cur, %nxt;")
-        w("\tmov.u32            %nxt, %r;")
     else:
         w("\t// No barrier here: the stage slice tile+2 goes into next was last read two slices")
         w(f"\t// ago, before the barrier at k = {KA} of the slice before.")
-        w("\tmov.u32            %r, %cur;")
-        w("\tmov.u32            %cur, %nxt;")
-        w("\tmov.u32            %nxt, %nx2;")
-        w("\tmov.u32            %nx2, %r;")
+    w(f"\tmov.u32            %r, {RING[0]};")   # the ring turns by one stage
+    for dst, src in zip(RING, RING[1:] + ["%r"]):
+        w(f"\tmov.u32            {dst}, {src};")
+    if STG == 3:
         w("\t// k = 0's fragments of slice tile+1, behind this slice's last FMAs.")
         w("\tadd.u32            %rA, %sAld, %cur;")
         w("\tadd.u32            %rB, %sBld, %cur;")
