@@ -91,7 +91,7 @@ run: deps
 
 test: deps
 	$(Q)$(MAKE) --no-print-directory all $(TESTBIN) $(REPLAYBIN)
-	$(Q)sh tests/run.sh $(BUILD) ./$(BIN)
+	$(Q)TESTBIN='$(TESTBIN)' sh tests/run.sh $(BUILD) ./$(BIN)
 
 # The same tests under AddressSanitizer and UBSan, in their own build tree.
 asan: deps
@@ -99,7 +99,7 @@ asan: deps
 		CFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" \
 		LDFLAGS="-fsanitize=address,undefined" build-asan/ptxtutor \
 		$(TESTBIN:$(BUILD)/%=build-asan/%) $(REPLAYBIN:$(BUILD)/%=build-asan/%)
-	$(Q)ASAN_OPTIONS=detect_leaks=1 sh tests/run.sh build-asan build-asan/ptxtutor
+	$(Q)ASAN_OPTIONS=detect_leaks=1 TESTBIN='$(TESTBIN:$(BUILD)/%=build-asan/%)' sh tests/run.sh build-asan build-asan/ptxtutor
 
 # Every shipped PTX file must assemble as it is (needs ptxas; skipped without).
 ptxas-check:

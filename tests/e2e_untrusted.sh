@@ -125,7 +125,11 @@ check "show --screen prints no ESC from lesson text" $? "$WORK/screen"
 if [ "$(cd "$(dirname "$BIN")" && pwd)/$(basename "$BIN")" != "$ROOT/ptxtutor" ] || ! command -v make >/dev/null; then
 	echo "skip install: the binary under test is not the tree's ./ptxtutor"
 else
-	make -s -C "$ROOT" --no-print-directory install PREFIX="$WORK/inst" >"$WORK/out" 2>&1
+	# In a copy of the build folder: a new PREFIX relinks the binary, and the tree's
+	# ./ptxtutor is in use by the tests running beside this one.
+	cp -a "$ROOT/${BUILD:-build}" "$WORK/build"
+	make -s -C "$ROOT" --no-print-directory install PREFIX="$WORK/inst" BUILD="$WORK/build" \
+		BIN="$WORK/build/ptxtutor" >"$WORK/out" 2>&1
 	n=$(ls "$ROOT"/lessons/[0-9]*.md | wc -l)
 	got=$(cd "$ROOT" && env -u PTXTUTOR_ROOT "$WORK/inst/bin/ptxtutor" list 2>"$WORK/err" | tail -n +2 | wc -l)
 	[ "$n" -ge 1 ] && [ "$got" = "$n" ] && [ -f "$WORK/inst/share/man/man1/ptxtutor.1" ] &&
@@ -146,6 +150,4 @@ else
 	else
 		echo "skip install-sass: no assets/sass/05.sass yet (scripts/gpu-sass.sh --record)"
 	fi
-	# The install rebuilt the tree's binary for DIR: build it back for its own prefix.
-	make -s -C "$ROOT" --no-print-directory all >/dev/null 2>&1
 fi

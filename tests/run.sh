@@ -1,49 +1,86 @@
 #!/bin/sh
-# Runs every test: the cmocka unit binaries, then the end-to-end shell tests.
-# Ends with one line "N passed, N failed, N skipped"; exits non-zero on any failure.
+# Runs every test: the cmocka unit binaries and the end-to-end shell tests, JOBS
+# at a time (default: one per CPU), each with its own state and data folders so
+# that no two share what they read or write. Prints each test's output in a fixed
+# order once all are done, then one line "N passed, N failed, N skipped";
+# exits non-zero on any failure. `sh tests/run.sh --one TEST OUTDIR` runs one.
+#
+# Usage: sh tests/run.sh [BUILD] [BIN] [TEST...]   (TESTs: test binaries or scripts;
+# default all: the binaries in the Makefile's list, or BUILD/tests/test_*, then tests/e2e_*.sh ...)
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+
+if [ "$1" = --one ]; then
+	t=$2 out=$3
+	name=$(basename "$t")
+	# Tests must not read or write the user's state, nor each other's.
+	XDG_STATE_HOME=$(mktemp -d) XDG_DATA_HOME=$(mktemp -d)
+	export XDG_STATE_HOME XDG_DATA_HOME
+	start=$(date +%s)
+	case "$t" in
+	*.sh) sh "$t" "$BUILD" >"$out/$name.log" 2>&1 ;;
+	*) "$t" >"$out/$name.log" 2>&1 ;;
+	esac
+	echo $? >"$out/$name.rc"
+	echo $(($(date +%s) - start)) >"$out/$name.s"
+	rm -rf "$XDG_STATE_HOME" "$XDG_DATA_HOME"
+	exit 0
+fi
+
 BUILD=${1:-build}
 BIN=${2:-./ptxtutor}
-ROOT=$(cd "$(dirname "$0")/.." && pwd)
-export PTXTUTOR_ROOT="$ROOT"
+[ $# -ge 2 ] && shift 2 || shift $#
+export BUILD PTXTUTOR_ROOT="$ROOT" CMOCKA_MESSAGE_OUTPUT=stdout
 export PTXTUTOR_BIN="$(cd "$(dirname "$BIN")" && pwd)/$(basename "$BIN")"
-# Tests must not read or write the user's state.
-export XDG_STATE_HOME="$(mktemp -d)" XDG_DATA_HOME="$(mktemp -d)"
-export CMOCKA_MESSAGE_OUTPUT=stdout
+JOBS=${JOBS:-$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 2)}
+
+if [ $# -gt 0 ]; then
+	tests="$*"
+else
+	# The Makefile passes its list (TESTBIN), so a binary whose source is gone is not run.
+	tests=${TESTBIN:-$(ls "$BUILD"/tests/test_* 2>/dev/null)}
+	for t in "$ROOT"/tests/e2e_*.sh "$ROOT"/tests/ptxas_check.sh "$ROOT"/tests/ptx_generated.sh \
+		"$ROOT"/tests/func_length.sh "$ROOT"/tests/fuzz/replay.sh; do
+		[ -f "$t" ] && tests="$tests $t"
+	done
+fi
+
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+# The slowest first, so that the last to start are short ones: the end-to-end
+# scripts are the long ones.
+printf '%s\n' $tests | grep '\.sh$' >"$out/.list"
+printf '%s\n' $tests | grep -v '\.sh$' >>"$out/.list"
+xargs -P "$JOBS" -I{} sh "$ROOT/tests/run.sh" --one {} "$out" <"$out/.list"
 
 pass=0 fail=0 skip=0
-log=$(mktemp)
-for t in "$BUILD"/tests/test_*; do
-	[ -x "$t" ] || continue
-	"$t" >"$log" 2>&1
-	rc=$?
+for t in $tests; do
+	name=$(basename "$t")
+	log="$out/$name.log"
+	[ -f "$log" ] || continue
 	cat "$log"
-	p=$(grep -c '^\[       OK \]' "$log")
-	# cmocka names a failed or skipped test twice (inline and in its summary).
-	f=$(grep '^\[  FAILED  \] [a-z_]' "$log" | sort -u | wc -l)
-	s=$(grep '^\[  SKIPPED \] [a-z_]' "$log" | sort -u | wc -l)
-	if [ $rc -ne 0 ] && [ "$f" -eq 0 ]; then
+	rc=$(cat "$out/$name.rc")
+	case "$t" in
+	*.sh)
+		# Shell tests print "ok NAME", "not ok NAME" or "skip NAME: why", one per line.
+		p=$(grep -c '^ok ' "$log")
+		f=$(grep -c '^not ok ' "$log")
+		s=$(grep -c '^skip ' "$log")
+		;;
+	*)
+		p=$(grep -c '^\[       OK \]' "$log")
+		# cmocka names a failed or skipped test twice (inline and in its summary).
+		f=$(grep '^\[  FAILED  \] [a-z_]' "$log" | sort -u | wc -l)
+		s=$(grep '^\[  SKIPPED \] [a-z_]' "$log" | sort -u | wc -l)
+		;;
+	esac
+	if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
 		echo "$t: exited with status $rc"
 		f=1
 	fi
 	pass=$((pass + p)) fail=$((fail + f)) skip=$((skip + s))
 done
-# Shell tests print "ok NAME", "not ok NAME" or "skip NAME: why", one per line.
-for t in "$ROOT"/tests/e2e_*.sh "$ROOT"/tests/ptxas_check.sh "$ROOT"/tests/ptx_generated.sh "$ROOT"/tests/func_length.sh \
-	"$ROOT"/tests/fuzz/replay.sh; do
-	[ -f "$t" ] || continue
-	sh "$t" "$BUILD" >"$log" 2>&1
-	rc=$?
-	cat "$log"
-	p=$(grep -c '^ok ' "$log")
-	f=$(grep -c '^not ok ' "$log")
-	s=$(grep -c '^skip ' "$log")
-	if [ $rc -ne 0 ] && [ "$f" -eq 0 ]; then
-		echo "$t: exited with status $rc"
-		f=1
-	fi
-	pass=$((pass + p)) fail=$((fail + f)) skip=$((skip + s))
-done
-rm -f "$log"
 echo
-echo "$pass passed, $fail failed, $skip skipped"
+echo "slowest: $(for t in $tests; do n=$(basename "$t"); [ -f "$out/$n.s" ] && echo "$(cat "$out/$n.s") $n"; done |
+	sort -rn | head -5 | awk '{ printf "%s%s %ss", (NR > 1 ? ", " : ""), $2, $1 }')"
+echo "$pass passed, $fail failed, $skip skipped ($JOBS at a time)"
 [ "$fail" -eq 0 ]
