@@ -6,6 +6,7 @@
 #include <cmocka.h>
 
 #include <stdio.h>
+#include <limits.h>
 #include <string.h>
 
 #include "course/ptx.h"
@@ -289,6 +290,25 @@ static void test_mix(void **st)
 	ptx_free(&d);
 }
 
+/* Static shared memory: every type's size, vectors, dimensions, alignment;
+ * dynamic arrays, instructions and comments count nothing. The review of
+ * 2026-11-27 found .u32/.f16 arrays counted as one byte an element. */
+static void test_static_smem(void **state)
+{
+	(void)state;
+	assert_int_equal(ptx_static_smem(".version 7.0\n.target sm_50\n.shared .align 16 .b8 a[2048];\n"
+					 ".shared .align 16 .b8 b[2048];\n"), 4096);
+	assert_int_equal(ptx_static_smem(".shared .u32 a[256]; .shared .f32 b[256];\n.shared .f16 c[256];"), 2560);
+	assert_int_equal(ptx_static_smem(".shared .v4 .f32 a[2][8];\n\tld.shared.f32 %f1, [a];\n"
+					 ".extern .shared .align 16 .b8 dyn[];\n// .shared .f32 x[9];\n/* .shared .b64 y[9]; */"),
+			 256);
+	/* a 2-byte variable, then an 8-byte one aligned to 8: 2 + 6 padding + 8 */
+	assert_int_equal(ptx_static_smem(".shared .b16 h[1];\n.shared .b64 d[1];"), 16);
+	assert_int_equal(ptx_static_smem(".entry k()\n{\n\t.shared .align 4 .b8 s[100];\n\tret;\n}"), 100);
+	assert_int_equal(ptx_static_smem(".shared .b8 huge[4000000000][4000000000];"), INT_MAX);
+	assert_int_equal(ptx_static_smem(NULL), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -300,6 +320,7 @@ int main(void)
 		cmocka_unit_test(test_shape),
 		cmocka_unit_test(test_folds_and_view),
 		cmocka_unit_test(test_mix),
+		cmocka_unit_test(test_static_smem),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -2,6 +2,7 @@
 #include "course/ptx.h"
 
 #include <ctype.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -537,4 +538,125 @@ int ptx_mix(const ptx_doc *d, ptx_mix_entry *out, int max, int *total)
 	if (total)
 		*total = all;
 	return n;
+}
+
+/* ---- Static shared memory ------------------------------------------------ */
+
+/* Bytes of each PTX fundamental type a `.shared` variable may have. */
+static const struct {
+	const char *name;
+	int bytes;
+} type_bytes[] = {
+	{".b8", 1},  {".u8", 1},  {".s8", 1},  {".b16", 2}, {".u16", 2}, {".s16", 2}, {".f16", 2},
+	{".bf16", 2}, {".f16x2", 4}, {".bf16x2", 4}, {".b32", 4}, {".u32", 4}, {".s32", 4}, {".f32", 4},
+	{".b64", 8}, {".u64", 8}, {".s64", 8}, {".f64", 8}, {".b128", 16},
+};
+
+static int type_size(const char *tok, int n)
+{
+	for (size_t i = 0; i < sizeof type_bytes / sizeof type_bytes[0]; i++)
+		if ((int)strlen(type_bytes[i].name) == n && !memcmp(tok, type_bytes[i].name, n))
+			return type_bytes[i].bytes;
+	return 0;
+}
+
+/* The statement [s, e) with comments already blanked: adds its variables to
+ * *total when it declares static shared memory. */
+static void shared_statement(const char *s, const char *e, long long *total)
+{
+	int elem = 0, vec = 1, first = 1;
+	long long align = 0;
+	while (s < e) {
+		while (s < e && (isspace((unsigned char)*s) || *s == ','))
+			s++;
+		const char *t = s;
+		while (s < e && !isspace((unsigned char)*s) && *s != ',' && *s != '[')
+			s++;
+		int n = (int)(s - t);
+		if (n == 0 && (s >= e || *s != '['))
+			break;
+		if (first) {
+			if (n != 7 || memcmp(t, ".shared", 7))
+				return; /* an instruction, or another state space */
+			first = 0;
+			continue;
+		}
+		if (n == 7 && !memcmp(t, ".extern", 7))
+			return; /* dynamic shared memory: sized at launch */
+		if (n == 6 && !memcmp(t, ".align", 6)) {
+			while (s < e && isspace((unsigned char)*s))
+				s++;
+			align = strtoll(s, NULL, 0);
+			while (s < e && isdigit((unsigned char)*s))
+				s++;
+			continue;
+		}
+		if (n == 3 && (!memcmp(t, ".v2", 3) || !memcmp(t, ".v4", 3))) {
+			vec = t[2] - '0';
+			continue;
+		}
+		if (n > 0 && t[0] == '.') {
+			int b = type_size(t, n);
+			if (b)
+				elem = b;
+			continue;
+		}
+		/* a declarator: a name and its dimensions, each [N] multiplying */
+		long long count = 1;
+		while (s < e && *s == '[') {
+			char *end;
+			long long d = strtoll(s + 1, &end, 0);
+			if (d < 0 || count > (1LL << 40) / (d ? d : 1))
+				d = 1LL << 40; /* absurd: saturate below */
+			count *= d;
+			s = memchr(end, ']', (size_t)(e - end));
+			if (!s) {
+				s = e;
+				break;
+			}
+			s++;
+		}
+		long long unit = (long long)(elem ? elem : 1) * vec;
+		long long a = align > unit ? align : unit;
+		if (a > 0 && *total % a)
+			*total += a - *total % a;
+		*total += count * unit;
+		if (*total > INT_MAX)
+			*total = INT_MAX;
+	}
+}
+
+int ptx_static_smem(const char *text)
+{
+	if (!text)
+		return 0;
+	char *t = xstrdup(text);
+	/* blank the comments, so a `;` or `.shared` in one counts for nothing */
+	for (char *p = t; *p; p++) {
+		if (p[0] == '/' && p[1] == '/')
+			while (*p && *p != '\n')
+				*p++ = ' ';
+		else if (p[0] == '/' && p[1] == '*') {
+			char *q = strstr(p + 2, "*/");
+			char *end = q ? q + 2 : p + strlen(p);
+			memset(p, ' ', (size_t)(end - p));
+			p = end - 1;
+		}
+		if (!*p)
+			break;
+	}
+	/* a declaration is `.shared` first in its statement: after a line
+	 * start (directives such as .version end with none), ';', '{' or '}' */
+	long long total = 0;
+	for (const char *p = strstr(t, ".shared"); p; p = strstr(p + 7, ".shared")) {
+		const char *b = p;
+		while (b > t && (b[-1] == ' ' || b[-1] == '\t' || b[-1] == '\r'))
+			b--;
+		if (b > t && !strchr("\n;{}", b[-1]))
+			continue;
+		const char *end = strchr(p, ';');
+		shared_statement(p, end ? end : p + strlen(p), &total);
+	}
+	free(t);
+	return (int)total;
 }

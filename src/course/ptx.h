@@ -127,4 +127,11 @@ int ptx_mix(const ptx_doc *d, ptx_mix_entry *out, int max, int *total);
 
 const char *ptx_class_name(ptx_class c);
 
+/* Static shared memory a module declares: the bytes of every `.shared`
+ * variable (each type's size, .v2/.v4, every [N] dimension, aligned to its
+ * .align or its size), in every function and at module scope; `.extern`
+ * (dynamic) arrays count nothing. What the JIT reports as static shared
+ * memory for a one-kernel module. Saturates at INT_MAX. */
+int ptx_static_smem(const char *text);
+
 #endif

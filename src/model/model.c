@@ -12,52 +12,25 @@
 #include "base/numfmt.h"
 #include "base/checked.h"
 #include "base/util.h"
+#include "course/ptx.h"
 #include "model/measured.h"
 #include "model/model_lessons.h"
 #include "model/grid.h"
 
 /* ---- Static shared memory declared in the PTX ---------------------------- */
 
-/* Sums `.shared ... name[BYTES];` declarations at module scope, the static
- * shared memory the JIT will report. Returns 0 when the file is unreadable. */
-static int ptx_static_smem(const char *ptx_path)
+/* The static shared memory of the lesson's PTX file (course/ptx.c's scanner);
+ * 0 when the file is unreadable. */
+static int ptx_file_smem(const char *ptx_path)
 {
 	if (!ptx_path || !ptx_path[0])
 		return 0;
 	char path[512];
 	util_path(path, sizeof path, ptx_path);
 	char *text = util_read_file(path, NULL, NULL, 0);
-	if (!text)
-		return 0;
-	long long total = 0;
-	for (char *p = strstr(text, ".shared"); p; p = strstr(p + 7, ".shared")) {
-		/* Skip uses in instructions (ld.shared, st.shared, cvta...): a
-		 * declaration starts its line. */
-		char *b = p;
-		while (b > text && (b[-1] == ' ' || b[-1] == '\t'))
-			b--;
-		if (b > text && b[-1] != '\n')
-			continue;
-		char *end = strchr(p, ';'), *br = strchr(p, '[');
-		if (!end || !br || br > end)
-			continue;
-		if (strstr(p, ".extern") && strstr(p, ".extern") < end)
-			continue;
-		long long count = strtoll(br + 1, NULL, 10);
-		int64_t bytes;
-		int unit = 1;
-		if (strstr(p, ".b16") && strstr(p, ".b16") < br) unit = 2;
-		else if ((strstr(p, ".b32") && strstr(p, ".b32") < br) || (strstr(p, ".f32") && strstr(p, ".f32") < br)) unit = 4;
-		else if ((strstr(p, ".b64") && strstr(p, ".b64") < br) || (strstr(p, ".f64") && strstr(p, ".f64") < br)) unit = 8;
-		/* a student's PTX may declare anything: an absurd size saturates (the
-		 * occupancy then says it does not fit) instead of overflowing */
-		if (count < 0 || ck_mul_i64(count, unit, &bytes) || ck_add_i64(total, bytes, &bytes) || bytes > INT_MAX)
-			total = INT_MAX;
-		else
-			total = bytes;
-	}
+	int bytes = ptx_static_smem(text);
 	free(text);
-	return (int)total;
+	return bytes;
 }
 
 /* ---- model_compute ------------------------------------------------------- */
@@ -391,7 +364,7 @@ int model_compute(const lesson *l, const expr_env *overrides, long long M, long 
 	r->warps = (r->threads + 31) / 32;
 	r->smem_dynamic = (int)la.smem;
 	r->blocks = (long long)la.grid[0] * la.grid[1] * la.grid[2];
-	r->smem_static = ptx_static_smem(l->ptx_path);
+	r->smem_static = ptx_file_smem(l->ptx_path);
 	r->regs_per_thread = l->regs;
 	r->needs_sm = l->needs_sm;
 	r->needs_arch_specific = l->needs_arch_specific;
