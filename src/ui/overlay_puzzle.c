@@ -9,9 +9,23 @@
 
 #define K(act) ui_key_name(UI_MODE_PUZZLE, UI_ACT_##act)
 
-/* Writes s word-wrapped at width w from row *y on (indent on the rows after the first); stops at the bottom. */
-static void wrap(ui_frame *f, ui_rect in, int *y, int bottom, const char *s, int indent, ui_role role)
+/* Writes src word-wrapped at width w from row *y on (indent on the rows after
+ * the first); stops at the bottom. A `code` span shows in the code role,
+ * without its backticks (the puzzle files are Markdown). */
+static void wrap(ui_frame *f, ui_rect in, int *y, int bottom, const char *src, int indent, ui_role role)
 {
+	char text[2048], code[2048];
+	size_t m = 0;
+	for (int in_code = 0; *src && m < sizeof text - 1; src++) {
+		if (*src == '`') {
+			in_code = !in_code;
+			continue;
+		}
+		code[m] = (char)in_code;
+		text[m++] = *src;
+	}
+	text[m] = '\0';
+	const char *s = text;
 	int w = in.w - indent > 10 ? in.w : indent + 10, first = 1;
 	while (*s && *y < bottom) {
 		int room = first ? w : w - indent, n = (int)strlen(s);
@@ -22,9 +36,14 @@ static void wrap(ui_frame *f, ui_rect in, int *y, int bottom, const char *s, int
 			if (s[n] != ' ')
 				n = room;
 		}
-		char line[512];
-		snprintf(line, sizeof line, "%.*s", n < 511 ? n : 511, s);
-		ui_frame_text(f, in, in.x + (first ? 0 : indent), (*y)++, line, role);
+		int x = in.x + (first ? 0 : indent);
+		for (int i = 0, j; i < n; i = j) { /* runs of prose and of code */
+			const char *c = &code[s - text];
+			for (j = i; j < n && c[j] == c[i]; j++)
+				;
+			x = ui_frame_textn(f, in, x, *y, s + i, (size_t)(j - i), c[i] ? UI_ROLE_CODE : role);
+		}
+		(*y)++;
 		s += n;
 		while (*s == ' ')
 			s++;
@@ -128,9 +147,9 @@ static void keys_row(const ui_app *a, ui_frame *f, ui_rect in)
 		{K(PUZZLE_CHECK), "check"},
 		{K(PUZZLE_HINT), "hint"},
 		{K(PUZZLE_SOLUTION), "solution"},
+		{K(CLOSE), "close"},
 		{K(PUZZLE_VIEW), a->pz_view ? "back" : "lecturer view"},
 		{move, a->pz_view ? "scroll" : "another puzzle"},
-		{K(CLOSE), "close"},
 	};
 	const char *tail = "? keys";
 	char row[300] = "";
