@@ -281,7 +281,7 @@ static int read_state(const char *path, char **text, struct stat *st, char *why,
 
 int state_load(state_data *s)
 {
-	char path[PATH_MAX], *text, why[sizeof s->kept] = "";
+	char path[PATH_MAX], *text, why[sizeof s->kept - 64] = "";
 	struct stat st;
 	memset(s, 0, sizeof *s);
 	if (state_path(path, sizeof path) < 0)
