@@ -27,23 +27,25 @@ const cli_command cli_cmd_puzzle = {
 	.name = "puzzle",
 	.synopsis = {"puzzle [--json]", "puzzle N|ID [--check FILE] [--hint K] [--solution] [--json]"},
 	.summary = "practice: PTX puzzles checked on the CPU for the result and the hardware behaviour",
-	.about = "Without an argument, lists the puzzles (number, id, lesson, title, solved). With one, shows\n"
-		 "it: the goal, the checks, and your copy of its starting PTX (made on first use) to edit.\n"
-		 "--check runs the checks on a PTX file on the CPU emulator, at several sizes: the result and\n"
-		 "what the lesson teaches (sectors per request, bank conflicts, barriers, instruction counts),\n"
-		 "each failing one explained with its line; a solved puzzle is remembered, and the next\n"
-		 "unsolved one named.\n",
-	.notes = "\nExit status: 0 solved (or nothing checked), 1 a check failed, 2 bad usage, 3 your\n"
-		 "progress could not be saved (stderr says why; a state file that cannot be read is kept).\n"
-		 "The solution shows once the puzzle is solved, or when --solution is asked for twice.\n"
-		 "The shipped solution file itself passes its checks but is not counted as solved.\n",
+	.about = "Without an argument, lists the puzzles (number, id, lesson, title, solved).\n"
+		 "With one, shows it: the goal, the checks, and your copy of its starting PTX\n"
+		 "(made on first use) to edit. --check runs the checks on a PTX file on the CPU\n"
+		 "emulator, at several sizes: the result and what the lesson teaches (sectors\n"
+		 "per request, bank conflicts, barriers, instruction counts), each failing one\n"
+		 "explained with its line; a solve is remembered and the next puzzle named.\n",
+	.notes = "\nExit status: 0 solved (or nothing checked), 1 a check failed, 2 bad usage,\n"
+		 "3 your progress could not be saved (stderr says why; a state file that\n"
+		 "cannot be read is kept as it is).\n"
+		 "The solution shows once the puzzle is solved, or when --solution is asked\n"
+		 "for twice. The shipped solution file itself passes its checks but is not\n"
+		 "counted as solved: check your own copy.\n",
 	.opts = (const cli_opt[]){
 		{.name = "check", .letter = 'c', .kind = CLI_STR, .off = offsetof(puzzle_opts, check), .arg = "FILE",
 		 .help = "check this PTX file ('mine': your copy of the puzzle's PTX)"},
 		{.name = "hint", .kind = CLI_STR, .off = offsetof(puzzle_opts, hint), .arg = "K",
-		 .help = "show the first K hints (1 up to the puzzle's number of hints)"},
+		 .help = "show the first K hints (1 up to the puzzle's number)"},
 		{.name = "solution", .kind = CLI_FLAG, .off = offsetof(puzzle_opts, solution),
-		 .help = "show the reference solution (solved, or asked for a second time)"},
+		 .help = "the reference solution (once solved, or asked for twice)"},
 		{.name = "json", .letter = 'j', .kind = CLI_FLAG, .off = offsetof(puzzle_opts, json),
 		 .help = "print JSON (keys in docs/json.md)"},
 		{0},
