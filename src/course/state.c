@@ -242,14 +242,14 @@ static int read_state(const char *path, char **text, struct stat *st, char *why,
 		snprintf(why, len, "%s: %s", path, strerror(errno));
 		return -1;
 	}
-	const char *bad = NULL;
+	const char *bad = NULL, *too_big = "larger than 1 MiB, not a ptxtutor state file";
 	char *buf = NULL;
 	if (fstat(fd, st) < 0)
 		bad = strerror(errno);
 	else if (!S_ISREG(st->st_mode))
 		bad = "not a regular file";
 	else if (st->st_size > STATE_MAX_BYTES)
-		bad = "larger than 1 MiB, not a ptxtutor state file";
+		bad = too_big;
 	size_t n = 0;
 	if (!bad) {
 		buf = xmalloc(STATE_MAX_BYTES + 2);
@@ -263,8 +263,8 @@ static int read_state(const char *path, char **text, struct stat *st, char *why,
 				break;
 			n += (size_t)r;
 		}
-		if (!bad && n > STATE_MAX_BYTES)
-			bad = "larger than 1 MiB, not a ptxtutor state file";
+		if (!bad && n > STATE_MAX_BYTES) /* it grew since fstat */
+			bad = too_big;
 		else if (!bad && memchr(buf, '\0', n))
 			bad = "not a text file (it holds a NUL byte)";
 	}
