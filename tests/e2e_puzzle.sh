@@ -79,3 +79,37 @@ check "puzzle --solution: asked twice, it shows" $?
 env $env_vars "$BIN" puzzle 99 >/dev/null 2>"$WORK/err"
 [ $? -eq 2 ] && [ "$(wc -l <"$WORK/err")" -eq 1 ]
 check "puzzle 99: one line, exit 2" $?
+
+# --hint K is checked against the puzzle's own hints, with the real range.
+env $env_vars "$BIN" puzzle 02-coalesce --hint 4 >"$WORK/out" 2>"$WORK/err"
+rc=$?
+[ $rc -eq 2 ] && [ ! -s "$WORK/out" ] && [ "$(wc -l <"$WORK/err")" -eq 1 ] && grep -q "1\.\.3 (02-coalesce has 3 hints)" "$WORK/err" \
+	&& env $env_vars "$BIN" puzzle 02-coalesce --hint 3 | grep -c "^Hint" | grep -qx 3
+check "puzzle --hint 4 on a 3-hint puzzle: refused with 1..3; --hint 3 shows three" $?
+
+# A copy of the solution is solved, recorded, and the next unsolved puzzle named.
+cp "$ROOT/ptx/puzzles/solutions/01-index.ptx" "$WORK/index.ptx"
+env $env_vars "$BIN" puzzle 01-index --check "$WORK/index.ptx" >"$WORK/out" 2>&1
+rc=$?
+[ $rc -eq 0 ] && grep -qx "Solved. Next: 01-stride (\`ptxtutor puzzle 01-stride\`)" "$WORK/out" \
+	&& env $env_vars "$BIN" puzzle 01-index --check "$WORK/index.ptx" --json | python3 -c 'import json,sys
+d=json.load(sys.stdin); assert d["solved"] and d["recorded"] and not d["shipped_solution"] and d["next"] == "01-stride"'
+check "puzzle --check: Solved names the next unsolved puzzle (text and --json)" $?
+
+# The puzzle box: its title and keys row are whole at 80x24, the goal shows no Markdown backticks,
+# and after the second s the status line says the solution is shown (no "Sure?").
+T new-session -d -s box -x 80 -y 24 "exec env LANG=C.UTF-8 LC_ALL=C.UTF-8 $env_vars \
+	sh '$WORK/wrap.sh' '$BIN' --lesson 2"
+wait_for box "page 1/"
+T send-keys -t box P
+wait_for box "Puzzles of lesson 2" && has box "Esc close  ? keys" && has box "the @index region" && ! cap box | grep -q '`'
+check "puzzle box at 80x24: the title and keys whole, no raw backticks" $? box
+T send-keys -t box s
+wait_for box "Sure?"
+T send-keys -t box s
+wait_for box "the reference solution" && wait_gone box "Sure?"
+check "puzzle box: after the second s the status line no longer asks Sure?" $? box
+T send-keys -t box Escape
+T send-keys -t box q
+wait_for box "EXIT=0"
+check "puzzle box: the tutor quits" $? box

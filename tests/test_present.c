@@ -439,6 +439,7 @@ static void test_progress(void **st)
 	ui_app_saved(a, &s);
 	assert_string_equal(s.lesson, "smem");
 	assert_true(state_marked(state_progress_find(&s, "smem")->read, 0));
+	state_free(&s);
 	/* The menu shows it. */
 	ui_frame f;
 	ui_frame_init(&f, 100, 30);

@@ -237,6 +237,7 @@ static void test_progress(void **st)
 	assert_true(puzzle_solved(&back, &set, p, "x"));
 	assert_true(puzzle_asked(&back, &set, p, "x"));
 	assert_false(puzzle_solved(&back, &set, &set.p[0], "x") && set.p[0].lesson == p->lesson && &set.p[0] != p);
+	state_free(&s), state_free(&back);
 	char cmd[300];
 	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
 	assert_int_equal(system(cmd), 0);

@@ -951,6 +951,7 @@ static void test_state_remembered(void **st)
 	ui_app_saved(r.a, &s);
 	char err[200];
 	assert_int_equal(state_save(&s, err, sizeof err), 0);
+	state_free(&s);
 	rig_close(&r);
 	/* A start without a lesson picks the saved one up. */
 	course *c = calloc(1, sizeof *c);

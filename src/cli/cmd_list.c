@@ -74,6 +74,8 @@ static int cmd_list(const cli_command *self, int argc, char **argv)
 	/* The progress the tutor remembered (nothing read yet when none). */
 	static state_data st;
 	state_load(&st);
+	if (st.kept[0])
+		cli_error(self, "cannot read your progress: %s", st.kept);
 	puzzle_set ps;
 	char perr[2048];
 	if (puzzles_load(&ps, perr, sizeof perr))
@@ -144,5 +146,6 @@ static int cmd_list(const cli_command *self, int argc, char **argv)
 	}
 	puzzles_free(&ps);
 	course_free(&c);
+	state_free(&st);
 	return 0;
 }

@@ -1,6 +1,7 @@
 /* cmd_puzzle: `ptxtutor puzzle` — the practice puzzles: list them, show one, check a PTX file against its checks on the CPU emulator, reveal hints and the solution. */
 #include <stddef.h>
 #include <stdio.h>
+#include <sys/stat.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -15,7 +16,7 @@
 
 typedef struct {
 	const char *check;
-	int hint;
+	const char *hint; /* a number, checked against the puzzle's own count */
 	int solution;
 	int json;
 } puzzle_opts;
@@ -26,20 +27,25 @@ const cli_command cli_cmd_puzzle = {
 	.name = "puzzle",
 	.synopsis = {"puzzle [--json]", "puzzle N|ID [--check FILE] [--hint K] [--solution] [--json]"},
 	.summary = "practice: PTX puzzles checked on the CPU for the result and the hardware behaviour",
-	.about = "Without an argument, lists the puzzles (number, id, lesson, title, solved). With one, shows\n"
-		 "it: the goal, the checks, and your copy of its starting PTX (made on first use) to edit.\n"
-		 "--check runs the checks on a PTX file on the CPU emulator, at several sizes: the result and\n"
-		 "what the lesson teaches (sectors per request, bank conflicts, barriers, instruction counts),\n"
-		 "each failing one explained with its line; a solved puzzle is remembered.\n",
-	.notes = "\nExit status: 0 solved (or nothing checked), 1 a check failed, 2 bad usage.\n"
-		 "The solution shows once the puzzle is solved, or when --solution is asked for twice.\n",
+	.about = "Without an argument, lists the puzzles (number, id, lesson, title, solved).\n"
+		 "With one, shows it: the goal, the checks, and your copy of its starting PTX\n"
+		 "(made on first use) to edit. --check runs the checks on a PTX file on the CPU\n"
+		 "emulator, at several sizes: the result and what the lesson teaches (sectors\n"
+		 "per request, bank conflicts, barriers, instruction counts), each failing one\n"
+		 "explained with its line; a solve is remembered and the next puzzle named.\n",
+	.notes = "\nExit status: 0 solved (or nothing checked), 1 a check failed, 2 bad usage,\n"
+		 "3 your progress could not be saved (stderr says why; a state file that\n"
+		 "cannot be read is kept as it is).\n"
+		 "The solution shows once the puzzle is solved, or when --solution is asked\n"
+		 "for twice. The shipped solution file itself passes its checks but is not\n"
+		 "counted as solved: check your own copy.\n",
 	.opts = (const cli_opt[]){
 		{.name = "check", .letter = 'c', .kind = CLI_STR, .off = offsetof(puzzle_opts, check), .arg = "FILE",
 		 .help = "check this PTX file ('mine': your copy of the puzzle's PTX)"},
-		{.name = "hint", .kind = CLI_INT, .off = offsetof(puzzle_opts, hint), .arg = "K", .lo = 1, .hi = PUZZLE_MAX_HINTS,
-		 .help = "show the first K hints"},
+		{.name = "hint", .kind = CLI_STR, .off = offsetof(puzzle_opts, hint), .arg = "K",
+		 .help = "show the first K hints (1 up to the puzzle's number)"},
 		{.name = "solution", .kind = CLI_FLAG, .off = offsetof(puzzle_opts, solution),
-		 .help = "show the reference solution (solved, or asked for a second time)"},
+		 .help = "the reference solution (once solved, or asked for twice)"},
 		{.name = "json", .letter = 'j', .kind = CLI_FLAG, .off = offsetof(puzzle_opts, json),
 		 .help = "print JSON (keys in docs/json.md)"},
 		{0},
@@ -86,7 +92,36 @@ static int list(const puzzle_set *s, const course *c, const state_data *st, int 
 	return 0;
 }
 
-static void print_outcome(const puzzle *p, const char *file, const puzzle_outcome *o, int json)
+/* The first unsolved puzzle after p, wrapping round (p counts as solved); NULL when none is left. */
+static const puzzle *next_unsolved(const puzzle_set *s, const course *c, const state_data *st, const puzzle *p)
+{
+	int at = (int)(p - s->p);
+	for (int k = 1; k < s->n; k++) {
+		const puzzle *q = &s->p[(at + k) % s->n];
+		if (!puzzle_solved(st, s, q, lesson_id(c, q)))
+			return q;
+	}
+	return NULL;
+}
+
+/* Whether file is the puzzle's shipped solution itself (by inode, whatever
+ * path names it): it proves nothing about the student, so it is not counted. */
+static int is_shipped_solution(const puzzle *p, const char *file)
+{
+	char path[512];
+	struct stat a, b;
+	util_path(path, sizeof path, p->solution);
+	return stat(file, &a) == 0 && stat(path, &b) == 0 && a.st_dev == b.st_dev && a.st_ino == b.st_ino;
+}
+
+/* What a check came to, beside the checks' verdicts. */
+typedef struct {
+	int shipped;          /* the file was the shipped solution: not counted */
+	int recorded;         /* the solve is in the state file */
+	const puzzle *next;   /* the next unsolved puzzle, NULL when none */
+} check_after;
+
+static void print_outcome(const puzzle *p, const char *file, const puzzle_outcome *o, const check_after *after, int json)
 {
 	if (json) {
 		json_writer w;
@@ -95,6 +130,9 @@ static void print_outcome(const puzzle *p, const char *file, const puzzle_outcom
 		json_str(&w, "puzzle", p->id);
 		json_str(&w, "file", file);
 		json_bool(&w, "solved", o->solved);
+		json_bool(&w, "shipped_solution", after->shipped);
+		json_bool(&w, "recorded", after->recorded);
+		json_str(&w, "next", after->next ? after->next->id : NULL);
 		json_arr(&w, "checks");
 		for (int i = 0; i < o->n; i++) {
 			json_obj(&w, NULL);
@@ -112,7 +150,16 @@ static void print_outcome(const puzzle *p, const char *file, const puzzle_outcom
 	printf("%s: %s\n", p->id, p->title);
 	for (int i = 0; i < o->n; i++)
 		printf("  %s %s\n      %s\n", o->v[i].pass ? "pass" : "FAIL", o->v[i].name, o->v[i].msg);
-	printf("%s\n", o->solved ? "Solved." : "Not yet: fix the failing checks and check again.");
+	if (!o->solved)
+		printf("Not yet: fix the failing checks and check again.\n");
+	else if (after->shipped)
+		printf("Every check passes, but this is the shipped solution (%s): it is not counted as solved.\n"
+		       "Check your own copy: ptxtutor puzzle %s --check mine\n",
+		       p->solution, p->id);
+	else if (after->next)
+		printf("Solved. Next: %s (`ptxtutor puzzle %s`)\n", after->next->id, after->next->id);
+	else
+		printf("Solved. That was the last one: all puzzles solved.\n");
 }
 
 static void show(const puzzle *p, const char *copy)
@@ -127,19 +174,70 @@ static void show(const puzzle *p, const char *copy)
 	       p->nhints, p->nhints == 1 ? "" : "s");
 }
 
+/* Saves p solved (asked = 0) or its solution asked for (1), merged into the
+ * state file with whatever else wrote it meanwhile; st sees it too. */
+static int record(const puzzle_set *s, const puzzle *p, const char *lid, int asked, state_data *st, char *err, int errlen)
+{
+	state_data d;
+	memset(&d, 0, sizeof d);
+	puzzle_mark(&d, s, p, lid, asked);
+	puzzle_mark(st, s, p, lid, asked);
+	int rc = state_save(&d, err, errlen);
+	state_free(&d);
+	return rc;
+}
+
+/* --check FILE: the verdicts, the solve recorded, the next puzzle named. Returns the exit status. */
+static int check(const puzzle_set *s, const course *c, const puzzle *p, const char *file, state_data *st, int json,
+		 char *err, int errlen, int *tried)
+{
+	puzzle_outcome out;
+	puzzle_check_file(p, file, &out);
+	const char *lid = lesson_id(c, p);
+	check_after after = {.shipped = out.solved && is_shipped_solution(p, file)};
+	int saved = 0;
+	if (out.solved && !after.shipped) {
+		*tried = 1;
+		saved = record(s, p, lid, 0, st, err, errlen) == 0;
+		after.recorded = saved;
+	}
+	after.next = next_unsolved(s, c, st, p);
+	print_outcome(p, file, &out, &after, json);
+	return !out.solved ? 1 : *tried && !saved ? 3 : 0;
+}
+
 /* --solution: the file's text when solved or asked before; else remembers the asking. */
-static void solution(const puzzle_set *s, const puzzle *p, state_data *st, const char *lid)
+static int solution(const puzzle_set *s, const puzzle *p, state_data *st, const char *lid, char *err, int errlen,
+		    int *tried)
 {
 	if (!puzzle_solved(st, s, p, lid) && !puzzle_asked(st, s, p, lid)) {
-		puzzle_mark(st, s, p, lid, 1);
+		*tried = 1;
 		printf("Sure? Try the hints first (--hint 1). Ask for --solution once more to see it.\n");
-		return;
+		return record(s, p, lid, 1, st, err, errlen) == 0 ? 0 : 3;
 	}
-	char path[512], err[256];
+	char path[512], rerr[256];
 	util_path(path, sizeof path, p->solution);
-	char *text = util_read_file(path, NULL, err, sizeof err);
-	printf("%s", text ? text : err);
+	char *text = util_read_file(path, NULL, rerr, sizeof rerr);
+	printf("%s", text ? text : rerr);
 	free(text);
+	return 0;
+}
+
+/* --hint K: the first K hints, K in 1..the puzzle's count. */
+static int hints(const cli_command *self, const puzzle *p, const char *k)
+{
+	double n;
+	if (cli_number(k, 1, 1, p->nhints, &n)) {
+		if (p->nhints)
+			cli_error(self, "--hint wants 1..%d (%s has %d hint%s), not '%.20s'", p->nhints, p->id, p->nhints,
+				  p->nhints == 1 ? "" : "s", k);
+		else
+			cli_error(self, "%s has no hints", p->id);
+		return 2;
+	}
+	for (int i = 0; i < (int)n; i++)
+		printf("Hint %d: %s\n", i + 1, p->hints[i]);
+	return 0;
 }
 
 static int cmd_puzzle(const cli_command *self, int argc, char **argv)
@@ -157,6 +255,8 @@ static int cmd_puzzle(const cli_command *self, int argc, char **argv)
 	state_data st;
 	state_load(&st);
 	rc = 0;
+	int tried = 0; /* a save was tried: its failure, not st.kept, is what to say */
+	char err[600] = "";
 	const puzzle *p = nargs ? puzzles_find(&s, argv[1]) : NULL;
 	if (!nargs && (o.check || o.hint || o.solution)) {
 		cli_error(self, "--check, --hint and --solution want a puzzle: ptxtutor puzzle N|ID");
@@ -167,31 +267,26 @@ static int cmd_puzzle(const cli_command *self, int argc, char **argv)
 		cli_error(self, "no puzzle '%s' (ptxtutor puzzle lists them)", argv[1]);
 		rc = 2;
 	} else {
-		const char *lid = lesson_id(&c, p);
-		char shipped[512], copy[512], err[256];
+		char shipped[512], copy[512], cerr[256];
 		util_path(shipped, sizeof shipped, p->start);
-		if (userptx_edit(shipped, copy, sizeof copy, err, sizeof err)) {
-			cli_error(self, "%s", err);
+		if (userptx_edit(shipped, copy, sizeof copy, cerr, sizeof cerr)) {
+			cli_error(self, "%s", cerr);
 			rc = 2;
 		} else if (o.check) {
-			const char *file = strcmp(o.check, "mine") ? o.check : copy;
-			puzzle_outcome out;
-			puzzle_check_file(p, file, &out);
-			print_outcome(p, file, &out, o.json);
-			if (out.solved && !puzzle_solved(&st, &s, p, lid))
-				puzzle_mark(&st, &s, p, lid, 0);
-			rc = out.solved ? 0 : 1;
+			rc = check(&s, &c, p, strcmp(o.check, "mine") ? o.check : copy, &st, o.json, err, sizeof err, &tried);
 		} else if (o.hint) {
-			for (int i = 0; i < o.hint && i < p->nhints; i++)
-				printf("Hint %d: %s\n", i + 1, p->hints[i]);
+			rc = hints(self, p, o.hint);
 		} else if (o.solution) {
-			solution(&s, p, &st, lid);
+			rc = solution(&s, p, &st, lesson_id(&c, p), err, sizeof err, &tried);
 		} else {
 			show(p, copy);
 		}
-		if (o.check || o.solution)
-			state_save(&st, err, sizeof err);
 	}
+	if (rc == 3)
+		cli_error(self, "could not save your progress: %s", err);
+	else if (!tried && st.kept[0])
+		cli_error(self, "cannot read your progress: %s", st.kept);
+	state_free(&st);
 	course_free(&c);
 	puzzles_free(&s);
 	return rc;

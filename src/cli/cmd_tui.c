@@ -311,12 +311,19 @@ static void restore_stderr(int saved)
 	}
 }
 
-static void save_state(const ui_app *a)
+/* Merges what the tutor gained into the state file (never the snapshot it
+ * read at start-up: another tutor or `puzzle --check` may have saved since)
+ * and hands back what the file holds now. Returns 0, or -1 with why in err. */
+static int sync_state(ui_app *a, char *err, int errlen)
 {
-	state_data s;
-	char err[256];
-	ui_app_saved(a, &s);
-	state_save(&s, err, sizeof err);
+	state_data gained, disk;
+	ui_app_saved(a, &gained);
+	int rc = state_save(&gained, err, errlen);
+	state_free(&gained);
+	state_load(&disk);
+	ui_app_synced(a, rc == 0 ? NULL : err, &disk);
+	state_free(&disk);
+	return rc;
 }
 
 /* The inline editor, not $EDITOR: when $EDITOR is unset or empty, or
@@ -583,12 +590,17 @@ static int cmd_tui(const cli_command *self, int argc, char **argv)
 			ui_app_lines_done(a, &lines.out);
 			redraw = 1;
 		}
+		if (a->sync_want) {
+			char serr[600];
+			sync_state(a, serr, sizeof serr);
+		}
 	}
 	puzzle_job_stop(&job);
 	exec_job_stop(&est.job);
 	exec_job_stop(&lines.job);
 
-	save_state(a);
+	char save_err[600];
+	int saved = sync_state(a, save_err, sizeof save_err) == 0;
 	if (worker_up)
 		worker_stop(&w);
 	ui_term_close();
@@ -597,8 +609,10 @@ static int cmd_tui(const cli_command *self, int argc, char **argv)
 		fprintf(stderr, "first frame after %.1f ms\n", first_frame * 1e3);
 	if (ui_term_signal)
 		fprintf(stderr, "ptxtutor: stopped by signal %d\n", (int)ui_term_signal);
+	if (!saved)
+		fprintf(stderr, "ptxtutor: could not save your progress: %s\n", save_err);
 	ui_frame_free(&f);
 	ui_app_free(a);
 	free(a);
-	return ui_term_signal ? 128 + (int)ui_term_signal : 0;
+	return ui_term_signal ? 128 + (int)ui_term_signal : saved ? 0 : 3;
 }

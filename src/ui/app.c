@@ -223,9 +223,7 @@ void app_note_read(ui_app *a)
 		return;
 	if (ui_pane_view_of(a, UI_PANE_LESSON).below > 0)
 		return;
-	state_progress *p = state_progress_get(&a->progress, ui_app_lesson(a)->id);
-	if (p)
-		state_mark(&p->read, a->page);
+	state_mark(&state_progress_get(&a->progress, ui_app_lesson(a)->id)->read, a->page);
 }
 
 int ui_app_setup(ui_app *a, const ui_opts *o, course *c, const gpu_table *gpus, char *err, int errlen)
@@ -292,6 +290,7 @@ int ui_app_setup(ui_app *a, const ui_opts *o, course *c, const gpu_table *gpus, 
 	}
 	int saved = state_load(&st) == 0;
 	a->progress = st;
+	state_copy(&a->progress_disk, &st);
 	if (!want && saved) {
 		const lesson *l = course_find(c, st.lesson);
 		if (l) {
@@ -306,6 +305,8 @@ int ui_app_setup(ui_app *a, const ui_opts *o, course *c, const gpu_table *gpus, 
 	ui_app_select(a, start, page);
 	a->whatif = keep;
 	app_recompute(a);
+	if (st.kept[0])
+		app_say(a, 1, "Cannot read your progress: %s", st.kept);
 	return 0;
 }
 
@@ -326,6 +327,8 @@ void ui_app_free(ui_app *a)
 	a->slot = NULL;
 	userptx_diff_free(&a->diff);
 	puzzles_free(&a->puzzles);
+	state_free(&a->progress);
+	state_free(&a->progress_disk);
 	free(a->pz_left), free(a->pz_right);
 	a->pz_left = a->pz_right = NULL;
 	if (a->course) {
@@ -362,9 +365,28 @@ void ui_app_tick(ui_app *a, double now)
 
 void ui_app_saved(const ui_app *a, state_data *s)
 {
-	*s = a->progress;
+	state_diff(s, &a->progress, &a->progress_disk);
 	util_strlcpy(s->lesson, ui_app_lesson(a)->id, sizeof s->lesson);
 	s->page = a->page;
+}
+
+void ui_app_synced(ui_app *a, const char *err, const state_data *disk)
+{
+	a->sync_want = 0;
+	if (err) {
+		app_say(a, 1, "Could not save your progress: %s", err);
+	} else {
+		state_free(&a->progress_disk);
+		state_copy(&a->progress_disk, &a->progress);
+	}
+	if (!disk->kept[0]) {
+		state_data others;
+		state_copy(&others, disk);
+		others.lesson[0] = '\0'; /* where this tutor is stays its own */
+		state_merge(&a->progress, &others);
+		state_merge(&a->progress_disk, &others);
+		state_free(&others);
+	}
 }
 
 void app_scroll(ui_app *a, int p, int delta)

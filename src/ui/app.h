@@ -65,6 +65,12 @@ void ui_app_sass_done(ui_app *a, int i, int status, sass_kernel *k, const char *
 void ui_app_puzzle_done(ui_app *a, const puzzle_outcome *o);
 
 void ui_app_select(ui_app *a, int which, int page);
+/* What a save writes: the progress gained since the last load or save, and
+ * the lesson and page (s is initialised; state_free frees it). */
 void ui_app_saved(const ui_app *a, state_data *s);
+/* The loop saved that (err NULL) or could not (err says why: the status
+ * line shows it), and read the file back as disk: what others saved
+ * meanwhile (`ptxtutor puzzle --check`, another tutor) joins this tutor's view. */
+void ui_app_synced(ui_app *a, const char *err, const state_data *disk);
 
 #endif

@@ -137,11 +137,10 @@ void app_act_answer_check(ui_app *a, ui_action act, int key)
 	int right = lesson_exercise_accepts(ex, want, got);
 	a->ex_verdict = right ? 1 : -1;
 	if (right) {
-		/* Remembered as solved (course/state.c saves it on quit). */
 		state_progress *p = state_progress_get(&a->progress, ui_app_lesson(a)->id);
-		if (p)
-			state_mark(&p->solved, ui_app_ex_base(a, a->lesson, a->page) + a->ex);
+		state_mark(&p->solved, ui_app_ex_base(a, a->lesson, a->page) + a->ex);
 		app_say(a, 0, "Right: %.4g.", want);
+		a->sync_want = 1;
 	}
 	else
 		app_say(a, 1, "Not quite (%g). h shows a hint, s the worked answer.", got);

@@ -48,6 +48,7 @@ void app_act_puzzles(ui_app *a, ui_action act, int key)
 	(void)act, (void)key;
 	int number = ui_app_lesson(a)->number;
 	const puzzle *cur = ui_app_puzzle(a);
+	a->sync_want = 1; /* a puzzle solved meanwhile with `ptxtutor puzzle --check` shows [x] */
 	if (cur && cur->lesson == number) {
 		a->mode = UI_MODE_PUZZLE;
 		return;
@@ -142,6 +143,7 @@ void ui_app_puzzle_done(ui_app *a, const puzzle_outcome *o)
 		puzzle_mark(&a->progress, &a->puzzles, p, lesson_id_of(a, p), 0);
 		app_say(a, 0, "Solved %s: every check passes. %s shows the reference solution.", p->id,
 			ui_key_name(UI_MODE_PUZZLE, UI_ACT_PUZZLE_SOLUTION));
+		a->sync_want = 1;
 	} else {
 		app_say(a, 1, "%d of %d checks pass; the box says what failed and where.", passed, o->n);
 	}
@@ -190,6 +192,7 @@ void app_act_puzzle_solution(ui_app *a, ui_action act, int key)
 		puzzle_mark(&a->progress, &a->puzzles, p, lesson_id_of(a, p), 1);
 		app_say(a, 0, "Sure? Try the hints (%s) first; %s once more shows the solution.",
 			ui_key_name(UI_MODE_PUZZLE, UI_ACT_PUZZLE_HINT), ui_key_name(UI_MODE_PUZZLE, UI_ACT_PUZZLE_SOLUTION));
+		a->sync_want = 1;
 		return;
 	}
 	app_act_puzzle_view(a, UI_ACT_PUZZLE_VIEW, 1);
@@ -204,12 +207,15 @@ void app_act_puzzle_view(ui_app *a, ui_action act, int key)
 		return;
 	if (a->pz_view && key != 1) {
 		a->pz_view = 0;
+		a->msg[0] = '\0'; /* what the view said is gone with it */
 		return;
 	}
 	free(a->pz_left), free(a->pz_right);
 	a->pz_left = read_root(p->start);
 	a->pz_right = read_root(p->solution);
 	a->pz_view = 1;
+	/* replaces "Sure? ..." of the first s: the solution is on screen now */
+	app_say(a, 0, "The reference solution, beside the start; %s goes back.", ui_key_name(UI_MODE_PUZZLE, UI_ACT_PUZZLE_VIEW));
 	a->pz_scroll = first_difference(a->pz_left, a->pz_right) - 3;
 	if (a->pz_scroll < 0)
 		a->pz_scroll = 0;

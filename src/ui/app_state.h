@@ -196,6 +196,9 @@ typedef struct {
 	int show_hint, show_solution;
 
 	state_data progress;     /* pages read, exercises and puzzles solved, per lesson (course/state.c) */
+	state_data progress_disk;/* what the state file held at the last load or save: a save writes only
+				    what progress holds beyond it, merged into the file as it is then */
+	int sync_want;           /* a solve or P: the loop saves now and takes in what others saved (ui_app_synced) */
 
 	/* P: the puzzles of the course (lessons/puzzles/), the one selected (an
 	 * index into puzzles.p, of the current lesson), and its last check. */

@@ -9,9 +9,23 @@
 
 #define K(act) ui_key_name(UI_MODE_PUZZLE, UI_ACT_##act)
 
-/* Writes s word-wrapped at width w from row *y on (indent on the rows after the first); stops at the bottom. */
-static void wrap(ui_frame *f, ui_rect in, int *y, int bottom, const char *s, int indent, ui_role role)
+/* Writes src word-wrapped at width w from row *y on (indent on the rows after
+ * the first); stops at the bottom. A `code` span shows in the code role,
+ * without its backticks (the puzzle files are Markdown). */
+static void wrap(ui_frame *f, ui_rect in, int *y, int bottom, const char *src, int indent, ui_role role)
 {
+	char text[2048], code[2048];
+	size_t m = 0;
+	for (int in_code = 0; *src && m < sizeof text - 1; src++) {
+		if (*src == '`') {
+			in_code = !in_code;
+			continue;
+		}
+		code[m] = (char)in_code;
+		text[m++] = *src;
+	}
+	text[m] = '\0';
+	const char *s = text;
 	int w = in.w - indent > 10 ? in.w : indent + 10, first = 1;
 	while (*s && *y < bottom) {
 		int room = first ? w : w - indent, n = (int)strlen(s);
@@ -22,9 +36,14 @@ static void wrap(ui_frame *f, ui_rect in, int *y, int bottom, const char *s, int
 			if (s[n] != ' ')
 				n = room;
 		}
-		char line[512];
-		snprintf(line, sizeof line, "%.*s", n < 511 ? n : 511, s);
-		ui_frame_text(f, in, in.x + (first ? 0 : indent), (*y)++, line, role);
+		int x = in.x + (first ? 0 : indent);
+		for (int i = 0, j; i < n; i = j) { /* runs of prose and of code */
+			const char *c = &code[s - text];
+			for (j = i; j < n && c[j] == c[i]; j++)
+				;
+			x = ui_frame_textn(f, in, x, *y, s + i, (size_t)(j - i), c[i] ? UI_ROLE_CODE : role);
+		}
+		(*y)++;
 		s += n;
 		while (*s == ' ')
 			s++;
@@ -115,12 +134,43 @@ static void details(const ui_app *a, const puzzle *p, ui_frame *f, ui_rect in, i
 	}
 }
 
+/* The keys' row: as many as fit, in the order a student needs them, then
+ * "? keys" (the help lists them all): narrowed by leaving keys out, never cut. */
+static void keys_row(const ui_app *a, ui_frame *f, ui_rect in)
+{
+	char move[32];
+	snprintf(move, sizeof move, "%s/%s", K(PUZZLE_DOWN), K(PUZZLE_UP));
+	const struct {
+		const char *key, *what;
+	} k[] = {
+		{K(PUZZLE_EDIT), "edit"},
+		{K(PUZZLE_CHECK), "check"},
+		{K(PUZZLE_HINT), "hint"},
+		{K(PUZZLE_SOLUTION), "solution"},
+		{K(CLOSE), "close"},
+		{K(PUZZLE_VIEW), a->pz_view ? "back" : "lecturer view"},
+		{move, a->pz_view ? "scroll" : "another puzzle"},
+	};
+	const char *tail = "? keys";
+	char row[300] = "";
+	size_t n = 0;
+	for (size_t i = 0; i < ARRAY_LEN(k); i++) {
+		char item[64];
+		int len = snprintf(item, sizeof item, "%s %s  ", k[i].key, k[i].what);
+		if (len > 0 && n + (size_t)len + strlen(tail) <= (size_t)in.w && n + (size_t)len < sizeof row) {
+			memcpy(row + n, item, (size_t)len + 1);
+			n += (size_t)len;
+		}
+	}
+	snprintf(row + n, sizeof row - n, "%s", tail);
+	ui_frame_text(f, in, in.x, in.y + in.h - 1, row, UI_ROLE_KEY);
+}
+
 void ui_overlay_puzzle(const ui_app *a, ui_frame *f, ui_rect r, void (*box)(const ui_app *, ui_frame *, ui_rect, const char *))
 {
 	const puzzle *p = ui_app_puzzle(a);
 	char s[300];
-	snprintf(s, sizeof s, "Puzzles of lesson %d (%s edits, %s hint, %s solution, %s lecturer view, %s closes)",
-		 ui_app_lesson(a)->number, K(PUZZLE_EDIT), K(PUZZLE_HINT), K(PUZZLE_SOLUTION), K(PUZZLE_VIEW), K(CLOSE));
+	snprintf(s, sizeof s, "Puzzles of lesson %d", ui_app_lesson(a)->number);
 	box(a, f, r, s);
 	ui_rect in = {r.x + 2, r.y + 1, r.w - 4, r.h - 2};
 	if (!p)
@@ -142,7 +192,5 @@ void ui_overlay_puzzle(const ui_app *a, ui_frame *f, ui_rect r, void (*box)(cons
 		}
 		details(a, p, f, in, y + 1);
 	}
-	snprintf(s, sizeof s, "%s/%s %s  %s checks your copy again  ? keys", K(PUZZLE_DOWN), K(PUZZLE_UP),
-		 a->pz_view ? "scroll" : "another puzzle", K(PUZZLE_CHECK));
-	ui_frame_text(f, in, in.x, in.y + in.h - 1, s, UI_ROLE_KEY);
+	keys_row(a, f, in);
 }

@@ -9,6 +9,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	char *text = fuzz_text(data, size);
 	state_data s;
 	state_parse(text, &s);
+	state_free(&s);
 	free(text);
 	return 0;
 }
