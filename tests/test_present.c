@@ -210,8 +210,10 @@ static void test_present_layout(void **st)
 	for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
 		ui_app *a = open_at("1", 1, sizes[s][0], sizes[s][1], 1, NULL, NULL);
 		assert_int_equal(ui_pane_text_width(a, UI_PANE_LESSON), UI_TEXT_COLS);
-		if (sizes[s][0] >= 120) /* the PTX beside the text */
+		if (sizes[s][0] >= 152) /* the PTX beside the text, where it keeps 60 columns of code */
 			assert_true(a->layout.pane[UI_PANE_PTX].x > a->layout.pane[UI_PANE_LESSON].x);
+		else /* under it */
+			assert_true(a->layout.pane[UI_PANE_PTX].y > a->layout.pane[UI_PANE_LESSON].y);
 		/* No fenced line of any page wraps (a wrapped one starts with a dim '>'). */
 		for (int li = 0; li < a->course->n; li++)
 			for (int p = 0; p < a->course->l[li].npages; p++) {
