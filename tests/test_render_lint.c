@@ -250,7 +250,7 @@ static const struct {
 	{UI_PANE_NUMBERS, "not known for this launch shape"},
 	{UI_PANE_NUMBERS, "blocks \u25C0 binds"},
 	{UI_PANE_NUMBERS, " FLOP/B"},
-	{UI_PANE_NUMBERS, "CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHAR"},
+	{UI_PANE_NUMBERS, "(CU_FUNC_ATTRIBUTE_"},
 };
 
 static int is_known(ui_pane pane, const char *text)
@@ -263,6 +263,10 @@ static int is_known(ui_pane pane, const char *text)
 
 /* Problems told so far, and how many of them were printed. */
 static int told, known_told;
+
+/* What the lint saw, so that it cannot pass by drawing nothing: screens,
+ * runs in the slot that passed, recorded SASS shown, warp views. */
+static int screens, runs_ok, sass_shown, warps_shown;
 
 /* The pane being linted (a known[] row may name it). */
 static ui_pane linting = UI_NPANES;
@@ -325,7 +329,11 @@ static int lint_text(const char *where, const ui_app *a, ui_pane p)
 		bad += tell(at, "a word wider than the pane", line);
 	}
 	for (int i = 0; i < t.nlines; i++) {
-		if (t.start[i + 1] - t.start[i] > w) {
+		/* a line of code may go on past the pane, with a mark (drawn so); prose may not */
+		int len = t.start[i + 1] - t.start[i];
+		while (len > 0 && t.cp[t.start[i] + len - 1] == ' ')
+			len--;
+		if (len > w && t.role[t.start[i] + w - 1] != UI_ROLE_CODE) {
 			lines_row(&t, i, line, sizeof line);
 			bad += tell(at, "a line wider than the pane (cut where drawn)", line);
 		}
@@ -362,6 +370,9 @@ static int lint_screen_as(const char *where, ui_app *a, ui_frame *f, int ptx_cho
 {
 	int bad = 0;
 	ui_draw(a, f);
+	screens++;
+	sass_shown += a->sass_view && a->ptx[a->lesson].sass_state == 2;
+	warps_shown += a->mode == UI_MODE_WARP && a->warp.have;
 	if (f->cuts) {
 		char row[4096], at[300];
 		ui_frame_row_text(f, f->cut_y, row, sizeof row);
@@ -420,6 +431,7 @@ static void run_offline(ui_app *a)
 	if (!r->emulated)
 		exec_run(&rq, r);
 	ui_app_run_finished(a, r);
+	runs_ok += r->status == RUN_OK && a->slot[a->lesson].have;
 }
 
 /* S offline: the lesson's recorded SASS, as the loop serves it. */
@@ -446,36 +458,37 @@ static void sass_offline(ui_app *a)
 static const struct {
 	const char *keys, *what;
 	int own_choice; /* the student chose a narrow PTX pane: its width is not linted */
+	const char *undo; /* after Esc: back to the lesson's own state (what-ifs, size) */
 } box_keys[] = {
-	{"?", "help", 0},
-	{"?   ", "help, scrolled", 0},
-	{"g", "go-to menu", 0},
-	{"t", "what-if box", 0},
-	{"t++++++", "what-if box, refused", 0},
-	{"P", "puzzles", 0},
-	{"Ph", "puzzles, a hint", 0},
-	{"Pv", "lecturer view", 0},
-	{"H", "hot line", 0},
-	{"HHH", "hot lines", 0},
-	{"L", "every column", 0},
-	{"LL", "no columns", 0},
-	{"f", "zoomed", 0},
-	{"z", "unfolded", 0},
-	{"c", "next region", 0},
-	{"w", "warp view", 0},
-	{"a", "answer prompt", 0},
-	{"/ldmatrix", "search typed", 0},
-	{"/ldmatrix\r", "search hit", 0},
-	{"/ldmatrix\rN", "search, next hit", 0},
-	{"/no such words at all\r", "search, no hit", 0},
-	{"-", "size halved", 0},
-	{"++++++++++", "size at its top", 0},
-	{"<<<<<<<<", "lesson pane shrunk", 0},
-	{">>>>>>>>", "lesson pane grown", 1},
-	{"o", "swapped", 1},
-	{"\t\t", "focus moved", 0},
-	{"R", "diff box", 0},
-	{"y", "restore asked", 0},
+	{"?", "help", 0, ""},
+	{"?   ", "help, scrolled", 0, ""},
+	{"g", "go-to menu", 0, ""},
+	{"t", "what-if box", 0, ""},
+	{"t++++++", "what-if box, refused", 0, "t0"},
+	{"P", "puzzles", 0, ""},
+	{"Ph", "puzzles, a hint", 0, ""},
+	{"Pv", "lecturer view", 0, ""},
+	{"H", "hot line", 0, ""},
+	{"HHH", "hot lines", 0, ""},
+	{"L", "every column", 0, ""},
+	{"LL", "no columns", 0, ""},
+	{"f", "zoomed", 0, ""},
+	{"z", "unfolded", 0, ""},
+	{"c", "next region", 0, ""},
+	{"w", "warp view", 0, ""},
+	{"a", "answer prompt", 0, ""},
+	{"/ldmatrix", "search typed", 0, ""},
+	{"/ldmatrix\r", "search hit", 0, ""},
+	{"/ldmatrix\rN", "search, next hit", 0, ""},
+	{"/no such words at all\r", "search, no hit", 0, ""},
+	{"-", "size halved", 0, "+"},
+	{"++++++++++", "size at its top", 0, "--"},
+	{"<<<<<<<<", "lesson pane shrunk", 0, ""},
+	{">>>>>>>>", "lesson pane grown", 1, ""},
+	{"o", "swapped", 1, ""},
+	{"\t\t", "focus moved", 0, ""},
+	{"R", "diff box", 0, ""},
+	{"y", "restore asked", 0, ""},
 };
 
 static void back_to(ui_app *a, int lesson, int page)
@@ -544,6 +557,8 @@ static int lint_one_size(int cols, int rows, int present)
 			snprintf(where, sizeof where, "%dx%d%s lesson %d, %s", cols, rows, present ? " --present" : "",
 				 l->number, box_keys[k].what);
 			bad += lint_screen_as(where, a, &f, box_keys[k].own_choice);
+			back_to(a, li, 0);
+			keys_in(a, box_keys[k].undo);
 		}
 		back_to(a, li, 0);
 		sass_offline(a);
@@ -618,6 +633,12 @@ static void every_screen_readable(void **state)
 			bad += lint_one_size(screen_sizes[s].cols, screen_sizes[s].rows, present);
 	if (known_told)
 		fprintf(stderr, "(%d known problems of issue 36 not counted: see known[])\n", known_told);
+	/* every kernel ran at every size and mode; SASS recorded for lessons 1-11 */
+	int sizes = (int)ARRAY_LEN(screen_sizes) * 2;
+	assert_true(runs_ok >= 11 * sizes);
+	assert_true(sass_shown >= 11 * 2 * sizes);
+	assert_true(warps_shown >= 5 * sizes);
+	assert_true(screens > 4000);
 	free(runs);
 	runs = NULL;
 	assert_int_equal(bad, 0);

@@ -24,8 +24,13 @@ static void place_lines(const ui_app *a, ui_frame *f, ui_pane p, ui_rect body, c
 		int ln = v.top + y;
 		int i0 = t->start[ln], i1 = t->start[ln + 1];
 		int room = body.w - pad - 1;
-		for (int i = i0; i < i1 && i - i0 < room; i++)
+		int wide = i1 - i0 > room; /* a row of code kept as it is: its last column says it goes on */
+		while (wide && i1 > i0 && t->cp[i1 - 1] == ' ')
+			wide = --i1 - i0 > room;
+		for (int i = i0; i < i1 && i - i0 < room - wide; i++)
 			ui_frame_put(f, body.x + pad + i - i0, body.y + y, t->cp[i], (ui_role)t->role[i]);
+		if (wide)
+			ui_frame_put(f, body.x + pad + room - 1, body.y + y, g->arrow, UI_ROLE_KEY);
 		if (ln >= t->mark_first && ln <= t->mark_last && t->mark_first >= 0) {
 			ui_frame_flag(f, body.x, body.y + y, body.w, UI_CELL_HL);
 			ui_frame_put(f, body.x, body.y + y, g->mark, UI_ROLE_BAR_SELF);

@@ -83,8 +83,9 @@ static void page_warp(ui_lines *t, const ui_app *a, const ui_glyphs *g, int w)
 		ui_lines_para(t, v->err[0] ? v->err : "not recorded", UI_ROLE_DIM, w, 0);
 		return;
 	}
+	/* code rows: kept as they are (a narrow pane ends one in a mark) */
 	for (int i = 0; i < v->nrows; i++) {
-		ui_lines_add(t, v->rows[i], i == 0 ? UI_ROLE_EMPH : UI_ROLE_CODE);
+		ui_lines_add(t, v->rows[i], UI_ROLE_CODE);
 		ui_lines_nl(t);
 	}
 }
