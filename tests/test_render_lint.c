@@ -549,6 +549,14 @@ static int lint_one_size(int cols, int rows, int present)
 					 present ? " --present" : "", l->number, p + 1, side ? "numbers" : "run");
 				bad += lint_screen(where, a, &f);
 			}
+			if (l->pages[p].nex) { /* an exercise's hint, worked answer and a wrong answer's verdict */
+				keys_in(a, "hss");
+				snprintf(where, sizeof where, "%dx%d%s lesson %d page %d, hint and worked answer", cols, rows,
+					 present ? " --present" : "", l->number, p + 1);
+				bad += lint_screen(where, a, &f);
+				keys_in(a, "a-1\r");
+				bad += lint_screen(where, a, &f);
+			}
 		}
 		for (size_t k = 0; k < ARRAY_LEN(box_keys); k++) {
 			back_to(a, li, l->npages > 1 ? 1 : 0);
