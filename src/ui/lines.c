@@ -249,6 +249,29 @@ void ui_lines_section(ui_lines *t, const char *title)
 	ui_lines_nl(t);
 }
 
+/* A note too long for the value's line that starts with the value's unit
+ * ("393216" "bytes via TMA"): the unit goes beside its number (used grows);
+ * returns the rest of the note. */
+static const char *unit_after_value(ui_lines *t, const char *value, const char *note, int *used, int w)
+{
+	size_t un = strcspn(note, " ");
+	if (note[un] != ' ' || *used + 2 + ui_utf8_width(note, strlen(note)) <= w)
+		return note;
+	ui_run v = {0}, u = {0};
+	ui_run_puts(&v, value, strlen(value), UI_ROLE_NORMAL);
+	ui_run_puts(&u, note, un, UI_ROLE_DIM);
+	int unit = v.n > 0 && *used + 1 + u.n <= w && ui_lines_unit_pair(v.cp, v.n, u.cp, u.n);
+	if (unit) {
+		ui_lines_put(t, ' ', UI_ROLE_NORMAL);
+		ui_lines_add_run(t, &u);
+		*used += 1 + u.n;
+		note += un + 1;
+	}
+	ui_run_free(&v);
+	ui_run_free(&u);
+	return note;
+}
+
 void ui_lines_kv(ui_lines *t, const char *label, const char *value, ui_role role, const char *note, int w)
 {
 	int narrow = w < 40, lw = narrow ? 13 : 16;
@@ -272,22 +295,8 @@ void ui_lines_kv(ui_lines *t, const char *label, const char *value, ui_role role
 	} else {
 		ui_lines_add(t, value, role);
 	}
-	if (note && *note && used <= w) {
-		/* a unit that starts the note stays with its number ("393216 bytes") */
-		ui_run v = {0}, u = {0};
-		ui_run_puts(&v, value, strlen(value), role);
-		ui_run_puts(&u, note, strcspn(note, " "), UI_ROLE_DIM);
-		int unit = used + 2 + ui_utf8_width(note, strlen(note)) > w && note[u.n] == ' ' && used + 1 + u.n <= w &&
-			   v.n > 0 && ui_lines_unit_pair(v.cp, v.n, u.cp, u.n);
-		if (unit) {
-			ui_lines_put(t, ' ', UI_ROLE_NORMAL);
-			ui_lines_add_run(t, &u);
-			used += 1 + u.n;
-			note += u.n + 1;
-		}
-		ui_run_free(&v);
-		ui_run_free(&u);
-	}
+	if (note && *note && used <= w)
+		note = unit_after_value(t, value, note, &used, w);
 	if (note && *note) {
 		int nw = ui_utf8_width(note, strlen(note));
 		if (used + 2 + nw <= w) {
