@@ -391,6 +391,16 @@ static int lint_screen_as(const char *where, ui_app *a, ui_frame *f, int ptx_cho
 		}
 	}
 	ui_rect pr = a->layout.pane[UI_PANE_PTX];
+	/* the PTX pane's last column is the cut mark's: blank, or the mark */
+	for (int y = pr.y + 2; a->mode == UI_MODE_NORMAL && !a->sass_view && y < pr.y + pr.h; y++) {
+		uint32_t c = f->cells[y * f->cols + pr.x + pr.w - 1].ch;
+		if (c != ' ' && c != ui_glyphs_get(a->ascii)->arrow) {
+			char row[4096];
+			ui_frame_row_text(f, y, row, sizeof row);
+			bad += tell(where, "PTX cut at the pane's edge without a mark", row);
+			break;
+		}
+	}
 	if (pr.h > 0 && !ptx_chosen && a->ptx[a->lesson].ok && !a->sass_view && a->mode == UI_MODE_NORMAL) {
 		int cw = ui_pane_ptx_code_width(a), want = ui_pane_ptx_code_target(a);
 		if (cw < want) {

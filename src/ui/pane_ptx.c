@@ -69,8 +69,8 @@ static int expanded_width(const char *s, int len)
 }
 
 /* One source line from x = tx, in its syntax roles, tabs to stops of 4.
- * A line wider than the code area ends in a mark (an arrow) in its last
- * column: nothing is cut unseen. */
+ * A line wider than the code area has a mark (an arrow) in the column after
+ * it, the pane's last, which nothing else uses: nothing is cut unseen. */
 static void code_line(ui_frame *f, ui_rect code, int sy, const ui_ptx *p, const ptx_line *pl, uint32_t more)
 {
 	unsigned char cls[4096];
@@ -81,7 +81,7 @@ static void code_line(ui_frame *f, ui_rect code, int sy, const ui_ptx *p, const 
 	int blk = pl->block_in;
 	ptx_classify_line(s, len, cls, &blk);
 	int cut = expanded_width(s, len) > code.w;
-	int end = code.x + code.w - (cut ? 1 : 0);
+	int end = code.x + code.w;
 	int tx = code.x, x = tx;
 	for (int i = 0; i < len && x < end;) {
 		int cl;
@@ -169,7 +169,7 @@ static void counts_layout(const ui_app *a, ui_rect body, int x, counts_block *cb
 		cb->w = 2;
 		for (int i = 0; i < cb->ncol; i++)
 			cb->w += cb->col[i]->width + 1;
-		if (cb->ncol == 0 || body.x + body.w - (x + cb->w) >= target)
+		if (cb->ncol == 0 || body.x + body.w - 1 - (x + cb->w) >= target)
 			break;
 		/* the last column without a figure goes first, else the last one */
 		int drop = cb->ncol - 1;
@@ -252,7 +252,7 @@ int ui_pane_ptx_code_width(const ui_app *a)
 	int digits = line_digits(p);
 	counts_block cb;
 	counts_layout(a, body, body.x + digits + 2, &cb);
-	return body.w - digits - 2 - (cb.r ? cb.w : 0);
+	return body.w - digits - 2 - (cb.r ? cb.w : 0) - 1; /* the last column: the cut mark's */
 }
 
 void ui_pane_ptx_draw(const ui_app *a, ui_frame *f)
@@ -287,7 +287,7 @@ void ui_pane_ptx_draw(const ui_app *a, ui_frame *f)
 	}
 	int top = ui_app_ptx_top(a, rows, n, body.h);
 	int tx = body.x + digits + 2 + (cb.r ? cb.w : 0);
-	ui_rect code = {tx, body.y, body.x + body.w - tx, body.h};
+	ui_rect code = {tx, body.y, body.x + body.w - tx - 1, body.h};
 	for (int y = 0; y < body.h && top + y < n; y++) {
 		const ptx_row *row = &rows[top + y];
 		int sy = body.y + y;
