@@ -44,9 +44,10 @@ static int part(int total, int pct, int lo)
 enum { SIDE_COMPACT = 30 };
 /* The lesson pane in lecture mode: 80 columns of text (the width the lessons
  * are written for), a margin of 2 and the scroll column. The PTX goes beside
- * it only where it gets 60 columns of code after its line numbers and heat
- * marks (8): an instruction with its operands (below that width, under it). */
-enum { PRESENT_LESSON_W = UI_TEXT_COLS + 3, PRESENT_RIGHT_MIN = 60 + 8 };
+ * it only where it gets UI_PTX_CODE_MIN columns of code after its line
+ * numbers, heat mark and cut mark (8): an instruction with its operands
+ * (below that width, under it). */
+enum { PRESENT_LESSON_W = UI_TEXT_COLS + 3, PRESENT_RIGHT_MIN = UI_PTX_CODE_MIN + 8 };
 /* The lesson pane beside the others outside lecture mode: 80 columns of
  * text, the margin of 1 and the scroll column (the lessons' code samples are
  * written for 80), leaving the numbers and run at least RIGHT_MIN. */
