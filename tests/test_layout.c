@@ -105,18 +105,27 @@ static void test_properties_at_every_size(void **st)
 }
 
 /* Lecture mode: the lesson gets the 80 columns of text (+ margin and scroll
- * column) its diagrams are written for, beside the PTX from 120 columns,
- * above it below; grow moves it within bounds. */
+ * column) its diagrams are written for, beside the PTX where that leaves the
+ * PTX 60 columns of code (from 152 columns), above it below (120x36: the PTX
+ * under the text, 79 wide, an instruction and its operands in view); grow
+ * moves it within bounds. */
 static void test_present_widths(void **st)
 {
 	(void)st;
 	ui_layout L;
 	ui_layout_compute(120, 36, 1, 0, &L);
-	assert_int_equal(L.pane[UI_PANE_LESSON].w, UI_TEXT_COLS + 3);
-	assert_int_equal(L.pane[UI_PANE_LESSON].h, 34);
+	assert_int_equal(L.pane[UI_PANE_LESSON].w, 120);
+	assert_true(L.pane[UI_PANE_LESSON].h >= 20);
+	assert_int_equal(L.pane[UI_PANE_PTX].x, 0);
+	assert_true(L.pane[UI_PANE_PTX].w >= 60 + 8);
+	ui_layout_compute(151, 40, 1, 0, &L);
+	assert_int_equal(L.pane[UI_PANE_PTX].x, 0);
+	ui_layout_compute(152, 40, 1, 0, &L);
 	assert_int_equal(L.pane[UI_PANE_PTX].x, UI_TEXT_COLS + 4);
+	assert_true(L.pane[UI_PANE_PTX].w >= 60 + 8);
 	ui_layout_compute(160, 48, 1, 0, &L);
 	assert_int_equal(L.pane[UI_PANE_LESSON].w, UI_TEXT_COLS + 3);
+	assert_int_equal(L.pane[UI_PANE_LESSON].h, 46);
 	ui_layout_compute(100, 30, 1, 0, &L);
 	assert_int_equal(L.pane[UI_PANE_LESSON].w, 100);
 	assert_true(L.pane[UI_PANE_LESSON].h >= 18); /* a diagram of a dozen lines and its text */
@@ -125,7 +134,7 @@ static void test_present_widths(void **st)
 	assert_int_equal(L.pane[UI_PANE_LESSON].h, h0 + 4);
 	ui_layout_compute(100, 30, 1, 100, &L);
 	assert_true(L.pane[UI_PANE_PTX].h >= 4);
-	ui_layout_compute(120, 36, 1, -2, &L);
+	ui_layout_compute(160, 48, 1, -2, &L);
 	assert_int_equal(L.pane[UI_PANE_LESSON].w, UI_TEXT_COLS + 3 - 8);
 	/* The swap: the numbers where the PTX was, the PTX in the slot. */
 	ui_layout S;
@@ -139,6 +148,26 @@ static void test_present_widths(void **st)
 	S = L;
 	ui_layout_swap(&S);
 	assert_memory_equal(&S, &L, sizeof L);
+}
+
+/* Review of 2026-11-27: at 80x24 the text gets half the rows at least
+ * (F8: it had 6), and from 120 columns side by side the lesson the 80
+ * columns of text its code samples are written for (F25: it had 70). */
+static void test_readable_sizes(void **st)
+{
+	(void)st;
+	ui_layout L;
+	ui_layout_compute(80, 24, 0, 0, &L);
+	int body = 24 - 2;
+	assert_true(L.pane[UI_PANE_LESSON].h >= body / 2);
+	ui_layout_compute(100, 30, 0, 0, &L);
+	assert_true(L.pane[UI_PANE_LESSON].h >= (30 - 2) / 2);
+	for (int c = 120; c < 200; c += 10) {
+		ui_layout_compute(c, 36, 0, 0, &L);
+		assert_int_equal(L.kind, UI_LAYOUT_WIDE);
+		assert_true(L.pane[UI_PANE_LESSON].w >= UI_TEXT_COLS + 2); /* a margin of 1, the scroll column */
+		assert_true(L.pane[UI_PANE_NUMBERS].w >= 36);
+	}
 }
 
 static void test_kinds(void **st)
@@ -310,6 +339,7 @@ int main(int argc, char **argv)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_properties_at_every_size),
 		cmocka_unit_test(test_kinds),
+		cmocka_unit_test(test_readable_sizes),
 		cmocka_unit_test(test_present_widths),
 		cmocka_unit_test(test_80x24_arrangement),
 		cmocka_unit_test(test_160x48_side_by_side),

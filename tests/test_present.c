@@ -12,6 +12,7 @@
 
 #include "base/util.h"
 #include "course/lesson.h"
+#include "exec/backend.h"
 #include "model/devices.h"
 #include "ui/app.h"
 #include "ui/draw.h"
@@ -210,8 +211,10 @@ static void test_present_layout(void **st)
 	for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
 		ui_app *a = open_at("1", 1, sizes[s][0], sizes[s][1], 1, NULL, NULL);
 		assert_int_equal(ui_pane_text_width(a, UI_PANE_LESSON), UI_TEXT_COLS);
-		if (sizes[s][0] >= 120) /* the PTX beside the text */
+		if (sizes[s][0] >= 152) /* the PTX beside the text, where it keeps 60 columns of code */
 			assert_true(a->layout.pane[UI_PANE_PTX].x > a->layout.pane[UI_PANE_LESSON].x);
+		else /* under it */
+			assert_true(a->layout.pane[UI_PANE_PTX].y > a->layout.pane[UI_PANE_LESSON].y);
 		/* No fenced line of any page wraps (a wrapped one starts with a dim '>'). */
 		for (int li = 0; li < a->course->n; li++)
 			for (int p = 0; p < a->course->l[li].npages; p++) {
@@ -494,6 +497,69 @@ static void test_small_screens(void **st)
 
 /* ---- colours: the palette formula, and every theme's cells readable ---- */
 
+/* `r` without a GPU: the emulation the loop would run in the worker, here. */
+static void emulate(ui_app *a)
+{
+	static run_result r;
+	run_request rq;
+	char err[256];
+	keys(a, "r");
+	assert_int_equal(a->req, UI_REQ_RUN);
+	assert_int_equal(ui_app_request(a, &rq, err, sizeof err), 0);
+	a->req = UI_REQ_NONE;
+	ui_app_run_started(a, 0, NULL);
+	memset(&r, 0, sizeof r);
+	exec_run(&rq, &r);
+	assert_int_equal(r.status, RUN_OK);
+	ui_app_run_finished(a, &r);
+}
+
+/* Review of 2026-11-27: at 120x36 --present after r lesson 1's
+ * instructions show whole beside their counts (F5: 12 characters of each);
+ * the run slot breaks at words (F3); lesson 9, whose loads are TMA copies,
+ * says how many bytes those moved, not "0 sectors/request" (F13). */
+static void test_lecture_after_run(void **st)
+{
+	(void)st;
+	ui_frame f;
+	ui_frame_init(&f, 120, 36);
+	ui_app *a = open_at("1", 4, 120, 36, 1, NULL, "no NVIDIA driver (test)");
+	emulate(a);
+	const char *s = screen(a, &f);
+	assert_non_null(strstr(s, " inst s/req"));
+	assert_non_null(strstr(s, "mul.wide.u32 %off, %row, %K;"));
+	assert_non_null(strstr(s, "mul.wide.u32 %strideB, %N, 4;"));
+	assert_non_null(strstr(s, "PASS, verified on the"));
+	assert_null(strstr(s, "sectors/reques\n"));
+	assert_int_equal(f.cuts, 0);
+	close_app(a);
+	ui_frame_free(&f);
+	ui_frame_init(&f, 100, 30);
+	a = open_at("9", 1, 100, 30, 1, NULL, "no NVIDIA driver (test)");
+	emulate(a);
+	s = screen(a, &f);
+	assert_int_equal(f.cuts, 0);
+	/* the whole run pane, scrolled or not */
+	ui_lines t;
+	ui_pane_text(&t, a, UI_PANE_RUN, ui_pane_text_width(a, UI_PANE_RUN));
+	char run[8192];
+	size_t o = 0;
+	for (int i = 0; i < t.nlines && o + 8 < sizeof run; i++) {
+		for (int k = t.start[i]; k < t.start[i + 1] && o + 8 < sizeof run; k++)
+			o += (size_t)ui_utf8_encode(t.cp[k], run + o);
+		run[o++] = '\n';
+	}
+	run[o] = '\0';
+	ui_lines_free(&t);
+	const char *g = strstr(run, "gmem loads  "), *nl = g ? strchr(g, '\n') : NULL;
+	assert_non_null(nl); /* "gmem loads  N bytes", the unit with its number */
+	assert_true(nl - g > 18 && !strncmp(nl - 6, " bytes", 6));
+	assert_non_null(strstr(nl, "via TMA"));
+	assert_null(strstr(run, "gmem loads  0"));
+	close_app(a);
+	ui_frame_free(&f);
+}
+
 static void test_palette(void **st)
 {
 	(void)st;
@@ -614,6 +680,7 @@ int main(void)
 		cmocka_unit_test(test_mouse),
 		cmocka_unit_test(test_progress),
 		cmocka_unit_test(test_small_screens),
+		cmocka_unit_test(test_lecture_after_run),
 		cmocka_unit_test(test_palette),
 		cmocka_unit_test(test_every_theme_readable),
 	};

@@ -91,7 +91,12 @@ void app_act_whatif_change(ui_app *a, ui_action act, int key)
 	util_strlcpy(why, a->model_err, sizeof why);
 	a->whatif = before;
 	app_recompute(a);
-	app_say(a, 1, "%s=%lld: %s", l->params[s].name, nv, why);
+	char named[64];
+	snprintf(named, sizeof named, "%s=%lld", l->params[s].name, nv);
+	if (!strncmp(why, named, strlen(named))) /* the model names the values already */
+		app_say(a, 1, "%s", why);
+	else
+		app_say(a, 1, "%s: %s", named, why);
 }
 
 /* Back to the lesson's value (or the JIT's registers). */

@@ -23,8 +23,14 @@ static void place_lines(const ui_app *a, ui_frame *f, ui_pane p, ui_rect body, c
 	for (int y = 0; y < v.rows && v.top + y < t->nlines; y++) {
 		int ln = v.top + y;
 		int i0 = t->start[ln], i1 = t->start[ln + 1];
-		for (int i = i0; i < i1 && i - i0 < body.w - pad - 1; i++)
+		int room = body.w - pad - 1;
+		int wide = i1 - i0 > room; /* a row of code kept as it is: its last column says it goes on */
+		while (wide && i1 > i0 && t->cp[i1 - 1] == ' ')
+			wide = --i1 - i0 > room;
+		for (int i = i0; i < i1 && i - i0 < room - wide; i++)
 			ui_frame_put(f, body.x + pad + i - i0, body.y + y, t->cp[i], (ui_role)t->role[i]);
+		if (wide)
+			ui_frame_put(f, body.x + pad + room - 1, body.y + y, g->arrow, UI_ROLE_KEY);
 		if (ln >= t->mark_first && ln <= t->mark_last && t->mark_first >= 0) {
 			ui_frame_flag(f, body.x, body.y + y, body.w, UI_CELL_HL);
 			ui_frame_put(f, body.x, body.y + y, g->mark, UI_ROLE_BAR_SELF);
@@ -71,7 +77,8 @@ static void gpu_label(const ui_app *a, int with_sm, char *s, size_t len)
 
 /* The header: the lesson and its title, the size, the GPU (what the numbers
  * are for, never dropped) and the what-ifs. Where it does not fit, sm_XY
- * goes, then the word "Lesson", then the end of the title. */
+ * goes, then the word "Lesson", then the end of the title, at a word, with
+ * an ellipsis. */
 static void header(const ui_app *a, ui_frame *f)
 {
 	ui_rect r = a->layout.header;
@@ -99,11 +106,8 @@ static void header(const ui_app *a, ui_frame *f)
 	int keep = r.w - ui_utf8_width(tail, strlen(tail));
 	if (keep < 8)
 		keep = 8;
-	ui_frame_text(f, (ui_rect){r.x, r.y, keep, 1}, r.x, r.y, head, UI_ROLE_HEADER);
-	int hw = ui_utf8_width(head, strlen(head));
-	if (hw > keep)
-		ui_frame_put(f, r.x + keep - 1, r.y, '~', UI_ROLE_HEADER);
-	ui_frame_text(f, r, r.x + (hw < keep ? hw : keep), r.y, tail, UI_ROLE_HEADER);
+	int x = ui_frame_text_fit(f, (ui_rect){r.x, r.y, keep, 1}, r.x, r.y, head, UI_ROLE_HEADER);
+	ui_frame_text_fit(f, r, x, r.y, tail, UI_ROLE_HEADER);
 }
 
 /* The status row: the key hints, most needed first, as many whole ones as
@@ -133,12 +137,14 @@ static void status(const ui_app *a, ui_frame *f)
 		items[i] = text[i];
 	int n = (int)ARRAY_LEN(items);
 	int mw = a->msg[0] ? ui_utf8_width(a->msg, strlen(a->msg)) + 2 : 0;
+	/* the hints give way whole, the page last; a message still too long is
+	 * shortened at a word, with an ellipsis */
 	int keep = n, width;
 	for (;; keep--) {
 		width = 1;
 		for (int i = 0; i < keep; i++)
 			width += (int)strlen(items[i]) + 2;
-		if (keep <= 3 || width + mw <= r.w)
+		if (keep <= (a->msg[0] ? 1 : 3) || width + mw <= r.w)
 			break;
 	}
 	int x = r.x + 1;
@@ -146,9 +152,8 @@ static void status(const ui_app *a, ui_frame *f)
 		x = ui_frame_text(f, r, x, r.y, items[i], UI_ROLE_STATUS) + 2;
 	if (!a->msg[0])
 		return;
-	/* The message after the hints, in the rest of the row (cut at its end, never theirs). */
 	ui_rect room = {x, r.y, r.x + r.w - x, 1};
-	ui_frame_text(f, room, x, r.y, a->msg, a->msg_bad ? UI_ROLE_BAD : UI_ROLE_EMPH);
+	ui_frame_text_fit(f, room, x, r.y, a->msg, a->msg_bad ? UI_ROLE_BAD : UI_ROLE_EMPH);
 }
 
 static void too_small(const ui_app *a, ui_frame *f)

@@ -56,6 +56,8 @@ void ui_frame_resize(ui_frame *f, int cols, int rows)
 
 void ui_frame_clear(ui_frame *f)
 {
+	f->cuts = 0;
+	f->cut_x = f->cut_y = -1;
 	for (int i = 0; i < f->cols * f->rows; i++)
 		f->cells[i] = (ui_cell){' ', UI_ROLE_NORMAL, 0};
 }
@@ -85,7 +87,7 @@ void ui_frame_title(ui_frame *f, ui_rect r, const char *text, int focused)
 {
 	ui_role role = focused ? UI_ROLE_TITLE_FOCUS : UI_ROLE_TITLE;
 	ui_frame_fill(f, (ui_rect){r.x, r.y, r.w, 1}, ' ', role);
-	ui_frame_text(f, r, r.x + 1, r.y, text, role);
+	ui_frame_text_fit(f, r, r.x + 1, r.y, text, role);
 }
 
 void ui_frame_flag(ui_frame *f, int x, int y, int w, uint8_t flags)
@@ -163,11 +165,18 @@ int ui_utf8_width(const char *s, size_t n)
 	return w;
 }
 
+void ui_frame_cut(ui_frame *f, int x, int y)
+{
+	if (!f->cuts++)
+		f->cut_x = x, f->cut_y = y;
+}
+
 int ui_frame_textn(ui_frame *f, ui_rect clip, int x, int y, const char *s, size_t n, ui_role role)
 {
 	if (y < clip.y || y >= clip.y + clip.h) {
 		return x + ui_utf8_width(s, n);
 	}
+	int lost = 0;
 	for (size_t i = 0; i < n && s[i] && s[i] != '\n';) {
 		int l;
 		uint32_t cp = ui_utf8_decode(s + i, n - i, &l);
@@ -178,9 +187,66 @@ int ui_frame_textn(ui_frame *f, ui_rect clip, int x, int y, const char *s, size_
 			cp = '?';
 		if (x >= clip.x && x < clip.x + clip.w)
 			ui_frame_put(f, x, y, cp, role);
+		else if (cp != ' ' && x >= clip.x + clip.w)
+			lost = 1;
 		x++;
 	}
+	if (lost)
+		ui_frame_cut(f, clip.x + clip.w - 1, y);
 	return x;
+}
+
+int ui_frame_code(ui_frame *f, ui_rect clip, int x, int y, const char *s, ui_role role, uint32_t mark)
+{
+	size_t n = strcspn(s, "\n");
+	while (n > 0 && (s[n - 1] == ' ' || s[n - 1] == '\t'))
+		n--;
+	int room = clip.x + clip.w - x;
+	if (ui_utf8_width(s, n) <= room || room < 2)
+		return ui_frame_textn(f, clip, x, y, s, n, role);
+	size_t keep = 0;
+	for (int col = 0; keep < n && col < room - 1; col++) {
+		int l;
+		ui_utf8_decode(s + keep, n - keep, &l);
+		keep += (size_t)l;
+	}
+	x = ui_frame_textn(f, clip, x, y, s, keep, role);
+	ui_frame_put(f, x, y, mark, UI_ROLE_KEY);
+	return x + 1;
+}
+
+int ui_frame_text_fit(ui_frame *f, ui_rect clip, int x, int y, const char *s, ui_role role)
+{
+	size_t n = strcspn(s, "\n");
+	int room = clip.x + clip.w - x;
+	if (ui_utf8_width(s, n) <= room || room < 2)
+		return ui_frame_textn(f, clip, x, y, s, n, role);
+	/* the longest prefix that ends before a space and leaves a column for the mark */
+	size_t keep = 0, i = 0;
+	int col = 0;
+	while (i < n && col < room) {
+		int l;
+		ui_utf8_decode(s + i, n - i, &l);
+		if (s[i] == ' ' && col <= room - 1)
+			keep = i;
+		i += (size_t)l;
+		col++;
+	}
+	while (keep > 0 && (s[keep - 1] == ' ' || s[keep - 1] == ',' || s[keep - 1] == ';' || s[keep - 1] == ':' ||
+			    s[keep - 1] == '(' || s[keep - 1] == '|'))
+		keep--;
+	if (keep == 0) { /* one word wider than the room: as much as fits, then the mark */
+		keep = 0, col = 0;
+		while (keep < n && col < room - 1) {
+			int l;
+			ui_utf8_decode(s + keep, n - keep, &l);
+			keep += (size_t)l;
+			col++;
+		}
+	}
+	x = ui_frame_textn(f, clip, x, y, s, keep, role);
+	ui_frame_put(f, x, y, 0x2026, role);
+	return x + 1;
 }
 
 int ui_frame_text(ui_frame *f, ui_rect clip, int x, int y, const char *s, ui_role role)

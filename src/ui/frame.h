@@ -51,6 +51,13 @@ typedef struct {
 typedef struct {
 	int cols, rows;
 	ui_cell *cells;
+	/* Text that did not fit where it was drawn and was lost without a mark
+	 * (a word cut at a pane's edge): how often since the frame was cleared,
+	 * and where the first was. The render lint (tests/test_render_lint.c)
+	 * fails on any; drawing code shortens at a word with a mark instead
+	 * (ui_frame_text_fit). */
+	int cuts;
+	int cut_x, cut_y;
 } ui_frame;
 
 /* Line-drawing and chart glyphs: Unicode, or ASCII for terminals without. */
@@ -77,6 +84,18 @@ void ui_frame_flag(ui_frame *f, int x, int y, int w, uint8_t flags);
  * at a newline. Returns the column after the last one written (or where it
  * would have been). Bytes that are not valid UTF-8 show as '?'. */
 int ui_frame_text(ui_frame *f, ui_rect clip, int x, int y, const char *s, ui_role role);
+/* Like ui_frame_text, for a one-line label that may not fit: where s is
+ * wider than the room from x to the clip's right edge, it is shortened at
+ * the last space that leaves room for an ellipsis after it (mid-word only
+ * for a single word wider than the room), so nothing is cut unmarked.
+ * Returns the column after the last one written. */
+int ui_frame_text_fit(ui_frame *f, ui_rect clip, int x, int y, const char *s, ui_role role);
+/* Like ui_frame_text, for a line of code (PTX, SASS, a diff) that may be
+ * wider than the room: where it does not fit, its last column shows mark
+ * (an arrow: the line goes on) instead of a cut token. */
+int ui_frame_code(ui_frame *f, ui_rect clip, int x, int y, const char *s, ui_role role, uint32_t mark);
+/* Records text lost at x,y without a mark (see ui_frame.cuts). */
+void ui_frame_cut(ui_frame *f, int x, int y);
 /* Like ui_frame_text with at most n bytes of s. */
 int ui_frame_textn(ui_frame *f, ui_rect clip, int x, int y, const char *s, size_t n, ui_role role);
 

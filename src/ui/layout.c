@@ -43,8 +43,15 @@ static int part(int total, int pct, int lo)
 /* Side slot width in the compact layout: wide enough for the numbers' labels. */
 enum { SIDE_COMPACT = 30 };
 /* The lesson pane in lecture mode: 80 columns of text (the width the lessons
- * are written for), a margin of 2 and the scroll column. */
-enum { PRESENT_LESSON_W = UI_TEXT_COLS + 3, PRESENT_RIGHT_MIN = 36 };
+ * are written for), a margin of 2 and the scroll column. The PTX goes beside
+ * it only where it gets UI_PTX_CODE_MIN columns of code after its line
+ * numbers, heat mark and cut mark (8): an instruction with its operands
+ * (below that width, under it). */
+enum { PRESENT_LESSON_W = UI_TEXT_COLS + 3, PRESENT_RIGHT_MIN = UI_PTX_CODE_MIN + 8 };
+/* The lesson pane beside the others outside lecture mode: 80 columns of
+ * text, the margin of 1 and the scroll column (the lessons' code samples are
+ * written for 80), leaving the numbers and run at least RIGHT_MIN. */
+enum { WIDE_LESSON_W = UI_TEXT_COLS + 2, RIGHT_MIN = 36 };
 /* What one step of grow gives the lesson pane: columns beside, rows above. */
 enum { GROW_COLS = 4, GROW_ROWS = 2 };
 
@@ -93,7 +100,7 @@ void ui_layout_compute(int cols, int rows, int present, int grow, ui_layout *L)
 		P[UI_PANE_RUN] = rect(lw + pw + 2, top + nh, rw, body - nh);
 	} else if (!present && cols >= 120 && rows >= 36) {
 		L->kind = UI_LAYOUT_WIDE;
-		int lw = part(cols, 60, 70);
+		int lw = clamp(part(cols, 60, WIDE_LESSON_W), 0, cols - 1 - RIGHT_MIN);
 		int rw = cols - lw - 1;
 		int lh = clamp(part(body, 42, 10) + grow * GROW_ROWS, 6, body - 6);
 		int nh = part(body, 68, 12);
@@ -103,12 +110,12 @@ void ui_layout_compute(int cols, int rows, int present, int grow, ui_layout *L)
 		P[UI_PANE_RUN] = rect(lw + 1, top + nh, rw, body - nh);
 	} else {
 		/* 80x24 and anything not big enough for side by side: lesson on top,
-		 * PTX below with the numbers and the run tabbed beside it. In lecture
-		 * mode the text gets more room (a diagram of a dozen lines fits at
-		 * 100x30). */
+		 * PTX below with the numbers and the run tabbed beside it. The text
+		 * gets half the rows at least (a page in a few Spaces at 80x24), in
+		 * lecture mode more (a diagram of a dozen lines fits at 100x30). */
 		L->kind = present ? UI_LAYOUT_PRESENT : UI_LAYOUT_COMPACT;
 		L->tabbed = 1;
-		int lh = clamp(part(body, present ? 65 : 40, 8) + grow * GROW_ROWS, 5, body - 5);
+		int lh = clamp(part(body, present ? 65 : 50, 8) + grow * GROW_ROWS, 5, body - 5);
 		int sw = cols >= 110 ? part(cols, 34, SIDE_COMPACT) : SIDE_COMPACT;
 		int pw = cols - sw - 1;
 		P[UI_PANE_LESSON] = rect(0, top, cols, lh);
@@ -118,7 +125,7 @@ void ui_layout_compute(int cols, int rows, int present, int grow, ui_layout *L)
 	if (L->tabbed)
 		P[UI_PANE_RUN] = P[UI_PANE_NUMBERS];
 
-	int hw = cols - 8 < 76 ? cols - 8 : 76;
+	int hw = cols - 4 < 76 ? cols - 4 : 76; /* a warp view's 72-column rows fit at 80 columns */
 	int hh = rows - 2 < 30 ? rows - 2 : 30;
 	L->help = rect((cols - hw) / 2, (rows - hh) / 2, hw, hh);
 }

@@ -7,6 +7,12 @@
 #define UI_MIN_ROWS 24
 /* The width the lesson texts and their diagrams are written for. */
 #define UI_TEXT_COLS 80
+/* The columns of code the PTX pane keeps for an instruction and its
+ * operands (ui_pane_ptx_code_target), on a terminal under 100 columns the
+ * second; the lecture layout puts the PTX beside the text only where it
+ * gets the first. */
+#define UI_PTX_CODE_MIN 60
+#define UI_PTX_CODE_MIN_80 40
 
 typedef struct {
 	int x, y, w, h;

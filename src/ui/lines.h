@@ -30,6 +30,9 @@ typedef struct {
 	/* Lines a pane marks (the page's @numbers section), as the PTX pane
 	 * marks a region; -1 when none. */
 	int mark_first, mark_last;
+	/* Words ui_lines_wrap had to cut because one was wider than a line: a
+	 * pane too narrow for its text (the render lint fails on any). */
+	int cuts, cut_line; /* cut_line: the line the first cut word starts on */
 } ui_lines;
 
 void ui_lines_init(ui_lines *t);
@@ -46,9 +49,17 @@ void ui_lines_nl(ui_lines *t);
 int ui_lines_width(const ui_lines *t);
 
 /* Wraps r into lines of width w after what the current line already holds;
- * continuation lines start with indent spaces. Breaks at spaces, cuts a word
- * longer than a line, and ends the last line. */
+ * continuation lines start with indent spaces (fewer where a word would not
+ * fit after them). Breaks at spaces, never between words ui_lines_glued
+ * keeps together where the pair fits a line; cuts a word longer than a line
+ * (counted in cuts), and ends the last line. No line is wider than w. */
 void ui_lines_wrap(ui_lines *t, const ui_run *r, int w, int indent);
+/* Whether a line may not break between the words a and b (na, nb code
+ * points): a number and its unit ("50.3 M", "4 KiB", "7.97 FLOP/B") or a
+ * word that counts and its number ("lesson 1", "page 3") — ui_lines_unit_pair
+ * — or a lone operator and what it joins ("C − ref"). */
+int ui_lines_glued(const uint32_t *a, int na, const uint32_t *b, int nb);
+int ui_lines_unit_pair(const uint32_t *a, int na, const uint32_t *b, int nb);
 /* UTF-8 text in one role, wrapped as ui_lines_wrap does. */
 void ui_lines_para(ui_lines *t, const char *s, ui_role role, int w, int indent);
 

@@ -28,9 +28,9 @@ static void box(const ui_app *a, ui_frame *f, ui_rect r, const char *title)
 	ui_frame_put(f, r.x + r.w - 1, r.y, c[1], UI_ROLE_BORDER);
 	ui_frame_put(f, r.x, r.y + r.h - 1, c[2], UI_ROLE_BORDER);
 	ui_frame_put(f, r.x + r.w - 1, r.y + r.h - 1, c[3], UI_ROLE_BORDER);
-	char t[96];
+	char t[160];
 	snprintf(t, sizeof t, " %s ", title);
-	ui_frame_text(f, r, r.x + 2, r.y, t, UI_ROLE_HEADING);
+	ui_frame_text_fit(f, (ui_rect){r.x, r.y, r.w - 2, 1}, r.x + 2, r.y, t, UI_ROLE_HEADING);
 }
 
 /* The key a box's hint names, from the binding table: K(MENU, CLOSE). */
@@ -84,7 +84,7 @@ static void menu(const ui_app *a, ui_frame *f)
 		ui_app_menu_entry(a, top + y, &li, &pi);
 		const lesson *l = &a->course->l[li];
 		const state_progress *pr = ui_app_progress(a, li);
-		char s[320]; /* a title and its counts; the row is cut to the box when drawn */
+		char s[320], counts[128] = ""; /* a title, shortened at a word where its counts need the room */
 		ui_role role = UI_ROLE_NORMAL;
 		if (pi < 0) {
 			int ex = ui_app_ex_total(a, li);
@@ -98,7 +98,8 @@ static void menu(const ui_app *a, ui_frame *f)
 					np++, pdone += ui_app_puzzle_solved(a, &a->puzzles.p[k]);
 			if (np)
 				snprintf(exs + strlen(exs), sizeof exs - strlen(exs), ", puzzles %d/%d", pdone, np);
-			snprintf(s, sizeof s, "%2d  %s  (%d/%d read%s)", l->number, l->title, read, l->npages, exs);
+			snprintf(counts, sizeof counts, "  (%d/%d read%s)", read, l->npages, exs);
+			snprintf(s, sizeof s, "%2d  %s", l->number, l->title);
 			role = UI_ROLE_HEADING;
 		} else {
 			int read = pr && state_marked(pr->read, pi);
@@ -110,7 +111,10 @@ static void menu(const ui_app *a, ui_frame *f)
 		} else if (li == a->lesson && pi == a->page) {
 			role = UI_ROLE_EMPH;
 		}
-		ui_frame_text(f, in, in.x, in.y + y, s, role);
+		int cw = ui_utf8_width(counts, strlen(counts));
+		ui_rect title = {in.x, in.y + y, in.w - cw, 1};
+		int x = ui_frame_text_fit(f, title, in.x, in.y + y, s, role);
+		ui_frame_text_fit(f, in, x, in.y + y, counts, role);
 	}
 	char s[96];
 	snprintf(s, sizeof s, "> %s_   * read to the end", a->menu_num);
@@ -219,7 +223,7 @@ static void diff(const ui_app *a, ui_frame *f)
 		ui_role role = dl->kind == '+' ? UI_ROLE_GOOD : dl->kind == '-' ? UI_ROLE_BAD
 			: dl->kind == '@' ? UI_ROLE_HEADING : UI_ROLE_NORMAL;
 		diff_line(dl, s, sizeof s);
-		ui_frame_text(f, in, in.x, in.y + 1 + y, s, role);
+		ui_frame_code(f, in, in.x, in.y + 1 + y, s, role, ui_glyphs_get(a->ascii)->arrow);
 	}
 	snprintf(s, sizeof s, "%s restores the original  %s/%s/%s scroll  %s closes", K(DIFF, RESTORE), K(DIFF, DIFF_DOWN),
 		 K(DIFF, DIFF_UP), K(DIFF, DIFF_PAGE_DOWN), K(DIFF, CLOSE));
@@ -244,7 +248,8 @@ static void warp(const ui_app *a, ui_frame *f)
 	box(a, f, r, s);
 	ui_rect in = inside(r);
 	for (int i = 0; i < v->nrows && i < in.h - 1; i++)
-		ui_frame_text(f, in, in.x, in.y + i, v->rows[i], i == 0 ? UI_ROLE_EMPH : UI_ROLE_CODE);
+		ui_frame_code(f, in, in.x, in.y + i, v->rows[i], i == 0 ? UI_ROLE_EMPH : UI_ROLE_CODE,
+			      ui_glyphs_get(a->ascii)->arrow);
 	snprintf(s, sizeof s, "%s/%s execution  %s/%s warp  %s/%s block  %s closes", K(WARP, WARP_NEXT), K(WARP, WARP_PREV),
 		 K(WARP, WARP_NEXT_WARP), K(WARP, WARP_PREV_WARP), K(WARP, WARP_NEXT_BLOCK), K(WARP, WARP_PREV_BLOCK),
 		 K(WARP, CLOSE));

@@ -100,9 +100,9 @@ static void lecturer(const ui_app *a, ui_frame *f, ui_rect in)
 		int h2 = text_line(a->pz_right, a->pz_scroll + y - 1, s2, sizeof s2);
 		ui_role role = strcmp(s1, s2) ? UI_ROLE_EMPH : UI_ROLE_NORMAL;
 		if (h1)
-			ui_frame_text(f, l, l.x, in.y + y, s1, role);
+			ui_frame_code(f, l, l.x, in.y + y, s1, role, ui_glyphs_get(a->ascii)->arrow);
 		if (h2)
-			ui_frame_text(f, r, r.x, in.y + y, s2, role);
+			ui_frame_code(f, r, r.x, in.y + y, s2, role, ui_glyphs_get(a->ascii)->arrow);
 	}
 }
 

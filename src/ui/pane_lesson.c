@@ -70,18 +70,22 @@ static void page_warp(ui_lines *t, const ui_app *a, const ui_glyphs *g, int w)
 	ui_lines_nl(t);
 	for (int i = 0; i < 2; i++)
 		ui_lines_put(t, g->hline, UI_ROLE_BORDER);
-	ui_lines_addf(t, UI_ROLE_HEADING, " A warp's view, from the kernel (emulated at %lld^3; %s: any line) ", v->size,
-		      ui_key_name(UI_MODE_NORMAL, UI_ACT_WARP));
+	char h[128];
+	snprintf(h, sizeof h, " A warp's view, from the kernel (emulated at %lld^3; %s: any line) ", v->size,
+		 ui_key_name(UI_MODE_NORMAL, UI_ACT_WARP));
+	if (ui_utf8_width(h, strlen(h)) > w - 4) /* a narrow pane: the short form */
+		snprintf(h, sizeof h, " A warp's view (%s: any line) ", ui_key_name(UI_MODE_NORMAL, UI_ACT_WARP));
+	ui_lines_add(t, h, UI_ROLE_HEADING);
 	while (ui_lines_width(t) < w)
 		ui_lines_put(t, g->hline, UI_ROLE_BORDER);
 	ui_lines_nl(t);
 	if (!v->have) {
-		ui_lines_add(t, v->err[0] ? v->err : "not recorded", UI_ROLE_DIM);
-		ui_lines_nl(t);
+		ui_lines_para(t, v->err[0] ? v->err : "not recorded", UI_ROLE_DIM, w, 0);
 		return;
 	}
+	/* code rows: kept as they are (a narrow pane ends one in a mark) */
 	for (int i = 0; i < v->nrows; i++) {
-		ui_lines_add(t, v->rows[i], i == 0 ? UI_ROLE_EMPH : UI_ROLE_CODE);
+		ui_lines_add(t, v->rows[i], UI_ROLE_CODE);
 		ui_lines_nl(t);
 	}
 }

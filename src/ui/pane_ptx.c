@@ -55,28 +55,82 @@ static void title(const ui_app *a, char *s, size_t len)
 		fmt(s, len, "PTX %s%s  %s", l->ptx_path, ed, l->entry);
 }
 
-/* One source line from x = tx, in its syntax roles, tabs to stops of 4 (PTX is indented with tabs). */
-static void code_line(ui_frame *f, ui_rect code, int sy, const ui_ptx *p, const ptx_line *pl)
+/* Columns of s[0..len) with tabs to stops of 4 (PTX is indented with tabs). */
+static int expanded_width(const char *s, int len)
+{
+	int x = 0;
+	for (int i = 0; i < len;) {
+		int cl;
+		uint32_t cp = ui_utf8_decode(s + i, (size_t)(len - i), &cl);
+		i += cl;
+		x = cp == '\t' ? (x / 4 + 1) * 4 : x + 1;
+	}
+	return x;
+}
+
+/* One source line from x = tx, in its syntax roles, tabs to stops of 4.
+ * A line wider than the code area has a mark (an arrow) in the column after
+ * it, the pane's last, which nothing else uses: nothing is cut unseen. */
+static void code_line(ui_frame *f, ui_rect code, int sy, const ui_ptx *p, const ptx_line *pl, uint32_t more)
 {
 	unsigned char cls[4096];
 	const char *s = p->doc.text + pl->off;
 	int len = pl->len < (int)sizeof cls ? pl->len : (int)sizeof cls;
+	while (len > 0 && (s[len - 1] == ' ' || s[len - 1] == '\t' || s[len - 1] == '\r'))
+		len--;
 	int blk = pl->block_in;
 	ptx_classify_line(s, len, cls, &blk);
+	int cut = expanded_width(s, len) > code.w;
+	int end = code.x + code.w;
 	int tx = code.x, x = tx;
-	for (int i = 0; i < len && x < code.x + code.w;) {
+	for (int i = 0; i < len && x < end;) {
 		int cl;
 		uint32_t cp = ui_utf8_decode(s + i, (size_t)(len - i), &cl);
 		ui_role role = class_role[cls[i]];
 		i += cl;
 		if (cp == '\t') {
 			int next = tx + ((x - tx) / 4 + 1) * 4;
-			while (x < next && x < code.x + code.w)
+			while (x < next && x < end)
 				ui_frame_put(f, x++, sy, ' ', role);
 			continue;
 		}
 		ui_frame_put(f, x++, sy, cp < 32 ? '?' : cp, role);
 	}
+	if (cut && code.w > 0)
+		ui_frame_put(f, end, sy, more, UI_ROLE_KEY);
+}
+
+/* The kernel's widest instruction line, its comment left out (a comment may
+ * be cut with a mark; the operands should not be). */
+static int widest_instruction(const ui_ptx *p)
+{
+	int m = 0;
+	for (int i = 0; i < p->doc.nlines; i++) {
+		const char *s = p->doc.text + p->doc.lines[i].off;
+		int len = p->doc.lines[i].len, b = 0;
+		while (b < len && (s[b] == ' ' || s[b] == '\t'))
+			b++;
+		if (b == len || s[b] == '.' || s[b] == '/' || s[b] == '{' || s[b] == '}')
+			continue;
+		int e = b;
+		while (e < len && !(s[e] == '/' && e + 1 < len && s[e + 1] == '/'))
+			e++;
+		while (e > b && (s[e - 1] == ' ' || s[e - 1] == '\t' || s[e - 1] == '\r'))
+			e--;
+		if (s[e - 1] == ':') /* a label */
+			continue;
+		int w = expanded_width(s, e);
+		m = w > m ? w : m;
+	}
+	return m;
+}
+
+int ui_pane_ptx_code_target(const ui_app *a)
+{
+	const ui_ptx *p = &a->ptx[a->lesson];
+	int min = a->cols >= 100 ? UI_PTX_CODE_MIN : UI_PTX_CODE_MIN_80;
+	int w = p->ok ? widest_instruction(p) : 0;
+	return w < min ? w : min;
 }
 
 /* The per-line columns of the last run, where they go. */
@@ -84,10 +138,25 @@ typedef struct {
 	const run_result *r;       /* NULL: none to show */
 	const run_line_field *col[16];
 	int ncol;
+	int dropped;               /* columns left out for the code's room */
 	int x, w;                  /* the block: a heat mark, a space, the columns */
 } counts_block;
 
-/* Which columns fit: at most half the pane, the last ones dropped first. */
+/* Whether any line of the run has a figure in column c (else it says nothing here). */
+static int column_says(const run_result *r, const run_line_field *c)
+{
+	char v[32];
+	for (int i = 0; i < r->nlines; i++) {
+		run_line_format(c, &r->lines[i], v, sizeof v);
+		if (strcmp(v, "-"))
+			return 1;
+	}
+	return 0;
+}
+
+/* Which columns fit: while the code would get less than
+ * ui_pane_ptx_code_target, those without a figure on any line go, then the
+ * last ones (the heat mark stays). */
 static void counts_layout(const ui_app *a, ui_rect body, int x, counts_block *cb)
 {
 	memset(cb, 0, sizeof *cb);
@@ -95,12 +164,23 @@ static void counts_layout(const ui_app *a, ui_rect body, int x, counts_block *cb
 	if (!cb->r)
 		return;
 	cb->ncol = ui_ptx_counts_columns((ui_cols_mode)a->ptx_cols, cb->col, (int)(sizeof cb->col / sizeof cb->col[0]));
+	int target = ui_pane_ptx_code_target(a);
 	for (;;) {
 		cb->w = 2;
 		for (int i = 0; i < cb->ncol; i++)
 			cb->w += cb->col[i]->width + 1;
-		if (cb->ncol == 0 || cb->w <= body.w / 2)
+		if (cb->ncol == 0 || body.x + body.w - 1 - (x + cb->w) >= target)
 			break;
+		/* the last column without a figure goes first, else the last one */
+		int drop = cb->ncol - 1;
+		for (int i = cb->ncol - 1; i >= 0; i--)
+			if (!column_says(cb->r, cb->col[i])) {
+				drop = i;
+				break;
+			}
+		if (column_says(cb->r, cb->col[drop]))
+			cb->dropped++;
+		memmove(&cb->col[drop], &cb->col[drop + 1], (size_t)(cb->ncol - drop - 1) * sizeof cb->col[0]);
 		cb->ncol--;
 	}
 	cb->x = x;
@@ -116,11 +196,11 @@ static void counts_header(const ui_app *a, ui_frame *f, ui_rect body, const coun
 			fmt(why, sizeof why, "per-line counts: the emulator could not make them (%s)", s->lines.msg);
 		else
 			fmt(why, sizeof why, "per-line counts: emulating on the CPU beside the GPU run ...");
-		ui_frame_text(f, body, body.x + 1, body.y, why, UI_ROLE_DIM);
+		ui_frame_text_fit(f, body, body.x + 1, body.y, why, UI_ROLE_DIM);
 		return;
 	}
 	int x = cb->x + 2;
-	char h[32];
+	char h[96];
 	for (int i = 0; i < cb->ncol; i++) {
 		fmt(h, sizeof h, "%*s", cb->col[i]->width, cb->col[i]->head);
 		ui_frame_text(f, body, x, body.y, h, UI_ROLE_HEADING);
@@ -131,8 +211,9 @@ static void counts_header(const ui_app *a, ui_frame *f, ui_rect body, const coun
 		    cb->r->emu.M);
 	else
 		fmt(h, sizeof h, "%s: hot", ui_key_name(UI_MODE_NORMAL, UI_ACT_HOT_LINE));
-	ui_frame_text(f, body, x + 1, body.y, h, UI_ROLE_DIM);
-	(void)a;
+	if (cb->dropped) /* the code kept its room: the zoomed pane has them all */
+		fmt(h + strlen(h), sizeof h - strlen(h), "; %s: all columns", ui_key_name(UI_MODE_NORMAL, UI_ACT_ZOOM));
+	ui_frame_text_fit(f, body, x + 1, body.y, h, UI_ROLE_DIM);
 }
 
 /* One line's figures: its heat mark (a block a projector shows; # and + in
@@ -153,6 +234,25 @@ static void counts_row(const ui_app *a, ui_frame *f, ui_rect body, int sy, int l
 		ui_frame_text(f, body, x, sy, c, !strcmp(v, "-") ? UI_ROLE_DIM : heat ? UI_ROLE_EMPH : UI_ROLE_P_NUMBER);
 		x += cb->col[i]->width + 1;
 	}
+}
+
+/* The line numbers' width. */
+static int line_digits(const ui_ptx *p)
+{
+	int digits = 1;
+	for (int v = p->doc.nlines; v >= 10; v /= 10)
+		digits++;
+	return digits;
+}
+
+int ui_pane_ptx_code_width(const ui_app *a)
+{
+	ui_rect body = ui_layout_body(a->layout.pane[UI_PANE_PTX]);
+	const ui_ptx *p = &a->ptx[a->lesson];
+	int digits = line_digits(p);
+	counts_block cb;
+	counts_layout(a, body, body.x + digits + 2, &cb);
+	return body.w - digits - 2 - (cb.r ? cb.w : 0) - 1; /* the last column: the cut mark's */
 }
 
 void ui_pane_ptx_draw(const ui_app *a, ui_frame *f)
@@ -177,9 +277,7 @@ void ui_pane_ptx_draw(const ui_app *a, ui_frame *f)
 	}
 	int n;
 	ptx_row *rows = ui_app_ptx_rows(a, &n);
-	int digits = 1;
-	for (int v = p->doc.nlines; v >= 10; v /= 10)
-		digits++;
+	int digits = line_digits(p);
 	int hdr = ui_ptx_counts_header(a);
 	counts_block cb;
 	counts_layout(a, body, body.x + digits + 2, &cb);
@@ -189,7 +287,7 @@ void ui_pane_ptx_draw(const ui_app *a, ui_frame *f)
 	}
 	int top = ui_app_ptx_top(a, rows, n, body.h);
 	int tx = body.x + digits + 2 + (cb.r ? cb.w : 0);
-	ui_rect code = {tx, body.y, body.x + body.w - tx, body.h};
+	ui_rect code = {tx, body.y, body.x + body.w - tx - 1, body.h};
 	for (int y = 0; y < body.h && top + y < n; y++) {
 		const ptx_row *row = &rows[top + y];
 		int sy = body.y + y;
@@ -198,7 +296,7 @@ void ui_pane_ptx_draw(const ui_app *a, ui_frame *f)
 			const userptx_mark *m = &p->marks[-row->hidden - 1];
 			char s[220];
 			snprintf(s, sizeof s, "%s %s: %s", a->ascii ? "^" : "\u2191", m->error ? "error" : "warning", m->msg);
-			ui_frame_text(f, code, tx, sy, s, m->error ? UI_ROLE_BAD : UI_ROLE_WARN);
+			ui_frame_text_fit(f, code, tx, sy, s, m->error ? UI_ROLE_BAD : UI_ROLE_WARN);
 			continue;
 		}
 		int marked = 0;
@@ -212,7 +310,7 @@ void ui_pane_ptx_draw(const ui_app *a, ui_frame *f)
 			char s[96];
 			snprintf(s, sizeof s, " %s %d more lines like these (z unfolds)", a->ascii ? "..." : "\u22EE",
 				 row->hidden);
-			ui_frame_text(f, code, tx, sy, s, UI_ROLE_FOLD);
+			ui_frame_text_fit(f, code, tx, sy, s, UI_ROLE_FOLD);
 			continue;
 		}
 		char num[16];
@@ -223,7 +321,7 @@ void ui_pane_ptx_draw(const ui_app *a, ui_frame *f)
 			counts_row(a, f, body, sy, row->line, &cb);
 		if (marked)
 			ui_frame_put(f, body.x + digits, sy, a->ascii ? '!' : 0x2717, UI_ROLE_BAD);
-		code_line(f, code, sy, p, &p->doc.lines[row->line]);
+		code_line(f, code, sy, p, &p->doc.lines[row->line], g->arrow);
 	}
 	free(rows);
 }

@@ -8,6 +8,16 @@
 /* Draws the PTX pane into its rectangle of a->layout (nothing when hidden). */
 void ui_pane_ptx_draw(const ui_app *a, ui_frame *f);
 
+/* The code area the PTX pane keeps for an instruction and its operands at
+ * this terminal size: UI_PTX_CODE_MIN columns (UI_PTX_CODE_MIN_80 on a
+ * terminal under 100 columns; ui/layout.h), or the kernel's widest
+ * instruction line where that is narrower. The per-line columns give way to
+ * it. */
+int ui_pane_ptx_code_target(const ui_app *a);
+/* The columns the code gets in the pane as drawn now (after the line
+ * numbers, the per-line columns and their heat mark). */
+int ui_pane_ptx_code_width(const ui_app *a);
+
 /* The role a PTX highlight class (course/ptx.h) is drawn in. */
 ui_role ui_ptx_role(int cls);
 

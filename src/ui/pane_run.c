@@ -10,6 +10,7 @@
 #include "base/numfmt.h"
 #include "base/util.h"
 #include "course/dtype.h"
+#include "ui/keys.h"
 
 /* A horizontal bar of w cells filled to frac, in eighths of a cell. */
 static void bar(ui_lines *t, const ui_glyphs *g, double frac, int w, ui_role role)
@@ -55,16 +56,21 @@ static void emulated(ui_lines *t, const ui_app *a, const run_result *r, int w)
 	run_report rep;
 	char v[64], sz[32];
 	run_report_make(&rep, NULL, r, 0);
+	char head[96];
 	numfmt_size(sz, sizeof sz, e->M, e->N, e->K, a->ascii);
-	ui_lines_addf(t, UI_ROLE_EMPH, "Emulated on the CPU at %s%s", sz, a->offline ? " (no GPU)" : "");
-	ui_lines_nl(t);
+	snprintf(head, sizeof head, "Emulated on the CPU at %s%s", sz, a->offline ? " (no GPU)" : "");
+	ui_lines_para(t, head, UI_ROLE_EMPH, w, 0);
 	verdict(t, r, "PASS, verified on the CPU", "FAIL", w);
-	/* label, figure, note; a shared-memory pair only when it happened */
+	/* label, figure, note; a row only when what it counts happened (a
+	 * kernel that copies through TMA issues no global loads or stores:
+	 * its bytes stand there instead) */
 	static const struct {
 		const char *label, *key, *note, *only_if;
 	} rows[] = {
-		{"gmem loads", "emu.global_loads.sectors_per_request", "sectors/request", NULL},
-		{"gmem stores", "emu.global_stores.sectors_per_request", "sectors/request", NULL},
+		{"gmem loads", "emu.global_loads.sectors_per_request", "sectors/request", "emu.global_loads.requests"},
+		{"gmem loads", "emu.tma.l2_bytes", "bytes via TMA", "emu.tma.l2_bytes"},
+		{"gmem stores", "emu.global_stores.sectors_per_request", "sectors/request", "emu.global_stores.requests"},
+		{"gmem stores", "emu.tma.store_bytes", "bytes via TMA", "emu.tma.store_bytes"},
 		{"smem loads", "emu.shared_loads.wavefronts_per_request", "wavefronts/request", "emu.shared_loads.requests"},
 		{"  conflicts", "emu.shared_loads.bank_conflicts", "bank conflicts", "emu.shared_loads.requests"},
 		{"smem stores", "emu.shared_stores.wavefronts_per_request", "wavefronts/request", "emu.shared_stores.requests"},
@@ -80,11 +86,22 @@ static void emulated(ui_lines *t, const ui_app *a, const run_result *r, int w)
 	ui_lines_para(t, "GFLOP/s need a GPU; the counts do not.", UI_ROLE_DIM, w, 1);
 }
 
-static void jit_line(ui_lines *t, const run_result *r)
+static void jit_line(ui_lines *t, const run_result *r, int w)
 {
-	ui_lines_addf(t, UI_ROLE_DIM, " JIT: %d regs, %d B smem, %d blocks/SM", r->regs, r->smem_static,
-		      r->blocks_per_sm);
-	ui_lines_nl(t);
+	char s[128];
+	snprintf(s, sizeof s, "JIT: %d regs, %d B smem, %d blocks/SM", r->regs, r->smem_static, r->blocks_per_sm);
+	ui_lines_put(t, ' ', UI_ROLE_DIM);
+	ui_lines_para(t, s, UI_ROLE_DIM, w, 1);
+}
+
+/* A key and what it does, wrapped at words: "r runs it on the GPU." */
+static void key_says(ui_lines *t, const char *key, const char *does, int w, int indent)
+{
+	ui_run b = {0};
+	ui_run_puts(&b, key, strlen(key), UI_ROLE_KEY);
+	ui_run_puts(&b, does, strlen(does), UI_ROLE_DIM);
+	ui_lines_wrap(t, &b, w, indent);
+	ui_run_free(&b);
 }
 
 /* A timed GPU run: GFLOP/s, time, against cuBLAS and the lesson before. */
@@ -109,7 +126,7 @@ static void timed(ui_lines *t, const ui_app *a, const run_result *r, int w)
 			    a->course->l[a->lesson - 1].id, w);
 	verdict(t, r, "PASS, verified (cuBLAS)", "FAIL, differs from cuBLAS", w);
 	if (r->regs > 0)
-		jit_line(t, r);
+		jit_line(t, r, w);
 }
 
 /* What a failed run means for the student, after its message. */
@@ -155,8 +172,7 @@ static void failed(ui_lines *t, const ui_app *a, const run_result *r, int w)
 		size_t n = e ? (size_t)(e - s) : strlen(s);
 		char line[256];
 		snprintf(line, sizeof line, " %.*s", (int)(n < 250 ? n : 250), s);
-		ui_lines_add(t, line, UI_ROLE_DIM);
-		ui_lines_nl(t);
+		ui_lines_para(t, line, UI_ROLE_DIM, w, 1);
 		s = e ? e + 1 : s + n;
 	}
 }
@@ -167,12 +183,10 @@ static void result(ui_lines *t, const ui_app *a, const run_result *r, int w)
 	if (r->emulated && (r->status == RUN_OK || r->status == RUN_WRONG)) {
 		emulated(t, a, r, w);
 	} else if (r->status == RUN_OK && a->slot[a->lesson].check) {
-		ui_lines_add(t, "The JIT accepts your edit.", UI_ROLE_GOOD);
-		ui_lines_nl(t);
-		jit_line(t, r);
-		ui_lines_add(t, " r", UI_ROLE_KEY);
-		ui_lines_add(t, " runs, verifies and times it.", UI_ROLE_DIM);
-		ui_lines_nl(t);
+		ui_lines_para(t, "The JIT accepts your edit.", UI_ROLE_GOOD, w, 0);
+		jit_line(t, r, w);
+		ui_lines_put(t, ' ', UI_ROLE_DIM);
+		key_says(t, "r", " runs, verifies and times it.", w, 1);
 	} else if (r->status == RUN_OK || r->status == RUN_WRONG) {
 		timed(t, a, r, w);
 	} else if (r->status != RUN_NO_GPU || !a->offline) {
@@ -181,32 +195,27 @@ static void result(ui_lines *t, const ui_app *a, const run_result *r, int w)
 }
 
 /* A run going now: what, for how long, what the model expects, the deadline. */
-static void busy(ui_lines *t, const ui_app *a)
+static void busy(ui_lines *t, const ui_app *a, int w)
 {
 	double el = a->now - a->run_started;
 	const char *id = a->course->l[a->run_lesson].id;
-	if (a->run_emulated)
-		ui_lines_addf(t, UI_ROLE_WARN, "Emulating %s on the CPU ... %.1f s", id, el < 0 ? 0 : el);
-	else if (a->run_was_check)
-		ui_lines_addf(t, UI_ROLE_WARN, "Checking %s with the JIT ... %.1f s", id, el < 0 ? 0 : el);
-	else
-		ui_lines_addf(t, UI_ROLE_WARN, "Running %s ... %.1f s", id, el < 0 ? 0 : el);
-	ui_lines_nl(t);
+	char s[160];
+	snprintf(s, sizeof s, "%s %s %s... %.1f s",
+		 a->run_emulated ? "Emulating" : a->run_was_check ? "Checking" : "Running", id,
+		 a->run_emulated ? "on the CPU " : a->run_was_check ? "with the JIT " : "", el < 0 ? 0 : el);
+	ui_lines_para(t, s, UI_ROLE_WARN, w, 0);
 	if (a->est.state == UI_EST_DONE && !a->run_emulated && !a->run_was_check) {
 		char ms[48];
-		ui_lines_addf(t, UI_ROLE_DIM, " estimate: ~%s a launch, plus JIT,",
-			      numfmt_unit(ms, sizeof ms, a->est.e.ms, "ms"));
-		ui_lines_nl(t);
-		ui_lines_add(t, " warm-up, repeats and cuBLAS", UI_ROLE_DIM);
-		ui_lines_nl(t);
+		snprintf(s, sizeof s, " estimate: ~%s a launch, plus JIT, warm-up, repeats and cuBLAS",
+			 numfmt_unit(ms, sizeof ms, a->est.e.ms, "ms"));
+		ui_lines_para(t, s, UI_ROLE_DIM, w, 1);
 	}
 	if (a->run_deadline > 0) {
-		ui_lines_addf(t, UI_ROLE_DIM, " killed after %.0f s (deadline)", a->run_deadline);
-		ui_lines_nl(t);
+		snprintf(s, sizeof s, " killed after %.0f s (deadline)", a->run_deadline);
+		ui_lines_para(t, s, UI_ROLE_DIM, w, 1);
 	}
-	ui_lines_add(t, " Esc", UI_ROLE_KEY);
-	ui_lines_add(t, " cancels", UI_ROLE_DIM);
-	ui_lines_nl(t);
+	ui_lines_put(t, ' ', UI_ROLE_DIM);
+	key_says(t, "Esc", " cancels", w, 1);
 }
 
 static int on_ladder(const ui_app *a, int i)
@@ -273,17 +282,15 @@ void ui_pane_run_text(ui_lines *t, const ui_app *a, int w)
 		ui_lines_para(t, s, UI_ROLE_WARN, w, 0);
 	}
 	if (a->run == UI_RUN_BUSY) {
-		busy(t, a);
+		busy(t, a, w);
 	} else if (!r && !(a->offline && p->emu_refuses && !p->edited)) {
 		if (!l->ptx_path[0]) {
-			ui_lines_add(t, "No kernel in this lesson.", UI_ROLE_DIM);
+			ui_lines_para(t, "No kernel in this lesson.", UI_ROLE_DIM, w, 0);
 		} else {
-			ui_lines_add(t, "Not run yet.", UI_ROLE_DIM);
-			ui_lines_nl(t);
-			ui_lines_add(t, "r", UI_ROLE_KEY);
-			ui_lines_add(t, a->offline ? " emulates it on the CPU (no GPU here)." : " runs it on the GPU.", UI_ROLE_DIM);
+			ui_lines_para(t, "Not run yet.", UI_ROLE_DIM, w, 0);
+			key_says(t, ui_key_name(UI_MODE_NORMAL, UI_ACT_RUN),
+				 a->offline ? " emulates it on the CPU (no GPU here)." : " runs it on the GPU.", w, 0);
 		}
-		ui_lines_nl(t);
 	}
 	if (a->offline && !busy_here && !r && !p->emu_refuses) {
 		char note[300];

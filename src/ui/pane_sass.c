@@ -79,7 +79,7 @@ static void foot(const ui_app *a, ui_frame *f, ui_rect body, int y, int line)
 		snprintf(s, sizeof s, "PTX %d -> %d SASS: %s", line, n, t);
 	}
 	ui_frame_fill(f, (ui_rect){body.x, y, body.w, 1}, ' ', UI_ROLE_EMPH);
-	ui_frame_text(f, body, body.x, y, s, UI_ROLE_EMPH);
+	ui_frame_code(f, body, body.x, y, s, UI_ROLE_EMPH, ui_glyphs_get(a->ascii)->arrow);
 }
 
 void ui_pane_sass_draw(const ui_app *a, ui_frame *f)
@@ -108,7 +108,7 @@ void ui_pane_sass_draw(const ui_app *a, ui_frame *f)
 	snprintf(s, sizeof s, "%s: %s%s for %s, read by %s%s",
 		 a->sass_view == UI_SASS_BY_ADDR ? "machine order" : "by PTX line", rec, p->sass.compiler,
 		 p->sass.arch, p->sass.disassembler, p->sass.has_lines ? "" : " (no line information: all SASS below)");
-	ui_frame_text(f, body, body.x + 1, body.y, s, UI_ROLE_DIM);
+	ui_frame_text_fit(f, body, body.x + 1, body.y, s, UI_ROLE_DIM);
 	body.y++, body.h--;
 	ui_sass_row *rows;
 	int n = ui_sass_rows(a, &rows);
@@ -129,12 +129,13 @@ void ui_pane_sass_draw(const ui_app *a, ui_frame *f)
 			snprintf(s, sizeof s, "%5d", row->line);
 			ui_frame_text(f, body, body.x, sy, s, i == cur ? UI_ROLE_SELECT : UI_ROLE_LINENO);
 		}
+		uint32_t more = ui_glyphs_get(a->ascii)->arrow;
 		if (row->ins)
-			ui_frame_text(f, body, body.x + 8, sy, row->ins->text, role_text);
+			ui_frame_code(f, body, body.x + 8, sy, row->ins->text, role_text, more);
 		else {
 			ptx_text(p, row->line - 1, s, sizeof s);
-			ui_frame_text(f, body, body.x + 6, sy, row->line > 0 ? s : "(no PTX line)",
-				      i == cur ? UI_ROLE_SELECT : UI_ROLE_P_INSTR);
+			ui_frame_code(f, body, body.x + 6, sy, row->line > 0 ? s : "(no PTX line)",
+				      i == cur ? UI_ROLE_SELECT : UI_ROLE_P_INSTR, more);
 		}
 		/* The cursor's PTX line and the rest of what it became. */
 		if (i != cur && row->line == mark)
