@@ -1,0 +1,98 @@
+#!/usr/bin/env python3
+"""fp8-accum-rows.py: the rows of assets/measured-h100.tsv lesson 11 quotes on accumulation, from one run
+of scripts/gpu-fp8-accum.sh (its DIR: out.txt, smi.csv, gpu.txt).
+
+    python3 scripts/fp8-accum-rows.py DIR DATE [--tsv FILE]
+
+Lesson 11 rows, replaced if present (NAME: final = the lesson's kernel, bn128 = --bn 128 --stages 6,
+promote = the same with --promote 1, lt_default / lt_fast = cuBLASLt without / with FAST_ACCUM):
+  size 4096: fp8_NAME_gflops, fp8_NAME_pct_fast, fp8_NAME_pct_default (% of cuBLASLt's speed, FAST_ACCUM /
+             default), fp8_promote_pct_bn128 (the promotion's cost), fp8_NAME_mhz and fp8_NAME_w (median SM
+             clock and board power over that configuration's timed blocks);
+  size 1024: fp8_NAME_err_kK (||C - ref|| / ||ref||, ref the f64 product of the e4m3 inputs; bf16 out for
+             the kernels, f32 out for cuBLASLt: the accumulation alone), fp8_NAME_acc_kK (for the bf16
+             outputs: the error with the output's own rounding taken out, sqrt(err^2 - floor^2)),
+             fp8_floor_kK (the f64 reference rounded to bf16: the bf16 output's own error).
+A check line that says FAIL, or a missing configuration, stops the script with no rows written.
+"""
+import argparse
+import statistics
+import sys
+
+KERNELS = ("final", "bn128", "promote")
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("dir")
+    p.add_argument("date")
+    p.add_argument("--tsv", default="assets/measured-h100.tsv")
+    a = p.parse_args()
+    gpu, driver, limit = [x.strip() for x in open(f"{a.dir}/gpu.txt").read().split(",")]
+    out = open(f"{a.dir}/out.txt").read().splitlines()
+    if any(l.startswith("check") and l.endswith("FAIL") for l in out):
+        sys.exit("fp8-accum-rows.py: a kernel disagreed with cuBLASLt (a check line says FAIL): no rows written")
+    smi = []
+    for l in open(f"{a.dir}/smi.csv"):
+        f = [x.strip() for x in l.split(",")]
+        try:
+            smi.append((float(f[0]), float(f[1]), float(f[2])))
+        except (ValueError, IndexError):
+            pass
+    speed, err, win = {}, {}, {}
+    n = None
+    for l in out:
+        f = l.split()
+        if l.startswith("row speed"):
+            speed[f[2]] = [float(x) for x in f[4:]]
+            n = int(f[3])
+        elif l.startswith("row err"):
+            err[(f[2], int(f[3]))] = [float(x) for x in f[4:]]
+        elif l.startswith("window"):
+            win.setdefault(f[1], []).append((float(f[2]), float(f[3])))
+    names = KERNELS + ("lt_default", "lt_fast")
+    if set(speed) != set(names) or not err:
+        sys.exit(f"fp8-accum-rows.py: {a.dir}/out.txt lacks configurations (speed: {sorted(speed)}): no rows written")
+    cmd = (f"sh scripts/gpu-fp8-accum.sh (build/gpu-fp8-accum on ptx/gen/11_fp8.py: defaults, --bn 128 --stages 6,"
+           f" and with --promote 1; cuBLASLt FP8 default and FAST_ACCUM; medians of alternating rounds;"
+           f" power limit {limit}; docs/benchmarks.md)")
+    new = []
+
+    def row(size, metric, value, unit):
+        new.append((gpu, driver, a.date, cmd, "11", str(size), metric, value, unit))
+
+    print(f"{'config':11} {'ms':>7} {'TFLOP/s':>8} {'%fast':>6} {'%dflt':>6} {'MHz':>5} {'W':>4}")
+    for name in names:
+        ms, tf, pf, pd = speed[name]
+        s = [x for x in smi if any(t0 <= x[0] <= t1 for t0, t1 in win.get(name, []))]
+        mhz = statistics.median(x[1] for x in s) if s else float("nan")
+        w = statistics.median(x[2] for x in s) if s else float("nan")
+        print(f"{name:11} {ms:7.4f} {tf:8.1f} {pf:6.1f} {pd:6.1f} {mhz:5.0f} {w:4.0f}  ({len(s)} samples)")
+        row(n, f"fp8_{name}_gflops", f"{tf * 1000:.1f}", "GFLOP/s")
+        row(n, f"fp8_{name}_pct_fast", f"{pf:.1f}", "%")
+        row(n, f"fp8_{name}_pct_default", f"{pd:.1f}", "%")
+        if len(s) >= 8:  # fewer samples (50 ms apart) say little about a median
+            row(n, f"fp8_{name}_mhz", f"{mhz:.0f}", "count")
+            row(n, f"fp8_{name}_w", f"{w:.0f}", "count")
+    row(n, "fp8_promote_pct_bn128", f"{100 * speed['bn128'][0] / speed['promote'][0]:.1f}", "%")
+    for (name, k), (e, floor, acc) in sorted(err.items()):
+        short = name.replace("_bf16", "").replace("_f32", "")
+        if name.startswith("lt_") and name.endswith("_bf16"):
+            continue  # cuBLASLt's accumulation is read from its f32 output
+        row(1024, f"fp8_{short}_err_k{k}", f"{e:.4g}", "rel")
+        if not name.startswith("lt_"):
+            row(1024, f"fp8_{short}_acc_k{k}", f"{acc:.4g}", "rel")
+            row(1024, f"fp8_floor_k{k}", f"{floor:.4g}", "rel")
+    seen, uniq = set(), []
+    for r in new:
+        if r[6] not in seen:
+            seen.add(r[6])
+            uniq.append(r)
+    lines = open(a.tsv).read().splitlines()
+    kept = [l for l in lines if l.startswith("#") or l.startswith("gpu\t") or l.split("\t")[6] not in seen]
+    open(a.tsv, "w").write("\n".join(kept + ["\t".join(r) for r in uniq]) + "\n")
+    print(f"fp8-accum-rows.py: {len(uniq)} rows written to {a.tsv}")
+
+
+if __name__ == "__main__":
+    main()
