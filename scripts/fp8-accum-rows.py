@@ -1,25 +1,33 @@
 #!/usr/bin/env python3
-"""fp8-accum-rows.py: the rows of assets/measured-h100.tsv lesson 11 quotes on accumulation, from one run
-of scripts/gpu-fp8-accum.sh (its DIR: out.txt, smi.csv, gpu.txt).
+"""fp8-accum-rows.py: the rows of assets/measured-h100.tsv lesson 11 quotes on accumulation and speed, from
+one run of scripts/gpu-fp8-accum.sh (its DIR: out.txt, smi.csv, gpu.txt, tf32.json, 3xtf32.json).
 
     python3 scripts/fp8-accum-rows.py DIR DATE [--tsv FILE]
 
 Lesson 11 rows, replaced if present (NAME: final = the lesson's kernel, bn128 = --bn 128 --stages 6,
-promote = the same with --promote 1, lt_default / lt_fast = cuBLASLt without / with FAST_ACCUM):
+promote = the same with --promote 1, l10 = lesson 10's bf16 kernel without clusters (no % rows: its
+reference is not cuBLASLt's FP8), lt_default / lt_fast = cuBLASLt without / with FAST_ACCUM):
   size 4096: fp8_NAME_gflops, fp8_NAME_pct_fast, fp8_NAME_pct_default (% of cuBLASLt's speed, FAST_ACCUM /
              default), fp8_promote_pct_bn128 (the promotion's cost), fp8_NAME_mhz and fp8_NAME_w (median SM
-             clock and board power over that configuration's timed blocks);
+             clock and board power over that configuration's timed blocks), fp8_NAME_pct_clock (for the PTX
+             kernels: the speed as % of the dense tensor peak at the clock held, SMs x FLOP/clk/SM x MHz,
+             8192 FLOP/clk/SM for FP8 and 4096 for bf16 on Hopper: how much of each clock cycle's work);
   size 1024: fp8_NAME_err_kK (||C - ref|| / ||ref||, ref the f64 product of the e4m3 inputs; bf16 out for
              the kernels, f32 out for cuBLASLt: the accumulation alone), fp8_NAME_acc_kK (for the bf16
              outputs: the error with the output's own rounding taken out, sqrt(err^2 - floor^2)),
              fp8_floor_kK (the f64 reference rounded to bf16: the bf16 output's own error).
+  size N: fmt_tf32_gflops, fmt_3xtf32_gflops and fmt_tf32_pct_ref, fmt_3xtf32_pct_ref (% of cuBLAS GemmEx
+             FAST_TF32 and SGEMM, timed beside them), from `ptxtutor run --ptx ptx/11_formats.ptx --json`.
 A check line that says FAIL, or a missing configuration, stops the script with no rows written.
 """
 import argparse
+import json
 import statistics
 import sys
 
 KERNELS = ("final", "bn128", "promote")
+# Hopper's dense tensor-core FLOP per clock per SM (H100 whitepaper: 4096 for f16/bf16, twice for FP8)
+FLOP_PER_CLK = {"final": 8192, "bn128": 8192, "promote": 8192, "l10": 4096}
 
 
 def main():
@@ -40,8 +48,10 @@ def main():
         except (ValueError, IndexError):
             pass
     speed, err, win = {}, {}, {}
-    n = None
+    n, sms = None, None
     for l in out:
+        if l.startswith("device "):
+            sms = int(l.split(",")[-1].split()[0])
         f = l.split()
         if l.startswith("row speed"):
             speed[f[2]] = [float(x) for x in f[4:]]
@@ -50,7 +60,7 @@ def main():
             err[(f[2], int(f[3]))] = [float(x) for x in f[4:]]
         elif l.startswith("window"):
             win.setdefault(f[1], []).append((float(f[2]), float(f[3])))
-    names = KERNELS + ("lt_default", "lt_fast")
+    names = KERNELS + ("l10", "lt_default", "lt_fast")
     if set(speed) != set(names) or not err:
         sys.exit(f"fp8-accum-rows.py: {a.dir}/out.txt lacks configurations (speed: {sorted(speed)}): no rows written")
     cmd = (f"sh scripts/gpu-fp8-accum.sh (build/gpu-fp8-accum on ptx/gen/11_fp8.py: defaults, --bn 128 --stages 6,"
@@ -69,11 +79,15 @@ def main():
         w = statistics.median(x[2] for x in s) if s else float("nan")
         print(f"{name:11} {ms:7.4f} {tf:8.1f} {pf:6.1f} {pd:6.1f} {mhz:5.0f} {w:4.0f}  ({len(s)} samples)")
         row(n, f"fp8_{name}_gflops", f"{tf * 1000:.1f}", "GFLOP/s")
-        row(n, f"fp8_{name}_pct_fast", f"{pf:.1f}", "%")
-        row(n, f"fp8_{name}_pct_default", f"{pd:.1f}", "%")
+        if name != "l10":
+            row(n, f"fp8_{name}_pct_fast", f"{pf:.1f}", "%")
+            row(n, f"fp8_{name}_pct_default", f"{pd:.1f}", "%")
         if len(s) >= 8:  # fewer samples (50 ms apart) say little about a median
             row(n, f"fp8_{name}_mhz", f"{mhz:.0f}", "count")
             row(n, f"fp8_{name}_w", f"{w:.0f}", "count")
+            if name in FLOP_PER_CLK:
+                peak = sms * FLOP_PER_CLK[name] * mhz * 1e6 / 1e12
+                row(n, f"fp8_{name}_pct_clock", f"{100 * tf / peak:.1f}", "%")
     row(n, "fp8_promote_pct_bn128", f"{100 * speed['bn128'][0] / speed['promote'][0]:.1f}", "%")
     for (name, k), (e, floor, acc) in sorted(err.items()):
         short = name.replace("_bf16", "").replace("_f32", "")
@@ -83,6 +97,15 @@ def main():
         if not name.startswith("lt_"):
             row(1024, f"fp8_{short}_acc_k{k}", f"{acc:.4g}", "rel")
             row(1024, f"fp8_floor_k{k}", f"{floor:.4g}", "rel")
+    for name in ("tf32", "3xtf32"):
+        j = json.load(open(f"{a.dir}/{name}.json"))
+        if j.get("verified") is not True:
+            sys.exit(f"fp8-accum-rows.py: gemm_{name} was not verified ({j.get('message')}): no rows written")
+        tcmd = (f"ptxtutor run --ptx ptx/11_formats.ptx --entry gemm_{name} --size {j['M']} (scripts/gpu-fp8-accum.sh;"
+                f" beside cuBLAS {'GemmEx FAST_TF32' if name == 'tf32' else 'SGEMM'}, steady; docs/benchmarks.md)")
+        new.append((gpu, driver, a.date, tcmd, "11", str(j["M"]), f"fmt_{name}_gflops", f"{j['gflops']:.1f}", "GFLOP/s"))
+        new.append((gpu, driver, a.date, tcmd, "11", str(j["M"]), f"fmt_{name}_pct_ref", f"{j['pct_of_cublas']:.1f}", "%"))
+        print(f"gemm_{name}: {j['gflops'] / 1000:.1f} TFLOP/s, {j['pct_of_cublas']:.1f}% of its cuBLAS reference")
     seen, uniq = set(), []
     for r in new:
         if r[6] not in seen:

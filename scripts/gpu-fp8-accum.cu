@@ -1,10 +1,13 @@
 // gpu-fp8-accum: lesson 11's accumulation measured — its FP8 kernel with and without promotion beside
 // cuBLASLt's default and FAST_ACCUM, their speed at N^3 and their error at M = N = 1024 for several K.
-//   build/gpu-fp8-accum FINAL.ptx BN128.ptx PROMOTE.ptx [N] [ROUNDS] [BLOCK_MS]    (4096, 7, 100)
-// The three files are ptx/gen/11_fp8.py's output: the defaults (the lesson's kernel), --bn 128 without
-// promotion and --bn 128 with it (same tile and stages, so the pair differs only in the promotion).
-// Each kernel is launched as `ptxtutor run --ptx` launches lesson 11 (one block per SM slot, 384
-// threads, the TMA maps and scales of the header's Args line).
+//   build/gpu-fp8-accum FINAL.ptx BN128.ptx PROMOTE.ptx L10.ptx [N] [ROUNDS] [BLOCK_MS]    (4096, 7, 100)
+// The first three files are ptx/gen/11_fp8.py's output: the defaults (the lesson's kernel), --bn 128
+// without promotion and --bn 128 with it (same tile and stages, so the pair differs only in the
+// promotion). Each is launched as `ptxtutor run --ptx` launches lesson 11 (one block per SM slot, 384
+// threads, the TMA maps and scales of the header's Args line). L10.ptx is lesson 10's bf16 kernel
+// (launched as lessons/10-cluster.md's args say: tmap:A:64:128:128B tmap:B:64:64:128B tmap:C:64:64:128B M N K)
+// without clusters (ptx/gen/10_cluster.py --cluster 1), timed beside them for the bf16 -> FP8 step
+// (speed only; 64 of its outputs are checked against an f64 product on the CPU).
 // Error: inputs normal(0,1), per-tensor scale amax/448, rounded to e4m3 (round to nearest even,
 // saturating); the reference is the product of those e4m3 values in f64 (on the GPU: every product and
 // every partial sum exact), so what is left is the GEMM's own additions and its output rounding.
@@ -75,7 +78,8 @@ struct ptx_kernel {
 	int grid;
 };
 
-static ptx_kernel load_ptx(const char *path, const char *name)
+static ptx_kernel load_ptx(const char *path, const char *name, const char *entry = "gemm_e4m3",
+			   const char *args = ARGS)
 {
 	FILE *f = fopen(path, "rb");
 	if (!f) {
@@ -88,8 +92,9 @@ static ptx_kernel load_ptx(const char *path, const char *name)
 	while ((n = fread(buf, 1, sizeof buf, f)) > 0)
 		text.append(buf, n);
 	fclose(f);
-	if (text.find(std::string("// Args: ") + ARGS) == std::string::npos) {
-		fprintf(stderr, "gpu-fp8-accum: %s: not the launch this program knows (Args: %s)\n", path, ARGS);
+	// lesson 10's header names no Args line (its lesson's front matter does): args NULL skips the check
+	if (args && text.find(std::string("// Args: ") + args) == std::string::npos) {
+		fprintf(stderr, "gpu-fp8-accum: %s: not the launch this program knows (Args: %s)\n", path, args);
 		exit(1);
 	}
 	size_t at = text.find("alignment: ");
@@ -103,7 +108,7 @@ static ptx_kernel load_ptx(const char *path, const char *name)
 		fprintf(stderr, "gpu-fp8-accum: %s does not compile:\n%s\n", path, log);
 		exit(1);
 	}
-	CHECKD(cuModuleGetFunction(&k.fn, k.mod, "gemm_e4m3"));
+	CHECKD(cuModuleGetFunction(&k.fn, k.mod, entry));
 	CHECKD(cuFuncSetAttribute(k.fn, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, (int)k.smem));
 	int per_sm = 0, sms = 0;
 	CHECKD(cuOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, k.fn, 384, k.smem));
@@ -141,6 +146,17 @@ struct ptx_launch {
 		tmap(&tc, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 2, p.C, p.N, p.M, 64, 64);
 		M = p.M, N = p.N, K = p.K, sa = p.sa, sb = p.sb;
 		void *q[8] = {&ta, &tb, &tc, &M, &N, &K, &sa, &sb};
+		memcpy(pp, q, sizeof q);
+	}
+	// lesson 10's: bf16 A (M x K), B (K x N, row-major), C; no scales
+	void setup_bf16(const ptx_kernel *kk, void *A, void *B, void *C, int n)
+	{
+		k = kk;
+		tmap(&ta, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 2, A, n, n, 64, 128);
+		tmap(&tb, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 2, B, n, n, 64, 64);
+		tmap(&tc, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 2, C, n, n, 64, 64);
+		M = N = K = (unsigned)n;
+		void *q[6] = {&ta, &tb, &tc, &M, &N, &K};
 		memcpy(pp, q, sizeof q);
 	}
 	void run(cudaStream_t s) { CHECKD(cuLaunchKernel(k->fn, k->grid, 1, 1, 384, 1, 1, k->smem, s, pp, NULL)); }
@@ -279,18 +295,19 @@ static double now_ms()
 
 int main(int argc, char **argv)
 {
-	if (argc < 4) {
-		fprintf(stderr, "usage: gpu-fp8-accum FINAL.ptx BN128.ptx PROMOTE.ptx [N] [ROUNDS] [BLOCK_MS]\n");
+	if (argc < 5) {
+		fprintf(stderr, "usage: gpu-fp8-accum FINAL.ptx BN128.ptx PROMOTE.ptx L10.ptx [N] [ROUNDS] [BLOCK_MS]\n");
 		return 2;
 	}
-	int NS = argc > 4 ? atoi(argv[4]) : 4096, rounds = argc > 5 ? atoi(argv[5]) : 7;
-	double block_ms = argc > 6 ? atof(argv[6]) : 100;
+	int NS = argc > 5 ? atoi(argv[5]) : 4096, rounds = argc > 6 ? atoi(argv[6]) : 7;
+	double block_ms = argc > 7 ? atof(argv[7]) : 100;
 	CHECK(cudaFree(0));
 	cudaDeviceProp prop;
 	CHECK(cudaGetDeviceProperties(&prop, 0));
 	printf("device %s, %d SMs\n", prop.name, prop.multiProcessorCount);
-	ptx_kernel ks[3] = {load_ptx(argv[1], "lesson 11 (bn 256)"), load_ptx(argv[2], "bn 128, no promotion"),
-			    load_ptx(argv[3], "bn 128, promoting")};
+	ptx_kernel ks[4] = {load_ptx(argv[1], "lesson 11 (bn 256)"), load_ptx(argv[2], "bn 128, no promotion"),
+			    load_ptx(argv[3], "bn 128, promoting"),
+			    load_ptx(argv[4], "lesson 10, no clusters", "gemm_cluster", NULL)};
 	for (auto &k : ks)
 		printf("kernel %-22s smem %u, grid %d x 384\n", k.name.c_str(), k.smem, k.grid);
 	cublasLtHandle_t lt;
@@ -373,26 +390,40 @@ int main(int argc, char **argv)
 	CHECK(cudaMalloc(&p.B, hb.size()));
 	CHECK(cudaMemcpy(p.A, ha.data(), ha.size(), cudaMemcpyHostToDevice));
 	CHECK(cudaMemcpy(p.B, hb.data(), hb.size(), cudaMemcpyHostToDevice));
-	const int NC = 5;
-	const char *names[NC] = {"final", "bn128", "promote", "lt_default", "lt_fast"};
+	const int NC = 6, NL = 4; // configurations; the first NL are PTX kernels
+	const char *names[NC] = {"final", "bn128", "promote", "l10", "lt_default", "lt_fast"};
+	const int LT_DEFAULT = 4;
 	void *outs[NC];
-	ptx_launch L[3];
-	lt_gemm G[2];
+	ptx_launch L[NL];
+	lt_gemm G[NC - NL];
+	// lesson 10's bf16 inputs: normal values rounded to bf16
+	std::vector<__nv_bfloat16> h10a((size_t)NS * NS), h10b((size_t)NS * NS);
+	for (auto &x : h10a)
+		x = __float2bfloat16_rn((float)normal());
+	for (auto &x : h10b)
+		x = __float2bfloat16_rn((float)normal());
+	void *d10a, *d10b;
+	CHECK(cudaMalloc(&d10a, h10a.size() * 2));
+	CHECK(cudaMalloc(&d10b, h10b.size() * 2));
+	CHECK(cudaMemcpy(d10a, h10a.data(), h10a.size() * 2, cudaMemcpyHostToDevice));
+	CHECK(cudaMemcpy(d10b, h10b.data(), h10b.size() * 2, cudaMemcpyHostToDevice));
 	for (int i = 0; i < NC; i++) {
 		CHECK(cudaMalloc(&outs[i], (size_t)NS * NS * 2));
 		CHECK(cudaMemset(outs[i], 0xff, (size_t)NS * NS * 2));
 		problem q = p;
 		q.C = outs[i];
-		if (i < 3)
+		if (i == 3)
+			L[i].setup_bf16(&ks[i], d10a, d10b, outs[i], NS);
+		else if (i < NL)
 			L[i].setup(&ks[i], q);
 		else
-			G[i - 3].setup(lt, ws, i == 3 ? dscales : dscales + 8, q, i == 4, false);
+			G[i - NL].setup(lt, ws, i == LT_DEFAULT ? dscales : dscales + 8, q, i == NC - 1, false);
 	}
 	auto run = [&](int i) {
-		if (i < 3)
+		if (i < NL)
 			L[i].run(s);
 		else
-			G[i - 3].run(s);
+			G[i - NL].run(s);
 	};
 	cudaEvent_t e0, e1;
 	CHECK(cudaEventCreate(&e0));
@@ -421,9 +452,25 @@ int main(int argc, char **argv)
 	}
 	{
 		std::vector<uint16_t> base((size_t)NS * NS), o((size_t)NS * NS);
-		CHECK(cudaMemcpy(base.data(), outs[3], base.size() * 2, cudaMemcpyDeviceToHost));
+		CHECK(cudaMemcpy(base.data(), outs[LT_DEFAULT], base.size() * 2, cudaMemcpyDeviceToHost));
 		for (int i = 0; i < NC; i++) {
 			CHECK(cudaMemcpy(o.data(), outs[i], o.size() * 2, cudaMemcpyDeviceToHost));
+			if (i == 3) { // lesson 10: 64 elements against an f64 product of its bf16 inputs
+				double num = 0, den = 0;
+				for (int t = 0; t < 64; t++) {
+					size_t m = (size_t)(unit() * NS), n = (size_t)(unit() * NS);
+					double r = 0;
+					for (int k = 0; k < NS; k++)
+						r += (double)__bfloat162float(h10a[m * NS + k]) *
+						     (double)__bfloat162float(h10b[(size_t)k * NS + n]);
+					double v = bf16_value(o[m * NS + n]);
+					num += (v - r) * (v - r), den += r * r;
+				}
+				double d = sqrt(num / den);
+				printf("check %-10s 64 elements vs f64 at %d^3: rel err %.3e %s\n", names[i], NS, d,
+				       d < 1e-2 ? "ok" : "FAIL");
+				continue;
+			}
 			double num = 0, den = 0;
 			for (size_t j = 0; j < o.size(); j++) {
 				double a = bf16_value(o[j]), b = bf16_value(base[j]);
@@ -451,10 +498,10 @@ int main(int argc, char **argv)
 	}
 	for (int i = 0; i < NC; i++) {
 		double tf = 2.0 * NS * NS * (double)NS / med[i] / 1e9;
-		printf("%-12s %6.4f %9.1f %9.1f %9.1f %9.1f\n", names[i], med[i], tf, 100 * med[4] / med[i],
-		       100 * med[3] / med[i], 100 * med[0] / med[i]);
-		printf("row speed %s %d %.4f %.1f %.1f %.1f\n", names[i], NS, med[i], tf, 100 * med[4] / med[i],
-		       100 * med[3] / med[i]);
+		printf("%-12s %6.4f %9.1f %9.1f %9.1f %9.1f\n", names[i], med[i], tf, 100 * med[NC - 1] / med[i],
+		       100 * med[LT_DEFAULT] / med[i], 100 * med[0] / med[i]);
+		printf("row speed %s %d %.4f %.1f %.1f %.1f\n", names[i], NS, med[i], tf, 100 * med[NC - 1] / med[i],
+		       100 * med[LT_DEFAULT] / med[i]);
 	}
 	return 0;
 }
