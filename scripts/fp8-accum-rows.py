@@ -4,19 +4,22 @@ one run of scripts/gpu-fp8-accum.sh (its DIR: out.txt, smi.csv, gpu.txt, tf32.js
 
     python3 scripts/fp8-accum-rows.py DIR DATE [--tsv FILE]
 
-Lesson 11 rows, replaced if present (NAME: final = the lesson's kernel, bn128 = --bn 128 --stages 6,
-promote = the same with --promote 1, l10 = lesson 10's bf16 kernel without clusters (no % rows: its
-reference is not cuBLASLt's FP8), lt_default / lt_fast = cuBLASLt without / with FAST_ACCUM):
-  size 4096: fp8_NAME_gflops, fp8_NAME_pct_fast, fp8_NAME_pct_default (% of cuBLASLt's speed, FAST_ACCUM /
-             default), fp8_promote_pct_bn128 (the promotion's cost), fp8_NAME_mhz and fp8_NAME_w (median SM
-             clock and board power over that configuration's timed blocks), fp8_NAME_pct_clock (for the PTX
-             kernels: the speed as % of the dense tensor peak at the clock held, SMs x FLOP/clk/SM x MHz,
-             8192 FLOP/clk/SM for FP8 and 4096 for bf16 on Hopper: how much of each clock cycle's work);
-  size 1024: fp8_NAME_err_kK (||C - ref|| / ||ref||, ref the f64 product of the e4m3 inputs; bf16 out for
-             the kernels, f32 out for cuBLASLt: the accumulation alone), fp8_NAME_acc_kK (for the bf16
-             outputs: the error with the output's own rounding taken out, sqrt(err^2 - floor^2)),
-             fp8_floor_kK (the f64 reference rounded to bf16: the bf16 output's own error).
-  size N: fmt_tf32_gflops, fmt_3xtf32_gflops and fmt_tf32_pct_ref, fmt_3xtf32_pct_ref (% of cuBLAS GemmEx
+Lesson 11 rows, replaced if present. Names are short, so that a lesson's table row of placeholders fits
+its 76 columns. NAME: l11 = the lesson's kernel (the generator's defaults), b128 = --bn 128 --stages 6,
+prom = the same with --promote 1, l10 = lesson 10's bf16 kernel without clusters (speed and clock only:
+its reference is not cuBLASLt's FP8), ltf / ltd = cuBLASLt with / without FAST_ACCUM.
+  size N:    f8_NAME_gflops; f8_NAME_pf and f8_NAME_pd, % of cuBLASLt's speed with FAST_ACCUM and
+             without; f8_prom_pb, % of b128's speed (the promotion's cost); f8_NAME_mhz and f8_NAME_w,
+             the median SM clock and board power over that configuration's timed blocks (with 8
+             samples or more); f8_NAME_pclk (PTX kernels), the speed as % of the dense tensor peak at
+             the clock held, SMs x FLOP/clk/SM x MHz (8192 FLOP/clk/SM for FP8, 4096 for bf16 on
+             Hopper): how much of each cycle's tensor work the kernel gets;
+  size 1024: a8_NAME_kK, the additions' own error at K: against the f64 product of the e4m3 inputs
+             (exact), ||C - ref|| / ||ref||: cuBLASLt's f32 output as it is (ltf, ltd); for the
+             kernels' bf16 output, sqrt(err^2 - out^2) (l11, b128, prom); a8_out_kK, out: the f64
+             product rounded to bf16, the bf16 output's own error; e8_NAME_kK, the kernels' bf16
+             error as it is.
+  size N:    fmt_tf32_gflops, fmt_3xtf32_gflops and fmt_tf32_pct_ref, fmt_3xtf32_pct_ref (% of cuBLAS GemmEx
              FAST_TF32 and SGEMM, timed beside them), from `ptxtutor run --ptx ptx/11_formats.ptx --json`.
 A check line that says FAIL, or a missing configuration, stops the script with no rows written.
 """
@@ -28,6 +31,9 @@ import sys
 KERNELS = ("final", "bn128", "promote")
 # Hopper's dense tensor-core FLOP per clock per SM (H100 whitepaper: 4096 for f16/bf16, twice for FP8)
 FLOP_PER_CLK = {"final": 8192, "bn128": 8192, "promote": 8192, "l10": 4096}
+# the program's configuration names -> the rows' short ones
+SHORT = {"final": "l11", "bn128": "b128", "promote": "prom", "l10": "l10", "lt_default": "ltd", "lt_fast": "ltf",
+         "lt_default_f32": "ltd", "lt_fast_f32": "ltf"}
 
 
 def main():
@@ -78,25 +84,26 @@ def main():
         mhz = statistics.median(x[1] for x in s) if s else float("nan")
         w = statistics.median(x[2] for x in s) if s else float("nan")
         print(f"{name:11} {ms:7.4f} {tf:8.1f} {pf:6.1f} {pd:6.1f} {mhz:5.0f} {w:4.0f}  ({len(s)} samples)")
-        row(n, f"fp8_{name}_gflops", f"{tf * 1000:.1f}", "GFLOP/s")
+        c = SHORT[name]
+        row(n, f"f8_{c}_gflops", f"{tf * 1000:.1f}", "GFLOP/s")
         if name != "l10":
-            row(n, f"fp8_{name}_pct_fast", f"{pf:.1f}", "%")
-            row(n, f"fp8_{name}_pct_default", f"{pd:.1f}", "%")
+            row(n, f"f8_{c}_pf", f"{pf:.1f}", "%")
+            row(n, f"f8_{c}_pd", f"{pd:.1f}", "%")
         if len(s) >= 8:  # fewer samples (50 ms apart) say little about a median
-            row(n, f"fp8_{name}_mhz", f"{mhz:.0f}", "count")
-            row(n, f"fp8_{name}_w", f"{w:.0f}", "count")
+            row(n, f"f8_{c}_mhz", f"{mhz:.0f}", "count")
+            row(n, f"f8_{c}_w", f"{w:.0f}", "count")
             if name in FLOP_PER_CLK:
                 peak = sms * FLOP_PER_CLK[name] * mhz * 1e6 / 1e12
-                row(n, f"fp8_{name}_pct_clock", f"{100 * tf / peak:.1f}", "%")
-    row(n, "fp8_promote_pct_bn128", f"{100 * speed['bn128'][0] / speed['promote'][0]:.1f}", "%")
+                row(n, f"f8_{c}_pclk", f"{100 * tf / peak:.1f}", "%")
+    row(n, "f8_prom_pb", f"{100 * speed['bn128'][0] / speed['promote'][0]:.1f}", "%")
     for (name, k), (e, floor, acc) in sorted(err.items()):
-        short = name.replace("_bf16", "").replace("_f32", "")
-        if name.startswith("lt_") and name.endswith("_bf16"):
-            continue  # cuBLASLt's accumulation is read from its f32 output
-        row(1024, f"fp8_{short}_err_k{k}", f"{e:.4g}", "rel")
-        if not name.startswith("lt_"):
-            row(1024, f"fp8_{short}_acc_k{k}", f"{acc:.4g}", "rel")
-            row(1024, f"fp8_floor_k{k}", f"{floor:.4g}", "rel")
+        if name.startswith("lt_"):
+            if name.endswith("_f32"):  # cuBLASLt's additions are read from its f32 output
+                row(1024, f"a8_{SHORT[name]}_k{k}", f"{e:.4g}", "rel")
+            continue
+        row(1024, f"a8_{SHORT[name]}_k{k}", f"{acc:.4g}", "rel")
+        row(1024, f"e8_{SHORT[name]}_k{k}", f"{e:.4g}", "rel")
+        row(1024, f"a8_out_k{k}", f"{floor:.4g}", "rel")
     for name in ("tf32", "3xtf32"):
         j = json.load(open(f"{a.dir}/{name}.json"))
         if j.get("verified") is not True:
