@@ -21,7 +21,9 @@ static const struct {
 
 const char *estimate_term_name(estimate_term t)
 {
-	return t == EST_SM_TOGETHER ? "the SM's pipes together" : (unsigned)t < EST_NTERMS ? terms[t].name : "?";
+	if (t == EST_SM_TOGETHER) /* the rates are measured; how they combine was chosen (docs/model.md) */
+		return "the SM's pipes together (the root of their squares, a rule chosen on lessons 2 and 5)";
+	return (unsigned)t < EST_NTERMS ? terms[t].name : "?";
 }
 
 const char *estimate_term_key(estimate_term t)

@@ -56,7 +56,7 @@ typedef struct {
 } estimate;
 
 /* The pipe's or level's name for people ("issue slots", "L1/shared wavefronts"; EST_SM_TOGETHER:
- * "the SM's pipes together"). */
+ * "the SM's pipes together", and that its rule was chosen). */
 const char *estimate_term_name(estimate_term t);
 /* Its key in JSON ("issue", "lsu", "l2"; EST_SM_TOGETHER: "sm"). */
 const char *estimate_term_key(estimate_term t);
