@@ -45,7 +45,7 @@ FUZZ_BUILD   := build-fuzz
 FUZZ_FLAGS   := -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
 FUZZ_OBJ     := $(LIBOBJ:$(BUILD)/%=$(FUZZ_BUILD)/%)
 
-.PHONY: all run test asan deps clean ptxas-check ptx gpu-bandwidth gpu-l1-stride gpu-ceilings gpu-cublas-timing gpu-lt-algos install uninstall fuzz fuzz-build
+.PHONY: all run test asan deps clean ptxas-check ptx gpu-bandwidth gpu-l1-stride gpu-ceilings gpu-cublas-timing gpu-lt-algos gpu-fp8-accum install uninstall fuzz fuzz-build
 all: $(BIN)
 
 $(BIN): $(OBJ)
@@ -136,6 +136,13 @@ gpu-lt-algos: $(BUILD)/gpu-lt-algos
 $(BUILD)/gpu-lt-algos: scripts/gpu-lt-algos.cu
 	@mkdir -p $(BUILD)
 	$(NVCC) -O3 -gencode arch=compute_90,code=sm_90 -o $@ $< -lcublasLt -lcuda -L$(CUPTI_LIB) -lcupti
+
+# Lesson 11's FP8 kernel with and without promotion beside cuBLASLt's default and FAST_ACCUM:
+# speed and accumulation error (scripts/gpu-fp8-accum.sh; needs nvcc and cuBLASLt).
+gpu-fp8-accum: $(BUILD)/gpu-fp8-accum
+$(BUILD)/gpu-fp8-accum: scripts/gpu-fp8-accum.cu
+	@mkdir -p $(BUILD)
+	$(NVCC) -O3 -gencode arch=compute_90,code=sm_90 -o $@ $< -lcublasLt -lcuda
 
 # The L1 wavefront probe scripts/gpu-l1.sh runs under Nsight Compute (needs nvcc).
 gpu-l1-stride: $(BUILD)/gpu-l1-stride

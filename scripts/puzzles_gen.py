@@ -226,7 +226,7 @@ B5 = dict(base='ptx/05_blocktile2d.ptx', entry='sgemm_blocktile2d', grid='ceil(N
 puzzle(id='05-thread-grid', lesson=5, title='A 16 x 16 grid of 8 x 8 tiles', **B5,
     start=[('and.b32 %tc, %t, 15;', ['and.b32 %tc, %t, 31;']), ('shr.u32 %tr, %t, 4;', ['shr.u32 %tr, %t, 5;'])],
     checks=['verified | 256 threads, each an 8 x 8 tile of outputs, cover the 128 x 128 block tile as a 16 x 16 grid: tc = t % 16, tr = t / 16',
-            'conflicts inner-loop <= 0 | the lanes of a warp must share their row tr (a broadcast of As) and read neighbouring columns of Bs'],
+            'conflicts inner-loop <= 0 | each half-warp must share its row tr (a broadcast of As) and read neighbouring columns of Bs'],
     hints=['128 / 8 = 16 threads along each side of the block tile.',
            'The 32 lanes of a warp should span two thread rows: t % 16 for the column.',
            'and.b32 %tc, %t, 15; shr.u32 %tr, %t, 4;'],
@@ -298,7 +298,7 @@ row of 4 warp tiles. Fix the two lines of `@index` that place a warp.''',
 
 puzzle(id='07-frag-index', lesson=7, title="A lane's fragment in the warp tile", **B7,
     start=[('shl.b32            %r, %wRow, 6;', ['shl.b32            %r, %wRow, 5;'])],
-    checks=['verified | a lane\'s fragment starts at As[k][wRow*64 + ty*4] (a warp tile is 64 rows of As) and Bs[k][wCol*64 + tx*4] (64 columns of Bs), in bytes', 'conflicts inner-loop <= 0'],
+    checks=['verified | a lane\'s fragment starts at As[k][wRow*64 + ty*4] (a warp tile covers 64 rows of A: 64 floats of each row of As) and Bs[k][wCol*64 + tx*4] (64 columns of Bs), in bytes', 'conflicts inner-loop <= 0'],
     hints=['The comment above @frag-index gives the formula.', 'wRow*64: a shift by 6.', 'shl.b32 %r, %wRow, 6;'],
     goal='''The fragment reads of lesson 7 start at As[k][wRow*64 + ty*4] and
 Bs[k][wCol*64 + tx*4]. This copy gets the warp's row offset wrong. Fix

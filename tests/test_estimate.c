@@ -86,11 +86,20 @@ static void test_sm_pipes_add_as_squares(void **state)
 	assert_float_equal(e.term_ms[EST_LSU], 0.132, 1e-12);
 	assert_float_equal(e.sm_ms, 0.132 * sqrt(2), 1e-12);
 	assert_float_equal(e.ms, e.sm_ms, 0);
-	/* unequal: the limit names the larger pipe, though the issue slots come first */
+	/* the root of the two sets the number, so the label names them together, not one pipe */
+	assert_int_equal(e.limit, EST_SM_TOGETHER);
+	assert_string_equal(estimate_term_key(e.limit), "sm");
+	/* unequal: still the root, above the larger pipe (0.264) */
 	in.per_block.lsu_wavefronts = 0.5e6;
 	assert_int_equal(estimate_time(&in, gpu("h100"), &e), 0);
-	assert_int_equal(e.limit, EST_LSU);
+	assert_int_equal(e.limit, EST_SM_TOGETHER);
 	assert_float_equal(e.ms, hypot(0.132, 0.264), 1e-12);
+	/* an asynchronous engine above the root: it sets the number, and the label names it */
+	in.per_block.l2_bytes = 5e9 / 132 * 0.3; /* 0.3 ms at 5000 GB/s */
+	assert_int_equal(estimate_time(&in, gpu("h100"), &e), 0);
+	assert_int_equal(e.limit, EST_L2);
+	assert_float_equal(e.ms, 0.3, 1e-9);
+	in.per_block.l2_bytes = 0;
 	in.per_block.lsu_wavefronts = 0.25e6;
 	/* mma.sync is one of the SM's pipes too */
 	in.per_block.mma_flops = 6e14 / 132 * 0.132e-3;

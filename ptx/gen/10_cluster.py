@@ -162,13 +162,20 @@ class Gen(L9.Gen):
         w("\tld.param.u32    %n, [N];")
         w("\tld.param.u32    %k, [K];")
         w(f"\tshr.u32         %nTilesN, %n, {log2(self.BN)};         // tiles across N")
-        w(f"\tshr.u32         %nTilesM, %m, {log2(self.BM * CL)};         // cluster rows down M ({CL} tiles each)")
-        w("\tmul.lo.u32      %tiles, %nTilesM, %nTilesN; // cluster tiles in C")
+        # The comments say clusters only where there are any (lesson 11's kernel has none).
+        c = "cluster " if CL > 1 else ""
+        w(f"\tshr.u32         %nTilesM, %m, {log2(self.BM * CL)};         // "
+          + (f"cluster rows down M ({CL} tiles each)" if CL > 1 else "tile rows down M"))
+        w(f"\tmul.lo.u32      %tiles, %nTilesM, %nTilesN; // {c}tiles in C")
         if self.a.group:
-            w(f"\tmul.lo.u32      %bandTiles, %nTilesN, {self.a.group};   // tiles in a band of {self.a.group} cluster rows")
+            w(f"\tmul.lo.u32      %bandTiles, %nTilesN, {self.a.group};   // tiles in a band of {self.a.group} {c or 'tile '}rows")
         w(f"\tshr.u32         %kTiles, %k, {log2(self.BK)};          // k-tiles per tile")
-        w("\t// The grid is one cluster per pair of SMs (persistent): cluster c takes")
-        w("\t// cluster tiles c, c + clusters, ...; both blocks of a pair walk the same list.")
+        if CL > 1:
+            w("\t// The grid is one cluster per pair of SMs (persistent): cluster c takes")
+            w("\t// cluster tiles c, c + clusters, ...; both blocks of a pair walk the same list.")
+        else:
+            w("\t// The grid is one block per SM (persistent): block c takes tiles c, c + blocks, ...")
+            w("\t// (without clusters each block is a cluster of one, so %clusterid is its index).")
         w("\tmov.u32         %tile, %clusterid.x;")
         w("\tmov.u32         %step, %nclusterid.x;")
         w("\tmov.u32         %ring, smem;")

@@ -415,8 +415,8 @@ class Gen:
         r = regions and self.region(name)
         if g.fmt == "3xtf32":
             w(f"\t// {g.MT * g.NTL} tiles x 3 products: acc += hi.lo, then lo.hi, then hi.hi: the small")
-            w("\t// terms first, so they are not lost against the large one. lo.lo, at most 2^-22 of the")
-            w("\t// product, is left out: what that leaves is of the order of f32's own rounding.")
+            w("\t// terms first (CUTLASS's order; it helps within one mma, but each is still added to the")
+            w("\t// running sum of all earlier k). lo.lo, at most 2^-22 of the product, is left out.")
             passes = (("%ahi", "%blo"), ("%alo", "%bhi"), ("%ahi", "%bhi"))
         else:
             w(f"\t// {g.MT * g.NTL} tensor-core products per k{g.KSL} slice (slice {ks}): tile (mi, ni) += A[mi] . B[ni].")

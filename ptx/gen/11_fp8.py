@@ -224,7 +224,7 @@ def module_header(g):
     S, CL = g.S, g.CL
     out = [banner() + "//",
            "// 11_fp8.ptx - Hopper, FP8: C (bf16) = scale_a*scale_b * A (e4m3 or e5m2) . B (same type),",
-           "// f32 accumulation (wgmma.mma_async.m64nNk32), bf16 out through a TMA store.",
+           "// f32 accumulator registers (wgmma m64nNk32; its 8-bit adds are narrower), bf16 out by TMA.",
            "//",
            f"// Lesson 10's kernel with 8-bit inputs: block tile {BM}x{g.BN}, k-tile of {BK} bytes (= elements),",
            f"// a {S}-stage TMA + mbarrier ring, a producer and two consumer warpgroups (384 threads),",

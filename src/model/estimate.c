@@ -21,12 +21,14 @@ static const struct {
 
 const char *estimate_term_name(estimate_term t)
 {
+	if (t == EST_SM_TOGETHER) /* the rates are measured; how they combine was chosen (docs/model.md) */
+		return "the SM's pipes together (the root of their squares, a rule chosen on lessons 2 and 5)";
 	return (unsigned)t < EST_NTERMS ? terms[t].name : "?";
 }
 
 const char *estimate_term_key(estimate_term t)
 {
-	return (unsigned)t < EST_NTERMS ? terms[t].key : "?";
+	return t == EST_SM_TOGETHER ? "sm" : (unsigned)t < EST_NTERMS ? terms[t].key : "?";
 }
 
 /* The rates were measured on one GPU; another has its own clock, memory and power limit. */
@@ -90,20 +92,29 @@ int estimate_time(const estimate_input *in, const gpu_spec *g, estimate *e)
 		[EST_DRAM] = in->dram_bytes / 1e9,
 	};
 	/* The SM's pipes share the warp schedulers: an instruction waiting on a busy pipe holds its warp,
-	 * so two pipes near their limit slow each other. Their root of the sum of squares is the SM's time
-	 * (one pipe alone: its own time; two equal ones: 1.41 times one). The asynchronous engines (wgmma,
-	 * the memory levels) overlap the SM's work: the largest of them and the SM's time decides. */
+	 * so two pipes near their limit slow each other. How much depends on what the schedulers have to
+	 * switch to (warps, independent instructions), which the counts do not say: between the largest
+	 * pipe alone (full overlap) and their sum (none), the root of the sum of squares was chosen by
+	 * looking at lessons 2 and 5 (docs/model.md). The asynchronous engines (wgmma, the memory levels)
+	 * overlap the SM's work: the largest of them and the SM's time decides. */
 	double sq = 0;
-	e->limit = EST_ISSUE;
+	estimate_term largest = EST_ISSUE;
+	int sm_pipes = 0;
 	for (int t = 0; t < EST_NTERMS; t++) {
 		e->term_ms[t] = 1e3 * work[t] / rate[t];
-		if (t < EST_SM_TERMS)
+		if (t < EST_SM_TERMS) {
 			sq += e->term_ms[t] * e->term_ms[t];
-		if (e->term_ms[t] > e->term_ms[e->limit])
-			e->limit = (estimate_term)t;
+			sm_pipes += e->term_ms[t] > 0;
+		}
+		if (e->term_ms[t] > e->term_ms[largest])
+			largest = (estimate_term)t;
 	}
 	e->sm_ms = sqrt(sq);
-	e->ms = e->sm_ms > e->term_ms[e->limit] ? e->sm_ms : e->term_ms[e->limit]; /* an SM pipe's term is never above sm_ms */
+	/* An SM pipe's term is never above sm_ms; with two or more at work the root is above each, and
+	 * then it, not the largest pipe, sets the number: the label says so. */
+	int sm_sets = e->sm_ms > e->term_ms[largest] && sm_pipes > 1;
+	e->ms = sm_sets ? e->sm_ms : e->term_ms[largest];
+	e->limit = sm_sets ? EST_SM_TOGETHER : largest;
 	e->ok = 1;
 	snprintf(e->source, sizeof e->source, "the sustained rates in %s (scripts/gpu-ceilings.sh)", MEASURED_FILE);
 	return 0;

@@ -39,21 +39,26 @@ typedef struct {
  * work beside them (the tensor cores' asynchronous wgmma, the memory levels). */
 typedef enum { EST_ISSUE, EST_INT, EST_LSU, EST_MMA, EST_WGMMA, EST_L2, EST_DRAM, EST_NTERMS } estimate_term;
 #define EST_SM_TERMS 4
+/* Not a term of its own: what `limit` says when the SM's pipes together (sm_ms, the root of two or
+ * more of them) set the estimate, above each of them alone; it has a name and a key, no term_ms. */
+#define EST_SM_TOGETHER ((estimate_term)EST_NTERMS)
 
 typedef struct {
 	int ok;                       /* 0: no estimate, `why` says why */
 	double ms;
 	double term_ms[EST_NTERMS];   /* each pipe or level alone, at its sustained rate */
 	double sm_ms;                 /* the SM pipes together: the root of the sum of their squares */
-	estimate_term limit;          /* the largest term (of the SM pipes, when they decide) */
+	estimate_term limit;          /* what sets ms: a term, or EST_SM_TOGETHER when the root of the SM
+				       * pipes does (then above every term alone) */
 	double err_lessons;           /* the largest |error| on lessons 1-10 (docs/benchmarks.md), e.g. 0.2 */
 	char why[200];
 	char source[200];             /* where the rates come from */
 } estimate;
 
-/* The pipe's or level's name for people ("issue slots", "L1/shared wavefronts"). */
+/* The pipe's or level's name for people ("issue slots", "L1/shared wavefronts"; EST_SM_TOGETHER:
+ * "the SM's pipes together", and that its rule was chosen). */
 const char *estimate_term_name(estimate_term t);
-/* Its key in JSON ("issue", "lsu", "l2"). */
+/* Its key in JSON ("issue", "lsu", "l2"; EST_SM_TOGETHER: "sm"). */
 const char *estimate_term_key(estimate_term t);
 
 /* Whether rates were measured for g (and the file loads): 0, or -1 with why. */

@@ -35,7 +35,7 @@ static const char *const header[NCOLS] = {"gpu", "driver", "date", "command", "l
  * scaled by `scale`, then after a space as `shown` (numfmt_unit), or right
  * after the number (a suffix), or as a count of every digit. Rates read as
  * TFLOP/s, the unit the lessons and the roofline use. */
-typedef enum { UNIT_SPACED, UNIT_SUFFIX, UNIT_COUNT, UNIT_SCI } unit_style;
+typedef enum { UNIT_SPACED, UNIT_SUFFIX, UNIT_COUNT, UNIT_SCI, UNIT_SI } unit_style;
 typedef struct unit {
 	const char *name, *shown;
 	double scale;
@@ -50,6 +50,10 @@ static const unit units[] = {
 	{"MB", "MB", 1, UNIT_SPACED},
 	{"B", "B", 1, UNIT_SPACED},
 	{"count", "", 1, UNIT_COUNT},
+	/* a count too large to read digit by digit, written with an SI prefix: 70.9 G */
+	{"count-si", "", 1, UNIT_SI},
+	/* bytes, with an SI prefix: 18.0 GB */
+	{"bytes-si", "B", 1, UNIT_SI},
 	{"regs", "regs", 1, UNIT_SPACED},
 	/* the sustained pipe rates (ceiling_*, scripts/gpu-ceilings.sh) */
 	{"warp-inst/s", "G warp instructions/s", 1e-9, UNIT_SPACED},
@@ -305,6 +309,9 @@ void measured_format(int lesson, const char *key, char *buf, int len)
 	}
 	case UNIT_SPACED:
 		numfmt_unit(buf, (size_t)len, v, u->shown);
+		break;
+	case UNIT_SI:
+		numfmt_si(buf, (size_t)len, v, u->shown);
 		break;
 	}
 }
