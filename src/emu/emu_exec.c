@@ -305,14 +305,37 @@ static int exec_op(blockctx *blk, warp *w, inst *x)
 
 /* ---- the warp ---- */
 
-/* The wall-clock deadline: checked every 65536 warp instructions and at
- * every block, so a CLI emulation ends however the time is spent. */
-static int past_deadline(blockctx *b, const emu_op *o)
+/* Work between two looks at the clock: a warp instruction costs 0.1 to a
+ * few microseconds, so the deadline and Ctrl-C are seen within milliseconds;
+ * a clock read (the vDSO's, ~25 ns) every 1024 of them costs nothing. */
+#define EMU_CHECK_EVERY 1024
+
+int emu_checkpoint(blockctx *b, const emu_op *o)
 {
-	if (b->L->deadline <= 0 || util_now() < b->L->deadline)
+	const emu_launch *L = b->L;
+	if (L->cancel && *L->cancel) {
+		b->why = EMU_ERR_CANCELLED;
+		return emu_fail(b, o, "cancelled");
+	}
+	if (L->deadline <= 0 || util_now() < L->deadline)
 		return 0;
 	b->why = EMU_ERR_DEADLINE;
 	return emu_fail(b, o, "stopped at the wall-clock deadline");
+}
+
+int emu_charge(blockctx *b, const emu_op *o, long long cost)
+{
+	cluster *cl = b->cl;
+	cl->budget -= cost;
+	if (cl->budget < 0) {
+		b->why = EMU_ERR_BUDGET;
+		return emu_fail(b, o, "stopped after %lld warp instructions (an endless loop?)", b->L->max_warp_inst);
+	}
+	cl->tick -= cost;
+	if (cl->tick > 0)
+		return 0;
+	cl->tick = EMU_CHECK_EVERY;
+	return emu_checkpoint(b, o);
 }
 
 /* Once every live lane sits on the same instruction the warp runs as one again. */
@@ -387,11 +410,7 @@ static int run_warp(blockctx *b, warp *w)
 		x.cnt->issued++;
 		if (x.cnt->rec)
 			emu_record_arm(x.cnt->rec, b->ctaid, w->id);
-		if (--b->cl->budget < 0) {
-			b->why = EMU_ERR_BUDGET;
-			return emu_fail(b, x.o, "stopped after %lld warp instructions (an endless loop?)", b->L->max_warp_inst);
-		}
-		if (!(b->cl->budget & 0xffff) && past_deadline(b, x.o))
+		if (emu_charge(b, x.o, 1) < 0)
 			return -1;
 		x.em = guard(x.o, w->R, x.mask);
 		x.cnt->threads += (uint64_t)popc(x.em);
@@ -614,8 +633,9 @@ static int progress_stop(emu_launch *L, const cluster *cl, double t0, char *err,
 	return 1;
 }
 
-/* The launch shape and the shared memory it asks for, against the limits in
- * emu.h, in 64 bits so no product wraps (641 x 6700417 threads is not 1). */
+/* The launch shape, the shared memory and the resident CTAs' memory it asks
+ * for, against the limits in emu.h, in 64 bits (or doubles) so no product
+ * wraps (641 x 6700417 threads is not 1). */
 static emu_error check_launch(const emu_launch *L, uint64_t *smem, char *err, int errlen)
 {
 	uint64_t threads = (uint64_t)L->block[0] * L->block[1] * L->block[2];
@@ -649,6 +669,18 @@ static emu_error check_launch(const emu_launch *L, uint64_t *smem, char *err, in
 	if (L->k->nregs > EMU_MAX_REGS) { /* the parser refuses these; a hand-made kernel may not */
 		snprintf(err, (size_t)errlen, "%s: %d registers is more than the emulator's %d", L->path, L->k->nregs,
 			 EMU_MAX_REGS);
+		return EMU_ERR_BAD_REQUEST;
+	}
+	/* what cta_alloc takes for each CTA of a cluster, all resident together:
+	 * 8 bytes a register a lane, the shared memory and its race shadow (24
+	 * bytes a word); refused before any of it is allocated */
+	double regs = (double)((threads + 31) / 32 * 32) * L->k->nregs * 8;
+	double cta = regs + (double)*smem + (double)(*smem / 4 + 4) * 24;
+	if (cta * (double)n > EMU_MAX_RESIDENT) {
+		snprintf(err, (size_t)errlen, "%s: the %llu CTAs of a cluster, resident together, need %.0f MiB (each %d "
+			 "registers x %llu threads, 8 bytes each, and %llu bytes of shared memory), more than the emulator's "
+			 "limit of %.0f MiB", L->path, n, cta * (double)n / (1 << 20), L->k->nregs,
+			 (unsigned long long)threads, (unsigned long long)*smem, EMU_MAX_RESIDENT / (1 << 20));
 		return EMU_ERR_BAD_REQUEST;
 	}
 	return EMU_OK;
@@ -724,7 +756,7 @@ static int cluster_start(cluster *cl, const unsigned c[3])
 			return emu_fail(b, NULL, "stopped after %lld warp instructions, block set-up counted (a grid too large?)",
 				    b->L->max_warp_inst);
 		}
-		if (past_deadline(b, NULL))
+		if (emu_checkpoint(b, NULL))
 			return -1;
 		/* shared memory starts as NaNs so reading what nobody wrote shows */
 		memset(b->smem, 0xff, b->smem_size);

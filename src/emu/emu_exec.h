@@ -90,7 +90,8 @@ typedef struct cluster {
 	blockctx *cta;
 	int n;
 	unsigned dim[3], id[3];
-	long long budget;
+	long long budget;         /* warp instructions left (emu_charge) */
+	long long tick;           /* work left until the next look at the clock and the cancel flag */
 	bulkreq *q;               /* copies in flight, in issue order */
 	int nq, capq, nloads;
 	unsigned long long gen;   /* bumped by every change of shared state: a round without one is a deadlock */
@@ -168,6 +169,15 @@ typedef struct {
 /* Fails the block: "file:line: message (block x,y,z)" into its error, why
  * EMU_ERR_FAULT unless set before; -1 (STEP_FAIL). Only the first failure counts. */
 int emu_fail(blockctx *b, const emu_op *o, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/* Charges cost warp instructions of work to the budget and, every
+ * EMU_CHECK_EVERY of them, reads the clock and the cancel flag
+ * (emu_checkpoint). 0, or -1 after emu_fail (EMU_ERR_BUDGET, _DEADLINE,
+ * _CANCELLED). An instruction whose work grows with its size is charged by
+ * it: a wgmma by N*K/32, a TMA copy by its bytes. */
+int emu_charge(blockctx *b, const emu_op *o, long long cost);
+/* The wall-clock deadline and the cancel flag, now: 0, or -1 after emu_fail. */
+int emu_checkpoint(blockctx *b, const emu_op *o);
 
 /* Arithmetic, bits, moves, conversions, comparisons (emu_exec_alu.c): d on the lanes x->em. */
 void emu_exec_mad(const inst *x);

@@ -247,6 +247,10 @@ static int bulk_copy(blockctx *b, warp *w, inst *x)
 			x->cnt->bytes_l2 += r.bytes; /* once from L2 ... */
 			x->cnt->bytes_smem += r.bytes * (uint64_t)__builtin_popcount(r.mask); /* ... once per destination */
 		}
+		/* the copy engine's work is the emulator's: charged by the bytes it writes */
+		uint64_t moved = r.bytes * (uint64_t)(r.store ? 1 : __builtin_popcount(r.mask));
+		if (emu_charge(b, o, (long long)(moved / EMU_TMA_BYTES_PER_INST)) < 0)
+			return STEP_FAIL;
 		if (enqueue(b, o, &r) < 0)
 			return STEP_FAIL;
 	}
@@ -264,6 +268,8 @@ int emu_land(cluster *cl)
 		blockctx *b = &cl->cta[q->rank];
 		const emu_op *o = &b->ops[q->op];
 		const emu_buffer *buf = &b->L->bufs[q->tm.buf];
+		if (emu_checkpoint(b, o) < 0) /* up to 4096 copies of 228 KiB: seconds of work */
+			return -1;
 		if (q->store) {
 			if (emu_tmap_copy(&q->tm, q->c, buf, b->smem, q->soff, 1, why, sizeof why) < 0)
 				return emu_fail(b, o, "%s", why);

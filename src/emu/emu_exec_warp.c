@@ -105,6 +105,6 @@ int emu_exec_wgmma(blockctx *b, warp *w, const inst *x, int hazard)
 	/* one wgmma is 16 x N x K multiply-adds a warp: charged as N*K/32 warp
 	 * instructions, so a loop of them ends with the budget too */
 	if (!hazard && x->o->code == OP_WGMMA)
-		b->cl->budget -= (long long)b->k->wgmma[x->o->imm].n * b->k->wgmma[x->o->imm].k / 32;
+		return emu_charge(b, x->o, (long long)b->k->wgmma[x->o->imm].n * b->k->wgmma[x->o->imm].k / 32);
 	return STEP_NEXT;
 }

@@ -225,7 +225,7 @@ static emu_error launch_once(const run_request *rq, const emu_options *opt, cons
 		.k = k, .path = m->path, .smem_dynamic = rq->smem, .param = param,
 		.bufs = {bufs[0], bufs[1], bufs[2]}, .nbufs = 3, .max_warp_inst = opt->max_warp_inst, .cnt = cnt,
 		.progress = opt->progress, .progress_ctx = opt->progress_ctx,
-		.deadline = opt->deadline_s > 0 ? util_now() + opt->deadline_s : 0,
+		.deadline = opt->deadline_s > 0 ? util_now() + opt->deadline_s : 0, .cancel = opt->cancel,
 		.footprint = opt->footprint,
 	};
 	if (!L->max_warp_inst) {
