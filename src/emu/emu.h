@@ -39,6 +39,7 @@ typedef enum {
 #define EMU_MAX_GRID_YZ 65535             /* grid y and z, as CUDA; x up to 2^31 - 1 */
 #define EMU_MAX_WAIT_GROUP 1024           /* N of cp.async.wait_group N */
 #define EMU_MAX_CP_PENDING 65536          /* cp.async copies of one warp not yet waited for */
+#define EMU_MAX_SIDE 16384               /* M, N and K */
 #define EMU_MAX_MEMORY (2.0 * (1 << 30))  /* bytes of A, B, C and the reference a run may allocate */
 #define EMU_MAX_RESIDENT (256.0 * (1 << 20)) /* bytes of the CTAs of one cluster, resident together: registers
 					     * (8 bytes a register a thread), shared memory and its race shadow */
@@ -220,6 +221,11 @@ emu_error emu_run(const run_request *rq, const emu_options *opt, emu_result *res
  * Returns 0, or -1 with one line in err that names `what` (e.g. "lesson 10";
  * NULL: the entry); emu_run returns EMU_ERR_UNSUPPORTED then. */
 int emu_refuses(const run_request *rq, const char *what, char *err, int errlen);
+
+/* Whether the request's size is past the emulator's limits: a side over
+ * EMU_MAX_SIDE, or buffers (inputs, C, the reference) over EMU_MAX_MEMORY.
+ * Returns 0, or -1 with one line in err; cheap: ask it before drawing inputs. */
+int emu_size_refuses(const run_request *rq, char *err, int errlen);
 
 /* Sum of two count sets (a += b). */
 void emu_counts_add(emu_counts *a, const emu_counts *b);

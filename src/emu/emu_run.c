@@ -428,6 +428,24 @@ int emu_refuses(const run_request *rq, const char *what, char *err, int errlen)
 	return -1;
 }
 
+int emu_size_refuses(const run_request *rq, char *err, int errlen)
+{
+	if (rq->M <= 0 || rq->N <= 0 || rq->K <= 0 || rq->M > EMU_MAX_SIDE || rq->N > EMU_MAX_SIDE || rq->K > EMU_MAX_SIDE) {
+		errf(err, errlen, "bad size %lldx%lldx%lld (1..%d each)", rq->M, rq->N, rq->K, EMU_MAX_SIDE);
+		return -1;
+	}
+	double esz = dtype_of(rq->dt)->bytes, na = (double)rq->M * (double)rq->K, nb = (double)rq->K * (double)rq->N;
+	/* inputs as stored and as f32, C, and the double reference: refused
+	 * before anything is allocated rather than aborting out of memory */
+	double bytes = (na + nb) * (esz + 4) + (double)rq->M * (double)rq->N * (4.0 + 8.0);
+	if (bytes > EMU_MAX_MEMORY) {
+		errf(err, errlen, "size %lldx%lldx%lld needs %.1f GiB of buffers, more than the emulator's %.0f GiB", rq->M,
+		     rq->N, rq->K, bytes / (1 << 30), (double)EMU_MAX_MEMORY / (1 << 30));
+		return -1;
+	}
+	return 0;
+}
+
 emu_error emu_run(const run_request *rq, const emu_options *opt, emu_result *res, char *err, int errlen)
 {
 	emu_options dflt = {0};
@@ -439,10 +457,8 @@ emu_error emu_run(const run_request *rq, const emu_options *opt, emu_result *res
 		err[0] = 0;
 	if (emu_refuses(rq, NULL, err, errlen))
 		return EMU_ERR_UNSUPPORTED;
-	if (rq->M <= 0 || rq->N <= 0 || rq->K <= 0 || rq->M > 16384 || rq->N > 16384 || rq->K > 16384) {
-		errf(err, errlen, "bad size %lldx%lldx%lld (1..16384 each)", rq->M, rq->N, rq->K);
+	if (emu_size_refuses(rq, err, errlen))
 		return EMU_ERR_BAD_REQUEST;
-	}
 	double t0 = util_now();
 	emu_module *own = NULL;
 	const emu_module *m = opt->module;
@@ -465,15 +481,6 @@ emu_error emu_run(const run_request *rq, const emu_options *opt, emu_result *res
 	emu_error rc = EMU_ERR_BAD_REQUEST; /* until the launch: the args spec */
 	size_t esz = (size_t)dtype_of(rq->dt)->bytes, osz = (size_t)dtype_of(run_out(rq))->bytes;
 	size_t na = (size_t)rq->M * (size_t)rq->K, nb = (size_t)rq->K * (size_t)rq->N, nc = (size_t)rq->M * (size_t)rq->N;
-	/* inputs as stored and as f32, C, and the double reference: refused
-	 * before anything is allocated rather than aborting out of memory */
-	double bytes = (double)(na + nb) * (double)(esz + 4) + (double)nc * (4.0 + 8.0);
-	if (bytes > EMU_MAX_MEMORY) {
-		errf(err, errlen, "size %lldx%lldx%lld needs %.1f GiB of buffers, more than the emulator's %.0f GiB", rq->M,
-		     rq->N, rq->K, bytes / (1 << 30), (double)EMU_MAX_MEMORY / (1 << 30));
-		emu_module_free(own);
-		return EMU_ERR_BAD_REQUEST;
-	}
 	uint8_t *A = xcalloc(na, esz), *B = xcalloc(nb, esz);
 	uint8_t *C = xcalloc(nc, osz);
 	float *c0 = NULL;
