@@ -288,8 +288,14 @@ int sass_parse_disasm(const char *text, const char *entry, sass_kernel *k, char 
 			line = 0;
 			continue;
 		}
-		if (section && (v = strstr(buf, "SHI_REGISTERS=")) != NULL)
-			k->regs = atoi(v + 14);
+		if (section && (v = strstr(buf, "SHI_REGISTERS=")) != NULL) {
+			/* a thread holds 0..255 registers: another value is no count (a
+			 * recording's header would not read it back) and is left out */
+			char *end;
+			long r = strtol(v + 14, &end, 10);
+			if (end != v + 14 && r >= 0 && r <= 255)
+				k->regs = (int)r;
+		}
 		if (!in_entry)
 			continue;
 		if ((v = strstr(buf, "//## File \"")) != NULL) {
