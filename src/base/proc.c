@@ -81,6 +81,7 @@ int proc_spawn(proc *p, char *const argv[], const char *out, double timeout_s)
 	}
 	setpgid(pid, pid); /* as the child does: whichever runs first */
 	start(p, pid, timeout_s);
+	p->group = 1;
 	return 0;
 }
 
@@ -124,7 +125,8 @@ void proc_kill(proc *p)
 {
 	if (p->pid <= 0)
 		return;
-	kill(-p->pid, SIGKILL); /* the group, when it has one (proc_spawn) */
+	if (p->group)
+		kill(-p->pid, SIGKILL); /* what it started too */
 	kill(p->pid, SIGKILL);
 	int status;
 	reap(p, 0, &status);

@@ -7,6 +7,7 @@
 typedef struct {
 	pid_t pid;                  /* -1 when none runs */
 	double deadline;            /* util_now() after which proc_wait kills it; 0: none */
+	int group;                  /* it leads a process group of its own (proc_spawn): a kill takes the group */
 } proc;
 
 #define PROC_NONE {.pid = -1}
