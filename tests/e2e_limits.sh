@@ -62,6 +62,15 @@ rc=$? t=$(($(ms) - t0))
 [ "$rc" = 2 ] && grep -q "warp instructions (an endless loop?)" "$WORK/out" && [ "$t" -le 10000 ]
 check "emulate: TMA copies are charged by bytes, the loop ends by the budget ($t ms, exit $rc)" $? "$WORK/out"
 
+# mma.sync is charged by its size (256 warp instructions for m16n8k16): an endless loop of them ends by the
+# budget in a second, not in the 77 s per file a puzzle grader paid.
+t0=$(ms)
+timeout -s KILL 60 "$BIN" emulate --ptx "$ROOT/tests/emu/mma_burn.ptx" --entry k --dtype f16 --grid 1 --block 32 \
+	--size 16 >"$WORK/out" 2>&1
+rc=$? t=$(($(ms) - t0))
+[ "$rc" = 2 ] && grep -q "mma_burn.ptx:[0-9]*: stopped after 10008192 warp instructions" "$WORK/out" && [ "$t" -le 10000 ]
+check "emulate: an endless mma.sync loop ends by the budget ($t ms, exit $rc)" $? "$WORK/out"
+
 # A FIFO with no writer: refused as "not a regular file" in under a second, as --ptx, --check and a lesson's kernel.
 mkfifo "$WORK/fifo.ptx"
 t0=$(ms)

@@ -46,6 +46,8 @@ typedef enum {
 #define EMU_TMA_BYTES_PER_INST 4          /* a TMA copy is charged a warp instruction per this many bytes it
 					   * writes (each destination CTA's): about a plain one's time (5 ns a byte, measured) */
 #define EMU_MMA_FLOPS(k) (2ULL * 16 * 8 * (k))  /* one warp-level mma.sync.m16n8kK (K = 16 or 8 for tf32) */
+#define EMU_MMA_FLOPS_PER_INST 16         /* an mma.sync is charged a warp instruction per this many of its FLOPs
+					   * (256 for m16n8k16): it takes ~10 us here, a plain one ~40 ns */
 
 /* Instruction classes, counted per warp-level instruction issued (predicated-off
  * lanes still issue, as on the hardware). */

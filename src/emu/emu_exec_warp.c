@@ -44,7 +44,8 @@ int emu_exec_mma(blockctx *b, warp *w, const emu_op *o, uint32_t em)
 			if (o->dst[i] >= 0)
 				R[o->dst[i] * 32 + l] = FB(D[g + 8 * (i / 2)][q * 2 + (i & 1)]);
 	}
-	return 0;
+	/* charged by its size, so an endless loop of them ends in seconds too */
+	return emu_charge(b, o, (long long)(EMU_MMA_FLOPS(K) / EMU_MMA_FLOPS_PER_INST));
 }
 
 void emu_exec_shfl(warp *w, const emu_op *o, uint32_t em)
