@@ -127,6 +127,22 @@ else
 	echo "skip sass with SIGCHLD ignored: no python3 to start it so"
 fi
 
+# A hostile ptxas's "Used 4294967297 registers" is no count (it read as 1): unknown, -1 in JSON.
+cat >"$WORK/bin/ptxas" <<'EOF'
+#!/bin/sh
+echo "ptxas info    : Compiling entry function 'sgemm_naive' for 'sm_90'"
+echo "ptxas info    : Used 4294967297 registers, 380 bytes cmem[0]"
+EOF
+cat >"$WORK/bin/nvdisasm" <<'EOF'
+#!/bin/sh
+printf '\t.section\t.text.sgemm_naive,"ax",@progbits\n.text.sgemm_naive:\n        /*0000*/  LDC R1, c[0x0][0x28] ;\n'
+EOF
+PATH="$WORK/bin:$PATH" timeout 20 "$BIN" sass --ptx "$ROOT/ptx/01_naive.ptx" --entry sgemm_naive --ptxas --json \
+	>"$WORK/out" 2>&1
+rc=$?
+[ "$rc" = 0 ] && grep -q '"registers": -1' "$WORK/out"
+check "sass: a tool's 4294967297 registers is read as unknown, not 1 (exit $rc)" $? "$WORK/out"
+
 # 8000 registers x 1024 threads x a 16-CTA cluster (1 GiB): refused by the memory limit before any of it is
 # allocated — under a 512 MiB address-space cap an allocation would fail.
 t0=$(ms)

@@ -2,6 +2,7 @@
 #include "course/sass.h"
 
 #include <ctype.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -338,7 +339,12 @@ static int number_before(const char *s, const char *words)
 		w--;
 	while (w > s && isdigit((unsigned char)w[-1]))
 		w--;
-	return isdigit((unsigned char)*w) ? atoi(w) : -1;
+	/* at most 2^20, as a recording's header reads it back: a bigger one is no
+	 * count a tool would print (a hostile one's 4294967297 is not 1) */
+	char *end;
+	errno = 0;
+	long v = isdigit((unsigned char)*w) ? strtol(w, &end, 10) : -1;
+	return !errno && v >= 0 && v <= 1 << 20 ? (int)v : -1;
 }
 
 void sass_parse_ptxas_v(const char *text, const char *entry, sass_kernel *k)
@@ -356,8 +362,8 @@ void sass_parse_ptxas_v(const char *text, const char *entry, sass_kernel *k)
 		if (!mine)
 			continue;
 		int v;
-		if ((v = number_before(buf, " registers")) >= 0 && strstr(buf, "Used "))
-			k->regs = v;
+		if ((v = number_before(buf, " registers")) >= 0 && v <= 255 && strstr(buf, "Used "))
+			k->regs = v; /* a thread holds 0..255, as SHI_REGISTERS */
 		if ((v = number_before(buf, "bytes stack frame")) >= 0)
 			k->stack = v;
 		if ((v = number_before(buf, "bytes spill stores")) >= 0)
