@@ -97,6 +97,14 @@ for c in list "show 1" "emulate 1"; do
 	check "$c: a lesson kernel that is a FIFO is refused ($t ms, exit $rc)" $? "$WORK/out"
 done
 
+mkdir -p "$WORK/state/ptxtutor"
+mkfifo "$WORK/state/ptxtutor/state"
+t0=$(ms)
+XDG_STATE_HOME="$WORK/state" timeout 10 "$BIN" list >"$WORK/out" 2>&1
+rc=$? t=$(($(ms) - t0))
+[ "$rc" != 124 ] && [ "$t" -le 1000 ]
+check "list: a state file that is a FIFO does not block ($t ms, exit $rc)" $? "$WORK/out"
+
 # A ptxas that never ends: killed at its deadline (PTXTUTOR_TOOL_TIMEOUT_S), the process gone, no temporary folder left.
 mkdir "$WORK/bin" "$WORK/tmp"
 printf '#!/bin/sh\necho $$ >"%s/ptxas.pid"\nexec sleep 1000\n' "$WORK" >"$WORK/bin/ptxas"
