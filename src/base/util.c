@@ -3,6 +3,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -109,19 +110,30 @@ void sb_free(strbuf *sb)
 
 char *util_read_file(const char *path, size_t *len, char *err, size_t errlen)
 {
-	FILE *f = fopen(path, "rb");
+	/* A path from a lesson or the command line may name a FIFO, a device or
+	 * a huge file: only regular files, and only up to UTIL_MAX_FILE bytes.
+	 * Opened without blocking so that a FIFO with no writer is refused, not
+	 * waited on; the check is on what was opened, so no swap in between. */
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	struct stat st;
+	if (fd < 0 || fstat(fd, &st) != 0) {
+		if (err)
+			snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return NULL;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		close(fd);
+		if (err)
+			snprintf(err, errlen, "%s: not a regular file", path);
+		return NULL;
+	}
+	FILE *f = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) == 0 ? fdopen(fd, "rb") : NULL;
 	if (!f) {
 		if (err)
 			snprintf(err, errlen, "%s: %s", path, strerror(errno));
-		return NULL;
-	}
-	/* A path from a lesson or the command line may name a device or a
-	 * huge file: only regular files, and only up to UTIL_MAX_FILE bytes. */
-	struct stat st;
-	if (fstat(fileno(f), &st) == 0 && !S_ISREG(st.st_mode)) {
-		fclose(f);
-		if (err)
-			snprintf(err, errlen, "%s: not a regular file", path);
+		close(fd);
 		return NULL;
 	}
 	strbuf sb = {0};

@@ -111,6 +111,7 @@ typedef struct {
 typedef struct {
 	int ran;                    /* 1: measured (err holds it) */
 	int failed;                 /* the run failed (not refused up front): the exit status says so */
+	int refused;                /* the backend refused it before any input was drawn (msg says why) */
 	acc_error err;
 	double seconds;
 	char msg[256];              /* why it did not run */
@@ -272,6 +273,8 @@ static int run_cell(const acc_plan *p, const acc_format *f, long long K, const f
 {
 	static run_result res;
 	run_request rq;
+	if (cell->refused)
+		return 0;
 	memset(cell, 0, sizeof *cell);
 	if (acc_request(f, p->course, p->M, p->N, K, p->backend, &rq, cell->msg, sizeof cell->msg))
 		return 0;
@@ -299,6 +302,35 @@ static int run_cell(const acc_plan *p, const acc_format *f, long long K, const f
 	return 0;
 }
 
+/* Asks the backend, before any input is drawn or allocated, whether it
+ * takes each cell's request (the emulator's 16384 a side and 2 GiB of
+ * buffers among its limits): a cell it refuses says why and does not run.
+ * Returns 0, or -1 after one line when it refuses every cell. */
+static int admit(const cli_command *self, const acc_plan *p, acc_cell *cells)
+{
+	int taken = 0;
+	for (int f = 0; f < p->nf; f++)
+		for (int k = 0; k < p->nk; k++) {
+			acc_cell *c = &cells[f * p->nk + k];
+			run_request rq;
+			run_error why;
+			char m[192];
+			c->refused = 1;
+			if (acc_request(p->fmt[f], p->course, p->M, p->N, p->ks[k], p->backend, &rq, c->msg, sizeof c->msg))
+				continue;
+			if (exec_refuses(&rq, &why)) {
+				run_error_format(&why, m, sizeof m);
+				snprintf(c->msg, sizeof c->msg, "%s at K = %lld: %s", p->fmt[f]->name, p->ks[k], m);
+				continue;
+			}
+			c->refused = 0;
+			taken++;
+		}
+	if (!taken)
+		cli_error(self, "%s", cells[0].msg);
+	return taken ? 0 : -1;
+}
+
 /* Every K: draw A and B, the reference, then each format on them. Returns 0, or -1 when interrupted. */
 static int measure(const acc_plan *p, acc_cell *cells)
 {
@@ -312,6 +344,11 @@ static int measure(const acc_plan *p, acc_cell *cells)
 	int rc = 0, step = 0;
 	for (int k = 0; k < p->nk && !rc; k++) {
 		long long K = p->ks[k];
+		int any = 0;
+		for (int f = 0; f < p->nf; f++)
+			any |= !cells[f * p->nk + k].refused;
+		if (!any) /* no input to draw for a K every row refused */
+			continue;
 		float *a = xmalloc((size_t)(p->M * K) * sizeof *a), *b = xmalloc((size_t)(K * p->N) * sizeof *b);
 		rng r;
 		acc_seed(&r, p->seed, K);
@@ -464,7 +501,10 @@ static int cmd_accuracy(const cli_command *self, int argc, char **argv)
 		course_load(&lessons, errs, sizeof errs); /* a lesson it lacks: its row says so */
 		p.course = &lessons;
 		cells = xcalloc((size_t)(p.nf * p.nk), sizeof *cells);
-		rc = measure(&p, cells) ? (interrupted ? 130 : 1) : -1;
+		if (admit(self, &p, cells))
+			rc = 2;
+		else
+			rc = measure(&p, cells) ? (interrupted ? 130 : 1) : -1;
 	}
 	if (isatty(2))
 		fprintf(stderr, "\r\033[K");

@@ -419,6 +419,7 @@ int cmd_emulate(const cli_command *self, int argc, char **argv)
 	static run_line_counts lines[RUN_MAX_LINES]; /* the rows a run result carries */
 	emu_options opt = {.progress = on_progress, .progress_ctx = &w,
 			   .deadline_s = o.timeout, /* --timeout S: the emulator's wall-clock deadline */
+			   .cancel = &interrupted, /* Ctrl-C, read inside a block too */
 			   .lines = o.lines ? lines : NULL, .max_lines = RUN_MAX_LINES};
 	struct sigaction sa = {.sa_handler = on_sigint}, old;
 	sigemptyset(&sa.sa_mask);

@@ -2,6 +2,7 @@
 #include "course/sass.h"
 
 #include <ctype.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -288,8 +289,14 @@ int sass_parse_disasm(const char *text, const char *entry, sass_kernel *k, char 
 			line = 0;
 			continue;
 		}
-		if (section && (v = strstr(buf, "SHI_REGISTERS=")) != NULL)
-			k->regs = atoi(v + 14);
+		if (section && (v = strstr(buf, "SHI_REGISTERS=")) != NULL) {
+			/* a thread holds 0..255 registers: another value is no count (a
+			 * recording's header would not read it back) and is left out */
+			char *end;
+			long r = strtol(v + 14, &end, 10);
+			if (end != v + 14 && r >= 0 && r <= 255)
+				k->regs = (int)r;
+		}
 		if (!in_entry)
 			continue;
 		if ((v = strstr(buf, "//## File \"")) != NULL) {
@@ -332,7 +339,12 @@ static int number_before(const char *s, const char *words)
 		w--;
 	while (w > s && isdigit((unsigned char)w[-1]))
 		w--;
-	return isdigit((unsigned char)*w) ? atoi(w) : -1;
+	/* at most 2^20, as a recording's header reads it back: a bigger one is no
+	 * count a tool would print (a hostile one's 4294967297 is not 1) */
+	char *end;
+	errno = 0;
+	long v = isdigit((unsigned char)*w) ? strtol(w, &end, 10) : -1;
+	return !errno && v >= 0 && v <= 1 << 20 ? (int)v : -1;
 }
 
 void sass_parse_ptxas_v(const char *text, const char *entry, sass_kernel *k)
@@ -350,8 +362,8 @@ void sass_parse_ptxas_v(const char *text, const char *entry, sass_kernel *k)
 		if (!mine)
 			continue;
 		int v;
-		if ((v = number_before(buf, " registers")) >= 0 && strstr(buf, "Used "))
-			k->regs = v;
+		if ((v = number_before(buf, " registers")) >= 0 && v <= 255 && strstr(buf, "Used "))
+			k->regs = v; /* a thread holds 0..255, as SHI_REGISTERS */
 		if ((v = number_before(buf, "bytes stack frame")) >= 0)
 			k->stack = v;
 		if ((v = number_before(buf, "bytes spill stores")) >= 0)

@@ -167,6 +167,32 @@ int sass_record_parse(const char *text, const char *file, sass_record *r, sass_k
 	return 0;
 }
 
+/* The disassembly into sb with each line info's path to the PTX ("//## File
+ * \"/home/me/ptxtutor/ptx/01_naive.ptx\", line 31") written as the
+ * project-relative one the header names: a recording carries no trace of
+ * the machine that made it, and reads the same wherever the project lies. */
+static void append_relative(strbuf *sb, const char *disasm, const char *ptx)
+{
+	static const char mark[] = "//## File \"";
+	size_t plen = strlen(ptx);
+	for (const char *p = disasm; *p;) {
+		const char *m = strstr(p, mark);
+		if (!m) {
+			sb_append(sb, p);
+			return;
+		}
+		const char *path = m + sizeof mark - 1, *q = strchr(path, '"'), *nl = strchr(path, '\n');
+		size_t n = q && (!nl || q < nl) ? (size_t)(q - path) : 0;
+		int ours = plen && n >= plen && !memcmp(path + n - plen, ptx, plen) && (n == plen || path[n - plen - 1] == '/');
+		sb_appendn(sb, p, (size_t)(path - p));
+		if (ours)
+			sb_append(sb, ptx);
+		else
+			sb_appendn(sb, path, n);
+		p = path + n;
+	}
+}
+
 char *sass_record_format(const sass_record *r, const sass_kernel *k, const char *disasm)
 {
 	strbuf sb = {0};
@@ -194,7 +220,7 @@ char *sass_record_format(const sass_record *r, const sass_kernel *k, const char 
 		}
 	}
 	sb_append(&sb, "---\n");
-	sb_append(&sb, disasm);
+	append_relative(&sb, disasm, r->ptx);
 	return sb.data;
 }
 

@@ -51,7 +51,9 @@ int sass_record_hash_file(const char *path, uint64_t *h, char *err, size_t errle
 int sass_record_parse(const char *text, const char *file, sass_record *r, sass_kernel *k, char *err,
 		      size_t errlen);
 
-/* The recording's text: the header from r and k, then disasm unchanged (malloc'd). */
+/* The recording's text: the header from r and k, then disasm as it is but
+ * for its line info's paths to the PTX, written as r->ptx (project-relative:
+ * no trace of the recording machine's folders). malloc'd. */
 char *sass_record_format(const sass_record *r, const sass_kernel *k, const char *disasm);
 
 /* The SASS view without the toolkit: loads lesson's recording into k when it

@@ -3,18 +3,14 @@
 
 #include <ctype.h>
 #include <dirent.h>
-#include <fcntl.h>
-#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
+#include "base/proc.h"
 #include "base/util.h"
-
-extern char **environ;
 
 const char *sass_missing_line(void)
 {
@@ -69,33 +65,43 @@ void sass_arch_for(const char *ptx, int cc_major, int cc_minor, char *arch, size
 		snprintf(arch, len, "sm_%d%da", cc_major, cc_minor);
 }
 
-/* Runs argv with stdout and stderr into the file out; returns the exit status (-1: could not start). */
-static int run_tool(char *const argv[], const char *out)
+/* How long a tool may run before it is killed: ptxas takes seconds on the
+ * longest lesson, so only a hung one meets this. PTXTUTOR_TOOL_TIMEOUT_S
+ * sets it (tests, slow machines). */
+#define SASS_TOOL_TIMEOUT_S 60.0
+
+static double tool_timeout(void)
 {
-	posix_spawn_file_actions_t fa;
-	posix_spawn_file_actions_init(&fa);
-	posix_spawn_file_actions_addopen(&fa, 1, out, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-	posix_spawn_file_actions_adddup2(&fa, 1, 2);
-	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-	pid_t pid;
-	int rc = posix_spawn(&pid, argv[0], &fa, NULL, argv, environ);
-	posix_spawn_file_actions_destroy(&fa);
-	if (rc)
-		return -1;
-	int status;
-	while (waitpid(pid, &status, 0) < 0)
-		;
-	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+	const char *s = getenv("PTXTUTOR_TOOL_TIMEOUT_S");
+	char *end;
+	double v = s && *s ? strtod(s, &end) : 0;
+	return s && *s && !*end && v > 0 && v <= 86400 ? v : SASS_TOOL_TIMEOUT_S;
 }
 
-/* The tool's first line of complaint, for a one-line error. */
-static void first_lines(const char *file, const char *tool, char *err, size_t errlen)
+/* Runs argv with stdout and stderr into the file out, killed past its
+ * deadline; returns proc_wait's status (-1: could not start). */
+static int run_tool(char *const argv[], const char *out)
 {
-	char *t = util_read_file(file, NULL, NULL, 0);
+	proc p;
+	if (proc_spawn(&p, argv, out, tool_timeout()) < 0)
+		return -1;
+	return proc_wait(&p);
+}
+
+/* Why a tool failed, in one line: killed at its deadline, not started, or
+ * the first line it complained with. */
+static void tool_failed(int status, const char *file, const char *tool, char *err, size_t errlen)
+{
+	if (status == PROC_TIMEOUT) {
+		snprintf(err, errlen, "%s did not finish in %.0f s and was killed (PTXTUTOR_TOOL_TIMEOUT_S sets the limit)",
+			 tool, tool_timeout());
+		return;
+	}
+	char *t = status == -1 ? NULL : util_read_file(file, NULL, NULL, 0);
 	char *nl = t ? strchr(t, '\n') : NULL;
 	if (nl)
 		*nl = '\0';
-	snprintf(err, errlen, "%s failed: %s", tool, t && *t ? t : "no message");
+	snprintf(err, errlen, "%s failed: %s", tool, t && *t ? t : status == -1 ? "could not start it" : "no message");
 	free(t);
 }
 
@@ -219,8 +225,9 @@ int sass_job_ptxas(sass_job *j, const char *arch, sass_kernel *k, char *err, siz
 	snprintf(log, sizeof log, "%s/ptxas.txt", j->dir);
 	snprintf(archopt, sizeof archopt, "-arch=%s", arch);
 	char *cc[] = {ptxas, archopt, "-lineinfo", "-v", "-o", j->cubin, j->ptx, NULL};
-	if (run_tool(cc, log) != 0) {
-		first_lines(log, "ptxas", err, errlen);
+	int st = run_tool(cc, log);
+	if (st != 0) {
+		tool_failed(st, log, "ptxas", err, errlen);
 		return SASS_FAILED;
 	}
 	char *vlog = util_read_file(log, NULL, NULL, 0);
@@ -244,8 +251,9 @@ int sass_job_disasm(sass_job *j, const char *entry, sass_kernel *k, char *err, s
 	}
 	snprintf(sass, sizeof sass, "%s/sass.txt", j->dir);
 	char *dv[] = {dis, nv ? "-g" : "-sass", nv ? "-c" : j->cubin, nv ? j->cubin : NULL, NULL};
-	if (run_tool(dv, sass) != 0) {
-		first_lines(sass, nv ? "nvdisasm" : "cuobjdump", err, errlen);
+	int st = run_tool(dv, sass);
+	if (st != 0) {
+		tool_failed(st, sass, nv ? "nvdisasm" : "cuobjdump", err, errlen);
 		return SASS_FAILED;
 	}
 	char *out = util_read_file(sass, NULL, err, errlen);

@@ -160,6 +160,9 @@ int emu_backend_refuses(const run_request *rq, run_error *why)
 	memset(why, 0, sizeof *why);
 	if (emu_refuses(rq, NULL, why->msg, sizeof why->msg))
 		return 1;
+	/* a size the request has (the tutor asks about a kernel before it has one) */
+	if (rq->M > 0 && rq->N > 0 && rq->K > 0 && emu_size_refuses(rq, why->msg, sizeof why->msg))
+		return 1;
 	emu_module *m = emu_module_load(rq->ptx_path, NULL, err, sizeof err);
 	if (m) {
 		emu_module_free(m);

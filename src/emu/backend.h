@@ -30,7 +30,9 @@ void emu_backend_failed(const run_request *rq, emu_error why, const char *err, r
 void emu_backend_refused(const run_request *rq, const char *why, run_result *res);
 
 /* Whether the emulator would refuse the request before running it: types or
- * clusters it does not emulate, or PTX its parser does not read (an instruction
+ * clusters it does not emulate, a size past its limits (emu_size_refuses,
+ * asked before the file is parsed; none while M, N or K is 0), or PTX its
+ * parser does not read (an instruction
  * or modifier it does not run, a syntax error). Returns 0, or 1 with the reason in *why (file and line
  * when the PTX is at fault). Parses the file: call it once per PTX text. */
 int emu_backend_refuses(const run_request *rq, run_error *why);

@@ -2,6 +2,7 @@
 #ifndef PTXTUTOR_EMU_H
 #define PTXTUTOR_EMU_H
 
+#include <signal.h>
 #include "course/ptx.h"
 #include "run/run.h"
 
@@ -19,7 +20,7 @@ typedef enum {
 				    * a deadlock, a read of a tile a TMA copy has not written yet, a wgmma hazard */
 	EMU_ERR_BUDGET = -4,       /* the instruction budget ran out: an endless loop? */
 	EMU_ERR_BAD_REQUEST = -5,  /* the request: dtype, size, launch shape, args spec, no such entry or file */
-	EMU_ERR_CANCELLED = -6,    /* the progress callback stopped it (Ctrl-C, or the estimate is too long) */
+	EMU_ERR_CANCELLED = -6,    /* the progress callback or the cancel flag stopped it (Ctrl-C, or the estimate is too long) */
 	EMU_ERR_DEADLINE = -7,     /* the wall-clock deadline (emu_options.deadline_s) passed */
 } emu_error;
 
@@ -38,8 +39,15 @@ typedef enum {
 #define EMU_MAX_GRID_YZ 65535             /* grid y and z, as CUDA; x up to 2^31 - 1 */
 #define EMU_MAX_WAIT_GROUP 1024           /* N of cp.async.wait_group N */
 #define EMU_MAX_CP_PENDING 65536          /* cp.async copies of one warp not yet waited for */
+#define EMU_MAX_SIDE 16384               /* M, N and K */
 #define EMU_MAX_MEMORY (2.0 * (1 << 30))  /* bytes of A, B, C and the reference a run may allocate */
+#define EMU_MAX_RESIDENT (256.0 * (1 << 20)) /* bytes of the CTAs of one cluster, resident together: registers
+					     * (8 bytes a register a thread), shared memory and its race shadow */
+#define EMU_TMA_BYTES_PER_INST 4          /* a TMA copy is charged a warp instruction per this many bytes it
+					   * writes (each destination CTA's): about a plain one's time (5 ns a byte, measured) */
 #define EMU_MMA_FLOPS(k) (2ULL * 16 * 8 * (k))  /* one warp-level mma.sync.m16n8kK (K = 16 or 8 for tf32) */
+#define EMU_MMA_FLOPS_PER_INST 16         /* an mma.sync is charged a warp instruction per this many of its FLOPs
+					   * (256 for m16n8k16): it takes ~10 us here, a plain one ~40 ns */
 
 /* Instruction classes, counted per warp-level instruction issued (predicated-off
  * lanes still issue, as on the hardware). */
@@ -149,6 +157,11 @@ typedef struct {
 	emu_progress_fn progress;          /* may be NULL */
 	void *progress_ctx;
 	double deadline_s;                 /* stop with EMU_ERR_DEADLINE after this many seconds of wall time; 0: none */
+	/* Stop with EMU_ERR_CANCELLED once *cancel is nonzero (a SIGINT handler
+	 * sets it); NULL: none. Read with the deadline, on a time basis inside a
+	 * block (every few milliseconds of work), so either ends a run within a
+	 * fraction of a second however its time is spent. */
+	volatile sig_atomic_t *cancel;
 	/* Per-line counts (emu_result.nlines): up to max_lines rows in line order;
 	 * more lines keep the max_lines - 1 costliest and sum the rest into a last
 	 * row of line 0, as run_result's lines (run.h). NULL: none. */
@@ -210,6 +223,11 @@ emu_error emu_run(const run_request *rq, const emu_options *opt, emu_result *res
  * Returns 0, or -1 with one line in err that names `what` (e.g. "lesson 10";
  * NULL: the entry); emu_run returns EMU_ERR_UNSUPPORTED then. */
 int emu_refuses(const run_request *rq, const char *what, char *err, int errlen);
+
+/* Whether the request's size is past the emulator's limits: a side over
+ * EMU_MAX_SIDE, or buffers (inputs, C, the reference) over EMU_MAX_MEMORY.
+ * Returns 0, or -1 with one line in err; cheap: ask it before drawing inputs. */
+int emu_size_refuses(const run_request *rq, char *err, int errlen);
 
 /* Sum of two count sets (a += b). */
 void emu_counts_add(emu_counts *a, const emu_counts *b);

@@ -243,6 +243,7 @@ typedef struct {
 	emu_progress_fn progress;        /* after each block; nonzero stops the launch */
 	void *progress_ctx;
 	double deadline;                 /* util_now() after which the run stops (EMU_ERR_DEADLINE); 0: none */
+	volatile sig_atomic_t *cancel;   /* nonzero: stop (EMU_ERR_CANCELLED); NULL: none (emu_options.cancel) */
 	int footprint;                   /* count each CTA's distinct global sectors read (emu_options.footprint) */
 	/* results */
 	unsigned long long footprint_sectors; /* summed over the CTAs run */

@@ -216,16 +216,17 @@ static void persistent_grid(const run_request *rq, emu_launch *L)
 }
 
 /* One launch of the kernel over the request's grid with the given C;
- * cnt receives the per-instruction counts. */
-static emu_error launch_once(const run_request *rq, const emu_options *opt, const emu_module *m, const emu_kernel *k,
-			     const uint8_t *param, emu_buffer bufs[3], emu_opcount *cnt, emu_launch *L, char *err,
-			     int errlen)
+ * cnt receives the per-instruction counts. end: util_now() after which it
+ * stops (the run's one deadline: a check's second launch stays within it); 0: none. */
+static emu_error launch_once(const run_request *rq, const emu_options *opt, double end, const emu_module *m,
+			     const emu_kernel *k, const uint8_t *param, emu_buffer bufs[3], emu_opcount *cnt, emu_launch *L,
+			     char *err, int errlen)
 {
 	*L = (emu_launch){
 		.k = k, .path = m->path, .smem_dynamic = rq->smem, .param = param,
 		.bufs = {bufs[0], bufs[1], bufs[2]}, .nbufs = 3, .max_warp_inst = opt->max_warp_inst, .cnt = cnt,
 		.progress = opt->progress, .progress_ctx = opt->progress_ctx,
-		.deadline = opt->deadline_s > 0 ? util_now() + opt->deadline_s : 0,
+		.deadline = end, .cancel = opt->cancel,
 		.footprint = opt->footprint,
 	};
 	if (!L->max_warp_inst) {
@@ -376,9 +377,9 @@ static void fill_c(void *C, const float *c0, size_t nc, dtype out)
 }
 
 /* The check (run/verify.c), with the second launch it may ask for. */
-static emu_error check(const run_request *rq, const emu_options *opt, const emu_module *m, const emu_kernel *k,
-		       const uint8_t *param, emu_buffer bufs[3], const float *af, const float *bf, const float *c0,
-		       emu_result *res, char *err, int errlen)
+static emu_error check(const run_request *rq, const emu_options *opt, double end, const emu_module *m,
+		       const emu_kernel *k, const uint8_t *param, emu_buffer bufs[3], const float *af, const float *bf,
+		       const float *c0, emu_result *res, char *err, int errlen)
 {
 	size_t nc = (size_t)rq->M * (size_t)rq->N;
 	uint8_t *C = bufs[2].host; /* in the output type */
@@ -402,7 +403,7 @@ static emu_error check(const run_request *rq, const emu_options *opt, const emu_
 		emu_launch L2;
 		emu_options o2 = *opt;
 		o2.progress = NULL; /* the second launch only decides the verdict */
-		rc = launch_once(rq, &o2, m, k, param, bufs, cnt2, &L2, err, errlen);
+		rc = launch_once(rq, &o2, end, m, k, param, bufs, cnt2, &L2, err, errlen);
 		free(cnt2);
 		dtype_to_f32(run_out(rq), C, got2, nc);
 		vin.got2 = got2;
@@ -428,6 +429,24 @@ int emu_refuses(const run_request *rq, const char *what, char *err, int errlen)
 	return -1;
 }
 
+int emu_size_refuses(const run_request *rq, char *err, int errlen)
+{
+	if (rq->M <= 0 || rq->N <= 0 || rq->K <= 0 || rq->M > EMU_MAX_SIDE || rq->N > EMU_MAX_SIDE || rq->K > EMU_MAX_SIDE) {
+		errf(err, errlen, "bad size %lldx%lldx%lld (1..%d each)", rq->M, rq->N, rq->K, EMU_MAX_SIDE);
+		return -1;
+	}
+	double esz = dtype_of(rq->dt)->bytes, na = (double)rq->M * (double)rq->K, nb = (double)rq->K * (double)rq->N;
+	/* inputs as stored and as f32, C, and the double reference: refused
+	 * before anything is allocated rather than aborting out of memory */
+	double bytes = (na + nb) * (esz + 4) + (double)rq->M * (double)rq->N * (4.0 + 8.0);
+	if (bytes > EMU_MAX_MEMORY) {
+		errf(err, errlen, "size %lldx%lldx%lld needs %.1f GiB of buffers, more than the emulator's %.0f GiB", rq->M,
+		     rq->N, rq->K, bytes / (1 << 30), (double)EMU_MAX_MEMORY / (1 << 30));
+		return -1;
+	}
+	return 0;
+}
+
 emu_error emu_run(const run_request *rq, const emu_options *opt, emu_result *res, char *err, int errlen)
 {
 	emu_options dflt = {0};
@@ -439,11 +458,9 @@ emu_error emu_run(const run_request *rq, const emu_options *opt, emu_result *res
 		err[0] = 0;
 	if (emu_refuses(rq, NULL, err, errlen))
 		return EMU_ERR_UNSUPPORTED;
-	if (rq->M <= 0 || rq->N <= 0 || rq->K <= 0 || rq->M > 16384 || rq->N > 16384 || rq->K > 16384) {
-		errf(err, errlen, "bad size %lldx%lldx%lld (1..16384 each)", rq->M, rq->N, rq->K);
+	if (emu_size_refuses(rq, err, errlen))
 		return EMU_ERR_BAD_REQUEST;
-	}
-	double t0 = util_now();
+	double t0 = util_now(), end = opt->deadline_s > 0 ? t0 + opt->deadline_s : 0; /* the run's one deadline */
 	emu_module *own = NULL;
 	const emu_module *m = opt->module;
 	if (!m) {
@@ -465,15 +482,6 @@ emu_error emu_run(const run_request *rq, const emu_options *opt, emu_result *res
 	emu_error rc = EMU_ERR_BAD_REQUEST; /* until the launch: the args spec */
 	size_t esz = (size_t)dtype_of(rq->dt)->bytes, osz = (size_t)dtype_of(run_out(rq))->bytes;
 	size_t na = (size_t)rq->M * (size_t)rq->K, nb = (size_t)rq->K * (size_t)rq->N, nc = (size_t)rq->M * (size_t)rq->N;
-	/* inputs as stored and as f32, C, and the double reference: refused
-	 * before anything is allocated rather than aborting out of memory */
-	double bytes = (double)(na + nb) * (double)(esz + 4) + (double)nc * (4.0 + 8.0);
-	if (bytes > EMU_MAX_MEMORY) {
-		errf(err, errlen, "size %lldx%lldx%lld needs %.1f GiB of buffers, more than the emulator's %.0f GiB", rq->M,
-		     rq->N, rq->K, bytes / (1 << 30), (double)EMU_MAX_MEMORY / (1 << 30));
-		emu_module_free(own);
-		return EMU_ERR_BAD_REQUEST;
-	}
 	uint8_t *A = xcalloc(na, esz), *B = xcalloc(nb, esz);
 	uint8_t *C = xcalloc(nc, osz);
 	float *c0 = NULL;
@@ -509,7 +517,7 @@ emu_error emu_run(const run_request *rq, const emu_options *opt, emu_result *res
 		cnt[op].rec = opt->record;
 		opt->record->found = 0, opt->record->seen = 0, opt->record->armed = 0;
 	}
-	rc = launch_once(rq, opt, m, k, param, bufs, cnt, &L, err, errlen);
+	rc = launch_once(rq, opt, end, m, k, param, bufs, cnt, &L, err, errlen);
 	if (rc == EMU_OK && rq->c_host) /* C as f32 for the accuracy experiment, before a check's second launch */
 		dtype_to_f32(run_out(rq), C, rq->c_host, nc);
 	res->blocks = (long long)L.grid[0] * L.grid[1] * L.grid[2];
@@ -526,7 +534,7 @@ emu_error emu_run(const run_request *rq, const emu_options *opt, emu_result *res
 		goto out;
 
 	res->tol = run_tolerance(rq->dt, run_out(rq));
-	if (fill && !opt->no_verify && (rc = check(rq, opt, m, k, param, bufs, af, bf, c0, res, err, errlen)) != EMU_OK)
+	if (fill && !opt->no_verify && (rc = check(rq, opt, end, m, k, param, bufs, af, bf, c0, res, err, errlen)) != EMU_OK)
 		goto out;
 	res->seconds = util_now() - t0;
 	if (res->races)

@@ -50,7 +50,7 @@ uint32_t emu_wg_desc_addr(const emu_wg_desc *d, int mn, int k, int elem_bytes, i
  * (called by emu_decode for the opcode OP_WGMMA); 0 or -1 after emu_perr/emu_punsup. */
 int emu_wgmma_decode(emu_pstate *ps, emu_op *o, const char *full, char **parts, int np);
 
-/* ---- running it (emu_exec.c calls these) ---- */
+/* ---- running it (emu_exec_warp.c calls these) ---- */
 
 typedef struct emu_wg_block emu_wg_block;   /* a block's wgmma state: every warp's in-flight groups and marks */
 

@@ -1,51 +1,66 @@
-/* exec/job: fork, compute in the child, send the plain-data answer back over a pipe. */
+/* exec/job: fork (base/proc.c), compute in the child, send the plain-data answer back over a pipe. */
+#define _GNU_SOURCE /* pipe2 */
 #include "exec/job.h"
 
 #include <errno.h>
-#include <stdio.h>
 #include <fcntl.h>
-#include <signal.h>
-#include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
+
+#include "base/proc.h"
+
+/* What the child needs: the work, and where its answer goes. */
+typedef struct {
+	exec_job_fn fn;
+	const void *arg;
+	void *out;
+	size_t size;
+	int rd, wr;                 /* the pipe: the child writes, the parent reads */
+} job_child;
+
+static int child(void *p)
+{
+	const job_child *c = p;
+	close(c->rd);
+	c->fn(c->arg, c->out);
+	const char *b = c->out;
+	for (size_t n = 0; n < c->size;) {
+		ssize_t w = write(c->wr, b + n, c->size - n);
+		if (w <= 0 && errno != EINTR)
+			return 1;
+		n += w > 0 ? (size_t)w : 0;
+	}
+	return 0;
+}
 
 int exec_job_start(exec_job *j, exec_job_fn fn, const void *arg, void *out, size_t size)
 {
 	int fds[2];
 	*j = (exec_job)EXEC_JOB_NONE;
-	if (pipe(fds) < 0)
+	/* close-on-exec: a program the tutor starts later ($EDITOR, ptxas) holds no end of it */
+	if (pipe2(fds, O_CLOEXEC) < 0)
 		return -1;
-	fflush(NULL);
-	pid_t pid = fork();
-	if (pid < 0) {
+	job_child c = {.fn = fn, .arg = arg, .out = out, .size = size, .rd = fds[0], .wr = fds[1]};
+	proc p;
+	if (proc_fork(&p, child, &c, 0) < 0) {
 		close(fds[0]), close(fds[1]);
 		return -1;
 	}
-	if (pid == 0) {
-		close(fds[0]);
-		fn(arg, out);
-		const char *b = out;
-		for (size_t n = 0; n < size;) {
-			ssize_t w = write(fds[1], b + n, size - n);
-			if (w <= 0 && errno != EINTR)
-				_exit(1);
-			n += w > 0 ? (size_t)w : 0;
-		}
-		_exit(0);
-	}
 	close(fds[1]);
 	fcntl(fds[0], F_SETFL, fcntl(fds[0], F_GETFL) | O_NONBLOCK);
-	j->pid = pid, j->fd = fds[0], j->out = out, j->size = size;
+	j->pid = p.pid, j->fd = fds[0], j->out = out, j->size = size;
 	return 0;
 }
 
-static void reap(exec_job *j)
+/* Closes the pipe and reaps the child: killed first unless it has answered. */
+static void reap(exec_job *j, int kill)
 {
 	if (j->fd >= 0)
 		close(j->fd);
-	if (j->pid > 0)
-		while (waitpid(j->pid, NULL, 0) < 0 && errno == EINTR)
-			;
+	proc p = {.pid = j->pid};
+	if (kill)
+		proc_kill(&p);
+	else if (p.pid > 0)
+		proc_wait(&p);
 	j->fd = -1, j->pid = -1;
 }
 
@@ -59,21 +74,19 @@ int exec_job_poll(exec_job *j)
 			j->got += (size_t)r;
 			if (j->got < j->size)
 				continue;
-			reap(j);
+			reap(j, 0);
 			return 1;
 		}
 		if (r < 0 && errno == EINTR)
 			continue;
 		if (r < 0 && errno == EAGAIN)
 			return 0;
-		reap(j); /* end of file before a whole answer: the child died */
+		reap(j, 0); /* end of file before a whole answer: the child died */
 		return -1;
 	}
 }
 
 void exec_job_stop(exec_job *j)
 {
-	if (j->pid > 0)
-		kill(j->pid, SIGKILL);
-	reap(j);
+	reap(j, 1);
 }

@@ -303,19 +303,58 @@ static void plot_ks(FILE *out, const long long *ks, int nk, int w)
 	fprintf(out, "%s\n%*sK\n", line, ACC_PLOT_LABEL + 1 + w / 2, "");
 }
 
-/* "* f32   o f16→f32   # several", wrapped at width (a name counts as its bytes, an arrow as 3: a line may end short). */
-static void plot_legend(FILE *out, const acc_series *s, int ns, int width)
+/* "* f32   o f16→f32   + tf32 = x3tf32   # several", wrapped at width (a
+ * name counts as its bytes, an arrow as 3: a line may end short). Series on
+ * the very same points are one item (same[i]: the first of i's), drawn with
+ * its glyph; one whose every point is shared with others says so. */
+static void plot_legend(FILE *out, const acc_series *s, int ns, const int *same, const int *hidden, int width)
 {
 	int col = 0;
 	for (int i = 0; i <= ns; i++) {
-		char item[96];
-		int n = i < ns ? snprintf(item, sizeof item, "%c %s", glyphs[i % (int)strlen(glyphs)], s[i].name)
-			       : snprintf(item, sizeof item, "%c several", ACC_PLOT_SHARED);
+		char item[256];
+		int n;
+		if (i < ns && same[i] != i)
+			continue;
+		if (i < ns) {
+			n = snprintf(item, sizeof item, "%c %s", glyphs[i % (int)strlen(glyphs)], s[i].name);
+			for (int j = i + 1; j < ns && n < (int)sizeof item; j++)
+				if (same[j] == i)
+					n += snprintf(item + n, sizeof item - (size_t)n, " = %s", s[j].name);
+			if (hidden[i] && n < (int)sizeof item)
+				n += snprintf(item + n, sizeof item - (size_t)n, " (under %c)", ACC_PLOT_SHARED);
+		} else {
+			n = snprintf(item, sizeof item, "%c several", ACC_PLOT_SHARED);
+		}
+		n = n < (int)sizeof item ? n : (int)sizeof item - 1;
 		if (col > 0 && col + 3 + n > width)
 			fputc('\n', out), col = 0;
 		col += fprintf(out, "%*s%s", col ? 3 : ACC_PLOT_LABEL + 1, "", item);
 	}
 	fputc('\n', out);
+}
+
+/* Each point's cell in the grid (-1: not drawn), and same[i]: the first
+ * series whose points are all in the cells of series i, no more, no fewer. */
+static void plot_cells(const acc_series *s, int ns, const long long *ks, int nk, int hi, int per, int w, int *cell,
+		       int *same)
+{
+	for (int i = 0; i < ns; i++)
+		for (int k = 0; k < nk; k++) {
+			double v = s[i].err[k];
+			cell[i * nk + k] = isfinite(v) && v > 0 ? (int)lround((hi - log10(v)) * per) * w + plot_col(ks, nk, k, w) : -1;
+		}
+	for (int i = 0; i < ns; i++) {
+		same[i] = i;
+		for (int j = 0; j < i && same[i] == i; j++) {
+			int eq = 1, any = 0;
+			for (int k = 0; k < nk && eq; k++) {
+				eq = cell[i * nk + k] == cell[j * nk + k];
+				any |= cell[i * nk + k] >= 0;
+			}
+			if (eq && any)
+				same[i] = same[j];
+		}
+	}
 }
 
 void acc_plot(FILE *out, const long long *ks, int nk, const acc_series *s, int ns, int width)
@@ -330,16 +369,24 @@ void acc_plot(FILE *out, const long long *ks, int nk, const acc_series *s, int n
 	int w = (width < 40 ? 40 : width > 200 ? 200 : width) - ACC_PLOT_LABEL - 2;
 	char *grid = xcalloc((size_t)rows * (size_t)w, 1);
 	memset(grid, ' ', (size_t)rows * (size_t)w);
+	int *cell = xcalloc((size_t)(ns * nk) + 1, sizeof *cell), *same = xcalloc((size_t)ns + 1, sizeof *same);
+	int *hidden = xcalloc((size_t)ns + 1, sizeof *hidden);
+	plot_cells(s, ns, ks, nk, hi, per, w, cell, same);
 	for (int i = 0; i < ns; i++)
 		for (int k = 0; k < nk; k++) {
-			double v = s[i].err[k];
-			if (!(isfinite(v) && v > 0))
+			if (cell[i * nk + k] < 0)
 				continue;
-			int r = (int)lround((hi - log10(v)) * per), c = plot_col(ks, nk, k, w);
-			char *cell = &grid[(size_t)r * (size_t)w + (size_t)c];
-			char g = glyphs[i % (int)strlen(glyphs)];
-			*cell = *cell == ' ' || *cell == g ? g : ACC_PLOT_SHARED;
+			char *c = &grid[cell[i * nk + k]];
+			char g = glyphs[same[i] % (int)strlen(glyphs)];
+			*c = *c == ' ' || *c == g ? g : ACC_PLOT_SHARED;
 		}
+	for (int i = 0; i < ns; i++) { /* every point of i's under '#' */
+		int any = 0, all = 1;
+		for (int k = 0; k < nk; k++)
+			if (cell[i * nk + k] >= 0)
+				any = 1, all &= grid[cell[i * nk + k]] == ACC_PLOT_SHARED;
+		hidden[same[i]] |= any && all;
+	}
 	fputs("log10 of the relative error ||C - ref||_F / ||ref||_F against K\n", out);
 	for (int r = 0; r < rows; r++) {
 		int n = w;
@@ -356,6 +403,9 @@ void acc_plot(FILE *out, const long long *ks, int nk, const acc_series *s, int n
 		fputc('-', out);
 	fputc('\n', out);
 	plot_ks(out, ks, nk, w);
-	plot_legend(out, s, ns, width);
+	plot_legend(out, s, ns, same, hidden, width);
 	free(grid);
+	free(cell);
+	free(same);
+	free(hidden);
 }
