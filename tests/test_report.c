@@ -40,7 +40,7 @@ static run_result emu_result_of(void)
 	run_result r;
 	memset(&r, 0, sizeof r);
 	r.status = RUN_OK;
-	r.emulated = 1;
+	r.backend = RUN_BACKEND_EMU;
 	util_strlcpy(r.gpu, "CPU emulator", sizeof r.gpu);
 	r.rel_err = 1e-7, r.tol = 1e-4, r.verified = 1;
 	r.emu = (run_emu_counts){.M = 128, .N = 128, .K = 128, .gld_requests = 100, .gld_sectors = 1650, .inst = 7};

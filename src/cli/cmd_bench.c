@@ -110,7 +110,7 @@ static int cmd_bench(const cli_command *self, int argc, char **argv)
 			continue;
 		}
 		snprintf(label, sizeof label, "lesson %d (%s)", l->number, l->id);
-		bench_run_one(&rq, launch_deadline(&rq, 0), label, &res);
+		bench_run_one(&rq, label, &res);
 		int ok = res.status == RUN_OK;
 		/* A lesson this GPU cannot run (lesson 9 before Hopper) is said, not failed. */
 		failures += !ok && res.status != RUN_UNSUPPORTED;

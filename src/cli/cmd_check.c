@@ -93,7 +93,7 @@ static int cmd_check(const cli_command *self, int argc, char **argv)
 			}
 			rq.time = 0;
 			snprintf(label, sizeof label, "lesson %d at %lldx%lldx%lld", l->number, M, N, K);
-			bench_run_one(&rq, launch_deadline(&rq, 0), label, &res);
+			bench_run_one(&rq, label, &res);
 			if (res.status == RUN_NO_GPU || res.status == RUN_UNSUPPORTED) {
 				printf("SKIP lesson %d (%s): %s\n", l->number, l->id, res.msg);
 				skipped++;

@@ -11,7 +11,9 @@
 #include "base/demangle.h"
 #include "base/util.h"
 #include "cli/cli.h"
+#include "base/json.h"
 #include "emu/emu.h"
+#include "exec/report.h"
 #include "run/launch.h"
 
 /* --dtype and --out: a type dtype_parse knows. */
@@ -253,7 +255,36 @@ int cli_launch_request(const cli_launch *o, const course *c, run_request *rq)
 			return -1;
 		}
 	}
-	rq->backend = o->emulate ? RUN_BACKEND_EMU : RUN_BACKEND_GPU;
+	launch_target(rq, o->emulate ? RUN_BACKEND_EMU : RUN_BACKEND_GPU, RUN_KIND_RUN,
+		      &(launch_limits){.timeout_s = o->timeout, .force = o->force});
 	rq->lineinfo = o->lineinfo;
 	return 0;
+}
+
+int cli_launch_report(const cli_launch *o, const run_request *rq, const run_result *res)
+{
+	char title[RUN_ENTRY];
+	int emulated = res->backend == RUN_BACKEND_EMU, ran = res->status == RUN_OK || res->status == RUN_WRONG;
+	int lost = res->status == RUN_TIMEOUT || res->status == RUN_CANCELLED;
+	cli_launch_title(o, rq, title, sizeof title);
+	if (o->json) {
+		json_writer w;
+		run_report rep;
+		run_report_make(&rep, rq, res, 0);
+		json_begin(&w, stdout);
+		exec_report_json(&w, NULL, &rep, NULL, NULL);
+		json_finish(&w);
+	} else if (!emulated || ran) {
+		exec_report_text(stdout, title, rq, res);
+	}
+	if (lost)
+		fprintf(stderr, "ptxtutor: %s %s on the %s: %s\n", title, run_status_name(res->status),
+			run_backend_name(res->backend), res->msg);
+	else if (emulated && !ran)
+		fprintf(stderr, "ptxtutor: %s\n", res->msg);
+	if (res->status == RUN_OK)
+		return 0;
+	if (res->status == RUN_WRONG)
+		return 1;
+	return lost || emulated ? 2 : 1;
 }

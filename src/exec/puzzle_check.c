@@ -47,7 +47,9 @@ static void run_sizes(const puzzle *p, const char *path, runs *r, double *second
 			free(res);
 			return;
 		}
-		emu_error e = emu_run(&rq, NULL, res, err, sizeof err);
+		launch_target(&rq, RUN_BACKEND_EMU, RUN_KIND_RUN, NULL); /* the request's deadline, as every emulation */
+		emu_options o = {.deadline_s = rq.deadline_s};
+		emu_error e = emu_run(&rq, &o, res, err, sizeof err);
 		*seconds += res->seconds;
 		if (e != EMU_OK) {
 			located(path, err, msg, sizeof msg, &r->fail_line);
