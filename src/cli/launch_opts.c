@@ -78,15 +78,16 @@ static int bmajor_ok(const char *s, char *why, size_t len)
 	 .help = "blocks per thread-block cluster (sm_90, at most 8 in all); the grid must\n"                  \
 		 "be a multiple of it; a persistent grid is sized in whole clusters"},                          \
 	{.name = "timeout", .kind = CLI_DOUBLE, .off = offsetof(cli_launch, timeout), .arg = "S", .lo = 0,         \
-	 .hi = 86400, .help = "stop after S seconds of wall time (0, the default: run's deadline\n"                 \
-		 "comes from the problem size; emulate then stops only by its estimate)"}
+	 .hi = 86400, .help = "the run's deadline: S seconds of wall time (0, the default: the\n"                  \
+		 "policy's, from the size on a GPU, two minutes for an emulation)"}
 
 const cli_opt cli_run_opts[] = {
 	LAUNCH_OPTS,
 	{.name = "emulate", .kind = CLI_FLAG, .off = offsetof(cli_launch, emulate),
 	 .help = "run on the CPU with the PTX interpreter instead (as `ptxtutor emulate`)"},
 	{.name = "force", .kind = CLI_FLAG, .off = offsetof(cli_launch, force),
-	 .help = "with --emulate: emulate even when the estimated CPU time is over the limit"},
+	 .help = "lift the deadline to an hour: with --emulate, emulate even when the\n"
+		 "estimated CPU time is over the usual limit"},
 	{.name = "lineinfo", .kind = CLI_FLAG, .off = offsetof(cli_launch, lineinfo),
 	 .help = "for profilers: JIT the PTX with a .loc per line and the driver's line\n"
 		 "information, so Nsight Compute's source view (ncu --page source) maps\n"
@@ -98,7 +99,8 @@ const cli_opt cli_run_opts[] = {
 const cli_opt cli_emulate_opts[] = {
 	LAUNCH_OPTS,
 	{.name = "force", .kind = CLI_FLAG, .off = offsetof(cli_launch, force),
-	 .help = "emulate even when the estimated CPU time is over the limit"},
+	 .help = "emulate even when the estimated CPU time is over the usual limit\n"
+		 "(the deadline lifted to an hour)"},
 	{.name = "lines", .kind = CLI_FLAG, .off = offsetof(cli_launch, lines),
 	 .help = "the figures per PTX line and per @region: instructions, lanes, sectors,\n"
 		 "wavefronts, bank conflicts, bytes (with --json: its \"per_line\"; --csv: a table)"},

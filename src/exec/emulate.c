@@ -86,6 +86,12 @@ static void emulate(const run_request *rq, const exec_run_opts *opt, const emu_m
 		snprintf(err, sizeof err, "stopped by Ctrl-C after %lld of %lld blocks, %llu warp instructions, %.1f s",
 			 er->blocks_done, er->blocks, er->total.inst_total, er->seconds);
 		emu_backend_failed(rq, why, err, res);
+	} else if (why == EMU_ERR_DEADLINE) {
+		/* said as the worker says a kill, with where the kernel was */
+		char at[RUN_PATH + 64];
+		emu_backend_failed(rq, why, err, res);
+		run_error_format(&res->where, at, sizeof at);
+		snprintf(res->msg, sizeof res->msg, "stopped after %.3g s (deadline); %.200s", rq->deadline_s, at);
 	} else if (why != EMU_OK) {
 		emu_backend_failed(rq, why, err, res);
 	} else {
