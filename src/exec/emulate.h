@@ -2,7 +2,8 @@
 #ifndef PTXTUTOR_EXEC_EMULATE_H
 #define PTXTUTOR_EXEC_EMULATE_H
 
-#include "exec/backend.h"
+#include "exec/run_opts.h"
+#include "run/run.h"
 
 /* The probe: the emulator's rate is measured once the first blocks took this
  * long, and launch_admit decides whether the whole run fits its deadline. */
