@@ -221,6 +221,44 @@ void exec_report_json(json_writer *w, const char *key, const run_report *rep,
 	json_end(w);
 }
 
+void exec_report_csv_header(FILE *out, const char *const *keys, int n)
+{
+	for (int i = 0; i < n; i++)
+		fprintf(out, ",%s", keys[i]);
+}
+
+/* A CSV cell: quoted when it holds a comma, a quote or a line break. */
+static void csv_text(FILE *out, const char *s)
+{
+	if (!strpbrk(s, ",\"\n")) {
+		fputs(s, out);
+		return;
+	}
+	fputc('"', out);
+	for (; *s; s++)
+		fprintf(out, *s == '"' ? "\"\"" : "%c", *s);
+	fputc('"', out);
+}
+
+void exec_report_csv_row(FILE *out, const run_report *rep, const char *const *keys, int n)
+{
+	for (int i = 0; i < n; i++) {
+		const run_field *f = run_field_find(keys[i]);
+		fputc(',', out);
+		if (!f || !run_field_present(f, rep))
+			continue;
+		const char *p = (const char *)rep + f->off;
+		if (f->type == RUN_T_STR)
+			csv_text(out, *(const char *const *)(const void *)p);
+		else if (f->type == RUN_T_LL)
+			fprintf(out, "%lld", *(const long long *)(const void *)p);
+		else if (f->type == RUN_T_DBL)
+			fprintf(out, "%.6g", *(const double *)(const void *)p);
+		else if (*(const int *)(const void *)p >= 0)
+			fputs(*(const int *)(const void *)p ? "true" : "false", out);
+	}
+}
+
 void exec_report_types(const run_request *rq, char *buf, size_t len)
 {
 	unsigned c[3];
