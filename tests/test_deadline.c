@@ -159,6 +159,21 @@ static void test_admit(void **state)
 	assert_non_null(strstr(why, "the limit is 120 s"));
 }
 
+/* A backend is a line of RUN_BACKENDS and a row of exec/backend.c: each has both. */
+static void test_every_backend_has_a_row(void **state)
+{
+	(void)state;
+	for (int b = 0; b < RUN_BACKEND_COUNT; b++) {
+		assert_non_null(exec_backend_of((run_backend)b));
+		assert_string_not_equal(run_backend_name((run_backend)b), "?");
+	}
+	assert_null(exec_backend_of(RUN_BACKEND_COUNT));
+	run_request rq = {.backend = RUN_BACKEND_COUNT};
+	static run_result res;
+	exec_run(&rq, &res);
+	assert_int_equal(res.status, RUN_BAD_REQUEST);
+}
+
 /* A lost run (killed, cancelled, a dead child) says the backend it was sent to. */
 static void test_lost_runs_name_their_backend(void **state)
 {
@@ -251,6 +266,7 @@ int main(void)
 		cmocka_unit_test(test_kill_after),
 		cmocka_unit_test(test_admit),
 		cmocka_unit_test(test_lost_runs_name_their_backend),
+		cmocka_unit_test(test_every_backend_has_a_row),
 		cmocka_unit_test(test_time_limits_listed),
 	};
 	int rc = cmocka_run_group_tests(tests, NULL, NULL);

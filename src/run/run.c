@@ -28,11 +28,9 @@ const char *run_status_name(run_status s)
 
 const char *run_backend_name(run_backend b)
 {
-	static const char *const names[] = {
-		[RUN_BACKEND_GPU] = "GPU",
-		[RUN_BACKEND_EMU] = "CPU emulator",
-		[RUN_BACKEND_CUBIN] = "driver JIT to cubin",
-	};
+#define NAME(id, name) [RUN_BACKEND_##id] = name,
+	static const char *const names[] = {RUN_BACKENDS(NAME)};
+#undef NAME
 	return (unsigned)b < sizeof names / sizeof names[0] ? names[b] : "?";
 }
 

@@ -13,16 +13,17 @@
  * kernels run to 70-200 characters; a longer one is refused, never cut. */
 #define RUN_ENTRY 512
 
-/* Which backend carries a request out (src/exec/backend.c's table has a
- * row for each; run_backend_name names it). The zero value is the GPU, so a
+/* Which backend carries a request out: one line here each, its id and its
+ * name (run_backend_name), and a row in src/exec/backend.c's table. The zero value is the GPU, so a
  * zeroed request is a GPU run: build requests with run/launch.c, which sets
  * the backend and the deadline together (launch_target). */
-typedef enum {
-	RUN_BACKEND_GPU,          /* the runner: JIT, launch, verify, time (src/gpu/runner.c) */
-	RUN_BACKEND_EMU,          /* the CPU emulator (src/emu/backend.c); never needs a GPU */
-	RUN_BACKEND_CUBIN,        /* the driver's JIT to a cubin file for the SASS view (src/gpu/jitcubin.c) */
-	RUN_BACKEND_COUNT
-} run_backend;
+#define RUN_BACKENDS(X)                                                                              \
+	X(GPU, "GPU")                   /* the runner: JIT, launch, verify, time (src/gpu/runner.c) */     \
+	X(EMU, "CPU emulator")          /* the CPU emulator (src/exec/emulate.c); never needs a GPU */    \
+	X(CUBIN, "driver JIT to cubin") /* the driver's JIT to a cubin file for the SASS view (src/gpu/jitcubin.c) */
+#define RUN_BACKEND_ENUM(id, name) RUN_BACKEND_##id,
+typedef enum { RUN_BACKENDS(RUN_BACKEND_ENUM) RUN_BACKEND_COUNT } run_backend;
+#undef RUN_BACKEND_ENUM
 
 /* How far a GPU run goes. The zero value is a whole run. */
 typedef enum {
