@@ -51,25 +51,17 @@ PTXTUTOR_ROOT="$WORK/t" PTXTUTOR_BUILD="$WORK/t/build" "$TL" >"$WORK/out" 2>&1
 grep -q '^\[       OK \] test_link_layers' "$WORK/out" && echo "ok layers_unplanted_copy_passes" ||
 	{ echo "not ok layers_unplanted_copy_passes"; grep -E 'calls|object' "$WORK/out" | head -n 5; }
 
-# 1. an include in angle brackets (compiles with -Isrc), and a call
-fresh
-cat >>"$WORK/t/src/ui/app.c" <<'C'
-#include <gpu/runner.h>
-void planted_break(const run_request *rq, run_result *res);
-void planted_break(const run_request *rq, run_result *res) { runner_run(rq, res); }
-C
-compile src/ui/app.c
-check angle_include "ui/app calls runner_run (gpu/runner)"
-
-# 2. a private prototype instead of the header, and a call
-fresh
-cat >>"$WORK/t/src/ui/app.c" <<'C'
-void runner_run(const run_request *rq, run_result *res);
-void planted_break(const run_request *rq, run_result *res);
-void planted_break(const run_request *rq, run_result *res) { runner_run(rq, res); }
-C
-compile src/ui/app.c
-check private_prototype "ui/app calls runner_run (gpu/runner)"
+# plant_app NAME DECLARATION: ui/app.c given the runner's declaration that way, and a call
+plant_app() {
+	fresh
+	printf '%s\n%s\n%s\n' "$2" "void planted_break(const run_request *rq, run_result *res);" \
+		"void planted_break(const run_request *rq, run_result *res) { runner_run(rq, res); }" >>"$WORK/t/src/ui/app.c"
+	compile src/ui/app.c
+	check "$1" "ui/app calls runner_run (gpu/runner)"
+}
+# 1. an include in angle brackets (compiles with -Isrc); 2. a private prototype instead of the header
+plant_app angle_include "#include <gpu/runner.h>"
+plant_app private_prototype "void runner_run(const run_request *rq, run_result *res);"
 
 # 3. a space after '#', an include upwards from the course layer, and a call
 fresh

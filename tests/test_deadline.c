@@ -14,6 +14,7 @@
 #include "cli/cli.h"
 #include "cli/launch_opts.h"
 #include "exec/backend.h"
+#include "launch_helper.h"
 #include "run/accuracy.h"
 #include "run/launch.h"
 
@@ -22,14 +23,8 @@ static course the_course;
 /* `ptxtutor WORDS...` built into rq by the CLI's one builder: 0, or not 0 when refused. */
 static int launch(const cli_command *cmd, const char *line, run_request *rq)
 {
-	char buf[1024], *argv[32];
-	int argc = 0;
-	util_strlcpy(buf, line, sizeof buf);
-	for (char *t = strtok(buf, " "); t && argc < 31; t = strtok(NULL, " "))
-		argv[argc++] = t;
-	argv[argc] = NULL;
 	cli_launch o;
-	int rc = cli_launch_parse(cmd, argc, argv, &o);
+	int rc = launch_words(cmd, line, &o);
 	if (rc != -1)
 		return rc;
 	if (o.emulate || cmd == &cli_cmd_emulate)
