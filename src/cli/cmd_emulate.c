@@ -16,6 +16,8 @@
 #include "base/util.h"
 #include "run/launch.h"
 
+static int cmd_emulate(const cli_command *self, int argc, char **argv);
+
 const cli_command cli_cmd_emulate = {
 	.name = "emulate",
 	.synopsis = {"emulate LESSON [--size N|M,N,K] [--set KEY=VALUE]... [--lines|--estimate] [--json|--csv]",
@@ -198,7 +200,7 @@ static int print_estimate(const cli_command *self, const cli_launch *o, const ru
 	return 0;
 }
 
-int cmd_emulate(const cli_command *self, int argc, char **argv)
+static int cmd_emulate(const cli_command *self, int argc, char **argv)
 {
 	cli_launch o;
 	int rc = cli_launch_parse(self, argc, argv, &o);

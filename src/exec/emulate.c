@@ -76,6 +76,8 @@ static void emulate(const run_request *rq, const exec_run_opts *opt, const emu_m
 	char err[RUN_LOG / 2];
 	watch w = {.rq = rq, .opt = opt};
 	run_line_counts *lines = xcalloc(RUN_MAX_LINES, sizeof *lines);
+	/* opt->cancel is also checked between blocks (on_block); an emulator that
+	 * reads a cancel flag inside a block takes it here too. */
 	emu_options o = {.module = m, .lines = lines, .max_lines = RUN_MAX_LINES, .progress = on_block,
 			 .progress_ctx = &w, .deadline_s = rq->deadline_s};
 	emu_result *er = xcalloc(1, sizeof *er);
