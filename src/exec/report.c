@@ -321,7 +321,7 @@ static void kinds_text(FILE *out, const run_emu_kinds *k, long long inst, const 
 			snprintf(key, sizeof key, "%s.%s", rows[i].key, cols[rows[i].shared][c]);
 			v[c] = c < 2 || rows[i].shared ? run_kind_value(k, key) : 0;
 		}
-		if (i == 0 || (i == 3))
+		if (i == 0 || rows[i].shared != rows[i - 1].shared) /* each side's heading */
 			fprintf(out, "%s%-16s %12s %12s %9s\n", indent, "", "requests", rows[i].shared ? "wavefronts" : "sectors",
 				rows[i].shared ? "conflicts" : "sect/req");
 		if (!v[0] && !rows[i].always)
