@@ -109,7 +109,7 @@ static int cmd_bench(const cli_command *self, int argc, char **argv)
 	for (int i = 0; i < n; i++) {
 		const lesson *l = todo[i];
 		run_request rq;
-		run_result res;
+		static run_result res; /* ~230 KiB */
 		char err[512], label[96];
 		int bad = launch_request_for_lesson(l, NULL, M, N, K, &rq, err, sizeof err);
 		rq.timing = o.timing == 2 ? RUN_TIMING_BURST : RUN_TIMING_STEADY;
