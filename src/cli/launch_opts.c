@@ -103,7 +103,8 @@ const cli_opt cli_emulate_opts[] = {
 		 "(the deadline lifted to an hour)"},
 	{.name = "lines", .kind = CLI_FLAG, .off = offsetof(cli_launch, lines),
 	 .help = "the figures per PTX line and per @region: instructions, lanes, sectors,\n"
-		 "wavefronts, bank conflicts, bytes (with --json: its \"per_line\"; --csv: a table)"},
+		 "wavefronts, bank conflicts, bytes, as a table with each line's PTX (--csv:\n"
+		 "comma-separated; --json has them always, as \"per_line\")"},
 	{.name = "csv", .kind = CLI_FLAG, .off = offsetof(cli_launch, csv),
 	 .help = "with --lines: comma-separated, one row a line, a header row first"},
 	{.name = "warp", .kind = CLI_STR, .off = offsetof(cli_launch, warp), .arg = "LINE[,WARP[,NTH]]",
