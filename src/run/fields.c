@@ -11,6 +11,7 @@
 #define R(f) offsetof(run_report, f)
 static const run_field fields[] = {
 	{"entry", RUN_T_STR, R(entry), RUN_F_TEXT, "the kernel's entry"},
+	{"ptx", RUN_T_STR, R(ptx), RUN_F_TEXT, "the PTX file it ran (the student's copy when edited)"},
 	{"status", RUN_T_STR, R(status), RUN_F_TEXT, "ok, wrong result, GPU too old, the emulator cannot run it, ..."},
 	{"message", RUN_T_STR, R(message), RUN_F_TEXT, "the run's one line"},
 	{"backend", RUN_T_STR, R(backend), RUN_F_TEXT, "who ran it: GPU or CPU emulator"},
@@ -205,6 +206,7 @@ static void take_emu(run_report *rep, const run_emu_counts *e)
 static void take_request(run_report *rep, const run_request *rq)
 {
 	rep->entry = rq->entry;
+	rep->ptx = rq->ptx_path;
 	rep->dtype = dtype_name(rq->dt == DTYPE_NONE ? DTYPE_F32 : rq->dt);
 	rep->out = dtype_name(run_out(rq));
 	rep->M = rq->M, rep->N = rq->N, rep->K = rq->K;

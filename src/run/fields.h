@@ -11,7 +11,7 @@
  * null, text "n/a"). Strings point into the request and result it was made
  * from; a NULL string is left out. */
 typedef struct {
-	const char *entry, *status, *message, *gpu, *backend, *dtype, *out, *jit_log;
+	const char *entry, *ptx, *status, *message, *gpu, *backend, *dtype, *out, *jit_log;
 	long long M, N, K;
 	long long registers, smem_static, smem_dynamic, local_bytes, blocks_per_sm, repeats, block, cublas_block;
 	double spread, cublas_spread;
