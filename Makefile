@@ -18,7 +18,8 @@ Q := @
 endif
 
 BUILD   ?= build
-SRC     := $(sort $(wildcard src/*/*.c))
+# Every .c under src/, any depth: the list tests/test_layers.c checks at link level too.
+SRC     := $(shell sh scripts/sources.sh)
 OBJ     := $(SRC:%.c=$(BUILD)/%.o)
 LIBOBJ  := $(filter-out $(BUILD)/src/cli/main.o,$(OBJ))
 TESTSRC := $(sort $(wildcard tests/test_*.c))

@@ -15,31 +15,31 @@ import shutil
 import subprocess
 import sys
 
-# (label, path in the emulator's JSON, ncu metric)
+# (label, path in `emulate --json` (docs/json.md, emu.by_kind), ncu metric)
 PAIRS = [
-    ("global ld requests", ("global", "load", "requests"), "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum"),
-    ("global ld sectors", ("global", "load", "sectors"), "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"),
-    ("global st requests", ("global", "store", "requests"), "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum"),
-    ("global st sectors", ("global", "store", "sectors"), "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum"),
-    ("cp.async requests", ("global", "cp_async", "requests"), "l1tex__t_requests_pipe_lsu_mem_global_op_ldgsts.sum"),
-    ("cp.async sectors", ("global", "cp_async", "sectors"), "l1tex__t_sectors_pipe_lsu_mem_global_op_ldgsts.sum"),
-    ("shared ld wavefronts", ("shared", "load", "wavefronts"), "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum"),
-    ("shared ld conflicts", ("shared", "load", "bank_conflicts"), "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum"),
-    ("shared st wavefronts", ("shared", "store", "wavefronts"), "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum"),
-    ("shared st conflicts", ("shared", "store", "bank_conflicts"), "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum"),
-    ("ldmatrix wavefronts", ("shared", "ldmatrix", "wavefronts"), "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ldsm.sum"),
-    ("ldmatrix conflicts", ("shared", "ldmatrix", "bank_conflicts"), "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ldsm.sum"),
-    ("cp.async smem wavefronts", ("shared", "cp_async", "wavefronts"), "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ldgsts.sum"),
-    ("cp.async smem conflicts", ("shared", "cp_async", "bank_conflicts"), "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ldgsts.sum"),
+    ("global ld requests", ("emu", "by_kind", "global_load", "requests"), "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum"),
+    ("global ld sectors", ("emu", "by_kind", "global_load", "sectors"), "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"),
+    ("global st requests", ("emu", "by_kind", "global_store", "requests"), "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum"),
+    ("global st sectors", ("emu", "by_kind", "global_store", "sectors"), "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum"),
+    ("cp.async requests", ("emu", "by_kind", "cp_async_read", "requests"), "l1tex__t_requests_pipe_lsu_mem_global_op_ldgsts.sum"),
+    ("cp.async sectors", ("emu", "by_kind", "cp_async_read", "sectors"), "l1tex__t_sectors_pipe_lsu_mem_global_op_ldgsts.sum"),
+    ("shared ld wavefronts", ("emu", "by_kind", "shared_load", "wavefronts"), "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum"),
+    ("shared ld conflicts", ("emu", "by_kind", "shared_load", "bank_conflicts"), "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum"),
+    ("shared st wavefronts", ("emu", "by_kind", "shared_store", "wavefronts"), "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum"),
+    ("shared st conflicts", ("emu", "by_kind", "shared_store", "bank_conflicts"), "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum"),
+    ("ldmatrix wavefronts", ("emu", "by_kind", "ldmatrix", "wavefronts"), "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ldsm.sum"),
+    ("ldmatrix conflicts", ("emu", "by_kind", "ldmatrix", "bank_conflicts"), "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ldsm.sum"),
+    ("cp.async smem wavefronts", ("emu", "by_kind", "cp_async_write", "wavefronts"), "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ldgsts.sum"),
+    ("cp.async smem conflicts", ("emu", "by_kind", "cp_async_write", "bank_conflicts"), "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ldgsts.sum"),
 ]
 
 
 # (emulator path folded in, into which emulator path, the ncu metric that would count it apart)
 FOLDS = [
-    (("global", "cp_async", "requests"), ("global", "load", "requests"), "l1tex__t_requests_pipe_lsu_mem_global_op_ldgsts.sum"),
-    (("global", "cp_async", "sectors"), ("global", "load", "sectors"), "l1tex__t_sectors_pipe_lsu_mem_global_op_ldgsts.sum"),
-    (("shared", "ldmatrix", "wavefronts"), ("shared", "load", "wavefronts"), "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ldsm.sum"),
-    (("shared", "ldmatrix", "bank_conflicts"), ("shared", "load", "bank_conflicts"), "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ldsm.sum"),
+    (("emu", "by_kind", "cp_async_read", "requests"), ("emu", "by_kind", "global_load", "requests"), "l1tex__t_requests_pipe_lsu_mem_global_op_ldgsts.sum"),
+    (("emu", "by_kind", "cp_async_read", "sectors"), ("emu", "by_kind", "global_load", "sectors"), "l1tex__t_sectors_pipe_lsu_mem_global_op_ldgsts.sum"),
+    (("emu", "by_kind", "ldmatrix", "wavefronts"), ("emu", "by_kind", "shared_load", "wavefronts"), "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ldsm.sum"),
+    (("emu", "by_kind", "ldmatrix", "bank_conflicts"), ("emu", "by_kind", "shared_load", "bank_conflicts"), "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ldsm.sum"),
 ]
 
 

@@ -224,7 +224,7 @@ static void test_hook_rounds_inputs(void **state)
 	assert_true(worst_f32 > 10 * worst_rounded); /* and visibly not the f32 inputs' product */
 	/* host pointers mean nothing in the worker's process: refused, and no worker started for it */
 	worker w = {.pid = -1};
-	assert_int_equal(worker_submit(&w, &rq, 10), -1);
+	assert_int_equal(worker_submit(&w, &rq), -1);
 	assert_true(w.pid <= 0);
 	free(res);
 	free(a);

@@ -24,6 +24,7 @@
 #include "model/model.h"
 #include "run/launch.h"
 #include "run/verify.h"
+#include "launch_helper.h"
 
 /* ---- the table ---- */
 
@@ -495,15 +496,9 @@ static void test_emulator_refuses(void **st)
 
 static int launch(const char *line, run_request *rq)
 {
-	char buf[512], *argv[32];
-	int argc = 0;
-	util_strlcpy(buf, line, sizeof buf);
-	for (char *t = strtok(buf, " "); t && argc < 31; t = strtok(NULL, " "))
-		argv[argc++] = t;
-	argv[argc] = NULL;
 	cli_launch o;
 	static course c;
-	if (cli_launch_parse(&cli_cmd_run, argc, argv, &o) != -1)
+	if (launch_words(&cli_cmd_run, line, &o) != -1)
 		return -1;
 	return cli_launch_request(&o, &c, rq);
 }

@@ -838,8 +838,9 @@ static void test_emulate_command(void **state)
 	assert_non_null(strstr(out, "\"verified\": true"));
 	assert_non_null(strstr(out, "\"sectors_per_request\""));
 	assert_non_null(strstr(out, "\"bank_conflicts\""));
-	assert_non_null(strstr(out, "\"regions\": {"));
-	assert_non_null(strstr(out, "\"inner\": {"));
+	assert_non_null(strstr(out, "\"regions\": ["));     /* per_line.regions, with their counts by kind */
+	assert_non_null(strstr(out, "\"name\": \"inner\""));
+	assert_non_null(strstr(out, "\"by_kind\": {"));
 	const char *const racy[] = {"--ptx", nobar, "--entry", "gemm_smem", "--grid", "N/32,M/32",
 				    "--block", "32,32", "--size", "64"};
 	assert_int_equal(emulate_cmd(out, sizeof out, racy, 10), 1);

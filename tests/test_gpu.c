@@ -37,7 +37,9 @@ static run_request request(const char *entry, dtype dt, long long M, long long N
 static run_result run(const run_request *rq, double deadline)
 {
 	run_result res;
-	assert_int_equal(worker_submit(&w, rq, deadline), 0);
+	run_request timed = *rq;
+	timed.deadline_s = deadline;
+	assert_int_equal(worker_submit(&w, &timed), 0);
 	while (!worker_poll(&w, &res)) {
 		struct pollfd p = {worker_fd(&w), POLLIN, 0};
 		poll(&p, 1, 100);
@@ -63,7 +65,8 @@ static int setup(void **state)
 		return -1;
 	run_request rq = request("gemm_f32", DTYPE_F32, 64, 64, 64);
 	run_result res;
-	assert_int_equal(worker_submit(&w, &rq, 60), 0);
+	rq.deadline_s = 60;
+	assert_int_equal(worker_submit(&w, &rq), 0);
 	while (!worker_poll(&w, &res)) {
 		struct pollfd p = {worker_fd(&w), POLLIN, 0};
 		poll(&p, 1, 100);

@@ -1,4 +1,4 @@
-/* test_layers: the include graph of src/ — folders in rank order (base < course < model < run < {emu, gpu} < exec < {ui, cli}), no cycle between modules, curses only in ui/term.c, the update code independent of the draw code. */
+/* test_layers: the layer rule — folders in rank order (base < course < model < run < {emu, gpu} < exec < {ui, cli}) checked on the link graph (every undefined symbol of every object resolved to the object defining it, nm -g) and on the include graph; no cycle between modules, curses only in ui/term.c, the update code independent of the draw code. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -116,6 +116,8 @@ static void scan_file(const char *src, const char *dir, const char *file, const 
 	fclose(f);
 }
 
+static void read_objects(const char *root);
+
 static int setup(void **state)
 {
 	(void)state;
@@ -149,6 +151,7 @@ static int setup(void **state)
 	}
 	closedir(top);
 	regfree(&curses);
+	read_objects(root);
 	return 0;
 }
 
@@ -228,13 +231,114 @@ static void test_layer_order(void **state)
 		fail_msg("%d include(s) against the layer order:%s", nviolations, msg);
 }
 
+/* ---- the link graph: calls, not spellings ---- */
+
+/* The build folder whose objects are read: PTXTUTOR_BUILD, else the folder
+ * above this binary's (build/tests/test_layers → build). */
+static char build_dir[PATH_MAX] = "build";
+
+typedef struct {
+	char name[128];
+	char mod[96];               /* "ui/app", "ui/widgets/x" */
+} link_sym;
+
+static link_sym *defs, *uses;
+static int ndefs, nuses, nobjects;
+static char link_errors[16][200];
+static int nlink_errors;
+
+static void add_sym(link_sym **v, int *n, const char *name, const char *mod)
+{
+	if (!(*n & (*n - 1)) || !*n)
+		*v = xrealloc(*v, (size_t)(*n ? 2 * *n : 64) * sizeof **v);
+	util_strlcpy((*v)[*n].name, name, sizeof (*v)[0].name);
+	util_strlcpy((*v)[*n].mod, mod, sizeof (*v)[0].mod);
+	(*n)++;
+}
+
+static int by_name(const void *a, const void *b)
+{
+	return strcmp(((const link_sym *)a)->name, ((const link_sym *)b)->name);
+}
+
+/* Whether a call from module `from` to module `to` keeps the layer rule: the
+ * include rule, and the UI never on a backend (it goes through exec/). */
+static int call_allowed(const char *from, const char *to)
+{
+	int ui_on_backend = !strncmp(from, "ui/", 3) && (!strncmp(to, "gpu/", 4) || !strncmp(to, "emu/", 4));
+	return !ui_on_backend && include_allowed(from, to);
+}
+
+/* Reads every object of the one source list (scripts/sources.sh) with nm. */
+static void read_objects(const char *root)
+{
+	char cmd[PATH_MAX + 64], line[512];
+	snprintf(cmd, sizeof cmd, "sh '%s/scripts/sources.sh' '%s'", root, root);
+	FILE *list = popen(cmd, "r");
+	assert_non_null(list);
+	while (fgets(line, sizeof line, list)) {
+		char src[256], mod[96], obj[PATH_MAX + 300];
+		if (sscanf(line, "src/%255s", src) != 1 || strlen(src) < 3)
+			continue;
+		src[strlen(src) - 2] = '\0'; /* ".c" */
+		util_strlcpy(mod, src, sizeof mod);
+		snprintf(obj, sizeof obj, "%s/src/%s.o", build_dir, src);
+		if (access(obj, R_OK)) {
+			snprintf(link_errors[nlink_errors++ % 16], sizeof link_errors[0], "src/%.60s.c has no object %.100s (not built?)",
+				 src, obj);
+			continue;
+		}
+		char nmcmd[PATH_MAX + 400];
+		snprintf(nmcmd, sizeof nmcmd, "nm -g '%s'", obj);
+		FILE *nm = popen(nmcmd, "r");
+		assert_non_null(nm);
+		char l[512];
+		while (fgets(l, sizeof l, nm)) {
+			char a[128], b[128], c[128];
+			int k = sscanf(l, "%127s %127s %127s", a, b, c);
+			if (k == 2 && !strcmp(a, "U"))
+				add_sym(&uses, &nuses, b, mod);
+			else if (k == 3 && strchr("TDBRCGSVW", b[0]))
+				add_sym(&defs, &ndefs, c, mod);
+		}
+		pclose(nm);
+		nobjects++;
+	}
+	pclose(list);
+	qsort(defs, (size_t)ndefs, sizeof *defs, by_name);
+}
+
+static void test_link_layers(void **state)
+{
+	(void)state;
+	if (system("nm --version >/dev/null 2>&1")) {
+		skip();
+		return;
+	}
+	assert_true(nobjects > 40); /* the whole build was read */
+	char msg[4096] = "";
+	int bad = nlink_errors;
+	for (int i = 0; i < nlink_errors && i < 16; i++)
+		snprintf(msg + strlen(msg), sizeof msg - strlen(msg), "\n  %s", link_errors[i]);
+	for (int i = 0; i < nuses; i++) {
+		const link_sym *d = bsearch(&uses[i], defs, (size_t)ndefs, sizeof *defs, by_name);
+		if (!d || call_allowed(uses[i].mod, d->mod))
+			continue;
+		if (bad++ < 16)
+			snprintf(msg + strlen(msg), sizeof msg - strlen(msg), "\n  %s calls %s (%s)", uses[i].mod, uses[i].name,
+				 d->mod);
+	}
+	if (bad)
+		fail_msg("%d call(s) against the layer order, at link level:%s", bad, msg);
+}
+
 /* The checker itself: an include upwards, one between siblings and one from
  * an unknown folder are caught; downwards, inside a folder and cli→ui pass. */
 static void test_layer_rule(void **state)
 {
 	(void)state;
 	assert_false(include_allowed("course/lesson", "run/run"));
-	assert_false(include_allowed("gpu/worker", "emu/offline"));
+	assert_false(include_allowed("gpu/runner", "emu/emu_run"));
 	assert_false(include_allowed("emu/backend", "gpu/runner"));
 	assert_false(include_allowed("ui/app", "cli/cli"));
 	assert_false(include_allowed("tools/x", "base/util"));
@@ -242,6 +346,13 @@ static void test_layer_rule(void **state)
 	assert_true(include_allowed("cli/cmd_tui", "ui/app"));
 	assert_true(include_allowed("ui/draw", "ui/app_state"));
 	assert_true(include_allowed("run/run", "course/lesson"));
+	/* calls: the UI reaches a backend only through exec/ */
+	assert_false(call_allowed("ui/app", "gpu/runner"));
+	assert_false(call_allowed("ui/widgets/x", "emu/emu_run"));
+	assert_false(call_allowed("course/lesson", "cli/cli"));
+	assert_true(call_allowed("ui/app", "exec/backend"));
+	assert_true(call_allowed("cli/cmd_tui", "ui/app"));
+	assert_true(call_allowed("exec/emulate", "emu/emu_run"));
 }
 
 /* The UI never calls CUDA nor the interpreter: it goes through exec/. */
@@ -264,9 +375,24 @@ static void test_curses_only_in_term(void **state)
 	assert_string_equal(curses_users[0], "ui/term.c");
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
+	(void)argc;
+	const char *b = getenv("PTXTUTOR_BUILD");
+	if (b && *b) {
+		util_strlcpy(build_dir, b, sizeof build_dir);
+	} else if (strchr(argv[0], '/')) { /* BUILD/tests/test_layers */
+		util_strlcpy(build_dir, argv[0], sizeof build_dir);
+		for (int up = 0; up < 2; up++) {
+			char *slash = strrchr(build_dir, '/');
+			if (slash)
+				*slash = '\0';
+			else
+				util_strlcpy(build_dir, ".", sizeof build_dir);
+		}
+	}
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_link_layers),
 		cmocka_unit_test(test_no_module_cycle),
 		cmocka_unit_test(test_update_independent_of_draw),
 		cmocka_unit_test(test_curses_only_in_term),

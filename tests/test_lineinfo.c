@@ -17,6 +17,7 @@
 #include "course/lesson.h"
 #include "course/sass.h"
 #include "gpu/runner.h"
+#include "launch_helper.h"
 
 static course the_course;
 
@@ -24,20 +25,8 @@ static course the_course;
  * request is refused, or cli_launch_parse's exit status (2: bad options). */
 static int launch(const cli_command *cmd, const char *line, run_request *rq)
 {
-	char buf[1024], *argv[32];
-	int argc = 0;
-	util_strlcpy(buf, line, sizeof buf);
-	for (char *t = strtok(buf, " "); t && argc < 31; t = strtok(NULL, " "))
-		argv[argc++] = t;
-	argv[argc] = NULL;
 	cli_launch o;
-	/* cli_parse says what it refuses on stderr: keep the test's output clean. */
-	fflush(stderr);
-	FILE *saved = stderr;
-	stderr = fopen("/dev/null", "w");
-	int rc = cli_launch_parse(cmd, argc, argv, &o);
-	fclose(stderr);
-	stderr = saved;
+	int rc = launch_words(cmd, line, &o);
 	if (rc != -1)
 		return rc;
 	memset(rq, 0x5a, sizeof *rq); /* whatever was there before: the builder must set the field */

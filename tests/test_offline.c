@@ -50,7 +50,7 @@ static void naive_request(run_request *rq)
 	assert_non_null(l);
 	char err[256];
 	assert_int_equal(launch_request_for_lesson(l, NULL, 128, 128, 128, rq, err, sizeof err), 0);
-	rq->backend = RUN_BACKEND_EMU;
+	launch_target(rq, RUN_BACKEND_EMU, RUN_KIND_RUN, NULL);
 }
 
 /* Writes the naive kernel with line `line` (1-based) replaced by `with`
@@ -86,7 +86,7 @@ static void test_counts_and_verdict(void **st)
 	run_result res;
 	emu_backend_run(&rq, &res);
 	assert_int_equal(res.status, RUN_OK);
-	assert_int_equal(res.emulated, 1);
+	assert_int_equal(res.backend, RUN_BACKEND_EMU);
 	assert_int_equal(res.verified, 1);
 	assert_true(res.rel_err < 1e-5);
 	assert_true(res.gflops == 0);
@@ -133,7 +133,7 @@ static void test_parse_error_at_its_line(void **st)
 	run_result res;
 	emu_backend_run(&rq, &res);
 	assert_int_equal(res.status, RUN_JIT_ERROR);
-	assert_int_equal(res.emulated, 1);
+	assert_int_equal(res.backend, RUN_BACKEND_EMU);
 	/* The message names the file without its folder; the log in full. */
 	char want[64];
 	snprintf(want, sizeof want, "01_naive.ptx:%d:", ln);
@@ -198,22 +198,22 @@ static void test_through_the_worker(void **st)
 	assert_int_equal(worker_start(&w), 0);
 	run_request rq;
 	naive_request(&rq);
-	assert_int_equal(worker_submit(&w, &rq, 60), 0);
+	assert_int_equal(worker_submit(&w, &rq), 0);
 	run_result res = wait_result(&w);
 	assert_int_equal(res.status, RUN_OK);
-	assert_int_equal(res.emulated, 1);
+	assert_int_equal(res.backend, RUN_BACKEND_EMU);
 	assert_int_equal(res.emu.gld_requests, 2ULL * 128 * 128 * 128 / 32);
 
 	int ln = line_of(rq.ptx_path, "st.global.f32 [%pC], %acc;");
 	run_request bad = rq;
 	edited(&bad, ln, "\tadd.u64 %pC, %pC, 0x10000000000;\n\tst.global.f32 [%pC], %acc;");
 	pid_t before = w.pid;
-	assert_int_equal(worker_submit(&w, &bad, 60), 0);
+	assert_int_equal(worker_submit(&w, &bad), 0);
 	res = wait_result(&w);
 	assert_int_equal(res.status, RUN_FAULT);
 	assert_true(w.pid > 0 && w.pid != before);
 
-	assert_int_equal(worker_submit(&w, &rq, 60), 0);
+	assert_int_equal(worker_submit(&w, &rq), 0);
 	res = wait_result(&w);
 	assert_int_equal(res.status, RUN_OK);
 	assert_int_equal(res.verified, 1);
@@ -244,7 +244,7 @@ static void test_line_sums_equal_totals(void **st)
 		long long e = launch_emulation_size(l, NULL);
 		if (!l->ptx_path[0] || launch_request_for_lesson(l, NULL, e ? e : 128, e ? e : 128, e ? e : 128, &rq, err, sizeof err))
 			continue;
-		rq.backend = RUN_BACKEND_EMU;
+		launch_target(&rq, RUN_BACKEND_EMU, RUN_KIND_RUN, NULL);
 		run_error why;
 		if (emu_backend_refuses(&rq, &why)) /* lessons 9-10 until the emulator reads them */
 			continue;

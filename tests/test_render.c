@@ -670,13 +670,13 @@ static void test_emulated_counts(void **st)
 	assert_int_equal(rq.backend, RUN_BACKEND_EMU);
 	assert_int_equal(rq.kind, RUN_KIND_RUN);
 	assert_true(rq.M == 128 && rq.N == 128 && rq.K == 128);
-	/* the one policy's emulation budget: the model's GPU time says nothing about the CPU */
-	assert_true(ui_app_deadline(r.a, &rq) == launch_deadline(&rq, 0));
-	assert_true(launch_deadline(&rq, 0) == launch_deadline(&rq, 1e6));
+	/* the one policy's emulation budget, decided when the request was built */
+	assert_true(ui_app_deadline(r.a, &rq) == launch_deadline(&rq));
+	assert_true(rq.deadline_s == launch_deadline(&rq));
 	ui_app_run_started(r.a, 2.0, NULL);
 	memset(&res, 0, sizeof res);
 	res.status = RUN_OK;
-	res.emulated = 1;
+	res.backend = RUN_BACKEND_EMU;
 	res.verified = 1;
 	res.rel_err = 2e-7, res.tol = 1e-4;
 	res.emu = (run_emu_counts){.M = 128, .N = 128, .K = 128, .gld_requests = 100, .gld_sectors = 1650,
@@ -705,7 +705,7 @@ static void test_emulated_counts(void **st)
 /* The deadline policy (run/launch.c launch_deadline) through the tutor:
  * properties, not its formula — longer than the model predicts, growing with
  * the size, bounded, a fixed budget for a JIT-only check, and
- * PTXTUTOR_DEADLINE_S over all of them. */
+ * PTXTUTOR_DEADLINE_S over all of them, each decided when the request is built. */
 static void test_deadlines(void **st)
 {
 	(void)st;
@@ -726,20 +726,22 @@ static void test_deadlines(void **st)
 	assert_true(rq.M > 4096);
 	double bigger = ui_app_deadline(r.a, &rq);
 	assert_true(bigger > at4096);
-	/* and a slower prediction too, but never past the bound */
-	assert_true(launch_deadline(&rq, 1e5) > launch_deadline(&rq, 1.0));
-	assert_true(launch_deadline(&rq, 1e12) <= LAUNCH_DEADLINE_MAX_S);
+	/* but never past the bound */
 	rq.M = rq.N = rq.K = 1 << 20;
-	assert_true(launch_deadline(&rq, 0) <= LAUNCH_DEADLINE_MAX_S);
-	assert_true(launch_deadline(&rq, 0) > bigger);
+	assert_true(launch_deadline(&rq) <= LAUNCH_DEADLINE_MAX_S);
+	assert_true(launch_deadline(&rq) > bigger);
 	/* a JIT-only check: a fixed budget, whatever the size */
-	rq.kind = RUN_KIND_JIT_ONLY;
+	r.a->run_check = 1;
+	assert_int_equal(ui_app_request(r.a, &rq, err, sizeof err), 0);
+	assert_int_equal(rq.kind, RUN_KIND_JIT_ONLY);
 	double jit = ui_app_deadline(r.a, &rq);
 	rq.M = rq.N = rq.K = 64;
-	assert_true(jit > 0 && ui_app_deadline(r.a, &rq) == jit);
+	assert_true(jit > 0 && launch_deadline(&rq) == jit);
 	/* PTXTUTOR_DEADLINE_S wins over all of them. */
 	r.a->deadline_s = 3;
+	assert_int_equal(ui_app_request(r.a, &rq, err, sizeof err), 0);
 	assert_true(ui_app_deadline(r.a, &rq) == 3);
+	r.a->run_check = 0;
 	rig_close(&r);
 }
 

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "base/util.h"
+#include "emu/emu.h"
 #include "exec/report.h"
 #include "run/fields.h"
 
@@ -40,7 +41,7 @@ static run_result emu_result_of(void)
 	run_result r;
 	memset(&r, 0, sizeof r);
 	r.status = RUN_OK;
-	r.emulated = 1;
+	r.backend = RUN_BACKEND_EMU;
 	util_strlcpy(r.gpu, "CPU emulator", sizeof r.gpu);
 	r.rel_err = 1e-7, r.tol = 1e-4, r.verified = 1;
 	r.emu = (run_emu_counts){.M = 128, .N = 128, .K = 128, .gld_requests = 100, .gld_sectors = 1650, .inst = 7};
@@ -119,6 +120,81 @@ static void test_one_format(void **state)
 	assert_string_equal(run_figure(&rep, "emu.instructions", b, sizeof b), "7");
 }
 
+/* bench --csv: cells from the table, raw values, empty when not measured. */
+static void test_csv_from_the_table(void **state)
+{
+	(void)state;
+	run_request rq = request();
+	run_result g = gpu_result();
+	run_report rep;
+	static const char *const keys[] = {"ms", "verified", "status", "message", "emu.instructions", "speedup"};
+	char *buf = NULL;
+	size_t len = 0;
+	util_strlcpy(g.msg, "verified, \"twice\"", sizeof g.msg);
+	run_report_make(&rep, &rq, &g, 0);
+	FILE *f = open_memstream(&buf, &len);
+	exec_report_csv_header(f, keys, (int)ARRAY_LEN(keys));
+	fputc('\n', f);
+	exec_report_csv_row(f, &rep, keys, (int)ARRAY_LEN(keys));
+	fclose(f);
+	assert_string_equal(buf, ",ms,verified,status,message,emu.instructions,speedup\n"
+				 ",0.5,true,ok,\"verified, \"\"twice\"\"\",,");
+	free(buf);
+}
+
+/* The counts by kind: one table (run_kind_fields) for the whole run and each
+ * region, under "emu" after its last row; the instruction classes are the
+ * emulator's, by name. */
+static void test_by_kind(void **state)
+{
+	(void)state;
+	run_request rq = request();
+	run_result e = emu_result_of();
+	e.emu.by_kind.gld = (run_gkind){3, 12};
+	e.emu.by_kind.inst[EMU_CLS_MMA] = 5;
+	e.emu.warps = 64;
+	char *ej = json_of(&rq, &e);
+	assert_non_null(strstr(ej, "\"by_kind\": {\n      \"global_load\": {\n        \"requests\": 3,\n        \"sectors\": 12\n"));
+	assert_non_null(strstr(ej, "\"mma\": 5"));
+	assert_non_null(strstr(ej, "\"warps\": 64"));
+	assert_non_null(strstr(ej, "\"per_line\": null")); /* "emu" was closed once, after by_kind */
+	free(ej);
+	int n, last = -1;
+	const run_field *f = run_fields(&n);
+	for (int i = 0; i < n; i++)
+		if (!strncmp(f[i].key, "emu.", 4)) {
+			assert_true(last < 0 || last == i - 1); /* contiguous */
+			last = i;
+		}
+	assert_int_equal(last, n - 1); /* and last: by_kind closes the object */
+	for (int c = 0; c < EMU_CLS_COUNT; c++) {
+		char key[64];
+		snprintf(key, sizeof key, "instructions.%s", emu_class_name((emu_class)c));
+		run_emu_kinds k = {0};
+		k.inst[c] = 100 + c;
+		assert_int_equal(run_kind_value(&k, key), 100 + c);
+	}
+	assert_int_equal(run_kind_value(&e.emu.by_kind, "no.such"), -1);
+}
+
+/* A run that did not answer (killed, cancelled) still names the backend that ran. */
+static void test_lost_emulation(void **state)
+{
+	(void)state;
+	run_request rq = request();
+	run_result r;
+	memset(&r, 0, sizeof r);
+	r.status = RUN_TIMEOUT;
+	r.backend = RUN_BACKEND_EMU;
+	r.verified = -1;
+	char *j = json_of(&rq, &r);
+	assert_non_null(strstr(j, "\"backend\": \"CPU emulator\""));
+	assert_non_null(strstr(j, "\"gpu\": \"CPU emulator\""));
+	assert_non_null(strstr(j, "\"status\": \"timed out\""));
+	assert_non_null(strstr(j, "\"emu\": null")); /* no counts: it did not finish */
+	free(j);
+}
+
 /* "PATH:LINE: msg" split once, where the emulator hands its text over. */
 static void test_error_as_data(void **state)
 {
@@ -170,6 +246,16 @@ static void test_documented(void **state)
 			fail_msg("docs/json.md does not name the per-line column %s", lf[i].key);
 		assert_true(lf[i].help && lf[i].help[0]);
 	}
+	/* and every key of the counts by kind ("emu.by_kind") */
+	const run_kind_field *kf = run_kind_fields(&n);
+	for (int i = 0; i < n; i++) {
+		char want[96];
+		const char *leaf = strrchr(kf[i].key, '.');
+		snprintf(want, sizeof want, "`%s`", leaf ? leaf + 1 : kf[i].key);
+		if (!strstr(doc, want))
+			fail_msg("docs/json.md does not name the count by kind %s", kf[i].key);
+		assert_true(kf[i].help && kf[i].help[0]);
+	}
 	free(doc);
 }
 
@@ -180,6 +266,9 @@ int main(void)
 		cmocka_unit_test(test_one_format),
 		cmocka_unit_test(test_documented),
 		cmocka_unit_test(test_error_as_data),
+		cmocka_unit_test(test_csv_from_the_table),
+		cmocka_unit_test(test_by_kind),
+		cmocka_unit_test(test_lost_emulation),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -17,6 +17,7 @@
 
 #include "base/util.h"
 #include "exec/worker.h"
+#include "run/launch.h"
 
 /* A kernel with the lesson ABI that never ends: at 1024 the emulator runs it
  * until its instruction budget (1e7 + 2*M*N*K warp instructions, seconds), so
@@ -80,7 +81,8 @@ static void submit_spin(worker *w, double deadline_s)
 {
 	run_request rq = emulated(spin_path, "spin", 1024);
 	run_result res;
-	assert_int_equal(worker_submit(w, &rq, deadline_s), 0);
+	rq.deadline_s = deadline_s;
+	assert_int_equal(worker_submit(w, &rq), 0);
 	for (int i = 0; i < 3; i++) {
 		struct pollfd p = {worker_fd(w), POLLIN, 0};
 		assert_int_equal(poll(&p, 1, 50), 0);
@@ -95,11 +97,11 @@ static void next_is_answered(worker *w)
 	char naive[512];
 	util_path(naive, sizeof naive, "tests/emu/naive.ptx");
 	run_request rq = emulated(naive, "gemm_naive", 32);
-	assert_int_equal(worker_submit(w, &rq, 60), 0);
+	assert_int_equal(worker_submit(w, &rq), 0);
 	run_result res = wait_result(w);
 	if (res.status != RUN_OK)
 		fail_msg("after a restart: status %d, %s", res.status, res.msg);
-	assert_int_equal(res.emulated, 1);
+	assert_int_equal(res.backend, RUN_BACKEND_EMU);
 	assert_int_equal(res.verified, 1);
 }
 
@@ -113,7 +115,7 @@ static void test_answers_and_survives(void **state)
 	util_strlcpy(rq.entry, "k", sizeof rq.entry);
 	rq.M = rq.N = rq.K = 16;
 	rq.grid[0] = rq.grid[1] = rq.grid[2] = rq.block[0] = rq.block[1] = rq.block[2] = 1;
-	assert_int_equal(worker_submit(&w, &rq, 30), 0);
+	assert_int_equal(worker_submit(&w, &rq), 0);
 	assert_true(worker_fd(&w) >= 0);
 	run_result res = wait_result(&w);
 	/* No GPU here says why; with one, the missing file is a bad request. */
@@ -135,6 +137,7 @@ static void test_dies_mid_run(void **state)
 	run_result res = wait_result(&w);
 	if (res.status != RUN_FAULT || !strstr(res.msg, "died (signal 9)"))
 		fail_msg("a child killed mid-run: status %d, '%s'", res.status, res.msg);
+	assert_int_equal(res.backend, RUN_BACKEND_EMU); /* the worker knows what it sent */
 	/* Restarted at once, not at the next submit. */
 	assert_true(w.pid > 0 && w.pid != busy);
 	assert_int_equal(kill(w.pid, 0), 0);
@@ -152,6 +155,7 @@ static void test_cancel_mid_run(void **state)
 	run_result res;
 	worker_cancel(&w, &res);
 	assert_int_equal(res.status, RUN_CANCELLED);
+	assert_int_equal(res.backend, RUN_BACKEND_EMU);
 	assert_true(w.pid > 0 && w.pid != busy);
 	assert_int_equal(worker_fd(&w), -1);
 	next_is_answered(&w);
@@ -167,11 +171,14 @@ static void test_deadline_mid_run(void **state)
 	pid_t busy = w.pid;
 	double t0 = util_now();
 	run_result res = wait_result(&w);
-	/* The worker's deadline, well before the emulator's own budget. */
+	/* The request's deadline, well before the emulator's own budget: the
+	 * emulator stops itself there (the worker would kill it a grace later). */
 	if (res.status != RUN_TIMEOUT || !strstr(res.msg, "deadline"))
 		fail_msg("a run past its deadline: status %d, '%s'", res.status, res.msg);
-	assert_true(util_now() - t0 < 5);
-	assert_true(w.pid > 0 && w.pid != busy);
+	assert_int_equal(res.backend, RUN_BACKEND_EMU);
+	assert_true(util_now() - t0 < 0.5 + LAUNCH_KILL_GRACE_S);
+	/* a clean stop: the same child answers the next request */
+	assert_true(w.pid == busy);
 	next_is_answered(&w);
 	worker_stop(&w);
 }
@@ -213,14 +220,14 @@ static void test_failed_start_leaks_nothing(void **state)
 	worker_set_fork(failing_fork);
 	run_request rq = {0};
 	rq.backend = RUN_BACKEND_EMU;
-	assert_int_equal(worker_submit(&w, &rq, 5), -1);
+	assert_int_equal(worker_submit(&w, &rq), -1);
 	assert_int_equal(w.busy, 0);
 	assert_int_equal(w.pid, -1);
 	assert_int_equal(worker_fd(&w), -1);
 	worker_set_fork(NULL);
 	/* and once fork works again, the next submit starts a child */
 	run_request ok = emulated(spin_path, "spin", 32);
-	assert_int_equal(worker_submit(&w, &ok, 60), 0);
+	assert_int_equal(worker_submit(&w, &ok), 0);
 	worker_stop(&w);
 	assert_int_equal(open_fds(), before);
 }

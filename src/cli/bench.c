@@ -7,27 +7,24 @@
 #include <unistd.h>
 
 #include "base/util.h"
+#include "exec/backend.h"
 #include "exec/report.h"
 #include "exec/worker.h"
 
 static worker shared;
 static int started;
 
-void bench_run_one(const run_request *rq, double deadline_s, const char *label, run_result *res)
+void bench_run_one(const run_request *rq, const char *label, run_result *res)
 {
 	if (!started) {
 		if (worker_start(&shared)) {
-			memset(res, 0, sizeof *res);
-			res->status = RUN_NO_GPU;
-			util_strlcpy(res->msg, "cannot start the GPU worker process", sizeof res->msg);
+			exec_run_lost(rq, RUN_NO_GPU, "cannot start the GPU worker process", res);
 			return;
 		}
 		started = 1;
 	}
-	if (worker_submit(&shared, rq, deadline_s)) {
-		memset(res, 0, sizeof *res);
-		res->status = RUN_FAULT;
-		util_strlcpy(res->msg, "cannot send the request to the GPU worker", sizeof res->msg);
+	if (worker_submit(&shared, rq)) {
+		exec_run_lost(rq, RUN_FAULT, "cannot send the request to the GPU worker", res);
 		return;
 	}
 	int tty = isatty(2);

@@ -8,9 +8,10 @@
 #include "run/run.h"
 
 /* Runs one request in the shared worker child (started on first use), with a
- * progress line on stderr when it is a terminal; a fault or hang restarts the
- * worker and becomes the result. Always fills res. */
-void bench_run_one(const run_request *rq, double deadline_s, const char *label, run_result *res);
+ * progress line on stderr when it is a terminal; a fault, or a hang past the
+ * request's deadline, restarts the worker and becomes the result. Always
+ * fills res. */
+void bench_run_one(const run_request *rq, const char *label, run_result *res);
 /* Stops the shared worker. */
 void bench_done(void);
 

@@ -402,9 +402,8 @@ static int read_live(const gpu_table *t, gpu_spec *out)
 {
 	run_request rq;
 	run_result *res = xcalloc(1, sizeof *res);
-	memset(&rq, 0, sizeof rq);
-	rq.kind = RUN_KIND_DEVICE; /* no kernel: the worker only describes the device */
-	bench_run_one(&rq, launch_deadline(&rq, 0), "reading this GPU", res);
+	launch_request_device(&rq); /* no kernel: the worker only describes the device */
+	bench_run_one(&rq, "reading this GPU", res);
 	bench_done();
 	int ok = res->status != RUN_NO_GPU && res->spec.sms > 0;
 	if (ok) {

@@ -59,8 +59,6 @@ struct cli_command {
 /* `show LESSON --screen`: the tutor's panes printed as plain text
  * (src/cli/cmd_tui.c); self is the tutor's row, which has that form. */
 int cmd_screen(const cli_command *self, int argc, char **argv);
-/* `emulate`, which `run --emulate` hands its arguments to. */
-int cmd_emulate(const cli_command *self, int argc, char **argv);
 
 extern const cli_command cli_cmd_tutor, cli_cmd_list, cli_cmd_gpus, cli_cmd_show, cli_cmd_occupancy,
 	cli_cmd_bench, cli_cmd_check, cli_cmd_run, cli_cmd_emulate, cli_cmd_accuracy, cli_cmd_sass, cli_cmd_puzzle;

@@ -173,12 +173,13 @@ static int pick_formats(const cli_command *self, const char *list, acc_plan *p)
 }
 
 /* A request in a child of its own (exec/backend.h), so a fault or a hung
- * kernel costs only the child, with a progress line on a terminal and
- * Ctrl-C honoured. Returns 0, or -1 when interrupted. */
+ * kernel costs only the child (killed at the request's deadline by
+ * exec_run_job_poll), with a progress line on a terminal and Ctrl-C
+ * honoured. Returns 0, or -1 when interrupted. */
 static int run_child(const run_request *rq, const char *label, run_result *res)
 {
 	static exec_run_job j; /* its result is ~220 KiB */
-	double t0 = util_now(), deadline = launch_deadline(rq, 0);
+	double t0 = util_now();
 	int tty = isatty(2), stopped = 0;
 	if (exec_run_job_start(&j, rq)) { /* j.out says why */
 		memcpy(res, &j.out, sizeof *res);
@@ -187,11 +188,11 @@ static int run_child(const run_request *rq, const char *label, run_result *res)
 	while (!exec_run_job_poll(&j)) {
 		struct pollfd pf = {j.job.fd, POLLIN, 0};
 		poll(&pf, 1, 200);
-		if (interrupted || util_now() - t0 > deadline) {
+		if (interrupted) {
+			char msg[64];
 			exec_job_stop(&j.job);
-			memset(res, 0, sizeof *res);
-			res->status = interrupted ? RUN_CANCELLED : RUN_TIMEOUT;
-			snprintf(res->msg, sizeof res->msg, "stopped after %.0f s", util_now() - t0);
+			snprintf(msg, sizeof msg, "stopped after %.0f s", util_now() - t0);
+			exec_run_lost(rq, RUN_CANCELLED, msg, res);
 			stopped = 1;
 			break;
 		}
@@ -211,7 +212,8 @@ static int pick_backend(const cli_command *self, int where, acc_plan *p)
 {
 	static run_result res;
 	if (where != ACC_WHERE_EMU) {
-		run_request rq = {.kind = RUN_KIND_DEVICE, .backend = RUN_BACKEND_GPU};
+		run_request rq;
+		launch_request_device(&rq);
 		if (run_child(&rq, "looking for a GPU", &res))
 			return -1;
 		if (res.status == RUN_OK && res.spec.sms > 0) {
@@ -298,7 +300,7 @@ static int run_cell(const acc_plan *p, const acc_format *f, long long K, const f
 	acc_measure(ref, c, nc, &cell->err);
 	cell->ran = 1;
 	cell->failed = cell->err.nonfinite > 0;
-	cell->seconds = res.emulated ? res.emu.seconds : res.ms * 1e-3;
+	cell->seconds = res.backend == RUN_BACKEND_EMU ? res.emu.seconds : res.ms * 1e-3;
 	return 0;
 }
 

@@ -6,6 +6,7 @@
 #include <time.h>
 
 #include "cli/bench.h"
+#include "exec/report.h"
 #include "run/fields.h"
 #include "cli/cli.h"
 #include "base/util.h"
@@ -55,6 +56,13 @@ const cli_command cli_cmd_bench = {
 	.run = cmd_bench,
 };
 
+/* bench --csv's columns after lesson and id: run report fields (run/fields.c), written by
+ * exec_report_csv_row as the JSON has them; the types last, so the columns before them stay where they were. */
+static const char *const csv_keys[] = {
+	"M", "N", "K", "ms", "gflops", "cublas_gflops", "pct_of_cublas", "speedup", "rel_error", "verified", "status",
+	"dtype", "out", "spread", "cublas_spread",
+};
+
 static int cmd_bench(const cli_command *self, int argc, char **argv)
 {
 	bench_opts o = {.size = {4096, 4096, 4096}, .fmt = OUT_TABLE};
@@ -91,8 +99,9 @@ static int cmd_bench(const cli_command *self, int argc, char **argv)
 		json_str(&w, "date", date);
 		json_arr(&w, "results");
 	} else if (fmt == OUT_CSV) {
-		printf("lesson,id,M,N,K,ms,gflops,cublas_gflops,pct_of_cublas,speedup,rel_error,verified,status,dtype,out,"
-		       "spread,cublas_spread\n");
+		fputs("lesson,id", stdout);
+		exec_report_csv_header(stdout, csv_keys, (int)ARRAY_LEN(csv_keys));
+		putchar('\n');
 	}
 	int failures = 0, header = 0;
 	int timed = 0;
@@ -100,7 +109,7 @@ static int cmd_bench(const cli_command *self, int argc, char **argv)
 	for (int i = 0; i < n; i++) {
 		const lesson *l = todo[i];
 		run_request rq;
-		run_result res;
+		static run_result res; /* ~230 KiB */
 		char err[512], label[96];
 		int bad = launch_request_for_lesson(l, NULL, M, N, K, &rq, err, sizeof err);
 		rq.timing = o.timing == 2 ? RUN_TIMING_BURST : RUN_TIMING_STEADY;
@@ -110,11 +119,10 @@ static int cmd_bench(const cli_command *self, int argc, char **argv)
 			continue;
 		}
 		snprintf(label, sizeof label, "lesson %d (%s)", l->number, l->id);
-		bench_run_one(&rq, launch_deadline(&rq, 0), label, &res);
+		bench_run_one(&rq, label, &res);
 		int ok = res.status == RUN_OK;
 		/* A lesson this GPU cannot run (lesson 9 before Hopper) is said, not failed. */
 		failures += !ok && res.status != RUN_UNSUPPORTED;
-		double pct = res.cublas_gflops > 0 ? 100.0 * res.gflops / res.cublas_gflops : 0;
 		double speedup = prev > 0 && res.gflops > 0 ? res.gflops / prev : 0;
 		if (fmt == OUT_JSON) {
 			json_obj(&w, NULL);
@@ -123,11 +131,11 @@ static int cmd_bench(const cli_command *self, int argc, char **argv)
 			bench_json_result(&w, "run", &rq, &res, prev);
 			json_end(&w);
 		} else if (fmt == OUT_CSV) {
-			/* the types last, so the columns before them stay where they were */
-			printf("%d,%s,%lld,%lld,%lld,%.5f,%.1f,%.1f,%.1f,%.2f,%.3g,%d,%s,%s,%s,%.4f,%.4f\n", l->number, l->id, M,
-			       N, K, res.ms, res.gflops, res.cublas_gflops, pct, speedup, res.rel_err, res.verified,
-			       run_status_name(res.status), dtype_name(rq.dt), dtype_name(run_out(&rq)), res.spread,
-			       res.cublas_spread);
+			run_report rep;
+			run_report_make(&rep, &rq, &res, prev);
+			printf("%d,%s", l->number, l->id);
+			exec_report_csv_row(stdout, &rep, csv_keys, (int)ARRAY_LEN(csv_keys));
+			putchar('\n');
 		} else {
 			if (!header && res.gpu[0]) {
 				printf("GPU %s (sm_%d%d), size %lldx%lldx%lld, %s\n", res.gpu, res.cc_major, res.cc_minor, M,

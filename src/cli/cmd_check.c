@@ -84,7 +84,7 @@ static int cmd_check(const cli_command *self, int argc, char **argv)
 			if (lesson_nearest_size(l, &env, near, why, sizeof why) == 0)
 				M = near[0], N = near[1], K = near[2];
 			run_request rq;
-			run_result res;
+			static run_result res; /* ~230 KiB */
 			char err[512], label[96];
 			if (launch_request_for_lesson(l, NULL, M, N, K, &rq, err, sizeof err)) {
 				printf("FAIL lesson %d (%s): %s\n", l->number, l->id, err);
@@ -93,7 +93,7 @@ static int cmd_check(const cli_command *self, int argc, char **argv)
 			}
 			rq.time = 0;
 			snprintf(label, sizeof label, "lesson %d at %lldx%lldx%lld", l->number, M, N, K);
-			bench_run_one(&rq, launch_deadline(&rq, 0), label, &res);
+			bench_run_one(&rq, label, &res);
 			if (res.status == RUN_NO_GPU || res.status == RUN_UNSUPPORTED) {
 				printf("SKIP lesson %d (%s): %s\n", l->number, l->id, res.msg);
 				skipped++;

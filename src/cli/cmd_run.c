@@ -4,10 +4,7 @@
 #include "cli/bench.h"
 #include "cli/cli.h"
 #include "cli/launch_opts.h"
-#include "exec/report.h"
-#include "base/json.h"
 #include "base/util.h"
-#include "run/launch.h"
 
 static int cmd_run(const cli_command *self, int argc, char **argv);
 
@@ -38,28 +35,14 @@ static int cmd_run(const cli_command *self, int argc, char **argv)
 	if (o.emulate)
 		cli_launch_emulation_size(&o, &c);
 	run_request rq; /* --emulate: the same request, for the CPU emulator backend */
-	if (cli_launch_request(&o, &c, &rq)) {
-		course_free(&c);
+	int bad = cli_launch_request(&o, &c, &rq);
+	course_free(&c);
+	if (bad)
 		return 2;
-	}
-	run_result res;
+	static run_result res; /* ~230 KiB */
 	char title[RUN_ENTRY], label[RUN_ENTRY + 64];
 	cli_launch_title(&o, &rq, title, sizeof title);
 	snprintf(label, sizeof label, "%s at %lldx%lldx%lld", title, rq.M, rq.N, rq.K);
-	bench_run_one(&rq, o.timeout > 0 ? o.timeout : launch_deadline(&rq, 0), label, &res);
-	if (o.json) {
-		json_writer w;
-		json_begin(&w, stdout);
-		bench_json_result(&w, NULL, &rq, &res, 0);
-		json_finish(&w);
-	} else if (res.emulated && res.status != RUN_OK && res.status != RUN_WRONG) {
-		fprintf(stderr, "ptxtutor: %s\n", res.msg);
-	} else {
-		exec_report_text(stdout, title, &rq, &res);
-	}
-	course_free(&c);
-	/* as `emulate` says it: 1 a wrong result, 2 a kernel the emulator could not run */
-	if (res.emulated && res.status != RUN_OK)
-		return res.status == RUN_WRONG ? 1 : 2;
-	return res.status == RUN_OK ? 0 : 1;
+	bench_run_one(&rq, label, &res);
+	return cli_launch_report(&o, &rq, &res);
 }

@@ -252,12 +252,11 @@ static int ask_gpu(const lesson *l, const expr_env *ov, gpu_spec *live, run_resu
 	lesson_env(l, ov, 1024, 1024, 1024, &env);
 	if (lesson_nearest_size(l, &env, near, err, sizeof err) ||
 	    launch_request_for_lesson(l, ov, near[0], near[1], near[2], &rq, err, sizeof err)) {
-		memset(&rq, 0, sizeof rq);
-		rq.kind = RUN_KIND_DEVICE;
+		launch_request_device(&rq);
 	} else {
-		rq.kind = RUN_KIND_JIT_ONLY;
+		launch_target(&rq, RUN_BACKEND_GPU, RUN_KIND_JIT_ONLY, NULL);
 	}
-	bench_run_one(&rq, launch_deadline(&rq, 0), "the JIT for the register count", res);
+	bench_run_one(&rq, "the JIT for the register count", res);
 	bench_done();
 	if (res->status == RUN_NO_GPU || res->spec.sms == 0)
 		return 0;

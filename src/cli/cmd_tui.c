@@ -253,8 +253,8 @@ static void start_estimate(ui_app *a, exec_estimate_job *j)
 	}
 	a->est.state = UI_EST_BUSY;
 	if (!j)
-		exec_estimate(&rq, &a->gpu, launch_deadline(&rq, 0), &r);
-	else if (exec_estimate_job_start(j, &rq, &a->gpu, launch_deadline(&rq, 0)) == 0)
+		exec_estimate(&rq, &a->gpu, &r);
+	else if (exec_estimate_job_start(j, &rq, &a->gpu) == 0)
 		return;
 	ui_app_estimate_done(a, j ? &j->out : &r);
 }
@@ -465,7 +465,7 @@ static void serve(ui_app *a, worker *w, int *worker_up, int saved_err, puzzle_jo
 		}
 		*worker_up = 1;
 	}
-	if (worker_submit(w, &rq, ui_app_deadline(a, &rq)) < 0)
+	if (worker_submit(w, &rq) < 0)
 		ui_app_run_started(a, util_now(), "cannot send the run to the GPU worker");
 	else
 		ui_app_run_started(a, util_now(), NULL);

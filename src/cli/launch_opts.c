@@ -11,7 +11,9 @@
 #include "base/demangle.h"
 #include "base/util.h"
 #include "cli/cli.h"
+#include "base/json.h"
 #include "emu/emu.h"
+#include "exec/report.h"
 #include "run/launch.h"
 
 /* --dtype and --out: a type dtype_parse knows. */
@@ -76,15 +78,16 @@ static int bmajor_ok(const char *s, char *why, size_t len)
 	 .help = "blocks per thread-block cluster (sm_90, at most 8 in all); the grid must\n"                  \
 		 "be a multiple of it; a persistent grid is sized in whole clusters"},                          \
 	{.name = "timeout", .kind = CLI_DOUBLE, .off = offsetof(cli_launch, timeout), .arg = "S", .lo = 0,         \
-	 .hi = 86400, .help = "stop after S seconds of wall time (0, the default: run's deadline\n"                 \
-		 "comes from the problem size; emulate then stops only by its estimate)"}
+	 .hi = 86400, .help = "the run's deadline: S seconds of wall time (0, the default: the\n"                  \
+		 "policy's, from the size on a GPU, two minutes for an emulation)"}
 
 const cli_opt cli_run_opts[] = {
 	LAUNCH_OPTS,
 	{.name = "emulate", .kind = CLI_FLAG, .off = offsetof(cli_launch, emulate),
 	 .help = "run on the CPU with the PTX interpreter instead (as `ptxtutor emulate`)"},
 	{.name = "force", .kind = CLI_FLAG, .off = offsetof(cli_launch, force),
-	 .help = "with --emulate: emulate even when the estimated CPU time is over the limit"},
+	 .help = "lift the deadline to an hour: with --emulate, emulate even when the\n"
+		 "estimated CPU time is over the usual limit"},
 	{.name = "lineinfo", .kind = CLI_FLAG, .off = offsetof(cli_launch, lineinfo),
 	 .help = "for profilers: JIT the PTX with a .loc per line and the driver's line\n"
 		 "information, so Nsight Compute's source view (ncu --page source) maps\n"
@@ -96,10 +99,12 @@ const cli_opt cli_run_opts[] = {
 const cli_opt cli_emulate_opts[] = {
 	LAUNCH_OPTS,
 	{.name = "force", .kind = CLI_FLAG, .off = offsetof(cli_launch, force),
-	 .help = "emulate even when the estimated CPU time is over the limit"},
+	 .help = "emulate even when the estimated CPU time is over the usual limit\n"
+		 "(the deadline lifted to an hour)"},
 	{.name = "lines", .kind = CLI_FLAG, .off = offsetof(cli_launch, lines),
 	 .help = "the figures per PTX line and per @region: instructions, lanes, sectors,\n"
-		 "wavefronts, bank conflicts, bytes (with --json: its \"per_line\"; --csv: a table)"},
+		 "wavefronts, bank conflicts, bytes, as a table with each line's PTX (--csv:\n"
+		 "comma-separated; --json has them always, as \"per_line\")"},
 	{.name = "csv", .kind = CLI_FLAG, .off = offsetof(cli_launch, csv),
 	 .help = "with --lines: comma-separated, one row a line, a header row first"},
 	{.name = "warp", .kind = CLI_STR, .off = offsetof(cli_launch, warp), .arg = "LINE[,WARP[,NTH]]",
@@ -253,7 +258,36 @@ int cli_launch_request(const cli_launch *o, const course *c, run_request *rq)
 			return -1;
 		}
 	}
-	rq->backend = o->emulate ? RUN_BACKEND_EMU : RUN_BACKEND_GPU;
+	launch_target(rq, o->emulate ? RUN_BACKEND_EMU : RUN_BACKEND_GPU, RUN_KIND_RUN,
+		      &(launch_limits){.timeout_s = o->timeout, .force = o->force});
 	rq->lineinfo = o->lineinfo;
 	return 0;
+}
+
+int cli_launch_report(const cli_launch *o, const run_request *rq, const run_result *res)
+{
+	char title[RUN_ENTRY];
+	int emulated = res->backend == RUN_BACKEND_EMU, ran = res->status == RUN_OK || res->status == RUN_WRONG;
+	int lost = res->status == RUN_TIMEOUT || res->status == RUN_CANCELLED;
+	cli_launch_title(o, rq, title, sizeof title);
+	if (o->json) {
+		json_writer w;
+		run_report rep;
+		run_report_make(&rep, rq, res, 0);
+		json_begin(&w, stdout);
+		exec_report_json(&w, NULL, &rep, NULL, NULL);
+		json_finish(&w);
+	} else if (!emulated || ran) {
+		exec_report_text(stdout, title, rq, res);
+	}
+	if (lost)
+		fprintf(stderr, "ptxtutor: %s %s on the %s: %s\n", title, run_status_name(res->status),
+			run_backend_name(res->backend), res->msg);
+	else if (emulated && !ran)
+		fprintf(stderr, "ptxtutor: %s\n", res->msg);
+	if (res->status == RUN_OK)
+		return 0;
+	if (res->status == RUN_WRONG)
+		return 1;
+	return lost || emulated ? 2 : 1;
 }

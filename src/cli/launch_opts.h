@@ -28,7 +28,7 @@ typedef struct {
 	expr_env set;                 /* --set KEY=VALUE what-ifs */
 	int json;
 	int emulate;
-	int force;                    /* emulate even when the estimate is over the limit */
+	int force;                    /* the policy's deadline lifted to its most (launch_limits) */
 	int lineinfo;                 /* run --lineinfo: JIT with PTX line information (run_request.lineinfo) */
 	int lines;                    /* emulate --lines: the per-line figures */
 	int csv;                      /* emulate --lines --csv */
@@ -67,5 +67,13 @@ void cli_launch_emulation_size(cli_launch *o, const course *c);
 
 /* The name to show for a request: the lesson, or the entry demangled. */
 void cli_launch_title(const cli_launch *o, const run_request *rq, char *buf, size_t len);
+
+/* The one report of a run, as `run`, `run --emulate` and `emulate` print it:
+ * the JSON object with --json (docs/json.md), else exec_report_text; a run
+ * that could not run its kernel on the CPU emulator, or that was killed,
+ * cancelled or timed out, also says so on stderr in one line. Returns the
+ * exit status: 0 ok, 1 a wrong result (or a GPU run that failed), 2 killed,
+ * cancelled or timed out on any backend, or an emulation that could not run. */
+int cli_launch_report(const cli_launch *o, const run_request *rq, const run_result *res);
 
 #endif

@@ -25,15 +25,9 @@ int sass_jit_build(worker *w, const char *ptx_path, const char *entry, double de
 	if (rc)
 		return rc;
 	static run_request rq;
-	memset(&rq, 0, sizeof rq);
-	util_strlcpy(rq.ptx_path, j.ptx, sizeof rq.ptx_path);
-	util_strlcpy(rq.entry, entry, sizeof rq.entry);
-	rq.backend = RUN_BACKEND_CUBIN;
-	util_strlcpy(rq.cubin_path, j.cubin, sizeof rq.cubin_path);
+	launch_request_cubin(&rq, j.ptx, entry, j.cubin, deadline_s);
 	static run_result res;
-	if (deadline_s <= 0)
-		deadline_s = launch_deadline(&rq, 0);
-	if (worker_submit(w, &rq, deadline_s) < 0) {
+	if (worker_submit(w, &rq) < 0) {
 		sass_job_end(&j);
 		snprintf(err, errlen, "cannot send the JIT request to the GPU worker");
 		return SASS_NO_GPU;

@@ -60,7 +60,7 @@ static run_status failure_status(emu_error why)
 static void blank(const run_request *rq, run_result *res)
 {
 	memset(res, 0, sizeof *res);
-	res->emulated = 1;
+	res->backend = RUN_BACKEND_EMU;
 	memcpy(res->grid, rq->grid, sizeof res->grid);
 	res->verified = -1;
 	res->rel_err = NAN;

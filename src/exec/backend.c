@@ -6,13 +6,27 @@
 
 #include "base/util.h"
 #include "emu/backend.h"
+#include "exec/emulate.h"
 #include "gpu/jitcubin.h"
 #include "gpu/runner.h"
+#include "run/launch.h"
+
+static void gpu_run(const run_request *rq, const exec_run_opts *opt, run_result *res)
+{
+	(void)opt; /* the runner has no progress to give and is killed to cancel */
+	runner_run(rq, res);
+}
+
+static void cubin_run(const run_request *rq, const exec_run_opts *opt, run_result *res)
+{
+	(void)opt;
+	jitcubin_run(rq, res);
+}
 
 static const exec_backend backends[] = {
-	{.id = RUN_BACKEND_GPU, .name = "GPU", .refuses = NULL, .run = runner_run},
-	{.id = RUN_BACKEND_EMU, .name = "CPU emulator", .refuses = emu_backend_refuses, .run = emu_backend_run},
-	{.id = RUN_BACKEND_CUBIN, .name = "driver JIT to cubin", .refuses = NULL, .run = jitcubin_run},
+	{.id = RUN_BACKEND_GPU, .refuses = NULL, .run = gpu_run, .keeps_deadline = 0},
+	{.id = RUN_BACKEND_EMU, .refuses = emu_backend_refuses, .run = exec_emulate, .keeps_deadline = 1},
+	{.id = RUN_BACKEND_CUBIN, .refuses = NULL, .run = cubin_run, .keeps_deadline = 0},
 };
 
 const exec_backend *exec_backend_of(run_backend id)
@@ -34,17 +48,39 @@ int exec_refuses(const run_request *rq, run_error *why)
 	return b->refuses ? b->refuses(rq, why) != 0 : 0;
 }
 
-void exec_run(const run_request *rq, run_result *res)
+void exec_run_lost(const run_request *rq, run_status st, const char *msg, run_result *res)
+{
+	memset(res, 0, sizeof *res);
+	res->status = st;
+	res->verified = -1;
+	res->backend = rq->backend;
+	util_strlcpy(res->msg, msg, sizeof res->msg);
+}
+
+void exec_run_with(const run_request *rq, const exec_run_opts *opt, run_result *res)
 {
 	const exec_backend *b = exec_backend_of(rq->backend);
-	if (b) {
-		b->run(rq, res);
+	if (!b) {
+		char msg[64];
+		snprintf(msg, sizeof msg, "no backend %d", (int)rq->backend);
+		exec_run_lost(rq, RUN_BAD_REQUEST, msg, res);
 		return;
 	}
-	memset(res, 0, sizeof *res);
-	res->status = RUN_BAD_REQUEST;
-	res->verified = -1;
-	snprintf(res->msg, sizeof res->msg, "no backend %d", (int)rq->backend);
+	b->run(rq, opt, res);
+	res->backend = rq->backend; /* the pipeline says who ran it, not the backend */
+}
+
+void exec_run(const run_request *rq, run_result *res)
+{
+	exec_run_with(rq, NULL, res);
+}
+
+double exec_kill_after(const run_request *rq)
+{
+	const exec_backend *b = exec_backend_of(rq->backend);
+	if (rq->deadline_s <= 0)
+		return 0;
+	return rq->deadline_s + (b && b->keeps_deadline ? LAUNCH_KILL_GRACE_S : 0);
 }
 
 static void run_in_child(const void *arg, void *out)
@@ -52,18 +88,13 @@ static void run_in_child(const void *arg, void *out)
 	exec_run(arg, out);
 }
 
-static void died(run_result *r, const char *why)
-{
-	memset(r, 0, sizeof *r);
-	r->status = RUN_FAULT;
-	snprintf(r->msg, sizeof r->msg, "%s", why);
-}
-
 int exec_run_job_start(exec_run_job *j, const run_request *rq)
 {
-	if (exec_job_start(&j->job, run_in_child, rq, &j->out, sizeof j->out) == 0)
+	j->rq = *rq;
+	j->started = util_now();
+	if (exec_job_start(&j->job, run_in_child, &j->rq, &j->out, sizeof j->out) == 0)
 		return 0;
-	died(&j->out, "cannot start a process for the run");
+	exec_run_lost(rq, RUN_FAULT, "cannot start a process for the run", &j->out);
 	return -1;
 }
 
@@ -71,6 +102,14 @@ int exec_run_job_poll(exec_run_job *j)
 {
 	int rc = exec_job_poll(&j->job);
 	if (rc < 0)
-		died(&j->out, "the run's process died before it answered");
+		exec_run_lost(&j->rq, RUN_FAULT, "the run's process died before it answered", &j->out);
+	double kill_after = exec_kill_after(&j->rq);
+	if (rc == 0 && j->job.pid > 0 && kill_after > 0 && util_now() - j->started > kill_after) {
+		char msg[96];
+		exec_job_stop(&j->job);
+		snprintf(msg, sizeof msg, "killed after %.0f s (deadline)", kill_after);
+		exec_run_lost(&j->rq, RUN_TIMEOUT, msg, &j->out);
+		return 1;
+	}
 	return rc ? 1 : 0;
 }

@@ -3,6 +3,7 @@
 #include <sys/resource.h>
 #include <string.h>
 #include "exec/estimate.h"
+#include "exec/backend.h"
 #include "emu/emu.h"
 #include "course/argspec.h"
 #include "course/dtype.h"
@@ -30,8 +31,7 @@ static void per_block(const emu_result *res, estimate_block *b)
 }
 
 /* The work itself; -1 with err set. */
-static int sample(const run_request *rq, const gpu_spec *g, double deadline_s, exec_estimate_result *out, char *err,
-		  int errlen)
+static int sample(const run_request *rq, const gpu_spec *g, exec_estimate_result *out, char *err, int errlen)
 {
 	if (estimate_supported(g, err, errlen) < 0) /* before the blocks run: no use for them */
 		return -1;
@@ -43,7 +43,7 @@ static int sample(const run_request *rq, const gpu_spec *g, double deadline_s, e
 		return -1;
 	}
 	emu_options opt = {.no_verify = 1, .zero_inputs = 1, .footprint = 1, .progress = enough,
-			   .deadline_s = deadline_s};
+			   .deadline_s = rq->deadline_s};
 	static emu_result res; /* regions and messages: kilobytes */
 	emu_error rc = emu_run(rq, &opt, &res, err, errlen);
 	if (rc != EMU_OK && rc != EMU_ERR_CANCELLED)
@@ -67,11 +67,11 @@ static int sample(const run_request *rq, const gpu_spec *g, double deadline_s, e
 	return 0;
 }
 
-int exec_estimate(const run_request *rq, const gpu_spec *g, double deadline_s, exec_estimate_result *out)
+int exec_estimate(const run_request *rq, const gpu_spec *g, exec_estimate_result *out)
 {
 	char err[sizeof out->err];
 	memset(out, 0, sizeof *out);
-	out->rc = sample(rq, g, deadline_s, out, err, sizeof err);
+	out->rc = sample(rq, g, out, err, sizeof err);
 	if (out->rc < 0)
 		util_strlcpy(out->err, err, sizeof out->err);
 	return out->rc;
@@ -80,19 +80,20 @@ int exec_estimate(const run_request *rq, const gpu_spec *g, double deadline_s, e
 typedef struct {
 	const run_request *rq;
 	const gpu_spec *g;
-	double deadline_s;
 } job_arg;
 
 static void job(const void *arg, void *out)
 {
 	const job_arg *a = arg;
 	setpriority(PRIO_PROCESS, 0, 10); /* background work: the tutor's own process keeps the CPU first */
-	exec_estimate(a->rq, a->g, a->deadline_s, out);
+	exec_estimate(a->rq, a->g, out);
 }
 
-int exec_estimate_job_start(exec_estimate_job *j, const run_request *rq, const gpu_spec *g, double deadline_s)
+int exec_estimate_job_start(exec_estimate_job *j, const run_request *rq, const gpu_spec *g)
 {
-	job_arg a = {rq, g, deadline_s}; /* read in the child, which has its own copy */
+	job_arg a = {rq, g}; /* read in the child, which has its own copy */
+	j->rq = *rq;
+	j->started = util_now();
 	memset(&j->out, 0, sizeof j->out);
 	if (exec_job_start(&j->job, job, &a, &j->out, sizeof j->out) == 0)
 		return 0;
@@ -104,6 +105,13 @@ int exec_estimate_job_start(exec_estimate_job *j, const run_request *rq, const g
 int exec_estimate_job_poll(exec_estimate_job *j)
 {
 	int rc = exec_job_poll(&j->job);
+	double kill_after = exec_kill_after(&j->rq);
+	if (rc == 0 && j->job.pid > 0 && kill_after > 0 && util_now() - j->started > kill_after) {
+		exec_job_stop(&j->job);
+		j->out.rc = -1;
+		snprintf(j->out.err, sizeof j->out.err, "killed after %.0f s (deadline)", kill_after);
+		return 1;
+	}
 	if (rc >= 0)
 		return rc;
 	j->out.rc = -1;

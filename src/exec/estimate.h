@@ -24,22 +24,25 @@ typedef struct {
 	double seconds;             /* its CPU time */
 } exec_estimate_result;
 
-/* Estimates rq's time on g. deadline_s bounds the sample's wall time (a block
- * that alone takes longer gives no estimate). Returns out->rc: 0, or -1 with
- * one line in out->err (the emulator could not run it, or the model has no
- * rates for g). */
-int exec_estimate(const run_request *rq, const gpu_spec *g, double deadline_s, exec_estimate_result *out);
+/* Estimates rq's time on g. rq->deadline_s bounds the sample's wall time (a
+ * block that alone takes longer gives no estimate). Returns out->rc: 0, or -1
+ * with one line in out->err (the emulator could not run it, or the model has
+ * no rates for g). */
+int exec_estimate(const run_request *rq, const gpu_spec *g, exec_estimate_result *out);
 
 /* The same in a child process (exec/job.h), for the tutor: its screen stays
  * live while the blocks run. */
 typedef struct {
 	exec_job job;
+	run_request rq;             /* what the child runs: its deadline */
+	double started;
 	exec_estimate_result out;
 } exec_estimate_job;
 
 /* Returns 0, or -1 when the child could not start (out says so). */
-int exec_estimate_job_start(exec_estimate_job *j, const run_request *rq, const gpu_spec *g, double deadline_s);
-/* 1 with j->out (rc -1 and err if the child died), 0 while it runs. */
+int exec_estimate_job_start(exec_estimate_job *j, const run_request *rq, const gpu_spec *g);
+/* 1 with j->out (rc -1 and err if the child died or was killed at
+ * exec_kill_after), 0 while it runs. */
 int exec_estimate_job_poll(exec_estimate_job *j);
 
 #endif

@@ -44,6 +44,22 @@ static void move_to(json_writer *w, char *open, size_t cap, const char *want, si
 	snprintf(open, cap, "%.*s", (int)wlen, want);
 }
 
+/* The counts by kind (run_kind_fields) as the object "by_kind" in the open one. */
+static void kinds_json(json_writer *w, const run_emu_kinds *k)
+{
+	int n;
+	const run_kind_field *f = run_kind_fields(&n);
+	char open[64] = "by_kind";
+	json_obj(w, "by_kind");
+	for (int i = 0; i < n; i++) {
+		char want[96];
+		snprintf(want, sizeof want, "by_kind.%s", f[i].key);
+		move_to(w, open, sizeof open, want, parent_len(want));
+		json_int(w, want + parent_len(want) + 1, *(const long long *)(const void *)((const char *)k + f[i].off));
+	}
+	move_to(w, open, sizeof open, "", 0);
+}
+
 /* One line's or region's figures as members of the open object. */
 static void line_json(json_writer *w, const run_line_counts *l)
 {
@@ -87,6 +103,7 @@ void exec_report_lines_json(json_writer *w, const run_report *rep)
 		json_int(w, "first_line", rep->regions[r].first_line);
 		json_int(w, "last_line", rep->regions[r].last_line);
 		line_json(w, &rep->regions[r].c);
+		kinds_json(w, &rep->regions[r].by_kind);
 		json_end(w);
 	}
 	json_end(w);
@@ -160,7 +177,7 @@ void exec_report_json(json_writer *w, const char *key, const run_report *rep,
 	json_obj(w, key);
 	for (int i = 0; i < n; i++) {
 		const char *leaf = f[i].key + parent_len(f[i].key) + (parent_len(f[i].key) ? 1 : 0);
-		if (!strncmp(f[i].key, "emu.", 4) && !rep->emulated) {
+		if (!strncmp(f[i].key, "emu.", 4) && !rep->has_counts) {
 			if (!open[0] && (i == 0 || strncmp(f[i - 1].key, "emu.", 4)))
 				json_null(w, "emu");
 			continue;
@@ -184,8 +201,12 @@ void exec_report_json(json_writer *w, const char *key, const run_report *rep,
 				json_bool(w, leaf, v);
 		}
 	}
+	if (rep->has_counts) { /* the emu.* rows are the table's last (test_report): by_kind closes "emu" */
+		move_to(w, open, sizeof open, "emu", 3);
+		kinds_json(w, rep->by_kind);
+	}
 	move_to(w, open, sizeof open, "", 0);
-	if (rep->emulated && rep->nlines)
+	if (rep->has_counts && rep->nlines)
 		exec_report_lines_json(w, rep);
 	else
 		json_null(w, "per_line"); /* one schema: the key is there, without rows */
@@ -198,6 +219,44 @@ void exec_report_json(json_writer *w, const char *key, const run_report *rep,
 	if (extra)
 		extra(w, ctx);
 	json_end(w);
+}
+
+void exec_report_csv_header(FILE *out, const char *const *keys, int n)
+{
+	for (int i = 0; i < n; i++)
+		fprintf(out, ",%s", keys[i]);
+}
+
+/* A CSV cell: quoted when it holds a comma, a quote or a line break. */
+static void csv_text(FILE *out, const char *s)
+{
+	if (!strpbrk(s, ",\"\n")) {
+		fputs(s, out);
+		return;
+	}
+	fputc('"', out);
+	for (; *s; s++)
+		fprintf(out, *s == '"' ? "\"\"" : "%c", *s);
+	fputc('"', out);
+}
+
+void exec_report_csv_row(FILE *out, const run_report *rep, const char *const *keys, int n)
+{
+	for (int i = 0; i < n; i++) {
+		const run_field *f = run_field_find(keys[i]);
+		fputc(',', out);
+		if (!f || !run_field_present(f, rep))
+			continue;
+		const char *p = (const char *)rep + f->off;
+		if (f->type == RUN_T_STR)
+			csv_text(out, *(const char *const *)(const void *)p);
+		else if (f->type == RUN_T_LL)
+			fprintf(out, "%lld", *(const long long *)(const void *)p);
+		else if (f->type == RUN_T_DBL)
+			fprintf(out, "%.6g", *(const double *)(const void *)p);
+		else if (*(const int *)(const void *)p >= 0)
+			fputs(*(const int *)(const void *)p ? "true" : "false", out);
+	}
 }
 
 void exec_report_types(const run_request *rq, char *buf, size_t len)
@@ -240,20 +299,80 @@ void exec_report_counts(FILE *out, const run_report *rep, const char *indent)
 	}
 }
 
+/* The counts by kind as a table, from run_kind_fields' keys: global rows
+ * (requests, sectors), shared rows (requests, wavefronts, conflicts), the
+ * instructions per class; inst: the warp instructions in all. */
+static void kinds_text(FILE *out, const run_emu_kinds *k, long long inst, const char *indent)
+{
+	static const struct {
+		const char *label, *key;
+		int shared, always;
+	} rows[] = {
+		{"global loads", "global_load", 0, 1}, {"global stores", "global_store", 0, 1},
+		{"cp.async reads", "cp_async_read", 0, 0}, {"shared loads", "shared_load", 1, 1},
+		{"shared stores", "shared_store", 1, 1}, {"ldmatrix", "ldmatrix", 1, 0},
+		{"cp.async writes", "cp_async_write", 1, 0},
+	};
+	char key[96];
+	for (size_t i = 0; i < ARRAY_LEN(rows); i++) {
+		long long v[3];
+		const char *cols[2][3] = {{"requests", "sectors", ""}, {"requests", "wavefronts", "bank_conflicts"}};
+		for (int c = 0; c < 3; c++) {
+			snprintf(key, sizeof key, "%s.%s", rows[i].key, cols[rows[i].shared][c]);
+			v[c] = c < 2 || rows[i].shared ? run_kind_value(k, key) : 0;
+		}
+		if (i == 0 || rows[i].shared != rows[i - 1].shared) /* each side's heading */
+			fprintf(out, "%s%-16s %12s %12s %9s\n", indent, "", "requests", rows[i].shared ? "wavefronts" : "sectors",
+				rows[i].shared ? "conflicts" : "sect/req");
+		if (!v[0] && !rows[i].always)
+			continue;
+		if (rows[i].shared)
+			fprintf(out, "%s%-16s %12lld %12lld %9lld\n", indent, rows[i].label, v[0], v[1], v[2]);
+		else
+			fprintf(out, "%s%-16s %12lld %12lld %9.2f\n", indent, rows[i].label, v[0], v[1],
+				v[0] ? (double)v[1] / (double)v[0] : 0.0);
+	}
+	fprintf(out, "%sinstructions (per warp): %lld;", indent, inst);
+	int n;
+	const run_kind_field *f = run_kind_fields(&n);
+	for (int i = 0; i < n; i++)
+		if (!strncmp(f[i].key, "instructions.", 13) && strcmp(f[i].key, "instructions.thread_total")) {
+			long long v = run_kind_value(k, f[i].key);
+			if (v)
+				fprintf(out, " %s %lld", f[i].key + 13, v);
+		}
+	fprintf(out, "; barriers %lld\n", run_kind_value(k, "barriers"));
+	if (k->wgmma_inst)
+		fprintf(out, "%swgmma (per warpgroup): %lld, %lld FLOPs, %lld shared operand bytes (%lld wavefronts)\n", indent,
+			k->wgmma_inst, k->wgmma_flops, k->wgmma_smem_bytes, k->wgmma_smem_wavefronts);
+}
+
+/* An emulated run: the verdict, the check, the totals, then by kind and per region. */
 static void emulated_text(FILE *out, const char *title, const run_request *rq, const run_result *res,
 			  const run_report *rep)
 {
-	char t[64], a[48], b[48];
+	char t[64], a[48], b[48], c[48], d[48];
 	exec_report_types(rq, t, sizeof t);
 	fprintf(out, "%s at %lldx%lldx%lld on the CPU (%s): %s\n", title, rq->M, rq->N, rq->K, t,
 		res->verified == 1 ? "VERIFIED" : "FAILED");
 	fprintf(out, "  %s\n", res->msg);
+	if (!rep->has_counts)
+		return;
 	if (res->verified >= 0)
-		fprintf(out, "  rel. error %s (tolerance %s); grid %ux%ux%u, block %ux%ux%u\n",
-			run_figure(rep, "rel_error", a, sizeof a), run_figure(rep, "tolerance", b, sizeof b), res->grid[0],
-			res->grid[1], res->grid[2], rq->block[0], rq->block[1], rq->block[2]);
-	if (res->status == RUN_OK || res->status == RUN_WRONG)
-		exec_report_counts(out, rep, "  ");
+		fprintf(out, "  rel. error %s (tolerance %s); %s; grid %ux%ux%u, block %ux%ux%u, %s warps\n",
+			run_figure(rep, "rel_error", a, sizeof a), run_figure(rep, "tolerance", b, sizeof b),
+			run_figure(rep, "emu.seconds", c, sizeof c), res->grid[0], res->grid[1], res->grid[2], rq->block[0],
+			rq->block[1], rq->block[2], run_figure(rep, "emu.warps", d, sizeof d));
+	if (rep->races > 1)
+		fprintf(out, "  %lld racing shared-memory accesses in all\n", rep->races);
+	exec_report_counts(out, rep, "  ");
+	fprintf(out, "  by kind:\n");
+	kinds_text(out, rep->by_kind, rep->inst, "    ");
+	for (int r = 0; r < rep->nregions; r++) {
+		const run_region_counts *g = &rep->regions[r];
+		fprintf(out, "  region @%s (lines %d-%d):\n", g->name, g->first_line, g->last_line);
+		kinds_text(out, &g->by_kind, (long long)g->c.inst, "    ");
+	}
 	if (res->log[0] && res->status == RUN_WRONG)
 		fprintf(out, "  %s\n", res->log);
 }
@@ -262,7 +381,7 @@ void exec_report_text(FILE *out, const char *title, const run_request *rq, const
 {
 	run_report rep;
 	run_report_make(&rep, rq, res, 0);
-	if (res->emulated) {
+	if (res->backend == RUN_BACKEND_EMU) {
 		emulated_text(out, title, rq, res, &rep);
 		return;
 	}

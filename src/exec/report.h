@@ -15,6 +15,13 @@
 void exec_report_json(json_writer *w, const char *key, const run_report *rep,
 		      void (*extra)(json_writer *w, void *ctx), void *ctx);
 
+/* The run as CSV cells, the fields of keys (run/fields.c's) in that order,
+ * each with a comma before it: the raw value (a number unrounded, "true" or
+ * "false" for the verdict, a string quoted when it must be), an empty cell
+ * for one not measured. The header is the keys themselves. */
+void exec_report_csv_header(FILE *out, const char *const *keys, int n);
+void exec_report_csv_row(FILE *out, const run_report *rep, const char *const *keys, int n);
+
 /* The run as text for the command line. title: the lesson or the entry
  * demangled. A GPU run: its status line, types, device, launch, the kernel's
  * resources, the check and the times; an emulated one: "TITLE at MxNxK on the

@@ -39,7 +39,7 @@ int exec_warp_record(const run_request *rq, exec_warp_access *wa, char *err, int
 	emu_record rec = {.line = wa->line, .warp = wa->warp, .nth = wa->nth};
 	memcpy(rec.block, wa->block, sizeof rec.block);
 	warp_stop stop = {(long long)wa->block[0] + (long long)g[0] * ((long long)wa->block[1] + (long long)g[1] * wa->block[2])};
-	emu_options o = {.no_verify = 1, .record = &rec, .progress = stop_after_block, .progress_ctx = &stop, .deadline_s = 10};
+	emu_options o = {.no_verify = 1, .record = &rec, .progress = stop_after_block, .progress_ctx = &stop, .deadline_s = rq->deadline_s};
 	emu_result *er = xcalloc(1, sizeof *er);
 	emu_error why = emu_run(rq, &o, er, err, errlen);
 	free(er);

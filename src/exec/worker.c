@@ -131,7 +131,7 @@ static int restart(worker *w, int kill_it)
 	return worker_start(w);
 }
 
-int worker_submit(worker *w, const run_request *rq, double deadline_s)
+int worker_submit(worker *w, const run_request *rq)
 {
 	if (rq->a_host || rq->b_host || rq->c_host) /* pointers mean nothing in the worker (run.h) */
 		return -1;
@@ -151,21 +151,14 @@ int worker_submit(worker *w, const run_request *rq, double deadline_s)
 	w->busy = 1;
 	w->got = 0;
 	w->started = util_now();
-	w->deadline = deadline_s;
+	w->sent = *rq;
+	w->deadline = exec_kill_after(rq);
 	return 0;
 }
 
 int worker_fd(const worker *w)
 {
 	return w->busy ? w->from_child : -1;
-}
-
-static void synthesize(run_result *out, run_status st, const char *msg)
-{
-	memset(out, 0, sizeof *out);
-	out->status = st;
-	out->verified = -1;
-	util_strlcpy(out->msg, msg, sizeof out->msg);
 }
 
 int worker_poll(worker *w, run_result *out)
@@ -192,21 +185,23 @@ int worker_poll(worker *w, run_result *out)
 		int status = 0;
 		waitpid(w->pid, &status, 0);
 		w->pid = -1;
+		run_request sent = w->sent; /* restart clears w */
 		char msg[160];
 		const char *again = restart(w, 0) == 0 ? "it was restarted" : "it could not be restarted";
 		if (WIFSIGNALED(status))
-			snprintf(msg, sizeof msg, "the GPU worker died (signal %d); %s", WTERMSIG(status), again);
+			snprintf(msg, sizeof msg, "the worker died (signal %d); %s", WTERMSIG(status), again);
 		else
-			snprintf(msg, sizeof msg, "the GPU worker exited (status %d); %s", WEXITSTATUS(status), again);
-		synthesize(out, RUN_FAULT, msg);
+			snprintf(msg, sizeof msg, "the worker exited (status %d); %s", WEXITSTATUS(status), again);
+		exec_run_lost(&sent, RUN_FAULT, msg, out);
 		return 1;
 	}
 	if (w->deadline > 0 && util_now() - w->started > w->deadline) {
 		char msg[160];
 		double deadline = w->deadline; /* restart clears w */
+		run_request sent = w->sent;
 		const char *again = restart(w, 1) == 0 ? "was restarted" : "could not be restarted";
-		snprintf(msg, sizeof msg, "killed after %.0f s (deadline); the GPU worker %s", deadline, again);
-		synthesize(out, RUN_TIMEOUT, msg);
+		snprintf(msg, sizeof msg, "killed after %.0f s (deadline); the worker %s", deadline, again);
+		exec_run_lost(&sent, RUN_TIMEOUT, msg, out);
 		return 1;
 	}
 	return 0;
@@ -214,6 +209,7 @@ int worker_poll(worker *w, run_result *out)
 
 void worker_cancel(worker *w, run_result *out)
 {
-	synthesize(out, RUN_CANCELLED, restart(w, 1) == 0 ? "cancelled; the GPU worker was restarted"
-							   : "cancelled; the GPU worker could not be restarted");
+	run_request sent = w->sent; /* restart clears w */
+	exec_run_lost(&sent, RUN_CANCELLED, restart(w, 1) == 0 ? "cancelled; the worker was restarted"
+							       : "cancelled; the worker could not be restarted", out);
 }

@@ -11,7 +11,8 @@ typedef struct {
 	int to_child, from_child;   /* pipe ends held by the parent */
 	int busy;
 	double started;             /* util_now() when the request was sent */
-	double deadline;            /* seconds after start when it is killed; 0 none */
+	double deadline;            /* seconds after start when it is killed (exec_kill_after); 0 none */
+	run_request sent;           /* the request running: a result made up for it names its backend */
 	size_t got;                 /* bytes of the current result read so far */
 	run_result partial;
 } worker;
@@ -22,13 +23,15 @@ int worker_start(worker *w);
 /* Tests only: the fork worker_start calls (NULL: fork itself), so a failing
  * fork can be planted. */
 void worker_set_fork(pid_t (*fn)(void));
-/* Sends a request; deadline_s > 0 kills the run after that long. */
-int worker_submit(worker *w, const run_request *rq, double deadline_s);
+/* Sends a request; the run is killed at exec_kill_after(rq) (its deadline;
+ * a request with deadline_s 0 runs until it ends). */
+int worker_submit(worker *w, const run_request *rq);
 /* The fd to poll() for readability while busy; -1 when none. */
 int worker_fd(const worker *w);
 /* Reads what is available without blocking. Returns 1 when a whole result is
  * in *out, 0 while still running, and 1 with RUN_TIMEOUT or RUN_FAULT when the
- * deadline passed or the child died (it is then restarted). */
+ * deadline passed or the child died (it is then restarted); a result made up
+ * so has the backend of the request sent (exec_run_lost). */
 int worker_poll(worker *w, run_result *out);
 /* Kills the current run and restarts the child; *out says RUN_CANCELLED. */
 void worker_cancel(worker *w, run_result *out);

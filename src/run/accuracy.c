@@ -187,7 +187,7 @@ int acc_request(const acc_format *f, const course *c, long long M, long long N, 
 		return -1;
 	rq->verify = 0; /* the experiment measures the error itself, against its own f64 reference */
 	rq->time = 0;
-	rq->backend = backend;
+	launch_target(rq, backend, RUN_KIND_RUN, NULL);
 	return 0;
 }
 

@@ -11,6 +11,7 @@
 #define R(f) offsetof(run_report, f)
 static const run_field fields[] = {
 	{"entry", RUN_T_STR, R(entry), RUN_F_TEXT, "the kernel's entry"},
+	{"ptx", RUN_T_STR, R(ptx), RUN_F_TEXT, "the PTX file it ran (the student's copy when edited)"},
 	{"status", RUN_T_STR, R(status), RUN_F_TEXT, "ok, wrong result, GPU too old, the emulator cannot run it, ..."},
 	{"message", RUN_T_STR, R(message), RUN_F_TEXT, "the run's one line"},
 	{"backend", RUN_T_STR, R(backend), RUN_F_TEXT, "who ran it: GPU or CPU emulator"},
@@ -63,8 +64,49 @@ static const run_field fields[] = {
 	{"emu.mbarrier_ops", RUN_T_LL, R(mbarrier_ops), RUN_F_COUNT, "mbarrier instructions issued, per warp"},
 	{"emu.cluster_barriers", RUN_T_LL, R(cluster_barriers), RUN_F_COUNT, "barrier.cluster.arrive issued, per warp"},
 	{"emu.seconds", RUN_T_DBL, R(emu_seconds), RUN_F_SECONDS, "the emulation's wall time"},
+	{"emu.warps", RUN_T_LL, R(warps), RUN_F_COUNT, "warps launched"},
 };
 #undef R
+
+#define K(f) offsetof(run_emu_kinds, f)
+#define G(name, m, what) {name ".requests", K(m.requests), what " requests"}, {name ".sectors", K(m.sectors), "32-byte sectors they touch"}
+#define S(name, m, what) {name ".requests", K(m.requests), what " requests"}, {name ".wavefronts", K(m.wavefronts), "wavefronts they take"}, \
+	{name ".bank_conflicts", K(m.bank_conflicts), "extra wavefronts from bank conflicts"}
+/* The instruction classes in emu_class's order (test_report checks the names against emu_class_name). */
+static const run_kind_field kind_fields[] = {
+	G("global_load", gld, "ld.global"), G("global_store", gst, "st.global"), G("cp_async_read", gcp, "cp.async (global side)"),
+	S("shared_load", sld, "ld.shared"), S("shared_store", sst, "st.shared"), S("ldmatrix", sldsm, "ldmatrix"),
+	S("cp_async_write", scp, "cp.async (shared side)"),
+	{"instructions.fp", K(inst[0]), "f32/f16 arithmetic"}, {"instructions.int", K(inst[1]), "integer arithmetic, logic, compares, selects"},
+	{"instructions.move", K(inst[2]), "mov, cvt, cvta, ld.param"}, {"instructions.ld_global", K(inst[3]), "global loads"},
+	{"instructions.st_global", K(inst[4]), "global stores"}, {"instructions.ld_shared", K(inst[5]), "shared loads"},
+	{"instructions.st_shared", K(inst[6]), "shared stores"}, {"instructions.cp_async", K(inst[7]), "cp.async and its commit/wait"},
+	{"instructions.ldmatrix", K(inst[8]), "ldmatrix"}, {"instructions.mma", K(inst[9]), "mma.sync"},
+	{"instructions.shfl", K(inst[10]), "shfl"}, {"instructions.barrier", K(inst[11]), "bar.sync, barrier.cluster"},
+	{"instructions.control", K(inst[12]), "bra, ret, exit"},
+	{"instructions.thread_total", K(thread_inst), "thread-level instructions executed (predicate true)"},
+	{"barriers", K(barriers), "bar.sync, per warp"},
+	{"wgmma.instructions", K(wgmma_inst), "wgmma.mma_async, per warpgroup"}, {"wgmma.flops", K(wgmma_flops), "their FLOPs"},
+	{"wgmma.smem_bytes", K(wgmma_smem_bytes), "shared operand bytes they read"},
+	{"wgmma.smem_wavefronts", K(wgmma_smem_wavefronts), "those bytes / 128"},
+};
+#undef G
+#undef S
+#undef K
+
+const run_kind_field *run_kind_fields(int *n)
+{
+	*n = (int)ARRAY_LEN(kind_fields);
+	return kind_fields;
+}
+
+long long run_kind_value(const run_emu_kinds *k, const char *key)
+{
+	for (size_t i = 0; i < ARRAY_LEN(kind_fields); i++)
+		if (!strcmp(kind_fields[i].key, key))
+			return *(const long long *)(const void *)((const char *)k + kind_fields[i].off);
+	return -1;
+}
 
 static double l_inst(const run_line_counts *l) { return (double)l->inst; }
 static double l_lanes(const run_line_counts *l) { return l->inst ? (double)l->threads / (double)l->inst : NAN; }
@@ -156,12 +198,15 @@ static void take_emu(run_report *rep, const run_emu_counts *e)
 	rep->sld_per_request = per(e->sld_wavefronts, e->sld_requests);
 	rep->sst_per_request = per(e->sst_wavefronts, e->sst_requests);
 	rep->emu_seconds = e->seconds;
+	rep->warps = e->warps;
+	rep->by_kind = &e->by_kind;
 }
 
 /* The request's side of the report: what was asked. */
 static void take_request(run_report *rep, const run_request *rq)
 {
 	rep->entry = rq->entry;
+	rep->ptx = rq->ptx_path;
 	rep->dtype = dtype_name(rq->dt == DTYPE_NONE ? DTYPE_F32 : rq->dt);
 	rep->out = dtype_name(run_out(rq));
 	rep->M = rq->M, rep->N = rq->N, rep->K = rq->K;
@@ -177,8 +222,8 @@ void run_report_make(run_report *rep, const run_request *rq, const run_result *r
 		take_request(rep, rq);
 	rep->status = run_status_name(res->status);
 	rep->message = res->msg;
-	rep->gpu = res->gpu;
-	rep->backend = res->emulated ? "CPU emulator" : "GPU";
+	rep->gpu = res->backend == RUN_BACKEND_EMU ? run_backend_name(res->backend) : res->gpu;
+	rep->backend = run_backend_name(res->backend);
 	rep->jit_log = res->status == RUN_JIT_ERROR ? res->log : NULL;
 	rep->registers = res->regs, rep->smem_static = res->smem_static;
 	rep->local_bytes = res->local_bytes, rep->blocks_per_sm = res->blocks_per_sm, rep->repeats = res->repeats;
@@ -196,8 +241,8 @@ void run_report_make(run_report *rep, const run_request *rq, const run_result *r
 	rep->rel_error = measured(res->rel_err, res->verified >= 0);
 	rep->tolerance = measured(res->tol, res->tol > 0);
 	rep->verified = res->verified;
-	rep->emulated = res->emulated;
-	if (res->emulated) {
+	rep->has_counts = run_has_counts(res);
+	if (rep->has_counts) {
 		take_emu(rep, &res->emu);
 		rep->lines = res->lines, rep->nlines = res->nlines, rep->lines_total = res->lines_total;
 		rep->regions = res->regions, rep->nregions = res->nregions;
@@ -207,7 +252,7 @@ void run_report_make(run_report *rep, const run_request *rq, const run_result *r
 int run_field_present(const run_field *f, const run_report *rep)
 {
 	const char *p = (const char *)rep + f->off;
-	if (!strncmp(f->key, "emu.", 4) && !rep->emulated)
+	if (!strncmp(f->key, "emu.", 4) && !rep->has_counts)
 		return 0;
 	if (f->type == RUN_T_STR)
 		return *(const char *const *)(const void *)p != NULL;

@@ -11,7 +11,7 @@
  * null, text "n/a"). Strings point into the request and result it was made
  * from; a NULL string is left out. */
 typedef struct {
-	const char *entry, *status, *message, *gpu, *backend, *dtype, *out, *jit_log;
+	const char *entry, *ptx, *status, *message, *gpu, *backend, *dtype, *out, *jit_log;
 	long long M, N, K;
 	long long registers, smem_static, smem_dynamic, local_bytes, blocks_per_sm, repeats, block, cublas_block;
 	double spread, cublas_spread;
@@ -19,7 +19,7 @@ typedef struct {
 	double ms, gflops, cublas_ms, cublas_gflops, pct_of_cublas, speedup;
 	double rel_error, tolerance;
 	int verified;             /* 1 pass, 0 fail, -1 not checked (null) */
-	int emulated;             /* the emu.* fields hold the emulator's counts */
+	int has_counts;           /* the emu.* fields hold the emulator's counts (run_has_counts) */
 	unsigned cluster[3];      /* blocks per cluster, 1 on every side: none */
 	/* The emulator's counts as Nsight Compute would report them (run_emu_counts) */
 	long long gld_requests, gld_sectors, gst_requests, gst_sectors;
@@ -27,6 +27,8 @@ typedef struct {
 	long long inst, races;
 	long long tma_l2_bytes, tma_smem_bytes, tma_store_bytes, mbarrier_ops, cluster_barriers;
 	double gld_per_request, gst_per_request, sld_per_request, sst_per_request, emu_seconds;
+	long long warps;
+	const run_emu_kinds *by_kind; /* the same counts by kind (run_kind_fields); NULL without counts */
 	/* Per PTX line and per `@` region (run_result's, emulated runs only) */
 	const run_line_counts *lines;
 	int nlines, lines_total;
@@ -71,6 +73,19 @@ typedef struct {
 } run_line_field;
 
 const run_line_field *run_line_fields(int *n);
+
+/* A member of run_emu_kinds, the counts by kind: its key under
+ * "emu.by_kind" (dotted: "global_load.requests"), walked by the JSON writer
+ * and the text table of exec/report.c, for the whole run and per region. */
+typedef struct {
+	const char *key;
+	size_t off;               /* offsetof(run_emu_kinds, ...), a long long */
+	const char *help;         /* for docs/json.md */
+} run_kind_field;
+
+const run_kind_field *run_kind_fields(int *n);
+/* The value of the member of that key in k; -1 for a key not in the table. */
+long long run_kind_value(const run_emu_kinds *k, const char *key);
 /* The value formatted for a narrow column ("1.2M", "32", "-" for none). */
 char *run_line_format(const run_line_field *f, const run_line_counts *l, char *buf, size_t len);
 
@@ -90,7 +105,7 @@ char *run_field_format(const run_field *f, const run_report *rep, char *buf, siz
 char *run_figure(const run_report *rep, const char *key, char *buf, size_t len);
 
 /* Whether the field has a value in rep: a non-NULL string, a number that is
- * not NaN; the emu.* fields only for an emulated run. */
+ * not NaN; the emu.* fields only with the emulator's counts. */
 int run_field_present(const run_field *f, const run_report *rep);
 
 #endif

@@ -1,4 +1,4 @@
-/* launch: the one builder of run requests (a lesson, or a PTX file with its own shape) and the one deadline policy. */
+/* launch: the one builder of run requests (a lesson, a PTX file with its own shape, a device query, a cubin), its target and the one deadline policy. */
 #include "run/launch.h"
 
 #include <stdio.h>
@@ -72,6 +72,7 @@ int launch_request_for_lesson(const lesson *l, const expr_env *overrides, long l
 	memcpy(rq->block, ln.block, sizeof rq->block);
 	rq->smem = ln.smem;
 	defaults(rq, M, N, K);
+	launch_target(rq, RUN_BACKEND_GPU, RUN_KIND_RUN, NULL);
 	/* a size whose grid is not whole clusters: said here, in one line, before any GPU work */
 	if (run_check_cluster(rq, msg, sizeof msg)) {
 		snprintf(err, (size_t)errlen, "%s: at %lldx%lldx%lld %s", l->path, M, N, K, msg);
@@ -189,28 +190,65 @@ int launch_request_for_ptx(const launch_ptx *p, run_request *rq, char *err, int 
 		return -1;
 	}
 	defaults(rq, p->M, p->N, p->K);
+	launch_target(rq, RUN_BACKEND_GPU, RUN_KIND_RUN, NULL);
 	return 0;
 }
 
 /* The deadline policy's constants (see launch.h). */
 #define DEADLINE_FLOOR_S 30.0      /* a GPU run: the JIT, a check, warm-ups and cuBLAS besides our launches */
-#define DEADLINE_PREDICTED_X 100.0 /* the model's bound: a launch may take many times it */
 #define DEADLINE_SLOW_FLOPS 5e9    /* the slowest kernel we expect, without a prediction */
 #define DEADLINE_JIT_S 60.0        /* a check or a SASS build: the JIT only */
 #define DEADLINE_EMU_S 120.0       /* an emulation on one core, at the tutor's sizes */
 
-double launch_deadline(const run_request *rq, double bound_ms)
+double launch_deadline(const run_request *rq)
 {
 	double s;
 	if (rq->backend == RUN_BACKEND_EMU)
 		s = DEADLINE_EMU_S;
 	else if (rq->backend == RUN_BACKEND_CUBIN || rq->kind == RUN_KIND_JIT_ONLY)
 		s = DEADLINE_JIT_S;
-	else {
-		double flop = 2.0 * (double)rq->M * (double)rq->N * (double)rq->K;
-		double by_model = bound_ms > 0 ? DEADLINE_PREDICTED_X * bound_ms / 1e3 : 0;
-		double by_rate = flop / DEADLINE_SLOW_FLOPS;
-		s = DEADLINE_FLOOR_S + (by_model > by_rate ? by_model : by_rate);
-	}
+	else if (rq->kind == RUN_KIND_DEVICE)
+		s = DEADLINE_FLOOR_S;
+	else
+		s = DEADLINE_FLOOR_S + 2.0 * (double)rq->M * (double)rq->N * (double)rq->K / DEADLINE_SLOW_FLOPS;
 	return s < LAUNCH_DEADLINE_MAX_S ? s : LAUNCH_DEADLINE_MAX_S;
+}
+
+void launch_target(run_request *rq, run_backend backend, run_kind kind, const launch_limits *lim)
+{
+	rq->backend = backend;
+	rq->kind = kind;
+	if (lim && lim->timeout_s > 0)
+		rq->deadline_s = lim->timeout_s;
+	else if (lim && lim->force)
+		rq->deadline_s = LAUNCH_DEADLINE_MAX_S;
+	else
+		rq->deadline_s = launch_deadline(rq);
+}
+
+void launch_request_device(run_request *rq)
+{
+	memset(rq, 0, sizeof *rq);
+	launch_target(rq, RUN_BACKEND_GPU, RUN_KIND_DEVICE, NULL);
+}
+
+void launch_request_cubin(run_request *rq, const char *ptx_path, const char *entry, const char *out, double timeout_s)
+{
+	memset(rq, 0, sizeof *rq);
+	util_strlcpy(rq->ptx_path, ptx_path, sizeof rq->ptx_path);
+	util_strlcpy(rq->entry, entry, sizeof rq->entry);
+	util_strlcpy(rq->cubin_path, out, sizeof rq->cubin_path);
+	launch_target(rq, RUN_BACKEND_CUBIN, RUN_KIND_RUN, &(launch_limits){.timeout_s = timeout_s});
+}
+
+int launch_admit(const run_request *rq, double estimate_s, unsigned long long estimate_inst, long long blocks_done,
+		 long long blocks, char *why, int len)
+{
+	if (rq->deadline_s <= 0 || estimate_s <= rq->deadline_s)
+		return 0;
+	snprintf(why, (size_t)len,
+		 "this emulation would take about %.0f s of CPU time (%.3g warp instructions, from a probe of %lld of "
+		 "%lld blocks); the limit is %.0f s: use a smaller --size, or --force",
+		 estimate_s, (double)estimate_inst, blocks_done, blocks, rq->deadline_s);
+	return -1;
 }

@@ -49,14 +49,46 @@ typedef struct {
  * fault ("--grid '...': ..."). */
 int launch_request_for_ptx(const launch_ptx *p, run_request *rq, char *err, int errlen);
 
-/* The deadline policy, the one place that says how long a run may take
- * before the worker kills it, in seconds. bound_ms is the model's lower bound
- * on the kernel's time (0: unknown). A GPU run gets a floor plus the larger of a
- * generous multiple of the bound and the time at a slow 5 GFLOP/s, so
- * only a hung kernel meets it; a JIT (check, SASS) and an emulation get fixed
- * budgets; nothing gets more than LAUNCH_DEADLINE_MAX_S. `emulate` refuses
- * (without --force) an emulation its probe estimates past the deadline. */
+/* What the user asked of a request's time, the same inputs from every
+ * front end (the CLI's --timeout and --force, the tutor's
+ * PTXTUTOR_DEADLINE_S): a timeout > 0 is the deadline; force lifts the
+ * policy's to LAUNCH_DEADLINE_MAX_S (a long emulation run on purpose). */
+typedef struct {
+	double timeout_s;
+	int force;
+} launch_limits;
+
+/* Where a built request goes and for how long: sets its backend, how far
+ * it goes, and its one deadline (rq->deadline_s: lim's timeout, or the
+ * policy's, launch_deadline). The builders below end with
+ * launch_target(rq, RUN_BACKEND_GPU, RUN_KIND_RUN, NULL); whoever wants
+ * another backend or kind calls it again, never sets the fields by hand. */
+void launch_target(run_request *rq, run_backend backend, run_kind kind, const launch_limits *lim);
+
+/* A request that only describes the device (no PTX), with its deadline. */
+void launch_request_device(run_request *rq);
+/* A request to link the PTX's entry with the driver's JIT and write the
+ * cubin to out (the SASS view); timeout_s > 0 overrides the deadline. */
+void launch_request_cubin(run_request *rq, const char *ptx_path, const char *entry, const char *out, double timeout_s);
+
+/* The deadline policy, the one place that says how long a request may take,
+ * in seconds, from the request alone (its backend, kind and size), so the
+ * CLI and the tutor get the same one. A GPU run gets a floor plus the time
+ * at a slow 5 GFLOP/s, so only a hung kernel meets it; a JIT (check, SASS)
+ * and an emulation get fixed budgets; nothing gets more than
+ * LAUNCH_DEADLINE_MAX_S. Called by launch_target only: read rq->deadline_s. */
 #define LAUNCH_DEADLINE_MAX_S 3600.0
-double launch_deadline(const run_request *rq, double bound_ms);
+double launch_deadline(const run_request *rq);
+
+/* A backend that stops itself at its deadline (the emulator) is killed by
+ * its parent only this long after it, so its own clean answer comes first. */
+#define LAUNCH_KILL_GRACE_S 5.0
+
+/* The admission rule for a run whose time a probe estimated (the emulator
+ * times its first blocks): 0 to go on, or -1 with one line in why when the
+ * estimate is past the request's deadline (stopped at once, not killed at
+ * the deadline minutes later). */
+int launch_admit(const run_request *rq, double estimate_s, unsigned long long estimate_inst, long long blocks_done,
+		 long long blocks, char *why, int len);
 
 #endif

@@ -1,4 +1,4 @@
-/* run: the names of the run statuses, the tolerance a check allows, a request's output type and cluster. */
+/* run: the names of the run statuses and backends, the tolerance a check allows, a request's output type and cluster. */
 #include "run/run.h"
 
 #include <math.h>
@@ -24,6 +24,19 @@ const char *run_status_name(run_status s)
 		[RUN_EMU_REFUSED] = "the emulator cannot run it",
 	};
 	return (unsigned)s < sizeof names / sizeof names[0] ? names[s] : "?";
+}
+
+const char *run_backend_name(run_backend b)
+{
+#define NAME(id, name) [RUN_BACKEND_##id] = name,
+	static const char *const names[] = {RUN_BACKENDS(NAME)};
+#undef NAME
+	return (unsigned)b < sizeof names / sizeof names[0] ? names[b] : "?";
+}
+
+int run_has_counts(const run_result *res)
+{
+	return res->backend == RUN_BACKEND_EMU && (res->status == RUN_OK || res->status == RUN_WRONG);
 }
 
 void run_error_set(run_error *e, const char *text)

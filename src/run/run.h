@@ -13,14 +13,17 @@
  * kernels run to 70-200 characters; a longer one is refused, never cut. */
 #define RUN_ENTRY 512
 
-/* Which backend carries a request out (src/exec/backend.c's table has a
- * row for each). The zero value is the GPU, so a zeroed request is a GPU run. */
-typedef enum {
-	RUN_BACKEND_GPU,          /* the runner: JIT, launch, verify, time (src/gpu/runner.c) */
-	RUN_BACKEND_EMU,          /* the CPU emulator (src/emu/backend.c); never needs a GPU */
-	RUN_BACKEND_CUBIN,        /* the driver's JIT to a cubin file for the SASS view (src/gpu/jitcubin.c) */
-	RUN_BACKEND_COUNT
-} run_backend;
+/* Which backend carries a request out: one line here each, its id and its
+ * name (run_backend_name), and a row in src/exec/backend.c's table. The zero value is the GPU, so a
+ * zeroed request is a GPU run: build requests with run/launch.c, which sets
+ * the backend and the deadline together (launch_target). */
+#define RUN_BACKENDS(X)                                                                              \
+	X(GPU, "GPU")                   /* the runner: JIT, launch, verify, time (src/gpu/runner.c) */     \
+	X(EMU, "CPU emulator")          /* the CPU emulator (src/exec/emulate.c); never needs a GPU */    \
+	X(CUBIN, "driver JIT to cubin") /* the driver's JIT to a cubin file for the SASS view (src/gpu/jitcubin.c) */
+#define RUN_BACKEND_ENUM(id, name) RUN_BACKEND_##id,
+typedef enum { RUN_BACKENDS(RUN_BACKEND_ENUM) RUN_BACKEND_COUNT } run_backend;
+#undef RUN_BACKEND_ENUM
 
 /* How far a GPU run goes. The zero value is a whole run. */
 typedef enum {
@@ -65,6 +68,11 @@ typedef struct {
 	run_timing timing;
 	run_backend backend;      /* who runs it: GPU, CPU emulator or JIT-to-cubin */
 	run_kind kind;            /* a whole run, the JIT only, or the device only */
+	/* The request's one time limit, in seconds, decided when it is built
+	 * (run/launch.c launch_target, from launch_deadline or the user's
+	 * --timeout): the emulator stops itself there, the worker and the
+	 * one-shot jobs kill the child a grace after it (exec_kill_after). */
+	double deadline_s;
 	/* A persistent kernel loops over its tiles: launch only as many blocks as
 	 * fit on the GPU at once (SMs x blocks per SM, at most grid's product),
 	 * in a 1-D grid. */
@@ -94,6 +102,30 @@ typedef struct {
 	float *c_host;
 } run_request;
 
+/* Instruction classes the emulator counts (emu.h's emu_class, in its order:
+ * exec/emulate.c checks the two agree). */
+#define RUN_INST_CLASSES 13
+
+/* The emulator's counts by kind, as Nsight Compute splits them (ld, st,
+ * ldgsts, ldsm): requests and sectors of global traffic, requests,
+ * wavefronts and bank conflicts of shared traffic, instructions per class.
+ * run/fields.c's run_kind_fields names each member; the report writes them
+ * from that table. */
+typedef struct {
+	long long requests, sectors;
+} run_gkind;
+typedef struct {
+	long long requests, wavefronts, bank_conflicts;
+} run_skind;
+typedef struct {
+	run_gkind gld, gst, gcp;               /* global loads, stores, cp.async reads */
+	run_skind sld, sst, sldsm, scp;        /* shared loads, stores, ldmatrix, cp.async writes */
+	long long inst[RUN_INST_CLASSES];      /* warp-level instructions per class */
+	long long thread_inst;                 /* thread-level instructions (predicate true) */
+	long long barriers;                    /* bar.sync, per warp */
+	long long wgmma_inst, wgmma_flops, wgmma_smem_bytes, wgmma_smem_wavefronts; /* Hopper's warpgroup MMAs */
+} run_emu_kinds;
+
 /* The counts of an emulated run, as Nsight Compute would report them
  * (see src/emu/emu.h): global requests and 32-byte sectors, shared-memory
  * requests, wavefronts and bank conflicts. */
@@ -110,6 +142,8 @@ typedef struct {
 	 * operations and cluster barriers, per warp */
 	unsigned long long tma_l2_bytes, tma_smem_bytes, tma_store_bytes, mbarrier_ops, cluster_barriers;
 	double seconds;                        /* wall time of the emulation */
+	long long warps;                       /* warps launched */
+	run_emu_kinds by_kind;                 /* the same traffic by kind, loads apart from cp.async */
 } run_emu_counts;
 
 /* What one PTX line cost in an emulated run: every instruction on the line,
@@ -138,6 +172,7 @@ typedef struct {
 	char name[PTX_REGION_NAME];
 	int first_line, last_line;
 	run_line_counts c;
+	run_emu_kinds by_kind;    /* the region's counts by kind (emulated runs) */
 } run_region_counts;
 
 /* One line's cost for ranking and the heat mark: issue slots plus memory
@@ -157,7 +192,7 @@ typedef enum {
 	RUN_CANCELLED,            /* cancelled by the user (set by the worker) */
 	RUN_BAD_REQUEST,          /* bad args spec, size ... */
 	RUN_UNSUPPORTED,          /* the kernel's .target is newer than the GPU */
-	RUN_EMU_REFUSED,          /* the CPU emulator lacks what the kernel uses (bf16, clusters, TMA ...) */
+	RUN_EMU_REFUSED,          /* the CPU emulator lacks what the kernel uses (a type pair it cannot check, a parse error) */
 } run_status;
 
 /* Where a run went wrong, as data: the file, the line in it (0: none) and the
@@ -186,8 +221,11 @@ typedef struct {
 	double spread, cublas_spread; /* (slowest - fastest round) / median, of ours and of cuBLAS */
 	char timing[160];         /* how it was timed, in words */
 	gpu_spec spec;            /* the live device (cuDeviceGetAttribute); spec.sms == 0 without a GPU */
-	int emulated;             /* 1: ran on the CPU emulator; emu holds its counts */
-	run_emu_counts emu;
+	/* Who ran it: stamped by exec_run from the request, and by the worker
+	 * from what it sent when the child was killed or died, so a killed
+	 * emulation still says it was one. */
+	run_backend backend;
+	run_emu_counts emu;       /* RUN_BACKEND_EMU: the emulator's counts */
 	/* Per PTX line (emulated runs only; the tutor emulates beside a GPU run for them): nlines rows
 	 * in line order, then the summed row of line 0 when lines_total > nlines. */
 	run_line_counts lines[RUN_MAX_LINES];
@@ -199,6 +237,11 @@ typedef struct {
 } run_result;
 
 const char *run_status_name(run_status s);
+/* "GPU", "CPU emulator", "driver JIT to cubin"; "?" outside the enum. */
+const char *run_backend_name(run_backend b);
+/* Whether the result holds the emulator's counts: an emulation that ran to
+ * its end (ok or a wrong result). */
+int run_has_counts(const run_result *res);
 
 /* Splits "PATH:LINE: message" (the emulator's and the lexer's form) into e;
  * a text without a path and line goes whole into e->msg. */

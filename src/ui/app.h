@@ -43,8 +43,9 @@ int ui_app_lines_request(ui_app *a, run_request *rq, char *err, int errlen);
 void ui_app_lines_done(ui_app *a, const run_result *r);
 /* The loop reports on an estimate it started for est.state UI_EST_WANT. */
 void ui_app_estimate_done(ui_app *a, const exec_estimate_result *r);
-/* The deadline for a request: PTXTUTOR_DEADLINE_S when given; else the one
- * policy, launch_deadline, with the model's bound as its input. */
+/* The deadline of a request the tutor built: its deadline_s, decided by
+ * launch_target (PTXTUTOR_DEADLINE_S when given; else the one policy,
+ * launch_deadline, the command line's). */
 double ui_app_deadline(const ui_app *a, const run_request *rq);
 /* The loop reports on UI_REQ_EDIT: ok 0 with a message when the editor
  * could not run. The copy is reloaded and checked (a run is requested). */

@@ -9,7 +9,7 @@
 static void say_no_counts(ui_app *a)
 {
 	const ui_run_slot *s = &a->slot[a->lesson];
-	if (s->have && !s->res.emulated)
+	if (s->have && s->res.backend != RUN_BACKEND_EMU)
 		app_say(a, 0, "The per-line counts of a GPU run come from the CPU emulator: %s.",
 			s->have_lines < 0 ? s->lines.msg : "it is still counting");
 	else

@@ -32,11 +32,17 @@ static int pane_size_request(const ui_app *a, run_request *rq, char *err, int er
 	return lesson_request(a, s[0], s[1], s[2], rq, err, errlen);
 }
 
+/* The tutor's inputs to the request's deadline: PTXTUTOR_DEADLINE_S, as the CLI's --timeout. */
+static void target(const ui_app *a, run_request *rq, run_backend b, run_kind k)
+{
+	launch_target(rq, b, k, &(launch_limits){.timeout_s = a->deadline_s});
+}
+
 int ui_app_estimate_request(const ui_app *a, run_request *rq, char *err, int errlen)
 {
 	if (pane_size_request(a, rq, err, errlen) < 0)
 		return -1;
-	rq->backend = RUN_BACKEND_EMU;
+	target(a, rq, RUN_BACKEND_EMU, RUN_KIND_RUN);
 	return 0;
 }
 
@@ -50,8 +56,7 @@ static int emulation_request(const ui_app *a, run_request *rq, char *err, int er
 	}
 	if (lesson_request(a, e, e, e, rq, err, errlen) < 0)
 		return -1;
-	rq->backend = RUN_BACKEND_EMU;
-	rq->kind = RUN_KIND_RUN;
+	target(a, rq, RUN_BACKEND_EMU, RUN_KIND_RUN);
 	return 0;
 }
 
@@ -63,8 +68,7 @@ int ui_app_request(const ui_app *a, run_request *rq, char *err, int errlen)
 	 * (ui_app_run_started says which). */
 	if (pane_size_request(a, rq, err, errlen) < 0)
 		return -1;
-	rq->backend = RUN_BACKEND_GPU;
-	rq->kind = a->run_check ? RUN_KIND_JIT_ONLY : RUN_KIND_RUN;
+	target(a, rq, RUN_BACKEND_GPU, a->run_check ? RUN_KIND_JIT_ONLY : RUN_KIND_RUN);
 	return 0;
 }
 
@@ -80,7 +84,7 @@ int ui_app_lines_request(ui_app *a, run_request *rq, char *err, int errlen)
 void ui_app_lines_done(ui_app *a, const run_result *r)
 {
 	ui_run_slot *s = &a->slot[a->lesson];
-	if (!s->have || s->res.emulated)
+	if (!s->have || s->res.backend == RUN_BACKEND_EMU)
 		return; /* a newer run made its own */
 	s->lines = *r;
 	s->have_lines = (r->status == RUN_OK || r->status == RUN_WRONG) && r->nlines ? 1 : -1;
@@ -88,9 +92,8 @@ void ui_app_lines_done(ui_app *a, const run_result *r)
 
 double ui_app_deadline(const ui_app *a, const run_request *rq)
 {
-	if (a->deadline_s > 0)
-		return a->deadline_s;
-	return launch_deadline(rq, a->model_ok ? a->model.bound_ms : 0);
+	(void)a; /* its input, PTXTUTOR_DEADLINE_S, went into the request (target) */
+	return rq->deadline_s;
 }
 
 void ui_app_run_started(ui_app *a, double now, const char *err)
@@ -156,7 +159,7 @@ static int where_mark(const run_result *r, const char *path, userptx_mark *m)
 static void take_marks(ui_app *a, int i, const run_result *r)
 {
 	ui_ptx *p = &a->ptx[i];
-	if (r->emulated) {
+	if (r->backend == RUN_BACKEND_EMU) {
 		p->nmarks = where_mark(r, p->path, &p->marks[0]);
 	} else {
 		p->nmarks = userptx_marks(r->log, p->path, p->marks, UI_MARKS_MAX);
@@ -188,7 +191,7 @@ void ui_app_run_finished(ui_app *a, const run_result *r)
 	int i = a->run_lesson;
 	/* The first "no GPU" turns the tutor offline: the same run again, on the
 	 * CPU emulator, at once. */
-	if (r->status == RUN_NO_GPU && !r->emulated && !a->offline) {
+	if (r->status == RUN_NO_GPU && r->backend != RUN_BACKEND_EMU && !a->offline) {
 		a->offline = 1;
 		util_strlcpy(a->offline_why, r->msg, sizeof a->offline_why);
 		const ui_ptx *p = &a->ptx[i];
@@ -208,11 +211,11 @@ void ui_app_run_finished(ui_app *a, const run_result *r)
 	a->slot[i].check = a->run_was_check;
 	a->slot[i].have_lines = 0;
 	/* A GPU run has no per-line counts: the emulator makes them, beside it. */
-	if (!r->emulated && !a->run_was_check && (r->status == RUN_OK || r->status == RUN_WRONG))
+	if (r->backend != RUN_BACKEND_EMU && !a->run_was_check && (r->status == RUN_OK || r->status == RUN_WRONG))
 		a->lines_want = i;
 	take_marks(a, i, r);
 	const char *id = a->course->l[i].id;
-	if (r->status == RUN_OK && r->emulated)
+	if (r->status == RUN_OK && r->backend == RUN_BACKEND_EMU)
 		app_say(a, 0, "%s: emulated on the CPU at %lld^3, %s", id, r->emu.M,
 		    r->verified == 1 ? "verified" : "not verified");
 	else if (r->status == RUN_OK && a->run_was_check)
@@ -226,7 +229,7 @@ void ui_app_run_finished(ui_app *a, const run_result *r)
 			r->verified == 1 ? ", verified against cuBLAS" : "");
 	}
 	else
-		app_say(a, 1, "%s: %s", r->emulated && r->status == RUN_JIT_ERROR ? "the emulator cannot read it" : run_status_name(r->status),
+		app_say(a, 1, "%s: %s", r->backend == RUN_BACKEND_EMU && r->status == RUN_JIT_ERROR ? "the emulator cannot read it" : run_status_name(r->status),
 		    r->msg);
 	if (i == a->lesson)
 		app_recompute(a);

@@ -73,7 +73,7 @@ static int warp_request(const ui_app *a, run_request *rq, char *err, int errlen)
 	const ui_ptx *p = &a->ptx[a->lesson];
 	if (p->edited)
 		util_strlcpy(rq->ptx_path, p->path, sizeof rq->ptx_path);
-	rq->backend = RUN_BACKEND_EMU;
+	launch_target(rq, RUN_BACKEND_EMU, RUN_KIND_RUN, &(launch_limits){.timeout_s = a->deadline_s});
 	return 0;
 }
 

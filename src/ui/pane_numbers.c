@@ -183,7 +183,7 @@ static void roofline(ui_lines *t, const ui_app *a, int w, int kernel)
 static void measured_counts(ui_lines *t, const ui_app *a, int w)
 {
 	const run_result *r = a->slot[a->lesson].have ? &a->slot[a->lesson].res : NULL;
-	if (!r || !r->emulated || (r->status != RUN_OK && r->status != RUN_WRONG))
+	if (!r || r->backend != RUN_BACKEND_EMU || (r->status != RUN_OK && r->status != RUN_WRONG))
 		return;
 	const run_emu_counts *e = &r->emu;
 	char v[64], n[96], sz[32];

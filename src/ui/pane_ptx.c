@@ -206,7 +206,7 @@ static void counts_header(const ui_app *a, ui_frame *f, ui_rect body, const coun
 		ui_frame_text(f, body, x, body.y, h, UI_ROLE_HEADING);
 		x += cb->col[i]->width + 1;
 	}
-	if (!a->slot[a->lesson].res.emulated) /* a GPU run's counts come from the emulator, at its size */
+	if (a->slot[a->lesson].res.backend != RUN_BACKEND_EMU) /* a GPU run's counts come from the emulator, at its size */
 		fmt(h, sizeof h, "%s: hot; emulated at %lld^3", ui_key_name(UI_MODE_NORMAL, UI_ACT_HOT_LINE),
 		    cb->r->emu.M);
 	else

@@ -133,9 +133,9 @@ static void timed(ui_lines *t, const ui_app *a, const run_result *r, int w)
 static void failure_notes(ui_lines *t, const ui_app *a, const run_result *r, int w)
 {
 	const ui_ptx *p = &a->ptx[a->lesson];
-	if (r->status == RUN_FAULT && !r->emulated)
+	if (r->status == RUN_FAULT && r->backend != RUN_BACKEND_EMU)
 		ui_lines_para(t, "The worker restarted with a fresh GPU context.", UI_ROLE_DIM, w, 1);
-	else if (r->status == RUN_TIMEOUT && !r->emulated)
+	else if (r->status == RUN_TIMEOUT && r->backend != RUN_BACKEND_EMU)
 		ui_lines_para(t, "The kernel was killed at its deadline and the worker restarted.", UI_ROLE_DIM, w, 1);
 	else if (r->status == RUN_TIMEOUT)
 		ui_lines_para(t, "The emulator's instruction budget ran out: an endless loop?", UI_ROLE_DIM, w, 1);
@@ -150,8 +150,8 @@ static void failed(ui_lines *t, const ui_app *a, const run_result *r, int w)
 {
 	ui_run b = {0};
 	const char *what = r->status == RUN_NO_GPU ? "No GPU:"
-		: r->emulated && r->status == RUN_JIT_ERROR ? "the emulator cannot read it"
-		: r->emulated && r->status == RUN_FAULT ? "fault (emulated)"
+		: r->backend == RUN_BACKEND_EMU && r->status == RUN_JIT_ERROR ? "the emulator cannot read it"
+		: r->backend == RUN_BACKEND_EMU && r->status == RUN_FAULT ? "fault (emulated)"
 		: run_status_name(r->status);
 	ui_run_puts(&b, what, strlen(what), r->status == RUN_NO_GPU ? UI_ROLE_WARN : UI_ROLE_BAD);
 	if (r->status != RUN_NO_GPU)
@@ -164,7 +164,7 @@ static void failed(ui_lines *t, const ui_app *a, const run_result *r, int w)
 		ui_lines_para(t, "The text, the PTX, the numbers and the what-ifs work without one.", UI_ROLE_DIM, w, 0);
 	failure_notes(t, a, r, w);
 	/* The JIT's own words; the emulator's one line is the message already. */
-	if (!r->log[0] || r->emulated)
+	if (!r->log[0] || r->backend == RUN_BACKEND_EMU)
 		return;
 	const char *s = r->log;
 	for (int k = 0; k < 6 && *s; k++) {
@@ -180,7 +180,7 @@ static void failed(ui_lines *t, const ui_app *a, const run_result *r, int w)
 /* The last result of this lesson. */
 static void result(ui_lines *t, const ui_app *a, const run_result *r, int w)
 {
-	if (r->emulated && (r->status == RUN_OK || r->status == RUN_WRONG)) {
+	if (r->backend == RUN_BACKEND_EMU && (r->status == RUN_OK || r->status == RUN_WRONG)) {
 		emulated(t, a, r, w);
 	} else if (r->status == RUN_OK && a->slot[a->lesson].check) {
 		ui_lines_para(t, "The JIT accepts your edit.", UI_ROLE_GOOD, w, 0);

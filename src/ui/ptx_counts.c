@@ -34,7 +34,7 @@ int ui_ptx_counts_columns(ui_cols_mode mode, const run_line_field **cols, int ma
 const run_result *ui_ptx_counts_of(const ui_app *a)
 {
 	const ui_run_slot *s = &a->slot[a->lesson];
-	if (s->have && s->res.emulated && s->res.nlines > 0)
+	if (s->have && s->res.backend == RUN_BACKEND_EMU && s->res.nlines > 0)
 		return &s->res;
 	return s->have && s->have_lines == 1 ? &s->lines : NULL; /* a GPU run's: emulated beside it */
 }
@@ -43,7 +43,7 @@ int ui_ptx_counts_header(const ui_app *a)
 {
 	const ui_run_slot *s = &a->slot[a->lesson];
 	return a->ptx_cols != UI_COLS_OFF && !a->sass_view && s->have &&
-	       (ui_ptx_counts_of(a) || (!s->res.emulated && (s->res.status == RUN_OK || s->res.status == RUN_WRONG)));
+	       (ui_ptx_counts_of(a) || (s->res.backend != RUN_BACKEND_EMU && (s->res.status == RUN_OK || s->res.status == RUN_WRONG)));
 }
 
 const run_line_counts *ui_ptx_counts_line(const run_result *r, int line)
