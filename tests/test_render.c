@@ -344,16 +344,16 @@ static void test_next_lesson(void **st)
 	(void)st;
 	rig r;
 	rig_open(&r, 80, 24, 0, 0);
-	keys(&r, "n");
+	keys(&r, "]");
 	show(&r);
 	assert_non_null(strstr(row(0), "2/2 Fixture coalesced kernel"));
 	assert_non_null(screen_has("ptx/02_coal.ptx"));
 	assert_int_equal(screen_has("ptx/01_naive.ptx"), 0);
-	keys(&r, "n"); /* no third lesson */
+	keys(&r, "]"); /* no third lesson */
 	show(&r);
 	assert_non_null(strstr(row(0), "2/2"));
 	assert_non_null(strstr(row(23), "last lesson"));
-	keys(&r, "p");
+	keys(&r, "[");
 	show(&r);
 	assert_non_null(strstr(row(0), "1/2"));
 	rig_close(&r);
@@ -633,7 +633,7 @@ static void test_runs(void **st)
 	keys(&r, "r");
 	ui_app_run_started(r.a, 200.0, NULL);
 	ui_app_run_finished(r.a, &res);
-	keys(&r, "n");
+	keys(&r, "]");
 	res.gflops = 2500, res.ms = 55;
 	keys(&r, "r");
 	ui_app_run_started(r.a, 300.0, NULL);
@@ -900,7 +900,7 @@ static void test_fold(void **st)
 	(void)st;
 	rig r;
 	rig_open(&r, 160, 48, 0, 0);
-	keys(&r, "n");
+	keys(&r, "]");
 	show(&r);
 	assert_non_null(screen_has("5 more lines like these (z unfolds)"));
 	assert_int_equal(screen_has("%acc4, %a4"), 0);
@@ -946,7 +946,7 @@ static void test_state_remembered(void **st)
 	(void)st;
 	rig r;
 	rig_open(&r, 80, 24, 0, 0);
-	keys(&r, "n");
+	keys(&r, "]");
 	state_data s;
 	ui_app_saved(r.a, &s);
 	char err[200];

@@ -651,6 +651,7 @@ const app_handler app_handlers[UI_NACTIONS] = {
 	[UI_ACT_MENU] = app_act_menu,
 	[UI_ACT_SEARCH] = app_act_search,
 	[UI_ACT_NEXT_HIT] = app_act_next_hit,
+	[UI_ACT_PREV_HIT] = app_act_next_hit,
 	[UI_ACT_GROW] = act_grow,
 	[UI_ACT_SHRINK] = act_grow,
 	[UI_ACT_SWAP] = act_swap,

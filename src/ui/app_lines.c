@@ -16,8 +16,7 @@ static void say_no_counts(ui_app *a)
 		app_say(a, 0, "Per-line counts come with a run (%s).", ui_key_name(UI_MODE_NORMAL, UI_ACT_RUN));
 }
 
-/* Whether 0-based line shows in the PTX view (not inside a fold). */
-static int line_shown(const ui_app *a, int line)
+int app_ptx_line_shown(const ui_app *a, int line)
 {
 	int n, shown = 0;
 	ptx_row *rows = ui_app_ptx_rows(a, &n);
@@ -41,7 +40,7 @@ void app_act_hot_line(ui_app *a, ui_action act, int key)
 		return;
 	a->ptx_cursor = next;
 	a->sass_view = 0;
-	if (!line_shown(a, next - 1))
+	if (!app_ptx_line_shown(a, next - 1))
 		a->fold = 0; /* a hot line inside a fold: show every line */
 	a->ptx_goto = next - 1;
 	unsigned long long total = 0;

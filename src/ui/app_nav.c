@@ -1,4 +1,4 @@
-/* ui/app_nav: getting around the course — g (a menu of lessons and pages), / and N (search of the lesson texts and the PTX), and the mouse. */
+/* ui/app_nav: getting around the course — g (a menu of lessons and pages), / with n and N (search of the lesson texts and the PTX), and the mouse. */
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -84,7 +84,7 @@ void app_act_menu_go(ui_app *a, ui_action act, int key)
 		ui_app_select(a, l, p < 0 ? 0 : p);
 }
 
-/* ---- / and N: search ---- */
+/* ---- /, n and N: search ---- */
 
 void app_act_search(ui_app *a, ui_action act, int key)
 {
@@ -163,6 +163,23 @@ static void find_all(ui_app *a, const char *needle)
 	}
 }
 
+/* The hits turned so the first is the first at or after where the search
+ * starts (lesson, page), as less searches on from the screen; they wrap. */
+static void from_here(ui_app *a)
+{
+	int k = 0;
+	while (k < a->nhits &&
+	       (a->hits[k].lesson < a->lesson || (a->hits[k].lesson == a->lesson && a->hits[k].page < a->page)))
+		k++;
+	if (k == 0 || k == a->nhits)
+		return;
+	ui_hit *t = xmalloc((size_t)k * sizeof *t);
+	memcpy(t, a->hits, (size_t)k * sizeof *t);
+	memmove(a->hits, a->hits + k, (size_t)(a->nhits - k) * sizeof *t);
+	memcpy(a->hits + a->nhits - k, t, (size_t)k * sizeof *t);
+	free(t);
+}
+
 /* The lesson pane scrolled to the first of its lines with the needle. */
 static void scroll_to_text(ui_app *a, const char *needle)
 {
@@ -182,20 +199,32 @@ static void scroll_to_text(ui_app *a, const char *needle)
 	app_note_read(a);
 }
 
+/* The hit on screen: its page (a PTX line of the lesson on screen keeps the
+ * page, the PTX view goes to the line), marked, and where it is said. */
 static void show_hit(ui_app *a)
 {
 	const ui_hit *h = &a->hits[a->hit];
-	ui_app_select(a, h->lesson, h->page);
-	if (h->ptx_line >= 0)
+	if (h->ptx_line < 0 || h->lesson != a->lesson)
+		ui_app_select(a, h->lesson, h->page);
+	a->hit_marks = 1;
+	if (h->ptx_line >= 0) {
+		/* The line is the cursor's (its number marked; w shows it), in view. */
 		a->ptx_goto = h->ptx_line;
-	else
+		a->ptx_cursor = h->ptx_line + 1;
+		a->sass_view = 0;
+		if (!app_ptx_line_shown(a, h->ptx_line))
+			a->fold = 0;
+	} else {
 		scroll_to_text(a, a->found);
+	}
+	char where[48];
 	if (h->ptx_line >= 0)
-		app_say(a, 0, "'%s': hit %d of %d, PTX line %d (%s: next)", a->found, a->hit + 1, a->nhits,
-			h->ptx_line + 1, ui_key_name(UI_MODE_NORMAL, UI_ACT_NEXT_HIT));
+		snprintf(where, sizeof where, "PTX line %d", h->ptx_line + 1);
 	else
-		app_say(a, 0, "'%s': hit %d of %d, on this page (%s: next)", a->found, a->hit + 1, a->nhits,
-			ui_key_name(UI_MODE_NORMAL, UI_ACT_NEXT_HIT));
+		snprintf(where, sizeof where, "on this page");
+	app_say(a, 0, "'%s': hit %d of %d%s, %s (%s: next, %s: back)", a->found, a->hit + 1, a->nhits,
+		a->nhits == UI_HITS_MAX ? "+" : "", where, ui_key_name(UI_MODE_NORMAL, UI_ACT_NEXT_HIT),
+		ui_key_name(UI_MODE_NORMAL, UI_ACT_PREV_HIT));
 }
 
 void app_act_search_go(ui_app *a, ui_action act, int key)
@@ -209,27 +238,24 @@ void app_act_search_go(ui_app *a, ui_action act, int key)
 		a->found[i] = (char)tolower((unsigned char)a->search[i]);
 	find_all(a, a->found);
 	if (!a->nhits) {
+		a->hit_marks = 0;
 		app_say(a, 1, "'%s' is in no lesson and no PTX.", a->search);
 		return;
 	}
-	/* The first hit from here on, as less does; else from the start. */
+	from_here(a);
 	a->hit = 0;
-	for (int i = 0; i < a->nhits; i++)
-		if (a->hits[i].lesson > a->lesson || (a->hits[i].lesson == a->lesson && a->hits[i].page >= a->page)) {
-			a->hit = i;
-			break;
-		}
 	show_hit(a);
 }
 
+/* n and N: the next hit or the one before, round the course. */
 void app_act_next_hit(ui_app *a, ui_action act, int key)
 {
-	(void)act, (void)key;
+	(void)key;
 	if (!a->nhits) {
-		app_say(a, 0, "No search yet: / searches.");
+		app_say(a, 0, "No search yet: %s searches.", ui_key_name(UI_MODE_NORMAL, UI_ACT_SEARCH));
 		return;
 	}
-	a->hit = (a->hit + 1) % a->nhits;
+	a->hit = (a->hit + (act == UI_ACT_PREV_HIT ? a->nhits - 1 : 1)) % a->nhits;
 	show_hit(a);
 }
 

@@ -256,4 +256,6 @@ void app_act_cancel(ui_app *a, ui_action act, int key)
 	(void)act, (void)key;
 	if (a->run == UI_RUN_BUSY)
 		a->req = UI_REQ_CANCEL;
+	else
+		a->hit_marks = 0; /* as less's ESC-u: n brings them back */
 }

@@ -218,8 +218,9 @@ typedef struct {
 	/* /: the text typed, the hits of the last search and the one shown. */
 	char search[64];
 	char found[64];
-	ui_hit *hits;            /* UI_HITS_MAX of them */
+	ui_hit *hits;            /* UI_HITS_MAX of them, the first at or after where it started */
 	int nhits, hit;
+	int hit_marks;           /* the panes mark the hits (Esc clears the marks, n and N bring them back) */
 
 	ui_mode mode;
 	ui_mode help_mode;       /* UI_MODE_HELP: the mode whose keys it lists, and returns to */

@@ -96,6 +96,16 @@ void ui_frame_flag(ui_frame *f, int x, int y, int w, uint8_t flags)
 		f->cells[y * f->cols + i].flags |= flags;
 }
 
+void ui_frame_hit(ui_frame *f, int x, int y, int w)
+{
+	if (y < 0 || y >= f->rows)
+		return;
+	for (int i = x < 0 ? 0 : x; i < x + w && i < f->cols; i++) {
+		f->cells[y * f->cols + i].role = UI_ROLE_SELECT;
+		f->cells[y * f->cols + i].flags &= (uint8_t)~UI_CELL_HL;
+	}
+}
+
 uint32_t ui_utf8_decode(const char *s, size_t n, int *len)
 {
 	const unsigned char *u = (const unsigned char *)s;

@@ -110,4 +110,6 @@ void ui_pane_lesson_text(ui_lines *t, const ui_app *a, int w)
 			ui_lines_nl(t);
 		}
 	}
+	if (a->hit_marks && a->found[0])
+		ui_prose_mark(t, a->found);
 }

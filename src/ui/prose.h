@@ -16,4 +16,8 @@ void ui_prose_inline(ui_run *r, const model_result *m, const char *s, size_t n, 
  * written (a code line wider than w wraps, the rest after a dim '>'). */
 void ui_prose(ui_lines *t, const model_result *m, const char *text, int w);
 
+/* Every occurrence of needle (lower case; case is ignored) in t's lines in
+ * the select role: the search's hits, reverse video as in less. */
+void ui_prose_mark(ui_lines *t, const char *needle);
+
 #endif
