@@ -24,6 +24,7 @@
 #include "ui/draw.h"
 #include "ui/frame.h"
 #include "ui/keys.h"
+#include "ui/prose.h"
 #include "ui/term.h"
 #include "base/util.h"
 
@@ -1011,6 +1012,96 @@ static void test_term_keys(void **st)
 	rig_close(&r);
 }
 
+/* ---- issue 36's UI findings: tables, search, boxes, legends (added after the tests above) ---- */
+
+/* Line i of t as UTF-8, trailing spaces dropped. */
+static const char *line_text(const ui_lines *t, int i)
+{
+	static char buf[1024];
+	int o = 0;
+	for (int k = t->start[i]; k < t->start[i + 1] && o < (int)sizeof buf - 5; k++)
+		o += ui_utf8_encode(t->cp[k], buf + o);
+	while (o > 0 && buf[o - 1] == ' ')
+		o--;
+	buf[o] = '\0';
+	return buf;
+}
+
+/* The first line of t that has s; -1 when none. */
+static int find_line(const ui_lines *t, const char *s)
+{
+	for (int i = 0; i < t->nlines; i++)
+		if (strstr(line_text(t, i), s))
+			return i;
+	return -1;
+}
+
+static const char table_md[] =
+	"Before the table.\n"
+	"\n"
+	"| format | K = 1024 | what it is |\n"
+	"|---|---|---|\n"
+	"| f32, lesson 7 | 5.7e-7 | single precision, the `fma` of lesson 1 |\n"
+	"| e5m2 | 7.5e-2 | an 8-bit float |\n"
+	"\n"
+	"> Measured:\n"
+	">\n"
+	"> | a | b |\n"
+	"> |---|---|\n"
+	"> | 1 | 22 |\n";
+
+/* F11: a Markdown table renders as aligned columns, its head over a rule,
+ * never as one run-on paragraph; a quoted one too. */
+static void test_table_aligned(void **st)
+{
+	(void)st;
+	ui_lines t;
+	ui_lines_init(&t);
+	ui_prose(&t, NULL, table_md, 100);
+	int h = find_line(&t, "format");
+	assert_true(h >= 0);
+	assert_string_equal(line_text(&t, h), "format         K = 1024  what it is");
+	assert_non_null(strstr(line_text(&t, h + 1), "\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500  \u2500"));
+	assert_string_equal(line_text(&t, h + 2), "f32, lesson 7  5.7e-7    single precision, the fma of lesson 1");
+	assert_string_equal(line_text(&t, h + 3), "e5m2           7.5e-2    an 8-bit float");
+	assert_int_equal(find_line(&t, "|"), -1); /* no bar of the Markdown is left */
+	int q = find_line(&t, "a  b");
+	assert_true(q >= 0);
+	assert_string_equal(line_text(&t, q + 2), "  1  22");
+	ui_lines_free(&t);
+}
+
+/* F11: a table wider than the pane wraps its cells at spaces inside their
+ * columns (no word cut, nothing past the width); one that cannot fit even
+ * so becomes a paragraph per row, each cell named by its head. */
+static void test_table_narrow(void **st)
+{
+	(void)st;
+	ui_lines t;
+	ui_lines_init(&t);
+	ui_prose(&t, NULL, table_md, 40);
+	for (int i = 0; i < t.nlines; i++)
+		assert_true(t.start[i + 1] - t.start[i] <= 40);
+	int r = find_line(&t, "f32,");
+	assert_true(r >= 0);
+	/* the last column wraps; the others keep their places */
+	assert_string_equal(line_text(&t, r), "f32, lesson 7  5.7e-7    single");
+	assert_string_equal(line_text(&t, r + 1), "                         precision, the");
+	assert_string_equal(line_text(&t, r + 2), "                         fma of lesson 1");
+	assert_string_equal(line_text(&t, r + 3), "e5m2           7.5e-2    an 8-bit float");
+	ui_lines_free(&t);
+
+	ui_lines_init(&t);
+	ui_prose(&t, NULL, table_md, 14);
+	r = find_line(&t, "format: f32,");
+	assert_true(r >= 0);
+	assert_true(find_line(&t, "e5m2;") > r);
+	for (int i = 0; i < t.nlines; i++) /* words whole: "precision," is on one line */
+		if (strstr(line_text(&t, i), "precis"))
+			assert_non_null(strstr(line_text(&t, i), "precision,"));
+	ui_lines_free(&t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1035,6 +1126,9 @@ int main(void)
 		cmocka_unit_test(test_state_remembered),
 		cmocka_unit_test(test_prose_and_pane_agree),
 		cmocka_unit_test(test_term_keys),
+		/* issue 36's UI findings */
+		cmocka_unit_test(test_table_aligned),
+		cmocka_unit_test(test_table_narrow),
 	};
 	return cmocka_run_group_tests(tests, make_root, remove_root);
 }
