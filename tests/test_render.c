@@ -1102,6 +1102,36 @@ static void test_table_narrow(void **st)
 	ui_lines_free(&t);
 }
 
+/* Cells of r in f that carry flag. */
+static int flagged(const ui_frame *f, ui_rect r, uint8_t flag)
+{
+	int n = 0;
+	for (int y = r.y; y < r.y + r.h; y++)
+		for (int x = r.x; x < r.x + r.w; x++)
+			n += (f->cells[y * f->cols + x].flags & flag) != 0;
+	return n;
+}
+
+/* F6: a box clears what is under it: no cell of the help box keeps the
+ * highlighted PTX region's background. */
+static void test_box_covers_region(void **st)
+{
+	(void)st;
+	rig r;
+	rig_open(&r, 160, 48, 0, 0);
+	keys(&r, " "); /* page 2 names the @index region */
+	show(&r);
+	ui_rect all = {0, 0, r.f.cols, r.f.rows};
+	assert_true(flagged(&r.f, all, UI_CELL_HL) > 0);
+	keys(&r, "?");
+	show(&r);
+	ui_rect box = r.a->layout.help;
+	assert_true(box.w > 0 && box.h > 0);
+	assert_int_equal(flagged(&r.f, box, UI_CELL_HL), 0);
+	assert_true(flagged(&r.f, all, UI_CELL_HL) > 0); /* beside the box the region stays */
+	rig_close(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1129,6 +1159,7 @@ int main(void)
 		/* issue 36's UI findings */
 		cmocka_unit_test(test_table_aligned),
 		cmocka_unit_test(test_table_narrow),
+		cmocka_unit_test(test_box_covers_region),
 	};
 	return cmocka_run_group_tests(tests, make_root, remove_root);
 }

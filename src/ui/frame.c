@@ -81,6 +81,14 @@ void ui_frame_fill(ui_frame *f, ui_rect r, uint32_t ch, ui_role role)
 			ui_frame_put(f, x, y, ch, role);
 }
 
+void ui_frame_cover(ui_frame *f, ui_rect r)
+{
+	ui_frame_fill(f, r, ' ', UI_ROLE_NORMAL);
+	for (int y = r.y < 0 ? 0 : r.y; y < r.y + r.h && y < f->rows; y++)
+		for (int x = r.x < 0 ? 0 : r.x; x < r.x + r.w && x < f->cols; x++)
+			f->cells[y * f->cols + x].flags = 0;
+}
+
 void ui_frame_title(ui_frame *f, ui_rect r, const char *text, int focused)
 {
 	ui_role role = focused ? UI_ROLE_TITLE_FOCUS : UI_ROLE_TITLE;

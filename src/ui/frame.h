@@ -71,6 +71,9 @@ void ui_frame_clear(ui_frame *f);
 void ui_frame_put(ui_frame *f, int x, int y, uint32_t ch, ui_role role);
 /* Fills a rectangle with one character in one role. */
 void ui_frame_fill(ui_frame *f, ui_rect r, uint32_t ch, ui_role role);
+/* A box over what is drawn: the rectangle blank in the normal role, its
+ * flags cleared too (no highlight background shows through). */
+void ui_frame_cover(ui_frame *f, ui_rect r);
 /* Sets flag bits on a span of a row. */
 void ui_frame_flag(ui_frame *f, int x, int y, int w, uint8_t flags);
 /* A search hit: a span of a row in reverse video (the select role, off the

@@ -8,11 +8,12 @@
 #include "ui/keys.h"
 #include "ui/overlay_puzzle.h"
 
-/* A bordered, cleared box with a title in its top border. */
+/* A bordered box with a title in its top border, cleared of what is under
+ * it (the highlighted region's background too). */
 static void box(const ui_app *a, ui_frame *f, ui_rect r, const char *title)
 {
 	const ui_glyphs *g = ui_glyphs_get(a->ascii);
-	ui_frame_fill(f, r, ' ', UI_ROLE_NORMAL);
+	ui_frame_cover(f, r);
 	for (int x = r.x; x < r.x + r.w; x++) {
 		ui_frame_put(f, x, r.y, g->hline, UI_ROLE_BORDER);
 		ui_frame_put(f, x, r.y + r.h - 1, g->hline, UI_ROLE_BORDER);
