@@ -25,6 +25,7 @@
 #include "ui/frame.h"
 #include "ui/keys.h"
 #include "ui/prose.h"
+#include "ui/ptx_counts.h"
 #include "ui/term.h"
 #include "base/util.h"
 
@@ -1132,6 +1133,38 @@ static void test_box_covers_region(void **st)
 	rig_close(&r);
 }
 
+/* F19: H with no hot line walks every line that costs, costliest first,
+ * and says the cost is spread; with hot lines it walks those. */
+static void test_hot_walk_spread(void **st)
+{
+	(void)st;
+	static run_result r;
+	memset(&r, 0, sizeof r);
+	/* 40 lines of about the same cost: none reaches 3% */
+	for (int i = 0; i < 40; i++)
+		r.lines[r.nlines++] = (run_line_counts){.line = 10 + i, .inst = 100 + (unsigned)(i % 7)};
+	int rank, n = ui_ptx_counts_spread(&r, &rank, 0);
+	assert_int_equal(n, 40);
+	int seen[64] = {0}, line = 0, prev_cost = 1 << 30;
+	for (int k = 0; k < 40; k++) {
+		line = ui_ptx_counts_next_hot(&r, line);
+		assert_true(line >= 10 && line < 50);
+		assert_false(seen[line - 10]); /* never stuck on one line */
+		seen[line - 10] = 1;
+		int cost = (int)run_line_cost(ui_ptx_counts_line(&r, line));
+		assert_true(cost <= prev_cost); /* costliest first */
+		prev_cost = cost;
+		ui_ptx_counts_spread(&r, &rank, line);
+		assert_int_equal(rank, k + 1);
+	}
+	assert_int_equal(ui_ptx_counts_next_hot(&r, line), 16); /* round again: 106 is the most */
+	/* one hot line: H stays on the hot ones, and spread says 0 */
+	r.lines[5].inst = 5000;
+	assert_int_equal(ui_ptx_counts_spread(&r, &rank, 0), 0);
+	assert_int_equal(ui_ptx_counts_next_hot(&r, 0), 15);
+	assert_int_equal(ui_ptx_counts_next_hot(&r, 15), 15);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1160,6 +1193,7 @@ int main(void)
 		cmocka_unit_test(test_table_aligned),
 		cmocka_unit_test(test_table_narrow),
 		cmocka_unit_test(test_box_covers_region),
+		cmocka_unit_test(test_hot_walk_spread),
 	};
 	return cmocka_run_group_tests(tests, make_root, remove_root);
 }

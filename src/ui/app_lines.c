@@ -48,8 +48,17 @@ void app_act_hot_line(ui_app *a, ui_action act, int key)
 		total += run_line_cost(&r->lines[i]);
 	char pct[16];
 	numfmt_pct(pct, sizeof pct, total ? (double)run_line_cost(l) / (double)total : 0);
-	app_say(a, 0, "Line %d: %s of the kernel's issue slots, sectors and wavefronts (%s: the next).", next, pct,
-		ui_key_name(UI_MODE_NORMAL, UI_ACT_HOT_LINE));
+	const char *h = ui_key_name(UI_MODE_NORMAL, UI_ACT_HOT_LINE);
+	int rank, spread = ui_ptx_counts_spread(r, &rank, next);
+	if (spread && rank == 1)
+		app_say(a, 0, "No hot line: the cost is spread over %d lines; %s walks the costliest. Line %d: %s.",
+			spread, h, next, pct);
+	else if (spread)
+		app_say(a, 0, "Line %d: %s, number %d of %d by cost (no hot line; %s: the next).", next, pct, rank,
+			spread, h);
+	else
+		app_say(a, 0, "Line %d: %s of the kernel's issue slots, sectors and wavefronts (%s: the next).", next,
+			pct, h);
 }
 
 void app_act_line_cols(ui_app *a, ui_action act, int key)
