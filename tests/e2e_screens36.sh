@@ -52,3 +52,12 @@ check "screens36: lesson 6.5's numbers pane says 4 passes are conflict-free for 
 screen "$WORK/l5" 5 1 240 67
 grep -qE "smem pass A/B +[0-9.]+ / [0-9.]+ +no bank conflict" "$WORK/l5"
 check "screens36: lesson 5's conflict-free reads say so" $? "$WORK/l5"
+
+# ---- F10: LANG=C (ASCII): the lessons' symbols spelled out, not "?" ----
+LANG=C LC_ALL=C "$BIN" show 1 --screen --page 1 --width 240 --height 67 >"$WORK/a1" 2>&1
+LANG=C LC_ALL=C "$BIN" show 10 --screen --page 1 --width 240 --height 67 >"$WORK/a10" 2>&1
+LANG=C LC_ALL=C "$BIN" show 11 --screen --page 6 --width 240 --height 67 >"$WORK/a11" 2>&1
+cat "$WORK/a1" "$WORK/a10" "$WORK/a11" >"$WORK/ascii"
+grep -qF "sum A[row][k]" "$WORK/a1" && grep -qF "C = A*B^T" "$WORK/a10" && grep -qF "||C" "$WORK/a11" && grep -qF "ref|| / ||ref||" "$WORK/a11" &&
+	grep -qF "about as sqrt(K)" "$WORK/a11" && ! LC_ALL=C grep -q "[^ -~]" "$WORK/ascii"
+check "screens36: LANG=C spells the symbols out: sum, A*B^T, ||C - ref||, sqrt(K); no byte outside ASCII" $? "$WORK/ascii"

@@ -1165,6 +1165,17 @@ static void test_hot_walk_spread(void **st)
 	assert_int_equal(ui_ptx_counts_next_hot(&r, 15), 15);
 }
 
+/* F10: in ASCII mode the symbols no one character stands for are spelled
+ * out; a fenced picture keeps its one-cell arrows. */
+static void test_ascii_spellings(void **st)
+{
+	(void)st;
+	char *s = ui_prose_ascii("C = A\u00B7B\u1D40 at 128\u00B3, \u2016C \u2212 ref\u2016 grows as \u221AK, "
+				 "\u03A3 a\u2192b\n```\n a\u2192b \u03A3\n```\n");
+	assert_string_equal(s, "C = A*B^T at 128^3, ||C \u2212 ref|| grows as sqrt(K), sum a->b\n```\n a\u2192b sum\n```\n");
+	free(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1194,6 +1205,7 @@ int main(void)
 		cmocka_unit_test(test_table_narrow),
 		cmocka_unit_test(test_box_covers_region),
 		cmocka_unit_test(test_hot_walk_spread),
+		cmocka_unit_test(test_ascii_spellings),
 	};
 	return cmocka_run_group_tests(tests, make_root, remove_root);
 }

@@ -499,3 +499,57 @@ void ui_prose_mark(ui_lines *t, const char *needle)
 			i += k - 1;
 		}
 }
+
+/* ---- ASCII spellings ---- */
+
+/* The symbols the lessons use that no single ASCII character stands for;
+ * text_only: in running text only, where a wider spelling moves nothing
+ * (a fenced picture keeps the one-cell form ui_ascii_of gives). */
+static const struct {
+	uint32_t cp;
+	const char *ascii;
+	int text_only;
+} spellings[] = {
+	{0x03A3, "sum", 0},  {0x2211, "sum", 0}, {0x221A, "sqrt", 0}, {0x2016, "||", 0}, {0x1D40, "^T", 0},
+	{0x2295, "xor", 0},  {0x2082, "_2", 0},  {0x2260, "!=", 0},   {0x2248, "~=", 0}, {0x00B2, "^2", 0},
+	{0x00B3, "^3", 0},   {0x2264, "<=", 0},  {0x2265, ">=", 0},   {0x2192, "->", 1}, {0x2190, "<-", 1},
+	{0x21D2, "=>", 1},   {0x2026, "...", 1}, {0x00B7, "*", 1},    {0x2014, "--", 1},
+};
+
+char *ui_prose_ascii(const char *text)
+{
+	size_t n = strlen(text), cap = n + n / 2 + 16, o = 0;
+	char *out = xmalloc(cap);
+	int fence = 0;
+	for (size_t i = 0; i < n;) {
+		if ((i == 0 || text[i - 1] == '\n') && !strncmp(text + i + strspn(text + i, " "), "```", 3))
+			fence = !fence;
+		int l;
+		uint32_t cp = ui_utf8_decode(text + i, n - i, &l);
+		const char *sp = NULL;
+		for (size_t k = 0; k < sizeof spellings / sizeof spellings[0] && !sp; k++)
+			if (spellings[k].cp == cp && !(fence && spellings[k].text_only))
+				sp = spellings[k].ascii;
+		size_t arg = 0; /* √K: the operand in parentheses */
+		if (cp == 0x221A)
+			while (i + (size_t)l + arg < n && isalnum_ascii(text[i + (size_t)l + arg]))
+				arg++;
+		size_t need = sp ? strlen(sp) + arg + 2 : (size_t)l;
+		if (o + need + 1 > cap) {
+			cap = 2 * cap + need;
+			out = xrealloc(out, cap);
+		}
+		if (!sp) {
+			memcpy(out + o, text + i, (size_t)l);
+			o += (size_t)l;
+		} else if (arg) {
+			o += (size_t)sprintf(out + o, "%s(%.*s)", sp, (int)arg, text + i + l);
+		} else {
+			memcpy(out + o, sp, strlen(sp));
+			o += strlen(sp);
+		}
+		i += (size_t)l + arg;
+	}
+	out[o] = '\0';
+	return out;
+}
