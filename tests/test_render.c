@@ -24,9 +24,11 @@
 #include "ui/draw.h"
 #include "ui/frame.h"
 #include "ui/keys.h"
+#include "ui/palette.h"
 #include "ui/prose.h"
 #include "ui/ptx_counts.h"
 #include "ui/term.h"
+#include "ui/theme.h"
 #include "base/util.h"
 
 /* ---- a two-lesson course written for the test, in a root of its own ---- */
@@ -1176,6 +1178,26 @@ static void test_ascii_spellings(void **st)
 	free(s);
 }
 
+/* F9: the default theme reads on a light terminal as on a dark one: no
+ * yellow or cyan text, every coloured role on the terminal's background at
+ * least 4.5:1 on black and about 3:1 on white. */
+static void test_term_theme_light_and_dark(void **st)
+{
+	(void)st;
+	const ui_theme *t = ui_theme_pick(NULL, 0, NULL);
+	assert_string_equal(t->name, "term");
+	for (int r = 0; r < UI_NROLES; r++) {
+		ui_style s = t->role[r];
+		if (s.fg < 0 || s.bg >= 0 || r == UI_ROLE_BORDER)
+			continue;
+		if (s.fg == 3 || s.fg == 6 || s.fg == 11 || s.fg == 14)
+			fail_msg("role %d is yellow or cyan text (%d)", r, s.fg);
+		if (ui_palette_contrast(s.fg, 0) < 4.5 || ui_palette_contrast(s.fg, 15) < 2.9)
+			fail_msg("role %d: colour %d has %.2f:1 on black, %.2f:1 on white", r, s.fg,
+				 ui_palette_contrast(s.fg, 0), ui_palette_contrast(s.fg, 15));
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1206,6 +1228,7 @@ int main(void)
 		cmocka_unit_test(test_box_covers_region),
 		cmocka_unit_test(test_hot_walk_spread),
 		cmocka_unit_test(test_ascii_spellings),
+		cmocka_unit_test(test_term_theme_light_and_dark),
 	};
 	return cmocka_run_group_tests(tests, make_root, remove_root);
 }
