@@ -565,7 +565,7 @@ static void test_exercise(void **st)
 	assert_non_null(screen_has("Exercise 1/2"));
 	keys(&r, "a1");
 	show(&r);
-	assert_non_null(strstr(row(29), "Answer: 1_"));
+	assert_non_null(strstr(row(29), "Exercise 1/2, answer: 1_"));
 	keys(&r, "\r");
 	show(&r);
 	assert_non_null(screen_has("Not quite"));
@@ -1198,6 +1198,34 @@ static void test_term_theme_light_and_dark(void **st)
 	}
 }
 
+/* F20: the answer prompt names the exercise it answers; Tab picks another
+ * (the pane shows it), and the answer is checked against that one. */
+static void test_answer_names_exercise(void **st)
+{
+	(void)st;
+	rig r;
+	rig_open(&r, 80, 24, 0, 0);
+	keys(&r, "  "); /* page 3: two exercises */
+	keys(&r, "a");
+	show(&r);
+	assert_non_null(strstr(row(23), "Exercise 1/2, answer: _"));
+	assert_non_null(strstr(row(23), "Tab: another exercise"));
+	ui_app_key(r.a, UI_KEY_TAB);
+	keys(&r, "256");
+	show(&r);
+	assert_int_equal(r.a->mode, UI_MODE_ANSWER);
+	assert_non_null(strstr(row(23), "Exercise 2/2, answer: 256_"));
+	assert_non_null(screen_has("Exercise 2/2")); /* its question is in view at 80x24 */
+	keys(&r, "\r");
+	show(&r);
+	assert_non_null(screen_has("Right: 256"));
+	keys(&r, "a");
+	ui_app_key(r.a, UI_KEY_BTAB);
+	show(&r);
+	assert_non_null(strstr(row(23), "Exercise 1/2"));
+	rig_close(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1229,6 +1257,7 @@ int main(void)
 		cmocka_unit_test(test_hot_walk_spread),
 		cmocka_unit_test(test_ascii_spellings),
 		cmocka_unit_test(test_term_theme_light_and_dark),
+		cmocka_unit_test(test_answer_names_exercise),
 	};
 	return cmocka_run_group_tests(tests, make_root, remove_root);
 }

@@ -86,6 +86,7 @@ void app_act_hint(ui_app *a, ui_action act, int key);
 void app_act_answer_type(ui_app *a, ui_action act, int key);
 void app_act_answer_delete(ui_app *a, ui_action act, int key);
 void app_act_answer_check(ui_app *a, ui_action act, int key);
+void app_act_answer_pick(ui_app *a, ui_action act, int key);
 
 /* app_whatif.c: t and the what-if box. */
 /* Keeps the overrides in `from` that name a parameter of the current lesson. */

@@ -70,6 +70,8 @@ typedef enum {
 	UI_ACT_ANSWER_TYPE,
 	UI_ACT_ANSWER_DELETE,
 	UI_ACT_ANSWER_CHECK,
+	UI_ACT_ANSWER_NEXT,      /* the answer box: the page's next or previous exercise */
+	UI_ACT_ANSWER_PREV,
 	UI_ACT_DIFF_DOWN,
 	UI_ACT_DIFF_UP,
 	UI_ACT_DIFF_PAGE_DOWN,

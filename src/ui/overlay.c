@@ -176,8 +176,13 @@ static void answer(const ui_app *a, ui_frame *f)
 	ui_rect r = a->layout.status;
 	char s[128];
 	ui_frame_fill(f, r, ' ', UI_ROLE_STATUS);
-	snprintf(s, sizeof s, " Answer: %s_   %s checks, %s cancels", a->answer, K(ANSWER, ANSWER_CHECK),
-		 K(ANSWER, CLOSE));
+	const lesson_page *pg = ui_app_page(a);
+	int n = pg ? pg->nex : 0;
+	char other[48] = "";
+	if (n > 1)
+		snprintf(other, sizeof other, ", %s: another exercise", K(ANSWER, ANSWER_NEXT));
+	snprintf(s, sizeof s, " Exercise %d/%d, answer: %s_   %s checks, %s cancels%s", a->ex + 1, n, a->answer,
+		 K(ANSWER, ANSWER_CHECK), K(ANSWER, CLOSE), other);
 	ui_frame_text(f, r, r.x, r.y, s, UI_ROLE_STATUS);
 }
 
