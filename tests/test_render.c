@@ -1226,6 +1226,33 @@ static void test_answer_names_exercise(void **st)
 	rig_close(&r);
 }
 
+/* F21: the what-if box says the registers step by 8; a model-only what-if
+ * that r cannot run says so as a sentence, not "bad request:". */
+static void test_whatif_regs_and_model_only(void **st)
+{
+	(void)st;
+	rig r;
+	rig_open(&r, 160, 48, 0, 0);
+	keys(&r, "t");
+	show(&r);
+	assert_non_null(screen_has("halve/double, 0 resets"));
+	ui_app_key(r.a, UI_KEY_DOWN); /* BS, then regs */
+	show(&r);
+	assert_non_null(screen_has("8 registers fewer/more, 0 resets"));
+	ui_app_key(r.a, UI_KEY_UP);
+	ui_app_key(r.a, UI_KEY_LEFT); /* BS=16: the kernel is built for 32 */
+	keys(&r, "\x1b");
+	assert_int_equal(r.a->mode, UI_MODE_NORMAL);
+	run_request rq;
+	char err[256];
+	assert_true(ui_app_request(r.a, &rq, err, sizeof err) < 0);
+	ui_app_run_started(r.a, 1.0, err);
+	show(&r);
+	assert_non_null(screen_has("Not run. Model-only what-if: the kernel is built for BS=32"));
+	assert_null(screen_has("bad request"));
+	rig_close(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1258,6 +1285,7 @@ int main(void)
 		cmocka_unit_test(test_ascii_spellings),
 		cmocka_unit_test(test_term_theme_light_and_dark),
 		cmocka_unit_test(test_answer_names_exercise),
+		cmocka_unit_test(test_whatif_regs_and_model_only),
 	};
 	return cmocka_run_group_tests(tests, make_root, remove_root);
 }

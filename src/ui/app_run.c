@@ -103,10 +103,14 @@ void ui_app_run_started(ui_app *a, double now, const char *err)
 		run_result *r = &a->slot[a->lesson].res;
 		memset(r, 0, sizeof *r);
 		r->status = RUN_BAD_REQUEST;
-		util_strlcpy(r->msg, err, sizeof r->msg);
+		/* A sentence, not a status and a colon: "Not run. Model-only what-if: ..." */
+		size_t n = strlen(err);
+		snprintf(r->msg, sizeof r->msg, "Not run. %c%.*s.", err[0] >= 'a' && err[0] <= 'z' ? err[0] - 'a' + 'A' : err[0],
+			 (int)(n && err[n - 1] == '.' ? n - 2 : n - 1), err[0] ? err + 1 : "");
 		a->slot[a->lesson].have = 1;
 		a->slot[a->lesson].check = 0;
-		app_say(a, 1, "%s", err);
+		a->slot[a->lesson].refused = 1;
+		app_say(a, 1, "%s", r->msg);
 		return;
 	}
 	/* The request the loop just sent, for what the busy pane says about it. */
@@ -205,6 +209,7 @@ void ui_app_run_finished(ui_app *a, const run_result *r)
 	}
 	a->slot[i].res = *r;
 	a->slot[i].have = 1;
+	a->slot[i].refused = 0;
 	a->slot[i].check = a->run_was_check;
 	a->slot[i].have_lines = 0;
 	/* A GPU run has no per-line counts: the emulator makes them, beside it. */

@@ -44,6 +44,7 @@ typedef struct {
 	run_result res;
 	int have;
 	int check;
+	int refused;             /* res is the tutor's refusal to send the run (a model-only what-if ...): msg says why */
 	/* After a GPU run: the emulator's per-line counts at an emulation size,
 	 * made in a child by the loop (ui_app_lines_request). */
 	run_result lines;

@@ -165,8 +165,9 @@ static void whatif(const ui_app *a, ui_frame *f)
 			ui_frame_fill(f, (ui_rect){in.x, y, in.w, 1}, ' ', role);
 		ui_frame_text(f, in, in.x, y, s, role);
 	}
-	snprintf(s, sizeof s, "%s/%s halve/double, %s resets", K(WHATIF, WHATIF_HALVE), K(WHATIF, WHATIF_DOUBLE),
-		 K(WHATIF, WHATIF_RESET));
+	/* Registers step by 8 (what a thread is given at a time), the rest by 2x. */
+	snprintf(s, sizeof s, "%s/%s %s, %s resets", K(WHATIF, WHATIF_HALVE), K(WHATIF, WHATIF_DOUBLE),
+		 a->whatif_sel == l->nparams ? "8 registers fewer/more" : "halve/double", K(WHATIF, WHATIF_RESET));
 	ui_frame_text(f, in, in.x, in.y + in.h - 1, s, UI_ROLE_DIM);
 }
 
