@@ -61,3 +61,16 @@ cat "$WORK/a1" "$WORK/a10" "$WORK/a11" >"$WORK/ascii"
 grep -qF "sum A[row][k]" "$WORK/a1" && grep -qF "C = A*B^T" "$WORK/a10" && grep -qF "||C" "$WORK/a11" && grep -qF "ref|| / ||ref||" "$WORK/a11" &&
 	grep -qF "about as sqrt(K)" "$WORK/a11" && ! LC_ALL=C grep -q "[^ -~]" "$WORK/ascii"
 check "screens36: LANG=C spells the symbols out: sum, A*B^T, ||C - ref||, sqrt(K); no byte outside ASCII" $? "$WORK/ascii"
+
+# ---- F22: the numbers pane in words: the ridge, the plural, the registers' source, the roofline's legend ----
+screen "$WORK/n1" 1 1 240 67
+grep -qF "below the ridge (20 FLOP/B): memory-bound" "$WORK/n1" && grep -qF "2 blocks/SM" "$WORK/n1" &&
+	grep -qF "28 regs, recorded (ptxas -arch=sm_90)" "$WORK/n1" && ! grep -qF "ridge 20:" "$WORK/n1" &&
+	! grep -qF "(recorded (" "$WORK/n1"
+check "screens36: lesson 1's numbers say 'below the ridge (20 FLOP/B): memory-bound', '2 blocks/SM', '28 regs, recorded (...)'" $? "$WORK/n1"
+grep -qE "D DRAM, [0-9.]+ TB/s; this kernel at [0-9.]+ FLOP/B" "$WORK/n1" &&
+	grep -qE "1 L1/shared, [0-9.]+ TB/s; this kernel at [0-9.]+ FLOP/B" "$WORK/n1" && grep -qF "Ceilings by letter" "$WORK/n1"
+check "screens36: the roofline's legend names every ceiling on a line of its own, none cut" $? "$WORK/n1"
+screen "$WORK/n8" 8 1 240 67
+grep -qF "1 block/SM" "$WORK/n8" && ! grep -qF "1 blocks/SM" "$WORK/n8"
+check "screens36: lesson 8 says '1 block/SM'" $? "$WORK/n8"
