@@ -68,8 +68,8 @@ grep -qF "below the ridge (20 FLOP/B): memory-bound" "$WORK/n1" && grep -qF "2 b
 	grep -qF "28 regs, recorded (ptxas -arch=sm_90)" "$WORK/n1" && ! grep -qF "ridge 20:" "$WORK/n1" &&
 	! grep -qF "(recorded (" "$WORK/n1"
 check "screens36: lesson 1's numbers say 'below the ridge (20 FLOP/B): memory-bound', '2 blocks/SM', '28 regs, recorded (...)'" $? "$WORK/n1"
-grep -qE "D DRAM, [0-9.]+ TB/s; this kernel at [0-9.]+ FLOP/B" "$WORK/n1" &&
-	grep -qE "1 L1/shared, [0-9.]+ TB/s; this kernel at [0-9.]+ FLOP/B" "$WORK/n1" && grep -qF "Ceilings by letter" "$WORK/n1"
+grep -qE "D DRAM ceiling, [0-9.]+ TB/s; this kernel at [0-9.]+ FLOP/B" "$WORK/n1" &&
+	grep -qE "1 L1/shared ceiling, [0-9.]+ TB/s; this kernel at [0-9.]+ FLOP/B" "$WORK/n1"
 check "screens36: the roofline's legend names every ceiling on a line of its own, none cut" $? "$WORK/n1"
 screen "$WORK/n8" 8 1 240 67
 grep -qF "1 block/SM" "$WORK/n8" && ! grep -qF "1 blocks/SM" "$WORK/n8"

@@ -97,21 +97,18 @@ static int roof_levels(const model_result *m, int kernel, roof_level *lv)
 }
 
 /* The legend, a line per level (wrapped, never cut): its letter, which
- * names the ceiling at the plot's left edge and, highlighted, this
- * kernel's point on it; the level's bandwidth; the kernel's intensity there. */
+ * names the ceiling where it first shows and, highlighted, this kernel's
+ * point on it; the level's bandwidth; the kernel's intensity there. */
 static void roof_legend(ui_lines *t, const roof_level *lv, int n, int kernel, int w)
 {
-	ui_lines_para(t, kernel ? " Ceilings by letter at the left; the same letter highlighted is this kernel on it:"
-				: " Ceilings by letter at the left:",
-		      UI_ROLE_DIM, w, 1);
 	for (int i = n - 1; i >= 0; i--) {
 		char bw[32], ai[32], s[128];
 		numfmt_si(bw, sizeof bw, lv[i].bw * 1e9, "B/s");
 		if (kernel)
-			snprintf(s, sizeof s, "%s, %s; this kernel at %s FLOP/B", lv[i].name, bw,
+			snprintf(s, sizeof s, "%s ceiling, %s; this kernel at %s FLOP/B", lv[i].name, bw,
 				 numfmt_sig(ai, sizeof ai, lv[i].ai));
 		else
-			snprintf(s, sizeof s, "%s, %s", lv[i].name, bw);
+			snprintf(s, sizeof s, "%s ceiling, %s", lv[i].name, bw);
 		ui_lines_put(t, ' ', UI_ROLE_NORMAL);
 		ui_lines_put(t, lv[i].mark, kernel ? UI_ROLE_BAR_SELF : lv[i].role);
 		ui_lines_put(t, ' ', UI_ROLE_NORMAL);
