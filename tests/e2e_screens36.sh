@@ -74,3 +74,10 @@ check "screens36: the roofline's legend names every ceiling on a line of its own
 screen "$WORK/n8" 8 1 240 67
 grep -qF "1 block/SM" "$WORK/n8" && ! grep -qF "1 blocks/SM" "$WORK/n8"
 check "screens36: lesson 8 says '1 block/SM'" $? "$WORK/n8"
+
+# ---- F23: lesson 0 (no kernel): no size or types in the header; its GPU sentence true without a GPU ----
+screen "$WORK/z0" 0 1 240 67
+head -n 1 "$WORK/z0" | grep -q "PTX basics" && ! head -n 1 "$WORK/z0" | grep -qF "none" &&
+	! head -n 1 "$WORK/z0" | grep -q "4096" && grep -qF "the GPU in this machine" "$WORK/z0" &&
+	grep -qF "when it has one" "$WORK/z0"
+check "screens36: lesson 0's header has no '4096^3 none->f32', and its GPU sentence holds without a GPU" $? "$WORK/z0"

@@ -1253,6 +1253,54 @@ static void test_whatif_regs_and_model_only(void **st)
 	rig_close(&r);
 }
 
+/* The role of the first cell of row y whose text starts with s; -1 when none. */
+static int role_at(const ui_frame *f, const char *s)
+{
+	for (int y = 0; y < f->rows; y++) {
+		char row_s[2048];
+		ui_frame_row_text(f, y, row_s, sizeof row_s);
+		const char *at = strstr(row_s, s);
+		if (!at)
+			continue;
+		/* columns = code points before it (the row holds box drawing) */
+		int x = 0;
+		for (const char *c = row_s; c < at; c++)
+			x += ((unsigned char)*c & 0xC0) != 0x80;
+		return f->cells[y * f->cols + x].role;
+	}
+	return -1;
+}
+
+/* F23: the PTX's region marks are dim, not code; a status message drops
+ * Markdown's backticks; r on a kernel that fails the same way again says it ran. */
+static void test_small_nits(void **st)
+{
+	(void)st;
+	rig r;
+	rig_open(&r, 160, 48, 0, 0);
+	show(&r);
+	assert_int_equal(role_at(&r.f, "// @end"), UI_ROLE_DIM);
+	assert_int_equal(role_at(&r.f, "// @index"), UI_ROLE_DIM);
+	assert_int_equal(role_at(&r.f, "// Fixture"), UI_ROLE_P_COMMENT); /* a comment stays one */
+	keys(&r, "P");
+	assert_null(strchr(r.a->msg, '`'));
+	assert_non_null(strstr(r.a->msg, "has no puzzles"));
+	run_result res;
+	memset(&res, 0, sizeof res);
+	res.status = RUN_FAULT;
+	res.emulated = 1;
+	snprintf(res.msg, sizeof res.msg, "out-of-bounds global load");
+	keys(&r, "r");
+	ui_app_run_started(r.a, 1.0, NULL);
+	ui_app_run_finished(r.a, &res);
+	assert_null(strstr(r.a->msg, "Ran again"));
+	keys(&r, "r");
+	ui_app_run_started(r.a, 2.0, NULL);
+	ui_app_run_finished(r.a, &res);
+	assert_non_null(strstr(r.a->msg, "Ran again, the same: kernel fault: out-of-bounds global load"));
+	rig_close(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1286,6 +1334,7 @@ int main(void)
 		cmocka_unit_test(test_term_theme_light_and_dark),
 		cmocka_unit_test(test_answer_names_exercise),
 		cmocka_unit_test(test_whatif_regs_and_model_only),
+		cmocka_unit_test(test_small_nits),
 	};
 	return cmocka_run_group_tests(tests, make_root, remove_root);
 }

@@ -20,6 +20,13 @@ void app_say(ui_app *a, int bad, const char *fmt, ...)
 	vsnprintf(a->msg, sizeof a->msg, fmt, ap);
 	va_end(ap);
 	a->msg_bad = bad;
+	/* The status line is plain text: Markdown's backticks around a command
+	 * (in a message from any layer) would show raw, so they go. */
+	char *o = a->msg;
+	for (const char *i = a->msg; *i; i++)
+		if (*i != '`')
+			*o++ = *i;
+	*o = '\0';
 }
 
 /* A lesson without a kernel (lesson 0) shows the first PTX its text holds:

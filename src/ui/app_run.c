@@ -207,6 +207,9 @@ void ui_app_run_finished(ui_app *a, const run_result *r)
 			return;
 		}
 	}
+	/* r again on an edit that fails the same way: say it ran, or nothing seems to happen. */
+	int again = a->slot[i].have && !a->slot[i].refused && a->slot[i].res.status == r->status &&
+		    !strcmp(a->slot[i].res.msg, r->msg);
 	a->slot[i].res = *r;
 	a->slot[i].have = 1;
 	a->slot[i].refused = 0;
@@ -231,8 +234,9 @@ void ui_app_run_finished(ui_app *a, const run_result *r)
 			r->verified == 1 ? ", verified against cuBLAS" : "");
 	}
 	else
-		app_say(a, 1, "%s: %s", r->emulated && r->status == RUN_JIT_ERROR ? "the emulator cannot read it" : run_status_name(r->status),
-		    r->msg);
+		app_say(a, 1, "%s%s: %s", again ? "Ran again, the same: " : "",
+			r->emulated && r->status == RUN_JIT_ERROR ? "the emulator cannot read it" : run_status_name(r->status),
+			r->msg);
 	if (i == a->lesson)
 		app_recompute(a);
 }

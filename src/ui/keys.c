@@ -174,7 +174,7 @@ static const struct {
 	[UI_MODE_PUZZLE] = {"puzzles", {"Checks run on the CPU emulator at several sizes.", "Your copies live in $XDG_DATA_HOME/ptxtutor/ptx."}},
 	[UI_MODE_EDITOR] = {"inline editor", {"Used when $EDITOR is not set (or PTXTUTOR_EDITOR=inline)."}},
 	[UI_MODE_WARP] = {"warp view", {"Recorded by the emulator at its size; follows what-ifs and edits.",
-					"model/access.c counts sectors and wavefronts, as in a run."}},
+					"Sectors and wavefronts are counted as in a run."}},
 };
 
 /* The names of keys that are not written as themselves. */

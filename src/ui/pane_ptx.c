@@ -81,11 +81,16 @@ static void code_line(ui_frame *f, ui_rect code, int sy, const ui_ptx *p, const 
 	int blk = pl->block_in;
 	ptx_classify_line(s, len, cls, &blk);
 	int marks = needle && hits_of(s, len, needle, hit);
+	/* "// @name" and "// @end" mark regions for the lessons: not code, drawn dim. */
+	int lead = 0;
+	while (lead < len && (s[lead] == ' ' || s[lead] == '\t'))
+		lead++;
+	int region_mark = len - lead >= 4 && !strncmp(s + lead, "// @", 4);
 	int tx = code.x, x = tx;
 	for (int i = 0; i < len && x < code.x + code.w;) {
 		int cl, x0 = x, h = marks && hit[i];
 		uint32_t cp = ui_utf8_decode(s + i, (size_t)(len - i), &cl);
-		ui_role role = class_role[cls[i]];
+		ui_role role = region_mark ? UI_ROLE_DIM : class_role[cls[i]];
 		i += cl;
 		if (cp == '\t') {
 			int next = tx + ((x - tx) / 4 + 1) * 4;
