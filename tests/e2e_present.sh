@@ -151,7 +151,7 @@ stop go
 start sr 120 36 1 --present
 wait_for sr "page 1/"
 T send-keys -t sr / l d m a t r i x Enter
-wait_for sr "n: next"
+wait_for sr "n next"
 has sr "'ldmatrix': hit 1 of" && cap sr | sed 1d | grep -qi "ldmatrix"
 check "present /ldmatrix Enter lands on a page that shows it" $? sr
 # The hit is marked in reverse video (the projector theme: black on bright white).

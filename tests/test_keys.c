@@ -316,7 +316,7 @@ static void test_every_mode_reachable(void **st)
 	press(a, UI_MODE_NORMAL, UI_ACT_NEXT_HIT);
 	assert_int_equal(a->hit, 1);
 	assert_non_null(strstr(a->msg, "hit 2 of"));
-	assert_non_null(strstr(a->msg, "(n: next, N: back)"));
+	assert_non_null(strstr(a->msg, "(n next, N back)"));
 	assert_int_equal(ui_key_action(UI_MODE_NORMAL, 'n'), UI_ACT_NEXT_HIT);
 	press(a, UI_MODE_NORMAL, UI_ACT_PREV_HIT);
 	press(a, UI_MODE_NORMAL, UI_ACT_PREV_HIT);
@@ -479,9 +479,9 @@ static void test_hints_follow_the_bindings(void **st)
 	HAS(screen(a), "Tab finds, Home cancels");
 	ui_app_key(a, UI_KEY_TAB);
 	assert_true(a->mode == UI_MODE_NORMAL && a->nhits > 1);
-	HAS(a->msg, "(M: next, Y: back)");
+	HAS(a->msg, "(M next, Y back)");
 	ui_app_key(a, 'M');
-	HAS(a->msg, "(M: next, Y: back)");
+	HAS(a->msg, "(M next, Y back)");
 
 	for (int l = 0, found = 0; l < a->course->n && !found; l++)
 		for (int p = 0; p < a->course->l[l].npages && !found; p++)
@@ -553,6 +553,39 @@ static void test_hints_follow_the_bindings(void **st)
 	assert_string_equal(ui_key_name(UI_MODE_NORMAL, UI_ACT_CANCEL), "Esc");
 }
 
+/* n walks each occurrence on a page before the next page, as less does,
+ * at 80x24 scrolling the page to one out of view and not back to its top. */
+static void test_search_each_occurrence(void **st)
+{
+	(void)st;
+	ui_app *a = open_app();
+	ui_app_resize(a, 80, 24);
+	press(a, UI_MODE_NORMAL, UI_ACT_SEARCH);
+	for (const char *k = "thread"; *k; k++)
+		ui_app_key(a, *k);
+	press(a, UI_MODE_SEARCH, UI_ACT_SEARCH_GO);
+	assert_true(a->nhits > 3);
+	/* lesson 1's first page says "thread" more than once: hits 1 and 2 are there */
+	assert_int_equal(a->hits[0].lesson, a->lesson);
+	assert_int_equal(a->hits[0].page, 0);
+	assert_int_equal(a->hits[1].page, 0);
+	assert_int_equal(a->hits[1].nth, 1);
+	int k = 0, scrolled = 0;
+	while (a->hits[k + 1].lesson == a->lesson && a->hits[k + 1].page == 0) {
+		int before = a->scroll[UI_PANE_LESSON];
+		press(a, UI_MODE_NORMAL, UI_ACT_NEXT_HIT);
+		k++;
+		assert_int_equal(a->page, 0);
+		assert_true(a->scroll[UI_PANE_LESSON] >= before); /* never back to the top */
+		scrolled |= a->scroll[UI_PANE_LESSON] > 0;
+	}
+	assert_true(scrolled); /* 80x24 shows a few lines: the later ones are further down */
+	press(a, UI_MODE_NORMAL, UI_ACT_NEXT_HIT);
+	assert_true(a->page != 0 || a->lesson != 1);
+	ui_app_free(a);
+	free(a);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -563,6 +596,7 @@ int main(void)
 		cmocka_unit_test(test_every_mode_reachable),
 		cmocka_unit_test(test_key_names),
 		cmocka_unit_test(test_hints_follow_the_bindings),
+		cmocka_unit_test(test_search_each_occurrence),
 	};
 	return cmocka_run_group_tests(tests, make_dirs, remove_dirs);
 }

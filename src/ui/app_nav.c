@@ -105,24 +105,29 @@ void app_act_search_type(ui_app *a, ui_action act, int key)
 	}
 }
 
-/* Whether n bytes of s hold the lower-case needle, case ignored. */
-static int has(const char *s, size_t n, const char *needle)
+/* How often n bytes of s hold the lower-case needle, case ignored (a line
+ * break in s matches a space: prose wraps where its source did not). */
+static int count(const char *s, size_t n, const char *needle)
 {
 	size_t k = strlen(needle);
+	int c = 0;
 	for (size_t i = 0; k && i + k <= n; i++) {
 		size_t j = 0;
-		while (j < k && tolower((unsigned char)s[i + j]) == needle[j])
+		while (j < k && (tolower((unsigned char)s[i + j]) == needle[j] || (s[i + j] == '\n' && needle[j] == ' ')))
 			j++;
-		if (j == k)
-			return 1;
+		if (j == k) {
+			c++;
+			i += k - 1;
+		}
 	}
-	return 0;
+	return c;
 }
 
-static void add_hit(ui_app *a, int lesson, int page, int line)
+/* A hit: the nth occurrence in a page's text (line -1), or a PTX line. */
+static void add_hit(ui_app *a, int lesson, int page, int line, int nth)
 {
 	if (a->nhits < UI_HITS_MAX)
-		a->hits[a->nhits++] = (ui_hit){lesson, page, line};
+		a->hits[a->nhits++] = (ui_hit){lesson, page, line, nth};
 }
 
 /* The page a PTX line belongs to: the first page naming a region around it,
@@ -150,16 +155,18 @@ static void find_all(ui_app *a, const char *needle)
 	a->nhits = 0;
 	for (int i = 0; i < a->course->n; i++) {
 		const lesson *l = &a->course->l[i];
-		for (int p = 0; p < l->npages; p++)
-			if (l->pages[p].text && has(l->pages[p].text, strlen(l->pages[p].text), needle))
-				add_hit(a, i, p, -1);
+		for (int p = 0; p < l->npages; p++) {
+			int c = l->pages[p].text ? count(l->pages[p].text, strlen(l->pages[p].text), needle) : 0;
+			for (int k = 0; k < c; k++)
+				add_hit(a, i, p, -1, k);
+		}
 		app_load_ptx(a, i);
 		const ui_ptx *x = &a->ptx[i];
 		if (!x->ok || x->example)
 			continue;
 		for (int k = 0; k < x->doc.nlines; k++)
-			if (has(x->doc.text + x->doc.lines[k].off, (size_t)x->doc.lines[k].len, needle))
-				add_hit(a, i, page_of_line(a, i, k), k);
+			if (count(x->doc.text + x->doc.lines[k].off, (size_t)x->doc.lines[k].len, needle))
+				add_hit(a, i, page_of_line(a, i, k), k, 0);
 	}
 }
 
@@ -180,31 +187,39 @@ static void from_here(ui_app *a)
 	free(t);
 }
 
-/* The lesson pane scrolled to the first of its lines with the needle. */
-static void scroll_to_text(ui_app *a, const char *needle)
+/* The lesson pane scrolled to the line of the needle's nth occurrence on
+ * the page as drawn (the last one when the page shows fewer), unless that
+ * line is in view already. */
+static void scroll_to_text(ui_app *a, const char *needle, int nth)
 {
 	ui_lines t;
 	ui_pane_text(&t, a, UI_PANE_LESSON, ui_pane_text_width(a, UI_PANE_LESSON));
-	for (int ln = 0; ln < t.nlines; ln++) {
+	int at = -1;
+	for (int ln = 0; ln < t.nlines && nth >= 0; ln++) {
 		char s[512];
 		int o = 0;
 		for (int i = t.start[ln]; i < t.start[ln + 1] && o < (int)sizeof s - 1; i++)
 			s[o++] = t.cp[i] < 128 ? (char)t.cp[i] : '?';
-		if (has(s, (size_t)o, needle)) {
-			a->scroll[UI_PANE_LESSON] = ln > 2 ? ln - 2 : 0;
-			break;
-		}
+		int c = count(s, (size_t)o, needle);
+		if (c)
+			at = ln;
+		nth -= c;
 	}
 	ui_lines_free(&t);
+	ui_view v = ui_pane_view_of(a, UI_PANE_LESSON);
+	if (at >= 0 && (at < v.top || at >= v.top + v.rows))
+		app_scroll(a, UI_PANE_LESSON, (at > 2 ? at - 2 : 0) - v.top);
 	app_note_read(a);
 }
 
 /* The hit on screen: its page (a PTX line of the lesson on screen keeps the
- * page, the PTX view goes to the line), marked, and where it is said. */
+ * page, the PTX view goes to the line; the next occurrence on the page
+ * keeps where the page is read, scrolling only to bring it into view),
+ * marked, and where it is said. */
 static void show_hit(ui_app *a)
 {
 	const ui_hit *h = &a->hits[a->hit];
-	if (h->ptx_line < 0 || h->lesson != a->lesson)
+	if (h->lesson != a->lesson || (h->ptx_line < 0 && h->page != a->page))
 		ui_app_select(a, h->lesson, h->page);
 	a->hit_marks = 1;
 	if (h->ptx_line >= 0) {
@@ -215,14 +230,14 @@ static void show_hit(ui_app *a)
 		if (!app_ptx_line_shown(a, h->ptx_line))
 			a->fold = 0;
 	} else {
-		scroll_to_text(a, a->found);
+		scroll_to_text(a, a->found, h->nth);
 	}
 	char where[48];
 	if (h->ptx_line >= 0)
 		snprintf(where, sizeof where, "PTX line %d", h->ptx_line + 1);
 	else
 		snprintf(where, sizeof where, "on this page");
-	app_say(a, 0, "'%s': hit %d of %d%s, %s (%s: next, %s: back)", a->found, a->hit + 1, a->nhits,
+	app_say(a, 0, "'%s': hit %d of %d%s, %s (%s next, %s back)", a->found, a->hit + 1, a->nhits,
 		a->nhits == UI_HITS_MAX ? "+" : "", where, ui_key_name(UI_MODE_NORMAL, UI_ACT_NEXT_HIT),
 		ui_key_name(UI_MODE_NORMAL, UI_ACT_PREV_HIT));
 }

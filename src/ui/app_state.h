@@ -91,10 +91,11 @@ typedef struct {
 	char sass_why[512];
 } ui_ptx;
 
-/* A hit of `/`: a lesson's page whose text has it, or a line of its PTX. */
+/* A hit of `/`: an occurrence in a lesson page's text, or a line of its PTX. */
 typedef struct {
 	int lesson, page;
 	int ptx_line;            /* 0-based line of the PTX; -1: in the page's text */
+	int nth;                 /* in the page's text: which occurrence (0: the first) */
 } ui_hit;
 #define UI_HITS_MAX 512
 
