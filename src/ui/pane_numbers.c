@@ -232,11 +232,15 @@ static void intensity(ui_lines *t, const model_result *m, int w)
 	ui_lines_section(t, "Intensity (FLOP/B)");
 	/* Against the ridge is what every load from DRAM would give; the regime
 	 * proper is the level that binds the bound (Roofline section). */
+	int below = m->ai_global < m->ridge;
 	if (isnan(m->ridge))
 		snprintf(n, sizeof n, "the ridge is not known");
-	else
-		snprintf(n, sizeof n, "%s the ridge (%s FLOP/B): %s", m->ai_global < m->ridge ? "below" : "at or above",
-			 numfmt_sig(r, sizeof r, m->ridge), m->ai_global < m->ridge ? "memory-bound if every load went to DRAM" : "compute-bound even from DRAM");
+	else if (w < 40) /* a narrow slot: the words, not the unit */
+		snprintf(n, sizeof n, "%s ridge %s", below ? "below" : "at or above", numfmt_sig(r, sizeof r, m->ridge));
+	else /* what it means where there is room for it */
+		snprintf(n, sizeof n, "%s the ridge (%s FLOP/B)%s", below ? "below" : "at or above",
+			 numfmt_sig(r, sizeof r, m->ridge),
+			 w < 60 ? "" : below ? ": memory-bound if every load went to DRAM" : ": compute-bound even from DRAM");
 	ui_lines_kv(t, "global", numfmt_sig(v, sizeof v, m->ai_global), UI_ROLE_EMPH, n, w);
 	if (m->ai_shared > 0)
 		ui_lines_kv(t, "shared", numfmt_sig(v, sizeof v, m->ai_shared), UI_ROLE_EMPH, NULL, w);
