@@ -133,7 +133,7 @@ t1=$(date +%s)
 has dl "after 1 s (deadline)" && has dl "Your edit is kept" && has dl "[edited]" && grep -q SPIN "$COPY" &&
 	[ $((t1 - t0)) -le 6 ]
 check "edit: an endless loop is killed at the deadline ($((t1 - t0)) s), the tutor says so and keeps the edit" $? dl
-T send-keys -t dl n
+T send-keys -t dl "]"
 wait_for dl "Global memory coalescing |"
 has dl "Global memory coalescing |"
 check "edit: the tutor stays responsive after the kill" $? dl

@@ -103,7 +103,7 @@ wait_for h "PASS, verified" 180
 has h "PASS, verified (cuBLAS)" && has h "GFLOP/s"
 check "gpu edit: lesson 1 at the default size verifies, with GFLOP/s" $? h
 save h gpu-lesson1.txt
-T send-keys -t h n n
+T send-keys -t h "]" "]"
 wait_for h "Shared-memory cache blocking |" 10
 T send-keys -t h r
 wait_for h "PASS, verified" 180

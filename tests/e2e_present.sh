@@ -151,13 +151,22 @@ stop go
 start sr 120 36 1 --present
 wait_for sr "page 1/"
 T send-keys -t sr / l d m a t r i x Enter
-wait_for sr "N: next"
+wait_for sr "n next"
 has sr "'ldmatrix': hit 1 of" && cap sr | sed 1d | grep -qi "ldmatrix"
 check "present /ldmatrix Enter lands on a page that shows it" $? sr
-T send-keys -t sr N
+# The hit is marked in reverse video (the projector theme: black on bright white).
+T capture-pane -p -e -t sr | grep -qiE "$(printf '\033')\\[([0-9;]*;)?(7|107|48;5;15)mldmatrix"
+check "present the hit is marked in reverse video" $? sr
+T send-keys -t sr n
 wait_for sr "hit 2 of"
 has sr "hit 2 of"
-check "present N goes to the next hit" $? sr
+check "present n goes to the next hit, as in less" $? sr
+T send-keys -t sr N
+wait_for sr "hit 1 of"
+T send-keys -t sr N
+wait_gone sr "hit 1 of"
+cap sr | tail -n 1 | grep -q "hit \([0-9][0-9]*\) of \1,"
+check "present N goes back, from the first hit round to the last" $? sr
 stop sr
 
 # ---- progress: a page read to its end is remembered and `list` shows it ----

@@ -114,13 +114,13 @@ for size in 80x24 160x48; do
 		has "$s" ".version 7.0" && has "$s" "Intensity (FLOP/B)" && has "$s" "0.25 FLOP/B"
 	check "tui $size start-up shows lesson 1, its PTX and numbers" $? "$s"
 
-	T send-keys -t "$s" n
+	T send-keys -t "$s" "]"
 	wait_for "$s" "2/2 Fixture coalesced kernel"
 	row0 "$s" | grep -qF "2/2 Fixture coalesced kernel" && has "$s" "ptx/02_coal.ptx" &&
 		! has "$s" "ptx/01_naive.ptx" && has "$s" "lanes walk along a row"
-	check "tui $size n moves to lesson 2: title and PTX change" $? "$s"
+	check "tui $size ] moves to lesson 2: title and PTX change" $? "$s"
 
-	T send-keys -t "$s" p Space
+	T send-keys -t "$s" "[" Space
 	wait_for "$s" "@index lines 11-15"
 	wait_stable "$s" # the page's first frame may still be on its way (the estimate redraws beside it)
 	# The region's lines carry the mark and a background colour; a line outside does not
@@ -167,7 +167,7 @@ if wait_for run "Emulated on the CPU at 128"; then
 	# The fixture kernel writes no C: the emulator's check fails it.
 	has run "(no GPU)" && has run "FAIL" && has run "wrong result"
 	check "tui r without a GPU emulates the kernel on the CPU and says so" $? run
-	T send-keys -t run n
+	T send-keys -t run "]"
 	wait_for run "2/2 Fixture coalesced kernel"
 	has run "2/2 Fixture coalesced kernel" && has run "Not run yet." && has run "r emulates it on the CPU"
 	check "tui r without a GPU says why in the run pane and the rest works" $? run
@@ -198,7 +198,7 @@ T kill-session -t same
 # ---- the last lesson is remembered ----
 start st1 80 24
 wait_for st1 "1/2"
-T send-keys -t st1 n
+T send-keys -t st1 "]"
 wait_for st1 "2/2"
 T send-keys -t st1 q
 wait_dead st1
@@ -312,10 +312,10 @@ else
 	wait_for real "$t1"
 	row0 real | grep -qF "$n1/$last $t1" && has real "PTX"
 	check "tui real course starts at the first lesson ($t1)" $? real
-	T send-keys -t real n
+	T send-keys -t real "]"
 	wait_for real "$n2/$last"
 	row0 real | grep -qF "$n2/$last $t2"
-	check "tui real course n shows the next lesson ($t2)" $? real
+	check "tui real course ] shows the next lesson ($t2)" $? real
 	T send-keys -t real q
 	wait_dead real
 	restored real

@@ -150,7 +150,7 @@ static void test_every_mode_has_help_that_fits(void **st)
 	int page = 0, lesson = 0;
 	for (int i = 0; i < n; i++) {
 		page |= !strcmp(h[i].keys, "Backspace/Left/PgUp") && !strcmp(h[i].text, "back: up the page, then the previous");
-		lesson |= !strcmp(h[i].keys, "n") && !strcmp(h[i].text, "next lesson (p: previous)");
+		lesson |= !strcmp(h[i].keys, "]") && !strcmp(h[i].text, "next lesson ([: previous)");
 	}
 	assert_true(page && lesson);
 	/* Too little room: the lines stop, nothing overflows. */
@@ -294,7 +294,8 @@ static void test_every_mode_reachable(void **st)
 	assert_int_equal(ui_app_lesson(a)->number, 8);
 	assert_int_equal(a->page, 1);
 
-	/* /: a search of the lesson texts and PTX; Enter lands on a hit, N the next. */
+	/* /: a search of the lesson texts and PTX; Enter lands on the first hit
+	 * from here (hit 1), n the next, N back, as in less. */
 	ui_app_select(a, 1, 0);
 	press(a, UI_MODE_NORMAL, UI_ACT_SEARCH);
 	for (const char *k = "LDMATRIX"; *k; k++)
@@ -309,10 +310,32 @@ static void test_every_mode_reachable(void **st)
 	assert_int_equal(hit->page, a->page);
 	if (hit->ptx_line < 0)
 		assert_non_null(strcasestr(ui_app_page(a)->text, "ldmatrix"));
-	int first = a->hit;
+	assert_int_equal(a->hit, 0);
+	assert_non_null(strstr(a->msg, "hit 1 of"));
+	int lesson = a->lesson;
 	press(a, UI_MODE_NORMAL, UI_ACT_NEXT_HIT);
-	assert_int_equal(a->hit, (first + 1) % a->nhits);
-	assert_non_null(strstr(a->msg, "N: next"));
+	assert_int_equal(a->hit, 1);
+	assert_non_null(strstr(a->msg, "hit 2 of"));
+	assert_non_null(strstr(a->msg, "(n next, N back)"));
+	assert_int_equal(ui_key_action(UI_MODE_NORMAL, 'n'), UI_ACT_NEXT_HIT);
+	press(a, UI_MODE_NORMAL, UI_ACT_PREV_HIT);
+	press(a, UI_MODE_NORMAL, UI_ACT_PREV_HIT);
+	assert_int_equal(a->hit, a->nhits - 1); /* round the course */
+	press(a, UI_MODE_NORMAL, UI_ACT_NEXT_HIT);
+	assert_int_equal(a->lesson, lesson);
+	assert_true(a->hit_marks);
+	press(a, UI_MODE_NORMAL, UI_ACT_CANCEL); /* Esc unmarks them; n marks them again */
+	assert_false(a->hit_marks);
+	press(a, UI_MODE_NORMAL, UI_ACT_NEXT_HIT);
+	assert_true(a->hit_marks);
+	/* The lessons moved to ] and [ (n is the next hit); the clicker keys stay. */
+	assert_int_equal(ui_key_action(UI_MODE_NORMAL, ']'), UI_ACT_NEXT_LESSON);
+	assert_int_equal(ui_key_action(UI_MODE_NORMAL, '['), UI_ACT_PREV_LESSON);
+	assert_int_equal(ui_key_action(UI_MODE_NORMAL, UI_KEY_PGDN), UI_ACT_NEXT_PAGE);
+	assert_int_equal(ui_key_action(UI_MODE_NORMAL, UI_KEY_RIGHT), UI_ACT_NEXT_PAGE);
+	assert_int_equal(ui_key_action(UI_MODE_NORMAL, ' '), UI_ACT_NEXT_PAGE);
+	assert_int_equal(ui_key_action(UI_MODE_NORMAL, UI_KEY_PGUP), UI_ACT_PREV_PAGE);
+	assert_int_equal(ui_key_action(UI_MODE_NORMAL, UI_KEY_LEFT), UI_ACT_PREV_PAGE);
 
 	/* q closes every box the same way, the help included; in the panes it quits. */
 	const struct {
@@ -343,7 +366,8 @@ static void test_key_names(void **st)
 	assert_string_equal(ui_key_name(UI_MODE_NORMAL, UI_ACT_CANCEL), "Esc");
 	assert_string_equal(ui_key_name(UI_MODE_NORMAL, UI_ACT_NEXT_PAGE), "Space");
 	assert_string_equal(ui_key_name(UI_MODE_NORMAL, UI_ACT_HELP), "?");
-	assert_string_equal(ui_key_name(UI_MODE_NORMAL, UI_ACT_NEXT_HIT), "N");
+	assert_string_equal(ui_key_name(UI_MODE_NORMAL, UI_ACT_NEXT_HIT), "n");
+	assert_string_equal(ui_key_name(UI_MODE_NORMAL, UI_ACT_PREV_HIT), "N");
 	assert_string_equal(ui_key_name(UI_MODE_HELP, UI_ACT_HELP_DOWN), "j");   /* its hint key, not Down */
 	assert_string_equal(ui_key_name(UI_MODE_WHATIF, UI_ACT_WHATIF_HALVE), "Left");
 	assert_string_equal(ui_key_name(UI_MODE_HELP, UI_ACT_CLOSE), "any other key");
@@ -390,7 +414,8 @@ static void test_hints_follow_the_bindings(void **st)
 		{UI_MODE_NORMAL, UI_ACT_SEARCH, 'F'},       {UI_MODE_NORMAL, UI_ACT_NEXT_LESSON, 'W'},
 		{UI_MODE_NORMAL, UI_ACT_PREV_LESSON, 'B'},  {UI_MODE_NORMAL, UI_ACT_RUN, 'U'},
 		{UI_MODE_NORMAL, UI_ACT_WHATIF, 'T'},       {UI_MODE_NORMAL, UI_ACT_CANCEL, 'X'},
-		{UI_MODE_NORMAL, UI_ACT_NEXT_HIT, 'M'},     {UI_MODE_HELP, UI_ACT_HELP_DOWN, 'J'},
+		{UI_MODE_NORMAL, UI_ACT_NEXT_HIT, 'M'},     {UI_MODE_NORMAL, UI_ACT_PREV_HIT, 'Y'},
+		{UI_MODE_HELP, UI_ACT_HELP_DOWN, 'J'},
 		{UI_MODE_HELP, UI_ACT_HELP_UP, 'K'},        {UI_MODE_HELP, UI_ACT_HELP_PAGE_DOWN, 'D'},
 		{UI_MODE_WHATIF, UI_ACT_CLOSE, 'C'},        {UI_MODE_WHATIF, UI_ACT_WHATIF_HALVE, 'A'},
 		{UI_MODE_WHATIF, UI_ACT_WHATIF_DOUBLE, 'B'}, {UI_MODE_WHATIF, UI_ACT_WHATIF_RESET, 'Z'},
@@ -454,9 +479,9 @@ static void test_hints_follow_the_bindings(void **st)
 	HAS(screen(a), "Tab finds, Home cancels");
 	ui_app_key(a, UI_KEY_TAB);
 	assert_true(a->mode == UI_MODE_NORMAL && a->nhits > 1);
-	HAS(a->msg, "(M: next)");
+	HAS(a->msg, "(M next, Y back)");
 	ui_app_key(a, 'M');
-	HAS(a->msg, "(M: next)");
+	HAS(a->msg, "(M next, Y back)");
 
 	for (int l = 0, found = 0; l < a->course->n && !found; l++)
 		for (int p = 0; p < a->course->l[l].npages && !found; p++)
@@ -528,6 +553,39 @@ static void test_hints_follow_the_bindings(void **st)
 	assert_string_equal(ui_key_name(UI_MODE_NORMAL, UI_ACT_CANCEL), "Esc");
 }
 
+/* n walks each occurrence on a page before the next page, as less does,
+ * at 80x24 scrolling the page to one out of view and not back to its top. */
+static void test_search_each_occurrence(void **st)
+{
+	(void)st;
+	ui_app *a = open_app();
+	ui_app_resize(a, 80, 24);
+	press(a, UI_MODE_NORMAL, UI_ACT_SEARCH);
+	for (const char *k = "thread"; *k; k++)
+		ui_app_key(a, *k);
+	press(a, UI_MODE_SEARCH, UI_ACT_SEARCH_GO);
+	assert_true(a->nhits > 3);
+	/* lesson 1's first page says "thread" more than once: hits 1 and 2 are there */
+	assert_int_equal(a->hits[0].lesson, a->lesson);
+	assert_int_equal(a->hits[0].page, 0);
+	assert_int_equal(a->hits[1].page, 0);
+	assert_int_equal(a->hits[1].nth, 1);
+	int k = 0, scrolled = 0;
+	while (a->hits[k + 1].lesson == a->lesson && a->hits[k + 1].page == 0) {
+		int before = a->scroll[UI_PANE_LESSON];
+		press(a, UI_MODE_NORMAL, UI_ACT_NEXT_HIT);
+		k++;
+		assert_int_equal(a->page, 0);
+		assert_true(a->scroll[UI_PANE_LESSON] >= before); /* never back to the top */
+		scrolled |= a->scroll[UI_PANE_LESSON] > 0;
+	}
+	assert_true(scrolled); /* 80x24 shows a few lines: the later ones are further down */
+	press(a, UI_MODE_NORMAL, UI_ACT_NEXT_HIT);
+	assert_true(a->page != 0 || a->lesson != 1);
+	ui_app_free(a);
+	free(a);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -538,6 +596,7 @@ int main(void)
 		cmocka_unit_test(test_every_mode_reachable),
 		cmocka_unit_test(test_key_names),
 		cmocka_unit_test(test_hints_follow_the_bindings),
+		cmocka_unit_test(test_search_each_occurrence),
 	};
 	return cmocka_run_group_tests(tests, make_dirs, remove_dirs);
 }

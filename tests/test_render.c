@@ -24,7 +24,11 @@
 #include "ui/draw.h"
 #include "ui/frame.h"
 #include "ui/keys.h"
+#include "ui/palette.h"
+#include "ui/prose.h"
+#include "ui/ptx_counts.h"
 #include "ui/term.h"
+#include "ui/theme.h"
 #include "base/util.h"
 
 /* ---- a two-lesson course written for the test, in a root of its own ---- */
@@ -344,16 +348,16 @@ static void test_next_lesson(void **st)
 	(void)st;
 	rig r;
 	rig_open(&r, 80, 24, 0, 0);
-	keys(&r, "n");
+	keys(&r, "]");
 	show(&r);
 	assert_non_null(strstr(row(0), "2/2 Fixture coalesced kernel"));
 	assert_non_null(screen_has("ptx/02_coal.ptx"));
 	assert_int_equal(screen_has("ptx/01_naive.ptx"), 0);
-	keys(&r, "n"); /* no third lesson */
+	keys(&r, "]"); /* no third lesson */
 	show(&r);
 	assert_non_null(strstr(row(0), "2/2"));
 	assert_non_null(strstr(row(23), "last lesson"));
-	keys(&r, "p");
+	keys(&r, "[");
 	show(&r);
 	assert_non_null(strstr(row(0), "1/2"));
 	rig_close(&r);
@@ -561,7 +565,7 @@ static void test_exercise(void **st)
 	assert_non_null(screen_has("Exercise 1/2"));
 	keys(&r, "a1");
 	show(&r);
-	assert_non_null(strstr(row(29), "Answer: 1_"));
+	assert_non_null(strstr(row(29), "Exercise 1/2, answer: 1_"));
 	keys(&r, "\r");
 	show(&r);
 	assert_non_null(screen_has("Not quite"));
@@ -633,7 +637,7 @@ static void test_runs(void **st)
 	keys(&r, "r");
 	ui_app_run_started(r.a, 200.0, NULL);
 	ui_app_run_finished(r.a, &res);
-	keys(&r, "n");
+	keys(&r, "]");
 	res.gflops = 2500, res.ms = 55;
 	keys(&r, "r");
 	ui_app_run_started(r.a, 300.0, NULL);
@@ -902,7 +906,7 @@ static void test_fold(void **st)
 	(void)st;
 	rig r;
 	rig_open(&r, 160, 48, 0, 0);
-	keys(&r, "n");
+	keys(&r, "]");
 	show(&r);
 	assert_non_null(screen_has("5 more lines like these (z unfolds)"));
 	assert_int_equal(screen_has("%acc4, %a4"), 0);
@@ -948,7 +952,7 @@ static void test_state_remembered(void **st)
 	(void)st;
 	rig r;
 	rig_open(&r, 80, 24, 0, 0);
-	keys(&r, "n");
+	keys(&r, "]");
 	state_data s;
 	ui_app_saved(r.a, &s);
 	char err[200];
@@ -1014,6 +1018,292 @@ static void test_term_keys(void **st)
 	rig_close(&r);
 }
 
+/* ---- issue 36's UI findings: tables, search, boxes, legends (added after the tests above) ---- */
+
+/* Line i of t as UTF-8, trailing spaces dropped. */
+static const char *line_text(const ui_lines *t, int i)
+{
+	static char buf[1024];
+	int o = 0;
+	for (int k = t->start[i]; k < t->start[i + 1] && o < (int)sizeof buf - 5; k++)
+		o += ui_utf8_encode(t->cp[k], buf + o);
+	while (o > 0 && buf[o - 1] == ' ')
+		o--;
+	buf[o] = '\0';
+	return buf;
+}
+
+/* The first line of t that has s; -1 when none. */
+static int find_line(const ui_lines *t, const char *s)
+{
+	for (int i = 0; i < t->nlines; i++)
+		if (strstr(line_text(t, i), s))
+			return i;
+	return -1;
+}
+
+static const char table_md[] =
+	"Before the table.\n"
+	"\n"
+	"| format | K = 1024 | what it is |\n"
+	"|---|---|---|\n"
+	"| f32, lesson 7 | 5.7e-7 | single precision, the `fma` of lesson 1 |\n"
+	"| e5m2 | 7.5e-2 | an 8-bit float |\n"
+	"\n"
+	"> Measured:\n"
+	">\n"
+	"> | a | b |\n"
+	"> |---|---|\n"
+	"> | 1 | 22 |\n";
+
+/* F11: a Markdown table renders as aligned columns, its head over a rule,
+ * never as one run-on paragraph; a quoted one too. */
+static void test_table_aligned(void **st)
+{
+	(void)st;
+	ui_lines t;
+	ui_lines_init(&t);
+	ui_prose(&t, NULL, table_md, 100);
+	int h = find_line(&t, "format");
+	assert_true(h >= 0);
+	assert_string_equal(line_text(&t, h), "format         K = 1024  what it is");
+	assert_non_null(strstr(line_text(&t, h + 1), "\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500  \u2500"));
+	assert_string_equal(line_text(&t, h + 2), "f32, lesson 7  5.7e-7    single precision, the fma of lesson 1");
+	assert_string_equal(line_text(&t, h + 3), "e5m2           7.5e-2    an 8-bit float");
+	assert_int_equal(find_line(&t, "|"), -1); /* no bar of the Markdown is left */
+	int q = find_line(&t, "a  b");
+	assert_true(q >= 0);
+	assert_string_equal(line_text(&t, q + 2), "  1  22");
+	ui_lines_free(&t);
+}
+
+/* F11: a table wider than the pane wraps its cells at spaces inside their
+ * columns (no word cut, nothing past the width); one that cannot fit even
+ * so becomes a paragraph per row, each cell named by its head. */
+static void test_table_narrow(void **st)
+{
+	(void)st;
+	ui_lines t;
+	ui_lines_init(&t);
+	ui_prose(&t, NULL, table_md, 40);
+	for (int i = 0; i < t.nlines; i++)
+		assert_true(t.start[i + 1] - t.start[i] <= 40);
+	int r = find_line(&t, "f32,");
+	assert_true(r >= 0);
+	/* the last column wraps; the others keep their places */
+	assert_string_equal(line_text(&t, r), "f32, lesson 7  5.7e-7    single");
+	assert_string_equal(line_text(&t, r + 1), "                         precision, the");
+	assert_string_equal(line_text(&t, r + 2), "                         fma of lesson 1");
+	assert_string_equal(line_text(&t, r + 3), "e5m2           7.5e-2    an 8-bit float");
+	ui_lines_free(&t);
+
+	ui_lines_init(&t);
+	ui_prose(&t, NULL, table_md, 14);
+	r = find_line(&t, "format: f32,");
+	assert_true(r >= 0);
+	assert_true(find_line(&t, "e5m2;") > r);
+	for (int i = 0; i < t.nlines; i++) /* words whole: "precision," is on one line */
+		if (strstr(line_text(&t, i), "precis"))
+			assert_non_null(strstr(line_text(&t, i), "precision,"));
+	ui_lines_free(&t);
+}
+
+/* Cells of r in f that carry flag. */
+static int flagged(const ui_frame *f, ui_rect r, uint8_t flag)
+{
+	int n = 0;
+	for (int y = r.y; y < r.y + r.h; y++)
+		for (int x = r.x; x < r.x + r.w; x++)
+			n += (f->cells[y * f->cols + x].flags & flag) != 0;
+	return n;
+}
+
+/* F6: a box clears what is under it: no cell of the help box keeps the
+ * highlighted PTX region's background. */
+static void test_box_covers_region(void **st)
+{
+	(void)st;
+	rig r;
+	rig_open(&r, 160, 48, 0, 0);
+	keys(&r, " "); /* page 2 names the @index region */
+	show(&r);
+	ui_rect all = {0, 0, r.f.cols, r.f.rows};
+	assert_true(flagged(&r.f, all, UI_CELL_HL) > 0);
+	keys(&r, "?");
+	show(&r);
+	ui_rect box = r.a->layout.help;
+	assert_true(box.w > 0 && box.h > 0);
+	assert_int_equal(flagged(&r.f, box, UI_CELL_HL), 0);
+	assert_true(flagged(&r.f, all, UI_CELL_HL) > 0); /* beside the box the region stays */
+	rig_close(&r);
+}
+
+/* F19: H with no hot line walks every line that costs, costliest first,
+ * and says the cost is spread; with hot lines it walks those. */
+static void test_hot_walk_spread(void **st)
+{
+	(void)st;
+	static run_result r;
+	memset(&r, 0, sizeof r);
+	/* 40 lines of about the same cost: none reaches 3% */
+	for (int i = 0; i < 40; i++)
+		r.lines[r.nlines++] = (run_line_counts){.line = 10 + i, .inst = 100 + (unsigned)(i % 7)};
+	int rank, n = ui_ptx_counts_spread(&r, &rank, 0);
+	assert_int_equal(n, 40);
+	int seen[64] = {0}, line = 0, prev_cost = 1 << 30;
+	for (int k = 0; k < 40; k++) {
+		line = ui_ptx_counts_next_hot(&r, line);
+		assert_true(line >= 10 && line < 50);
+		assert_false(seen[line - 10]); /* never stuck on one line */
+		seen[line - 10] = 1;
+		int cost = (int)run_line_cost(ui_ptx_counts_line(&r, line));
+		assert_true(cost <= prev_cost); /* costliest first */
+		prev_cost = cost;
+		ui_ptx_counts_spread(&r, &rank, line);
+		assert_int_equal(rank, k + 1);
+	}
+	assert_int_equal(ui_ptx_counts_next_hot(&r, line), 16); /* round again: 106 is the most */
+	/* one hot line: H stays on the hot ones, and spread says 0 */
+	r.lines[5].inst = 5000;
+	assert_int_equal(ui_ptx_counts_spread(&r, &rank, 0), 0);
+	assert_int_equal(ui_ptx_counts_next_hot(&r, 0), 15);
+	assert_int_equal(ui_ptx_counts_next_hot(&r, 15), 15);
+}
+
+/* F10: in ASCII mode the symbols no one character stands for are spelled
+ * out; a fenced picture keeps its one-cell arrows. */
+static void test_ascii_spellings(void **st)
+{
+	(void)st;
+	char *s = ui_prose_ascii("C = A\u00B7B\u1D40 at 128\u00B3, \u2016C \u2212 ref\u2016 grows as \u221AK, "
+				 "\u03A3 a\u2192b\n```\n a\u2192b \u03A3\n```\n");
+	assert_string_equal(s, "C = A*B^T at 128^3, ||C \u2212 ref|| grows as sqrt(K), sum a->b\n```\n a\u2192b sum\n```\n");
+	free(s);
+}
+
+/* F9: the default theme reads on a light terminal as on a dark one: no
+ * yellow or cyan text, every coloured role on the terminal's background at
+ * least 4.5:1 on black and about 3:1 on white. */
+static void test_term_theme_light_and_dark(void **st)
+{
+	(void)st;
+	const ui_theme *t = ui_theme_pick(NULL, 0, NULL);
+	assert_string_equal(t->name, "term");
+	for (int r = 0; r < UI_NROLES; r++) {
+		ui_style s = t->role[r];
+		if (s.fg < 0 || s.bg >= 0 || r == UI_ROLE_BORDER)
+			continue;
+		if (s.fg == 3 || s.fg == 6 || s.fg == 11 || s.fg == 14)
+			fail_msg("role %d is yellow or cyan text (%d)", r, s.fg);
+		if (ui_palette_contrast(s.fg, 0) < 4.5 || ui_palette_contrast(s.fg, 15) < 2.9)
+			fail_msg("role %d: colour %d has %.2f:1 on black, %.2f:1 on white", r, s.fg,
+				 ui_palette_contrast(s.fg, 0), ui_palette_contrast(s.fg, 15));
+	}
+}
+
+/* F20: the answer prompt names the exercise it answers; Tab picks another
+ * (the pane shows it), and the answer is checked against that one. */
+static void test_answer_names_exercise(void **st)
+{
+	(void)st;
+	rig r;
+	rig_open(&r, 80, 24, 0, 0);
+	keys(&r, "  "); /* page 3: two exercises */
+	keys(&r, "a");
+	show(&r);
+	assert_non_null(strstr(row(23), "Exercise 1/2, answer: _"));
+	assert_non_null(strstr(row(23), "Tab: another exercise"));
+	ui_app_key(r.a, UI_KEY_TAB);
+	keys(&r, "256");
+	show(&r);
+	assert_int_equal(r.a->mode, UI_MODE_ANSWER);
+	assert_non_null(strstr(row(23), "Exercise 2/2, answer: 256_"));
+	assert_non_null(screen_has("Exercise 2/2")); /* its question is in view at 80x24 */
+	keys(&r, "\r");
+	show(&r);
+	assert_non_null(screen_has("Right: 256"));
+	keys(&r, "a");
+	ui_app_key(r.a, UI_KEY_BTAB);
+	show(&r);
+	assert_non_null(strstr(row(23), "Exercise 1/2"));
+	rig_close(&r);
+}
+
+/* F21: the what-if box says the registers step by 8; a model-only what-if
+ * that r cannot run says so as a sentence, not "bad request:". */
+static void test_whatif_regs_and_model_only(void **st)
+{
+	(void)st;
+	rig r;
+	rig_open(&r, 160, 48, 0, 0);
+	keys(&r, "t");
+	show(&r);
+	assert_non_null(screen_has("halve/double, 0 resets"));
+	ui_app_key(r.a, UI_KEY_DOWN); /* BS, then regs */
+	show(&r);
+	assert_non_null(screen_has("8 registers fewer/more, 0 resets"));
+	ui_app_key(r.a, UI_KEY_UP);
+	ui_app_key(r.a, UI_KEY_LEFT); /* BS=16: the kernel is built for 32 */
+	keys(&r, "\x1b");
+	assert_int_equal(r.a->mode, UI_MODE_NORMAL);
+	run_request rq;
+	char err[256];
+	assert_true(ui_app_request(r.a, &rq, err, sizeof err) < 0);
+	ui_app_run_started(r.a, 1.0, err);
+	show(&r);
+	assert_non_null(screen_has("Not run. Model-only what-if: the kernel is built for BS=32"));
+	assert_null(screen_has("bad request"));
+	rig_close(&r);
+}
+
+/* The role of the first cell of row y whose text starts with s; -1 when none. */
+static int role_at(const ui_frame *f, const char *s)
+{
+	for (int y = 0; y < f->rows; y++) {
+		char row_s[2048];
+		ui_frame_row_text(f, y, row_s, sizeof row_s);
+		const char *at = strstr(row_s, s);
+		if (!at)
+			continue;
+		/* columns = code points before it (the row holds box drawing) */
+		int x = 0;
+		for (const char *c = row_s; c < at; c++)
+			x += ((unsigned char)*c & 0xC0) != 0x80;
+		return f->cells[y * f->cols + x].role;
+	}
+	return -1;
+}
+
+/* F23: the PTX's region marks are dim, not code; a status message drops
+ * Markdown's backticks; r on a kernel that fails the same way again says it ran. */
+static void test_small_nits(void **st)
+{
+	(void)st;
+	rig r;
+	rig_open(&r, 160, 48, 0, 0);
+	show(&r);
+	assert_int_equal(role_at(&r.f, "// @end"), UI_ROLE_DIM);
+	assert_int_equal(role_at(&r.f, "// @index"), UI_ROLE_DIM);
+	assert_int_equal(role_at(&r.f, "// Fixture"), UI_ROLE_P_COMMENT); /* a comment stays one */
+	keys(&r, "P");
+	assert_null(strchr(r.a->msg, '`'));
+	assert_non_null(strstr(r.a->msg, "has no puzzles"));
+	run_result res;
+	memset(&res, 0, sizeof res);
+	res.status = RUN_FAULT;
+	res.emulated = 1;
+	snprintf(res.msg, sizeof res.msg, "out-of-bounds global load");
+	keys(&r, "r");
+	ui_app_run_started(r.a, 1.0, NULL);
+	ui_app_run_finished(r.a, &res);
+	assert_null(strstr(r.a->msg, "Ran again"));
+	keys(&r, "r");
+	ui_app_run_started(r.a, 2.0, NULL);
+	ui_app_run_finished(r.a, &res);
+	assert_non_null(strstr(r.a->msg, "Ran again, the same: kernel fault: out-of-bounds global load"));
+	rig_close(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1038,6 +1328,16 @@ int main(void)
 		cmocka_unit_test(test_state_remembered),
 		cmocka_unit_test(test_prose_and_pane_agree),
 		cmocka_unit_test(test_term_keys),
+		/* issue 36's UI findings */
+		cmocka_unit_test(test_table_aligned),
+		cmocka_unit_test(test_table_narrow),
+		cmocka_unit_test(test_box_covers_region),
+		cmocka_unit_test(test_hot_walk_spread),
+		cmocka_unit_test(test_ascii_spellings),
+		cmocka_unit_test(test_term_theme_light_and_dark),
+		cmocka_unit_test(test_answer_names_exercise),
+		cmocka_unit_test(test_whatif_regs_and_model_only),
+		cmocka_unit_test(test_small_nits),
 	};
 	return cmocka_run_group_tests(tests, make_root, remove_root);
 }

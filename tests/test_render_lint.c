@@ -438,7 +438,7 @@ static void run_offline(ui_app *a)
 	a->req = UI_REQ_NONE;
 	ui_app_run_started(a, 0, NULL);
 	run_result *r = &runs[a->lesson];
-	if (!r->emulated)
+	if (r->backend != RUN_BACKEND_EMU) /* not yet run: the results are kept per lesson */
 		exec_run(&rq, r);
 	ui_app_run_finished(a, r);
 	runs_ok += r->status == RUN_OK && a->slot[a->lesson].have;

@@ -416,6 +416,8 @@ int model_compute(const lesson *l, const expr_env *overrides, long long M, long 
 	r->gwavefronts_B = w.gwavefronts_B;
 	r->wavefronts_A = w.wavefronts_A;
 	r->wavefronts_B = w.wavefronts_B;
+	r->wavefronts_ideal_A = w.sideal_A;
+	r->wavefronts_ideal_B = w.sideal_B;
 
 	/* Roofline against the unit the kernel uses, at its input type's rate. */
 	r->unit = unit;

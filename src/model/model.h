@@ -43,7 +43,9 @@ typedef struct {
 	/* Warp view of one request in the main loop. */
 	double sectors_A, sectors_B;        /* 32-byte sectors per global load request */
 	double gwavefronts_A, gwavefronts_B; /* L1 data-stage wavefronts per global load request (one per 128-byte line) */
-	double wavefronts_A, wavefronts_B;  /* shared-memory wavefronts per request (1 = no conflict; 0 = no shared) */
+	double wavefronts_A, wavefronts_B;  /* shared-memory wavefronts per request (0 = no shared) */
+	double wavefronts_ideal_A, wavefronts_ideal_B; /* those with no bank conflict: 1 for 4-byte reads, 4 for 16-byte
+						      * ones (2 when pairs of lanes share; docs/model.md) */
 
 	/* Roofline. */
 	const char *unit;          /* "fp32" or "tensor" */

@@ -427,10 +427,12 @@ static void global_counts(const warp_access *a, int elem, double *sectors, doubl
 }
 
 /* Wavefronts of a shared access, per request (NAN: none). */
-static double shared_wavefronts(const warp_access *a, int elem)
+/* A shared read's wavefronts, and in *ideal those it takes with no bank conflict. */
+static double shared_wavefronts(const warp_access *a, int elem, double *ideal)
 {
 	int ok;
 	access_counts c = warp_counts(a, elem, &ok);
+	*ideal = ok ? c.ideal : NAN;
 	return ok ? c.wavefronts : NAN;
 }
 
@@ -442,8 +444,8 @@ void model_lessons_warp(const model_def *m, const expr_env *env, int elem_bytes,
 	int sh = w.sh_elem ? w.sh_elem : elem_bytes;
 	global_counts(&w.gA, elem_bytes, &out->sectors_A, &out->gwavefronts_A);
 	global_counts(&w.gB, elem_bytes, &out->sectors_B, &out->gwavefronts_B);
-	out->wavefronts_A = shared_wavefronts(&w.sA, sh);
-	out->wavefronts_B = shared_wavefronts(&w.sB, sh);
+	out->wavefronts_A = shared_wavefronts(&w.sA, sh, &out->sideal_A);
+	out->wavefronts_B = shared_wavefronts(&w.sB, sh, &out->sideal_B);
 	out->gvec_A = w.gA.active ? w.gA.vec : 0;
 	out->gvec_B = w.gB.active ? w.gB.vec : 0;
 	out->svec_A = w.sA.active ? w.sA.vec : 0;

@@ -23,6 +23,7 @@ typedef struct {
 	double sectors_A, sectors_B;
 	double gwavefronts_A, gwavefronts_B; /* L1 wavefronts of those loads: one per 128-byte line */
 	double wavefronts_A, wavefronts_B;
+	double sideal_A, sideal_B;           /* those reads' passes with no bank conflict */
 	int gvec_A, gvec_B;  /* elements per lane of those global loads (0: no per-thread load) */
 	int svec_A, svec_B;  /* and of the shared reads */
 } model_warp;

@@ -20,6 +20,13 @@ void app_say(ui_app *a, int bad, const char *fmt, ...)
 	vsnprintf(a->msg, sizeof a->msg, fmt, ap);
 	va_end(ap);
 	a->msg_bad = bad;
+	/* The status line is plain text: Markdown's backticks around a command
+	 * (in a message from any layer) would show raw, so they go. */
+	char *o = a->msg;
+	for (const char *i = a->msg; *i; i++)
+		if (*i != '`')
+			*o++ = *i;
+	*o = '\0';
 }
 
 /* A lesson without a kernel (lesson 0) shows the first PTX its text holds:
@@ -662,6 +669,8 @@ const app_handler app_handlers[UI_NACTIONS] = {
 	[UI_ACT_ANSWER_TYPE] = app_act_answer_type,
 	[UI_ACT_ANSWER_DELETE] = app_act_answer_delete,
 	[UI_ACT_ANSWER_CHECK] = app_act_answer_check,
+	[UI_ACT_ANSWER_NEXT] = app_act_answer_pick,
+	[UI_ACT_ANSWER_PREV] = app_act_answer_pick,
 	[UI_ACT_DIFF_DOWN] = app_act_diff_scroll,
 	[UI_ACT_DIFF_UP] = app_act_diff_scroll,
 	[UI_ACT_DIFF_PAGE_DOWN] = app_act_diff_scroll,
@@ -673,6 +682,7 @@ const app_handler app_handlers[UI_NACTIONS] = {
 	[UI_ACT_MENU] = app_act_menu,
 	[UI_ACT_SEARCH] = app_act_search,
 	[UI_ACT_NEXT_HIT] = app_act_next_hit,
+	[UI_ACT_PREV_HIT] = app_act_next_hit,
 	[UI_ACT_GROW] = act_grow,
 	[UI_ACT_SHRINK] = act_grow,
 	[UI_ACT_SWAP] = act_swap,

@@ -6,6 +6,7 @@
 
 #include "base/util.h"
 #include "ui/app_internal.h"
+#include "ui/pane_text.h"
 
 static const lesson_exercise *current_exercise(const ui_app *a)
 {
@@ -62,6 +63,41 @@ void app_exercise_reset(ui_app *a)
 	a->answer[0] = '\0';
 }
 
+/* The lesson pane scrolled so the current exercise's rule is in view
+ * (at 80x24 the question may be far above while one answers). */
+static void show_exercise(ui_app *a)
+{
+	ui_lines t;
+	char rule[32];
+	snprintf(rule, sizeof rule, " Exercise %d/%d ", a->ex + 1, ui_app_page(a)->nex);
+	ui_pane_text(&t, a, UI_PANE_LESSON, ui_pane_text_width(a, UI_PANE_LESSON));
+	int at = -1;
+	for (int ln = 0; ln < t.nlines && at < 0; ln++) {
+		char s[256];
+		int o = 0;
+		for (int i = t.start[ln]; i < t.start[ln + 1] && o < (int)sizeof s - 1; i++)
+			s[o++] = t.cp[i] < 128 ? (char)t.cp[i] : '-';
+		s[o] = '\0';
+		if (strstr(s, rule))
+			at = ln;
+	}
+	ui_lines_free(&t);
+	ui_view v = ui_pane_view_of(a, UI_PANE_LESSON);
+	if (at >= 0 && (at < v.top || at >= v.top + v.rows))
+		app_scroll(a, UI_PANE_LESSON, at - v.top);
+}
+
+/* Exercise i of the page becomes the one the keys act on, unanswered. */
+static void pick(ui_app *a, int i)
+{
+	a->ex = i;
+	a->ex_verdict = 0;
+	a->show_hint = a->show_solution = 0;
+	a->answer[0] = '\0';
+	app_exercise_recompute(a);
+	show_exercise(a);
+}
+
 /* a: the answer box, for the next exercise once this one is answered right. */
 void app_act_answer(ui_app *a, ui_action act, int key)
 {
@@ -70,13 +106,24 @@ void app_act_answer(ui_app *a, ui_action act, int key)
 		app_say(a, 0, "No exercise on this page.");
 		return;
 	}
-	if (a->ex_verdict == 1 && a->ex + 1 < ui_app_page(a)->nex) {
-		a->ex++;
-		a->ex_verdict = 0;
-		a->show_hint = a->show_solution = 0;
-	}
+	if (a->ex_verdict == 1 && a->ex + 1 < ui_app_page(a)->nex)
+		pick(a, a->ex + 1);
+	else
+		show_exercise(a);
 	a->answer[0] = '\0';
 	a->mode = UI_MODE_ANSWER;
+}
+
+/* Tab, S-Tab in the answer box: the page's next or previous exercise. */
+void app_act_answer_pick(ui_app *a, ui_action act, int key)
+{
+	(void)key;
+	int n = ui_app_page(a) ? ui_app_page(a)->nex : 0;
+	if (n < 2) {
+		app_say(a, 0, "This page has one exercise.");
+		return;
+	}
+	pick(a, (a->ex + (act == UI_ACT_ANSWER_NEXT ? 1 : n - 1)) % n);
 }
 
 /* h and s: the hint, the worked answer (with the numbers under the

@@ -26,7 +26,7 @@ void app_note_read(ui_app *a);
 /* Loads lesson i's PTX if it is not (the search reads every lesson's). */
 void app_load_ptx(ui_app *a, int i);
 
-/* app_nav.c: g (the menu), / and N (search), the mouse. */
+/* app_nav.c: g (the menu), /, n and N (search), the mouse. */
 void app_act_menu(ui_app *a, ui_action act, int key);
 void app_act_menu_move(ui_app *a, ui_action act, int key);
 void app_act_menu_type(ui_app *a, ui_action act, int key);
@@ -45,6 +45,8 @@ void app_act_sass(ui_app *a, ui_action act, int key);
 /* app_lines.c: H, the next hot line of the last run; L, the per-line columns. */
 void app_act_hot_line(ui_app *a, ui_action act, int key);
 void app_act_line_cols(ui_app *a, ui_action act, int key);
+/* Whether 0-based line of the PTX shows in the PTX view (not inside a fold). */
+int app_ptx_line_shown(const ui_app *a, int line);
 /* app_warp.c: w opens the warp box, its keys step it; the page's @warpview. */
 void app_act_warp(ui_app *a, ui_action act, int key);
 void app_act_warp_step(ui_app *a, ui_action act, int key);
@@ -84,6 +86,7 @@ void app_act_hint(ui_app *a, ui_action act, int key);
 void app_act_answer_type(ui_app *a, ui_action act, int key);
 void app_act_answer_delete(ui_app *a, ui_action act, int key);
 void app_act_answer_check(ui_app *a, ui_action act, int key);
+void app_act_answer_pick(ui_app *a, ui_action act, int key);
 
 /* app_whatif.c: t and the what-if box. */
 /* Keeps the overrides in `from` that name a parameter of the current lesson. */

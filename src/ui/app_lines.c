@@ -16,8 +16,7 @@ static void say_no_counts(ui_app *a)
 		app_say(a, 0, "Per-line counts come with a run (%s).", ui_key_name(UI_MODE_NORMAL, UI_ACT_RUN));
 }
 
-/* Whether 0-based line shows in the PTX view (not inside a fold). */
-static int line_shown(const ui_app *a, int line)
+int app_ptx_line_shown(const ui_app *a, int line)
 {
 	int n, shown = 0;
 	ptx_row *rows = ui_app_ptx_rows(a, &n);
@@ -41,7 +40,7 @@ void app_act_hot_line(ui_app *a, ui_action act, int key)
 		return;
 	a->ptx_cursor = next;
 	a->sass_view = 0;
-	if (!line_shown(a, next - 1))
+	if (!app_ptx_line_shown(a, next - 1))
 		a->fold = 0; /* a hot line inside a fold: show every line */
 	a->ptx_goto = next - 1;
 	unsigned long long total = 0;
@@ -49,8 +48,17 @@ void app_act_hot_line(ui_app *a, ui_action act, int key)
 		total += run_line_cost(&r->lines[i]);
 	char pct[16];
 	numfmt_pct(pct, sizeof pct, total ? (double)run_line_cost(l) / (double)total : 0);
-	app_say(a, 0, "Line %d: %s of the kernel's issue slots, sectors and wavefronts (%s: the next).", next, pct,
-		ui_key_name(UI_MODE_NORMAL, UI_ACT_HOT_LINE));
+	const char *h = ui_key_name(UI_MODE_NORMAL, UI_ACT_HOT_LINE);
+	int rank, spread = ui_ptx_counts_spread(r, &rank, next);
+	if (spread && rank == 1)
+		app_say(a, 0, "No hot line: the cost is spread over %d lines; %s walks the costliest. Line %d: %s.",
+			spread, h, next, pct);
+	else if (spread)
+		app_say(a, 0, "Line %d: %s, number %d of %d by cost (no hot line; %s: the next).", next, pct, rank,
+			spread, h);
+	else
+		app_say(a, 0, "Line %d: %s of the kernel's issue slots, sectors and wavefronts (%s: the next).", next,
+			pct, h);
 }
 
 void app_act_line_cols(ui_app *a, ui_action act, int key)

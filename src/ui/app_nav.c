@@ -1,4 +1,4 @@
-/* ui/app_nav: getting around the course — g (a menu of lessons and pages), / and N (search of the lesson texts and the PTX), and the mouse. */
+/* ui/app_nav: getting around the course — g (a menu of lessons and pages), / with n and N (search of the lesson texts and the PTX), and the mouse. */
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -84,7 +84,7 @@ void app_act_menu_go(ui_app *a, ui_action act, int key)
 		ui_app_select(a, l, p < 0 ? 0 : p);
 }
 
-/* ---- / and N: search ---- */
+/* ---- /, n and N: search ---- */
 
 void app_act_search(ui_app *a, ui_action act, int key)
 {
@@ -105,24 +105,29 @@ void app_act_search_type(ui_app *a, ui_action act, int key)
 	}
 }
 
-/* Whether n bytes of s hold the lower-case needle, case ignored. */
-static int has(const char *s, size_t n, const char *needle)
+/* How often n bytes of s hold the lower-case needle, case ignored (a line
+ * break in s matches a space: prose wraps where its source did not). */
+static int count(const char *s, size_t n, const char *needle)
 {
 	size_t k = strlen(needle);
+	int c = 0;
 	for (size_t i = 0; k && i + k <= n; i++) {
 		size_t j = 0;
-		while (j < k && tolower((unsigned char)s[i + j]) == needle[j])
+		while (j < k && (tolower((unsigned char)s[i + j]) == needle[j] || (s[i + j] == '\n' && needle[j] == ' ')))
 			j++;
-		if (j == k)
-			return 1;
+		if (j == k) {
+			c++;
+			i += k - 1;
+		}
 	}
-	return 0;
+	return c;
 }
 
-static void add_hit(ui_app *a, int lesson, int page, int line)
+/* A hit: the nth occurrence in a page's text (line -1), or a PTX line. */
+static void add_hit(ui_app *a, int lesson, int page, int line, int nth)
 {
 	if (a->nhits < UI_HITS_MAX)
-		a->hits[a->nhits++] = (ui_hit){lesson, page, line};
+		a->hits[a->nhits++] = (ui_hit){lesson, page, line, nth};
 }
 
 /* The page a PTX line belongs to: the first page naming a region around it,
@@ -150,52 +155,91 @@ static void find_all(ui_app *a, const char *needle)
 	a->nhits = 0;
 	for (int i = 0; i < a->course->n; i++) {
 		const lesson *l = &a->course->l[i];
-		for (int p = 0; p < l->npages; p++)
-			if (l->pages[p].text && has(l->pages[p].text, strlen(l->pages[p].text), needle))
-				add_hit(a, i, p, -1);
+		for (int p = 0; p < l->npages; p++) {
+			int c = l->pages[p].text ? count(l->pages[p].text, strlen(l->pages[p].text), needle) : 0;
+			for (int k = 0; k < c; k++)
+				add_hit(a, i, p, -1, k);
+		}
 		app_load_ptx(a, i);
 		const ui_ptx *x = &a->ptx[i];
 		if (!x->ok || x->example)
 			continue;
 		for (int k = 0; k < x->doc.nlines; k++)
-			if (has(x->doc.text + x->doc.lines[k].off, (size_t)x->doc.lines[k].len, needle))
-				add_hit(a, i, page_of_line(a, i, k), k);
+			if (count(x->doc.text + x->doc.lines[k].off, (size_t)x->doc.lines[k].len, needle))
+				add_hit(a, i, page_of_line(a, i, k), k, 0);
 	}
 }
 
-/* The lesson pane scrolled to the first of its lines with the needle. */
-static void scroll_to_text(ui_app *a, const char *needle)
+/* The hits turned so the first is the first at or after where the search
+ * starts (lesson, page), as less searches on from the screen; they wrap. */
+static void from_here(ui_app *a)
+{
+	int k = 0;
+	while (k < a->nhits &&
+	       (a->hits[k].lesson < a->lesson || (a->hits[k].lesson == a->lesson && a->hits[k].page < a->page)))
+		k++;
+	if (k == 0 || k == a->nhits)
+		return;
+	ui_hit *t = xmalloc((size_t)k * sizeof *t);
+	memcpy(t, a->hits, (size_t)k * sizeof *t);
+	memmove(a->hits, a->hits + k, (size_t)(a->nhits - k) * sizeof *t);
+	memcpy(a->hits + a->nhits - k, t, (size_t)k * sizeof *t);
+	free(t);
+}
+
+/* The lesson pane scrolled to the line of the needle's nth occurrence on
+ * the page as drawn (the last one when the page shows fewer), unless that
+ * line is in view already. */
+static void scroll_to_text(ui_app *a, const char *needle, int nth)
 {
 	ui_lines t;
 	ui_pane_text(&t, a, UI_PANE_LESSON, ui_pane_text_width(a, UI_PANE_LESSON));
-	for (int ln = 0; ln < t.nlines; ln++) {
+	int at = -1;
+	for (int ln = 0; ln < t.nlines && nth >= 0; ln++) {
 		char s[512];
 		int o = 0;
 		for (int i = t.start[ln]; i < t.start[ln + 1] && o < (int)sizeof s - 1; i++)
 			s[o++] = t.cp[i] < 128 ? (char)t.cp[i] : '?';
-		if (has(s, (size_t)o, needle)) {
-			a->scroll[UI_PANE_LESSON] = ln > 2 ? ln - 2 : 0;
-			break;
-		}
+		int c = count(s, (size_t)o, needle);
+		if (c)
+			at = ln;
+		nth -= c;
 	}
 	ui_lines_free(&t);
+	ui_view v = ui_pane_view_of(a, UI_PANE_LESSON);
+	if (at >= 0 && (at < v.top || at >= v.top + v.rows))
+		app_scroll(a, UI_PANE_LESSON, (at > 2 ? at - 2 : 0) - v.top);
 	app_note_read(a);
 }
 
+/* The hit on screen: its page (a PTX line of the lesson on screen keeps the
+ * page, the PTX view goes to the line; the next occurrence on the page
+ * keeps where the page is read, scrolling only to bring it into view),
+ * marked, and where it is said. */
 static void show_hit(ui_app *a)
 {
 	const ui_hit *h = &a->hits[a->hit];
-	ui_app_select(a, h->lesson, h->page);
-	if (h->ptx_line >= 0)
+	if (h->lesson != a->lesson || (h->ptx_line < 0 && h->page != a->page))
+		ui_app_select(a, h->lesson, h->page);
+	a->hit_marks = 1;
+	if (h->ptx_line >= 0) {
+		/* The line is the cursor's (its number marked; w shows it), in view. */
 		a->ptx_goto = h->ptx_line;
-	else
-		scroll_to_text(a, a->found);
+		a->ptx_cursor = h->ptx_line + 1;
+		a->sass_view = 0;
+		if (!app_ptx_line_shown(a, h->ptx_line))
+			a->fold = 0;
+	} else {
+		scroll_to_text(a, a->found, h->nth);
+	}
+	char where[48];
 	if (h->ptx_line >= 0)
-		app_say(a, 0, "'%s': hit %d of %d, PTX line %d (%s: next)", a->found, a->hit + 1, a->nhits,
-			h->ptx_line + 1, ui_key_name(UI_MODE_NORMAL, UI_ACT_NEXT_HIT));
+		snprintf(where, sizeof where, "PTX line %d", h->ptx_line + 1);
 	else
-		app_say(a, 0, "'%s': hit %d of %d, on this page (%s: next)", a->found, a->hit + 1, a->nhits,
-			ui_key_name(UI_MODE_NORMAL, UI_ACT_NEXT_HIT));
+		snprintf(where, sizeof where, "on this page");
+	app_say(a, 0, "'%s': hit %d of %d%s, %s (%s next, %s back)", a->found, a->hit + 1, a->nhits,
+		a->nhits == UI_HITS_MAX ? "+" : "", where, ui_key_name(UI_MODE_NORMAL, UI_ACT_NEXT_HIT),
+		ui_key_name(UI_MODE_NORMAL, UI_ACT_PREV_HIT));
 }
 
 void app_act_search_go(ui_app *a, ui_action act, int key)
@@ -209,27 +253,24 @@ void app_act_search_go(ui_app *a, ui_action act, int key)
 		a->found[i] = (char)tolower((unsigned char)a->search[i]);
 	find_all(a, a->found);
 	if (!a->nhits) {
+		a->hit_marks = 0;
 		app_say(a, 1, "'%s' is in no lesson and no PTX.", a->search);
 		return;
 	}
-	/* The first hit from here on, as less does; else from the start. */
+	from_here(a);
 	a->hit = 0;
-	for (int i = 0; i < a->nhits; i++)
-		if (a->hits[i].lesson > a->lesson || (a->hits[i].lesson == a->lesson && a->hits[i].page >= a->page)) {
-			a->hit = i;
-			break;
-		}
 	show_hit(a);
 }
 
+/* n and N: the next hit or the one before, round the course. */
 void app_act_next_hit(ui_app *a, ui_action act, int key)
 {
-	(void)act, (void)key;
+	(void)key;
 	if (!a->nhits) {
-		app_say(a, 0, "No search yet: / searches.");
+		app_say(a, 0, "No search yet: %s searches.", ui_key_name(UI_MODE_NORMAL, UI_ACT_SEARCH));
 		return;
 	}
-	a->hit = (a->hit + 1) % a->nhits;
+	a->hit = (a->hit + (act == UI_ACT_PREV_HIT ? a->nhits - 1 : 1)) % a->nhits;
 	show_hit(a);
 }
 

@@ -59,7 +59,7 @@ void app_act_puzzles(ui_app *a, ui_action act, int key)
 			a->mode = UI_MODE_PUZZLE;
 			return;
 		}
-	app_say(a, 0, "Lesson %d has no puzzles; `ptxtutor puzzle` lists them all.", number);
+	app_say(a, 0, "Lesson %d has no puzzles; the command ptxtutor puzzle lists them all.", number);
 }
 
 void app_act_puzzle_move(ui_app *a, ui_action act, int key)

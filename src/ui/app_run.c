@@ -106,10 +106,14 @@ void ui_app_run_started(ui_app *a, double now, const char *err)
 		run_result *r = &a->slot[a->lesson].res;
 		memset(r, 0, sizeof *r);
 		r->status = RUN_BAD_REQUEST;
-		util_strlcpy(r->msg, err, sizeof r->msg);
+		/* A sentence, not a status and a colon: "Not run. Model-only what-if: ..." */
+		size_t n = strlen(err);
+		snprintf(r->msg, sizeof r->msg, "Not run. %c%.*s.", err[0] >= 'a' && err[0] <= 'z' ? err[0] - 'a' + 'A' : err[0],
+			 (int)(n && err[n - 1] == '.' ? n - 2 : n - 1), err[0] ? err + 1 : "");
 		a->slot[a->lesson].have = 1;
 		a->slot[a->lesson].check = 0;
-		app_say(a, 1, "%s", err);
+		a->slot[a->lesson].refused = 1;
+		app_say(a, 1, "%s", r->msg);
 		return;
 	}
 	/* The request the loop just sent, for what the busy pane says about it. */
@@ -206,8 +210,12 @@ void ui_app_run_finished(ui_app *a, const run_result *r)
 			return;
 		}
 	}
+	/* r again on an edit that fails the same way: say it ran, or nothing seems to happen. */
+	int again = a->slot[i].have && !a->slot[i].refused && a->slot[i].res.status == r->status &&
+		    !strcmp(a->slot[i].res.msg, r->msg);
 	a->slot[i].res = *r;
 	a->slot[i].have = 1;
+	a->slot[i].refused = 0;
 	a->slot[i].check = a->run_was_check;
 	a->slot[i].have_lines = 0;
 	/* A GPU run has no per-line counts: the emulator makes them, beside it. */
@@ -229,8 +237,10 @@ void ui_app_run_finished(ui_app *a, const run_result *r)
 			r->verified == 1 ? ", verified against cuBLAS" : "");
 	}
 	else
-		app_say(a, 1, "%s: %s", r->backend == RUN_BACKEND_EMU && r->status == RUN_JIT_ERROR ? "the emulator cannot read it" : run_status_name(r->status),
-		    r->msg);
+		app_say(a, 1, "%s%s: %s", again ? "Ran again, the same: " : "",
+			r->backend == RUN_BACKEND_EMU && r->status == RUN_JIT_ERROR ? "the emulator cannot read it"
+										       : run_status_name(r->status),
+			r->msg);
 	if (i == a->lesson)
 		app_recompute(a);
 }
@@ -259,4 +269,6 @@ void app_act_cancel(ui_app *a, ui_action act, int key)
 	(void)act, (void)key;
 	if (a->run == UI_RUN_BUSY)
 		a->req = UI_REQ_CANCEL;
+	else
+		a->hit_marks = 0; /* as less's ESC-u: n brings them back */
 }

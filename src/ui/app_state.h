@@ -44,6 +44,7 @@ typedef struct {
 	run_result res;
 	int have;
 	int check;
+	int refused;             /* res is the tutor's refusal to send the run (a model-only what-if ...): msg says why */
 	/* After a GPU run: the emulator's per-line counts at an emulation size,
 	 * made in a child by the loop (ui_app_lines_request). */
 	run_result lines;
@@ -90,10 +91,11 @@ typedef struct {
 	char sass_why[512];
 } ui_ptx;
 
-/* A hit of `/`: a lesson's page whose text has it, or a line of its PTX. */
+/* A hit of `/`: an occurrence in a lesson page's text, or a line of its PTX. */
 typedef struct {
 	int lesson, page;
 	int ptx_line;            /* 0-based line of the PTX; -1: in the page's text */
+	int nth;                 /* in the page's text: which occurrence (0: the first) */
 } ui_hit;
 #define UI_HITS_MAX 512
 
@@ -221,8 +223,9 @@ typedef struct {
 	/* /: the text typed, the hits of the last search and the one shown. */
 	char search[64];
 	char found[64];
-	ui_hit *hits;            /* UI_HITS_MAX of them */
+	ui_hit *hits;            /* UI_HITS_MAX of them, the first at or after where it started */
 	int nhits, hit;
+	int hit_marks;           /* the panes mark the hits (Esc clears the marks, n and N bring them back) */
 
 	ui_mode mode;
 	ui_mode help_mode;       /* UI_MODE_HELP: the mode whose keys it lists, and returns to */

@@ -94,7 +94,9 @@ static void header(const ui_app *a, ui_frame *f)
 			 a->ptx[a->lesson].edited ? " [edited]" : "");
 		char types[32];
 		dtype_pair_name(l->dt, l->out, types, sizeof types); /* "f16→f32" (ASCII: the frame maps the arrow) */
-		int n = snprintf(tail, sizeof tail, " | %s %s | %s", size, types, gpu);
+		/* A lesson without a kernel (lesson 0) has no size or types to show. */
+		int n = l->ptx_path[0] ? snprintf(tail, sizeof tail, " | %s %s | %s", size, types, gpu)
+				       : snprintf(tail, sizeof tail, " | %s", gpu);
 		for (int i = 0; i < a->whatif.n && n > 0 && n < (int)sizeof tail - 40; i++)
 			n += snprintf(tail + n, sizeof tail - (size_t)n, "%s%s=%lld", i ? " " : " | what-if ",
 				      a->whatif.v[i].name, a->whatif.v[i].value);

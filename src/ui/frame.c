@@ -83,6 +83,14 @@ void ui_frame_fill(ui_frame *f, ui_rect r, uint32_t ch, ui_role role)
 			ui_frame_put(f, x, y, ch, role);
 }
 
+void ui_frame_cover(ui_frame *f, ui_rect r)
+{
+	ui_frame_fill(f, r, ' ', UI_ROLE_NORMAL);
+	for (int y = r.y < 0 ? 0 : r.y; y < r.y + r.h && y < f->rows; y++)
+		for (int x = r.x < 0 ? 0 : r.x; x < r.x + r.w && x < f->cols; x++)
+			f->cells[y * f->cols + x].flags = 0;
+}
+
 void ui_frame_title(ui_frame *f, ui_rect r, const char *text, int focused)
 {
 	ui_role role = focused ? UI_ROLE_TITLE_FOCUS : UI_ROLE_TITLE;
@@ -96,6 +104,16 @@ void ui_frame_flag(ui_frame *f, int x, int y, int w, uint8_t flags)
 		return;
 	for (int i = x < 0 ? 0 : x; i < x + w && i < f->cols; i++)
 		f->cells[y * f->cols + i].flags |= flags;
+}
+
+void ui_frame_hit(ui_frame *f, int x, int y, int w)
+{
+	if (y < 0 || y >= f->rows)
+		return;
+	for (int i = x < 0 ? 0 : x; i < x + w && i < f->cols; i++) {
+		f->cells[y * f->cols + i].role = UI_ROLE_SELECT;
+		f->cells[y * f->cols + i].flags &= (uint8_t)~UI_CELL_HL;
+	}
 }
 
 uint32_t ui_utf8_decode(const char *s, size_t n, int *len)

@@ -78,8 +78,14 @@ void ui_frame_clear(ui_frame *f);
 void ui_frame_put(ui_frame *f, int x, int y, uint32_t ch, ui_role role);
 /* Fills a rectangle with one character in one role. */
 void ui_frame_fill(ui_frame *f, ui_rect r, uint32_t ch, ui_role role);
+/* A box over what is drawn: the rectangle blank in the normal role, its
+ * flags cleared too (no highlight background shows through). */
+void ui_frame_cover(ui_frame *f, ui_rect r);
 /* Sets flag bits on a span of a row. */
 void ui_frame_flag(ui_frame *f, int x, int y, int w, uint8_t flags);
+/* A search hit: a span of a row in reverse video (the select role, off the
+ * highlight background, so it shows inside a highlighted region too). */
+void ui_frame_hit(ui_frame *f, int x, int y, int w);
 /* Writes UTF-8 text at x,y, clipped to clip (absolute coordinates). Stops
  * at a newline. Returns the column after the last one written (or where it
  * would have been). Bytes that are not valid UTF-8 show as '?'. */

@@ -51,6 +51,7 @@ typedef enum {
 	UI_ACT_MENU,
 	UI_ACT_SEARCH,
 	UI_ACT_NEXT_HIT,
+	UI_ACT_PREV_HIT,
 	UI_ACT_GROW,
 	UI_ACT_SHRINK,
 	UI_ACT_SWAP,
@@ -69,6 +70,8 @@ typedef enum {
 	UI_ACT_ANSWER_TYPE,
 	UI_ACT_ANSWER_DELETE,
 	UI_ACT_ANSWER_CHECK,
+	UI_ACT_ANSWER_NEXT,      /* the answer box: the page's next or previous exercise */
+	UI_ACT_ANSWER_PREV,
 	UI_ACT_DIFF_DOWN,
 	UI_ACT_DIFF_UP,
 	UI_ACT_DIFF_PAGE_DOWN,

@@ -8,11 +8,12 @@
 #include "ui/keys.h"
 #include "ui/overlay_puzzle.h"
 
-/* A bordered, cleared box with a title in its top border. */
+/* A bordered box with a title in its top border, cleared of what is under
+ * it (the highlighted region's background too). */
 static void box(const ui_app *a, ui_frame *f, ui_rect r, const char *title)
 {
 	const ui_glyphs *g = ui_glyphs_get(a->ascii);
-	ui_frame_fill(f, r, ' ', UI_ROLE_NORMAL);
+	ui_frame_cover(f, r);
 	for (int x = r.x; x < r.x + r.w; x++) {
 		ui_frame_put(f, x, r.y, g->hline, UI_ROLE_BORDER);
 		ui_frame_put(f, x, r.y + r.h - 1, g->hline, UI_ROLE_BORDER);
@@ -168,8 +169,9 @@ static void whatif(const ui_app *a, ui_frame *f)
 			ui_frame_fill(f, (ui_rect){in.x, y, in.w, 1}, ' ', role);
 		ui_frame_text(f, in, in.x, y, s, role);
 	}
-	snprintf(s, sizeof s, "%s/%s halve/double, %s resets", K(WHATIF, WHATIF_HALVE), K(WHATIF, WHATIF_DOUBLE),
-		 K(WHATIF, WHATIF_RESET));
+	/* Registers step by 8 (what a thread is given at a time), the rest by 2x. */
+	snprintf(s, sizeof s, "%s/%s %s, %s resets", K(WHATIF, WHATIF_HALVE), K(WHATIF, WHATIF_DOUBLE),
+		 a->whatif_sel == l->nparams ? "8 registers fewer/more" : "halve/double", K(WHATIF, WHATIF_RESET));
 	ui_frame_text(f, in, in.x, in.y + in.h - 1, s, UI_ROLE_DIM);
 }
 
@@ -179,8 +181,13 @@ static void answer(const ui_app *a, ui_frame *f)
 	ui_rect r = a->layout.status;
 	char s[128];
 	ui_frame_fill(f, r, ' ', UI_ROLE_STATUS);
-	snprintf(s, sizeof s, " Answer: %s_   %s checks, %s cancels", a->answer, K(ANSWER, ANSWER_CHECK),
-		 K(ANSWER, CLOSE));
+	const lesson_page *pg = ui_app_page(a);
+	int n = pg ? pg->nex : 0;
+	char other[48] = "";
+	if (n > 1)
+		snprintf(other, sizeof other, ", %s: another exercise", K(ANSWER, ANSWER_NEXT));
+	snprintf(s, sizeof s, " Exercise %d/%d, answer: %s_   %s checks, %s cancels%s", a->ex + 1, n, a->answer,
+		 K(ANSWER, ANSWER_CHECK), K(ANSWER, CLOSE), other);
 	ui_frame_text(f, r, r.x, r.y, s, UI_ROLE_STATUS);
 }
 

@@ -1,6 +1,7 @@
 /* ui/pane_lesson: the page's prose and its exercises as styled lines; reads the state, never changes it. */
 #include "ui/pane_lesson.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "base/numfmt.h"
@@ -46,10 +47,13 @@ static void current_exercise(ui_lines *t, const ui_app *a, const lesson_exercise
 		if (!parts[i].shown || !parts[i].text)
 			continue;
 		ui_run r = {0};
+		char *text = a->ascii ? ui_prose_ascii(parts[i].text) : NULL;
+		const char *s = text ? text : parts[i].text;
 		ui_run_puts(&r, parts[i].label, strlen(parts[i].label), UI_ROLE_EMPH);
-		ui_prose_inline(&r, em, parts[i].text, strlen(parts[i].text), UI_ROLE_NORMAL);
+		ui_prose_inline(&r, em, s, strlen(s), UI_ROLE_NORMAL);
 		ui_lines_wrap(t, &r, w, 2);
 		ui_run_free(&r);
+		free(text);
 	}
 	static const struct {
 		ui_action act;
@@ -90,6 +94,14 @@ static void page_warp(ui_lines *t, const ui_app *a, const ui_glyphs *g, int w)
 	}
 }
 
+/* Lesson text onto t, its symbols spelled out in ASCII mode. */
+static void prose(ui_lines *t, const ui_app *a, const model_result *m, const char *text, int w)
+{
+	char *spelled = a->ascii ? ui_prose_ascii(text) : NULL;
+	ui_prose(t, m, spelled ? spelled : text, w);
+	free(spelled);
+}
+
 void ui_pane_lesson_text(ui_lines *t, const ui_app *a, int w)
 {
 	const lesson_page *pg = ui_app_page(a);
@@ -99,14 +111,14 @@ void ui_pane_lesson_text(ui_lines *t, const ui_app *a, int w)
 		return;
 	}
 	const model_result *m = a->model_ok ? &a->model : NULL;
-	ui_prose(t, m, pg->text, w);
+	prose(t, a, m, pg->text, w);
 	const ui_glyphs *g = ui_glyphs_get(a->ascii);
 	if (pg->warpview[0])
 		page_warp(t, a, g, w);
 	for (int e = 0; e < pg->nex; e++) {
 		const lesson_exercise *ex = &pg->ex[e];
 		exercise_rule(t, g, e, pg->nex, w);
-		ui_prose(t, m, ex->question ? ex->question : "", w);
+		prose(t, a, m, ex->question ? ex->question : "", w);
 		if (e == a->ex) {
 			current_exercise(t, a, ex, w);
 		} else if (e < a->ex) {
@@ -114,4 +126,6 @@ void ui_pane_lesson_text(ui_lines *t, const ui_app *a, int w)
 			ui_lines_nl(t);
 		}
 	}
+	if (a->hit_marks && a->found[0])
+		ui_prose_mark(t, a->found);
 }

@@ -96,6 +96,26 @@ static int roof_levels(const model_result *m, int kernel, roof_level *lv)
 	return n;
 }
 
+/* The legend, a line per level (wrapped, never cut): its letter, which
+ * names the ceiling where it first shows and, highlighted, this kernel's
+ * point on it; the level's bandwidth; the kernel's intensity there. */
+static void roof_legend(ui_lines *t, const roof_level *lv, int n, int kernel, int w)
+{
+	for (int i = n - 1; i >= 0; i--) {
+		char bw[32], ai[32], s[128];
+		numfmt_si(bw, sizeof bw, lv[i].bw * 1e9, "B/s");
+		if (kernel)
+			snprintf(s, sizeof s, "%s ceiling, %s; this kernel at %s FLOP/B", lv[i].name, bw,
+				 numfmt_sig(ai, sizeof ai, lv[i].ai));
+		else
+			snprintf(s, sizeof s, "%s ceiling, %s", lv[i].name, bw);
+		ui_lines_put(t, ' ', UI_ROLE_NORMAL);
+		ui_lines_put(t, lv[i].mark, kernel ? UI_ROLE_BAR_SELF : lv[i].role);
+		ui_lines_put(t, ' ', UI_ROLE_NORMAL);
+		ui_lines_para(t, s, UI_ROLE_NORMAL, w, 3);
+	}
+}
+
 /* A log-log hierarchical roofline: one ceiling per level (DRAM, L2,
  * L1/shared), attainable = min(peak, AI × bandwidth), with this kernel's
  * point on each and, after a run, the measured rate at each level's
@@ -142,13 +162,23 @@ static void roofline(ui_lines *t, const ui_app *a, int w, int kernel)
 			double at = fmin(peak, xv * lv[i].bw);
 			plot_set(&p, x, plot_y(&p, at), at >= peak ? g->hline : (a->ascii ? '/' : 0x2571), lv[i].role);
 		}
+	/* Each ceiling named by its letter where it first shows from the left
+	 * (where another drew over it, further on), in its own colour; the
+	 * kernel's points are the same letters, highlighted. */
+	for (int i = n - 1; i >= 0; i--)
+		for (int x = 0; x < p.cw / 2; x++) {
+			double xv = exp(log(p.lo) + (log(p.hi) - log(p.lo)) * x / (p.cw - 1));
+			double at = fmin(peak, xv * lv[i].bw);
+			int y = plot_y(&p, at);
+			if (at < peak && p.role[y][x] == lv[i].role && (p.cell[y][x] == '/' || p.cell[y][x] == 0x2571)) {
+				plot_set(&p, x, y, lv[i].mark, lv[i].role);
+				break;
+			}
+		}
 	uint32_t measured = a->ascii ? 'x' : 0x25C6;
 	if (!kernel) { /* the GPU alone: its roofs */
 		plot_emit(t, &p, g, a->ascii);
-		ui_lines_addf(t, UI_ROLE_NORMAL, " ceilings:");
-		for (int i = n - 1; i >= 0; i--)
-			ui_lines_addf(t, lv[i].role, " %s", lv[i].name);
-		ui_lines_nl(t);
+		roof_legend(t, lv, n, 0, w);
 		return;
 	}
 	int clamped = 0;
@@ -164,10 +194,7 @@ static void roofline(ui_lines *t, const ui_app *a, int w, int kernel)
 		}
 	}
 	plot_emit(t, &p, g, a->ascii);
-	ui_lines_addf(t, UI_ROLE_NORMAL, " ceilings and this kernel at each level:");
-	for (int i = n - 1; i >= 0; i--)
-		ui_lines_addf(t, lv[i].role, " %c %s", (char)lv[i].mark, lv[i].name);
-	ui_lines_nl(t);
+	roof_legend(t, lv, n, 1, w);
 	if (meas > 0) {
 		ui_lines_put(t, ' ', UI_ROLE_NORMAL);
 		ui_lines_put(t, measured, UI_ROLE_GOOD);
@@ -201,12 +228,19 @@ static void measured_counts(ui_lines *t, const ui_app *a, int w)
 
 static void intensity(ui_lines *t, const model_result *m, int w)
 {
-	char v[64], r[32], n[96];
+	char v[64], r[32], n[128];
 	ui_lines_section(t, "Intensity (FLOP/B)");
 	/* Against the ridge is what every load from DRAM would give; the regime
 	 * proper is the level that binds the bound (Roofline section). */
-	snprintf(n, sizeof n, "ridge %s: %s", numfmt_sig(r, sizeof r, m->ridge),
-		 isnan(m->ridge) ? "?" : m->ai_global < m->ridge ? "below" : "at or above");
+	int below = m->ai_global < m->ridge;
+	if (isnan(m->ridge))
+		snprintf(n, sizeof n, "the ridge is not known");
+	else if (w < 40) /* a narrow slot: the words, not the unit */
+		snprintf(n, sizeof n, "%s ridge %s", below ? "below" : "at or above", numfmt_sig(r, sizeof r, m->ridge));
+	else /* what it means where there is room for it */
+		snprintf(n, sizeof n, "%s the ridge (%s FLOP/B)%s", below ? "below" : "at or above",
+			 numfmt_sig(r, sizeof r, m->ridge),
+			 w < 60 ? "" : below ? ": memory-bound if every load went to DRAM" : ": compute-bound even from DRAM");
 	ui_lines_kv(t, "global", numfmt_sig(v, sizeof v, m->ai_global), UI_ROLE_EMPH, n, w);
 	if (m->ai_shared > 0)
 		ui_lines_kv(t, "shared", numfmt_sig(v, sizeof v, m->ai_shared), UI_ROLE_EMPH, NULL, w);
@@ -246,8 +280,16 @@ static void per_request(ui_lines *t, const model_result *m, int w)
 		ui_lines_kv(t, "L1 passes A/B|L1 pass A/B", v, UI_ROLE_EMPH, "1 per 128 B line", w);
 	}
 	if (m->wavefronts_A > 0 || m->wavefronts_B > 0) {
+		/* What is conflict-free follows the access width (4 passes for a
+		 * warp's 16-byte reads), so the note says it for this kernel. */
+		char ideal[80], n[96];
 		pair(v, sizeof v, m->wavefronts_A, m->wavefronts_B);
-		ui_lines_kv(t, "smem pass A/B|smem A/B", v, UI_ROLE_EMPH, "1 = no conflict", w);
+		pair(ideal, sizeof ideal, m->wavefronts_ideal_A, m->wavefronts_ideal_B);
+		if (!(m->wavefronts_A > m->wavefronts_ideal_A) && !(m->wavefronts_B > m->wavefronts_ideal_B))
+			snprintf(n, sizeof n, "no bank conflict");
+		else
+			snprintf(n, sizeof n, "conflict-free: %s", ideal);
+		ui_lines_kv(t, "smem pass A/B|smem A/B", v, UI_ROLE_EMPH, n, w);
 	}
 }
 
@@ -271,12 +313,14 @@ static void occupancy(ui_lines *t, const ui_app *a, int w)
 	char pct[32];
 	/* Wrapped, not cut, in a narrow slot. */
 	char s[160];
-	snprintf(s, sizeof s, "%d blocks/SM, %d/%d warps = %s", o->blocks_per_sm, o->active_warps, o->max_warps,
-		 numfmt_pct(pct, sizeof pct, o->occupancy));
+	snprintf(s, sizeof s, "%d block%s/SM, %d/%d warps = %s", o->blocks_per_sm, o->blocks_per_sm == 1 ? "" : "s",
+		 o->active_warps, o->max_warps, numfmt_pct(pct, sizeof pct, o->occupancy));
 	ui_lines_add(t, " ", UI_ROLE_NORMAL);
 	ui_lines_para(t, s, UI_ROLE_EMPH, w, 1);
-	snprintf(s, sizeof s, "%d threads, %d B smem, %d regs (%s)", m->threads, m->smem_static + m->smem_dynamic,
-		 m->regs_per_thread, m->regs_source ? m->regs_source : "?");
+	/* "28 regs (JIT)", and no parentheses in parentheses: "28 regs, recorded (ptxas ...)" */
+	const char *src = m->regs_source ? m->regs_source : "?";
+	snprintf(s, sizeof s, strchr(src, '(') ? "%d threads, %d B smem, %d regs, %s" : "%d threads, %d B smem, %d regs (%s)",
+		 m->threads, m->smem_static + m->smem_dynamic, m->regs_per_thread, src);
 	ui_lines_add(t, " ", UI_ROLE_NORMAL);
 	ui_lines_para(t, s, UI_ROLE_DIM, w, 1);
 	const struct {

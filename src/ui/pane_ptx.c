@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "ui/ptx_counts.h"
 
@@ -68,12 +69,29 @@ static int expanded_width(const char *s, int len)
 	return x;
 }
 
-/* One source line from x = tx, in its syntax roles, tabs to stops of 4.
- * A line wider than the code area has a mark (an arrow) in the column after
- * it, the pane's last, which nothing else uses: nothing is cut unseen. */
-static void code_line(ui_frame *f, ui_rect code, int sy, const ui_ptx *p, const ptx_line *pl, uint32_t more)
+/* Which bytes of s (len) are inside a hit of the search (lower-case
+ * needle, case ignored): hit[i] set. Returns whether there is one. */
+static int hits_of(const char *s, int len, const char *needle, unsigned char *hit)
 {
-	unsigned char cls[4096];
+	int k = (int)strlen(needle), any = 0;
+	memset(hit, 0, (size_t)len);
+	for (int i = 0; k && i + k <= len; i++)
+		if (!strncasecmp(s + i, needle, (size_t)k)) {
+			memset(hit + i, 1, (size_t)k);
+			any = 1;
+			i += k - 1;
+		}
+	return any;
+}
+
+/* One source line from x = tx, in its syntax roles, tabs to stops of 4; the
+ * search's hits (needle, or NULL) in reverse video. A line wider than the
+ * code area has a mark (an arrow) in the column after it, the pane's last,
+ * which nothing else uses: nothing is cut unseen. */
+static void code_line(ui_frame *f, ui_rect code, int sy, const ui_ptx *p, const ptx_line *pl, uint32_t more,
+		      const char *needle)
+{
+	unsigned char cls[4096], hit[4096];
 	const char *s = p->doc.text + pl->off;
 	int len = pl->len < (int)sizeof cls ? pl->len : (int)sizeof cls;
 	while (len > 0 && (s[len - 1] == ' ' || s[len - 1] == '\t' || s[len - 1] == '\r'))
@@ -82,19 +100,27 @@ static void code_line(ui_frame *f, ui_rect code, int sy, const ui_ptx *p, const 
 	ptx_classify_line(s, len, cls, &blk);
 	int cut = expanded_width(s, len) > code.w;
 	int end = code.x + code.w;
+	int marks = needle && hits_of(s, len, needle, hit);
+	/* "// @name" and "// @end" mark regions for the lessons: not code, drawn dim. */
+	int lead = 0;
+	while (lead < len && (s[lead] == ' ' || s[lead] == '\t'))
+		lead++;
+	int region_mark = len - lead >= 4 && !strncmp(s + lead, "// @", 4);
 	int tx = code.x, x = tx;
 	for (int i = 0; i < len && x < end;) {
-		int cl;
+		int cl, x0 = x, h = marks && hit[i];
 		uint32_t cp = ui_utf8_decode(s + i, (size_t)(len - i), &cl);
-		ui_role role = class_role[cls[i]];
+		ui_role role = region_mark ? UI_ROLE_DIM : class_role[cls[i]];
 		i += cl;
 		if (cp == '\t') {
 			int next = tx + ((x - tx) / 4 + 1) * 4;
 			while (x < next && x < end)
 				ui_frame_put(f, x++, sy, ' ', role);
-			continue;
+		} else {
+			ui_frame_put(f, x++, sy, cp < 32 ? '?' : cp, role);
 		}
-		ui_frame_put(f, x++, sy, cp < 32 ? '?' : cp, role);
+		if (h)
+			ui_frame_hit(f, x0, sy, x - x0);
 	}
 	if (cut && code.w > 0)
 		ui_frame_put(f, end, sy, more, UI_ROLE_KEY);
@@ -315,13 +341,15 @@ void ui_pane_ptx_draw(const ui_app *a, ui_frame *f)
 		}
 		char num[16];
 		fmt(num, sizeof num, "%*d", digits, row->line + 1);
-		ui_frame_text(f, body, body.x, sy, num,
-			      marked ? UI_ROLE_BAD : a->ptx_cursor == row->line + 1 ? UI_ROLE_SELECT : UI_ROLE_LINENO);
+		ui_frame_text(f, body, body.x, sy, num, marked ? UI_ROLE_BAD : UI_ROLE_LINENO);
+		if (!marked && a->ptx_cursor == row->line + 1) /* reverse video, inside a highlighted region too */
+			ui_frame_hit(f, body.x, sy, digits);
 		if (cb.r)
 			counts_row(a, f, body, sy, row->line, &cb);
 		if (marked)
 			ui_frame_put(f, body.x + digits, sy, a->ascii ? '!' : 0x2717, UI_ROLE_BAD);
-		code_line(f, code, sy, p, &p->doc.lines[row->line], g->arrow);
+		code_line(f, code, sy, p, &p->doc.lines[row->line], g->arrow,
+			  a->hit_marks && a->found[0] ? a->found : NULL);
 	}
 	free(rows);
 }

@@ -145,9 +145,20 @@ static void failure_notes(ui_lines *t, const ui_app *a, const run_result *r, int
 		ui_lines_para(t, "Your edit is kept: e edits it again, R compares and restores.", UI_ROLE_DIM, w, 1);
 }
 
+/* A run the tutor did not send (a model-only what-if, no size the
+ * emulator takes): why, as a sentence of its own. */
+static void refused(ui_lines *t, const run_result *r, int w)
+{
+	ui_lines_para(t, r->msg, UI_ROLE_WARN, w, 1);
+}
+
 /* A run that did not finish: what went wrong, what it means, the JIT's log. */
 static void failed(ui_lines *t, const ui_app *a, const run_result *r, int w)
 {
+	if (a->slot[a->lesson].refused) {
+		refused(t, r, w);
+		return;
+	}
 	ui_run b = {0};
 	const char *what = r->status == RUN_NO_GPU ? "No GPU:"
 		: r->backend == RUN_BACKEND_EMU && r->status == RUN_JIT_ERROR ? "the emulator cannot read it"

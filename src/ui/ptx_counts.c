@@ -84,10 +84,40 @@ static int before(const run_line_counts *a, const run_line_counts *b)
 	return ca != cb ? ca > cb : a->line < b->line;
 }
 
+/* The lines H walks: the hot and warm ones; when none is, every line that
+ * costs anything (the cost is spread: H walks the costliest first). */
+static int walked(const run_result *r, const run_line_counts *l, int any_hot)
+{
+	return l->line && (any_hot ? ui_ptx_counts_heat(r, l) > 0 : run_line_cost(l) > 0);
+}
+
+int ui_ptx_counts_spread(const run_result *r, int *rank, int line)
+{
+	int hot = 0, n = 0;
+	const run_line_counts *cur = line > 0 ? ui_ptx_counts_line(r, line) : NULL;
+	*rank = 0;
+	for (int i = 0; i < r->nlines; i++)
+		hot |= r->lines[i].line && ui_ptx_counts_heat(r, &r->lines[i]) > 0;
+	for (int i = 0; i < r->nlines; i++) {
+		const run_line_counts *l = &r->lines[i];
+		if (!walked(r, l, hot))
+			continue;
+		n++;
+		if (cur && (l == cur || before(l, cur)))
+			(*rank)++;
+	}
+	if (cur && !walked(r, cur, hot))
+		*rank = 0;
+	return hot ? 0 : n;
+}
+
 int ui_ptx_counts_next_hot(const run_result *r, int line)
 {
+	int hot = 0;
+	for (int i = 0; i < r->nlines && !hot; i++)
+		hot = r->lines[i].line && ui_ptx_counts_heat(r, &r->lines[i]) > 0;
 	const run_line_counts *cur = line > 0 ? ui_ptx_counts_line(r, line) : NULL, *best = NULL, *first = NULL;
-	if (cur && !ui_ptx_counts_heat(r, cur))
+	if (cur && !walked(r, cur, hot))
 		cur = NULL;
 	for (int i = 0; i < r->nlines; i++) {
 		const run_line_counts *l = &r->lines[i];
@@ -95,7 +125,7 @@ int ui_ptx_counts_next_hot(const run_result *r, int line)
 			continue;
 		if (!first || before(l, first))
 			first = l;
-		if (cur && ui_ptx_counts_heat(r, l) && before(cur, l) && (!best || before(l, best)))
+		if (cur && walked(r, l, hot) && before(cur, l) && (!best || before(l, best)))
 			best = l;
 	}
 	return best ? best->line : first ? first->line : 0;

@@ -33,6 +33,12 @@ int ui_ptx_counts_heat(const run_result *r, const run_line_counts *l);
 /* The next hot line after `line` (1-based) in cost order, costliest first,
  * over again after the last; the costliest line when `line` is none of them
  * (0: start). 0 when the run has no line. */
+/* When no line is hot, the next in cost order of every line that costs
+ * anything (the cost is spread; H walks the costliest). */
 int ui_ptx_counts_next_hot(const run_result *r, int line);
+/* When no line is hot or warm: how many lines share the cost (H walks them
+ * all), and in *rank the 1-based place of `line` among them in cost order
+ * (0: not one of them). 0 when some line is hot (H walks those). */
+int ui_ptx_counts_spread(const run_result *r, int *rank, int line);
 
 #endif

@@ -13,7 +13,6 @@ enum {
 	NAVY = 17,        /* #00005f */
 	DARK_BLUE = 18,   /* #000087 */
 	DARK_GREEN = 22,  /* #005f00 */
-	SKY = 75,         /* #5fafff */
 	PLUM = 90,        /* #870087 */
 	DARK_RED = 124,   /* #af0000 */
 	SAGE = 151,       /* #afd7af */
@@ -30,39 +29,51 @@ enum {
 	GREY85 = 253,     /* #dadada */
 };
 
-/* Everyday: the terminal's own background, colours for the code; the
- * highlight a navy no syntax colour is drawn in. */
+/* Everyday: the terminal's own background, dark or light (the tutor cannot
+ * tell which), so every colour is a fixed mid-tone that reads on both:
+ * at least 4.5:1 on black and on the navy highlight, about 3:1 or more on
+ * white (the green 2.9). The terminal's yellow and cyan, which vanish on a
+ * white background, are used only as backgrounds. */
+enum {
+	T_BLUE = 32,      /* #0087d7 */
+	T_GREEN = 34,     /* #00af00 */
+	T_SLATE = 68,     /* #5f87d7 */
+	T_PURPLE = 134,   /* #af5fd7 */
+	T_GOLD = 136,     /* #af8700 */
+	T_ORANGE = 166,   /* #d75f00 */
+	T_RED = 167,      /* #d75f5f */
+};
 static const ui_theme theme_term = {
 	.name = "term",
-	.about = "the terminal's own colours",
+	.about = "the terminal's own background, dark or light",
 	.colour = 1,
 	.role = {
 		[UI_ROLE_NORMAL] = S(DEF, DEF, 0),
 		[UI_ROLE_DIM] = S(DEF, DEF, UI_A_DIM),
 		[UI_ROLE_EMPH] = S(DEF, DEF, UI_A_BOLD),
-		[UI_ROLE_CODE] = S(CYAN, DEF, 0),
+		[UI_ROLE_CODE] = S(T_BLUE, DEF, 0),
 		[UI_ROLE_HEADER] = S(BLACK, CYAN, 0),
 		[UI_ROLE_STATUS] = S(DEF, DEF, UI_A_REVERSE),
 		[UI_ROLE_TITLE] = S(DEF, DEF, UI_A_BOLD | UI_A_UNDERLINE),
 		[UI_ROLE_TITLE_FOCUS] = S(BLACK, YELLOW, UI_A_BOLD),
 		[UI_ROLE_BORDER] = S(BR_BLACK, DEF, 0),
-		[UI_ROLE_HEADING] = S(YELLOW, DEF, UI_A_BOLD),
+		[UI_ROLE_HEADING] = S(T_ORANGE, DEF, UI_A_BOLD),
 		[UI_ROLE_LINENO] = S(DEF, DEF, UI_A_DIM),
-		[UI_ROLE_FOLD] = S(BR_MAGENTA, DEF, 0),
-		[UI_ROLE_P_DIRECTIVE] = S(BR_MAGENTA, DEF, 0),
-		[UI_ROLE_P_TYPE] = S(GREEN, DEF, 0),
-		[UI_ROLE_P_INSTR] = S(YELLOW, DEF, UI_A_BOLD),
-		[UI_ROLE_P_REG] = S(CYAN, DEF, 0),
-		[UI_ROLE_P_LABEL] = S(SALMON, DEF, UI_A_BOLD),
-		[UI_ROLE_P_PRED] = S(SALMON, DEF, 0),
+		[UI_ROLE_FOLD] = S(T_PURPLE, DEF, 0),
+		[UI_ROLE_P_DIRECTIVE] = S(T_PURPLE, DEF, 0),
+		[UI_ROLE_P_TYPE] = S(T_GREEN, DEF, 0),
+		[UI_ROLE_P_INSTR] = S(T_GOLD, DEF, UI_A_BOLD),
+		[UI_ROLE_P_REG] = S(T_BLUE, DEF, 0),
+		[UI_ROLE_P_LABEL] = S(T_RED, DEF, UI_A_BOLD),
+		[UI_ROLE_P_PRED] = S(T_RED, DEF, 0),
 		[UI_ROLE_P_COMMENT] = S(GREY54, DEF, 0),
-		[UI_ROLE_P_NUMBER] = S(GREEN, DEF, UI_A_BOLD),
-		[UI_ROLE_GOOD] = S(GREEN, DEF, UI_A_BOLD),
-		[UI_ROLE_BAD] = S(SALMON, DEF, UI_A_BOLD),
-		[UI_ROLE_WARN] = S(YELLOW, DEF, 0),
-		[UI_ROLE_BAR] = S(SKY, DEF, 0),
-		[UI_ROLE_BAR_SELF] = S(YELLOW, DEF, UI_A_BOLD),
-		[UI_ROLE_KEY] = S(YELLOW, DEF, UI_A_BOLD),
+		[UI_ROLE_P_NUMBER] = S(T_GREEN, DEF, UI_A_BOLD),
+		[UI_ROLE_GOOD] = S(T_GREEN, DEF, UI_A_BOLD),
+		[UI_ROLE_BAD] = S(T_RED, DEF, UI_A_BOLD),
+		[UI_ROLE_WARN] = S(T_GOLD, DEF, 0),
+		[UI_ROLE_BAR] = S(T_SLATE, DEF, 0),
+		[UI_ROLE_BAR_SELF] = S(T_ORANGE, DEF, UI_A_BOLD),
+		[UI_ROLE_KEY] = S(T_GOLD, DEF, UI_A_BOLD),
 		[UI_ROLE_SELECT] = S(DEF, DEF, UI_A_REVERSE),
 	},
 	.hl_bg = NAVY,
