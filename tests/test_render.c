@@ -1291,7 +1291,7 @@ static void test_small_nits(void **st)
 	run_result res;
 	memset(&res, 0, sizeof res);
 	res.status = RUN_FAULT;
-	res.emulated = 1;
+	res.backend = RUN_BACKEND_EMU;
 	snprintf(res.msg, sizeof res.msg, "out-of-bounds global load");
 	keys(&r, "r");
 	ui_app_run_started(r.a, 1.0, NULL);
