@@ -59,20 +59,36 @@ static void test_help_lists_every_command(void **state)
 	}
 	free(out);
 
-	/* An unknown command is answered with the same list, on stderr. */
+	/* An unknown command (or lesson: `ptxtutor 12`) is one line on stderr that says where the lists are. */
 	int rc;
 	const char *err = capture(NULL, "bogus", 2, &rc);
 	assert_int_equal(rc, 2);
-	assert_non_null(strstr(err, "ptxtutor: 'bogus' is neither a command nor a lesson\n"));
-	for (size_t i = 0; i < ARRAY_LEN(commands); i++)
-		assert_non_null(strstr(err, commands[i]->summary));
+	assert_string_equal(err, "ptxtutor: 'bogus' is neither a command nor a lesson "
+				 "(ptxtutor --help: the commands; ptxtutor list: the lessons)\n");
+	err = capture(NULL, "12", 2, &rc);
+	assert_int_equal(rc, 2);
+	assert_non_null(strstr(err, "ptxtutor: '12' is neither"));
+	assert_ptr_equal(strchr(err, '\n'), err + strlen(err) - 1); /* one line */
 	/* A lesson is not an unknown command: the tutor answers (its --help). */
 	const char *out3 = capture(NULL, "3", 1, &rc);
 	assert_int_equal(rc, 0);
 	assert_int_equal(strncmp(out3, "usage: ptxtutor [LESSON]", 24), 0);
 }
 
-/* Each command's own --help starts with its forms from the table, and says more. */
+/* s with each run of spaces and newlines made one space, into a static buffer. */
+static const char *squeezed(const char *s)
+{
+	static char buf[1 << 14];
+	size_t n = 0;
+	for (; *s && n + 1 < sizeof buf; s++)
+		if (!(*s == ' ' || *s == '\n') || (n && buf[n - 1] != ' '))
+			buf[n++] = *s == '\n' ? ' ' : *s;
+	buf[n] = '\0';
+	return buf;
+}
+
+/* Each command's own --help starts with its forms from the table (wrapped to
+ * 80 columns: compared with the runs of blanks squeezed), and says more. */
 static void test_own_help_from_the_table(void **state)
 {
 	(void)state;
@@ -84,11 +100,41 @@ static void test_own_help_from_the_table(void **state)
 		char want[512] = "";
 		for (int k = 0; k < CLI_FORMS && row->synopsis[k]; k++) {
 			size_t used = strlen(want);
-			snprintf(want + used, sizeof want - used, "%s ptxtutor %s\n", k ? "      " : "usage:", row->synopsis[k]);
+			snprintf(want + used, sizeof want - used, "%sptxtutor %s ", k ? "" : "usage: ", row->synopsis[k]);
 		}
-		if (strncmp(out, want, strlen(want)))
+		if (strncmp(squeezed(out), want, strlen(want)))
 			fail_msg("%s --help does not start with\n%sbut\n%s", row->name ? row->name : "the tutor", want, out);
 		assert_true(strlen(out) > strlen(want) + 40);
+	}
+}
+
+/* Every line of every --help fits an 80-column terminal (a character of
+ * UTF-8 is one column). */
+static void test_help_fits_80_columns(void **state)
+{
+	(void)state;
+	int rc;
+	for (size_t i = 0; i <= ARRAY_LEN(commands) + 1; i++) {
+		const cli_command *row = i < ARRAY_LEN(commands) ? commands[i] : tutor;
+		const char *who = i > ARRAY_LEN(commands) ? "ptxtutor --help" : row->name ? row->name : "the tutor";
+		const char *out = i > ARRAY_LEN(commands) ? capture(NULL, "--help", 1, &rc)
+							  : capture(row, row->name ? row->name : "ptxtutor", 1, &rc);
+		assert_int_equal(rc, 0);
+		int line = 1, cols = 0;
+		for (const char *p = out; *p; p++) {
+			if (*p == '\n') {
+				line++, cols = 0;
+				continue;
+			}
+			cols += ((unsigned char)*p & 0xc0) != 0x80;
+			if (cols == 81) {
+				const char *start = p;
+				while (start > out && start[-1] != '\n')
+					start--;
+				fail_msg("%s --help, line %d is wider than 80 columns:\n%.*s", who, line,
+					 (int)strcspn(start, "\n"), start);
+			}
+		}
 	}
 }
 
@@ -408,6 +454,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_help_lists_every_command),
 		cmocka_unit_test(test_own_help_from_the_table),
+		cmocka_unit_test(test_help_fits_80_columns),
 		cmocka_unit_test(test_readme_lists_every_command),
 		cmocka_unit_test(test_help_lists_every_option),
 		cmocka_unit_test(test_parse_values),

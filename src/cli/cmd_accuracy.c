@@ -59,7 +59,8 @@ const cli_command cli_cmd_accuracy = {
 		 "Distributions: uniform in [-1, 1]; normal(0, 1); outliers: normal(0, 1) with each\n"
 		 "value, independently with probability 1/100, multiplied by 100.\n",
 	.notes = "Formats (--formats, default: all):\n"
-		 "  f32        lesson 7's kernel (CUDA cores)      f16->f32   lesson 8 (mma.sync, sm_80)\n"
+		 "  f32        lesson 7's kernel (CUDA cores)\n"
+		 "  f16->f32   lesson 8 (mma.sync, sm_80)\n"
 		 "  bf16->bf16 lesson 10 (wgmma, sm_90a: an H100 or the emulator)\n"
 		 "  e4m3->bf16 lesson 11 (8-bit wgmma with per-tensor scales, sm_90a)\n"
 		 "  tf32, 3xtf32, bf16->f32 (ptx/11_formats.ptx, mma.sync, sm_80) and e5m2->bf16\n"

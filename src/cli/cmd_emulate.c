@@ -34,7 +34,7 @@ const cli_command cli_cmd_emulate = {
 		 "With --estimate it runs only the first two blocks, at --size (default 4096), and says\n"
 		 "how long the kernel would take on the GPU (--gpu, default h100): each count over the\n"
 		 "pipe's sustained rate measured on that GPU (docs/model.md), beside the measured time\n"
-		 "where assets/measured-h100.tsv has one.\n" CLI_LAUNCH_EXAMPLE,
+		 "where assets/measured-h100.tsv has one.\n" CLI_LAUNCH_EXAMPLE("emulate"),
 	.opts = cli_emulate_opts,
 	.max_args = 1,
 	.run = cmd_emulate,

@@ -25,7 +25,7 @@ static int cmd_puzzle(const cli_command *self, int argc, char **argv);
 const cli_command cli_cmd_puzzle = {
 	.name = "puzzle",
 	.synopsis = {"puzzle [--json]", "puzzle N|ID [--check FILE] [--hint K] [--solution] [--json]"},
-	.summary = "practice: PTX puzzles checked on the CPU for the result and the hardware behaviour",
+	.summary = "practice: PTX puzzles, checked on the CPU for result and behaviour",
 	.about = "Without an argument, lists the puzzles (number, id, lesson, title, solved). With one, shows\n"
 		 "it: the goal, the checks, and your copy of its starting PTX (made on first use) to edit.\n"
 		 "--check runs the checks on a PTX file on the CPU emulator, at several sizes: the result and\n"

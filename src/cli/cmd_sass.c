@@ -210,7 +210,7 @@ const cli_command cli_cmd_sass = {
 	.name = "sass",
 	.synopsis = {"sass LESSON [--jit|--ptxas] [--arch sm_XY] [--gpu NAME] [--counts|--rows|--record FILE] [--json]",
 		     "sass --ptx FILE --entry NAME [--jit|--ptxas] [--arch sm_XY] [--counts] [--json]"},
-	.summary = "what the compiler made of a kernel: SASS by PTX line, instruction counts",
+	.summary = "what the compiler made of a kernel: SASS by PTX line, counts",
 	.about = "Compiles the kernel with a `.loc` line before every PTX instruction (in a temporary\n"
 		 "copy: the file is not changed): with the GPU's own JIT when there is a GPU (the cubin\n"
 		 "that really runs), else with ptxas for the modelled GPU's architecture. Disassembles\n"

@@ -1,0 +1,148 @@
+/* termsafe: control bytes, C1 and invalid UTF-8 written visibly as \xHH, so that text from a file (a PTX token, a lesson title, a tool's output) can never move the cursor, retitle the window or recolour a verdict; and the stream that applies it to everything the CLI writes. */
+#define _GNU_SOURCE /* fopencookie */
+#include "base/termsafe.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+int termsafe_utf8_len(const char *s, size_t n)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	unsigned c = p[0];
+	size_t len = c < 0x80 ? 1 : (c & 0xe0) == 0xc0 ? 2 : (c & 0xf0) == 0xe0 ? 3 : (c & 0xf8) == 0xf0 ? 4 : 0;
+	if (len <= 1)
+		return (int)len;
+	unsigned cp = c & (0x7fu >> len);
+	for (size_t i = 1; i < len; i++) {
+		if (i >= n)
+			return -1;
+		if ((p[i] & 0xc0) != 0x80) /* also stops at a terminating NUL */
+			return 0;
+		cp = cp << 6 | (p[i] & 0x3f);
+	}
+	static const unsigned min[5] = {0, 0, 0x80, 0x800, 0x10000};
+	if (cp < min[len] || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
+		return 0;
+	return (int)len;
+}
+
+static void put_hex(strbuf *out, const unsigned char *p, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		sb_printf(out, "\\x%02x", p[i]);
+}
+
+size_t termsafe_escape(strbuf *out, const char *s, size_t n, int last)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t i = 0, plain = 0; /* p[plain..i) passes unchanged, appended in one go */
+	while (i < n) {
+		int len = p[i] < 0x80 ? 1 : termsafe_utf8_len(s + i, n - i);
+		if (len < 0 && !last)
+			break;
+		int c0 = len == 1 && ((p[i] < 0x20 && p[i] != '\n' && p[i] != '\t') || p[i] == 0x7f);
+		int c1 = len == 2 && p[i] == 0xc2 && p[i + 1] < 0xa0;
+		if (len > 0 && !c0 && !c1) {
+			i += (size_t)len;
+			continue;
+		}
+		sb_appendn(out, s + plain, i - plain);
+		size_t bad = len > 0 ? (size_t)len : 1; /* invalid UTF-8: one byte at a time */
+		put_hex(out, p + i, bad);
+		i += bad;
+		plain = i;
+	}
+	sb_appendn(out, s + plain, i - plain);
+	return i;
+}
+
+int termsafe_write_raw(int fd, const char *s, size_t n)
+{
+	while (n) {
+		ssize_t w = write(fd, s, n);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return -1;
+		s += w;
+		n -= (size_t)w;
+	}
+	return 0;
+}
+
+/* ---- the stream ---- */
+
+typedef struct {
+	int fd;
+	FILE *f;
+	char held[4]; /* a UTF-8 sequence cut short by the end of the last write */
+	size_t nheld;
+} sink;
+
+/* stdout and stderr; a few more would do as well. */
+#define MAX_SINKS 4
+static sink *sinks[MAX_SINKS];
+static int nsinks;
+
+/* Escapes held bytes and buf together, keeps a sequence cut short at the
+ * end for the next write (unless last), and writes the rest. */
+static int sink_put(sink *k, const char *buf, size_t n, int last)
+{
+	char *joined = xmalloc(k->nheld + n + 1);
+	memcpy(joined, k->held, k->nheld);
+	if (n)
+		memcpy(joined + k->nheld, buf, n);
+	size_t total = k->nheld + n;
+	strbuf out = {0};
+	size_t used = termsafe_escape(&out, joined, total, last);
+	k->nheld = total - used; /* at most 3: a sequence is at most 4 bytes */
+	memcpy(k->held, joined + used, k->nheld);
+	int rc = out.len ? termsafe_write_raw(k->fd, out.data, out.len) : 0;
+	free(joined);
+	sb_free(&out);
+	return rc;
+}
+
+static ssize_t sink_write(void *cookie, const char *buf, size_t n)
+{
+	/* a short count marks the stream's error (ferror), errno as write left it */
+	return sink_put(cookie, buf, n, 0) ? -1 : (ssize_t)n;
+}
+
+int termsafe_flush(void)
+{
+	int rc = 0;
+	for (int i = 0; i < nsinks; i++) {
+		if (fflush(sinks[i]->f) != 0)
+			rc = -1;
+		if (sinks[i]->nheld && sink_put(sinks[i], "", 0, 1))
+			rc = -1;
+	}
+	return rc;
+}
+
+static void flush_at_exit(void)
+{
+	termsafe_flush();
+}
+
+FILE *termsafe_open(int fd, int mode)
+{
+	if (nsinks == MAX_SINKS)
+		return NULL;
+	sink *k = xcalloc(1, sizeof *k);
+	k->fd = fd;
+	cookie_io_functions_t io = {.write = sink_write};
+	k->f = fopencookie(k, "w", io);
+	if (!k->f) {
+		free(k);
+		return NULL;
+	}
+	setvbuf(k->f, NULL, mode, BUFSIZ);
+	if (nsinks == 0)
+		atexit(flush_at_exit);
+	sinks[nsinks++] = k;
+	return k->f;
+}
