@@ -396,7 +396,9 @@ static void test_commands_refuse_bad_numbers(void **state)
 		{&cli_cmd_run, "run --ptx k.ptx --timeout abc", "ptxtutor run: --timeout wants a number 0..86400, not 'abc'"},
 		{&cli_cmd_run, "run 3 --timeout -5", "ptxtutor run: --timeout wants a number 0..86400, not '-5'"},
 		{&cli_cmd_emulate, "emulate 3 --timeout -5", "ptxtutor emulate: --timeout wants a number 0..86400, not '-5'"},
-		{&cli_cmd_occupancy, "occupancy --threads -1 --regs 32", "ptxtutor occupancy: --threads wants an integer 0..1073741824, not '-1'"},
+		{&cli_cmd_occupancy, "occupancy --threads -1 --regs 32", "ptxtutor occupancy: --threads wants an integer 1..1073741824, not '-1'"},
+		{&cli_cmd_occupancy, "occupancy --threads 0 --regs 32", "ptxtutor occupancy: --threads wants an integer 1..1073741824, not '0'"},
+		{&cli_cmd_sass, "sass 5 --arch sm_1", "ptxtutor sass: --arch wants a target as ptxas names it: sm_ and two or three digits (sm_80, sm_90a), not 'sm_1'"},
 		{&cli_cmd_occupancy, "occupancy --threads 256 --regs 3x", "ptxtutor occupancy: --regs wants an integer 0..1073741824, not '3x'"},
 		{&cli_cmd_bench, "bench --size 0", "ptxtutor bench: --size wants N or M,N,K (integers 1..1048576), not '0'"},
 		{&cli_cmd_check, "check --sizes 128;-5", "ptxtutor check: --sizes wants N or M,N,K (integers 1..1048576), not '-5'"},
@@ -425,6 +427,40 @@ static void test_commands_refuse_bad_numbers(void **state)
 		if (rc != 2 || strcmp(out, want))
 			fail_msg("'%s': rc %d, said\n%swant\n%s", cases[i].line, rc, out, want);
 	}
+}
+
+/* An argument an error quotes is at most CLI_ARG_MAX characters: a longer one
+ * keeps its start and end around "…", cut between characters, never inside one. */
+static size_t columns(const char *s, size_t n)
+{
+	size_t c = 0;
+	for (size_t i = 0; i < n; i++)
+		c += ((unsigned char)s[i] & 0xc0) != 0x80;
+	return c;
+}
+
+static void test_arg_shortened(void **state)
+{
+	(void)state;
+	assert_string_equal(cli_arg("sgemm.ptx"), "sgemm.ptx");
+	char s[400];
+	memset(s, 'a', 100);
+	memcpy(s + 90, "0123456789", 10);
+	s[100] = '\0';
+	const char *a = cli_arg(s);
+	assert_int_equal(columns(a, strlen(a)), CLI_ARG_MAX);
+	assert_non_null(strstr(a, "…"));
+	assert_int_equal(strncmp(a, "aaaa", 4), 0);
+	assert_string_equal(a + strlen(a) - 10, "0123456789"); /* a path's file name stays */
+	s[0] = '\0';
+	for (int i = 0; i < 70; i++)
+		strcat(s, "\xe2\x86\x92"); /* → */
+	a = cli_arg(s);
+	assert_int_equal(columns(a, strlen(a)), CLI_ARG_MAX);
+	assert_int_equal(strlen(a), (size_t)CLI_ARG_MAX * 3); /* every arrow whole, "…" is 3 bytes too */
+	memset(s, 'b', CLI_ARG_MAX);
+	s[CLI_ARG_MAX] = '\0';
+	assert_ptr_equal(cli_arg(s), s); /* exactly the limit: as it is */
 }
 
 /* --gpu, one policy (devices_pick): a name from the table, "live" this
@@ -460,6 +496,7 @@ int main(void)
 		cmocka_unit_test(test_parse_values),
 		cmocka_unit_test(test_parse_errors),
 		cmocka_unit_test(test_commands_refuse_bad_numbers),
+		cmocka_unit_test(test_arg_shortened),
 		cmocka_unit_test(test_gpu_policy),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "base/util.h"
+#include "cli/cli.h"
 #include "exec/report.h"
 #include "exec/worker.h"
 
@@ -38,10 +39,10 @@ void bench_run_one(const run_request *rq, double deadline_s, const char *label, 
 		if (worker_poll(&shared, res))
 			break;
 		if (tty)
-			fprintf(stderr, "\r  running %s ... %.1f s ", label, util_now() - t0);
+			cli_progress("  running %s ... %.1f s", label, util_now() - t0);
 	}
 	if (tty)
-		fprintf(stderr, "\r\033[K");
+		cli_progress(NULL);
 }
 
 void bench_done(void)

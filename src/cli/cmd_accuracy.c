@@ -196,10 +196,10 @@ static int run_child(const run_request *rq, const char *label, run_result *res)
 			break;
 		}
 		if (tty)
-			fprintf(stderr, "\r  %s ... %.1f s ", label, util_now() - t0);
+			cli_progress("  %s ... %.1f s", label, util_now() - t0);
 	}
 	if (tty)
-		fprintf(stderr, "\r\033[K");
+		cli_progress(NULL);
 	if (!stopped)
 		memcpy(res, &j.out, sizeof *res);
 	return interrupted ? -1 : 0;
@@ -306,7 +306,7 @@ static int measure(const acc_plan *p, acc_cell *cells)
 	size_t nc = (size_t)p->M * (size_t)p->N;
 	float *c = mmap(NULL, nc * sizeof *c, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	if (c == MAP_FAILED) {
-		fprintf(stderr, "ptxtutor accuracy: no memory for C (%lld x %lld)\n", p->M, p->N);
+		cli_error(&cli_cmd_accuracy, "no memory for C (%lld x %lld)", p->M, p->N);
 		return -1;
 	}
 	double *ref = xmalloc(nc * sizeof *ref);
@@ -319,7 +319,7 @@ static int measure(const acc_plan *p, acc_cell *cells)
 		acc_draw(&r, p->dist, a, (size_t)(p->M * K));
 		acc_draw(&r, p->dist, b, (size_t)(K * p->N));
 		if (isatty(2))
-			fprintf(stderr, "\r  the f64 reference at K = %lld ...", K);
+			cli_progress("  the f64 reference at K = %lld ...", K);
 		rc = acc_reference(a, b, p->M, p->N, K, ref, &interrupted);
 		for (int f = 0; f < p->nf && !rc; f++)
 			rc = run_cell(p, p->fmt[f], K, a, b, c, ref, ++step, &cells[f * p->nk + k]);
@@ -468,9 +468,9 @@ static int cmd_accuracy(const cli_command *self, int argc, char **argv)
 		rc = measure(&p, cells) ? (interrupted ? 130 : 1) : -1;
 	}
 	if (isatty(2))
-		fprintf(stderr, "\r\033[K");
+		cli_progress(NULL);
 	if (rc == 130)
-		fprintf(stderr, "ptxtutor accuracy: cancelled\n");
+		cli_error(&cli_cmd_accuracy, "cancelled");
 	if (rc < 0) {
 		if (o.json)
 			print_json(&p, cells);

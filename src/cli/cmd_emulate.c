@@ -80,11 +80,11 @@ static int on_progress(void *ctx, const emu_progress *p)
 	}
 	if (w->tty && (p->seconds - w->last_shown >= 0.25 || p->blocks_done == p->blocks)) {
 		w->last_shown = p->seconds;
-		fprintf(stderr, "\r  emulating: block %lld of %lld (%.0f%%), %.1f s of about %.0f s; Ctrl-C stops \033[K",
-			p->blocks_done, p->blocks, 100.0 * (double)p->blocks_done / (double)p->blocks, p->seconds,
-			w->estimate_s > p->seconds ? w->estimate_s : p->seconds);
+		cli_progress("  emulating: block %lld of %lld (%.0f%%), %.1f s of about %.0f s; Ctrl-C stops",
+			     p->blocks_done, p->blocks, 100.0 * (double)p->blocks_done / (double)p->blocks, p->seconds,
+			     w->estimate_s > p->seconds ? w->estimate_s : p->seconds);
 		if (p->blocks_done == p->blocks)
-			fputs("\r\033[K", stderr);
+			cli_progress(NULL);
 	}
 	return 0;
 }
@@ -295,7 +295,7 @@ static int print_warp(const cli_command *self, const run_request *rq, const char
 	wa.line = (int)v[0], wa.warp = (int)v[1], wa.nth = v[2] - 1;
 	char err[512];
 	if (exec_warp_record(rq, &wa, err, sizeof err)) {
-		fprintf(stderr, "ptxtutor: %s\n", err);
+		cli_error(self, "%s", err);
 		return 2;
 	}
 	char rows[EXEC_WARP_ROWS][EXEC_WARP_COLS];
@@ -317,7 +317,7 @@ static int print_estimate(const cli_command *self, const cli_launch *o, const ru
 	static exec_estimate_result r;
 	char name[RUN_ENTRY];
 	if (exec_estimate(rq, g, limit_s, &r) < 0) {
-		fprintf(stderr, "ptxtutor: %s\n", r.err);
+		cli_error(self, "%s", r.err);
 		return 2;
 	}
 	cli_launch_title(o, rq, name, sizeof name);
@@ -404,7 +404,7 @@ int cmd_emulate(const cli_command *self, int argc, char **argv)
 			emu_backend_refused(&rq, err, &rr);
 			report_json(&rq, &rr, NULL);
 		}
-		fprintf(stderr, "ptxtutor: %s\n", err);
+		cli_error(self, "%s", err);
 		return 2;
 	}
 	if (o.warp)
@@ -427,15 +427,15 @@ int cmd_emulate(const cli_command *self, int argc, char **argv)
 	emu_error erc = emu_run(&rq, &opt, &res, err, sizeof err);
 	sigaction(SIGINT, &old, NULL);
 	if (w.tty)
-		fputs("\r\033[K", stderr);
+		cli_progress(NULL);
 	if (erc == EMU_ERR_CANCELLED && w.stop == STOPPED_TOO_LONG) {
 		snprintf(err, sizeof err,
 			 "this emulation would take about %.0f s of CPU time (%.3g warp instructions, from a probe of "
 			 "%lld of %lld blocks); the limit is %.0f s: use a smaller --size, or --force",
 			 w.estimate_s, (double)w.estimate_inst, res.blocks_done, res.blocks, limit_s);
 	} else if (erc == EMU_ERR_CANCELLED) {
-		fprintf(stderr, "ptxtutor: stopped by Ctrl-C after %lld of %lld blocks, %llu warp instructions, %.1f s; "
-			"the counts so far:\n", res.blocks_done, res.blocks, res.total.inst_total, res.seconds);
+		cli_error(self, "stopped by Ctrl-C after %lld of %lld blocks, %llu warp instructions, %.1f s; "
+			  "the counts so far:", res.blocks_done, res.blocks, res.total.inst_total, res.seconds);
 		print_counts(stderr, &res.total, "  ");
 		return 130;
 	}
@@ -445,7 +445,7 @@ int cmd_emulate(const cli_command *self, int argc, char **argv)
 			emu_backend_failed(&rq, erc, err, &rr);
 			report_json(&rq, &rr, NULL);
 		}
-		fprintf(stderr, "ptxtutor: %s\n", err);
+		cli_error(self, "%s", err);
 		return 2;
 	}
 	char name[RUN_ENTRY];

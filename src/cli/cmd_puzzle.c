@@ -36,7 +36,7 @@ const cli_command cli_cmd_puzzle = {
 	.opts = (const cli_opt[]){
 		{.name = "check", .letter = 'c', .kind = CLI_STR, .off = offsetof(puzzle_opts, check), .arg = "FILE",
 		 .help = "check this PTX file ('mine': your copy of the puzzle's PTX)"},
-		{.name = "hint", .kind = CLI_INT, .off = offsetof(puzzle_opts, hint), .arg = "K", .lo = 1, .hi = PUZZLE_MAX_HINTS,
+		{.name = "hint", .kind = CLI_INT, .off = offsetof(puzzle_opts, hint), .arg = "K", .lo = 1, .hi = 1 << 20,
 		 .help = "show the first K hints"},
 		{.name = "solution", .kind = CLI_FLAG, .off = offsetof(puzzle_opts, solution),
 		 .help = "show the reference solution (solved, or asked for a second time)"},
@@ -164,7 +164,7 @@ static int cmd_puzzle(const cli_command *self, int argc, char **argv)
 	} else if (!nargs) {
 		rc = list(&s, &c, &st, o.json);
 	} else if (!p) {
-		cli_error(self, "no puzzle '%s' (ptxtutor puzzle lists them)", argv[1]);
+		cli_error(self, "no puzzle '%s' (ptxtutor puzzle lists them)", cli_arg(argv[1]));
 		rc = 2;
 	} else {
 		const char *lid = lesson_id(&c, p);
@@ -181,6 +181,10 @@ static int cmd_puzzle(const cli_command *self, int argc, char **argv)
 			if (out.solved && !puzzle_solved(&st, &s, p, lid))
 				puzzle_mark(&st, &s, p, lid, 0);
 			rc = out.solved ? 0 : 1;
+		} else if (o.hint > p->nhints) { /* the range is the puzzle's, known only now */
+			cli_error(self, "--hint %d: puzzle %s has %d hint%s (--hint 1..%d)", o.hint, p->id, p->nhints,
+				  p->nhints == 1 ? "" : "s", p->nhints);
+			rc = 2;
 		} else if (o.hint) {
 			for (int i = 0; i < o.hint && i < p->nhints; i++)
 				printf("Hint %d: %s\n", i + 1, p->hints[i]);

@@ -39,7 +39,7 @@ static int finish(int rc)
 {
 	errno = 0;
 	if (termsafe_flush() != 0 || fflush(stdout) != 0 || ferror(stdout)) {
-		fprintf(stderr, "ptxtutor: cannot write the output: %s\n", strerror(errno ? errno : EIO));
+		cli_error(NULL, "cannot write the output: %s", strerror(errno ? errno : EIO));
 		return rc ? rc : 1;
 	}
 	return rc;
@@ -106,12 +106,14 @@ static int dispatch(int argc, char **argv)
 	/* `show --screen` prints what the tutor would draw, so the UI owns it. */
 	if (!strcmp(a, "show"))
 		for (int i = 2; i < argc; i++)
-			if (!strcmp(argv[i], "--screen"))
+			if (!strcmp(argv[i], "--screen")) {
+				cli_running(&cli_cmd_show);
 				return cmd_screen(tutor, argc - 1, argv + 1);
+			}
 	const cli_command *c = command_named(a);
 	if (!c) {
-		fprintf(stderr, "ptxtutor: '%s' is neither a command nor a lesson (ptxtutor --help: the commands; "
-				"ptxtutor list: the lessons)\n", cli_arg(a));
+		cli_error(NULL, "'%s' is neither a command nor a lesson (ptxtutor --help: the commands; "
+			  "ptxtutor list: the lessons)", cli_arg(a));
 		return 2;
 	}
 	cli_running(c);
