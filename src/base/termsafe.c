@@ -3,6 +3,7 @@
 #include "base/termsafe.h"
 
 #include <errno.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -58,7 +59,8 @@ size_t termsafe_escape(strbuf *out, const char *s, size_t n, int last)
 	return i;
 }
 
-int termsafe_write_raw(int fd, const char *s, size_t n)
+/* s[0..n) to fd as it is. Returns 0 or -1 with errno. */
+static int write_raw(int fd, const char *s, size_t n)
 {
 	while (n) {
 		ssize_t w = write(fd, s, n);
@@ -70,6 +72,24 @@ int termsafe_write_raw(int fd, const char *s, size_t n)
 		n -= (size_t)w;
 	}
 	return 0;
+}
+
+void termsafe_progress(const char *fmt, ...)
+{
+	strbuf text = {0}, line = {0};
+	if (fmt) {
+		va_list ap;
+		va_start(ap, fmt);
+		sb_vprintf(&text, fmt, ap);
+		va_end(ap);
+	}
+	sb_append(&line, "\r");
+	termsafe_escape(&line, text.data ? text.data : "", text.len, 1);
+	sb_append(&line, "\033[K");
+	fflush(stderr); /* what went before comes first */
+	write_raw(STDERR_FILENO, line.data, line.len);
+	sb_free(&text);
+	sb_free(&line);
 }
 
 /* ---- the stream ---- */
@@ -99,7 +119,7 @@ static int sink_put(sink *k, const char *buf, size_t n, int last)
 	size_t used = termsafe_escape(&out, joined, total, last);
 	k->nheld = total - used; /* at most 3: a sequence is at most 4 bytes */
 	memcpy(k->held, joined + used, k->nheld);
-	int rc = out.len ? termsafe_write_raw(k->fd, out.data, out.len) : 0;
+	int rc = out.len ? write_raw(k->fd, out.data, out.len) : 0;
 	free(joined);
 	sb_free(&out);
 	return rc;

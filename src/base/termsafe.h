@@ -34,9 +34,9 @@ FILE *termsafe_open(int fd, int mode);
  * a write failed. */
 int termsafe_flush(void);
 
-/* The one way past the filter, for the escape sequences the program itself
- * means (a progress line's \r and ESC[K): s[0..n) to fd as it is. Returns 0
- * or -1 with errno. */
-int termsafe_write_raw(int fd, const char *s, size_t n);
+/* A progress line on stderr, drawn over in place: \r, the message (escaped),
+ * ESC[K; fmt NULL clears it. The one way past the filter, for the escape
+ * sequences the program itself means. Callers draw one only on a terminal. */
+void termsafe_progress(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 #endif

@@ -6,8 +6,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/termsafe.h"
 #include "base/util.h"
-#include "cli/cli.h"
 #include "exec/report.h"
 #include "exec/worker.h"
 
@@ -39,10 +39,10 @@ void bench_run_one(const run_request *rq, double deadline_s, const char *label, 
 		if (worker_poll(&shared, res))
 			break;
 		if (tty)
-			cli_progress("  running %s ... %.1f s", label, util_now() - t0);
+			termsafe_progress("  running %s ... %.1f s", label, util_now() - t0);
 	}
 	if (tty)
-		cli_progress(NULL);
+		termsafe_progress(NULL);
 }
 
 void bench_done(void)

@@ -7,7 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <unistd.h>
 
 #include "cli/bench.h"
 #include "cli/cli.h"
@@ -76,24 +75,6 @@ const char *cli_arg(const char *s)
 	char *out = ring[next++ % 4];
 	snprintf(out, sizeof ring[0], "%.*s…%s", (int)head, s, s + tail);
 	return out;
-}
-
-void cli_progress(const char *fmt, ...)
-{
-	strbuf text = {0}, line = {0};
-	if (fmt) {
-		va_list ap;
-		va_start(ap, fmt);
-		sb_vprintf(&text, fmt, ap);
-		va_end(ap);
-	}
-	sb_append(&line, "\r");
-	termsafe_escape(&line, text.data ? text.data : "", text.len, 1);
-	sb_append(&line, "\033[K");
-	fflush(stderr); /* what went before comes first */
-	termsafe_write_raw(STDERR_FILENO, line.data, line.len);
-	sb_free(&text);
-	sb_free(&line);
 }
 
 /* ---- --help, 80 columns wide ---- */

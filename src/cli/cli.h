@@ -94,9 +94,6 @@ void cli_running(const cli_command *self);
  * path's file name stays). The text lives until the fourth call after. */
 #define CLI_ARG_MAX 60
 const char *cli_arg(const char *s);
-/* A progress line on stderr, drawn over in place: "\r", the message (through
- * the filter), ESC[K. fmt NULL clears it. Callers draw one only on a terminal. */
-void cli_progress(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* "N" or "M,N,K" as --size takes it (the check's --sizes list too).
  * Returns 0, or -1 after a message naming opt. */

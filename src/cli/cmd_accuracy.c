@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "base/json.h"
+#include "base/termsafe.h"
 #include "base/util.h"
 #include "cli/cli.h"
 #include "exec/backend.h"
@@ -196,10 +197,10 @@ static int run_child(const run_request *rq, const char *label, run_result *res)
 			break;
 		}
 		if (tty)
-			cli_progress("  %s ... %.1f s", label, util_now() - t0);
+			termsafe_progress("  %s ... %.1f s", label, util_now() - t0);
 	}
 	if (tty)
-		cli_progress(NULL);
+		termsafe_progress(NULL);
 	if (!stopped)
 		memcpy(res, &j.out, sizeof *res);
 	return interrupted ? -1 : 0;
@@ -319,7 +320,7 @@ static int measure(const acc_plan *p, acc_cell *cells)
 		acc_draw(&r, p->dist, a, (size_t)(p->M * K));
 		acc_draw(&r, p->dist, b, (size_t)(K * p->N));
 		if (isatty(2))
-			cli_progress("  the f64 reference at K = %lld ...", K);
+			termsafe_progress("  the f64 reference at K = %lld ...", K);
 		rc = acc_reference(a, b, p->M, p->N, K, ref, &interrupted);
 		for (int f = 0; f < p->nf && !rc; f++)
 			rc = run_cell(p, p->fmt[f], K, a, b, c, ref, ++step, &cells[f * p->nk + k]);
@@ -468,7 +469,7 @@ static int cmd_accuracy(const cli_command *self, int argc, char **argv)
 		rc = measure(&p, cells) ? (interrupted ? 130 : 1) : -1;
 	}
 	if (isatty(2))
-		cli_progress(NULL);
+		termsafe_progress(NULL);
 	if (rc == 130)
 		cli_error(&cli_cmd_accuracy, "cancelled");
 	if (rc < 0) {

@@ -14,6 +14,7 @@
 #include "exec/estimate.h"
 #include "model/measured.h"
 #include "base/json.h"
+#include "base/termsafe.h"
 #include "base/util.h"
 #include "run/launch.h"
 
@@ -80,11 +81,11 @@ static int on_progress(void *ctx, const emu_progress *p)
 	}
 	if (w->tty && (p->seconds - w->last_shown >= 0.25 || p->blocks_done == p->blocks)) {
 		w->last_shown = p->seconds;
-		cli_progress("  emulating: block %lld of %lld (%.0f%%), %.1f s of about %.0f s; Ctrl-C stops",
+		termsafe_progress("  emulating: block %lld of %lld (%.0f%%), %.1f s of about %.0f s; Ctrl-C stops",
 			     p->blocks_done, p->blocks, 100.0 * (double)p->blocks_done / (double)p->blocks, p->seconds,
 			     w->estimate_s > p->seconds ? w->estimate_s : p->seconds);
 		if (p->blocks_done == p->blocks)
-			cli_progress(NULL);
+			termsafe_progress(NULL);
 	}
 	return 0;
 }
@@ -427,7 +428,7 @@ int cmd_emulate(const cli_command *self, int argc, char **argv)
 	emu_error erc = emu_run(&rq, &opt, &res, err, sizeof err);
 	sigaction(SIGINT, &old, NULL);
 	if (w.tty)
-		cli_progress(NULL);
+		termsafe_progress(NULL);
 	if (erc == EMU_ERR_CANCELLED && w.stop == STOPPED_TOO_LONG) {
 		snprintf(err, sizeof err,
 			 "this emulation would take about %.0f s of CPU time (%.3g warp instructions, from a probe of "
