@@ -80,7 +80,7 @@ static void test_escape_leaves_a_cut_sequence(void **state)
 }
 
 /* The stream over a file: the text written in two pieces, cut at each byte
- * in turn, comes out as escaping it whole would; a sequence cut short at the
+ * in turn, and a byte a write, comes out as escaping it whole would; a sequence cut short at the
  * very end is written out, escaped, by termsafe_flush. The stream lasts for
  * the process (a few at most), so one stream takes every cut. */
 static void test_stream_across_writes(void **state)
@@ -100,6 +100,11 @@ static void test_stream_across_writes(void **state)
 		fflush(f);
 		sb_append(&want, ESC(text));
 	}
+	for (size_t i = 0; i < n; i++) { /* a byte a write */
+		fputc(text[i], f);
+		fflush(f);
+	}
+	sb_append(&want, ESC(text));
 	fputs("\xe2\x86", f); /* cut short, and nothing follows */
 	assert_int_equal(termsafe_flush(), 0);
 	sb_append(&want, "\\xe2\\x86");

@@ -29,34 +29,49 @@ int termsafe_utf8_len(const char *s, size_t n)
 	return (int)len;
 }
 
-static void put_hex(strbuf *out, const unsigned char *p, size_t n)
+/* Escapes s[0..n) into out (cap bytes, at least 16: a unit is at most four
+ * bytes, each \xHH) until one of them runs out; *used gets the bytes of s
+ * taken. With more to come (!last) it stops before a sequence cut short at
+ * the end. No allocation: the stream below runs in the out-of-memory message. */
+static size_t escape_into(const char *s, size_t n, int last, char *out, size_t cap, size_t *used)
 {
-	for (size_t i = 0; i < n; i++)
-		sb_printf(out, "\\x%02x", p[i]);
-}
-
-size_t termsafe_escape(strbuf *out, const char *s, size_t n, int last)
-{
+	static const char hex[] = "0123456789abcdef";
 	const unsigned char *p = (const unsigned char *)s;
-	size_t i = 0, plain = 0; /* p[plain..i) passes unchanged, appended in one go */
-	while (i < n) {
+	size_t i = 0, o = 0;
+	while (i < n && o + 16 <= cap) {
 		int len = p[i] < 0x80 ? 1 : termsafe_utf8_len(s + i, n - i);
 		if (len < 0 && !last)
 			break;
 		int c0 = len == 1 && ((p[i] < 0x20 && p[i] != '\n' && p[i] != '\t') || p[i] == 0x7f);
 		int c1 = len == 2 && p[i] == 0xc2 && p[i + 1] < 0xa0;
+		size_t k = len > 0 ? (size_t)len : 1; /* invalid UTF-8: one byte at a time */
 		if (len > 0 && !c0 && !c1) {
-			i += (size_t)len;
-			continue;
+			memcpy(out + o, s + i, k);
+			o += k;
+		} else {
+			for (size_t j = i; j < i + k; j++) {
+				out[o++] = '\\', out[o++] = 'x';
+				out[o++] = hex[p[j] >> 4], out[o++] = hex[p[j] & 15];
+			}
 		}
-		sb_appendn(out, s + plain, i - plain);
-		size_t bad = len > 0 ? (size_t)len : 1; /* invalid UTF-8: one byte at a time */
-		put_hex(out, p + i, bad);
-		i += bad;
-		plain = i;
+		i += k;
 	}
-	sb_appendn(out, s + plain, i - plain);
-	return i;
+	*used = i;
+	return o;
+}
+
+size_t termsafe_escape(strbuf *out, const char *s, size_t n, int last)
+{
+	char piece[256];
+	size_t done = 0, used;
+	while (done < n) {
+		size_t o = escape_into(s + done, n - done, last, piece, sizeof piece, &used);
+		sb_appendn(out, piece, o);
+		if (!used)
+			break;
+		done += used;
+	}
+	return done;
 }
 
 /* s[0..n) to fd as it is. Returns 0 or -1 with errno. */
@@ -106,23 +121,50 @@ typedef struct {
 static sink *sinks[MAX_SINKS];
 static int nsinks;
 
-/* Escapes held bytes and buf together, keeps a sequence cut short at the
- * end for the next write (unless last), and writes the rest. */
+/* s[0..n) escaped to k's descriptor; returns the bytes used (all but a
+ * sequence cut short at the end, unless last), or -1 after a failed write. */
+static long put_escaped(const sink *k, const char *s, size_t n, int last)
+{
+	char out[1024];
+	size_t done = 0, used;
+	while (done < n) {
+		size_t o = escape_into(s + done, n - done, last, out, sizeof out, &used);
+		if (o && write_raw(k->fd, out, o))
+			return -1;
+		if (!used)
+			break;
+		done += used;
+	}
+	return (long)done;
+}
+
+/* The bytes held from the last write, completed from buf, then the rest of
+ * buf; a sequence cut short at its end is held for the next one. */
 static int sink_put(sink *k, const char *buf, size_t n, int last)
 {
-	char *joined = xmalloc(k->nheld + n + 1);
-	memcpy(joined, k->held, k->nheld);
-	if (n)
-		memcpy(joined + k->nheld, buf, n);
-	size_t total = k->nheld + n;
-	strbuf out = {0};
-	size_t used = termsafe_escape(&out, joined, total, last);
-	k->nheld = total - used; /* at most 3: a sequence is at most 4 bytes */
-	memcpy(k->held, joined + used, k->nheld);
-	int rc = out.len ? write_raw(k->fd, out.data, out.len) : 0;
-	free(joined);
-	sb_free(&out);
-	return rc;
+	size_t from = 0;
+	if (k->nheld) {
+		char join[8];
+		size_t take = n < 4 ? n : 4; /* enough to finish (or refute) the held sequence */
+		memcpy(join, k->held, k->nheld);
+		memcpy(join + k->nheld, buf, take);
+		long used = put_escaped(k, join, k->nheld + take, last && take == n);
+		if (used < 0)
+			return -1;
+		if ((size_t)used < k->nheld) { /* still cut short: all of buf is in join */
+			k->nheld = k->nheld + take - (size_t)used;
+			memmove(k->held, join + used, k->nheld);
+			return 0;
+		}
+		from = (size_t)used - k->nheld;
+		k->nheld = 0;
+	}
+	long used = put_escaped(k, buf + from, n - from, last);
+	if (used < 0)
+		return -1;
+	k->nheld = n - from - (size_t)used; /* at most 3: a sequence is at most 4 bytes */
+	memcpy(k->held, buf + from + used, k->nheld);
+	return 0;
 }
 
 static ssize_t sink_write(void *cookie, const char *buf, size_t n)

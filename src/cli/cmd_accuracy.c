@@ -161,13 +161,13 @@ static int pick_formats(const cli_command *self, const char *list, acc_plan *p)
 		const acc_format *f = acc_format_find(t);
 		if (!f || p->nf == ACC_MAX_FORMATS) {
 			cli_error(self, "--formats: no format '%s' (f32, 3xtf32, tf32, f16->f32, bf16->f32, bf16->bf16, "
-					"e4m3->bf16, e5m2->bf16)", t);
+					"e4m3->bf16, e5m2->bf16)", cli_arg(t));
 			return -1;
 		}
 		p->fmt[p->nf++] = f;
 	}
 	if (!p->nf) {
-		cli_error(self, "--formats wants a comma-separated list of formats, not '%s'", list);
+		cli_error(self, "--formats wants a comma-separated list of formats, not '%s'", cli_arg(list));
 		return -1;
 	}
 	return 0;
@@ -236,13 +236,13 @@ static int plan(const cli_command *self, const accuracy_opts *o, acc_plan *p)
 	memset(p, 0, sizeof *p);
 	p->nk = parse_list(o->k ? o->k : ACC_DEFAULT_KS, p->ks, ACC_MAX_K, 1 << 20);
 	if (p->nk < 0) {
-		cli_error(self, "--k wants up to %d positive integers, comma-separated, not '%s'", ACC_MAX_K, o->k);
+		cli_error(self, "--k wants up to %d positive integers, comma-separated, not '%s'", ACC_MAX_K, cli_arg(o->k));
 		return 2;
 	}
 	long long mn[2] = {0, 0};
 	int n = o->size ? parse_list(o->size, mn, 2, 1 << 16) : 0;
 	if (n < 0 || (o->size && n == 0)) {
-		cli_error(self, "--size wants M,N or N (1 to 65536), not '%s'", o->size);
+		cli_error(self, "--size wants M,N or N (1 to 65536), not '%s'", cli_arg(o->size));
 		return 2;
 	}
 	if (n == 1)

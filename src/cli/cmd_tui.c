@@ -116,7 +116,7 @@ static int parse(const cli_command *self, int argc, char **argv, options *op, in
 	const char *dl = getenv("PTXTUTOR_DEADLINE_S");
 	double d = 0;
 	if (dl && *dl && cli_number(dl, 0, 0, 86400, &d)) {
-		cli_error(self, "PTXTUTOR_DEADLINE_S wants a number 0..86400 (seconds), not '%s'", dl);
+		cli_error(self, "PTXTUTOR_DEADLINE_S wants a number 0..86400 (seconds), not '%s'", cli_arg(dl));
 		return 2;
 	}
 	op->o.deadline_s = d;
