@@ -150,6 +150,8 @@ one "a lesson name (show)" 2 "$MARK_TOK" "$BIN" show "$TOK"
 one "a lesson name (emulate)" 2 "$MARK_TOK" "$BIN" emulate "$TOK"
 one "a lesson name (the tutor)" 2 "$MARK_TOK" "$BIN" "$TOK"
 one "a puzzle name" 2 "$MARK_TOK" "$BIN" puzzle "$TOK"
+one "a tutor option (--theme)" 2 "$MARK_TOK" "$BIN" --theme "$TOK"
+one "accuracy --formats" 2 "$MARK_TOK" "$BIN" accuracy --formats "$TOK"
 one "a file name" 2 "$MARK_TOK" "$BIN" run --ptx "$WORK/$TOK.ptx" --grid 1 --block 32 --size 16
 
 # ---- an argument echoed back is shortened: one line, the start and the end kept ----

@@ -88,19 +88,21 @@ static int columns(const char *s, size_t n)
 	return c;
 }
 
-/* The length of the word at p: up to a space or a newline. In a synopsis
- * (form), a space inside [...] does not end it, nor the one between an
- * option and its value: "[--size N|M,N,K]" and "--grid X[,Y[,Z]]" stay whole. */
+/* The length of the word at p: up to a space or a newline, but not a space
+ * inside `code`. In a synopsis (form), nor one inside [...], nor the one
+ * between an option and its value: "[--size N|M,N,K]" and "--grid X[,Y[,Z]]"
+ * stay whole. */
 static size_t word_len(const char *p, const char *end, int form)
 {
 	size_t n = 0;
-	int depth = 0;
+	int depth = 0, code = 0;
 	for (; p + n < end && p[n] != '\n'; n++) {
 		if (form)
 			depth += p[n] == '[' ? 1 : p[n] == ']' ? -1 : 0;
+		code ^= p[n] == '`';
 		int value = form && p[0] == '-' && p + n + 1 < end && p[n + 1] != '-' && p[n + 1] != '[' &&
 			    !memchr(p, ' ', n);
-		if (p[n] == ' ' && depth <= 0 && !value)
+		if (p[n] == ' ' && depth <= 0 && !code && !value)
 			break;
 	}
 	return n;
