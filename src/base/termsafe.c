@@ -125,7 +125,7 @@ static int nsinks;
  * sequence cut short at the end, unless last), or -1 after a failed write. */
 static long put_escaped(const sink *k, const char *s, size_t n, int last)
 {
-	char out[1024];
+	char out[8192];
 	size_t done = 0, used;
 	while (done < n) {
 		size_t o = escape_into(s + done, n - done, last, out, sizeof out, &used);
