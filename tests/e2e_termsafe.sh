@@ -164,7 +164,11 @@ check "a 100001-character --size is quoted in 60 characters (exit $rc)" $? "$WOR
 # ---- the program's own progress line on a terminal keeps \r and ESC[K ----
 python3 - "$BIN" >"$WORK/why" 2>&1 <<'EOF'
 import os, pty, sys
-pid, fd = pty.fork()
+try:
+    pid, fd = pty.fork()
+except OSError as e:
+    print(e)
+    sys.exit(77)
 if pid == 0:
     os.execv(sys.argv[1], [sys.argv[1], 'emulate', '1', '--size', '64'])
 out = b''
@@ -180,4 +184,9 @@ _, status = os.waitpid(pid, 0)
 print(repr(out[-300:]))
 sys.exit(0 if status == 0 and b'\r  emulating: block' in out and b'\x1b[K' in out else 1)
 EOF
-check "emulate on a terminal: the progress line is drawn in place (CR, ESC[K)" $? "$WORK/why"
+rc=$?
+if [ $rc = 77 ]; then
+	echo "skip emulate on a terminal: no pseudo-terminal here ($(cat "$WORK/why"))"
+else
+	check "emulate on a terminal: the progress line is drawn in place (CR, ESC[K)" $rc "$WORK/why"
+fi
