@@ -55,7 +55,7 @@ static int cmd_run(const cli_command *self, int argc, char **argv)
 	} else if (res.emulated && res.status != RUN_OK && res.status != RUN_WRONG) {
 		cli_error(self, "%s", res.msg);
 	} else if (res.status == RUN_NO_GPU) { /* one line, and where to go instead */
-		cli_error(self, "%s; without a GPU, `ptxtutor emulate %s` runs it on the CPU", res.msg,
+		cli_error(self, "no GPU: %s; `ptxtutor emulate %s` runs it on the CPU", res.msg,
 			  o.lesson ? cli_arg(o.lesson) : "--ptx FILE ...` (the same options) or `run --emulate");
 	} else {
 		exec_report_text(stdout, title, &rq, &res);
