@@ -59,20 +59,36 @@ static void test_help_lists_every_command(void **state)
 	}
 	free(out);
 
-	/* An unknown command is answered with the same list, on stderr. */
+	/* An unknown command (or lesson: `ptxtutor 12`) is one line on stderr that says where the lists are. */
 	int rc;
 	const char *err = capture(NULL, "bogus", 2, &rc);
 	assert_int_equal(rc, 2);
-	assert_non_null(strstr(err, "ptxtutor: 'bogus' is neither a command nor a lesson\n"));
-	for (size_t i = 0; i < ARRAY_LEN(commands); i++)
-		assert_non_null(strstr(err, commands[i]->summary));
+	assert_string_equal(err, "ptxtutor: 'bogus' is neither a command nor a lesson "
+				 "(ptxtutor --help: the commands; ptxtutor list: the lessons)\n");
+	err = capture(NULL, "12", 2, &rc);
+	assert_int_equal(rc, 2);
+	assert_non_null(strstr(err, "ptxtutor: '12' is neither"));
+	assert_ptr_equal(strchr(err, '\n'), err + strlen(err) - 1); /* one line */
 	/* A lesson is not an unknown command: the tutor answers (its --help). */
 	const char *out3 = capture(NULL, "3", 1, &rc);
 	assert_int_equal(rc, 0);
 	assert_int_equal(strncmp(out3, "usage: ptxtutor [LESSON]", 24), 0);
 }
 
-/* Each command's own --help starts with its forms from the table, and says more. */
+/* s with each run of spaces and newlines made one space, into a static buffer. */
+static const char *squeezed(const char *s)
+{
+	static char buf[1 << 14];
+	size_t n = 0;
+	for (; *s && n + 1 < sizeof buf; s++)
+		if (!(*s == ' ' || *s == '\n') || (n && buf[n - 1] != ' '))
+			buf[n++] = *s == '\n' ? ' ' : *s;
+	buf[n] = '\0';
+	return buf;
+}
+
+/* Each command's own --help starts with its forms from the table (wrapped to
+ * 80 columns: compared with the runs of blanks squeezed), and says more. */
 static void test_own_help_from_the_table(void **state)
 {
 	(void)state;
@@ -84,11 +100,41 @@ static void test_own_help_from_the_table(void **state)
 		char want[512] = "";
 		for (int k = 0; k < CLI_FORMS && row->synopsis[k]; k++) {
 			size_t used = strlen(want);
-			snprintf(want + used, sizeof want - used, "%s ptxtutor %s\n", k ? "      " : "usage:", row->synopsis[k]);
+			snprintf(want + used, sizeof want - used, "%sptxtutor %s ", k ? "" : "usage: ", row->synopsis[k]);
 		}
-		if (strncmp(out, want, strlen(want)))
+		if (strncmp(squeezed(out), want, strlen(want)))
 			fail_msg("%s --help does not start with\n%sbut\n%s", row->name ? row->name : "the tutor", want, out);
 		assert_true(strlen(out) > strlen(want) + 40);
+	}
+}
+
+/* Every line of every --help fits an 80-column terminal (a character of
+ * UTF-8 is one column). */
+static void test_help_fits_80_columns(void **state)
+{
+	(void)state;
+	int rc;
+	for (size_t i = 0; i <= ARRAY_LEN(commands) + 1; i++) {
+		const cli_command *row = i < ARRAY_LEN(commands) ? commands[i] : tutor;
+		const char *who = i > ARRAY_LEN(commands) ? "ptxtutor --help" : row->name ? row->name : "the tutor";
+		const char *out = i > ARRAY_LEN(commands) ? capture(NULL, "--help", 1, &rc)
+							  : capture(row, row->name ? row->name : "ptxtutor", 1, &rc);
+		assert_int_equal(rc, 0);
+		int line = 1, cols = 0;
+		for (const char *p = out; *p; p++) {
+			if (*p == '\n') {
+				line++, cols = 0;
+				continue;
+			}
+			cols += ((unsigned char)*p & 0xc0) != 0x80;
+			if (cols == 81) {
+				const char *start = p;
+				while (start > out && start[-1] != '\n')
+					start--;
+				fail_msg("%s --help, line %d is wider than 80 columns:\n%.*s", who, line,
+					 (int)strcspn(start, "\n"), start);
+			}
+		}
 	}
 }
 
@@ -350,7 +396,9 @@ static void test_commands_refuse_bad_numbers(void **state)
 		{&cli_cmd_run, "run --ptx k.ptx --timeout abc", "ptxtutor run: --timeout wants a number 0..86400, not 'abc'"},
 		{&cli_cmd_run, "run 3 --timeout -5", "ptxtutor run: --timeout wants a number 0..86400, not '-5'"},
 		{&cli_cmd_emulate, "emulate 3 --timeout -5", "ptxtutor emulate: --timeout wants a number 0..86400, not '-5'"},
-		{&cli_cmd_occupancy, "occupancy --threads -1 --regs 32", "ptxtutor occupancy: --threads wants an integer 0..1073741824, not '-1'"},
+		{&cli_cmd_occupancy, "occupancy --threads -1 --regs 32", "ptxtutor occupancy: --threads wants an integer 1..1073741824, not '-1'"},
+		{&cli_cmd_occupancy, "occupancy --threads 0 --regs 32", "ptxtutor occupancy: --threads wants an integer 1..1073741824, not '0'"},
+		{&cli_cmd_sass, "sass 5 --arch sm_1", "ptxtutor sass: --arch wants a target as ptxas names it: sm_ and two or three digits (sm_80, sm_90a), not 'sm_1'"},
 		{&cli_cmd_occupancy, "occupancy --threads 256 --regs 3x", "ptxtutor occupancy: --regs wants an integer 0..1073741824, not '3x'"},
 		{&cli_cmd_bench, "bench --size 0", "ptxtutor bench: --size wants N or M,N,K (integers 1..1048576), not '0'"},
 		{&cli_cmd_check, "check --sizes 128;-5", "ptxtutor check: --sizes wants N or M,N,K (integers 1..1048576), not '-5'"},
@@ -381,6 +429,40 @@ static void test_commands_refuse_bad_numbers(void **state)
 	}
 }
 
+/* An argument an error quotes is at most CLI_ARG_MAX characters: a longer one
+ * keeps its start and end around "…", cut between characters, never inside one. */
+static size_t columns(const char *s, size_t n)
+{
+	size_t c = 0;
+	for (size_t i = 0; i < n; i++)
+		c += ((unsigned char)s[i] & 0xc0) != 0x80;
+	return c;
+}
+
+static void test_arg_shortened(void **state)
+{
+	(void)state;
+	assert_string_equal(cli_arg("sgemm.ptx"), "sgemm.ptx");
+	char s[400];
+	memset(s, 'a', 100);
+	memcpy(s + 90, "0123456789", 10);
+	s[100] = '\0';
+	const char *a = cli_arg(s);
+	assert_int_equal(columns(a, strlen(a)), CLI_ARG_MAX);
+	assert_non_null(strstr(a, "…"));
+	assert_int_equal(strncmp(a, "aaaa", 4), 0);
+	assert_string_equal(a + strlen(a) - 10, "0123456789"); /* a path's file name stays */
+	s[0] = '\0';
+	for (int i = 0; i < 70; i++)
+		strcat(s, "\xe2\x86\x92"); /* → */
+	a = cli_arg(s);
+	assert_int_equal(columns(a, strlen(a)), CLI_ARG_MAX);
+	assert_int_equal(strlen(a), (size_t)CLI_ARG_MAX * 3); /* every arrow whole, "…" is 3 bytes too */
+	memset(s, 'b', CLI_ARG_MAX);
+	s[CLI_ARG_MAX] = '\0';
+	assert_ptr_equal(cli_arg(s), s); /* exactly the limit: as it is */
+}
+
 /* --gpu, one policy (devices_pick): a name from the table, "live" this
  * machine's GPU when one was read (else refused), none: live, else the default. */
 static void test_gpu_policy(void **state)
@@ -408,11 +490,13 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_help_lists_every_command),
 		cmocka_unit_test(test_own_help_from_the_table),
+		cmocka_unit_test(test_help_fits_80_columns),
 		cmocka_unit_test(test_readme_lists_every_command),
 		cmocka_unit_test(test_help_lists_every_option),
 		cmocka_unit_test(test_parse_values),
 		cmocka_unit_test(test_parse_errors),
 		cmocka_unit_test(test_commands_refuse_bad_numbers),
+		cmocka_unit_test(test_arg_shortened),
 		cmocka_unit_test(test_gpu_policy),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

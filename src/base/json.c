@@ -1,5 +1,6 @@
 /* json: a small streaming JSON writer; callers nest objects and arrays, it adds commas and escapes. */
 #include "base/json.h"
+#include "base/termsafe.h"
 
 #include <math.h>
 
@@ -20,34 +21,15 @@ static void indent(json_writer *w)
 		fputs("  ", w->out);
 }
 
-/* The length of the valid UTF-8 sequence at p (1..4), or 0 when it is not
- * one: a stray continuation byte, a truncated sequence, an overlong form, a
- * surrogate or a code point past U+10FFFF. */
-static int utf8_len(const unsigned char *p)
-{
-	unsigned c = p[0];
-	int n = c < 0x80 ? 1 : (c & 0xe0) == 0xc0 ? 2 : (c & 0xf0) == 0xe0 ? 3 : (c & 0xf8) == 0xf0 ? 4 : 0;
-	if (n <= 1)
-		return n;
-	unsigned cp = c & (0x7f >> n);
-	for (int i = 1; i < n; i++) {
-		if ((p[i] & 0xc0) != 0x80) /* also stops at the terminating NUL */
-			return 0;
-		cp = cp << 6 | (p[i] & 0x3f);
-	}
-	static const unsigned min[5] = {0, 0, 0x80, 0x800, 0x10000};
-	if (cp < min[n] || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
-		return 0;
-	return n;
-}
-
-/* A JSON string: escapes, and U+FFFD for each byte that is not valid UTF-8
- * (lesson text comes from anywhere; the output must stay valid JSON). */
+/* A JSON string: escapes (the C0 and C1 controls and DEL as \u00XX, so that
+ * the text is terminal-safe as termsafe.c means it, byte for byte), and
+ * U+FFFD for each byte that is not valid UTF-8 (lesson text comes from
+ * anywhere; the output must stay valid JSON). */
 static void put_string(FILE *o, const char *s)
 {
 	fputc('"', o);
 	for (const unsigned char *p = (const unsigned char *)s; *p;) {
-		int n = utf8_len(p);
+		int n = termsafe_utf8_len((const char *)p, 4); /* 4: the NUL stops a sequence */
 		switch (*p) {
 		case '"': fputs("\\\"", o); break;
 		case '\\': fputs("\\\\", o); break;
@@ -59,6 +41,8 @@ static void put_string(FILE *o, const char *s)
 				fputs("\\ufffd", o);
 			else if (*p < 0x20 || *p == 0x7f)
 				fprintf(o, "\\u%04x", *p);
+			else if (n == 2 && *p == 0xc2 && p[1] < 0xa0) /* C1: U+0080..U+009F */
+				fprintf(o, "\\u%04x", p[1]);
 			else
 				fwrite(p, 1, (size_t)n, o);
 		}

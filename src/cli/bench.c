@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/termsafe.h"
 #include "base/util.h"
 #include "exec/backend.h"
 #include "exec/report.h"
@@ -35,10 +36,10 @@ void bench_run_one(const run_request *rq, const char *label, run_result *res)
 		if (worker_poll(&shared, res))
 			break;
 		if (tty)
-			fprintf(stderr, "\r  running %s ... %.1f s ", label, util_now() - t0);
+			termsafe_progress("  running %s ... %.1f s", label, util_now() - t0);
 	}
 	if (tty)
-		fprintf(stderr, "\r\033[K");
+		termsafe_progress(NULL);
 }
 
 void bench_done(void)

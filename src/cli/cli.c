@@ -11,15 +11,26 @@
 #include "cli/bench.h"
 #include "cli/cli.h"
 #include "run/launch.h"
+#include "base/termsafe.h"
 #include "base/util.h"
 #include "model/model.h"
 
 /* The help's option column: "  --size N|M,N,K  the problem size". */
 #define HELP_COL 18
+/* and every line of it fits an 80-column terminal (tests/test_cli.c checks) */
+#define HELP_WIDTH 80
+
+static const cli_command *running;
+
+void cli_running(const cli_command *self)
+{
+	running = self;
+}
 
 void cli_error(const cli_command *self, const char *fmt, ...)
 {
 	va_list ap;
+	self = self ? self : running;
 	fprintf(stderr, "ptxtutor%s%s: ", self && self->name ? " " : "", self && self->name ? self->name : "");
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
@@ -27,15 +38,158 @@ void cli_error(const cli_command *self, const char *fmt, ...)
 	fputc('\n', stderr);
 }
 
-/* "usage: ptxtutor FORM", one line per form. */
+/* Characters as cli_arg counts them: a byte and at most three continuation
+ * bytes after it (invalid UTF-8 counts too, never more than 4 bytes a character). */
+static size_t char_after(const char *s, size_t i)
+{
+	i++;
+	for (int k = 0; k < 3 && ((unsigned char)s[i] & 0xc0) == 0x80; k++)
+		i++;
+	return i;
+}
+
+static size_t char_before(const char *s, size_t i, size_t floor)
+{
+	i--;
+	for (int k = 0; k < 3 && i > floor && ((unsigned char)s[i] & 0xc0) == 0x80; k++)
+		i--;
+	return i;
+}
+
+const char *cli_arg(const char *s)
+{
+	enum { HEAD = (CLI_ARG_MAX - 1) / 2, TAIL = CLI_ARG_MAX - 1 - HEAD };
+	static char ring[4][CLI_ARG_MAX * 4 + 8];
+	static int next;
+	size_t len = strlen(s), head = 0, tail = len;
+	int n;
+	for (n = 0; head < len && n <= CLI_ARG_MAX; n++)
+		head = char_after(s, head);
+	if (n <= CLI_ARG_MAX)
+		return s;
+	head = 0;
+	for (n = 0; n < HEAD; n++)
+		head = char_after(s, head);
+	for (n = 0; n < TAIL; n++)
+		tail = char_before(s, tail, head);
+	char *out = ring[next++ % 4];
+	snprintf(out, sizeof ring[0], "%.*s…%s", (int)head, s, s + tail);
+	return out;
+}
+
+/* ---- --help, 80 columns wide ---- */
+
+/* Columns a text takes: a UTF-8 character is one. */
+static int columns(const char *s, size_t n)
+{
+	int c = 0;
+	for (size_t i = 0; i < n; i++)
+		c += ((unsigned char)s[i] & 0xc0) != 0x80;
+	return c;
+}
+
+/* The length of the word at p: up to a space or a newline, but not a space
+ * inside `code`. In a synopsis (form), nor one inside [...], nor the one
+ * between an option and its value: "[--size N|M,N,K]" and "--grid X[,Y[,Z]]"
+ * stay whole. */
+static size_t word_len(const char *p, const char *end, int form)
+{
+	size_t n = 0;
+	int depth = 0, code = 0;
+	for (; p + n < end && p[n] != '\n'; n++) {
+		if (form)
+			depth += p[n] == '[' ? 1 : p[n] == ']' ? -1 : 0;
+		code ^= p[n] == '`';
+		int value = form && p[0] == '-' && p + n + 1 < end && p[n + 1] != '-' && p[n + 1] != '[' &&
+			    !memchr(p, ' ', n);
+		if (p[n] == ' ' && depth <= 0 && !code && !value)
+			break;
+	}
+	return n;
+}
+
+/* The words of text[0..len) from column col, a line broken before a word
+ * that would pass HELP_WIDTH, each new line indented to indent. */
+static void put_words(FILE *out, const char *text, size_t len, int col, int indent, int form)
+{
+	const char *p = text, *end = text + len;
+	for (int first = 1;; first = 0) {
+		while (p < end && (*p == ' ' || *p == '\n'))
+			p++;
+		if (p >= end)
+			return;
+		size_t n = word_len(p, end, form);
+		int w = columns(p, n);
+		if (!first && col + 1 + w > HELP_WIDTH) {
+			fprintf(out, "\n%*s", indent, "");
+			col = indent;
+		} else if (!first) {
+			fputc(' ', out);
+			col++;
+		}
+		fwrite(p, 1, n, out);
+		col += w;
+		p += n;
+	}
+}
+
+/* Whether a line of text[0..len), printed from column col, passes HELP_WIDTH. */
+static int too_wide(const char *text, size_t len, int col)
+{
+	for (const char *p = text, *end = text + len; p < end;) {
+		size_t n = strcspn(p, "\n");
+		n = p + n > end ? (size_t)(end - p) : n;
+		if (col + columns(p, n) > HELP_WIDTH)
+			return 1;
+		p += n + 1;
+	}
+	return 0;
+}
+
+void cli_print_form(FILE *out, const char *lead, const char *form)
+{
+	int col = (int)strlen(lead);
+	/* a command's continuation lines start under its first option */
+	int indent = col + (form[0] == '[' ? 0 : (int)strcspn(form, " ") + 1);
+	fputs(lead, out);
+	put_words(out, form, strlen(form), col, indent, 1);
+	fputc('\n', out);
+}
+
+/* A block of --help text (about, notes): a paragraph that fits is printed as
+ * it is written; one with a line too wide (a paragraph is the lines up to a
+ * blank or an indented one) is reflowed to HELP_WIDTH; an indented line too
+ * wide goes on under its indentation. */
+static void put_text(FILE *out, const char *text)
+{
+	for (const char *p = text; *p;) {
+		const char *q = p;
+		do { /* one indented line, or a blank one, or the lines of a paragraph */
+			q += strcspn(q, "\n");
+			q += *q == '\n';
+		} while (*p != ' ' && *p != '\n' && *q && *q != ' ' && *q != '\n');
+		if (!too_wide(p, (size_t)(q - p), 0)) {
+			fwrite(p, 1, (size_t)(q - p), out);
+		} else {
+			int indent = (int)strspn(p, " ");
+			fprintf(out, "%*s", indent, "");
+			put_words(out, p, (size_t)(q - p), indent, indent, 0);
+			if (q[-1] == '\n')
+				fputc('\n', out);
+		}
+		p = q;
+	}
+}
+
+/* "usage: ptxtutor FORM", one form after the other. */
 static void usage(const cli_command *self, FILE *out)
 {
 	for (int i = 0; i < CLI_FORMS && self->synopsis[i]; i++)
-		fprintf(out, "%s ptxtutor %s\n", i ? "      " : "usage:", self->synopsis[i]);
+		cli_print_form(out, i ? "       ptxtutor " : "usage: ptxtutor ", self->synopsis[i]);
 }
 
 /* One option's lines: "  -j, --json ARG", then its help at HELP_COL, each
- * "\n" of it starting a new line there. */
+ * "\n" of it starting a new line there (reflowed when a line is too wide). */
 static void help_row(FILE *out, char letter, const char *name, const char *arg, const char *help)
 {
 	char left[96];
@@ -49,10 +203,14 @@ static void help_row(FILE *out, char letter, const char *name, const char *arg, 
 		fprintf(out, "\n%*s", HELP_COL, "");
 	else
 		fprintf(out, "%*s", HELP_COL - col, "");
-	for (const char *p = help; *p; p++) {
-		fputc(*p, out);
-		if (*p == '\n')
-			fprintf(out, "%*s", HELP_COL, "");
+	if (too_wide(help, strlen(help), HELP_COL)) {
+		put_words(out, help, strlen(help), HELP_COL, HELP_COL, 0);
+	} else {
+		for (const char *p = help; *p; p++) {
+			fputc(*p, out);
+			if (*p == '\n')
+				fprintf(out, "%*s", HELP_COL, "");
+		}
 	}
 	fputc('\n', out);
 }
@@ -60,14 +218,18 @@ static void help_row(FILE *out, char letter, const char *name, const char *arg, 
 void cli_help(const cli_command *self, FILE *out)
 {
 	usage(self, out);
-	if (self->about)
-		fprintf(out, "\n%s", self->about);
+	if (self->about) {
+		fputc('\n', out);
+		put_text(out, self->about);
+	}
 	fputs("\nOptions:\n", out);
 	for (const cli_opt *o = self->opts; o && o->name; o++)
 		help_row(out, o->letter, o->name, o->arg, o->help);
 	help_row(out, 'h', "help", NULL, "this help");
-	if (self->notes)
-		fprintf(out, "\n%s", self->notes);
+	if (self->notes) {
+		fputc('\n', out);
+		put_text(out, self->notes);
+	}
 }
 
 int cli_number(const char *s, int integer, double lo, double hi, double *out)
@@ -107,7 +269,7 @@ int cli_parse_size(const cli_command *self, const char *opt, const char *s, long
 		p++;
 	}
 	if (*p || (n != 1 && n != 3)) {
-		cli_error(self, "%s wants N or M,N,K (integers 1..%lld), not '%s'", opt, CLI_SIZE_MAX, s);
+		cli_error(self, "%s wants N or M,N,K (integers 1..%lld), not '%s'", opt, CLI_SIZE_MAX, cli_arg(s));
 		return -1;
 	}
 	size[0] = v[0];
@@ -126,9 +288,9 @@ static int parse_number(const cli_command *self, const cli_opt *o, const char *v
 	int integer = o->kind == CLI_INT;
 	if (cli_number(val, integer, o->lo, o->hi, &v)) {
 		if (integer)
-			cli_error(self, "--%s wants an integer %.0f..%.0f, not '%s'", o->name, o->lo, o->hi, val);
+			cli_error(self, "--%s wants an integer %.0f..%.0f, not '%s'", o->name, o->lo, o->hi, cli_arg(val));
 		else
-			cli_error(self, "--%s wants a number %g..%g, not '%s'", o->name, o->lo, o->hi, val);
+			cli_error(self, "--%s wants a number %g..%g, not '%s'", o->name, o->lo, o->hi, cli_arg(val));
 		return -1;
 	}
 	if (integer)
@@ -163,7 +325,7 @@ static int parse_dims(const cli_command *self, const cli_opt *o, const char *val
 		}
 	}
 	if (bad || empty || depth) {
-		cli_error(self, "--%s wants X[,Y[,Z]], expressions over M, N and K, not '%s'", o->name, val);
+		cli_error(self, "--%s wants X[,Y[,Z]], expressions over M, N and K, not '%s'", o->name, cli_arg(val));
 		return -1;
 	}
 	*(const char **)dst = val;
@@ -174,7 +336,7 @@ static int parse_name(const cli_command *self, const cli_opt *o, const char *val
 {
 	char why[256] = "";
 	if (o->check && o->check(val, why, sizeof why)) {
-		cli_error(self, "--%s wants %s, not '%s'", o->name, why, val);
+		cli_error(self, "--%s wants %s, not '%s'", o->name, why, cli_arg(val));
 		return -1;
 	}
 	*(const char **)dst = val;
@@ -193,18 +355,18 @@ static int parse_set(const cli_command *self, const cli_opt *o, const char *val,
 {
 	const char *eq = strchr(val, '=');
 	if (!eq || eq == val || eq - val >= EXPR_NAME_MAX) {
-		cli_error(self, "--%s wants KEY=VALUE, not '%s'", o->name, val);
+		cli_error(self, "--%s wants KEY=VALUE, not '%s'", o->name, cli_arg(val));
 		return -1;
 	}
 	char *end;
 	errno = 0;
 	long long v = strtoll(eq + 1, &end, 10);
 	if (end == eq + 1 || *end) {
-		cli_error(self, "--%s '%s': the value is not an integer", o->name, val);
+		cli_error(self, "--%s '%s': the value is not an integer", o->name, cli_arg(val));
 		return -1;
 	}
 	if (errno == ERANGE) {
-		cli_error(self, "--%s '%s': the value does not fit in 64 bits", o->name, val);
+		cli_error(self, "--%s '%s': the value does not fit in 64 bits", o->name, cli_arg(val));
 		return -1;
 	}
 	char key[EXPR_NAME_MAX];
@@ -240,8 +402,10 @@ static const cli_opt *find_long(const cli_command *self, const char *name, size_
 		hit = hits ? hit : &help_opt, hits++;
 	if (hits == 1 && len)
 		return hit;
-	cli_error(self, "%s option '--%.*s' (ptxtutor%s%s --help lists them)", hits > 1 && len ? "ambiguous" : "unknown",
-		  (int)len, name, self->name ? " " : "", self->name ? self->name : "");
+	char given[CLI_ARG_MAX * 4 + 8];
+	snprintf(given, sizeof given, "--%.*s", (int)len, name);
+	cli_error(self, "%s option '%s' (ptxtutor%s%s --help lists them)", hits > 1 && len ? "ambiguous" : "unknown",
+		  cli_arg(given), self->name ? " " : "", self->name ? self->name : "");
 	return NULL;
 }
 
@@ -340,7 +504,7 @@ int cli_parse(const cli_command *self, int argc, char **argv, void *opts, int *n
 			rest[nrest++] = argv[first++];
 	}
 	if (rc < 0 && self->max_args >= 0 && n > self->max_args) {
-		cli_error(self, "unexpected argument '%s'", args[self->max_args]);
+		cli_error(self, "unexpected argument '%s'", cli_arg(args[self->max_args]));
 		rc = 2;
 	}
 	if (rc < 0) {
@@ -393,7 +557,7 @@ const lesson *cli_lesson(const cli_command *self, const course *c, const char *w
 {
 	const lesson *l = course_find(c, what);
 	if (!l)
-		cli_error(self, "no lesson '%s' (see ptxtutor list)", what);
+		cli_error(self, "no lesson '%s' (see ptxtutor list)", cli_arg(what));
 	return l;
 }
 
@@ -422,6 +586,9 @@ const gpu_spec *cli_gpu(const cli_command *self, const char *name, const gpu_spe
 		cli_error(self, "%s", msg);
 		return NULL;
 	}
+	/* No GPU's name is as long as an argument cli_arg shortens: the shortened
+	 * one finds nothing just the same, and the error quotes it short. */
+	name = name ? cli_arg(name) : NULL;
 	if (name && !strcasecmp(name, "live") && !live && read_live(t, out))
 		live = out;
 	const gpu_spec *g = devices_pick(t, name, live, msg, sizeof msg);

@@ -74,10 +74,24 @@ extern const cli_command cli_cmd_tutor, cli_cmd_list, cli_cmd_gpus, cli_cmd_show
 int cli_parse(const cli_command *self, int argc, char **argv, void *opts, int *nargs);
 
 /* The command's --help: its usage lines, its about, its options (generated
- * from its table) and its notes. */
+ * from its table) and its notes, every line at most 80 columns wide (a
+ * paragraph written wider is reflowed). */
 void cli_help(const cli_command *self, FILE *out);
-/* Prints "ptxtutor CMD: " and the message, one line, on stderr. */
+/* lead, then a synopsis form wrapped to 80 columns, its continuation lines
+ * under its first option ("usage: ptxtutor ", "sass --ptx FILE ..."). */
+void cli_print_form(FILE *out, const char *lead, const char *form);
+/* Prints "ptxtutor CMD: " and the message, one line, on stderr: the one way
+ * a command says what is wrong. self NULL: the command running (main.c sets
+ * it with cli_running), so a helper shared by several commands names the one
+ * the user typed. Like all the CLI writes, it passes base/termsafe's filter. */
 void cli_error(const cli_command *self, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* The command whose name cli_error(NULL, ...) gives. */
+void cli_running(const cli_command *self);
+/* An argument as an error quotes it: at most CLI_ARG_MAX characters, a
+ * longer one cut in the middle with "…" (its start and its end kept: a
+ * path's file name stays). The text lives until the fourth call after. */
+#define CLI_ARG_MAX 60
+const char *cli_arg(const char *s);
 
 /* "N" or "M,N,K" as --size takes it (the check's --sizes list too).
  * Returns 0, or -1 after a message naming opt. */

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "base/json.h"
+#include "base/termsafe.h"
 #include "base/util.h"
 #include "cli/cli.h"
 #include "exec/backend.h"
@@ -59,7 +60,8 @@ const cli_command cli_cmd_accuracy = {
 		 "Distributions: uniform in [-1, 1]; normal(0, 1); outliers: normal(0, 1) with each\n"
 		 "value, independently with probability 1/100, multiplied by 100.\n",
 	.notes = "Formats (--formats, default: all):\n"
-		 "  f32        lesson 7's kernel (CUDA cores)      f16->f32   lesson 8 (mma.sync, sm_80)\n"
+		 "  f32        lesson 7's kernel (CUDA cores)\n"
+		 "  f16->f32   lesson 8 (mma.sync, sm_80)\n"
 		 "  bf16->bf16 lesson 10 (wgmma, sm_90a: an H100 or the emulator)\n"
 		 "  e4m3->bf16 lesson 11 (8-bit wgmma with per-tensor scales, sm_90a)\n"
 		 "  tf32, 3xtf32, bf16->f32 (ptx/11_formats.ptx, mma.sync, sm_80) and e5m2->bf16\n"
@@ -160,13 +162,13 @@ static int pick_formats(const cli_command *self, const char *list, acc_plan *p)
 		const acc_format *f = acc_format_find(t);
 		if (!f || p->nf == ACC_MAX_FORMATS) {
 			cli_error(self, "--formats: no format '%s' (f32, 3xtf32, tf32, f16->f32, bf16->f32, bf16->bf16, "
-					"e4m3->bf16, e5m2->bf16)", t);
+					"e4m3->bf16, e5m2->bf16)", cli_arg(t));
 			return -1;
 		}
 		p->fmt[p->nf++] = f;
 	}
 	if (!p->nf) {
-		cli_error(self, "--formats wants a comma-separated list of formats, not '%s'", list);
+		cli_error(self, "--formats wants a comma-separated list of formats, not '%s'", cli_arg(list));
 		return -1;
 	}
 	return 0;
@@ -197,10 +199,10 @@ static int run_child(const run_request *rq, const char *label, run_result *res)
 			break;
 		}
 		if (tty)
-			fprintf(stderr, "\r  %s ... %.1f s ", label, util_now() - t0);
+			termsafe_progress("  %s ... %.1f s", label, util_now() - t0);
 	}
 	if (tty)
-		fprintf(stderr, "\r\033[K");
+		termsafe_progress(NULL);
 	if (!stopped)
 		memcpy(res, &j.out, sizeof *res);
 	return interrupted ? -1 : 0;
@@ -237,13 +239,13 @@ static int plan(const cli_command *self, const accuracy_opts *o, acc_plan *p)
 	memset(p, 0, sizeof *p);
 	p->nk = parse_list(o->k ? o->k : ACC_DEFAULT_KS, p->ks, ACC_MAX_K, 1 << 20);
 	if (p->nk < 0) {
-		cli_error(self, "--k wants up to %d positive integers, comma-separated, not '%s'", ACC_MAX_K, o->k);
+		cli_error(self, "--k wants up to %d positive integers, comma-separated, not '%s'", ACC_MAX_K, cli_arg(o->k));
 		return 2;
 	}
 	long long mn[2] = {0, 0};
 	int n = o->size ? parse_list(o->size, mn, 2, 1 << 16) : 0;
 	if (n < 0 || (o->size && n == 0)) {
-		cli_error(self, "--size wants M,N or N (1 to 65536), not '%s'", o->size);
+		cli_error(self, "--size wants M,N or N (1 to 65536), not '%s'", cli_arg(o->size));
 		return 2;
 	}
 	if (n == 1)
@@ -339,7 +341,7 @@ static int measure(const acc_plan *p, acc_cell *cells)
 	size_t nc = (size_t)p->M * (size_t)p->N;
 	float *c = mmap(NULL, nc * sizeof *c, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	if (c == MAP_FAILED) {
-		fprintf(stderr, "ptxtutor accuracy: no memory for C (%lld x %lld)\n", p->M, p->N);
+		cli_error(&cli_cmd_accuracy, "no memory for C (%lld x %lld)", p->M, p->N);
 		return -1;
 	}
 	double *ref = xmalloc(nc * sizeof *ref);
@@ -357,7 +359,7 @@ static int measure(const acc_plan *p, acc_cell *cells)
 		acc_draw(&r, p->dist, a, (size_t)(p->M * K));
 		acc_draw(&r, p->dist, b, (size_t)(K * p->N));
 		if (isatty(2))
-			fprintf(stderr, "\r  the f64 reference at K = %lld ...", K);
+			termsafe_progress("  the f64 reference at K = %lld ...", K);
 		rc = acc_reference(a, b, p->M, p->N, K, ref, &interrupted);
 		for (int f = 0; f < p->nf && !rc; f++)
 			rc = run_cell(p, p->fmt[f], K, a, b, c, ref, ++step, &cells[f * p->nk + k]);
@@ -509,9 +511,9 @@ static int cmd_accuracy(const cli_command *self, int argc, char **argv)
 			rc = measure(&p, cells) ? (interrupted ? 130 : 1) : -1;
 	}
 	if (isatty(2))
-		fprintf(stderr, "\r\033[K");
+		termsafe_progress(NULL);
 	if (rc == 130)
-		fprintf(stderr, "ptxtutor accuracy: cancelled\n");
+		cli_error(&cli_cmd_accuracy, "cancelled");
 	if (rc < 0) {
 		if (o.json)
 			print_json(&p, cells);

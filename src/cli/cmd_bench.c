@@ -114,7 +114,7 @@ static int cmd_bench(const cli_command *self, int argc, char **argv)
 		int bad = launch_request_for_lesson(l, NULL, M, N, K, &rq, err, sizeof err);
 		rq.timing = o.timing == 2 ? RUN_TIMING_BURST : RUN_TIMING_STEADY;
 		if (bad) {
-			fprintf(stderr, "ptxtutor: %s\n", err);
+			cli_error(self, "%s", err);
 			failures++;
 			continue;
 		}

@@ -52,7 +52,7 @@ static int cmd_check(const cli_command *self, int argc, char **argv)
 		nsizes++;
 	}
 	if (nsizes == 0) {
-		cli_error(self, "--sizes wants at least one size, not '%s'", o.sizes);
+		cli_error(self, "--sizes wants at least one size, not '%s'", cli_arg(o.sizes));
 		return 2;
 	}
 	course c = {0};

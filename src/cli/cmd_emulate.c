@@ -13,6 +13,7 @@
 #include "exec/estimate.h"
 #include "model/measured.h"
 #include "base/json.h"
+#include "base/termsafe.h"
 #include "base/util.h"
 #include "run/launch.h"
 
@@ -36,7 +37,7 @@ const cli_command cli_cmd_emulate = {
 		 "With --estimate it runs only the first two blocks, at --size (default 4096), and says\n"
 		 "how long the kernel would take on the GPU (--gpu, default h100): each count over the\n"
 		 "pipe's sustained rate measured on that GPU (docs/model.md), beside the measured time\n"
-		 "where assets/measured-h100.tsv has one.\n" CLI_LAUNCH_EXAMPLE,
+		 "where assets/measured-h100.tsv has one.\n" CLI_LAUNCH_EXAMPLE("emulate"),
 	.opts = cli_emulate_opts,
 	.max_args = 1,
 	.run = cmd_emulate,
@@ -57,9 +58,9 @@ static void on_progress(void *ctx, const exec_progress *p)
 	if (p->seconds - *last_shown < 0.25 && p->blocks_done < p->blocks)
 		return;
 	*last_shown = p->seconds;
-	fprintf(stderr, "\r  emulating: block %lld of %lld (%.0f%%), %.1f s of about %.0f s; Ctrl-C stops \033[K",
-		p->blocks_done, p->blocks, 100.0 * (double)p->blocks_done / (double)p->blocks, p->seconds,
-		p->estimate_s > p->seconds ? p->estimate_s : p->seconds);
+	termsafe_progress("  emulating: block %lld of %lld (%.0f%%), %.1f s of about %.0f s; Ctrl-C stops",
+			  p->blocks_done, p->blocks, 100.0 * (double)p->blocks_done / (double)p->blocks, p->seconds,
+			  p->estimate_s > p->seconds ? p->estimate_s : p->seconds);
 }
 
 /* `emulate --lines`: the per-line table with each line's PTX, or CSV, from the result's rows. */
@@ -96,7 +97,7 @@ static int refused(const run_request *rq)
 	if (!exec_refuses(rq, &why))
 		return 0;
 	run_error_format(&why, msg, sizeof msg);
-	fprintf(stderr, "ptxtutor: %s\n", msg);
+	cli_error(NULL, "%s", msg);
 	return 1;
 }
 
@@ -123,7 +124,7 @@ static int print_warp(const cli_command *self, const run_request *rq, const char
 	wa.line = (int)v[0], wa.warp = (int)v[1], wa.nth = v[2] - 1;
 	char err[512];
 	if (exec_warp_record(rq, &wa, err, sizeof err)) {
-		fprintf(stderr, "ptxtutor: %s\n", err);
+		cli_error(self, "%s", err);
 		return 2;
 	}
 	char rows[EXEC_WARP_ROWS][EXEC_WARP_COLS];
@@ -145,7 +146,7 @@ static int print_estimate(const cli_command *self, const cli_launch *o, const ru
 	static exec_estimate_result r;
 	char name[RUN_ENTRY];
 	if (exec_estimate(rq, g, &r) < 0) {
-		fprintf(stderr, "ptxtutor: %s\n", r.err);
+		cli_error(self, "%s", r.err);
 		return 2;
 	}
 	cli_launch_title(o, rq, name, sizeof name);
@@ -240,7 +241,7 @@ static int cmd_emulate(const cli_command *self, int argc, char **argv)
 	exec_run_with(&rq, &opt, &res);
 	sigaction(SIGINT, &old, NULL);
 	if (tty)
-		fputs("\r\033[K", stderr);
+		termsafe_progress(NULL);
 	if (o.lines && !o.json && run_has_counts(&res)) {
 		char name[RUN_ENTRY];
 		cli_launch_title(&o, &rq, name, sizeof name);

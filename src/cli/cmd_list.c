@@ -66,8 +66,8 @@ static int cmd_list(const cli_command *self, int argc, char **argv)
 	course c = {0};
 	cli_course(&c);
 	if (c.n == 0) { /* an empty table and exit 0 would hide a wrong PTXTUTOR_ROOT or install */
-		fprintf(stderr, "ptxtutor: no lessons found in %s/lessons (set PTXTUTOR_ROOT to the folder that holds lessons/)\n",
-			util_root());
+		cli_error(self, "no lessons found in %s/lessons (set PTXTUTOR_ROOT to the folder that holds lessons/)",
+			  util_root());
 		course_free(&c);
 		return 1;
 	}

@@ -27,7 +27,7 @@ const cli_command cli_cmd_occupancy = {
 		{.name = "gpu", .letter = 'g', .kind = CLI_STR, .off = offsetof(occupancy_opts, gpu), .arg = "NAME",
 		 .help = "a GPU from `ptxtutor gpus`, or live: this machine's (default: h100)"},
 		{.name = "threads", .letter = 't', .kind = CLI_INT, .off = offsetof(occupancy_opts, threads),
-		 .arg = "T", .help = "threads per block (required)", .lo = 0, .hi = 1 << 30},
+		 .arg = "T", .help = "threads per block (required)", .lo = 1, .hi = 1 << 30},
 		{.name = "regs", .letter = 'r', .kind = CLI_INT, .off = offsetof(occupancy_opts, regs), .arg = "R",
 		 .help = "registers per thread (ptxas -v, or cuFuncGetAttribute; required)", .lo = 0, .hi = 1 << 30},
 		{.name = "smem", .letter = 's', .kind = CLI_INT, .off = offsetof(occupancy_opts, smem), .arg = "BYTES",

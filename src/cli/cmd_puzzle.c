@@ -26,7 +26,7 @@ static int cmd_puzzle(const cli_command *self, int argc, char **argv);
 const cli_command cli_cmd_puzzle = {
 	.name = "puzzle",
 	.synopsis = {"puzzle [--json]", "puzzle N|ID [--check FILE] [--hint K] [--solution] [--json]"},
-	.summary = "practice: PTX puzzles checked on the CPU for the result and the hardware behaviour",
+	.summary = "practice: PTX puzzles, checked on the CPU for result and behaviour",
 	.about = "Without an argument, lists the puzzles (number, id, lesson, title, solved).\n"
 		 "With one, shows it: the goal, the checks, and your copy of its starting PTX\n"
 		 "(made on first use) to edit. --check runs the checks on a PTX file on the CPU\n"
@@ -264,7 +264,7 @@ static int cmd_puzzle(const cli_command *self, int argc, char **argv)
 	} else if (!nargs) {
 		rc = list(&s, &c, &st, o.json);
 	} else if (!p) {
-		cli_error(self, "no puzzle '%s' (ptxtutor puzzle lists them)", argv[1]);
+		cli_error(self, "no puzzle '%s' (ptxtutor puzzle lists them)", cli_arg(argv[1]));
 		rc = 2;
 	} else {
 		char shipped[512], copy[512], cerr[256];

@@ -17,7 +17,7 @@ const cli_command cli_cmd_run = {
 		 "cuBLAS on fresh random inputs, time beside cuBLAS (a block of each in turn, median of 7\n"
 		 "rounds, after 1 s of the same work: bench --help says more). With --emulate\n"
 		 "the same request runs on the CPU emulator (its counts in the report; `emulate` adds\n"
-		 "its progress and regions). LESSON is a number (3) or an id (smem).\n" CLI_LAUNCH_EXAMPLE,
+		 "its progress and regions). LESSON is a number (3) or an id (smem).\n" CLI_LAUNCH_EXAMPLE("run"),
 	.opts = cli_run_opts,
 	.max_args = 1,
 	.run = cmd_run,

@@ -206,11 +206,23 @@ typedef struct {
 
 static int cmd_sass(const cli_command *self, int argc, char **argv);
 
+/* --arch as ptxas names a target: sm_ and two or three digits, perhaps an a
+ * or f after them (sm_90a); whether this ptxas knows it, ptxas says. */
+static int check_arch(const char *s, char *why, size_t len)
+{
+	size_t digits = strncmp(s, "sm_", 3) ? 0 : strspn(s + 3, "0123456789");
+	const char *rest = s + 3 + digits;
+	if ((digits == 2 || digits == 3) && s[3] != '0' && (!*rest || (strchr("af", *rest) && !rest[1])))
+		return 0;
+	snprintf(why, len, "a target as ptxas names it: sm_ and two or three digits (sm_80, sm_90a)");
+	return -1;
+}
+
 const cli_command cli_cmd_sass = {
 	.name = "sass",
 	.synopsis = {"sass LESSON [--jit|--ptxas] [--arch sm_XY] [--gpu NAME] [--counts|--rows|--record FILE] [--json]",
 		     "sass --ptx FILE --entry NAME [--jit|--ptxas] [--arch sm_XY] [--counts] [--json]"},
-	.summary = "what the compiler made of a kernel: SASS by PTX line, instruction counts",
+	.summary = "what the compiler made of a kernel: SASS by PTX line, counts",
 	.about = "Compiles the kernel with a `.loc` line before every PTX instruction (in a temporary\n"
 		 "copy: the file is not changed): with the GPU's own JIT when there is a GPU (the cubin\n"
 		 "that really runs), else with ptxas for the modelled GPU's architecture. Disassembles\n"
@@ -226,7 +238,8 @@ const cli_command cli_cmd_sass = {
 		 .help = "any PTX file instead of a lesson's, with --entry NAME"},
 		{.name = "entry", .letter = 'e', .kind = CLI_STR, .off = offsetof(sass_opts, entry), .arg = "NAME",
 		 .help = "its entry"},
-		{.name = "arch", .letter = 'a', .kind = CLI_STR, .off = offsetof(sass_opts, arch), .arg = "sm_XY",
+		{.name = "arch", .letter = 'a', .kind = CLI_NAME, .off = offsetof(sass_opts, arch), .arg = "sm_XY",
+		 .check = check_arch,
 		 .help = "the target for ptxas (default: the GPU's, sm_90a where the PTX targets it)"},
 		{.name = "gpu", .letter = 'g', .kind = CLI_STR, .off = offsetof(sass_opts, gpu), .arg = "NAME",
 		 .help = "the GPU whose architecture ptxas compiles for: one from `ptxtutor gpus`,\n"
@@ -297,6 +310,13 @@ static int resolve(const sass_opts *o, sass_target *t)
 {
 	*t = (sass_target){0};
 	if (o->ptx) {
+		char err[512];
+		char *text = util_read_file(o->ptx, NULL, err, sizeof err);
+		if (!text) { /* said before any tool is looked for */
+			cli_error(&cli_cmd_sass, "--ptx %s", err);
+			return 2;
+		}
+		free(text);
 		util_strlcpy(t->path, o->ptx, sizeof t->path);
 		util_strlcpy(t->entry, o->entry, sizeof t->entry);
 	} else {
@@ -354,14 +374,14 @@ static int use_recorded(const sass_opts *o, const sass_target *t, sass_kernel *k
 static int write_record(const sass_opts *o, const sass_target *t, sass_kernel *k, const char *disasm)
 {
 	if (!k->has_lines) {
-		fprintf(stderr, "ptxtutor sass: --record needs nvdisasm -g (line information); cuobjdump has none\n");
+		cli_error(&cli_cmd_sass, "--record needs nvdisasm -g (line information); cuobjdump has none");
 		return 1;
 	}
 	sass_record r = {.lesson = t->number};
 	char err[300];
 	util_strlcpy(r.ptx, t->rel, sizeof r.ptx);
 	if (sass_record_hash_file(t->path, &r.hash, err, sizeof err) < 0) {
-		fprintf(stderr, "ptxtutor sass: %s\n", err);
+		cli_error(&cli_cmd_sass, "%s", err);
 		return 1;
 	}
 	time_t now = time(NULL);
@@ -374,7 +394,7 @@ static int write_record(const sass_opts *o, const sass_target *t, sass_kernel *k
 	ok = f && fclose(f) == 0 && ok;
 	free(text);
 	if (!ok) {
-		fprintf(stderr, "ptxtutor sass: cannot write %s\n", o->record);
+		cli_error(&cli_cmd_sass, "cannot write %s", cli_arg(o->record));
 		return 1;
 	}
 	char hex[17];
@@ -399,14 +419,14 @@ static int compile(const sass_opts *o, const sass_target *t, sass_kernel *k, cha
 		rc = sass_jit_build(&w, t->path, t->entry, 0, k, err, sizeof err);
 		worker_stop(&w);
 		if (rc == SASS_NO_GPU && o->by == BY_JIT) {
-			fprintf(stderr, "ptxtutor sass: --jit: %s\n", err);
+			cli_error(&cli_cmd_sass, "--jit: %s", err);
 			sass_kernel_free(k);
 			return 1;
 		}
 		/* A GPU too old for the kernel (lesson 9's sm_90a on an sm_80): ptxas for
 		 * the modelled GPU still shows what it would run. */
 		if (rc == SASS_FAILED && o->by == BY_AUTO) {
-			fprintf(stderr, "ptxtutor sass: the driver's JIT: %s; ptxas instead\n", err);
+			cli_error(&cli_cmd_sass, "the driver's JIT: %s; ptxas instead", err);
 			sass_kernel_free(k);
 			rc = SASS_NO_GPU;
 		}
@@ -420,7 +440,7 @@ static int compile(const sass_opts *o, const sass_target *t, sass_kernel *k, cha
 		rc = use_recorded(o, t, k, err, sizeof err);
 	}
 	if (rc) {
-		fprintf(stderr, "ptxtutor sass: %s\n", err);
+		cli_error(&cli_cmd_sass, "%s", err);
 		sass_kernel_free(k);
 		return rc == SASS_MISSING ? 3 : 1;
 	}

@@ -311,7 +311,7 @@ static int cmd_show(const cli_command *self, int argc, char **argv)
 	}
 	/* The model holds for any size; the kernel may not: say so, still show. */
 	if (lesson_check_size(l, &r.env, msg, sizeof msg) < 0)
-		fprintf(stderr, "note: %s (the kernel would refuse this size)\n", msg);
+		cli_error(self, "note: %s (the kernel would refuse this size)", msg);
 	if (o.json)
 		print_json(l, &r);
 	else

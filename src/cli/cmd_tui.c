@@ -116,7 +116,7 @@ static int parse(const cli_command *self, int argc, char **argv, options *op, in
 	const char *dl = getenv("PTXTUTOR_DEADLINE_S");
 	double d = 0;
 	if (dl && *dl && cli_number(dl, 0, 0, 86400, &d)) {
-		cli_error(self, "PTXTUTOR_DEADLINE_S wants a number 0..86400 (seconds), not '%s'", dl);
+		cli_error(self, "PTXTUTOR_DEADLINE_S wants a number 0..86400 (seconds), not '%s'", cli_arg(dl));
 		return 2;
 	}
 	op->o.deadline_s = d;
@@ -147,13 +147,13 @@ static ui_app *start(const options *op)
 	gpu_table *gpus = calloc(1, sizeof *gpus);
 	char err[512] = "";
 	if (devices_load(gpus, err, sizeof err) < 0) {
-		fprintf(stderr, "ptxtutor: %s (the numbers need it)\n", err);
+		cli_error(NULL, "%s (the numbers need it)", err);
 		gpus->n = 0;
 	}
 	ui_opts o = op->o;
 	o.no_gpu = no_gpu_here();
 	if (ui_app_setup(a, &o, c, gpus, err, sizeof err) < 0) {
-		fprintf(stderr, "ptxtutor: %s\n", err);
+		cli_error(NULL, "%s", err);
 		ui_app_free(a);
 		free(a);
 		free(gpus);
@@ -161,6 +161,19 @@ static ui_app *start(const options *op)
 	}
 	free(gpus);
 	return a;
+}
+
+/* --page past the lesson's last page is refused with the range (the app
+ * would show the last page). Frees a when it refuses. */
+static int page_refused(const cli_command *self, const options *op, ui_app *a)
+{
+	const lesson *l = ui_app_lesson(a);
+	if (!op->page || !l || op->page <= l->npages)
+		return 0;
+	cli_error(self, "--page %d: lesson %d has pages 1..%d", op->page, l->number, l->npages);
+	ui_app_free(a);
+	free(a);
+	return 1;
 }
 
 /* UI_REQ_SASS: the file shown compiled by the GPU's own JIT in the worker
@@ -261,6 +274,9 @@ static void start_estimate(ui_app *a, exec_estimate_job *j)
 
 int cmd_screen(const cli_command *self, int argc, char **argv)
 {
+	cli_command show = *self; /* the tutor's options, but the user typed `show`: its errors say so */
+	show.name = "show";
+	self = &show;
 	options op;
 	int rc = parse(self, argc, argv, &op, 1);
 	if (rc >= 0)
@@ -268,6 +284,8 @@ int cmd_screen(const cli_command *self, int argc, char **argv)
 	ui_app *a = start(&op);
 	if (!a)
 		return 1;
+	if (page_refused(self, &op, a))
+		return 2;
 	if (!op.o.ascii && !ui_term_utf8())
 		a->ascii = 1;
 	ui_app_resize(a, op.width, op.height);
@@ -483,11 +501,13 @@ static int cmd_tui(const cli_command *self, int argc, char **argv)
 	ui_app *a = start(&op);
 	if (!a)
 		return 1;
+	if (page_refused(self, &op, a))
+		return 2;
 	if (!op.o.ascii && !ui_term_utf8())
 		a->ascii = 1;
 	char err[256];
 	if (ui_term_open(a->theme, err, sizeof err) < 0) {
-		fprintf(stderr, "ptxtutor: %s\n", err);
+		cli_error(self, "%s", err);
 		ui_app_free(a);
 		free(a);
 		return 1;
@@ -608,9 +628,9 @@ static int cmd_tui(const cli_command *self, int argc, char **argv)
 	if (op.exit_after_first_frame)
 		fprintf(stderr, "first frame after %.1f ms\n", first_frame * 1e3);
 	if (ui_term_signal)
-		fprintf(stderr, "ptxtutor: stopped by signal %d\n", (int)ui_term_signal);
+		cli_error(self, "stopped by signal %d", (int)ui_term_signal);
 	if (!saved)
-		fprintf(stderr, "ptxtutor: could not save your progress: %s\n", save_err);
+		cli_error(self, "could not save your progress: %s", save_err);
 	ui_frame_free(&f);
 	ui_app_free(a);
 	free(a);

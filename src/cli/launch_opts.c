@@ -2,6 +2,7 @@
 #include "cli/launch_opts.h"
 #include "model/model.h"
 
+#include <errno.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -170,7 +171,7 @@ static int names_entry(const char *want, const char *entry)
 static int resolve_entry(const cli_launch *o, char *out, size_t len)
 {
 	if (o->entry && strlen(o->entry) >= len) {
-		fprintf(stderr, "ptxtutor: --entry: a name of %zu characters (the limit is %zu)\n", strlen(o->entry), len - 1);
+		cli_error(NULL, "--entry: a name of %zu characters (the limit is %zu)", strlen(o->entry), len - 1);
 		return -1;
 	}
 	char err[512];
@@ -190,16 +191,16 @@ static int resolve_entry(const cli_launch *o, char *out, size_t len)
 	if (!m && o->entry) {
 		util_strlcpy(out, o->entry, len); /* the runner's JIT will say what is wrong */
 	} else if (!m) {
-		fprintf(stderr, "ptxtutor: %s\n", err);
+		cli_error(NULL, "%s", err);
 		rc = -1;
 	} else if (!o->entry && n == 1) {
 		util_strlcpy(out, names[0], len);
 	} else if (!o->entry) {
-		fprintf(stderr, "ptxtutor: --entry: which one?\n");
+		cli_error(NULL, "--entry: which one?");
 		list_entries(o->ptx, names, n);
 		rc = -1;
 	} else if (found < 0 || (!exact && matches > 1)) {
-		fprintf(stderr, "ptxtutor: --entry '%s': %s\n", o->entry, found < 0 ? "no such entry" : "names several entries");
+		cli_error(NULL, "--entry '%s': %s", cli_arg(o->entry), found < 0 ? "no such entry" : "names several entries");
 		list_entries(o->ptx, names, n);
 		rc = -1;
 	} else {
@@ -234,18 +235,18 @@ int cli_launch_request(const cli_launch *o, const course *c, run_request *rq)
 	if (o->lesson) {
 		const lesson *l = course_find(c, o->lesson);
 		if (!l) {
-			fprintf(stderr, "ptxtutor: no lesson '%s' (see ptxtutor list)\n", o->lesson);
+			cli_error(NULL, "no lesson '%s' (see ptxtutor list)", cli_arg(o->lesson));
 			return -1;
 		}
 		if (model_check_params(l, &o->set, err, sizeof err) ||
 		    launch_request_for_lesson(l, &o->set, M, N, K, rq, err, sizeof err)) {
-			fprintf(stderr, "ptxtutor: %s\n", err);
+			cli_error(NULL, "%s", err);
 			return -1;
 		}
 	} else {
 		char entry[RUN_ENTRY];
 		if (access(o->ptx, R_OK)) {
-			fprintf(stderr, "ptxtutor: cannot read %s\n", o->ptx);
+			cli_error(NULL, "cannot read %s: %s", cli_arg(o->ptx), strerror(errno));
 			return -1;
 		}
 		if (resolve_entry(o, entry, sizeof entry))
@@ -254,7 +255,7 @@ int cli_launch_request(const cli_launch *o, const course *c, run_request *rq)
 				.cluster = o->cluster, .args = o->args, .dtype = o->dtype, .out = o->out, .bmajor = o->bmajor,
 				.M = M, .N = N, .K = K};
 		if (launch_request_for_ptx(&p, rq, err, sizeof err)) {
-			fprintf(stderr, "ptxtutor: %s\n", err);
+			cli_error(NULL, "%s", err);
 			return -1;
 		}
 	}
@@ -277,14 +278,17 @@ int cli_launch_report(const cli_launch *o, const run_request *rq, const run_resu
 		json_begin(&w, stdout);
 		exec_report_json(&w, NULL, &rep, NULL, NULL);
 		json_finish(&w);
+	} else if (res->status == RUN_NO_GPU) { /* one line, and where to go instead */
+		cli_error(NULL, "no GPU: %s; `ptxtutor emulate %s` runs it on the CPU", res->msg,
+			  o->lesson ? cli_arg(o->lesson) : "--ptx FILE ...` (the same options) or `run --emulate");
 	} else if (!emulated || ran) {
 		exec_report_text(stdout, title, rq, res);
 	}
 	if (lost)
-		fprintf(stderr, "ptxtutor: %s %s on the %s: %s\n", title, run_status_name(res->status),
-			run_backend_name(res->backend), res->msg);
+		cli_error(NULL, "%s %s on the %s: %s", title, run_status_name(res->status), run_backend_name(res->backend),
+			  res->msg);
 	else if (emulated && !ran)
-		fprintf(stderr, "ptxtutor: %s\n", res->msg);
+		cli_error(NULL, "%s", res->msg);
 	if (res->status == RUN_OK)
 		return 0;
 	if (res->status == RUN_WRONG)

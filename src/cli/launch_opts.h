@@ -41,12 +41,13 @@ typedef struct {
 /* The option tables of run and emulate: the launch options both take, and
  * run's --emulate (cli_parse, the rows cli_cmd_run and cli_cmd_emulate). */
 extern const cli_opt cli_run_opts[], cli_emulate_opts[];
-/* The first example of run's and emulate's help: the BLAS-signature kernel. */
-#define CLI_LAUNCH_EXAMPLE                                                                                    \
+/* The first example of run's and emulate's help: the BLAS-signature kernel,
+ * with the command (CMD, "run" or "emulate") whose help shows it. */
+#define CLI_LAUNCH_EXAMPLE(CMD)                                                                               \
 	"\nYour own kernel, C = alpha*A*B + beta*C with the BLAS signature\n"                                  \
-	"(int M, int N, int K, float alpha, const float *A, const float *B, float beta, float *C),\n"          \
-	"compiled with nvcc -ptx -O3:\n"                                                                       \
-	"  ptxtutor run --ptx sgemm.ptx --args 'M N K alpha:1.5 A B beta:0.5 C' \\\n"                          \
+	"(int M, int N, int K, float alpha, const float *A, const float *B,\n"                                 \
+	"float beta, float *C), compiled with nvcc -ptx -O3:\n"                                                \
+	"  ptxtutor " CMD " --ptx sgemm.ptx --args 'M N K alpha:1.5 A B beta:0.5 C' \\\n"                      \
 	"      --grid 'ceil(M/32),ceil(N/32)' --block 32,32 --size 1000,700,300\n"
 
 /* Parses run/emulate options into o (cli_parse by self's table); LESSON is
