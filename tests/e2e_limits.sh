@@ -48,7 +48,7 @@ if [ -r /proc/self/status ]; then
 	kill -KILL "$pid" 2>/dev/null # only if Ctrl-C did not stop it: the test has failed then
 	wait "$pid"
 	rc=$?
-	[ -n "$caught" ] && [ "$rc" = 130 ] && grep -q "stopped by Ctrl-C" "$WORK/out" && [ "$t" -le 1000 ]
+	[ -n "$caught" ] && [ "$rc" = 2 ] && grep -q "stopped by Ctrl-C" "$WORK/out" && [ "$t" -le 1000 ]
 	check "emulate: Ctrl-C stops a TMA loop inside its block within a second ($t ms, exit $rc)" $? "$WORK/out"
 else
 	echo "skip emulate Ctrl-C within a second: no /proc to see the handler installed"

@@ -40,9 +40,9 @@ for size in 80x24 100x30 120x36 240x67; do
 	check "screens36 $size: lesson 11.2's table has aligned columns, no Markdown bars" $? "$WORK/t2"
 done
 screen "$WORK/t6" 11 6 240 67
-grep -qE "> format +K = 1024 +K = 16384" "$WORK/t6" && grep -qE "^ +f32, lesson 7 +[0-9.e-]+ +[0-9.e-]+" "$WORK/t6" &&
+grep -qE "^ +format +K = 1024 +K = 16384" "$WORK/t6" && grep -qE "^ +f32, lesson 7 +[0-9.e-]+ +[0-9.e-]+" "$WORK/t6" &&
 	! grep -qF "| 3xTF32 |" "$WORK/t6"
-check "screens36: lesson 11.6's measured table (in a quote) is a table, not a paragraph" $? "$WORK/t6"
+check "screens36: lesson 11.6's measured table is a table, not a paragraph" $? "$WORK/t6"
 
 # ---- F18: lesson 6.5's legend says what is conflict-free for its v4 reads, as the page does ----
 screen "$WORK/l6" 6 5 240 67

@@ -49,10 +49,13 @@ static void run_sizes(const puzzle *p, const char *path, runs *r, double *second
 			return;
 		}
 		launch_target(&rq, RUN_BACKEND_EMU, RUN_KIND_RUN, NULL); /* the request's deadline, as every emulation */
+		/* one deadline for the file's sizes together: the first request's, and
+		 * what is left of it for each next one */
 		if (s == 0)
-			end = util_now() + rq.deadline_s; /* one deadline for the file's sizes together */
-		double left = end - util_now();
-		emu_options opt = {.deadline_s = left > 0.001 ? left : 0.001};
+			end = util_now() + rq.deadline_s;
+		else if ((rq.deadline_s = end - util_now()) < 0.001)
+			rq.deadline_s = 0.001;
+		emu_options opt = {.deadline_s = rq.deadline_s};
 		emu_error e = emu_run(&rq, &opt, res, err, sizeof err);
 		*seconds += res->seconds;
 		if (e != EMU_OK) {
