@@ -53,8 +53,8 @@ static void run_sizes(const puzzle *p, const char *path, runs *r, double *second
 		 * what is left of it for each next one */
 		if (s == 0)
 			end = util_now() + rq.deadline_s;
-		else if ((rq.deadline_s = end - util_now()) < 0.001)
-			rq.deadline_s = 0.001;
+		else
+			rq.deadline_s = end - util_now() > 0.001 ? end - util_now() : 0.001;
 		emu_options opt = {.deadline_s = rq.deadline_s};
 		emu_error e = emu_run(&rq, &opt, res, err, sizeof err);
 		*seconds += res->seconds;
