@@ -335,6 +335,17 @@ static int admit(const cli_command *self, const acc_plan *p, acc_cell *cells)
 	return taken ? 0 : -1;
 }
 
+/* acc_draw in pieces of about 10 ms, Ctrl-C read between them (drawing
+ * 2 x 16M values takes seconds on a busy machine); the same values as one
+ * call. Returns 0, or -1 when interrupted. */
+static int draw(rng *r, acc_dist d, float *out, size_t n)
+{
+	const size_t piece = (size_t)1 << 18;
+	for (size_t i = 0; i < n && !interrupted; i += piece)
+		acc_draw(r, d, out + i, n - i < piece ? n - i : piece);
+	return interrupted ? -1 : 0;
+}
+
 /* Every K: draw A and B, the reference, then each format on them. Returns 0, or -1 when interrupted. */
 static int measure(const acc_plan *p, acc_cell *cells)
 {
@@ -356,11 +367,13 @@ static int measure(const acc_plan *p, acc_cell *cells)
 		float *a = xmalloc((size_t)(p->M * K) * sizeof *a), *b = xmalloc((size_t)(K * p->N) * sizeof *b);
 		rng r;
 		acc_seed(&r, p->seed, K);
-		acc_draw(&r, p->dist, a, (size_t)(p->M * K));
-		acc_draw(&r, p->dist, b, (size_t)(K * p->N));
 		if (isatty(2))
 			termsafe_progress("  the f64 reference at K = %lld ...", K);
-		rc = acc_reference(a, b, p->M, p->N, K, ref, &interrupted);
+		rc = draw(&r, p->dist, a, (size_t)(p->M * K));
+		if (!rc)
+			rc = draw(&r, p->dist, b, (size_t)(K * p->N));
+		if (!rc)
+			rc = acc_reference(a, b, p->M, p->N, K, ref, &interrupted);
 		for (int f = 0; f < p->nf && !rc; f++)
 			rc = run_cell(p, p->fmt[f], K, a, b, c, ref, ++step, &cells[f * p->nk + k]);
 		free(a);
