@@ -9,7 +9,7 @@
 # Prints "ok NAME" / "not ok NAME" / "skip NAME: why".
 BIN=${PTXTUTOR_BIN:-./ptxtutor}
 ROOT=${PTXTUTOR_ROOT:-$(cd "$(dirname "$0")/.." && pwd)}
-BUILD=${BUILD:-build}
+BUILD=${1:-${BUILD:-build}} # tests/run.sh passes it
 if [ ! -x "$BIN" ]; then
 	echo "skip newlesson: no binary at $BIN"
 	exit 0
