@@ -85,7 +85,7 @@ one_line "recordings are of the lessons' own kernels, not of --ptx FILE" \
 r $? sass-recorded-not-for-ptx
 one_line "assets/sass/05.sass is for sm_90, not sm_80" env PTXTUTOR_CUDA_BIN=$NOKIT "$BIN" sass 5 --gpu a100
 r $? sass-recorded-other-arch
-one_line "no recorded copy of lesson 4 (assets/sass/04.sass)" env PTXTUTOR_CUDA_BIN=$NOKIT "$BIN" sass 4
+one_line "no recording of lesson 4 (assets/sass/04.sass: scripts/gpu-sass.sh --record makes it)" env PTXTUTOR_CUDA_BIN=$NOKIT "$BIN" sass 4
 r $? sass-recorded-none
 # --record never falls back to a recording.
 err=$(run env PTXTUTOR_CUDA_BIN=$NOKIT "$BIN" sass 5 --record "$W/x.sass" 2>&1 >/dev/null)

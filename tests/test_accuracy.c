@@ -12,7 +12,7 @@
 #include "base/util.h"
 #include "course/dtype.h"
 #include "course/lesson.h"
-#include "emu/backend.h"
+#include "exec/backend.h"
 #include "exec/worker.h"
 #include "run/accuracy.h"
 #include "run/launch.h"
@@ -206,7 +206,7 @@ static void test_hook_rounds_inputs(void **state)
 	assert_int_equal(acc_request(acc_format_find("f16->f32"), lessons(), M, N, K, RUN_BACKEND_EMU, &rq, err, sizeof err), 0);
 	rq.a_host = a, rq.b_host = b, rq.c_host = c;
 	run_result *res = malloc(sizeof *res);
-	emu_backend_run(&rq, res);
+	exec_run(&rq, res);
 	assert_int_equal(res->status, RUN_OK);
 	double worst_rounded = 0, worst_f32 = 0;
 	for (long long i = 0; i < M; i += 17)

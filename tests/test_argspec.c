@@ -12,7 +12,7 @@
 #include "base/util.h"
 #include "course/lesson.h"
 #include "emu/emu.h"
-#include "emu/backend.h"
+#include "exec/backend.h"
 #include "course/argspec.h"
 #include "run/launch.h"
 
@@ -345,7 +345,8 @@ static void test_emulator_takes_the_list(void **st)
 	assert_null(strstr(msg, "unknown type"));
 	/* Through the worker's offline path it is a bad request, not a fault. */
 	static run_result rr;
-	emu_backend_run(&rq, &rr);
+	rq.backend = RUN_BACKEND_EMU;
+	exec_run(&rq, &rr);
 	assert_int_equal(rr.status, RUN_BAD_REQUEST);
 	assert_non_null(strstr(rr.msg, "a tensor map (tmap:A:32:32:128B) takes 128"));
 }

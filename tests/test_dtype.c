@@ -18,7 +18,7 @@
 #include "course/dtype.h"
 #include "course/lesson.h"
 #include "emu/emu.h"
-#include "emu/backend.h"
+#include "exec/backend.h"
 #include "gpu/cuda.h"
 #include "model/devices.h"
 #include "model/model.h"
@@ -487,7 +487,7 @@ static void test_emulator_refuses(void **st)
 	assert_non_null(strstr(err, "the emulator runs the types a GPU check has a reference for; lesson 10: "));
 	run_result res;
 	rq.backend = RUN_BACKEND_EMU;
-	emu_backend_run(&rq, &res);
+	exec_run(&rq, &res);
 	assert_int_equal(res.status, RUN_EMU_REFUSED); /* its own status: not "GPU too old" */
 	assert_non_null(strstr(res.msg, "the emulator runs the types"));
 }

@@ -17,7 +17,7 @@
 #include "emu/emu.h"
 #include "course/argspec.h"
 #include "emu/emu_internal.h"
-#include "emu/backend.h"
+#include "exec/backend.h"
 #include "course/lesson.h"
 #include "run/launch.h"
 #include "base/util.h"
@@ -578,7 +578,7 @@ static void test_regions_from_the_scanner(void **state)
 
 /* ---- run statuses ---- */
 
-/* emu_backend_run answers each emulator failure with the run status of its code. */
+/* The emulator's row (exec_run) answers each emulator failure with the run status of its code. */
 static void test_failure_statuses(void **state)
 {
 	(void)state;
@@ -609,7 +609,7 @@ static void test_failure_statuses(void **state)
 			fail_msg("case %zu: args: %s", i, why);
 		rq.backend = RUN_BACKEND_EMU;
 		static run_result res;
-		emu_backend_run(&rq, &res);
+		exec_run(&rq, &res);
 		if (res.status != cases[i].st || !strstr(res.log, cases[i].says))
 			fail_msg("case %zu: status %d, log '%s'", i, res.status, res.log);
 	}

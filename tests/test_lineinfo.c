@@ -135,8 +135,9 @@ static void check_lesson(int n)
 static void test_runner_loads_the_loc_copy(void **state)
 {
 	(void)state;
-	for (int n = 1; n <= 8; n++)
-		check_lesson(n);
+	for (int i = 0; i < the_course.n; i++)
+		if (the_course.l[i].ptx_path[0])
+			check_lesson(the_course.l[i].number);
 }
 
 /* A relative --ptx path still gives the profiler an absolute .file. */

@@ -15,6 +15,7 @@
 
 #include "course/lesson.h"
 #include "emu/backend.h"
+#include "exec/backend.h"
 #include "run/launch.h"
 #include "course/userptx.h"
 #include "base/util.h"
@@ -84,7 +85,7 @@ static void test_counts_and_verdict(void **st)
 	run_request rq;
 	naive_request(&rq);
 	run_result res;
-	emu_backend_run(&rq, &res);
+	exec_run(&rq, &res);
 	assert_int_equal(res.status, RUN_OK);
 	assert_int_equal(res.backend, RUN_BACKEND_EMU);
 	assert_int_equal(res.verified, 1);
@@ -103,7 +104,7 @@ static void test_counts_and_verdict(void **st)
 	/* A second load of B per k: more requests, fewer sectors per request. */
 	int ln = line_of(rq.ptx_path, "ld.global.f32 %b, [%pB];");
 	edited(&rq, ln, "\tld.global.f32 %b, [%pB];\n\tld.global.f32 %b, [%pB];");
-	emu_backend_run(&rq, &res);
+	exec_run(&rq, &res);
 	assert_int_equal(res.status, RUN_OK);
 	assert_int_equal(res.emu.gld_requests, 3ULL * 128 * 128 * 128 / 32);
 	assert_true(fabs((double)res.emu.gld_sectors / (double)res.emu.gld_requests - 34.0 / 3) < 1e-9);
@@ -117,7 +118,7 @@ static void test_wrong_result(void **st)
 	int ln = line_of(rq.ptx_path, "fma.rn.f32 %acc, %a, %b, %acc;");
 	edited(&rq, ln, "\tsub.f32 %acc, %acc, %a;");
 	run_result res;
-	emu_backend_run(&rq, &res);
+	exec_run(&rq, &res);
 	assert_int_equal(res.status, RUN_WRONG);
 	assert_int_equal(res.verified, 0);
 	assert_non_null(strstr(res.msg, "wrong values"));
@@ -131,7 +132,7 @@ static void test_parse_error_at_its_line(void **st)
 	int ln = line_of(rq.ptx_path, "fma.rn.f32 %acc, %a, %b, %acc;");
 	edited(&rq, ln, "\tfmaa.rn.f32 %acc, %a, %b, %acc;");
 	run_result res;
-	emu_backend_run(&rq, &res);
+	exec_run(&rq, &res);
 	assert_int_equal(res.status, RUN_JIT_ERROR);
 	assert_int_equal(res.backend, RUN_BACKEND_EMU);
 	/* The message names the file without its folder; the log in full. */
@@ -157,7 +158,7 @@ static void test_fault_at_its_line(void **st)
 	int ln = line_of(rq.ptx_path, "st.global.f32 [%pC], %acc;");
 	edited(&rq, ln, "\tadd.u64 %pC, %pC, 0x10000000000;\n\tst.global.f32 [%pC], %acc;");
 	run_result res;
-	emu_backend_run(&rq, &res);
+	exec_run(&rq, &res);
 	assert_int_equal(res.status, RUN_FAULT);
 	assert_non_null(strstr(res.msg, "out-of-bounds"));
 	userptx_mark m[4];
@@ -172,7 +173,7 @@ static void test_bad_entry(void **st)
 	naive_request(&rq);
 	util_strlcpy(rq.entry, "nope", sizeof rq.entry);
 	run_result res;
-	emu_backend_run(&rq, &res);
+	exec_run(&rq, &res);
 	assert_int_equal(res.status, RUN_BAD_REQUEST);
 	assert_non_null(strstr(res.msg, "nope"));
 }
@@ -249,7 +250,7 @@ static void test_line_sums_equal_totals(void **st)
 		if (emu_backend_refuses(&rq, &why)) /* lessons 9-10 until the emulator reads them */
 			continue;
 		static run_result res;
-		emu_backend_run(&rq, &res);
+		exec_run(&rq, &res);
 		print_message("lesson %d: %s, %d of %d lines\n", l->number, run_status_name(res.status), res.nlines,
 			      res.lines_total);
 		assert_int_equal(res.status, RUN_OK);
@@ -317,7 +318,7 @@ static void test_naive_lines(void **st)
 	run_request rq;
 	naive_request(&rq);
 	static run_result res;
-	emu_backend_run(&rq, &res);
+	exec_run(&rq, &res);
 	assert_int_equal(res.status, RUN_OK);
 	int la = line_of(rq.ptx_path, "ld.global.f32 %a"), lc = line_of(rq.ptx_path, "st.global.f32 [%pC]");
 	const run_line_counts *a = NULL, *c = NULL;

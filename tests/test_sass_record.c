@@ -1,4 +1,4 @@
-/* test_sass_record: recorded SASS — FNV-1a against published vectors, a recording written and read back (the header, the body through the one disassembly parser, the label), a stale PTX, another arch or entry, malformed headers named by file:line, and every recording in assets/sass/ current with its lesson's PTX and its regs: header (skipped while none is recorded). */
+/* test_sass_record: recorded SASS — FNV-1a against published vectors, a recording written and read back (the header, the body through the one disassembly parser, the label), a stale PTX, another arch or entry, malformed headers named by file:line, a lesson with no recording said as such, and every recording in assets/sass/ current with its lesson's PTX and its regs: header (a lesson without one said, not failed). */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -179,9 +179,27 @@ static void test_malformed(void **state)
 	free(rec);
 }
 
-/* Every lesson with a kernel has a recording of its current PTX (entry and
- * the H100's arch as scripts/gpu-sass.sh --record makes them), and every
- * recording is of such a lesson. Skipped while assets/sass/ holds none. */
+/* A lesson with no recording is said as such: the SASS view shows "no
+ * recording" where it would show one, and that is no error. */
+static void test_no_recording(void **state)
+{
+	(void)state;
+	const char *ptx = ".version 7.0\n.target sm_50\n";
+	char path[64], why[300];
+	scratch_ptx(path, sizeof path, ptx);
+	sass_kernel k;
+	assert_int_equal(sass_record_use(99, path, "sgemm_naive", "sm_90", &k, why, sizeof why), -1);
+	assert_string_equal(why, "no recording of lesson 99 (assets/sass/99.sass: scripts/gpu-sass.sh --record makes it)");
+	assert_int_equal(k.n, 0);
+	assert_string_equal(k.entry, "sgemm_naive");
+	unlink(path);
+}
+
+/* Every recording in assets/sass/ is of a lesson with a kernel, of its
+ * current PTX (entry and the H100's arch as scripts/gpu-sass.sh --record
+ * makes them) and agrees with its regs: header. A lesson without one (a
+ * lesson added on a machine without the GPU and the toolkit) is said, not
+ * failed: its recording is a follow-up on the GPU machine. */
 static void test_recordings_current(void **state)
 {
 	(void)state;
@@ -192,16 +210,14 @@ static void test_recordings_current(void **state)
 	char names[64][32];
 	for (struct dirent *e; d && (e = readdir(d)) != NULL;) {
 		size_t n = strlen(e->d_name);
-		if (n > 5 && !strcmp(e->d_name + n - 5, ".sass") && nfiles < 64)
+		if (n > 5 && !strcmp(e->d_name + n - 5, ".sass")) {
+			if (nfiles == (int)ARRAY_LEN(names))
+				fail_msg("more than %d files in %s", nfiles, SASS_RECORD_DIR);
 			util_strlcpy(names[nfiles++], e->d_name, sizeof names[0]);
+		}
 	}
 	if (d)
 		closedir(d);
-	if (!nfiles) {
-		printf("no recordings in %s yet: run scripts/gpu-sass.sh --record DIR on the GPU machine, "
-		       "copy DIR/*.sass there\n", SASS_RECORD_DIR);
-		skip();
-	}
 	course c;
 	course_load(&c, NULL, 0);
 	strbuf bad = {0};
@@ -218,7 +234,8 @@ static void test_recordings_current(void **state)
 		sass_arch_for(text, 9, 0, arch, sizeof arch);
 		sass_kernel k;
 		if (!rec)
-			sb_printf(&bad, "\n  lesson %d: no %s", l->number, rel);
+			printf("lesson %d: no recording (%s): its SASS view says so until scripts/gpu-sass.sh --record "
+			       "makes one on the GPU machine\n", l->number, rel);
 		else if (sass_record_check(rec, rel, l->number, ptx, l->entry, arch, &k, why, sizeof why) < 0)
 			sb_printf(&bad, "\n  lesson %d: %s", l->number, why);
 		else {
@@ -250,6 +267,7 @@ int main(void)
 		cmocka_unit_test(test_fnv1a64),
 		cmocka_unit_test(test_good_and_stale),
 		cmocka_unit_test(test_malformed),
+		cmocka_unit_test(test_no_recording),
 		cmocka_unit_test(test_recordings_current),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

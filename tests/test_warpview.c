@@ -13,7 +13,6 @@
 #include "base/util.h"
 #include "lines_helper.h"
 #include "course/lesson.h"
-#include "emu/backend.h"
 #include "exec/warpview.h"
 #include "model/devices.h"
 #include "run/launch.h"
@@ -78,7 +77,9 @@ static int rows_have(char rows[][EXEC_WARP_COLS], int n, const char *s)
 static run_line_counts line_counts(const run_request *rq, int line)
 {
 	static run_result res;
-	emu_backend_run(rq, &res);
+	run_request emu = *rq;
+	emu.backend = RUN_BACKEND_EMU;
+	exec_run(&emu, &res);
 	assert_int_equal(res.status, RUN_OK);
 	for (int i = 0; i < res.nlines; i++)
 		if (res.lines[i].line == line)
@@ -259,7 +260,8 @@ static void run_emulated(rig *r)
 	char err[256];
 	assert_int_equal(ui_app_request(r->a, &rq, err, sizeof err), 0);
 	static run_result res;
-	emu_backend_run(&rq, &res);
+	rq.backend = RUN_BACKEND_EMU;
+	exec_run(&rq, &res);
 	assert_int_equal(res.status, RUN_OK);
 	keys(r, "r");
 	ui_app_run_started(r->a, 1.0, NULL);

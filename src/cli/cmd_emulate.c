@@ -168,6 +168,8 @@ static int print_estimate(const cli_command *self, const cli_launch *o, const ru
 			json_num(&w, estimate_term_key((estimate_term)i), e->term_ms[i]);
 		json_end(&w);
 		json_num(&w, "sm_ms", e->sm_ms);
+		json_num(&w, "sm_max_ms", r.sm_max_ms);
+		json_num(&w, "sm_sum_ms", r.sm_sum_ms);
 		json_int(&w, "blocks", r.in.blocks);
 		json_int(&w, "blocks_sampled", r.blocks_run);
 		json_num(&w, "sample_seconds", r.seconds);
@@ -189,9 +191,13 @@ static int print_estimate(const cli_command *self, const cli_launch *o, const ru
 	printf("  from %lld of %lld blocks emulated (%.1f s) and %s\n", r.blocks_run, r.in.blocks, r.seconds, e->source);
 	int sm_decides = e->ms == e->sm_ms;
 	for (int i = 0; i < EST_NTERMS; i++) {
-		if (i == EST_SM_TERMS)
+		if (i == EST_SM_TERMS) {
 			printf("  %-22s %10.3g ms%s\n", "SM pipes together", e->sm_ms,
 			       sm_decides ? "  <- the estimate (root of the sum of their squares)" : "");
+			/* The root is a chosen rule between two limits (docs/model.md): both beside it. */
+			printf("  %-22s %10.3g ms  (overlapping fully)\n", "  their max", r.sm_max_ms);
+			printf("  %-22s %10.3g ms  (taking turns)\n", "  their sum", r.sm_sum_ms);
+		}
 		printf("  %-22s %10.3g ms%s\n", estimate_term_name((estimate_term)i), e->term_ms[i],
 		       !sm_decides && i == (int)e->limit ? "  <- the estimate" : "");
 	}

@@ -351,9 +351,25 @@ static int resolve(const sass_opts *o, sass_target *t)
 	return 0;
 }
 
+/* --json where no SASS can be shown: the object still comes, saying why
+ * (a lesson with no recording, "no recording of lesson 12 (...)"). */
+static void print_json_none(const sass_target *t, const char *why, const char *err)
+{
+	json_writer w;
+	json_begin(&w, stdout);
+	json_obj(&w, NULL);
+	json_str(&w, "entry", t->entry);
+	json_str(&w, "arch", t->arch);
+	json_bool(&w, "recorded", 0);
+	json_str(&w, "no_recording", why);
+	json_str(&w, "error", err);
+	json_end(&w);
+	json_finish(&w);
+}
+
 /* The toolkit is missing: the lesson's recorded copy when one applies (same
  * PTX, entry, arch), else err says what is needed and why no recording
- * applies. Returns 0 or SASS_MISSING. */
+ * applies (with --json, also as the object). Returns 0 or SASS_MISSING. */
 static int use_recorded(const sass_opts *o, const sass_target *t, sass_kernel *k, char *err, size_t errlen)
 {
 	char why[300];
@@ -366,6 +382,8 @@ static int use_recorded(const sass_opts *o, const sass_target *t, sass_kernel *k
 	else if (sass_record_use(t->number, t->path, t->entry, t->arch, k, why, sizeof why) == 0)
 		return 0;
 	sass_record_missing(why, err, errlen);
+	if (o->json)
+		print_json_none(t, why, err);
 	return SASS_MISSING;
 }
 

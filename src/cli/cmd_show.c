@@ -56,17 +56,8 @@ const cli_command cli_cmd_show = {
 	.run = cmd_show,
 };
 
-static void level_json(json_writer *w, const char *key, const model_level *lv)
-{
-	json_obj(w, key);
-	json_num(w, "loads_per_output", lv->loads_per_output);
-	json_num(w, "stores_per_output", lv->stores_per_output);
-	json_num(w, "loads", lv->loads);
-	json_num(w, "stores", lv->stores);
-	json_num(w, "bytes", lv->bytes);
-	json_end(w);
-}
-
+/* The lesson's name and parameters, then every key of the model's table
+ * (model_json): the keys the prose placeholders use, one schema. */
 static void print_json(const lesson *l, const model_result *r)
 {
 	json_writer w;
@@ -75,11 +66,6 @@ static void print_json(const lesson *l, const model_result *r)
 	json_str(&w, "lesson", l->id);
 	json_int(&w, "number", l->number);
 	json_str(&w, "model", r->model);
-	json_str(&w, "gpu", r->gpu.name);
-	json_str(&w, "gpu_key", r->gpu.key);
-	json_int(&w, "M", r->M);
-	json_int(&w, "N", r->N);
-	json_int(&w, "K", r->K);
 	json_obj(&w, "params");
 	for (int i = 0; i < l->nparams; i++) {
 		long long v = 0;
@@ -87,65 +73,7 @@ static void print_json(const lesson *l, const model_result *r)
 		json_int(&w, l->params[i].name, v);
 	}
 	json_end(&w);
-	json_num(&w, "flops", r->flops);
-	json_obj(&w, "ai");
-	json_num(&w, "global", r->ai_global);
-	json_num(&w, "shared", r->ai_shared);
-	json_num(&w, "dram_ideal", r->ai_dram_ideal);
-	json_end(&w);
-	json_obj(&w, "per_output");
-	json_num(&w, "global_loads", r->global.loads_per_output);
-	json_num(&w, "global_stores", r->global.stores_per_output);
-	json_num(&w, "shared_loads", r->shared.loads_per_output);
-	json_num(&w, "shared_stores", r->shared.stores_per_output);
-	json_num(&w, "reg_loads", r->regs.loads_per_output);
-	json_num(&w, "reg_stores", r->regs.stores_per_output);
-	json_end(&w);
-	json_obj(&w, "levels");
-	level_json(&w, "global", &r->global);
-	level_json(&w, "shared", &r->shared);
-	level_json(&w, "registers", &r->regs);
-	json_num(&w, "dram_ideal_bytes", r->dram_ideal_bytes);
-	json_end(&w);
-	json_obj(&w, "sectors_per_request");
-	json_num(&w, "A", r->sectors_A);
-	json_num(&w, "B", r->sectors_B);
-	json_end(&w);
-	json_obj(&w, "wavefronts_per_request");
-	json_num(&w, "A", r->wavefronts_A);
-	json_num(&w, "B", r->wavefronts_B);
-	json_end(&w);
-	json_str(&w, "unit", r->unit);
-	json_num(&w, "peak_tflops", r->peak_tflops);
-	json_num(&w, "bw_gbs", r->gpu.bw_gbs);
-	json_num(&w, "ridge", r->ridge);
-	json_str(&w, "regime", r->regime);
-	json_str(&w, "regime_if_dram", r->regime_if_dram);
-	json_num(&w, "if_dram_ms", r->if_dram_ms);
-	json_obj(&w, "bound");
-	json_num(&w, "ms", r->bound_ms);
-	json_str(&w, "limit", r->bound_limit);
-	json_num(&w, "compute_ms", r->bound_compute_ms);
-	json_num(&w, "dram_ms", r->bound_dram_ms);
-	json_num(&w, "l2_ms", r->bound_l2_ms);
-	json_num(&w, "l1_ms", r->bound_l1_ms);
-	json_num(&w, "ai_l2", r->ai_l2);
-	json_num(&w, "ai_l1", r->ai_l1);
-	json_end(&w);
-	json_obj(&w, "launch");
-	json_int(&w, "threads", r->threads);
-	json_int(&w, "smem_static", r->smem_static);
-	json_int(&w, "smem_dynamic", r->smem_dynamic);
-	json_int(&w, "regs", r->regs_per_thread);
-	json_str(&w, "regs_source", r->regs_source);
-	json_int(&w, "runs", r->runs);
-	json_str(&w, "why_not", r->why_not);
-	json_int(&w, "tiles", r->blocks);
-	json_int(&w, "blocks", r->launch_blocks);
-	json_int(&w, "clusters", r->launch_clusters);
-	json_int(&w, "rounds", r->launch_rounds);
-	json_end(&w);
-	occ_json(&w, "occupancy", &r->occ);
+	model_json(r, &w);
 	json_end(&w);
 	json_finish(&w);
 }

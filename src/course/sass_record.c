@@ -260,7 +260,8 @@ int sass_record_use(int lesson, const char *ptx_path, const char *entry, const c
 	sass_kernel_init(k, entry);
 	char *text = util_read_file(file, NULL, NULL, 0);
 	if (!text) {
-		snprintf(why, len, "no recorded copy of lesson %d (%s)", lesson, rel);
+		/* A lesson may have none yet: only a GPU machine with the toolkit makes one. */
+		snprintf(why, len, "no recording of lesson %d (%s: scripts/gpu-sass.sh --record makes it)", lesson, rel);
 		return -1;
 	}
 	int rc = sass_record_check(text, rel, lesson, ptx_path, entry, arch, k, why, len);

@@ -59,7 +59,8 @@ char *sass_record_format(const sass_record *r, const sass_kernel *k, const char 
 /* The SASS view without the toolkit: loads lesson's recording into k when it
  * applies to the kernel to show — the PTX file at ptx_path (its current
  * text's hash), entry and arch. Returns 0 (k->recorded_date set), or -1 with
- * why it does not ("the PTX changed since it was recorded (...)"), k empty. */
+ * why it does not ("the PTX changed since it was recorded (...)", or for a
+ * lesson that has none, "no recording of lesson 12 (...)"), k empty. */
 int sass_record_use(int lesson, const char *ptx_path, const char *entry, const char *arch, sass_kernel *k,
 		    char *why, size_t len);
 

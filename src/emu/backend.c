@@ -124,36 +124,6 @@ void emu_backend_refused(const run_request *rq, const char *why, run_result *res
 	util_strlcpy(res->where.msg, why, sizeof res->where.msg);
 }
 
-void emu_backend_run(const run_request *rq, run_result *res)
-{
-	blank(rq, res);
-	char err[RUN_LOG / 2];
-	if (emu_refuses(rq, NULL, err, sizeof err)) {
-		emu_backend_refused(rq, err, res);
-		return;
-	}
-	emu_module *m = emu_module_load(rq->ptx_path, NULL, err, sizeof err);
-	if (!m) {
-		res->status = RUN_JIT_ERROR;
-		util_strlcpy(res->log, err, sizeof res->log);
-		run_error_set(&res->where, err);
-		run_error_format(&res->where, res->msg, sizeof res->msg);
-		return;
-	}
-	run_line_counts *lines = xcalloc(RUN_MAX_LINES, sizeof *lines);
-	emu_options o = {.module = m, .lines = lines, .max_lines = RUN_MAX_LINES};
-	emu_result *er = xcalloc(1, sizeof *er);
-	emu_error why = emu_run(rq, &o, er, err, sizeof err);
-	if (why != EMU_OK) {
-		emu_backend_failed(rq, why, err, res);
-	} else {
-		emu_backend_result(rq, er, lines, res);
-	}
-	free(lines);
-	free(er);
-	emu_module_free(m);
-}
-
 int emu_backend_refuses(const run_request *rq, run_error *why)
 {
 	char err[RUN_LOG / 2];

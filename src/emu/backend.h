@@ -5,27 +5,21 @@
 #include "emu/emu.h"
 #include "run/run.h"
 
-/* Parses and runs the request's PTX on the CPU (src/emu/), verifies C
- * against the CPU reference and fills res->emu with the counts. Statuses as
- * on a GPU: RUN_EMU_REFUSED when the emulator lacks what the request needs
- * (emu_refuses), RUN_JIT_ERROR for a parse error (log: "FILE:LINE: message",
- * where: the same as data),
- * RUN_FAULT for an out-of-bounds or misaligned access, RUN_TIMEOUT when the
- * instruction budget runs out (an endless loop), RUN_WRONG for a wrong result
- * or a shared-memory race, RUN_OK when verified. gflops stays 0: the CPU's
- * speed says nothing about the GPU's. Never exits. */
-void emu_backend_run(const run_request *rq, run_result *res);
-
-/* The result of an emulation that ran to its end (emu_run returned EMU_OK),
- * as emu_backend_run answers it: `emulate`, which runs the emulator itself
- * for its progress and regions, reports through the same run_result.
+/* The result of an emulation that ran to its end (emu_run returned EMU_OK)
+ * as a run_result (exec/emulate.c, the RUN_BACKEND_EMU row, runs the
+ * emulator with its progress, probe and deadline, and answers through these):
+ * statuses as on a GPU — RUN_WRONG for a wrong result or a shared-memory
+ * race, RUN_OK when verified; gflops stays 0 (the CPU's speed says nothing
+ * about the GPU's).
  * lines: the rows emu_run wrote through emu_options.lines (er->nlines of
  * them, at most RUN_MAX_LINES), or NULL for none; regions come from er. */
 void emu_backend_result(const run_request *rq, const emu_result *er, const run_line_counts *lines, run_result *res);
 
-/* An emulation that stopped (emu_run's code and message: status by the
- * same table, the located problem in where) or was refused up front
- * (RUN_EMU_REFUSED), as emu_backend_run answers them. */
+/* An emulation that stopped (emu_run's code and message: status by one
+ * table, the located problem in where: RUN_JIT_ERROR for a parse error,
+ * RUN_FAULT for an out-of-bounds or misaligned access, RUN_TIMEOUT when the
+ * instruction budget runs out) or was refused up front (RUN_EMU_REFUSED: the
+ * emulator lacks what the request needs, emu_refuses). */
 void emu_backend_failed(const run_request *rq, emu_error why, const char *err, run_result *res);
 void emu_backend_refused(const run_request *rq, const char *why, run_result *res);
 

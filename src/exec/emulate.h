@@ -9,8 +9,9 @@
  * long, and launch_admit decides whether the whole run fits its deadline. */
 #define EXEC_PROBE_S 0.1
 
-/* The RUN_BACKEND_EMU row's run (exec_run_with calls it): emu_backend_run's
- * statuses, and the emulator stopped at rq->deadline_s (RUN_TIMEOUT), by the
+/* The RUN_BACKEND_EMU row's run (exec_run_with calls it): parses and runs
+ * the request's PTX on the CPU, verifies C against the CPU reference and
+ * fills res->emu with the counts (statuses: emu/backend.h), and the emulator stopped at rq->deadline_s (RUN_TIMEOUT), by the
  * probe when the estimate is past it (RUN_TIMEOUT, saying so), or by
  * opt->cancel (RUN_CANCELLED, the blocks done said). */
 void exec_emulate(const run_request *rq, const exec_run_opts *opt, run_result *res);

@@ -64,6 +64,11 @@ static int sample(const run_request *rq, const gpu_spec *g, exec_estimate_result
 		snprintf(err, (size_t)errlen, "%s", out->e.why);
 		return -1;
 	}
+	for (int t = 0; t < EST_SM_TERMS; t++) {
+		double ms = out->e.term_ms[t];
+		out->sm_max_ms = ms > out->sm_max_ms ? ms : out->sm_max_ms;
+		out->sm_sum_ms += ms;
+	}
 	return 0;
 }
 

@@ -22,6 +22,10 @@ typedef struct {
 	estimate_input in;
 	long long blocks_run;       /* the sample */
 	double seconds;             /* its CPU time */
+	/* The SM pipes' terms combined the two other ways, the bounds of e.sm_ms (a p = 2 norm between
+	 * them, docs/model.md): the largest alone (p = infinity: the pipes overlap fully) and their sum
+	 * (p = 1: they take turns). */
+	double sm_max_ms, sm_sum_ms;
 } exec_estimate_result;
 
 /* Estimates rq's time on g. rq->deadline_s bounds the sample's wall time (a

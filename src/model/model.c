@@ -543,6 +543,7 @@ static const key_def keys[] = {
 	{"launch.smem_static", T_INT, R(smem_static), F_INT, "static shared bytes (declared in the PTX)"},
 	{"launch.smem_dynamic", T_INT, R(smem_dynamic), F_INT, "dynamic shared bytes (the lesson's smem:)"},
 	{"gpu.name", T_CHARS, R(gpu.name), F_STR, "the GPU"},
+	{"gpu.key", T_CHARS, R(gpu.key), F_STR, "its --gpu name, the key of its row in assets/gpus.tsv"},
 	{"gpu.sms", T_INT, R(gpu.sms), F_INT, "streaming multiprocessors"},
 	{"gpu.clock_mhz", T_INT, R(gpu.clock_mhz), F_INT, "boost clock"},
 	{"gpu.fp32_tflops", T_DBL, R(gpu.fp32_tflops), F_TFLOPS, "FP32 peak"},
@@ -623,6 +624,59 @@ int model_value(const model_result *r, const char *key, double *out)
 	case T_CHARS: return -1;
 	}
 	return -1;
+}
+
+/* One key's value as a JSON member named name: numbers as they are (n/a: null). */
+static void json_member(const model_result *r, json_writer *w, const key_def *k, const char *name)
+{
+	const char *base = (const char *)r + k->off;
+	switch (k->type) {
+	case T_DBL: json_num(w, name, *(const double *)base); return;
+	case T_INT: json_int(w, name, *(const int *)base); return;
+	case T_LL: json_int(w, name, *(const long long *)base); return;
+	case T_STR: {
+		const char *str = *(const char *const *)base;
+		if (str)
+			json_str(w, name, str);
+		else
+			json_null(w, name);
+		return;
+	}
+	case T_CHARS: json_str(w, name, base); return;
+	}
+}
+
+/* The keys under prefix (plen bytes: "" or "ai." or "occupancy.limits.") as
+ * members: a leaf as its value, a group as an object of its own, written
+ * once, where its first key stands in the table. */
+static void json_level(const model_result *r, json_writer *w, const char *prefix, size_t plen)
+{
+	for (size_t i = 0; i < ARRAY_LEN(keys); i++) {
+		const char *name = keys[i].key + plen, *dot = strchr(name, '.');
+		if (strncmp(keys[i].key, prefix, plen))
+			continue;
+		if (!dot) {
+			json_member(r, w, &keys[i], name);
+			continue;
+		}
+		size_t glen = (size_t)(dot - name) + 1; /* the group's name and its dot */
+		int seen = 0;
+		for (size_t j = 0; j < i && !seen; j++)
+			seen = !strncmp(keys[j].key, keys[i].key, plen + glen);
+		if (seen)
+			continue;
+		char group[64], sub[128];
+		snprintf(group, sizeof group, "%.*s", (int)glen - 1, name);
+		snprintf(sub, sizeof sub, "%.*s", (int)(plen + glen), keys[i].key);
+		json_obj(w, group);
+		json_level(r, w, sub, plen + glen);
+		json_end(w);
+	}
+}
+
+void model_json(const model_result *r, json_writer *w)
+{
+	json_level(r, w, "", 0);
 }
 
 void model_format(const model_result *r, const char *key, char *buf, int len)

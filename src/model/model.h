@@ -4,6 +4,7 @@
 
 #include "model/devices.h"
 #include "base/expr.h"
+#include "base/json.h"
 #include "course/lesson.h"
 #include "model/model_lessons.h"
 #include "model/occupancy.h"
@@ -119,6 +120,12 @@ int model_known(const char *key);
 int model_value(const model_result *r, const char *key, double *out);
 /* The value of a key for people: "0.25 FLOP/B", "K/16 = 256", "1.23 ms". */
 void model_format(const model_result *r, const char *key, char *buf, int len);
+
+/* Every key of the table as members of the JSON object open in w, in the
+ * table's order, a dotted key nested ("ai.global": "ai": {"global": ...}),
+ * each group where its first key stands; a number that does not apply is
+ * null. `show --json` is this after the lesson's name (docs/json.md). */
+void model_json(const model_result *r, json_writer *w);
 
 /* The keys of model_value, in a stable order, with a line of help each
  * (param.NAME keys are not listed: any lesson param works). */
