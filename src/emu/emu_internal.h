@@ -47,6 +47,8 @@ typedef enum {
 	OP_BULK,        /* cp.async.bulk.*: BK_* */
 	OP_CLUSTER,     /* mapa, barrier.cluster, elect, setmaxnreg, fence.proxy.async, bar.arrive: CL_* */
 	OP_STMATRIX,
+	/* issue 39: f64, bf16x2, dp4a */
+	OP_DP,          /* dp4a, dp2a.lo, dp2a.hi: DP_* */
 	OP_COUNT
 } emu_opcode;
 
@@ -66,6 +68,9 @@ enum { PRMT_DEFAULT, PRMT_F4E, PRMT_B4E, PRMT_RC8, PRMT_ECL, PRMT_ECR, PRMT_RC16
 enum { TRAP_TRAP, TRAP_ASSERT };                      /* trap, call __assertfail */
 enum { MB_INIT, MB_ARRIVE, MB_ARRIVE_TX, MB_EXPECT_TX, MB_TEST_WAIT, MB_TRY_WAIT };  /* OP_MBAR */
 enum { BK_LOAD, BK_STORE, BK_COMMIT, BK_WAIT };       /* OP_BULK */
+/* issue 39: f64, bf16x2, dp4a */
+enum { DP_4A, DP_2A_LO, DP_2A_HI };                   /* OP_DP */
+enum { MINMAX_NUM, MINMAX_NAN };                      /* min, max: .NaN gives NaN when either input is */
 enum { CL_MAPA, CL_ARRIVE, CL_WAIT, CL_ELECT, CL_SETMAXNREG, CL_FENCE_PROXY, CL_BAR_ARRIVE }; /* OP_CLUSTER */
 
 #define EMU_NO_REG (-1)
