@@ -239,7 +239,7 @@ void run_report_make(run_report *rep, const run_request *rq, const run_result *r
 	rep->pct_of_cublas = measured(ref ? 100.0 * res->gflops / res->cublas_gflops : 0, ref && timed);
 	rep->speedup = measured(prev_gflops > 0 ? res->gflops / prev_gflops : 0, prev_gflops > 0 && timed);
 	rep->rel_error = measured(res->rel_err, res->verified >= 0);
-	rep->tolerance = measured(res->tol, res->tol > 0);
+	rep->tolerance = measured(res->tol, res->tol > 0 || res->verified >= 0); /* 0: exact (integers) */
 	rep->verified = res->verified;
 	rep->has_counts = run_has_counts(res);
 	if (rep->has_counts) {
