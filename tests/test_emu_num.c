@@ -188,6 +188,9 @@ static void test_bf16x2(void **st)
 	/* overflow to inf; NaN results are the canonical 0x7fff */
 	assert_int_equal(B32("add.bf16x2 %r0, %r1, %r2", PAIR(3e38f, 0), PAIR(3e38f, 0), 0), PAIR(INFINITY, 0));
 	assert_int_equal(B32("fma.rn.bf16x2 %r0, %r1, %r2, %r3", PAIR(INFINITY, 1), PAIR(0, 1), 0) >> 16, 0x7fff);
+	/* .relu: a negative result is +0, a NaN the canonical 0x7fff */
+	assert_int_equal(B32("fma.rn.relu.bf16x2 %r0, %r1, %r2, %r3", PAIR(-2, 2), PAIR(3, 3), PAIR(1, 1)), PAIR(0, 7));
+	assert_int_equal(B32("fma.rn.relu.bf16x2 %r0, %r1, %r2, %r3", PAIR(INFINITY, 1), PAIR(0, -1), 0), 0x7fff0000);
 	/* -0 + -0 = -0; x - x = +0 */
 	assert_int_equal(B32("add.bf16x2 %r0, %r1, %r2", 0x80008000, 0x80008000, 0), 0x80008000);
 	assert_int_equal(B32("sub.bf16x2 %r0, %r1, %r2", PAIR(2, 3), PAIR(2, 3), 0), 0);
@@ -236,6 +239,9 @@ static void test_refused(void **st)
 	/* directed roundings of f64 arithmetic are not run: refused, never computed as .rn */
 	assert_int_equal(takes("add.rz.f64 %fd0, %fd1, %fd2"), -1);
 	assert_int_equal(takes("fma.rm.f64 %fd0, %fd1, %fd2, %fd3"), -1);
+	/* .relu is the 16-bit floats' */
+	assert_int_equal(takes("fma.rn.relu.f32 %f2, %f1, %f1, %f1"), -1);
+	assert_int_equal(takes("fma.rn.relu.f16x2 %r0, %r1, %r2, %r3"), 0);
 	/* .NaN is bf16's here; f32 would ignore it */
 	assert_int_equal(takes("min.NaN.f32 %f2, %f1, %f1"), -1);
 	assert_int_equal(takes("min.NaN.s32 %r0, %r1, %r2"), -1);

@@ -175,7 +175,8 @@ static inline uint32_t shf(uint32_t a, uint32_t b, uint32_t c, int right, int cl
  * (f16x2, bf16x2) on its own: the product of two halves is exact in a
  * double, the sum's error comes from TwoSum, and the result is rounded
  * once (.rn, the only rounding of these forms). A bf16 NaN result is the
- * canonical 0x7fff, as the GPU gives; an f16 one stays a quiet NaN. */
+ * canonical 0x7fff (the ISA leaves a plain result's payload open and names
+ * the canonical NaN under .relu); an f16 one stays a quiet NaN, as before. */
 static inline uint64_t half2(int code, int t, uint64_t a, uint64_t b, uint64_t c)
 {
 	const int bf = t == ET_BF16 || t == ET_BF16X2, n = t == ET_F16X2 || t == ET_BF16X2 ? 2 : 1;
@@ -189,6 +190,20 @@ static inline uint64_t half2(int code, int t, uint64_t a, uint64_t b, uint64_t c
 		double s = p + q, bb = s - p, e = (p - (s - bb)) + (q - bb); /* TwoSum: s + e = p + q exactly */
 		uint16_t v = isnan(s) && bf ? 0x7fff : to_half(s, isfinite(s) ? e : 0, ht);
 		r |= (uint64_t)v << (16 * h);
+	}
+	return r;
+}
+
+/* fma.relu on each 16-bit half: a negative result is +0, a NaN the
+ * canonical 0x7fff (PTX ISA 9.7.4.4); -0 and the rest as they are. */
+static inline uint64_t relu16(uint64_t v, int t)
+{
+	const int n = t == ET_F16X2 || t == ET_BF16X2 ? 2 : 1, ht = t == ET_BF16 || t == ET_BF16X2 ? ET_BF16 : ET_F16;
+	uint64_t r = 0;
+	for (int h = 0; h < n; h++) {
+		uint64_t x = v >> (16 * h) & 0xffff;
+		double f = getf(x, ht);
+		r |= (isnan(f) ? 0x7fff : f < 0 ? 0 : x) << (16 * h);
 	}
 	return r;
 }

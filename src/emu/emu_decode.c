@@ -66,6 +66,7 @@ static const modgroup g_mmashape = {MF_MOD, {{"m16n8k16", 16}, {"m16n8k8", 8}}};
 /* issue 39: f64, bf16x2, dp4a */
 static const modgroup g_dp2a = {MF_MOD, {{"lo", DP_2A_LO}, {"hi", DP_2A_HI}}};
 static const modgroup g_minnan = {MF_MOD, {{"NaN", MINMAX_NAN}}};
+static const modgroup g_relu = {MF_MOD, {{"relu", FMA_RELU}}};
 static const modgroup g_shfl = {MF_MOD, {{"up", SHFL_UP}, {"down", SHFL_DOWN}, {"bfly", SHFL_BFLY}, {"idx", SHFL_IDX}}};
 
 /* How the operands read. */
@@ -134,7 +135,7 @@ static const opdesc opdescs[] = {
 	INT_OP("sub", OP_SUB, 3, TY_INT | TY_FLOAT | TY_HALF2 | TY_NUM, &g_rn),
 	ARITH("mul", OP_MUL, EMU_CLS_INT, 3, TY_FLOAT | TY_HALF2 | TY_NUM, DF_INT_MODE, &g_width, &g_rn),
 	ARITH("mad", OP_MAD, EMU_CLS_INT, 4, TY(ET_F32) | TY(ET_F64), DF_INT_MODE, &g_width, &g_rn),
-	ARITH("fma", OP_FMA, EMU_CLS_FP, 4, TY_FLOAT | TY_HALF2 | TY_NUM, 0, &g_rn),
+	ARITH("fma", OP_FMA, EMU_CLS_FP, 4, TY_FLOAT | TY_HALF2 | TY_NUM, 0, &g_rn, &g_relu),
 	INT_OP("div", OP_DIV, 3, TY_INT | TY(ET_F32) | TY(ET_F64), &g_rn),
 	INT_OP("rem", OP_REM, 3, TY_INT, NULL),
 	INT_OP("min", OP_MIN, 3, TY_INT | TY(ET_F32) | TY_NUM, &g_minnan),
@@ -416,6 +417,10 @@ static int special_rules(const opdesc *d, emu_op *o)
 		o->code = OP_FMA; /* mad.rn.f32 is fused on every target we run */
 	if (d->code == OP_SETP && o->mod >= CMP_EQU && !isf)
 		return -1; /* unordered compares are for floats */
+	/* issue 39: .relu is fma's of the 16-bit floats and their pairs */
+	if (d->code == OP_FMA && o->mod == FMA_RELU && o->type != ET_F16 && o->type != ET_F16X2 &&
+	    o->type != ET_BF16 && o->type != ET_BF16X2)
+		return -1;
 	/* issue 39: .NaN is min/max's of bf16 here (f32 and f16 would ignore it) */
 	if ((d->code == OP_MIN || d->code == OP_MAX) && o->mod == MINMAX_NAN && o->type != ET_BF16 &&
 	    o->type != ET_BF16X2)

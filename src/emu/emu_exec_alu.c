@@ -113,7 +113,9 @@ void emu_exec_mul(const inst *x)
 /* fma.rn: one rounding of a * b + c (libm's fma and fmaf are exact to the last bit). */
 void emu_exec_fma(const inst *x)
 {
-	if (is_half(x->t))
+	if (is_half(x->t) && x->o->mod == FMA_RELU)
+		LANEWISE(x, relu16(half2(OP_FMA, t, a, b, c), t));
+	else if (is_half(x->t))
 		LANEWISE(x, half2(OP_FMA, t, a, b, c));
 	else if (x->t == ET_F32)
 		LANEWISE(x, FB(fmaf(F(a), F(b), F(c))));

@@ -71,6 +71,7 @@ enum { BK_LOAD, BK_STORE, BK_COMMIT, BK_WAIT };       /* OP_BULK */
 /* issue 39: f64, bf16x2, dp4a */
 enum { DP_4A, DP_2A_LO, DP_2A_HI };                   /* OP_DP */
 enum { MINMAX_NUM, MINMAX_NAN };                      /* min, max: .NaN gives NaN when either input is */
+enum { FMA_PLAIN, FMA_RELU };                         /* fma of f16, bf16 and their pairs: .relu */
 enum { CL_MAPA, CL_ARRIVE, CL_WAIT, CL_ELECT, CL_SETMAXNREG, CL_FENCE_PROXY, CL_BAR_ARRIVE }; /* OP_CLUSTER */
 
 #define EMU_NO_REG (-1)
