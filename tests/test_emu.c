@@ -420,7 +420,7 @@ static void test_decode_table(void **state)
 		{"fma.rn.f16 %f1, %f2, %f3, %f4", EMU_OK, OP_FMA, EMU_CLS_FP, 0, NULL},
 		{"rem.f32 %f1, %f2, %f3", EMU_ERR_UNSUPPORTED, 0, 0, 0, NULL},
 		{"add.lo.s32 %r1, %r2, %r3", EMU_ERR_UNSUPPORTED, 0, 0, 0, NULL},
-		{"add.rz.f64 %rd1, %rd2, %rd3", EMU_ERR_UNSUPPORTED, 0, 0, 0, NULL}, /* f64 runs .rn only */
+		{"add.rz.f32 %f1, %f2, %f3", EMU_ERR_UNSUPPORTED, 0, 0, 0, NULL}, /* directed: f64 add sub mul only */
 		{"fma.rn.f64 %rd1, %rd2, %rd3, %rd3", EMU_OK, OP_FMA, EMU_CLS_FP, 0, NULL},
 		{"dp4a.u32.s32 %r1, %r2, %r3, %r4", EMU_OK, OP_DP, EMU_CLS_INT, 0, NULL},
 		{"and.pred %p1, %p2, %p3", EMU_OK, OP_AND, EMU_CLS_INT, 0, NULL},

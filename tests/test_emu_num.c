@@ -109,6 +109,35 @@ static void test_f64_arith(void **st)
 	assert_true(F64("mov.f64 %fd0, 0d3FF8000000000000", 0, 0, 0) == D(1.5));
 }
 
+/* add, sub, mul .rz .rm .rp of f64 (nvcc's round() is add.rz.f64): the exact result 1 + 2^-60 */
+static void test_f64_directed(void **st)
+{
+	(void)st;
+	const double t = 0x1p-60, up = 1 + 0x1p-52;
+	assert_true(F64("add.rz.f64 %fd0, %fd1, %fd2", 1.0, t, 0) == D(1.0));
+	assert_true(F64("add.rp.f64 %fd0, %fd1, %fd2", 1.0, t, 0) == D(up));
+	assert_true(F64("add.rm.f64 %fd0, %fd1, %fd2", 1.0, t, 0) == D(1.0));
+	assert_true(F64("add.rm.f64 %fd0, %fd1, %fd2", -1.0, -t, 0) == D(-up));
+	assert_true(F64("add.rz.f64 %fd0, %fd1, %fd2", -1.0, -t, 0) == D(-1.0));
+	assert_true(F64("sub.rz.f64 %fd0, %fd1, %fd2", up, t, 0) == D(1.0)); /* 1 + 2^-52 - 2^-60: below, toward 0 */
+	assert_true(F64("sub.rp.f64 %fd0, %fd1, %fd2", up, t, 0) == D(up));
+	/* (1 + 2^-52)^2 = 1 + 2^-51 + 2^-104 */
+	assert_true(F64("mul.rp.f64 %fd0, %fd1, %fd2", up, up, 0) == D(1 + 0x1.8p-51));
+	assert_true(F64("mul.rz.f64 %fd0, %fd1, %fd2", up, up, 0) == D(1 + 0x1p-51));
+	assert_true(F64("mul.rm.f64 %fd0, %fd1, %fd2", -up, up, 0) == D(-(1 + 0x1.8p-51)));
+	/* exact results stay; an exact zero sum is -0 under .rm, +0 otherwise */
+	assert_true(F64("add.rm.f64 %fd0, %fd1, %fd2", 3.0, -3.0, 0) == D(-0.0));
+	assert_true(F64("add.rz.f64 %fd0, %fd1, %fd2", 3.0, -3.0, 0) == D(0.0));
+	assert_true(F64("add.rm.f64 %fd0, %fd1, %fd2", 0.0, 0.0, 0) == D(0.0));
+	assert_true(F64("add.rp.f64 %fd0, %fd1, %fd2", 0.5, 0.25, 0) == D(0.75));
+	/* overflow: toward zero stops at the largest finite, away from it is inf */
+	assert_true(F64("mul.rz.f64 %fd0, %fd1, %fd2", 1e300, 1e300, 0) == D(0x1.fffffffffffffp1023));
+	assert_true(F64("mul.rm.f64 %fd0, %fd1, %fd2", 1e300, 1e300, 0) == D(0x1.fffffffffffffp1023));
+	assert_true(F64("mul.rp.f64 %fd0, %fd1, %fd2", 1e300, 1e300, 0) == D(INFINITY));
+	assert_true(F64("mul.rp.f64 %fd0, %fd1, %fd2", -1e300, 1e300, 0) == D(-0x1.fffffffffffffp1023));
+	assert_true(F64("add.rz.f64 %fd0, %fd1, %fd2", INFINITY, 1.0, 0) == D(INFINITY));
+}
+
 static void test_f64_min_max_setp(void **st)
 {
 	(void)st;
@@ -236,9 +265,12 @@ static void test_refused(void **st)
 {
 	(void)st;
 	assert_int_equal(takes("add.rn.f64 %fd0, %fd1, %fd2"), 0);
-	/* directed roundings of f64 arithmetic are not run: refused, never computed as .rn */
-	assert_int_equal(takes("add.rz.f64 %fd0, %fd1, %fd2"), -1);
+	/* directed roundings: f64 add, sub, mul only; never computed as .rn */
+	assert_int_equal(takes("add.rz.f64 %fd0, %fd1, %fd2"), 0);
+	assert_int_equal(takes("add.rz.f32 %f2, %f1, %f1"), -1);
+	assert_int_equal(takes("mul.rp.bf16x2 %r0, %r1, %r2"), -1);
 	assert_int_equal(takes("fma.rm.f64 %fd0, %fd1, %fd2, %fd3"), -1);
+	assert_int_equal(takes("div.rz.f64 %fd0, %fd1, %fd2"), -1);
 	/* .relu is the 16-bit floats' */
 	assert_int_equal(takes("fma.rn.relu.f32 %f2, %f1, %f1, %f1"), -1);
 	assert_int_equal(takes("fma.rn.relu.f16x2 %r0, %r1, %r2, %r3"), 0);
@@ -257,6 +289,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_f64_arith),
+		cmocka_unit_test(test_f64_directed),
 		cmocka_unit_test(test_f64_min_max_setp),
 		cmocka_unit_test(test_f64_cvt),
 		cmocka_unit_test(test_bf16x2),

@@ -194,6 +194,38 @@ static inline uint64_t half2(int code, int t, uint64_t a, uint64_t b, uint64_t c
 	return r;
 }
 
+/* add, sub or mul of f64 with rounding rnd: .rn, or .rz .rm .rp, which
+ * step the round-to-nearest result one place when its exact error (TwoSum,
+ * or fma for a product) points the other way; an overflow stops at the
+ * largest finite where the direction says so; an exact zero sum is -0
+ * under .rm (IEEE 754). A product's error is exact unless it underflows. */
+static inline double f64_arith(int code, double x, double y, int rnd)
+{
+	if (code == OP_SUB)
+		y = -y;
+	double s = code == OP_MUL ? x * y : x + y;
+	if (rnd < RND_RZ || rnd > RND_RP || isnan(s) || !isfinite(x) || !isfinite(y))
+		return s;
+	if (isinf(s))
+		return rnd == RND_RZ || (rnd == RND_RM) == (s > 0) ? copysign(0x1.fffffffffffffp1023, s) : s;
+	if (s == 0 && code != OP_MUL && rnd == RND_RM)
+		return x == 0 && y == 0 && !signbit(x) && !signbit(y) ? 0.0 : -0.0;
+	double e;
+	if (code == OP_MUL) {
+		e = fma(x, y, -s);
+	} else {
+		double bb = s - x;
+		e = (x - (s - bb)) + (y - bb);
+	}
+	if (e == 0 || s == 0)
+		return s;
+	if (rnd == RND_RZ)
+		return (e < 0) != (s < 0) ? nextafter(s, 0) : s;
+	if (rnd == RND_RM)
+		return e < 0 ? nextafter(s, -INFINITY) : s;
+	return e > 0 ? nextafter(s, INFINITY) : s;
+}
+
 /* fma.relu on each 16-bit half: a negative result is +0, a NaN the
  * canonical 0x7fff (PTX ISA 9.7.4.4); -0 and the rest as they are. */
 static inline uint64_t relu16(uint64_t v, int t)

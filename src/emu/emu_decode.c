@@ -67,6 +67,8 @@ static const modgroup g_mmashape = {MF_MOD, {{"m16n8k16", 16}, {"m16n8k8", 8}}};
 static const modgroup g_dp2a = {MF_MOD, {{"lo", DP_2A_LO}, {"hi", DP_2A_HI}}};
 static const modgroup g_minnan = {MF_MOD, {{"NaN", MINMAX_NAN}}};
 static const modgroup g_relu = {MF_MOD, {{"relu", FMA_RELU}}};
+/* add, sub, mul: .rn, or a directed rounding (f64: round() compiles to add.rz.f64) */
+static const modgroup g_arnd = {MF_TYPE2, {{"rn", RND_RN}, {"rz", RND_RZ}, {"rm", RND_RM}, {"rp", RND_RP}}};
 static const modgroup g_shfl = {MF_MOD, {{"up", SHFL_UP}, {"down", SHFL_DOWN}, {"bfly", SHFL_BFLY}, {"idx", SHFL_IDX}}};
 
 /* How the operands read. */
@@ -131,9 +133,9 @@ typedef struct {
 static const opdesc opdescs[] = {
 	{.name = "mov", .code = OP_MOV, .cls = EMU_CLS_MOVE, .shape = SH_MOV, .nops_min = 2, .nops_max = 2,
 	 .ntypes = 1, .types = {TY_ANY}},
-	INT_OP("add", OP_ADD, 3, TY_INT | TY_FLOAT | TY_HALF2 | TY_NUM, &g_rn),
-	INT_OP("sub", OP_SUB, 3, TY_INT | TY_FLOAT | TY_HALF2 | TY_NUM, &g_rn),
-	ARITH("mul", OP_MUL, EMU_CLS_INT, 3, TY_FLOAT | TY_HALF2 | TY_NUM, DF_INT_MODE, &g_width, &g_rn),
+	INT_OP("add", OP_ADD, 3, TY_INT | TY_FLOAT | TY_HALF2 | TY_NUM, &g_arnd),
+	INT_OP("sub", OP_SUB, 3, TY_INT | TY_FLOAT | TY_HALF2 | TY_NUM, &g_arnd),
+	ARITH("mul", OP_MUL, EMU_CLS_INT, 3, TY_FLOAT | TY_HALF2 | TY_NUM, DF_INT_MODE, &g_width, &g_arnd),
 	ARITH("mad", OP_MAD, EMU_CLS_INT, 4, TY(ET_F32) | TY(ET_F64), DF_INT_MODE, &g_width, &g_rn),
 	ARITH("fma", OP_FMA, EMU_CLS_FP, 4, TY_FLOAT | TY_HALF2 | TY_NUM, 0, &g_rn, &g_relu),
 	INT_OP("div", OP_DIV, 3, TY_INT | TY(ET_F32) | TY(ET_F64), &g_rn),
@@ -417,6 +419,9 @@ static int special_rules(const opdesc *d, emu_op *o)
 		o->code = OP_FMA; /* mad.rn.f32 is fused on every target we run */
 	if (d->code == OP_SETP && o->mod >= CMP_EQU && !isf)
 		return -1; /* unordered compares are for floats */
+	/* issue 39: directed roundings of add, sub, mul are f64's here */
+	if ((d->code == OP_ADD || d->code == OP_SUB || d->code == OP_MUL) && o->type2 >= RND_RZ && o->type != ET_F64)
+		return -1;
 	/* issue 39: .relu is fma's of the 16-bit floats and their pairs */
 	if (d->code == OP_FMA && o->mod == FMA_RELU && o->type != ET_F16 && o->type != ET_F16X2 &&
 	    o->type != ET_BF16 && o->type != ET_BF16X2)

@@ -151,17 +151,18 @@ typedef struct {
 	} while (0)
 
 /* d = a OP b, each path written once: f16, bf16 and their pairs half by
- * half (half2), f32 in float, f64 in double, integers wrapped to the type. */
-#define ARITH(x, OP)                                                        \
-	do {                                                                \
-		if (is_half((x)->t))                                        \
-			LANEWISE(x, half2((x)->o->code, t, a, b, c));       \
-		else if ((x)->t == ET_F32)                                  \
-			LANEWISE(x, FB(F(a) OP F(b)));                      \
-		else if ((x)->isf)                                          \
-			LANEWISE(x, putf(getf(a, t) OP getf(b, t), t));     \
-		else                                                        \
-			LANEWISE(x, (a OP b) & wm);                         \
+ * half (half2), f32 in float, f64 with its rounding (f64_arith, the
+ * rounding in type2), integers wrapped to the type. */
+#define ARITH(x, OP)                                                                          \
+	do {                                                                                  \
+		if (is_half((x)->t))                                                          \
+			LANEWISE(x, half2((x)->o->code, t, a, b, c));                         \
+		else if ((x)->t == ET_F32)                                                    \
+			LANEWISE(x, FB(F(a) OP F(b)));                                        \
+		else if ((x)->t == ET_F64)                                                    \
+			LANEWISE(x, putf(f64_arith((x)->o->code, getf(a, t), getf(b, t), (x)->o->type2), t)); \
+		else                                                                          \
+			LANEWISE(x, (a OP b) & wm);                                           \
 	} while (0)
 
 /* f16, bf16, f16x2, bf16x2: the types half2 computes. */

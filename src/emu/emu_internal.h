@@ -83,7 +83,8 @@ enum { CL_MAPA, CL_ARRIVE, CL_WAIT, CL_ELECT, CL_SETMAXNREG, CL_FENCE_PROXY, CL_
 typedef struct {
 	uint8_t code;        /* emu_opcode */
 	uint8_t type;        /* the instruction's (destination) type */
-	uint8_t type2;       /* source type of cvt; combining op of setp (0 none, 1 and, 2 or, 3 xor) */
+	uint8_t type2;       /* source type of cvt; combining op of setp (0 none, 1 and, 2 or, 3 xor);
+			      * the rounding (RND_*) of add, sub, mul (.rz .rm .rp: f64 only) */
 	uint8_t mod;         /* see the enums above */
 	uint8_t space;       /* memory space; cvta's space */
 	uint8_t vec;         /* 1, 2, 4: vector width of ld/st; matrices of ldmatrix */
