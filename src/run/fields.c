@@ -279,7 +279,7 @@ char *run_field_format(const run_field *f, const run_report *rep, char *buf, siz
 	case RUN_F_PCT: numfmt_pct(buf, len, v / 100.0); break;
 	case RUN_F_TIMES: snprintf(buf, len, "%sx", numfmt_sig(t, sizeof t, v)); break;
 	case RUN_F_RELERR: snprintf(buf, len, "%.3g", v); break;
-	case RUN_F_TOL: snprintf(buf, len, "%.0e", v); break;
+	case RUN_F_TOL: snprintf(buf, len, v == 0 ? "0, exact" : "%.0e", v); break;
 	case RUN_F_SECONDS: snprintf(buf, len, "%.2f s", v); break;
 	case RUN_F_VERDICT: {
 		int ok = *(const int *)(const void *)p;
