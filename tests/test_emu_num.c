@@ -214,6 +214,9 @@ static void test_bf16x2(void **st)
 			     PAIR(0x1p-60f, 0)), PAIR(163 / 128.0f, 162 / 128.0f));
 	assert_int_equal(B32("fma.rn.bf16x2 %r0, %r1, %r2, %r3", PAIR(1.015625f, 1), PAIR(1.25f, 1), PAIR(-0x1p-60f, 0)),
 			 PAIR(162 / 128.0f, 1));
+	/* f16x2 too: (1 + 2^-9) * 1.25 is the tie between 0x3d02 (even) and 0x3d03;
+	 * + 2^-24 (0x0001) it is above it. Through f32 the addend vanished. */
+	assert_int_equal(B32("fma.rn.f16x2 %r0, %r1, %r2, %r3", 0x3c023c02, 0x3d003d00, 0x00010000), 0x3d033d02);
 	/* overflow to inf; NaN results are the canonical 0x7fff */
 	assert_int_equal(B32("add.bf16x2 %r0, %r1, %r2", PAIR(3e38f, 0), PAIR(3e38f, 0), 0), PAIR(INFINITY, 0));
 	assert_int_equal(B32("fma.rn.bf16x2 %r0, %r1, %r2, %r3", PAIR(INFINITY, 1), PAIR(0, 1), 0) >> 16, 0x7fff);
