@@ -203,7 +203,7 @@ static inline uint64_t abs_int(uint64_t a, int tb, uint64_t wm)
 void emu_exec_abs(const inst *x)
 {
 	if (x->isf)
-		LANEWISE(x, a & ~sign_mask(t));
+		LANEWISE(x, a & ~sign_mask(t) & wm);
 	else
 		LANEWISE(x, abs_int(a, tb, wm));
 }
