@@ -859,6 +859,71 @@ static void test_emulator_fp8_and_tf32(void **st)
 	free(er);
 }
 
+
+/* ---- int8 (issue 39) ---- */
+
+/* s8 inputs, an s32 output: cuBLAS's integer numbers, exact conversions,
+ * the poisons NaN, the draw, the only pair, tolerance 0, no alpha:/beta:. */
+static void test_int8(void **st)
+{
+	(void)st;
+	assert_int_equal(dtype_of(DTYPE_S8)->cublas_type, CUDA_R_8I);
+	assert_int_equal(dtype_of(DTYPE_S32)->cublas_type, CUDA_R_32I);
+	assert_int_equal(dtype_of(DTYPE_S8)->cublas_compute, CUBLAS_COMPUTE_32I);
+	assert_int_equal(CUDA_R_8I, 3);
+	assert_int_equal(CUDA_R_32I, 10);
+	assert_int_equal(CUBLAS_COMPUTE_32I, 72);
+	/* conversions: exact, rounded to nearest and saturated on the way in */
+	int8_t b[4];
+	float f[4] = {-127, 3.6f, 1000, -1000}, g[4];
+	dtype_from_f32(DTYPE_S8, f, b, 4);
+	assert_int_equal(b[0], -127);
+	assert_int_equal(b[1], 4);
+	assert_int_equal(b[2], 127);
+	assert_int_equal(b[3], -127);
+	dtype_to_f32(DTYPE_S8, b, g, 4);
+	assert_true(g[0] == -127 && g[1] == 4 && g[2] == 127);
+	int32_t w[3];
+	float v[3] = {16777216, -5, NAN};
+	dtype_from_f32(DTYPE_S32, v, w, 3);
+	assert_int_equal(w[0], 16777216);
+	assert_int_equal(w[1], -5);
+	assert_int_equal(w[2], INT32_MIN); /* the poison */
+	dtype_to_f32(DTYPE_S32, w, g, 3);
+	assert_true(g[0] == 16777216 && g[1] == -5 && isnan(g[2]));
+	/* the draw: in [-127, 127], never 0 nor the poison -128, the real values the same */
+	rng r;
+	rng_seed(&r, 7);
+	int8_t in[4096];
+	float real[4096], scale;
+	dtype_fill(&r, DTYPE_S8, in, real, 4096, &scale);
+	int neg = 0;
+	for (int i = 0; i < 4096; i++) {
+		assert_true(in[i] != 0 && in[i] != -128);
+		assert_true(real[i] == (float)in[i]);
+		neg += in[i] < 0;
+	}
+	assert_true(scale == 1.0f && neg > 1800 && neg < 2300);
+	/* the pair: s32 only, the default output; exact */
+	char err[200];
+	assert_int_equal(dtype_pair_check(DTYPE_S8, DTYPE_S32, err, sizeof err), 0);
+	assert_int_equal(dtype_pair_check(DTYPE_S8, DTYPE_F32, err, sizeof err), -1);
+	assert_string_equal(err, "s8 inputs give an s32 output, not f32 (cuBLAS GemmEx's pairs)");
+	assert_int_equal(dtype_pair_check(DTYPE_S32, DTYPE_S32, err, sizeof err), -1);
+	assert_int_equal(dtype_default_out(DTYPE_S8), DTYPE_S32);
+	assert_int_equal(dtype_default_out(DTYPE_F16), DTYPE_F32);
+	assert_true(run_tolerance(DTYPE_S8, DTYPE_S32) == 0);
+	/* alpha: and beta: are refused for integer inputs, not for floats */
+	run_request rq;
+	memset(&rq, 0, sizeof rq);
+	rq.dt = DTYPE_S8;
+	assert_int_equal(argspec_parse("M N K alpha:1 A B beta:0 C", NULL, &rq.args, err, sizeof err), 0);
+	assert_int_equal(run_check_int_blas(&rq, err, sizeof err), -1);
+	assert_non_null(strstr(err, "s8 inputs multiply as C = A*B"));
+	rq.dt = DTYPE_F32;
+	assert_int_equal(run_check_int_blas(&rq, err, sizeof err), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -882,6 +947,7 @@ int main(void)
 		cmocka_unit_test(test_narrow_pairs_and_tolerances),
 		cmocka_unit_test(test_emulator_fp8_and_tf32),
 		cmocka_unit_test(test_cli_narrow_types_and_bmajor),
+		cmocka_unit_test(test_int8),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -322,10 +322,10 @@ static void test_unsupported_and_parse_errors(void **state)
 	const char *bad =
 		".version 7.0\n.target sm_80\n.address_size 64\n"
 		".visible .entry k(.param .u64 P)\n{\n\t.reg .b32 %r<4>;\n"
-		"\tmov.u32 %r1, 7;\n\tdp4a.u32.u32 %r2, %r1, %r1, %r1;\n\tret;\n}\n";
+		"\tmov.u32 %r1, 7;\n\tvabsdiff4.u32.u32.u32 %r2, %r1, %r1, %r1;\n\tret;\n}\n";
 	emu_module *m = emu_module_parse("bad.ptx", bad, &why, err, sizeof err);
 	assert_null(m);
-	assert_string_equal(err, "bad.ptx:8: unsupported instruction 'dp4a.u32.u32'");
+	assert_string_equal(err, "bad.ptx:8: unsupported instruction 'vabsdiff4.u32.u32.u32'");
 	assert_int_equal(why, EMU_ERR_UNSUPPORTED);
 	const char *sat =
 		".version 7.0\n.target sm_80\n.address_size 64\n"
@@ -420,7 +420,9 @@ static void test_decode_table(void **state)
 		{"fma.rn.f16 %f1, %f2, %f3, %f4", EMU_OK, OP_FMA, EMU_CLS_FP, 0, NULL},
 		{"rem.f32 %f1, %f2, %f3", EMU_ERR_UNSUPPORTED, 0, 0, 0, NULL},
 		{"add.lo.s32 %r1, %r2, %r3", EMU_ERR_UNSUPPORTED, 0, 0, 0, NULL},
-		{"add.f64 %f1, %f2, %f3", EMU_ERR_UNSUPPORTED, 0, 0, 0, NULL},
+		{"add.rz.f32 %f1, %f2, %f3", EMU_ERR_UNSUPPORTED, 0, 0, 0, NULL}, /* directed: f64 add sub mul only */
+		{"fma.rn.f64 %rd1, %rd2, %rd3, %rd3", EMU_OK, OP_FMA, EMU_CLS_FP, 0, NULL},
+		{"dp4a.u32.s32 %r1, %r2, %r3, %r4", EMU_OK, OP_DP, EMU_CLS_INT, 0, NULL},
 		{"and.pred %p1, %p2, %p3", EMU_OK, OP_AND, EMU_CLS_INT, 0, NULL},
 		{"add.pred %p1, %p2, %p3", EMU_ERR_UNSUPPORTED, 0, 0, 0, NULL},
 		{"sqrt.approx.f32 %f1, %f2", EMU_OK, OP_SQRT, EMU_CLS_FP, 0, NULL},
@@ -851,11 +853,11 @@ static void test_emulate_command(void **state)
 	assert_non_null(f);
 	fputs(".version 7.0\n.target sm_80\n.address_size 64\n"
 	      ".visible .entry k(.param .u64 A, .param .u64 B, .param .u64 C, .param .u32 M, .param .u32 N, .param .u32 K)\n"
-	      "{\n\t.reg .b32 %r<2>;\n\tdp4a.u32.u32 %r1, %r0, %r0, %r0;\n\tret;\n}\n", f);
+	      "{\n\t.reg .b32 %r<2>;\n\tvabsdiff4.u32.u32.u32 %r1, %r0, %r0, %r0;\n\tret;\n}\n", f);
 	fclose(f);
 	const char *const unsup[] = {"--ptx", bad, "--entry", "k", "--grid", "1", "--block", "32", "--size", "32"};
 	assert_int_equal(emulate_cmd(out, sizeof out, unsup, 10), 2);
-	assert_non_null(strstr(out, ":7: unsupported instruction 'dp4a.u32.u32'"));
+	assert_non_null(strstr(out, ":7: unsupported instruction 'vabsdiff4.u32.u32.u32'"));
 	unlink(bad);
 }
 

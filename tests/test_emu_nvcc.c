@@ -122,7 +122,7 @@ static const char isa_kernel[] =
 	"\tbrev.b32 %r26, %r4;\n\tst.global.u32 [%rd2+64], %r26;\n"
 	"\tret;\n}\n"
 	/* another entry, with an instruction the emulator does not run */
-	".visible .entry other(.param .u64 in)\n{\n\t.reg .b32 %r<4>;\n\tdp4a.u32.u32 %r1, %r2, %r3, %r1;\n\tret;\n}\n";
+	".visible .entry other(.param .u64 in)\n{\n\t.reg .b32 %r<4>;\n\tvabsdiff4.u32.u32.u32 %r1, %r2, %r3, %r1;\n\tret;\n}\n";
 
 static void test_instructions_as_the_isa_says(void **st)
 {
@@ -161,7 +161,7 @@ static void test_instructions_as_the_isa_says(void **st)
 	emu_module_free(m);
 	/* the other entry is refused at its own line, and only when asked for */
 	assert_null(emu_module_parse_entry("isa.ptx", isa_kernel, "other", NULL, err, sizeof err));
-	assert_non_null(strstr(err, "unsupported instruction 'dp4a.u32.u32'"));
+	assert_non_null(strstr(err, "unsupported instruction 'vabsdiff4.u32.u32.u32'"));
 	assert_null(emu_module_parse("isa.ptx", isa_kernel, NULL, err, sizeof err));
 	/* a name that is none: the entries are listed */
 	emu_error why;

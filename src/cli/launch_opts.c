@@ -69,9 +69,11 @@ static int bmajor_ok(const char *s, char *why, size_t len)
 	{.name = "dtype", .kind = CLI_NAME, .off = offsetof(cli_launch, dtype), .arg = "T", .check = dtype_ok,     \
 	 .help = "A and B: f32 (cuBLAS SGEMM), f16 or bf16 (cuBLAS GemmEx, same types),\n"                    \
 		 "tf32 (f32 in memory, the kernel rounds; GemmEx FAST_TF32), e4m3 (one\n"                      \
-		 "byte, per-tensor scales; cuBLASLt)"},                                                         \
+		 "byte, per-tensor scales; cuBLASLt), s8 (int8, C s32 and exact; GemmEx\n"                     \
+		 "CUBLAS_COMPUTE_32I, N and K multiples of 4)"},                                                \
 	{.name = "out", .kind = CLI_NAME, .off = offsetof(cli_launch, out), .arg = "T", .check = dtype_ok,         \
-	 .help = "C: f32 (default), or f16 / bf16 with inputs of that type, bf16 with e4m3"},                  \
+	 .help = "C: f32 (default; s32 for s8), or f16 / bf16 with inputs of that type,\n"                  \
+		 "bf16 with e4m3"},                                                                             \
 	{.name = "bmajor", .kind = CLI_NAME, .off = offsetof(cli_launch, bmajor), .arg = "n|k", .check = bmajor_ok, \
 	 .help = "how B is stored: n (default, K x N row-major) or k (N x K: K-major,\n"                      \
 		 "as wgmma needs 8-bit operands and cuBLASLt's FP8 needs)"},                                    \

@@ -1,4 +1,4 @@
-/* dtype: the element types a kernel reads and writes (f32, f16, bf16, tf32, e4m3, e5m2), and the one table of what each means to the runner, the check and the model. */
+/* dtype: the element types a kernel reads and writes (f32, f16, bf16, tf32, e4m3, e5m2, s8, s32), and the one table of what each means to the runner, the check and the model. */
 #include "course/dtype.h"
 
 #include <math.h>
@@ -15,6 +15,29 @@ static float e4m3_to_f32(uint16_t h) { return fpconv_fp8_to_f32((uint8_t)h, FPCO
 static uint16_t f32_to_e4m3(float f) { return fpconv_f32_to_fp8(f, FPCONV_E4M3, 1); }
 static float e5m2_to_f32(uint16_t h) { return fpconv_fp8_to_f32((uint8_t)h, FPCONV_E5M2); }
 static uint16_t f32_to_e5m2(float f) { return fpconv_f32_to_fp8(f, FPCONV_E5M2, 1); }
+
+/* int8: -128 is the poison (never drawn) and reads back as NaN, so an
+ * element nobody wrote fails the check as a float's NaN does. A store
+ * rounds to nearest and saturates. */
+static float s8_to_f32(uint16_t h) { return (int8_t)h == INT8_MIN ? NAN : (float)(int8_t)h; }
+static uint16_t f32_to_s8(float f)
+{
+	if (isnan(f))
+		return (uint8_t)INT8_MIN;
+	float r = rintf(f);
+	return (uint8_t)(int8_t)(r > 127 ? 127 : r < -127 ? -127 : r);
+}
+
+/* int32, the same way with INT32_MIN (dtype_to_f32 and dtype_from_f32:
+ * 4 bytes do not fit the table's 16-bit conversions). */
+static float s32_to_f32(int32_t v) { return v == INT32_MIN ? NAN : (float)v; }
+static int32_t f32_to_s32(float f)
+{
+	if (isnan(f))
+		return INT32_MIN;
+	double r = rint((double)f);
+	return r >= 2147483647.0 ? INT32_MAX : r <= -2147483647.0 ? -INT32_MAX : (int32_t)r;
+}
 
 /* The CUDA numbers (tests/test_dtype.c checks them against src/gpu/cuda.h):
  * CUtensorMapDataType UINT8 0, FLOAT16 6, FLOAT32 7, BFLOAT16 9; cudaDataType
@@ -49,6 +72,13 @@ static const dtype_info types[DTYPE_COUNT] = {
 	[DTYPE_E5M2] = {.name = "e5m2", .bytes = 1, .tmap_type = 0, .cublas_type = 29, .cublas_compute = 68,
 			.ref = DTYPE_REF_LT, .rng = RNG_F32, .poison = 0x7eu, .exp_bits = 5, .mant_bits = 2, .bias = 15,
 			.has_inf = 1, .scaled = 1, .c0_shift = 0, .to_f32 = e5m2_to_f32, .from_f32 = f32_to_e5m2},
+	/* issue 39: int8 GEMM, checked against GemmEx with CUBLAS_COMPUTE_32I
+	 * (CUDA_R_8I inputs, CUDA_R_32I output); no tensor map type of its own here */
+	[DTYPE_S8] = {.name = "s8", .bytes = 1, .tmap_type = 0, .cublas_type = 3, .cublas_compute = 72,
+		      .ref = DTYPE_REF_GEMMEX, .rng = RNG_F32, .poison = 0x80u, .integer = 1,
+		      .to_f32 = s8_to_f32, .from_f32 = f32_to_s8},
+	[DTYPE_S32] = {.name = "s32", .bytes = 4, .tmap_type = -1, .cublas_type = 10, .cublas_compute = 72,
+		       .ref = DTYPE_REF_GEMMEX, .rng = RNG_F32, .poison = 0x80000000u, .integer = 1},
 };
 
 const dtype_info *dtype_of(dtype d)
@@ -63,7 +93,7 @@ const char *dtype_name(dtype d)
 
 const char *dtype_names(void)
 {
-	return "f32, f16, bf16, tf32, e4m3 or e5m2";
+	return "f32, f16, bf16, tf32, e4m3, e5m2, s8 or s32";
 }
 
 const char *dtype_reference(dtype in)
@@ -100,7 +130,17 @@ static const struct {
 	 * here: an e5m2 run is checked by the emulator's CPU reference, and on a
 	 * GPU it runs unchecked, saying so (gpu/runner.c prepare_reference) */
 	{DTYPE_E5M2, {DTYPE_F32, DTYPE_BF16}, "cuBLASLt"},
+	/* GemmEx's integer row: CUDA_R_8I A and B, CUDA_R_32I C, CUBLAS_COMPUTE_32I */
+	{DTYPE_S8, {DTYPE_S32}, "cuBLAS GemmEx"},
 };
+
+dtype dtype_default_out(dtype in)
+{
+	for (size_t i = 0; i < ARRAY_LEN(pairs); i++)
+		if (pairs[i].in == in)
+			return pairs[i].out[0];
+	return DTYPE_F32;
+}
 
 int dtype_pair_check(dtype in, dtype out, char *err, size_t errlen)
 {
@@ -147,6 +187,14 @@ static uint16_t small_at(const void *p, int bytes, size_t i)
 void dtype_to_f32(dtype d, const void *src, float *dst, size_t n)
 {
 	const dtype_info *t = dtype_of(d);
+	if (d == DTYPE_S32) {
+		for (size_t i = 0; i < n; i++) {
+			int32_t v;
+			memcpy(&v, (const uint8_t *)src + 4 * i, 4);
+			dst[i] = s32_to_f32(v);
+		}
+		return;
+	}
 	if (!t->to_f32) {
 		memmove(dst, src, n * sizeof *dst);
 		return;
@@ -158,6 +206,13 @@ void dtype_to_f32(dtype d, const void *src, float *dst, size_t n)
 void dtype_from_f32(dtype d, const float *src, void *dst, size_t n)
 {
 	const dtype_info *t = dtype_of(d);
+	if (d == DTYPE_S32) {
+		for (size_t i = 0; i < n; i++) {
+			int32_t v = f32_to_s32(src[i]);
+			memcpy((uint8_t *)dst + 4 * i, &v, 4);
+		}
+		return;
+	}
 	if (!t->from_f32) {
 		memmove(dst, src, n * sizeof *src);
 		return;
@@ -174,6 +229,8 @@ void dtype_from_f32(dtype d, const float *src, void *dst, size_t n)
 float dtype_round(dtype d, float v)
 {
 	const dtype_info *t = dtype_of(d);
+	if (d == DTYPE_S32)
+		return s32_to_f32(f32_to_s32(v));
 	if (t->kernel_rounds) {
 		uint32_t u = fpconv_f32_to_tf32(v, FPCONV_RNA, 0);
 		memcpy(&v, &u, 4);
@@ -340,6 +397,17 @@ void dtype_fill(rng *r, dtype d, void *stored, float *real, size_t n, float *sca
 {
 	const dtype_info *t = dtype_of(d);
 	*scale = 1.0f;
+	if (t->integer) { /* uniform in [-127, 127] but 0 (a zero hides a skipped term) */
+		for (size_t i = 0; i < n; i++) {
+			int v = (int)(rng_next(r) % 254) - 127;
+			v += v >= 0;
+			float f = (float)v;
+			dtype_from_f32(d, &f, (uint8_t *)stored + i * (size_t)t->bytes, 1);
+			if (real)
+				real[i] = f;
+		}
+		return;
+	}
 	if (!t->scaled) {
 		rng_fill(r, t->rng, stored, real, n);
 		return;

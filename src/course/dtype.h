@@ -17,6 +17,8 @@ typedef enum {
 	DTYPE_TF32,   /* stored as f32; the kernel rounds to tf32 itself (cvt.rna.tf32.f32) */
 	DTYPE_E4M3,   /* OCP FP8, 1 byte, with a per-tensor scale */
 	DTYPE_E5M2,   /* OCP FP8, 1 byte, with a per-tensor scale */
+	DTYPE_S8,     /* int8 inputs (A, B), multiplied exactly */
+	DTYPE_S32,    /* int32 output of s8 inputs: the exact sums */
 	DTYPE_COUNT
 } dtype;
 
@@ -44,10 +46,11 @@ typedef struct {
 	 * FP8 types (TMA copies bytes, it never converts them); -1 none */
 	int tmap_type;
 	/* cudaDataType: CUDA_R_32F 0, CUDA_R_16F 2, CUDA_R_16BF 14, CUDA_R_8F_E4M3 28,
-	 * CUDA_R_8F_E5M2 29; tf32 is stored as CUDA_R_32F; -1 none */
+	 * CUDA_R_8F_E5M2 29, CUDA_R_8I 3, CUDA_R_32I 10; tf32 is stored as CUDA_R_32F; -1 none */
 	int cublas_type;
-	/* cublasComputeType_t of the reference: CUBLAS_COMPUTE_32F 68, or
-	 * CUBLAS_COMPUTE_32F_FAST_TF32 77 (inputs rounded to tf32 inside cuBLAS) */
+	/* cublasComputeType_t of the reference: CUBLAS_COMPUTE_32F 68,
+	 * CUBLAS_COMPUTE_32F_FAST_TF32 77 (inputs rounded to tf32 inside cuBLAS),
+	 * or CUBLAS_COMPUTE_32I 72 (int8 inputs, int32 sums and int32 alpha, beta) */
 	int cublas_compute;
 	dtype_ref ref;             /* which call is the reference */
 	rng_format rng;            /* how base/rng.c draws a matrix of it (an FP8 type: the f32 values, then scaled) */
@@ -62,6 +65,9 @@ typedef struct {
 	/* FP8: a per-tensor scale maps the largest |value| to the largest finite
 	 * value (dtype_scale_for); real value = stored value x scale. */
 	int scaled;
+	/* An integer type (s8, s32): exact arithmetic, so the check's tolerance
+	 * is 0; its most negative value is its poison and reads back as NaN. */
+	int integer;
 	/* The second C0 of a check under beta: (run/verify.c): C0 times 2^-shift,
 	 * exact for C0 in [-1, 1] in this type. */
 	int c0_shift;
@@ -80,13 +86,17 @@ const char *dtype_name(dtype d);
 const char *dtype_reference(dtype in);
 /* The type named s (not "none"); returns 0, or -1 when s names no type. */
 int dtype_parse(const char *s, dtype *out);
-/* "f32, f16, bf16, tf32, e4m3 or e5m2": the names a message lists. */
+/* "f32, f16, bf16, tf32, e4m3, e5m2, s8 or s32": the names a message lists. */
 const char *dtype_names(void);
+/* The output a run of inputs `in` has when none is named: the first of its
+ * pairs (f32 for the float types, s32 for s8). */
+dtype dtype_default_out(dtype in);
 
 /* Whether a kernel may read `in` and write `out`: the pairs a library call
  * computes with f32 accumulation, so the check has a reference of the same
  * types: f32->f32, f16->f32, f16->f16, bf16->f32, bf16->bf16 (cuBLAS GemmEx),
- * tf32->f32 (GemmEx, CUBLAS_COMPUTE_32F_FAST_TF32), e4m3->f32, e4m3->bf16
+ * tf32->f32 (GemmEx, CUBLAS_COMPUTE_32F_FAST_TF32), s8->s32 (GemmEx,
+ * CUBLAS_COMPUTE_32I), e4m3->f32, e4m3->bf16
  * (cuBLASLt; its FP8 table has no e5m2 x e5m2 matmul, so e5m2 inputs, which
  * are A's and B's both here, have no pair). Returns 0, or -1 with one line
  * in err that says which outputs `in` allows. */

@@ -42,14 +42,43 @@ static inline double getf(uint64_t v, int t)
 	return d;
 }
 
+/* s + e rounded once to nearest even, to p significand bits, the smallest
+ * normal 2^emin, inf from 2^emax on; e is the error of s (0 when s is
+ * exact), which decides a tie s lands on. A double result through float
+ * and then to f16 or bf16 would round twice (a tie made by the first
+ * rounding goes the wrong way in the second). */
+static inline double round_p(double s, double e, int p, int emin, int emax)
+{
+	if (!isfinite(s) || s == 0)
+		return s;
+	int ex;
+	(void)frexp(fabs(s), &ex);        /* |s| = f 2^ex, f in [0.5, 1) */
+	if (ex < emin + 1)
+		ex = emin + 1;            /* subnormals: the smallest normals' quantum */
+	double scaled = ldexp(fabs(s), p - ex), q = floor(scaled), rem = scaled - q;
+	double err = s < 0 ? -e : e;      /* the error's direction, in magnitude */
+	if (rem > 0.5 || (rem == 0.5 && (err > 0 || (err == 0 && fmod(q, 2) != 0))))
+		q += 1;
+	double r = ldexp(q, ex - p);
+	return copysign(r >= ldexp(1, emax) ? INFINITY : r, s);
+}
+
+/* d (plus its error e) as f16 or bf16 bits, rounded once; NaN and inf as base/util.c converts them. */
+static inline uint16_t to_half(double d, double e, int t)
+{
+	if (!isfinite(d))
+		return t == ET_BF16 ? util_f32_to_bf16((float)d) : util_f32_to_f16((float)d);
+	if (t == ET_BF16)
+		return util_f32_to_bf16((float)round_p(d, e, 8, -126, 128));
+	return util_f32_to_f16((float)round_p(d, e, 11, -14, 16));
+}
+
 static inline uint64_t putf(double d, int t)
 {
 	if (t == ET_F32)
 		return FB((float)d);
-	if (t == ET_F16)
-		return util_f32_to_f16((float)d);
-	if (t == ET_BF16)
-		return util_f32_to_bf16((float)d);
+	if (t == ET_F16 || t == ET_BF16)
+		return to_half(d, 0, t);
 	uint64_t v;
 	memcpy(&v, &d, 8);
 	return v;
@@ -142,18 +171,132 @@ static inline uint32_t shf(uint32_t a, uint32_t b, uint32_t c, int right, int cl
 	return right ? (uint32_t)(x >> n) : (uint32_t)((x << n) >> 32);
 }
 
-/* One f16x2 operation, half by half, through f32 (exact for add, sub, mul and fma of halves but the final rounding). */
-static inline uint64_t half2(int code, uint64_t a, uint64_t b, uint64_t c)
+/* One add, sub, mul or fma of f16 or bf16 values, each half of a pair
+ * (f16x2, bf16x2) on its own: the product of two halves is exact in a
+ * double, the sum's error comes from TwoSum, and the result is rounded
+ * once (.rn, the only rounding of these forms). A bf16 NaN result is the
+ * canonical 0x7fff (the ISA leaves a plain result's payload open and names
+ * the canonical NaN under .relu); an f16 one stays a quiet NaN, as before. */
+static inline uint64_t half2(int code, int t, uint64_t a, uint64_t b, uint64_t c)
 {
+	const int bf = t == ET_BF16 || t == ET_BF16X2, n = t == ET_F16X2 || t == ET_BF16X2 ? 2 : 1;
+	const int ht = bf ? ET_BF16 : ET_F16;
 	uint64_t r = 0;
-	for (int h = 0; h < 2; h++) {
-		float x = util_f16_to_f32((uint16_t)(a >> (16 * h))), y = util_f16_to_f32((uint16_t)(b >> (16 * h)));
-		float z = util_f16_to_f32((uint16_t)(c >> (16 * h)));
-		double v = code == OP_ADD ? (double)x + y : code == OP_SUB ? (double)x - y
-			 : code == OP_MUL ? (double)x * y : (double)x * y + z;
-		r |= (uint64_t)util_f32_to_f16((float)v) << (16 * h);
+	for (int h = 0; h < n; h++) {
+		double x = getf(a >> (16 * h) & 0xffff, ht), y = getf(b >> (16 * h) & 0xffff, ht);
+		double z = getf(c >> (16 * h) & 0xffff, ht);
+		double p = code == OP_MUL || code == OP_FMA ? x * y : x;
+		double q = code == OP_FMA ? z : code == OP_SUB ? -y : code == OP_ADD ? y : 0;
+		double s = p + q, bb = s - p, e = (p - (s - bb)) + (q - bb); /* TwoSum: s + e = p + q exactly */
+		uint16_t v = isnan(s) && bf ? 0x7fff : to_half(s, isfinite(s) ? e : 0, ht);
+		r |= (uint64_t)v << (16 * h);
 	}
 	return r;
+}
+
+/* add, sub or mul of f64 with rounding rnd: .rn, or .rz .rm .rp, which
+ * step the round-to-nearest result one place when its exact error (TwoSum,
+ * or fma for a product) points the other way; an overflow stops at the
+ * largest finite where the direction says so; an exact zero sum is -0
+ * under .rm (IEEE 754). A product's error is exact unless it underflows. */
+static inline double f64_arith(int code, double x, double y, int rnd)
+{
+	if (code == OP_SUB)
+		y = -y;
+	double s = code == OP_MUL ? x * y : x + y;
+	if (rnd < RND_RZ || rnd > RND_RP || isnan(s) || !isfinite(x) || !isfinite(y))
+		return s;
+	if (isinf(s))
+		return rnd == RND_RZ || (rnd == RND_RM) == (s > 0) ? copysign(0x1.fffffffffffffp1023, s) : s;
+	if (s == 0 && code != OP_MUL && rnd == RND_RM)
+		return x == 0 && y == 0 && !signbit(x) && !signbit(y) ? 0.0 : -0.0;
+	double e;
+	if (code == OP_MUL) {
+		e = fma(x, y, -s);
+	} else {
+		double bb = s - x;
+		e = (x - (s - bb)) + (y - bb);
+	}
+	if (e == 0 || s == 0)
+		return s;
+	if (rnd == RND_RZ)
+		return (e < 0) != (s < 0) ? nextafter(s, 0) : s;
+	if (rnd == RND_RM)
+		return e < 0 ? nextafter(s, -INFINITY) : s;
+	return e > 0 ? nextafter(s, INFINITY) : s;
+}
+
+/* fma.relu on each 16-bit half: a negative result is +0, a NaN the
+ * canonical 0x7fff (PTX ISA 9.7.4.4); -0 and the rest as they are. */
+static inline uint64_t relu16(uint64_t v, int t)
+{
+	const int n = t == ET_F16X2 || t == ET_BF16X2 ? 2 : 1, ht = t == ET_BF16 || t == ET_BF16X2 ? ET_BF16 : ET_F16;
+	uint64_t r = 0;
+	for (int h = 0; h < n; h++) {
+		uint64_t x = v >> (16 * h) & 0xffff;
+		double f = getf(x, ht);
+		r |= (isnan(f) ? 0x7fff : f < 0 ? 0 : x) << (16 * h);
+	}
+	return r;
+}
+
+/* The sign bits of a float type (both halves of a pair): what neg flips and abs clears. */
+static inline uint64_t sign_mask(int t)
+{
+	switch (t) {
+	case ET_F64: return 1ULL << 63;
+	case ET_F32: return 0x80000000ULL;
+	case ET_F16X2: case ET_BF16X2: return 0x80008000ULL;
+	default: return 0x8000ULL;
+	}
+}
+
+/* min and max as the PTX ISA gives them for f64, bf16 and bf16x2: a NaN
+ * loses to a number, two NaNs (or one under .NaN) give the canonical NaN,
+ * and -0 is smaller than +0. nan is the canonical NaN's bits, sign the sign bit. */
+static inline uint64_t min_max_ieee(uint64_t a, uint64_t b, double x, double y, int mx, int nanmod,
+				    uint64_t nan, uint64_t sign)
+{
+	if ((isnan(x) && isnan(y)) || (nanmod && (isnan(x) || isnan(y))))
+		return nan;
+	if (isnan(x))
+		return b;
+	if (isnan(y))
+		return a;
+	if (x == y) /* -0 and +0 (or equal values): max takes the one without the sign bit */
+		return ((a & sign) == 0) == (mx != 0) ? a : b;
+	return (mx ? x > y : x < y) ? a : b;
+}
+
+static inline uint64_t min_max_f64(uint64_t a, uint64_t b, int mx, int nanmod)
+{
+	return min_max_ieee(a, b, getf(a, ET_F64), getf(b, ET_F64), mx, nanmod, 0x7fffffffffffffffULL, 1ULL << 63);
+}
+
+static inline uint64_t min_max_bf16(uint64_t a, uint64_t b, int t, int mx, int nanmod)
+{
+	uint64_t r = 0;
+	for (int h = 0; h < (t == ET_BF16X2 ? 2 : 1); h++) {
+		uint64_t x = a >> (16 * h) & 0xffff, y = b >> (16 * h) & 0xffff;
+		r |= min_max_ieee(x, y, getf(x, ET_BF16), getf(y, ET_BF16), mx, nanmod, 0x7fff, 0x8000) << (16 * h);
+	}
+	return r;
+}
+
+/* dp4a: c + the four products of a's and b's bytes; dp2a: c + the two
+ * products of a's 16-bit halves with b's bytes 0, 1 (.lo) or 2, 3 (.hi).
+ * Each value is sign- or zero-extended by its type (sa, sb); the sum wraps
+ * modulo 2^32, as the 32-bit accumulator does (no saturation). */
+static inline uint64_t dot_bytes(uint32_t a, uint32_t b, uint32_t c, int sa, int sb, int mode)
+{
+	uint32_t d = c;
+	const int n = mode == DP_4A ? 4 : 2, wa = mode == DP_4A ? 8 : 16, b0 = mode == DP_2A_HI ? 2 : 0;
+	for (int i = 0; i < n; i++) {
+		uint32_t ua = a >> (wa * i) & ((1u << wa) - 1), ub = b >> (8 * (b0 + i)) & 0xff;
+		int32_t x = sa ? (int32_t)sx(ua, wa / 8) : (int32_t)ua, y = sb ? (int32_t)(int8_t)ub : (int32_t)ub;
+		d += (uint32_t)(x * y);
+	}
+	return d;
 }
 
 /* Shifts past the width give 0, or the sign for a signed shr. */

@@ -19,6 +19,9 @@
 #define TY_FP8 (TY(ET_E4M3X2) | TY(ET_E5M2X2))    /* cvt only: see cvt_forms */
 #define TY_DATA (TY_INT | TY_FLOAT | TY(ET_F64) | TY(ET_BF16))  /* what a register can hold, but predicates and packed f16x2 */
 #define TY_ANY ((TY(ET_TF32) - 1) & ~TY(ET_NONE))  /* mov: every type but cvt's tf32 and 8-bit pairs */
+/* issue 39: f64, bf16x2, dp4a */
+#define TY_NUM (TY(ET_F64) | TY(ET_BF16) | TY(ET_BF16X2)) /* add sub mul fma (.rn), neg abs, min max */
+#define TY_DP (TY(ET_U32) | TY(ET_S32))                    /* dp4a, dp2a: each operand's signedness */
 
 /* Where the value of a modifier group goes. */
 enum { MF_NONE, MF_MOD, MF_TYPE2, MF_VEC, MF_SPACE, MF_FLAGS };
@@ -60,6 +63,12 @@ static const modgroup g_matrices = {MF_VEC, {{"x1", 1}, {"x2", 2}, {"x4", 4}}};
 static const modgroup g_trans = {MF_FLAGS, {{"trans", OPF_TRANS}}};
 /* mma.sync's shapes, as K in op->mod: m16n8k16 (f16, bf16), m16n8k8 (tf32) */
 static const modgroup g_mmashape = {MF_MOD, {{"m16n8k16", 16}, {"m16n8k8", 8}}};
+/* issue 39: f64, bf16x2, dp4a */
+static const modgroup g_dp2a = {MF_MOD, {{"lo", DP_2A_LO}, {"hi", DP_2A_HI}}};
+static const modgroup g_minnan = {MF_MOD, {{"NaN", MINMAX_NAN}}};
+static const modgroup g_relu = {MF_MOD, {{"relu", FMA_RELU}}};
+/* add, sub, mul: .rn, or a directed rounding (f64: round() compiles to add.rz.f64) */
+static const modgroup g_arnd = {MF_TYPE2, {{"rn", RND_RN}, {"rz", RND_RZ}, {"rm", RND_RM}, {"rp", RND_RP}}};
 static const modgroup g_shfl = {MF_MOD, {{"up", SHFL_UP}, {"down", SHFL_DOWN}, {"bfly", SHFL_BFLY}, {"idx", SHFL_IDX}}};
 
 /* How the operands read. */
@@ -109,7 +118,7 @@ typedef struct {
 #define ARITH(nm, op, c, n, ty, fl, ...) {.name = nm, .code = op, .cls = c, .shape = SH_PLAIN, .nops_min = n, \
 	.nops_max = n, .ntypes = 1, .types = {ty}, .groups = {__VA_ARGS__}, .flags = DF_FLOAT_FP | (fl)}
 #define INT_OP(nm, op, n, ty, ...) ARITH(nm, op, EMU_CLS_INT, n, ty, 0, __VA_ARGS__)
-#define MATH(nm, op) ARITH(nm, op, EMU_CLS_FP, 2, TY(ET_F32), 0, &g_rn)
+#define MATH(nm, op, ty) ARITH(nm, op, EMU_CLS_FP, 2, ty, 0, &g_rn)
 #define BARRIER(nm) {.name = nm, .code = OP_BAR, .cls = EMU_CLS_BARRIER, .shape = SH_SRCS, .nops_min = 1, \
 	.nops_max = 2, .need = {"sync"}, .allow = {"cta"}}
 #define NOOP(nm) {.name = nm, .code = OP_NOP, .cls = EMU_CLS_BARRIER, .shape = SH_IGNORE, .flags = DF_ALL_MODS}
@@ -124,17 +133,17 @@ typedef struct {
 static const opdesc opdescs[] = {
 	{.name = "mov", .code = OP_MOV, .cls = EMU_CLS_MOVE, .shape = SH_MOV, .nops_min = 2, .nops_max = 2,
 	 .ntypes = 1, .types = {TY_ANY}},
-	INT_OP("add", OP_ADD, 3, TY_INT | TY_FLOAT | TY_HALF2, &g_rn),
-	INT_OP("sub", OP_SUB, 3, TY_INT | TY_FLOAT | TY_HALF2, &g_rn),
-	ARITH("mul", OP_MUL, EMU_CLS_INT, 3, TY_FLOAT | TY_HALF2, DF_INT_MODE, &g_width, &g_rn),
-	ARITH("mad", OP_MAD, EMU_CLS_INT, 4, TY(ET_F32), DF_INT_MODE, &g_width, &g_rn),
-	ARITH("fma", OP_FMA, EMU_CLS_FP, 4, TY_FLOAT | TY_HALF2, 0, &g_rn),
-	INT_OP("div", OP_DIV, 3, TY_INT | TY(ET_F32), &g_rn),
+	INT_OP("add", OP_ADD, 3, TY_INT | TY_FLOAT | TY_HALF2 | TY_NUM, &g_arnd),
+	INT_OP("sub", OP_SUB, 3, TY_INT | TY_FLOAT | TY_HALF2 | TY_NUM, &g_arnd),
+	ARITH("mul", OP_MUL, EMU_CLS_INT, 3, TY_FLOAT | TY_HALF2 | TY_NUM, DF_INT_MODE, &g_width, &g_arnd),
+	ARITH("mad", OP_MAD, EMU_CLS_INT, 4, TY(ET_F32) | TY(ET_F64), DF_INT_MODE, &g_width, &g_rn),
+	ARITH("fma", OP_FMA, EMU_CLS_FP, 4, TY_FLOAT | TY_HALF2 | TY_NUM, 0, &g_rn, &g_relu),
+	INT_OP("div", OP_DIV, 3, TY_INT | TY(ET_F32) | TY(ET_F64), &g_rn),
 	INT_OP("rem", OP_REM, 3, TY_INT, NULL),
-	INT_OP("min", OP_MIN, 3, TY_INT | TY(ET_F32), NULL),
-	INT_OP("max", OP_MAX, 3, TY_INT | TY(ET_F32), NULL),
-	INT_OP("neg", OP_NEG, 2, TY_INT | TY(ET_F32), NULL),
-	INT_OP("abs", OP_ABS, 2, TY_INT | TY(ET_F32), NULL),
+	INT_OP("min", OP_MIN, 3, TY_INT | TY(ET_F32) | TY_NUM, &g_minnan),
+	INT_OP("max", OP_MAX, 3, TY_INT | TY(ET_F32) | TY_NUM, &g_minnan),
+	INT_OP("neg", OP_NEG, 2, TY_INT | TY(ET_F32) | TY_HALF2 | TY_NUM, NULL),
+	INT_OP("abs", OP_ABS, 2, TY_INT | TY(ET_F32) | TY_HALF2 | TY_NUM, NULL),
 	INT_OP("and", OP_AND, 3, TY_INT | TY(ET_PRED), NULL),
 	INT_OP("or", OP_OR, 3, TY_INT | TY(ET_PRED), NULL),
 	INT_OP("xor", OP_XOR, 3, TY_INT | TY(ET_PRED), NULL),
@@ -151,9 +160,11 @@ static const opdesc opdescs[] = {
 	INT_OP("lop3", OP_LOP3, 5, TY(ET_B32), NULL),
 	{.name = "shf", .code = OP_SHF, .cls = EMU_CLS_INT, .shape = SH_PLAIN, .nops_min = 4, .nops_max = 4,
 	 .ntypes = 1, .types = {TY(ET_B32)}, .groups = {&g_shfdir, &g_shfmode}, .required = 3},
-	MATH("rcp", OP_RCP), MATH("sqrt", OP_SQRT), MATH("rsqrt", OP_RSQRT), MATH("ex2", OP_EX2), MATH("lg2", OP_LG2),
+	MATH("rcp", OP_RCP, TY(ET_F32) | TY(ET_F64)), MATH("sqrt", OP_SQRT, TY(ET_F32) | TY(ET_F64)),
+	MATH("rsqrt", OP_RSQRT, TY(ET_F32) | TY(ET_F64)), MATH("ex2", OP_EX2, TY(ET_F32)), MATH("lg2", OP_LG2, TY(ET_F32)),
 	{.name = "setp", .code = OP_SETP, .cls = EMU_CLS_INT, .shape = SH_SETP, .nops_min = 3, .nops_max = 4,
-	 .ntypes = 1, .types = {TY_INT | TY_FLOAT}, .groups = {&g_cmp, &g_bool}, .required = 1, .flags = DF_FLOAT_FP},
+	 .ntypes = 1, .types = {TY_INT | TY_FLOAT | TY(ET_F64)}, .groups = {&g_cmp, &g_bool}, .required = 1,
+	 .flags = DF_FLOAT_FP},
 	{.name = "selp", .code = OP_SELP, .cls = EMU_CLS_INT, .shape = SH_PLAIN, .nops_min = 4, .nops_max = 4,
 	 .ntypes = 1, .types = {TY_DATA}, .flags = DF_LAST_PRED},
 	/* cvt.rn.f16x2.f32 d, a, b packs two floats (a in the upper half); the
@@ -201,6 +212,11 @@ static const opdesc opdescs[] = {
 	 .need = {"sync", "aligned"}},
 	{.name = "wgmma.wait_group", .code = OP_WGWAIT, .cls = EMU_CLS_MMA, .shape = SH_WAIT, .nops_min = 1,
 	 .nops_max = 1, .need = {"sync", "aligned"}},
+	/* issue 39: f64, bf16x2, dp4a: dp4a.atype.btype d, a, b, c and dp2a.{lo,hi}.atype.btype */
+	{.name = "dp4a", .code = OP_DP, .cls = EMU_CLS_INT, .shape = SH_PLAIN, .nops_min = 4, .nops_max = 4,
+	 .ntypes = 2, .types = {TY_DP, TY_DP}},
+	{.name = "dp2a", .code = OP_DP, .cls = EMU_CLS_INT, .shape = SH_PLAIN, .nops_min = 4, .nops_max = 4,
+	 .ntypes = 2, .types = {TY_DP, TY_DP}, .groups = {&g_dp2a}, .required = 1},
 	/* ---- Hopper: clusters, mbarriers, TMA (emu_decode_hopper.c checks the words) ---- */
 	HOPPER("mbarrier", OP_MBAR, EMU_CLS_BARRIER),
 	HOPPER("cp.async.bulk", OP_BULK, EMU_CLS_CP_ASYNC),
@@ -403,6 +419,17 @@ static int special_rules(const opdesc *d, emu_op *o)
 		o->code = OP_FMA; /* mad.rn.f32 is fused on every target we run */
 	if (d->code == OP_SETP && o->mod >= CMP_EQU && !isf)
 		return -1; /* unordered compares are for floats */
+	/* issue 39: directed roundings of add, sub, mul are f64's here */
+	if ((d->code == OP_ADD || d->code == OP_SUB || d->code == OP_MUL) && o->type2 >= RND_RZ && o->type != ET_F64)
+		return -1;
+	/* issue 39: .relu is fma's of the 16-bit floats and their pairs */
+	if (d->code == OP_FMA && o->mod == FMA_RELU && o->type != ET_F16 && o->type != ET_F16X2 &&
+	    o->type != ET_BF16 && o->type != ET_BF16X2)
+		return -1;
+	/* issue 39: .NaN is min/max's of bf16 here (f32 and f16 would ignore it) */
+	if ((d->code == OP_MIN || d->code == OP_MAX) && o->mod == MINMAX_NAN && o->type != ET_BF16 &&
+	    o->type != ET_BF16X2)
+		return -1;
 	if (d->code == OP_MMA && (o->mod == 8) != (o->type2 == ET_TF32))
 		return -1; /* m16n8k8 is the tf32 shape here, m16n8k16 the 16-bit one */
 	/* tf32, 8-bit floats, .rna and .satfinite: only the forms of the table */

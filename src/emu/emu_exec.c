@@ -254,11 +254,8 @@ static int exec_op(blockctx *blk, warp *w, inst *x)
 	case OP_MIN: case OP_MAX: emu_exec_min_max(x); break;
 	case OP_NEG: emu_exec_neg(x); break;
 	case OP_ABS: emu_exec_abs(x); break;
-	case OP_RCP: LANEWISE(x, FB(1.0f / F(a))); break;
-	case OP_SQRT: LANEWISE(x, FB(sqrtf(F(a)))); break;
-	case OP_RSQRT: LANEWISE(x, FB(1.0f / sqrtf(F(a)))); break;
-	case OP_EX2: LANEWISE(x, FB(exp2f(F(a)))); break;
-	case OP_LG2: LANEWISE(x, FB(log2f(F(a)))); break;
+	case OP_RCP: case OP_SQRT: case OP_RSQRT: case OP_EX2: case OP_LG2: emu_exec_math(x); break;
+	case OP_DP: emu_exec_dp(x); break; /* issue 39 */
 	/* bits */
 	case OP_AND: LANEWISE(x, a & b & wm); break;
 	case OP_OR: LANEWISE(x, (a | b) & wm); break;

@@ -150,19 +150,26 @@ typedef struct {
 		}                                                                                    \
 	} while (0)
 
-/* d = a OP b, each path written once: f16x2 half by half, f32 in float, f16
- * and f64 through double, integers wrapped to the type. */
-#define ARITH(x, OP)                                                        \
-	do {                                                                \
-		if ((x)->t == ET_F16X2)                                     \
-			LANEWISE(x, half2((x)->o->code, a, b, c));          \
-		else if ((x)->t == ET_F32)                                  \
-			LANEWISE(x, FB(F(a) OP F(b)));                      \
-		else if ((x)->isf)                                          \
-			LANEWISE(x, putf(getf(a, t) OP getf(b, t), t));     \
-		else                                                        \
-			LANEWISE(x, (a OP b) & wm);                         \
+/* d = a OP b, each path written once: f16, bf16 and their pairs half by
+ * half (half2), f32 in float, f64 with its rounding (f64_arith, the
+ * rounding in type2), integers wrapped to the type. */
+#define ARITH(x, OP)                                                                          \
+	do {                                                                                  \
+		if (is_half((x)->t))                                                          \
+			LANEWISE(x, half2((x)->o->code, t, a, b, c));                         \
+		else if ((x)->t == ET_F32)                                                    \
+			LANEWISE(x, FB(F(a) OP F(b)));                                        \
+		else if ((x)->t == ET_F64)                                                    \
+			LANEWISE(x, putf(f64_arith((x)->o->code, getf(a, t), getf(b, t), (x)->o->type2), t)); \
+		else                                                                          \
+			LANEWISE(x, (a OP b) & wm);                                           \
 	} while (0)
+
+/* f16, bf16, f16x2, bf16x2: the types half2 computes. */
+static inline int is_half(int t)
+{
+	return t == ET_F16 || t == ET_BF16 || t == ET_F16X2 || t == ET_BF16X2;
+}
 
 /* ---- the families' entry points ---- */
 
@@ -188,6 +195,8 @@ void emu_exec_min_max(const inst *x);
 void emu_exec_neg(const inst *x);
 void emu_exec_abs(const inst *x);
 void emu_exec_not(const inst *x);
+void emu_exec_math(const inst *x);   /* rcp sqrt rsqrt ex2 lg2 */
+void emu_exec_dp(const inst *x);     /* dp4a, dp2a */
 void emu_exec_pack(const inst *x);
 void emu_exec_unpack(const inst *x);
 void emu_exec_cvt(const inst *x);

@@ -110,14 +110,17 @@ void emu_exec_mul(const inst *x)
 		emu_exec_mad(x);
 }
 
+/* fma.rn: one rounding of a * b + c (libm's fma and fmaf are exact to the last bit). */
 void emu_exec_fma(const inst *x)
 {
-	if (x->t == ET_F16X2)
-		LANEWISE(x, half2(OP_FMA, a, b, c));
+	if (is_half(x->t) && x->o->mod == FMA_RELU)
+		LANEWISE(x, relu16(half2(OP_FMA, t, a, b, c), t));
+	else if (is_half(x->t))
+		LANEWISE(x, half2(OP_FMA, t, a, b, c));
 	else if (x->t == ET_F32)
 		LANEWISE(x, FB(fmaf(F(a), F(b), F(c))));
 	else
-		LANEWISE(x, putf(fmaf((float)getf(a, t), (float)getf(b, t), (float)getf(c, t)), t));
+		LANEWISE(x, putf(fma(getf(a, t), getf(b, t), getf(c, t)), t));
 }
 
 /* Division by zero gives all ones; the signed MIN / -1 wraps to MIN. */
@@ -133,7 +136,9 @@ static inline uint64_t div_int(uint64_t a, uint64_t b, int tb, int sgn, uint64_t
 
 void emu_exec_div(const inst *x)
 {
-	if (x->isf)
+	if (x->t == ET_F64) /* div.rn.f64: IEEE division */
+		LANEWISE(x, putf(getf(a, t) / getf(b, t), t));
+	else if (x->isf)
 		LANEWISE(x, FB(F(a) / F(b)));
 	else
 		LANEWISE(x, div_int(a, b, tb, sgn, wm));
@@ -170,23 +175,21 @@ static inline uint64_t min_max_f32(uint64_t a, uint64_t b, int mx)
 
 void emu_exec_min_max(const inst *x)
 {
-	const int mx = x->o->code == OP_MAX;
-	if (x->isf)
+	const int mx = x->o->code == OP_MAX, nanmod = x->o->mod == MINMAX_NAN;
+	if (x->t == ET_F64)
+		LANEWISE(x, min_max_f64(a, b, mx, nanmod));
+	else if (x->t == ET_BF16 || x->t == ET_BF16X2)
+		LANEWISE(x, min_max_bf16(a, b, t, mx, nanmod));
+	else if (x->isf)
 		LANEWISE(x, min_max_f32(a, b, mx));
 	else
 		LANEWISE(x, min_max_int(a, b, mx, tb, sgn, wm));
 }
 
-/* The sign bit of neg and abs on floats (f32, else f16). */
-static inline uint64_t sign_bit(int t)
-{
-	return t == ET_F32 ? 0x80000000ULL : 0x8000ULL;
-}
-
 void emu_exec_neg(const inst *x)
 {
 	if (x->isf)
-		LANEWISE(x, a ^ sign_bit(t));
+		LANEWISE(x, a ^ sign_mask(t));
 	else
 		LANEWISE(x, (0 - a) & wm);
 }
@@ -200,7 +203,7 @@ static inline uint64_t abs_int(uint64_t a, int tb, uint64_t wm)
 void emu_exec_abs(const inst *x)
 {
 	if (x->isf)
-		LANEWISE(x, a & (sign_bit(t) - 1));
+		LANEWISE(x, a & ~sign_mask(t) & wm);
 	else
 		LANEWISE(x, abs_int(a, tb, wm));
 }
@@ -211,6 +214,36 @@ void emu_exec_not(const inst *x)
 		LANEWISE(x, !(a & 1));
 	else
 		LANEWISE(x, ~a & wm);
+}
+
+/* rcp, sqrt, rsqrt (f32 and f64) and ex2, lg2 (f32): .rn is the IEEE
+ * operation; .approx is computed exactly here, within any error the ISA allows. */
+void emu_exec_math(const inst *x)
+{
+	const int code = x->o->code;
+	if (x->t == ET_F64) {
+		if (code == OP_RCP)
+			LANEWISE(x, putf(1.0 / getf(a, t), t));
+		else if (code == OP_SQRT)
+			LANEWISE(x, putf(sqrt(getf(a, t)), t));
+		else
+			LANEWISE(x, putf(1.0 / sqrt(getf(a, t)), t));
+		return;
+	}
+	switch (code) {
+	case OP_RCP: LANEWISE(x, FB(1.0f / F(a))); break;
+	case OP_SQRT: LANEWISE(x, FB(sqrtf(F(a)))); break;
+	case OP_RSQRT: LANEWISE(x, FB(1.0f / sqrtf(F(a)))); break;
+	case OP_EX2: LANEWISE(x, FB(exp2f(F(a)))); break;
+	default: LANEWISE(x, FB(log2f(F(a)))); break;
+	}
+}
+
+/* issue 39: dp4a and dp2a, the signedness of a in the op's type, of b in type2. */
+void emu_exec_dp(const inst *x)
+{
+	const int sa = x->o->type == ET_S32, sb = x->o->type2 == ET_S32, mode = x->o->mod;
+	LANEWISE(x, dot_bytes((uint32_t)a, (uint32_t)b, (uint32_t)c, sa, sb, mode));
 }
 
 /* ---- moves and conversions ---- */

@@ -47,6 +47,8 @@ typedef enum {
 	OP_BULK,        /* cp.async.bulk.*: BK_* */
 	OP_CLUSTER,     /* mapa, barrier.cluster, elect, setmaxnreg, fence.proxy.async, bar.arrive: CL_* */
 	OP_STMATRIX,
+	/* issue 39: f64, bf16x2, dp4a */
+	OP_DP,          /* dp4a, dp2a.lo, dp2a.hi: DP_* */
 	OP_COUNT
 } emu_opcode;
 
@@ -66,6 +68,10 @@ enum { PRMT_DEFAULT, PRMT_F4E, PRMT_B4E, PRMT_RC8, PRMT_ECL, PRMT_ECR, PRMT_RC16
 enum { TRAP_TRAP, TRAP_ASSERT };                      /* trap, call __assertfail */
 enum { MB_INIT, MB_ARRIVE, MB_ARRIVE_TX, MB_EXPECT_TX, MB_TEST_WAIT, MB_TRY_WAIT };  /* OP_MBAR */
 enum { BK_LOAD, BK_STORE, BK_COMMIT, BK_WAIT };       /* OP_BULK */
+/* issue 39: f64, bf16x2, dp4a */
+enum { DP_4A, DP_2A_LO, DP_2A_HI };                   /* OP_DP */
+enum { MINMAX_NUM, MINMAX_NAN };                      /* min, max: .NaN gives NaN when either input is */
+enum { FMA_PLAIN, FMA_RELU };                         /* fma of f16, bf16 and their pairs: .relu */
 enum { CL_MAPA, CL_ARRIVE, CL_WAIT, CL_ELECT, CL_SETMAXNREG, CL_FENCE_PROXY, CL_BAR_ARRIVE }; /* OP_CLUSTER */
 
 #define EMU_NO_REG (-1)
@@ -77,7 +83,8 @@ enum { CL_MAPA, CL_ARRIVE, CL_WAIT, CL_ELECT, CL_SETMAXNREG, CL_FENCE_PROXY, CL_
 typedef struct {
 	uint8_t code;        /* emu_opcode */
 	uint8_t type;        /* the instruction's (destination) type */
-	uint8_t type2;       /* source type of cvt; combining op of setp (0 none, 1 and, 2 or, 3 xor) */
+	uint8_t type2;       /* source type of cvt; combining op of setp (0 none, 1 and, 2 or, 3 xor);
+			      * the rounding (RND_*) of add, sub, mul (.rz .rm .rp: f64 only) */
 	uint8_t mod;         /* see the enums above */
 	uint8_t space;       /* memory space; cvta's space */
 	uint8_t vec;         /* 1, 2, 4: vector width of ld/st; matrices of ldmatrix */

@@ -423,7 +423,7 @@ static emu_error check(const run_request *rq, const emu_options *opt, double end
 int emu_refuses(const run_request *rq, const char *what, char *err, int errlen)
 {
 	char why[160];
-	if (dtype_pair_check(rq->dt, run_out(rq), why, sizeof why) == 0)
+	if (dtype_pair_check(rq->dt, run_out(rq), why, sizeof why) == 0 && run_check_int_blas(rq, why, sizeof why) == 0)
 		return 0;
 	errf(err, errlen, "the emulator runs the types a GPU check has a reference for; %s: %s", what ? what : rq->entry, why);
 	return -1;

@@ -124,9 +124,11 @@ _Static_assert(offsetof(CUlaunchConfig, hStream) == 32 && offsetof(CUlaunchConfi
 
 /* cuBLAS enums (cublas_api.h, library_types.h). */
 enum { CUBLAS_OP_N = 0, CUBLAS_OP_T = 1 };
-enum { CUDA_R_32F = 0, CUDA_R_16F = 2, CUDA_R_16BF = 14, CUDA_R_8F_E4M3 = 28, CUDA_R_8F_E5M2 = 29 };
-/* FAST_TF32: f32 in memory, the inputs rounded to tf32 for the tensor cores */
-enum { CUBLAS_COMPUTE_32F = 68, CUBLAS_COMPUTE_32F_FAST_TF32 = 77 };
+enum { CUDA_R_32F = 0, CUDA_R_16F = 2, CUDA_R_16BF = 14, CUDA_R_8F_E4M3 = 28, CUDA_R_8F_E5M2 = 29,
+       CUDA_R_8I = 3, CUDA_R_32I = 10 };
+/* FAST_TF32: f32 in memory, the inputs rounded to tf32 for the tensor cores;
+ * 32I: int8 inputs, int32 sums, and alpha and beta int32 (the scale type is CUDA_R_32I) */
+enum { CUBLAS_COMPUTE_32F = 68, CUBLAS_COMPUTE_32F_FAST_TF32 = 77, CUBLAS_COMPUTE_32I = 72 };
 enum { CUBLAS_GEMM_DEFAULT = -1 };
 
 /* cuBLASLt (cublasLt.h), as it lays them out: an algorithm is 64 opaque

@@ -308,16 +308,18 @@ static int reference(run_state *s, const run_request *rq, CUdeviceptr out)
 	int m = (int)rq->N, n = (int)rq->M, k = (int)rq->K;
 	int ta = rq->b_kmajor ? CUBLAS_OP_T : CUBLAS_OP_N, lda = rq->b_kmajor ? k : m;
 	float alpha = s->blas.alpha, beta = s->blas.has_beta ? s->blas.beta : 0.0f;
+	const int32_t ialpha = 1, ibeta = 0; /* CUBLAS_COMPUTE_32I's scale type is int32; s8 has no alpha:, beta: */
 	const dtype_info *t = dtype_of(s->in);
 	if (t->ref == DTYPE_REF_LT)
 		return lt_matmul(cu, s->lt, alpha, beta, s->A, s->B, out);
 	/* GemmEx: the kernel's own input and output types and f32 accumulation
 	 * (f32 alpha and beta), the same work as the kernel. */
 	if (t->ref == DTYPE_REF_GEMMEX) {
-		int ab = t->cublas_type, c = dtype_of(s->out)->cublas_type;
-		return cu->blasGemmEx(cu->blas, ta, CUBLAS_OP_N, m, n, k, &alpha, (void *)(uintptr_t)s->B, ab, lda,
-				      (void *)(uintptr_t)s->A, ab, k, &beta, (void *)(uintptr_t)out, c, m,
-				      t->cublas_compute, CUBLAS_GEMM_DEFAULT);
+		int ab = t->cublas_type, c = dtype_of(s->out)->cublas_type, i32 = t->cublas_compute == CUBLAS_COMPUTE_32I;
+		return cu->blasGemmEx(cu->blas, ta, CUBLAS_OP_N, m, n, k, i32 ? (const void *)&ialpha : &alpha,
+				      (void *)(uintptr_t)s->B, ab, lda, (void *)(uintptr_t)s->A, ab, k,
+				      i32 ? (const void *)&ibeta : &beta, (void *)(uintptr_t)out, c, m, t->cublas_compute,
+				      CUBLAS_GEMM_DEFAULT);
 	}
 	return cu->blasSgemm(cu->blas, ta, CUBLAS_OP_N, m, n, k, &alpha, (const float *)(uintptr_t)s->B, lda,
 			     (const float *)(uintptr_t)s->A, k, &beta, (float *)(uintptr_t)out, m);
@@ -333,6 +335,14 @@ static int prepare_reference(run_state *s, const run_request *rq, run_result *re
 	if (dtype_of(s->in)->ref != DTYPE_REF_LT) {
 		s->has_ref = cu->blas != NULL;
 		snprintf(s->ref_why, sizeof s->ref_why, "cuBLAS (libcublas.so.13/12/11) not found");
+		/* cuBLAS's int8 GEMM (CUBLAS_COMPUTE_32I) wants leading dimensions that are
+		 * multiples of 4: here B's (N, or K when k-major), A's (K) and C's (N) */
+		if (s->has_ref && dtype_of(s->in)->integer && (rq->N % 4 || rq->K % 4)) {
+			s->has_ref = 0;
+			snprintf(s->ref_why, sizeof s->ref_why,
+				 "cuBLAS's int8 GEMM needs N and K multiples of 4 (its leading dimensions), not %lldx%lld",
+				 rq->N, rq->K);
+		}
 		return 0;
 	}
 	if (s->in == DTYPE_E5M2) { /* dtype.c's pairs */
@@ -516,7 +526,8 @@ static int check_types_and_cluster(const run_state *s, const run_request *rq, ru
 {
 	unsigned c[3];
 	char why[200];
-	if (dtype_pair_check(s->in, s->out, why, sizeof why) || run_check_cluster(rq, why, sizeof why)) {
+	if (dtype_pair_check(s->in, s->out, why, sizeof why) || run_check_int_blas(rq, why, sizeof why) ||
+	    run_check_cluster(rq, why, sizeof why)) {
 		res->status = RUN_BAD_REQUEST;
 		util_strlcpy(res->msg, why, sizeof res->msg);
 		return -1;

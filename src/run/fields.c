@@ -239,7 +239,7 @@ void run_report_make(run_report *rep, const run_request *rq, const run_result *r
 	rep->pct_of_cublas = measured(ref ? 100.0 * res->gflops / res->cublas_gflops : 0, ref && timed);
 	rep->speedup = measured(prev_gflops > 0 ? res->gflops / prev_gflops : 0, prev_gflops > 0 && timed);
 	rep->rel_error = measured(res->rel_err, res->verified >= 0);
-	rep->tolerance = measured(res->tol, res->tol > 0);
+	rep->tolerance = measured(res->tol, res->tol > 0 || res->verified >= 0); /* 0: exact (integers) */
 	rep->verified = res->verified;
 	rep->has_counts = run_has_counts(res);
 	if (rep->has_counts) {
@@ -279,7 +279,7 @@ char *run_field_format(const run_field *f, const run_report *rep, char *buf, siz
 	case RUN_F_PCT: numfmt_pct(buf, len, v / 100.0); break;
 	case RUN_F_TIMES: snprintf(buf, len, "%sx", numfmt_sig(t, sizeof t, v)); break;
 	case RUN_F_RELERR: snprintf(buf, len, "%.3g", v); break;
-	case RUN_F_TOL: snprintf(buf, len, "%.0e", v); break;
+	case RUN_F_TOL: snprintf(buf, len, v == 0 ? "0, exact" : "%.0e", v); break;
 	case RUN_F_SECONDS: snprintf(buf, len, "%.2f s", v); break;
 	case RUN_F_VERDICT: {
 		int ok = *(const int *)(const void *)p;

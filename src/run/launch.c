@@ -141,6 +141,7 @@ static int ptx_types(const launch_ptx *p, run_request *rq, char *err, int errlen
 		snprintf(err, (size_t)errlen, "--dtype is %s, not '%s'", dtype_names(), p->dtype);
 		return -1;
 	}
+	rq->out = dtype_default_out(rq->dt); /* s8 gives s32 unless --out says otherwise */
 	if (p->out && dtype_parse(p->out, &rq->out)) {
 		snprintf(err, (size_t)errlen, "--out is %s, not '%s'", dtype_names(), p->out);
 		return -1;

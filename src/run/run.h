@@ -270,5 +270,9 @@ unsigned run_cluster(const run_request *rq, unsigned c[3]);
  * blocks, a grid that is a multiple of it (a persistent grid, sized by the
  * runner, needs a cluster along x only). Returns 0, or -1 with one line. */
 int run_check_cluster(const run_request *rq, char *err, int errlen);
+/* Integer inputs (s8) multiply as C = A·B: alpha: and beta: are f32
+ * scalars, which neither the exact check nor cuBLAS's int8 GEMM (int32
+ * alpha and beta) takes. 0, or -1 with one line in err. */
+int run_check_int_blas(const run_request *rq, char *err, int errlen);
 
 #endif

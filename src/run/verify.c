@@ -169,9 +169,11 @@ void verify_check(const verify_input *in, verify_report *rep)
 	} else if (!(rep->rel_err <= in->tol)) {
 		rep->kind = VERIFY_WRONG;
 		where(in, rep->worst, at, sizeof at);
+		char tol[32]; /* 0 for integer types (run_tolerance): the check is exact */
+		snprintf(tol, sizeof tol, in->tol == 0 ? "0 (the check is exact)" : "%.0e", in->tol);
 		snprintf(rep->msg, sizeof rep->msg,
-			 "wrong values: rel. error %.3g > tolerance %.0e, %zu of %zu elements off; the worst at %s: "
-			 "expected %.6g, got %.6g", rep->rel_err, in->tol, rep->bad, n, at, rep->expected, rep->got);
+			 "wrong values: rel. error %.3g > tolerance %s, %zu of %zu elements off; the worst at %s: "
+			 "expected %.6g, got %.6g", rep->rel_err, tol, rep->bad, n, at, rep->expected, rep->got);
 	} else {
 		rep->kind = VERIFY_PASS;
 		snprintf(rep->msg, sizeof rep->msg, "rel. error %.3g within %.0e", rep->rel_err, in->tol);
