@@ -47,6 +47,8 @@ typedef enum {
 	OP_BULK,        /* cp.async.bulk.*: BK_* */
 	OP_CLUSTER,     /* mapa, barrier.cluster, elect, setmaxnreg, fence.proxy.async, bar.arrive: CL_* */
 	OP_STMATRIX,
+	/* issue 39: wmma */
+	OP_WMMA,        /* wmma.load.a/b/c, wmma.store.d, wmma.mma (emu_wmma.c): WM_* in op->mod */
 	OP_COUNT
 } emu_opcode;
 
@@ -66,6 +68,7 @@ enum { PRMT_DEFAULT, PRMT_F4E, PRMT_B4E, PRMT_RC8, PRMT_ECL, PRMT_ECR, PRMT_RC16
 enum { TRAP_TRAP, TRAP_ASSERT };                      /* trap, call __assertfail */
 enum { MB_INIT, MB_ARRIVE, MB_ARRIVE_TX, MB_EXPECT_TX, MB_TEST_WAIT, MB_TRY_WAIT };  /* OP_MBAR */
 enum { BK_LOAD, BK_STORE, BK_COMMIT, BK_WAIT };       /* OP_BULK */
+enum { WM_LOAD_A, WM_LOAD_B, WM_LOAD_C, WM_STORE_D, WM_MMA };  /* OP_WMMA (issue 39) */
 enum { CL_MAPA, CL_ARRIVE, CL_WAIT, CL_ELECT, CL_SETMAXNREG, CL_FENCE_PROXY, CL_BAR_ARRIVE }; /* OP_CLUSTER */
 
 #define EMU_NO_REG (-1)
@@ -155,6 +158,8 @@ typedef struct {
 	int line;
 	struct emu_wgmma_op *wgmma; /* the operands of each wgmma.mma_async (emu_wgmma.h); op->imm indexes it */
 	int nwgmma;
+	struct emu_wmma_op *wmma;   /* the operands of each wmma instruction (emu_wmma.h); op->imm indexes it (issue 39) */
+	int nwmma;
 } emu_kernel;
 
 struct emu_module {
