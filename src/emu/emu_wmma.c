@@ -309,10 +309,10 @@ static uint64_t elem_off(const emu_wmma_frag *f, int col_major, uint64_t stride,
 	       (uint64_t)f->eb;
 }
 
-/* The address and stride every lane gives (.aligned: the same), checked as
- * the CUDA Programming Guide states them for load_matrix_sync and
- * store_matrix_sync: a 256-bit aligned pointer, a stride of a multiple of
- * 16 bytes. */
+/* The address and stride every lane gives (.aligned: the same), checked
+ * as the PTX ISA states it ("Matrix Storage for WMMA", Address Alignment):
+ * each row's (or column's) start, so the address and the stride in bytes,
+ * is a multiple of the fragment's size in bytes (f16 A: 8 registers, 32). */
 static int address(blockctx *b, warp *w, const emu_op *o, const struct emu_wmma_op *wm, const emu_wmma_frag *f,
 		   uint64_t *base, uint64_t *stride)
 {
@@ -323,12 +323,14 @@ static int address(blockctx *b, warp *w, const emu_op *o, const struct emu_wmma_
 		if (R[wm->addr * 32 + l] + (uint64_t)wm->off != *base || (uint32_t)R[wm->stride * 32 + l] != *stride)
 			return emu_fail(b, o, "wmma: lane %d gives another address or stride than lane 0 (every lane of "
 					"the warp must give the same)", l);
-	if (*base % 32)
-		return emu_fail(b, o, "wmma: the matrix's address 0x%llx is not 32-byte (256-bit) aligned",
-				(unsigned long long)*base);
-	if (*stride * (uint64_t)f->eb % 16)
-		return emu_fail(b, o, "wmma: a stride of %llu elements is %llu bytes, not a multiple of 16",
-				(unsigned long long)*stride, (unsigned long long)(*stride * (uint64_t)f->eb));
+	uint64_t align = 4ULL * (uint64_t)f->nregs;
+	if (*base % align)
+		return emu_fail(b, o, "wmma: the matrix's address 0x%llx is not a multiple of the fragment's %llu bytes "
+				"(PTX ISA, Matrix Storage for WMMA)", (unsigned long long)*base, (unsigned long long)align);
+	if (*stride * (uint64_t)f->eb % align)
+		return emu_fail(b, o, "wmma: a stride of %llu elements is %llu bytes, not a multiple of the fragment's "
+				"%llu (PTX ISA, Matrix Storage for WMMA)", (unsigned long long)*stride,
+				(unsigned long long)(*stride * (uint64_t)f->eb), (unsigned long long)align);
 	return 0;
 }
 
