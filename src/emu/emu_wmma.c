@@ -309,10 +309,13 @@ static uint64_t elem_off(const emu_wmma_frag *f, int col_major, uint64_t stride,
 	       (uint64_t)f->eb;
 }
 
-/* The address and stride every lane gives (.aligned: the same), checked
- * as the PTX ISA states it ("Matrix Storage for WMMA", Address Alignment):
- * each row's (or column's) start, so the address and the stride in bytes,
- * is a multiple of the fragment's size in bytes (f16 A: 8 registers, 32). */
+/* The address and stride every lane gives (.aligned: the same). The PTX
+ * ISA ("Matrix Storage for WMMA", Address Alignment) asks each row's (or
+ * column's) start to be a multiple of the fragment's size in bytes (f16 A:
+ * 8 registers, 32): the address is held to that; the stride to that or 16
+ * bytes, whichever is less (the CUDA Programming Guide's "multiple of 16
+ * bytes"), since the rule taken whole refuses the default stride of f16's
+ * m32n8k16 B, 8 elements. */
 static int address(blockctx *b, warp *w, const emu_op *o, const struct emu_wmma_op *wm, const emu_wmma_frag *f,
 		   uint64_t *base, uint64_t *stride)
 {
@@ -327,10 +330,11 @@ static int address(blockctx *b, warp *w, const emu_op *o, const struct emu_wmma_
 	if (*base % align)
 		return emu_fail(b, o, "wmma: the matrix's address 0x%llx is not a multiple of the fragment's %llu bytes "
 				"(PTX ISA, Matrix Storage for WMMA)", (unsigned long long)*base, (unsigned long long)align);
-	if (*stride * (uint64_t)f->eb % align)
-		return emu_fail(b, o, "wmma: a stride of %llu elements is %llu bytes, not a multiple of the fragment's "
-				"%llu (PTX ISA, Matrix Storage for WMMA)", (unsigned long long)*stride,
-				(unsigned long long)(*stride * (uint64_t)f->eb), (unsigned long long)align);
+	uint64_t salign = align < 16 ? align : 16;
+	if (*stride * (uint64_t)f->eb % salign)
+		return emu_fail(b, o, "wmma: a stride of %llu elements is %llu bytes, not a multiple of %llu (PTX ISA, "
+				"Matrix Storage for WMMA)", (unsigned long long)*stride,
+				(unsigned long long)(*stride * (uint64_t)f->eb), (unsigned long long)salign);
 	return 0;
 }
 
