@@ -3,6 +3,7 @@
 #include <string.h>
 #include "emu/emu_parser.h"
 #include "emu/emu_wgmma.h"
+#include "emu/emu_wmma.h"
 #include "base/checked.h"
 #include "base/util.h"
 
@@ -87,6 +88,7 @@ typedef enum {
 	SH_BRA,       /* a label */
 	SH_CALL,      /* call[.uni] [(ret),] callee, (args): only the helpers nvcc calls for assert and printf */
 	SH_WGMMA,     /* {d..}, a-desc or {a x4}, b-desc, scale-d, imm...: emu_wgmma.c */
+	SH_WMMA,      /* issue 39: wmma.load/store/mma: emu_wmma.c reads the name's words and the operands */
 	SH_HOPPER,    /* emu_decode_hopper.c reads the name's words and the operands itself */
 } opshape;
 
@@ -229,6 +231,13 @@ static const opdesc opdescs[] = {
 	HOPPER("barrier.arrive", OP_CLUSTER, EMU_CLS_BARRIER),
 	HOPPER("stmatrix", OP_STMATRIX, EMU_CLS_ST_SHARED),
 	/* ---- end Hopper ---- */
+	/* issue 39: wmma (emu_wmma.c checks the words: shapes, layouts, types, spaces) */
+	{.name = "wmma.load", .code = OP_WMMA, .cls = EMU_CLS_LD_GLOBAL, .shape = SH_WMMA, .nops_min = 2, .nops_max = 3,
+	 .flags = DF_ALL_MODS},
+	{.name = "wmma.store", .code = OP_WMMA, .cls = EMU_CLS_ST_GLOBAL, .shape = SH_WMMA, .nops_min = 2, .nops_max = 3,
+	 .flags = DF_ALL_MODS},
+	{.name = "wmma.mma", .code = OP_WMMA, .cls = EMU_CLS_MMA, .shape = SH_WMMA, .nops_min = 4, .nops_max = 4,
+	 .flags = DF_ALL_MODS},
 };
 
 /* Modifiers that do not change what the emulator computes, on any opcode. */
@@ -733,6 +742,8 @@ static int operands(emu_pstate *ps, const opdesc *d, emu_op *o, char **parts, in
 		return shape_mma(ps, o, parts);
 	case SH_WGMMA:
 		return emu_wgmma_decode(ps, o, full, parts, np);
+	case SH_WMMA:
+		return emu_wmma_decode(ps, o, full, parts, np);
 	case SH_BRA: {
 		char *l = emu_skip_sp(parts[0]);
 		emu_rtrim(l);

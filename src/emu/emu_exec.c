@@ -293,6 +293,7 @@ static int exec_op(blockctx *blk, warp *w, inst *x)
 	case OP_BULK: return emu_exec_bulk(blk, w, x);
 	case OP_CLUSTER: return exec_cluster(blk, w, x);
 	case OP_STMATRIX: return emu_exec_stmatrix(blk, w, x->o, x->em, x->cnt);
+	case OP_WMMA: return emu_exec_wmma(blk, w, o, x->em, x->cnt); /* issue 39 */
 	default:
 		blk->why = EMU_ERR_UNSUPPORTED;
 		return emu_fail(blk, o, "internal: op %d not implemented", o->code);

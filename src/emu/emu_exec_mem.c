@@ -157,7 +157,8 @@ static inline int resolve(blockctx *b, const emu_op *o, int space, uint64_t a, i
 	if (!*gp) {
 		char d[96];
 		describe_gaddr(b, a, d, sizeof d);
-		return emu_fail(b, o, "out-of-bounds global %s of %d bytes at %s", o->code == OP_ST ? "store" : "load", bytes, d);
+		int st = o->code == OP_ST || (o->code == OP_WMMA && o->mod == WM_STORE_D);
+		return emu_fail(b, o, "out-of-bounds global %s of %d bytes at %s", st ? "store" : "load", bytes, d);
 	}
 	return 0;
 }
@@ -318,6 +319,47 @@ int emu_exec_stmatrix(blockctx *b, warp *w, const emu_op *o, uint32_t em, emu_op
 	count_access(b, cnt, o, ACCESS_LDMATRIX, saddr, (uint32_t)((1ULL << (8 * o->vec)) - 1), 16);
 	b->cl->gen++;
 	return STEP_NEXT;
+}
+
+/* issue 39: wmma.load and wmma.store (emu_wmma.c), a register at a time */
+int emu_exec_access(blockctx *b, warp *w, const emu_op *o, int space, int store, const uint64_t addr[32], int bytes,
+		    uint32_t val[32], emu_opcount *cnt)
+{
+	int64_t gaddr[32], saddr[32];
+	uint32_t gmask = 0, smask = 0;
+	for (int l = 0; l < 32; l++) {
+		uint32_t soff = 0;
+		uint8_t *gp = NULL;
+		int r = resolve(b, o, space, addr[l], bytes, &soff, &gp);
+		if (r < 0)
+			return -1;
+		uint8_t *p = gp;
+		if (r == 1) {
+			if (!store && b->cl->nloads && emu_pending_read(b, o, soff, bytes) < 0)
+				return -1;
+			if (store)
+				shadow_write(b, o, w->id, soff, bytes);
+			else
+				shadow_read(b, o, w->id, soff, bytes);
+			p = b->smem + soff;
+			smask |= 1u << l;
+			saddr[l] = soff;
+		} else {
+			gmask |= 1u << l;
+			gaddr[l] = (int64_t)addr[l];
+		}
+		if (store) {
+			memcpy(p, &val[l], (size_t)bytes);
+		} else {
+			val[l] = 0;
+			memcpy(&val[l], p, (size_t)bytes);
+		}
+	}
+	if (gmask)
+		count_access(b, cnt, o, store ? ACCESS_GLOBAL_STORE : ACCESS_GLOBAL_LOAD, gaddr, gmask, bytes);
+	if (smask)
+		count_access(b, cnt, o, store ? ACCESS_SHARED_STORE : ACCESS_SHARED_LOAD, saddr, smask, bytes);
+	return 0;
 }
 
 /* ---- cp.async ---- */

@@ -49,6 +49,8 @@ typedef enum {
 	OP_STMATRIX,
 	/* issue 39: f64, bf16x2, dp4a */
 	OP_DP,          /* dp4a, dp2a.lo, dp2a.hi: DP_* */
+	/* issue 39: wmma */
+	OP_WMMA,        /* wmma.load.a/b/c, wmma.store.d, wmma.mma (emu_wmma.c): WM_* in op->mod */
 	OP_COUNT
 } emu_opcode;
 
@@ -72,6 +74,7 @@ enum { BK_LOAD, BK_STORE, BK_COMMIT, BK_WAIT };       /* OP_BULK */
 enum { DP_4A, DP_2A_LO, DP_2A_HI };                   /* OP_DP */
 enum { MINMAX_NUM, MINMAX_NAN };                      /* min, max: .NaN gives NaN when either input is */
 enum { FMA_PLAIN, FMA_RELU };                         /* fma of f16, bf16 and their pairs: .relu */
+enum { WM_LOAD_A, WM_LOAD_B, WM_LOAD_C, WM_STORE_D, WM_MMA };  /* OP_WMMA (issue 39) */
 enum { CL_MAPA, CL_ARRIVE, CL_WAIT, CL_ELECT, CL_SETMAXNREG, CL_FENCE_PROXY, CL_BAR_ARRIVE }; /* OP_CLUSTER */
 
 #define EMU_NO_REG (-1)
@@ -162,6 +165,8 @@ typedef struct {
 	int line;
 	struct emu_wgmma_op *wgmma; /* the operands of each wgmma.mma_async (emu_wgmma.h); op->imm indexes it */
 	int nwgmma;
+	struct emu_wmma_op *wmma;   /* the operands of each wmma instruction (emu_wmma.h); op->imm indexes it (issue 39) */
+	int nwmma;
 } emu_kernel;
 
 struct emu_module {

@@ -270,6 +270,7 @@ static void kernel_free(emu_kernel *k)
 	free(k->is_const);
 	free(k->params);
 	free(k->wgmma);
+	free(k->wmma);
 }
 
 /* ".entry name ( .param .u64 A, ... )" */

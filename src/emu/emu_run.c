@@ -91,7 +91,7 @@ static void op_counts(const emu_op *o, const emu_opcount *c, emu_counts *out)
 	out->inst[o->cls] = c->issued;
 	out->inst_total = c->issued;
 	out->thread_inst = c->threads;
-	emu_gmem g = {c->requests, c->sectors, o->code == OP_LD ? c->gwave : 0};
+	emu_gmem g = {c->requests, c->sectors, o->code == OP_LD || (o->code == OP_WMMA && o->mod <= WM_LOAD_C) ? c->gwave : 0};
 	emu_smem s = {c->requests2, c->wavefronts, c->ideal, c->wavefronts - c->ideal};
 	switch (o->code) {
 	case OP_LD: out->gld = g; out->sld = s; break;
@@ -101,6 +101,14 @@ static void op_counts(const emu_op *o, const emu_opcount *c, emu_counts *out)
 	case OP_STMATRIX: out->sst = s; break;
 	case OP_BAR: out->barriers = c->issued; break;
 	case OP_MMA: out->mma_flops = c->issued * EMU_MMA_FLOPS(o->mod); break;
+	case OP_WMMA: /* issue 39: a wmma.mma's FLOPs were summed as it ran (its shape is in k->wmma) */
+		if (o->mod == WM_MMA)
+			out->mma_flops = c->wg_flops;
+		else if (o->mod == WM_STORE_D)
+			out->gst = g, out->sst = s;
+		else
+			out->gld = g, out->sld = s;
+		break;
 	case OP_WGMMA: out->wgmma = (emu_wgmma_counts){c->wg_inst, c->wg_flops, c->wg_bytes, c->wg_bytes / 128}; break;
 	case OP_MBAR: out->mbarrier_ops = c->issued; break;
 	case OP_CLUSTER: out->cluster_barriers = o->mod == CL_ARRIVE ? c->issued : 0; break;

@@ -1,0 +1,467 @@
+/* emu_wmma: wmma.load.{a,b,c}, wmma.store.d and wmma.mma (PTX ISA "Warp-level Matrix Multiply-Accumulate Instructions") for the emulator: decoding, the fragment layout, running them (issue 39). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "emu/emu_wmma.h"
+#include "emu/emu_exec.h"
+#include "base/fpconv.h"
+#include "base/util.h"
+
+/* ---- element types ---- */
+
+static const struct {
+	const char *name;
+	int bytes;                  /* in memory and in the register: tf32 is an f32 in memory */
+	int wg;                     /* how the tensor cores read a float (emu_wg_type); -1 integers */
+	emu_type reg;               /* the registers' type, for the operand parser */
+} wm_types[WMT_NTYPES] = {
+	[WMT_F16] = {"f16", 2, WG_F16, ET_B32}, [WMT_BF16] = {"bf16", 2, WG_BF16, ET_B32},
+	[WMT_TF32] = {"tf32", 4, WG_TF32, ET_B32}, [WMT_S8] = {"s8", 1, -1, ET_B32},
+	[WMT_U8] = {"u8", 1, -1, ET_B32}, [WMT_F32] = {"f32", 4, WG_F32, ET_F32},
+	[WMT_S32] = {"s32", 4, -1, ET_S32},
+};
+
+static int wm_type(const char *s)
+{
+	for (int t = 0; t < WMT_NTYPES; t++)
+		if (!strcmp(s, wm_types[t].name))
+			return t;
+	return -1;
+}
+
+/* The shapes: m16n16k16, m32n8k16, m8n32k16 for 16- and 8-bit inputs, m16n16k8 for tf32. */
+static const struct {
+	const char *name;
+	uint8_t m, n, k;
+} shapes[] = {
+	{"m16n16k16", 16, 16, 16}, {"m32n8k16", 32, 8, 16}, {"m8n32k16", 8, 32, 16}, {"m16n16k8", 16, 16, 8},
+};
+
+/* ---- the fragment layout ---- */
+
+int emu_wmma_frag_of(int which, int m, int n, int k, emu_wmma_type t, emu_wmma_frag *f)
+{
+	int tf32 = k == 8;
+	int ok;
+	if (which == WM_LOAD_A || which == WM_LOAD_B)
+		ok = tf32 ? t == WMT_TF32 : t == WMT_F16 || t == WMT_BF16 || t == WMT_S8 || t == WMT_U8;
+	else
+		ok = tf32 ? t == WMT_F32 : t == WMT_F16 || t == WMT_F32 || t == WMT_S32;
+	if (!ok)
+		return -1;
+	f->which = which;
+	f->rows = which == WM_LOAD_B ? k : m;
+	f->cols = which == WM_LOAD_A ? k : n;
+	f->eb = wm_types[t].bytes;
+	f->per_reg = 4 / f->eb;
+	f->uniq = f->rows * f->cols / 32;
+	/* the PTX ISA's register counts: f16 A and B are eight .f16x2 registers whatever the shape */
+	f->nregs = t == WMT_F16 && which != WM_LOAD_C ? 8 : f->uniq / f->per_reg;
+	return 0;
+}
+
+/* Lane l's distinct element u is number (u / p * 32 + l) * p + u % p of the
+ * matrix in order along its K (A: row-major, B: column-major; C and D:
+ * row-major), p elements to a register: a register's elements are adjacent
+ * in K, as in mma.sync's fragments, and a warp's register i covers the
+ * 32 * p elements after those of register i - 1. Elements past uniq repeat
+ * the first ones. */
+void emu_wmma_frag_pos(const emu_wmma_frag *f, int lane, int e, int *row, int *col)
+{
+	int p = f->per_reg, u = e % f->uniq;
+	int idx = (u / p * 32 + lane) * p + u % p;
+	if (f->which == WM_LOAD_B) {
+		*row = idx % f->rows;
+		*col = idx / f->rows;
+	} else {
+		*row = idx / f->cols;
+		*col = idx % f->cols;
+	}
+}
+
+/* ---- decoding ---- */
+
+static int bad_form(emu_pstate *ps, const char *full)
+{
+	return emu_punsup(ps, ps->line, "unsupported instruction '%s' (wmma runs m16n16k16, m32n8k16, m8n32k16 with "
+			  "f16, bf16, s8, u8 and m16n16k8 with tf32; PTX ISA, wmma)", full);
+}
+
+/* The words of the name, each taken once: what is left over is refused. */
+typedef struct {
+	char w[12][24];
+	int n;
+	unsigned used;
+} wm_words;
+
+static int take(wm_words *ws, const char *word)
+{
+	for (int i = 0; i < ws->n; i++)
+		if (!(ws->used >> i & 1) && !strcmp(ws->w[i], word)) {
+			ws->used |= 1u << i;
+			return 1;
+		}
+	return 0;
+}
+
+/* The layouts in order: "row" or "col", -1 when the next is neither. */
+static int take_layout(wm_words *ws)
+{
+	for (int i = 0; i < ws->n; i++) {
+		if (ws->used >> i & 1)
+			continue;
+		if (strcmp(ws->w[i], "row") && strcmp(ws->w[i], "col"))
+			continue;
+		ws->used |= 1u << i;
+		return ws->w[i][0] == 'c';
+	}
+	return -1;
+}
+
+/* The types in order, as many as asked; -1 when fewer are written. */
+static int take_types(wm_words *ws, uint8_t *out, int want)
+{
+	int got = 0;
+	for (int i = 0; i < ws->n && got < want; i++) {
+		int t = ws->used >> i & 1 ? -1 : wm_type(ws->w[i]);
+		if (t < 0)
+			continue;
+		ws->used |= 1u << i;
+		out[got++] = (uint8_t)t;
+	}
+	return got == want ? 0 : -1;
+}
+
+static int split(const char *full, wm_words *ws)
+{
+	memset(ws, 0, sizeof *ws);
+	for (const char *p = full; *p;) {
+		size_t n = strcspn(p, ".");
+		if (ws->n == 12 || n >= sizeof ws->w[0])
+			return -1;
+		memcpy(ws->w[ws->n++], p, n);
+		p += n + (p[n] == '.');
+	}
+	return 0;
+}
+
+/* The shape, the space (load and store) and the mandatory .sync.aligned. */
+static int common_words(wm_words *ws, struct emu_wmma_op *w, int memory)
+{
+	if (!take(ws, "sync") || !take(ws, "aligned"))
+		return -1;
+	int found = 0;
+	for (size_t i = 0; i < ARRAY_LEN(shapes) && !found; i++)
+		if (take(ws, shapes[i].name)) {
+			w->m = shapes[i].m;
+			w->n = shapes[i].n;
+			w->k = shapes[i].k;
+			found = 1;
+		}
+	w->space = SP_GENERIC;
+	if (memory && take(ws, "global"))
+		w->space = SP_GLOBAL;
+	else if (memory && (take(ws, "shared") || take(ws, "shared::cta")))
+		w->space = SP_SHARED;
+	return found ? 0 : -1;
+}
+
+/* {r0, ..., rN} with exactly nr registers of fragment f. */
+static int frag_regs(emu_pstate *ps, char *s, emu_type t, int nr, int32_t *regs, int is_dst, const char *full)
+{
+	int got = emu_vector_operand(ps, s, t, regs, EMU_WMMA_MAX_REGS, is_dst);
+	if (got < 0)
+		return -1;
+	if (got != nr)
+		return emu_perr(ps, ps->line, "'%s': a fragment here is %d registers, got %d", full, nr, got);
+	return 0;
+}
+
+static int decode_memory(emu_pstate *ps, emu_op *o, struct emu_wmma_op *w, wm_words *ws, const char *full,
+			 char **parts, int np)
+{
+	int store = o->mod == WM_STORE_D;
+	int col = take_layout(ws);
+	if (col < 0 || common_words(ws, w, 1) < 0 || take_types(ws, w->type, 1) < 0 || ws->used != (1u << ws->n) - 1)
+		return bad_form(ps, full);
+	emu_wmma_frag f;
+	int which = o->mod == WM_STORE_D ? WM_LOAD_C : o->mod;
+	if (emu_wmma_frag_of(which, w->m, w->n, w->k, (emu_wmma_type)w->type[0], &f) < 0)
+		return bad_form(ps, full);
+	w->col[0] = (uint8_t)col;
+	w->nr[0] = (uint8_t)f.nregs;
+	if (np < 2 || np > 3)
+		return emu_perr(ps, ps->line, "'%s' takes 2 or 3 operands, got %d", full, np);
+	int is_param;
+	if (frag_regs(ps, parts[store], wm_types[w->type[0]].reg, f.nregs, w->r[0], !store, full) < 0 ||
+	    emu_addr_operand(ps, parts[!store], &w->addr, &w->off, &is_param) < 0)
+		return -1;
+	if (is_param)
+		return emu_perr(ps, ps->line, "'%s' takes a global or shared address, not a parameter's name", full);
+	/* no stride: the matrix's rows (row-major) or columns (col-major) follow each other */
+	w->stride = np == 3 ? emu_scalar_operand(ps, parts[2], ET_U32)
+			    : emu_const_reg(ps, (uint64_t)(col ? f.rows : f.cols));
+	if (w->stride < 0)
+		return -1;
+	o->cls = (uint8_t)(w->space == SP_SHARED ? (store ? EMU_CLS_ST_SHARED : EMU_CLS_LD_SHARED)
+						 : (store ? EMU_CLS_ST_GLOBAL : EMU_CLS_LD_GLOBAL));
+	return 0;
+}
+
+/* wmma.mma.sync.aligned.alayout.blayout.shape.dtype.ctype (f16 inputs) or
+ * .shape.dtype.atype.btype.ctype (bf16, tf32, s8, u8), .satfinite for the integers. */
+static int decode_mma(emu_pstate *ps, struct emu_wmma_op *w, wm_words *ws, const char *full, char **parts, int np)
+{
+	int ca = take_layout(ws), cb = take_layout(ws);
+	if (ca < 0 || cb < 0 || common_words(ws, w, 0) < 0)
+		return bad_form(ps, full);
+	w->satfinite = (uint8_t)take(ws, "satfinite");
+	int four = take_types(ws, w->type, 4) == 0;
+	if (!four) { /* the f16 form names D's and C's types only */
+		ws->used &= (1u << ws->n) - 1;
+		uint8_t dc[2];
+		for (int i = 0; i < ws->n; i++)
+			if (wm_type(ws->w[i]) >= 0)
+				ws->used &= ~(1u << i);
+		if (take_types(ws, dc, 2) < 0)
+			return bad_form(ps, full);
+		w->type[0] = dc[0];
+		w->type[1] = w->type[2] = WMT_F16;
+		w->type[3] = dc[1];
+	}
+	if (ws->used != (1u << ws->n) - 1)
+		return bad_form(ps, full);
+	int ints = w->type[1] == WMT_S8 || w->type[1] == WMT_U8;
+	int ok = four ? (ints ? (w->type[2] == WMT_S8 || w->type[2] == WMT_U8) && w->type[0] == WMT_S32 &&
+					  w->type[3] == WMT_S32
+			      : w->type[1] == w->type[2] && (w->type[1] == WMT_BF16 || w->type[1] == WMT_TF32) &&
+					  w->type[0] == WMT_F32 && w->type[3] == WMT_F32)
+		      : (w->type[0] == WMT_F16 || w->type[0] == WMT_F32) && (w->type[3] == WMT_F16 || w->type[3] == WMT_F32);
+	if (!ok || (w->satfinite && !ints))
+		return bad_form(ps, full);
+	static const int which[4] = {WM_LOAD_C, WM_LOAD_A, WM_LOAD_B, WM_LOAD_C};
+	emu_wmma_frag f[4];
+	for (int i = 0; i < 4; i++) {
+		if (emu_wmma_frag_of(which[i], w->m, w->n, w->k, (emu_wmma_type)w->type[i], &f[i]) < 0)
+			return bad_form(ps, full);
+		w->nr[i] = (uint8_t)f[i].nregs;
+	}
+	w->col[0] = (uint8_t)ca;
+	w->col[1] = (uint8_t)cb;
+	if (np != 4)
+		return emu_perr(ps, ps->line, "'%s' takes 4 operands, got %d", full, np);
+	for (int i = 0; i < 4; i++)
+		if (frag_regs(ps, parts[i], wm_types[w->type[i]].reg, f[i].nregs, w->r[i], i == 0, full) < 0)
+			return -1;
+	return 0;
+}
+
+int emu_wmma_decode(emu_pstate *ps, emu_op *o, const char *full, char **parts, int np)
+{
+	struct emu_wmma_op w;
+	memset(&w, 0, sizeof w);
+	wm_words ws;
+	if (split(full, &ws) < 0 || ws.n < 3)
+		return bad_form(ps, full);
+	ws.used = 3; /* "wmma" and its verb */
+	int rc;
+	if (!strcmp(ws.w[1], "mma")) {
+		o->mod = WM_MMA;
+		o->cls = EMU_CLS_MMA;
+		rc = decode_mma(ps, &w, &ws, full, parts, np);
+	} else {
+		static const char *const which[] = {"a", "b", "c"};
+		int load = !strcmp(ws.w[1], "load");
+		o->mod = WM_STORE_D;
+		for (int i = 0; i < 3 && load; i++)
+			if (!strcmp(ws.w[2], which[i]))
+				o->mod = (uint8_t)i;
+		if (load ? o->mod == WM_STORE_D : strcmp(ws.w[2], "d") != 0)
+			return bad_form(ps, full);
+		ws.used = 7;
+		rc = decode_memory(ps, o, &w, &ws, full, parts, np);
+	}
+	if (rc < 0)
+		return -1;
+	emu_kernel *k = ps->k;
+	k->wmma = xreallocarray(k->wmma, (size_t)k->nwmma + 1, sizeof *k->wmma);
+	k->wmma[k->nwmma] = w;
+	o->imm = k->nwmma++;
+	o->ndst = o->nsrc = 0; /* the operands are in k->wmma */
+	return 0;
+}
+
+/* ---- running it ---- */
+
+/* Element e of lane l's fragment in registers regs, its bits. */
+static uint32_t frag_get(const uint64_t *R, const int32_t *regs, const emu_wmma_frag *f, int l, int e)
+{
+	uint32_t v = (uint32_t)R[regs[e / f->per_reg] * 32 + l];
+	int bits = 8 * f->eb;
+	return bits == 32 ? v : v >> (bits * (e % f->per_reg)) & ((1u << bits) - 1);
+}
+
+/* The byte offset of element (row, col) from the matrix's start. */
+static uint64_t elem_off(const emu_wmma_frag *f, int col_major, uint64_t stride, int row, int col)
+{
+	return ((col_major ? (uint64_t)col * stride + (uint64_t)row : (uint64_t)row * stride + (uint64_t)col)) *
+	       (uint64_t)f->eb;
+}
+
+/* The address and stride every lane gives (.aligned: the same). The PTX
+ * ISA ("Matrix Storage for WMMA", Address Alignment) asks each row's (or
+ * column's) start to be a multiple of the fragment's size in bytes (f16 A:
+ * 8 registers, 32): the address is held to that; the stride to that or 16
+ * bytes, whichever is less (the CUDA Programming Guide's "multiple of 16
+ * bytes"), since the rule taken whole refuses the default stride of f16's
+ * m32n8k16 B, 8 elements. */
+static int address(blockctx *b, warp *w, const emu_op *o, const struct emu_wmma_op *wm, const emu_wmma_frag *f,
+		   uint64_t *base, uint64_t *stride)
+{
+	const uint64_t *R = w->R;
+	*base = R[wm->addr * 32] + (uint64_t)wm->off;
+	*stride = (uint32_t)R[wm->stride * 32];
+	for (int l = 1; l < 32; l++)
+		if (R[wm->addr * 32 + l] + (uint64_t)wm->off != *base || (uint32_t)R[wm->stride * 32 + l] != *stride)
+			return emu_fail(b, o, "wmma: lane %d gives another address or stride than lane 0 (every lane of "
+					"the warp must give the same)", l);
+	uint64_t align = 4ULL * (uint64_t)f->nregs;
+	if (*base % align)
+		return emu_fail(b, o, "wmma: the matrix's address 0x%llx is not a multiple of the fragment's %llu bytes "
+				"(PTX ISA, Matrix Storage for WMMA)", (unsigned long long)*base, (unsigned long long)align);
+	uint64_t salign = align < 16 ? align : 16;
+	if (*stride * (uint64_t)f->eb % salign)
+		return emu_fail(b, o, "wmma: a stride of %llu elements is %llu bytes, not a multiple of %llu (PTX ISA, "
+				"Matrix Storage for WMMA)", (unsigned long long)*stride,
+				(unsigned long long)(*stride * (uint64_t)f->eb), (unsigned long long)salign);
+	return 0;
+}
+
+/* wmma.load (store 0) or wmma.store: one access per register of the
+ * fragment, as wide as its elements lie together in memory; f16 A's and B's
+ * repeated registers are copies, not loads. */
+static int exec_memory(blockctx *b, warp *w, const emu_op *o, const struct emu_wmma_op *wm, emu_opcount *cnt)
+{
+	int store = o->mod == WM_STORE_D;
+	emu_wmma_frag f;
+	emu_wmma_frag_of(store ? WM_LOAD_C : o->mod, wm->m, wm->n, wm->k, (emu_wmma_type)wm->type[0], &f);
+	uint64_t base, stride;
+	if (address(b, w, o, wm, &f, &base, &stride) < 0)
+		return -1;
+	uint64_t *R = w->R;
+	int p = f.per_reg, bits = 8 * f.eb;
+	/* a register's p elements are adjacent in memory when the layout runs along K (A row-major, B col-major; C and D row-major) */
+	int together = p == 1 || (f.which == WM_LOAD_B ? wm->col[0] : !wm->col[0]);
+	for (int i = 0; i < f.nregs; i++) {
+		int32_t r = wm->r[0][i];
+		if (i * p >= f.uniq) { /* a repeat of register (i * p % uniq) / p, loaded already */
+			int32_t src = wm->r[0][i * p % f.uniq / p];
+			if (r < 0)
+				continue;
+			if (src >= 0) {
+				memcpy(&R[r * 32], &R[src * 32], 32 * sizeof *R);
+				continue;
+			} /* its first copy went to "_": load it here */
+		}
+		uint32_t acc[32] = {0};
+		for (int h = 0; h < p; h += together ? p : 1) {
+			uint64_t addr[32];
+			uint32_t val[32];
+			for (int l = 0; l < 32; l++) {
+				int row, col;
+				emu_wmma_frag_pos(&f, l, i * p + h, &row, &col);
+				addr[l] = base + elem_off(&f, wm->col[0], stride, row, col);
+				val[l] = 0;
+				if (store && r >= 0)
+					val[l] = (uint32_t)R[r * 32 + l] >> (together ? 0 : bits * h);
+			}
+			int bytes = together ? 4 : f.eb;
+			if (emu_exec_access(b, w, o, wm->space, store, addr, bytes, val, cnt) < 0)
+				return -1;
+			for (int l = 0; l < 32 && !store; l++)
+				acc[l] |= together ? val[l] : val[l] << (bits * h);
+		}
+		for (int l = 0; l < 32 && !store && r >= 0; l++)
+			R[r * 32 + l] = acc[l];
+	}
+	return 0;
+}
+
+/* Matrix `which` of the mma from its fragment registers: floats, or integers. */
+static void gather(const uint64_t *R, const struct emu_wmma_op *wm, int i, int which, float F[32][32],
+		   int64_t I[32][32])
+{
+	emu_wmma_frag f;
+	emu_wmma_type t = (emu_wmma_type)wm->type[i];
+	emu_wmma_frag_of(which, wm->m, wm->n, wm->k, t, &f);
+	for (int l = 0; l < 32; l++)
+		for (int e = 0; e < f.uniq; e++) {
+			int row, col;
+			emu_wmma_frag_pos(&f, l, e, &row, &col);
+			uint32_t v = frag_get(R, wm->r[i], &f, l, e);
+			if (wm_types[t].wg >= 0)
+				F[row][col] = emu_mma_elem((emu_wg_type)wm_types[t].wg, v);
+			else
+				I[row][col] = t == WMT_S8 ? (int8_t)v : t == WMT_S32 ? (int32_t)v : (int64_t)v;
+		}
+}
+
+/* D = A * B + C for the warp. Floats: the products of f16, bf16 and tf32
+ * are exact in f32; each output sums its K products into C in k order,
+ * one rounding per step (as mma.sync here; the PTX ISA fixes no order), then
+ * to f16 for an f16 D. Integers: exact, then wrapped to 32 bits, or clamped
+ * to s32's range with .satfinite. */
+static void exec_mma(warp *w, const struct emu_wmma_op *wm)
+{
+	float FA[32][32], FB_[32][32], FC[32][32];
+	int64_t IA[32][32], IB[32][32], IC[32][32];
+	uint64_t *R = w->R;
+	gather(R, wm, 1, WM_LOAD_A, FA, IA);
+	gather(R, wm, 2, WM_LOAD_B, FB_, IB);
+	gather(R, wm, 3, WM_LOAD_C, FC, IC);
+	emu_wmma_frag f;
+	emu_wmma_frag_of(WM_LOAD_C, wm->m, wm->n, wm->k, (emu_wmma_type)wm->type[0], &f);
+	int ints = wm->type[0] == WMT_S32;
+	for (int i = 0; i < f.nregs; i++)
+		if (wm->r[0][i] >= 0)
+			for (int l = 0; l < 32; l++) {
+				uint32_t out = 0;
+				for (int h = 0; h < f.per_reg; h++) {
+					int row, col;
+					emu_wmma_frag_pos(&f, l, i * f.per_reg + h, &row, &col);
+					uint32_t bits;
+					if (ints) {
+						int64_t acc = IC[row][col];
+						for (int k = 0; k < wm->k; k++)
+							acc += IA[row][k] * IB[k][col];
+						if (wm->satfinite)
+							acc = acc > INT32_MAX ? INT32_MAX : acc < INT32_MIN ? INT32_MIN : acc;
+						bits = (uint32_t)acc;
+					} else {
+						float acc = FC[row][col];
+						for (int k = 0; k < wm->k; k++)
+							acc = fmaf(FA[row][k], FB_[k][col], acc);
+						bits = wm->type[0] == WMT_F16 ? util_f32_to_f16(acc) : fpconv_f32_bits(acc);
+					}
+					out |= f.per_reg == 1 ? bits : bits << (16 * h);
+				}
+				R[wm->r[0][i] * 32 + l] = out;
+			}
+}
+
+int emu_exec_wmma(blockctx *b, warp *w, const emu_op *o, uint32_t em, emu_opcount *cnt)
+{
+	if (!em)
+		return STEP_NEXT;
+	if (em != 0xffffffffu) /* .sync.aligned */
+		return emu_fail(b, o, "wmma needs all 32 lanes of the warp (.sync.aligned; active mask 0x%08x)", em);
+	const struct emu_wmma_op *wm = &b->k->wmma[o->imm];
+	if (o->mod != WM_MMA)
+		return exec_memory(b, w, o, wm, cnt);
+	exec_mma(w, wm);
+	uint64_t flops = 2ULL * wm->m * wm->n * wm->k;
+	cnt->wg_flops += flops;
+	/* charged by its size, as mma.sync is, so an endless loop of them ends in seconds too */
+	return emu_charge(b, o, (long long)(flops / EMU_MMA_FLOPS_PER_INST));
+}
