@@ -8,8 +8,8 @@
 /* Parses and runs the request's PTX on the CPU (src/emu/), verifies C
  * against the CPU reference and fills res->emu with the counts. Statuses as
  * on a GPU: RUN_EMU_REFUSED when the emulator lacks what the request needs
- * (emu_refuses), RUN_JIT_ERROR for a parse error (log: "FILE:LINE: message",
- * where: the same as data),
+ * (emu_refuses), RUN_JIT_ERROR for a parse error (where: the file, line and
+ * message as data; log: the same written whole, with the CUDA source line),
  * RUN_FAULT for an out-of-bounds or misaligned access, RUN_TIMEOUT when the
  * instruction budget runs out (an endless loop), RUN_WRONG for a wrong result
  * or a shared-memory race, RUN_OK when verified. gflops stays 0: the CPU's
@@ -23,10 +23,10 @@ void emu_backend_run(const run_request *rq, run_result *res);
  * them, at most RUN_MAX_LINES), or NULL for none; regions come from er. */
 void emu_backend_result(const run_request *rq, const emu_result *er, const run_line_counts *lines, run_result *res);
 
-/* An emulation that stopped (emu_run's code and message: status by the
- * same table, the located problem in where) or was refused up front
- * (RUN_EMU_REFUSED), as emu_backend_run answers them. */
-void emu_backend_failed(const run_request *rq, emu_error why, const char *err, run_result *res);
+/* An emulation that stopped (emu_run's code and its error: status by the
+ * same table, the located problem in where, written once into msg and log)
+ * or was refused up front (RUN_EMU_REFUSED), as emu_backend_run answers them. */
+void emu_backend_failed(const run_request *rq, emu_error why, const run_error *e, run_result *res);
 void emu_backend_refused(const run_request *rq, const char *why, run_result *res);
 
 /* Whether the emulator would refuse the request before running it: types or

@@ -181,7 +181,8 @@ typedef struct {
 	emu_region regions[EMU_MAX_REGIONS];
 	int nregions;
 	unsigned long long races;          /* shared-memory accesses that raced with another warp */
-	char race_msg[256];                /* the first race, "file:line: ..." */
+	run_error race;                    /* the first race, as data */
+	char race_msg[RUN_PATH + 512];     /* the same as run_error_text writes it */
 	long long blocks, warps;
 	long long blocks_done;             /* < blocks when the run was stopped */
 	char verify_msg[256];              /* the check's verdict (run/verify.h), whatever it was */
@@ -189,7 +190,8 @@ typedef struct {
 	unsigned long long footprint_sectors; /* with emu_options.footprint: per CTA run, the distinct 32-byte global
 					    * sectors it read (ld.global, cp.async), summed: its L2 -> SM traffic if
 					    * its SM's L1 kept what it read */
-	char msg[256];                     /* one line for the user */
+	char msg[RUN_PATH + 512];          /* one line for the user */
+	run_error error;                   /* why emu_run failed, as data (its err is this, written) */
 	int nlines;                        /* rows written to emu_options.lines */
 	int lines_total;                   /* lines with an instruction (nlines - 1 of them kept when more than max_lines) */
 } emu_result;
@@ -200,6 +202,9 @@ typedef struct {
 emu_module *emu_module_load(const char *path, emu_error *why, char *err, int errlen);
 emu_module *emu_module_parse(const char *path, const char *text, emu_error *why, char *err, int errlen);
 void emu_module_free(emu_module *m);
+/* The same with the failure as data (path, line, CUDA line, message) in *e. */
+emu_module *emu_module_parse_at(const char *path, const char *text, const char *entry, emu_error *why, run_error *e);
+emu_module *emu_module_load_at(const char *path, const char *entry, emu_error *why, run_error *e);
 /* Parses the module-level declarations and only the entry named (its
  * whole name, mangled or not; NULL: every entry), so an instruction the
  * emulator does not run in another entry cannot refuse this one. */

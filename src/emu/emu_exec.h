@@ -69,8 +69,8 @@ typedef struct {
 	warp *warps;
 	int nwarps;
 	long long setup_cost;     /* of one block, charged to the budget: set-up is work too */
-	char *err;
-	int errlen;
+	run_error *e;             /* where the launch's first failure goes (emu_fail) */
+	int cur_warp;             /* the warp run_warp is running, for e->warp; -1 between warps */
 	int failed;
 	emu_error why;            /* of the failure: EMU_ERR_FAULT unless set before fail() */
 	emu_wg_block *wg;         /* wgmma state (emu_wgmma.c); NULL when the kernel has no wgmma */
