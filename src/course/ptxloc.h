@@ -11,7 +11,7 @@ typedef struct {
 	int line;
 } ptx_loc;
 
-typedef struct {
+typedef struct ptx_locs {
 	char **files;      /* the paths of the .file directives, as nvcc wrote them */
 	int *numbers;      /* their .file numbers */
 	int nfiles;
