@@ -34,6 +34,11 @@ grep -q "^ptxtutor emulate: lines.cu:$l: out-of-bounds global load of 4 bytes at
 	grep -q "^ *$l | acc += A\[(row + 1) \* K + k\] \* B\[k \* N + col\];\$" "$WORK/oob" && [ $rc -eq 2 ]
 check "emulate: an out-of-bounds load names lines.cu:$l, its PTX line and shows the source line (exit $rc)" $?
 
+emu --entry gemm_oob --json >"$WORK/oob.json" 2>/dev/null
+grep -q "\"cu_line\": $l," "$WORK/oob.json" && grep -q '"cu_text": "acc += A\[(row + 1) \* K + k\] \* B\[k \* N + col\];"' "$WORK/oob.json" &&
+	grep -q '"warp": [0-9]*,' "$WORK/oob.json" && grep -q '"message": "out-of-bounds global load of 4 bytes at A+4096 (buffer holds 4096 bytes)"' "$WORK/oob.json"
+check "emulate --json: the fault as data in \"where\" (its CUDA line, text, block, warp, message)" $?
+
 l=$(line_of 'tile[threadIdx.y][threadIdx.x] = B[')
 emu --entry gemm_race >"$WORK/race" 2>&1
 rc=$?

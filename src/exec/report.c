@@ -209,6 +209,33 @@ void exec_report_lines_text(FILE *out, const run_report *rep, const char *const 
 
 static void csv_text(FILE *out, const char *s);
 
+/* "where": the located problem as data (run_error), null when there is none. */
+static void where_json(json_writer *w, const run_error *e)
+{
+	if (!e) {
+		json_null(w, "where");
+		return;
+	}
+	json_obj(w, "where");
+	json_str(w, "path", e->path);
+	json_int(w, "line", e->line);
+	if (e->cu_line > 0) {
+		json_str(w, "cu_file", e->cu_path);
+		json_int(w, "cu_line", e->cu_line);
+		json_str(w, "cu_text", e->cu_text);
+	}
+	if (e->has_block) {
+		json_arr(w, "block");
+		for (int i = 0; i < 3; i++)
+			json_int(w, NULL, e->block[i]);
+		json_end(w);
+	}
+	if (e->warp >= 0)
+		json_int(w, "warp", e->warp);
+	json_str(w, "message", e->msg);
+	json_end(w);
+}
+
 static int cu_order(const void *a, const void *b)
 {
 	const exec_cu_row *x = a, *y = b;
@@ -351,6 +378,7 @@ void exec_report_json(json_writer *w, const char *key, const run_report *rep,
 		exec_report_lines_json(w, rep);
 	else
 		json_null(w, "per_line"); /* one schema: the key is there, without rows */
+	where_json(w, rep->where);
 	if (rep->cluster[0] * rep->cluster[1] * rep->cluster[2] > 1) {
 		json_arr(w, "cluster");
 		for (int i = 0; i < 3; i++)
