@@ -9,8 +9,9 @@
 /* The regions are the one region scanner's (ptx_regions_scan), with its limit. */
 #define EMU_MAX_REGIONS PTX_MAX_REGIONS
 
-/* Why a parse or a run failed, returned with the "file:line: message" that
- * says where and what. The codes are negative, so `< 0` and `!= 0` both test
+/* Why a parse or a run failed, returned with a run_error that says where
+ * (the PTX line, the CUDA line above it, the block and warp) and what; the
+ * string APIs write it with run_error_text ("file:line: message"). The codes are negative, so `< 0` and `!= 0` both test
  * for a failure. A race is no failure: the run ends and reports it. */
 typedef enum {
 	EMU_OK = 0,
@@ -219,7 +220,8 @@ void emu_module_no_entry(const emu_module *m, const char *entry, char *err, int 
 /* Runs one launch on the CPU: random A and B (never zeros), C poisoned with NaN,
  * the whole grid warp by warp, then a double-accumulated reference GEMM.
  * Returns EMU_OK when the kernel ran (res->verified says whether it was right),
- * or why it did not with "file:line: message" in err: a parse error, an
+ * or why it did not, as data in res->error and written (run_error_text,
+ * "file:line: message") into err when errlen > 0: a parse error, an
  * unsupported instruction, a fault (out-of-bounds or misaligned access), the
  * instruction budget, a bad request. Re-entrant: no global state; opt may be NULL. */
 emu_error emu_run(const run_request *rq, const emu_options *opt, emu_result *res, char *err, int errlen);

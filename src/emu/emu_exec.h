@@ -166,8 +166,10 @@ typedef struct {
 
 /* ---- the families' entry points ---- */
 
-/* Fails the block: "file:line: message (block x,y,z)" into its error, why
- * EMU_ERR_FAULT unless set before; -1 (STEP_FAIL). Only the first failure counts. */
+/* Fails the block: the op's line (the entry's for NULL), the block, the
+ * warp running and the message into its run_error (b->e; emu_run adds the
+ * CUDA line), why EMU_ERR_FAULT unless set before; -1 (STEP_FAIL). Only the
+ * first failure counts. The one way any instruction reports a problem. */
 int emu_fail(blockctx *b, const emu_op *o, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 /* Charges cost warp instructions of work to the budget and, every
