@@ -40,11 +40,12 @@ grep -q "\"cu_line\": $l," "$WORK/oob.json" && grep -q '"cu_text": "acc += A\[(r
 check "emulate --json: the fault as data in \"where\" (its CUDA line, text, block, warp, message)" $?
 
 l=$(line_of 'tile[threadIdx.y][threadIdx.x] = B[')
+l2=$(line_of 'acc += A[row * K + k0 + k] * tile[k][threadIdx.x];')
 emu --entry gemm_race >"$WORK/race" 2>&1
 rc=$?
-grep -q "^  lines.cu:$l: shared-memory race: warp 1 writes .* (block 0,0,0) (PTX line [0-9]*)\$" "$WORK/race" &&
+grep -q "^  lines.cu:$l: shared-memory race: warp 1 writes .* (block 0,0,0) (PTX line [0-9]*; the other access: lines.cu:$l2)\$" "$WORK/race" &&
 	grep -q "^ *$l | tile\[threadIdx.y\]\[threadIdx.x\] = B" "$WORK/race" && [ $rc -eq 1 ]
-check "emulate: a shared-memory race names lines.cu:$l and shows the source line (exit $rc)" $?
+check "emulate: a shared-memory race names lines.cu:$l and the other access's lines.cu:$l2, and shows the source line (exit $rc)" $?
 
 l=$(line_of 'while (flag[0] != 1.0f)')
 emu --entry gemm_spin >"$WORK/spin" 2>&1

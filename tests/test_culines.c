@@ -143,6 +143,8 @@ static void test_fault_as_data(void **state)
 	assert_int_equal(run_entry("gemm_race", res, err, sizeof err), EMU_OK);
 	assert_true(res->races > 0);
 	assert_int_equal(res->race.cu_line, cu_line("tile[threadIdx.y][threadIdx.x] = B["));
+	assert_true(res->race.line2 > 0);
+	assert_int_equal(res->race.cu_line2, cu_line("acc += A[row * K + k0 + k] * tile[k][threadIdx.x];"));
 	assert_int_equal(res->race.has_block, 1);
 	assert_true(res->race.warp >= 0);
 	assert_non_null(strstr(res->race.msg, "shared-memory race: warp"));

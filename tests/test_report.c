@@ -223,6 +223,9 @@ static void test_error_as_data(void **state)
 	assert_string_equal(line, "/home/s/k.cu:42: out-of-bounds global load of 4 bytes at A+64 (block 2,1,0) (PTX line 83)");
 	run_error_source(&e, line, sizeof line);
 	assert_string_equal(line, "    42 | c[i] = a[i + 1];");
+	e.line2 = 90, e.cu_line2 = 40; /* a race's other access */
+	run_error_format(&e, line, sizeof line);
+	assert_string_equal(line, "k.cu:42: out-of-bounds global load of 4 bytes at A+64 (block 2,1,0) (PTX line 83; the other access: k.cu:40)");
 	/* no file: the message alone */
 	run_error_msg(&e, "the emulator runs f32 kernels: %s needs a GPU", "lesson 10");
 	run_error_format(&e, line, sizeof line);

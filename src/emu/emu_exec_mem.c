@@ -47,6 +47,7 @@ static void race(blockctx *b, const emu_op *o, int w, uint32_t word, int other, 
 	e->has_block = 1;
 	memcpy(e->block, b->ctaid, sizeof e->block);
 	e->warp = w;
+	e->line2 = other_op >= 0 ? b->ops[other_op].line : 0;
 	snprintf(e->msg, sizeof e->msg, "shared-memory race: warp %d %s bytes %u..%u %s warp %d at line %d with no bar.sync between",
 		 w, what, word * 4, word * 4 + 3, what[0] == 'r' ? "written by" : "last accessed by", other,
 		 other_op >= 0 ? b->ops[other_op].line : 0);

@@ -8,10 +8,12 @@
 
 void emu_loc_fill(const ptx_locs *locs, run_error *e)
 {
-	const char *file = NULL;
+	const char *file = NULL, *file2 = NULL;
 	int line = e->line > 0 ? ptx_loc_of(locs, e->line, &file) : 0;
 	if (!line)
 		return;
+	int line2 = e->line2 > 0 ? ptx_loc_of(locs, e->line2, &file2) : 0;
+	e->cu_line2 = line2 && !strcmp(file, file2) ? line2 : 0; /* a line of the same .cu */
 	util_strlcpy(e->cu_path, file, sizeof e->cu_path);
 	e->cu_line = line;
 	char path[RUN_PATH];

@@ -224,6 +224,10 @@ static void where_json(json_writer *w, const run_error *e)
 		json_int(w, "cu_line", e->cu_line);
 		json_str(w, "cu_text", e->cu_text);
 	}
+	if (e->line2 > 0)
+		json_int(w, "other_line", e->line2);
+	if (e->cu_line2 > 0)
+		json_int(w, "other_cu_line", e->cu_line2);
 	if (e->has_block) {
 		json_arr(w, "block");
 		for (int i = 0; i < 3; i++)

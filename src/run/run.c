@@ -65,8 +65,12 @@ static void format(const run_error *e, char *buf, size_t len, int how)
 	char block[48] = "";
 	if (e->has_block)
 		snprintf(block, sizeof block, " (block %u,%u,%u)", e->block[0], e->block[1], e->block[2]);
+	char other[RUN_PATH + 48] = "";
+	if (e->cu_line2 > 0)
+		snprintf(other, sizeof other, "; the other access: %s:%d", base_of(e->cu_path, how), e->cu_line2);
 	if (e->cu_line > 0 && e->line > 0)
-		snprintf(buf, len, "%s:%d: %s%s (PTX line %d)", base_of(e->cu_path, how), e->cu_line, e->msg, block, e->line);
+		snprintf(buf, len, "%s:%d: %s%s (PTX line %d%s)", base_of(e->cu_path, how), e->cu_line, e->msg, block, e->line,
+			 other);
 	else if (e->line > 0 && how == FILE_NONE)
 		snprintf(buf, len, "line %d: %s%s", e->line, e->msg, block);
 	else if (e->line > 0)

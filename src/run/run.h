@@ -205,6 +205,8 @@ typedef struct {
 	char cu_path[RUN_PATH];   /* the CUDA source nvcc named in .file; "" when the PTX has no .loc there */
 	int cu_line;
 	char cu_text[160];        /* that source line, trimmed, when the .cu was found; "" otherwise */
+	int line2;                /* a second PTX line it involves (a race's other access), 0: none */
+	int cu_line2;             /* its CUDA line, 0: none */
 	int has_block;            /* block says which block went wrong */
 	unsigned block[3];
 	int warp;                 /* the warp of the block, -1: not known */
@@ -256,7 +258,8 @@ int run_has_counts(const run_result *res);
 
 /* e as one line for a narrow pane: "01_naive.ptx:83: message (block 0,0,0)"
  * (the file without its folder); with a CUDA line, "k.cu:42: message
- * (block 0,0,0) (PTX line 83)"; the message alone when it has no line. */
+ * (block 0,0,0) (PTX line 83)" (a race adds "; the other access: k.cu:40");
+ * the message alone when it has no line. */
 void run_error_format(const run_error *e, char *buf, size_t len);
 /* The same with the paths whole, as the command line prints an error. */
 void run_error_text(const run_error *e, char *buf, size_t len);
