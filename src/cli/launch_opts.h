@@ -13,7 +13,7 @@ typedef struct {
 	const char *lesson;           /* number or id; NULL with --ptx */
 	const char *ptx, *entry;
 	const char *cu;               /* --cu FILE.cu: compiled to ptx_made with nvcc -lineinfo, then as --ptx */
-	char ptx_made[4096];
+	char ptx_made[RUN_PATH];      /* the PTX --cu made, beside the .cu */
 	const char *grid, *block;     /* "X[,Y[,Z]]", expressions over M N K */
 	const char *smem;             /* expression, bytes */
 	const char *args;             /* parameter spec, see course/argspec.h */
