@@ -67,7 +67,7 @@ static int launch(krun *r, const char *file, const char *entry, const uint8_t *p
 		L.bufs[i] = bufs[i];
 	int rc = emu_exec(&L, r->err, sizeof r->err);
 	if (!rc && L.races)
-		snprintf(r->err, sizeof r->err, "%s", L.race_msg);
+		run_error_text(&L.race, r->err, sizeof r->err);
 	return rc || L.races ? -1 : 0;
 }
 

@@ -140,11 +140,7 @@ static void test_parse_error_at_its_line(void **st)
 	snprintf(want, sizeof want, "01_naive.ptx:%d:", ln);
 	assert_true(!strncmp(res.msg, want, strlen(want)));
 	assert_non_null(strstr(res.log, dir));
-	userptx_mark m[4];
-	assert_int_equal(userptx_marks(res.log, rq.ptx_path, m, 4), 1);
-	assert_int_equal(m[0].line, ln);
-	assert_non_null(strstr(m[0].msg, "fmaa"));
-	/* and as data: the file, the line and the message without them */
+	/* as data: the file, the line and the message without them */
 	assert_string_equal(res.where.path, rq.ptx_path);
 	assert_int_equal(res.where.line, ln);
 	assert_true(!strncmp(res.where.msg, "unsupported instruction 'fmaa", 29));
@@ -161,9 +157,12 @@ static void test_fault_at_its_line(void **st)
 	exec_run(&rq, &res);
 	assert_int_equal(res.status, RUN_FAULT);
 	assert_non_null(strstr(res.msg, "out-of-bounds"));
-	userptx_mark m[4];
-	assert_int_equal(userptx_marks(res.msg, rq.ptx_path, m, 4), 1);
-	assert_int_equal(m[0].line, ln + 1);
+	/* the line as data, the block apart from the message */
+	assert_string_equal(res.where.path, rq.ptx_path);
+	assert_int_equal(res.where.line, ln + 1);
+	assert_int_equal(res.where.has_block, 1);
+	assert_null(strstr(res.where.msg, "(block"));
+	assert_non_null(strstr(res.msg, "(block 0,0,0)"));
 }
 
 static void test_bad_entry(void **st)

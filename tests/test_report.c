@@ -195,25 +195,43 @@ static void test_lost_emulation(void **state)
 	free(j);
 }
 
-/* "PATH:LINE: msg" split once, where the emulator hands its text over. */
+/* A located problem is data; it is written once, in each of its forms. */
 static void test_error_as_data(void **state)
 {
 	(void)state;
-	run_error e;
-	run_error_set(&e, "/a/b/01_naive.ptx:83: unsupported instruction 'x'");
-	assert_string_equal(e.path, "/a/b/01_naive.ptx");
-	assert_int_equal(e.line, 83);
-	assert_string_equal(e.msg, "unsupported instruction 'x'");
-	char line[128];
+	run_error e = {.path = "/a/b/01_naive.ptx", .line = 83, .warp = -1, .msg = "unsupported instruction 'x'"};
+	char line[256];
 	run_error_format(&e, line, sizeof line);
 	assert_string_equal(line, "01_naive.ptx:83: unsupported instruction 'x'");
-	run_error_set(&e, "the emulator runs f32 kernels: lesson 10 needs a GPU");
-	assert_string_equal(e.path, "");
+	run_error_text(&e, line, sizeof line);
+	assert_string_equal(line, "/a/b/01_naive.ptx:83: unsupported instruction 'x'");
+	run_error_format_line(&e, line, sizeof line);
+	assert_string_equal(line, "line 83: unsupported instruction 'x'");
+	run_error_source(&e, line, sizeof line);
+	assert_string_equal(line, "");
+	/* a fault: the block after the message; the CUDA line first, the PTX line after */
+	e.has_block = 1, e.block[0] = 2, e.block[1] = 1;
+	snprintf(e.msg, sizeof e.msg, "out-of-bounds global load of 4 bytes at A+64");
+	run_error_format(&e, line, sizeof line);
+	assert_string_equal(line, "01_naive.ptx:83: out-of-bounds global load of 4 bytes at A+64 (block 2,1,0)");
+	snprintf(e.cu_path, sizeof e.cu_path, "/home/s/k.cu");
+	e.cu_line = 42;
+	snprintf(e.cu_text, sizeof e.cu_text, "c[i] = a[i + 1];");
+	run_error_format(&e, line, sizeof line);
+	assert_string_equal(line, "k.cu:42: out-of-bounds global load of 4 bytes at A+64 (block 2,1,0) (PTX line 83)");
+	run_error_text(&e, line, sizeof line);
+	assert_string_equal(line, "/home/s/k.cu:42: out-of-bounds global load of 4 bytes at A+64 (block 2,1,0) (PTX line 83)");
+	run_error_source(&e, line, sizeof line);
+	assert_string_equal(line, "    42 | c[i] = a[i + 1];");
+	e.line2 = 90, e.cu_line2 = 40; /* a race's other access */
+	run_error_format(&e, line, sizeof line);
+	assert_string_equal(line, "k.cu:42: out-of-bounds global load of 4 bytes at A+64 (block 2,1,0) (PTX line 83; the other access: k.cu:40)");
+	/* no file: the message alone */
+	run_error_msg(&e, "the emulator runs f32 kernels: %s needs a GPU", "lesson 10");
+	run_error_format(&e, line, sizeof line);
+	assert_string_equal(line, "the emulator runs f32 kernels: lesson 10 needs a GPU");
+	assert_int_equal(e.warp, -1);
 	assert_int_equal(e.line, 0);
-	assert_string_equal(e.msg, "the emulator runs f32 kernels: lesson 10 needs a GPU");
-	run_error_set(&e, "k.ptx:x1: not a line");
-	assert_int_equal(e.line, 0);
-	assert_string_equal(e.msg, "k.ptx:x1: not a line");
 }
 
 /* docs/json.md names every key of the table, each leaf in backticks. */

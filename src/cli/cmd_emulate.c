@@ -13,6 +13,7 @@
 #include "exec/estimate.h"
 #include "model/measured.h"
 #include "base/json.h"
+#include "course/ptxloc.h"
 #include "base/termsafe.h"
 #include "base/util.h"
 #include "run/launch.h"
@@ -64,17 +65,29 @@ static void on_progress(void *ctx, const exec_progress *p)
 }
 
 /* `emulate --lines`: the per-line table with each line's PTX, or CSV, from the result's rows. */
-static void print_lines(const char *name, const run_request *rq, const run_result *res, int csv)
+static void print_lines(const char *name, const run_request *rq, const run_result *res, int csv, int by_cu)
 {
 	run_report rep;
 	run_report_make(&rep, rq, res, 0);
-	if (csv) {
-		exec_report_lines_csv(stdout, &rep);
-		return;
-	}
 	char err[256];
 	size_t len;
 	char *text = util_read_file(rq->ptx_path, &len, err, sizeof err);
+	ptx_locs *locs = ptx_locs_scan(text); /* the CUDA line of each PTX line, when nvcc recorded them */
+	rep.locs = locs;
+	if (csv || by_cu) {
+		if (by_cu && !csv)
+			printf("%s at %lldx%lldx%lld on the CPU: %s; per CUDA line, summed over the grid\n", name, rq->M, rq->N,
+			       rq->K, res->verified == 1 ? "VERIFIED" : "FAILED");
+		if (by_cu && csv)
+			exec_report_cu_csv(stdout, &rep);
+		else if (by_cu)
+			exec_report_cu_text(stdout, &rep, rq->ptx_path);
+		else
+			exec_report_lines_csv(stdout, &rep);
+		ptx_locs_free(locs);
+		free(text);
+		return;
+	}
 	static const char *src[RUN_MAX_LINES * 8];
 	int nsrc = 0;
 	for (char *p = text, *nl; p && *p && nsrc < (int)ARRAY_LEN(src); p = nl + 1) {
@@ -86,6 +99,7 @@ static void print_lines(const char *name, const run_request *rq, const run_resul
 	printf("%s at %lldx%lldx%lld on the CPU: %s; per line, summed over the grid\n", name, rq->M, rq->N, rq->K,
 	       res->verified == 1 ? "VERIFIED" : "FAILED");
 	exec_report_lines_text(stdout, &rep, src, nsrc);
+	ptx_locs_free(locs);
 	free(text);
 }
 
@@ -217,6 +231,10 @@ static int cmd_emulate(const cli_command *self, int argc, char **argv)
 		cli_error(self, "--csv goes with --lines, without --json");
 		return 2;
 	}
+	if (o.by && !o.lines) {
+		cli_error(self, "--by goes with --lines");
+		return 2;
+	}
 	course c = {0};
 	if (o.lesson)
 		cli_course(&c);
@@ -251,7 +269,7 @@ static int cmd_emulate(const cli_command *self, int argc, char **argv)
 	if (o.lines && !o.json && run_has_counts(&res)) {
 		char name[RUN_ENTRY];
 		cli_launch_title(&o, &rq, name, sizeof name);
-		print_lines(name, &rq, &res, o.csv);
+		print_lines(name, &rq, &res, o.csv, o.by && !strcmp(o.by, "cu"));
 		return res.status == RUN_OK ? 0 : 1;
 	}
 	return cli_launch_report(&o, &rq, &res);

@@ -10,7 +10,10 @@
 #include <unistd.h>
 
 #include "base/demangle.h"
+#include "base/proc.h"
 #include "base/util.h"
+#include "course/ptxloc.h"
+#include "course/sass_tools.h"
 #include "cli/cli.h"
 #include "base/json.h"
 #include "emu/emu.h"
@@ -36,6 +39,15 @@ static int bmajor_ok(const char *s, char *why, size_t len)
 	return -1;
 }
 
+/* --by: ptx or cu. */
+static int by_ok(const char *s, char *why, size_t len)
+{
+	if (!strcmp(s, "ptx") || !strcmp(s, "cu"))
+		return 0;
+	snprintf(why, len, "ptx or cu");
+	return -1;
+}
+
 /* The rows run and emulate share; each table adds its own after them. */
 #define LAUNCH_OPTS                                                                                           \
 	{.name = "size", .kind = CLI_SIZE, .off = offsetof(cli_launch, size), .arg = "N|M,N,K",                    \
@@ -46,6 +58,9 @@ static int bmajor_ok(const char *s, char *why, size_t len)
 	 .help = "print JSON (keys in docs/json.md)"},                                                         \
 	{.name = "ptx", .kind = CLI_STR, .off = offsetof(cli_launch, ptx), .arg = "FILE",                          \
 	 .help = "a kernel of your own instead of a lesson's (nvcc -ptx output is fine)"},                     \
+	{.name = "cu", .kind = CLI_STR, .off = offsetof(cli_launch, cu), .arg = "FILE.cu",                         \
+	 .help = "CUDA C of your own: compiled here with nvcc -ptx -lineinfo (FILE.ptx\n"                     \
+		 "beside it), then run as --ptx; errors and --lines --by cu name its lines"},                    \
 	{.name = "entry", .kind = CLI_STR, .off = offsetof(cli_launch, entry), .arg = "NAME",                      \
 	 .help = "its entry: mangled (_Z15sgemm...) or demangled (sgemmWarptiling);\n"                         \
 		 "may be left out when the module has one entry"},                                             \
@@ -108,6 +123,9 @@ const cli_opt cli_emulate_opts[] = {
 	 .help = "the figures per PTX line and per @region: instructions, lanes, sectors,\n"
 		 "wavefronts, bank conflicts, bytes, as a table with each line's PTX (--csv:\n"
 		 "comma-separated; --json has them always, as \"per_line\")"},
+	{.name = "by", .kind = CLI_NAME, .off = offsetof(cli_launch, by), .arg = "ptx|cu", .check = by_ok,
+	 .help = "with --lines: per PTX line (ptx, the default) or summed per CUDA line\n"
+		 "(cu: the .loc lines nvcc -lineinfo records; the rows still add up to the totals)"},
 	{.name = "csv", .kind = CLI_FLAG, .off = offsetof(cli_launch, csv),
 	 .help = "with --lines: comma-separated, one row a line, a header row first"},
 	{.name = "warp", .kind = CLI_STR, .off = offsetof(cli_launch, warp), .arg = "LINE[,WARP[,NTH]]",
@@ -122,6 +140,56 @@ const cli_opt cli_emulate_opts[] = {
 	{0},
 };
 
+/* The one command a student runs by hand where this machine has no nvcc. */
+#define CU_ARCH "sm_80" /* runs on every GPU since Ampere (the driver JITs it) and in the emulator */
+
+/* --cu: FILE.cu to FILE.ptx beside it with nvcc -ptx -lineinfo, under a
+ * deadline, so each PTX line knows its CUDA line (.loc). Returns -1 to go
+ * on with o->ptx set, else the exit status after saying why. */
+static int compile_cu(cli_launch *o)
+{
+	char cu[4096], nvcc[4096], log[64];
+	if (!realpath(o->cu, cu)) {
+		cli_error(NULL, "--cu %s: %s", cli_arg(o->cu), strerror(errno));
+		return 2;
+	}
+	size_t n = strlen(cu);
+	int dotcu = n > 3 && !strcmp(cu + n - 3, ".cu");
+	if (snprintf(o->ptx_made, sizeof o->ptx_made, "%.*s.ptx", (int)(dotcu ? n - 3 : n), cu) >= (int)sizeof o->ptx_made) {
+		cli_error(NULL, "--cu %s: path too long", cli_arg(o->cu));
+		return 2;
+	}
+	if (sass_find_tool("nvcc", nvcc, sizeof nvcc)) {
+		cli_error(NULL, "--cu: no nvcc here (set CUDA_HOME or PATH); compile it where there is one and pass the PTX:\n"
+			  "  nvcc -ptx -lineinfo -arch=" CU_ARCH " %s -o %s\n  then --ptx %s", cli_arg(o->cu),
+			  cli_arg(o->ptx_made), cli_arg(o->ptx_made));
+		return 2;
+	}
+	snprintf(log, sizeof log, "/tmp/ptxtutor-nvcc-XXXXXX");
+	int fd = mkstemp(log);
+	if (fd < 0) {
+		cli_error(NULL, "--cu: a temporary file: %s", strerror(errno));
+		return 2;
+	}
+	close(fd);
+	char *argv[] = {nvcc, "-ptx", "-lineinfo", "-arch=" CU_ARCH, cu, "-o", o->ptx_made, NULL};
+	proc p = PROC_NONE;
+	int st = proc_spawn(&p, argv, log, 120) < 0 ? -1 : proc_wait(&p);
+	char *said = util_read_file(log, NULL, NULL, 0);
+	unlink(log);
+	if (st != 0) {
+		cli_error(NULL, "--cu: nvcc %s%s (nvcc -ptx -lineinfo -arch=" CU_ARCH " %s)", st == PROC_TIMEOUT ? "took over 120 s" :
+			  st < 0 ? "did not start" : "failed", said && *said ? ":" : "", cli_arg(o->cu));
+		if (said && *said)
+			fprintf(stderr, "%s", said);
+		free(said);
+		return 2;
+	}
+	free(said);
+	o->ptx = o->ptx_made;
+	return -1;
+}
+
 int cli_launch_parse(const cli_command *self, int argc, char **argv, cli_launch *o)
 {
 	memset(o, 0, sizeof *o);
@@ -129,8 +197,12 @@ int cli_launch_parse(const cli_command *self, int argc, char **argv, cli_launch 
 	if (rc >= 0)
 		return rc;
 	o->lesson = nargs ? argv[1] : NULL;
-	if (!o->lesson == !o->ptx) {
-		cli_error(self, "give a LESSON or --ptx FILE (one of them)");
+	if (o->cu && (o->ptx || o->lesson)) {
+		cli_error(self, "--cu FILE.cu goes alone: not with --ptx or a LESSON");
+		return 2;
+	}
+	if (!o->lesson == !(o->ptx || o->cu)) {
+		cli_error(self, "give a LESSON, --ptx FILE or --cu FILE.cu (one of them)");
 		return 2;
 	}
 	if (o->lesson && (o->dtype || o->out || o->cluster || o->bmajor)) {
@@ -138,10 +210,12 @@ int cli_launch_parse(const cli_command *self, int argc, char **argv, cli_launch 
 			  o->dtype ? "dtype" : o->out ? "out" : o->cluster ? "cluster" : "bmajor");
 		return 2;
 	}
-	if (o->ptx && (!o->grid || !o->block || !o->M)) {
-		cli_error(self, "--ptx needs --grid, --block and --size (and --entry when it has several)");
+	if ((o->ptx || o->cu) && (!o->grid || !o->block || !o->M)) {
+		cli_error(self, "--%s needs --grid, --block and --size (and --entry when it has several)", o->cu ? "cu" : "ptx");
 		return 2;
 	}
+	if (o->cu && (rc = compile_cu(o)) >= 0)
+		return rc;
 	return -1;
 }
 
@@ -277,9 +351,14 @@ int cli_launch_report(const cli_launch *o, const run_request *rq, const run_resu
 		json_writer w;
 		run_report rep;
 		run_report_make(&rep, rq, res, 0);
+		char *text = res->nlines ? util_read_file(rq->ptx_path, NULL, NULL, 0) : NULL;
+		ptx_locs *locs = ptx_locs_scan(text); /* each row's CUDA line */
+		rep.locs = locs;
 		json_begin(&w, stdout);
 		exec_report_json(&w, NULL, &rep, NULL, NULL);
 		json_finish(&w);
+		ptx_locs_free(locs);
+		free(text);
 	} else if (res->status == RUN_NO_GPU) { /* one line, and where to go instead */
 		cli_error(NULL, "no GPU: %s; `ptxtutor emulate %s` runs it on the CPU", res->msg,
 			  o->lesson ? cli_arg(o->lesson) : "--ptx FILE ...` (the same options) or `run --emulate");
@@ -291,6 +370,10 @@ int cli_launch_report(const cli_launch *o, const run_request *rq, const run_resu
 			  res->msg);
 	else if (emulated && !ran)
 		cli_error(NULL, "%s", res->msg);
+	char src[sizeof res->where.cu_text + 16];
+	run_error_source(&res->where, src, sizeof src);
+	if (src[0] && !o->json && !ran) /* the student's own line under the error (a race's is in the report's log) */
+		fprintf(stderr, "%s\n", src);
 	if (res->status == RUN_OK)
 		return 0;
 	if (res->status == RUN_WRONG)

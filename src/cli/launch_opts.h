@@ -12,6 +12,8 @@
 typedef struct {
 	const char *lesson;           /* number or id; NULL with --ptx */
 	const char *ptx, *entry;
+	const char *cu;               /* --cu FILE.cu: compiled to ptx_made with nvcc -lineinfo, then as --ptx */
+	char ptx_made[RUN_PATH];      /* the PTX --cu made, beside the .cu */
 	const char *grid, *block;     /* "X[,Y[,Z]]", expressions over M N K */
 	const char *smem;             /* expression, bytes */
 	const char *args;             /* parameter spec, see course/argspec.h */
@@ -31,6 +33,7 @@ typedef struct {
 	int force;                    /* the policy's deadline lifted to its most (launch_limits) */
 	int lineinfo;                 /* run --lineinfo: JIT with PTX line information (run_request.lineinfo) */
 	int lines;                    /* emulate --lines: the per-line figures */
+	const char *by;               /* emulate --lines --by ptx|cu: per PTX line (default) or summed per CUDA line */
 	int csv;                      /* emulate --lines --csv */
 	const char *warp;             /* emulate --warp LINE[,WARP[,NTH]]: a warp's view of one access */
 	int estimate;                 /* emulate --estimate: the time on a GPU from a sample of blocks */

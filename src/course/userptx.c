@@ -373,32 +373,7 @@ static int jit_mark(const char *s, size_t len, userptx_mark *out, int *n, int ma
 	return 0;
 }
 
-/* The emulator: "/path/FILE.ptx:83: text". */
-static void emu_mark(const char *s, size_t len, const char *want, userptx_mark *out, int *n, int max)
-{
-	const char *end = s + len;
-	for (const char *p = s; p + 5 < end; p++) {
-		if (strncmp(p, ".ptx:", 5))
-			continue;
-		const char *q = p + 5;
-		int line = read_line(&q, end);
-		if (q >= end || *q != ':' || q == p + 5)
-			continue;
-		const char *start = p;
-		while (start > s && !isspace((unsigned char)start[-1]) && start[-1] != '/' && start[-1] != '(')
-			start--;
-		if (want) {
-			const char *b = base_name(want);
-			size_t bl = strlen(b);
-			if ((size_t)(p + 4 - start) != bl || strncmp(start, b, bl))
-				continue;
-		}
-		add_mark(out, n, max, line, 1, q + 1, (size_t)(end - q - 1));
-		return;
-	}
-}
-
-int userptx_marks(const char *text, const char *ptx_path, userptx_mark *out, int max)
+int userptx_marks(const char *text, userptx_mark *out, int max)
 {
 	int n = 0;
 	if (!text)
@@ -406,8 +381,7 @@ int userptx_marks(const char *text, const char *ptx_path, userptx_mark *out, int
 	for (const char *s = text; *s;) {
 		const char *e = strchr(s, '\n');
 		size_t len = e ? (size_t)(e - s) : strlen(s);
-		if (!jit_mark(s, len, out, &n, max))
-			emu_mark(s, len, ptx_path, out, &n, max);
+		jit_mark(s, len, out, &n, max);
 		s += len + (e != NULL);
 	}
 	return n;

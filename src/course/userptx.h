@@ -68,17 +68,16 @@ int userptx_diff_files(const char *shipped, const char *copy, int context, userp
  * a removal at the end); 0 when none, or a file cannot be read. */
 int userptx_first_change(const char *shipped, const char *copy);
 
-/* A line the JIT (ptxas: "..., line 83; error   : ...") or the emulator
- * ("FILE.ptx:83: ...") complained about. */
+/* A line the JIT (ptxas: "..., line 83; error   : ...") complained about.
+ * The emulator's problems come as data (run_result.where), never from text. */
 typedef struct {
 	int line;         /* 1-based */
 	int error;        /* 1 error, 0 warning */
 	char msg[160];
 } userptx_mark;
 
-/* Finds the marks in a log or message. The emulator's "FILE.ptx:N:" counts
- * only when FILE's name is ptx_path's (any .ptx when ptx_path is NULL).
- * Duplicates are dropped. Returns the number found (at most max). */
-int userptx_marks(const char *text, const char *ptx_path, userptx_mark *out, int max);
+/* Finds the marks in the driver's JIT log or message (the driver's text is
+ * all there is). Duplicates are dropped. Returns the number found (at most max). */
+int userptx_marks(const char *text, userptx_mark *out, int max);
 
 #endif

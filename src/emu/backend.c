@@ -56,6 +56,17 @@ static run_status failure_status(emu_error why)
 	return RUN_FAULT;
 }
 
+/* The log of a located problem: the paths whole, and the CUDA line's text under it. */
+static void write_log(const run_error *e, char *log, size_t len)
+{
+	run_error_text(e, log, len);
+	char src[sizeof e->cu_text + 16];
+	run_error_source(e, src, sizeof src);
+	size_t n = strlen(log);
+	if (src[0] && n + 1 < len)
+		snprintf(log + n, len - n, "\n%s", src);
+}
+
 /* What every emulated result starts with. */
 static void blank(const run_request *rq, run_result *res)
 {
@@ -98,22 +109,22 @@ void emu_backend_result(const run_request *rq, const emu_result *er, const run_l
 	res->verified = er->verified == 1 && !er->races ? 1 : er->verified == -1 ? -1 : 0;
 	res->status = res->verified == 0 ? RUN_WRONG : RUN_OK;
 	res->ms = er->seconds * 1e3;
-	run_error said;
-	run_error_set(&said, er->msg);
-	run_error_format(&said, res->msg, sizeof res->msg);
 	if (er->races) {
-		util_strlcpy(res->log, er->race_msg, sizeof res->log);
-		run_error_set(&res->where, er->race_msg);
+		res->where = er->race;
+		run_error_format(&res->where, res->msg, sizeof res->msg);
+		write_log(&res->where, res->log, sizeof res->log);
+	} else {
+		util_strlcpy(res->msg, er->msg, sizeof res->msg);
 	}
 }
 
-void emu_backend_failed(const run_request *rq, emu_error why, const char *err, run_result *res)
+void emu_backend_failed(const run_request *rq, emu_error why, const run_error *e, run_result *res)
 {
 	blank(rq, res);
 	res->status = failure_status(why);
-	util_strlcpy(res->log, err, sizeof res->log);
-	run_error_set(&res->where, err);
-	run_error_format(&res->where, res->msg, sizeof res->msg);
+	res->where = *e;
+	write_log(e, res->log, sizeof res->log);
+	run_error_format(e, res->msg, sizeof res->msg);
 }
 
 void emu_backend_refused(const run_request *rq, const char *why, run_result *res)
@@ -121,23 +132,21 @@ void emu_backend_refused(const run_request *rq, const char *why, run_result *res
 	blank(rq, res);
 	res->status = RUN_EMU_REFUSED; /* said, not failed: the emulator lacks it, the kernel may be fine */
 	util_strlcpy(res->msg, why, sizeof res->msg);
-	util_strlcpy(res->where.msg, why, sizeof res->where.msg);
+	run_error_msg(&res->where, "%s", why);
 }
 
 int emu_backend_refuses(const run_request *rq, run_error *why)
 {
-	char err[RUN_LOG / 2];
-	memset(why, 0, sizeof *why);
+	run_error_msg(why, "%s", "");
 	if (emu_refuses(rq, NULL, why->msg, sizeof why->msg))
 		return 1;
 	/* a size the request has (the tutor asks about a kernel before it has one) */
 	if (rq->M > 0 && rq->N > 0 && rq->K > 0 && emu_size_refuses(rq, why->msg, sizeof why->msg))
 		return 1;
-	emu_module *m = emu_module_load(rq->ptx_path, NULL, err, sizeof err);
+	emu_module *m = emu_module_load_at(rq->ptx_path, NULL, NULL, why);
 	if (m) {
 		emu_module_free(m);
 		return 0;
 	}
-	run_error_set(why, err);
 	return 1;
 }

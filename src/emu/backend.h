@@ -15,12 +15,11 @@
  * them, at most RUN_MAX_LINES), or NULL for none; regions come from er. */
 void emu_backend_result(const run_request *rq, const emu_result *er, const run_line_counts *lines, run_result *res);
 
-/* An emulation that stopped (emu_run's code and message: status by one
- * table, the located problem in where: RUN_JIT_ERROR for a parse error,
- * RUN_FAULT for an out-of-bounds or misaligned access, RUN_TIMEOUT when the
- * instruction budget runs out) or was refused up front (RUN_EMU_REFUSED: the
- * emulator lacks what the request needs, emu_refuses). */
-void emu_backend_failed(const run_request *rq, emu_error why, const char *err, run_result *res);
+/* An emulation that stopped (emu_run's code and its error: status by the
+ * same table, the located problem in where, written once into msg and log)
+ * or was refused up front (RUN_EMU_REFUSED: the emulator lacks what the
+ * request needs, emu_refuses). */
+void emu_backend_failed(const run_request *rq, emu_error why, const run_error *e, run_result *res);
 void emu_backend_refused(const run_request *rq, const char *why, run_result *res);
 
 /* Whether the emulator would refuse the request before running it: types or

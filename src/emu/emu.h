@@ -9,8 +9,9 @@
 /* The regions are the one region scanner's (ptx_regions_scan), with its limit. */
 #define EMU_MAX_REGIONS PTX_MAX_REGIONS
 
-/* Why a parse or a run failed, returned with the "file:line: message" that
- * says where and what. The codes are negative, so `< 0` and `!= 0` both test
+/* Why a parse or a run failed, returned with a run_error that says where
+ * (the PTX line, the CUDA line above it, the block and warp) and what; the
+ * string APIs write it with run_error_text ("file:line: message"). The codes are negative, so `< 0` and `!= 0` both test
  * for a failure. A race is no failure: the run ends and reports it. */
 typedef enum {
 	EMU_OK = 0,
@@ -181,7 +182,8 @@ typedef struct {
 	emu_region regions[EMU_MAX_REGIONS];
 	int nregions;
 	unsigned long long races;          /* shared-memory accesses that raced with another warp */
-	char race_msg[256];                /* the first race, "file:line: ..." */
+	run_error race;                    /* the first race, as data */
+	char race_msg[RUN_PATH + 512];     /* the same as run_error_text writes it */
 	long long blocks, warps;
 	long long blocks_done;             /* < blocks when the run was stopped */
 	char verify_msg[256];              /* the check's verdict (run/verify.h), whatever it was */
@@ -189,7 +191,8 @@ typedef struct {
 	unsigned long long footprint_sectors; /* with emu_options.footprint: per CTA run, the distinct 32-byte global
 					    * sectors it read (ld.global, cp.async), summed: its L2 -> SM traffic if
 					    * its SM's L1 kept what it read */
-	char msg[256];                     /* one line for the user */
+	char msg[RUN_PATH + 512];          /* one line for the user */
+	run_error error;                   /* why emu_run failed, as data (its err is this, written) */
 	int nlines;                        /* rows written to emu_options.lines */
 	int lines_total;                   /* lines with an instruction (nlines - 1 of them kept when more than max_lines) */
 } emu_result;
@@ -200,6 +203,9 @@ typedef struct {
 emu_module *emu_module_load(const char *path, emu_error *why, char *err, int errlen);
 emu_module *emu_module_parse(const char *path, const char *text, emu_error *why, char *err, int errlen);
 void emu_module_free(emu_module *m);
+/* The same with the failure as data (path, line, CUDA line, message) in *e. */
+emu_module *emu_module_parse_at(const char *path, const char *text, const char *entry, emu_error *why, run_error *e);
+emu_module *emu_module_load_at(const char *path, const char *entry, emu_error *why, run_error *e);
 /* Parses the module-level declarations and only the entry named (its
  * whole name, mangled or not; NULL: every entry), so an instruction the
  * emulator does not run in another entry cannot refuse this one. */
@@ -214,7 +220,8 @@ void emu_module_no_entry(const emu_module *m, const char *entry, char *err, int 
 /* Runs one launch on the CPU: random A and B (never zeros), C poisoned with NaN,
  * the whole grid warp by warp, then a double-accumulated reference GEMM.
  * Returns EMU_OK when the kernel ran (res->verified says whether it was right),
- * or why it did not with "file:line: message" in err: a parse error, an
+ * or why it did not, as data in res->error and written (run_error_text,
+ * "file:line: message") into err when errlen > 0: a parse error, an
  * unsupported instruction, a fault (out-of-bounds or misaligned access), the
  * instruction budget, a bad request. Re-entrant: no global state; opt may be NULL. */
 emu_error emu_run(const run_request *rq, const emu_options *opt, emu_result *res, char *err, int errlen);

@@ -52,15 +52,17 @@ int emu_fail(blockctx *b, const emu_op *o, const char *fmt, ...)
 	b->failed = 1;
 	if (!b->why)
 		b->why = EMU_ERR_FAULT;
-	int n = snprintf(b->err, (size_t)b->errlen, "%s:%d: ", b->L->path, o ? o->line : b->k->line);
-	if (n < 0 || n >= b->errlen)
-		return -1;
+	run_error *e = b->e;
+	memset(e, 0, sizeof *e);
+	util_strlcpy(e->path, b->L->path, sizeof e->path);
+	e->line = o ? o->line : b->k->line;
+	e->has_block = 1;
+	memcpy(e->block, b->ctaid, sizeof e->block);
+	e->warp = b->cur_warp;
 	va_list ap;
 	va_start(ap, fmt);
-	n += vsnprintf(b->err + n, (size_t)(b->errlen - n), fmt, ap);
+	vsnprintf(e->msg, sizeof e->msg, fmt, ap);
 	va_end(ap);
-	if (n < b->errlen)
-		snprintf(b->err + n, (size_t)(b->errlen - n), " (block %u,%u,%u)", b->ctaid[0], b->ctaid[1], b->ctaid[2]);
 	return -1;
 }
 
@@ -592,7 +594,10 @@ static int cluster_run(cluster *cl)
 				warp *w = &b->warps[i];
 				if (!w->live)
 					continue;
-				if (run_warp(b, w) < 0)
+				b->cur_warp = i;
+				int bad = run_warp(b, w);
+				b->cur_warp = -1;
+				if (bad < 0)
 					return -1;
 				bar_arrive(b, w);
 				bar_release_check(b);
@@ -619,14 +624,14 @@ static int cluster_run(cluster *cl)
 }
 
 /* Tells the progress callback where the launch is; 1 when it says stop. */
-static int progress_stop(emu_launch *L, const cluster *cl, double t0, char *err, int errlen)
+static int progress_stop(emu_launch *L, const cluster *cl, double t0, run_error *e)
 {
 	long long blocks = (long long)L->grid[0] * L->grid[1] * L->grid[2];
 	emu_progress p = {.blocks_done = L->blocks_done, .blocks = blocks,
 			  .inst = (unsigned long long)(L->max_warp_inst - cl->budget), .seconds = util_now() - t0};
 	if (!L->progress(L->progress_ctx, &p))
 		return 0;
-	snprintf(err, (size_t)errlen, "%s: stopped after %lld of %lld blocks, %llu warp instructions", L->path,
+	run_error_msg(e, "%s: stopped after %lld of %lld blocks, %llu warp instructions", L->path,
 		 p.blocks_done, blocks, p.inst);
 	return 1;
 }
@@ -634,12 +639,12 @@ static int progress_stop(emu_launch *L, const cluster *cl, double t0, char *err,
 /* The launch shape, the shared memory and the resident CTAs' memory it asks
  * for, against the limits in emu.h, in 64 bits (or doubles) so no product
  * wraps (641 x 6700417 threads is not 1). */
-static emu_error check_launch(const emu_launch *L, uint64_t *smem, char *err, int errlen)
+static emu_error check_launch(const emu_launch *L, uint64_t *smem, run_error *e)
 {
 	uint64_t threads = (uint64_t)L->block[0] * L->block[1] * L->block[2];
 	if (threads == 0 || threads > EMU_MAX_THREADS || !L->grid[0] || !L->grid[1] || !L->grid[2] ||
 	    L->grid[0] > 0x7fffffffu || L->grid[1] > EMU_MAX_GRID_YZ || L->grid[2] > EMU_MAX_GRID_YZ) {
-		snprintf(err, (size_t)errlen,
+		run_error_msg(e,
 			 "%s: bad launch shape: grid %ux%ux%u, block %ux%ux%u (at most %d threads a block, a grid of "
 			 "2^31-1 x %d x %d)", L->path, L->grid[0], L->grid[1], L->grid[2], L->block[0], L->block[1],
 			 L->block[2], EMU_MAX_THREADS, EMU_MAX_GRID_YZ, EMU_MAX_GRID_YZ);
@@ -650,7 +655,7 @@ static emu_error check_launch(const emu_launch *L, uint64_t *smem, char *err, in
 		unsigned c = L->cluster[i] ? L->cluster[i] : 1;
 		n *= c;
 		if (c > EMU_MAX_CLUSTER || n > EMU_MAX_CLUSTER || L->grid[i] % c) {
-			snprintf(err, (size_t)errlen, "%s: bad cluster %ux%ux%u for the grid %ux%ux%u (at most %d blocks, "
+			run_error_msg(e, "%s: bad cluster %ux%ux%u for the grid %ux%ux%u (at most %d blocks, "
 				 "dividing the grid)", L->path, L->cluster[0], L->cluster[1], L->cluster[2], L->grid[0],
 				 L->grid[1], L->grid[2], EMU_MAX_CLUSTER);
 			return EMU_ERR_BAD_REQUEST;
@@ -659,13 +664,13 @@ static emu_error check_launch(const emu_launch *L, uint64_t *smem, char *err, in
 	uint64_t st = (uint64_t)L->k->smem_static;
 	*smem = L->smem_dynamic ? (st + 127) / 128 * 128 + L->smem_dynamic : st;
 	if (*smem > EMU_MAX_SMEM) {
-		snprintf(err, (size_t)errlen, "%s: %llu bytes of shared memory (%llu static + %u dynamic) is more than the "
+		run_error_msg(e, "%s: %llu bytes of shared memory (%llu static + %u dynamic) is more than the "
 			 "emulator's %d a block", L->path, (unsigned long long)*smem, (unsigned long long)st,
 			 L->smem_dynamic, EMU_MAX_SMEM);
 		return EMU_ERR_BAD_REQUEST;
 	}
 	if (L->k->nregs > EMU_MAX_REGS) { /* the parser refuses these; a hand-made kernel may not */
-		snprintf(err, (size_t)errlen, "%s: %d registers is more than the emulator's %d", L->path, L->k->nregs,
+		run_error_msg(e, "%s: %d registers is more than the emulator's %d", L->path, L->k->nregs,
 			 EMU_MAX_REGS);
 		return EMU_ERR_BAD_REQUEST;
 	}
@@ -675,7 +680,7 @@ static emu_error check_launch(const emu_launch *L, uint64_t *smem, char *err, in
 	double regs = (double)((threads + 31) / 32 * 32) * L->k->nregs * 8;
 	double cta = regs + (double)*smem + (double)(*smem / 4 + 4) * 24;
 	if (cta * (double)n > EMU_MAX_RESIDENT) {
-		snprintf(err, (size_t)errlen, "%s: the %llu CTAs of a cluster, resident together, need %.0f MiB (each %d "
+		run_error_msg(e, "%s: the %llu CTAs of a cluster, resident together, need %.0f MiB (each %d "
 			 "registers x %llu threads, 8 bytes each, and %llu bytes of shared memory), more than the emulator's "
 			 "limit of %.0f MiB", L->path, n, cta * (double)n / (1 << 20), L->k->nregs,
 			 (unsigned long long)threads, (unsigned long long)*smem, EMU_MAX_RESIDENT / (1 << 20));
@@ -685,10 +690,10 @@ static emu_error check_launch(const emu_launch *L, uint64_t *smem, char *err, in
 }
 
 /* One CTA's state: shared memory, its shadows, warps and registers. */
-static void cta_alloc(blockctx *b, emu_launch *L, cluster *cl, int rank, uint32_t smem, char *err, int errlen)
+static void cta_alloc(blockctx *b, emu_launch *L, cluster *cl, int rank, uint32_t smem, run_error *e)
 {
 	const emu_kernel *k = L->k;
-	*b = (blockctx){.L = L, .k = k, .ops = k->ops, .err = err, .errlen = errlen, .cl = cl, .rank = rank};
+	*b = (blockctx){.L = L, .k = k, .ops = k->ops, .e = e, .cur_warp = -1, .cl = cl, .rank = rank};
 	b->nthreads = L->block[0] * L->block[1] * L->block[2];
 	b->nwarps = (int)((b->nthreads + 31) / 32);
 	b->smem_size = smem;
@@ -794,11 +799,11 @@ static emu_error cluster_why(const cluster *cl)
 	return EMU_ERR_FAULT;
 }
 
-emu_error emu_exec(emu_launch *L, char *err, int errlen)
+emu_error emu_exec_at(emu_launch *L, run_error *e)
 {
 	const emu_kernel *k = L->k;
 	uint64_t smem;
-	emu_error bad = check_launch(L, &smem, err, errlen);
+	emu_error bad = check_launch(L, &smem, e);
 	if (bad)
 		return bad;
 	cluster cl = {.n = 1};
@@ -816,7 +821,7 @@ emu_error emu_exec(emu_launch *L, char *err, int errlen)
 	cl.pool = (long long)cl.launch_regs * (long long)((threads + 31) / 32 * 32);
 	cl.cta = xcalloc((size_t)cl.n, sizeof *cl.cta);
 	for (int r = 0; r < cl.n; r++)
-		cta_alloc(&cl.cta[r], L, &cl, r, (uint32_t)smem, err, errlen);
+		cta_alloc(&cl.cta[r], L, &cl, r, (uint32_t)smem, e);
 	int rc = 0;
 	double t0 = util_now();
 	unsigned c[3];
@@ -828,7 +833,7 @@ emu_error emu_exec(emu_launch *L, char *err, int errlen)
 				if ((rc = cluster_end(&cl)) != 0)
 					break;
 				L->blocks_done += cl.n;
-				if (L->progress && progress_stop(L, &cl, t0, err, errlen)) {
+				if (L->progress && progress_stop(L, &cl, t0, e)) {
 					rc = -1;
 					cl.cta[0].failed = 1;
 					cl.cta[0].why = EMU_ERR_CANCELLED;
@@ -842,3 +847,15 @@ emu_error emu_exec(emu_launch *L, char *err, int errlen)
 	return why;
 }
 
+
+emu_error emu_exec(emu_launch *L, char *err, int errlen)
+{
+	run_error e;
+	emu_error why = emu_exec_at(L, &e);
+	if (errlen > 0) {
+		err[0] = 0;
+		if (why != EMU_OK)
+			run_error_text(&e, err, (size_t)errlen);
+	}
+	return why;
+}

@@ -69,8 +69,8 @@ typedef struct {
 	warp *warps;
 	int nwarps;
 	long long setup_cost;     /* of one block, charged to the budget: set-up is work too */
-	char *err;
-	int errlen;
+	run_error *e;             /* where the launch's first failure goes (emu_fail) */
+	int cur_warp;             /* the warp run_warp is running, for e->warp; -1 between warps */
 	int failed;
 	emu_error why;            /* of the failure: EMU_ERR_FAULT unless set before fail() */
 	emu_wg_block *wg;         /* wgmma state (emu_wgmma.c); NULL when the kernel has no wgmma */
@@ -173,8 +173,10 @@ static inline int is_half(int t)
 
 /* ---- the families' entry points ---- */
 
-/* Fails the block: "file:line: message (block x,y,z)" into its error, why
- * EMU_ERR_FAULT unless set before; -1 (STEP_FAIL). Only the first failure counts. */
+/* Fails the block: the op's line (the entry's for NULL), the block, the
+ * warp running and the message into its run_error (b->e; emu_run adds the
+ * CUDA line), why EMU_ERR_FAULT unless set before; -1 (STEP_FAIL). Only the
+ * first failure counts. The one way any instruction reports a problem. */
 int emu_fail(blockctx *b, const emu_op *o, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 /* Charges cost warp instructions of work to the budget and, every

@@ -38,12 +38,19 @@ static void describe_gaddr(blockctx *b, uint64_t a, char *out, size_t n)
 static void race(blockctx *b, const emu_op *o, int w, uint32_t word, int other, int32_t other_op, const char *what)
 {
 	emu_launch *L = b->L;
-	if (L->races++ == 0)
-		snprintf(L->race_msg, sizeof L->race_msg,
-			 "%s:%d: shared-memory race: warp %d %s bytes %u..%u %s warp %d at line %d with no bar.sync between (block %u,%u,%u)",
-			 L->path, o->line, w, what, word * 4, word * 4 + 3,
-			 what[0] == 'r' ? "written by" : "last accessed by", other,
-			 other_op >= 0 ? b->ops[other_op].line : 0, b->ctaid[0], b->ctaid[1], b->ctaid[2]);
+	if (L->races++)
+		return;
+	run_error *e = &L->race;
+	memset(e, 0, sizeof *e);
+	util_strlcpy(e->path, L->path, sizeof e->path);
+	e->line = o->line;
+	e->has_block = 1;
+	memcpy(e->block, b->ctaid, sizeof e->block);
+	e->warp = w;
+	e->line2 = other_op >= 0 ? b->ops[other_op].line : 0;
+	snprintf(e->msg, sizeof e->msg, "shared-memory race: warp %d %s bytes %u..%u %s warp %d at line %d with no bar.sync between",
+		 w, what, word * 4, word * 4 + 3, what[0] == 'r' ? "written by" : "last accessed by", other,
+		 other_op >= 0 ? b->ops[other_op].line : 0);
 }
 
 static inline void shadow_read(blockctx *b, const emu_op *o, int w, uint32_t off, int bytes)

@@ -4,6 +4,7 @@
 
 #include <stdint.h>
 #include "emu/emu.h"
+#include "course/ptxloc.h"
 
 /* Value types. Every register is a 64-bit slot per lane; narrower values sit in
  * the low bits (f32 as its bit pattern, f16 in the low 16 bits). */
@@ -177,7 +178,13 @@ struct emu_module {
 	int nregions;
 	char **entries;                      /* every .entry of the file, parsed or not */
 	int nentries;
+	ptx_locs *locs;                      /* the CUDA lines nvcc recorded (.loc); NULL: none */
 };
+
+/* Adds to e, a problem at a PTX line, the CUDA line above it (locs: the
+ * module's; NULL: none) and that line's text when the .cu is found where
+ * nvcc recorded it or beside the PTX (emu_loc.c). */
+void emu_loc_fill(const ptx_locs *locs, run_error *e);
 
 /* Looks an entry up; NULL when absent. */
 const emu_kernel *emu_find_kernel(const emu_module *m, const char *name);
@@ -261,15 +268,17 @@ typedef struct {
 	unsigned long long footprint_sectors; /* summed over the CTAs run */
 	emu_opcount *cnt;                /* nops */
 	unsigned long long races;
-	char race_msg[256];
+	run_error race;                  /* the first race */
 	long long warps;
 	long long blocks_done;
 } emu_launch;
 
 /* Runs the whole grid. Returns EMU_OK, or why not (EMU_ERR_FAULT,
  * EMU_ERR_BUDGET, EMU_ERR_DEADLINE, EMU_ERR_UNSUPPORTED, EMU_ERR_BAD_REQUEST
- * for the launch shape or a shared size over EMU_MAX_SMEM) with
- * "file:line: message" in err. */
+ * for the launch shape or a shared size over EMU_MAX_SMEM) with where and
+ * what in *e (emu_fail fills it). */
+emu_error emu_exec_at(emu_launch *L, run_error *e);
+/* The same with the error written (run_error_text) into err, for tools and tests. */
 emu_error emu_exec(emu_launch *L, char *err, int errlen);
 
 #endif

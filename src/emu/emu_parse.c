@@ -13,9 +13,12 @@ static int vperr(emu_pstate *ps, emu_error why, int line, const char *fmt, va_li
 	if (ps->why)
 		return -1;
 	ps->why = why;
-	int n = snprintf(ps->err, (size_t)ps->errlen, "%s:%d: ", ps->path, line);
-	if (n >= 0 && n < ps->errlen)
-		vsnprintf(ps->err + n, (size_t)(ps->errlen - n), fmt, ap);
+	run_error *e = ps->e;
+	memset(e, 0, sizeof *e);
+	e->warp = -1;
+	util_strlcpy(e->path, ps->path, sizeof e->path);
+	e->line = line;
+	vsnprintf(e->msg, sizeof e->msg, fmt, ap);
 	return -1;
 }
 
@@ -644,25 +647,24 @@ void emu_module_no_entry(const emu_module *m, const char *entry, char *err, int 
 		n += snprintf(err + n, (size_t)(errlen - n), "%s %s", i ? "," : "", m->entries[i]);
 }
 
-emu_module *emu_module_parse_entry(const char *path, const char *text, const char *entry, emu_error *why, char *err,
-				   int errlen)
+emu_module *emu_module_parse_at(const char *path, const char *text, const char *entry, emu_error *why, run_error *e)
 {
 	emu_module *m = xcalloc(1, sizeof *m);
 	util_strlcpy(m->path, path, sizeof m->path);
-	emu_pstate ps = {.path = path, .err = err, .errlen = errlen, .m = m, .want = entry};
-	if (errlen > 0)
-		err[0] = 0;
+	run_error_msg(e, "%s", "");
+	emu_pstate ps = {.path = path, .e = e, .m = m, .want = entry};
 	char *clean = emu_strip_comments(text);
 	emu_cursor c = {.t = clean, .pos = 0, .line = 1};
 	if (find_regions(&ps, text) == 0)
 		parse_module(&ps, &c);
 	if (!ps.why && m->nentries == 0) {
-		snprintf(err, (size_t)errlen, "%s: no .entry found", path);
+		run_error_msg(e, "%s: no .entry found", path);
 		ps.why = EMU_ERR_PARSE;
 	} else if (!ps.why && entry && entry[0] && m->nk == 0) {
-		emu_module_no_entry(m, entry, err, errlen);
+		emu_module_no_entry(m, entry, e->msg, (int)sizeof e->msg);
 		ps.why = EMU_ERR_BAD_REQUEST;
 	}
+	m->locs = ptx_locs_scan(text);
 	free(clean);
 	free(ps.line_regions);
 	free(ps.regs);
@@ -676,10 +678,29 @@ emu_module *emu_module_parse_entry(const char *path, const char *text, const cha
 	if (why)
 		*why = ps.why;
 	if (ps.why) {
+		emu_loc_fill(m->locs, e);
 		emu_module_free(m);
 		return NULL;
 	}
 	return m;
+}
+
+/* The text form of a failure, for the callers that print it. */
+static emu_module *as_text(emu_module *m, const run_error *e, char *err, int errlen)
+{
+	if (errlen > 0) {
+		err[0] = 0;
+		if (!m)
+			run_error_text(e, err, (size_t)errlen);
+	}
+	return m;
+}
+
+emu_module *emu_module_parse_entry(const char *path, const char *text, const char *entry, emu_error *why, char *err,
+				   int errlen)
+{
+	run_error e;
+	return as_text(emu_module_parse_at(path, text, entry, why, &e), &e, err, errlen);
 }
 
 emu_module *emu_module_parse(const char *path, const char *text, emu_error *why, char *err, int errlen)
@@ -687,19 +708,25 @@ emu_module *emu_module_parse(const char *path, const char *text, emu_error *why,
 	return emu_module_parse_entry(path, text, NULL, why, err, errlen);
 }
 
-emu_module *emu_module_load_entry(const char *path, const char *entry, emu_error *why, char *err, int errlen)
+emu_module *emu_module_load_at(const char *path, const char *entry, emu_error *why, run_error *e)
 {
-	char e[256];
-	char *text = util_read_file(path, NULL, e, sizeof e);
-	if (!text) {
-		snprintf(err, (size_t)errlen, "%s", e);
+	char msg[256];
+	char *own = util_read_file(path, NULL, msg, sizeof msg);
+	if (!own) {
+		run_error_msg(e, "%s", msg);
 		if (why)
 			*why = EMU_ERR_BAD_REQUEST;
 		return NULL;
 	}
-	emu_module *m = emu_module_parse_entry(path, text, entry, why, err, errlen);
-	free(text);
+	emu_module *m = emu_module_parse_at(path, own, entry, why, e);
+	free(own);
 	return m;
+}
+
+emu_module *emu_module_load_entry(const char *path, const char *entry, emu_error *why, char *err, int errlen)
+{
+	run_error e;
+	return as_text(emu_module_load_at(path, entry, why, &e), &e, err, errlen);
 }
 
 emu_module *emu_module_load(const char *path, emu_error *why, char *err, int errlen)
@@ -715,6 +742,7 @@ void emu_module_free(emu_module *m)
 		kernel_free(&m->k[i]);
 	free(m->k);
 	free_names(m->entries, m->nentries);
+	ptx_locs_free(m->locs);
 	free(m);
 }
 

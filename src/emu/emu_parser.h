@@ -37,8 +37,7 @@ typedef struct {
 
 typedef struct {
 	const char *path;
-	char *err;
-	int errlen;
+	run_error *e;             /* the first error (emu_perr, emu_punsup) */
 	emu_error why;            /* EMU_OK until the first error */
 	emu_shlist mshared;       /* module-level .shared (visible to every entry) */
 	uint32_t *line_regions;   /* per line (1-based), the regions it is in */
@@ -70,7 +69,7 @@ int emu_name_copy(emu_pstate *ps, char *dst, const char *src, size_t len);
 #define EMU_GROW(arr, n, cap) do { if ((n) >= (cap)) { (cap) = (cap) ? 2 * (cap) : 16; \
 	(arr) = xreallocarray((arr), (size_t)(cap), sizeof(*(arr))); } } while (0)
 
-/* The first error wins: "file:line: message" in ps->err, and ps->why. Both
+/* The first error wins: its line and message in ps->e, and ps->why. Both
  * return -1. emu_perr: the text is not PTX we can read (EMU_ERR_PARSE);
  * emu_punsup: it is, but the emulator does not run it (EMU_ERR_UNSUPPORTED). */
 int emu_perr(emu_pstate *ps, int line, const char *fmt, ...) __attribute__((format(printf, 3, 4)));

@@ -143,12 +143,12 @@ static int errf(char *err, int errlen, const char *fmt, ...)
  * and swizzle (L2 promotion has no meaning here; out-of-bounds reads fill
  * zeros, as CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE does). */
 static int build_tmap(const run_request *rq, const argspec_item *it, const emu_param *p, const emu_buffer *bufs,
-		      uint8_t *param, char *err, int errlen)
+		      uint8_t *param, run_error *e)
 {
 	char tok[ARGSPEC_TOKEN], why[160];
 	argspec_format_item(it, tok, sizeof tok);
 	if (p->bytes != 128)
-		return errf(err, errlen, "%s: parameter '%s' is %d bytes; a tensor map (%s) takes 128", rq->ptx_path, p->name,
+		return errf(e->msg, (int)sizeof e->msg, "%s: parameter '%s' is %d bytes; a tensor map (%s) takes 128", rq->ptx_path, p->name,
 			    p->bytes, tok);
 	char m = it->name;
 	int kmajor = m == 'B' && rq->b_kmajor; /* B stored N x K */
@@ -157,7 +157,7 @@ static int build_tmap(const run_request *rq, const argspec_item *it, const emu_p
 	emu_tmap t;
 	emu_tmap_build(&t, m - 'A', elem, (uint64_t)rows, (uint64_t)cols, it->box, (int)it->swizzle);
 	if (!emu_tmap_check(&t, bufs, 3, why, sizeof why))
-		return errf(err, errlen, "--args: %s: %s", tok, why);
+		return errf(e->msg, (int)sizeof e->msg, "--args: %s: %s", tok, why);
 	memcpy(param + p->offset, &t, sizeof t);
 	return 0;
 }
@@ -165,7 +165,7 @@ static int build_tmap(const run_request *rq, const argspec_item *it, const emu_p
 /* Fills the parameter buffer from the request's parsed list; each item must
  * have the size of the kernel's parameter in its place. */
 static int build_params(const run_request *rq, const emu_kernel *k, const emu_buffer *bufs, const float scale[2],
-			uint8_t *param, char *err, int errlen)
+			uint8_t *param, run_error *e)
 {
 	const argspec *a = argspec_or_default(&rq->args);
 	const long long sizes[3] = {rq->M, rq->N, rq->K};
@@ -177,7 +177,7 @@ static int build_params(const run_request *rq, const emu_kernel *k, const emu_bu
 			break;
 		const emu_param *p = &k->params[i];
 		if (it->kind == ARG_TMAP) {
-			if (build_tmap(rq, it, p, bufs, param, err, errlen) < 0)
+			if (build_tmap(rq, it, p, bufs, param, e) < 0)
 				return -1;
 			continue;
 		}
@@ -192,15 +192,15 @@ static int build_params(const run_request *rq, const emu_kernel *k, const emu_bu
 			v = u;
 		}
 		if ((int)it->bytes != p->bytes)
-			return errf(err, errlen, "%s: parameter %d ('%s') of '%s' is %d bytes, the args spec gives %d (%s)",
+			return errf(e->msg, (int)sizeof e->msg, "%s: parameter %d ('%s') of '%s' is %d bytes, the args spec gives %d (%s)",
 				    rq->ptx_path, i + 1, p->name, k->name, p->bytes, it->bytes, tok);
 		if (p->offset < 0 || !ck_within((uint64_t)p->offset, it->bytes, (uint64_t)k->param_bytes))
-			return errf(err, errlen, "%s: parameter %d ('%s') lies outside the parameter space", rq->ptx_path,
+			return errf(e->msg, (int)sizeof e->msg, "%s: parameter %d ('%s') lies outside the parameter space", rq->ptx_path,
 				    i + 1, p->name); /* the parser lays them out inside; a hand-made kernel may not */
 		memcpy(param + p->offset, &v, it->bytes); /* the low bytes: little-endian */
 	}
 	if (a->n != k->nparams)
-		return errf(err, errlen, "%s: '%s' takes %d parameters, the args spec gives %d", rq->ptx_path, k->name,
+		return errf(e->msg, (int)sizeof e->msg, "%s: '%s' takes %d parameters, the args spec gives %d", rq->ptx_path, k->name,
 			    k->nparams, a->n);
 	return 0;
 }
@@ -228,7 +228,7 @@ static void persistent_grid(const run_request *rq, emu_launch *L)
  * stops (the run's one deadline: a check's second launch stays within it); 0: none. */
 static emu_error launch_once(const run_request *rq, const emu_options *opt, double end, const emu_module *m,
 			     const emu_kernel *k, const uint8_t *param, emu_buffer bufs[3], emu_opcount *cnt, emu_launch *L,
-			     char *err, int errlen)
+			     run_error *e)
 {
 	*L = (emu_launch){
 		.k = k, .path = m->path, .smem_dynamic = rq->smem, .param = param,
@@ -257,7 +257,7 @@ static emu_error launch_once(const run_request *rq, const emu_options *opt, doub
 	}
 	if (rq->persistent)
 		persistent_grid(rq, L);
-	return emu_exec(L, err, errlen);
+	return emu_exec_at(L, e);
 }
 
 void emu_record_arm(emu_record *r, const unsigned ctaid[3], int warp)
@@ -387,7 +387,7 @@ static void fill_c(void *C, const float *c0, size_t nc, dtype out)
 /* The check (run/verify.c), with the second launch it may ask for. */
 static emu_error check(const run_request *rq, const emu_options *opt, double end, const emu_module *m,
 		       const emu_kernel *k, const uint8_t *param, emu_buffer bufs[3], const float *af, const float *bf,
-		       const float *c0, emu_result *res, char *err, int errlen)
+		       const float *c0, emu_result *res, run_error *e)
 {
 	size_t nc = (size_t)rq->M * (size_t)rq->N;
 	uint8_t *C = bufs[2].host; /* in the output type */
@@ -411,7 +411,7 @@ static emu_error check(const run_request *rq, const emu_options *opt, double end
 		emu_launch L2;
 		emu_options o2 = *opt;
 		o2.progress = NULL; /* the second launch only decides the verdict */
-		rc = launch_once(rq, &o2, end, m, k, param, bufs, cnt2, &L2, err, errlen);
+		rc = launch_once(rq, &o2, end, m, k, param, bufs, cnt2, &L2, e);
 		free(cnt2);
 		dtype_to_f32(run_out(rq), C, got2, nc);
 		vin.got2 = got2;
@@ -455,18 +455,19 @@ int emu_size_refuses(const run_request *rq, char *err, int errlen)
 	return 0;
 }
 
-emu_error emu_run(const run_request *rq, const emu_options *opt, emu_result *res, char *err, int errlen)
+/* emu_run without its text: every failure in res->error. */
+static emu_error run(const run_request *rq, const emu_options *opt, emu_result *res)
 {
 	emu_options dflt = {0};
 	if (!opt)
 		opt = &dflt;
 	memset(res, 0, sizeof *res);
 	res->verified = -1;
-	if (errlen > 0)
-		err[0] = 0;
-	if (emu_refuses(rq, NULL, err, errlen))
+	run_error *e = &res->error;
+	e->warp = res->race.warp = -1;
+	if (emu_refuses(rq, NULL, e->msg, (int)sizeof e->msg))
 		return EMU_ERR_UNSUPPORTED;
-	if (emu_size_refuses(rq, err, errlen))
+	if (emu_size_refuses(rq, e->msg, (int)sizeof e->msg))
 		return EMU_ERR_BAD_REQUEST;
 	double t0 = util_now(), end = opt->deadline_s > 0 ? t0 + opt->deadline_s : 0; /* the run's one deadline */
 	emu_module *own = NULL;
@@ -477,13 +478,13 @@ emu_error emu_run(const run_request *rq, const emu_options *opt, emu_result *res
 		if (access(path, R_OK) != 0 && path[0] != '/')
 			util_path(path, sizeof path, rq->ptx_path);
 		emu_error why;
-		m = own = emu_module_load_entry(path, rq->entry, &why, err, errlen);
+		m = own = emu_module_load_at(path, rq->entry, &why, e);
 		if (!m)
 			return why;
 	}
 	const emu_kernel *k = emu_find_kernel(m, rq->entry);
 	if (!k) {
-		emu_module_no_entry(m, rq->entry, err, errlen);
+		emu_module_no_entry(m, rq->entry, e->msg, (int)sizeof e->msg);
 		emu_module_free(own);
 		return EMU_ERR_BAD_REQUEST;
 	}
@@ -514,18 +515,20 @@ emu_error emu_run(const run_request *rq, const emu_options *opt, emu_result *res
 	fill_c(C, c0, nc, run_out(rq)); /* poison without beta: an element the kernel never writes cannot pass */
 	emu_buffer bufs[3] = {{A, na * esz}, {B, nb * esz}, {C, nc * osz}};
 	emu_launch L;
-	if (build_params(rq, k, bufs, scale, param, err, errlen) < 0)
+	if (build_params(rq, k, bufs, scale, param, e) < 0)
 		goto out;
 	if (opt->record) {
 		int op = record_op(k, opt->record->line);
 		if (op < 0) {
-			errf(err, errlen, "%s:%d: no global or shared memory access on this line", m->path, opt->record->line);
+			util_strlcpy(e->path, m->path, sizeof e->path);
+			e->line = opt->record->line;
+			util_strlcpy(e->msg, "no global or shared memory access on this line", sizeof e->msg);
 			goto out;
 		}
 		cnt[op].rec = opt->record;
 		opt->record->found = 0, opt->record->seen = 0, opt->record->armed = 0;
 	}
-	rc = launch_once(rq, opt, end, m, k, param, bufs, cnt, &L, err, errlen);
+	rc = launch_once(rq, opt, end, m, k, param, bufs, cnt, &L, e);
 	if (rc == EMU_OK && rq->c_host) /* C as f32 for the accuracy experiment, before a check's second launch */
 		dtype_to_f32(run_out(rq), C, rq->c_host, nc);
 	res->blocks = (long long)L.grid[0] * L.grid[1] * L.grid[2];
@@ -533,7 +536,11 @@ emu_error emu_run(const run_request *rq, const emu_options *opt, emu_result *res
 	res->warps = L.warps;
 	res->races = L.races;
 	res->footprint_sectors = L.footprint_sectors;
-	util_strlcpy(res->race_msg, L.race_msg, sizeof res->race_msg);
+	if (L.races) {
+		res->race = L.race;
+		emu_loc_fill(m->locs, &res->race);
+		run_error_text(&res->race, res->race_msg, sizeof res->race_msg);
+	}
 	take_counts(m, k, cnt, res); /* a cancelled run keeps what it counted */
 	if (opt->lines && opt->max_lines > 0)
 		take_lines(k, cnt, opt, res);
@@ -542,7 +549,7 @@ emu_error emu_run(const run_request *rq, const emu_options *opt, emu_result *res
 		goto out;
 
 	res->tol = run_tolerance(rq->dt, run_out(rq));
-	if (fill && !opt->no_verify && (rc = check(rq, opt, end, m, k, param, bufs, af, bf, c0, res, err, errlen)) != EMU_OK)
+	if (fill && !opt->no_verify && (rc = check(rq, opt, end, m, k, param, bufs, af, bf, c0, res, e)) != EMU_OK)
 		goto out;
 	res->seconds = util_now() - t0;
 	if (res->races)
@@ -553,6 +560,8 @@ emu_error emu_run(const run_request *rq, const emu_options *opt, emu_result *res
 		snprintf(res->msg, sizeof res->msg, "%s", res->verified == 1 ? "verified against the CPU reference" : "ran (not verified)");
 	rc = EMU_OK;
 out:
+	if (rc != EMU_OK)
+		emu_loc_fill(m->locs, e);
 	free(A);
 	free(B);
 	free(C);
@@ -562,5 +571,16 @@ out:
 	free(param);
 	free(cnt);
 	emu_module_free(own);
+	return rc;
+}
+
+emu_error emu_run(const run_request *rq, const emu_options *opt, emu_result *res, char *err, int errlen)
+{
+	emu_error rc = run(rq, opt, res);
+	if (errlen > 0) {
+		err[0] = 0;
+		if (rc != EMU_OK)
+			run_error_text(&res->error, err, (size_t)errlen);
+	}
 	return rc;
 }

@@ -73,7 +73,6 @@ static void take_kinds(const emu_counts *c, run_emu_kinds *k)
 /* The emulation, once the module parsed; fills res. */
 static void emulate(const run_request *rq, const exec_run_opts *opt, const emu_module *m, run_result *res)
 {
-	char err[RUN_LOG / 2];
 	watch w = {.rq = rq, .opt = opt};
 	run_line_counts *lines = xcalloc(RUN_MAX_LINES, sizeof *lines);
 	/* the emulator reads the cancel flag inside a block, on a time basis
@@ -81,21 +80,22 @@ static void emulate(const run_request *rq, const exec_run_opts *opt, const emu_m
 	emu_options o = {.module = m, .lines = lines, .max_lines = RUN_MAX_LINES, .progress = on_block,
 			 .progress_ctx = &w, .deadline_s = rq->deadline_s, .cancel = opt ? opt->cancel : NULL};
 	emu_result *er = xcalloc(1, sizeof *er);
-	emu_error why = emu_run(rq, &o, er, err, sizeof err);
+	emu_error why = emu_run(rq, &o, er, NULL, 0);
 	if (why == EMU_ERR_CANCELLED && w.refused[0]) {
-		emu_backend_failed(rq, EMU_ERR_DEADLINE, w.refused, res);
+		run_error_msg(&er->error, "%s", w.refused);
+		emu_backend_failed(rq, EMU_ERR_DEADLINE, &er->error, res);
 	} else if (why == EMU_ERR_CANCELLED) {
-		snprintf(err, sizeof err, "stopped by Ctrl-C after %lld of %lld blocks, %llu warp instructions, %.1f s",
-			 er->blocks_done, er->blocks, er->total.inst_total, er->seconds);
-		emu_backend_failed(rq, why, err, res);
+		run_error_msg(&er->error, "stopped by Ctrl-C after %lld of %lld blocks, %llu warp instructions, %.1f s",
+			      er->blocks_done, er->blocks, er->total.inst_total, er->seconds);
+		emu_backend_failed(rq, why, &er->error, res);
 	} else if (why == EMU_ERR_DEADLINE) {
 		/* said as the worker says a kill, with where the kernel was */
 		char at[RUN_PATH + 64];
-		emu_backend_failed(rq, why, err, res);
+		emu_backend_failed(rq, why, &er->error, res);
 		run_error_format(&res->where, at, sizeof at);
 		snprintf(res->msg, sizeof res->msg, "stopped after %.3g s (deadline); %.200s", rq->deadline_s, at);
 	} else if (why != EMU_OK) {
-		emu_backend_failed(rq, why, err, res);
+		emu_backend_failed(rq, why, &er->error, res);
 	} else {
 		emu_backend_result(rq, er, lines, res);
 		res->emu.warps = er->warps;
@@ -114,9 +114,10 @@ void exec_emulate(const run_request *rq, const exec_run_opts *opt, run_result *r
 		emu_backend_refused(rq, err, res);
 		return;
 	}
-	emu_module *m = emu_module_load(rq->ptx_path, NULL, err, sizeof err);
+	run_error e;
+	emu_module *m = emu_module_load_at(rq->ptx_path, NULL, NULL, &e);
 	if (!m) {
-		emu_backend_failed(rq, EMU_ERR_PARSE, err, res); /* the emulator's JIT error */
+		emu_backend_failed(rq, EMU_ERR_PARSE, &e, res); /* the emulator's JIT error */
 		return;
 	}
 	emulate(rq, opt, m, res);

@@ -20,17 +20,11 @@ typedef struct {
 	int nregions;
 } runs;
 
-/* "path:LINE: msg" as "line LINE: msg" (the student knows the file); the line into *line. */
-static void located(const char *path, const char *msg, char *dst, size_t len, int *line)
+/* A located problem as "line LINE: msg" (the student knows the file); the PTX line into *line. */
+static void located(const run_error *e, char *dst, size_t len, int *line)
 {
-	size_t n = strlen(path);
-	*line = 0;
-	if (!strncmp(msg, path, n) && msg[n] == ':' && sscanf(msg + n + 1, "%d", line) == 1) {
-		const char *rest = strchr(msg + n + 1, ':');
-		snprintf(dst, len, "line %d:%s", *line, rest ? rest + 1 : "");
-	} else {
-		snprintf(dst, len, "%s", msg);
-	}
+	*line = e->line;
+	run_error_format_line(e, dst, len);
 }
 
 static void run_sizes(const puzzle *p, const char *path, runs *r, double *seconds)
@@ -56,14 +50,14 @@ static void run_sizes(const puzzle *p, const char *path, runs *r, double *second
 		else
 			rq.deadline_s = end - util_now() > 0.001 ? end - util_now() : 0.001;
 		emu_options opt = {.deadline_s = rq.deadline_s};
-		emu_error e = emu_run(&rq, &opt, res, err, sizeof err);
+		emu_error e = emu_run(&rq, &opt, res, NULL, 0);
 		*seconds += res->seconds;
 		if (e != EMU_OK) {
-			located(path, err, msg, sizeof msg, &r->fail_line);
+			located(&res->error, msg, sizeof msg, &r->fail_line);
 			snprintf(r->fail, sizeof r->fail, "at %lldx%lldx%lld, %s", z[0], z[1], z[2], msg);
 		} else {
 			if (res->races && !r->race[0]) {
-				located(path, res->race_msg, r->race, sizeof r->race, &r->race_line);
+				located(&res->race, r->race, sizeof r->race, &r->race_line);
 			}
 			if (res->verified != 1)
 				snprintf(r->fail, sizeof r->fail, "at %lldx%lldx%lld, C is wrong: %s", z[0], z[1], z[2],

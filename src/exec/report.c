@@ -3,9 +3,11 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "base/util.h"
+#include "course/ptxloc.h"
 
 /* The length of the object path of a dotted key ("emu.global_loads.sectors" → "emu.global_loads"). */
 static size_t parent_len(const char *key)
@@ -92,10 +94,35 @@ void exec_report_lines_json(json_writer *w, const run_report *rep)
 			if (l->regions & (1u << r))
 				json_str(w, NULL, rep->regions[r].name);
 		json_end(w);
+		const char *file;
+		int cu = ptx_loc_of(rep->locs, l->line, &file);
+		if (cu) {
+			json_str(w, "cu_file", file);
+			json_int(w, "cu_line", cu);
+		}
 		line_json(w, l);
 		json_end(w);
 	}
 	json_end(w);
+	if (rep->locs) {
+		exec_cu_row *rows;
+		int nrows = exec_report_cu_rows(rep, &rows);
+		json_arr(w, "cu_lines");
+		for (int i = 0; i < nrows; i++) {
+			json_obj(w, NULL);
+			if (rows[i].file) {
+				json_str(w, "cu_file", rows[i].file);
+				json_int(w, "cu_line", rows[i].line);
+			} else {
+				json_null(w, "cu_file");
+				json_null(w, "cu_line");
+			}
+			line_json(w, &rows[i].c);
+			json_end(w);
+		}
+		json_end(w);
+		free(rows);
+	}
 	json_arr(w, "regions");
 	for (int r = 0; r < rep->nregions; r++) {
 		json_obj(w, NULL);
@@ -141,6 +168,8 @@ void exec_report_lines_text(FILE *out, const run_report *rep, const char *const 
 	const run_line_field *f = run_line_fields(&n);
 	char b[32];
 	fprintf(out, "%5s", "line");
+	if (rep->locs) /* the CUDA line nvcc recorded for each */
+		fprintf(out, " %-14s", "CUDA");
 	for (int i = 0; i < n; i++)
 		fprintf(out, " %*s", f[i].width, f[i].head);
 	fputs("  PTX\n", out);
@@ -150,6 +179,16 @@ void exec_report_lines_text(FILE *out, const run_report *rep, const char *const 
 			fprintf(out, "%5d", l->line);
 		else
 			fprintf(out, "%5s", "other");
+		if (rep->locs) {
+			const char *file;
+			char at[64] = "-";
+			int cu = ptx_loc_of(rep->locs, l->line, &file);
+			if (cu) {
+				const char *base = strrchr(file, '/');
+				snprintf(at, sizeof at, "%s:%d", base ? base + 1 : file, cu);
+			}
+			fprintf(out, " %-14s", at);
+		}
 		for (int j = 0; j < n; j++)
 			fprintf(out, " %*s", f[j].width, run_line_format(&f[j], l, b, sizeof b));
 		const char *t = l->line > 0 && l->line <= nsrc ? src[l->line - 1] : "";
@@ -161,11 +200,144 @@ void exec_report_lines_text(FILE *out, const run_report *rep, const char *const 
 			fprintf(out, "  (%d more lines, summed)\n", rep->lines_total - rep->nlines + 1);
 	}
 	for (int r = 0; r < rep->nregions; r++) {
-		fprintf(out, "%5s", "");
+		fprintf(out, "%*s", rep->locs ? 20 : 5, "");
 		for (int j = 0; j < n; j++)
 			fprintf(out, " %*s", f[j].width, run_line_format(&f[j], &rep->regions[r].c, b, sizeof b));
 		fprintf(out, "  @%s (lines %d-%d)\n", rep->regions[r].name, rep->regions[r].first_line, rep->regions[r].last_line);
 	}
+}
+
+static void csv_text(FILE *out, const char *s);
+
+/* "where": the located problem as data (run_error), null when there is none. */
+static void where_json(json_writer *w, const run_error *e)
+{
+	if (!e) {
+		json_null(w, "where");
+		return;
+	}
+	json_obj(w, "where");
+	json_str(w, "path", e->path);
+	json_int(w, "line", e->line);
+	if (e->cu_line > 0) {
+		json_str(w, "cu_file", e->cu_path);
+		json_int(w, "cu_line", e->cu_line);
+		json_str(w, "cu_text", e->cu_text);
+	}
+	if (e->line2 > 0)
+		json_int(w, "other_line", e->line2);
+	if (e->cu_line2 > 0)
+		json_int(w, "other_cu_line", e->cu_line2);
+	if (e->has_block) {
+		json_arr(w, "block");
+		for (int i = 0; i < 3; i++)
+			json_int(w, NULL, e->block[i]);
+		json_end(w);
+	}
+	if (e->warp >= 0)
+		json_int(w, "warp", e->warp);
+	json_str(w, "message", e->msg);
+	json_end(w);
+}
+
+static int cu_order(const void *a, const void *b)
+{
+	const exec_cu_row *x = a, *y = b;
+	if (!x->file || !y->file)
+		return !x->file - !y->file; /* the row of no CUDA line last */
+	int c = strcmp(x->file, y->file);
+	return c ? c : (x->line > y->line) - (x->line < y->line);
+}
+
+int exec_report_cu_rows(const run_report *rep, exec_cu_row **out)
+{
+	exec_cu_row *rows = xcalloc((size_t)rep->nlines + 1, sizeof *rows);
+	int n = 0;
+	for (int i = 0; i < rep->nlines; i++) {
+		const char *file = NULL;
+		int line = ptx_loc_of(rep->locs, rep->lines[i].line, &file);
+		if (!line)
+			file = NULL;
+		int k = 0;
+		while (k < n && !(rows[k].line == line && rows[k].file == file)) /* one string per file: pointers compare */
+			k++;
+		if (k == n) {
+			rows[n].file = file;
+			rows[n++].line = line;
+		}
+		run_line_add(&rows[k].c, &rep->lines[i]);
+	}
+	qsort(rows, (size_t)n, sizeof *rows, cu_order);
+	for (int i = 0; i < n; i++)
+		rows[i].c.line = rows[i].line, rows[i].c.regions = 0;
+	*out = rows;
+	return n;
+}
+
+void exec_report_cu_csv(FILE *out, const run_report *rep)
+{
+	int n;
+	const run_line_field *f = run_line_fields(&n);
+	fputs("cu_file,cu_line", out);
+	for (int i = 0; i < n; i++)
+		fprintf(out, ",%s", f[i].key);
+	fputc('\n', out);
+	exec_cu_row *rows;
+	int nrows = exec_report_cu_rows(rep, &rows);
+	for (int i = 0; i < nrows; i++) {
+		if (rows[i].file)
+			csv_text(out, rows[i].file), fprintf(out, ",%d", rows[i].line);
+		else
+			fputs("other,", out);
+		for (int j = 0; j < n; j++) {
+			double v = f[j].value(&rows[i].c);
+			if (isnan(v))
+				fputc(',', out);
+			else
+				fprintf(out, f[j].ratio ? ",%.4g" : ",%.0f", v);
+		}
+		fputc('\n', out);
+	}
+	free(rows);
+}
+
+void exec_report_cu_text(FILE *out, const run_report *rep, const char *ptx_path)
+{
+	int n;
+	const run_line_field *f = run_line_fields(&n);
+	char b[32];
+	fprintf(out, "%-16s", "CUDA line");
+	for (int i = 0; i < n; i++)
+		fprintf(out, " %*s", f[i].width, f[i].head);
+	fputs("  source\n", out);
+	exec_cu_row *rows;
+	int nrows = exec_report_cu_rows(rep, &rows);
+	const char *text_of = NULL; /* the .cu last read, and its text */
+	char *text = NULL;
+	for (int i = 0; i < nrows; i++) {
+		const exec_cu_row *r = &rows[i];
+		char where[64], src[160] = "";
+		if (r->file) {
+			const char *base = strrchr(r->file, '/');
+			snprintf(where, sizeof where, "%s:%d", base ? base + 1 : r->file, r->line);
+			if (r->file != text_of) {
+				char path[RUN_PATH];
+				free(text);
+				text = ptx_loc_source(r->file, ptx_path, path, sizeof path) ? NULL : util_read_file(path, NULL, NULL, 0);
+				text_of = r->file;
+			}
+			if (!text || ptx_loc_text_line(text, r->line, src, sizeof src))
+				src[0] = 0;
+		} else {
+			snprintf(where, sizeof where, "(no CUDA line)");
+		}
+		fprintf(out, "%-16s", where);
+		for (int j = 0; j < n; j++)
+			fprintf(out, " %*s", f[j].width, run_line_format(&f[j], &r->c, b, sizeof b));
+		fprintf(out, "  %s\n", r->file ? src : "PTX lines nvcc gave no .loc (and any summed row)");
+	}
+	free(text);
+	free(rows);
 }
 
 void exec_report_json(json_writer *w, const char *key, const run_report *rep,
@@ -210,6 +382,7 @@ void exec_report_json(json_writer *w, const char *key, const run_report *rep,
 		exec_report_lines_json(w, rep);
 	else
 		json_null(w, "per_line"); /* one schema: the key is there, without rows */
+	where_json(w, rep->where);
 	if (rep->cluster[0] * rep->cluster[1] * rep->cluster[2] > 1) {
 		json_arr(w, "cluster");
 		for (int i = 0; i < 3; i++)

@@ -38,10 +38,27 @@ void exec_report_counts(FILE *out, const run_report *rep, const char *indent);
 
 /* The per-line figures (run/fields.h's run_line_fields) of an emulated run:
  * JSON as the object "per_line" (exec_report_json writes it for every
- * emulated run that has per-line rows), CSV with a header row, or a text table with
+ * emulated run that has per-line rows; with rep->locs, each row's "cu_file"
+ * and "cu_line" and the rows by CUDA line as "cu_lines"), CSV with a header row, or a text table with
  * each line's PTX (src: the file's lines, nsrc of them; may be NULL, 0). */
 void exec_report_lines_json(json_writer *w, const run_report *rep);
 void exec_report_lines_csv(FILE *out, const run_report *rep);
 void exec_report_lines_text(FILE *out, const run_report *rep, const char *const *src, int nsrc);
+
+/* The same rows summed by CUDA line (rep->locs, nvcc's .loc: `emulate
+ * --lines --by cu`), so the two views never disagree: each CUDA line's
+ * figures are the sum of its PTX lines', and a last row of line 0 holds the
+ * PTX lines with none (and the summed row of line 0): the rows add up to the
+ * totals. Returns the count, the rows in *out (free them), in file and line order. */
+typedef struct {
+	const char *file;         /* as nvcc recorded it; NULL on the last row */
+	int line;
+	run_line_counts c;
+} exec_cu_row;
+int exec_report_cu_rows(const run_report *rep, exec_cu_row **out);
+/* As CSV (cu_file, cu_line, the figures) or a text table with each CUDA
+ * line's source (the .cu found where nvcc recorded it or beside ptx_path). */
+void exec_report_cu_csv(FILE *out, const run_report *rep);
+void exec_report_cu_text(FILE *out, const run_report *rep, const char *ptx_path);
 
 #endif

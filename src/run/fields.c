@@ -222,6 +222,7 @@ void run_report_make(run_report *rep, const run_request *rq, const run_result *r
 		take_request(rep, rq);
 	rep->status = run_status_name(res->status);
 	rep->message = res->msg;
+	rep->where = res->where.line > 0 ? &res->where : NULL;
 	rep->gpu = res->backend == RUN_BACKEND_EMU ? run_backend_name(res->backend) : res->gpu;
 	rep->backend = run_backend_name(res->backend);
 	rep->jit_log = res->status == RUN_JIT_ERROR ? res->log : NULL;

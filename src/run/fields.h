@@ -34,6 +34,8 @@ typedef struct {
 	int nlines, lines_total;
 	const run_region_counts *regions;
 	int nregions;
+	const run_error *where;   /* the emulator's located problem (a race's too); NULL: none */
+	const struct ptx_locs *locs; /* the CUDA line of each PTX line (course/ptxloc.h), set by who read the PTX; NULL: none */
 } run_report;
 
 typedef enum { RUN_T_STR, RUN_T_LL, RUN_T_DBL, RUN_T_VERDICT } run_field_type;

@@ -2,6 +2,7 @@
 #include "run/run.h"
 
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,31 +40,66 @@ int run_has_counts(const run_result *res)
 	return res->backend == RUN_BACKEND_EMU && (res->status == RUN_OK || res->status == RUN_WRONG);
 }
 
-void run_error_set(run_error *e, const char *text)
+void run_error_msg(run_error *e, const char *fmt, ...)
 {
 	memset(e, 0, sizeof *e);
-	/* PATH:LINE: — a path has no ": " in it, a line number is digits only */
-	const char *colon = strchr(text, ':');
-	char *end = NULL;
-	long line = colon && colon > text ? strtol(colon + 1, &end, 10) : 0;
-	if (colon && end && end > colon + 1 && *end == ':' && line > 0 && line < (1L << 30) &&
-	    (size_t)(colon - text) < sizeof e->path) {
-		memcpy(e->path, text, (size_t)(colon - text));
-		e->line = (int)line;
-		text = end + 1;
-		while (*text == ' ')
-			text++;
-	}
-	util_strlcpy(e->msg, text, sizeof e->msg);
+	e->warp = -1;
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(e->msg, sizeof e->msg, fmt, ap);
+	va_end(ap);
+}
+
+enum { FILE_BASE, FILE_WHOLE, FILE_NONE };
+
+static const char *base_of(const char *path, int how)
+{
+	const char *b = strrchr(path, '/');
+	return how == FILE_WHOLE || !b ? path : b + 1;
+}
+
+/* The one writer of a located problem: the CUDA line first when there is
+ * one (the student's own words), the PTX line after it. */
+static void format(const run_error *e, char *buf, size_t len, int how)
+{
+	char block[48] = "";
+	if (e->has_block)
+		snprintf(block, sizeof block, " (block %u,%u,%u)", e->block[0], e->block[1], e->block[2]);
+	char other[RUN_PATH + 48] = "";
+	if (e->cu_line2 > 0)
+		snprintf(other, sizeof other, "; the other access: %s:%d", base_of(e->cu_path, how), e->cu_line2);
+	if (e->cu_line > 0 && e->line > 0)
+		snprintf(buf, len, "%s:%d: %s%s (PTX line %d%s)", base_of(e->cu_path, how), e->cu_line, e->msg, block, e->line,
+			 other);
+	else if (e->line > 0 && how == FILE_NONE)
+		snprintf(buf, len, "line %d: %s%s", e->line, e->msg, block);
+	else if (e->line > 0)
+		snprintf(buf, len, "%s:%d: %s%s", base_of(e->path, how), e->line, e->msg, block);
+	else
+		snprintf(buf, len, "%s%s", e->msg, block);
 }
 
 void run_error_format(const run_error *e, char *buf, size_t len)
 {
-	const char *base = strrchr(e->path, '/');
-	if (e->line > 0)
-		snprintf(buf, len, "%s:%d: %s", base ? base + 1 : e->path, e->line, e->msg);
-	else
-		util_strlcpy(buf, e->msg, len);
+	format(e, buf, len, FILE_BASE);
+}
+
+void run_error_text(const run_error *e, char *buf, size_t len)
+{
+	format(e, buf, len, FILE_WHOLE);
+}
+
+void run_error_format_line(const run_error *e, char *buf, size_t len)
+{
+	format(e, buf, len, FILE_NONE);
+}
+
+void run_error_source(const run_error *e, char *buf, size_t len)
+{
+	if (e->cu_line > 0 && e->cu_text[0])
+		snprintf(buf, len, "%6d | %s", e->cu_line, e->cu_text);
+	else if (len)
+		buf[0] = 0;
 }
 
 /* The tolerance is a bound on ||C - ref|| / ||ref|| that a right kernel

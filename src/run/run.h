@@ -195,13 +195,26 @@ typedef enum {
 	RUN_EMU_REFUSED,          /* the CPU emulator lacks what the kernel uses (a type pair it cannot check, a parse error) */
 } run_status;
 
-/* Where a run went wrong, as data: the file, the line in it (0: none) and the
- * message without them, so no one parses "file:line: msg" back. */
+/* Where a run went wrong, as data: the PTX file and line (0: none), the
+ * CUDA line nvcc recorded above it (.loc), the block and warp, and the
+ * message without any of them. The emulator fills it; run_error_format
+ * writes it once, at the edge, and no one parses the text back. */
 typedef struct {
-	char path[RUN_PATH];      /* "" when the problem is not in a file */
-	int line;
-	char msg[256];
+	char path[RUN_PATH];      /* the PTX file; "" when the problem is not in a file */
+	int line;                 /* its line, from 1; 0: none */
+	char cu_path[RUN_PATH];   /* the CUDA source nvcc named in .file; "" when the PTX has no .loc there */
+	int cu_line;
+	char cu_text[160];        /* that source line, trimmed, when the .cu was found; "" otherwise */
+	int line2;                /* a second PTX line it involves (a race's other access), 0: none */
+	int cu_line2;             /* its CUDA line, 0: none */
+	int has_block;            /* block says which block went wrong */
+	unsigned block[3];
+	int warp;                 /* the warp of the block, -1: not known */
+	char msg[RUN_PATH + 256]; /* room for a message that names a file */
 } run_error;
+
+/* An error of no file: the message alone (warp -1). */
+void run_error_msg(run_error *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 typedef struct {
 	run_status status;
@@ -243,12 +256,18 @@ const char *run_backend_name(run_backend b);
  * its end (ok or a wrong result). */
 int run_has_counts(const run_result *res);
 
-/* Splits "PATH:LINE: message" (the emulator's and the lexer's form) into e;
- * a text without a path and line goes whole into e->msg. */
-void run_error_set(run_error *e, const char *text);
-/* e as one line for a narrow pane: "01_naive.ptx:83: message" (the file
- * without its folder), or the message alone when it has no line. */
+/* e as one line for a narrow pane: "01_naive.ptx:83: message (block 0,0,0)"
+ * (the file without its folder); with a CUDA line, "k.cu:42: message
+ * (block 0,0,0) (PTX line 83)" (a race adds "; the other access: k.cu:40");
+ * the message alone when it has no line. */
 void run_error_format(const run_error *e, char *buf, size_t len);
+/* The same with the paths whole, as the command line prints an error. */
+void run_error_text(const run_error *e, char *buf, size_t len);
+/* The same where the reader knows the PTX file: "line 83: message (block 0,0,0)". */
+void run_error_format_line(const run_error *e, char *buf, size_t len);
+/* The CUDA source line beside its number, "   42 | c[i] = a[i];", for a
+ * line under the error; "" when e has no CUDA line or its text was not found. */
+void run_error_source(const run_error *e, char *buf, size_t len);
 
 /* Relative tolerance of a check, ||C - ref|| / ||ref||, for inputs of type
  * `in` and an output of type `out` (run.c says how each is derived). */

@@ -166,9 +166,9 @@ static void take_marks(ui_app *a, int i, const run_result *r)
 	if (r->backend == RUN_BACKEND_EMU) {
 		p->nmarks = where_mark(r, p->path, &p->marks[0]);
 	} else {
-		p->nmarks = userptx_marks(r->log, p->path, p->marks, UI_MARKS_MAX);
+		p->nmarks = userptx_marks(r->log, p->marks, UI_MARKS_MAX);
 		userptx_mark more[UI_MARKS_MAX];
-		int n = userptx_marks(r->msg, p->path, more, UI_MARKS_MAX);
+		int n = userptx_marks(r->msg, more, UI_MARKS_MAX);
 		for (int k = 0; k < n && p->nmarks < UI_MARKS_MAX; k++) {
 			int dup = 0;
 			for (int j = 0; j < p->nmarks; j++)

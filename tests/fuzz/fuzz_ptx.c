@@ -1,7 +1,8 @@
-/* fuzz_ptx: the PTX tokenizer (highlight classes), regions, folding, the view and the instruction mix. */
+/* fuzz_ptx: the PTX tokenizer (highlight classes), regions, folding, the view, the instruction mix and the .file/.loc reader. */
 #include <stdlib.h>
 
 #include "course/ptx.h"
+#include "course/ptxloc.h"
 #include "fuzz.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -19,6 +20,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	ptx_free(&d);
 	ptx_regions rs;
 	ptx_regions_scan(text, &rs);
+	ptx_locs *locs = ptx_locs_scan(text);
+	for (int i = 0; locs && i <= locs->nlines + 1; i++)
+		ptx_loc_of(locs, i, NULL);
+	ptx_locs_free(locs);
 	/* line by line, as the PTX pane highlights it */
 	int in_block = 0, in_block2 = 0;
 	for (const char *p = text; *p;) {
