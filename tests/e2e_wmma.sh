@@ -52,7 +52,7 @@ fi
 "$BIN" emulate --ptx "$DIR/bf16.sm80.ptx" --grid 'ceil(N/8),ceil(M/32)' --block 48 --dtype bf16 --out f32 \
 	--size 32,16,16 >"$out" 2>&1
 rc=$?
-if [ $rc -eq 2 ] && grep -q "bf16.sm80.ptx:[0-9]*: wmma needs all 32 lanes of the warp" "$out"; then
+if [ $rc -eq 2 ] && grep -q "bf16.cu:18: wmma needs all 32 lanes of the warp.*(PTX line [0-9]*)" "$out"; then
 	echo "ok wmma_partial_warp_refused"
 else
 	echo "not ok wmma_partial_warp_refused (exit $rc, want 2)"; cat "$out"

@@ -55,6 +55,18 @@ static void test_loc_scan(void **state)
 	assert_int_equal(ptx_loc_of(l, 999, NULL), 0);
 	assert_int_equal(ptx_loc_of(NULL, 8, NULL), 0);
 	ptx_locs_free(l);
+	/* inlined from a header of the toolkit (wmma's mma.hpp): the student's line that called it */
+	static const char toolkit[] =
+		".visible .entry k()\n{\n"
+		"\t.loc\t2 255 5, function_name $L__info_string0, inlined_at 1 18 3\n"
+		"\tmov.u32 %r1, %tid.x;\n}\n"
+		"\t.file\t1 \"/home/s/bf16.cu\"\n"
+		"\t.file\t2 \"/usr/local/cuda/bin/../targets/x86_64-linux/include/crt/mma.hpp\"\n";
+	l = ptx_locs_scan(toolkit);
+	assert_non_null(l);
+	assert_int_equal(ptx_loc_of(l, 4, &f), 18);
+	assert_string_equal(f, "/home/s/bf16.cu");
+	ptx_locs_free(l);
 	/* no .loc, or no .loc that names a declared file: nothing */
 	assert_null(ptx_locs_scan(".version 8.0\n.entry k()\n{\n\tret;\n}\n"));
 	assert_null(ptx_locs_scan("\t.loc 3 4 0\n\tret;\n"));

@@ -42,6 +42,15 @@ static const char *directive(const char *s, const char *end, const char *name)
 	return s + n;
 }
 
+/* A header of the CUDA toolkit (wmma's mma.hpp, the intrinsics): a line
+ * the student never wrote, so an instruction inlined from one is given the
+ * line that called it (`inlined_at`). Code inlined from the student's own
+ * files keeps its own line, as Nsight Compute's source view shows it. */
+static int toolkit_header(const char *path)
+{
+	return strstr(path, "/include/") && (strstr(path, "cuda") || !strncmp(path, "/usr/", 5));
+}
+
 static int file_index(const ptx_locs *l, long number)
 {
 	for (int i = 0; i < l->nfiles; i++)
@@ -100,6 +109,17 @@ ptx_locs *ptx_locs_scan(const char *text)
 		if ((p = directive(s, end, ".loc"))) {
 			nums[0] = number(&p, end);
 			nums[1] = number(&p, end);
+			const char *at = strstr(p, "inlined_at"); /* on this line only */
+			at = at && at < end ? at : NULL;
+			int f = file_index(l, nums[0]);
+			if (at && f >= 0 && toolkit_header(l->files[f])) {
+				at += 10;
+				long inl[2];
+				inl[0] = number(&at, end);
+				inl[1] = number(&at, end);
+				if (inl[0] >= 0 && inl[1] > 0)
+					memcpy(nums, inl, sizeof nums);
+			}
 		} else if (nums[0] >= 0 && nums[1] > 0) {
 			int f = file_index(l, nums[0]);
 			if (f >= 0) {
