@@ -34,6 +34,7 @@ typedef struct {
 	int nlines, lines_total;
 	const run_region_counts *regions;
 	int nregions;
+	const run_printf *printed; /* the kernel's printf lines (run_result's) */
 } run_report;
 
 typedef enum { RUN_T_STR, RUN_T_LL, RUN_T_DBL, RUN_T_VERDICT } run_field_type;
