@@ -198,6 +198,7 @@ typedef struct {
 	char msg[256];                     /* one line for the user */
 	int nlines;                        /* rows written to emu_options.lines */
 	int lines_total;                   /* lines with an instruction (nlines - 1 of them kept when more than max_lines) */
+	int local_bytes;                   /* the entry's .local bytes a thread */
 	run_printf printed;                /* the kernel's printf lines (the first launch's), also after a fault */
 } emu_result;
 

@@ -484,6 +484,7 @@ emu_error emu_run(const run_request *rq, const emu_options *opt, emu_result *res
 		emu_module_free(own);
 		return EMU_ERR_BAD_REQUEST;
 	}
+	res->local_bytes = k->local_bytes;
 	emu_error rc = EMU_ERR_BAD_REQUEST; /* until the launch: the args spec */
 	size_t esz = (size_t)dtype_of(rq->dt)->bytes, osz = (size_t)dtype_of(run_out(rq))->bytes;
 	size_t na = (size_t)rq->M * (size_t)rq->K, nb = (size_t)rq->K * (size_t)rq->N, nc = (size_t)rq->M * (size_t)rq->N;

@@ -104,7 +104,8 @@ static void emulate(const run_request *rq, const exec_run_opts *opt, const emu_m
 		for (int r = 0; r < res->nregions; r++)
 			take_kinds(&er->regions[r].c, &res->regions[r].by_kind);
 	}
-	res->printed = er->printed; /* what the kernel printed, a fault's run too: the lines before an assert */
+	res->printed = er->printed;
+	res->local_bytes = er->local_bytes; /* as the driver's cuFuncGetAttribute says it of a GPU run */ /* what the kernel printed, a fault's run too: the lines before an assert */
 	free(er);
 	free(lines);
 }
