@@ -286,7 +286,7 @@ static int record_op(const emu_kernel *k, int line)
 {
 	for (int i = 0; i < k->nops; i++) {
 		const emu_op *o = &k->ops[i];
-		int mem = (o->code == OP_LD || o->code == OP_ST) && o->space != SP_PARAM;
+		int mem = (o->code == OP_LD || o->code == OP_ST) && o->space != SP_PARAM && o->space != SP_LOCAL;
 		if (o->line == line && (mem || o->code == OP_CPASYNC || o->code == OP_LDMATRIX))
 			return i;
 	}
