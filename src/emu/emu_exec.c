@@ -680,11 +680,13 @@ static emu_error check_launch(const emu_launch *L, uint64_t *smem, char *err, in
 	double local = (double)((threads + 31) / 32 * 32) * L->k->local_bytes;
 	double cta = regs + local + (double)*smem + (double)(*smem / 4 + 4) * 24;
 	if (cta * (double)n > EMU_MAX_RESIDENT) {
+		char lb[64] = ""; /* said only where there is some: the message has 256 bytes in a result */
+		if (L->k->local_bytes)
+			snprintf(lb, sizeof lb, ", %d bytes of local memory a thread", L->k->local_bytes);
 		snprintf(err, (size_t)errlen, "%s: the %llu CTAs of a cluster, resident together, need %.0f MiB (each %d "
-			 "registers x %llu threads, 8 bytes each, %d bytes of local memory a thread and %llu bytes of shared "
-			 "memory), more than the emulator's limit of %.0f MiB", L->path, n, cta * (double)n / (1 << 20),
-			 L->k->nregs, (unsigned long long)threads, L->k->local_bytes, (unsigned long long)*smem,
-			 EMU_MAX_RESIDENT / (1 << 20));
+			 "registers x %llu threads, 8 bytes each%s, and %llu bytes of shared memory), more than the "
+			 "emulator's limit of %.0f MiB", L->path, n, cta * (double)n / (1 << 20), L->k->nregs,
+			 (unsigned long long)threads, lb, (unsigned long long)*smem, EMU_MAX_RESIDENT / (1 << 20));
 		return EMU_ERR_BAD_REQUEST;
 	}
 	return EMU_OK;
