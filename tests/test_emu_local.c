@@ -46,16 +46,17 @@ static emu_error launch(const char *text, unsigned block, uint32_t *out, size_t 
 #define HEAD ".version 8.0\n.target sm_80\n.address_size 64\n"
 
 /* Each thread writes tid*10 + j into word j of an 8-word local array with
- * st.local, then reads word (tid % 8) back through the generic address that
+ * st.local (at the depot's address made generic and back: cvta.local,
+ * cvta.to.local), then reads word (tid % 8) back through the generic address that
  * cvta.local makes of the depot (as -G builds do through %SP). */
 static const char local_kernel[] = HEAD
 	".visible .entry k(.param .u64 k_param_0)\n{\n"
 	"\t.local .align 16 .b8 __local_depot0[32];\n\t.reg .b64 %SP;\n\t.reg .b64 %SPL;\n"
 	"\t.reg .pred %p<2>;\n\t.reg .b32 %r<8>;\n\t.reg .b64 %rd<8>;\n"
-	"\tmov.u64 %SPL, __local_depot0;\n\tcvta.local.u64 %SP, %SPL;\n"
+	"\tmov.u64 %SPL, __local_depot0;\n\tcvta.local.u64 %SP, %SPL;\n\tcvta.to.local.u64 %rd0, %SP;\n"
 	"\tld.param.u64 %rd1, [k_param_0];\n\tmov.u32 %r1, %tid.x;\n\tmul.lo.u32 %r2, %r1, 10;\n"
 	"\tmov.u32 %r3, 0;\n"
-	"$L_fill:\n\tadd.u32 %r4, %r2, %r3;\n\tmul.wide.u32 %rd2, %r3, 4;\n\tadd.u64 %rd3, %SPL, %rd2;\n"
+	"$L_fill:\n\tadd.u32 %r4, %r2, %r3;\n\tmul.wide.u32 %rd2, %r3, 4;\n\tadd.u64 %rd3, %rd0, %rd2;\n"
 	"\tst.local.u32 [%rd3], %r4;\n\tadd.u32 %r3, %r3, 1;\n\tsetp.lt.u32 %p1, %r3, 8;\n\t@%p1 bra $L_fill;\n"
 	"\trem.u32 %r5, %r1, 8;\n\tmul.wide.u32 %rd4, %r5, 4;\n\tadd.u64 %rd5, %SP, %rd4;\n\tld.u32 %r6, [%rd5];\n"
 	"\tld.local.v4.u32 {%r4, %r5, %r3, %r7}, [%SPL+16];\n\tadd.u32 %r6, %r6, %r7;\n"
