@@ -641,7 +641,7 @@ static int shape_mma(emu_pstate *ps, emu_op *o, char **parts)
 
 /* issue 39: local memory, printf, assert */
 /* The helpers a kernel's PTX calls that the emulator runs, and the arguments
- * each takes: assert()'s stops the block as the GPU's does
+ * each takes: assert()'s fails the run as the GPU's kernel fails
  * (__assertfail(msg, file, line, func, charsize)); printf's writes a line
  * (vprintf(fmt, args): args a local buffer). */
 static const struct {
@@ -675,7 +675,7 @@ static int shape_call(emu_pstate *ps, emu_op *o, char **parts, int np)
 		return emu_punsup(ps, ps->line, "call to '%.200s': the emulator runs no function calls but assert's "
 				  "and printf's (inline it, or run on a GPU)", callee);
 	o->code = (uint8_t)callees[c].code;
-	o->mod = TRAP_ASSERT;
+	o->mod = callees[c].code == OP_TRAP ? TRAP_ASSERT : 0;
 	o->nsrc = 0;
 	for (int i = at + 1; i < np; i++) {
 		char *w = emu_skip_sp(parts[i]);

@@ -161,9 +161,9 @@ static int decl_reg(emu_pstate *ps, char *s)
 	return 0;
 }
 
-/* ".shared .align 16 .b8 name[bytes];" and ".extern .shared .align 16 .b8 name[];" */
-/* A .shared variable, or (local) a .local one: the same declaration, laid
- * out in its own space up to that space's limit. */
+/* ".shared .align 16 .b8 name[bytes];" and ".extern .shared .align 16 .b8 name[];" into L; with
+ * local, ".local .align 16 .b8 __local_depot0[48];": the same declaration, laid out in its own
+ * space (per thread, from 0) up to that space's limit. */
 static int decl_space(emu_pstate *ps, char *s, emu_shlist *L, int local)
 {
 	const char *sp = local ? ".local" : ".shared";
@@ -432,7 +432,8 @@ static int parse_body(emu_pstate *ps, emu_cursor *c)
 		}
 		int line = c->line;
 		ps->line = line;
-		if ((!strncmp(c->t + p, ".loc", 4) && isspace((unsigned char)c->t[p + 4])) || !strncmp(c->t + p, ".file", 5) || !strncmp(c->t + p, ".pragma", 7)) {
+		int loc = !strncmp(c->t + p, ".loc", 4) && isspace((unsigned char)c->t[p + 4]); /* not .local */
+		if (loc || !strncmp(c->t + p, ".file", 5) || !strncmp(c->t + p, ".pragma", 7)) {
 			while (c->t[c->pos] && c->t[c->pos] != '\n' && c->t[c->pos] != ';')
 				c->pos++;
 			if (c->t[c->pos] == ';')
