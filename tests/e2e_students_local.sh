@@ -3,7 +3,8 @@
 # (tests/students/local/README.md) through the binary: the -G tiled SGEMM and the local
 # arrays verify with their local traffic counted; printf's lines are in the text report
 # and in `emulate --json` and `run --emulate --json` (through the worker), which stay valid
-# JSON; the failing assert exits 2 with its message, file, line and function.
+# JSON; the failing assert exits 2 with its message, file, line and function, and what the
+# kernel printed before it is kept.
 # Prints "ok NAME" / "not ok NAME" / "skip NAME: why".
 BIN=${PTXTUTOR_BIN:-./ptxtutor}
 ROOT=${PTXTUTOR_ROOT:-$(cd "$(dirname "$0")/.." && pwd)}
@@ -73,3 +74,18 @@ if [ $st -eq 2 ] && json_ok '' 'd["status"] == "kernel fault" and "at assert.cu:
 else
 	echo "not ok students_local_assert_json (exit $st)"; cat "$out"
 fi
+
+# printf, then the assert: the line printed before it is still shown, in the text and the JSON
+set -- --ptx "$DIR/check_k.ptx" --entry gemm_check_k --grid N/16,M/16 --block 16,16
+"$BIN" emulate "$@" --size 32,32,30 >"$out" 2>&1
+check students_local_printf_then_assert $? 2 "printf (1 line):" \
+	"[block 0,0,0 thread 0,0,0] block (0,0): K = 30, K % 16 = 14" "assert failed: K % 16 == 0 at check_k.cu:10 in"
+"$BIN" run --emulate "$@" --size 32,32,30 --json >"$out" 2>/dev/null
+st=$?
+if [ $st -eq 2 ] && json_ok '' 'd["printf"]["lines"] == ["[block 0,0,0 thread 0,0,0] block (0,0): K = 30, K % 16 = 14"] and "assert failed: K % 16 == 0" in d["message"]'; then
+	echo "ok students_local_printf_then_assert_json"
+else
+	echo "not ok students_local_printf_then_assert_json (exit $st)"; cat "$out"
+fi
+"$BIN" emulate "$@" --size 32 >"$out" 2>&1
+check students_local_check_k $? 0 "VERIFIED" "printf (4 lines):" "[block 1,1,0 thread 0,0,0] block (1,1): K = 32, K % 16 = 0"

@@ -185,8 +185,7 @@ static void printf_json(json_writer *w, const run_printf *p)
 	json_end(w);
 }
 
-/* The printf lines under a heading, when the kernel printed. */
-static void printf_text(FILE *out, const run_printf *p)
+void exec_report_printf(FILE *out, const run_printf *p)
 {
 	if (!p->lines && !p->dropped)
 		return;
@@ -391,7 +390,7 @@ static void emulated_text(FILE *out, const char *title, const run_request *rq, c
 	fprintf(out, "%s at %lldx%lldx%lld on the CPU (%s): %s\n", title, rq->M, rq->N, rq->K, t,
 		res->verified == 1 ? "VERIFIED" : "FAILED");
 	fprintf(out, "  %s\n", res->msg);
-	printf_text(out, &res->printed);
+	exec_report_printf(out, &res->printed);
 	if (!rep->has_counts)
 		return;
 	if (res->verified >= 0)
@@ -429,7 +428,7 @@ void exec_report_text(FILE *out, const char *title, const run_request *rq, const
 		fprintf(out, "  gpu        %s (sm_%d%d)\n", res->gpu, res->cc_major, res->cc_minor);
 	if (res->status == RUN_JIT_ERROR || (res->status != RUN_OK && res->log[0]))
 		fprintf(out, "  JIT log:\n%s\n", res->log);
-	printf_text(out, &res->printed);
+	exec_report_printf(out, &res->printed);
 	if (res->status != RUN_OK && res->status != RUN_WRONG)
 		return;
 	fprintf(out, "  launch     grid %u,%u,%u%s  block %u,%u,%u  dynamic smem %u B\n", res->grid[0], res->grid[1],
