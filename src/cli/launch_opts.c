@@ -364,6 +364,8 @@ int cli_launch_report(const cli_launch *o, const run_request *rq, const run_resu
 			  o->lesson ? cli_arg(o->lesson) : "--ptx FILE ...` (the same options) or `run --emulate");
 	} else if (!emulated || ran) {
 		exec_report_text(stdout, title, rq, res);
+	} else {
+		exec_report_printf(stdout, &res->printed); /* what it printed before it failed (an assert) */
 	}
 	if (lost)
 		cli_error(NULL, "%s %s on the %s: %s", title, run_status_name(res->status), run_backend_name(res->backend),

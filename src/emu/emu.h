@@ -43,7 +43,9 @@ typedef enum {
 #define EMU_MAX_SIDE 16384               /* M, N and K */
 #define EMU_MAX_MEMORY (2.0 * (1 << 30))  /* bytes of A, B, C and the reference a run may allocate */
 #define EMU_MAX_RESIDENT (256.0 * (1 << 20)) /* bytes of the CTAs of one cluster, resident together: registers
-					     * (8 bytes a register a thread), shared memory and its race shadow */
+					     * (8 bytes a register a thread), shared memory and its race shadow,
+					     * local memory (its bytes a thread) */
+#define EMU_MAX_LOCAL (512 * 1024)        /* .local bytes of one thread, as CUDA's limit */
 #define EMU_TMA_BYTES_PER_INST 4          /* a TMA copy is charged a warp instruction per this many bytes it
 					   * writes (each destination CTA's): about a plain one's time (5 ns a byte, measured) */
 #define EMU_MMA_FLOPS(k) (2ULL * 16 * 8 * (k))  /* one warp-level mma.sync.m16n8kK (K = 16 or 8 for tf32) */
@@ -66,6 +68,8 @@ typedef enum {
 	EMU_CLS_SHFL,
 	EMU_CLS_BARRIER,
 	EMU_CLS_CONTROL,   /* bra, ret, exit */
+	EMU_CLS_LD_LOCAL,  /* ld.local (issue 39: after the others, so their numbers stay) */
+	EMU_CLS_ST_LOCAL,
 	EMU_CLS_COUNT
 } emu_class;
 
@@ -98,6 +102,8 @@ typedef struct {
 	unsigned long long inst_total;     /* warp-level instructions issued */
 	unsigned long long thread_inst;    /* thread-level instructions executed (predicate true) */
 	emu_gmem gld, gst, gcp;            /* global loads, stores, cp.async reads */
+	emu_gmem lld, lst;                 /* local loads, stores: requests and 32-byte sectors, each thread's words
+					    * interleaved with its warp's as the hardware lays local memory out */
 	emu_smem sld, sst, sldsm, scp;     /* shared loads, stores, ldmatrix, cp.async writes */
 	unsigned long long barriers;       /* bar.sync, per warp */
 	emu_wgmma_counts wgmma;
@@ -195,6 +201,8 @@ typedef struct {
 	run_error error;                   /* why emu_run failed, as data (its err is this, written) */
 	int nlines;                        /* rows written to emu_options.lines */
 	int lines_total;                   /* lines with an instruction (nlines - 1 of them kept when more than max_lines) */
+	int local_bytes;                   /* the entry's .local bytes a thread */
+	run_printf printed;                /* the kernel's printf lines (the first launch's), also after a fault */
 } emu_result;
 
 /* Parses a PTX module. Returns NULL with "file:line: message" in err and,

@@ -54,9 +54,10 @@ static const modgroup g_prmt = {MF_MOD, {{"f4e", PRMT_F4E}, {"b4e", PRMT_B4E}, {
 					 {"ecr", PRMT_ECR}, {"rc16", PRMT_RC16}}};
 static const modgroup g_to = {MF_MOD, {{"to", CVTA_TO}}};
 static const modgroup g_space = {MF_SPACE, {{"global", SP_GLOBAL}, {"shared", SP_SHARED}, {"shared::cta", SP_SHARED},
-					    {"param", SP_PARAM}, {"param::entry", SP_PARAM}, {"shared::cluster", SP_CLUSTER}}};
+					    {"param", SP_PARAM}, {"param::entry", SP_PARAM}, {"shared::cluster", SP_CLUSTER},
+					    {"local", SP_LOCAL}}};
 static const modgroup g_gsspace = {MF_SPACE, {{"global", SP_GLOBAL}, {"shared", SP_SHARED}, {"shared::cta", SP_SHARED},
-					      {"param", SP_PARAM}}};
+					      {"param", SP_PARAM}, {"local", SP_LOCAL}}};
 static const modgroup g_shared = {MF_SPACE, {{"shared", SP_SHARED}, {"shared::cta", SP_SHARED}}};
 static const modgroup g_vec = {MF_VEC, {{"v2", 2}, {"v4", 4}}};
 static const modgroup g_nc = {MF_FLAGS, {{"nc", OPF_NC}}};
@@ -461,6 +462,8 @@ static int special_rules(const opdesc *d, emu_op *o)
 			return -1;
 		if (o->space == SP_SHARED || o->space == SP_CLUSTER)
 			o->cls = d->code == OP_LD ? EMU_CLS_LD_SHARED : EMU_CLS_ST_SHARED;
+		if (o->space == SP_LOCAL)
+			o->cls = d->code == OP_LD ? EMU_CLS_LD_LOCAL : EMU_CLS_ST_LOCAL;
 		if (o->space == SP_PARAM)
 			o->cls = EMU_CLS_MOVE; /* st.param only to a call's arguments: see shape_ldst */
 	}
@@ -559,18 +562,24 @@ static int shape_setp(emu_pstate *ps, emu_op *o, char **parts, int np, const cha
 	return 0;
 }
 
-/* Does "[name]" or "[name+8]" name a call's argument (a .param declared in the body)? */
+/* The call argument (a .param declared in the body) that name[0..n) names,
+ * the latest declared; -1 if none. */
+static int callparam(const emu_pstate *ps, const char *name, size_t n)
+{
+	for (int i = ps->ncallparams - 1; i >= 0; i--)
+		if (strlen(ps->callparams[i]) == n && !strncmp(ps->callparams[i], name, n))
+			return i;
+	return -1;
+}
+
+/* Does "[name]" or "[name+0]" name a call's argument? Its index, else -1. */
 static int is_callparam(const emu_pstate *ps, const char *adr)
 {
 	adr = emu_skip_sp((char *)adr);
 	if (*adr != '[')
-		return 0;
+		return -1;
 	adr = emu_skip_sp((char *)adr + 1);
-	size_t n = strcspn(adr, "+-] \t");
-	for (int i = 0; i < ps->ncallparams; i++)
-		if (strlen(ps->callparams[i]) == n && !strncmp(ps->callparams[i], adr, n))
-			return 1;
-	return 0;
+	return callparam(ps, adr, strcspn(adr, "+-] \t"));
 }
 
 static int shape_ldst(emu_pstate *ps, emu_op *o, char **parts, const char *full)
@@ -578,14 +587,21 @@ static int shape_ldst(emu_pstate *ps, emu_op *o, char **parts, const char *full)
 	int is_ld = o->code == OP_LD;
 	char *val = is_ld ? parts[0] : parts[1];
 	char *adr = is_ld ? parts[1] : parts[0];
-	int is_param;
-	if (o->space == SP_PARAM && is_callparam(ps, adr)) {
-		/* a call's arguments (only assert's and printf's calls run, and read
-		 * none of them) and its return value (printf's count: 0) */
-		o->code = is_ld ? OP_MOV : OP_NOP;
-		if (!is_ld)
-			return 0;
+	int is_param, cp = o->space == SP_PARAM ? is_callparam(ps, adr) : -1;
+	if (cp >= 0) {
+		/* a call's argument: st.param moves the value into the argument's
+		 * register, which the call reads (only assert's and printf's calls
+		 * run); its return value (printf's count) reads 0 */
+		char *plus = strchr(adr, '+');
+		if (plus && strtoll(plus + 1, NULL, 0) != 0)
+			return emu_punsup(ps, ps->line, "a call argument written at an offset");
+		o->code = OP_MOV;
 		o->ndst = o->nsrc = 1;
+		if (!is_ld) {
+			o->dst[0] = ps->callregs[cp];
+			o->src[0] = emu_scalar_operand(ps, val, (emu_type)o->type);
+			return o->src[0] < 0 ? -1 : 0;
+		}
 		o->src[0] = emu_const_reg(ps, 0);
 		return (o->dst[0] = emu_dst_operand(ps, val)) < EMU_NO_REG ? -1 : 0;
 	}
@@ -659,33 +675,60 @@ static int shape_mma(emu_pstate *ps, emu_op *o, char **parts)
 	return 0;
 }
 
-/* The helpers a kernel's PTX calls that the emulator runs: assert()'s stops
- * the kernel as the GPU's does; printf's output is dropped. */
+/* issue 39: local memory, printf, assert */
+/* The helpers a kernel's PTX calls that the emulator runs, and the arguments
+ * each takes: assert()'s fails the run as the GPU's kernel fails
+ * (__assertfail(msg, file, line, func, charsize)); printf's writes a line
+ * (vprintf(fmt, args): args a local buffer). */
 static const struct {
 	const char *callee;
 	emu_opcode code;
+	int nargs;
 } callees[] = {
-	{"__assertfail", OP_TRAP}, {"__assert_fail", OP_TRAP}, {"vprintf", OP_NOP},
+	{"__assertfail", OP_TRAP, 5}, {"vprintf", OP_PRINTF, 2},
 };
 
-/* call[.uni] [(ret),] callee, (args...): the callee is the first operand not in parentheses. */
+/* call[.uni] [(ret),] callee, (args...): the callee is the first operand not
+ * in parentheses, the arguments those after it; each argument's register
+ * (what st.param wrote) becomes a source. */
 static int shape_call(emu_pstate *ps, emu_op *o, char **parts, int np)
 {
-	for (int i = 0; i < np; i++) {
-		char *w = emu_skip_sp(parts[i]);
+	int at = 0;
+	while (at < np) {
+		char *w = emu_skip_sp(parts[at]);
 		emu_rtrim(w);
-		if (*w == '(' || strchr(w, ')'))
-			continue;
-		for (size_t c = 0; c < ARRAY_LEN(callees); c++)
-			if (!strcmp(w, callees[c].callee)) {
-				o->code = (uint8_t)callees[c].code;
-				o->mod = TRAP_ASSERT;
-				return 0;
-			}
-		return emu_punsup(ps, ps->line, "call to '%.200s': the emulator runs no function calls but assert's "
-				  "and printf's (inline it, or run on a GPU)", w);
+		if (*w != '(' && !strchr(w, ')'))
+			break;
+		at++;
 	}
-	return emu_perr(ps, ps->line, "call without a callee");
+	if (at == np)
+		return emu_perr(ps, ps->line, "call without a callee");
+	char *callee = emu_skip_sp(parts[at]);
+	size_t c = 0;
+	while (c < ARRAY_LEN(callees) && strcmp(callee, callees[c].callee))
+		c++;
+	if (c == ARRAY_LEN(callees))
+		return emu_punsup(ps, ps->line, "call to '%.200s': the emulator runs no function calls but assert's "
+				  "and printf's (inline it, or run on a GPU)", callee);
+	o->code = (uint8_t)callees[c].code;
+	o->mod = callees[c].code == OP_TRAP ? TRAP_ASSERT : 0;
+	o->nsrc = 0;
+	for (int i = at + 1; i < np; i++) {
+		char *w = emu_skip_sp(parts[i]);
+		w += *w == '(';
+		w = emu_skip_sp(w);
+		w[strcspn(w, ") \t")] = 0;
+		if (!*w)
+			continue;
+		int cp = callparam(ps, w, strlen(w));
+		if (cp < 0)
+			return emu_perr(ps, ps->line, "call argument '%.200s' is no .param declared for the call", w);
+		if (o->nsrc < EMU_MAX_SRC)
+			o->src[o->nsrc++] = ps->callregs[cp];
+	}
+	if (o->nsrc != callees[c].nargs)
+		return emu_perr(ps, ps->line, "%s takes %d arguments, got %d", callee, callees[c].nargs, o->nsrc);
+	return 0;
 }
 
 static int operands(emu_pstate *ps, const opdesc *d, emu_op *o, char **parts, int np, const char *full)

@@ -222,10 +222,11 @@ static int exit_lanes(blockctx *b, warp *w, inst *x)
 	return STEP_NEXT;
 }
 
-static int trap(blockctx *b, const emu_op *o)
+static int trap(blockctx *b, warp *w, const inst *x)
 {
-	return emu_fail(b, o, "%s", o->mod == TRAP_ASSERT ? "the kernel called __assertfail: an assert() failed"
-						      : "the kernel executed trap");
+	if (x->o->mod == TRAP_ASSERT)
+		return emu_exec_assert(b, w, x->o, x->em);
+	return emu_fail(b, x->o, "the kernel executed trap");
 }
 
 /* ---- the dispatch ---- */
@@ -288,7 +289,8 @@ static int exec_op(blockctx *blk, warp *w, inst *x)
 	case OP_BAR: return barrier(blk, w, x);
 	case OP_BRA: return branch(w, x);
 	case OP_EXIT: return exit_lanes(blk, w, x);
-	case OP_TRAP: return x->em ? trap(blk, o) : STEP_NEXT;
+	case OP_TRAP: return x->em ? trap(blk, w, x) : STEP_NEXT;
+	case OP_PRINTF: return emu_exec_printf(blk, w, o, x->em);
 	case OP_NOP: break;
 	/* Hopper */
 	case OP_MBAR: return emu_exec_mbar(blk, w, x);
@@ -678,12 +680,16 @@ static emu_error check_launch(const emu_launch *L, uint64_t *smem, run_error *e)
 	 * 8 bytes a register a lane, the shared memory and its race shadow (24
 	 * bytes a word); refused before any of it is allocated */
 	double regs = (double)((threads + 31) / 32 * 32) * L->k->nregs * 8;
-	double cta = regs + (double)*smem + (double)(*smem / 4 + 4) * 24;
+	double local = (double)((threads + 31) / 32 * 32) * L->k->local_bytes;
+	double cta = regs + local + (double)*smem + (double)(*smem / 4 + 4) * 24;
 	if (cta * (double)n > EMU_MAX_RESIDENT) {
+		char lb[64] = ""; /* said only where there is some: the message has 256 bytes in a result */
+		if (L->k->local_bytes)
+			snprintf(lb, sizeof lb, ", %d bytes of local memory a thread", L->k->local_bytes);
 		run_error_msg(e, "%s: the %llu CTAs of a cluster, resident together, need %.0f MiB (each %d "
-			 "registers x %llu threads, 8 bytes each, and %llu bytes of shared memory), more than the emulator's "
-			 "limit of %.0f MiB", L->path, n, cta * (double)n / (1 << 20), L->k->nregs,
-			 (unsigned long long)threads, (unsigned long long)*smem, EMU_MAX_RESIDENT / (1 << 20));
+			 "registers x %llu threads, 8 bytes each%s, and %llu bytes of shared memory), more than the "
+			 "emulator's limit of %.0f MiB", L->path, n, cta * (double)n / (1 << 20), L->k->nregs,
+			 (unsigned long long)threads, lb, (unsigned long long)*smem, EMU_MAX_RESIDENT / (1 << 20));
 		return EMU_ERR_BAD_REQUEST;
 	}
 	return EMU_OK;
@@ -709,12 +715,17 @@ static void cta_alloc(blockctx *b, emu_launch *L, cluster *cl, int rank, uint32_
 	b->mbar = xcalloc(EMU_MAX_MBARRIERS, sizeof *b->mbar);
 	b->warps = xcalloc((size_t)b->nwarps, sizeof *b->warps);
 	uint64_t *regs = xcalloc((size_t)b->nwarps * (size_t)k->nregs * 32 + 1, sizeof(uint64_t));
-	for (int i = 0; i < b->nwarps; i++)
+	size_t lw = (size_t)k->local_bytes * 32; /* a warp's local memory */
+	uint8_t *local = xmalloc((size_t)b->nwarps * lw + 1);
+	for (int i = 0; i < b->nwarps; i++) {
 		b->warps[i].R = regs + (size_t)i * (size_t)k->nregs * 32;
+		b->warps[i].local = local + (size_t)i * lw;
+	}
 	/* a block's set-up writes every register of every warp and the shared
 	 * memory: charged as one warp instruction per 256 bytes of it, at least
 	 * one per warp, so a huge grid of an empty kernel ends too */
-	b->setup_cost = b->nwarps + ((long long)b->nwarps * k->nregs * 32 * 8 + (long long)b->smem_size * 4) / 256;
+	b->setup_cost = b->nwarps + ((long long)b->nwarps * k->nregs * 32 * 8 + (long long)b->nwarps * (long long)lw +
+				     (long long)b->smem_size * 4) / 256;
 	b->wg = k->nwgmma ? emu_wg_block_new(k, b->nwarps, b->smem_size) : NULL;
 }
 
@@ -722,8 +733,10 @@ static void cta_free(blockctx *b)
 {
 	for (int i = 0; i < b->nwarps; i++)
 		free(b->warps[i].cp);
-	if (b->warps)
+	if (b->warps) {
 		free(b->warps[0].R);
+		free(b->warps[0].local);
+	}
 	free(b->warps);
 	free(b->smem);
 	free(b->wep);
@@ -763,6 +776,8 @@ static int cluster_start(cluster *cl, const unsigned c[3])
 			return -1;
 		/* shared memory starts as NaNs so reading what nobody wrote shows */
 		memset(b->smem, 0xff, b->smem_size);
+		if (b->nwarps && b->k->local_bytes) /* local memory too: each block's threads start with none of the last's */
+			memset(b->warps[0].local, 0xff, (size_t)b->nwarps * (size_t)b->k->local_bytes * 32);
 		memset(b->gfence, 0, (b->smem_size / 4 + 4) * sizeof *b->gfence);
 		memset(b->bar_arrived, 0, sizeof b->bar_arrived);
 		memset(b->bar_want, 0, sizeof b->bar_want);

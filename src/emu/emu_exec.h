@@ -39,6 +39,7 @@ typedef struct {
 	int nreg;                /* registers per thread (setmaxnreg moves them) */
 	unsigned fences;         /* fence.proxy.async executed: orders the writes before it */
 	long long bulk_next;     /* cp.async.bulk groups committed */
+	uint8_t *local;          /* 32 lanes x the kernel's local_bytes: each thread's .local */
 } warp;
 
 /* One TMA copy in flight: issued by a warp, landed by the copy engine later. */
@@ -214,6 +215,20 @@ void emu_cp_commit(warp *w);
 int emu_cp_wait(blockctx *b, warp *w, const emu_op *o);
 /* Lands the warp's cp.async copies of groups up to upto_group. */
 int emu_cp_complete(blockctx *b, warp *w, long long upto_group);
+
+/* Local memory and the calls that read it (emu_exec_local.c). emu_local_ptr:
+ * a lane's local address (local space, or generic in EMU_LOCAL_WINDOW) as
+ * its bytes, bounds-checked; NULL after emu_fail. emu_count_local: a
+ * warp's local access into cnt (requests, sectors, bytes). */
+static inline int emu_is_local(int space, uint64_t a)
+{
+	return space == SP_LOCAL || (space == SP_GENERIC && (a >> EMU_GLOBAL_SHIFT) == (EMU_LOCAL_WINDOW >> EMU_GLOBAL_SHIFT));
+}
+uint8_t *emu_local_ptr(blockctx *b, warp *w, const emu_op *o, int lane, uint64_t a, int bytes);
+void emu_count_local(emu_opcount *cnt, const int64_t off[32], uint32_t mask, int bytes);
+int emu_exec_printf(blockctx *b, warp *w, const emu_op *o, uint32_t em);
+/* __assertfail(msg, file, line, func, charsize) of the first lane of em: the run fails with their text. */
+int emu_exec_assert(blockctx *b, warp *w, const emu_op *o, uint32_t em);
 
 /* Warp-wide (emu_exec_warp.c). emu_exec_wgmma runs a wgmma instruction
  * (hazard: 0) or the hazard check before another instruction (hazard: 1)

@@ -314,6 +314,8 @@ void emu_exec_cvta(const inst *x)
 {
 	if (x->o->space == SP_PARAM) /* a tensor map's address (cvta.param, PTX ISA 9.7.9.17) */
 		LANEWISE(x, (x->o->mod == CVTA_TO ? a - EMU_PARAM_WINDOW : a + EMU_PARAM_WINDOW) & wm);
+	else if (x->o->space == SP_LOCAL) /* a thread's local offset <-> its generic address */
+		LANEWISE(x, (x->o->mod == CVTA_TO ? a - EMU_LOCAL_WINDOW : (a & 0xffffffffULL) + EMU_LOCAL_WINDOW) & wm);
 	else if (x->o->space != SP_SHARED)
 		LANEWISE(x, a & wm);
 	else if (x->o->mod == CVTA_TO)

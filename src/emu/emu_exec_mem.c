@@ -192,20 +192,30 @@ int emu_exec_ldst(blockctx *b, warp *w, const emu_op *o, uint32_t em, emu_opcoun
 		}
 		return 0;
 	}
-	int64_t gaddr[32], saddr[32];
-	uint32_t gmask = 0, smask = 0;
+	int64_t gaddr[32], saddr[32], laddr[32];
+	uint32_t gmask = 0, smask = 0, lmask = 0;
 	const uint64_t *base = &R[o->src[0] * 32];
 	for_each_lane(l, em) {
 		uint64_t a = base[l] + (uint64_t)o->imm;
 		uint32_t soff = 0;
 		uint8_t *gp = NULL;
 		blockctx *t = b; /* the CTA whose shared memory it is */
-		int r = o->space == SP_CLUSTER ? ((t = emu_cluster_addr(b, o, a, total, 1, &soff)) ? 1 : -1)
-					       : resolve(b, o, o->space, a, total, &soff, &gp);
+		int local = emu_is_local(o->space, a);
+		if (local && (a & (uint64_t)(total - 1)))
+			return emu_fail(b, o, "misaligned %d-byte local access at offset %lld", total,
+					(long long)(a & ((1ULL << EMU_GLOBAL_SHIFT) - 1)));
+		int r = local ? 2
+			: o->space == SP_CLUSTER ? ((t = emu_cluster_addr(b, o, a, total, 1, &soff)) ? 1 : -1)
+						 : resolve(b, o, o->space, a, total, &soff, &gp);
 		if (r < 0)
 			return -1;
 		uint8_t *p;
-		if (r == 1 && t != b) { /* distributed shared memory: another CTA's, ordered by the cluster's barriers */
+		if (r == 2) { /* the thread's own local memory */
+			if (!(p = emu_local_ptr(b, w, o, (int)l, a, total)))
+				return -1;
+			lmask |= 1u << l;
+			laddr[l] = (int64_t)(a & ((1ULL << EMU_GLOBAL_SHIFT) - 1));
+		} else if (r == 1 && t != b) { /* distributed shared memory: another CTA's, ordered by the cluster's barriers */
 			smask |= 1u << l;
 			saddr[l] = soff;
 			p = t->smem + soff;
@@ -243,6 +253,8 @@ int emu_exec_ldst(blockctx *b, warp *w, const emu_op *o, uint32_t em, emu_opcoun
 		count_access(b, cnt, o, is_ld ? ACCESS_GLOBAL_LOAD : ACCESS_GLOBAL_STORE, gaddr, gmask, total);
 	if (smask)
 		count_access(b, cnt, o, is_ld ? ACCESS_SHARED_LOAD : ACCESS_SHARED_STORE, saddr, smask, total);
+	if (lmask)
+		emu_count_local(cnt, laddr, lmask, total);
 	return 0;
 }
 

@@ -52,11 +52,13 @@ typedef enum {
 	OP_DP,          /* dp4a, dp2a.lo, dp2a.hi: DP_* */
 	/* issue 39: wmma */
 	OP_WMMA,        /* wmma.load.a/b/c, wmma.store.d, wmma.mma (emu_wmma.c): WM_* in op->mod */
+	/* issue 39: local memory, printf, assert */
+	OP_PRINTF,      /* call vprintf, (fmt, args): emu_exec_local.c */
 	OP_COUNT
 } emu_opcode;
 
 /* Memory spaces. */
-enum { SP_GENERIC, SP_GLOBAL, SP_SHARED, SP_PARAM, SP_CLUSTER }; /* SP_CLUSTER: shared::cluster */
+enum { SP_GENERIC, SP_GLOBAL, SP_SHARED, SP_PARAM, SP_CLUSTER, SP_LOCAL }; /* SP_CLUSTER: shared::cluster */
 
 /* Modifiers held in op->mod, by opcode. */
 enum { MUL_LO, MUL_HI, MUL_WIDE };                    /* mul, mad */
@@ -161,6 +163,7 @@ typedef struct {
 	int param_bytes;
 	int smem_static;     /* bytes of .shared declared in the entry and module */
 	int uses_dynamic_smem;
+	int local_bytes;     /* .local of the entry (nvcc's __local_depot): per thread */
 	int maxnreg;         /* .maxnreg of the entry, 0 when absent: setmaxnreg's pool */
 	unsigned reqcluster[3]; /* .reqnctapercluster, 0 when absent */
 	int line;
@@ -170,8 +173,19 @@ typedef struct {
 	int nwmma;
 } emu_kernel;
 
+/* A module-level .global/.const variable: its address is EMU_GLOBALS_WINDOW +
+ * (its index << EMU_GLOBAL_VAR_SHIFT); a byte array's initialiser (the strings
+ * nvcc passes to vprintf and __assertfail) is kept, at most that many bytes. */
+#define EMU_GLOBAL_VAR_SHIFT 12
+typedef struct {
+	uint8_t *data;       /* NULL: none kept */
+	int size;
+} emu_gvar;
+
 struct emu_module {
 	char path[512];
+	emu_gvar *gvars;                     /* the module-level variables, in order */
+	int ngvars;
 	emu_kernel *k;
 	int nk;
 	emu_region regions[EMU_MAX_REGIONS]; /* names and lines only */
@@ -195,6 +209,7 @@ const emu_kernel *emu_find_kernel(const emu_module *m, const char *name);
 #define EMU_SHARED_WINDOW (15ULL << EMU_GLOBAL_SHIFT) /* generic addresses of shared memory */
 #define EMU_GLOBALS_WINDOW (14ULL << EMU_GLOBAL_SHIFT) /* module-level .global variables: addresses only */
 #define EMU_PARAM_WINDOW (13ULL << EMU_GLOBAL_SHIFT)   /* generic addresses of the parameters (cvta.param) */
+#define EMU_LOCAL_WINDOW (12ULL << EMU_GLOBAL_SHIFT)   /* generic addresses of the thread's local memory (cvta.local) */
 /* A shared::cluster address: CTA rank r's byte off is off + (r + 1) << 24;
  * an address below 1 << 24 is the executing CTA's (its shared::cta window
  * lies inside the cluster's, as the PTX ISA says). */
@@ -236,6 +251,7 @@ typedef struct {
 	uint64_t bytes_l2, bytes_smem;   /* TMA: bytes read from L2 (once a copy), written to shared (per CTA) */
 	uint64_t gwave;                  /* global loads: L1 data-stage wavefronts, one per 128-byte line */
 	uint64_t wave_sass, merged;      /* shared: wavefronts as the SASS does them (vgroup), instructions it folds away */
+	uint64_t lrequests, lsectors;    /* local: requests and sectors (emu_count_local) */
 } emu_opcount;
 
 /* Marks the groups of four scalar 4-byte ld.shared at offsets +0, +4, +8,
@@ -264,6 +280,8 @@ typedef struct {
 	double deadline;                 /* util_now() after which the run stops (EMU_ERR_DEADLINE); 0: none */
 	volatile sig_atomic_t *cancel;   /* nonzero: stop (EMU_ERR_CANCELLED); NULL: none (emu_options.cancel) */
 	int footprint;                   /* count each CTA's distinct global sectors read (emu_options.footprint) */
+	const emu_module *mod;           /* its module-level variables (the strings of printf and assert) */
+	run_printf *printed;             /* printf's lines; NULL: dropped (a check's second launch) */
 	/* results */
 	unsigned long long footprint_sectors; /* summed over the CTAs run */
 	emu_opcount *cnt;                /* nops */

@@ -128,6 +128,9 @@ static int named_operand(emu_pstate *ps, const char *s)
 			return emu_perr(ps, ps->line, "vector register '%s' used as a scalar", s);
 		return rd->base + idx;
 	}
+	for (int i = 0; i < ps->local.n; i++) /* a .local array (the __local_depot): its offset in local space */
+		if (!strcmp(ps->local.v[i].name, s))
+			return emu_const_reg(ps, (uint64_t)ps->local.v[i].offset);
 	int ext;
 	int off = find_shared(ps, s, &ext);
 	if (off < -1) {
@@ -136,7 +139,7 @@ static int named_operand(emu_pstate *ps, const char *s)
 		 * reading it faults as outside A, B and C. */
 		for (int i = 0; i < ps->nglobals; i++)
 			if (!strcmp(ps->globals[i], s))
-				return emu_const_reg(ps, EMU_GLOBALS_WINDOW + ((uint64_t)i << 12));
+				return emu_const_reg(ps, EMU_GLOBALS_WINDOW + ((uint64_t)i << EMU_GLOBAL_VAR_SHIFT));
 		/* a parameter's name as a value: its address in the parameter space
 		 * (mov.b64 %r, tmA; cvta.param.u64 makes it generic) */
 		for (int i = 0; i < ps->k->nparams; i++)

@@ -164,9 +164,13 @@ static int decl_reg(emu_pstate *ps, char *s)
 	return 0;
 }
 
-/* ".shared .align 16 .b8 name[bytes];" and ".extern .shared .align 16 .b8 name[];" */
-static int decl_shared(emu_pstate *ps, char *s, int module_level)
+/* ".shared .align 16 .b8 name[bytes];" and ".extern .shared .align 16 .b8 name[];" into L; with
+ * local, ".local .align 16 .b8 __local_depot0[48];": the same declaration, laid out in its own
+ * space (per thread, from 0) up to that space's limit. */
+static int decl_space(emu_pstate *ps, char *s, emu_shlist *L, int local)
 {
+	const char *sp = local ? ".local" : ".shared";
+	int limit = local ? EMU_MAX_LOCAL : EMU_MAX_SMEM;
 	int is_extern = strstr(s, ".extern") != NULL;
 	int align = 1, elem = 0;
 	char name[EMU_NAME] = "";
@@ -190,12 +194,12 @@ static int decl_shared(emu_pstate *ps, char *s, int module_level)
 			p += an;
 			if (read_align(a, &align) < 0)
 				return emu_perr(ps, ps->line, "bad .align '%s' (a power of two up to %d)", a, EMU_MAX_ALIGN);
-		} else if (!strcmp(w, ".extern") || !strcmp(w, ".shared") || !strcmp(w, ".visible")) {
+		} else if (!strcmp(w, ".extern") || !strcmp(w, sp) || !strcmp(w, ".visible")) {
 			continue;
 		} else if (w[0] == '.') {
 			emu_type t = emu_decl_type_from_name(w + 1);
 			if (t == ET_NONE || t == ET_PRED)
-				return emu_punsup(ps, ps->line, "unsupported .shared type '%s'", w);
+				return emu_punsup(ps, ps->line, "unsupported %s type '%s'", sp, w);
 			elem = emu_types[t].bytes;
 		} else {
 			char *br = strchr(w, '[');
@@ -206,27 +210,27 @@ static int decl_shared(emu_pstate *ps, char *s, int module_level)
 			if (emu_name_copy(ps, name, w, strlen(w)))
 				return -1;
 			if (strchr(p, '='))
-				return emu_punsup(ps, ps->line, "initialised .shared is not supported");
+				return emu_punsup(ps, ps->line, "initialised %s is not supported", sp);
 			break;
 		}
 	}
 	if (!name[0] || !elem)
-		return emu_perr(ps, ps->line, "cannot read this .shared declaration");
-	if ((dims[0] && array_count(dims, EMU_MAX_SMEM, &count) < 0) || (count == 0 && !is_extern))
-		return emu_perr(ps, ps->line, "bad size of .shared '%s' (1..%d bytes)", name, EMU_MAX_SMEM);
+		return emu_perr(ps, ps->line, "cannot read this %s declaration", sp);
+	if (is_extern && local)
+		return emu_punsup(ps, ps->line, "unsupported .extern .local");
+	if ((dims[0] && array_count(dims, limit, &count) < 0) || (count == 0 && !is_extern))
+		return emu_perr(ps, ps->line, "bad size of %s '%s' (1..%d bytes)", sp, name, limit);
 	if (align < elem)
 		align = elem;
 	emu_shdecl d = {.align = align, .is_extern = is_extern};
 	memcpy(d.name, name, sizeof d.name);
-	emu_shlist *L = module_level ? &ps->mshared : &ps->shared;
 	d.offset = -1; /* extern: placed after the static ones later */
 	if (!is_extern) {
 		/* counts, sizes and offsets stay within EMU_MAX_SMEM, so an int holds them */
 		int64_t off, end;
 		if (ck_align_up_i64(L->bytes, align, &off) || ck_mul_i64(count, elem, &end) || ck_add_i64(off, end, &end) ||
-		    end > EMU_MAX_SMEM)
-			return emu_punsup(ps, ps->line, "'%s' takes .shared past %d bytes, the emulator's limit", name,
-					  EMU_MAX_SMEM);
+		    end > limit)
+			return emu_punsup(ps, ps->line, "'%s' takes %s past %d bytes, the emulator's limit", name, sp, limit);
 		d.offset = (int)off;
 		L->bytes = (int)end;
 	}
@@ -378,6 +382,9 @@ static int decl_callparam(emu_pstate *ps, char *s)
 			return emu_perr(ps, ps->line, "cannot read this .param declaration");
 		name[strcspn(name, "[")] = 0;
 		EMU_GROW(ps->callparams, ps->ncallparams, ps->capcallparams);
+		ps->callregs = xreallocarray(ps->callregs, (size_t)ps->capcallparams, sizeof *ps->callregs);
+		if ((ps->callregs[ps->ncallparams] = emu_new_reg(ps, 0, 0)) < 0)
+			return -1;
 		ps->callparams[ps->ncallparams++] = xstrdup(name);
 	}
 	return 0;
@@ -429,7 +436,8 @@ static int parse_body(emu_pstate *ps, emu_cursor *c)
 		}
 		int line = c->line;
 		ps->line = line;
-		if (!strncmp(c->t + p, ".loc", 4) || !strncmp(c->t + p, ".file", 5) || !strncmp(c->t + p, ".pragma", 7)) {
+		int loc = !strncmp(c->t + p, ".loc", 4) && isspace((unsigned char)c->t[p + 4]); /* not .local */
+		if (loc || !strncmp(c->t + p, ".file", 5) || !strncmp(c->t + p, ".pragma", 7)) {
 			while (c->t[c->pos] && c->t[c->pos] != '\n' && c->t[c->pos] != ';')
 				c->pos++;
 			if (c->t[c->pos] == ';')
@@ -451,7 +459,9 @@ static int parse_body(emu_pstate *ps, emu_cursor *c)
 		if (!strncmp(s, ".reg", 4))
 			rc = decl_reg(ps, s);
 		else if (!strncmp(s, ".shared", 7) || !strncmp(s, ".extern", 7))
-			rc = decl_shared(ps, s, 0);
+			rc = decl_space(ps, s, &ps->shared, 0);
+		else if (!strncmp(s, ".local", 6))
+			rc = decl_space(ps, s, &ps->local, 1);
 		else if (!strncmp(s, ".param", 6))
 			rc = decl_callparam(ps, s);
 		else if (*s == '.')
@@ -492,6 +502,7 @@ static int finish_kernel(emu_pstate *ps)
 	/* static shared: module-level variables first, then the entry's own (laid out after them) */
 	int total = ps->shared.bytes;
 	k->smem_static = total;
+	k->local_bytes = ps->local.bytes;
 	int dyn = (total + 127) / 128 * 128; /* dynamic shared memory follows, 128-aligned */
 	for (int i = 0; i < ps->nextern_fix; i++) {
 		k->konst[ps->extern_fix[i]] = (uint64_t)dyn;
@@ -516,6 +527,7 @@ static int parse_entry(emu_pstate *ps, emu_cursor *c, const char *hdr, const cha
 		return -1;
 	ps->shared.bytes = ps->mshared.bytes;
 	ps->nregdecl = ps->shared.n = ps->nlabels = ps->nuses = ps->nextern_fix = 0;
+	ps->local.n = ps->local.bytes = 0;
 	for (int i = 0; i < ps->ncallparams; i++)
 		free(ps->callparams[i]);
 	ps->ncallparams = 0;
@@ -577,10 +589,31 @@ static void note_global(emu_pstate *ps, const char *hdr)
 	while (start && emu_is_ident_char((unsigned char)hdr[start - 1]))
 		start--;
 	EMU_GROW(ps->globals, ps->nglobals, ps->capglobals);
+	emu_module *m = ps->m;
+	m->gvars = xreallocarray(m->gvars, (size_t)ps->capglobals, sizeof *m->gvars);
+	m->gvars[ps->nglobals] = (emu_gvar){0};
+	m->ngvars = ps->nglobals + 1;
 	char *g = xmalloc(end - start + 1);
 	memcpy(g, hdr + start, end - start);
 	g[end - start] = 0;
 	ps->globals[ps->nglobals++] = g;
+}
+
+/* The initialiser of the byte array noted last ("105, 32, ..."), its first
+ * 1 << EMU_GLOBAL_VAR_SHIFT bytes: the strings printf and assert read. */
+static void keep_bytes(emu_pstate *ps, const char *init)
+{
+	enum { MAX = 1 << EMU_GLOBAL_VAR_SHIFT };
+	emu_gvar *g = &ps->m->gvars[ps->nglobals - 1];
+	g->data = xcalloc(1, MAX + 1); /* + 1: a terminator however long the string */
+	for (const char *p = init; *p && g->size < MAX;) {
+		char *end;
+		long v = strtol(p, &end, 0);
+		if (end == p)
+			break;
+		g->data[g->size++] = (uint8_t)v;
+		p = end + strspn(end, " ,\t");
+	}
 }
 
 /* The module's top level: directives, entries, module-level .shared. */
@@ -617,11 +650,15 @@ static void parse_module(emu_pstate *ps, emu_cursor *c)
 		else if (strstr(hdr, ".func"))
 			; /* a prototype */
 		else if (found == ';' && strstr(hdr, ".shared"))
-			decl_shared(ps, hdr, 1);
+			decl_space(ps, hdr, &ps->mshared, 0);
 		else if (strstr(hdr, ".global") || strstr(hdr, ".const")) {
 			note_global(ps, hdr);
 			if (found == '{') { /* "= {105, 32, ...};": the initialiser, then its ';' */
-				skip_body(c);
+				char f;
+				char *init = emu_cur_until(c, "}", &f);
+				if (strstr(hdr, ".b8") || strstr(hdr, ".u8") || strstr(hdr, ".s8"))
+					keep_bytes(ps, init);
+				free(init);
 				c->pos += strcspn(c->t + c->pos, ";");
 				c->pos += c->t[c->pos] == ';';
 			}
@@ -670,11 +707,13 @@ emu_module *emu_module_parse_at(const char *path, const char *text, const char *
 	free(ps.regs);
 	free(ps.shared.v);
 	free(ps.mshared.v);
+	free(ps.local.v);
 	free(ps.labels);
 	free(ps.uses);
 	free(ps.extern_fix);
 	free_names(ps.globals, ps.nglobals);
 	free_names(ps.callparams, ps.ncallparams);
+	free(ps.callregs);
 	if (why)
 		*why = ps.why;
 	if (ps.why) {
@@ -741,6 +780,9 @@ void emu_module_free(emu_module *m)
 	for (int i = 0; i < m->nk; i++)
 		kernel_free(&m->k[i]);
 	free(m->k);
+	for (int i = 0; i < m->ngvars; i++)
+		free(m->gvars[i].data);
+	free(m->gvars);
 	free_names(m->entries, m->nentries);
 	ptx_locs_free(m->locs);
 	free(m);

@@ -48,6 +48,7 @@ typedef struct {
 	emu_regdecl *regs;
 	int nregdecl, capregdecl;
 	emu_shlist shared;        /* the current entry's, after the module's */
+	emu_shlist local;         /* the current entry's .local (per thread; offsets from 0) */
 	int capops, capregs;
 	emu_labelref *labels, *uses;
 	int nlabels, caplabels, nuses, capuses;
@@ -58,6 +59,7 @@ typedef struct {
 	char **globals;           /* module-level .global/.const variables: refused only where used */
 	int nglobals, capglobals;
 	char **callparams;        /* .param declared in the body for a call's arguments */
+	int *callregs;            /* each one's register: st.param writes it, the call reads it */
 	int ncallparams, capcallparams;
 } emu_pstate;
 

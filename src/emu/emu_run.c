@@ -20,6 +20,7 @@ static const char *const class_names[EMU_CLS_COUNT] = {
 	[EMU_CLS_LD_SHARED] = "ld_shared", [EMU_CLS_ST_SHARED] = "st_shared",
 	[EMU_CLS_CP_ASYNC] = "cp_async", [EMU_CLS_LDMATRIX] = "ldmatrix", [EMU_CLS_MMA] = "mma",
 	[EMU_CLS_SHFL] = "shfl", [EMU_CLS_BARRIER] = "barrier", [EMU_CLS_CONTROL] = "control",
+	[EMU_CLS_LD_LOCAL] = "ld_local", [EMU_CLS_ST_LOCAL] = "st_local",
 };
 
 const char *emu_class_name(emu_class c)
@@ -48,6 +49,10 @@ void emu_counts_add(emu_counts *a, const emu_counts *b)
 	a->gst.sectors += b->gst.sectors;
 	a->gcp.requests += b->gcp.requests;
 	a->gcp.sectors += b->gcp.sectors;
+	a->lld.requests += b->lld.requests;
+	a->lld.sectors += b->lld.sectors;
+	a->lst.requests += b->lst.requests;
+	a->lst.sectors += b->lst.sectors;
 	smem_add(&a->sld, &b->sld);
 	smem_add(&a->sst, &b->sst);
 	smem_add(&a->sldsm, &b->sldsm);
@@ -94,8 +99,8 @@ static void op_counts(const emu_op *o, const emu_opcount *c, emu_counts *out)
 	emu_gmem g = {c->requests, c->sectors, o->code == OP_LD || (o->code == OP_WMMA && o->mod <= WM_LOAD_C) ? c->gwave : 0};
 	emu_smem s = {c->requests2, c->wavefronts, c->ideal, c->wavefronts - c->ideal};
 	switch (o->code) {
-	case OP_LD: out->gld = g; out->sld = s; break;
-	case OP_ST: out->gst = g; out->sst = s; break;
+	case OP_LD: out->gld = g; out->sld = s; out->lld = (emu_gmem){c->lrequests, c->lsectors, 0}; break;
+	case OP_ST: out->gst = g; out->sst = s; out->lst = (emu_gmem){c->lrequests, c->lsectors, 0}; break;
 	case OP_CPASYNC: out->gcp = g; out->scp = s; break;
 	case OP_LDMATRIX: out->sldsm = s; break;
 	case OP_STMATRIX: out->sst = s; break;
@@ -227,11 +232,11 @@ static void persistent_grid(const run_request *rq, emu_launch *L)
  * cnt receives the per-instruction counts. end: util_now() after which it
  * stops (the run's one deadline: a check's second launch stays within it); 0: none. */
 static emu_error launch_once(const run_request *rq, const emu_options *opt, double end, const emu_module *m,
-			     const emu_kernel *k, const uint8_t *param, emu_buffer bufs[3], emu_opcount *cnt, emu_launch *L,
-			     run_error *e)
+			     const emu_kernel *k, const uint8_t *param, emu_buffer bufs[3], emu_opcount *cnt, run_printf *printed,
+			     emu_launch *L, run_error *e)
 {
 	*L = (emu_launch){
-		.k = k, .path = m->path, .smem_dynamic = rq->smem, .param = param,
+		.k = k, .path = m->path, .smem_dynamic = rq->smem, .param = param, .mod = m, .printed = printed,
 		.bufs = {bufs[0], bufs[1], bufs[2]}, .nbufs = 3, .max_warp_inst = opt->max_warp_inst, .cnt = cnt,
 		.progress = opt->progress, .progress_ctx = opt->progress_ctx,
 		.deadline = end, .cancel = opt->cancel,
@@ -289,7 +294,7 @@ static int record_op(const emu_kernel *k, int line)
 {
 	for (int i = 0; i < k->nops; i++) {
 		const emu_op *o = &k->ops[i];
-		int mem = (o->code == OP_LD || o->code == OP_ST) && o->space != SP_PARAM;
+		int mem = (o->code == OP_LD || o->code == OP_ST) && o->space != SP_PARAM && o->space != SP_LOCAL;
 		if (o->line == line && (mem || o->code == OP_CPASYNC || o->code == OP_LDMATRIX))
 			return i;
 	}
@@ -411,7 +416,7 @@ static emu_error check(const run_request *rq, const emu_options *opt, double end
 		emu_launch L2;
 		emu_options o2 = *opt;
 		o2.progress = NULL; /* the second launch only decides the verdict */
-		rc = launch_once(rq, &o2, end, m, k, param, bufs, cnt2, &L2, e);
+		rc = launch_once(rq, &o2, end, m, k, param, bufs, cnt2, NULL, &L2, e); /* printf: the first's */
 		free(cnt2);
 		dtype_to_f32(run_out(rq), C, got2, nc);
 		vin.got2 = got2;
@@ -488,6 +493,7 @@ static emu_error run(const run_request *rq, const emu_options *opt, emu_result *
 		emu_module_free(own);
 		return EMU_ERR_BAD_REQUEST;
 	}
+	res->local_bytes = k->local_bytes;
 	emu_error rc = EMU_ERR_BAD_REQUEST; /* until the launch: the args spec */
 	size_t esz = (size_t)dtype_of(rq->dt)->bytes, osz = (size_t)dtype_of(run_out(rq))->bytes;
 	size_t na = (size_t)rq->M * (size_t)rq->K, nb = (size_t)rq->K * (size_t)rq->N, nc = (size_t)rq->M * (size_t)rq->N;
@@ -528,7 +534,7 @@ static emu_error run(const run_request *rq, const emu_options *opt, emu_result *
 		cnt[op].rec = opt->record;
 		opt->record->found = 0, opt->record->seen = 0, opt->record->armed = 0;
 	}
-	rc = launch_once(rq, opt, end, m, k, param, bufs, cnt, &L, e);
+	rc = launch_once(rq, opt, end, m, k, param, bufs, cnt, &res->printed, &L, e);
 	if (rc == EMU_OK && rq->c_host) /* C as f32 for the accuracy experiment, before a check's second launch */
 		dtype_to_f32(run_out(rq), C, rq->c_host, nc);
 	res->blocks = (long long)L.grid[0] * L.grid[1] * L.grid[2];

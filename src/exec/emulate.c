@@ -60,6 +60,7 @@ static void skind(const emu_smem *s, run_skind *k)
 static void take_kinds(const emu_counts *c, run_emu_kinds *k)
 {
 	gkind(&c->gld, &k->gld), gkind(&c->gst, &k->gst), gkind(&c->gcp, &k->gcp);
+	gkind(&c->lld, &k->lld), gkind(&c->lst, &k->lst);
 	skind(&c->sld, &k->sld), skind(&c->sst, &k->sst), skind(&c->sldsm, &k->sldsm), skind(&c->scp, &k->scp);
 	for (int i = 0; i < RUN_INST_CLASSES; i++)
 		k->inst[i] = (long long)c->inst[i];
@@ -103,6 +104,8 @@ static void emulate(const run_request *rq, const exec_run_opts *opt, const emu_m
 		for (int r = 0; r < res->nregions; r++)
 			take_kinds(&er->regions[r].c, &res->regions[r].by_kind);
 	}
+	res->printed = er->printed;
+	res->local_bytes = er->local_bytes; /* as the driver's cuFuncGetAttribute says it of a GPU run */ /* what the kernel printed, a fault's run too: the lines before an assert */
 	free(er);
 	free(lines);
 }

@@ -340,6 +340,38 @@ void exec_report_cu_text(FILE *out, const run_report *rep, const char *ptx_path)
 	free(rows);
 }
 
+/* The kernel's printf output: "printf": {"lines": [...], "dropped": n}, there (empty) for every run. */
+static void printf_json(json_writer *w, const run_printf *p)
+{
+	json_obj(w, "printf");
+	json_arr(w, "lines");
+	for (const char *t = p ? p->text : ""; *t;) {
+		size_t n = strcspn(t, "\n");
+		char line[RUN_PRINTF_BYTES];
+		snprintf(line, sizeof line, "%.*s", (int)n, t);
+		json_str(w, NULL, line);
+		t += n + (t[n] == '\n');
+	}
+	json_end(w);
+	json_int(w, "dropped", p ? p->dropped : 0);
+	json_end(w);
+}
+
+void exec_report_printf(FILE *out, const run_printf *p)
+{
+	if (!p->lines && !p->dropped)
+		return;
+	fprintf(out, "  printf (%d line%s", p->lines, p->lines == 1 ? "" : "s");
+	if (p->dropped)
+		fprintf(out, "; %lld more not kept", p->dropped);
+	fprintf(out, "):\n");
+	for (const char *t = p->text; *t;) {
+		size_t n = strcspn(t, "\n");
+		fprintf(out, "    %.*s\n", (int)n, t);
+		t += n + (t[n] == '\n');
+	}
+}
+
 void exec_report_json(json_writer *w, const char *key, const run_report *rep,
 		      void (*extra)(json_writer *w, void *ctx), void *ctx)
 {
@@ -383,6 +415,7 @@ void exec_report_json(json_writer *w, const char *key, const run_report *rep,
 	else
 		json_null(w, "per_line"); /* one schema: the key is there, without rows */
 	where_json(w, rep->where);
+	printf_json(w, rep->printed);
 	if (rep->cluster[0] * rep->cluster[1] * rep->cluster[2] > 1) {
 		json_arr(w, "cluster");
 		for (int i = 0; i < 3; i++)
@@ -482,7 +515,8 @@ static void kinds_text(FILE *out, const run_emu_kinds *k, long long inst, const 
 		int shared, always;
 	} rows[] = {
 		{"global loads", "global_load", 0, 1}, {"global stores", "global_store", 0, 1},
-		{"cp.async reads", "cp_async_read", 0, 0}, {"shared loads", "shared_load", 1, 1},
+		{"cp.async reads", "cp_async_read", 0, 0}, {"local loads", "local_load", 0, 0},
+		{"local stores", "local_store", 0, 0}, {"shared loads", "shared_load", 1, 1},
 		{"shared stores", "shared_store", 1, 1}, {"ldmatrix", "ldmatrix", 1, 0},
 		{"cp.async writes", "cp_async_write", 1, 0},
 	};
@@ -529,6 +563,7 @@ static void emulated_text(FILE *out, const char *title, const run_request *rq, c
 	fprintf(out, "%s at %lldx%lldx%lld on the CPU (%s): %s\n", title, rq->M, rq->N, rq->K, t,
 		res->verified == 1 ? "VERIFIED" : "FAILED");
 	fprintf(out, "  %s\n", res->msg);
+	exec_report_printf(out, &res->printed);
 	if (!rep->has_counts)
 		return;
 	if (res->verified >= 0)
@@ -566,6 +601,7 @@ void exec_report_text(FILE *out, const char *title, const run_request *rq, const
 		fprintf(out, "  gpu        %s (sm_%d%d)\n", res->gpu, res->cc_major, res->cc_minor);
 	if (res->status == RUN_JIT_ERROR || (res->status != RUN_OK && res->log[0]))
 		fprintf(out, "  JIT log:\n%s\n", res->log);
+	exec_report_printf(out, &res->printed);
 	if (res->status != RUN_OK && res->status != RUN_WRONG)
 		return;
 	fprintf(out, "  launch     grid %u,%u,%u%s  block %u,%u,%u  dynamic smem %u B\n", res->grid[0], res->grid[1],

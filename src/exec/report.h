@@ -22,6 +22,9 @@ void exec_report_json(json_writer *w, const char *key, const run_report *rep,
 void exec_report_csv_header(FILE *out, const char *const *keys, int n);
 void exec_report_csv_row(FILE *out, const run_report *rep, const char *const *keys, int n);
 
+/* The kernel's printf lines (run_result.printed) under a heading; nothing when it printed none. */
+void exec_report_printf(FILE *out, const run_printf *p);
+
 /* The run as text for the command line. title: the lesson or the entry
  * demangled. A GPU run: its status line, types, device, launch, the kernel's
  * resources, the check and the times; an emulated one: "TITLE at MxNxK on the

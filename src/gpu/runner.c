@@ -578,7 +578,49 @@ static int make_inputs(run_state *s, const run_request *rq, size_t nA, size_t nB
 	return ok ? 0 : -1;
 }
 
+/* ---- the kernel's printf output (issue 39) ---- */
+
+void runner_stdout_begin(runner_stdout *c)
+{
+	fflush(stdout);
+	c->file = tmpfile();
+	c->saved = c->file ? dup(1) : -1;
+	if (c->saved >= 0 && dup2(fileno(c->file), 1) < 0) {
+		close(c->saved);
+		c->saved = -1;
+	}
+}
+
+void runner_stdout_end(runner_stdout *c, run_printf *p)
+{
+	if (c->saved >= 0) {
+		fflush(stdout);
+		dup2(c->saved, 1);
+		close(c->saved);
+		c->saved = -1;
+		enum { MAX = 1 << 20 }; /* the device's printf buffer holds 1 MiB by default */
+		char *text = xmalloc(MAX);
+		rewind(c->file);
+		size_t n = fread(text, 1, MAX, c->file);
+		run_printf_text(p, text, n);
+		free(text);
+	}
+	if (c->file)
+		fclose(c->file);
+	c->file = NULL;
+}
+
+static void run_gpu(const run_request *rq, run_result *res);
+
 void runner_run(const run_request *rq, run_result *res)
+{
+	runner_stdout c;
+	runner_stdout_begin(&c);
+	run_gpu(rq, res);
+	runner_stdout_end(&c, &res->printed);
+}
+
+static void run_gpu(const run_request *rq, run_result *res)
 {
 	run_state s = {0};
 	char why[256];

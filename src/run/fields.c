@@ -75,6 +75,8 @@ static const run_field fields[] = {
 /* The instruction classes in emu_class's order (test_report checks the names against emu_class_name). */
 static const run_kind_field kind_fields[] = {
 	G("global_load", gld, "ld.global"), G("global_store", gst, "st.global"), G("cp_async_read", gcp, "cp.async (global side)"),
+	G("local_load", lld, "ld.local (and generic loads of local addresses): requests, sectors as the threads' words interleave"),
+	G("local_store", lst, "st.local (and generic stores to local addresses)"),
 	S("shared_load", sld, "ld.shared"), S("shared_store", sst, "st.shared"), S("ldmatrix", sldsm, "ldmatrix"),
 	S("cp_async_write", scp, "cp.async (shared side)"),
 	{"instructions.fp", K(inst[0]), "f32/f16 arithmetic"}, {"instructions.int", K(inst[1]), "integer arithmetic, logic, compares, selects"},
@@ -84,6 +86,7 @@ static const run_kind_field kind_fields[] = {
 	{"instructions.ldmatrix", K(inst[8]), "ldmatrix"}, {"instructions.mma", K(inst[9]), "mma.sync"},
 	{"instructions.shfl", K(inst[10]), "shfl"}, {"instructions.barrier", K(inst[11]), "bar.sync, barrier.cluster"},
 	{"instructions.control", K(inst[12]), "bra, ret, exit"},
+	{"instructions.ld_local", K(inst[13]), "ld.local"}, {"instructions.st_local", K(inst[14]), "st.local"},
 	{"instructions.thread_total", K(thread_inst), "thread-level instructions executed (predicate true)"},
 	{"barriers", K(barriers), "bar.sync, per warp"},
 	{"wgmma.instructions", K(wgmma_inst), "wgmma.mma_async, per warpgroup"}, {"wgmma.flops", K(wgmma_flops), "their FLOPs"},
@@ -243,6 +246,7 @@ void run_report_make(run_report *rep, const run_request *rq, const run_result *r
 	rep->tolerance = measured(res->tol, res->tol > 0 || res->verified >= 0); /* 0: exact (integers) */
 	rep->verified = res->verified;
 	rep->has_counts = run_has_counts(res);
+	rep->printed = &res->printed;
 	if (rep->has_counts) {
 		take_emu(rep, &res->emu);
 		rep->lines = res->lines, rep->nlines = res->nlines, rep->lines_total = res->lines_total;
@@ -299,4 +303,32 @@ char *run_figure(const run_report *rep, const char *key, char *buf, size_t len)
 		return buf;
 	}
 	return run_field_format(f, rep, buf, len);
+}
+
+void run_printf_add(run_printf *p, const char *line)
+{
+	size_t used = strlen(p->text), n = strlen(line);
+	if (n > 400)
+		n = 400; /* a line of a narrow pane: the rest of a runaway line says nothing more */
+	if (p->lines >= RUN_PRINTF_LINES || used + n + 2 > sizeof p->text) {
+		p->dropped++;
+		return;
+	}
+	memcpy(p->text + used, line, n);
+	p->text[used + n] = '\n';
+	p->text[used + n + 1] = 0;
+	p->lines++;
+}
+
+void run_printf_text(run_printf *p, const char *text, size_t len)
+{
+	char line[512];
+	for (size_t at = 0; at < len;) {
+		size_t n = 0;
+		while (at + n < len && text[at + n] != '\n')
+			n++;
+		snprintf(line, sizeof line, "%.*s", (int)(n < sizeof line ? n : sizeof line - 1), text + at);
+		run_printf_add(p, line);
+		at += n + 1;
+	}
 }

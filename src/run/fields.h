@@ -36,6 +36,7 @@ typedef struct {
 	int nregions;
 	const run_error *where;   /* the emulator's located problem (a race's too); NULL: none */
 	const struct ptx_locs *locs; /* the CUDA line of each PTX line (course/ptxloc.h), set by who read the PTX; NULL: none */
+	const run_printf *printed; /* the kernel's printf lines (run_result's) */
 } run_report;
 
 typedef enum { RUN_T_STR, RUN_T_LL, RUN_T_DBL, RUN_T_VERDICT } run_field_type;

@@ -104,7 +104,7 @@ typedef struct {
 
 /* Instruction classes the emulator counts (emu.h's emu_class, in its order:
  * exec/emulate.c checks the two agree). */
-#define RUN_INST_CLASSES 13
+#define RUN_INST_CLASSES 15
 
 /* The emulator's counts by kind, as Nsight Compute splits them (ld, st,
  * ldgsts, ldsm): requests and sectors of global traffic, requests,
@@ -119,12 +119,29 @@ typedef struct {
 } run_skind;
 typedef struct {
 	run_gkind gld, gst, gcp;               /* global loads, stores, cp.async reads */
+	run_gkind lld, lst;                    /* local loads, stores (spills, local arrays, printf's arguments) */
 	run_skind sld, sst, sldsm, scp;        /* shared loads, stores, ldmatrix, cp.async writes */
 	long long inst[RUN_INST_CLASSES];      /* warp-level instructions per class */
 	long long thread_inst;                 /* thread-level instructions (predicate true) */
 	long long barriers;                    /* bar.sync, per warp */
 	long long wgmma_inst, wgmma_flops, wgmma_smem_bytes, wgmma_smem_wavefronts; /* Hopper's warpgroup MMAs */
 } run_emu_kinds;
+
+/* A kernel's printf output: on the emulator a line a call, "[block x,y,z
+ * thread x,y,z] text", by block then thread as it runs them; on the GPU the
+ * text the driver wrote to the worker's stdout. The first RUN_PRINTF_LINES
+ * lines (and RUN_PRINTF_BYTES of text) are kept, the rest only counted. */
+#define RUN_PRINTF_LINES 100
+#define RUN_PRINTF_BYTES 8192
+typedef struct {
+	char text[RUN_PRINTF_BYTES];           /* the kept lines, each ending in '\n' */
+	int lines;                             /* lines in text */
+	long long dropped;                     /* lines past the limits */
+} run_printf;
+/* Adds one line (without its '\n'; a longer one is cut) or counts it as dropped. */
+void run_printf_add(run_printf *p, const char *line);
+/* Adds text as lines (a last line without '\n' counts too). */
+void run_printf_text(run_printf *p, const char *text, size_t len);
 
 /* The counts of an emulated run, as Nsight Compute would report them
  * (see src/emu/emu.h): global requests and 32-byte sectors, shared-memory
@@ -247,6 +264,7 @@ typedef struct {
 	int nregions;
 	unsigned grid[3];         /* the grid launched (a persistent kernel's is sized here) */
 	run_error where;          /* the emulator's located problem (parse error, fault); empty otherwise */
+	run_printf printed;       /* the kernel's printf output (both backends) */
 } run_result;
 
 const char *run_status_name(run_status s);

@@ -188,6 +188,34 @@ static void failed(ui_lines *t, const ui_app *a, const run_result *r, int w)
 	}
 }
 
+/* What the kernel printed (printf), the first lines of it: a control byte
+ * of the kernel's shows as '?', never reaches the terminal. */
+static void printed(ui_lines *t, const run_printf *p, int w)
+{
+	enum { SHOWN = 8 };
+	if (!p->lines && !p->dropped)
+		return;
+	ui_lines_section(t, "printf");
+	int n = 0;
+	for (const char *s = p->text; *s && n < SHOWN; n++) {
+		size_t len = strcspn(s, "\n");
+		char line[256];
+		snprintf(line, sizeof line, " %.*s", (int)(len < 250 ? len : 250), s);
+		for (char *c = line; *c; c++)
+			if ((unsigned char)*c < 0x20 || *c == 0x7f)
+				*c = '?';
+		ui_lines_para(t, line, UI_ROLE_NORMAL, w, 1);
+		s += len + (s[len] == '\n');
+	}
+	long long more = (long long)(p->lines - n) + p->dropped;
+	if (more > 0) {
+		char s[96];
+		snprintf(s, sizeof s, " ... %lld more line%s (run --json has the first %d)", more, more == 1 ? "" : "s",
+			 RUN_PRINTF_LINES);
+		ui_lines_para(t, s, UI_ROLE_DIM, w, 1);
+	}
+}
+
 /* The last result of this lesson. */
 static void result(ui_lines *t, const ui_app *a, const run_result *r, int w)
 {
@@ -203,6 +231,7 @@ static void result(ui_lines *t, const ui_app *a, const run_result *r, int w)
 	} else if (r->status != RUN_NO_GPU || !a->offline) {
 		failed(t, a, r, w);
 	}
+	printed(t, &r->printed, w);
 }
 
 /* A run going now: what, for how long, what the model expects, the deadline. */
