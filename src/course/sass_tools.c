@@ -70,7 +70,7 @@ void sass_arch_for(const char *ptx, int cc_major, int cc_minor, char *arch, size
  * sets it (tests, slow machines). */
 #define SASS_TOOL_TIMEOUT_S 60.0
 
-static double tool_timeout(void)
+double sass_tool_timeout(void)
 {
 	const char *s = getenv("PTXTUTOR_TOOL_TIMEOUT_S");
 	char *end;
@@ -83,7 +83,7 @@ static double tool_timeout(void)
 static int run_tool(char *const argv[], const char *out)
 {
 	proc p;
-	if (proc_spawn(&p, argv, out, tool_timeout()) < 0)
+	if (proc_spawn(&p, argv, out, sass_tool_timeout()) < 0)
 		return -1;
 	return proc_wait(&p);
 }
@@ -94,7 +94,7 @@ static void tool_failed(int status, const char *file, const char *tool, char *er
 {
 	if (status == PROC_TIMEOUT) {
 		snprintf(err, errlen, "%s did not finish in %.0f s and was killed (PTXTUTOR_TOOL_TIMEOUT_S sets the limit)",
-			 tool, tool_timeout());
+			 tool, sass_tool_timeout());
 		return;
 	}
 	char *t = status == -1 ? NULL : util_read_file(file, NULL, NULL, 0);

@@ -16,6 +16,10 @@
  * /usr/local/cuda/bin. Returns 0 with its path, -1 when none. */
 int sass_find_tool(const char *name, char *path, size_t len);
 
+/* How long one tool may run before it is killed, in seconds: 60, or
+ * PTXTUTOR_TOOL_TIMEOUT_S (tests, slow machines). */
+double sass_tool_timeout(void);
+
 /* The one line that says what the SASS view needs and where to get it. */
 const char *sass_missing_line(void);
 
