@@ -7,7 +7,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "cli/cli.h"
@@ -19,6 +18,7 @@
 #include "ui/draw.h"
 #include "ui/frame.h"
 #include "ui/term.h"
+#include "base/proc.h"
 #include "base/util.h"
 #include "exec/puzzle_job.h"
 #include "exec/estimate.h"
@@ -366,6 +366,22 @@ static int inline_editor(void)
 	return !ed || !*ed || (pick && !strcmp(pick, "inline"));
 }
 
+/* The editor's child (base/proc: killed with us, signals at their
+ * defaults): the shell with the terminal's stderr back. */
+typedef struct {
+	const char *cmd, *path;
+	int saved_err;
+} editor_child;
+
+static int editor_exec(void *arg)
+{
+	const editor_child *e = arg;
+	if (e->saved_err >= 0)
+		dup2(e->saved_err, STDERR_FILENO);
+	execl("/bin/sh", "sh", "-c", e->cmd, "sh", e->path, (char *)NULL);
+	return 127;
+}
+
 /* Runs $EDITOR (else vi) on path with the terminal handed over, and waits
  * for that child only: the worker child is left alone. Returns 0, or -1 with
  * a message. */
@@ -384,29 +400,18 @@ static int run_editor(const char *path, int saved_err, char *err, int errlen)
 	sigemptyset(&ign.sa_mask);
 	sigaction(SIGINT, &ign, &old_int);
 	sigaction(SIGQUIT, &ign, &old_quit);
-	fflush(NULL);
-	pid_t pid = fork();
-	if (pid == 0) {
-		signal(SIGINT, SIG_DFL);
-		signal(SIGQUIT, SIG_DFL);
-		signal(SIGPIPE, SIG_DFL);
-		if (saved_err >= 0)
-			dup2(saved_err, STDERR_FILENO);
-		execl("/bin/sh", "sh", "-c", cmd, "sh", path, (char *)NULL);
-		_exit(127);
-	}
-	int status = 0, rc = 0;
-	if (pid < 0) {
+	editor_child e = {.cmd = cmd, .path = path, .saved_err = saved_err};
+	proc p;
+	int rc = 0;
+	if (proc_fork(&p, editor_exec, &e, 0) < 0) {
 		snprintf(err, (size_t)errlen, "cannot start the editor: %s", strerror(errno));
 		rc = -1;
 	} else {
-		while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-			;
-		if (WIFEXITED(status) && WEXITSTATUS(status) == 127)
+		int status = proc_wait(&p);
+		if (status == 127)
 			snprintf(err, (size_t)errlen, "'%s' not found (set EDITOR)", ed), rc = -1;
-		else if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
-			snprintf(err, (size_t)errlen, "'%s' ended with status %d", ed,
-				 WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status)), rc = -1;
+		else if (status != 0)
+			snprintf(err, (size_t)errlen, "'%s' ended with status %d", ed, status), rc = -1;
 	}
 	sigaction(SIGINT, &old_int, NULL);
 	sigaction(SIGQUIT, &old_quit, NULL);
