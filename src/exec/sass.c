@@ -13,9 +13,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "base/termsafe.h"
 #include "base/util.h"
 #include "course/sass_record.h"
+#include "exec/wait.h"
 #include "run/launch.h"
 
 /* The GPU's own JIT: the instrumented copy of t->path sent to worker w as a
@@ -44,12 +44,7 @@ static int jit(worker *w, const exec_sass_target *t, double deadline_s, sass_ker
 		return SASS_NO_GPU;
 	}
 	/* The worker kills the JIT at the request's deadline: this ends. */
-	for (;;) {
-		struct pollfd p = {worker_fd(w), POLLIN, 0};
-		poll(&p, 1, 200);
-		if (worker_poll(w, &res))
-			break;
-	}
+	worker_wait(w, &res, NULL, NULL);
 	if (res.status == RUN_NO_GPU) {
 		sass_job_end(&j);
 		snprintf(err, errlen, "%s", res.msg);
@@ -329,8 +324,32 @@ static void on_sigint(int sig)
 	interrupted = 1;
 }
 
+typedef struct {
+	exec_sass_job *j;
+	exec_sass_out *out;
+} sass_waiting;
+
+static int wait_fd(void *p)
+{
+	return ((sass_waiting *)p)->j->fd;
+}
+
+static int wait_done(void *p)
+{
+	sass_waiting *sw = p;
+	return exec_sass_job_poll(sw->j, sw->out);
+}
+
+static void wait_stop(void *p)
+{
+	sass_waiting *sw = p;
+	exec_sass_job_stop(sw->j);
+	lost(sw->out, SASS_CANCELLED, "interrupted");
+}
+
 void exec_sass_wait(const exec_sass_target *t, const exec_sass_policy *p, exec_sass_out *out)
 {
+	static const exec_waiter waiter = {.fd = wait_fd, .done = wait_done, .stop = wait_stop};
 	exec_sass_job j;
 	if (exec_sass_job_start(&j, t, p, 0) < 0) {
 		lost(out, SASS_FAILED, "cannot start the SASS process");
@@ -340,22 +359,12 @@ void exec_sass_wait(const exec_sass_target *t, const exec_sass_policy *p, exec_s
 	sigemptyset(&sa.sa_mask);
 	interrupted = 0;
 	sigaction(SIGINT, &sa, &old);
-	int tty = isatty(STDERR_FILENO);
-	double t0 = util_now();
-	for (;;) {
-		struct pollfd pf = {j.fd, POLLIN, 0};
-		poll(&pf, 1, 200);
-		if (interrupted) {
-			exec_sass_job_stop(&j);
-			lost(out, SASS_CANCELLED, "interrupted");
-			break;
-		}
-		if (exec_sass_job_poll(&j, out))
-			break;
-		if (tty && util_now() - t0 > 1)
-			termsafe_progress("  compiling and disassembling ... %.0f s", util_now() - t0);
-	}
-	if (tty)
-		termsafe_progress(NULL);
+	sass_waiting sw = {&j, out};
+	exec_wait(&waiter, &sw, "compiling and disassembling", &interrupted);
 	sigaction(SIGINT, &old, NULL);
+	/* A Ctrl-C reaches the child too: an answer cut short by it is the Ctrl-C's. */
+	if (interrupted && out->status != SASS_CANCELLED) {
+		exec_sass_out_free(out);
+		lost(out, SASS_CANCELLED, "interrupted");
+	}
 }

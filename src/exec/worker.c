@@ -12,6 +12,7 @@
 #include "base/proc.h"
 #include "base/util.h"
 #include "exec/backend.h"
+#include "exec/wait.h"
 
 void worker_set_fork(pid_t (*fn)(void))
 {
@@ -205,6 +206,35 @@ int worker_poll(worker *w, run_result *out)
 		return 1;
 	}
 	return 0;
+}
+
+typedef struct {
+	worker *w;
+	run_result *out;
+} worker_waiting;
+
+static int wait_fd(void *p)
+{
+	return worker_fd(((worker_waiting *)p)->w);
+}
+
+static int wait_done(void *p)
+{
+	worker_waiting *ww = p;
+	return worker_poll(ww->w, ww->out);
+}
+
+static void wait_stop(void *p)
+{
+	worker_waiting *ww = p;
+	worker_cancel(ww->w, ww->out);
+}
+
+int worker_wait(worker *w, run_result *out, const char *label, volatile sig_atomic_t *interrupted)
+{
+	static const exec_waiter waiter = {.fd = wait_fd, .done = wait_done, .stop = wait_stop};
+	worker_waiting ww = {w, out};
+	return exec_wait(&waiter, &ww, label, interrupted);
 }
 
 void worker_cancel(worker *w, run_result *out)
