@@ -221,7 +221,10 @@ static void serve_sass(ui_app *a, exec_sass_job *j, int *lesson)
 	}
 	if (j->fd >= 0) {
 		exec_sass_job_stop(j);
-		ui_app_sass_cancelled(a, *lesson);
+		/* Another lesson's build gives way; this lesson's old one (its PTX
+		 * reloaded since) is simply replaced. */
+		if (*lesson != a->lesson)
+			ui_app_sass_cancelled(a, *lesson);
 	}
 	*lesson = a->lesson;
 	if (exec_sass_job_start(j, &t, &p, 0) < 0) {
