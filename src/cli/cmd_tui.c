@@ -199,7 +199,7 @@ static void sass_answer(ui_app *a, int lesson, exec_sass_out *out)
 	if (out->status == SASS_CANCELLED)
 		ui_app_sass_cancelled(a, lesson);
 	else
-		ui_app_sass_done(a, lesson, out->status, &out->k, out->err);
+		ui_app_sass_done(a, lesson, out->status, &out->k, out->status ? out->err : out->note);
 	exec_sass_out_free(out);
 }
 

@@ -102,6 +102,7 @@ void ui_app_sass_done(ui_app *a, int i, int status, sass_kernel *k, const char *
 		app_say(a, 0, "Recorded SASS (%s, not compiled here: no CUDA toolkit) for %s from %s: %d instructions, %d registers.",
 			p->sass.recorded_date, p->sass.arch, p->sass.compiler, p->sass.n, p->sass.regs);
 	else
-		app_say(a, 0, "SASS for %s from %s: %d instructions, %d registers.", p->sass.arch, p->sass.compiler,
-			p->sass.n, p->sass.regs);
+		app_say(a, 0, "SASS for %s from %s: %d instructions, %d registers%s%s%s.", p->sass.arch,
+			p->sass.compiler, p->sass.n, p->sass.regs, err && *err ? " (" : "", err && *err ? err : "",
+			err && *err ? ")" : "");
 }
