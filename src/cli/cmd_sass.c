@@ -262,7 +262,9 @@ const cli_command cli_cmd_sass = {
 	.notes = "Needs nvdisasm (or cuobjdump) and, without a GPU, ptxas from the CUDA toolkit, found\n"
 		 "in $PATH, $CUDA_HOME/bin or /usr/local/cuda/bin; without them a lesson's recorded copy\n"
 		 "is shown where one applies (same PTX, entry and architecture), else it says what is\n"
-		 "needed and why no recording applies, and exits with 3. --ptx FILE always needs them.\n",
+		 "needed and why no recording applies, and exits with 3. --ptx FILE always needs them.\n"
+		 "Each tool is killed after PTXTUTOR_TOOL_TIMEOUT_S seconds (default 60); Ctrl-C stops\n"
+		 "the work and removes its temporary files (exit 130).\n",
 	.max_args = 1,
 	.run = cmd_sass,
 };
