@@ -525,6 +525,17 @@ static void serve(ui_app *a, worker *w, int *worker_up, int saved_err, tui_jobs 
 		ui_app_run_started(a, util_now(), NULL);
 }
 
+/* The loop's pollfds: the terminal first, then each child whose answer is
+ * due (fds of -1 left out). Returns how many. */
+static int poll_set(struct pollfd *pf, const int *fds, int n)
+{
+	int nfd = 0;
+	for (int i = 0; i < n; i++)
+		if (fds[i] >= 0)
+			pf[nfd++] = (struct pollfd){.fd = fds[i], .events = POLLIN};
+	return nfd;
+}
+
 static int cmd_tui(const cli_command *self, int argc, char **argv)
 {
 	double t0 = util_now();
@@ -597,18 +608,10 @@ static int cmd_tui(const cli_command *self, int argc, char **argv)
 		}
 		if (a->lines_want >= 0)
 			start_lines(a, &lines);
-		struct pollfd pf[6] = {{.fd = STDIN_FILENO, .events = POLLIN}};
-		int nfd = 1;
-		if (worker_up && worker_fd(&w) >= 0)
-			pf[nfd++] = (struct pollfd){.fd = worker_fd(&w), .events = POLLIN};
-		if (pj->job.fd >= 0)
-			pf[nfd++] = (struct pollfd){.fd = pj->job.fd, .events = POLLIN};
-		if (sj->fd >= 0)
-			pf[nfd++] = (struct pollfd){.fd = sj->fd, .events = POLLIN};
-		if (est.job.fd >= 0)
-			pf[nfd++] = (struct pollfd){.fd = est.job.fd, .events = POLLIN};
-		if (lines.job.fd >= 0)
-			pf[nfd++] = (struct pollfd){.fd = lines.job.fd, .events = POLLIN};
+		const int fds[] = {STDIN_FILENO, worker_up ? worker_fd(&w) : -1, pj->job.fd, sj->fd, est.job.fd,
+				   lines.job.fd};
+		struct pollfd pf[sizeof fds / sizeof fds[0]];
+		int nfd = poll_set(pf, fds, (int)(sizeof fds / sizeof fds[0]));
 		/* While a run is going the clock ticks (elapsed time, the deadline). */
 		int timeout = a->run == UI_RUN_BUSY ? 100 : sj->fd >= 0 ? 250 : -1;
 		int n = poll(pf, (nfds_t)nfd, timeout);
