@@ -53,6 +53,9 @@ int sass_job_ptxas(sass_job *j, const char *arch, sass_kernel *k, char *err, siz
 int sass_job_disasm(sass_job *j, const char *entry, sass_kernel *k, char *err, size_t errlen);
 /* Removes the directory and what is in it. */
 void sass_job_end(sass_job *j);
+/* Removes dir and everything under it (a link is removed, never followed):
+ * a temporary folder of ours. */
+void sass_remove_tree(const char *dir);
 
 /* A fresh kernel record for entry: nothing known yet (-1s). */
 void sass_kernel_init(sass_kernel *k, const char *entry);

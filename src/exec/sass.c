@@ -2,7 +2,6 @@
 #define _GNU_SOURCE /* pipe2 */
 #include "exec/sass.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -10,7 +9,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "base/util.h"
@@ -169,27 +167,6 @@ static int child(void *arg)
 	return bad;
 }
 
-/* Removes dir and what is under it (the tools' folders: two levels deep). */
-static void remove_tree(const char *dir, int depth)
-{
-	DIR *d = opendir(dir);
-	struct dirent *e;
-	while (d && (e = readdir(d)) != NULL) {
-		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
-			continue;
-		char p[1024];
-		snprintf(p, sizeof p, "%s/%s", dir, e->d_name);
-		struct stat st;
-		if (depth > 0 && lstat(p, &st) == 0 && S_ISDIR(st.st_mode))
-			remove_tree(p, depth - 1);
-		else
-			unlink(p);
-	}
-	if (d)
-		closedir(d);
-	rmdir(dir);
-}
-
 static void end(exec_sass_job *j)
 {
 	if (j->fd >= 0)
@@ -197,7 +174,7 @@ static void end(exec_sass_job *j)
 	j->fd = -1;
 	proc_kill(&j->p);
 	if (j->dir[0])
-		remove_tree(j->dir, 3);
+		sass_remove_tree(j->dir);
 	j->dir[0] = '\0';
 	free(j->buf);
 	j->buf = NULL;
