@@ -55,6 +55,14 @@ static void close_from(int lo)
 		close(fd);
 }
 
+/* fork(), or a stand-in a test installs to make it fail. */
+static pid_t (*fork_fn)(void) = fork;
+
+void proc_set_fork(pid_t (*fn)(void))
+{
+	fork_fn = fn ? fn : fork;
+}
+
 static void start(proc *p, pid_t pid, double timeout_s)
 {
 	p->pid = pid;
@@ -66,7 +74,7 @@ int proc_spawn(proc *p, char *const argv[], const char *out, double timeout_s)
 	*p = (proc)PROC_NONE;
 	sigchld_default();
 	pid_t parent = getpid();
-	pid_t pid = fork();
+	pid_t pid = fork_fn();
 	if (pid < 0)
 		return -1;
 	if (pid == 0) {
@@ -91,7 +99,7 @@ int proc_fork(proc *p, int (*fn)(void *arg), void *arg, double timeout_s)
 	sigchld_default();
 	fflush(NULL); /* no buffered output written twice */
 	pid_t parent = getpid();
-	pid_t pid = fork();
+	pid_t pid = fork_fn();
 	if (pid < 0)
 		return -1;
 	if (pid == 0) {

@@ -41,4 +41,8 @@ int proc_wait(proc *p);
 /* Kills the child (and its process group) and reaps it. */
 void proc_kill(proc *p);
 
+/* Tests only: the fork every start calls (NULL: fork itself), so a
+ * failing fork can be planted. */
+void proc_set_fork(pid_t (*fn)(void));
+
 #endif

@@ -1,10 +1,8 @@
 /* bench: run requests through a worker with progress on the terminal, and print their results. */
 #include "cli/bench.h"
 
-#include <poll.h>
 #include <stdio.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "base/termsafe.h"
 #include "base/util.h"
@@ -28,18 +26,9 @@ void bench_run_one(const run_request *rq, const char *label, run_result *res)
 		exec_run_lost(rq, RUN_FAULT, "cannot send the request to the GPU worker", res);
 		return;
 	}
-	int tty = isatty(2);
-	double t0 = util_now();
-	for (;;) {
-		struct pollfd p = {worker_fd(&shared), POLLIN, 0};
-		poll(&p, 1, 200);
-		if (worker_poll(&shared, res))
-			break;
-		if (tty)
-			termsafe_progress("  running %s ... %.1f s", label, util_now() - t0);
-	}
-	if (tty)
-		termsafe_progress(NULL);
+	char what[200];
+	snprintf(what, sizeof what, "running %s", label);
+	worker_wait(&shared, res, what, NULL);
 }
 
 void bench_done(void)

@@ -15,6 +15,7 @@
 #include "base/util.h"
 #include "cli/cli.h"
 #include "exec/backend.h"
+#include "exec/wait.h"
 #include "run/accuracy.h"
 #include "run/launch.h"
 
@@ -174,37 +175,42 @@ static int pick_formats(const cli_command *self, const char *list, acc_plan *p)
 	return 0;
 }
 
+/* exec_wait on an exec_run_job. */
+static int job_fd(void *j)
+{
+	return ((exec_run_job *)j)->job.fd;
+}
+
+static int job_done(void *j)
+{
+	return exec_run_job_poll(j);
+}
+
+static void job_stop(void *j)
+{
+	exec_job_stop(&((exec_run_job *)j)->job);
+}
+
 /* A request in a child of its own (exec/backend.h), so a fault or a hung
  * kernel costs only the child (killed at the request's deadline by
  * exec_run_job_poll), with a progress line on a terminal and Ctrl-C
  * honoured. Returns 0, or -1 when interrupted. */
 static int run_child(const run_request *rq, const char *label, run_result *res)
 {
+	static const exec_waiter waiter = {.fd = job_fd, .done = job_done, .stop = job_stop};
 	static exec_run_job j; /* its result is ~220 KiB */
 	double t0 = util_now();
-	int tty = isatty(2), stopped = 0;
 	if (exec_run_job_start(&j, rq)) { /* j.out says why */
 		memcpy(res, &j.out, sizeof *res);
 		return 0;
 	}
-	while (!exec_run_job_poll(&j)) {
-		struct pollfd pf = {j.job.fd, POLLIN, 0};
-		poll(&pf, 1, 200);
-		if (interrupted) {
-			char msg[64];
-			exec_job_stop(&j.job);
-			snprintf(msg, sizeof msg, "stopped after %.0f s", util_now() - t0);
-			exec_run_lost(rq, RUN_CANCELLED, msg, res);
-			stopped = 1;
-			break;
-		}
-		if (tty)
-			termsafe_progress("  %s ... %.1f s", label, util_now() - t0);
+	if (exec_wait(&waiter, &j, label, &interrupted) < 0) {
+		char msg[64];
+		snprintf(msg, sizeof msg, "stopped after %.0f s", util_now() - t0);
+		exec_run_lost(rq, RUN_CANCELLED, msg, res);
+		return -1;
 	}
-	if (tty)
-		termsafe_progress(NULL);
-	if (!stopped)
-		memcpy(res, &j.out, sizeof *res);
+	memcpy(res, &j.out, sizeof *res);
 	return interrupted ? -1 : 0;
 }
 

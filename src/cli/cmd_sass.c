@@ -10,9 +10,9 @@
 #include "base/util.h"
 #include "cli/cli.h"
 #include "course/ptx.h"
-#include "cli/sass_jit.h"
 #include "course/sass_record.h"
 #include "course/sass_tools.h"
+#include "exec/sass.h"
 #include "model/devices.h"
 
 typedef struct {
@@ -262,7 +262,9 @@ const cli_command cli_cmd_sass = {
 	.notes = "Needs nvdisasm (or cuobjdump) and, without a GPU, ptxas from the CUDA toolkit, found\n"
 		 "in $PATH, $CUDA_HOME/bin or /usr/local/cuda/bin; without them a lesson's recorded copy\n"
 		 "is shown where one applies (same PTX, entry and architecture), else it says what is\n"
-		 "needed and why no recording applies, and exits with 3. --ptx FILE always needs them.\n",
+		 "needed and why no recording applies, and exits with 3. --ptx FILE always needs them.\n"
+		 "Each tool is killed after PTXTUTOR_TOOL_TIMEOUT_S seconds (default 60); Ctrl-C stops\n"
+		 "the work and removes its temporary files (exit 130).\n",
 	.max_args = 1,
 	.run = cmd_sass,
 };
@@ -367,26 +369,6 @@ static void print_json_none(const sass_target *t, const char *why, const char *e
 	json_finish(&w);
 }
 
-/* The toolkit is missing: the lesson's recorded copy when one applies (same
- * PTX, entry, arch), else err says what is needed and why no recording
- * applies (with --json, also as the object). Returns 0 or SASS_MISSING. */
-static int use_recorded(const sass_opts *o, const sass_target *t, sass_kernel *k, char *err, size_t errlen)
-{
-	char why[300];
-	if (o->record)
-		return SASS_MISSING; /* a recording is made from a compile, never from a recording */
-	if (o->ptx)
-		snprintf(why, sizeof why, "recordings are of the lessons' own kernels, not of --ptx FILE");
-	else if (o->by == BY_JIT)
-		snprintf(why, sizeof why, "--jit asks for this GPU's own JIT");
-	else if (sass_record_use(t->number, t->path, t->entry, t->arch, k, why, sizeof why) == 0)
-		return 0;
-	sass_record_missing(why, err, errlen);
-	if (o->json)
-		print_json_none(t, why, err);
-	return SASS_MISSING;
-}
-
 /* --record FILE: the lesson's SASS just made (k, and the disassembler's text)
  * written as a recording, and one line that says what was written. */
 static int write_record(const sass_opts *o, const sass_target *t, sass_kernel *k, const char *disasm)
@@ -422,47 +404,46 @@ static int write_record(const sass_opts *o, const sass_target *t, sass_kernel *k
 	return 0;
 }
 
-/* The SASS of t into k: the GPU's JIT, ptxas, or (no toolkit) a recording.
- * *disasm gets the disassembler's text when asked (ptxas only). Returns 0, or
- * the exit status after saying why. */
-static int compile(const sass_opts *o, const sass_target *t, sass_kernel *k, char **disasm)
+/* The chain's policy for the options (exec/sass.h): --jit the JIT alone,
+ * --ptxas (and --arch, --gpu, --record) ptxas alone; a recording stands in
+ * for neither --jit nor --ptx FILE, and is never made from a recording. */
+static exec_sass_policy policy(const sass_opts *o)
 {
-	char err[512];
-	int rc = SASS_NO_GPU;
-	if (o->by != BY_PTXAS) {
-		/* The GPU's own JIT, in a worker child as every CUDA call is. */
-		worker w;
-		memset(&w, 0, sizeof w);
-		w.pid = -1;
-		rc = sass_jit_build(&w, t->path, t->entry, 0, k, err, sizeof err);
-		worker_stop(&w);
-		if (rc == SASS_NO_GPU && o->by == BY_JIT) {
-			cli_error(&cli_cmd_sass, "--jit: %s", err);
-			sass_kernel_free(k);
-			return 1;
-		}
-		/* A GPU too old for the kernel (lesson 9's sm_90a on an sm_80): ptxas for
-		 * the modelled GPU still shows what it would run. */
-		if (rc == SASS_FAILED && o->by == BY_AUTO) {
-			cli_error(&cli_cmd_sass, "the driver's JIT: %s; ptxas instead", err);
-			sass_kernel_free(k);
-			rc = SASS_NO_GPU;
-		}
+	exec_sass_policy p = {.allow_jit = o->by != BY_PTXAS, .allow_ptxas = o->by != BY_JIT};
+	p.allow_recorded = !o->record && !o->ptx && o->by != BY_JIT;
+	p.why_not_recorded = o->record ? NULL : o->ptx ? EXEC_SASS_NOREC_FILE : EXEC_SASS_NOREC_JIT;
+	return p;
+}
+
+/* The SASS of t into out: the GPU's JIT, ptxas, or (no toolkit) a recording,
+ * in a child that a Ctrl-C stops (its temporary folder removed). Returns 0,
+ * or the exit status after saying why. */
+static int compile(const sass_opts *o, const sass_target *t, exec_sass_out *out)
+{
+	exec_sass_target et = {.lesson = t->number};
+	util_strlcpy(et.path, t->path, sizeof et.path);
+	util_strlcpy(et.entry, t->entry, sizeof et.entry);
+	util_strlcpy(et.arch, t->arch, sizeof et.arch);
+	util_strlcpy(et.gpu, t->gpu, sizeof et.gpu);
+	exec_sass_policy p = policy(o);
+	exec_sass_wait(&et, &p, out);
+	if (out->note[0])
+		cli_error(&cli_cmd_sass, "%s", out->note);
+	switch (out->status) {
+	case 0:
+		return 0;
+	case SASS_CANCELLED:
+		cli_error(&cli_cmd_sass, "interrupted");
+		return 130;
+	case SASS_NO_GPU:
+		cli_error(&cli_cmd_sass, "--jit: %s", out->err);
+		return 1;
+	default:
+		if (out->status == SASS_MISSING && o->json)
+			print_json_none(t, out->why_not_recorded, out->err);
+		cli_error(&cli_cmd_sass, "%s", out->err);
+		return out->status == SASS_MISSING ? 3 : 1;
 	}
-	if (rc == SASS_NO_GPU) {
-		rc = sass_build_text(t->path, t->entry, t->arch, k, disasm, err, sizeof err);
-		util_strlcpy(k->gpu, t->gpu, sizeof k->gpu);
-	}
-	if (rc == SASS_MISSING) {
-		sass_kernel_free(k);
-		rc = use_recorded(o, t, k, err, sizeof err);
-	}
-	if (rc) {
-		cli_error(&cli_cmd_sass, "%s", err);
-		sass_kernel_free(k);
-		return rc == SASS_MISSING ? 3 : 1;
-	}
-	return 0;
 }
 
 static int cmd_sass(const cli_command *self, int argc, char **argv)
@@ -474,16 +455,18 @@ static int cmd_sass(const cli_command *self, int argc, char **argv)
 	sass_target t;
 	if ((rc = resolve(&o, &t)) != 0)
 		return rc;
-	sass_kernel k;
-	char *disasm = NULL;
-	if ((rc = compile(&o, &t, &k, o.record ? &disasm : NULL)) != 0)
-		return rc;
-	if (o.record) {
-		rc = write_record(&o, &t, &k, disasm);
-		free(disasm);
-		sass_kernel_free(&k);
+	exec_sass_out out;
+	if ((rc = compile(&o, &t, &out)) != 0) {
+		exec_sass_out_free(&out);
 		return rc;
 	}
+	sass_kernel k = out.k;
+	if (o.record) {
+		rc = write_record(&o, &t, &k, out.disasm);
+		exec_sass_out_free(&out);
+		return rc;
+	}
+	free(out.disasm);
 	char *text = util_read_file(t.path, NULL, NULL, 0);
 	ptx_regions rs;
 	ptx_regions_scan(text ? text : "", &rs);

@@ -7,24 +7,23 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "cli/cli.h"
 #include "model/devices.h"
 #include "course/lesson.h"
-#include "cli/sass_jit.h"
-#include "course/sass_record.h"
 #include "course/sass_tools.h"
 #include "course/state.h"
 #include "ui/app.h"
 #include "ui/draw.h"
 #include "ui/frame.h"
 #include "ui/term.h"
+#include "base/proc.h"
 #include "base/util.h"
 #include "exec/puzzle_job.h"
 #include "exec/estimate.h"
 #include "exec/backend.h"
+#include "exec/sass.h"
 #include "exec/worker.h"
 #include "run/launch.h"
 
@@ -176,46 +175,64 @@ static int page_refused(const cli_command *self, const options *op, ui_app *a)
 	return 1;
 }
 
-/* UI_REQ_SASS: the file shown compiled by the GPU's own JIT in the worker
- * (w, when there may be a GPU and the worker is not busy with a run), else by
- * ptxas for the GPU the model uses (sm_90 without one), then disassembled;
- * the tools' time is the user's wait. Without the toolkit, the lesson's
- * recorded copy (course/sass_record.h) when the shipped PTX is shown and the
- * recording is of it, for that arch. */
-static void serve_sass(ui_app *a, worker *w, int *worker_up)
+/* The SASS chain (exec/sass.h) for the file shown: the GPU's own JIT where
+ * there may be a GPU, else ptxas for the GPU the model uses (sm_90 without
+ * one), else the lesson's recorded copy — never for an edited copy. */
+static void sass_request(const ui_app *a, exec_sass_target *t, exec_sass_policy *p)
 {
-	const ui_ptx *p = &a->ptx[a->lesson];
+	const ui_ptx *x = &a->ptx[a->lesson];
 	const lesson *l = ui_app_lesson(a);
-	char arch[16], err[512] = "";
-	char *text = util_read_file(p->path, NULL, NULL, 0);
-	sass_arch_for(text, a->gpu.cc_major ? a->gpu.cc_major : 9, a->gpu.cc_major ? a->gpu.cc_minor : 0, arch,
-		      sizeof arch);
+	*t = (exec_sass_target){.lesson = l->number};
+	util_strlcpy(t->path, x->path, sizeof t->path);
+	util_strlcpy(t->entry, l->entry, sizeof t->entry);
+	util_strlcpy(t->gpu, a->gpu.name, sizeof t->gpu);
+	char *text = util_read_file(x->path, NULL, NULL, 0);
+	sass_arch_for(text, a->gpu.cc_major ? a->gpu.cc_major : 9, a->gpu.cc_major ? a->gpu.cc_minor : 0, t->arch,
+		      sizeof t->arch);
 	free(text);
-	sass_kernel k;
-	int rc = SASS_NO_GPU;
-	if (w && !a->offline && !w->busy) {
-		rc = sass_jit_build(w, p->path, l->entry, 0, &k, err, sizeof err);
-		*worker_up = w->pid > 0;
-		/* A kernel this GPU cannot take: ptxas for the modelled GPU still shows it
-		 * (a broken edit then says why in ptxas's words). */
-		if (rc == SASS_FAILED) {
-			sass_kernel_free(&k);
-			rc = SASS_NO_GPU;
-		}
+	*p = (exec_sass_policy){.allow_jit = !a->offline, .allow_ptxas = 1, .allow_recorded = !x->edited,
+				.why_not_recorded = EXEC_SASS_NOREC_EDITED};
+}
+
+static void sass_answer(ui_app *a, int lesson, exec_sass_out *out)
+{
+	if (out->status == SASS_CANCELLED)
+		ui_app_sass_cancelled(a, lesson);
+	else
+		ui_app_sass_done(a, lesson, out->status, &out->k, out->status ? out->err : out->note);
+	exec_sass_out_free(out);
+}
+
+/* UI_REQ_SASS: the chain as a job the loop polls (j; a newer request
+ * replaces one still running), the screen live and Esc able to stop it; or
+ * here, the screen waiting and without the JIT (j NULL: `show --screen`). */
+static void serve_sass(ui_app *a, exec_sass_job *j, int *lesson)
+{
+	exec_sass_target t;
+	exec_sass_policy p;
+	exec_sass_out out;
+	sass_request(a, &t, &p);
+	a->req = UI_REQ_NONE;
+	if (!j) {
+		p.allow_jit = 0;
+		exec_sass(&t, &p, NULL, &out);
+		sass_answer(a, a->lesson, &out);
+		return;
 	}
-	if (rc == SASS_NO_GPU)
-		rc = sass_build(p->path, l->entry, arch, &k, err, sizeof err);
-	if (rc == SASS_MISSING) {
-		char why[300];
-		sass_kernel_free(&k);
-		if (p->edited)
-			snprintf(why, sizeof why, "recordings are of the shipped kernels, and this is your edited copy");
-		else if (sass_record_use(l->number, p->path, l->entry, arch, &k, why, sizeof why) == 0)
-			rc = 0;
-		if (rc)
-			sass_record_missing(why, err, sizeof err);
+	if (j->fd >= 0) {
+		exec_sass_job_stop(j);
+		/* Another lesson's build gives way; this lesson's old one (its PTX
+		 * reloaded since) is simply replaced. */
+		if (*lesson != a->lesson)
+			ui_app_sass_cancelled(a, *lesson);
 	}
-	ui_app_sass_done(a, a->lesson, rc, &k, err);
+	*lesson = a->lesson;
+	if (exec_sass_job_start(j, &t, &p, 0) < 0) {
+		memset(&out, 0, sizeof out);
+		out.status = SASS_FAILED;
+		snprintf(out.err, sizeof out.err, "cannot start the SASS process");
+		sass_answer(a, *lesson, &out);
+	}
 }
 
 /* Turns the --keys string into key codes: characters as typed, with \t, \e
@@ -352,6 +369,22 @@ static int inline_editor(void)
 	return !ed || !*ed || (pick && !strcmp(pick, "inline"));
 }
 
+/* The editor's child (base/proc: killed with us, signals at their
+ * defaults): the shell with the terminal's stderr back. */
+typedef struct {
+	const char *cmd, *path;
+	int saved_err;
+} editor_child;
+
+static int editor_exec(void *arg)
+{
+	const editor_child *e = arg;
+	if (e->saved_err >= 0)
+		dup2(e->saved_err, STDERR_FILENO);
+	execl("/bin/sh", "sh", "-c", e->cmd, "sh", e->path, (char *)NULL);
+	return 127;
+}
+
 /* Runs $EDITOR (else vi) on path with the terminal handed over, and waits
  * for that child only: the worker child is left alone. Returns 0, or -1 with
  * a message. */
@@ -370,29 +403,18 @@ static int run_editor(const char *path, int saved_err, char *err, int errlen)
 	sigemptyset(&ign.sa_mask);
 	sigaction(SIGINT, &ign, &old_int);
 	sigaction(SIGQUIT, &ign, &old_quit);
-	fflush(NULL);
-	pid_t pid = fork();
-	if (pid == 0) {
-		signal(SIGINT, SIG_DFL);
-		signal(SIGQUIT, SIG_DFL);
-		signal(SIGPIPE, SIG_DFL);
-		if (saved_err >= 0)
-			dup2(saved_err, STDERR_FILENO);
-		execl("/bin/sh", "sh", "-c", cmd, "sh", path, (char *)NULL);
-		_exit(127);
-	}
-	int status = 0, rc = 0;
-	if (pid < 0) {
+	editor_child e = {.cmd = cmd, .path = path, .saved_err = saved_err};
+	proc p;
+	int rc = 0;
+	if (proc_fork(&p, editor_exec, &e, 0) < 0) {
 		snprintf(err, (size_t)errlen, "cannot start the editor: %s", strerror(errno));
 		rc = -1;
 	} else {
-		while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-			;
-		if (WIFEXITED(status) && WEXITSTATUS(status) == 127)
+		int status = proc_wait(&p);
+		if (status == 127)
 			snprintf(err, (size_t)errlen, "'%s' not found (set EDITOR)", ed), rc = -1;
-		else if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
-			snprintf(err, (size_t)errlen, "'%s' ended with status %d", ed,
-				 WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status)), rc = -1;
+		else if (status != 0)
+			snprintf(err, (size_t)errlen, "'%s' ended with status %d", ed, status), rc = -1;
 	}
 	sigaction(SIGINT, &old_int, NULL);
 	sigaction(SIGQUIT, &old_quit, NULL);
@@ -416,9 +438,17 @@ static void start_lines(ui_app *a, exec_run_job *j)
 		ui_app_lines_done(a, &j->out);
 }
 
+/* The loop's one-shot children beside the worker. */
+typedef struct {
+	puzzle_job puzzle;
+	exec_sass_job sass;
+	int sass_lesson;            /* whose SASS the job builds */
+} tui_jobs;
+
 /* Does what the update code asked for: start or cancel a run, edit. */
-static void serve(ui_app *a, worker *w, int *worker_up, int saved_err, puzzle_job *job)
+static void serve(ui_app *a, worker *w, int *worker_up, int saved_err, tui_jobs *jobs)
 {
+	puzzle_job *job = &jobs->puzzle;
 	run_result res;
 	if (a->req == UI_REQ_EDIT && inline_editor()) {
 		char err[256] = "";
@@ -457,7 +487,13 @@ static void serve(ui_app *a, worker *w, int *worker_up, int saved_err, puzzle_jo
 		return;
 	}
 	if (a->req == UI_REQ_SASS) {
-		serve_sass(a, w, worker_up);
+		serve_sass(a, &jobs->sass, &jobs->sass_lesson);
+		return;
+	}
+	if (a->req == UI_REQ_SASS_CANCEL) {
+		a->req = UI_REQ_NONE;
+		exec_sass_job_stop(&jobs->sass);
+		ui_app_sass_cancelled(a, jobs->sass_lesson);
 		return;
 	}
 	if (a->req == UI_REQ_CANCEL) {
@@ -487,6 +523,17 @@ static void serve(ui_app *a, worker *w, int *worker_up, int saved_err, puzzle_jo
 		ui_app_run_started(a, util_now(), "cannot send the run to the GPU worker");
 	else
 		ui_app_run_started(a, util_now(), NULL);
+}
+
+/* The loop's pollfds: the terminal first, then each child whose answer is
+ * due (fds of -1 left out). Returns how many. */
+static int poll_set(struct pollfd *pf, const int *fds, int n)
+{
+	int nfd = 0;
+	for (int i = 0; i < n; i++)
+		if (fds[i] >= 0)
+			pf[nfd++] = (struct pollfd){.fd = fds[i], .events = POLLIN};
+	return nfd;
 }
 
 static int cmd_tui(const cli_command *self, int argc, char **argv)
@@ -519,7 +566,9 @@ static int cmd_tui(const cli_command *self, int argc, char **argv)
 	memset(&w, 0, sizeof w);
 	w.pid = -1;
 	int worker_up = 0;
-	puzzle_job job = PUZZLE_JOB_NONE;
+	tui_jobs jobs = {.puzzle = PUZZLE_JOB_NONE, .sass = EXEC_SASS_JOB_NONE};
+	puzzle_job *pj = &jobs.puzzle;
+	exec_sass_job *sj = &jobs.sass;
 	exec_estimate_job est = {.job = EXEC_JOB_NONE};
 	const char *es = getenv("PTXTUTOR_ESTIMATE");
 	int estimate_sync = es && !strcmp(es, "sync");
@@ -549,7 +598,7 @@ static int cmd_tui(const cli_command *self, int argc, char **argv)
 		if (a->req != UI_REQ_NONE) {
 			if (a->req == UI_REQ_EDIT)
 				redraw = 1; /* the editor had the screen */
-			serve(a, &w, &worker_up, saved_err, &job);
+			serve(a, &w, &worker_up, saved_err, &jobs);
 			continue;
 		}
 		if (a->est.state == UI_EST_WANT) {
@@ -559,18 +608,12 @@ static int cmd_tui(const cli_command *self, int argc, char **argv)
 		}
 		if (a->lines_want >= 0)
 			start_lines(a, &lines);
-		struct pollfd pf[5] = {{.fd = STDIN_FILENO, .events = POLLIN}, {.fd = -1}, {.fd = -1}, {.fd = -1}, {.fd = -1}};
-		int nfd = 1;
-		if (worker_up && worker_fd(&w) >= 0)
-			pf[nfd++] = (struct pollfd){.fd = worker_fd(&w), .events = POLLIN};
-		if (job.job.fd >= 0)
-			pf[nfd++] = (struct pollfd){.fd = job.job.fd, .events = POLLIN};
-		if (est.job.fd >= 0)
-			pf[nfd++] = (struct pollfd){.fd = est.job.fd, .events = POLLIN};
-		if (lines.job.fd >= 0)
-			pf[nfd++] = (struct pollfd){.fd = lines.job.fd, .events = POLLIN};
+		const int fds[] = {STDIN_FILENO, worker_up ? worker_fd(&w) : -1, pj->job.fd, sj->fd, est.job.fd,
+				   lines.job.fd};
+		struct pollfd pf[sizeof fds / sizeof fds[0]];
+		int nfd = poll_set(pf, fds, (int)(sizeof fds / sizeof fds[0]));
 		/* While a run is going the clock ticks (elapsed time, the deadline). */
-		int timeout = a->run == UI_RUN_BUSY ? 100 : -1;
+		int timeout = a->run == UI_RUN_BUSY ? 100 : sj->fd >= 0 ? 250 : -1;
 		int n = poll(pf, (nfds_t)nfd, timeout);
 		if (n < 0 && errno != EINTR)
 			break;
@@ -594,7 +637,7 @@ static int cmd_tui(const cli_command *self, int argc, char **argv)
 			if (a->req == UI_REQ_EDIT)
 				redraw = 1; /* the editor had the screen */
 			if (a->req != UI_REQ_NONE)
-				serve(a, &w, &worker_up, saved_err, &job);
+				serve(a, &w, &worker_up, saved_err, &jobs);
 		}
 		if (worker_up && w.busy) {
 			run_result res;
@@ -602,8 +645,13 @@ static int cmd_tui(const cli_command *self, int argc, char **argv)
 				ui_app_run_finished(a, &res);
 		}
 		puzzle_outcome po;
-		if (job.job.fd >= 0 && puzzle_job_poll(&job, &po) == 1)
+		if (pj->job.fd >= 0 && puzzle_job_poll(pj, &po) == 1)
 			ui_app_puzzle_done(a, &po);
+		exec_sass_out so;
+		if (sj->fd >= 0 && exec_sass_job_poll(sj, &so) == 1) {
+			sass_answer(a, jobs.sass_lesson, &so);
+			redraw = 1;
+		}
 		if (est.job.fd >= 0 && exec_estimate_job_poll(&est) == 1)
 			ui_app_estimate_done(a, &est.out);
 		if (lines.job.fd >= 0 && exec_run_job_poll(&lines) == 1) {
@@ -615,7 +663,8 @@ static int cmd_tui(const cli_command *self, int argc, char **argv)
 			sync_state(a, serr, sizeof serr);
 		}
 	}
-	puzzle_job_stop(&job);
+	puzzle_job_stop(pj);
+	exec_sass_job_stop(sj);
 	exec_job_stop(&est.job);
 	exec_job_stop(&lines.job);
 

@@ -70,7 +70,7 @@ void sass_arch_for(const char *ptx, int cc_major, int cc_minor, char *arch, size
  * sets it (tests, slow machines). */
 #define SASS_TOOL_TIMEOUT_S 60.0
 
-static double tool_timeout(void)
+double sass_tool_timeout(void)
 {
 	const char *s = getenv("PTXTUTOR_TOOL_TIMEOUT_S");
 	char *end;
@@ -83,7 +83,7 @@ static double tool_timeout(void)
 static int run_tool(char *const argv[], const char *out)
 {
 	proc p;
-	if (proc_spawn(&p, argv, out, tool_timeout()) < 0)
+	if (proc_spawn(&p, argv, out, sass_tool_timeout()) < 0)
 		return -1;
 	return proc_wait(&p);
 }
@@ -94,7 +94,7 @@ static void tool_failed(int status, const char *file, const char *tool, char *er
 {
 	if (status == PROC_TIMEOUT) {
 		snprintf(err, errlen, "%s did not finish in %.0f s and was killed (PTXTUTOR_TOOL_TIMEOUT_S sets the limit)",
-			 tool, tool_timeout());
+			 tool, sass_tool_timeout());
 		return;
 	}
 	char *t = status == -1 ? NULL : util_read_file(file, NULL, NULL, 0);
@@ -105,17 +105,20 @@ static void tool_failed(int status, const char *file, const char *tool, char *er
 	free(t);
 }
 
-/* Removes the temporary directory and what is in it (only our few files). */
-static void remove_dir(const char *dir)
+void sass_remove_tree(const char *dir)
 {
 	DIR *d = opendir(dir);
 	struct dirent *e;
 	while (d && (e = readdir(d)) != NULL) {
 		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
 			continue;
-		char p[800];
+		char p[1024];
 		snprintf(p, sizeof p, "%s/%s", dir, e->d_name);
-		unlink(p);
+		struct stat st;
+		if (lstat(p, &st) == 0 && S_ISDIR(st.st_mode))
+			sass_remove_tree(p); /* never through a link: lstat */
+		else
+			unlink(p);
 	}
 	if (d)
 		closedir(d);
@@ -271,7 +274,7 @@ int sass_job_disasm(sass_job *j, const char *entry, sass_kernel *k, char *err, s
 void sass_job_end(sass_job *j)
 {
 	if (j->dir[0])
-		remove_dir(j->dir);
+		sass_remove_tree(j->dir);
 	j->dir[0] = '\0';
 	free(j->disasm);
 	j->disasm = NULL;

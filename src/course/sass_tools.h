@@ -16,6 +16,10 @@
  * /usr/local/cuda/bin. Returns 0 with its path, -1 when none. */
 int sass_find_tool(const char *name, char *path, size_t len);
 
+/* How long one tool may run before it is killed, in seconds: 60, or
+ * PTXTUTOR_TOOL_TIMEOUT_S (tests, slow machines). */
+double sass_tool_timeout(void);
+
 /* The one line that says what the SASS view needs and where to get it. */
 const char *sass_missing_line(void);
 
@@ -49,6 +53,9 @@ int sass_job_ptxas(sass_job *j, const char *arch, sass_kernel *k, char *err, siz
 int sass_job_disasm(sass_job *j, const char *entry, sass_kernel *k, char *err, size_t errlen);
 /* Removes the directory and what is in it. */
 void sass_job_end(sass_job *j);
+/* Removes dir and everything under it (a link is removed, never followed):
+ * a temporary folder of ours. */
+void sass_remove_tree(const char *dir);
 
 /* A fresh kernel record for entry: nothing known yet (-1s). */
 void sass_kernel_init(sass_kernel *k, const char *entry);

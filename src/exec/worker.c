@@ -1,4 +1,5 @@
 /* exec/worker: every backend in a child process behind a pipe, so a faulting or hanging kernel costs a restart, never the UI. */
+#define _GNU_SOURCE /* pipe2 */
 #include "exec/worker.h"
 
 #include <errno.h>
@@ -6,24 +7,16 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/prctl.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
+#include "base/proc.h"
 #include "base/util.h"
 #include "exec/backend.h"
-
-/* fork(), or a stand-in a test installs to make it fail. */
-static pid_t (*fork_fn)(void) = fork;
+#include "exec/wait.h"
 
 void worker_set_fork(pid_t (*fn)(void))
 {
-	fork_fn = fn ? fn : fork;
-}
-
-static pid_t worker_fork(void)
-{
-	return fork_fn();
+	proc_set_fork(fn);
 }
 
 /* Reads or writes exactly n bytes, retrying on EINTR; returns 0 or -1. */
@@ -42,13 +35,21 @@ static int full_io(int fd, void *buf, size_t n, int writing)
 	return 0;
 }
 
-/* The child: one request in, one result out, until the pipe closes. CUDA is
+/* The pipes' ends: the child reads down[0] and writes up[1]. */
+typedef struct {
+	int down[2], up[2];
+} worker_pipes;
+
+/* The child (set up by base/proc: killed with its parent, signals at their
+ * defaults): one request in, one result out, until the pipe closes. CUDA is
  * first touched here, after the fork, so the parent never holds a context. */
-static void child_loop(int in, int out)
+static int child_loop(void *arg)
 {
+	const worker_pipes *pp = arg;
+	int in = pp->down[0], out = pp->up[1];
+	close(pp->down[1]);
+	close(pp->up[0]);
 	signal(SIGINT, SIG_IGN); /* the UI decides when we stop */
-	signal(SIGPIPE, SIG_DFL);
-	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	static run_request rq;
 	static run_result res;
 	while (full_io(in, &rq, sizeof rq, 0) == 0) {
@@ -59,61 +60,63 @@ static void child_loop(int in, int out)
 			break;
 		/* A fault leaves a sticky error in the context: start afresh. */
 		if (res.status == RUN_FAULT)
-			_exit(3);
+			return 3;
 	}
-	_exit(0);
+	return 0;
 }
 
 int worker_start(worker *w)
 {
-	int down[2], up[2];
+	worker_pipes pp;
 	memset(w, 0, sizeof *w);
 	w->pid = -1;
 	w->to_child = w->from_child = -1;
-	if (pipe(down))
+	/* close-on-exec: ptxas and $EDITOR, started later, hold no end of them */
+	if (pipe2(pp.down, O_CLOEXEC))
 		return -1;
-	if (pipe(up)) {
-		close(down[0]);
-		close(down[1]);
-		return -1;
-	}
-	fflush(NULL);
-	pid_t pid = worker_fork();
-	if (pid < 0) {
-		close(down[0]);
-		close(down[1]);
-		close(up[0]);
-		close(up[1]);
+	if (pipe2(pp.up, O_CLOEXEC)) {
+		close(pp.down[0]);
+		close(pp.down[1]);
 		return -1;
 	}
-	if (pid == 0) {
-		close(down[1]);
-		close(up[0]);
-		child_loop(down[0], up[1]);
+	proc p;
+	if (proc_fork(&p, child_loop, &pp, 0) < 0) {
+		close(pp.down[0]);
+		close(pp.down[1]);
+		close(pp.up[0]);
+		close(pp.up[1]);
+		return -1;
 	}
-	close(down[0]);
-	close(up[1]);
-	fcntl(up[0], F_SETFL, O_NONBLOCK);
-	fcntl(up[0], F_SETFD, FD_CLOEXEC);
-	fcntl(down[1], F_SETFD, FD_CLOEXEC);
-	w->pid = pid;
-	w->to_child = down[1];
-	w->from_child = up[0];
+	close(pp.down[0]);
+	close(pp.up[1]);
+	fcntl(pp.up[0], F_SETFL, O_NONBLOCK);
+	w->pid = p.pid;
+	w->to_child = pp.down[1];
+	w->from_child = pp.up[0];
 	return 0;
+}
+
+/* Reaps the child (base/proc: waitpid again on EINTR only), killed first
+ * when asked; returns its status as proc_wait gives it. */
+static int reap_child(worker *w, int kill_it)
+{
+	proc p = {.pid = w->pid};
+	int status = PROC_LOST;
+	if (p.pid > 0 && kill_it)
+		proc_kill(&p);
+	else if (p.pid > 0)
+		status = proc_wait(&p);
+	w->pid = -1;
+	return status;
 }
 
 static void reap(worker *w, int kill_it)
 {
-	if (w->pid > 0) {
-		if (kill_it)
-			kill(w->pid, SIGKILL);
-		waitpid(w->pid, NULL, 0);
-	}
+	reap_child(w, kill_it);
 	if (w->to_child >= 0)
 		close(w->to_child);
 	if (w->from_child >= 0)
 		close(w->from_child);
-	w->pid = -1;
 	w->to_child = w->from_child = -1;
 	w->busy = 0;
 }
@@ -182,16 +185,14 @@ int worker_poll(worker *w, run_result *out)
 		if (k < 0 && errno == EAGAIN)
 			break;
 		/* End of file: the child died without answering. */
-		int status = 0;
-		waitpid(w->pid, &status, 0);
-		w->pid = -1;
+		int status = reap_child(w, 0);
 		run_request sent = w->sent; /* restart clears w */
 		char msg[160];
 		const char *again = restart(w, 0) == 0 ? "it was restarted" : "it could not be restarted";
-		if (WIFSIGNALED(status))
-			snprintf(msg, sizeof msg, "the worker died (signal %d); %s", WTERMSIG(status), again);
+		if (status > 128)
+			snprintf(msg, sizeof msg, "the worker died (signal %d); %s", status - 128, again);
 		else
-			snprintf(msg, sizeof msg, "the worker exited (status %d); %s", WEXITSTATUS(status), again);
+			snprintf(msg, sizeof msg, "the worker exited (status %d); %s", status, again);
 		exec_run_lost(&sent, RUN_FAULT, msg, out);
 		return 1;
 	}
@@ -205,6 +206,35 @@ int worker_poll(worker *w, run_result *out)
 		return 1;
 	}
 	return 0;
+}
+
+typedef struct {
+	worker *w;
+	run_result *out;
+} worker_waiting;
+
+static int wait_fd(void *p)
+{
+	return worker_fd(((worker_waiting *)p)->w);
+}
+
+static int wait_done(void *p)
+{
+	worker_waiting *ww = p;
+	return worker_poll(ww->w, ww->out);
+}
+
+static void wait_stop(void *p)
+{
+	worker_waiting *ww = p;
+	worker_cancel(ww->w, ww->out);
+}
+
+int worker_wait(worker *w, run_result *out, const char *label, volatile sig_atomic_t *interrupted)
+{
+	static const exec_waiter waiter = {.fd = wait_fd, .done = wait_done, .stop = wait_stop};
+	worker_waiting ww = {w, out};
+	return exec_wait(&waiter, &ww, label, interrupted);
 }
 
 void worker_cancel(worker *w, run_result *out)

@@ -2,6 +2,7 @@
 #ifndef PTXTUTOR_WORKER_H
 #define PTXTUTOR_WORKER_H
 
+#include <signal.h>
 #include <sys/types.h>
 
 #include "run/run.h"
@@ -33,6 +34,10 @@ int worker_fd(const worker *w);
  * deadline passed or the child died (it is then restarted); a result made up
  * so has the backend of the request sent (exec_run_lost). */
 int worker_poll(worker *w, run_result *out);
+/* Waits for the run submitted (exec_wait: a progress line labelled label on
+ * a terminal, cancelled when *interrupted is set; NULL: never). Returns 0
+ * with the result in *out, or -1 cancelled (*out says RUN_CANCELLED). */
+int worker_wait(worker *w, run_result *out, const char *label, volatile sig_atomic_t *interrupted);
 /* Kills the current run and restarts the child; *out says RUN_CANCELLED. */
 void worker_cancel(worker *w, run_result *out);
 void worker_stop(worker *w);

@@ -56,23 +56,18 @@ static void load_example(ui_ptx *p, const lesson *l)
 	}
 }
 
-/* Whether the CPU emulator backend would refuse this lesson's PTX (its
- * types, or a parse of the file): asked once, so a lesson it cannot run says
- * so before r, in its words. */
+/* Whether the CPU emulator would refuse this lesson's kernel, so a lesson
+ * it cannot run says so before r: answered from the lesson's data alone —
+ * its types against the pairs the emulator checks (dtype_pair_check, the
+ * emulator's own rule) — never by parsing the module on the UI's thread. A
+ * file the emulator cannot parse says so when it runs, in the run's pane. */
 static void ask_emulator(ui_ptx *p, const lesson *l)
 {
-	run_request rq;
-	run_error why;
-	memset(&rq, 0, sizeof rq);
-	rq.backend = RUN_BACKEND_EMU;
-	util_strlcpy(rq.ptx_path, p->path, sizeof rq.ptx_path);
-	util_strlcpy(rq.entry, l->entry, sizeof rq.entry);
-	rq.dt = l->dt;
-	rq.out = l->out;
-	if (!exec_refuses(&rq, &why))
+	char why[180];
+	if (dtype_pair_check(l->dt, l->out == DTYPE_NONE ? DTYPE_F32 : l->out, why, sizeof why) == 0)
 		return;
 	p->emu_refuses = 1;
-	util_strlcpy(p->emu_why, why.msg, sizeof p->emu_why);
+	snprintf(p->emu_why, sizeof p->emu_why, "its types: %s", why);
 }
 
 /* The lesson's PTX as shown and run: the student's copy when there is one,

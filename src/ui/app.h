@@ -59,8 +59,11 @@ void ui_app_editor_open(ui_app *a, const char *text, size_t len, const char *err
 void ui_app_editor_saved(ui_app *a, int ok, const char *err);
 
 /* The loop reports on UI_REQ_SASS for lesson i: status 0 with k (taken
- * over), else why not in err (one line: a missing tool says where to get it). */
+ * over; err, when not empty, the chain's note: the link it passed over),
+ * else why not in err (one line: a missing tool says where to get it). */
 void ui_app_sass_done(ui_app *a, int i, int status, sass_kernel *k, const char *err);
+/* The loop stopped lesson i's SASS build (UI_REQ_SASS_CANCEL, or a newer one). */
+void ui_app_sass_cancelled(ui_app *a, int i);
 
 /* The loop reports on UI_REQ_PUZZLE: the check's outcome (solved ones are remembered). */
 void ui_app_puzzle_done(ui_app *a, const puzzle_outcome *o);

@@ -263,12 +263,14 @@ void app_act_run(ui_app *a, ui_action act, int key)
 	}
 }
 
-/* Esc in the panes: the loop kills the worker's run. */
+/* Esc in the panes: the loop kills the worker's run, else the SASS build. */
 void app_act_cancel(ui_app *a, ui_action act, int key)
 {
 	(void)act, (void)key;
 	if (a->run == UI_RUN_BUSY)
 		a->req = UI_REQ_CANCEL;
+	else if (a->ptx[a->lesson].sass_state == 1)
+		a->req = UI_REQ_SASS_CANCEL;
 	else
 		a->hit_marks = 0; /* as less's ESC-u: n brings them back */
 }

@@ -62,7 +62,19 @@ void app_act_sass(ui_app *a, ui_action act, int key)
 		return;
 	p->sass_state = 1;
 	a->req = UI_REQ_SASS;
-	app_say(a, 0, "Compiling and disassembling ...");
+	app_say(a, 0, "Compiling and disassembling ... (%s cancels)", ui_key_name(UI_MODE_NORMAL, UI_ACT_CANCEL));
+}
+
+void ui_app_sass_cancelled(ui_app *a, int i)
+{
+	ui_ptx *p = &a->ptx[i];
+	if (p->sass_state != 1)
+		return;
+	p->sass_state = 0; /* S asks again */
+	if (i == a->lesson) {
+		a->sass_view = UI_SASS_OFF;
+		app_say(a, 0, "SASS cancelled; the PTX again.");
+	}
 }
 
 void ui_app_sass_done(ui_app *a, int i, int status, sass_kernel *k, const char *err)
@@ -70,6 +82,11 @@ void ui_app_sass_done(ui_app *a, int i, int status, sass_kernel *k, const char *
 	ui_ptx *p = &a->ptx[i];
 	if (a->req == UI_REQ_SASS)
 		a->req = UI_REQ_NONE;
+	/* Nobody waits for it (the PTX was reloaded, or the build cancelled). */
+	if (p->sass_state != 1) {
+		sass_kernel_free(k);
+		return;
+	}
 	sass_kernel_free(&p->sass);
 	if (status) {
 		p->sass_state = -1;
@@ -85,6 +102,7 @@ void ui_app_sass_done(ui_app *a, int i, int status, sass_kernel *k, const char *
 		app_say(a, 0, "Recorded SASS (%s, not compiled here: no CUDA toolkit) for %s from %s: %d instructions, %d registers.",
 			p->sass.recorded_date, p->sass.arch, p->sass.compiler, p->sass.n, p->sass.regs);
 	else
-		app_say(a, 0, "SASS for %s from %s: %d instructions, %d registers.", p->sass.arch, p->sass.compiler,
-			p->sass.n, p->sass.regs);
+		app_say(a, 0, "SASS for %s from %s: %d instructions, %d registers%s%s%s.", p->sass.arch,
+			p->sass.compiler, p->sass.n, p->sass.regs, err && *err ? " (" : "", err && *err ? err : "",
+			err && *err ? ")" : "");
 }

@@ -32,9 +32,11 @@ typedef enum { UI_RUN_IDLE, UI_RUN_BUSY } ui_run_state;
  * edit_path, then call ui_app_editor_saved. */
 /* UI_REQ_SASS: compile and disassemble the current lesson's PTX (the file in
  * ui_ptx.path), then call ui_app_sass_done. */
+/* UI_REQ_SASS_CANCEL: stop that build, then call ui_app_sass_cancelled. */
 /* UI_REQ_PUZZLE: check pz_path against puzzle pz_sel (exec/puzzle_job.h, in
  * a child), then call ui_app_puzzle_done. */
-typedef enum { UI_REQ_NONE, UI_REQ_RUN, UI_REQ_CANCEL, UI_REQ_EDIT, UI_REQ_SASS, UI_REQ_PUZZLE, UI_REQ_SAVE } ui_request;
+typedef enum { UI_REQ_NONE, UI_REQ_RUN, UI_REQ_CANCEL, UI_REQ_EDIT, UI_REQ_SASS, UI_REQ_PUZZLE, UI_REQ_SAVE,
+	       UI_REQ_SASS_CANCEL } ui_request;
 
 #define UI_MARKS_MAX 16
 

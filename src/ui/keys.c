@@ -36,7 +36,7 @@ const ui_binding ui_bindings[] = {
 	{.mode = UI_MODE_NORMAL, .keys = {'r'}, .act = UI_ACT_RUN, .help = "run the kernel on the GPU (no GPU: emulate it)"},
 	{.mode = UI_MODE_NORMAL, .keys = {'e'}, .act = UI_ACT_EDIT, .help = "edit the PTX (a copy): $EDITOR, else inline"},
 	{.mode = UI_MODE_NORMAL, .keys = {'R'}, .act = UI_ACT_DIFF, .help = "your edit against the original; restore it"},
-	{.mode = UI_MODE_NORMAL, .keys = {UI_KEY_ESC}, .act = UI_ACT_CANCEL, .help = "cancel a run; else unmark the search's hits"},
+	{.mode = UI_MODE_NORMAL, .keys = {UI_KEY_ESC}, .act = UI_ACT_CANCEL, .help = "cancel a run or a SASS build; else unmark hits"},
 	{.mode = UI_MODE_NORMAL, .keys = {'+', '='}, .act = UI_ACT_SIZE_UP, .help = "double M, N and K"},
 	{.mode = UI_MODE_NORMAL, .keys = {'-'}, .act = UI_ACT_SIZE_DOWN, .help = "halve them", .with_previous = 1},
 	{.mode = UI_MODE_NORMAL, .keys = {'t'}, .act = UI_ACT_WHATIF, .help = "what-if: tile sizes, threads, registers"},
