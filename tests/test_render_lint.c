@@ -237,50 +237,16 @@ static const struct {
 	int cols, rows;
 } screen_sizes[] = {{80, 24}, {100, 30}, {120, 36}, {160, 48}};
 
-/* Known failures in areas another change owns, counted but not failed
- * (PTXTUTOR_LINT_KNOWN=1 tells them): each a pane and a piece of the text
- * it concerns. Remove a row once its fix is merged (issue 36). */
-static const struct {
-	ui_pane pane;
-	const char *text;
-} known[] = {
-	/* src/ui/pane_numbers.c: rows wider than the 30-column slot (issue 36) */
-	{UI_PANE_NUMBERS, "ceilings and this kernel at each level"},
-	{UI_PANE_NUMBERS, "ceilings: DRAM L2 L1/shared"},
-	{UI_PANE_NUMBERS, "not known for this launch shape"},
-	{UI_PANE_NUMBERS, "blocks \u25C0 binds"},
-	{UI_PANE_NUMBERS, " FLOP/B"},
-	{UI_PANE_NUMBERS, "(CU_FUNC_ATTRIBUTE_"},
-};
-
-static int is_known(ui_pane pane, const char *text)
-{
-	for (size_t i = 0; i < ARRAY_LEN(known); i++)
-		if (known[i].pane == pane && strstr(text, known[i].text))
-			return 1;
-	return 0;
-}
-
-/* Problems told so far, and how many of them were printed. */
-static int told, known_told;
+/* Problems told so far (the first 60 are printed). */
+static int told;
 
 /* What the lint saw, so that it cannot pass by drawing nothing: screens,
  * runs in the slot that passed, recorded SASS shown, warp views. */
 static int screens, runs_ok, sass_shown, warps_shown;
 
-/* The pane being linted (a known[] row may name it). */
-static ui_pane linting = UI_NPANES;
-
-/* Tells a problem; returns 1, or 0 for a known one (counted apart). */
+/* Tells a problem; returns 1. */
 static int tell(const char *where, const char *what, const char *text)
 {
-	if (is_known(linting, text)) { /* PTXTUTOR_LINT_KNOWN=1 tells them too */
-		known_told++;
-		const char *k = getenv("PTXTUTOR_LINT_KNOWN");
-		if (k && *k == '1')
-			fprintf(stderr, "known: %s: %s: %s\n", where, what, text);
-		return 0;
-	}
 	if (told++ < 60)
 		fprintf(stderr, "%s: %s: %s\n", where, what, text);
 	return 1;
@@ -385,9 +351,7 @@ static int lint_screen_as(const char *where, ui_app *a, ui_frame *f, int ptx_cho
 			ui_pane p = text_panes[i];
 			if (a->layout.tabbed && p != UI_PANE_LESSON && p != (ui_pane)a->side)
 				continue;
-			linting = p;
 			bad += lint_text(where, a, p);
-			linting = UI_NPANES;
 		}
 	}
 	ui_rect pr = a->layout.pane[UI_PANE_PTX];
@@ -649,8 +613,6 @@ static void every_screen_readable(void **state)
 	for (size_t s = 0; s < ARRAY_LEN(screen_sizes); s++)
 		for (int present = 0; present < 2; present++)
 			bad += lint_one_size(screen_sizes[s].cols, screen_sizes[s].rows, present);
-	if (known_told)
-		fprintf(stderr, "(%d known problems of issue 36 not counted: see known[])\n", known_told);
 	/* every kernel ran at every size and mode; SASS recorded for lessons 1-11 */
 	int sizes = (int)ARRAY_LEN(screen_sizes) * 2;
 	assert_true(runs_ok >= 11 * sizes);
