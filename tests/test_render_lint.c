@@ -16,6 +16,7 @@
 #include "course/sass_tools.h"
 #include "exec/backend.h"
 #include "ui/app.h"
+#include "ui/app_internal.h"
 #include "ui/draw.h"
 #include "ui/pane_ptx.h"
 #include "ui/pane_text.h"
@@ -332,11 +333,42 @@ static int lint_screen(const char *where, ui_app *a, ui_frame *f)
 	return lint_screen_as(where, a, f, 0);
 }
 
+/* Spaces collapsed to one, in place. */
+static void squeeze(char *s)
+{
+	char *o = s;
+	for (const char *p = s; *p; p++)
+		if (*p != ' ' || (o > s && o[-1] != ' '))
+			*o++ = *p;
+	while (o > s && o[-1] == ' ')
+		o--;
+	*o = '\0';
+}
+
+/* The status message is on the screen whole, on the status row or wrapped
+ * onto the rows above it (a box over them: not asked). */
+static int status_whole(const char *where, const ui_app *a, const ui_frame *f)
+{
+	if (!a->msg[0] || a->mode != UI_MODE_NORMAL)
+		return 0;
+	char rows[4 * 4096] = "", row[4096], msg[sizeof a->msg];
+	for (int y = f->rows - 3 > 1 ? f->rows - 3 : 1; y < f->rows; y++) {
+		ui_frame_row_text(f, y, row, sizeof row);
+		snprintf(rows + strlen(rows), sizeof rows - strlen(rows), "%s ", row);
+	}
+	util_strlcpy(msg, a->msg, sizeof msg);
+	squeeze(rows), squeeze(msg);
+	if (strstr(rows, msg))
+		return 0;
+	return tell(where, "a status message not shown whole", a->msg);
+}
+
 static int lint_screen_as(const char *where, ui_app *a, ui_frame *f, int ptx_chosen)
 {
 	int bad = 0;
 	ui_draw(a, f);
 	screens++;
+	bad += status_whole(where, a, f);
 	sass_shown += a->sass_view && a->ptx[a->lesson].sass_state == 2;
 	warps_shown += a->mode == UI_MODE_WARP && a->warp.have;
 	if (f->cuts) {
@@ -356,7 +388,11 @@ static int lint_screen_as(const char *where, ui_app *a, ui_frame *f, int ptx_cho
 	}
 	ui_rect pr = a->layout.pane[UI_PANE_PTX];
 	/* the PTX pane's last column is the cut mark's: blank, or the mark */
-	for (int y = pr.y + 2; a->mode == UI_MODE_NORMAL && !a->sass_view && y < pr.y + pr.h; y++) {
+	/* (not the rows a long status message is wrapped onto: they start with the status's role) */
+	int ptx_end = pr.y + pr.h;
+	while (ptx_end > pr.y && f->cells[(ptx_end - 1) * f->cols].role == UI_ROLE_STATUS)
+		ptx_end--;
+	for (int y = pr.y + 2; a->mode == UI_MODE_NORMAL && !a->sass_view && y < ptx_end; y++) {
 		uint32_t c = f->cells[y * f->cols + pr.x + pr.w - 1].ch;
 		if (c != ' ' && c != ui_glyphs_get(a->ascii)->arrow) {
 			char row[4096];
@@ -555,6 +591,20 @@ static int lint_one_size(int cols, int rows, int present)
 			snprintf(where, sizeof where, "%dx%d%s", cols, rows, present ? " --present" : "");
 			bad += lint_menu(where, a, &f);
 			back_to(a, li, 0);
+			/* the longest messages the loop sets: a progress file it could not write or read */
+			static const char *says[] = {
+				"Could not save your progress: cannot write /home/a-student-with-a-long-name/.local/state/"
+				"ptxtutor/state.12345: No space left on device",
+				"Cannot read your progress: /home/student/.local/state/ptxtutor/state is more than 64 MiB; "
+				"kept as it is, and nothing is saved until it is moved away",
+			};
+			for (size_t k = 0; k < ARRAY_LEN(says); k++) {
+				app_say(a, 1, "%s", says[k]);
+				snprintf(where, sizeof where, "%dx%d%s, status message %zu", cols, rows,
+					 present ? " --present" : "", k + 1);
+				bad += lint_screen(where, a, &f);
+			}
+			a->msg[0] = '\0';
 		}
 	}
 	ui_frame_free(&f);
