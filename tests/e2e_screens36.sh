@@ -61,6 +61,9 @@ cat "$WORK/a1" "$WORK/a10" "$WORK/a11" >"$WORK/ascii"
 grep -qF "sum A[row][k]" "$WORK/a1" && grep -qF "C = A*B^T" "$WORK/a10" && grep -qF "||C" "$WORK/a11" && grep -qF "ref|| / ||ref||" "$WORK/a11" &&
 	grep -qF "about as sqrt(K)" "$WORK/a11" && ! LC_ALL=C grep -q "[^ -~]" "$WORK/ascii"
 check "screens36: LANG=C spells the symbols out: sum, A*B^T, ||C - ref||, sqrt(K); no byte outside ASCII" $? "$WORK/ascii"
+LANG=C LC_ALL=C "$BIN" show 1 --screen --width 100 --height 30 --keys Pj >"$WORK/apz" 2>&1
+grep -qF "(M != N: a" "$WORK/apz" && ! grep -qF "(M # N" "$WORK/apz" && ! LC_ALL=C grep -q "[^ -~]" "$WORK/apz"
+check "screens36: LANG=C: the puzzle box spells the symbols as the lessons do (M != N)" $? "$WORK/apz"
 
 # ---- F22: the numbers pane in words: the ridge, the plural, the registers' source, the roofline's legend ----
 screen "$WORK/n1" 1 1 240 67
