@@ -84,3 +84,16 @@ head -n 1 "$WORK/z0" | grep -q "PTX basics" && ! head -n 1 "$WORK/z0" | grep -qF
 	! head -n 1 "$WORK/z0" | grep -q "4096" && grep -qF "the GPU in this machine" "$WORK/z0" &&
 	grep -qF "when it has one" "$WORK/z0"
 check "screens36: lesson 0's header has no '4096^3 none->f32', and its GPU sentence holds without a GPU" $? "$WORK/z0"
+
+# ---- F21: --set regs=R, the t box's registers row, from the CLI too (show, and the tutor's --set) ----
+"$BIN" show 3 --set regs=255 >"$WORK/r255" 2>&1
+rc=$?
+[ $rc -eq 0 ] && grep -qF "255 registers [what-if]" "$WORK/r255" && grep -qF "no block of it fits" "$WORK/r255"
+check "screens36: show 3 --set regs=255 is a what-if on the registers (no block fits), not refused" $? "$WORK/r255"
+"$BIN" show 3 --set regs=0 >"$WORK/r0" 2>&1
+rc=$?
+[ $rc -eq 2 ] && [ "$(wc -l <"$WORK/r0")" -eq 1 ] && grep -qF "ptxtutor show: regs=0 is out of range (1..255" "$WORK/r0"
+check "screens36: show 3 --set regs=0 is refused in one line, exit 2" $? "$WORK/r0"
+screen "$WORK/r64" 3 1 120 36 --set regs=64
+head -n 1 "$WORK/r64" | grep -qF "| what-if regs=64"
+check "screens36: the tutor's --set regs=64 shows in the header as a what-if" $? "$WORK/r64"

@@ -102,7 +102,8 @@ static void header(const ui_app *a, ui_frame *f)
 			n += snprintf(tail + n, sizeof tail - (size_t)n, "%s%s=%lld", i ? " " : " | what-if ",
 				      a->whatif.v[i].name, a->whatif.v[i].value);
 		if (a->regs_override && n > 0 && n < (int)sizeof tail - 40)
-			snprintf(tail + n, sizeof tail - (size_t)n, " regs=%d", a->regs_override);
+			snprintf(tail + n, sizeof tail - (size_t)n, "%s regs=%d", a->whatif.n ? "" : " | what-if",
+				 a->regs_override);
 		if (ui_utf8_width(head, strlen(head)) + ui_utf8_width(tail, strlen(tail)) <= r.w)
 			break;
 	}
