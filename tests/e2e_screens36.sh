@@ -97,3 +97,9 @@ check "screens36: show 3 --set regs=0 is refused in one line, exit 2" $? "$WORK/
 screen "$WORK/r64" 3 1 120 36 --set regs=64
 head -n 1 "$WORK/r64" | grep -qF "| what-if regs=64"
 check "screens36: the tutor's --set regs=64 shows in the header as a what-if" $? "$WORK/r64"
+
+# ---- F13: emulate of a TMA lesson says where the loads went, not a row of zeros ----
+"$BIN" emulate 11 >"$WORK/e11" 2>&1
+grep -qF "global loads   none per thread: A and B come in through TMA (below)" "$WORK/e11" &&
+	! grep -qF "global loads   0 requests" "$WORK/e11" && grep -q "^  TMA  .* bytes from L2" "$WORK/e11"
+check "screens36: emulate 11 says its loads come through TMA, not '0 requests'" $? "$WORK/e11"
