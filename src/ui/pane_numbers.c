@@ -237,8 +237,8 @@ static void intensity(ui_lines *t, const model_result *m, int w)
 	int below = m->ai_global < m->ridge;
 	if (isnan(m->ridge))
 		snprintf(n, sizeof n, "the ridge is not known");
-	else if (w < 40) /* a narrow slot: the words, not the unit */
-		snprintf(n, sizeof n, "%s ridge %s", below ? "below" : "at or above", numfmt_sig(r, sizeof r, m->ridge));
+	else if (w < 40) /* a narrow slot: the words, not the unit; "ridge 320" kept on one row (a no-break space) */
+		snprintf(n, sizeof n, "%s ridge\u00A0%s", below ? "below" : "at or above", numfmt_sig(r, sizeof r, m->ridge));
 	else /* what it means where there is room for it */
 		snprintf(n, sizeof n, "%s the ridge (%s FLOP/B)%s", below ? "below" : "at or above",
 			 numfmt_sig(r, sizeof r, m->ridge),
