@@ -69,6 +69,10 @@ env $env_vars "$BIN" puzzle 01-stride --check "$ROOT/ptx/puzzles/01-stride.ptx" 
 rc=$?
 [ $rc -eq 1 ] && grep -q "FAIL C is right at every size" "$WORK/out" && grep -q "Not yet" "$WORK/out"
 check "puzzle --check: a failing file exits 1 with its verdicts" $?
+env $env_vars "$BIN" puzzle 01-stride --check "$WORK/no-such.ptx" >"$WORK/out" 2>&1
+rc=$?
+[ $rc -eq 2 ] && [ "$(wc -l <"$WORK/out")" -eq 1 ] && grep -q "^ptxtutor puzzle: .*no-such.ptx: No such file" "$WORK/out"
+check "puzzle --check: a file that is not there is bad input (one line, exit 2), not a failed check" $?
 env $env_vars "$BIN" puzzle 01-stride --check "$ROOT/ptx/puzzles/solutions/01-stride.ptx" --json >"$WORK/out" 2>&1
 rc=$?
 [ $rc -eq 0 ] && python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["solved"] and d["checks"][0]["pass"]' "$WORK/out"

@@ -61,6 +61,9 @@ cat "$WORK/a1" "$WORK/a10" "$WORK/a11" >"$WORK/ascii"
 grep -qF "sum A[row][k]" "$WORK/a1" && grep -qF "C = A*B^T" "$WORK/a10" && grep -qF "||C" "$WORK/a11" && grep -qF "ref|| / ||ref||" "$WORK/a11" &&
 	grep -qF "about as sqrt(K)" "$WORK/a11" && ! LC_ALL=C grep -q "[^ -~]" "$WORK/ascii"
 check "screens36: LANG=C spells the symbols out: sum, A*B^T, ||C - ref||, sqrt(K); no byte outside ASCII" $? "$WORK/ascii"
+LANG=C LC_ALL=C "$BIN" show 1 --screen --width 100 --height 30 --keys Pj >"$WORK/apz" 2>&1
+grep -qF "(M != N: a" "$WORK/apz" && ! grep -qF "(M # N" "$WORK/apz" && ! LC_ALL=C grep -q "[^ -~]" "$WORK/apz"
+check "screens36: LANG=C: the puzzle box spells the symbols as the lessons do (M != N)" $? "$WORK/apz"
 
 # ---- F22: the numbers pane in words: the ridge, the plural, the registers' source, the roofline's legend ----
 screen "$WORK/n1" 1 1 240 67
@@ -81,3 +84,22 @@ head -n 1 "$WORK/z0" | grep -q "PTX basics" && ! head -n 1 "$WORK/z0" | grep -qF
 	! head -n 1 "$WORK/z0" | grep -q "4096" && grep -qF "the GPU in this machine" "$WORK/z0" &&
 	grep -qF "when it has one" "$WORK/z0"
 check "screens36: lesson 0's header has no '4096^3 none->f32', and its GPU sentence holds without a GPU" $? "$WORK/z0"
+
+# ---- F21: --set regs=R, the t box's registers row, from the CLI too (show, and the tutor's --set) ----
+"$BIN" show 3 --set regs=255 >"$WORK/r255" 2>&1
+rc=$?
+[ $rc -eq 0 ] && grep -qF "255 registers [what-if]" "$WORK/r255" && grep -qF "no block of it fits" "$WORK/r255"
+check "screens36: show 3 --set regs=255 is a what-if on the registers (no block fits), not refused" $? "$WORK/r255"
+"$BIN" show 3 --set regs=0 >"$WORK/r0" 2>&1
+rc=$?
+[ $rc -eq 2 ] && [ "$(wc -l <"$WORK/r0")" -eq 1 ] && grep -qF "ptxtutor show: regs=0 is out of range (1..255" "$WORK/r0"
+check "screens36: show 3 --set regs=0 is refused in one line, exit 2" $? "$WORK/r0"
+screen "$WORK/r64" 3 1 120 36 --set regs=64
+head -n 1 "$WORK/r64" | grep -qF "| what-if regs=64"
+check "screens36: the tutor's --set regs=64 shows in the header as a what-if" $? "$WORK/r64"
+
+# ---- F13: emulate of a TMA lesson says where the loads went, not a row of zeros ----
+"$BIN" emulate 11 >"$WORK/e11" 2>&1
+grep -qF "global loads   none per thread: A and B come in through TMA (below)" "$WORK/e11" &&
+	! grep -qF "global loads   0 requests" "$WORK/e11" && grep -q "^  TMA  .* bytes from L2" "$WORK/e11"
+check "screens36: emulate 11 says its loads come through TMA, not '0 requests'" $? "$WORK/e11"

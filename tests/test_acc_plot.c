@@ -57,11 +57,28 @@ static void test_hidden_named(void **state)
 	free(buf);
 }
 
+/* A format that did not run (no point at any K) is named apart, not given a
+ * glyph the plot never draws; "# several" only where a '#' is drawn. */
+static void test_no_point_named_apart(void **state)
+{
+	(void)state;
+	acc_series s[3] = {{.name = "f32", .err = {1e-7, 2e-7, 4e-7, 8e-7}},
+			   {.name = "f16→f32", .err = {NAN, NAN, NAN, NAN}},
+			   {.name = "tf32", .err = {2.94e-4, 2.94e-4, 2.94e-4, 2.94e-4}}};
+	char *buf = plot(s, 3);
+	assert_non_null(strstr(buf, "no point: f16→f32"));
+	assert_null(strstr(buf, "o f16→f32"));
+	assert_non_null(strstr(buf, "+ tf32"));
+	assert_null(strstr(buf, "several"));
+	free(buf);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_same_points_named),
 		cmocka_unit_test(test_hidden_named),
+		cmocka_unit_test(test_no_point_named_apart),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

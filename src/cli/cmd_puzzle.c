@@ -191,6 +191,14 @@ static int record(const puzzle_set *s, const puzzle *p, const char *lid, int ask
 static int check(const puzzle_set *s, const course *c, const puzzle *p, const char *file, state_data *st, int json,
 		 char *err, int errlen, int *tried)
 {
+	/* a file that cannot be read (missing, a FIFO, a folder) is bad input, not a failed check */
+	char rerr[512];
+	char *text = util_read_file(file, NULL, rerr, sizeof rerr);
+	if (!text) {
+		cli_error(&cli_cmd_puzzle, "%s", rerr);
+		return 2;
+	}
+	free(text);
 	puzzle_outcome out;
 	puzzle_check_file(p, file, &out);
 	const char *lid = lesson_id(c, p);

@@ -39,7 +39,8 @@ const cli_command cli_cmd_show = {
 		{.name = "size", .kind = CLI_SIZE, .off = offsetof(show_opts, size), .arg = "N|M,N,K",
 		 .help = "problem size (default 4096)"},
 		{.name = "set", .kind = CLI_SET, .off = offsetof(show_opts, set), .arg = "KEY=VAL",
-		 .help = "change a lesson parameter for a what-if, e.g. --set TILE=16"},
+		 .help = "change a lesson parameter for a what-if, e.g. --set TILE=16;\n"
+			 "regs=R: the registers per thread (1..255), as in the tutor's t box"},
 		{.name = "json", .kind = CLI_FLAG, .off = offsetof(show_opts, json),
 		 .help = "print JSON (keys in docs/json.md)"},
 		/* main hands `show ... --screen` to the tutor's parser first (it takes the tutor's options) */
@@ -192,6 +193,20 @@ static int ask_gpu(const lesson *l, const expr_env *ov, gpu_spec *live, run_resu
 	return 1;
 }
 
+/* --set regs=R: the registers per thread as a what-if (the tutor's t box
+ * offers them beside the lesson's parameters), taken out of the lesson's
+ * parameters. Returns 0 (not set), R, or -1 (out of 1..255). */
+static int take_regs(expr_env *ov, long long *asked)
+{
+	for (int i = 0; i < ov->n; i++)
+		if (!strcmp(ov->v[i].name, "regs")) {
+			*asked = ov->v[i].value;
+			ov->v[i] = ov->v[--ov->n];
+			return *asked >= 1 && *asked <= 255 ? (int)*asked : -1;
+		}
+	return 0;
+}
+
 static int cmd_show(const cli_command *self, int argc, char **argv)
 {
 	show_opts o = {.size = {4096, 4096, 4096}};
@@ -207,6 +222,12 @@ static int cmd_show(const cli_command *self, int argc, char **argv)
 	long long M = o.size[0], N = o.size[1], K = o.size[2];
 	const char *gpu = o.gpu;
 	expr_env ov = o.set;
+	long long asked = 0;
+	int regs = take_regs(&ov, &asked);
+	if (regs < 0) {
+		cli_error(self, "regs=%lld is out of range (1..255 registers a thread)", asked);
+		return 2;
+	}
 	char msg[1024];
 	course c = {0};
 	cli_course(&c);
@@ -237,6 +258,8 @@ static int cmd_show(const cli_command *self, int argc, char **argv)
 		r.smem_static = jit.smem_static;
 		model_set_regs(&r, jit.regs, "JIT on this GPU");
 	}
+	if (regs > 0)
+		model_set_regs(&r, regs, "what-if");
 	/* The model holds for any size; the kernel may not: say so, still show. */
 	if (lesson_check_size(l, &r.env, msg, sizeof msg) < 0)
 		cli_error(self, "note: %s (the kernel would refuse this size)", msg);

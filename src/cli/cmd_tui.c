@@ -111,6 +111,11 @@ static int parse(const cli_command *self, int argc, char **argv, options *op, in
 	op->o.page = op->page - 1;
 	op->o.M = op->size[0], op->o.N = op->size[1], op->o.K = op->size[2];
 	op->o.set = op->set.n ? &op->set : NULL;
+	long long regs;
+	if (expr_get(&op->set, "regs", &regs) && (regs < 1 || regs > 255)) {
+		cli_error(self, "regs=%lld is out of range (1..255 registers a thread)", regs);
+		return 2;
+	}
 	op->o.no_color = getenv("NO_COLOR");
 	const char *dl = getenv("PTXTUTOR_DEADLINE_S");
 	double d = 0;

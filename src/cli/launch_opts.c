@@ -288,7 +288,9 @@ static int resolve_entry(const cli_launch *o, char *out, size_t len)
 
 void cli_launch_title(const cli_launch *o, const run_request *rq, char *buf, size_t len)
 {
-	if (o->lesson)
+	if (o->lesson && o->lesson[strspn(o->lesson, "0123456789")] == '\0') /* "lesson 11 at ...", not "11 at ..." */
+		snprintf(buf, len, "lesson %s", o->lesson);
+	else if (o->lesson)
 		util_strlcpy(buf, o->lesson, len);
 	else
 		demangle(rq->entry, buf, len);

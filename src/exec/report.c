@@ -479,12 +479,22 @@ void exec_report_types(const run_request *rq, char *buf, size_t len)
 void exec_report_counts(FILE *out, const run_report *rep, const char *indent)
 {
 	char a[48], b[48], c[48];
-	fprintf(out, "%sglobal loads   %s requests, %s sectors: %s sectors/request\n", indent,
-		run_figure(rep, "emu.global_loads.requests", a, sizeof a), run_figure(rep, "emu.global_loads.sectors", b, sizeof b),
-		run_figure(rep, "emu.global_loads.sectors_per_request", c, sizeof c));
-	fprintf(out, "%sglobal stores  %s requests, %s sectors: %s sectors/request\n", indent,
-		run_figure(rep, "emu.global_stores.requests", a, sizeof a), run_figure(rep, "emu.global_stores.sectors", b, sizeof b),
-		run_figure(rep, "emu.global_stores.sectors_per_request", c, sizeof c));
+	/* A kernel whose loads (or stores) all go through TMA has no per-thread
+	 * requests: say where they went rather than a row of zeros (the TMA row below) */
+	if (!rep->gld_requests && rep->tma_l2_bytes)
+		fprintf(out, "%sglobal loads   none per thread: A and B come in through TMA (below)\n", indent);
+	else
+		fprintf(out, "%sglobal loads   %s requests, %s sectors: %s sectors/request\n", indent,
+			run_figure(rep, "emu.global_loads.requests", a, sizeof a),
+			run_figure(rep, "emu.global_loads.sectors", b, sizeof b),
+			run_figure(rep, "emu.global_loads.sectors_per_request", c, sizeof c));
+	if (!rep->gst_requests && rep->tma_store_bytes)
+		fprintf(out, "%sglobal stores  none per thread: C goes out through TMA (below)\n", indent);
+	else
+		fprintf(out, "%sglobal stores  %s requests, %s sectors: %s sectors/request\n", indent,
+			run_figure(rep, "emu.global_stores.requests", a, sizeof a),
+			run_figure(rep, "emu.global_stores.sectors", b, sizeof b),
+			run_figure(rep, "emu.global_stores.sectors_per_request", c, sizeof c));
 	static const char *const sides[][2] = {{"shared loads ", "emu.shared_loads"}, {"shared stores", "emu.shared_stores"}};
 	for (size_t i = 0; i < ARRAY_LEN(sides); i++) {
 		char k1[64], k2[64], k3[64], d[48];

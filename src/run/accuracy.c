@@ -306,16 +306,28 @@ static void plot_ks(FILE *out, const long long *ks, int nk, int w)
 /* "* f32   o f16→f32   + tf32 = x3tf32   # several", wrapped at width (a
  * name counts as its bytes, an arrow as 3: a line may end short). Series on
  * the very same points are one item (same[i]: the first of i's), drawn with
- * its glyph; one whose every point is shared with others says so. */
-static void plot_legend(FILE *out, const acc_series *s, int ns, const int *same, const int *hidden, int width)
+ * its glyph; one whose every point is shared with others says so; one with
+ * no point at all (not run at this size) is named last, without a glyph;
+ * "# several" only where a '#' is drawn (shared). */
+static void plot_legend(FILE *out, const acc_series *s, int ns, const int *same, const int *hidden, const int *none,
+			int shared, int width)
 {
 	int col = 0;
-	for (int i = 0; i <= ns; i++) {
+	char absent[256] = "";
+	size_t an = 0;
+	for (int i = 0; i < ns && an < sizeof absent; i++)
+		if (none[i])
+			an += (size_t)snprintf(absent + an, sizeof absent - an, "%s%s", an ? ", " : "no point: ", s[i].name);
+	for (int i = 0; i <= ns + 1; i++) {
 		char item[256];
 		int n;
-		if (i < ns && same[i] != i)
+		if (i < ns && (same[i] != i || none[i]))
 			continue;
-		if (i < ns) {
+		if ((i == ns && !shared) || (i == ns + 1 && !absent[0]))
+			continue;
+		if (i == ns + 1) {
+			n = snprintf(item, sizeof item, "%s", absent);
+		} else if (i < ns) {
 			n = snprintf(item, sizeof item, "%c %s", glyphs[i % (int)strlen(glyphs)], s[i].name);
 			for (int j = i + 1; j < ns && n < (int)sizeof item; j++)
 				if (same[j] == i)
@@ -380,13 +392,16 @@ void acc_plot(FILE *out, const long long *ks, int nk, const acc_series *s, int n
 			char g = glyphs[same[i] % (int)strlen(glyphs)];
 			*c = *c == ' ' || *c == g ? g : ACC_PLOT_SHARED;
 		}
-	for (int i = 0; i < ns; i++) { /* every point of i's under '#' */
+	int *none = xcalloc((size_t)ns + 1, sizeof *none);
+	for (int i = 0; i < ns; i++) { /* every point of i's under '#', or none drawn */
 		int any = 0, all = 1;
 		for (int k = 0; k < nk; k++)
 			if (cell[i * nk + k] >= 0)
 				any = 1, all &= grid[cell[i * nk + k]] == ACC_PLOT_SHARED;
 		hidden[same[i]] |= any && all;
+		none[i] = !any;
 	}
+	int shared = memchr(grid, ACC_PLOT_SHARED, (size_t)rows * (size_t)w) != NULL;
 	fputs("log10 of the relative error ||C - ref||_F / ||ref||_F against K\n", out);
 	for (int r = 0; r < rows; r++) {
 		int n = w;
@@ -403,7 +418,8 @@ void acc_plot(FILE *out, const long long *ks, int nk, const acc_series *s, int n
 		fputc('-', out);
 	fputc('\n', out);
 	plot_ks(out, ks, nk, w);
-	plot_legend(out, s, ns, same, hidden, width);
+	plot_legend(out, s, ns, same, hidden, none, shared, width);
+	free(none);
 	free(grid);
 	free(cell);
 	free(same);

@@ -306,6 +306,9 @@ int ui_app_setup(ui_app *a, const ui_opts *o, course *c, const gpu_table *gpus, 
 	expr_env keep = a->whatif;
 	ui_app_select(a, start, page);
 	a->whatif = keep;
+	long long regs; /* --set regs=R: the t box's registers row (the CLI checked 1..255) */
+	if (o->set && expr_get(o->set, "regs", &regs) && regs >= 1 && regs <= 255)
+		a->regs_override = (int)regs;
 	app_recompute(a);
 	if (st.kept[0])
 		app_say(a, 1, "Cannot read your progress: %s", st.kept);

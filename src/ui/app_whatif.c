@@ -62,9 +62,13 @@ void app_act_whatif_change(ui_app *a, ui_action act, int key)
 	const lesson *l = ui_app_lesson(a);
 	int s = a->whatif_sel;
 	if (s == l->nparams) {
-		int regs = a->regs_override > 0 ? a->regs_override : (a->model_ok ? a->model.regs_per_thread : 32);
-		regs += dir * 8;
-		a->regs_override = regs < 8 ? 8 : regs > 255 ? 255 : regs;
+		int had = a->regs_override;
+		a->regs_override = 0; /* the kernel's own count, to step from and to compare with */
+		app_recompute(a);
+		int base = a->model_ok ? a->model.regs_per_thread : 32;
+		int regs = (had > 0 ? had : base) + dir * 8;
+		regs = regs < 8 ? 8 : regs > 255 ? 255 : regs;
+		a->regs_override = regs == base ? 0 : regs; /* back at its own count: no what-if left to name */
 		app_recompute(a);
 		return;
 	}

@@ -7,6 +7,7 @@
 #include "base/numfmt.h"
 #include "base/util.h"
 #include "ui/keys.h"
+#include "ui/lines.h"
 #include "ui/overlay.h"
 #include "ui/pane_edit.h"
 #include "ui/pane_ptx.h"
@@ -101,7 +102,8 @@ static void header(const ui_app *a, ui_frame *f)
 			n += snprintf(tail + n, sizeof tail - (size_t)n, "%s%s=%lld", i ? " " : " | what-if ",
 				      a->whatif.v[i].name, a->whatif.v[i].value);
 		if (a->regs_override && n > 0 && n < (int)sizeof tail - 40)
-			snprintf(tail + n, sizeof tail - (size_t)n, " regs=%d", a->regs_override);
+			snprintf(tail + n, sizeof tail - (size_t)n, "%s regs=%d", a->whatif.n ? "" : " | what-if",
+				 a->regs_override);
 		if (ui_utf8_width(head, strlen(head)) + ui_utf8_width(tail, strlen(tail)) <= r.w)
 			break;
 	}
@@ -112,8 +114,13 @@ static void header(const ui_app *a, ui_frame *f)
 	ui_frame_text_fit(f, r, x, r.y, tail, UI_ROLE_HEADER);
 }
 
+/* Rows a status message may take, wrapped, before its end is marked. */
+enum { STATUS_MAX_ROWS = 3 };
+
 /* The status row: the key hints, most needed first, as many whole ones as
- * leave room for the message, which is never cut by them nor cuts them. */
+ * leave room for the message, which is never cut by them nor cuts them.
+ * A message too long for the row alone is wrapped at words onto the rows
+ * above it (over the panes' last rows, while it shows): read whole. */
 static void status(const ui_app *a, ui_frame *f)
 {
 	ui_rect r = a->layout.status;
@@ -138,24 +145,43 @@ static void status(const ui_app *a, ui_frame *f)
 	for (size_t i = 0; i < ARRAY_LEN(items); i++)
 		items[i] = text[i];
 	int n = (int)ARRAY_LEN(items);
-	int mw = a->msg[0] ? ui_utf8_width(a->msg, strlen(a->msg)) + 2 : 0;
-	/* the hints give way whole, the page last; a message still too long is
-	 * shortened at a word, with an ellipsis */
+	/* a prompt being typed (search, answer) takes the row over: no message under it */
+	const char *msg = a->mode == UI_MODE_SEARCH || a->mode == UI_MODE_ANSWER ? "" : a->msg;
+	int mw = msg[0] ? ui_utf8_width(msg, strlen(msg)) + 2 : 0;
+	/* the hints give way whole, the page last, so that the message fits */
 	int keep = n, width;
 	for (;; keep--) {
 		width = 1;
 		for (int i = 0; i < keep; i++)
 			width += (int)strlen(items[i]) + 2;
-		if (keep <= (a->msg[0] ? 1 : 3) || width + mw <= r.w)
+		if (keep <= (msg[0] ? 0 : 3) || width + mw <= r.w)
 			break;
 	}
 	int x = r.x + 1;
 	for (int i = 0; i < keep; i++)
 		x = ui_frame_text(f, r, x, r.y, items[i], UI_ROLE_STATUS) + 2;
-	if (!a->msg[0])
+	if (!msg[0])
 		return;
-	ui_rect room = {x, r.y, r.x + r.w - x, 1};
-	ui_frame_text_fit(f, room, x, r.y, a->msg, a->msg_bad ? UI_ROLE_BAD : UI_ROLE_EMPH);
+	ui_role role = a->msg_bad ? UI_ROLE_BAD : UI_ROLE_EMPH;
+	if (x + mw - 2 <= r.x + r.w) {
+		ui_frame_text(f, r, x, r.y, msg, role);
+		return;
+	}
+	ui_lines t;
+	ui_lines_init(&t);
+	ui_lines_para(&t, msg, role, r.w - 2, 0);
+	int rows = t.nlines < STATUS_MAX_ROWS ? t.nlines : STATUS_MAX_ROWS;
+	if (rows > r.y) /* never over the header */
+		rows = r.y;
+	for (int k = 0; k < rows; k++) {
+		int y = r.y - rows + 1 + k, i0 = t.start[k], i1 = t.start[k + 1];
+		ui_frame_fill(f, (ui_rect){r.x, y, r.w, 1}, ' ', UI_ROLE_STATUS);
+		for (int i = i0; i < i1 && i - i0 < r.w - 2; i++)
+			ui_frame_put(f, r.x + 1 + i - i0, y, t.cp[i], (ui_role)t.role[i]);
+		if (k == rows - 1 && t.nlines > rows) /* longer still: its last row says it goes on */
+			ui_frame_put(f, r.x + r.w - 1, y, a->ascii ? '>' : 0x2026, role);
+	}
+	ui_lines_free(&t);
 }
 
 static void too_small(const ui_app *a, ui_frame *f)

@@ -2,40 +2,54 @@
 #include "ui/overlay_puzzle.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "base/util.h"
 #include "ui/keys.h"
+#include "ui/prose.h"
 
 #define K(act) ui_key_name(UI_MODE_PUZZLE, UI_ACT_##act)
 
 /* Writes src word-wrapped at width w from row *y on (indent on the rows after
  * the first); stops at the bottom. A `code` span shows in the code role,
- * without its backticks (the puzzle files are Markdown). */
-static void wrap(ui_frame *f, ui_rect in, int *y, int bottom, const char *src, int indent, ui_role role)
+ * without its backticks (the puzzle files are Markdown); in ASCII the
+ * symbols are spelled as the lessons' are ("!=" for "≠"). */
+static void wrap(const ui_app *a, ui_frame *f, ui_rect in, int *y, int bottom, const char *src, int indent, ui_role role)
 {
 	char text[2048], code[2048];
+	char *spelled = a->ascii ? ui_prose_ascii(src) : NULL;
 	size_t m = 0;
-	for (int in_code = 0; *src && m < sizeof text - 1; src++) {
-		if (*src == '`') {
+	for (int in_code = 0, i = 0; spelled ? spelled[i] : src[i]; i++) {
+		char c = spelled ? spelled[i] : src[i];
+		if (m >= sizeof text - 1)
+			break;
+		if (c == '`') {
 			in_code = !in_code;
 			continue;
 		}
 		code[m] = (char)in_code;
-		text[m++] = *src;
+		text[m++] = c;
 	}
 	text[m] = '\0';
+	free(spelled);
 	const char *s = text;
 	int w = in.w - indent > 10 ? in.w : indent + 10, first = 1;
 	while (*s && *y < bottom) {
-		int room = first ? w : w - indent, n = (int)strlen(s);
-		if (n > room) {
-			n = room;
-			while (n > room / 2 && s[n] != ' ')
-				n--;
-			if (s[n] != ' ')
-				n = room;
+		/* as many characters as fit, back to the last space (a word wider than the row: cut) */
+		int room = first ? w : w - indent, n = 0, cols = 0, brk = 0, len = (int)strlen(s);
+		while (n < len) {
+			int l;
+			ui_utf8_decode(s + n, (size_t)(len - n), &l);
+			int cw = ui_utf8_width(s + n, (size_t)l);
+			if (cols + cw > room)
+				break;
+			if (s[n] == ' ')
+				brk = n;
+			n += l, cols += cw;
 		}
+		if (n < len && s[n] != ' ' && brk > 0)
+			n = brk;
 		int x = in.x + (first ? 0 : indent);
 		for (int i = 0, j; i < n; i = j) { /* runs of prose and of code */
 			const char *c = &code[s - text];
@@ -52,7 +66,7 @@ static void wrap(ui_frame *f, ui_rect in, int *y, int bottom, const char *src, i
 }
 
 /* The goal: the body's paragraphs joined into one line each. */
-static void goal(ui_frame *f, ui_rect in, int *y, int bottom, const char *body)
+static void goal(const ui_app *a, ui_frame *f, ui_rect in, int *y, int bottom, const char *body)
 {
 	char para[2048];
 	size_t n = 0;
@@ -60,7 +74,7 @@ static void goal(ui_frame *f, ui_rect in, int *y, int bottom, const char *body)
 		if (!*s || (s[0] == '\n' && s[1] == '\n')) {
 			para[n] = 0;
 			if (n)
-				wrap(f, in, y, bottom, para, 0, UI_ROLE_NORMAL);
+				wrap(a, f, in, y, bottom, para, 0, UI_ROLE_NORMAL);
 			n = 0;
 			if (!*s)
 				break;
@@ -110,7 +124,7 @@ static void details(const ui_app *a, const puzzle *p, ui_frame *f, ui_rect in, i
 {
 	int bottom = in.y + in.h - 1;
 	char s[600];
-	goal(f, in, &y, bottom, p->goal ? p->goal : "");
+	goal(a, f, in, &y, bottom, p->goal ? p->goal : "");
 	y++;
 	ui_frame_text(f, in, in.x, y++, a->pz_have ? "Your last check:" : "Checks:", UI_ROLE_HEADING);
 	for (int i = 0; i < p->nchecks && y < bottom; i++) {
@@ -118,7 +132,7 @@ static void details(const ui_app *a, const puzzle *p, ui_frame *f, ui_rect in, i
 			const puzzle_verdict *v = &a->pz_out.v[i];
 			snprintf(s, sizeof s, "%s %s", v->pass ? "pass" : "FAIL", v->name);
 			ui_frame_text(f, in, in.x, y++, s, v->pass ? UI_ROLE_GOOD : UI_ROLE_BAD);
-			wrap(f, in, &y, bottom, v->msg, 0, UI_ROLE_DIM);
+			wrap(a, f, in, &y, bottom, v->msg, 0, UI_ROLE_DIM);
 		} else {
 			char d[128];
 			puzzle_check_describe(&p->checks[i], d, sizeof d);
@@ -130,7 +144,7 @@ static void details(const ui_app *a, const puzzle *p, ui_frame *f, ui_rect in, i
 		ui_frame_text(f, in, in.x, y++, "Checking on the CPU emulator ...", UI_ROLE_EMPH);
 	for (int i = 0; i < a->pz_hints && y < bottom; i++) {
 		snprintf(s, sizeof s, "Hint %d: %s", i + 1, p->hints[i]);
-		wrap(f, in, &y, bottom, s, 8, UI_ROLE_KEY);
+		wrap(a, f, in, &y, bottom, s, 8, UI_ROLE_KEY);
 	}
 }
 

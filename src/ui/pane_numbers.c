@@ -61,6 +61,8 @@ static void plot_emit(ui_lines *t, const plot *p, const ui_glyphs *g, int ascii)
 	char l1[32], l2[48];
 	numfmt_sig(l1, sizeof l1, p->lo);
 	numfmt_unit(l2, sizeof l2, p->hi, "FLOP/B");
+	if ((int)(strlen(l1) + 1 + strlen(l2)) > p->cw) /* a narrow plot: the number; the legend gives the unit */
+		numfmt_sig(l2, sizeof l2, p->hi);
 	ui_lines_addf(t, UI_ROLE_DIM, "%*s%s", PLOT_LABEL + 1, "", l1);
 	int pad = p->cw - (int)strlen(l1) - (int)strlen(l2);
 	ui_lines_addf(t, UI_ROLE_DIM, "%*s%s", pad > 1 ? pad : 1, "", l2);
@@ -235,8 +237,8 @@ static void intensity(ui_lines *t, const model_result *m, int w)
 	int below = m->ai_global < m->ridge;
 	if (isnan(m->ridge))
 		snprintf(n, sizeof n, "the ridge is not known");
-	else if (w < 40) /* a narrow slot: the words, not the unit */
-		snprintf(n, sizeof n, "%s ridge %s", below ? "below" : "at or above", numfmt_sig(r, sizeof r, m->ridge));
+	else if (w < 40) /* a narrow slot: the words, not the unit; "ridge 320" kept on one row (a no-break space) */
+		snprintf(n, sizeof n, "%s ridge\u00A0%s", below ? "below" : "at or above", numfmt_sig(r, sizeof r, m->ridge));
 	else /* what it means where there is room for it */
 		snprintf(n, sizeof n, "%s the ridge (%s FLOP/B)%s", below ? "below" : "at or above",
 			 numfmt_sig(r, sizeof r, m->ridge),
@@ -293,6 +295,22 @@ static void per_request(ui_lines *t, const model_result *m, int w)
 	}
 }
 
+/* A calculator step for a slot w wide: a parenthesis that is one word too
+ * wide for it (an API attribute's name) is left out, the sentence kept
+ * whole; the wider layouts show it. */
+static const char *step_fit(char *buf, size_t len, const char *s, int w)
+{
+	util_strlcpy(buf, s, len);
+	for (char *o = strstr(buf, " ("); o; o = strstr(o + 1, " (")) {
+		size_t n = strcspn(o + 2, " )");
+		if (o[2 + n] == ')' && (int)n + 2 > w) {
+			memmove(o, o + 3 + n, strlen(o + 3 + n) + 1);
+			break;
+		}
+	}
+	return buf;
+}
+
 /* Occupancy: the result, the launch it is for, each resource's limit with
  * the binding one marked, and the calculator's working. */
 static void occupancy(ui_lines *t, const ui_app *a, int w)
@@ -300,14 +318,14 @@ static void occupancy(ui_lines *t, const ui_app *a, int w)
 	const model_result *m = &a->model;
 	ui_lines_section(t, "Occupancy");
 	if (!m->occ_ok) {
-		ui_lines_add(t, " not known for this launch shape", UI_ROLE_DIM);
-		ui_lines_nl(t);
+		ui_lines_add(t, " ", UI_ROLE_NORMAL);
+		ui_lines_para(t, "not known for this launch shape", UI_ROLE_DIM, w, 1);
 		return;
 	}
 	const occ_result *o = &m->occ;
 	if (o->blocks_per_sm < 1) { /* said once at the top: no zero-derived figures */
-		ui_lines_add(t, " no block fits on an SM of this GPU", UI_ROLE_DIM);
-		ui_lines_nl(t);
+		ui_lines_add(t, " ", UI_ROLE_NORMAL);
+		ui_lines_para(t, "no block fits on an SM of this GPU", UI_ROLE_DIM, w, 1);
 		return;
 	}
 	char pct[32];
@@ -335,13 +353,15 @@ static void occupancy(ui_lines *t, const ui_app *a, int w)
 	for (size_t i = 0; i < ARRAY_LEN(lim); i++) {
 		int bind = o->limiter && !strcmp(o->limiter, lim[i].key);
 		ui_lines_addf(t, bind ? UI_ROLE_BAR_SELF : UI_ROLE_NORMAL, " %-14s%3d blocks", lim[i].name, lim[i].v);
-		if (bind)
-			ui_lines_addf(t, UI_ROLE_BAR_SELF, " %s binds", a->ascii ? "<" : "\u25C0");
+		if (bind) /* " ◀ binds", or the mark alone in a narrow slot (25 columns before it) */
+			ui_lines_addf(t, UI_ROLE_BAR_SELF, w >= 33 ? " %s binds" : w >= 27 ? " %s" : "",
+				      a->ascii ? "<" : "\u25C0");
 		ui_lines_nl(t);
 	}
 	for (int s = 0; s < o->nsteps; s++) {
+		char step[OCC_STEP_LEN];
 		ui_lines_add(t, "  ", UI_ROLE_NORMAL);
-		ui_lines_para(t, o->steps[s], UI_ROLE_DIM, w, 4);
+		ui_lines_para(t, step_fit(step, sizeof step, o->steps[s], w - 2), UI_ROLE_DIM, w, 4);
 	}
 }
 
