@@ -121,6 +121,15 @@ PTXTUTOR_ROOT="$FX" XDG_STATE_HOME="$WORK/state" "$BIN" show 1 --screen --width 
 [ $? -eq 0 ] && ! grep -q "$ESC" "$WORK/screen" && grep -q "Bad" "$WORK/screen"
 check "show --screen prints no ESC from lesson text" $? "$WORK/screen"
 
+# Text after the last closing brace is not PTX (ptxas refuses it): refused with its line, never VERIFIED,
+# so a puzzle file with junk appended is not counted as solved.
+cp "$ROOT/ptx/01_naive.ptx" "$WORK/junk.ptx"
+echo 'this is not ptx at all;' >>"$WORK/junk.ptx"
+n=$(wc -l <"$WORK/junk.ptx")
+"$BIN" emulate --ptx "$WORK/junk.ptx" --grid 'ceil(N/32),ceil(M/32)' --block 32,32 --size 64 >"$WORK/out" 2>&1
+[ $? -eq 2 ] && grep -q "junk.ptx:$n: 'this is not ptx at all' outside any .entry" "$WORK/out"
+check "emulate: text after the last entry is refused at its line" $? "$WORK/out"
+
 # ---- make install PREFIX=DIR: DIR/bin/ptxtutor finds its lessons from anywhere ----
 if [ "$(cd "$(dirname "$BIN")" && pwd)/$(basename "$BIN")" != "$ROOT/ptxtutor" ] || ! command -v make >/dev/null; then
 	echo "skip install: the binary under test is not the tree's ./ptxtutor"

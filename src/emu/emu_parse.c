@@ -616,6 +616,15 @@ static void keep_bytes(emu_pstate *ps, const char *init)
 	}
 }
 
+/* Text at the top level that no directive starts (ptxas refuses it): what is
+ * left after a closing brace, blanks, and the labels of a -G build's debug
+ * sections ($L__...:) is not PTX. */
+static int stray(const char *hdr)
+{
+	hdr += strspn(hdr, " \t\r\n}");
+	return *hdr && *hdr != '.' && *hdr != '$';
+}
+
 /* The module's top level: directives, entries, module-level .shared. */
 static void parse_module(emu_pstate *ps, emu_cursor *c)
 {
@@ -651,6 +660,9 @@ static void parse_module(emu_pstate *ps, emu_cursor *c)
 			; /* a prototype */
 		else if (found == ';' && strstr(hdr, ".shared"))
 			decl_space(ps, hdr, &ps->mshared, 0);
+		else if (stray(hdr))
+			emu_perr(ps, ps->line, "'%.40s' outside any .entry: not PTX (a directive starts with '.')",
+				 hdr + strspn(hdr, " \t\n}"));
 		else if (strstr(hdr, ".global") || strstr(hdr, ".const")) {
 			note_global(ps, hdr);
 			if (found == '{') { /* "= {105, 32, ...};": the initialiser, then its ';' */
