@@ -302,6 +302,15 @@ static void test_stdout_capture(void **st)
 	runner_stdout_begin(&c);
 	runner_stdout_end(&c, &pf);
 	assert_int_equal(pf.lines, 0);
+	/* the first (checked) launch's lines are kept, the timed launches' repeats not */
+	memset(&pf, 0, sizeof pf);
+	runner_stdout_begin(&c);
+	printf("first launch\n");
+	runner_stdout_mark(&c);
+	printf("first launch\nfirst launch\n");
+	runner_stdout_end(&c, &pf);
+	assert_int_equal(pf.lines, 1);
+	assert_string_equal(pf.text, "first launch\n");
 }
 
 int main(void)

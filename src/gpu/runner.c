@@ -583,12 +583,21 @@ static int make_inputs(run_state *s, const run_request *rq, size_t nA, size_t nB
 void runner_stdout_begin(runner_stdout *c)
 {
 	fflush(stdout);
+	c->keep = -1;
 	c->file = tmpfile();
 	c->saved = c->file ? dup(1) : -1;
 	if (c->saved >= 0 && dup2(fileno(c->file), 1) < 0) {
 		close(c->saved);
 		c->saved = -1;
 	}
+}
+
+void runner_stdout_mark(runner_stdout *c)
+{
+	if (c->saved < 0)
+		return;
+	fflush(stdout);
+	c->keep = (long)lseek(1, 0, SEEK_CUR);
 }
 
 void runner_stdout_end(runner_stdout *c, run_printf *p)
@@ -601,7 +610,7 @@ void runner_stdout_end(runner_stdout *c, run_printf *p)
 		enum { MAX = 1 << 20 }; /* the device's printf buffer holds 1 MiB by default */
 		char *text = xmalloc(MAX);
 		rewind(c->file);
-		size_t n = fread(text, 1, MAX, c->file);
+		size_t n = fread(text, 1, c->keep >= 0 && c->keep < MAX ? (size_t)c->keep : MAX, c->file);
 		run_printf_text(p, text, n);
 		free(text);
 	}
@@ -610,17 +619,17 @@ void runner_stdout_end(runner_stdout *c, run_printf *p)
 	c->file = NULL;
 }
 
-static void run_gpu(const run_request *rq, run_result *res);
+static void run_gpu(const run_request *rq, run_result *res, runner_stdout *printed);
 
 void runner_run(const run_request *rq, run_result *res)
 {
 	runner_stdout c;
 	runner_stdout_begin(&c);
-	run_gpu(rq, res);
+	run_gpu(rq, res, &c);
 	runner_stdout_end(&c, &res->printed);
 }
 
-static void run_gpu(const run_request *rq, run_result *res)
+static void run_gpu(const run_request *rq, run_result *res, runner_stdout *printed)
 {
 	run_state s = {0};
 	char why[256];
@@ -700,6 +709,7 @@ static void run_gpu(const run_request *rq, run_result *res)
 		set_cuda_error(res, r, "the kernel failed");
 		goto out;
 	}
+	runner_stdout_mark(printed); /* its printf lines, flushed at the synchronisation: the ones kept */
 	if (rq->c_host && (r = get_c(&s, rq->c_host, s.C, nC))) { /* C as f32 for the accuracy experiment */
 		set_cuda_error(res, r, "cannot copy C back");
 		goto out;

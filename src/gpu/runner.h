@@ -18,8 +18,12 @@ void runner_run(const run_request *rq, run_result *res);
 typedef struct {
 	int saved;              /* fd 1 as it was; -1: nothing redirected */
 	FILE *file;
+	long keep;              /* the bytes kept (runner_stdout_mark); -1: all */
 } runner_stdout;
 void runner_stdout_begin(runner_stdout *c);
+/* What is written from here on is not kept: the timed launches of a kernel
+ * print again what its first (checked) launch printed, once a launch. */
+void runner_stdout_mark(runner_stdout *c);
 void runner_stdout_end(runner_stdout *c, run_printf *p);
 
 /* The PTX text the runner hands the JIT for rq: the file as it is, or with
