@@ -137,28 +137,41 @@ void exec_report_lines_json(json_writer *w, const run_report *rep)
 	json_end(w);
 }
 
+/* The per-line CSV's head (the row's first columns, then the fields) and a
+ * row's cells (an empty cell where a figure does not apply), one place for
+ * the rows by PTX line and by CUDA line. */
+static void csv_head(FILE *out, const char *first, const run_line_field *f, int n)
+{
+	fputs(first, out);
+	for (int i = 0; i < n; i++)
+		fprintf(out, ",%s", f[i].key);
+	fputc('\n', out);
+}
+
+static void csv_cells(FILE *out, const run_line_field *f, int n, const run_line_counts *c)
+{
+	for (int j = 0; j < n; j++) {
+		double v = f[j].value(c);
+		if (isnan(v))
+			fputc(',', out);
+		else
+			fprintf(out, f[j].ratio ? ",%.4g" : ",%.0f", v);
+	}
+	fputc('\n', out);
+}
+
 void exec_report_lines_csv(FILE *out, const run_report *rep)
 {
 	int n;
 	const run_line_field *f = run_line_fields(&n);
-	fputs("line", out);
-	for (int i = 0; i < n; i++)
-		fprintf(out, ",%s", f[i].key);
-	fputc('\n', out);
+	csv_head(out, "line", f, n);
 	for (int i = 0; i < rep->nlines; i++) {
 		const run_line_counts *l = &rep->lines[i];
 		if (l->line)
 			fprintf(out, "%d", l->line);
 		else
 			fputs("other", out);
-		for (int j = 0; j < n; j++) {
-			double v = f[j].value(l);
-			if (isnan(v))
-				fputc(',', out);
-			else
-				fprintf(out, f[j].ratio ? ",%.4g" : ",%.0f", v);
-		}
-		fputc('\n', out);
+		csv_cells(out, f, n, l);
 	}
 }
 
@@ -278,10 +291,7 @@ void exec_report_cu_csv(FILE *out, const run_report *rep)
 {
 	int n;
 	const run_line_field *f = run_line_fields(&n);
-	fputs("cu_file,cu_line", out);
-	for (int i = 0; i < n; i++)
-		fprintf(out, ",%s", f[i].key);
-	fputc('\n', out);
+	csv_head(out, "cu_file,cu_line", f, n);
 	exec_cu_row *rows;
 	int nrows = exec_report_cu_rows(rep, &rows);
 	for (int i = 0; i < nrows; i++) {
@@ -289,14 +299,7 @@ void exec_report_cu_csv(FILE *out, const run_report *rep)
 			csv_text(out, rows[i].file), fprintf(out, ",%d", rows[i].line);
 		else
 			fputs("other,", out);
-		for (int j = 0; j < n; j++) {
-			double v = f[j].value(&rows[i].c);
-			if (isnan(v))
-				fputc(',', out);
-			else
-				fprintf(out, f[j].ratio ? ",%.4g" : ",%.0f", v);
-		}
-		fputc('\n', out);
+		csv_cells(out, f, n, &rows[i].c);
 	}
 	free(rows);
 }
