@@ -606,9 +606,10 @@ static void shared_statement(const char *s, const char *e, long long *total)
 		while (s < e && *s == '[') {
 			char *end;
 			long long d = strtoll(s + 1, &end, 0);
-			if (d < 0 || count > (1LL << 40) / (d ? d : 1))
-				d = 1LL << 40; /* absurd: saturate below */
-			count *= d;
+			if (d < 0 || d > (1LL << 40) || count > (1LL << 40) / (d ? d : 1))
+				count = 1LL << 40; /* absurd: saturates below, never overflows */
+			else
+				count *= d;
 			s = memchr(end, ']', (size_t)(e - end));
 			if (!s) {
 				s = e;

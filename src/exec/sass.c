@@ -231,7 +231,8 @@ static int decode(const exec_sass_job *j, exec_sass_out *out)
 	out->status = h.status;
 	out->k = h.k;
 	out->k.ins = ni ? xmalloc(ni) : NULL;
-	memcpy(out->k.ins, j->buf + sizeof h, ni);
+	if (ni) /* no instructions: no copy (memcpy's pointers must not be NULL) */
+		memcpy(out->k.ins, j->buf + sizeof h, ni);
 	if (h.disasm_len || h.status == 0) {
 		out->disasm = xmalloc(h.disasm_len + 1);
 		memcpy(out->disasm, j->buf + sizeof h + ni, h.disasm_len);

@@ -652,9 +652,9 @@ static void json_member(const model_result *r, json_writer *w, const key_def *k,
 static void json_level(const model_result *r, json_writer *w, const char *prefix, size_t plen)
 {
 	for (size_t i = 0; i < ARRAY_LEN(keys); i++) {
-		const char *name = keys[i].key + plen, *dot = strchr(name, '.');
 		if (strncmp(keys[i].key, prefix, plen))
-			continue;
+			continue; /* (a shorter key than the prefix too: nothing past its end is read) */
+		const char *name = keys[i].key + plen, *dot = strchr(name, '.');
 		if (!dot) {
 			json_member(r, w, &keys[i], name);
 			continue;
