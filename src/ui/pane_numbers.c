@@ -353,9 +353,8 @@ static void occupancy(ui_lines *t, const ui_app *a, int w)
 	for (size_t i = 0; i < ARRAY_LEN(lim); i++) {
 		int bind = o->limiter && !strcmp(o->limiter, lim[i].key);
 		ui_lines_addf(t, bind ? UI_ROLE_BAR_SELF : UI_ROLE_NORMAL, " %-14s%3d blocks", lim[i].name, lim[i].v);
-		if (bind) /* " ◀ binds", or the mark alone in a narrow slot (25 columns before it) */
-			ui_lines_addf(t, UI_ROLE_BAR_SELF, w >= 33 ? " %s binds" : w >= 27 ? " %s" : "",
-				      a->ascii ? "<" : "\u25C0");
+		if (bind && w >= 27) /* " ◀ binds", or the mark alone in a narrow slot (25 columns before it) */
+			ui_lines_addf(t, UI_ROLE_BAR_SELF, w >= 33 ? " %s binds" : " %s", a->ascii ? "<" : "\u25C0");
 		ui_lines_nl(t);
 	}
 	for (int s = 0; s < o->nsteps; s++) {
