@@ -40,6 +40,13 @@ WRAP
 
 cap() { T capture-pane -p -t "$1"; }
 has() { cap "$1" | grep -qF -- "$2"; }
+# A wait that ran out says so (a "#" line, not a result): a test whose check
+# still passes after a wait ran out waited for the wrong text, and the suite
+# pays the whole limit each run. tests/run.sh names such tests.
+waited() {
+	echo "# wait ran out in $1: $2" >&2
+	return 1
+}
 # wait_for SESSION TEXT [SECONDS]: until TEXT is on the screen (default 10 s,
 # times E2E_SLOW: the emulator is slower under the sanitizers and under load).
 wait_for() {
@@ -49,7 +56,7 @@ wait_for() {
 		sleep 0.1
 		i=$((i + 1))
 	done
-	return 1
+	waited "$1" "'$2' never appeared"
 }
 # wait_gone SESSION TEXT [SECONDS]: until TEXT is no longer on the screen.
 wait_gone() {
@@ -59,7 +66,7 @@ wait_gone() {
 		sleep 0.1
 		i=$((i + 1))
 	done
-	return 1
+	waited "$1" "'$2' never went"
 }
 # wait_stable SESSION: until the screen stays the same over three polls (a
 # frame drawn in pieces has settled).

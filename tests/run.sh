@@ -82,5 +82,7 @@ done
 echo
 echo "slowest: $(for t in $tests; do n=$(basename "$t"); [ -f "$out/$n.s" ] && echo "$(cat "$out/$n.s") $n"; done |
 	sort -rn | head -5 | awk '{ printf "%s%s %ss", (NR > 1 ? ", " : ""), $2, $1 }')"
+ran_out=$(cd "$out" && grep -l '^# wait ran out' *.log 2>/dev/null | sed 's/\.log$//' | tr '\n' ' ')
+[ -n "$ran_out" ] && echo "waits that ran out (each costs its whole limit): $ran_out"
 echo "$pass passed, $fail failed, $skip skipped ($JOBS at a time)"
 [ "$fail" -eq 0 ]
