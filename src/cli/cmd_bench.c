@@ -1,4 +1,5 @@
 /* cmd_bench: `ptxtutor bench` — each lesson and cuBLAS timed in one run, as a table, CSV or JSON. */
+#include <math.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,13 +20,22 @@ typedef struct {
 	long long size[3];
 	int fmt;
 	int timing;    /* 2: --burst; 0 or 1 (--steady): steady (a flag's value cannot be 0) */
+	const char *reference; /* "default" or "best" (NULL: default) */
 } bench_opts;
+
+static int reference_ok(const char *s, char *why, size_t len)
+{
+	if (!strcmp(s, "default") || !strcmp(s, "best"))
+		return 0;
+	snprintf(why, len, "default (the library's call) or best (the fastest of cuBLASLt's list)");
+	return -1;
+}
 
 static int cmd_bench(const cli_command *self, int argc, char **argv);
 
 const cli_command cli_cmd_bench = {
 	.name = "bench",
-	.synopsis = {"bench [LESSON...] [--size N|M,N,K] [--steady|--burst] [--csv|--json]"},
+	.synopsis = {"bench [LESSON...] [--size N|M,N,K] [--steady|--burst] [--reference R] [--csv|--json]"},
 	.summary = "GPU: time lessons beside cuBLAS",
 	.about = "Times each lesson's kernel and cuBLAS (SGEMM for f32, GemmEx with the lesson's own input\n"
 		 "and output types for f16, bf16 and tf32; cuBLASLt with the same types and scales for FP8) in the\n"
@@ -38,6 +48,10 @@ const cli_command cli_cmd_bench = {
 		 "the same work untimed: the clock the GPU holds under it, a sustained figure. --burst times\n"
 		 "blocks of about 5 ms, each after the GPU idled 0.1 s: short bursts at a rested clock, as\n"
 		 "in many published figures (about 2 s a lesson).\n"
+		 "--reference best times every algorithm of cuBLASLt's heuristic list for the same types once\n"
+		 "per shape and keeps the fastest (named, with its kernel where CUPTI is installed) instead.\n"
+		 "Where NVML reads the SM clock, each row also gives ours and the reference as a share of the\n"
+		 "peak for its types at the clock our timed blocks held.\n"
 		 "docs/benchmarks.md says what moves cuBLAS's time and why it is timed so.\n",
 	.opts = (const cli_opt[]){
 		{.name = "size", .kind = CLI_SIZE, .off = offsetof(bench_opts, size), .arg = "N|M,N,K",
@@ -46,6 +60,8 @@ const cli_command cli_cmd_bench = {
 		 .help = "time after a warm-up of the same work (the default)"},
 		{.name = "burst", .kind = CLI_FLAG, .off = offsetof(bench_opts, timing), .value = 2,
 		 .help = "time after the GPU idled, its clock at the maximum"},
+		{.name = "reference", .kind = CLI_NAME, .off = offsetof(bench_opts, reference), .arg = "R",
+		 .check = reference_ok, .help = "default: the library's call; best: the fastest of cuBLASLt's list"},
 		{.name = "csv", .kind = CLI_FLAG, .off = offsetof(bench_opts, fmt),
 		 .help = "print CSV, a header line first", .value = OUT_CSV},
 		{.name = "json", .kind = CLI_FLAG, .off = offsetof(bench_opts, fmt),
@@ -60,7 +76,7 @@ const cli_command cli_cmd_bench = {
  * exec_report_csv_row as the JSON has them; the types last, so the columns before them stay where they were. */
 static const char *const csv_keys[] = {
 	"M", "N", "K", "ms", "gflops", "cublas_gflops", "pct_of_cublas", "speedup", "rel_error", "verified", "status",
-	"dtype", "out", "spread", "cublas_spread",
+	"dtype", "out", "spread", "cublas_spread", "reference", "sm_mhz", "pct_of_peak", "cublas_pct_of_peak",
 };
 
 static int cmd_bench(const cli_command *self, int argc, char **argv)
@@ -113,6 +129,7 @@ static int cmd_bench(const cli_command *self, int argc, char **argv)
 		char err[512], label[96];
 		int bad = launch_request_for_lesson(l, NULL, M, N, K, &rq, err, sizeof err);
 		rq.timing = o.timing == 2 ? RUN_TIMING_BURST : RUN_TIMING_STEADY;
+		rq.ref_best = o.reference && !strcmp(o.reference, "best");
 		if (bad) {
 			cli_error(self, "%s", err);
 			failures++;
@@ -165,6 +182,13 @@ static int cmd_bench(const cli_command *self, int argc, char **argv)
 			       speedup > 0 ? run_figure(&rep, "speedup", f[4], sizeof f[4]) : "-",
 			       run_figure(&rep, "rel_error", f[5], sizeof f[5]),
 			       res.verified == 1 ? "yes" : res.verified == 0 ? "NO" : "-");
+			/* what it was measured against, and how far from the hardware */
+			if (rep.reference)
+				printf("    vs %s\n", rep.reference);
+			if (!isnan(rep.pct_of_peak))
+				printf("    at %s MHz: ours %s, the reference %s of the %s peak at that clock\n",
+				       run_figure(&rep, "sm_mhz", f[0], sizeof f[0]), run_figure(&rep, "pct_of_peak", f[1], sizeof f[1]),
+				       run_figure(&rep, "cublas_pct_of_peak", f[2], sizeof f[2]), types);
 		}
 		timed |= res.timing[0] != 0;
 		/* Speed-up is against the lesson before, in the same types. */

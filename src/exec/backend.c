@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "base/util.h"
+#include "model/devices.h"
 #include "emu/backend.h"
 #include "exec/emulate.h"
 #include "gpu/jitcubin.h"
@@ -57,6 +58,21 @@ void exec_run_lost(const run_request *rq, run_status st, const char *msg, run_re
 	util_strlcpy(res->msg, msg, sizeof res->msg);
 }
 
+/* A GPU's peaks and sources are not the driver's to say: the table's row of
+ * the same chip fills them (a report's share of the peak needs them). */
+static void complete_spec(run_result *res)
+{
+	static gpu_table table;
+	static int loaded; /* 1 read, -1 unreadable */
+	char err[256];
+	if (res->spec.sms <= 0 || res->spec.fp32_tflops > 0)
+		return;
+	if (!loaded)
+		loaded = devices_load(&table, err, sizeof err) > 0 ? 1 : -1;
+	if (loaded > 0)
+		devices_complete(&table, &res->spec);
+}
+
 void exec_run_with(const run_request *rq, const exec_run_opts *opt, run_result *res)
 {
 	const exec_backend *b = exec_backend_of(rq->backend);
@@ -68,6 +84,7 @@ void exec_run_with(const run_request *rq, const exec_run_opts *opt, run_result *
 	}
 	b->run(rq, opt, res);
 	res->backend = rq->backend; /* the pipeline says who ran it, not the backend */
+	complete_spec(res);
 }
 
 void exec_run(const run_request *rq, run_result *res)

@@ -29,6 +29,7 @@ static const struct {
 	ENTRY(DeviceGet, "cuDeviceGet"),
 	ENTRY(DeviceGetCount, "cuDeviceGetCount"),
 	ENTRY(DeviceGetName, "cuDeviceGetName"),
+	OPTIONAL(DeviceGetPCIBusId, "cuDeviceGetPCIBusId"),
 	ENTRY(DeviceGetAttribute, "cuDeviceGetAttribute"),
 	ENTRY(DeviceTotalMem, "cuDeviceTotalMem"),
 	ENTRY(DevicePrimaryCtxRetain, "cuDevicePrimaryCtxRetain"),
@@ -91,6 +92,7 @@ static const struct {
 	ENTRY(ltMatmulPreferenceSetAttribute, "cublasLtMatmulPreferenceSetAttribute"),
 	ENTRY(ltMatmulAlgoGetHeuristic, "cublasLtMatmulAlgoGetHeuristic"),
 	ENTRY(ltMatmul, "cublasLtMatmul"),
+	OPTIONAL(ltMatmulAlgoConfigGetAttribute, "cublasLtMatmulAlgoConfigGetAttribute"),
 };
 
 static cuda_api api;
@@ -150,6 +152,8 @@ static void load_cublaslt(void)
 	}
 	for (size_t i = 0; i < ARRAY_LEN(lt_syms); i++) {
 		void *fn = dlsym(h, lt_syms[i].sym);
+		if (!fn && lt_syms[i].optional)
+			continue;
 		if (!fn) {
 			snprintf(api.lt_why, sizeof api.lt_why, "%.80s lacks %s: FP8 runs are not checked", api.lt_path,
 				 lt_syms[i].sym);

@@ -149,6 +149,9 @@ enum { CUBLASLT_MATMUL_DESC_TRANSA = 3, CUBLASLT_MATMUL_DESC_TRANSB = 4,
        CUBLASLT_MATMUL_DESC_A_SCALE_POINTER = 17, CUBLASLT_MATMUL_DESC_B_SCALE_POINTER = 18,
        CUBLASLT_MATMUL_DESC_FAST_ACCUM = 25 };
 enum { CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES = 1 };
+/* cublasLtMatmulAlgoConfigAttributes_t: what names an algorithm when CUPTI cannot. */
+enum { CUBLASLT_ALGO_CONFIG_ID = 0, CUBLASLT_ALGO_CONFIG_TILE_ID = 1, CUBLASLT_ALGO_CONFIG_SPLITK_NUM = 2,
+       CUBLASLT_ALGO_CONFIG_STAGES_ID = 6, CUBLASLT_ALGO_CONFIG_CLUSTER_SHAPE_ID = 8 };
 
 /* Every entry point we call; filled by cuda_load(). */
 typedef struct {
@@ -157,6 +160,7 @@ typedef struct {
 	CUresult (*DeviceGet)(CUdevice *d, int ordinal);
 	CUresult (*DeviceGetCount)(int *n);
 	CUresult (*DeviceGetName)(char *name, int len, CUdevice d);
+	CUresult (*DeviceGetPCIBusId)(char *bus, int len, CUdevice d); /* optional: NVML finds the device by it */
 	CUresult (*DeviceGetAttribute)(int *v, int attr, CUdevice d);
 	CUresult (*DeviceTotalMem)(size_t *bytes, CUdevice d);
 	CUresult (*DevicePrimaryCtxRetain)(CUcontext *ctx, CUdevice d);
@@ -229,6 +233,9 @@ typedef struct {
 			cublasLtMatrixLayout_t a, const void *B, cublasLtMatrixLayout_t b, const void *beta, const void *C,
 			cublasLtMatrixLayout_t c, void *D, cublasLtMatrixLayout_t dd, const cublasLtMatmulAlgo_t *algo,
 			void *workspace, size_t workspace_size, CUstream stream);
+	/* optional: an algorithm's configuration (its id, tile, stages), to name it */
+	int (*ltMatmulAlgoConfigGetAttribute)(const cublasLtMatmulAlgo_t *algo, int attr, void *buf, size_t size,
+					      size_t *written);
 
 	CUdevice dev;
 	CUcontext ctx;

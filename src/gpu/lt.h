@@ -1,4 +1,4 @@
-/* lt: the FP8 reference through cuBLASLt — one plan (descriptors, layouts, the algorithm) per shape, chosen once and kept. */
+/* lt: references through cuBLASLt — FP8's, and the fastest of the heuristic's list for any type (bench --reference best) — one plan (descriptors, layouts, the algorithm) per shape, chosen once and kept. */
 #ifndef PTXTUTOR_LT_H
 #define PTXTUTOR_LT_H
 
@@ -13,7 +13,18 @@ typedef struct {
 	long long M, N, K;
 	dtype in, out;
 	int b_kmajor;
+	/* The fastest of the heuristic's list (lt_pick_fastest) instead of its
+	 * first choice; for every type, with GemmEx's types and compute. */
+	int best;
 } lt_shape;
+
+/* The operands of a call: what lt_pick_fastest times the candidates on. */
+typedef struct {
+	float alpha, beta;
+	CUdeviceptr A, B, out;
+} lt_args;
+
+#define LT_NAME_LEN 200
 
 typedef struct lt_plan lt_plan;
 
@@ -34,5 +45,13 @@ CUresult lt_set_scales(const cuda_api *cu, lt_plan *p, float scale_a, float scal
  * output type (it holds C0 when beta is not 0). Returns cublasStatus_t (0 ok). */
 int lt_matmul(const cuda_api *cu, const lt_plan *p, float alpha, float beta, CUdeviceptr A, CUdeviceptr B,
 	      CUdeviceptr out);
+
+/* A best plan: times each algorithm of the heuristic's list on a's operands
+ * (out is overwritten), keeps the fastest and names it (lt_name). Once per
+ * plan; 0, or -1 with one line in why when none ran. */
+int lt_pick_fastest(const cuda_api *cu, lt_plan *p, const lt_args *a, char *why, size_t len);
+/* "sm90_xmma_gemm_... (fastest of 8)": the kernel CUPTI saw, else the
+ * configuration's numbers; empty before lt_pick_fastest. */
+const char *lt_name(const lt_plan *p);
 
 #endif

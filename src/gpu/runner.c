@@ -14,6 +14,7 @@
 #include "course/sass.h"
 #include "gpu/cuda.h"
 #include "gpu/lt.h"
+#include "gpu/probe.h"
 #include "model/grid.h"
 #include "run/verify.h"
 
@@ -310,7 +311,7 @@ static int reference(run_state *s, const run_request *rq, CUdeviceptr out)
 	float alpha = s->blas.alpha, beta = s->blas.has_beta ? s->blas.beta : 0.0f;
 	const int32_t ialpha = 1, ibeta = 0; /* CUBLAS_COMPUTE_32I's scale type is int32; s8 has no alpha:, beta: */
 	const dtype_info *t = dtype_of(s->in);
-	if (t->ref == DTYPE_REF_LT)
+	if (s->lt) /* FP8's plan, or the fastest of cuBLASLt's list (--reference best) */
 		return lt_matmul(cu, s->lt, alpha, beta, s->A, s->B, out);
 	/* GemmEx: the kernel's own input and output types and f32 accumulation
 	 * (f32 alpha and beta), the same work as the kernel. */
@@ -328,10 +329,41 @@ static int reference(run_state *s, const run_request *rq, CUdeviceptr out)
 /* Whether the reference can run: its library, and for FP8 cuBLASLt's plan
  * of this shape (chosen once per shape, then kept) with this run's scales.
  * Sets has_ref, or ref_why. 0, or -1 after a failed copy (status set). */
+/* --reference best: cuBLASLt with the types GemmEx (or FP8's plan) would
+ * get, every algorithm of its heuristic's list timed on this run's operands
+ * once per shape (C0 in R), the fastest kept and named. */
+static int prepare_best(run_state *s, const run_request *rq, run_result *res)
+{
+	if (s->in == DTYPE_E5M2) {
+		snprintf(s->ref_why, sizeof s->ref_why, "cuBLASLt multiplies e5m2 only by e4m3");
+		return 0;
+	}
+	lt_shape sh = {.M = rq->M, .N = rq->N, .K = rq->K, .in = s->in, .out = s->out, .b_kmajor = rq->b_kmajor,
+		       .best = 1};
+	s->lt = lt_plan_for(s->cu, &sh, s->ref_why, sizeof s->ref_why);
+	CUresult r = s->lt ? lt_set_scales(s->cu, s->lt, s->scale[0], s->scale[1]) : CUDA_SUCCESS;
+	if (r) {
+		set_cuda_error(res, r, "cannot copy the FP8 scales");
+		return -1;
+	}
+	lt_args a = {.alpha = s->blas.alpha, .beta = s->blas.has_beta ? s->blas.beta : 0.0f, .A = s->A, .B = s->B,
+		     .out = s->R};
+	if (!s->lt || lt_pick_fastest(s->cu, s->lt, &a, s->ref_why, sizeof s->ref_why)) {
+		s->lt = NULL;
+		return 0;
+	}
+	util_strlcpy(res->ref_name, lt_name(s->lt), sizeof res->ref_name);
+	s->has_ref = 1;
+	return 0;
+}
+
 static int prepare_reference(run_state *s, const run_request *rq, run_result *res)
 {
 	const cuda_api *cu = s->cu;
 	s->has_ref = 0;
+	util_strlcpy(res->ref_name, dtype_reference(s->in), sizeof res->ref_name);
+	if (rq->ref_best)
+		return prepare_best(s, rq, res);
 	if (dtype_of(s->in)->ref != DTYPE_REF_LT) {
 		s->has_ref = cu->blas != NULL;
 		snprintf(s->ref_why, sizeof s->ref_why, "cuBLAS (libcublas.so.13/12/11) not found");
@@ -488,7 +520,7 @@ static double spread(const double *t, int n)
 static int time_both(run_state *s, const run_request *rq, double first_ms, run_result *res)
 {
 	int blas = s->has_ref, rc = 0;
-	double ours[TIMING_ROUNDS], theirs[TIMING_ROUNDS], one = 0;
+	double ours[TIMING_ROUNDS], theirs[TIMING_ROUNDS], mhz[TIMING_ROUNDS], one = 0;
 	int burst = rq->timing == RUN_TIMING_BURST;
 	int n = block_of(first_ms, rq), nb = 1;
 	if (blas && (rc = time_block(s, rq, 1, 1, &one, res)) == 0) /* its first call sizes its block */
@@ -502,6 +534,7 @@ static int time_both(run_state *s, const run_request *rq, double first_ms, run_r
 		if (burst)
 			usleep(TIMING_IDLE_US);
 		rc = time_block(s, rq, 0, n, &ours[i], res);
+		mhz[i] = probe_sm_mhz(); /* the clock our block ran at, read as it ends */
 		if (!rc && blas && burst)
 			usleep(TIMING_IDLE_US);
 		rc = rc || (blas && time_block(s, rq, 1, nb, &theirs[i], res));
@@ -513,6 +546,7 @@ static int time_both(run_state *s, const run_request *rq, double first_ms, run_r
 	res->cublas_spread = blas ? spread(theirs, TIMING_ROUNDS) : 0;
 	res->ms = util_median(ours, TIMING_ROUNDS);
 	res->cublas_ms = blas ? util_median(theirs, TIMING_ROUNDS) : 0;
+	res->sm_mhz = util_median(mhz, TIMING_ROUNDS);
 	snprintf(res->timing, sizeof res->timing, "%s: %d rounds of %d of ours and %d of %s back to back, %s",
 		 rq->timing == RUN_TIMING_BURST ? "burst" : "steady", TIMING_ROUNDS, n, res->cublas_block, dtype_reference(s->in),
 		 burst ? "each after 0.1 s idle" : "after 1 s of the same untimed");
@@ -731,6 +765,7 @@ static void run_gpu(const run_request *rq, run_result *res, runner_stdout *print
 	}
 
 	if (rq->time && res->status == RUN_OK) {
+		probe_clock_open(cu);
 		if (s.has_ref)
 			reference(&s, rq, s.R); /* load the library's own kernels */
 		if (time_both(&s, rq, first_ms, res))

@@ -374,3 +374,35 @@ void devices_complete(const gpu_table *t, gpu_spec *live)
 	if (!live->source[0])
 		snprintf(live->source, sizeof live->source, "driver; peaks from table row '%s'", row->key);
 }
+
+/* The tensor cores' rate for these inputs: f16 and bf16 at tensor_tflops,
+ * tf32 and the 8-bit floats at their own columns of assets/gpus.tsv. A GPU
+ * whose row has no such rate (0) gets no compute bound, and the unit says
+ * why, rather than the f16 rate, which such a kernel never reaches. */
+static const struct {
+	dtype in;
+	size_t off;
+	const char *unit, *none;
+} tensor_peaks[] = {
+	{DTYPE_TF32, offsetof(gpu_spec, tf32_tflops), "tensor (tf32)", "tensor (no tf32 rate for this GPU)"},
+	{DTYPE_E4M3, offsetof(gpu_spec, fp8_tflops), "tensor (fp8)", "tensor (no fp8 rate for this GPU)"},
+	{DTYPE_E5M2, offsetof(gpu_spec, fp8_tflops), "tensor (fp8)", "tensor (no fp8 rate for this GPU)"},
+};
+
+double devices_tensor_peak(const gpu_spec *g, dtype in, const char **unit)
+{
+	for (size_t i = 0; i < ARRAY_LEN(tensor_peaks); i++)
+		if (tensor_peaks[i].in == in) {
+			double v = *(const double *)((const char *)g + tensor_peaks[i].off);
+			*unit = v > 0 ? tensor_peaks[i].unit : tensor_peaks[i].none;
+			return v;
+		}
+	return g->tensor_tflops;
+}
+
+double devices_peak_at(const gpu_spec *g, dtype in, double mhz)
+{
+	const char *unit;
+	double at_boost = in == DTYPE_F32 ? g->fp32_tflops : dtype_of(in)->integer ? 0 : devices_tensor_peak(g, in, &unit);
+	return g->clock_mhz > 0 && mhz > 0 ? at_boost * mhz / g->clock_mhz : 0;
+}

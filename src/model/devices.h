@@ -2,6 +2,8 @@
 #ifndef PTXTUTOR_DEVICES_H
 #define PTXTUTOR_DEVICES_H
 
+#include "course/dtype.h"
+
 #define DEVICES_MAX 32
 
 typedef struct {
@@ -57,5 +59,13 @@ const gpu_spec *devices_pick(const gpu_table *t, const char *name, const gpu_spe
 /* Fills the figures a driver cannot report (peaks, sources) from the table
  * row with the same compute capability and SM count, when there is one. */
 void devices_complete(const gpu_table *t, gpu_spec *live);
+/* The tensor cores' dense peak (TFLOP/s at clock_mhz) for these inputs, unit
+ * its name ("tensor (fp8)", or why there is none: 0). f16/bf16 (and any
+ * other type) get tensor_tflops. */
+double devices_tensor_peak(const gpu_spec *g, dtype in, const char **unit);
+/* The peak a GEMM of these inputs runs against, at mhz instead of the boost
+ * clock (peaks scale with the clock): f32 the FP32 FMA rate, the others
+ * their tensor rate; 0 when unknown (no rate, no clock, integers). */
+double devices_peak_at(const gpu_spec *g, dtype in, double mhz);
 
 #endif

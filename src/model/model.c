@@ -207,31 +207,6 @@ static void recompute_occupancy(model_result *r)
 	tile_order(r, r->persistent && r->launch_blocks > 0 ? r->launch_blocks : at_once);
 }
 
-/* The tensor cores' rate for these inputs: f16 and bf16 at tensor_tflops,
- * tf32 and the 8-bit floats at their own columns of assets/gpus.tsv. A GPU
- * whose row has no such rate (0) gets no compute bound, and the unit says
- * why, rather than the f16 rate, which such a kernel never reaches. */
-static const struct {
-	dtype in;
-	size_t off;
-	const char *unit, *none;
-} tensor_peaks[] = {
-	{DTYPE_TF32, offsetof(gpu_spec, tf32_tflops), "tensor (tf32)", "tensor (no tf32 rate for this GPU)"},
-	{DTYPE_E4M3, offsetof(gpu_spec, fp8_tflops), "tensor (fp8)", "tensor (no fp8 rate for this GPU)"},
-	{DTYPE_E5M2, offsetof(gpu_spec, fp8_tflops), "tensor (fp8)", "tensor (no fp8 rate for this GPU)"},
-};
-
-static double tensor_peak(const gpu_spec *g, dtype in, const char **unit)
-{
-	for (size_t i = 0; i < ARRAY_LEN(tensor_peaks); i++)
-		if (tensor_peaks[i].in == in) {
-			double v = *(const double *)((const char *)g + tensor_peaks[i].off);
-			*unit = v > 0 ? tensor_peaks[i].unit : tensor_peaks[i].none;
-			return v;
-		}
-	return g->tensor_tflops;
-}
-
 /* ---- parameters: the one check, for the CLI (--set) and the tutor (what-ifs) alike ---- */
 
 /* What each parameter may be: the range the models' maths and the launch
@@ -421,7 +396,7 @@ int model_compute(const lesson *l, const expr_env *overrides, long long M, long 
 
 	/* Roofline against the unit the kernel uses, at its input type's rate. */
 	r->unit = unit;
-	r->peak_tflops = tensor ? tensor_peak(g, in, &r->unit) : g->fp32_tflops;
+	r->peak_tflops = tensor ? devices_tensor_peak(g, in, &r->unit) : g->fp32_tflops;
 	if (tensor && r->peak_tflops <= 0 && !strcmp(r->unit, "tensor")) {
 		r->unit = "fp32 (no tensor cores)";
 		r->peak_tflops = g->fp32_tflops;

@@ -31,6 +31,10 @@ static const run_field fields[] = {
 	{"cublas_ms", RUN_T_DBL, R(cublas_ms), RUN_F_MS, "cuBLAS's median time in the same run"},
 	{"cublas_gflops", RUN_T_DBL, R(cublas_gflops), RUN_F_SIG, "cuBLAS's GFLOP/s"},
 	{"pct_of_cublas", RUN_T_DBL, R(pct_of_cublas), RUN_F_PCT, "ours as a percentage of cuBLAS"},
+	{"reference", RUN_T_STR, R(reference), RUN_F_TEXT, "the reference: the library's call, or with bench --reference best the cuBLASLt kernel kept"},
+	{"sm_mhz", RUN_T_DBL, R(sm_mhz), RUN_F_SIG, "the SM clock our timed blocks ran at (NVML, median; absent when unknown)"},
+	{"pct_of_peak", RUN_T_DBL, R(pct_of_peak), RUN_F_PCT, "ours as a percentage of the peak for these types at that clock"},
+	{"cublas_pct_of_peak", RUN_T_DBL, R(cublas_pct_of_peak), RUN_F_PCT, "the reference's, against the same peak (at our clock)"},
 	{"speedup", RUN_T_DBL, R(speedup), RUN_F_TIMES, "over the previous lesson of the same types (bench)"},
 	{"rel_error", RUN_T_DBL, R(rel_error), RUN_F_RELERR, "||C - ref|| / ||ref||"},
 	{"tolerance", RUN_T_DBL, R(tolerance), RUN_F_TOL, "the largest rel_error that passes"},
@@ -241,6 +245,12 @@ void run_report_make(run_report *rep, const run_request *rq, const run_result *r
 	rep->cublas_ms = measured(res->cublas_ms, ref);
 	rep->cublas_gflops = measured(res->cublas_gflops, ref);
 	rep->pct_of_cublas = measured(ref ? 100.0 * res->gflops / res->cublas_gflops : 0, ref && timed);
+	rep->reference = ref && res->ref_name[0] ? res->ref_name : NULL;
+	rep->sm_mhz = measured(res->sm_mhz, timed && res->sm_mhz > 0);
+	/* the peak scaled to the clock held: how far from the hardware, not only from cuBLAS */
+	double peak = rq ? devices_peak_at(&res->spec, rq->dt == DTYPE_NONE ? DTYPE_F32 : rq->dt, res->sm_mhz) * 1e3 : 0;
+	rep->pct_of_peak = measured(peak > 0 ? 100.0 * res->gflops / peak : 0, timed && peak > 0);
+	rep->cublas_pct_of_peak = measured(peak > 0 ? 100.0 * res->cublas_gflops / peak : 0, ref && peak > 0);
 	rep->speedup = measured(prev_gflops > 0 ? res->gflops / prev_gflops : 0, prev_gflops > 0 && timed);
 	rep->rel_error = measured(res->rel_err, res->verified >= 0);
 	rep->tolerance = measured(res->tol, res->tol > 0 || res->verified >= 0); /* 0: exact (integers) */

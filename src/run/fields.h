@@ -17,6 +17,8 @@ typedef struct {
 	double spread, cublas_spread;
 	const char *timing;
 	double ms, gflops, cublas_ms, cublas_gflops, pct_of_cublas, speedup;
+	const char *reference;    /* the reference's name (run_result.ref_name); NULL untimed */
+	double sm_mhz, pct_of_peak, cublas_pct_of_peak;
 	double rel_error, tolerance;
 	int verified;             /* 1 pass, 0 fail, -1 not checked (null) */
 	int has_counts;           /* the emu.* fields hold the emulator's counts (run_has_counts) */

@@ -66,6 +66,11 @@ typedef struct {
 	int verify;               /* compare with cuBLAS */
 	int time;                 /* time ours and cuBLAS (median of repeats) */
 	run_timing timing;
+	/* The reference timed beside ours (and checked against): 0 the
+	 * library's default call (SGEMM, GemmEx, FP8's cuBLASLt plan); 1 the
+	 * fastest of cuBLASLt's heuristic list for the same types (bench
+	 * --reference best, gpu/lt.c). */
+	int ref_best;
 	run_backend backend;      /* who runs it: GPU, CPU emulator or JIT-to-cubin */
 	run_kind kind;            /* a whole run, the JIT only, or the device only */
 	/* The request's one time limit, in seconds, decided when it is built
@@ -250,6 +255,8 @@ typedef struct {
 	int block, cublas_block;  /* launches back to back in one timed block: ours, cuBLAS's */
 	double spread, cublas_spread; /* (slowest - fastest round) / median, of ours and of cuBLAS */
 	char timing[160];         /* how it was timed, in words */
+	char ref_name[200];       /* the reference: "cuBLAS SGEMM", or the cuBLASLt kernel --reference best kept */
+	double sm_mhz;            /* the SM clock our timed blocks ended at, median (NVML); 0 unknown */
 	gpu_spec spec;            /* the live device (cuDeviceGetAttribute); spec.sms == 0 without a GPU */
 	/* Who ran it: stamped by exec_run from the request, and by the worker
 	 * from what it sent when the child was killed or died, so a killed
