@@ -1,7 +1,7 @@
 #!/bin/sh
 # ptx.sh [OUTDIR]: remakes the PTX of the course kernels here, as README.md says: each NAME.cu to
 # NAME.sm80.ptx with nvcc -ptx -lineinfo -arch=sm_80, the kernels listed in SM90 also to
-# NAME.sm90.ptx, and pmpp_tiled also as a -G build (pmpp_tiled_G.sm80.ptx). nvcc runs in this
+# NAME.sm90.ptx, and pmpp_tiled, pmpp_printf and warp_dot also as -G builds (NAME_G.sm80.ptx). nvcc runs in this
 # folder on NAME.cu, so an assert's file is "NAME.cu", and the .file lines are made relative (nvcc
 # writes the absolute path), so the PTX does not depend on where the repository lies.
 set -e
@@ -22,3 +22,5 @@ for cu in "$here"/*.cu; do
 	case " $SM90 " in *" $n "*) ptx "$n" 90 "$n.sm90.ptx" -lineinfo ;; esac
 done
 ptx pmpp_tiled 80 pmpp_tiled_G.sm80.ptx -G
+ptx pmpp_printf 80 pmpp_printf_G.sm80.ptx -G
+ptx warp_dot 80 warp_dot_G.sm80.ptx -G
