@@ -79,11 +79,14 @@ def parse_printf(s, n):
     return int(count), first
 
 
-def run(binary, row, emulate, wrap=()):
-    """Runs one row; returns (exit status, the report or None, stderr)."""
+def run(binary, row, emulate, wrap=(), raw=False):
+    """Runs one row; returns (exit status, the report or None, stderr), or with raw the output
+    itself (stdout and stderr together) in place of the report."""
     cmd = list(wrap) + [binary, "run"] + (["--emulate"] if emulate else []) + \
         ["--json", "--ptx", os.path.join(HERE, row["ptx"])] + row["opts"]
     p = subprocess.run(cmd, capture_output=True, text=True, errors="replace")
+    if raw:
+        return p.returncode, p.stdout + p.stderr, p.stderr
     try:
         rep = json.loads(p.stdout)
     except ValueError:
@@ -181,16 +184,16 @@ def gpu_outcome(rc, rep, err):
 def memcheck(binary, row):
     """A fault row the GPU ran without faulting (a read a few bytes past a buffer lands in mapped
     memory): run again under compute-sanitizer's memcheck, which knows each buffer's bounds."""
-    cs = shutil.which("compute-sanitizer") or next(
-        (p for p in ("/usr/local/cuda/bin/compute-sanitizer",) if os.access(p, os.X_OK)), None)
+    cs = shutil.which("compute-sanitizer")  # gpu-students.sh puts /usr/local/cuda/bin on PATH
     if not cs:
         return None, "no compute-sanitizer here to look for the invalid access"
-    rc, rep, err = run(binary, row, False, [cs, "--tool", "memcheck", "--print-limit", "4"])
-    hit = re.search(r"Invalid __global__ (read|write) of size \d+ bytes", err + ((rep or {}).get("message") or ""))
+    # compute-sanitizer writes its findings to stdout, around the report
+    _, out, _ = run(binary, row, False, [cs, "--tool", "memcheck", "--print-limit", "4"], raw=True)
+    hit = re.search(r"Invalid __global__ (read|write) of size \d+ bytes", out)
     if not hit:
-        # compute-sanitizer writes its findings to stdout, before the report
-        return "no error under memcheck", ""
-    return "fault (memcheck)", hit.group(0)
+        return "no error under memcheck", out.strip()[-200:]
+    at = re.search(r"(?m)^=+ +at .*$", out[hit.end():])
+    return "fault (memcheck)", hit.group(0) + (" " + at.group(0).strip("= ") if at else "")
 
 
 def gpu(binary, todo):
@@ -198,6 +201,8 @@ def gpu(binary, todo):
     for row in todo:
         e = row["expect"]
         rc, rep, err = run(binary, row, False)
+        # the driver writes an assert's line to stderr (or, should it come that way, with the printed lines)
+        err += "\n".join(((rep or {}).get("printf") or {}).get("lines") or [])
         got, note = gpu_outcome(rc, rep, err), ""
         if e["kind"] == "fault" and got in ("verified", "wrong"):
             got2, note = memcheck(binary, row)
