@@ -4,7 +4,8 @@
 # time, each with its expected outcome: verified, wrong values, a race, a fault or an assert, the
 # CUDA file and line its message names (and that line's text found beside the PTX), and the lines it
 # printed (tests/students/corpus.py does the checking). Then --estimate of an int8 kernel gives a time
-# (its s8 type is no reason to refuse).
+# (its s8 type is no reason to refuse), and scripts/gpu-students.sh's table and exit status are
+# checked against a planted GPU.
 # Prints "ok NAME" / "not ok NAME" / "skip NAME: why".
 BIN=${PTXTUTOR_BIN:-./ptxtutor}
 ROOT=${PTXTUTOR_ROOT:-$(cd "$(dirname "$0")/.." && pwd)}

@@ -12,7 +12,7 @@ SM90="blocktile_float4 db_cpasync_asm warp_dot"
 ptx() { # NAME ARCH OUTNAME FLAGS...
 	n=$1 a=$2 o=$3
 	shift 3
-	(cd "$here" && "$NVCC" -ptx -arch=sm_$a "$@" -o "$out/$o.tmp" "$n.cu")
+	(cd "$here" && "$NVCC" -ptx -arch="sm_$a" "$@" -o "$out/$o.tmp" "$n.cu")
 	sed "s|\"$here/|\"|" "$out/$o.tmp" >"$out/$o"
 	rm -f "$out/$o.tmp"
 }
