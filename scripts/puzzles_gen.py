@@ -412,15 +412,15 @@ FLIP9 = ln(K9, '@%p xor.b32     %phase, %phase, 1;')
 CW9 = ln(K9, 'mbarrier.try_wait.parity.shared::cta.b64 %p, [%full], %phase;')
 puzzle(id='09-parity', lesson=9, title='Phase parity on a ring of mbarriers', **B9,
     start=[(PW9, ['mov.b32         %x, %phase;                // TODO: the parity a free slot shows'])],
-    checks=['verified | try_wait.parity P returns once the phase of parity P has completed. A fresh empty barrier is in phase 0 with nothing completed, yet every slot is free: the producer waits on the parity of the phase before (phase ^ 1), and both sides flip their phase each time the ring wraps'],
+    checks=['verified | try_wait.parity P returns once the phase of parity P has completed. A fresh empty barrier has completed none, yet every slot is free: the producer waits on the parity before (phase ^ 1); both sides flip phase as the ring wraps'],
     hints=['At the first pass the empty barriers are fresh: no phase has completed, yet every slot is free.',
            'A fresh barrier counts as having completed the phase before phase 0, of parity 1.',
            'xor.b32 %x, %phase, 1; before the producer\'s try_wait (the consumers wait on %phase itself).'],
     goal="""Lesson 9's ring: the producer waits on a stage's `empty` mbarrier until
 both consumers have released it, the consumers wait on its `full` mbarrier
 until its bytes have landed, and each side flips its phase bit each time the
-ring wraps (K = 384: 6 k-tiles on a ring of 4 stages). This copy makes the producer wait on
-the wrong parity. Fix it.""",
+ring wraps (K = 384: 6 k-tiles on a ring of 4 stages). This copy makes
+the producer wait on the wrong parity. Fix it.""",
     variants=[
         ('the producer waits on its own parity', [(PW9, ['mov.b32 %x, %phase;'])], 'verified: deadlock'),
         ('the producer never flips its phase', [(FLIP9, [])], 'verified: more arrivals than its count'),
@@ -509,7 +509,7 @@ def empty10(n):
 MAPA1 = ln(K10, '@%p mapa.shared::cluster.u32 %y, %x, 1;')
 puzzle(id='10-empty', lesson=10, title='A stage freed by both blocks of a cluster', **B10,
     start=[(e, [e.replace('], 4;', '], 2;', 1).replace('two consumers in each of the two blocks', 'TODO: who frees a stage?')]) for e in EMPTY10],
-    checks=['verified | a stage of B lands in both blocks, so a producer may refill it only once the consumers of both blocks are done with it: each of the 4 consumer warpgroups of the pair arrives on both blocks\' empty barrier (through mapa), and the barrier\'s count says how many arrivals complete a phase'],
+    checks=['verified | a stage of B lands in both blocks, so it is refilled only once the consumers of both are done: each of the pair\'s 4 consumer warpgroups arrives on both blocks\' empty barrier (mapa), and the count is the arrivals that complete a phase'],
     hints=['Count the arrivals that reach one block\'s empty[s] in one pass of the ring: look at @release.',
            'Each consumer warpgroup (2 a block) arrives once on block 0\'s empty[s] and once on block 1\'s.',
            'mbarrier.init.shared::cta.b64 [%bars+24], 4; and the same for +32 and +40.'],
@@ -528,7 +528,7 @@ arrivals.""",
 FP10 = ln(K10, 'fence.proxy.async.shared::cta;')
 puzzle(id='10-fence-proxy', lesson=10, title='stmatrix, then the copy engine', **B10,
     start=[(FP10, ['// TODO: the TMA store below reads what stmatrix wrote'])],
-    checks=['verified | stmatrix writes shared memory through the generic proxy, the TMA store reads it through the async proxy: every warp that wrote the staging tile executes fence.proxy.async.shared::cta after its writes and before the barrier that lets one thread issue the store'],
+    checks=['verified | stmatrix writes through the generic proxy, the TMA store reads through the async proxy: every warp that wrote the staging tile runs fence.proxy.async.shared::cta after its writes, before the barrier that lets one thread issue the store'],
     hints=['The emulator names the bytes, the warp that wrote them and the line.',
            'A fence orders only its own warp\'s writes: all four warps of the warpgroup need one, and the barrier after it.',
            'fence.proxy.async.shared::cta; just before bar.sync %bid, 128; (the one before the stores).'],
@@ -581,9 +581,9 @@ puzzle(id='11-kmajor-b', lesson=11, title='FP8 wants a K-major B', **B11,
            '[%y], [%tmB, {%kx, %x}], [%full]; for the four boxes of B.'],
     goal="""A wgmma on 8-bit inputs takes no transpose: both A and B must be K-major in
 shared memory (128 bytes of K per row). So lesson 11 stores B as N x K
-(`bmajor: k`, tensor map `tmap:B:128:64`: 128 bytes of K by 64 rows of N) and
-the producer copies 4 boxes of 64 rows of N. This copy still gives B's
-coordinates in lesson 10's order (n, k). Fix the four copies.""",
+(`bmajor: k`, tensor map `tmap:B:128:64`: 128 bytes of K by 64 rows of
+N) and the producer copies 4 boxes of 64 rows of N. This copy still gives
+B's coordinates in lesson 10's order (n, k). Fix the four copies.""",
     variants=[
         ('lesson 10\'s order', [(b, ['[%y], [%tmB, {%x, %kx}], [%full];']) for b in BX11], 'verified: C is wrong'),
         ('the first box in lesson 10\'s order', [(BX11[0], ['[%y], [%tmB, {%x, %kx}], [%full];'])], 'verified: C is wrong'),
@@ -614,6 +614,11 @@ def main():
             if p.get(key):
                 md += '%s: %s\n' % (key, p[key])
         md += 'sizes: %s\n' % p['sizes']
+        # the parser's fields (src/course/puzzle.h): a why and a hint of at most 255 characters
+        for c in p['checks']:
+            assert len(c.split('|', 1)[-1].strip()) < 256, '%s: a check\'s why over 255 characters' % pid
+        for h in p['hints']:
+            assert len(h) < 256, '%s: a hint over 255 characters' % pid
         md += ''.join('check: %s\n' % c for c in p['checks'])
         md += ''.join('hint: %s\n' % h for h in p['hints'])
         md += '---\n' + p['goal'].strip() + '\n'
