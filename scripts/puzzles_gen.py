@@ -383,6 +383,13 @@ def ln(path, prefix, nth=0):
     hits = [l.strip() for l in open(path).read().split('\n') if l.strip().startswith(prefix)]
     return hits[nth]
 
+def entry_only(text, entry):
+    """A module's header and one of its entries (the others left out: the student edits one kernel)."""
+    i = text.index('.visible .entry')
+    j = text.index('.visible .entry %s(' % entry)
+    k = text.find('.visible .entry', j + 1)
+    return text[:i] + text[j:k if k >= 0 else len(text)].rstrip('\n') + '\n'
+
 K9 = 'ptx/09_wgmma.ptx'
 B9 = dict(base=K9, entry='hgemm_wgmma', grid='persistent', block='384', smem='4*(128*64+64*256)*2+2*4*8+1024',
           dtype='f16', args='tmap:A:64:128:128B tmap:B:64:64:128B C M N K', sizes='128,256,384')
@@ -544,12 +551,12 @@ where every writer executes it.""",
     ])
 
 K11 = 'ptx/11_fp8.ptx'
-B11 = dict(base=K11, cut='.visible .entry gemm_e5m2(', entry='gemm_e4m3', grid='persistent', block='384',
+B11 = dict(base=K11, entry_only=True, entry='gemm_e4m3', grid='persistent', block='384',
            smem='3*(128*128+256*128)+2*128*256+2*3*8+1024', dtype='e4m3', out='bf16', bmajor='k',
            args='tmap:A:128:128:128B tmap:B:128:64:128B tmap:C:64:64:128B M N K scale:A scale:B',
            sizes='128,256,512')
 SC11 = ln(K11, 'mul.f32         %scale, %scale, %scaleB;')
-EPI11 = [l for l in (x.strip() for x in open(K11).read().split('.visible .entry gemm_e5m2(')[0].split('\n'))
+EPI11 = [l for l in (x.strip() for x in entry_only(open(K11).read(), 'gemm_e4m3').split('\n'))
          if l.startswith('mul.f32 %d')]
 puzzle(id='11-fp8-scales', lesson=11, title='FP8 scales in the epilogue', **B11,
     start=[(SC11, ['// TODO: the factor the accumulators need'])],
@@ -591,12 +598,38 @@ B's coordinates in lesson 10's order (n, k). Fix the four copies.""",
         ('boxes 32 rows apart', [(N64, ['add.u32 %x, %n0, 32;'])], 'verified: C is wrong'),
     ])
 
+K11F = 'ptx/11_formats.ptx'
+MMA_TF32 = 'mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32'
+# the lo x hi products (A's lo, B's hi) of the four unrolled copies, in file order
+LOHI = [l for l in (x.strip() for x in entry_only(open(K11F).read(), 'gemm_3xtf32').split('\n'))
+        if l.startswith(MMA_TF32) and '{%alo' in l and '{%bhi' in l]
+assert len(LOHI) == 64
+puzzle(id='11-3xtf32', lesson=11, title='3xTF32: which products', base=K11F, entry_only=True, entry='gemm_3xtf32',
+    grid='N/128,M/128', block='256', smem='98304', sizes='128,128,96 256,128,64',
+    start=[(l, ['// TODO: the lo x hi products of this slice'] if i % 16 == 0 else []) for i, l in enumerate(LOHI)],
+    checks=['verified | x = hi + lo with hi and lo tf32: x.y = hi.hi + hi.lo + lo.hi + lo.lo. Each of the three large terms is needed for f32 accuracy: one left out costs about 2^-12 of each product, TF32\'s own error',
+            'count mma-3x mma <= 48 | lo.lo is at most 2^-22 of a product, below f32\'s rounding: a fourth mma per product costs a third more tensor-core time for nothing'],
+    hints=['The split makes %ahi/%alo (A) and %bhi/%blo (B); the mmas of @mma-3x multiply pairs of them.',
+           'Three products per tile: hi.lo, lo.hi and hi.hi (the small ones first). Which is missing?',
+           'After the 16 hi.lo mmas of each copy, 16 more with {%alo...} from A and {%bhi...} from B (four copies, one per k slice).'],
+    goal="""3xTF32 recovers f32 accuracy from TF32 tensor cores: each f32 is split
+into hi = tf32(x) and lo = tf32(x - hi), and each product into the terms
+that matter. This copy of lesson 11's gemm_3xtf32 multiplies only two of
+them: C is off by about TF32's own error. Add the missing products (16
+mmas in each of the four unrolled k slices, marked TODO) and no more.""",
+    variants=[
+        ('two products', [(l, []) for l in LOHI], 'verified: C is wrong'),
+        ('hi.lo twice', [(l, [l.replace('%alo', '%ahi').replace('%bhi', '%blo')]) for l in LOHI], 'verified: C is wrong'),
+        ('lo.lo instead of lo.hi', [(l, [l.replace('%bhi', '%blo')]) for l in LOHI], 'verified: C is wrong'),
+        ('four products', [(l, [l, l.replace('%bhi', '%blo')]) for l in LOHI], 'count: below f32\'s rounding'),
+    ])
+
 def main():
     for p in P:
         pid = p['id']
         base = open(p['base']).read()
-        if p.get('cut'):  # the entries after the puzzle's own left out
-            base = base[:base.index(p['cut'])].rstrip('\n') + '\n'
+        if p.get('entry_only'):
+            base = entry_only(base, p['entry'])
         sol = apply(base, p.get('pre', []))
         sol = wrap(sol, p.get('regions', []))
         first = sol.split('\n', 1)
