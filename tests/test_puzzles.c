@@ -211,6 +211,8 @@ static void test_malformed(void **st)
 		{"---\nlesson: 1\ncolour: red\n---\n", "x.md:3: unknown key 'colour'"},
 		{"---\nlesson: 1\n", "x.md:3: the front matter has no closing"},
 		{"---\nlesson: 1\n---\n", "x.md:3: no 'title:' line"},
+		{"---\nlesson: 9\ncheck: tma producer 0.5\n---\n", "x.md:3: check: 'tma' takes REGION <= N"},
+		{"---\nlesson: 9\nbmajor: kmajor\n---\n", "x.md:3: bmajor: longer than 3 characters"},
 	};
 	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
 		puzzle p;
@@ -219,6 +221,37 @@ static void test_malformed(void **st)
 		if (strncmp(err, bad[i].want, strlen(bad[i].want)))
 			fail_msg("'%s' gave '%s', want '%s'", bad[i].text, err, bad[i].want);
 	}
+}
+
+/* A Hopper puzzle's launch (tensor maps, a cluster, the output type) reaches the
+ * emulator, and the tma check measures L2 bytes per landed byte: a kernel
+ * without TMA fails it ("lands no TMA copy"), lesson 10's multicast passes. */
+static void test_hopper_launch(void **st)
+{
+	(void)st;
+	const puzzle *mc = puzzles_find(&set, "10-multicast");
+	assert_non_null(mc);
+	assert_string_equal(mc->cluster, "2");
+	assert_string_equal(mc->out, "bf16");
+	assert_non_null(strstr(mc->args, "tmap:B:64:64:128B"));
+	int k = 0;
+	while (k < mc->nchecks && mc->checks[k].kind != PUZZLE_TMA)
+		k++;
+	assert_true(k < mc->nchecks);
+	puzzle_outcome o;
+	solve(mc, mc->solution, &o);
+	assert_true(o.v[k].pass);
+	assert_non_null(strstr(o.v[k].msg, "reads 0.67 bytes from L2 per byte"));
+	const puzzle *co = puzzles_find(&set, "02-coalesce");
+	assert_non_null(co);
+	puzzle p = *co;
+	p.goal = NULL;
+	p.nchecks = 1;
+	p.checks[0] = mc->checks[k];
+	util_strlcpy(p.checks[0].region, "aload", sizeof p.checks[0].region);
+	solve(&p, p.solution, &o);
+	assert_false(o.solved);
+	assert_non_null(strstr(o.v[0].msg, "lands no TMA copy in shared memory at all"));
 }
 
 /* Progress lives in the state file, per lesson, and survives a save. */
@@ -254,6 +287,7 @@ int main(void)
 		cmocka_unit_test(test_malformed),
 		cmocka_unit_test(test_progress),
 		cmocka_unit_test(test_ladder),
+		cmocka_unit_test(test_hopper_launch),
 		cmocka_unit_test(test_solutions),
 		cmocka_unit_test(test_variants),
 	};
