@@ -493,7 +493,7 @@ def mask10(v):
 alone10 = [(RX10, ['mov.u32 %x, 0;']), (RY10, ['mov.u32 %y, %sB;']), (MC1, [PLAIN]), (MC2, [P2]),
            (MC1, [PLAIN]), (MC2, [P2] + STEP + [PLAIN, P2] + STEP + [PLAIN, P2])]
 puzzle(id='10-multicast', lesson=10, title='Multicast B to both blocks of a cluster', **B10,
-    start=mask10(1),
+    start=[(MASK10, ['mov.b16         %mask, 1;                 // TODO: the blocks each copy lands in'])],
     checks=['verified | each block copies 2 of B\'s 4 boxes and expects the whole stage (49152 bytes): the other 2 boxes come from the partner, which sends them only with a ctaMask that names both blocks',
             'tma producer <= 0.67 | a block should read its A (16384 bytes) and half of B (16384) from L2 and land 49152: B read once for the pair and multicast to both blocks'],
     hints=['The ctaMask has a bit per block of the cluster (by %cluster_ctarank): the copy lands in every block whose bit is set.',
@@ -556,10 +556,11 @@ B11 = dict(base=K11, entry_only=True, entry='gemm_e4m3', grid='persistent', bloc
            args='tmap:A:128:128:128B tmap:B:128:64:128B tmap:C:64:64:128B M N K scale:A scale:B',
            sizes='128,256,512')
 SC11 = ln(K11, 'mul.f32         %scale, %scale, %scaleB;')
+FAC11 = ln(K11, '// The epilogue\'s factor')
 EPI11 = [l for l in (x.strip() for x in entry_only(open(K11).read(), 'gemm_e4m3').split('\n'))
          if l.startswith('mul.f32 %d')]
 puzzle(id='11-fp8-scales', lesson=11, title='FP8 scales in the epilogue', **B11,
-    start=[(SC11, ['// TODO: the factor the accumulators need'])],
+    start=[(FAC11, ['// The epilogue\'s factor.']), (SC11, ['// TODO: the factor the accumulators need'])],
     checks=['verified | A\'s real values are its stored e4m3 values x scale_a, B\'s x scale_b, so the accumulated products are the real ones / (scale_a x scale_b): the epilogue multiplies each accumulator by scale_a x scale_b',
             'count epilogue mul.f32 <= 32 | one multiply per accumulator: fold scale_a x scale_b into one factor once per thread, before the tile loop'],
     hints=['The kernel loads both scales into %scale and %scaleB; the epilogue multiplies by %scale alone.',
@@ -579,9 +580,11 @@ accumulator).""",
 
 BX11 = [ln(K11, '[%y], [%tmB, {%kx, %x}], [%full];', i) for i in range(4)]
 OFF11 = ln(K11, 'add.u32         %y, %sB, 8192;')
+BC11 = ln(K11, '// B: 4 boxes of 64 of its N x K rows')
 N64 = ln(K11, 'add.u32         %x, %n0, 64;')
 puzzle(id='11-kmajor-b', lesson=11, title='FP8 wants a K-major B', **B11,
-    start=[(b, ['[%y], [%tmB, {%x, %kx}], [%full];']) for b in BX11],
+    start=[(BC11, ['// B: 4 boxes of 64 rows. TODO: a box\'s coordinates, innermost first'])]
+          + [(b, ['                [%y], [%tmB, {%x, %kx}], [%full];']) for b in BX11],
     checks=['verified | an 8-bit wgmma reads B K-major only, so B is stored N x K: its tensor map\'s inner dimension is K, and a TMA copy\'s coordinates go innermost first, {k, n}'],
     hints=['Look at the tensor map of B in the goal: box 128 (K, bytes) x 64 (rows of N).',
            'The coordinates of cp.async.bulk.tensor are innermost first: A\'s are {%kx, %m0}.',
