@@ -467,7 +467,9 @@ puzzle(id='09-wgmma-wait', lesson=9, title='wgmma: fence, commit, wait', **B9,
     goal="""Lesson 9's consumers issue four wgmmas per k-tile as one group, keep one
 group in flight while they hand the previous stage back, and wait for all of
 them before the epilogue reads the accumulators. This copy lost the fence
-before the first wgmma. Put the asynchronous steps back in order.""",
+before the first wgmma (ptxas would patch it: "warpgroup.arrive is injected
+... by compiler", info C7519; the PTX ISA asks for it). Put the asynchronous
+steps back in order.""",
     variants=[
         ('no wgmma.fence', [(WF9, [])], 'verified: no wgmma.fence.sync.aligned before it'),
         ('three groups in flight', [(WG1, ['wgmma.wait_group.sync.aligned 3;'])], 'verified: has not completed'),
