@@ -1,4 +1,4 @@
-/* test_puzzles: every practice puzzle — its file parses, its reference solution passes every check, its start does not, and each wrong variant kept in tests/puzzles/ID.variants fails the check it names with the message the puzzle promises; malformed puzzle files get file:line. */
+/* test_puzzles: every practice puzzle — its file parses, its reference solution passes every check, its start does not, and each wrong variant kept in tests/puzzles/ID.variants fails the check it names with the message the puzzle promises; a Hopper puzzle's launch keys and the tma check; malformed puzzle files get file:line. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
