@@ -377,10 +377,264 @@ on both sides so that the ldmatrix loads are conflict-free.""",
         ('swizzled on the read only', unswizzle[:2], 'verified: C is wrong'),
     ])
 
+# ---------------------------------------------------------------- lessons 9-11 (Hopper)
+def ln(path, prefix, nth=0):
+    """The nth trimmed line of a kernel that starts with prefix: an edit's '- LINE', comment and all."""
+    hits = [l.strip() for l in open(path).read().split('\n') if l.strip().startswith(prefix)]
+    return hits[nth]
+
+def entry_only(text, entry):
+    """A module's header and one of its entries (the others left out: the student edits one kernel)."""
+    i = text.index('.visible .entry')
+    j = text.index('.visible .entry %s(' % entry)
+    k = text.find('.visible .entry', j + 1)
+    return text[:i] + text[j:k if k >= 0 else len(text)].rstrip('\n') + '\n'
+
+K9 = 'ptx/09_wgmma.ptx'
+B9 = dict(base=K9, entry='hgemm_wgmma', grid='persistent', block='384', smem='4*(128*64+64*256)*2+2*4*8+1024',
+          dtype='f16', args='tmap:A:64:128:128B tmap:B:64:64:128B C M N K', sizes='128,256,384')
+XTX9 = ln(K9, 'mbarrier.arrive.expect_tx')
+def expect9(n):
+    return [(XTX9, ['mbarrier.arrive.expect_tx.shared::cta.b64 _, [%%full], %d;' % n])]
+
+puzzle(id='09-expect-tx', lesson=9, title='The bytes a stage brings', **B9,
+    start=[(XTX9, ['// TODO: the bytes the copies below bring (this counts elements)',
+                   'mbarrier.arrive.expect_tx.shared::cta.b64 _, [%full], 24576;'])],
+    checks=['verified | a full barrier completes its phase when its arrivals and its tx-count both reach 0: expect_tx must name exactly the bytes the stage\'s copies bring, A\'s 128 x 64 and B\'s 64 x 256 f16 at 2 bytes an element'],
+    hints=['Count what lands in one stage: one box of A (64 x 128) and four boxes of B (64 x 64).',
+           'An f16 is 2 bytes: the count is bytes, not elements.',
+           'mbarrier.arrive.expect_tx.shared::cta.b64 _, [%full], 49152;'],
+    goal="""The producer thread arrives on a stage's `full` mbarrier with `expect_tx`:
+the phase completes only when the bytes it names have landed. This copy
+counts the stage in elements. Make the count right, so that the consumers
+neither read a tile before it lands nor wait for bytes no copy brings.""",
+    variants=[
+        ('elements, not bytes', expect9(24576), 'verified: before the TMA copy'),
+        ('A only', expect9(16384), 'verified: deadlock'),
+        ('two stages', expect9(98304), 'verified: deadlock'),
+    ])
+
+PW9 = ln(K9, 'xor.b32         %x, %phase, 1;')
+FLIP9 = ln(K9, '@%p xor.b32     %phase, %phase, 1;')
+CW9 = ln(K9, 'mbarrier.try_wait.parity.shared::cta.b64 %p, [%full], %phase;')
+puzzle(id='09-parity', lesson=9, title='Phase parity on a ring of mbarriers', **B9,
+    start=[(PW9, ['mov.b32         %x, %phase;                // TODO: the parity a free slot shows'])],
+    checks=['verified | try_wait.parity P returns once the phase of parity P has completed. A fresh empty barrier has completed none, yet every slot is free: the producer waits on the parity before (phase ^ 1); both sides flip phase as the ring wraps'],
+    hints=['At the first pass the empty barriers are fresh: no phase has completed, yet every slot is free.',
+           'A fresh barrier counts as having completed the phase before phase 0, of parity 1.',
+           'xor.b32 %x, %phase, 1; before the producer\'s try_wait (the consumers wait on %phase itself).'],
+    goal="""Lesson 9's ring: the producer waits on a stage's `empty` mbarrier until
+both consumers have released it, the consumers wait on its `full` mbarrier
+until its bytes have landed, and each side flips its phase bit each time the
+ring wraps (K = 384: 6 k-tiles on a ring of 4 stages). This copy makes
+the producer wait on the wrong parity. Fix it.""",
+    variants=[
+        ('the producer waits on its own parity', [(PW9, ['mov.b32 %x, %phase;'])], 'verified: deadlock'),
+        ('the producer never flips its phase', [(FLIP9, [])], 'verified: more arrivals than its count'),
+        ('the consumers wait on the other parity', [(CW9, ['xor.b32 %x, %phase, 1;', 'mbarrier.try_wait.parity.shared::cta.b64 %p, [%full], %x;'])], 'verified: before the TMA copy'),
+    ])
+
+HI9 = ln(K9, 'mov.u32         %hi, 0x40000040;')
+def hi9(v):
+    return [(HI9, ['mov.u32         %%hi, %s;' % v])]
+puzzle(id='09-descriptor', lesson=9, title='A wgmma matrix descriptor', **B9,
+    start=[(HI9, ['mov.u32         %hi, 0;                    // TODO: the stride byte offset (bits 32-45), the swizzle (62-63)'])],
+    checks=['verified | the TMA wrote every tile with the 128-byte swizzle, in groups of 8 rows of 128 bytes: the descriptor must say the same, stride byte offset 1024 >> 4 = 64 in bits 32-45 and mode 1 (128-byte) in bits 62-63, in the high word 0x40 and 1 << 30'],
+    hints=['The high word holds bits 32-63: the stride byte offset >> 4 from its bit 0, the swizzle mode in its bits 30-31.',
+           'Eight 128-byte rows make one swizzle pattern: the next 8 rows start 1024 bytes on.',
+           'mov.u32 %hi, 0x40000040;'],
+    goal="""A wgmma reads A and B from shared memory through 64-bit matrix
+descriptors: the start address, the leading and stride byte offsets (each
+>> 4) and the swizzle mode, each in its own bit field. This copy leaves the
+high word (the stride and the swizzle) zero. Set it for the tiles the TMA
+wrote with the 128-byte swizzle.""",
+    variants=[
+        ('no swizzle', hi9('0x00000040'), 'verified: outside the block'),
+        ('a stride of 512 bytes', hi9('0x40000020'), 'verified: C is wrong'),
+        ('the 64-byte swizzle', hi9('0x80000040'), 'verified: swizzle mode 2'),
+    ])
+
+WF9 = ln(K9, 'wgmma.fence.sync.aligned;')
+WG1 = ln(K9, 'wgmma.wait_group.sync.aligned 1;')
+WG0 = ln(K9, 'wgmma.wait_group.sync.aligned 0;')
+puzzle(id='09-wgmma-wait', lesson=9, title='wgmma: fence, commit, wait', **B9,
+    start=[(WF9, ['// TODO: the accumulators were just touched by other instructions'])],
+    checks=['verified | wgmma is asynchronous: wgmma.fence orders the registers other instructions touched before it, and only a wgmma.wait_group that retires a group frees its accumulators and its shared operands',
+            'count wgmma wgmma.wait_group <= 1 | one wait per k-tile: wait_group 1 keeps one group in flight while the previous stage goes back to the producer'],
+    hints=['The emulator names the line where a register or a shared tile is used while a wgmma still holds it.',
+           'The first wgmma of a k-tile comes after a wgmma.fence.sync.aligned; a stage goes back to the producer only once the group reading it has retired.',
+           'wgmma.fence.sync.aligned; before the first wgmma.mma_async (k16 slice 0).'],
+    goal="""Lesson 9's consumers issue four wgmmas per k-tile as one group, keep one
+group in flight while they hand the previous stage back, and wait for all of
+them before the epilogue reads the accumulators. This copy lost the fence
+before the first wgmma (ptxas would patch it: "warpgroup.arrive is injected
+... by compiler", info C7519; the PTX ISA asks for it). Put the asynchronous
+steps back in order.""",
+    variants=[
+        ('no wgmma.fence', [(WF9, [])], 'verified: no wgmma.fence.sync.aligned before it'),
+        ('three groups in flight', [(WG1, ['wgmma.wait_group.sync.aligned 3;'])], 'verified: has not completed'),
+        ('no wait before the epilogue', [(WG0, [])], 'verified: before a wgmma.wait_group retires it'),
+        ('two waits in the loop', [(WG1, ['wgmma.wait_group.sync.aligned 1;', 'wgmma.wait_group.sync.aligned 0;'])], 'count: one wait per k-tile'),
+    ])
+
+K10 = 'ptx/10_cluster.ptx'
+B10 = dict(base=K10, entry='gemm_cluster', grid='persistent', block='384', cluster='2',
+           smem='3*(128*64+64*256)*2+128*256*2+2*3*8+1024', dtype='bf16', out='bf16',
+           args='tmap:A:64:128:128B tmap:B:64:64:128B tmap:C:64:64:128B M N K', sizes='256,256,256')
+MASK10 = ln(K10, 'mov.b16         %mask, 3;')
+MC1 = ln(K10, 'cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.multicast::cluster')
+MC2 = ln(K10, '[%y], [%tmB, {%x, %kx}], [%full], %mask;')
+RX10 = ln(K10, 'mul.lo.u32      %x, %rank, 128;')
+RY10 = ln(K10, 'mad.lo.u32      %y, %rank, 16384, %sB;')
+PLAIN = 'cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes'
+P2 = '[%y], [%tmB, {%x, %kx}], [%full];'
+STEP = ['add.u32 %x, %x, 64;', 'add.u32 %y, %y, 8192;']
+def mask10(v):
+    return [(MASK10, ['mov.b16         %%mask, %d;' % v])]
+# every block loads all four boxes of B itself, lesson 9's way: right, but B read twice from L2
+alone10 = [(RX10, ['mov.u32 %x, 0;']), (RY10, ['mov.u32 %y, %sB;']), (MC1, [PLAIN]), (MC2, [P2]),
+           (MC1, [PLAIN]), (MC2, [P2] + STEP + [PLAIN, P2] + STEP + [PLAIN, P2])]
+puzzle(id='10-multicast', lesson=10, title='Multicast B to both blocks of a cluster', **B10,
+    start=[(MASK10, ['mov.b16         %mask, 1;                 // TODO: the blocks each copy lands in'])],
+    checks=['verified | each block copies 2 of B\'s 4 boxes and expects the whole stage (49152 bytes): the other 2 boxes come from the partner, which sends them only with a ctaMask that names both blocks',
+            'tma producer <= 0.67 | a block should read its A (16384 bytes) and half of B (16384) from L2 and land 49152: B read once for the pair and multicast to both blocks'],
+    hints=['The ctaMask has a bit per block of the cluster (by %cluster_ctarank): the copy lands in every block whose bit is set.',
+           'Both blocks of the pair multiply the same B tile; each fetches half of it for both.',
+           'mov.b16 %mask, 3;'],
+    goal="""In lesson 10 the two blocks of a cluster work on the same columns of C and
+so need the same tile of B. Each fetches half of it (2 of the 4 boxes) with
+`.multicast::cluster`: the copy lands in both blocks' shared memory at the
+same offset and completes its bytes on both blocks' `full` barrier. This
+copy's ctaMask sends each half to one block only. Fix the mask.""",
+    variants=[
+        ('only to itself', mask10(1), 'verified: deadlock'),
+        ('only to block 1', mask10(2), 'verified: deadlock'),
+        ('no multicast: every block loads all of B', alone10, 'tma: B read once for the pair'),
+    ])
+
+EMPTY10 = [ln(K10, 'mbarrier.init.shared::cta.b64 [%%bars+%d], 4;' % o) for o in (24, 32, 40)]
+def empty10(n):
+    return [(e, [e.replace('], 4;', '], %d;' % n, 1)]) for e in EMPTY10]
+MAPA1 = ln(K10, '@%p mapa.shared::cluster.u32 %y, %x, 1;')
+puzzle(id='10-empty', lesson=10, title='A stage freed by both blocks of a cluster', **B10,
+    start=[(e, [e.replace('], 4;', '], 2;', 1).replace('two consumers in each of the two blocks', 'TODO: who frees a stage?')]) for e in EMPTY10],
+    checks=['verified | a stage of B lands in both blocks, so it is refilled only once the consumers of both are done: each of the pair\'s 4 consumer warpgroups arrives on both blocks\' empty barrier (mapa), and the count is the arrivals that complete a phase'],
+    hints=['Count the arrivals that reach one block\'s empty[s] in one pass of the ring: look at @release.',
+           'Each consumer warpgroup (2 a block) arrives once on block 0\'s empty[s] and once on block 1\'s.',
+           'mbarrier.init.shared::cta.b64 [%bars+24], 4; and the same for +32 and +40.'],
+    goal="""In lesson 10 a block's producer may not refill a stage while the partner's
+consumers still read B from it: its copies of B land in both blocks. So each
+consumer warpgroup releases a stage on the `empty` mbarrier of both blocks
+(`mapa` gives the partner's address). This copy initialises the empty
+barriers with lesson 9's count. Give them the count that matches the
+arrivals.""",
+    variants=[
+        ('lesson 9\'s count', empty10(2), 'verified: before the TMA copy'),
+        ('every thread\'s arrival', empty10(8), 'verified: deadlock'),
+        ('both arrivals on block 0', [(MAPA1, ['@%p mapa.shared::cluster.u32 %y, %x, 0;'])], 'verified: deadlock'),
+    ])
+
+FP10 = ln(K10, 'fence.proxy.async.shared::cta;')
+puzzle(id='10-fence-proxy', lesson=10, title='stmatrix, then the copy engine', **B10,
+    start=[(FP10, ['// TODO: the TMA store below reads what stmatrix wrote'])],
+    checks=['verified | stmatrix writes through the generic proxy, the TMA store reads through the async proxy: every warp that wrote the staging tile runs fence.proxy.async.shared::cta after its writes, before the barrier that lets one thread issue the store'],
+    hints=['The emulator names the bytes, the warp that wrote them and the line.',
+           'A fence orders only its own warp\'s writes: all four warps of the warpgroup need one, and the barrier after it.',
+           'fence.proxy.async.shared::cta; just before bar.sync %bid, 128; (the one before the stores).'],
+    goal="""Lesson 10's epilogue converts the accumulators to bf16, writes them swizzled
+into a staging tile with `stmatrix`, and one thread hands the tile to the
+copy engine with `cp.async.bulk.tensor` stores. The copy engine is another
+proxy: it may not see generic writes without a proxy fence. Put the fence
+where every writer executes it.""",
+    variants=[
+        ('no fence', [(FP10, [])], 'verified: with no fence.proxy.async after'),
+        ('only the leader fences', [(FP10, ['@%leader fence.proxy.async.shared::cta;'])], 'verified: with no fence.proxy.async after'),
+        ('a generic fence', [(FP10, ['fence.acq_rel.cta;'])], 'verified: with no fence.proxy.async after'),
+    ])
+
+K11 = 'ptx/11_fp8.ptx'
+B11 = dict(base=K11, entry_only=True, entry='gemm_e4m3', grid='persistent', block='384',
+           smem='3*(128*128+256*128)+2*128*256+2*3*8+1024', dtype='e4m3', out='bf16', bmajor='k',
+           args='tmap:A:128:128:128B tmap:B:128:64:128B tmap:C:64:64:128B M N K scale:A scale:B',
+           sizes='128,256,512')
+SC11 = ln(K11, 'mul.f32         %scale, %scale, %scaleB;')
+FAC11 = ln(K11, '// The epilogue\'s factor')
+EPI11 = [l for l in (x.strip() for x in entry_only(open(K11).read(), 'gemm_e4m3').split('\n'))
+         if l.startswith('mul.f32 %d')]
+puzzle(id='11-fp8-scales', lesson=11, title='FP8 scales in the epilogue', **B11,
+    start=[(FAC11, ['// The epilogue\'s factor.']), (SC11, ['// TODO: the factor the accumulators need'])],
+    checks=['verified | A\'s real values are its stored e4m3 values x scale_a, B\'s x scale_b, so the accumulated products are the real ones / (scale_a x scale_b): the epilogue multiplies each accumulator by scale_a x scale_b',
+            'count epilogue mul.f32 <= 32 | one multiply per accumulator: fold scale_a x scale_b into one factor once per thread, before the tile loop'],
+    hints=['The kernel loads both scales into %scale and %scaleB; the epilogue multiplies by %scale alone.',
+           'sum (a_i sa)(b_i sb) = sa sb sum a_i b_i.',
+           'mul.f32 %scale, %scale, %scaleB; after the two ld.param.f32.'],
+    goal="""FP8 keeps a per-tensor scale beside each input: the real value is the stored
+e4m3 value times the scale (lesson 11). The tensor cores multiply the stored
+values, so the scales are applied once, in the epilogue. This copy loads
+both scales but applies only scale_a. Fix the factor (one multiply per
+accumulator).""",
+    variants=[
+        ('scale_a only', [(SC11, [])], 'verified: C is wrong'),
+        ('divided by scale_b', [(SC11, ['div.rn.f32 %scale, %scale, %scaleB;'])], 'verified: C is wrong'),
+        ('two multiplies per accumulator', [(SC11, [])] + [(l, [l, l.replace('%scale;', '%scaleB;')]) for l in EPI11],
+         'count: one multiply per accumulator'),
+    ])
+
+BX11 = [ln(K11, '[%y], [%tmB, {%kx, %x}], [%full];', i) for i in range(4)]
+OFF11 = ln(K11, 'add.u32         %y, %sB, 8192;')
+BC11 = ln(K11, '// B: 4 boxes of 64 of its N x K rows')
+N64 = ln(K11, 'add.u32         %x, %n0, 64;')
+puzzle(id='11-kmajor-b', lesson=11, title='FP8 wants a K-major B', **B11,
+    start=[(BC11, ['// B: 4 boxes of 64 rows. TODO: a box\'s coordinates, innermost first'])]
+          + [(b, ['                [%y], [%tmB, {%x, %kx}], [%full];']) for b in BX11],
+    checks=['verified | an 8-bit wgmma reads B K-major only, so B is stored N x K: its tensor map\'s inner dimension is K, and a TMA copy\'s coordinates go innermost first, {k, n}'],
+    hints=['Look at the tensor map of B in the goal: box 128 (K, bytes) x 64 (rows of N).',
+           'The coordinates of cp.async.bulk.tensor are innermost first: A\'s are {%kx, %m0}.',
+           '[%y], [%tmB, {%kx, %x}], [%full]; for the four boxes of B.'],
+    goal="""A wgmma on 8-bit inputs takes no transpose: both A and B must be K-major in
+shared memory (128 bytes of K per row). So lesson 11 stores B as N x K
+(`bmajor: k`, tensor map `tmap:B:128:64`: 128 bytes of K by 64 rows of
+N) and the producer copies 4 boxes of 64 rows of N. This copy still gives
+B's coordinates in lesson 10's order (n, k). Fix the four copies.""",
+    variants=[
+        ('lesson 10\'s order', [(b, ['[%y], [%tmB, {%x, %kx}], [%full];']) for b in BX11], 'verified: C is wrong'),
+        ('the first box in lesson 10\'s order', [(BX11[0], ['[%y], [%tmB, {%x, %kx}], [%full];'])], 'verified: C is wrong'),
+        ('boxes 4096 bytes apart', [(OFF11, ['add.u32 %y, %sB, 4096;'])], 'verified: C is wrong'),
+        ('boxes 32 rows apart', [(N64, ['add.u32 %x, %n0, 32;'])], 'verified: C is wrong'),
+    ])
+
+K11F = 'ptx/11_formats.ptx'
+MMA_TF32 = 'mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32'
+# the lo x hi products (A's lo, B's hi) of the four unrolled copies, in file order
+LOHI = [l for l in (x.strip() for x in entry_only(open(K11F).read(), 'gemm_3xtf32').split('\n'))
+        if l.startswith(MMA_TF32) and '{%alo' in l and '{%bhi' in l]
+assert len(LOHI) == 64
+puzzle(id='11-3xtf32', lesson=11, title='3xTF32: which products', base=K11F, entry_only=True, entry='gemm_3xtf32',
+    grid='N/128,M/128', block='256', smem='98304', sizes='128,128,96 256,128,64',
+    start=[(l, ['// TODO: the lo x hi products of this slice'] if i % 16 == 0 else []) for i, l in enumerate(LOHI)],
+    checks=['verified | x = hi + lo with hi and lo tf32: x.y = hi.hi + hi.lo + lo.hi + lo.lo. Each of the three large terms is needed for f32 accuracy: one left out costs about 2^-12 of each product, TF32\'s own error',
+            'count mma-3x mma <= 48 | lo.lo is at most 2^-22 of a product, below f32\'s rounding: a fourth mma per product costs a third more tensor-core time for nothing'],
+    hints=['The split makes %ahi/%alo (A) and %bhi/%blo (B); the mmas of @mma-3x multiply pairs of them.',
+           'Three products per tile: hi.lo, lo.hi and hi.hi (the small ones first). Which is missing?',
+           'After the 16 hi.lo mmas of each copy, 16 more with {%alo...} from A and {%bhi...} from B (four copies, one per k slice).'],
+    goal="""3xTF32 recovers f32 accuracy from TF32 tensor cores: each f32 is split
+into hi = tf32(x) and lo = tf32(x - hi), and each product into the terms
+that matter. This copy of lesson 11's gemm_3xtf32 multiplies only two of
+them: C is off by about TF32's own error. Add the missing products (16
+mmas in each of the four unrolled k slices, marked TODO) and no more.""",
+    variants=[
+        ('two products', [(l, []) for l in LOHI], 'verified: C is wrong'),
+        ('hi.lo twice', [(l, [l.replace('%alo', '%ahi').replace('%bhi', '%blo')]) for l in LOHI], 'verified: C is wrong'),
+        ('lo.lo instead of lo.hi', [(l, [l.replace('%bhi', '%blo')]) for l in LOHI], 'verified: C is wrong'),
+        ('four products', [(l, [l, l.replace('%bhi', '%blo')]) for l in LOHI], 'count: below f32\'s rounding'),
+    ])
+
 def main():
     for p in P:
         pid = p['id']
         base = open(p['base']).read()
+        if p.get('entry_only'):
+            base = entry_only(base, p['entry'])
         sol = apply(base, p.get('pre', []))
         sol = wrap(sol, p.get('regions', []))
         first = sol.split('\n', 1)
@@ -394,9 +648,15 @@ def main():
         md += 'entry: %s\ngrid: %s\nblock: %s\n' % (p['entry'], p['grid'], p['block'])
         if p.get('smem', '0') != '0':
             md += 'smem: %s\n' % p['smem']
-        if p.get('dtype'):
-            md += 'dtype: %s\n' % p['dtype']
+        for key in ('dtype', 'out', 'bmajor', 'cluster', 'args'):
+            if p.get(key):
+                md += '%s: %s\n' % (key, p[key])
         md += 'sizes: %s\n' % p['sizes']
+        # the parser's fields (src/course/puzzle.h): a why and a hint of at most 255 characters
+        for c in p['checks']:
+            assert len(c.split('|', 1)[-1].strip()) < 256, '%s: a check\'s why over 255 characters' % pid
+        for h in p['hints']:
+            assert len(h) < 256, '%s: a hint over 255 characters' % pid
         md += ''.join('check: %s\n' % c for c in p['checks'])
         md += ''.join('hint: %s\n' % h for h in p['hints'])
         md += '---\n' + p['goal'].strip() + '\n'

@@ -1,4 +1,4 @@
-/* test_puzzles: every practice puzzle — its file parses, its reference solution passes every check, its start does not, and each wrong variant kept in tests/puzzles/ID.variants fails the check it names with the message the puzzle promises; malformed puzzle files get file:line. */
+/* test_puzzles: every practice puzzle — its file parses, its reference solution passes every check, its start does not, and each wrong variant kept in tests/puzzles/ID.variants fails the check it names with the message the puzzle promises; a Hopper puzzle's launch keys and the tma check; malformed puzzle files get file:line. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -34,12 +34,13 @@ static int teardown(void **st)
 	return 0;
 }
 
-/* Fifteen or more puzzles, and every lesson 1..8 has one. */
+/* 28 or more puzzles, and every lesson 1..11 has one (8 or more for the Hopper lessons 9..11). */
 static void test_ladder(void **st)
 {
 	(void)st;
-	assert_true(set.n >= 15);
-	for (int l = 1; l <= 8; l++)
+	assert_true(set.n >= 28);
+	assert_true(puzzles_of_lesson(&set, 9) + puzzles_of_lesson(&set, 10) + puzzles_of_lesson(&set, 11) >= 8);
+	for (int l = 1; l <= 11; l++)
 		if (puzzles_of_lesson(&set, l) == 0)
 			fail_msg("lesson %d has no puzzle", l);
 	for (int i = 0; i < set.n; i++) {
@@ -133,17 +134,21 @@ static int run_variants(const puzzle *p, int *bad)
 	assert_non_null(text);
 	assert_non_null(sol);
 	int count = 0;
-	char *minus[16], *plus[32], name[128] = "";
-	int nminus = 0, nplus[16] = {0}, np = 0;
+	char *minus[128], *plus[256], name[128] = "";
+	int nminus = 0, nplus[128] = {0}, np = 0;
 	char *save = NULL;
 	for (char *line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
 		if (!strncmp(line, "variant:", 8)) {
 			snprintf(name, sizeof name, "%s", util_trim(line + 8));
 			nminus = np = 0;
-		} else if (line[0] == '-' && nminus < 16) {
+		} else if (line[0] == '-') {
+			if (nminus == 128)
+				fail_msg("%s, variant '%s': more than 128 '-' lines", p->id, name);
 			minus[nminus] = util_trim(line + 1);
 			nplus[nminus++] = 0;
-		} else if (line[0] == '+' && nminus > 0 && np < 32) {
+		} else if (line[0] == '+' && nminus > 0) {
+			if (np == 256)
+				fail_msg("%s, variant '%s': more than 256 '+' lines", p->id, name);
 			plus[np++] = util_trim(line + 1);
 			nplus[nminus - 1]++;
 		} else if (!strncmp(line, "expect:", 7)) {
@@ -206,6 +211,8 @@ static void test_malformed(void **st)
 		{"---\nlesson: 1\ncolour: red\n---\n", "x.md:3: unknown key 'colour'"},
 		{"---\nlesson: 1\n", "x.md:3: the front matter has no closing"},
 		{"---\nlesson: 1\n---\n", "x.md:3: no 'title:' line"},
+		{"---\nlesson: 9\ncheck: tma producer 0.5\n---\n", "x.md:3: check: 'tma' takes REGION <= N"},
+		{"---\nlesson: 9\nbmajor: kmajor\n---\n", "x.md:3: bmajor: longer than 3 characters"},
 	};
 	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
 		puzzle p;
@@ -214,6 +221,37 @@ static void test_malformed(void **st)
 		if (strncmp(err, bad[i].want, strlen(bad[i].want)))
 			fail_msg("'%s' gave '%s', want '%s'", bad[i].text, err, bad[i].want);
 	}
+}
+
+/* A Hopper puzzle's launch (tensor maps, a cluster, the output type) reaches the
+ * emulator, and the tma check measures L2 bytes per landed byte: a kernel
+ * without TMA fails it ("lands no TMA copy"), lesson 10's multicast passes. */
+static void test_hopper_launch(void **st)
+{
+	(void)st;
+	const puzzle *mc = puzzles_find(&set, "10-multicast");
+	assert_non_null(mc);
+	assert_string_equal(mc->cluster, "2");
+	assert_string_equal(mc->out, "bf16");
+	assert_non_null(strstr(mc->args, "tmap:B:64:64:128B"));
+	int k = 0;
+	while (k < mc->nchecks && mc->checks[k].kind != PUZZLE_TMA)
+		k++;
+	assert_true(k < mc->nchecks);
+	puzzle_outcome o;
+	solve(mc, mc->solution, &o);
+	assert_true(o.v[k].pass);
+	assert_non_null(strstr(o.v[k].msg, "reads 0.67 bytes from L2 per byte"));
+	const puzzle *co = puzzles_find(&set, "02-coalesce");
+	assert_non_null(co);
+	puzzle p = *co;
+	p.goal = NULL;
+	p.nchecks = 1;
+	p.checks[0] = mc->checks[k];
+	util_strlcpy(p.checks[0].region, "aload", sizeof p.checks[0].region);
+	solve(&p, p.solution, &o);
+	assert_false(o.solved);
+	assert_non_null(strstr(o.v[0].msg, "lands no TMA copy in shared memory at all"));
 }
 
 /* Progress lives in the state file, per lesson, and survives a save. */
@@ -249,6 +287,7 @@ int main(void)
 		cmocka_unit_test(test_malformed),
 		cmocka_unit_test(test_progress),
 		cmocka_unit_test(test_ladder),
+		cmocka_unit_test(test_hopper_launch),
 		cmocka_unit_test(test_solutions),
 		cmocka_unit_test(test_variants),
 	};

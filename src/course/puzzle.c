@@ -20,6 +20,7 @@ static const struct {
 	[PUZZLE_SECTORS] = {"sectors", 1, 0, "global sectors per request"},
 	[PUZZLE_CONFLICTS] = {"conflicts", 1, 0, "shared-memory bank conflicts"},
 	[PUZZLE_COUNT] = {"count", 1, 1, "instructions"},
+	[PUZZLE_TMA] = {"tma", 1, 0, "TMA bytes read from L2 per byte landed in shared memory"},
 };
 
 const char *puzzle_kind_name(puzzle_kind k)
@@ -57,7 +58,7 @@ static int parse_check(char *v, puzzle_check *c, char *err, int errlen)
 	while (k < PUZZLE_KIND_COUNT && (n == 0 || strcmp(w[0], kinds[k].name)))
 		k++;
 	if (k == PUZZLE_KIND_COUNT) {
-		snprintf(err, (size_t)errlen, "check: want verified, race, sectors, conflicts or count, not '%s'",
+		snprintf(err, (size_t)errlen, "check: want verified, race, sectors, conflicts, count or tma, not '%s'",
 			 n ? w[0] : "");
 		return -1;
 	}
@@ -114,7 +115,8 @@ static const struct {
 } fields[] = {
 	{"title", FIELD(title), 1}, {"start", FIELD(start), 1}, {"solution", FIELD(solution), 1},
 	{"entry", FIELD(entry), 1}, {"grid", FIELD(grid), 1},   {"block", FIELD(block), 1},
-	{"smem", FIELD(smem), 0},   {"dtype", FIELD(dtype), 0},
+	{"smem", FIELD(smem), 0},   {"dtype", FIELD(dtype), 0},	{"args", FIELD(args), 0},
+	{"cluster", FIELD(cluster), 0}, {"out", FIELD(out), 0},  {"bmajor", FIELD(bmajor), 0},
 };
 #define NFIELDS (int)(sizeof fields / sizeof fields[0])
 

@@ -17,6 +17,7 @@ typedef enum {
 	PUZZLE_SECTORS,    /* global sectors per request in a region <= limit */
 	PUZZLE_CONFLICTS,  /* shared bank conflicts in a region (loads, stores, ldmatrix) <= limit */
 	PUZZLE_COUNT,      /* lines of an opcode (a prefix, '*': any) in a region <= limit, read from the text */
+	PUZZLE_TMA,        /* TMA bytes read from L2 per byte landed in shared memory in a region <= limit (multicast) */
 	PUZZLE_KIND_COUNT
 } puzzle_kind;
 
@@ -37,6 +38,8 @@ typedef struct {
 	char start[256], solution[256];/* PTX files, relative to the root */
 	char entry[64];
 	char grid[64], block[64], smem[64], dtype[8];
+	char cluster[32], out[8], bmajor[4];  /* "" : none, the input type, B stored K x N */
+	char args[160];                /* the parameter spec ("" : A B C M N K); tensor maps for TMA */
 	long long sizes[PUZZLE_MAX_SIZES][3];
 	int nsizes;
 	puzzle_check checks[PUZZLE_MAX_CHECKS];

@@ -33,7 +33,9 @@ static void run_sizes(const puzzle *p, const char *path, runs *r, double *second
 	for (int s = 0; s < p->nsizes && !r->fail[0]; s++) {
 		const long long *z = p->sizes[s];
 		launch_ptx lp = {.ptx = path, .entry = p->entry, .grid = p->grid, .block = p->block, .smem = strcmp(p->smem, "0") ? p->smem : NULL,
-				 .dtype = p->dtype, .M = z[0], .N = z[1], .K = z[2]};
+				 .dtype = p->dtype, .M = z[0], .N = z[1], .K = z[2],
+				 .args = p->args[0] ? p->args : NULL, .cluster = p->cluster[0] ? p->cluster : NULL,
+				 .out = p->out[0] ? p->out : NULL, .bmajor = p->bmajor[0] ? p->bmajor : NULL};
 		run_request rq;
 		emu_result *res = xcalloc(1, sizeof *res);
 		char err[300], msg[400];
@@ -130,6 +132,7 @@ static int count_ops(const char *text, const emu_region *g, const char *op, int 
 
 static const char *const global_words[] = {"ld.global", "st.global", "cp.async.c", NULL};
 static const char *const shared_words[] = {"ld.shared", "st.shared", "ldmatrix", NULL};
+static const char *const tma_words[] = {"cp.async.bulk.tensor", NULL};
 
 /* One region check: the measure, its line, pass or not, and the message. */
 static void judge_region(const puzzle_check *c, const runs *r, const char *text, puzzle_verdict *v)
@@ -161,6 +164,15 @@ static void judge_region(const puzzle_check *c, const runs *r, const char *text,
 		v->line = first_line_with(text, g, shared_words);
 		snprintf(what, sizeof what, "has %.0f bank conflicts in %llu shared requests (at most %g)", got, req,
 			 c->limit);
+	} else if (c->kind == PUZZLE_TMA) {
+		/* a multicast copy is read from L2 once and lands in every CTA of its mask */
+		const emu_counts *k = &g->c;
+		got = k->tma_smem_bytes ? (double)k->tma_l2_bytes / (double)k->tma_smem_bytes : 0;
+		v->line = first_line_with(text, g, tma_words);
+		snprintf(what, sizeof what, "reads %.2f bytes from L2 per byte its TMA copies land in shared memory (at most %g)",
+			 got, c->limit);
+		if (!k->tma_smem_bytes)
+			snprintf(what, sizeof what, "lands no TMA copy in shared memory at all");
 	} else {
 		got = count_ops(text, g, c->op, &v->line);
 		if (!v->line)
@@ -168,7 +180,7 @@ static void judge_region(const puzzle_check *c, const runs *r, const char *text,
 		snprintf(what, sizeof what, "has %.0f %s instructions (at most %g)", got,
 			 strcmp(c->op, "*") ? c->op : "", c->limit);
 	}
-	v->pass = got <= c->limit && !(c->kind == PUZZLE_SECTORS && got == 0);
+	v->pass = got <= c->limit && !((c->kind == PUZZLE_SECTORS || c->kind == PUZZLE_TMA) && got == 0);
 	snprintf(v->msg, sizeof v->msg, "your @%s (line %d) %s%s%s", c->region, v->line, what,
 		 v->pass || !c->why[0] ? "" : ": ", v->pass ? "" : c->why);
 }
