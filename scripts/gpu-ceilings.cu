@@ -3,7 +3,7 @@
 // reaches the clock its power limit allows for that kind of work (a short burst runs faster).
 // Built by `make gpu-ceilings`, run by scripts/gpu-ceilings.sh, which turns the output into rows of
 // assets/measured-h100.tsv (metric ceiling.*). Each test prints its rate, the time of the measured
-// launch and its shape (mma_data is printed for the reader and becomes no row).
+// launch and its shape.
 //   build/gpu-ceilings [SECONDS] [TEST...]   (default 1 s each, every test)
 //   issue   independent FFMAs: warp-level instructions per second (4 per clock per SM at most)
 //   int     independent IMADs (the integer pipe: half the FP32 lanes on sm_90)
@@ -13,6 +13,8 @@
 //           for each of the four mma in flight, so the multipliers' inputs change every
 //           instruction as they do in a GEMM (the power, and so the clock, depends on it)
 //   wgmma   wgmma.mma_async m64n128k16 f16 x f16 + f32, both operands in shared memory: FLOP/s (sm_90a)
+//   wgmma_data  the same with a GEMM's kind of operands: random f16 in (-1, 1), a different A and B
+//           tile for each of the four wgmma in flight (the power cap's clock for tensor work)
 //   tma     cp.async.bulk copies L2 -> shared memory (the copy engine's path, which TMA tile loads
 //           take), 32 KiB each, six in flight per SM, from a buffer a quarter of L2: bytes/s
 #include <cstdio>
@@ -165,19 +167,29 @@ __device__ unsigned long long sdesc(const void *p, unsigned lbo, unsigned sbo)
 
 #define ACC8(i) "+f"(d[i]), "+f"(d[i + 1]), "+f"(d[i + 2]), "+f"(d[i + 3]), "+f"(d[i + 4]), "+f"(d[i + 5]), "+f"(d[i + 6]), "+f"(d[i + 7])
 #define R8(i) "%" #i ", "
+// wgmma: every operand 1.0, one A and one B tile for all four in flight; wgmma_data (DATA): random
+// f16 in (-1, 1) and a different A and B tile for each of the four, as a GEMM's k-slices are.
+template <bool DATA>
 __global__ void k_wgmma(int reps, float *sink, long long *cyc)
 {
-	__shared__ __align__(1024) unsigned short sa[64 * 16], sb[128 * 16];
-	for (int i = threadIdx.x; i < 64 * 16; i += blockDim.x)
-		sa[i] = 0x3c00;
-	for (int i = threadIdx.x; i < 128 * 16; i += blockDim.x)
-		sb[i] = 0x3c00;
+	__shared__ __align__(1024) unsigned short sa[4][64 * 16], sb[4][128 * 16];
+	unsigned seed = blockIdx.x * 977u;
+	for (int u = 0; u < 4; u++) {
+		for (int i = threadIdx.x; i < 64 * 16; i += blockDim.x)
+			sa[u][i] = DATA ? (unsigned short)rand_f16x2(seed + u * 65536 + i) : 0x3c00;
+		for (int i = threadIdx.x; i < 128 * 16; i += blockDim.x)
+			sb[u][i] = DATA ? (unsigned short)rand_f16x2(seed + u * 65536 + 4096 + i) : 0x3c00;
+	}
 	__syncthreads();
 	asm volatile("fence.proxy.async.shared::cta;");
 	float d[64];
 	for (int i = 0; i < 64; i++)
 		d[i] = 0;
-	unsigned long long da = sdesc(sa, 128, 256), db = sdesc(sb, 128, 256);
+	unsigned long long da[4], db[4];
+	for (int u = 0; u < 4; u++) {
+		da[u] = sdesc(sa[DATA ? u : 0], 128, 256);
+		db[u] = sdesc(sb[DATA ? u : 0], 128, 256);
+	}
 	long long t0 = clock64();
 	for (int r = 0; r < reps; r++) {
 		asm volatile("wgmma.fence.sync.aligned;");
@@ -191,7 +203,7 @@ __global__ void k_wgmma(int reps, float *sink, long long *cyc)
 				     "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63}, "
 				     "%64, %65, p, 1, 1, 0, 0; }"
 				     : ACC8(0), ACC8(8), ACC8(16), ACC8(24), ACC8(32), ACC8(40), ACC8(48), ACC8(56)
-				     : "l"(da), "l"(db));
+				     : "l"(da[u]), "l"(db[u]));
 		asm volatile("wgmma.commit_group.sync.aligned;");
 		asm volatile("wgmma.wait_group.sync.aligned 1;" ::: "memory");
 	}
@@ -206,6 +218,7 @@ __global__ void k_wgmma(int reps, float *sink, long long *cyc)
 		cyc[0] = t1 - t0;
 }
 #else
+template <bool DATA>
 __global__ void k_wgmma(int, float *, long long *) {}
 #endif
 
@@ -324,7 +337,8 @@ int main(int argc, char **argv)
 		{"lsu", "wavefronts/s", k_lds, 1024, 2, 8 / 32.0},
 		{"mma", "FLOP/s", k_mma<false>, 256, 8, 4 * 4096 / 32.0},
 		{"mma_data", "FLOP/s", k_mma<true>, 256, 8, 4 * 4096 / 32.0},
-		{"wgmma", "FLOP/s", k_wgmma, 128, 8, 4 * 2.0 * 64 * 128 * 16 / 128.0},
+		{"wgmma", "FLOP/s", k_wgmma<false>, 128, 8, 4 * 2.0 * 64 * 128 * 16 / 128.0},
+		{"wgmma_data", "FLOP/s", k_wgmma<true>, 128, 8, 4 * 2.0 * 64 * 128 * 16 / 128.0},
 		{"tma", "GB/s", k_bulk, 32, 1, BULK_BYTES / 32.0 / 1e9, BULK_BYTES * BULK_STAGES},
 	};
 	int l2 = 0;
@@ -343,7 +357,7 @@ int main(int argc, char **argv)
 			named |= !strcmp(argv[i], t.name);
 		if (!named)
 			continue;
-		if ((!strcmp(t.name, "wgmma") || !strcmp(t.name, "tma")) && major != 9) {
+		if ((!strncmp(t.name, "wgmma", 5) || !strcmp(t.name, "tma")) && major != 9) {
 			printf("%-6s skipped: not sm_90\n", t.name);
 			continue;
 		}

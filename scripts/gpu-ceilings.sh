@@ -20,7 +20,7 @@ B=$(build/gpu-bandwidth) || exit 1
 echo "$C" >&2
 echo "$B" >&2
 row() { printf '%s\t%s\t%s\t%s\t0\t0\tceiling_%s\t%s\t%s\n' "$GPU" "$DRIVER" "$DATE" "$1" "$2" "$3" "$4"; }
-echo "$C" | awk '$1 ~ /^(issue|int|lsu|mma|wgmma|tma)$/ { print $1, $2, $3 }' | while read -r name value unit; do
+echo "$C" | awk '$1 ~ /^(issue|int|lsu|mma|mma_data|wgmma|wgmma_data|tma)$/ { print $1, $2, $3 }' | while read -r name value unit; do
 	row "build/gpu-ceilings ${1:-1.0} (scripts/gpu-ceilings.sh)" "$name" "$value" "$unit"
 done
 echo "$B" | awk '$1 == "L2" || $1 == "DRAM" { print $1, $2 }' | while read -r name value; do

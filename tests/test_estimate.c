@@ -27,8 +27,8 @@ static const char rates[] =
 	"H100\td\t2026-11-25\tc\t0\t0\tceiling_issue\t1e12\twarp-inst/s\n"
 	"H100\td\t2026-11-25\tc\t0\t0\tceiling_int\t5e11\twarp-inst/s\n"
 	"H100\td\t2026-11-25\tc\t0\t0\tceiling_lsu\t2.5e11\twavefronts/s\n"
-	"H100\td\t2026-11-25\tc\t0\t0\tceiling_mma\t6e14\tFLOP/s\n"
-	"H100\td\t2026-11-25\tc\t0\t0\tceiling_wgmma\t8e14\tFLOP/s\n"
+	"H100\td\t2026-11-25\tc\t0\t0\tceiling_mma_data\t6e14\tFLOP/s\n"
+	"H100\td\t2026-11-25\tc\t0\t0\tceiling_wgmma_data\t8e14\tFLOP/s\n"
 	"H100\td\t2026-11-25\tc\t0\t0\tceiling_l2\t5000\tGB/s\n"
 	"H100\td\t2026-11-25\tc\t0\t0\tceiling_tma\t10000\tGB/s\n"
 	"H100\td\t2026-11-25\tc\t0\t0\tceiling_dram\t3000\tGB/s\n";
