@@ -46,7 +46,7 @@ FUZZ_BUILD   := build-fuzz
 FUZZ_FLAGS   := -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
 FUZZ_OBJ     := $(LIBOBJ:$(BUILD)/%=$(FUZZ_BUILD)/%)
 
-.PHONY: all run test asan deps clean ptxas-check ptx gpu-bandwidth gpu-l1-stride gpu-ceilings gpu-cublas-timing gpu-lt-algos gpu-fp8-accum install uninstall fuzz fuzz-build
+.PHONY: all run test asan deps clean ptxas-check ptx gpu-bandwidth gpu-l1-stride gpu-ceilings gpu-latency gpu-cublas-timing gpu-lt-algos gpu-fp8-accum install uninstall fuzz fuzz-build
 all: $(BIN)
 
 $(BIN): $(OBJ)
@@ -121,6 +121,12 @@ $(BUILD)/gpu-bandwidth: scripts/gpu-bandwidth.cu
 # sm_90a for its wgmma test).
 gpu-ceilings: $(BUILD)/gpu-ceilings
 $(BUILD)/gpu-ceilings: scripts/gpu-ceilings.cu
+	@mkdir -p $(BUILD)
+	$(NVCC) -O3 -gencode arch=compute_90a,code=sm_90a -o $@ $<
+
+# The latencies (dependent chains, pointer chases) the stall model reads (latency_* rows; needs nvcc).
+gpu-latency: $(BUILD)/gpu-latency
+$(BUILD)/gpu-latency: scripts/gpu-latency.cu
 	@mkdir -p $(BUILD)
 	$(NVCC) -O3 -gencode arch=compute_90a,code=sm_90a -o $@ $<
 
