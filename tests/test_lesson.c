@@ -195,8 +195,8 @@ static void test_errors_name_file_and_line(void **state)
 		{"---\nid: x\ntitle: T\n---\n# P\n@if\n@endif\n", "lessons/09-x.md:6: @if wants a condition"},
 		{"---\nid: x\ntitle: T\n---\n# P\n@exercise ai.shared\nQ?\n@if a\n",
 		 "lessons/09-x.md:8: @if inside an exercise"},
-		{"---\nid: x\ntitle: T\ndtype: f64\n---\n# P\n", "lessons/09-x.md:4: dtype must be f32, f16, bf16, tf32, e4m3, e5m2, s8 or s32, or none"},
-		{"---\nid: x\ntitle: T\nout: f8\n---\n# P\n", "lessons/09-x.md:4: out must be f32, f16, bf16, tf32, e4m3, e5m2, s8 or s32, not 'f8'"},
+		{"---\nid: x\ntitle: T\ndtype: f64\n---\n# P\n", "lessons/09-x.md:4: dtype must be f32, f16, bf16, tf32, e4m3, e5m2, s8, u8 or s32, or none"},
+		{"---\nid: x\ntitle: T\nout: f8\n---\n# P\n", "lessons/09-x.md:4: out must be f32, f16, bf16, tf32, e4m3, e5m2, s8, u8 or s32, not 'f8'"},
 		/* a pair cuBLAS has no reference for: the line of `out:`, wherever dtype is */
 		{"---\nid: x\ntitle: T\nkernel: a.ptx k\nout: bf16\ndtype: f16\n---\n# P\n",
 		 "lessons/09-x.md:5: out: f16 inputs give an f32 or f16 output, not bf16"},

@@ -18,6 +18,7 @@ typedef struct {
 	const char *timing;
 	double ms, gflops, cublas_ms, cublas_gflops, pct_of_cublas, speedup;
 	double rel_error, tolerance;
+	const char *consistent_with; /* a small error's likely cause (run/diagnose.h); NULL: none */
 	int verified;             /* 1 pass, 0 fail, -1 not checked (null) */
 	int has_counts;           /* the emu.* fields hold the emulator's counts (run_has_counts) */
 	unsigned cluster[3];      /* blocks per cluster, 1 on every side: none */
