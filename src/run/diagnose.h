@@ -15,7 +15,8 @@
 typedef struct {
 	long long M, N, K;
 	const float *a, *b;       /* what the inputs mean, tight, as verify_reference takes them */
-	int a_col, b_col;
+	int a_col, b_col, c_col;  /* as the run lays them out */
+	int tight;                /* every leading dimension is the tight one: the layout candidates apply */
 	dtype out;                /* C's type: each candidate is rounded to it, as the kernel's C is */
 	const float *got;         /* the kernel's C, M x N row-major, as f32 */
 	const float *c0;          /* C0 (beta:), M x N row-major; NULL: none */
@@ -25,11 +26,13 @@ typedef struct {
 
 /* When the kernel's output matches one candidate of the table (its rel.
  * error against that candidate within max(tol, 1e-5) and under a quarter of
- * its error against the exact reference, on the sample), the candidate's
- * phrase, e.g. "an f16 accumulator", and its error in *err; NULL when none
- * matches. Call it only for a wrong result of rel. error < DIAGNOSE_MAX_REL
- * (cheap, but meaningless for a logic bug). */
-const char *diagnose_precision(const diagnose_input *in, double *err);
+ * its error against the exact reference, on the sample): 1, its phrase in
+ * buf ("an f16 accumulator", "A read column-major (run it with --layout
+ * A=col,B=row,C=row)") and its error in *err (may be NULL); 0 when none
+ * matches. The rounding candidates are tried only below DIAGNOSE_MAX_REL
+ * (a larger error is a logic bug), the layout ones only when every leading
+ * dimension is tight. */
+int diagnose_precision(const diagnose_input *in, char *buf, size_t len, double *err);
 
 /* The candidates' phrases in table order (NULL past the end), for the docs and tests. */
 const char *diagnose_candidate(int i);

@@ -28,6 +28,14 @@ int run_layout_plain(const run_request *rq)
 	return 1;
 }
 
+int run_layout_tight(const run_request *rq)
+{
+	for (char m = 'A'; m <= 'C'; m++)
+		if (run_store_of(rq, m).ld != run_store_of(rq, m).inner)
+			return 0;
+	return 1;
+}
+
 /* The poison of t in its element's bytes (little-endian). */
 static void poison_of(dtype t, uint8_t *out)
 {

@@ -24,6 +24,9 @@ run_store run_store_of(const run_request *rq, char m);
  * and tight when b_kmajor: the layouts run_request had before --layout. */
 int run_layout_plain(const run_request *rq);
 
+/* Whether every matrix of rq has its tight leading dimension. */
+int run_layout_tight(const run_request *rq);
+
 /* buf holds a tight outer x inner matrix of `bytes`-byte elements (as
  * run_make_input stores it); spreads it to its lines ld apart, in place,
  * and fills the padding with the type's poison (t->poison's low bytes):

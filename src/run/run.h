@@ -252,7 +252,7 @@ typedef struct {
 	double tol;
 	/* A wrong result by a small margin: the precision mistake it matches
 	 * (run/diagnose.c, "an f16 accumulator"); "" when none or not wrong. */
-	char consistent_with[64];
+	char consistent_with[128];
 	int verified;             /* 1 pass, 0 fail, -1 not checked */
 	int repeats;              /* timed rounds (a block of ours and a block of cuBLAS each) */
 	int block, cublas_block;  /* launches back to back in one timed block: ours, cuBLAS's */

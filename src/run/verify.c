@@ -172,13 +172,13 @@ void verify_check(const verify_input *in, verify_report *rep)
 		where(in, rep->worst, at, sizeof at);
 		char tol[32]; /* 0 for integer types (run_tolerance): the check is exact */
 		snprintf(tol, sizeof tol, in->tol == 0 ? "0 (the check is exact)" : "%.0e", in->tol);
-		char why[96] = "";
-		if (in->a && in->b && rep->rel_err < DIAGNOSE_MAX_REL) {
+		char why[160] = "";
+		if (in->a && in->b) {
 			diagnose_input d = {.M = (long long)in->rows, .N = (long long)in->cols, .K = in->K, .a = in->a,
-					    .b = in->b, .a_col = in->a_col, .b_col = in->b_col, .out = in->out,
-					    .got = in->got, .c0 = in->c0, .alpha = in->alpha, .beta = in->beta, .tol = in->tol};
-			rep->consistent_with = diagnose_precision(&d, NULL);
-			if (rep->consistent_with)
+					    .b = in->b, .a_col = in->a_col, .b_col = in->b_col, .c_col = in->c_col,
+					    .tight = in->tight, .out = in->out, .got = in->got, .c0 = in->c0,
+					    .alpha = in->alpha, .beta = in->beta, .tol = in->tol};
+			if (diagnose_precision(&d, rep->consistent_with, sizeof rep->consistent_with, NULL))
 				snprintf(why, sizeof why, ", consistent with %s", rep->consistent_with);
 		}
 		snprintf(rep->msg, sizeof rep->msg,

@@ -54,7 +54,7 @@ typedef struct {
 	 * mean, tight (verify_reference's a, a_col, b, b_col), K, and the
 	 * spec's alpha and beta; a NULL: none. */
 	const float *a, *b;
-	int a_col, b_col;
+	int a_col, b_col, c_col, tight; /* tight: every leading dimension is (diagnose_input) */
 	long long K;
 	float alpha, beta;
 } verify_input;
@@ -67,9 +67,9 @@ typedef struct {
 	size_t worst;             /* the worst element (row-major index) */
 	double expected, got;     /* ... its reference and output */
 	int reads_c;              /* with C zeroed the NaNs went away: the kernel reads C (wants beta:) */
-	/* VERIFY_WRONG by a small margin: the precision mistake the output
-	 * matches (run/diagnose.c's phrase, "an f16 accumulator"), NULL: none. */
-	const char *consistent_with;
+	/* VERIFY_WRONG: the precision or layout mistake the output matches
+	 * (run/diagnose.c's phrase, "an f16 accumulator"), "" when none. */
+	char consistent_with[128];
 	char msg[256];            /* one line for the user, naming the kind */
 } verify_report;
 
