@@ -60,4 +60,11 @@ for bad in "--layout A=diag" "--layout X=col" "--ld A=K-1" "--ld A=Q" "--bmajor 
 		echo "not ok students_layout_refused $bad: rc $rc: $(cat "$out")"
 	fi
 done
+# --estimate reads a u8 kernel's PTX and gives a time (no type is refused before the PTX is read)
+if "$BIN" emulate --ptx "$L/ugemm_dp4a.ptx" --grid 'ceil(N/16),ceil(M/16)' --block 16,16 --dtype u8 --layout B=col \
+	--size 1024 --estimate >"$out" 2>&1 && head -1 "$out" | grep -q '^ugemm_dp4a at .*: estimate [0-9.]* ms'; then
+	echo "ok students_layout_estimate_u8"
+else
+	echo "not ok students_layout_estimate_u8: $(head -2 "$out" | tr '\n' ' ')"
+fi
 rm -f "$out" "$out.rows"

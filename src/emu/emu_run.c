@@ -408,7 +408,8 @@ static emu_error check(const run_request *rq, const emu_options *opt, double end
 	size_t pad = run_store_get(&sc, run_out(rq), C, got);
 	verify_input vin = {.rows = (size_t)rq->M, .cols = (size_t)rq->N, .got = got, .ref = ref, .c0 = c0, .tol = res->tol,
 			    .out = run_out(rq), .pad_written = pad, .a = af, .b = bf, .a_col = run_store_of(rq, 'A').col,
-			    .b_col = run_store_of(rq, 'B').col, .c_col = sc.col, .tight = run_layout_tight(rq), .K = rq->K,
+			    .b_col = run_store_of(rq, 'B').col, .c_col = sc.col, .tight = run_layout_tight(rq),
+			    .integer = dtype_of(rq->dt)->integer, .K = rq->K,
 			    .alpha = bl.alpha, .beta = bl.beta};
 	verify_report rep;
 	verify_check(&vin, &rep);

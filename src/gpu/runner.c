@@ -459,7 +459,8 @@ static int verify(run_state *s, const run_request *rq, run_result *res, size_t n
 		get_c(s, s->hr, s->R, NULL);
 	verify_input in = {.rows = (size_t)rq->M, .cols = (size_t)rq->N, .got = s->hc, .ref = s->hr, .c0 = s->hc0,
 			   .tol = res->tol, .out = s->out, .pad_written = pad, .a = s->ra, .b = s->rb, .a_col = s->sa.col,
-			   .b_col = s->sb.col, .c_col = s->sc.col, .tight = run_layout_tight(rq), .K = rq->K,
+			   .b_col = s->sb.col, .c_col = s->sc.col, .tight = run_layout_tight(rq),
+			   .integer = dtype_of(s->in)->integer, .K = rq->K,
 			   .alpha = s->blas.alpha, .beta = s->blas.beta};
 	verify_report rep;
 	verify_check(&in, &rep);

@@ -16,6 +16,7 @@ typedef struct {
 	dtype product;            /* each product rounded to this */
 	dtype acc;                /* the running sum rounded to this after each add (k in order) */
 	unsigned flip;            /* FLIP_A, FLIP_B, FLIP_C: read (written) in the other major */
+	int integer;              /* a mistake of integer inputs only (with float ones it is what is expected) */
 } candidate;
 
 enum { FLIP_A = 1, FLIP_B = 2, FLIP_C = 4 };
@@ -32,7 +33,8 @@ static const candidate candidates[] = {
 	{"an f16 accumulator", .inputs = DTYPE_NONE, .product = DTYPE_NONE, .acc = DTYPE_F16},
 	{"a bf16 accumulator", .inputs = DTYPE_NONE, .product = DTYPE_NONE, .acc = DTYPE_BF16},
 	/* integer inputs sum exactly in int32; an f32 sum rounds once past 2^24 */
-	{"an f32 accumulator (an exact int32 sum was expected)", .inputs = DTYPE_NONE, .product = DTYPE_NONE, .acc = DTYPE_F32},
+	{"an f32 accumulator (an exact int32 sum was expected)", .inputs = DTYPE_NONE, .product = DTYPE_NONE, .acc = DTYPE_F32,
+	 .integer = 1},
 	/* layouts (tight ones only): fewer matrices first; all three is a
 	 * column-major kernel run on row-major matrices, or the reverse */
 	{.flip = FLIP_A}, {.flip = FLIP_B}, {.flip = FLIP_C},
@@ -121,7 +123,7 @@ int diagnose_precision(const diagnose_input *in, char *buf, size_t len, double *
 	const candidate *found = NULL;
 	for (size_t i = 0; i < ARRAY_LEN(candidates); i++) {
 		const candidate *c = &candidates[i];
-		if (c->flip ? !in->tight : !(base < DIAGNOSE_MAX_REL))
+		if (c->integer > in->integer || (c->flip ? !in->tight : !(base < DIAGNOSE_MAX_REL)))
 			continue; /* a flip reads another element only where lines are tight; rounding explains small errors only */
 		double e = error_under(in, c);
 		/* a later candidate must be clearly better: near-ties keep the earlier row */

@@ -16,6 +16,7 @@ typedef struct {
 	long long M, N, K;
 	const float *a, *b;       /* what the inputs mean, tight, as verify_reference takes them */
 	int a_col, b_col, c_col;  /* as the run lays them out */
+	int integer;              /* integer inputs: an exact sum is expected */
 	int tight;                /* every leading dimension is the tight one: the layout candidates apply */
 	dtype out;                /* C's type: each candidate is rounded to it, as the kernel's C is */
 	const float *got;         /* the kernel's C, M x N row-major, as f32 */

@@ -176,7 +176,7 @@ void verify_check(const verify_input *in, verify_report *rep)
 		if (in->a && in->b) {
 			diagnose_input d = {.M = (long long)in->rows, .N = (long long)in->cols, .K = in->K, .a = in->a,
 					    .b = in->b, .a_col = in->a_col, .b_col = in->b_col, .c_col = in->c_col,
-					    .tight = in->tight, .out = in->out, .got = in->got, .c0 = in->c0,
+					    .tight = in->tight, .integer = in->integer, .out = in->out, .got = in->got, .c0 = in->c0,
 					    .alpha = in->alpha, .beta = in->beta, .tol = in->tol};
 			if (diagnose_precision(&d, rep->consistent_with, sizeof rep->consistent_with, NULL))
 				snprintf(why, sizeof why, ", consistent with %s", rep->consistent_with);

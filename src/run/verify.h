@@ -55,6 +55,7 @@ typedef struct {
 	 * spec's alpha and beta; a NULL: none. */
 	const float *a, *b;
 	int a_col, b_col, c_col, tight; /* tight: every leading dimension is (diagnose_input) */
+	int integer;              /* integer inputs (diagnose_input) */
 	long long K;
 	float alpha, beta;
 } verify_input;
