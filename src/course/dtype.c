@@ -113,7 +113,8 @@ const char *dtype_names(void)
 
 const char *dtype_reference(dtype in)
 {
-	return dtype_of(in)->ref == DTYPE_REF_LT ? "cuBLASLt" : "cuBLAS";
+	dtype_ref r = dtype_of(in)->ref;
+	return r == DTYPE_REF_LT ? "cuBLASLt" : r == DTYPE_REF_HOST ? "the CPU's f64 reference" : "cuBLAS";
 }
 
 int dtype_parse(const char *s, dtype *out)

@@ -86,7 +86,8 @@ const dtype_info *dtype_of(dtype d);
 /* "f32", "f16", "bf16", "none". */
 const char *dtype_name(dtype d);
 /* The library a run of inputs `in` is checked and timed against, as text
- * says it: "cuBLAS" (SGEMM, GemmEx) or "cuBLASLt" (FP8). */
+ * says it: "cuBLAS" (SGEMM, GemmEx), "cuBLASLt" (FP8), or "the CPU's f64
+ * reference" (u8: checked on the host, timed alone). */
 const char *dtype_reference(dtype in);
 /* The type named s (not "none"); returns 0, or -1 when s names no type. */
 int dtype_parse(const char *s, dtype *out);

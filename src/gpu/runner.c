@@ -791,7 +791,7 @@ static void run_gpu(const run_request *rq, run_result *res, runner_stdout *print
 	if ((rq->verify || rq->time) && prepare_reference(&s, rq, res))
 		goto out;
 	if (rq->verify) {
-		if (!s.has_ref) {
+		if (!s.has_ref && dtype_of(s.in)->ref != DTYPE_REF_HOST) {
 			res->verified = -1;
 			snprintf(res->msg, sizeof res->msg, "ran, but not verified: %.200s", s.ref_why);
 		} else if (verify(&s, rq, res, nC)) {
