@@ -209,6 +209,62 @@ static void test_diagnose(void **st)
 		assert_true(strlen(diagnose_candidate(i)) > 0);
 }
 
+/* BLAS's column-major GEMM, C(m x n) = op(X)·op(Y), as cuBLAS computes it. */
+static void blas_gemm(const run_blas_call *c, const float *x, const float *y, float *out)
+{
+	for (long long i = 0; i < c->m; i++)
+		for (long long j = 0; j < c->n; j++) {
+			double sum = 0;
+			for (long long l = 0; l < c->k; l++) {
+				float xv = c->trans_first ? x[l + i * c->ld_first] : x[i + l * c->ld_first];
+				float yv = c->trans_second ? y[j + l * c->ld_second] : y[l + j * c->ld_second];
+				sum += (double)xv * yv;
+			}
+			out[i + j * c->ldc] = (float)sum;
+		}
+}
+
+/* The GPU check's cuBLAS call (run_blas_call_of), run here on buffers laid
+ * out as the run lays them, gives the reference in every layout, tight or padded. */
+static void test_blas_call_every_layout(void **st)
+{
+	(void)st;
+	enum { M = 7, N = 5, K = 3 };
+	float a[M * K], b[K * N];
+	rng g;
+	rng_seed(&g, 5);
+	rng_fill(&g, RNG_F32, a, NULL, M * K);
+	rng_fill(&g, RNG_F32, b, NULL, K * N);
+	float *want = verify_reference(M, N, K, a, 0, b, 0, NULL, 1, 0);
+	for (int mask = 0; mask < 16; mask++) {
+		run_request rq = {.M = M, .N = N, .K = K};
+		for (int i = 0; i < 3; i++)
+			rq.layout.col[i] = (unsigned char)(mask >> i & 1);
+		if (mask & 8) /* padded, each by another amount */
+			rq.layout.ld[0] = (rq.layout.col[0] ? M : K) + 2, rq.layout.ld[1] = (rq.layout.col[1] ? K : N) + 3,
+			rq.layout.ld[2] = (rq.layout.col[2] ? M : N) + 1;
+		run_store sa = run_store_of(&rq, 'A'), sb = run_store_of(&rq, 'B'), sc = run_store_of(&rq, 'C');
+		float *ba = calloc(sa.elems, sizeof(float)), *bb = calloc(sb.elems, sizeof(float));
+		float *bc = calloc(sc.elems, sizeof(float)), got[M * N];
+		run_store_put(&sa, DTYPE_F32, a, ba);
+		run_store_put(&sb, DTYPE_F32, b, bb);
+		run_store_poison(&sc, DTYPE_F32, bc);
+		run_blas_call c = run_blas_call_of(&rq);
+		blas_gemm(&c, c.first == 'A' ? ba : bb, c.second == 'A' ? ba : bb, bc);
+		assert_int_equal(run_store_get(&sc, DTYPE_F32, bc, got), 0); /* the padding untouched */
+		for (int i = 0; i < M * N; i++)
+			assert_true(fabsf(got[i] - want[i]) <= 1e-6f * (1 + fabsf(want[i])));
+		free(ba);
+		free(bb);
+		free(bc);
+	}
+	/* the default is cuBLAS's row-major trick: Cᵀ = Bᵀ·Aᵀ, nothing transposed */
+	run_blas_call c = run_blas_call_of(&(run_request){.M = M, .N = N, .K = K});
+	assert_true(c.first == 'B' && !c.trans_first && !c.trans_second && c.m == N && c.n == M && c.ld_first == N &&
+		    c.ld_second == K && c.ldc == N);
+	free(want);
+}
+
 /* Right values with the padding written: wrong, and said so. */
 static void test_padding_written(void **st)
 {
@@ -230,6 +286,7 @@ int main(void)
 		cmocka_unit_test(test_types),
 		cmocka_unit_test(test_diagnose),
 		cmocka_unit_test(test_padding_written),
+		cmocka_unit_test(test_blas_call_every_layout),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -306,26 +306,20 @@ static int load_module(run_state *s, const run_request *rq, run_result *res)
 	return 0;
 }
 
-/* cuBLAS is column-major, and a row-major matrix with leading dimension ld
- * is its transpose, column-major with the same ld. A column-major C is
- * C = op(A)·op(B) with m = M, n = N; a row-major C is Cᵀ = op(B)·op(A)
- * with m = N, n = M (B first). Each op is N where the operand already has
- * the shape cuBLAS wants in column-major (A M x K column-major; B K x N
- * column-major; in the row-major case Bᵀ and Aᵀ, i.e. row-major B and A),
- * else T. With the spec's alpha and beta; out must hold C0 when beta is given.
+/* cuBLAS is column-major: the call that computes C = A·B in the run's
+ * layouts is run/layout.c's run_blas_call_of (tests/test_run_layout.c runs
+ * it on the CPU). With the spec's alpha and beta; out must hold C0 when beta is given.
  * The call is the table's (dtype_info.ref): SGEMM, GemmEx with the table's
  * compute type (tf32: CUBLAS_COMPUTE_32F_FAST_TF32; s8: CUBLAS_COMPUTE_32I
  * to s32, CUBLAS_COMPUTE_32F to f32), or cuBLASLt's kept plan. */
 static int reference(run_state *s, const run_request *rq, CUdeviceptr out)
 {
 	const cuda_api *cu = s->cu;
-	int ccol = s->sc.col;
-	int m = (int)(ccol ? rq->M : rq->N), n = (int)(ccol ? rq->N : rq->M), k = (int)rq->K;
-	/* the first and second operands, as cuBLAS sees them */
-	CUdeviceptr x = ccol ? s->A : s->B, y = ccol ? s->B : s->A;
-	const run_store *sx = ccol ? &s->sa : &s->sb, *sy = ccol ? &s->sb : &s->sa;
-	int tx = sx->col == ccol ? CUBLAS_OP_N : CUBLAS_OP_T, ty = sy->col == ccol ? CUBLAS_OP_N : CUBLAS_OP_T;
-	int ldx = (int)sx->ld, ldy = (int)sy->ld, ldc = (int)s->sc.ld;
+	run_blas_call bc = run_blas_call_of(rq);
+	int m = (int)bc.m, n = (int)bc.n, k = (int)bc.k;
+	CUdeviceptr x = bc.first == 'A' ? s->A : s->B, y = bc.second == 'A' ? s->A : s->B;
+	int tx = bc.trans_first ? CUBLAS_OP_T : CUBLAS_OP_N, ty = bc.trans_second ? CUBLAS_OP_T : CUBLAS_OP_N;
+	int ldx = (int)bc.ld_first, ldy = (int)bc.ld_second, ldc = (int)bc.ldc;
 	float alpha = s->blas.alpha, beta = s->blas.has_beta ? s->blas.beta : 0.0f;
 	const int32_t ialpha = 1, ibeta = 0; /* CUBLAS_COMPUTE_32I's scale type is int32; s8 has no alpha:, beta: */
 	const dtype_info *t = dtype_of(s->in);

@@ -36,6 +36,19 @@ int run_layout_tight(const run_request *rq)
 	return 1;
 }
 
+run_blas_call run_blas_call_of(const run_request *rq)
+{
+	run_store sa = run_store_of(rq, 'A'), sb = run_store_of(rq, 'B'), sc = run_store_of(rq, 'C');
+	int ccol = sc.col;
+	const run_store *sx = ccol ? &sa : &sb, *sy = ccol ? &sb : &sa;
+	return (run_blas_call){
+		.m = ccol ? rq->M : rq->N, .n = ccol ? rq->N : rq->M, .k = rq->K,
+		.first = ccol ? 'A' : 'B', .second = ccol ? 'B' : 'A',
+		.trans_first = sx->col != ccol, .trans_second = sy->col != ccol,
+		.ld_first = sx->ld, .ld_second = sy->ld, .ldc = sc.ld,
+	};
+}
+
 /* The poison of t in its element's bytes (little-endian). */
 static void poison_of(dtype t, uint8_t *out)
 {

@@ -41,4 +41,19 @@ void run_store_put(const run_store *st, dtype t, const float *logical, void *buf
  * padding elements no longer hold the poison (a kernel wrote past its lines). */
 size_t run_store_get(const run_store *st, dtype t, const void *buf, float *logical);
 
+/* The column-major GEMM (BLAS's, cuBLAS's) that computes rq's C = A·B in
+ * its layouts: C(m x n) = op(first)·op(second), each op transposed (1) or
+ * not, the leading dimensions the stores'. A column-major C is A·B with
+ * m = M, n = N; a row-major C is Cᵀ = Bᵀ·Aᵀ with m = N, n = M, B first.
+ * An operand that already has the shape wanted, column-major, is not
+ * transposed: a row-major matrix with leading dimension ld is its
+ * transpose, column-major, with the same ld. */
+typedef struct {
+	long long m, n, k;
+	char first, second;       /* 'A' or 'B' */
+	int trans_first, trans_second;
+	long long ld_first, ld_second, ldc;
+} run_blas_call;
+run_blas_call run_blas_call_of(const run_request *rq);
+
 #endif
