@@ -32,6 +32,8 @@ typedef struct {
 	 * inputs (DTYPE_REF_HOST), and a small error's diagnosis (run/diagnose.h) */
 	float *ra, *rb;
 	run_store sa, sb, sc;        /* how A, B and C (and cuBLAS's R) lie in memory (run/layout.h) */
+	/* The check's reference is run/verify.c's on the host (host_reason), not a library call */
+	int host_ref;
 	void *ha, *hb;
 	void *hraw;                  /* one C in the output type, on its way to or from the GPU */
 	argspec_blas blas;           /* alpha, beta: the spec's, for cuBLAS too */
@@ -345,24 +347,11 @@ static int prepare_reference(run_state *s, const run_request *rq, run_result *re
 {
 	const cuda_api *cu = s->cu;
 	s->has_ref = 0;
-	if (dtype_of(s->in)->ref == DTYPE_REF_HOST) { /* verify_reference on the host: no library call to time */
-		s->has_ref = 0;
-		snprintf(s->ref_why, sizeof s->ref_why, "cuBLAS has no %s GEMM: checked against the CPU's f64 reference, "
-			 "not timed against a library", dtype_name(s->in));
+	if (s->host_ref) /* verify_reference on the host: no library call to time */
 		return 0;
-	}
 	if (dtype_of(s->in)->ref != DTYPE_REF_LT) {
 		s->has_ref = cu->blas != NULL;
 		snprintf(s->ref_why, sizeof s->ref_why, "cuBLAS (libcublas.so.13/12/11) not found");
-		/* cuBLAS's int8 GEMM (CUBLAS_COMPUTE_32I) wants leading dimensions that are
-		 * multiples of 4 (A's, B's and C's, as run/layout.h lays them out) */
-		if (s->has_ref && dtype_compute(s->in, s->out) == CUBLAS_COMPUTE_32I &&
-		    (s->sa.ld % 4 || s->sb.ld % 4 || s->sc.ld % 4)) {
-			s->has_ref = 0;
-			snprintf(s->ref_why, sizeof s->ref_why,
-				 "cuBLAS's int8 GEMM needs leading dimensions that are multiples of 4, not A %lld, B %lld, C %lld",
-				 s->sa.ld, s->sb.ld, s->sc.ld);
-		}
 		return 0;
 	}
 	if (s->in == DTYPE_E5M2) { /* dtype.c's pairs */
@@ -421,8 +410,30 @@ static CUresult set_c(run_state *s, CUdeviceptr c, const float *c0)
 	return t->bytes == 2 ? s->cu->MemsetD16(c, (unsigned short)t->poison, n) : s->cu->MemsetD32(c, t->poison, n);
 }
 
-/* The host's reference (DTYPE_REF_HOST: a type cuBLAS has no GEMM for) into
- * s->hr, from what the inputs mean. */
+/* Whether the check's reference must be the host's: a type cuBLAS has no
+ * GEMM for (u8), or an int8 GEMM with an s32 C in a layout cuBLAS's
+ * CUBLAS_COMPUTE_32I path refuses (leading dimensions multiples of 4, and
+ * the second operand not transposed: run_blas_call_of's). Sets host_ref,
+ * and ref_why to say so (integer sums in f64 are exact: the same check). */
+static void host_reason(run_state *s, const run_request *rq)
+{
+	run_blas_call bc = run_blas_call_of(rq);
+	if (dtype_of(s->in)->ref == DTYPE_REF_HOST)
+		snprintf(s->ref_why, sizeof s->ref_why, "cuBLAS has no %s GEMM: checked against the CPU's f64 reference, "
+			 "not timed against a library", dtype_name(s->in));
+	else if (dtype_compute(s->in, s->out) == CUBLAS_COMPUTE_32I && (bc.ld_first % 4 || bc.ld_second % 4 || bc.ldc % 4))
+		snprintf(s->ref_why, sizeof s->ref_why, "cuBLAS's int8 GEMM needs leading dimensions that are multiples of "
+			 "4, not A %lld, B %lld, C %lld: checked against the CPU's f64 reference, not timed against cuBLAS",
+			 s->sa.ld, s->sb.ld, s->sc.ld);
+	else if (dtype_compute(s->in, s->out) == CUBLAS_COMPUTE_32I && bc.trans_second)
+		snprintf(s->ref_why, sizeof s->ref_why, "cuBLAS's int8 GEMM takes its second operand untransposed, which "
+			 "these layouts would need: checked against the CPU's f64 reference, not timed against cuBLAS");
+	else
+		return;
+	s->host_ref = 1;
+}
+
+/* The host's reference (host_reason) into s->hr, from what the inputs mean. */
 static void host_reference(run_state *s, const run_request *rq)
 {
 	float *ref = verify_reference(rq->M, rq->N, rq->K, s->ra, s->sa.col, s->rb, s->sb.col, s->hc0, s->blas.alpha,
@@ -438,7 +449,7 @@ static int verify(run_state *s, const run_request *rq, run_result *res, size_t n
 {
 	const cuda_api *cu = s->cu;
 	CUresult r;
-	int host = dtype_of(s->in)->ref == DTYPE_REF_HOST;
+	int host = s->host_ref;
 	if (!host && ((r = set_c(s, s->R, s->hc0)) || reference(s, rq, s->R) || (r = cu->CtxSynchronize()))) {
 		char what[48];
 		snprintf(what, sizeof what, "%s failed", dtype_reference(s->in));
@@ -608,7 +619,7 @@ static int check_types_and_cluster(const run_state *s, const run_request *rq, ru
 static int make_inputs(run_state *s, const run_request *rq, size_t nA, size_t nB, size_t nC)
 {
 	size_t es = (size_t)dtype_of(s->in)->bytes;
-	int scaled = dtype_of(s->in)->scaled, host = dtype_of(s->in)->ref == DTYPE_REF_HOST;
+	int scaled = dtype_of(s->in)->scaled, host = s->host_ref;
 	/* kept for a diagnosis up to 2^27 elements (512 MiB as f32); a host reference needs them */
 	int keep = host || (rq->verify && nA + nB <= (size_t)1 << 27);
 	rng gen;
@@ -735,6 +746,7 @@ static void run_gpu(const run_request *rq, run_result *res, runner_stdout *print
 
 	size_t es = (size_t)dtype_of(s.in)->bytes, eo = (size_t)dtype_of(s.out)->bytes;
 	s.sa = run_store_of(rq, 'A'), s.sb = run_store_of(rq, 'B'), s.sc = run_store_of(rq, 'C');
+	host_reason(&s, rq);
 	size_t nA = s.sa.elems, nB = s.sb.elems, nC = (size_t)(rq->M * rq->N);
 	CUresult r;
 	if ((r = cu->MemAlloc(&s.A, nA * es)) || (r = cu->MemAlloc(&s.B, nB * es)) || (r = cu->MemAlloc(&s.C, s.sc.elems * eo)) ||
@@ -785,7 +797,7 @@ static void run_gpu(const run_request *rq, run_result *res, runner_stdout *print
 	if ((rq->verify || rq->time) && prepare_reference(&s, rq, res))
 		goto out;
 	if (rq->verify) {
-		if (!s.has_ref && dtype_of(s.in)->ref != DTYPE_REF_HOST) {
+		if (!s.has_ref && !s.host_ref) {
 			res->verified = -1;
 			snprintf(res->msg, sizeof res->msg, "ran, but not verified: %.200s", s.ref_why);
 		} else if (verify(&s, rq, res, nC)) {
@@ -802,7 +814,9 @@ static void run_gpu(const run_request *rq, run_result *res, runner_stdout *print
 		res->gflops = flop / (res->ms * 1e-3) / 1e9;
 		res->cublas_gflops = res->cublas_ms > 0 ? flop / (res->cublas_ms * 1e-3) / 1e9 : 0;
 	}
-	if (res->status == RUN_OK && !res->msg[0])
+	if (res->status == RUN_OK && !res->msg[0] && res->verified == 1 && s.host_ref)
+		snprintf(res->msg, sizeof res->msg, "verified: %.200s", s.ref_why);
+	else if (res->status == RUN_OK && !res->msg[0])
 		snprintf(res->msg, sizeof res->msg, "%s%s", res->verified == 1 ? "verified against " : "ran",
 			 res->verified == 1 ? dtype_reference(s.in) : "");
 out:
