@@ -412,7 +412,7 @@ static void test_commands_refuse_bad_numbers(void **state)
 		{&cli_cmd_tutor, "ptxtutor --width 80.5", "ptxtutor: --width wants an integer 1..1000, not '80.5'"},
 		{&cli_cmd_tutor, "ptxtutor --theme neon", "ptxtutor: --theme wants one of term, dark, light, projector, mono, not 'neon'"},
 		{&cli_cmd_tutor, "ptxtutor 3 4", "ptxtutor: unexpected argument '4'"},
-		{&cli_cmd_run, "run --ptx k.ptx --dtype f64", "ptxtutor run: --dtype wants f32, f16, bf16, tf32, e4m3, e5m2, s8 or s32, not 'f64'"},
+		{&cli_cmd_run, "run --ptx k.ptx --dtype f64", "ptxtutor run: --dtype wants f32, f16, bf16, tf32, e4m3, e5m2, s8, u8 or s32, not 'f64'"},
 	};
 	for (size_t i = 0; i < ARRAY_LEN(cases); i++) {
 		char buf[256], *argv[16];

@@ -904,11 +904,15 @@ static void test_int8(void **st)
 		neg += in[i] < 0;
 	}
 	assert_true(scale == 1.0f && neg > 1800 && neg < 2300);
-	/* the pair: s32 only, the default output; exact */
+	/* the pairs: s32, the default output, exact; f32 (GemmEx's CUBLAS_COMPUTE_32F row) */
 	char err[200];
 	assert_int_equal(dtype_pair_check(DTYPE_S8, DTYPE_S32, err, sizeof err), 0);
-	assert_int_equal(dtype_pair_check(DTYPE_S8, DTYPE_F32, err, sizeof err), -1);
-	assert_string_equal(err, "s8 inputs give an s32 output, not f32 (cuBLAS GemmEx's pairs)");
+	assert_int_equal(dtype_pair_check(DTYPE_S8, DTYPE_F32, err, sizeof err), 0);
+	assert_int_equal(dtype_compute(DTYPE_S8, DTYPE_F32), CUBLAS_COMPUTE_32F);
+	assert_int_equal(dtype_compute(DTYPE_S8, DTYPE_S32), CUBLAS_COMPUTE_32I);
+	assert_true(run_tolerance(DTYPE_S8, DTYPE_F32) == 1e-5);
+	assert_int_equal(dtype_pair_check(DTYPE_S8, DTYPE_F16, err, sizeof err), -1);
+	assert_string_equal(err, "s8 inputs give an s32 or f32 output, not f16 (cuBLAS GemmEx's pairs)");
 	assert_int_equal(dtype_pair_check(DTYPE_S32, DTYPE_S32, err, sizeof err), -1);
 	assert_int_equal(dtype_default_out(DTYPE_S8), DTYPE_S32);
 	assert_int_equal(dtype_default_out(DTYPE_F16), DTYPE_F32);

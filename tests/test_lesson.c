@@ -72,6 +72,21 @@ static void test_fp8_front_matter(void **state)
 	free(l);
 }
 
+/* layout: and ld: (issue 39): kept as text, checked at load, laid out at launch. */
+static void test_layout_front_matter(void **state)
+{
+	(void)state;
+	char err[256] = "";
+	lesson *l = parse("lessons/04-cm.md",
+			  "---\nid: cm\ntitle: CM\nkernel: ptx/x.ptx k\ndtype: f32\nlayout: A=col,C=col\nld: A=M+4\n"
+			  "args: M N K A ld:A B ld:B C ld:C\n---\n# P\nText.\n",
+			  err, 0);
+	assert_string_equal(l->layout, "A=col,C=col");
+	assert_string_equal(l->ld, "A=M+4");
+	lesson_free(l);
+	free(l);
+}
+
 static void test_good_lesson(void **state)
 {
 	(void)state;
@@ -195,8 +210,9 @@ static void test_errors_name_file_and_line(void **state)
 		{"---\nid: x\ntitle: T\n---\n# P\n@if\n@endif\n", "lessons/09-x.md:6: @if wants a condition"},
 		{"---\nid: x\ntitle: T\n---\n# P\n@exercise ai.shared\nQ?\n@if a\n",
 		 "lessons/09-x.md:8: @if inside an exercise"},
-		{"---\nid: x\ntitle: T\ndtype: f64\n---\n# P\n", "lessons/09-x.md:4: dtype must be f32, f16, bf16, tf32, e4m3, e5m2, s8 or s32, or none"},
-		{"---\nid: x\ntitle: T\nout: f8\n---\n# P\n", "lessons/09-x.md:4: out must be f32, f16, bf16, tf32, e4m3, e5m2, s8 or s32, not 'f8'"},
+		{"---\nid: x\ntitle: T\ndtype: f64\n---\n# P\n", "lessons/09-x.md:4: dtype must be f32, f16, bf16, tf32, e4m3, e5m2, s8, u8 or s32, or none"},
+		{"---\nid: x\ntitle: T\nlayout: A=diag\n---\n# P\n", "lessons/09-x.md:4: layout: 'A=diag': A is row or col, not 'diag'"},
+		{"---\nid: x\ntitle: T\nout: f8\n---\n# P\n", "lessons/09-x.md:4: out must be f32, f16, bf16, tf32, e4m3, e5m2, s8, u8 or s32, not 'f8'"},
 		/* a pair cuBLAS has no reference for: the line of `out:`, wherever dtype is */
 		{"---\nid: x\ntitle: T\nkernel: a.ptx k\nout: bf16\ndtype: f16\n---\n# P\n",
 		 "lessons/09-x.md:5: out: f16 inputs give an f32 or f16 output, not bf16"},
@@ -498,6 +514,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_good_lesson),
 		cmocka_unit_test(test_fp8_front_matter),
+		cmocka_unit_test(test_layout_front_matter),
 		cmocka_unit_test(test_launch_and_size_rule),
 		cmocka_unit_test(test_args_and_persistent_grid),
 		cmocka_unit_test(test_errors_name_file_and_line),

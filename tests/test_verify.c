@@ -151,8 +151,8 @@ static void test_reference_b_kmajor(void **st)
 	const float b_kn[K * N] = {1, 0, 0, 1, 1, 1, 2, -1};
 	const float b_nk[N * K] = {1, 0, 1, 2, 0, 1, 1, -1}; /* the same B, each column a row */
 	const float want[M * N] = {12, 1, 2, 0, 0, 1};
-	float *r1 = verify_reference(M, N, K, a, b_kn, 0, NULL, 1.0f, 0.0f);
-	float *r2 = verify_reference(M, N, K, a, b_nk, 1, NULL, 1.0f, 0.0f);
+	float *r1 = verify_reference(M, N, K, a, 0, b_kn, 0, NULL, 1.0f, 0.0f);
+	float *r2 = verify_reference(M, N, K, a, 0, b_nk, 1, NULL, 1.0f, 0.0f);
 	for (int i = 0; i < M * N; i++) {
 		assert_true(r1[i] == want[i]);
 		assert_true(r2[i] == want[i]);
@@ -161,7 +161,7 @@ static void test_reference_b_kmajor(void **st)
 	free(r2);
 	/* alpha and beta: 2*A*B - C0 */
 	const float c0[M * N] = {1, 1, 1, 1, 1, 1};
-	float *r3 = verify_reference(M, N, K, a, b_nk, 1, c0, 2.0f, -1.0f);
+	float *r3 = verify_reference(M, N, K, a, 0, b_nk, 1, c0, 2.0f, -1.0f);
 	assert_true(r3[0] == 23 && r3[1] == 1 && r3[3] == -1);
 	free(r3);
 }

@@ -80,18 +80,29 @@ static int by_ok(const char *s, char *why, size_t len)
 		 "'A B C M N K'), scale:A scale:B (an FP8 input's per-tensor scale, f32:\n"                     \
 		 "real value = stored x scale), or TMA tensor maps tmap:A|B|C:INNER:OUTER\n"                   \
 		 "[:none|32B|64B|128B] (a box of INNER columns x OUTER rows, e.g.\n"                           \
-		 "tmap:A:64:128:128B)"},                                                                        \
+		 "tmap:A:64:128:128B), ld:A ld:B ld:C (u32: the leading dimension the\n"                       \
+		 "run lays that matrix out with, --layout and --ld)"},                                                                        \
 	{.name = "dtype", .kind = CLI_NAME, .off = offsetof(cli_launch, dtype), .arg = "T", .check = dtype_ok,     \
 	 .help = "A and B: f32 (cuBLAS SGEMM), f16 or bf16 (cuBLAS GemmEx, same types),\n"                    \
 		 "tf32 (f32 in memory, the kernel rounds; GemmEx FAST_TF32), e4m3 (one\n"                      \
 		 "byte, per-tensor scales; cuBLASLt), s8 (int8, C s32 and exact; GemmEx\n"                     \
-		 "CUBLAS_COMPUTE_32I, N and K multiples of 4)"},                                                \
+		 "CUBLAS_COMPUTE_32I, leading dimensions multiples of 4; or C f32: GemmEx\n"                   \
+		 "CUBLAS_COMPUTE_32F), u8 (C s32 or f32; cuBLAS has no u8 GEMM: checked\n"                    \
+		 "against the CPU's f64 reference on the GPU too, untimed against a library)"},                                                \
 	{.name = "out", .kind = CLI_NAME, .off = offsetof(cli_launch, out), .arg = "T", .check = dtype_ok,         \
 	 .help = "C: f32 (default; s32 for s8), or f16 / bf16 with inputs of that type,\n"                  \
-		 "bf16 with e4m3"},                                                                             \
+		 "bf16 with e4m3, s32 (default) or f32 with s8 and u8"},                                                                             \
 	{.name = "bmajor", .kind = CLI_NAME, .off = offsetof(cli_launch, bmajor), .arg = "n|k", .check = bmajor_ok, \
 	 .help = "how B is stored: n (default, K x N row-major) or k (N x K: K-major,\n"                      \
 		 "as wgmma needs 8-bit operands and cuBLASLt's FP8 needs)"},                                    \
+	{.name = "layout", .kind = CLI_STR, .off = offsetof(cli_launch, layout), .arg = "SPEC",                    \
+	 .help = "how A, B and C lie in memory: 'A=col,B=row,C=col' (each row or col,\n"                     \
+		 "the rest row-major), or 'col' for all three; column-major is cuBLAS's\n"                    \
+		 "(element (r,c) at c*ld + r), and the check calls cuBLAS so"},                                 \
+	{.name = "ld", .kind = CLI_STR, .off = offsetof(cli_launch, ld), .arg = "SPEC",                            \
+	 .help = "leading dimensions past the tight ones: 'A=M+8,C=N+4', expressions\n"                      \
+		 "over M N K; the padding is poisoned and must stay untouched; pass\n"                        \
+		 "them to the kernel with ld:A ld:B ld:C in --args"},                                           \
 	{.name = "cluster", .kind = CLI_DIMS, .off = offsetof(cli_launch, cluster), .arg = "X[,Y[,Z]]",            \
 	 .help = "blocks per thread-block cluster (sm_90, at most 8 in all); the grid must\n"                  \
 		 "be a multiple of it; a persistent grid is sized in whole clusters"},                          \
@@ -205,9 +216,10 @@ int cli_launch_parse(const cli_command *self, int argc, char **argv, cli_launch 
 		cli_error(self, "give a LESSON, --ptx FILE or --cu FILE.cu (one of them)");
 		return 2;
 	}
-	if (o->lesson && (o->dtype || o->out || o->cluster || o->bmajor)) {
-		cli_error(self, "--%s goes with --ptx: a lesson's types, B layout and cluster are in its front matter",
-			  o->dtype ? "dtype" : o->out ? "out" : o->cluster ? "cluster" : "bmajor");
+	if (o->lesson && (o->dtype || o->out || o->cluster || o->bmajor || o->layout || o->ld)) {
+		cli_error(self, "--%s goes with --ptx: a lesson's types, layouts and cluster are in its front matter",
+			  o->dtype ? "dtype" : o->out ? "out" : o->cluster ? "cluster" : o->bmajor ? "bmajor"
+			  : o->layout ? "layout" : "ld");
 		return 2;
 	}
 	if ((o->ptx || o->cu) && (!o->grid || !o->block || !o->M)) {
@@ -331,7 +343,7 @@ int cli_launch_request(const cli_launch *o, const course *c, run_request *rq)
 			return -1;
 		launch_ptx p = {.ptx = o->ptx, .entry = entry, .grid = o->grid, .block = o->block, .smem = o->smem,
 				.cluster = o->cluster, .args = o->args, .dtype = o->dtype, .out = o->out, .bmajor = o->bmajor,
-				.M = M, .N = N, .K = K};
+				.layout = o->layout, .ld = o->ld, .M = M, .N = N, .K = K};
 		if (launch_request_for_ptx(&p, rq, err, sizeof err)) {
 			cli_error(NULL, "%s", err);
 			return -1;

@@ -17,9 +17,10 @@ typedef struct {
 	const char *grid, *block;     /* "X[,Y[,Z]]", expressions over M N K */
 	const char *smem;             /* expression, bytes */
 	const char *args;             /* parameter spec, see course/argspec.h */
-	const char *dtype;            /* A and B: f32 | f16 | bf16 */
+	const char *dtype;            /* A and B: a dtype_parse name */
 	const char *out;              /* C: f32 | f16 | bf16 (default f32) */
 	const char *bmajor;           /* B: n (K x N, default) | k (N x K) */
+	const char *layout, *ld;      /* --layout A=col,..., --ld A=EXPR,...: run/launch.h launch_ptx */
 	const char *cluster;          /* "X[,Y[,Z]]" blocks per cluster (default 1) */
 	union { /* --size: M, N, K; 0 when not given */
 		struct {

@@ -219,6 +219,20 @@ static int parse_scale(const char *tok, const char *fields, const expr_env *env,
 	return 0;
 }
 
+/* ld:A, ld:B or ld:C: that matrix's leading dimension, a u32 the run fills in. */
+static int parse_ld(const char *tok, const char *fields, const expr_env *env, argspec_item *it, char *err, int errlen)
+{
+	(void)env;
+	if (strlen(fields) != 1 || !strchr("ABC", fields[0]))
+		return bad(err, errlen, "'%s': want ld:A, ld:B or ld:C (that matrix's leading dimension, a u32 the run sets)",
+			   tok);
+	it->kind = ARG_LD;
+	it->name = fields[0];
+	it->type = ARG_U32;
+	it->bytes = 4;
+	return 0;
+}
+
 /* Forms written PREFIX:FIELDS that are not literals. */
 static const struct {
 	const char *prefix;
@@ -228,6 +242,7 @@ static const struct {
 	{"alpha", parse_scalar},
 	{"beta", parse_scalar},
 	{"scale", parse_scale},
+	{"ld", parse_ld},
 };
 
 /* A token that is none of the forms; plen > 0: its prefix is no type. The
@@ -239,9 +254,9 @@ static int unknown(const char *tok, size_t plen, char *err, int errlen)
 	for (int t = 0; t < ARG_NTYPES && used < sizeof help; t++)
 		used += (size_t)snprintf(help + used, sizeof help - used, " %s", types[t].name);
 	if (plen)
-		return bad(err, errlen, "'%s': unknown type '%.*s' (%s, alpha:1.5 beta:0.5, scale:A, or tmap:A:64:128:128B)",
+		return bad(err, errlen, "'%s': unknown type '%.*s' (%s, alpha:1.5 beta:0.5, scale:A, ld:A, or tmap:A:64:128:128B)",
 			   tok, (int)plen, tok, help);
-	return bad(err, errlen, "'%s': unknown parameter (%s, alpha:1.5 beta:0.5, scale:A, or tmap:A:64:128:128B)", tok,
+	return bad(err, errlen, "'%s': unknown parameter (%s, alpha:1.5 beta:0.5, scale:A, ld:A, or tmap:A:64:128:128B)", tok,
 		   help);
 }
 
@@ -384,6 +399,9 @@ void argspec_format_item(const argspec_item *it, char *buf, size_t len)
 	case ARG_SCALE:
 		snprintf(buf, len, "scale:%c", it->name);
 		break;
+	case ARG_LD:
+		snprintf(buf, len, "ld:%c", it->name);
+		break;
 	case ARG_LITERAL:
 		if (it->type == ARG_F64 || it->type == ARG_F32 || it->type == ARG_F16) {
 			double x;
@@ -399,5 +417,126 @@ void argspec_format_item(const argspec_item *it, char *buf, size_t len)
 			snprintf(buf, len, "%s:%llu", tn, (unsigned long long)it->bits);
 		}
 		break;
+	}
+}
+
+/* ---- layouts ---- */
+
+/* The context of the field callbacks: the layout, the env, the reason of a refusal. */
+typedef struct {
+	argspec_layout *l;
+	const expr_env *env;
+	char why[160];
+} field_ctx;
+
+/* Splits s at commas and blanks outside parentheses into MATRIX=VALUE
+ * fields and calls one(c, matrix, value) for each; -1 with c->why set. */
+static int each_field(const char *s, int (*one)(field_ctx *c, char name, const char *v), field_ctx *c)
+{
+	char buf[256];
+	if ((size_t)snprintf(buf, sizeof buf, "%s", s) >= sizeof buf) {
+		snprintf(c->why, sizeof c->why, "longer than %zu characters", sizeof buf - 1);
+		return -1;
+	}
+	for (char *p = buf; *p;) {
+		p += strspn(p, " \t,");
+		if (!*p)
+			break;
+		size_t n = token_len(p);
+		int last = !p[n];
+		p[n] = '\0';
+		char *eq = strchr(p, '=');
+		if (!eq || eq - p != 1 || !strchr("ABC", p[0]) || !eq[1]) {
+			snprintf(c->why, sizeof c->why, "'%.40s' is not MATRIX=VALUE with MATRIX A, B or C", p);
+			return -1;
+		}
+		if (one(c, p[0], eq + 1))
+			return -1;
+		if (last)
+			break;
+		p += n + 1;
+	}
+	return 0;
+}
+
+static int one_layout(field_ctx *c, char name, const char *v)
+{
+	if (strcmp(v, "row") && strcmp(v, "col")) {
+		snprintf(c->why, sizeof c->why, "%c is row or col, not '%s'", name, v);
+		return -1;
+	}
+	c->l->col[name - 'A'] = v[0] == 'c';
+	return 0;
+}
+
+/* The tight leading dimension of matrix i (0 A, 1 B, 2 C) in env; 0 when M N K are not known. */
+static long long tight_ld(const argspec_layout *l, int i, const expr_env *env)
+{
+	static const char rows[] = "MKM", cols[] = "KNN"; /* A M x K, B K x N, C M x N */
+	char name[2] = {l->col[i] ? rows[i] : cols[i], 0};
+	long long v;
+	return env && expr_get(env, name, &v) ? v : 0;
+}
+
+static int one_ld(field_ctx *c, char name, const char *v)
+{
+	static const expr_env none;
+	char msg[128];
+	long long x;
+	if (expr_eval(v, c->env ? c->env : &none, &x, msg, sizeof msg)) {
+		if (!c->env && strstr(msg, "unknown name"))
+			return 0;
+		snprintf(c->why, sizeof c->why, "%c: %s", name, msg);
+		return -1;
+	}
+	long long tight = tight_ld(c->l, name - 'A', c->env);
+	if (x < 1 || x > 0x7fffffff || x < tight) {
+		snprintf(c->why, sizeof c->why, "%c's leading dimension %lld is %s", name, x,
+			 x < tight ? "less than the tight one" : "out of range");
+		if (x < tight)
+			snprintf(c->why + strlen(c->why), sizeof c->why - strlen(c->why), " (%lld: the %s of a %s-major %c)",
+				 tight, c->l->col[name - 'A'] ? "rows" : "columns", c->l->col[name - 'A'] ? "column" : "row",
+				 name);
+		return -1;
+	}
+	c->l->ld[name - 'A'] = x;
+	return 0;
+}
+
+int argspec_layout_parse(const char *layout, const char *ld, const expr_env *env, argspec_layout *out, char *err,
+			 int errlen)
+{
+	field_ctx c = {.l = out, .env = env};
+	memset(out, 0, sizeof *out);
+	if (layout && (!strcmp(layout, "col") || !strcmp(layout, "row"))) {
+		memset(out->col, layout[0] == 'c', sizeof out->col);
+	} else if (layout && *layout && each_field(layout, one_layout, &c)) {
+		snprintf(err, (size_t)errlen, "'%s': %s (e.g. A=col,B=row,C=col, or col for all three)", layout, c.why);
+		return -1;
+	}
+	if (ld && *ld && each_field(ld, one_ld, &c)) {
+		snprintf(err, (size_t)errlen, "'%s': %s (e.g. A=M+8,C=N+4: expressions over M N K)", ld, c.why);
+		return -1;
+	}
+	return 0;
+}
+
+int argspec_layout_default(const argspec_layout *l)
+{
+	return !l->col[0] && !l->col[1] && !l->col[2] && !l->ld[0] && !l->ld[1] && !l->ld[2];
+}
+
+void argspec_layout_format(const argspec_layout *l, char *buf, size_t len)
+{
+	if (argspec_layout_default(l)) {
+		snprintf(buf, len, "row-major");
+		return;
+	}
+	size_t used = 0;
+	buf[0] = '\0';
+	for (int i = 0; i < 3 && used < len; i++) {
+		used += (size_t)snprintf(buf + used, len - used, "%s%c=%s", i ? "," : "", "ABC"[i], l->col[i] ? "col" : "row");
+		if (l->ld[i] && used < len)
+			used += (size_t)snprintf(buf + used, len - used, "(ld %lld)", l->ld[i]);
 	}
 }

@@ -20,6 +20,7 @@ typedef enum {
 	ARG_TMAP,     /* tmap:MATRIX:INNER:OUTER[:SWIZZLE]: a CUtensorMap passed by value */
 	ARG_SCALAR,   /* alpha:VALUE, beta:VALUE: BLAS's scalars (f32); name 'a' or 'b' */
 	ARG_SCALE,    /* scale:A, scale:B: that input's per-tensor scale (f32), set by the run; name 'A' or 'B' */
+	ARG_LD,       /* ld:A, ld:B, ld:C: that matrix's leading dimension (u32), set by the run; name 'A' 'B' 'C' */
 } argspec_kind;
 
 /* The literal types; argspec.c holds their names, sizes and parsers in one table. */
@@ -30,7 +31,7 @@ typedef enum { ARG_SWIZZLE_NONE, ARG_SWIZZLE_32B, ARG_SWIZZLE_64B, ARG_SWIZZLE_1
 
 typedef struct {
 	argspec_kind kind;
-	char name;                /* ARG_MATRIX, ARG_TMAP: 'A' 'B' 'C'; ARG_SIZE: 'M' 'N' 'K'; ARG_SCALAR: 'a' 'b'; ARG_SCALE: 'A' 'B' */
+	char name;                /* ARG_MATRIX, ARG_TMAP, ARG_LD: 'A' 'B' 'C'; ARG_SIZE: 'M' 'N' 'K'; ARG_SCALAR: 'a' 'b'; ARG_SCALE: 'A' 'B' */
 	argspec_type type;        /* ARG_LITERAL, ARG_SCALAR and ARG_SCALE (always ARG_F32) */
 	unsigned bytes;           /* the parameter's size: 8, 4, the literal's, 128 for a tensor map */
 	uint64_t bits;            /* ARG_LITERAL, ARG_SCALAR: the value, in its low `bytes` bytes (little-endian) */
@@ -50,7 +51,8 @@ typedef struct {
  * the type), alpha:VALUE and beta:VALUE (BLAS's f32 scalars, each at most
  * once), scale:A and scale:B (each at most once: the f32 dequantization
  * factor of that FP8 input, real value = stored value x scale, which the run
- * fills in; 1 for other types), or tmap:A|B|C:INNER:OUTER[:none|32B|64B|128B]. The box sides
+ * fills in; 1 for other types), ld:A, ld:B and ld:C (u32: that matrix's
+ * leading dimension as the run lays it out, argspec_layout), or tmap:A|B|C:INNER:OUTER[:none|32B|64B|128B]. The box sides
  * are expressions evaluated in env; with env NULL (a syntax check, as at
  * lesson load) a side that is not a plain number is left 0. Nothing is cut:
  * an empty token, a token of ARGSPEC_TOKEN characters or more, more than
@@ -75,5 +77,30 @@ const argspec *argspec_or_default(const argspec *a);
 void argspec_format_item(const argspec_item *it, char *buf, size_t len);
 
 const char *argspec_type_name(argspec_type t);
+
+/* ---- how A, B and C lie in memory (`--layout`, `--ld`; a lesson's `layout:`, `ld:`) ---- */
+
+/* A is M x K, B K x N, C M x N. Row-major: element (r, c) at r*ld + c, ld
+ * at least the columns; column-major: at c*ld + r, ld at least the rows
+ * (cuBLAS's convention). ld 0 is the tight one. The default, all zero, is
+ * row-major and tight. Plain data: it travels inside a run_request. */
+typedef struct {
+	unsigned char col[3];     /* A, B, C column-major */
+	long long ld[3];          /* A's, B's, C's leading dimension; 0: tight */
+} argspec_layout;
+
+/* Parses layout ("A=col,B=row,C=col": each of A B C = row|col, the rest
+ * row-major; "col" or "row" alone: all three) and ld ("A=EXPR,C=EXPR",
+ * expressions over M N K, each at least the tight leading dimension),
+ * either NULL or "" for the default. With env NULL (a syntax check, as at
+ * lesson load) an ld that names M, N or K is left 0. Returns 0, or -1 with
+ * one line in err ("--layout"/"--ld" are the caller's to add). */
+int argspec_layout_parse(const char *layout, const char *ld, const expr_env *env, argspec_layout *out, char *err,
+			 int errlen);
+/* "A=col,B=row,C=row" or "row-major" when all are row-major and tight;
+ * "A=col(ld 80),..." with a padded leading dimension. */
+void argspec_layout_format(const argspec_layout *l, char *buf, size_t len);
+/* Whether l is the default (row-major, tight). */
+int argspec_layout_default(const argspec_layout *l);
 
 #endif

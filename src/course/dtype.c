@@ -28,6 +28,16 @@ static uint16_t f32_to_s8(float f)
 	return (uint8_t)(int8_t)(r > 127 ? 127 : r < -127 ? -127 : r);
 }
 
+/* uint8: 255 is the poison (never drawn), the same way. */
+static float u8_to_f32(uint16_t h) { return (uint8_t)h == UINT8_MAX ? NAN : (float)(uint8_t)h; }
+static uint16_t f32_to_u8(float f)
+{
+	if (isnan(f))
+		return UINT8_MAX;
+	float r = rintf(f);
+	return (uint8_t)(r > 254 ? 254 : r < 0 ? 0 : r);
+}
+
 /* int32, the same way with INT32_MIN (dtype_to_f32 and dtype_from_f32:
  * 4 bytes do not fit the table's 16-bit conversions). */
 static float s32_to_f32(int32_t v) { return v == INT32_MIN ? NAN : (float)v; }
@@ -75,8 +85,13 @@ static const dtype_info types[DTYPE_COUNT] = {
 	/* issue 39: int8 GEMM, checked against GemmEx with CUBLAS_COMPUTE_32I
 	 * (CUDA_R_8I inputs, CUDA_R_32I output); no tensor map type of its own here */
 	[DTYPE_S8] = {.name = "s8", .bytes = 1, .tmap_type = 0, .cublas_type = 3, .cublas_compute = 72,
-		      .ref = DTYPE_REF_GEMMEX, .rng = RNG_F32, .poison = 0x80u, .integer = 1,
+		      .ref = DTYPE_REF_GEMMEX, .rng = RNG_F32, .poison = 0x80u, .integer = 1, .int_lo = -127, .int_hi = 127,
 		      .to_f32 = s8_to_f32, .from_f32 = f32_to_s8},
+	/* cuBLAS's GemmEx lists CUDA_R_8I inputs only (CUDA_R_8U = 8 is a
+	 * cudaDataType it has no GEMM for): checked on the host */
+	[DTYPE_U8] = {.name = "u8", .bytes = 1, .tmap_type = 0, .cublas_type = 8, .cublas_compute = -1,
+		      .ref = DTYPE_REF_HOST, .rng = RNG_F32, .poison = 0xffu, .integer = 1, .int_lo = 1, .int_hi = 254,
+		      .to_f32 = u8_to_f32, .from_f32 = f32_to_u8},
 	[DTYPE_S32] = {.name = "s32", .bytes = 4, .tmap_type = -1, .cublas_type = 10, .cublas_compute = 72,
 		       .ref = DTYPE_REF_GEMMEX, .rng = RNG_F32, .poison = 0x80000000u, .integer = 1},
 };
@@ -93,12 +108,13 @@ const char *dtype_name(dtype d)
 
 const char *dtype_names(void)
 {
-	return "f32, f16, bf16, tf32, e4m3, e5m2, s8 or s32";
+	return "f32, f16, bf16, tf32, e4m3, e5m2, s8, u8 or s32";
 }
 
 const char *dtype_reference(dtype in)
 {
-	return dtype_of(in)->ref == DTYPE_REF_LT ? "cuBLASLt" : "cuBLAS";
+	dtype_ref r = dtype_of(in)->ref;
+	return r == DTYPE_REF_LT ? "cuBLASLt" : r == DTYPE_REF_HOST ? "the CPU's f64 reference" : "cuBLAS";
 }
 
 int dtype_parse(const char *s, dtype *out)
@@ -130,9 +146,18 @@ static const struct {
 	 * here: an e5m2 run is checked by the emulator's CPU reference, and on a
 	 * GPU it runs unchecked, saying so (gpu/runner.c prepare_reference) */
 	{DTYPE_E5M2, {DTYPE_F32, DTYPE_BF16}, "cuBLASLt"},
-	/* GemmEx's integer row: CUDA_R_8I A and B, CUDA_R_32I C, CUBLAS_COMPUTE_32I */
-	{DTYPE_S8, {DTYPE_S32}, "cuBLAS GemmEx"},
+	/* GemmEx's integer row: CUDA_R_8I A and B, CUDA_R_32I C, CUBLAS_COMPUTE_32I;
+	 * and its CUBLAS_COMPUTE_32F row of CUDA_R_8I A and B with CUDA_R_32F C */
+	{DTYPE_S8, {DTYPE_S32, DTYPE_F32}, "cuBLAS GemmEx"},
+	/* no library GEMM: the CPU's f64 reference, on the GPU as in the emulator */
+	{DTYPE_U8, {DTYPE_S32, DTYPE_F32}, "the CPU reference"},
 };
+
+int dtype_compute(dtype in, dtype out)
+{
+	const dtype_info *t = dtype_of(in);
+	return t->integer && !dtype_of(out)->integer ? 68 : t->cublas_compute;
+}
 
 dtype dtype_default_out(dtype in)
 {
@@ -397,10 +422,11 @@ void dtype_fill(rng *r, dtype d, void *stored, float *real, size_t n, float *sca
 {
 	const dtype_info *t = dtype_of(d);
 	*scale = 1.0f;
-	if (t->integer) { /* uniform in [-127, 127] but 0 (a zero hides a skipped term) */
+	if (t->integer) { /* uniform in [int_lo, int_hi] but 0 (a zero hides a skipped term) */
+		int span = t->int_hi - t->int_lo + (t->int_lo < 0 ? 0 : 1); /* values, 0 left out */
 		for (size_t i = 0; i < n; i++) {
-			int v = (int)(rng_next(r) % 254) - 127;
-			v += v >= 0;
+			int v = (int)(rng_next(r) % (uint64_t)span) + t->int_lo;
+			v += v >= 0 && t->int_lo < 0;
 			float f = (float)v;
 			dtype_from_f32(d, &f, (uint8_t *)stored + i * (size_t)t->bytes, 1);
 			if (real)

@@ -19,6 +19,7 @@ typedef enum {
 	DTYPE_E5M2,   /* OCP FP8, 1 byte, with a per-tensor scale */
 	DTYPE_S8,     /* int8 inputs (A, B), multiplied exactly */
 	DTYPE_S32,    /* int32 output of s8 inputs: the exact sums */
+	DTYPE_U8,     /* unsigned int8 inputs: cuBLAS has no u8 GEMM, checked against the CPU's f64 reference */
 	DTYPE_COUNT
 } dtype;
 
@@ -33,6 +34,7 @@ typedef enum {
 	DTYPE_REF_SGEMM,      /* cuBLAS SGEMM (f32) */
 	DTYPE_REF_GEMMEX,     /* cuBLAS GemmEx with the table's compute type */
 	DTYPE_REF_LT,         /* cuBLASLt cublasLtMatmul with per-tensor scales (FP8) */
+	DTYPE_REF_HOST,       /* no library GEMM: run/verify.c's f64 reference on the host (u8) */
 } dtype_ref;
 
 /* One element type. The CUDA numbers are the enums of the driver's and
@@ -65,9 +67,11 @@ typedef struct {
 	/* FP8: a per-tensor scale maps the largest |value| to the largest finite
 	 * value (dtype_scale_for); real value = stored value x scale. */
 	int scaled;
-	/* An integer type (s8, s32): exact arithmetic, so the check's tolerance
-	 * is 0; its most negative value is its poison and reads back as NaN. */
+	/* An integer type (s8, u8, s32): exact arithmetic, so the check's
+	 * tolerance is 0 with an integer output; the poison reads back as NaN.
+	 * Inputs are drawn uniform in [int_lo, int_hi] but 0 (dtype_fill). */
 	int integer;
+	int int_lo, int_hi;
 	/* The second C0 of a check under beta: (run/verify.c): C0 times 2^-shift,
 	 * exact for C0 in [-1, 1] in this type. */
 	int c0_shift;
@@ -82,21 +86,28 @@ const dtype_info *dtype_of(dtype d);
 /* "f32", "f16", "bf16", "none". */
 const char *dtype_name(dtype d);
 /* The library a run of inputs `in` is checked and timed against, as text
- * says it: "cuBLAS" (SGEMM, GemmEx) or "cuBLASLt" (FP8). */
+ * says it: "cuBLAS" (SGEMM, GemmEx), "cuBLASLt" (FP8), or "the CPU's f64
+ * reference" (u8: checked on the host, timed alone). */
 const char *dtype_reference(dtype in);
 /* The type named s (not "none"); returns 0, or -1 when s names no type. */
 int dtype_parse(const char *s, dtype *out);
-/* "f32, f16, bf16, tf32, e4m3, e5m2, s8 or s32": the names a message lists. */
+/* "f32, f16, bf16, tf32, e4m3, e5m2, s8, u8 or s32": the names a message lists. */
 const char *dtype_names(void);
 /* The output a run of inputs `in` has when none is named: the first of its
  * pairs (f32 for the float types, s32 for s8). */
 dtype dtype_default_out(dtype in);
 
+/* The cublasComputeType_t of the reference of `in` -> `out`: the input's,
+ * but CUBLAS_COMPUTE_32F (68) for integer inputs with a float output
+ * (GemmEx's CUDA_R_8I -> CUDA_R_32F row). */
+int dtype_compute(dtype in, dtype out);
+
 /* Whether a kernel may read `in` and write `out`: the pairs a library call
  * computes with f32 accumulation, so the check has a reference of the same
  * types: f32->f32, f16->f32, f16->f16, bf16->f32, bf16->bf16 (cuBLAS GemmEx),
  * tf32->f32 (GemmEx, CUBLAS_COMPUTE_32F_FAST_TF32), s8->s32 (GemmEx,
- * CUBLAS_COMPUTE_32I), e4m3->f32, e4m3->bf16
+ * CUBLAS_COMPUTE_32I), s8->f32 (GemmEx, CUBLAS_COMPUTE_32F), u8->s32 and
+ * u8->f32 (the CPU's reference), e4m3->f32, e4m3->bf16
  * (cuBLASLt; its FP8 table has no e5m2 x e5m2 matmul, so e5m2 inputs, which
  * are A's and B's both here, have no pair). Returns 0, or -1 with one line
  * in err that says which outputs `in` allows. */

@@ -240,6 +240,17 @@ static int fm_args(ctx *c, lesson *l, const fm_key *k, char *v)
 	return fm_text(c, l, k, v);
 }
 
+/* layout: and ld: checked now by the one parser (ld's expressions at launch). */
+static int fm_layout(ctx *c, lesson *l, const fm_key *k, char *v)
+{
+	argspec_layout parsed;
+	char msg[200];
+	int is_ld = !strcmp(k->key, "ld");
+	if (argspec_layout_parse(is_ld ? NULL : v, is_ld ? v : NULL, NULL, &parsed, msg, sizeof msg))
+		return fail(c, "%s: %s", k->key, msg);
+	return fm_text(c, l, k, v);
+}
+
 /* In the order of docs/ARCHITECTURE.md's table. */
 static const fm_key fm_keys[] = {
 	{.key = "id", .parse = fm_text, FIELD(id),
@@ -257,6 +268,12 @@ static const fm_key fm_keys[] = {
 	{.key = "bmajor", .parse = fm_bmajor, .dflt = "n",
 	 .help = "how B is stored: `n` (default, K × N row-major) or `k` (N × K, each column of B a row: "
 		 "K-major, as wgmma needs 8-bit operands; the check and the reference follow)"},
+	{.key = "layout", .parse = fm_layout, FIELD(layout),
+	 .help = "how A, B and C lie in memory: `A=col,B=row,C=col` (each `row` or `col`, the rest row-major; `col` "
+		 "alone: all three), as `--layout`; the inputs, the check and cuBLAS's call follow"},
+	{.key = "ld", .parse = fm_layout, FIELD(ld),
+	 .help = "leading dimensions past the tight ones, `A=EXPR,C=EXPR` over M N K and params, as `--ld`; the "
+		 "kernel gets them with `ld:A` in `args`"},
 	{.key = "params", .parse = fm_params,
 	 .help = "the lesson's parameters with defaults, `KEY=INT` separated by spaces; what-ifs override them"},
 	{.key = "runtime", .parse = fm_runtime,

@@ -57,6 +57,8 @@ typedef struct {
 	dtype dt;                     /* A and B */
 	dtype out;                    /* C (`out:`, default f32) */
 	int b_kmajor;                 /* `bmajor: k`: B stored N x K (K-major); default n, K x N */
+	char layout[64];              /* `layout: A=col,B=row,C=col` (course/argspec.h argspec_layout_parse); "" row-major */
+	char ld[LESSON_ARGS];         /* `ld: A=M+8,C=N`: leading dimensions, expressions over M N K and params; "" tight */
 	unsigned cluster[3];          /* blocks per cluster (`cluster:`, default 1 1 1) */
 	lesson_param params[LESSON_MAX_PARAMS];
 	int nparams;

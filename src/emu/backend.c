@@ -106,6 +106,7 @@ void emu_backend_result(const run_request *rq, const emu_result *er, const run_l
 		res->grid[0] = (unsigned)er->blocks, res->grid[1] = res->grid[2] = 1;
 	res->rel_err = er->rel_error;
 	res->tol = er->tol;
+	util_strlcpy(res->consistent_with, er->consistent_with, sizeof res->consistent_with);
 	res->verified = er->verified == 1 && !er->races ? 1 : er->verified == -1 ? -1 : 0;
 	res->status = res->verified == 0 ? RUN_WRONG : RUN_OK;
 	res->ms = er->seconds * 1e3;

@@ -193,6 +193,7 @@ typedef struct {
 	long long blocks, warps;
 	long long blocks_done;             /* < blocks when the run was stopped */
 	char verify_msg[256];              /* the check's verdict (run/verify.h), whatever it was */
+	char consistent_with[128];          /* a small error's likely cause (run/diagnose.h); "" none */
 	double seconds;                    /* wall time of the emulation */
 	unsigned long long footprint_sectors; /* with emu_options.footprint: per CTA run, the distinct 32-byte global
 					    * sectors it read (ld.global, cp.async), summed: its L2 -> SM traffic if

@@ -12,6 +12,7 @@
 #include "emu/emu_internal.h"
 #include "model/access.h"
 #include "model/grid.h"
+#include "run/layout.h"
 #include "run/verify.h"
 
 static const char *const class_names[EMU_CLS_COUNT] = {
@@ -156,8 +157,11 @@ static int build_tmap(const run_request *rq, const argspec_item *it, const emu_p
 		return errf(e->msg, (int)sizeof e->msg, "%s: parameter '%s' is %d bytes; a tensor map (%s) takes 128", rq->ptx_path, p->name,
 			    p->bytes, tok);
 	char m = it->name;
-	int kmajor = m == 'B' && rq->b_kmajor; /* B stored N x K */
-	long long rows = m == 'B' ? (kmajor ? rq->N : rq->K) : rq->M, cols = m == 'A' || kmajor ? rq->K : rq->N;
+	run_store st = run_store_of(rq, m); /* its lines are the tensor's rows, whichever major */
+	long long rows = st.outer, cols = st.inner;
+	if (st.ld != st.inner)
+		return errf(e->msg, (int)sizeof e->msg, "--args: %s: the emulator's tensor maps cover tight matrices only "
+			    "(%c's leading dimension is %lld, not %lld)", tok, m, st.ld, st.inner);
 	int elem = dtype_of(m == 'C' ? run_out(rq) : rq->dt)->bytes;
 	emu_tmap t;
 	emu_tmap_build(&t, m - 'A', elem, (uint64_t)rows, (uint64_t)cols, it->box, (int)it->swizzle);
@@ -191,6 +195,8 @@ static int build_params(const run_request *rq, const emu_kernel *k, const emu_bu
 			v = (uint64_t)(it->name - 'A' + 1) << EMU_GLOBAL_SHIFT;
 		else if (it->kind == ARG_SIZE)
 			v = (uint64_t)sizes[strchr("MNK", it->name) - "MNK"];
+		else if (it->kind == ARG_LD)
+			v = (uint64_t)run_store_of(rq, it->name).ld;
 		else if (it->kind == ARG_SCALE) { /* the f32 bits of that input's scale */
 			uint32_t u;
 			memcpy(&u, &scale[it->name - 'A'], 4);
@@ -376,17 +382,15 @@ static void take_counts(const emu_module *m, const emu_kernel *k, const emu_opco
 	}
 }
 
-/* C as the run starts, in the output type: random finite C0 with beta:, NaN without. */
-static void fill_c(void *C, const float *c0, size_t nc, dtype out)
+/* C as the run starts, in the output type and its layout: random finite C0
+ * with beta:, NaN without; its padding (a leading dimension past the tight
+ * one) the poison either way. */
+static void fill_c(const run_request *rq, void *C, const float *c0)
 {
-	float *f = xmalloc(nc * sizeof(float) + 1);
+	run_store st = run_store_of(rq, 'C');
+	run_store_poison(&st, run_out(rq), C);
 	if (c0)
-		memcpy(f, c0, nc * sizeof(float));
-	uint32_t poison = VERIFY_POISON;
-	for (size_t i = 0; i < nc && !c0; i++)
-		memcpy(&f[i], &poison, 4);
-	dtype_from_f32(out, f, C, nc);
-	free(f);
+		run_store_put(&st, run_out(rq), c0, C);
 }
 
 /* The check (run/verify.c), with the second launch it may ask for. */
@@ -395,12 +399,18 @@ static emu_error check(const run_request *rq, const emu_options *opt, double end
 		       const float *c0, emu_result *res, run_error *e)
 {
 	size_t nc = (size_t)rq->M * (size_t)rq->N;
-	uint8_t *C = bufs[2].host; /* in the output type */
+	uint8_t *C = bufs[2].host; /* in the output type and C's layout */
+	run_store sc = run_store_of(rq, 'C');
 	argspec_blas bl = argspec_blas_of(&rq->args);
-	float *ref = verify_reference(rq->M, rq->N, rq->K, af, bf, rq->b_kmajor, c0, bl.alpha, bl.beta);
+	float *ref = verify_reference(rq->M, rq->N, rq->K, af, run_store_of(rq, 'A').col, bf, run_store_of(rq, 'B').col, c0,
+				      bl.alpha, bl.beta);
 	float *got = xmalloc(nc * sizeof(float)), *got2 = NULL;
-	dtype_to_f32(run_out(rq), C, got, nc);
-	verify_input vin = {.rows = (size_t)rq->M, .cols = (size_t)rq->N, .got = got, .ref = ref, .c0 = c0, .tol = res->tol};
+	size_t pad = run_store_get(&sc, run_out(rq), C, got);
+	verify_input vin = {.rows = (size_t)rq->M, .cols = (size_t)rq->N, .got = got, .ref = ref, .c0 = c0, .tol = res->tol,
+			    .out = run_out(rq), .pad_written = pad, .a = af, .b = bf, .a_col = run_store_of(rq, 'A').col,
+			    .b_col = run_store_of(rq, 'B').col, .c_col = sc.col, .tight = run_layout_tight(rq),
+			    .integer = dtype_of(rq->dt)->integer, .K = rq->K,
+			    .alpha = bl.alpha, .beta = bl.beta};
 	verify_report rep;
 	verify_check(&vin, &rep);
 	emu_error rc = EMU_OK;
@@ -408,7 +418,7 @@ static emu_error check(const run_request *rq, const emu_options *opt, double end
 		got2 = xmalloc(nc * sizeof(float));
 		if (rep.again == VERIFY_AGAIN_C0) {
 			verify_second_c0(c0, got2, nc, run_out(rq));
-			dtype_from_f32(run_out(rq), got2, C, nc);
+			run_store_put(&sc, run_out(rq), got2, C);
 		} else {
 			memset(C, 0, bufs[2].bytes);
 		}
@@ -418,7 +428,7 @@ static emu_error check(const run_request *rq, const emu_options *opt, double end
 		o2.progress = NULL; /* the second launch only decides the verdict */
 		rc = launch_once(rq, &o2, end, m, k, param, bufs, cnt2, NULL, &L2, e); /* printf: the first's */
 		free(cnt2);
-		dtype_to_f32(run_out(rq), C, got2, nc);
+		run_store_get(&sc, run_out(rq), C, got2);
 		vin.got2 = got2;
 		if (rc == EMU_OK)
 			verify_check(&vin, &rep);
@@ -427,6 +437,7 @@ static emu_error check(const run_request *rq, const emu_options *opt, double end
 	res->bad_elems = (long long)rep.bad;
 	res->verified = rep.kind == VERIFY_PASS;
 	util_strlcpy(res->verify_msg, rep.msg, sizeof res->verify_msg);
+	util_strlcpy(res->consistent_with, rep.consistent_with, sizeof res->consistent_with);
 	free(ref);
 	free(got);
 	free(got2);
@@ -496,7 +507,9 @@ static emu_error run(const run_request *rq, const emu_options *opt, emu_result *
 	res->local_bytes = k->local_bytes;
 	emu_error rc = EMU_ERR_BAD_REQUEST; /* until the launch: the args spec */
 	size_t esz = (size_t)dtype_of(rq->dt)->bytes, osz = (size_t)dtype_of(run_out(rq))->bytes;
-	size_t na = (size_t)rq->M * (size_t)rq->K, nb = (size_t)rq->K * (size_t)rq->N, nc = (size_t)rq->M * (size_t)rq->N;
+	/* each matrix in its layout (run/layout.h): na, nb and nc count its padding too */
+	run_store sa = run_store_of(rq, 'A'), sb = run_store_of(rq, 'B');
+	size_t na = sa.elems, nb = sb.elems, nc = run_store_of(rq, 'C').elems, nlog = (size_t)rq->M * (size_t)rq->N;
 	uint8_t *A = xcalloc(na, esz), *B = xcalloc(nb, esz);
 	uint8_t *C = xcalloc(nc, osz);
 	float *c0 = NULL;
@@ -510,15 +523,17 @@ static emu_error run(const run_request *rq, const emu_options *opt, emu_result *
 	rng_seed(&r, opt->seed ? opt->seed : 0x9e3779b97f4a7c15ULL);
 	float scale[2] = {1.0f, 1.0f}; /* A's and B's per-tensor scales (FP8): scale:A, scale:B */
 	if (fill) { /* af and bf: the values the kernel means (an FP8 input's stored x scale) */
-		run_make_input(&r, rq->dt, rq->a_host, rq->M, rq->K, 0, A, af, &scale[0]);
-		run_make_input(&r, rq->dt, rq->b_host, rq->K, rq->N, rq->b_kmajor, B, bf, &scale[1]);
+		run_make_input(&r, rq->dt, rq->a_host, rq->M, rq->K, sa.col, A, af, &scale[0]);
+		run_make_input(&r, rq->dt, rq->b_host, rq->K, rq->N, sb.col, B, bf, &scale[1]);
+		run_store_spread(&sa, rq->dt, A);
+		run_store_spread(&sb, rq->dt, B);
 	}
 	if (argspec_blas_of(&rq->args).has_beta) {
-		c0 = xcalloc(nc, sizeof(float));
+		c0 = xcalloc(nlog, sizeof(float));
 		if (fill)
-			rng_fill(&r, RNG_F32, c0, NULL, nc);
+			rng_fill(&r, RNG_F32, c0, NULL, nlog);
 	}
-	fill_c(C, c0, nc, run_out(rq)); /* poison without beta: an element the kernel never writes cannot pass */
+	fill_c(rq, C, c0); /* poison without beta: an element the kernel never writes cannot pass */
 	emu_buffer bufs[3] = {{A, na * esz}, {B, nb * esz}, {C, nc * osz}};
 	emu_launch L;
 	if (build_params(rq, k, bufs, scale, param, e) < 0)
@@ -535,8 +550,10 @@ static emu_error run(const run_request *rq, const emu_options *opt, emu_result *
 		opt->record->found = 0, opt->record->seen = 0, opt->record->armed = 0;
 	}
 	rc = launch_once(rq, opt, end, m, k, param, bufs, cnt, &res->printed, &L, e);
-	if (rc == EMU_OK && rq->c_host) /* C as f32 for the accuracy experiment, before a check's second launch */
-		dtype_to_f32(run_out(rq), C, rq->c_host, nc);
+	if (rc == EMU_OK && rq->c_host) { /* C as f32 for the accuracy experiment, before a check's second launch */
+		run_store sc = run_store_of(rq, 'C');
+		run_store_get(&sc, run_out(rq), C, rq->c_host);
+	}
 	res->blocks = (long long)L.grid[0] * L.grid[1] * L.grid[2];
 	res->blocks_done = L.blocks_done;
 	res->warps = L.warps;

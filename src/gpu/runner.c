@@ -16,6 +16,7 @@
 #include "gpu/lt.h"
 #include "gpu/probe.h"
 #include "model/grid.h"
+#include "run/layout.h"
 #include "run/verify.h"
 
 /* ---- the run ---- */
@@ -27,7 +28,13 @@ typedef struct {
 	CUdeviceptr A, B, C, R;
 	CUevent e0, e1;
 	dtype in, out;               /* A and B; C (and cuBLAS's R) */
-	float *hc, *hr, *hc0, *hc2;  /* C out, reference, C0 (beta:), a second launch's C: as f32 */
+	float *hc, *hr, *hc0, *hc2;  /* C out, reference, C0 (beta:), a second launch's C: as f32, M x N row-major */
+	/* What A and B mean, tight (NULL when not kept): a host reference's
+	 * inputs (DTYPE_REF_HOST), and a small error's diagnosis (run/diagnose.h) */
+	float *ra, *rb;
+	run_store sa, sb, sc;        /* how A, B and C (and cuBLAS's R) lie in memory (run/layout.h) */
+	/* The check's reference is run/verify.c's on the host (host_reason), not a library call */
+	int host_ref;
 	void *ha, *hb;
 	void *hraw;                  /* one C in the output type, on its way to or from the GPU */
 	argspec_blas blas;           /* alpha, beta: the spec's, for cuBLAS too */
@@ -64,6 +71,8 @@ static void cleanup(run_state *s)
 	free(s->hc0);
 	free(s->hc2);
 	free(s->hraw);
+	free(s->ra);
+	free(s->rb);
 }
 
 /* Sets the status from a failed driver call; faults poison the context. */
@@ -79,18 +88,16 @@ static void set_cuda_error(run_result *res, CUresult r, const char *what)
 /* A tensor map over one of the matrices (an ARG_TMAP item): the whole
  * matrix as a 2-D tensor, columns innermost, and the item's box of INNER
  * columns x OUTER rows that one TMA copy moves into shared memory. */
-static int build_tensor_map(run_state *s, const run_request *rq, const argspec_item *it, CUtensorMap *tm,
-			    run_result *res)
+static int build_tensor_map(run_state *s, const argspec_item *it, CUtensorMap *tm, run_result *res)
 {
-	/* A is M x K, B is K x N (N x K with b_kmajor), C is M x N; A and B have
-	 * the input type, C the output type. */
+	/* A is M x K, B is K x N, C is M x N, each a tensor of its lines (rows
+	 * or columns, run/layout.h) ld apart; A and B have the input type, C the output type. */
 	char m = it->name;
-	int kmajor = m == 'B' && rq->b_kmajor;
 	CUdeviceptr base = m == 'A' ? s->A : m == 'B' ? s->B : s->C;
-	unsigned long long rows = (unsigned long long)(m == 'B' ? (kmajor ? rq->N : rq->K) : rq->M);
-	unsigned long long cols = (unsigned long long)(m == 'A' || kmajor ? rq->K : rq->N);
+	const run_store *st = m == 'A' ? &s->sa : m == 'B' ? &s->sb : &s->sc;
 	const dtype_info *t = dtype_of(m == 'C' ? s->out : s->in);
-	unsigned long long dims[2] = {cols, rows}, strides[1] = {cols * (unsigned)t->bytes};
+	unsigned long long dims[2] = {(unsigned long long)st->inner, (unsigned long long)st->outer};
+	unsigned long long strides[1] = {(unsigned long long)st->ld * (unsigned)t->bytes};
 	unsigned one[2] = {1, 1};
 	CUresult r = s->cu->TensorMapEncodeTiled(tm, t->tmap_type, 2, (void *)(uintptr_t)base, dims, strides, it->box, one,
 						  CU_TENSOR_MAP_INTERLEAVE_NONE, (int)it->swizzle,
@@ -128,8 +135,12 @@ static int build_params(run_state *s, const run_request *rq, run_result *res)
 		case ARG_LITERAL:
 		case ARG_SCALAR: memcpy(slot, &it->bits, it->bytes); break; /* the low bytes: little-endian */
 		case ARG_SCALE: memcpy(slot, &s->scale[it->name - 'A'], 4); break;
+		case ARG_LD:
+			u32 = (uint32_t)(it->name == 'A' ? s->sa : it->name == 'B' ? s->sb : s->sc).ld;
+			memcpy(slot, &u32, 4);
+			break;
 		case ARG_TMAP:
-			if (build_tensor_map(s, rq, it, &s->tm[s->ntm], res))
+			if (build_tensor_map(s, it, &s->tm[s->ntm], res))
 				return -1;
 			param = &s->tm[s->ntm++];
 			break;
@@ -298,16 +309,20 @@ static int load_module(run_state *s, const run_request *rq, run_result *res)
 	return 0;
 }
 
-/* cuBLAS is column-major: the row-major C = A·B is Cᵀ = Bᵀ·Aᵀ, so B goes first and M, N swap.
- * B stored N x K (b_kmajor) is column-major K x N with ld K: transposed.
- * With the spec's alpha and beta; out must hold C0 when beta is given.
+/* cuBLAS is column-major: the call that computes C = A·B in the run's
+ * layouts is run/layout.c's run_blas_call_of (tests/test_run_layout.c runs
+ * it on the CPU). With the spec's alpha and beta; out must hold C0 when beta is given.
  * The call is the table's (dtype_info.ref): SGEMM, GemmEx with the table's
- * compute type (tf32: CUBLAS_COMPUTE_32F_FAST_TF32), or cuBLASLt's kept plan. */
+ * compute type (tf32: CUBLAS_COMPUTE_32F_FAST_TF32; s8: CUBLAS_COMPUTE_32I
+ * to s32, CUBLAS_COMPUTE_32F to f32), or cuBLASLt's kept plan. */
 static int reference(run_state *s, const run_request *rq, CUdeviceptr out)
 {
 	const cuda_api *cu = s->cu;
-	int m = (int)rq->N, n = (int)rq->M, k = (int)rq->K;
-	int ta = rq->b_kmajor ? CUBLAS_OP_T : CUBLAS_OP_N, lda = rq->b_kmajor ? k : m;
+	run_blas_call bc = run_blas_call_of(rq);
+	int m = (int)bc.m, n = (int)bc.n, k = (int)bc.k;
+	CUdeviceptr x = bc.first == 'A' ? s->A : s->B, y = bc.second == 'A' ? s->A : s->B;
+	int tx = bc.trans_first ? CUBLAS_OP_T : CUBLAS_OP_N, ty = bc.trans_second ? CUBLAS_OP_T : CUBLAS_OP_N;
+	int ldx = (int)bc.ld_first, ldy = (int)bc.ld_second, ldc = (int)bc.ldc;
 	float alpha = s->blas.alpha, beta = s->blas.has_beta ? s->blas.beta : 0.0f;
 	const int32_t ialpha = 1, ibeta = 0; /* CUBLAS_COMPUTE_32I's scale type is int32; s8 has no alpha:, beta: */
 	const dtype_info *t = dtype_of(s->in);
@@ -316,19 +331,16 @@ static int reference(run_state *s, const run_request *rq, CUdeviceptr out)
 	/* GemmEx: the kernel's own input and output types and f32 accumulation
 	 * (f32 alpha and beta), the same work as the kernel. */
 	if (t->ref == DTYPE_REF_GEMMEX) {
-		int ab = t->cublas_type, c = dtype_of(s->out)->cublas_type, i32 = t->cublas_compute == CUBLAS_COMPUTE_32I;
-		return cu->blasGemmEx(cu->blas, ta, CUBLAS_OP_N, m, n, k, i32 ? (const void *)&ialpha : &alpha,
-				      (void *)(uintptr_t)s->B, ab, lda, (void *)(uintptr_t)s->A, ab, k,
-				      i32 ? (const void *)&ibeta : &beta, (void *)(uintptr_t)out, c, m, t->cublas_compute,
-				      CUBLAS_GEMM_DEFAULT);
+		int ab = t->cublas_type, c = dtype_of(s->out)->cublas_type;
+		int compute = dtype_compute(s->in, s->out), i32 = compute == CUBLAS_COMPUTE_32I;
+		return cu->blasGemmEx(cu->blas, tx, ty, m, n, k, i32 ? (const void *)&ialpha : &alpha, (void *)(uintptr_t)x, ab,
+				      ldx, (void *)(uintptr_t)y, ab, ldy, i32 ? (const void *)&ibeta : &beta,
+				      (void *)(uintptr_t)out, c, ldc, compute, CUBLAS_GEMM_DEFAULT);
 	}
-	return cu->blasSgemm(cu->blas, ta, CUBLAS_OP_N, m, n, k, &alpha, (const float *)(uintptr_t)s->B, lda,
-			     (const float *)(uintptr_t)s->A, k, &beta, (float *)(uintptr_t)out, m);
+	return cu->blasSgemm(cu->blas, tx, ty, m, n, k, &alpha, (const float *)(uintptr_t)x, ldx,
+			     (const float *)(uintptr_t)y, ldy, &beta, (float *)(uintptr_t)out, ldc);
 }
 
-/* Whether the reference can run: its library, and for FP8 cuBLASLt's plan
- * of this shape (chosen once per shape, then kept) with this run's scales.
- * Sets has_ref, or ref_why. 0, or -1 after a failed copy (status set). */
 /* --reference best: cuBLASLt with the types GemmEx (or FP8's plan) would
  * get, every algorithm of its heuristic's list timed on this run's operands
  * once per shape (C0 in R), the fastest kept and named. */
@@ -338,7 +350,7 @@ static int prepare_best(run_state *s, const run_request *rq, run_result *res)
 		snprintf(s->ref_why, sizeof s->ref_why, "cuBLASLt multiplies e5m2 only by e4m3");
 		return 0;
 	}
-	lt_shape sh = {.M = rq->M, .N = rq->N, .K = rq->K, .in = s->in, .out = s->out, .b_kmajor = rq->b_kmajor,
+	lt_shape sh = {.M = rq->M, .N = rq->N, .K = rq->K, .in = s->in, .out = s->out, .b_kmajor = s->sb.col,
 		       .best = 1};
 	s->lt = lt_plan_for(s->cu, &sh, s->ref_why, sizeof s->ref_why);
 	CUresult r = s->lt ? lt_set_scales(s->cu, s->lt, s->scale[0], s->scale[1]) : CUDA_SUCCESS;
@@ -357,24 +369,21 @@ static int prepare_best(run_state *s, const run_request *rq, run_result *res)
 	return 0;
 }
 
+/* Whether the reference can run: its library, and for FP8 cuBLASLt's plan
+ * of this shape (chosen once per shape, then kept) with this run's scales.
+ * Sets has_ref, or ref_why. 0, or -1 after a failed copy (status set). */
 static int prepare_reference(run_state *s, const run_request *rq, run_result *res)
 {
 	const cuda_api *cu = s->cu;
 	s->has_ref = 0;
+	if (s->host_ref) /* verify_reference on the host: no library call to time */
+		return 0;
 	util_strlcpy(res->ref_name, dtype_reference(s->in), sizeof res->ref_name);
-	if (rq->ref_best)
+	if (rq->ref_best && run_layout_plain(rq)) /* the lessons' layouts; another layout keeps the default call */
 		return prepare_best(s, rq, res);
 	if (dtype_of(s->in)->ref != DTYPE_REF_LT) {
 		s->has_ref = cu->blas != NULL;
 		snprintf(s->ref_why, sizeof s->ref_why, "cuBLAS (libcublas.so.13/12/11) not found");
-		/* cuBLAS's int8 GEMM (CUBLAS_COMPUTE_32I) wants leading dimensions that are
-		 * multiples of 4: here B's (N, or K when k-major), A's (K) and C's (N) */
-		if (s->has_ref && dtype_of(s->in)->integer && (rq->N % 4 || rq->K % 4)) {
-			s->has_ref = 0;
-			snprintf(s->ref_why, sizeof s->ref_why,
-				 "cuBLAS's int8 GEMM needs N and K multiples of 4 (its leading dimensions), not %lldx%lld",
-				 rq->N, rq->K);
-		}
 		return 0;
 	}
 	if (s->in == DTYPE_E5M2) { /* dtype.c's pairs */
@@ -382,7 +391,12 @@ static int prepare_reference(run_state *s, const run_request *rq, run_result *re
 			 "cuBLASLt multiplies e5m2 only by e4m3 (the emulator checks e5m2 x e5m2 against the CPU)");
 		return 0;
 	}
-	lt_shape sh = {.M = rq->M, .N = rq->N, .K = rq->K, .in = s->in, .out = s->out, .b_kmajor = rq->b_kmajor};
+	if (!run_layout_plain(rq)) {
+		snprintf(s->ref_why, sizeof s->ref_why, "the cuBLASLt FP8 reference here takes A and C row-major and tight "
+			 "(B either way): --layout and --ld are for the other types");
+		return 0;
+	}
+	lt_shape sh = {.M = rq->M, .N = rq->N, .K = rq->K, .in = s->in, .out = s->out, .b_kmajor = s->sb.col};
 	s->lt = lt_plan_for(cu, &sh, s->ref_why, sizeof s->ref_why);
 	if (!s->lt)
 		return 0;
@@ -395,30 +409,70 @@ static int prepare_reference(run_state *s, const run_request *rq, run_result *re
 	return 0;
 }
 
-/* A C on the GPU from f32 values, stored in the output type (exactly, for
- * values that came from it: C0 is drawn in it). */
-static CUresult put_c(run_state *s, CUdeviceptr c, const float *v, size_t nC)
+/* A C on the GPU from f32 values (M x N row-major), stored in the output
+ * type and C's layout (exactly, for values that came from it: C0 is drawn
+ * in it); the padding the poison. */
+static CUresult put_c(run_state *s, CUdeviceptr c, const float *v)
 {
-	dtype_from_f32(s->out, v, s->hraw, nC);
-	return s->cu->MemcpyHtoD(c, s->hraw, nC * (size_t)dtype_of(s->out)->bytes);
+	run_store_poison(&s->sc, s->out, s->hraw);
+	run_store_put(&s->sc, s->out, v, s->hraw);
+	return s->cu->MemcpyHtoD(c, s->hraw, s->sc.elems * (size_t)dtype_of(s->out)->bytes);
 }
 
-/* A C from the GPU, in the output type, into f32 values for the check. */
-static CUresult get_c(run_state *s, float *v, CUdeviceptr c, size_t nC)
+/* A C from the GPU, in the output type and C's layout, into f32 values
+ * (M x N row-major) for the check; *pad (may be NULL): the padding
+ * elements that lost the poison. */
+static CUresult get_c(run_state *s, float *v, CUdeviceptr c, size_t *pad)
 {
-	CUresult r = s->cu->MemcpyDtoH(s->hraw, c, nC * (size_t)dtype_of(s->out)->bytes);
-	dtype_to_f32(s->out, s->hraw, v, nC);
+	CUresult r = s->cu->MemcpyDtoH(s->hraw, c, s->sc.elems * (size_t)dtype_of(s->out)->bytes);
+	size_t p = run_store_get(&s->sc, s->out, s->hraw, v);
+	if (pad)
+		*pad = p;
 	return r;
 }
 
 /* C before a launch: C0 (beta:), or the NaN poison of the output type
  * (an FP8 output has no reference, so C is 2 or 4 bytes an element). */
-static CUresult set_c(run_state *s, CUdeviceptr c, const float *c0, size_t nC)
+static CUresult set_c(run_state *s, CUdeviceptr c, const float *c0)
 {
 	const dtype_info *t = dtype_of(s->out);
+	size_t n = s->sc.elems;
 	if (c0)
-		return put_c(s, c, c0, nC);
-	return t->bytes == 2 ? s->cu->MemsetD16(c, (unsigned short)t->poison, nC) : s->cu->MemsetD32(c, t->poison, nC);
+		return put_c(s, c, c0);
+	return t->bytes == 2 ? s->cu->MemsetD16(c, (unsigned short)t->poison, n) : s->cu->MemsetD32(c, t->poison, n);
+}
+
+/* Whether the check's reference must be the host's: a type cuBLAS has no
+ * GEMM for (u8), or an int8 GEMM with an s32 C in a layout cuBLAS's
+ * CUBLAS_COMPUTE_32I path refuses (leading dimensions multiples of 4, and
+ * the second operand not transposed: run_blas_call_of's). Sets host_ref,
+ * and ref_why to say so (integer sums in f64 are exact: the same check). */
+static void host_reason(run_state *s, const run_request *rq)
+{
+	run_blas_call bc = run_blas_call_of(rq);
+	if (dtype_of(s->in)->ref == DTYPE_REF_HOST)
+		snprintf(s->ref_why, sizeof s->ref_why, "cuBLAS has no %s GEMM: checked against the CPU's f64 reference, "
+			 "not timed against a library", dtype_name(s->in));
+	else if (dtype_compute(s->in, s->out) == CUBLAS_COMPUTE_32I && (bc.ld_first % 4 || bc.ld_second % 4 || bc.ldc % 4))
+		snprintf(s->ref_why, sizeof s->ref_why, "cuBLAS's int8 GEMM needs leading dimensions that are multiples of "
+			 "4, not A %lld, B %lld, C %lld: checked against the CPU's f64 reference, not timed against cuBLAS",
+			 s->sa.ld, s->sb.ld, s->sc.ld);
+	else if (dtype_compute(s->in, s->out) == CUBLAS_COMPUTE_32I && bc.trans_second)
+		snprintf(s->ref_why, sizeof s->ref_why, "cuBLAS's int8 GEMM takes its second operand untransposed, which "
+			 "these layouts would need: checked against the CPU's f64 reference, not timed against cuBLAS");
+	else
+		return;
+	s->host_ref = 1;
+}
+
+/* The host's reference (host_reason) into s->hr, from what the inputs mean. */
+static void host_reference(run_state *s, const run_request *rq)
+{
+	float *ref = verify_reference(rq->M, rq->N, rq->K, s->ra, s->sa.col, s->rb, s->sb.col, s->hc0, s->blas.alpha,
+				      s->blas.beta);
+	dtype_from_f32(s->out, ref, s->hraw, (size_t)rq->M * (size_t)rq->N); /* rounded to C's type, as cuBLAS's is */
+	dtype_to_f32(s->out, s->hraw, s->hr, (size_t)rq->M * (size_t)rq->N);
+	free(ref);
 }
 
 /* The check (run/verify.c) against cuBLAS, with the second launch it may
@@ -427,16 +481,24 @@ static int verify(run_state *s, const run_request *rq, run_result *res, size_t n
 {
 	const cuda_api *cu = s->cu;
 	CUresult r;
-	if ((r = set_c(s, s->R, s->hc0, nC)) || reference(s, rq, s->R) || (r = cu->CtxSynchronize())) {
+	int host = s->host_ref;
+	if (!host && ((r = set_c(s, s->R, s->hc0)) || reference(s, rq, s->R) || (r = cu->CtxSynchronize()))) {
 		char what[48];
 		snprintf(what, sizeof what, "%s failed", dtype_reference(s->in));
 		set_cuda_error(res, r ? r : CUDA_ERROR_LAUNCH_FAILED, what);
 		return -1;
 	}
-	get_c(s, s->hc, s->C, nC);
-	get_c(s, s->hr, s->R, nC);
+	size_t pad = 0;
+	get_c(s, s->hc, s->C, &pad);
+	if (host)
+		host_reference(s, rq);
+	else
+		get_c(s, s->hr, s->R, NULL);
 	verify_input in = {.rows = (size_t)rq->M, .cols = (size_t)rq->N, .got = s->hc, .ref = s->hr, .c0 = s->hc0,
-			   .tol = res->tol, .out = s->out};
+			   .tol = res->tol, .out = s->out, .pad_written = pad, .a = s->ra, .b = s->rb, .a_col = s->sa.col,
+			   .b_col = s->sb.col, .c_col = s->sc.col, .tight = run_layout_tight(rq),
+			   .integer = dtype_of(s->in)->integer, .K = rq->K,
+			   .alpha = s->blas.alpha, .beta = s->blas.beta};
 	verify_report rep;
 	verify_check(&in, &rep);
 	if (rep.again) {
@@ -445,16 +507,17 @@ static int verify(run_state *s, const run_request *rq, run_result *res, size_t n
 			verify_second_c0(s->hc0, s->hc2, nC, s->out);
 		else
 			memset(s->hc2, 0, nC * 4);
-		if ((r = put_c(s, s->C, s->hc2, nC)) || (r = launch(s, rq, res)) || (r = cu->CtxSynchronize())) {
+		if ((r = put_c(s, s->C, s->hc2)) || (r = launch(s, rq, res)) || (r = cu->CtxSynchronize())) {
 			set_cuda_error(res, r, "the second launch of the check failed");
 			return -1;
 		}
-		get_c(s, s->hc2, s->C, nC);
+		get_c(s, s->hc2, s->C, NULL);
 		in.got2 = s->hc2;
 		verify_check(&in, &rep);
 	}
 	res->rel_err = rep.rel_err;
 	res->verified = rep.kind == VERIFY_PASS;
+	util_strlcpy(res->consistent_with, rep.consistent_with, sizeof res->consistent_with);
 	if (!res->verified) {
 		res->status = RUN_WRONG;
 		util_strlcpy(res->msg, rep.msg, sizeof res->msg);
@@ -584,12 +647,15 @@ static int check_types_and_cluster(const run_state *s, const run_request *rq, ru
 
 /* Fresh random inputs for every run, never zeros, on the host: A and B in
  * the input type (an FP8 input drawn as f32 and stored with its per-tensor
- * scale, dtype_fill), C0 with beta:, and the buffers the check reads C into.
- * 0, or -1 when the host is out of memory. */
+ * scale, dtype_fill) and their layouts (run/layout.h: nA and nB elements,
+ * padding included), C0 with beta:, and the buffers the check reads C into
+ * (nC: M x N). 0, or -1 when the host is out of memory. */
 static int make_inputs(run_state *s, const run_request *rq, size_t nA, size_t nB, size_t nC)
 {
 	size_t es = (size_t)dtype_of(s->in)->bytes;
-	int scaled = dtype_of(s->in)->scaled;
+	int scaled = dtype_of(s->in)->scaled, host = s->host_ref;
+	/* kept for a diagnosis up to 2^27 elements (512 MiB as f32); a host reference needs them */
+	int keep = host || (rq->verify && nA + nB <= (size_t)1 << 27);
 	rng gen;
 	rng_seed(&gen, (uint64_t)(util_now() * 1e9));
 	s->blas = argspec_blas_of(&rq->args);
@@ -597,14 +663,21 @@ static int make_inputs(run_state *s, const run_request *rq, size_t nA, size_t nB
 	s->hb = malloc(nB * es);
 	s->hc = malloc(nC * 4);
 	s->hr = malloc(nC * 4);
-	s->hraw = malloc(nC * 4);
+	s->hraw = malloc(s->sc.elems * 4);
 	s->hc0 = s->blas.has_beta ? malloc(nC * 4) : NULL;
 	/* the drawn values of an FP8 input before scaling: scratch the size of the larger */
 	float *drawn = scaled ? malloc((nA > nB ? nA : nB) * sizeof(float)) : NULL;
-	int ok = s->ha && s->hb && s->hc && s->hr && s->hraw && (s->hc0 || !s->blas.has_beta) && (drawn || !scaled);
+	if (keep) {
+		s->ra = malloc(nA * sizeof(float));
+		s->rb = malloc(nB * sizeof(float));
+	}
+	int ok = s->ha && s->hb && s->hc && s->hr && s->hraw && (s->hc0 || !s->blas.has_beta) && (drawn || !scaled) &&
+		 (!host || (s->ra && s->rb));
 	if (ok) {
-		run_make_input(&gen, s->in, rq->a_host, rq->M, rq->K, 0, s->ha, drawn, &s->scale[0]);
-		run_make_input(&gen, s->in, rq->b_host, rq->K, rq->N, rq->b_kmajor, s->hb, drawn, &s->scale[1]);
+		run_make_input(&gen, s->in, rq->a_host, rq->M, rq->K, s->sa.col, s->ha, s->ra ? s->ra : drawn, &s->scale[0]);
+		run_make_input(&gen, s->in, rq->b_host, rq->K, rq->N, s->sb.col, s->hb, s->rb ? s->rb : drawn, &s->scale[1]);
+		run_store_spread(&s->sa, s->in, s->ha);
+		run_store_spread(&s->sb, s->in, s->hb);
 		if (s->hc0) /* C0: random, finite, never zero, drawn in the output type (hc0 holds what it stores) */
 			rng_fill(&gen, dtype_of(s->out)->rng, s->hraw, s->hc0, nC);
 	}
@@ -706,10 +779,12 @@ static void run_gpu(const run_request *rq, run_result *res, runner_stdout *print
 	}
 
 	size_t es = (size_t)dtype_of(s.in)->bytes, eo = (size_t)dtype_of(s.out)->bytes;
-	size_t nA = (size_t)(rq->M * rq->K), nB = (size_t)(rq->K * rq->N), nC = (size_t)(rq->M * rq->N);
+	s.sa = run_store_of(rq, 'A'), s.sb = run_store_of(rq, 'B'), s.sc = run_store_of(rq, 'C');
+	host_reason(&s, rq);
+	size_t nA = s.sa.elems, nB = s.sb.elems, nC = (size_t)(rq->M * rq->N);
 	CUresult r;
-	if ((r = cu->MemAlloc(&s.A, nA * es)) || (r = cu->MemAlloc(&s.B, nB * es)) || (r = cu->MemAlloc(&s.C, nC * eo)) ||
-	    (r = cu->MemAlloc(&s.R, nC * eo)) || (r = cu->EventCreate(&s.e0, 0)) || (r = cu->EventCreate(&s.e1, 0))) {
+	if ((r = cu->MemAlloc(&s.A, nA * es)) || (r = cu->MemAlloc(&s.B, nB * es)) || (r = cu->MemAlloc(&s.C, s.sc.elems * eo)) ||
+	    (r = cu->MemAlloc(&s.R, s.sc.elems * eo)) || (r = cu->EventCreate(&s.e0, 0)) || (r = cu->EventCreate(&s.e1, 0))) {
 		set_cuda_error(res, r, "cannot allocate the matrices");
 		goto out;
 	}
@@ -725,7 +800,7 @@ static void run_gpu(const run_request *rq, run_result *res, runner_stdout *print
 	}
 	if ((r = cu->MemcpyHtoD(s.A, s.ha, nA * es)) || (r = cu->MemcpyHtoD(s.B, s.hb, nB * es)) ||
 	    /* C0 with beta:; else NaN, so an element the kernel never writes fails. */
-	    (r = set_c(&s, s.C, s.hc0, nC))) {
+	    (r = set_c(&s, s.C, s.hc0))) {
 		set_cuda_error(res, r, "cannot copy the inputs");
 		goto out;
 	}
@@ -744,7 +819,7 @@ static void run_gpu(const run_request *rq, run_result *res, runner_stdout *print
 		goto out;
 	}
 	runner_stdout_mark(printed); /* its printf lines, flushed at the synchronisation: the ones kept */
-	if (rq->c_host && (r = get_c(&s, rq->c_host, s.C, nC))) { /* C as f32 for the accuracy experiment */
+	if (rq->c_host && (r = get_c(&s, rq->c_host, s.C, NULL))) { /* C as f32 for the accuracy experiment */
 		set_cuda_error(res, r, "cannot copy C back");
 		goto out;
 	}
@@ -756,7 +831,7 @@ static void run_gpu(const run_request *rq, run_result *res, runner_stdout *print
 	if ((rq->verify || rq->time) && prepare_reference(&s, rq, res))
 		goto out;
 	if (rq->verify) {
-		if (!s.has_ref) {
+		if (!s.has_ref && !s.host_ref) {
 			res->verified = -1;
 			snprintf(res->msg, sizeof res->msg, "ran, but not verified: %.200s", s.ref_why);
 		} else if (verify(&s, rq, res, nC)) {
@@ -774,7 +849,9 @@ static void run_gpu(const run_request *rq, run_result *res, runner_stdout *print
 		res->gflops = flop / (res->ms * 1e-3) / 1e9;
 		res->cublas_gflops = res->cublas_ms > 0 ? flop / (res->cublas_ms * 1e-3) / 1e9 : 0;
 	}
-	if (res->status == RUN_OK && !res->msg[0])
+	if (res->status == RUN_OK && !res->msg[0] && res->verified == 1 && s.host_ref)
+		snprintf(res->msg, sizeof res->msg, "verified: %.200s", s.ref_why);
+	else if (res->status == RUN_OK && !res->msg[0])
 		snprintf(res->msg, sizeof res->msg, "%s%s", res->verified == 1 ? "verified against " : "ran",
 			 res->verified == 1 ? dtype_reference(s.in) : "");
 out:

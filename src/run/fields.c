@@ -38,6 +38,8 @@ static const run_field fields[] = {
 	{"speedup", RUN_T_DBL, R(speedup), RUN_F_TIMES, "over the previous lesson of the same types (bench)"},
 	{"rel_error", RUN_T_DBL, R(rel_error), RUN_F_RELERR, "||C - ref|| / ||ref||"},
 	{"tolerance", RUN_T_DBL, R(tolerance), RUN_F_TOL, "the largest rel_error that passes"},
+	{"consistent_with", RUN_T_STR, R(consistent_with), RUN_F_TEXT,
+	 "a wrong result by a small margin: the precision mistake its values match (\"an f16 accumulator\"); absent otherwise"},
 	{"verified", RUN_T_VERDICT, R(verified), RUN_F_VERDICT, "true, false, or null when not checked"},
 	{"repeats", RUN_T_LL, R(repeats), RUN_F_COUNT, "timed rounds: a block of ours, then a block of cuBLAS"},
 	{"block", RUN_T_LL, R(block), RUN_F_COUNT, "our launches back to back in one timed block"},
@@ -255,6 +257,7 @@ void run_report_make(run_report *rep, const run_request *rq, const run_result *r
 	rep->rel_error = measured(res->rel_err, res->verified >= 0);
 	rep->tolerance = measured(res->tol, res->tol > 0 || res->verified >= 0); /* 0: exact (integers) */
 	rep->verified = res->verified;
+	rep->consistent_with = res->consistent_with[0] ? res->consistent_with : NULL;
 	rep->has_counts = run_has_counts(res);
 	rep->printed = &res->printed;
 	if (rep->has_counts) {

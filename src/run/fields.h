@@ -20,6 +20,7 @@ typedef struct {
 	const char *reference;    /* the reference's name (run_result.ref_name); NULL untimed */
 	double sm_mhz, pct_of_peak, cublas_pct_of_peak;
 	double rel_error, tolerance;
+	const char *consistent_with; /* a small error's likely cause (run/diagnose.h); NULL: none */
 	int verified;             /* 1 pass, 0 fail, -1 not checked (null) */
 	int has_counts;           /* the emu.* fields hold the emulator's counts (run_has_counts) */
 	unsigned cluster[3];      /* blocks per cluster, 1 on every side: none */

@@ -65,7 +65,12 @@ int launch_request_for_lesson(const lesson *l, const expr_env *overrides, long l
 	util_strlcpy(rq->entry, l->entry, sizeof rq->entry);
 	rq->dt = l->dt;
 	rq->out = l->out;
-	rq->b_kmajor = l->b_kmajor;
+	if (argspec_layout_parse(l->layout, l->ld, &env, &rq->layout, msg, sizeof msg)) {
+		snprintf(err, (size_t)errlen, "%s: %s: %s", l->path, l->ld[0] ? "layout/ld" : "layout", msg);
+		return -1;
+	}
+	rq->b_kmajor = l->b_kmajor || rq->layout.col[1]; /* one fact, two spellings: kept equal */
+	rq->layout.col[1] = (unsigned char)rq->b_kmajor;
 	memcpy(rq->grid, ln.grid, sizeof rq->grid);
 	rq->persistent = ln.persistent;
 	memcpy(rq->cluster, ln.cluster, sizeof rq->cluster);
@@ -179,7 +184,28 @@ int launch_request_for_ptx(const launch_ptx *p, run_request *rq, char *err, int 
 		snprintf(err, (size_t)errlen, "--bmajor is n (B stored K x N) or k (B stored N x K), not '%s'", p->bmajor);
 		return -1;
 	}
-	rq->b_kmajor = p->bmajor && p->bmajor[0] == 'k';
+	if (argspec_layout_parse(p->layout, NULL, &env, &rq->layout, why, sizeof why)) {
+		snprintf(err, (size_t)errlen, "--layout %s", why);
+		return -1;
+	}
+	if (p->bmajor && p->layout && rq->layout.col[1] != (p->bmajor[0] == 'k')) {
+		snprintf(err, (size_t)errlen, "--bmajor %s and --layout '%s' disagree on B (--bmajor k is B=col)", p->bmajor,
+			 p->layout);
+		return -1;
+	}
+	rq->b_kmajor = (p->bmajor && p->bmajor[0] == 'k') || rq->layout.col[1];
+	rq->layout.col[1] = (unsigned char)rq->b_kmajor;
+	if (p->ld) { /* parsed again with the majors known: the tight ld depends on them */
+		argspec_layout l;
+		char lay[32];
+		snprintf(lay, sizeof lay, "A=%s,B=%s,C=%s", rq->layout.col[0] ? "col" : "row", rq->layout.col[1] ? "col" : "row",
+			 rq->layout.col[2] ? "col" : "row");
+		if (argspec_layout_parse(lay, p->ld, &env, &l, why, sizeof why)) {
+			snprintf(err, (size_t)errlen, "--ld %s", why);
+			return -1;
+		}
+		memcpy(rq->layout.ld, l.ld, sizeof l.ld);
+	}
 	if (p->cluster && eval_dims("cluster", p->cluster, &env, rq->cluster, err, errlen))
 		return -1;
 	if (run_check_cluster(rq, why, sizeof why)) {

@@ -41,6 +41,7 @@ typedef struct {
 	const char *ptx, *entry;
 	const char *grid, *block, *smem, *cluster;
 	const char *args, *dtype, *out, *bmajor;
+	const char *layout, *ld;  /* "A=col,C=col", "A=M+8": course/argspec.h argspec_layout_parse; NULL: row-major, tight */
 	long long M, N, K;
 } launch_ptx;
 

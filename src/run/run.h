@@ -56,6 +56,11 @@ typedef struct {
 	 * accessed from shared memory using matrix descriptors." So the FP8
 	 * rung stores B so, and cuBLASLt's FP8 wants the same ("TN"). */
 	int b_kmajor;
+	/* How A, B and C lie in memory (`--layout`, `--ld`; a lesson's `layout:`,
+	 * `ld:`): row- or column-major, leading dimensions; run/layout.h reads
+	 * it. B is column-major when either this or b_kmajor says so (the
+	 * builders keep them equal). All zero: row-major and tight. */
+	argspec_layout layout;
 	unsigned grid[3], block[3];
 	unsigned smem;            /* dynamic shared memory bytes */
 	long long M, N, K;
@@ -250,6 +255,9 @@ typedef struct {
 	double cublas_ms, cublas_gflops;
 	double rel_err;           /* ||C - ref|| / ||ref|| */
 	double tol;
+	/* A wrong result by a small margin: the precision mistake it matches
+	 * (run/diagnose.c, "an f16 accumulator"); "" when none or not wrong. */
+	char consistent_with[128];
 	int verified;             /* 1 pass, 0 fail, -1 not checked */
 	int repeats;              /* timed rounds (a block of ours and a block of cuBLAS each) */
 	int block, cublas_block;  /* launches back to back in one timed block: ours, cuBLAS's */

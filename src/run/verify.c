@@ -9,6 +9,7 @@
 
 #include "base/fpconv.h"
 #include "base/util.h"
+#include "run/diagnose.h"
 
 float verify_c0_again(float c0, dtype t)
 {
@@ -25,24 +26,24 @@ void verify_second_c0(const float *c0, float *out, size_t n, dtype t)
 		out[i] = verify_c0_again(c0[i], t);
 }
 
-float *verify_reference(long long M, long long N, long long K, const float *a, const float *b, int b_kmajor,
+float *verify_reference(long long M, long long N, long long K, const float *a, int a_col, const float *b, int b_col,
 			const float *c0, float alpha, float beta)
 {
 	size_t nc = (size_t)M * (size_t)N;
 	double *acc = xcalloc(nc ? nc : 1, sizeof(double));
 	for (long long i = 0; i < M; i++) {
 		double *crow = acc + i * N;
-		if (b_kmajor) { /* B[k][j] is b[j*K + k]: a dot product of two rows */
+		if (b_col) { /* B[k][j] is b[j*K + k]: a dot product with a column of B */
 			for (long long j = 0; j < N; j++) {
 				double sum = 0;
 				for (long long kk = 0; kk < K; kk++)
-					sum += (double)a[i * K + kk] * b[j * K + kk];
+					sum += (double)(a_col ? a[kk * M + i] : a[i * K + kk]) * b[j * K + kk];
 				crow[j] = sum;
 			}
 			continue;
 		}
 		for (long long kk = 0; kk < K; kk++) {
-			double x = a[i * K + kk];
+			double x = a_col ? a[kk * M + i] : a[i * K + kk];
 			const float *brow = b + kk * N;
 			for (long long j = 0; j < N; j++)
 				crow[j] += x * brow[j];
@@ -171,9 +172,23 @@ void verify_check(const verify_input *in, verify_report *rep)
 		where(in, rep->worst, at, sizeof at);
 		char tol[32]; /* 0 for integer types (run_tolerance): the check is exact */
 		snprintf(tol, sizeof tol, in->tol == 0 ? "0 (the check is exact)" : "%.0e", in->tol);
+		char why[160] = "";
+		if (in->a && in->b) {
+			diagnose_input d = {.M = (long long)in->rows, .N = (long long)in->cols, .K = in->K, .a = in->a,
+					    .b = in->b, .a_col = in->a_col, .b_col = in->b_col, .c_col = in->c_col,
+					    .tight = in->tight, .integer = in->integer, .out = in->out, .got = in->got, .c0 = in->c0,
+					    .alpha = in->alpha, .beta = in->beta, .tol = in->tol};
+			if (diagnose_precision(&d, rep->consistent_with, sizeof rep->consistent_with, NULL))
+				snprintf(why, sizeof why, ", consistent with %s", rep->consistent_with);
+		}
 		snprintf(rep->msg, sizeof rep->msg,
-			 "wrong values: rel. error %.3g > tolerance %s, %zu of %zu elements off; the worst at %s: "
-			 "expected %.6g, got %.6g", rep->rel_err, tol, rep->bad, n, at, rep->expected, rep->got);
+			 "wrong values: rel. error %.3g > tolerance %s%s; %zu of %zu elements off, the worst at %s: "
+			 "expected %.6g, got %.6g", rep->rel_err, tol, why, rep->bad, n, at, rep->expected, rep->got);
+	} else if (in->pad_written) {
+		rep->kind = VERIFY_WRONG;
+		snprintf(rep->msg, sizeof rep->msg,
+			 "the values are right, but the kernel wrote %zu elements of C's padding (between a line's end and "
+			 "its leading dimension): index C with ld:C, not the tight width", in->pad_written);
 	} else {
 		rep->kind = VERIFY_PASS;
 		snprintf(rep->msg, sizeof rep->msg, "rel. error %.3g within %.0e", rep->rel_err, in->tol);

@@ -46,6 +46,18 @@ typedef struct {
 	dtype out;
 	/* The second launch's output, when verify_check asked for one (NULL before). */
 	const float *got2;
+	/* Padding elements of C (a leading dimension past the tight one) that
+	 * no longer hold the poison after the first launch (run_store_get): a
+	 * kernel that writes past its lines fails even with the right values. */
+	size_t pad_written;
+	/* For a diagnosis of a small error (run/diagnose.h): what the inputs
+	 * mean, tight (verify_reference's a, a_col, b, b_col), K, and the
+	 * spec's alpha and beta; a NULL: none. */
+	const float *a, *b;
+	int a_col, b_col, c_col, tight; /* tight: every leading dimension is (diagnose_input) */
+	int integer;              /* integer inputs (diagnose_input) */
+	long long K;
+	float alpha, beta;
 } verify_input;
 
 typedef struct {
@@ -56,6 +68,9 @@ typedef struct {
 	size_t worst;             /* the worst element (row-major index) */
 	double expected, got;     /* ... its reference and output */
 	int reads_c;              /* with C zeroed the NaNs went away: the kernel reads C (wants beta:) */
+	/* VERIFY_WRONG: the precision or layout mistake the output matches
+	 * (run/diagnose.c's phrase, "an f16 accumulator"), "" when none. */
+	char consistent_with[128];
 	char msg[256];            /* one line for the user, naming the kind */
 } verify_report;
 
@@ -65,12 +80,14 @@ typedef struct {
 void verify_check(const verify_input *in, verify_report *rep);
 
 /* The reference alpha*A*B + beta*C0 on the CPU (the emulator's check, and
- * tests), accumulated in double and rounded to f32: A is M x K row-major, B
- * K x N row-major or, with b_kmajor, N x K (each column of B a row, as an
- * FP8 wgmma kernel reads it); a and b hold the values the kernel means
- * (an FP8 input's stored value x its scale); c0 NULL: no beta. Returns an
- * M x N array (xmalloc). */
-float *verify_reference(long long M, long long N, long long K, const float *a, const float *b, int b_kmajor,
+ * tests), accumulated in double and rounded to f32: A is M x K, row-major
+ * or with a_col column-major (a[k*M + i]); B K x N, row-major or with b_col
+ * column-major (b[j*K + k]: each column of B a line, as an FP8 wgmma kernel
+ * reads it); both tight (run/layout.c spreads them to their leading
+ * dimensions); a and b hold the values the kernel means (an FP8 input's
+ * stored value x its scale); c0 NULL: no beta. Returns an M x N row-major
+ * array (xmalloc). */
+float *verify_reference(long long M, long long N, long long K, const float *a, int a_col, const float *b, int b_col,
 			const float *c0, float alpha, float beta);
 
 /* C for the second launch with beta: present, as type t stores it: c0
