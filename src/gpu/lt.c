@@ -76,7 +76,7 @@ static int describe(const cuda_api *cu, lt_plan *p, char *why, size_t len)
 	int ab = t->cublas_type, c = dtype_of(sh->out)->cublas_type;
 	/* the types GemmEx is given for the same run (gpu/runner.c): int8 sums
 	 * and scales in int32, every other type's in f32 */
-	int scale_type = t->cublas_compute == CUBLAS_COMPUTE_32I ? CUDA_R_32I : CUDA_R_32F;
+	int compute = dtype_compute(sh->in, sh->out), scale_type = compute == CUBLAS_COMPUTE_32I ? CUDA_R_32I : CUDA_R_32F;
 	int ta = sh->b_kmajor ? CUBLAS_OP_T : CUBLAS_OP_N, tb = CUBLAS_OP_N;
 	unsigned long long m = (unsigned long long)sh->N, n = (unsigned long long)sh->M, k = (unsigned long long)sh->K;
 	/* Fast accumulation: the sums stay in the tensor cores for the whole K,
@@ -86,7 +86,7 @@ static int describe(const cuda_api *cu, lt_plan *p, char *why, size_t len)
 	 * work. Same types, same accumulation: a like-for-like reference. */
 	int8_t fast = 1;
 	int st;
-	if ((st = cu->ltMatmulDescCreate(&p->desc, t->cublas_compute, scale_type)) ||
+	if ((st = cu->ltMatmulDescCreate(&p->desc, compute, scale_type)) ||
 	    (t->scaled && (st = cu->ltMatmulDescSetAttribute(p->desc, CUBLASLT_MATMUL_DESC_FAST_ACCUM, &fast, sizeof fast))) ||
 	    (st = cu->ltMatmulDescSetAttribute(p->desc, CUBLASLT_MATMUL_DESC_TRANSA, &ta, sizeof ta)) ||
 	    (st = cu->ltMatmulDescSetAttribute(p->desc, CUBLASLT_MATMUL_DESC_TRANSB, &tb, sizeof tb)) ||
@@ -182,7 +182,7 @@ static int matmul_with(const cuda_api *cu, const lt_plan *p, const cublasLtMatmu
 {
 	void *d = (void *)(uintptr_t)out;
 	int32_t ia = (int32_t)alpha, ib = (int32_t)beta;
-	int i32 = dtype_of(p->sh.in)->cublas_compute == CUBLAS_COMPUTE_32I;
+	int i32 = dtype_compute(p->sh.in, p->sh.out) == CUBLAS_COMPUTE_32I;
 	return cu->ltMatmul(cu->lt, p->desc, i32 ? (const void *)&ia : &alpha, (const void *)(uintptr_t)B, p->la,
 			    (const void *)(uintptr_t)A, p->lb, i32 ? (const void *)&ib : &beta, d, p->lc, d, p->lc, algo,
 			    (void *)(uintptr_t)workspace, ws, NULL);
