@@ -1,9 +1,17 @@
-/* cmd_puzzle: `ptxtutor puzzle` — the practice puzzles: list them, show one, check a PTX file against its checks on the CPU emulator, reveal hints and the solution. */
+/* cmd_puzzle: `ptxtutor puzzle` — the practice puzzles: list them, show one, check a PTX file against its checks on the CPU emulator (once, on every save, or a class's folder of files in parallel), reveal hints and the solution. */
+#include <dirent.h>
+#include <errno.h>
+#include <math.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <sys/stat.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "base/json.h"
 #include "base/util.h"
@@ -13,35 +21,65 @@
 #include "course/state.h"
 #include "course/userptx.h"
 #include "exec/puzzle_check.h"
+#include "exec/puzzle_job.h"
+#include "exec/report.h"
+#include "exec/wait.h"
 
 typedef struct {
 	const char *check;
+	const char *watch;
+	const char *check_dir;
 	const char *hint; /* a number, checked against the puzzle's own count */
 	int solution;
-	int json;
+	int json, csv;
+	int jobs;         /* --check-dir: children at a time; 0: one per CPU */
+	double timeout;   /* --check-dir: seconds per file */
 } puzzle_opts;
+
+#define GRADE_TIMEOUT_S 10.0
 
 static int cmd_puzzle(const cli_command *self, int argc, char **argv);
 
 const cli_command cli_cmd_puzzle = {
 	.name = "puzzle",
-	.synopsis = {"puzzle [--json]", "puzzle N|ID [--check FILE] [--hint K] [--solution] [--json]"},
+	.synopsis = {"puzzle [--json]",
+		     "puzzle N|ID [--check FILE|--watch FILE|--check-dir DIR] [--hint K] [--solution] [options]"},
 	.summary = "practice: PTX puzzles, checked on the CPU for result and behaviour",
 	.about = "Without an argument, lists the puzzles (number, id, lesson, title, solved).\n"
 		 "With one, shows it: the goal, the checks, and your copy of its starting PTX\n"
 		 "(made on first use) to edit. --check runs the checks on a PTX file on the CPU\n"
 		 "emulator, at several sizes: the result and what the lesson teaches (sectors\n"
 		 "per request, bank conflicts, barriers, instruction counts), each failing one\n"
-		 "explained with its line; a solve is remembered and the next puzzle named.\n",
+		 "explained with its line; a solve is remembered and the next puzzle named.\n"
+		 "--watch checks the file again on every save (an editor that saves by\n"
+		 "renaming too) and says what changed since the last check: the checks that\n"
+		 "flipped, the counts that moved; Ctrl-C ends it.\n"
+		 "--check-dir grades a class: every file of the folder, each in a child of its\n"
+		 "own with its own deadline (--timeout), several at a time (--jobs), one row\n"
+		 "per file (solved, the check that failed, sectors per request, race, time);\n"
+		 "a file that is not a regular file gets a row saying so. Nothing it checks\n"
+		 "counts as solved in your own progress.\n",
 	.notes = "\nExit status: 0 solved (or nothing checked), 1 a check failed, 2 bad usage,\n"
 		 "3 your progress could not be saved (stderr says why; a state file that\n"
-		 "cannot be read is kept as it is).\n"
+		 "cannot be read is kept as it is). --watch ends with 0 at Ctrl-C (3 when a\n"
+		 "solve could not be saved); --check-dir ends with 0 once every file has its\n"
+		 "row, solved or not.\n"
 		 "The solution shows once the puzzle is solved, or when --solution is asked\n"
 		 "for twice. The shipped solution file itself passes its checks but is not\n"
 		 "counted as solved: check your own copy.\n",
 	.opts = (const cli_opt[]){
 		{.name = "check", .letter = 'c', .kind = CLI_STR, .off = offsetof(puzzle_opts, check), .arg = "FILE",
 		 .help = "check this PTX file ('mine': your copy of the puzzle's PTX)"},
+		{.name = "watch", .letter = 'w', .kind = CLI_STR, .off = offsetof(puzzle_opts, watch), .arg = "FILE",
+		 .help = "check FILE ('mine' too) again on every save, until Ctrl-C"},
+		{.name = "check-dir", .kind = CLI_STR, .off = offsetof(puzzle_opts, check_dir), .arg = "DIR",
+		 .help = "grade every file of DIR, one row each (text, --json, --csv)"},
+		{.name = "jobs", .kind = CLI_INT, .off = offsetof(puzzle_opts, jobs), .arg = "N", .lo = 1, .hi = 256,
+		 .help = "--check-dir: files checked at a time (default: one per CPU)"},
+		{.name = "timeout", .kind = CLI_DOUBLE, .off = offsetof(puzzle_opts, timeout), .arg = "S", .lo = 0.01,
+		 .hi = 3600, .help = "--check-dir: seconds a file may take (default 10)"},
+		{.name = "csv", .kind = CLI_FLAG, .off = offsetof(puzzle_opts, csv),
+		 .help = "--check-dir: print CSV, a header and a row per file"},
 		{.name = "hint", .kind = CLI_STR, .off = offsetof(puzzle_opts, hint), .arg = "K",
 		 .help = "show the first K hints (1 up to the puzzle's number)"},
 		{.name = "solution", .kind = CLI_FLAG, .off = offsetof(puzzle_opts, solution),
@@ -187,6 +225,24 @@ static int record(const puzzle_set *s, const puzzle *p, const char *lid, int ask
 	return rc;
 }
 
+/* A check's outcome for the student: the solve recorded (not the shipped
+ * solution's), the verdicts printed, the next puzzle named. Returns the exit status. */
+static int check_outcome(const puzzle_set *s, const course *c, const puzzle *p, const char *file,
+			 const puzzle_outcome *out, state_data *st, int json, char *err, int errlen, int *tried)
+{
+	const char *lid = lesson_id(c, p);
+	check_after after = {.shipped = out->solved && is_shipped_solution(p, file)};
+	int saved = 0;
+	if (out->solved && !after.shipped) {
+		*tried = 1;
+		saved = record(s, p, lid, 0, st, err, errlen) == 0;
+		after.recorded = saved;
+	}
+	after.next = next_unsolved(s, c, st, p);
+	print_outcome(p, file, out, &after, json);
+	return !out->solved ? 1 : *tried && !saved ? 3 : 0;
+}
+
 /* --check FILE: the verdicts, the solve recorded, the next puzzle named. Returns the exit status. */
 static int check(const puzzle_set *s, const course *c, const puzzle *p, const char *file, state_data *st, int json,
 		 char *err, int errlen, int *tried)
@@ -201,17 +257,7 @@ static int check(const puzzle_set *s, const course *c, const puzzle *p, const ch
 	free(text);
 	puzzle_outcome out;
 	puzzle_check_file(p, file, &out);
-	const char *lid = lesson_id(c, p);
-	check_after after = {.shipped = out.solved && is_shipped_solution(p, file)};
-	int saved = 0;
-	if (out.solved && !after.shipped) {
-		*tried = 1;
-		saved = record(s, p, lid, 0, st, err, errlen) == 0;
-		after.recorded = saved;
-	}
-	after.next = next_unsolved(s, c, st, p);
-	print_outcome(p, file, &out, &after, json);
-	return !out.solved ? 1 : *tried && !saved ? 3 : 0;
+	return check_outcome(s, c, p, file, &out, st, json, err, errlen, tried);
 }
 
 /* --solution: the file's text when solved or asked before; else remembers the asking. */
@@ -248,6 +294,467 @@ static int hints(const cli_command *self, const puzzle *p, const char *k)
 	return 0;
 }
 
+/* ---- --watch: check again on every save ---- */
+
+static volatile sig_atomic_t interrupted;
+
+static void on_sigint(int sig)
+{
+	(void)sig;
+	interrupted = 1;
+}
+
+/* What says a file was saved: a rename gives another inode, a write another size or time. */
+typedef struct {
+	dev_t dev;
+	ino_t ino;
+	off_t size;
+	struct timespec mtime;
+	int reg;
+} file_sig;
+
+/* 0, or -1 with errno (and f->reg 0). */
+static int file_sig_of(const char *path, file_sig *f)
+{
+	struct stat st;
+	f->reg = 0;
+	errno = 0;
+	if (stat(path, &st) < 0)
+		return -1;
+	*f = (file_sig){st.st_dev, st.st_ino, st.st_size, st.st_mtim, S_ISREG(st.st_mode)};
+	return 0;
+}
+
+static int file_sig_same(const file_sig *a, const file_sig *b)
+{
+	return a->dev == b->dev && a->ino == b->ino && a->size == b->size && a->mtime.tv_sec == b->mtime.tv_sec &&
+	       a->mtime.tv_nsec == b->mtime.tv_nsec && a->reg == b->reg;
+}
+
+#define WATCH_POLL_MS 100
+
+/* Sleeps ms, cut short by Ctrl-C. */
+static void nap(int ms)
+{
+	if (!interrupted)
+		poll(NULL, 0, ms);
+}
+
+static int job_fd(void *j) { return ((puzzle_job *)j)->job.fd; }
+static void job_stop(void *j) { puzzle_job_stop(j); }
+typedef struct {
+	puzzle_job job;
+	puzzle_outcome *out;
+	int done;
+} watched_job;
+static int job_done(void *j)
+{
+	watched_job *w = j;
+	return w->done = w->done || puzzle_job_poll(&w->job, w->out);
+}
+
+/* The measure a check's message states ("touches 4.0 sectors", "has 32 bank conflicts"); -1 when none. */
+static double measure(const char *msg)
+{
+	static const char *const verbs[] = {" touches ", " has "};
+	for (size_t i = 0; i < ARRAY_LEN(verbs); i++) {
+		const char *at = strstr(msg, verbs[i]);
+		double v;
+		if (at && sscanf(at + strlen(verbs[i]), "%lf", &v) == 1)
+			return v;
+	}
+	return -1;
+}
+
+static int passed(const puzzle_outcome *o)
+{
+	int n = 0;
+	for (int i = 0; i < o->n; i++)
+		n += o->v[i].pass;
+	return n;
+}
+
+/* What changed from the last check (was) to this one (now), check by check. */
+static void print_changes(const puzzle_outcome *was, const puzzle_outcome *now)
+{
+	printf("Since the last check: %d of %d checks pass (was %d of %d)\n", passed(now), now->n, passed(was), was->n);
+	int said = 0;
+	for (int i = 0; i < now->n; i++) {
+		const puzzle_verdict *a = NULL, *b = &now->v[i];
+		for (int k = 0; k < was->n && !a; k++)
+			a = strcmp(was->v[k].name, b->name) ? NULL : &was->v[k];
+		if (!a)
+			continue;
+		double ma = measure(a->msg), mb = measure(b->msg);
+		if (a->pass != b->pass)
+			printf("  now %s: %s\n", b->pass ? "passes" : "FAILS", b->name);
+		else if (ma >= 0 && mb >= 0 && ma != mb)
+			printf("  moved: %s: %g -> %g\n", b->name, ma, mb);
+		else if (strcmp(a->msg, b->msg))
+			printf("  changed: %s (was: %s)\n", b->name, a->msg);
+		else
+			continue;
+		said = 1;
+	}
+	if (!said)
+		printf("  no check changed\n");
+}
+
+
+/* --watch FILE: a check at the start and on every save, each in a child (Ctrl-C stops one cleanly). */
+static int watch(const puzzle_set *s, const course *c, const puzzle *p, const char *file, state_data *st,
+		 char *err, int errlen, int *tried)
+{
+	file_sig last, cur;
+	if (file_sig_of(file, &last) < 0 || !last.reg) {
+		cli_error(&cli_cmd_puzzle, "%s: %s", cli_arg(file), errno && !last.reg ? strerror(errno) : "not a regular file");
+		return 2;
+	}
+	struct sigaction sa = {.sa_handler = on_sigint}, old;
+	sigemptyset(&sa.sa_mask);
+	interrupted = 0;
+	sigaction(SIGINT, &sa, &old);
+	puzzle_outcome *prev = xcalloc(2, sizeof *prev), *now = prev + 1;
+	int checks = 0, rc = 0, gone = 0;
+	printf("Watching %s: checked again on every save; Ctrl-C stops.\n", file);
+	for (;;) {
+		watched_job w = {.out = now};
+		static const exec_waiter waiter = {job_fd, job_done, job_stop};
+		if (puzzle_job_start(&w.job, p, file) < 0) {
+			cli_error(&cli_cmd_puzzle, "could not start a check (fork failed)");
+			rc = 2;
+			break;
+		}
+		if (exec_wait(&waiter, &w, isatty(1) ? "checking" : NULL, &interrupted) < 0)
+			break;
+		time_t t = time(NULL);
+		char hms[16];
+		strftime(hms, sizeof hms, "%H:%M:%S", localtime(&t));
+		printf("\n== Check %d at %s (%.2f s)\n", ++checks, hms, now->seconds);
+		int r = check_outcome(s, c, p, file, now, st, 0, err, errlen, tried);
+		if (checks > 1)
+			print_changes(prev, now);
+		fflush(stdout);
+		rc = r == 3 ? 3 : rc;
+		*prev = *now;
+		/* the next save: a signature that differs and holds still for one more look */
+		for (;;) {
+			nap(WATCH_POLL_MS);
+			if (interrupted)
+				break;
+			if (file_sig_of(file, &cur) < 0) {
+				if (!gone++)
+					printf("%s is gone; waiting for it to come back\n", file), fflush(stdout);
+				continue;
+			}
+			gone = 0;
+			if (file_sig_same(&cur, &last))
+				continue;
+			nap(WATCH_POLL_MS); /* an editor writing in place: let it finish */
+			file_sig again;
+			if (file_sig_of(file, &again) < 0 || !file_sig_same(&again, &cur))
+				continue;
+			last = cur;
+			if (cur.reg)
+				break;
+			printf("%s is not a regular file now; waiting\n", file), fflush(stdout);
+		}
+		if (interrupted)
+			break;
+	}
+	sigaction(SIGINT, &old, NULL);
+	printf("\nStopped watching %s after %d check%s.\n", file, checks, checks == 1 ? "" : "s");
+	free(prev);
+	return rc;
+}
+
+/* ---- --check-dir: grade a class's folder ---- */
+
+/* One entry of the folder and what its grading came to. */
+typedef struct {
+	char *name;
+	char *path;
+	const char *skip;   /* not a regular file: what it is (not checked) */
+	puzzle_batch b;
+} graded;
+
+static int by_name(const void *a, const void *b)
+{
+	return strcmp(((const graded *)a)->name, ((const graded *)b)->name);
+}
+
+static const char *file_kind(mode_t m)
+{
+	return S_ISDIR(m) ? "a folder" : S_ISFIFO(m) ? "a FIFO" : S_ISLNK(m) ? "a symbolic link" : S_ISSOCK(m) ? "a socket"
+	       : S_ISCHR(m) || S_ISBLK(m) ? "a device" : "not a regular file";
+}
+
+/* The folder's entries, sorted by name: regular files to check, the rest with why not (never opened). */
+static graded *list_dir(const char *dir, int *n, char *err, int errlen)
+{
+	DIR *d = opendir(dir);
+	if (!d) {
+		snprintf(err, (size_t)errlen, "%s: %s", cli_arg(dir), strerror(errno));
+		*n = -1;
+		return NULL;
+	}
+	graded *g = NULL;
+	int cap = 0;
+	*n = 0;
+	for (struct dirent *e; (e = readdir(d));) {
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+			continue;
+		if (*n == cap)
+			g = xreallocarray(g, (size_t)(cap = cap ? cap * 2 : 64), sizeof *g);
+		graded *x = &g[(*n)++];
+		memset(x, 0, sizeof *x);
+		x->name = xstrdup(e->d_name);
+		x->path = xmalloc(strlen(dir) + strlen(e->d_name) + 2);
+		sprintf(x->path, "%s/%s", dir, e->d_name);
+		struct stat st;
+		if (fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0)
+			x->skip = "gone before it was read";
+		else if (!S_ISREG(st.st_mode))
+			x->skip = file_kind(st.st_mode);
+		x->b.path = x->path;
+	}
+	closedir(d);
+	if (*n)
+		qsort(g, (size_t)*n, sizeof *g, by_name);
+	return g;
+}
+
+/* The failing verdict to show: the first that measured something (a check
+ * "not measured" only follows from another's failure), else the first; -1: none. */
+static int first_fail(const puzzle_outcome *o)
+{
+	int first = -1;
+	for (int i = 0; i < o->n; i++)
+		if (!o->v[i].pass) {
+			if (strncmp(o->v[i].msg, "not measured", 12))
+				return i;
+			first = first < 0 ? i : first;
+		}
+	return first;
+}
+
+/* The failing check's short name: its kind and region ("sectors @aload"), or the verdict's own. */
+static void check_name(const puzzle *p, const puzzle_outcome *o, int i, char *buf, size_t len)
+{
+	if (i < 0)
+		snprintf(buf, len, "-");
+	else if (i < p->nchecks && o->n == p->nchecks)
+		snprintf(buf, len, "%s%s%s", puzzle_kind_name(p->checks[i].kind), p->checks[i].region[0] ? " @" : "",
+			 p->checks[i].region);
+	else
+		snprintf(buf, len, "%s", o->v[i].name);
+}
+
+/* The race check's verdict: 1 a race, 0 none, -1 the puzzle has no race check or it did not run. */
+static int race_of(const puzzle *p, const puzzle_outcome *o, int *line)
+{
+	*line = 0;
+	for (int i = 0; i < p->nchecks && o->n == p->nchecks; i++)
+		if (p->checks[i].kind == PUZZLE_RACE) {
+			if (o->v[i].pass)
+				return 0;
+			*line = o->v[i].line;
+			return o->v[i].line ? 1 : -1;
+		}
+	return -1;
+}
+
+/* The sectors per request of each sectors check, "1/4/4" ("-": none measured). */
+static void sectors_of(const puzzle *p, const puzzle_outcome *o, char *buf, size_t len)
+{
+	buf[0] = 0;
+	for (int i = 0; i < p->nchecks && o->n == p->nchecks; i++) {
+		if (p->checks[i].kind != PUZZLE_SECTORS)
+			continue;
+		double v = measure(o->v[i].msg);
+		size_t k = strlen(buf);
+		if (v >= 0)
+			snprintf(buf + k, len - k, "%s%g", k ? "/" : "", v);
+		else
+			snprintf(buf + k, len - k, "%s-", k ? "/" : "");
+	}
+	if (!buf[0])
+		snprintf(buf, len, "-");
+}
+
+static void grade_json(const puzzle *p, const char *dir, const graded *g, int n, int jobs, double timeout, double wall)
+{
+	json_writer w;
+	json_begin(&w, stdout);
+	json_obj(&w, NULL);
+	json_str(&w, "puzzle", p->id);
+	json_str(&w, "dir", dir);
+	json_int(&w, "jobs", jobs);
+	json_num(&w, "timeout_s", timeout);
+	int solved = 0, checked = 0;
+	json_arr(&w, "files");
+	for (int i = 0; i < n; i++) {
+		const puzzle_outcome *o = &g[i].b.out;
+		int f = first_fail(o), rl, race = race_of(p, o, &rl);
+		char name[160];
+		check_name(p, o, f, name, sizeof name);
+		json_obj(&w, NULL);
+		json_str(&w, "file", g[i].name);
+		json_bool(&w, "checked", !g[i].skip);
+		json_str(&w, "not_checked", g[i].skip);
+		json_bool(&w, "solved", !g[i].skip && o->solved);
+		if (!g[i].skip) {
+			checked++, solved += o->solved;
+			json_str(&w, "failed_check", f < 0 ? NULL : name);
+			if (f < 0 || !o->v[f].line)
+				json_null(&w, "failed_line");
+			else
+				json_int(&w, "failed_line", o->v[f].line);
+			json_str(&w, "message", f < 0 ? NULL : o->v[f].msg);
+			json_obj(&w, "sectors_per_request");
+			for (int k = 0; k < p->nchecks && o->n == p->nchecks; k++)
+				if (p->checks[k].kind == PUZZLE_SECTORS)
+					json_num(&w, p->checks[k].region, measure(o->v[k].msg) >= 0 ? measure(o->v[k].msg) : NAN);
+			json_end(&w);
+			if (race < 0)
+				json_null(&w, "race");
+			else
+				json_bool(&w, "race", race);
+			if (rl)
+				json_int(&w, "race_line", rl);
+			else
+				json_null(&w, "race_line");
+			json_num(&w, "seconds", g[i].b.seconds);
+			json_bool(&w, "timed_out", g[i].b.timed_out);
+			json_arr(&w, "checks");
+			for (int k = 0; k < o->n; k++) {
+				json_obj(&w, NULL);
+				json_str(&w, "check", o->v[k].name);
+				json_bool(&w, "pass", o->v[k].pass);
+				json_int(&w, "line", o->v[k].line);
+				json_str(&w, "message", o->v[k].msg);
+				json_end(&w);
+			}
+			json_end(&w);
+		}
+		json_end(&w);
+	}
+	json_end(&w);
+	json_int(&w, "total", n);
+	json_int(&w, "checked", checked);
+	json_int(&w, "solved", solved);
+	json_num(&w, "seconds", wall);
+	json_end(&w);
+	json_finish(&w);
+}
+
+static void grade_csv(const puzzle *p, const graded *g, int n)
+{
+	printf("file,checked,solved,failed_check,failed_line,sectors_per_request,race,race_line,seconds,timed_out,message\n");
+	for (int i = 0; i < n; i++) {
+		const puzzle_outcome *o = &g[i].b.out;
+		int f = first_fail(o), rl, race = race_of(p, o, &rl);
+		char name[160], spr[96];
+		check_name(p, o, f, name, sizeof name);
+		sectors_of(p, o, spr, sizeof spr);
+		exec_report_csv_text(stdout, g[i].name);
+		if (g[i].skip) {
+			printf(",false,false,,,,,,,,");
+			exec_report_csv_text(stdout, g[i].skip);
+			printf("\n");
+			continue;
+		}
+		printf(",true,%s,", o->solved ? "true" : "false");
+		exec_report_csv_text(stdout, f < 0 ? "" : name);
+		printf(",");
+		if (f >= 0 && o->v[f].line)
+			printf("%d", o->v[f].line);
+		printf(",%s,%s,", strcmp(spr, "-") ? spr : "", race < 0 ? "" : race ? "true" : "false");
+		if (rl)
+			printf("%d", rl);
+		printf(",%.3f,%s,", g[i].b.seconds, g[i].b.timed_out ? "true" : "false");
+		exec_report_csv_text(stdout, f < 0 ? "" : o->v[f].msg);
+		printf("\n");
+	}
+}
+
+static void grade_text(const puzzle *p, const char *dir, const graded *g, int n, int jobs, double timeout, double wall)
+{
+	printf("%s: %s — %d entr%s in %s, %d at a time, %g s each at most\n", p->id, p->title, n, n == 1 ? "y" : "ies",
+	       dir, jobs, timeout);
+	printf("%-24s %-6s %-22s %-10s %-8s %7s\n", "file", "solved", "failed check", "s/req", "race", "time");
+	int solved = 0, skipped = 0, late = 0;
+	for (int i = 0; i < n; i++) {
+		const puzzle_outcome *o = &g[i].b.out;
+		char shown[64];
+		snprintf(shown, sizeof shown, "%s%s", strlen(g[i].name) > 24 ? "…" : "",
+			 g[i].name + (strlen(g[i].name) > 24 ? strlen(g[i].name) - 23 : 0));
+		if (g[i].skip) {
+			skipped++;
+			printf("%-24s %-6s not checked: %s\n", shown, "-", g[i].skip);
+			continue;
+		}
+		int f = first_fail(o), rl, race = race_of(p, o, &rl);
+		char name[160], spr[96], rc[24], fl[200];
+		check_name(p, o, f, name, sizeof name);
+		sectors_of(p, o, spr, sizeof spr);
+		snprintf(fl, sizeof fl, f >= 0 && o->v[f].line ? "%s (line %d)" : "%s", name, f >= 0 ? o->v[f].line : 0);
+		if (race < 0)
+			snprintf(rc, sizeof rc, "-");
+		else if (race)
+			snprintf(rc, sizeof rc, "line %d", rl);
+		else
+			snprintf(rc, sizeof rc, "none");
+		solved += o->solved, late += g[i].b.timed_out;
+		printf("%-24s %-6s %-22s %-10s %-8s %5.2f s\n", shown, o->solved ? "yes" : "no", fl, spr, rc, g[i].b.seconds);
+		if (f >= 0)
+			printf("    %.100s\n", o->v[f].msg);
+	}
+	printf("%d of %d solved", solved, n - skipped);
+	if (skipped)
+		printf("; %d not checked (not regular files)", skipped);
+	if (late)
+		printf("; %d stopped at the deadline", late);
+	printf("; %.1f s in all\n", wall);
+}
+
+/* --check-dir DIR: every regular file checked in its own child, jobs at a
+ * time, each with its deadline; one row each. Never recorded as solved. */
+static int check_dir(const puzzle *p, const char *dir, const puzzle_opts *o)
+{
+	char err[600];
+	int n;
+	graded *g = list_dir(dir, &n, err, sizeof err);
+	if (n < 0) {
+		cli_error(&cli_cmd_puzzle, "%s", err);
+		return 2;
+	}
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	int jobs = o->jobs ? o->jobs : cpus > 0 ? (int)cpus : 1;
+	double timeout = o->timeout > 0 ? o->timeout : GRADE_TIMEOUT_S;
+	puzzle_batch **todo = xcalloc((size_t)n + 1, sizeof *todo);
+	puzzle_batch *batch = xcalloc((size_t)n + 1, sizeof *batch);
+	int k = 0;
+	for (int i = 0; i < n; i++)
+		if (!g[i].skip)
+			batch[k] = g[i].b, todo[k++] = &g[i].b;
+	double t0 = util_now();
+	puzzle_job_run_all(p, batch, k, jobs, timeout, NULL);
+	double wall = util_now() - t0;
+	for (int i = 0; i < k; i++)
+		*todo[i] = batch[i];
+	if (o->json)
+		grade_json(p, dir, g, n, jobs, timeout, wall);
+	else if (o->csv)
+		grade_csv(p, g, n);
+	else
+		grade_text(p, dir, g, n, jobs, timeout, wall);
+	for (int i = 0; i < n; i++)
+		free(g[i].name), free(g[i].path);
+	free(g), free(todo), free(batch);
+	return 0;
+}
+
 static int cmd_puzzle(const cli_command *self, int argc, char **argv)
 {
 	puzzle_opts o = {0};
@@ -266,8 +773,21 @@ static int cmd_puzzle(const cli_command *self, int argc, char **argv)
 	int tried = 0; /* a save was tried: its failure, not st.kept, is what to say */
 	char err[600] = "";
 	const puzzle *p = nargs ? puzzles_find(&s, argv[1]) : NULL;
-	if (!nargs && (o.check || o.hint || o.solution)) {
-		cli_error(self, "--check, --hint and --solution want a puzzle: ptxtutor puzzle N|ID");
+	int modes = !!o.check + !!o.watch + !!o.check_dir;
+	if (!nargs && (o.check || o.watch || o.check_dir || o.hint || o.solution)) {
+		cli_error(self, "--check, --watch, --check-dir, --hint and --solution want a puzzle: ptxtutor puzzle N|ID");
+		rc = 2;
+	} else if (modes > 1) {
+		cli_error(self, "one of --check, --watch and --check-dir at a time");
+		rc = 2;
+	} else if ((o.csv || o.jobs || o.timeout > 0) && !o.check_dir) {
+		cli_error(self, "--csv, --jobs and --timeout go with --check-dir");
+		rc = 2;
+	} else if (o.csv && o.json) {
+		cli_error(self, "--csv or --json, not both");
+		rc = 2;
+	} else if (o.watch && o.json) {
+		cli_error(self, "--watch prints text: --json goes with --check and --check-dir");
 		rc = 2;
 	} else if (!nargs) {
 		rc = list(&s, &c, &st, o.json);
@@ -282,6 +802,10 @@ static int cmd_puzzle(const cli_command *self, int argc, char **argv)
 			rc = 2;
 		} else if (o.check) {
 			rc = check(&s, &c, p, strcmp(o.check, "mine") ? o.check : copy, &st, o.json, err, sizeof err, &tried);
+		} else if (o.watch) {
+			rc = watch(&s, &c, p, strcmp(o.watch, "mine") ? o.watch : copy, &st, err, sizeof err, &tried);
+		} else if (o.check_dir) {
+			rc = check_dir(p, o.check_dir, &o);
 		} else if (o.hint) {
 			rc = hints(self, p, o.hint);
 		} else if (o.solution) {

@@ -220,7 +220,6 @@ void exec_report_lines_text(FILE *out, const run_report *rep, const char *const 
 	}
 }
 
-static void csv_text(FILE *out, const char *s);
 
 /* "where": the located problem as data (run_error), null when there is none. */
 static void where_json(json_writer *w, const run_error *e)
@@ -296,7 +295,7 @@ void exec_report_cu_csv(FILE *out, const run_report *rep)
 	int nrows = exec_report_cu_rows(rep, &rows);
 	for (int i = 0; i < nrows; i++) {
 		if (rows[i].file)
-			csv_text(out, rows[i].file), fprintf(out, ",%d", rows[i].line);
+			exec_report_csv_text(out, rows[i].file), fprintf(out, ",%d", rows[i].line);
 		else
 			fputs("other,", out);
 		csv_cells(out, f, n, &rows[i].c);
@@ -437,7 +436,7 @@ void exec_report_csv_header(FILE *out, const char *const *keys, int n)
 }
 
 /* A CSV cell: quoted when it holds a comma, a quote or a line break. */
-static void csv_text(FILE *out, const char *s)
+void exec_report_csv_text(FILE *out, const char *s)
 {
 	if (!strpbrk(s, ",\"\n")) {
 		fputs(s, out);
@@ -458,7 +457,7 @@ void exec_report_csv_row(FILE *out, const run_report *rep, const char *const *ke
 			continue;
 		const char *p = (const char *)rep + f->off;
 		if (f->type == RUN_T_STR)
-			csv_text(out, *(const char *const *)(const void *)p);
+			exec_report_csv_text(out, *(const char *const *)(const void *)p);
 		else if (f->type == RUN_T_LL)
 			fprintf(out, "%lld", *(const long long *)(const void *)p);
 		else if (f->type == RUN_T_DBL)

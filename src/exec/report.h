@@ -21,6 +21,8 @@ void exec_report_json(json_writer *w, const char *key, const run_report *rep,
  * for one not measured. The header is the keys themselves. */
 void exec_report_csv_header(FILE *out, const char *const *keys, int n);
 void exec_report_csv_row(FILE *out, const run_report *rep, const char *const *keys, int n);
+/* One CSV cell of text: as it is, or quoted ("" for a quote) when it has a comma, a quote or a newline. */
+void exec_report_csv_text(FILE *out, const char *s);
 
 /* The kernel's printf lines (run_result.printed) under a heading; nothing when it printed none. */
 void exec_report_printf(FILE *out, const run_printf *p);
