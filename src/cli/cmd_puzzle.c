@@ -386,7 +386,9 @@ static void print_changes(const puzzle_outcome *was, const puzzle_outcome *now)
 		if (!a)
 			continue;
 		double ma = measure(a->msg), mb = measure(b->msg);
-		if (a->pass != b->pass)
+		if (a->pass != b->pass && ma >= 0 && mb >= 0 && ma != mb)
+			printf("  now %s: %s (%g -> %g)\n", b->pass ? "passes" : "FAILS", b->name, ma, mb);
+		else if (a->pass != b->pass)
 			printf("  now %s: %s\n", b->pass ? "passes" : "FAILS", b->name);
 		else if (ma >= 0 && mb >= 0 && ma != mb)
 			printf("  moved: %s: %g -> %g\n", b->name, ma, mb);
