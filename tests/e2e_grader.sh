@@ -19,7 +19,8 @@ ms() { date +%s%3N; }
 SOL="$ROOT/ptx/puzzles/solutions/03-race.ptx"
 D="$WORK/class"
 mkdir -p "$D"
-for i in 01 02 03 04 05 06 07 08 09 10; do cp "$SOL" "$D/right-$i.ptx"; done
+for i in 01 02 03 04 05 06 07 08 09; do cp "$SOL" "$D/right-$i.ptx"; done
+cp "$SOL" "$D/right 10, a student with a long name.ptx" # a space, a comma, past the name column
 # wrong results: the column from the wrong block index, the row from the column's thread, the tile's k step lost
 sed 's/mad.lo.u32 %col, %bx, %T, %tx;/mad.lo.u32 %col, %by, %T, %tx;/' "$SOL" >"$D/wrong-col.ptx"
 sed 's/mad.lo.u32 %row, %by, %T, %ty;/mad.lo.u32 %row, %by, %T, %tx;/' "$SOL" >"$D/wrong-row.ptx"
@@ -55,11 +56,12 @@ rc=$? t=$(($(ms) - t0))
 [ "$rc" -eq 0 ] && [ "$t" -le 60000 ] && [ ! -s "$WORK/err" ]
 check "grader: 30 entries graded in one command, two at a time ($t ms, exit $rc)" $? "$WORK/out"
 missing=
-for f in $(ls -A "$D"); do grep -q "^$f " "$WORK/out" || missing="$missing $f"; done
+re() { printf '%s' "$1" | sed 's/[].[\*^$]/\\&/g'; }
+for p in "$D"/*; do f=$(basename "$p"); grep -q "^$(re "$f") " "$WORK/out" || missing="$missing $f"; done
 [ -z "$missing" ]
 check "grader: every entry has its row${missing:+ (missing:$missing)}" $? "$WORK/out"
 bad=
-for f in "$D"/right-*; do grep -q "^$(basename "$f") *yes  *- " "$WORK/out" || bad="$bad $(basename "$f")"; done
+for p in "$D"/right*; do f=$(basename "$p"); grep -q "^$(re "$f") *yes  *- " "$WORK/out" || bad="$bad $f"; done
 [ -z "$bad" ]
 check "grader: the right copies are solved, with no failed check${bad:+ (not:$bad)}" $? "$WORK/out"
 bad=
@@ -93,6 +95,7 @@ check "grader: a FIFO, a folder and a link get rows saying why they were not che
 rc=$?
 [ "$rc" -eq 0 ] && [ "$(wc -l <"$WORK/csv")" -eq 31 ] && head -1 "$WORK/csv" | grep -q '^file,checked,solved,failed_check' &&
 	grep -q '^right-01.ptx,true,true,,' "$WORK/csv" && grep -q '^a-fifo,false,false,.*,a FIFO$' "$WORK/csv" &&
+	grep -qF '"right 10, a student with a long name.ptx",true,true,' "$WORK/csv" &&
 	grep -q '^racy-second.ptx,true,false,race,[0-9]*,,true,[0-9]*,' "$WORK/csv" &&
 	grep -q '^endless-end.ptx,true,false,verified,[0-9]*,,,,[0-9.]*,false,.*endless loop' "$WORK/csv"
 check "grader: --csv has a header and a row per entry (exit $rc)" $? "$WORK/csv"

@@ -374,8 +374,15 @@ static int passed(const puzzle_outcome *o)
 	return n;
 }
 
+/* Whether verdict i of o is a region check's, whose message states a measure. */
+static int measured(const puzzle *p, const puzzle_outcome *o, int i)
+{
+	return o->n == p->nchecks && i < p->nchecks && p->checks[i].kind != PUZZLE_VERIFIED &&
+	       p->checks[i].kind != PUZZLE_RACE;
+}
+
 /* What changed from the last check (was) to this one (now), check by check. */
-static void print_changes(const puzzle_outcome *was, const puzzle_outcome *now)
+static void print_changes(const puzzle *p, const puzzle_outcome *was, const puzzle_outcome *now)
 {
 	printf("Since the last check: %d of %d checks pass (was %d of %d)\n", passed(now), now->n, passed(was), was->n);
 	int said = 0;
@@ -385,7 +392,7 @@ static void print_changes(const puzzle_outcome *was, const puzzle_outcome *now)
 			a = strcmp(was->v[k].name, b->name) ? NULL : &was->v[k];
 		if (!a)
 			continue;
-		double ma = measure(a->msg), mb = measure(b->msg);
+		double ma = measured(p, now, i) ? measure(a->msg) : -1, mb = measured(p, now, i) ? measure(b->msg) : -1;
 		if (a->pass != b->pass && ma >= 0 && mb >= 0 && ma != mb)
 			printf("  now %s: %s (%g -> %g)\n", b->pass ? "passes" : "FAILS", b->name, ma, mb);
 		else if (a->pass != b->pass)
@@ -435,7 +442,7 @@ static int watch(const puzzle_set *s, const course *c, const puzzle *p, const ch
 		printf("\n== Check %d at %s (%.2f s)\n", ++checks, hms, now->seconds);
 		int r = check_outcome(s, c, p, file, now, st, 0, err, errlen, tried);
 		if (checks > 1)
-			print_changes(prev, now);
+			print_changes(p, prev, now);
 		fflush(stdout);
 		rc = r == 3 ? 3 : rc;
 		*prev = *now;
@@ -573,7 +580,7 @@ static void sectors_of(const puzzle *p, const puzzle_outcome *o, char *buf, size
 	for (int i = 0; i < p->nchecks && o->n == p->nchecks; i++) {
 		if (p->checks[i].kind != PUZZLE_SECTORS)
 			continue;
-		double v = measure(o->v[i].msg);
+		double v = measured(p, o, i) ? measure(o->v[i].msg) : -1;
 		size_t k = strlen(buf);
 		if (v >= 0)
 			snprintf(buf + k, len - k, "%s%g", k ? "/" : "", v);
@@ -688,12 +695,10 @@ static void grade_text(const puzzle *p, const char *dir, const graded *g, int n,
 	int solved = 0, skipped = 0, late = 0;
 	for (int i = 0; i < n; i++) {
 		const puzzle_outcome *o = &g[i].b.out;
-		char shown[64];
-		snprintf(shown, sizeof shown, "%s%s", strlen(g[i].name) > 24 ? "…" : "",
-			 g[i].name + (strlen(g[i].name) > 24 ? strlen(g[i].name) - 23 : 0));
+		cli_pad(stdout, g[i].name, 24); /* a longer name pushes its row on: it is never cut */
 		if (g[i].skip) {
 			skipped++;
-			printf("%-24s %-6s not checked: %s\n", shown, "-", g[i].skip);
+			printf(" %-6s not checked: %s\n", "-", g[i].skip);
 			continue;
 		}
 		int f = first_fail(o), rl, race = race_of(p, o, &rl);
@@ -708,9 +713,9 @@ static void grade_text(const puzzle *p, const char *dir, const graded *g, int n,
 		else
 			snprintf(rc, sizeof rc, "none");
 		solved += o->solved, late += g[i].b.timed_out;
-		printf("%-24s %-6s %-22s %-10s %-8s %5.2f s\n", shown, o->solved ? "yes" : "no", fl, spr, rc, g[i].b.seconds);
+		printf(" %-6s %-22s %-10s %-8s %5.2f s\n", o->solved ? "yes" : "no", fl, spr, rc, g[i].b.seconds);
 		if (f >= 0)
-			printf("    %.100s\n", o->v[f].msg);
+			printf("    %s\n", o->v[f].msg);
 	}
 	printf("%d of %d solved", solved, n - skipped);
 	if (skipped)
