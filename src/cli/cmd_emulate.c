@@ -1,4 +1,5 @@
 /* cmd_emulate: `ptxtutor emulate` — `run --emulate` in this process (the one pipeline: exec_run_with, the one report) with a progress line and Ctrl-C, plus the per-line table, a warp's view and the time estimate. */
+#include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,6 +36,9 @@ const cli_command cli_cmd_emulate = {
 		 "--timeout S makes the deadline S seconds. On a terminal it shows its progress; Ctrl-C\n"
 		 "stops it (exit 2). The report is `run --emulate`'s, text or JSON. LESSON is a number\n"
 		 "(3) or an id (smem).\n"
+		 "With --lines --baseline FILE, FILE runs too, with the same launch, and each\n"
+		 "line's figures stand beside its own in FILE, with the difference: your edit\n"
+		 "beside the shipped kernel, line by line.\n"
 		 "With --estimate it runs only the first two blocks, at --size (default 4096), and says\n"
 		 "how long the kernel would take on the GPU (--gpu, default h100): each count over the\n"
 		 "pipe's sustained rate measured on that GPU (docs/model.md), beside the measured time\n"
@@ -101,6 +105,57 @@ static void print_lines(const char *name, const run_request *rq, const run_resul
 	exec_report_lines_text(stdout, &rep, src, nsrc);
 	ptx_locs_free(locs);
 	free(text);
+}
+
+/* A text cut into its lines in place (NUL for each end); *n of them. */
+static const char **lines_of(char *text, int *n)
+{
+	int cap = 256;
+	const char **v = xmalloc((size_t)cap * sizeof *v);
+	*n = 0;
+	for (char *p = text, *nl; p && *p; p = nl + 1) {
+		if (*n == cap)
+			v = xreallocarray(v, (size_t)(cap *= 2), sizeof *v);
+		v[(*n)++] = p;
+		if (!(nl = strchr(p, '\n')))
+			break;
+		*nl = 0;
+	}
+	return v;
+}
+
+/* `emulate --lines --baseline FILE`: the run's per-line figures beside FILE's (run with the same launch),
+ * the lines matched by a diff of the two texts. Returns the exit status. */
+static int print_baseline(const char *name, const run_request *rq, const run_result *res, const run_request *bq,
+			  const run_result *base, int csv)
+{
+	char err[RUN_PATH + 64], berr[RUN_PATH + 64];
+	char *text = util_read_file(rq->ptx_path, NULL, err, sizeof err);
+	char *btext = util_read_file(bq->ptx_path, NULL, berr, sizeof berr);
+	if (!text || !btext) {
+		cli_error(NULL, "%s", text ? berr : err);
+		free(text), free(btext);
+		return 2;
+	}
+	linediff d;
+	linediff_match(&d, text, btext);
+	run_report rep, brep;
+	run_report_make(&rep, rq, res, 0);
+	run_report_make(&brep, bq, base, 0);
+	if (csv) {
+		exec_report_baseline_csv(stdout, &rep, &brep, &d);
+	} else {
+		int n, nb;
+		const char **src = lines_of(text, &n), **bsrc = lines_of(btext, &nb);
+		printf("%s at %lldx%lldx%lld on the CPU: %s; per line, summed over the grid, beside %s (%s)\n", name,
+		       rq->M, rq->N, rq->K, res->verified == 1 ? "VERIFIED" : "FAILED", bq->ptx_path,
+		       base->verified == 1 ? "VERIFIED" : "FAILED");
+		exec_report_baseline_text(stdout, &rep, &brep, &d, src, bsrc);
+		free(src), free(bsrc);
+	}
+	linediff_free(&d);
+	free(text), free(btext);
+	return res->status == RUN_OK ? 0 : 1;
 }
 
 /* --warp and --estimate run the emulator on their own: refuse up front what it would refuse. */
@@ -235,6 +290,14 @@ static int cmd_emulate(const cli_command *self, int argc, char **argv)
 		cli_error(self, "--by goes with --lines");
 		return 2;
 	}
+	if (o.baseline && (!o.lines || o.json || (o.by && strcmp(o.by, "ptx")))) {
+		cli_error(self, "--baseline goes with --lines (per PTX line), without --json");
+		return 2;
+	}
+	if (o.baseline && access(o.baseline, R_OK)) {
+		cli_error(self, "--baseline %s: %s", cli_arg(o.baseline), strerror(errno));
+		return 2;
+	}
 	course c = {0};
 	if (o.lesson)
 		cli_course(&c);
@@ -263,9 +326,24 @@ static int cmd_emulate(const cli_command *self, int argc, char **argv)
 	interrupted = 0;
 	sigaction(SIGINT, &sa, &old);
 	exec_run_with(&rq, &opt, &res);
+	static run_result base; /* --baseline: the same launch of the other file */
+	run_request bq = rq;
+	if (o.baseline && !interrupted && run_has_counts(&res)) {
+		util_strlcpy(bq.ptx_path, o.baseline, sizeof bq.ptx_path);
+		exec_run_with(&bq, &opt, &base);
+	}
 	sigaction(SIGINT, &old, NULL);
 	if (tty)
 		termsafe_progress(NULL);
+	if (o.baseline && run_has_counts(&res) && !run_has_counts(&base)) {
+		cli_error(self, "--baseline %s did not run: %s", cli_arg(o.baseline), base.msg);
+		return 2;
+	}
+	if (o.baseline && run_has_counts(&res)) {
+		char name[RUN_ENTRY];
+		cli_launch_title(&o, &rq, name, sizeof name);
+		return print_baseline(name, &rq, &res, &bq, &base, o.csv);
+	}
 	if (o.lines && !o.json && run_has_counts(&res)) {
 		char name[RUN_ENTRY];
 		cli_launch_title(&o, &rq, name, sizeof name);

@@ -139,6 +139,10 @@ const cli_opt cli_emulate_opts[] = {
 		 "(cu: the .loc lines nvcc -lineinfo records; the rows still add up to the totals)"},
 	{.name = "csv", .kind = CLI_FLAG, .off = offsetof(cli_launch, csv),
 	 .help = "with --lines: comma-separated, one row a line, a header row first"},
+	{.name = "baseline", .kind = CLI_STR, .off = offsetof(cli_launch, baseline), .arg = "FILE",
+	 .help = "with --lines: FILE (the shipped kernel, say) emulated too, with the same\n"
+		 "launch; its figures beside each line's, with the difference, the lines\n"
+		 "matched by content (a diff of the two PTX texts), not by number"},
 	{.name = "warp", .kind = CLI_STR, .off = offsetof(cli_launch, warp), .arg = "LINE[,WARP[,NTH]]",
 	 .help = "a warp's view of the memory access on PTX line LINE: the 32 lanes'\n"
 		 "sectors and lines, or banks, as warp WARP (0) of block 0,0,0 executes it\n"

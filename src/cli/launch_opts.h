@@ -36,6 +36,7 @@ typedef struct {
 	int lines;                    /* emulate --lines: the per-line figures */
 	const char *by;               /* emulate --lines --by ptx|cu: per PTX line (default) or summed per CUDA line */
 	int csv;                      /* emulate --lines --csv */
+	const char *baseline;         /* emulate --lines --baseline FILE: its per-line figures beside the run's */
 	const char *warp;             /* emulate --warp LINE[,WARP[,NTH]]: a warp's view of one access */
 	int estimate;                 /* emulate --estimate: the time on a GPU from a sample of blocks */
 	const char *gpu;              /* emulate --estimate --gpu NAME */

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/numfmt.h"
 #include "base/util.h"
 #include "course/ptxloc.h"
 
@@ -220,7 +221,6 @@ void exec_report_lines_text(FILE *out, const run_report *rep, const char *const 
 	}
 }
 
-static void csv_text(FILE *out, const char *s);
 
 /* "where": the located problem as data (run_error), null when there is none. */
 static void where_json(json_writer *w, const run_error *e)
@@ -296,7 +296,7 @@ void exec_report_cu_csv(FILE *out, const run_report *rep)
 	int nrows = exec_report_cu_rows(rep, &rows);
 	for (int i = 0; i < nrows; i++) {
 		if (rows[i].file)
-			csv_text(out, rows[i].file), fprintf(out, ",%d", rows[i].line);
+			exec_report_csv_text(out, rows[i].file), fprintf(out, ",%d", rows[i].line);
 		else
 			fputs("other,", out);
 		csv_cells(out, f, n, &rows[i].c);
@@ -437,7 +437,7 @@ void exec_report_csv_header(FILE *out, const char *const *keys, int n)
 }
 
 /* A CSV cell: quoted when it holds a comma, a quote or a line break. */
-static void csv_text(FILE *out, const char *s)
+void exec_report_csv_text(FILE *out, const char *s)
 {
 	if (!strpbrk(s, ",\"\n")) {
 		fputs(s, out);
@@ -458,7 +458,7 @@ void exec_report_csv_row(FILE *out, const run_report *rep, const char *const *ke
 			continue;
 		const char *p = (const char *)rep + f->off;
 		if (f->type == RUN_T_STR)
-			csv_text(out, *(const char *const *)(const void *)p);
+			exec_report_csv_text(out, *(const char *const *)(const void *)p);
 		else if (f->type == RUN_T_LL)
 			fprintf(out, "%lld", *(const long long *)(const void *)p);
 		else if (f->type == RUN_T_DBL)
@@ -636,4 +636,195 @@ void exec_report_text(FILE *out, const char *title, const run_request *rq, const
 		}
 	}
 	(void)c;
+}
+
+/* ---- a run's per-line figures beside a baseline's (emulate --lines --baseline, the PTX pane) ---- */
+
+/* rep's row of each line 1..n, NULL where it has none. */
+static const run_line_counts **rows_by_line(const run_report *rep, int n)
+{
+	const run_line_counts **by = xcalloc((size_t)n + 1, sizeof *by);
+	for (int i = 0; rep && i < rep->nlines; i++)
+		if (rep->lines[i].line > 0 && rep->lines[i].line <= n)
+			by[rep->lines[i].line] = &rep->lines[i];
+	return by;
+}
+
+/* rep's summed row of line 0 (the lines left out), or NULL. */
+static const run_line_counts *rest_row(const run_report *rep)
+{
+	for (int i = 0; rep && i < rep->nlines; i++)
+		if (!rep->lines[i].line)
+			return &rep->lines[i];
+	return NULL;
+}
+
+int exec_report_baseline_rows(const run_report *rep, const run_report *base, const linediff *d, exec_baseline_row **out)
+{
+	const run_line_counts **r = rows_by_line(rep, d->na), **b = rows_by_line(base, d->nb);
+	exec_baseline_row *rows = xcalloc((size_t)d->na + (size_t)d->nb + 1, sizeof *rows);
+	int n = 0, j = 1;
+#define EMIT(li, bl)                                                                                    \
+	do {                                                                                            \
+		const run_line_counts *x_ = (li) ? r[li] : NULL, *y_ = (bl) ? b[bl] : NULL;             \
+		if (x_ || y_)                                                                           \
+			rows[n++] = (exec_baseline_row){(li), (bl), x_, y_};                            \
+	} while (0)
+	for (int i = 1; i <= d->na; i++) {
+		int m = d->a_to_b[i];
+		for (; m && j < m; j++) /* the baseline's lines the edit removed, where they were */
+			EMIT(0, j);
+		j = m ? m + 1 : j;
+		EMIT(i, m);
+	}
+	for (; j <= d->nb; j++)
+		if (!d->b_to_a[j])
+			EMIT(0, j);
+#undef EMIT
+	const run_line_counts *x = rest_row(rep), *y = rest_row(base);
+	if (x || y)
+		rows[n++] = (exec_baseline_row){0, 0, x, y};
+	free(r);
+	free(b);
+	*out = rows;
+	return n;
+}
+
+/* What a row's mark says: the line is the edit's own, the baseline's only, or a figure differs. */
+const char *exec_baseline_mark(const exec_baseline_row *row)
+{
+	static const run_line_counts none;
+	const run_line_counts *x = row->run ? row->run : &none, *y = row->base ? row->base : &none;
+	if (row->line && !row->base_line)
+		return "new";
+	if (!row->line && row->base_line)
+		return "gone";
+	int differ = x->inst != y->inst || x->threads != y->threads || x->g_requests != y->g_requests ||
+		     x->g_sectors != y->g_sectors || x->s_requests != y->s_requests ||
+		     x->s_wavefronts != y->s_wavefronts || x->s_conflicts != y->s_conflicts || x->bytes != y->bytes;
+	return differ ? "*" : "";
+}
+
+char *exec_baseline_diff(const run_line_field *f, const run_line_counts *run, const run_line_counts *base, char *buf,
+			 size_t len)
+{
+	static const run_line_counts none;
+	double a = f->value(run ? run : &none), b = f->value(base ? base : &none);
+	buf[0] = 0;
+	if (isnan(a) || isnan(b) || a == b) {
+		if (isnan(a) != isnan(b))
+			util_strlcpy(buf, isnan(a) ? "-" : "+", len); /* measured on one side only */
+		return buf;
+	}
+	double v = a - b;
+	char t[48], *o = buf;
+	if (f->ratio)
+		snprintf(t, sizeof t, "%+.*f", v == floor(v) ? 0 : 1, v);
+	else {
+		char m[32];
+		numfmt_si(m, sizeof m, fabs(v), "");
+		snprintf(t, sizeof t, "%c%s", v < 0 ? '-' : '+', m);
+	}
+	for (const char *p = t; *p && (size_t)(o - buf) + 1 < len; p++)
+		if (*p != ' ')
+			*o++ = *p;
+	*o = 0;
+	return buf;
+}
+
+/* The columns the text table compares: what the lessons teach to watch. */
+static const char *const baseline_keys[] = {"instructions", "sectors", "wavefronts", "bank_conflicts"};
+
+static const run_line_field *line_field(const char *key)
+{
+	int n;
+	const run_line_field *f = run_line_fields(&n);
+	for (int i = 0; i < n; i++)
+		if (!strcmp(f[i].key, key))
+			return &f[i];
+	return NULL;
+}
+
+/* One row's cells: for each column, the run's, the baseline's and the difference. */
+static void baseline_cells(FILE *out, const run_line_counts *x, const run_line_counts *y)
+{
+	static const run_line_counts none;
+	char v[32];
+	for (size_t k = 0; k < ARRAY_LEN(baseline_keys); k++) {
+		const run_line_field *f = line_field(baseline_keys[k]);
+		fprintf(out, " %6s", x ? run_line_format(f, x, v, sizeof v) : "");
+		fprintf(out, " %6s", y ? run_line_format(f, y, v, sizeof v) : "");
+		fprintf(out, " %6s", exec_baseline_diff(f, x ? x : &none, y ? y : &none, v, sizeof v));
+	}
+}
+
+void exec_report_baseline_text(FILE *out, const run_report *rep, const run_report *base, const linediff *d,
+			       const char *const *src, const char *const *bsrc)
+{
+	exec_baseline_row *rows;
+	int n = exec_report_baseline_rows(rep, base, d, &rows);
+	fprintf(out, "%5s %5s", "line", "base");
+	for (size_t k = 0; k < ARRAY_LEN(baseline_keys); k++) {
+		const run_line_field *f = line_field(baseline_keys[k]);
+		fprintf(out, " %6s %6s %6s", f->head, "base", "diff");
+	}
+	fputs("  mark  PTX\n", out);
+	run_line_counts sx = {0}, sy = {0};
+	for (int i = 0; i < n; i++) {
+		const exec_baseline_row *r = &rows[i];
+		char a[16] = "-", b[16] = "-";
+		if (r->line)
+			snprintf(a, sizeof a, "%d", r->line);
+		if (r->base_line)
+			snprintf(b, sizeof b, "%d", r->base_line);
+		if (!r->line && !r->base_line)
+			snprintf(a, sizeof a, "other");
+		fprintf(out, "%5s %5s", a, b);
+		baseline_cells(out, r->run, r->base);
+		const char *t = r->line ? src[r->line - 1] : r->base_line ? bsrc[r->base_line - 1] : "(the lines left out, summed)";
+		while (*t == ' ' || *t == '\t')
+			t++;
+		fprintf(out, "  %-4s  %s\n", exec_baseline_mark(r), t);
+		if (r->run)
+			run_line_add(&sx, r->run);
+		if (r->base)
+			run_line_add(&sy, r->base);
+	}
+	fprintf(out, "%11s", "total");
+	baseline_cells(out, &sx, &sy);
+	fputs("\n", out);
+	free(rows);
+}
+
+void exec_report_baseline_csv(FILE *out, const run_report *rep, const run_report *base, const linediff *d)
+{
+	int nf;
+	const run_line_field *f = run_line_fields(&nf);
+	exec_baseline_row *rows;
+	int n = exec_report_baseline_rows(rep, base, d, &rows);
+	fputs("line,base_line,mark", out);
+	for (int k = 0; k < nf; k++)
+		fprintf(out, ",%s,base_%s,diff_%s", f[k].key, f[k].key, f[k].key);
+	fputs("\n", out);
+	for (int i = 0; i < n; i++) {
+		const exec_baseline_row *r = &rows[i];
+		if (r->line || r->base_line)
+			fprintf(out, "%d,%d,%s", r->line, r->base_line, exec_baseline_mark(r));
+		else
+			fprintf(out, "other,other,%s", exec_baseline_mark(r));
+		for (int k = 0; k < nf; k++) {
+			double a = r->run ? f[k].value(r->run) : NAN, b = r->base ? f[k].value(r->base) : NAN;
+			fputc(',', out);
+			if (!isnan(a))
+				fprintf(out, "%.17g", a);
+			fputc(',', out);
+			if (!isnan(b))
+				fprintf(out, "%.17g", b);
+			fputc(',', out);
+			if (!isnan(a) || !isnan(b))
+				fprintf(out, "%.17g", (isnan(a) ? 0 : a) - (isnan(b) ? 0 : b));
+		}
+		fputs("\n", out);
+	}
+	free(rows);
 }

@@ -5,6 +5,7 @@
 #include <stdio.h>
 
 #include "base/json.h"
+#include "base/linediff.h"
 #include "run/fields.h"
 
 /* The run as one JSON object (key NULL at the top or in an array): every
@@ -21,6 +22,8 @@ void exec_report_json(json_writer *w, const char *key, const run_report *rep,
  * for one not measured. The header is the keys themselves. */
 void exec_report_csv_header(FILE *out, const char *const *keys, int n);
 void exec_report_csv_row(FILE *out, const run_report *rep, const char *const *keys, int n);
+/* One CSV cell of text: as it is, or quoted ("" for a quote) when it has a comma, a quote or a newline. */
+void exec_report_csv_text(FILE *out, const char *s);
 
 /* The kernel's printf lines (run_result.printed) under a heading; nothing when it printed none. */
 void exec_report_printf(FILE *out, const run_printf *p);
@@ -63,5 +66,30 @@ int exec_report_cu_rows(const run_report *rep, exec_cu_row **out);
  * line's source (the .cu found where nvcc recorded it or beside ptx_path). */
 void exec_report_cu_csv(FILE *out, const run_report *rep);
 void exec_report_cu_text(FILE *out, const run_report *rep, const char *ptx_path);
+
+/* A run's per-line figures beside a baseline run's (`emulate --lines
+ * --baseline FILE`, the tutor's PTX pane): one row per line with counts on
+ * either side, in the run's PTX order, its lines matched to the baseline's
+ * by d (base/linediff: the run's text as a, the baseline's as b), a baseline
+ * line the edit removed where it was, and last the summed rows of the lines
+ * left out (line 0 both sides). Returns the count, the rows in *out (free them). */
+typedef struct {
+	int line, base_line;                 /* 0: not in that text */
+	const run_line_counts *run, *base;   /* NULL: no counts there */
+} exec_baseline_row;
+int exec_report_baseline_rows(const run_report *rep, const run_report *base, const linediff *d, exec_baseline_row **out);
+/* The row's mark: "new" (the run's line only), "gone" (the baseline's only), "*" a figure differs, "" the same. */
+const char *exec_baseline_mark(const exec_baseline_row *row);
+/* The run's value of column f less the baseline's, signed and narrow ("+1.5k", "-32"), "" when the same; a
+ * ratio measured on one side only is "+" (the run's) or "-" (the baseline's). */
+char *exec_baseline_diff(const run_line_field *f, const run_line_counts *run, const run_line_counts *base, char *buf,
+			 size_t len);
+/* The rows as a text table (src, bsrc: the two files' lines, d->na and d->nb
+ * of them): instructions, sectors, wavefronts and bank conflicts, each as the
+ * run's, the baseline's and the difference, the mark and the line's PTX,
+ * then the totals; or as CSV, every per-line figure (key, base_KEY, diff_KEY). */
+void exec_report_baseline_text(FILE *out, const run_report *rep, const run_report *base, const linediff *d,
+			       const char *const *src, const char *const *bsrc);
+void exec_report_baseline_csv(FILE *out, const run_report *rep, const run_report *base, const linediff *d);
 
 #endif

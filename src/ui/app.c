@@ -644,6 +644,7 @@ const app_handler app_handlers[UI_NACTIONS] = {
 	[UI_ACT_SASS] = app_act_sass,
 	[UI_ACT_HOT_LINE] = app_act_hot_line,
 	[UI_ACT_LINE_COLS] = app_act_line_cols,
+	[UI_ACT_BASELINE] = app_act_baseline,
 	[UI_ACT_WARP] = app_act_warp,
 	[UI_ACT_WARP_NEXT] = app_act_warp_step,
 	[UI_ACT_WARP_PREV] = app_act_warp_step,

@@ -45,6 +45,7 @@ void app_act_sass(ui_app *a, ui_action act, int key);
 /* app_lines.c: H, the next hot line of the last run; L, the per-line columns. */
 void app_act_hot_line(ui_app *a, ui_action act, int key);
 void app_act_line_cols(ui_app *a, ui_action act, int key);
+void app_act_baseline(ui_app *a, ui_action act, int key);
 /* Whether 0-based line of the PTX shows in the PTX view (not inside a fold). */
 int app_ptx_line_shown(const ui_app *a, int line);
 /* app_warp.c: w opens the warp box, its keys step it; the page's @warpview. */

@@ -1,11 +1,14 @@
-/* ui/app_run: runs through the worker — the request for the current lesson, its deadline, what the run pane says while it runs, and its result. */
+/* ui/app_run: runs through the worker — the request for the current lesson, its deadline, what the run pane says while it runs, and its result; and B, the shipped kernel's run beside an edit's. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "base/linediff.h"
 #include "base/util.h"
 #include "run/fields.h"
 #include "run/launch.h"
 #include "ui/app_internal.h"
+#include "ui/ptx_counts.h"
 
 /* The request for the current lesson at M, N, K: the student's copy when edited. */
 static int lesson_request(const ui_app *a, long long M, long long N, long long K, run_request *rq, char *err,
@@ -72,22 +75,131 @@ int ui_app_request(const ui_app *a, run_request *rq, char *err, int errlen)
 	return 0;
 }
 
+/* ---- B: your lines beside ours ---- */
+
+/* The per-line counts of the current lesson's edit, which the baseline stands beside; NULL: none. */
+static const run_result *edit_counts(const ui_app *a)
+{
+	return a->ptx[a->lesson].edited ? ui_ptx_counts_of(a) : NULL;
+}
+
+/* Asks the loop for the shipped kernel's run (through the per-line job,
+ * once it is free) when B is on and the edit has counts to stand beside. */
+static void want_baseline(ui_app *a)
+{
+	ui_baseline *b = &a->base;
+	if (!b->view || !edit_counts(a) || a->lines_want >= 0 || (b->state == 1 && b->lesson == a->lesson))
+		return;
+	b->want = 1;
+	b->state = 2;
+	b->lesson = a->lesson;
+	a->lines_want = a->lesson;
+}
+
+/* The shipped kernel at the size the edit's counts were made at, on the emulator. */
+static int baseline_request(const ui_app *a, run_request *rq, char *err, int errlen)
+{
+	const run_result *r = edit_counts(a);
+	if (!r) {
+		snprintf(err, (size_t)errlen, "no run of your edit to stand beside");
+		return -1;
+	}
+	if (launch_request_for_lesson(ui_app_lesson(a), &a->whatif, r->emu.M, r->emu.N, r->emu.K, rq, err, errlen) < 0)
+		return -1;
+	target(a, rq, RUN_BACKEND_EMU, RUN_KIND_RUN);
+	return 0;
+}
+
+/* The shipped kernel's run: its lines matched to the edit's (by content, not number). */
+static void baseline_done(ui_app *a, const run_result *r)
+{
+	ui_baseline *b = &a->base;
+	b->job = 0;
+	if (b->want) /* asked again since: the next run is the one */
+		return;
+	if (b->state != 2 || b->lesson != a->lesson || !edit_counts(a)) {
+		b->state = 0; /* a newer run, or another lesson: asked again when wanted */
+		want_baseline(a);
+		return;
+	}
+	b->res = *r;
+	if (!((r->status == RUN_OK || r->status == RUN_WRONG) && r->nlines)) {
+		b->state = -1;
+		app_say(a, 1, "The shipped kernel did not run beside yours: %s", r->msg);
+		return;
+	}
+	char path[RUN_PATH], rerr[256];
+	util_path(path, sizeof path, ui_app_lesson(a)->ptx_path);
+	char *text = util_read_file(path, NULL, rerr, sizeof rerr);
+	linediff d;
+	linediff_match(&d, a->ptx[a->lesson].doc.text, text ? text : "");
+	memset(b->of, 0, sizeof b->of);
+	for (int i = 1; i <= d.na && i <= UI_BASE_LINES; i++)
+		b->of[i - 1] = d.a_to_b[i];
+	b->gone = 0;
+	for (int j = 1; j <= d.nb; j++)
+		b->gone += !d.b_to_a[j] && ui_ptx_counts_line(&b->res, j);
+	linediff_free(&d);
+	free(text);
+	b->state = 1;
+	app_say(a, 0, "Your lines beside ours: the shipped kernel's counts at %lld^3 in the 'ours' columns (%s hides them).",
+		r->emu.M, ui_key_name(UI_MODE_NORMAL, UI_ACT_BASELINE));
+}
+
+void app_act_baseline(ui_app *a, ui_action act, int key)
+{
+	(void)act, (void)key;
+	ui_baseline *b = &a->base;
+	const char *k = ui_key_name(UI_MODE_NORMAL, UI_ACT_BASELINE), *r = ui_key_name(UI_MODE_NORMAL, UI_ACT_RUN);
+	if (b->view) {
+		b->view = 0;
+		app_say(a, 0, "Your lines only (%s: the shipped kernel's beside them).", k);
+	} else if (!a->ptx[a->lesson].edited) {
+		app_say(a, 0, "Your lines beside ours wants an edit: %s edits the kernel, %s runs it.",
+			ui_key_name(UI_MODE_NORMAL, UI_ACT_EDIT), r);
+	} else if (a->ptx_cols == UI_COLS_OFF) {
+		app_say(a, 0, "The per-line columns are off: %s brings them back.", ui_key_name(UI_MODE_NORMAL, UI_ACT_LINE_COLS));
+	} else {
+		b->view = 1;
+		if (!edit_counts(a))
+			app_say(a, 0, "After a run of your edit (%s), the shipped kernel's counts show beside yours.", r);
+		else if (b->state == 1 && b->lesson == a->lesson)
+			app_say(a, 0, "Your lines beside ours (%s hides them).", k);
+		else if (a->lines_want >= 0 || a->run == UI_RUN_BUSY)
+			app_say(a, 0, "The shipped kernel's counts come after this run's.");
+		else {
+			want_baseline(a);
+			app_say(a, 0, "emulating the shipped kernel beside your edit ...");
+		}
+	}
+}
+
 int ui_app_lines_request(ui_app *a, run_request *rq, char *err, int errlen)
 {
 	int i = a->lines_want;
 	a->lines_want = -1;
-	if (i != a->lesson) /* the student moved on: the counts would be for a page not shown */
+	a->base.job = a->base.want;
+	a->base.want = 0;
+	if (i != a->lesson) { /* the student moved on: the counts would be for a page not shown */
+		if (a->base.job)
+			a->base.job = 0, a->base.state = 0;
 		return 1;
-	return emulation_request(a, rq, err, errlen);
+	}
+	return a->base.job ? baseline_request(a, rq, err, errlen) : emulation_request(a, rq, err, errlen);
 }
 
 void ui_app_lines_done(ui_app *a, const run_result *r)
 {
+	if (a->base.job) {
+		baseline_done(a, r);
+		return;
+	}
 	ui_run_slot *s = &a->slot[a->lesson];
 	if (!s->have || s->res.backend == RUN_BACKEND_EMU)
 		return; /* a newer run made its own */
 	s->lines = *r;
 	s->have_lines = (r->status == RUN_OK || r->status == RUN_WRONG) && r->nlines ? 1 : -1;
+	want_baseline(a);
 }
 
 double ui_app_deadline(const ui_app *a, const run_request *rq)
@@ -193,6 +305,8 @@ void ui_app_run_finished(ui_app *a, const run_result *r)
 	a->run = UI_RUN_IDLE;
 	a->req = UI_REQ_NONE;
 	int i = a->run_lesson;
+	if (a->base.lesson == i) /* the baseline stood beside the last run: made again (want_baseline, below) */
+		a->base.state = 0;
 	/* The first "no GPU" turns the tutor offline: the same run again, on the
 	 * CPU emulator, at once. */
 	if (r->status == RUN_NO_GPU && r->backend != RUN_BACKEND_EMU && !a->offline) {
@@ -243,6 +357,8 @@ void ui_app_run_finished(ui_app *a, const run_result *r)
 			r->msg);
 	if (i == a->lesson)
 		app_recompute(a);
+	if (i == a->lesson)
+		want_baseline(a);
 }
 
 /* r: the loop sends the request (ui_app_request) to the worker. */

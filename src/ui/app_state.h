@@ -40,6 +40,22 @@ typedef enum { UI_REQ_NONE, UI_REQ_RUN, UI_REQ_CANCEL, UI_REQ_EDIT, UI_REQ_SASS,
 
 #define UI_MARKS_MAX 16
 
+/* Your lines beside ours (B, app_run.c): after a run of an edited kernel,
+ * the shipped kernel emulated with the same launch and size (through the
+ * loop's per-line job, as a GPU run's counts are), its lines matched to the
+ * edit's by content (base/linediff), drawn beside the edit's counts in the
+ * PTX pane. */
+#define UI_BASE_LINES 8192
+typedef struct {
+	int view;                /* B: on */
+	int want, job;           /* the next per-line job is the baseline's; the one running is */
+	int state;               /* 0 none, 2 running, 1 ready, -1 failed (res.msg says why) */
+	int lesson;              /* whose edit it stands beside */
+	run_result res;          /* the shipped kernel's run */
+	int of[UI_BASE_LINES];   /* the edit's line i + 1: the shipped kernel's line it is; 0: its own */
+	int gone;                /* the shipped kernel's lines with counts that the edit has not */
+} ui_baseline;
+
 /* A lesson's last run: its result, whether there is one, and whether it is
  * a check after an edit rather than a timed run. */
 typedef struct {
@@ -161,6 +177,7 @@ typedef struct {
 	model_result model;
 	ui_estimate est;         /* the numbers pane's time estimate, made in a child (exec/estimate.h) */
 	int lines_want;          /* a lesson whose GPU run wants the emulator's per-line counts; -1: none */
+	ui_baseline base;        /* B: the shipped kernel's per-line counts beside an edit's */
 	/* The model under the current exercise's overrides, for its hint and
 	 * worked answer; computed when they are shown, not every frame. */
 	model_result ex_model;

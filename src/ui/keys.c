@@ -44,6 +44,7 @@ const ui_binding ui_bindings[] = {
 	 .help = "SASS by PTX line (S: machine order, S: PTX)"},
 	{.mode = UI_MODE_NORMAL, .keys = {'H'}, .act = UI_ACT_HOT_LINE, .help = "after a run: the next hot line, costliest first"},
 	{.mode = UI_MODE_NORMAL, .keys = {'L'}, .act = UI_ACT_LINE_COLS, .help = "the per-line columns: a few, every one, none"},
+	{.mode = UI_MODE_NORMAL, .keys = {'B'}, .act = UI_ACT_BASELINE, .help = "after an edit ran: the shipped kernel's counts too"},
 	{.mode = UI_MODE_NORMAL, .keys = {'w'}, .act = UI_ACT_WARP,
 	 .help = "a warp's view of a memory line (sectors, banks)"},
 	{.mode = UI_MODE_NORMAL, .keys = {'z'}, .act = UI_ACT_FOLD, .help = "fold or unfold long repetitive PTX"},

@@ -59,6 +59,7 @@ typedef enum {
 	UI_ACT_PUZZLES,
 	UI_ACT_HOT_LINE,
 	UI_ACT_LINE_COLS,
+	UI_ACT_BASELINE,
 	UI_ACT_WARP,
 	/* the boxes */
 	UI_ACT_CLOSE,

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "exec/report.h"
 #include "ui/ptx_counts.h"
 
 /* snprintf without the truncation warnings: a title is a screen line, cut on purpose. */
@@ -162,11 +163,25 @@ int ui_pane_ptx_code_target(const ui_app *a)
 /* The per-line columns of the last run, where they go. */
 typedef struct {
 	const run_result *r;       /* NULL: none to show */
+	const ui_baseline *base;   /* B: the shipped kernel's beside each column, and a mark; NULL: not shown */
 	const run_line_field *col[16];
 	int ncol;
 	int dropped;               /* columns left out for the code's room */
-	int x, w;                  /* the block: a heat mark, a space, the columns */
+	int x, w;                  /* the block: a heat mark, a space, the columns (and the mark) */
 } counts_block;
+
+/* The baseline drawn beside the counts: B on, made beside this lesson's edited run. */
+static const ui_baseline *baseline_shown(const ui_app *a)
+{
+	const ui_baseline *b = &a->base;
+	return b->view && b->state == 1 && b->lesson == a->lesson && a->ptx[a->lesson].edited ? b : NULL;
+}
+
+/* A column's cells: the run's, and the baseline's beside it. */
+static int column_width(const counts_block *cb, int i)
+{
+	return (cb->col[i]->width + 1) * (cb->base ? 2 : 1);
+}
 
 /* Whether any line of the run has a figure in column c (else it says nothing here). */
 static int column_says(const run_result *r, const run_line_field *c)
@@ -189,12 +204,13 @@ static void counts_layout(const ui_app *a, ui_rect body, int x, counts_block *cb
 	cb->r = ui_ptx_counts_header(a) ? ui_ptx_counts_of(a) : NULL;
 	if (!cb->r)
 		return;
+	cb->base = baseline_shown(a);
 	cb->ncol = ui_ptx_counts_columns((ui_cols_mode)a->ptx_cols, cb->col, (int)(sizeof cb->col / sizeof cb->col[0]));
 	int target = ui_pane_ptx_code_target(a);
 	for (;;) {
-		cb->w = 2;
+		cb->w = cb->base ? 4 : 2;
 		for (int i = 0; i < cb->ncol; i++)
-			cb->w += cb->col[i]->width + 1;
+			cb->w += column_width(cb, i);
 		if (cb->ncol == 0 || body.x + body.w - 1 - (x + cb->w) >= target)
 			break;
 		/* the last column without a figure goes first, else the last one */
@@ -226,12 +242,18 @@ static void counts_header(const ui_app *a, ui_frame *f, ui_rect body, const coun
 		return;
 	}
 	int x = cb->x + 2;
-	char h[96];
+	char h[160];
 	for (int i = 0; i < cb->ncol; i++) {
 		fmt(h, sizeof h, "%*s", cb->col[i]->width, cb->col[i]->head);
 		ui_frame_text(f, body, x, body.y, h, UI_ROLE_HEADING);
 		x += cb->col[i]->width + 1;
+		if (cb->base) {
+			fmt(h, sizeof h, "%*s", cb->col[i]->width, "ours");
+			ui_frame_text(f, body, x, body.y, h, UI_ROLE_DIM);
+			x += cb->col[i]->width + 1;
+		}
 	}
+	x += cb->base ? 2 : 0;
 	if (a->slot[a->lesson].res.backend != RUN_BACKEND_EMU) /* a GPU run's counts come from the emulator, at its size */
 		fmt(h, sizeof h, "%s: hot; emulated at %lld^3", ui_key_name(UI_MODE_NORMAL, UI_ACT_HOT_LINE),
 		    cb->r->emu.M);
@@ -239,26 +261,72 @@ static void counts_header(const ui_app *a, ui_frame *f, ui_rect body, const coun
 		fmt(h, sizeof h, "%s: hot", ui_key_name(UI_MODE_NORMAL, UI_ACT_HOT_LINE));
 	if (cb->dropped) /* the code kept its room: the zoomed pane has them all */
 		fmt(h + strlen(h), sizeof h - strlen(h), "; %s: all columns", ui_key_name(UI_MODE_NORMAL, UI_ACT_ZOOM));
+	const ui_baseline *b = &a->base;
+	if (cb->base)
+		fmt(h + strlen(h), sizeof h - strlen(h), "; ours: shipped (%s), * differs, + new",
+		    ui_key_name(UI_MODE_NORMAL, UI_ACT_BASELINE));
+	else if (b->view && b->lesson == a->lesson && b->state == 2)
+		fmt(h + strlen(h), sizeof h - strlen(h), "; ours: emulating the shipped kernel ...");
+	else if (b->view && b->lesson == a->lesson && b->state < 0)
+		fmt(h + strlen(h), sizeof h - strlen(h), "; ours: the shipped kernel did not run");
+	if (cb->base && b->gone)
+		fmt(h + strlen(h), sizeof h - strlen(h), "; %d of its lines gone", b->gone);
 	ui_frame_text_fit(f, body, x + 1, body.y, h, UI_ROLE_DIM);
 }
 
+/* The role of the run's figure beside the baseline's: better (fewer, but
+ * more lanes) good, worse bad; 0 when they are the same. */
+static ui_role versus(const run_line_field *c, const run_line_counts *l, const run_line_counts *bl)
+{
+	static const run_line_counts none;
+	double x = c->value(l ? l : &none), y = c->value(bl ? bl : &none);
+	if (x == y || (x != x && y != y)) /* NaN: not measured on either side */
+		return 0;
+	int more_is_better = !strcmp(c->key, "lanes");
+	return x != x || y != y ? UI_ROLE_WARN : (x > y) == more_is_better ? UI_ROLE_GOOD : UI_ROLE_BAD;
+}
+
 /* One line's figures: its heat mark (a block a projector shows; # and + in
- * ASCII), then the columns; nothing for a line without an instruction. */
+ * ASCII), then the columns; nothing for a line without an instruction. With
+ * the baseline, each column has the shipped kernel's figure of the line it
+ * matches beside it (dim), the run's figure in good or bad where they differ,
+ * and the row a mark: '*' a figure differs, '+' a line of the edit's own. */
 static void counts_row(const ui_app *a, ui_frame *f, ui_rect body, int sy, int line, const counts_block *cb)
 {
-	const run_line_counts *l = ui_ptx_counts_line(cb->r, line + 1);
-	if (!l)
+	const run_line_counts *l = ui_ptx_counts_line(cb->r, line + 1), *bl = NULL;
+	int bline = cb->base && line < UI_BASE_LINES ? cb->base->of[line] : 0;
+	if (bline)
+		bl = ui_ptx_counts_line(&cb->base->res, bline);
+	if (!l && !bl)
 		return;
-	int heat = ui_ptx_counts_heat(cb->r, l);
+	int heat = l ? ui_ptx_counts_heat(cb->r, l) : 0;
 	static const uint32_t mark[2][3] = {{' ', 0x2592, 0x2588}, {' ', '+', '#'}};
 	ui_frame_put(f, cb->x, sy, mark[a->ascii != 0][heat], heat == 2 ? UI_ROLE_BAD : UI_ROLE_WARN);
 	int x = cb->x + 2;
 	char v[32], c[32];
 	for (int i = 0; i < cb->ncol; i++) {
-		run_line_format(cb->col[i], l, v, sizeof v);
-		fmt(c, sizeof c, "%*s", cb->col[i]->width, v);
-		ui_frame_text(f, body, x, sy, c, !strcmp(v, "-") ? UI_ROLE_DIM : heat ? UI_ROLE_EMPH : UI_ROLE_P_NUMBER);
-		x += cb->col[i]->width + 1;
+		int w = cb->col[i]->width;
+		if (l) {
+			run_line_format(cb->col[i], l, v, sizeof v);
+			fmt(c, sizeof c, "%*s", w, v);
+			ui_role vs = cb->base ? versus(cb->col[i], l, bl) : 0;
+			ui_frame_text(f, body, x, sy, c,
+				      vs ? vs : !strcmp(v, "-") ? UI_ROLE_DIM : heat ? UI_ROLE_EMPH : UI_ROLE_P_NUMBER);
+		}
+		x += w + 1;
+		if (cb->base) {
+			if (bl) {
+				run_line_format(cb->col[i], bl, v, sizeof v);
+				fmt(c, sizeof c, "%*s", w, v);
+				ui_frame_text(f, body, x, sy, c, UI_ROLE_DIM);
+			}
+			x += w + 1;
+		}
+	}
+	if (cb->base) {
+		exec_baseline_row row = {line + 1, bline, l, bl};
+		const char *m = exec_baseline_mark(&row);
+		ui_frame_put(f, x, sy, !strcmp(m, "new") ? '+' : *m ? '*' : ' ', UI_ROLE_WARN);
 	}
 }
 
