@@ -60,6 +60,7 @@ typedef enum {
 	UI_ACT_HOT_LINE,
 	UI_ACT_LINE_COLS,
 	UI_ACT_WARP,
+	UI_ACT_CUDA,
 	/* the boxes */
 	UI_ACT_CLOSE,
 	UI_ACT_WHATIF_NEXT,
