@@ -62,7 +62,7 @@ static int theme_ok(const char *s, char *why, size_t len)
 static int cmd_tui(const cli_command *self, int argc, char **argv);
 
 const cli_command cli_cmd_tutor = {
-	.synopsis = {"[LESSON [--ptx FILE | --cu FILE.cu] [--entry NAME]] [--present] [--theme NAME] [--ascii] "
+	.synopsis = {"[LESSON] [--ptx FILE | --cu FILE.cu] [--entry NAME] [--present] [--theme NAME] [--ascii] "
 		     "[--gpu NAME] [--size N|M,N,K] [--set K=V]... [--page P]",
 		     "show LESSON --screen [--width W] [--height H] [--keys KEYS] [the tutor's options]"},
 	.summary = "the interactive tutor",

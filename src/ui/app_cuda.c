@@ -89,16 +89,6 @@ static void cuda_follow(ui_app *a)
 	a->cu_scroll = top < 0 ? 0 : top;
 }
 
-/* The first PTX line (1-based) of CUDA line cu; 0 when none. */
-static int first_ptx_of(const ui_app *a, int cu)
-{
-	const ui_ptx *p = &a->ptx[a->lesson];
-	for (int i = 1; p->locs && i <= p->locs->nlines; i++)
-		if (ui_app_cu_line_of(a, i) == cu)
-			return i;
-	return 0;
-}
-
 /* The CUDA cursor moves: its PTX lines are marked, the PTX view goes to the first. */
 static void cuda_move(ui_app *a, int delta)
 {
@@ -106,7 +96,7 @@ static void cuda_move(ui_app *a, int delta)
 	int c = (a->cu_line > 0 ? a->cu_line : a->cu_scroll) + delta;
 	a->cu_line = c < 1 ? 1 : c > p->cu_nlines ? p->cu_nlines : c;
 	cuda_follow(a);
-	int first = first_ptx_of(a, a->cu_line);
+	int first = ui_app_cu_first_ptx(a, a->cu_line);
 	if (first) {
 		if (!app_ptx_line_shown(a, first - 1))
 			a->fold = 0;
@@ -119,7 +109,7 @@ static void cuda_move(ui_app *a, int delta)
 static void ptx_move(ui_app *a, int delta)
 {
 	const ui_ptx *p = &a->ptx[a->lesson];
-	int c = (a->ptx_cursor > 0 ? a->ptx_cursor : first_ptx_of(a, a->cu_line)) + delta;
+	int c = (a->ptx_cursor > 0 ? a->ptx_cursor : ui_app_cu_first_ptx(a, a->cu_line)) + delta;
 	a->ptx_cursor = c < 1 ? 1 : c > p->doc.nlines ? p->doc.nlines : c;
 	if (!app_ptx_line_shown(a, a->ptx_cursor - 1))
 		a->fold = 0;

@@ -80,6 +80,15 @@ int ui_app_cu_line_of(const ui_app *a, int line)
 	return p->locs->at[line].line;
 }
 
+int ui_app_cu_first_ptx(const ui_app *a, int cu)
+{
+	const ui_ptx *p = &a->ptx[a->lesson];
+	for (int i = 1; cu > 0 && p->locs && i <= p->locs->nlines; i++)
+		if (ui_app_cu_line_of(a, i) == cu)
+			return i;
+	return 0;
+}
+
 int ui_app_cuda_shown(const ui_app *a)
 {
 	return a->layout.cuda.h > 0;

@@ -160,7 +160,10 @@ void app_act_warp(ui_app *a, ui_action act, int key)
 	/* the cursor's line or the next memory line; else the page's region's
 	 * first, else the first after the region, else the kernel's first */
 	int f = -1, l = -1, line;
-	if (a->ptx_cursor > 0)
+	int cu_first = ui_app_cuda_shown(a) && a->cu_focus ? ui_app_cu_first_ptx(a, a->cu_line) : 0;
+	if (cu_first > 0) /* the CUDA cursor's line: its first memory line, or the next one */
+		line = memory_line(&p->doc, cu_first, p->doc.nlines, 1);
+	else if (a->ptx_cursor > 0)
 		line = memory_line(&p->doc, a->ptx_cursor, p->doc.nlines, 1);
 	else {
 		ui_app_region_lines(a, a->region, &f, &l);
