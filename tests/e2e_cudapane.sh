@@ -91,3 +91,18 @@ check "cudapane: C hides the CUDA pane and shows it again" $? cp
 T send-keys -t cp q
 wait_for cp "EXIT=0" 10
 check "cudapane: q leaves with status 0" $? cp
+
+# ---- --cu: nvcc -lineinfo in a scratch copy; gemm_oob's fault marks its CUDA line ----
+if ! command -v nvcc >/dev/null 2>&1 && [ ! -x "${CUDA_HOME:-/usr/local/cuda}/bin/nvcc" ]; then
+	echo "skip cudapane: --cu needs nvcc"
+	exit 0
+fi
+cp "$ROOT/tests/students/lines/lines.cu" "$WORK/lines.cu"
+T new-session -d -s cu -x 120 -y 36 "exec env LANG=C.UTF-8 LC_ALL=C.UTF-8 PTXTUTOR_ROOT=$ROOT \
+	XDG_STATE_HOME=$WORK/state XDG_DATA_HOME=$WORK/data CUDA_VISIBLE_DEVICES= \
+	sh '$WORK/wrap.sh' '$BIN' 2 --cu '$WORK/lines.cu' --entry gemm_oob"
+wait_for cu "CUDA lines.cu  line 17: PTX" 60 && T send-keys -t cu r &&
+	wait_for cu "kernel fault: lines.cu:25: out-of-bounds global load" 30 &&
+	cap cu | grep -q '^25✗ .*acc += A\[(row + 1) \* K + k\]'
+check "cudapane: --cu compiles lines.cu; gemm_oob's fault is marked on CUDA line 25" $? cu
+T send-keys -t cu q

@@ -81,12 +81,31 @@ static int cuda_rows(const ui_app *a)
 static void cuda_follow(ui_app *a)
 {
 	const ui_ptx *p = &a->ptx[a->lesson];
-	int h = cuda_rows(a), top = a->cu_scroll;
+	int h = cuda_rows(a), top = ui_app_cu_top(a, h);
 	if (a->cu_line > 0 && (a->cu_line - 1 < top || a->cu_line - 1 >= top + h))
 		top = a->cu_line - 1 - h / 3;
 	if (top > p->cu_nlines - h)
 		top = p->cu_nlines - h;
 	a->cu_scroll = top < 0 ? 0 : top;
+}
+
+/* The PTX view scrolls (never jumps: a run's problem still can) so that
+ * 1-based line shows, a third of the way down when it was out of sight. */
+static void ptx_show(ui_app *a, int line)
+{
+	if (!app_ptx_line_shown(a, line - 1))
+		a->fold = 0;
+	int n, h = a->layout.pane[UI_PANE_PTX].h - 1 - ui_ptx_counts_header(a);
+	ptx_row *rows = ui_app_ptx_rows(a, &n);
+	int top = ui_app_ptx_top(a, rows, n, h), r = 0;
+	while (r < n && !(rows[r].line == line - 1 && rows[r].hidden == 0))
+		r++;
+	free(rows);
+	if (r < n && (r < top || r >= top + h))
+		top = r - h / 3;
+	a->scroll[UI_PANE_PTX] = top < 0 ? 0 : top;
+	a->ptx_follow = 0;
+	a->ptx_goto = -1;
 }
 
 /* The CUDA cursor moves: its PTX lines are marked, the PTX view goes to the first. */
@@ -97,12 +116,8 @@ static void cuda_move(ui_app *a, int delta)
 	a->cu_line = c < 1 ? 1 : c > p->cu_nlines ? p->cu_nlines : c;
 	cuda_follow(a);
 	int first = ui_app_cu_first_ptx(a, a->cu_line);
-	if (first) {
-		if (!app_ptx_line_shown(a, first - 1))
-			a->fold = 0;
-		a->ptx_goto = first - 1;
-		a->ptx_follow = 0;
-	}
+	if (first)
+		ptx_show(a, first);
 }
 
 /* The PTX cursor moves (the CUDA pane shows): its CUDA line is the CUDA cursor's. */
@@ -111,10 +126,7 @@ static void ptx_move(ui_app *a, int delta)
 	const ui_ptx *p = &a->ptx[a->lesson];
 	int c = (a->ptx_cursor > 0 ? a->ptx_cursor : ui_app_cu_first_ptx(a, a->cu_line)) + delta;
 	a->ptx_cursor = c < 1 ? 1 : c > p->doc.nlines ? p->doc.nlines : c;
-	if (!app_ptx_line_shown(a, a->ptx_cursor - 1))
-		a->fold = 0;
-	a->ptx_goto = a->ptx_cursor - 1;
-	a->ptx_follow = 0;
+	ptx_show(a, a->ptx_cursor);
 	int cu = ui_app_cu_line_of(a, a->ptx_cursor);
 	if (cu) {
 		a->cu_line = cu;
@@ -141,8 +153,16 @@ void app_cuda_home(ui_app *a)
 		for (int k = i + 1; k <= p->locs->nlines && !a->cu_line; k++)
 			a->cu_line = ui_app_cu_line_of(a, k);
 		cuda_follow(a);
-		a->ptx_goto = i;
 		a->ptx_follow = 0;
+		a->ptx_goto = -1;
+		a->scroll[UI_PANE_PTX] = 0;
+		ptx_show(a, i + 1);
+		int n; /* the entry's first line at the top */
+		ptx_row *rows = ui_app_ptx_rows(a, &n);
+		for (int r = 0; r < n; r++)
+			if (rows[r].line == i && rows[r].hidden == 0)
+				a->scroll[UI_PANE_PTX] = r;
+		free(rows);
 		return;
 	}
 }

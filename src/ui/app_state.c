@@ -89,6 +89,17 @@ int ui_app_cu_first_ptx(const ui_app *a, int cu)
 	return 0;
 }
 
+int ui_app_cu_top(const ui_app *a, int h)
+{
+	const ui_ptx *p = &a->ptx[a->lesson];
+	int top = a->cu_scroll, cu = a->ptx_follow && p->nmarks ? ui_app_cu_line_of(a, p->marks[0].line) : 0;
+	if (cu > 0)
+		top = cu - 1 - h / 3;
+	if (top > p->cu_nlines - h)
+		top = p->cu_nlines - h;
+	return top < 0 ? 0 : top;
+}
+
 int ui_app_cuda_shown(const ui_app *a)
 {
 	return a->layout.cuda.h > 0;

@@ -276,6 +276,10 @@ int ui_app_line_marked(const ui_app *a, int line);
 /* The CUDA line (1-based) of 1-based PTX line `line` in the .cu the CUDA
  * pane shows; 0 when it has none there (or the kernel has no line information). */
 int ui_app_cu_line_of(const ui_app *a, int line);
+/* The CUDA pane's first line shown (0-based) in h rows: where its cursor
+ * left it, or, while the PTX view follows a run's problem, that problem's
+ * CUDA line a third of the way down. */
+int ui_app_cu_top(const ui_app *a, int h);
 /* The first PTX line (1-based) of CUDA line cu; 0 when none. */
 int ui_app_cu_first_ptx(const ui_app *a, int cu);
 /* Whether the CUDA pane shows (the kernel has line information, its .cu was

@@ -175,16 +175,22 @@ void ui_pane_cuda_draw(const ui_app *a, ui_frame *f)
 		ui_frame_text_fit(f, body, x + 1, body.y, s, UI_ROLE_DIM);
 		body.y++, body.h--;
 	}
-	int tx = body.x + digits + 2 + (cc.r ? cw : 0);
+	int tx = body.x + digits + 2 + (cc.r ? cw : 0), top = ui_app_cu_top(a, body.h);
 	ui_rect crect = {tx, body.y, body.x + body.w - tx, body.h};
-	for (int y = 0; y < body.h && a->cu_scroll + y < p->cu_nlines; y++) {
-		int ln = a->cu_scroll + y + 1, sy = body.y + y;
+	for (int y = 0; y < body.h && top + y < p->cu_nlines; y++) {
+		int ln = top + y + 1, sy = body.y + y;
 		if (ln == a->cu_line) {
 			ui_frame_flag(f, body.x, sy, body.w, UI_CELL_HL);
 			ui_frame_put(f, body.x + digits, sy, g->mark, UI_ROLE_BAR_SELF);
 		}
+		/* a run's problem (a fault, a race) on one of its PTX lines: the line number in red, a cross */
+		int bad = 0;
+		for (int m = 0; m < p->nmarks && !bad; m++)
+			bad = ui_app_cu_line_of(a, p->marks[m].line) == ln;
 		fmt(s, sizeof s, "%*d", digits, ln);
-		ui_frame_text(f, body, body.x, sy, s, UI_ROLE_LINENO);
+		ui_frame_text(f, body, body.x, sy, s, bad ? UI_ROLE_BAD : UI_ROLE_LINENO);
+		if (bad)
+			ui_frame_put(f, body.x + digits, sy, a->ascii ? '!' : 0x2717, UI_ROLE_BAD);
 		if (ln == a->cu_line && a->cu_focus && a->focus == UI_PANE_PTX)
 			ui_frame_hit(f, body.x, sy, digits);
 		const run_line_counts *l = cc.r ? counts_line(&cc, p, ln) : NULL;
