@@ -114,6 +114,7 @@ static void cuda_move(ui_app *a, int delta)
 	const ui_ptx *p = &a->ptx[a->lesson];
 	int c = (a->cu_line > 0 ? a->cu_line : a->cu_scroll) + delta;
 	a->cu_line = c < 1 ? 1 : c > p->cu_nlines ? p->cu_nlines : c;
+	a->ptx_cursor = 0; /* the PTX cursor starts again from this line's first PTX line */
 	cuda_follow(a);
 	int first = ui_app_cu_first_ptx(a, a->cu_line);
 	if (first)
@@ -127,11 +128,7 @@ static void ptx_move(ui_app *a, int delta)
 	int c = (a->ptx_cursor > 0 ? a->ptx_cursor : ui_app_cu_first_ptx(a, a->cu_line)) + delta;
 	a->ptx_cursor = c < 1 ? 1 : c > p->doc.nlines ? p->doc.nlines : c;
 	ptx_show(a, a->ptx_cursor);
-	int cu = ui_app_cu_line_of(a, a->ptx_cursor);
-	if (cu) {
-		a->cu_line = cu;
-		cuda_follow(a);
-	}
+	app_cuda_sync(a);
 }
 
 void app_cuda_home(ui_app *a)
@@ -164,6 +161,15 @@ void app_cuda_home(ui_app *a)
 				a->scroll[UI_PANE_PTX] = r;
 		free(rows);
 		return;
+	}
+}
+
+void app_cuda_sync(ui_app *a)
+{
+	int cu = ui_app_cu_line_of(a, a->ptx_cursor);
+	if (cu) {
+		a->cu_line = cu;
+		cuda_follow(a);
 	}
 }
 

@@ -64,6 +64,8 @@ void app_cuda_forget(ui_ptx *p);
 /* A kernel with line information shown afresh: the CUDA cursor on its
  * entry's first line, the PTX view at the entry (nothing when a cursor is set). */
 void app_cuda_home(ui_app *a);
+/* The PTX cursor moved (H): the CUDA cursor goes to its CUDA line. */
+void app_cuda_sync(ui_app *a);
 /* C: show or hide the pane. */
 void app_act_cuda(ui_app *a, ui_action act, int key);
 /* j/k in the PTX slot while the CUDA pane shows: the CUDA cursor (its PTX
