@@ -28,13 +28,15 @@ static const char *base_name(const char *p)
 	return s ? s + 1 : p;
 }
 
-/* The last run's rows summed per CUDA line, of the file shown; *rest: the
- * row of the PTX lines with no CUDA line there (NULL when none). */
+/* The last run's rows summed per CUDA line (all, n); rest: the rows not
+ * shown summed (the PTX lines with no CUDA line, or one in another file,
+ * a header inlined), nrest of them: with the rows shown, the run's totals. */
 typedef struct {
 	exec_cu_row *all;
 	int n;
 	const run_result *r;
-	const exec_cu_row *rest;
+	run_line_counts rest;
+	int nrest;
 } cu_counts;
 
 static void counts_of(const ui_app *a, cu_counts *c)
@@ -47,8 +49,10 @@ static void counts_of(const ui_app *a, cu_counts *c)
 	run_report rep = {.lines = c->r->lines, .nlines = c->r->nlines, .locs = p->locs};
 	c->n = exec_report_cu_rows(&rep, &c->all);
 	for (int i = 0; i < c->n; i++)
-		if (!c->all[i].file)
-			c->rest = &c->all[i];
+		if (c->all[i].file != p->locs->files[p->cu_file]) {
+			run_line_add(&c->rest, &c->all[i].c);
+			c->nrest++;
+		}
 }
 
 static const run_line_counts *counts_line(const cu_counts *c, const ui_ptx *p, int line)
@@ -167,9 +171,9 @@ void ui_pane_cuda_draw(const ui_app *a, ui_frame *f)
 		}
 		if (!cc.r)
 			fmt(s, sizeof s, "counts: the emulator's, beside the GPU run ...");
-		else if (cc.rest && ncol)
-			fmt(s, sizeof s, "summed from the PTX; no CUDA line: %s %s", col[0]->head,
-			    run_line_format(col[0], &cc.rest->c, v, sizeof v));
+		else if (cc.nrest && ncol && run_line_cost(&cc.rest) > 0)
+			fmt(s, sizeof s, "summed from the PTX; elsewhere: %s %s", col[0]->head,
+			    run_line_format(col[0], &cc.rest, v, sizeof v));
 		else
 			fmt(s, sizeof s, "summed from the PTX lines");
 		ui_frame_text_fit(f, body, x + 1, body.y, s, UI_ROLE_DIM);
