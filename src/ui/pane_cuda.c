@@ -130,13 +130,69 @@ static void cu_text_line(const ui_ptx *p, int i, char *buf, size_t len)
 	buf[o] = '\0';
 }
 
+/* The heading row over the columns: their heads, and what the rows add up to. */
+static void heading(ui_frame *f, ui_rect body, int x, const cu_counts *cc, const run_line_field *const *col, int ncol)
+{
+	char s[160], v[32];
+	for (int i = 0; i < ncol; i++) {
+		fmt(s, sizeof s, "%*s", col[i]->width, col[i]->head);
+		ui_frame_text(f, body, x, body.y, s, UI_ROLE_HEADING);
+		x += col[i]->width + 1;
+	}
+	if (!cc->r)
+		fmt(s, sizeof s, "counts: the emulator's, beside the GPU run ...");
+	else if (cc->nrest && ncol && run_line_cost(&cc->rest) > 0)
+		fmt(s, sizeof s, "summed from the PTX; elsewhere: %s %s", col[0]->head,
+		    run_line_format(col[0], &cc->rest, v, sizeof v));
+	else
+		fmt(s, sizeof s, "summed from the PTX lines");
+	ui_frame_text_fit(f, body, x + 1, body.y, s, UI_ROLE_DIM);
+}
+
+/* A CUDA line's figures at x: its heat mark, then the columns. */
+static void counts_row(const ui_app *a, ui_frame *f, ui_rect body, int x, int sy, const run_result *r,
+		       const run_line_counts *l, const run_line_field *const *col, int ncol)
+{
+	static const uint32_t mark[2][3] = {{' ', 0x2592, 0x2588}, {' ', '+', '#'}};
+	int heat = ui_ptx_counts_heat(r, l);
+	ui_frame_put(f, x, sy, mark[a->ascii != 0][heat], heat == 2 ? UI_ROLE_BAD : UI_ROLE_WARN);
+	x += 2;
+	for (int i = 0; i < ncol; i++) {
+		char c[48], v[32];
+		run_line_format(col[i], l, v, sizeof v);
+		fmt(c, sizeof c, "%*s", col[i]->width, v);
+		ui_frame_text(f, body, x, sy, c, !strcmp(v, "-") ? UI_ROLE_DIM : heat ? UI_ROLE_EMPH : UI_ROLE_P_NUMBER);
+		x += col[i]->width + 1;
+	}
+}
+
+/* The line number of CUDA line ln: the cursor's marked, a run's problem (a
+ * fault, a race on one of its PTX lines) in red with a cross. */
+static void line_number(const ui_app *a, ui_frame *f, ui_rect body, int sy, int ln, int digits)
+{
+	const ui_ptx *p = &a->ptx[a->lesson];
+	if (ln == a->cu_line) {
+		ui_frame_flag(f, body.x, sy, body.w, UI_CELL_HL);
+		ui_frame_put(f, body.x + digits, sy, ui_glyphs_get(a->ascii)->mark, UI_ROLE_BAR_SELF);
+	}
+	int bad = 0;
+	for (int m = 0; m < p->nmarks && !bad; m++)
+		bad = ui_app_cu_line_of(a, p->marks[m].line) == ln;
+	char s[16];
+	fmt(s, sizeof s, "%*d", digits, ln);
+	ui_frame_text(f, body, body.x, sy, s, bad ? UI_ROLE_BAD : UI_ROLE_LINENO);
+	if (bad)
+		ui_frame_put(f, body.x + digits, sy, a->ascii ? '!' : 0x2717, UI_ROLE_BAD);
+	if (ln == a->cu_line && a->cu_focus && a->focus == UI_PANE_PTX)
+		ui_frame_hit(f, body.x, sy, digits);
+}
+
 void ui_pane_cuda_draw(const ui_app *a, ui_frame *f)
 {
 	ui_rect r = a->layout.cuda;
 	if (r.h <= 0 || r.w <= 0)
 		return;
 	const ui_ptx *p = &a->ptx[a->lesson];
-	const ui_glyphs *g = ui_glyphs_get(a->ascii);
 	char t[RUN_PATH + 96];
 	title(a, t, sizeof t);
 	ui_frame_title(f, r, t, a->focus == UI_PANE_PTX && a->cu_focus);
@@ -161,63 +217,24 @@ void ui_pane_cuda_draw(const ui_app *a, ui_frame *f)
 	counts_of(a, &cc);
 	const run_line_field *col[16];
 	int cw = 0, ncol = cc.r ? columns(a, body, body.x + digits + 2, col, &cw) : 0;
-	char s[1024], v[32];
 	if (ui_ptx_counts_header(a)) {
-		int x = body.x + digits + 4;
-		for (int i = 0; i < ncol; i++) {
-			fmt(s, sizeof s, "%*s", col[i]->width, col[i]->head);
-			ui_frame_text(f, body, x, body.y, s, UI_ROLE_HEADING);
-			x += col[i]->width + 1;
-		}
-		if (!cc.r)
-			fmt(s, sizeof s, "counts: the emulator's, beside the GPU run ...");
-		else if (cc.nrest && ncol && run_line_cost(&cc.rest) > 0)
-			fmt(s, sizeof s, "summed from the PTX; elsewhere: %s %s", col[0]->head,
-			    run_line_format(col[0], &cc.rest, v, sizeof v));
-		else
-			fmt(s, sizeof s, "summed from the PTX lines");
-		ui_frame_text_fit(f, body, x + 1, body.y, s, UI_ROLE_DIM);
+		heading(f, body, body.x + digits + 4, &cc, col, ncol);
 		body.y++, body.h--;
 	}
 	int tx = body.x + digits + 2 + (cc.r ? cw : 0), top = ui_app_cu_top(a, body.h);
 	ui_rect crect = {tx, body.y, body.x + body.w - tx, body.h};
+	char s[1024];
 	for (int y = 0; y < body.h && top + y < p->cu_nlines; y++) {
 		int ln = top + y + 1, sy = body.y + y;
-		if (ln == a->cu_line) {
-			ui_frame_flag(f, body.x, sy, body.w, UI_CELL_HL);
-			ui_frame_put(f, body.x + digits, sy, g->mark, UI_ROLE_BAR_SELF);
-		}
-		/* a run's problem (a fault, a race) on one of its PTX lines: the line number in red, a cross */
-		int bad = 0;
-		for (int m = 0; m < p->nmarks && !bad; m++)
-			bad = ui_app_cu_line_of(a, p->marks[m].line) == ln;
-		fmt(s, sizeof s, "%*d", digits, ln);
-		ui_frame_text(f, body, body.x, sy, s, bad ? UI_ROLE_BAD : UI_ROLE_LINENO);
-		if (bad)
-			ui_frame_put(f, body.x + digits, sy, a->ascii ? '!' : 0x2717, UI_ROLE_BAD);
-		if (ln == a->cu_line && a->cu_focus && a->focus == UI_PANE_PTX)
-			ui_frame_hit(f, body.x, sy, digits);
+		line_number(a, f, body, sy, ln, digits);
 		const run_line_counts *l = cc.r ? counts_line(&cc, p, ln) : NULL;
-		if (l) {
-			int heat = ui_ptx_counts_heat(cc.r, l);
-			static const uint32_t mark[2][3] = {{' ', 0x2592, 0x2588}, {' ', '+', '#'}};
-			int x = body.x + digits + 2;
-			ui_frame_put(f, x, sy, mark[a->ascii != 0][heat], heat == 2 ? UI_ROLE_BAD : UI_ROLE_WARN);
-			x += 2;
-			for (int i = 0; i < ncol; i++) {
-				char c[48];
-				run_line_format(col[i], l, v, sizeof v);
-				fmt(c, sizeof c, "%*s", col[i]->width, v);
-				ui_frame_text(f, body, x, sy, c,
-					      !strcmp(v, "-") ? UI_ROLE_DIM : heat ? UI_ROLE_EMPH : UI_ROLE_P_NUMBER);
-				x += col[i]->width + 1;
-			}
-		}
+		if (l)
+			counts_row(a, f, body, body.x + digits + 2, sy, cc.r, l, col, ncol);
 		cu_text_line(p, ln - 1, s, sizeof s);
 		const char *lead = s + strspn(s, " ");
 		ui_role role = !strncmp(lead, "//", 2) ? UI_ROLE_P_COMMENT : code[ln] ? UI_ROLE_NORMAL : UI_ROLE_DIM;
 		if (crect.w > 0)
-			ui_frame_code(f, crect, tx, sy, s, role, g->arrow);
+			ui_frame_code(f, crect, tx, sy, s, role, ui_glyphs_get(a->ascii)->arrow);
 	}
 	free(code);
 	free(cc.all);
