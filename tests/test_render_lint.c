@@ -525,6 +525,76 @@ static int lint_menu(const char *where, ui_app *a, ui_frame *f)
 	return bad;
 }
 
+/* A student's own kernel (`ptxtutor 2 --ptx tests/students/lines/lines.ptx
+ * --entry gemm_ok`, nvcc -lineinfo output) in lesson 2's place: the CUDA pane
+ * beside the PTX before and after a run, on every page, with its keys. */
+static run_result own_run;
+static int cuda_shown, cuda_warps;
+static const struct {
+	const char *keys, *what;
+	int own_choice; /* as box_keys' */
+} cuda_keys[] = {
+	{"", "CUDA pane", 0},
+	{"jjjjjjjj", "CUDA cursor on line 12", 0},
+	{"jjjjjjjj\tjjj", "PTX cursor", 0},
+	{"jjjjjjjjf", "zoomed", 0},
+	{"jjjjjjjjL", "every column", 0},
+	{"LL", "no columns", 0},
+	{"H", "hot line", 0},
+	{"jjjjjjjjw", "warp view", 0},
+	{"C", "CUDA pane hidden", 0},
+	{"o", "swapped", 1},
+	{"<<<<<<<<", "lesson pane shrunk", 0},
+	{"\t\t\t", "focus moved", 0},
+};
+
+static int lint_own_kernel(int cols, int rows, int present, ui_app *a, ui_frame *f)
+{
+	const lesson *l = course_find(a->course, "coalesced");
+	assert_non_null(l);
+	int li = (int)(l - a->course->l), bad = 0;
+	char err[256], where[256];
+	ui_app_select(a, li, 0);
+	assert_int_equal(ui_app_own_kernel(a, "tests/students/lines/lines.ptx", "gemm_ok", err, sizeof err), 0);
+	const char *size = present ? " --present" : "";
+	for (int run = 0; run < 2; run++) {
+		if (run) {
+			keys_in(a, "r");
+			run_request rq;
+			assert_int_equal(a->req, UI_REQ_RUN);
+			assert_int_equal(ui_app_request(a, &rq, err, sizeof err), 0);
+			a->req = UI_REQ_NONE;
+			ui_app_run_started(a, 0, NULL);
+			if (own_run.backend != RUN_BACKEND_EMU)
+				exec_run(&rq, &own_run);
+			assert_int_equal(own_run.status, RUN_OK);
+			ui_app_run_finished(a, &own_run);
+		}
+		for (int p = 0; p < l->npages; p++) {
+			ui_app_select(a, li, p);
+			for (int side = 0; side < 2; side++) {
+				a->side = side ? UI_PANE_NUMBERS : UI_PANE_RUN;
+				snprintf(where, sizeof where, "%dx%d%s your kernel in lesson %d, page %d %s r (%s)", cols, rows,
+					 size, l->number, p + 1, run ? "after" : "before", side ? "numbers" : "run");
+				bad += lint_screen(where, a, f);
+				cuda_shown += a->layout.cuda.h > 0;
+			}
+		}
+		for (size_t k = 0; k < ARRAY_LEN(cuda_keys); k++) {
+			back_to(a, li, 0);
+			a->cuda_off = 0, a->cu_line = a->cu_scroll = a->ptx_cursor = 0, a->focus = UI_PANE_PTX, a->cu_focus = 1;
+			app_relayout(a);
+			app_cuda_home(a); /* as the tutor starts: the cursor on gemm_ok's first line, 4 */
+			keys_in(a, cuda_keys[k].keys);
+			snprintf(where, sizeof where, "%dx%d%s your kernel in lesson %d %s r, %s", cols, rows, size,
+				 l->number, run ? "after" : "before", cuda_keys[k].what);
+			bad += lint_screen_as(where, a, f, cuda_keys[k].own_choice);
+			cuda_warps += a->mode == UI_MODE_WARP && a->warp.have && a->warp.head == 2; /* names lines.cu:12 */
+		}
+	}
+	return bad;
+}
+
 static int lint_one_size(int cols, int rows, int present)
 {
 	course *c = calloc(1, sizeof *c);
@@ -608,6 +678,7 @@ static int lint_one_size(int cols, int rows, int present)
 			a->msg[0] = '\0';
 		}
 	}
+	bad += lint_own_kernel(cols, rows, present, a, &f);
 	ui_frame_free(&f);
 	ui_app_free(a);
 	free(a);
@@ -692,6 +763,8 @@ static void every_screen_readable(void **state)
 	assert_true(sass_shown >= recorded * 2 * sizes);
 	assert_true(warps_shown >= 5 * sizes);
 	assert_true(screens > 4000);
+	assert_true(cuda_shown >= 2 * 7 * 2 * sizes); /* the CUDA pane had room at every size, on every page */
+	assert_true(cuda_warps >= 2 * sizes);
 	free(runs);
 	runs = NULL;
 	assert_int_equal(bad, 0);

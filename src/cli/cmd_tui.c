@@ -1,5 +1,6 @@
 /* cmd_tui: the interactive tutor's event loop (`ptxtutor`), and `show LESSON --screen`, the same panes as plain text. */
 #include <errno.h>
+#include <limits.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
@@ -10,6 +11,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "cli/launch_opts.h"
 #include "model/devices.h"
 #include "course/lesson.h"
 #include "course/sass_tools.h"
@@ -41,6 +43,11 @@ typedef struct {
 	int width, height, screen;
 	const char *keys;
 	int exit_after_first_frame; /* PTXTUTOR_FIRST_FRAME_EXIT: start-up timing */
+	/* A student's own kernel in the lesson's place: --ptx FILE, or --cu
+	 * FILE.cu compiled to own_ptx; the entry resolved from --entry. */
+	const char *ptx, *cu, *entry;
+	char own_ptx[RUN_PATH];
+	char own_entry[RUN_ENTRY];
 } options;
 
 /* --theme: one of ui/theme.c's. */
@@ -55,12 +62,15 @@ static int theme_ok(const char *s, char *why, size_t len)
 static int cmd_tui(const cli_command *self, int argc, char **argv);
 
 const cli_command cli_cmd_tutor = {
-	.synopsis = {"[LESSON] [--present] [--theme NAME] [--ascii] [--gpu NAME] [--size N|M,N,K] "
-		     "[--set K=V]... [--page P]",
+	.synopsis = {"[LESSON] [--ptx FILE | --cu FILE.cu] [--entry NAME] [--present] [--theme NAME] [--ascii] "
+		     "[--gpu NAME] [--size N|M,N,K] [--set K=V]... [--page P]",
 		     "show LESSON --screen [--width W] [--height H] [--keys KEYS] [the tutor's options]"},
 	.summary = "the interactive tutor",
 	.about = "The interactive tutor: the lesson, its PTX, the numbers and the run side by side.\n"
-		 "LESSON starts it at this lesson: a number (3) or an id (smem).\n",
+		 "LESSON starts it at this lesson: a number (3) or an id (smem).\n"
+		 "With --ptx or --cu, your own kernel takes the lesson's place: run with the\n"
+		 "lesson's launch (block, tile, parameters, types), and with nvcc's line\n"
+		 "information its CUDA source shows beside the PTX (C shows or hides it).\n",
 	.opts = (const cli_opt[]){
 		{.name = "lesson", .kind = CLI_STR, .off = offsetof(options, o.lesson), .arg = "LESSON",
 		 .help = "start at this lesson, as LESSON does"},
@@ -79,6 +89,13 @@ const cli_command cli_cmd_tutor = {
 		 .help = "the problem size (default 4096)"},
 		{.name = "set", .kind = CLI_SET, .off = offsetof(options, set), .arg = "KEY=VAL",
 		 .help = "a what-if on a lesson parameter, e.g. --set TILE=16"},
+		{.name = "ptx", .kind = CLI_STR, .off = offsetof(options, ptx), .arg = "FILE",
+		 .help = "your kernel's PTX in LESSON's place (nvcc -ptx -lineinfo: with its CUDA lines)"},
+		{.name = "cu", .kind = CLI_STR, .off = offsetof(options, cu), .arg = "FILE.cu",
+		 .help = "your CUDA C: compiled with nvcc -ptx -lineinfo to FILE.ptx beside it,\n"
+			 "then as --ptx (no nvcc here: the command to run elsewhere)"},
+		{.name = "entry", .kind = CLI_STR, .off = offsetof(options, entry), .arg = "NAME",
+		 .help = "with --ptx or --cu: the kernel, when the file has several"},
 		{.name = "screen", .kind = CLI_FLAG, .off = offsetof(options, screen),
 		 .help = "(show LESSON --screen) print the screen as text and exit"},
 		{.name = "width", .kind = CLI_INT, .off = offsetof(options, width), .arg = "W", .lo = 1, .hi = 1000,
@@ -95,6 +112,53 @@ const cli_command cli_cmd_tutor = {
 	.max_args = 1,
 	.run = cmd_tui,
 };
+
+/* --ptx or --cu: the file compiled (--cu), made absolute (the lesson's
+ * paths are under the project's root otherwise) and its entry resolved.
+ * Returns -1 to go on, else the exit status after saying why. */
+static int own_kernel(const cli_command *self, options *op)
+{
+	if (op->entry && !op->ptx && !op->cu) {
+		cli_error(self, "--entry goes with --ptx FILE or --cu FILE.cu");
+		return 2;
+	}
+	if (!op->ptx && !op->cu)
+		return -1;
+	if (op->ptx && op->cu) {
+		cli_error(self, "--ptx or --cu, not both");
+		return 2;
+	}
+	if (!op->o.lesson) {
+		cli_error(self, "--%s: name the LESSON whose place your kernel takes (its launch: block, tile, "
+			  "parameters), e.g. `ptxtutor 2 --%s %s`", op->cu ? "cu" : "ptx", op->cu ? "cu" : "ptx",
+			  cli_arg(op->cu ? op->cu : op->ptx));
+		return 2;
+	}
+	static cli_launch lo; /* big: not on the stack */
+	memset(&lo, 0, sizeof lo);
+	lo.cu = op->cu, lo.ptx = op->ptx, lo.entry = op->entry;
+	int rc;
+	if (op->cu && (rc = cli_launch_compile_cu(&lo)) >= 0)
+		return rc;
+	char real[PATH_MAX];
+	if (!realpath(lo.ptx, real)) {
+		cli_error(self, "--ptx %s: %s", cli_arg(lo.ptx), strerror(errno));
+		return 2;
+	}
+	if (strlen(real) >= sizeof op->own_ptx) {
+		cli_error(self, "--ptx %s: a path of more than %zu characters", cli_arg(lo.ptx), sizeof op->own_ptx - 1);
+		return 2;
+	}
+	util_strlcpy(op->own_ptx, real, sizeof op->own_ptx);
+	lo.ptx = op->own_ptx;
+	if (cli_launch_entry(&lo, op->own_entry, sizeof op->own_entry) < 0)
+		return 2;
+	/* under the project's root: as a lesson's kernel is named, shorter in the titles */
+	char root[PATH_MAX];
+	size_t n = realpath(util_root(), root) ? strlen(root) : 0;
+	op->ptx = n && !strncmp(op->own_ptx, root, n) && op->own_ptx[n] == '/' ? op->own_ptx + n + 1 : op->own_ptx;
+	return -1;
+}
 
 /* Returns -1 to go on, else the exit status. */
 static int parse(const cli_command *self, int argc, char **argv, options *op, int screen)
@@ -128,7 +192,7 @@ static int parse(const cli_command *self, int argc, char **argv, options *op, in
 		cli_error(self, "show --screen needs a LESSON (a number or an id)");
 		return 2;
 	}
-	return -1;
+	return own_kernel(self, op);
 }
 
 /* Whether this machine has an NVIDIA driver at all, asked without loading
@@ -156,7 +220,8 @@ static ui_app *start(const options *op)
 	}
 	ui_opts o = op->o;
 	o.no_gpu = no_gpu_here();
-	if (ui_app_setup(a, &o, c, gpus, err, sizeof err) < 0) {
+	if (ui_app_setup(a, &o, c, gpus, err, sizeof err) < 0 ||
+	    (op->ptx && ui_app_own_kernel(a, op->ptx, op->own_entry, err, sizeof err) < 0)) {
 		cli_error(NULL, "%s", err);
 		ui_app_free(a);
 		free(a);

@@ -161,7 +161,7 @@ const cli_opt cli_emulate_opts[] = {
 /* --cu: FILE.cu to FILE.ptx beside it with nvcc -ptx -lineinfo, under a
  * deadline, so each PTX line knows its CUDA line (.loc). Returns -1 to go
  * on with o->ptx set, else the exit status after saying why. */
-static int compile_cu(cli_launch *o)
+int cli_launch_compile_cu(cli_launch *o)
 {
 	char cu[4096], nvcc[4096], log[64];
 	if (!realpath(o->cu, cu)) {
@@ -230,7 +230,7 @@ int cli_launch_parse(const cli_command *self, int argc, char **argv, cli_launch 
 		cli_error(self, "--%s needs --grid, --block and --size (and --entry when it has several)", o->cu ? "cu" : "ptx");
 		return 2;
 	}
-	if (o->cu && (rc = compile_cu(o)) >= 0)
+	if (o->cu && (rc = cli_launch_compile_cu(o)) >= 0)
 		return rc;
 	return -1;
 }
@@ -260,7 +260,7 @@ static int names_entry(const char *want, const char *entry)
 }
 
 /* The entry to run, from --entry and the module's list (the emulator's parser lists them). */
-static int resolve_entry(const cli_launch *o, char *out, size_t len)
+int cli_launch_entry(const cli_launch *o, char *out, size_t len)
 {
 	if (o->entry && strlen(o->entry) >= len) {
 		cli_error(NULL, "--entry: a name of %zu characters (the limit is %zu)", strlen(o->entry), len - 1);
@@ -343,7 +343,7 @@ int cli_launch_request(const cli_launch *o, const course *c, run_request *rq)
 			cli_error(NULL, "cannot read %s: %s", cli_arg(o->ptx), strerror(errno));
 			return -1;
 		}
-		if (resolve_entry(o, entry, sizeof entry))
+		if (cli_launch_entry(o, entry, sizeof entry))
 			return -1;
 		launch_ptx p = {.ptx = o->ptx, .entry = entry, .grid = o->grid, .block = o->block, .smem = o->smem,
 				.cluster = o->cluster, .args = o->args, .dtype = o->dtype, .out = o->out, .bmajor = o->bmajor,

@@ -67,6 +67,14 @@ int cli_launch_parse(const cli_command *self, int argc, char **argv, cli_launch 
  * Returns 0, or -1 after printing why. */
 int cli_launch_request(const cli_launch *o, const course *c, run_request *rq);
 
+/* --cu: o->cu compiled with nvcc -ptx -lineinfo to o->ptx_made beside it
+ * (o->ptx set to it). Returns -1 to go on, else the exit status after
+ * saying why (no nvcc: the one command to run elsewhere). */
+int cli_launch_compile_cu(cli_launch *o);
+/* The entry of o->ptx to run, from o->entry as cli_launch_request resolves
+ * it (the module's one entry when NULL). Returns 0, or -1 after saying why. */
+int cli_launch_entry(const cli_launch *o, char *out, size_t len);
+
 /* Without --size, the size an emulation runs at: the lesson's
  * (launch_emulation_size), else LAUNCH_EMU_DEFAULT cubed. */
 void cli_launch_emulation_size(cli_launch *o, const course *c);

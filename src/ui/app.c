@@ -88,6 +88,9 @@ static void load_ptx(ui_app *a, int i)
 		return;
 	ptx_load(&p->doc, text, p->err, sizeof p->err);
 	ask_emulator(p, l);
+	char orig[RUN_PATH];
+	util_path(orig, sizeof orig, l->ptx_path);
+	app_cuda_load(p, text, orig);
 	free(text);
 	p->ok = 1;
 	p->nmix = ptx_mix(&p->doc, p->mix, UI_MIX_MAX, &p->mix_total);
@@ -104,8 +107,10 @@ void app_reload_ptx(ui_app *a, int i)
 	if (p->ok)
 		ptx_free(&p->doc);
 	app_sass_forget(p);
+	app_cuda_forget(p);
 	memset(p, 0, sizeof *p);
 	load_ptx(a, i);
+	app_relayout(a); /* the CUDA pane comes or goes with the line information */
 	/* The last result was for the old kernel: its numbers would mislead. */
 	a->slot[i].have = 0;
 	a->slot[i].check = 0;
@@ -204,7 +209,7 @@ void ui_app_select(ui_app *a, int which, int page)
 	a->region = 0;
 	a->ptx_goto = -1;
 	if (changed)
-		a->ptx_cursor = 0; /* a line of another kernel */
+		a->ptx_cursor = a->cu_line = a->cu_scroll = 0; /* a line of another kernel */
 	a->numbers_follow = page_has_numbers(a);
 	app_exercise_reset(a);
 	if (changed) {
@@ -215,6 +220,8 @@ void ui_app_select(ui_app *a, int which, int page)
 		a->scroll[UI_PANE_PTX] = a->scroll[UI_PANE_NUMBERS] = 0;
 	}
 	load_ptx(a, which);
+	app_relayout(a); /* the CUDA pane: this kernel's .cu, or none */
+	app_cuda_home(a);
 	app_recompute(a);
 	app_note_read(a);
 }
@@ -232,6 +239,7 @@ int ui_app_setup(ui_app *a, const ui_opts *o, course *c, const gpu_table *gpus, 
 {
 	memset(a, 0, sizeof *a);
 	a->lines_want = -1;
+	a->own = -1;
 	a->course = c;
 	if (!c || c->n == 0) {
 		snprintf(err, (size_t)errlen, "no lessons found under %s/lessons", util_root());
@@ -323,6 +331,7 @@ void ui_app_free(ui_app *a)
 		if (a->ptx[i].ok)
 			ptx_free(&a->ptx[i].doc);
 		app_sass_forget(&a->ptx[i]);
+		app_cuda_forget(&a->ptx[i]);
 	}
 	free(a->ptx);
 	free(a->slot);
@@ -351,6 +360,11 @@ void app_relayout(ui_app *a)
 		ui_layout_swap(&a->layout);
 	if (a->zoom)
 		ui_layout_zoom(&a->layout, (ui_pane)a->focus);
+	const ui_ptx *p = a->ptx && a->lesson >= 0 ? &a->ptx[a->lesson] : NULL;
+	if (p && p->locs && !a->cuda_off)
+		ui_layout_cuda(&a->layout);
+	if (!ui_app_cuda_shown(a) && a->layout.kind != UI_LAYOUT_TOO_SMALL)
+		a->cu_focus = 0; /* (a layout not yet sized keeps it: the tutor starts on the CUDA pane) */
 }
 
 void ui_app_resize(ui_app *a, int cols, int rows)
@@ -400,6 +414,8 @@ void app_scroll(ui_app *a, int p, int delta)
 		app_sass_move(a, delta);
 		return;
 	}
+	if (app_cuda_scroll(a, p, delta))
+		return;
 	if (p == UI_PANE_PTX) {
 		int n;
 		ptx_row *rows = ui_app_ptx_rows(a, &n);
@@ -591,11 +607,14 @@ static void act_swap(ui_app *a, ui_action act, int key)
 static void act_focus(ui_app *a, ui_action act, int key)
 {
 	(void)key;
-	int d = act == UI_ACT_FOCUS_NEXT ? 1 : UI_NPANES - 1;
-	a->focus = (a->focus + d) % UI_NPANES;
+	int dir = act == UI_ACT_FOCUS_NEXT ? 1 : -1;
+	if (app_cuda_focus(a, dir))
+		return;
+	a->focus = (a->focus + (dir > 0 ? 1 : UI_NPANES - 1)) % UI_NPANES;
 	if (a->focus == UI_PANE_NUMBERS || a->focus == UI_PANE_RUN)
 		a->side = a->focus;
 	app_relayout(a);
+	app_cuda_focus_entered(a, dir);
 }
 
 static void act_size(ui_app *a, ui_action act, int key)
@@ -646,6 +665,7 @@ const app_handler app_handlers[UI_NACTIONS] = {
 	[UI_ACT_LINE_COLS] = app_act_line_cols,
 	[UI_ACT_BASELINE] = app_act_baseline,
 	[UI_ACT_WARP] = app_act_warp,
+	[UI_ACT_CUDA] = app_act_cuda,
 	[UI_ACT_WARP_NEXT] = app_act_warp_step,
 	[UI_ACT_WARP_PREV] = app_act_warp_step,
 	[UI_ACT_WARP_NEXT_WARP] = app_act_warp_step,

@@ -12,6 +12,13 @@
  * lessons) or an option is wrong. Either way ui_app_free frees it all. */
 int ui_app_setup(ui_app *a, const ui_opts *o, course *c, const gpu_table *gpus, char *err, int errlen);
 void ui_app_free(ui_app *a);
+/* The student's own kernel (`ptxtutor LESSON --ptx FILE`) in the current
+ * lesson's place: the lesson's launch (block, tile, parameters, types) with
+ * this PTX file (an absolute path) and entry; shown, run and edited as the
+ * lesson's own, with the CUDA pane when it has line information. Returns
+ * 0, or -1 with why (a lesson without a kernel, a name too long, a file
+ * that does not read). */
+int ui_app_own_kernel(ui_app *a, const char *ptx, const char *entry, char *err, int errlen);
 
 void ui_app_resize(ui_app *a, int cols, int rows);
 /* A key from the terminal: its action in the tutor's mode (src/ui/keys.c). */

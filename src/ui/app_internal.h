@@ -57,6 +57,30 @@ void app_sass_forget(ui_ptx *p);
 /* j/k in the SASS view: the cursor moves, the view follows it. */
 void app_sass_move(ui_app *a, int delta);
 
+/* app_cuda.c: the CUDA pane. Reads the line information of a PTX's text
+ * and the .cu it names (beside the file shown, or beside orig, the file it
+ * is a copy of); forgets them. */
+void app_cuda_load(ui_ptx *p, const char *ptx_text, const char *orig);
+void app_cuda_forget(ui_ptx *p);
+/* A kernel with line information shown afresh: the CUDA cursor on its
+ * entry's first line, the PTX view at the entry (nothing when a cursor is set). */
+void app_cuda_home(ui_app *a);
+/* The PTX cursor moved (H): the CUDA cursor goes to its CUDA line. */
+void app_cuda_sync(ui_app *a);
+/* C: show or hide the pane. */
+void app_act_cuda(ui_app *a, ui_action act, int key);
+/* j/k in the PTX slot while the CUDA pane shows: the CUDA cursor (its PTX
+ * lines marked, the PTX view at the first) or the PTX cursor (its CUDA
+ * line marked). Returns 0 when it is not for the CUDA pane. */
+int app_cuda_scroll(ui_app *a, int p, int delta);
+/* Tab (dir 1) and Shift-Tab (-1): returns 1 when the focus moved between
+ * the CUDA and the PTX half of the slot; else the caller moves it on and
+ * calls app_cuda_focus_entered. */
+int app_cuda_focus(ui_app *a, int dir);
+void app_cuda_focus_entered(ui_app *a, int dir);
+/* A click in the CUDA pane focuses it. */
+void app_cuda_click(ui_app *a);
+
 /* app_run.c: r, and Esc in the panes. */
 void app_act_run(ui_app *a, ui_action act, int key);
 void app_act_cancel(ui_app *a, ui_action act, int key);

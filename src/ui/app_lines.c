@@ -39,6 +39,7 @@ void app_act_hot_line(ui_app *a, ui_action act, int key)
 	if (!l)
 		return;
 	a->ptx_cursor = next;
+	app_cuda_sync(a); /* the CUDA pane's cursor on the hot line's CUDA line */
 	a->sass_view = 0;
 	if (!app_ptx_line_shown(a, next - 1))
 		a->fold = 0; /* a hot line inside a fold: show every line */

@@ -306,13 +306,28 @@ void ui_app_mouse(ui_app *a, ui_mouse_kind kind, int x, int y)
 	}
 	if (a->mode != UI_MODE_NORMAL)
 		return;
+	ui_rect c = a->layout.cuda;
+	if (x >= c.x && x < c.x + c.w && y >= c.y && y < c.y + c.h) { /* the CUDA half of the PTX slot */
+		int was = a->cu_focus;
+		a->cu_focus = 1; /* the wheel moves the cursor of the pane under it, not the focus */
+		if (d)
+			app_scroll(a, UI_PANE_PTX, d);
+		a->cu_focus = d ? was : 1;
+		if (!d)
+			app_cuda_click(a);
+		return;
+	}
 	int p = pane_at(a, x, y);
 	if (p < 0)
 		return;
 	if (d) {
+		int was = a->cu_focus;
+		a->cu_focus = 0;
 		app_scroll(a, p, d);
-	} else if (kind == UI_MOUSE_CLICK && p != a->focus) {
+		a->cu_focus = was;
+	} else if (kind == UI_MOUSE_CLICK && (p != a->focus || a->cu_focus)) {
 		a->focus = p;
+		a->cu_focus = 0;
 		if (p == UI_PANE_NUMBERS || p == UI_PANE_RUN)
 			a->side = p;
 	}

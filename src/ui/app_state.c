@@ -60,7 +60,49 @@ int ui_app_line_marked(const ui_app *a, int line)
 		if (ui_app_region_lines(a, i, &f, &l) == 0 && line >= f && line <= l)
 			return 1;
 	}
+	return a->cu_line > 0 && ui_app_cuda_shown(a) && ui_app_cu_line_of(a, line + 1) == a->cu_line;
+}
+
+int ui_app_cu_line_of(const ui_app *a, int line)
+{
+	const ui_ptx *p = &a->ptx[a->lesson];
+	if (!p->locs || line < 1 || line > p->locs->nlines || p->locs->at[line].file != p->cu_file)
+		return 0;
+	if (line <= p->doc.nlines) { /* a blank line under a .loc is not what the CUDA line became */
+		const ptx_line *pl = &p->doc.lines[line - 1];
+		const char *s = p->doc.text + pl->off;
+		int n = 0;
+		while (n < pl->len && (s[n] == ' ' || s[n] == '\t' || s[n] == '\r'))
+			n++;
+		if (n == pl->len)
+			return 0;
+	}
+	return p->locs->at[line].line;
+}
+
+int ui_app_cu_first_ptx(const ui_app *a, int cu)
+{
+	const ui_ptx *p = &a->ptx[a->lesson];
+	for (int i = 1; cu > 0 && p->locs && i <= p->locs->nlines; i++)
+		if (ui_app_cu_line_of(a, i) == cu)
+			return i;
 	return 0;
+}
+
+int ui_app_cu_top(const ui_app *a, int h)
+{
+	const ui_ptx *p = &a->ptx[a->lesson];
+	int top = a->cu_scroll, cu = a->ptx_follow && p->nmarks ? ui_app_cu_line_of(a, p->marks[0].line) : 0;
+	if (cu > 0)
+		top = cu - 1 - h / 3;
+	if (top > p->cu_nlines - h)
+		top = p->cu_nlines - h;
+	return top < 0 ? 0 : top;
+}
+
+int ui_app_cuda_shown(const ui_app *a)
+{
+	return a->layout.cuda.h > 0;
 }
 
 int ui_app_gpu_too_old(const ui_app *a, char *why, size_t len)

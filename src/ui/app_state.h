@@ -14,6 +14,7 @@
 #include "exec/warpview.h"
 #include "exec/estimate.h"
 #include "course/userptx.h"
+#include "course/ptxloc.h"
 #include "ui/edbuf.h"
 #include "ui/keys.h"
 #include "ui/layout.h"
@@ -78,6 +79,7 @@ typedef struct {
 	long long size;          /* the emulation's M = N = K */
 	char rows[EXEC_WARP_ROWS][EXEC_WARP_COLS];
 	int nrows;
+	int head;                /* rows before the view's own: the PTX line, and its CUDA line when nvcc recorded one */
 	char err[256];
 } ui_warpview;
 
@@ -107,6 +109,17 @@ typedef struct {
 	int sass_state;
 	sass_kernel sass;
 	char sass_why[512];
+	/* nvcc's line information (.file/.loc, -lineinfo) and the .cu the CUDA
+	 * pane shows: the file most of the PTX lines come from, found where nvcc
+	 * recorded it or beside the PTX (ptx_loc_source). locs NULL: none;
+	 * cu_text NULL: the .cu was not found (cu_why says where it looked). */
+	ptx_locs *locs;
+	int cu_file;             /* the index in locs->files of the file shown */
+	char cu_path[RUN_PATH];
+	char *cu_text;           /* owned */
+	int *cu_off;             /* cu_nlines + 1 offsets into cu_text: line i (0-based) is [cu_off[i], cu_off[i+1]) */
+	int cu_nlines;
+	char cu_why[RUN_PATH + 64];
 } ui_ptx;
 
 /* A hit of `/`: an occurrence in a lesson page's text, or a line of its PTX. */
@@ -168,6 +181,15 @@ typedef struct {
 	int ptx_cols;            /* L: the per-line columns after a run (ui/ptx_counts.h's ui_cols_mode) */
 	int ptx_cursor;          /* H: the 1-based PTX line selected (a hot line); 0: none */
 	ui_warpview warp;        /* w: the box's view of the cursor's line */
+	/* C: the CUDA pane beside the PTX (layout.cuda), for a kernel nvcc
+	 * compiled with line information: shown unless turned off (cuda_off);
+	 * its cursor's line (1-based; 0 none), which marks its PTX lines; its
+	 * first row; whether the PTX slot's focus is on it rather than the PTX. */
+	int cuda_off;
+	int cu_line;
+	int cu_scroll;
+	int cu_focus;
+	int own;                 /* the lesson that runs the student's own kernel (--ptx, --cu); -1: none */
 	ui_warpview page_warp;   /* @warpview: the page's view, remade with the model (what-ifs, edits) */
 	long long M, N, K;
 	expr_env whatif;         /* parameter overrides for the current lesson */
@@ -265,8 +287,21 @@ const lesson_page *ui_app_page(const ui_app *a);
 /* The anchored lines of the page (from the first region to the last, what
  * folding keeps open); -1 -1 when none. */
 void ui_app_anchor_lines(const ui_app *a, int *first, int *last);
-/* Whether 0-based line of the PTX is in one of the regions the page names. */
+/* Whether 0-based line of the PTX is in one of the regions the page names,
+ * or comes from the CUDA line the CUDA pane's cursor is on. */
 int ui_app_line_marked(const ui_app *a, int line);
+/* The CUDA line (1-based) of 1-based PTX line `line` in the .cu the CUDA
+ * pane shows; 0 when it has none there (or the kernel has no line information). */
+int ui_app_cu_line_of(const ui_app *a, int line);
+/* The CUDA pane's first line shown (0-based) in h rows: where its cursor
+ * left it, or, while the PTX view follows a run's problem, that problem's
+ * CUDA line a third of the way down. */
+int ui_app_cu_top(const ui_app *a, int h);
+/* The first PTX line (1-based) of CUDA line cu; 0 when none. */
+int ui_app_cu_first_ptx(const ui_app *a, int cu);
+/* Whether the CUDA pane shows (the kernel has line information, its .cu was
+ * found or why not is to be said, the student did not turn it off, and it fits). */
+int ui_app_cuda_shown(const ui_app *a);
 /* The lines of the page's region i (0-based); -1 when there is none. */
 int ui_app_region_lines(const ui_app *a, int i, int *first, int *last);
 /* Whether the GPU the model uses is too old for the lesson (its sm below the

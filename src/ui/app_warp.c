@@ -100,9 +100,24 @@ static void make(ui_app *a, ui_warpview *v)
 	while (n > 0 && (*s == ' ' || *s == '\t'))
 		s++, n--;
 	snprintf(v->rows[0], EXEC_WARP_COLS, "%d: %.*s", v->wa.line, n, s);
-	for (char *c = v->rows[0]; *c; c++)
-		*c = *c == '\t' ? ' ' : *c;
-	v->nrows = 1 + exec_warp_rows(&v->wa, v->rows + 1, EXEC_WARP_ROWS - 1);
+	v->head = 1;
+	/* the CUDA line it came from, named as every message names it, and its source */
+	const char *file;
+	int cu = ptx_loc_of(p->locs, v->wa.line, &file);
+	if (cu) {
+		const char *base = strrchr(file, '/');
+		char src[EXEC_WARP_COLS] = "";
+		if (p->cu_text && cu <= p->cu_nlines)
+			snprintf(src, sizeof src, "%.*s", p->cu_off[cu] - p->cu_off[cu - 1], p->cu_text + p->cu_off[cu - 1]);
+		char *t = src + strspn(src, " \t");
+		t[strcspn(t, "\r\n")] = '\0';
+		snprintf(v->rows[1], EXEC_WARP_COLS, "%s:%d: %s", base ? base + 1 : file, cu, t);
+		v->head = 2;
+	}
+	for (int r = 0; r < v->head; r++)
+		for (char *c = v->rows[r]; *c; c++)
+			*c = *c == '\t' ? ' ' : *c;
+	v->nrows = v->head + exec_warp_rows(&v->wa, v->rows + v->head, EXEC_WARP_ROWS - v->head);
 	v->have = 1;
 }
 
@@ -145,7 +160,10 @@ void app_act_warp(ui_app *a, ui_action act, int key)
 	/* the cursor's line or the next memory line; else the page's region's
 	 * first, else the first after the region, else the kernel's first */
 	int f = -1, l = -1, line;
-	if (a->ptx_cursor > 0)
+	int cu_first = ui_app_cuda_shown(a) && a->cu_focus ? ui_app_cu_first_ptx(a, a->cu_line) : 0;
+	if (cu_first > 0) /* the CUDA cursor's line: its first memory line, or the next one */
+		line = memory_line(&p->doc, cu_first, p->doc.nlines, 1);
+	else if (a->ptx_cursor > 0)
 		line = memory_line(&p->doc, a->ptx_cursor, p->doc.nlines, 1);
 	else {
 		ui_app_region_lines(a, a->region, &f, &l);
@@ -203,7 +221,7 @@ void app_act_warp_step(ui_app *a, ui_action act, int key)
 	make(a, &a->warp);
 	if (!a->warp.have || !a->warp.wa.found) {
 		char why[256];
-		snprintf(why, sizeof why, "%s", a->warp.have ? a->warp.rows[1] : a->warp.err);
+		snprintf(why, sizeof why, "%s", a->warp.have ? a->warp.rows[a->warp.head] : a->warp.err);
 		a->warp.wa = was;
 		make(a, &a->warp);
 		app_say(a, 0, "%s", why);

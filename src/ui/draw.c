@@ -9,6 +9,7 @@
 #include "ui/keys.h"
 #include "ui/lines.h"
 #include "ui/overlay.h"
+#include "ui/pane_cuda.h"
 #include "ui/pane_edit.h"
 #include "ui/pane_ptx.h"
 #include "ui/pane_sass.h"
@@ -92,7 +93,7 @@ static void header(const ui_app *a, ui_frame *f)
 		gpu_label(a, v == 0, gpu, sizeof gpu);
 		/* The lesson's own number, as the texts say "lesson 3", out of the last one. */
 		snprintf(head, sizeof head, " %s%d/%d %s%s", v < 2 ? "Lesson " : "", l->number, last, l->title,
-			 a->ptx[a->lesson].edited ? " [edited]" : "");
+			 a->ptx[a->lesson].edited ? " [edited]" : a->own == a->lesson ? " [your kernel]" : "");
 		char types[32];
 		dtype_pair_name(l->dt, l->out, types, sizeof types); /* "f16→f32" (ASCII: the frame maps the arrow) */
 		/* A lesson without a kernel (lesson 0) has no size or types to show. */
@@ -217,8 +218,8 @@ static void separators(const ui_app *a, ui_frame *f)
 {
 	const ui_layout *L = &a->layout;
 	const ui_glyphs *g = ui_glyphs_get(a->ascii);
-	for (int p = 0; p < UI_NPANES; p++) {
-		ui_rect r = L->pane[p];
+	for (int p = 0; p <= UI_NPANES; p++) {
+		ui_rect r = p < UI_NPANES ? L->pane[p] : L->cuda; /* the CUDA pane: beside the PTX, or above it */
 		if (r.w > 0 && r.x + r.w < L->cols)
 			for (int y = r.y; y < r.y + r.h; y++)
 				ui_frame_put(f, r.x + r.w, y, g->vline, UI_ROLE_BORDER);
@@ -254,6 +255,7 @@ void ui_draw(const ui_app *a, ui_frame *f)
 		ui_pane_sass_draw(a, f);
 	else
 		ui_pane_ptx_draw(a, f);
+	ui_pane_cuda_draw(a, f);
 	side_panes(a, f);
 	separators(a, f);
 	status(a, f);

@@ -61,6 +61,7 @@ typedef enum {
 	UI_ACT_LINE_COLS,
 	UI_ACT_BASELINE,
 	UI_ACT_WARP,
+	UI_ACT_CUDA,
 	/* the boxes */
 	UI_ACT_CLOSE,
 	UI_ACT_WHATIF_NEXT,

@@ -139,6 +139,24 @@ void ui_layout_swap(ui_layout *L)
 	L->pane[UI_PANE_NUMBERS] = L->pane[UI_PANE_RUN] = t;
 }
 
+void ui_layout_cuda(ui_layout *L)
+{
+	ui_rect *p = &L->pane[UI_PANE_PTX];
+	L->cuda = rect(0, 0, 0, 0);
+	if (L->kind == UI_LAYOUT_TOO_SMALL || p->w <= 0 || p->h <= 0)
+		return;
+	if (p->w >= UI_CUDA_MIN_W + 1 + UI_CUDA_PTX_MIN_W) {
+		/* beside: the CUDA lines are short; the PTX keeps what it needs, the rest is split */
+		int cw = clamp(p->w * 2 / 5, UI_CUDA_MIN_W, p->w - 1 - UI_CUDA_PTX_MIN_W);
+		L->cuda = rect(p->x, p->y, cw, p->h);
+		p->x += cw + 1, p->w -= cw + 1;
+	} else if (p->h >= 8) {
+		int ch = clamp(p->h * 9 / 20, 4, p->h - 4);
+		L->cuda = rect(p->x, p->y, p->w, ch);
+		p->y += ch, p->h -= ch;
+	}
+}
+
 ui_rect ui_layout_body(ui_rect pane)
 {
 	return (ui_rect){pane.x, pane.y + 1, pane.w, pane.h - 1};

@@ -41,6 +41,7 @@ typedef struct {
 	ui_rect status;          /* one row: keys, messages */
 	ui_rect pane[UI_NPANES]; /* each pane's rectangle, its title row included */
 	int tabbed;              /* numbers and run share one rectangle; one shows at a time */
+	ui_rect cuda;            /* the CUDA pane, carved from the PTX pane's (ui_layout_cuda); 0x0: none */
 	ui_rect help;            /* the `?` overlay */
 } ui_layout;
 
@@ -60,6 +61,15 @@ void ui_layout_swap(ui_layout *L);
  * tabbed twin too, so Tab still switches them); the other panes become empty
  * (0×0) and are not drawn. A student on a small screen reads a whole page. */
 void ui_layout_zoom(ui_layout *L, ui_pane p);
+
+/* Carves the CUDA pane (a student's .cu beside its PTX) out of the PTX
+ * pane's rectangle: on its left where the PTX keeps UI_CUDA_PTX_MIN_W
+ * columns beside UI_CUDA_MIN_W, else above it, each at least 4 rows (title
+ * and three lines); nothing when neither fits (the PTX pane keeps it all).
+ * Call it last, after swap and zoom. */
+#define UI_CUDA_MIN_W 40
+#define UI_CUDA_PTX_MIN_W 80
+void ui_layout_cuda(ui_layout *L);
 
 /* A pane's rectangle below its title row. */
 ui_rect ui_layout_body(ui_rect pane);
