@@ -156,6 +156,14 @@ char *util_read_file(const char *path, size_t *len, char *err, size_t errlen)
 	return sb.data;
 }
 
+void util_cutf(char *buf, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(buf, len, fmt, ap);
+	va_end(ap);
+}
+
 void util_strlcpy(char *dst, const char *src, size_t dstlen)
 {
 	if (!dstlen)

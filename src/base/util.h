@@ -39,6 +39,8 @@ char *util_read_file(const char *path, size_t *len, char *err, size_t errlen);
 
 /* Copies at most dstlen-1 bytes and always terminates. */
 void util_strlcpy(char *dst, const char *src, size_t dstlen);
+/* snprintf that is meant to cut (a screen line, a title): no truncation warning at the call. */
+void util_cutf(char *buf, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 /* Case-insensitive substring test. */
 int util_icontains(const char *haystack, const char *needle);

@@ -12,15 +12,6 @@
 #include "ui/layout.h"
 #include "ui/ptx_counts.h"
 
-/* snprintf without the truncation warnings: a title is a screen line, cut on purpose. */
-static void fmt(char *buf, size_t len, const char *f, ...) __attribute__((format(printf, 3, 4)));
-static void fmt(char *buf, size_t len, const char *f, ...)
-{
-	va_list ap;
-	va_start(ap, f);
-	vsnprintf(buf, len, f, ap);
-	va_end(ap);
-}
 
 static const char *base_name(const char *p)
 {
@@ -76,13 +67,13 @@ static void title(const ui_app *a, char *s, size_t len)
 			n++;
 		}
 	if (!p->cu_text)
-		fmt(s, len, "CUDA %s (not found)", name);
+		util_cutf(s, len, "CUDA %s (not found)", name);
 	else if (a->cu_line > 0 && n)
-		fmt(s, len, "CUDA %s  line %d: PTX %d-%d (%d line%s)", name, a->cu_line, first, last, n, n == 1 ? "" : "s");
+		util_cutf(s, len, "CUDA %s  line %d: PTX %d-%d (%d line%s)", name, a->cu_line, first, last, n, n == 1 ? "" : "s");
 	else if (a->cu_line > 0)
-		fmt(s, len, "CUDA %s  line %d: no PTX", name, a->cu_line);
+		util_cutf(s, len, "CUDA %s  line %d: no PTX", name, a->cu_line);
 	else
-		fmt(s, len, "CUDA %s  (%s: hide)", name, ui_key_name(UI_MODE_NORMAL, UI_ACT_CUDA));
+		util_cutf(s, len, "CUDA %s  (%s: hide)", name, ui_key_name(UI_MODE_NORMAL, UI_ACT_CUDA));
 }
 
 /* Word-wrapped, for why the .cu is not shown. */
@@ -135,17 +126,17 @@ static void heading(ui_frame *f, ui_rect body, int x, const cu_counts *cc, const
 {
 	char s[160], v[32];
 	for (int i = 0; i < ncol; i++) {
-		fmt(s, sizeof s, "%*s", col[i]->width, col[i]->head);
+		util_cutf(s, sizeof s, "%*s", col[i]->width, col[i]->head);
 		ui_frame_text(f, body, x, body.y, s, UI_ROLE_HEADING);
 		x += col[i]->width + 1;
 	}
 	if (!cc->r)
-		fmt(s, sizeof s, "counts: the emulator's, beside the GPU run ...");
+		util_cutf(s, sizeof s, "counts: the emulator's, beside the GPU run ...");
 	else if (cc->nrest && ncol && run_line_cost(&cc->rest) > 0)
-		fmt(s, sizeof s, "summed from the PTX; elsewhere: %s %s", col[0]->head,
+		util_cutf(s, sizeof s, "summed from the PTX; elsewhere: %s %s", col[0]->head,
 		    run_line_format(col[0], &cc->rest, v, sizeof v));
 	else
-		fmt(s, sizeof s, "summed from the PTX lines");
+		util_cutf(s, sizeof s, "summed from the PTX lines");
 	ui_frame_text_fit(f, body, x + 1, body.y, s, UI_ROLE_DIM);
 }
 
@@ -160,7 +151,7 @@ static void counts_row(const ui_app *a, ui_frame *f, ui_rect body, int x, int sy
 	for (int i = 0; i < ncol; i++) {
 		char c[48], v[32];
 		run_line_format(col[i], l, v, sizeof v);
-		fmt(c, sizeof c, "%*s", col[i]->width, v);
+		util_cutf(c, sizeof c, "%*s", col[i]->width, v);
 		ui_frame_text(f, body, x, sy, c, !strcmp(v, "-") ? UI_ROLE_DIM : heat ? UI_ROLE_EMPH : UI_ROLE_P_NUMBER);
 		x += col[i]->width + 1;
 	}
@@ -179,7 +170,7 @@ static void line_number(const ui_app *a, ui_frame *f, ui_rect body, int sy, int 
 	for (int m = 0; m < p->nmarks && !bad; m++)
 		bad = ui_app_cu_line_of(a, p->marks[m].line) == ln;
 	char s[16];
-	fmt(s, sizeof s, "%*d", digits, ln);
+	util_cutf(s, sizeof s, "%*d", digits, ln);
 	ui_frame_text(f, body, body.x, sy, s, bad ? UI_ROLE_BAD : UI_ROLE_LINENO);
 	if (bad)
 		ui_frame_put(f, body.x + digits, sy, a->ascii ? '!' : 0x2717, UI_ROLE_BAD);

@@ -7,18 +7,10 @@
 #include <string.h>
 #include <strings.h>
 
+#include "base/util.h"
 #include "exec/report.h"
 #include "ui/ptx_counts.h"
 
-/* snprintf without the truncation warnings: a title is a screen line, cut on purpose. */
-static void fmt(char *buf, size_t len, const char *f, ...) __attribute__((format(printf, 3, 4)));
-static void fmt(char *buf, size_t len, const char *f, ...)
-{
-	va_list ap;
-	va_start(ap, f);
-	vsnprintf(buf, len, f, ap);
-	va_end(ap);
-}
 
 static const ui_role class_role[PTX_NCLASSES] = {
 	[PTX_TEXT] = UI_ROLE_NORMAL,
@@ -46,15 +38,15 @@ static void title(const ui_app *a, char *s, size_t len)
 	else if (!l->ptx_path[0])
 		snprintf(s, len, "PTX");
 	else if (p->nmarks)
-		fmt(s, len, "PTX %s%s  %d %s at line %d", l->ptx_path, ed, p->nmarks,
+		util_cutf(s, len, "PTX %s%s  %d %s at line %d", l->ptx_path, ed, p->nmarks,
 		    p->nmarks > 1 ? "problems" : "problem", p->marks[0].line);
 	else if (af >= 0 && pg->nanchors > 1)
-		fmt(s, len, "PTX %s%s  @%s lines %d-%d (%d/%d, %s: next)", l->ptx_path, ed, pg->anchors[a->region],
+		util_cutf(s, len, "PTX %s%s  @%s lines %d-%d (%d/%d, %s: next)", l->ptx_path, ed, pg->anchors[a->region],
 		    af + 1, al + 1, a->region + 1, pg->nanchors, ui_key_name(UI_MODE_NORMAL, UI_ACT_REGION));
 	else if (af >= 0)
-		fmt(s, len, "PTX %s%s  @%s lines %d-%d", l->ptx_path, ed, pg->anchors[a->region], af + 1, al + 1);
+		util_cutf(s, len, "PTX %s%s  @%s lines %d-%d", l->ptx_path, ed, pg->anchors[a->region], af + 1, al + 1);
 	else
-		fmt(s, len, "PTX %s%s  %s", l->ptx_path, ed, l->entry);
+		util_cutf(s, len, "PTX %s%s  %s", l->ptx_path, ed, l->entry);
 }
 
 /* Columns of s[0..len) with tabs to stops of 4 (PTX is indented with tabs). */
@@ -235,42 +227,42 @@ static void counts_header(const ui_app *a, ui_frame *f, ui_rect body, const coun
 		const ui_run_slot *s = &a->slot[a->lesson];
 		char why[320];
 		if (s->have_lines < 0)
-			fmt(why, sizeof why, "per-line counts: the emulator could not make them (%s)", s->lines.msg);
+			util_cutf(why, sizeof why, "per-line counts: the emulator could not make them (%s)", s->lines.msg);
 		else
-			fmt(why, sizeof why, "per-line counts: emulating on the CPU beside the GPU run ...");
+			util_cutf(why, sizeof why, "per-line counts: emulating on the CPU beside the GPU run ...");
 		ui_frame_text_fit(f, body, body.x + 1, body.y, why, UI_ROLE_DIM);
 		return;
 	}
 	int x = cb->x + 2;
 	char h[160];
 	for (int i = 0; i < cb->ncol; i++) {
-		fmt(h, sizeof h, "%*s", cb->col[i]->width, cb->col[i]->head);
+		util_cutf(h, sizeof h, "%*s", cb->col[i]->width, cb->col[i]->head);
 		ui_frame_text(f, body, x, body.y, h, UI_ROLE_HEADING);
 		x += cb->col[i]->width + 1;
 		if (cb->base) {
-			fmt(h, sizeof h, "%*s", cb->col[i]->width, "ours");
+			util_cutf(h, sizeof h, "%*s", cb->col[i]->width, "ours");
 			ui_frame_text(f, body, x, body.y, h, UI_ROLE_DIM);
 			x += cb->col[i]->width + 1;
 		}
 	}
 	x += cb->base ? 2 : 0;
 	if (a->slot[a->lesson].res.backend != RUN_BACKEND_EMU) /* a GPU run's counts come from the emulator, at its size */
-		fmt(h, sizeof h, "%s: hot; emulated at %lld^3", ui_key_name(UI_MODE_NORMAL, UI_ACT_HOT_LINE),
+		util_cutf(h, sizeof h, "%s: hot; emulated at %lld^3", ui_key_name(UI_MODE_NORMAL, UI_ACT_HOT_LINE),
 		    cb->r->emu.M);
 	else
-		fmt(h, sizeof h, "%s: hot", ui_key_name(UI_MODE_NORMAL, UI_ACT_HOT_LINE));
+		util_cutf(h, sizeof h, "%s: hot", ui_key_name(UI_MODE_NORMAL, UI_ACT_HOT_LINE));
 	if (cb->dropped) /* the code kept its room: the zoomed pane has them all */
-		fmt(h + strlen(h), sizeof h - strlen(h), "; %s: all columns", ui_key_name(UI_MODE_NORMAL, UI_ACT_ZOOM));
+		util_cutf(h + strlen(h), sizeof h - strlen(h), "; %s: all columns", ui_key_name(UI_MODE_NORMAL, UI_ACT_ZOOM));
 	const ui_baseline *b = &a->base;
 	if (cb->base)
-		fmt(h + strlen(h), sizeof h - strlen(h), "; ours: shipped (%s), * differs, + new",
+		util_cutf(h + strlen(h), sizeof h - strlen(h), "; ours: shipped (%s), * differs, + new",
 		    ui_key_name(UI_MODE_NORMAL, UI_ACT_BASELINE));
 	else if (b->view && b->lesson == a->lesson && b->state == 2)
-		fmt(h + strlen(h), sizeof h - strlen(h), "; ours: emulating the shipped kernel ...");
+		util_cutf(h + strlen(h), sizeof h - strlen(h), "; ours: emulating the shipped kernel ...");
 	else if (b->view && b->lesson == a->lesson && b->state < 0)
-		fmt(h + strlen(h), sizeof h - strlen(h), "; ours: the shipped kernel did not run");
+		util_cutf(h + strlen(h), sizeof h - strlen(h), "; ours: the shipped kernel did not run");
 	if (cb->base && b->gone)
-		fmt(h + strlen(h), sizeof h - strlen(h), "; %d of its lines gone", b->gone);
+		util_cutf(h + strlen(h), sizeof h - strlen(h), "; %d of its lines gone", b->gone);
 	ui_frame_text_fit(f, body, x + 1, body.y, h, UI_ROLE_DIM);
 }
 
@@ -308,7 +300,7 @@ static void counts_row(const ui_app *a, ui_frame *f, ui_rect body, int sy, int l
 		int w = cb->col[i]->width;
 		if (l) {
 			run_line_format(cb->col[i], l, v, sizeof v);
-			fmt(c, sizeof c, "%*s", w, v);
+			util_cutf(c, sizeof c, "%*s", w, v);
 			ui_role vs = cb->base ? versus(cb->col[i], l, bl) : 0;
 			ui_frame_text(f, body, x, sy, c,
 				      vs ? vs : !strcmp(v, "-") ? UI_ROLE_DIM : heat ? UI_ROLE_EMPH : UI_ROLE_P_NUMBER);
@@ -317,7 +309,7 @@ static void counts_row(const ui_app *a, ui_frame *f, ui_rect body, int sy, int l
 		if (cb->base) {
 			if (bl) {
 				run_line_format(cb->col[i], bl, v, sizeof v);
-				fmt(c, sizeof c, "%*s", w, v);
+				util_cutf(c, sizeof c, "%*s", w, v);
 				ui_frame_text(f, body, x, sy, c, UI_ROLE_DIM);
 			}
 			x += w + 1;
@@ -408,7 +400,7 @@ void ui_pane_ptx_draw(const ui_app *a, ui_frame *f)
 			continue;
 		}
 		char num[16];
-		fmt(num, sizeof num, "%*d", digits, row->line + 1);
+		util_cutf(num, sizeof num, "%*d", digits, row->line + 1);
 		ui_frame_text(f, body, body.x, sy, num, marked ? UI_ROLE_BAD : UI_ROLE_LINENO);
 		if (!marked && a->ptx_cursor == row->line + 1) /* reverse video, inside a highlighted region too */
 			ui_frame_hit(f, body.x, sy, digits);
