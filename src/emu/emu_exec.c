@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "emu/emu_exec.h"
+#include "emu/emu_race.h"
 #include "base/checked.h"
 #include "base/util.h"
 #include "model/access.h"
@@ -283,7 +284,7 @@ static int exec_op(blockctx *blk, warp *w, inst *x)
 	case OP_LDMATRIX: return emu_exec_ldmatrix(blk, w, o, x->em, x->cnt);
 	/* warp-level */
 	case OP_MMA: return emu_exec_mma(blk, w, o, x->em);
-	case OP_SHFL: emu_exec_shfl(w, o, x->em); break;
+	case OP_SHFL: emu_exec_shfl(blk, w, o, x->em); break;
 	case OP_WGMMA: case OP_WGFENCE: case OP_WGCOMMIT: case OP_WGWAIT: return emu_exec_wgmma(blk, w, x, 0);
 	/* control flow and barriers */
 	case OP_BAR: return barrier(blk, w, x);
@@ -538,6 +539,32 @@ static void init_warp(blockctx *b, warp *w, int id)
 	}
 }
 
+/* A deadlock at bar.sync: how many threads reached it, and where the first
+ * live one that did not waits; on a GPU the block hangs there. */
+static int bar_hang(blockctx *b, const warp *w, const emu_op *o)
+{
+	unsigned n = 0, live = 0;
+	int other = -1, line = 0;
+	for (int i = 0; i < b->nwarps; i++) {
+		const warp *v = &b->warps[i];
+		live += (unsigned)popc(v->live);
+		uint32_t at = v->bar_id == w->bar_id ? v->waiting : 0;
+		n += (unsigned)popc(at);
+		if (other < 0 && (v->live & ~at)) {
+			int l = __builtin_ctz(v->live & ~at);
+			other = i;
+			line = b->ops[v->diverged ? v->lpc[l] : v->pc].line;
+		}
+	}
+	unsigned want = b->bar_want[w->bar_id] ? b->bar_want[w->bar_id] : live;
+	if (other < 0)
+		return emu_fail(b, o, "bar.sync %d at line %d: barrier reached by %u of %u threads: on a GPU this hangs (the count names "
+			    "more threads than arrive)", w->bar_id, o->line, n, want);
+	return emu_fail(b, o, "bar.sync %d at line %d: barrier reached by %u of %u threads: on a GPU this hangs (warp %d waits at "
+		    "line %d instead): every thread of the block must reach the same barriers", w->bar_id, o->line, n, want,
+		    other, line);
+}
+
 /* Every warp waits and nothing will wake one: says what the first one waits for. */
 static int deadlock(cluster *cl)
 {
@@ -552,9 +579,7 @@ static int deadlock(cluster *cl)
 				o = &b->ops[w->wait_op];
 			b->why = EMU_ERR_FAULT;
 			if (w->waiting)
-				return emu_fail(b, o, "deadlock: every warp waits; warp %d waits at bar.sync %d for %u threads, and only "
-					    "%u arrive", i, w->bar_id, b->bar_want[w->bar_id] ? b->bar_want[w->bar_id] : b->nthreads,
-					    b->bar_arrived[w->bar_id]);
+				return bar_hang(b, w, o);
 			if (o->code == OP_MBAR) {
 				blockctx *t = &cl->cta[w->wait_rank];
 				emu_mbar *m = emu_find_mbar(t, w->wait_off);
@@ -703,15 +728,8 @@ static void cta_alloc(blockctx *b, emu_launch *L, cluster *cl, int rank, uint32_
 	b->nthreads = L->block[0] * L->block[1] * L->block[2];
 	b->nwarps = (int)((b->nthreads + 31) / 32);
 	b->smem_size = smem;
-	size_t words = b->smem_size / 4 + 4;
 	b->smem = xmalloc((size_t)b->smem_size + 16);
-	b->wep = xcalloc(words, sizeof *b->wep);
-	b->rep = xcalloc(words, sizeof *b->rep);
-	b->wwarp = xcalloc(words, sizeof *b->wwarp);
-	b->rwarp = xcalloc(words, sizeof *b->rwarp);
-	b->wop = xcalloc(words, sizeof *b->wop);
-	b->rop = xcalloc(words, sizeof *b->rop);
-	b->gfence = xcalloc(words, sizeof *b->gfence);
+	emu_race_alloc(b, cl->n > 1);
 	b->mbar = xcalloc(EMU_MAX_MBARRIERS, sizeof *b->mbar);
 	b->warps = xcalloc((size_t)b->nwarps, sizeof *b->warps);
 	uint64_t *regs = xcalloc((size_t)b->nwarps * (size_t)k->nregs * 32 + 1, sizeof(uint64_t));
@@ -739,13 +757,7 @@ static void cta_free(blockctx *b)
 	}
 	free(b->warps);
 	free(b->smem);
-	free(b->wep);
-	free(b->rep);
-	free(b->wwarp);
-	free(b->rwarp);
-	free(b->wop);
-	free(b->rop);
-	free(b->gfence);
+	emu_race_free(b);
 	free(b->mbar);
 	emu_wg_block_free(b->wg);
 	emu_footprint_free(&b->fp);
@@ -778,7 +790,7 @@ static int cluster_start(cluster *cl, const unsigned c[3])
 		memset(b->smem, 0xff, b->smem_size);
 		if (b->nwarps && b->k->local_bytes) /* local memory too: each block's threads start with none of the last's */
 			memset(b->warps[0].local, 0xff, (size_t)b->nwarps * (size_t)b->k->local_bytes * 32);
-		memset(b->gfence, 0, (b->smem_size / 4 + 4) * sizeof *b->gfence);
+		emu_race_reset(b);
 		memset(b->bar_arrived, 0, sizeof b->bar_arrived);
 		memset(b->bar_want, 0, sizeof b->bar_want);
 		b->nmbar = 0;
@@ -835,8 +847,11 @@ emu_error emu_exec_at(emu_launch *L, run_error *e)
 	cl.launch_regs = per > 255 ? 255 : per;
 	cl.pool = (long long)cl.launch_regs * (long long)((threads + 31) / 32 * 32);
 	cl.cta = xcalloc((size_t)cl.n, sizeof *cl.cta);
-	for (int r = 0; r < cl.n; r++)
+	struct emu_gshadow *gs = emu_race_gshadow_new(L);
+	for (int r = 0; r < cl.n; r++) {
 		cta_alloc(&cl.cta[r], L, &cl, r, (uint32_t)smem, e);
+		cl.cta[r].gs = gs;
+	}
 	int rc = 0;
 	double t0 = util_now();
 	unsigned c[3];
@@ -859,6 +874,7 @@ emu_error emu_exec_at(emu_launch *L, run_error *e)
 		cta_free(&cl.cta[r]);
 	free(cl.cta);
 	free(cl.q);
+	emu_race_gshadow_free(gs);
 	return why;
 }
 

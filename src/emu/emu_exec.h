@@ -61,9 +61,16 @@ typedef struct {
 	const emu_op *ops;
 	uint8_t *smem;
 	uint32_t smem_size;
-	uint32_t *wep, *rep;      /* race shadow per 4-byte word: epochs of the last write / read */
-	uint16_t *wwarp, *rwarp;  /* the writing / reading warp (0xffff: several readers) */
-	int32_t *wop, *rop;       /* the op that wrote / read, for the message */
+	/* the race shadow per 4-byte word (emu_race.c): epochs of the last write
+	 * (RACE_PENDING: an async copy in flight) / read, the writing / reading
+	 * warp (RACE_GW: rank and warp; RACE_SEVERAL readers), the op for the message */
+	uint32_t *wep, *rep;
+	uint16_t *wwarp, *rwarp;
+	int32_t *wop, *rop;
+	uint32_t *wcp, *rcp;      /* a cluster's: 1 + the barrier.cluster phase of the last write / read; NULL: no cluster */
+	uint8_t *rrk;             /* the rank of the CTA that read (0xff: several) */
+	struct emu_gshadow *gs;   /* the launch's global shadow, between blocks; NULL: checks off */
+	int norace;               /* the checks are off (PTXTUTOR_NO_RACE=1) */
 	uint32_t epoch;
 	unsigned ctaid[3];
 	unsigned nthreads;
@@ -234,7 +241,7 @@ int emu_exec_assert(blockctx *b, warp *w, const emu_op *o, uint32_t em);
  * (hazard: 0) or the hazard check before another instruction (hazard: 1)
  * of a kernel that has wgmma. */
 int emu_exec_mma(blockctx *b, warp *w, const emu_op *o, uint32_t em);
-void emu_exec_shfl(warp *w, const emu_op *o, uint32_t em);
+void emu_exec_shfl(blockctx *b, warp *w, const emu_op *o, uint32_t em);
 int emu_exec_wgmma(blockctx *b, warp *w, const inst *x, int hazard);
 /* issue 39: wmma.load, wmma.store, wmma.mma (emu_wmma.c); 0 (STEP_NEXT) or -1 after emu_fail. */
 int emu_exec_wmma(blockctx *b, warp *w, const emu_op *o, uint32_t em, emu_opcount *cnt);

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "emu/emu_exec.h"
+#include "emu/emu_race.h"
 #include "base/checked.h"
 #include "base/util.h"
 #include "model/access.h"
@@ -68,7 +69,7 @@ int emu_pending_read(blockctx *b, const emu_op *o, uint32_t off, int bytes)
 		const bulkreq *q = &cl->q[i];
 		if (q->store || !(q->mask >> b->rank & 1) || off >= q->soff + q->bytes || off + (uint32_t)bytes <= q->soff)
 			continue;
-		return emu_fail(b, o, "reads shared bytes %u..%u before the TMA copy issued at line %d has written them: "
+		return emu_fail(b, o, "shared-memory race (async copy): reads shared bytes %u..%u before the TMA copy issued at line %d has written them: "
 			    "wait on its mbarrier (smem+0x%x) for the phase it completes first", off, off + bytes - 1,
 			    b->ops[q->op].line, q->mbar);
 	}
@@ -183,11 +184,32 @@ static int unfenced(blockctx *b, const emu_op *o, uint32_t soff, uint64_t bytes)
 		uint32_t g = b->gfence[word];
 		if (!g || b->wwarp[word] >= b->nwarps || g != b->warps[b->wwarp[word]].fences + 1)
 			continue;
-		return emu_fail(b, o, "the TMA store reads shared bytes %u..%u that warp %d wrote at line %d with no "
+		return emu_fail(b, o, "shared-memory race (proxy): the TMA store reads shared bytes %u..%u that warp %d wrote at line %d with no "
 			    "fence.proxy.async after: the copy engine may not see them", word * 4, word * 4 + 3,
 			    b->wwarp[word], b->wop[word] >= 0 ? b->ops[b->wop[word]].line : 0);
 	}
 	return 0;
+}
+
+/* A TMA load into this CTA's bytes that another warp read since the last
+ * barrier or mbarrier phase: the copy may land before that read. (A
+ * multicast's other CTAs are ordered by their own mbarriers: not checked.) */
+static void tma_war(blockctx *b, const emu_op *o, int w, uint32_t soff, uint64_t bytes)
+{
+	if (b->norace)
+		return;
+	int gw = RACE_GW(b->rank, w);
+	for (uint32_t word = soff >> 2; word < (soff + bytes) >> 2; word++) {
+		int rw = b->rwarp[word];
+		if (b->rep[word] != b->epoch || rw == gw)
+			continue;
+		emu_race_report(b, o, w, b->rop[word], RACE_WAR,
+				"shared-memory race (write after read): the TMA copy of warp %d writes bytes %u..%u that warp %d "
+				"read at line %d with no barrier or mbarrier wait between: the readers must release the buffer "
+				"(arrive on an mbarrier the producer waits on) before it is refilled",
+				w, word * 4, word * 4 + 3, rw == RACE_SEVERAL ? -1 : rw & 63, b->rop[word] >= 0 ? b->ops[b->rop[word]].line : 0);
+		return;
+	}
 }
 
 static int enqueue(blockctx *b, const emu_op *o, const bulkreq *r)
@@ -244,6 +266,8 @@ static int bulk_copy(blockctx *b, warp *w, inst *x)
 			for (int d = 0; d < b->cl->n; d++)
 				if ((r.mask >> d & 1) && box_fits(b, o, &r.tm, r.soff, r.bytes, &b->cl->cta[d]) < 0)
 					return STEP_FAIL;
+			if (r.mask >> b->rank & 1)
+				tma_war(b, o, w->id, r.soff, r.bytes);
 			x->cnt->bytes_l2 += r.bytes; /* once from L2 ... */
 			x->cnt->bytes_smem += r.bytes * (uint64_t)__builtin_popcount(r.mask); /* ... once per destination */
 		}

@@ -1,0 +1,315 @@
+/* emu_race: the race detector's shadows (shared memory per CTA, global memory per launch), what each race is called and how it is reported. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "emu/emu_race.h"
+#include "base/util.h"
+
+int emu_race_off(void)
+{
+	static int off = -1;
+	if (off < 0) {
+		const char *s = getenv("PTXTUTOR_NO_RACE");
+		off = s && s[0] == '1';
+	}
+	return off;
+}
+
+void emu_race_report(blockctx *b, const emu_op *o, int w, int other_op, race_kind k, const char *fmt, ...)
+{
+	(void)k; /* the kind is the message's first words, "... race (KIND):" */
+	emu_launch *L = b->L;
+	if (L->races++)
+		return;
+	run_error *e = &L->race;
+	memset(e, 0, sizeof *e);
+	util_strlcpy(e->path, L->path, sizeof e->path);
+	e->line = o ? o->line : 0;
+	e->has_block = 1;
+	memcpy(e->block, b->ctaid, sizeof e->block);
+	e->warp = w;
+	e->line2 = other_op >= 0 ? b->ops[other_op].line : 0;
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(e->msg, sizeof e->msg, fmt, ap);
+	va_end(ap);
+}
+
+/* ---- shared memory ---- */
+
+void emu_race_alloc(blockctx *b, int cluster)
+{
+	size_t words = b->smem_size / 4 + 4;
+	b->norace = emu_race_off();
+	b->wep = xcalloc(words, sizeof *b->wep);
+	b->rep = xcalloc(words, sizeof *b->rep);
+	b->wwarp = xcalloc(words, sizeof *b->wwarp);
+	b->rwarp = xcalloc(words, sizeof *b->rwarp);
+	b->wop = xcalloc(words, sizeof *b->wop);
+	b->rop = xcalloc(words, sizeof *b->rop);
+	b->gfence = xcalloc(words, sizeof *b->gfence);
+	if (cluster && !b->norace) { /* distributed shared memory: the cluster phase of each access */
+		b->wcp = xcalloc(words, sizeof *b->wcp);
+		b->rcp = xcalloc(words, sizeof *b->rcp);
+		b->rrk = xcalloc(words, sizeof *b->rrk);
+	}
+}
+
+void emu_race_reset(blockctx *b)
+{
+	size_t words = b->smem_size / 4 + 4;
+	memset(b->gfence, 0, words * sizeof *b->gfence);
+	if (b->wcp) { /* the cluster's phases start again at 0 */
+		memset(b->wcp, 0, words * sizeof *b->wcp);
+		memset(b->rcp, 0, words * sizeof *b->rcp);
+	}
+}
+
+void emu_race_free(blockctx *b)
+{
+	free(b->wep);
+	free(b->rep);
+	free(b->wwarp);
+	free(b->rwarp);
+	free(b->wop);
+	free(b->rop);
+	free(b->gfence);
+	free(b->wcp);
+	free(b->rcp);
+	free(b->rrk);
+}
+
+static int is_cpasync(const blockctx *t, int32_t op)
+{
+	return op >= 0 && t->ops[op].code == OP_CPASYNC;
+}
+
+/* A same-CTA hit of the inline checks: an async copy in flight, or two warps in one barrier interval. */
+void emu_race_shared_hit(blockctx *t, const emu_op *o, int gw, uint32_t word, int write)
+{
+	int w = gw & 63, ow = t->wwarp[word];
+	const char *acc = write ? "writes" : "reads";
+	uint32_t lo = word * 4, hi = word * 4 + 3;
+	if (gw >> 6 != t->rank)
+		return; /* another CTA's access: the cluster check's */
+	if (t->wep[word] == RACE_PENDING) {
+		emu_race_report(t, o, w, t->wop[word], RACE_ASYNC,
+				"shared-memory race (async copy): warp %d %s bytes %u..%u that the cp.async of warp %d at line %d "
+				"may still be writing: retire it with cp.async.wait_group, then bar.sync, before any warp touches them",
+				w, acc, lo, hi, ow & 63, t->ops[t->wop[word]].line);
+		return;
+	}
+	int other, op;
+	if (t->wep[word] == t->epoch && ow != gw) {
+		other = ow, op = t->wop[word];
+	} else {
+		other = t->rwarp[word], op = t->rop[word];
+	}
+	if (other != RACE_SEVERAL && other >> 6 != t->rank)
+		return;
+	int on = other == RACE_SEVERAL ? -1 : other & 63, line = op >= 0 ? t->ops[op].line : 0;
+	if (other == ow && is_cpasync(t, op)) {
+		emu_race_report(t, o, w, op, RACE_ASYNC,
+				"shared-memory race (async copy): warp %d %s bytes %u..%u that the cp.async of warp %d at line %d "
+				"wrote, with no bar.sync after its wait: put a bar.sync between the cp.async.wait_group and the access",
+				w, acc, lo, hi, on, line);
+		return;
+	}
+	emu_race_report(t, o, w, op, RACE_BARRIER,
+			"shared-memory race: warp %d %s bytes %u..%u %s warp %d at line %d with no bar.sync between", w, acc, lo, hi,
+			write ? "last accessed by" : "written by", on, line);
+}
+
+/* Accesses of two CTAs of a cluster to one CTA's bytes in one phase of barrier.cluster. */
+void emu_race_cluster(blockctx *t, const emu_op *o, int gw, uint32_t word, int write)
+{
+	uint32_t ph = t->cl->cb_phase + 1;
+	int rk = gw >> 6, orank = -1, op = -1;
+	const char *did = "";
+	if (t->wcp[word] == ph && t->wwarp[word] >> 6 != rk && t->wwarp[word] != RACE_SEVERAL)
+		orank = t->wwarp[word] >> 6, op = t->wop[word], did = "wrote";
+	else if (write && t->rcp[word] == ph && t->rrk[word] != rk)
+		orank = t->rrk[word] == 0xff ? -1 : t->rrk[word], op = t->rop[word], did = "read";
+	if (write) {
+		t->wcp[word] = ph;
+	} else if (t->rcp[word] != ph) {
+		t->rcp[word] = ph;
+		t->rrk[word] = (uint8_t)rk;
+	} else if (t->rrk[word] != rk) {
+		t->rrk[word] = 0xff;
+	}
+	if (!did[0])
+		return;
+	blockctx *b = &t->cl->cta[rk];
+	emu_race_report(b, o, gw & 63, op, RACE_CLUSTER,
+			"shared-memory race (cluster): block rank %d warp %d %s bytes %u..%u of block rank %d's shared memory, "
+			"which block rank %d %s at line %d with no barrier.cluster between: put barrier.cluster.arrive and "
+			"barrier.cluster.wait (cluster.sync()) between the two accesses", rk, gw & 63, write ? "writes" : "reads",
+			word * 4, word * 4 + 3, t->rank, orank, did, op >= 0 ? t->ops[op].line : 0);
+}
+
+void emu_race_async_issue(blockctx *b, const emu_op *o, int w, uint32_t off, uint32_t bytes)
+{
+	if (b->norace || !bytes)
+		return;
+	int gw = RACE_GW(b->rank, w), me = (int)(o - b->ops);
+	for (uint32_t word = off >> 2; word <= (off + bytes - 1) >> 2; word++) {
+		uint32_t lo = word * 4, hi = word * 4 + 3;
+		int ow = b->wwarp[word], rw = b->rwarp[word];
+		if (b->wep[word] == RACE_PENDING)
+			emu_race_report(b, o, w, b->wop[word], RACE_ASYNC,
+					"shared-memory race (async copy): the copy of warp %d writes bytes %u..%u that the copy of warp %d "
+					"issued at line %d may still be writing: wait for the first before issuing the second", w, lo, hi,
+					ow & 63, b->ops[b->wop[word]].line);
+		else if (b->wep[word] == b->epoch && ow != gw)
+			emu_race_report(b, o, w, b->wop[word], RACE_ASYNC,
+					"shared-memory race (async copy): the copy of warp %d writes bytes %u..%u that warp %d wrote at "
+					"line %d with no bar.sync between: put a bar.sync between them", w, lo, hi, ow & 63,
+					b->ops[b->wop[word]].line);
+		else if (b->rep[word] == b->epoch && rw != gw)
+			emu_race_report(b, o, w, b->rop[word], RACE_WAR,
+					"shared-memory race (write after read): the copy of warp %d writes bytes %u..%u that warp %d "
+					"read at line %d with no bar.sync between: a bar.sync after the last read of a buffer must "
+					"come before the copy that refills it (the loop's trailing __syncthreads())", w, lo, hi,
+					rw == RACE_SEVERAL ? -1 : rw & 63, b->rop[word] >= 0 ? b->ops[b->rop[word]].line : 0);
+		b->wep[word] = RACE_PENDING;
+		b->wwarp[word] = (uint16_t)gw;
+		b->wop[word] = me;
+	}
+}
+
+void emu_race_async_land(blockctx *b, const emu_op *o, int w, uint32_t off, uint32_t bytes)
+{
+	if (b->norace || !bytes)
+		return;
+	for (uint32_t word = off >> 2; word <= (off + bytes - 1) >> 2; word++) {
+		b->wep[word] = b->epoch;
+		b->wwarp[word] = (uint16_t)RACE_GW(b->rank, w);
+		b->wop[word] = (int32_t)(o - b->ops);
+		b->gfence[word] = b->warps[w].fences + 1;
+	}
+}
+
+/* ---- global memory, between blocks ---- */
+
+/* Per 4-byte word written: the last block to write it and the block(s)
+ * that read it (1 + the block's linear id; RACE_BLOCKS_SEVERAL), and their ops. */
+typedef struct {
+	uint32_t w, r;
+	int32_t wop, rop;
+} gword;
+
+#define GPAGE_WORDS 1024        /* a page: 4 KiB of a buffer */
+#define GPAGES_MAX 4096         /* 64 MiB of shadow: past that, new pages go unwatched */
+#define RACE_BLOCKS_SEVERAL UINT32_MAX
+
+struct emu_gshadow {
+	gword **page[EMU_MAX_BUFS];
+	size_t npage[EMU_MAX_BUFS];
+	int nbufs, used;
+};
+
+struct emu_gshadow *emu_race_gshadow_new(const emu_launch *L)
+{
+	if (emu_race_off())
+		return NULL;
+	struct emu_gshadow *g = xcalloc(1, sizeof *g);
+	g->nbufs = L->nbufs;
+	for (int i = 0; i < L->nbufs; i++) {
+		g->npage[i] = (L->bufs[i].bytes / 4 + GPAGE_WORDS - 1) / GPAGE_WORDS;
+		g->page[i] = xcalloc(g->npage[i] + 1, sizeof *g->page[i]);
+	}
+	return g;
+}
+
+void emu_race_gshadow_free(struct emu_gshadow *g)
+{
+	if (!g)
+		return;
+	for (int i = 0; i < g->nbufs; i++) {
+		for (size_t p = 0; p < g->npage[i]; p++)
+			free(g->page[i][p]);
+		free(g->page[i]);
+	}
+	free(g);
+}
+
+static void block_of(const emu_launch *L, uint32_t id, unsigned c[3])
+{
+	uint32_t n = id - 1;
+	c[0] = n % L->grid[0];
+	c[1] = n / L->grid[0] % L->grid[1];
+	c[2] = n / L->grid[0] / L->grid[1];
+}
+
+static void global_race(blockctx *b, const emu_op *o, int w, int buf, uint32_t word, const gword *x, uint32_t me, int write)
+{
+	static const char *const names[EMU_MAX_BUFS] = {"A", "B", "C", "D"};
+	unsigned c[3];
+	int wrote = x->w && x->w != me;
+	uint32_t other = wrote ? x->w : x->r;
+	int op = wrote ? x->wop : x->rop;
+	char who[64] = "several blocks";
+	if (other != RACE_BLOCKS_SEVERAL) {
+		block_of(b->L, other, c);
+		snprintf(who, sizeof who, "block (%u,%u,%u)", c[0], c[1], c[2]);
+	}
+	emu_race_report(b, o, w, op, RACE_BLOCKS,
+			"global-memory race (between blocks): block (%u,%u,%u) %s bytes %s+%u..%u that %s %s at line %d: blocks "
+			"run in no order, so %s: give each block its own bytes of %s (or add with atomics)",
+			b->ctaid[0], b->ctaid[1], b->ctaid[2], write ? "writes" : "reads", names[buf], word * 4, word * 4 + 3, who,
+			wrote ? "wrote" : "read", op >= 0 ? b->ops[op].line : 0,
+			write && wrote ? "one write is lost" : "the read may see either value", names[buf]);
+}
+
+void emu_race_global(blockctx *b, const emu_op *o, int w, uint64_t addr, int bytes, int write)
+{
+	struct emu_gshadow *g = b->gs;
+	uint64_t i = (addr >> EMU_GLOBAL_SHIFT) - 1, off = addr & ((1ULL << EMU_GLOBAL_SHIFT) - 1);
+	if (!g || i >= (uint64_t)g->nbufs)
+		return;
+	const emu_launch *L = b->L;
+	uint32_t me = 1 + b->ctaid[0] + L->grid[0] * (b->ctaid[1] + L->grid[1] * b->ctaid[2]);
+	for (uint64_t word = off >> 2; word <= (off + (uint64_t)bytes - 1) >> 2; word++) {
+		uint64_t p = word / GPAGE_WORDS;
+		if (p >= g->npage[i])
+			return;
+		gword *page = g->page[i][p];
+		if (!page) {
+			if (!write || g->used >= GPAGES_MAX) /* only written bytes are watched */
+				continue;
+			page = g->page[i][p] = xcalloc(GPAGE_WORDS, sizeof *page);
+			g->used++;
+		}
+		gword *x = &page[word % GPAGE_WORDS];
+		if ((x->w && x->w != me) || (write && x->r && x->r != me))
+			global_race(b, o, w, (int)i, (uint32_t)word, x, me, write);
+		if (write) {
+			x->w = me;
+			x->wop = (int32_t)(o - b->ops);
+		} else {
+			x->r = !x->r || x->r == me ? me : RACE_BLOCKS_SEVERAL;
+			x->rop = (int32_t)(o - b->ops);
+		}
+	}
+}
+
+/* ---- warp-level member masks ---- */
+
+void emu_race_member_mask(blockctx *b, const warp *w, const emu_op *o, uint32_t em, uint32_t m, const char *what)
+{
+	uint32_t out = em & ~m, missing = m & w->live & ~em;
+	if (b->norace || (!out && !missing))
+		return;
+	if (out)
+		emu_race_report(b, o, w->id, -1, RACE_WARPMASK,
+				"race (warp mask): lane %d of warp %d runs %s with member mask 0x%08x, which leaves it out (lanes "
+				"0x%08x run it): name every lane that runs it (the mask of the lanes in that branch)",
+				__builtin_ctz(out), w->id, what, m, em);
+	else
+		emu_race_report(b, o, w->id, -1, RACE_WARPMASK,
+				"race (warp mask): %s with member mask 0x%08x names lane %d of warp %d, which does not run it "
+				"(lanes 0x%08x do): on a GPU the named lanes wait for it; name only the lanes that run it",
+				what, m, __builtin_ctz(missing), w->id, em);
+}

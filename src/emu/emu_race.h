@@ -1,0 +1,105 @@
+/* emu_race: the race detector: the shared-memory shadow (per word: the last writer, the readers, an asynchronous copy in flight, the cluster phase), the global shadow between blocks, warp member masks, and the one place a race is reported. */
+#ifndef PTXTUTOR_EMU_RACE_H
+#define PTXTUTOR_EMU_RACE_H
+
+#include <stdint.h>
+#include "emu/emu_exec.h"
+
+/* What a report is about; the word in its message is race_kind_word's. */
+typedef enum {
+	RACE_BARRIER,  /* two warps' ordinary accesses in one barrier interval */
+	RACE_ASYNC,    /* an access to bytes an asynchronous copy may still be writing */
+	RACE_WAR,      /* an asynchronous copy into bytes another warp may still be reading */
+	RACE_PROXY,    /* generic-proxy writes read through the async proxy with no fence.proxy.async */
+	RACE_CLUSTER,  /* another CTA's shared memory with no barrier.cluster between */
+	RACE_BLOCKS,   /* two blocks and the same global bytes */
+	RACE_WARPMASK, /* a .sync member mask that leaves out a lane that runs it, or names one that does not */
+	RACE_KINDS
+} race_kind;
+
+/* The wep of a word that an asynchronous copy in flight will write: every
+ * access to it races, until the wait that retires the copy. */
+#define RACE_PENDING UINT32_MAX
+/* The rwarp of a word read by several warps since the last barrier. */
+#define RACE_SEVERAL 0xffff
+/* A warp's id in the shadow: its CTA's rank in the cluster, then the warp (at most 32 a block). */
+#define RACE_GW(rank, w) ((rank) * 64 + (w))
+
+/* Counts a race and, for the first, fills L->race: the line of o, the block
+ * b, warp w (-1: not known), the other access's op (-1: none), the message. */
+void emu_race_report(blockctx *b, const emu_op *o, int w, int other_op, race_kind k, const char *fmt, ...)
+	__attribute__((format(printf, 6, 7)));
+
+/* The shadows of a CTA: allocated with it (cluster: the CTAs of a cluster of
+ * more than one), cleared when a cluster starts, freed with it. */
+void emu_race_alloc(blockctx *b, int cluster);
+void emu_race_reset(blockctx *b);
+void emu_race_free(blockctx *b);
+
+/* The slow paths of the inline checks below: classify and report. */
+void emu_race_shared_hit(blockctx *t, const emu_op *o, int gw, uint32_t word, int write);
+void emu_race_cluster(blockctx *t, const emu_op *o, int gw, uint32_t word, int write);
+
+/* An ordinary read or write of bytes off..off+bytes-1 of t's shared memory
+ * by warp gw (RACE_GW: t's own or another CTA's of the cluster). */
+static inline void emu_race_read(blockctx *t, const emu_op *o, int gw, uint32_t off, int bytes)
+{
+	if (t->norace)
+		return;
+	for (uint32_t word = off >> 2; word <= (off + (uint32_t)bytes - 1) >> 2; word++) {
+		uint32_t we = t->wep[word];
+		if ((we == t->epoch && t->wwarp[word] != gw) || we == RACE_PENDING)
+			emu_race_shared_hit(t, o, gw, word, 0);
+		if (t->wcp)
+			emu_race_cluster(t, o, gw, word, 0);
+		if (t->rep[word] != t->epoch) {
+			t->rep[word] = t->epoch;
+			t->rwarp[word] = (uint16_t)gw;
+			t->rop[word] = (int32_t)(o - t->ops);
+		} else if (t->rwarp[word] != gw) {
+			t->rwarp[word] = RACE_SEVERAL;
+		}
+	}
+}
+
+static inline void emu_race_write(blockctx *t, const emu_op *o, int gw, uint32_t off, int bytes, unsigned fences)
+{
+	if (t->norace)
+		return;
+	for (uint32_t word = off >> 2; word <= (off + (uint32_t)bytes - 1) >> 2; word++) {
+		uint32_t we = t->wep[word];
+		if ((we == t->epoch && t->wwarp[word] != gw) || we == RACE_PENDING ||
+		    (t->rep[word] == t->epoch && t->rwarp[word] != gw))
+			emu_race_shared_hit(t, o, gw, word, 1);
+		if (t->wcp)
+			emu_race_cluster(t, o, gw, word, 1);
+		t->wep[word] = t->epoch;
+		t->wwarp[word] = (uint16_t)gw;
+		t->wop[word] = (int32_t)(o - t->ops);
+		t->gfence[word] = fences + 1;
+	}
+}
+
+/* An asynchronous copy by warp w into b's bytes off..: issued (it races with
+ * the reads and writes of other warps since the last barrier, and marks the
+ * bytes in flight), then landed by the wait that retires it (the bytes are
+ * w's write in the barrier interval of the wait). */
+void emu_race_async_issue(blockctx *b, const emu_op *o, int w, uint32_t off, uint32_t bytes);
+void emu_race_async_land(blockctx *b, const emu_op *o, int w, uint32_t off, uint32_t bytes);
+
+/* A global access by warp w of b: the launch's global shadow remembers, for
+ * each 4-byte word written, the last block that wrote it and the blocks
+ * that read it, and reports two blocks that meet there. */
+void emu_race_global(blockctx *b, const emu_op *o, int w, uint64_t addr, int bytes, int write);
+/* The launch's global shadow: made before the first block, freed after the last. */
+struct emu_gshadow *emu_race_gshadow_new(const emu_launch *L);
+void emu_race_gshadow_free(struct emu_gshadow *g);
+
+/* A warp-level .sync instruction run by the lanes em of warp w with member
+ * mask m: each lane that runs it must be named, each live lane named must run it. */
+void emu_race_member_mask(blockctx *b, const warp *w, const emu_op *o, uint32_t em, uint32_t m, const char *what);
+
+/* Are the checks off (PTXTUTOR_NO_RACE=1, to measure what they cost)? */
+int emu_race_off(void);
+
+#endif
