@@ -702,11 +702,11 @@ static emu_error check_launch(const emu_launch *L, uint64_t *smem, run_error *e)
 		return EMU_ERR_BAD_REQUEST;
 	}
 	/* what cta_alloc takes for each CTA of a cluster, all resident together:
-	 * 8 bytes a register a lane, the shared memory and its race shadow (24
-	 * bytes a word); refused before any of it is allocated */
+	 * 8 bytes a register a lane, the shared memory and its race shadow (at
+	 * most 40 bytes a word, emu_race.c); refused before any of it is allocated */
 	double regs = (double)((threads + 31) / 32 * 32) * L->k->nregs * 8;
 	double local = (double)((threads + 31) / 32 * 32) * L->k->local_bytes;
-	double cta = regs + local + (double)*smem + (double)(*smem / 4 + 4) * 24;
+	double cta = regs + local + (double)*smem + (double)(*smem / 4 + 4) * 40;
 	if (cta * (double)n > EMU_MAX_RESIDENT) {
 		char lb[64] = ""; /* said only where there is some: the message has 256 bytes in a result */
 		if (L->k->local_bytes)

@@ -67,6 +67,7 @@ typedef struct {
 	uint32_t *wep, *rep;
 	uint16_t *wwarp, *rwarp;
 	int32_t *wop, *rop;
+	uint32_t *aep;            /* the epoch an async copy in flight was issued in (wep RACE_PENDING) */
 	uint32_t *wcp, *rcp;      /* a cluster's: 1 + the barrier.cluster phase of the last write / read; NULL: no cluster */
 	uint8_t *rrk;             /* the rank of the CTA that read (0xff: several) */
 	struct emu_gshadow *gs;   /* the launch's global shadow, between blocks; NULL: checks off */

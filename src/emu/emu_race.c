@@ -8,12 +8,8 @@
 
 int emu_race_off(void)
 {
-	static int off = -1;
-	if (off < 0) {
-		const char *s = getenv("PTXTUTOR_NO_RACE");
-		off = s && s[0] == '1';
-	}
-	return off;
+	const char *s = getenv("PTXTUTOR_NO_RACE"); /* read once a CTA: not on the hot path */
+	return s && s[0] == '1';
 }
 
 void emu_race_report(blockctx *b, const emu_op *o, int w, int other_op, race_kind k, const char *fmt, ...)
@@ -49,6 +45,7 @@ void emu_race_alloc(blockctx *b, int cluster)
 	b->wop = xcalloc(words, sizeof *b->wop);
 	b->rop = xcalloc(words, sizeof *b->rop);
 	b->gfence = xcalloc(words, sizeof *b->gfence);
+	b->aep = xcalloc(words, sizeof *b->aep);
 	if (cluster && !b->norace) { /* distributed shared memory: the cluster phase of each access */
 		b->wcp = xcalloc(words, sizeof *b->wcp);
 		b->rcp = xcalloc(words, sizeof *b->rcp);
@@ -75,6 +72,7 @@ void emu_race_free(blockctx *b)
 	free(b->wop);
 	free(b->rop);
 	free(b->gfence);
+	free(b->aep);
 	free(b->wcp);
 	free(b->rcp);
 	free(b->rrk);
@@ -93,6 +91,17 @@ void emu_race_shared_hit(blockctx *t, const emu_op *o, int gw, uint32_t word, in
 	uint32_t lo = word * 4, hi = word * 4 + 3;
 	if (gw >> 6 != t->rank)
 		return; /* another CTA's access: the cluster check's */
+	if (t->wep[word] == RACE_PENDING && t->aep[word] == t->epoch && gw != ow) {
+		/* issued since the last barrier: the access belongs with the bytes' old contents */
+		emu_race_report(t, o, w, t->wop[word], write ? RACE_ASYNC : RACE_WAR,
+				"shared-memory race (%s): warp %d %s bytes %u..%u while the cp.async of warp %d at line %d, issued "
+				"since the last bar.sync, may be overwriting them: %s", write ? "async copy" : "write after read", w,
+				acc, lo, hi, ow & 63, t->ops[t->wop[word]].line,
+				write ? "one write is lost; put a bar.sync between them"
+				      : "a bar.sync after the last read of a buffer must come before the copy that refills it (the "
+					"loop's trailing __syncthreads())");
+		return;
+	}
 	if (t->wep[word] == RACE_PENDING) {
 		emu_race_report(t, o, w, t->wop[word], RACE_ASYNC,
 				"shared-memory race (async copy): warp %d %s bytes %u..%u that the cp.async of warp %d at line %d "
@@ -157,7 +166,9 @@ void emu_race_async_issue(blockctx *b, const emu_op *o, int w, uint32_t off, uin
 	for (uint32_t word = off >> 2; word <= (off + bytes - 1) >> 2; word++) {
 		uint32_t lo = word * 4, hi = word * 4 + 3;
 		int ow = b->wwarp[word], rw = b->rwarp[word];
-		if (b->wep[word] == RACE_PENDING)
+		if (b->wep[word] == RACE_PENDING && ow == gw && b->wop[word] == me && b->aep[word] == b->epoch)
+			; /* lanes of one warp's copy: not checked against each other, as a warp's st */
+		else if (b->wep[word] == RACE_PENDING)
 			emu_race_report(b, o, w, b->wop[word], RACE_ASYNC,
 					"shared-memory race (async copy): the copy of warp %d writes bytes %u..%u that the copy of warp %d "
 					"issued at line %d may still be writing: wait for the first before issuing the second", w, lo, hi,
@@ -174,6 +185,7 @@ void emu_race_async_issue(blockctx *b, const emu_op *o, int w, uint32_t off, uin
 					"come before the copy that refills it (the loop's trailing __syncthreads())", w, lo, hi,
 					rw == RACE_SEVERAL ? -1 : rw & 63, b->rop[word] >= 0 ? b->ops[b->rop[word]].line : 0);
 		b->wep[word] = RACE_PENDING;
+		b->aep[word] = b->epoch;
 		b->wwarp[word] = (uint16_t)gw;
 		b->wop[word] = me;
 	}
