@@ -249,7 +249,7 @@ static void test_broken_kernels(void **st)
 	for (int i = 0; i < 2; i++) {
 		/* reading the tile before its phase completed: without a wait, or
 		 * waiting for the parity of the phase before (done already) */
-		snprintf(want, sizeof want, "%s:%d: reads shared bytes 0..15 before the TMA copy issued at line %d has written "
+		snprintf(want, sizeof want, "%s:%d: shared-memory race (async copy): reads shared bytes 0..15 before the TMA copy issued at line %d has written "
 			 "them: wait on its mbarrier (smem+0x400) for the phase it completes first", early[i],
 			 line_of(early[i], "ld.shared.v4.b32 {%r12"), line_of(early[i], "cp.async.bulk.tensor"));
 		expect_error(early[i], 32, 0, xy, want);
@@ -269,7 +269,7 @@ static void test_broken_kernels(void **st)
 		 sh, line_of(sh, "mbarrier.test_wait"), line_of(sh, "mbarrier.init"));
 	expect_error(sh, 32, 0, xy, want);
 	const char *fe = "tests/emu/bug_fence.ptx";
-	snprintf(want, sizeof want, "%s:%d: the TMA store reads shared bytes 0..3 that warp 0 wrote at line %d with no "
+	snprintf(want, sizeof want, "%s:%d: shared-memory race (proxy): the TMA store reads shared bytes 0..3 that warp 0 wrote at line %d with no "
 		 "fence.proxy.async after: the copy engine may not see them", fe, line_of(fe, "cp.async.bulk.tensor"),
 		 line_of(fe, "st.shared"));
 	expect_error(fe, 32, 2, xy, want);
