@@ -602,7 +602,7 @@ static void emulated_text(FILE *out, const char *title, const run_request *rq, c
 			run_figure(rep, "emu.seconds", c, sizeof c), res->grid[0], res->grid[1], res->grid[2], rq->block[0],
 			rq->block[1], rq->block[2], run_figure(rep, "emu.warps", d, sizeof d));
 	if (rep->races > 1)
-		fprintf(out, "  %lld racing shared-memory accesses in all\n", rep->races);
+		fprintf(out, "  %lld racing accesses in all\n", rep->races);
 	exec_report_counts(out, rep, "  ");
 	fprintf(out, "  by kind:\n");
 	kinds_text(out, rep->by_kind, rep->inst, "    ");
