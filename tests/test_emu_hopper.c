@@ -31,6 +31,7 @@ typedef struct {
 	char err[512];
 	emu_module *m;
 	unsigned long long races;
+	run_error race;
 } hrun;
 
 static int run_file(hrun *h, const char *file, unsigned block, unsigned cluster, int tmap_buf, const uint32_t *u32s)
@@ -68,6 +69,7 @@ static int run_file(hrun *h, const char *file, unsigned block, unsigned cluster,
 			.max_warp_inst = 1000000};
 	int rc = emu_exec(&L, h->err, sizeof h->err);
 	h->races = L.races;
+	h->race = L.race;
 	return rc;
 }
 
@@ -142,6 +144,56 @@ static void test_tma_swizzle_oob_two_phases(void **st)
 	assert_int_equal(op_of(h, OP_BULK, BK_LOAD)->bytes_l2, 2048);
 	assert_int_equal(op_of(h, OP_BULK, BK_LOAD)->bytes_smem, 2048);
 	done(h);
+}
+
+/* issue 40: hopper_tma.ptx with two warps, warp 1's lane 0 the producer:
+ * without the bar.sync after the reads, its second copy refills the tile
+ * that warp 0 read in the same phase (a write after read); with it, none.
+ * (Warp 1's lanes read the bytes past the box.) */
+static void test_tma_write_after_read(void **st)
+{
+	(void)st;
+	char src[512];
+	util_path(src, sizeof src, "tests/emu/hopper_tma.ptx");
+	char *text = util_read_file(src, NULL, NULL, 0);
+	assert_non_null(text);
+	char *lead = strstr(text, "setp.eq.u32     %leader, %r1, 0;");
+	assert_non_null(lead);
+	memcpy(lead, "setp.eq.u32 %leader, %r1, 32;   ", 32); /* the same length */
+	char *tile = strstr(text, "tile[1024]"); /* room for warp 1's lanes, which read past the box */
+	assert_non_null(tile);
+	memcpy(tile, "tile[2048]", 10);
+	char path[128];
+	snprintf(path, sizeof path, "/tmp/test_emu_hopper_war_%d.ptx", (int)getpid());
+	const uint32_t xy[2] = {32, 20};
+	for (int cut = 0; cut < 2; cut++) {
+		if (cut) {
+			char *bar = strstr(text, "\tbar.sync        0;                         // every lane");
+			assert_non_null(bar);
+			memcpy(bar, "\t//", 3); /* the line becomes a comment */
+		}
+		FILE *f = fopen(path, "w");
+		assert_non_null(f);
+		fputs(text, f);
+		fclose(f);
+		hrun *h = calloc(1, sizeof *h);
+		if (run_file(h, path, 64, 1, 0, xy) != EMU_OK)
+			fail_msg("cut %d: %s", cut, h->err);
+		if (!cut) {
+			assert_int_equal(h->races, 0);
+		} else {
+			assert_true(h->races > 0);
+			char want[160];
+			snprintf(want, sizeof want, "shared-memory race (write after read): the TMA copy of warp 1 writes bytes 0..3 "
+				 "that warp 0 read at line %d", line_of("tests/emu/hopper_tma.ptx", "ld.shared.v4.b32 {%r12"));
+			if (!strstr(h->race.msg, want))
+				fail_msg("want '%s', got '%s'", want, h->race.msg);
+			assert_int_equal(h->race.line, line_of("tests/emu/hopper_tma.ptx", "cp.async.bulk.tensor"));
+		}
+		done(h);
+	}
+	unlink(path);
+	free(text);
 }
 
 /* Each CTA of a pair multicasts half: both hold both halves, the partner's
@@ -418,6 +470,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_tma_swizzle_oob_two_phases),
+		cmocka_unit_test(test_tma_write_after_read),
 		cmocka_unit_test(test_multicast_remote_arrive),
 		cmocka_unit_test(test_tma_store_clips),
 		cmocka_unit_test(test_stmatrix_and_elect),

@@ -28,6 +28,8 @@ typedef struct {
 	int rc;
 } race_run;
 
+static int race_c; /* P points at C (the third buffer) instead of A */
+
 /* Runs text over grid blocks of block threads (cluster: blocks a cluster, 0: none). */
 static race_run *run(const char *text, unsigned grid, unsigned block, unsigned cluster)
 {
@@ -39,11 +41,12 @@ static race_run *run(const char *text, unsigned grid, unsigned block, unsigned c
 	const emu_kernel *k = &m->k[0];
 	assert_true(k->nops <= 128);
 	uint8_t param[16] = {0};
-	uint64_t p = 1ULL << EMU_GLOBAL_SHIFT;
+	uint64_t p = (race_c ? 3ULL : 1ULL) << EMU_GLOBAL_SHIFT;
 	memcpy(param, &p, 8);
 	emu_launch L = {.k = k, .path = "race.ptx", .grid = {grid, 1, 1}, .block = {block, 1, 1},
 			.cluster = {cluster, cluster ? 1 : 0, cluster ? 1 : 0}, .param = param,
-			.bufs = {{r->buf, sizeof r->buf}}, .nbufs = 1, .cnt = r->cnt};
+			.bufs = {{r->buf, sizeof r->buf}, {r->buf, sizeof r->buf}, {r->buf, sizeof r->buf}}, .nbufs = 3,
+			.cnt = r->cnt};
 	r->rc = emu_exec(&L, r->err, sizeof r->err);
 	r->races = L.races;
 	r->race = L.race;
@@ -279,6 +282,15 @@ static void test_between_blocks(void **state)
 	fill(t, sizeof t, blocks_tmpl, "0", "ld.global.f32 %f2, [%rd3];");
 	expect_race(t, 2, 32, 0, "race (between blocks): block (1,0,0) reads bytes A+0..3 that block (0,0,0) wrote", "// SECOND",
 		    "// FIRST");
+	/* C is watched for reads too: block 0 reads C's word, block 1 then writes it */
+	fill(t, sizeof t, blocks_tmpl, "0", "st.global.f32 [%rd3], %f1;");
+	char *c = strstr(t, "\tst.global.f32 [%rd3], %f1; // FIRST"); /* an ld of the same length in its place */
+	assert_non_null(c);
+	memcpy(c, "\tld.global.f32 %f2, [%rd3]; // FIRST", strlen("\tld.global.f32 %f2, [%rd3]; // FIRST"));
+	race_c = 1;
+	expect_race(t, 2, 32, 0, "race (between blocks): block (1,0,0) writes bytes C+0..3 that block (0,0,0) read at line",
+		    "// SECOND", "// FIRST");
+	race_c = 0;
 	/* each block its own word */
 	fill(t, sizeof t, blocks_tmpl, "4", "st.global.f32 [%rd3], %f1;");
 	expect_none(t, 2, 32, 0);

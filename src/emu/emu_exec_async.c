@@ -199,15 +199,17 @@ static void tma_war(blockctx *b, const emu_op *o, int w, uint32_t soff, uint64_t
 	if (b->norace)
 		return;
 	int gw = RACE_GW(b->rank, w);
+	char who[32];
 	for (uint32_t word = soff >> 2; word < (soff + bytes) >> 2; word++) {
 		int rw = b->rwarp[word];
 		if (b->rep[word] != b->epoch || rw == gw)
 			continue;
 		emu_race_report(b, o, w, b->rop[word], RACE_WAR,
-				"shared-memory race (write after read): the TMA copy of warp %d writes bytes %u..%u that warp %d "
+				"shared-memory race (write after read): the TMA copy of warp %d writes bytes %u..%u that %s "
 				"read at line %d with no barrier or mbarrier wait between: the readers must release the buffer "
 				"(arrive on an mbarrier the producer waits on) before it is refilled",
-				w, word * 4, word * 4 + 3, rw == RACE_SEVERAL ? -1 : rw & 63, b->rop[word] >= 0 ? b->ops[b->rop[word]].line : 0);
+				w, word * 4, word * 4 + 3, emu_race_who(rw, who, sizeof who),
+				b->rop[word] >= 0 ? b->ops[b->rop[word]].line : 0);
 		return;
 	}
 }

@@ -32,6 +32,15 @@ void emu_race_report(blockctx *b, const emu_op *o, int w, int other_op, race_kin
 	va_end(ap);
 }
 
+const char *emu_race_who(int gw, char *buf, size_t n)
+{
+	if (gw == RACE_SEVERAL)
+		snprintf(buf, n, "several warps");
+	else
+		snprintf(buf, n, "warp %d", gw & 63);
+	return buf;
+}
+
 /* ---- shared memory ---- */
 
 void emu_race_alloc(blockctx *b, int cluster)
@@ -117,17 +126,19 @@ void emu_race_shared_hit(blockctx *t, const emu_op *o, int gw, uint32_t word, in
 	}
 	if (other != RACE_SEVERAL && other >> 6 != t->rank)
 		return;
-	int on = other == RACE_SEVERAL ? -1 : other & 63, line = op >= 0 ? t->ops[op].line : 0;
+	int line = op >= 0 ? t->ops[op].line : 0;
+	char who[32];
+	emu_race_who(other, who, sizeof who);
 	if (other == ow && is_cpasync(t, op)) {
 		emu_race_report(t, o, w, op, RACE_ASYNC,
-				"shared-memory race (async copy): warp %d %s bytes %u..%u that the cp.async of warp %d at line %d "
+				"shared-memory race (async copy): warp %d %s bytes %u..%u that the cp.async of %s at line %d "
 				"wrote, with no bar.sync after its wait: put a bar.sync between the cp.async.wait_group and the access",
-				w, acc, lo, hi, on, line);
+				w, acc, lo, hi, who, line);
 		return;
 	}
 	emu_race_report(t, o, w, op, RACE_BARRIER,
-			"shared-memory race: warp %d %s bytes %u..%u %s warp %d at line %d with no bar.sync between", w, acc, lo, hi,
-			write ? "last accessed by" : "written by", on, line);
+			"shared-memory race: warp %d %s bytes %u..%u %s %s at line %d with no bar.sync between", w, acc, lo, hi,
+			write ? "last accessed by" : "written by", who, line);
 }
 
 /* Accesses of two CTAs of a cluster to one CTA's bytes in one phase of barrier.cluster. */
@@ -163,6 +174,7 @@ void emu_race_async_issue(blockctx *b, const emu_op *o, int w, uint32_t off, uin
 	if (b->norace || !bytes)
 		return;
 	int gw = RACE_GW(b->rank, w), me = (int)(o - b->ops);
+	char who[32];
 	for (uint32_t word = off >> 2; word <= (off + bytes - 1) >> 2; word++) {
 		uint32_t lo = word * 4, hi = word * 4 + 3;
 		int ow = b->wwarp[word], rw = b->rwarp[word];
@@ -180,10 +192,10 @@ void emu_race_async_issue(blockctx *b, const emu_op *o, int w, uint32_t off, uin
 					b->ops[b->wop[word]].line);
 		else if (b->rep[word] == b->epoch && rw != gw)
 			emu_race_report(b, o, w, b->rop[word], RACE_WAR,
-					"shared-memory race (write after read): the copy of warp %d writes bytes %u..%u that warp %d "
+					"shared-memory race (write after read): the copy of warp %d writes bytes %u..%u that %s "
 					"read at line %d with no bar.sync between: a bar.sync after the last read of a buffer must "
 					"come before the copy that refills it (the loop's trailing __syncthreads())", w, lo, hi,
-					rw == RACE_SEVERAL ? -1 : rw & 63, b->rop[word] >= 0 ? b->ops[b->rop[word]].line : 0);
+					emu_race_who(rw, who, sizeof who), b->rop[word] >= 0 ? b->ops[b->rop[word]].line : 0);
 		b->wep[word] = RACE_PENDING;
 		b->aep[word] = b->epoch;
 		b->wwarp[word] = (uint16_t)gw;
@@ -289,7 +301,9 @@ void emu_race_global(blockctx *b, const emu_op *o, int w, uint64_t addr, int byt
 			return;
 		gword *page = g->page[i][p];
 		if (!page) {
-			if (!write || g->used >= GPAGES_MAX) /* only written bytes are watched */
+			/* watched: bytes written, and C's read too (beta*C: a block may read
+			 * what another block writes later) */
+			if ((!write && i < 2) || g->used >= GPAGES_MAX)
 				continue;
 			page = g->page[i][p] = xcalloc(GPAGE_WORDS, sizeof *page);
 			g->used++;

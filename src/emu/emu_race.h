@@ -2,6 +2,7 @@
 #ifndef PTXTUTOR_EMU_RACE_H
 #define PTXTUTOR_EMU_RACE_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include "emu/emu_exec.h"
 
@@ -29,6 +30,9 @@ typedef enum {
  * b, warp w (-1: not known), the other access's op (-1: none), the message. */
 void emu_race_report(blockctx *b, const emu_op *o, int w, int other_op, race_kind k, const char *fmt, ...)
 	__attribute__((format(printf, 6, 7)));
+
+/* "warp N" for a shadow's warp (RACE_GW), "several warps" for RACE_SEVERAL: the other side of a message. */
+const char *emu_race_who(int gw, char *buf, size_t n);
 
 /* The shadows of a CTA: allocated with it (cluster: the CTAs of a cluster of
  * more than one), cleared when a cluster starts, freed with it. */
