@@ -182,11 +182,12 @@ static int unfenced(blockctx *b, const emu_op *o, uint32_t soff, uint64_t bytes)
 {
 	for (uint32_t word = soff >> 2; word < (soff + bytes) >> 2; word++) {
 		uint32_t g = b->gfence[word];
-		if (!g || b->wwarp[word] >= b->nwarps || g != b->warps[b->wwarp[word]].fences + 1)
+		int ow = b->wwarp[word]; /* RACE_GW: this CTA's warps only */
+		if (!g || ow >> 6 != b->rank || (ow & 63) >= b->nwarps || g != b->warps[ow & 63].fences + 1)
 			continue;
-		return emu_fail(b, o, "shared-memory race (proxy): the TMA store reads shared bytes %u..%u that warp %d wrote at line %d with no "
-			    "fence.proxy.async after: the copy engine may not see them", word * 4, word * 4 + 3,
-			    b->wwarp[word], b->wop[word] >= 0 ? b->ops[b->wop[word]].line : 0);
+		return emu_fail(b, o, "shared-memory race (proxy): the TMA store reads shared bytes %u..%u that warp %d wrote at "
+			    "line %d with no fence.proxy.async after: the copy engine may not see them", word * 4, word * 4 + 3,
+			    ow & 63, b->wop[word] >= 0 ? b->ops[b->wop[word]].line : 0);
 	}
 	return 0;
 }

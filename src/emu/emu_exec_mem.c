@@ -175,7 +175,7 @@ int emu_exec_ldst(blockctx *b, warp *w, const emu_op *o, uint32_t em, emu_opcoun
 			if (is_ld)
 				emu_race_read(t, o, RACE_GW(b->rank, w->id), soff, total);
 			else
-				emu_race_write(t, o, RACE_GW(b->rank, w->id), soff, total, w->fences);
+				emu_race_write(t, o, RACE_GW(b->rank, w->id), soff, total, UINT_MAX); /* fence unknown there: 0 */
 		} else if (r == 1) {
 			smask |= 1u << l;
 			saddr[l] = soff;
