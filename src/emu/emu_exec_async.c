@@ -61,7 +61,9 @@ static void phase_done(blockctx *t)
 }
 
 /* A read of shared bytes that a TMA load in flight will write: the tile is
- * read before its mbarrier phase completed. */
+ * read before its mbarrier phase completed. A fault, not a counted race: the
+ * reads that follow would run out of step with the copies (a deadlock next),
+ * so the run stops at the first. */
 int emu_pending_read(blockctx *b, const emu_op *o, uint32_t off, int bytes)
 {
 	cluster *cl = b->cl;
@@ -69,9 +71,9 @@ int emu_pending_read(blockctx *b, const emu_op *o, uint32_t off, int bytes)
 		const bulkreq *q = &cl->q[i];
 		if (q->store || !(q->mask >> b->rank & 1) || off >= q->soff + q->bytes || off + (uint32_t)bytes <= q->soff)
 			continue;
-		return emu_fail(b, o, "shared-memory race (async copy): reads shared bytes %u..%u before the TMA copy issued at line %d has written them: "
-			    "wait on its mbarrier (smem+0x%x) for the phase it completes first", off, off + bytes - 1,
-			    b->ops[q->op].line, q->mbar);
+		return emu_fail(b, o, "shared-memory race (async copy): reads shared bytes %u..%u before the TMA copy issued at "
+			    "line %d has written them: wait on its mbarrier (smem+0x%x) for the phase it completes first", off,
+			    off + bytes - 1, b->ops[q->op].line, q->mbar);
 	}
 	return 0;
 }
@@ -177,7 +179,8 @@ static int box_fits(blockctx *b, const emu_op *o, const emu_tmap *tm, uint32_t s
 }
 
 /* A TMA store reads shared bytes through the async proxy: a generic write
- * to them needs a fence.proxy.async by its writer in between (PTX ISA 8.6). */
+ * to them needs a fence.proxy.async by its writer in between (PTX ISA 8.6);
+ * a race otherwise. */
 static int unfenced(blockctx *b, const emu_op *o, uint32_t soff, uint64_t bytes)
 {
 	for (uint32_t word = soff >> 2; word < (soff + bytes) >> 2; word++) {
@@ -185,9 +188,12 @@ static int unfenced(blockctx *b, const emu_op *o, uint32_t soff, uint64_t bytes)
 		int ow = b->wwarp[word]; /* RACE_GW: this CTA's warps only */
 		if (!g || ow >> 6 != b->rank || (ow & 63) >= b->nwarps || g != b->warps[ow & 63].fences + 1)
 			continue;
-		return emu_fail(b, o, "shared-memory race (proxy): the TMA store reads shared bytes %u..%u that warp %d wrote at "
-			    "line %d with no fence.proxy.async after: the copy engine may not see them", word * 4, word * 4 + 3,
-			    ow & 63, b->wop[word] >= 0 ? b->ops[b->wop[word]].line : 0);
+		emu_race_report(b, o, b->cur_warp, b->wop[word], RACE_PROXY,
+				"shared-memory race (proxy): the TMA store reads shared bytes %u..%u that warp %d wrote at line %d "
+				"with no fence.proxy.async after: the copy engine may not see them; fence.proxy.async.shared::cta "
+				"after the writes, then the barrier", word * 4, word * 4 + 3, ow & 63,
+				b->wop[word] >= 0 ? b->ops[b->wop[word]].line : 0);
+		return 0; /* one report a store: the copy goes on with what the bytes hold */
 	}
 	return 0;
 }
