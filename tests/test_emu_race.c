@@ -1,4 +1,4 @@
-/* test_emu_race: the race detector (emu_race.c), one small hand-written kernel per kind of race — cp.async windows (read after write, write after read, the double-buffer loop without its trailing barrier), cluster shared memory, global bytes between blocks, shfl.sync member masks, a bar.sync that part of the block never reaches — each reported with its words, both lines and the bytes, and its fixed twin with none. */
+/* test_emu_race: the race detector (emu_race.c), one small hand-written kernel per kind of race — cp.async windows (read after write, write after read, the double-buffer loop without its trailing barrier), cluster shared memory, global bytes between blocks, shfl.sync and bar.warp.sync member masks, a bar.sync that part of the block never reaches — each reported with its words, both lines and the bytes, and its fixed twin with none. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -320,6 +320,12 @@ static void test_member_mask(void **state)
 	expect_none(t, 1, 32, 0);
 	fill(t, sizeof t, shfl_tmpl, "", "0xffffffff");
 	expect_none(t, 1, 32, 0);
+	/* __syncwarp(): bar.warp.sync -1 under a guard that lets half the warp run it */
+	static const char warpsync[] = HEAD
+		"\tsetp.lt.u32 %p1, %r1, 16;\n"
+		"\t@%p1 bar.warp.sync -1; // SYNC\n" TAIL;
+	expect_race(warpsync, 1, 32, 0, "race (warp mask): bar.warp.sync with member mask 0xffffffff names lane 16 of warp 0",
+		    "// SYNC", NULL);
 }
 
 /* Warp 0 waits at barrier 0, warp 1 at barrier 1: on a GPU the block hangs. */

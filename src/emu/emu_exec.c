@@ -292,7 +292,10 @@ static int exec_op(blockctx *blk, warp *w, inst *x)
 	case OP_EXIT: return exit_lanes(blk, w, x);
 	case OP_TRAP: return x->em ? trap(blk, w, x) : STEP_NEXT;
 	case OP_PRINTF: return emu_exec_printf(blk, w, o, x->em);
-	case OP_NOP: break;
+	case OP_NOP: /* bar.warp.sync has its member mask */
+		if (o->nsrc && x->em)
+			emu_race_member_mask(blk, w, o, x->em, (uint32_t)x->s0[__builtin_ctz(x->em)], "bar.warp.sync");
+		break;
 	/* Hopper */
 	case OP_MBAR: return emu_exec_mbar(blk, w, x);
 	case OP_BULK: return emu_exec_bulk(blk, w, x);
