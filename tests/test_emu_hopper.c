@@ -238,6 +238,14 @@ static void test_tma_store_clips(void **st)
 				fail_msg("C(%u, %u): got %u, want %u", row, col, h->C[row * COLS + col], want);
 		}
 	assert_int_equal(op_of(h, OP_BULK, BK_STORE)->bytes_l2, 1024);
+	assert_int_equal(h->races, 0);
+	done(h);
+	/* issue 40: two blocks (a cluster of 2) store the same box: a race between blocks, on the store's line */
+	h = calloc(1, sizeof *h);
+	assert_int_equal(run_file(h, "tests/emu/hopper_store.ptx", 32, 2, 2, xy), EMU_OK);
+	if (!h->races || !strstr(h->race.msg, "global-memory race (between blocks): block (1,0,0) writes bytes C+"))
+		fail_msg("%llu races: '%s'", h->races, h->race.msg);
+	assert_int_equal(h->race.line, line_of("tests/emu/hopper_store.ptx", "cp.async.bulk.tensor"));
 	done(h);
 }
 

@@ -294,6 +294,15 @@ static void test_between_blocks(void **state)
 	/* each block its own word */
 	fill(t, sizeof t, blocks_tmpl, "4", "st.global.f32 [%rd3], %f1;");
 	expect_none(t, 2, 32, 0);
+	/* f16 stores of two blocks into one 4-byte word, each its own 2 bytes: no race */
+	static const char halves[] = HEAD
+		"\t.reg .b16 %h<2>;\n"
+		"\tmov.u32 %r3, %ctaid.x;\n"
+		"\tsetp.ne.u32 %p1, %r1, 0;\n\t@%p1 bra DONE;\n"
+		"\tmul.wide.u32 %rd2, %r3, 2;\n\tadd.u64 %rd3, %rd1, %rd2;\n"
+		"\tmov.b16 %h1, 0;\n\tst.global.b16 [%rd3], %h1;\n"
+		"DONE:\n" TAIL;
+	expect_none(halves, 2, 32, 0);
 	/* in a cluster too: its blocks run together, but nothing orders their global stores */
 	fill(t, sizeof t, blocks_tmpl, "0", "st.global.f32 [%rd3], %f1;");
 	expect_race(t, 2, 32, 2, "race (between blocks)", "// SECOND", "// FIRST");

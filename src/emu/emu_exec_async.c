@@ -290,6 +290,19 @@ static int bulk_copy(blockctx *b, warp *w, inst *x)
 	return STEP_NEXT;
 }
 
+typedef struct {
+	blockctx *b;
+	const emu_op *o;
+	int warp;
+	uint64_t base; /* the buffer's global address */
+} tma_stored_ctx;
+
+static void tma_stored(void *arg, uint64_t off, int bytes)
+{
+	const tma_stored_ctx *c = arg;
+	emu_race_global(c->b, c->o, c->warp, c->base + off, bytes, 1);
+}
+
 /* The copy engine: every copy in flight lands, in issue order. A load
  * writes each destination CTA and completes its bytes on the mbarrier
  * there; a store reads the issuing CTA's shared memory now. */
@@ -306,6 +319,10 @@ int emu_land(cluster *cl)
 		if (q->store) {
 			if (emu_tmap_copy(&q->tm, q->c, buf, b->smem, q->soff, 1, why, sizeof why) < 0)
 				return emu_fail(b, o, "%s", why);
+			if (b->gs) { /* its global bytes, between blocks */
+				tma_stored_ctx sc = {b, o, q->warp, ((uint64_t)q->tm.buf + 1) << EMU_GLOBAL_SHIFT};
+				emu_tmap_each(&q->tm, q->c, tma_stored, &sc);
+			}
 			continue;
 		}
 		for (int d = 0; d < cl->n; d++) {

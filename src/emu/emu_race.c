@@ -217,19 +217,20 @@ void emu_race_async_land(blockctx *b, const emu_op *o, int w, uint32_t off, uint
 
 /* ---- global memory, between blocks ---- */
 
-/* Per 4-byte word written: the last block to write it and the block(s)
- * that read it (1 + the block's linear id; RACE_BLOCKS_SEVERAL), and their ops. */
+/* Per 2-byte unit written (f16 and bf16 stores of two blocks may share a
+ * word, never a unit): the last block to write it and the block(s) that
+ * read it (1 + the block's linear id; RACE_BLOCKS_SEVERAL), and their ops. */
 typedef struct {
 	uint32_t w, r;
 	int32_t wop, rop;
-} gword;
+} gunit;
 
-#define GPAGE_WORDS 1024        /* a page: 4 KiB of a buffer */
-#define GPAGES_MAX 4096         /* 64 MiB of shadow: past that, new pages go unwatched */
+#define GPAGE_UNITS 2048        /* a page: 4 KiB of a buffer, 32 KiB of shadow */
+#define GPAGES_MAX 2048         /* 64 MiB of shadow (8 MiB of a buffer): past that, new pages go unwatched */
 #define RACE_BLOCKS_SEVERAL UINT32_MAX
 
 struct emu_gshadow {
-	gword **page[EMU_MAX_BUFS];
+	gunit **page[EMU_MAX_BUFS];
 	size_t npage[EMU_MAX_BUFS];
 	int nbufs, used;
 };
@@ -241,7 +242,7 @@ struct emu_gshadow *emu_race_gshadow_new(const emu_launch *L)
 	struct emu_gshadow *g = xcalloc(1, sizeof *g);
 	g->nbufs = L->nbufs;
 	for (int i = 0; i < L->nbufs; i++) {
-		g->npage[i] = (L->bufs[i].bytes / 4 + GPAGE_WORDS - 1) / GPAGE_WORDS;
+		g->npage[i] = (L->bufs[i].bytes / 2 + GPAGE_UNITS - 1) / GPAGE_UNITS;
 		g->page[i] = xcalloc(g->npage[i] + 1, sizeof *g->page[i]);
 	}
 	return g;
@@ -267,7 +268,9 @@ static void block_of(const emu_launch *L, uint32_t id, unsigned c[3])
 	c[2] = n / L->grid[0] / L->grid[1];
 }
 
-static void global_race(blockctx *b, const emu_op *o, int w, int buf, uint32_t word, const gword *x, uint32_t me, int write)
+/* One report an access: its bytes lo..hi, against the first unit it shares with another block (x). */
+static void global_race(blockctx *b, const emu_op *o, int w, int buf, uint64_t lo, uint64_t hi, const gunit *x, uint32_t me,
+			int write)
 {
 	static const char *const names[EMU_MAX_BUFS] = {"A", "B", "C", "D"};
 	unsigned c[3];
@@ -280,11 +283,12 @@ static void global_race(blockctx *b, const emu_op *o, int w, int buf, uint32_t w
 		snprintf(who, sizeof who, "block (%u,%u,%u)", c[0], c[1], c[2]);
 	}
 	emu_race_report(b, o, w, op, RACE_BLOCKS,
-			"global-memory race (between blocks): block (%u,%u,%u) %s bytes %s+%u..%u that %s %s at line %d: blocks "
-			"run in no order, so %s: give each block its own bytes of %s (or add with atomics)",
-			b->ctaid[0], b->ctaid[1], b->ctaid[2], write ? "writes" : "reads", names[buf], word * 4, word * 4 + 3, who,
-			wrote ? "wrote" : "read", op >= 0 ? b->ops[op].line : 0,
-			write && wrote ? "one write is lost" : "the read may see either value", names[buf]);
+			"global-memory race (between blocks): block (%u,%u,%u) %s bytes %s+%llu..%llu that %s %s at line %d: "
+			"blocks run in no order, so %s: give each block its own bytes of %s (or add with atomics)",
+			b->ctaid[0], b->ctaid[1], b->ctaid[2], write ? "writes" : "reads", names[buf],
+			(unsigned long long)lo, (unsigned long long)hi, who, wrote ? "wrote" : "read",
+			op >= 0 ? b->ops[op].line : 0, write && wrote ? "one write is lost" : "the read may see either value",
+			names[buf]);
 }
 
 void emu_race_global(blockctx *b, const emu_op *o, int w, uint64_t addr, int bytes, int write)
@@ -295,22 +299,23 @@ void emu_race_global(blockctx *b, const emu_op *o, int w, uint64_t addr, int byt
 		return;
 	const emu_launch *L = b->L;
 	uint32_t me = 1 + b->ctaid[0] + L->grid[0] * (b->ctaid[1] + L->grid[1] * b->ctaid[2]);
-	for (uint64_t word = off >> 2; word <= (off + (uint64_t)bytes - 1) >> 2; word++) {
-		uint64_t p = word / GPAGE_WORDS;
+	gunit hit = {0};
+	for (uint64_t unit = off >> 1; unit <= (off + (uint64_t)bytes - 1) >> 1; unit++) {
+		uint64_t p = unit / GPAGE_UNITS;
 		if (p >= g->npage[i])
-			return;
-		gword *page = g->page[i][p];
+			break;
+		gunit *page = g->page[i][p];
 		if (!page) {
 			/* watched: bytes written, and C's read too (beta*C: a block may read
 			 * what another block writes later) */
 			if ((!write && i < 2) || g->used >= GPAGES_MAX)
 				continue;
-			page = g->page[i][p] = xcalloc(GPAGE_WORDS, sizeof *page);
+			page = g->page[i][p] = xcalloc(GPAGE_UNITS, sizeof *page);
 			g->used++;
 		}
-		gword *x = &page[word % GPAGE_WORDS];
-		if ((x->w && x->w != me) || (write && x->r && x->r != me))
-			global_race(b, o, w, (int)i, (uint32_t)word, x, me, write);
+		gunit *x = &page[unit % GPAGE_UNITS];
+		if (!hit.w && !hit.r && ((x->w && x->w != me) || (write && x->r && x->r != me)))
+			hit = *x;
 		if (write) {
 			x->w = me;
 			x->wop = (int32_t)(o - b->ops);
@@ -319,6 +324,8 @@ void emu_race_global(blockctx *b, const emu_op *o, int w, uint64_t addr, int byt
 			x->rop = (int32_t)(o - b->ops);
 		}
 	}
+	if (hit.w || hit.r)
+		global_race(b, o, w, (int)i, off, off + (uint64_t)bytes - 1, &hit, me, write);
 }
 
 /* ---- warp-level member masks ---- */
