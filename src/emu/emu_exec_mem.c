@@ -190,8 +190,7 @@ int emu_exec_ldst(blockctx *b, warp *w, const emu_op *o, uint32_t em, emu_opcoun
 			gmask |= 1u << l;
 			gaddr[l] = (int64_t)a;
 			p = gp;
-			if (b->gs)
-				emu_race_global(b, o, w->id, a, total, !is_ld);
+			emu_race_global(b, o, w->id, a, total, !is_ld);
 		}
 		for (int v = 0; v < o->vec; v++) {
 			if (is_ld) {
@@ -324,8 +323,7 @@ int emu_exec_access(blockctx *b, warp *w, const emu_op *o, int space, int store,
 		} else {
 			gmask |= 1u << l;
 			gaddr[l] = (int64_t)addr[l];
-			if (b->gs)
-				emu_race_global(b, o, w->id, addr[l], bytes, store);
+			emu_race_global(b, o, w->id, addr[l], bytes, store);
 		}
 		if (store) {
 			memcpy(p, &val[l], (size_t)bytes);

@@ -220,20 +220,16 @@ void emu_race_async_land(blockctx *b, const emu_op *o, int w, uint32_t off, uint
 /* Per 2-byte unit written (f16 and bf16 stores of two blocks may share a
  * word, never a unit): the last block to write it and the block(s) that
  * read it (1 + the block's linear id; RACE_BLOCKS_SEVERAL), and their ops. */
-typedef struct {
+struct gunit {
 	uint32_t w, r;
 	int32_t wop, rop;
-} gunit;
+};
+typedef struct gunit gunit;
 
 #define GPAGE_UNITS 2048        /* a page: 4 KiB of a buffer, 32 KiB of shadow */
 #define GPAGES_MAX 2048         /* 64 MiB of shadow (8 MiB of a buffer): past that, new pages go unwatched */
 #define RACE_BLOCKS_SEVERAL UINT32_MAX
 
-struct emu_gshadow {
-	gunit **page[EMU_MAX_BUFS];
-	size_t npage[EMU_MAX_BUFS];
-	int nbufs, used;
-};
 
 struct emu_gshadow *emu_race_gshadow_new(const emu_launch *L)
 {
@@ -241,6 +237,7 @@ struct emu_gshadow *emu_race_gshadow_new(const emu_launch *L)
 		return NULL;
 	struct emu_gshadow *g = xcalloc(1, sizeof *g);
 	g->nbufs = L->nbufs;
+	g->watched = 1u << 2; /* C's reads from the start; a buffer's once a page of it is */
 	for (int i = 0; i < L->nbufs; i++) {
 		g->npage[i] = (L->bufs[i].bytes / 2 + GPAGE_UNITS - 1) / GPAGE_UNITS;
 		g->page[i] = xcalloc(g->npage[i] + 1, sizeof *g->page[i]);
@@ -291,7 +288,7 @@ static void global_race(blockctx *b, const emu_op *o, int w, int buf, uint64_t l
 			names[buf]);
 }
 
-void emu_race_global(blockctx *b, const emu_op *o, int w, uint64_t addr, int bytes, int write)
+void emu_race_global_at(blockctx *b, const emu_op *o, int w, uint64_t addr, int bytes, int write)
 {
 	struct emu_gshadow *g = b->gs;
 	uint64_t i = (addr >> EMU_GLOBAL_SHIFT) - 1, off = addr & ((1ULL << EMU_GLOBAL_SHIFT) - 1);
@@ -312,6 +309,7 @@ void emu_race_global(blockctx *b, const emu_op *o, int w, uint64_t addr, int byt
 				continue;
 			page = g->page[i][p] = xcalloc(GPAGE_UNITS, sizeof *page);
 			g->used++;
+			g->watched |= 1u << i;
 		}
 		gunit *x = &page[unit % GPAGE_UNITS];
 		if (!hit.w && !hit.r && ((x->w && x->w != me) || (write && x->r && x->r != me)))

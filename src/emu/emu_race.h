@@ -91,10 +91,25 @@ static inline void emu_race_write(blockctx *t, const emu_op *o, int gw, uint32_t
 void emu_race_async_issue(blockctx *b, const emu_op *o, int w, uint32_t off, uint32_t bytes);
 void emu_race_async_land(blockctx *b, const emu_op *o, int w, uint32_t off, uint32_t bytes);
 
+/* The launch's global shadow (emu_race.c): a page table per buffer. */
+struct emu_gshadow {
+	struct gunit **page[EMU_MAX_BUFS];
+	size_t npage[EMU_MAX_BUFS];
+	int nbufs, used;
+	unsigned watched;         /* buffers whose reads are checked: C's, and any with a page */
+};
+
 /* A global access by warp w of b: the launch's global shadow remembers, for
- * each 4-byte word written, the last block that wrote it and the blocks
- * that read it, and reports two blocks that meet there. */
-void emu_race_global(blockctx *b, const emu_op *o, int w, uint64_t addr, int bytes, int write);
+ * each 2-byte unit written, the last block that wrote it and the blocks
+ * that read it, and reports two blocks that meet there. A read of a buffer
+ * nobody wrote (A, B) costs a test. */
+void emu_race_global_at(blockctx *b, const emu_op *o, int w, uint64_t addr, int bytes, int write);
+static inline void emu_race_global(blockctx *b, const emu_op *o, int w, uint64_t addr, int bytes, int write)
+{
+	const struct emu_gshadow *g = b->gs;
+	if (g && (write || (g->watched >> (((addr >> EMU_GLOBAL_SHIFT) - 1) & 31) & 1)))
+		emu_race_global_at(b, o, w, addr, bytes, write);
+}
 /* The launch's global shadow: made before the first block, freed after the last. */
 struct emu_gshadow *emu_race_gshadow_new(const emu_launch *L);
 void emu_race_gshadow_free(struct emu_gshadow *g);
