@@ -3,11 +3,11 @@
 their default size, with the checks on and off (PTXTUTOR_NO_RACE=1), the median of REPEATS runs each of
 the emulation's own seconds (emu.seconds, wall) and of the process's CPU time (user + system: steadier on a
 busy machine), as a Markdown table.
-Usage: scripts/race-cost.py [BIN] [REPEATS]   (default ./ptxtutor 3)"""
+Usage: scripts/race-cost.py [BIN] [REPEATS]   (default ./ptxtutor 5)"""
 import json, os, statistics, subprocess, sys
 
 BIN = sys.argv[1] if len(sys.argv) > 1 else "./ptxtutor"
-REPEATS = int(sys.argv[2]) if len(sys.argv) > 2 else 3
+REPEATS = int(sys.argv[2]) if len(sys.argv) > 2 else 5
 
 
 def once(lesson, off):
