@@ -252,6 +252,21 @@ int emu_exec_wmma(blockctx *b, warp *w, const emu_op *o, uint32_t em, emu_opcoun
 int emu_exec_access(blockctx *b, warp *w, const emu_op *o, int space, int store, const uint64_t addr[32], int bytes,
 		    uint32_t val[32], emu_opcount *cnt);
 
+/* The race detector's set-up and warp masks (emu_race.c; its checks and
+ * reports are emu_race.h's, for the memory families). The shadows of a CTA:
+ * allocated with it (cluster: the CTAs of a cluster of more than one),
+ * cleared when a cluster starts, freed with it; the launch's global shadow,
+ * made before the first block and freed after the last (NULL: checks off).
+ * emu_race_member_mask: a warp-level .sync instruction run by the lanes em of
+ * warp w with member mask m: each lane that runs it must be named, each live
+ * lane named must run it. */
+void emu_race_alloc(blockctx *b, int cluster);
+void emu_race_reset(blockctx *b);
+void emu_race_free(blockctx *b);
+struct emu_gshadow *emu_race_gshadow_new(const emu_launch *L);
+void emu_race_gshadow_free(struct emu_gshadow *g);
+void emu_race_member_mask(blockctx *b, const warp *w, const emu_op *o, uint32_t em, uint32_t m, const char *what);
+
 /* Hopper's asynchronous machinery (emu_exec_async.c). */
 blockctx *emu_cluster_addr(blockctx *b, const emu_op *o, uint64_t a, int bytes, int cluster_ok, uint32_t *off);
 emu_mbar *emu_find_mbar(blockctx *t, uint32_t off);

@@ -5,7 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include "emu/emu_exec.h"
-#include "emu/emu_race.h"
 #include "base/checked.h"
 #include "base/util.h"
 #include "model/access.h"

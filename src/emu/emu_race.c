@@ -164,8 +164,8 @@ void emu_race_cluster(blockctx *t, const emu_op *o, int gw, uint32_t word, int w
 	blockctx *b = &t->cl->cta[rk];
 	emu_race_report(b, o, gw & 63, op, RACE_CLUSTER,
 			"shared-memory race (cluster): block rank %d warp %d %s bytes %u..%u of block rank %d's shared memory, "
-			"which block rank %d %s at line %d with no barrier.cluster between: put barrier.cluster.arrive and "
-			"barrier.cluster.wait (cluster.sync()) between the two accesses", rk, gw & 63, write ? "writes" : "reads",
+			"which block rank %d %s at line %d with no barrier.cluster between: put barrier.cluster.arrive then "
+			"barrier.cluster.wait, cluster.sync() in CUDA, between the two accesses", rk, gw & 63, write ? "writes" : "reads",
 			word * 4, word * 4 + 3, t->rank, orank, did, op >= 0 ? t->ops[op].line : 0);
 }
 

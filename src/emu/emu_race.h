@@ -34,11 +34,6 @@ void emu_race_report(blockctx *b, const emu_op *o, int w, int other_op, race_kin
 /* "warp N" for a shadow's warp (RACE_GW), "several warps" for RACE_SEVERAL: the other side of a message. */
 const char *emu_race_who(int gw, char *buf, size_t n);
 
-/* The shadows of a CTA: allocated with it (cluster: the CTAs of a cluster of
- * more than one), cleared when a cluster starts, freed with it. */
-void emu_race_alloc(blockctx *b, int cluster);
-void emu_race_reset(blockctx *b);
-void emu_race_free(blockctx *b);
 
 /* The slow paths of the inline checks below: classify and report. */
 void emu_race_shared_hit(blockctx *t, const emu_op *o, int gw, uint32_t word, int write);
@@ -110,13 +105,6 @@ static inline void emu_race_global(blockctx *b, const emu_op *o, int w, uint64_t
 	if (g && (write || (g->watched >> (((addr >> EMU_GLOBAL_SHIFT) - 1) & 31) & 1)))
 		emu_race_global_at(b, o, w, addr, bytes, write);
 }
-/* The launch's global shadow: made before the first block, freed after the last. */
-struct emu_gshadow *emu_race_gshadow_new(const emu_launch *L);
-void emu_race_gshadow_free(struct emu_gshadow *g);
-
-/* A warp-level .sync instruction run by the lanes em of warp w with member
- * mask m: each lane that runs it must be named, each live lane named must run it. */
-void emu_race_member_mask(blockctx *b, const warp *w, const emu_op *o, uint32_t em, uint32_t m, const char *what);
 
 /* Are the checks off (PTXTUTOR_NO_RACE=1, to measure what they cost)? */
 int emu_race_off(void);
