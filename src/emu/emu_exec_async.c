@@ -71,8 +71,9 @@ int emu_pending_read(blockctx *b, const emu_op *o, uint32_t off, int bytes)
 		const bulkreq *q = &cl->q[i];
 		if (q->store || !(q->mask >> b->rank & 1) || off >= q->soff + q->bytes || off + (uint32_t)bytes <= q->soff)
 			continue;
-		return emu_fail(b, o, "shared-memory race (async copy): reads shared bytes %u..%u before the TMA copy issued at "
-			    "line %d has written them: wait on its mbarrier (smem+0x%x) for the phase it completes first", off,
+		return emu_fail(b, o, "%s: reads shared bytes %u..%u before the TMA copy issued at "
+			    "line %d has written them: wait on its mbarrier (smem+0x%x) for the phase it completes first",
+			    emu_race_words(RACE_ASYNC), off,
 			    off + bytes - 1, b->ops[q->op].line, q->mbar);
 	}
 	return 0;
@@ -189,7 +190,7 @@ static int unfenced(blockctx *b, const emu_op *o, uint32_t soff, uint64_t bytes)
 		if (!g || ow >> 6 != b->rank || (ow & 63) >= b->nwarps || g != b->warps[ow & 63].fences + 1)
 			continue;
 		emu_race_report(b, o, b->cur_warp, b->wop[word], RACE_PROXY,
-				"shared-memory race (proxy): the TMA store reads shared bytes %u..%u that warp %d wrote at line %d "
+				"the TMA store reads shared bytes %u..%u that warp %d wrote at line %d "
 				"with no fence.proxy.async after: the copy engine may not see them; fence.proxy.async.shared::cta "
 				"after the writes, then the barrier", word * 4, word * 4 + 3, ow & 63,
 				b->wop[word] >= 0 ? b->ops[b->wop[word]].line : 0);
@@ -212,7 +213,7 @@ static void tma_war(blockctx *b, const emu_op *o, int w, uint32_t soff, uint64_t
 		if (b->rep[word] != b->epoch || rw == gw)
 			continue;
 		emu_race_report(b, o, w, b->rop[word], RACE_WAR,
-				"shared-memory race (write after read): the TMA copy of warp %d writes bytes %u..%u that %s "
+				"the TMA copy of warp %d writes bytes %u..%u that %s "
 				"read at line %d with no barrier or mbarrier wait between: the readers must release the buffer "
 				"(arrive on an mbarrier the producer waits on) before it is refilled",
 				w, word * 4, word * 4 + 3, emu_race_who(rw, who, sizeof who),

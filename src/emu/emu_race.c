@@ -12,9 +12,25 @@ int emu_race_off(void)
 	return s && s[0] == '1';
 }
 
+/* Each kind's first words: "... race (KIND): " is what where.kind (--json) and
+ * the racy corpus (tests/races/) read; docs/emulator.md lists them. */
+static const char *const words[RACE_KINDS] = {
+	[RACE_BARRIER] = "shared-memory race",
+	[RACE_ASYNC] = "shared-memory race (async copy)",
+	[RACE_WAR] = "shared-memory race (write after read)",
+	[RACE_PROXY] = "shared-memory race (proxy)",
+	[RACE_CLUSTER] = "shared-memory race (cluster)",
+	[RACE_BLOCKS] = "global-memory race (between blocks)",
+	[RACE_WARPMASK] = "race (warp mask)",
+};
+
+const char *emu_race_words(race_kind k)
+{
+	return words[k];
+}
+
 void emu_race_report(blockctx *b, const emu_op *o, int w, int other_op, race_kind k, const char *fmt, ...)
 {
-	(void)k; /* the kind is the message's first words, "... race (KIND):" */
 	emu_launch *L = b->L;
 	if (L->races++)
 		return;
@@ -26,9 +42,10 @@ void emu_race_report(blockctx *b, const emu_op *o, int w, int other_op, race_kin
 	memcpy(e->block, b->ctaid, sizeof e->block);
 	e->warp = w;
 	e->line2 = other_op >= 0 ? b->ops[other_op].line : 0;
+	int n = snprintf(e->msg, sizeof e->msg, "%s: ", words[k]);
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(e->msg, sizeof e->msg, fmt, ap);
+	vsnprintf(e->msg + n, sizeof e->msg - (size_t)n, fmt, ap);
 	va_end(ap);
 }
 
@@ -103,9 +120,8 @@ void emu_race_shared_hit(blockctx *t, const emu_op *o, int gw, uint32_t word, in
 	if (t->wep[word] == RACE_PENDING && t->aep[word] == t->epoch && gw != ow) {
 		/* issued since the last barrier: the access belongs with the bytes' old contents */
 		emu_race_report(t, o, w, t->wop[word], write ? RACE_ASYNC : RACE_WAR,
-				"shared-memory race (%s): warp %d %s bytes %u..%u while the cp.async of warp %d at line %d, issued "
-				"since the last bar.sync, may be overwriting them: %s", write ? "async copy" : "write after read", w,
-				acc, lo, hi, ow & 63, t->ops[t->wop[word]].line,
+				"warp %d %s bytes %u..%u while the cp.async of warp %d at line %d, issued since the last bar.sync, "
+				"may be overwriting them: %s", w, acc, lo, hi, ow & 63, t->ops[t->wop[word]].line,
 				write ? "one write is lost; put a bar.sync between them"
 				      : "a bar.sync after the last read of a buffer must come before the copy that refills it (the "
 					"loop's trailing __syncthreads())");
@@ -113,7 +129,7 @@ void emu_race_shared_hit(blockctx *t, const emu_op *o, int gw, uint32_t word, in
 	}
 	if (t->wep[word] == RACE_PENDING) {
 		emu_race_report(t, o, w, t->wop[word], RACE_ASYNC,
-				"shared-memory race (async copy): warp %d %s bytes %u..%u that the cp.async of warp %d at line %d "
+				"warp %d %s bytes %u..%u that the cp.async of warp %d at line %d "
 				"may still be writing: retire it with cp.async.wait_group, then bar.sync, before any warp touches them",
 				w, acc, lo, hi, ow & 63, t->ops[t->wop[word]].line);
 		return;
@@ -131,13 +147,13 @@ void emu_race_shared_hit(blockctx *t, const emu_op *o, int gw, uint32_t word, in
 	emu_race_who(other, who, sizeof who);
 	if (other == ow && is_cpasync(t, op)) {
 		emu_race_report(t, o, w, op, RACE_ASYNC,
-				"shared-memory race (async copy): warp %d %s bytes %u..%u that the cp.async of %s at line %d "
+				"warp %d %s bytes %u..%u that the cp.async of %s at line %d "
 				"wrote, with no bar.sync after its wait: put a bar.sync between the cp.async.wait_group and the access",
 				w, acc, lo, hi, who, line);
 		return;
 	}
 	emu_race_report(t, o, w, op, RACE_BARRIER,
-			"shared-memory race: warp %d %s bytes %u..%u %s %s at line %d with no bar.sync between", w, acc, lo, hi,
+			"warp %d %s bytes %u..%u %s %s at line %d with no bar.sync between", w, acc, lo, hi,
 			write ? "last accessed by" : "written by", who, line);
 }
 
@@ -163,7 +179,7 @@ void emu_race_cluster(blockctx *t, const emu_op *o, int gw, uint32_t word, int w
 		return;
 	blockctx *b = &t->cl->cta[rk];
 	emu_race_report(b, o, gw & 63, op, RACE_CLUSTER,
-			"shared-memory race (cluster): block rank %d warp %d %s bytes %u..%u of block rank %d's shared memory, "
+			"block rank %d warp %d %s bytes %u..%u of block rank %d's shared memory, "
 			"which block rank %d %s at line %d with no barrier.cluster between: put barrier.cluster.arrive then "
 			"barrier.cluster.wait, cluster.sync() in CUDA, between the two accesses", rk, gw & 63, write ? "writes" : "reads",
 			word * 4, word * 4 + 3, t->rank, orank, did, op >= 0 ? t->ops[op].line : 0);
@@ -182,17 +198,17 @@ void emu_race_async_issue(blockctx *b, const emu_op *o, int w, uint32_t off, uin
 			; /* lanes of one warp's copy: not checked against each other, as a warp's st */
 		else if (b->wep[word] == RACE_PENDING)
 			emu_race_report(b, o, w, b->wop[word], RACE_ASYNC,
-					"shared-memory race (async copy): the copy of warp %d writes bytes %u..%u that the copy of warp %d "
+					"the copy of warp %d writes bytes %u..%u that the copy of warp %d "
 					"issued at line %d may still be writing: wait for the first before issuing the second", w, lo, hi,
 					ow & 63, b->ops[b->wop[word]].line);
 		else if (b->wep[word] == b->epoch && ow != gw)
 			emu_race_report(b, o, w, b->wop[word], RACE_ASYNC,
-					"shared-memory race (async copy): the copy of warp %d writes bytes %u..%u that warp %d wrote at "
+					"the copy of warp %d writes bytes %u..%u that warp %d wrote at "
 					"line %d with no bar.sync between: put a bar.sync between them", w, lo, hi, ow & 63,
 					b->ops[b->wop[word]].line);
 		else if (b->rep[word] == b->epoch && rw != gw)
 			emu_race_report(b, o, w, b->rop[word], RACE_WAR,
-					"shared-memory race (write after read): the copy of warp %d writes bytes %u..%u that %s "
+					"the copy of warp %d writes bytes %u..%u that %s "
 					"read at line %d with no bar.sync between: a bar.sync after the last read of a buffer must "
 					"come before the copy that refills it (the loop's trailing __syncthreads())", w, lo, hi,
 					emu_race_who(rw, who, sizeof who), b->rop[word] >= 0 ? b->ops[b->rop[word]].line : 0);
@@ -280,7 +296,7 @@ static void global_race(blockctx *b, const emu_op *o, int w, int buf, uint64_t l
 		snprintf(who, sizeof who, "block (%u,%u,%u)", c[0], c[1], c[2]);
 	}
 	emu_race_report(b, o, w, op, RACE_BLOCKS,
-			"global-memory race (between blocks): block (%u,%u,%u) %s bytes %s+%llu..%llu that %s %s at line %d: "
+			"block (%u,%u,%u) %s bytes %s+%llu..%llu that %s %s at line %d: "
 			"blocks run in no order, so %s: give each block its own bytes of %s (or add with atomics)",
 			b->ctaid[0], b->ctaid[1], b->ctaid[2], write ? "writes" : "reads", names[buf],
 			(unsigned long long)lo, (unsigned long long)hi, who, wrote ? "wrote" : "read",
@@ -335,12 +351,12 @@ void emu_race_member_mask(blockctx *b, const warp *w, const emu_op *o, uint32_t 
 		return;
 	if (out)
 		emu_race_report(b, o, w->id, -1, RACE_WARPMASK,
-				"race (warp mask): lane %d of warp %d runs %s with member mask 0x%08x, which leaves it out (lanes "
+				"lane %d of warp %d runs %s with member mask 0x%08x, which leaves it out (lanes "
 				"0x%08x run it): name every lane that runs it (the mask of the lanes in that branch)",
 				__builtin_ctz(out), w->id, what, m, em);
 	else
 		emu_race_report(b, o, w->id, -1, RACE_WARPMASK,
-				"race (warp mask): %s with member mask 0x%08x names lane %d of warp %d, which does not run it "
+				"%s with member mask 0x%08x names lane %d of warp %d, which does not run it "
 				"(lanes 0x%08x do): on a GPU the named lanes wait for it; name only the lanes that run it",
 				what, m, __builtin_ctz(missing), w->id, em);
 }

@@ -26,8 +26,12 @@ typedef enum {
 /* A warp's id in the shadow: its CTA's rank in the cluster, then the warp (at most 32 a block). */
 #define RACE_GW(rank, w) ((rank) * 64 + (w))
 
+/* A kind's first words in a message ("shared-memory race (async copy)"): one table, emu_race.c's. */
+const char *emu_race_words(race_kind k);
+
 /* Counts a race and, for the first, fills L->race: the line of o, the block
- * b, warp w (-1: not known), the other access's op (-1: none), the message. */
+ * b, warp w (-1: not known), the other access's op (-1: none), the message:
+ * the kind's words, ": ", then fmt's text. */
 void emu_race_report(blockctx *b, const emu_op *o, int w, int other_op, race_kind k, const char *fmt, ...)
 	__attribute__((format(printf, 6, 7)));
 
