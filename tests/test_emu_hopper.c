@@ -196,6 +196,45 @@ static void test_tma_write_after_read(void **st)
 	free(text);
 }
 
+/* issue 40: race_tma_nowait.ptx as written (warp 1 waits on the mbarrier before it
+ * reads the tile) is clean; without warp 1's wait, its read of the landed tile races,
+ * named with the copy's line and the mbarrier. */
+static void test_tma_read_without_wait(void **st)
+{
+	(void)st;
+	const char *file = "tests/emu/race_tma_nowait.ptx";
+	const uint32_t xy[2] = {32, 20};
+	hrun *h = calloc(1, sizeof *h);
+	assert_int_equal(run_file(h, file, 64, 1, 0, xy), EMU_OK);
+	assert_int_equal(h->races, 0);
+	done(h);
+	char src[512], path[128];
+	util_path(src, sizeof src, file);
+	char *text = util_read_file(src, NULL, NULL, 0);
+	assert_non_null(text);
+	char *wait = strstr(text, "WAIT1:\n\tmbarrier.try_wait");
+	assert_non_null(wait);
+	wait = strchr(wait, '\n') + 1;
+	memcpy(wait, "//", 2); /* the wait and its branch back become comments */
+	memcpy(strchr(wait, '\n') + 1, "//", 2);
+	snprintf(path, sizeof path, "/tmp/test_emu_hopper_nowait_%d.ptx", (int)getpid());
+	FILE *f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+	h = calloc(1, sizeof *h);
+	assert_int_equal(run_file(h, path, 64, 1, 0, xy), EMU_OK);
+	char want[200];
+	snprintf(want, sizeof want, "shared-memory race (async copy): warp 1 reads bytes 0..3 that the TMA copy issued at line %d "
+		 "wrote, completing phase 0 of the mbarrier at smem+0x400, which warp 1 has not waited on",
+		 line_of(file, "cp.async.bulk.tensor"));
+	if (!h->races || !strstr(h->race.msg, want) || h->race.line != line_of(file, "ld.shared.v4.b32"))
+		fail_msg("%llu races, line %d: '%s'; want '%s'", h->races, h->race.line, h->race.msg, want);
+	done(h);
+	unlink(path);
+	free(text);
+}
+
 /* Each CTA of a pair multicasts half: both hold both halves, the partner's
  * copy completing bytes on this CTA's mbarrier; the arrivals through mapa
  * let both finish. */
@@ -490,6 +529,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_tma_swizzle_oob_two_phases),
 		cmocka_unit_test(test_tma_write_after_read),
+		cmocka_unit_test(test_tma_read_without_wait),
 		cmocka_unit_test(test_multicast_remote_arrive),
 		cmocka_unit_test(test_tma_store_clips),
 		cmocka_unit_test(test_stmatrix_and_elect),

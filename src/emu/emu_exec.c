@@ -85,8 +85,10 @@ static void cluster_barrier_check(cluster *cl)
 	cl->cb_phase++;
 	cl->cb_count = 0;
 	cl->gen++;
-	for (int r = 0; r < cl->n; r++)
+	for (int r = 0; r < cl->n; r++) {
 		cl->cta[r].epoch++;
+		emu_race_barrier_join(&cl->cta[r], -1);
+	}
 }
 
 /* setmaxnreg (9.7.19.6): the warp's registers a thread change; an increase
@@ -446,6 +448,7 @@ static int run_warp(blockctx *b, warp *w)
 /* Lets the lanes of the warps counted at barrier id step past it. */
 static void release_barrier(blockctx *b, int id)
 {
+	emu_race_barrier_join(b, id);
 	for (int i = 0; i < b->nwarps; i++) {
 		warp *w = &b->warps[i];
 		if (!w->waiting || !w->arrived || w->bar_id != id)
@@ -751,8 +754,10 @@ static void cta_alloc(blockctx *b, emu_launch *L, cluster *cl, int rank, uint32_
 
 static void cta_free(blockctx *b)
 {
-	for (int i = 0; i < b->nwarps; i++)
+	for (int i = 0; i < b->nwarps; i++) {
 		free(b->warps[i].cp);
+		free(b->warps[i].seen);
+	}
 	if (b->warps) {
 		free(b->warps[0].R);
 		free(b->warps[0].local);

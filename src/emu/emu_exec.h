@@ -40,6 +40,8 @@ typedef struct {
 	unsigned fences;         /* fence.proxy.async executed: orders the writes before it */
 	long long bulk_next;     /* cp.async.bulk groups committed */
 	uint8_t *local;          /* 32 lanes x the kernel's local_bytes: each thread's .local */
+	uint32_t *seen;          /* per mbarrier of its CTA: the phases whose completion it observed (a wait, or a
+				  * barrier with a warp that did); NULL until the first wait (emu_race.c) */
 } warp;
 
 /* One TMA copy in flight: issued by a warp, landed by the copy engine later. */
@@ -67,7 +69,9 @@ typedef struct {
 	uint32_t *wep, *rep;
 	uint16_t *wwarp, *rwarp;
 	int32_t *wop, *rop;
-	uint32_t *aep;            /* the epoch an async copy in flight was issued in (wep RACE_PENDING) */
+	uint32_t *aep;            /* the epoch an async copy in flight was issued in (wep RACE_PENDING); the
+				   * mbarrier phase a landed TMA copy completes (RACE_LANDED) */
+	uint16_t *amb;            /* RACE_LANDED: the index of that mbarrier in mbar */
 	uint32_t *wcp, *rcp;      /* a cluster's: 1 + the barrier.cluster phase of the last write / read; NULL: no cluster */
 	uint8_t *rrk;             /* the rank of the CTA that read (0xff: several) */
 	struct emu_gshadow *gs;   /* the launch's global shadow, between blocks; NULL: checks off */
@@ -266,6 +270,13 @@ void emu_race_free(blockctx *b);
 struct emu_gshadow *emu_race_gshadow_new(const emu_launch *L);
 void emu_race_gshadow_free(struct emu_gshadow *g);
 void emu_race_member_mask(blockctx *b, const warp *w, const emu_op *o, uint32_t em, uint32_t m, const char *what);
+/* TMA loads' window (emu_race.c): a warp's wait found mbarrier mi of its CTA
+ * complete (it has observed its phases so far); a barrier shares what its
+ * warps observed (id: the named barrier, -1: every warp, barrier.cluster);
+ * a TMA copy landed bytes off.. of t that complete mbarrier mi's phase. */
+void emu_race_observed(blockctx *t, warp *w, int mi);
+void emu_race_barrier_join(blockctx *b, int id);
+void emu_race_tma_landed(blockctx *t, const emu_op *o, int issuer, int mi, uint32_t off, uint32_t bytes);
 
 /* Hopper's asynchronous machinery (emu_exec_async.c). */
 blockctx *emu_cluster_addr(blockctx *b, const emu_op *o, uint64_t a, int bytes, int cluster_ok, uint32_t *off);

@@ -111,6 +111,8 @@ int emu_exec_mbar(blockctx *b, warp *w, inst *x)
 			all_done &= done;
 			if (o->dst[0] >= 0 && o->mod == MB_TEST_WAIT)
 				R[o->dst[0] * 32 + l] = (uint64_t)done;
+			if (done && t == b)
+				emu_race_observed(t, w, (int)(m - t->mbar));
 			if (!done) { /* what the deadlock message names */
 				w->wait_op = (int)(o - b->ops);
 				w->wait_off = off;
@@ -335,14 +337,12 @@ int emu_land(cluster *cl)
 			if (emu_tmap_copy(&q->tm, q->c, buf, t->smem, q->soff, 0, why, sizeof why) < 0)
 				return emu_fail(b, o, "%s", why);
 			emu_wgmma_async_wrote(t->wg, q->soff, (uint32_t)q->bytes);
-			for (uint32_t word = q->soff >> 2; word < (q->soff + q->bytes) >> 2; word++) {
-				t->wep[word] = 0; /* the copy engine's write, ordered by the mbarrier */
-				t->gfence[word] = 0;
-			}
 			emu_mbar *m = emu_find_mbar(t, q->mbar);
 			if (!m)
 				return emu_fail(b, o, "the TMA copy completes its bytes on smem+0x%x of block rank %d, which is no mbarrier",
 					    q->mbar, d);
+			/* the copy engine's write, ordered by the mbarrier for the warps that wait on it */
+			emu_race_tma_landed(t, o, RACE_GW(q->rank, q->warp), (int)(m - t->mbar), q->soff, (uint32_t)q->bytes);
 			if (emu_mbar_tx(m, -(int64_t)q->bytes))
 				phase_done(t);
 		}

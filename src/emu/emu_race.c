@@ -72,6 +72,7 @@ void emu_race_alloc(blockctx *b, int cluster)
 	b->rop = xcalloc(words, sizeof *b->rop);
 	b->gfence = xcalloc(words, sizeof *b->gfence);
 	b->aep = xcalloc(words, sizeof *b->aep);
+	b->amb = xcalloc(words, sizeof *b->amb);
 	if (cluster && !b->norace) { /* distributed shared memory: the cluster phase of each access */
 		b->wcp = xcalloc(words, sizeof *b->wcp);
 		b->rcp = xcalloc(words, sizeof *b->rcp);
@@ -99,6 +100,7 @@ void emu_race_free(blockctx *b)
 	free(b->rop);
 	free(b->gfence);
 	free(b->aep);
+	free(b->amb);
 	free(b->wcp);
 	free(b->rcp);
 	free(b->rrk);
@@ -109,6 +111,75 @@ static int is_cpasync(const blockctx *t, int32_t op)
 	return op >= 0 && t->ops[op].code == OP_CPASYNC;
 }
 
+/* ---- TMA loads: ordered by the mbarrier phase they complete ---- */
+
+void emu_race_observed(blockctx *t, warp *w, int mi)
+{
+	if (t->norace)
+		return;
+	if (!w->seen)
+		w->seen = xcalloc(EMU_MAX_MBARRIERS, sizeof *w->seen);
+	if (w->seen[mi] < t->mbar[mi].phase)
+		w->seen[mi] = t->mbar[mi].phase;
+}
+
+static int at_barrier(const warp *v, int id)
+{
+	return id < 0 || (v->waiting && v->arrived && v->bar_id == id);
+}
+
+/* What one warp of the barrier observed, every warp of it has. */
+void emu_race_barrier_join(blockctx *b, int id)
+{
+	if (b->norace || !b->nmbar)
+		return;
+	for (int mi = 0; mi < b->nmbar; mi++) {
+		uint32_t most = 0;
+		for (int i = 0; i < b->nwarps; i++)
+			if (b->warps[i].seen && at_barrier(&b->warps[i], id) && b->warps[i].seen[mi] > most)
+				most = b->warps[i].seen[mi];
+		for (int i = 0; most && i < b->nwarps; i++) {
+			warp *v = &b->warps[i];
+			if (!at_barrier(v, id))
+				continue;
+			if (!v->seen)
+				v->seen = xcalloc(EMU_MAX_MBARRIERS, sizeof *v->seen);
+			if (v->seen[mi] < most)
+				v->seen[mi] = most;
+		}
+	}
+}
+
+void emu_race_tma_landed(blockctx *t, const emu_op *o, int issuer, int mi, uint32_t off, uint32_t bytes)
+{
+	if (t->norace || !bytes)
+		return;
+	for (uint32_t word = off >> 2; word <= (off + bytes - 1) >> 2; word++) {
+		t->wep[word] = RACE_LANDED;
+		t->aep[word] = t->mbar[mi].phase + 1; /* the phase it completes, counted from 1 */
+		t->amb[word] = (uint16_t)mi;
+		t->wwarp[word] = (uint16_t)issuer;
+		t->wop[word] = (int32_t)(o - t->ops);
+		t->gfence[word] = 0;
+		if (t->wcp) /* no generic write of any CTA */
+			t->wcp[word] = 0;
+	}
+}
+
+/* An access to bytes a TMA load wrote: ordered when the warp has observed the phase. */
+static void landed_hit(blockctx *t, const emu_op *o, int w, uint32_t word, int write)
+{
+	const warp *v = &t->warps[w];
+	int mi = t->amb[word];
+	if (v->seen && v->seen[mi] >= t->aep[word])
+		return; /* ordered (a write makes it an ordinary word again: emu_race_write) */
+	emu_race_report(t, o, w, t->wop[word], RACE_ASYNC,
+			"warp %d %s bytes %u..%u that the TMA copy issued at line %d wrote, completing phase %u of the mbarrier "
+			"at smem+0x%x, which warp %d has not waited on: wait on it (try_wait or test_wait until it completes), "
+			"or have a warp that did reach a bar.sync with this one", w, write ? "writes" : "reads", word * 4,
+			word * 4 + 3, t->ops[t->wop[word]].line, t->aep[word] - 1, t->mbar[mi].off, w);
+}
+
 /* A same-CTA hit of the inline checks: an async copy in flight, or two warps in one barrier interval. */
 void emu_race_shared_hit(blockctx *t, const emu_op *o, int gw, uint32_t word, int write)
 {
@@ -117,6 +188,10 @@ void emu_race_shared_hit(blockctx *t, const emu_op *o, int gw, uint32_t word, in
 	uint32_t lo = word * 4, hi = word * 4 + 3;
 	if (gw >> 6 != t->rank)
 		return; /* another CTA's access: the cluster check's */
+	if (t->wep[word] == RACE_LANDED) {
+		landed_hit(t, o, w, word, write);
+		return;
+	}
 	if (t->wep[word] == RACE_PENDING && t->aep[word] == t->epoch && gw != ow) {
 		/* issued since the last barrier: the access belongs with the bytes' old contents */
 		emu_race_report(t, o, w, t->wop[word], write ? RACE_ASYNC : RACE_WAR,

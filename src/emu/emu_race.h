@@ -21,6 +21,9 @@ typedef enum {
 /* The wep of a word that an asynchronous copy in flight will write: every
  * access to it races, until the wait that retires the copy. */
 #define RACE_PENDING UINT32_MAX
+/* The wep of a word a TMA load wrote: a warp's access to it races until the
+ * warp has observed the mbarrier phase the copy completed (amb, aep). */
+#define RACE_LANDED (UINT32_MAX - 1)
 /* The rwarp of a word read by several warps since the last barrier. */
 #define RACE_SEVERAL 0xffff
 /* A warp's id in the shadow: its CTA's rank in the cluster, then the warp (at most 32 a block). */
@@ -51,7 +54,7 @@ static inline void emu_race_read(blockctx *t, const emu_op *o, int gw, uint32_t 
 		return;
 	for (uint32_t word = off >> 2; word <= (off + (uint32_t)bytes - 1) >> 2; word++) {
 		uint32_t we = t->wep[word];
-		if ((we == t->epoch && t->wwarp[word] != gw) || we == RACE_PENDING)
+		if ((we == t->epoch && t->wwarp[word] != gw) || we >= RACE_LANDED)
 			emu_race_shared_hit(t, o, gw, word, 0);
 		if (t->wcp)
 			emu_race_cluster(t, o, gw, word, 0);
@@ -71,7 +74,7 @@ static inline void emu_race_write(blockctx *t, const emu_op *o, int gw, uint32_t
 		return;
 	for (uint32_t word = off >> 2; word <= (off + (uint32_t)bytes - 1) >> 2; word++) {
 		uint32_t we = t->wep[word];
-		if ((we == t->epoch && t->wwarp[word] != gw) || we == RACE_PENDING ||
+		if ((we == t->epoch && t->wwarp[word] != gw) || we >= RACE_LANDED ||
 		    (t->rep[word] == t->epoch && t->rwarp[word] != gw))
 			emu_race_shared_hit(t, o, gw, word, 1);
 		if (t->wcp)
