@@ -1,4 +1,4 @@
-/* emu_race: the race detector: the shared-memory shadow (per word: the last writer, the readers, an asynchronous copy in flight, the cluster phase), the global shadow between blocks, warp member masks, and the one place a race is reported. */
+/* emu_race: the race detector: the shared-memory shadow (per word: the last writer, the readers, a cp.async in flight, a TMA load's mbarrier phase, the cluster phase), the global shadow between blocks, warp member masks, and the one place a race is reported. */
 #ifndef PTXTUTOR_EMU_RACE_H
 #define PTXTUTOR_EMU_RACE_H
 
@@ -6,7 +6,7 @@
 #include <stdint.h>
 #include "emu/emu_exec.h"
 
-/* What a report is about; the word in its message is race_kind_word's. */
+/* What a report is about; its message's first words are emu_race_words'. */
 typedef enum {
 	RACE_BARRIER,  /* two warps' ordinary accesses in one barrier interval */
 	RACE_ASYNC,    /* an access to bytes an asynchronous copy may still be writing */
@@ -40,7 +40,6 @@ void emu_race_report(blockctx *b, const emu_op *o, int w, int other_op, race_kin
 
 /* "warp N" for a shadow's warp (RACE_GW), "several warps" for RACE_SEVERAL: the other side of a message. */
 const char *emu_race_who(int gw, char *buf, size_t n);
-
 
 /* The slow paths of the inline checks below: classify and report. */
 void emu_race_shared_hit(blockctx *t, const emu_op *o, int gw, uint32_t word, int write);
