@@ -31,6 +31,7 @@ typedef struct {
 	char err[512];
 	emu_module *m;
 	unsigned long long races;
+	run_error race;
 } hrun;
 
 static int run_file(hrun *h, const char *file, unsigned block, unsigned cluster, int tmap_buf, const uint32_t *u32s)
@@ -68,6 +69,7 @@ static int run_file(hrun *h, const char *file, unsigned block, unsigned cluster,
 			.max_warp_inst = 1000000};
 	int rc = emu_exec(&L, h->err, sizeof h->err);
 	h->races = L.races;
+	h->race = L.race;
 	return rc;
 }
 
@@ -144,6 +146,95 @@ static void test_tma_swizzle_oob_two_phases(void **st)
 	done(h);
 }
 
+/* issue 40: hopper_tma.ptx with two warps, warp 1's lane 0 the producer:
+ * without the bar.sync after the reads, its second copy refills the tile
+ * that warp 0 read in the same phase (a write after read); with it, none.
+ * (Warp 1's lanes read the bytes past the box.) */
+static void test_tma_write_after_read(void **st)
+{
+	(void)st;
+	char src[512];
+	util_path(src, sizeof src, "tests/emu/hopper_tma.ptx");
+	char *text = util_read_file(src, NULL, NULL, 0);
+	assert_non_null(text);
+	char *lead = strstr(text, "setp.eq.u32     %leader, %r1, 0;");
+	assert_non_null(lead);
+	memcpy(lead, "setp.eq.u32 %leader, %r1, 32;   ", 32); /* the same length */
+	char *tile = strstr(text, "tile[1024]"); /* room for warp 1's lanes, which read past the box */
+	assert_non_null(tile);
+	memcpy(tile, "tile[2048]", 10);
+	char path[128];
+	snprintf(path, sizeof path, "/tmp/test_emu_hopper_war_%d.ptx", (int)getpid());
+	const uint32_t xy[2] = {32, 20};
+	for (int cut = 0; cut < 2; cut++) {
+		if (cut) {
+			char *bar = strstr(text, "\tbar.sync        0;                         // every lane");
+			assert_non_null(bar);
+			memcpy(bar, "\t//", 3); /* the line becomes a comment */
+		}
+		FILE *f = fopen(path, "w");
+		assert_non_null(f);
+		fputs(text, f);
+		fclose(f);
+		hrun *h = calloc(1, sizeof *h);
+		if (run_file(h, path, 64, 1, 0, xy) != EMU_OK)
+			fail_msg("cut %d: %s", cut, h->err);
+		if (!cut) {
+			assert_int_equal(h->races, 0);
+		} else {
+			assert_true(h->races > 0);
+			char want[160];
+			snprintf(want, sizeof want, "shared-memory race (write after read): the TMA copy of warp 1 writes bytes 0..3 "
+				 "that warp 0 read at line %d", line_of("tests/emu/hopper_tma.ptx", "ld.shared.v4.b32 {%r12"));
+			if (!strstr(h->race.msg, want))
+				fail_msg("want '%s', got '%s'", want, h->race.msg);
+			assert_int_equal(h->race.line, line_of("tests/emu/hopper_tma.ptx", "cp.async.bulk.tensor"));
+		}
+		done(h);
+	}
+	unlink(path);
+	free(text);
+}
+
+/* issue 40: race_tma_nowait.ptx as written (warp 1 waits on the mbarrier before it
+ * reads the tile) is clean; without warp 1's wait, its read of the landed tile races,
+ * named with the copy's line and the mbarrier. */
+static void test_tma_read_without_wait(void **st)
+{
+	(void)st;
+	const char *file = "tests/emu/race_tma_nowait.ptx";
+	const uint32_t xy[2] = {32, 20};
+	hrun *h = calloc(1, sizeof *h);
+	assert_int_equal(run_file(h, file, 64, 1, 0, xy), EMU_OK);
+	assert_int_equal(h->races, 0);
+	done(h);
+	char src[512], path[128];
+	util_path(src, sizeof src, file);
+	char *text = util_read_file(src, NULL, NULL, 0);
+	assert_non_null(text);
+	char *wait = strstr(text, "WAIT1:\n\tmbarrier.try_wait");
+	assert_non_null(wait);
+	wait = strchr(wait, '\n') + 1;
+	memcpy(wait, "//", 2); /* the wait and its branch back become comments */
+	memcpy(strchr(wait, '\n') + 1, "//", 2);
+	snprintf(path, sizeof path, "/tmp/test_emu_hopper_nowait_%d.ptx", (int)getpid());
+	FILE *f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+	h = calloc(1, sizeof *h);
+	assert_int_equal(run_file(h, path, 64, 1, 0, xy), EMU_OK);
+	char want[200];
+	snprintf(want, sizeof want, "shared-memory race (async copy): warp 1 reads bytes 0..3 that the TMA copy issued at line %d "
+		 "wrote, completing phase 0 of the mbarrier at smem+0x400, which warp 1 has not waited on",
+		 line_of(file, "cp.async.bulk.tensor"));
+	if (!h->races || !strstr(h->race.msg, want) || h->race.line != line_of(file, "ld.shared.v4.b32"))
+		fail_msg("%llu races, line %d: '%s'; want '%s'", h->races, h->race.line, h->race.msg, want);
+	done(h);
+	unlink(path);
+	free(text);
+}
+
 /* Each CTA of a pair multicasts half: both hold both halves, the partner's
  * copy completing bytes on this CTA's mbarrier; the arrivals through mapa
  * let both finish. */
@@ -186,6 +277,14 @@ static void test_tma_store_clips(void **st)
 				fail_msg("C(%u, %u): got %u, want %u", row, col, h->C[row * COLS + col], want);
 		}
 	assert_int_equal(op_of(h, OP_BULK, BK_STORE)->bytes_l2, 1024);
+	assert_int_equal(h->races, 0);
+	done(h);
+	/* issue 40: two blocks (a cluster of 2) store the same box: a race between blocks, on the store's line */
+	h = calloc(1, sizeof *h);
+	assert_int_equal(run_file(h, "tests/emu/hopper_store.ptx", 32, 2, 2, xy), EMU_OK);
+	if (!h->races || !strstr(h->race.msg, "global-memory race (between blocks): block (1,0,0) writes bytes C+"))
+		fail_msg("%llu races: '%s'", h->races, h->race.msg);
+	assert_int_equal(h->race.line, line_of("tests/emu/hopper_store.ptx", "cp.async.bulk.tensor"));
 	done(h);
 }
 
@@ -240,6 +339,18 @@ static void expect_error(const char *file, unsigned block, int tmap_buf, const u
 	done(h);
 }
 
+/* issue 40: the run ends, with races; the first has these words at line (and other, when not 0). */
+static void expect_race(const char *file, unsigned block, int tmap_buf, const uint32_t *u32s, const char *want, int line,
+			int other)
+{
+	hrun *h = calloc(1, sizeof *h);
+	int rc = run_file(h, file, block, 1, tmap_buf, u32s);
+	if (rc != EMU_OK || !h->races || !strstr(h->race.msg, want) || h->race.line != line || (other && h->race.line2 != other))
+		fail_msg("%s: rc %d, '%s', %llu races, first at line %d (and %d): '%s'; want '%s' at line %d (and %d)", file, rc,
+			 h->err, h->races, h->race.line, h->race.line2, h->race.msg, want, line, other);
+	done(h);
+}
+
 static void test_broken_kernels(void **st)
 {
 	(void)st;
@@ -249,9 +360,9 @@ static void test_broken_kernels(void **st)
 	for (int i = 0; i < 2; i++) {
 		/* reading the tile before its phase completed: without a wait, or
 		 * waiting for the parity of the phase before (done already) */
-		snprintf(want, sizeof want, "%s:%d: reads shared bytes 0..15 before the TMA copy issued at line %d has written "
-			 "them: wait on its mbarrier (smem+0x400) for the phase it completes first", early[i],
-			 line_of(early[i], "ld.shared.v4.b32 {%r12"), line_of(early[i], "cp.async.bulk.tensor"));
+		snprintf(want, sizeof want, "%s:%d: shared-memory race (async copy): reads shared bytes 0..15 before the TMA copy "
+			 "issued at line %d has written them: wait on its mbarrier (smem+0x400) for the phase it completes first",
+			 early[i], line_of(early[i], "ld.shared.v4.b32 {%r12"), line_of(early[i], "cp.async.bulk.tensor"));
 		expect_error(early[i], 32, 0, xy, want);
 	}
 	const char *tx = "tests/emu/bug_expect_tx.ptx";
@@ -269,10 +380,9 @@ static void test_broken_kernels(void **st)
 		 sh, line_of(sh, "mbarrier.test_wait"), line_of(sh, "mbarrier.init"));
 	expect_error(sh, 32, 0, xy, want);
 	const char *fe = "tests/emu/bug_fence.ptx";
-	snprintf(want, sizeof want, "%s:%d: the TMA store reads shared bytes 0..3 that warp 0 wrote at line %d with no "
-		 "fence.proxy.async after: the copy engine may not see them", fe, line_of(fe, "cp.async.bulk.tensor"),
-		 line_of(fe, "st.shared"));
-	expect_error(fe, 32, 2, xy, want);
+	snprintf(want, sizeof want, "shared-memory race (proxy): the TMA store reads shared bytes 0..3 that warp 0 wrote at "
+		 "line %d with no fence.proxy.async after: the copy engine may not see them", line_of(fe, "st.shared"));
+	expect_race(fe, 32, 2, xy, want, line_of(fe, "cp.async.bulk.tensor"), line_of(fe, "st.shared"));
 	const char *mr = "tests/emu/bug_setmaxnreg.ptx";
 	snprintf(want, sizeof want, "%s:%d: deadlock: setmaxnreg.inc 256 waits for registers the block's pool of 8192 (64 a "
 		 "thread at launch) never frees", mr, line_of(mr, "@%p setmaxnreg"));
@@ -418,6 +528,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_tma_swizzle_oob_two_phases),
+		cmocka_unit_test(test_tma_write_after_read),
+		cmocka_unit_test(test_tma_read_without_wait),
 		cmocka_unit_test(test_multicast_remote_arrive),
 		cmocka_unit_test(test_tma_store_clips),
 		cmocka_unit_test(test_stmatrix_and_elect),

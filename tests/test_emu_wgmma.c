@@ -850,7 +850,7 @@ static void test_gemm_broken(void **state)
 	/* no fence.proxy.async after the st.shared: caught at the wgmma that reads the bytes */
 	assert_int_equal(run_gemm(64, 64, 32, "\tfence.proxy.async.shared::cta;", "", &res, err, sizeof err),
 			 EMU_ERR_FAULT);
-	if (!strstr(err, "wgmma.ptx:87: wgmma.mma_async reads A's element (0, 0) at shared offset 0, which the st at "
+	if (!strstr(err, "wgmma.ptx:87: shared-memory race (proxy): wgmma.mma_async reads A's element (0, 0) at shared offset 0, which the st at "
 			 "line 77 (warp 0) wrote with no fence.proxy.async after it"))
 		fail_msg("%s", err);
 }

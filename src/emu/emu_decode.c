@@ -76,7 +76,7 @@ static const modgroup g_shfl = {MF_MOD, {{"up", SHFL_UP}, {"down", SHFL_DOWN}, {
 /* How the operands read. */
 typedef enum {
 	SH_NONE,      /* none */
-	SH_IGNORE,    /* not read (membar, fence, bar.warp.sync) */
+	SH_IGNORE,    /* not read (membar, fence) */
 	SH_PLAIN,     /* d, a, b, ...: the sources typed as the instruction */
 	SH_MOV,       /* d, a, or a {..} on either side: pack / unpack */
 	SH_SETP,      /* p[|q], a, b[, {!}c] */
@@ -179,8 +179,9 @@ static const opdesc opdescs[] = {
 	 .ntypes = 1, .types = {TY(ET_U32) | TY(ET_U64)}, .groups = {&g_to, &g_gsspace}, .required = 2},
 	LDST("ld", OP_LD, EMU_CLS_LD_GLOBAL),
 	LDST("st", OP_ST, EMU_CLS_ST_GLOBAL),
-	/* bar.warp.sync: the lanes of a warp run in lockstep here already */
-	{.name = "bar.warp", .code = OP_NOP, .cls = EMU_CLS_CONTROL, .shape = SH_IGNORE, .allow = {"sync"}},
+	/* bar.warp.sync: the lanes of a warp run in lockstep here already; its member mask is checked (emu_race.c) */
+	{.name = "bar.warp", .code = OP_NOP, .cls = EMU_CLS_CONTROL, .shape = SH_SRCS, .nops_min = 1, .nops_max = 1,
+	 .allow = {"sync"}},
 	BARRIER("bar"), BARRIER("barrier"),
 	NOOP("membar"), NOOP("fence"),
 	{.name = "cp.async.commit_group", .code = OP_CPCOMMIT, .cls = EMU_CLS_CP_ASYNC, .shape = SH_NONE},

@@ -85,8 +85,10 @@ static void cluster_barrier_check(cluster *cl)
 	cl->cb_phase++;
 	cl->cb_count = 0;
 	cl->gen++;
-	for (int r = 0; r < cl->n; r++)
+	for (int r = 0; r < cl->n; r++) {
 		cl->cta[r].epoch++;
+		emu_race_barrier_join(&cl->cta[r], -1);
+	}
 }
 
 /* setmaxnreg (9.7.19.6): the warp's registers a thread change; an increase
@@ -283,7 +285,7 @@ static int exec_op(blockctx *blk, warp *w, inst *x)
 	case OP_LDMATRIX: return emu_exec_ldmatrix(blk, w, o, x->em, x->cnt);
 	/* warp-level */
 	case OP_MMA: return emu_exec_mma(blk, w, o, x->em);
-	case OP_SHFL: emu_exec_shfl(w, o, x->em); break;
+	case OP_SHFL: emu_exec_shfl(blk, w, o, x->em); break;
 	case OP_WGMMA: case OP_WGFENCE: case OP_WGCOMMIT: case OP_WGWAIT: return emu_exec_wgmma(blk, w, x, 0);
 	/* control flow and barriers */
 	case OP_BAR: return barrier(blk, w, x);
@@ -291,7 +293,10 @@ static int exec_op(blockctx *blk, warp *w, inst *x)
 	case OP_EXIT: return exit_lanes(blk, w, x);
 	case OP_TRAP: return x->em ? trap(blk, w, x) : STEP_NEXT;
 	case OP_PRINTF: return emu_exec_printf(blk, w, o, x->em);
-	case OP_NOP: break;
+	case OP_NOP: /* bar.warp.sync has its member mask */
+		if (o->nsrc && x->em)
+			emu_race_member_mask(blk, w, o, x->em, (uint32_t)x->s0[__builtin_ctz(x->em)], "bar.warp.sync");
+		break;
 	/* Hopper */
 	case OP_MBAR: return emu_exec_mbar(blk, w, x);
 	case OP_BULK: return emu_exec_bulk(blk, w, x);
@@ -443,6 +448,7 @@ static int run_warp(blockctx *b, warp *w)
 /* Lets the lanes of the warps counted at barrier id step past it. */
 static void release_barrier(blockctx *b, int id)
 {
+	emu_race_barrier_join(b, id);
 	for (int i = 0; i < b->nwarps; i++) {
 		warp *w = &b->warps[i];
 		if (!w->waiting || !w->arrived || w->bar_id != id)
@@ -538,6 +544,32 @@ static void init_warp(blockctx *b, warp *w, int id)
 	}
 }
 
+/* A deadlock at bar.sync: how many threads reached it, and where the first
+ * live one that did not waits; on a GPU the block hangs there. */
+static int bar_hang(blockctx *b, const warp *w, const emu_op *o)
+{
+	unsigned n = 0, live = 0;
+	int other = -1, line = 0;
+	for (int i = 0; i < b->nwarps; i++) {
+		const warp *v = &b->warps[i];
+		live += (unsigned)popc(v->live);
+		uint32_t at = v->bar_id == w->bar_id ? v->waiting : 0;
+		n += (unsigned)popc(at);
+		if (other < 0 && (v->live & ~at)) {
+			int l = __builtin_ctz(v->live & ~at);
+			other = i;
+			line = b->ops[v->diverged ? v->lpc[l] : v->pc].line;
+		}
+	}
+	unsigned want = b->bar_want[w->bar_id] ? b->bar_want[w->bar_id] : live;
+	if (other < 0)
+		return emu_fail(b, o, "bar.sync %d at line %d: barrier reached by %u of %u threads: on a GPU this hangs (the count names "
+			    "more threads than arrive)", w->bar_id, o->line, n, want);
+	return emu_fail(b, o, "bar.sync %d at line %d: barrier reached by %u of %u threads: on a GPU this hangs (warp %d waits at "
+		    "line %d instead): every thread of the block must reach the same barriers", w->bar_id, o->line, n, want,
+		    other, line);
+}
+
 /* Every warp waits and nothing will wake one: says what the first one waits for. */
 static int deadlock(cluster *cl)
 {
@@ -552,9 +584,7 @@ static int deadlock(cluster *cl)
 				o = &b->ops[w->wait_op];
 			b->why = EMU_ERR_FAULT;
 			if (w->waiting)
-				return emu_fail(b, o, "deadlock: every warp waits; warp %d waits at bar.sync %d for %u threads, and only "
-					    "%u arrive", i, w->bar_id, b->bar_want[w->bar_id] ? b->bar_want[w->bar_id] : b->nthreads,
-					    b->bar_arrived[w->bar_id]);
+				return bar_hang(b, w, o);
 			if (o->code == OP_MBAR) {
 				blockctx *t = &cl->cta[w->wait_rank];
 				emu_mbar *m = emu_find_mbar(t, w->wait_off);
@@ -677,11 +707,11 @@ static emu_error check_launch(const emu_launch *L, uint64_t *smem, run_error *e)
 		return EMU_ERR_BAD_REQUEST;
 	}
 	/* what cta_alloc takes for each CTA of a cluster, all resident together:
-	 * 8 bytes a register a lane, the shared memory and its race shadow (24
-	 * bytes a word); refused before any of it is allocated */
+	 * 8 bytes a register a lane, the shared memory and its race shadow (at
+	 * most 40 bytes a word, emu_race.c); refused before any of it is allocated */
 	double regs = (double)((threads + 31) / 32 * 32) * L->k->nregs * 8;
 	double local = (double)((threads + 31) / 32 * 32) * L->k->local_bytes;
-	double cta = regs + local + (double)*smem + (double)(*smem / 4 + 4) * 24;
+	double cta = regs + local + (double)*smem + (double)(*smem / 4 + 4) * 40;
 	if (cta * (double)n > EMU_MAX_RESIDENT) {
 		char lb[64] = ""; /* said only where there is some: the message has 256 bytes in a result */
 		if (L->k->local_bytes)
@@ -703,15 +733,8 @@ static void cta_alloc(blockctx *b, emu_launch *L, cluster *cl, int rank, uint32_
 	b->nthreads = L->block[0] * L->block[1] * L->block[2];
 	b->nwarps = (int)((b->nthreads + 31) / 32);
 	b->smem_size = smem;
-	size_t words = b->smem_size / 4 + 4;
 	b->smem = xmalloc((size_t)b->smem_size + 16);
-	b->wep = xcalloc(words, sizeof *b->wep);
-	b->rep = xcalloc(words, sizeof *b->rep);
-	b->wwarp = xcalloc(words, sizeof *b->wwarp);
-	b->rwarp = xcalloc(words, sizeof *b->rwarp);
-	b->wop = xcalloc(words, sizeof *b->wop);
-	b->rop = xcalloc(words, sizeof *b->rop);
-	b->gfence = xcalloc(words, sizeof *b->gfence);
+	emu_race_alloc(b, cl->n > 1);
 	b->mbar = xcalloc(EMU_MAX_MBARRIERS, sizeof *b->mbar);
 	b->warps = xcalloc((size_t)b->nwarps, sizeof *b->warps);
 	uint64_t *regs = xcalloc((size_t)b->nwarps * (size_t)k->nregs * 32 + 1, sizeof(uint64_t));
@@ -731,21 +754,17 @@ static void cta_alloc(blockctx *b, emu_launch *L, cluster *cl, int rank, uint32_
 
 static void cta_free(blockctx *b)
 {
-	for (int i = 0; i < b->nwarps; i++)
+	for (int i = 0; i < b->nwarps; i++) {
 		free(b->warps[i].cp);
+		free(b->warps[i].seen);
+	}
 	if (b->warps) {
 		free(b->warps[0].R);
 		free(b->warps[0].local);
 	}
 	free(b->warps);
 	free(b->smem);
-	free(b->wep);
-	free(b->rep);
-	free(b->wwarp);
-	free(b->rwarp);
-	free(b->wop);
-	free(b->rop);
-	free(b->gfence);
+	emu_race_free(b);
 	free(b->mbar);
 	emu_wg_block_free(b->wg);
 	emu_footprint_free(&b->fp);
@@ -778,7 +797,7 @@ static int cluster_start(cluster *cl, const unsigned c[3])
 		memset(b->smem, 0xff, b->smem_size);
 		if (b->nwarps && b->k->local_bytes) /* local memory too: each block's threads start with none of the last's */
 			memset(b->warps[0].local, 0xff, (size_t)b->nwarps * (size_t)b->k->local_bytes * 32);
-		memset(b->gfence, 0, (b->smem_size / 4 + 4) * sizeof *b->gfence);
+		emu_race_reset(b);
 		memset(b->bar_arrived, 0, sizeof b->bar_arrived);
 		memset(b->bar_want, 0, sizeof b->bar_want);
 		b->nmbar = 0;
@@ -835,8 +854,11 @@ emu_error emu_exec_at(emu_launch *L, run_error *e)
 	cl.launch_regs = per > 255 ? 255 : per;
 	cl.pool = (long long)cl.launch_regs * (long long)((threads + 31) / 32 * 32);
 	cl.cta = xcalloc((size_t)cl.n, sizeof *cl.cta);
-	for (int r = 0; r < cl.n; r++)
+	struct emu_gshadow *gs = emu_race_gshadow_new(L);
+	for (int r = 0; r < cl.n; r++) {
 		cta_alloc(&cl.cta[r], L, &cl, r, (uint32_t)smem, e);
+		cl.cta[r].gs = gs;
+	}
 	int rc = 0;
 	double t0 = util_now();
 	unsigned c[3];
@@ -859,6 +881,7 @@ emu_error emu_exec_at(emu_launch *L, run_error *e)
 		cta_free(&cl.cta[r]);
 	free(cl.cta);
 	free(cl.q);
+	emu_race_gshadow_free(gs);
 	return why;
 }
 

@@ -40,6 +40,8 @@ typedef struct {
 	unsigned fences;         /* fence.proxy.async executed: orders the writes before it */
 	long long bulk_next;     /* cp.async.bulk groups committed */
 	uint8_t *local;          /* 32 lanes x the kernel's local_bytes: each thread's .local */
+	uint32_t *seen;          /* per mbarrier of its CTA: the phases whose completion it observed (a wait, or a
+				  * barrier with a warp that did); NULL until the first wait (emu_race.c) */
 } warp;
 
 /* One TMA copy in flight: issued by a warp, landed by the copy engine later. */
@@ -61,9 +63,19 @@ typedef struct {
 	const emu_op *ops;
 	uint8_t *smem;
 	uint32_t smem_size;
-	uint32_t *wep, *rep;      /* race shadow per 4-byte word: epochs of the last write / read */
-	uint16_t *wwarp, *rwarp;  /* the writing / reading warp (0xffff: several readers) */
-	int32_t *wop, *rop;       /* the op that wrote / read, for the message */
+	/* the race shadow per 4-byte word (emu_race.c): epochs of the last write
+	 * (RACE_PENDING: an async copy in flight) / read, the writing / reading
+	 * warp (RACE_GW: rank and warp; RACE_SEVERAL readers), the op for the message */
+	uint32_t *wep, *rep;
+	uint16_t *wwarp, *rwarp;
+	int32_t *wop, *rop;
+	uint32_t *aep;            /* the epoch an async copy in flight was issued in (wep RACE_PENDING); the
+				   * mbarrier phase a landed TMA copy completes (RACE_LANDED) */
+	uint16_t *amb;            /* RACE_LANDED: the index of that mbarrier in mbar */
+	uint32_t *wcp, *rcp;      /* a cluster's: 1 + the barrier.cluster phase of the last write / read; NULL: no cluster */
+	uint8_t *rrk;             /* the rank of the CTA that read (0xff: several) */
+	struct emu_gshadow *gs;   /* the launch's global shadow, between blocks; NULL: checks off */
+	int norace;               /* the checks are off (PTXTUTOR_NO_RACE=1) */
 	uint32_t epoch;
 	unsigned ctaid[3];
 	unsigned nthreads;
@@ -234,7 +246,7 @@ int emu_exec_assert(blockctx *b, warp *w, const emu_op *o, uint32_t em);
  * (hazard: 0) or the hazard check before another instruction (hazard: 1)
  * of a kernel that has wgmma. */
 int emu_exec_mma(blockctx *b, warp *w, const emu_op *o, uint32_t em);
-void emu_exec_shfl(warp *w, const emu_op *o, uint32_t em);
+void emu_exec_shfl(blockctx *b, warp *w, const emu_op *o, uint32_t em);
 int emu_exec_wgmma(blockctx *b, warp *w, const inst *x, int hazard);
 /* issue 39: wmma.load, wmma.store, wmma.mma (emu_wmma.c); 0 (STEP_NEXT) or -1 after emu_fail. */
 int emu_exec_wmma(blockctx *b, warp *w, const emu_op *o, uint32_t em, emu_opcount *cnt);
@@ -243,6 +255,28 @@ int emu_exec_wmma(blockctx *b, warp *w, const emu_op *o, uint32_t em, emu_opcoun
  * counts of one ld/st request (emu_exec_mem.c). 0, or -1 after emu_fail. */
 int emu_exec_access(blockctx *b, warp *w, const emu_op *o, int space, int store, const uint64_t addr[32], int bytes,
 		    uint32_t val[32], emu_opcount *cnt);
+
+/* The race detector's set-up and warp masks (emu_race.c; its checks and
+ * reports are emu_race.h's, for the memory families). The shadows of a CTA:
+ * allocated with it (cluster: the CTAs of a cluster of more than one),
+ * cleared when a cluster starts, freed with it; the launch's global shadow,
+ * made before the first block and freed after the last (NULL: checks off).
+ * emu_race_member_mask: a warp-level .sync instruction run by the lanes em of
+ * warp w with member mask m: each lane that runs it must be named, each live
+ * lane named must run it. */
+void emu_race_alloc(blockctx *b, int cluster);
+void emu_race_reset(blockctx *b);
+void emu_race_free(blockctx *b);
+struct emu_gshadow *emu_race_gshadow_new(const emu_launch *L);
+void emu_race_gshadow_free(struct emu_gshadow *g);
+void emu_race_member_mask(blockctx *b, const warp *w, const emu_op *o, uint32_t em, uint32_t m, const char *what);
+/* TMA loads' window (emu_race.c): a warp's wait found mbarrier mi of its CTA
+ * complete (it has observed its phases so far); a barrier shares what its
+ * warps observed (id: the named barrier, -1: every warp, barrier.cluster);
+ * a TMA copy landed bytes off.. of t that complete mbarrier mi's phase. */
+void emu_race_observed(blockctx *t, warp *w, int mi);
+void emu_race_barrier_join(blockctx *b, int id);
+void emu_race_tma_landed(blockctx *t, const emu_op *o, int issuer, int mi, uint32_t off, uint32_t bytes);
 
 /* Hopper's asynchronous machinery (emu_exec_async.c). */
 blockctx *emu_cluster_addr(blockctx *b, const emu_op *o, uint64_t a, int bytes, int cluster_ok, uint32_t *off);

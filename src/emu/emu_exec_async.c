@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "emu/emu_exec.h"
+#include "emu/emu_race.h"
 #include "base/checked.h"
 #include "base/util.h"
 #include "model/access.h"
@@ -60,7 +61,9 @@ static void phase_done(blockctx *t)
 }
 
 /* A read of shared bytes that a TMA load in flight will write: the tile is
- * read before its mbarrier phase completed. */
+ * read before its mbarrier phase completed. A fault, not a counted race: the
+ * reads that follow would run out of step with the copies (a deadlock next),
+ * so the run stops at the first. */
 int emu_pending_read(blockctx *b, const emu_op *o, uint32_t off, int bytes)
 {
 	cluster *cl = b->cl;
@@ -68,9 +71,10 @@ int emu_pending_read(blockctx *b, const emu_op *o, uint32_t off, int bytes)
 		const bulkreq *q = &cl->q[i];
 		if (q->store || !(q->mask >> b->rank & 1) || off >= q->soff + q->bytes || off + (uint32_t)bytes <= q->soff)
 			continue;
-		return emu_fail(b, o, "reads shared bytes %u..%u before the TMA copy issued at line %d has written them: "
-			    "wait on its mbarrier (smem+0x%x) for the phase it completes first", off, off + bytes - 1,
-			    b->ops[q->op].line, q->mbar);
+		return emu_fail(b, o, "%s: reads shared bytes %u..%u before the TMA copy issued at "
+			    "line %d has written them: wait on its mbarrier (smem+0x%x) for the phase it completes first",
+			    emu_race_words(RACE_ASYNC), off,
+			    off + bytes - 1, b->ops[q->op].line, q->mbar);
 	}
 	return 0;
 }
@@ -107,6 +111,8 @@ int emu_exec_mbar(blockctx *b, warp *w, inst *x)
 			all_done &= done;
 			if (o->dst[0] >= 0 && o->mod == MB_TEST_WAIT)
 				R[o->dst[0] * 32 + l] = (uint64_t)done;
+			if (done && t == b)
+				emu_race_observed(t, w, (int)(m - t->mbar));
 			if (!done) { /* what the deadlock message names */
 				w->wait_op = (int)(o - b->ops);
 				w->wait_off = off;
@@ -176,18 +182,46 @@ static int box_fits(blockctx *b, const emu_op *o, const emu_tmap *tm, uint32_t s
 }
 
 /* A TMA store reads shared bytes through the async proxy: a generic write
- * to them needs a fence.proxy.async by its writer in between (PTX ISA 8.6). */
+ * to them needs a fence.proxy.async by its writer in between (PTX ISA 8.6);
+ * a race otherwise. */
 static int unfenced(blockctx *b, const emu_op *o, uint32_t soff, uint64_t bytes)
 {
 	for (uint32_t word = soff >> 2; word < (soff + bytes) >> 2; word++) {
 		uint32_t g = b->gfence[word];
-		if (!g || b->wwarp[word] >= b->nwarps || g != b->warps[b->wwarp[word]].fences + 1)
+		int ow = b->wwarp[word]; /* RACE_GW: this CTA's warps only */
+		if (!g || ow >> 6 != b->rank || (ow & 63) >= b->nwarps || g != b->warps[ow & 63].fences + 1)
 			continue;
-		return emu_fail(b, o, "the TMA store reads shared bytes %u..%u that warp %d wrote at line %d with no "
-			    "fence.proxy.async after: the copy engine may not see them", word * 4, word * 4 + 3,
-			    b->wwarp[word], b->wop[word] >= 0 ? b->ops[b->wop[word]].line : 0);
+		emu_race_report(b, o, b->cur_warp, b->wop[word], RACE_PROXY,
+				"the TMA store reads shared bytes %u..%u that warp %d wrote at line %d "
+				"with no fence.proxy.async after: the copy engine may not see them; fence.proxy.async.shared::cta "
+				"after the writes, then the barrier", word * 4, word * 4 + 3, ow & 63,
+				b->wop[word] >= 0 ? b->ops[b->wop[word]].line : 0);
+		return 0; /* one report a store: the copy goes on with what the bytes hold */
 	}
 	return 0;
+}
+
+/* A TMA load into this CTA's bytes that another warp read since the last
+ * barrier or mbarrier phase: the copy may land before that read. (A
+ * multicast's other CTAs are ordered by their own mbarriers: not checked.) */
+static void tma_war(blockctx *b, const emu_op *o, int w, uint32_t soff, uint64_t bytes)
+{
+	if (b->norace)
+		return;
+	int gw = RACE_GW(b->rank, w);
+	char who[32];
+	for (uint32_t word = soff >> 2; word < (soff + bytes) >> 2; word++) {
+		int rw = b->rwarp[word];
+		if (b->rep[word] != b->epoch || rw == gw)
+			continue;
+		emu_race_report(b, o, w, b->rop[word], RACE_WAR,
+				"the TMA copy of warp %d writes bytes %u..%u that %s "
+				"read at line %d with no barrier or mbarrier wait between: the readers must release the buffer "
+				"(arrive on an mbarrier the producer waits on) before it is refilled",
+				w, word * 4, word * 4 + 3, emu_race_who(rw, who, sizeof who),
+				b->rop[word] >= 0 ? b->ops[b->rop[word]].line : 0);
+		return;
+	}
 }
 
 static int enqueue(blockctx *b, const emu_op *o, const bulkreq *r)
@@ -244,6 +278,8 @@ static int bulk_copy(blockctx *b, warp *w, inst *x)
 			for (int d = 0; d < b->cl->n; d++)
 				if ((r.mask >> d & 1) && box_fits(b, o, &r.tm, r.soff, r.bytes, &b->cl->cta[d]) < 0)
 					return STEP_FAIL;
+			if (r.mask >> b->rank & 1)
+				tma_war(b, o, w->id, r.soff, r.bytes);
 			x->cnt->bytes_l2 += r.bytes; /* once from L2 ... */
 			x->cnt->bytes_smem += r.bytes * (uint64_t)__builtin_popcount(r.mask); /* ... once per destination */
 		}
@@ -255,6 +291,19 @@ static int bulk_copy(blockctx *b, warp *w, inst *x)
 			return STEP_FAIL;
 	}
 	return STEP_NEXT;
+}
+
+typedef struct {
+	blockctx *b;
+	const emu_op *o;
+	int warp;
+	uint64_t base; /* the buffer's global address */
+} tma_stored_ctx;
+
+static void tma_stored(void *arg, uint64_t off, int bytes)
+{
+	const tma_stored_ctx *c = arg;
+	emu_race_global(c->b, c->o, c->warp, c->base + off, bytes, 1);
 }
 
 /* The copy engine: every copy in flight lands, in issue order. A load
@@ -273,6 +322,10 @@ int emu_land(cluster *cl)
 		if (q->store) {
 			if (emu_tmap_copy(&q->tm, q->c, buf, b->smem, q->soff, 1, why, sizeof why) < 0)
 				return emu_fail(b, o, "%s", why);
+			if (b->gs) { /* its global bytes, between blocks */
+				tma_stored_ctx sc = {b, o, q->warp, ((uint64_t)q->tm.buf + 1) << EMU_GLOBAL_SHIFT};
+				emu_tmap_each(&q->tm, q->c, tma_stored, &sc);
+			}
 			continue;
 		}
 		for (int d = 0; d < cl->n; d++) {
@@ -284,14 +337,12 @@ int emu_land(cluster *cl)
 			if (emu_tmap_copy(&q->tm, q->c, buf, t->smem, q->soff, 0, why, sizeof why) < 0)
 				return emu_fail(b, o, "%s", why);
 			emu_wgmma_async_wrote(t->wg, q->soff, (uint32_t)q->bytes);
-			for (uint32_t word = q->soff >> 2; word < (q->soff + q->bytes) >> 2; word++) {
-				t->wep[word] = 0; /* the copy engine's write, ordered by the mbarrier */
-				t->gfence[word] = 0;
-			}
 			emu_mbar *m = emu_find_mbar(t, q->mbar);
 			if (!m)
 				return emu_fail(b, o, "the TMA copy completes its bytes on smem+0x%x of block rank %d, which is no mbarrier",
 					    q->mbar, d);
+			/* the copy engine's write, ordered by the mbarrier for the warps that wait on it */
+			emu_race_tma_landed(t, o, RACE_GW(q->rank, q->warp), (int)(m - t->mbar), q->soff, (uint32_t)q->bytes);
 			if (emu_mbar_tx(m, -(int64_t)q->bytes))
 				phase_done(t);
 		}

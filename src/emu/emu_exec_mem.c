@@ -1,10 +1,11 @@
-/* emu_exec_mem: the memory instructions (ld, st, ldmatrix, stmatrix, cp.async), their bounds, the race shadow and the traffic counts. */
+/* emu_exec_mem: the memory instructions (ld, st, ldmatrix, stmatrix, cp.async), their bounds, the calls into the race shadow (emu_race.h) and the traffic counts. */
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "emu/emu_exec.h"
+#include "emu/emu_race.h"
 #include "base/checked.h"
 #include "base/util.h"
 #include "model/access.h"
@@ -31,55 +32,6 @@ static void describe_gaddr(blockctx *b, uint64_t a, char *out, size_t n)
 			 (unsigned long long)(a & ((1ULL << EMU_GLOBAL_SHIFT) - 1)), (unsigned long long)b->L->bufs[i].bytes);
 	else
 		snprintf(out, n, "0x%llx (not in A, B or C)", (unsigned long long)a);
-}
-
-/* ---- shared-memory race shadow ---- */
-
-static void race(blockctx *b, const emu_op *o, int w, uint32_t word, int other, int32_t other_op, const char *what)
-{
-	emu_launch *L = b->L;
-	if (L->races++)
-		return;
-	run_error *e = &L->race;
-	memset(e, 0, sizeof *e);
-	util_strlcpy(e->path, L->path, sizeof e->path);
-	e->line = o->line;
-	e->has_block = 1;
-	memcpy(e->block, b->ctaid, sizeof e->block);
-	e->warp = w;
-	e->line2 = other_op >= 0 ? b->ops[other_op].line : 0;
-	snprintf(e->msg, sizeof e->msg, "shared-memory race: warp %d %s bytes %u..%u %s warp %d at line %d with no bar.sync between",
-		 w, what, word * 4, word * 4 + 3, what[0] == 'r' ? "written by" : "last accessed by", other,
-		 other_op >= 0 ? b->ops[other_op].line : 0);
-}
-
-static inline void shadow_read(blockctx *b, const emu_op *o, int w, uint32_t off, int bytes)
-{
-	for (uint32_t word = off >> 2; word <= (off + (uint32_t)bytes - 1) >> 2; word++) {
-		if (b->wep[word] == b->epoch && b->wwarp[word] != w)
-			race(b, o, w, word, b->wwarp[word], b->wop[word], "reads");
-		if (b->rep[word] != b->epoch) {
-			b->rep[word] = b->epoch;
-			b->rwarp[word] = (uint16_t)w;
-			b->rop[word] = (int32_t)(o - b->ops);
-		} else if (b->rwarp[word] != w) {
-			b->rwarp[word] = 0xffff;
-		}
-	}
-}
-
-static inline void shadow_write(blockctx *b, const emu_op *o, int w, uint32_t off, int bytes)
-{
-	for (uint32_t word = off >> 2; word <= (off + (uint32_t)bytes - 1) >> 2; word++) {
-		if (b->wep[word] == b->epoch && b->wwarp[word] != w)
-			race(b, o, w, word, b->wwarp[word], b->wop[word], "writes");
-		else if (b->rep[word] == b->epoch && b->rwarp[word] != w)
-			race(b, o, w, word, b->rwarp[word] == 0xffff ? -1 : b->rwarp[word], b->rop[word], "writes");
-		b->wep[word] = b->epoch;
-		b->wwarp[word] = (uint16_t)w;
-		b->wop[word] = (int32_t)(o - b->ops);
-		b->gfence[word] = b->warps[w].fences + 1;
-	}
 }
 
 /* ---- counting ---- */
@@ -220,6 +172,10 @@ int emu_exec_ldst(blockctx *b, warp *w, const emu_op *o, uint32_t em, emu_opcoun
 			saddr[l] = soff;
 			p = t->smem + soff;
 			t->cl->gen += !is_ld;
+			if (is_ld)
+				emu_race_read(t, o, RACE_GW(b->rank, w->id), soff, total);
+			else
+				emu_race_write(t, o, RACE_GW(b->rank, w->id), soff, total, UINT_MAX); /* fence unknown there: 0 */
 		} else if (r == 1) {
 			smask |= 1u << l;
 			saddr[l] = soff;
@@ -227,13 +183,14 @@ int emu_exec_ldst(blockctx *b, warp *w, const emu_op *o, uint32_t em, emu_opcoun
 			if (is_ld && b->cl->nloads && emu_pending_read(b, o, soff, total) < 0)
 				return -1;
 			if (is_ld)
-				shadow_read(b, o, w->id, soff, total);
+				emu_race_read(b, o, RACE_GW(b->rank, w->id), soff, total);
 			else
-				shadow_write(b, o, w->id, soff, total);
+				emu_race_write(b, o, RACE_GW(b->rank, w->id), soff, total, w->fences);
 		} else {
 			gmask |= 1u << l;
 			gaddr[l] = (int64_t)a;
 			p = gp;
+			emu_race_global(b, o, w->id, a, total, !is_ld);
 		}
 		for (int v = 0; v < o->vec; v++) {
 			if (is_ld) {
@@ -281,7 +238,7 @@ int emu_exec_ldmatrix(blockctx *b, warp *w, const emu_op *o, uint32_t em, emu_op
 			if (b->cl->nloads && emu_pending_read(b, o, soff, 16) < 0)
 				return -1;
 			memcpy(rows[j][r], b->smem + soff, 16);
-			shadow_read(b, o, w->id, soff, 16);
+			emu_race_read(b, o, RACE_GW(b->rank, w->id), soff, 16);
 		}
 	int trans = o->flags & OPF_TRANS;
 	for (int j = 0; j < o->vec; j++) {
@@ -333,7 +290,7 @@ int emu_exec_stmatrix(blockctx *b, warp *w, const emu_op *o, uint32_t em, emu_op
 				return STEP_FAIL;
 			saddr[lane] = off;
 			memcpy(b->smem + off, rows[j][r], 16);
-			shadow_write(b, o, w->id, off, 16);
+			emu_race_write(b, o, RACE_GW(b->rank, w->id), off, 16, w->fences);
 		}
 	count_access(b, cnt, o, ACCESS_LDMATRIX, saddr, (uint32_t)((1ULL << (8 * o->vec)) - 1), 16);
 	b->cl->gen++;
@@ -357,15 +314,16 @@ int emu_exec_access(blockctx *b, warp *w, const emu_op *o, int space, int store,
 			if (!store && b->cl->nloads && emu_pending_read(b, o, soff, bytes) < 0)
 				return -1;
 			if (store)
-				shadow_write(b, o, w->id, soff, bytes);
+				emu_race_write(b, o, RACE_GW(b->rank, w->id), soff, bytes, w->fences);
 			else
-				shadow_read(b, o, w->id, soff, bytes);
+				emu_race_read(b, o, RACE_GW(b->rank, w->id), soff, bytes);
 			p = b->smem + soff;
 			smask |= 1u << l;
 			saddr[l] = soff;
 		} else {
 			gmask |= 1u << l;
 			gaddr[l] = (int64_t)addr[l];
+			emu_race_global(b, o, w->id, addr[l], bytes, store);
 		}
 		if (store) {
 			memcpy(p, &val[l], (size_t)bytes);
@@ -403,7 +361,7 @@ int emu_cp_complete(blockctx *b, warp *w, long long upto_group)
 			memcpy(b->smem + c->soff, src, c->srcsize);
 		if (c->srcsize < c->size)
 			memset(b->smem + c->soff + c->srcsize, 0, (size_t)(c->size - c->srcsize));
-		shadow_write(b, o, w->id, c->soff, c->size);
+		emu_race_async_land(b, o, w->id, c->soff, c->size);
 	}
 	w->ncp = keep;
 	return 0;
@@ -464,6 +422,7 @@ int emu_exec_cpasync(blockctx *b, warp *w, const emu_op *o, uint32_t em, emu_opc
 			w->capcp = w->capcp ? 2 * w->capcp : 256;
 			w->cp = xreallocarray(w->cp, (size_t)w->capcp, sizeof *w->cp);
 		}
+		emu_race_async_issue(b, o, w->id, soff, (uint32_t)size);
 		w->cp[w->ncp++] = (cpreq){.soff = soff, .gaddr = ga, .size = (uint8_t)size,
 					  .srcsize = (uint8_t)srcsize, .group = -1, .op = (int)(o - b->ops)};
 		gaddr[l] = (int64_t)ga;

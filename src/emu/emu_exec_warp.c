@@ -48,9 +48,11 @@ int emu_exec_mma(blockctx *b, warp *w, const emu_op *o, uint32_t em)
 	return emu_charge(b, o, (long long)(EMU_MMA_FLOPS(K) / EMU_MMA_FLOPS_PER_INST));
 }
 
-void emu_exec_shfl(warp *w, const emu_op *o, uint32_t em)
+void emu_exec_shfl(blockctx *b, warp *w, const emu_op *o, uint32_t em)
 {
 	uint64_t *R = w->R;
+	if (em && o->nsrc > 3 && o->src[3] >= 0)
+		emu_race_member_mask(b, w, o, em, (uint32_t)R[o->src[3] * 32 + __builtin_ctz(em)], "shfl.sync");
 	uint32_t a[32];
 	for (int l = 0; l < 32; l++)
 		a[l] = (uint32_t)R[o->src[0] * 32 + l];

@@ -125,6 +125,24 @@ int emu_tmap_copy(const emu_tmap *t, const int32_t c[5], const emu_buffer *buf, 
 	return 0;
 }
 
+void emu_tmap_each(const emu_tmap *t, const int32_t c[5], void (*fn)(void *arg, uint64_t off, int bytes), void *arg)
+{
+	uint64_t count = 1;
+	for (int d = 0; d < t->rank; d++)
+		count *= t->box[d];
+	int64_t p[5] = {0};
+	for (uint64_t i = 0; i < count; i++) {
+		uint64_t r = i;
+		for (int d = 0; d < t->rank; d++) {
+			p[d] = (int64_t)c[d] + (int64_t)(r % t->box[d]);
+			r /= t->box[d];
+		}
+		int64_t g = element(t, p);
+		if (g >= 0)
+			fn(arg, (uint64_t)g, t->elem);
+	}
+}
+
 void emu_tmap_build(emu_tmap *t, int buf, int elem, uint64_t rows, uint64_t cols, const unsigned box[2], int swizzle)
 {
 	memset(t, 0, sizeof *t);

@@ -47,6 +47,9 @@ uint64_t emu_tmap_check(const emu_tmap *t, const emu_buffer *bufs, int nbufs, ch
  * memory at soff: a load fills out-of-bounds elements with zeros, a store
  * skips them. The map was checked; every element's global address is checked
  * against its buffer here. Returns 0, or -1 with why. */
+/* Calls fn for each element of the box at c inside the tensor: its byte
+ * offset in the buffer and its size (the copy's walk, for the race shadow). */
+void emu_tmap_each(const emu_tmap *t, const int32_t c[5], void (*fn)(void *arg, uint64_t off, int bytes), void *arg);
 int emu_tmap_copy(const emu_tmap *t, const int32_t c[5], const emu_buffer *buf, uint8_t *smem, uint32_t soff,
 		  int store, char *why, size_t n);
 

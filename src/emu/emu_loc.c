@@ -13,6 +13,15 @@ void emu_loc_fill(const ptx_locs *locs, run_error *e)
 	if (!line)
 		return;
 	int line2 = e->line2 > 0 ? ptx_loc_of(locs, e->line2, &file2) : 0;
+	/* the other access inlined from a header (cp.async through cuda_pipeline.h's
+	 * helpers, two levels deep, which one inlined_at cannot name): the nearest
+	 * line above it of the same .cu, its call */
+	for (int l = e->line2 - 1; line2 && strcmp(file, file2) && l > 0 && l > e->line2 - 64; l--) {
+		const char *f = NULL;
+		int at = ptx_loc_of(locs, l, &f);
+		if (at && f && !strcmp(file, f))
+			line2 = at, file2 = f;
+	}
 	e->cu_line2 = line2 && !strcmp(file, file2) ? line2 : 0; /* a line of the same .cu */
 	util_strlcpy(e->cu_path, file, sizeof e->cu_path);
 	e->cu_line = line;

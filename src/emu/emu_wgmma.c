@@ -550,8 +550,8 @@ static int smem_elem(emu_wg_ctx *c, const emu_wg_desc *d, int t, int mn, int k, 
 			   c->smem_size, d->start, d->lbo, d->sbo, d->swizzle);
 	const emu_wg_block *b = c->wg;
 	if (b->gen_warp[a / 16])
-		return msg(c, "wgmma.mma_async reads %s's element (%d, %d) at shared offset %u, which the st at line %d "
-			   "(warp %d) wrote with no fence.proxy.async after it: wgmma reads through the async proxy, "
+		return msg(c, "shared-memory race (proxy): wgmma.mma_async reads %s's element (%d, %d) at shared offset %u, "
+			   "which the st at line %d (warp %d) wrote with no fence.proxy.async after it: wgmma reads through the async proxy, "
 			   "which does not see generic writes until that fence", which, mn, k, a,
 			   line_of(c, b->gen_op[a / 16]), b->gen_warp[a / 16] - 1);
 	uint32_t v = 0;

@@ -222,9 +222,23 @@ void exec_report_lines_text(FILE *out, const run_report *rep, const char *const 
 }
 
 
+/* A race's kind: the words of its message's "race (KIND):" (emu_race.c), "barrier" for
+ * "shared-memory race:"; "" when the message is no race. */
+static void race_kind(const char *msg, char *out, size_t n)
+{
+	const char *r = strstr(msg, "race (");
+	const char *end = r ? strchr(r + 6, ')') : NULL;
+	out[0] = 0;
+	if (end && (size_t)(end - r - 6) < n)
+		snprintf(out, n, "%.*s", (int)(end - r - 6), r + 6);
+	else if (strstr(msg, "shared-memory race:"))
+		snprintf(out, n, "barrier");
+}
+
 /* "where": the located problem as data (run_error), null when there is none. */
 static void where_json(json_writer *w, const run_error *e)
 {
+	char kind[32];
 	if (!e) {
 		json_null(w, "where");
 		return;
@@ -249,6 +263,9 @@ static void where_json(json_writer *w, const run_error *e)
 	}
 	if (e->warp >= 0)
 		json_int(w, "warp", e->warp);
+	race_kind(e->msg, kind, sizeof kind);
+	if (kind[0])
+		json_str(w, "kind", kind);
 	json_str(w, "message", e->msg);
 	json_end(w);
 }
@@ -585,7 +602,7 @@ static void emulated_text(FILE *out, const char *title, const run_request *rq, c
 			run_figure(rep, "emu.seconds", c, sizeof c), res->grid[0], res->grid[1], res->grid[2], rq->block[0],
 			rq->block[1], rq->block[2], run_figure(rep, "emu.warps", d, sizeof d));
 	if (rep->races > 1)
-		fprintf(out, "  %lld racing shared-memory accesses in all\n", rep->races);
+		fprintf(out, "  %lld racing accesses in all\n", rep->races);
 	exec_report_counts(out, rep, "  ");
 	fprintf(out, "  by kind:\n");
 	kinds_text(out, rep->by_kind, rep->inst, "    ");

@@ -63,7 +63,7 @@ static const run_field fields[] = {
 	{"emu.shared_stores.wavefronts_per_request", RUN_T_DBL, R(sst_per_request), RUN_F_SIG, "1 is conflict-free"},
 	{"emu.shared_stores.bank_conflicts", RUN_T_LL, R(sst_conflicts), RUN_F_COUNT, "extra wavefronts from bank conflicts"},
 	{"emu.instructions", RUN_T_LL, R(inst), RUN_F_COUNT, "warp-level instructions issued"},
-	{"emu.races", RUN_T_LL, R(races), RUN_F_COUNT, "shared-memory races (a missing bar.sync)"},
+	{"emu.races", RUN_T_LL, R(races), RUN_F_COUNT, "races (shared memory, async copies, clusters, blocks, warp masks)"},
 	{"emu.tma.l2_bytes", RUN_T_LL, R(tma_l2_bytes), RUN_F_COUNT, "bytes TMA loads read from L2 (a multicast copy once)"},
 	{"emu.tma.smem_bytes", RUN_T_LL, R(tma_smem_bytes), RUN_F_COUNT, "bytes TMA loads write into shared memory (once per destination block)"},
 	{"emu.tma.store_bytes", RUN_T_LL, R(tma_store_bytes), RUN_F_COUNT, "bytes TMA stores write to global memory"},
