@@ -5,7 +5,8 @@
 # or where.other_cu_line); each such line must carry a "RACE" mark in the .cu, so the manifest
 # follows the source. A VERIFIED row (a fixed twin) must verify with 0 races and nothing located.
 # Kinds the emulator's detector does not report yet: with RACES_PENDING=1 a failing RACE row
-# prints "skip NAME: detector lacks KIND" instead of "not ok".
+# prints "skip NAME: detector lacks KIND" instead of "not ok". Last, scripts/gpu-races.sh is run
+# against a planted ptxtutor (its table, its run options, its exit status).
 # Prints "ok NAME" / "not ok NAME" / "skip NAME: why".
 BIN=${PTXTUTOR_BIN:-./ptxtutor}
 ROOT=${PTXTUTOR_ROOT:-$(cd "$(dirname "$0")/.." && pwd)}
@@ -22,10 +23,11 @@ grep -v '^#' "$DIR/races.tsv" >"$out.rows"
 key() { # INDENT KEY
 	sed -n "s/^$1\"$2\": \(.*\)/\1/p" "$out" | head -n 1 | sed 's/,$//'
 }
-while IFS="$tab" read -r name ptx args grid block cluster size gsize expect kind lines; do
+while IFS="$tab" read -r name ptx args grid block cluster dtype size _ expect kind lines; do
 	set -- --ptx "$DIR/$ptx" --grid "$grid" --block "$block" --size "$size"
 	[ "$args" = - ] || set -- "$@" --args "$args"
 	[ "$cluster" = - ] || set -- "$@" --cluster "$cluster"
+	[ "$dtype" = - ] || set -- "$@" --dtype "$dtype"
 	"$BIN" run --emulate --json "$@" >"$out" 2>/dev/null
 	verified=$(key '  ' verified) races=$(key '    ' races) msg=$(key '  ' message)
 	if [ "$expect" = VERIFIED ]; then
@@ -55,3 +57,40 @@ while IFS="$tab" read -r name ptx args grid block cluster size gsize expect kind
 		echo "not ok races_$name: want \"$kind\" at $name.cu:$lines, got verified $verified at lines$at: $msg"
 	fi
 done <"$out.rows"
+
+# scripts/gpu-races.sh against a planted ptxtutor (no GPU here): it runs each racy kernel REPEATS
+# times at the GPU size with a deadline, stops after a hang, and exits non-zero only when a fixed
+# twin or the control does not verify.
+fake=$(mktemp)
+log=$(mktemp)
+cat >"$fake" <<'FAKE'
+#!/bin/sh
+echo "$*" >>"$FAKE_LOG"
+case "$*" in
+*tma_bar_hang.ptx*) st="timed out" ;;
+*"$FAKE_WRONG"*) st="wrong result" ;;
+*) st=ok ;;
+esac
+printf '{\n  "entry": "x",\n  "status": "%s",\n  "message": "m",\n  "backend": "GPU"\n}\n' "$st"
+FAKE
+chmod +x "$fake"
+table=$(FAKE_LOG=$log FAKE_WRONG=cpasync_db_war.ptx GPU_RACES_BIN=$fake sh "$ROOT/scripts/gpu-races.sh" 2)
+st=$?
+row() { echo "$table" | grep "^$1 " | tr -s ' '; }
+if [ $st -eq 0 ] && [ "$(row cpasync_db_war)" = "cpasync_db_war race (write after read wrong values 2 wrong 2, verified 0, timeout 0, fault 0" ] &&
+	[ "$(row shfl_mask)" = "shfl_mask race (warp mask verified (latent) 2 wrong 0, verified 2, timeout 0, fault 0" ] &&
+	[ "$(row tma_bar_hang)" = "tma_bar_hang barrier reached by hang-timeout 1 wrong 0, verified 0, timeout 1, fault 0" ] &&
+	[ "$(row early_return_ok)" = "early_return_ok control verified 1 wrong 0, verified 1, timeout 0, fault 0" ] &&
+	grep -q -- '--ptx tests/races/splitk_plain.ptx --grid N/16,M/16,2 --block 16,16 --size 256 --args M N K alpha:1 A B beta:1 C$' "$log" &&
+	grep -q -- '^run --json --timeout 20 --ptx tests/races/proxy_wgmma_fixed.ptx .* --size 1024 --dtype f16$' "$log"; then
+	echo "ok races_gpu_script"
+else
+	echo "not ok races_gpu_script: exit $st: $(echo "$table" | tail -n 4 | tr '\n' ' ')"
+fi
+if FAKE_LOG=$log FAKE_WRONG=smem_war_fixed.ptx GPU_RACES_BIN=$fake sh "$ROOT/scripts/gpu-races.sh" 1 >"$out" 2>&1; then
+	echo "not ok races_gpu_script_fixed_fails: a fixed twin with wrong values passed"
+else
+	grep -q 'FAILED: smem_war_fixed (a fixed twin or control) does not verify: wrong values' "$out" &&
+		echo "ok races_gpu_script_fixed_fails" || echo "not ok races_gpu_script_fixed_fails: $(tail -n 2 "$out")"
+fi
+rm -f "$fake" "$log"

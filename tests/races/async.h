@@ -70,3 +70,16 @@ struct __align__(64) TensorMap {
 	})
 #define CLUSTER_SYNC() \
 	asm volatile("barrier.cluster.arrive.release.aligned;\n\tbarrier.cluster.wait.acquire.aligned;" ::: "memory")
+
+// Hopper wgmma (sm_90a): D (64x8 f32, 4 registers a thread) += A (64x16 f16) * B (16x8 f16), both
+// read from shared memory through descriptors (no swizzle: start >> 4, leading byte offset >> 4 in
+// bits 16-29, stride byte offset >> 4 in bits 32-45).
+#define WG_DESC(p, lbo, sbo) \
+	((unsigned long long)(SMEM(p) >> 4) | ((unsigned long long)((lbo) >> 4) << 16) | ((unsigned long long)((sbo) >> 4) << 32))
+#define WGMMA_M64N8K16_F16(d, da, db)                                                                        \
+	asm volatile("{\n\t.reg .pred p;\n\tsetp.ne.b32 p, 1, 0;\n\twgmma.fence.sync.aligned;\n\t"              \
+		     "wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16 {%0, %1, %2, %3}, %4, %5, p, 1, 1, 0, 0;\n\t" \
+		     "wgmma.commit_group.sync.aligned;\n\twgmma.wait_group.sync.aligned 0;\n\t}"                     \
+		     : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])                                           \
+		     : "l"(da), "l"(db)                                                                          \
+		     : "memory")
