@@ -3,8 +3,9 @@
 # each racy kernel of races.tsv at its GPU size, REPEATS times (default 5), then its fixed twin
 # (and each control) once. A table last: kernel, kind, the GPU's verdict (wrong values when any run
 # returned wrong values, else hang-timeout, fault or verified; a racy kernel that verified every
-# time is "verified (latent)" on this GPU) and the runs of each outcome. The barrier kernels may
-# hang: each run has a deadline (TIMEOUT, default 20 s), and a kernel that ran past it is not run again.
+# time is "verified (latent)" on this GPU), the runs, the largest rel. error, and the runs of each
+# outcome. The barrier kernels may hang: each run has a deadline (TIMEOUT, default 20 s), and a
+# kernel that ran past it is not run again.
 # Exits non-zero when a fixed twin or a control does not verify, or a run fails for another reason
 # (JIT error, bad request).
 # Usage: sh scripts/gpu-races.sh [REPEATS]; GPU_RACES_BIN (the ptxtutor binary) lets a test plant a fake.
@@ -23,7 +24,7 @@ grep -v '^#' "$DIR/races.tsv" >"$tmp/rows"
 : >"$tmp/table"
 # One run: prints its outcome word (wrong, verified, timeout, fault, or other: STATUS).
 run_one() { # ARGS...
-	"$BIN" run --json --timeout "$TIMEOUT" "$@" >"$tmp/out" 2>"$tmp/err"
+	"$BIN" run --json --timeout "$TIMEOUT" "$@" </dev/null >"$tmp/out" 2>"$tmp/err"
 	st=$(sed -n 's/^  "status": "\(.*\)",$/\1/p' "$tmp/out" | head -n 1)
 	case $st in
 	ok) echo verified ;;
@@ -40,7 +41,7 @@ while IFS="$tab" read -r name ptx args grid block cluster dtype _ gsize expect k
 	[ "$dtype" = - ] || set -- "$@" --dtype "$dtype"
 	n=$REPEATS
 	[ "$expect" = VERIFIED ] && n=1
-	w=0 v=0 t=0 f=0 i=0
+	w=0 v=0 t=0 f=0 i=0 worst=-
 	while [ $i -lt "$n" ]; do
 		i=$((i + 1))
 		o=$(run_one "$@")
@@ -54,6 +55,8 @@ while IFS="$tab" read -r name ptx args grid block cluster dtype _ gsize expect k
 			rc=1
 			;;
 		esac
+		e=$(sed -n 's/^  "rel_error": \([0-9.eE+-]*\),$/\1/p' "$tmp/out" | head -n 1)
+		worst=$(awk -v a="$worst" -v b="$e" 'BEGIN { print (b != "" && (a == "-" || b + 0 > a + 0)) ? b : a }')
 		# The message of a run that did not verify, once per kernel.
 		if [ "$o" != verified ] && [ $((w + t + f)) -eq 1 ] && [ "${o#other}" = "$o" ]; then
 			echo "gpu-races: $name at $gsize: $(sed -n 's/^  "message": "\(.*\)",$/\1/p' "$tmp/out" | head -n 1)"
@@ -76,11 +79,11 @@ while IFS="$tab" read -r name ptx args grid block cluster dtype _ gsize expect k
 		rc=1
 	fi
 	[ "$expect" = VERIFIED ] && case $name in *_fixed) kind=fixed ;; *) kind=control ;; esac
-	printf '%-24s %-24s %-18s %-6s %s\n' "$name" "$kind" "$verdict" "$i" \
+	printf '%-24s %-24s %-18s %-6s %-10s %s\n' "$name" "$kind" "$verdict" "$i" "$worst" \
 		"wrong $w, verified $v, timeout $t, fault $f" >>"$tmp/table"
 done <"$tmp/rows"
 echo
-printf '%-24s %-24s %-18s %-6s %s\n' kernel kind "GPU verdict" runs outcomes
+printf '%-24s %-24s %-18s %-6s %-10s %s\n' kernel kind "GPU verdict" runs "rel. error" outcomes
 cat "$tmp/table"
 [ $rc -eq 0 ] && echo "gpu-races: every fixed twin verified" || echo "gpu-races: some runs FAILED (above)"
 exit $rc

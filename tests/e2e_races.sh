@@ -5,8 +5,9 @@
 # or where.other_cu_line); each such line must carry a "RACE" mark in the .cu, so the manifest
 # follows the source. A VERIFIED row (a fixed twin) must verify with 0 races and nothing located.
 # Kinds the emulator's detector does not report yet: with RACES_PENDING=1 a failing RACE row
-# prints "skip NAME: detector lacks KIND" instead of "not ok". Last, scripts/gpu-races.sh is run
-# against a planted ptxtutor (its table, its run options, its exit status).
+# prints "skip NAME: detector lacks KIND" instead of "not ok". Then each PTX must assemble with
+# ptxas for the H100, and scripts/gpu-races.sh is run against a planted ptxtutor (its table, its
+# run options, its exit status).
 # Prints "ok NAME" / "not ok NAME" / "skip NAME: why".
 BIN=${PTXTUTOR_BIN:-./ptxtutor}
 ROOT=${PTXTUTOR_ROOT:-$(cd "$(dirname "$0")/.." && pwd)}
@@ -28,7 +29,7 @@ while IFS="$tab" read -r name ptx args grid block cluster dtype size _ expect ki
 	[ "$args" = - ] || set -- "$@" --args "$args"
 	[ "$cluster" = - ] || set -- "$@" --cluster "$cluster"
 	[ "$dtype" = - ] || set -- "$@" --dtype "$dtype"
-	"$BIN" run --emulate --json "$@" >"$out" 2>/dev/null
+	"$BIN" run --emulate --json "$@" </dev/null >"$out" 2>/dev/null
 	verified=$(key '  ' verified) races=$(key '    ' races) msg=$(key '  ' message)
 	if [ "$expect" = VERIFIED ]; then
 		if [ "$verified" = true ] && [ "$races" = 0 ] && [ "$(key '  ' where)" = null ]; then
@@ -58,6 +59,20 @@ while IFS="$tab" read -r name ptx args grid block cluster dtype size _ expect ki
 	fi
 done <"$out.rows"
 
+# Each PTX assembles with ptxas for the H100 (sm_90a for its own), as gpu-races.sh will JIT it.
+PTXAS=$(command -v ptxas || ls /usr/local/cuda/bin/ptxas 2>/dev/null)
+if [ -z "$PTXAS" ]; then
+	echo "skip races_ptxas: no ptxas on this machine"
+else
+	bad=
+	for f in "$DIR"/*.ptx; do
+		arch=sm_90
+		grep -q '^\.target sm_90a' "$f" && arch=sm_90a
+		"$PTXAS" -arch=$arch -o /dev/null "$f" >/dev/null 2>&1 || bad="$bad $(basename "$f")"
+	done
+	[ -z "$bad" ] && echo "ok races_ptxas" || echo "not ok races_ptxas: ptxas refuses$bad"
+fi
+
 # scripts/gpu-races.sh against a planted ptxtutor (no GPU here): it runs each racy kernel REPEATS
 # times at the GPU size with a deadline, stops after a hang, and exits non-zero only when a fixed
 # twin or the control does not verify.
@@ -67,20 +82,20 @@ cat >"$fake" <<'FAKE'
 #!/bin/sh
 echo "$*" >>"$FAKE_LOG"
 case "$*" in
-*tma_bar_hang.ptx*) st="timed out" ;;
-*"$FAKE_WRONG"*) st="wrong result" ;;
-*) st=ok ;;
+*tma_bar_hang.ptx*) st="timed out" e=null ;;
+*"$FAKE_WRONG"*) st="wrong result" e=0.25 ;;
+*) st=ok e=1e-07 ;;
 esac
-printf '{\n  "entry": "x",\n  "status": "%s",\n  "message": "m",\n  "backend": "GPU"\n}\n' "$st"
+printf '{\n  "entry": "x",\n  "status": "%s",\n  "message": "m",\n  "rel_error": %s,\n  "backend": "GPU"\n}\n' "$st" "$e"
 FAKE
 chmod +x "$fake"
 table=$(FAKE_LOG=$log FAKE_WRONG=cpasync_db_war.ptx GPU_RACES_BIN=$fake sh "$ROOT/scripts/gpu-races.sh" 2)
 st=$?
 row() { echo "$table" | grep "^$1 " | tr -s ' '; }
-if [ $st -eq 0 ] && [ "$(row cpasync_db_war)" = "cpasync_db_war race (write after read wrong values 2 wrong 2, verified 0, timeout 0, fault 0" ] &&
-	[ "$(row shfl_mask)" = "shfl_mask race (warp mask verified (latent) 2 wrong 0, verified 2, timeout 0, fault 0" ] &&
-	[ "$(row tma_bar_hang)" = "tma_bar_hang barrier reached by hang-timeout 1 wrong 0, verified 0, timeout 1, fault 0" ] &&
-	[ "$(row early_return_ok)" = "early_return_ok control verified 1 wrong 0, verified 1, timeout 0, fault 0" ] &&
+if [ $st -eq 0 ] && [ "$(row cpasync_db_war)" = "cpasync_db_war race (write after read wrong values 2 0.25 wrong 2, verified 0, timeout 0, fault 0" ] &&
+	[ "$(row shfl_mask)" = "shfl_mask race (warp mask verified (latent) 2 1e-07 wrong 0, verified 2, timeout 0, fault 0" ] &&
+	[ "$(row tma_bar_hang)" = "tma_bar_hang barrier reached by hang-timeout 1 - wrong 0, verified 0, timeout 1, fault 0" ] &&
+	[ "$(row early_return_ok)" = "early_return_ok control verified 1 1e-07 wrong 0, verified 1, timeout 0, fault 0" ] &&
 	grep -q -- '--ptx tests/races/splitk_plain.ptx --grid N/16,M/16,2 --block 16,16 --size 256 --args M N K alpha:1 A B beta:1 C$' "$log" &&
 	grep -q -- '^run --json --timeout 20 --ptx tests/races/proxy_wgmma_fixed.ptx .* --size 1024 --dtype f16$' "$log"; then
 	echo "ok races_gpu_script"
