@@ -18,11 +18,11 @@ extern "C" __global__ void syncwarp_mask(const float *A, const float *B, float *
 	int row = blockIdx.y * blockDim.y + w, col = blockIdx.x * 32 + lane;
 	float acc = 0.0f;
 	for (int k0 = 0; k0 < K; k0 += 32) {
-		as[w][lane] = A[row * K + k0 + lane];
+		as[w][lane] = A[row * K + k0 + lane]; // RACE: stored by every lane ...
 		__syncwarp(MASK); // RACE: orders lanes 0-15 only
 		for (int j = 0; j < 32; j++)
-			acc += as[w][j] * B[(k0 + j) * N + col];
-		__syncwarp(MASK); // RACE
+			acc += as[w][j] * B[(k0 + j) * N + col]; // RACE: ... and read by every lane
+		__syncwarp(MASK); // RACE: and lanes 16-31 may store the next chunk while others read
 	}
 	C[row * N + col] = acc;
 }
