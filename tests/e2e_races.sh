@@ -16,8 +16,8 @@ if [ ! -x "$BIN" ]; then
 	echo "skip races: no binary at $BIN"
 	exit 0
 fi
-out=$(mktemp)
-trap 'rm -f "$out" "$out.rows"' EXIT
+out=$(mktemp) fake=$(mktemp) log=$(mktemp)
+trap 'rm -f "$out" "$out.rows" "$fake" "$log"' EXIT
 tab=$(printf '\t')
 grep -v '^#' "$DIR/races.tsv" >"$out.rows"
 # The value of a top-level key (2 spaces in) or of emu's and where's (4 spaces in) in the JSON.
@@ -76,8 +76,6 @@ fi
 # scripts/gpu-races.sh against a planted ptxtutor (no GPU here): it runs each racy kernel REPEATS
 # times at the GPU size with a deadline, stops after a hang, and exits non-zero only when a fixed
 # twin or the control does not verify.
-fake=$(mktemp)
-log=$(mktemp)
 cat >"$fake" <<'FAKE'
 #!/bin/sh
 echo "$*" >>"$FAKE_LOG"
@@ -108,4 +106,3 @@ else
 	grep -q 'FAILED: smem_war_fixed (a fixed twin or control) does not verify: wrong values' "$out" &&
 		echo "ok races_gpu_script_fixed_fails" || echo "not ok races_gpu_script_fixed_fails: $(tail -n 2 "$out")"
 fi
-rm -f "$fake" "$log"
