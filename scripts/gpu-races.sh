@@ -79,7 +79,7 @@ while IFS="$tab" read -r name ptx args grid block cluster dtype _ gsize expect k
 		rc=1
 	fi
 	[ "$expect" = VERIFIED ] && case $name in *_fixed) kind=fixed ;; *) kind=control ;; esac
-	printf '%-24s %-24s %-18s %-6s %-10s %s\n' "$name" "$kind" "$verdict" "$i" "$worst" \
+	printf '%-24s %-24s %-18s %-6s %-10s %s\n' "$name" "${kind%%|*}" "$verdict" "$i" "$worst" \
 		"wrong $w, verified $v, timeout $t, fault $f" >>"$tmp/table"
 done <"$tmp/rows"
 echo

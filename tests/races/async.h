@@ -37,6 +37,14 @@ struct __align__(64) TensorMap {
 			     SMEM(dst)),                                                                                \
 		     "l"(map), "r"(x), "r"(y), "r"(SMEM(bar))                                                           \
 		     : "memory")
+// The same box into the same offset of each CTA of the cluster in mask (bit r: rank r), completing
+// on the mbarrier at bar's offset in each.
+#define TMA_LOAD_2D_MULTICAST(dst, map, x, y, bar, mask)                                                                     \
+	asm volatile(                                                                                                       \
+		"cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.multicast::cluster [%0], [%1, {%2, %3}], [%4], %5;" ::"r"( \
+			SMEM(dst)),                                                                                         \
+		"l"(map), "r"(x), "r"(y), "r"(SMEM(bar)), "h"((unsigned short)(mask))                                      \
+		: "memory")
 // The box at (x, y) from shared memory to the tensor, in this thread's bulk group.
 #define TMA_STORE_2D(map, x, y, src)                                                                           \
 	asm volatile("cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group [%0, {%1, %2}], [%3];" ::"l"(map), \
