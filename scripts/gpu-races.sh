@@ -8,8 +8,13 @@
 # kernel that ran past it is not run again.
 # Exits non-zero when a fixed twin or a control does not verify, or a run fails for another reason
 # (JIT error, bad request).
-# Usage: sh scripts/gpu-races.sh [REPEATS]; GPU_RACES_BIN (the ptxtutor binary) lets a test plant a fake.
+# Each run is timed when it verifies, so a run takes a few seconds: the whole table a few minutes.
+# Usage: sh scripts/gpu-races.sh [REPEATS [PREFIX...]]: with PREFIXes, only the rows whose names start
+# with one (smem_raw: the kernel and its twin; cpasync: three of each). GPU_RACES_BIN (the ptxtutor
+# binary) lets a test plant a fake.
 REPEATS=${1:-5}
+[ $# -gt 0 ] && shift
+PICK=$*
 TIMEOUT=${TIMEOUT:-20}
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 cd "$ROOT" || exit 1
@@ -35,6 +40,13 @@ run_one() { # ARGS...
 	esac
 }
 while IFS="$tab" read -r name ptx args grid block cluster dtype _ gsize expect kind _; do
+	if [ -n "$PICK" ]; then
+		picked=no
+		for p in $PICK; do
+			case $name in "$p"*) picked=yes ;; esac
+		done
+		[ $picked = yes ] || continue
+	fi
 	set -- --ptx "$DIR/$ptx" --grid "$grid" --block "$block" --size "$gsize"
 	[ "$args" = - ] || set -- "$@" --args "$args"
 	[ "$cluster" = - ] || set -- "$@" --cluster "$cluster"

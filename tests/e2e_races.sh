@@ -114,3 +114,5 @@ else
 	grep -q 'FAILED: smem_war_fixed (a fixed twin or control) does not verify: wrong values' "$out" &&
 		echo "ok races_gpu_script_fixed_fails" || echo "not ok races_gpu_script_fixed_fails: $(tail -n 2 "$out")"
 fi
+picked=$(FAKE_LOG=$log FAKE_WRONG=none GPU_RACES_BIN=$fake sh "$ROOT/scripts/gpu-races.sh" 1 smem_raw tma_bar | grep -c '^[a-z_]* .* wrong [0-9]*, verified')
+[ "$picked" = 4 ] && echo "ok races_gpu_script_pick" || echo "not ok races_gpu_script_pick: $picked rows for smem_raw and tma_bar, want 4"
