@@ -4,8 +4,8 @@
 # (and each control) once. A table last: kernel, kind, the GPU's verdict (wrong values when any run
 # returned wrong values, else hang-timeout, fault or verified; a racy kernel that verified every
 # time is "verified (latent)" on this GPU; "GPU too old" for an sm_90a kernel before Hopper), the
-# runs, the largest rel. error, and the runs of each outcome. The barrier kernels may hang: each run has a deadline (TIMEOUT, default 20 s), and a
-# kernel that ran past it is not run again.
+# runs, the largest rel. error, and the runs of each outcome. The barrier kernels may hang: each
+# run has a deadline (TIMEOUT, default 20 s), and a kernel that ran past it is not run again.
 # Exits non-zero when a fixed twin or a control does not verify, or a run fails for another reason
 # (JIT error, bad request).
 # Each run is timed when it verifies, so a run takes a few seconds: the whole table a few minutes.
