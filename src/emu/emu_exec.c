@@ -176,11 +176,44 @@ static int exec_cluster(blockctx *b, warp *w, inst *x)
 
 /* ---- control flow and barriers ---- */
 
+/* issue 39: the lanes of mask as ranges, "0-7,16-23". */
+static void lanes_text(uint32_t mask, char *out, size_t n)
+{
+	size_t k = 0;
+	out[0] = 0;
+	for (int l = 0; l < 32 && k < n; l++) {
+		if (!(mask >> l & 1) || (l && mask >> (l - 1) & 1))
+			continue;
+		int e = l;
+		while (e < 31 && mask >> (e + 1) & 1)
+			e++;
+		k += (size_t)snprintf(out + k, n - k, e > l ? "%s%d-%d" : "%s%d", k ? "," : "", l, e);
+	}
+}
+
+/* issue 39: lanes of one warp at two different bar.sync (undefined for the
+ * .aligned barrier __syncthreads is: a hang or wrong results on a GPU) are
+ * an error, not one arrival. */
+static int divergent_barrier(blockctx *b, warp *w, const inst *x, int other)
+{
+	char here[100], there[100];
+	lanes_text(x->mask, here, sizeof here);
+	lanes_text(w->waiting, there, sizeof there);
+	int first = !b->failed;
+	emu_fail(b, x->o, "bar.sync: barrier reached by lanes %s of warp %d while lanes %s are at the bar.sync of PTX line %d: "
+		 "divergent barrier", here, w->id, there, b->ops[other].line);
+	if (first)
+		b->e->line2 = b->ops[other].line;
+	return STEP_FAIL;
+}
+
 /* bar.sync a[, b] (9.7.13.1): the lanes wait at barrier a until b threads
  * (default: every thread of the block) have arrived, a warp counting 32. */
 static int barrier(blockctx *b, warp *w, const inst *x)
 {
 	const emu_op *o = x->o;
+	if (w->waiting && w->diverged && w->lpc[__builtin_ctz(w->waiting)] != x->pc)
+		return divergent_barrier(b, w, x, w->lpc[__builtin_ctz(w->waiting)]);
 	unsigned id = (unsigned)x->R[o->src[0] * 32 + __builtin_ctz(x->mask)];
 	if (id > 15)
 		return emu_fail(b, o, "bar.sync %u: barriers are 0..15", id);
