@@ -60,9 +60,10 @@ static int run_text(const char *text, run_t *r)
  * result (dst, stored as st) to P[24]. */
 static const char one_fmt[] = HEAD
 	".visible .entry k(.param .u64 P)\n{\n"
-	"\t.reg .b32 %%r<4>;\n\t.reg .f32 %%f<4>;\n\t.reg .f64 %%fd<4>;\n\t.reg .b64 %%rd<4>;\n"
+	"\t.reg .b16 %%rs<4>;\n\t.reg .b32 %%r<4>;\n\t.reg .f32 %%f<4>;\n\t.reg .f64 %%fd<4>;\n\t.reg .b64 %%rd<4>;\n"
 	"\tld.param.u64 %%rd1, [P];\n"
 	"\tld.global.b64 %%rd2, [%%rd1+8];\n\tld.global.b64 %%rd3, [%%rd1+16];\n"
+	"\tld.global.b16 %%rs2, [%%rd1+8];\n\tld.global.b16 %%rs3, [%%rd1+16];\n"
 	"\tld.global.b32 %%r2, [%%rd1+8];\n\tld.global.b32 %%r3, [%%rd1+16];\n"
 	"\tmov.b32 %%f2, %%r2;\n\tmov.b64 %%fd2, %%rd2;\n\tmov.b64 %%rd0, 0;\n\tmov.b32 %%r0, 0;\n"
 	"\t%s;\n"
@@ -172,6 +173,12 @@ static void test_atom_ops(void **st)
 			NULL) == dbits(1.0 + 0x1p-60));
 	/* f16x2: each half on its own (1.0 + 1.0, 2.0 + 0.5) */
 	assert_int_equal(A32("atom.global.add.noftz.f16x2 %r0, [%rd1+32], %r2", 0x40003c00, 0x38003c00, 0, NULL), 0x41004000);
+	/* f16 and bf16 scalars (atomicAdd of __half), a 16-bit cas */
+	assert_int_equal(A32("atom.global.add.noftz.f16 %rs0, [%rd1+32], %rs2; cvt.u32.u16 %r0, %rs0", 0x12344000, 0x3c00, 0,
+			     &old), 0x12344200);
+	assert_int_equal(old, 0x4000);
+	assert_int_equal(A32("atom.global.add.noftz.bf16 %rs0, [%rd1+32], %rs2", 0x3f80, 0x3f80, 0, NULL), 0x4000);
+	assert_int_equal(A32("atom.global.cas.b16 %rs0, [%rd1+32], %rs2, %rs3", 0x77770005, 5, 9, NULL), 0x77770009);
 	/* red: no result, the same update */
 	assert_int_equal(A32("red.global.add.u32 [%rd1+32], %r2", 40, 2, 0, NULL), 42);
 	assert_int_equal(A32("red.relaxed.gpu.global.max.s32 [%rd1+32], %r2", 0xfffffff0, 3, 0, NULL), 3);
@@ -345,6 +352,22 @@ static char *read_ops(const char *name)
 	if (!text)
 		fail_msg("cannot read %s", path);
 	return text;
+}
+
+/* atomics_all.cu: every atomic nvcc writes for CUDA's atomic functions decodes. */
+static void test_atomics_all_decode(void **st)
+{
+	(void)st;
+	char *text = read_ops("atomics_all.sm80.ptx"), err[512];
+	emu_module *m = emu_module_parse("atomics_all.ptx", text, NULL, err, sizeof err);
+	if (!m)
+		fail_msg("%s", err);
+	int n = 0;
+	for (int i = 0; i < m->k[0].nops; i++)
+		n += m->k[0].ops[i].code == OP_ATOM;
+	assert_true(n >= 30);
+	emu_module_free(m);
+	free(text);
 }
 
 /* calls_G.cu: recursion, two return paths and __shfl_down_sync, each a .func of a -G build. */
@@ -590,6 +613,7 @@ int main(void)
 		cmocka_unit_test(test_atom_many),
 		cmocka_unit_test(test_call_recursion),
 		cmocka_unit_test(test_call_refused),
+		cmocka_unit_test(test_atomics_all_decode),
 		cmocka_unit_test(test_calls_G),
 		cmocka_unit_test(test_warp_ops),
 		cmocka_unit_test(test_bits),

@@ -25,7 +25,7 @@
 #define TY_DP (TY(ET_U32) | TY(ET_S32))                    /* dp4a, dp2a: each operand's signedness */
 /* issue 39: atomics (atom_types says which each operation takes), redux, bfind */
 #define TY_ATOM (TY(ET_U32) | TY(ET_S32) | TY(ET_U64) | TY(ET_S64) | TY(ET_B32) | TY(ET_B64) | TY(ET_F32) | \
-		 TY(ET_F64) | TY(ET_F16X2) | TY(ET_BF16X2))
+		 TY(ET_F64) | TY(ET_F16X2) | TY(ET_BF16X2) | TY(ET_F16) | TY(ET_BF16) | TY(ET_B16))
 #define TY_I32 (TY(ET_U32) | TY(ET_S32))
 #define TY_I3264 (TY(ET_U32) | TY(ET_S32) | TY(ET_U64) | TY(ET_S64))
 
@@ -457,10 +457,11 @@ static int apply_modifiers(const opdesc *d, words *ws, emu_op *o)
 
 /* issue 39: the types each atomic operation takes (PTX ISA 9.7.13.5). */
 static const uint32_t atom_types[] = {
-	[ATOM_ADD] = TY_I32 | TY(ET_U64) | TY(ET_F32) | TY(ET_F64) | TY(ET_F16X2) | TY(ET_BF16X2),
+	[ATOM_ADD] = TY_I32 | TY(ET_U64) | TY(ET_F32) | TY(ET_F64) | TY(ET_F16X2) | TY(ET_BF16X2) | TY(ET_F16) | TY(ET_BF16),
 	[ATOM_MIN] = TY_I3264, [ATOM_MAX] = TY_I3264,
 	[ATOM_INC] = TY(ET_U32), [ATOM_DEC] = TY(ET_U32),
-	[ATOM_AND] = TY_BITS, [ATOM_OR] = TY_BITS, [ATOM_XOR] = TY_BITS, [ATOM_EXCH] = TY_BITS, [ATOM_CAS] = TY_BITS,
+	[ATOM_AND] = TY_BITS, [ATOM_OR] = TY_BITS, [ATOM_XOR] = TY_BITS, [ATOM_EXCH] = TY_BITS,
+	[ATOM_CAS] = TY_BITS | TY(ET_B16),
 };
 
 /* What depends on more than one modifier: the few truly special cases. */

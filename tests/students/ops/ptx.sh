@@ -5,7 +5,7 @@
 set -e
 here=$(cd "$(dirname "$0")" && pwd)
 NVCC=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
-for n in splitk_smem_atomic warp_ops dot_device_G calls_G; do
+for n in splitk_smem_atomic atomics_all warp_ops dot_device_G calls_G; do
 	case $n in *_G) flags=-G ;; *) flags=-lineinfo ;; esac
 	(cd "$here" && "$NVCC" -ptx -arch=sm_80 $flags -o "$n.sm80.ptx.tmp" "$n.cu")
 	sed "s|\"$here/|\"|" "$here/$n.sm80.ptx.tmp" >"$here/$n.sm80.ptx"
