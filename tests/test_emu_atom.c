@@ -325,6 +325,14 @@ static void test_call_refused(void **st)
 		"\t{\n\t.param .b32 a0;\n\t.param .b32 r0;\n\tproto: .callprototype (.param .b32 _) _ (.param .b32 _);\n"
 		"\tcall (r0), %rd1, (a0), proto;\n\t}\n\tret;\n}\n";
 	assert_null(emu_module_parse("t.ptx", ptr, NULL, err, sizeof err));
+	assert_non_null(strstr(err, "t.ptx:11: the address of .func 'f' (a function pointer): the emulator runs direct calls"));
+	const char *ptr2 = HEAD ".func (.param .b32 ret) f(.param .b32 n)\n{\n\tret;\n}\n"
+		".visible .entry k(.param .u64 P)\n{\n\t.reg .b64 %rd<2>;\n\tld.param.u64 %rd1, [P];\n"
+		"\t{\n\t.param .b32 a0;\n\t.param .b32 r0;\n\tproto: .callprototype (.param .b32 _) _ (.param .b32 _);\n"
+		"\tcall (r0), %rd1, (a0), proto;\n\t}\n\tret;\n}\n";
+	assert_null(emu_module_parse("t.ptx", ptr2, NULL, err, sizeof err));
+	assert_non_null(strstr(err, "t.ptx:16: call through a function pointer ('%rd1'): the emulator runs direct calls of "
+				    "the module's .func only"));
 	const char *args = HEAD ".func (.param .b32 ret) f(.param .b32 n)\n{\n\tst.param.b32 [ret+0], 1;\n\tret;\n}\n"
 		".visible .entry k(.param .u64 P)\n{\n"
 		"\t{\n\t.param .b32 a0;\n\t.param .b32 a1;\n\t.param .b32 r0;\n\tcall.uni (r0), f, (a0, a1);\n\t}\n\tret;\n}\n";

@@ -465,6 +465,8 @@ static int parse_body(emu_pstate *ps, emu_cursor *c)
 			rc = decl_space(ps, s, &ps->local, 1);
 		else if (!strncmp(s, ".param", 6))
 			rc = decl_callparam(ps, s);
+		else if (!strncmp(s, ".callprototype", 14))
+			rc = 0; /* issue 39: an indirect call's prototype; the call through it is refused by name */
 		else if (*s == '.')
 			rc = emu_punsup(ps, line, "unsupported directive '%.*s'", (int)strcspn(s, " \t"), s);
 		else if (ps->k->nops >= EMU_MAX_OPS)
@@ -561,6 +563,11 @@ static const struct emu_funcdef *find_funcdef(const emu_pstate *ps, const char *
 			return &ps->funcdefs[i];
 	}
 	return NULL;
+}
+
+int emu_func_defined(const emu_pstate *ps, const char *name)
+{
+	return find_funcdef(ps, name) != NULL;
 }
 
 int emu_func_ref(emu_pstate *ps, const char *name)

@@ -72,6 +72,8 @@ typedef struct {
  * (added, to be decoded after the entry, on its first call); -1 when the
  * module has no .func of that name (emu_parse.c). */
 int emu_func_ref(emu_pstate *ps, const char *name);
+/* issue 39: does the module define a .func of that name? */
+int emu_func_defined(const emu_pstate *ps, const char *name);
 
 /* Copies a name into a field of EMU_NAME bytes; -1 (a parse error naming
  * it) when it does not fit, so nothing is ever cut. */
