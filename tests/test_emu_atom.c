@@ -400,12 +400,12 @@ static void test_calls_G(void **st)
 	free(text);
 }
 
-/* warp_ops.cu: 28 lanes (28..31 exited), in[t] = t - 10; the words each lane wrote (the .cu says which). */
-static void test_warp_ops(void **st)
+/* warp_ops.cu: 28 lanes (28..31 exited), in[t] = t - 10; the words each lane wrote (the .cu says which).
+ * The same from the -G build, where each intrinsic is a call of a .func. */
+static void warp_ops(const char *file)
 {
-	(void)st;
 	static uint8_t out[32 * 16 * 4], in[32 * 4];
-	char *text = read_ops("warp_ops.sm80.ptx");
+	char *text = read_ops(file);
 	run_t *r = calloc(1, sizeof *r);
 	for (int t = 0; t < 32; t++) {
 		float x = (float)(t - 10);
@@ -450,6 +450,13 @@ static void test_warp_ops(void **st)
 	}
 	free(r);
 	free(text);
+}
+
+static void test_warp_ops(void **st)
+{
+	(void)st;
+	warp_ops("warp_ops.sm80.ptx");
+	warp_ops("warp_ops_G.sm80.ptx");
 }
 
 /* ---- vote, redux, bfind, copysign, cvt.sat, clock by hand ---- */
