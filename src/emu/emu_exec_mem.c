@@ -386,7 +386,7 @@ int emu_exec_access(blockctx *b, warp *w, const emu_op *o, int space, int store,
 int emu_atom_access(blockctx *b, warp *w, const emu_op *o, const uint64_t addr[32], uint32_t mask, int bytes,
 		    uint8_t *p[32], int global[32], emu_opcount *cnt)
 {
-	(void)w;
+	(void)w; /* the accessing warp, for a race detector that records atomics */
 	int64_t gaddr[32], saddr[32];
 	uint32_t gmask = 0, smask = 0;
 	for_each_lane(l, mask) {
