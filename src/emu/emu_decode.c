@@ -23,6 +23,11 @@
 /* issue 39: f64, bf16x2, dp4a */
 #define TY_NUM (TY(ET_F64) | TY(ET_BF16) | TY(ET_BF16X2)) /* add sub mul fma (.rn), neg abs, min max */
 #define TY_DP (TY(ET_U32) | TY(ET_S32))                    /* dp4a, dp2a: each operand's signedness */
+/* issue 39: atomics (atom_types says which each operation takes), redux, bfind */
+#define TY_ATOM (TY(ET_U32) | TY(ET_S32) | TY(ET_U64) | TY(ET_S64) | TY(ET_B32) | TY(ET_B64) | TY(ET_F32) | \
+		 TY(ET_F64) | TY(ET_F16X2) | TY(ET_BF16X2) | TY(ET_F16) | TY(ET_BF16) | TY(ET_B16))
+#define TY_I32 (TY(ET_U32) | TY(ET_S32))
+#define TY_I3264 (TY(ET_U32) | TY(ET_S32) | TY(ET_U64) | TY(ET_S64))
 
 /* Where the value of a modifier group goes. */
 enum { MF_NONE, MF_MOD, MF_TYPE2, MF_VEC, MF_SPACE, MF_FLAGS };
@@ -71,6 +76,18 @@ static const modgroup g_minnan = {MF_MOD, {{"NaN", MINMAX_NAN}}};
 static const modgroup g_relu = {MF_MOD, {{"relu", FMA_RELU}}};
 /* add, sub, mul: .rn, or a directed rounding (f64: round() compiles to add.rz.f64) */
 static const modgroup g_arnd = {MF_TYPE2, {{"rn", RND_RN}, {"rz", RND_RZ}, {"rm", RND_RM}, {"rp", RND_RP}}};
+/* issue 39: atomics, votes, warp reductions, bfind, cvt.sat */
+static const modgroup g_atomop = {MF_MOD, {{"add", ATOM_ADD}, {"min", ATOM_MIN}, {"max", ATOM_MAX}, {"inc", ATOM_INC},
+					   {"dec", ATOM_DEC}, {"and", ATOM_AND}, {"or", ATOM_OR}, {"xor", ATOM_XOR},
+					   {"exch", ATOM_EXCH}, {"cas", ATOM_CAS}}};
+static const modgroup g_atomspace = {MF_SPACE, {{"global", SP_GLOBAL}, {"shared", SP_SHARED}, {"shared::cta", SP_SHARED}}};
+/* the memory orders: one block runs at a time, in order, so each is as strong as the emulator needs */
+static const modgroup g_order = {MF_NONE, {{"relaxed", 0}, {"acquire", 0}, {"release", 0}, {"acq_rel", 0}}};
+static const modgroup g_vote = {MF_MOD, {{"ballot", WV_BALLOT}, {"any", WV_ANY}, {"all", WV_ALL}, {"uni", WV_UNI}}};
+static const modgroup g_redux = {MF_MOD, {{"add", WV_RADD}, {"min", WV_RMIN}, {"max", WV_RMAX}, {"and", WV_RAND},
+					  {"or", WV_ROR}, {"xor", WV_RXOR}}};
+static const modgroup g_shiftamt = {MF_FLAGS, {{"shiftamt", OPF_SHIFTAMT}}};
+static const modgroup g_sat = {MF_FLAGS, {{"sat", OPF_SAT}}};
 static const modgroup g_shfl = {MF_MOD, {{"up", SHFL_UP}, {"down", SHFL_DOWN}, {"bfly", SHFL_BFLY}, {"idx", SHFL_IDX}}};
 
 /* How the operands read. */
@@ -91,6 +108,8 @@ typedef enum {
 	SH_WGMMA,     /* {d..}, a-desc or {a x4}, b-desc, scale-d, imm...: emu_wgmma.c */
 	SH_WMMA,      /* issue 39: wmma.load/store/mma: emu_wmma.c reads the name's words and the operands */
 	SH_HOPPER,    /* emu_decode_hopper.c reads the name's words and the operands itself */
+	SH_ATOM,      /* issue 39: atom d, [a], b[, c] and red [a], b */
+	SH_VOTE,      /* issue 39: vote d, {!}p, membermask */
 } opshape;
 
 /* Decode flags. */
@@ -113,7 +132,7 @@ typedef struct {
 	const modgroup *groups[3];
 	uint8_t required;        /* bit i: groups[i] must be written */
 	const char *need[3];     /* words that must be written */
-	const char *allow[2];    /* words that may be written and change nothing */
+	const char *allow[3];    /* words that may be written and change nothing */
 	uint8_t flags;           /* DF_* */
 	uint8_t opf;             /* OPF_* the op always has */
 } opdesc;
@@ -174,7 +193,7 @@ static const opdesc opdescs[] = {
 	 * tf32 and 8-bit float forms are those of cvt_forms */
 	{.name = "cvt", .code = OP_CVT, .cls = EMU_CLS_MOVE, .shape = SH_PLAIN, .nops_min = 2, .nops_max = 3,
 	 .ntypes = 2, .types = {TY_DATA | TY_HALF2 | TY_BF | TY_FP8 | TY(ET_TF32), TY_DATA | TY_FP8},
-	 .groups = {&g_round, &g_satfinite}, .flags = DF_SRC_TYPE2},
+	 .groups = {&g_round, &g_satfinite, &g_sat}, .flags = DF_SRC_TYPE2},
 	{.name = "cvta", .code = OP_CVTA, .cls = EMU_CLS_MOVE, .shape = SH_PLAIN, .nops_min = 2, .nops_max = 2,
 	 .ntypes = 1, .types = {TY(ET_U32) | TY(ET_U64)}, .groups = {&g_to, &g_gsspace}, .required = 2},
 	LDST("ld", OP_LD, EMU_CLS_LD_GLOBAL),
@@ -221,6 +240,23 @@ static const opdesc opdescs[] = {
 	 .ntypes = 2, .types = {TY_DP, TY_DP}},
 	{.name = "dp2a", .code = OP_DP, .cls = EMU_CLS_INT, .shape = SH_PLAIN, .nops_min = 4, .nops_max = 4,
 	 .ntypes = 2, .types = {TY_DP, TY_DP}, .groups = {&g_dp2a}, .required = 1},
+	/* issue 39: atomics and reductions in global and shared memory (emu_exec_atom.c); the scopes
+	 * .gpu .sys (and the harmless .cta) and the orders change nothing when blocks run one at a time */
+	{.name = "atom", .code = OP_ATOM, .cls = EMU_CLS_ST_GLOBAL, .shape = SH_ATOM, .nops_min = 3, .nops_max = 4,
+	 .ntypes = 1, .types = {TY_ATOM}, .groups = {&g_atomop, &g_atomspace, &g_order}, .required = 1,
+	 .allow = {"gpu", "sys", "noftz"}},
+	{.name = "red", .code = OP_ATOM, .cls = EMU_CLS_ST_GLOBAL, .shape = SH_ATOM, .nops_min = 2, .nops_max = 2,
+	 .ntypes = 1, .types = {TY_ATOM}, .groups = {&g_atomop, &g_atomspace, &g_order}, .required = 1,
+	 .allow = {"gpu", "sys", "noftz"}, .opf = OPF_RED},
+	/* issue 39: warp votes and reductions (emu_exec_atom.c), bfind, copysign */
+	{.name = "vote", .code = OP_WARP, .cls = EMU_CLS_SHFL, .shape = SH_VOTE, .nops_min = 3, .nops_max = 3,
+	 .ntypes = 1, .types = {TY(ET_B32) | TY(ET_PRED)}, .groups = {&g_vote}, .required = 1, .need = {"sync"}},
+	{.name = "activemask", .code = OP_WARP, .cls = EMU_CLS_SHFL, .shape = SH_PLAIN, .nops_min = 1, .nops_max = 1,
+	 .ntypes = 1, .types = {TY(ET_B32)}},
+	{.name = "redux", .code = OP_WARP, .cls = EMU_CLS_SHFL, .shape = SH_PLAIN, .nops_min = 3, .nops_max = 3,
+	 .ntypes = 1, .types = {TY_I32 | TY(ET_B32)}, .groups = {&g_redux}, .required = 1, .need = {"sync"}},
+	INT_OP("bfind", OP_BFIND, 2, TY_I3264, &g_shiftamt),
+	ARITH("copysign", OP_COPYSIGN, EMU_CLS_FP, 3, TY(ET_F32) | TY(ET_F64), 0, NULL),
 	/* ---- Hopper: clusters, mbarriers, TMA (emu_decode_hopper.c checks the words) ---- */
 	HOPPER("mbarrier", OP_MBAR, EMU_CLS_BARRIER),
 	HOPPER("cp.async.bulk", OP_BULK, EMU_CLS_CP_ASYNC),
@@ -420,6 +456,15 @@ static int apply_modifiers(const opdesc *d, words *ws, emu_op *o)
 	return 0;
 }
 
+/* issue 39: the types each atomic operation takes (PTX ISA 9.7.13.5). */
+static const uint32_t atom_types[] = {
+	[ATOM_ADD] = TY_I32 | TY(ET_U64) | TY(ET_F32) | TY(ET_F64) | TY(ET_F16X2) | TY(ET_BF16X2) | TY(ET_F16) | TY(ET_BF16),
+	[ATOM_MIN] = TY_I3264, [ATOM_MAX] = TY_I3264,
+	[ATOM_INC] = TY(ET_U32), [ATOM_DEC] = TY(ET_U32),
+	[ATOM_AND] = TY_BITS, [ATOM_OR] = TY_BITS, [ATOM_XOR] = TY_BITS, [ATOM_EXCH] = TY_BITS,
+	[ATOM_CAS] = TY_BITS | TY(ET_B16),
+};
+
 /* What depends on more than one modifier: the few truly special cases. */
 static int special_rules(const opdesc *d, emu_op *o)
 {
@@ -455,6 +500,22 @@ static int special_rules(const opdesc *d, emu_op *o)
 	if (d->code == OP_CVT && (o->type == ET_F16X2 || o->type == ET_BF16X2) && o->type2 != ET_F32)
 		return -1;
 	if (d->code == OP_CVT && (o->type2 == ET_BF16X2))
+		return -1;
+	/* issue 39: each atomic operation its types; red neither exchanges nor compares */
+	if (d->code == OP_ATOM) {
+		if (!(atom_types[o->mod] & TY(o->type)) || ((o->flags & OPF_RED) && o->mod >= ATOM_EXCH))
+			return -1;
+		if (o->space == SP_SHARED)
+			o->cls = EMU_CLS_ST_SHARED;
+	}
+	if (d->code == OP_WARP && d->shape == SH_VOTE && (o->mod == WV_BALLOT) != (o->type == ET_B32))
+		return -1; /* vote.ballot.b32, vote.{any,all,uni}.pred */
+	if (d->code == OP_WARP && !strcmp(d->name, "redux") && (o->mod >= WV_RAND) != (o->type == ET_B32))
+		return -1; /* redux: .add .min .max of .u32 .s32, .and .or .xor of .b32 */
+	/* issue 39: cvt.sat: a float clamped to [0, 1], an integer to its destination type; not with .satfinite */
+	if (d->code == OP_CVT && (o->flags & OPF_SAT) &&
+	    ((o->flags & OPF_SATFINITE) || (isf && !is_float((emu_type)o->type2)) ||
+	     (isf && o->type != ET_F32 && o->type != ET_F64) || (TY(o->type) & (TY_FP8 | TY(ET_TF32) | TY_BF | TY_HALF2))))
 		return -1;
 	if (d->code == OP_CVTA && o->space == SP_PARAM && o->mod == CVTA_TO)
 		return -1; /* cvta.param: a parameter's address made generic, one way */
@@ -510,10 +571,23 @@ static int shape_plain(emu_pstate *ps, const opdesc *d, emu_op *o, char **parts,
 	return 0;
 }
 
+/* issue 39: the clocks a kernel reads (mov d, %clock64): the emulated clock (emu_exec_atom.c) */
+static const char *const clocks[] = {[CLOCK_32] = "%clock", [CLOCK_64] = "%clock64", [CLOCK_GLOBALTIMER] = "%globaltimer"};
+
 static int shape_mov(emu_pstate *ps, const opdesc *d, emu_op *o, char **parts, const char *full)
 {
 	emu_type t = (emu_type)o->type;
 	char *dst = emu_skip_sp(parts[0]), *src = emu_skip_sp(parts[1]);
+	emu_rtrim(src);
+	for (size_t i = 0; i < ARRAY_LEN(clocks); i++)
+		if (!strcmp(src, clocks[i])) {
+			if (emu_types[t].bytes != (i == CLOCK_32 ? 4 : 8))
+				return emu_perr(ps, ps->line, "'%s' of %s: %s is %d bits", full, src, src, i == CLOCK_32 ? 32 : 64);
+			o->code = OP_CLOCK;
+			o->mod = (uint8_t)i;
+			o->ndst = 1;
+			return (o->dst[0] = emu_dst_operand(ps, dst)) < EMU_NO_REG ? -1 : 0;
+		}
 	if (*dst == '{') {
 		o->code = OP_UNPACK;
 		int nv = emu_vector_operand(ps, dst, t, o->dst, 4, 1);
@@ -603,7 +677,7 @@ static int shape_ldst(emu_pstate *ps, emu_op *o, char **parts, const char *full)
 			o->src[0] = emu_scalar_operand(ps, val, (emu_type)o->type);
 			return o->src[0] < 0 ? -1 : 0;
 		}
-		o->src[0] = emu_const_reg(ps, 0);
+		o->src[0] = ps->callregs[cp]; /* a return value (a call's), or a parameter (in a .func); printf's count is 0 */
 		return (o->dst[0] = emu_dst_operand(ps, val)) < EMU_NO_REG ? -1 : 0;
 	}
 	if (o->space == SP_PARAM && !is_ld)
@@ -676,6 +750,45 @@ static int shape_mma(emu_pstate *ps, emu_op *o, char **parts)
 	return 0;
 }
 
+/* issue 39: atom d, [a], b[, c] and red [a], b: the address in src[0] + imm, b and c in src[1], src[2]. */
+static int shape_atom(emu_pstate *ps, emu_op *o, char **parts, int np, const char *full)
+{
+	int red = (o->flags & OPF_RED) != 0, at = red ? 0 : 1, is_param;
+	int want = red ? 2 : o->mod == ATOM_CAS ? 4 : 3;
+	if (np != want)
+		return emu_perr(ps, ps->line, "'%s' takes %d operands, got %d", full, want, np);
+	if (!red) {
+		o->ndst = 1;
+		if ((o->dst[0] = emu_dst_operand(ps, parts[0])) < EMU_NO_REG)
+			return -1;
+	}
+	if (emu_addr_operand(ps, parts[at], &o->src[0], &o->imm, &is_param) < 0)
+		return -1;
+	if (is_param)
+		return emu_perr(ps, ps->line, "'%s' takes an address, not a parameter's name", full);
+	o->nsrc = (uint8_t)(np - at);
+	for (int i = 1; i < o->nsrc; i++)
+		if ((o->src[i] = emu_scalar_operand(ps, parts[at + i], (emu_type)o->type)) < 0)
+			return -1;
+	return 0;
+}
+
+/* issue 39: vote.sync.mode d, {!}p, membermask */
+static int shape_vote(emu_pstate *ps, emu_op *o, char **parts)
+{
+	char *p = emu_skip_sp(parts[1]);
+	if (*p == '!') {
+		o->flags |= OPF_SRC_NEG;
+		p++;
+	}
+	o->ndst = 1;
+	o->nsrc = 2;
+	if ((o->dst[0] = emu_dst_operand(ps, parts[0])) < EMU_NO_REG || (o->src[0] = emu_scalar_operand(ps, p, ET_PRED)) < 0 ||
+	    (o->src[1] = emu_scalar_operand(ps, parts[2], ET_U32)) < 0)
+		return -1;
+	return 0;
+}
+
 /* issue 39: local memory, printf, assert */
 /* The helpers a kernel's PTX calls that the emulator runs, and the arguments
  * each takes: assert()'s fails the run as the GPU's kernel fails
@@ -705,14 +818,36 @@ static int shape_call(emu_pstate *ps, emu_op *o, char **parts, int np)
 	if (at == np)
 		return emu_perr(ps, ps->line, "call without a callee");
 	char *callee = emu_skip_sp(parts[at]);
+	emu_rtrim(callee);
 	size_t c = 0;
 	while (c < ARRAY_LEN(callees) && strcmp(callee, callees[c].callee))
 		c++;
-	if (c == ARRAY_LEN(callees))
-		return emu_punsup(ps, ps->line, "call to '%.200s': the emulator runs no function calls but assert's "
-				  "and printf's (inline it, or run on a GPU)", callee);
-	o->code = (uint8_t)callees[c].code;
-	o->mod = callees[c].code == OP_TRAP ? TRAP_ASSERT : 0;
+	int f = c == ARRAY_LEN(callees) ? emu_func_ref(ps, callee) : -1;
+	if (c == ARRAY_LEN(callees) && f < 0) {
+		if (*callee == '%')
+			return emu_punsup(ps, ps->line, "call through a function pointer ('%.200s'): the emulator runs direct "
+					  "calls of the module's .func only (run on a GPU)", callee);
+		return emu_punsup(ps, ps->line, "call to '%.200s': no .func of that name in the module, and not assert's or "
+				  "printf's (run on a GPU)", callee);
+	}
+	if (f >= 0) { /* issue 39: a .func of the module; its return values land in the (retval) arguments */
+		o->code = OP_CALL;
+		o->imm = f;
+		o->ndst = 0;
+		for (int i = 0; i < at; i++) {
+			char *w = emu_skip_sp(parts[i]);
+			w += *w == '(';
+			w = emu_skip_sp(w);
+			w[strcspn(w, ") \t")] = 0;
+			int cp = *w ? callparam(ps, w, strlen(w)) : -1;
+			if (cp < 0 || o->ndst == EMU_MAX_FUNC_RETS)
+				return emu_perr(ps, ps->line, "call return value '%.200s' is no .param declared for the call", w);
+			o->dst[o->ndst++] = ps->callregs[cp];
+		}
+	} else {
+		o->code = (uint8_t)callees[c].code;
+		o->mod = callees[c].code == OP_TRAP ? TRAP_ASSERT : 0;
+	}
 	o->nsrc = 0;
 	for (int i = at + 1; i < np; i++) {
 		char *w = emu_skip_sp(parts[i]);
@@ -724,9 +859,12 @@ static int shape_call(emu_pstate *ps, emu_op *o, char **parts, int np)
 		int cp = callparam(ps, w, strlen(w));
 		if (cp < 0)
 			return emu_perr(ps, ps->line, "call argument '%.200s' is no .param declared for the call", w);
-		if (o->nsrc < EMU_MAX_SRC)
-			o->src[o->nsrc++] = ps->callregs[cp];
+		if (o->nsrc == EMU_MAX_SRC)
+			return emu_punsup(ps, ps->line, "a call of more than %d arguments", EMU_MAX_SRC);
+		o->src[o->nsrc++] = ps->callregs[cp];
 	}
+	if (f >= 0)
+		return 0; /* the counts are checked against the .func's once it is decoded (emu_parse.c) */
 	if (o->nsrc != callees[c].nargs)
 		return emu_perr(ps, ps->line, "%s takes %d arguments, got %d", callee, callees[c].nargs, o->nsrc);
 	return 0;
@@ -742,6 +880,10 @@ static int operands(emu_pstate *ps, const opdesc *d, emu_op *o, char **parts, in
 		return 0;
 	case SH_CALL:
 		return shape_call(ps, o, parts, np);
+	case SH_ATOM:
+		return shape_atom(ps, o, parts, np, full);
+	case SH_VOTE:
+		return shape_vote(ps, o, parts);
 	case SH_HOPPER:
 		return emu_decode_hopper(ps, o, full, parts, np);
 	case SH_PLAIN:
@@ -867,6 +1009,8 @@ int emu_decode(emu_pstate *ps, char *stmt)
 	o->flags = (uint8_t)(d->opf | (neg ? OPF_PRED_NEG : 0));
 	if (apply_modifiers(d, &ws, o) < 0 || special_rules(d, o) < 0)
 		return unsupported(ps, full);
+	if (ps->in_func && !strcmp(d->name, "ret"))
+		o->code = OP_RET; /* issue 39: a .func returns to its caller */
 	/* mma's words are taken in any order; its layouts are A .row, B .col, in that order */
 	if (d->code == OP_MMA && !strstr(full, ".row.col."))
 		return unsupported(ps, full);

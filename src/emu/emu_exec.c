@@ -37,12 +37,13 @@ static inline void operands(inst *x, uint64_t *R)
 /* The instructions whose first destination is not their only output: they
  * run even when it is "_"; any other with a "_" result is skipped. */
 #define MORE_OUTPUTS \
-	(1ULL << OP_LD | 1ULL << OP_UNPACK | 1ULL << OP_LDMATRIX | 1ULL << OP_MMA | 1ULL << OP_SETP | 1ULL << OP_SHFL)
-_Static_assert(OP_COUNT <= 64, "MORE_OUTPUTS is a 64-bit set of opcodes");
+	(1ULL << OP_LD | 1ULL << OP_UNPACK | 1ULL << OP_LDMATRIX | 1ULL << OP_MMA | 1ULL << OP_SETP | 1ULL << OP_SHFL | \
+	 1ULL << OP_ATOM | 1ULL << OP_CALL)
+_Static_assert(OP_CALL < 64, "MORE_OUTPUTS is a 64-bit set of opcodes, those below 64");
 
 static inline int discarded(const inst *x)
 {
-	return !x->d && x->o->ndst && !((MORE_OUTPUTS >> x->o->code) & 1);
+	return !x->d && x->o->ndst && !(x->o->code < 64 && ((MORE_OUTPUTS >> x->o->code) & 1));
 }
 
 int emu_fail(blockctx *b, const emu_op *o, const char *fmt, ...)
@@ -177,11 +178,44 @@ static int exec_cluster(blockctx *b, warp *w, inst *x)
 
 /* ---- control flow and barriers ---- */
 
+/* issue 39: the lanes of mask as ranges, "0-7,16-23". */
+static void lanes_text(uint32_t mask, char *out, size_t n)
+{
+	size_t k = 0;
+	out[0] = 0;
+	for (int l = 0; l < 32 && k < n; l++) {
+		if (!(mask >> l & 1) || (l && mask >> (l - 1) & 1))
+			continue;
+		int e = l;
+		while (e < 31 && mask >> (e + 1) & 1)
+			e++;
+		k += (size_t)snprintf(out + k, n - k, e > l ? "%s%d-%d" : "%s%d", k ? "," : "", l, e);
+	}
+}
+
+/* issue 39: lanes of one warp at two different bar.sync (undefined for the
+ * .aligned barrier __syncthreads is: a hang or wrong results on a GPU) are
+ * an error, not one arrival. */
+static int divergent_barrier(blockctx *b, warp *w, const inst *x, int other)
+{
+	char here[100], there[100];
+	lanes_text(x->mask, here, sizeof here);
+	lanes_text(w->waiting, there, sizeof there);
+	int first = !b->failed;
+	emu_fail(b, x->o, "bar.sync: barrier reached by lanes %s of warp %d while lanes %s are at the bar.sync of PTX line %d: "
+		 "divergent barrier", here, w->id, there, b->ops[other].line);
+	if (first)
+		b->e->line2 = b->ops[other].line;
+	return STEP_FAIL;
+}
+
 /* bar.sync a[, b] (9.7.13.1): the lanes wait at barrier a until b threads
  * (default: every thread of the block) have arrived, a warp counting 32. */
 static int barrier(blockctx *b, warp *w, const inst *x)
 {
 	const emu_op *o = x->o;
+	if (w->waiting && w->diverged && w->lpc[__builtin_ctz(w->waiting)] != x->pc)
+		return divergent_barrier(b, w, x, w->lpc[__builtin_ctz(w->waiting)]);
 	unsigned id = (unsigned)x->R[o->src[0] * 32 + __builtin_ctz(x->mask)];
 	if (id > 15)
 		return emu_fail(b, o, "bar.sync %u: barriers are 0..15", id);
@@ -303,6 +337,14 @@ static int exec_op(blockctx *blk, warp *w, inst *x)
 	case OP_CLUSTER: return exec_cluster(blk, w, x);
 	case OP_STMATRIX: return emu_exec_stmatrix(blk, w, x->o, x->em, x->cnt);
 	case OP_WMMA: return emu_exec_wmma(blk, w, o, x->em, x->cnt); /* issue 39 */
+	/* issue 39: atomics, calls, warp votes and reductions (emu_exec_atom.c, emu_exec_call.c) */
+	case OP_ATOM: return emu_exec_atom(blk, w, x);
+	case OP_CALL: return emu_exec_call(blk, w, x);
+	case OP_RET: return emu_exec_ret(blk, w, x);
+	case OP_WARP: emu_exec_warpop(x); break;
+	case OP_BFIND: emu_exec_bfind(x); break;
+	case OP_COPYSIGN: emu_exec_copysign(x); break;
+	case OP_CLOCK: emu_exec_clock(blk, x); break;
 	default:
 		blk->why = EMU_ERR_UNSUPPORTED;
 		return emu_fail(blk, o, "internal: op %d not implemented", o->code);
@@ -364,14 +406,16 @@ static uint32_t pick_lanes(const warp *w, uint32_t ready, int *pc)
 		*pc = w->pc;
 		return ready;
 	}
-	int lo = INT_MAX;
+	int lo = INT_MAX, deep = 0; /* issue 39: lanes deeper in calls first, so a call's lanes return together */
 	uint32_t mask = 0;
 	for_each_lane(l, ready) {
-		if (w->lpc[l] < lo) {
+		int d = w->calls ? emu_call_depth(w, (int)l) : 0;
+		if (d > deep || (d == deep && w->lpc[l] < lo)) {
+			deep = d;
 			lo = w->lpc[l];
 			mask = 0;
 		}
-		if (w->lpc[l] == lo)
+		if (d == deep && w->lpc[l] == lo)
 			mask |= 1u << l;
 	}
 	*pc = lo;
@@ -510,6 +554,7 @@ static void init_warp(blockctx *b, warp *w, int id)
 	w->fences = 0;
 	w->bulk_next = 0;
 	w->nreg = cl->launch_regs;
+	emu_calls_reset(w);
 	for (int r = 0; r < k->nregs; r++) {
 		uint64_t v = k->is_const[r] == 1 ? k->konst[r] : 0;
 		for (int l = 0; l < 32; l++)
@@ -757,6 +802,7 @@ static void cta_free(blockctx *b)
 	for (int i = 0; i < b->nwarps; i++) {
 		free(b->warps[i].cp);
 		free(b->warps[i].seen);
+		emu_calls_free(&b->warps[i]);
 	}
 	if (b->warps) {
 		free(b->warps[0].R);

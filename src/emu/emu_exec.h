@@ -42,6 +42,7 @@ typedef struct {
 	uint8_t *local;          /* 32 lanes x the kernel's local_bytes: each thread's .local */
 	uint32_t *seen;          /* per mbarrier of its CTA: the phases whose completion it observed (a wait, or a
 				  * barrier with a warp that did); NULL until the first wait (emu_race.c) */
+	struct emu_callstack *calls; /* issue 39: each lane's calls of a .func (emu_exec_call.c); NULL until the first */
 } warp;
 
 /* One TMA copy in flight: issued by a warp, landed by the copy engine later. */
@@ -277,6 +278,26 @@ void emu_race_member_mask(blockctx *b, const warp *w, const emu_op *o, uint32_t 
 void emu_race_observed(blockctx *t, warp *w, int mi);
 void emu_race_barrier_join(blockctx *b, int id);
 void emu_race_tma_landed(blockctx *t, const emu_op *o, int issuer, int mi, uint32_t off, uint32_t bytes);
+/* issue 39: atomics, votes and reductions of the warp, bfind, copysign, the emulated clock (emu_exec_atom.c). */
+int emu_exec_atom(blockctx *b, warp *w, const inst *x);
+void emu_exec_warpop(const inst *x);
+void emu_exec_bfind(const inst *x);
+void emu_exec_copysign(const inst *x);
+void emu_exec_clock(blockctx *b, const inst *x);
+/* The bytes of an atomic: lane l's address addr[l] (global, shared or generic) checked as
+ * ld/st check theirs, its bytes into p[l] and global[l] set for global memory; one request
+ * counted, as a store's (emu_exec_mem.c). Atomics do not race with each other: this is the
+ * one place an atomic touches memory. 0, or -1 after emu_fail. */
+int emu_atom_access(blockctx *b, warp *w, const emu_op *o, const uint64_t addr[32], uint32_t mask, int bytes,
+		    uint8_t *p[32], int global[32], emu_opcount *cnt);
+
+/* issue 39: call and ret of a module's .func (emu_exec_call.c): STEP_* like an instruction.
+ * emu_call_depth: the calls lane is inside (0: none), which the scheduler runs first. */
+int emu_exec_call(blockctx *b, warp *w, inst *x);
+int emu_exec_ret(blockctx *b, warp *w, inst *x);
+int emu_call_depth(const warp *w, int lane);
+void emu_calls_reset(warp *w);
+void emu_calls_free(warp *w);
 
 /* Hopper's asynchronous machinery (emu_exec_async.c). */
 blockctx *emu_cluster_addr(blockctx *b, const emu_op *o, uint64_t a, int bytes, int cluster_ok, uint32_t *off);

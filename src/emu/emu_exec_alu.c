@@ -297,10 +297,32 @@ static void exec_cvt_narrow(const inst *x)
 				    fpconv_fp8_to_f16((uint8_t)a, fp8_of(st)));
 }
 
+/* issue 39: cvt.sat (PTX ISA 9.7.9.21): a float result clamped to [0, 1],
+ * NaN to +0; an integer to the destination type's range (a float source
+ * saturates anyway). */
+static uint64_t cvt_sat(uint64_t v, int dt, int st, int rnd)
+{
+	int dk = emu_types[dt].kind, db = emu_types[dt].bytes, sb = emu_types[st].bytes;
+	if (dk == 'f') {
+		double r = getf(do_cvt(v, dt, st, rnd), dt);
+		return putf(isnan(r) || r <= 0 ? 0.0 : r > 1 ? 1.0 : r, dt);
+	}
+	if (emu_types[st].kind == 'f')
+		return do_cvt(v, dt, st, rnd);
+	if (emu_types[st].kind == 's') {
+		int64_t x = sx(v, sb), hi = (int64_t)(wmask(db) >> (dk == 's')), lo = dk == 's' ? -hi - 1 : 0;
+		return (uint64_t)(x < lo ? lo : x > hi ? hi : x) & wmask(db);
+	}
+	uint64_t x = v & wmask(sb), hi = wmask(db) >> (dk == 's');
+	return x > hi ? hi : x;
+}
+
 void emu_exec_cvt(const inst *x)
 {
 	const int rnd = x->o->mod, st = x->o->type2;
-	if (x->t == ET_TF32 || x->t == ET_E4M3X2 || x->t == ET_E5M2X2 || st == ET_E4M3X2 || st == ET_E5M2X2)
+	if (x->o->flags & OPF_SAT)
+		LANEWISE(x, cvt_sat(a, t, st, rnd));
+	else if (x->t == ET_TF32 || x->t == ET_E4M3X2 || x->t == ET_E5M2X2 || st == ET_E4M3X2 || st == ET_E5M2X2)
 		exec_cvt_narrow(x);
 	else if (x->t == ET_F16X2) /* a to the upper half, b to the lower */
 		LANEWISE(x, (do_cvt(a, ET_F16, ET_F32, rnd) << 16) | do_cvt(b, ET_F16, ET_F32, rnd));

@@ -117,7 +117,8 @@ static inline int resolve(blockctx *b, const emu_op *o, int space, uint64_t a, i
 		char d[96];
 		describe_gaddr(b, a, d, sizeof d);
 		int st = o->code == OP_ST || (o->code == OP_WMMA && o->mod == WM_STORE_D);
-		return emu_fail(b, o, "out-of-bounds global %s of %d bytes at %s", st ? "store" : "load", bytes, d);
+		return emu_fail(b, o, "out-of-bounds global %s of %d bytes at %s",
+				o->code == OP_ATOM ? "atomic" : st ? "store" : "load", bytes, d);
 	}
 	return 0;
 }
@@ -336,6 +337,43 @@ int emu_exec_access(blockctx *b, warp *w, const emu_op *o, int space, int store,
 		count_access(b, cnt, o, store ? ACCESS_GLOBAL_STORE : ACCESS_GLOBAL_LOAD, gaddr, gmask, bytes);
 	if (smask)
 		count_access(b, cnt, o, store ? ACCESS_SHARED_STORE : ACCESS_SHARED_LOAD, saddr, smask, bytes);
+	return 0;
+}
+
+/* issue 39: atom and red (emu_exec_atom.c) */
+int emu_atom_access(blockctx *b, warp *w, const emu_op *o, const uint64_t addr[32], uint32_t mask, int bytes,
+		    uint8_t *p[32], int global[32], emu_opcount *cnt)
+{
+	(void)w; /* the accessing warp, for a race detector that records atomics */
+	int64_t gaddr[32], saddr[32];
+	uint32_t gmask = 0, smask = 0;
+	for_each_lane(l, mask) {
+		if (emu_is_local(o->space, addr[l]))
+			return emu_fail(b, o, "an atomic on local memory (a thread's own): atom and red take global or shared "
+					"addresses");
+		uint32_t soff = 0;
+		uint8_t *gp = NULL;
+		int r = resolve(b, o, o->space, addr[l], bytes, &soff, &gp);
+		if (r < 0)
+			return -1;
+		global[l] = r == 0;
+		if (r == 1) {
+			if (b->cl->nloads && emu_pending_read(b, o, soff, bytes) < 0)
+				return -1;
+			/* race: atomic. No shadow_read/shadow_write: atomics never race with each other. */
+			p[l] = b->smem + soff;
+			smask |= 1u << l;
+			saddr[l] = soff;
+		} else {
+			p[l] = gp;
+			gmask |= 1u << l;
+			gaddr[l] = (int64_t)addr[l];
+		}
+	}
+	if (gmask)
+		count_access(b, cnt, o, ACCESS_GLOBAL_STORE, gaddr, gmask, bytes);
+	if (smask)
+		count_access(b, cnt, o, ACCESS_SHARED_STORE, saddr, smask, bytes);
 	return 0;
 }
 

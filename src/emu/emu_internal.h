@@ -54,6 +54,13 @@ typedef enum {
 	OP_WMMA,        /* wmma.load.a/b/c, wmma.store.d, wmma.mma (emu_wmma.c): WM_* in op->mod */
 	/* issue 39: local memory, printf, assert */
 	OP_PRINTF,      /* call vprintf, (fmt, args): emu_exec_local.c */
+	/* issue 39: atomics, calls, warp votes and reductions (emu_exec_atom.c, emu_exec_call.c) */
+	OP_ATOM,        /* atom, red (OPF_RED): ATOM_* in op->mod */
+	OP_CALL,        /* call of a .func of the module: op->imm indexes emu_kernel.funcs */
+	OP_RET,         /* ret inside a .func (ret in an entry is OP_EXIT) */
+	OP_WARP,        /* vote, activemask, redux: WV_* in op->mod */
+	OP_BFIND, OP_COPYSIGN,
+	OP_CLOCK,       /* mov from %clock, %clock64, %globaltimer: the emulated clock */
 	OP_COUNT
 } emu_opcode;
 
@@ -78,6 +85,11 @@ enum { DP_4A, DP_2A_LO, DP_2A_HI };                   /* OP_DP */
 enum { MINMAX_NUM, MINMAX_NAN };                      /* min, max: .NaN gives NaN when either input is */
 enum { FMA_PLAIN, FMA_RELU };                         /* fma of f16, bf16 and their pairs: .relu */
 enum { WM_LOAD_A, WM_LOAD_B, WM_LOAD_C, WM_STORE_D, WM_MMA };  /* OP_WMMA (issue 39) */
+/* issue 39: atomics, warp votes and reductions */
+enum { ATOM_ADD, ATOM_MIN, ATOM_MAX, ATOM_INC, ATOM_DEC, ATOM_AND, ATOM_OR, ATOM_XOR, ATOM_EXCH, ATOM_CAS }; /* OP_ATOM */
+enum { WV_ACTIVEMASK, WV_BALLOT, WV_ANY, WV_ALL, WV_UNI,                       /* OP_WARP */
+       WV_RADD, WV_RMIN, WV_RMAX, WV_RAND, WV_ROR, WV_RXOR };
+enum { CLOCK_32, CLOCK_64, CLOCK_GLOBALTIMER };                                /* OP_CLOCK */
 enum { CL_MAPA, CL_ARRIVE, CL_WAIT, CL_ELECT, CL_SETMAXNREG, CL_FENCE_PROXY, CL_BAR_ARRIVE }; /* OP_CLUSTER */
 
 #define EMU_NO_REG (-1)
@@ -122,6 +134,9 @@ typedef struct {
 #define OPF_READ      2  /* cp.async.bulk.wait_group.read */
 #define OPF_INC       2  /* setmaxnreg.inc (.dec otherwise) */
 #define OPF_SATFINITE 2  /* cvt .satfinite */
+#define OPF_SAT       4  /* cvt .sat (issue 39) */
+#define OPF_RED       2  /* red: atom without a result (issue 39) */
+#define OPF_SHIFTAMT  2  /* bfind.shiftamt (issue 39) */
 
 typedef enum {
 	SPEC_TID_X, SPEC_TID_Y, SPEC_TID_Z,
@@ -171,7 +186,27 @@ typedef struct {
 	int nwgmma;
 	struct emu_wmma_op *wmma;   /* the operands of each wmma instruction (emu_wmma.h); op->imm indexes it (issue 39) */
 	int nwmma;
+	struct emu_func *funcs;     /* the .func bodies its calls reach, laid out after its own ops (issue 39) */
+	int nfuncs;
 } emu_kernel;
+
+/* issue 39: a .func of the module, decoded into the op array of each entry
+ * that calls it. Its registers are [reg0, reg1) of the kernel's (its
+ * parameters and return values among them) and its .local bytes [local0,
+ * local1): a call saves them and its ret restores them, so a recursive call
+ * finds its caller's values again. */
+#define EMU_MAX_FUNC_PARAMS EMU_MAX_SRC
+#define EMU_MAX_FUNC_RETS 4
+typedef struct emu_func {
+	char name[EMU_NAME];
+	int entry;           /* its first op */
+	int reg0, reg1;
+	int local0, local1;
+	int nparams, nrets;
+	int param[EMU_MAX_FUNC_PARAMS]; /* the registers ld.param of a parameter reads */
+	int ret[EMU_MAX_FUNC_RETS];     /* the registers st.param of a return value writes */
+	int line;
+} emu_func;
 
 /* A module-level .global/.const variable: its address is EMU_GLOBALS_WINDOW +
  * (its index << EMU_GLOBAL_VAR_SHIFT); a byte array's initialiser (the strings

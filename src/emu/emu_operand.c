@@ -145,6 +145,9 @@ static int named_operand(emu_pstate *ps, const char *s)
 		for (int i = 0; i < ps->k->nparams; i++)
 			if (!strcmp(ps->k->params[i].name, s))
 				return emu_const_reg(ps, (uint64_t)ps->k->params[i].offset);
+		if (emu_func_defined(ps, s)) /* issue 39 */
+			return emu_punsup(ps, ps->line, "the address of .func '%s' (a function pointer): the emulator runs direct "
+					  "calls of a .func only (run on a GPU)", s);
 		return emu_perr(ps, ps->line, "unknown register or symbol '%s'", s);
 	}
 	if (!ext)

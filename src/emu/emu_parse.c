@@ -278,6 +278,7 @@ static void kernel_free(emu_kernel *k)
 	free(k->params);
 	free(k->wgmma);
 	free(k->wmma);
+	free(k->funcs);
 }
 
 /* ".entry name ( .param .u64 A, ... )" */
@@ -464,6 +465,8 @@ static int parse_body(emu_pstate *ps, emu_cursor *c)
 			rc = decl_space(ps, s, &ps->local, 1);
 		else if (!strncmp(s, ".param", 6))
 			rc = decl_callparam(ps, s);
+		else if (!strncmp(s, ".callprototype", 14))
+			rc = 0; /* issue 39: an indirect call's prototype; the call through it is refused by name */
 		else if (*s == '.')
 			rc = emu_punsup(ps, line, "unsupported directive '%.*s'", (int)strcspn(s, " \t"), s);
 		else if (ps->k->nops >= EMU_MAX_OPS)
@@ -477,10 +480,10 @@ static int parse_body(emu_pstate *ps, emu_cursor *c)
 	}
 }
 
-static int finish_kernel(emu_pstate *ps)
+/* The branches of the body just decoded to its labels. */
+static int resolve_labels(emu_pstate *ps)
 {
 	emu_kernel *k = ps->k;
-	/* labels */
 	for (int u = 0; u < ps->nuses; u++) {
 		int target = -1;
 		for (int l = 0; l < ps->nlabels; l++)
@@ -492,12 +495,215 @@ static int finish_kernel(emu_pstate *ps)
 		}
 		k->ops[ps->uses[u].op].imm = target;
 	}
+	return 0;
+}
+
+/* ---- issue 39: the module's .func, decoded after each entry that calls one ---- */
+
+static void skip_body(emu_cursor *c);
+
+/* A .func with a body: its header and where the body starts. */
+struct emu_funcdef {
+	char *hdr;
+	size_t pos;               /* just past its '{' in ps->clean */
+	int line;
+};
+
+/* ".func (.param .b32 ret) name(.param .b32 a, ...)": the name, or "" */
+static void func_name(const char *hdr, char *name, size_t n)
+{
+	const char *p = strstr(hdr, ".func") + 5;
+	p += strspn(p, " \t");
+	if (*p == '(')
+		p += strcspn(p, ")") + (p[strcspn(p, ")")] == ')');
+	p += strspn(p, " \t");
+	size_t len = 0;
+	while (emu_is_ident_char((unsigned char)p[len]))
+		len++;
+	util_strlcpy(name, p, len + 1 < n ? len + 1 : n);
+}
+
+/* Finds every .func with a body before any entry is decoded: an entry may
+ * call one defined after it. The walk is parse_module's, reading nothing else. */
+static void scan_funcs(emu_pstate *ps)
+{
+	emu_cursor c = {.t = (char *)ps->clean, .pos = 0, .line = 1};
+	for (;;) {
+		emu_cur_skip(&c);
+		const char *at = c.t + c.pos;
+		if (!*at)
+			return;
+		if (!strncmp(at, ".file", 5) || !strncmp(at, ".loc", 4) || !strncmp(at, ".version", 8) ||
+		    !strncmp(at, ".target", 7) || !strncmp(at, ".address_size", 13)) {
+			c.pos += strcspn(at, "\n");
+			continue;
+		}
+		char found;
+		char *hdr = emu_cur_until(&c, ";{", &found);
+		int entry = strstr(hdr, ".entry") != NULL, func = found == '{' && strstr(hdr, ".func") && !entry;
+		if (func) {
+			EMU_GROW(ps->funcdefs, ps->nfuncdefs, ps->capfuncdefs);
+			ps->funcdefs[ps->nfuncdefs++] = (struct emu_funcdef){.hdr = hdr, .pos = c.pos, .line = c.line};
+		} else {
+			free(hdr);
+		}
+		if (found == '{' && (func || entry))
+			skip_body(&c);
+		if (!found)
+			return;
+	}
+}
+
+static const struct emu_funcdef *find_funcdef(const emu_pstate *ps, const char *name)
+{
+	char n[EMU_NAME];
+	for (int i = 0; i < ps->nfuncdefs; i++) {
+		func_name(ps->funcdefs[i].hdr, n, sizeof n);
+		if (!strcmp(n, name))
+			return &ps->funcdefs[i];
+	}
+	return NULL;
+}
+
+int emu_func_defined(const emu_pstate *ps, const char *name)
+{
+	return find_funcdef(ps, name) != NULL;
+}
+
+int emu_func_ref(emu_pstate *ps, const char *name)
+{
+	emu_kernel *k = ps->k;
+	for (int i = 0; i < k->nfuncs; i++)
+		if (!strcmp(k->funcs[i].name, name))
+			return i;
+	if (!find_funcdef(ps, name))
+		return -1;
+	k->funcs = xreallocarray(k->funcs, (size_t)k->nfuncs + 1, sizeof *k->funcs);
+	emu_func *f = &k->funcs[k->nfuncs];
+	memset(f, 0, sizeof *f);
+	util_strlcpy(f->name, name, sizeof f->name);
+	f->entry = -1;
+	return k->nfuncs++;
+}
+
+/* The parameters in "(.param .b32 a, .param .f32 b)" at s: each a call
+ * parameter (a register ld.param and st.param name) into regs, at most max;
+ * the count, or -1. A by-value struct (an array parameter) is refused. */
+static int func_params(emu_pstate *ps, const char *fname, const char *s, int *regs, int max)
+{
+	char *inner = xstrdup(s + 1);
+	inner[strcspn(inner, ")")] = 0;
+	char *parts[EMU_MAX_SRC + 1];
+	int np = emu_skip_sp(inner)[0] ? emu_split_commas(inner, parts, EMU_MAX_SRC + 1) : 0, n = 0;
+	for (int i = 0; i < np && n >= 0; i++) {
+		if (i >= max || strchr(parts[i], '[')) {
+			n = emu_punsup(ps, ps->line, "'%.200s' takes %s: the emulator passes up to %d scalar parameters and %d return "
+				       "values", fname, i >= max ? "more" : "an array (a struct by value)", EMU_MAX_SRC,
+				       EMU_MAX_FUNC_RETS);
+			break;
+		}
+		char *name = NULL;
+		for (char *save = NULL, *t = strtok_r(parts[i], " \t", &save); t; t = strtok_r(NULL, " \t", &save))
+			if (t[0] != '.' && !isdigit((unsigned char)t[0]))
+				name = t;
+		if (!name) {
+			n = emu_perr(ps, ps->line, "cannot read parameter %d of '%.200s'", i + 1, fname);
+			break;
+		}
+		EMU_GROW(ps->callparams, ps->ncallparams, ps->capcallparams);
+		ps->callregs = xreallocarray(ps->callregs, (size_t)ps->capcallparams, sizeof *ps->callregs);
+		if ((ps->callregs[ps->ncallparams] = emu_new_reg(ps, 0, 0)) < 0) {
+			n = -1;
+			break;
+		}
+		regs[n++] = ps->callregs[ps->ncallparams];
+		ps->callparams[ps->ncallparams++] = xstrdup(name);
+	}
+	free(inner);
+	return n;
+}
+
+/* Decodes funcs[i] of the current kernel after its ops: its return values
+ * and parameters become registers, its body sees only its own registers and
+ * labels, and running off its end returns. */
+static int decode_func(emu_pstate *ps, int i)
+{
+	emu_kernel *k = ps->k;
+	const struct emu_funcdef *def = find_funcdef(ps, k->funcs[i].name);
+	char fname[EMU_NAME];
+	util_strlcpy(fname, k->funcs[i].name, sizeof fname);
+	ps->line = def->line;
+	const char *h = strstr(def->hdr, ".func") + 5;
+	h += strspn(h, " \t");
+	int rets[EMU_MAX_FUNC_RETS], params[EMU_MAX_FUNC_PARAMS], nr = 0, np;
+	int reg0 = k->nregs, local0 = ps->local.bytes;
+	ps->nregdecl = ps->nlabels = ps->nuses = 0;
+	if (*h == '(' && (nr = func_params(ps, fname, h, rets, EMU_MAX_FUNC_RETS)) < 0)
+		return -1;
+	const char *pl = strchr(h + (*h == '(' ? strcspn(h, ")") : 0), '(');
+	np = pl ? func_params(ps, fname, pl, params, EMU_MAX_FUNC_PARAMS) : 0;
+	if (np < 0)
+		return -1;
+	int entry = k->nops;
+	emu_cursor c = {.t = (char *)ps->clean, .pos = def->pos, .line = def->line};
+	ps->in_func = 1;
+	int rc = parse_body(ps, &c);
+	ps->in_func = 0;
+	if (rc < 0 || ps->why)
+		return -1;
+	ps->line = k->nops > entry ? k->ops[k->nops - 1].line : def->line;
+	emu_op *o = emu_new_op(ps); /* a body that runs off its end returns */
+	o->code = OP_RET;
+	o->cls = EMU_CLS_CONTROL;
+	if (resolve_labels(ps) < 0)
+		return -1;
+	emu_func *f = &k->funcs[i]; /* decoding may have added funcs (and moved the array) */
+	f->entry = entry;
+	f->reg0 = reg0;
+	f->reg1 = k->nregs;
+	f->local0 = local0;
+	f->local1 = ps->local.bytes;
+	f->nrets = nr;
+	f->nparams = np;
+	memcpy(f->ret, rets, sizeof rets);
+	memcpy(f->param, params, sizeof params);
+	f->line = def->line;
+	return 0;
+}
+
+/* Decodes every .func the entry calls (and they call) after its ops, and
+ * checks each call's arguments against its callee's. */
+static int link_funcs(emu_pstate *ps)
+{
+	emu_kernel *k = ps->k;
+	for (int i = 0; i < k->nfuncs; i++)
+		if (decode_func(ps, i) < 0)
+			return -1;
+	for (int j = 0; j < k->nops; j++) {
+		const emu_op *o = &k->ops[j];
+		if (o->code != OP_CALL)
+			continue;
+		const emu_func *f = &k->funcs[o->imm];
+		if (o->nsrc != f->nparams || o->ndst > f->nrets)
+			return emu_perr(ps, o->line, "call of '%.200s' with %d arguments and %d return values; it takes %d and "
+					"gives %d", f->name, o->nsrc, o->ndst, f->nparams, f->nrets);
+	}
+	return 0;
+}
+
+static int finish_kernel(emu_pstate *ps)
+{
+	emu_kernel *k = ps->k;
+	if (resolve_labels(ps) < 0)
+		return -1;
 	/* an entry that runs off its end exits */
 	ps->line = k->nops ? k->ops[k->nops - 1].line : k->line;
 	emu_op *o = emu_new_op(ps);
 	o->code = OP_EXIT;
 	o->cls = EMU_CLS_CONTROL;
 	o->regions = 0;
+	if (k->nfuncs && link_funcs(ps) < 0)
+		return -1;
 	emu_mark_vgroups(k);
 	/* static shared: module-level variables first, then the entry's own (laid out after them) */
 	int total = ps->shared.bytes;
@@ -543,7 +749,7 @@ static int parse_entry(emu_pstate *ps, emu_cursor *c, const char *hdr, const cha
 	return 0;
 }
 
-/* Skips a .func body: calls are unsupported anyway. */
+/* Skips a body: another entry's, or a .func's (decoded where an entry calls it). */
 static void skip_body(emu_cursor *c)
 {
 	for (int depth = 1; c->t[c->pos] && depth; c->pos++) {
@@ -704,8 +910,11 @@ emu_module *emu_module_parse_at(const char *path, const char *text, const char *
 	emu_pstate ps = {.path = path, .e = e, .m = m, .want = entry};
 	char *clean = emu_strip_comments(text);
 	emu_cursor c = {.t = clean, .pos = 0, .line = 1};
-	if (find_regions(&ps, text) == 0)
+	ps.clean = clean;
+	if (find_regions(&ps, text) == 0) {
+		scan_funcs(&ps);
 		parse_module(&ps, &c);
+	}
 	if (!ps.why && m->nentries == 0) {
 		run_error_msg(e, "%s: no .entry found", path);
 		ps.why = EMU_ERR_PARSE;
@@ -726,6 +935,9 @@ emu_module *emu_module_parse_at(const char *path, const char *text, const char *
 	free_names(ps.globals, ps.nglobals);
 	free_names(ps.callparams, ps.ncallparams);
 	free(ps.callregs);
+	for (int i = 0; i < ps.nfuncdefs; i++)
+		free(ps.funcdefs[i].hdr);
+	free(ps.funcdefs);
 	if (why)
 		*why = ps.why;
 	if (ps.why) {

@@ -61,7 +61,19 @@ typedef struct {
 	char **callparams;        /* .param declared in the body for a call's arguments */
 	int *callregs;            /* each one's register: st.param writes it, the call reads it */
 	int ncallparams, capcallparams;
+	/* issue 39: calls of the module's .func */
+	const char *clean;        /* the module's text without comments, for a .func's body */
+	struct emu_funcdef *funcdefs; /* every .func with a body, found before any entry is parsed */
+	int nfuncdefs, capfuncdefs;
+	int in_func;              /* decoding a .func's body: ret returns to the caller */
 } emu_pstate;
+
+/* issue 39: the index in the current kernel's funcs of the .func name
+ * (added, to be decoded after the entry, on its first call); -1 when the
+ * module has no .func of that name (emu_parse.c). */
+int emu_func_ref(emu_pstate *ps, const char *name);
+/* issue 39: does the module define a .func of that name? */
+int emu_func_defined(const emu_pstate *ps, const char *name);
 
 /* Copies a name into a field of EMU_NAME bytes; -1 (a parse error naming
  * it) when it does not fit, so nothing is ever cut. */

@@ -101,7 +101,8 @@ static void op_counts(const emu_op *o, const emu_opcount *c, emu_counts *out)
 	emu_smem s = {c->requests2, c->wavefronts, c->ideal, c->wavefronts - c->ideal};
 	switch (o->code) {
 	case OP_LD: out->gld = g; out->sld = s; out->lld = (emu_gmem){c->lrequests, c->lsectors, 0}; break;
-	case OP_ST: out->gst = g; out->sst = s; out->lst = (emu_gmem){c->lrequests, c->lsectors, 0}; break;
+	case OP_ST: case OP_ATOM: /* issue 39: a read-modify-write counted as its store */
+		out->gst = g; out->sst = s; out->lst = (emu_gmem){c->lrequests, c->lsectors, 0}; break;
 	case OP_CPASYNC: out->gcp = g; out->scp = s; break;
 	case OP_LDMATRIX: out->sldsm = s; break;
 	case OP_STMATRIX: out->sst = s; break;

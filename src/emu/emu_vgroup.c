@@ -25,6 +25,7 @@ static int plain(const emu_op *o)
 	case OP_ST: case OP_BAR: case OP_BRA: case OP_EXIT: case OP_TRAP: case OP_CPASYNC: case OP_CPCOMMIT:
 	case OP_CPWAIT: case OP_WGMMA: case OP_WGFENCE: case OP_WGCOMMIT: case OP_WGWAIT: case OP_MBAR:
 	case OP_BULK: case OP_CLUSTER: case OP_STMATRIX: case OP_SHFL:
+	case OP_ATOM: case OP_CALL: case OP_RET: case OP_WARP: /* issue 39 */
 		return 0;
 	default:
 		return 1;
