@@ -89,7 +89,7 @@ while IFS="$tab" read -r name ptx args grid block cluster dtype _ gsize expect k
 		verdict=fault
 	elif [ $v -eq "$n" ]; then
 		verdict=verified
-		[ "$expect" = RACE ] && verdict="verified (latent)"
+		[ "$expect" != VERIFIED ] && verdict="verified (latent)"
 	else
 		verdict=error
 	fi

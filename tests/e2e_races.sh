@@ -3,7 +3,8 @@
 # at small sizes. A RACE row must not verify and must report a race of its kind (a substring of
 # the message: "race (async copy", "barrier reached by", ...; one of several separated by '|') at one of its .cu lines (where.cu_line
 # or where.other_cu_line); each such line must carry a "RACE" mark in the .cu, so the manifest
-# follows the source. A VERIFIED row (a fixed twin) must verify with 0 races and nothing located.
+# follows the source. A VERIFIED row (a fixed twin) must verify with 0 races and nothing located;
+# a MISSED row (a race the detector is known not to see) must run with 0 races.
 # Kinds the emulator's detector does not report yet: with RACES_PENDING=1 a failing RACE row
 # prints "skip NAME: detector lacks KIND" instead of "not ok". Then each PTX must assemble with
 # ptxas for the H100, and scripts/gpu-races.sh is run against a planted ptxtutor (its table, its
@@ -44,6 +45,14 @@ while IFS="$tab" read -r name ptx args grid block cluster dtype size _ expect ki
 			echo "ok races_$name"
 		else
 			echo "not ok races_$name: want verified with 0 races, got verified $verified, races $races: $msg"
+		fi
+		continue
+	fi
+	if [ "$expect" = MISSED ]; then # the detector's known gap: the day it sees it, the row becomes RACE
+		if [ "$races" = 0 ] && [ "$(key '  ' where)" = null ]; then
+			echo "ok races_$name: a race the detector does not see yet ($kind; docs/emulator.md)"
+		else
+			echo "not ok races_$name: the detector now reports it ($msg): make its row RACE"
 		fi
 		continue
 	fi

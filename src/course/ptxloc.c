@@ -165,6 +165,16 @@ int ptx_loc_of(const ptx_locs *l, int line, const char **file)
 	return l->at[line].line;
 }
 
+int ptx_loc_near(const ptx_locs *l, int line, const char **file)
+{
+	int at = ptx_loc_of(l, line, file);
+	for (int d = 1; !at && d <= PTX_LOC_NEAR; d++)
+		at = ptx_loc_of(l, line + d, file);
+	for (int d = 1; !at && d <= PTX_LOC_NEAR; d++)
+		at = ptx_loc_of(l, line - d, file);
+	return at;
+}
+
 int ptx_loc_source(const char *recorded, const char *ptx_path, char *buf, size_t len)
 {
 	if (!recorded || !*recorded)

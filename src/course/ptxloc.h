@@ -31,6 +31,12 @@ void ptx_locs_free(ptx_locs *l);
  * nvcc recorded in *file. l may be NULL. */
 int ptx_loc_of(const ptx_locs *l, int line, const char **file);
 
+/* The same for a message: a line nvcc gave no CUDA line (`.loc F 0 0`,
+ * code it made from several lines) is named by the next line it did give,
+ * within PTX_LOC_NEAR lines, else the one before; 0 when neither. */
+#define PTX_LOC_NEAR 16
+int ptx_loc_near(const ptx_locs *l, int line, const char **file);
+
 /* Where the .cu is: at the path recorded, else beside the PTX under the
  * same name (a copy moved with it). Returns 0 with the path in buf, or -1. */
 int ptx_loc_source(const char *recorded, const char *ptx_path, char *buf, size_t len);

@@ -9,10 +9,10 @@
 void emu_loc_fill(const ptx_locs *locs, run_error *e)
 {
 	const char *file = NULL, *file2 = NULL;
-	int line = e->line > 0 ? ptx_loc_of(locs, e->line, &file) : 0;
+	int line = e->line > 0 ? ptx_loc_near(locs, e->line, &file) : 0;
 	if (!line)
 		return;
-	int line2 = e->line2 > 0 ? ptx_loc_of(locs, e->line2, &file2) : 0;
+	int line2 = e->line2 > 0 ? ptx_loc_near(locs, e->line2, &file2) : 0;
 	/* the other access inlined from a header (cp.async through cuda_pipeline.h's
 	 * helpers, two levels deep, which one inlined_at cannot name): the nearest
 	 * line above it of the same .cu, its call */

@@ -15,7 +15,7 @@ extern "C" __global__ void divergent_bar(const float *A, const float *B, float *
 	float acc = 0.0f;
 	for (int k0 = 0; k0 < K; k0 += T) {
 		if (ty < T / 2) {
-			Bs[2 * ty][tx] = B[(k0 + 2 * ty) * N + col];
+			Bs[2 * ty][tx] = B[(k0 + 2 * ty) * N + col]; // RACE: the upper half stores the tile ...
 			Bs[2 * ty + 1][tx] = B[(k0 + 2 * ty + 1) * N + col];
 #ifndef FIXED
 			__syncthreads(); // RACE: reached by the upper half only
@@ -25,7 +25,7 @@ extern "C" __global__ void divergent_bar(const float *A, const float *B, float *
 		__syncthreads();
 #endif
 		for (int k = 0; k < T; k++)
-			acc += A[row * K + k0 + k] * Bs[k][tx];
+			acc += A[row * K + k0 + k] * Bs[k][tx]; // RACE: ... the lower half reads before the stores
 		__syncthreads(); // RACE: where the lower half arrives
 	}
 	C[row * N + col] = acc;
