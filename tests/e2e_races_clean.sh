@@ -38,11 +38,16 @@ field() { awk -v k="$2:" '/^---/{n++; next} n==1 && $1==k {sub(/^[^:]*: */, "");
 for md in "$ROOT"/lessons/puzzles/*.md; do
 	id=$(basename "$md" .md)
 	sol=$(field "$md" solution) entry=$(field "$md" entry) grid=$(field "$md" grid) block=$(field "$md" block)
-	smem=$(field "$md" smem) dtype=$(field "$md" dtype)
+	smem=$(field "$md" smem) dtype=$(field "$md" dtype) args=$(field "$md" args) cluster=$(field "$md" cluster)
+	ctype=$(field "$md" out) bmajor=$(field "$md" bmajor)
 	for s in $(field "$md" sizes); do
 		set -- --ptx "$ROOT/$sol" --entry "$entry" --grid "$grid" --block "$block" --size "$s"
 		[ -n "$smem" ] && set -- "$@" --smem "$smem"
 		[ -n "$dtype" ] && set -- "$@" --dtype "$dtype"
+		[ -n "$args" ] && set -- "$@" --args "$args"
+		[ -n "$cluster" ] && set -- "$@" --cluster "$cluster"
+		[ -n "$ctype" ] && set -- "$@" --out "$ctype"
+		[ -n "$bmajor" ] && set -- "$@" --bmajor "$bmajor"
 		clean "puzzle $id solution at $s" "$@"
 	done
 done
