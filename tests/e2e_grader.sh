@@ -21,8 +21,9 @@ D="$WORK/class"
 mkdir -p "$D"
 for i in 01 02 03 04 05 06 07 08 09; do cp "$SOL" "$D/right-$i.ptx"; done
 cp "$SOL" "$D/right 10, a student with a long name.ptx" # a space, a comma, past the name column
-# wrong results: the column from the wrong block index, the row from the column's thread, the tile's k step lost
-sed 's/mad.lo.u32 %col, %bx, %T, %tx;/mad.lo.u32 %col, %by, %T, %tx;/' "$SOL" >"$D/wrong-col.ptx"
+# the column from the wrong block index: blocks of a row of the grid store the same bytes of C, a race between blocks
+sed 's/mad.lo.u32 %col, %bx, %T, %tx;/mad.lo.u32 %col, %by, %T, %tx;/' "$SOL" >"$D/racy-blocks.ptx"
+# wrong results: the row from the column's thread, the tile's k step lost
 sed 's/mad.lo.u32 %row, %by, %T, %ty;/mad.lo.u32 %row, %by, %T, %tx;/' "$SOL" >"$D/wrong-row.ptx"
 sed 's/fma.rn.f32 %acc, %a\([0-9]*\), %b, %acc;/add.f32 %acc, %a\1, %b;/' "$SOL" >"$D/wrong-fma.ptx"
 grep -v 'st.global.f32' "$SOL" >"$D/wrong-nostore.ptx"
@@ -65,13 +66,13 @@ for p in "$D"/right*; do f=$(basename "$p"); grep -q "^$(re "$f") *yes  *- " "$W
 [ -z "$bad" ]
 check "grader: the right copies are solved, with no failed check${bad:+ (not:$bad)}" $? "$WORK/out"
 bad=
-for f in wrong-col wrong-row wrong-fma wrong-swap wrong-nostore; do
+for f in wrong-row wrong-fma wrong-swap wrong-nostore; do
 	grep -q "^$f.ptx *no  *verified .* none " "$WORK/out" || bad="$bad $f"
 done
 [ -z "$bad" ]
 check "grader: the wrong results fail 'verified', with no race${bad:+ (not:$bad)}" $? "$WORK/out"
 bad=
-for f in racy-first racy-second racy-warp racy-warp1; do
+for f in racy-first racy-second racy-warp racy-warp1 racy-blocks; do
 	grep -q "^$f.ptx *no  *race (line [0-9]*) .* line [0-9]* " "$WORK/out" || bad="$bad $f"
 done
 [ -z "$bad" ]
