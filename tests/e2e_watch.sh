@@ -26,8 +26,8 @@ T new-session -d -s w -x 160 -y 50 "exec env LANG=C.UTF-8 LC_ALL=C.UTF-8 $env_va
 wait_for w "== Check 1 at" && wait_for w "Not yet: fix the failing checks" && has w "FAIL no shared-memory race"
 check "watch: the first check runs at once and fails on the race" $? w
 
-# A save in place: the barrier back, but the column wrong (C wrong, no race).
-sed -e 's|^\t// (nothing here)|\tbar.sync 0;|' -e 's/mad.lo.u32 %col, %bx, %T, %tx;/mad.lo.u32 %col, %by, %T, %tx;/' \
+# A save in place: the barrier back, but each product added, not multiplied (C wrong, no race).
+sed -e 's|^\t// (nothing here)|\tbar.sync 0;|' -e 's/fma.rn.f32 %acc, %a\([0-9]*\), %b, %acc;/add.f32 %acc, %a\1, %b;/' \
 	"$ROOT/ptx/puzzles/03-race.ptx" >"$F"
 wait_for w "== Check 2 at" 20 && wait_for w "Since the last check: 1 of 2 checks pass (was 0 of 2)" &&
 	has w "now passes: no shared-memory race" && has w "changed: C is right at every size (was: at 64x64x64, C is wrong: wrong values"
