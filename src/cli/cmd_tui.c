@@ -679,7 +679,7 @@ static int cmd_tui(const cli_command *self, int argc, char **argv)
 		if (a->lines_want >= 0)
 			start_lines(a, &lines);
 		const int fds[] = {STDIN_FILENO, worker_up ? worker_fd(&w) : -1, pj->job.fd, sj->fd, est.job.fd,
-				   lines.job.fd};
+				   lines.job.fd, ui_term_signal_fd()};
 		struct pollfd pf[sizeof fds / sizeof fds[0]];
 		int nfd = poll_set(pf, fds, (int)(sizeof fds / sizeof fds[0]));
 		/* While a run is going the clock ticks (elapsed time, the deadline). */

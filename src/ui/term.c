@@ -5,6 +5,8 @@
 #include "ui/palette.h"
 
 #include <curses.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <langinfo.h>
 #include <locale.h>
 #include <stdio.h>
@@ -31,9 +33,25 @@ int ui_term_utf8(void)
 	return known;
 }
 
+/* The self-pipe: the handler writes a byte, so a signal that lands between
+ * the loop's check of ui_term_signal and its poll() still wakes the poll
+ * (an idle poll waits for ever: the signal was lost until the next key). */
+static int wake[2] = {-1, -1};
+
 static void on_quit(int sig)
 {
 	ui_term_signal = sig;
+	if (wake[1] >= 0) {
+		int saved = errno;
+		ssize_t ignored = write(wake[1], "", 1);
+		(void)ignored;
+		errno = saved;
+	}
+}
+
+int ui_term_signal_fd(void)
+{
+	return wake[0];
 }
 
 /* A crash: give the terminal back first, then die of the same signal. */
@@ -49,6 +67,11 @@ static void on_fatal(int sig)
 
 static void handlers(void)
 {
+	if (wake[0] < 0 && pipe(wake) == 0)
+		for (int i = 0; i < 2; i++) {
+			fcntl(wake[i], F_SETFL, O_NONBLOCK);
+			fcntl(wake[i], F_SETFD, FD_CLOEXEC);
+		}
 	struct sigaction sa;
 	memset(&sa, 0, sizeof sa);
 	sigemptyset(&sa.sa_mask);
