@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "emu/emu_exec.h"
+#include "emu/emu_trace.h"
 #include "base/checked.h"
 #include "base/util.h"
 #include "model/access.h"
@@ -124,6 +125,8 @@ static void count_access(blockctx *b, emu_opcount *cnt, const emu_op *o, access_
 			cnt->gwave += c.wavefronts;
 			if (b->L->footprint)
 				emu_footprint_add(&b->fp, addr, mask, bytes);
+			if (b->L->tracer)
+				emu_trace_load(b, addr, mask, bytes);
 		}
 	} else {
 		cnt->bytes2 += (uint64_t)__builtin_popcount(mask) * (uint64_t)(kind == ACCESS_LDMATRIX ? 16 : bytes);

@@ -1,0 +1,203 @@
+/* emu_trace: the stall model's recorder inside the emulator (see emu_trace.h). */
+#include <stdlib.h>
+#include <string.h>
+#include "emu/emu_trace.h"
+#include "base/util.h"
+
+#define TRACE_MAX_KEYS (1u << 22) /* sectors remembered over the traced blocks; past it, a new one is "never read" */
+
+struct emu_tracer {
+	stall_trace *t;
+	uint64_t *key;                    /* sector + 1 + (block << 40); 0: empty */
+	uint32_t *last;                   /* the block's clock when it was last read */
+	size_t cap, n;
+	uint32_t clk[STALL_MAX_BLOCKS];   /* sectors read by each block so far */
+};
+
+emu_tracer *emu_tracer_new(stall_trace *t)
+{
+	emu_tracer *tr = xcalloc(1, sizeof *tr);
+	tr->t = t;
+	return tr;
+}
+
+void emu_tracer_free(emu_tracer *tr)
+{
+	if (!tr)
+		return;
+	free(tr->key);
+	free(tr->last);
+	free(tr);
+}
+
+static int block_of(const blockctx *b)
+{
+	return (int)(b->L->blocks_done + b->rank);
+}
+
+void emu_trace_issue(blockctx *b, const warp *w, int pc)
+{
+	stall_trace_add(b->L->tracer->t, block_of(b), w->id, (uint32_t)pc);
+}
+
+void emu_trace_unissue(blockctx *b, const warp *w)
+{
+	stall_trace *t = b->L->tracer->t;
+	int blk = block_of(b);
+	if (blk < 0 || blk >= STALL_MAX_BLOCKS || w->id >= t->warps_per_block)
+		return;
+	stall_warp *sw = &t->warps[(size_t)blk * (size_t)t->warps_per_block + (size_t)w->id];
+	if (sw->n) {
+		sw->n--;
+		t->nrecs--;
+	}
+}
+
+static void grow(emu_tracer *tr)
+{
+	size_t cap = tr->cap ? tr->cap * 2 : 1u << 16;
+	uint64_t *key = xcalloc(cap, sizeof *key);
+	uint32_t *last = xcalloc(cap, sizeof *last);
+	for (size_t i = 0; i < tr->cap; i++) {
+		if (!tr->key[i])
+			continue;
+		size_t h = (size_t)(tr->key[i] * 0x9e3779b97f4a7c15ULL >> 20) & (cap - 1);
+		while (key[h])
+			h = (h + 1) & (cap - 1);
+		key[h] = tr->key[i], last[h] = tr->last[i];
+	}
+	free(tr->key), free(tr->last);
+	tr->key = key, tr->last = last, tr->cap = cap;
+}
+
+/* The slot of k, inserted when absent (NULL when the table is full). *fresh: it was absent. */
+static uint32_t *slot(emu_tracer *tr, uint64_t k, int *fresh)
+{
+	if (tr->n * 10 >= tr->cap * 7) {
+		if (tr->cap >= TRACE_MAX_KEYS)
+			return NULL;
+		grow(tr);
+	}
+	size_t h = (size_t)(k * 0x9e3779b97f4a7c15ULL >> 20) & (tr->cap - 1);
+	while (tr->key[h] && tr->key[h] != k)
+		h = (h + 1) & (tr->cap - 1);
+	*fresh = !tr->key[h];
+	if (*fresh)
+		tr->key[h] = k, tr->n++;
+	return &tr->last[h];
+}
+
+void emu_trace_load(blockctx *b, const int64_t addr[32], uint32_t mask, int bytes)
+{
+	emu_tracer *tr = b->L->tracer;
+	stall_trace *t = tr->t;
+	int blk = block_of(b), wi = b->cur_warp;
+	if (blk < 0 || blk >= STALL_MAX_BLOCKS || wi < 0 || wi >= t->warps_per_block)
+		return;
+	stall_warp *sw = &t->warps[(size_t)blk * (size_t)t->warps_per_block + (size_t)wi];
+	if (!sw->n)
+		return;
+	/* The reuse distance of the access: the sectors the block read since its farthest sector was
+	 * last read (an upper bound of the LRU distance: repeats count). A sector read earlier in this
+	 * same access counts once. */
+	uint32_t start = tr->clk[blk], reuse = 0;
+	for (int l = 0; l < 32; l++) {
+		if (!(mask >> l & 1))
+			continue;
+		for (int64_t s = addr[l] >> 5; s <= (addr[l] + bytes - 1) >> 5; s++) {
+			int fresh;
+			uint32_t *last = slot(tr, (uint64_t)s + 1 + ((uint64_t)blk << 40), &fresh);
+			if (!last) {
+				reuse = STALL_NO_REUSE;
+				continue;
+			}
+			if (!fresh && *last >= start && *last != 0)
+				continue; /* this access read it already */
+			uint32_t d = fresh ? STALL_NO_REUSE : start - *last;
+			reuse = d > reuse ? d : reuse;
+			*last = ++tr->clk[blk];
+		}
+	}
+	sw->rec[sw->n - 1].reuse = reuse;
+}
+
+/* The model's kind of an op; generic ld/st by where most of its accesses went. */
+static stall_kind kind_of(const emu_op *o, const emu_opcount *c)
+{
+	int shared = o->space == SP_SHARED || o->space == SP_CLUSTER ||
+		     (o->space == SP_GENERIC && c->requests2 > c->requests + c->lrequests);
+	switch ((emu_opcode)o->code) {
+	case OP_LD: return o->space == SP_PARAM ? STALL_K_MOVE : shared ? STALL_K_LDS : STALL_K_LDG;
+	case OP_ST: return shared ? STALL_K_STS : STALL_K_STG;
+	case OP_LDMATRIX: return STALL_K_LDS;
+	case OP_STMATRIX: return STALL_K_STS;
+	case OP_SHFL: return STALL_K_SHFL;
+	case OP_CPASYNC: return STALL_K_CPASYNC;
+	case OP_CPCOMMIT: return STALL_K_CPCOMMIT;
+	case OP_CPWAIT: return STALL_K_CPWAIT;
+	case OP_MMA: return STALL_K_MMA;
+	case OP_WMMA: return o->mod == WM_MMA ? STALL_K_MMA : o->mod == WM_STORE_D ? (shared ? STALL_K_STS : STALL_K_STG)
+							    : (shared ? STALL_K_LDS : STALL_K_LDG);
+	case OP_WGMMA: return STALL_K_WGMMA;
+	case OP_WGCOMMIT: return STALL_K_WGCOMMIT;
+	case OP_WGWAIT: return STALL_K_WGWAIT;
+	case OP_BAR: return STALL_K_BAR;
+	case OP_MBAR: return o->mod == MB_TEST_WAIT || o->mod == MB_TRY_WAIT ? STALL_K_MBAR_WAIT : STALL_K_MOVE;
+	case OP_BULK: return o->mod == BK_LOAD || o->mod == BK_STORE ? STALL_K_TMA : STALL_K_OTHER;
+	case OP_RCP: case OP_SQRT: case OP_RSQRT: case OP_EX2: case OP_LG2: return STALL_K_MUFU;
+	case OP_DIV: return emu_types[o->type].kind == 'f' ? STALL_K_MUFU : STALL_K_INT;
+	default: break;
+	}
+	switch ((emu_class)o->cls) {
+	case EMU_CLS_FP: return STALL_K_FMA;
+	case EMU_CLS_INT: return STALL_K_INT;
+	case EMU_CLS_MOVE: return STALL_K_MOVE;
+	default: return STALL_K_OTHER;
+	}
+}
+
+static double per(uint64_t n, uint64_t issued)
+{
+	return issued ? (double)n / (double)issued : 0;
+}
+
+void emu_trace_ops(const emu_kernel *k, const emu_opcount *cnt, stall_trace *t)
+{
+	free(t->ops);
+	t->ops = xcalloc((size_t)k->nops + 1, sizeof *t->ops);
+	t->nops = k->nops;
+	t->smem_static = k->smem_static;
+	for (int i = 0; i < k->nops; i++) {
+		const emu_op *o = &k->ops[i];
+		const emu_opcount *c = &cnt[i];
+		stall_op *s = &t->ops[i];
+		s->line = o->line;
+		s->kind = (uint8_t)kind_of(o, c);
+		int nd = o->ndst < STALL_MAX_DST ? o->ndst : STALL_MAX_DST;
+		for (int d = 0; d < nd; d++)
+			if (o->dst[d] >= 0)
+				s->dst[s->ndst++] = o->dst[d];
+		int ns = o->nsrc < EMU_MAX_SRC ? o->nsrc : EMU_MAX_SRC;
+		for (int r = 0; r < ns && s->nsrc < STALL_MAX_SRC - 1; r++)
+			if (o->src[r] >= 0 && k->is_const[o->src[r]] != 1)
+				s->src[s->nsrc++] = o->src[r];
+		if (o->pred >= 0)
+			s->src[s->nsrc++] = o->pred;
+		switch ((stall_kind)s->kind) {
+		case STALL_K_LDG: s->units = o->space == SP_LOCAL ? per(c->lsectors, c->issued) / 4 : per(c->gwave, c->issued); break;
+		case STALL_K_STG: s->units = per(c->sectors + c->lsectors, c->issued) / 4; break;
+		case STALL_K_CPASYNC: s->units = per(c->sectors, c->issued) / 4; break;
+		case STALL_K_LDS: case STALL_K_STS: s->units = per(c->wave_sass ? c->wave_sass : c->wavefronts, c->issued); break;
+		case STALL_K_MMA: s->units = (double)EMU_MMA_FLOPS(o->type == ET_TF32 ? 8 : 16); break;
+		case STALL_K_WGMMA: s->units = per(c->wg_flops, c->issued); break;
+		case STALL_K_TMA: s->units = per(c->bytes_l2 + c->bytes, c->issued); break;
+		case STALL_K_CPWAIT: s->wait_n = (o->flags & OPF_WAIT_ALL) ? -1 : (int)o->imm; break;
+		case STALL_K_WGWAIT: s->wait_n = (int)o->imm; break;
+		case STALL_K_BAR:
+			if (o->nsrc > 1 && o->src[1] >= 0 && k->is_const[o->src[1]] == 1)
+				s->bar_warps = (int)(k->konst[o->src[1]] / 32);
+			break;
+		default: break;
+		}
+	}
+}

@@ -1,0 +1,23 @@
+/* emu_trace: records, for the stall model (model/stalls.h), each warp's issued instructions in the
+ * sampled blocks and, for global loads, how far back the block last read their sectors. */
+#ifndef PTXTUTOR_EMU_TRACE_H
+#define PTXTUTOR_EMU_TRACE_H
+
+#include "emu/emu_exec.h"
+#include "model/stalls.h"
+
+typedef struct emu_tracer emu_tracer;
+
+/* A recorder into t (stall_trace_init'ed by the caller) for kernel k. */
+emu_tracer *emu_tracer_new(stall_trace *t);
+void emu_tracer_free(emu_tracer *tr);
+/* The hooks: an instruction issued by warp w of b (run_warp), one it took back (it blocked), and
+ * a global load's lanes (count_access). Cheap when off: the callers test L->tracer first. */
+void emu_trace_issue(blockctx *b, const warp *w, int pc);
+void emu_trace_unissue(blockctx *b, const warp *w);
+void emu_trace_load(blockctx *b, const int64_t addr[32], uint32_t mask, int bytes);
+/* After the run: the static ops as the model reads them, with each op's mean work per issue from
+ * its counters. */
+void emu_trace_ops(const emu_kernel *k, const emu_opcount *cnt, stall_trace *t);
+
+#endif

@@ -1,0 +1,518 @@
+/* stalls: the SM timing model that charges each waiting cycle to a reason (see stalls.h, docs/model.md). */
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "model/stalls.h"
+#include "model/measured.h"
+#include "base/util.h"
+
+static const struct {
+	const char *key, *name;
+} reasons[STALL_NREASONS] = {
+#define STALL_ROW(id, k, n) [STALL_##id] = {k, n},
+	STALL_REASONS(STALL_ROW)
+#undef STALL_ROW
+};
+
+const char *stall_reason_key(stall_reason r)
+{
+	return (unsigned)r < STALL_NREASONS ? reasons[r].key : "?";
+}
+
+const char *stall_reason_name(stall_reason r)
+{
+	return (unsigned)r < STALL_NREASONS ? reasons[r].name : "?";
+}
+
+static const char *lat_keys[STALL_NLAT] = {
+#define STALL_LAT_ROW(id, k) [STALL_LAT_##id] = k,
+	STALL_LATENCIES(STALL_LAT_ROW)
+#undef STALL_LAT_ROW
+};
+
+const char *stall_lat_key(stall_lat l)
+{
+	return (unsigned)l < STALL_NLAT ? lat_keys[l] : "?";
+}
+
+/* The pipes and their limits: the second half of the table of latencies and queue limits, as
+ * rates per cycle. Per sub-partition (SMSP): FMA one warp instruction a cycle (32 FP32 lanes);
+ * INT half that (16 lanes; ceiling_int is half ceiling_issue); MUFU one in 8 (4 lanes a SMSP);
+ * the tensor pipe's FLOPs a cycle (mma.sync: ceiling_mma_data / (132 x 4) at ~1.55 GHz ~ 730, taken
+ * as 680 for the clock a GEMM holds; wgmma: 1024, the dense f16 peak). Per SM, shared by the four:
+ * MIO one shared-memory wavefront a cycle (ceiling_lsu: 1.03 a cycle an SM), LG one 128-byte line a
+ * cycle, TMA 44 bytes a cycle (ceiling_tma / 132 / 1.755 GHz). A warp may issue to MIO or LG while
+ * its queue holds less than QUEUE cycles of work; past that it waits (MIO / LG throttle). The queue
+ * depths are not measured: a guess, in docs/model.md. */
+enum { P_FMA, P_INT, P_MUFU, P_TENSOR, P_SMSP_PIPES };
+#define FMA_INTERVAL 1.0
+#define INT_INTERVAL 2.0
+#define MUFU_INTERVAL 8.0
+#define MMA_FLOPS_PER_CYCLE 680.0
+#define WGMMA_FLOPS_PER_CYCLE 1024.0
+#define MIO_PER_CYCLE 1.0
+#define LG_PER_CYCLE 1.0
+#define TMA_BYTES_PER_CYCLE 44.0
+#define MIO_QUEUE 16.0
+#define LG_QUEUE 32.0
+#define L1_SM_BYTES (256.0 * 1024) /* L1 + shared memory of an H100 SM */
+
+int stall_params_load(stall_params *p, char *err, int errlen)
+{
+	memset(p, 0, sizeof *p);
+	if (measured_load(err, errlen) < 0)
+		return -1;
+	for (int i = 0; i < STALL_NLAT; i++) {
+		char key[64];
+		snprintf(key, sizeof key, "measured.%s", lat_keys[i]);
+		if (measured_value(0, key, &p->lat[i]) < 0 || !(p->lat[i] > 0)) {
+			snprintf(err, (size_t)errlen, "%s has no %s row (lesson 0, size 0, cycles): the stall model needs it "
+				 "(docs/model.md, \"Stall reasons\")", MEASURED_FILE, lat_keys[i]);
+			return -1;
+		}
+	}
+	double mhz;
+	if (measured_value(0, "measured.clock_mhz_gemm", &mhz) == 0 && mhz > 0) {
+		p->clock_mhz = mhz;
+		p->clock_measured = 1;
+	} else {
+		p->clock_mhz = STALL_CLOCK_MHZ_DEFAULT;
+	}
+	snprintf(p->source, sizeof p->source, "the latency_* rows of %s", MEASURED_FILE);
+	return 0;
+}
+
+/* ---- the trace ---- */
+
+void stall_trace_init(stall_trace *t, int warps_per_block, int nregs)
+{
+	memset(t, 0, sizeof *t);
+	t->warps_per_block = warps_per_block;
+	t->nregs = nregs;
+	t->warps = xcalloc((size_t)STALL_MAX_BLOCKS * (size_t)(warps_per_block > 0 ? warps_per_block : 1), sizeof *t->warps);
+}
+
+stall_rec *stall_trace_add(stall_trace *t, int b, int w, uint32_t op)
+{
+	if (b < 0 || b >= STALL_MAX_BLOCKS || w < 0 || w >= t->warps_per_block)
+		return NULL;
+	if (t->nrecs >= STALL_MAX_RECS) {
+		t->cut = 1;
+		return NULL;
+	}
+	stall_warp *sw = &t->warps[(size_t)b * (size_t)t->warps_per_block + (size_t)w];
+	if (sw->n == sw->cap) {
+		sw->cap = sw->cap ? sw->cap * 2 : 1024;
+		sw->rec = xrealloc(sw->rec, sw->cap * sizeof *sw->rec);
+	}
+	if (b >= t->nblocks)
+		t->nblocks = b + 1;
+	t->nrecs++;
+	stall_rec *r = &sw->rec[sw->n++];
+	r->op = op;
+	r->reuse = 0;
+	return r;
+}
+
+void stall_trace_free(stall_trace *t)
+{
+	if (t->warps)
+		for (int i = 0; i < STALL_MAX_BLOCKS * t->warps_per_block; i++)
+			free(t->warps[i].rec);
+	free(t->warps);
+	free(t->ops);
+	memset(t, 0, sizeof *t);
+}
+
+/* ---- the model ---- */
+
+#define NEVER LLONG_MAX
+#define GROUPS 64 /* async groups remembered a warp; older ones have long landed */
+
+typedef struct {
+	long long cum[GROUPS];   /* the time every group up to this one landed (a running max) */
+	long long n;             /* groups committed */
+	long long open;          /* the open group's latest landing */
+} groups;
+
+typedef struct {
+	const stall_rec *rec;
+	size_t n, pos;
+	int smsp, blk;
+	long long wake;          /* the first cycle the next instruction may issue */
+	long long seg;           /* the first cycle not yet charged */
+	uint8_t why;             /* what it waits for until wake */
+	uint32_t wop;            /* the op charged for that wait */
+	int at_bar, done;
+	long long *ready;        /* per register: when its value is ready */
+	uint8_t *rwhy;           /* and what kind of result it is */
+	groups cp, wg;
+} wstate;
+
+typedef struct {
+	int live, arrived;
+	long long async_ready;   /* the TMA copies issued so far land */
+} bstate;
+
+typedef struct {
+	const stall_trace *t;
+	const stall_params *p;
+	const stall_config *c;
+	wstate *w;
+	bstate *b;
+	int nw, nb;
+	double (*cyc)[STALL_NREASONS]; /* per op */
+	double *issued;                /* per op */
+	double smsp_free[4][P_SMSP_PIPES];
+	double mio_free, lg_free, tma_free;
+	double l1_bytes, miss_lat;
+} sim;
+
+static void charge(sim *s, uint32_t op, int why, long long from, long long to)
+{
+	if (to > from)
+		s->cyc[op][why] += (double)(to - from);
+}
+
+static long long group_done(const groups *g, int keep)
+{
+	if (keep < 0) /* wait_all: the open group too */
+		return g->n ? (g->cum[(g->n - 1) % GROUPS] > g->open ? g->cum[(g->n - 1) % GROUPS] : g->open) : g->open;
+	long long last = g->n - 1 - keep;
+	if (last < 0)
+		return 0;
+	if (last < g->n - GROUPS)
+		last = g->n - GROUPS;
+	return g->cum[last % GROUPS];
+}
+
+static void group_commit(groups *g)
+{
+	long long prev = g->n ? g->cum[(g->n - 1) % GROUPS] : 0;
+	g->cum[g->n % GROUPS] = prev > g->open ? prev : g->open;
+	g->n++;
+	g->open = 0;
+}
+
+/* What the warp's next instruction waits for, from cycle t + 1. */
+static void prepare(sim *s, wstate *w, long long t)
+{
+	uint32_t opi = w->rec[w->pos].op;
+	const stall_op *o = &s->t->ops[opi];
+	long long dep = t + 1;
+	int why = STALL_WAIT;
+	for (int i = 0; i < o->nsrc + o->ndst; i++) {
+		int r = i < o->nsrc ? o->src[i] : o->dst[i - o->nsrc];
+		if (r >= 0 && r < s->t->nregs && w->ready[r] > dep) {
+			dep = w->ready[r];
+			why = w->rwhy[r];
+		}
+	}
+	long long g = 0;
+	int gwhy = STALL_LONG_SB;
+	if (o->kind == STALL_K_CPWAIT)
+		g = group_done(&w->cp, o->wait_n);
+	else if (o->kind == STALL_K_WGWAIT)
+		g = group_done(&w->wg, o->wait_n), gwhy = STALL_WAIT;
+	else if (o->kind == STALL_K_MBAR_WAIT)
+		g = s->b[w->blk].async_ready;
+	if (g > dep)
+		dep = g, why = gwhy;
+	w->wake = dep;
+	w->why = (uint8_t)why;
+	w->wop = opi;
+}
+
+static void set_reg(sim *s, wstate *w, const stall_op *o, long long when, int why)
+{
+	for (int i = 0; i < o->ndst; i++)
+		if (o->dst[i] >= 0 && o->dst[i] < s->t->nregs) {
+			w->ready[o->dst[i]] = when;
+			w->rwhy[o->dst[i]] = (uint8_t)why;
+		}
+}
+
+/* 0 when the op's pipe takes it at t, else the cycle it may (and the throttle reason in *why). */
+static long long pipe_busy(const sim *s, const wstate *w, const stall_op *o, long long t, int *why)
+{
+	double until = 0;
+	switch ((stall_kind)o->kind) {
+	case STALL_K_FMA: until = s->smsp_free[w->smsp][P_FMA], *why = STALL_MATH; break;
+	case STALL_K_INT: until = s->smsp_free[w->smsp][P_INT], *why = STALL_MATH; break;
+	case STALL_K_MUFU: until = s->smsp_free[w->smsp][P_MUFU], *why = STALL_MIO; break;
+	case STALL_K_MMA: until = s->smsp_free[w->smsp][P_TENSOR], *why = STALL_MATH; break;
+	case STALL_K_SHFL: case STALL_K_LDS: case STALL_K_STS:
+		until = s->mio_free - MIO_QUEUE, *why = STALL_MIO; break;
+	case STALL_K_LDG: case STALL_K_STG: case STALL_K_CPASYNC:
+		until = s->lg_free - LG_QUEUE, *why = STALL_LG; break;
+	default: return 0;
+	}
+	return until > (double)t ? (long long)ceil(until) : 0;
+}
+
+static double queue(double *free_at, long long t, double work)
+{
+	double start = *free_at > (double)t ? *free_at : (double)t;
+	*free_at = start + work;
+	return *free_at;
+}
+
+static void barrier_check(sim *s, int blk, const stall_op *o, long long t)
+{
+	bstate *b = &s->b[blk];
+	int want = o && o->bar_warps > 0 && o->bar_warps < b->live ? o->bar_warps : b->live;
+	if (!b->arrived || b->arrived < want)
+		return;
+	long long at = t + (long long)s->p->lat[STALL_LAT_BAR];
+	for (int i = 0; i < s->nw; i++) {
+		wstate *w = &s->w[i];
+		if (w->blk == blk && w->at_bar) {
+			w->at_bar = 0;
+			w->wake = at; /* why and wop stay: the barrier, at its line */
+		}
+	}
+	b->arrived = 0;
+}
+
+static void issue(sim *s, wstate *w, long long t)
+{
+	uint32_t opi = w->rec[w->pos].op;
+	const stall_op *o = &s->t->ops[opi];
+	const stall_params *p = s->p;
+	double u = o->units > 0 ? o->units : 1;
+	s->issued[opi] += 1;
+	charge(s, opi, STALL_SELECTED, t, t + 1);
+	switch ((stall_kind)o->kind) {
+	case STALL_K_FMA:
+		s->smsp_free[w->smsp][P_FMA] = (double)t + FMA_INTERVAL;
+		set_reg(s, w, o, t + (long long)p->lat[STALL_LAT_FFMA], STALL_WAIT);
+		break;
+	case STALL_K_INT:
+		s->smsp_free[w->smsp][P_INT] = (double)t + INT_INTERVAL;
+		set_reg(s, w, o, t + (long long)p->lat[STALL_LAT_IMAD], STALL_WAIT);
+		break;
+	case STALL_K_MOVE:
+		set_reg(s, w, o, t + (long long)p->lat[STALL_LAT_IMAD], STALL_WAIT);
+		break;
+	case STALL_K_MUFU:
+		s->smsp_free[w->smsp][P_MUFU] = (double)t + MUFU_INTERVAL;
+		set_reg(s, w, o, t + (long long)p->lat[STALL_LAT_MUFU], STALL_SHORT_SB);
+		break;
+	case STALL_K_SHFL:
+		set_reg(s, w, o, (long long)(queue(&s->mio_free, t, 1 / MIO_PER_CYCLE) + p->lat[STALL_LAT_SHFL]), STALL_SHORT_SB);
+		break;
+	case STALL_K_LDS:
+		set_reg(s, w, o, (long long)(queue(&s->mio_free, t, u / MIO_PER_CYCLE) + p->lat[STALL_LAT_LDS]), STALL_SHORT_SB);
+		break;
+	case STALL_K_STS:
+		queue(&s->mio_free, t, u / MIO_PER_CYCLE);
+		break;
+	case STALL_K_LDG: case STALL_K_CPASYNC: {
+		const stall_rec *r = &w->rec[w->pos];
+		int hit = r->reuse != STALL_NO_REUSE && (double)r->reuse * 32.0 * s->c->blocks_per_sm <= s->l1_bytes;
+		double done = queue(&s->lg_free, t, u / LG_PER_CYCLE) + (hit ? p->lat[STALL_LAT_L1] : s->miss_lat);
+		if (o->kind == STALL_K_LDG)
+			set_reg(s, w, o, (long long)done, STALL_LONG_SB);
+		else if ((long long)done > w->cp.open)
+			w->cp.open = (long long)done;
+		break;
+	}
+	case STALL_K_STG:
+		queue(&s->lg_free, t, u / LG_PER_CYCLE);
+		break;
+	case STALL_K_CPCOMMIT:
+		group_commit(&w->cp);
+		break;
+	case STALL_K_WGCOMMIT:
+		group_commit(&w->wg);
+		break;
+	case STALL_K_MMA:
+		s->smsp_free[w->smsp][P_TENSOR] = (double)t + u / MMA_FLOPS_PER_CYCLE;
+		set_reg(s, w, o, t + (long long)p->lat[STALL_LAT_MMA], STALL_WAIT);
+		break;
+	case STALL_K_WGMMA: {
+		double done = queue(&s->smsp_free[w->smsp][P_TENSOR], t, u / WGMMA_FLOPS_PER_CYCLE) + p->lat[STALL_LAT_MMA];
+		if ((long long)done > w->wg.open)
+			w->wg.open = (long long)done;
+		break;
+	}
+	case STALL_K_TMA: {
+		long long done = (long long)(queue(&s->tma_free, t, u / TMA_BYTES_PER_CYCLE) + s->miss_lat);
+		if (done > s->b[w->blk].async_ready)
+			s->b[w->blk].async_ready = done;
+		break;
+	}
+	default:
+		break;
+	}
+	w->pos++;
+	w->seg = t + 1;
+	if (w->pos >= w->n) {
+		w->done = 1;
+		s->b[w->blk].live--;
+		barrier_check(s, w->blk, NULL, t);
+		return;
+	}
+	if (o->kind == STALL_K_BAR) {
+		w->at_bar = 1;
+		w->wake = NEVER;
+		w->why = STALL_BARRIER;
+		w->wop = opi;
+		s->b[w->blk].arrived++;
+		barrier_check(s, w->blk, o, t);
+		return;
+	}
+	prepare(s, w, t);
+}
+
+stall_reason stall_top(const double cyc[STALL_NREASONS])
+{
+	int best = STALL_SELECTED;
+	for (int r = 0; r < STALL_NREASONS; r++)
+		if (r != STALL_SELECTED && cyc[r] > 0 && (best == STALL_SELECTED || cyc[r] > cyc[best]))
+			best = r;
+	return (stall_reason)best;
+}
+
+static void by_line(sim *s, stall_result *r)
+{
+	const stall_trace *t = s->t;
+	int maxline = 0;
+	for (int i = 0; i < t->nops; i++)
+		maxline = t->ops[i].line > maxline ? t->ops[i].line : maxline;
+	int *slot = xmalloc(((size_t)maxline + 1) * sizeof *slot);
+	for (int i = 0; i <= maxline; i++)
+		slot[i] = -1;
+	r->lines = xcalloc((size_t)t->nops + 1, sizeof *r->lines);
+	for (int i = 0; i < t->nops; i++) {
+		if (!s->issued[i])
+			continue;
+		int l = t->ops[i].line;
+		if (slot[l] < 0) {
+			slot[l] = r->nlines++;
+			r->lines[slot[l]].line = l;
+		}
+		stall_line *sl = &r->lines[slot[l]];
+		sl->issued += s->issued[i];
+		for (int k = 0; k < STALL_NREASONS; k++) {
+			sl->cyc[k] += s->cyc[i][k];
+			r->total[k] += s->cyc[i][k];
+		}
+	}
+	free(slot);
+	/* in line order: the slots were given in op order, which is line order for the parser */
+	for (int i = 1; i < r->nlines; i++)
+		for (int j = i; j > 0 && r->lines[j - 1].line > r->lines[j].line; j--) {
+			stall_line tmp = r->lines[j];
+			r->lines[j] = r->lines[j - 1];
+			r->lines[j - 1] = tmp;
+		}
+	for (int i = 0; i < r->nlines; i++)
+		r->lines[i].top = stall_top(r->lines[i].cyc);
+}
+
+int stall_model(const stall_trace *t, const stall_params *p, const stall_config *c, stall_result *r, char *err,
+		int errlen)
+{
+	memset(r, 0, sizeof *r);
+	if (!t->nblocks || !t->nops || c->blocks_per_sm <= 0) {
+		snprintf(err, (size_t)errlen, "no stalls: %s", c->blocks_per_sm <= 0 ? "no block fits on an SM" : "no block was traced");
+		return -1;
+	}
+	sim s = {.t = t, .p = p, .c = c, .nb = c->blocks_per_sm};
+	s.nw = c->blocks_per_sm * t->warps_per_block;
+	s.w = xcalloc((size_t)s.nw, sizeof *s.w);
+	s.b = xcalloc((size_t)s.nb, sizeof *s.b);
+	s.cyc = xcalloc((size_t)t->nops, sizeof *s.cyc);
+	s.issued = xcalloc((size_t)t->nops, sizeof *s.issued);
+	s.l1_bytes = L1_SM_BYTES - (double)c->smem_per_block * c->blocks_per_sm;
+	double m = c->l2_miss < 0 ? 0 : c->l2_miss > 1 ? 1 : c->l2_miss;
+	s.miss_lat = (1 - m) * p->lat[STALL_LAT_L2] + m * p->lat[STALL_LAT_DRAM];
+	size_t nr = (size_t)(t->nregs > 0 ? t->nregs : 1);
+	long long *ready = xcalloc(nr * (size_t)s.nw, sizeof *ready);
+	uint8_t *rwhy = xcalloc(nr * (size_t)s.nw, 1);
+	int live = 0;
+	for (int i = 0; i < s.nw; i++) {
+		wstate *w = &s.w[i];
+		int blk = i / t->warps_per_block, wi = i % t->warps_per_block;
+		const stall_warp *tw = &t->warps[(size_t)(blk % t->nblocks) * (size_t)t->warps_per_block + (size_t)wi];
+		w->rec = tw->rec, w->n = tw->n, w->blk = blk, w->smsp = i % 4;
+		w->ready = ready + nr * (size_t)i, w->rwhy = rwhy + nr * (size_t)i;
+		if (!w->n) {
+			w->done = 1;
+			continue;
+		}
+		s.b[blk].live++;
+		live++;
+		prepare(&s, w, -1);
+	}
+	long long tnow = 0, last = 0;
+	int last_issued[4] = {-1, -1, -1, -1};
+	while (live > 0) {
+		long long next = NEVER;
+		for (int sp = 0; sp < 4; sp++) {
+			int pick = -1;
+			for (int i = sp; i < s.nw; i += 4) {
+				wstate *w = &s.w[i];
+				if (w->done || w->at_bar)
+					continue;
+				if (w->wake > tnow) {
+					next = w->wake < next ? w->wake : next;
+					continue;
+				}
+				if (w->seg < w->wake) { /* the wait ends: charge it where it was */
+					charge(&s, w->wop, w->why, w->seg, w->wake);
+					w->seg = w->wake;
+				}
+				int twhy = STALL_MATH;
+				long long busy = pipe_busy(&s, w, &t->ops[w->rec[w->pos].op], tnow, &twhy);
+				if (busy) {
+					charge(&s, w->rec[w->pos].op, STALL_NOT_SELECTED, w->seg, tnow);
+					w->seg = tnow;
+					w->wake = busy, w->why = (uint8_t)twhy, w->wop = w->rec[w->pos].op;
+					next = busy < next ? busy : next;
+					continue;
+				}
+				/* greedy then oldest: the warp that issued last keeps the slot while it can */
+				if (pick < 0 || i == last_issued[sp])
+					pick = i;
+			}
+			if (pick >= 0) {
+				wstate *w = &s.w[pick];
+				charge(&s, w->rec[w->pos].op, STALL_NOT_SELECTED, w->seg, tnow);
+				last_issued[sp] = pick;
+				issue(&s, w, tnow);
+				live -= w->done;
+				last = tnow;
+				next = tnow + 1 < next ? tnow + 1 : next;
+			}
+		}
+		if (live > 0 && next == NEVER) {
+			snprintf(err, (size_t)errlen, "no stalls: the model's warps all wait at a barrier no warp reaches");
+			free(ready), free(rwhy), free(s.w), free(s.b), free(s.cyc), free(s.issued);
+			return -1;
+		}
+		tnow = next;
+	}
+	by_line(&s, r);
+	for (int k = 0; k < STALL_NREASONS; k++)
+		r->warp_cycles += r->total[k];
+	for (int i = 0; i < t->nops; i++)
+		r->issued += s.issued[i];
+	r->cycles = (double)(last + 1);
+	r->issue_active = r->issued / (r->cycles * 4);
+	double per_wave = (double)c->sms * c->blocks_per_sm;
+	r->waves = per_wave > 0 ? ceil((double)c->grid_blocks / per_wave) : 1;
+	r->ms = r->cycles * r->waves / (p->clock_mhz * 1e3);
+	r->warps = s.nw;
+	free(ready), free(rwhy), free(s.w), free(s.b), free(s.cyc), free(s.issued);
+	return 0;
+}
+
+void stall_result_free(stall_result *r)
+{
+	free(r->lines);
+	memset(r, 0, sizeof *r);
+}
