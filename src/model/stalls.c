@@ -203,8 +203,12 @@ static void prepare(sim *s, wstate *w, long long t)
 	const stall_op *o = &s->t->ops[opi];
 	long long dep = t + 1;
 	int why = STALL_WAIT;
+	/* its sources, and a destination a variable-latency result has not written yet (the scoreboard
+	 * holds it; a fixed-latency pipe writes in order, so rewriting its result does not wait) */
 	for (int i = 0; i < o->nsrc + o->ndst; i++) {
 		int r = i < o->nsrc ? o->src[i] : o->dst[i - o->nsrc];
+		if (i >= o->nsrc && r >= 0 && r < s->t->nregs && w->rwhy[r] == STALL_WAIT)
+			continue;
 		if (r >= 0 && r < s->t->nregs && w->ready[r] > dep) {
 			dep = w->ready[r];
 			why = w->rwhy[r];

@@ -1,0 +1,204 @@
+/* test_stalls: the stall model (model/stalls.c) on tiny synthetic traces, each built so one reason
+ * must dominate, and its latency table read from measured rows. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/measured.h"
+#include "model/stalls.h"
+
+static stall_params params(void)
+{
+	stall_params p = {.clock_mhz = 1000};
+	double lat[STALL_NLAT] = {[STALL_LAT_FFMA] = 4, [STALL_LAT_IMAD] = 4, [STALL_LAT_MUFU] = 18,
+				  [STALL_LAT_SHFL] = 23, [STALL_LAT_LDS] = 29, [STALL_LAT_L1] = 40,
+				  [STALL_LAT_L2] = 260, [STALL_LAT_DRAM] = 480, [STALL_LAT_MMA] = 33, [STALL_LAT_BAR] = 24};
+	memcpy(p.lat, lat, sizeof lat);
+	return p;
+}
+
+/* A trace of `warps` warps in one block over the ops given. */
+static void trace_new(stall_trace *t, int warps, const stall_op *ops, int nops)
+{
+	stall_trace_init(t, warps, 16);
+	t->ops = calloc((size_t)nops, sizeof *t->ops);
+	memcpy(t->ops, ops, (size_t)nops * sizeof *ops);
+	t->nops = nops;
+}
+
+static void run(stall_trace *t, stall_result *r)
+{
+	stall_params p = params();
+	stall_config c = {.blocks_per_sm = 1, .grid_blocks = 1, .sms = 1};
+	char err[200];
+	assert_int_equal(stall_model(t, &p, &c, r, err, sizeof err), 0);
+}
+
+static double share(const stall_result *r, stall_reason k)
+{
+	return r->total[k] / r->warp_cycles;
+}
+
+/* Each FFMA reads the last one's result: it waits the FFMA latency, 3 cycles of 4 'wait'. */
+static void test_dependent_chain_waits(void **state)
+{
+	(void)state;
+	stall_op ops[] = {{.line = 10, .kind = STALL_K_FMA, .ndst = 1, .dst = {1}, .nsrc = 1, .src = {1}}};
+	stall_trace t;
+	trace_new(&t, 1, ops, 1);
+	for (int i = 0; i < 1000; i++)
+		stall_trace_add(&t, 0, 0, 0);
+	stall_result r;
+	run(&t, &r);
+	assert_int_equal(stall_top(r.total), STALL_WAIT);
+	assert_true(share(&r, STALL_WAIT) > 0.7);
+	assert_true(r.warp_cycles / r.issued > 3.9 && r.warp_cycles / r.issued < 4.1);
+	assert_int_equal(r.nlines, 1);
+	assert_int_equal(r.lines[0].top, STALL_WAIT);
+	stall_result_free(&r);
+	stall_trace_free(&t);
+}
+
+/* A global load the block never read, then its use, one warp: the use waits on long scoreboard. */
+static void test_global_load_use_long_scoreboard(void **state)
+{
+	(void)state;
+	stall_op ops[] = {{.line = 20, .kind = STALL_K_LDG, .ndst = 1, .dst = {1}, .nsrc = 1, .src = {2}, .units = 1},
+			  {.line = 21, .kind = STALL_K_FMA, .ndst = 1, .dst = {3}, .nsrc = 2, .src = {1, 3}}};
+	stall_trace t;
+	trace_new(&t, 1, ops, 2);
+	for (int i = 0; i < 100; i++) {
+		stall_trace_add(&t, 0, 0, 0)->reuse = STALL_NO_REUSE;
+		stall_trace_add(&t, 0, 0, 1);
+	}
+	stall_result r;
+	run(&t, &r);
+	assert_int_equal(stall_top(r.total), STALL_LONG_SB);
+	assert_int_equal(r.lines[1].line, 21);
+	assert_int_equal(r.lines[1].top, STALL_LONG_SB); /* charged to the line that waits, the use */
+	/* each pair: the L2 latency (no DRAM share configured) and the two issues */
+	assert_true(r.cycles > 100 * 260 && r.cycles < 100 * 270);
+	stall_result_free(&r);
+	stall_trace_free(&t);
+}
+
+/* The same load read again soon after: an L1 hit, the L1 latency. */
+static void test_reuse_hits_l1(void **state)
+{
+	(void)state;
+	stall_op ops[] = {{.line = 20, .kind = STALL_K_LDG, .ndst = 1, .dst = {1}, .units = 1},
+			  {.line = 21, .kind = STALL_K_FMA, .ndst = 1, .dst = {3}, .nsrc = 2, .src = {1, 3}}};
+	stall_trace t;
+	trace_new(&t, 1, ops, 2);
+	for (int i = 0; i < 100; i++) {
+		stall_trace_add(&t, 0, 0, 0)->reuse = 4;
+		stall_trace_add(&t, 0, 0, 1);
+	}
+	stall_result r;
+	run(&t, &r);
+	assert_true(r.cycles > 100 * 40 && r.cycles < 100 * 50);
+	stall_result_free(&r);
+	stall_trace_free(&t);
+}
+
+/* Warp 0 works 400 dependent FFMAs before bar.sync, warp 1 reaches it at once: warp 1 waits there. */
+static void test_slow_warp_barrier(void **state)
+{
+	(void)state;
+	stall_op ops[] = {{.line = 30, .kind = STALL_K_FMA, .ndst = 1, .dst = {1}, .nsrc = 1, .src = {1}},
+			  {.line = 31, .kind = STALL_K_BAR},
+			  {.line = 32, .kind = STALL_K_INT, .ndst = 1, .dst = {2}}};
+	stall_trace t;
+	trace_new(&t, 2, ops, 3);
+	for (int i = 0; i < 400; i++)
+		stall_trace_add(&t, 0, 0, 0);
+	for (int w = 0; w < 2; w++) {
+		stall_trace_add(&t, 0, w, 1);
+		stall_trace_add(&t, 0, w, 2);
+	}
+	stall_result r;
+	run(&t, &r);
+	assert_int_equal(r.lines[1].line, 31);
+	assert_int_equal(r.lines[1].top, STALL_BARRIER);
+	/* warp 1 waits about warp 0's 1600 cycles, plus the barrier's latency */
+	assert_true(r.lines[1].cyc[STALL_BARRIER] > 1600 && r.lines[1].cyc[STALL_BARRIER] < 1700);
+	stall_result_free(&r);
+	stall_trace_free(&t);
+}
+
+/* Independent FFMAs, one warp on each sub-partition: every cycle issues; the SM is issue-bound. */
+static void test_independent_issue_bound(void **state)
+{
+	(void)state;
+	stall_op ops[] = {{.line = 40, .kind = STALL_K_FMA, .ndst = 1, .dst = {1}, .nsrc = 1, .src = {2}}};
+	stall_trace t;
+	trace_new(&t, 4, ops, 1);
+	for (int w = 0; w < 4; w++)
+		for (int i = 0; i < 500; i++)
+			stall_trace_add(&t, 0, w, 0);
+	stall_result r;
+	run(&t, &r);
+	assert_int_equal(stall_top(r.total), STALL_SELECTED);
+	assert_true(share(&r, STALL_SELECTED) > 0.99);
+	assert_true(r.issue_active > 0.99);
+	assert_true(r.cycles >= 500 && r.cycles <= 502);
+	stall_result_free(&r);
+	stall_trace_free(&t);
+}
+
+/* Many warps on one sub-partition with independent work: all but one wait their turn. */
+static void test_crowded_subpartition_not_selected(void **state)
+{
+	(void)state;
+	stall_op ops[] = {{.line = 50, .kind = STALL_K_FMA, .ndst = 1, .dst = {1}, .nsrc = 1, .src = {2}}};
+	stall_trace t;
+	trace_new(&t, 16, ops, 1);
+	for (int w = 0; w < 16; w++)
+		for (int i = 0; i < 100; i++)
+			stall_trace_add(&t, 0, w, 0);
+	stall_result r;
+	run(&t, &r);
+	assert_int_equal(stall_top(r.total), STALL_NOT_SELECTED);
+	stall_result_free(&r);
+	stall_trace_free(&t);
+}
+
+/* The table comes from measured rows; a missing one is named. */
+static void test_params_from_measured_rows(void **state)
+{
+	(void)state;
+	char text[4096] = "gpu\tdriver\tdate\tcommand\tlesson\tsize\tmetric\tvalue\tunit\n", err[256];
+	for (int i = 0; i < STALL_NLAT; i++)
+		if (i != STALL_LAT_L2)
+			snprintf(text + strlen(text), sizeof text - strlen(text), "H100\td\t2026-11-28\tc\t0\t0\t%s\t%d\tcycles\n",
+				 stall_lat_key((stall_lat)i), 10 + i);
+	assert_true(measured_parse("fixture.tsv", text, err, sizeof err) > 0);
+	stall_params p;
+	assert_int_equal(stall_params_load(&p, err, sizeof err), -1);
+	assert_non_null(strstr(err, "latency_l2"));
+	snprintf(text + strlen(text), sizeof text - strlen(text), "H100\td\t2026-11-28\tc\t0\t0\tlatency_l2\t270\tcycles\n");
+	assert_true(measured_parse("fixture.tsv", text, err, sizeof err) > 0);
+	assert_int_equal(stall_params_load(&p, err, sizeof err), 0);
+	assert_true(p.lat[STALL_LAT_L2] == 270 && p.lat[STALL_LAT_FFMA] == 10);
+	assert_true(p.clock_mhz == STALL_CLOCK_MHZ_DEFAULT && !p.clock_measured);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_dependent_chain_waits),
+		cmocka_unit_test(test_global_load_use_long_scoreboard),
+		cmocka_unit_test(test_reuse_hits_l1),
+		cmocka_unit_test(test_slow_warp_barrier),
+		cmocka_unit_test(test_independent_issue_bound),
+		cmocka_unit_test(test_crowded_subpartition_not_selected),
+		cmocka_unit_test(test_params_from_measured_rows),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
