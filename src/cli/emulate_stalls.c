@@ -52,6 +52,7 @@ static void print_json(const exec_stalls_result *s, const char *name, const run_
 	json_begin(&w, stdout);
 	json_obj(&w, NULL);
 	json_str(&w, "kernel", name);
+	json_str(&w, "entry", rq->entry);
 	json_str(&w, "gpu", gpu);
 	json_int(&w, "M", rq->M), json_int(&w, "N", rq->N), json_int(&w, "K", rq->K);
 	json_num(&w, "ms", r->ms);
