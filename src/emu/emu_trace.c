@@ -9,9 +9,8 @@
 struct emu_tracer {
 	stall_trace *t;
 	uint64_t *key;                    /* sector + 1 + (block << 40); 0: empty */
-	uint32_t *last;                   /* the block's clock when it was last read */
+	uint64_t *last;                   /* who read it last: (warp + 1) << 40 | the warp's record index */
 	size_t cap, n;
-	uint32_t clk[STALL_MAX_BLOCKS];   /* sectors read by each block so far */
 };
 
 emu_tracer *emu_tracer_new(stall_trace *t)
@@ -57,7 +56,7 @@ static void grow(emu_tracer *tr)
 {
 	size_t cap = tr->cap ? tr->cap * 2 : 1u << 16;
 	uint64_t *key = xcalloc(cap, sizeof *key);
-	uint32_t *last = xcalloc(cap, sizeof *last);
+	uint64_t *last = xcalloc(cap, sizeof *last);
 	for (size_t i = 0; i < tr->cap; i++) {
 		if (!tr->key[i])
 			continue;
@@ -71,7 +70,7 @@ static void grow(emu_tracer *tr)
 }
 
 /* The slot of k, inserted when absent (NULL when the table is full). *fresh: it was absent. */
-static uint32_t *slot(emu_tracer *tr, uint64_t k, int *fresh)
+static uint64_t *slot(emu_tracer *tr, uint64_t k, int *fresh)
 {
 	if (tr->n * 10 >= tr->cap * 7) {
 		if (tr->cap >= TRACE_MAX_KEYS)
@@ -97,25 +96,30 @@ void emu_trace_load(blockctx *b, const int64_t addr[32], uint32_t mask, int byte
 	stall_warp *sw = &t->warps[(size_t)blk * (size_t)t->warps_per_block + (size_t)wi];
 	if (!sw->n)
 		return;
-	/* The reuse distance of the access: the sectors the block read since its farthest sector was
-	 * last read (an upper bound of the LRU distance: repeats count). A sector read earlier in this
-	 * same access counts once. */
-	uint32_t start = tr->clk[blk], reuse = 0;
+	/* The reuse distance of the access, in the warps' own progress: the emulator runs a warp until
+	 * it waits, the GPU runs the block's warps side by side, so "when" is a warp's record index.
+	 * For each sector, how many records apart its last reader (this warp or another) was; the
+	 * access's distance is its farthest sector's. The model turns records into bytes read by the SM
+	 * (stall_trace.load_sectors). A sector read earlier in this same access counts once. */
+	uint64_t me = ((uint64_t)wi + 1) << 40 | (uint64_t)(sw->n - 1);
+	uint32_t reuse = 0;
 	for (int l = 0; l < 32; l++) {
 		if (!(mask >> l & 1))
 			continue;
 		for (int64_t s = addr[l] >> 5; s <= (addr[l] + bytes - 1) >> 5; s++) {
 			int fresh;
-			uint32_t *last = slot(tr, (uint64_t)s + 1 + ((uint64_t)blk << 40), &fresh);
+			uint64_t *last = slot(tr, (uint64_t)s + 1 + ((uint64_t)blk << 40), &fresh);
 			if (!last) {
 				reuse = STALL_NO_REUSE;
 				continue;
 			}
-			if (!fresh && *last >= start && *last != 0)
+			if (!fresh && *last == me)
 				continue; /* this access read it already */
-			uint32_t d = fresh ? STALL_NO_REUSE : start - *last;
-			reuse = d > reuse ? d : reuse;
-			*last = ++tr->clk[blk];
+			t->load_sectors[blk] += 1;
+			int64_t then = (int64_t)(*last & ((1ULL << 40) - 1)), d = then > (int64_t)(sw->n - 1) ? then - (int64_t)(sw->n - 1) : (int64_t)(sw->n - 1) - then;
+			uint32_t dd = fresh ? STALL_NO_REUSE : d >= (int64_t)STALL_NO_REUSE ? STALL_NO_REUSE - 1 : (uint32_t)d;
+			reuse = dd > reuse ? dd : reuse;
+			*last = me;
 		}
 	}
 	sw->rec[sw->n - 1].reuse = reuse;

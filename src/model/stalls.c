@@ -168,6 +168,7 @@ typedef struct {
 	double smsp_free[4][P_SMSP_PIPES];
 	double mio_free, lg_free, tma_free;
 	double l1_bytes, miss_lat;
+	double *sector_rate;           /* per resident block: sectors the SM reads while a warp moves one record */
 } sim;
 
 static void charge(sim *s, uint32_t op, int why, long long from, long long to)
@@ -315,7 +316,9 @@ static void issue(sim *s, wstate *w, long long t)
 		break;
 	case STALL_K_LDG: case STALL_K_CPASYNC: {
 		const stall_rec *r = &w->rec[w->pos];
-		int hit = r->reuse != STALL_NO_REUSE && (double)r->reuse * 32.0 * s->c->blocks_per_sm <= s->l1_bytes;
+		/* an L1 hit when what the SM read since (the distance in records at the SM's rate) fits
+		 * in what shared memory leaves of the L1 */
+		int hit = r->reuse != STALL_NO_REUSE && (double)r->reuse * s->sector_rate[w->blk] * 32.0 <= s->l1_bytes;
 		double done = queue(&s->lg_free, t, u / LG_PER_CYCLE) + (hit ? p->lat[STALL_LAT_L1] : s->miss_lat);
 		if (o->kind == STALL_K_LDG)
 			set_reg(s, w, o, (long long)done, STALL_LONG_SB);
@@ -437,6 +440,15 @@ int stall_model(const stall_trace *t, const stall_params *p, const stall_config 
 	size_t nr = (size_t)(t->nregs > 0 ? t->nregs : 1);
 	long long *ready = xcalloc(nr * (size_t)s.nw, sizeof *ready);
 	uint8_t *rwhy = xcalloc(nr * (size_t)s.nw, 1);
+	s.sector_rate = xcalloc((size_t)s.nb, sizeof *s.sector_rate);
+	for (int b = 0; b < s.nb; b++) {
+		int tb = b % t->nblocks;
+		double recs = 0;
+		for (int wi = 0; wi < t->warps_per_block; wi++)
+			recs += (double)t->warps[(size_t)tb * (size_t)t->warps_per_block + (size_t)wi].n;
+		double per_warp = recs / t->warps_per_block; /* records a warp, on average */
+		s.sector_rate[b] = per_warp > 0 ? t->load_sectors[tb] / per_warp * c->blocks_per_sm : 0;
+	}
 	int live = 0;
 	for (int i = 0; i < s.nw; i++) {
 		wstate *w = &s.w[i];
@@ -495,7 +507,7 @@ int stall_model(const stall_trace *t, const stall_params *p, const stall_config 
 		}
 		if (live > 0 && next == NEVER) {
 			snprintf(err, (size_t)errlen, "no stalls: the model's warps all wait at a barrier no warp reaches");
-			free(ready), free(rwhy), free(s.w), free(s.b), free(s.cyc), free(s.issued);
+			free(ready), free(rwhy), free(s.w), free(s.b), free(s.cyc), free(s.issued), free(s.sector_rate);
 			return -1;
 		}
 		tnow = next;
@@ -511,7 +523,7 @@ int stall_model(const stall_trace *t, const stall_params *p, const stall_config 
 	r->waves = per_wave > 0 ? ceil((double)c->grid_blocks / per_wave) : 1;
 	r->ms = r->cycles * r->waves / (p->clock_mhz * 1e3);
 	r->warps = s.nw;
-	free(ready), free(rwhy), free(s.w), free(s.b), free(s.cyc), free(s.issued);
+	free(ready), free(rwhy), free(s.w), free(s.b), free(s.cyc), free(s.issued), free(s.sector_rate);
 	return 0;
 }
 

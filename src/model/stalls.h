@@ -69,8 +69,8 @@ typedef struct {
 				      * (LDG/STG/CPASYNC), FLOPs (MMA/WGMMA), bytes (TMA); the emulator's mean */
 } stall_op;
 
-/* One issued instruction of one warp. reuse: for a global load, the block's global-load sectors
- * touched between the last touch of its farthest sector and this access (in 32-byte sectors);
+/* One issued instruction of one warp. reuse: for a global load, how far back in the warps' progress
+ * (records of a warp) its farthest sector was last read by a warp of the block, this one or another;
  * STALL_NO_REUSE when one of its sectors was never read by the block before. */
 #define STALL_NO_REUSE UINT32_MAX
 typedef struct {
@@ -93,6 +93,7 @@ typedef struct stall_trace {
 	int smem_static;             /* the entry's static shared bytes (occupancy) */
 	stall_warp *warps;           /* STALL_MAX_BLOCKS x warps_per_block, block-major */
 	size_t nrecs;
+	double load_sectors[STALL_MAX_BLOCKS]; /* global-load sectors each block read (an access's distinct ones) */
 	int cut;                     /* 1: STALL_MAX_RECS reached, the warps' tails are missing */
 } stall_trace;
 
