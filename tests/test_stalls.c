@@ -74,7 +74,7 @@ static void test_global_load_use_long_scoreboard(void **state)
 	stall_trace t;
 	trace_new(&t, 1, ops, 2);
 	for (int i = 0; i < 100; i++) {
-		stall_trace_add(&t, 0, 0, 0)->reuse = STALL_NO_REUSE;
+		stall_trace_add(&t, 0, 0, 0); /* no lines recorded: taken for a miss */
 		stall_trace_add(&t, 0, 0, 1);
 	}
 	stall_result r;
@@ -88,7 +88,7 @@ static void test_global_load_use_long_scoreboard(void **state)
 	stall_trace_free(&t);
 }
 
-/* The same load read again soon after: an L1 hit, the L1 latency. */
+/* The same line read again and again: the first read misses, the others hit the L1. */
 static void test_reuse_hits_l1(void **state)
 {
 	(void)state;
@@ -96,13 +96,55 @@ static void test_reuse_hits_l1(void **state)
 			  {.line = 21, .kind = STALL_K_FMA, .ndst = 1, .dst = {3}, .nsrc = 2, .src = {1, 3}}};
 	stall_trace t;
 	trace_new(&t, 1, ops, 2);
+	uint32_t line = 7;
 	for (int i = 0; i < 100; i++) {
-		stall_trace_add(&t, 0, 0, 0)->reuse = 4;
+		stall_trace_lines(&t, stall_trace_add(&t, 0, 0, 0), &line, 1);
 		stall_trace_add(&t, 0, 0, 1);
 	}
 	stall_result r;
 	run(&t, &r);
-	assert_true(r.cycles > 100 * 40 && r.cycles < 100 * 50);
+	assert_true(r.cycles > 260 + 99 * 40 && r.cycles < 260 + 99 * 50);
+	stall_result_free(&r);
+	stall_trace_free(&t);
+}
+
+/* Lines past the L1's capacity (what shared memory leaves of it) are evicted: a second sweep misses too. */
+static void test_l1_capacity(void **state)
+{
+	(void)state;
+	stall_op ops[] = {{.line = 20, .kind = STALL_K_LDG, .ndst = 1, .dst = {1}, .units = 1},
+			  {.line = 21, .kind = STALL_K_FMA, .ndst = 1, .dst = {3}, .nsrc = 2, .src = {1, 3}}};
+	stall_trace t;
+	trace_new(&t, 1, ops, 2);
+	for (int sweep = 0; sweep < 2; sweep++)
+		for (uint32_t line = 0; line < 4096; line++) { /* 512 KB */
+			stall_trace_lines(&t, stall_trace_add(&t, 0, 0, 0), &line, 1);
+			stall_trace_add(&t, 0, 0, 1);
+		}
+	stall_result r;
+	run(&t, &r);
+	assert_true(r.cycles > 2 * 4096 * 260);
+	stall_result_free(&r);
+	stall_trace_free(&t);
+}
+
+/* Two warps read one line at once: the second finds it on its way and waits for the same fill. */
+static void test_hit_on_miss_waits_for_the_fill(void **state)
+{
+	(void)state;
+	stall_op ops[] = {{.line = 20, .kind = STALL_K_LDG, .ndst = 1, .dst = {1}, .units = 1},
+			  {.line = 21, .kind = STALL_K_FMA, .ndst = 1, .dst = {3}, .nsrc = 2, .src = {1, 3}}};
+	stall_trace t;
+	trace_new(&t, 2, ops, 2);
+	uint32_t line = 3;
+	for (int w = 0; w < 2; w++) {
+		stall_trace_lines(&t, stall_trace_add(&t, 0, w, 0), &line, 1);
+		stall_trace_add(&t, 0, w, 1);
+	}
+	stall_result r;
+	run(&t, &r);
+	/* both wait about the miss: two uses at long scoreboard, ~260 cycles each */
+	assert_true(r.lines[1].cyc[STALL_LONG_SB] > 2 * 255 && r.lines[1].cyc[STALL_LONG_SB] < 2 * 265);
 	stall_result_free(&r);
 	stall_trace_free(&t);
 }
@@ -195,6 +237,8 @@ int main(void)
 		cmocka_unit_test(test_dependent_chain_waits),
 		cmocka_unit_test(test_global_load_use_long_scoreboard),
 		cmocka_unit_test(test_reuse_hits_l1),
+		cmocka_unit_test(test_l1_capacity),
+		cmocka_unit_test(test_hit_on_miss_waits_for_the_fill),
 		cmocka_unit_test(test_slow_warp_barrier),
 		cmocka_unit_test(test_independent_issue_bound),
 		cmocka_unit_test(test_crowded_subpartition_not_selected),

@@ -4,13 +4,8 @@
 #include "emu/emu_trace.h"
 #include "base/util.h"
 
-#define TRACE_MAX_KEYS (1u << 22) /* sectors remembered over the traced blocks; past it, a new one is "never read" */
-
 struct emu_tracer {
 	stall_trace *t;
-	uint64_t *key;                    /* sector + 1 + (block << 40); 0: empty */
-	uint64_t *last;                   /* who read it last: (warp + 1) << 40 | the warp's record index */
-	size_t cap, n;
 };
 
 emu_tracer *emu_tracer_new(stall_trace *t)
@@ -22,10 +17,6 @@ emu_tracer *emu_tracer_new(stall_trace *t)
 
 void emu_tracer_free(emu_tracer *tr)
 {
-	if (!tr)
-		return;
-	free(tr->key);
-	free(tr->last);
 	free(tr);
 }
 
@@ -52,77 +43,31 @@ void emu_trace_unissue(blockctx *b, const warp *w)
 	}
 }
 
-static void grow(emu_tracer *tr)
-{
-	size_t cap = tr->cap ? tr->cap * 2 : 1u << 16;
-	uint64_t *key = xcalloc(cap, sizeof *key);
-	uint64_t *last = xcalloc(cap, sizeof *last);
-	for (size_t i = 0; i < tr->cap; i++) {
-		if (!tr->key[i])
-			continue;
-		size_t h = (size_t)(tr->key[i] * 0x9e3779b97f4a7c15ULL >> 20) & (cap - 1);
-		while (key[h])
-			h = (h + 1) & (cap - 1);
-		key[h] = tr->key[i], last[h] = tr->last[i];
-	}
-	free(tr->key), free(tr->last);
-	tr->key = key, tr->last = last, tr->cap = cap;
-}
-
-/* The slot of k, inserted when absent (NULL when the table is full). *fresh: it was absent. */
-static uint64_t *slot(emu_tracer *tr, uint64_t k, int *fresh)
-{
-	if (tr->n * 10 >= tr->cap * 7) {
-		if (tr->cap >= TRACE_MAX_KEYS)
-			return NULL;
-		grow(tr);
-	}
-	size_t h = (size_t)(k * 0x9e3779b97f4a7c15ULL >> 20) & (tr->cap - 1);
-	while (tr->key[h] && tr->key[h] != k)
-		h = (h + 1) & (tr->cap - 1);
-	*fresh = !tr->key[h];
-	if (*fresh)
-		tr->key[h] = k, tr->n++;
-	return &tr->last[h];
-}
-
 void emu_trace_load(blockctx *b, const int64_t addr[32], uint32_t mask, int bytes)
 {
-	emu_tracer *tr = b->L->tracer;
-	stall_trace *t = tr->t;
+	stall_trace *t = b->L->tracer->t;
 	int blk = block_of(b), wi = b->cur_warp;
 	if (blk < 0 || blk >= STALL_MAX_BLOCKS || wi < 0 || wi >= t->warps_per_block)
 		return;
 	stall_warp *sw = &t->warps[(size_t)blk * (size_t)t->warps_per_block + (size_t)wi];
 	if (!sw->n)
 		return;
-	/* The reuse distance of the access, in the warps' own progress: the emulator runs a warp until
-	 * it waits, the GPU runs the block's warps side by side, so "when" is a warp's record index.
-	 * For each sector, how many records apart its last reader (this warp or another) was; the
-	 * access's distance is its farthest sector's. The model turns records into bytes read by the SM
-	 * (stall_trace.load_sectors). A sector read earlier in this same access counts once. */
-	uint64_t me = ((uint64_t)wi + 1) << 40 | (uint64_t)(sw->n - 1);
-	uint32_t reuse = 0;
+	/* the access's distinct 128-byte lines, as ids: the buffer's index, then the line in it */
+	uint32_t lines[64];
+	int n = 0;
 	for (int l = 0; l < 32; l++) {
 		if (!(mask >> l & 1))
 			continue;
-		for (int64_t s = addr[l] >> 5; s <= (addr[l] + bytes - 1) >> 5; s++) {
-			int fresh;
-			uint64_t *last = slot(tr, (uint64_t)s + 1 + ((uint64_t)blk << 40), &fresh);
-			if (!last) {
-				reuse = STALL_NO_REUSE;
-				continue;
-			}
-			if (!fresh && *last == me)
-				continue; /* this access read it already */
-			t->load_sectors[blk] += 1;
-			int64_t then = (int64_t)(*last & ((1ULL << 40) - 1)), d = then > (int64_t)(sw->n - 1) ? then - (int64_t)(sw->n - 1) : (int64_t)(sw->n - 1) - then;
-			uint32_t dd = fresh ? STALL_NO_REUSE : d >= (int64_t)STALL_NO_REUSE ? STALL_NO_REUSE - 1 : (uint32_t)d;
-			reuse = dd > reuse ? dd : reuse;
-			*last = me;
+		for (int64_t a = addr[l] >> 7; a <= (addr[l] + bytes - 1) >> 7 && n < 64; a++) {
+			uint32_t id = (uint32_t)((uint64_t)(a >> (EMU_GLOBAL_SHIFT - 7)) << 28 | ((uint64_t)a & ((1u << 28) - 1)));
+			int i = n - 1;
+			while (i >= 0 && lines[i] != id)
+				i--;
+			if (i < 0)
+				lines[n++] = id;
 		}
 	}
-	sw->rec[sw->n - 1].reuse = reuse;
+	stall_trace_lines(t, &sw->rec[sw->n - 1], lines, n);
 }
 
 /* The model's kind of an op; generic ld/st by where most of its accesses went. */

@@ -1,5 +1,5 @@
 /* emu_trace: records, for the stall model (model/stalls.h), each warp's issued instructions in the
- * sampled blocks and, for global loads, how far back the block last read their sectors. */
+ * sampled blocks and, for global loads, the 128-byte lines they read. */
 #ifndef PTXTUTOR_EMU_TRACE_H
 #define PTXTUTOR_EMU_TRACE_H
 

@@ -112,12 +112,29 @@ stall_rec *stall_trace_add(stall_trace *t, int b, int w, uint32_t op)
 	t->nrecs++;
 	stall_rec *r = &sw->rec[sw->n++];
 	r->op = op;
-	r->reuse = 0;
+	r->mem = STALL_NO_MEM;
 	return r;
+}
+
+void stall_trace_lines(stall_trace *t, stall_rec *r, const uint32_t *lines, int n)
+{
+	if (!r || n <= 0 || t->nmem + (size_t)n + 1 > STALL_MAX_MEM)
+		return;
+	if (t->nmem + (size_t)n + 1 > t->capmem) {
+		t->capmem = t->capmem ? t->capmem * 2 : 1u << 16;
+		while (t->capmem < t->nmem + (size_t)n + 1)
+			t->capmem *= 2;
+		t->mem = xrealloc(t->mem, t->capmem * sizeof *t->mem);
+	}
+	r->mem = (uint32_t)t->nmem;
+	t->mem[t->nmem++] = (uint32_t)n;
+	memcpy(&t->mem[t->nmem], lines, (size_t)n * sizeof *lines);
+	t->nmem += (size_t)n;
 }
 
 void stall_trace_free(stall_trace *t)
 {
+	free(t->mem);
 	if (t->warps)
 		for (int i = 0; i < STALL_MAX_BLOCKS * t->warps_per_block; i++)
 			free(t->warps[i].rec);
@@ -151,6 +168,20 @@ typedef struct {
 	groups cp, wg;
 } wstate;
 
+/* The SM's L1 as the replay meets the loads: each 128-byte line with the cycle its data is there
+ * (a miss's fill, so a second warp asking before it lands waits for the same fill), evicted first
+ * in, first out once the lines pass what shared memory leaves of the L1. */
+typedef struct {
+	uint64_t *key;           /* line id + 1 + (resident copy << 32); 0: empty */
+	long long *fill;         /* when its data is in the L1 */
+	uint32_t *stamp;         /* its place in the FIFO, to tell a stale FIFO entry */
+	size_t cap, n;
+	uint64_t *fifo;          /* keys in fill order (a ring) */
+	uint32_t *fstamp;
+	size_t fcap, head, count, lines_max;
+	uint32_t next;
+} l1cache;
+
 typedef struct {
 	int live, arrived;
 	long long async_ready;   /* the TMA copies issued so far land */
@@ -168,8 +199,75 @@ typedef struct {
 	double smsp_free[4][P_SMSP_PIPES];
 	double mio_free, lg_free, tma_free;
 	double l1_bytes, miss_lat;
-	double *sector_rate;           /* per resident block: sectors the SM reads while a warp moves one record */
+	l1cache l1;
 } sim;
+
+static size_t l1_find(const l1cache *c, uint64_t k)
+{
+	size_t h = (size_t)(k * 0x9e3779b97f4a7c15ULL >> 17) & (c->cap - 1);
+	while (c->key[h] && c->key[h] != k)
+		h = (h + 1) & (c->cap - 1);
+	return h;
+}
+
+static void l1_grow(l1cache *c)
+{
+	l1cache o = *c;
+	c->cap = o.cap ? o.cap * 2 : 1u << 12;
+	c->key = xcalloc(c->cap, sizeof *c->key);
+	c->fill = xcalloc(c->cap, sizeof *c->fill);
+	c->stamp = xcalloc(c->cap, sizeof *c->stamp);
+	for (size_t i = 0; i < o.cap; i++)
+		if (o.key[i]) {
+			size_t h = l1_find(c, o.key[i]);
+			c->key[h] = o.key[i], c->fill[h] = o.fill[i], c->stamp[h] = o.stamp[i];
+		}
+	free(o.key), free(o.fill), free(o.stamp);
+}
+
+/* The line k: when its data is there (it is fetched when absent, landing at `miss`);
+ * *hit says whether it was present (or on its way). */
+static long long l1_access(l1cache *c, uint64_t k, long long miss, int *hit)
+{
+	if (c->n * 2 >= c->cap)
+		l1_grow(c);
+	size_t h = l1_find(c, k);
+	if (c->key[h] && c->fill[h] != LLONG_MIN) {
+		*hit = 1;
+		return c->fill[h];
+	}
+	*hit = 0;
+	if (!c->key[h])
+		c->n++;
+	c->key[h] = k, c->fill[h] = miss, c->stamp[h] = ++c->next;
+	if (c->count == c->fcap) {
+		size_t cap = c->fcap ? c->fcap * 2 : 1u << 12;
+		uint64_t *f = xmalloc(cap * sizeof *f);
+		uint32_t *s = xmalloc(cap * sizeof *s);
+		for (size_t i = 0; i < c->count; i++)
+			f[i] = c->fifo[(c->head + i) % c->fcap], s[i] = c->fstamp[(c->head + i) % c->fcap];
+		free(c->fifo), free(c->fstamp);
+		c->fifo = f, c->fstamp = s, c->fcap = cap, c->head = 0;
+	}
+	c->fifo[(c->head + c->count) % c->fcap] = k;
+	c->fstamp[(c->head + c->count) % c->fcap] = c->next;
+	c->count++;
+	while (c->count > c->lines_max) { /* evict the oldest: its slot stays, marked absent */
+		uint64_t old = c->fifo[c->head];
+		uint32_t st = c->fstamp[c->head];
+		c->head = (c->head + 1) % c->fcap;
+		c->count--;
+		size_t o = l1_find(c, old);
+		if (c->key[o] == old && c->stamp[o] == st)
+			c->fill[o] = LLONG_MIN;
+	}
+	return miss;
+}
+
+static void l1_free(l1cache *c)
+{
+	free(c->key), free(c->fill), free(c->stamp), free(c->fifo), free(c->fstamp);
+}
 
 static void charge(sim *s, uint32_t op, int why, long long from, long long to)
 {
@@ -316,10 +414,19 @@ static void issue(sim *s, wstate *w, long long t)
 		break;
 	case STALL_K_LDG: case STALL_K_CPASYNC: {
 		const stall_rec *r = &w->rec[w->pos];
-		/* an L1 hit when what the SM read since (the distance in records at the SM's rate) fits
-		 * in what shared memory leaves of the L1 */
-		int hit = r->reuse != STALL_NO_REUSE && (double)r->reuse * s->sector_rate[w->blk] * 32.0 <= s->l1_bytes;
-		double done = queue(&s->lg_free, t, u / LG_PER_CYCLE) + (hit ? p->lat[STALL_LAT_L1] : s->miss_lat);
+		double start = queue(&s->lg_free, t, u / LG_PER_CYCLE), done = start + s->miss_lat;
+		if (r->mem != STALL_NO_MEM) { /* each line through the L1: the last to be there decides */
+			const uint32_t *ln = &s->t->mem[r->mem];
+			uint64_t copy = (uint64_t)(w->blk / s->t->nblocks) << 32; /* a replayed copy reads its own lines */
+			long long miss = (long long)(start + s->miss_lat), hitlat = (long long)(start + p->lat[STALL_LAT_L1]);
+			done = hitlat;
+			for (uint32_t i = 1; i <= ln[0]; i++) {
+				int hit;
+				long long at = l1_access(&s->l1, (uint64_t)ln[i] + 1 + copy, miss, &hit);
+				if ((double)at > done)
+					done = (double)at;
+			}
+		}
 		if (o->kind == STALL_K_LDG)
 			set_reg(s, w, o, (long long)done, STALL_LONG_SB);
 		else if ((long long)done > w->cp.open)
@@ -440,15 +547,7 @@ int stall_model(const stall_trace *t, const stall_params *p, const stall_config 
 	size_t nr = (size_t)(t->nregs > 0 ? t->nregs : 1);
 	long long *ready = xcalloc(nr * (size_t)s.nw, sizeof *ready);
 	uint8_t *rwhy = xcalloc(nr * (size_t)s.nw, 1);
-	s.sector_rate = xcalloc((size_t)s.nb, sizeof *s.sector_rate);
-	for (int b = 0; b < s.nb; b++) {
-		int tb = b % t->nblocks;
-		double recs = 0;
-		for (int wi = 0; wi < t->warps_per_block; wi++)
-			recs += (double)t->warps[(size_t)tb * (size_t)t->warps_per_block + (size_t)wi].n;
-		double per_warp = recs / t->warps_per_block; /* records a warp, on average */
-		s.sector_rate[b] = per_warp > 0 ? t->load_sectors[tb] / per_warp * c->blocks_per_sm : 0;
-	}
+	s.l1.lines_max = s.l1_bytes > 128 ? (size_t)(s.l1_bytes / 128) : 1;
 	int live = 0;
 	for (int i = 0; i < s.nw; i++) {
 		wstate *w = &s.w[i];
@@ -507,7 +606,7 @@ int stall_model(const stall_trace *t, const stall_params *p, const stall_config 
 		}
 		if (live > 0 && next == NEVER) {
 			snprintf(err, (size_t)errlen, "no stalls: the model's warps all wait at a barrier no warp reaches");
-			free(ready), free(rwhy), free(s.w), free(s.b), free(s.cyc), free(s.issued), free(s.sector_rate);
+			free(ready), free(rwhy), free(s.w), free(s.b), free(s.cyc), free(s.issued), l1_free(&s.l1);
 			return -1;
 		}
 		tnow = next;
@@ -523,7 +622,7 @@ int stall_model(const stall_trace *t, const stall_params *p, const stall_config 
 	r->waves = per_wave > 0 ? ceil((double)c->grid_blocks / per_wave) : 1;
 	r->ms = r->cycles * r->waves / (p->clock_mhz * 1e3);
 	r->warps = s.nw;
-	free(ready), free(rwhy), free(s.w), free(s.b), free(s.cyc), free(s.issued), free(s.sector_rate);
+	free(ready), free(rwhy), free(s.w), free(s.b), free(s.cyc), free(s.issued), l1_free(&s.l1);
 	return 0;
 }
 

@@ -69,12 +69,13 @@ typedef struct {
 				      * (LDG/STG/CPASYNC), FLOPs (MMA/WGMMA), bytes (TMA); the emulator's mean */
 } stall_op;
 
-/* One issued instruction of one warp. reuse: for a global load, how far back in the warps' progress
- * (records of a warp) its farthest sector was last read by a warp of the block, this one or another;
- * STALL_NO_REUSE when one of its sectors was never read by the block before. */
-#define STALL_NO_REUSE UINT32_MAX
+/* One issued instruction of one warp. mem: for a global load, where its 128-byte lines are in the
+ * trace's pool (stall_trace.mem: a count, then that many line ids); STALL_NO_MEM for the others
+ * (and for a load past the pool's limit: the model takes it for a miss). A line id is the buffer's
+ * index << 28 | the line's number in it. */
+#define STALL_NO_MEM UINT32_MAX
 typedef struct {
-	uint32_t op, reuse;
+	uint32_t op, mem;
 } stall_rec;
 
 typedef struct {
@@ -85,6 +86,7 @@ typedef struct {
 /* The recorded sample: the static ops, and each traced warp's instructions in issue order. */
 #define STALL_MAX_BLOCKS 16
 #define STALL_MAX_RECS (48u << 20)   /* records over all warps (8 bytes each): beyond, the trace is cut */
+#define STALL_MAX_MEM (32u << 20)    /* line ids of the loads (4 bytes each): beyond, loads are taken as misses */
 typedef struct stall_trace {
 	stall_op *ops;
 	int nops, nregs;
@@ -93,13 +95,16 @@ typedef struct stall_trace {
 	int smem_static;             /* the entry's static shared bytes (occupancy) */
 	stall_warp *warps;           /* STALL_MAX_BLOCKS x warps_per_block, block-major */
 	size_t nrecs;
-	double load_sectors[STALL_MAX_BLOCKS]; /* global-load sectors each block read (an access's distinct ones) */
+	uint32_t *mem;               /* the global loads' lines (stall_rec.mem) */
+	size_t nmem, capmem;
 	int cut;                     /* 1: STALL_MAX_RECS reached, the warps' tails are missing */
 } stall_trace;
 
 void stall_trace_init(stall_trace *t, int warps_per_block, int nregs);
 /* Appends op to warp w of traced block b (ignored past the limits); returns the record or NULL. */
 stall_rec *stall_trace_add(stall_trace *t, int b, int w, uint32_t op);
+/* Gives r the n distinct line ids of its load (ignored past STALL_MAX_MEM). */
+void stall_trace_lines(stall_trace *t, stall_rec *r, const uint32_t *lines, int n);
 void stall_trace_free(stall_trace *t);
 
 /* The latencies (cycles), the one table, read from the measured file's rows latency_NAME. */
