@@ -126,7 +126,7 @@ static void count_access(blockctx *b, emu_opcount *cnt, const emu_op *o, access_
 			if (b->L->footprint)
 				emu_footprint_add(&b->fp, addr, mask, bytes);
 			if (b->L->tracer)
-				emu_trace_load(b, addr, mask, bytes);
+				emu_trace_load(b->L->tracer, b->L->blocks_done + b->rank, b->cur_warp, addr, mask, bytes);
 		}
 	} else {
 		cnt->bytes2 += (uint64_t)__builtin_popcount(mask) * (uint64_t)(kind == ACCESS_LDMATRIX ? 16 : bytes);

@@ -20,33 +20,27 @@ void emu_tracer_free(emu_tracer *tr)
 	free(tr);
 }
 
-static int block_of(const blockctx *b)
+void emu_trace_issue(emu_tracer *tr, long long blk, int warp, int pc)
 {
-	return (int)(b->L->blocks_done + b->rank);
+	if (blk < STALL_MAX_BLOCKS)
+		stall_trace_add(tr->t, (int)blk, warp, (uint32_t)pc);
 }
 
-void emu_trace_issue(blockctx *b, const warp *w, int pc)
+void emu_trace_unissue(emu_tracer *tr, long long blk, int warp)
 {
-	stall_trace_add(b->L->tracer->t, block_of(b), w->id, (uint32_t)pc);
-}
-
-void emu_trace_unissue(blockctx *b, const warp *w)
-{
-	stall_trace *t = b->L->tracer->t;
-	int blk = block_of(b);
-	if (blk < 0 || blk >= STALL_MAX_BLOCKS || w->id >= t->warps_per_block)
+	stall_trace *t = tr->t;
+	if (blk < 0 || blk >= STALL_MAX_BLOCKS || warp < 0 || warp >= t->warps_per_block)
 		return;
-	stall_warp *sw = &t->warps[(size_t)blk * (size_t)t->warps_per_block + (size_t)w->id];
+	stall_warp *sw = &t->warps[(size_t)blk * (size_t)t->warps_per_block + (size_t)warp];
 	if (sw->n) {
 		sw->n--;
 		t->nrecs--;
 	}
 }
 
-void emu_trace_load(blockctx *b, const int64_t addr[32], uint32_t mask, int bytes)
+void emu_trace_load(emu_tracer *tr, long long blk, int wi, const int64_t addr[32], uint32_t mask, int bytes)
 {
-	stall_trace *t = b->L->tracer->t;
-	int blk = block_of(b), wi = b->cur_warp;
+	stall_trace *t = tr->t;
 	if (blk < 0 || blk >= STALL_MAX_BLOCKS || wi < 0 || wi >= t->warps_per_block)
 		return;
 	stall_warp *sw = &t->warps[(size_t)blk * (size_t)t->warps_per_block + (size_t)wi];
