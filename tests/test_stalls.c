@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/util.h"
+#include "emu/emu.h"
 #include "model/measured.h"
 #include "model/stalls.h"
 
@@ -231,6 +233,51 @@ static void test_params_from_measured_rows(void **state)
 	assert_true(p.clock_mhz == STALL_CLOCK_MHZ_DEFAULT && !p.clock_measured);
 }
 
+/* The emulator's trace of a real kernel: every issued instruction once, in each warp's order, the
+ * global loads with their lines; the model replays it and charges every cycle. */
+static void test_emulator_trace(void **state)
+{
+	(void)state;
+	run_request rq;
+	memset(&rq, 0, sizeof rq);
+	util_path(rq.ptx_path, sizeof rq.ptx_path, "tests/emu/naive.ptx");
+	util_strlcpy(rq.entry, "gemm_naive", sizeof rq.entry);
+	rq.dt = DTYPE_F32;
+	rq.M = rq.N = 64, rq.K = 64;
+	rq.grid[0] = rq.grid[1] = 2, rq.grid[2] = 1;
+	rq.block[0] = rq.block[1] = 32, rq.block[2] = 1;
+	stall_trace t;
+	memset(&t, 0, sizeof t);
+	emu_options opt = {.no_verify = 1, .zero_inputs = 1, .trace = &t};
+	static emu_result res;
+	char err[512];
+	if (emu_run(&rq, &opt, &res, err, sizeof err))
+		fail_msg("%s", err);
+	assert_int_equal(t.nblocks, 4);
+	assert_int_equal(t.warps_per_block, 32);
+	assert_int_equal(t.nrecs, res.total.inst_total);
+	size_t loads = 0, with_lines = 0;
+	for (int w = 0; w < t.nblocks * t.warps_per_block; w++)
+		for (size_t i = 0; i < t.warps[w].n; i++) {
+			const stall_rec *r = &t.warps[w].rec[i];
+			assert_true(r->op < (uint32_t)t.nops);
+			if (t.ops[r->op].kind == STALL_K_LDG) {
+				loads++;
+				with_lines += r->mem != STALL_NO_MEM && t.mem[r->mem] >= 1;
+			}
+		}
+	assert_int_equal(loads, res.total.inst[EMU_CLS_LD_GLOBAL]);
+	assert_int_equal(with_lines, loads);
+	stall_params p = params();
+	stall_config c = {.blocks_per_sm = 2, .grid_blocks = 4, .sms = 2};
+	stall_result r;
+	assert_int_equal(stall_model(&t, &p, &c, &r, err, sizeof err), 0);
+	assert_true(r.issued == (double)res.total.inst_total / 2); /* two resident blocks of the four */
+	assert_true(r.warp_cycles >= r.issued && r.total[STALL_LONG_SB] > 0);
+	stall_result_free(&r);
+	stall_trace_free(&t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -243,6 +290,7 @@ int main(void)
 		cmocka_unit_test(test_independent_issue_bound),
 		cmocka_unit_test(test_crowded_subpartition_not_selected),
 		cmocka_unit_test(test_params_from_measured_rows),
+		cmocka_unit_test(test_emulator_trace),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
