@@ -67,3 +67,12 @@ if head -1 "$tmp/c" | grep -q "^line,issued,cycles,top,long_scoreboard," && [ "$
 else
 	echo "not ok stalls_csv: $(head -c 300 "$tmp/c") $(head -c 300 "$tmp/e")"
 fi
+
+# --by cu: a student's nvcc -lineinfo PTX, summed per CUDA line, with the line's text
+PTXTUTOR_ROOT=$root "$BIN" emulate --ptx "$ROOT/tests/students/lines/lines.ptx" --entry gemm_ok --args 'A B C M N K' \
+	--size 128 --grid 'N/16,M/16' --block 16,16 --stalls --by cu >"$tmp/u" 2>"$tmp/e"
+if grep -q "why each CUDA line waits" "$tmp/u" && grep -q "^ *12 .*acc += A\[row \* K + k\] \* B\[k \* N + col\];" "$tmp/u"; then
+	echo "ok stalls_by_cu"
+else
+	echo "not ok stalls_by_cu: $(head -c 600 "$tmp/u") $(head -c 300 "$tmp/e")"
+fi

@@ -18,13 +18,17 @@ static double line_cycles(const stall_line *l)
 	return s;
 }
 
-/* --by cu: the rows summed per CUDA line (the PTX lines without one apart, as line 0). */
-static int sum_by_cu(const stall_result *r, const ptx_locs *locs, stall_line *out)
+/* --by cu: the rows summed per CUDA line (the PTX lines without one apart, as line 0); *cu_file:
+ * the .cu nvcc named for the first of them. */
+static int sum_by_cu(const stall_result *r, const ptx_locs *locs, stall_line *out, const char **cu_file)
 {
 	int n = 0;
+	*cu_file = NULL;
 	for (int i = 0; i < r->nlines; i++) {
-		const char *file;
+		const char *file = NULL;
 		int cu = ptx_loc_of(locs, r->lines[i].line, &file), j;
+		if (cu && !*cu_file)
+			*cu_file = file;
 		for (j = 0; j < n && out[j].line != cu; j++)
 			;
 		if (j == n)
@@ -176,9 +180,13 @@ int cli_emulate_stalls(const cli_command *self, const cli_launch *o, const run_r
 	}
 	stall_line *rows = xcalloc((size_t)s.r.nlines + 1, sizeof *rows);
 	int n = s.r.nlines;
-	if (by_cu)
-		n = sum_by_cu(&s.r, locs, rows);
-	else
+	const char *cu_file = NULL;
+	char *cu_text = NULL, cu_path[RUN_PATH];
+	if (by_cu) {
+		n = sum_by_cu(&s.r, locs, rows, &cu_file);
+		if (cu_file && ptx_loc_source(cu_file, rq->ptx_path, cu_path, sizeof cu_path) == 0)
+			cu_text = util_read_file(cu_path, &len, err, sizeof err); /* NULL: the lines go without their text */
+	} else
 		memcpy(rows, s.r.lines, (size_t)n * sizeof *rows);
 	const char *unit = by_cu ? "cu_line" : "line";
 	if (o->json)
@@ -186,8 +194,9 @@ int cli_emulate_stalls(const cli_command *self, const cli_launch *o, const run_r
 	else if (o->csv)
 		print_csv(rows, n, unit);
 	else
-		print_text(&s, name, rq, g->name, rows, n, by_cu ? "CUDA" : "PTX", by_cu ? NULL : text);
+		print_text(&s, name, rq, g->name, rows, n, by_cu ? "CUDA" : "PTX", by_cu ? cu_text : text);
 	free(rows);
+	free(cu_text);
 	ptx_locs_free(locs);
 	free(text);
 	exec_stalls_free(&s);
