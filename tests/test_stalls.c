@@ -34,12 +34,17 @@ static void trace_new(stall_trace *t, int warps, const stall_op *ops, int nops)
 	t->nops = nops;
 }
 
-static void run(stall_trace *t, stall_result *r)
+static void run_hoisting(stall_trace *t, stall_result *r, int hoist)
 {
 	stall_params p = params();
-	stall_config c = {.blocks_per_sm = 1, .grid_blocks = 1, .sms = 1};
+	stall_config c = {.blocks_per_sm = 1, .grid_blocks = 1, .sms = 1, .hoist_loads = hoist};
 	char err[200];
 	assert_int_equal(stall_model(t, &p, &c, r, err, sizeof err), 0);
+}
+
+static void run(stall_trace *t, stall_result *r)
+{
+	run_hoisting(t, r, 0);
 }
 
 static double share(const stall_result *r, stall_reason k)
@@ -278,6 +283,59 @@ static void test_emulator_trace(void **state)
 	stall_trace_free(&t);
 }
 
+/* Lesson 2's loop: each load reuses one register after the last one's use, its address a step on.
+ * In PTX order the loads wait one after another; as ptxas schedules (addresses and loads issued
+ * ahead, the register renamed) their latencies overlap, and each use still reads its own load. */
+static void test_loads_issue_ahead_renamed(void **state)
+{
+	(void)state;
+	stall_op ops[] = {{.line = 1, .kind = STALL_K_LDG, .ndst = 1, .dst = {1}, .nsrc = 1, .src = {2}, .units = 1},
+			  {.line = 2, .kind = STALL_K_FMA, .ndst = 1, .dst = {3}, .nsrc = 2, .src = {1, 3}},
+			  {.line = 3, .kind = STALL_K_INT, .ndst = 1, .dst = {2}, .nsrc = 1, .src = {2}}};
+	double cycles[3];
+	for (int hoist = 0; hoist <= 2; hoist++) {
+		stall_trace t;
+		trace_new(&t, 1, ops, 3);
+		for (int i = 0; i < 64; i++)
+			for (int k = 0; k < 3; k++)
+				stall_trace_add(&t, 0, 0, (uint32_t)k); /* every load a miss */
+		stall_result r;
+		run_hoisting(&t, &r, hoist);
+		cycles[hoist] = r.cycles;
+		assert_true(r.issued == 64 * 3);
+		/* every use waits on its load: no use runs before a load issued after it */
+		assert_int_equal(r.lines[1].top, STALL_LONG_SB);
+		stall_result_free(&r);
+		stall_trace_free(&t);
+	}
+	assert_true(cycles[0] > 64 * 260);              /* in order: one latency each */
+	assert_true(cycles[1] > 64 * 260);              /* loads alone: the address step still waits */
+	assert_true(cycles[2] < 64 * 260 / 3);           /* addresses and loads ahead: overlapped */
+}
+
+/* Two warpgroups on named barriers 1 and 2 (bar.sync id, 64): each waits only for its own pair. */
+static void test_named_barriers(void **state)
+{
+	(void)state;
+	stall_op ops[] = {{.line = 1, .kind = STALL_K_FMA, .ndst = 1, .dst = {1}, .nsrc = 1, .src = {1}},
+			  {.line = 2, .kind = STALL_K_BAR, .bar_warps = 2},
+			  {.line = 3, .kind = STALL_K_INT, .ndst = 1, .dst = {2}}};
+	stall_trace t;
+	trace_new(&t, 4, ops, 3);
+	for (int w = 0; w < 4; w++) {
+		for (int i = 0; i < (w == 3 ? 500 : 0); i++) /* warp 3, of barrier 2, is slow */
+			stall_trace_add(&t, 0, w, 0);
+		stall_trace_add(&t, 0, w, 1)->mem = w < 2 ? 1 : 2;
+		stall_trace_add(&t, 0, w, 2);
+	}
+	stall_result r;
+	run(&t, &r);
+	/* warps 0 and 1 pass at once; warp 2 waits for warp 3's ~2000 cycles */
+	assert_true(r.lines[1].cyc[STALL_BARRIER] > 2000 && r.lines[1].cyc[STALL_BARRIER] < 2000 + 3 * 100);
+	stall_result_free(&r);
+	stall_trace_free(&t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -291,6 +349,8 @@ int main(void)
 		cmocka_unit_test(test_crowded_subpartition_not_selected),
 		cmocka_unit_test(test_params_from_measured_rows),
 		cmocka_unit_test(test_emulator_trace),
+		cmocka_unit_test(test_loads_issue_ahead_renamed),
+		cmocka_unit_test(test_named_barriers),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

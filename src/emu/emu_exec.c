@@ -412,7 +412,7 @@ static int run_warp(blockctx *b, warp *w)
 		x.cnt = &b->L->cnt[x.pc];
 		x.cnt->issued++;
 		if (b->L->tracer)
-			emu_trace_issue(b->L->tracer, b->L->blocks_done + b->rank, w->id, x.pc);
+			emu_trace_issue(b->L->tracer, b->L->blocks_done + b->rank, w->id, x.pc, w->R, x.mask);
 		if (x.cnt->rec)
 			emu_record_arm(x.cnt->rec, b->ctaid, w->id);
 		if (emu_charge(b, x.o, 1) < 0)

@@ -267,7 +267,7 @@ static emu_error launch_once(const run_request *rq, const emu_options *opt, doub
 		return emu_exec_at(L, e);
 	unsigned threads = L->block[0] * L->block[1] * L->block[2];
 	stall_trace_init(opt->trace, (int)((threads + 31) / 32), k->nregs);
-	L->tracer = emu_tracer_new(opt->trace);
+	L->tracer = emu_tracer_new(opt->trace, k);
 	emu_error rc = emu_exec_at(L, e);
 	emu_tracer_free(L->tracer);
 	L->tracer = NULL;

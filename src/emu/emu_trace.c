@@ -6,12 +6,14 @@
 
 struct emu_tracer {
 	stall_trace *t;
+	const emu_kernel *k;
 };
 
-emu_tracer *emu_tracer_new(stall_trace *t)
+emu_tracer *emu_tracer_new(stall_trace *t, const emu_kernel *k)
 {
 	emu_tracer *tr = xcalloc(1, sizeof *tr);
 	tr->t = t;
+	tr->k = k;
 	return tr;
 }
 
@@ -20,10 +22,14 @@ void emu_tracer_free(emu_tracer *tr)
 	free(tr);
 }
 
-void emu_trace_issue(emu_tracer *tr, long long blk, int warp, int pc)
+void emu_trace_issue(emu_tracer *tr, long long blk, int warp, int pc, const uint64_t *R, uint32_t mask)
 {
-	if (blk < STALL_MAX_BLOCKS)
-		stall_trace_add(tr->t, (int)blk, warp, (uint32_t)pc);
+	if (blk >= STALL_MAX_BLOCKS)
+		return;
+	stall_rec *r = stall_trace_add(tr->t, (int)blk, warp, (uint32_t)pc);
+	const emu_op *o = &tr->k->ops[pc];
+	if (r && o->code == OP_BAR && mask && o->src[0] >= 0) /* which named barrier (bar.sync's checks its range) */
+		r->mem = (uint32_t)R[o->src[0] * 32 + __builtin_ctz(mask)] & 15;
 }
 
 void emu_trace_unissue(emu_tracer *tr, long long blk, int warp)

@@ -52,7 +52,7 @@ static int work(const run_request *rq, const gpu_spec *g, int regs, exec_stalls_
 	double dram = ((double)rq->M * (double)rq->K + (double)rq->K * (double)rq->N) * esz;
 	double l2 = 32.0 * (double)res.footprint_sectors / (double)res.blocks_done * (double)res.blocks;
 	out->c = (stall_config){.blocks_per_sm = occ.blocks_per_sm, .smem_per_block = occ.smem_per_block,
-				.l2_miss = l2 > 0 ? dram / l2 : 1, .grid_blocks = res.blocks, .sms = g->sms};
+				.l2_miss = l2 > 0 ? dram / l2 : 1, .grid_blocks = res.blocks, .sms = g->sms, .hoist_loads = 2};
 	t0 = util_now();
 	int m = stall_model(&t, &out->p, &out->c, &out->r, err, errlen);
 	out->model_seconds = util_now() - t0;

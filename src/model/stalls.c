@@ -154,15 +154,35 @@ typedef struct {
 	long long open;          /* the open group's latest landing */
 } groups;
 
+/* ptxas's schedule, approximated: a load may issue ahead of the warp's next instructions, up to
+ * LOOKAHEAD records on, within straight code (no branch, barrier, store, async op between), once
+ * its address is ready and no instruction it passes writes its sources; its result goes to a
+ * renamed register (a shadow) that takes the PTX register's place when the warp's program order
+ * reaches it, so the instructions it passed still read the old value (ptxas renames registers). */
+#define LOOKAHEAD 16
+
+typedef struct {
+	size_t pos;              /* the record it belongs to */
+	int n;
+	int32_t reg[STALL_MAX_DST];
+	long long ready;
+	uint8_t why;
+} shadow;
+
 typedef struct {
 	const stall_rec *rec;
 	size_t n, pos;
+	uint64_t ahead;          /* bit i: record pos + i was issued ahead */
+	shadow sh[LOOKAHEAD + 1];
+	int nsh;
+	long long awake;         /* when the load ahead (record aj) may issue; NEVER: none */
+	size_t aj;
 	int smsp, blk;
 	long long wake;          /* the first cycle the next instruction may issue */
 	long long seg;           /* the first cycle not yet charged */
 	uint8_t why;             /* what it waits for until wake */
 	uint32_t wop;            /* the op charged for that wait */
-	int at_bar, done;
+	int at_bar, bar_id, done;
 	long long *ready;        /* per register: when its value is ready */
 	uint8_t *rwhy;           /* and what kind of result it is */
 	groups cp, wg;
@@ -183,7 +203,7 @@ typedef struct {
 } l1cache;
 
 typedef struct {
-	int live, arrived;
+	int live, arrived[16], want[16]; /* per named barrier: warps arrived, warps it waits for (0: all) */
 	long long async_ready;   /* the TMA copies issued so far land */
 } bstate;
 
@@ -200,6 +220,7 @@ typedef struct {
 	double mio_free, lg_free, tma_free;
 	double l1_bytes, miss_lat;
 	l1cache l1;
+	shadow *to;                    /* set_reg writes here instead (a load issued ahead) */
 } sim;
 
 static size_t l1_find(const l1cache *c, uint64_t k)
@@ -330,6 +351,14 @@ static void prepare(sim *s, wstate *w, long long t)
 
 static void set_reg(sim *s, wstate *w, const stall_op *o, long long when, int why)
 {
+	if (s->to) {
+		s->to->n = 0;
+		for (int i = 0; i < o->ndst; i++)
+			if (o->dst[i] >= 0 && o->dst[i] < s->t->nregs)
+				s->to->reg[s->to->n++] = o->dst[i];
+		s->to->ready = when, s->to->why = (uint8_t)why;
+		return;
+	}
 	for (int i = 0; i < o->ndst; i++)
 		if (o->dst[i] >= 0 && o->dst[i] < s->t->nregs) {
 			w->ready[o->dst[i]] = when;
@@ -362,26 +391,34 @@ static double queue(double *free_at, long long t, double work)
 	return *free_at;
 }
 
-static void barrier_check(sim *s, int blk, const stall_op *o, long long t)
+static void prepare_ahead(sim *s, wstate *w, long long t);
+
+/* Releases named barrier id of block blk when its warps are all there (at t). */
+static void barrier_check(sim *s, int blk, int id, long long t)
 {
 	bstate *b = &s->b[blk];
-	int want = o && o->bar_warps > 0 && o->bar_warps < b->live ? o->bar_warps : b->live;
-	if (!b->arrived || b->arrived < want)
+	int want = b->want[id] > 0 && b->want[id] < b->live ? b->want[id] : b->live;
+	if (!b->arrived[id] || b->arrived[id] < want)
 		return;
 	long long at = t + (long long)s->p->lat[STALL_LAT_BAR];
 	for (int i = 0; i < s->nw; i++) {
 		wstate *w = &s->w[i];
-		if (w->blk == blk && w->at_bar) {
+		if (w->blk == blk && w->at_bar && w->bar_id == id) {
 			w->at_bar = 0;
-			w->wake = at; /* why and wop stay: the barrier, at its line */
+			charge(s, w->wop, STALL_BARRIER, w->seg, at); /* at the bar.sync's line */
+			w->seg = at;
+			prepare(s, w, at - 1); /* then its next instruction's own operands */
+			prepare_ahead(s, w, at - 1);
 		}
 	}
-	b->arrived = 0;
+	b->arrived[id] = 0;
+	b->want[id] = 0;
 }
 
-static void issue(sim *s, wstate *w, long long t)
+/* What record k of the warp does to the pipes, queues and registers, issued at t. */
+static void effects(sim *s, wstate *w, size_t k, long long t)
 {
-	uint32_t opi = w->rec[w->pos].op;
+	uint32_t opi = w->rec[k].op;
 	const stall_op *o = &s->t->ops[opi];
 	const stall_params *p = s->p;
 	double u = o->units > 0 ? o->units : 1;
@@ -413,7 +450,7 @@ static void issue(sim *s, wstate *w, long long t)
 		queue(&s->mio_free, t, u / MIO_PER_CYCLE);
 		break;
 	case STALL_K_LDG: case STALL_K_CPASYNC: {
-		const stall_rec *r = &w->rec[w->pos];
+		const stall_rec *r = &w->rec[k];
 		double start = queue(&s->lg_free, t, u / LG_PER_CYCLE), done = start + s->miss_lat;
 		if (r->mem != STALL_NO_MEM) { /* each line through the L1: the last to be there decides */
 			const uint32_t *ln = &s->t->mem[r->mem];
@@ -461,12 +498,119 @@ static void issue(sim *s, wstate *w, long long t)
 	default:
 		break;
 	}
+}
+
+static int reg_in(int32_t r, const int32_t *set, int n)
+{
+	for (int i = 0; i < n; i++)
+		if (set[i] == r)
+			return 1;
+	return 0;
+}
+
+/* Whether a load may pass op (as ptxas would move it): not across control, barriers, stores or
+ * async machinery. */
+static int passable(const stall_op *o)
+{
+	switch ((stall_kind)o->kind) {
+	case STALL_K_FMA: case STALL_K_INT: case STALL_K_MOVE: case STALL_K_MUFU: case STALL_K_SHFL:
+	case STALL_K_LDS: case STALL_K_LDG: case STALL_K_MMA:
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+/* The first load within LOOKAHEAD records that may issue ahead, and when (w->aj, w->awake). */
+static void prepare_ahead(sim *s, wstate *w, long long t)
+{
+	w->awake = NEVER;
+	if (!s->c->hoist_loads)
+		return;
+	int32_t written[(LOOKAHEAD + 1) * STALL_MAX_DST];
+	int nw = 0;
+	const shadow *seen[LOOKAHEAD + 1]; /* the renamed results passed so far, in program order */
+	int nseen = 0;
+	for (size_t k = w->pos; k < w->n && k <= w->pos + LOOKAHEAD; k++) {
+		if (w->ahead >> (k - w->pos) & 1) {
+			for (int j = 0; j < w->nsh; j++)
+				if (w->sh[j].pos == k)
+					seen[nseen++] = &w->sh[j];
+			continue;
+		}
+		const stall_op *o = &s->t->ops[w->rec[k].op];
+		if (!passable(o))
+			return;
+		if (k > w->pos && (s->c->hoist_loads > 1 || o->kind == STALL_K_LDG || o->kind == STALL_K_LDS)) {
+			long long dep = t + 1;
+			int ok = 1;
+			for (int i = 0; i < o->nsrc && ok; i++) {
+				int32_t r = o->src[i];
+				if (r < 0 || r >= s->t->nregs)
+					continue;
+				ok = !reg_in(r, written, nw);
+				long long at = w->ready[r]; /* the value it reads: the latest renamed one passed, else the register's */
+				for (int j = 0; j < nseen; j++)
+					if (reg_in(r, seen[j]->reg, seen[j]->n))
+						at = seen[j]->ready;
+				dep = at > dep ? at : dep;
+			}
+			if (ok) {
+				w->aj = k, w->awake = dep;
+				return;
+			}
+		}
+		for (int i = 0; i < o->ndst && nw < (int)(sizeof written / sizeof *written); i++)
+			written[nw++] = o->dst[i];
+	}
+}
+
+/* The load at w->aj issues at t while the warp's next instruction still waits. */
+static void issue_ahead(sim *s, wstate *w, long long t)
+{
+	charge(s, w->wop, w->why, w->seg, t); /* the waiting instruction's wait so far */
+	w->seg = t + 1;
+	shadow *sh = &w->sh[w->nsh++];
+	sh->pos = w->aj, sh->n = 0;
+	s->to = sh;
+	effects(s, w, w->aj, t);
+	s->to = NULL;
+	w->ahead |= 1ULL << (w->aj - w->pos);
+	prepare_ahead(s, w, t);
+}
+
+/* Program order reaches a record issued ahead: its renamed result takes the register's place. */
+static void retire_ahead(sim *s, wstate *w)
+{
+	for (int j = 0; j < w->nsh; j++)
+		if (w->sh[j].pos == w->pos) {
+			for (int i = 0; i < w->sh[j].n; i++)
+				w->ready[w->sh[j].reg[i]] = w->sh[j].ready, w->rwhy[w->sh[j].reg[i]] = w->sh[j].why;
+			(void)s;
+			w->sh[j] = w->sh[--w->nsh];
+			return;
+		}
+}
+
+static void issue(sim *s, wstate *w, long long t)
+{
+	size_t k0 = w->pos;
+	uint32_t opi = w->rec[k0].op;
+	const stall_op *o = &s->t->ops[opi];
+	effects(s, w, k0, t);
 	w->pos++;
+	w->ahead >>= 1;
+	while (w->pos < w->n && (w->ahead & 1)) {
+		retire_ahead(s, w);
+		w->pos++;
+		w->ahead >>= 1;
+	}
 	w->seg = t + 1;
 	if (w->pos >= w->n) {
 		w->done = 1;
 		s->b[w->blk].live--;
-		barrier_check(s, w->blk, NULL, t);
+		for (int id = 0; id < 16; id++) /* a barrier waits for the warps still running */
+			barrier_check(s, w->blk, id, t);
 		return;
 	}
 	if (o->kind == STALL_K_BAR) {
@@ -474,11 +618,17 @@ static void issue(sim *s, wstate *w, long long t)
 		w->wake = NEVER;
 		w->why = STALL_BARRIER;
 		w->wop = opi;
-		s->b[w->blk].arrived++;
-		barrier_check(s, w->blk, o, t);
+		w->awake = NEVER;
+		uint32_t id = w->rec[k0].mem; /* the barrier's number, as the emulator read it */
+		w->bar_id = id < 16 ? (int)id : 0;
+		s->b[w->blk].arrived[w->bar_id]++;
+		if (o->bar_warps > 0)
+			s->b[w->blk].want[w->bar_id] = o->bar_warps;
+		barrier_check(s, w->blk, w->bar_id, t);
 		return;
 	}
 	prepare(s, w, t);
+	prepare_ahead(s, w, t);
 }
 
 stall_reason stall_top(const double cyc[STALL_NREASONS])
@@ -562,42 +712,57 @@ int stall_model(const stall_trace *t, const stall_params *p, const stall_config 
 		s.b[blk].live++;
 		live++;
 		prepare(&s, w, -1);
+		prepare_ahead(&s, w, -1);
 	}
 	long long tnow = 0, last = 0;
 	int last_issued[4] = {-1, -1, -1, -1};
 	while (live > 0) {
 		long long next = NEVER;
 		for (int sp = 0; sp < 4; sp++) {
-			int pick = -1;
+			int pick = -1, pick_inorder = 0;
 			for (int i = sp; i < s.nw; i += 4) {
 				wstate *w = &s.w[i];
 				if (w->done || w->at_bar)
 					continue;
-				if (w->wake > tnow) {
-					next = w->wake < next ? w->wake : next;
-					continue;
+				int inorder = w->wake <= tnow, twhy = STALL_MATH;
+				if (inorder) {
+					if (w->seg < w->wake) { /* the wait ends: charge it where it was */
+						charge(&s, w->wop, w->why, w->seg, w->wake);
+						w->seg = w->wake;
+					}
+					long long busy = pipe_busy(&s, w, &t->ops[w->rec[w->pos].op], tnow, &twhy);
+					if (busy) {
+						charge(&s, w->rec[w->pos].op, STALL_NOT_SELECTED, w->seg, tnow);
+						w->seg = tnow;
+						w->wake = busy, w->why = (uint8_t)twhy, w->wop = w->rec[w->pos].op;
+						inorder = 0;
+					}
 				}
-				if (w->seg < w->wake) { /* the wait ends: charge it where it was */
-					charge(&s, w->wop, w->why, w->seg, w->wake);
-					w->seg = w->wake;
+				int ahead = !inorder && w->awake <= tnow;
+				if (ahead) {
+					long long busy = pipe_busy(&s, w, &t->ops[w->rec[w->aj].op], tnow, &twhy);
+					if (busy)
+						w->awake = busy, ahead = 0;
 				}
-				int twhy = STALL_MATH;
-				long long busy = pipe_busy(&s, w, &t->ops[w->rec[w->pos].op], tnow, &twhy);
-				if (busy) {
-					charge(&s, w->rec[w->pos].op, STALL_NOT_SELECTED, w->seg, tnow);
-					w->seg = tnow;
-					w->wake = busy, w->why = (uint8_t)twhy, w->wop = w->rec[w->pos].op;
-					next = busy < next ? busy : next;
+				if (!inorder && !ahead) {
+					long long when = w->wake < w->awake ? w->wake : w->awake;
+					next = when < next ? when : next;
 					continue;
 				}
 				/* greedy then oldest: the warp that issued last keeps the slot while it can */
 				if (pick < 0 || i == last_issued[sp])
-					pick = i;
+					pick = i, pick_inorder = inorder;
 			}
 			if (pick >= 0) {
 				wstate *w = &s.w[pick];
-				charge(&s, w->rec[w->pos].op, STALL_NOT_SELECTED, w->seg, tnow);
 				last_issued[sp] = pick;
+				if (!pick_inorder) {
+					issue_ahead(&s, w, tnow);
+					last = tnow;
+					next = tnow + 1 < next ? tnow + 1 : next;
+					continue;
+				}
+				charge(&s, w->rec[w->pos].op, STALL_NOT_SELECTED, w->seg, tnow);
 				issue(&s, w, tnow);
 				live -= w->done;
 				last = tnow;

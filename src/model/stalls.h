@@ -71,8 +71,8 @@ typedef struct {
 
 /* One issued instruction of one warp. mem: for a global load, where its 128-byte lines are in the
  * trace's pool (stall_trace.mem: a count, then that many line ids); STALL_NO_MEM for the others
- * (and for a load past the pool's limit: the model takes it for a miss). A line id is the buffer's
- * index << 28 | the line's number in it. */
+ * (and for a load past the pool's limit: the model takes it for a miss); for a bar.sync, the
+ * barrier's number. A line id is the buffer's index << 28 | the line's number in it. */
 #define STALL_NO_MEM UINT32_MAX
 typedef struct {
 	uint32_t op, mem;
@@ -140,6 +140,7 @@ typedef struct {
 	double l2_miss;              /* of the L1 misses, the fraction served by DRAM (0..1) */
 	long long grid_blocks;
 	int sms;
+	int hoist_loads;             /* 1: loads issue ahead as ptxas schedules them (stalls.c, LOOKAHEAD) */
 } stall_config;
 
 typedef struct {
