@@ -136,7 +136,8 @@ void emu_trace_ops(const emu_kernel *k, const emu_opcount *cnt, stall_trace *t)
 		case STALL_K_LDG: s->units = o->space == SP_LOCAL ? per(c->lsectors, c->issued) / 4 : per(c->gwave, c->issued); break;
 		case STALL_K_STG: s->units = per(c->sectors + c->lsectors, c->issued) / 4; break;
 		case STALL_K_CPASYNC: s->units = per(c->sectors, c->issued) / 4; break;
-		case STALL_K_LDS: case STALL_K_STS: s->units = per(c->wave_sass ? c->wave_sass : c->wavefronts, c->issued); break;
+		/* as the SASS: a scalar load ptxas merged into an LDS.128 charges its group's leader (emu_vgroup.c) */
+		case STALL_K_LDS: case STALL_K_STS: s->units = per(c->wave_sass, c->issued); break;
 		case STALL_K_MMA: s->units = (double)EMU_MMA_FLOPS(o->type == ET_TF32 ? 8 : 16); break;
 		case STALL_K_WGMMA: s->units = per(c->wg_flops, c->issued); break;
 		case STALL_K_TMA: s->units = per(c->bytes_l2 + c->bytes, c->issued); break;
