@@ -76,3 +76,12 @@ if grep -q "why each CUDA line waits" "$tmp/u" && grep -q "^ *12 .*acc += A\[row
 else
 	echo "not ok stalls_by_cu: $(head -c 600 "$tmp/u") $(head -c 300 "$tmp/e")"
 fi
+
+# --stalls with another report: refused in one line
+"$BIN" emulate 1 --stalls --estimate >"$tmp/o" 2>"$tmp/e"
+rc=$?
+if [ $rc -eq 2 ] && grep -q "^ptxtutor emulate: --stalls goes without" "$tmp/e"; then
+	echo "ok stalls_alone"
+else
+	echo "not ok stalls_alone: rc $rc $(head -c 200 "$tmp/e")"
+fi

@@ -236,6 +236,10 @@ static int cmd_emulate(const cli_command *self, int argc, char **argv)
 		cli_error(self, "--csv goes with --lines or --stalls, without --json");
 		return 2;
 	}
+	if (o.stalls && (o.lines || o.estimate || o.warp)) {
+		cli_error(self, "--stalls goes without --lines, --estimate and --warp");
+		return 2;
+	}
 	if (o.by && !(o.lines || o.stalls)) {
 		cli_error(self, "--by goes with --lines or --stalls");
 		return 2;

@@ -20,7 +20,7 @@ static int work(const run_request *rq, const gpu_spec *g, int regs, exec_stalls_
 {
 	if (stall_params_load(&out->p, err, errlen) < 0)
 		return -1;
-	static stall_trace t;
+	stall_trace t;
 	memset(&t, 0, sizeof t);
 	emu_options opt = {.no_verify = 1, .zero_inputs = 1, .footprint = 1, .progress = enough,
 			   .deadline_s = rq->deadline_s, .trace = &t};
