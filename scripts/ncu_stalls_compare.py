@@ -19,7 +19,7 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from ncu_lines import parse_source_csv, norm  # noqa: E402
+from ncu_lines import LINE_NAMES, parse_source_csv, norm  # noqa: E402
 
 # ncu's stall column suffixes -> the model's reason keys
 NAMES = {"long_sb": "long_scoreboard", "long_scoreboard": "long_scoreboard", "short_sb": "short_scoreboard",
@@ -53,7 +53,7 @@ def ncu_lines(text, entry):
     out = {}
     for b in blocks:
         h = b["header"]
-        li = next((i for i, c in enumerate(h) if norm(c) in ("#", "line", "line number")), None)
+        li = next((i for i, c in enumerate(h) if norm(c) in LINE_NAMES), None)
         cols = [(i, reason_of(c)) for i, c in enumerate(h) if reason_of(c)]
         if li is None or not cols:
             continue
