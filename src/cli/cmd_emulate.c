@@ -12,6 +12,7 @@
 #include "exec/report.h"
 #include "exec/warpview.h"
 #include "exec/estimate.h"
+#include "cli/emulate_stalls.h"
 #include "model/measured.h"
 #include "base/json.h"
 #include "course/ptxloc.h"
@@ -43,7 +44,11 @@ const cli_command cli_cmd_emulate = {
 		 "With --estimate it runs only the first two blocks, at --size (default 4096), and says\n"
 		 "how long the kernel would take on the GPU (--gpu, default h100): each count over the\n"
 		 "pipe's sustained rate measured on that GPU (docs/model.md), beside the measured time\n"
-		 "where assets/measured-h100.tsv has one.\n" CLI_LAUNCH_EXAMPLE("emulate"),
+		 "where assets/measured-h100.tsv has one.\n"
+		 "With --stalls (same sample and size) it says why each PTX line waits: the blocks\n"
+		 "replayed on a model of one SM, each cycle a warp does not issue charged to a reason\n"
+		 "(long scoreboard, barrier, MIO throttle, ...) at the line that waits (docs/model.md).\n"
+		 CLI_LAUNCH_EXAMPLE("emulate"),
 	.opts = cli_emulate_opts,
 	.max_args = 1,
 	.run = cmd_emulate,
@@ -283,12 +288,16 @@ static int cmd_emulate(const cli_command *self, int argc, char **argv)
 	int rc = cli_launch_parse(self, argc, argv, &o);
 	if (rc >= 0)
 		return rc;
-	if (o.csv && (!o.lines || o.json)) {
-		cli_error(self, "--csv goes with --lines, without --json");
+	if (o.csv && (!(o.lines || o.stalls) || o.json)) {
+		cli_error(self, "--csv goes with --lines or --stalls, without --json");
 		return 2;
 	}
-	if (o.by && !o.lines) {
-		cli_error(self, "--by goes with --lines");
+	if (o.stalls && (o.lines || o.estimate || o.warp)) {
+		cli_error(self, "--stalls goes without --lines, --estimate and --warp");
+		return 2;
+	}
+	if (o.by && !(o.lines || o.stalls)) {
+		cli_error(self, "--by goes with --lines or --stalls");
 		return 2;
 	}
 	if (o.baseline && (!o.lines || o.json || (o.by && strcmp(o.by, "ptx")))) {
@@ -302,22 +311,24 @@ static int cmd_emulate(const cli_command *self, int argc, char **argv)
 	course c = {0};
 	if (o.lesson)
 		cli_course(&c);
-	if (o.estimate && !o.M) /* the size bench times at */
+	if ((o.estimate || o.stalls) && !o.M) /* the size bench times at */
 		o.M = o.N = o.K = EXEC_ESTIMATE_SIZE;
 	cli_launch_emulation_size(&o, &c);
 	o.emulate = 1; /* `run --emulate`'s request */
 	run_request rq;
 	const lesson *l = o.lesson ? course_find(&c, o.lesson) : NULL;
-	int number = l ? l->number : -1, bad = cli_launch_request(&o, &c, &rq);
+	int number = l ? l->number : -1, regs = l ? l->regs : 0, bad = cli_launch_request(&o, &c, &rq);
 	course_free(&c);
 	if (bad)
 		return 2;
-	if ((o.warp || o.estimate) && refused(&rq))
+	if ((o.warp || o.estimate || o.stalls) && refused(&rq))
 		return 2;
 	if (o.warp)
 		return print_warp(self, &rq, o.warp);
 	if (o.estimate)
 		return print_estimate(self, &o, &rq, number);
+	if (o.stalls)
+		return cli_emulate_stalls(self, &o, &rq, regs);
 	static run_result res; /* ~230 KiB */
 	double last_shown = -1;
 	int tty = isatty(2) && !o.json;

@@ -150,6 +150,10 @@ const cli_opt cli_emulate_opts[] = {
 	{.name = "estimate", .kind = CLI_FLAG, .off = offsetof(cli_launch, estimate),
 	 .help = "the kernel's time on a GPU (--gpu, default h100) at --size (default 4096),\n"
 		 "from the counts of a few blocks and the GPU's measured pipe rates (docs/model.md)"},
+	{.name = "stalls", .kind = CLI_FLAG, .off = offsetof(cli_launch, stalls),
+	 .help = "why each PTX line waits: a few blocks replayed on a model of one SM, each\n"
+		 "waiting cycle charged to a reason as Nsight Compute names them (docs/model.md);\n"
+		 "--by cu sums per CUDA line; --json or --csv"},
 	{.name = "gpu", .letter = 'g', .kind = CLI_STR, .off = offsetof(cli_launch, gpu), .arg = "NAME",
 	 .help = "with --estimate: the GPU, one from `ptxtutor gpus`"},
 	{0},

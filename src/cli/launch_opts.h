@@ -39,6 +39,7 @@ typedef struct {
 	const char *baseline;         /* emulate --lines --baseline FILE: its per-line figures beside the run's */
 	const char *warp;             /* emulate --warp LINE[,WARP[,NTH]]: a warp's view of one access */
 	int estimate;                 /* emulate --estimate: the time on a GPU from a sample of blocks */
+	int stalls;                   /* emulate --stalls: why each line waits, from the stall model */
 	const char *gpu;              /* emulate --estimate --gpu NAME */
 	double timeout;               /* seconds; 0 = from the size */
 } cli_launch;

@@ -177,6 +177,9 @@ typedef struct {
 	emu_record *record;                /* the warp view's access to record; NULL: none */
 	int footprint;                     /* count each CTA's distinct global sectors read (emu_result.footprint_sectors) */
 	int zero_inputs;                   /* A, B (and C0) left 0, no check: counting only, as fast as it goes */
+	/* The stall model's trace (model/stalls.h): each warp's issued instructions in the first
+	 * STALL_MAX_BLOCKS blocks, made by emu_run (the caller frees it: stall_trace_free). NULL: none. */
+	struct stall_trace *trace;
 } emu_options;
 
 typedef struct {

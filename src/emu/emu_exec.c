@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "emu/emu_exec.h"
+#include "emu/emu_trace.h"
 #include "base/checked.h"
 #include "base/util.h"
 #include "model/access.h"
@@ -459,6 +460,8 @@ static int run_warp(blockctx *b, warp *w)
 		x.o = &b->ops[x.pc];
 		x.cnt = &b->L->cnt[x.pc];
 		x.cnt->issued++;
+		if (b->L->tracer)
+			emu_trace_issue(b->L->tracer, b->L->blocks_done + b->rank, w->id, x.pc, w->R, x.mask);
 		if (x.cnt->rec)
 			emu_record_arm(x.cnt->rec, b->ctaid, w->id);
 		if (emu_charge(b, x.o, 1) < 0)
@@ -476,6 +479,8 @@ static int run_warp(blockctx *b, warp *w)
 			x.cnt->issued--;
 			x.cnt->threads -= (uint64_t)popc(x.em);
 			b->cl->budget++;
+			if (b->L->tracer)
+				emu_trace_unissue(b->L->tracer, b->L->blocks_done + b->rank, w->id);
 			w->blocked = 1;
 			return 0;
 		}

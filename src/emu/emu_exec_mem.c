@@ -6,6 +6,7 @@
 #include <string.h>
 #include "emu/emu_exec.h"
 #include "emu/emu_race.h"
+#include "emu/emu_trace.h"
 #include "base/checked.h"
 #include "base/util.h"
 #include "model/access.h"
@@ -76,6 +77,8 @@ static void count_access(blockctx *b, emu_opcount *cnt, const emu_op *o, access_
 			cnt->gwave += c.wavefronts;
 			if (b->L->footprint)
 				emu_footprint_add(&b->fp, addr, mask, bytes);
+			if (b->L->tracer)
+				emu_trace_load(b->L->tracer, b->L->blocks_done + b->rank, b->cur_warp, addr, mask, bytes);
 		}
 	} else {
 		cnt->bytes2 += (uint64_t)__builtin_popcount(mask) * (uint64_t)(kind == ACCESS_LDMATRIX ? 16 : bytes);

@@ -315,6 +315,7 @@ typedef struct {
 	double deadline;                 /* util_now() after which the run stops (EMU_ERR_DEADLINE); 0: none */
 	volatile sig_atomic_t *cancel;   /* nonzero: stop (EMU_ERR_CANCELLED); NULL: none (emu_options.cancel) */
 	int footprint;                   /* count each CTA's distinct global sectors read (emu_options.footprint) */
+	struct emu_tracer *tracer;       /* the stall model's recorder (emu_trace.h); NULL: none */
 	const emu_module *mod;           /* its module-level variables (the strings of printf and assert) */
 	run_printf *printed;             /* printf's lines; NULL: dropped (a check's second launch) */
 	/* results */

@@ -10,6 +10,7 @@
 #include "base/util.h"
 #include "emu/emu_hopper.h"
 #include "emu/emu_internal.h"
+#include "emu/emu_trace.h"
 #include "model/access.h"
 #include "model/grid.h"
 #include "run/layout.h"
@@ -269,7 +270,16 @@ static emu_error launch_once(const run_request *rq, const emu_options *opt, doub
 	}
 	if (rq->persistent)
 		persistent_grid(rq, L);
-	return emu_exec_at(L, e);
+	if (!opt->trace)
+		return emu_exec_at(L, e);
+	unsigned threads = L->block[0] * L->block[1] * L->block[2];
+	stall_trace_init(opt->trace, (int)((threads + 31) / 32), k->nregs);
+	L->tracer = emu_tracer_new(opt->trace, k);
+	emu_error rc = emu_exec_at(L, e);
+	emu_tracer_free(L->tracer);
+	L->tracer = NULL;
+	emu_trace_ops(k, cnt, opt->trace);
+	return rc;
 }
 
 void emu_record_arm(emu_record *r, const unsigned ctaid[3], int warp)
@@ -427,6 +437,7 @@ static emu_error check(const run_request *rq, const emu_options *opt, double end
 		emu_launch L2;
 		emu_options o2 = *opt;
 		o2.progress = NULL; /* the second launch only decides the verdict */
+		o2.trace = NULL;
 		rc = launch_once(rq, &o2, end, m, k, param, bufs, cnt2, NULL, &L2, e); /* printf: the first's */
 		free(cnt2);
 		run_store_get(&sc, run_out(rq), C, got2);

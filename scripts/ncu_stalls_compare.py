@@ -1,0 +1,146 @@
+#!/usr/bin/env python3
+"""The stall model (ptxtutor emulate N --stalls, docs/model.md "Stall reasons") beside Nsight Compute's
+warp-state samples per PTX line, on the GPU machine with the staged build: ncu --set full
+--import-source yes on `ptxtutor run N --lineinfo --size S` (the first launch of the lesson's entry),
+its source page as CSV (--print-source cuda: the PTX file's lines, which the .loc copy names), each
+line's stall_* sample columns summed; then, for the five lines with the most samples, ncu's top
+reason beside the model's, and warp cycles per issued instruction both ways (ncu: the WarpStateStats
+section's "Warp Cycles Per Issued Instruction"). Prints a short table last; exits 1 when fewer than 80%
+of the hot lines agree or the cycles per instruction differ by more than 25% (issue 41's bar), 2 when
+it could not compare.
+
+    python3 scripts/ncu_stalls_compare.py [--size 4096] [--raw DIR] LESSON...
+"""
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from ncu_lines import LINE_NAMES, parse_source_csv, norm  # noqa: E402
+
+# ncu's stall column suffixes -> the model's reason keys
+NAMES = {"long_sb": "long_scoreboard", "long_scoreboard": "long_scoreboard", "short_sb": "short_scoreboard",
+         "short_scoreboard": "short_scoreboard", "wait": "wait", "barrier": "barrier", "membar": "membar",
+         "mio": "mio_throttle", "mio_throttle": "mio_throttle", "lg": "lg_throttle", "lg_throttle": "lg_throttle",
+         "math": "math_pipe_throttle", "math_pipe_throttle": "math_pipe_throttle", "not_selected": "not_selected",
+         "selected": "selected", "no_instruction": "no_instruction", "branch_resolving": "branch_resolving",
+         "sleeping": "sleeping", "dispatch": "dispatch_stall", "drain": "drain", "tex": "tex_throttle",
+         "misc": "misc", "imc": "imc_miss"}
+
+
+def run(cmd, log=None, env=None):
+    p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    if log:
+        with open(log, "w") as f:
+            f.write("$ %s\n%s\n%s" % (" ".join(cmd), p.stdout, p.stderr))
+    return p.returncode, p.stdout, p.stderr
+
+
+def reason_of(col):
+    c = norm(col)
+    if not c.startswith("stall_") or "(" in col:
+        return None
+    c = c[len("stall_"):].replace(" ", "_")
+    return NAMES.get(c, c)
+
+
+def ncu_lines(text, entry):
+    """{PTX line: {reason: samples}} from the source page's rows."""
+    blocks = [b for b in parse_source_csv(text) if not entry or not b["function"] or entry in b["function"]]
+    out = {}
+    for b in blocks:
+        h = b["header"]
+        li = next((i for i, c in enumerate(h) if norm(c) in LINE_NAMES), None)
+        cols = [(i, reason_of(c)) for i, c in enumerate(h) if reason_of(c)]
+        if li is None or not cols:
+            continue
+        for row in b["rows"]:
+            try:
+                line = int(row[li])
+            except (ValueError, IndexError):
+                continue
+            d = out.setdefault(line, {})
+            for i, k in cols:
+                try:
+                    d[k] = d.get(k, 0) + float(row[i] or 0)
+                except (ValueError, IndexError):
+                    pass
+    return out
+
+
+def ncu_cpi(text):
+    for row in text.splitlines():
+        if "Warp Cycles Per Issued Instruction" in row:
+            cells = [c.strip('"') for c in row.split('","')]
+            for c in reversed(cells):
+                try:
+                    return float(c.replace(",", "").strip('"'))
+                except ValueError:
+                    continue
+    return None
+
+
+def top(d):
+    rest = {k: v for k, v in d.items() if k != "selected" and v > 0}
+    return max(rest, key=rest.get) if rest else "selected"
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("lessons", nargs="+")
+    ap.add_argument("--size", default="4096")
+    ap.add_argument("--raw", default="ncu-stalls-raw")
+    ap.add_argument("--bin", default=os.environ.get("PTXTUTOR_BIN", "./ptxtutor"))
+    ap.add_argument("--ncu", default=os.environ.get("NCU") or shutil.which("ncu") or "/usr/local/cuda/bin/ncu")
+    a = ap.parse_args()
+    os.makedirs(a.raw, exist_ok=True)
+    rows, bad, failed = [], 0, 0
+    for n in a.lessons:
+        stem = os.path.join(a.raw, "lesson_%s" % n)
+        rc, out, err = run([a.bin, "emulate", n, "--stalls", "--json", "--size", a.size], stem + ".model.log")
+        if rc != 0:
+            print("lesson %s: the model did not run: %s" % (n, (err or out).strip()[-300:]))
+            failed += 1
+            continue
+        model = json.loads(out)
+        entry = model.get("entry", "")
+        rc, _, err = run([a.ncu, "--set", "full", "--import-source", "yes", "--target-processes", "all",
+                          "-k", "regex:^%s$" % entry if entry else "regex:.", "-c", "1", "-f", "-o", stem,
+                          a.bin, "run", n, "--lineinfo", "--size", a.size], stem + ".profile.log")
+        rep = stem + ".ncu-rep"
+        if not os.path.exists(rep):
+            print("lesson %s: ncu made no report (%s)" % (n, stem + ".profile.log"))
+            failed += 1
+            continue
+        _, src, _ = run([a.ncu, "-i", rep, "--page", "source", "--csv", "--print-source", "cuda"], stem + ".source.log")
+        _, det, _ = run([a.ncu, "-i", rep, "--page", "details", "--csv"], stem + ".details.log")
+        lines = ncu_lines(src, entry)
+        if not lines:
+            print("lesson %s: no per-line samples in ncu's source page (%s)" % (n, stem + ".source.log"))
+            failed += 1
+            continue
+        mine = {l["line"]: l for l in model["lines"]}
+        hot = sorted(lines, key=lambda l: -sum(lines[l].values()))[:5]
+        agree = 0
+        for l in hot:
+            t_ncu, t_model = top(lines[l]), mine[l]["top"] if l in mine else "-"
+            agree += t_ncu == t_model
+            rows.append((n, l, t_ncu, t_model, "yes" if t_ncu == t_model else "NO"))
+        cpi_ncu, cpi_model = ncu_cpi(det), model["warp_cycles_per_issue"]
+        ok_lines = agree >= 0.8 * len(hot)
+        ok_cpi = cpi_ncu is not None and abs(cpi_model / cpi_ncu - 1) <= 0.25
+        bad += (not ok_lines) + (not ok_cpi)
+        rows.append((n, "cpi", "%.2f" % cpi_ncu if cpi_ncu else "?", "%.2f" % cpi_model,
+                     "yes" if ok_cpi else "NO"))
+        rows.append((n, "agree", "%d of %d" % (agree, len(hot)), "", "yes" if ok_lines else "NO"))
+    print("%-7s %-6s %-20s %-20s %s" % ("lesson", "line", "ncu", "model", "match"))
+    for r in rows:
+        print("%-7s %-6s %-20s %-20s %s" % tuple(str(x) for x in r))
+    sys.exit(2 if failed else 1 if bad else 0)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,76 @@
+/* exec/stalls: the emulator's trace of a few blocks into the stall model (see stalls.h). */
+#include <stdio.h>
+#include <string.h>
+#include "exec/stalls.h"
+#include "exec/estimate.h"
+#include "emu/emu.h"
+#include "model/occupancy.h"
+#include "course/argspec.h"
+#include "course/dtype.h"
+#include "base/util.h"
+
+/* Stop once the sample ran: the estimate's blocks, or the first cluster. */
+static int enough(void *ctx, const emu_progress *p)
+{
+	(void)ctx;
+	return p->blocks_done >= EXEC_ESTIMATE_BLOCKS;
+}
+
+static int work(const run_request *rq, const gpu_spec *g, int regs, exec_stalls_result *out, char *err, int errlen)
+{
+	if (stall_params_load(&out->p, err, errlen) < 0)
+		return -1;
+	stall_trace t;
+	memset(&t, 0, sizeof t);
+	emu_options opt = {.no_verify = 1, .zero_inputs = 1, .footprint = 1, .progress = enough,
+			   .deadline_s = rq->deadline_s, .trace = &t};
+	static emu_result res;
+	double t0 = util_now();
+	emu_error rc = emu_run(rq, &opt, &res, err, errlen);
+	out->emu_seconds = util_now() - t0;
+	if ((rc != EMU_OK && rc != EMU_ERR_CANCELLED) || res.blocks_done <= 0) {
+		if (rc == EMU_OK || rc == EMU_ERR_CANCELLED)
+			snprintf(err, (size_t)errlen, "no block finished to model");
+		stall_trace_free(&t);
+		return -1;
+	}
+	out->blocks_run = res.blocks_done;
+	out->cut = t.cut;
+	unsigned threads = rq->block[0] * (rq->block[1] ? rq->block[1] : 1) * (rq->block[2] ? rq->block[2] : 1);
+	out->regs_assumed = regs <= 0;
+	out->regs = regs > 0 ? regs : EXEC_STALLS_REGS;
+	occ_input oi = {.threads = (int)threads, .regs = out->regs, .smem_static = t.smem_static, .smem_dynamic = (int)rq->smem};
+	occ_result occ;
+	if (occ_compute(g, &oi, &occ) < 0) {
+		snprintf(err, (size_t)errlen, "no stalls: the block does not fit on an SM of the %s", g->name);
+		stall_trace_free(&t);
+		return -1;
+	}
+	/* Of what the blocks read from L2, the share DRAM must bring: A and B once, over the L2 -> SM
+	 * traffic of the whole grid (each block's read footprint). */
+	double esz = dtype_of(rq->dt == DTYPE_NONE ? DTYPE_F32 : rq->dt)->bytes;
+	double dram = ((double)rq->M * (double)rq->K + (double)rq->K * (double)rq->N) * esz;
+	double l2 = 32.0 * (double)res.footprint_sectors / (double)res.blocks_done * (double)res.blocks;
+	out->c = (stall_config){.blocks_per_sm = occ.blocks_per_sm, .smem_per_block = occ.smem_per_block,
+				.l2_miss = l2 > 0 ? dram / l2 : 1, .grid_blocks = res.blocks, .sms = g->sms, .hoist_loads = 2};
+	t0 = util_now();
+	int m = stall_model(&t, &out->p, &out->c, &out->r, err, errlen);
+	out->model_seconds = util_now() - t0;
+	stall_trace_free(&t);
+	return m;
+}
+
+int exec_stalls(const run_request *rq, const gpu_spec *g, int regs, exec_stalls_result *out)
+{
+	char err[sizeof out->err];
+	memset(out, 0, sizeof *out);
+	out->rc = work(rq, g, regs, out, err, sizeof err);
+	if (out->rc < 0)
+		util_strlcpy(out->err, err, sizeof out->err);
+	return out->rc;
+}
+
+void exec_stalls_free(exec_stalls_result *out)
+{
+	stall_result_free(&out->r);
+}

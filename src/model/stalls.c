@@ -1,0 +1,798 @@
+/* stalls: the SM timing model that charges each waiting cycle to a reason (see stalls.h, docs/model.md). */
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "model/stalls.h"
+#include "model/measured.h"
+#include "base/util.h"
+
+static const struct {
+	const char *key, *name;
+} reasons[STALL_NREASONS] = {
+#define STALL_ROW(id, k, n) [STALL_##id] = {k, n},
+	STALL_REASONS(STALL_ROW)
+#undef STALL_ROW
+};
+
+const char *stall_reason_key(stall_reason r)
+{
+	return (unsigned)r < STALL_NREASONS ? reasons[r].key : "?";
+}
+
+const char *stall_reason_name(stall_reason r)
+{
+	return (unsigned)r < STALL_NREASONS ? reasons[r].name : "?";
+}
+
+static const char *lat_keys[STALL_NLAT] = {
+#define STALL_LAT_ROW(id, k) [STALL_LAT_##id] = k,
+	STALL_LATENCIES(STALL_LAT_ROW)
+#undef STALL_LAT_ROW
+};
+
+const char *stall_lat_key(stall_lat l)
+{
+	return (unsigned)l < STALL_NLAT ? lat_keys[l] : "?";
+}
+
+/* The pipes and their limits: the second half of the table of latencies and queue limits, as
+ * rates per cycle. Per sub-partition (SMSP): FMA one warp instruction a cycle (32 FP32 lanes);
+ * INT half that (16 lanes; ceiling_int is half ceiling_issue); MUFU one in 8 (4 lanes a SMSP);
+ * the tensor pipe's FLOPs a cycle (mma.sync: ceiling_mma_data / (132 x 4) at ~1.55 GHz ~ 730, taken
+ * as 680 for the clock a GEMM holds; wgmma: 1024, the dense f16 peak). Per SM, shared by the four:
+ * MIO one shared-memory wavefront a cycle (ceiling_lsu: 1.03 a cycle an SM), LG one 128-byte line a
+ * cycle, TMA 44 bytes a cycle (ceiling_tma / 132 / 1.755 GHz). A warp may issue to MIO or LG while
+ * its queue holds less than QUEUE cycles of work; past that it waits (MIO / LG throttle). The queue
+ * depths are not measured: a guess, in docs/model.md. */
+enum { P_FMA, P_INT, P_MUFU, P_TENSOR, P_SMSP_PIPES };
+#define FMA_INTERVAL 1.0
+#define INT_INTERVAL 2.0
+#define MUFU_INTERVAL 8.0
+#define MMA_FLOPS_PER_CYCLE 680.0
+#define WGMMA_FLOPS_PER_CYCLE 1024.0
+#define MIO_PER_CYCLE 1.0
+#define LG_PER_CYCLE 1.0
+#define TMA_BYTES_PER_CYCLE 44.0
+#define MIO_QUEUE 16.0
+#define LG_QUEUE 32.0
+#define L1_SM_BYTES (256.0 * 1024) /* L1 + shared memory of an H100 SM */
+
+int stall_params_load(stall_params *p, char *err, int errlen)
+{
+	memset(p, 0, sizeof *p);
+	if (measured_load(err, errlen) < 0)
+		return -1;
+	for (int i = 0; i < STALL_NLAT; i++) {
+		char key[64];
+		snprintf(key, sizeof key, "measured.%s", lat_keys[i]);
+		if (measured_value(0, key, &p->lat[i]) < 0 || !(p->lat[i] > 0)) {
+			snprintf(err, (size_t)errlen, "%s has no %s row (lesson 0, size 0, cycles): the stall model needs it "
+				 "(docs/model.md, \"Stall reasons\")", MEASURED_FILE, lat_keys[i]);
+			return -1;
+		}
+	}
+	double mhz;
+	if (measured_value(0, "measured.clock_mhz_gemm", &mhz) == 0 && mhz > 0) {
+		p->clock_mhz = mhz;
+		p->clock_measured = 1;
+	} else {
+		p->clock_mhz = STALL_CLOCK_MHZ_DEFAULT;
+	}
+	snprintf(p->source, sizeof p->source, "the latency_* rows of %s", MEASURED_FILE);
+	return 0;
+}
+
+/* ---- the trace ---- */
+
+void stall_trace_init(stall_trace *t, int warps_per_block, int nregs)
+{
+	memset(t, 0, sizeof *t);
+	t->warps_per_block = warps_per_block;
+	t->nregs = nregs;
+	t->warps = xcalloc((size_t)STALL_MAX_BLOCKS * (size_t)(warps_per_block > 0 ? warps_per_block : 1), sizeof *t->warps);
+}
+
+stall_rec *stall_trace_add(stall_trace *t, int b, int w, uint32_t op)
+{
+	if (b < 0 || b >= STALL_MAX_BLOCKS || w < 0 || w >= t->warps_per_block)
+		return NULL;
+	if (t->nrecs >= STALL_MAX_RECS) {
+		t->cut = 1;
+		return NULL;
+	}
+	stall_warp *sw = &t->warps[(size_t)b * (size_t)t->warps_per_block + (size_t)w];
+	if (sw->n == sw->cap) {
+		sw->cap = sw->cap ? sw->cap * 2 : 1024;
+		sw->rec = xrealloc(sw->rec, sw->cap * sizeof *sw->rec);
+	}
+	if (b >= t->nblocks)
+		t->nblocks = b + 1;
+	t->nrecs++;
+	stall_rec *r = &sw->rec[sw->n++];
+	r->op = op;
+	r->mem = STALL_NO_MEM;
+	return r;
+}
+
+void stall_trace_lines(stall_trace *t, stall_rec *r, const uint32_t *lines, int n)
+{
+	if (!r || n <= 0 || t->nmem + (size_t)n + 1 > STALL_MAX_MEM)
+		return;
+	if (t->nmem + (size_t)n + 1 > t->capmem) {
+		t->capmem = t->capmem ? t->capmem * 2 : 1u << 16;
+		while (t->capmem < t->nmem + (size_t)n + 1)
+			t->capmem *= 2;
+		t->mem = xrealloc(t->mem, t->capmem * sizeof *t->mem);
+	}
+	r->mem = (uint32_t)t->nmem;
+	t->mem[t->nmem++] = (uint32_t)n;
+	memcpy(&t->mem[t->nmem], lines, (size_t)n * sizeof *lines);
+	t->nmem += (size_t)n;
+}
+
+void stall_trace_free(stall_trace *t)
+{
+	free(t->mem);
+	if (t->warps)
+		for (int i = 0; i < STALL_MAX_BLOCKS * t->warps_per_block; i++)
+			free(t->warps[i].rec);
+	free(t->warps);
+	free(t->ops);
+	memset(t, 0, sizeof *t);
+}
+
+/* ---- the model ---- */
+
+#define NEVER LLONG_MAX
+#define GROUPS 64 /* async groups remembered a warp; older ones have long landed */
+
+typedef struct {
+	long long cum[GROUPS];   /* the time every group up to this one landed (a running max) */
+	long long n;             /* groups committed */
+	long long open;          /* the open group's latest landing */
+} groups;
+
+/* ptxas's schedule, approximated: a load may issue ahead of the warp's next instructions, up to
+ * LOOKAHEAD records on, within straight code (no branch, barrier, store, async op between), once
+ * its address is ready and no instruction it passes writes its sources; its result goes to a
+ * renamed register (a shadow) that takes the PTX register's place when the warp's program order
+ * reaches it, so the instructions it passed still read the old value (ptxas renames registers). */
+#define LOOKAHEAD 16
+
+typedef struct {
+	size_t pos;              /* the record it belongs to */
+	int n;
+	int32_t reg[STALL_MAX_DST];
+	long long ready;
+	uint8_t why;
+} shadow;
+
+typedef struct {
+	const stall_rec *rec;
+	size_t n, pos;
+	uint64_t ahead;          /* bit i: record pos + i was issued ahead */
+	shadow sh[LOOKAHEAD + 1];
+	int nsh;
+	long long awake;         /* when the load ahead (record aj) may issue; NEVER: none */
+	size_t aj;
+	int smsp, blk;
+	long long wake;          /* the first cycle the next instruction may issue */
+	long long seg;           /* the first cycle not yet charged */
+	uint8_t why;             /* what it waits for until wake */
+	uint32_t wop;            /* the op charged for that wait */
+	int at_bar, bar_id, done;
+	long long *ready;        /* per register: when its value is ready */
+	uint8_t *rwhy;           /* and what kind of result it is */
+	groups cp, wg;
+} wstate;
+
+/* The SM's L1 as the replay meets the loads: each 128-byte line with the cycle its data is there
+ * (a miss's fill, so a second warp asking before it lands waits for the same fill), evicted first
+ * in, first out once the lines pass what shared memory leaves of the L1. */
+typedef struct {
+	uint64_t *key;           /* line id + 1 + (resident copy << 32); 0: empty */
+	long long *fill;         /* when its data is in the L1 */
+	uint32_t *stamp;         /* its place in the FIFO, to tell a stale FIFO entry */
+	size_t cap, n;
+	uint64_t *fifo;          /* keys in fill order (a ring) */
+	uint32_t *fstamp;
+	size_t fcap, head, count, lines_max;
+	uint32_t next;
+} l1cache;
+
+typedef struct {
+	int live, arrived[16], want[16]; /* per named barrier: warps arrived, warps it waits for (0: all) */
+	long long async_ready;   /* the TMA copies issued so far land */
+} bstate;
+
+typedef struct {
+	const stall_trace *t;
+	const stall_params *p;
+	const stall_config *c;
+	wstate *w;
+	bstate *b;
+	int nw, nb;
+	double (*cyc)[STALL_NREASONS]; /* per op */
+	double *issued;                /* per op */
+	double smsp_free[4][P_SMSP_PIPES];
+	double mio_free, lg_free, tma_free;
+	double l1_bytes, miss_lat;
+	l1cache l1;
+	shadow *to;                    /* set_reg writes here instead (a load issued ahead) */
+} sim;
+
+static size_t l1_find(const l1cache *c, uint64_t k)
+{
+	size_t h = (size_t)(k * 0x9e3779b97f4a7c15ULL >> 17) & (c->cap - 1);
+	while (c->key[h] && c->key[h] != k)
+		h = (h + 1) & (c->cap - 1);
+	return h;
+}
+
+static void l1_grow(l1cache *c)
+{
+	l1cache o = *c;
+	c->cap = o.cap ? o.cap * 2 : 1u << 12;
+	c->key = xcalloc(c->cap, sizeof *c->key);
+	c->fill = xcalloc(c->cap, sizeof *c->fill);
+	c->stamp = xcalloc(c->cap, sizeof *c->stamp);
+	for (size_t i = 0; i < o.cap; i++)
+		if (o.key[i]) {
+			size_t h = l1_find(c, o.key[i]);
+			c->key[h] = o.key[i], c->fill[h] = o.fill[i], c->stamp[h] = o.stamp[i];
+		}
+	free(o.key), free(o.fill), free(o.stamp);
+}
+
+/* The line k: when its data is there (it is fetched when absent, landing at `miss`);
+ * *hit says whether it was present (or on its way). */
+static long long l1_access(l1cache *c, uint64_t k, long long miss, int *hit)
+{
+	if (c->n * 2 >= c->cap)
+		l1_grow(c);
+	size_t h = l1_find(c, k);
+	if (c->key[h] && c->fill[h] != LLONG_MIN) {
+		*hit = 1;
+		return c->fill[h];
+	}
+	*hit = 0;
+	if (!c->key[h])
+		c->n++;
+	c->key[h] = k, c->fill[h] = miss, c->stamp[h] = ++c->next;
+	if (c->count == c->fcap) {
+		size_t cap = c->fcap ? c->fcap * 2 : 1u << 12;
+		uint64_t *f = xmalloc(cap * sizeof *f);
+		uint32_t *s = xmalloc(cap * sizeof *s);
+		for (size_t i = 0; i < c->count; i++)
+			f[i] = c->fifo[(c->head + i) % c->fcap], s[i] = c->fstamp[(c->head + i) % c->fcap];
+		free(c->fifo), free(c->fstamp);
+		c->fifo = f, c->fstamp = s, c->fcap = cap, c->head = 0;
+	}
+	c->fifo[(c->head + c->count) % c->fcap] = k;
+	c->fstamp[(c->head + c->count) % c->fcap] = c->next;
+	c->count++;
+	while (c->count > c->lines_max) { /* evict the oldest: its slot stays, marked absent */
+		uint64_t old = c->fifo[c->head];
+		uint32_t st = c->fstamp[c->head];
+		c->head = (c->head + 1) % c->fcap;
+		c->count--;
+		size_t o = l1_find(c, old);
+		if (c->key[o] == old && c->stamp[o] == st)
+			c->fill[o] = LLONG_MIN;
+	}
+	return miss;
+}
+
+static void l1_free(l1cache *c)
+{
+	free(c->key), free(c->fill), free(c->stamp), free(c->fifo), free(c->fstamp);
+}
+
+static void charge(sim *s, uint32_t op, int why, long long from, long long to)
+{
+	if (to > from)
+		s->cyc[op][why] += (double)(to - from);
+}
+
+static long long group_done(const groups *g, int keep)
+{
+	if (keep < 0) /* wait_all: the open group too */
+		return g->n ? (g->cum[(g->n - 1) % GROUPS] > g->open ? g->cum[(g->n - 1) % GROUPS] : g->open) : g->open;
+	long long last = g->n - 1 - keep;
+	if (last < 0)
+		return 0;
+	if (last < g->n - GROUPS)
+		last = g->n - GROUPS;
+	return g->cum[last % GROUPS];
+}
+
+static void group_commit(groups *g)
+{
+	long long prev = g->n ? g->cum[(g->n - 1) % GROUPS] : 0;
+	g->cum[g->n % GROUPS] = prev > g->open ? prev : g->open;
+	g->n++;
+	g->open = 0;
+}
+
+/* What the warp's next instruction waits for, from cycle t + 1. */
+static void prepare(sim *s, wstate *w, long long t)
+{
+	uint32_t opi = w->rec[w->pos].op;
+	const stall_op *o = &s->t->ops[opi];
+	long long dep = t + 1;
+	int why = STALL_WAIT;
+	/* its sources, and a destination a variable-latency result has not written yet (the scoreboard
+	 * holds it; a fixed-latency pipe writes in order, so rewriting its result does not wait) */
+	for (int i = 0; i < o->nsrc + o->ndst; i++) {
+		int r = i < o->nsrc ? o->src[i] : o->dst[i - o->nsrc];
+		if (i >= o->nsrc && r >= 0 && r < s->t->nregs && w->rwhy[r] == STALL_WAIT)
+			continue;
+		if (r >= 0 && r < s->t->nregs && w->ready[r] > dep) {
+			dep = w->ready[r];
+			why = w->rwhy[r];
+		}
+	}
+	long long g = 0;
+	int gwhy = STALL_LONG_SB;
+	if (o->kind == STALL_K_CPWAIT)
+		g = group_done(&w->cp, o->wait_n);
+	else if (o->kind == STALL_K_WGWAIT)
+		g = group_done(&w->wg, o->wait_n), gwhy = STALL_WAIT;
+	else if (o->kind == STALL_K_MBAR_WAIT)
+		g = s->b[w->blk].async_ready;
+	if (g > dep)
+		dep = g, why = gwhy;
+	w->wake = dep;
+	w->why = (uint8_t)why;
+	w->wop = opi;
+}
+
+static void set_reg(sim *s, wstate *w, const stall_op *o, long long when, int why)
+{
+	if (s->to) {
+		s->to->n = 0;
+		for (int i = 0; i < o->ndst; i++)
+			if (o->dst[i] >= 0 && o->dst[i] < s->t->nregs)
+				s->to->reg[s->to->n++] = o->dst[i];
+		s->to->ready = when, s->to->why = (uint8_t)why;
+		return;
+	}
+	for (int i = 0; i < o->ndst; i++)
+		if (o->dst[i] >= 0 && o->dst[i] < s->t->nregs) {
+			w->ready[o->dst[i]] = when;
+			w->rwhy[o->dst[i]] = (uint8_t)why;
+		}
+}
+
+/* 0 when the op's pipe takes it at t, else the cycle it may (and the throttle reason in *why). */
+static long long pipe_busy(const sim *s, const wstate *w, const stall_op *o, long long t, int *why)
+{
+	double until = 0;
+	switch ((stall_kind)o->kind) {
+	case STALL_K_FMA: until = s->smsp_free[w->smsp][P_FMA], *why = STALL_MATH; break;
+	case STALL_K_INT: until = s->smsp_free[w->smsp][P_INT], *why = STALL_MATH; break;
+	case STALL_K_MUFU: until = s->smsp_free[w->smsp][P_MUFU], *why = STALL_MIO; break;
+	case STALL_K_MMA: until = s->smsp_free[w->smsp][P_TENSOR], *why = STALL_MATH; break;
+	case STALL_K_SHFL: case STALL_K_LDS: case STALL_K_STS:
+		until = s->mio_free - MIO_QUEUE, *why = STALL_MIO; break;
+	case STALL_K_LDG: case STALL_K_STG: case STALL_K_CPASYNC:
+		until = s->lg_free - LG_QUEUE, *why = STALL_LG; break;
+	default: return 0;
+	}
+	return until > (double)t ? (long long)ceil(until) : 0;
+}
+
+static double queue(double *free_at, long long t, double work)
+{
+	double start = *free_at > (double)t ? *free_at : (double)t;
+	*free_at = start + work;
+	return *free_at;
+}
+
+static void prepare_ahead(sim *s, wstate *w, long long t);
+
+/* Releases named barrier id of block blk when its warps are all there (at t). */
+static void barrier_check(sim *s, int blk, int id, long long t)
+{
+	bstate *b = &s->b[blk];
+	int want = b->want[id] > 0 && b->want[id] < b->live ? b->want[id] : b->live;
+	if (!b->arrived[id] || b->arrived[id] < want)
+		return;
+	long long at = t + (long long)s->p->lat[STALL_LAT_BAR];
+	for (int i = 0; i < s->nw; i++) {
+		wstate *w = &s->w[i];
+		if (w->blk == blk && w->at_bar && w->bar_id == id) {
+			w->at_bar = 0;
+			charge(s, w->wop, STALL_BARRIER, w->seg, at); /* at the bar.sync's line */
+			w->seg = at;
+			prepare(s, w, at - 1); /* then its next instruction's own operands */
+			prepare_ahead(s, w, at - 1);
+		}
+	}
+	b->arrived[id] = 0;
+	b->want[id] = 0;
+}
+
+/* What record k of the warp does to the pipes, queues and registers, issued at t. */
+static void effects(sim *s, wstate *w, size_t k, long long t)
+{
+	uint32_t opi = w->rec[k].op;
+	const stall_op *o = &s->t->ops[opi];
+	const stall_params *p = s->p;
+	double u = o->units > 0 ? o->units : 1;
+	s->issued[opi] += 1;
+	charge(s, opi, STALL_SELECTED, t, t + 1);
+	switch ((stall_kind)o->kind) {
+	case STALL_K_FMA:
+		s->smsp_free[w->smsp][P_FMA] = (double)t + FMA_INTERVAL;
+		set_reg(s, w, o, t + (long long)p->lat[STALL_LAT_FFMA], STALL_WAIT);
+		break;
+	case STALL_K_INT:
+		s->smsp_free[w->smsp][P_INT] = (double)t + INT_INTERVAL;
+		set_reg(s, w, o, t + (long long)p->lat[STALL_LAT_IMAD], STALL_WAIT);
+		break;
+	case STALL_K_MOVE:
+		set_reg(s, w, o, t + (long long)p->lat[STALL_LAT_IMAD], STALL_WAIT);
+		break;
+	case STALL_K_MUFU:
+		s->smsp_free[w->smsp][P_MUFU] = (double)t + MUFU_INTERVAL;
+		set_reg(s, w, o, t + (long long)p->lat[STALL_LAT_MUFU], STALL_SHORT_SB);
+		break;
+	case STALL_K_SHFL:
+		set_reg(s, w, o, (long long)(queue(&s->mio_free, t, 1 / MIO_PER_CYCLE) + p->lat[STALL_LAT_SHFL]), STALL_SHORT_SB);
+		break;
+	case STALL_K_LDS:
+		set_reg(s, w, o, (long long)(queue(&s->mio_free, t, u / MIO_PER_CYCLE) + p->lat[STALL_LAT_LDS]), STALL_SHORT_SB);
+		break;
+	case STALL_K_STS:
+		queue(&s->mio_free, t, u / MIO_PER_CYCLE);
+		break;
+	case STALL_K_LDG: case STALL_K_CPASYNC: {
+		const stall_rec *r = &w->rec[k];
+		double start = queue(&s->lg_free, t, u / LG_PER_CYCLE), done = start + s->miss_lat;
+		if (r->mem != STALL_NO_MEM) { /* each line through the L1: the last to be there decides */
+			const uint32_t *ln = &s->t->mem[r->mem];
+			uint64_t copy = (uint64_t)(w->blk / s->t->nblocks) << 32; /* a replayed copy reads its own lines */
+			long long miss = (long long)(start + s->miss_lat), hitlat = (long long)(start + p->lat[STALL_LAT_L1]);
+			done = hitlat;
+			for (uint32_t i = 1; i <= ln[0]; i++) {
+				int hit;
+				long long at = l1_access(&s->l1, (uint64_t)ln[i] + 1 + copy, miss, &hit);
+				if ((double)at > done)
+					done = (double)at;
+			}
+		}
+		if (o->kind == STALL_K_LDG)
+			set_reg(s, w, o, (long long)done, STALL_LONG_SB);
+		else if ((long long)done > w->cp.open)
+			w->cp.open = (long long)done;
+		break;
+	}
+	case STALL_K_STG:
+		queue(&s->lg_free, t, u / LG_PER_CYCLE);
+		break;
+	case STALL_K_CPCOMMIT:
+		group_commit(&w->cp);
+		break;
+	case STALL_K_WGCOMMIT:
+		group_commit(&w->wg);
+		break;
+	case STALL_K_MMA:
+		s->smsp_free[w->smsp][P_TENSOR] = (double)t + u / MMA_FLOPS_PER_CYCLE;
+		set_reg(s, w, o, t + (long long)p->lat[STALL_LAT_MMA], STALL_WAIT);
+		break;
+	case STALL_K_WGMMA: {
+		double done = queue(&s->smsp_free[w->smsp][P_TENSOR], t, u / WGMMA_FLOPS_PER_CYCLE) + p->lat[STALL_LAT_MMA];
+		if ((long long)done > w->wg.open)
+			w->wg.open = (long long)done;
+		break;
+	}
+	case STALL_K_TMA: {
+		long long done = (long long)(queue(&s->tma_free, t, u / TMA_BYTES_PER_CYCLE) + s->miss_lat);
+		if (done > s->b[w->blk].async_ready)
+			s->b[w->blk].async_ready = done;
+		break;
+	}
+	default:
+		break;
+	}
+}
+
+static int reg_in(int32_t r, const int32_t *set, int n)
+{
+	for (int i = 0; i < n; i++)
+		if (set[i] == r)
+			return 1;
+	return 0;
+}
+
+/* Whether a load may pass op (as ptxas would move it): not across control, barriers, stores or
+ * async machinery. */
+static int passable(const stall_op *o)
+{
+	switch ((stall_kind)o->kind) {
+	case STALL_K_FMA: case STALL_K_INT: case STALL_K_MOVE: case STALL_K_MUFU: case STALL_K_SHFL:
+	case STALL_K_LDS: case STALL_K_LDG: case STALL_K_MMA:
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+/* The first load within LOOKAHEAD records that may issue ahead, and when (w->aj, w->awake). */
+static void prepare_ahead(sim *s, wstate *w, long long t)
+{
+	w->awake = NEVER;
+	if (!s->c->hoist_loads)
+		return;
+	int32_t written[(LOOKAHEAD + 1) * STALL_MAX_DST];
+	int nw = 0;
+	const shadow *seen[LOOKAHEAD + 1]; /* the renamed results passed so far, in program order */
+	int nseen = 0;
+	for (size_t k = w->pos; k < w->n && k <= w->pos + LOOKAHEAD; k++) {
+		if (w->ahead >> (k - w->pos) & 1) {
+			for (int j = 0; j < w->nsh; j++)
+				if (w->sh[j].pos == k)
+					seen[nseen++] = &w->sh[j];
+			continue;
+		}
+		const stall_op *o = &s->t->ops[w->rec[k].op];
+		if (!passable(o))
+			return;
+		if (k > w->pos && (s->c->hoist_loads > 1 || o->kind == STALL_K_LDG || o->kind == STALL_K_LDS)) {
+			long long dep = t + 1;
+			int ok = 1;
+			for (int i = 0; i < o->nsrc && ok; i++) {
+				int32_t r = o->src[i];
+				if (r < 0 || r >= s->t->nregs)
+					continue;
+				ok = !reg_in(r, written, nw);
+				long long at = w->ready[r]; /* the value it reads: the latest renamed one passed, else the register's */
+				for (int j = 0; j < nseen; j++)
+					if (reg_in(r, seen[j]->reg, seen[j]->n))
+						at = seen[j]->ready;
+				dep = at > dep ? at : dep;
+			}
+			if (ok) {
+				w->aj = k, w->awake = dep;
+				return;
+			}
+		}
+		for (int i = 0; i < o->ndst && nw < (int)(sizeof written / sizeof *written); i++)
+			written[nw++] = o->dst[i];
+	}
+}
+
+/* The load at w->aj issues at t while the warp's next instruction still waits. */
+static void issue_ahead(sim *s, wstate *w, long long t)
+{
+	charge(s, w->wop, w->why, w->seg, t); /* the waiting instruction's wait so far */
+	w->seg = t + 1;
+	shadow *sh = &w->sh[w->nsh++];
+	sh->pos = w->aj, sh->n = 0;
+	s->to = sh;
+	effects(s, w, w->aj, t);
+	s->to = NULL;
+	w->ahead |= 1ULL << (w->aj - w->pos);
+	prepare_ahead(s, w, t);
+}
+
+/* Program order reaches a record issued ahead: its renamed result takes the register's place. */
+static void retire_ahead(sim *s, wstate *w)
+{
+	for (int j = 0; j < w->nsh; j++)
+		if (w->sh[j].pos == w->pos) {
+			for (int i = 0; i < w->sh[j].n; i++)
+				w->ready[w->sh[j].reg[i]] = w->sh[j].ready, w->rwhy[w->sh[j].reg[i]] = w->sh[j].why;
+			(void)s;
+			w->sh[j] = w->sh[--w->nsh];
+			return;
+		}
+}
+
+static void issue(sim *s, wstate *w, long long t)
+{
+	size_t k0 = w->pos;
+	uint32_t opi = w->rec[k0].op;
+	const stall_op *o = &s->t->ops[opi];
+	effects(s, w, k0, t);
+	w->pos++;
+	w->ahead >>= 1;
+	while (w->pos < w->n && (w->ahead & 1)) {
+		retire_ahead(s, w);
+		w->pos++;
+		w->ahead >>= 1;
+	}
+	w->seg = t + 1;
+	if (w->pos >= w->n) {
+		w->done = 1;
+		s->b[w->blk].live--;
+		for (int id = 0; id < 16; id++) /* a barrier waits for the warps still running */
+			barrier_check(s, w->blk, id, t);
+		return;
+	}
+	if (o->kind == STALL_K_BAR) {
+		w->at_bar = 1;
+		w->wake = NEVER;
+		w->why = STALL_BARRIER;
+		w->wop = opi;
+		w->awake = NEVER;
+		uint32_t id = w->rec[k0].mem; /* the barrier's number, as the emulator read it */
+		w->bar_id = id < 16 ? (int)id : 0;
+		s->b[w->blk].arrived[w->bar_id]++;
+		if (o->bar_warps > 0)
+			s->b[w->blk].want[w->bar_id] = o->bar_warps;
+		barrier_check(s, w->blk, w->bar_id, t);
+		return;
+	}
+	prepare(s, w, t);
+	prepare_ahead(s, w, t);
+}
+
+stall_reason stall_top(const double cyc[STALL_NREASONS])
+{
+	int best = STALL_SELECTED;
+	for (int r = 0; r < STALL_NREASONS; r++)
+		if (r != STALL_SELECTED && cyc[r] > 0 && (best == STALL_SELECTED || cyc[r] > cyc[best]))
+			best = r;
+	return (stall_reason)best;
+}
+
+static void by_line(sim *s, stall_result *r)
+{
+	const stall_trace *t = s->t;
+	int maxline = 0;
+	for (int i = 0; i < t->nops; i++)
+		maxline = t->ops[i].line > maxline ? t->ops[i].line : maxline;
+	int *slot = xmalloc(((size_t)maxline + 1) * sizeof *slot);
+	for (int i = 0; i <= maxline; i++)
+		slot[i] = -1;
+	r->lines = xcalloc((size_t)t->nops + 1, sizeof *r->lines);
+	for (int i = 0; i < t->nops; i++) {
+		if (!s->issued[i])
+			continue;
+		int l = t->ops[i].line;
+		if (slot[l] < 0) {
+			slot[l] = r->nlines++;
+			r->lines[slot[l]].line = l;
+		}
+		stall_line *sl = &r->lines[slot[l]];
+		sl->issued += s->issued[i];
+		for (int k = 0; k < STALL_NREASONS; k++) {
+			sl->cyc[k] += s->cyc[i][k];
+			r->total[k] += s->cyc[i][k];
+		}
+	}
+	free(slot);
+	/* in line order: the slots were given in op order, which is line order for the parser */
+	for (int i = 1; i < r->nlines; i++)
+		for (int j = i; j > 0 && r->lines[j - 1].line > r->lines[j].line; j--) {
+			stall_line tmp = r->lines[j];
+			r->lines[j] = r->lines[j - 1];
+			r->lines[j - 1] = tmp;
+		}
+	for (int i = 0; i < r->nlines; i++)
+		r->lines[i].top = stall_top(r->lines[i].cyc);
+}
+
+int stall_model(const stall_trace *t, const stall_params *p, const stall_config *c, stall_result *r, char *err,
+		int errlen)
+{
+	memset(r, 0, sizeof *r);
+	if (!t->nblocks || !t->nops || c->blocks_per_sm <= 0) {
+		snprintf(err, (size_t)errlen, "no stalls: %s", c->blocks_per_sm <= 0 ? "no block fits on an SM" : "no block was traced");
+		return -1;
+	}
+	sim s = {.t = t, .p = p, .c = c, .nb = c->blocks_per_sm};
+	s.nw = c->blocks_per_sm * t->warps_per_block;
+	s.w = xcalloc((size_t)s.nw, sizeof *s.w);
+	s.b = xcalloc((size_t)s.nb, sizeof *s.b);
+	s.cyc = xcalloc((size_t)t->nops, sizeof *s.cyc);
+	s.issued = xcalloc((size_t)t->nops, sizeof *s.issued);
+	s.l1_bytes = L1_SM_BYTES - (double)c->smem_per_block * c->blocks_per_sm;
+	double m = c->l2_miss < 0 ? 0 : c->l2_miss > 1 ? 1 : c->l2_miss;
+	s.miss_lat = (1 - m) * p->lat[STALL_LAT_L2] + m * p->lat[STALL_LAT_DRAM];
+	size_t nr = (size_t)(t->nregs > 0 ? t->nregs : 1);
+	long long *ready = xcalloc(nr * (size_t)s.nw, sizeof *ready);
+	uint8_t *rwhy = xcalloc(nr * (size_t)s.nw, 1);
+	s.l1.lines_max = s.l1_bytes > 128 ? (size_t)(s.l1_bytes / 128) : 1;
+	int live = 0;
+	for (int i = 0; i < s.nw; i++) {
+		wstate *w = &s.w[i];
+		int blk = i / t->warps_per_block, wi = i % t->warps_per_block;
+		const stall_warp *tw = &t->warps[(size_t)(blk % t->nblocks) * (size_t)t->warps_per_block + (size_t)wi];
+		w->rec = tw->rec, w->n = tw->n, w->blk = blk, w->smsp = i % 4;
+		w->ready = ready + nr * (size_t)i, w->rwhy = rwhy + nr * (size_t)i;
+		if (!w->n) {
+			w->done = 1;
+			continue;
+		}
+		s.b[blk].live++;
+		live++;
+		prepare(&s, w, -1);
+		prepare_ahead(&s, w, -1);
+	}
+	long long tnow = 0, last = 0;
+	int last_issued[4] = {-1, -1, -1, -1};
+	while (live > 0) {
+		long long next = NEVER;
+		for (int sp = 0; sp < 4; sp++) {
+			int pick = -1, pick_inorder = 0;
+			for (int i = sp; i < s.nw; i += 4) {
+				wstate *w = &s.w[i];
+				if (w->done || w->at_bar)
+					continue;
+				int inorder = w->wake <= tnow, twhy = STALL_MATH;
+				if (inorder) {
+					if (w->seg < w->wake) { /* the wait ends: charge it where it was */
+						charge(&s, w->wop, w->why, w->seg, w->wake);
+						w->seg = w->wake;
+					}
+					long long busy = pipe_busy(&s, w, &t->ops[w->rec[w->pos].op], tnow, &twhy);
+					if (busy) {
+						charge(&s, w->rec[w->pos].op, STALL_NOT_SELECTED, w->seg, tnow);
+						w->seg = tnow;
+						w->wake = busy, w->why = (uint8_t)twhy, w->wop = w->rec[w->pos].op;
+						inorder = 0;
+					}
+				}
+				int ahead = !inorder && w->awake <= tnow;
+				if (ahead) {
+					long long busy = pipe_busy(&s, w, &t->ops[w->rec[w->aj].op], tnow, &twhy);
+					if (busy)
+						w->awake = busy, ahead = 0;
+				}
+				if (!inorder && !ahead) {
+					long long when = w->wake < w->awake ? w->wake : w->awake;
+					next = when < next ? when : next;
+					continue;
+				}
+				/* greedy then oldest: the warp that issued last keeps the slot while it can */
+				if (pick < 0 || i == last_issued[sp])
+					pick = i, pick_inorder = inorder;
+			}
+			if (pick >= 0) {
+				wstate *w = &s.w[pick];
+				last_issued[sp] = pick;
+				if (!pick_inorder) {
+					issue_ahead(&s, w, tnow);
+					last = tnow;
+					next = tnow + 1 < next ? tnow + 1 : next;
+					continue;
+				}
+				charge(&s, w->rec[w->pos].op, STALL_NOT_SELECTED, w->seg, tnow);
+				issue(&s, w, tnow);
+				live -= w->done;
+				last = tnow;
+				next = tnow + 1 < next ? tnow + 1 : next;
+			}
+		}
+		if (live > 0 && next == NEVER) {
+			snprintf(err, (size_t)errlen, "no stalls: the model's warps all wait at a barrier no warp reaches");
+			free(ready), free(rwhy), free(s.w), free(s.b), free(s.cyc), free(s.issued), l1_free(&s.l1);
+			return -1;
+		}
+		tnow = next;
+	}
+	by_line(&s, r);
+	for (int k = 0; k < STALL_NREASONS; k++)
+		r->warp_cycles += r->total[k];
+	for (int i = 0; i < t->nops; i++)
+		r->issued += s.issued[i];
+	r->cycles = (double)(last + 1);
+	r->issue_active = r->issued / (r->cycles * 4);
+	double per_wave = (double)c->sms * c->blocks_per_sm;
+	r->waves = per_wave > 0 ? ceil((double)c->grid_blocks / per_wave) : 1;
+	r->ms = r->cycles * r->waves / (p->clock_mhz * 1e3);
+	r->warps = s.nw;
+	free(ready), free(rwhy), free(s.w), free(s.b), free(s.cyc), free(s.issued), l1_free(&s.l1);
+	return 0;
+}
+
+void stall_result_free(stall_result *r)
+{
+	free(r->lines);
+	memset(r, 0, sizeof *r);
+}

@@ -1,0 +1,172 @@
+/* stalls: why each line waits — a timing model of one SM replaying the per-warp instruction traces
+ * of the emulator's sampled blocks (four sub-partitions, a register scoreboard, pipe queues,
+ * barriers, async groups), charging every cycle a warp does not issue to a reason in Nsight
+ * Compute's vocabulary, at the PTX line of the instruction that waits. Pure: data in, data out;
+ * the latencies come from assets/measured-h100.tsv (rows latency_*; docs/model.md "Stall reasons"). */
+#ifndef PTXTUTOR_STALLS_H
+#define PTXTUTOR_STALLS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* The reasons, Nsight Compute's names (smsp__pcsamp_warps_issue_stalled_*), in one table. */
+#define STALL_REASONS(X)                                                                             \
+	X(LONG_SB, "long_scoreboard", "long scoreboard")       /* a global/local memory result */      \
+	X(SHORT_SB, "short_scoreboard", "short scoreboard")    /* a shared memory, shuffle or MUFU result */ \
+	X(WAIT, "wait", "wait")                                /* a fixed-latency result (ALU, tensor) */ \
+	X(BARRIER, "barrier", "barrier")                       /* bar.sync: the block's other warps */  \
+	X(MEMBAR, "membar", "membar")                          /* a memory fence */                     \
+	X(MIO, "mio_throttle", "MIO throttle")                 /* the shared-memory / MUFU queue is full */ \
+	X(LG, "lg_throttle", "LG throttle")                    /* the global/local memory queue is full */ \
+	X(MATH, "math_pipe_throttle", "math pipe throttle")    /* its ALU or tensor pipe is busy */     \
+	X(NOT_SELECTED, "not_selected", "not selected")        /* ready, another warp issued */         \
+	X(SELECTED, "selected", "selected")                    /* issued: one cycle an instruction */
+#define STALL_ENUM(id, key, name) STALL_##id,
+typedef enum { STALL_REASONS(STALL_ENUM) STALL_NREASONS } stall_reason;
+#undef STALL_ENUM
+
+const char *stall_reason_key(stall_reason r);   /* "long_scoreboard" */
+const char *stall_reason_name(stall_reason r);  /* "long scoreboard" */
+
+/* What an instruction is, to the model (the emulator's op mapped once, emu_trace.c). */
+typedef enum {
+	STALL_K_FMA,        /* f32/f16 arithmetic: the FMA pipe, latency_ffma */
+	STALL_K_INT,        /* integer, logic, compares, selects: the INT pipe, latency_imad */
+	STALL_K_MOVE,       /* mov, cvt, ld.param: issue only, latency_imad */
+	STALL_K_MUFU,       /* rcp, sqrt, ex2, lg2, div: MUFU, latency_mufu, short scoreboard */
+	STALL_K_SHFL,       /* shfl: MIO, latency_shfl */
+	STALL_K_LDS,        /* ld.shared, ldmatrix: MIO, latency_lds after its wavefronts */
+	STALL_K_STS,        /* st.shared, stmatrix: MIO, no result */
+	STALL_K_LDG,        /* ld.global, ld.local: LG, L1 / L2 / DRAM latency */
+	STALL_K_STG,        /* st.global, st.local: LG, no result */
+	STALL_K_CPASYNC,    /* cp.async: LG, completes into the open group */
+	STALL_K_CPCOMMIT,   /* cp.async.commit_group */
+	STALL_K_WGCOMMIT,   /* wgmma.commit_group */
+	STALL_K_CPWAIT,     /* cp.async.wait_group N: its groups but the newest N landed */
+	STALL_K_MMA,        /* mma.sync, wmma.mma: the tensor pipe, latency_mma */
+	STALL_K_WGMMA,      /* wgmma.mma_async: the tensor pipe, asynchronous, in a group */
+	STALL_K_WGWAIT,     /* wgmma.wait_group N */
+	STALL_K_BAR,        /* bar.sync / barrier.sync */
+	STALL_K_MBAR_WAIT,  /* mbarrier.try_wait / test_wait: the block's TMA copies landed */
+	STALL_K_TMA,        /* cp.async.bulk: the copy engine */
+	STALL_K_OTHER,      /* branches, exit, the rest: issue only */
+	STALL_K_COUNT
+} stall_kind;
+
+#define STALL_MAX_DST 4
+#define STALL_MAX_SRC 13
+
+/* One static instruction. */
+typedef struct {
+	int line;                    /* its PTX line */
+	uint8_t kind;                /* stall_kind */
+	uint8_t ndst, nsrc;
+	int32_t dst[STALL_MAX_DST];  /* registers it writes (the scoreboard) */
+	int32_t src[STALL_MAX_SRC];  /* registers it reads, its guard predicate included */
+	int wait_n;                  /* CPWAIT / WGWAIT: the groups it may leave in flight */
+	int bar_warps;               /* BAR: the warps it waits for; 0: all of the block's */
+	double units;                /* its pipe's work per issue: wavefronts (LDS/STS), 128-byte lines
+				      * (LDG/STG/CPASYNC), FLOPs (MMA/WGMMA), bytes (TMA); the emulator's mean */
+} stall_op;
+
+/* One issued instruction of one warp. mem: for a global load, where its 128-byte lines are in the
+ * trace's pool (stall_trace.mem: a count, then that many line ids); STALL_NO_MEM for the others
+ * (and for a load past the pool's limit: the model takes it for a miss); for a bar.sync, the
+ * barrier's number. A line id is the buffer's index << 28 | the line's number in it. */
+#define STALL_NO_MEM UINT32_MAX
+typedef struct {
+	uint32_t op, mem;
+} stall_rec;
+
+typedef struct {
+	stall_rec *rec;
+	size_t n, cap;
+} stall_warp;
+
+/* The recorded sample: the static ops, and each traced warp's instructions in issue order. */
+#define STALL_MAX_BLOCKS 16
+#define STALL_MAX_RECS (48u << 20)   /* records over all warps (8 bytes each): beyond, the trace is cut */
+#define STALL_MAX_MEM (32u << 20)    /* line ids of the loads (4 bytes each): beyond, loads are taken as misses */
+typedef struct stall_trace {
+	stall_op *ops;
+	int nops, nregs;
+	int warps_per_block;
+	int nblocks;                 /* blocks traced (<= STALL_MAX_BLOCKS) */
+	int smem_static;             /* the entry's static shared bytes (occupancy) */
+	stall_warp *warps;           /* STALL_MAX_BLOCKS x warps_per_block, block-major */
+	size_t nrecs;
+	uint32_t *mem;               /* the global loads' lines (stall_rec.mem) */
+	size_t nmem, capmem;
+	int cut;                     /* 1: STALL_MAX_RECS reached, the warps' tails are missing */
+} stall_trace;
+
+void stall_trace_init(stall_trace *t, int warps_per_block, int nregs);
+/* Appends op to warp w of traced block b (ignored past the limits); returns the record or NULL. */
+stall_rec *stall_trace_add(stall_trace *t, int b, int w, uint32_t op);
+/* Gives r the n distinct line ids of its load (ignored past STALL_MAX_MEM). */
+void stall_trace_lines(stall_trace *t, stall_rec *r, const uint32_t *lines, int n);
+void stall_trace_free(stall_trace *t);
+
+/* The latencies (cycles), the one table, read from the measured file's rows latency_NAME. */
+#define STALL_LATENCIES(X)                                                                     \
+	X(FFMA, "latency_ffma")  X(IMAD, "latency_imad")  X(MUFU, "latency_mufu")              \
+	X(SHFL, "latency_shfl")  X(LDS, "latency_lds")    X(L1, "latency_l1")                  \
+	X(L2, "latency_l2")      X(DRAM, "latency_dram")  X(MMA, "latency_mma")                \
+	X(BAR, "latency_bar")
+#define STALL_LAT_ENUM(id, key) STALL_LAT_##id,
+typedef enum { STALL_LATENCIES(STALL_LAT_ENUM) STALL_NLAT } stall_lat;
+#undef STALL_LAT_ENUM
+const char *stall_lat_key(stall_lat l);
+
+/* The clock the time is given at when the measured file has no clock_mhz_gemm row: the H100's
+ * typical clock under a GEMM at the 700 W cap (1.3-1.98 GHz measured, docs/model.md). */
+#define STALL_CLOCK_MHZ_DEFAULT 1755.0
+
+typedef struct {
+	double lat[STALL_NLAT];
+	double clock_mhz;
+	int clock_measured;          /* 1: from a clock_mhz_gemm row */
+	char source[160];
+} stall_params;
+
+/* Reads the table from the loaded measured file (model/measured.h). 0, or -1 with
+ * "assets/measured-h100.tsv has no latency_l2 row (lesson 0, size 0)" in err. */
+int stall_params_load(stall_params *p, char *err, int errlen);
+
+/* The SM the sample runs on. */
+typedef struct {
+	int blocks_per_sm;           /* resident blocks (occupancy) */
+	int smem_per_block;          /* bytes (L1 is what shared memory leaves of 256 KB) */
+	double l2_miss;              /* of the L1 misses, the fraction served by DRAM (0..1) */
+	long long grid_blocks;
+	int sms;
+	int hoist_loads;             /* 1: loads issue ahead as ptxas schedules them (stalls.c, LOOKAHEAD) */
+} stall_config;
+
+typedef struct {
+	int line;
+	double cyc[STALL_NREASONS];  /* warp cycles charged */
+	double issued;               /* warp instructions issued */
+	stall_reason top;            /* the largest reason but selected (selected when it alone) */
+} stall_line;
+
+typedef struct {
+	stall_line *lines;           /* by PTX line, ascending; malloc'd (stall_result_free) */
+	int nlines;
+	double total[STALL_NREASONS];
+	double warp_cycles, issued;  /* summed over the resident warps */
+	double cycles;               /* the SM's cycles for one wave of resident blocks */
+	double issue_active;         /* issued / (cycles x 4 sub-partitions) */
+	double waves;                /* ceil(grid / (SMs x blocks per SM)) */
+	double ms;                   /* cycles x waves / clock */
+	int warps;                   /* resident warps modelled */
+} stall_result;
+
+/* Replays t on one SM as c says. Returns 0, or -1 with err (nothing traced). */
+int stall_model(const stall_trace *t, const stall_params *p, const stall_config *c, stall_result *r, char *err,
+		int errlen);
+void stall_result_free(stall_result *r);
+/* The reason with the most cycles, selected excluded unless it is all there is. */
+stall_reason stall_top(const double cyc[STALL_NREASONS]);
+
+#endif

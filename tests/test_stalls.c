@@ -1,0 +1,356 @@
+/* test_stalls: the stall model (model/stalls.c) on tiny synthetic traces, each built so one reason
+ * must dominate, and its latency table read from measured rows. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/util.h"
+#include "emu/emu.h"
+#include "model/measured.h"
+#include "model/stalls.h"
+
+static stall_params params(void)
+{
+	stall_params p = {.clock_mhz = 1000};
+	double lat[STALL_NLAT] = {[STALL_LAT_FFMA] = 4, [STALL_LAT_IMAD] = 4, [STALL_LAT_MUFU] = 18,
+				  [STALL_LAT_SHFL] = 23, [STALL_LAT_LDS] = 29, [STALL_LAT_L1] = 40,
+				  [STALL_LAT_L2] = 260, [STALL_LAT_DRAM] = 480, [STALL_LAT_MMA] = 33, [STALL_LAT_BAR] = 24};
+	memcpy(p.lat, lat, sizeof lat);
+	return p;
+}
+
+/* A trace of `warps` warps in one block over the ops given. */
+static void trace_new(stall_trace *t, int warps, const stall_op *ops, int nops)
+{
+	stall_trace_init(t, warps, 16);
+	t->ops = calloc((size_t)nops, sizeof *t->ops);
+	memcpy(t->ops, ops, (size_t)nops * sizeof *ops);
+	t->nops = nops;
+}
+
+static void run_hoisting(stall_trace *t, stall_result *r, int hoist)
+{
+	stall_params p = params();
+	stall_config c = {.blocks_per_sm = 1, .grid_blocks = 1, .sms = 1, .hoist_loads = hoist};
+	char err[200];
+	assert_int_equal(stall_model(t, &p, &c, r, err, sizeof err), 0);
+}
+
+static void run(stall_trace *t, stall_result *r)
+{
+	run_hoisting(t, r, 0);
+}
+
+static double share(const stall_result *r, stall_reason k)
+{
+	return r->total[k] / r->warp_cycles;
+}
+
+/* Each FFMA reads the last one's result: it waits the FFMA latency, 3 cycles of 4 'wait'. */
+static void test_dependent_chain_waits(void **state)
+{
+	(void)state;
+	stall_op ops[] = {{.line = 10, .kind = STALL_K_FMA, .ndst = 1, .dst = {1}, .nsrc = 1, .src = {1}}};
+	stall_trace t;
+	trace_new(&t, 1, ops, 1);
+	for (int i = 0; i < 1000; i++)
+		stall_trace_add(&t, 0, 0, 0);
+	stall_result r;
+	run(&t, &r);
+	assert_int_equal(stall_top(r.total), STALL_WAIT);
+	assert_true(share(&r, STALL_WAIT) > 0.7);
+	assert_true(r.warp_cycles / r.issued > 3.9 && r.warp_cycles / r.issued < 4.1);
+	assert_int_equal(r.nlines, 1);
+	assert_int_equal(r.lines[0].top, STALL_WAIT);
+	stall_result_free(&r);
+	stall_trace_free(&t);
+}
+
+/* A global load the block never read, then its use, one warp: the use waits on long scoreboard. */
+static void test_global_load_use_long_scoreboard(void **state)
+{
+	(void)state;
+	stall_op ops[] = {{.line = 20, .kind = STALL_K_LDG, .ndst = 1, .dst = {1}, .nsrc = 1, .src = {2}, .units = 1},
+			  {.line = 21, .kind = STALL_K_FMA, .ndst = 1, .dst = {3}, .nsrc = 2, .src = {1, 3}}};
+	stall_trace t;
+	trace_new(&t, 1, ops, 2);
+	for (int i = 0; i < 100; i++) {
+		stall_trace_add(&t, 0, 0, 0); /* no lines recorded: taken for a miss */
+		stall_trace_add(&t, 0, 0, 1);
+	}
+	stall_result r;
+	run(&t, &r);
+	assert_int_equal(stall_top(r.total), STALL_LONG_SB);
+	assert_int_equal(r.lines[1].line, 21);
+	assert_int_equal(r.lines[1].top, STALL_LONG_SB); /* charged to the line that waits, the use */
+	/* each pair: the L2 latency (no DRAM share configured) and the two issues */
+	assert_true(r.cycles > 100 * 260 && r.cycles < 100 * 270);
+	stall_result_free(&r);
+	stall_trace_free(&t);
+}
+
+/* The same line read again and again: the first read misses, the others hit the L1. */
+static void test_reuse_hits_l1(void **state)
+{
+	(void)state;
+	stall_op ops[] = {{.line = 20, .kind = STALL_K_LDG, .ndst = 1, .dst = {1}, .units = 1},
+			  {.line = 21, .kind = STALL_K_FMA, .ndst = 1, .dst = {3}, .nsrc = 2, .src = {1, 3}}};
+	stall_trace t;
+	trace_new(&t, 1, ops, 2);
+	uint32_t line = 7;
+	for (int i = 0; i < 100; i++) {
+		stall_trace_lines(&t, stall_trace_add(&t, 0, 0, 0), &line, 1);
+		stall_trace_add(&t, 0, 0, 1);
+	}
+	stall_result r;
+	run(&t, &r);
+	assert_true(r.cycles > 260 + 99 * 40 && r.cycles < 260 + 99 * 50);
+	stall_result_free(&r);
+	stall_trace_free(&t);
+}
+
+/* Lines past the L1's capacity (what shared memory leaves of it) are evicted: a second sweep misses too. */
+static void test_l1_capacity(void **state)
+{
+	(void)state;
+	stall_op ops[] = {{.line = 20, .kind = STALL_K_LDG, .ndst = 1, .dst = {1}, .units = 1},
+			  {.line = 21, .kind = STALL_K_FMA, .ndst = 1, .dst = {3}, .nsrc = 2, .src = {1, 3}}};
+	stall_trace t;
+	trace_new(&t, 1, ops, 2);
+	for (int sweep = 0; sweep < 2; sweep++)
+		for (uint32_t line = 0; line < 4096; line++) { /* 512 KB */
+			stall_trace_lines(&t, stall_trace_add(&t, 0, 0, 0), &line, 1);
+			stall_trace_add(&t, 0, 0, 1);
+		}
+	stall_result r;
+	run(&t, &r);
+	assert_true(r.cycles > 2 * 4096 * 260);
+	stall_result_free(&r);
+	stall_trace_free(&t);
+}
+
+/* Two warps read one line at once: the second finds it on its way and waits for the same fill. */
+static void test_hit_on_miss_waits_for_the_fill(void **state)
+{
+	(void)state;
+	stall_op ops[] = {{.line = 20, .kind = STALL_K_LDG, .ndst = 1, .dst = {1}, .units = 1},
+			  {.line = 21, .kind = STALL_K_FMA, .ndst = 1, .dst = {3}, .nsrc = 2, .src = {1, 3}}};
+	stall_trace t;
+	trace_new(&t, 2, ops, 2);
+	uint32_t line = 3;
+	for (int w = 0; w < 2; w++) {
+		stall_trace_lines(&t, stall_trace_add(&t, 0, w, 0), &line, 1);
+		stall_trace_add(&t, 0, w, 1);
+	}
+	stall_result r;
+	run(&t, &r);
+	/* both wait about the miss: two uses at long scoreboard, ~260 cycles each */
+	assert_true(r.lines[1].cyc[STALL_LONG_SB] > 2 * 255 && r.lines[1].cyc[STALL_LONG_SB] < 2 * 265);
+	stall_result_free(&r);
+	stall_trace_free(&t);
+}
+
+/* Warp 0 works 400 dependent FFMAs before bar.sync, warp 1 reaches it at once: warp 1 waits there. */
+static void test_slow_warp_barrier(void **state)
+{
+	(void)state;
+	stall_op ops[] = {{.line = 30, .kind = STALL_K_FMA, .ndst = 1, .dst = {1}, .nsrc = 1, .src = {1}},
+			  {.line = 31, .kind = STALL_K_BAR},
+			  {.line = 32, .kind = STALL_K_INT, .ndst = 1, .dst = {2}}};
+	stall_trace t;
+	trace_new(&t, 2, ops, 3);
+	for (int i = 0; i < 400; i++)
+		stall_trace_add(&t, 0, 0, 0);
+	for (int w = 0; w < 2; w++) {
+		stall_trace_add(&t, 0, w, 1);
+		stall_trace_add(&t, 0, w, 2);
+	}
+	stall_result r;
+	run(&t, &r);
+	assert_int_equal(r.lines[1].line, 31);
+	assert_int_equal(r.lines[1].top, STALL_BARRIER);
+	/* warp 1 waits about warp 0's 1600 cycles, plus the barrier's latency */
+	assert_true(r.lines[1].cyc[STALL_BARRIER] > 1600 && r.lines[1].cyc[STALL_BARRIER] < 1700);
+	stall_result_free(&r);
+	stall_trace_free(&t);
+}
+
+/* Independent FFMAs, one warp on each sub-partition: every cycle issues; the SM is issue-bound. */
+static void test_independent_issue_bound(void **state)
+{
+	(void)state;
+	stall_op ops[] = {{.line = 40, .kind = STALL_K_FMA, .ndst = 1, .dst = {1}, .nsrc = 1, .src = {2}}};
+	stall_trace t;
+	trace_new(&t, 4, ops, 1);
+	for (int w = 0; w < 4; w++)
+		for (int i = 0; i < 500; i++)
+			stall_trace_add(&t, 0, w, 0);
+	stall_result r;
+	run(&t, &r);
+	assert_int_equal(stall_top(r.total), STALL_SELECTED);
+	assert_true(share(&r, STALL_SELECTED) > 0.99);
+	assert_true(r.issue_active > 0.99);
+	assert_true(r.cycles >= 500 && r.cycles <= 502);
+	stall_result_free(&r);
+	stall_trace_free(&t);
+}
+
+/* Many warps on one sub-partition with independent work: all but one wait their turn. */
+static void test_crowded_subpartition_not_selected(void **state)
+{
+	(void)state;
+	stall_op ops[] = {{.line = 50, .kind = STALL_K_FMA, .ndst = 1, .dst = {1}, .nsrc = 1, .src = {2}}};
+	stall_trace t;
+	trace_new(&t, 16, ops, 1);
+	for (int w = 0; w < 16; w++)
+		for (int i = 0; i < 100; i++)
+			stall_trace_add(&t, 0, w, 0);
+	stall_result r;
+	run(&t, &r);
+	assert_int_equal(stall_top(r.total), STALL_NOT_SELECTED);
+	stall_result_free(&r);
+	stall_trace_free(&t);
+}
+
+/* The table comes from measured rows; a missing one is named. */
+static void test_params_from_measured_rows(void **state)
+{
+	(void)state;
+	char text[4096] = "gpu\tdriver\tdate\tcommand\tlesson\tsize\tmetric\tvalue\tunit\n", err[256];
+	for (int i = 0; i < STALL_NLAT; i++)
+		if (i != STALL_LAT_L2)
+			snprintf(text + strlen(text), sizeof text - strlen(text), "H100\td\t2026-11-28\tc\t0\t0\t%s\t%d\tcycles\n",
+				 stall_lat_key((stall_lat)i), 10 + i);
+	assert_true(measured_parse("fixture.tsv", text, err, sizeof err) > 0);
+	stall_params p;
+	assert_int_equal(stall_params_load(&p, err, sizeof err), -1);
+	assert_non_null(strstr(err, "latency_l2"));
+	snprintf(text + strlen(text), sizeof text - strlen(text), "H100\td\t2026-11-28\tc\t0\t0\tlatency_l2\t270\tcycles\n");
+	assert_true(measured_parse("fixture.tsv", text, err, sizeof err) > 0);
+	assert_int_equal(stall_params_load(&p, err, sizeof err), 0);
+	assert_true(p.lat[STALL_LAT_L2] == 270 && p.lat[STALL_LAT_FFMA] == 10);
+	assert_true(p.clock_mhz == STALL_CLOCK_MHZ_DEFAULT && !p.clock_measured);
+}
+
+/* The emulator's trace of a real kernel: every issued instruction once, in each warp's order, the
+ * global loads with their lines; the model replays it and charges every cycle. */
+static void test_emulator_trace(void **state)
+{
+	(void)state;
+	run_request rq;
+	memset(&rq, 0, sizeof rq);
+	util_path(rq.ptx_path, sizeof rq.ptx_path, "tests/emu/naive.ptx");
+	util_strlcpy(rq.entry, "gemm_naive", sizeof rq.entry);
+	rq.dt = DTYPE_F32;
+	rq.M = rq.N = 64, rq.K = 64;
+	rq.grid[0] = rq.grid[1] = 2, rq.grid[2] = 1;
+	rq.block[0] = rq.block[1] = 32, rq.block[2] = 1;
+	stall_trace t;
+	memset(&t, 0, sizeof t);
+	emu_options opt = {.no_verify = 1, .zero_inputs = 1, .trace = &t};
+	static emu_result res;
+	char err[512];
+	if (emu_run(&rq, &opt, &res, err, sizeof err))
+		fail_msg("%s", err);
+	assert_int_equal(t.nblocks, 4);
+	assert_int_equal(t.warps_per_block, 32);
+	assert_int_equal(t.nrecs, res.total.inst_total);
+	size_t loads = 0, with_lines = 0;
+	for (int w = 0; w < t.nblocks * t.warps_per_block; w++)
+		for (size_t i = 0; i < t.warps[w].n; i++) {
+			const stall_rec *r = &t.warps[w].rec[i];
+			assert_true(r->op < (uint32_t)t.nops);
+			if (t.ops[r->op].kind == STALL_K_LDG) {
+				loads++;
+				with_lines += r->mem != STALL_NO_MEM && t.mem[r->mem] >= 1;
+			}
+		}
+	assert_int_equal(loads, res.total.inst[EMU_CLS_LD_GLOBAL]);
+	assert_int_equal(with_lines, loads);
+	stall_params p = params();
+	stall_config c = {.blocks_per_sm = 2, .grid_blocks = 4, .sms = 2};
+	stall_result r;
+	assert_int_equal(stall_model(&t, &p, &c, &r, err, sizeof err), 0);
+	assert_true(r.issued == (double)res.total.inst_total / 2); /* two resident blocks of the four */
+	assert_true(r.warp_cycles >= r.issued && r.total[STALL_LONG_SB] > 0);
+	stall_result_free(&r);
+	stall_trace_free(&t);
+}
+
+/* Lesson 2's loop: each load reuses one register after the last one's use, its address a step on.
+ * In PTX order the loads wait one after another; as ptxas schedules (addresses and loads issued
+ * ahead, the register renamed) their latencies overlap, and each use still reads its own load. */
+static void test_loads_issue_ahead_renamed(void **state)
+{
+	(void)state;
+	stall_op ops[] = {{.line = 1, .kind = STALL_K_LDG, .ndst = 1, .dst = {1}, .nsrc = 1, .src = {2}, .units = 1},
+			  {.line = 2, .kind = STALL_K_FMA, .ndst = 1, .dst = {3}, .nsrc = 2, .src = {1, 3}},
+			  {.line = 3, .kind = STALL_K_INT, .ndst = 1, .dst = {2}, .nsrc = 1, .src = {2}}};
+	double cycles[3];
+	for (int hoist = 0; hoist <= 2; hoist++) {
+		stall_trace t;
+		trace_new(&t, 1, ops, 3);
+		for (int i = 0; i < 64; i++)
+			for (int k = 0; k < 3; k++)
+				stall_trace_add(&t, 0, 0, (uint32_t)k); /* every load a miss */
+		stall_result r;
+		run_hoisting(&t, &r, hoist);
+		cycles[hoist] = r.cycles;
+		assert_true(r.issued == 64 * 3);
+		/* every use waits on its load: no use runs before a load issued after it */
+		assert_int_equal(r.lines[1].top, STALL_LONG_SB);
+		stall_result_free(&r);
+		stall_trace_free(&t);
+	}
+	assert_true(cycles[0] > 64 * 260);              /* in order: one latency each */
+	assert_true(cycles[1] > 64 * 260);              /* loads alone: the address step still waits */
+	assert_true(cycles[2] < 64 * 260 / 3);           /* addresses and loads ahead: overlapped */
+}
+
+/* Two warpgroups on named barriers 1 and 2 (bar.sync id, 64): each waits only for its own pair. */
+static void test_named_barriers(void **state)
+{
+	(void)state;
+	stall_op ops[] = {{.line = 1, .kind = STALL_K_FMA, .ndst = 1, .dst = {1}, .nsrc = 1, .src = {1}},
+			  {.line = 2, .kind = STALL_K_BAR, .bar_warps = 2},
+			  {.line = 3, .kind = STALL_K_INT, .ndst = 1, .dst = {2}}};
+	stall_trace t;
+	trace_new(&t, 4, ops, 3);
+	for (int w = 0; w < 4; w++) {
+		for (int i = 0; i < (w == 3 ? 500 : 0); i++) /* warp 3, of barrier 2, is slow */
+			stall_trace_add(&t, 0, w, 0);
+		stall_trace_add(&t, 0, w, 1)->mem = w < 2 ? 1 : 2;
+		stall_trace_add(&t, 0, w, 2);
+	}
+	stall_result r;
+	run(&t, &r);
+	/* warps 0 and 1 pass at once; warp 2 waits for warp 3's ~2000 cycles */
+	assert_true(r.lines[1].cyc[STALL_BARRIER] > 2000 && r.lines[1].cyc[STALL_BARRIER] < 2000 + 3 * 100);
+	stall_result_free(&r);
+	stall_trace_free(&t);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_dependent_chain_waits),
+		cmocka_unit_test(test_global_load_use_long_scoreboard),
+		cmocka_unit_test(test_reuse_hits_l1),
+		cmocka_unit_test(test_l1_capacity),
+		cmocka_unit_test(test_hit_on_miss_waits_for_the_fill),
+		cmocka_unit_test(test_slow_warp_barrier),
+		cmocka_unit_test(test_independent_issue_bound),
+		cmocka_unit_test(test_crowded_subpartition_not_selected),
+		cmocka_unit_test(test_params_from_measured_rows),
+		cmocka_unit_test(test_emulator_trace),
+		cmocka_unit_test(test_loads_issue_ahead_renamed),
+		cmocka_unit_test(test_named_barriers),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
