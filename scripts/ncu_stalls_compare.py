@@ -19,7 +19,7 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from ncu_lines import LINE_NAMES, parse_source_csv, norm  # noqa: E402
+from ncu_lines import ADDR_NAMES, LINE_NAMES, parse_source_csv, norm, sass_map  # noqa: E402
 
 # ncu's stall column suffixes -> the model's reason keys
 NAMES = {"long_sb": "long_scoreboard", "long_scoreboard": "long_scoreboard", "short_sb": "short_scoreboard",
@@ -61,6 +61,40 @@ def ncu_lines(text, entry):
             try:
                 line = int(row[li])
             except (ValueError, IndexError):
+                continue
+            d = out.setdefault(line, {})
+            for i, k in cols:
+                try:
+                    d[k] = d.get(k, 0) + float(row[i] or 0)
+                except (ValueError, IndexError):
+                    pass
+    return out
+
+
+def ncu_lines_sass(text, entry, amap):
+    """The same from the SASS view (--print-source sass): each instruction's samples, its address
+    an offset from the function's first, mapped to its PTX line through `ptxtutor sass N --json
+    --jit` (the .loc copy's line table, as ncu_lines.py maps them). Used when the PTX view has no
+    metric columns (ncu 2025.3 prints the imported PTX without them)."""
+    out = {}
+    for b in parse_source_csv(text):
+        if entry and b["function"] and entry not in b["function"]:
+            continue
+        h = b["header"]
+        ai = next((i for i, c in enumerate(h) if norm(c) in ADDR_NAMES), None)
+        cols = [(i, reason_of(c)) for i, c in enumerate(h) if reason_of(c)]
+        if ai is None or not cols:
+            continue
+        addrs = []
+        for row in b["rows"]:
+            try:
+                addrs.append((int(row[ai], 16), row))
+            except (ValueError, IndexError):
+                pass
+        base = min((x for x, _ in addrs), default=0)
+        for x, row in addrs:
+            line = amap.get(x - base, (None,))[0]
+            if line is None:
                 continue
             d = out.setdefault(line, {})
             for i, k in cols:
@@ -118,6 +152,12 @@ def main():
         _, src, _ = run([a.ncu, "-i", rep, "--page", "source", "--csv", "--print-source", "cuda"], stem + ".source.log")
         _, det, _ = run([a.ncu, "-i", rep, "--page", "details", "--csv"], stem + ".details.log")
         lines = ncu_lines(src, entry)
+        if not lines:  # the PTX view without metric columns: the SASS view, mapped to PTX lines
+            _, src, _ = run([a.ncu, "-i", rep, "--page", "source", "--csv", "--print-source", "sass"],
+                            stem + ".source_sass.log")
+            rc, sj, _ = run([a.bin, "sass", n, "--json", "--jit"], stem + ".sass_jit.log")
+            amap = sass_map(json.loads(sj)) if rc == 0 and sj.strip().startswith("{") else {}
+            lines = ncu_lines_sass(src, entry, amap)
         if not lines:
             print("lesson %s: no per-line samples in ncu's source page (%s)" % (n, stem + ".source.log"))
             failed += 1
