@@ -24,7 +24,7 @@ static int cmd_emulate(const cli_command *self, int argc, char **argv);
 
 const cli_command cli_cmd_emulate = {
 	.name = "emulate",
-	.synopsis = {"emulate LESSON [--size N|M,N,K] [--set KEY=VALUE]... [--lines|--estimate] [--json|--csv]",
+	.synopsis = {"emulate LESSON [--size N|M,N,K] [--set KEY=VALUE]... [--lines|--estimate|--stalls] [--json|--csv]",
 		     "emulate --ptx FILE [--entry NAME] --grid X[,Y[,Z]] --block X[,Y[,Z]] --size M[,N,K] [options]"},
 	.summary = "CPU: run a kernel in the emulator and count its memory traffic",
 	.about = "Runs the kernel on the CPU, warp by warp, on random inputs; verifies C against a\n"
