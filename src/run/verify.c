@@ -181,7 +181,7 @@ void verify_check(const verify_input *in, verify_report *rep)
 			if (diagnose_precision(&d, rep->consistent_with, sizeof rep->consistent_with, NULL))
 				snprintf(why, sizeof why, ", consistent with %s", rep->consistent_with);
 		}
-		snprintf(rep->msg, sizeof rep->msg,
+		util_cutf(rep->msg, sizeof rep->msg, /* a long diagnosis is cut, not an error */
 			 "wrong values: rel. error %.3g > tolerance %s%s; %zu of %zu elements off, the worst at %s: "
 			 "expected %.6g, got %.6g", rep->rel_err, tol, why, rep->bad, n, at, rep->expected, rep->got);
 	} else if (in->pad_written) {
