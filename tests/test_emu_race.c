@@ -335,6 +335,22 @@ static void test_member_mask(void **state)
 		"\t@%p1 bar.warp.sync -1; // SYNC\n" TAIL;
 	expect_race(warpsync, 1, 32, 0, "race (warp mask): bar.warp.sync with member mask 0xffffffff names lane 16 of warp 0",
 		    "// SYNC", NULL);
+	/* __ballot_sync(0x0000ffff, ...) run by the whole warp, and __reduce_add_sync under a guard */
+	static const char vote[] = HEAD
+		"\tsetp.lt.u32 %p1, %r1, 16;\n"
+		"\tvote.sync.ballot.b32 %r3, %p1, 0x0000ffff; // VOTE\n" TAIL;
+	expect_race(vote, 1, 32, 0,
+		    "race (warp mask): lane 16 of warp 0 runs vote.sync with member mask 0x0000ffff, which leaves it out",
+		    "// VOTE", NULL);
+	static const char redux[] = HEAD
+		"\tsetp.lt.u32 %p1, %r1, 16;\n"
+		"\t@%p1 redux.sync.add.u32 %r3, %r1, 0xffffffff; // REDUX\n" TAIL;
+	expect_race(redux, 1, 32, 0, "race (warp mask): redux.sync with member mask 0xffffffff names lane 16 of warp 0",
+		    "// REDUX", NULL);
+	static const char vote_ok[] = HEAD
+		"\tsetp.lt.u32 %p1, %r1, 16;\n"
+		"\tvote.sync.ballot.b32 %r3, %p1, 0xffffffff;\n" TAIL;
+	expect_none(vote_ok, 1, 32, 0);
 }
 
 /* Warp 0 waits at barrier 0, warp 1 at barrier 1: on a GPU the block hangs. */

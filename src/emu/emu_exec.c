@@ -342,7 +342,12 @@ static int exec_op(blockctx *blk, warp *w, inst *x)
 	case OP_ATOM: return emu_exec_atom(blk, w, x);
 	case OP_CALL: return emu_exec_call(blk, w, x);
 	case OP_RET: return emu_exec_ret(blk, w, x);
-	case OP_WARP: emu_exec_warpop(x); break;
+	case OP_WARP: /* vote.sync and redux.sync have their member mask, activemask none */
+		if (o->mod != WV_ACTIVEMASK && x->em)
+			emu_race_member_mask(blk, w, o, x->em, (uint32_t)x->s1[__builtin_ctz(x->em)],
+					     o->mod <= WV_UNI ? "vote.sync" : "redux.sync");
+		emu_exec_warpop(x);
+		break;
 	case OP_BFIND: emu_exec_bfind(x); break;
 	case OP_COPYSIGN: emu_exec_copysign(x); break;
 	case OP_CLOCK: emu_exec_clock(blk, x); break;
