@@ -47,6 +47,15 @@ def reason_of(col):
     return NAMES.get(c, c)
 
 
+def add(d, row, cols):
+    """A row's samples into d, by reason."""
+    for i, k in cols:
+        try:
+            d[k] = d.get(k, 0) + float(row[i] or 0)
+        except (ValueError, IndexError):
+            pass
+
+
 def ncu_lines(text, entry):
     """{PTX line: {reason: samples}} from the source page's rows."""
     blocks = [b for b in parse_source_csv(text) if not entry or not b["function"] or entry in b["function"]]
@@ -62,12 +71,7 @@ def ncu_lines(text, entry):
                 line = int(row[li])
             except (ValueError, IndexError):
                 continue
-            d = out.setdefault(line, {})
-            for i, k in cols:
-                try:
-                    d[k] = d.get(k, 0) + float(row[i] or 0)
-                except (ValueError, IndexError):
-                    pass
+            add(out.setdefault(line, {}), row, cols)
     return out
 
 
@@ -96,12 +100,7 @@ def ncu_lines_sass(text, entry, amap):
             line = amap.get(x - base, (None,))[0]
             if line is None:
                 continue
-            d = out.setdefault(line, {})
-            for i, k in cols:
-                try:
-                    d[k] = d.get(k, 0) + float(row[i] or 0)
-                except (ValueError, IndexError):
-                    pass
+            add(out.setdefault(line, {}), row, cols)
     return out
 
 

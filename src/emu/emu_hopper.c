@@ -92,21 +92,32 @@ static int64_t element(const emu_tmap *t, const int64_t p[5])
 	return (int64_t)off;
 }
 
-int emu_tmap_copy(const emu_tmap *t, const int32_t c[5], const emu_buffer *buf, uint8_t *smem, uint32_t soff,
-		  int store, char *why, size_t n)
+/* The box's elements, innermost dimension first. */
+static uint64_t box_count(const emu_tmap *t)
 {
 	uint64_t count = 1;
 	for (int d = 0; d < t->rank; d++)
 		count *= t->box[d];
+	return count;
+}
+
+/* The global element of the box's i-th (element()'s -1: out of the tensor). */
+static int64_t box_element(const emu_tmap *t, const int32_t c[5], uint64_t i)
+{
 	int64_t p[5] = {0};
-	for (uint64_t i = 0; i < count; i++) {
-		uint64_t r = i;
-		for (int d = 0; d < t->rank; d++) {
-			p[d] = (int64_t)c[d] + (int64_t)(r % t->box[d]);
-			r /= t->box[d];
-		}
+	for (int d = 0; d < t->rank; d++) {
+		p[d] = (int64_t)c[d] + (int64_t)(i % t->box[d]);
+		i /= t->box[d];
+	}
+	return element(t, p);
+}
+
+int emu_tmap_copy(const emu_tmap *t, const int32_t c[5], const emu_buffer *buf, uint8_t *smem, uint32_t soff,
+		  int store, char *why, size_t n)
+{
+	for (uint64_t i = 0, count = box_count(t); i < count; i++) {
 		uint8_t *s = smem + emu_swizzle(soff + (uint32_t)(i * t->elem), t->swizzle);
-		int64_t g = element(t, p);
+		int64_t g = box_element(t, c, i);
 		if (g == -1) { /* out of the tensor: a load fills zeros, a store writes nothing */
 			if (!store)
 				memset(s, 0, t->elem);
@@ -127,17 +138,8 @@ int emu_tmap_copy(const emu_tmap *t, const int32_t c[5], const emu_buffer *buf, 
 
 void emu_tmap_each(const emu_tmap *t, const int32_t c[5], void (*fn)(void *arg, uint64_t off, int bytes), void *arg)
 {
-	uint64_t count = 1;
-	for (int d = 0; d < t->rank; d++)
-		count *= t->box[d];
-	int64_t p[5] = {0};
-	for (uint64_t i = 0; i < count; i++) {
-		uint64_t r = i;
-		for (int d = 0; d < t->rank; d++) {
-			p[d] = (int64_t)c[d] + (int64_t)(r % t->box[d]);
-			r /= t->box[d];
-		}
-		int64_t g = element(t, p);
+	for (uint64_t i = 0, count = box_count(t); i < count; i++) {
+		int64_t g = box_element(t, c, i);
 		if (g >= 0)
 			fn(arg, (uint64_t)g, t->elem);
 	}
