@@ -30,6 +30,14 @@ static int dtype_ok(const char *s, char *why, size_t len)
 	return -1;
 }
 
+int cli_reference_ok(const char *s, char *why, size_t len)
+{
+	if (run_ref_parse(s) >= 0)
+		return 0;
+	snprintf(why, len, "default (the library's call), best (the fastest of cuBLASLt's list) or best-promoting");
+	return -1;
+}
+
 /* --bmajor: n or k. */
 static int bmajor_ok(const char *s, char *why, size_t len)
 {
@@ -117,6 +125,11 @@ const cli_opt cli_run_opts[] = {
 	{.name = "force", .kind = CLI_FLAG, .off = offsetof(cli_launch, force),
 	 .help = "lift the deadline to an hour: with --emulate, emulate even when the\n"
 		 "estimated CPU time is over the usual limit"},
+	{.name = "reference", .kind = CLI_NAME, .off = offsetof(cli_launch, reference), .arg = "R",
+	 .check = cli_reference_ok,
+	 .help = "what it is timed beside: default (the library's call), best (the\n"
+		 "fastest of cuBLASLt's list for these types, named), best-promoting (FP8:\n"
+		 "the same with cuBLASLt's promotion of partial sums, for a kernel that promotes)"},
 	{.name = "lineinfo", .kind = CLI_FLAG, .off = offsetof(cli_launch, lineinfo),
 	 .help = "for profilers: JIT the PTX with a .loc per line and the driver's line\n"
 		 "information, so Nsight Compute's source view (ncu --page source) maps\n"
@@ -360,6 +373,7 @@ int cli_launch_request(const cli_launch *o, const course *c, run_request *rq)
 	launch_target(rq, o->emulate ? RUN_BACKEND_EMU : RUN_BACKEND_GPU, RUN_KIND_RUN,
 		      &(launch_limits){.timeout_s = o->timeout, .force = o->force});
 	rq->lineinfo = o->lineinfo;
+	rq->reference = o->reference ? (run_ref)run_ref_parse(o->reference) : RUN_REF_DEFAULT;
 	return 0;
 }
 

@@ -41,6 +41,7 @@ typedef struct {
 	int estimate;                 /* emulate --estimate: the time on a GPU from a sample of blocks */
 	int stalls;                   /* emulate --stalls: why each line waits, from the stall model */
 	const char *gpu;              /* emulate --estimate --gpu NAME */
+	const char *reference;        /* run --reference: default | best | best-promoting (run_ref) */
 	double timeout;               /* seconds; 0 = from the size */
 } cli_launch;
 
@@ -90,5 +91,8 @@ void cli_launch_title(const cli_launch *o, const run_request *rq, char *buf, siz
  * exit status: 0 ok, 1 a wrong result (or a GPU run that failed), 2 killed,
  * cancelled or timed out on any backend, or an emulation that could not run. */
 int cli_launch_report(const cli_launch *o, const run_request *rq, const run_result *res);
+
+/* --reference's check (run and bench): a name run_ref_parse knows. */
+int cli_reference_ok(const char *s, char *why, size_t len);
 
 #endif

@@ -46,7 +46,7 @@ static CUdeviceptr workspace;
 static int same(const lt_shape *a, const lt_shape *b)
 {
 	return a->M == b->M && a->N == b->N && a->K == b->K && a->in == b->in && a->out == b->out &&
-	       a->b_kmajor == b->b_kmajor && a->best == b->best;
+	       a->b_kmajor == b->b_kmajor && a->best == b->best && a->promote == b->promote;
 }
 
 static void drop(const cuda_api *cu, lt_plan *p)
@@ -84,7 +84,7 @@ static int describe(const cuda_api *cu, lt_plan *p, char *why, size_t len)
 	 * registers throughout); cuBLASLt's default instead adds partial sums
 	 * into f32 on the CUDA cores every few k-steps, more accurate and more
 	 * work. Same types, same accumulation: a like-for-like reference. */
-	int8_t fast = 1;
+	int8_t fast = !sh->promote;
 	int st;
 	if ((st = cu->ltMatmulDescCreate(&p->desc, compute, scale_type)) ||
 	    (t->scaled && (st = cu->ltMatmulDescSetAttribute(p->desc, CUBLASLT_MATMUL_DESC_FAST_ACCUM, &fast, sizeof fast))) ||

@@ -16,6 +16,9 @@ typedef struct {
 	/* The fastest of the heuristic's list (lt_pick_fastest) instead of its
 	 * first choice; for every type, with GemmEx's types and compute. */
 	int best;
+	/* FP8: partial sums promoted into f32 (cuBLASLt's default) instead of
+	 * FAST_ACCUM's, for a kernel that promotes (lesson 11's --promote 1). */
+	int promote;
 } lt_shape;
 
 /* The operands of a call: what lt_pick_fastest times the candidates on. */

@@ -351,7 +351,7 @@ static int prepare_best(run_state *s, const run_request *rq, run_result *res)
 		return 0;
 	}
 	lt_shape sh = {.M = rq->M, .N = rq->N, .K = rq->K, .in = s->in, .out = s->out, .b_kmajor = s->sb.col,
-		       .best = 1};
+		       .best = 1, .promote = rq->reference == RUN_REF_BEST_PROMOTING};
 	s->lt = lt_plan_for(s->cu, &sh, s->ref_why, sizeof s->ref_why);
 	CUresult r = s->lt ? lt_set_scales(s->cu, s->lt, s->scale[0], s->scale[1]) : CUDA_SUCCESS;
 	if (r) {
@@ -379,7 +379,7 @@ static int prepare_reference(run_state *s, const run_request *rq, run_result *re
 	if (s->host_ref) /* verify_reference on the host: no library call to time */
 		return 0;
 	util_strlcpy(res->ref_name, dtype_reference(s->in), sizeof res->ref_name);
-	if (rq->ref_best && run_layout_plain(rq)) /* the lessons' layouts; another layout keeps the default call */
+	if (rq->reference != RUN_REF_DEFAULT && run_layout_plain(rq)) /* the lessons' layouts; another layout keeps the default call */
 		return prepare_best(s, rq, res);
 	if (dtype_of(s->in)->ref != DTYPE_REF_LT) {
 		s->has_ref = cu->blas != NULL;

@@ -251,3 +251,13 @@ void run_make_input(rng *r, dtype d, const float *host, long long rows, long lon
 	else
 		dtype_fill(r, d, stored, real, (size_t)rows * (size_t)cols, scale);
 }
+
+int run_ref_parse(const char *s)
+{
+	static const char *const names[] = {[RUN_REF_DEFAULT] = "default", [RUN_REF_BEST] = "best",
+					    [RUN_REF_BEST_PROMOTING] = "best-promoting"};
+	for (size_t i = 0; i < ARRAY_LEN(names); i++)
+		if (!strcmp(s, names[i]))
+			return (int)i;
+	return -1;
+}

@@ -42,6 +42,20 @@ typedef enum {
 	RUN_TIMING_BURST,         /* short blocks, each after the GPU idled, as short published runs are */
 } run_timing;
 
+/* The reference a run is timed beside (and checked against): the library's
+ * default call (SGEMM, GemmEx, FP8's cuBLASLt plan with FAST_ACCUM, as
+ * lesson 11's kernel accumulates), or the fastest of cuBLASLt's heuristic
+ * list for the same types (gpu/lt.c), for FP8 with FAST_ACCUM or, for a
+ * kernel that promotes its partial sums, promoting as cuBLASLt's default does. */
+typedef enum {
+	RUN_REF_DEFAULT,          /* --reference default */
+	RUN_REF_BEST,             /* --reference best */
+	RUN_REF_BEST_PROMOTING,   /* --reference best-promoting (FP8) */
+} run_ref;
+
+/* The reference's name as the option spells it; -1 for another name. */
+int run_ref_parse(const char *s);
+
 /* One run. A plain-old-data struct so the worker can send it whole over a pipe. */
 typedef struct {
 	char ptx_path[RUN_PATH];
@@ -71,11 +85,7 @@ typedef struct {
 	int verify;               /* compare with cuBLAS */
 	int time;                 /* time ours and cuBLAS (median of repeats) */
 	run_timing timing;
-	/* The reference timed beside ours (and checked against): 0 the
-	 * library's default call (SGEMM, GemmEx, FP8's cuBLASLt plan); 1 the
-	 * fastest of cuBLASLt's heuristic list for the same types (bench
-	 * --reference best, gpu/lt.c). */
-	int ref_best;
+	run_ref reference;        /* what ours is timed beside and checked against (run_ref) */
 	run_backend backend;      /* who runs it: GPU, CPU emulator or JIT-to-cubin */
 	run_kind kind;            /* a whole run, the JIT only, or the device only */
 	/* The request's one time limit, in seconds, decided when it is built
