@@ -113,26 +113,26 @@ ptx:
 # The bandwidth microbenchmark scripts/gpu-bandwidth.sh runs (needs nvcc; the binary needs only the driver).
 NVCC ?= /usr/local/cuda/bin/nvcc
 gpu-bandwidth: $(BUILD)/gpu-bandwidth
-$(BUILD)/gpu-bandwidth: scripts/gpu-bandwidth.cu
+$(BUILD)/gpu-bandwidth: scripts/gpu-bandwidth.cu scripts/gpu_check.h
 	@mkdir -p $(BUILD)
 	$(NVCC) -O3 -gencode arch=compute_80,code=compute_80 -gencode arch=compute_90,code=sm_90 -o $@ $<
 
 # The sustained pipe rates scripts/gpu-ceilings.sh measures for the time estimate (needs nvcc;
 # sm_90a for its wgmma test).
 gpu-ceilings: $(BUILD)/gpu-ceilings
-$(BUILD)/gpu-ceilings: scripts/gpu-ceilings.cu
+$(BUILD)/gpu-ceilings: scripts/gpu-ceilings.cu scripts/gpu_check.h
 	@mkdir -p $(BUILD)
 	$(NVCC) -O3 -gencode arch=compute_90a,code=sm_90a -o $@ $<
 
 # The latencies (dependent chains, pointer chases) the stall model reads (latency_* rows; needs nvcc).
 gpu-latency: $(BUILD)/gpu-latency
-$(BUILD)/gpu-latency: scripts/gpu-latency.cu
+$(BUILD)/gpu-latency: scripts/gpu-latency.cu scripts/gpu_check.h
 	@mkdir -p $(BUILD)
 	$(NVCC) -O3 -gencode arch=compute_90a,code=sm_90a -o $@ $<
 
 # How cuBLAS's time for one GEMM varies with how it is timed (docs/benchmarks.md; needs nvcc and cuBLAS).
 gpu-cublas-timing: $(BUILD)/gpu-cublas-timing
-$(BUILD)/gpu-cublas-timing: scripts/gpu-cublas-timing.cu
+$(BUILD)/gpu-cublas-timing: scripts/gpu-cublas-timing.cu scripts/gpu_check.h
 	@mkdir -p $(BUILD)
 	$(NVCC) -O3 -gencode arch=compute_90,code=sm_90 -o $@ $< -lcublas
 
@@ -140,20 +140,20 @@ $(BUILD)/gpu-cublas-timing: scripts/gpu-cublas-timing.cu
 # needs nvcc, cuBLASLt and CUPTI, which come with the toolkit).
 CUPTI_LIB ?= /usr/local/cuda/targets/x86_64-linux/lib
 gpu-lt-algos: $(BUILD)/gpu-lt-algos
-$(BUILD)/gpu-lt-algos: scripts/gpu-lt-algos.cu
+$(BUILD)/gpu-lt-algos: scripts/gpu-lt-algos.cu scripts/gpu_check.h
 	@mkdir -p $(BUILD)
 	$(NVCC) -O3 -gencode arch=compute_90,code=sm_90 -o $@ $< -lcublasLt -lcuda -L$(CUPTI_LIB) -lcupti
 
 # Lesson 11's FP8 kernel with and without promotion beside cuBLASLt's default and FAST_ACCUM:
 # speed and accumulation error (scripts/gpu-fp8-accum.sh; needs nvcc and cuBLASLt).
 gpu-fp8-accum: $(BUILD)/gpu-fp8-accum
-$(BUILD)/gpu-fp8-accum: scripts/gpu-fp8-accum.cu
+$(BUILD)/gpu-fp8-accum: scripts/gpu-fp8-accum.cu scripts/gpu_check.h
 	@mkdir -p $(BUILD)
 	$(NVCC) -O3 -gencode arch=compute_90,code=sm_90 -o $@ $< -lcublasLt -lcuda
 
 # The L1 wavefront probe scripts/gpu-l1.sh runs under Nsight Compute (needs nvcc).
 gpu-l1-stride: $(BUILD)/gpu-l1-stride
-$(BUILD)/gpu-l1-stride: scripts/gpu-l1-stride.cu
+$(BUILD)/gpu-l1-stride: scripts/gpu-l1-stride.cu scripts/gpu_check.h
 	@mkdir -p $(BUILD)
 	$(NVCC) -O3 -gencode arch=compute_90,code=sm_90 -o $@ $<
 

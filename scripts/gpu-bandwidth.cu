@@ -5,14 +5,8 @@
 #include <cstdlib>
 #include <cuda_runtime.h>
 
-#define CHECK(x)                                                                            \
-	do {                                                                                \
-		cudaError_t e_ = (x);                                                       \
-		if (e_ != cudaSuccess) {                                                    \
-			fprintf(stderr, "gpu-bandwidth: %s: %s\n", #x, cudaGetErrorString(e_)); \
-			exit(1);                                                            \
-		}                                                                           \
-	} while (0)
+#define PROG "gpu-bandwidth"
+#include "gpu_check.h"
 
 // Reads n4 float4 `reps` times with .cg loads (L2 only, never L1): after the first pass a buffer
 // smaller than L2 is served by L2, so the rate is L2 -> SM bandwidth; a buffer far larger than L2

@@ -22,14 +22,8 @@
 #include <cstring>
 #include <cuda_runtime.h>
 
-#define CHECK(x)                                                                              \
-	do {                                                                                  \
-		cudaError_t e_ = (x);                                                         \
-		if (e_ != cudaSuccess) {                                                      \
-			fprintf(stderr, "gpu-ceilings: %s: %s\n", #x, cudaGetErrorString(e_)); \
-			exit(1);                                                              \
-		}                                                                             \
-	} while (0)
+#define PROG "gpu-ceilings"
+#include "gpu_check.h"
 
 // Each kernel writes its block 0's clock64 delta to cyc[0] and keeps its result alive through sink.
 

@@ -17,14 +17,8 @@
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>
 
-#define CHECK(x)                                                                                  \
-	do {                                                                                      \
-		cudaError_t e_ = (x);                                                             \
-		if (e_ != cudaSuccess) {                                                          \
-			fprintf(stderr, "gpu-cublas-timing: %s: %s\n", #x, cudaGetErrorString(e_)); \
-			exit(1);                                                                  \
-		}                                                                                 \
-	} while (0)
+#define PROG "gpu-cublas-timing"
+#include "gpu_check.h"
 #define CHECKB(x)                                                                        \
 	do {                                                                             \
 		cublasStatus_t s_ = (x);                                                 \

@@ -32,14 +32,8 @@
 #include <cuda_fp8.h>
 #include <cuda_runtime.h>
 
-#define CHECK(x)                                                                               \
-	do {                                                                                   \
-		cudaError_t e_ = (x);                                                          \
-		if (e_ != cudaSuccess) {                                                       \
-			fprintf(stderr, "gpu-fp8-accum: %s: %s\n", #x, cudaGetErrorString(e_)); \
-			exit(1);                                                               \
-		}                                                                              \
-	} while (0)
+#define PROG "gpu-fp8-accum"
+#include "gpu_check.h"
 #define CHECKD(x)                                                                   \
 	do {                                                                        \
 		CUresult r_ = (x);                                                  \

@@ -8,14 +8,8 @@
 #include <cstdlib>
 #include <cuda_runtime.h>
 
-#define CHECK(x)                                                                              \
-	do {                                                                                  \
-		cudaError_t e_ = (x);                                                         \
-		if (e_ != cudaSuccess) {                                                      \
-			fprintf(stderr, "gpu-l1-stride: %s: %s\n", #x, cudaGetErrorString(e_)); \
-			exit(1);                                                              \
-		}                                                                             \
-	} while (0)
+#define PROG "gpu-l1-stride"
+#include "gpu_check.h"
 
 // Lane l reads word (i mod 8) of its own line, l*stride bytes from the base: one sector per lane
 // per load. The load is written in PTX so the compiler neither widens nor hoists it.

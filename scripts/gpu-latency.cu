@@ -12,14 +12,8 @@
 #include <cuda_runtime.h>
 #include <vector>
 
-#define CHECK(x)                                                                              \
-	do {                                                                                  \
-		cudaError_t e_ = (x);                                                         \
-		if (e_ != cudaSuccess) {                                                      \
-			fprintf(stderr, "gpu-latency: %s: %s\n", #x, cudaGetErrorString(e_)); \
-			exit(1);                                                              \
-		}                                                                             \
-	} while (0)
+#define PROG "gpu-latency"
+#include "gpu_check.h"
 
 enum { N = 4096 };
 

@@ -23,14 +23,8 @@
 #include <cuda_runtime.h>
 #include <cupti.h>
 
-#define CHECK(x)                                                                             \
-	do {                                                                                 \
-		cudaError_t e_ = (x);                                                        \
-		if (e_ != cudaSuccess) {                                                     \
-			fprintf(stderr, "gpu-lt-algos: %s: %s\n", #x, cudaGetErrorString(e_)); \
-			exit(1);                                                             \
-		}                                                                            \
-	} while (0)
+#define PROG "gpu-lt-algos"
+#include "gpu_check.h"
 #define CHECKL(x)                                                                          \
 	do {                                                                               \
 		cublasStatus_t s_ = (x);                                                   \
