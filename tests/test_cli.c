@@ -401,6 +401,8 @@ static void test_commands_refuse_bad_numbers(void **state)
 		{&cli_cmd_sass, "sass 5 --arch sm_1", "ptxtutor sass: --arch wants a target as ptxas names it: sm_ and two or three digits (sm_80, sm_90a), not 'sm_1'"},
 		{&cli_cmd_occupancy, "occupancy --threads 256 --regs 3x", "ptxtutor occupancy: --regs wants an integer 0..1073741824, not '3x'"},
 		{&cli_cmd_bench, "bench --size 0", "ptxtutor bench: --size wants N or M,N,K (integers 1..1048576), not '0'"},
+		{&cli_cmd_bench, "bench --reference fast", "ptxtutor bench: --reference wants default (the library's call), best (the fastest of cuBLASLt's list) or best-promoting, not 'fast'"},
+		{&cli_cmd_run, "run 11 --reference worst", "ptxtutor run: --reference wants default (the library's call), best (the fastest of cuBLASLt's list) or best-promoting, not 'worst'"},
 		{&cli_cmd_check, "check --sizes 128;-5", "ptxtutor check: --sizes wants N or M,N,K (integers 1..1048576), not '-5'"},
 		{&cli_cmd_show, "show 3 --size 1,2", "ptxtutor show: --size wants N or M,N,K (integers 1..1048576), not '1,2'"},
 		{&cli_cmd_show, "show 3 4", "ptxtutor show: unexpected argument '4'"},
