@@ -5,25 +5,7 @@
 # shipped file is never written. (The deadline and Esc: e2e_edit_deadline.sh; run --ptx: e2e_ownkernel.sh.)
 # GPUs are hidden (CUDA_VISIBLE_DEVICES=""), so this runs the same on a machine with one.
 # Prints "ok NAME" / "not ok NAME" / "skip NAME: why".
-BIN=${PTXTUTOR_BIN:-./ptxtutor}
-ROOT=${PTXTUTOR_ROOT:-$(cd "$(dirname "$0")/.." && pwd)}
-if ! command -v tmux >/dev/null 2>&1; then
-	echo "skip edit: tmux is not installed"
-	exit 0
-fi
-if [ ! -x "$BIN" ]; then
-	echo "skip edit: no binary at $BIN"
-	exit 0
-fi
-SHIPPED="$ROOT/ptx/01_naive.ptx"
-if [ ! -f "$SHIPPED" ]; then
-	echo "skip edit: no $SHIPPED"
-	exit 0
-fi
-
-
-SOCK_NAME=ptxtutor-edit
-. "$(dirname "$0")/lib_tmux.sh"
+TEST=edit
 . "$(dirname "$0")/lib_edit.sh"
 
 # ---- r without a GPU: the emulator runs lesson 1 at 128^3 ----

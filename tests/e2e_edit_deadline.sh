@@ -4,25 +4,7 @@
 # same endless emulation at once.
 # GPUs are hidden (CUDA_VISIBLE_DEVICES=""), so this runs the same on a machine with one.
 # Prints "ok NAME" / "not ok NAME" / "skip NAME: why".
-BIN=${PTXTUTOR_BIN:-./ptxtutor}
-ROOT=${PTXTUTOR_ROOT:-$(cd "$(dirname "$0")/.." && pwd)}
-if ! command -v tmux >/dev/null 2>&1; then
-	echo "skip edit_deadline: tmux is not installed"
-	exit 0
-fi
-if [ ! -x "$BIN" ]; then
-	echo "skip edit_deadline: no binary at $BIN"
-	exit 0
-fi
-SHIPPED="$ROOT/ptx/01_naive.ptx"
-if [ ! -f "$SHIPPED" ]; then
-	echo "skip edit_deadline: no $SHIPPED"
-	exit 0
-fi
-
-
-SOCK_NAME=ptxtutor-edit_deadline
-. "$(dirname "$0")/lib_tmux.sh"
+TEST=edit_deadline
 . "$(dirname "$0")/lib_edit.sh"
 
 # ---- an endless loop: killed at the deadline (PTXTUTOR_DEADLINE_S), or by Esc; the tutor stays ----

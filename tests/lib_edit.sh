@@ -1,6 +1,20 @@
-# lib_edit.sh: what the editing tests share (e2e_edit.sh, e2e_edit_deadline.sh), sourced after
-# lib_tmux.sh: the student's copy of lesson 1 ($COPY), a fake $EDITOR that applies $WORK/next-edit,
-# start (the tutor in a tmux session, offline) and value (a number from the run pane).
+# lib_edit.sh: what the editing tests share (e2e_edit.sh, e2e_edit_deadline.sh), sourced with TEST set
+# to the test's name: the skips (no tmux, no binary, no lesson 1), lib_tmux.sh, the student's copy of
+# lesson 1 ($COPY), a fake $EDITOR that applies $WORK/next-edit, start (the tutor in a tmux session,
+# offline) and value (a number from the run pane).
+BIN=${PTXTUTOR_BIN:-./ptxtutor}
+ROOT=${PTXTUTOR_ROOT:-$(cd "$(dirname "$0")/.." && pwd)}
+SHIPPED="$ROOT/ptx/01_naive.ptx"
+if ! command -v tmux >/dev/null 2>&1; then
+	echo "skip $TEST: tmux is not installed"
+	exit 0
+fi
+if [ ! -x "$BIN" ] || [ ! -f "$SHIPPED" ]; then
+	echo "skip $TEST: no binary at $BIN or no $SHIPPED"
+	exit 0
+fi
+SOCK_NAME=ptxtutor-$TEST
+. "$(dirname "$0")/lib_tmux.sh"
 
 DATA="$WORK/data"
 COPY="$DATA/ptxtutor/ptx/01_naive.ptx"
