@@ -9,7 +9,15 @@ section's "Warp Cycles Per Issued Instruction"). Prints a short table last; exit
 of the hot lines agree or the cycles per instruction differ by more than 25% (issue 41's bar), 2 when
 it could not compare.
 
-    python3 scripts/ncu_stalls_compare.py [--size 4096] [--raw DIR] LESSON...
+    python3 scripts/ncu_stalls_compare.py [--size 4096] [--raw DIR] [--record FILE] TARGET...
+    python3 scripts/ncu_stalls_compare.py --from FILE [--size 4096] TARGET...
+
+A TARGET is a lesson's number or heldout:NAME, a row of tests/heldout/kernels.tsv (launched as that file
+says). --record FILE appends what ncu measured to FILE (tab-separated: target, size, line or a key -
+cpi, duration_us, sm_mhz, issue_active -, reason, value), so that --from FILE compares the model with it
+later, anywhere, without a GPU: the loop for working on the model (the recorded H100 data is
+tests/stalls/ncu-h100.tsv). Both sides' top reason leaves out `selected` (the warp issuing is not a
+reason it waits) unless a line has nothing else.
 """
 import argparse
 import json
@@ -116,6 +124,61 @@ def ncu_cpi(text):
     return None
 
 
+def heldout(name, root):
+    """The launch flags of a row of tests/heldout/kernels.tsv (as scripts/gpu-heldout.sh reads it)."""
+    path = os.path.join(root, "tests/heldout/kernels.tsv")
+    for line in open(path):
+        f = line.rstrip("\n").split("\t")
+        if line.startswith("#") or len(f) < 10 or f[0] != name:
+            continue
+        _, ptx, entry, grid, block, args, dtype, out, smem = f[:9]
+        flags = ["--ptx", os.path.join(root, "tests/heldout", ptx), "--entry", entry, "--grid", grid, "--block", block,
+                 "--args", args, "--dtype", dtype, "--out", out]
+        return flags + ([] if smem == "-" else ["--smem", smem])
+    sys.exit("no held-out kernel %s in %s" % (name, path))
+
+
+def target(t, root):
+    """(the launch's flags for run/emulate, the flags for sass): a lesson's number or heldout:NAME."""
+    if t.startswith("heldout:"):
+        f = heldout(t[len("heldout:"):], root)
+        return f, f[:4]
+    return [t], [t]
+
+
+def recorded(path):
+    """{(target, size): {"lines": {line: {reason: samples}}, key: value}} from a --record file."""
+    out = {}
+    for line in open(path):
+        if line.startswith("#") or not line.strip():
+            continue
+        t, size, where, reason, value = line.rstrip("\n").split("\t")
+        d = out.setdefault((t, size), {"lines": {}})
+        if where.isdigit():
+            d["lines"].setdefault(int(where), {})[reason] = float(value)
+        else:
+            d[where] = float(value)
+    return out
+
+
+SCALE = {"ns": 1e-3, "nsecond": 1e-3, "us": 1, "usecond": 1, "ms": 1e3, "msecond": 1e3,  # -> microseconds
+         "ghz": 1e3, "cycle/nsecond": 1e3, "mhz": 1, "cycle/usecond": 1, "%": 1, "": 1}  # -> MHz, plain
+
+
+def ncu_metric(text, names):
+    """A value of the details page's CSV (its last three cells: metric name, unit, value), the first row
+    naming one of names, in microseconds or MHz when its unit is a time or a frequency."""
+    for row in text.splitlines():
+        cells = [c.strip('"') for c in row.strip().split('","')]
+        if len(cells) < 3 or cells[-3] not in names:
+            continue
+        try:
+            return float(cells[-1].replace(",", "")) * SCALE.get(cells[-2].lower(), 1)
+        except ValueError:
+            continue
+    return None
+
+
 def top(d):
     rest = {k: v for k, v in d.items() if k != "selected" and v > 0}
     return max(rest, key=rest.get) if rest else "selected"
@@ -123,61 +186,92 @@ def top(d):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("lessons", nargs="+")
+    ap.add_argument("targets", nargs="+")
     ap.add_argument("--size", default="4096")
     ap.add_argument("--raw", default="ncu-stalls-raw")
+    ap.add_argument("--record", default="")
+    ap.add_argument("--from", dest="source", default="")
     ap.add_argument("--bin", default=os.environ.get("PTXTUTOR_BIN", "./ptxtutor"))
     ap.add_argument("--ncu", default=os.environ.get("NCU") or shutil.which("ncu") or "/usr/local/cuda/bin/ncu")
     a = ap.parse_args()
+    root = os.environ["PTXTUTOR_ROOT"] if os.environ.get("PTXTUTOR_ROOT") else os.path.dirname(
+        os.path.dirname(os.path.abspath(__file__)))
     os.makedirs(a.raw, exist_ok=True)
+    old = recorded(a.source) if a.source else {}
     rows, bad, failed = [], 0, 0
-    for n in a.lessons:
-        stem = os.path.join(a.raw, "lesson_%s" % n)
-        rc, out, err = run([a.bin, "emulate", n, "--stalls", "--json", "--size", a.size], stem + ".model.log")
+    for n in a.targets:
+        flags, sflags = target(n, root)
+        stem = os.path.join(a.raw, n.replace(":", "_"))
+        rc, out, err = run([a.bin, "emulate"] + flags + ["--stalls", "--json", "--size", a.size], stem + ".model.log")
         if rc != 0:
-            print("lesson %s: the model did not run: %s" % (n, (err or out).strip()[-300:]))
+            print("%s: the model did not run: %s" % (n, (err or out).strip()[-300:]))
             failed += 1
             continue
         model = json.loads(out)
         entry = model.get("entry", "")
-        rc, _, err = run([a.ncu, "--set", "full", "--import-source", "yes", "--target-processes", "all",
-                          "-k", "regex:^%s$" % entry if entry else "regex:.", "-c", "1", "-f", "-o", stem,
-                          a.bin, "run", n, "--lineinfo", "--size", a.size], stem + ".profile.log")
-        rep = stem + ".ncu-rep"
-        if not os.path.exists(rep):
-            print("lesson %s: ncu made no report (%s)" % (n, stem + ".profile.log"))
-            failed += 1
-            continue
-        _, src, _ = run([a.ncu, "-i", rep, "--page", "source", "--csv", "--print-source", "cuda"], stem + ".source.log")
-        _, det, _ = run([a.ncu, "-i", rep, "--page", "details", "--csv"], stem + ".details.log")
-        lines = ncu_lines(src, entry)
-        if not lines:  # the PTX view without metric columns: the SASS view, mapped to PTX lines
-            _, src, _ = run([a.ncu, "-i", rep, "--page", "source", "--csv", "--print-source", "sass"],
-                            stem + ".source_sass.log")
-            rc, sj, _ = run([a.bin, "sass", n, "--json", "--jit"], stem + ".sass_jit.log")
-            amap = sass_map(json.loads(sj)) if rc == 0 and sj.strip().startswith("{") else {}
-            lines = ncu_lines_sass(src, entry, amap)
+        if a.source:
+            got = old.get((n, a.size))
+            if not got:
+                print("%s: nothing recorded at size %s in %s" % (n, a.size, a.source))
+                failed += 1
+                continue
+            lines, cpi_ncu = got["lines"], got.get("cpi")
+        else:
+            rc, _, err = run([a.ncu, "--section", "SourceCounters", "--section", "WarpStateStats", "--section",
+                              "SpeedOfLight", "--section", "LaunchStats", "--section", "Occupancy",
+                              "--import-source", "yes", "--target-processes", "all",
+                              "-k", "regex:^%s$" % entry if entry else "regex:.", "-c", "1", "-f", "-o", stem,
+                              a.bin, "run"] + flags + ["--lineinfo", "--size", a.size], stem + ".profile.log")
+            rep = stem + ".ncu-rep"
+            if not os.path.exists(rep):
+                print("%s: ncu made no report (%s)" % (n, stem + ".profile.log"))
+                failed += 1
+                continue
+            _, src, _ = run([a.ncu, "-i", rep, "--page", "source", "--csv", "--print-source", "cuda"],
+                            stem + ".source.log")
+            _, det, _ = run([a.ncu, "-i", rep, "--page", "details", "--csv"], stem + ".details.log")
+            lines = ncu_lines(src, entry)
+            if not lines:  # the PTX view without metric columns: the SASS view, mapped to PTX lines
+                _, src, _ = run([a.ncu, "-i", rep, "--page", "source", "--csv", "--print-source", "sass"],
+                                stem + ".source_sass.log")
+                rc, sj, _ = run([a.bin, "sass"] + sflags + ["--json", "--jit"], stem + ".sass_jit.log")
+                amap = sass_map(json.loads(sj)) if rc == 0 and sj.strip().startswith("{") else {}
+                lines = ncu_lines_sass(src, entry, amap)
+            os.remove(rep)  # large; the logs keep what was read
+            cpi_ncu = ncu_cpi(det)
+            if a.record and lines:
+                with open(a.record, "a") as f:
+                    for l in sorted(lines):
+                        for r, v in sorted(lines[l].items()):
+                            if v:
+                                f.write("%s\t%s\t%d\t%s\t%g\n" % (n, a.size, l, r, v))
+                    extra = {"cpi": cpi_ncu, "duration_us": ncu_metric(det, ("Duration",)),
+                             "sm_mhz": ncu_metric(det, ("SM Frequency",)),
+                             "issue_active": ncu_metric(det, ("Issue Slots Busy", "Issued Ipc Active"))}
+                    for k, v in extra.items():
+                        if v is not None:
+                            f.write("%s\t%s\t%s\t-\t%g\n" % (n, a.size, k, v))
         if not lines:
-            print("lesson %s: no per-line samples in ncu's source page (%s)" % (n, stem + ".source.log"))
+            print("%s: no per-line samples in ncu's source page (%s)" % (n, stem + ".source.log"))
             failed += 1
             continue
         mine = {l["line"]: l for l in model["lines"]}
         hot = sorted(lines, key=lambda l: -sum(lines[l].values()))[:5]
         agree = 0
         for l in hot:
-            t_ncu, t_model = top(lines[l]), mine[l]["top"] if l in mine else "-"
+            t_ncu, t_model = top(lines[l]), top(mine[l]["stalls"]) if l in mine else "-"
             agree += t_ncu == t_model
             rows.append((n, l, t_ncu, t_model, "yes" if t_ncu == t_model else "NO"))
-        cpi_ncu, cpi_model = ncu_cpi(det), model["warp_cycles_per_issue"]
+        cpi_model = model["warp_cycles_per_issue"]
         ok_lines = agree >= 0.8 * len(hot)
         ok_cpi = cpi_ncu is not None and abs(cpi_model / cpi_ncu - 1) <= 0.25
         bad += (not ok_lines) + (not ok_cpi)
         rows.append((n, "cpi", "%.2f" % cpi_ncu if cpi_ncu else "?", "%.2f" % cpi_model,
                      "yes" if ok_cpi else "NO"))
         rows.append((n, "agree", "%d of %d" % (agree, len(hot)), "", "yes" if ok_lines else "NO"))
-    print("%-7s %-6s %-20s %-20s %s" % ("lesson", "line", "ncu", "model", "match"))
+    print("%-22s %-6s %-20s %-20s %s" % ("kernel", "line", "ncu", "model", "match"))
     for r in rows:
-        print("%-7s %-6s %-20s %-20s %s" % tuple(str(x) for x in r))
+        print("%-22s %-6s %-20s %-20s %s" % tuple(str(x) for x in r))
     sys.exit(2 if failed else 1 if bad else 0)
 
 
