@@ -20,6 +20,7 @@ tests/stalls/ncu-h100.tsv). Both sides' top reason leaves out `selected` (the wa
 reason it waits) unless a line has nothing else.
 """
 import argparse
+import csv
 import json
 import os
 import shutil
@@ -168,8 +169,9 @@ SCALE = {"ns": 1e-3, "nsecond": 1e-3, "us": 1, "usecond": 1, "ms": 1e3, "msecond
 def ncu_metric(text, names):
     """A value of the details page's CSV (its last three cells: metric name, unit, value), the first row
     naming one of names, in microseconds or MHz when its unit is a time or a frequency."""
-    for row in text.splitlines():
-        cells = [c.strip('"') for c in row.strip().split('","')]
+    for cells in csv.reader(text.splitlines()):
+        while cells and cells[-1] == "":  # ncu ends each row with a comma
+            cells.pop()
         if len(cells) < 3 or cells[-3] not in names:
             continue
         try:
