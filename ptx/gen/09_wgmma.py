@@ -3,6 +3,7 @@
 
     python3 ptx/gen/09_wgmma.py > ptx/09_wgmma.ptx
     python3 ptx/gen/09_wgmma.py --stages 3 --entry v3 > /tmp/v3.ptx   (variants for timing)
+    python3 ptx/gen/09_wgmma.py --epilogue tma --cbufs 2 > /tmp/t.ptx   (C stored by TMA, overlapped)
 
 The kernel has three warpgroups of 128 threads. Warpgroup 0 is the producer:
 one of its threads asks the copy engine (TMA) for tiles of A and B and never
@@ -31,7 +32,19 @@ Multiply-Accumulate", shared memory matrix layouts and the matrix descriptor):
                       d[4j+2..3] = the same 8 rows further down.
 The tile loop is persistent-ready: a block takes tiles ctaid, ctaid + grid,
 ... so the same kernel runs with one block per tile or one block per SM.
+
+--epilogue tma (a variant; lesson 10's generator uses it for its f32 output):
+  instead of st.global from registers, each consumer writes its 64 x 256 f32
+  tile into shared memory as eight boxes of 64 rows x 32 columns (128 bytes a
+  row, the widest box a 128-byte swizzle takes), and one thread hands each box
+  to the copy engine (cp.async.bulk.tensor, global <- shared) as soon as it is
+  written. The whole tile (64 KB a consumer) does not fit beside the ring, so
+  the boxes cycle through --cbufs staging buffers: before a buffer is written
+  again, the leader waits (cp.async.bulk.wait_group.read) only until the store
+  that last read it is done. The stores of a tile's last boxes run while the
+  consumers start the next tile.
 """
+import sys
 import argparse
 
 from banner import banner
@@ -45,6 +58,10 @@ def parse():
                    help="tile order: 0 = row by row; G > 0 = bands of G block rows, column by column")
     p.add_argument("--setmaxnreg", type=int, default=1,
                    help="1: the producer gives registers to the consumers (0: every thread keeps 168)")
+    p.add_argument("--epilogue", default="direct", choices=("direct", "tma"),
+                   help="direct: st.global from registers; tma: staged in shared memory, stored by TMA, overlapped")
+    p.add_argument("--cbufs", type=int, default=2, choices=(2, 4, 8),
+                   help="with --epilogue tma: staging buffers of 64 x 32 f32 (8 KB) per consumer")
     return p.parse_args()
 
 
@@ -54,6 +71,9 @@ BBOX = BK * 64 * 2             # one B box: 64 k-rows x 64 columns x 2 bytes
 B_BYTES = BK * BN * 2          # four B boxes
 STAGE = A_BYTES + B_BYTES
 NACC = BN // 2                 # f32 accumulators per thread for m64n256
+F32COLS = 32                   # f32 columns of a staging box: 128 bytes, the 128-byte swizzle's span
+F32BOX = 64 * F32COLS * 4      # one staging box: a consumer's 64 rows x 32 f32 columns
+SMEM_MAX = 232448              # shared memory a block may opt in to on sm_90
 
 
 def tile_order(t, tiles_m, tiles_n, group):
@@ -85,6 +105,10 @@ class Gen:
         self.a = a
         self.S = a.stages
         self.out = []
+        self.OUT = getattr(a, "out", "f32")    # C's type: lesson 9's is f32; lesson 10's parse says
+        self.TMA = a.epilogue == "tma"
+        self.TMA32 = self.TMA and self.OUT == "f32"  # the chunked f32 epilogue below
+        self.CBUFS = a.cbufs if self.TMA32 else 0
         # The tile and its bytes; lesson 11's FP8 generator changes them.
         self.BM, self.BN, self.BK = BM, BN, BK
         self.A_BYTES, self.BBOX, self.B_BYTES, self.STAGE, self.NACC = A_BYTES, BBOX, B_BYTES, STAGE, NACC
@@ -93,9 +117,16 @@ class Gen:
     def w(self, s=""):
         self.out.append(s)
 
+    def staging_bytes(self):
+        """Shared memory the TMA epilogue stages C in (both consumers)."""
+        return 2 * self.CBUFS * F32BOX
+
+    def smem_bytes(self):
+        return self.S * self.STAGE + self.staging_bytes() + 2 * self.S * 8 + 1024
+
     def header(self):
         w, S = self.w, self.S
-        smem = S * self.STAGE + 2 * S * 8 + 1024
+        smem = self.smem_bytes()
         w(banner() + "//")
         w("// 09_wgmma.ptx - Hopper: C (f32) = A (f16) . B (f16) with TMA, mbarriers and wgmma.")
         w("//")
@@ -113,14 +144,23 @@ class Gen:
         w(".target sm_90a          // ... and wgmma exists only on sm_90a: this code runs on Hopper (cc 9.0) alone")
         w(".address_size 64")
         w("")
-        w(f"// Dynamic shared memory: {S} stages x (A {self.A_BYTES} B + B {self.B_BYTES} B), {2 * S} mbarriers,")
-        w(f"// and 1024 bytes of room to align the ring to the swizzle's 1024: {smem} bytes.")
+        if self.TMA32:
+            w("// The epilogue stages C in boxes of 64 x 32 f32 and stores them with TMA (--epilogue tma).")
+            w(f"// Dynamic shared memory: {S} stages x (A {self.A_BYTES} B + B {self.B_BYTES} B), 2 x {self.CBUFS}"
+              f" staging boxes of {F32BOX} B,")
+            w(f"// {2 * S} mbarriers and 1024 bytes of room to align the ring to the swizzle's 1024: {smem} bytes.")
+        else:
+            w(f"// Dynamic shared memory: {S} stages x (A {self.A_BYTES} B + B {self.B_BYTES} B), {2 * S} mbarriers,")
+            w(f"// and 1024 bytes of room to align the ring to the swizzle's 1024: {smem} bytes.")
         w(".extern .shared .align 1024 .b8 smem[];")
         w("")
         w(f".visible .entry {self.a.entry}(")
         w("\t.param .align 64 .b8 tmA[128],   // tensor map of A (M x K f16, row-major), box 64 x 128")
         w("\t.param .align 64 .b8 tmB[128],   // tensor map of B (K x N f16, row-major), box 64 x 64")
-        w("\t.param .u64 C,                   // M x N f32, row-major")
+        if self.TMA32:
+            w("\t.param .align 64 .b8 tmC[128],   // tensor map of C (M x N f32, row-major), box 32 x 64")
+        else:
+            w("\t.param .u64 C,                   // M x N f32, row-major")
         w("\t.param .u32 M,")
         w("\t.param .u32 N,")
         w("\t.param .u32 K)")
@@ -138,6 +178,9 @@ class Gen:
         w("\t.reg .u32  %row, %col, %lo, %hi, %prev;")
         w("\t.reg .b64  %descA, %descB, %tmA, %tmB;")
         w("\t.reg .u64  %pC, %gC, %t64;")
+        if self.TMA32:
+            w("\t.reg .u32  %sC, %bid, %ea<4>;")
+            w("\t.reg .b64  %tmC;")
         w("")
 
     def setup(self):
@@ -167,7 +210,9 @@ class Gen:
         w("\tmov.u32         %ring, smem;")
         w("\tadd.u32         %ring, %ring, 1023;")
         w("\tand.b32         %ring, %ring, -1024;")
-        w(f"\tadd.u32         %bars, %ring, {S * self.STAGE};      // full[s] at bars + 8s, empty[s] at bars + 8({S} + s)")
+        if self.TMA32:
+            w(f"\tadd.u32         %sC, %ring, {S * self.STAGE};      // the staging boxes of C")
+        w(f"\tadd.u32         %bars, %ring, {S * self.STAGE + self.staging_bytes()};      // full[s] at bars + 8s, empty[s] at bars + 8({S} + s)")
         w("\tsetp.eq.u32     %leader, %thr, 0;")
         w("\t@!%leader bra   INIT_DONE;")
         for s in range(S):
@@ -412,6 +457,9 @@ class Gen:
 
     def consumer_place(self):
         """Where this thread's accumulators go in C (the epilogue's addresses)."""
+        if self.TMA32:
+            self.staging_f32()
+            return
         w = self.w
         w("\t// This thread's place in the D fragment: row 16w + l/4 (+ 64 for warpgroup 2),")
         w("\t// column 2(l%4) of every 8.")
@@ -441,8 +489,74 @@ class Gen:
 
     def finish(self):
         """What every thread does at DONE before ret."""
+        w = self.w
+        if self.TMA:
+            w("\t// The last tile's store must have left shared memory before the block ends.")
+            w("\tsetp.ne.u32     %p, %wg, 0;")
+            w("\tand.pred        %p, %p, %leader;")
+            w("\t@%p cp.async.bulk.wait_group 0;")
+
+    def staging_f32(self):
+        """%ea0..3: where this thread's f32 pairs go in a staging box, one per 8-column
+        group j' of the box's 32 columns; the box's buffer and the row + 8 add immediates."""
+        w = self.w
+        w("\t// Staging addresses. Lane l of warp w holds rows 16w + l/4 and + 8, columns")
+        w("\t// 2(l%4) and + 1 of every 8: in a box's 128-byte rows, 8-column group j' (0-3)")
+        w("\t// is 16-byte chunk 2j' + (l%4)/2, at byte 8(l%2). With the 128-byte swizzle")
+        w("\t// chunk c of row r sits at c ^ (r % 8), and r % 8 = l/4: chunk 2j' ^ t with")
+        w("\t// t = (l%4)/2 ^ l/4. A warp's 8-byte stores then fill all 32 banks twice.")
+        w("\tsub.u32         %y, %wg, 1;")
+        w(f"\tmad.lo.u32      %sC, %y, {self.CBUFS * F32BOX}, %sC;       // this warpgroup's staging boxes")
+        w("\tadd.u32         %bid, %wg, 0;              // named barrier 1 or 2: this warpgroup only")
+        w("\tshr.u32         %row, %x, 5;               // warp w")
+        w("\tand.b32         %y, %x, 31;                // lane l")
+        w("\tshr.u32         %kx, %y, 2;                // l/4")
+        w("\tshl.b32         %row, %row, 4;")
+        w("\tadd.u32         %row, %row, %kx;           // row 16w + l/4")
+        w("\tmad.lo.u32      %row, %row, 128, %sC;")
+        w("\tand.b32         %col, %y, 1;")
+        w("\tmad.lo.u32      %row, %col, 8, %row;       // + 8 bytes for an odd lane")
+        w("\tbfe.u32         %col, %y, 1, 1;            // (l%4)/2")
+        w("\txor.b32         %kx, %kx, %col;            // t")
+        for g in range(4):
+            w(f"\txor.b32         %lo, %kx, {2 * g};")
+            w(f"\tmad.lo.u32      %ea{g}, %lo, 16, %row;")
+        w("\tmov.b64         %tmC, tmC;")
+        w("\tcvta.param.u64  %tmC, %tmC;")
+
+    def epilogue_tma_f32(self):
+        """C in boxes of 64 x 32 f32, each stored by TMA as soon as it is staged; the
+        boxes cycle through CBUFS buffers."""
+        w, N = self.w, self.CBUFS
+        boxes = self.BN // F32COLS
+        assert boxes % N == 0
+        w("// @epilogue")
+        w("\t// The staging buffers are free once the copy engine has read the previous tile's")
+        w("\t// stores; one thread waits for that, the barrier tells the other 127.")
+        w("\t@%leader cp.async.bulk.wait_group.read 0;")
+        w("\tbar.sync        %bid, 128;")
+        w("\tsub.u32         %y, %wg, 1;")
+        w("\tmad.lo.u32      %y, %y, 64, %m0;           // this warpgroup's 64 rows")
+        for c in range(boxes):
+            b = c % N
+            w(f"\t// Box {c}: columns n0 + {F32COLS * c}.. into buffer {b}.")
+            for g in range(F32COLS // 8):
+                d = 4 * (4 * c + g)
+                w(f"\tst.shared.v2.f32 [%ea{g}+{b * F32BOX}], {{%d{d}, %d{d + 1}}};")
+                w(f"\tst.shared.v2.f32 [%ea{g}+{b * F32BOX + 8 * 128}], {{%d{d + 2}, %d{d + 3}}};")
+            w("\tfence.proxy.async.shared::cta;           // the async proxy (TMA) reads what we wrote")
+            if N <= c + 1 < boxes:
+                w(f"\t@%leader cp.async.bulk.wait_group.read {N - 2};   // box {c + 1 - N}'s store has read buffer {(c + 1) % N}")
+            w("\tbar.sync        %bid, 128;")
+            w(f"\t@%leader add.u32 %x, %n0, {F32COLS * c};")
+            w(f"\t@%leader cp.async.bulk.tensor.2d.global.shared::cta.bulk_group [%tmC, {{%x, %y}}], [%sC+{b * F32BOX}];")
+            w("\t@%leader cp.async.bulk.commit_group;")
+        w("// @end")
 
     def epilogue(self):
+        if self.TMA32:
+            self.epilogue_tma_f32()
+            return
         w = self.w
         w("// @epilogue")
         w("\t// Store D: each thread writes pairs of f32, rows row and row + 8, every 8 columns.")
@@ -472,8 +586,16 @@ class Gen:
         return "\n".join(self.out) + "\n"
 
 
+def fits(gen, name):
+    """Exit with a one-line reason when the kernel's shared memory is over sm_90's."""
+    if gen.smem_bytes() > SMEM_MAX:
+        sys.exit(f"{name}: {gen.smem_bytes()} bytes of shared memory, over {SMEM_MAX}: fewer --stages or --cbufs")
+
+
 if __name__ == "__main__":
     args = parse()
     if args.group:
         check_tile_order(args.group)
-    print(Gen(args).run(), end="")
+    g = Gen(args)
+    fits(g, "09_wgmma.py")
+    print(g.run(), end="")
