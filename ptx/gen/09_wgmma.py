@@ -181,6 +181,8 @@ class Gen:
         if self.TMA32:
             w("\t.reg .u32  %sC, %bid, %ea<4>;")
             w("\t.reg .b64  %tmC;")
+            w("\t.reg .pred %odd;")
+            w("\t.reg .f32  %e<8>;")
         w("")
 
     def setup(self):
@@ -503,8 +505,11 @@ class Gen:
         w("\t// Staging addresses. Lane l of warp w holds rows 16w + l/4 and + 8, columns")
         w("\t// 2(l%4) and + 1 of every 8: in a box's 128-byte rows, 8-column group j' (0-3)")
         w("\t// is 16-byte chunk 2j' + (l%4)/2, at byte 8(l%2). With the 128-byte swizzle")
-        w("\t// chunk c of row r sits at c ^ (r % 8), and r % 8 = l/4: chunk 2j' ^ t with")
-        w("\t// t = (l%4)/2 ^ l/4. A warp's 8-byte stores then fill all 32 banks twice.")
+        w("\t// chunk c of row r sits at c ^ (r % 8), and r % 8 = l/4 = i.")
+        w("\t// 8-byte stores are served a half-warp (rows i = 0-3 or 4-7) at a time, and")
+        w("\t// rows i and i ^ 1 would put group j' in the same pair of chunks: so the lanes")
+        w("\t// of odd rows store group j' ^ 2 where the others store j' (selp picks it), and")
+        w("\t// the four rows fill all 32 banks once. Chunk: 2j' ^ t, t = (l%4)/2 ^ i ^ 4(i%2).")
         w("\tsub.u32         %y, %wg, 1;")
         w(f"\tmad.lo.u32      %sC, %y, {self.CBUFS * F32BOX}, %sC;       // this warpgroup's staging boxes")
         w("\tadd.u32         %bid, %wg, 0;              // named barrier 1 or 2: this warpgroup only")
@@ -517,6 +522,10 @@ class Gen:
         w("\tand.b32         %col, %y, 1;")
         w("\tmad.lo.u32      %row, %col, 8, %row;       // + 8 bytes for an odd lane")
         w("\tbfe.u32         %col, %y, 1, 1;            // (l%4)/2")
+        w("\txor.b32         %kx, %kx, %col;")
+        w("\tbfe.u32         %col, %y, 2, 1;            // i % 2")
+        w("\tsetp.ne.u32     %odd, %col, 0;")
+        w("\tshl.b32         %col, %col, 2;")
         w("\txor.b32         %kx, %kx, %col;            // t")
         for g in range(4):
             w(f"\txor.b32         %lo, %kx, {2 * g};")
@@ -540,10 +549,15 @@ class Gen:
         for c in range(boxes):
             b = c % N
             w(f"\t// Box {c}: columns n0 + {F32COLS * c}.. into buffer {b}.")
-            for g in range(F32COLS // 8):
-                d = 4 * (4 * c + g)
-                w(f"\tst.shared.v2.f32 [%ea{g}+{b * F32BOX}], {{%d{d}, %d{d + 1}}};")
-                w(f"\tst.shared.v2.f32 [%ea{g}+{b * F32BOX + 8 * 128}], {{%d{d + 2}, %d{d + 3}}};")
+            for g in range(2):
+                # slot g: group g, or g + 2 in odd rows; slot g + 2 the other
+                d0, d2 = 4 * (4 * c + g), 4 * (4 * c + g + 2)
+                for i in range(4):
+                    w(f"\tselp.f32        %e{i}, %d{d2 + i}, %d{d0 + i}, %odd;")
+                    w(f"\tselp.f32        %e{4 + i}, %d{d0 + i}, %d{d2 + i}, %odd;")
+                for k, h in ((g, 0), (g + 2, 4)):
+                    w(f"\tst.shared.v2.f32 [%ea{k}+{b * F32BOX}], {{%e{h}, %e{h + 1}}};")
+                    w(f"\tst.shared.v2.f32 [%ea{k}+{b * F32BOX + 8 * 128}], {{%e{h + 2}, %e{h + 3}}};")
             w("\tfence.proxy.async.shared::cta;           // the async proxy (TMA) reads what we wrote")
             if N <= c + 1 < boxes:
                 w(f"\t@%leader cp.async.bulk.wait_group.read {N - 2};   // box {c + 1 - N}'s store has read buffer {(c + 1) % N}")
