@@ -1,7 +1,9 @@
 #!/bin/sh
 # e2e_sweep_wgmma: every row of scripts/sweep-43.tsv (the GPU sweep of issue 43) that a variant of
 # lesson 9's or 10's generator makes (ptx/gen/09_wgmma.py, 10_cluster.py) generates, and its RUN
-# flags verify on the CPU emulator, race detector on, at 256^3 and at a non-square 512x256x320:
+# flags verify on the CPU emulator, race detector on, at two sizes the kernel's header allows (its
+# "Requires M % X == 0, N % Y == 0"): 256^3 (M raised to X) and a non-square one, 512x256x320 for
+# the 128x256 tile:
 # the rows the lead times are rows that compute C; with ptxas on the PATH (or in /usr/local/cuda),
 # each also assembles for sm_90a. GPUs are hidden.
 # Prints "ok NAME" / "not ok NAME" / "skip NAME: why".
@@ -20,7 +22,7 @@ PTXAS=$(command -v ptxas || ls /usr/local/cuda/bin/ptxas 2>/dev/null)
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
 python3 - "$ROOT" "$BIN" "$WORK" "$PTXAS" <<'PY'
-import os, shlex, subprocess, sys
+import os, re, shlex, subprocess, sys
 root, binary, work, ptxas = sys.argv[1:5]
 rows = []
 for line in open(os.path.join(root, "scripts/sweep-43.tsv")):
@@ -47,7 +49,12 @@ for name, gen, run in rows:
         print(f"{'ok' if p.returncode == 0 else 'not ok'} sweep row {name}: ptxas -arch=sm_90a assembles it")
         if p.returncode:
             print("\n".join("    | " + x for x in p.stdout.splitlines()[:8]))
-    for size in ("256", "512,256,320"):
+    need = re.search(r"Requires M % (\d+) == 0, N % (\d+) == 0", open(ptx).read())
+    if not need:
+        print(f"not ok sweep row {name}: no 'Requires M % X == 0, N % Y == 0' in the kernel's header")
+        continue
+    m, n = max(256, int(need.group(1))), int(need.group(2))
+    for size in (f"{m},256,256", f"{2 * m},{256 if n == 256 else 384},320"):
         p = subprocess.run([binary, "run", "--ptx", ptx] + run + ["--size", size, "--emulate"],
                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         lines = p.stdout.splitlines()

@@ -62,7 +62,20 @@ def parse():
                    help="direct: st.global from registers; tma: staged in shared memory, stored by TMA, overlapped")
     p.add_argument("--cbufs", type=int, default=2, choices=(2, 4, 8),
                    help="with --epilogue tma: staging buffers of 64 x 32 f32 (8 KB) per consumer")
+    shape_args(p)
     return p.parse_args()
+
+
+def shape_args(p):
+    """--bm/--bn: the block tile, 128 x 256 (each consumer 64 rows, one m64n256k16 a k16 step)
+    or 256 x 128 (each consumer 128 rows, two m64n128k16 a k16 step)."""
+    p.add_argument("--bm", type=int, default=128, choices=(128, 256), help="block tile rows (with --bn: 128x256 or 256x128)")
+    p.add_argument("--bn", type=int, default=256, choices=(128, 256), help="block tile columns")
+
+
+def check_shape(p, a):
+    if a.bm * a.bn != 128 * 256:
+        p.error(f"--bm {a.bm} --bn {a.bn}: the tiles are 128x256 and 256x128")
 
 
 BM, BN, BK = 128, 256, 64
@@ -112,6 +125,13 @@ class Gen:
         # The tile and its bytes; lesson 11's FP8 generator changes them.
         self.BM, self.BN, self.BK = BM, BN, BK
         self.A_BYTES, self.BBOX, self.B_BYTES, self.STAGE, self.NACC = A_BYTES, BBOX, B_BYTES, STAGE, NACC
+        self.MH = 1    # m64 slices per consumer: 2 for the 256 x 128 tile
+        if getattr(a, "bm", BM) != BM:  # 256 x 128 (lesson 11's generator has no --bm)
+            self.BM, self.BN, self.MH = a.bm, a.bn, 2
+            self.A_BYTES = self.BM * BK * 2
+            self.B_BYTES = BK * self.BN * 2
+            self.STAGE = self.A_BYTES + self.B_BYTES
+            self.NACC = self.MH * self.BN // 2
         self.KSLICES = BK // 16    # wgmmas per k-tile
 
     def w(self, s=""):
@@ -133,7 +153,7 @@ class Gen:
         w(f"// Block tile {self.BM}x{self.BN}, k-tile BK={self.BK}, {S}-stage ring in shared memory.")
         w("// Warpgroup 0 produces: one thread asks the copy engine (TMA) for each stage's")
         w("// tiles, which land swizzled and signal a 'full' mbarrier with their byte count.")
-        w("// Warpgroups 1 and 2 consume: each runs wgmma.m64n256k16 on its 64 rows, both")
+        w(f"// Warpgroups 1 and 2 consume: each runs {self.wgmma_shape()} on its {64 * self.MH} rows, both")
         w("// operands read from shared memory, and frees the stage on its 'empty' mbarrier.")
         w(f"// Requires M % {self.BM} == 0, N % {self.BN} == 0, K % {self.BK} == 0 (the lesson's `multiple:`) and sm_90a.")
         w("//")
@@ -155,7 +175,7 @@ class Gen:
         w(".extern .shared .align 1024 .b8 smem[];")
         w("")
         w(f".visible .entry {self.a.entry}(")
-        w("\t.param .align 64 .b8 tmA[128],   // tensor map of A (M x K f16, row-major), box 64 x 128")
+        w(f"\t.param .align 64 .b8 tmA[128],   // tensor map of A (M x K f16, row-major), box 64 x {self.BM}")
         w("\t.param .align 64 .b8 tmB[128],   // tensor map of B (K x N f16, row-major), box 64 x 64")
         if self.TMA32:
             w("\t.param .align 64 .b8 tmC[128],   // tensor map of C (M x N f32, row-major), box 32 x 64")
@@ -170,13 +190,15 @@ class Gen:
 
     def decls(self):
         w = self.w
-        w("\t// Accumulators of a consumer thread: its part of a 64x256 f32 tile (see the D fragment).")
+        w(f"\t// Accumulators of a consumer thread: its part of a {64 * self.MH}x{self.BN} f32 tile (see the D fragment).")
         w(f"\t.reg .f32  %d<{self.NACC}>;")
         w("\t.reg .pred %p, %leader, %acc, %one;")
         w("\t.reg .u32  %thr, %wg, %ring, %bars, %full, %empty, %stage, %phase, %sA, %sB;")
         w("\t.reg .u32  %m, %n, %k, %nTilesM, %nTilesN, %bandTiles, %tiles, %tile, %step, %kTiles, %kt, %m0, %n0, %kx, %x, %y;")
         w("\t.reg .u32  %row, %col, %lo, %hi, %prev;")
         w("\t.reg .b64  %descA, %descB, %tmA, %tmB;")
+        if self.MH > 1:
+            w("\t.reg .b64  %descA1;                      // the second 64 rows of this warpgroup's A")
         w("\t.reg .u64  %pC, %gC, %t64;")
         if self.TMA32:
             w("\t.reg .u32  %sC, %bid, %ea<4>;")
@@ -345,25 +367,37 @@ class Gen:
         for j in range(0, self.NACC, 8):
             self.w("\t" + " ".join(line(i) for i in range(j, j + 8)))
 
-    def acc_operands(self, acc="%d"):
-        """wgmma's accumulator operand list, in lines of 8 registers for the reader."""
+    def acc_operands(self, acc="%d", first=0, count=None):
+        """wgmma's accumulator operand list (count registers from first: all of them
+        by default), in lines of 8 registers for the reader."""
         w = self.w
-        parts = [", ".join(f"{acc}{i}" for i in range(j, j + 8)) for j in range(0, self.NACC, 8)]
+        count = self.NACC if count is None else count
+        parts = [", ".join(f"{acc}{i}" for i in range(j, j + 8)) for j in range(first, first + count, 8)]
         w("\t\t{" + parts[0] + ",")
         for p in parts[1:-1]:
             w("\t\t " + p + ",")
         w("\t\t " + parts[-1] + "},")
+
+    def wgmma_shape(self):
+        return f"wgmma.m64n{self.BN}k16"
 
     def wgmma(self, kk):
         w = self.w
         w(f"\t// k16 slice {kk}: A from 32*{kk} bytes into each 128-byte row, B from row 16*{kk}.")
         if kk:
             w("\tadd.s64         %descA, %descA, 2;         // +32 bytes (>> 4)")
+            if self.MH > 1:
+                w("\tadd.s64         %descA1, %descA1, 2;")
             w("\tadd.s64         %descB, %descB, 128;       // +2048 bytes (>> 4)")
-        w(f"\twgmma.mma_async.sync.aligned.m64n256k16.f32.{self.AB}.{self.AB}")
-        self.acc_operands()
         pred = "%acc" if kk == 0 else "%one"
-        w(f"\t\t%descA, %descB, {pred}, 1, 1, 0, 1;  // scale-d, scale-a, scale-b, A K-major, B transposed")
+        per = self.NACC // self.MH
+        for h in range(self.MH):
+            if self.MH > 1:
+                w(f"\t// rows {64 * h}-{64 * h + 63} of this warpgroup's {64 * self.MH}: accumulators {per * h}-{per * h + per - 1}")
+            w(f"\twgmma.mma_async.sync.aligned.m64n{self.BN}k16.f32.{self.AB}.{self.AB}")
+            self.acc_operands(first=per * h, count=per)
+            desc = "%descA1" if h else "%descA"
+            w(f"\t\t{desc}, %descB, {pred}, 1, 1, 0, 1;  // scale-d, scale-a, scale-b, A K-major, B transposed")
 
     def descriptors(self):
         """This stage's A (this warpgroup's 64 rows) and B descriptors into %descA, %descB."""
@@ -371,11 +405,13 @@ class Gen:
         w(f"\tmad.lo.u32      %sA, %stage, {self.STAGE}, %ring;")
         w(f"\tadd.u32         %sB, %sA, {self.A_BYTES};")
         w("\tsub.u32         %x, %wg, 1;")
-        w(f"\tmad.lo.u32      %x, %x, {64 * 128}, %sA;       // this warpgroup's 64 rows of A")
+        w(f"\tmad.lo.u32      %x, %x, {64 * self.MH * 128}, %sA;       // this warpgroup's {64 * self.MH} rows of A")
         self.desc_start("%x")
         w("\tor.b32          %lo, %lo, 0x10000;         // leading offset 16 bytes (unused when swizzled)")
         w("\tmov.u32         %hi, 0x40000040;           // stride 1024 bytes, 128-byte swizzle")
         w("\tmov.b64         %descA, {%lo, %hi};")
+        if self.MH > 1:
+            w("\tadd.s64         %descA1, %descA, 512;      // 64 rows further: 8192 bytes (>> 4)")
         self.desc_start("%sB")
         self.desc_b_leading()
         w("\tmov.b64         %descB, {%lo, %hi};")
@@ -471,7 +507,7 @@ class Gen:
         w("\tshr.u32         %kx, %y, 2;")
         w("\tadd.u32         %row, %row, %kx;")
         w("\tsub.u32         %x, %wg, 1;")
-        w("\tmad.lo.u32      %row, %x, 64, %row;")
+        w(f"\tmad.lo.u32      %row, %x, {64 * self.MH}, %row;")
         w("\tand.b32         %col, %y, 3;")
         w("\tshl.b32         %col, %col, 1;")
         w("\tld.param.u64    %pC, [C];")
@@ -537,7 +573,9 @@ class Gen:
         """C in boxes of 64 x 32 f32, each stored by TMA as soon as it is staged; the
         boxes cycle through CBUFS buffers."""
         w, N = self.w, self.CBUFS
-        boxes = self.BN // F32COLS
+        across = self.BN // F32COLS      # boxes across one m64 slice
+        boxes = self.MH * across
+        per = self.NACC // self.MH
         assert boxes % N == 0
         w("// @epilogue")
         w("\t// The staging buffers are free once the copy engine has read the previous tile's")
@@ -545,24 +583,26 @@ class Gen:
         w("\t@%leader cp.async.bulk.wait_group.read 0;")
         w("\tbar.sync        %bid, 128;")
         w("\tsub.u32         %y, %wg, 1;")
-        w("\tmad.lo.u32      %y, %y, 64, %m0;           // this warpgroup's 64 rows")
+        w(f"\tmad.lo.u32      %y, %y, {64 * self.MH}, %m0;           // this warpgroup's {64 * self.MH} rows")
         for c in range(boxes):
-            b = c % N
-            w(f"\t// Box {c}: columns n0 + {F32COLS * c}.. into buffer {b}.")
+            b, h, cc = c % N, c // across, c % across
+            if h and cc == 0:
+                w("\tadd.u32         %y, %y, 64;                // the next 64 rows")
+            w(f"\t// Box {c}: columns n0 + {F32COLS * cc}.. into buffer {b}.")
             for g in range(2):
                 # slot g: group g, or g + 2 in odd rows; slot g + 2 the other
-                d0, d2 = 4 * (4 * c + g), 4 * (4 * c + g + 2)
+                d0, d2 = per * h + 4 * (4 * cc + g), per * h + 4 * (4 * cc + g + 2)
                 for i in range(4):
                     w(f"\tselp.f32        %e{i}, %d{d2 + i}, %d{d0 + i}, %odd;")
                     w(f"\tselp.f32        %e{4 + i}, %d{d0 + i}, %d{d2 + i}, %odd;")
-                for k, h in ((g, 0), (g + 2, 4)):
-                    w(f"\tst.shared.v2.f32 [%ea{k}+{b * F32BOX}], {{%e{h}, %e{h + 1}}};")
-                    w(f"\tst.shared.v2.f32 [%ea{k}+{b * F32BOX + 8 * 128}], {{%e{h + 2}, %e{h + 3}}};")
+                for k, e in ((g, 0), (g + 2, 4)):
+                    w(f"\tst.shared.v2.f32 [%ea{k}+{b * F32BOX}], {{%e{e}, %e{e + 1}}};")
+                    w(f"\tst.shared.v2.f32 [%ea{k}+{b * F32BOX + 8 * 128}], {{%e{e + 2}, %e{e + 3}}};")
             w("\tfence.proxy.async.shared::cta;           // the async proxy (TMA) reads what we wrote")
             if N <= c + 1 < boxes:
                 w(f"\t@%leader cp.async.bulk.wait_group.read {N - 2};   // box {c + 1 - N}'s store has read buffer {(c + 1) % N}")
             w("\tbar.sync        %bid, 128;")
-            w(f"\t@%leader add.u32 %x, %n0, {F32COLS * c};")
+            w(f"\t@%leader add.u32 %x, %n0, {F32COLS * cc};")
             w(f"\t@%leader cp.async.bulk.tensor.2d.global.shared::cta.bulk_group [%tmC, {{%x, %y}}], [%sC+{b * F32BOX}];")
             w("\t@%leader cp.async.bulk.commit_group;")
         w("// @end")
@@ -582,13 +622,19 @@ class Gen:
         w("\tshl.b64         %gC, %gC, 2;")
         w("\tadd.u64         %gC, %pC, %gC;             // &C[m0 + row][n0 + col]")
         w("\tmul.wide.u32    %t64, %n, 32;              // 8 rows down, in bytes")
-        for j in range(self.NACC // 4):
-            d = 4 * j
-            w(f"\tst.global.v2.f32 [%gC+{32 * j}], {{%d{d}, %d{d + 1}}};")
-        w("\tadd.u64         %gC, %gC, %t64;")
-        for j in range(self.NACC // 4):
-            d = 4 * j
-            w(f"\tst.global.v2.f32 [%gC+{32 * j}], {{%d{d + 2}, %d{d + 3}}};")
+        per = self.NACC // self.MH
+        for h in range(self.MH):
+            if h:
+                w("\tmul.wide.u32    %t64, %n, 224;             // from row 8 to row 64: 56 rows, in bytes")
+                w("\tadd.u64         %gC, %gC, %t64;")
+                w("\tmul.wide.u32    %t64, %n, 32;")
+            for j in range(per // 4):
+                d = per * h + 4 * j
+                w(f"\tst.global.v2.f32 [%gC+{32 * j}], {{%d{d}, %d{d + 1}}};")
+            w("\tadd.u64         %gC, %gC, %t64;")
+            for j in range(per // 4):
+                d = per * h + 4 * j
+                w(f"\tst.global.v2.f32 [%gC+{32 * j}], {{%d{d + 2}, %d{d + 3}}};")
         w("// @end")
 
     def run(self):
@@ -610,6 +656,7 @@ if __name__ == "__main__":
     args = parse()
     if args.group:
         check_tile_order(args.group)
+    check_shape(argparse.ArgumentParser(prog="09_wgmma.py"), args)
     g = Gen(args)
     fits(g, "09_wgmma.py")
     print(g.run(), end="")

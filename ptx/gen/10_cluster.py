@@ -69,9 +69,13 @@ def parse():
     p.add_argument("--cbufs", type=int, default=2, choices=(2, 4, 8),
                    help="with --out f32 --epilogue tma: staging buffers of 64 x 32 f32 per consumer (lesson 9's)")
     p.add_argument("--setmaxnreg", type=int, default=1)
+    L9.shape_args(p)
     a = p.parse_args()
     if a.cluster == 1:
         a.multicast = 0
+    L9.check_shape(p, a)
+    if a.bm != BM and a.out != "f32":
+        p.error(f"--bm {a.bm}: the 256 x 128 tile's epilogues are lesson 9's, f32 only (--out f32)")
     if a.out != "f32" and a.out != a.ab:
         p.error(f"--out {a.out} with --ab {a.ab}: a 16-bit C has A's and B's type")
     return a
@@ -132,7 +136,7 @@ class Gen(L9.Gen):
         w(".extern .shared .align 1024 .b8 smem[];")
         w("")
         w(f".visible .entry {a.entry}(")
-        w(f"\t.param .align 64 .b8 tmA[128],   // tensor map of A (M x K {self.AB}, row-major), box 64 x 128")
+        w(f"\t.param .align 64 .b8 tmA[128],   // tensor map of A (M x K {self.AB}, row-major), box 64 x {self.BM}")
         w(f"\t.param .align 64 .b8 tmB[128],   // tensor map of B (K x N {self.AB}, row-major), box 64 x 64")
         if self.C16:
             w(f"\t.param .align 64 .b8 tmC[128],   // tensor map of C (M x N {self.OUT}, row-major), box 64 x 64")
