@@ -2,8 +2,8 @@
 # e2e_sweep_wgmma: every row of scripts/sweep-43.tsv (the GPU sweep of issue 43) that a variant of
 # lesson 9's or 10's generator makes (ptx/gen/09_wgmma.py, 10_cluster.py) generates, and its RUN
 # flags verify on the CPU emulator, race detector on, at two sizes the kernel's header allows (its
-# "Requires M % X == 0, N % Y == 0"): 256^3 (M raised to X) and a non-square one, 512x256x320 for
-# the 128x256 tile:
+# "Requires M % X == 0, N % Y == 0"): 256^3 (M, N raised to X, Y) and one X and Y larger, K 320
+# (384x512x320 for the 128x256 tile):
 # the rows the lead times are rows that compute C; with ptxas on the PATH (or in /usr/local/cuda),
 # each also assembles for sm_90a. GPUs are hidden.
 # Prints "ok NAME" / "not ok NAME" / "skip NAME: why".
@@ -53,8 +53,9 @@ for name, gen, run in rows:
     if not need:
         print(f"not ok sweep row {name}: no 'Requires M % X == 0, N % Y == 0' in the kernel's header")
         continue
-    m, n = max(256, int(need.group(1))), int(need.group(2))
-    for size in (f"{m},256,256", f"{2 * m},{256 if n == 256 else 384},320"):
+    x, y = int(need.group(1)), int(need.group(2))
+    m, n = max(256, x), max(256, y)
+    for size in (f"{m},{n},256", f"{m + x},{n + y},320"):  # the second: more tiles each way
         p = subprocess.run([binary, "run", "--ptx", ptx] + run + ["--size", size, "--emulate"],
                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         lines = p.stdout.splitlines()

@@ -320,9 +320,7 @@ class Gen:
         self.full_comment()
         w(f"\tmbarrier.arrive.expect_tx.shared::cta.b64 _, [%full], {self.STAGE};")
         w(f"\tshl.b32         %kx, %kt, {log2(self.BK)};")
-        w(f"\t// A: rows m0..m0+{self.BM - 1}, columns kx..kx+{self.BK - 1}; coordinates are innermost first.")
-        w("\tcp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes")
-        w("\t                [%sA], [%tmA, {%kx, %m0}], [%full];")
+        self.load_a()
         self.load_b()
         self.advance()
         w("\tadd.u32         %kt, %kt, 1;")
@@ -345,6 +343,13 @@ class Gen:
     def full_comment(self):
         self.w(f"\t// Arrive on full[stage] and tell it to wait for {self.STAGE} more bytes: the phase")
         self.w("\t// completes when the four copies below have all landed.")
+
+    def load_a(self):
+        """A's k-slice of this stage: one box of BM rows."""
+        w = self.w
+        w(f"\t// A: rows m0..m0+{self.BM - 1}, columns kx..kx+{self.BK - 1}; coordinates are innermost first.")
+        w("\tcp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes")
+        w("\t                [%sA], [%tmA, {%kx, %m0}], [%full];")
 
     # B's tensor-map coordinates, innermost first: {n, k} for B stored K x N.
     B_COORDS = "{%x, %kx}"

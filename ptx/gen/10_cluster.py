@@ -60,7 +60,9 @@ def parse():
                    help="tile order: 0 = row by row; G > 0 = bands of G cluster rows, column by column")
     p.add_argument("--cluster", type=int, default=2, choices=(1, 2), help="blocks per cluster, along M")
     p.add_argument("--multicast", type=int, default=1, choices=(0, 1),
-                   help="1: each block of a cluster loads half of B for both")
+                   help="1: each block of a cluster loads half of B for both (half of A with --along n)")
+    p.add_argument("--along", default="m", choices=("m", "n"),
+                   help="the cluster's blocks: m: one above the other, sharing B; n: side by side, sharing A")
     p.add_argument("--epilogue", default="tma", choices=("tma", "direct"),
                    help="tma: stage C in shared memory, store it with TMA, overlapped; direct: st.global from registers")
     p.add_argument("--out", default="bf16", choices=("bf16", "f16", "f32"),
@@ -93,6 +95,9 @@ class Gen(L9.Gen):
         self.MC = a.multicast
         self.TMA = a.epilogue == "tma"
         self.consumers_per_stage = 2 * (self.CL if self.MC else 1)
+        self.ALONG = getattr(a, "along", "m")  # lesson 11's generator has no --along
+        self.CM = self.CL if self.ALONG == "m" else 1  # blocks of a cluster down M ...
+        self.CN = self.CL if self.ALONG == "n" else 1  # ... and across N
         self.CBOX = CBOX
         self.C_WG = (self.BN // 64) * CBOX  # a consumer's staging tile: 64 x BN bf16
 
@@ -108,16 +113,17 @@ class Gen(L9.Gen):
         w(f"// Lesson 9's kernel (block tile {self.BM}x{self.BN}, BK={self.BK}, TMA + mbarrier ring, two consumer")
         w(f"// warpgroups of wgmma.m64n256k16) with a {S}-stage ring, and:")
         if self.CL > 1:
-            w(f"//  - clusters of {self.CL} blocks: the pair computes two tiles one above the other;")
+            w(f"//  - clusters of {self.CL} blocks: the pair computes two tiles "
+              + ("one above the other;" if self.CM > 1 else "side by side;"))
         if self.MC:
-            w("//  - multicast: each block loads half of B's k-slice into both blocks' shared memory;")
+            w(f"//  - multicast: each block loads half of {self.shared_operand()}'s k-slice into both blocks' shared memory;")
         if self.C16:
             w(f"//  - the epilogue writes {self.OUT} into a swizzled staging tile with stmatrix and")
             w("//    stores it with TMA, while the consumers start the next tile.")
         elif self.TMA:
             w("//  - the epilogue stages f32 in boxes of 64 x 32 and stores each with TMA as it is")
             w("//    written; the last boxes' stores run while the consumers start the next tile.")
-        w(f"// Requires M % {self.BM * self.CL} == 0, N % {self.BN} == 0, K % {self.BK} == 0 (the lesson's `multiple:`) and sm_90a.")
+        w(f"// Requires M % {self.BM * self.CM} == 0, N % {self.BN * self.CN} == 0, K % {self.BK} == 0 (the lesson's `multiple:`) and sm_90a.")
         w("//")
         w("// Written out by ptx/gen/10_cluster.py (which reuses ptx/gen/09_wgmma.py); edit the")
         w("// generator, not this file.")
@@ -136,7 +142,7 @@ class Gen(L9.Gen):
         w(".extern .shared .align 1024 .b8 smem[];")
         w("")
         w(f".visible .entry {a.entry}(")
-        w(f"\t.param .align 64 .b8 tmA[128],   // tensor map of A (M x K {self.AB}, row-major), box 64 x {self.BM}")
+        w(f"\t.param .align 64 .b8 tmA[128],   // tensor map of A (M x K {self.AB}, row-major), box 64 x {self.BM // self.CN if self.MC else self.BM}")
         w(f"\t.param .align 64 .b8 tmB[128],   // tensor map of B (K x N {self.AB}, row-major), box 64 x 64")
         if self.C16:
             w(f"\t.param .align 64 .b8 tmC[128],   // tensor map of C (M x N {self.OUT}, row-major), box 64 x 64")
@@ -182,11 +188,14 @@ class Gen(L9.Gen):
         w("\tld.param.u32    %m, [M];")
         w("\tld.param.u32    %n, [N];")
         w("\tld.param.u32    %k, [K];")
-        w(f"\tshr.u32         %nTilesN, %n, {log2(self.BN)};         // tiles across N")
+        if self.CN > 1:
+            w(f"\tshr.u32         %nTilesN, %n, {log2(self.BN * self.CN)};         // cluster columns across N ({self.CN} tiles each)")
+        else:
+            w(f"\tshr.u32         %nTilesN, %n, {log2(self.BN)};         // tiles across N")
         # The comments say clusters only where there are any (lesson 11's kernel has none).
         c = "cluster " if CL > 1 else ""
-        w(f"\tshr.u32         %nTilesM, %m, {log2(self.BM * CL)};         // "
-          + (f"cluster rows down M ({CL} tiles each)" if CL > 1 else "tile rows down M"))
+        w(f"\tshr.u32         %nTilesM, %m, {log2(self.BM * self.CM)};         // "
+          + (f"cluster rows down M ({CL} tiles each)" if self.CM > 1 else "tile rows down M"))
         w(f"\tmul.lo.u32      %tiles, %nTilesM, %nTilesN; // {c}tiles in C")
         if self.a.group:
             w(f"\tmul.lo.u32      %bandTiles, %nTilesN, {self.a.group};   // tiles in a band of {self.a.group} {c or 'tile '}rows")
@@ -233,10 +242,13 @@ class Gen(L9.Gen):
     def tile_coords(self):
         """m0, n0 of %tile for this block: lesson 9's order over cluster rows, then the rank's row."""
         super().tile_coords()
-        if self.CL > 1:
-            w = self.w
+        w = self.w
+        if self.CM > 1:
             w(f"\tshl.b32         %m0, %m0, {log2(self.CL)};         // the cluster's first row ...")
             w(f"\tmad.lo.u32      %m0, %rank, {self.BM}, %m0;       // ... and this block's")
+        if self.CN > 1:
+            w(f"\tshl.b32         %n0, %n0, {log2(self.CL)};         // the cluster's first column ...")
+            w(f"\tmad.lo.u32      %n0, %rank, {self.BN}, %n0;       // ... and this block's")
 
     def producer_setup(self):
         if self.MC:
@@ -247,19 +259,38 @@ class Gen(L9.Gen):
             super().empty_comment()
             return
         self.w("\t// Wait until the consumers of BOTH blocks have released this slot: this")
-        self.w("\t// block's copies of B land in the partner's shared memory too.")
+        self.w(f"\t// block's copies of {self.shared_operand()} land in the partner's shared memory too.")
 
     def full_comment(self):
         if not self.MC:
             super().full_comment()
             return
-        self.w(f"\t// A whole stage, {self.STAGE} bytes, lands here: this block's A and all of B's boxes,")
-        self.w("\t// half of them sent by the partner.")
+        if self.CM > 1:
+            self.w(f"\t// A whole stage, {self.STAGE} bytes, lands here: this block's A and all of B's boxes,")
+            self.w("\t// half of them sent by the partner.")
+        else:
+            self.w(f"\t// A whole stage, {self.STAGE} bytes, lands here: this block's B and all of A's rows,")
+            self.w("\t// half of them sent by the partner.")
 
     B_BOXES = "boxes"  # what the multicast comment calls B's boxes
 
+    def shared_operand(self):
+        """The operand both blocks of a cluster need: B one above the other, A side by side."""
+        return "B" if self.CM > 1 else "A"
+
+    def load_a(self):
+        if not (self.MC and self.CN > 1):
+            super().load_a()
+            return
+        w, half = self.w, self.BM // self.CL
+        w(f"\t// A: this block's {half} of the {self.BM} rows, to both blocks (same offsets, same mbarrier).")
+        w(f"\tmad.lo.u32      %y, %rank, {half}, %m0;")
+        w(f"\tmad.lo.u32      %x, %rank, {half * 128}, %sA;")
+        w("\tcp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.multicast::cluster")
+        w("\t                [%x], [%tmA, {%kx, %y}], [%full], %mask;")
+
     def load_b(self):
-        if not self.MC:
+        if not (self.MC and self.CM > 1):
             super().load_b()
             return
         w, nbox = self.w, self.BN // 64
