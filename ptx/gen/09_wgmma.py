@@ -4,6 +4,7 @@
     python3 ptx/gen/09_wgmma.py > ptx/09_wgmma.ptx
     python3 ptx/gen/09_wgmma.py --stages 3 --entry v3 > /tmp/v3.ptx   (variants for timing)
     python3 ptx/gen/09_wgmma.py --epilogue tma --cbufs 2 > /tmp/t.ptx   (C stored by TMA, overlapped)
+    python3 ptx/gen/09_wgmma.py --bm 256 --bn 128 > /tmp/t.ptx          (the 256 x 128 tile)
 
 The kernel has three warpgroups of 128 threads. Warpgroup 0 is the producer:
 one of its threads asks the copy engine (TMA) for tiles of A and B and never
@@ -43,9 +44,13 @@ The tile loop is persistent-ready: a block takes tiles ctaid, ctaid + grid,
   again, the leader waits (cp.async.bulk.wait_group.read) only until the store
   that last read it is done. The stores of a tile's last boxes run while the
   consumers start the next tile.
+
+--bm 256 --bn 128 (a variant): the block tile 256 x 128, each consumer 128
+  rows: two wgmma.m64n128k16 a k16 step (one per 64 rows, the same B
+  descriptor), into two halves of the same 128 accumulators a thread.
 """
-import sys
 import argparse
+import sys
 
 from banner import banner
 
@@ -63,7 +68,9 @@ def parse():
     p.add_argument("--cbufs", type=int, default=2, choices=(2, 4, 8),
                    help="with --epilogue tma: staging buffers of 64 x 32 f32 (8 KB) per consumer")
     shape_args(p)
-    return p.parse_args()
+    a = p.parse_args()
+    check_shape(p, a)
+    return a
 
 
 def shape_args(p):
@@ -661,7 +668,6 @@ if __name__ == "__main__":
     args = parse()
     if args.group:
         check_tile_order(args.group)
-    check_shape(argparse.ArgumentParser(prog="09_wgmma.py"), args)
     g = Gen(args)
     fits(g, "09_wgmma.py")
     print(g.run(), end="")

@@ -6,6 +6,7 @@ next tile's main loop runs.
     python3 ptx/gen/10_cluster.py > ptx/10_cluster.ptx
     python3 ptx/gen/10_cluster.py --cluster 1 --epilogue direct --out f32 --entry v0 > /tmp/v0.ptx
     python3 ptx/gen/10_cluster.py --ab f16 --out f32 --stages 4 --cbufs 2 > /tmp/l9c2.ptx   (lesson 9's types)
+    python3 ptx/gen/10_cluster.py --ab f16 --out f32 --bm 256 --bn 128 --along n --stages 4 > /tmp/n.ptx
 
 It reuses lesson 9's generator (09_wgmma.py) for everything that does not
 change: the ring of stages and its mbarriers, the wgmma with both operands
@@ -14,6 +15,8 @@ in shared memory, the tile order in bands, the phase bit. What is new:
 Cluster (--cluster 2): two blocks on two SMs of one GPC run as a pair. They
   take the two tiles of C that lie one above the other (rows m0 and m0 + 128,
   the same 256 columns), so they need the same k-slices of B.
+  With --along n the pair lies side by side instead (columns n0 and n0 + BN,
+  the same rows), needs the same k-slices of A, and multicasts A's rows.
 Multicast (--multicast 1): each block of the pair asks the copy engine for
   half of B's slice (two of its four 64-column boxes) with .multicast::cluster
   and mask 0b11: the box lands at the same shared-memory offset in both
