@@ -114,7 +114,7 @@ class Gen(L9.Gen):
         w("// thread-block clusters, TMA multicast and an epilogue that overlaps the next tile.")
         w("//")
         w(f"// Lesson 9's kernel (block tile {self.BM}x{self.BN}, BK={self.BK}, TMA + mbarrier ring, two consumer")
-        w(f"// warpgroups of wgmma.m64n256k16) with a {S}-stage ring, and:")
+        w(f"// warpgroups of {self.wgmma_shape()}) with a {S}-stage ring, and:")
         if self.CL > 1:
             w(f"//  - clusters of {self.CL} blocks: the pair computes two tiles "
               + ("one above the other;" if self.CM > 1 else "side by side;"))
