@@ -63,4 +63,10 @@ for name, gen, run in rows:
         print(f"{'ok' if good else 'not ok'} sweep row {name} --emulate --size {size}: verified, no race (exit {p.returncode})")
         if not good:
             print("\n".join("    | " + x for x in lines[:12]))
+        if good and any(x.startswith("tmap:C:32:") for x in " ".join(run).split()):
+            # lesson 9's f32 TMA epilogue: its staging stores are its only shared stores
+            st = re.search(r"^  shared stores .*, (\d+) bank conflicts$", p.stdout, re.M)
+            ok = st is not None and st.group(1) == "0"
+            print(f"{'ok' if ok else 'not ok'} sweep row {name} --size {size}: the f32 staging stores have no bank conflict"
+                  + ("" if ok else f" ({st.group(0).strip() if st else 'no shared stores line'})"))
 PY

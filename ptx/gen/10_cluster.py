@@ -61,7 +61,7 @@ def parse():
     p.add_argument("--entry", default="gemm_cluster")
     p.add_argument("--group", type=int, default=8,
                    help="tile order: 0 = row by row; G > 0 = bands of G cluster rows, column by column")
-    p.add_argument("--cluster", type=int, default=2, choices=(1, 2), help="blocks per cluster, along M")
+    p.add_argument("--cluster", type=int, default=2, choices=(1, 2), help="blocks per cluster, along M (N with --along n)")
     p.add_argument("--multicast", type=int, default=1, choices=(0, 1),
                    help="1: each block of a cluster loads half of B for both (half of A with --along n)")
     p.add_argument("--along", default="m", choices=("m", "n"),
@@ -96,7 +96,6 @@ class Gen(L9.Gen):
         self.CVT = f"cvt.rn.{self.OUT}x2.f32"  # a 16-bit C's conversion, two values a register
         self.CL = a.cluster
         self.MC = a.multicast
-        self.TMA = a.epilogue == "tma"
         self.consumers_per_stage = 2 * (self.CL if self.MC else 1)
         self.ALONG = getattr(a, "along", "m")  # lesson 11's generator has no --along
         self.CM = self.CL if self.ALONG == "m" else 1  # blocks of a cluster down M ...
