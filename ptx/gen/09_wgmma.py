@@ -3,6 +3,8 @@
 
     python3 ptx/gen/09_wgmma.py > ptx/09_wgmma.ptx
     python3 ptx/gen/09_wgmma.py --stages 3 --entry v3 > /tmp/v3.ptx   (variants for timing)
+    python3 ptx/gen/09_wgmma.py --epilogue tma --cbufs 2 > /tmp/t.ptx   (C stored by TMA, overlapped)
+    python3 ptx/gen/09_wgmma.py --bm 256 --bn 128 > /tmp/t.ptx          (the 256 x 128 tile)
 
 The kernel has three warpgroups of 128 threads. Warpgroup 0 is the producer:
 one of its threads asks the copy engine (TMA) for tiles of A and B and never
@@ -31,8 +33,24 @@ Multiply-Accumulate", shared memory matrix layouts and the matrix descriptor):
                       d[4j+2..3] = the same 8 rows further down.
 The tile loop is persistent-ready: a block takes tiles ctaid, ctaid + grid,
 ... so the same kernel runs with one block per tile or one block per SM.
+
+--epilogue tma (a variant; lesson 10's generator uses it for its f32 output):
+  instead of st.global from registers, each consumer writes its 64 x 256 f32
+  tile into shared memory as eight boxes of 64 rows x 32 columns (128 bytes a
+  row, the widest box a 128-byte swizzle takes), and one thread hands each box
+  to the copy engine (cp.async.bulk.tensor, global <- shared) as soon as it is
+  written. The whole tile (64 KB a consumer) does not fit beside the ring, so
+  the boxes cycle through --cbufs staging buffers: before a buffer is written
+  again, the leader waits (cp.async.bulk.wait_group.read) only until the store
+  that last read it is done. The stores of a tile's last boxes run while the
+  consumers start the next tile.
+
+--bm 256 --bn 128 (a variant): the block tile 256 x 128, each consumer 128
+  rows: two wgmma.m64n128k16 a k16 step (one per 64 rows, the same B
+  descriptor), into two halves of the same 128 accumulators a thread.
 """
 import argparse
+import sys
 
 from banner import banner
 
@@ -45,7 +63,26 @@ def parse():
                    help="tile order: 0 = row by row; G > 0 = bands of G block rows, column by column")
     p.add_argument("--setmaxnreg", type=int, default=1,
                    help="1: the producer gives registers to the consumers (0: every thread keeps 168)")
-    return p.parse_args()
+    p.add_argument("--epilogue", default="direct", choices=("direct", "tma"),
+                   help="direct: st.global from registers; tma: staged in shared memory, stored by TMA, overlapped")
+    p.add_argument("--cbufs", type=int, default=2, choices=(2, 4, 8),
+                   help="with --epilogue tma: staging buffers of 64 x 32 f32 (8 KB) per consumer")
+    shape_args(p)
+    a = p.parse_args()
+    check_shape(p, a)
+    return a
+
+
+def shape_args(p):
+    """--bm/--bn: the block tile, 128 x 256 (each consumer 64 rows, one m64n256k16 a k16 step)
+    or 256 x 128 (each consumer 128 rows, two m64n128k16 a k16 step)."""
+    p.add_argument("--bm", type=int, default=128, choices=(128, 256), help="block tile rows (with --bn: 128x256 or 256x128)")
+    p.add_argument("--bn", type=int, default=256, choices=(128, 256), help="block tile columns")
+
+
+def check_shape(p, a):
+    if a.bm * a.bn != 128 * 256:
+        p.error(f"--bm {a.bm} --bn {a.bn}: the tiles are 128x256 and 256x128")
 
 
 BM, BN, BK = 128, 256, 64
@@ -54,6 +91,9 @@ BBOX = BK * 64 * 2             # one B box: 64 k-rows x 64 columns x 2 bytes
 B_BYTES = BK * BN * 2          # four B boxes
 STAGE = A_BYTES + B_BYTES
 NACC = BN // 2                 # f32 accumulators per thread for m64n256
+F32COLS = 32                   # f32 columns of a staging box: 128 bytes, the 128-byte swizzle's span
+F32BOX = 64 * F32COLS * 4      # one staging box: a consumer's 64 rows x 32 f32 columns
+SMEM_MAX = 232448              # shared memory a block may opt in to on sm_90
 
 
 def tile_order(t, tiles_m, tiles_n, group):
@@ -85,24 +125,42 @@ class Gen:
         self.a = a
         self.S = a.stages
         self.out = []
+        self.OUT = getattr(a, "out", "f32")    # C's type: lesson 9's is f32; lesson 10's parse says
+        self.TMA = a.epilogue == "tma"
+        self.TMA32 = self.TMA and self.OUT == "f32"  # the chunked f32 epilogue below
+        self.CBUFS = a.cbufs if self.TMA32 else 0
         # The tile and its bytes; lesson 11's FP8 generator changes them.
         self.BM, self.BN, self.BK = BM, BN, BK
         self.A_BYTES, self.BBOX, self.B_BYTES, self.STAGE, self.NACC = A_BYTES, BBOX, B_BYTES, STAGE, NACC
+        self.MH = 1    # m64 slices per consumer: 2 for the 256 x 128 tile
+        if getattr(a, "bm", BM) != BM:  # 256 x 128 (lesson 11's generator has no --bm)
+            self.BM, self.BN, self.MH = a.bm, a.bn, 2
+            self.A_BYTES = self.BM * BK * 2
+            self.B_BYTES = BK * self.BN * 2
+            self.STAGE = self.A_BYTES + self.B_BYTES
+            self.NACC = self.MH * self.BN // 2
         self.KSLICES = BK // 16    # wgmmas per k-tile
 
     def w(self, s=""):
         self.out.append(s)
 
+    def staging_bytes(self):
+        """Shared memory the TMA epilogue stages C in (both consumers)."""
+        return 2 * self.CBUFS * F32BOX
+
+    def smem_bytes(self):
+        return self.S * self.STAGE + self.staging_bytes() + 2 * self.S * 8 + 1024
+
     def header(self):
         w, S = self.w, self.S
-        smem = S * self.STAGE + 2 * S * 8 + 1024
+        smem = self.smem_bytes()
         w(banner() + "//")
         w("// 09_wgmma.ptx - Hopper: C (f32) = A (f16) . B (f16) with TMA, mbarriers and wgmma.")
         w("//")
         w(f"// Block tile {self.BM}x{self.BN}, k-tile BK={self.BK}, {S}-stage ring in shared memory.")
         w("// Warpgroup 0 produces: one thread asks the copy engine (TMA) for each stage's")
         w("// tiles, which land swizzled and signal a 'full' mbarrier with their byte count.")
-        w("// Warpgroups 1 and 2 consume: each runs wgmma.m64n256k16 on its 64 rows, both")
+        w(f"// Warpgroups 1 and 2 consume: each runs {self.wgmma_shape()} on its {64 * self.MH} rows, both")
         w("// operands read from shared memory, and frees the stage on its 'empty' mbarrier.")
         w(f"// Requires M % {self.BM} == 0, N % {self.BN} == 0, K % {self.BK} == 0 (the lesson's `multiple:`) and sm_90a.")
         w("//")
@@ -113,14 +171,23 @@ class Gen:
         w(".target sm_90a          // ... and wgmma exists only on sm_90a: this code runs on Hopper (cc 9.0) alone")
         w(".address_size 64")
         w("")
-        w(f"// Dynamic shared memory: {S} stages x (A {self.A_BYTES} B + B {self.B_BYTES} B), {2 * S} mbarriers,")
-        w(f"// and 1024 bytes of room to align the ring to the swizzle's 1024: {smem} bytes.")
+        if self.TMA32:
+            w("// The epilogue stages C in boxes of 64 x 32 f32 and stores them with TMA (--epilogue tma).")
+            w(f"// Dynamic shared memory: {S} stages x (A {self.A_BYTES} B + B {self.B_BYTES} B), 2 x {self.CBUFS}"
+              f" staging boxes of {F32BOX} B,")
+            w(f"// {2 * S} mbarriers and 1024 bytes of room to align the ring to the swizzle's 1024: {smem} bytes.")
+        else:
+            w(f"// Dynamic shared memory: {S} stages x (A {self.A_BYTES} B + B {self.B_BYTES} B), {2 * S} mbarriers,")
+            w(f"// and 1024 bytes of room to align the ring to the swizzle's 1024: {smem} bytes.")
         w(".extern .shared .align 1024 .b8 smem[];")
         w("")
         w(f".visible .entry {self.a.entry}(")
-        w("\t.param .align 64 .b8 tmA[128],   // tensor map of A (M x K f16, row-major), box 64 x 128")
+        w(f"\t.param .align 64 .b8 tmA[128],   // tensor map of A (M x K f16, row-major), box 64 x {self.BM}")
         w("\t.param .align 64 .b8 tmB[128],   // tensor map of B (K x N f16, row-major), box 64 x 64")
-        w("\t.param .u64 C,                   // M x N f32, row-major")
+        if self.TMA32:
+            w("\t.param .align 64 .b8 tmC[128],   // tensor map of C (M x N f32, row-major), box 32 x 64")
+        else:
+            w("\t.param .u64 C,                   // M x N f32, row-major")
         w("\t.param .u32 M,")
         w("\t.param .u32 N,")
         w("\t.param .u32 K)")
@@ -130,14 +197,21 @@ class Gen:
 
     def decls(self):
         w = self.w
-        w("\t// Accumulators of a consumer thread: its part of a 64x256 f32 tile (see the D fragment).")
+        w(f"\t// Accumulators of a consumer thread: its part of a {64 * self.MH}x{self.BN} f32 tile (see the D fragment).")
         w(f"\t.reg .f32  %d<{self.NACC}>;")
         w("\t.reg .pred %p, %leader, %acc, %one;")
         w("\t.reg .u32  %thr, %wg, %ring, %bars, %full, %empty, %stage, %phase, %sA, %sB;")
         w("\t.reg .u32  %m, %n, %k, %nTilesM, %nTilesN, %bandTiles, %tiles, %tile, %step, %kTiles, %kt, %m0, %n0, %kx, %x, %y;")
         w("\t.reg .u32  %row, %col, %lo, %hi, %prev;")
         w("\t.reg .b64  %descA, %descB, %tmA, %tmB;")
+        if self.MH > 1:
+            w("\t.reg .b64  %descA1;                      // the second 64 rows of this warpgroup's A")
         w("\t.reg .u64  %pC, %gC, %t64;")
+        if self.TMA32:
+            w("\t.reg .u32  %sC, %bid, %ea<4>;")
+            w("\t.reg .b64  %tmC;")
+            w("\t.reg .pred %odd;")
+            w("\t.reg .f32  %e<8>;")
         w("")
 
     def setup(self):
@@ -167,7 +241,9 @@ class Gen:
         w("\tmov.u32         %ring, smem;")
         w("\tadd.u32         %ring, %ring, 1023;")
         w("\tand.b32         %ring, %ring, -1024;")
-        w(f"\tadd.u32         %bars, %ring, {S * self.STAGE};      // full[s] at bars + 8s, empty[s] at bars + 8({S} + s)")
+        if self.TMA32:
+            w(f"\tadd.u32         %sC, %ring, {S * self.STAGE};      // the staging boxes of C")
+        w(f"\tadd.u32         %bars, %ring, {S * self.STAGE + self.staging_bytes()};      // full[s] at bars + 8s, empty[s] at bars + 8({S} + s)")
         w("\tsetp.eq.u32     %leader, %thr, 0;")
         w("\t@!%leader bra   INIT_DONE;")
         for s in range(S):
@@ -251,9 +327,7 @@ class Gen:
         self.full_comment()
         w(f"\tmbarrier.arrive.expect_tx.shared::cta.b64 _, [%full], {self.STAGE};")
         w(f"\tshl.b32         %kx, %kt, {log2(self.BK)};")
-        w(f"\t// A: rows m0..m0+{self.BM - 1}, columns kx..kx+{self.BK - 1}; coordinates are innermost first.")
-        w("\tcp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes")
-        w("\t                [%sA], [%tmA, {%kx, %m0}], [%full];")
+        self.load_a()
         self.load_b()
         self.advance()
         w("\tadd.u32         %kt, %kt, 1;")
@@ -277,6 +351,13 @@ class Gen:
         self.w(f"\t// Arrive on full[stage] and tell it to wait for {self.STAGE} more bytes: the phase")
         self.w("\t// completes when the four copies below have all landed.")
 
+    def load_a(self):
+        """A's k-slice of this stage: one box of BM rows."""
+        w = self.w
+        w(f"\t// A: rows m0..m0+{self.BM - 1}, columns kx..kx+{self.BK - 1}; coordinates are innermost first.")
+        w("\tcp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes")
+        w("\t                [%sA], [%tmA, {%kx, %m0}], [%full];")
+
     # B's tensor-map coordinates, innermost first: {n, k} for B stored K x N.
     B_COORDS = "{%x, %kx}"
 
@@ -298,25 +379,37 @@ class Gen:
         for j in range(0, self.NACC, 8):
             self.w("\t" + " ".join(line(i) for i in range(j, j + 8)))
 
-    def acc_operands(self, acc="%d"):
-        """wgmma's accumulator operand list, in lines of 8 registers for the reader."""
+    def acc_operands(self, acc="%d", first=0, count=None):
+        """wgmma's accumulator operand list (count registers from first: all of them
+        by default), in lines of 8 registers for the reader."""
         w = self.w
-        parts = [", ".join(f"{acc}{i}" for i in range(j, j + 8)) for j in range(0, self.NACC, 8)]
+        count = self.NACC if count is None else count
+        parts = [", ".join(f"{acc}{i}" for i in range(j, j + 8)) for j in range(first, first + count, 8)]
         w("\t\t{" + parts[0] + ",")
         for p in parts[1:-1]:
             w("\t\t " + p + ",")
         w("\t\t " + parts[-1] + "},")
+
+    def wgmma_shape(self):
+        return f"wgmma.m64n{self.BN}k16"
 
     def wgmma(self, kk):
         w = self.w
         w(f"\t// k16 slice {kk}: A from 32*{kk} bytes into each 128-byte row, B from row 16*{kk}.")
         if kk:
             w("\tadd.s64         %descA, %descA, 2;         // +32 bytes (>> 4)")
+            if self.MH > 1:
+                w("\tadd.s64         %descA1, %descA1, 2;")
             w("\tadd.s64         %descB, %descB, 128;       // +2048 bytes (>> 4)")
-        w(f"\twgmma.mma_async.sync.aligned.m64n256k16.f32.{self.AB}.{self.AB}")
-        self.acc_operands()
         pred = "%acc" if kk == 0 else "%one"
-        w(f"\t\t%descA, %descB, {pred}, 1, 1, 0, 1;  // scale-d, scale-a, scale-b, A K-major, B transposed")
+        per = self.NACC // self.MH
+        for h in range(self.MH):
+            if self.MH > 1:
+                w(f"\t// rows {64 * h}-{64 * h + 63} of this warpgroup's {64 * self.MH}: accumulators {per * h}-{per * h + per - 1}")
+            w(f"\twgmma.mma_async.sync.aligned.m64n{self.BN}k16.f32.{self.AB}.{self.AB}")
+            self.acc_operands(first=per * h, count=per)
+            desc = "%descA1" if h else "%descA"
+            w(f"\t\t{desc}, %descB, {pred}, 1, 1, 0, 1;  // scale-d, scale-a, scale-b, A K-major, B transposed")
 
     def descriptors(self):
         """This stage's A (this warpgroup's 64 rows) and B descriptors into %descA, %descB."""
@@ -324,11 +417,13 @@ class Gen:
         w(f"\tmad.lo.u32      %sA, %stage, {self.STAGE}, %ring;")
         w(f"\tadd.u32         %sB, %sA, {self.A_BYTES};")
         w("\tsub.u32         %x, %wg, 1;")
-        w(f"\tmad.lo.u32      %x, %x, {64 * 128}, %sA;       // this warpgroup's 64 rows of A")
+        w(f"\tmad.lo.u32      %x, %x, {64 * self.MH * 128}, %sA;       // this warpgroup's {64 * self.MH} rows of A")
         self.desc_start("%x")
         w("\tor.b32          %lo, %lo, 0x10000;         // leading offset 16 bytes (unused when swizzled)")
         w("\tmov.u32         %hi, 0x40000040;           // stride 1024 bytes, 128-byte swizzle")
         w("\tmov.b64         %descA, {%lo, %hi};")
+        if self.MH > 1:
+            w("\tadd.s64         %descA1, %descA, 512;      // 64 rows further: 8192 bytes (>> 4)")
         self.desc_start("%sB")
         self.desc_b_leading()
         w("\tmov.b64         %descB, {%lo, %hi};")
@@ -412,6 +507,9 @@ class Gen:
 
     def consumer_place(self):
         """Where this thread's accumulators go in C (the epilogue's addresses)."""
+        if self.TMA32:
+            self.staging_f32()
+            return
         w = self.w
         w("\t// This thread's place in the D fragment: row 16w + l/4 (+ 64 for warpgroup 2),")
         w("\t// column 2(l%4) of every 8.")
@@ -421,7 +519,7 @@ class Gen:
         w("\tshr.u32         %kx, %y, 2;")
         w("\tadd.u32         %row, %row, %kx;")
         w("\tsub.u32         %x, %wg, 1;")
-        w("\tmad.lo.u32      %row, %x, 64, %row;")
+        w(f"\tmad.lo.u32      %row, %x, {64 * self.MH}, %row;")
         w("\tand.b32         %col, %y, 3;")
         w("\tshl.b32         %col, %col, 1;")
         w("\tld.param.u64    %pC, [C];")
@@ -441,8 +539,90 @@ class Gen:
 
     def finish(self):
         """What every thread does at DONE before ret."""
+        w = self.w
+        if self.TMA:
+            w("\t// The last tile's store must have left shared memory before the block ends.")
+            w("\tsetp.ne.u32     %p, %wg, 0;")
+            w("\tand.pred        %p, %p, %leader;")
+            w("\t@%p cp.async.bulk.wait_group 0;")
+
+    def staging_f32(self):
+        """%ea0..3: where this thread's f32 pairs go in a staging box, one per 8-column
+        group j' of the box's 32 columns; the box's buffer and the row + 8 add immediates."""
+        w = self.w
+        w("\t// Staging addresses. Lane l of warp w holds rows 16w + l/4 and + 8, columns")
+        w("\t// 2(l%4) and + 1 of every 8: in a box's 128-byte rows, 8-column group j' (0-3)")
+        w("\t// is 16-byte chunk 2j' + (l%4)/2, at byte 8(l%2). With the 128-byte swizzle")
+        w("\t// chunk c of row r sits at c ^ (r % 8), and r % 8 = l/4 = i.")
+        w("\t// 8-byte stores are served a half-warp (rows i = 0-3 or 4-7) at a time, and")
+        w("\t// rows i and i ^ 1 would put group j' in the same pair of chunks: so the lanes")
+        w("\t// of odd rows store group j' ^ 2 where the others store j' (selp picks it), and")
+        w("\t// the four rows fill all 32 banks once. Chunk: 2j' ^ t, t = (l%4)/2 ^ i ^ 4(i%2).")
+        w("\tsub.u32         %y, %wg, 1;")
+        w(f"\tmad.lo.u32      %sC, %y, {self.CBUFS * F32BOX}, %sC;       // this warpgroup's staging boxes")
+        w("\tadd.u32         %bid, %wg, 0;              // named barrier 1 or 2: this warpgroup only")
+        w("\tshr.u32         %row, %x, 5;               // warp w")
+        w("\tand.b32         %y, %x, 31;                // lane l")
+        w("\tshr.u32         %kx, %y, 2;                // l/4")
+        w("\tshl.b32         %row, %row, 4;")
+        w("\tadd.u32         %row, %row, %kx;           // row 16w + l/4")
+        w("\tmad.lo.u32      %row, %row, 128, %sC;")
+        w("\tand.b32         %col, %y, 1;")
+        w("\tmad.lo.u32      %row, %col, 8, %row;       // + 8 bytes for an odd lane")
+        w("\tbfe.u32         %col, %y, 1, 1;            // (l%4)/2")
+        w("\txor.b32         %kx, %kx, %col;")
+        w("\tbfe.u32         %col, %y, 2, 1;            // i % 2")
+        w("\tsetp.ne.u32     %odd, %col, 0;")
+        w("\tshl.b32         %col, %col, 2;")
+        w("\txor.b32         %kx, %kx, %col;            // t")
+        for g in range(4):
+            w(f"\txor.b32         %lo, %kx, {2 * g};")
+            w(f"\tmad.lo.u32      %ea{g}, %lo, 16, %row;")
+        w("\tmov.b64         %tmC, tmC;")
+        w("\tcvta.param.u64  %tmC, %tmC;")
+
+    def epilogue_tma_f32(self):
+        """C in boxes of 64 x 32 f32, each stored by TMA as soon as it is staged; the
+        boxes cycle through CBUFS buffers."""
+        w, N = self.w, self.CBUFS
+        across = self.BN // F32COLS      # boxes across one m64 slice
+        boxes = self.MH * across
+        per = self.NACC // self.MH
+        assert boxes % N == 0
+        w("// @epilogue")
+        w("\t// The staging buffers are free once the copy engine has read the previous tile's")
+        w("\t// stores; one thread waits for that, the barrier tells the other 127.")
+        w("\t@%leader cp.async.bulk.wait_group.read 0;")
+        w("\tbar.sync        %bid, 128;")
+        w("\tsub.u32         %y, %wg, 1;")
+        w(f"\tmad.lo.u32      %y, %y, {64 * self.MH}, %m0;           // this warpgroup's {64 * self.MH} rows")
+        for c in range(boxes):
+            b, h, cc = c % N, c // across, c % across
+            if h and cc == 0:
+                w("\tadd.u32         %y, %y, 64;                // the next 64 rows")
+            w(f"\t// Box {c}: columns n0 + {F32COLS * cc}.. into buffer {b}.")
+            for g in range(2):
+                # slot g: group g, or g + 2 in odd rows; slot g + 2 the other
+                d0, d2 = per * h + 4 * (4 * cc + g), per * h + 4 * (4 * cc + g + 2)
+                for i in range(4):
+                    w(f"\tselp.f32        %e{i}, %d{d2 + i}, %d{d0 + i}, %odd;")
+                    w(f"\tselp.f32        %e{4 + i}, %d{d0 + i}, %d{d2 + i}, %odd;")
+                for k, e in ((g, 0), (g + 2, 4)):
+                    w(f"\tst.shared.v2.f32 [%ea{k}+{b * F32BOX}], {{%e{e}, %e{e + 1}}};")
+                    w(f"\tst.shared.v2.f32 [%ea{k}+{b * F32BOX + 8 * 128}], {{%e{e + 2}, %e{e + 3}}};")
+            w("\tfence.proxy.async.shared::cta;           // the async proxy (TMA) reads what we wrote")
+            if N <= c + 1 < boxes:
+                w(f"\t@%leader cp.async.bulk.wait_group.read {N - 2};   // box {c + 1 - N}'s store has read buffer {(c + 1) % N}")
+            w("\tbar.sync        %bid, 128;")
+            w(f"\t@%leader add.u32 %x, %n0, {F32COLS * cc};")
+            w(f"\t@%leader cp.async.bulk.tensor.2d.global.shared::cta.bulk_group [%tmC, {{%x, %y}}], [%sC+{b * F32BOX}];")
+            w("\t@%leader cp.async.bulk.commit_group;")
+        w("// @end")
 
     def epilogue(self):
+        if self.TMA32:
+            self.epilogue_tma_f32()
+            return
         w = self.w
         w("// @epilogue")
         w("\t// Store D: each thread writes pairs of f32, rows row and row + 8, every 8 columns.")
@@ -454,13 +634,19 @@ class Gen:
         w("\tshl.b64         %gC, %gC, 2;")
         w("\tadd.u64         %gC, %pC, %gC;             // &C[m0 + row][n0 + col]")
         w("\tmul.wide.u32    %t64, %n, 32;              // 8 rows down, in bytes")
-        for j in range(self.NACC // 4):
-            d = 4 * j
-            w(f"\tst.global.v2.f32 [%gC+{32 * j}], {{%d{d}, %d{d + 1}}};")
-        w("\tadd.u64         %gC, %gC, %t64;")
-        for j in range(self.NACC // 4):
-            d = 4 * j
-            w(f"\tst.global.v2.f32 [%gC+{32 * j}], {{%d{d + 2}, %d{d + 3}}};")
+        per = self.NACC // self.MH
+        for h in range(self.MH):
+            if h:
+                w("\tmul.wide.u32    %t64, %n, 224;             // from row 8 to row 64: 56 rows, in bytes")
+                w("\tadd.u64         %gC, %gC, %t64;")
+                w("\tmul.wide.u32    %t64, %n, 32;")
+            for j in range(per // 4):
+                d = per * h + 4 * j
+                w(f"\tst.global.v2.f32 [%gC+{32 * j}], {{%d{d}, %d{d + 1}}};")
+            w("\tadd.u64         %gC, %gC, %t64;")
+            for j in range(per // 4):
+                d = per * h + 4 * j
+                w(f"\tst.global.v2.f32 [%gC+{32 * j}], {{%d{d + 2}, %d{d + 3}}};")
         w("// @end")
 
     def run(self):
@@ -472,8 +658,16 @@ class Gen:
         return "\n".join(self.out) + "\n"
 
 
+def fits(gen, name):
+    """Exit with a one-line reason when the kernel's shared memory is over sm_90's."""
+    if gen.smem_bytes() > SMEM_MAX:
+        sys.exit(f"{name}: {gen.smem_bytes()} bytes of shared memory, over {SMEM_MAX}: fewer --stages or --cbufs")
+
+
 if __name__ == "__main__":
     args = parse()
     if args.group:
         check_tile_order(args.group)
-    print(Gen(args).run(), end="")
+    g = Gen(args)
+    fits(g, "09_wgmma.py")
+    print(g.run(), end="")

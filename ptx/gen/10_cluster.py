@@ -5,6 +5,8 @@ next tile's main loop runs.
 
     python3 ptx/gen/10_cluster.py > ptx/10_cluster.ptx
     python3 ptx/gen/10_cluster.py --cluster 1 --epilogue direct --out f32 --entry v0 > /tmp/v0.ptx
+    python3 ptx/gen/10_cluster.py --ab f16 --out f32 --stages 4 --cbufs 2 > /tmp/l9c2.ptx   (lesson 9's types)
+    python3 ptx/gen/10_cluster.py --ab f16 --out f32 --bm 256 --bn 128 --along n --stages 4 > /tmp/n.ptx
 
 It reuses lesson 9's generator (09_wgmma.py) for everything that does not
 change: the ring of stages and its mbarriers, the wgmma with both operands
@@ -13,6 +15,8 @@ in shared memory, the tile order in bands, the phase bit. What is new:
 Cluster (--cluster 2): two blocks on two SMs of one GPC run as a pair. They
   take the two tiles of C that lie one above the other (rows m0 and m0 + 128,
   the same 256 columns), so they need the same k-slices of B.
+  With --along n the pair lies side by side instead (columns n0 and n0 + BN,
+  the same rows), needs the same k-slices of A, and multicasts A's rows.
 Multicast (--multicast 1): each block of the pair asks the copy engine for
   half of B's slice (two of its four 64-column boxes) with .multicast::cluster
   and mask 0b11: the box lands at the same shared-memory offset in both
@@ -30,7 +34,9 @@ Epilogue (--epilogue tma): each consumer converts its 64 x 256 accumulators
   copy engine (cp.async.bulk.tensor global <- shared). The consumer goes
   straight on to its next tile; before it writes the staging tile again it
   waits only until the copy engine has *read* it (wait_group.read), which a
-  whole main loop later it long has.
+  whole main loop later it long has. With --out f32 the staging tile would
+  not fit beside the ring: lesson 9's generator's chunked f32 epilogue
+  (09_wgmma.py --epilogue tma --cbufs N) stores it instead.
 stmatrix fragment (m8n8, b16): lane l holds row l/4, columns 2(l%4) and +1 of
   each 8 x 8 matrix, exactly a D fragment's pair d[4j], d[4j+1] (rows 0-7)
   and d[4j+2], d[4j+3] (rows 8-15); lane l gives the address of row l%8 of
@@ -55,18 +61,28 @@ def parse():
     p.add_argument("--entry", default="gemm_cluster")
     p.add_argument("--group", type=int, default=8,
                    help="tile order: 0 = row by row; G > 0 = bands of G cluster rows, column by column")
-    p.add_argument("--cluster", type=int, default=2, choices=(1, 2), help="blocks per cluster, along M")
+    p.add_argument("--cluster", type=int, default=2, choices=(1, 2), help="blocks per cluster, along M (N with --along n)")
     p.add_argument("--multicast", type=int, default=1, choices=(0, 1),
-                   help="1: each block of a cluster loads half of B for both")
+                   help="1: each block of a cluster loads half of B for both (half of A with --along n)")
+    p.add_argument("--along", default="m", choices=("m", "n"),
+                   help="the cluster's blocks: m: one above the other, sharing B; n: side by side, sharing A")
     p.add_argument("--epilogue", default="tma", choices=("tma", "direct"),
                    help="tma: stage C in shared memory, store it with TMA, overlapped; direct: st.global from registers")
-    p.add_argument("--out", default="bf16", choices=("bf16", "f32"), help="C's type")
+    p.add_argument("--out", default="bf16", choices=("bf16", "f16", "f32"),
+                   help="C's type (f16 with --ab f16, bf16 with --ab bf16)")
+    p.add_argument("--ab", default="bf16", choices=("bf16", "f16"), help="A's and B's type")
+    p.add_argument("--cbufs", type=int, default=2, choices=(2, 4, 8),
+                   help="with --out f32 --epilogue tma: staging buffers of 64 x 32 f32 per consumer (lesson 9's)")
     p.add_argument("--setmaxnreg", type=int, default=1)
+    L9.shape_args(p)
     a = p.parse_args()
     if a.cluster == 1:
         a.multicast = 0
-    if a.epilogue == "tma" and a.out != "bf16":
-        p.error("the TMA epilogue stages bf16 (an f32 staging tile does not fit beside the ring)")
+    L9.check_shape(p, a)
+    if a.bm != BM and a.out != "f32":
+        p.error(f"--bm {a.bm}: the 256 x 128 tile's epilogues are lesson 9's, f32 only (--out f32)")
+    if a.out != "f32" and a.out != a.ab:
+        p.error(f"--out {a.out} with --ab {a.ab}: a 16-bit C has A's and B's type")
     return a
 
 
@@ -75,32 +91,41 @@ class Gen(L9.Gen):
 
     def __init__(self, a):
         super().__init__(a)
+        self.AB = getattr(a, "ab", "bf16")  # lesson 11's generator has no --ab
+        self.C16 = self.TMA and self.OUT != "f32"  # the stmatrix epilogue below (else lesson 9's f32 one)
+        self.CVT = f"cvt.rn.{self.OUT}x2.f32"  # a 16-bit C's conversion, two values a register
         self.CL = a.cluster
         self.MC = a.multicast
-        self.TMA = a.epilogue == "tma"
         self.consumers_per_stage = 2 * (self.CL if self.MC else 1)
+        self.ALONG = getattr(a, "along", "m")  # lesson 11's generator has no --along
+        self.CM = self.CL if self.ALONG == "m" else 1  # blocks of a cluster down M ...
+        self.CN = self.CL if self.ALONG == "n" else 1  # ... and across N
         self.CBOX = CBOX
         self.C_WG = (self.BN // 64) * CBOX  # a consumer's staging tile: 64 x BN bf16
 
-    def smem_bytes(self):
-        return self.S * self.STAGE + (2 * self.C_WG if self.TMA else 0) + 2 * self.S * 8 + 1024
+    def staging_bytes(self):
+        return 2 * self.C_WG if self.C16 else super().staging_bytes()
 
     def header(self):
         w, S, a = self.w, self.S, self.a
         w(banner() + "//")
-        w(f"// 10_cluster.ptx - Hopper: C ({a.out}) = A (bf16) . B (bf16), f32 accumulation, with")
+        w(f"// 10_cluster.ptx - Hopper: C ({a.out}) = A ({self.AB}) . B ({self.AB}), f32 accumulation, with")
         w("// thread-block clusters, TMA multicast and an epilogue that overlaps the next tile.")
         w("//")
         w(f"// Lesson 9's kernel (block tile {self.BM}x{self.BN}, BK={self.BK}, TMA + mbarrier ring, two consumer")
-        w(f"// warpgroups of wgmma.m64n256k16) with a {S}-stage ring, and:")
+        w(f"// warpgroups of {self.wgmma_shape()}) with a {S}-stage ring, and:")
         if self.CL > 1:
-            w(f"//  - clusters of {self.CL} blocks: the pair computes two tiles one above the other;")
+            w(f"//  - clusters of {self.CL} blocks: the pair computes two tiles "
+              + ("one above the other;" if self.CM > 1 else "side by side;"))
         if self.MC:
-            w("//  - multicast: each block loads half of B's k-slice into both blocks' shared memory;")
-        if self.TMA:
-            w("//  - the epilogue writes bf16 into a swizzled staging tile with stmatrix and")
+            w(f"//  - multicast: each block loads half of {self.shared_operand()}'s k-slice into both blocks' shared memory;")
+        if self.C16:
+            w(f"//  - the epilogue writes {self.OUT} into a swizzled staging tile with stmatrix and")
             w("//    stores it with TMA, while the consumers start the next tile.")
-        w(f"// Requires M % {self.BM * self.CL} == 0, N % {self.BN} == 0, K % {self.BK} == 0 (the lesson's `multiple:`) and sm_90a.")
+        elif self.TMA:
+            w("//  - the epilogue stages f32 in boxes of 64 x 32 and stores each with TMA as it is")
+            w("//    written; the last boxes' stores run while the consumers start the next tile.")
+        w(f"// Requires M % {self.BM * self.CM} == 0, N % {self.BN * self.CN} == 0, K % {self.BK} == 0 (the lesson's `multiple:`) and sm_90a.")
         w("//")
         w("// Written out by ptx/gen/10_cluster.py (which reuses ptx/gen/09_wgmma.py); edit the")
         w("// generator, not this file.")
@@ -110,17 +135,21 @@ class Gen(L9.Gen):
         w(".address_size 64")
         w("")
         parts = f"{S} stages x (A {self.A_BYTES} B + B {self.STAGE - self.A_BYTES} B)"
-        if self.TMA:
+        if self.C16:
             parts += f", 2 staging tiles of {self.C_WG} B"
+        elif self.TMA:
+            parts += f", 2 x {self.CBUFS} staging boxes of {L9.F32BOX} B"
         w(f"// Dynamic shared memory: {parts},")
         w(f"// {2 * S} mbarriers and 1024 bytes of room for the swizzle's alignment: {self.smem_bytes()} bytes.")
         w(".extern .shared .align 1024 .b8 smem[];")
         w("")
         w(f".visible .entry {a.entry}(")
-        w("\t.param .align 64 .b8 tmA[128],   // tensor map of A (M x K bf16, row-major), box 64 x 128")
-        w("\t.param .align 64 .b8 tmB[128],   // tensor map of B (K x N bf16, row-major), box 64 x 64")
-        if self.TMA:
-            w("\t.param .align 64 .b8 tmC[128],   // tensor map of C (M x N bf16, row-major), box 64 x 64")
+        w(f"\t.param .align 64 .b8 tmA[128],   // tensor map of A (M x K {self.AB}, row-major), box 64 x {self.BM // self.CN if self.MC else self.BM}")
+        w(f"\t.param .align 64 .b8 tmB[128],   // tensor map of B (K x N {self.AB}, row-major), box 64 x 64")
+        if self.C16:
+            w(f"\t.param .align 64 .b8 tmC[128],   // tensor map of C (M x N {self.OUT}, row-major), box 64 x 64")
+        elif self.TMA:
+            w("\t.param .align 64 .b8 tmC[128],   // tensor map of C (M x N f32, row-major), box 32 x 64")
         else:
             w(f"\t.param .u64 C,                   // M x N {a.out}, row-major")
         w("\t.param .u32 M,")
@@ -143,11 +172,11 @@ class Gen(L9.Gen):
         w("\t.reg .u32  %rank;")
         if self.MC:
             w("\t.reg .b16  %mask;")
-        if self.TMA:
+        if self.C16:
             w("\t.reg .u32  %sC, %bid, %ea<4>;")
             w("\t.reg .b32  %h<4>;")
             w("\t.reg .b64  %tmC;")
-        elif self.a.out == "bf16":
+        elif self.OUT != "f32":
             w("\t.reg .b32  %h<2>;")
         w("")
 
@@ -161,11 +190,14 @@ class Gen(L9.Gen):
         w("\tld.param.u32    %m, [M];")
         w("\tld.param.u32    %n, [N];")
         w("\tld.param.u32    %k, [K];")
-        w(f"\tshr.u32         %nTilesN, %n, {log2(self.BN)};         // tiles across N")
+        if self.CN > 1:
+            w(f"\tshr.u32         %nTilesN, %n, {log2(self.BN * self.CN)};         // cluster columns across N ({self.CN} tiles each)")
+        else:
+            w(f"\tshr.u32         %nTilesN, %n, {log2(self.BN)};         // tiles across N")
         # The comments say clusters only where there are any (lesson 11's kernel has none).
         c = "cluster " if CL > 1 else ""
-        w(f"\tshr.u32         %nTilesM, %m, {log2(self.BM * CL)};         // "
-          + (f"cluster rows down M ({CL} tiles each)" if CL > 1 else "tile rows down M"))
+        w(f"\tshr.u32         %nTilesM, %m, {log2(self.BM * self.CM)};         // "
+          + (f"cluster rows down M ({CL} tiles each)" if self.CM > 1 else "tile rows down M"))
         w(f"\tmul.lo.u32      %tiles, %nTilesM, %nTilesN; // {c}tiles in C")
         if self.a.group:
             w(f"\tmul.lo.u32      %bandTiles, %nTilesN, {self.a.group};   // tiles in a band of {self.a.group} {c or 'tile '}rows")
@@ -181,9 +213,11 @@ class Gen(L9.Gen):
         w("\tmov.u32         %ring, smem;")
         w("\tadd.u32         %ring, %ring, 1023;")
         w("\tand.b32         %ring, %ring, -1024;")
-        cbytes = 2 * self.C_WG if self.TMA else 0
-        if self.TMA:
+        cbytes = self.staging_bytes()
+        if self.C16:
             w(f"\tadd.u32         %sC, %ring, {S * self.STAGE};      // the two staging tiles of C")
+        elif self.TMA:
+            w(f"\tadd.u32         %sC, %ring, {S * self.STAGE};      // the staging boxes of C")
         w(f"\tadd.u32         %bars, %ring, {S * self.STAGE + cbytes};      // full[s] at bars + 8s, empty[s] at bars + 8({S} + s)")
         w("\tsetp.eq.u32     %leader, %thr, 0;")
         w("\t@!%leader bra   INIT_DONE;")
@@ -210,10 +244,13 @@ class Gen(L9.Gen):
     def tile_coords(self):
         """m0, n0 of %tile for this block: lesson 9's order over cluster rows, then the rank's row."""
         super().tile_coords()
-        if self.CL > 1:
-            w = self.w
+        w = self.w
+        if self.CM > 1:
             w(f"\tshl.b32         %m0, %m0, {log2(self.CL)};         // the cluster's first row ...")
             w(f"\tmad.lo.u32      %m0, %rank, {self.BM}, %m0;       // ... and this block's")
+        if self.CN > 1:
+            w(f"\tshl.b32         %n0, %n0, {log2(self.CL)};         // the cluster's first column ...")
+            w(f"\tmad.lo.u32      %n0, %rank, {self.BN}, %n0;       // ... and this block's")
 
     def producer_setup(self):
         if self.MC:
@@ -224,19 +261,38 @@ class Gen(L9.Gen):
             super().empty_comment()
             return
         self.w("\t// Wait until the consumers of BOTH blocks have released this slot: this")
-        self.w("\t// block's copies of B land in the partner's shared memory too.")
+        self.w(f"\t// block's copies of {self.shared_operand()} land in the partner's shared memory too.")
 
     def full_comment(self):
         if not self.MC:
             super().full_comment()
             return
-        self.w(f"\t// A whole stage, {self.STAGE} bytes, lands here: this block's A and all of B's boxes,")
-        self.w("\t// half of them sent by the partner.")
+        if self.CM > 1:
+            self.w(f"\t// A whole stage, {self.STAGE} bytes, lands here: this block's A and all of B's boxes,")
+            self.w("\t// half of them sent by the partner.")
+        else:
+            self.w(f"\t// A whole stage, {self.STAGE} bytes, lands here: this block's B and all of A's rows,")
+            self.w("\t// half of them sent by the partner.")
 
     B_BOXES = "boxes"  # what the multicast comment calls B's boxes
 
+    def shared_operand(self):
+        """The operand both blocks of a cluster need: B one above the other, A side by side."""
+        return "B" if self.CM > 1 else "A"
+
+    def load_a(self):
+        if not (self.MC and self.CN > 1):
+            super().load_a()
+            return
+        w, half = self.w, self.BM // self.CL
+        w(f"\t// A: this block's {half} of the {self.BM} rows, to both blocks (same offsets, same mbarrier).")
+        w(f"\tmad.lo.u32      %y, %rank, {half}, %m0;")
+        w(f"\tmad.lo.u32      %x, %rank, {half * 128}, %sA;")
+        w("\tcp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.multicast::cluster")
+        w("\t                [%x], [%tmA, {%kx, %y}], [%full], %mask;")
+
     def load_b(self):
-        if not self.MC:
+        if not (self.MC and self.CM > 1):
             super().load_b()
             return
         w, nbox = self.w, self.BN // 64
@@ -270,26 +326,22 @@ class Gen(L9.Gen):
         self.w(f"\tbfe.u32         %lo, {src}, 4, 14;")
 
     def consumer_place(self):
-        if self.TMA:
+        if self.C16:
             self.staging_addresses()
         else:
             super().consumer_place()
 
     def epilogue(self):
-        if self.TMA:
+        if self.C16:
             self.epilogue_tma()
-        elif self.a.out == "bf16":
+        elif self.OUT != "f32":
             self.epilogue_direct_bf16()
         else:
             super().epilogue()
 
     def finish(self):
         w = self.w
-        if self.TMA:
-            w("\t// The last tile's store must have left shared memory before the block ends.")
-            w("\tsetp.ne.u32     %p, %wg, 0;")
-            w("\tand.pred        %p, %p, %leader;")
-            w("\t@%p cp.async.bulk.wait_group 0;")
+        super().finish()
         if self.CL > 1:
             w("\t// The partner may still arrive on this block's mbarriers: leave together.")
             w("\tbarrier.cluster.arrive;")
@@ -341,10 +393,10 @@ class Gen(L9.Gen):
         for j in range(0, self.NACC // 4, 2):
             d = 4 * j
             self.epilogue_scale(d)
-            w(f"\tcvt.rn.bf16x2.f32 %h0, %d{d + 1}, %d{d};       // columns 8j, 8j+1 of rows 0-7 (a -> high half)")
-            w(f"\tcvt.rn.bf16x2.f32 %h1, %d{d + 3}, %d{d + 2};       // rows 8-15")
-            w(f"\tcvt.rn.bf16x2.f32 %h2, %d{d + 5}, %d{d + 4};       // the next 8 columns")
-            w(f"\tcvt.rn.bf16x2.f32 %h3, %d{d + 7}, %d{d + 6};")
+            w(f"\t{self.CVT} %h0, %d{d + 1}, %d{d};       // columns 8j, 8j+1 of rows 0-7 (a -> high half)")
+            w(f"\t{self.CVT} %h1, %d{d + 3}, %d{d + 2};       // rows 8-15")
+            w(f"\t{self.CVT} %h2, %d{d + 5}, %d{d + 4};       // the next 8 columns")
+            w(f"\t{self.CVT} %h3, %d{d + 7}, %d{d + 6};")
             jj = j % 8
             w(f"\tstmatrix.sync.aligned.m8n8.x4.shared.b16 [%ea{jj // 2}+{(j // 8) * self.CBOX}], {{%h0, %h1, %h2, %h3}};")
         w("\t// stmatrix writes through the generic proxy, TMA reads through the async one:")
@@ -374,12 +426,12 @@ class Gen(L9.Gen):
         w("\tmul.wide.u32    %t64, %n, 16;              // 8 rows down, in bytes")
         for j in range(self.NACC // 4):
             d = 4 * j
-            w(f"\tcvt.rn.bf16x2.f32 %h0, %d{d + 1}, %d{d};")
+            w(f"\t{self.CVT} %h0, %d{d + 1}, %d{d};")
             w(f"\tst.global.b32   [%gC+{16 * j}], %h0;")
         w("\tadd.u64         %gC, %gC, %t64;")
         for j in range(self.NACC // 4):
             d = 4 * j
-            w(f"\tcvt.rn.bf16x2.f32 %h1, %d{d + 3}, %d{d + 2};")
+            w(f"\t{self.CVT} %h1, %d{d + 3}, %d{d + 2};")
             w(f"\tst.global.b32   [%gC+{16 * j}], %h1;")
         w("// @end")
 
@@ -388,4 +440,6 @@ if __name__ == "__main__":
     args = parse()
     if args.group:
         L9.check_tile_order(args.group)
-    print(Gen(args).run(), end="")
+    g = Gen(args)
+    L9.fits(g, "10_cluster.py")
+    print(g.run(), end="")

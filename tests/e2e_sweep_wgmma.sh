@@ -1,0 +1,72 @@
+#!/bin/sh
+# e2e_sweep_wgmma: every row of scripts/sweep-43.tsv (the GPU sweep of issue 43) that a variant of
+# lesson 9's or 10's generator makes (ptx/gen/09_wgmma.py, 10_cluster.py) generates, and its RUN
+# flags verify on the CPU emulator, race detector on, at two sizes the kernel's header allows (its
+# "Requires M % X == 0, N % Y == 0"): 256^3 (M, N raised to X, Y) and one X and Y larger, K 320
+# (384x512x320 for the 128x256 tile):
+# the rows the lead times are rows that compute C; with ptxas on the PATH (or in /usr/local/cuda),
+# each also assembles for sm_90a. GPUs are hidden.
+# Prints "ok NAME" / "not ok NAME" / "skip NAME: why".
+BIN=${PTXTUTOR_BIN:-./ptxtutor}
+ROOT=${PTXTUTOR_ROOT:-$(cd "$(dirname "$0")/.." && pwd)}
+if [ ! -x "$BIN" ]; then
+	echo "skip sweep wgmma: no binary at $BIN"
+	exit 0
+fi
+if ! command -v python3 >/dev/null 2>&1; then
+	echo "skip sweep wgmma: no python3"
+	exit 0
+fi
+export CUDA_VISIBLE_DEVICES=
+PTXAS=$(command -v ptxas || ls /usr/local/cuda/bin/ptxas 2>/dev/null)
+WORK=$(mktemp -d)
+trap 'rm -rf "$WORK"' EXIT
+python3 - "$ROOT" "$BIN" "$WORK" "$PTXAS" <<'PY'
+import os, re, shlex, subprocess, sys
+root, binary, work, ptxas = sys.argv[1:5]
+rows = []
+for line in open(os.path.join(root, "scripts/sweep-43.tsv")):
+    f = line.rstrip("\n").split("\t")
+    if line.startswith("#") or len(f) != 4:
+        continue
+    gen = shlex.split(f[2]) if f[2] != "-" else []
+    if gen and gen[0] in ("09_wgmma.py", "10_cluster.py"):
+        rows.append((f[0], gen, shlex.split(f[3])))
+if not rows:
+    print("not ok sweep wgmma: no rows of 09_wgmma.py or 10_cluster.py in scripts/sweep-43.tsv")
+for name, gen, run in rows:
+    ptx = os.path.join(work, name + ".ptx")
+    with open(ptx, "w") as out:
+        p = subprocess.run([sys.executable, os.path.join(root, "ptx/gen", gen[0])] + gen[1:], stdout=out,
+                           stderr=subprocess.PIPE, text=True, cwd=root)
+    if p.returncode:
+        print(f"not ok sweep row {name}: ptx/gen/{' '.join(gen)} failed")
+        print("    | " + p.stderr.strip())
+        continue
+    if ptxas:
+        p = subprocess.run([ptxas, "-arch=sm_90a", ptx, "-o", os.devnull], stdout=subprocess.PIPE,
+                           stderr=subprocess.STDOUT, text=True)
+        print(f"{'ok' if p.returncode == 0 else 'not ok'} sweep row {name}: ptxas -arch=sm_90a assembles it")
+        if p.returncode:
+            print("\n".join("    | " + x for x in p.stdout.splitlines()[:8]))
+    need = re.search(r"Requires M % (\d+) == 0, N % (\d+) == 0", open(ptx).read())
+    if not need:
+        print(f"not ok sweep row {name}: no 'Requires M % X == 0, N % Y == 0' in the kernel's header")
+        continue
+    x, y = int(need.group(1)), int(need.group(2))
+    m, n = max(256, x), max(256, y)
+    for size in (f"{m},{n},256", f"{m + x},{n + y},320"):  # the second: more tiles each way
+        p = subprocess.run([binary, "run", "--ptx", ptx] + run + ["--size", size, "--emulate"],
+                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        lines = p.stdout.splitlines()
+        good = p.returncode == 0 and lines and lines[0].endswith(": VERIFIED") and " 0 races;" in p.stdout
+        print(f"{'ok' if good else 'not ok'} sweep row {name} --emulate --size {size}: verified, no race (exit {p.returncode})")
+        if not good:
+            print("\n".join("    | " + x for x in lines[:12]))
+        if good and any(x.startswith("tmap:C:32:") for x in " ".join(run).split()):
+            # lesson 9's f32 TMA epilogue: its staging stores are its only shared stores
+            st = re.search(r"^  shared stores .*, (\d+) bank conflicts$", p.stdout, re.M)
+            ok = st is not None and st.group(1) == "0"
+            print(f"{'ok' if ok else 'not ok'} sweep row {name} --size {size}: the f32 staging stores have no bank conflict"
+                  + ("" if ok else f" ({st.group(0).strip() if st else 'no shared stores line'})"))
+PY
