@@ -34,6 +34,8 @@ Promotion (--promote 1, with --bn 128): the FP8 tensor cores are reported to
   each k-tile's four wgmmas start from zero in one of two partial sets, and
   once its group has completed the partial set is added into the f32
   accumulators with add.f32; the other set's group runs meanwhile.
+  --promote-every N: a set takes N k-tiles (N x 128 values of k, its later
+  k-tiles accumulating in the tensor cores) before its add: 1/N of the adds.
 """
 import argparse
 import copy
@@ -63,9 +65,13 @@ def parse():
     p.add_argument("--promote", type=int, default=0, choices=(0, 1),
                    help="1: each k-tile's products go to fresh registers, added into f32 ones on the CUDA"
                         " cores (as cuBLASLt without FAST_ACCUM); needs --bn 128 (three accumulator sets)")
+    p.add_argument("--promote-every", type=int, default=1, metavar="N",
+                   help="with --promote 1: a partial set takes N k-tiles (N*128 values of k) before its add")
     a = p.parse_args()
     if a.promote and (a.bn != 128 or not a.setmaxnreg):
         p.error("--promote keeps three sets of accumulators: it needs --bn 128 and --setmaxnreg 1")
+    if a.promote_every < 1 or (a.promote_every > 1 and not a.promote):
+        p.error("--promote-every N: N >= 1, with --promote 1")
     if a.cluster == 1:
         a.multicast = 0
     a.epilogue, a.out, a.entry = "tma", "bf16", None
@@ -107,7 +113,9 @@ class Gen(L10.Gen):
         super().decls()
         self.w("\t.reg .f32  %scale, %scaleB;")
         if self.a.promote:
-            self.w("\t// Promotion: two partial sets, k-tiles 0, 2, 4, ... into %pa, 1, 3, ... into %pb.")
+            n = self.a.promote_every
+            self.w("\t// Promotion: two partial sets, k-tiles 0, 2, 4, ... into %pa, 1, 3, ... into %pb." if n == 1 else
+                   f"\t// Promotion: two partial sets, k-tiles 0..{n - 1} of every {2 * n} into %pa, {n}..{2 * n - 1} into %pb.")
             self.w(f"\t.reg .f32  %pa<{self.NACC}>, %pb<{self.NACC}>;")
             self.w("\t.reg .pred %fresh;")
         self.w("")
@@ -118,19 +126,23 @@ class Gen(L10.Gen):
         else:
             super().consumer()
 
-    def ktile_promote(self, tag, acc, other):
-        """One k-tile's wgmmas into partial set acc (from zero); then, with the group
-        before it complete, the other set added into %d and the stage before released."""
+    def ktile_promote(self, tag, acc, other, first):
+        """One k-tile's wgmmas into partial set acc (from zero when first, the set's first
+        k-tile); then, with the group before it complete, the other set added into %d when
+        that group was the other set's last, and the stage before released."""
         w, S = self.w, self.S
         w(f"\tmad.lo.u32      %full, %stage, 8, %bars;")
         self.wait(f"C_WAIT_{tag}", "%full", "%phase")
         self.descriptors()
         w("\twgmma.fence.sync.aligned;")
         for kk in range(self.KSLICES):
-            self.wgmma(kk, acc, "%fresh")
+            self.wgmma(kk, acc, "%fresh" if first else "%one")
         w("\twgmma.commit_group.sync.aligned;")
-        w("\twgmma.wait_group.sync.aligned 1;           // the other set's group is done: promote it")
-        self.per8(lambda j: f"add.f32 %d{j}, %d{j}, {other}{j};")
+        if first:
+            w("\twgmma.wait_group.sync.aligned 1;           // the other set's group is done: promote it")
+            self.per8(lambda j: f"add.f32 %d{j}, %d{j}, {other}{j};")
+        else:
+            w("\twgmma.wait_group.sync.aligned 1;           // the group before (this set's) is done")
         w("\tsetp.ne.u32     %p, %kt, 0;")
         w("\tand.pred        %p, %p, %leader;")
         w(f"\tadd.u32         %x, %prev, {8 * S};")
@@ -140,10 +152,11 @@ class Gen(L10.Gen):
         w("\tadd.u32         %kt, %kt, 1;")
 
     def consumer_promote(self):
-        """Lesson 9's consumer with promotion: the k loop unrolled by two, one partial set each."""
-        w = self.w
+        """Lesson 9's consumer with promotion: the k loop unrolled by 2N (N = --promote-every),
+        k-tiles 0..N-1 of each round into %pa, N..2N-1 into %pb."""
+        w, n = self.w, self.a.promote_every
         self.consumer_start(True)
-        w("\tsetp.ne.u32     %fresh, %thr, %thr;        // false: a k-tile's first products overwrite its set")
+        w("\tsetp.ne.u32     %fresh, %thr, %thr;        // false: a set's first products overwrite it")
         w("C_TILE:")
         w("\tsetp.ge.u32     %p, %tile, %tiles;")
         w("\t@%p bra         DONE;")
@@ -155,16 +168,23 @@ class Gen(L10.Gen):
         w("// @end")
         w("// @promote")
         w("C_K:")
-        self.ktile_promote("EVEN", "%pa", "%pb")
-        w("\tsetp.ge.u32     %p, %kt, %kTiles;")
-        w("\t@%p bra         C_LAST_EVEN;")
-        self.ktile_promote("ODD", "%pb", "%pa")
+        # N = 1 keeps the names of the first version (EVEN, ODD), which the timings quote.
+        tags = ["EVEN", "ODD"] if n == 1 else [str(i) for i in range(2 * n)]
+        last = {"%pa": "C_LAST_EVEN" if n == 1 else "C_LAST_A", "%pb": "C_LAST_B"}
+        for i, tag in enumerate(tags):
+            acc, other = ("%pa", "%pb") if i < n else ("%pb", "%pa")
+            self.ktile_promote(tag, acc, other, i % n == 0)
+            if i < 2 * n - 1:
+                w("\tsetp.ge.u32     %p, %kt, %kTiles;")
+                w(f"\t@%p bra         {last[acc]};")
         w("\tsetp.lt.u32     %p, %kt, %kTiles;")
         w("\t@%p bra         C_K;")
-        w("\twgmma.wait_group.sync.aligned 0;           // the last k-tile was odd: its set is %pb")
+        if n > 1:
+            w(f"{last['%pb']}:")
+        w("\twgmma.wait_group.sync.aligned 0;           // the last k-tile's set was %pb")
         self.per8(lambda j: f"add.f32 %d{j}, %d{j}, %pb{j};")
         w("\tbra             C_END;")
-        w("C_LAST_EVEN:")
+        w(f"{last['%pa']}:")
         w("\twgmma.wait_group.sync.aligned 0;")
         self.per8(lambda j: f"add.f32 %d{j}, %d{j}, %pa{j};")
         w("C_END:")
@@ -232,7 +252,12 @@ def module_header(g):
            f"{', B multicast to both blocks' if g.MC else ''}, a persistent tile loop, and the staged",
            "// epilogue that stores one tile while the next one's main loop runs.",
            *(["// Promotion: each k-tile accumulates from zero in one of two partial sets, added into",
-              "// f32 registers with add.f32 once its wgmma group has completed."] if g.a.promote else []),
+              "// f32 registers with add.f32 once its wgmma group has completed."]
+             if g.a.promote and g.a.promote_every == 1 else []),
+           *([f"// Promotion: every {g.a.promote_every} k-tiles ({g.a.promote_every * BK} values of k) accumulate"
+              " from zero in one of two",
+              "// partial sets, added into f32 registers with add.f32 once the last one's wgmma group has completed."]
+             if g.a.promote and g.a.promote_every > 1 else []),
            "// 8-bit wgmma operands must be K-major (PTX ISA 9.7.15.5.2, wgmma.mma_async: \"The transpose",
            "// operation is only supported for the wgmma.mma_async variants with .f16/.bf16 types on",
            "// matrices accessed from shared memory using matrix descriptors\"): B is stored N x K.",
