@@ -48,9 +48,11 @@ for flags in "--bn 128 --stages 6 --promote 1" "--bn 128 --stages 5 --cluster 1"
 done
 
 # The sweep's promoting rows (scripts/sweep-43.tsv, GENERATOR 11_fp8.py ... --promote 1): each row's own
-# generator and run flags through `ptxtutor run --emulate`, verified and race-free, at 256^3 and at two
-# non-square sizes whose k-tile counts end the unrolled loop (2N k-tiles, N = --promote-every) in each
-# of its places: 2N+1 k-tiles (a whole round, then one in %pa) and N+1 (one in %pb); 256^3 is 2.
+# generator and run flags through `ptxtutor run --emulate`, verified and race-free: at 256^3 as the sweep
+# launches it, then in two blocks (--grid 2: each walks several tiles, so a set left over from the tile
+# before would show) at non-square sizes whose k-tile counts end the loop, unrolled by 2N (N =
+# --promote-every), in each of its places: 2N+1 k-tiles (a whole round, then one in %pa), N+1 (one in
+# %pb) and 2N (the round's end).
 BIN=${PTXTUTOR_BIN:-$ROOT/ptxtutor}
 if [ ! -x "$BIN" ]; then
 	echo "skip fp8 sweep rows: no $BIN (make it first)"
@@ -74,15 +76,16 @@ while IFS='	' read -r name ref gen run; do
 	n=$(echo "$gen" | sed -n 's/.*--promote-every \([0-9][0-9]*\).*/\1/p')
 	n=${n:-1}
 	bad=
-	for size in 256 "256,384,$((128 * (2 * n + 1)))" "512,128,$((128 * (n + 1)))"; do
+	for size in 256 "256,384,$((128 * (2 * n + 1))) --grid 2" "256,128,$((128 * (n + 1))) --grid 2" \
+		"256,128,$((256 * n)) --grid 2"; do
 		eval "\"\$BIN\" run --emulate --ptx \"\$f\" $run --size $size" >"$WORK/out" 2>&1
 		if [ $? -ne 0 ] || ! grep -q ': VERIFIED$' "$WORK/out" || ! grep -q ' 0 races;' "$WORK/out"; then
-			bad="$bad $size"
+			bad="$bad [$size]"
 			head -n 3 "$WORK/out" | sed 's/^/    | /'
 		fi
 	done
 	if [ -z "$bad" ]; then
-		echo "ok fp8 sweep row $name ($gen): ${PTXAS:+ptxas accepts it, }verified in the emulator, no race, at 256 and two non-square sizes"
+		echo "ok fp8 sweep row $name ($gen): ${PTXAS:+ptxas accepts it, }verified in the emulator, no race, at 256 and three non-square sizes"
 	else
 		echo "not ok fp8 sweep row $name ($gen): wrong or racy at$bad"
 	fi

@@ -36,6 +36,11 @@ Promotion (--promote 1, with --bn 128): the FP8 tensor cores are reported to
   accumulators with add.f32; the other set's group runs meanwhile.
   --promote-every N: a set takes N k-tiles (N x 128 values of k, its later
   k-tiles accumulating in the tensor cores) before its add: 1/N of the adds.
+  --interleave 1: a promoting k-tile issues its first wgmma, waits for the other
+  set, then spreads the 64 adds in four runs of 16 between its other three
+  wgmmas (and after the last), rather than one run of 64 after all four.
+  --stagger 1 (N >= 2): warpgroup 2 runs N/2 k-tiles out of step with
+  warpgroup 1, so the two never add in the same k-tile.
 """
 import argparse
 import copy
@@ -67,11 +72,21 @@ def parse():
                         " cores (as cuBLASLt without FAST_ACCUM); needs --bn 128 (three accumulator sets)")
     p.add_argument("--promote-every", type=int, default=1, metavar="N",
                    help="with --promote 1: a partial set takes N k-tiles (N*128 values of k) before its add")
+    p.add_argument("--interleave", type=int, default=0, choices=(0, 1),
+                   help="with --promote 1: a promoting k-tile commits its first wgmma alone, then puts a"
+                        " quarter of the other set's adds before each of its next three and after the last")
+    p.add_argument("--stagger", type=int, default=0, choices=(0, 1),
+                   help="with --promote-every N >= 2: warpgroup 2 enters the unrolled loop N/2 k-tiles in,"
+                        " so the two warpgroups promote at different k-tiles")
     a = p.parse_args()
     if a.promote and (a.bn != 128 or not a.setmaxnreg):
         p.error("--promote keeps three sets of accumulators: it needs --bn 128 and --setmaxnreg 1")
     if a.promote_every < 1 or (a.promote_every > 1 and not a.promote):
         p.error("--promote-every N: N >= 1, with --promote 1")
+    if a.interleave and not a.promote:
+        p.error("--interleave 1 needs --promote 1")
+    if a.stagger and a.promote_every < 2:
+        p.error("--stagger 1 needs --promote 1 --promote-every N with N >= 2")
     if a.cluster == 1:
         a.multicast = 0
     a.epilogue, a.out, a.entry = "tma", "bf16", None
@@ -131,18 +146,23 @@ class Gen(L10.Gen):
         k-tile); then, with the group before it complete, the other set added into %d when
         that group was the other set's last, and the stage before released."""
         w, S = self.w, self.S
+        if self.a.stagger:
+            w(f"C_K_{tag}:")
         w(f"\tmad.lo.u32      %full, %stage, 8, %bars;")
         self.wait(f"C_WAIT_{tag}", "%full", "%phase")
         self.descriptors()
         w("\twgmma.fence.sync.aligned;")
-        for kk in range(self.KSLICES):
-            self.wgmma(kk, acc, "%fresh" if first else "%one")
-        w("\twgmma.commit_group.sync.aligned;")
-        if first:
-            w("\twgmma.wait_group.sync.aligned 1;           // the other set's group is done: promote it")
-            self.per8(lambda j: f"add.f32 %d{j}, %d{j}, {other}{j};")
+        if first and self.a.interleave:
+            self.interleaved(acc, other)
         else:
-            w("\twgmma.wait_group.sync.aligned 1;           // the group before (this set's) is done")
+            for kk in range(self.KSLICES):
+                self.wgmma(kk, acc, "%fresh" if first and kk == 0 else "%one")
+            w("\twgmma.commit_group.sync.aligned;")
+            if first:
+                w("\twgmma.wait_group.sync.aligned 1;           // the other set's group is done: promote it")
+                self.per8(lambda j: f"add.f32 %d{j}, %d{j}, {other}{j};")
+            else:
+                w("\twgmma.wait_group.sync.aligned 1;           // the group before (this set's) is done")
         w("\tsetp.ne.u32     %p, %kt, 0;")
         w("\tand.pred        %p, %p, %leader;")
         w(f"\tadd.u32         %x, %prev, {8 * S};")
@@ -150,6 +170,22 @@ class Gen(L10.Gen):
         w("\tmad.lo.u32      %prev, %stage, 8, %bars;")
         self.advance()
         w("\tadd.u32         %kt, %kt, 1;")
+
+    def interleaved(self, acc, other):
+        """The first wgmma alone in a group; once the groups before it are done, a quarter of the
+        other set's adds before each of the next three wgmmas and after the last: the adds never
+        hold up this warpgroup's next wgmma by more than 16 of them. They touch neither acc nor
+        its wgmmas' operands, so no fence is needed between them."""
+        w, q = self.w, self.NACC // 4
+        self.wgmma(0, acc, "%fresh")
+        w("\twgmma.commit_group.sync.aligned;")
+        w("\twgmma.wait_group.sync.aligned 1;           // the other set's groups are done: promote it")
+        for kk in range(1, self.KSLICES + 1):
+            for j in range(q * (kk - 1), q * kk, 8):
+                self.w("\t" + " ".join(f"add.f32 %d{i}, %d{i}, {other}{i};" for i in range(j, j + 8)))
+            if kk < self.KSLICES:
+                self.wgmma(kk, acc, "%one")
+        w("\twgmma.commit_group.sync.aligned;")
 
     def consumer_promote(self):
         """Lesson 9's consumer with promotion: the k loop unrolled by 2N (N = --promote-every),
@@ -164,12 +200,19 @@ class Gen(L10.Gen):
         w("\t// The f32 sums start at 0, and so does %pb, which the first k-tile adds in.")
         self.per8(lambda j: f"mov.f32 %d{j}, 0f00000000;")
         self.per8(lambda j: f"mov.f32 %pb{j}, 0f00000000;")
+        # N = 1 keeps the names of the first version (EVEN, ODD), which the timings quote.
+        tags = ["EVEN", "ODD"] if n == 1 else [str(i) for i in range(2 * n)]
+        if self.a.stagger:
+            w(f"\t// Warpgroup 2 starts {n // 2} k-tiles into %pa's turn, on a %pa of zeros: the two")
+            w("\t// warpgroups' adds fall on different k-tiles.")
+            self.per8(lambda j: f"mov.f32 %pa{j}, 0f00000000;")
         w("\tmov.u32         %kt, 0;")
+        if self.a.stagger:
+            w("\tsetp.eq.u32     %p, %wg, 2;")
+            w(f"\t@%p bra         C_K_{tags[n // 2]};")
         w("// @end")
         w("// @promote")
         w("C_K:")
-        # N = 1 keeps the names of the first version (EVEN, ODD), which the timings quote.
-        tags = ["EVEN", "ODD"] if n == 1 else [str(i) for i in range(2 * n)]
         last = {"%pa": "C_LAST_EVEN" if n == 1 else "C_LAST_A", "%pb": "C_LAST_B"}
         for i, tag in enumerate(tags):
             acc, other = ("%pa", "%pb") if i < n else ("%pb", "%pa")
