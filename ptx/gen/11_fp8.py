@@ -28,7 +28,9 @@ Scales: per-tensor f32 scale_a and scale_b (real value = stored value x scale);
   the epilogue multiplies the accumulators by scale_a * scale_b before the
   conversion to bf16.
 Tile shape options for the sweep on the GPU: --bn 128|256, --stages, --cluster,
-  --multicast, --group, --setmaxnreg (lesson 10's).
+  --multicast, --group, --setmaxnreg (lesson 10's); --epilogue direct stores
+  bf16 pairs from registers with st.global instead of staging them: without
+  the two staging tiles a 7th stage fits at --bn 128.
 Promotion (--promote 1, with --bn 128): the FP8 tensor cores are reported to
   keep fewer bits than f32 when they accumulate (DeepSeek-V3 report, 3.3), so
   each k-tile's four wgmmas start from zero in one of two partial sets, and
@@ -78,6 +80,9 @@ def parse():
     p.add_argument("--stagger", type=int, default=0, choices=(0, 1),
                    help="with --promote-every N >= 2: warpgroup 2 enters the unrolled loop N/2 k-tiles in,"
                         " so the two warpgroups promote at different k-tiles")
+    p.add_argument("--epilogue", default="tma", choices=("tma", "direct"),
+                   help="tma: staged in shared memory, stored by TMA; direct: st.global from registers"
+                        " (no staging tiles: room for a 7th stage at --bn 128)")
     a = p.parse_args()
     if a.promote and (a.bn != 128 or not a.setmaxnreg):
         p.error("--promote keeps three sets of accumulators: it needs --bn 128 and --setmaxnreg 1")
@@ -89,7 +94,7 @@ def parse():
         p.error("--stagger 1 needs --promote 1 --promote-every N with N >= 2")
     if a.cluster == 1:
         a.multicast = 0
-    a.epilogue, a.out, a.entry = "tma", "bf16", None
+    a.out, a.entry = "bf16", None
     return a
 
 
@@ -116,7 +121,10 @@ class Gen(L10.Gen):
         w(f".visible .entry {a.entry}(")
         w(f"\t.param .align 64 .b8 tmA[128],   // tensor map of A (M x K {t}, row-major: K-major), box 128 x {BM}")
         w(f"\t.param .align 64 .b8 tmB[128],   // tensor map of B stored N x K ({t}, K-major), box 128 x 64")
-        w("\t.param .align 64 .b8 tmC[128],   // tensor map of C (M x N bf16, row-major), box 64 x 64")
+        if self.TMA:
+            w("\t.param .align 64 .b8 tmC[128],   // tensor map of C (M x N bf16, row-major), box 64 x 64")
+        else:
+            w("\t.param .u64 C,                   // M x N bf16, row-major")
         w("\t.param .u32 M,")
         w("\t.param .u32 N,")
         w("\t.param .u32 K,")
@@ -268,6 +276,13 @@ class Gen(L10.Gen):
     def epilogue_note(self):
         self.w("\t// Scale, convert to bf16 pairs, write them swizzled with stmatrix.")
 
+    def epilogue(self):
+        if not self.TMA:  # the direct epilogue has no hook: scale every accumulator first
+            self.w("// @scale")
+            self.per8(lambda j: f"mul.f32 %d{j}, %d{j}, %scale;")
+            self.w("// @end")
+        super().epilogue()
+
     def epilogue_scale(self, d):
         """Accumulators d..d+7 times scale_a * scale_b, before their conversion."""
         self.w("\t" + " ".join(f"mul.f32 %d{i}, %d{i}, %scale;" for i in range(d, d + 4)))
@@ -287,13 +302,16 @@ def module_header(g):
     S, CL = g.S, g.CL
     out = [banner() + "//",
            "// 11_fp8.ptx - Hopper, FP8: C (bf16) = scale_a*scale_b * A (e4m3 or e5m2) . B (same type),",
-           "// f32 accumulator registers (wgmma m64nNk32; its 8-bit adds are narrower), bf16 out by TMA.",
+           "// f32 accumulator registers (wgmma m64nNk32; its 8-bit adds are narrower), bf16 out by"
+           f" {'TMA' if g.TMA else 'st.global'}.",
            "//",
            f"// Lesson 10's kernel with 8-bit inputs: block tile {BM}x{g.BN}, k-tile of {BK} bytes (= elements),",
            f"// a {S}-stage TMA + mbarrier ring, a producer and two consumer warpgroups (384 threads),",
            f"// {'clusters of %d along M' % CL if CL > 1 else 'no clusters'}"
-           f"{', B multicast to both blocks' if g.MC else ''}, a persistent tile loop, and the staged",
-           "// epilogue that stores one tile while the next one's main loop runs.",
+           f"{', B multicast to both blocks' if g.MC else ''}, a persistent tile loop, and "
+           + ("the staged" if g.TMA else "an"),
+           "// epilogue that stores one tile while the next one's main loop runs."
+           if g.TMA else "// epilogue that stores bf16 pairs from registers with st.global.",
            *(["// Promotion: each k-tile accumulates from zero in one of two partial sets, added into",
               "// f32 registers with add.f32 once its wgmma group has completed."]
              if g.a.promote and g.a.promote_every == 1 else []),
@@ -305,7 +323,8 @@ def module_header(g):
            "// operation is only supported for the wgmma.mma_async variants with .f16/.bf16 types on",
            "// matrices accessed from shared memory using matrix descriptors\"): B is stored N x K.",
            f"// Requires M % {BM * CL} == 0, N % {g.BN} == 0, K % {BK} == 0 and sm_90a.",
-           "// Args: tmap:A:128:128:128B tmap:B:128:64:128B tmap:C:64:64:128B M N K scale:A scale:B",
+           f"// Args: tmap:A:128:128:128B tmap:B:128:64:128B {'tmap:C:64:64:128B' if g.TMA else 'C'} M N K"
+           " scale:A scale:B",
            "//",
            "// Written out by ptx/gen/11_fp8.py (which reuses ptx/gen/10_cluster.py and 09_wgmma.py);",
            "// edit the generator, not this file.",
@@ -314,8 +333,8 @@ def module_header(g):
            ".target sm_90a          // ... wgmma: sm_90a only",
            ".address_size 64",
            "",
-           f"// Dynamic shared memory: {S} stages x (A {g.A_BYTES} B + B {g.B_BYTES} B), 2 staging tiles of"
-           f" {g.C_WG} B,",
+           f"// Dynamic shared memory: {S} stages x (A {g.A_BYTES} B + B {g.B_BYTES} B)"
+           + (f", 2 staging tiles of {g.C_WG} B," if g.TMA else ","),
            f"// {2 * S} mbarriers and 1024 bytes of room for the swizzle's alignment: {g.smem_bytes()} bytes.",
            ".extern .shared .align 1024 .b8 smem[];"]
     return out
