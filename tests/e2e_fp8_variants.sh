@@ -1,7 +1,8 @@
 #!/bin/sh
 # e2e_fp8_variants: variants of ptx/gen/11_fp8.py that the FP8 sweep on the GPU tries (a narrower tile
 # with more stages and promotion; no clusters) assemble with ptxas and compute C right in the emulator:
-# tests/test_emu_lesson11's FP8 cases run on each variant (FP8_PTX, FP8_SMEM) instead of the shipped file.
+# tests/test_emu_lesson11's FP8 cases run on each variant (FP8_PTX, FP8_SMEM) instead of the shipped file;
+# then every promoting row of scripts/sweep-43.tsv, as the sweep runs it, in `ptxtutor run --emulate`.
 # Prints "ok NAME" / "not ok NAME" / "skip NAME: why".
 BUILD=${1:-build}
 ROOT=${PTXTUTOR_ROOT:-$(cd "$(dirname "$0")/.." && pwd)}
@@ -45,3 +46,47 @@ for flags in "--bn 128 --stages 6 --promote 1" "--bn 128 --stages 5 --cluster 1"
 		grep -E 'ERROR|FAILED' "$WORK/out" | sed 's/^/    | /'
 	fi
 done
+
+# The sweep's promoting rows (scripts/sweep-43.tsv, GENERATOR 11_fp8.py ... --promote 1): each row's own
+# generator and run flags through `ptxtutor run --emulate`, verified and race-free: at 256^3 as the sweep
+# launches it, then in two blocks (--grid 2: each walks several tiles, so a set left over from the tile
+# before would show) at non-square sizes whose k-tile counts end the loop, unrolled by 2N (N =
+# --promote-every), in each of its places: 2N+1 k-tiles (a whole round, then one in %pa), N+1 (one in
+# %pb) and 2N (the round's end).
+BIN=${PTXTUTOR_BIN:-$ROOT/ptxtutor}
+if [ ! -x "$BIN" ]; then
+	echo "skip fp8 sweep rows: no $BIN (make it first)"
+	exit 0
+fi
+grep '^p_[^	]*	[^	]*	11_fp8\.py [^	]*--promote 1' "$ROOT/scripts/sweep-43.tsv" >"$WORK/rows"
+[ -s "$WORK/rows" ] || echo "not ok fp8 sweep rows: no promoting row in scripts/sweep-43.tsv"
+while IFS='	' read -r name ref gen run; do
+	f="$WORK/$name.ptx"
+	# shellcheck disable=SC2086
+	if ! (cd "$ROOT" && python3 ptx/gen/$gen) >"$f" 2>"$WORK/err"; then
+		echo "not ok fp8 sweep row $name: the generator failed"
+		sed 's/^/    | /' "$WORK/err"
+		continue
+	fi
+	if [ -n "$PTXAS" ] && ! "$PTXAS" -arch=sm_90a -o /dev/null "$f" >"$WORK/err" 2>&1; then
+		echo "not ok fp8 sweep row $name: ptxas refuses it"
+		sed 's/^/    | /' "$WORK/err"
+		continue
+	fi
+	n=$(echo "$gen" | sed -n 's/.*--promote-every \([0-9][0-9]*\).*/\1/p')
+	n=${n:-1}
+	bad=
+	for size in 256 "256,384,$((128 * (2 * n + 1))) --grid 2" "256,128,$((128 * (n + 1))) --grid 2" \
+		"256,128,$((256 * n)) --grid 2"; do
+		eval "\"\$BIN\" run --emulate --ptx \"\$f\" $run --size $size" >"$WORK/out" 2>&1
+		if [ $? -ne 0 ] || ! grep -q ': VERIFIED$' "$WORK/out" || ! grep -q ' 0 races;' "$WORK/out"; then
+			bad="$bad [$size]"
+			head -n 3 "$WORK/out" | sed 's/^/    | /'
+		fi
+	done
+	if [ -z "$bad" ]; then
+		echo "ok fp8 sweep row $name ($gen): ${PTXAS:+ptxas accepts it, }verified in the emulator, no race, at 256 and three non-square sizes"
+	else
+		echo "not ok fp8 sweep row $name ($gen): wrong or racy at$bad"
+	fi
+done <"$WORK/rows"

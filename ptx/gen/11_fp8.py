@@ -28,12 +28,21 @@ Scales: per-tensor f32 scale_a and scale_b (real value = stored value x scale);
   the epilogue multiplies the accumulators by scale_a * scale_b before the
   conversion to bf16.
 Tile shape options for the sweep on the GPU: --bn 128|256, --stages, --cluster,
-  --multicast, --group, --setmaxnreg (lesson 10's).
+  --multicast, --group, --setmaxnreg (lesson 10's); --epilogue direct stores
+  bf16 pairs from registers with st.global instead of staging them: without
+  the two staging tiles a 7th stage fits at --bn 128.
 Promotion (--promote 1, with --bn 128): the FP8 tensor cores are reported to
   keep fewer bits than f32 when they accumulate (DeepSeek-V3 report, 3.3), so
   each k-tile's four wgmmas start from zero in one of two partial sets, and
   once its group has completed the partial set is added into the f32
   accumulators with add.f32; the other set's group runs meanwhile.
+  --promote-every N: a set takes N k-tiles (N x 128 values of k, its later
+  k-tiles accumulating in the tensor cores) before its add: 1/N of the adds.
+  --interleave 1: a promoting k-tile issues its first wgmma, waits for the other
+  set, then spreads the 64 adds in four runs of 16 between its other three
+  wgmmas (and after the last), rather than one run of 64 after all four.
+  --stagger 1 (N >= 2): warpgroup 2 runs N/2 k-tiles out of step with
+  warpgroup 1, so the two never add in the same k-tile.
 """
 import argparse
 import copy
@@ -63,12 +72,29 @@ def parse():
     p.add_argument("--promote", type=int, default=0, choices=(0, 1),
                    help="1: each k-tile's products go to fresh registers, added into f32 ones on the CUDA"
                         " cores (as cuBLASLt without FAST_ACCUM); needs --bn 128 (three accumulator sets)")
+    p.add_argument("--promote-every", type=int, default=1, metavar="N",
+                   help="with --promote 1: a partial set takes N k-tiles (N*128 values of k) before its add")
+    p.add_argument("--interleave", type=int, default=0, choices=(0, 1),
+                   help="with --promote 1: a promoting k-tile commits its first wgmma alone, then puts a"
+                        " quarter of the other set's adds before each of its next three and after the last")
+    p.add_argument("--stagger", type=int, default=0, choices=(0, 1),
+                   help="with --promote-every N >= 2: warpgroup 2 enters the unrolled loop N/2 k-tiles in,"
+                        " so the two warpgroups promote at different k-tiles")
+    p.add_argument("--epilogue", default="tma", choices=("tma", "direct"),
+                   help="tma: staged in shared memory, stored by TMA; direct: st.global from registers"
+                        " (no staging tiles: room for a 7th stage at --bn 128)")
     a = p.parse_args()
     if a.promote and (a.bn != 128 or not a.setmaxnreg):
         p.error("--promote keeps three sets of accumulators: it needs --bn 128 and --setmaxnreg 1")
+    if a.promote_every < 1 or (a.promote_every > 1 and not a.promote):
+        p.error("--promote-every N: N >= 1, with --promote 1")
+    if a.interleave and not a.promote:
+        p.error("--interleave 1 needs --promote 1")
+    if a.stagger and a.promote_every < 2:
+        p.error("--stagger 1 needs --promote 1 --promote-every N with N >= 2")
     if a.cluster == 1:
         a.multicast = 0
-    a.epilogue, a.out, a.entry = "tma", "bf16", None
+    a.out, a.entry = "bf16", None
     return a
 
 
@@ -95,7 +121,10 @@ class Gen(L10.Gen):
         w(f".visible .entry {a.entry}(")
         w(f"\t.param .align 64 .b8 tmA[128],   // tensor map of A (M x K {t}, row-major: K-major), box 128 x {BM}")
         w(f"\t.param .align 64 .b8 tmB[128],   // tensor map of B stored N x K ({t}, K-major), box 128 x 64")
-        w("\t.param .align 64 .b8 tmC[128],   // tensor map of C (M x N bf16, row-major), box 64 x 64")
+        if self.TMA:
+            w("\t.param .align 64 .b8 tmC[128],   // tensor map of C (M x N bf16, row-major), box 64 x 64")
+        else:
+            w("\t.param .u64 C,                   // M x N bf16, row-major")
         w("\t.param .u32 M,")
         w("\t.param .u32 N,")
         w("\t.param .u32 K,")
@@ -107,7 +136,9 @@ class Gen(L10.Gen):
         super().decls()
         self.w("\t.reg .f32  %scale, %scaleB;")
         if self.a.promote:
-            self.w("\t// Promotion: two partial sets, k-tiles 0, 2, 4, ... into %pa, 1, 3, ... into %pb.")
+            n = self.a.promote_every
+            self.w("\t// Promotion: two partial sets, k-tiles 0, 2, 4, ... into %pa, 1, 3, ... into %pb." if n == 1 else
+                   f"\t// Promotion: two partial sets, k-tiles 0..{n - 1} of every {2 * n} into %pa, {n}..{2 * n - 1} into %pb.")
             self.w(f"\t.reg .f32  %pa<{self.NACC}>, %pb<{self.NACC}>;")
             self.w("\t.reg .pred %fresh;")
         self.w("")
@@ -118,19 +149,28 @@ class Gen(L10.Gen):
         else:
             super().consumer()
 
-    def ktile_promote(self, tag, acc, other):
-        """One k-tile's wgmmas into partial set acc (from zero); then, with the group
-        before it complete, the other set added into %d and the stage before released."""
+    def ktile_promote(self, tag, acc, other, first):
+        """One k-tile's wgmmas into partial set acc (from zero when first, the set's first
+        k-tile); then, with the group before it complete, the other set added into %d when
+        that group was the other set's last, and the stage before released."""
         w, S = self.w, self.S
+        if self.a.stagger:
+            w(f"C_K_{tag}:")
         w(f"\tmad.lo.u32      %full, %stage, 8, %bars;")
         self.wait(f"C_WAIT_{tag}", "%full", "%phase")
         self.descriptors()
         w("\twgmma.fence.sync.aligned;")
-        for kk in range(self.KSLICES):
-            self.wgmma(kk, acc, "%fresh")
-        w("\twgmma.commit_group.sync.aligned;")
-        w("\twgmma.wait_group.sync.aligned 1;           // the other set's group is done: promote it")
-        self.per8(lambda j: f"add.f32 %d{j}, %d{j}, {other}{j};")
+        if first and self.a.interleave:
+            self.interleaved(acc, other)
+        else:
+            for kk in range(self.KSLICES):
+                self.wgmma(kk, acc, "%fresh" if first and kk == 0 else "%one")
+            w("\twgmma.commit_group.sync.aligned;")
+            if first:
+                w("\twgmma.wait_group.sync.aligned 1;           // the other set's group is done: promote it")
+                self.per8(lambda j: f"add.f32 %d{j}, %d{j}, {other}{j};")
+            else:
+                w("\twgmma.wait_group.sync.aligned 1;           // the group before (this set's) is done")
         w("\tsetp.ne.u32     %p, %kt, 0;")
         w("\tand.pred        %p, %p, %leader;")
         w(f"\tadd.u32         %x, %prev, {8 * S};")
@@ -139,11 +179,28 @@ class Gen(L10.Gen):
         self.advance()
         w("\tadd.u32         %kt, %kt, 1;")
 
+    def interleaved(self, acc, other):
+        """The first wgmma alone in a group; once the groups before it are done, a quarter of the
+        other set's adds before each of the next three wgmmas and after the last: the adds never
+        hold up this warpgroup's next wgmma by more than 16 of them. They touch neither acc nor
+        its wgmmas' operands, so no fence is needed between them."""
+        w, q = self.w, self.NACC // 4
+        self.wgmma(0, acc, "%fresh")
+        w("\twgmma.commit_group.sync.aligned;")
+        w("\twgmma.wait_group.sync.aligned 1;           // the other set's groups are done: promote it")
+        for kk in range(1, self.KSLICES + 1):
+            for j in range(q * (kk - 1), q * kk, 8):
+                self.w("\t" + " ".join(f"add.f32 %d{i}, %d{i}, {other}{i};" for i in range(j, j + 8)))
+            if kk < self.KSLICES:
+                self.wgmma(kk, acc, "%one")
+        w("\twgmma.commit_group.sync.aligned;")
+
     def consumer_promote(self):
-        """Lesson 9's consumer with promotion: the k loop unrolled by two, one partial set each."""
-        w = self.w
+        """Lesson 9's consumer with promotion: the k loop unrolled by 2N (N = --promote-every),
+        k-tiles 0..N-1 of each round into %pa, N..2N-1 into %pb."""
+        w, n = self.w, self.a.promote_every
         self.consumer_start(True)
-        w("\tsetp.ne.u32     %fresh, %thr, %thr;        // false: a k-tile's first products overwrite its set")
+        w("\tsetp.ne.u32     %fresh, %thr, %thr;        // false: a set's first products overwrite it")
         w("C_TILE:")
         w("\tsetp.ge.u32     %p, %tile, %tiles;")
         w("\t@%p bra         DONE;")
@@ -151,20 +208,34 @@ class Gen(L10.Gen):
         w("\t// The f32 sums start at 0, and so does %pb, which the first k-tile adds in.")
         self.per8(lambda j: f"mov.f32 %d{j}, 0f00000000;")
         self.per8(lambda j: f"mov.f32 %pb{j}, 0f00000000;")
+        # N = 1 keeps the names of the first version (EVEN, ODD), which the timings quote.
+        tags = ["EVEN", "ODD"] if n == 1 else [str(i) for i in range(2 * n)]
+        if self.a.stagger:
+            w(f"\t// Warpgroup 2 starts {n // 2} k-tiles into %pa's turn, on a %pa of zeros: the two")
+            w("\t// warpgroups' adds fall on different k-tiles.")
+            self.per8(lambda j: f"mov.f32 %pa{j}, 0f00000000;")
         w("\tmov.u32         %kt, 0;")
+        if self.a.stagger:
+            w("\tsetp.eq.u32     %p, %wg, 2;")
+            w(f"\t@%p bra         C_K_{tags[n // 2]};")
         w("// @end")
         w("// @promote")
         w("C_K:")
-        self.ktile_promote("EVEN", "%pa", "%pb")
-        w("\tsetp.ge.u32     %p, %kt, %kTiles;")
-        w("\t@%p bra         C_LAST_EVEN;")
-        self.ktile_promote("ODD", "%pb", "%pa")
+        last = {"%pa": "C_LAST_EVEN" if n == 1 else "C_LAST_A", "%pb": "C_LAST_B"}
+        for i, tag in enumerate(tags):
+            acc, other = ("%pa", "%pb") if i < n else ("%pb", "%pa")
+            self.ktile_promote(tag, acc, other, i % n == 0)
+            if i < 2 * n - 1:
+                w("\tsetp.ge.u32     %p, %kt, %kTiles;")
+                w(f"\t@%p bra         {last[acc]};")
         w("\tsetp.lt.u32     %p, %kt, %kTiles;")
         w("\t@%p bra         C_K;")
-        w("\twgmma.wait_group.sync.aligned 0;           // the last k-tile was odd: its set is %pb")
+        if n > 1:
+            w(f"{last['%pb']}:")
+        w("\twgmma.wait_group.sync.aligned 0;           // the last k-tile's set was %pb")
         self.per8(lambda j: f"add.f32 %d{j}, %d{j}, %pb{j};")
         w("\tbra             C_END;")
-        w("C_LAST_EVEN:")
+        w(f"{last['%pa']}:")
         w("\twgmma.wait_group.sync.aligned 0;")
         self.per8(lambda j: f"add.f32 %d{j}, %d{j}, %pa{j};")
         w("C_END:")
@@ -205,6 +276,13 @@ class Gen(L10.Gen):
     def epilogue_note(self):
         self.w("\t// Scale, convert to bf16 pairs, write them swizzled with stmatrix.")
 
+    def epilogue(self):
+        if not self.TMA:  # the direct epilogue has no hook: scale every accumulator first
+            self.w("// @scale")
+            self.per8(lambda j: f"mul.f32 %d{j}, %d{j}, %scale;")
+            self.w("// @end")
+        super().epilogue()
+
     def epilogue_scale(self, d):
         """Accumulators d..d+7 times scale_a * scale_b, before their conversion."""
         self.w("\t" + " ".join(f"mul.f32 %d{i}, %d{i}, %scale;" for i in range(d, d + 4)))
@@ -224,20 +302,29 @@ def module_header(g):
     S, CL = g.S, g.CL
     out = [banner() + "//",
            "// 11_fp8.ptx - Hopper, FP8: C (bf16) = scale_a*scale_b * A (e4m3 or e5m2) . B (same type),",
-           "// f32 accumulator registers (wgmma m64nNk32; its 8-bit adds are narrower), bf16 out by TMA.",
+           "// f32 accumulator registers (wgmma m64nNk32; its 8-bit adds are narrower), bf16 out by"
+           f" {'TMA' if g.TMA else 'st.global'}.",
            "//",
            f"// Lesson 10's kernel with 8-bit inputs: block tile {BM}x{g.BN}, k-tile of {BK} bytes (= elements),",
            f"// a {S}-stage TMA + mbarrier ring, a producer and two consumer warpgroups (384 threads),",
            f"// {'clusters of %d along M' % CL if CL > 1 else 'no clusters'}"
-           f"{', B multicast to both blocks' if g.MC else ''}, a persistent tile loop, and the staged",
-           "// epilogue that stores one tile while the next one's main loop runs.",
+           f"{', B multicast to both blocks' if g.MC else ''}, a persistent tile loop, and "
+           + ("the staged" if g.TMA else "an"),
+           "// epilogue that stores one tile while the next one's main loop runs."
+           if g.TMA else "// epilogue that stores bf16 pairs from registers with st.global.",
            *(["// Promotion: each k-tile accumulates from zero in one of two partial sets, added into",
-              "// f32 registers with add.f32 once its wgmma group has completed."] if g.a.promote else []),
+              "// f32 registers with add.f32 once its wgmma group has completed."]
+             if g.a.promote and g.a.promote_every == 1 else []),
+           *([f"// Promotion: every {g.a.promote_every} k-tiles ({g.a.promote_every * BK} values of k) accumulate"
+              " from zero in one of two",
+              "// partial sets, added into f32 registers with add.f32 once the last one's wgmma group has completed."]
+             if g.a.promote and g.a.promote_every > 1 else []),
            "// 8-bit wgmma operands must be K-major (PTX ISA 9.7.15.5.2, wgmma.mma_async: \"The transpose",
            "// operation is only supported for the wgmma.mma_async variants with .f16/.bf16 types on",
            "// matrices accessed from shared memory using matrix descriptors\"): B is stored N x K.",
            f"// Requires M % {BM * CL} == 0, N % {g.BN} == 0, K % {BK} == 0 and sm_90a.",
-           "// Args: tmap:A:128:128:128B tmap:B:128:64:128B tmap:C:64:64:128B M N K scale:A scale:B",
+           f"// Args: tmap:A:128:128:128B tmap:B:128:64:128B {'tmap:C:64:64:128B' if g.TMA else 'C'} M N K"
+           " scale:A scale:B",
            "//",
            "// Written out by ptx/gen/11_fp8.py (which reuses ptx/gen/10_cluster.py and 09_wgmma.py);",
            "// edit the generator, not this file.",
@@ -246,8 +333,8 @@ def module_header(g):
            ".target sm_90a          // ... wgmma: sm_90a only",
            ".address_size 64",
            "",
-           f"// Dynamic shared memory: {S} stages x (A {g.A_BYTES} B + B {g.B_BYTES} B), 2 staging tiles of"
-           f" {g.C_WG} B,",
+           f"// Dynamic shared memory: {S} stages x (A {g.A_BYTES} B + B {g.B_BYTES} B)"
+           + (f", 2 staging tiles of {g.C_WG} B," if g.TMA else ","),
            f"// {2 * S} mbarriers and 1024 bytes of room for the swizzle's alignment: {g.smem_bytes()} bytes.",
            ".extern .shared .align 1024 .b8 smem[];"]
     return out
