@@ -2,8 +2,9 @@
 # e2e_sweep_wgmma: every row of scripts/sweep-43.tsv (the GPU sweep of issue 43) that a variant of
 # lesson 9's or 10's generator makes (ptx/gen/09_wgmma.py, 10_cluster.py) generates, and its RUN
 # flags verify on the CPU emulator, race detector on, at two sizes the kernel's header allows (its
-# "Requires M % X == 0, N % Y == 0"): 256^3 (M, N raised to X, Y) and one X and Y larger, K 320
-# (384x512x320 for the 128x256 tile):
+# "Requires M % X == 0, N % Y == 0"): 256^3 (M, N raised to X, Y), and one X and Y larger, K 320
+# (384x512x320 for the 128x256 tile) on two blocks (a grid of 2 for the persistent one), so each
+# block takes several tiles:
 # the rows the lead times are rows that compute C; with ptxas on the PATH (or in /usr/local/cuda),
 # each also assembles for sm_90a. GPUs are hidden.
 # Prints "ok NAME" / "not ok NAME" / "skip NAME: why".
@@ -55,8 +56,10 @@ for name, gen, run in rows:
         continue
     x, y = int(need.group(1)), int(need.group(2))
     m, n = max(256, x), max(256, y)
-    for size in (f"{m},{n},256", f"{m + x},{n + y},320"):  # the second: more tiles each way
-        p = subprocess.run([binary, "run", "--ptx", ptx] + run + ["--size", size, "--emulate"],
+    for size in (f"{m},{n},256", f"{m + x},{n + y},320"):  # the second: more tiles each way ...
+        # ... and two blocks (one cluster) for the persistent grid: each block loops over tiles
+        argv = run if size.endswith(",256") else [("2" if a == "persistent" else a) for a in run]
+        p = subprocess.run([binary, "run", "--ptx", ptx] + argv + ["--size", size, "--emulate"],
                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         lines = p.stdout.splitlines()
         good = p.returncode == 0 and lines and lines[0].endswith(": VERIFIED") and " 0 races;" in p.stdout

@@ -79,8 +79,8 @@ def parse():
     if a.cluster == 1:
         a.multicast = 0
     L9.check_shape(p, a)
-    if a.bm != BM and a.out != "f32":
-        p.error(f"--bm {a.bm}: the 256 x 128 tile's epilogues are lesson 9's, f32 only (--out f32)")
+    if (a.bm, a.bn) != (BM, BN) and a.out != "f32":
+        p.error(f"--bm {a.bm} --bn {a.bn}: the epilogues of that tile are lesson 9's, f32 only (--out f32)")
     if a.out != "f32" and a.out != a.ab:
         p.error(f"--out {a.out} with --ab {a.ab}: a 16-bit C has A's and B's type")
     return a
@@ -96,7 +96,7 @@ class Gen(L9.Gen):
         self.CVT = f"cvt.rn.{self.OUT}x2.f32"  # a 16-bit C's conversion, two values a register
         self.CL = a.cluster
         self.MC = a.multicast
-        self.consumers_per_stage = 2 * (self.CL if self.MC else 1)
+        self.consumers_per_stage = self.USERS * (self.CL if self.MC else 1)
         self.ALONG = getattr(a, "along", "m")  # lesson 11's generator has no --along
         self.CM = self.CL if self.ALONG == "m" else 1  # blocks of a cluster down M ...
         self.CN = self.CL if self.ALONG == "n" else 1  # ... and across N
@@ -224,7 +224,8 @@ class Gen(L9.Gen):
         for s in range(S):
             w(f"\tmbarrier.init.shared::cta.b64 [%bars+{8 * s}], 1;        // full[{s}]: the producer's arrival + the bytes")
         n = self.consumers_per_stage
-        who = "two consumers in each of the two blocks" if self.MC else "one arrival per consumer"
+        who = {(True, 2): "two consumers in each of the two blocks", (False, 2): "one arrival per consumer",
+               (True, 1): "the consumer in each of the two blocks", (False, 1): "its consumer's arrival"}[self.MC > 0, self.USERS]
         for s in range(S):
             w(f"\tmbarrier.init.shared::cta.b64 [%bars+{8 * (S + s)}], {n};       // empty[{s}]: {who}")
         w("\tfence.mbarrier_init.release.cluster;")
