@@ -1,12 +1,12 @@
 #!/bin/sh
-# e2e_sweep_wgmma: every row of scripts/sweep-43.tsv (the GPU sweep of issue 43) that a variant of
-# lesson 9's or 10's generator makes (ptx/gen/09_wgmma.py, 10_cluster.py) generates, and its RUN
-# flags verify on the CPU emulator, race detector on, at two sizes the kernel's header allows (its
-# "Requires M % X == 0, N % Y == 0"): 256^3 (M, N raised to X, Y), and one X and Y larger, K 320
-# (384x512x320 for the 128x256 tile) on two blocks (a grid of 2 for the persistent one), so each
-# block takes several tiles:
-# the rows the lead times are rows that compute C; with ptxas on the PATH (or in /usr/local/cuda),
-# each also assembles for sm_90a. GPUs are hidden.
+# e2e_sweep_wgmma: the rows of scripts/sweep-43.tsv (the lead's GPU sweep, issue 43) that lesson 9's
+# or 10's generator makes (ptx/gen/09_wgmma.py, 10_cluster.py) compute C: each row's kernel is
+# generated, assembles for sm_90a (where ptxas is found), and its RUN flags verify on the CPU
+# emulator with no race reported, at two sizes its header's "Requires M % X == 0, N % Y == 0"
+# allows: 256^3 (M and N raised to X and Y) on the row's grid, and one tile more each way, K 320
+# (384x512x320 for the 128x256 tile), on two blocks instead of a persistent grid, so that each
+# block loops over several tiles. Rows with lesson 9's f32 TMA epilogue (tmap:C:32:...) must also
+# stage C with no shared-memory bank conflict. GPUs are hidden.
 # Prints "ok NAME" / "not ok NAME" / "skip NAME: why".
 BIN=${PTXTUTOR_BIN:-./ptxtutor}
 ROOT=${PTXTUTOR_ROOT:-$(cd "$(dirname "$0")/.." && pwd)}
@@ -63,7 +63,9 @@ for name, gen, run in rows:
                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         lines = p.stdout.splitlines()
         good = p.returncode == 0 and lines and lines[0].endswith(": VERIFIED") and " 0 races;" in p.stdout
-        print(f"{'ok' if good else 'not ok'} sweep row {name} --emulate --size {size}: verified, no race (exit {p.returncode})")
+        grid = "" if argv is run else " --grid 2"
+        print(f"{'ok' if good else 'not ok'} sweep row {name} --emulate --size {size}{grid}: verified, no race"
+              f" (exit {p.returncode})")
         if not good:
             print("\n".join("    | " + x for x in lines[:12]))
         if good and any(x.startswith("tmap:C:32:") for x in " ".join(run).split()):
