@@ -469,10 +469,8 @@ class Gen:
             w("\tadd.u32         %ord, %wg, 2;              // named barrier 3 or 4: my turn to wait on 'full' ...")
             w("\tsub.u32         %oth, 7, %ord;             // ... and 4 or 3: the other's")
             w("\tshl.b32         %step2, %step, 1;          // every other tile is mine")
-            w("\tsetp.eq.u32     %p, %wg, 1;")
-            w("\tmov.pred        %turn, %p;                 // warpgroup 1 starts; 2 waits its turn")
-            w("\tnot.pred        %turn, %turn;")
-            w("\t@%p bra         C_FIRST;")
+            w("\tsetp.ne.u32     %turn, %wg, 1;             // warpgroup 1 starts; 2 waits its turn")
+            w("\t@!%turn bra     C_FIRST;")
             w("\tadd.u32         %tile, %tile, %step;")
             self.skip_ring()
             w("C_FIRST:")
@@ -576,7 +574,8 @@ class Gen:
             self.staging_f32()
             return
         w = self.w
-        w("\t// This thread's place in the D fragment: row 16w + l/4 (+ 64 for warpgroup 2),")
+        more = f" (+ {self.WG_ROWS} for warpgroup 2)" if self.WG_ROWS else ""
+        w(f"\t// This thread's place in the D fragment: row 16w + l/4{more},")
         w("\t// column 2(l%4) of every 8.")
         w("\tshr.u32         %row, %x, 5;")
         w("\tshl.b32         %row, %row, 4;")
