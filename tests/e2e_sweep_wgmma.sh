@@ -5,8 +5,9 @@
 # emulator with no race reported, at two sizes its header's "Requires M % X == 0, N % Y == 0"
 # allows: 256^3 (M and N raised to X and Y) on the row's grid, and one tile more each way, K 320
 # (384x512x320 for the 128x256 tile), on two blocks instead of a persistent grid, so that each
-# block loops over several tiles. Rows with lesson 9's f32 TMA epilogue (tmap:C:32:...) must also
-# stage C with no shared-memory bank conflict. GPUs are hidden.
+# block loops over several tiles. Each row's --smem is the shared memory its kernel's header asks
+# for; rows with lesson 9's f32 TMA epilogue (tmap:C:32:...) must also stage C with no shared-memory
+# bank conflict. GPUs are hidden.
 # Prints "ok NAME" / "not ok NAME" / "skip NAME: why".
 BIN=${PTXTUTOR_BIN:-./ptxtutor}
 ROOT=${PTXTUTOR_ROOT:-$(cd "$(dirname "$0")/.." && pwd)}
@@ -50,7 +51,14 @@ for name, gen, run in rows:
         print(f"{'ok' if p.returncode == 0 else 'not ok'} sweep row {name}: ptxas -arch=sm_90a assembles it")
         if p.returncode:
             print("\n".join("    | " + x for x in p.stdout.splitlines()[:8]))
-    need = re.search(r"Requires M % (\d+) == 0, N % (\d+) == 0", open(ptx).read())
+    text = open(ptx).read()
+    says = re.search(r": (\d+) bytes\.$", text, re.M)  # the header's dynamic shared memory
+    expr = run[run.index("--smem") + 1] if "--smem" in run else ""
+    given = eval(expr, {"__builtins__": {}}) if re.fullmatch(r"[0-9+*() ]+", expr) else None
+    ok = says is not None and given == int(says.group(1))
+    print(f"{'ok' if ok else 'not ok'} sweep row {name}: --smem {expr} is the {says.group(1) if says else '?'} bytes"
+          " its header asks for")
+    need = re.search(r"Requires M % (\d+) == 0, N % (\d+) == 0", text)
     if not need:
         print(f"not ok sweep row {name}: no 'Requires M % X == 0, N % Y == 0' in the kernel's header")
         continue
