@@ -142,7 +142,8 @@ class Gen(L9.Gen):
         w(".extern .shared .align 1024 .b8 smem[];")
         w("")
         w(f".visible .entry {a.entry}(")
-        w(f"\t.param .align 64 .b8 tmA[128],   // tensor map of A (M x K {self.AB}, row-major), box 64 x {self.BM // self.CN if self.MC else self.BM}")
+        rows = self.BM // self.CN if self.MC else self.BM  # side by side, each block copies half of A
+        w(f"\t.param .align 64 .b8 tmA[128],   // tensor map of A (M x K {self.AB}, row-major), box 64 x {rows}")
         w(f"\t.param .align 64 .b8 tmB[128],   // tensor map of B (K x N {self.AB}, row-major), box 64 x 64")
         if self.C16:
             w(f"\t.param .align 64 .b8 tmC[128],   // tensor map of C (M x N {self.OUT}, row-major), box 64 x 64")
