@@ -3,8 +3,8 @@
 # or 10's generator makes (ptx/gen/09_wgmma.py, 10_cluster.py) compute C: each row's kernel is
 # generated, assembles for sm_90a (where ptxas is found), and its RUN flags verify on the CPU
 # emulator with no race reported, at two sizes its header's "Requires M % X == 0, N % Y == 0"
-# allows: 256^3 (M and N raised to X and Y) on the row's grid, and one tile more each way, K 320
-# (384x512x320 for the 128x256 tile), on two blocks instead of a persistent grid, so that each
+# allows: 256^3 (M and N raised to X and Y) on the row's grid, and one tile more each way, K 192
+# (384x512x192 for the 128x256 tile), on two blocks instead of a persistent grid, so that each
 # block loops over several tiles. Each row's --smem is the shared memory its kernel's header asks
 # for; rows with lesson 9's f32 TMA epilogue (tmap:C:32:...) must also stage C with no shared-memory
 # bank conflict. GPUs are hidden.
@@ -64,7 +64,7 @@ for name, gen, run in rows:
         continue
     x, y = int(need.group(1)), int(need.group(2))
     m, n = max(256, x), max(256, y)
-    for size in (f"{m},{n},256", f"{m + x},{n + y},320"):  # the second: more tiles each way ...
+    for size in (f"{m},{n},256", f"{m + x},{n + y},192"):  # the second: more tiles each way ...
         # ... and two blocks (one cluster) for the persistent grid: each block loops over tiles
         argv = run if size.endswith(",256") else [("2" if a == "persistent" else a) for a in run]
         p = subprocess.run([binary, "run", "--ptx", ptx] + argv + ["--size", size, "--emulate"],
