@@ -1,11 +1,13 @@
 #!/bin/sh
-# e2e_sweep_wgmma: every row of scripts/sweep-43.tsv (the GPU sweep of issue 43) that a variant of
-# lesson 9's or 10's generator makes (ptx/gen/09_wgmma.py, 10_cluster.py) generates, and its RUN
-# flags verify on the CPU emulator, race detector on, at two sizes the kernel's header allows (its
-# "Requires M % X == 0, N % Y == 0"): 256^3 (M, N raised to X, Y) and one X and Y larger, K 320
-# (384x512x320 for the 128x256 tile):
-# the rows the lead times are rows that compute C; with ptxas on the PATH (or in /usr/local/cuda),
-# each also assembles for sm_90a. GPUs are hidden.
+# e2e_sweep_wgmma: the rows of scripts/sweep-43.tsv (the lead's GPU sweep, issue 43) that lesson 9's
+# or 10's generator makes (ptx/gen/09_wgmma.py, 10_cluster.py) compute C: each row's kernel is
+# generated, assembles for sm_90a (where ptxas is found), and its RUN flags verify on the CPU
+# emulator with no race reported, at two sizes its header's "Requires M % X == 0, N % Y == 0"
+# allows: 256^3 (M and N raised to X and Y) on the row's grid, and one tile more each way, K 192
+# (384x512x192 for the 128x256 tile), on two blocks instead of a persistent grid, so that each
+# block loops over several tiles. Each row's --smem is the shared memory its kernel's header asks
+# for; rows with lesson 9's f32 TMA epilogue (tmap:C:32:...) must also stage C with no shared-memory
+# bank conflict. GPUs are hidden.
 # Prints "ok NAME" / "not ok NAME" / "skip NAME: why".
 BIN=${PTXTUTOR_BIN:-./ptxtutor}
 ROOT=${PTXTUTOR_ROOT:-$(cd "$(dirname "$0")/.." && pwd)}
@@ -49,18 +51,29 @@ for name, gen, run in rows:
         print(f"{'ok' if p.returncode == 0 else 'not ok'} sweep row {name}: ptxas -arch=sm_90a assembles it")
         if p.returncode:
             print("\n".join("    | " + x for x in p.stdout.splitlines()[:8]))
-    need = re.search(r"Requires M % (\d+) == 0, N % (\d+) == 0", open(ptx).read())
+    text = open(ptx).read()
+    says = re.search(r": (\d+) bytes\.$", text, re.M)  # the header's dynamic shared memory
+    expr = run[run.index("--smem") + 1] if "--smem" in run else ""
+    given = eval(expr, {"__builtins__": {}}) if re.fullmatch(r"[0-9+*() ]+", expr) else None
+    ok = says is not None and given == int(says.group(1))
+    print(f"{'ok' if ok else 'not ok'} sweep row {name}: --smem {expr} is the {says.group(1) if says else '?'} bytes"
+          " its header asks for")
+    need = re.search(r"Requires M % (\d+) == 0, N % (\d+) == 0", text)
     if not need:
         print(f"not ok sweep row {name}: no 'Requires M % X == 0, N % Y == 0' in the kernel's header")
         continue
     x, y = int(need.group(1)), int(need.group(2))
     m, n = max(256, x), max(256, y)
-    for size in (f"{m},{n},256", f"{m + x},{n + y},320"):  # the second: more tiles each way
-        p = subprocess.run([binary, "run", "--ptx", ptx] + run + ["--size", size, "--emulate"],
+    for size in (f"{m},{n},256", f"{m + x},{n + y},192"):  # the second: more tiles each way ...
+        # ... and two blocks (one cluster) for the persistent grid: each block loops over tiles
+        argv = run if size.endswith(",256") else [("2" if a == "persistent" else a) for a in run]
+        p = subprocess.run([binary, "run", "--ptx", ptx] + argv + ["--size", size, "--emulate"],
                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         lines = p.stdout.splitlines()
         good = p.returncode == 0 and lines and lines[0].endswith(": VERIFIED") and " 0 races;" in p.stdout
-        print(f"{'ok' if good else 'not ok'} sweep row {name} --emulate --size {size}: verified, no race (exit {p.returncode})")
+        grid = "" if argv is run else " --grid 2"
+        print(f"{'ok' if good else 'not ok'} sweep row {name} --emulate --size {size}{grid}: verified, no race"
+              f" (exit {p.returncode})")
         if not good:
             print("\n".join("    | " + x for x in lines[:12]))
         if good and any(x.startswith("tmap:C:32:") for x in " ".join(run).split()):

@@ -78,11 +78,16 @@ def shape_args(p):
     or 256 x 128 (each consumer 128 rows, two m64n128k16 a k16 step)."""
     p.add_argument("--bm", type=int, default=128, choices=(128, 256), help="block tile rows (with --bn: 128x256 or 256x128)")
     p.add_argument("--bn", type=int, default=256, choices=(128, 256), help="block tile columns")
+    p.add_argument("--pingpong", type=int, default=0, choices=(0, 1),
+                   help="1: each consumer warpgroup takes tiles of its own, 128 x 128 (--bm 128 --bn 128), and"
+                        " one's epilogue runs while the other's main loop has the tensor cores")
 
 
 def check_shape(p, a):
-    if a.bm * a.bn != 128 * 256:
-        p.error(f"--bm {a.bm} --bn {a.bn}: the tiles are 128x256 and 256x128")
+    if a.pingpong and (a.bm, a.bn) != (128, 128):
+        p.error("--pingpong 1: a warpgroup's tile is 128 x 128 (--bm 128 --bn 128)")
+    if not a.pingpong and a.bm * a.bn != 128 * 256:
+        p.error(f"--bm {a.bm} --bn {a.bn}: the tiles are 128x256 and 256x128 (128x128 with --pingpong 1)")
 
 
 BM, BN, BK = 128, 256, 64
@@ -132,14 +137,18 @@ class Gen:
         # The tile and its bytes; lesson 11's FP8 generator changes them.
         self.BM, self.BN, self.BK = BM, BN, BK
         self.A_BYTES, self.BBOX, self.B_BYTES, self.STAGE, self.NACC = A_BYTES, BBOX, B_BYTES, STAGE, NACC
-        self.MH = 1    # m64 slices per consumer: 2 for the 256 x 128 tile
-        if getattr(a, "bm", BM) != BM:  # 256 x 128 (lesson 11's generator has no --bm)
+        self.MH = 1    # m64 slices per consumer: 2 for the 256 x 128 tile and --pingpong
+        self.PP = getattr(a, "pingpong", 0)  # lesson 11's generator has none of these
+        if getattr(a, "bm", BM) != BM or self.PP:  # 256 x 128, or 128 x 128 a warpgroup
             self.BM, self.BN, self.MH = a.bm, a.bn, 2
             self.A_BYTES = self.BM * BK * 2
             self.B_BYTES = BK * self.BN * 2
             self.STAGE = self.A_BYTES + self.B_BYTES
             self.NACC = self.MH * self.BN // 2
         self.KSLICES = BK // 16    # wgmmas per k-tile
+        # rows between the two consumers' parts of the tile (pingpong: each has all of its own)
+        self.WG_ROWS = 0 if self.PP else 64 * self.MH
+        self.USERS = 1 if self.PP else 2  # consumers of one block that read each stage
 
     def w(self, s=""):
         self.out.append(s)
@@ -162,6 +171,9 @@ class Gen:
         w("// tiles, which land swizzled and signal a 'full' mbarrier with their byte count.")
         w(f"// Warpgroups 1 and 2 consume: each runs {self.wgmma_shape()} on its {64 * self.MH} rows, both")
         w("// operands read from shared memory, and frees the stage on its 'empty' mbarrier.")
+        if self.PP:
+            w("// Pingpong (--pingpong 1): each consumer takes every other tile of the block, all its")
+            w("// 128 rows, so one's epilogue runs while the other's main loop has the tensor cores.")
         w(f"// Requires M % {self.BM} == 0, N % {self.BN} == 0, K % {self.BK} == 0 (the lesson's `multiple:`) and sm_90a.")
         w("//")
         w("// Written out by ptx/gen/09_wgmma.py (the wgmma operand lists are long); edit the")
@@ -206,6 +218,9 @@ class Gen:
         w("\t.reg .b64  %descA, %descB, %tmA, %tmB;")
         if self.MH > 1:
             w("\t.reg .b64  %descA1;                      // the second 64 rows of this warpgroup's A")
+        if self.PP:
+            w("\t.reg .u32  %ord, %oth, %step2;")
+            w("\t.reg .pred %turn;")
         w("\t.reg .u64  %pC, %gC, %t64;")
         if self.TMA32:
             w("\t.reg .u32  %sC, %bid, %ea<4>;")
@@ -249,7 +264,8 @@ class Gen:
         for s in range(S):
             w(f"\tmbarrier.init.shared::cta.b64 [%bars+{8 * s}], 1;        // full[{s}]: the producer's arrival + the bytes")
         for s in range(S):
-            w(f"\tmbarrier.init.shared::cta.b64 [%bars+{8 * (S + s)}], 2;       // empty[{s}]: one arrival per consumer")
+            w(f"\tmbarrier.init.shared::cta.b64 [%bars+{8 * (S + s)}], {self.USERS};       // empty[{s}]: "
+              + ("one arrival per consumer" if self.USERS > 1 else "its consumer's arrival"))
         w("\t// Release the mbarrier.inits at cluster scope; the bar.sync below then lets every")
         w("\t// thread use them. (A proxy fence, generic -> async, would be fence.proxy.async.)")
         w("\tfence.mbarrier_init.release.cluster;")
@@ -416,8 +432,11 @@ class Gen:
         w = self.w
         w(f"\tmad.lo.u32      %sA, %stage, {self.STAGE}, %ring;")
         w(f"\tadd.u32         %sB, %sA, {self.A_BYTES};")
-        w("\tsub.u32         %x, %wg, 1;")
-        w(f"\tmad.lo.u32      %x, %x, {64 * self.MH * 128}, %sA;       // this warpgroup's {64 * self.MH} rows of A")
+        if self.PP:
+            w("\tadd.u32         %x, %sA, 0;                // all of A is this warpgroup's")
+        else:
+            w("\tsub.u32         %x, %wg, 1;")
+            w(f"\tmad.lo.u32      %x, %x, {64 * self.MH * 128}, %sA;       // this warpgroup's {64 * self.MH} rows of A")
         self.desc_start("%x")
         w("\tor.b32          %lo, %lo, 0x10000;         // leading offset 16 bytes (unused when swizzled)")
         w("\tmov.u32         %hi, 0x40000040;           // stride 1024 bytes, 128-byte swizzle")
@@ -444,6 +463,44 @@ class Gen:
         w("\tmov.u32         %phase, 0;")
         w("\tmov.u32         %prev, 0;")
         w(f"\tsetp.eq.u32     %one, %thr, %thr;          // always true: later k{self.WGMMA_K} slices accumulate")
+        if self.PP:
+            w("\t// Pingpong: warpgroup 1 takes the block's 1st, 3rd, ... tile, warpgroup 2 the 2nd,")
+            w("\t// 4th, ...; the producer loads them all in turn, so each skips the other's k-tiles.")
+            w("\tadd.u32         %ord, %wg, 2;              // named barrier 3 or 4: my turn to wait on 'full' ...")
+            w("\tsub.u32         %oth, 7, %ord;             // ... and 4 or 3: the other's")
+            w("\tshl.b32         %step2, %step, 1;          // every other tile is mine")
+            w("\tsetp.ne.u32     %turn, %wg, 1;             // warpgroup 1 starts; 2 waits its turn")
+            w("\t@!%turn bra     C_FIRST;")
+            w("\tadd.u32         %tile, %tile, %step;")
+            self.skip_ring()
+            w("C_FIRST:")
+
+    def turn_wait(self):
+        """Pingpong: a warpgroup's main loop starts once the other's has waited on all
+        its k-tiles. mbarrier parity names a phase only within one turn of the ring, so
+        no warpgroup may wait on a slot two fillings ahead; taking turns ensures it (and
+        the two main loops take turns on the tensor cores)."""
+        w = self.w
+        w("\t@!%turn bra     C_GO;")
+        w("\tbar.sync        %ord, 256;                 // the other warpgroup's bar.arrive")
+        w("C_GO:")
+        w("\tsetp.eq.u32     %turn, %thr, %thr;")
+
+    def turn_pass(self):
+        """Pingpong: the turn to the other warpgroup, if it has a next tile."""
+        w = self.w
+        w("\tadd.u32         %x, %tile, %step;          // the other warpgroup's next tile")
+        w("\tsetp.lt.u32     %p, %x, %tiles;")
+        w("\t@%p bar.arrive  %oth, 256;")
+
+    def skip_ring(self):
+        """Pingpong: the ring's slot and phase %kTiles k-tiles (the other warpgroup's tile) on."""
+        w, S = self.w, self.S
+        w("\tadd.u32         %x, %stage, %kTiles;")
+        w(f"\trem.u32         %stage, %x, {S};")
+        w(f"\tdiv.u32         %x, %x, {S};                // the times the ring wraps ...")
+        w("\tand.b32         %x, %x, 1;")
+        w("\txor.b32         %phase, %phase, %x;        // ... flip the phase as often")
 
     def consumer(self):
         w, S = self.w, self.S
@@ -454,6 +511,8 @@ class Gen:
         self.tile_coords()
         w("\tsetp.ne.u32     %acc, %thr, %thr;          // false: the first products overwrite D")
         w("\tmov.u32         %kt, 0;")
+        if self.PP:
+            self.turn_wait()
         w("// @end")
         w("C_K:")
         w("// @wait-full")
@@ -486,6 +545,8 @@ class Gen:
         w("\tadd.u32         %kt, %kt, 1;")
         w("\tsetp.lt.u32     %p, %kt, %kTiles;")
         w("\t@%p bra         C_K;")
+        if self.PP:
+            self.turn_pass()
         w("\twgmma.wait_group.sync.aligned 0;")
         self.consumer_end()
 
@@ -496,7 +557,9 @@ class Gen:
         self.release("%leader", "%x")
         w("// @end")
         self.epilogue()
-        w("\tadd.u32         %tile, %tile, %step;")
+        if self.PP:
+            self.skip_ring()
+        w(f"\tadd.u32         %tile, %tile, {'%step2' if self.PP else '%step'};")
         w("\tbra             C_TILE;")
         w("DONE:")
         self.finish()
@@ -511,15 +574,17 @@ class Gen:
             self.staging_f32()
             return
         w = self.w
-        w("\t// This thread's place in the D fragment: row 16w + l/4 (+ 64 for warpgroup 2),")
+        more = f" (+ {self.WG_ROWS} for warpgroup 2)" if self.WG_ROWS else ""
+        w(f"\t// This thread's place in the D fragment: row 16w + l/4{more},")
         w("\t// column 2(l%4) of every 8.")
         w("\tshr.u32         %row, %x, 5;")
         w("\tshl.b32         %row, %row, 4;")
         w("\tand.b32         %y, %x, 31;")
         w("\tshr.u32         %kx, %y, 2;")
         w("\tadd.u32         %row, %row, %kx;")
-        w("\tsub.u32         %x, %wg, 1;")
-        w(f"\tmad.lo.u32      %row, %x, {64 * self.MH}, %row;")
+        if self.WG_ROWS:
+            w("\tsub.u32         %x, %wg, 1;")
+            w(f"\tmad.lo.u32      %row, %x, {self.WG_ROWS}, %row;")
         w("\tand.b32         %col, %y, 3;")
         w("\tshl.b32         %col, %col, 1;")
         w("\tld.param.u64    %pC, [C];")
@@ -594,8 +659,11 @@ class Gen:
         w("\t// stores; one thread waits for that, the barrier tells the other 127.")
         w("\t@%leader cp.async.bulk.wait_group.read 0;")
         w("\tbar.sync        %bid, 128;")
-        w("\tsub.u32         %y, %wg, 1;")
-        w(f"\tmad.lo.u32      %y, %y, {64 * self.MH}, %m0;           // this warpgroup's {64 * self.MH} rows")
+        if self.WG_ROWS:
+            w("\tsub.u32         %y, %wg, 1;")
+            w(f"\tmad.lo.u32      %y, %y, {self.WG_ROWS}, %m0;           // this warpgroup's {self.WG_ROWS} rows")
+        else:
+            w("\tadd.u32         %y, %m0, 0;                // the warpgroup's own tile")
         for c in range(boxes):
             b, h, cc = c % N, c // across, c % across
             if h and cc == 0:

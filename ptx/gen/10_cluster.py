@@ -79,8 +79,6 @@ def parse():
     if a.cluster == 1:
         a.multicast = 0
     L9.check_shape(p, a)
-    if a.bm != BM and a.out != "f32":
-        p.error(f"--bm {a.bm}: the 256 x 128 tile's epilogues are lesson 9's, f32 only (--out f32)")
     if a.out != "f32" and a.out != a.ab:
         p.error(f"--out {a.out} with --ab {a.ab}: a 16-bit C has A's and B's type")
     return a
@@ -96,12 +94,12 @@ class Gen(L9.Gen):
         self.CVT = f"cvt.rn.{self.OUT}x2.f32"  # a 16-bit C's conversion, two values a register
         self.CL = a.cluster
         self.MC = a.multicast
-        self.consumers_per_stage = 2 * (self.CL if self.MC else 1)
+        self.consumers_per_stage = self.USERS * (self.CL if self.MC else 1)
         self.ALONG = getattr(a, "along", "m")  # lesson 11's generator has no --along
         self.CM = self.CL if self.ALONG == "m" else 1  # blocks of a cluster down M ...
         self.CN = self.CL if self.ALONG == "n" else 1  # ... and across N
         self.CBOX = CBOX
-        self.C_WG = (self.BN // 64) * CBOX  # a consumer's staging tile: 64 x BN bf16
+        self.C_WG = self.MH * (self.BN // 64) * CBOX  # a consumer's staging tile: 64 MH x BN 16-bit
 
     def staging_bytes(self):
         return 2 * self.C_WG if self.C16 else super().staging_bytes()
@@ -144,7 +142,8 @@ class Gen(L9.Gen):
         w(".extern .shared .align 1024 .b8 smem[];")
         w("")
         w(f".visible .entry {a.entry}(")
-        w(f"\t.param .align 64 .b8 tmA[128],   // tensor map of A (M x K {self.AB}, row-major), box 64 x {self.BM // self.CN if self.MC else self.BM}")
+        rows = self.BM // self.CN if self.MC else self.BM  # side by side, each block copies half of A
+        w(f"\t.param .align 64 .b8 tmA[128],   // tensor map of A (M x K {self.AB}, row-major), box 64 x {rows}")
         w(f"\t.param .align 64 .b8 tmB[128],   // tensor map of B (K x N {self.AB}, row-major), box 64 x 64")
         if self.C16:
             w(f"\t.param .align 64 .b8 tmC[128],   // tensor map of C (M x N {self.OUT}, row-major), box 64 x 64")
@@ -224,7 +223,8 @@ class Gen(L9.Gen):
         for s in range(S):
             w(f"\tmbarrier.init.shared::cta.b64 [%bars+{8 * s}], 1;        // full[{s}]: the producer's arrival + the bytes")
         n = self.consumers_per_stage
-        who = "two consumers in each of the two blocks" if self.MC else "one arrival per consumer"
+        who = {(True, 2): "two consumers in each of the two blocks", (False, 2): "one arrival per consumer",
+               (True, 1): "the consumer in each of the two blocks", (False, 1): "its consumer's arrival"}[self.MC > 0, self.USERS]
         for s in range(S):
             w(f"\tmbarrier.init.shared::cta.b64 [%bars+{8 * (S + s)}], {n};       // empty[{s}]: {who}")
         w("\tfence.mbarrier_init.release.cluster;")
@@ -390,25 +390,34 @@ class Gen(L9.Gen):
         w("\t@%leader cp.async.bulk.wait_group.read 0;")
         w("\tbar.sync        %bid, 128;")
         self.epilogue_note()
-        for j in range(0, self.NACC // 4, 2):
-            d = 4 * j
-            self.epilogue_scale(d)
-            w(f"\t{self.CVT} %h0, %d{d + 1}, %d{d};       // columns 8j, 8j+1 of rows 0-7 (a -> high half)")
-            w(f"\t{self.CVT} %h1, %d{d + 3}, %d{d + 2};       // rows 8-15")
-            w(f"\t{self.CVT} %h2, %d{d + 5}, %d{d + 4};       // the next 8 columns")
-            w(f"\t{self.CVT} %h3, %d{d + 7}, %d{d + 6};")
-            jj = j % 8
-            w(f"\tstmatrix.sync.aligned.m8n8.x4.shared.b16 [%ea{jj // 2}+{(j // 8) * self.CBOX}], {{%h0, %h1, %h2, %h3}};")
+        per, across = self.NACC // self.MH, self.BN // 64   # a 64-row slice's accumulators, boxes
+        for h in range(self.MH):
+            for j in range(0, per // 4, 2):
+                d = per * h + 4 * j
+                self.epilogue_scale(d)
+                w(f"\t{self.CVT} %h0, %d{d + 1}, %d{d};       // columns 8j, 8j+1 of rows 0-7 (a -> high half)")
+                w(f"\t{self.CVT} %h1, %d{d + 3}, %d{d + 2};       // rows 8-15")
+                w(f"\t{self.CVT} %h2, %d{d + 5}, %d{d + 4};       // the next 8 columns")
+                w(f"\t{self.CVT} %h3, %d{d + 7}, %d{d + 6};")
+                jj = j % 8
+                box = h * across + j // 8
+                w(f"\tstmatrix.sync.aligned.m8n8.x4.shared.b16 [%ea{jj // 2}+{box * self.CBOX}], {{%h0, %h1, %h2, %h3}};")
         w("\t// stmatrix writes through the generic proxy, TMA reads through the async one:")
         w("\t// each writer fences, then the barrier, then one thread issues the stores.")
         w("\tfence.proxy.async.shared::cta;")
         w("\tbar.sync        %bid, 128;")
         w("\t@!%leader bra   STORED;")
-        w("\tsub.u32         %y, %wg, 1;")
-        w("\tmad.lo.u32      %y, %y, 64, %m0;           // this warpgroup's 64 rows")
-        for b in range(self.BN // 64):
-            w(f"\tadd.u32         %x, %n0, {64 * b};")
-            w(f"\tcp.async.bulk.tensor.2d.global.shared::cta.bulk_group [%tmC, {{%x, %y}}], [%sC+{b * self.CBOX}];")
+        if self.WG_ROWS:
+            w("\tsub.u32         %y, %wg, 1;")
+            w(f"\tmad.lo.u32      %y, %y, {self.WG_ROWS}, %m0;           // this warpgroup's {self.WG_ROWS} rows")
+        else:
+            w("\tadd.u32         %y, %m0, 0;                // the warpgroup's own tile")
+        for h in range(self.MH):
+            if h:
+                w("\tadd.u32         %y, %y, 64;                // the next 64 rows")
+            for b in range(across):
+                w(f"\tadd.u32         %x, %n0, {64 * b};")
+                w(f"\tcp.async.bulk.tensor.2d.global.shared::cta.bulk_group [%tmC, {{%x, %y}}], [%sC+{(h * across + b) * self.CBOX}];")
         w("\tcp.async.bulk.commit_group;")
         w("STORED:")
         w("// @end")
@@ -424,15 +433,21 @@ class Gen(L9.Gen):
         w("\tshl.b64         %gC, %gC, 1;")
         w("\tadd.u64         %gC, %pC, %gC;")
         w("\tmul.wide.u32    %t64, %n, 16;              // 8 rows down, in bytes")
-        for j in range(self.NACC // 4):
-            d = 4 * j
-            w(f"\t{self.CVT} %h0, %d{d + 1}, %d{d};")
-            w(f"\tst.global.b32   [%gC+{16 * j}], %h0;")
-        w("\tadd.u64         %gC, %gC, %t64;")
-        for j in range(self.NACC // 4):
-            d = 4 * j
-            w(f"\t{self.CVT} %h1, %d{d + 3}, %d{d + 2};")
-            w(f"\tst.global.b32   [%gC+{16 * j}], %h1;")
+        per = self.NACC // self.MH
+        for h in range(self.MH):
+            if h:
+                w("\tmul.wide.u32    %t64, %n, 112;             // from row 8 to row 64: 56 rows, in bytes")
+                w("\tadd.u64         %gC, %gC, %t64;")
+                w("\tmul.wide.u32    %t64, %n, 16;")
+            for j in range(per // 4):
+                d = per * h + 4 * j
+                w(f"\t{self.CVT} %h0, %d{d + 1}, %d{d};")
+                w(f"\tst.global.b32   [%gC+{16 * j}], %h0;")
+            w("\tadd.u64         %gC, %gC, %t64;")
+            for j in range(per // 4):
+                d = per * h + 4 * j
+                w(f"\t{self.CVT} %h1, %d{d + 3}, %d{d + 2};")
+                w(f"\tst.global.b32   [%gC+{16 * j}], %h1;")
         w("// @end")
 
 
