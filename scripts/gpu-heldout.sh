@@ -6,8 +6,8 @@
 # assets/measured-h100.tsv, the lesson column holding the kernel's name: ms, gflops, pct_cublas),
 # then a table: kernel, ms, GFLOP/s, % of cuBLAS. Builds nothing: run it from a tree where
 # ./ptxtutor is built (scripts/stage-gpu.sh where the GPU machine has no headers). Expected to
-# take a minute or two at 4096: eight runs, each a few launches of at most a few hundred ms (a
-# naive kernel, like lesson 1) beside cuBLAS's; not yet run on a GPU when it was written.
+# take a few minutes at 4096: a run a row, each a few launches of at most ~1.5 s (warp_dot, about
+# 1 s: the slowest) beside cuBLAS's.
 # Usage: sh scripts/gpu-heldout.sh [N] [--tsv FILE]
 #   N     M = N = K (default 4096; one integer, the size column of the data file)
 #   FILE  also write the whole data file there (its comments, header and these rows)
