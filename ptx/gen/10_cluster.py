@@ -7,6 +7,7 @@ next tile's main loop runs.
     python3 ptx/gen/10_cluster.py --cluster 1 --epilogue direct --out f32 --entry v0 > /tmp/v0.ptx
     python3 ptx/gen/10_cluster.py --ab f16 --out f32 --stages 4 --cbufs 2 > /tmp/l9c2.ptx   (lesson 9's types)
     python3 ptx/gen/10_cluster.py --ab f16 --out f32 --bm 256 --bn 128 --along n --stages 4 > /tmp/n.ptx
+    python3 ptx/gen/10_cluster.py --stages 4 --cbufs 2 > /tmp/s4.ptx   (bf16 staged box by box: room for a 4th stage)
 
 It reuses lesson 9's generator (09_wgmma.py) for everything that does not
 change: the ring of stages and its mbarriers, the wgmma with both operands
@@ -37,6 +38,10 @@ Epilogue (--epilogue tma): each consumer converts its 64 x 256 accumulators
   whole main loop later it long has. With --out f32 the staging tile would
   not fit beside the ring: lesson 9's generator's chunked f32 epilogue
   (09_wgmma.py --epilogue tma --cbufs N) stores it instead.
+  --cbufs N with a 16-bit C (a variant): the same stmatrix boxes, but each
+  stored as soon as it is written, through N buffers of 64 x 64 per consumer
+  (lesson 9's box loop): 2 x N x 8 KB of staging instead of 64 KB, so a 4th
+  stage of 48 KB fits (4 x 48 KB + 2 x 2 x 8 KB + mbarriers + 1 KB <= 227 KB).
 stmatrix fragment (m8n8, b16): lane l holds row l/4, columns 2(l%4) and +1 of
   each 8 x 8 matrix, exactly a D fragment's pair d[4j], d[4j+1] (rows 0-7)
   and d[4j+2], d[4j+3] (rows 8-15); lane l gives the address of row l%8 of
@@ -128,9 +133,9 @@ class Gen(L9.Gen):
         if self.MC:
             w(f"//  - multicast: each block loads half of {self.shared_operand()}'s k-slice into both blocks' shared memory;")
         if self.C16 and self.CB16:
-            w(f"//  - the epilogue writes {self.OUT} with stmatrix into {self.CB16} swizzled 64 x 64 boxes in turn and")
-            w("//    stores each with TMA as it is written; the last boxes' stores run while the")
-            w("//    consumers start the next tile.")
+            w(f"//  - the epilogue writes {self.OUT} with stmatrix into swizzled 64 x 64 boxes, {self.CB16} per")
+            w("//    consumer in turn, and stores each with TMA as it is written; the last boxes'")
+            w("//    stores run while the consumers start the next tile.")
         elif self.C16:
             w(f"//  - the epilogue writes {self.OUT} into a swizzled staging tile with stmatrix and")
             w("//    stores it with TMA, while the consumers start the next tile.")
