@@ -649,12 +649,35 @@ class Gen:
     def epilogue_tma_f32(self):
         """C in boxes of 64 x 32 f32, each stored by TMA as soon as it is staged; the
         boxes cycle through CBUFS buffers."""
-        w, N = self.w, self.CBUFS
-        across = self.BN // F32COLS      # boxes across one m64 slice
-        boxes = self.MH * across
-        per = self.NACC // self.MH
-        assert boxes % N == 0
+        w = self.w
         w("// @epilogue")
+        self.box_loop(self.CBUFS, F32BOX, F32COLS, self.stage_f32)
+        w("// @end")
+
+    def stage_f32(self, c, off):
+        """Box c (columns 32 cc.. of m64 slice h) as f32 pairs into the buffer at %sC + off."""
+        w, across = self.w, self.BN // F32COLS
+        per, h, cc = self.NACC // self.MH, c // across, c % across
+        for g in range(2):
+            # slot g: group g, or g + 2 in odd rows; slot g + 2 the other
+            d0, d2 = per * h + 4 * (4 * cc + g), per * h + 4 * (4 * cc + g + 2)
+            for i in range(4):
+                w(f"\tselp.f32        %e{i}, %d{d2 + i}, %d{d0 + i}, %odd;")
+                w(f"\tselp.f32        %e{4 + i}, %d{d0 + i}, %d{d2 + i}, %odd;")
+            for k, e in ((g, 0), (g + 2, 4)):
+                w(f"\tst.shared.v2.f32 [%ea{k}+{off}], {{%e{e}, %e{e + 1}}};")
+                w(f"\tst.shared.v2.f32 [%ea{k}+{off + 8 * 128}], {{%e{e + 2}, %e{e + 3}}};")
+
+    def box_loop(self, nbufs, box_bytes, cols, stage):
+        """A consumer's 64 MH x BN part of C as boxes of 64 rows x cols columns, row slice
+        by row slice: stage(c, off) writes box c into the staging buffer at %sC + off,
+        and one thread hands it to the copy engine as soon as every writer is done. The
+        boxes cycle through nbufs buffers; a buffer is written again only once the store
+        that last read it has (wait_group.read), so the stores overlap the staging."""
+        w, N = self.w, nbufs
+        across = self.BN // cols         # boxes across one m64 slice
+        boxes = self.MH * across
+        assert boxes % N == 0 and N >= 2
         w("\t// The staging buffers are free once the copy engine has read the previous tile's")
         w("\t// stores; one thread waits for that, the barrier tells the other 127.")
         w("\t@%leader cp.async.bulk.wait_group.read 0;")
@@ -668,24 +691,15 @@ class Gen:
             b, h, cc = c % N, c // across, c % across
             if h and cc == 0:
                 w("\tadd.u32         %y, %y, 64;                // the next 64 rows")
-            w(f"\t// Box {c}: columns n0 + {F32COLS * cc}.. into buffer {b}.")
-            for g in range(2):
-                # slot g: group g, or g + 2 in odd rows; slot g + 2 the other
-                d0, d2 = per * h + 4 * (4 * cc + g), per * h + 4 * (4 * cc + g + 2)
-                for i in range(4):
-                    w(f"\tselp.f32        %e{i}, %d{d2 + i}, %d{d0 + i}, %odd;")
-                    w(f"\tselp.f32        %e{4 + i}, %d{d0 + i}, %d{d2 + i}, %odd;")
-                for k, e in ((g, 0), (g + 2, 4)):
-                    w(f"\tst.shared.v2.f32 [%ea{k}+{b * F32BOX}], {{%e{e}, %e{e + 1}}};")
-                    w(f"\tst.shared.v2.f32 [%ea{k}+{b * F32BOX + 8 * 128}], {{%e{e + 2}, %e{e + 3}}};")
+            w(f"\t// Box {c}: columns n0 + {cols * cc}.. into buffer {b}.")
+            stage(c, b * box_bytes)
             w("\tfence.proxy.async.shared::cta;           // the async proxy (TMA) reads what we wrote")
             if N <= c + 1 < boxes:
                 w(f"\t@%leader cp.async.bulk.wait_group.read {N - 2};   // box {c + 1 - N}'s store has read buffer {(c + 1) % N}")
             w("\tbar.sync        %bid, 128;")
-            w(f"\t@%leader add.u32 %x, %n0, {F32COLS * cc};")
-            w(f"\t@%leader cp.async.bulk.tensor.2d.global.shared::cta.bulk_group [%tmC, {{%x, %y}}], [%sC+{b * F32BOX}];")
+            w(f"\t@%leader add.u32 %x, %n0, {cols * cc};")
+            w(f"\t@%leader cp.async.bulk.tensor.2d.global.shared::cta.bulk_group [%tmC, {{%x, %y}}], [%sC+{b * box_bytes}];")
             w("\t@%leader cp.async.bulk.commit_group;")
-        w("// @end")
 
     def epilogue(self):
         if self.TMA32:

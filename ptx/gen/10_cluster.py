@@ -7,6 +7,7 @@ next tile's main loop runs.
     python3 ptx/gen/10_cluster.py --cluster 1 --epilogue direct --out f32 --entry v0 > /tmp/v0.ptx
     python3 ptx/gen/10_cluster.py --ab f16 --out f32 --stages 4 --cbufs 2 > /tmp/l9c2.ptx   (lesson 9's types)
     python3 ptx/gen/10_cluster.py --ab f16 --out f32 --bm 256 --bn 128 --along n --stages 4 > /tmp/n.ptx
+    python3 ptx/gen/10_cluster.py --stages 4 --cbufs 2 > /tmp/s4.ptx   (bf16 staged box by box: room for a 4th stage)
 
 It reuses lesson 9's generator (09_wgmma.py) for everything that does not
 change: the ring of stages and its mbarriers, the wgmma with both operands
@@ -37,6 +38,10 @@ Epilogue (--epilogue tma): each consumer converts its 64 x 256 accumulators
   whole main loop later it long has. With --out f32 the staging tile would
   not fit beside the ring: lesson 9's generator's chunked f32 epilogue
   (09_wgmma.py --epilogue tma --cbufs N) stores it instead.
+  --cbufs N with a 16-bit C (a variant): the same stmatrix boxes, but each
+  stored as soon as it is written, through N buffers of 64 x 64 per consumer
+  (lesson 9's box loop): 2 x N x 8 KB of staging instead of 64 KB, so a 4th
+  stage of 48 KB fits (4 x 48 KB + 2 x 2 x 8 KB + mbarriers + 1 KB <= 227 KB).
 stmatrix fragment (m8n8, b16): lane l holds row l/4, columns 2(l%4) and +1 of
   each 8 x 8 matrix, exactly a D fragment's pair d[4j], d[4j+1] (rows 0-7)
   and d[4j+2], d[4j+3] (rows 8-15); lane l gives the address of row l%8 of
@@ -71,14 +76,20 @@ def parse():
     p.add_argument("--out", default="bf16", choices=("bf16", "f16", "f32"),
                    help="C's type (f16 with --ab f16, bf16 with --ab bf16)")
     p.add_argument("--ab", default="bf16", choices=("bf16", "f16"), help="A's and B's type")
-    p.add_argument("--cbufs", type=int, default=2, choices=(2, 4, 8),
-                   help="with --out f32 --epilogue tma: staging buffers of 64 x 32 f32 per consumer (lesson 9's)")
+    p.add_argument("--cbufs", type=int, default=None, choices=(2, 4, 8),
+                   help="with --epilogue tma: staging buffers per consumer, each box stored as soon as it is"
+                        " written: 64 x 32 f32 with --out f32 (default 2, lesson 9's), 64 x 64 with a 16-bit C"
+                        " (default none: the whole tile is staged, then stored)")
     p.add_argument("--setmaxnreg", type=int, default=1)
     L9.shape_args(p)
     a = p.parse_args()
     if a.cluster == 1:
         a.multicast = 0
     L9.check_shape(p, a)
+    if a.cbufs is None and a.out == "f32":
+        a.cbufs = 2
+    if a.cbufs == 8 and a.out != "f32":
+        p.error(f"--cbufs 8 with --out {a.out}: a consumer's part of C is 4 boxes of 64 x 64 (--cbufs 2 or 4)")
     if a.out != "f32" and a.out != a.ab:
         p.error(f"--out {a.out} with --ab {a.ab}: a 16-bit C has A's and B's type")
     return a
@@ -100,9 +111,13 @@ class Gen(L9.Gen):
         self.CN = self.CL if self.ALONG == "n" else 1  # ... and across N
         self.CBOX = CBOX
         self.C_WG = self.MH * (self.BN // 64) * CBOX  # a consumer's staging tile: 64 MH x BN 16-bit
+        # --cbufs N with a 16-bit C: box by box through N buffers (lesson 9's box loop), not the whole tile
+        self.CB16 = getattr(a, "cbufs", None) if self.C16 else None
 
     def staging_bytes(self):
-        return 2 * self.C_WG if self.C16 else super().staging_bytes()
+        if self.C16:
+            return 2 * (self.CB16 * CBOX if self.CB16 else self.C_WG)
+        return super().staging_bytes()
 
     def header(self):
         w, S, a = self.w, self.S, self.a
@@ -117,7 +132,11 @@ class Gen(L9.Gen):
               + ("one above the other;" if self.CM > 1 else "side by side;"))
         if self.MC:
             w(f"//  - multicast: each block loads half of {self.shared_operand()}'s k-slice into both blocks' shared memory;")
-        if self.C16:
+        if self.C16 and self.CB16:
+            w(f"//  - the epilogue writes {self.OUT} with stmatrix into swizzled 64 x 64 boxes, {self.CB16} per")
+            w("//    consumer in turn, and stores each with TMA as it is written; the last boxes'")
+            w("//    stores run while the consumers start the next tile.")
+        elif self.C16:
             w(f"//  - the epilogue writes {self.OUT} into a swizzled staging tile with stmatrix and")
             w("//    stores it with TMA, while the consumers start the next tile.")
         elif self.TMA:
@@ -133,7 +152,9 @@ class Gen(L9.Gen):
         w(".address_size 64")
         w("")
         parts = f"{S} stages x (A {self.A_BYTES} B + B {self.STAGE - self.A_BYTES} B)"
-        if self.C16:
+        if self.C16 and self.CB16:
+            parts += f", 2 x {self.CB16} staging boxes of {CBOX} B"
+        elif self.C16:
             parts += f", 2 staging tiles of {self.C_WG} B"
         elif self.TMA:
             parts += f", 2 x {self.CBUFS} staging boxes of {L9.F32BOX} B"
@@ -213,7 +234,7 @@ class Gen(L9.Gen):
         w("\tadd.u32         %ring, %ring, 1023;")
         w("\tand.b32         %ring, %ring, -1024;")
         cbytes = self.staging_bytes()
-        if self.C16:
+        if self.C16 and not self.CB16:
             w(f"\tadd.u32         %sC, %ring, {S * self.STAGE};      // the two staging tiles of C")
         elif self.TMA:
             w(f"\tadd.u32         %sC, %ring, {S * self.STAGE};      // the staging boxes of C")
@@ -355,7 +376,10 @@ class Gen(L9.Gen):
         w("\t// stmatrix.x4: rows 16w + 8(q%2) + i, column group j + q/2. With the 128-byte")
         w("\t// swizzle, 16-byte chunk c of row r sits at chunk c ^ (r % 8) = c ^ i.")
         w("\tsub.u32         %y, %wg, 1;")
-        w(f"\tmad.lo.u32      %sC, %y, {self.C_WG}, %sC;       // this warpgroup's staging tile")
+        if self.CB16:
+            w(f"\tmad.lo.u32      %sC, %y, {self.CB16 * CBOX}, %sC;       // this warpgroup's staging boxes")
+        else:
+            w(f"\tmad.lo.u32      %sC, %y, {self.C_WG}, %sC;       // this warpgroup's staging tile")
         w("\tadd.u32         %bid, %wg, 0;              // named barrier 1 or 2: this warpgroup only")
         w("\tshr.u32         %row, %x, 5;               // warp w")
         w("\tand.b32         %y, %x, 31;                // lane l")
@@ -382,9 +406,31 @@ class Gen(L9.Gen):
     def epilogue_scale(self, d):
         pass
 
+    def stmatrix8(self, d, j, off):
+        """Accumulators d..d+7 (columns 8j.. and 8(j+1).. of 16 rows) as 16-bit pairs, stored with
+        one stmatrix.x4 into the box at %sC + off."""
+        w = self.w
+        self.epilogue_scale(d)
+        w(f"\t{self.CVT} %h0, %d{d + 1}, %d{d};       // columns 8j, 8j+1 of rows 0-7 (a -> high half)")
+        w(f"\t{self.CVT} %h1, %d{d + 3}, %d{d + 2};       // rows 8-15")
+        w(f"\t{self.CVT} %h2, %d{d + 5}, %d{d + 4};       // the next 8 columns")
+        w(f"\t{self.CVT} %h3, %d{d + 7}, %d{d + 6};")
+        w(f"\tstmatrix.sync.aligned.m8n8.x4.shared.b16 [%ea{j % 8 // 2}+{off}], {{%h0, %h1, %h2, %h3}};")
+
+    def stage_16(self, c, off):
+        """Box c (columns 64 cc.. of m64 slice h) into the staging box at %sC + off."""
+        per, across = self.NACC // self.MH, self.BN // 64
+        h, cc = c // across, c % across
+        for j in range(8 * cc, 8 * cc + 8, 2):
+            self.stmatrix8(per * h + 4 * j, j, off)
+
     def epilogue_tma(self):
         w = self.w
         w("// @epilogue")
+        if self.CB16:
+            self.box_loop(self.CB16, CBOX, 64, self.stage_16)
+            w("// @end")
+            return
         w("\t// The staging tile is free once the copy engine has read the previous tile's")
         w("\t// store; one thread waits for that, the barrier tells the other 127.")
         w("\t@%leader cp.async.bulk.wait_group.read 0;")
@@ -393,15 +439,7 @@ class Gen(L9.Gen):
         per, across = self.NACC // self.MH, self.BN // 64   # a 64-row slice's accumulators, boxes
         for h in range(self.MH):
             for j in range(0, per // 4, 2):
-                d = per * h + 4 * j
-                self.epilogue_scale(d)
-                w(f"\t{self.CVT} %h0, %d{d + 1}, %d{d};       // columns 8j, 8j+1 of rows 0-7 (a -> high half)")
-                w(f"\t{self.CVT} %h1, %d{d + 3}, %d{d + 2};       // rows 8-15")
-                w(f"\t{self.CVT} %h2, %d{d + 5}, %d{d + 4};       // the next 8 columns")
-                w(f"\t{self.CVT} %h3, %d{d + 7}, %d{d + 6};")
-                jj = j % 8
-                box = h * across + j // 8
-                w(f"\tstmatrix.sync.aligned.m8n8.x4.shared.b16 [%ea{jj // 2}+{box * self.CBOX}], {{%h0, %h1, %h2, %h3}};")
+                self.stmatrix8(per * h + 4 * j, j, (h * across + j // 8) * self.CBOX)
         w("\t// stmatrix writes through the generic proxy, TMA reads through the async one:")
         w("\t// each writer fences, then the barrier, then one thread issues the stores.")
         w("\tfence.proxy.async.shared::cta;")
