@@ -2,7 +2,8 @@
 # e2e_fp8_variants: variants of ptx/gen/11_fp8.py that the FP8 sweep on the GPU tries (a narrower tile
 # with more stages and promotion; no clusters) assemble with ptxas and compute C right in the emulator:
 # tests/test_emu_lesson11's FP8 cases run on each variant (FP8_PTX, FP8_SMEM) instead of the shipped file;
-# then every promoting row of scripts/sweep-43.tsv, as the sweep runs it, in `ptxtutor run --emulate`.
+# then every promoting row of scripts/sweep-43.tsv, as the sweep runs it: ptxas without its C7515 note
+# (wgmmas serialized), and `ptxtutor run --emulate`.
 # Prints "ok NAME" / "not ok NAME" / "skip NAME: why".
 BUILD=${1:-build}
 ROOT=${PTXTUTOR_ROOT:-$(cd "$(dirname "$0")/.." && pwd)}
@@ -73,6 +74,12 @@ while IFS='	' read -r name ref gen run; do
 		sed 's/^/    | /' "$WORK/err"
 		continue
 	fi
+	# C7515: ptxas could not keep the wgmmas in flight and waits for each (a timing not worth taking)
+	if [ -n "$PTXAS" ] && grep -q C7515 "$WORK/err"; then
+		echo "not ok fp8 sweep row $name: ptxas serializes its wgmmas"
+		grep C7515 "$WORK/err" | sed 's/^/    | /'
+		continue
+	fi
 	n=$(echo "$gen" | sed -n 's/.*--promote-every \([0-9][0-9]*\).*/\1/p')
 	n=${n:-1}
 	bad=
@@ -85,7 +92,7 @@ while IFS='	' read -r name ref gen run; do
 		fi
 	done
 	if [ -z "$bad" ]; then
-		echo "ok fp8 sweep row $name ($gen): ${PTXAS:+ptxas accepts it, }verified in the emulator, no race, at 256 and three non-square sizes"
+		echo "ok fp8 sweep row $name ($gen): ${PTXAS:+ptxas accepts it without serializing wgmmas, }verified in the emulator, no race, at 256 and three non-square sizes"
 	else
 		echo "not ok fp8 sweep row $name ($gen): wrong or racy at$bad"
 	fi

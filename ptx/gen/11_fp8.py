@@ -43,6 +43,8 @@ Promotion (--promote 1, with --bn 128): the FP8 tensor cores are reported to
   wgmmas (and after the last), rather than one run of 64 after all four.
   --stagger 1 (N >= 2): warpgroup 2 runs N/2 k-tiles out of step with
   warpgroup 1, so the two never add in the same k-tile.
+Every variant must compile without ptxas's C7515 note (wgmmas serialized):
+  tests/e2e_fp8_variants.sh checks the sweep's rows for it.
 """
 import argparse
 import copy
@@ -140,7 +142,7 @@ class Gen(L10.Gen):
             self.w("\t// Promotion: two partial sets, k-tiles 0, 2, 4, ... into %pa, 1, 3, ... into %pb." if n == 1 else
                    f"\t// Promotion: two partial sets, k-tiles 0..{n - 1} of every {2 * n} into %pa, {n}..{2 * n - 1} into %pb.")
             self.w(f"\t.reg .f32  %pa<{self.NACC}>, %pb<{self.NACC}>;")
-            self.w("\t.reg .pred %fresh;")
+            self.w("\t.reg .pred %fresh, %cont;" if self.a.stagger else "\t.reg .pred %fresh;")
         self.w("")
 
     def consumer(self):
@@ -163,8 +165,13 @@ class Gen(L10.Gen):
         if first and self.a.interleave:
             self.interleaved(acc, other)
         else:
+            # With --stagger, warpgroup 2 enters on a k-tile that is not its set's first: that
+            # k-tile's products start the set when it is the tile's first (%kt = 0).
+            chain = "%cont" if self.a.stagger else "%one"
+            if self.a.stagger and not first:
+                w("\tsetp.ne.u32     %cont, %kt, 0;")
             for kk in range(self.KSLICES):
-                self.wgmma(kk, acc, "%fresh" if first and kk == 0 else "%one")
+                self.wgmma(kk, acc, ("%fresh" if first else chain) if kk == 0 else "%one")
             w("\twgmma.commit_group.sync.aligned;")
             if first:
                 w("\twgmma.wait_group.sync.aligned 1;           // the other set's group is done: promote it")
@@ -210,14 +217,15 @@ class Gen(L10.Gen):
         self.per8(lambda j: f"mov.f32 %pb{j}, 0f00000000;")
         # N = 1 keeps the names of the first version (EVEN, ODD), which the timings quote.
         tags = ["EVEN", "ODD"] if n == 1 else [str(i) for i in range(2 * n)]
-        if self.a.stagger:
-            w(f"\t// Warpgroup 2 starts {n // 2} k-tiles into %pa's turn, on a %pa of zeros: the two")
-            w("\t// warpgroups' adds fall on different k-tiles.")
-            self.per8(lambda j: f"mov.f32 %pa{j}, 0f00000000;")
         w("\tmov.u32         %kt, 0;")
         if self.a.stagger:
+            # In %pb's turn: entering %pa's (with or without a %pa of zeros), ptxas 13.0
+            # serializes every wgmma of the kernel (C7515, "non wgmma instructions defining
+            # accumulator registers of a wgmma between start and end of the pipeline stage").
+            w(f"\t// Warpgroup 2 starts {n // 2} k-tiles into %pb's turn, its first products starting")
+            w("\t// %pb there: the two warpgroups' adds fall on different k-tiles.")
             w("\tsetp.eq.u32     %p, %wg, 2;")
-            w(f"\t@%p bra         C_K_{tags[n // 2]};")
+            w(f"\t@%p bra         C_K_{tags[n + n // 2]};")
         w("// @end")
         w("// @promote")
         w("C_K:")
