@@ -41,8 +41,10 @@ Promotion (--promote 1, with --bn 128): the FP8 tensor cores are reported to
   --interleave 1: a promoting k-tile issues its first wgmma, waits for the other
   set, then spreads the 64 adds in four runs of 16 between its other three
   wgmmas (and after the last), rather than one run of 64 after all four.
-  --stagger 1 (N >= 2): warpgroup 2 runs N/2 k-tiles out of step with
-  warpgroup 1, so the two never add in the same k-tile.
+  --stagger 1: warpgroup 2's sets start about half a set after warpgroup 1's
+  (N/2 k-tiles, rounded down; with N = 1, two k32 slices: its sets span two
+  stages), so the two
+  never add at the same time; the same number of values of k per set.
 Every variant must compile without ptxas's C7515 note (wgmmas serialized):
   tests/e2e_fp8_variants.sh checks the sweep's rows for it.
 """
@@ -80,8 +82,8 @@ def parse():
                    help="with --promote 1: a promoting k-tile commits its first wgmma alone, then puts a"
                         " quarter of the other set's adds before each of its next three and after the last")
     p.add_argument("--stagger", type=int, default=0, choices=(0, 1),
-                   help="with --promote-every N >= 2: warpgroup 2 enters the unrolled loop N/2 k-tiles in,"
-                        " so the two warpgroups promote at different k-tiles")
+                   help="with --promote 1: warpgroup 2's sets start half a set (N*64 values of k) after"
+                        " warpgroup 1's, so the two warpgroups' adds fall at different times")
     p.add_argument("--epilogue", default="tma", choices=("tma", "direct"),
                    help="tma: staged in shared memory, stored by TMA; direct: st.global from registers"
                         " (no staging tiles: room for a 7th stage at --bn 128)")
@@ -92,8 +94,8 @@ def parse():
         p.error("--promote-every N: N >= 1, with --promote 1")
     if a.interleave and not a.promote:
         p.error("--interleave 1 needs --promote 1")
-    if a.stagger and a.promote_every < 2:
-        p.error("--stagger 1 needs --promote 1 --promote-every N with N >= 2")
+    if a.stagger and not a.promote:
+        p.error("--stagger 1 needs --promote 1")
     if a.cluster == 1:
         a.multicast = 0
     a.out, a.entry = "bf16", None
@@ -178,13 +180,57 @@ class Gen(L10.Gen):
                 self.per8(lambda j: f"add.f32 %d{j}, %d{j}, {other}{j};")
             else:
                 w("\twgmma.wait_group.sync.aligned 1;           // the group before (this set's) is done")
+        self.ktile_end()
+
+    def ktile_end(self):
+        """The stage before this k-tile's back to the producer (its wgmmas are done), the next."""
+        w = self.w
         w("\tsetp.ne.u32     %p, %kt, 0;")
         w("\tand.pred        %p, %p, %leader;")
-        w(f"\tadd.u32         %x, %prev, {8 * S};")
+        w(f"\tadd.u32         %x, %prev, {8 * self.S};")
         self.release("%p", "%x")
         w("\tmad.lo.u32      %prev, %stage, 8, %bars;")
         self.advance()
         w("\tadd.u32         %kt, %kt, 1;")
+
+    def ktile_half(self, tag, cont, fresh):
+        """Warpgroup 2's k-tile under --stagger with N = 1: its first two k32 slices end set
+        cont (started by the k-tile before, or by these on the tile's first), its last two
+        start set fresh; cont, complete once the first group is, goes into %d."""
+        w, h = self.w, self.KSLICES // 2
+        w(f"\tmad.lo.u32      %full, %stage, 8, %bars;")
+        self.wait(f"C2_WAIT_{tag}", "%full", "%phase")
+        self.descriptors()
+        w("\twgmma.fence.sync.aligned;")
+        w("\tsetp.ne.u32     %cont, %kt, 0;")
+        for kk in range(self.KSLICES):
+            if kk == h:
+                w("\twgmma.commit_group.sync.aligned;")
+            self.wgmma(kk, cont if kk < h else fresh, scale_d="%cont" if kk == 0 else "%fresh" if kk == h else "%one")
+        w("\twgmma.commit_group.sync.aligned;")
+        w(f"\twgmma.wait_group.sync.aligned 1;           // {cont}'s last group is done: promote it")
+        self.per8(lambda j: f"add.f32 %d{j}, %d{j}, {cont}{j};")
+        self.ktile_end()
+
+    def consumer_half(self):
+        """Warpgroup 2's k loop under --stagger with N = 1: its sets run from the middle of one
+        k-tile to the middle of the next (128 values of k, as warpgroup 1's), so its adds fall
+        half a k-tile after warpgroup 1's. Unrolled by two: the set left open alternates."""
+        w = self.w
+        w("C2_K:")
+        self.ktile_half("EVEN", "%pa", "%pb")
+        w("\tsetp.ge.u32     %p, %kt, %kTiles;")
+        w("\t@%p bra         C2_LAST_B;")
+        self.ktile_half("ODD", "%pb", "%pa")
+        w("\tsetp.lt.u32     %p, %kt, %kTiles;")
+        w("\t@%p bra         C2_K;")
+        w("\twgmma.wait_group.sync.aligned 0;")
+        self.per8(lambda j: f"add.f32 %d{j}, %d{j}, %pa{j};")
+        w("\tbra             C_END;")
+        w("C2_LAST_B:")
+        w("\twgmma.wait_group.sync.aligned 0;")
+        self.per8(lambda j: f"add.f32 %d{j}, %d{j}, %pb{j};")
+        w("\tbra             C_END;")
 
     def interleaved(self, acc, other):
         """The first wgmma alone in a group; once the groups before it are done, a quarter of the
@@ -214,11 +260,16 @@ class Gen(L10.Gen):
         self.tile_coords()
         w("\t// The f32 sums start at 0, and so does %pb, which the first k-tile adds in.")
         self.per8(lambda j: f"mov.f32 %d{j}, 0f00000000;")
+        w("\tmov.u32         %kt, 0;")
+        if self.a.stagger and n == 1:
+            # Before %pb's zeros, which its wgmmas would otherwise follow on this path (C7515).
+            w("\t// Warpgroup 2's sets start half a k-tile after warpgroup 1's.")
+            w("\tsetp.eq.u32     %p, %wg, 2;")
+            w("\t@%p bra         C2_K;")
         self.per8(lambda j: f"mov.f32 %pb{j}, 0f00000000;")
         # N = 1 keeps the names of the first version (EVEN, ODD), which the timings quote.
         tags = ["EVEN", "ODD"] if n == 1 else [str(i) for i in range(2 * n)]
-        w("\tmov.u32         %kt, 0;")
-        if self.a.stagger:
+        if self.a.stagger and n > 1:
             # In %pb's turn: entering %pa's (with or without a %pa of zeros), ptxas 13.0
             # serializes every wgmma of the kernel (C7515, "non wgmma instructions defining
             # accumulator registers of a wgmma between start and end of the pipeline stage").
@@ -246,6 +297,9 @@ class Gen(L10.Gen):
         w(f"{last['%pa']}:")
         w("\twgmma.wait_group.sync.aligned 0;")
         self.per8(lambda j: f"add.f32 %d{j}, %d{j}, %pa{j};")
+        if self.a.stagger and n == 1:
+            w("\tbra             C_END;")
+            self.consumer_half()
         w("C_END:")
         self.consumer_end()
 
@@ -262,7 +316,7 @@ class Gen(L10.Gen):
         self.w("\tor.b32          %lo, %lo, 0x10000;         // B is K-major too: 128-byte rows, 8-row groups")
         self.w("\t                                           // 1024 bytes apart; leading offset unused")
 
-    def wgmma(self, kk, acc="%d", first="%acc"):
+    def wgmma(self, kk, acc="%d", first="%acc", scale_d=None):
         w = self.w
         w(f"\t// k32 slice {kk}: A and B both from 32*{kk} bytes into each 128-byte row.")
         if kk:
@@ -270,7 +324,7 @@ class Gen(L10.Gen):
             w("\tadd.s64         %descB, %descB, 2;")
         w(f"\twgmma.mma_async.sync.aligned.m64n{self.BN}k32.f32.{self.FP8}.{self.FP8}")
         self.acc_operands(acc)
-        pred = first if kk == 0 else "%one"
+        pred = scale_d or (first if kk == 0 else "%one")
         w(f"\t\t%descA, %descB, {pred}, 1, 1;  // scale-d, scale-a, scale-b (8-bit: no transpose operands)")
 
     def consumer_place(self):
