@@ -42,9 +42,9 @@ Promotion (--promote 1, with --bn 128): the FP8 tensor cores are reported to
   set, then spreads the 64 adds in four runs of 16 between its other three
   wgmmas (and after the last), rather than one run of 64 after all four.
   --stagger 1: warpgroup 2's sets start about half a set after warpgroup 1's
-  (N/2 k-tiles, rounded down; with N = 1, two k32 slices: its sets span two
-  stages), so the two
-  never add at the same time; the same number of values of k per set.
+  (N/2 k-tiles, rounded down; with N = 1, two k32 slices, its sets spanning two
+  stages, not interleaved), so the two warpgroups never add at the same time;
+  the same number of values of k per set.
 Every variant must compile without ptxas's C7515 note (wgmmas serialized):
   tests/e2e_fp8_variants.sh checks the sweep's rows for it.
 """
@@ -82,7 +82,7 @@ def parse():
                    help="with --promote 1: a promoting k-tile commits its first wgmma alone, then puts a"
                         " quarter of the other set's adds before each of its next three and after the last")
     p.add_argument("--stagger", type=int, default=0, choices=(0, 1),
-                   help="with --promote 1: warpgroup 2's sets start half a set (N*64 values of k) after"
+                   help="with --promote 1: warpgroup 2's sets start about half a set (N*64 values of k) after"
                         " warpgroup 1's, so the two warpgroups' adds fall at different times")
     p.add_argument("--epilogue", default="tma", choices=("tma", "direct"),
                    help="tma: staged in shared memory, stored by TMA; direct: st.global from registers"
@@ -157,7 +157,7 @@ class Gen(L10.Gen):
         """One k-tile's wgmmas into partial set acc (from zero when first, the set's first
         k-tile); then, with the group before it complete, the other set added into %d when
         that group was the other set's last, and the stage before released."""
-        w, S = self.w, self.S
+        w = self.w
         if self.a.stagger:
             w(f"C_K_{tag}:")
         w(f"\tmad.lo.u32      %full, %stage, 8, %bars;")
@@ -262,8 +262,8 @@ class Gen(L10.Gen):
         self.per8(lambda j: f"mov.f32 %d{j}, 0f00000000;")
         w("\tmov.u32         %kt, 0;")
         if self.a.stagger and n == 1:
-            # Before %pb's zeros, which its wgmmas would otherwise follow on this path (C7515).
-            w("\t// Warpgroup 2's sets start half a k-tile after warpgroup 1's.")
+            w("\t// Warpgroup 2's sets start half a k-tile after warpgroup 1's; its first k-tile's")
+            w("\t// products start both its sets, so it needs no %pb of zeros.")
             w("\tsetp.eq.u32     %p, %wg, 2;")
             w("\t@%p bra         C2_K;")
         self.per8(lambda j: f"mov.f32 %pb{j}, 0f00000000;")
