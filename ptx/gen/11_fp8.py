@@ -38,12 +38,12 @@ Promotion (--promote 1, with --bn 128): the FP8 tensor cores are reported to
   accumulators with add.f32; the other set's group runs meanwhile.
   --promote-every N: a set takes N k-tiles (N x 128 values of k, its later
   k-tiles accumulating in the tensor cores) before its add: 1/N of the adds.
-  --interleave 1: a promoting k-tile issues its first wgmma, waits for the other
-  set, then spreads the 64 adds in four runs of 16 between its other three
-  wgmmas (and after the last), rather than one run of 64 after all four.
+  (Not an option: the adds spread between a k-tile's wgmmas. ptxas 13.0 moves
+  them all up to the wait_group they depend on, ahead of the later wgmmas,
+  whatever comes between in the PTX: bar.warp.sync, a branch, more waits.)
   --stagger 1: warpgroup 2's sets start about half a set after warpgroup 1's
   (N/2 k-tiles, rounded down; with N = 1, two k32 slices, its sets spanning two
-  stages, not interleaved), so the two warpgroups never add at the same time;
+  stages), so the two warpgroups never add at the same time;
   the same number of values of k per set.
 Every variant must compile without ptxas's C7515 note (wgmmas serialized):
   tests/e2e_fp8_variants.sh checks the sweep's rows for it.
@@ -78,9 +78,6 @@ def parse():
                         " cores (as cuBLASLt without FAST_ACCUM); needs --bn 128 (three accumulator sets)")
     p.add_argument("--promote-every", type=int, default=1, metavar="N",
                    help="with --promote 1: a partial set takes N k-tiles (N*128 values of k) before its add")
-    p.add_argument("--interleave", type=int, default=0, choices=(0, 1),
-                   help="with --promote 1: a promoting k-tile commits its first wgmma alone, then puts a"
-                        " quarter of the other set's adds before each of its next three and after the last")
     p.add_argument("--stagger", type=int, default=0, choices=(0, 1),
                    help="with --promote 1: warpgroup 2's sets start about half a set (N*64 values of k) after"
                         " warpgroup 1's, so the two warpgroups' adds fall at different times")
@@ -92,8 +89,6 @@ def parse():
         p.error("--promote keeps three sets of accumulators: it needs --bn 128 and --setmaxnreg 1")
     if a.promote_every < 1 or (a.promote_every > 1 and not a.promote):
         p.error("--promote-every N: N >= 1, with --promote 1")
-    if a.interleave and not a.promote:
-        p.error("--interleave 1 needs --promote 1")
     if a.stagger and not a.promote:
         p.error("--stagger 1 needs --promote 1")
     if a.cluster == 1:
@@ -164,22 +159,19 @@ class Gen(L10.Gen):
         self.wait(f"C_WAIT_{tag}", "%full", "%phase")
         self.descriptors()
         w("\twgmma.fence.sync.aligned;")
-        if first and self.a.interleave:
-            self.interleaved(acc, other)
+        # With --stagger, warpgroup 2 enters on a k-tile that is not its set's first: that
+        # k-tile's products start the set when it is the tile's first (%kt = 0).
+        chain = "%cont" if self.a.stagger else "%one"
+        if self.a.stagger and not first:
+            w("\tsetp.ne.u32     %cont, %kt, 0;")
+        for kk in range(self.KSLICES):
+            self.wgmma(kk, acc, ("%fresh" if first else chain) if kk == 0 else "%one")
+        w("\twgmma.commit_group.sync.aligned;")
+        if first:
+            w("\twgmma.wait_group.sync.aligned 1;           // the other set's group is done: promote it")
+            self.per8(lambda j: f"add.f32 %d{j}, %d{j}, {other}{j};")
         else:
-            # With --stagger, warpgroup 2 enters on a k-tile that is not its set's first: that
-            # k-tile's products start the set when it is the tile's first (%kt = 0).
-            chain = "%cont" if self.a.stagger else "%one"
-            if self.a.stagger and not first:
-                w("\tsetp.ne.u32     %cont, %kt, 0;")
-            for kk in range(self.KSLICES):
-                self.wgmma(kk, acc, ("%fresh" if first else chain) if kk == 0 else "%one")
-            w("\twgmma.commit_group.sync.aligned;")
-            if first:
-                w("\twgmma.wait_group.sync.aligned 1;           // the other set's group is done: promote it")
-                self.per8(lambda j: f"add.f32 %d{j}, %d{j}, {other}{j};")
-            else:
-                w("\twgmma.wait_group.sync.aligned 1;           // the group before (this set's) is done")
+            w("\twgmma.wait_group.sync.aligned 1;           // the group before (this set's) is done")
         self.ktile_end()
 
     def ktile_end(self):
@@ -231,22 +223,6 @@ class Gen(L10.Gen):
         w("\twgmma.wait_group.sync.aligned 0;")
         self.per8(lambda j: f"add.f32 %d{j}, %d{j}, %pb{j};")
         w("\tbra             C_END;")
-
-    def interleaved(self, acc, other):
-        """The first wgmma alone in a group; once the groups before it are done, a quarter of the
-        other set's adds before each of the next three wgmmas and after the last: the adds never
-        hold up this warpgroup's next wgmma by more than 16 of them. They touch neither acc nor
-        its wgmmas' operands, so no fence is needed between them."""
-        w, q = self.w, self.NACC // 4
-        self.wgmma(0, acc, "%fresh")
-        w("\twgmma.commit_group.sync.aligned;")
-        w("\twgmma.wait_group.sync.aligned 1;           // the other set's groups are done: promote it")
-        for kk in range(1, self.KSLICES + 1):
-            for j in range(q * (kk - 1), q * kk, 8):
-                self.w("\t" + " ".join(f"add.f32 %d{i}, %d{i}, {other}{i};" for i in range(j, j + 8)))
-            if kk < self.KSLICES:
-                self.wgmma(kk, acc, "%one")
-        w("\twgmma.commit_group.sync.aligned;")
 
     def consumer_promote(self):
         """Lesson 9's consumer with promotion: the k loop unrolled by 2N (N = --promote-every),
