@@ -53,7 +53,8 @@ done
 # launches it, then in two blocks (--grid 2: each walks several tiles, so a set left over from the tile
 # before would show) at non-square sizes whose k-tile counts end the loop, unrolled by 2N (N =
 # --promote-every), in each of its places: 2N+1 k-tiles (a whole round, then one in %pa), N+1 (one in
-# %pb) and 2N (the round's end).
+# %pb) and 2N (the round's end); warpgroup 2 under --stagger, entering the loop elsewhere, ends it
+# elsewhere too at these counts.
 BIN=${PTXTUTOR_BIN:-$ROOT/ptxtutor}
 if [ ! -x "$BIN" ]; then
 	echo "skip fp8 sweep rows: no $BIN (make it first)"
