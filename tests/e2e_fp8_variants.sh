@@ -2,7 +2,8 @@
 # e2e_fp8_variants: variants of ptx/gen/11_fp8.py that the FP8 sweep on the GPU tries (a narrower tile
 # with more stages and promotion; no clusters) assemble with ptxas and compute C right in the emulator:
 # tests/test_emu_lesson11's FP8 cases run on each variant (FP8_PTX, FP8_SMEM) instead of the shipped file;
-# then every promoting row of scripts/sweep-43.tsv, as the sweep runs it, in `ptxtutor run --emulate`.
+# then every promoting row of scripts/sweep-43.tsv, as the sweep runs it: ptxas without its C7515 note
+# (wgmmas serialized), and `ptxtutor run --emulate`.
 # Prints "ok NAME" / "not ok NAME" / "skip NAME: why".
 BUILD=${1:-build}
 ROOT=${PTXTUTOR_ROOT:-$(cd "$(dirname "$0")/.." && pwd)}
@@ -49,10 +50,12 @@ done
 
 # The sweep's promoting rows (scripts/sweep-43.tsv, GENERATOR 11_fp8.py ... --promote 1): each row's own
 # generator and run flags through `ptxtutor run --emulate`, verified and race-free: at 256^3 as the sweep
-# launches it, then in two blocks (--grid 2: each walks several tiles, so a set left over from the tile
-# before would show) at non-square sizes whose k-tile counts end the loop, unrolled by 2N (N =
+# launches it, then in two blocks (--grid 2; at 256 x 256 each walks two tiles, so a set left over from
+# the tile before would show) at sizes whose k-tile counts end the loop, unrolled by 2N (N =
 # --promote-every), in each of its places: 2N+1 k-tiles (a whole round, then one in %pa), N+1 (one in
-# %pb) and 2N (the round's end).
+# %pb) and 2N (the round's end); warpgroup 2 under --stagger, entering the loop elsewhere, ends it
+# elsewhere too at these counts. A row that differs from an earlier one only in --stages or --group
+# (the same k loop) gets ptxas and the 256^3 run.
 BIN=${PTXTUTOR_BIN:-$ROOT/ptxtutor}
 if [ ! -x "$BIN" ]; then
 	echo "skip fp8 sweep rows: no $BIN (make it first)"
@@ -60,8 +63,10 @@ if [ ! -x "$BIN" ]; then
 fi
 grep '^p_[^	]*	[^	]*	11_fp8\.py [^	]*--promote 1' "$ROOT/scripts/sweep-43.tsv" >"$WORK/rows"
 [ -s "$WORK/rows" ] || echo "not ok fp8 sweep rows: no promoting row in scripts/sweep-43.tsv"
+: >"$WORK/seen"
 while IFS='	' read -r name ref gen run; do
 	f="$WORK/$name.ptx"
+	loop=$(echo "$gen" | sed 's/ --stages [0-9]*//; s/ --group [0-9]*//')
 	# shellcheck disable=SC2086
 	if ! (cd "$ROOT" && python3 ptx/gen/$gen) >"$f" 2>"$WORK/err"; then
 		echo "not ok fp8 sweep row $name: the generator failed"
@@ -73,11 +78,24 @@ while IFS='	' read -r name ref gen run; do
 		sed 's/^/    | /' "$WORK/err"
 		continue
 	fi
+	# C7515: ptxas could not keep the wgmmas in flight and waits for each (a timing not worth taking)
+	if [ -n "$PTXAS" ] && grep -q C7515 "$WORK/err"; then
+		echo "not ok fp8 sweep row $name: ptxas serializes its wgmmas"
+		grep C7515 "$WORK/err" | sed 's/^/    | /'
+		continue
+	fi
 	n=$(echo "$gen" | sed -n 's/.*--promote-every \([0-9][0-9]*\).*/\1/p')
 	n=${n:-1}
 	bad=
-	for size in 256 "256,384,$((128 * (2 * n + 1))) --grid 2" "256,128,$((128 * (n + 1))) --grid 2" \
-		"256,128,$((256 * n)) --grid 2"; do
+	sizes="256 256,256,$((128 * (2 * n + 1)))+--grid+2 256,128,$((128 * (n + 1)))+--grid+2"
+	[ "$n" -gt 1 ] && sizes="$sizes 256,128,$((256 * n))+--grid+2"
+	checked="at $(echo $sizes | tr + ' ' | sed 's/ --grid 2//g; s/ /, /g')"
+	if grep -qxF "$loop" "$WORK/seen"; then
+		sizes=256 checked="at 256 (the k loop of an earlier row)"
+	fi
+	echo "$loop" >>"$WORK/seen"
+	for size in $sizes; do
+		size=$(echo "$size" | tr + ' ')
 		eval "\"\$BIN\" run --emulate --ptx \"\$f\" $run --size $size" >"$WORK/out" 2>&1
 		if [ $? -ne 0 ] || ! grep -q ': VERIFIED$' "$WORK/out" || ! grep -q ' 0 races;' "$WORK/out"; then
 			bad="$bad [$size]"
@@ -85,7 +103,7 @@ while IFS='	' read -r name ref gen run; do
 		fi
 	done
 	if [ -z "$bad" ]; then
-		echo "ok fp8 sweep row $name ($gen): ${PTXAS:+ptxas accepts it, }verified in the emulator, no race, at 256 and three non-square sizes"
+		echo "ok fp8 sweep row $name ($gen): ${PTXAS:+ptxas accepts it without serializing wgmmas, }verified in the emulator, no race, $checked"
 	else
 		echo "not ok fp8 sweep row $name ($gen): wrong or racy at$bad"
 	fi

@@ -38,11 +38,15 @@ Promotion (--promote 1, with --bn 128): the FP8 tensor cores are reported to
   accumulators with add.f32; the other set's group runs meanwhile.
   --promote-every N: a set takes N k-tiles (N x 128 values of k, its later
   k-tiles accumulating in the tensor cores) before its add: 1/N of the adds.
-  --interleave 1: a promoting k-tile issues its first wgmma, waits for the other
-  set, then spreads the 64 adds in four runs of 16 between its other three
-  wgmmas (and after the last), rather than one run of 64 after all four.
-  --stagger 1 (N >= 2): warpgroup 2 runs N/2 k-tiles out of step with
-  warpgroup 1, so the two never add in the same k-tile.
+  (Not an option: the adds spread between a k-tile's wgmmas. ptxas 13.0 moves
+  them all up to the wait_group they depend on, ahead of the later wgmmas,
+  whatever comes between in the PTX: bar.warp.sync, a branch, more waits.)
+  --stagger 1: warpgroup 2's sets start about half a set after warpgroup 1's
+  (N/2 k-tiles, rounded down; with N = 1, two k32 slices, its sets spanning two
+  stages), so the two warpgroups never add at the same time;
+  the same number of values of k per set.
+Every variant must compile without ptxas's C7515 note (wgmmas serialized):
+  tests/e2e_fp8_variants.sh checks the sweep's rows for it.
 """
 import argparse
 import copy
@@ -74,12 +78,9 @@ def parse():
                         " cores (as cuBLASLt without FAST_ACCUM); needs --bn 128 (three accumulator sets)")
     p.add_argument("--promote-every", type=int, default=1, metavar="N",
                    help="with --promote 1: a partial set takes N k-tiles (N*128 values of k) before its add")
-    p.add_argument("--interleave", type=int, default=0, choices=(0, 1),
-                   help="with --promote 1: a promoting k-tile commits its first wgmma alone, then puts a"
-                        " quarter of the other set's adds before each of its next three and after the last")
     p.add_argument("--stagger", type=int, default=0, choices=(0, 1),
-                   help="with --promote-every N >= 2: warpgroup 2 enters the unrolled loop N/2 k-tiles in,"
-                        " so the two warpgroups promote at different k-tiles")
+                   help="with --promote 1: warpgroup 2's sets start about half a set (N*64 values of k) after"
+                        " warpgroup 1's, so the two warpgroups' adds fall at different times")
     p.add_argument("--epilogue", default="tma", choices=("tma", "direct"),
                    help="tma: staged in shared memory, stored by TMA; direct: st.global from registers"
                         " (no staging tiles: room for a 7th stage at --bn 128)")
@@ -88,10 +89,8 @@ def parse():
         p.error("--promote keeps three sets of accumulators: it needs --bn 128 and --setmaxnreg 1")
     if a.promote_every < 1 or (a.promote_every > 1 and not a.promote):
         p.error("--promote-every N: N >= 1, with --promote 1")
-    if a.interleave and not a.promote:
-        p.error("--interleave 1 needs --promote 1")
-    if a.stagger and a.promote_every < 2:
-        p.error("--stagger 1 needs --promote 1 --promote-every N with N >= 2")
+    if a.stagger and not a.promote:
+        p.error("--stagger 1 needs --promote 1")
     if a.cluster == 1:
         a.multicast = 0
     a.out, a.entry = "bf16", None
@@ -140,7 +139,7 @@ class Gen(L10.Gen):
             self.w("\t// Promotion: two partial sets, k-tiles 0, 2, 4, ... into %pa, 1, 3, ... into %pb." if n == 1 else
                    f"\t// Promotion: two partial sets, k-tiles 0..{n - 1} of every {2 * n} into %pa, {n}..{2 * n - 1} into %pb.")
             self.w(f"\t.reg .f32  %pa<{self.NACC}>, %pb<{self.NACC}>;")
-            self.w("\t.reg .pred %fresh;")
+            self.w("\t.reg .pred %fresh, %cont;" if self.a.stagger else "\t.reg .pred %fresh;")
         self.w("")
 
     def consumer(self):
@@ -153,47 +152,77 @@ class Gen(L10.Gen):
         """One k-tile's wgmmas into partial set acc (from zero when first, the set's first
         k-tile); then, with the group before it complete, the other set added into %d when
         that group was the other set's last, and the stage before released."""
-        w, S = self.w, self.S
+        w = self.w
         if self.a.stagger:
             w(f"C_K_{tag}:")
         w(f"\tmad.lo.u32      %full, %stage, 8, %bars;")
         self.wait(f"C_WAIT_{tag}", "%full", "%phase")
         self.descriptors()
         w("\twgmma.fence.sync.aligned;")
-        if first and self.a.interleave:
-            self.interleaved(acc, other)
+        # With --stagger, warpgroup 2 enters on a k-tile that is not its set's first: that
+        # k-tile's products start the set when it is the tile's first (%kt = 0).
+        chain = "%cont" if self.a.stagger else "%one"
+        if self.a.stagger and not first:
+            w("\tsetp.ne.u32     %cont, %kt, 0;")
+        for kk in range(self.KSLICES):
+            self.wgmma(kk, acc, ("%fresh" if first else chain) if kk == 0 else "%one")
+        w("\twgmma.commit_group.sync.aligned;")
+        if first:
+            w("\twgmma.wait_group.sync.aligned 1;           // the other set's group is done: promote it")
+            self.per8(lambda j: f"add.f32 %d{j}, %d{j}, {other}{j};")
         else:
-            for kk in range(self.KSLICES):
-                self.wgmma(kk, acc, "%fresh" if first and kk == 0 else "%one")
-            w("\twgmma.commit_group.sync.aligned;")
-            if first:
-                w("\twgmma.wait_group.sync.aligned 1;           // the other set's group is done: promote it")
-                self.per8(lambda j: f"add.f32 %d{j}, %d{j}, {other}{j};")
-            else:
-                w("\twgmma.wait_group.sync.aligned 1;           // the group before (this set's) is done")
+            w("\twgmma.wait_group.sync.aligned 1;           // the group before (this set's) is done")
+        self.ktile_end()
+
+    def ktile_end(self):
+        """The stage before this k-tile's back to the producer (its wgmmas are done), the next."""
+        w = self.w
         w("\tsetp.ne.u32     %p, %kt, 0;")
         w("\tand.pred        %p, %p, %leader;")
-        w(f"\tadd.u32         %x, %prev, {8 * S};")
+        w(f"\tadd.u32         %x, %prev, {8 * self.S};")
         self.release("%p", "%x")
         w("\tmad.lo.u32      %prev, %stage, 8, %bars;")
         self.advance()
         w("\tadd.u32         %kt, %kt, 1;")
 
-    def interleaved(self, acc, other):
-        """The first wgmma alone in a group; once the groups before it are done, a quarter of the
-        other set's adds before each of the next three wgmmas and after the last: the adds never
-        hold up this warpgroup's next wgmma by more than 16 of them. They touch neither acc nor
-        its wgmmas' operands, so no fence is needed between them."""
-        w, q = self.w, self.NACC // 4
-        self.wgmma(0, acc, "%fresh")
+    def ktile_half(self, tag, cont, fresh):
+        """Warpgroup 2's k-tile under --stagger with N = 1: its first two k32 slices end set
+        cont (started by the k-tile before, or by these on the tile's first), its last two
+        start set fresh; cont, complete once the first group is, goes into %d."""
+        w, h = self.w, self.KSLICES // 2
+        w(f"\tmad.lo.u32      %full, %stage, 8, %bars;")
+        self.wait(f"C2_WAIT_{tag}", "%full", "%phase")
+        self.descriptors()
+        w("\twgmma.fence.sync.aligned;")
+        w("\tsetp.ne.u32     %cont, %kt, 0;")
+        for kk in range(self.KSLICES):
+            if kk == h:
+                w("\twgmma.commit_group.sync.aligned;")
+            self.wgmma(kk, cont if kk < h else fresh, scale_d="%cont" if kk == 0 else "%fresh" if kk == h else "%one")
         w("\twgmma.commit_group.sync.aligned;")
-        w("\twgmma.wait_group.sync.aligned 1;           // the other set's groups are done: promote it")
-        for kk in range(1, self.KSLICES + 1):
-            for j in range(q * (kk - 1), q * kk, 8):
-                self.w("\t" + " ".join(f"add.f32 %d{i}, %d{i}, {other}{i};" for i in range(j, j + 8)))
-            if kk < self.KSLICES:
-                self.wgmma(kk, acc, "%one")
-        w("\twgmma.commit_group.sync.aligned;")
+        w(f"\twgmma.wait_group.sync.aligned 1;           // {cont}'s last group is done: promote it")
+        self.per8(lambda j: f"add.f32 %d{j}, %d{j}, {cont}{j};")
+        self.ktile_end()
+
+    def consumer_half(self):
+        """Warpgroup 2's k loop under --stagger with N = 1: its sets run from the middle of one
+        k-tile to the middle of the next (128 values of k, as warpgroup 1's), so its adds fall
+        half a k-tile after warpgroup 1's. Unrolled by two: the set left open alternates."""
+        w = self.w
+        w("C2_K:")
+        self.ktile_half("EVEN", "%pa", "%pb")
+        w("\tsetp.ge.u32     %p, %kt, %kTiles;")
+        w("\t@%p bra         C2_LAST_B;")
+        self.ktile_half("ODD", "%pb", "%pa")
+        w("\tsetp.lt.u32     %p, %kt, %kTiles;")
+        w("\t@%p bra         C2_K;")
+        w("\twgmma.wait_group.sync.aligned 0;")
+        self.per8(lambda j: f"add.f32 %d{j}, %d{j}, %pa{j};")
+        w("\tbra             C_END;")
+        w("C2_LAST_B:")
+        w("\twgmma.wait_group.sync.aligned 0;")
+        self.per8(lambda j: f"add.f32 %d{j}, %d{j}, %pb{j};")
+        w("\tbra             C_END;")
 
     def consumer_promote(self):
         """Lesson 9's consumer with promotion: the k loop unrolled by 2N (N = --promote-every),
@@ -207,17 +236,23 @@ class Gen(L10.Gen):
         self.tile_coords()
         w("\t// The f32 sums start at 0, and so does %pb, which the first k-tile adds in.")
         self.per8(lambda j: f"mov.f32 %d{j}, 0f00000000;")
+        w("\tmov.u32         %kt, 0;")
+        if self.a.stagger and n == 1:
+            w("\t// Warpgroup 2's sets start half a k-tile after warpgroup 1's; its first k-tile's")
+            w("\t// products start both its sets, so it needs no %pb of zeros.")
+            w("\tsetp.eq.u32     %p, %wg, 2;")
+            w("\t@%p bra         C2_K;")
         self.per8(lambda j: f"mov.f32 %pb{j}, 0f00000000;")
         # N = 1 keeps the names of the first version (EVEN, ODD), which the timings quote.
         tags = ["EVEN", "ODD"] if n == 1 else [str(i) for i in range(2 * n)]
-        if self.a.stagger:
-            w(f"\t// Warpgroup 2 starts {n // 2} k-tiles into %pa's turn, on a %pa of zeros: the two")
-            w("\t// warpgroups' adds fall on different k-tiles.")
-            self.per8(lambda j: f"mov.f32 %pa{j}, 0f00000000;")
-        w("\tmov.u32         %kt, 0;")
-        if self.a.stagger:
+        if self.a.stagger and n > 1:
+            # In %pb's turn: entering %pa's (with or without a %pa of zeros), ptxas 13.0
+            # serializes every wgmma of the kernel (C7515, "non wgmma instructions defining
+            # accumulator registers of a wgmma between start and end of the pipeline stage").
+            w(f"\t// Warpgroup 2 starts {n // 2} k-tiles into %pb's turn, its first products starting")
+            w("\t// %pb there: the two warpgroups' adds fall on different k-tiles.")
             w("\tsetp.eq.u32     %p, %wg, 2;")
-            w(f"\t@%p bra         C_K_{tags[n // 2]};")
+            w(f"\t@%p bra         C_K_{tags[n + n // 2]};")
         w("// @end")
         w("// @promote")
         w("C_K:")
@@ -238,6 +273,9 @@ class Gen(L10.Gen):
         w(f"{last['%pa']}:")
         w("\twgmma.wait_group.sync.aligned 0;")
         self.per8(lambda j: f"add.f32 %d{j}, %d{j}, %pa{j};")
+        if self.a.stagger and n == 1:
+            w("\tbra             C_END;")
+            self.consumer_half()
         w("C_END:")
         self.consumer_end()
 
@@ -254,7 +292,7 @@ class Gen(L10.Gen):
         self.w("\tor.b32          %lo, %lo, 0x10000;         // B is K-major too: 128-byte rows, 8-row groups")
         self.w("\t                                           // 1024 bytes apart; leading offset unused")
 
-    def wgmma(self, kk, acc="%d", first="%acc"):
+    def wgmma(self, kk, acc="%d", first="%acc", scale_d=None):
         w = self.w
         w(f"\t// k32 slice {kk}: A and B both from 32*{kk} bytes into each 128-byte row.")
         if kk:
@@ -262,7 +300,7 @@ class Gen(L10.Gen):
             w("\tadd.s64         %descB, %descB, 2;")
         w(f"\twgmma.mma_async.sync.aligned.m64n{self.BN}k32.f32.{self.FP8}.{self.FP8}")
         self.acc_operands(acc)
-        pred = first if kk == 0 else "%one"
+        pred = scale_d or (first if kk == 0 else "%one")
         w(f"\t\t%descA, %descB, {pred}, 1, 1;  // scale-d, scale-a, scale-b (8-bit: no transpose operands)")
 
     def consumer_place(self):
