@@ -391,8 +391,8 @@ def entry_only(text, entry):
     return text[:i] + text[j:k if k >= 0 else len(text)].rstrip('\n') + '\n'
 
 K9 = 'ptx/09_wgmma.ptx'
-B9 = dict(base=K9, entry='hgemm_wgmma', grid='persistent', block='384', smem='4*(128*64+64*256)*2+2*4*8+1024',
-          dtype='f16', args='tmap:A:64:128:128B tmap:B:64:64:128B C M N K', sizes='128,256,384')
+B9 = dict(base=K9, entry='hgemm_wgmma', grid='persistent', block='384', smem='4*(128*64+64*256)*2+2*2*64*32*4+2*4*8+1024',
+          dtype='f16', args='tmap:A:64:128:128B tmap:B:64:64:128B tmap:C:32:64:128B M N K', sizes='128,256,384')
 XTX9 = ln(K9, 'mbarrier.arrive.expect_tx')
 def expect9(n):
     return [(XTX9, ['mbarrier.arrive.expect_tx.shared::cta.b64 _, [%%full], %d;' % n])]
@@ -449,9 +449,9 @@ descriptors: the start address, the leading and stride byte offsets (each
 high word (the stride and the swizzle) zero. Set it for the tiles the TMA
 wrote with the 128-byte swizzle.""",
     variants=[
-        ('no swizzle', hi9('0x00000040'), 'verified: outside the block'),
+        ('no swizzle', hi9('0x00000040'), 'verified: C is wrong'),
         ('a stride of 512 bytes', hi9('0x40000020'), 'verified: C is wrong'),
-        ('the 64-byte swizzle', hi9('0x80000040'), 'verified: swizzle mode 2'),
+        ('the 64-byte swizzle', hi9('0x80000040'), 'verified: C is wrong'),
     ])
 
 WF9 = ln(K9, 'wgmma.fence.sync.aligned;')

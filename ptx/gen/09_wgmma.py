@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """Writes ptx/09_wgmma.ptx, the Hopper lesson's kernel (hgemm_wgmma).
 
-    python3 ptx/gen/09_wgmma.py > ptx/09_wgmma.ptx
+    python3 ptx/gen/09_wgmma.py --epilogue tma --cbufs 2 > ptx/09_wgmma.ptx   (the lesson's: ptx/gen/regen.sh)
     python3 ptx/gen/09_wgmma.py --stages 3 --entry v3 > /tmp/v3.ptx   (variants for timing)
-    python3 ptx/gen/09_wgmma.py --epilogue tma --cbufs 2 > /tmp/t.ptx   (C stored by TMA, overlapped)
+    python3 ptx/gen/09_wgmma.py > /tmp/d.ptx            (the default: C stored from registers, as lesson 9 was)
     python3 ptx/gen/09_wgmma.py --bm 256 --bn 128 > /tmp/t.ptx          (the 256 x 128 tile)
 
 The kernel has three warpgroups of 128 threads. Warpgroup 0 is the producer:
@@ -34,7 +34,7 @@ Multiply-Accumulate", shared memory matrix layouts and the matrix descriptor):
 The tile loop is persistent-ready: a block takes tiles ctaid, ctaid + grid,
 ... so the same kernel runs with one block per tile or one block per SM.
 
---epilogue tma (a variant; lesson 10's generator uses it for its f32 output):
+--epilogue tma (lesson 9's kernel, and lesson 10's generator's for its f32 output):
   instead of st.global from registers, each consumer writes its 64 x 256 f32
   tile into shared memory as eight boxes of 64 rows x 32 columns (128 bytes a
   row, the widest box a 128-byte swizzle takes), and one thread hands each box
