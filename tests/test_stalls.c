@@ -156,7 +156,8 @@ static void test_hit_on_miss_waits_for_the_fill(void **state)
 	stall_trace_free(&t);
 }
 
-/* Warp 0 works 400 dependent FFMAs before bar.sync, warp 1 reaches it at once: warp 1 waits there. */
+/* Warp 0 works 400 dependent FFMAs before bar.sync, warp 1 reaches it at once: warp 1 waits, and as ncu
+ * samples a warp at the instruction it issues next, the wait shows at the one after the bar.sync. */
 static void test_slow_warp_barrier(void **state)
 {
 	(void)state;
@@ -174,9 +175,11 @@ static void test_slow_warp_barrier(void **state)
 	stall_result r;
 	run(&t, &r);
 	assert_int_equal(r.lines[1].line, 31);
-	assert_int_equal(r.lines[1].top, STALL_BARRIER);
+	assert_true(r.lines[1].cyc[STALL_BARRIER] == 0);
+	assert_int_equal(r.lines[2].line, 32);
+	assert_int_equal(r.lines[2].top, STALL_BARRIER);
 	/* warp 1 waits about warp 0's 1600 cycles, plus the barrier's latency */
-	assert_true(r.lines[1].cyc[STALL_BARRIER] > 1600 && r.lines[1].cyc[STALL_BARRIER] < 1700);
+	assert_true(r.lines[2].cyc[STALL_BARRIER] > 1600 && r.lines[2].cyc[STALL_BARRIER] < 1700);
 	stall_result_free(&r);
 	stall_trace_free(&t);
 }
@@ -331,7 +334,30 @@ static void test_named_barriers(void **state)
 	stall_result r;
 	run(&t, &r);
 	/* warps 0 and 1 pass at once; warp 2 waits for warp 3's ~2000 cycles */
-	assert_true(r.lines[1].cyc[STALL_BARRIER] > 2000 && r.lines[1].cyc[STALL_BARRIER] < 2000 + 3 * 100);
+	assert_true(r.lines[2].cyc[STALL_BARRIER] > 2000 && r.lines[2].cyc[STALL_BARRIER] < 2000 + 3 * 100);
+	stall_result_free(&r);
+	stall_trace_free(&t);
+}
+
+/* A TMA copy, then mbarrier.try_wait: the try_wait issues (SYNCS.PHASECHK) and its predicate comes back
+ * once the copy lands; the wait, long scoreboard, is at the branch that reads the predicate. */
+static void test_try_wait_charges_its_reader(void **state)
+{
+	(void)state;
+	stall_op ops[] = {{.line = 10, .kind = STALL_K_TMA, .units = 4096},
+			  {.line = 11, .kind = STALL_K_MBAR_WAIT, .ndst = 1, .dst = {3}},
+			  {.line = 12, .kind = STALL_K_OTHER, .nsrc = 1, .src = {3}}};
+	stall_trace t;
+	trace_new(&t, 1, ops, 3);
+	for (uint32_t i = 0; i < 3; i++)
+		stall_trace_add(&t, 0, 0, i);
+	stall_result r;
+	run(&t, &r);
+	assert_int_equal(r.nlines, 3);
+	assert_true(r.lines[1].cyc[STALL_LONG_SB] == 0);
+	assert_int_equal(r.lines[2].top, STALL_LONG_SB);
+	/* the copy's bytes at 44 a cycle, then L2 (c.l2_miss 0): about 93 + 260 cycles */
+	assert_true(r.lines[2].cyc[STALL_LONG_SB] > 300 && r.lines[2].cyc[STALL_LONG_SB] < 400);
 	stall_result_free(&r);
 	stall_trace_free(&t);
 }
@@ -351,6 +377,7 @@ int main(void)
 		cmocka_unit_test(test_emulator_trace),
 		cmocka_unit_test(test_loads_issue_ahead_renamed),
 		cmocka_unit_test(test_named_barriers),
+		cmocka_unit_test(test_try_wait_charges_its_reader),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -340,8 +340,6 @@ static void prepare(sim *s, wstate *w, long long t)
 		g = group_done(&w->cp, o->wait_n);
 	else if (o->kind == STALL_K_WGWAIT)
 		g = group_done(&w->wg, o->wait_n), gwhy = STALL_WAIT;
-	else if (o->kind == STALL_K_MBAR_WAIT)
-		g = s->b[w->blk].async_ready;
 	if (g > dep)
 		dep = g, why = gwhy;
 	w->wake = dep;
@@ -405,7 +403,7 @@ static void barrier_check(sim *s, int blk, int id, long long t)
 		wstate *w = &s->w[i];
 		if (w->blk == blk && w->at_bar && w->bar_id == id) {
 			w->at_bar = 0;
-			charge(s, w->wop, STALL_BARRIER, w->seg, at); /* at the bar.sync's line */
+			charge(s, w->wop, STALL_BARRIER, w->seg, at); /* at the instruction after the bar.sync */
 			w->seg = at;
 			prepare(s, w, at - 1); /* then its next instruction's own operands */
 			prepare_ahead(s, w, at - 1);
@@ -487,6 +485,12 @@ static void effects(sim *s, wstate *w, size_t k, long long t)
 		double done = queue(&s->smsp_free[w->smsp][P_TENSOR], t, u / WGMMA_FLOPS_PER_CYCLE) + p->lat[STALL_LAT_MMA];
 		if ((long long)done > w->wg.open)
 			w->wg.open = (long long)done;
+		break;
+	}
+	case STALL_K_MBAR_WAIT: { /* SYNCS.PHASECHK: its predicate comes back through the long scoreboard once the
+				   * block's TMA copies issued so far have landed, read (in shared memory) at latency_lds */
+		long long done = t + (long long)p->lat[STALL_LAT_LDS];
+		set_reg(s, w, o, s->b[w->blk].async_ready > done ? s->b[w->blk].async_ready : done, STALL_LONG_SB);
 		break;
 	}
 	case STALL_K_TMA: {
@@ -614,10 +618,12 @@ static void issue(sim *s, wstate *w, long long t)
 		return;
 	}
 	if (o->kind == STALL_K_BAR) {
+		/* ncu samples a waiting warp at the instruction it will issue next: a barrier's wait shows at
+		 * the instruction after the bar.sync (H100, 13 kernels: no barrier sample at a bar.sync line) */
 		w->at_bar = 1;
 		w->wake = NEVER;
 		w->why = STALL_BARRIER;
-		w->wop = opi;
+		w->wop = w->rec[w->pos].op;
 		w->awake = NEVER;
 		uint32_t id = w->rec[k0].mem; /* the barrier's number, as the emulator read it */
 		w->bar_id = id < 16 ? (int)id : 0;
