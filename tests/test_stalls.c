@@ -362,6 +362,37 @@ static void test_try_wait_charges_its_reader(void **state)
 	stall_trace_free(&t);
 }
 
+/* Producer and consumer on two mbarriers (slots 0 and 1): the consumer's wait on slot 1 lasts until the
+ * producer's second copy, 400 dependent FFMAs later, lands; its wait on slot 0, whose copy landed long
+ * before, is short, though a newer copy (slot 1's) was issued since. */
+static void test_mbarrier_waits_for_its_own_phase(void **state)
+{
+	(void)state;
+	stall_op ops[] = {{.line = 20, .kind = STALL_K_TMA, .units = 4096},
+			  {.line = 21, .kind = STALL_K_FMA, .ndst = 1, .dst = {1}, .nsrc = 1, .src = {1}},
+			  {.line = 22, .kind = STALL_K_MBAR_WAIT, .ndst = 1, .dst = {3}},
+			  {.line = 23, .kind = STALL_K_OTHER, .nsrc = 1, .src = {3}}};
+	stall_trace t;
+	trace_new(&t, 2, ops, 4);
+	stall_trace_add(&t, 0, 0, 0)->mem = 0;
+	for (int i = 0; i < 400; i++)
+		stall_trace_add(&t, 0, 0, 1);
+	stall_trace_add(&t, 0, 0, 0)->mem = 1;
+	for (uint32_t slot = 1; slot + 1 > 0; slot--) { /* slot 1, then slot 0: each waits for one copy */
+		uint32_t v[3] = {slot, 0, 1};
+		stall_trace_lines(&t, stall_trace_add(&t, 0, 1, 2), v, 3);
+		stall_trace_add(&t, 0, 1, 3);
+	}
+	stall_result r;
+	run(&t, &r);
+	assert_int_equal(r.lines[3].line, 23);
+	/* ~1600 cycles of FFMAs, the copy's ~93 cycles and L2's 260, latency_lds twice */
+	double w = r.lines[3].cyc[STALL_LONG_SB];
+	assert_true(w > 1900 && w < 2100);
+	stall_result_free(&r);
+	stall_trace_free(&t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -378,6 +409,7 @@ int main(void)
 		cmocka_unit_test(test_loads_issue_ahead_renamed),
 		cmocka_unit_test(test_named_barriers),
 		cmocka_unit_test(test_try_wait_charges_its_reader),
+		cmocka_unit_test(test_mbarrier_waits_for_its_own_phase),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -179,10 +179,15 @@ typedef struct {
 	size_t aj;
 	int smsp, blk;
 	long long wake;          /* the first cycle the next instruction may issue */
+	long long done_at;       /* the cycle after its last issue */
 	long long seg;           /* the first cycle not yet charged */
 	uint8_t why;             /* what it waits for until wake */
 	uint32_t wop;            /* the op charged for that wait */
 	int at_bar, bar_id, done;
+	int mb_slot;             /* >= 0: an mbarrier wait's predicate waits for that slot to reach mb_arr, mb_cp */
+	long long mb_arr, mb_cp;
+	int32_t mb_reg[STALL_MAX_DST];
+	int mb_nreg;
 	long long *ready;        /* per register: when its value is ready */
 	uint8_t *rwhy;           /* and what kind of result it is */
 	groups cp, wg;
@@ -202,9 +207,17 @@ typedef struct {
 	uint32_t next;
 } l1cache;
 
+/* An mbarrier of a block as the replay meets it: its arrivals and TMA copies so far, the cycle of each
+ * recent arrival and the running latest landing of the copies (rings of GROUPS). */
+typedef struct {
+	long long arrivals, copies;
+	long long arrived_at[GROUPS], landed[GROUPS];
+} mbar;
+
 typedef struct {
 	int live, arrived[16], want[16]; /* per named barrier: warps arrived, warps it waits for (0: all) */
 	long long async_ready;   /* the TMA copies issued so far land */
+	mbar mb[STALL_MBARS];
 } bstate;
 
 typedef struct {
@@ -216,6 +229,7 @@ typedef struct {
 	int nw, nb;
 	double (*cyc)[STALL_NREASONS]; /* per op */
 	double *issued;                /* per op */
+	double nissued;                /* all ops */
 	double smsp_free[4][P_SMSP_PIPES];
 	double mio_free, lg_free, tma_free;
 	double l1_bytes, miss_lat;
@@ -413,6 +427,41 @@ static void barrier_check(sim *s, int blk, int id, long long t)
 	b->want[id] = 0;
 }
 
+/* Whether warp w's mbarrier wait is met at t: its slot has the arrivals and copies the emulator saw
+ * before the wait succeeded. Then its predicate is ready latency_lds after the last of them (or t). */
+static void mbar_check(sim *s, wstate *w, long long t)
+{
+	if (w->mb_slot < 0)
+		return;
+	const mbar *m = &s->b[w->blk].mb[w->mb_slot];
+	if (m->arrivals < w->mb_arr || m->copies < w->mb_cp)
+		return;
+	long long at = t;
+	if (w->mb_arr > 0 && w->mb_arr > m->arrivals - GROUPS && m->arrived_at[(w->mb_arr - 1) % GROUPS] > at)
+		at = m->arrived_at[(w->mb_arr - 1) % GROUPS];
+	if (w->mb_cp > 0 && w->mb_cp > m->copies - GROUPS && m->landed[(w->mb_cp - 1) % GROUPS] > at)
+		at = m->landed[(w->mb_cp - 1) % GROUPS];
+	at += (long long)s->p->lat[STALL_LAT_LDS];
+	for (int i = 0; i < w->mb_nreg; i++)
+		w->ready[w->mb_reg[i]] = at, w->rwhy[w->mb_reg[i]] = STALL_LONG_SB;
+	w->mb_slot = -1;
+}
+
+/* An arrival or a copy on slot `slot` of block blk at t: the warps whose wait it meets go on. */
+static void mbar_wake(sim *s, int blk, int slot, long long t)
+{
+	for (int i = 0; i < s->nw; i++) {
+		wstate *w = &s->w[i];
+		if (w->blk != blk || w->mb_slot != slot || w->done)
+			continue;
+		mbar_check(s, w, t);
+		if (w->mb_slot < 0 && !w->at_bar && w->pos < w->n) {
+			prepare(s, w, t);
+			prepare_ahead(s, w, t);
+		}
+	}
+}
+
 /* What record k of the warp does to the pipes, queues and registers, issued at t. */
 static void effects(sim *s, wstate *w, size_t k, long long t)
 {
@@ -421,6 +470,7 @@ static void effects(sim *s, wstate *w, size_t k, long long t)
 	const stall_params *p = s->p;
 	double u = o->units > 0 ? o->units : 1;
 	s->issued[opi] += 1;
+	s->nissued += 1;
 	charge(s, opi, STALL_SELECTED, t, t + 1);
 	switch ((stall_kind)o->kind) {
 	case STALL_K_FMA:
@@ -488,15 +538,41 @@ static void effects(sim *s, wstate *w, size_t k, long long t)
 		break;
 	}
 	case STALL_K_MBAR_WAIT: { /* SYNCS.PHASECHK: its predicate comes back through the long scoreboard once the
-				   * block's TMA copies issued so far have landed, read (in shared memory) at latency_lds */
+				   * phase it waited for completes, read (in shared memory) at latency_lds */
+		const stall_rec *r = &w->rec[k];
 		long long done = t + (long long)p->lat[STALL_LAT_LDS];
-		set_reg(s, w, o, s->b[w->blk].async_ready > done ? s->b[w->blk].async_ready : done, STALL_LONG_SB);
+		if (r->mem == STALL_NO_MEM || s->t->mem[r->mem] != 3 || s->t->mem[r->mem + 1] >= STALL_MBARS) {
+			/* no slot recorded: the block's TMA copies issued so far */
+			set_reg(s, w, o, s->b[w->blk].async_ready > done ? s->b[w->blk].async_ready : done, STALL_LONG_SB);
+			break;
+		}
+		w->mb_slot = (int)s->t->mem[r->mem + 1];
+		w->mb_arr = s->t->mem[r->mem + 2], w->mb_cp = s->t->mem[r->mem + 3];
+		w->mb_nreg = 0;
+		for (int i = 0; i < o->ndst; i++)
+			if (o->dst[i] >= 0 && o->dst[i] < s->t->nregs)
+				w->mb_reg[w->mb_nreg++] = o->dst[i];
+		set_reg(s, w, o, NEVER, STALL_LONG_SB);
+		mbar_check(s, w, t);
 		break;
 	}
+	case STALL_K_MBAR_ARRIVE:
+		if (w->rec[k].mem < STALL_MBARS) {
+			mbar *m = &s->b[w->blk].mb[w->rec[k].mem];
+			m->arrived_at[m->arrivals++ % GROUPS] = t;
+			mbar_wake(s, w->blk, (int)w->rec[k].mem, t);
+		}
+		break;
 	case STALL_K_TMA: {
 		long long done = (long long)(queue(&s->tma_free, t, u / TMA_BYTES_PER_CYCLE) + s->miss_lat);
 		if (done > s->b[w->blk].async_ready)
 			s->b[w->blk].async_ready = done;
+		if (w->rec[k].mem < STALL_MBARS) {
+			mbar *m = &s->b[w->blk].mb[w->rec[k].mem];
+			long long prev = m->copies ? m->landed[(m->copies - 1) % GROUPS] : 0;
+			m->landed[m->copies++ % GROUPS] = done > prev ? done : prev;
+			mbar_wake(s, w->blk, (int)w->rec[k].mem, t);
+		}
 		break;
 	}
 	default:
@@ -711,6 +787,7 @@ int stall_model(const stall_trace *t, const stall_params *p, const stall_config 
 		const stall_warp *tw = &t->warps[(size_t)(blk % t->nblocks) * (size_t)t->warps_per_block + (size_t)wi];
 		w->rec = tw->rec, w->n = tw->n, w->blk = blk, w->smsp = i % 4;
 		w->ready = ready + nr * (size_t)i, w->rwhy = rwhy + nr * (size_t)i;
+		w->mb_slot = -1;
 		if (!w->n) {
 			w->done = 1;
 			continue;
@@ -720,7 +797,8 @@ int stall_model(const stall_trace *t, const stall_params *p, const stall_config 
 		prepare(&s, w, -1);
 		prepare_ahead(&s, w, -1);
 	}
-	long long tnow = 0, last = 0;
+	long long tnow = 0, last = 0, full_until = NEVER; /* the SM holds all its blocks until the first is done */
+	double full_issued = 0;
 	int last_issued[4] = {-1, -1, -1, -1};
 	while (live > 0) {
 		long long next = NEVER;
@@ -771,10 +849,21 @@ int stall_model(const stall_trace *t, const stall_params *p, const stall_config 
 				charge(&s, w->rec[w->pos].op, STALL_NOT_SELECTED, w->seg, tnow);
 				issue(&s, w, tnow);
 				live -= w->done;
+				if (w->done)
+					w->done_at = tnow + 1;
+				if (w->done && !s.b[w->blk].live && full_until == NEVER)
+					full_until = tnow + 1, full_issued = s.nissued;
 				last = tnow;
 				next = tnow + 1 < next ? tnow + 1 : next;
 			}
 		}
+		if (live > 0 && next == NEVER) /* an mbarrier's arrivals the trace lacks (cut): its waits end now */
+			for (int i = 0; i < s.nw; i++)
+				if (s.w[i].mb_slot >= 0 && !s.w[i].done) {
+					s.w[i].mb_arr = s.w[i].mb_cp = 0;
+					mbar_wake(&s, s.w[i].blk, s.w[i].mb_slot, tnow);
+					next = tnow + 1;
+				}
 		if (live > 0 && next == NEVER) {
 			snprintf(err, (size_t)errlen, "no stalls: the model's warps all wait at a barrier no warp reaches");
 			free(ready), free(rwhy), free(s.w), free(s.b), free(s.cyc), free(s.issued), l1_free(&s.l1);
@@ -788,6 +877,13 @@ int stall_model(const stall_trace *t, const stall_params *p, const stall_config 
 	for (int i = 0; i < t->nops; i++)
 		r->issued += s.issued[i];
 	r->cycles = (double)(last + 1);
+	if (full_until == NEVER)
+		full_until = last + 1, full_issued = s.nissued;
+	double full_cycles = 0;
+	for (int i = 0; i < s.nw; i++)
+		if (s.w[i].n)
+			full_cycles += (double)(s.w[i].done_at < full_until ? s.w[i].done_at : full_until);
+	r->full_cpi = full_issued > 0 ? full_cycles / full_issued : 0;
 	r->issue_active = r->issued / (r->cycles * 4);
 	double per_wave = (double)c->sms * c->blocks_per_sm;
 	r->waves = per_wave > 0 ? ceil((double)c->grid_blocks / per_wave) : 1;
