@@ -70,7 +70,6 @@ static void print_json(const exec_stalls_result *s, const char *name, const run_
 	json_bool(&w, "regs_assumed", s->regs_assumed);
 	json_num(&w, "warp_cycles_per_issue", r->issued > 0 ? r->warp_cycles / r->issued : 0);
 	json_num(&w, "issue_active", r->issue_active);
-	json_num(&w, "warp_cycles_per_issue_full", r->full_cpi);
 	json_str(&w, "top", stall_reason_key(stall_top(r->total)));
 	json_obj(&w, "total");
 	for (int k = 0; k < STALL_NREASONS; k++)

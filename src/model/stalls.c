@@ -179,7 +179,6 @@ typedef struct {
 	size_t aj;
 	int smsp, blk;
 	long long wake;          /* the first cycle the next instruction may issue */
-	long long done_at;       /* the cycle after its last issue */
 	long long seg;           /* the first cycle not yet charged */
 	uint8_t why;             /* what it waits for until wake */
 	uint32_t wop;            /* the op charged for that wait */
@@ -229,7 +228,6 @@ typedef struct {
 	int nw, nb;
 	double (*cyc)[STALL_NREASONS]; /* per op */
 	double *issued;                /* per op */
-	double nissued;                /* all ops */
 	double smsp_free[4][P_SMSP_PIPES];
 	double mio_free, lg_free, tma_free;
 	double l1_bytes, miss_lat;
@@ -470,7 +468,6 @@ static void effects(sim *s, wstate *w, size_t k, long long t)
 	const stall_params *p = s->p;
 	double u = o->units > 0 ? o->units : 1;
 	s->issued[opi] += 1;
-	s->nissued += 1;
 	charge(s, opi, STALL_SELECTED, t, t + 1);
 	switch ((stall_kind)o->kind) {
 	case STALL_K_FMA:
@@ -797,8 +794,7 @@ int stall_model(const stall_trace *t, const stall_params *p, const stall_config 
 		prepare(&s, w, -1);
 		prepare_ahead(&s, w, -1);
 	}
-	long long tnow = 0, last = 0, full_until = NEVER; /* the SM holds all its blocks until the first is done */
-	double full_issued = 0;
+	long long tnow = 0, last = 0;
 	int last_issued[4] = {-1, -1, -1, -1};
 	while (live > 0) {
 		long long next = NEVER;
@@ -849,10 +845,6 @@ int stall_model(const stall_trace *t, const stall_params *p, const stall_config 
 				charge(&s, w->rec[w->pos].op, STALL_NOT_SELECTED, w->seg, tnow);
 				issue(&s, w, tnow);
 				live -= w->done;
-				if (w->done)
-					w->done_at = tnow + 1;
-				if (w->done && !s.b[w->blk].live && full_until == NEVER)
-					full_until = tnow + 1, full_issued = s.nissued;
 				last = tnow;
 				next = tnow + 1 < next ? tnow + 1 : next;
 			}
@@ -877,13 +869,6 @@ int stall_model(const stall_trace *t, const stall_params *p, const stall_config 
 	for (int i = 0; i < t->nops; i++)
 		r->issued += s.issued[i];
 	r->cycles = (double)(last + 1);
-	if (full_until == NEVER)
-		full_until = last + 1, full_issued = s.nissued;
-	double full_cycles = 0;
-	for (int i = 0; i < s.nw; i++)
-		if (s.w[i].n)
-			full_cycles += (double)(s.w[i].done_at < full_until ? s.w[i].done_at : full_until);
-	r->full_cpi = full_issued > 0 ? full_cycles / full_issued : 0;
 	r->issue_active = r->issued / (r->cycles * 4);
 	double per_wave = (double)c->sms * c->blocks_per_sm;
 	r->waves = per_wave > 0 ? ceil((double)c->grid_blocks / per_wave) : 1;

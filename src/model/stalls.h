@@ -162,7 +162,6 @@ typedef struct {
 	double warp_cycles, issued;  /* summed over the resident warps */
 	double cycles;               /* the SM's cycles for one wave of resident blocks */
 	double issue_active;         /* issued / (cycles x 4 sub-partitions) */
-	double full_cpi;             /* warp cycles per issue while the SM holds all its blocks (until one is done) */
 	double waves;                /* ceil(grid / (SMs x blocks per SM)) */
 	double ms;                   /* cycles x waves / clock */
 	int warps;                   /* resident warps modelled */
