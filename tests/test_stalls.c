@@ -393,6 +393,28 @@ static void test_mbarrier_waits_for_its_own_phase(void **state)
 	stall_trace_free(&t);
 }
 
+/* Sixteen warps (four a sub-partition) whose uncoalesced loads (32 lines each) fill the SM's LG queue:
+ * the queue serves them in turn, so they all run to about the end (a fixed priority ran some to the
+ * end alone, the others done long before: warp cycles well under 16 x the cycles). */
+static void test_throttled_warps_share_the_queue(void **state)
+{
+	(void)state;
+	stall_op ops[] = {{.line = 40, .kind = STALL_K_LDG, .units = 32}};
+	stall_trace t;
+	trace_new(&t, 16, ops, 1);
+	for (int w = 0; w < 16; w++)
+		for (int i = 0; i < 100; i++)
+			stall_trace_add(&t, 0, w, 0);
+	stall_result r;
+	run(&t, &r);
+	/* 1600 loads of 32 lines at one line a cycle */
+	assert_true(r.cycles > 1600 * 32 * 0.95 && r.cycles < 1600 * 32 * 1.05);
+	assert_true(r.warp_cycles > 0.95 * 16 * r.cycles);
+	assert_int_equal(r.lines[0].top, STALL_LG);
+	stall_result_free(&r);
+	stall_trace_free(&t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -410,6 +432,7 @@ int main(void)
 		cmocka_unit_test(test_named_barriers),
 		cmocka_unit_test(test_try_wait_charges_its_reader),
 		cmocka_unit_test(test_mbarrier_waits_for_its_own_phase),
+		cmocka_unit_test(test_throttled_warps_share_the_queue),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -179,6 +179,7 @@ typedef struct {
 	size_t aj;
 	int smsp, blk;
 	long long wake;          /* the first cycle the next instruction may issue */
+	long long last;          /* the cycle it last issued */
 	long long seg;           /* the first cycle not yet charged */
 	uint8_t why;             /* what it waits for until wake */
 	uint32_t wop;            /* the op charged for that wait */
@@ -392,6 +393,18 @@ static long long pipe_busy(const sim *s, const wstate *w, const stall_op *o, lon
 	default: return 0;
 	}
 	return until > (double)t ? (long long)ceil(until) : 0;
+}
+
+/* Whether the op goes through a queue the SM's four sub-partitions share. */
+static int shared_queue(const stall_op *o)
+{
+	switch ((stall_kind)o->kind) {
+	case STALL_K_SHFL: case STALL_K_LDS: case STALL_K_STS: case STALL_K_LDG: case STALL_K_STG:
+	case STALL_K_CPASYNC: case STALL_K_TMA:
+		return 1;
+	default:
+		return 0;
+	}
 }
 
 static double queue(double *free_at, long long t, double work)
@@ -796,10 +809,15 @@ int stall_model(const stall_trace *t, const stall_params *p, const stall_config 
 	}
 	long long tnow = 0, last = 0;
 	int last_issued[4] = {-1, -1, -1, -1};
+	/* the four sub-partitions take turns at the SM's shared queues (MIO, LG, TMA): the one after the
+	 * last to use one goes first (a fixed order let sub-partition 0's warps race ahead, 3's starve) */
+	int turn = 0;
 	while (live > 0) {
 		long long next = NEVER;
-		for (int sp = 0; sp < 4; sp++) {
-			int pick = -1, pick_inorder = 0;
+		int first = turn;
+		for (int q = 0; q < 4; q++) {
+			int sp = (first + q) & 3;
+			int pick = -1, pick_inorder = 0, pick_greedy = 0;
 			for (int i = sp; i < s.nw; i += 4) {
 				wstate *w = &s.w[i];
 				if (w->done || w->at_bar)
@@ -829,13 +847,18 @@ int stall_model(const stall_trace *t, const stall_params *p, const stall_config 
 					next = when < next ? when : next;
 					continue;
 				}
-				/* greedy then oldest: the warp that issued last keeps the slot while it can */
-				if (pick < 0 || i == last_issued[sp])
-					pick = i, pick_inorder = inorder;
+				/* greedy (the warp that issued the cycle before, while it has not stalled), then the
+				 * one that issued longest ago */
+				int greedy = i == last_issued[sp] && w->last == tnow - 1;
+				if (pick < 0 || greedy || (!pick_greedy && w->last < s.w[pick].last))
+					pick = i, pick_inorder = inorder, pick_greedy = greedy;
 			}
 			if (pick >= 0) {
 				wstate *w = &s.w[pick];
 				last_issued[sp] = pick;
+				w->last = tnow;
+				if (shared_queue(&t->ops[w->rec[pick_inorder ? w->pos : w->aj].op]))
+					turn = (sp + 1) & 3;
 				if (!pick_inorder) {
 					issue_ahead(&s, w, tnow);
 					last = tnow;
