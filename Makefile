@@ -46,7 +46,7 @@ FUZZ_BUILD   := build-fuzz
 FUZZ_FLAGS   := -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
 FUZZ_OBJ     := $(LIBOBJ:$(BUILD)/%=$(FUZZ_BUILD)/%)
 
-.PHONY: all run test asan deps clean ptxas-check ptx gpu-bandwidth gpu-l1-stride gpu-ceilings gpu-latency gpu-cublas-timing gpu-lt-algos gpu-fp8-accum install uninstall fuzz fuzz-build
+.PHONY: all run test asan deps clean ptxas-check ptx gpu-bandwidth gpu-l1-stride gpu-ceilings gpu-latency gpu-queues gpu-cublas-timing gpu-lt-algos gpu-fp8-accum install uninstall fuzz fuzz-build
 all: $(BIN)
 
 $(BIN): $(OBJ)
@@ -127,6 +127,12 @@ $(BUILD)/gpu-ceilings: scripts/gpu-ceilings.cu scripts/gpu_check.h
 # The latencies (dependent chains, pointer chases) the stall model reads (latency_* rows; needs nvcc).
 gpu-latency: $(BUILD)/gpu-latency
 $(BUILD)/gpu-latency: scripts/gpu-latency.cu scripts/gpu_check.h
+	@mkdir -p $(BUILD)
+	$(NVCC) -O3 -gencode arch=compute_90a,code=sm_90a -o $@ $<
+
+# The LG and MIO queue depths the stall model guesses (LG_QUEUE, MIO_QUEUE; needs nvcc).
+gpu-queues: $(BUILD)/gpu-queues
+$(BUILD)/gpu-queues: scripts/gpu-queues.cu scripts/gpu_check.h
 	@mkdir -p $(BUILD)
 	$(NVCC) -O3 -gencode arch=compute_90a,code=sm_90a -o $@ $<
 

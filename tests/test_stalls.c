@@ -156,7 +156,8 @@ static void test_hit_on_miss_waits_for_the_fill(void **state)
 	stall_trace_free(&t);
 }
 
-/* Warp 0 works 400 dependent FFMAs before bar.sync, warp 1 reaches it at once: warp 1 waits there. */
+/* Warp 0 works 400 dependent FFMAs before bar.sync, warp 1 reaches it at once: warp 1 waits, and as ncu
+ * samples a warp at the instruction it issues next, the wait shows at the one after the bar.sync. */
 static void test_slow_warp_barrier(void **state)
 {
 	(void)state;
@@ -174,9 +175,11 @@ static void test_slow_warp_barrier(void **state)
 	stall_result r;
 	run(&t, &r);
 	assert_int_equal(r.lines[1].line, 31);
-	assert_int_equal(r.lines[1].top, STALL_BARRIER);
+	assert_true(r.lines[1].cyc[STALL_BARRIER] == 0);
+	assert_int_equal(r.lines[2].line, 32);
+	assert_int_equal(r.lines[2].top, STALL_BARRIER);
 	/* warp 1 waits about warp 0's 1600 cycles, plus the barrier's latency */
-	assert_true(r.lines[1].cyc[STALL_BARRIER] > 1600 && r.lines[1].cyc[STALL_BARRIER] < 1700);
+	assert_true(r.lines[2].cyc[STALL_BARRIER] > 1600 && r.lines[2].cyc[STALL_BARRIER] < 1700);
 	stall_result_free(&r);
 	stall_trace_free(&t);
 }
@@ -331,7 +334,83 @@ static void test_named_barriers(void **state)
 	stall_result r;
 	run(&t, &r);
 	/* warps 0 and 1 pass at once; warp 2 waits for warp 3's ~2000 cycles */
-	assert_true(r.lines[1].cyc[STALL_BARRIER] > 2000 && r.lines[1].cyc[STALL_BARRIER] < 2000 + 3 * 100);
+	assert_true(r.lines[2].cyc[STALL_BARRIER] > 2000 && r.lines[2].cyc[STALL_BARRIER] < 2000 + 3 * 100);
+	stall_result_free(&r);
+	stall_trace_free(&t);
+}
+
+/* A TMA copy, then mbarrier.try_wait: the try_wait issues (SYNCS.PHASECHK) and its predicate comes back
+ * once the copy lands; the wait, long scoreboard, is at the branch that reads the predicate. */
+static void test_try_wait_charges_its_reader(void **state)
+{
+	(void)state;
+	stall_op ops[] = {{.line = 10, .kind = STALL_K_TMA, .units = 4096},
+			  {.line = 11, .kind = STALL_K_MBAR_WAIT, .ndst = 1, .dst = {3}},
+			  {.line = 12, .kind = STALL_K_OTHER, .nsrc = 1, .src = {3}}};
+	stall_trace t;
+	trace_new(&t, 1, ops, 3);
+	for (uint32_t i = 0; i < 3; i++)
+		stall_trace_add(&t, 0, 0, i);
+	stall_result r;
+	run(&t, &r);
+	assert_int_equal(r.nlines, 3);
+	assert_true(r.lines[1].cyc[STALL_LONG_SB] == 0);
+	assert_int_equal(r.lines[2].top, STALL_LONG_SB);
+	/* the copy's bytes at 44 a cycle, then L2 (c.l2_miss 0): about 93 + 260 cycles */
+	assert_true(r.lines[2].cyc[STALL_LONG_SB] > 300 && r.lines[2].cyc[STALL_LONG_SB] < 400);
+	stall_result_free(&r);
+	stall_trace_free(&t);
+}
+
+/* Producer and consumer on two mbarriers (slots 0 and 1): the consumer's wait on slot 1 lasts until the
+ * producer's second copy, 400 dependent FFMAs later, lands; its wait on slot 0, whose copy landed long
+ * before, is short, though a newer copy (slot 1's) was issued since. */
+static void test_mbarrier_waits_for_its_own_phase(void **state)
+{
+	(void)state;
+	stall_op ops[] = {{.line = 20, .kind = STALL_K_TMA, .units = 4096},
+			  {.line = 21, .kind = STALL_K_FMA, .ndst = 1, .dst = {1}, .nsrc = 1, .src = {1}},
+			  {.line = 22, .kind = STALL_K_MBAR_WAIT, .ndst = 1, .dst = {3}},
+			  {.line = 23, .kind = STALL_K_OTHER, .nsrc = 1, .src = {3}}};
+	stall_trace t;
+	trace_new(&t, 2, ops, 4);
+	stall_trace_add(&t, 0, 0, 0)->mem = 0;
+	for (int i = 0; i < 400; i++)
+		stall_trace_add(&t, 0, 0, 1);
+	stall_trace_add(&t, 0, 0, 0)->mem = 1;
+	for (uint32_t slot = 1; slot + 1 > 0; slot--) { /* slot 1, then slot 0: each waits for one copy */
+		uint32_t v[3] = {slot, 0, 1};
+		stall_trace_lines(&t, stall_trace_add(&t, 0, 1, 2), v, 3);
+		stall_trace_add(&t, 0, 1, 3);
+	}
+	stall_result r;
+	run(&t, &r);
+	assert_int_equal(r.lines[3].line, 23);
+	/* ~1600 cycles of FFMAs, the copy's ~93 cycles and L2's 260, latency_lds twice */
+	double w = r.lines[3].cyc[STALL_LONG_SB];
+	assert_true(w > 1900 && w < 2100);
+	stall_result_free(&r);
+	stall_trace_free(&t);
+}
+
+/* Sixteen warps (four a sub-partition) whose uncoalesced loads (32 lines each) fill the SM's LG queue:
+ * the queue serves them in turn, so they all run to about the end (a fixed priority ran some to the
+ * end alone, the others done long before: warp cycles well under 16 x the cycles). */
+static void test_throttled_warps_share_the_queue(void **state)
+{
+	(void)state;
+	stall_op ops[] = {{.line = 40, .kind = STALL_K_LDG, .units = 32}};
+	stall_trace t;
+	trace_new(&t, 16, ops, 1);
+	for (int w = 0; w < 16; w++)
+		for (int i = 0; i < 100; i++)
+			stall_trace_add(&t, 0, w, 0);
+	stall_result r;
+	run(&t, &r);
+	/* 1600 loads of 32 lines at one line a cycle */
+	assert_true(r.cycles > 1600 * 32 * 0.95 && r.cycles < 1600 * 32 * 1.05);
+	assert_true(r.warp_cycles > 0.95 * 16 * r.cycles);
+	assert_int_equal(r.lines[0].top, STALL_LG);
 	stall_result_free(&r);
 	stall_trace_free(&t);
 }
@@ -351,6 +430,9 @@ int main(void)
 		cmocka_unit_test(test_emulator_trace),
 		cmocka_unit_test(test_loads_issue_ahead_renamed),
 		cmocka_unit_test(test_named_barriers),
+		cmocka_unit_test(test_try_wait_charges_its_reader),
+		cmocka_unit_test(test_mbarrier_waits_for_its_own_phase),
+		cmocka_unit_test(test_throttled_warps_share_the_queue),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

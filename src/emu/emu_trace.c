@@ -2,12 +2,71 @@
 #include <stdlib.h>
 #include <string.h>
 #include "emu/emu_trace.h"
+#include "emu/emu_wgmma.h"
 #include "base/util.h"
 
+/* The mbarriers by their offset in the CTA's shared memory (a shared::cluster address names the same
+ * slot as the local one: a cluster's CTAs run the same code, so a block's remote arrivals stand for
+ * the ones its peers make on it), and per traced block the arrivals and TMA copies issued on each. */
 struct emu_tracer {
 	stall_trace *t;
 	const emu_kernel *k;
+	uint32_t key[STALL_MBARS];
+	int nkeys;
+	uint32_t arrivals[STALL_MAX_BLOCKS][STALL_MBARS], copies[STALL_MAX_BLOCKS][STALL_MBARS];
 };
+
+/* The slot of the mbarrier at address a (lane l's), or -1 past STALL_MBARS. */
+static int mbar_slot(emu_tracer *tr, uint64_t a)
+{
+	if ((a >> EMU_GLOBAL_SHIFT) == (EMU_SHARED_WINDOW >> EMU_GLOBAL_SHIFT))
+		a -= EMU_SHARED_WINDOW;
+	uint32_t off = (uint32_t)(a & ((1u << EMU_CLUSTER_SHIFT) - 1));
+	for (int i = 0; i < tr->nkeys; i++)
+		if (tr->key[i] == off)
+			return i;
+	if (tr->nkeys == STALL_MBARS)
+		return -1;
+	tr->key[tr->nkeys] = off;
+	return tr->nkeys++;
+}
+
+/* The lanes the guard lets run (emu_exec.c's guard, which runs after this hook). */
+static uint32_t guarded(const emu_op *o, const uint64_t *R, uint32_t mask)
+{
+	if (o->pred < 0)
+		return mask;
+	uint32_t pm = 0;
+	for (int l = 0; l < 32; l++)
+		if (mask >> l & 1)
+			pm |= (uint32_t)(R[o->pred * 32 + l] & 1) << l;
+	return (o->flags & OPF_PRED_NEG) ? mask & ~pm : mask & pm;
+}
+
+/* An mbarrier op or a TMA copy: its slot on r, and the block's counts (see stall_rec). */
+static void trace_mbar(emu_tracer *tr, long long blk, stall_rec *r, const emu_op *o, const uint64_t *R, uint32_t mask)
+{
+	uint32_t em = guarded(o, R, mask);
+	if (!em)
+		return;
+	int l = __builtin_ctz(em), tma = o->code == OP_BULK;
+	if (tma && o->mod != BK_LOAD)
+		return;
+	uint64_t a = tma ? R[o->src[4] * 32 + l] + R[o->src[5] * 32 + l] : R[o->src[0] * 32 + l] + R[o->src[2] * 32 + l];
+	int s = mbar_slot(tr, a);
+	if (s < 0)
+		return;
+	if (tma) {
+		tr->copies[blk][s]++;
+		r->mem = (uint32_t)s;
+	} else if (o->mod == MB_ARRIVE || o->mod == MB_ARRIVE_TX) {
+		tr->arrivals[blk][s]++;
+		r->mem = (uint32_t)s;
+	} else if (o->mod == MB_TEST_WAIT || o->mod == MB_TRY_WAIT) {
+		uint32_t v[3] = {(uint32_t)s, tr->arrivals[blk][s], tr->copies[blk][s]};
+		stall_trace_lines(tr->t, r, v, 3);
+	}
+}
 
 emu_tracer *emu_tracer_new(stall_trace *t, const emu_kernel *k)
 {
@@ -30,6 +89,8 @@ void emu_trace_issue(emu_tracer *tr, long long blk, int warp, int pc, const uint
 	const emu_op *o = &tr->k->ops[pc];
 	if (r && o->code == OP_BAR && mask && o->src[0] >= 0) /* which named barrier (bar.sync's checks its range) */
 		r->mem = (uint32_t)R[o->src[0] * 32 + __builtin_ctz(mask)] & 15;
+	if (r && (o->code == OP_MBAR || o->code == OP_BULK))
+		trace_mbar(tr, blk, r, o, R, mask);
 }
 
 void emu_trace_unissue(emu_tracer *tr, long long blk, int warp)
@@ -91,7 +152,8 @@ static stall_kind kind_of(const emu_op *o, const emu_opcount *c)
 	case OP_WGCOMMIT: return STALL_K_WGCOMMIT;
 	case OP_WGWAIT: return STALL_K_WGWAIT;
 	case OP_BAR: return STALL_K_BAR;
-	case OP_MBAR: return o->mod == MB_TEST_WAIT || o->mod == MB_TRY_WAIT ? STALL_K_MBAR_WAIT : STALL_K_MOVE;
+	case OP_MBAR: return o->mod == MB_TEST_WAIT || o->mod == MB_TRY_WAIT ? STALL_K_MBAR_WAIT
+			     : o->mod == MB_ARRIVE || o->mod == MB_ARRIVE_TX ? STALL_K_MBAR_ARRIVE : STALL_K_MOVE;
 	case OP_BULK: return o->mod == BK_LOAD || o->mod == BK_STORE ? STALL_K_TMA : STALL_K_OTHER;
 	case OP_RCP: case OP_SQRT: case OP_RSQRT: case OP_EX2: case OP_LG2: return STALL_K_MUFU;
 	case OP_DIV: return emu_types[o->type].kind == 'f' ? STALL_K_MUFU : STALL_K_INT;
@@ -126,6 +188,8 @@ void emu_trace_ops(const emu_kernel *k, const emu_opcount *cnt, stall_trace *t)
 		for (int d = 0; d < nd; d++)
 			if (o->dst[d] >= 0)
 				s->dst[s->ndst++] = o->dst[d];
+		if (s->kind == STALL_K_MBAR_WAIT && !s->ndst && o->dst[0] >= 0) /* the decoder keeps ndst 0 for these */
+			s->dst[s->ndst++] = o->dst[0];
 		int ns = o->nsrc < EMU_MAX_SRC ? o->nsrc : EMU_MAX_SRC;
 		for (int r = 0; r < ns && s->nsrc < STALL_MAX_SRC - 1; r++)
 			if (o->src[r] >= 0 && k->is_const[o->src[r]] != 1)
@@ -139,7 +203,14 @@ void emu_trace_ops(const emu_kernel *k, const emu_opcount *cnt, stall_trace *t)
 		/* as the SASS: a scalar load ptxas merged into an LDS.128 charges its group's leader (emu_vgroup.c) */
 		case STALL_K_LDS: case STALL_K_STS: s->units = per(c->wave_sass, c->issued); break;
 		case STALL_K_MMA: s->units = (double)EMU_MMA_FLOPS(o->type == ET_TF32 ? 8 : 16); break;
-		case STALL_K_WGMMA: s->units = per(c->wg_flops, c->issued); break;
+		/* the tensor pipe takes an m64nN wgmma in the same time whatever its K (k8 tf32, k16 f16/bf16,
+		 * k32 fp8): its work in f16 FLOPs. Lesson 11 (fp8) measured 7100 FLOPs a cycle an SM, past
+		 * f16's 4096: the fp8 rate is twice f16's, as NVIDIA's H100 figures give */
+		case STALL_K_WGMMA:
+			s->units = per(c->wg_flops, c->issued);
+			if (o->code == OP_WGMMA && o->imm >= 0 && o->imm < k->nwgmma && k->wgmma[o->imm].k)
+				s->units = s->units * 16 / k->wgmma[o->imm].k;
+			break;
 		case STALL_K_TMA: s->units = per(c->bytes_l2 + c->bytes, c->issued); break;
 		case STALL_K_CPWAIT: s->wait_n = (o->flags & OPF_WAIT_ALL) ? -1 : (int)o->imm; break;
 		case STALL_K_WGWAIT: s->wait_n = (int)o->imm; break;

@@ -179,10 +179,15 @@ typedef struct {
 	size_t aj;
 	int smsp, blk;
 	long long wake;          /* the first cycle the next instruction may issue */
+	long long last;          /* the cycle it last issued */
 	long long seg;           /* the first cycle not yet charged */
 	uint8_t why;             /* what it waits for until wake */
 	uint32_t wop;            /* the op charged for that wait */
 	int at_bar, bar_id, done;
+	int mb_slot;             /* >= 0: an mbarrier wait's predicate waits for that slot to reach mb_arr, mb_cp */
+	long long mb_arr, mb_cp;
+	int32_t mb_reg[STALL_MAX_DST];
+	int mb_nreg;
 	long long *ready;        /* per register: when its value is ready */
 	uint8_t *rwhy;           /* and what kind of result it is */
 	groups cp, wg;
@@ -202,9 +207,17 @@ typedef struct {
 	uint32_t next;
 } l1cache;
 
+/* An mbarrier of a block as the replay meets it: its arrivals and TMA copies so far, the cycle of each
+ * recent arrival and the running latest landing of the copies (rings of GROUPS). */
+typedef struct {
+	long long arrivals, copies;
+	long long arrived_at[GROUPS], landed[GROUPS];
+} mbar;
+
 typedef struct {
 	int live, arrived[16], want[16]; /* per named barrier: warps arrived, warps it waits for (0: all) */
 	long long async_ready;   /* the TMA copies issued so far land */
+	mbar mb[STALL_MBARS];
 } bstate;
 
 typedef struct {
@@ -340,8 +353,6 @@ static void prepare(sim *s, wstate *w, long long t)
 		g = group_done(&w->cp, o->wait_n);
 	else if (o->kind == STALL_K_WGWAIT)
 		g = group_done(&w->wg, o->wait_n), gwhy = STALL_WAIT;
-	else if (o->kind == STALL_K_MBAR_WAIT)
-		g = s->b[w->blk].async_ready;
 	if (g > dep)
 		dep = g, why = gwhy;
 	w->wake = dep;
@@ -384,6 +395,18 @@ static long long pipe_busy(const sim *s, const wstate *w, const stall_op *o, lon
 	return until > (double)t ? (long long)ceil(until) : 0;
 }
 
+/* Whether the op goes through a queue the SM's four sub-partitions share. */
+static int shared_queue(const stall_op *o)
+{
+	switch ((stall_kind)o->kind) {
+	case STALL_K_SHFL: case STALL_K_LDS: case STALL_K_STS: case STALL_K_LDG: case STALL_K_STG:
+	case STALL_K_CPASYNC: case STALL_K_TMA:
+		return 1;
+	default:
+		return 0;
+	}
+}
+
 static double queue(double *free_at, long long t, double work)
 {
 	double start = *free_at > (double)t ? *free_at : (double)t;
@@ -405,7 +428,7 @@ static void barrier_check(sim *s, int blk, int id, long long t)
 		wstate *w = &s->w[i];
 		if (w->blk == blk && w->at_bar && w->bar_id == id) {
 			w->at_bar = 0;
-			charge(s, w->wop, STALL_BARRIER, w->seg, at); /* at the bar.sync's line */
+			charge(s, w->wop, STALL_BARRIER, w->seg, at); /* at the instruction after the bar.sync */
 			w->seg = at;
 			prepare(s, w, at - 1); /* then its next instruction's own operands */
 			prepare_ahead(s, w, at - 1);
@@ -413,6 +436,41 @@ static void barrier_check(sim *s, int blk, int id, long long t)
 	}
 	b->arrived[id] = 0;
 	b->want[id] = 0;
+}
+
+/* Whether warp w's mbarrier wait is met at t: its slot has the arrivals and copies the emulator saw
+ * before the wait succeeded. Then its predicate is ready latency_lds after the last of them (or t). */
+static void mbar_check(sim *s, wstate *w, long long t)
+{
+	if (w->mb_slot < 0)
+		return;
+	const mbar *m = &s->b[w->blk].mb[w->mb_slot];
+	if (m->arrivals < w->mb_arr || m->copies < w->mb_cp)
+		return;
+	long long at = t;
+	if (w->mb_arr > 0 && w->mb_arr > m->arrivals - GROUPS && m->arrived_at[(w->mb_arr - 1) % GROUPS] > at)
+		at = m->arrived_at[(w->mb_arr - 1) % GROUPS];
+	if (w->mb_cp > 0 && w->mb_cp > m->copies - GROUPS && m->landed[(w->mb_cp - 1) % GROUPS] > at)
+		at = m->landed[(w->mb_cp - 1) % GROUPS];
+	at += (long long)s->p->lat[STALL_LAT_LDS];
+	for (int i = 0; i < w->mb_nreg; i++)
+		w->ready[w->mb_reg[i]] = at, w->rwhy[w->mb_reg[i]] = STALL_LONG_SB;
+	w->mb_slot = -1;
+}
+
+/* An arrival or a copy on slot `slot` of block blk at t: the warps whose wait it meets go on. */
+static void mbar_wake(sim *s, int blk, int slot, long long t)
+{
+	for (int i = 0; i < s->nw; i++) {
+		wstate *w = &s->w[i];
+		if (w->blk != blk || w->mb_slot != slot || w->done)
+			continue;
+		mbar_check(s, w, t);
+		if (w->mb_slot < 0 && !w->at_bar && w->pos < w->n) {
+			prepare(s, w, t);
+			prepare_ahead(s, w, t);
+		}
+	}
 }
 
 /* What record k of the warp does to the pipes, queues and registers, issued at t. */
@@ -489,10 +547,42 @@ static void effects(sim *s, wstate *w, size_t k, long long t)
 			w->wg.open = (long long)done;
 		break;
 	}
+	case STALL_K_MBAR_WAIT: { /* SYNCS.PHASECHK: its predicate comes back through the long scoreboard once the
+				   * phase it waited for completes, read (in shared memory) at latency_lds */
+		const stall_rec *r = &w->rec[k];
+		long long done = t + (long long)p->lat[STALL_LAT_LDS];
+		if (r->mem == STALL_NO_MEM || s->t->mem[r->mem] != 3 || s->t->mem[r->mem + 1] >= STALL_MBARS) {
+			/* no slot recorded: the block's TMA copies issued so far */
+			set_reg(s, w, o, s->b[w->blk].async_ready > done ? s->b[w->blk].async_ready : done, STALL_LONG_SB);
+			break;
+		}
+		w->mb_slot = (int)s->t->mem[r->mem + 1];
+		w->mb_arr = s->t->mem[r->mem + 2], w->mb_cp = s->t->mem[r->mem + 3];
+		w->mb_nreg = 0;
+		for (int i = 0; i < o->ndst; i++)
+			if (o->dst[i] >= 0 && o->dst[i] < s->t->nregs)
+				w->mb_reg[w->mb_nreg++] = o->dst[i];
+		set_reg(s, w, o, NEVER, STALL_LONG_SB);
+		mbar_check(s, w, t);
+		break;
+	}
+	case STALL_K_MBAR_ARRIVE:
+		if (w->rec[k].mem < STALL_MBARS) {
+			mbar *m = &s->b[w->blk].mb[w->rec[k].mem];
+			m->arrived_at[m->arrivals++ % GROUPS] = t;
+			mbar_wake(s, w->blk, (int)w->rec[k].mem, t);
+		}
+		break;
 	case STALL_K_TMA: {
 		long long done = (long long)(queue(&s->tma_free, t, u / TMA_BYTES_PER_CYCLE) + s->miss_lat);
 		if (done > s->b[w->blk].async_ready)
 			s->b[w->blk].async_ready = done;
+		if (w->rec[k].mem < STALL_MBARS) {
+			mbar *m = &s->b[w->blk].mb[w->rec[k].mem];
+			long long prev = m->copies ? m->landed[(m->copies - 1) % GROUPS] : 0;
+			m->landed[m->copies++ % GROUPS] = done > prev ? done : prev;
+			mbar_wake(s, w->blk, (int)w->rec[k].mem, t);
+		}
 		break;
 	}
 	default:
@@ -614,10 +704,12 @@ static void issue(sim *s, wstate *w, long long t)
 		return;
 	}
 	if (o->kind == STALL_K_BAR) {
+		/* ncu samples a waiting warp at the instruction it will issue next: a barrier's wait shows at
+		 * the instruction after the bar.sync (H100, 13 kernels: no barrier sample at a bar.sync line) */
 		w->at_bar = 1;
 		w->wake = NEVER;
 		w->why = STALL_BARRIER;
-		w->wop = opi;
+		w->wop = w->rec[w->pos].op;
 		w->awake = NEVER;
 		uint32_t id = w->rec[k0].mem; /* the barrier's number, as the emulator read it */
 		w->bar_id = id < 16 ? (int)id : 0;
@@ -705,6 +797,7 @@ int stall_model(const stall_trace *t, const stall_params *p, const stall_config 
 		const stall_warp *tw = &t->warps[(size_t)(blk % t->nblocks) * (size_t)t->warps_per_block + (size_t)wi];
 		w->rec = tw->rec, w->n = tw->n, w->blk = blk, w->smsp = i % 4;
 		w->ready = ready + nr * (size_t)i, w->rwhy = rwhy + nr * (size_t)i;
+		w->mb_slot = -1;
 		if (!w->n) {
 			w->done = 1;
 			continue;
@@ -716,10 +809,15 @@ int stall_model(const stall_trace *t, const stall_params *p, const stall_config 
 	}
 	long long tnow = 0, last = 0;
 	int last_issued[4] = {-1, -1, -1, -1};
+	/* the four sub-partitions take turns at the SM's shared queues (MIO, LG, TMA): the one after the
+	 * last to use one goes first (a fixed order let sub-partition 0's warps race ahead, 3's starve) */
+	int turn = 0;
 	while (live > 0) {
 		long long next = NEVER;
-		for (int sp = 0; sp < 4; sp++) {
-			int pick = -1, pick_inorder = 0;
+		int first = turn;
+		for (int q = 0; q < 4; q++) {
+			int sp = (first + q) & 3;
+			int pick = -1, pick_inorder = 0, pick_greedy = 0;
 			for (int i = sp; i < s.nw; i += 4) {
 				wstate *w = &s.w[i];
 				if (w->done || w->at_bar)
@@ -749,13 +847,18 @@ int stall_model(const stall_trace *t, const stall_params *p, const stall_config 
 					next = when < next ? when : next;
 					continue;
 				}
-				/* greedy then oldest: the warp that issued last keeps the slot while it can */
-				if (pick < 0 || i == last_issued[sp])
-					pick = i, pick_inorder = inorder;
+				/* greedy (the warp that issued the cycle before, while it has not stalled), then the
+				 * one that issued longest ago */
+				int greedy = i == last_issued[sp] && w->last == tnow - 1;
+				if (pick < 0 || greedy || (!pick_greedy && w->last < s.w[pick].last))
+					pick = i, pick_inorder = inorder, pick_greedy = greedy;
 			}
 			if (pick >= 0) {
 				wstate *w = &s.w[pick];
 				last_issued[sp] = pick;
+				w->last = tnow;
+				if (shared_queue(&t->ops[w->rec[pick_inorder ? w->pos : w->aj].op]))
+					turn = (sp + 1) & 3;
 				if (!pick_inorder) {
 					issue_ahead(&s, w, tnow);
 					last = tnow;
@@ -769,6 +872,13 @@ int stall_model(const stall_trace *t, const stall_params *p, const stall_config 
 				next = tnow + 1 < next ? tnow + 1 : next;
 			}
 		}
+		if (live > 0 && next == NEVER) /* an mbarrier's arrivals the trace lacks (cut): its waits end now */
+			for (int i = 0; i < s.nw; i++)
+				if (s.w[i].mb_slot >= 0 && !s.w[i].done) {
+					s.w[i].mb_arr = s.w[i].mb_cp = 0;
+					mbar_wake(&s, s.w[i].blk, s.w[i].mb_slot, tnow);
+					next = tnow + 1;
+				}
 		if (live > 0 && next == NEVER) {
 			snprintf(err, (size_t)errlen, "no stalls: the model's warps all wait at a barrier no warp reaches");
 			free(ready), free(rwhy), free(s.w), free(s.b), free(s.cyc), free(s.issued), l1_free(&s.l1);

@@ -47,7 +47,8 @@ typedef enum {
 	STALL_K_WGMMA,      /* wgmma.mma_async: the tensor pipe, asynchronous, in a group */
 	STALL_K_WGWAIT,     /* wgmma.wait_group N */
 	STALL_K_BAR,        /* bar.sync / barrier.sync */
-	STALL_K_MBAR_WAIT,  /* mbarrier.try_wait / test_wait: the block's TMA copies landed */
+	STALL_K_MBAR_WAIT,  /* mbarrier.try_wait / test_wait: its predicate once the phase it waited for completes */
+	STALL_K_MBAR_ARRIVE, /* mbarrier.arrive (.expect_tx): an arrival on the mbarrier */
 	STALL_K_TMA,        /* cp.async.bulk: the copy engine */
 	STALL_K_OTHER,      /* branches, exit, the rest: issue only */
 	STALL_K_COUNT
@@ -72,7 +73,11 @@ typedef struct {
 /* One issued instruction of one warp. mem: for a global load, where its 128-byte lines are in the
  * trace's pool (stall_trace.mem: a count, then that many line ids); STALL_NO_MEM for the others
  * (and for a load past the pool's limit: the model takes it for a miss); for a bar.sync, the
- * barrier's number. A line id is the buffer's index << 28 | the line's number in it. */
+ * barrier's number. A line id is the buffer's index << 28 | the line's number in it. For an
+ * mbarrier arrival or a TMA copy, the mbarrier's slot (< STALL_MBARS; STALL_NO_MEM: none, or no lane
+ * arrived); for an mbarrier wait, in the pool: 3, the slot, then the block's arrivals and copies on
+ * that slot the emulator had issued when the wait succeeded (what the replay waits for). */
+#define STALL_MBARS 32
 #define STALL_NO_MEM UINT32_MAX
 typedef struct {
 	uint32_t op, mem;

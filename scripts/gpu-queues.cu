@@ -1,0 +1,135 @@
+// gpu-queues: how much work the SM's LG and MIO queues hold before a warp must wait to issue (lg_throttle,
+// mio_throttle), and how fast they drain: the two depths the stall model guesses (src/model/stalls.c
+// LG_QUEUE, MIO_QUEUE; docs/model.md "Stall reasons"). One warp alone on the GPU issues a burst of K
+// independent loads, each as costly as a load can be (LG: 32 lanes on 32 different 128-byte lines, all
+// in L1 after a warm pass; MIO: 32 lanes on one shared-memory bank, 32 wavefronts), between two
+// clock64() reads, results unread until after. While the queue has room a load issues in a few cycles;
+// once it is full each waits for 32 lines (wavefronts) to drain: the issue time bends at the depth.
+// Prints each burst's cycles, then "queue_lg", "queue_mio" (the depth, in cycles of work: lines or
+// wavefronts at one a cycle, as the model counts it) and "drain_lg", "drain_mio" (cycles a unit past
+// the bend), and a table; exits 1 when a depth is off the model's guess by more than half.
+//   make gpu-queues && build/gpu-queues   (where nvcc is; the GPU machine has it)
+#include <cstdio>
+#include <cstdlib>
+#include <cuda_runtime.h>
+
+#define PROG "gpu-queues"
+#include "gpu_check.h"
+
+enum { MODEL_LG = 32, MODEL_MIO = 16 }; // the model's guesses, cycles of work (stalls.c)
+
+// K loads of lane l's line l (a 32-float stride: 128 bytes), over four rows of 32 lines (all in L1).
+template <int K> __global__ void k_lg(const float *p, long long *cyc, float *sink)
+{
+	const float *a = p + threadIdx.x * 32;
+	float r[K], warm = 0;
+#pragma unroll
+	for (int i = 0; i < K; i++) // the warm pass: every line in L1
+		asm volatile("ld.global.ca.f32 %0, [%1];" : "=f"(r[i]) : "l"(a + (i & 3) * 1024) : "memory");
+#pragma unroll
+	for (int i = 0; i < K; i++)
+		warm += r[i];
+	long long t0, t1;
+	asm volatile("mov.u64 %0, %%clock64;" : "=l"(t0) : "f"(warm) : "memory");
+#pragma unroll
+	for (int i = 0; i < K; i++)
+		asm volatile("ld.global.ca.f32 %0, [%1];" : "=f"(r[i]) : "l"(a + (i & 3) * 1024) : "memory");
+	asm volatile("mov.u64 %0, %%clock64;" : "=l"(t1)::"memory");
+	float s = warm;
+#pragma unroll
+	for (int i = 0; i < K; i++)
+		s += r[i];
+	sink[threadIdx.x] = s;
+	if (threadIdx.x == 0)
+		cyc[0] = t1 - t0;
+}
+
+// K shared loads, each lane 32 words from the next: one bank, 32 wavefronts a load.
+template <int K> __global__ void k_mio(long long *cyc, float *sink)
+{
+	__shared__ float s[32 * 32 * 2];
+	for (int i = threadIdx.x; i < 32 * 32 * 2; i += 32)
+		s[i] = (float)i;
+	__syncwarp();
+	unsigned a = (unsigned)__cvta_generic_to_shared(&s[threadIdx.x * 32]);
+	float r[K];
+	long long t0, t1;
+	asm volatile("mov.u64 %0, %%clock64;" : "=l"(t0)::"memory");
+#pragma unroll
+	for (int i = 0; i < K; i++)
+		asm volatile("ld.shared.f32 %0, [%1];" : "=f"(r[i]) : "r"(a + (i & 1) * 4) : "memory");
+	asm volatile("mov.u64 %0, %%clock64;" : "=l"(t1)::"memory");
+	float v = 0;
+#pragma unroll
+	for (int i = 0; i < K; i++)
+		v += r[i];
+	sink[threadIdx.x] = v;
+	if (threadIdx.x == 0)
+		cyc[0] = t1 - t0;
+}
+
+static long long get(long long *cyc)
+{
+	long long c = 0;
+	CHECK(cudaDeviceSynchronize());
+	CHECK(cudaMemcpy(&c, cyc, sizeof c, cudaMemcpyDeviceToHost));
+	return c;
+}
+
+template <int K> static long long lg(const float *p, long long *cyc, float *sink)
+{
+	for (int rep = 0; rep < 3; rep++) // the first launches load the code and raise the clock; the last is kept
+		k_lg<K><<<1, 32>>>(p, cyc, sink);
+	return get(cyc);
+}
+
+template <int K> static long long mio(long long *cyc, float *sink)
+{
+	for (int rep = 0; rep < 3; rep++)
+		k_mio<K><<<1, 32>>>(cyc, sink);
+	return get(cyc);
+}
+
+enum { NK = 10 };
+static const int ks[NK] = {1, 2, 3, 4, 6, 8, 12, 16, 24, 32};
+
+// From a burst's cycles t[] at ks[]: the drain r, cycles a unit, from the slope over the last half (32
+// units a load); and the depth. Past the bend load j issues once the backlog, 32 j units less what
+// drained, is under the depth D: t(j) = r (32 j - D) + t(1), so D (in cycles of work, r a unit) is
+// r 32 K - (t(K) - t(1)) at the largest K. A slope under 8 cycles a load: no bend, D > r 32 K.
+static void fit(const long long *t, double *drain, double *depth)
+{
+	double per_load = (double)(t[NK - 1] - t[NK / 2]) / (ks[NK - 1] - ks[NK / 2]);
+	*drain = per_load / 32;
+	*depth = per_load < 8 ? -1 : per_load * ks[NK - 1] - (double)(t[NK - 1] - t[0]);
+}
+
+int main()
+{
+	float *p, *sink;
+	long long *cyc;
+	CHECK(cudaMalloc(&p, (size_t)4 * 1024 * 4));
+	CHECK(cudaMemset(p, 0, (size_t)4 * 1024 * 4));
+	CHECK(cudaMalloc(&sink, 32 * sizeof(float)));
+	CHECK(cudaMalloc(&cyc, sizeof(long long)));
+	long long tl[NK] = {lg<1>(p, cyc, sink),  lg<2>(p, cyc, sink),  lg<3>(p, cyc, sink),  lg<4>(p, cyc, sink),
+			    lg<6>(p, cyc, sink),  lg<8>(p, cyc, sink),  lg<12>(p, cyc, sink), lg<16>(p, cyc, sink),
+			    lg<24>(p, cyc, sink), lg<32>(p, cyc, sink)};
+	long long tm[NK] = {mio<1>(cyc, sink),  mio<2>(cyc, sink),  mio<3>(cyc, sink),  mio<4>(cyc, sink),
+			    mio<6>(cyc, sink),  mio<8>(cyc, sink),  mio<12>(cyc, sink), mio<16>(cyc, sink),
+			    mio<24>(cyc, sink), mio<32>(cyc, sink)};
+	double dl, ql, dm, qm;
+	fit(tl, &dl, &ql);
+	fit(tm, &dm, &qm);
+	printf("burst  lg_cycles  mio_cycles\n");
+	for (int i = 0; i < NK; i++)
+		printf("%5d  %9lld  %10lld\n", ks[i], tl[i], tm[i]);
+	printf("queue_lg %.0f cycles\nqueue_mio %.0f cycles\ndrain_lg %.2f cycles\ndrain_mio %.2f cycles\n", ql, qm, dl, dm);
+	printf("(a depth of -1: no bend within %d loads, deeper than that)\n", ks[NK - 1]);
+	printf("\n| queue | depth (cycles of work) | model | drain (cycles a unit) | model |\n|---|---|---|---|---|\n");
+	printf("| LG | %.0f | %d | %.2f | 1 |\n| MIO | %.0f | %d | %.2f | 1 |\n", ql, MODEL_LG, dl, qm, MODEL_MIO, dm);
+	int off = ql < MODEL_LG * 0.5 || ql > MODEL_LG * 1.5 || qm < MODEL_MIO * 0.5 || qm > MODEL_MIO * 1.5;
+	if (off)
+		printf("the model's queue depths are off: set LG_QUEUE, MIO_QUEUE in src/model/stalls.c from these rows\n");
+	return off;
+}
