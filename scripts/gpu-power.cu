@@ -16,6 +16,7 @@
 //   wgmma_75, wgmma_50  the same at about 75% and 50% of the first's FLOPs per clock: a __nanosleep
 //               after each step, its length found by bisection on short launches (the rows say
 //               what each reached; the model reads the rate, not the label)
+//   wgmma_f8    wgmma m64n128k32 e4m3 x e4m3 + f32 on random bytes (no NaN): FLOP/s, FP8's rate
 //   l2          .cg float4 reads of a buffer a quarter of L2: GB/s from L2
 //   dram        the same over 2 GiB: GB/s from DRAM
 #include <algorithm>
@@ -199,6 +200,15 @@ __global__ void k_mma(long long reps, int, float *sink)
 }
 
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+// Two random e4m3 bytes from random bits: any sign, exponent and mantissa but S.1111.111, e4m3's NaN.
+__device__ unsigned short e4m3x2(unsigned x)
+{
+	unsigned lo = x & 0xffu, hi = (x >> 8) & 0xffu;
+	lo ^= (lo & 0x7fu) == 0x7fu;
+	hi ^= (hi & 0x7fu) == 0x7fu;
+	return (unsigned short)(lo | hi << 8);
+}
+
 __device__ unsigned long long sdesc(const void *p, unsigned lbo, unsigned sbo)
 {
 	unsigned a = (unsigned)__cvta_generic_to_shared(p);
@@ -206,18 +216,26 @@ __device__ unsigned long long sdesc(const void *p, unsigned lbo, unsigned sbo)
 	       ((unsigned long long)((sbo >> 4) & 0x3fff) << 32);
 }
 
+#define ACC64                                                                                         \
+	"{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, "                     \
+	"%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, "            \
+	"%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, "            \
+	"%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63}"
 #define ACC8(i) "+f"(d[i]), "+f"(d[i + 1]), "+f"(d[i + 2]), "+f"(d[i + 3]), "+f"(d[i + 4]), "+f"(d[i + 5]), "+f"(d[i + 6]), "+f"(d[i + 7])
 // As gpu-ceilings' wgmma_data (random f16 tiles, a different A and B for each of four in flight);
-// `sleep_ns` > 0: a __nanosleep after each step of four, which lowers the FLOPs per clock.
+// `sleep_ns` > 0: a __nanosleep after each step of four, which lowers the FLOPs per clock. F8: e4m3
+// operands, m64n128k32 (the same bytes a tile, twice the FLOPs), random bytes but no NaN.
+template <bool F8>
 __global__ void k_wgmma(long long reps, int sleep_ns, float *sink)
 {
 	__shared__ __align__(1024) unsigned short sa[4][64 * 16], sb[4][128 * 16];
 	unsigned seed = blockIdx.x * 977u;
 	for (int u = 0; u < 4; u++) {
 		for (int i = threadIdx.x; i < 64 * 16; i += blockDim.x)
-			sa[u][i] = (unsigned short)rand_f16x2(seed + u * 65536 + i);
+			sa[u][i] = F8 ? e4m3x2(rand_f16x2(seed + u * 65536 + i)) : (unsigned short)rand_f16x2(seed + u * 65536 + i);
 		for (int i = threadIdx.x; i < 128 * 16; i += blockDim.x)
-			sb[u][i] = (unsigned short)rand_f16x2(seed + u * 65536 + 4096 + i);
+			sb[u][i] = F8 ? e4m3x2(rand_f16x2(seed + u * 65536 + 4096 + i))
+				      : (unsigned short)rand_f16x2(seed + u * 65536 + 4096 + i);
 	}
 	__syncthreads();
 	asm volatile("fence.proxy.async.shared::cta;");
@@ -233,16 +251,18 @@ __global__ void k_wgmma(long long reps, int sleep_ns, float *sink)
 	for (long long r = 0; r < reps; r++) {
 		asm volatile("wgmma.fence.sync.aligned;");
 #pragma unroll
-		for (int u = 0; u < 4; u++)
-			asm volatile("{ .reg .pred p; setp.ne.b32 p, 1, 0;\n"
-				     "wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 "
-				     "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, "
-				     "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, "
-				     "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, "
-				     "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63}, "
-				     "%64, %65, p, 1, 1, 0, 0; }"
-				     : ACC8(0), ACC8(8), ACC8(16), ACC8(24), ACC8(32), ACC8(40), ACC8(48), ACC8(56)
-				     : "l"(da[u]), "l"(db[u]));
+		for (int u = 0; u < 4; u++) {
+			if constexpr (F8)
+				asm volatile("{ .reg .pred p; setp.ne.b32 p, 1, 0;\n"
+					     "wgmma.mma_async.sync.aligned.m64n128k32.f32.e4m3.e4m3 " ACC64 ", %64, %65, p, 1, 1; }"
+					     : ACC8(0), ACC8(8), ACC8(16), ACC8(24), ACC8(32), ACC8(40), ACC8(48), ACC8(56)
+					     : "l"(da[u]), "l"(db[u]));
+			else
+				asm volatile("{ .reg .pred p; setp.ne.b32 p, 1, 0;\n"
+					     "wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 " ACC64 ", %64, %65, p, 1, 1, 0, 0; }"
+					     : ACC8(0), ACC8(8), ACC8(16), ACC8(24), ACC8(32), ACC8(40), ACC8(48), ACC8(56)
+					     : "l"(da[u]), "l"(db[u]));
+		}
 		asm volatile("wgmma.commit_group.sync.aligned;");
 		asm volatile("wgmma.wait_group.sync.aligned 1;" ::: "memory");
 		if (sleep_ns > 0)
@@ -257,6 +277,7 @@ __global__ void k_wgmma(long long reps, int sleep_ns, float *sink)
 		sink[0] = s;
 }
 #else
+template <bool F8>
 __global__ void k_wgmma(long long, int, float *) {}
 #endif
 
@@ -419,12 +440,14 @@ int main(int argc, char **argv)
 		{"ffma", "warp-inst/s", k_ffma, 1024, 2, 16 * 8 / 32.0, 0, "independent FFMAs at full rate", 0},
 		{"lsu", "wavefronts/s", k_lds, 1024, 2, 8 / 32.0, 0, "conflict-free shared loads at full rate", 0},
 		{"mma_data", "FLOP/s", k_mma, 256, 8, 4 * 4096 / 32.0, 0, "mma.sync m16n8k16 on random f16 operands", 0},
-		{"wgmma_data", "FLOP/s", k_wgmma, 128, 8, 4 * 2.0 * 64 * 128 * 16 / 128.0, 0,
+		{"wgmma_data", "FLOP/s", k_wgmma<false>, 128, 8, 4 * 2.0 * 64 * 128 * 16 / 128.0, 0,
 		 "wgmma m64n128k16 on random f16 tiles, full rate", 0},
-		{"wgmma_75", "FLOP/s", k_wgmma, 128, 8, 4 * 2.0 * 64 * 128 * 16 / 128.0, 0.75,
+		{"wgmma_75", "FLOP/s", k_wgmma<false>, 128, 8, 4 * 2.0 * 64 * 128 * 16 / 128.0, 0.75,
 		 "wgmma on random f16 tiles, about 75% of full rate a clock", 0},
-		{"wgmma_50", "FLOP/s", k_wgmma, 128, 8, 4 * 2.0 * 64 * 128 * 16 / 128.0, 0.5,
+		{"wgmma_50", "FLOP/s", k_wgmma<false>, 128, 8, 4 * 2.0 * 64 * 128 * 16 / 128.0, 0.5,
 		 "wgmma on random f16 tiles, about 50% of full rate a clock", 0},
+		{"wgmma_f8", "FLOP/s", k_wgmma<true>, 128, 8, 4 * 2.0 * 64 * 128 * 32 / 128.0, 0,
+		 "wgmma m64n128k32 on random e4m3 tiles, full rate", 0},
 		{"l2", "GB/s", k_read, 1024, 2, 0, 0, ".cg float4 reads of a quarter of L2", (size_t)l2 / 4},
 		{"dram", "GB/s", k_read, 1024, 2, 0, 0, ".cg float4 reads of 2 GiB", (size_t)2 << 30},
 	};
