@@ -506,8 +506,9 @@ int main(int argc, char **argv)
 		       r.watts, "W");
 		printf(fmt, gpu, driver, date, seconds, t.what, r.launch_ms, r.samples, r.mhz_timer, extra, t.name, "mhz",
 		       r.mhz_nvml, "count");
-		printf(fmt, gpu, driver, date, seconds, t.what, r.launch_ms, r.samples, r.mhz_timer, extra, t.name, "rate",
-		       r.rate, t.unit);
+		if (t.k != k_idle) // the idle board does no work: no rate
+			printf(fmt, gpu, driver, date, seconds, t.what, r.launch_ms, r.samples, r.mhz_timer, extra, t.name,
+			       "rate", r.rate, t.unit);
 		fflush(stdout);
 	}
 	printf("%s\t%s\t%s\tbuild/gpu-power (scripts/gpu-power.sh): nvmlDeviceGetEnforcedPowerLimit\t0\t0\tpower_limit_w\t%.4g\tW\n",
