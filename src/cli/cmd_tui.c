@@ -352,9 +352,11 @@ static void start_estimate(ui_app *a, exec_estimate_job *j)
 		return;
 	}
 	a->est.state = UI_EST_BUSY;
+	const lesson *l = ui_app_lesson(a);
+	int regs = l ? l->regs : 0; /* the stall model's occupancy: the lesson's recorded registers */
 	if (!j)
-		exec_estimate(&rq, &a->gpu, &r);
-	else if (exec_estimate_job_start(j, &rq, &a->gpu) == 0)
+		exec_estimate(&rq, &a->gpu, regs, &r);
+	else if (exec_estimate_job_start(j, &rq, &a->gpu, regs) == 0)
 		return;
 	ui_app_estimate_done(a, j ? &j->out : &r);
 }

@@ -4,6 +4,7 @@
 #include <string.h>
 #include "exec/estimate.h"
 #include "exec/backend.h"
+#include "exec/stalls.h"
 #include "emu/emu.h"
 #include "course/argspec.h"
 #include "course/dtype.h"
@@ -30,18 +31,45 @@ static void per_block(const emu_result *res, estimate_block *b)
 	b->tma_bytes = (double)(c->tma_l2_bytes + c->tma_store_bytes) / n;
 }
 
+/* The stall model's SM over the same blocks: its cycles for the busiest SM's share of the grid into
+ * in->sm_cycles, or out->latency_why. */
+static void latency(const run_request *rq, const gpu_spec *g, int regs, exec_estimate_result *out)
+{
+	static exec_stalls_result s;
+	if (exec_stalls(rq, g, regs, &s) < 0) {
+		snprintf(out->latency_why, sizeof out->latency_why, "%s", s.err);
+		return;
+	}
+	if (s.cut)
+		snprintf(out->latency_why, sizeof out->latency_why, "the trace was cut (its warps' tails are missing)");
+	else {
+		out->has_latency = 1;
+		out->sm_cycles = s.r.cycles;
+		out->waves = s.r.waves;
+		out->blocks_per_sm = s.c.blocks_per_sm;
+		out->regs = s.regs;
+		out->regs_assumed = s.regs_assumed;
+		out->issue_active = s.r.issue_active;
+		out->in.sm_cycles = s.r.cycles * s.r.waves;
+	}
+	out->latency_seconds = s.emu_seconds + s.model_seconds;
+	exec_stalls_free(&s);
+}
+
 /* The work itself; -1 with err set. */
-static int sample(const run_request *rq, const gpu_spec *g, exec_estimate_result *out, char *err, int errlen)
+static int sample(const run_request *rq, const gpu_spec *g, int regs, exec_estimate_result *out, char *err, int errlen)
 {
 	if (estimate_supported(g, err, errlen) < 0) /* before the blocks run: no use for them */
 		return -1;
 	dtype ty = rq->dt == DTYPE_NONE ? DTYPE_F32 : rq->dt;
-	if (ty == DTYPE_TF32 || dtype_of(ty)->scaled) {
+	int f8 = ty == DTYPE_E4M3;
+	if (ty == DTYPE_TF32 || (dtype_of(ty)->scaled && !f8)) {
 		snprintf(err, (size_t)errlen, "no estimate for %s inputs: the tensor cores' sustained rates were measured "
 			 "with f16 operands only (scripts/gpu-ceilings.sh), and %s runs at another rate", dtype_name(ty),
 			 dtype_name(ty));
 		return -1;
 	}
+	double t0 = util_now();
 	emu_options opt = {.no_verify = 1, .zero_inputs = 1, .footprint = 1, .progress = enough,
 			   .deadline_s = rq->deadline_s};
 	static emu_result res; /* regions and messages: kilobytes */
@@ -57,6 +85,15 @@ static int sample(const run_request *rq, const gpu_spec *g, exec_estimate_result
 	estimate_input *in = &out->in;
 	per_block(&res, &in->per_block);
 	in->blocks = res.blocks;
+	in->f8 = f8;
+	/* The traced sample shares the deadline: the child is killed at the request's (exec_kill_after). */
+	run_request traced = *rq;
+	if (rq->deadline_s > 0)
+		traced.deadline_s = rq->deadline_s - (util_now() - t0);
+	if (rq->deadline_s > 0 && traced.deadline_s <= 0)
+		snprintf(out->latency_why, sizeof out->latency_why, "the deadline came before the stall model ran");
+	else
+		latency(&traced, g, regs, out);
 	double esz = dtype_of(rq->dt == DTYPE_NONE ? DTYPE_F32 : rq->dt)->bytes, osz = dtype_of(run_out(rq))->bytes;
 	double M = (double)rq->M, N = (double)rq->N, K = (double)rq->K;
 	in->dram_bytes = M * K * esz + K * N * esz + M * N * osz * (argspec_blas_of(&rq->args).has_beta ? 2 : 1);
@@ -72,11 +109,11 @@ static int sample(const run_request *rq, const gpu_spec *g, exec_estimate_result
 	return 0;
 }
 
-int exec_estimate(const run_request *rq, const gpu_spec *g, exec_estimate_result *out)
+int exec_estimate(const run_request *rq, const gpu_spec *g, int regs, exec_estimate_result *out)
 {
 	char err[sizeof out->err];
 	memset(out, 0, sizeof *out);
-	out->rc = sample(rq, g, out, err, sizeof err);
+	out->rc = sample(rq, g, regs, out, err, sizeof err);
 	if (out->rc < 0)
 		util_strlcpy(out->err, err, sizeof out->err);
 	return out->rc;
@@ -85,19 +122,21 @@ int exec_estimate(const run_request *rq, const gpu_spec *g, exec_estimate_result
 typedef struct {
 	const run_request *rq;
 	const gpu_spec *g;
+	int regs;
 } job_arg;
 
 static void job(const void *arg, void *out)
 {
 	const job_arg *a = arg;
 	setpriority(PRIO_PROCESS, 0, 10); /* background work: the tutor's own process keeps the CPU first */
-	exec_estimate(a->rq, a->g, out);
+	exec_estimate(a->rq, a->g, a->regs, out);
 }
 
-int exec_estimate_job_start(exec_estimate_job *j, const run_request *rq, const gpu_spec *g)
+int exec_estimate_job_start(exec_estimate_job *j, const run_request *rq, const gpu_spec *g, int regs)
 {
-	job_arg a = {rq, g}; /* read in the child, which has its own copy */
+	job_arg a = {rq, g, regs}; /* read in the child, which has its own copy */
 	j->rq = *rq;
+	j->regs = regs;
 	j->started = util_now();
 	memset(&j->out, 0, sizeof j->out);
 	if (exec_job_start(&j->job, job, &a, &j->out, sizeof j->out) == 0)
