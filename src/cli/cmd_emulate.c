@@ -266,6 +266,7 @@ static int print_estimate(const cli_command *self, const cli_launch *o, const ru
 			json_int(&w, "blocks_per_sm", r.blocks_per_sm);
 			json_int(&w, "regs", r.regs);
 			json_bool(&w, "regs_assumed", r.regs_assumed);
+			json_bool(&w, "regs_ptxas", r.regs_ptxas);
 			json_num(&w, "issue_active", r.issue_active);
 			json_num(&w, "seconds", r.latency_seconds);
 			json_end(&w);
@@ -287,7 +288,7 @@ static int print_estimate(const cli_command *self, const cli_launch *o, const ru
 		       "%d blocks an SM, %d registers a thread%s, issue active %.0f%% (%.1f s)\n",
 		       "the stall model's SM", e->term_ms[EST_LATENCY], e->limit == EST_LATENCY ? "  <- the estimate" : "",
 		       r.sm_cycles, r.waves, e->clock_mhz, e->clock_capped ? "the power cap's clock" : "the highest clock",
-		       e->power_w, r.blocks_per_sm, r.regs, r.regs_assumed ? " (assumed)" : "", 100 * r.issue_active,
+		       e->power_w, r.blocks_per_sm, r.regs, r.regs_assumed ? " (assumed)" : r.regs_ptxas ? " (ptxas)" : "", 100 * r.issue_active,
 		       r.latency_seconds);
 	else
 		printf("  no stall model (%s): the SM's pipes combine by the root rule\n", r.latency_why);

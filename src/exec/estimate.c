@@ -1,10 +1,12 @@
 /* exec/estimate: a sampled emulation turned into the model's time estimate (see estimate.h). */
 #include <stdio.h>
+#include <stdlib.h>
 #include <sys/resource.h>
 #include <string.h>
 #include "exec/estimate.h"
 #include "exec/backend.h"
 #include "exec/stalls.h"
+#include "course/sass_tools.h"
 #include "emu/emu.h"
 #include "course/argspec.h"
 #include "course/dtype.h"
@@ -31,11 +33,38 @@ static void per_block(const emu_result *res, estimate_block *b)
 	b->tma_bytes = (double)(c->tma_l2_bytes + c->tma_store_bytes) / n;
 }
 
+/* A PTX file's registers a thread, for the stall model's occupancy when no lesson recorded them:
+ * ptxas's -v for the GPU's arch where ptxas is installed; 0 where not (EXEC_STALLS_REGS is then
+ * assumed, and said). */
+static int ptxas_regs(const run_request *rq, const gpu_spec *g)
+{
+	char err[256], arch[16];
+	size_t len;
+	char *text = util_read_file(rq->ptx_path, &len, err, sizeof err);
+	if (!text)
+		return 0;
+	sass_arch_for(text, g->cc_major, g->cc_minor, arch, sizeof arch);
+	free(text);
+	sass_job j;
+	sass_kernel k;
+	sass_kernel_init(&k, rq->entry);
+	int regs = 0;
+	if (sass_job_start(&j, rq->ptx_path, err, sizeof err) == 0) {
+		if (sass_job_ptxas(&j, arch, &k, err, sizeof err) == 0 && k.regs > 0)
+			regs = k.regs;
+		sass_job_end(&j);
+	}
+	sass_kernel_free(&k);
+	return regs;
+}
+
 /* The stall model's SM over the same blocks: its cycles for the busiest SM's share of the grid into
  * in->sm_cycles, or out->latency_why. */
 static void latency(const run_request *rq, const gpu_spec *g, int regs, exec_estimate_result *out)
 {
 	static exec_stalls_result s;
+	if (regs <= 0 && (regs = ptxas_regs(rq, g)) > 0)
+		out->regs_ptxas = 1;
 	if (exec_stalls(rq, g, regs, &s) < 0) {
 		snprintf(out->latency_why, sizeof out->latency_why, "%s", s.err);
 		return;

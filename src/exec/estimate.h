@@ -33,6 +33,7 @@ typedef struct {
 	double sm_cycles;           /* one wave of resident blocks, in cycles */
 	double waves;
 	int blocks_per_sm, regs, regs_assumed;
+	int regs_ptxas;             /* 1: regs are ptxas's (a PTX file no lesson recorded them for) */
 	double issue_active;        /* issued / (cycles x 4 sub-partitions) */
 	double latency_seconds;     /* its CPU time: the traced emulation and the replay */
 } exec_estimate_result;
