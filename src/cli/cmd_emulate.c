@@ -255,6 +255,7 @@ static int print_estimate(const cli_command *self, const cli_launch *o, const ru
 		json_str(&w, "rates", e->source);
 		if (e->has_clock) { /* the power model's clock (model/power.h) */
 			json_num(&w, "clock_mhz", e->clock_mhz);
+			json_num(&w, "clock_max_mhz", e->clock_max_mhz);
 			json_bool(&w, "clock_capped", e->clock_capped);
 			json_num(&w, "power_w", e->power_w);
 			json_str(&w, "clock_kinds_missing", e->clock_missing);

@@ -100,6 +100,7 @@ static int with_latency(const estimate_input *in, const estimate_block *b, const
 	}
 	e->has_clock = 1;
 	e->clock_mhz = r.mhz;
+	e->clock_max_mhz = p.max_mhz;
 	e->clock_capped = r.capped;
 	e->power_w = r.watts;
 	util_strlcpy(e->clock_missing, p.missing, sizeof e->clock_missing);

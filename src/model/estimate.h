@@ -64,6 +64,7 @@ typedef struct {
 	/* The clock (model/power.h), when the stall model's cycles set the SM's time: */
 	int has_clock;
 	double clock_mhz;             /* the SM clock the power cap allows for this kernel's work */
+	double clock_max_mhz;         /* the highest (power_max_mhz) */
 	int clock_capped;             /* 1: below the highest clock, the cap binds */
 	double power_w;               /* the board's power the model gives at that clock */
 	char clock_missing[160];      /* the kinds of work with no power rows (they cost nothing); "" none */
