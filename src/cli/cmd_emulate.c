@@ -11,7 +11,7 @@
 #include "exec/backend.h"
 #include "exec/report.h"
 #include "exec/warpview.h"
-#include "exec/estimate.h"
+#include "exec/estimate_run.h"
 #include "cli/emulate_stalls.h"
 #include "model/measured.h"
 #include "base/json.h"

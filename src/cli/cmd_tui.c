@@ -23,7 +23,7 @@
 #include "base/proc.h"
 #include "base/util.h"
 #include "exec/puzzle_job.h"
-#include "exec/estimate.h"
+#include "exec/estimate_run.h"
 #include "exec/backend.h"
 #include "exec/sass.h"
 #include "exec/worker.h"

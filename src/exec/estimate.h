@@ -1,10 +1,10 @@
 /* exec/estimate: the time estimate of a run request on a GPU — the emulator runs a few blocks of the
- * real launch (no check), their counts per block go to the model's rule (model/estimate.h), and the
- * same blocks traced and replayed on one SM by the stall model (exec/stalls.h) give the SM's cycles. */
+ * real launch (no check), their counts per block go to the model's rule (model/estimate.h); the same
+ * blocks traced and replayed on one SM by the stall model give the SM's cycles (exec/estimate_run.h
+ * joins the two: exec/stalls.c samples as this module says, so this one cannot reach it). */
 #ifndef PTXTUTOR_EXEC_ESTIMATE_H
 #define PTXTUTOR_EXEC_ESTIMATE_H
 
-#include "exec/job.h"
 #include "model/estimate.h"
 #include "run/run.h"
 
@@ -38,26 +38,13 @@ typedef struct {
 	double latency_seconds;     /* its CPU time: the traced emulation and the replay */
 } exec_estimate_result;
 
-/* Estimates rq's time on g, with `regs` registers a thread for the stall model's occupancy (the
- * lesson's recorded value; 0: not known, EXEC_STALLS_REGS assumed and said). rq->deadline_s bounds
- * each sample's wall time (a block that alone takes longer gives no estimate). Returns out->rc: 0, or
- * -1 with one line in out->err (the emulator could not run it, or the model has no rates for g). */
-int exec_estimate(const run_request *rq, const gpu_spec *g, int regs, exec_estimate_result *out);
-
-/* The same in a child process (exec/job.h), for the tutor: its screen stays
- * live while the blocks run. */
-typedef struct {
-	exec_job job;
-	run_request rq;             /* what the child runs: its deadline */
-	int regs;
-	double started;
-	exec_estimate_result out;
-} exec_estimate_job;
-
-/* Returns 0, or -1 when the child could not start (out says so). */
-int exec_estimate_job_start(exec_estimate_job *j, const run_request *rq, const gpu_spec *g, int regs);
-/* 1 with j->out (rc -1 and err if the child died or was killed at
- * exec_kill_after), 0 while it runs. */
-int exec_estimate_job_poll(exec_estimate_job *j);
+/* The counts: rq's first blocks emulated (no check), per block, into out->in, and the kernel's DRAM
+ * bytes. rq->deadline_s bounds the sample's wall time (a block that alone takes longer gives none).
+ * Returns out->rc: 0, or -1 with one line in out->err (the emulator could not run it, or the model has
+ * no rates for g). The whole estimate, with the stall model's SM, is exec/estimate_run.h's. */
+int exec_estimate_sample(const run_request *rq, const gpu_spec *g, exec_estimate_result *out);
+/* The model's rule (model/estimate.h) over out->in into out->e, and the SM pipes' max and sum.
+ * Returns out->rc, as above. */
+int exec_estimate_rule(const gpu_spec *g, exec_estimate_result *out);
 
 #endif
