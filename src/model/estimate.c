@@ -71,7 +71,7 @@ static int rate_of(const char *key, double *r, estimate *e)
 /* The stall model's SM in place of the root rule: its cycles (issue, pipes, occupancy, latencies and
  * their overlap, which the root stood in for) at the clock the power cap allows for the kernel's work,
  * and beside it what one simulated SM does not see, L2 and DRAM bandwidth across the GPU. */
-static int with_latency(const estimate_input *in, const estimate_block *b, const double work[EST_NTERMS], estimate *e)
+static int with_latency(const estimate_input *in, const estimate_block *b, estimate *e)
 {
 	power_params p;
 	char err[160];
@@ -89,7 +89,7 @@ static int with_latency(const estimate_input *in, const estimate_block *b, const
 				  [PWR_MMA] = n * b->mma_flops,
 				  [PWR_WGMMA] = in->f8 ? 0 : n * b->wgmma_flops,
 				  [PWR_WGMMA_F8] = in->f8 ? n * b->wgmma_flops : 0,
-				  [PWR_L2] = work[EST_L2] * 1e9, /* GB at the L1 path's rate, TMA's included */
+				  [PWR_L2] = n * (b->l2_bytes + b->tma_bytes), /* the bytes, by the L1 or the copy engine */
 				  [PWR_DRAM] = in->dram_bytes,
 			  }};
 	power_result r;
@@ -171,7 +171,7 @@ int estimate_time(const estimate_input *in, const gpu_spec *g, estimate *e)
 	e->sm_ms = sqrt(sq);
 	e->ok = 1;
 	if (in->sm_cycles > 0)
-		return with_latency(in, b, work, e);
+		return with_latency(in, b, e);
 	/* An SM pipe's term is never above sm_ms; with two or more at work the root is above each, and
 	 * then it, not the largest pipe, sets the number: the label says so. */
 	int sm_sets = e->sm_ms > e->term_ms[largest] && sm_pipes > 1;
