@@ -31,10 +31,10 @@ static void per_block(const emu_result *res, estimate_block *b)
 /* The counts; -1 with err set. */
 static int sample(const run_request *rq, const gpu_spec *g, exec_estimate_result *out, char *err, int errlen)
 {
-	if (estimate_supported(g, err, errlen) < 0) /* before the blocks run: no use for them */
-		return -1;
 	dtype ty = rq->dt == DTYPE_NONE ? DTYPE_F32 : rq->dt;
 	int f8 = ty == DTYPE_E4M3;
+	if (estimate_supported(g, f8, err, errlen) < 0) /* before the blocks run: no use for them */
+		return -1;
 	if (ty == DTYPE_TF32 || (dtype_of(ty)->scaled && !f8)) {
 		snprintf(err, (size_t)errlen, "no estimate for %s inputs: the tensor cores' sustained rates were measured "
 			 "with f16 operands only (scripts/gpu-ceilings.sh), and %s runs at another rate", dtype_name(ty),

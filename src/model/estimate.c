@@ -44,8 +44,9 @@ static int measured_here(const gpu_spec *g)
 	return g->cc_major == 9 && g->cc_minor == 0 && g->sms == 132 && strstr(g->name, "H100");
 }
 
-int estimate_supported(const gpu_spec *g, char *why, int len)
+int estimate_supported(const gpu_spec *g, int f8, char *why, int len)
 {
+	double r;
 	char err[160];
 	if (measured_load(err, sizeof err) < 0) {
 		snprintf(why, (size_t)len, "no estimate: %s", err);
@@ -54,6 +55,11 @@ int estimate_supported(const gpu_spec *g, char *why, int len)
 	if (!measured_here(g)) {
 		snprintf(why, (size_t)len, "no estimate for the %s: the pipe rates were measured on an H100 only "
 			 "(scripts/gpu-ceilings.sh makes them)", g->name);
+		return -1;
+	}
+	if (f8 && !(measured_value(0, F8_RATE, &r) == 0 && r > 0)) { /* the words tests/e2e_estimate.sh and the pane know */
+		snprintf(why, (size_t)len, "no estimate for e4m3 inputs: the FP8 tensor rate was not measured (%s has no "
+			 "power_wgmma_f8_rate row: scripts/gpu-power.sh)", MEASURED_FILE);
 		return -1;
 	}
 	return 0;
@@ -120,16 +126,12 @@ int estimate_time(const estimate_input *in, const gpu_spec *g, estimate *e)
 {
 	memset(e, 0, sizeof *e);
 	double rate[EST_NTERMS];
-	if (estimate_supported(g, e->why, sizeof e->why) < 0)
+	if (estimate_supported(g, in->f8, e->why, sizeof e->why) < 0)
 		return -1;
 	double tma_rate;
 	for (int t = 0; t < EST_NTERMS; t++)
-		if (terms[t].rate && rate_of(in->f8 && t == EST_WGMMA ? F8_RATE : terms[t].rate, &rate[t], e) < 0) {
-			if (in->f8 && t == EST_WGMMA) /* the words tests/e2e_estimate.sh and the pane know */
-				snprintf(e->why, sizeof e->why, "no estimate for e4m3 inputs: the FP8 tensor rate was not "
-					 "measured (%s has no power_wgmma_f8_rate row: scripts/gpu-power.sh)", MEASURED_FILE);
+		if (terms[t].rate && rate_of(in->f8 && t == EST_WGMMA ? F8_RATE : terms[t].rate, &rate[t], e) < 0)
 			return -1;
-		}
 	if (rate_of("measured.ceiling_tma", &tma_rate, e) < 0)
 		return -1;
 	const estimate_block *b = &in->per_block;

@@ -76,8 +76,9 @@ const char *estimate_term_name(estimate_term t);
 /* Its key in JSON ("issue", "lsu", "l2"; EST_SM_TOGETHER: "sm"). */
 const char *estimate_term_key(estimate_term t);
 
-/* Whether rates were measured for g (and the file loads): 0, or -1 with why. */
-int estimate_supported(const gpu_spec *g, char *why, int len);
+/* Whether rates were measured for g (and the file loads), and for e4m3 tensor work when f8: 0, or -1
+ * with why. */
+int estimate_supported(const gpu_spec *g, int f8, char *why, int len);
 
 /* The estimate for GPU g. With in->sm_cycles, the SM's time is those cycles at the clock the power
  * cap allows (the power_* rows), and the estimate the largest of it, L2 and DRAM; without, the SM's
