@@ -225,10 +225,12 @@ static void test_latency_sets_the_sm_time(void **state)
 	load_rates(rates);
 	assert_int_equal(estimate_time(&in, gpu("h100"), &e), -1);
 	assert_non_null(strstr(e.why, "no estimate for e4m3 inputs"));
-	/* cycles but no clock model (no power rows): no number, the row named */
+	/* cycles but no clock model (no power rows): the root rule stands in, and says why */
 	in.f8 = 0;
-	assert_int_equal(estimate_time(&in, gpu("h100"), &e), -1);
-	assert_non_null(strstr(e.why, "power_limit_w"));
+	assert_int_equal(estimate_time(&in, gpu("h100"), &e), 0);
+	assert_false(e.has_clock);
+	assert_int_equal(e.limit, EST_WGMMA);
+	assert_non_null(strstr(e.latency_why, "power_limit_w"));
 	char err[64];
 	measured_parse("none.tsv", "", err, sizeof err);
 }

@@ -79,6 +79,10 @@ int exec_estimate_rule(const gpu_spec *g, exec_estimate_result *out)
 		util_strlcpy(out->err, out->e.why, sizeof out->err);
 		return out->rc = -1;
 	}
+	if (*out->e.latency_why) { /* the stall model ran, but its cycles had no clock: the root rule stood in */
+		out->has_latency = 0;
+		util_strlcpy(out->latency_why, out->e.latency_why, sizeof out->latency_why);
+	}
 	out->sm_max_ms = out->sm_sum_ms = 0;
 	for (int t = 0; t < EST_SM_TERMS; t++) {
 		double ms = out->e.term_ms[t];

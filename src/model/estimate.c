@@ -76,14 +76,14 @@ static int rate_of(const char *key, double *r, estimate *e)
 
 /* The stall model's SM in place of the root rule: its cycles (issue, pipes, occupancy, latencies and
  * their overlap, which the root stood in for) at the clock the power cap allows for the kernel's work,
- * and beside it what one simulated SM does not see, L2 and DRAM bandwidth across the GPU. */
+ * and beside it what one simulated SM does not see, L2 and DRAM bandwidth across the GPU. Returns 0, or
+ * -1 with e->latency_why when there is no clock to put the cycles at (the root rule stands in). */
 static int with_latency(const estimate_input *in, const estimate_block *b, estimate *e)
 {
 	power_params p;
 	char err[160];
 	if (power_params_load(&p, err, sizeof err) < 0) {
-		snprintf(e->why, sizeof e->why, "no estimate: %s", err);
-		e->ok = 0;
+		snprintf(e->latency_why, sizeof e->latency_why, "no clock for its cycles: %s", err);
 		return -1;
 	}
 	double n = (double)in->blocks;
@@ -100,8 +100,7 @@ static int with_latency(const estimate_input *in, const estimate_block *b, estim
 			  }};
 	power_result r;
 	if (power_clock(&p, &pi, &r) < 0) {
-		snprintf(e->why, sizeof e->why, "no estimate: no cycles to set a clock for");
-		e->ok = 0;
+		snprintf(e->latency_why, sizeof e->latency_why, "no clock for its cycles");
 		return -1;
 	}
 	e->has_clock = 1;
@@ -172,8 +171,8 @@ int estimate_time(const estimate_input *in, const gpu_spec *g, estimate *e)
 	}
 	e->sm_ms = sqrt(sq);
 	e->ok = 1;
-	if (in->sm_cycles > 0)
-		return with_latency(in, b, e);
+	if (in->sm_cycles > 0 && with_latency(in, b, e) == 0)
+		return 0;
 	/* An SM pipe's term is never above sm_ms; with two or more at work the root is above each, and
 	 * then it, not the largest pipe, sets the number: the label says so. */
 	int sm_sets = e->sm_ms > e->term_ms[largest] && sm_pipes > 1;

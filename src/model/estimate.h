@@ -70,6 +70,7 @@ typedef struct {
 	int clock_capped;             /* 1: below the highest clock, the cap binds */
 	double power_w;               /* the board's power the model gives at that clock */
 	char clock_missing[160];      /* the kinds of work with no power rows (they cost nothing); "" none */
+	char latency_why[200];        /* in->sm_cycles given but not used (no power rows): why; "" */
 } estimate;
 
 /* The pipe's or level's name for people ("issue slots", "L1/shared wavefronts"; EST_SM_TOGETHER:
