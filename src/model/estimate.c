@@ -1,4 +1,4 @@
-/* estimate: a kernel's time from its counts and the measured sustained rates (see estimate.h). */
+/* estimate: a kernel's time from its counts, the stall model's cycles at the power model's clock, and the measured sustained rates (see estimate.h). */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -57,7 +57,7 @@ int estimate_supported(const gpu_spec *g, int f8, char *why, int len)
 			 "(scripts/gpu-ceilings.sh makes them)", g->name);
 		return -1;
 	}
-	if (f8 && !(measured_value(0, F8_RATE, &r) == 0 && r > 0)) { /* the words tests/e2e_estimate.sh and the pane know */
+	if (f8 && !(measured_value(0, F8_RATE, &r) == 0 && r > 0)) { /* the words tests/e2e_estimate.sh knows */
 		snprintf(why, (size_t)len, "no estimate for e4m3 inputs: the FP8 tensor rate was not measured (%s has no "
 			 "power_wgmma_f8_rate row: scripts/gpu-power.sh)", MEASURED_FILE);
 		return -1;
