@@ -7,6 +7,8 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "model/measured.h"
@@ -53,9 +55,9 @@ static void test_capped_clock(void **state)
 	power_result r;
 	assert_int_equal(power_clock(&p, &in, &r), 0);
 	assert_true(r.capped);
-	assert_float_equal(r.mhz, 1500, 1e-9);
-	assert_float_equal(r.watts, 700, 1e-9);
-	assert_float_equal(r.seconds, 1e6 / 1.5e9, 1e-15);
+	assert_float_equal(r.mhz, 1500, 1e-6);
+	assert_float_equal(r.watts, 700, 1e-6);
+	assert_float_equal(r.seconds, 1e6 / 1.5e9, 1e-12);
 	in.work[PWR_WGMMA] = 2e11;
 	assert_int_equal(power_clock(&p, &in, &r), 0);
 	assert_false(r.capped);
@@ -65,7 +67,37 @@ static void test_capped_clock(void **state)
 	in.work[PWR_FFMA] = 1e9;
 	assert_int_equal(power_clock(&p, &in, &r), 0);
 	assert_true(r.capped);
-	assert_float_equal(r.mhz, 1500, 1e-9);
+	assert_float_equal(r.mhz, 1500, 1e-6);
+}
+
+/* The voltage follows the clock: wgmma at full rate, 4e5 FLOPs a cycle, held at 1500 MHz by the cap;
+ * at 3e5 a cycle, at 1800 MHz (not 2000, as a constant energy would give): (1800/1500)^(1 + gamma) =
+ * 4/3, gamma = ln(4/3) / ln(1.2) - 1. A kernel at 3e5 FLOPs a cycle is given 1800 MHz back. */
+static void test_voltage_follows_the_clock(void **state)
+{
+	(void)state;
+	static const char intensity[] = ROW "power_wgmma_data_mhz\t1500\tcount\n" ROW "power_wgmma_75_w\t700\tW\n" ROW
+					"power_wgmma_75_mhz\t1800\tcount\n" ROW "power_wgmma_75_rate\t5.4e14\tFLOP/s\n";
+	static char text[sizeof rows + sizeof intensity];
+	snprintf(text, sizeof text, "%s%s", rows, intensity);
+	power_params p = load(text);
+	assert_float_equal(p.gamma, log(4.0 / 3) / log(1.2) - 1, 1e-12);
+	power_input in = {.sm_cycles = 1e6};
+	in.work[PWR_WGMMA] = 3e11;
+	power_result r;
+	assert_int_equal(power_clock(&p, &in, &r), 0);
+	assert_true(r.capped);
+	assert_float_equal(r.mhz, 1800, 1e-6);
+	/* and at its own rate, its own clock */
+	in.work[PWR_WGMMA] = 4e11;
+	assert_int_equal(power_clock(&p, &in, &r), 0);
+	assert_float_equal(r.mhz, 1500, 1e-6);
+	/* a lower-intensity row at the highest clock says nothing: gamma 0 */
+	static const char saturated[] = ROW "power_wgmma_data_mhz\t1500\tcount\n" ROW "power_wgmma_75_w\t650\tW\n" ROW
+					"power_wgmma_75_mhz\t2000\tcount\n" ROW "power_wgmma_75_rate\t6e14\tFLOP/s\n";
+	snprintf(text, sizeof text, "%s%s", rows, saturated);
+	p = load(text);
+	assert_float_equal(p.gamma, 0, 0);
 }
 
 /* Memory sets the time (1 ms, longer than the SMs' 0.5 ms at 2 GHz): the same FLOPs over twice the
@@ -115,6 +147,7 @@ int main(void)
 		cmocka_unit_test(test_energy_per_unit),
 		cmocka_unit_test(test_capped_clock),
 		cmocka_unit_test(test_memory_bound),
+		cmocka_unit_test(test_voltage_follows_the_clock),
 		cmocka_unit_test(test_missing_rows),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,4 +1,5 @@
 /* power: the clock the power cap allows for a kernel's mix of work (see power.h). */
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 #include "model/power.h"
@@ -32,6 +33,32 @@ static int row(const char *name, const char *suffix, double *v)
 	return measured_value(0, key, v);
 }
 
+/* How an operation's energy changes with the clock: the voltage follows the clock, so an operation at
+ * clock f costs (f / f_test)^gamma of what it cost in its test. The wgmma tests at lower intensities
+ * (wgmma_75, wgmma_50) measure it where the cap still held their clock below the highest: at the cap,
+ * (limit - idle) = e (f / f1)^gamma x FLOPs per cycle x f for both, so (f / f1)^(1 + gamma) =
+ * per-cycle rate at full / theirs. 0 where no such row is (the energy then constant); never below 0,
+ * which would have an operation cost more at a lower clock. */
+static double gamma_of(const power_params *p)
+{
+	static const char *lower[] = {"wgmma_75", "wgmma_50"};
+	double rate1, f1, w1, sum = 0;
+	int n = 0;
+	if (row("wgmma_data", "rate", &rate1) < 0 || row("wgmma_data", "mhz", &f1) < 0 ||
+	    row("wgmma_data", "w", &w1) < 0 || !(rate1 > 0 && f1 > 0) || w1 < 0.97 * p->limit_w)
+		return 0;
+	for (int i = 0; i < 2; i++) {
+		double rate, f, w;
+		if (row(lower[i], "rate", &rate) < 0 || row(lower[i], "mhz", &f) < 0 || row(lower[i], "w", &w) < 0)
+			continue;
+		if (!(rate > 0) || w < 0.97 * p->limit_w || f > 0.98 * p->max_mhz || !(f > f1 * 1.01))
+			continue; /* not held by the cap, or no higher than the full rate's clock: it says nothing */
+		sum += log((rate1 / f1) / (rate / f)) / log(f / f1) - 1;
+		n++;
+	}
+	return n && sum > 0 ? sum / n : 0;
+}
+
 int power_params_load(power_params *p, char *err, int errlen)
 {
 	memset(p, 0, sizeof *p);
@@ -50,19 +77,28 @@ int power_params_load(power_params *p, char *err, int errlen)
 		double w, rate;
 		if (row(kinds[k].key, "w", &w) == 0 && row(kinds[k].key, "rate", &rate) == 0 && rate > 0 && w > p->idle_w) {
 			p->joules[k] = (w - p->idle_w) / (rate * kinds[k].unit);
+			if (row(kinds[k].key, "mhz", &p->test_mhz[k]) < 0 || !(p->test_mhz[k] > 0))
+				p->test_mhz[k] = p->max_mhz;
 			p->nkinds++;
 			continue;
 		}
 		size_t n = strlen(p->missing);
 		snprintf(p->missing + n, sizeof p->missing - n, "%s%s", n ? ", " : "", kinds[k].key);
 	}
+	p->gamma = gamma_of(p);
 	return 0;
 }
 
-/* The board's power with the kernel taking `seconds`: the idle board and each kind's energy over the time. */
-static double watts_at(const power_params *p, double energy, double seconds)
+/* The kernel's time and the board's power at clock f (Hz): the idle board, and each kind's energy at
+ * that clock times its count, over the time. */
+static double watts_at(const power_params *p, const power_input *in, double f, double *seconds)
 {
-	return p->idle_w + energy / seconds;
+	double t = in->sm_cycles / f > in->fixed_s ? in->sm_cycles / f : in->fixed_s, energy = 0;
+	for (int k = 0; k < PWR_NKINDS; k++)
+		if (p->joules[k] > 0)
+			energy += p->joules[k] * pow(f / (p->test_mhz[k] * 1e6), p->gamma) * in->work[k];
+	*seconds = t;
+	return p->idle_w + energy / t;
 }
 
 int power_clock(const power_params *p, const power_input *in, power_result *r)
@@ -70,21 +106,21 @@ int power_clock(const power_params *p, const power_input *in, power_result *r)
 	memset(r, 0, sizeof *r);
 	if (!(in->sm_cycles > 0) || !(p->max_mhz > 0))
 		return -1;
-	double energy = 0, c = in->sm_cycles;
-	for (int k = 0; k < PWR_NKINDS; k++)
-		energy += p->joules[k] * in->work[k];
-	double f = p->max_mhz * 1e6, t = c / f > in->fixed_s ? c / f : in->fixed_s;
-	/* Over the cap at the highest clock: the clock falls until the power is the limit. The rates grow with
-	 * the clock while the SMs set the time, so there P = idle + energy x f / cycles, whose root is below;
-	 * a kernel that waits on memory at the highest clock only comes under the cap once the SMs are slow
-	 * enough to set its time again, at that same root. */
-	if (energy > 0 && watts_at(p, energy, t) > p->limit_w && p->limit_w > p->idle_w) {
-		f = (p->limit_w - p->idle_w) * c / energy;
-		t = c / f > in->fixed_s ? c / f : in->fixed_s;
+	/* The power only grows with the clock (the rates grow with it while the SMs set the time, and so
+	 * does each operation's energy): the highest clock under the cap, by bisection. */
+	double hi = p->max_mhz * 1e6, lo = 0, t;
+	if (watts_at(p, in, hi, &t) > p->limit_w && p->limit_w > p->idle_w) {
+		for (int i = 0; i < 100 && hi - lo > 1e-12 * hi; i++) {
+			double mid = (lo + hi) / 2;
+			if (watts_at(p, in, mid, &t) > p->limit_w)
+				hi = mid;
+			else
+				lo = mid;
+		}
+		hi = lo;
 		r->capped = 1;
 	}
-	r->mhz = f / 1e6;
-	r->seconds = t;
-	r->watts = watts_at(p, energy, t);
+	r->mhz = hi / 1e6;
+	r->watts = watts_at(p, in, hi, &r->seconds);
 	return 0;
 }

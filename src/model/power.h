@@ -3,8 +3,9 @@
  * H100 with every SM busy (scripts/gpu-power.cu: rows power_KIND_w and power_KIND_rate of
  * assets/measured-h100.tsv); its energy per unit is its power above the idle board's over its rate.
  * A kernel's power at clock f is the idle power plus each kind's energy times its rate, and its rates
- * grow with f while the SM's cycles set its time: the clock is the highest, up to power_max_mhz, at
- * which that stays under power_limit_w. Pure: rows and counts in, a clock out (docs/model.md). */
+ * grow with f while the SM's cycles set its time (each operation's energy too, as the voltage follows
+ * the clock): the clock is the highest, up to power_max_mhz, at which that stays under power_limit_w.
+ * Pure: rows and counts in, a clock out (docs/model.md). */
 #ifndef PTXTUTOR_POWER_H
 #define PTXTUTOR_POWER_H
 
@@ -26,7 +27,11 @@ typedef struct {
 	double idle_w;                /* power_idle_w; 0 when the file has none (then each kind carries it) */
 	double limit_w;               /* power_limit_w */
 	double max_mhz;               /* power_max_mhz */
-	double joules[PWR_NKINDS];    /* energy per unit above idle; 0: the kind has no rows (it costs nothing) */
+	double joules[PWR_NKINDS];    /* energy per unit above idle, at its test's clock; 0: the kind has no rows
+				       * (it costs nothing) */
+	double test_mhz[PWR_NKINDS];  /* that clock (power_KIND_mhz; power_max_mhz when none) */
+	double gamma;                 /* an operation's energy at clock f: (f / its test's clock)^gamma of it
+				       * there; from the wgmma intensity rows, 0 without them (power.c) */
 	int nkinds;                   /* kinds with rows */
 	char missing[160];            /* the kinds without rows, for the output ("ffma, lsu"); "" none */
 } power_params;
