@@ -448,7 +448,9 @@ int main(int argc, char **argv)
 		 "wgmma on random f16 tiles, about 50% of full rate a clock", 0},
 		{"wgmma_f8", "FLOP/s", k_wgmma<true>, 128, 8, 4 * 2.0 * 64 * 128 * 32 / 128.0, 0,
 		 "wgmma m64n128k32 on random e4m3 tiles, full rate", 0},
-		{"l2", "GB/s", k_read, 1024, 2, 0, 0, ".cg float4 reads of a quarter of L2", (size_t)l2 / 4},
+		// 256 threads, not 1024: a pass must cover whole strides of eight loads a lane, and a quarter of
+		// L2 is smaller than eight of 1024 x 2 x SMs float4s (the first run of this read nothing)
+		{"l2", "GB/s", k_read, 256, 2, 0, 0, ".cg float4 reads of a quarter of L2", (size_t)l2 / 4},
 		{"dram", "GB/s", k_read, 1024, 2, 0, 0, ".cg float4 reads of 2 GiB", (size_t)2 << 30},
 	};
 	const int ntests = sizeof tests / sizeof tests[0];
@@ -479,6 +481,11 @@ int main(int argc, char **argv)
 			// a pass reads the whole buffer once (k_read's loop covers whole strides of eight)
 			size_t stride = (size_t)sms * t.blocks_per_sm * t.threads, whole = n4 / (8 * stride) * (8 * stride);
 			t.work = (double)whole * 16 / 1e9 / ((double)sms * t.blocks_per_sm * t.threads);
+			if (whole == 0) {
+				fprintf(stderr, "%s: %s: %zu bytes are fewer than one pass of the grid's loads\n", PROG, t.name,
+					t.bytes);
+				exit(1);
+			}
 		}
 		int knob = 0;
 		if (t.target > 0) {

@@ -71,8 +71,9 @@ static void test_capped_clock(void **state)
 }
 
 /* The voltage follows the clock: wgmma at full rate, 4e5 FLOPs a cycle, held at 1500 MHz by the cap;
- * at 3e5 a cycle, at 1800 MHz (not 2000, as a constant energy would give): (1800/1500)^(1 + gamma) =
- * 4/3, gamma = ln(4/3) / ln(1.2) - 1. A kernel at 3e5 FLOPs a cycle is given 1800 MHz back. */
+ * at 3e5 a cycle, at 1800 MHz (not 2000, as a constant energy would give): 600 W above idle where
+ * 1500 MHz's energy gives 540, so gamma = ln(600 / 540) / ln(1.2). A kernel at 3e5 FLOPs a cycle is
+ * given 1800 MHz back. */
 static void test_voltage_follows_the_clock(void **state)
 {
 	(void)state;
@@ -81,7 +82,7 @@ static void test_voltage_follows_the_clock(void **state)
 	static char text[sizeof rows + sizeof intensity];
 	snprintf(text, sizeof text, "%s%s", rows, intensity);
 	power_params p = load(text);
-	assert_float_equal(p.gamma, log(4.0 / 3) / log(1.2) - 1, 1e-12);
+	assert_float_equal(p.gamma, log(600.0 / 540) / log(1.2), 1e-12);
 	power_input in = {.sm_cycles = 1e6};
 	in.work[PWR_WGMMA] = 3e11;
 	power_result r;
@@ -92,7 +93,14 @@ static void test_voltage_follows_the_clock(void **state)
 	in.work[PWR_WGMMA] = 4e11;
 	assert_int_equal(power_clock(&p, &in, &r), 0);
 	assert_float_equal(r.mhz, 1500, 1e-6);
-	/* a lower-intensity row at the highest clock says nothing: gamma 0 */
+	/* under the cap too: 3e14 FLOP/s at 2000 MHz drawing 500 W, 400 W above idle where 1500 MHz's energy
+	 * gives 300: (4/3)^gamma = 4/3, gamma 1 */
+	static const char under[] = ROW "power_wgmma_data_mhz\t1500\tcount\n" ROW "power_wgmma_50_w\t500\tW\n" ROW
+				    "power_wgmma_50_mhz\t2000\tcount\n" ROW "power_wgmma_50_rate\t3e14\tFLOP/s\n";
+	snprintf(text, sizeof text, "%s%s", rows, under);
+	p = load(text);
+	assert_float_equal(p.gamma, 1, 1e-12);
+	/* a row whose operations cost less at a higher clock: no gamma below 0 */
 	static const char saturated[] = ROW "power_wgmma_data_mhz\t1500\tcount\n" ROW "power_wgmma_75_w\t650\tW\n" ROW
 					"power_wgmma_75_mhz\t2000\tcount\n" ROW "power_wgmma_75_rate\t6e14\tFLOP/s\n";
 	snprintf(text, sizeof text, "%s%s", rows, saturated);

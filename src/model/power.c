@@ -34,26 +34,24 @@ static int row(const char *name, const char *suffix, double *v)
 }
 
 /* How an operation's energy changes with the clock: the voltage follows the clock, so an operation at
- * clock f costs (f / f_test)^gamma of what it cost in its test. The wgmma tests at lower intensities
- * (wgmma_75, wgmma_50) measure it where the cap still held their clock below the highest: at the cap,
- * (limit - idle) = e (f / f1)^gamma x FLOPs per cycle x f for both, so (f / f1)^(1 + gamma) =
- * per-cycle rate at full / theirs. 0 where no such row is (the energy then constant); never below 0,
- * which would have an operation cost more at a lower clock. */
+ * clock f costs (f / f1)^gamma of what it cost in its test at f1. The wgmma tests at lower intensity
+ * (wgmma_75, wgmma_50) ran at other clocks than the full one: their power above idle is e1 (f / f1)^gamma
+ * x their rate, e1 the full test's energy a FLOP, which gives gamma; their mean, 0 where no such row is
+ * (the energy then constant), never below 0 (an operation costing more at a lower clock). */
 static double gamma_of(const power_params *p)
 {
 	static const char *lower[] = {"wgmma_75", "wgmma_50"};
-	double rate1, f1, w1, sum = 0;
+	double e1 = p->joules[PWR_WGMMA], f1 = p->test_mhz[PWR_WGMMA], sum = 0;
 	int n = 0;
-	if (row("wgmma_data", "rate", &rate1) < 0 || row("wgmma_data", "mhz", &f1) < 0 ||
-	    row("wgmma_data", "w", &w1) < 0 || !(rate1 > 0 && f1 > 0) || w1 < 0.97 * p->limit_w)
+	if (!(e1 > 0 && f1 > 0))
 		return 0;
 	for (int i = 0; i < 2; i++) {
 		double rate, f, w;
 		if (row(lower[i], "rate", &rate) < 0 || row(lower[i], "mhz", &f) < 0 || row(lower[i], "w", &w) < 0)
 			continue;
-		if (!(rate > 0) || w < 0.97 * p->limit_w || f > 0.98 * p->max_mhz || !(f > f1 * 1.01))
-			continue; /* not held by the cap, or no higher than the full rate's clock: it says nothing */
-		sum += log((rate1 / f1) / (rate / f)) / log(f / f1) - 1;
+		if (!(rate > 0 && w > p->idle_w) || fabs(log(f / f1)) < 0.01)
+			continue; /* no work, or at the full test's clock: it says nothing */
+		sum += log((w - p->idle_w) / (e1 * rate)) / log(f / f1);
 		n++;
 	}
 	return n && sum > 0 ? sum / n : 0;
