@@ -13,9 +13,9 @@
 //   lsu         conflict-free shared loads: L1/shared wavefronts per second
 //   mma_data    mma.sync m16n8k16 on random f16 operands (as gpu-ceilings' mma_data): FLOP/s
 //   wgmma_data  wgmma m64n128k16 on random f16 tiles (as gpu-ceilings' wgmma_data): FLOP/s
-//   wgmma_75, wgmma_50  the same at about 75% and 50% of the first's FLOPs per clock: a __nanosleep
-//               after each step, its length found by bisection on short launches (the rows say
-//               what each reached; the model reads the rate, not the label)
+//   wgmma_75, wgmma_50  the same at about 75% and 50% of the first's FLOPs per clock: a wait of some
+//               clocks after each step, its length found by bisection on short launches (the rows
+//               say what each reached; the model reads the rate and the clock, not the label)
 //   wgmma_f8    wgmma m64n128k32 e4m3 x e4m3 + f32 on random bytes (no NaN): FLOP/s, FP8's rate
 //   l2          .cg float4 reads of a buffer a quarter of L2: GB/s from L2
 //   dram        the same over 2 GiB: GB/s from DRAM
@@ -223,10 +223,12 @@ __device__ unsigned long long sdesc(const void *p, unsigned lbo, unsigned sbo)
 	"%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63}"
 #define ACC8(i) "+f"(d[i]), "+f"(d[i + 1]), "+f"(d[i + 2]), "+f"(d[i + 3]), "+f"(d[i + 4]), "+f"(d[i + 5]), "+f"(d[i + 6]), "+f"(d[i + 7])
 // As gpu-ceilings' wgmma_data (random f16 tiles, a different A and B for each of four in flight);
-// `sleep_ns` > 0: a __nanosleep after each step of four, which lowers the FLOPs per clock. F8: e4m3
+// `spin` > 0: a wait of that many clocks (a clock64 loop) after each step of four, which lowers the
+// FLOPs per clock (a __nanosleep did not: its lengths are too coarse, the first run's 513 and 1021 ns
+// gave the same rate). F8: e4m3
 // operands, m64n128k32 (the same bytes a tile, twice the FLOPs), random bytes but no NaN.
 template <bool F8>
-__global__ void k_wgmma(long long reps, int sleep_ns, float *sink)
+__global__ void k_wgmma(long long reps, int spin, float *sink)
 {
 	__shared__ __align__(1024) unsigned short sa[4][64 * 16], sb[4][128 * 16];
 	unsigned seed = blockIdx.x * 977u;
@@ -265,8 +267,11 @@ __global__ void k_wgmma(long long reps, int sleep_ns, float *sink)
 		}
 		asm volatile("wgmma.commit_group.sync.aligned;");
 		asm volatile("wgmma.wait_group.sync.aligned 1;" ::: "memory");
-		if (sleep_ns > 0)
-			__nanosleep(sleep_ns);
+		if (spin > 0) {
+			long long until = clock64() + spin;
+			while (clock64() < until)
+				;
+		}
 	}
 	asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");
 	SPAN_END
@@ -396,8 +401,8 @@ static long long reps_for(const test &t, int sms, int knob, double seconds, floa
 	return reps;
 }
 
-// The __nanosleep that brings the wgmma test to `target` of full_per_clock FLOPs a clock: bisection
-// on launches of a tenth of `seconds` (the FLOPs per clock fall as the sleep grows).
+// The wait (clocks a step) that brings the wgmma test to `target` of full_per_clock FLOPs a clock:
+// bisection on launches of a tenth of `seconds` (the FLOPs per clock fall as the wait grows).
 static int knob_for(const test &t, int sms, double target, double full_per_clock, double seconds, float *sink)
 {
 	int lo = 0, hi = 20000;
@@ -508,7 +513,7 @@ int main(int argc, char **argv)
 				  "clock64 over %%globaltimer %.0f MHz%s\t0\t0\tpower_%s_%s\t%.4g\t%s\n";
 		char extra[64] = "";
 		if (knob)
-			snprintf(extra, sizeof extra, ", a %d ns sleep a step", knob);
+			snprintf(extra, sizeof extra, ", a wait of %d clocks a step", knob);
 		printf(fmt, gpu, driver, date, seconds, t.what, r.launch_ms, r.samples, r.mhz_timer, extra, t.name, "w",
 		       r.watts, "W");
 		printf(fmt, gpu, driver, date, seconds, t.what, r.launch_ms, r.samples, r.mhz_timer, extra, t.name, "mhz",
@@ -525,7 +530,7 @@ int main(int argc, char **argv)
 	printf("\n%s, sm_%d%d, %d SMs, power limit %.0f W, max SM clock %u MHz, %.1f s a test\n", gpu, major, minor, sms,
 	       limit_mw / 1e3, max_mhz, seconds);
 	printf("%-11s %12s %-13s %11s %9s %9s %8s %7s\n", "test", "rate", "unit", "per clock", "MHz nvml", "MHz timer", "W",
-	       "sleep");
+	       "wait");
 	for (int i = 0; i < ntests; i++)
 		if (ran[i])
 			printf("%-11s %12.4g %-13s %11.4g %9.0f %9.0f %8.1f %7d\n", tests[i].name, res[i].rate, tests[i].unit,
