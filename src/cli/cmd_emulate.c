@@ -295,6 +295,8 @@ static int print_estimate(const cli_command *self, const cli_launch *o, const ru
 		printf("  no stall model (%s): the SM's pipes combine by the root rule\n", r.latency_why);
 	if (e->has_clock && *e->clock_missing)
 		printf("  the clock model has no power rows for %s (counted as free; scripts/gpu-power.sh)\n", e->clock_missing);
+	if (r.has_latency)
+		printf("  beside it, each pipe and level alone at its sustained rate (the rule without the stall model):\n");
 	int sm_decides = e->ms == e->sm_ms;
 	for (int i = 0; i < EST_LATENCY; i++) {
 		if (i == EST_SM_TERMS) {
