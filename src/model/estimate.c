@@ -20,7 +20,7 @@ static const struct {
 	[EST_L2] = {"L2 -> SM", "l2", "measured.ceiling_l2"}, /* and ceiling_tma for the copy engine's bytes */
 	[EST_DRAM] = {"DRAM", "dram", "measured.ceiling_dram"},
 	/* not a rate: the stall model's cycles at the power model's clock (no row divides it) */
-	[EST_LATENCY] = {"latency: the SM's warps wait (the stall model)", "latency", NULL},
+	[EST_LATENCY] = {"latency: the SM's warps wait, as the stall model replays them", "latency", NULL},
 };
 
 /* e4m3 tensor FLOPs: the FP8 wgmma test's rate (scripts/gpu-power.cu), in place of ceiling_wgmma_data. */
