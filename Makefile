@@ -46,7 +46,7 @@ FUZZ_BUILD   := build-fuzz
 FUZZ_FLAGS   := -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
 FUZZ_OBJ     := $(LIBOBJ:$(BUILD)/%=$(FUZZ_BUILD)/%)
 
-.PHONY: all run test asan deps clean ptxas-check ptx gpu-bandwidth gpu-l1-stride gpu-ceilings gpu-latency gpu-queues gpu-cublas-timing gpu-lt-algos gpu-fp8-accum install uninstall fuzz fuzz-build
+.PHONY: all run test asan deps clean ptxas-check ptx gpu-bandwidth gpu-l1-stride gpu-ceilings gpu-latency gpu-queues gpu-power gpu-cublas-timing gpu-lt-algos gpu-fp8-accum install uninstall fuzz fuzz-build
 all: $(BIN)
 
 $(BIN): $(OBJ)
@@ -135,6 +135,13 @@ gpu-queues: $(BUILD)/gpu-queues
 $(BUILD)/gpu-queues: scripts/gpu-queues.cu scripts/gpu_check.h
 	@mkdir -p $(BUILD)
 	$(NVCC) -O3 -gencode arch=compute_90a,code=sm_90a -o $@ $<
+
+# The power and SM clock of each kind of work (power_* rows, the estimate's clock model; needs nvcc;
+# NVML is loaded at run time).
+gpu-power: $(BUILD)/gpu-power
+$(BUILD)/gpu-power: scripts/gpu-power.cu scripts/gpu_check.h
+	@mkdir -p $(BUILD)
+	$(NVCC) -O3 -std=c++17 -gencode arch=compute_90a,code=sm_90a -o $@ $< -ldl
 
 # How cuBLAS's time for one GEMM varies with how it is timed (docs/benchmarks.md; needs nvcc and cuBLAS).
 gpu-cublas-timing: $(BUILD)/gpu-cublas-timing

@@ -131,7 +131,7 @@ static void test_async_engines_beside(void **state)
 	in.per_block.l2_bytes = in.per_block.tma_bytes = 0;
 	in.dram_bytes = 9e9; /* 3 ms */
 	assert_int_equal(estimate_time(&in, gpu("h100"), &e), 0);
-	assert_float_equal(e.ms, 3.0, 1e-9);
+	assert_float_equal(e.ms, 3.0, 1e-6);
 	assert_int_equal(e.limit, EST_DRAM);
 }
 
@@ -162,6 +162,77 @@ static void test_no_number_when_it_cannot_tell(void **state)
 	assert_non_null(strstr(e.why, "ceiling_tma"));
 	char err[64];
 	measured_parse("none.tsv", "", err, sizeof err); /* leave no fixture behind */
+}
+
+/* ---- the stall model's cycles at the power model's clock ---- */
+
+/* The rates above and a clock model: 700 W cap, 2000 MHz at most, idle 100 W; f16 wgmma 1e-12 J a
+ * FLOP above idle (600 W at 6e14/s), e4m3 wgmma at 1.2e15 FLOP/s. */
+static const char power_rows[] =
+	"H100\td\t2026-11-28\tc\t0\t0\tpower_limit_w\t700\tW\n"
+	"H100\td\t2026-11-28\tc\t0\t0\tpower_max_mhz\t2000\tcount\n"
+	"H100\td\t2026-11-28\tc\t0\t0\tpower_idle_w\t100\tW\n"
+	"H100\td\t2026-11-28\tc\t0\t0\tpower_wgmma_data_w\t700\tW\n"
+	"H100\td\t2026-11-28\tc\t0\t0\tpower_wgmma_data_rate\t6e14\tFLOP/s\n"
+	"H100\td\t2026-11-28\tc\t0\t0\tpower_wgmma_f8_w\t700\tW\n"
+	"H100\td\t2026-11-28\tc\t0\t0\tpower_wgmma_f8_rate\t1.2e15\tFLOP/s\n";
+
+static void load_with_power(void)
+{
+	static char text[sizeof rates + sizeof power_rows];
+	snprintf(text, sizeof text, "%s%s", rates, power_rows);
+	load_rates(text);
+}
+
+static void test_latency_sets_the_sm_time(void **state)
+{
+	(void)state;
+	load_with_power();
+	estimate e;
+	estimate_input in = one_block_each();
+	/* 2e6 cycles with no power-hungry work: the highest clock, 1 ms; the root rule's 0.132 ms is
+	 * beside it, not the estimate */
+	in.sm_cycles = 2e6;
+	assert_int_equal(estimate_time(&in, gpu("h100"), &e), 0);
+	assert_true(e.has_clock);
+	assert_false(e.clock_capped);
+	assert_float_equal(e.clock_mhz, 2000, 1e-9);
+	assert_float_equal(e.term_ms[EST_LATENCY], 1.0, 1e-12);
+	assert_float_equal(e.ms, 1.0, 1e-12);
+	assert_int_equal(e.limit, EST_LATENCY);
+	assert_string_equal(estimate_term_key(e.limit), "latency");
+	assert_float_equal(e.sm_ms, 0.132, 1e-12);
+	/* L2 longer than the SM: it sets the number (what one simulated SM does not see) */
+	in.per_block.l2_bytes = 5e9 / 132 * 1.5; /* 1.5 ms at 5000 GB/s */
+	assert_int_equal(estimate_time(&in, gpu("h100"), &e), 0);
+	assert_int_equal(e.limit, EST_L2);
+	assert_float_equal(e.ms, 1.5, 1e-9);
+	in.per_block.l2_bytes = 0;
+	/* wgmma at 9e5 FLOPs a cycle: 1.8e12 FLOPs in 2e6 cycles, 1.8 J; at 2 GHz 1900 W, so the cap holds
+	 * the clock at 600 W x 2e6 cycles / 1.8 J = 667 MHz, and the time is 3 ms */
+	in.per_block.wgmma_flops = 1.8e12 / 132;
+	assert_int_equal(estimate_time(&in, gpu("h100"), &e), 0);
+	assert_true(e.clock_capped);
+	assert_float_equal(e.clock_mhz, 600 * 2e6 / 1.8 / 1e6, 1e-6);
+	assert_float_equal(e.ms, 3.0, 1e-6);
+	assert_float_equal(e.power_w, 700, 1e-6);
+	/* the same FLOPs in e4m3: their own rate divides them (1.5 ms alone), their own energy (5e-13 J) */
+	in.f8 = 1;
+	assert_int_equal(estimate_time(&in, gpu("h100"), &e), 0);
+	assert_float_equal(e.term_ms[EST_WGMMA], 1.5, 1e-9);
+	assert_float_equal(e.clock_mhz, 600 * 2e6 / 0.9 / 1e6, 1e-6);
+	/* no FP8 rate row: no number, in the words the tests and the pane know */
+	load_rates(rates);
+	assert_int_equal(estimate_time(&in, gpu("h100"), &e), -1);
+	assert_non_null(strstr(e.why, "no estimate for e4m3 inputs"));
+	/* cycles but no clock model (no power rows): the root rule stands in, and says why */
+	in.f8 = 0;
+	assert_int_equal(estimate_time(&in, gpu("h100"), &e), 0);
+	assert_false(e.has_clock);
+	assert_int_equal(e.limit, EST_WGMMA);
+	assert_non_null(strstr(e.latency_why, "power_limit_w"));
+	char err[64];
+	measured_parse("none.tsv", "", err, sizeof err);
 }
 
 /* ---- the emulator's counts the estimate reads ---- */
@@ -305,6 +376,7 @@ int main(void)
 		cmocka_unit_test(test_sm_pipes_add_as_squares),
 		cmocka_unit_test(test_async_engines_beside),
 		cmocka_unit_test(test_no_number_when_it_cannot_tell),
+		cmocka_unit_test(test_latency_sets_the_sm_time),
 		cmocka_unit_test(test_footprint_and_global_wavefronts),
 		cmocka_unit_test(test_four_loads_merge_into_lds128),
 		cmocka_unit_test(test_what_stops_the_merge),

@@ -11,7 +11,7 @@
 #include "exec/backend.h"
 #include "exec/report.h"
 #include "exec/warpview.h"
-#include "exec/estimate.h"
+#include "exec/estimate_run.h"
 #include "cli/emulate_stalls.h"
 #include "model/measured.h"
 #include "base/json.h"
@@ -211,7 +211,7 @@ static int print_warp(const cli_command *self, const run_request *rq, const char
 
 /* emulate --estimate: the time on a GPU from a sample of blocks (exec/estimate.c), with the
  * measured time beside it where the measured-data file has one for this lesson and size. */
-static int print_estimate(const cli_command *self, const cli_launch *o, const run_request *rq, int lesson)
+static int print_estimate(const cli_command *self, const cli_launch *o, const run_request *rq, int lesson, int regs)
 {
 	static gpu_table t;
 	gpu_spec spec;
@@ -220,7 +220,7 @@ static int print_estimate(const cli_command *self, const cli_launch *o, const ru
 		return 2;
 	static exec_estimate_result r;
 	char name[RUN_ENTRY];
-	if (exec_estimate(rq, g, &r) < 0) {
+	if (exec_estimate(rq, g, regs, &r) < 0) {
 		cli_error(self, "%s", r.err);
 		return 2;
 	}
@@ -253,6 +253,26 @@ static int print_estimate(const cli_command *self, const cli_launch *o, const ru
 			json_num(&w, "error", e->ms / measured - 1);
 		}
 		json_str(&w, "rates", e->source);
+		if (e->has_clock) { /* the power model's clock (model/power.h) */
+			json_num(&w, "clock_mhz", e->clock_mhz);
+			json_num(&w, "clock_max_mhz", e->clock_max_mhz);
+			json_bool(&w, "clock_capped", e->clock_capped);
+			json_num(&w, "power_w", e->power_w);
+			json_str(&w, "clock_kinds_missing", e->clock_missing);
+		}
+		if (r.has_latency) { /* the stall model's SM (exec/stalls.h) */
+			json_obj(&w, "latency");
+			json_num(&w, "cycles", r.sm_cycles);
+			json_num(&w, "waves", r.waves);
+			json_int(&w, "blocks_per_sm", r.blocks_per_sm);
+			json_int(&w, "regs", r.regs);
+			json_bool(&w, "regs_assumed", r.regs_assumed);
+			json_bool(&w, "regs_ptxas", r.regs_ptxas);
+			json_num(&w, "issue_active", r.issue_active);
+			json_num(&w, "seconds", r.latency_seconds);
+			json_end(&w);
+		} else
+			json_str(&w, "latency_why", r.latency_why);
 		json_obj(&w, "tolerance"); /* what tests/e2e_estimate.sh holds it to, on the H100 */
 		json_num(&w, "lessons", ESTIMATE_TOL_LESSONS);
 		json_num(&w, "heldout", ESTIMATE_TOL_HELDOUT);
@@ -264,8 +284,21 @@ static int print_estimate(const cli_command *self, const cli_launch *o, const ru
 	printf("%s at %lldx%lldx%lld on the %s: estimate %.3g ms, limited by %s\n", name, rq->M, rq->N, rq->K, g->name,
 	       e->ms, estimate_term_name(e->limit));
 	printf("  from %lld of %lld blocks emulated (%.1f s) and %s\n", r.blocks_run, r.in.blocks, r.seconds, e->source);
+	if (r.has_latency)
+		printf("  %-22s %10.3g ms%s: %.4g cycles a wave x %.0f waves at %.0f MHz (%s, %.0f W modelled); "
+		       "%d blocks an SM, %d registers a thread%s, issue active %.0f%% (%.1f s)\n",
+		       "the stall model's SM", e->term_ms[EST_LATENCY], e->limit == EST_LATENCY ? "  <- the estimate" : "",
+		       r.sm_cycles, r.waves, e->clock_mhz, e->clock_capped ? "the power cap's clock" : "the highest clock",
+		       e->power_w, r.blocks_per_sm, r.regs, r.regs_assumed ? " (assumed)" : r.regs_ptxas ? " (ptxas)" : "", 100 * r.issue_active,
+		       r.latency_seconds);
+	else
+		printf("  no stall model (%s): the SM's pipes combine by the root rule\n", r.latency_why);
+	if (e->has_clock && *e->clock_missing)
+		printf("  the clock model has no power rows for %s (counted as free; scripts/gpu-power.sh)\n", e->clock_missing);
+	if (r.has_latency)
+		printf("  beside it, each pipe and level alone at its sustained rate (the rule without the stall model):\n");
 	int sm_decides = e->ms == e->sm_ms;
-	for (int i = 0; i < EST_NTERMS; i++) {
+	for (int i = 0; i < EST_LATENCY; i++) {
 		if (i == EST_SM_TERMS) {
 			printf("  %-22s %10.3g ms%s\n", "SM pipes together", e->sm_ms,
 			       sm_decides ? "  <- the estimate (root of the sum of their squares)" : "");
@@ -326,7 +359,7 @@ static int cmd_emulate(const cli_command *self, int argc, char **argv)
 	if (o.warp)
 		return print_warp(self, &rq, o.warp);
 	if (o.estimate)
-		return print_estimate(self, &o, &rq, number);
+		return print_estimate(self, &o, &rq, number, regs);
 	if (o.stalls)
 		return cli_emulate_stalls(self, &o, &rq, regs);
 	static run_result res; /* ~230 KiB */

@@ -1,9 +1,7 @@
-/* exec/estimate: a sampled emulation turned into the model's time estimate (see estimate.h). */
+/* exec/estimate: a sampled emulation's counts, per block, and the model's rule over them (see estimate.h). */
 #include <stdio.h>
-#include <sys/resource.h>
 #include <string.h>
 #include "exec/estimate.h"
-#include "exec/backend.h"
 #include "emu/emu.h"
 #include "course/argspec.h"
 #include "course/dtype.h"
@@ -30,13 +28,14 @@ static void per_block(const emu_result *res, estimate_block *b)
 	b->tma_bytes = (double)(c->tma_l2_bytes + c->tma_store_bytes) / n;
 }
 
-/* The work itself; -1 with err set. */
+/* The counts; -1 with err set. */
 static int sample(const run_request *rq, const gpu_spec *g, exec_estimate_result *out, char *err, int errlen)
 {
-	if (estimate_supported(g, err, errlen) < 0) /* before the blocks run: no use for them */
-		return -1;
 	dtype ty = rq->dt == DTYPE_NONE ? DTYPE_F32 : rq->dt;
-	if (ty == DTYPE_TF32 || dtype_of(ty)->scaled) {
+	int f8 = ty == DTYPE_E4M3;
+	if (estimate_supported(g, f8, err, errlen) < 0) /* before the blocks run: no use for them */
+		return -1;
+	if (ty == DTYPE_TF32 || (dtype_of(ty)->scaled && !f8)) {
 		snprintf(err, (size_t)errlen, "no estimate for %s inputs: the tensor cores' sustained rates were measured "
 			 "with f16 operands only (scripts/gpu-ceilings.sh), and %s runs at another rate", dtype_name(ty),
 			 dtype_name(ty));
@@ -57,22 +56,14 @@ static int sample(const run_request *rq, const gpu_spec *g, exec_estimate_result
 	estimate_input *in = &out->in;
 	per_block(&res, &in->per_block);
 	in->blocks = res.blocks;
-	double esz = dtype_of(rq->dt == DTYPE_NONE ? DTYPE_F32 : rq->dt)->bytes, osz = dtype_of(run_out(rq))->bytes;
+	in->f8 = f8;
+	double esz = dtype_of(ty)->bytes, osz = dtype_of(run_out(rq))->bytes;
 	double M = (double)rq->M, N = (double)rq->N, K = (double)rq->K;
 	in->dram_bytes = M * K * esz + K * N * esz + M * N * osz * (argspec_blas_of(&rq->args).has_beta ? 2 : 1);
-	if (estimate_time(in, g, &out->e) < 0) {
-		snprintf(err, (size_t)errlen, "%s", out->e.why);
-		return -1;
-	}
-	for (int t = 0; t < EST_SM_TERMS; t++) {
-		double ms = out->e.term_ms[t];
-		out->sm_max_ms = ms > out->sm_max_ms ? ms : out->sm_max_ms;
-		out->sm_sum_ms += ms;
-	}
 	return 0;
 }
 
-int exec_estimate(const run_request *rq, const gpu_spec *g, exec_estimate_result *out)
+int exec_estimate_sample(const run_request *rq, const gpu_spec *g, exec_estimate_result *out)
 {
 	char err[sizeof out->err];
 	memset(out, 0, sizeof *out);
@@ -82,44 +73,21 @@ int exec_estimate(const run_request *rq, const gpu_spec *g, exec_estimate_result
 	return out->rc;
 }
 
-typedef struct {
-	const run_request *rq;
-	const gpu_spec *g;
-} job_arg;
-
-static void job(const void *arg, void *out)
+int exec_estimate_rule(const gpu_spec *g, exec_estimate_result *out)
 {
-	const job_arg *a = arg;
-	setpriority(PRIO_PROCESS, 0, 10); /* background work: the tutor's own process keeps the CPU first */
-	exec_estimate(a->rq, a->g, out);
-}
-
-int exec_estimate_job_start(exec_estimate_job *j, const run_request *rq, const gpu_spec *g)
-{
-	job_arg a = {rq, g}; /* read in the child, which has its own copy */
-	j->rq = *rq;
-	j->started = util_now();
-	memset(&j->out, 0, sizeof j->out);
-	if (exec_job_start(&j->job, job, &a, &j->out, sizeof j->out) == 0)
-		return 0;
-	j->out.rc = -1;
-	snprintf(j->out.err, sizeof j->out.err, "cannot start the estimate's process");
-	return -1;
-}
-
-int exec_estimate_job_poll(exec_estimate_job *j)
-{
-	int rc = exec_job_poll(&j->job);
-	double kill_after = exec_kill_after(&j->rq);
-	if (rc == 0 && j->job.pid > 0 && kill_after > 0 && util_now() - j->started > kill_after) {
-		exec_job_stop(&j->job);
-		j->out.rc = -1;
-		snprintf(j->out.err, sizeof j->out.err, "killed after %.0f s (deadline)", kill_after);
-		return 1;
+	if (estimate_time(&out->in, g, &out->e) < 0) {
+		util_strlcpy(out->err, out->e.why, sizeof out->err);
+		return out->rc = -1;
 	}
-	if (rc >= 0)
-		return rc;
-	j->out.rc = -1;
-	snprintf(j->out.err, sizeof j->out.err, "the estimate's process died before it answered");
-	return 1;
+	if (*out->e.latency_why) { /* the stall model ran, but its cycles had no clock: the root rule stood in */
+		out->has_latency = 0;
+		util_strlcpy(out->latency_why, out->e.latency_why, sizeof out->latency_why);
+	}
+	out->sm_max_ms = out->sm_sum_ms = 0;
+	for (int t = 0; t < EST_SM_TERMS; t++) {
+		double ms = out->e.term_ms[t];
+		out->sm_max_ms = ms > out->sm_max_ms ? ms : out->sm_max_ms;
+		out->sm_sum_ms += ms;
+	}
+	return out->rc = 0;
 }

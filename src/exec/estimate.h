@@ -1,9 +1,10 @@
 /* exec/estimate: the time estimate of a run request on a GPU — the emulator runs a few blocks of the
- * real launch (no check), their counts per block go to the model's rule (model/estimate.h). */
+ * real launch (no check), their counts per block go to the model's rule (model/estimate.h); the same
+ * blocks traced and replayed on one SM by the stall model give the SM's cycles (exec/estimate_run.h
+ * joins the two: exec/stalls.c samples as this module says, so this one cannot reach it). */
 #ifndef PTXTUTOR_EXEC_ESTIMATE_H
 #define PTXTUTOR_EXEC_ESTIMATE_H
 
-#include "exec/job.h"
 #include "model/estimate.h"
 #include "run/run.h"
 
@@ -26,27 +27,24 @@ typedef struct {
 	 * them, docs/model.md): the largest alone (p = infinity: the pipes overlap fully) and their sum
 	 * (p = 1: they take turns). */
 	double sm_max_ms, sm_sum_ms;
+	/* The stall model's SM (exec/stalls.h), whose cycles set e's latency term: */
+	int has_latency;            /* 0: none, latency_why says why, and the root rule stood in */
+	char latency_why[320];
+	double sm_cycles;           /* one wave of resident blocks, in cycles */
+	double waves;
+	int blocks_per_sm, regs, regs_assumed;
+	int regs_ptxas;             /* 1: regs are ptxas's (a PTX file no lesson recorded them for) */
+	double issue_active;        /* issued / (cycles x 4 sub-partitions) */
+	double latency_seconds;     /* its CPU time: the traced emulation and the replay */
 } exec_estimate_result;
 
-/* Estimates rq's time on g. rq->deadline_s bounds the sample's wall time (a
- * block that alone takes longer gives no estimate). Returns out->rc: 0, or -1
- * with one line in out->err (the emulator could not run it, or the model has
- * no rates for g). */
-int exec_estimate(const run_request *rq, const gpu_spec *g, exec_estimate_result *out);
-
-/* The same in a child process (exec/job.h), for the tutor: its screen stays
- * live while the blocks run. */
-typedef struct {
-	exec_job job;
-	run_request rq;             /* what the child runs: its deadline */
-	double started;
-	exec_estimate_result out;
-} exec_estimate_job;
-
-/* Returns 0, or -1 when the child could not start (out says so). */
-int exec_estimate_job_start(exec_estimate_job *j, const run_request *rq, const gpu_spec *g);
-/* 1 with j->out (rc -1 and err if the child died or was killed at
- * exec_kill_after), 0 while it runs. */
-int exec_estimate_job_poll(exec_estimate_job *j);
+/* The counts: rq's first blocks emulated (no check), per block, into out->in, and the kernel's DRAM
+ * bytes. rq->deadline_s bounds the sample's wall time (a block that alone takes longer gives none).
+ * Returns out->rc: 0, or -1 with one line in out->err (the emulator could not run it, or the model has
+ * no rates for g). The whole estimate, with the stall model's SM, is exec/estimate_run.h's. */
+int exec_estimate_sample(const run_request *rq, const gpu_spec *g, exec_estimate_result *out);
+/* The model's rule (model/estimate.h) over out->in into out->e, and the SM pipes' max and sum.
+ * Returns out->rc, as above. */
+int exec_estimate_rule(const gpu_spec *g, exec_estimate_result *out);
 
 #endif

@@ -1,4 +1,4 @@
-/* estimate: a kernel's time from its counts and the measured sustained rates (see estimate.h). */
+/* estimate: a kernel's time from its counts, the stall model's cycles at the power model's clock, and the measured sustained rates (see estimate.h). */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -19,7 +19,12 @@ static const struct {
 	[EST_WGMMA] = {"wgmma tensor pipe", "wgmma", "measured.ceiling_wgmma_data"},
 	[EST_L2] = {"L2 -> SM", "l2", "measured.ceiling_l2"}, /* and ceiling_tma for the copy engine's bytes */
 	[EST_DRAM] = {"DRAM", "dram", "measured.ceiling_dram"},
+	/* not a rate: the stall model's cycles at the power model's clock (no row divides it) */
+	[EST_LATENCY] = {"latency: the SM's warps wait, as the stall model replays them", "latency", NULL},
 };
+
+/* e4m3 tensor FLOPs: the FP8 wgmma test's rate (scripts/gpu-power.cu), in place of ceiling_wgmma_data. */
+#define F8_RATE "measured.power_wgmma_f8_rate"
 
 const char *estimate_term_name(estimate_term t)
 {
@@ -39,8 +44,9 @@ static int measured_here(const gpu_spec *g)
 	return g->cc_major == 9 && g->cc_minor == 0 && g->sms == 132 && strstr(g->name, "H100");
 }
 
-int estimate_supported(const gpu_spec *g, char *why, int len)
+int estimate_supported(const gpu_spec *g, int f8, char *why, int len)
 {
+	double r;
 	char err[160];
 	if (measured_load(err, sizeof err) < 0) {
 		snprintf(why, (size_t)len, "no estimate: %s", err);
@@ -49,6 +55,11 @@ int estimate_supported(const gpu_spec *g, char *why, int len)
 	if (!measured_here(g)) {
 		snprintf(why, (size_t)len, "no estimate for the %s: the pipe rates were measured on an H100 only "
 			 "(scripts/gpu-ceilings.sh makes them)", g->name);
+		return -1;
+	}
+	if (f8 && !(measured_value(0, F8_RATE, &r) == 0 && r > 0)) { /* the words tests/e2e_estimate.sh knows */
+		snprintf(why, (size_t)len, "no estimate for e4m3 inputs: the FP8 tensor rate was not measured (%s has no "
+			 "power_wgmma_f8_rate row: scripts/gpu-power.sh)", MEASURED_FILE);
 		return -1;
 	}
 	return 0;
@@ -63,15 +74,62 @@ static int rate_of(const char *key, double *r, estimate *e)
 	return -1;
 }
 
+/* The stall model's SM in place of the root rule: its cycles (issue, pipes, occupancy, latencies and
+ * their overlap, which the root stood in for) at the clock the power cap allows for the kernel's work,
+ * and beside it what one simulated SM does not see, L2 and DRAM bandwidth across the GPU. Returns 0, or
+ * -1 with e->latency_why when there is no clock to put the cycles at (the root rule stands in). */
+static int with_latency(const estimate_input *in, const estimate_block *b, estimate *e)
+{
+	power_params p;
+	char err[160];
+	if (power_params_load(&p, err, sizeof err) < 0) {
+		snprintf(e->latency_why, sizeof e->latency_why, "no clock for its cycles: %s", err);
+		return -1;
+	}
+	double n = (double)in->blocks;
+	power_input pi = {.sm_cycles = in->sm_cycles,
+			  .fixed_s = fmax(e->term_ms[EST_L2], e->term_ms[EST_DRAM]) / 1e3,
+			  .work = {
+				  [PWR_FFMA] = n * b->inst,
+				  [PWR_LSU] = n * b->lsu_wavefronts,
+				  [PWR_MMA] = n * b->mma_flops,
+				  [PWR_WGMMA] = in->f8 ? 0 : n * b->wgmma_flops,
+				  [PWR_WGMMA_F8] = in->f8 ? n * b->wgmma_flops : 0,
+				  [PWR_L2] = n * (b->l2_bytes + b->tma_bytes), /* the bytes, by the L1 or the copy engine */
+				  [PWR_DRAM] = in->dram_bytes,
+			  }};
+	power_result r;
+	if (power_clock(&p, &pi, &r) < 0) {
+		snprintf(e->latency_why, sizeof e->latency_why, "no clock for its cycles");
+		return -1;
+	}
+	e->has_clock = 1;
+	e->clock_mhz = r.mhz;
+	e->clock_max_mhz = p.max_mhz;
+	e->clock_capped = r.capped;
+	e->power_w = r.watts;
+	util_strlcpy(e->clock_missing, p.missing, sizeof e->clock_missing);
+	e->term_ms[EST_LATENCY] = 1e3 * in->sm_cycles / (r.mhz * 1e6);
+	e->limit = EST_LATENCY;
+	for (int t = EST_L2; t <= EST_DRAM; t++)
+		if (e->term_ms[t] > e->term_ms[e->limit])
+			e->limit = (estimate_term)t;
+	e->ms = e->term_ms[e->limit];
+	snprintf(e->source, sizeof e->source, "the stall model's cycles at %.0f MHz (%s; power_* rows), L2 and DRAM "
+		 "at the sustained rates in %s", r.mhz, r.capped ? "the power cap's clock" : "the highest clock",
+		 MEASURED_FILE);
+	return 0;
+}
+
 int estimate_time(const estimate_input *in, const gpu_spec *g, estimate *e)
 {
 	memset(e, 0, sizeof *e);
 	double rate[EST_NTERMS];
-	if (estimate_supported(g, e->why, sizeof e->why) < 0)
+	if (estimate_supported(g, in->f8, e->why, sizeof e->why) < 0)
 		return -1;
 	double tma_rate;
 	for (int t = 0; t < EST_NTERMS; t++)
-		if (rate_of(terms[t].rate, &rate[t], e) < 0)
+		if (terms[t].rate && rate_of(in->f8 && t == EST_WGMMA ? F8_RATE : terms[t].rate, &rate[t], e) < 0)
 			return -1;
 	if (rate_of("measured.ceiling_tma", &tma_rate, e) < 0)
 		return -1;
@@ -102,7 +160,7 @@ int estimate_time(const estimate_input *in, const gpu_spec *g, estimate *e)
 	double sq = 0;
 	estimate_term largest = EST_ISSUE;
 	int sm_pipes = 0;
-	for (int t = 0; t < EST_NTERMS; t++) {
+	for (int t = 0; t < EST_LATENCY; t++) {
 		e->term_ms[t] = 1e3 * work[t] / rate[t];
 		if (t < EST_SM_TERMS) {
 			sq += e->term_ms[t] * e->term_ms[t];
@@ -112,12 +170,14 @@ int estimate_time(const estimate_input *in, const gpu_spec *g, estimate *e)
 			largest = (estimate_term)t;
 	}
 	e->sm_ms = sqrt(sq);
+	e->ok = 1;
+	if (in->sm_cycles > 0 && with_latency(in, b, e) == 0)
+		return 0;
 	/* An SM pipe's term is never above sm_ms; with two or more at work the root is above each, and
 	 * then it, not the largest pipe, sets the number: the label says so. */
 	int sm_sets = e->sm_ms > e->term_ms[largest] && sm_pipes > 1;
 	e->ms = sm_sets ? e->sm_ms : e->term_ms[largest];
 	e->limit = sm_sets ? EST_SM_TOGETHER : largest;
-	e->ok = 1;
 	snprintf(e->source, sizeof e->source, "the sustained rates in %s (scripts/gpu-ceilings.sh)", MEASURED_FILE);
 	return 0;
 }

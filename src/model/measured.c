@@ -60,6 +60,8 @@ static const unit units[] = {
 	{"wavefronts/s", "G wavefronts/s", 1e-9, UNIT_SPACED},
 	{"FLOP/s", "TFLOP/s", 1e-12, UNIT_SPACED},
 	{"GB/s", "GB/s", 1, UNIT_SPACED},
+	/* board power (power_*, scripts/gpu-power.cu) */
+	{"W", "W", 1, UNIT_SPACED},
 	/* a relative error (ptxtutor accuracy), written as 2.9e-4 */
 	{"rel", "", 1, UNIT_SCI},
 	/* clock cycles an instruction takes (scripts/gpu-regbanks.py) */

@@ -1,0 +1,126 @@
+/* exec/estimate_run: the whole estimate of a run request (see estimate_run.h): the counted sample, the
+ * stall model's SM over the same blocks, the model's rule; here or in a child. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include "exec/estimate_run.h"
+#include "exec/backend.h"
+#include "exec/stalls.h"
+#include "course/sass_tools.h"
+#include "base/util.h"
+
+/* A PTX file's registers a thread, for the stall model's occupancy when no lesson recorded them:
+ * ptxas's -v for the GPU's arch where ptxas is installed; 0 where not (EXEC_STALLS_REGS is then
+ * assumed, and said). */
+static int ptxas_regs(const run_request *rq, const gpu_spec *g)
+{
+	char err[256], arch[16];
+	size_t len;
+	char *text = util_read_file(rq->ptx_path, &len, err, sizeof err);
+	if (!text)
+		return 0;
+	sass_arch_for(text, g->cc_major, g->cc_minor, arch, sizeof arch);
+	free(text);
+	sass_job j;
+	sass_kernel k;
+	sass_kernel_init(&k, rq->entry);
+	int regs = 0;
+	if (sass_job_start(&j, rq->ptx_path, err, sizeof err) == 0) {
+		if (sass_job_ptxas(&j, arch, &k, err, sizeof err) == 0 && k.regs > 0)
+			regs = k.regs;
+		sass_job_end(&j);
+	}
+	sass_kernel_free(&k);
+	return regs;
+}
+
+/* The stall model's SM over the same blocks: its cycles for the busiest SM's share of the grid into
+ * in->sm_cycles, or out->latency_why. */
+static void latency(const run_request *rq, const gpu_spec *g, int regs, exec_estimate_result *out)
+{
+	static exec_stalls_result s;
+	if (regs <= 0 && (regs = ptxas_regs(rq, g)) > 0)
+		out->regs_ptxas = 1;
+	if (exec_stalls(rq, g, regs, &s) < 0) {
+		snprintf(out->latency_why, sizeof out->latency_why, "%s", s.err);
+		return;
+	}
+	if (s.cut)
+		snprintf(out->latency_why, sizeof out->latency_why, "the trace was cut (its warps' tails are missing)");
+	else {
+		out->has_latency = 1;
+		out->sm_cycles = s.r.cycles;
+		out->waves = s.r.waves;
+		out->blocks_per_sm = s.c.blocks_per_sm;
+		out->regs = s.regs;
+		out->regs_assumed = s.regs_assumed;
+		out->issue_active = s.r.issue_active;
+		out->in.sm_cycles = s.r.cycles * s.r.waves;
+	}
+	out->latency_seconds = s.emu_seconds + s.model_seconds;
+	exec_stalls_free(&s);
+}
+
+int exec_estimate(const run_request *rq, const gpu_spec *g, int regs, exec_estimate_result *out)
+{
+	double t0 = util_now();
+	if (exec_estimate_sample(rq, g, out) < 0)
+		return out->rc;
+	/* The traced sample shares the deadline: the child is killed at the request's (exec_kill_after). */
+	run_request traced = *rq;
+	if (rq->deadline_s > 0)
+		traced.deadline_s = rq->deadline_s - (util_now() - t0);
+	if (rq->deadline_s > 0 && traced.deadline_s <= 0)
+		snprintf(out->latency_why, sizeof out->latency_why, "the deadline came before the stall model ran");
+	else if (out->in.f8) /* until model/stalls.c knows e4m3's rate (twice f16's: power_wgmma_f8_rate) */
+		snprintf(out->latency_why, sizeof out->latency_why, "the stall model replays e4m3 wgmma at the f16 rate, "
+			 "half the measured one");
+	else
+		latency(&traced, g, regs, out);
+	return exec_estimate_rule(g, out);
+}
+
+typedef struct {
+	const run_request *rq;
+	const gpu_spec *g;
+	int regs;
+} job_arg;
+
+static void job(const void *arg, void *out)
+{
+	const job_arg *a = arg;
+	setpriority(PRIO_PROCESS, 0, 10); /* background work: the tutor's own process keeps the CPU first */
+	exec_estimate(a->rq, a->g, a->regs, out);
+}
+
+int exec_estimate_job_start(exec_estimate_job *j, const run_request *rq, const gpu_spec *g, int regs)
+{
+	job_arg a = {rq, g, regs}; /* read in the child, which has its own copy */
+	j->rq = *rq;
+	j->regs = regs;
+	j->started = util_now();
+	memset(&j->out, 0, sizeof j->out);
+	if (exec_job_start(&j->job, job, &a, &j->out, sizeof j->out) == 0)
+		return 0;
+	j->out.rc = -1;
+	snprintf(j->out.err, sizeof j->out.err, "cannot start the estimate's process");
+	return -1;
+}
+
+int exec_estimate_job_poll(exec_estimate_job *j)
+{
+	int rc = exec_job_poll(&j->job);
+	double kill_after = exec_kill_after(&j->rq);
+	if (rc == 0 && j->job.pid > 0 && kill_after > 0 && util_now() - j->started > kill_after) {
+		exec_job_stop(&j->job);
+		j->out.rc = -1;
+		snprintf(j->out.err, sizeof j->out.err, "killed after %.0f s (deadline)", kill_after);
+		return 1;
+	}
+	if (rc >= 0)
+		return rc;
+	j->out.rc = -1;
+	snprintf(j->out.err, sizeof j->out.err, "the estimate's process died before it answered");
+	return 1;
+}
