@@ -11,6 +11,7 @@
 #include "ui/keys.h"
 #include "ui/layout.h"
 #include "ui/ptx_counts.h"
+#include "ui/ptx_stalls.h"
 
 
 static const char *base_name(const char *p)
@@ -104,6 +105,35 @@ static int columns(const ui_app *a, ui_rect body, int x, const run_line_field **
 		if (n == 0 || body.x + body.w - 1 - (x + *w) >= CODE_MIN)
 			return n;
 	}
+}
+
+/* W: the stall column's width (a mark, the reason, its share), as much as leaves CODE_MIN to the code. */
+static int stall_width(ui_rect body, int x)
+{
+	static const int widths[] = {11, 7, 2};
+	size_t i = 0;
+	while (i + 1 < ARRAY_LEN(widths) && body.x + body.w - 1 - (x + widths[i]) < CODE_MIN)
+		i++;
+	return widths[i];
+}
+
+/* A CUDA line's stall cell at x: as the PTX pane's, its PTX lines summed. */
+static void stall_cell(const ui_app *a, ui_frame *f, ui_rect body, int x, int sy, int w, const exec_stalls_brief *b,
+		       const exec_stalls_line *l)
+{
+	if (ui_stalls_cycles(l) <= 0)
+		return;
+	static const uint32_t mark[2][3] = {{' ', 0x2592, 0x2588}, {' ', '+', '#'}};
+	int heat = ui_stalls_heat(b, l);
+	ui_frame_put(f, x, sy, mark[a->ascii != 0][heat], heat == 2 ? UI_ROLE_BAD : UI_ROLE_WARN);
+	char c[16];
+	if (w >= 11)
+		util_cutf(c, sizeof c, "%-4s%3.0f%%", ui_stalls_short(l->top), 100 * ui_stalls_share(b, l));
+	else if (w >= 7)
+		util_cutf(c, sizeof c, "%-4s", ui_stalls_short(l->top));
+	else
+		return;
+	ui_frame_text(f, body, x + 2, sy, c, heat ? UI_ROLE_EMPH : UI_ROLE_P_NUMBER);
 }
 
 /* Line i (0-based) of the .cu, tabs to stops of 4. */
@@ -204,23 +234,35 @@ void ui_pane_cuda_draw(const ui_app *a, ui_frame *f)
 		if (cu > 0 && cu <= p->cu_nlines)
 			code[cu] = 1;
 	}
+	const exec_stalls_brief *sb = ui_stalls_of(a);
+	exec_stalls_line *srows = ui_stalls_cu_rows(a, sb);
+	int sx = body.x + digits + 2, sw = srows ? stall_width(body, sx) : 0;
 	cu_counts cc;
 	counts_of(a, &cc);
 	const run_line_field *col[16];
-	int cw = 0, ncol = cc.r ? columns(a, body, body.x + digits + 2, col, &cw) : 0;
-	if (ui_ptx_counts_header(a)) {
-		heading(f, body, body.x + digits + 4, &cc, col, ncol);
+	int cw = 0, ncol = cc.r ? columns(a, body, sx + sw, col, &cw) : 0;
+	if (ui_ptx_header_row(a)) {
+		char st[320];
+		ui_stalls_state_text(a, st, sizeof st);
+		if (ui_ptx_counts_header(a))
+			heading(f, body, sx + sw + 2, &cc, col, ncol);
+		else if (st[0] || !srows) /* the PTX pane's header says what the short forms mean */
+			ui_frame_text_fit(f, body, body.x + 1, body.y, st[0] ? st : "stalls: no CUDA line", UI_ROLE_DIM);
+		if (srows && sw >= 7)
+			ui_frame_text(f, body, sx + 2, body.y, "stall", UI_ROLE_HEADING);
 		body.y++, body.h--;
 	}
-	int tx = body.x + digits + 2 + (cc.r ? cw : 0), top = ui_app_cu_top(a, body.h);
+	int tx = sx + sw + (cc.r ? cw : 0), top = ui_app_cu_top(a, body.h);
 	ui_rect crect = {tx, body.y, body.x + body.w - tx, body.h};
 	char s[1024];
 	for (int y = 0; y < body.h && top + y < p->cu_nlines; y++) {
 		int ln = top + y + 1, sy = body.y + y;
 		line_number(a, f, body, sy, ln, digits);
+		if (srows)
+			stall_cell(a, f, body, sx, sy, sw, sb, &srows[ln]);
 		const run_line_counts *l = cc.r ? counts_line(&cc, p, ln) : NULL;
 		if (l)
-			counts_row(a, f, body, body.x + digits + 2, sy, cc.r, l, col, ncol);
+			counts_row(a, f, body, sx + sw, sy, cc.r, l, col, ncol);
 		cu_text_line(p, ln - 1, s, sizeof s);
 		const char *lead = s + strspn(s, " ");
 		ui_role role = !strncmp(lead, "//", 2) ? UI_ROLE_P_COMMENT : code[ln] ? UI_ROLE_NORMAL : UI_ROLE_DIM;
@@ -228,5 +270,6 @@ void ui_pane_cuda_draw(const ui_app *a, ui_frame *f)
 			ui_frame_code(f, crect, tx, sy, s, role, ui_glyphs_get(a->ascii)->arrow);
 	}
 	free(code);
+	free(srows);
 	free(cc.all);
 }
