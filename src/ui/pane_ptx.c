@@ -222,8 +222,8 @@ static void counts_layout(const ui_app *a, ui_rect body, int x, counts_block *cb
 }
 
 /* W: the stall column, left of the counts: a heat mark, the line's top reason and its share of the
- * kernel's warp cycles ("lsb  41%"); with less room the share goes, then the reason (the code keeps
- * ui_pane_ptx_code_target, the counts' heat mark beside it). */
+ * kernel's warp cycles ("lsb  41%"); with less room the share goes, then the reason, then the mark
+ * (the code keeps ui_pane_ptx_code_target, the counts' heat mark beside it; the header says so). */
 typedef struct {
 	const exec_stalls_brief *b; /* NULL: none to show */
 	int x, w;
@@ -231,7 +231,7 @@ typedef struct {
 
 static void stall_layout(const ui_app *a, ui_rect body, int x, stall_block *sb)
 {
-	static const int widths[] = {11, 7, 2};
+	static const int widths[] = {11, 7, 2, 0};
 	memset(sb, 0, sizeof *sb);
 	sb->b = ui_stalls_of(a);
 	if (!sb->b)
@@ -247,7 +247,7 @@ static void stall_layout(const ui_app *a, ui_rect body, int x, stall_block *sb)
 
 static void stall_row(const ui_app *a, ui_frame *f, ui_rect body, int sy, int line, const stall_block *sb)
 {
-	const exec_stalls_line *l = ui_stalls_line(sb->b, line + 1);
+	const exec_stalls_line *l = sb->w ? ui_stalls_line(sb->b, line + 1) : NULL;
 	if (!l)
 		return;
 	static const uint32_t mark[2][3] = {{' ', 0x2592, 0x2588}, {' ', '+', '#'}};
@@ -272,6 +272,11 @@ static void stall_header(const ui_app *a, ui_frame *f, ui_rect body, const stall
 	if (sb->b && sb->w >= 7) {
 		ui_frame_text(f, body, sb->x + 2, body.y, "stall", UI_ROLE_HEADING);
 		x = sb->x + sb->w;
+	}
+	if (sb->b && !sb->w) {
+		util_cutf(h, sizeof h, "stalls: no room beside the code (%s: zoom)", ui_key_name(UI_MODE_NORMAL, UI_ACT_ZOOM));
+		ui_frame_text_fit(f, body, x, body.y, h, UI_ROLE_DIM);
+		return;
 	}
 	if (counts)
 		return;

@@ -117,7 +117,8 @@ exec_stalls_line *ui_stalls_cu_rows(const ui_app *a, const exec_stalls_brief *b)
 	return rows;
 }
 
-/* The opcode of 1-based PTX line `line` (its guard left out): "ld.global.f32". */
+/* The opcode of 1-based PTX line `line`, its guard left out and cut after its first qualifier (what it
+ * does, where): "ld.global", "mma.sync", "mbarrier.try_wait" — short enough for a narrow pane. */
 static void opcode_of(const ui_ptx *p, int line, char *s, size_t len)
 {
 	s[0] = '\0';
@@ -132,7 +133,8 @@ static void opcode_of(const ui_ptx *p, int line, char *s, size_t len)
 	while (t < e && (*t == ' ' || *t == '\t'))
 		t++;
 	size_t n = 0;
-	while (t + n < e && t[n] != ' ' && t[n] != '\t' && t[n] != ';' && n + 1 < len)
+	int dots = 0;
+	while (t + n < e && t[n] != ' ' && t[n] != '\t' && t[n] != ';' && n + 1 < len && !(t[n] == '.' && dots++))
 		n++;
 	memcpy(s, t, n);
 	s[n] = '\0';
