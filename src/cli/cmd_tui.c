@@ -383,6 +383,24 @@ static void start_stalls(ui_app *a, exec_stalls_job *j)
 	ui_app_stalls_done(a, j ? &j->out : &b);
 }
 
+/* The estimate and the stall model the numbers and PTX panes want: started in their children, or
+ * (sync) made here; returns 1 when one was made here. A stall model no longer wanted is stopped. */
+static int start_wanted(ui_app *a, exec_estimate_job *est, exec_stalls_job *stalls, int sync)
+{
+	int made = 0;
+	if (a->est.state == UI_EST_WANT) {
+		start_estimate(a, sync ? NULL : est);
+		made = sync;
+	}
+	if (a->stalls.state == UI_STALLS_WANT) {
+		start_stalls(a, sync ? NULL : stalls);
+		made |= sync;
+	} else if (a->stalls.state != UI_STALLS_BUSY && stalls->job.pid > 0) {
+		exec_job_stop(&stalls->job); /* W turned it off: its answer is for no one */
+	}
+	return made;
+}
+
 int cmd_screen(const cli_command *self, int argc, char **argv)
 {
 	cli_command show = *self; /* the tutor's options, but the user typed `show`: its errors say so */
@@ -698,18 +716,8 @@ static int cmd_tui(const cli_command *self, int argc, char **argv)
 			serve(a, &w, &worker_up, saved_err, &jobs);
 			continue;
 		}
-		if (a->est.state == UI_EST_WANT) {
-			start_estimate(a, estimate_sync ? NULL : &est);
-			if (estimate_sync)
-				continue; /* draw it */
-		}
-		if (a->stalls.state == UI_STALLS_WANT) {
-			start_stalls(a, estimate_sync ? NULL : &stalls);
-			if (estimate_sync)
-				continue; /* draw it */
-		} else if (a->stalls.state != UI_STALLS_BUSY && stalls.job.pid > 0) {
-			exec_job_stop(&stalls.job); /* W turned it off: its answer is for no one */
-		}
+		if (start_wanted(a, &est, &stalls, estimate_sync))
+			continue; /* made here: draw it */
 		if (a->lines_want >= 0)
 			start_lines(a, &lines);
 		const int fds[] = {STDIN_FILENO, worker_up ? worker_fd(&w) : -1, pj->job.fd, sj->fd, est.job.fd,
