@@ -71,5 +71,5 @@ void app_act_stalls(ui_app *a, ui_action act, int key)
 		app_say(a, 0, "Stall column off (%s: on).", ui_key_name(UI_MODE_NORMAL, UI_ACT_STALLS));
 		return;
 	}
-	app_say(a, 0, "Stalls: each line's top reason, its share of the warp cycles; the header row says what the short forms mean.");
+	app_say(a, 0, "Stalls: each line's top reason and its share of the warp cycles; the header row names the reasons.");
 }

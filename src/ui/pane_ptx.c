@@ -304,7 +304,7 @@ static void counts_header(const ui_app *a, ui_frame *f, ui_rect body, const coun
 		return;
 	}
 	int x = cb->x + 2;
-	char h[160];
+	char h[420];
 	for (int i = 0; i < cb->ncol; i++) {
 		util_cutf(h, sizeof h, "%*s", cb->col[i]->width, cb->col[i]->head);
 		ui_frame_text(f, body, x, body.y, h, UI_ROLE_HEADING);
@@ -339,6 +339,12 @@ static void counts_header(const ui_app *a, ui_frame *f, ui_rect body, const coun
 		util_cutf(h + strlen(h), sizeof h - strlen(h), "; ours: the shipped kernel did not run");
 	if (cb->base && b->gone)
 		util_cutf(h + strlen(h), sizeof h - strlen(h), "; %d of its lines gone", b->gone);
+	const exec_stalls_brief *sb = ui_stalls_of(a);
+	if (sb) { /* the stall column's short forms, where the row has room */
+		char legend[240];
+		ui_stalls_legend(sb, legend, sizeof legend);
+		util_cutf(h + strlen(h), sizeof h - strlen(h), "; %s", legend);
+	}
 	ui_frame_text_fit(f, body, x + 1, body.y, h, UI_ROLE_DIM);
 }
 
