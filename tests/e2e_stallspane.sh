@@ -4,7 +4,8 @@
 # the loads has the top reason `emulate 2 --stalls` gives it, in short, and the numbers pane's line says
 # the issue activity, the top reason and its line as `emulate --stalls --json` does. A what-if (-: the
 # size halved) brings a new result, the CLI's at 128^3; an edit (a bar.sync put before the fma) one
-# where that line waits at the barrier. W again: the column goes.
+# where that line waits at the barrier. W again: the column goes. A student's kernel (--ptx, nvcc
+# -lineinfo): each CUDA line's reason in the CUDA pane is `emulate --stalls --by cu`'s.
 # Prints "ok NAME" / "not ok NAME" / "skip NAME: why".
 BIN=${PTXTUTOR_BIN:-./ptxtutor}
 ROOT=${PTXTUTOR_ROOT:-$(cd "$(dirname "$0")/.." && pwd)}
@@ -97,3 +98,28 @@ T send-keys -t sp W
 ok=1
 wait_gone sp "issue active" 5 && ! row sp "$FMA" | grep -q " bar " && ok=0
 check "stallspane: W again hides the column and the line" $ok sp
+
+# ---- a student's kernel (--ptx, nvcc -lineinfo): each CUDA line's reason is emulate --stalls --by cu's ----
+OWN="$ROOT/tests/students/lines/lines.ptx"
+T new-session -d -s own -x 160 -y 48 "exec env LANG=C.UTF-8 LC_ALL=C.UTF-8 PTXTUTOR_ROOT=$ROOT \
+	XDG_STATE_HOME=$WORK/state2 XDG_DATA_HOME=$WORK/data2 CUDA_VISIBLE_DEVICES= \
+	sh '$WORK/wrap.sh' '$BIN' 2 --ptx '$OWN' --entry gemm_ok --size 256"
+wait_for own "CUDA lines.cu  line 4: PTX" 10
+T send-keys -t own Wf # the PTX slot fills the screen: the CUDA pane beside it has the whole column
+ok=1 rows=0
+if wait_for own "lsb long scoreboard" 20; then
+	wait_stable own
+	ok=0
+	"$BIN" emulate --ptx "$OWN" --entry gemm_ok --grid 'ceil(N/32),ceil(M/32)' --block 32,32 --size 256 --stalls \
+		--by cu --csv >"$WORK/cu.csv" 2>&1 || ok=1
+	cuda=$(cap own | sed 's/│.*//')
+	short="long_scoreboard=lsb short_scoreboard=ssb wait=wait barrier=bar membar=mbar mio_throttle=mio lg_throttle=lg math_pipe_throttle=math not_selected=nsel selected=sel"
+	for l in $(awk -F, 'NR > 1 && $1 > 0 { print $1 }' "$WORK/cu.csv"); do
+		top=$(awk -F, -v l="$l" '$1 == l { print $4 }' "$WORK/cu.csv")
+		s=$(printf '%s\n' $short | grep "^$top=" | cut -d= -f2)
+		printf '%s\n' "$cuda" | grep -qE "^ ?$l[▶ ] +[█▒ ] $s +[0-9]+% " || { ok=1; echo "# CUDA line $l: not $s"; }
+		rows=$((rows + 1))
+	done
+	[ "$rows" -ge 7 ] || ok=1
+fi
+check "stallspane: --ptx lines.ptx, $rows CUDA lines with emulate --stalls --by cu's top reason" $ok own

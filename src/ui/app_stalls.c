@@ -7,7 +7,8 @@
 #include "ui/app_internal.h"
 #include "ui/ptx_stalls.h"
 
-/* The registers a thread the model assumes: a what-if's, the last run's JIT, the lesson's recorded value. */
+/* The registers a thread the model assumes: a what-if's, the last run's JIT, the lesson's recorded value
+ * (as `emulate N --stalls` does). */
 static int stall_regs(const ui_app *a)
 {
 	const ui_run_slot *s = &a->slot[a->lesson];
@@ -15,7 +16,8 @@ static int stall_regs(const ui_app *a)
 		return a->regs_override;
 	if (s->have && s->res.regs > 0 && (s->res.status == RUN_OK || s->res.status == RUN_WRONG))
 		return s->res.regs;
-	return ui_app_lesson(a)->regs;
+	/* a student's own kernel in the lesson's place: not the lesson's recorded value (exec/stalls.h assumes) */
+	return a->own == a->lesson ? 0 : ui_app_lesson(a)->regs;
 }
 
 void app_want_stalls(ui_app *a)
