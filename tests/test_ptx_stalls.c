@@ -1,4 +1,4 @@
-/* test_ptx_stalls: the stall column's pieces (ui/ptx_stalls.c) on a made-up result — a short form per reason, all distinct; the legend of the reasons on top; a line found by number; heat at the per-line counts' shares. */
+/* test_ptx_stalls: the stall column's pieces (ui/ptx_stalls.c) on a made-up result — a short form per reason, all distinct; the legend of the reasons on top; a line found by number; heat at the per-line counts' shares; the cell's width by room. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -71,12 +71,22 @@ static void lines_and_heat(void **state)
 	free(b);
 }
 
+/* The cell gives way: the share, then the reason, then the mark. */
+static void widths_by_room(void **state)
+{
+	(void)state;
+	static const int room[][2] = {{40, 11}, {11, 11}, {10, 7}, {7, 7}, {6, 2}, {2, 2}, {1, 0}, {0, 0}, {-5, 0}};
+	for (size_t i = 0; i < sizeof room / sizeof room[0]; i++)
+		assert_int_equal(ui_stalls_width(room[i][0]), room[i][1]);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(short_forms),
 		cmocka_unit_test(legend_names_the_tops),
 		cmocka_unit_test(lines_and_heat),
+		cmocka_unit_test(widths_by_room),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -10,6 +10,7 @@
 #include "exec/report.h"
 #include "ui/keys.h"
 #include "ui/layout.h"
+#include "ui/pane_ptx.h"
 #include "ui/ptx_counts.h"
 #include "ui/ptx_stalls.h"
 
@@ -105,35 +106,6 @@ static int columns(const ui_app *a, ui_rect body, int x, const run_line_field **
 		if (n == 0 || body.x + body.w - 1 - (x + *w) >= CODE_MIN)
 			return n;
 	}
-}
-
-/* W: the stall column's width (a mark, the reason, its share), as much as leaves CODE_MIN to the code. */
-static int stall_width(ui_rect body, int x)
-{
-	static const int widths[] = {11, 7, 2};
-	size_t i = 0;
-	while (i + 1 < ARRAY_LEN(widths) && body.x + body.w - 1 - (x + widths[i]) < CODE_MIN)
-		i++;
-	return widths[i];
-}
-
-/* A CUDA line's stall cell at x: as the PTX pane's, its PTX lines summed. */
-static void stall_cell(const ui_app *a, ui_frame *f, ui_rect body, int x, int sy, int w, const exec_stalls_brief *b,
-		       const exec_stalls_line *l)
-{
-	if (ui_stalls_cycles(l) <= 0)
-		return;
-	static const uint32_t mark[2][3] = {{' ', 0x2592, 0x2588}, {' ', '+', '#'}};
-	int heat = ui_stalls_heat(b, l);
-	ui_frame_put(f, x, sy, mark[a->ascii != 0][heat], heat == 2 ? UI_ROLE_BAD : UI_ROLE_WARN);
-	char c[16];
-	if (w >= 11)
-		util_cutf(c, sizeof c, "%-4s%3.0f%%", ui_stalls_short(l->top), 100 * ui_stalls_share(b, l));
-	else if (w >= 7)
-		util_cutf(c, sizeof c, "%-4s", ui_stalls_short(l->top));
-	else
-		return;
-	ui_frame_text(f, body, x + 2, sy, c, heat ? UI_ROLE_EMPH : UI_ROLE_P_NUMBER);
 }
 
 /* Line i (0-based) of the .cu, tabs to stops of 4. */
@@ -236,7 +208,7 @@ void ui_pane_cuda_draw(const ui_app *a, ui_frame *f)
 	}
 	const exec_stalls_brief *sb = ui_stalls_of(a);
 	exec_stalls_line *srows = ui_stalls_cu_rows(a, sb);
-	int sx = body.x + digits + 2, sw = srows ? stall_width(body, sx) : 0;
+	int sx = body.x + digits + 2, sw = srows ? ui_stalls_width(body.x + body.w - 1 - sx - CODE_MIN) : 0;
 	cu_counts cc;
 	counts_of(a, &cc);
 	const run_line_field *col[16];
@@ -259,7 +231,7 @@ void ui_pane_cuda_draw(const ui_app *a, ui_frame *f)
 		int ln = top + y + 1, sy = body.y + y;
 		line_number(a, f, body, sy, ln, digits);
 		if (srows)
-			stall_cell(a, f, body, sx, sy, sw, sb, &srows[ln]);
+			ui_pane_ptx_stall_cell(f, body, sx, sy, sw, a->ascii, sb, &srows[ln]);
 		const run_line_counts *l = cc.r ? counts_line(&cc, p, ln) : NULL;
 		if (l)
 			counts_row(a, f, body, sx + sw, sy, cc.r, l, col, ncol);

@@ -231,36 +231,31 @@ typedef struct {
 
 static void stall_layout(const ui_app *a, ui_rect body, int x, stall_block *sb)
 {
-	static const int widths[] = {11, 7, 2, 0};
 	memset(sb, 0, sizeof *sb);
 	sb->b = ui_stalls_of(a);
 	if (!sb->b)
 		return;
-	int counts = ui_ptx_counts_header(a) && ui_ptx_counts_of(a) ? 2 : 0, target = ui_pane_ptx_code_target(a);
+	int counts = ui_ptx_counts_header(a) && ui_ptx_counts_of(a) ? 2 : 0;
 	sb->x = x;
-	for (size_t i = 0; i < ARRAY_LEN(widths); i++) {
-		sb->w = widths[i];
-		if (body.x + body.w - 1 - (x + sb->w + counts) >= target)
-			break;
-	}
+	sb->w = ui_stalls_width(body.x + body.w - 1 - x - counts - ui_pane_ptx_code_target(a));
 }
 
-static void stall_row(const ui_app *a, ui_frame *f, ui_rect body, int sy, int line, const stall_block *sb)
+void ui_pane_ptx_stall_cell(ui_frame *f, ui_rect body, int x, int sy, int w, int ascii, const exec_stalls_brief *b,
+			    const exec_stalls_line *l)
 {
-	const exec_stalls_line *l = sb->w ? ui_stalls_line(sb->b, line + 1) : NULL;
-	if (!l)
+	if (!w || ui_stalls_cycles(l) <= 0)
 		return;
 	static const uint32_t mark[2][3] = {{' ', 0x2592, 0x2588}, {' ', '+', '#'}};
-	int heat = ui_stalls_heat(sb->b, l);
-	ui_frame_put(f, sb->x, sy, mark[a->ascii != 0][heat], heat == 2 ? UI_ROLE_BAD : UI_ROLE_WARN);
+	int heat = ui_stalls_heat(b, l);
+	ui_frame_put(f, x, sy, mark[ascii != 0][heat], heat == 2 ? UI_ROLE_BAD : UI_ROLE_WARN);
 	char c[16];
-	if (sb->w >= 11)
-		util_cutf(c, sizeof c, "%-4s%3.0f%%", ui_stalls_short(l->top), 100 * ui_stalls_share(sb->b, l));
-	else if (sb->w >= 7)
+	if (w >= 11)
+		util_cutf(c, sizeof c, "%-4s%3.0f%%", ui_stalls_short(l->top), 100 * ui_stalls_share(b, l));
+	else if (w >= 7)
 		util_cutf(c, sizeof c, "%-4s", ui_stalls_short(l->top));
 	else
 		return;
-	ui_frame_text(f, body, sb->x + 2, sy, c, heat ? UI_ROLE_EMPH : UI_ROLE_P_NUMBER);
+	ui_frame_text(f, body, x + 2, sy, c, heat ? UI_ROLE_EMPH : UI_ROLE_P_NUMBER);
 }
 
 /* The stall column's head, and, with no per-line counts beside it, what its short forms mean (or its
@@ -492,8 +487,9 @@ void ui_pane_ptx_draw(const ui_app *a, ui_frame *f)
 		ui_frame_text(f, body, body.x, sy, num, marked ? UI_ROLE_BAD : UI_ROLE_LINENO);
 		if (!marked && a->ptx_cursor == row->line + 1) /* reverse video, inside a highlighted region too */
 			ui_frame_hit(f, body.x, sy, digits);
-		if (sb.b)
-			stall_row(a, f, body, sy, row->line, &sb);
+		const exec_stalls_line *sl = sb.b ? ui_stalls_line(sb.b, row->line + 1) : NULL;
+		if (sl)
+			ui_pane_ptx_stall_cell(f, body, sb.x, sy, sb.w, a->ascii, sb.b, sl);
 		if (cb.r)
 			counts_row(a, f, body, sy, row->line, &cb);
 		if (marked)

@@ -93,6 +93,15 @@ int ui_stalls_heat(const exec_stalls_brief *b, const exec_stalls_line *l)
 	return s >= UI_HOT_SHARE ? 2 : s >= UI_WARM_SHARE ? 1 : 0;
 }
 
+int ui_stalls_width(int room)
+{
+	static const int widths[] = {11, 7, 2};
+	for (size_t i = 0; i < ARRAY_LEN(widths); i++)
+		if (widths[i] <= room)
+			return widths[i];
+	return 0;
+}
+
 exec_stalls_line *ui_stalls_cu_rows(const ui_app *a, const exec_stalls_brief *b)
 {
 	const ui_ptx *p = &a->ptx[a->lesson];

@@ -26,6 +26,9 @@ double ui_stalls_cycles(const exec_stalls_line *l);
 double ui_stalls_share(const exec_stalls_brief *b, const exec_stalls_line *l);
 /* The heat of a line by its share, as the per-line counts' (ptx_counts.h): 2 hot, 1 warm, 0 not. */
 int ui_stalls_heat(const exec_stalls_brief *b, const exec_stalls_line *l);
+/* The stall cell's width in `room` columns: 11 (mark, reason, share), 7 (mark, reason), 2 (the
+ * mark) or 0 (none: the code keeps its room). */
+int ui_stalls_width(int room);
 /* The lines summed per CUDA line of the .cu the CUDA pane shows: row i for CUDA line i (1-based;
  * cu_nlines + 1 rows, malloc'd, top set; a line with no cycles has none), NULL when there is nothing. */
 exec_stalls_line *ui_stalls_cu_rows(const ui_app *a, const exec_stalls_brief *b);
