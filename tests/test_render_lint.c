@@ -21,6 +21,7 @@
 #include "ui/draw.h"
 #include "ui/pane_ptx.h"
 #include "ui/pane_text.h"
+#include "ui/ptx_stalls.h"
 #include "course/lesson.h"
 #include "model/calc.h"
 #include "model/devices.h"
@@ -445,6 +446,39 @@ static void run_offline(ui_app *a)
 	runs_ok += r->status == RUN_OK && a->slot[a->lesson].have;
 }
 
+/* W served as the loop serves it, the model made once per kernel (slot: the lesson's index, or
+ * the course's size for the student's own kernel) and at 256 cubed, where it is quick: neither the
+ * screen's size nor the problem's changes what the column looks like. */
+static exec_stalls_brief *stall_cache;
+static int *stall_made, stalls_shown;
+
+static void serve_stalls(ui_app *a, int slot)
+{
+	if (a->stalls.state != UI_STALLS_WANT)
+		return;
+	if (!stall_cache) {
+		stall_cache = calloc((size_t)a->course->n + 1, sizeof *stall_cache);
+		stall_made = calloc((size_t)a->course->n + 1, sizeof *stall_made);
+	}
+	exec_stalls_brief *b = &stall_cache[slot];
+	a->stalls.state = UI_STALLS_BUSY;
+	if (!stall_made[slot]) {
+		run_request rq;
+		int regs;
+		long long M = a->M, N = a->N, K = a->K;
+		a->M = a->N = a->K = 256;
+		int rc = ui_app_stalls_request(a, &rq, &regs, b->err, sizeof b->err);
+		a->M = M, a->N = N, a->K = K;
+		if (rc < 0)
+			b->rc = -1;
+		else
+			exec_stalls_brief_run(&rq, &a->gpu, regs, b);
+		stall_made[slot] = 1;
+	}
+	ui_app_stalls_done(a, b);
+	stalls_shown += ui_stalls_of(a) != NULL;
+}
+
 /* S offline: the lesson's recorded SASS, as the loop serves it. */
 static void sass_offline(ui_app *a)
 {
@@ -502,6 +536,16 @@ static const struct {
 	{"y", "restore asked", 0, ""},
 };
 
+/* W's column before its model is in and after (served as the loop serves it). */
+static const struct {
+	const char *keys, *what;
+	int served;
+} stall_keys[] = {
+	{"W", "stall column, modelling", 0},
+	{"W", "stall column", 1},
+	{"WLf", "stall column, every count column, zoomed", 1},
+};
+
 static void back_to(ui_app *a, int lesson, int page)
 {
 	for (int i = 0; i < 3 && a->mode != UI_MODE_NORMAL; i++)
@@ -539,6 +583,8 @@ static const struct {
 	{"jjjjjjjj\tjjj", "PTX cursor", 0},
 	{"jjjjjjjjf", "zoomed", 0},
 	{"jjjjjjjjL", "every column", 0},
+	{"W", "stall column", 0},
+	{"jjjjjjjjW", "stall column, CUDA cursor on line 12", 0},
 	{"LL", "no columns", 0},
 	{"H", "hot line", 0},
 	{"jjjjjjjjw", "warp view", 0},
@@ -586,9 +632,12 @@ static int lint_own_kernel(int cols, int rows, int present, ui_app *a, ui_frame 
 			app_relayout(a);
 			app_cuda_home(a); /* as the tutor starts: the cursor on gemm_ok's first line, 4 */
 			keys_in(a, cuda_keys[k].keys);
+			serve_stalls(a, a->course->n);
 			snprintf(where, sizeof where, "%dx%d%s your kernel in lesson %d %s r, %s", cols, rows, size,
 				 l->number, run ? "after" : "before", cuda_keys[k].what);
 			bad += lint_screen_as(where, a, f, cuda_keys[k].own_choice);
+			if (a->stalls.view)
+				keys_in(a, "W");
 			cuda_warps += a->mode == UI_MODE_WARP && a->warp.have && a->warp.head == 2; /* names lines.cu:12 */
 		}
 	}
@@ -648,6 +697,19 @@ static int lint_one_size(int cols, int rows, int present)
 			bad += lint_screen_as(where, a, &f, box_keys[k].own_choice);
 			back_to(a, li, 0);
 			keys_in(a, box_keys[k].undo);
+		}
+		for (size_t k = 0; k < ARRAY_LEN(stall_keys); k++) {
+			back_to(a, li, l->npages > 1 ? 1 : 0);
+			a->side = UI_PANE_NUMBERS;
+			keys_in(a, stall_keys[k].keys);
+			if (stall_keys[k].served)
+				serve_stalls(a, li);
+			snprintf(where, sizeof where, "%dx%d%s lesson %d, %s", cols, rows, present ? " --present" : "",
+				 l->number, stall_keys[k].what);
+			bad += lint_screen(where, a, &f);
+			back_to(a, li, 0);
+			if (a->stalls.view)
+				keys_in(a, "W");
 		}
 		back_to(a, li, 0);
 		sass_offline(a);
@@ -765,6 +827,8 @@ static void every_screen_readable(void **state)
 	assert_true(screens > 4000);
 	assert_true(cuda_shown >= 2 * 7 * 2 * sizes); /* the CUDA pane had room at every size, on every page */
 	assert_true(cuda_warps >= 2 * sizes);
+	/* the stall column shown for every kernel (lesson 11's FP8 ones included) and the student's, at every size */
+	assert_true(stalls_shown >= (kernels * 2 + 2 * 2) * sizes);
 	free(runs);
 	runs = NULL;
 	assert_int_equal(bad, 0);

@@ -23,7 +23,9 @@
 #include "base/proc.h"
 #include "base/util.h"
 #include "exec/puzzle_job.h"
+#include "exec/estimate.h"
 #include "exec/estimate_run.h"
+#include "exec/stalls.h"
 #include "exec/backend.h"
 #include "exec/sass.h"
 #include "exec/worker.h"
@@ -361,6 +363,47 @@ static void start_estimate(ui_app *a, exec_estimate_job *j)
 	ui_app_estimate_done(a, j ? &j->out : &r);
 }
 
+/* W: the stall model (exec/stalls.h), as the estimate: in a child (j; a newer wish replaces one
+ * still running), or here (j NULL) for `show --screen` and PTXTUTOR_ESTIMATE=sync. */
+static void start_stalls(ui_app *a, exec_stalls_job *j)
+{
+	static exec_stalls_brief b;
+	run_request rq;
+	int regs;
+	if (j)
+		exec_job_stop(&j->job);
+	memset(&b, 0, sizeof b);
+	a->stalls.state = UI_STALLS_BUSY;
+	if (ui_app_stalls_request(a, &rq, &regs, b.err, sizeof b.err) < 0) {
+		b.rc = -1;
+		ui_app_stalls_done(a, &b);
+		return;
+	}
+	if (!j)
+		exec_stalls_brief_run(&rq, &a->gpu, regs, &b);
+	else if (exec_stalls_job_start(j, &rq, &a->gpu, regs) == 0)
+		return;
+	ui_app_stalls_done(a, j ? &j->out : &b);
+}
+
+/* The estimate and the stall model the numbers and PTX panes want: started in their children, or
+ * (sync) made here; returns 1 when one was made here. A stall model no longer wanted is stopped. */
+static int start_wanted(ui_app *a, exec_estimate_job *est, exec_stalls_job *stalls, int sync)
+{
+	int made = 0;
+	if (a->est.state == UI_EST_WANT) {
+		start_estimate(a, sync ? NULL : est);
+		made = sync;
+	}
+	if (a->stalls.state == UI_STALLS_WANT) {
+		start_stalls(a, sync ? NULL : stalls);
+		made |= sync;
+	} else if (a->stalls.state != UI_STALLS_BUSY && stalls->job.pid > 0) {
+		exec_job_stop(&stalls->job); /* W turned it off: its answer is for no one */
+	}
+	return made;
+}
+
 int cmd_screen(const cli_command *self, int argc, char **argv)
 {
 	cli_command show = *self; /* the tutor's options, but the user typed `show`: its errors say so */
@@ -381,6 +424,8 @@ int cmd_screen(const cli_command *self, int argc, char **argv)
 	feed_keys(a, op.keys);
 	if (a->est.state == UI_EST_WANT)
 		start_estimate(a, NULL);
+	if (a->stalls.state == UI_STALLS_WANT)
+		start_stalls(a, NULL);
 	ui_frame f;
 	ui_frame_init(&f, op.width, op.height);
 	ui_draw(a, &f);
@@ -645,6 +690,7 @@ static int cmd_tui(const cli_command *self, int argc, char **argv)
 	const char *es = getenv("PTXTUTOR_ESTIMATE");
 	int estimate_sync = es && !strcmp(es, "sync");
 	static exec_run_job lines = {.job = EXEC_JOB_NONE}; /* a run_result: too big for the stack */
+	static exec_stalls_job stalls = {.job = EXEC_JOB_NONE}; /* its lines: too big for the stack */
 	ui_frame f;
 	ui_frame_init(&f, 1, 1);
 	int cols = -1, rows = -1, redraw = 0, frames = 0;
@@ -677,12 +723,12 @@ static int cmd_tui(const cli_command *self, int argc, char **argv)
 			serve(a, &w, &worker_up, saved_err, &jobs);
 			continue;
 		}
-		if (a->est.state == UI_EST_WANT && !estimate_sync)
-			start_estimate(a, &est);
+		if (start_wanted(a, &est, &stalls, estimate_sync))
+			continue; /* made here: draw it */
 		if (a->lines_want >= 0)
 			start_lines(a, &lines);
 		const int fds[] = {STDIN_FILENO, worker_up ? worker_fd(&w) : -1, pj->job.fd, sj->fd, est.job.fd,
-				   lines.job.fd, ui_term_signal_fd()};
+				   lines.job.fd, stalls.job.fd, ui_term_signal_fd()};
 		struct pollfd pf[sizeof fds / sizeof fds[0]];
 		int nfd = poll_set(pf, fds, (int)(sizeof fds / sizeof fds[0]));
 		/* While a run is going the clock ticks (elapsed time, the deadline). */
@@ -727,6 +773,8 @@ static int cmd_tui(const cli_command *self, int argc, char **argv)
 		}
 		if (est.job.fd >= 0 && exec_estimate_job_poll(&est) == 1)
 			ui_app_estimate_done(a, &est.out);
+		if (stalls.job.fd >= 0 && exec_stalls_job_poll(&stalls) == 1)
+			ui_app_stalls_done(a, &stalls.out);
 		if (lines.job.fd >= 0 && exec_run_job_poll(&lines) == 1) {
 			ui_app_lines_done(a, &lines.out);
 			redraw = 1;
@@ -740,6 +788,7 @@ static int cmd_tui(const cli_command *self, int argc, char **argv)
 	exec_sass_job_stop(sj);
 	exec_job_stop(&est.job);
 	exec_job_stop(&lines.job);
+	exec_job_stop(&stalls.job);
 
 	char save_err[600];
 	int saved = sync_state(a, save_err, sizeof save_err) == 0;

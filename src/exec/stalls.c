@@ -1,7 +1,9 @@
 /* exec/stalls: the emulator's trace of a few blocks into the stall model (see stalls.h). */
 #include <stdio.h>
 #include <string.h>
+#include <sys/resource.h>
 #include "exec/stalls.h"
+#include "exec/backend.h"
 #include "exec/estimate.h"
 #include "emu/emu.h"
 #include "model/occupancy.h"
@@ -73,4 +75,80 @@ int exec_stalls(const run_request *rq, const gpu_spec *g, int regs, exec_stalls_
 void exec_stalls_free(exec_stalls_result *out)
 {
 	stall_result_free(&out->r);
+}
+
+int exec_stalls_brief_run(const run_request *rq, const gpu_spec *g, int regs, exec_stalls_brief *b)
+{
+	static exec_stalls_result s;
+	memset(b, 0, sizeof *b);
+	if (exec_stalls(rq, g, regs, &s) < 0) {
+		b->rc = -1;
+		util_strlcpy(b->err, s.err, sizeof b->err);
+		return -1;
+	}
+	const stall_result *r = &s.r;
+	memcpy(b->total, r->total, sizeof b->total);
+	b->warp_cycles = r->warp_cycles;
+	b->issue_active = r->issue_active;
+	b->ms = r->ms;
+	b->warps = r->warps;
+	b->blocks_per_sm = s.c.blocks_per_sm;
+	b->regs = s.regs;
+	b->regs_assumed = s.regs_assumed;
+	b->trace_cut = s.cut;
+	b->nlines = r->nlines < EXEC_STALLS_LINES ? r->nlines : EXEC_STALLS_LINES;
+	b->lines_cut = r->nlines > EXEC_STALLS_LINES;
+	for (int i = 0; i < b->nlines; i++) {
+		exec_stalls_line *l = &b->lines[i];
+		l->line = r->lines[i].line;
+		l->top = (int)r->lines[i].top;
+		l->issued = (float)r->lines[i].issued;
+		for (int k = 0; k < STALL_NREASONS; k++)
+			l->cyc[k] = (float)r->lines[i].cyc[k];
+	}
+	exec_stalls_free(&s);
+	return 0;
+}
+
+typedef struct {
+	const run_request *rq;
+	const gpu_spec *g;
+	int regs;
+} job_arg;
+
+static void job(const void *arg, void *out)
+{
+	const job_arg *a = arg;
+	setpriority(PRIO_PROCESS, 0, 10); /* background work: the tutor's own process keeps the CPU first */
+	exec_stalls_brief_run(a->rq, a->g, a->regs, out);
+}
+
+int exec_stalls_job_start(exec_stalls_job *j, const run_request *rq, const gpu_spec *g, int regs)
+{
+	job_arg a = {rq, g, regs}; /* read in the child, which has its own copy */
+	j->rq = *rq;
+	j->started = util_now();
+	memset(&j->out, 0, sizeof j->out);
+	if (exec_job_start(&j->job, job, &a, &j->out, sizeof j->out) == 0)
+		return 0;
+	j->out.rc = -1;
+	snprintf(j->out.err, sizeof j->out.err, "cannot start the stall model's process");
+	return -1;
+}
+
+int exec_stalls_job_poll(exec_stalls_job *j)
+{
+	int rc = exec_job_poll(&j->job);
+	double kill_after = exec_kill_after(&j->rq);
+	if (rc == 0 && j->job.pid > 0 && kill_after > 0 && util_now() - j->started > kill_after) {
+		exec_job_stop(&j->job);
+		j->out.rc = -1;
+		snprintf(j->out.err, sizeof j->out.err, "killed after %.0f s (deadline)", kill_after);
+		return 1;
+	}
+	if (rc >= 0)
+		return rc;
+	j->out.rc = -1;
+	snprintf(j->out.err, sizeof j->out.err, "the stall model's process died before it answered");
+	return 1;
 }

@@ -3,6 +3,7 @@
 #ifndef PTXTUTOR_EXEC_STALLS_H
 #define PTXTUTOR_EXEC_STALLS_H
 
+#include "exec/job.h"
 #include "model/devices.h"
 #include "model/stalls.h"
 #include "run/run.h"
@@ -27,5 +28,39 @@ typedef struct {
  * of g with `regs` registers a thread (0: not known). Returns out->rc. */
 int exec_stalls(const run_request *rq, const gpu_spec *g, int regs, exec_stalls_result *out);
 void exec_stalls_free(exec_stalls_result *out);
+
+/* What the tutor shows of a result, as plain data of a fixed size (a job's answer, exec/job.h): the
+ * totals, and the lines by PTX line, ascending (the first EXEC_STALLS_LINES; lines_cut says more were). */
+#define EXEC_STALLS_LINES 4096
+typedef struct {
+	int line;
+	int top;                       /* stall_reason */
+	float cyc[STALL_NREASONS];     /* warp cycles charged */
+	float issued;
+} exec_stalls_line;
+typedef struct {
+	int rc;                        /* 0, or -1 with err */
+	char err[320];
+	double total[STALL_NREASONS], warp_cycles, issue_active, ms;
+	int warps, blocks_per_sm, regs, regs_assumed, trace_cut;
+	int nlines, lines_cut;
+	exec_stalls_line lines[EXEC_STALLS_LINES];
+} exec_stalls_brief;
+
+/* exec_stalls into b (all of b written). Returns b->rc. */
+int exec_stalls_brief_run(const run_request *rq, const gpu_spec *g, int regs, exec_stalls_brief *b);
+
+/* The same in a child process, for the tutor: its screen stays live while the blocks run. */
+typedef struct {
+	exec_job job;
+	run_request rq;                /* what the child runs: its deadline */
+	double started;
+	exec_stalls_brief out;
+} exec_stalls_job;
+
+/* Returns 0, or -1 when the child could not start (out says so). */
+int exec_stalls_job_start(exec_stalls_job *j, const run_request *rq, const gpu_spec *g, int regs);
+/* 1 with j->out (rc -1 and err if the child died or was killed at exec_kill_after), 0 while it runs. */
+int exec_stalls_job_poll(exec_stalls_job *j);
 
 #endif

@@ -12,6 +12,7 @@
 #include "exec/backend.h"
 #include "ui/pane_text.h"
 #include "ui/ptx_counts.h"
+#include "ui/ptx_stalls.h"
 
 void app_say(ui_app *a, int bad, const char *fmt, ...)
 {
@@ -142,7 +143,7 @@ static void recompute_model(ui_app *a)
 }
 
 /* What the estimate depends on, as text: a change asks for a new one. */
-static void estimate_key(const ui_app *a, char *key, size_t len)
+void app_estimate_key(const ui_app *a, char *key, size_t len)
 {
 	int n = snprintf(key, len, "%s %lld %lld %lld %s %u %d", ui_app_lesson(a)->id, a->M, a->N, a->K, a->gpu.name,
 			 a->est.gen, a->ptx[a->lesson].edited);
@@ -153,7 +154,7 @@ static void estimate_key(const ui_app *a, char *key, size_t len)
 static void want_estimate(ui_app *a)
 {
 	char key[sizeof a->est.key];
-	estimate_key(a, key, sizeof key);
+	app_estimate_key(a, key, sizeof key);
 	if (!ui_app_lesson(a)->ptx_path[0]) {
 		a->est.state = UI_EST_NONE;
 	} else if (strcmp(key, a->est.key) || a->est.state == UI_EST_NONE) {
@@ -181,6 +182,7 @@ void app_recompute(ui_app *a)
 {
 	recompute_model(a);
 	want_estimate(a);
+	app_want_stalls(a);
 	app_exercise_recompute(a);
 	app_warp_page(a); /* the page's @warpview follows what-ifs and edits */
 }
@@ -336,6 +338,8 @@ void ui_app_free(ui_app *a)
 	free(a->ptx);
 	free(a->slot);
 	free(a->hits);
+	free(a->stalls.b);
+	a->stalls.b = NULL;
 	a->hits = NULL;
 	a->ptx = NULL;
 	a->slot = NULL;
@@ -419,7 +423,7 @@ void app_scroll(ui_app *a, int p, int delta)
 	if (p == UI_PANE_PTX) {
 		int n;
 		ptx_row *rows = ui_app_ptx_rows(a, &n);
-		int h = a->layout.pane[UI_PANE_PTX].h - 1 - ui_ptx_counts_header(a);
+		int h = a->layout.pane[UI_PANE_PTX].h - 1 - ui_ptx_header_row(a);
 		int top = ui_app_ptx_top(a, rows, n, h);
 		free(rows);
 		a->ptx_follow = 0;
@@ -666,6 +670,7 @@ const app_handler app_handlers[UI_NACTIONS] = {
 	[UI_ACT_BASELINE] = app_act_baseline,
 	[UI_ACT_WARP] = app_act_warp,
 	[UI_ACT_CUDA] = app_act_cuda,
+	[UI_ACT_STALLS] = app_act_stalls,
 	[UI_ACT_WARP_NEXT] = app_act_warp_step,
 	[UI_ACT_WARP_PREV] = app_act_warp_step,
 	[UI_ACT_WARP_NEXT_WARP] = app_act_warp_step,

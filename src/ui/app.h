@@ -50,6 +50,12 @@ int ui_app_lines_request(ui_app *a, run_request *rq, char *err, int errlen);
 void ui_app_lines_done(ui_app *a, const run_result *r);
 /* The loop reports on an estimate it started for est.state UI_EST_WANT. */
 void ui_app_estimate_done(ui_app *a, const exec_estimate_result *r);
+/* W (a->stalls.state UI_STALLS_WANT): the stall model's request, the estimate's, and the registers a
+ * thread it assumes (a what-if's, else the last run's JIT, else the lesson's recorded value, not for a
+ * student's own kernel; 0: not known). */
+int ui_app_stalls_request(const ui_app *a, run_request *rq, int *regs, char *err, int errlen);
+/* The loop reports on the stall model it started (state UI_STALLS_BUSY); a result for what changed since is dropped. */
+void ui_app_stalls_done(ui_app *a, const exec_stalls_brief *b);
 /* The deadline of a request the tutor built: its deadline_s, decided by
  * launch_target (PTXTUTOR_DEADLINE_S when given; else the one policy,
  * launch_deadline, the command line's). */

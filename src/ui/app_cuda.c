@@ -6,6 +6,7 @@
 #include "base/util.h"
 #include "ui/app_internal.h"
 #include "ui/ptx_counts.h"
+#include "ui/ptx_stalls.h"
 
 void app_cuda_forget(ui_ptx *p)
 {
@@ -73,7 +74,7 @@ void app_cuda_load(ui_ptx *p, const char *ptx_text, const char *orig)
 /* The rows the CUDA pane has for lines: its body less the counts' header. */
 static int cuda_rows(const ui_app *a)
 {
-	int h = a->layout.cuda.h - 1 - (ui_ptx_counts_header(a) ? 1 : 0);
+	int h = a->layout.cuda.h - 1 - ui_ptx_header_row(a);
 	return h < 1 ? 1 : h;
 }
 
@@ -95,7 +96,7 @@ static void ptx_show(ui_app *a, int line)
 {
 	if (!app_ptx_line_shown(a, line - 1))
 		a->fold = 0;
-	int n, h = a->layout.pane[UI_PANE_PTX].h - 1 - ui_ptx_counts_header(a);
+	int n, h = a->layout.pane[UI_PANE_PTX].h - 1 - ui_ptx_header_row(a);
 	ptx_row *rows = ui_app_ptx_rows(a, &n);
 	int top = ui_app_ptx_top(a, rows, n, h), r = 0;
 	while (r < n && !(rows[r].line == line - 1 && rows[r].hidden == 0))

@@ -13,6 +13,8 @@ extern const app_handler app_handlers[UI_NACTIONS];
 void app_say(ui_app *a, int bad, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* The numbers on screen, and the exercise's when its hint or answer shows. */
 void app_recompute(ui_app *a);
+/* What the estimate depends on, as text (lesson, size, GPU, what-ifs, the PTX): a change asks for a new one. */
+void app_estimate_key(const ui_app *a, char *key, size_t len);
 /* The lesson's file changed under the view (an edit, a restore): reload it
  * and forget its last result, whose numbers would mislead. */
 void app_reload_ptx(ui_app *a, int i);
@@ -80,6 +82,10 @@ int app_cuda_focus(ui_app *a, int dir);
 void app_cuda_focus_entered(ui_app *a, int dir);
 /* A click in the CUDA pane focuses it. */
 void app_cuda_click(ui_app *a);
+
+/* app_stalls.c: W, why each line waits; a new stall model wanted when what it depends on changed. */
+void app_act_stalls(ui_app *a, ui_action act, int key);
+void app_want_stalls(ui_app *a);
 
 /* app_run.c: r, and Esc in the panes. */
 void app_act_run(ui_app *a, ui_action act, int key);

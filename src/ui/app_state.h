@@ -13,6 +13,7 @@
 #include "run/run.h"
 #include "exec/warpview.h"
 #include "exec/estimate.h"
+#include "exec/stalls.h"
 #include "course/userptx.h"
 #include "course/ptxloc.h"
 #include "ui/edbuf.h"
@@ -143,6 +144,18 @@ typedef struct {
 	char why[320];           /* UI_EST_FAILED: one line */
 } ui_estimate;
 
+/* W: why each line waits (exec/stalls.h), as a column of the PTX and CUDA panes and a line of the
+ * numbers pane; made in a child by the loop, as the estimate is, for what it depends on (the
+ * estimate's key and the registers): wanted while the column is on and that changed. */
+typedef enum { UI_STALLS_NONE, UI_STALLS_WANT, UI_STALLS_BUSY, UI_STALLS_DONE, UI_STALLS_FAILED } ui_stalls_state;
+typedef struct {
+	int view;                /* W: on */
+	ui_stalls_state state;
+	char key[560];           /* what it was made for (app_want_stalls) */
+	exec_stalls_brief *b;    /* UI_STALLS_DONE: the result (owned; allocated at the first) */
+	char why[320];           /* UI_STALLS_FAILED: one line */
+} ui_stalls;
+
 /* Command-line choices. */
 typedef struct {
 	int present, ascii;
@@ -198,6 +211,7 @@ typedef struct {
 
 	model_result model;
 	ui_estimate est;         /* the numbers pane's time estimate, made in a child (exec/estimate.h) */
+	ui_stalls stalls;        /* W: the stall model's column and line */
 	int lines_want;          /* a lesson whose GPU run wants the emulator's per-line counts; -1: none */
 	ui_baseline base;        /* B: the shipped kernel's per-line counts beside an edit's */
 	/* The model under the current exercise's overrides, for its hint and

@@ -49,6 +49,8 @@ const ui_binding ui_bindings[] = {
 	 .help = "a warp's view of a memory line (sectors, banks)"},
 	{.mode = UI_MODE_NORMAL, .keys = {'C'}, .act = UI_ACT_CUDA,
 	 .help = "your .cu beside its PTX (nvcc -lineinfo): show/hide"},
+	{.mode = UI_MODE_NORMAL, .keys = {'W'}, .act = UI_ACT_STALLS,
+	 .help = "why each line waits (stall model): a column, on/off"},
 	{.mode = UI_MODE_NORMAL, .keys = {'z'}, .act = UI_ACT_FOLD, .help = "fold or unfold long repetitive PTX"},
 	{.mode = UI_MODE_NORMAL, .keys = {'f'}, .act = UI_ACT_ZOOM, .help = "the focused pane fills the screen (f: back)"},
 	{.mode = UI_MODE_NORMAL, .keys = {'>'}, .act = UI_ACT_GROW, .help = "a bigger lesson pane"},

@@ -62,6 +62,7 @@ typedef enum {
 	UI_ACT_BASELINE,
 	UI_ACT_WARP,
 	UI_ACT_CUDA,
+	UI_ACT_STALLS,
 	/* the boxes */
 	UI_ACT_CLOSE,
 	UI_ACT_WHATIF_NEXT,

@@ -10,7 +10,9 @@
 #include "exec/report.h"
 #include "ui/keys.h"
 #include "ui/layout.h"
+#include "ui/pane_ptx.h"
 #include "ui/ptx_counts.h"
+#include "ui/ptx_stalls.h"
 
 
 static const char *base_name(const char *p)
@@ -204,23 +206,35 @@ void ui_pane_cuda_draw(const ui_app *a, ui_frame *f)
 		if (cu > 0 && cu <= p->cu_nlines)
 			code[cu] = 1;
 	}
+	const exec_stalls_brief *sb = ui_stalls_of(a);
+	exec_stalls_line *srows = ui_stalls_cu_rows(a, sb);
+	int sx = body.x + digits + 2, sw = srows ? ui_stalls_width(body.x + body.w - 1 - sx - CODE_MIN) : 0;
 	cu_counts cc;
 	counts_of(a, &cc);
 	const run_line_field *col[16];
-	int cw = 0, ncol = cc.r ? columns(a, body, body.x + digits + 2, col, &cw) : 0;
-	if (ui_ptx_counts_header(a)) {
-		heading(f, body, body.x + digits + 4, &cc, col, ncol);
+	int cw = 0, ncol = cc.r ? columns(a, body, sx + sw, col, &cw) : 0;
+	if (ui_ptx_header_row(a)) {
+		char st[320];
+		ui_stalls_state_text(a, st, sizeof st);
+		if (ui_ptx_counts_header(a))
+			heading(f, body, sx + sw + 2, &cc, col, ncol);
+		else if (st[0] || !srows) /* the PTX pane's header says what the short forms mean */
+			ui_frame_text_fit(f, body, body.x + 1, body.y, st[0] ? st : "stalls: no CUDA line", UI_ROLE_DIM);
+		if (srows && sw >= 7)
+			ui_frame_text(f, body, sx + 2, body.y, "stall", UI_ROLE_HEADING);
 		body.y++, body.h--;
 	}
-	int tx = body.x + digits + 2 + (cc.r ? cw : 0), top = ui_app_cu_top(a, body.h);
+	int tx = sx + sw + (cc.r ? cw : 0), top = ui_app_cu_top(a, body.h);
 	ui_rect crect = {tx, body.y, body.x + body.w - tx, body.h};
 	char s[1024];
 	for (int y = 0; y < body.h && top + y < p->cu_nlines; y++) {
 		int ln = top + y + 1, sy = body.y + y;
 		line_number(a, f, body, sy, ln, digits);
+		if (srows)
+			ui_pane_ptx_stall_cell(f, body, sx, sy, sw, a->ascii, sb, &srows[ln]);
 		const run_line_counts *l = cc.r ? counts_line(&cc, p, ln) : NULL;
 		if (l)
-			counts_row(a, f, body, body.x + digits + 2, sy, cc.r, l, col, ncol);
+			counts_row(a, f, body, sx + sw, sy, cc.r, l, col, ncol);
 		cu_text_line(p, ln - 1, s, sizeof s);
 		const char *lead = s + strspn(s, " ");
 		ui_role role = !strncmp(lead, "//", 2) ? UI_ROLE_P_COMMENT : code[ln] ? UI_ROLE_NORMAL : UI_ROLE_DIM;
@@ -228,5 +242,6 @@ void ui_pane_cuda_draw(const ui_app *a, ui_frame *f)
 			ui_frame_code(f, crect, tx, sy, s, role, ui_glyphs_get(a->ascii)->arrow);
 	}
 	free(code);
+	free(srows);
 	free(cc.all);
 }

@@ -8,6 +8,7 @@
 #include "base/numfmt.h"
 #include "base/util.h"
 #include "model/measured.h"
+#include "ui/ptx_stalls.h"
 
 enum { PLOT_H = 6, PLOT_LABEL = 7, PLOT_MAXW = 160 };
 
@@ -439,6 +440,24 @@ static void estimate_rows(ui_lines *t, const ui_app *a, int w)
 	}
 }
 
+/* W: the stall model's line — how busy the issue slots are and what the warps wait on most, where. */
+static void stall_rows(ui_lines *t, const ui_app *a, int w)
+{
+	const ui_stalls *st = &a->stalls;
+	const exec_stalls_brief *b = ui_stalls_of(a);
+	char v[64], n[200];
+	if (!st->view)
+		return;
+	if (b) {
+		ui_stalls_summary(a, b, v, sizeof v, n, sizeof n);
+		ui_lines_kv(t, "stalls", v, UI_ROLE_EMPH, n, w);
+	} else if (st->state == UI_STALLS_FAILED) {
+		ui_lines_kv(t, "stalls", "none", UI_ROLE_DIM, st->why, w);
+	} else {
+		ui_lines_kv(t, "stalls", "...", UI_ROLE_DIM, "modelling one SM", w);
+	}
+}
+
 static void sec_roofline(ui_lines *t, const ui_app *a, int w)
 {
 	const model_result *m = &a->model;
@@ -449,6 +468,7 @@ static void sec_roofline(ui_lines *t, const ui_app *a, int w)
 	ui_lines_kv(t, "bound", numfmt_unit(v, sizeof v, m->bound_ms, "ms"), UI_ROLE_EMPH,
 		    m->bound_limit ? m->bound_limit : "?", w);
 	estimate_rows(t, a, w);
+	stall_rows(t, a, w);
 }
 
 static void sec_mix(ui_lines *t, const ui_app *a, int w)

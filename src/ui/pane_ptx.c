@@ -10,6 +10,7 @@
 #include "base/util.h"
 #include "exec/report.h"
 #include "ui/ptx_counts.h"
+#include "ui/ptx_stalls.h"
 
 
 static const ui_role class_role[PTX_NCLASSES] = {
@@ -220,6 +221,70 @@ static void counts_layout(const ui_app *a, ui_rect body, int x, counts_block *cb
 	cb->x = x;
 }
 
+/* W: the stall column, left of the counts: a heat mark, the line's top reason and its share of the
+ * kernel's warp cycles ("lsb  41%"); with less room the share goes, then the reason, then the mark
+ * (the code keeps ui_pane_ptx_code_target, the counts' heat mark beside it; the header says so). */
+typedef struct {
+	const exec_stalls_brief *b; /* NULL: none to show */
+	int x, w;
+} stall_block;
+
+static void stall_layout(const ui_app *a, ui_rect body, int x, stall_block *sb)
+{
+	memset(sb, 0, sizeof *sb);
+	sb->b = ui_stalls_of(a);
+	if (!sb->b)
+		return;
+	int counts = ui_ptx_counts_header(a) && ui_ptx_counts_of(a) ? 2 : 0;
+	sb->x = x;
+	sb->w = ui_stalls_width(body.x + body.w - 1 - x - counts - ui_pane_ptx_code_target(a));
+}
+
+void ui_pane_ptx_stall_cell(ui_frame *f, ui_rect body, int x, int sy, int w, int ascii, const exec_stalls_brief *b,
+			    const exec_stalls_line *l)
+{
+	if (!w || ui_stalls_cycles(l) <= 0)
+		return;
+	static const uint32_t mark[2][3] = {{' ', 0x2592, 0x2588}, {' ', '+', '#'}};
+	int heat = ui_stalls_heat(b, l);
+	ui_frame_put(f, x, sy, mark[ascii != 0][heat], heat == 2 ? UI_ROLE_BAD : UI_ROLE_WARN);
+	char c[16];
+	if (w >= 11)
+		util_cutf(c, sizeof c, "%-4s%3.0f%%", ui_stalls_short(l->top), 100 * ui_stalls_share(b, l));
+	else if (w >= 7)
+		util_cutf(c, sizeof c, "%-4s", ui_stalls_short(l->top));
+	else
+		return;
+	ui_frame_text(f, body, x + 2, sy, c, heat ? UI_ROLE_EMPH : UI_ROLE_P_NUMBER);
+}
+
+/* The stall column's head, and, with no per-line counts beside it, what its short forms mean (or its
+ * state in words while it has no result). */
+static void stall_header(const ui_app *a, ui_frame *f, ui_rect body, const stall_block *sb, int counts)
+{
+	char h[320];
+	int x = body.x + 1;
+	if (sb->b && sb->w >= 7) {
+		ui_frame_text(f, body, sb->x + 2, body.y, "stall", UI_ROLE_HEADING);
+		x = sb->x + sb->w;
+	}
+	if (sb->b && !sb->w) {
+		util_cutf(h, sizeof h, "stalls: no room beside the code (%s: zoom)", ui_key_name(UI_MODE_NORMAL, UI_ACT_ZOOM));
+		ui_frame_text_fit(f, body, x, body.y, h, UI_ROLE_DIM);
+		return;
+	}
+	if (counts)
+		return;
+	if (sb->b) {
+		char legend[240];
+		ui_stalls_legend(sb->b, legend, sizeof legend);
+		util_cutf(h, sizeof h, "%s; %s: off", legend, ui_key_name(UI_MODE_NORMAL, UI_ACT_STALLS));
+	} else {
+		ui_stalls_state_text(a, h, sizeof h);
+	}
+	ui_frame_text_fit(f, body, x, body.y, h, UI_ROLE_DIM);
+}
+
 /* The header row: the columns' heads (a GPU run's from the emulator, at its size), or why there are none yet. */
 static void counts_header(const ui_app *a, ui_frame *f, ui_rect body, const counts_block *cb)
 {
@@ -234,7 +299,7 @@ static void counts_header(const ui_app *a, ui_frame *f, ui_rect body, const coun
 		return;
 	}
 	int x = cb->x + 2;
-	char h[160];
+	char h[420];
 	for (int i = 0; i < cb->ncol; i++) {
 		util_cutf(h, sizeof h, "%*s", cb->col[i]->width, cb->col[i]->head);
 		ui_frame_text(f, body, x, body.y, h, UI_ROLE_HEADING);
@@ -246,6 +311,12 @@ static void counts_header(const ui_app *a, ui_frame *f, ui_rect body, const coun
 		}
 	}
 	x += cb->base ? 2 : 0;
+	char st[320];
+	ui_stalls_state_text(a, st, sizeof st); /* the stall column has no result: said here, before the counts' note */
+	if (st[0]) {
+		ui_frame_text_fit(f, body, x + 1, body.y, st, UI_ROLE_DIM);
+		return;
+	}
 	if (a->slot[a->lesson].res.backend != RUN_BACKEND_EMU) /* a GPU run's counts come from the emulator, at its size */
 		util_cutf(h, sizeof h, "%s: hot; emulated at %lld^3", ui_key_name(UI_MODE_NORMAL, UI_ACT_HOT_LINE),
 		    cb->r->emu.M);
@@ -263,6 +334,12 @@ static void counts_header(const ui_app *a, ui_frame *f, ui_rect body, const coun
 		util_cutf(h + strlen(h), sizeof h - strlen(h), "; ours: the shipped kernel did not run");
 	if (cb->base && b->gone)
 		util_cutf(h + strlen(h), sizeof h - strlen(h), "; %d of its lines gone", b->gone);
+	const exec_stalls_brief *sb = ui_stalls_of(a);
+	if (sb) { /* the stall column's short forms, where the row has room */
+		char legend[240];
+		ui_stalls_legend(sb, legend, sizeof legend);
+		util_cutf(h + strlen(h), sizeof h - strlen(h), "; %s", legend);
+	}
 	ui_frame_text_fit(f, body, x + 1, body.y, h, UI_ROLE_DIM);
 }
 
@@ -336,9 +413,11 @@ int ui_pane_ptx_code_width(const ui_app *a)
 	ui_rect body = ui_layout_body(a->layout.pane[UI_PANE_PTX]);
 	const ui_ptx *p = &a->ptx[a->lesson];
 	int digits = line_digits(p);
+	stall_block sb;
+	stall_layout(a, body, body.x + digits + 2, &sb);
 	counts_block cb;
-	counts_layout(a, body, body.x + digits + 2, &cb);
-	return body.w - digits - 2 - (cb.r ? cb.w : 0) - 1; /* the last column: the cut mark's */
+	counts_layout(a, body, body.x + digits + 2 + sb.w, &cb);
+	return body.w - digits - 2 - sb.w - (cb.r ? cb.w : 0) - 1; /* the last column: the cut mark's */
 }
 
 void ui_pane_ptx_draw(const ui_app *a, ui_frame *f)
@@ -364,15 +443,19 @@ void ui_pane_ptx_draw(const ui_app *a, ui_frame *f)
 	int n;
 	ptx_row *rows = ui_app_ptx_rows(a, &n);
 	int digits = line_digits(p);
-	int hdr = ui_ptx_counts_header(a);
+	int counts_hdr = ui_ptx_counts_header(a);
+	stall_block sb;
+	stall_layout(a, body, body.x + digits + 2, &sb);
 	counts_block cb;
-	counts_layout(a, body, body.x + digits + 2, &cb);
-	if (hdr) {
-		counts_header(a, f, body, &cb);
+	counts_layout(a, body, body.x + digits + 2 + sb.w, &cb);
+	if (ui_ptx_header_row(a)) {
+		if (counts_hdr)
+			counts_header(a, f, body, &cb);
+		stall_header(a, f, body, &sb, counts_hdr);
 		body.y++, body.h--;
 	}
 	int top = ui_app_ptx_top(a, rows, n, body.h);
-	int tx = body.x + digits + 2 + (cb.r ? cb.w : 0);
+	int tx = body.x + digits + 2 + sb.w + (cb.r ? cb.w : 0);
 	ui_rect code = {tx, body.y, body.x + body.w - tx - 1, body.h};
 	for (int y = 0; y < body.h && top + y < n; y++) {
 		const ptx_row *row = &rows[top + y];
@@ -404,6 +487,9 @@ void ui_pane_ptx_draw(const ui_app *a, ui_frame *f)
 		ui_frame_text(f, body, body.x, sy, num, marked ? UI_ROLE_BAD : UI_ROLE_LINENO);
 		if (!marked && a->ptx_cursor == row->line + 1) /* reverse video, inside a highlighted region too */
 			ui_frame_hit(f, body.x, sy, digits);
+		const exec_stalls_line *sl = sb.b ? ui_stalls_line(sb.b, row->line + 1) : NULL;
+		if (sl)
+			ui_pane_ptx_stall_cell(f, body, sb.x, sy, sb.w, a->ascii, sb.b, sl);
 		if (cb.r)
 			counts_row(a, f, body, sy, row->line, &cb);
 		if (marked)

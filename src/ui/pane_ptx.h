@@ -18,6 +18,12 @@ int ui_pane_ptx_code_target(const ui_app *a);
  * numbers, the per-line columns and their heat mark). */
 int ui_pane_ptx_code_width(const ui_app *a);
 
+/* W's stall cell of a PTX (or CUDA) line at x, w columns wide (ui_stalls_width): its heat mark,
+ * then its top reason in short and its share of the warp cycles where they fit ("█ lsb  41%").
+ * The CUDA pane draws its summed lines with it too. */
+void ui_pane_ptx_stall_cell(ui_frame *f, ui_rect body, int x, int sy, int w, int ascii, const exec_stalls_brief *b,
+			    const exec_stalls_line *l);
+
 /* The role a PTX highlight class (course/ptx.h) is drawn in. */
 ui_role ui_ptx_role(int cls);
 
