@@ -28,8 +28,8 @@ fi
 NOKIT="$WORK/nokit"
 mkdir -p "$NOKIT"
 bad=0
-# Four kinds of kernel (the screen takes seconds each: its estimate runs first).
-for n in 1 5 10 11; do   # (lesson 9 has no recording until scripts/gpu-sass.sh --record is run on its TMA-epilogue kernel)
+# Five lessons, four kinds of kernel (the screen takes seconds each: its estimate runs first).
+for n in 1 5 9 10 11; do
 	want=$(PTXTUTOR_CUDA_BIN=$NOKIT "$BIN" sass $n --json --counts | python3 -c '
 import json, sys
 d = json.load(sys.stdin)
