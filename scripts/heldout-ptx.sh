@@ -15,4 +15,6 @@ for cu in *.cu; do
 	n=${cu%.cu}
 	f=$(echo "$FLAGS" | awk -v n="$n" '$1 == n { $1 = ""; print; found = 1 } END { if (!found) print "-O3" }')
 	"$NVCC" -ptx $f -arch=sm_90 -o "$OUT/$n.ptx" "$cu"
+	# -G names the source by its absolute path in .file: the file's own name, wherever the tree is
+	sed -i 's|^\([[:space:]]*\.file[[:space:]][[:space:]]*[0-9][0-9]* "\)[^"]*/\([^/"]*"\)|\1\2|' "$OUT/$n.ptx"
 done

@@ -4,7 +4,8 @@
 # the loads has the top reason `emulate 2 --stalls` gives it, in short, and the numbers pane's line says
 # the issue activity, the top reason and its line as `emulate --stalls --json` does. A what-if (-: the
 # size halved) brings a new result, the CLI's at 128^3; an edit (a bar.sync put before the fma) one
-# where that line waits at the barrier. W again: the column goes. A student's kernel (--ptx, nvcc
+# made for the edited text: the fma, one line down, keeps its reason and the numbers pane names its
+# new line. W again: the column goes. A student's kernel (--ptx, nvcc
 # -lineinfo): each CUDA line's reason in the CUDA pane is `emulate --stalls --by cu`'s.
 # Prints "ok NAME" / "not ok NAME" / "skip NAME: why".
 BIN=${PTXTUTOR_BIN:-./ptxtutor}
@@ -87,16 +88,18 @@ if wait_for sp "issue active $1" 20; then
 fi
 check "stallspane: the size halved, the stall line follows: issue active $1 (emulate --stalls --size 128)" $ok sp
 
-# ---- an edit: a bar.sync before the fma, which the column then shows waiting at the barrier ----
+# ---- an edit: a bar.sync before the fma; the column and the numbers pane follow the edited text ----
 T send-keys -t sp e
 ok=1
-wait_for sp "[edited: R diff]" 10 && wait_row sp "$FMA" "^ *$FMA▶ [█▒] bar +[0-9]+% .*bar\.sync 0;" 20 && ok=0
-check "stallspane: the edited kernel's new line $FMA, bar.sync, waits at the barrier" $ok sp
+NEXT=$((FMA + 1))
+wait_for sp "[edited: R diff]" 10 && wait_row sp "$NEXT" "^ *$NEXT[^ ]* +[█▒] [a-z]+ +[0-9]+% .*fma" 20 &&
+	wait_for sp "at line $NEXT" 10 && ok=0
+check "stallspane: after the edit's bar.sync (line $FMA), the model of the edited text: the fma now at line $NEXT" $ok sp
 
 # ---- W again: no column, no line ----
 T send-keys -t sp W
 ok=1
-wait_gone sp "issue active" 5 && ! row sp "$FMA" | grep -q " bar " && ok=0
+wait_gone sp "issue active" 5 && ! row sp "$NEXT" | grep -q " bar " && ok=0
 check "stallspane: W again hides the column and the line" $ok sp
 
 # ---- a student's kernel (--ptx, nvcc -lineinfo): each CUDA line's reason is emulate --stalls --by cu's ----

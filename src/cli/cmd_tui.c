@@ -387,21 +387,15 @@ static void start_stalls(ui_app *a, exec_stalls_job *j)
 }
 
 /* The estimate and the stall model the numbers and PTX panes want: started in their children, or
- * (sync) made here; returns 1 when one was made here. A stall model no longer wanted is stopped. */
-static int start_wanted(ui_app *a, exec_estimate_job *est, exec_stalls_job *stalls, int sync)
+ * (sync) made here. A stall model no longer wanted is stopped. */
+static void start_wanted(ui_app *a, exec_estimate_job *est, exec_stalls_job *stalls, int sync)
 {
-	int made = 0;
-	if (a->est.state == UI_EST_WANT) {
+	if (a->est.state == UI_EST_WANT)
 		start_estimate(a, sync ? NULL : est);
-		made = sync;
-	}
-	if (a->stalls.state == UI_STALLS_WANT) {
+	if (a->stalls.state == UI_STALLS_WANT)
 		start_stalls(a, sync ? NULL : stalls);
-		made |= sync;
-	} else if (a->stalls.state != UI_STALLS_BUSY && stalls->job.pid > 0) {
+	else if (a->stalls.state != UI_STALLS_BUSY && stalls->job.pid > 0)
 		exec_job_stop(&stalls->job); /* W turned it off: its answer is for no one */
-	}
-	return made;
 }
 
 int cmd_screen(const cli_command *self, int argc, char **argv)
@@ -660,8 +654,7 @@ static int cmd_tui(const cli_command *self, int argc, char **argv)
 	int rc = parse(self, argc, argv, &op, 0);
 	if (rc >= 0)
 		return rc;
-	const char *ff = getenv("PTXTUTOR_FIRST_FRAME_EXIT");
-	op.exit_after_first_frame = ff && *ff;
+	op.exit_after_first_frame = getenv("PTXTUTOR_FIRST_FRAME_EXIT") && *getenv("PTXTUTOR_FIRST_FRAME_EXIT");
 	ui_app *a = start(&op);
 	if (!a)
 		return 1;
@@ -687,8 +680,7 @@ static int cmd_tui(const cli_command *self, int argc, char **argv)
 	puzzle_job *pj = &jobs.puzzle;
 	exec_sass_job *sj = &jobs.sass;
 	exec_estimate_job est = {.job = EXEC_JOB_NONE};
-	const char *es = getenv("PTXTUTOR_ESTIMATE");
-	int estimate_sync = es && !strcmp(es, "sync");
+	int estimate_sync = getenv("PTXTUTOR_ESTIMATE") && !strcmp(getenv("PTXTUTOR_ESTIMATE"), "sync");
 	static exec_run_job lines = {.job = EXEC_JOB_NONE}; /* a run_result: too big for the stack */
 	static exec_stalls_job stalls = {.job = EXEC_JOB_NONE}; /* its lines: too big for the stack */
 	ui_frame f;
@@ -705,10 +697,8 @@ static int cmd_tui(const cli_command *self, int argc, char **argv)
 			redraw = 1;
 		}
 		ui_app_tick(a, util_now());
-		/* Synchronous (tests that compare screens): the estimate is in before the frame that shows its
-		 * row, so no frame waits, stable, on a running estimate (the row's "..." was caught so). */
-		if (estimate_sync && a->est.state == UI_EST_WANT)
-			start_estimate(a, NULL);
+		if (estimate_sync) /* tests that compare screens: what the panes want is in before the frame */
+			start_wanted(a, &est, &stalls, 1);
 		ui_draw(a, &f);
 		ui_term_show(&f, redraw);
 		redraw = 0;
@@ -723,8 +713,8 @@ static int cmd_tui(const cli_command *self, int argc, char **argv)
 			serve(a, &w, &worker_up, saved_err, &jobs);
 			continue;
 		}
-		if (start_wanted(a, &est, &stalls, estimate_sync))
-			continue; /* made here: draw it */
+		if (!estimate_sync)
+			start_wanted(a, &est, &stalls, 0);
 		if (a->lines_want >= 0)
 			start_lines(a, &lines);
 		const int fds[] = {STDIN_FILENO, worker_up ? worker_fd(&w) : -1, pj->job.fd, sj->fd, est.job.fd,

@@ -28,8 +28,8 @@ static void per_block(const emu_result *res, estimate_block *b)
 	b->tma_bytes = (double)(c->tma_l2_bytes + c->tma_store_bytes) / n;
 }
 
-/* The counts; -1 with err set. */
-static int sample(const run_request *rq, const gpu_spec *g, exec_estimate_result *out, char *err, int errlen)
+/* What the model cannot estimate, before any block runs; -1 with err set. */
+static int supported(const run_request *rq, const gpu_spec *g, char *err, int errlen)
 {
 	dtype ty = rq->dt == DTYPE_NONE ? DTYPE_F32 : rq->dt;
 	int f8 = ty == DTYPE_E4M3;
@@ -41,36 +41,68 @@ static int sample(const run_request *rq, const gpu_spec *g, exec_estimate_result
 			 dtype_name(ty));
 		return -1;
 	}
-	emu_options opt = {.no_verify = 1, .zero_inputs = 1, .footprint = 1, .progress = enough,
-			   .deadline_s = rq->deadline_s};
-	static emu_result res; /* regions and messages: kilobytes */
-	emu_error rc = emu_run(rq, &opt, &res, err, errlen);
-	if (rc != EMU_OK && rc != EMU_ERR_CANCELLED)
-		return -1;
-	if (res.blocks_done <= 0) {
+	return 0;
+}
+
+/* The sample's counts per block into out->in, and the kernel's DRAM bytes; -1 with err set. */
+static int counts(const run_request *rq, const emu_result *res, exec_estimate_result *out, char *err, int errlen)
+{
+	if (res->blocks_done <= 0) {
 		snprintf(err, (size_t)errlen, "no block finished to estimate from");
 		return -1;
 	}
-	out->blocks_run = res.blocks_done;
-	out->seconds = res.seconds;
+	dtype ty = rq->dt == DTYPE_NONE ? DTYPE_F32 : rq->dt;
+	out->blocks_run = res->blocks_done;
+	out->seconds = res->seconds;
 	estimate_input *in = &out->in;
-	per_block(&res, &in->per_block);
-	in->blocks = res.blocks;
-	in->f8 = f8;
+	per_block(res, &in->per_block);
+	in->blocks = res->blocks;
+	in->f8 = ty == DTYPE_E4M3;
 	double esz = dtype_of(ty)->bytes, osz = dtype_of(run_out(rq))->bytes;
 	double M = (double)rq->M, N = (double)rq->N, K = (double)rq->K;
 	in->dram_bytes = M * K * esz + K * N * esz + M * N * osz * (argspec_blas_of(&rq->args).has_beta ? 2 : 1);
 	return 0;
 }
 
+/* The sample run here; -1 with err set. */
+static int sample(const run_request *rq, exec_estimate_result *out, char *err, int errlen)
+{
+	emu_options opt = {.no_verify = 1, .zero_inputs = 1, .footprint = 1, .progress = enough,
+			   .deadline_s = rq->deadline_s};
+	static emu_result res; /* regions and messages: kilobytes */
+	emu_error rc = emu_run(rq, &opt, &res, err, errlen);
+	if (rc != EMU_OK && rc != EMU_ERR_CANCELLED)
+		return -1;
+	return counts(rq, &res, out, err, errlen);
+}
+
+/* out->rc and out->err from a step's result. */
+static int done(exec_estimate_result *out, int rc, const char *err)
+{
+	out->rc = rc;
+	if (rc < 0)
+		util_strlcpy(out->err, err, sizeof out->err);
+	return rc;
+}
+
+int exec_estimate_supported(const run_request *rq, const gpu_spec *g, exec_estimate_result *out)
+{
+	char err[sizeof out->err];
+	return done(out, supported(rq, g, err, sizeof err), err);
+}
+
+int exec_estimate_counts(const run_request *rq, const emu_result *res, exec_estimate_result *out)
+{
+	char err[sizeof out->err];
+	return done(out, counts(rq, res, out, err, sizeof err), err);
+}
+
 int exec_estimate_sample(const run_request *rq, const gpu_spec *g, exec_estimate_result *out)
 {
 	char err[sizeof out->err];
-	memset(out, 0, sizeof *out);
-	out->rc = sample(rq, g, out, err, sizeof err);
-	if (out->rc < 0)
-		util_strlcpy(out->err, err, sizeof out->err);
-	return out->rc;
+	if (exec_estimate_supported(rq, g, out) < 0)
+		return out->rc;
+	return done(out, sample(rq, out, err, sizeof err), err);
 }
 
 int exec_estimate_rule(const gpu_spec *g, exec_estimate_result *out)

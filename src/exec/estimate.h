@@ -7,6 +7,7 @@
 
 #include "model/estimate.h"
 #include "run/run.h"
+#include "emu/emu.h"
 
 /* The sample: the first blocks of the grid, a fixed number of them (or the
  * first cluster, when a cluster has more), so the same kernel always gets
@@ -41,8 +42,14 @@ typedef struct {
 /* The counts: rq's first blocks emulated (no check), per block, into out->in, and the kernel's DRAM
  * bytes. rq->deadline_s bounds the sample's wall time (a block that alone takes longer gives none).
  * Returns out->rc: 0, or -1 with one line in out->err (the emulator could not run it, or the model has
- * no rates for g). The whole estimate, with the stall model's SM, is exec/estimate_run.h's. */
+ * no rates for g). out is not cleared: the caller starts it zeroed. The whole estimate, with the stall
+ * model's SM, is exec/estimate_run.h's, which takes the counts from the stall model's own traced run
+ * of the same blocks (exec_estimate_counts) rather than emulating them twice. */
 int exec_estimate_sample(const run_request *rq, const gpu_spec *g, exec_estimate_result *out);
+/* Its two halves: whether the model can estimate rq on g at all (before anything runs), and the counts
+ * of a sample another caller emulated as EXEC_ESTIMATE_BLOCKS says. Both return out->rc, as above. */
+int exec_estimate_supported(const run_request *rq, const gpu_spec *g, exec_estimate_result *out);
+int exec_estimate_counts(const run_request *rq, const emu_result *res, exec_estimate_result *out);
 /* The model's rule (model/estimate.h) over out->in into out->e, and the SM pipes' max and sum.
  * Returns out->rc, as above. */
 int exec_estimate_rule(const gpu_spec *g, exec_estimate_result *out);

@@ -35,18 +35,17 @@ static int ptxas_regs(const run_request *rq, const gpu_spec *g)
 	return regs;
 }
 
-/* The stall model's SM over the same blocks: its cycles for the busiest SM's share of the grid into
- * in->sm_cycles, or out->latency_why. */
-static void latency(const run_request *rq, const gpu_spec *g, int regs, exec_estimate_result *out)
+/* The stall model's SM over the sample's blocks: its cycles for the busiest SM's share of the grid
+ * into out->in.sm_cycles, or out->latency_why; and the counts of the same traced run into out->in
+ * (returns 0), which saves emulating the blocks a second time; -1 where the traced run gave none. */
+static int latency(const run_request *rq, const gpu_spec *g, int regs, exec_estimate_result *out)
 {
 	static exec_stalls_result s;
 	if (regs <= 0 && (regs = ptxas_regs(rq, g)) > 0)
 		out->regs_ptxas = 1;
-	if (exec_stalls(rq, g, regs, &s) < 0) {
+	if (exec_stalls(rq, g, regs, &s) < 0)
 		snprintf(out->latency_why, sizeof out->latency_why, "%s", s.err);
-		return;
-	}
-	if (s.cut)
+	else if (s.cut)
 		snprintf(out->latency_why, sizeof out->latency_why, "the trace was cut (its warps' tails are missing)");
 	else {
 		out->has_latency = 1;
@@ -59,25 +58,23 @@ static void latency(const run_request *rq, const gpu_spec *g, int regs, exec_est
 		out->in.sm_cycles = s.r.cycles * s.r.waves;
 	}
 	out->latency_seconds = s.emu_seconds + s.model_seconds;
+	int counted = s.emu && exec_estimate_counts(rq, s.emu, out) == 0;
 	exec_stalls_free(&s);
+	return counted ? 0 : -1;
 }
 
 int exec_estimate(const run_request *rq, const gpu_spec *g, int regs, exec_estimate_result *out)
 {
-	double t0 = util_now();
-	if (exec_estimate_sample(rq, g, out) < 0)
+	memset(out, 0, sizeof *out);
+	if (exec_estimate_supported(rq, g, out) < 0)
 		return out->rc;
-	/* The traced sample shares the deadline: the child is killed at the request's (exec_kill_after). */
-	run_request traced = *rq;
-	if (rq->deadline_s > 0)
-		traced.deadline_s = rq->deadline_s - (util_now() - t0);
-	if (rq->deadline_s > 0 && traced.deadline_s <= 0)
-		snprintf(out->latency_why, sizeof out->latency_why, "the deadline came before the stall model ran");
-	else if (out->in.f8) /* until model/stalls.c knows e4m3's rate (twice f16's: power_wgmma_f8_rate) */
-		snprintf(out->latency_why, sizeof out->latency_why, "the stall model replays e4m3 wgmma at the f16 rate, "
-			 "half the measured one");
-	else
-		latency(&traced, g, regs, out);
+	/* One emulation of the sample, traced: the stall model replays it and the rule takes its counts. The
+	 * counted run alone where the stall model could not run (no latency rows) or its run gave nothing. */
+	if (latency(rq, g, regs, out) < 0) {
+		out->has_latency = 0;
+		if (exec_estimate_sample(rq, g, out) < 0)
+			return out->rc;
+	}
 	return exec_estimate_rule(g, out);
 }
 

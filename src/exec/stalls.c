@@ -37,6 +37,7 @@ static int work(const run_request *rq, const gpu_spec *g, int regs, exec_stalls_
 		return -1;
 	}
 	out->blocks_run = res.blocks_done;
+	out->emu = &res;
 	out->cut = t.cut;
 	unsigned threads = rq->block[0] * (rq->block[1] ? rq->block[1] : 1) * (rq->block[2] ? rq->block[2] : 1);
 	out->regs_assumed = regs <= 0;

@@ -7,6 +7,7 @@
 #include "model/devices.h"
 #include "model/stalls.h"
 #include "run/run.h"
+#include "emu/emu.h"
 
 typedef struct {
 	int rc;                      /* 0, or -1 with err */
@@ -19,6 +20,7 @@ typedef struct {
 	long long blocks_run;        /* blocks emulated (the trace holds up to STALL_MAX_BLOCKS) */
 	int cut;                     /* the trace hit STALL_MAX_RECS: the warps' tails are missing */
 	double emu_seconds, model_seconds;
+	const emu_result *emu;        /* the traced run's counts (static: until the next exec_stalls), or NULL */
 } exec_stalls_result;
 
 /* The registers a thread assumed when the kernel's are not known (a PTX file without a recorded value). */
