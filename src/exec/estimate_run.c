@@ -107,17 +107,6 @@ int exec_estimate_job_start(exec_estimate_job *j, const run_request *rq, const g
 
 int exec_estimate_job_poll(exec_estimate_job *j)
 {
-	int rc = exec_job_poll(&j->job);
-	double kill_after = exec_kill_after(&j->rq);
-	if (rc == 0 && j->job.pid > 0 && kill_after > 0 && util_now() - j->started > kill_after) {
-		exec_job_stop(&j->job);
-		j->out.rc = -1;
-		snprintf(j->out.err, sizeof j->out.err, "killed after %.0f s (deadline)", kill_after);
-		return 1;
-	}
-	if (rc >= 0)
-		return rc;
-	j->out.rc = -1;
-	snprintf(j->out.err, sizeof j->out.err, "the estimate's process died before it answered");
-	return 1;
+	return exec_job_poll_within(&j->job, j->started, exec_kill_after(&j->rq), "the estimate", &j->out.rc,
+				    j->out.err, sizeof j->out.err);
 }

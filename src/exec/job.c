@@ -3,10 +3,12 @@
 #include "exec/job.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <fcntl.h>
 #include <unistd.h>
 
 #include "base/proc.h"
+#include "base/util.h"
 
 /* What the child needs: the work, and where its answer goes. */
 typedef struct {
@@ -89,4 +91,21 @@ int exec_job_poll(exec_job *j)
 void exec_job_stop(exec_job *j)
 {
 	reap(j, 1);
+}
+
+int exec_job_poll_within(exec_job *j, double started, double kill_after, const char *what, int *rc, char *err,
+			 size_t errlen)
+{
+	int got = exec_job_poll(j);
+	if (got == 0 && j->pid > 0 && kill_after > 0 && util_now() - started > kill_after) {
+		exec_job_stop(j);
+		*rc = -1;
+		snprintf(err, errlen, "killed after %.0f s (deadline)", kill_after);
+		return 1;
+	}
+	if (got >= 0)
+		return got;
+	*rc = -1;
+	snprintf(err, errlen, "%s's process died before it answered", what);
+	return 1;
 }

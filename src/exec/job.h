@@ -26,5 +26,10 @@ int exec_job_start(exec_job *j, exec_job_fn fn, const void *arg, void *out, size
 int exec_job_poll(exec_job *j);
 /* Kills and reaps a running job. */
 void exec_job_stop(exec_job *j);
+/* exec_job_poll for a job started at `started` (util_now) that must answer within kill_after seconds
+ * (exec_kill_after; 0: no limit): past it the child is killed; killed or dead, *rc is -1 and err says
+ * which ("killed after N s (deadline)", "WHAT's process died before it answered"), and 1 is returned. */
+int exec_job_poll_within(exec_job *j, double started, double kill_after, const char *what, int *rc, char *err,
+			 size_t errlen);
 
 #endif

@@ -139,17 +139,6 @@ int exec_stalls_job_start(exec_stalls_job *j, const run_request *rq, const gpu_s
 
 int exec_stalls_job_poll(exec_stalls_job *j)
 {
-	int rc = exec_job_poll(&j->job);
-	double kill_after = exec_kill_after(&j->rq);
-	if (rc == 0 && j->job.pid > 0 && kill_after > 0 && util_now() - j->started > kill_after) {
-		exec_job_stop(&j->job);
-		j->out.rc = -1;
-		snprintf(j->out.err, sizeof j->out.err, "killed after %.0f s (deadline)", kill_after);
-		return 1;
-	}
-	if (rc >= 0)
-		return rc;
-	j->out.rc = -1;
-	snprintf(j->out.err, sizeof j->out.err, "the stall model's process died before it answered");
-	return 1;
+	return exec_job_poll_within(&j->job, j->started, exec_kill_after(&j->rq), "the stall model", &j->out.rc,
+				    j->out.err, sizeof j->out.err);
 }

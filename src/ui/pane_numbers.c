@@ -434,7 +434,7 @@ static void estimate_rows(ui_lines *t, const ui_app *a, int w)
 		if (ms > 0)
 			snprintf(n, sizeof n, "H100; the estimate is %+.0f%%", 100 * (e->e.ms / ms - 1));
 		else
-			snprintf(n, sizeof n, "within %.0f%% on lessons 1-10 (H100)", 100 * ESTIMATE_TOL_LESSONS);
+			snprintf(n, sizeof n, "within %.0f%% on lessons 1-11 (H100)", 100 * ESTIMATE_TOL_LESSONS);
 		ui_lines_kv(t, ms > 0 ? "measured" : "", ms > 0 ? numfmt_unit(v, sizeof v, ms, "ms") : "", UI_ROLE_EMPH,
 			    n, w);
 	}
