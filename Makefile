@@ -9,6 +9,8 @@ NCURSES_CFLAGS := $(shell $(PKG) --cflags ncursesw 2>/dev/null)
 NCURSES_LIBS   := $(shell $(PKG) --libs ncursesw 2>/dev/null || echo -lncursesw)
 CMOCKA_LIBS    := $(shell $(PKG) --libs cmocka 2>/dev/null || echo -lcmocka)
 LIBS    := $(NCURSES_LIBS) -ldl -lm -lpthread
+# The build under `make run`, `make test` and `make asan` uses every core (their recipes call make again).
+NPROC   := $(shell nproc 2>/dev/null || echo 2)
 
 # Quiet by default; `make V=1` shows every command.
 ifeq ($(V),1)
@@ -87,16 +89,16 @@ deps:
 	$(Q)sh scripts/deps.sh
 
 run: deps
-	$(Q)$(MAKE) --no-print-directory all
+	$(Q)$(MAKE) --no-print-directory -j$(NPROC) all
 	./$(BIN)
 
 test: deps
-	$(Q)$(MAKE) --no-print-directory all $(TESTBIN) $(REPLAYBIN)
+	$(Q)$(MAKE) --no-print-directory -j$(NPROC) all $(TESTBIN) $(REPLAYBIN)
 	$(Q)TESTBIN='$(TESTBIN)' sh tests/run.sh $(BUILD) ./$(BIN)
 
 # The same tests under AddressSanitizer and UBSan, in their own build tree.
 asan: deps
-	$(Q)$(MAKE) --no-print-directory BUILD=build-asan BIN=build-asan/ptxtutor \
+	$(Q)$(MAKE) --no-print-directory -j$(NPROC) BUILD=build-asan BIN=build-asan/ptxtutor \
 		CFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" \
 		LDFLAGS="-fsanitize=address,undefined" build-asan/ptxtutor \
 		$(TESTBIN:$(BUILD)/%=build-asan/%) $(REPLAYBIN:$(BUILD)/%=build-asan/%)

@@ -1,6 +1,6 @@
 #!/bin/sh
 # e2e_heldout: the held-out kernels of tests/heldout (kernels.tsv: CUDA C of our own that the time
-# estimate is not tuned to) each verify with `ptxtutor emulate` at 256^3 and 192x128x320, and at
+# estimate is not tuned to) each verify with `ptxtutor emulate` at 128^3 and 192x128x320, and at
 # 100x76x36 when the kernel takes any size (its MULTIPLE column); sizes that are no multiple of a
 # kernel's tile are not run. The two tiled kernels show the effect they are there for (a 32-way
 # bank conflict, gone with padding); seven show theirs in their PTX (shuffles, local memory, a
@@ -29,7 +29,7 @@ while IFS="$tab" read -r name ptx entry grid block args dtype outt smem mult kin
 	set -- --ptx "$DIR/$ptx" --entry "$entry" --grid "$grid" --block "$block" --args "$args" \
 		--dtype "$dtype" --out "$outt"
 	[ "$smem" = "-" ] || set -- "$@" --smem "$smem"
-	for size in 256 192,128,320 100,76,36; do
+	for size in 128 192,128,320 100,76,36; do
 		if ! divides $size "$mult"; then
 			# the two sizes every kernel must take
 			[ "$size" = 100,76,36 ] || echo "not ok heldout_${name}_$size: not a multiple of $mult"
