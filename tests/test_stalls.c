@@ -34,6 +34,15 @@ static void trace_new(stall_trace *t, int warps, const stall_op *ops, int nops)
 	t->nops = nops;
 }
 
+/* A trace of one op (ops[0]) that each of the warps issues n times. */
+static void trace_repeat(stall_trace *t, int warps, const stall_op *ops, int n)
+{
+	trace_new(t, warps, ops, 1);
+	for (int w = 0; w < warps; w++)
+		for (int i = 0; i < n; i++)
+			stall_trace_add(t, 0, w, 0);
+}
+
 static void run_hoisting(stall_trace *t, stall_result *r, int hoist)
 {
 	stall_params p = params();
@@ -190,10 +199,7 @@ static void test_independent_issue_bound(void **state)
 	(void)state;
 	stall_op ops[] = {{.line = 40, .kind = STALL_K_FMA, .ndst = 1, .dst = {1}, .nsrc = 1, .src = {2}}};
 	stall_trace t;
-	trace_new(&t, 4, ops, 1);
-	for (int w = 0; w < 4; w++)
-		for (int i = 0; i < 500; i++)
-			stall_trace_add(&t, 0, w, 0);
+	trace_repeat(&t, 4, ops, 500);
 	stall_result r;
 	run(&t, &r);
 	assert_int_equal(stall_top(r.total), STALL_SELECTED);
@@ -210,10 +216,7 @@ static void test_crowded_subpartition_not_selected(void **state)
 	(void)state;
 	stall_op ops[] = {{.line = 50, .kind = STALL_K_FMA, .ndst = 1, .dst = {1}, .nsrc = 1, .src = {2}}};
 	stall_trace t;
-	trace_new(&t, 16, ops, 1);
-	for (int w = 0; w < 16; w++)
-		for (int i = 0; i < 100; i++)
-			stall_trace_add(&t, 0, w, 0);
+	trace_repeat(&t, 16, ops, 100);
 	stall_result r;
 	run(&t, &r);
 	assert_int_equal(stall_top(r.total), STALL_NOT_SELECTED);
@@ -401,10 +404,7 @@ static void test_throttled_warps_share_the_queue(void **state)
 	(void)state;
 	stall_op ops[] = {{.line = 40, .kind = STALL_K_LDG, .units = 32}};
 	stall_trace t;
-	trace_new(&t, 16, ops, 1);
-	for (int w = 0; w < 16; w++)
-		for (int i = 0; i < 100; i++)
-			stall_trace_add(&t, 0, w, 0);
+	trace_repeat(&t, 16, ops, 100);
 	stall_result r;
 	run(&t, &r);
 	/* 1600 loads of 32 lines at one line a cycle */
