@@ -20,12 +20,14 @@ tests/stalls/ncu-h100.tsv). Both sides' top reason leaves out `selected` (the wa
 reason it waits) unless a line has nothing else.
 """
 import argparse
+import atexit
 import csv
 import json
 import os
 import shutil
 import subprocess
 import sys
+import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from ncu_lines import ADDR_NAMES, LINE_NAMES, parse_source_csv, norm, sass_map  # noqa: E402
@@ -190,7 +192,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("targets", nargs="+")
     ap.add_argument("--size", default="4096")
-    ap.add_argument("--raw", default="ncu-stalls-raw")
+    ap.add_argument("--raw", help="keep each run's logs here (default: a temporary folder, removed at the end)")
     ap.add_argument("--record", default="")
     ap.add_argument("--from", dest="source", default="")
     ap.add_argument("--bin", default=os.environ.get("PTXTUTOR_BIN", "./ptxtutor"))
@@ -198,6 +200,9 @@ def main():
     a = ap.parse_args()
     root = os.environ["PTXTUTOR_ROOT"] if os.environ.get("PTXTUTOR_ROOT") else os.path.dirname(
         os.path.dirname(os.path.abspath(__file__)))
+    if not a.raw:
+        a.raw = tempfile.mkdtemp(prefix="ncu-stalls-")
+        atexit.register(shutil.rmtree, a.raw, True)
     os.makedirs(a.raw, exist_ok=True)
     old = recorded(a.source) if a.source else {}
     rows, bad, failed = [], 0, 0
