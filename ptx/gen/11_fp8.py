@@ -322,6 +322,7 @@ class Gen(L10.Gen):
         w("\t                [%sB], [%tmB, {%kx, %n0}], [%full];")
 
     def tiles_across(self):
+        """ceil(N / BN) for a width that is no power of two (%x is free in the setup)."""
         if not self.EDGE:
             super().tiles_across()
             return
@@ -329,6 +330,7 @@ class Gen(L10.Gen):
         self.w(f"\tdiv.u32         %nTilesN, %x, {self.BN};        // tiles across N, the last maybe narrower")
 
     def column_start(self):
+        """%n0 = %y x BN for a width that is no power of two."""
         if not self.EDGE:
             super().column_start()
             return
