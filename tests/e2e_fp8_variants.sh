@@ -62,9 +62,9 @@ if [ ! -x "$BIN" ]; then
 	exit 0
 fi
 # `make test`: one row for each path through the promoting code (SOME); SWEEP_ALL=1: every row.
-SOME='^(p_s6_e2|p_s6_e4_st|p_s6_c2_st|p_s7_direct)	'
+SOME='^(p_s6_e2|p_s6_e4_st|p_s6_c2_st|p_s7_direct|p144_s6_e2|p144_s5_e2_tma)	'
 [ "${SWEEP_ALL:-}" = 1 ] && SOME='^'
-grep '^p_[^	]*	[^	]*	11_fp8\.py [^	]*--promote 1' "$ROOT/scripts/sweep-43.tsv" | grep -E "$SOME" >"$WORK/rows"
+grep '^p[^	]*	[^	]*	11_fp8\.py [^	]*--promote 1' "$ROOT/scripts/sweep-43.tsv" | grep -E "$SOME" >"$WORK/rows"
 [ -s "$WORK/rows" ] || echo "not ok fp8 sweep rows: no promoting row in scripts/sweep-43.tsv"
 : >"$WORK/seen"
 while IFS='	' read -r name ref gen run; do
@@ -92,6 +92,8 @@ while IFS='	' read -r name ref gen run; do
 	bad=
 	sizes="256 256,256,$((128 * (2 * n + 1)))+--grid+2 256,128,$((128 * (n + 1)))+--grid+2"
 	[ "$n" -gt 1 ] && sizes="$sizes 256,128,$((256 * n))+--grid+2"
+	# --bn 144: every N here ends the last column of tiles mid-way (256 = 144 + 112, 128, 400 = 2 x 144 + 112)
+	case "$gen" in *"--bn 144"*) sizes="$sizes 256,400,384" ;; esac
 	checked="at $(echo $sizes | tr + ' ' | sed 's/ --grid 2//g; s/ /, /g')"
 	if grep -qxF "$loop" "$WORK/seen"; then
 		sizes=256 checked="at 256 (the k loop of an earlier row)"

@@ -237,7 +237,7 @@ class Gen:
         w("\tld.param.u32    %m, [M];")
         w("\tld.param.u32    %n, [N];")
         w("\tld.param.u32    %k, [K];")
-        w(f"\tshr.u32         %nTilesN, %n, {log2(self.BN)};         // tiles across N")
+        self.tiles_across()
         w(f"\tshr.u32         %nTilesM, %m, {log2(self.BM)};         // tiles down M")
         w("\tmul.lo.u32      %tiles, %nTilesM, %nTilesN; // tiles in C")
         if self.a.group:
@@ -296,7 +296,17 @@ class Gen:
             w("\tadd.u32         %x, %x, %m0;               // block row")
             w("\tdiv.u32         %y, %y, %kx;               // block column")
         w(f"\tshl.b32         %m0, %x, {log2(self.BM)};")
-        w(f"\tshl.b32         %n0, %y, {log2(self.BN)};")
+        self.column_start()
+
+    # The tile width's two uses in the tile loop's arithmetic; lesson 11's generator
+    # overrides them for a width that is no power of two (its 144-wide tile).
+    def tiles_across(self):
+        """%nTilesN: the tiles across N (BN divides N)."""
+        self.w(f"\tshr.u32         %nTilesN, %n, {log2(self.BN)};         // tiles across N")
+
+    def column_start(self):
+        """%n0: the first column of block column %y."""
+        self.w(f"\tshl.b32         %n0, %y, {log2(self.BN)};")
 
     def advance(self):
         """Next ring slot; the phase bit flips each time the ring wraps."""

@@ -213,7 +213,7 @@ class Gen(L9.Gen):
         if self.CN > 1:
             w(f"\tshr.u32         %nTilesN, %n, {log2(self.BN * self.CN)};         // cluster columns across N ({self.CN} tiles each)")
         else:
-            w(f"\tshr.u32         %nTilesN, %n, {log2(self.BN)};         // tiles across N")
+            self.tiles_across()
         # The comments say clusters only where there are any (lesson 11's kernel has none).
         c = "cluster " if CL > 1 else ""
         w(f"\tshr.u32         %nTilesM, %m, {log2(self.BM * self.CM)};         // "

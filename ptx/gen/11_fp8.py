@@ -27,11 +27,19 @@ k-tile: BK = 128 elements = 128 bytes: one 128-byte swizzled row per row of A
 Scales: per-tensor f32 scale_a and scale_b (real value = stored value x scale);
   the epilogue multiplies the accumulators by scale_a * scale_b before the
   conversion to bf16.
-Tile shape options for the sweep on the GPU: --bn 128|256, --stages, --cluster,
-  --multicast, --group, --setmaxnreg (lesson 10's); --epilogue direct stores
-  bf16 pairs from registers with st.global instead of staging them: without
-  the two staging tiles a 7th stage fits at --bn 128.
-Promotion (--promote 1, with --bn 128): the FP8 tensor cores are reported to
+Tile shape options for the sweep on the GPU: --bn (a multiple of 16, 64-256),
+  --stages, --cluster, --multicast, --group, --setmaxnreg (lesson 10's);
+  --epilogue direct stores bf16 pairs from registers with st.global instead of
+  staging them: without the two staging tiles a 7th stage fits at --bn 128.
+A tile width that is no power of two (--bn 144, issue 43, cuBLASLt's choice at
+  8192^3: 57 x 64 = 3648 tiles fill the 132 SMs' last round better than 4096)
+  takes ceil(N / BN) tiles across N by division, so the last column of tiles
+  may end at N mid-way (N % 8 == 0): B is one TMA box of BN rows (at most 256),
+  whose rows past N read as zeros; the direct epilogue stores a group of 8
+  columns only where it lies in C; the TMA epilogue stages the 64 x BN tile as
+  one unswizzled box (2 BN-byte rows: wider than a 128-byte swizzle takes, and
+  2-way bank conflicts for stmatrix) that TMA clips at N. Clusters: not with it.
+Promotion (--promote 1, --bn 144 at most): the FP8 tensor cores are reported to
   keep fewer bits than f32 when they accumulate (DeepSeek-V3 report, 3.3), so
   each k-tile's four wgmmas start from zero in one of two partial sets, and
   once its group has completed the partial set is added into the f32
@@ -65,7 +73,9 @@ ENTRIES = (("gemm_e4m3", "e4m3"), ("gemm_e5m2", "e5m2"))
 
 def parse():
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    p.add_argument("--bn", type=int, default=256, choices=(128, 256), help="block tile columns (wgmma N)")
+    p.add_argument("--bn", type=int, default=256,
+                   help="block tile columns (wgmma N): a multiple of 16 from 64 to 256; one that is no power of"
+                        " two (144) lets the last column of tiles end at N mid-way")
     p.add_argument("--stages", type=int, default=3)
     p.add_argument("--group", type=int, default=8,
                    help="tile order: 0 = row by row; G > 0 = bands of G cluster rows, column by column")
@@ -75,7 +85,7 @@ def parse():
     p.add_argument("--setmaxnreg", type=int, default=1)
     p.add_argument("--promote", type=int, default=0, choices=(0, 1),
                    help="1: each k-tile's products go to fresh registers, added into f32 ones on the CUDA"
-                        " cores (as cuBLASLt without FAST_ACCUM); needs --bn 128 (three accumulator sets)")
+                        " cores (as cuBLASLt without FAST_ACCUM); needs --bn 144 or less (three accumulator sets)")
     p.add_argument("--promote-every", type=int, default=1, metavar="N",
                    help="with --promote 1: a partial set takes N k-tiles (N*128 values of k) before its add")
     p.add_argument("--stagger", type=int, default=0, choices=(0, 1),
@@ -85,12 +95,18 @@ def parse():
                    help="tma: staged in shared memory, stored by TMA; direct: st.global from registers"
                         " (no staging tiles: room for a 7th stage at --bn 128)")
     a = p.parse_args()
-    if a.promote and (a.bn != 128 or not a.setmaxnreg):
-        p.error("--promote keeps three sets of accumulators: it needs --bn 128 and --setmaxnreg 1")
+    if a.bn % 16 or not 64 <= a.bn <= 256:
+        p.error(f"--bn {a.bn}: a multiple of 16 from 64 to 256")
+    if a.bn & (a.bn - 1) and a.cluster > 1:
+        p.error(f"--bn {a.bn}: a tile width that is no power of two takes --cluster 1")
+    if a.promote and (a.bn > 144 or not a.setmaxnreg):
+        p.error("--promote keeps three sets of accumulators: it needs --bn 144 or less and --setmaxnreg 1")
     if a.promote_every < 1 or (a.promote_every > 1 and not a.promote):
         p.error("--promote-every N: N >= 1, with --promote 1")
     if a.stagger and not a.promote:
         p.error("--stagger 1 needs --promote 1")
+    if a.stagger and a.bn > 128:  # it did not pay at 128 (docs/benchmarks.md, issue 43's runs)
+        p.error(f"--stagger 1 with --bn {a.bn}: ptxas 13.0 spills its registers (three sets of {a.bn // 2})")
     if a.cluster == 1:
         a.multicast = 0
     a.out, a.entry = "bf16", None
@@ -104,12 +120,17 @@ class Gen(L10.Gen):
         bn = a.bn
         self.BM, self.BN, self.BK = BM, bn, BK
         self.A_BYTES = BM * BK              # one A box: 128 rows x 128 bytes
-        self.BBOX = 64 * BK                 # one B box: 64 rows of B's N x K storage, 128 bytes each
+        # A width that is no power of two (144, issue 43: 57 x 64 tiles at 8192^2 fill the last
+        # round of 132 SMs better than 64 x 64) divides N by division, and the last column of
+        # tiles may end at N mid-way: its B rows past N read as zeros (TMA), its stores stop at N.
+        self.EDGE = bool(bn & (bn - 1))
+        self.BROWS = 64 if bn % 64 == 0 else bn  # rows of one B box (TMA boxes: 256 at most)
+        self.BBOX = self.BROWS * BK         # one B box: BROWS rows of B's N x K storage, 128 bytes each
         self.B_BYTES = bn * BK
         self.STAGE = self.A_BYTES + self.B_BYTES
         self.NACC = bn // 2
         self.KSLICES = BK // 32
-        self.C_WG = (bn // 64) * self.CBOX
+        self.C_WG = 64 * bn * 2             # a consumer's staging tile: 64 x BN bf16
         assert self.smem_bytes() <= SMEM_MAX, f"{self.smem_bytes()} bytes of shared memory: fewer --stages"
         assert (bn // 64) % self.CL == 0
 
@@ -119,9 +140,10 @@ class Gen(L10.Gen):
         w("")
         w(f".visible .entry {a.entry}(")
         w(f"\t.param .align 64 .b8 tmA[128],   // tensor map of A (M x K {t}, row-major: K-major), box 128 x {BM}")
-        w(f"\t.param .align 64 .b8 tmB[128],   // tensor map of B stored N x K ({t}, K-major), box 128 x 64")
+        w(f"\t.param .align 64 .b8 tmB[128],   // tensor map of B stored N x K ({t}, K-major), box 128 x {self.BROWS}")
         if self.TMA:
-            w("\t.param .align 64 .b8 tmC[128],   // tensor map of C (M x N bf16, row-major), box 64 x 64")
+            w("\t.param .align 64 .b8 tmC[128],   // tensor map of C (M x N bf16, row-major), box "
+              + (f"{self.BN} x 64, unswizzled" if self.EDGE else "64 x 64"))
         else:
             w("\t.param .u64 C,                   // M x N bf16, row-major")
         w("\t.param .u32 M,")
@@ -288,6 +310,32 @@ class Gen(L10.Gen):
     def load_b_comment(self):
         self.w(f"\t// B: {self.BN // 64} boxes of 64 of its N x K rows, columns kx..kx+{BK - 1} (128 bytes).")
 
+    def load_b(self):
+        """B's k-slice: boxes of 64 rows, or one of BN rows when 64 does not divide BN."""
+        if self.BROWS == 64:
+            super().load_b()
+            return
+        w = self.w
+        w(f"\t// B: one box of {self.BN} of its N x K rows, columns kx..kx+{BK - 1} (128 bytes); rows past N")
+        w("\t// read as zeros (and count in the stage's bytes).")
+        w("\tcp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes")
+        w("\t                [%sB], [%tmB, {%kx, %n0}], [%full];")
+
+    def tiles_across(self):
+        """ceil(N / BN) for a width that is no power of two (%x is free in the setup)."""
+        if not self.EDGE:
+            super().tiles_across()
+            return
+        self.w(f"\tadd.u32         %x, %n, {self.BN - 1};")
+        self.w(f"\tdiv.u32         %nTilesN, %x, {self.BN};        // tiles across N, the last maybe narrower")
+
+    def column_start(self):
+        """%n0 = %y x BN for a width that is no power of two."""
+        if not self.EDGE:
+            super().column_start()
+            return
+        self.w(f"\tmul.lo.u32      %n0, %y, {self.BN};")
+
     def desc_b_leading(self):
         self.w("\tor.b32          %lo, %lo, 0x10000;         // B is K-major too: 128-byte rows, 8-row groups")
         self.w("\t                                           // 1024 bytes apart; leading offset unused")
@@ -321,6 +369,90 @@ class Gen(L10.Gen):
             self.w("// @end")
         super().epilogue()
 
+    def epilogue_direct_bf16(self):
+        """Lesson 10's direct epilogue; with tiles that may end at N mid-way (EDGE) each group of
+        8 columns is stored only where it lies in C (N % 8 == 0: a group is all in or all out)."""
+        if not self.EDGE:
+            super().epilogue_direct_bf16()
+            return
+        w = self.w
+        w("// @epilogue")
+        w("\tadd.u32         %x, %m0, %row;")
+        w("\tadd.u32         %y, %n0, %col;")
+        w("\tmad.wide.u32    %t64, %x, %n, 0;")
+        w("\tcvt.u64.u32     %gC, %y;")
+        w("\tadd.u64         %gC, %gC, %t64;")
+        w("\tshl.b64         %gC, %gC, 1;")
+        w("\tadd.u64         %gC, %pC, %gC;             // &C[m0 + row][n0 + col]")
+        w("\tmul.wide.u32    %t64, %n, 16;")
+        w("\tadd.u64         %t64, %gC, %t64;           // 8 rows down")
+        w("\tsub.u32         %x, %n, %n0;               // C's columns from n0 on")
+        for j in range(self.NACC // 4):
+            d = 4 * j
+            w(f"\tsetp.gt.u32     %p, %x, {8 * j};")
+            w(f"\t{self.CVT} %h0, %d{d + 1}, %d{d};")
+            w(f"\t{self.CVT} %h1, %d{d + 3}, %d{d + 2};")
+            w(f"\t@%p st.global.b32 [%gC+{16 * j}], %h0;")
+            w(f"\t@%p st.global.b32 [%t64+{16 * j}], %h1;")
+        w("// @end")
+
+    def staging_addresses(self):
+        """Lesson 10's stmatrix addresses, for the staging tile of a width that is no power of two:
+        one unswizzled box of 64 rows x BN (its rows, 2 BN bytes, are wider than a 128-byte
+        swizzle takes), stored by one TMA copy that stops at N."""
+        if not self.EDGE:
+            super().staging_addresses()
+            return
+        w, pitch = self.w, 2 * self.BN
+        w("\t// Staging addresses. Lane l of warp w gives row i = l%8 of matrix q = l/8 of a")
+        w("\t// stmatrix.x4: rows 16w + 8(q%2) + i, column group j + q/2 (16 bytes each), in")
+        w(f"\t// rows of {pitch} bytes: = 8 banks mod 32, so rows i and i + 4 share banks (2-way).")
+        w("\tsub.u32         %y, %wg, 1;")
+        w(f"\tmad.lo.u32      %sC, %y, {self.C_WG}, %sC;       // this warpgroup's staging tile")
+        w("\tadd.u32         %bid, %wg, 0;              // named barrier 1 or 2: this warpgroup only")
+        w("\tshr.u32         %row, %x, 5;               // warp w")
+        w("\tand.b32         %y, %x, 31;                // lane l")
+        w("\tshr.u32         %col, %y, 3;               // q")
+        w("\tand.b32         %kx, %y, 7;                // i")
+        w("\tshl.b32         %row, %row, 4;")
+        w("\tand.b32         %lo, %col, 1;")
+        w("\tmad.lo.u32      %row, %lo, 8, %row;")
+        w("\tadd.u32         %row, %row, %kx;           // row 16w + 8(q%2) + i")
+        w("\tshr.u32         %col, %col, 1;             // q/2")
+        w(f"\tmad.lo.u32      %row, %row, {pitch}, %sC;")
+        w("\tmad.lo.u32      %ea0, %col, 16, %row;")
+        w("\t// stmatrix8 names %ea(j%8/2) + 128 (j/8): column group j at %ea0 + 16j")
+        for g in range(1, 4):
+            w(f"\tadd.u32         %ea{g}, %ea0, {32 * g};")
+        w("\tmov.b64         %tmC, tmC;")
+        w("\tcvta.param.u64  %tmC, %tmC;")
+
+    def epilogue_tma(self):
+        """Lesson 10's staged epilogue; a width that is no power of two stages the whole 64 x BN
+        in one unswizzled box (staging_addresses), stored by one copy that TMA clips at N."""
+        if not self.EDGE:
+            super().epilogue_tma()
+            return
+        w = self.w
+        w("// @epilogue")
+        w("\t// The staging tile is free once the copy engine has read the previous tile's")
+        w("\t// store; one thread waits for that, the barrier tells the other 127.")
+        w("\t@%leader cp.async.bulk.wait_group.read 0;")
+        w("\tbar.sync        %bid, 128;")
+        self.epilogue_note()
+        for j in range(0, self.NACC // 4, 2):
+            self.stmatrix8(4 * j, j, 128 * (j // 8))
+        w("\tfence.proxy.async.shared::cta;           // the async proxy (TMA) reads what we wrote")
+        w("\tbar.sync        %bid, 128;")
+        w("\t@!%leader bra   STORED;")
+        w("\tsub.u32         %y, %wg, 1;")
+        w("\tmad.lo.u32      %y, %y, 64, %m0;           // this warpgroup's 64 rows")
+        w(f"\t// Columns n0..n0+{self.BN - 1}: those past N (the last column of tiles) are not written.")
+        w("\tcp.async.bulk.tensor.2d.global.shared::cta.bulk_group [%tmC, {%n0, %y}], [%sC];")
+        w("\tcp.async.bulk.commit_group;")
+        w("STORED:")
+        w("// @end")
+
     def epilogue_scale(self, d):
         """Accumulators d..d+7 times scale_a * scale_b, before their conversion."""
         self.w("\t" + " ".join(f"mul.f32 %d{i}, %d{i}, %scale;" for i in range(d, d + 4)))
@@ -333,6 +465,13 @@ class Gen(L10.Gen):
         self.producer()
         self.consumer()
         return self.out
+
+
+def c_arg(g):
+    """C's item of the launch's --args: a tensor map with the TMA epilogue, else its address."""
+    if not g.TMA:
+        return "C"
+    return f"tmap:C:{g.BN}:64:none" if g.EDGE else "tmap:C:64:64:128B"
 
 
 def module_header(g):
@@ -360,8 +499,9 @@ def module_header(g):
            "// 8-bit wgmma operands must be K-major (PTX ISA 9.7.15.5.2, wgmma.mma_async: \"The transpose",
            "// operation is only supported for the wgmma.mma_async variants with .f16/.bf16 types on",
            "// matrices accessed from shared memory using matrix descriptors\"): B is stored N x K.",
-           f"// Requires M % {BM * CL} == 0, N % {g.BN} == 0, K % {BK} == 0 and sm_90a.",
-           f"// Args: tmap:A:128:128:128B tmap:B:128:64:128B {'tmap:C:64:64:128B' if g.TMA else 'C'} M N K"
+           f"// Requires M % {BM * CL} == 0, N % {8 if g.EDGE else g.BN} == 0, K % {BK} == 0 and sm_90a"
+           + (f" (the last column of {g.BN}-wide tiles may end mid-way)." if g.EDGE else "."),
+           f"// Args: tmap:A:128:128:128B tmap:B:128:{g.BROWS}:128B {c_arg(g)} M N K"
            " scale:A scale:B",
            "//",
            "// Written out by ptx/gen/11_fp8.py (which reuses ptx/gen/10_cluster.py and 09_wgmma.py);",
