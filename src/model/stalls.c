@@ -214,8 +214,12 @@ typedef struct {
 	long long arrived_at[GROUPS], landed[GROUPS];
 } mbar;
 
+/* A warpgroup is four consecutive warps of the block (PTX ISA, "warpgroup"): at most 1024 / 128. */
+#define WARPGROUPS 8
+
 typedef struct {
 	int live, arrived[16], want[16]; /* per named barrier: warps arrived, warps it waits for (0: all) */
+	int wg_arrived[WARPGROUPS];      /* per warpgroup: warps that issued its next wgmma.mma_async */
 	long long async_ready;   /* the TMA copies issued so far land */
 	mbar mb[STALL_MBARS];
 } bstate;
@@ -438,6 +442,48 @@ static void barrier_check(sim *s, int blk, int id, long long t)
 	b->want[id] = 0;
 }
 
+/* The warps of warpgroup g of block blk, and how many of them still run. */
+static int wg_live(const sim *s, int blk, int g)
+{
+	int wpb = s->t->warps_per_block, n = 0;
+	for (int wi = 4 * g; wi < 4 * g + 4 && wi < wpb; wi++)
+		n += !s->w[blk * wpb + wi].done;
+	return n;
+}
+
+/* A wgmma.mma_async is one operation of the warpgroup's four warps (PTX ISA: .sync.aligned, every
+ * thread of the warpgroup executes the same wgmma; in the recorded SASS each warp issues its own HGMMA for
+ * its 16 rows; a wgmma synchronises its warpgroup, Triton relies on it as a barrier for one warpgroup):
+ * the op goes to the tensor pipe when the last of them issued it, and a warp that issued it earlier waits
+ * for its siblings, charged barrier at its next instruction as a bar.sync is. Then the op queues on each
+ * warp's tensor pipe and the warps go on (docs/model.md "Stall reasons": what waiting for the pipe
+ * itself would do, and why the model does not). */
+static void wg_check(sim *s, int blk, int g, long long t)
+{
+	bstate *b = &s->b[blk];
+	if (g < 0 || g >= WARPGROUPS || !b->wg_arrived[g] || b->wg_arrived[g] < wg_live(s, blk, g))
+		return;
+	int wpb = s->t->warps_per_block;
+	long long at = t + 1;
+	for (int wi = 4 * g; wi < 4 * g + 4 && wi < wpb; wi++) {
+		wstate *w = &s->w[blk * wpb + wi];
+		if (!w->at_bar || w->bar_id >= 0)
+			continue;
+		const stall_op *o = &s->t->ops[w->rec[w->pos - 1].op];
+		double u = o->units > 0 ? o->units : 1;
+		long long done = (long long)(queue(&s->smsp_free[w->smsp][P_TENSOR], t, u / WGMMA_FLOPS_PER_CYCLE) +
+					     s->p->lat[STALL_LAT_MMA]);
+		if (done > w->wg.open)
+			w->wg.open = done;
+		w->at_bar = 0;
+		charge(s, w->wop, STALL_BARRIER, w->seg, at);
+		w->seg = at;
+		prepare(s, w, at - 1);
+		prepare_ahead(s, w, at - 1);
+	}
+	b->wg_arrived[g] = 0;
+}
+
 /* Whether warp w's mbarrier wait is met at t: its slot has the arrivals and copies the emulator saw
  * before the wait succeeded. Then its predicate is ready latency_lds after the last of them (or t). */
 static void mbar_check(sim *s, wstate *w, long long t)
@@ -541,12 +587,8 @@ static void effects(sim *s, wstate *w, size_t k, long long t)
 		s->smsp_free[w->smsp][P_TENSOR] = (double)t + u / MMA_FLOPS_PER_CYCLE;
 		set_reg(s, w, o, t + (long long)p->lat[STALL_LAT_MMA], STALL_WAIT);
 		break;
-	case STALL_K_WGMMA: {
-		double done = queue(&s->smsp_free[w->smsp][P_TENSOR], t, u / WGMMA_FLOPS_PER_CYCLE) + p->lat[STALL_LAT_MMA];
-		if ((long long)done > w->wg.open)
-			w->wg.open = (long long)done;
+	case STALL_K_WGMMA: /* the tensor pipe once its warpgroup is there: wg_check */
 		break;
-	}
 	case STALL_K_MBAR_WAIT: { /* SYNCS.PHASECHK: its predicate comes back through the long scoreboard once the
 				   * phase it waited for completes, read (in shared memory) at latency_lds */
 		const stall_rec *r = &w->rec[k];
@@ -701,6 +743,20 @@ static void issue(sim *s, wstate *w, long long t)
 		s->b[w->blk].live--;
 		for (int id = 0; id < 16; id++) /* a barrier waits for the warps still running */
 			barrier_check(s, w->blk, id, t);
+		wg_check(s, w->blk, (int)(w - s->w) % s->t->warps_per_block / 4, t);
+		return;
+	}
+	if (o->kind == STALL_K_WGMMA) { /* held until its warpgroup's op goes to the tensor pipe (wg_check) */
+		w->at_bar = 1;
+		w->bar_id = -1;
+		w->wake = NEVER;
+		w->why = STALL_BARRIER;
+		w->wop = w->rec[w->pos].op;
+		w->awake = NEVER;
+		int g = (int)(w - s->w) % s->t->warps_per_block / 4;
+		if (g < WARPGROUPS)
+			s->b[w->blk].wg_arrived[g]++;
+		wg_check(s, w->blk, g, t);
 		return;
 	}
 	if (o->kind == STALL_K_BAR) {
