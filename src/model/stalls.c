@@ -186,8 +186,9 @@ typedef struct {
 	int at_bar, bar_id, done;
 	int mb_slot;             /* >= 0: an mbarrier wait's predicate waits for that slot to reach mb_arr, mb_cp */
 	long long mb_arr, mb_cp;
-	int32_t mb_reg[STALL_MAX_DST];
+	int32_t mb_reg[STALL_MAX_DST]; /* the predicate of its last mbarrier wait */
 	int mb_nreg;
+	uint32_t mb_wop;         /* the op a wait for that predicate is charged at (effects, STALL_K_MBAR_WAIT) */
 	long long *ready;        /* per register: when its value is ready */
 	uint8_t *rwhy;           /* and what kind of result it is */
 	groups cp, wg;
@@ -342,6 +343,7 @@ static void prepare(sim *s, wstate *w, long long t)
 	int why = STALL_WAIT;
 	/* its sources, and a destination a variable-latency result has not written yet (the scoreboard
 	 * holds it; a fixed-latency pipe writes in order, so rewriting its result does not wait) */
+	int dr = -1;
 	for (int i = 0; i < o->nsrc + o->ndst; i++) {
 		int r = i < o->nsrc ? o->src[i] : o->dst[i - o->nsrc];
 		if (i >= o->nsrc && r >= 0 && r < s->t->nregs && w->rwhy[r] == STALL_WAIT)
@@ -349,6 +351,7 @@ static void prepare(sim *s, wstate *w, long long t)
 		if (r >= 0 && r < s->t->nregs && w->ready[r] > dep) {
 			dep = w->ready[r];
 			why = w->rwhy[r];
+			dr = r;
 		}
 	}
 	long long g = 0;
@@ -362,6 +365,9 @@ static void prepare(sim *s, wstate *w, long long t)
 	w->wake = dep;
 	w->why = (uint8_t)why;
 	w->wop = opi;
+	for (int i = 0; i < w->mb_nreg && why == STALL_LONG_SB; i++)
+		if (w->mb_reg[i] == dr)
+			w->wop = w->mb_wop;
 }
 
 static void set_reg(sim *s, wstate *w, const stall_op *o, long long when, int why)
@@ -593,6 +599,15 @@ static void effects(sim *s, wstate *w, size_t k, long long t)
 				   * phase it waited for completes, read (in shared memory) at latency_lds */
 		const stall_rec *r = &w->rec[k];
 		long long done = t + (long long)p->lat[STALL_LAT_LDS];
+		w->mb_nreg = 0;
+		for (int i = 0; i < o->ndst; i++)
+			if (o->dst[i] >= 0 && o->dst[i] < s->t->nregs)
+				w->mb_reg[w->mb_nreg++] = o->dst[i];
+		/* the wait for the predicate shows at the PTX line before the try_wait: ptxas peels the spin loop's
+		 * first test out of it, and in the recorded SASS (lessons 9-11) that PHASECHK and the branch reading
+		 * its predicate carry the line of the instruction before the loop's label (ncu: lesson 9's producer
+		 * waits at line 123, before P_WAIT at 124) */
+		w->mb_wop = opi > 0 ? opi - 1 : opi;
 		if (r->mem == STALL_NO_MEM || s->t->mem[r->mem] != 3 || s->t->mem[r->mem + 1] >= STALL_MBARS) {
 			/* no slot recorded: the block's TMA copies issued so far */
 			set_reg(s, w, o, s->b[w->blk].async_ready > done ? s->b[w->blk].async_ready : done, STALL_LONG_SB);
@@ -600,10 +615,6 @@ static void effects(sim *s, wstate *w, size_t k, long long t)
 		}
 		w->mb_slot = (int)s->t->mem[r->mem + 1];
 		w->mb_arr = s->t->mem[r->mem + 2], w->mb_cp = s->t->mem[r->mem + 3];
-		w->mb_nreg = 0;
-		for (int i = 0; i < o->ndst; i++)
-			if (o->dst[i] >= 0 && o->dst[i] < s->t->nregs)
-				w->mb_reg[w->mb_nreg++] = o->dst[i];
 		set_reg(s, w, o, NEVER, STALL_LONG_SB);
 		mbar_check(s, w, t);
 		break;
