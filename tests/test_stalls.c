@@ -193,17 +193,17 @@ static void test_slow_warp_barrier(void **state)
 	stall_trace_free(&t);
 }
 
-/* A wgmma.mma_async is its warpgroup's one op: warps 1-3 wait for warp 0's 400 dependent FFMAs at the
- * instruction after their wgmma (barrier), the other warpgroup (warps 4-7) does not wait for them, and
- * the op goes to the tensor pipe once warp 0 is there: its wait_group waits for the pipe, not longer. */
-static void test_wgmma_waits_for_its_warpgroup(void **state)
+/* wgmma.fence (WARPGROUP.ARRIVE) waits for the warpgroup's four warps: warps 1-3 wait for warp 0's 400
+ * dependent FFMAs at the instruction after their fence (barrier); the other warpgroup (warps 4-7) does
+ * not wait for them. Then each wgmma.wait_group waits for its op, charged barrier (WARPGROUP.DEPBAR). */
+static void test_wgmma_fence_waits_for_its_warpgroup(void **state)
 {
 	(void)state;
 	stall_op ops[] = {{.line = 30, .kind = STALL_K_FMA, .ndst = 1, .dst = {1}, .nsrc = 1, .src = {1}},
-			  {.line = 31, .kind = STALL_K_WGMMA, .units = 2.0 * 16 * 256 * 16},
-			  {.line = 32, .kind = STALL_K_WGCOMMIT},
-			  {.line = 33, .kind = STALL_K_WGWAIT, .wait_n = 0},
-			  {.line = 34, .kind = STALL_K_INT, .ndst = 1, .dst = {2}}};
+			  {.line = 31, .kind = STALL_K_WGFENCE},
+			  {.line = 32, .kind = STALL_K_WGMMA, .units = 2.0 * 16 * 256 * 16},
+			  {.line = 33, .kind = STALL_K_WGCOMMIT},
+			  {.line = 34, .kind = STALL_K_WGWAIT, .wait_n = 0}};
 	stall_trace t;
 	trace_new(&t, 8, ops, 5);
 	for (int i = 0; i < 400; i++)
@@ -216,12 +216,11 @@ static void test_wgmma_waits_for_its_warpgroup(void **state)
 	assert_int_equal(r.lines[1].line, 31);
 	assert_true(r.lines[1].cyc[STALL_BARRIER] == 0);
 	assert_int_equal(r.lines[2].line, 32);
-	assert_int_equal(r.lines[2].top, STALL_BARRIER);
 	/* warps 1-3 wait about warp 0's 1600 cycles each; warps 4-7 only their siblings' cycle of skew */
-	assert_true(r.total[STALL_BARRIER] > 3 * 1590 && r.total[STALL_BARRIER] < 3 * 1610 + 40);
-	/* the wait_group: the op's 128 cycles on the pipe and the tensor latency, after the barrier */
-	assert_int_equal(r.lines[3].top, STALL_WAIT);
-	assert_true(r.lines[3].cyc[STALL_WAIT] < 8 * (128 + 33 + 8));
+	assert_true(r.lines[2].cyc[STALL_BARRIER] > 3 * 1590 && r.lines[2].cyc[STALL_BARRIER] < 3 * 1610 + 40);
+	/* the wait_group: each warp's op, 128 cycles on its sub-partition's pipe, and the tensor latency */
+	assert_int_equal(r.lines[4].top, STALL_BARRIER);
+	assert_true(r.lines[4].cyc[STALL_BARRIER] > 8 * 128 && r.lines[4].cyc[STALL_BARRIER] < 8 * (128 + 33 + 8));
 	assert_true(r.cycles > 1596 + 128 + 33 - 1 && r.cycles < 1600 + 128 + 33 + 40);
 	stall_result_free(&r);
 	stall_trace_free(&t);
@@ -460,7 +459,7 @@ int main(void)
 		cmocka_unit_test(test_l1_capacity),
 		cmocka_unit_test(test_hit_on_miss_waits_for_the_fill),
 		cmocka_unit_test(test_slow_warp_barrier),
-		cmocka_unit_test(test_wgmma_waits_for_its_warpgroup),
+		cmocka_unit_test(test_wgmma_fence_waits_for_its_warpgroup),
 		cmocka_unit_test(test_independent_issue_bound),
 		cmocka_unit_test(test_crowded_subpartition_not_selected),
 		cmocka_unit_test(test_params_from_measured_rows),

@@ -220,7 +220,7 @@ typedef struct {
 
 typedef struct {
 	int live, arrived[16], want[16]; /* per named barrier: warps arrived, warps it waits for (0: all) */
-	int wg_arrived[WARPGROUPS];      /* per warpgroup: warps that issued its next wgmma.mma_async */
+	int wg_arrived[WARPGROUPS];      /* per warpgroup: warps waiting at its wgmma.fence */
 	long long async_ready;   /* the TMA copies issued so far land */
 	mbar mb[STALL_MBARS];
 } bstate;
@@ -359,7 +359,7 @@ static void prepare(sim *s, wstate *w, long long t)
 	if (o->kind == STALL_K_CPWAIT)
 		g = group_done(&w->cp, o->wait_n);
 	else if (o->kind == STALL_K_WGWAIT)
-		g = group_done(&w->wg, o->wait_n), gwhy = STALL_WAIT;
+		g = group_done(&w->wg, o->wait_n), gwhy = STALL_BARRIER;
 	if (g > dep)
 		dep = g, why = gwhy;
 	w->wake = dep;
@@ -457,13 +457,10 @@ static int wg_live(const sim *s, int blk, int g)
 	return n;
 }
 
-/* A wgmma.mma_async is one operation of the warpgroup's four warps (PTX ISA: .sync.aligned, every
- * thread of the warpgroup executes the same wgmma; in the recorded SASS each warp issues its own HGMMA for
- * its 16 rows; a wgmma synchronises its warpgroup, Triton relies on it as a barrier for one warpgroup):
- * the op goes to the tensor pipe when the last of them issued it, and a warp that issued it earlier waits
- * for its siblings, charged barrier at its next instruction as a bar.sync is. Then the op queues on each
- * warp's tensor pipe and the warps go on (docs/model.md "Stall reasons": what waiting for the pipe
- * itself would do, and why the model does not). */
+/* wgmma.fence is SASS's WARPGROUP.ARRIVE, where a warp waits for the other warps of its warpgroup before
+ * the HGMMAs that follow issue (NVIDIA's answer on the forum, docs/model.md "Stall reasons"; one
+ * wgmma.mma_async is issued collectively by the warpgroup's 128 threads): a barrier of those four warps,
+ * charged barrier at the instruction after the fence as a bar.sync is. */
 static void wg_check(sim *s, int blk, int g, long long t)
 {
 	bstate *b = &s->b[blk];
@@ -475,12 +472,6 @@ static void wg_check(sim *s, int blk, int g, long long t)
 		wstate *w = &s->w[blk * wpb + wi];
 		if (!w->at_bar || w->bar_id >= 0)
 			continue;
-		const stall_op *o = &s->t->ops[w->rec[w->pos - 1].op];
-		double u = o->units > 0 ? o->units : 1;
-		long long done = (long long)(queue(&s->smsp_free[w->smsp][P_TENSOR], t, u / WGMMA_FLOPS_PER_CYCLE) +
-					     s->p->lat[STALL_LAT_MMA]);
-		if (done > w->wg.open)
-			w->wg.open = done;
 		w->at_bar = 0;
 		charge(s, w->wop, STALL_BARRIER, w->seg, at);
 		w->seg = at;
@@ -593,8 +584,12 @@ static void effects(sim *s, wstate *w, size_t k, long long t)
 		s->smsp_free[w->smsp][P_TENSOR] = (double)t + u / MMA_FLOPS_PER_CYCLE;
 		set_reg(s, w, o, t + (long long)p->lat[STALL_LAT_MMA], STALL_WAIT);
 		break;
-	case STALL_K_WGMMA: /* the tensor pipe once its warpgroup is there: wg_check */
+	case STALL_K_WGMMA: {
+		double done = queue(&s->smsp_free[w->smsp][P_TENSOR], t, u / WGMMA_FLOPS_PER_CYCLE) + p->lat[STALL_LAT_MMA];
+		if ((long long)done > w->wg.open)
+			w->wg.open = (long long)done;
 		break;
+	}
 	case STALL_K_MBAR_WAIT: { /* SYNCS.PHASECHK: its predicate comes back through the long scoreboard once the
 				   * phase it waited for completes, read (in shared memory) at latency_lds */
 		const stall_rec *r = &w->rec[k];
@@ -757,7 +752,7 @@ static void issue(sim *s, wstate *w, long long t)
 		wg_check(s, w->blk, (int)(w - s->w) % s->t->warps_per_block / 4, t);
 		return;
 	}
-	if (o->kind == STALL_K_WGMMA) { /* held until its warpgroup's op goes to the tensor pipe (wg_check) */
+	if (o->kind == STALL_K_WGFENCE) { /* held until its warpgroup is there (wg_check) */
 		w->at_bar = 1;
 		w->bar_id = -1;
 		w->wake = NEVER;
