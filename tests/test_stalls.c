@@ -226,6 +226,29 @@ static void test_wgmma_fence_waits_for_its_warpgroup(void **state)
 	stall_trace_free(&t);
 }
 
+/* A wgmma.fence that the rest of its warpgroup never reaches (not .aligned, which the emulator lets a
+ * warp do): warps 1-3 wait at a bar.sync for warp 0, warp 0 at its fence for them; the fence ends when
+ * nothing else can run, and the model still answers. */
+static void test_lone_wgmma_fence_ends(void **state)
+{
+	(void)state;
+	stall_op ops[] = {{.line = 40, .kind = STALL_K_WGFENCE},
+			  {.line = 41, .kind = STALL_K_BAR},
+			  {.line = 42, .kind = STALL_K_INT, .ndst = 1, .dst = {2}}};
+	stall_trace t;
+	trace_new(&t, 4, ops, 3);
+	stall_trace_add(&t, 0, 0, 0);
+	for (int w = 0; w < 4; w++) {
+		stall_trace_add(&t, 0, w, 1);
+		stall_trace_add(&t, 0, w, 2);
+	}
+	stall_result r;
+	run(&t, &r);
+	assert_true(r.issued == 9);
+	stall_result_free(&r);
+	stall_trace_free(&t);
+}
+
 /* Independent FFMAs, one warp on each sub-partition: every cycle issues; the SM is issue-bound. */
 static void test_independent_issue_bound(void **state)
 {
@@ -460,6 +483,7 @@ int main(void)
 		cmocka_unit_test(test_hit_on_miss_waits_for_the_fill),
 		cmocka_unit_test(test_slow_warp_barrier),
 		cmocka_unit_test(test_wgmma_fence_waits_for_its_warpgroup),
+		cmocka_unit_test(test_lone_wgmma_fence_ends),
 		cmocka_unit_test(test_independent_issue_bound),
 		cmocka_unit_test(test_crowded_subpartition_not_selected),
 		cmocka_unit_test(test_params_from_measured_rows),

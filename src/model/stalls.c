@@ -461,10 +461,10 @@ static int wg_live(const sim *s, int blk, int g)
  * the HGMMAs that follow issue (NVIDIA's answer on the forum, docs/model.md "Stall reasons"; one
  * wgmma.mma_async is issued collectively by the warpgroup's 128 threads): a barrier of those four warps,
  * charged barrier at the instruction after the fence as a bar.sync is. */
-static void wg_check(sim *s, int blk, int g, long long t)
+static void wg_check(sim *s, int blk, int g, long long t, int force)
 {
 	bstate *b = &s->b[blk];
-	if (g < 0 || g >= WARPGROUPS || !b->wg_arrived[g] || b->wg_arrived[g] < wg_live(s, blk, g))
+	if (g < 0 || g >= WARPGROUPS || !b->wg_arrived[g] || (b->wg_arrived[g] < wg_live(s, blk, g) && !force))
 		return;
 	int wpb = s->t->warps_per_block;
 	long long at = t + 1;
@@ -749,7 +749,7 @@ static void issue(sim *s, wstate *w, long long t)
 		s->b[w->blk].live--;
 		for (int id = 0; id < 16; id++) /* a barrier waits for the warps still running */
 			barrier_check(s, w->blk, id, t);
-		wg_check(s, w->blk, (int)(w - s->w) % s->t->warps_per_block / 4, t);
+		wg_check(s, w->blk, (int)(w - s->w) % s->t->warps_per_block / 4, t, 0);
 		return;
 	}
 	if (o->kind == STALL_K_WGFENCE) { /* held until its warpgroup is there (wg_check) */
@@ -762,7 +762,7 @@ static void issue(sim *s, wstate *w, long long t)
 		int g = (int)(w - s->w) % s->t->warps_per_block / 4;
 		if (g < WARPGROUPS)
 			s->b[w->blk].wg_arrived[g]++;
-		wg_check(s, w->blk, g, t);
+		wg_check(s, w->blk, g, t, 0);
 		return;
 	}
 	if (o->kind == STALL_K_BAR) {
@@ -939,6 +939,12 @@ int stall_model(const stall_trace *t, const stall_params *p, const stall_config 
 				if (s.w[i].mb_slot >= 0 && !s.w[i].done) {
 					s.w[i].mb_arr = s.w[i].mb_cp = 0;
 					mbar_wake(&s, s.w[i].blk, s.w[i].mb_slot, tnow);
+					next = tnow + 1;
+				}
+		if (live > 0 && next == NEVER) /* a wgmma.fence the rest of its warpgroup never reach (not .aligned) */
+			for (int i = 0; i < s.nw; i++)
+				if (s.w[i].at_bar && s.w[i].bar_id < 0 && !s.w[i].done) {
+					wg_check(&s, s.w[i].blk, i % t->warps_per_block / 4, tnow, 1);
 					next = tnow + 1;
 				}
 		if (live > 0 && next == NEVER) {
