@@ -458,9 +458,10 @@ static int wg_live(const sim *s, int blk, int g)
 }
 
 /* wgmma.fence is SASS's WARPGROUP.ARRIVE, where a warp waits for the other warps of its warpgroup before
- * the HGMMAs that follow issue (NVIDIA's answer on the forum, docs/model.md "Stall reasons"; one
+ * the HGMMAs that follow issue (NVIDIA's answer on its forum, docs/model.md "Stall reasons"; one
  * wgmma.mma_async is issued collectively by the warpgroup's 128 threads): a barrier of those four warps,
- * charged barrier at the instruction after the fence as a bar.sync is. */
+ * charged at the fence, "on the WARPGROUP.ARRIVE" as NVIDIA puts it. ncu's name for it is gmma, which
+ * none of its recorded samples of lessons 9-11 has; the table's reason for sibling warps is barrier. */
 static void wg_check(sim *s, int blk, int g, long long t, int force)
 {
 	bstate *b = &s->b[blk];
@@ -752,12 +753,12 @@ static void issue(sim *s, wstate *w, long long t)
 		wg_check(s, w->blk, (int)(w - s->w) % s->t->warps_per_block / 4, t, 0);
 		return;
 	}
-	if (o->kind == STALL_K_WGFENCE) { /* held until its warpgroup is there (wg_check) */
+	if (o->kind == STALL_K_WGFENCE) { /* held until its warpgroup is there (wg_check), charged at the fence */
 		w->at_bar = 1;
 		w->bar_id = -1;
 		w->wake = NEVER;
 		w->why = STALL_BARRIER;
-		w->wop = w->rec[w->pos].op;
+		w->wop = w->rec[k0].op;
 		w->awake = NEVER;
 		int g = (int)(w - s->w) % s->t->warps_per_block / 4;
 		if (g < WARPGROUPS)
