@@ -193,6 +193,62 @@ static void test_slow_warp_barrier(void **state)
 	stall_trace_free(&t);
 }
 
+/* wgmma.fence (WARPGROUP.ARRIVE) waits for the warpgroup's four warps: warps 1-3 wait for warp 0's 400
+ * dependent FFMAs at their fence (barrier); the other warpgroup (warps 4-7) does not wait for them.
+ * Then each wgmma.wait_group waits for its op, charged barrier (WARPGROUP.DEPBAR). */
+static void test_wgmma_fence_waits_for_its_warpgroup(void **state)
+{
+	(void)state;
+	stall_op ops[] = {{.line = 30, .kind = STALL_K_FMA, .ndst = 1, .dst = {1}, .nsrc = 1, .src = {1}},
+			  {.line = 31, .kind = STALL_K_WGFENCE},
+			  {.line = 32, .kind = STALL_K_WGMMA, .units = 2.0 * 16 * 256 * 16},
+			  {.line = 33, .kind = STALL_K_WGCOMMIT},
+			  {.line = 34, .kind = STALL_K_WGWAIT, .wait_n = 0}};
+	stall_trace t;
+	trace_new(&t, 8, ops, 5);
+	for (int i = 0; i < 400; i++)
+		stall_trace_add(&t, 0, 0, 0);
+	for (int w = 0; w < 8; w++)
+		for (uint32_t k = 1; k <= 4; k++)
+			stall_trace_add(&t, 0, w, k);
+	stall_result r;
+	run(&t, &r);
+	assert_int_equal(r.lines[1].line, 31);
+	assert_int_equal(r.lines[1].top, STALL_BARRIER);
+	assert_true(r.lines[2].cyc[STALL_BARRIER] == 0);
+	/* warps 1-3 wait about warp 0's 1600 cycles each; warps 4-7 only their siblings' cycle of skew */
+	assert_true(r.lines[1].cyc[STALL_BARRIER] > 3 * 1590 && r.lines[1].cyc[STALL_BARRIER] < 3 * 1610 + 40);
+	/* the wait_group: each warp's op, 128 cycles on its sub-partition's pipe, and the tensor latency */
+	assert_int_equal(r.lines[4].top, STALL_BARRIER);
+	assert_true(r.lines[4].cyc[STALL_BARRIER] > 8 * 128 && r.lines[4].cyc[STALL_BARRIER] < 8 * (128 + 33 + 8));
+	assert_true(r.cycles > 1596 + 128 + 33 - 1 && r.cycles < 1600 + 128 + 33 + 40);
+	stall_result_free(&r);
+	stall_trace_free(&t);
+}
+
+/* A wgmma.fence that the rest of its warpgroup never reaches (not .aligned, which the emulator lets a
+ * warp do): warps 1-3 wait at a bar.sync for warp 0, warp 0 at its fence for them; the fence ends when
+ * nothing else can run, and the model still answers. */
+static void test_lone_wgmma_fence_ends(void **state)
+{
+	(void)state;
+	stall_op ops[] = {{.line = 40, .kind = STALL_K_WGFENCE},
+			  {.line = 41, .kind = STALL_K_BAR},
+			  {.line = 42, .kind = STALL_K_INT, .ndst = 1, .dst = {2}}};
+	stall_trace t;
+	trace_new(&t, 4, ops, 3);
+	stall_trace_add(&t, 0, 0, 0);
+	for (int w = 0; w < 4; w++) {
+		stall_trace_add(&t, 0, w, 1);
+		stall_trace_add(&t, 0, w, 2);
+	}
+	stall_result r;
+	run(&t, &r);
+	assert_true(r.issued == 9);
+	stall_result_free(&r);
+	stall_trace_free(&t);
+}
+
 /* Independent FFMAs, one warp on each sub-partition: every cycle issues; the SM is issue-bound. */
 static void test_independent_issue_bound(void **state)
 {
@@ -343,8 +399,9 @@ static void test_named_barriers(void **state)
 }
 
 /* A TMA copy, then mbarrier.try_wait: the try_wait issues (SYNCS.PHASECHK) and its predicate comes back
- * once the copy lands; the wait, long scoreboard, is at the branch that reads the predicate. */
-static void test_try_wait_charges_its_reader(void **state)
+ * once the copy lands; the branch that reads it waits, long scoreboard, charged at the line before the
+ * try_wait's, where ptxas's line table puts the spin loop's first test. */
+static void test_try_wait_charged_at_the_line_before(void **state)
 {
 	(void)state;
 	stall_op ops[] = {{.line = 10, .kind = STALL_K_TMA, .units = 4096},
@@ -357,10 +414,10 @@ static void test_try_wait_charges_its_reader(void **state)
 	stall_result r;
 	run(&t, &r);
 	assert_int_equal(r.nlines, 3);
-	assert_true(r.lines[1].cyc[STALL_LONG_SB] == 0);
-	assert_int_equal(r.lines[2].top, STALL_LONG_SB);
+	assert_true(r.lines[1].cyc[STALL_LONG_SB] == 0 && r.lines[2].cyc[STALL_LONG_SB] == 0);
+	assert_int_equal(r.lines[0].top, STALL_LONG_SB);
 	/* the copy's bytes at 44 a cycle, then L2 (c.l2_miss 0): about 93 + 260 cycles */
-	assert_true(r.lines[2].cyc[STALL_LONG_SB] > 300 && r.lines[2].cyc[STALL_LONG_SB] < 400);
+	assert_true(r.lines[0].cyc[STALL_LONG_SB] > 300 && r.lines[0].cyc[STALL_LONG_SB] < 400);
 	stall_result_free(&r);
 	stall_trace_free(&t);
 }
@@ -388,9 +445,10 @@ static void test_mbarrier_waits_for_its_own_phase(void **state)
 	}
 	stall_result r;
 	run(&t, &r);
-	assert_int_equal(r.lines[3].line, 23);
+	assert_int_equal(r.lines[1].line, 21); /* the line before the try_wait's */
+	assert_true(r.lines[3].cyc[STALL_LONG_SB] == 0);
 	/* ~1600 cycles of FFMAs, the copy's ~93 cycles and L2's 260, latency_lds twice */
-	double w = r.lines[3].cyc[STALL_LONG_SB];
+	double w = r.lines[1].cyc[STALL_LONG_SB];
 	assert_true(w > 1900 && w < 2100);
 	stall_result_free(&r);
 	stall_trace_free(&t);
@@ -424,13 +482,15 @@ int main(void)
 		cmocka_unit_test(test_l1_capacity),
 		cmocka_unit_test(test_hit_on_miss_waits_for_the_fill),
 		cmocka_unit_test(test_slow_warp_barrier),
+		cmocka_unit_test(test_wgmma_fence_waits_for_its_warpgroup),
+		cmocka_unit_test(test_lone_wgmma_fence_ends),
 		cmocka_unit_test(test_independent_issue_bound),
 		cmocka_unit_test(test_crowded_subpartition_not_selected),
 		cmocka_unit_test(test_params_from_measured_rows),
 		cmocka_unit_test(test_emulator_trace),
 		cmocka_unit_test(test_loads_issue_ahead_renamed),
 		cmocka_unit_test(test_named_barriers),
-		cmocka_unit_test(test_try_wait_charges_its_reader),
+		cmocka_unit_test(test_try_wait_charged_at_the_line_before),
 		cmocka_unit_test(test_mbarrier_waits_for_its_own_phase),
 		cmocka_unit_test(test_throttled_warps_share_the_queue),
 	};

@@ -151,6 +151,7 @@ static stall_kind kind_of(const emu_op *o, const emu_opcount *c)
 	case OP_WGMMA: return STALL_K_WGMMA;
 	case OP_WGCOMMIT: return STALL_K_WGCOMMIT;
 	case OP_WGWAIT: return STALL_K_WGWAIT;
+	case OP_WGFENCE: return STALL_K_WGFENCE;
 	case OP_BAR: return STALL_K_BAR;
 	case OP_MBAR: return o->mod == MB_TEST_WAIT || o->mod == MB_TRY_WAIT ? STALL_K_MBAR_WAIT
 			     : o->mod == MB_ARRIVE || o->mod == MB_ARRIVE_TX ? STALL_K_MBAR_ARRIVE : STALL_K_MOVE;

@@ -186,8 +186,9 @@ typedef struct {
 	int at_bar, bar_id, done;
 	int mb_slot;             /* >= 0: an mbarrier wait's predicate waits for that slot to reach mb_arr, mb_cp */
 	long long mb_arr, mb_cp;
-	int32_t mb_reg[STALL_MAX_DST];
+	int32_t mb_reg[STALL_MAX_DST]; /* the predicate of its last mbarrier wait */
 	int mb_nreg;
+	uint32_t mb_wop;         /* the op a wait for that predicate is charged at (effects, STALL_K_MBAR_WAIT) */
 	long long *ready;        /* per register: when its value is ready */
 	uint8_t *rwhy;           /* and what kind of result it is */
 	groups cp, wg;
@@ -214,8 +215,12 @@ typedef struct {
 	long long arrived_at[GROUPS], landed[GROUPS];
 } mbar;
 
+/* A warpgroup is four consecutive warps of the block (PTX ISA, "warpgroup"): at most 1024 / 128. */
+#define WARPGROUPS 8
+
 typedef struct {
 	int live, arrived[16], want[16]; /* per named barrier: warps arrived, warps it waits for (0: all) */
+	int wg_arrived[WARPGROUPS];      /* per warpgroup: warps waiting at its wgmma.fence */
 	long long async_ready;   /* the TMA copies issued so far land */
 	mbar mb[STALL_MBARS];
 } bstate;
@@ -338,6 +343,7 @@ static void prepare(sim *s, wstate *w, long long t)
 	int why = STALL_WAIT;
 	/* its sources, and a destination a variable-latency result has not written yet (the scoreboard
 	 * holds it; a fixed-latency pipe writes in order, so rewriting its result does not wait) */
+	int dr = -1;
 	for (int i = 0; i < o->nsrc + o->ndst; i++) {
 		int r = i < o->nsrc ? o->src[i] : o->dst[i - o->nsrc];
 		if (i >= o->nsrc && r >= 0 && r < s->t->nregs && w->rwhy[r] == STALL_WAIT)
@@ -345,6 +351,7 @@ static void prepare(sim *s, wstate *w, long long t)
 		if (r >= 0 && r < s->t->nregs && w->ready[r] > dep) {
 			dep = w->ready[r];
 			why = w->rwhy[r];
+			dr = r;
 		}
 	}
 	long long g = 0;
@@ -352,12 +359,15 @@ static void prepare(sim *s, wstate *w, long long t)
 	if (o->kind == STALL_K_CPWAIT)
 		g = group_done(&w->cp, o->wait_n);
 	else if (o->kind == STALL_K_WGWAIT)
-		g = group_done(&w->wg, o->wait_n), gwhy = STALL_WAIT;
+		g = group_done(&w->wg, o->wait_n), gwhy = STALL_BARRIER;
 	if (g > dep)
 		dep = g, why = gwhy;
 	w->wake = dep;
 	w->why = (uint8_t)why;
 	w->wop = opi;
+	for (int i = 0; i < w->mb_nreg && why == STALL_LONG_SB; i++)
+		if (w->mb_reg[i] == dr)
+			w->wop = w->mb_wop;
 }
 
 static void set_reg(sim *s, wstate *w, const stall_op *o, long long when, int why)
@@ -436,6 +446,40 @@ static void barrier_check(sim *s, int blk, int id, long long t)
 	}
 	b->arrived[id] = 0;
 	b->want[id] = 0;
+}
+
+/* The warps of warpgroup g of block blk, and how many of them still run. */
+static int wg_live(const sim *s, int blk, int g)
+{
+	int wpb = s->t->warps_per_block, n = 0;
+	for (int wi = 4 * g; wi < 4 * g + 4 && wi < wpb; wi++)
+		n += !s->w[blk * wpb + wi].done;
+	return n;
+}
+
+/* wgmma.fence is SASS's WARPGROUP.ARRIVE, where a warp waits for the other warps of its warpgroup before
+ * the HGMMAs that follow issue (NVIDIA's answer on its forum, docs/model.md "Stall reasons"; one
+ * wgmma.mma_async is issued collectively by the warpgroup's 128 threads): a barrier of those four warps,
+ * charged at the fence, "on the WARPGROUP.ARRIVE" as NVIDIA puts it. ncu's name for it is gmma, which
+ * none of its recorded samples of lessons 9-11 has; the table's reason for sibling warps is barrier. */
+static void wg_check(sim *s, int blk, int g, long long t, int force)
+{
+	bstate *b = &s->b[blk];
+	if (g < 0 || g >= WARPGROUPS || !b->wg_arrived[g] || (b->wg_arrived[g] < wg_live(s, blk, g) && !force))
+		return;
+	int wpb = s->t->warps_per_block;
+	long long at = t + 1;
+	for (int wi = 4 * g; wi < 4 * g + 4 && wi < wpb; wi++) {
+		wstate *w = &s->w[blk * wpb + wi];
+		if (!w->at_bar || w->bar_id >= 0)
+			continue;
+		w->at_bar = 0;
+		charge(s, w->wop, STALL_BARRIER, w->seg, at);
+		w->seg = at;
+		prepare(s, w, at - 1);
+		prepare_ahead(s, w, at - 1);
+	}
+	b->wg_arrived[g] = 0;
 }
 
 /* Whether warp w's mbarrier wait is met at t: its slot has the arrivals and copies the emulator saw
@@ -551,6 +595,15 @@ static void effects(sim *s, wstate *w, size_t k, long long t)
 				   * phase it waited for completes, read (in shared memory) at latency_lds */
 		const stall_rec *r = &w->rec[k];
 		long long done = t + (long long)p->lat[STALL_LAT_LDS];
+		w->mb_nreg = 0;
+		for (int i = 0; i < o->ndst; i++)
+			if (o->dst[i] >= 0 && o->dst[i] < s->t->nregs)
+				w->mb_reg[w->mb_nreg++] = o->dst[i];
+		/* the wait for the predicate shows at the PTX line before the try_wait: ptxas peels the spin loop's
+		 * first test out of it, and in the recorded SASS (lessons 9-11) that PHASECHK and the branch reading
+		 * its predicate carry the line of the instruction before the loop's label (ncu: lesson 9's producer
+		 * waits at line 123, before P_WAIT at 124) */
+		w->mb_wop = opi > 0 ? opi - 1 : opi;
 		if (r->mem == STALL_NO_MEM || s->t->mem[r->mem] != 3 || s->t->mem[r->mem + 1] >= STALL_MBARS) {
 			/* no slot recorded: the block's TMA copies issued so far */
 			set_reg(s, w, o, s->b[w->blk].async_ready > done ? s->b[w->blk].async_ready : done, STALL_LONG_SB);
@@ -558,10 +611,6 @@ static void effects(sim *s, wstate *w, size_t k, long long t)
 		}
 		w->mb_slot = (int)s->t->mem[r->mem + 1];
 		w->mb_arr = s->t->mem[r->mem + 2], w->mb_cp = s->t->mem[r->mem + 3];
-		w->mb_nreg = 0;
-		for (int i = 0; i < o->ndst; i++)
-			if (o->dst[i] >= 0 && o->dst[i] < s->t->nregs)
-				w->mb_reg[w->mb_nreg++] = o->dst[i];
 		set_reg(s, w, o, NEVER, STALL_LONG_SB);
 		mbar_check(s, w, t);
 		break;
@@ -701,6 +750,20 @@ static void issue(sim *s, wstate *w, long long t)
 		s->b[w->blk].live--;
 		for (int id = 0; id < 16; id++) /* a barrier waits for the warps still running */
 			barrier_check(s, w->blk, id, t);
+		wg_check(s, w->blk, (int)(w - s->w) % s->t->warps_per_block / 4, t, 0);
+		return;
+	}
+	if (o->kind == STALL_K_WGFENCE) { /* held until its warpgroup is there (wg_check), charged at the fence */
+		w->at_bar = 1;
+		w->bar_id = -1;
+		w->wake = NEVER;
+		w->why = STALL_BARRIER;
+		w->wop = w->rec[k0].op;
+		w->awake = NEVER;
+		int g = (int)(w - s->w) % s->t->warps_per_block / 4;
+		if (g < WARPGROUPS)
+			s->b[w->blk].wg_arrived[g]++;
+		wg_check(s, w->blk, g, t, 0);
 		return;
 	}
 	if (o->kind == STALL_K_BAR) {
@@ -877,6 +940,12 @@ int stall_model(const stall_trace *t, const stall_params *p, const stall_config 
 				if (s.w[i].mb_slot >= 0 && !s.w[i].done) {
 					s.w[i].mb_arr = s.w[i].mb_cp = 0;
 					mbar_wake(&s, s.w[i].blk, s.w[i].mb_slot, tnow);
+					next = tnow + 1;
+				}
+		if (live > 0 && next == NEVER) /* a wgmma.fence the rest of its warpgroup never reach (not .aligned) */
+			for (int i = 0; i < s.nw; i++)
+				if (s.w[i].at_bar && s.w[i].bar_id < 0 && !s.w[i].done) {
+					wg_check(&s, s.w[i].blk, i % t->warps_per_block / 4, tnow, 1);
 					next = tnow + 1;
 				}
 		if (live > 0 && next == NEVER) {

@@ -46,6 +46,7 @@ typedef enum {
 	STALL_K_MMA,        /* mma.sync, wmma.mma: the tensor pipe, latency_mma */
 	STALL_K_WGMMA,      /* wgmma.mma_async: the tensor pipe, asynchronous, in a group */
 	STALL_K_WGWAIT,     /* wgmma.wait_group N */
+	STALL_K_WGFENCE,    /* wgmma.fence (WARPGROUP.ARRIVE): waits for the warpgroup's four warps */
 	STALL_K_BAR,        /* bar.sync / barrier.sync */
 	STALL_K_MBAR_WAIT,  /* mbarrier.try_wait / test_wait: its predicate once the phase it waited for completes */
 	STALL_K_MBAR_ARRIVE, /* mbarrier.arrive (.expect_tx): an arrival on the mbarrier */
