@@ -61,22 +61,24 @@ printf '%s\n' "$rows" | awk -F'\t' 'NF != 9 { bad = 1 } END { exit bad }' &&
 	! printf '%s\n' "$rows" | grep -q "sass.inner_loop.HMMA"
 r $? sass-rows
 
-scr=$(PTXTUTOR_CUDA_BIN="$FAKE" "$BIN" show 1 --screen --width 120 --height 30 --keys S)
+# (the screens at --size 256: the SASS is the kernel's at any size, and the frame's estimate,
+# emulated before it is drawn, takes a tenth of 4096^3's time)
+scr=$(PTXTUTOR_CUDA_BIN="$FAKE" "$BIN" show 1 --screen --size 256 --width 120 --height 30 --keys S)
 printf '%s\n' "$scr" | grep -q "SASS sm_90 sgemm_naive: 14 instr, FFMA 2, LDG 3, STG 1, .reuse 1; 28 regs" &&
 	printf '%s\n' "$scr" | grep -q "S2R R0, SR_TID.X"
 r $? sass-screen
-scr=$(PTXTUTOR_ROOT="$NOREC" PTXTUTOR_CUDA_BIN=/nonexistent "$BIN" show 1 --screen --width 120 --height 30 --keys S)
+scr=$(PTXTUTOR_ROOT="$NOREC" PTXTUTOR_CUDA_BIN=/nonexistent "$BIN" show 1 --screen --size 256 --width 120 --height 30 --keys S)
 printf '%s\n' "$scr" | grep -q "nvidia-cuda-toolkit"
 r $? sass-screen-missing
 rm -rf "$NOREC"
 trap - EXIT INT TERM
 # The cursor: on a SASS row, the foot names the PTX line it came from and how much it became;
 # in the machine's order (S again) each row carries its PTX line.
-scr=$(PTXTUTOR_CUDA_BIN="$FAKE" "$BIN" show 1 --screen --width 120 --height 30 --page 4 --keys Scjjjjjj)
+scr=$(PTXTUTOR_CUDA_BIN="$FAKE" "$BIN" show 1 --screen --size 256 --width 120 --height 30 --page 4 --keys Scjjjjjj)
 printf '%s\n' "$scr" | grep -q "PTX 83 -> 2 SASS: fma.rn.f32 %acc, %a, %b, %acc;" &&
 	printf '%s\n' "$scr" | grep -q "ptxas 99.9.1 for sm_90, read by nvdisasm 99.9.2"
 r $? sass-cursor-by-line
-scr=$(PTXTUTOR_CUDA_BIN="$FAKE" "$BIN" show 1 --screen --width 120 --height 30 --page 4 --keys ScSjjj)
+scr=$(PTXTUTOR_CUDA_BIN="$FAKE" "$BIN" show 1 --screen --size 256 --width 120 --height 30 --page 4 --keys ScSjjj)
 printf '%s\n' "$scr" | grep -Eq "^ +81 +LDG.E R10, desc\[UR4\]\[R2.64\+0x4\]" &&
 	printf '%s\n' "$scr" | grep -q "PTX 81 -> 2 SASS: ld.global.f32 %a, \[%pA\];" &&
 	printf '%s\n' "$scr" | grep -q "machine order: ptxas 99.9.1"

@@ -93,14 +93,16 @@ err=$(run env PTXTUTOR_CUDA_BIN=$NOKIT "$BIN" sass 5 --record "$W/x.sass" 2>&1 >
 r $? sass-record-needs-toolkit
 
 # The tutor's S view: the label in the title and on the compiler line.
-scr=$(run env PTXTUTOR_CUDA_BIN=$NOKIT "$BIN" show 5 --screen --width 140 --height 34 --keys S)
+# (the screens at --size 256: the SASS is the kernel's at any size, and the frame's estimate,
+# emulated before it is drawn, takes a tenth of 4096^3's time)
+scr=$(run env PTXTUTOR_CUDA_BIN=$NOKIT "$BIN" show 5 --screen --size 256 --width 140 --height 34 --keys S)
 printf '%s\n' "$scr" | grep -q "SASS sm_90 (recorded) sgemm_blocktile2d: 14 instr" &&
 	printf '%s\n' "$scr" | grep -q "by PTX line: recorded $today, not compiled here: ptxas 99.9.1 for sm_90"
 r $? sass-recorded-screen
 # The student's edited copy is not what was recorded.
 mkdir -p "$W/data/ptxtutor/ptx"
 { cat "$ROOT/ptx/05_blocktile2d.ptx"; echo "// my change"; } >"$W/data/ptxtutor/ptx/05_blocktile2d.ptx"
-scr=$(run env PTXTUTOR_CUDA_BIN=$NOKIT "$BIN" show 5 --screen --width 140 --height 34 --keys S)
+scr=$(run env PTXTUTOR_CUDA_BIN=$NOKIT "$BIN" show 5 --screen --size 256 --width 140 --height 34 --keys S)
 printf '%s\n' "$scr" | grep -q "your edited copy"
 r $? sass-recorded-not-for-edits
 rm -rf "$W/data/ptxtutor"
@@ -110,7 +112,7 @@ sed -i 's/^ptx-fnv1a64: .*/ptx-fnv1a64: 0000000000000000/' "$R/assets/sass/05.sa
 one_line "the PTX changed since it was recorded (assets/sass/05.sass); run scripts/gpu-sass.sh --record" \
 	env PTXTUTOR_CUDA_BIN=$NOKIT "$BIN" sass 5
 r $? sass-recorded-stale
-scr=$(run env PTXTUTOR_CUDA_BIN=$NOKIT "$BIN" show 5 --screen --width 140 --height 34 --keys S)
+scr=$(run env PTXTUTOR_CUDA_BIN=$NOKIT "$BIN" show 5 --screen --size 256 --width 140 --height 34 --keys S)
 printf '%s\n' "$scr" | grep -q "the PTX changed since" && ! printf '%s\n' "$scr" | grep -q "(recorded)"
 r $? sass-recorded-stale-screen
 

@@ -269,42 +269,63 @@ static int call_allowed(const char *from, const char *to)
 	return !ui_on_backend && include_allowed(from, to);
 }
 
-/* Reads every object of the one source list (scripts/sources.sh) with nm. */
+/* Reads every object of the one source list (scripts/sources.sh) with one nm
+ * (-A names each symbol's object): one process, not one per object, since the
+ * layer test runs six times over in tests/e2e_layers.sh. */
 static void read_objects(const char *root)
 {
 	char cmd[PATH_MAX + 64], line[512];
+	static char objs[256][PATH_MAX + 300], objmod[256][96];
+	int nobj = 0;
+	size_t cmdlen = 16;
 	snprintf(cmd, sizeof cmd, "sh '%s/scripts/sources.sh' '%s'", root, root);
 	FILE *list = popen(cmd, "r");
 	assert_non_null(list);
 	while (fgets(line, sizeof line, list)) {
-		char src[256], mod[96], obj[PATH_MAX + 300];
+		char src[256];
 		if (sscanf(line, "src/%255s", src) != 1 || strlen(src) < 3)
 			continue;
 		src[strlen(src) - 2] = '\0'; /* ".c" */
-		util_strlcpy(mod, src, sizeof mod);
-		snprintf(obj, sizeof obj, "%s/src/%s.o", build_dir, src);
-		if (access(obj, R_OK)) {
+		assert_true(nobj < 256);
+		util_strlcpy(objmod[nobj], src, sizeof objmod[0]);
+		snprintf(objs[nobj], sizeof objs[0], "%s/src/%s.o", build_dir, src);
+		if (access(objs[nobj], R_OK)) {
 			snprintf(link_errors[nlink_errors++ % 16], sizeof link_errors[0], "src/%.60s.c has no object %.100s (not built?)",
-				 src, obj);
+				 src, objs[nobj]);
 			continue;
 		}
-		char nmcmd[PATH_MAX + 400];
-		snprintf(nmcmd, sizeof nmcmd, "nm -g '%s'", obj);
-		FILE *nm = popen(nmcmd, "r");
-		assert_non_null(nm);
-		char l[512];
-		while (fgets(l, sizeof l, nm)) {
-			char a[128], b[128], c[128];
-			int k = sscanf(l, "%127s %127s %127s", a, b, c);
-			if (k == 2 && !strcmp(a, "U"))
-				add_sym(&uses, &nuses, b, mod);
-			else if (k == 3 && strchr("TDBRCGSVW", b[0]))
-				add_sym(&defs, &ndefs, c, mod);
-		}
-		pclose(nm);
-		nobjects++;
+		cmdlen += strlen(objs[nobj]) + 3;
+		nobj++;
 	}
 	pclose(list);
+	if (!nobj)
+		return;
+	char *nmcmd = xmalloc(cmdlen);
+	strcpy(nmcmd, "nm -g -A");
+	for (int i = 0; i < nobj; i++)
+		strcat(strcat(strcat(nmcmd, " '"), objs[i]), "'");
+	FILE *nm = popen(nmcmd, "r");
+	assert_non_null(nm);
+	char l[PATH_MAX + 512];
+	int last = 0;
+	while (fgets(l, sizeof l, nm)) {
+		char *colon = strstr(l, ".o:"), a[128], b[128], c[128];
+		if (!colon)
+			continue;
+		colon[2] = '\0';
+		if (strcmp(objs[last], l)) /* nm keeps the order given: usually the same object as the line before */
+			for (last = 0; last < nobj && strcmp(objs[last], l); last++)
+				;
+		assert_true(last < nobj);
+		int k = sscanf(colon + 3, "%127s %127s %127s", a, b, c);
+		if (k == 2 && !strcmp(a, "U"))
+			add_sym(&uses, &nuses, b, objmod[last]);
+		else if (k == 3 && strchr("TDBRCGSVW", b[0]))
+			add_sym(&defs, &ndefs, c, objmod[last]);
+	}
+	pclose(nm);
+	free(nmcmd);
+	nobjects = nobj;
 	qsort(defs, (size_t)ndefs, sizeof *defs, by_name);
 }
 
