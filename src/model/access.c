@@ -3,32 +3,29 @@
 
 #include <string.h>
 
-/* a / n rounded down, and the remainder that goes with it (0 .. n-1), for
- * any a: addresses may be negative. */
-static int64_t floor_div(int64_t a, int64_t n)
-{
-	int64_t q = a / n;
-	return q - (a % n < 0);
-}
-
-static int64_t floor_mod(int64_t a, int64_t n)
-{
-	return a - floor_div(a, n) * n;
-}
-
 /* The units of `unit` bytes that `bytes` bytes from addr fall in: the first
  * one and how many. Computed from the offset within the first unit, so an
- * address near the end of the range cannot overflow. */
+ * address near the end of the range cannot overflow. unit is a power of two
+ * (4, 32, 128), so a shift and a mask round down for any address: addresses
+ * may be negative. */
 static int64_t units_of(int64_t addr, int bytes, int unit, int *n)
 {
-	*n = (int)((floor_mod(addr, unit) + bytes - 1) / unit) + 1;
-	return floor_div(addr, unit);
+	int shift = __builtin_ctz((unsigned)unit);
+	*n = (int)(((addr & (int64_t)(unit - 1)) + bytes - 1) >> shift) + 1;
+	return addr >> shift; /* arithmetic: rounds down for a negative address too */
 }
 
 /* Inserts x into the sorted list v[0..n) unless it is there; returns the
- * new length. Lanes usually walk memory in order, so the shifts are few. */
+ * new length. Lanes usually walk memory in order: an append or a repeat of
+ * the last, tested first. */
 static int insert_unique(int64_t *v, int n, int64_t x)
 {
+	if (n == 0 || v[n - 1] < x) {
+		v[n] = x;
+		return n + 1;
+	}
+	if (v[n - 1] == x)
+		return n;
 	int j = n;
 	while (j > 0 && v[j - 1] > x)
 		j--;
@@ -90,7 +87,7 @@ static unsigned group_passes(const int64_t addr[32], uint32_t gmask, int bytes)
 	int nw = distinct_units(addr, gmask, bytes, 4, w);
 	unsigned per_bank[32] = {0}, worst = 0;
 	for (int i = 0; i < nw; i++) {
-		unsigned c = ++per_bank[floor_mod(w[i], 32)];
+		unsigned c = ++per_bank[w[i] & 31]; /* the bank, for a negative word too */
 		if (c > worst)
 			worst = c;
 	}

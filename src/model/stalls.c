@@ -173,8 +173,6 @@ typedef struct {
 	const stall_rec *rec;
 	size_t n, pos;
 	uint64_t ahead;          /* bit i: record pos + i was issued ahead */
-	shadow sh[LOOKAHEAD + 1];
-	int nsh;
 	long long awake;         /* when the load ahead (record aj) may issue; NEVER: none */
 	size_t aj;
 	int smsp, blk;
@@ -190,6 +188,8 @@ typedef struct {
 	int mb_nreg;
 	long long *ready;        /* per register: when its value is ready */
 	uint8_t *rwhy;           /* and what kind of result it is */
+	shadow sh[LOOKAHEAD + 1]; /* (the large fields last: the scan of the warps each cycle reads the first few) */
+	int nsh;
 	groups cp, wg;
 } wstate;
 
@@ -392,7 +392,10 @@ static long long pipe_busy(const sim *s, const wstate *w, const stall_op *o, lon
 		until = s->lg_free - LG_QUEUE, *why = STALL_LG; break;
 	default: return 0;
 	}
-	return until > (double)t ? (long long)ceil(until) : 0;
+	if (!(until > (double)t))
+		return 0;
+	long long c = (long long)until; /* ceil(until), without a call: until > t >= 0 */
+	return (double)c < until ? c + 1 : c;
 }
 
 /* Whether the op goes through a queue the SM's four sub-partitions share. */
