@@ -54,18 +54,18 @@ static int distinct_units(const int64_t addr[32], uint32_t mask, int bytes, int 
 	return nu;
 }
 
-static unsigned count_sectors(const int64_t addr[32], uint32_t mask, int bytes)
+/* The distinct sectors, and the distinct lines they fall in: a line's sectors go through the L1
+ * data stage together, one line a wavefront (access.h gives the measurement). The lines come from
+ * the sorted sectors (a lane's 128-byte units are those of its 32-byte ones): one pass, not two. */
+static unsigned count_sectors(const int64_t addr[32], uint32_t mask, int bytes, unsigned *lines)
 {
 	int64_t s[32 * SECTORS_PER_LANE];
-	return (unsigned)distinct_units(addr, mask, bytes, 32, s);
-}
-
-/* A line's sectors go through the L1 data stage together, one line a
- * wavefront (access.h gives the measurement). */
-static unsigned count_lines(const int64_t addr[32], uint32_t mask, int bytes)
-{
-	int64_t s[32 * SECTORS_PER_LANE];
-	return (unsigned)distinct_units(addr, mask, bytes, 128, s);
+	int n = distinct_units(addr, mask, bytes, 32, s);
+	unsigned nl = 0;
+	for (int i = 0; i < n; i++)
+		nl += i == 0 || s[i] >> 2 != s[i - 1] >> 2;
+	*lines = nl;
+	return (unsigned)n;
 }
 
 /* Every active lane has the address of lane l ^ x, where that lane is active. */
@@ -116,9 +116,10 @@ int access_count(access_kind kind, const int64_t addr[32], uint32_t mask, int by
 	if ((unsigned)kind >= ACCESS_KIND_COUNT || bytes < 1 || bytes > ACCESS_MAX_BYTES)
 		return -1;
 	if (kind == ACCESS_GLOBAL_LOAD || kind == ACCESS_GLOBAL_STORE) {
-		out->sectors = count_sectors(addr, mask, bytes);
+		unsigned lines;
+		out->sectors = count_sectors(addr, mask, bytes, &lines);
 		if (kind == ACCESS_GLOBAL_LOAD)
-			out->wavefronts = count_lines(addr, mask, bytes);
+			out->wavefronts = lines;
 	} else
 		count_wavefronts(kind, addr, mask, bytes, out);
 	return 0;

@@ -385,7 +385,7 @@ static void set_reg(sim *s, wstate *w, const stall_op *o, long long when, int wh
 }
 
 /* 0 when the op's pipe takes it at t, else the cycle it may (and the throttle reason in *why). */
-static long long pipe_busy(const sim *s, const wstate *w, const stall_op *o, long long t, int *why)
+static inline long long pipe_busy(const sim *s, const wstate *w, const stall_op *o, long long t, int *why)
 {
 	double until = 0;
 	switch ((stall_kind)o->kind) {
