@@ -30,15 +30,17 @@ static inline uint8_t *gptr(blockctx *b, uint64_t a, int bytes)
  * on the emulator's hottest path). */
 static inline uint64_t mem_get(const uint8_t *p, int tb)
 {
+	uint8_t b;
+	uint16_t h;
+	uint32_t w;
 	uint64_t x = 0;
-	switch (tb) {
-	case 1: memcpy(&x, p, 1); break;
-	case 2: memcpy(&x, p, 2); break;
-	case 4: memcpy(&x, p, 4); break;
-	case 8: memcpy(&x, p, 8); break;
-	default: memcpy(&x, p, (size_t)tb); break;
+	switch (tb) { /* each through its own width: a narrow store into x then a wide read of it stalls */
+	case 1: memcpy(&b, p, 1); return b;
+	case 2: memcpy(&h, p, 2); return h;
+	case 4: memcpy(&w, p, 4); return w;
+	case 8: memcpy(&x, p, 8); return x;
+	default: memcpy(&x, p, (size_t)tb); return x;
 	}
-	return x;
 }
 
 static inline void mem_put(uint8_t *p, uint64_t x, int tb)
