@@ -80,16 +80,28 @@ static int pairs_uniform(const int64_t addr[32], uint32_t mask, int x)
 }
 
 /* Passes the banks need for the lanes of one group: the most distinct words
- * any bank holds. */
+ * any bank holds. Each bank keeps a list of its words (most hold one or two),
+ * so lanes out of address order cost no sorting. */
 static unsigned group_passes(const int64_t addr[32], uint32_t gmask, int bytes)
 {
-	int64_t w[32 * WORDS_PER_LANE];
-	int nw = distinct_units(addr, gmask, bytes, 4, w);
+	int64_t word[32 * WORDS_PER_LANE];
+	int next[32 * WORDS_PER_LANE], head[32], nw = 0;
 	unsigned per_bank[32] = {0}, worst = 0;
-	for (int i = 0; i < nw; i++) {
-		unsigned c = ++per_bank[w[i] & 31]; /* the bank, for a negative word too */
-		if (c > worst)
-			worst = c;
+	for (int b = 0; b < 32; b++)
+		head[b] = -1;
+	for (uint32_t m = gmask; m; m &= m - 1) {
+		int n;
+		int64_t first = units_of(addr[__builtin_ctz(m)], bytes, 4, &n);
+		for (int64_t w = first; w < first + n; w++) {
+			int b = (int)(w & 31), j = head[b]; /* the bank, for a negative word too */
+			while (j >= 0 && word[j] != w)
+				j = next[j];
+			if (j >= 0)
+				continue;
+			word[nw] = w, next[nw] = head[b], head[b] = nw++;
+			if (++per_bank[b] > worst)
+				worst = per_bank[b];
+		}
 	}
 	return worst;
 }
