@@ -25,6 +25,35 @@ static inline uint8_t *gptr(blockctx *b, uint64_t a, int bytes)
 	return b->L->bufs[i].host + off;
 }
 
+/* tb bytes (1, 2, 4 or 8: a PTX type's size) between memory and the low bytes of a register, with a
+ * constant size in each case so the compiler inlines the copy (a variable-size memcpy is a call,
+ * on the emulator's hottest path). */
+static inline uint64_t mem_get(const uint8_t *p, int tb)
+{
+	uint8_t b;
+	uint16_t h;
+	uint32_t w;
+	uint64_t x = 0;
+	switch (tb) { /* each through its own width: a narrow store into x then a wide read of it stalls */
+	case 1: memcpy(&b, p, 1); return b;
+	case 2: memcpy(&h, p, 2); return h;
+	case 4: memcpy(&w, p, 4); return w;
+	case 8: memcpy(&x, p, 8); return x;
+	default: memcpy(&x, p, (size_t)tb); return x;
+	}
+}
+
+static inline void mem_put(uint8_t *p, uint64_t x, int tb)
+{
+	switch (tb) {
+	case 1: memcpy(p, &x, 1); break;
+	case 2: memcpy(p, &x, 2); break;
+	case 4: memcpy(p, &x, 4); break;
+	case 8: memcpy(p, &x, 8); break;
+	default: memcpy(p, &x, (size_t)tb); break;
+	}
+}
+
 static void describe_gaddr(blockctx *b, uint64_t a, char *out, size_t n)
 {
 	uint64_t i = (a >> EMU_GLOBAL_SHIFT) - 1;
@@ -198,15 +227,13 @@ int emu_exec_ldst(blockctx *b, warp *w, const emu_op *o, uint32_t em, emu_opcoun
 		}
 		for (int v = 0; v < o->vec; v++) {
 			if (is_ld) {
-				uint64_t x = 0;
-				memcpy(&x, p + v * tb, (size_t)tb);
+				uint64_t x = mem_get(p + v * tb, tb);
 				if (emu_types[o->type].kind == 's')
 					x = (uint64_t)sx(x, tb);
 				if (o->dst[v] >= 0)
 					R[o->dst[v] * 32 + l] = x;
 			} else {
-				uint64_t x = R[o->src[1 + v] * 32 + l];
-				memcpy(p + v * tb, &x, (size_t)tb);
+				mem_put(p + v * tb, R[o->src[1 + v] * 32 + l], tb);
 			}
 		}
 	}

@@ -114,7 +114,7 @@ void emu_trace_load(emu_tracer *tr, long long blk, int wi, const int64_t addr[32
 	if (!sw->n)
 		return;
 	/* the access's distinct 128-byte lines, as ids: the buffer's index, then the line in it */
-	uint32_t lines[64];
+	uint32_t lines[64], top = 0; /* top: the largest id so far; one above it is new without a search */
 	int n = 0;
 	for (int l = 0; l < 32; l++) {
 		if (!(mask >> l & 1))
@@ -122,10 +122,15 @@ void emu_trace_load(emu_tracer *tr, long long blk, int wi, const int64_t addr[32
 		for (int64_t a = addr[l] >> 7; a <= (addr[l] + bytes - 1) >> 7 && n < 64; a++) {
 			uint32_t id = (uint32_t)((uint64_t)(a >> (EMU_GLOBAL_SHIFT - 7)) << 28 | ((uint64_t)a & ((1u << 28) - 1)));
 			int i = n - 1;
-			while (i >= 0 && lines[i] != id)
-				i--;
-			if (i < 0)
+			if (n == 0 || id > top)
+				i = -1;
+			else
+				while (i >= 0 && lines[i] != id)
+					i--;
+			if (i < 0) {
 				lines[n++] = id;
+				top = id > top ? id : top;
+			}
 		}
 	}
 	stall_trace_lines(t, &sw->rec[sw->n - 1], lines, n);

@@ -3,32 +3,29 @@
 
 #include <string.h>
 
-/* a / n rounded down, and the remainder that goes with it (0 .. n-1), for
- * any a: addresses may be negative. */
-static int64_t floor_div(int64_t a, int64_t n)
-{
-	int64_t q = a / n;
-	return q - (a % n < 0);
-}
-
-static int64_t floor_mod(int64_t a, int64_t n)
-{
-	return a - floor_div(a, n) * n;
-}
-
 /* The units of `unit` bytes that `bytes` bytes from addr fall in: the first
  * one and how many. Computed from the offset within the first unit, so an
- * address near the end of the range cannot overflow. */
+ * address near the end of the range cannot overflow. unit is a power of two
+ * (4, 32, 128), so a shift and a mask round down for any address: addresses
+ * may be negative. */
 static int64_t units_of(int64_t addr, int bytes, int unit, int *n)
 {
-	*n = (int)((floor_mod(addr, unit) + bytes - 1) / unit) + 1;
-	return floor_div(addr, unit);
+	int shift = __builtin_ctz((unsigned)unit);
+	*n = (int)(((addr & (int64_t)(unit - 1)) + bytes - 1) >> shift) + 1;
+	return addr >> shift; /* arithmetic: rounds down for a negative address too */
 }
 
 /* Inserts x into the sorted list v[0..n) unless it is there; returns the
- * new length. Lanes usually walk memory in order, so the shifts are few. */
+ * new length. Lanes usually walk memory in order: an append or a repeat of
+ * the last, tested first. */
 static int insert_unique(int64_t *v, int n, int64_t x)
 {
+	if (n == 0 || v[n - 1] < x) {
+		v[n] = x;
+		return n + 1;
+	}
+	if (v[n - 1] == x)
+		return n;
 	int j = n;
 	while (j > 0 && v[j - 1] > x)
 		j--;
@@ -57,18 +54,18 @@ static int distinct_units(const int64_t addr[32], uint32_t mask, int bytes, int 
 	return nu;
 }
 
-static unsigned count_sectors(const int64_t addr[32], uint32_t mask, int bytes)
+/* The distinct sectors, and the distinct lines they fall in: a line's sectors go through the L1
+ * data stage together, one line a wavefront (access.h gives the measurement). The lines come from
+ * the sorted sectors (a lane's 128-byte units are those of its 32-byte ones): one pass, not two. */
+static unsigned count_sectors(const int64_t addr[32], uint32_t mask, int bytes, unsigned *lines)
 {
 	int64_t s[32 * SECTORS_PER_LANE];
-	return (unsigned)distinct_units(addr, mask, bytes, 32, s);
-}
-
-/* A line's sectors go through the L1 data stage together, one line a
- * wavefront (access.h gives the measurement). */
-static unsigned count_lines(const int64_t addr[32], uint32_t mask, int bytes)
-{
-	int64_t s[32 * SECTORS_PER_LANE];
-	return (unsigned)distinct_units(addr, mask, bytes, 128, s);
+	int n = distinct_units(addr, mask, bytes, 32, s);
+	unsigned nl = 0;
+	for (int i = 0; i < n; i++)
+		nl += i == 0 || s[i] >> 2 != s[i - 1] >> 2;
+	*lines = nl;
+	return (unsigned)n;
 }
 
 /* Every active lane has the address of lane l ^ x, where that lane is active. */
@@ -83,16 +80,28 @@ static int pairs_uniform(const int64_t addr[32], uint32_t mask, int x)
 }
 
 /* Passes the banks need for the lanes of one group: the most distinct words
- * any bank holds. */
+ * any bank holds. Each bank keeps a list of its words (most hold one or two),
+ * so lanes out of address order cost no sorting. */
 static unsigned group_passes(const int64_t addr[32], uint32_t gmask, int bytes)
 {
-	int64_t w[32 * WORDS_PER_LANE];
-	int nw = distinct_units(addr, gmask, bytes, 4, w);
+	int64_t word[32 * WORDS_PER_LANE];
+	int next[32 * WORDS_PER_LANE], head[32], nw = 0;
 	unsigned per_bank[32] = {0}, worst = 0;
-	for (int i = 0; i < nw; i++) {
-		unsigned c = ++per_bank[floor_mod(w[i], 32)];
-		if (c > worst)
-			worst = c;
+	for (int b = 0; b < 32; b++)
+		head[b] = -1;
+	for (uint32_t m = gmask; m; m &= m - 1) {
+		int n;
+		int64_t first = units_of(addr[__builtin_ctz(m)], bytes, 4, &n);
+		for (int64_t w = first; w < first + n; w++) {
+			int b = (int)(w & 31), j = head[b]; /* the bank, for a negative word too */
+			while (j >= 0 && word[j] != w)
+				j = next[j];
+			if (j >= 0)
+				continue;
+			word[nw] = w, next[nw] = head[b], head[b] = nw++;
+			if (++per_bank[b] > worst)
+				worst = per_bank[b];
+		}
 	}
 	return worst;
 }
@@ -119,9 +128,10 @@ int access_count(access_kind kind, const int64_t addr[32], uint32_t mask, int by
 	if ((unsigned)kind >= ACCESS_KIND_COUNT || bytes < 1 || bytes > ACCESS_MAX_BYTES)
 		return -1;
 	if (kind == ACCESS_GLOBAL_LOAD || kind == ACCESS_GLOBAL_STORE) {
-		out->sectors = count_sectors(addr, mask, bytes);
+		unsigned lines;
+		out->sectors = count_sectors(addr, mask, bytes, &lines);
 		if (kind == ACCESS_GLOBAL_LOAD)
-			out->wavefronts = count_lines(addr, mask, bytes);
+			out->wavefronts = lines;
 	} else
 		count_wavefronts(kind, addr, mask, bytes, out);
 	return 0;

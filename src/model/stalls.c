@@ -173,8 +173,6 @@ typedef struct {
 	const stall_rec *rec;
 	size_t n, pos;
 	uint64_t ahead;          /* bit i: record pos + i was issued ahead */
-	shadow sh[LOOKAHEAD + 1];
-	int nsh;
 	long long awake;         /* when the load ahead (record aj) may issue; NEVER: none */
 	size_t aj;
 	int smsp, blk;
@@ -191,6 +189,8 @@ typedef struct {
 	uint32_t mb_wop;         /* the op a wait for that predicate is charged at (effects, STALL_K_MBAR_WAIT) */
 	long long *ready;        /* per register: when its value is ready */
 	uint8_t *rwhy;           /* and what kind of result it is */
+	shadow sh[LOOKAHEAD + 1]; /* (the large fields last: the scan of the warps each cycle reads the first few) */
+	int nsh;
 	groups cp, wg;
 } wstate;
 
@@ -239,6 +239,12 @@ typedef struct {
 	double l1_bytes, miss_lat;
 	l1cache l1;
 	shadow *to;                    /* set_reg writes here instead (a load issued ahead) */
+	/* The main loop skips a sub-partition whose warps all wait past the cycle (their earliest wake,
+	 * kept per sub-partition) unless a warp's wait was recomputed since its last scan (dirty): by
+	 * prepare or prepare_ahead on a warp other than the one issuing (cur), as a barrier or an
+	 * mbarrier releases it. Only the bookkeeping of the scan: the picks and charges are the same. */
+	int dirty[4];
+	const wstate *cur;
 } sim;
 
 static size_t l1_find(const l1cache *c, uint64_t k)
@@ -341,6 +347,7 @@ static void prepare(sim *s, wstate *w, long long t)
 	const stall_op *o = &s->t->ops[opi];
 	long long dep = t + 1;
 	int why = STALL_WAIT;
+	s->dirty[w->smsp] |= w != s->cur;
 	/* its sources, and a destination a variable-latency result has not written yet (the scoreboard
 	 * holds it; a fixed-latency pipe writes in order, so rewriting its result does not wait) */
 	int dr = -1;
@@ -388,7 +395,7 @@ static void set_reg(sim *s, wstate *w, const stall_op *o, long long when, int wh
 }
 
 /* 0 when the op's pipe takes it at t, else the cycle it may (and the throttle reason in *why). */
-static long long pipe_busy(const sim *s, const wstate *w, const stall_op *o, long long t, int *why)
+static inline long long pipe_busy(const sim *s, const wstate *w, const stall_op *o, long long t, int *why)
 {
 	double until = 0;
 	switch ((stall_kind)o->kind) {
@@ -402,7 +409,10 @@ static long long pipe_busy(const sim *s, const wstate *w, const stall_op *o, lon
 		until = s->lg_free - LG_QUEUE, *why = STALL_LG; break;
 	default: return 0;
 	}
-	return until > (double)t ? (long long)ceil(until) : 0;
+	if (!(until > (double)t))
+		return 0;
+	long long c = (long long)until; /* ceil(until), without a call: until > t >= 0 */
+	return (double)c < until ? c + 1 : c;
 }
 
 /* Whether the op goes through a queue the SM's four sub-partitions share. */
@@ -663,6 +673,7 @@ static int passable(const stall_op *o)
 /* The first load within LOOKAHEAD records that may issue ahead, and when (w->aj, w->awake). */
 static void prepare_ahead(sim *s, wstate *w, long long t)
 {
+	s->dirty[w->smsp] |= w != s->cur;
 	w->awake = NEVER;
 	if (!s->c->hoist_loads)
 		return;
@@ -875,11 +886,19 @@ int stall_model(const stall_trace *t, const stall_params *p, const stall_config 
 	/* the four sub-partitions take turns at the SM's shared queues (MIO, LG, TMA): the one after the
 	 * last to use one goes first (a fixed order let sub-partition 0's warps race ahead, 3's starve) */
 	int turn = 0;
+	long long sp_wake[4] = {0, 0, 0, 0}; /* per sub-partition: its warps' earliest wake at its last scan */
 	while (live > 0) {
 		long long next = NEVER;
 		int first = turn;
 		for (int q = 0; q < 4; q++) {
 			int sp = (first + q) & 3;
+			if (!s.dirty[sp] && sp_wake[sp] > tnow) { /* none can issue: the scan would only find this */
+				next = sp_wake[sp] < next ? sp_wake[sp] : next;
+				continue;
+			}
+			s.dirty[sp] = 0;
+			long long lo = NEVER;  /* the earliest wake of the warps not picked */
+			int ready = 0;         /* warps that could issue now */
 			int pick = -1, pick_inorder = 0, pick_greedy = 0;
 			for (int i = sp; i < s.nw; i += 4) {
 				wstate *w = &s.w[i];
@@ -908,8 +927,10 @@ int stall_model(const stall_trace *t, const stall_params *p, const stall_config 
 				if (!inorder && !ahead) {
 					long long when = w->wake < w->awake ? w->wake : w->awake;
 					next = when < next ? when : next;
+					lo = when < lo ? when : lo;
 					continue;
 				}
+				ready++;
 				/* greedy (the warp that issued the cycle before, while it has not stalled), then the
 				 * one that issued longest ago */
 				int greedy = i == last_issued[sp] && w->last == tnow - 1;
@@ -918,22 +939,25 @@ int stall_model(const stall_trace *t, const stall_params *p, const stall_config 
 			}
 			if (pick >= 0) {
 				wstate *w = &s.w[pick];
+				s.cur = w;
 				last_issued[sp] = pick;
 				w->last = tnow;
 				if (shared_queue(&t->ops[w->rec[pick_inorder ? w->pos : w->aj].op]))
 					turn = (sp + 1) & 3;
 				if (!pick_inorder) {
 					issue_ahead(&s, w, tnow);
-					last = tnow;
-					next = tnow + 1 < next ? tnow + 1 : next;
-					continue;
+				} else {
+					charge(&s, w->rec[w->pos].op, STALL_NOT_SELECTED, w->seg, tnow);
+					issue(&s, w, tnow);
+					live -= w->done;
 				}
-				charge(&s, w->rec[w->pos].op, STALL_NOT_SELECTED, w->seg, tnow);
-				issue(&s, w, tnow);
-				live -= w->done;
 				last = tnow;
 				next = tnow + 1 < next ? tnow + 1 : next;
+				s.cur = NULL;
+				long long when = w->done || w->at_bar ? NEVER : w->wake < w->awake ? w->wake : w->awake;
+				lo = ready > 1 ? tnow : when < lo ? when : lo; /* one not picked could issue next cycle */
 			}
+			sp_wake[sp] = lo;
 		}
 		if (live > 0 && next == NEVER) /* an mbarrier's arrivals the trace lacks (cut): its waits end now */
 			for (int i = 0; i < s.nw; i++)
