@@ -380,16 +380,7 @@ class Gen(L9.Gen):
             w(f"\tmad.lo.u32      %sC, %y, {self.CB16 * CBOX}, %sC;       // this warpgroup's staging boxes")
         else:
             w(f"\tmad.lo.u32      %sC, %y, {self.C_WG}, %sC;       // this warpgroup's staging tile")
-        w("\tadd.u32         %bid, %wg, 0;              // named barrier 1 or 2: this warpgroup only")
-        w("\tshr.u32         %row, %x, 5;               // warp w")
-        w("\tand.b32         %y, %x, 31;                // lane l")
-        w("\tshr.u32         %col, %y, 3;               // q")
-        w("\tand.b32         %kx, %y, 7;                // i")
-        w("\tshl.b32         %row, %row, 4;")
-        w("\tand.b32         %lo, %col, 1;")
-        w("\tmad.lo.u32      %row, %lo, 8, %row;")
-        w("\tadd.u32         %row, %row, %kx;           // row 16w + 8(q%2) + i")
-        w("\tshr.u32         %col, %col, 1;             // q/2")
+        self.stmatrix_lanes()
         w("\txor.b32         %kx, %kx, %col;            // t = i ^ q/2: chunk (j%8 + q/2) ^ i = (j%8) ^ t")
         w("\tmad.lo.u32      %row, %row, 128, %sC;")
         for g in range(4):
@@ -423,6 +414,21 @@ class Gen(L9.Gen):
         h, cc = c // across, c % across
         for j in range(8 * cc, 8 * cc + 8, 2):
             self.stmatrix8(per * h + 4 * j, j, off)
+
+    def stmatrix_lanes(self):
+        """The named barrier of this warpgroup, and lane l of warp w's row and column group in an
+        stmatrix.x4: %row = 16w + 8(q%2) + i, %col = q/2, %kx = i (q = l/8, i = l%8)."""
+        w = self.w
+        w("\tadd.u32         %bid, %wg, 0;              // named barrier 1 or 2: this warpgroup only")
+        w("\tshr.u32         %row, %x, 5;               // warp w")
+        w("\tand.b32         %y, %x, 31;                // lane l")
+        w("\tshr.u32         %col, %y, 3;               // q")
+        w("\tand.b32         %kx, %y, 7;                // i")
+        w("\tshl.b32         %row, %row, 4;")
+        w("\tand.b32         %lo, %col, 1;")
+        w("\tmad.lo.u32      %row, %lo, 8, %row;")
+        w("\tadd.u32         %row, %row, %kx;           // row 16w + 8(q%2) + i")
+        w("\tshr.u32         %col, %col, 1;             // q/2")
 
     def epilogue_tma(self):
         w = self.w
