@@ -466,16 +466,21 @@ class Gen(L9.Gen):
         w("STORED:")
         w("// @end")
 
-    def epilogue_direct_bf16(self):
+    def c_address(self, note=""):
+        """%gC = &C[m0 + row][n0 + col] for a 16-bit C, from this lane's %row and %col."""
         w = self.w
-        w("// @epilogue")
         w("\tadd.u32         %x, %m0, %row;")
         w("\tadd.u32         %y, %n0, %col;")
         w("\tmad.wide.u32    %t64, %x, %n, 0;")
         w("\tcvt.u64.u32     %gC, %y;")
         w("\tadd.u64         %gC, %gC, %t64;")
         w("\tshl.b64         %gC, %gC, 1;")
-        w("\tadd.u64         %gC, %pC, %gC;")
+        w("\tadd.u64         %gC, %pC, %gC;" + note)
+
+    def epilogue_direct_bf16(self):
+        w = self.w
+        w("// @epilogue")
+        self.c_address()
         w("\tmul.wide.u32    %t64, %n, 16;              // 8 rows down, in bytes")
         per = self.NACC // self.MH
         for h in range(self.MH):

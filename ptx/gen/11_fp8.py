@@ -377,13 +377,7 @@ class Gen(L10.Gen):
             return
         w = self.w
         w("// @epilogue")
-        w("\tadd.u32         %x, %m0, %row;")
-        w("\tadd.u32         %y, %n0, %col;")
-        w("\tmad.wide.u32    %t64, %x, %n, 0;")
-        w("\tcvt.u64.u32     %gC, %y;")
-        w("\tadd.u64         %gC, %gC, %t64;")
-        w("\tshl.b64         %gC, %gC, 1;")
-        w("\tadd.u64         %gC, %pC, %gC;             // &C[m0 + row][n0 + col]")
+        self.c_address("             // &C[m0 + row][n0 + col]")
         w("\tmul.wide.u32    %t64, %n, 16;")
         w("\tadd.u64         %t64, %gC, %t64;           // 8 rows down")
         w("\tsub.u32         %x, %n, %n0;               // C's columns from n0 on")

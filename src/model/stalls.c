@@ -458,6 +458,12 @@ static void barrier_check(sim *s, int blk, int id, long long t)
 	b->want[id] = 0;
 }
 
+/* Warp w's warpgroup in its block. */
+static int wg_of(const sim *s, const wstate *w)
+{
+	return (int)(w - s->w) % s->t->warps_per_block / 4;
+}
+
 /* The warps of warpgroup g of block blk, and how many of them still run. */
 static int wg_live(const sim *s, int blk, int g)
 {
@@ -761,7 +767,7 @@ static void issue(sim *s, wstate *w, long long t)
 		s->b[w->blk].live--;
 		for (int id = 0; id < 16; id++) /* a barrier waits for the warps still running */
 			barrier_check(s, w->blk, id, t);
-		wg_check(s, w->blk, (int)(w - s->w) % s->t->warps_per_block / 4, t, 0);
+		wg_check(s, w->blk, wg_of(s, w), t, 0);
 		return;
 	}
 	if (o->kind == STALL_K_WGFENCE) { /* held until its warpgroup is there (wg_check), charged at the fence */
@@ -771,7 +777,7 @@ static void issue(sim *s, wstate *w, long long t)
 		w->why = STALL_BARRIER;
 		w->wop = w->rec[k0].op;
 		w->awake = NEVER;
-		int g = (int)(w - s->w) % s->t->warps_per_block / 4;
+		int g = wg_of(s, w);
 		if (g < WARPGROUPS)
 			s->b[w->blk].wg_arrived[g]++;
 		wg_check(s, w->blk, g, t, 0);
@@ -969,7 +975,7 @@ int stall_model(const stall_trace *t, const stall_params *p, const stall_config 
 		if (live > 0 && next == NEVER) /* a wgmma.fence the rest of its warpgroup never reach (not .aligned) */
 			for (int i = 0; i < s.nw; i++)
 				if (s.w[i].at_bar && s.w[i].bar_id < 0 && !s.w[i].done) {
-					wg_check(&s, s.w[i].blk, i % t->warps_per_block / 4, tnow, 1);
+					wg_check(&s, s.w[i].blk, wg_of(&s, &s.w[i]), tnow, 1);
 					next = tnow + 1;
 				}
 		if (live > 0 && next == NEVER) {
