@@ -203,6 +203,51 @@ static void test_assert_stops_the_kernel(void **st)
 	emu_module_free(m);
 }
 
+/* __device__ variables (issue 39's students, lesson 10's workspace): module-level .global memory the
+ * kernel writes, reads and adds to atomically, zeroed at each launch; an access past its end faults
+ * and names it; a declaration larger than the emulator holds is refused at its line. */
+static const char device_vars[] =
+	".version 8.0\n.target sm_80\n.address_size 64\n"
+	".global .align 4 .u32 ticket;\n"
+	".global .align 4 .b8 slots[128];\n"
+	".visible .entry k(.param .u64 k_param_0, .param .u32 k_param_1)\n{\n"
+	"\t.reg .b32 %r<6>;\n\t.reg .b64 %rd<8>;\n"
+	"\tld.param.u64 %rd1, [k_param_0];\n\tcvta.to.global.u64 %rd1, %rd1;\n\tld.param.u32 %r5, [k_param_1];\n"
+	"\tmov.u32 %r1, %tid.x;\n\tmov.u64 %rd2, slots;\n\tmul.wide.u32 %rd3, %r1, 4;\n\tadd.s64 %rd4, %rd2, %rd3;\n"
+	"\tadd.u32 %r2, %r1, 7;\n\tst.global.u32 [%rd4], %r2;\n"          /* slot i = i + 7 */
+	"\tmov.u64 %rd5, ticket;\n\tatom.global.add.u32 %r3, [%rd5], 1;\n"   /* ticket: 0, 1, ... */
+	"\tmul.wide.u32 %rd6, %r5, 4;\n\tadd.s64 %rd6, %rd4, %rd6;\n\tld.global.cg.u32 %r4, [%rd6];\n" /* slot i + shift */
+	"\tadd.s64 %rd7, %rd1, %rd3;\n\tadd.u32 %r4, %r4, %r3;\n\tst.global.u32 [%rd7], %r4;\n\tret;\n}\n";
+
+static void test_device_variables(void **st)
+{
+	(void)st;
+	char err[512];
+	emu_module *m = emu_module_parse("vars.ptx", device_vars, NULL, err, sizeof err);
+	if (!m)
+		fail_msg("%s", err);
+	static uint32_t c[64];
+	uint32_t *bufs[3] = {c, NULL, NULL}, shift = 0;
+	for (int run = 0; run < 2; run++) { /* the second launch starts from zeroes again */
+		assert_int_equal(launch(m, "k", 1, 32, bufs, 64, &shift, 1, err, sizeof err), EMU_OK);
+		for (unsigned i = 0; i < 32; i++) /* lane i read its own slot (i + 7) and drew ticket i */
+			assert_int_equal(c[i], 2 * i + 7);
+	}
+	shift = 1; /* lane 31 reads slot 32: past the 128 bytes */
+	assert_int_equal(launch(m, "k", 1, 32, bufs, 64, &shift, 1, err, sizeof err), EMU_ERR_FAULT);
+	if (!strstr(err, "out-of-bounds global load of 4 bytes at module-level variable 1+128 (it holds 128 bytes)"))
+		fail_msg("%s", err);
+	emu_module_free(m);
+	char big[sizeof device_vars + 32];
+	snprintf(big, sizeof big, "%s", device_vars);
+	char *at = strstr(big, "slots[128]");
+	memcpy(at, "slots[1000000000]", 17);
+	memmove(at + 17, strstr(device_vars, "slots[128]") + 10, strlen(strstr(device_vars, "slots[128]") + 10) + 1);
+	assert_null(emu_module_parse("big.ptx", big, NULL, err, sizeof err));
+	if (!strstr(err, "big.ptx:5: a module-level variable of more than 268435456 bytes"))
+		fail_msg("%s", err);
+}
+
 /* Names longer than 63 characters work everywhere; one over the limit is refused by name, never cut. */
 static void test_long_names(void **st)
 {
@@ -236,6 +281,7 @@ int main(void)
 		cmocka_unit_test(test_bit_tricks_as_nvcc_compiled_them),
 		cmocka_unit_test(test_instructions_as_the_isa_says),
 		cmocka_unit_test(test_assert_stops_the_kernel),
+		cmocka_unit_test(test_device_variables),
 		cmocka_unit_test(test_long_names),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -889,6 +889,27 @@ static emu_error cluster_why(const cluster *cl)
 	return EMU_ERR_FAULT;
 }
 
+/* This launch's memory of the module-level variables: zeroes, the
+ * initialiser in front (calloc: pages no kernel touches cost nothing). */
+static void gvars_alloc(emu_launch *L)
+{
+	for (int i = 0; L->mod && i < L->mod->ngvars; i++) {
+		const emu_gvar *g = &L->mod->gvars[i];
+		L->gvar[i].bytes = g->bytes;
+		L->gvar[i].host = xcalloc(1, g->bytes + 1); /* + 1: a string read past its end finds a 0 */
+		if (g->data)
+			memcpy(L->gvar[i].host, g->data, (size_t)g->size);
+	}
+}
+
+static void gvars_free(emu_launch *L)
+{
+	for (int i = 0; i < EMU_MAX_GVARS; i++) {
+		free(L->gvar[i].host);
+		L->gvar[i] = (emu_buffer){0};
+	}
+}
+
 emu_error emu_exec_at(emu_launch *L, run_error *e)
 {
 	const emu_kernel *k = L->k;
@@ -910,6 +931,7 @@ emu_error emu_exec_at(emu_launch *L, run_error *e)
 	cl.launch_regs = per > 255 ? 255 : per;
 	cl.pool = (long long)cl.launch_regs * (long long)((threads + 31) / 32 * 32);
 	cl.cta = xcalloc((size_t)cl.n, sizeof *cl.cta);
+	gvars_alloc(L);
 	struct emu_gshadow *gs = emu_race_gshadow_new(L);
 	for (int r = 0; r < cl.n; r++) {
 		cta_alloc(&cl.cta[r], L, &cl, r, (uint32_t)smem, e);
@@ -938,6 +960,7 @@ emu_error emu_exec_at(emu_launch *L, run_error *e)
 	free(cl.cta);
 	free(cl.q);
 	emu_race_gshadow_free(gs);
+	gvars_free(L);
 	return why;
 }
 

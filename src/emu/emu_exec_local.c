@@ -52,11 +52,10 @@ static const uint8_t *readable(blockctx *b, warp *w, int lane, uint64_t a, int n
 		return ck_within(off, (uint64_t)n, (uint64_t)b->k->local_bytes)
 			       ? w->local + (size_t)lane * (size_t)b->k->local_bytes + off : NULL;
 	if (win == EMU_GLOBALS_WINDOW >> EMU_GLOBAL_SHIFT) {
-		uint64_t i = off >> EMU_GLOBAL_VAR_SHIFT, in = off & ((1u << EMU_GLOBAL_VAR_SHIFT) - 1);
-		const emu_module *m = b->L->mod;
-		if (!m || i >= (uint64_t)m->ngvars || !m->gvars[i].data || !ck_within(in, (uint64_t)n, (uint64_t)m->gvars[i].size))
+		uint64_t i = off >> EMU_GLOBAL_VAR_SHIFT, in = off & ((1ULL << EMU_GLOBAL_VAR_SHIFT) - 1);
+		if (i >= EMU_MAX_GVARS || !ck_within(in, (uint64_t)n, b->L->gvar[i].bytes))
 			return NULL;
-		return m->gvars[i].data + in;
+		return b->L->gvar[i].host + in;
 	}
 	if (win >= 1 && win <= (uint64_t)b->L->nbufs && ck_within(off, (uint64_t)n, b->L->bufs[win - 1].bytes))
 		return b->L->bufs[win - 1].host + off;

@@ -13,16 +13,23 @@
 
 static const char *const bufnames[EMU_MAX_BUFS] = {"A", "B", "C", "D"};
 
-/* Global virtual address -> host pointer, or NULL when out of bounds. */
+/* Global virtual address -> host pointer, or NULL when out of bounds: a
+ * buffer of the launch, or a module-level variable. */
 static inline uint8_t *gptr(blockctx *b, uint64_t a, int bytes)
 {
 	uint64_t i = (a >> EMU_GLOBAL_SHIFT) - 1;
-	if (i >= (uint64_t)b->L->nbufs)
-		return NULL;
 	uint64_t off = a & ((1ULL << EMU_GLOBAL_SHIFT) - 1);
-	if (off + (uint64_t)bytes > b->L->bufs[i].bytes)
+	const emu_buffer *buf;
+	if (i < (uint64_t)b->L->nbufs)
+		buf = &b->L->bufs[i];
+	else if (a >> EMU_GLOBAL_SHIFT == EMU_GLOBALS_WINDOW >> EMU_GLOBAL_SHIFT && off >> EMU_GLOBAL_VAR_SHIFT < EMU_MAX_GVARS) {
+		buf = &b->L->gvar[off >> EMU_GLOBAL_VAR_SHIFT];
+		off &= (1ULL << EMU_GLOBAL_VAR_SHIFT) - 1;
+	} else
 		return NULL;
-	return b->L->bufs[i].host + off;
+	if (off + (uint64_t)bytes > buf->bytes)
+		return NULL;
+	return buf->host + off;
 }
 
 /* tb bytes (1, 2, 4 or 8: a PTX type's size) between memory and the low bytes of a register, with a
@@ -57,9 +64,13 @@ static inline void mem_put(uint8_t *p, uint64_t x, int tb)
 static void describe_gaddr(blockctx *b, uint64_t a, char *out, size_t n)
 {
 	uint64_t i = (a >> EMU_GLOBAL_SHIFT) - 1;
+	uint64_t off = a & ((1ULL << EMU_GLOBAL_SHIFT) - 1), v = off >> EMU_GLOBAL_VAR_SHIFT;
 	if (i < (uint64_t)b->L->nbufs)
-		snprintf(out, n, "%s+%llu (buffer holds %llu bytes)", bufnames[i],
-			 (unsigned long long)(a & ((1ULL << EMU_GLOBAL_SHIFT) - 1)), (unsigned long long)b->L->bufs[i].bytes);
+		snprintf(out, n, "%s+%llu (buffer holds %llu bytes)", bufnames[i], (unsigned long long)off,
+			 (unsigned long long)b->L->bufs[i].bytes);
+	else if (a >> EMU_GLOBAL_SHIFT == EMU_GLOBALS_WINDOW >> EMU_GLOBAL_SHIFT && b->L->mod && v < (uint64_t)b->L->mod->ngvars)
+		snprintf(out, n, "module-level variable %d+%llu (it holds %llu bytes)", (int)v,
+			 (unsigned long long)(off & ((1ULL << EMU_GLOBAL_VAR_SHIFT) - 1)), (unsigned long long)b->L->gvar[v].bytes);
 	else
 		snprintf(out, n, "0x%llx (not in A, B or C)", (unsigned long long)a);
 }

@@ -208,13 +208,19 @@ typedef struct emu_func {
 	int line;
 } emu_func;
 
-/* A module-level .global/.const variable: its address is EMU_GLOBALS_WINDOW +
- * (its index << EMU_GLOBAL_VAR_SHIFT); a byte array's initialiser (the strings
- * nvcc passes to vprintf and __assertfail) is kept, at most that many bytes. */
-#define EMU_GLOBAL_VAR_SHIFT 12
+/* A module-level .global/.const variable (a __device__ variable, the strings
+ * nvcc passes to vprintf and __assertfail): its address is EMU_GLOBALS_WINDOW +
+ * (its index << EMU_GLOBAL_VAR_SHIFT). Each launch gets its own zeroed copy of
+ * the declared bytes with the initialiser's bytes (byte arrays only) in front;
+ * on a GPU the variable outlives the launch, so a kernel that keeps state there
+ * between launches (a counter it does not reset) behaves differently here. */
+#define EMU_GLOBAL_VAR_SHIFT 30                 /* at most 1 GB a variable ... */
+#define EMU_MAX_GVARS 64                        /* ... and 64 of them fill the 64 GB window */
+#define EMU_MAX_GVAR_BYTES (256ULL << 20)       /* what the emulator holds for them in all */
 typedef struct {
-	uint8_t *data;       /* NULL: none kept */
-	int size;
+	uint8_t *data;       /* the initialiser's bytes; NULL: none kept */
+	int size;            /* their count */
+	uint64_t bytes;      /* declared: the element's size x the dimensions */
 } emu_gvar;
 
 struct emu_module {
@@ -317,6 +323,7 @@ typedef struct {
 	int footprint;                   /* count each CTA's distinct global sectors read (emu_options.footprint) */
 	struct emu_tracer *tracer;       /* the stall model's recorder (emu_trace.h); NULL: none */
 	const emu_module *mod;           /* its module-level variables (the strings of printf and assert) */
+	emu_buffer gvar[EMU_MAX_GVARS];  /* this launch's copies of them (emu_exec_at) */
 	run_printf *printed;             /* printf's lines; NULL: dropped (a check's second launch) */
 	/* results */
 	unsigned long long footprint_sectors; /* summed over the CTAs run */

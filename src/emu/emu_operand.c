@@ -134,9 +134,8 @@ static int named_operand(emu_pstate *ps, const char *s)
 	int ext;
 	int off = find_shared(ps, s, &ext);
 	if (off < -1) {
-		/* A module-level .global/.const variable (the strings of an assert)
-		 * has an address that no access reaches: passing it on is fine,
-		 * reading it faults as outside A, B and C. */
+		/* A module-level .global/.const variable (a __device__ variable, the
+		 * strings of printf and assert): its address in the globals window. */
 		for (int i = 0; i < ps->nglobals; i++)
 			if (!strcmp(ps->globals[i], s))
 				return emu_const_reg(ps, EMU_GLOBALS_WINDOW + ((uint64_t)i << EMU_GLOBAL_VAR_SHIFT));

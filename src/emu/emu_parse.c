@@ -783,33 +783,73 @@ static void add_entry_name(emu_module *m, const char *name, int *cap)
 	m->entries[m->nentries++] = xstrdup(name);
 }
 
-/* A module-level .global or .const variable ("$str" of an assert): the
- * emulator holds no such memory; an entry may take its address (to pass it
- * to __assertfail), and reading it faults (see emu_operand.c). */
-static void note_global(emu_pstate *ps, const char *hdr)
+/* The bytes a module-level declaration asks for: its element type's size
+ * times its dimensions ("[16][4]"); an empty "[]" is sized by its initialiser
+ * (keep_bytes). -1 (and the message) when it cannot be held. */
+static int64_t global_bytes(emu_pstate *ps, const char *hdr, size_t name_end)
+{
+	int64_t elem = 0, n = 1;
+	for (const char *p = hdr; p < hdr + name_end; p++) {
+		if (*p != '.' || (p > hdr && !isspace((unsigned char)p[-1])))
+			continue;
+		char w[24];
+		size_t len = strcspn(p + 1, " \t");
+		util_strlcpy(w, p + 1, len + 1 < sizeof w ? len + 1 : sizeof w);
+		emu_type t = emu_decl_type_from_name(w);
+		if (t != ET_NONE && t != ET_PRED)
+			elem = emu_types[t].bytes;
+	}
+	for (const char *p = hdr + name_end; *p == '[';) {
+		char *end;
+		long long d = strtoll(p + 1, &end, 10);
+		if (*end != ']')
+			break;
+		n = end == p + 1 ? 0 : n * d;
+		if (d < 0 || n > (int64_t)EMU_MAX_GVAR_BYTES)
+			return emu_perr(ps, ps->line, "a module-level variable of more than %llu bytes: the emulator holds at most that",
+					(unsigned long long)EMU_MAX_GVAR_BYTES);
+		p = end + 1;
+	}
+	return elem * n;
+}
+
+/* A module-level .global or .const variable: its name, address and size;
+ * each launch gets memory for it (emu_exec_at). */
+static int note_global(emu_pstate *ps, const char *hdr)
 {
 	size_t end = strcspn(hdr, "[=");
+	size_t dims = end;
 	while (end && (hdr[end - 1] == ' ' || hdr[end - 1] == '\t'))
 		end--;
 	size_t start = end;
 	while (start && emu_is_ident_char((unsigned char)hdr[start - 1]))
 		start--;
+	int64_t bytes = global_bytes(ps, hdr, dims);
+	if (bytes < 0)
+		return -1;
+	uint64_t total = (uint64_t)bytes;
+	for (int i = 0; i < ps->nglobals; i++)
+		total += ps->m->gvars[i].bytes;
+	if (ps->nglobals >= EMU_MAX_GVARS || total > EMU_MAX_GVAR_BYTES)
+		return emu_perr(ps, ps->line, "module-level variables: more than %d or %llu bytes in all, more than the emulator holds",
+				EMU_MAX_GVARS, (unsigned long long)EMU_MAX_GVAR_BYTES);
 	EMU_GROW(ps->globals, ps->nglobals, ps->capglobals);
 	emu_module *m = ps->m;
 	m->gvars = xreallocarray(m->gvars, (size_t)ps->capglobals, sizeof *m->gvars);
-	m->gvars[ps->nglobals] = (emu_gvar){0};
+	m->gvars[ps->nglobals] = (emu_gvar){.bytes = (uint64_t)bytes};
 	m->ngvars = ps->nglobals + 1;
 	char *g = xmalloc(end - start + 1);
 	memcpy(g, hdr + start, end - start);
 	g[end - start] = 0;
 	ps->globals[ps->nglobals++] = g;
+	return 0;
 }
 
 /* The initialiser of the byte array noted last ("105, 32, ..."), its first
- * 1 << EMU_GLOBAL_VAR_SHIFT bytes: the strings printf and assert read. */
+ * 4096 bytes: the strings printf and assert read. */
 static void keep_bytes(emu_pstate *ps, const char *init)
 {
-	enum { MAX = 1 << EMU_GLOBAL_VAR_SHIFT };
+	enum { MAX = 1 << 12 };
 	emu_gvar *g = &ps->m->gvars[ps->nglobals - 1];
 	g->data = xcalloc(1, MAX + 1); /* + 1: a terminator however long the string */
 	for (const char *p = init; *p && g->size < MAX;) {
@@ -820,6 +860,8 @@ static void keep_bytes(emu_pstate *ps, const char *init)
 		g->data[g->size++] = (uint8_t)v;
 		p = end + strspn(end, " ,\t");
 	}
+	if (g->bytes < (uint64_t)g->size) /* "[]": as long as its initialiser */
+		g->bytes = (uint64_t)g->size;
 }
 
 /* Text at the top level that no directive starts (ptxas refuses it): what is
@@ -870,7 +912,11 @@ static void parse_module(emu_pstate *ps, emu_cursor *c)
 			emu_perr(ps, ps->line, "'%.40s' outside any .entry: not PTX (a directive starts with '.')",
 				 hdr + strspn(hdr, " \t\n}"));
 		else if (strstr(hdr, ".global") || strstr(hdr, ".const")) {
-			note_global(ps, hdr);
+			if (note_global(ps, hdr) < 0) {
+				free(name);
+				free(hdr);
+				return;
+			}
 			if (found == '{') { /* "= {105, 32, ...};": the initialiser, then its ';' */
 				char f;
 				char *init = emu_cur_until(c, "}", &f);
