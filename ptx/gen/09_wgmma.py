@@ -336,11 +336,8 @@ class Gen:
         self.producer_setup()
         w("\tmov.u32         %stage, 0;")
         w("\tmov.u32         %phase, 0;")
-        w("P_TILE:")
-        w("\tsetp.ge.u32     %p, %tile, %tiles;")
-        w("\t@%p bra         DONE;")
-        self.tile_coords()
-        w("\tmov.u32         %kt, 0;")
+        self.next_work("P")
+        w(f"\tmov.u32         %kt, {self.K_FIRST};")
         w("P_K:")
         self.empty_comment()
         w(f"\tmad.lo.u32      %empty, %stage, 8, %bars;")
@@ -357,12 +354,25 @@ class Gen:
         self.load_b()
         self.advance()
         w("\tadd.u32         %kt, %kt, 1;")
-        w("\tsetp.lt.u32     %p, %kt, %kTiles;")
+        w(f"\tsetp.lt.u32     %p, %kt, {self.K_END};")
         w("\t@%p bra         P_K;")
         w("\tadd.u32         %tile, %tile, %step;")
         w("\tbra             P_TILE;")
         w("// @end")
         w("")
+
+    # The work loop's parts that lesson 10's stream-K tail changes: a piece of work is
+    # k-tiles K_FIRST..K_END-1 of %tile (here always all of them).
+    K_FIRST, K_END = "0", "%kTiles"
+    RELEASE_CHECK = None  # a predicate true after a piece's first k-tile (else %kt != K_FIRST)
+
+    def next_work(self, x):
+        """At label {x}_TILE: the next tile (or DONE) and its m0, n0."""
+        w = self.w
+        w(f"{x}_TILE:")
+        w("\tsetp.ge.u32     %p, %tile, %tiles;")
+        w("\t@%p bra         DONE;")
+        self.tile_coords()
 
     # The producer's parts that lesson 10's generator changes.
 
@@ -515,12 +525,9 @@ class Gen:
     def consumer(self):
         w, S = self.w, self.S
         self.consumer_start(self.a.setmaxnreg)
-        w("C_TILE:")
-        w("\tsetp.ge.u32     %p, %tile, %tiles;")
-        w("\t@%p bra         DONE;")
-        self.tile_coords()
+        self.next_work("C")
         w("\tsetp.ne.u32     %acc, %thr, %thr;          // false: the first products overwrite D")
-        w("\tmov.u32         %kt, 0;")
+        w(f"\tmov.u32         %kt, {self.K_FIRST};")
         if self.PP:
             self.turn_wait()
         w("// @end")
@@ -545,15 +552,18 @@ class Gen:
         w("// @end")
         w("// @release")
         w("\t// The previous stage's wgmmas have finished reading it: hand it back.")
-        w("\tsetp.ne.u32     %p, %kt, 0;")
-        w("\tand.pred        %p, %p, %leader;")
+        if self.RELEASE_CHECK:
+            w(f"\tand.pred        %p, {self.RELEASE_CHECK}, %leader;")
+        else:
+            w(f"\tsetp.ne.u32     %p, %kt, {self.K_FIRST};")
+            w("\tand.pred        %p, %p, %leader;")
         w(f"\tadd.u32         %x, %prev, {8 * S};")
         self.release("%p", "%x")
         w("\tmad.lo.u32      %prev, %stage, 8, %bars;")
         w("\tmov.pred        %acc, %one;                // from now on, accumulate")
         self.advance()
         w("\tadd.u32         %kt, %kt, 1;")
-        w("\tsetp.lt.u32     %p, %kt, %kTiles;")
+        w(f"\tsetp.lt.u32     %p, %kt, {self.K_END};")
         w("\t@%p bra         C_K;")
         if self.PP:
             self.turn_pass()

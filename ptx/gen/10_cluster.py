@@ -58,6 +58,9 @@ A_BYTES, BBOX, STAGE, NACC = L9.A_BYTES, L9.BBOX, L9.STAGE, L9.NACC
 CBOX = 64 * 64 * 2                 # one staging box of C: 64 rows x 64 bf16 columns
 C_WG = (BN // 64) * CBOX           # a consumer's staging tile: 64 x 256 bf16
 log2 = L9.log2
+SK_CTAS = 160                      # stream-K: the grids its slots hold, in blocks (132 SMs on an H100)
+SK_SLOT = 128 * NACC * 4           # a consumer warpgroup's f32 partial sums: 128 threads x 128
+SK_BATCH = 8                       # 16-byte loads of the other piece's slot in flight before the adds
 
 
 def parse():
@@ -81,6 +84,12 @@ def parse():
                         " written: 64 x 32 f32 with --out f32 (default 2, lesson 9's), 64 x 64 with a 16-bit C"
                         " (default none: the whole tile is staged, then stored)")
     p.add_argument("--setmaxnreg", type=int, default=1)
+    p.add_argument("--streamk", type=int, default=0, choices=(0, 1),
+                   help="1: the last, partial round of tiles and the round before it are shared out by k-tiles"
+                        " (stream-K), so every cluster has the same number of k-tiles to run")
+    p.add_argument("--streamk-ctas", type=int, default=SK_CTAS,
+                   help=f"with --streamk 1: the largest grid, in blocks, that it shares out for (at most {SK_CTAS}, the"
+                        " slots' size; 0: never, for timing the code's cost alone)")
     L9.shape_args(p)
     a = p.parse_args()
     if a.cluster == 1:
@@ -92,6 +101,10 @@ def parse():
         p.error(f"--cbufs 8 with --out {a.out}: a consumer's part of C is 4 boxes of 64 x 64 (--cbufs 2 or 4)")
     if a.out != "f32" and a.out != a.ab:
         p.error(f"--out {a.out} with --ab {a.ab}: a 16-bit C has A's and B's type")
+    if not 0 <= a.streamk_ctas <= SK_CTAS:
+        p.error(f"--streamk-ctas {a.streamk_ctas}: 0 to {SK_CTAS} (the slots' size)")
+    if a.streamk and (a.pingpong or a.epilogue != "tma" or a.out == "f32"):
+        p.error("--streamk 1 goes with the cooperative kernel's 16-bit TMA epilogue (no --pingpong, --out f32, --epilogue direct)")
     return a
 
 
@@ -113,6 +126,10 @@ class Gen(L9.Gen):
         self.C_WG = self.MH * (self.BN // 64) * CBOX  # a consumer's staging tile: 64 MH x BN 16-bit
         # --cbufs N with a 16-bit C: box by box through N buffers (lesson 9's box loop), not the whole tile
         self.CB16 = getattr(a, "cbufs", None) if self.C16 else None
+        self.SK = getattr(a, "streamk", 0)  # lesson 11's generator has no --streamk
+        if self.SK:
+            self.K_FIRST, self.K_END = "%kb0", "%kb1"
+            self.RELEASE_CHECK = "%acc"  # false only in a piece's first k-tile, as %kt == %kb0
 
     def staging_bytes(self):
         if self.C16:
@@ -162,6 +179,8 @@ class Gen(L9.Gen):
         w(f"// {2 * S} mbarriers and 1024 bytes of room for the swizzle's alignment: {self.smem_bytes()} bytes.")
         w(".extern .shared .align 1024 .b8 smem[];")
         w("")
+        if self.SK:
+            self.streamk_memory()
         w(f".visible .entry {a.entry}(")
         rows = self.BM // self.CN if self.MC else self.BM  # side by side, each block copies half of A
         w(f"\t.param .align 64 .b8 tmA[128],   // tensor map of A (M x K {self.AB}, row-major), box 64 x {rows}")
@@ -198,6 +217,11 @@ class Gen(L9.Gen):
             w("\t.reg .b64  %tmC;")
         elif self.OUT != "f32":
             w("\t.reg .b32  %h<2>;")
+        if self.SK:
+            w("\t.reg .u32  %dpTiles, %u, %uEnd, %kb0, %kb1, %j, %sk0, %sk1;")
+            w("\t.reg .u64  %ws, %tk;")
+            w("\t.reg .pred %q;")
+            w(f"\t.reg .f32  %s<{4 * SK_BATCH}>;                // a batch of the other piece's partial sums")
         w("")
 
     def setup(self):
@@ -257,10 +281,158 @@ class Gen(L9.Gen):
             w("\tbarrier.cluster.wait;")
         else:
             w("\tbar.sync        0;")
+        if self.SK:
+            self.streamk_setup()
         w("\tsetp.ne.u32     %p, %wg, 0;")
         w("\t@%p bra         CONSUMER;")
         w("// @end")
         w("")
+
+    # ---- stream-K (--streamk 1) ----
+    #
+    # A persistent grid of P clusters takes T tiles in rounds of P; when P does not divide T the last
+    # round keeps only T mod P clusters busy. Stream-K shares the last S = T mod P + P tiles out by
+    # k-tiles: their S x kTiles k-tiles in tile order, cluster c taking [c U / P, (c+1) U / P) of
+    # them (U = S kTiles, at least kTiles each since S >= P). So a tile is split between at most two
+    # clusters: one runs its first k-tiles (the end of that cluster's share), the other its last ones
+    # (the start of its share). Each piece's owner stores its f32 partial sums in a slot of global
+    # memory and takes a ticket; the second to arrive adds the other's slot to its registers (a + b:
+    # the same sum whoever is second) and runs the epilogue. The slots and tickets are module-level
+    # .global memory (the driver allocates it with the module, zeroed); the second owner sets the
+    # ticket back to 0, so the next launch finds it so.
+
+    def streamk_memory(self):
+        w = self.w
+        slots = SK_CTAS * 2 * 2 * SK_SLOT
+        tickets = 2 * SK_CTAS * 2 * 4
+        w(f"// Stream-K: two slots of partial sums per consumer warpgroup (its share's first and last piece),")
+        w(f"// {SK_SLOT} bytes each, for grids of up to {SK_CTAS} blocks: {slots} bytes; a ticket per streamed tile,")
+        w("// block and warpgroup; a word per warpgroup to tell its threads what the ticket said.")
+        w(f".global .align 16 .b8 sk_slots[{slots}];")
+        w(f".global .align 4 .b8 sk_tickets[{tickets}];")
+        w(".shared .align 4 .b8 sk_said[8];")
+        w("")
+
+    def streamk_setup(self):
+        w = self.w
+        w("\t// Stream-K: the last partial round and one whole round before it, S tiles, are shared out")
+        w("\t// by k-tiles; tiles before them are taken whole, as above. None when the rounds are")
+        w(f"\t// full, when there is no whole round, or when the slots do not hold the grid ({SK_CTAS} blocks).")
+        w("\trem.u32         %x, %tiles, %step;          // tiles of the last round")
+        w("\tsetp.ne.u32     %p, %x, 0;")
+        w("\tsetp.ge.and.u32 %p, %tiles, %step, %p;")
+        w(f"\tsetp.le.and.u32 %p, %step, {self.a.streamk_ctas // self.CL}, %p;")
+        w("\tadd.u32         %y, %x, %step;")
+        w("\tselp.u32        %y, %y, 0, %p;             // S")
+        w("\tsub.u32         %dpTiles, %tiles, %y;       // the tiles taken whole")
+        w("\tmul.lo.u32      %y, %y, %kTiles;            // U: the k-tiles shared out")
+        w("\tmul.lo.u32      %u, %tile, %y;              // this cluster's: [c U / P, (c + 1) U / P)")
+        w("\tdiv.u32         %u, %u, %step;")
+        w("\tadd.u32         %x, %tile, 1;")
+        w("\tmul.lo.u32      %uEnd, %x, %y;")
+        w("\tdiv.u32         %uEnd, %uEnd, %step;")
+
+    def next_work(self, x):
+        """A whole tile while %tile < %dpTiles, then the pieces of this cluster's share of the
+        streamed k-tiles: %tile, and its k-tiles %kb0..%kb1-1."""
+        if not self.SK:
+            super().next_work(x)
+            return
+        w = self.w
+        w(f"{x}_TILE:")
+        w("\tmov.u32         %kb0, 0;")
+        w("\tmov.u32         %kb1, %kTiles;")
+        w("\tsetp.lt.u32     %p, %tile, %dpTiles;")
+        w(f"\t@%p bra         {x}_WHOLE;")
+        w("\tsetp.ge.u32     %p, %u, %uEnd;")
+        w("\t@%p bra         DONE;")
+        w("\tdiv.u32         %x, %u, %kTiles;            // the streamed tile k-tile u is in ...")
+        w("\tmul.lo.u32      %kb0, %x, %kTiles;")
+        w("\tsub.u32         %kb0, %u, %kb0;             // ... from that k-tile ...")
+        w("\tsub.u32         %kb1, %uEnd, %u;")
+        w("\tadd.u32         %kb1, %kb1, %kb0;")
+        w("\tmin.u32         %kb1, %kb1, %kTiles;        // ... to the tile's end or the share's")
+        w("\tsub.u32         %y, %kb1, %kb0;")
+        w("\tadd.u32         %u, %u, %y;")
+        w("\tadd.u32         %tile, %dpTiles, %x;")
+        w(f"{x}_WHOLE:")
+        self.tile_coords()
+
+    def slot_address(self, cluster, which):
+        """%ws = this thread's place in the slot of (cluster, which piece), this block and warpgroup."""
+        w = self.w
+        w(f"\tshl.b32         %sk0, {cluster}, 1;")
+        w(f"\tadd.u32         %sk0, %sk0, {which};")
+        w(f"\tmad.lo.u32      %sk0, %sk0, {self.CL}, %rank;")
+        w("\tshl.b32         %sk0, %sk0, 1;")
+        w("\tadd.u32         %sk0, %sk0, %wg;")
+        w("\tsub.u32         %sk0, %sk0, 1;              // (((c 2 + piece) blocks + rank) 2 + warpgroup)")
+        w(f"\tmul.wide.u32    %ws, %sk0, {SK_SLOT};")
+        w("\tand.b32         %sk0, %thr, 127;")
+        w("\tmul.wide.u32    %t64, %sk0, 16;             // thread t's 16 bytes of each 2048")
+        w("\tadd.u64         %ws, %ws, %t64;")
+        w("\tmov.u64         %t64, sk_slots;")
+        w("\tadd.u64         %ws, %ws, %t64;")
+
+    def streamk_fixup(self):
+        w = self.w
+        n4 = self.NACC // 4
+        w("// @streamk")
+        w("\t// A piece of a streamed tile: store the partial sums, take the tile's ticket; the")
+        w("\t// second piece's owner adds the first's and stores C, the first goes on.")
+        w("\tsetp.ne.u32     %p, %kb0, 0;")
+        w("\tsetp.ne.or.u32  %p, %kb1, %kTiles, %p;")
+        w("\t@!%p bra        C_WHOLE_TILE;")
+        w("\tsetp.eq.u32     %q, %kb0, 0;                // the tile's first k-tiles: my share's last piece")
+        w("\tselp.u32        %sk1, 1, 0, %q;")
+        w("\tmov.u32         %j, %clusterid.x;")
+        self.slot_address("%j", "%sk1")
+        for i in range(n4):
+            regs = ", ".join(f"%d{4 * i + e}" for e in range(4))
+            w(f"\tst.global.v4.f32 [%ws+{2048 * i}], {{{regs}}};")
+        w("\tsub.u32         %j, %tile, %dpTiles;        // the streamed tile's number")
+        w(f"\tmad.lo.u32      %sk0, %j, {self.CL}, %rank;")
+        w("\tshl.b32         %sk0, %sk0, 1;")
+        w("\tadd.u32         %sk0, %sk0, %wg;")
+        w("\tsub.u32         %sk0, %sk0, 1;")
+        w("\tmul.wide.u32    %tk, %sk0, 4;")
+        w("\tmov.u64         %t64, sk_tickets;")
+        w("\tadd.u64         %tk, %tk, %t64;             // its ticket for this block and warpgroup")
+        w("\tmov.u32         %sk0, sk_said;")
+        w("\tsub.u32         %sk1, %wg, 1;")
+        w("\tmad.lo.u32      %sk0, %sk1, 4, %sk0;")
+        w("\t// Every thread's stores before the leader's ticket: the barrier, then a release.")
+        w("\tbar.sync        %bid, 128;")
+        w("\t@%leader atom.acq_rel.gpu.global.add.u32 %x, [%tk], 1;")
+        w("\t@%leader st.shared.u32 [%sk0], %x;")
+        w("\tbar.sync        %bid, 128;")
+        w("\tld.shared.u32   %x, [%sk0];")
+        w("\tsetp.eq.u32     %p, %x, 0;                  // first: the other owner finishes the tile")
+        w("\t@%p bra         C_NEXT;")
+        w("\t@%leader st.relaxed.gpu.global.u32 [%tk], 0; // for the next launch")
+        w("\t// The other piece's owner: the cluster whose share holds the tile's last k-tile (u + 1 =")
+        w("\t// (j + 1) kTiles when mine are the first), or its first (u = j kTiles); cluster_of(u) =")
+        w("\t// ((u + 1) P - 1) / U.")
+        w("\tselp.u32        %sk1, 1, 0, %q;")
+        w("\tadd.u32         %x, %j, %sk1;")
+        w("\tmul.lo.u32      %x, %x, %kTiles;")
+        w("\tmul.lo.u32      %x, %x, %step;")
+        w("\tadd.u32         %y, %step, -1;")
+        w("\t@%q mov.u32     %y, -1;")
+        w("\tadd.u32         %x, %x, %y;")
+        w("\tsub.u32         %y, %tiles, %dpTiles;")
+        w("\tmul.lo.u32      %y, %y, %kTiles;            // U")
+        w("\tdiv.u32         %x, %x, %y;")
+        w("\tselp.u32        %sk1, 0, 1, %q;             // its piece: the first of its share, or the last")
+        self.slot_address("%x", "%sk1")
+        for b in range(0, n4, SK_BATCH):
+            for i in range(b, min(n4, b + SK_BATCH)):
+                regs = ", ".join(f"%s{4 * (i - b) + e}" for e in range(4))
+                w(f"\tld.global.cg.v4.f32 {{{regs}}}, [%ws+{2048 * i}];")
+            for i in range(b, min(n4, b + SK_BATCH)):
+                w("\t" + " ".join(f"add.f32 %d{4 * i + e}, %d{4 * i + e}, %s{4 * (i - b) + e};" for e in range(4)))
+        w("C_WHOLE_TILE:")
+        w("// @end")
 
     def tile_coords(self):
         """m0, n0 of %tile for this block: lesson 9's order over cluster rows, then the rank's row."""
@@ -353,12 +525,16 @@ class Gen(L9.Gen):
             super().consumer_place()
 
     def epilogue(self):
+        if self.SK:
+            self.streamk_fixup()
         if self.C16:
             self.epilogue_tma()
         elif self.OUT != "f32":
             self.epilogue_direct_bf16()
         else:
             super().epilogue()
+        if self.SK:
+            self.w("C_NEXT:")
 
     def finish(self):
         w = self.w
