@@ -28,7 +28,7 @@ python3 - "$ROOT" "$BIN" "$WORK" "$PTXAS" <<'PY'
 import os, re, shlex, subprocess, sys
 root, binary, work, ptxas = sys.argv[1:5]
 SOME = {"l9_tma_s3_b4", "l9_c2_tma_b2", "l9_256x128_tma_b2", "l9_c2n_256x128_tma_b2", "l9_pp_tma_s5_b4",
-        "l9_c2_pp_tma_s6_b2", "l10_f16", "l10_s4_b2", "l10_pp_s6_b2", "l10_256x128_n_s4_b2"}
+        "l9_c2_pp_tma_s6_b2", "l10_f16", "l10_s4_b2", "l10_pp_s6_b2", "l10_256x128_n_s4_b2", "l10_sk"}
 everything = os.environ.get("SWEEP_ALL") == "1"
 rows = []
 for line in open(os.path.join(root, "scripts/sweep-43.tsv")):
@@ -68,14 +68,19 @@ for name, gen, run in rows:
         continue
     x, y = int(need.group(1)), int(need.group(2))
     m, n = max(256, x), max(256, y)
-    for size in (f"{m},{n},256", f"{m + x},{n + y},192"):  # the second: more tiles each way ...
-        # ... and two blocks (one cluster) for the persistent grid: each block loops over tiles
-        argv = run if size.endswith(",256") else [("2" if a == "persistent" else a) for a in run]
+    sizes = [(f"{m},{n},256", None), (f"{m + x},{n + y},192", "2")]  # the second: more tiles each way, and
+    # two blocks (one cluster) for the persistent grid: each block loops over tiles
+    if "--streamk" in gen and gen[gen.index("--streamk") + 1] == "1":
+        # stream-K: 3 clusters, 7 cluster tiles of 5 k-tiles: 3 whole, then 4 shared out by k-tiles (whole
+        # ones, and tiles whose first and last k-tiles two clusters run); then 5 tiles, all shared out
+        sizes += [("1792,256,320", "6"), ("1280,256,320", "6")]
+    for size, blocks in sizes:
+        argv = run if blocks is None else [(blocks if a == "persistent" else a) for a in run]
         p = subprocess.run([binary, "run", "--ptx", ptx] + argv + ["--size", size, "--emulate"],
                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         lines = p.stdout.splitlines()
         good = p.returncode == 0 and lines and lines[0].endswith(": VERIFIED") and " 0 races;" in p.stdout
-        grid = "" if argv is run else " --grid 2"
+        grid = "" if argv is run else f" --grid {blocks}"
         print(f"{'ok' if good else 'not ok'} sweep row {name} --emulate --size {size}{grid}: verified, no race"
               f" (exit {p.returncode})")
         if not good:
