@@ -364,7 +364,6 @@ class Gen:
     # The work loop's parts that lesson 10's stream-K tail changes: a piece of work is
     # k-tiles K_FIRST..K_END-1 of %tile (here always all of them).
     K_FIRST, K_END = "0", "%kTiles"
-    RELEASE_CHECK = None  # a predicate true after a piece's first k-tile (else %kt != K_FIRST)
 
     def next_work(self, x):
         """At label {x}_TILE: the next tile (or DONE) and its m0, n0."""
@@ -552,11 +551,8 @@ class Gen:
         w("// @end")
         w("// @release")
         w("\t// The previous stage's wgmmas have finished reading it: hand it back.")
-        if self.RELEASE_CHECK:
-            w(f"\tand.pred        %p, {self.RELEASE_CHECK}, %leader;")
-        else:
-            w(f"\tsetp.ne.u32     %p, %kt, {self.K_FIRST};")
-            w("\tand.pred        %p, %p, %leader;")
+        w(f"\tsetp.ne.u32     %p, %kt, {self.K_FIRST};")
+        w("\tand.pred        %p, %p, %leader;")
         w(f"\tadd.u32         %x, %prev, {8 * S};")
         self.release("%p", "%x")
         w("\tmad.lo.u32      %prev, %stage, 8, %bars;")

@@ -129,7 +129,6 @@ class Gen(L9.Gen):
         self.SK = getattr(a, "streamk", 0)  # lesson 11's generator has no --streamk
         if self.SK:
             self.K_FIRST, self.K_END = "%kb0", "%kb1"
-            self.RELEASE_CHECK = "%acc"  # false only in a piece's first k-tile, as %kt == %kb0
 
     def staging_bytes(self):
         if self.C16:
