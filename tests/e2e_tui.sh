@@ -217,6 +217,11 @@ T resize-window -t rs -x 160 -y 48
 wait_for rs "Not run yet."
 has rs "Not run yet." && has rs "PTX ptx/01_naive.ptx" && cap rs | grep -F "One thread per output" | grep -qF "Numbers"
 check "tui resize to 160x48 redraws side by side" $? rs
+# A burst of resizes, the last one too small: each is a SIGWINCH, and one that lands while the loop
+# draws must still wake its poll (a lost one left the old frame until the next key).
+for geo in 100x30 150x45 90x28 160x48 120x40; do
+	T resize-window -t rs -x "${geo%x*}" -y "${geo#*x}"
+done
 T resize-window -t rs -x 70 -y 20
 wait_for rs "Terminal too small: 70x20."
 has rs "Terminal too small: 70x20." && ! has rs "Fixture"

@@ -729,7 +729,8 @@ static int cmd_tui(const cli_command *self, int argc, char **argv)
 		/* The terminal went away (hang-up, closed pty): nothing more will come. */
 		if (n > 0 && (pf[0].revents & (POLLHUP | POLLERR | POLLNVAL)) && !(pf[0].revents & POLLIN))
 			break;
-		/* EINTR is usually SIGWINCH: curses then has a KEY_RESIZE waiting. */
+		/* EINTR or the self-pipe is usually SIGWINCH: curses then has a KEY_RESIZE waiting. */
+		ui_term_signal_drain();
 		int key;
 		while ((key = ui_term_key()) != -1 && !a->quit) {
 			if (key == UI_KEY_RESIZE)

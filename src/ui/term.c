@@ -35,12 +35,14 @@ int ui_term_utf8(void)
 
 /* The self-pipe: the handler writes a byte, so a signal that lands between
  * the loop's check of ui_term_signal and its poll() still wakes the poll
- * (an idle poll waits for ever: the signal was lost until the next key). */
+ * (an idle poll waits for ever: the signal was lost until the next key).
+ * A resize too: curses' own SIGWINCH handler only marks a KEY_RESIZE for
+ * the next getch, which an idle poll never reaches. */
 static int wake[2] = {-1, -1};
+static struct sigaction curses_winch; /* curses' SIGWINCH handler, which on_winch chains to */
 
-static void on_quit(int sig)
+static void wake_loop(void)
 {
-	ui_term_signal = sig;
 	if (wake[1] >= 0) {
 		int saved = errno;
 		ssize_t ignored = write(wake[1], "", 1);
@@ -49,9 +51,31 @@ static void on_quit(int sig)
 	}
 }
 
+static void on_quit(int sig)
+{
+	ui_term_signal = sig;
+	wake_loop();
+}
+
+static void on_winch(int sig, siginfo_t *info, void *ctx)
+{
+	if (curses_winch.sa_flags & SA_SIGINFO)
+		curses_winch.sa_sigaction(sig, info, ctx);
+	else if (curses_winch.sa_handler != SIG_DFL && curses_winch.sa_handler != SIG_IGN)
+		curses_winch.sa_handler(sig);
+	wake_loop();
+}
+
 int ui_term_signal_fd(void)
 {
 	return wake[0];
+}
+
+void ui_term_signal_drain(void)
+{
+	char buf[64];
+	while (wake[0] >= 0 && read(wake[0], buf, sizeof buf) > 0)
+		;
 }
 
 /* A crash: give the terminal back first, then die of the same signal. */
@@ -164,6 +188,13 @@ int ui_term_open(const ui_theme *t, char *err, int errlen)
 		return -1;
 	}
 	open_now = 1;
+	/* After newterm, which installs curses' SIGWINCH handler: ours calls it, then wakes the loop. */
+	struct sigaction sa;
+	memset(&sa, 0, sizeof sa);
+	sigemptyset(&sa.sa_mask);
+	sa.sa_sigaction = on_winch;
+	sa.sa_flags = SA_SIGINFO;
+	sigaction(SIGWINCH, &sa, &curses_winch);
 	cbreak();
 	noecho();
 	nonl();

@@ -10,9 +10,12 @@
 
 /* Set by SIGINT, SIGTERM and SIGHUP: the event loop leaves through its normal exit path. */
 extern volatile sig_atomic_t ui_term_signal;
-/* Readable once one of those signals came (-1 before ui_term_open): the event
- * loop polls it with its other fds, so no signal waits for the next key. */
+/* Readable once one of those signals came, or the terminal was resized (-1
+ * before ui_term_open): the event loop polls it with its other fds, so no
+ * signal waits for the next key. */
 int ui_term_signal_fd(void);
+/* Empties that pipe once the loop has woken (a resize writes to it too). */
+void ui_term_signal_drain(void);
 
 /* Whether the locale can show UTF-8 (else the tutor uses ASCII glyphs). */
 int ui_term_utf8(void);
