@@ -1,5 +1,7 @@
 /* exec/stalls: the emulator's trace of a few blocks into the stall model (see stalls.h). */
+#include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
 #include "exec/stalls.h"
@@ -16,6 +18,105 @@ static int enough(void *ctx, const emu_progress *p)
 {
 	(void)ctx;
 	return p->blocks_done >= EXEC_ESTIMATE_BLOCKS;
+}
+
+/* A set of 128-byte line ids (stall_rec.mem's: never 0, a buffer's index is at least 1). */
+typedef struct {
+	uint32_t *k;
+	size_t cap, n;
+} idset;
+
+static void idset_add(idset *s, uint32_t id)
+{
+	if (2 * (s->n + 1) > s->cap) {
+		idset o = *s;
+		s->cap = o.cap ? 2 * o.cap : 4096;
+		s->k = xcalloc(s->cap, sizeof *s->k);
+		s->n = 0;
+		for (size_t i = 0; i < o.cap; i++)
+			if (o.k[i])
+				idset_add(s, o.k[i]);
+		free(o.k);
+	}
+	size_t h = (id * 2654435761u) & (s->cap - 1);
+	while (s->k[h] && s->k[h] != id)
+		h = (h + 1) & (s->cap - 1);
+	if (!s->k[h])
+		s->k[h] = id, s->n++;
+}
+
+static int idset_has(const idset *s, uint32_t id)
+{
+	if (!s->cap)
+		return 0;
+	size_t h = (id * 2654435761u) & (s->cap - 1);
+	while (s->k[h] && s->k[h] != id)
+		h = (h + 1) & (s->cap - 1);
+	return s->k[h] == id;
+}
+
+/* The distinct lines traced block b's global loads read, into s. */
+static void block_lines(const stall_trace *t, int b, idset *s)
+{
+	for (int w = 0; w < t->warps_per_block; w++) {
+		const stall_warp *sw = &t->warps[(size_t)b * (size_t)t->warps_per_block + (size_t)w];
+		for (size_t i = 0; i < sw->n; i++) {
+			const stall_rec *r = &sw->rec[i];
+			int k = t->ops[r->op].kind;
+			if ((k != STALL_K_LDG && k != STALL_K_CPASYNC) || r->mem == STALL_NO_MEM)
+				continue;
+			const uint32_t *ln = &t->mem[r->mem];
+			for (uint32_t j = 1; j <= ln[0]; j++)
+				idset_add(s, ln[j]);
+		}
+	}
+}
+
+/* The L2's capacity between block rows. A grid that tiles C walks one operand along x (B when block
+ * 1 reads block 0's rows of A, else A): a row of blocks reads all of it, and the next row reads it
+ * again. Between the two reads of a line the GPU reads that operand whole and the wave's rows of
+ * the other; when that is more than the L2 holds, the line is gone (an LRU cache under a cyclic
+ * walk larger than itself keeps nothing of it), and every read of the operand comes from DRAM:
+ * the first block's by a fetch, the others in its wave by waiting for that same fetch (they walk
+ * K in step: a block that falls behind hits in L2 and catches up with the one that fetches).
+ * *miss becomes the operand's share of the block's lines plus the other's compulsory share of the
+ * rest; *note says what streams (empty: nothing, *miss unchanged). The emulator's buffers: A is
+ * index 1 of a line id, B 2 (emu_internal.h). */
+static void l2_stream(const stall_trace *t, const run_request *rq, const gpu_spec *g, long long blocks, int bps,
+		      double esz, double *miss, char note[EXEC_STALLS_NOTE])
+{
+	note[0] = 0;
+	long long gx = rq->grid[0];
+	if (t->nblocks < 2 || gx < 2 || blocks <= gx || g->l2_kb <= 0)
+		return; /* one row of blocks, or no second block to tell the walk by */
+	idset s[2] = {{0}};
+	block_lines(t, 0, &s[0]);
+	block_lines(t, 1, &s[1]);
+	double n[4] = {0}, same[4] = {0}; /* per buffer index (A 1, B 2, the rest 3): block 0's lines, those block 1 reads too */
+	for (size_t i = 0; i < s[0].cap; i++) {
+		uint32_t id = s[0].k[i];
+		if (!id)
+			continue;
+		int b = id >> 28 == 1 ? 1 : id >> 28 == 2 ? 2 : 3;
+		n[b]++;
+		same[b] += idset_has(&s[1], id);
+	}
+	free(s[0].k), free(s[1].k);
+	double all = n[1] + n[2] + n[3];
+	if (!(n[1] > 0 && n[2] > 0))
+		return;
+	int walks_m = same[1] < 0.5 * n[1], x = walks_m ? 1 : 2, y = 3 - x;
+	double size_x = walks_m ? (double)rq->M * (double)rq->K * esz : (double)rq->K * (double)rq->N * esz;
+	double size_y = walks_m ? (double)rq->K * (double)rq->N * esz : (double)rq->M * (double)rq->K * esz;
+	double wave = fmin((double)blocks, (double)g->sms * bps), rows = ceil(wave / (double)gx);
+	double between = size_x + rows * n[y] * 128.0, l2 = 1024.0 * g->l2_kb;
+	if (between <= l2)
+		return;
+	/* a wave reads each of its strips of the operand from DRAM once: the first block; its other rows hit */
+	double fx = n[x] / all, y_traffic = (double)blocks * n[y] * 128.0, fetched = fmin(wave, (double)gx) / wave;
+	*miss = fx * fetched + (1 - fx) * fmin(1.0, y_traffic > 0 ? size_y / y_traffic : 1.0);
+	snprintf(note, EXEC_STALLS_NOTE, "%s (%.0f MB) is read again by every row of blocks, with %.0f MB between, "
+		 "more than the %.0f MB L2: its reads wait for DRAM", walks_m ? "A" : "B", size_x / 1e6, between / 1e6, l2 / 1e6);
 }
 
 static int work(const run_request *rq, const gpu_spec *g, int regs, exec_stalls_result *out, char *err, int errlen)
@@ -50,12 +151,14 @@ static int work(const run_request *rq, const gpu_spec *g, int regs, exec_stalls_
 		return -1;
 	}
 	/* Of what the blocks read from L2, the share DRAM must bring: A and B once, over the L2 -> SM
-	 * traffic of the whole grid (each block's read footprint). */
+	 * traffic of the whole grid (each block's read footprint); unless the L2 cannot keep an operand
+	 * from one block row to the next (l2_stream). */
 	double esz = dtype_of(rq->dt == DTYPE_NONE ? DTYPE_F32 : rq->dt)->bytes;
 	double dram = ((double)rq->M * (double)rq->K + (double)rq->K * (double)rq->N) * esz;
 	double l2 = 32.0 * (double)res.footprint_sectors / (double)res.blocks_done * (double)res.blocks;
 	out->c = (stall_config){.blocks_per_sm = occ.blocks_per_sm, .smem_per_block = occ.smem_per_block,
 				.l2_miss = l2 > 0 ? dram / l2 : 1, .grid_blocks = res.blocks, .sms = g->sms, .hoist_loads = 2};
+	l2_stream(&t, rq, g, res.blocks, occ.blocks_per_sm, esz, &out->c.l2_miss, out->l2_stream);
 	t0 = util_now();
 	int m = stall_model(&t, &out->p, &out->c, &out->r, err, errlen);
 	out->model_seconds = util_now() - t0;
