@@ -686,7 +686,7 @@ static void prepare_ahead(sim *s, wstate *w, long long t)
 	int32_t written[(LOOKAHEAD + 1) * STALL_MAX_DST];
 	int nw = 0;
 	const shadow *seen[LOOKAHEAD + 1]; /* the renamed results passed so far, in program order */
-	int nseen = 0;
+	int nseen = 0, past_sts = 0;
 	for (size_t k = w->pos; k < w->n && k <= w->pos + LOOKAHEAD; k++) {
 		if (w->ahead >> (k - w->pos) & 1) {
 			for (int j = 0; j < w->nsh; j++)
@@ -695,7 +695,13 @@ static void prepare_ahead(sim *s, wstate *w, long long t)
 			continue;
 		}
 		const stall_op *o = &s->t->ops[w->rec[k].op];
-		if (!passable(o))
+		/* a shared store cannot alias a global or local load (another state space): ptxas moves
+		 * the loads of a tile's next values above the stores of its last (low_occ's 16 LDG, STS pairs) */
+		if (o->kind == STALL_K_STS) {
+			past_sts = 1;
+			continue;
+		}
+		if (!passable(o) || (past_sts && o->kind == STALL_K_LDS))
 			return;
 		if (k > w->pos && (s->c->hoist_loads > 1 || o->kind == STALL_K_LDG || o->kind == STALL_K_LDS)) {
 			long long dep = t + 1;
