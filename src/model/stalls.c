@@ -539,7 +539,10 @@ static void effects(sim *s, wstate *w, size_t k, long long t)
 	uint32_t opi = w->rec[k].op;
 	const stall_op *o = &s->t->ops[opi];
 	const stall_params *p = s->p;
-	double u = o->units > 0 ? o->units : 1;
+	/* a shared access with no wavefronts of its own is one ptxas merged into its group's LDS.128
+	 * (emu_trace.c charges the leader): no instruction of the SASS, nothing at MIO */
+	int merged = (o->kind == STALL_K_LDS || o->kind == STALL_K_STS) && !(o->units > 0);
+	double u = merged ? 0 : o->units > 0 ? o->units : 1;
 	s->issued[opi] += 1;
 	charge(s, opi, STALL_SELECTED, t, t + 1);
 	switch ((stall_kind)o->kind) {
