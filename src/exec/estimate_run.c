@@ -59,6 +59,8 @@ static int latency(const run_request *rq, const gpu_spec *g, int regs, exec_esti
 	}
 	out->latency_seconds = s.emu_seconds + s.model_seconds;
 	int counted = s.emu && exec_estimate_counts(rq, s.emu, out) == 0;
+	if (counted)
+		out->in.dram_bytes += s.dram_rereads; /* what the L2 could not keep, read again */
 	exec_stalls_free(&s);
 	return counted ? 0 : -1;
 }

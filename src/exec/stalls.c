@@ -76,19 +76,18 @@ static void block_lines(const stall_trace *t, int b, idset *s)
  * 1 reads block 0's rows of A, else A): a row of blocks reads all of it, and the next row reads it
  * again. Between the two reads of a line the GPU reads that operand whole and the wave's rows of
  * the other; when that is more than the L2 holds, the line is gone (an LRU cache under a cyclic
- * walk larger than itself keeps nothing of it), and every read of the operand comes from DRAM:
- * the first block's by a fetch, the others in its wave by waiting for that same fetch (they walk
- * K in step: a block that falls behind hits in L2 and catches up with the one that fetches).
- * *miss becomes the operand's share of the block's lines plus the other's compulsory share of the
- * rest; *note says what streams (empty: nothing, *miss unchanged). The emulator's buffers: A is
- * index 1 of a line id, B 2 (emu_internal.h). */
-static void l2_stream(const stall_trace *t, const run_request *rq, const gpu_spec *g, long long blocks, int bps,
-		      double esz, double *miss, char note[EXEC_STALLS_NOTE])
+ * walk larger than itself keeps nothing of it): each wave of resident blocks fetches its strips of
+ * the operand from DRAM again, once a strip (its first reader; the wave's other rows of blocks
+ * find it in L2). *miss becomes that share of the block's lines plus the other operand's
+ * compulsory share of the rest, and the return value the bytes DRAM brings beyond A and B once
+ * (0: the L2 keeps the operand, *miss unchanged). The emulator's buffers: A is index 1 of a line
+ * id, B 2 (emu_internal.h). */
+static double l2_stream(const stall_trace *t, const run_request *rq, const gpu_spec *g, long long blocks, int bps,
+			double esz, double *miss)
 {
-	note[0] = 0;
 	long long gx = rq->grid[0];
 	if (t->nblocks < 2 || gx < 2 || blocks <= gx || g->l2_kb <= 0)
-		return; /* one row of blocks, or no second block to tell the walk by */
+		return 0; /* one row of blocks, or no second block to tell the walk by */
 	idset s[2] = {{0}};
 	block_lines(t, 0, &s[0]);
 	block_lines(t, 1, &s[1]);
@@ -102,21 +101,17 @@ static void l2_stream(const stall_trace *t, const run_request *rq, const gpu_spe
 		same[b] += idset_has(&s[1], id);
 	}
 	free(s[0].k), free(s[1].k);
-	double all = n[1] + n[2] + n[3];
 	if (!(n[1] > 0 && n[2] > 0))
-		return;
+		return 0;
 	int walks_m = same[1] < 0.5 * n[1], x = walks_m ? 1 : 2, y = 3 - x;
 	double size_x = walks_m ? (double)rq->M * (double)rq->K * esz : (double)rq->K * (double)rq->N * esz;
 	double size_y = walks_m ? (double)rq->K * (double)rq->N * esz : (double)rq->M * (double)rq->K * esz;
-	double wave = fmin((double)blocks, (double)g->sms * bps), rows = ceil(wave / (double)gx);
-	double between = size_x + rows * n[y] * 128.0, l2 = 1024.0 * g->l2_kb;
-	if (between <= l2)
-		return;
-	/* a wave reads each of its strips of the operand from DRAM once: the first block; its other rows hit */
-	double fx = n[x] / all, y_traffic = (double)blocks * n[y] * 128.0, fetched = fmin(wave, (double)gx) / wave;
-	*miss = fx * fetched + (1 - fx) * fmin(1.0, y_traffic > 0 ? size_y / y_traffic : 1.0);
-	snprintf(note, EXEC_STALLS_NOTE, "%s (%.0f MB) is read again by every row of blocks, with %.0f MB between, "
-		 "more than the %.0f MB L2: its reads wait for DRAM", walks_m ? "A" : "B", size_x / 1e6, between / 1e6, l2 / 1e6);
+	double wave = fmin((double)blocks, (double)g->sms * bps), strips = fmin(wave, (double)gx);
+	if (size_x + ceil(wave / (double)gx) * n[y] * 128.0 <= 1024.0 * g->l2_kb)
+		return 0;
+	double fx = n[x] / (n[1] + n[2] + n[3]), y_traffic = (double)blocks * n[y] * 128.0;
+	*miss = fx * strips / wave + (1 - fx) * fmin(1.0, y_traffic > 0 ? size_y / y_traffic : 1.0);
+	return fmax(0.0, ceil((double)blocks / wave) * strips * n[x] * 128.0 - size_x);
 }
 
 static int work(const run_request *rq, const gpu_spec *g, int regs, exec_stalls_result *out, char *err, int errlen)
@@ -158,7 +153,7 @@ static int work(const run_request *rq, const gpu_spec *g, int regs, exec_stalls_
 	double l2 = 32.0 * (double)res.footprint_sectors / (double)res.blocks_done * (double)res.blocks;
 	out->c = (stall_config){.blocks_per_sm = occ.blocks_per_sm, .smem_per_block = occ.smem_per_block,
 				.l2_miss = l2 > 0 ? dram / l2 : 1, .grid_blocks = res.blocks, .sms = g->sms, .hoist_loads = 2};
-	l2_stream(&t, rq, g, res.blocks, occ.blocks_per_sm, esz, &out->c.l2_miss, out->l2_stream);
+	out->dram_rereads = l2_stream(&t, rq, g, res.blocks, occ.blocks_per_sm, esz, &out->c.l2_miss);
 	t0 = util_now();
 	int m = stall_model(&t, &out->p, &out->c, &out->r, err, errlen);
 	out->model_seconds = util_now() - t0;

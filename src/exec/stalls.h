@@ -9,7 +9,6 @@
 #include "run/run.h"
 #include "emu/emu.h"
 
-#define EXEC_STALLS_NOTE 160
 typedef struct {
 	int rc;                      /* 0, or -1 with err */
 	char err[320];
@@ -22,7 +21,7 @@ typedef struct {
 	int cut;                     /* the trace hit STALL_MAX_RECS: the warps' tails are missing */
 	double emu_seconds, model_seconds;
 	const emu_result *emu;        /* the traced run's counts (static: until the next exec_stalls), or NULL */
-	char l2_stream[EXEC_STALLS_NOTE]; /* the operand the L2 cannot keep between rows of blocks, or empty */
+	double dram_rereads;         /* bytes DRAM brings again: an operand the L2 cannot keep between rows of blocks */
 } exec_stalls_result;
 
 /* The registers a thread assumed when the kernel's are not known (a PTX file without a recorded value). */
