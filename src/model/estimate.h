@@ -17,7 +17,7 @@
  * 0.15 and 0.25; the stall model's misses (docs/model.md: lesson 5, dbuf_tiled)
  * hold them here until it closes them. */
 #define ESTIMATE_TOL_LESSONS 0.30
-#define ESTIMATE_TOL_HELDOUT 0.55
+#define ESTIMATE_TOL_HELDOUT 0.30
 
 /* What one block does on average (the emulator's counts over the blocks it ran, divided by them). */
 typedef struct {
