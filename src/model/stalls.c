@@ -540,7 +540,7 @@ static void effects(sim *s, wstate *w, size_t k, long long t)
 	const stall_op *o = &s->t->ops[opi];
 	const stall_params *p = s->p;
 	/* a shared access with no wavefronts of its own is one ptxas merged into its group's LDS.128
-	 * (emu_trace.c charges the leader): no instruction of the SASS, nothing at MIO */
+	 * (emu_trace.c charges the leader): nothing at MIO (it keeps an issue slot here, none in SASS) */
 	int merged = (o->kind == STALL_K_LDS || o->kind == STALL_K_STS) && !(o->units > 0);
 	double u = merged ? 0 : o->units > 0 ? o->units : 1;
 	s->issued[opi] += 1;
