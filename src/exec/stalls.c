@@ -11,6 +11,7 @@
 #include "model/occupancy.h"
 #include "course/argspec.h"
 #include "course/dtype.h"
+#include "course/sass_tools.h"
 #include "base/util.h"
 
 /* Stop once the sample ran: the estimate's blocks, or the first cluster. */
@@ -18,6 +19,31 @@ static int enough(void *ctx, const emu_progress *p)
 {
 	(void)ctx;
 	return p->blocks_done >= EXEC_ESTIMATE_BLOCKS;
+}
+
+/* A PTX file's registers a thread, for the stall model's occupancy when no lesson recorded them:
+ * ptxas's -v for the GPU's arch where ptxas is installed; 0 where not (EXEC_STALLS_REGS is then
+ * assumed, and said). */
+static int ptxas_regs(const run_request *rq, const gpu_spec *g)
+{
+	char err[256], arch[16];
+	size_t len;
+	char *text = util_read_file(rq->ptx_path, &len, err, sizeof err);
+	if (!text)
+		return 0;
+	sass_arch_for(text, g->cc_major, g->cc_minor, arch, sizeof arch);
+	free(text);
+	sass_job j;
+	sass_kernel k;
+	sass_kernel_init(&k, rq->entry);
+	int regs = 0;
+	if (sass_job_start(&j, rq->ptx_path, err, sizeof err) == 0) {
+		if (sass_job_ptxas(&j, arch, &k, err, sizeof err) == 0 && k.regs > 0)
+			regs = k.regs;
+		sass_job_end(&j);
+	}
+	sass_kernel_free(&k);
+	return regs;
 }
 
 /* A set of 128-byte line ids (stall_rec.mem's: never 0, a buffer's index is at least 1). */
@@ -136,6 +162,8 @@ static int work(const run_request *rq, const gpu_spec *g, int regs, exec_stalls_
 	out->emu = &res;
 	out->cut = t.cut;
 	unsigned threads = rq->block[0] * (rq->block[1] ? rq->block[1] : 1) * (rq->block[2] ? rq->block[2] : 1);
+	if (regs <= 0 && (regs = ptxas_regs(rq, g)) > 0) /* --stalls and the estimate: one occupancy */
+		out->regs_ptxas = 1;
 	out->regs_assumed = regs <= 0;
 	out->regs = regs > 0 ? regs : EXEC_STALLS_REGS;
 	occ_input oi = {.threads = (int)threads, .regs = out->regs, .smem_static = t.smem_static, .smem_dynamic = (int)rq->smem};

@@ -17,6 +17,7 @@ typedef struct {
 	stall_config c;
 	int regs;                    /* registers a thread the occupancy used */
 	int regs_assumed;            /* 1: not known, EXEC_STALLS_REGS assumed */
+	int regs_ptxas;              /* 1: ptxas's for a PTX file no lesson recorded them for */
 	long long blocks_run;        /* blocks emulated (the trace holds up to STALL_MAX_BLOCKS) */
 	int cut;                     /* the trace hit STALL_MAX_RECS: the warps' tails are missing */
 	double emu_seconds, model_seconds;
