@@ -473,6 +473,57 @@ static void test_throttled_warps_share_the_queue(void **state)
 	stall_trace_free(&t);
 }
 
+/* A global load after a shared store issues ahead of it (another state space: ptxas moves it so);
+ * a shared load after one does not (it may read what the store writes). */
+static void test_global_load_passes_shared_store(void **state)
+{
+	(void)state;
+	double cycles[2];
+	for (int kind = 0; kind < 2; kind++) {
+		/* load r1; store r1 to shared; load r2; store r2: the second load waits only for its address */
+		uint8_t ld = kind ? STALL_K_LDS : STALL_K_LDG;
+		stall_op ops[] = {{.line = 1, .kind = ld, .ndst = 1, .dst = {1}, .nsrc = 1, .src = {5}, .units = 1},
+				  {.line = 2, .kind = STALL_K_STS, .nsrc = 1, .src = {1}, .units = 1},
+				  {.line = 3, .kind = ld, .ndst = 1, .dst = {2}, .nsrc = 1, .src = {5}, .units = 1},
+				  {.line = 4, .kind = STALL_K_STS, .nsrc = 1, .src = {2}, .units = 1}};
+		stall_trace t;
+		trace_new(&t, 1, ops, 4);
+		for (int i = 0; i < 32; i++)
+			for (int k = 0; k < 4; k++)
+				stall_trace_add(&t, 0, 0, (uint32_t)k); /* every global load a miss */
+		stall_result r;
+		run_hoisting(&t, &r, 2);
+		cycles[kind] = r.cycles;
+		stall_result_free(&r);
+		stall_trace_free(&t);
+	}
+	/* the global loads run ahead of the stores, several steps' in flight (kept behind them, two latencies a step) */
+	assert_true(cycles[0] < 32 * 260 / 2);
+	assert_true(cycles[1] > 64 * 29 * 0.95); /* the shared loads stay behind the stores: two latencies a step */
+}
+
+/* A shared load with no wavefronts of its own (ptxas merged it into its group's LDS.128, whose
+ * leader carries the group's) adds nothing at MIO. */
+static void test_merged_shared_load_costs_no_mio(void **state)
+{
+	(void)state;
+	double cycles[2];
+	for (int merged = 0; merged < 2; merged++) {
+		stall_op ops[] = {{.line = 1, .kind = STALL_K_LDS, .units = merged ? 0 : 4}}; /* no result: no waits of its own */
+		stall_trace t;
+		trace_repeat(&t, 32, ops, 100);
+		stall_result r;
+		run(&t, &r);
+		cycles[merged] = r.cycles;
+		if (!merged)
+			assert_int_equal(r.lines[0].top, STALL_MIO);
+		stall_result_free(&r);
+		stall_trace_free(&t);
+	}
+	assert_true(cycles[0] > 3200 * 4 * 0.95); /* 3200 loads of 4 wavefronts at one a cycle */
+	assert_true(cycles[1] < 3200 / 4 * 1.2);  /* issue alone: four sub-partitions, one a cycle each */
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -493,6 +544,8 @@ int main(void)
 		cmocka_unit_test(test_try_wait_charged_at_the_line_before),
 		cmocka_unit_test(test_mbarrier_waits_for_its_own_phase),
 		cmocka_unit_test(test_throttled_warps_share_the_queue),
+		cmocka_unit_test(test_global_load_passes_shared_store),
+		cmocka_unit_test(test_merged_shared_load_costs_no_mio),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

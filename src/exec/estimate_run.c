@@ -1,39 +1,12 @@
 /* exec/estimate_run: the whole estimate of a run request (see estimate_run.h): the counted sample, the
  * stall model's SM over the same blocks, the model's rule; here or in a child. */
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
 #include "exec/estimate_run.h"
 #include "exec/backend.h"
 #include "exec/stalls.h"
-#include "course/sass_tools.h"
 #include "base/util.h"
-
-/* A PTX file's registers a thread, for the stall model's occupancy when no lesson recorded them:
- * ptxas's -v for the GPU's arch where ptxas is installed; 0 where not (EXEC_STALLS_REGS is then
- * assumed, and said). */
-static int ptxas_regs(const run_request *rq, const gpu_spec *g)
-{
-	char err[256], arch[16];
-	size_t len;
-	char *text = util_read_file(rq->ptx_path, &len, err, sizeof err);
-	if (!text)
-		return 0;
-	sass_arch_for(text, g->cc_major, g->cc_minor, arch, sizeof arch);
-	free(text);
-	sass_job j;
-	sass_kernel k;
-	sass_kernel_init(&k, rq->entry);
-	int regs = 0;
-	if (sass_job_start(&j, rq->ptx_path, err, sizeof err) == 0) {
-		if (sass_job_ptxas(&j, arch, &k, err, sizeof err) == 0 && k.regs > 0)
-			regs = k.regs;
-		sass_job_end(&j);
-	}
-	sass_kernel_free(&k);
-	return regs;
-}
 
 /* The stall model's SM over the sample's blocks: its cycles for the busiest SM's share of the grid
  * into out->in.sm_cycles, or out->latency_why; and the counts of the same traced run into out->in
@@ -41,9 +14,9 @@ static int ptxas_regs(const run_request *rq, const gpu_spec *g)
 static int latency(const run_request *rq, const gpu_spec *g, int regs, exec_estimate_result *out)
 {
 	static exec_stalls_result s;
-	if (regs <= 0 && (regs = ptxas_regs(rq, g)) > 0)
-		out->regs_ptxas = 1;
-	if (exec_stalls(rq, g, regs, &s) < 0)
+	int rc = exec_stalls(rq, g, regs, &s);
+	out->regs_ptxas = s.regs_ptxas;
+	if (rc < 0)
 		snprintf(out->latency_why, sizeof out->latency_why, "%s", s.err);
 	else if (s.cut)
 		snprintf(out->latency_why, sizeof out->latency_why, "the trace was cut (its warps' tails are missing)");
@@ -59,6 +32,8 @@ static int latency(const run_request *rq, const gpu_spec *g, int regs, exec_esti
 	}
 	out->latency_seconds = s.emu_seconds + s.model_seconds;
 	int counted = s.emu && exec_estimate_counts(rq, s.emu, out) == 0;
+	if (counted)
+		out->in.dram_bytes += s.dram_rereads; /* what the L2 could not keep, read again */
 	exec_stalls_free(&s);
 	return counted ? 0 : -1;
 }

@@ -1,5 +1,7 @@
 /* exec/stalls: the emulator's trace of a few blocks into the stall model (see stalls.h). */
+#include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
 #include "exec/stalls.h"
@@ -9,6 +11,7 @@
 #include "model/occupancy.h"
 #include "course/argspec.h"
 #include "course/dtype.h"
+#include "course/sass_tools.h"
 #include "base/util.h"
 
 /* Stop once the sample ran: the estimate's blocks, or the first cluster. */
@@ -16,6 +19,125 @@ static int enough(void *ctx, const emu_progress *p)
 {
 	(void)ctx;
 	return p->blocks_done >= EXEC_ESTIMATE_BLOCKS;
+}
+
+/* A PTX file's registers a thread, for the stall model's occupancy when no lesson recorded them:
+ * ptxas's -v for the GPU's arch where ptxas is installed; 0 where not (EXEC_STALLS_REGS is then
+ * assumed, and said). */
+static int ptxas_regs(const run_request *rq, const gpu_spec *g)
+{
+	char err[256], arch[16];
+	size_t len;
+	char *text = util_read_file(rq->ptx_path, &len, err, sizeof err);
+	if (!text)
+		return 0;
+	sass_arch_for(text, g->cc_major, g->cc_minor, arch, sizeof arch);
+	free(text);
+	sass_job j;
+	sass_kernel k;
+	sass_kernel_init(&k, rq->entry);
+	int regs = 0;
+	if (sass_job_start(&j, rq->ptx_path, err, sizeof err) == 0) {
+		if (sass_job_ptxas(&j, arch, &k, err, sizeof err) == 0 && k.regs > 0)
+			regs = k.regs;
+		sass_job_end(&j);
+	}
+	sass_kernel_free(&k);
+	return regs;
+}
+
+/* A set of 128-byte line ids (stall_rec.mem's: never 0, a buffer's index is at least 1). */
+typedef struct {
+	uint32_t *k;
+	size_t cap, n;
+} idset;
+
+static void idset_add(idset *s, uint32_t id)
+{
+	if (2 * (s->n + 1) > s->cap) {
+		idset o = *s;
+		s->cap = o.cap ? 2 * o.cap : 4096;
+		s->k = xcalloc(s->cap, sizeof *s->k);
+		s->n = 0;
+		for (size_t i = 0; i < o.cap; i++)
+			if (o.k[i])
+				idset_add(s, o.k[i]);
+		free(o.k);
+	}
+	size_t h = (id * 2654435761u) & (s->cap - 1);
+	while (s->k[h] && s->k[h] != id)
+		h = (h + 1) & (s->cap - 1);
+	if (!s->k[h])
+		s->k[h] = id, s->n++;
+}
+
+static int idset_has(const idset *s, uint32_t id)
+{
+	if (!s->cap)
+		return 0;
+	size_t h = (id * 2654435761u) & (s->cap - 1);
+	while (s->k[h] && s->k[h] != id)
+		h = (h + 1) & (s->cap - 1);
+	return s->k[h] == id;
+}
+
+/* The distinct lines traced block b's global loads read, into s. */
+static void block_lines(const stall_trace *t, int b, idset *s)
+{
+	for (int w = 0; w < t->warps_per_block; w++) {
+		const stall_warp *sw = &t->warps[(size_t)b * (size_t)t->warps_per_block + (size_t)w];
+		for (size_t i = 0; i < sw->n; i++) {
+			const stall_rec *r = &sw->rec[i];
+			int k = t->ops[r->op].kind;
+			if ((k != STALL_K_LDG && k != STALL_K_CPASYNC) || r->mem == STALL_NO_MEM)
+				continue;
+			const uint32_t *ln = &t->mem[r->mem];
+			for (uint32_t j = 1; j <= ln[0]; j++)
+				idset_add(s, ln[j]);
+		}
+	}
+}
+
+/* The L2's capacity between block rows. A grid that tiles C walks one operand along x (B when block
+ * 1 reads block 0's rows of A, else A): a row of blocks reads all of it, and the next row reads it
+ * again. Between the two reads of a line the GPU reads that operand whole and the wave's rows of
+ * the other; when that is more than the L2 holds, the line is gone (an LRU cache under a cyclic
+ * walk larger than itself keeps nothing of it): each wave of resident blocks fetches its strips of
+ * the operand from DRAM again, once a strip (its first reader; the wave's other rows of blocks
+ * find it in L2). *miss becomes that share of the block's lines plus the other operand's
+ * compulsory share of the rest, and the return value the bytes DRAM brings beyond A and B once
+ * (0: the L2 keeps the operand, *miss unchanged). The emulator's buffers: A is index 1 of a line
+ * id, B 2 (emu_internal.h). */
+static double l2_stream(const stall_trace *t, const run_request *rq, const gpu_spec *g, long long blocks, int bps,
+			double esz, double *miss)
+{
+	long long gx = rq->grid[0];
+	if (t->nblocks < 2 || gx < 2 || blocks <= gx || g->l2_kb <= 0)
+		return 0; /* one row of blocks, or no second block to tell the walk by */
+	idset s[2] = {{0}};
+	block_lines(t, 0, &s[0]);
+	block_lines(t, 1, &s[1]);
+	double n[4] = {0}, same[4] = {0}; /* per buffer index (A 1, B 2, the rest 3): block 0's lines, those block 1 reads too */
+	for (size_t i = 0; i < s[0].cap; i++) {
+		uint32_t id = s[0].k[i];
+		if (!id)
+			continue;
+		int b = id >> 28 == 1 ? 1 : id >> 28 == 2 ? 2 : 3;
+		n[b]++;
+		same[b] += idset_has(&s[1], id);
+	}
+	free(s[0].k), free(s[1].k);
+	if (!(n[1] > 0 && n[2] > 0))
+		return 0;
+	int walks_m = same[1] < 0.5 * n[1], x = walks_m ? 1 : 2, y = 3 - x;
+	double size_x = walks_m ? (double)rq->M * (double)rq->K * esz : (double)rq->K * (double)rq->N * esz;
+	double size_y = walks_m ? (double)rq->K * (double)rq->N * esz : (double)rq->M * (double)rq->K * esz;
+	double wave = fmin((double)blocks, (double)g->sms * bps), strips = fmin(wave, (double)gx);
+	if (size_x + ceil(wave / (double)gx) * n[y] * 128.0 <= 1024.0 * g->l2_kb)
+		return 0;
+	double fx = n[x] / (n[1] + n[2] + n[3]), y_traffic = (double)blocks * n[y] * 128.0;
+	*miss = fx * strips / wave + (1 - fx) * fmin(1.0, y_traffic > 0 ? size_y / y_traffic : 1.0);
+	return fmax(0.0, ceil((double)blocks / wave) * strips * n[x] * 128.0 - size_x);
 }
 
 static int work(const run_request *rq, const gpu_spec *g, int regs, exec_stalls_result *out, char *err, int errlen)
@@ -40,6 +162,8 @@ static int work(const run_request *rq, const gpu_spec *g, int regs, exec_stalls_
 	out->emu = &res;
 	out->cut = t.cut;
 	unsigned threads = rq->block[0] * (rq->block[1] ? rq->block[1] : 1) * (rq->block[2] ? rq->block[2] : 1);
+	if (regs <= 0 && (regs = ptxas_regs(rq, g)) > 0) /* --stalls and the estimate: one occupancy */
+		out->regs_ptxas = 1;
 	out->regs_assumed = regs <= 0;
 	out->regs = regs > 0 ? regs : EXEC_STALLS_REGS;
 	occ_input oi = {.threads = (int)threads, .regs = out->regs, .smem_static = t.smem_static, .smem_dynamic = (int)rq->smem};
@@ -50,12 +174,14 @@ static int work(const run_request *rq, const gpu_spec *g, int regs, exec_stalls_
 		return -1;
 	}
 	/* Of what the blocks read from L2, the share DRAM must bring: A and B once, over the L2 -> SM
-	 * traffic of the whole grid (each block's read footprint). */
+	 * traffic of the whole grid (each block's read footprint); unless the L2 cannot keep an operand
+	 * from one block row to the next (l2_stream). */
 	double esz = dtype_of(rq->dt == DTYPE_NONE ? DTYPE_F32 : rq->dt)->bytes;
 	double dram = ((double)rq->M * (double)rq->K + (double)rq->K * (double)rq->N) * esz;
 	double l2 = 32.0 * (double)res.footprint_sectors / (double)res.blocks_done * (double)res.blocks;
 	out->c = (stall_config){.blocks_per_sm = occ.blocks_per_sm, .smem_per_block = occ.smem_per_block,
 				.l2_miss = l2 > 0 ? dram / l2 : 1, .grid_blocks = res.blocks, .sms = g->sms, .hoist_loads = 2};
+	out->dram_rereads = l2_stream(&t, rq, g, res.blocks, occ.blocks_per_sm, esz, &out->c.l2_miss);
 	t0 = util_now();
 	int m = stall_model(&t, &out->p, &out->c, &out->r, err, errlen);
 	out->model_seconds = util_now() - t0;

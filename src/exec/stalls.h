@@ -17,10 +17,12 @@ typedef struct {
 	stall_config c;
 	int regs;                    /* registers a thread the occupancy used */
 	int regs_assumed;            /* 1: not known, EXEC_STALLS_REGS assumed */
+	int regs_ptxas;              /* 1: ptxas's for a PTX file no lesson recorded them for */
 	long long blocks_run;        /* blocks emulated (the trace holds up to STALL_MAX_BLOCKS) */
 	int cut;                     /* the trace hit STALL_MAX_RECS: the warps' tails are missing */
 	double emu_seconds, model_seconds;
 	const emu_result *emu;        /* the traced run's counts (static: until the next exec_stalls), or NULL */
+	double dram_rereads;         /* bytes DRAM brings again: an operand the L2 cannot keep between rows of blocks */
 } exec_stalls_result;
 
 /* The registers a thread assumed when the kernel's are not known (a PTX file without a recorded value). */

@@ -14,10 +14,11 @@
 /* How close the estimate is held to the measured times on the H100 at 4096
  * (tests/e2e_estimate.sh fails past them): the lessons 1-11, and the
  * held-out kernels of tests/heldout/ it was not shaped on. Issue 41 asks for
- * 0.15 and 0.25; the stall model's misses (docs/model.md: lesson 5, dbuf_tiled)
+ * 0.15 and 0.25; the stall model's misses (docs/model.md: lessons 4 and 5;
+ * the held-out misses tests/e2e_estimate.sh names, each held to its side)
  * hold them here until it closes them. */
 #define ESTIMATE_TOL_LESSONS 0.30
-#define ESTIMATE_TOL_HELDOUT 0.55
+#define ESTIMATE_TOL_HELDOUT 0.30
 
 /* What one block does on average (the emulator's counts over the blocks it ran, divided by them). */
 typedef struct {

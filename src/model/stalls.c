@@ -539,7 +539,10 @@ static void effects(sim *s, wstate *w, size_t k, long long t)
 	uint32_t opi = w->rec[k].op;
 	const stall_op *o = &s->t->ops[opi];
 	const stall_params *p = s->p;
-	double u = o->units > 0 ? o->units : 1;
+	/* a shared access with no wavefronts of its own is one ptxas merged into its group's LDS.128
+	 * (emu_trace.c charges the leader): nothing at MIO (it keeps an issue slot here, none in SASS) */
+	int merged = (o->kind == STALL_K_LDS || o->kind == STALL_K_STS) && !(o->units > 0);
+	double u = merged ? 0 : o->units > 0 ? o->units : 1;
 	s->issued[opi] += 1;
 	charge(s, opi, STALL_SELECTED, t, t + 1);
 	switch ((stall_kind)o->kind) {
@@ -686,7 +689,7 @@ static void prepare_ahead(sim *s, wstate *w, long long t)
 	int32_t written[(LOOKAHEAD + 1) * STALL_MAX_DST];
 	int nw = 0;
 	const shadow *seen[LOOKAHEAD + 1]; /* the renamed results passed so far, in program order */
-	int nseen = 0;
+	int nseen = 0, past_sts = 0;
 	for (size_t k = w->pos; k < w->n && k <= w->pos + LOOKAHEAD; k++) {
 		if (w->ahead >> (k - w->pos) & 1) {
 			for (int j = 0; j < w->nsh; j++)
@@ -695,7 +698,13 @@ static void prepare_ahead(sim *s, wstate *w, long long t)
 			continue;
 		}
 		const stall_op *o = &s->t->ops[w->rec[k].op];
-		if (!passable(o))
+		/* a shared store cannot alias a global or local load (another state space): ptxas moves
+		 * the loads of a tile's next values above the stores of its last (low_occ's 16 LDG, STS pairs) */
+		if (o->kind == STALL_K_STS) {
+			past_sts = 1;
+			continue;
+		}
+		if (!passable(o) || (past_sts && o->kind == STALL_K_LDS))
 			return;
 		if (k > w->pos && (s->c->hoist_loads > 1 || o->kind == STALL_K_LDG || o->kind == STALL_K_LDS)) {
 			long long dep = t + 1;
