@@ -245,6 +245,9 @@ typedef struct {
 	 * mbarrier releases it. Only the bookkeeping of the scan: the picks and charges are the same. */
 	int dirty[4];
 	const wstate *cur;
+	/* prepare_ahead's registers written by the ops its scan passed: those whose mark is its pass
+	 * (a register read in one step where a list of them was searched) */
+	uint32_t *passed, pass;
 } sim;
 
 static size_t l1_find(const l1cache *c, uint64_t k)
@@ -686,8 +689,10 @@ static void prepare_ahead(sim *s, wstate *w, long long t)
 	w->awake = NEVER;
 	if (!s->c->hoist_loads)
 		return;
-	int32_t written[(LOOKAHEAD + 1) * STALL_MAX_DST];
-	int nw = 0;
+	if (++s->pass == 0) { /* a mark wrapped round: none is this pass's */
+		memset(s->passed, 0, (size_t)s->t->nregs * sizeof *s->passed);
+		s->pass = 1;
+	}
 	const shadow *seen[LOOKAHEAD + 1]; /* the renamed results passed so far, in program order */
 	int nseen = 0, past_sts = 0;
 	for (size_t k = w->pos; k < w->n && k <= w->pos + LOOKAHEAD; k++) {
@@ -713,7 +718,7 @@ static void prepare_ahead(sim *s, wstate *w, long long t)
 				int32_t r = o->src[i];
 				if (r < 0 || r >= s->t->nregs)
 					continue;
-				ok = !reg_in(r, written, nw);
+				ok = s->passed[r] != s->pass;
 				long long at = w->ready[r]; /* the value it reads: the latest renamed one passed, else the register's */
 				for (int j = 0; j < nseen; j++)
 					if (reg_in(r, seen[j]->reg, seen[j]->n))
@@ -725,8 +730,9 @@ static void prepare_ahead(sim *s, wstate *w, long long t)
 				return;
 			}
 		}
-		for (int i = 0; i < o->ndst && nw < (int)(sizeof written / sizeof *written); i++)
-			written[nw++] = o->dst[i];
+		for (int i = 0; i < o->ndst; i++)
+			if (o->dst[i] >= 0 && o->dst[i] < s->t->nregs)
+				s->passed[o->dst[i]] = s->pass;
 	}
 }
 
@@ -812,6 +818,43 @@ static void issue(sim *s, wstate *w, long long t)
 	prepare_ahead(s, w, t);
 }
 
+/* A warp in its sub-partition's scan at tnow: the wait that ended charged where it was, a busy pipe
+ * made a wait. 1: its next instruction may issue, 0: a load ahead of it may; -1: neither, *until its
+ * wake (NEVER: done, or at a barrier). */
+static int visit(sim *s, wstate *w, long long tnow, long long *until)
+{
+	*until = NEVER;
+	if (w->done || w->at_bar)
+		return -1;
+	const stall_op *ops = s->t->ops;
+	int inorder = w->wake <= tnow, twhy = STALL_MATH;
+	if (inorder) {
+		if (w->seg < w->wake) { /* the wait ends: charge it where it was */
+			charge(s, w->wop, w->why, w->seg, w->wake);
+			w->seg = w->wake;
+		}
+		long long busy = pipe_busy(s, w, &ops[w->rec[w->pos].op], tnow, &twhy);
+		if (busy) {
+			charge(s, w->rec[w->pos].op, STALL_NOT_SELECTED, w->seg, tnow);
+			w->seg = tnow;
+			w->wake = busy, w->why = (uint8_t)twhy, w->wop = w->rec[w->pos].op;
+			inorder = 0;
+		}
+	}
+	int ahead = !inorder && w->awake <= tnow;
+	if (ahead) {
+		long long busy = pipe_busy(s, w, &ops[w->rec[w->aj].op], tnow, &twhy);
+		if (busy)
+			w->awake = busy, ahead = 0;
+	}
+	if (!inorder && !ahead) {
+		*until = w->wake < w->awake ? w->wake : w->awake;
+		return -1;
+	}
+	*until = tnow;
+	return inorder;
+}
+
 stall_reason stall_top(const double cyc[STALL_NREASONS])
 {
 	int best = STALL_SELECTED;
@@ -878,6 +921,7 @@ int stall_model(const stall_trace *t, const stall_params *p, const stall_config 
 	size_t nr = (size_t)(t->nregs > 0 ? t->nregs : 1);
 	long long *ready = xcalloc(nr * (size_t)s.nw, sizeof *ready);
 	uint8_t *rwhy = xcalloc(nr * (size_t)s.nw, 1);
+	s.passed = xcalloc(nr, sizeof *s.passed);
 	s.l1.lines_max = s.l1_bytes > 128 ? (size_t)(s.l1_bytes / 128) : 1;
 	int live = 0;
 	for (int i = 0; i < s.nw; i++) {
@@ -902,6 +946,12 @@ int stall_model(const stall_trace *t, const stall_params *p, const stall_config 
 	 * last to use one goes first (a fixed order let sub-partition 0's warps race ahead, 3's starve) */
 	int turn = 0;
 	long long sp_wake[4] = {0, 0, 0, 0}; /* per sub-partition: its warps' earliest wake at its last scan */
+	/* Per warp: the cycle its wait ends as its last visit left it (NEVER: done or at a barrier),
+	 * valid while its sub-partition is not dirty. A warp still waiting then is only a minimum for
+	 * the scan: its visit charges nothing and changes nothing, so a clean scan reads this instead. */
+	long long *until = xmalloc((size_t)s.nw * sizeof *until);
+	for (int i = 0; i < s.nw; i++)
+		until[i] = LLONG_MIN;
 	while (live > 0) {
 		long long next = NEVER;
 		int first = turn;
@@ -911,46 +961,31 @@ int stall_model(const stall_trace *t, const stall_params *p, const stall_config 
 				next = sp_wake[sp] < next ? sp_wake[sp] : next;
 				continue;
 			}
+			int clean = !s.dirty[sp];
 			s.dirty[sp] = 0;
 			long long lo = NEVER;  /* the earliest wake of the warps not picked */
 			int ready = 0;         /* warps that could issue now */
 			int pick = -1, pick_inorder = 0, pick_greedy = 0;
+			long long pick_last = 0;
 			for (int i = sp; i < s.nw; i += 4) {
-				wstate *w = &s.w[i];
-				if (w->done || w->at_bar)
+				if (clean && until[i] > tnow) {
+					next = until[i] < next ? until[i] : next;
+					lo = until[i] < lo ? until[i] : lo;
 					continue;
-				int inorder = w->wake <= tnow, twhy = STALL_MATH;
-				if (inorder) {
-					if (w->seg < w->wake) { /* the wait ends: charge it where it was */
-						charge(&s, w->wop, w->why, w->seg, w->wake);
-						w->seg = w->wake;
-					}
-					long long busy = pipe_busy(&s, w, &t->ops[w->rec[w->pos].op], tnow, &twhy);
-					if (busy) {
-						charge(&s, w->rec[w->pos].op, STALL_NOT_SELECTED, w->seg, tnow);
-						w->seg = tnow;
-						w->wake = busy, w->why = (uint8_t)twhy, w->wop = w->rec[w->pos].op;
-						inorder = 0;
-					}
 				}
-				int ahead = !inorder && w->awake <= tnow;
-				if (ahead) {
-					long long busy = pipe_busy(&s, w, &t->ops[w->rec[w->aj].op], tnow, &twhy);
-					if (busy)
-						w->awake = busy, ahead = 0;
-				}
-				if (!inorder && !ahead) {
-					long long when = w->wake < w->awake ? w->wake : w->awake;
-					next = when < next ? when : next;
-					lo = when < lo ? when : lo;
+				wstate *w = &s.w[i];
+				int inorder = visit(&s, w, tnow, &until[i]);
+				if (inorder < 0) {
+					next = until[i] < next ? until[i] : next;
+					lo = until[i] < lo ? until[i] : lo;
 					continue;
 				}
 				ready++;
 				/* greedy (the warp that issued the cycle before, while it has not stalled), then the
 				 * one that issued longest ago */
 				int greedy = i == last_issued[sp] && w->last == tnow - 1;
-				if (pick < 0 || greedy || (!pick_greedy && w->last < s.w[pick].last))
-					pick = i, pick_inorder = inorder, pick_greedy = greedy;
+				if (pick < 0 || greedy || (!pick_greedy && w->last < pick_last))
+					pick = i, pick_inorder = inorder, pick_greedy = greedy, pick_last = w->last;
 			}
 			if (pick >= 0) {
 				wstate *w = &s.w[pick];
@@ -970,6 +1005,7 @@ int stall_model(const stall_trace *t, const stall_params *p, const stall_config 
 				next = tnow + 1 < next ? tnow + 1 : next;
 				s.cur = NULL;
 				long long when = w->done || w->at_bar ? NEVER : w->wake < w->awake ? w->wake : w->awake;
+				until[pick] = when;
 				lo = ready > 1 ? tnow : when < lo ? when : lo; /* one not picked could issue next cycle */
 			}
 			sp_wake[sp] = lo;
@@ -990,6 +1026,7 @@ int stall_model(const stall_trace *t, const stall_params *p, const stall_config 
 		if (live > 0 && next == NEVER) {
 			snprintf(err, (size_t)errlen, "no stalls: the model's warps all wait at a barrier no warp reaches");
 			free(ready), free(rwhy), free(s.w), free(s.b), free(s.cyc), free(s.issued), l1_free(&s.l1);
+			free(until), free(s.passed);
 			return -1;
 		}
 		tnow = next;
@@ -1005,6 +1042,7 @@ int stall_model(const stall_trace *t, const stall_params *p, const stall_config 
 	r->waves = per_wave > 0 ? ceil((double)c->grid_blocks / per_wave) : 1;
 	r->ms = r->cycles * r->waves / (p->clock_mhz * 1e3);
 	r->warps = s.nw;
+	free(until), free(s.passed);
 	free(ready), free(rwhy), free(s.w), free(s.b), free(s.cyc), free(s.issued), l1_free(&s.l1);
 	return 0;
 }
