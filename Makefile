@@ -82,8 +82,6 @@ $(BUILD)/tests/%: tests/%.c $(LIBOBJ)
 	@echo "  TEST  $<"
 	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) $(NCURSES_CFLAGS) -Isrc -Itests $(LDFLAGS) -o $@ $< $(LIBOBJ) $(CMOCKA_LIBS) $(LIBS)
 
-# test_render_lint answers a repeated warp-view recording from the first (its __wrap_exec_warp_record).
-$(BUILD)/tests/test_render_lint: override LDFLAGS += -Wl,--wrap=exec_warp_record
 
 -include $(OBJ:.o=.d)
 

@@ -447,45 +447,6 @@ static void run_offline(ui_app *a)
 	runs_ok += r->status == RUN_OK && a->slot[a->lesson].have;
 }
 
-/* A warp-view recording, made once per request and asked access: a page's @warpview is remade at every
- * ui_app_select (as the tutor remakes it at a page turn) and w records on each press, and the lint
- * selects the same pages and presses w hundreds of times over. The recording is a function of the
- * request and the asked access (the PTX files do not change here), so a repeat is answered from the
- * first: the tutor's own code still asks for every one. Linked with -Wl,--wrap=exec_warp_record
- * (Makefile). */
-int __real_exec_warp_record(const run_request *rq, exec_warp_access *wa, char *err, int errlen);
-int __wrap_exec_warp_record(const run_request *rq, exec_warp_access *wa, char *err, int errlen);
-
-static struct warp_memo {
-	run_request rq;
-	exec_warp_access wa; /* as recorded */
-	int rc;
-	char err[256];
-} *warp_memo;
-static int warp_memos, warp_memo_hits;
-
-int __wrap_exec_warp_record(const run_request *rq, exec_warp_access *wa, char *err, int errlen)
-{
-	for (int i = 0; i < warp_memos; i++) {
-		const struct warp_memo *m = &warp_memo[i];
-		if (memcmp(&m->rq, rq, sizeof *rq) || m->wa.line != wa->line || memcmp(m->wa.block, wa->block, sizeof wa->block) ||
-		    m->wa.warp != wa->warp || m->wa.nth != wa->nth)
-			continue;
-		warp_memo_hits++;
-		*wa = m->wa;
-		snprintf(err, (size_t)errlen, "%s", m->err);
-		return m->rc;
-	}
-	struct warp_memo m = {.rq = *rq};
-	m.rc = __real_exec_warp_record(rq, wa, m.err, sizeof m.err);
-	m.wa = *wa;
-	snprintf(err, (size_t)errlen, "%s", m.err);
-	warp_memo = realloc(warp_memo, (size_t)(warp_memos + 1) * sizeof *warp_memo);
-	assert_non_null(warp_memo);
-	warp_memo[warp_memos++] = m;
-	return m.rc;
-}
-
 /* W served as the loop serves it, the model made once per kernel (slot: the lesson's index, or
  * the course's size for the student's own kernel) and at 256 cubed, where it is quick: neither the
  * screen's size nor the problem's changes what the column looks like. */
@@ -871,7 +832,6 @@ static void every_screen_readable(void **state)
 	assert_true(stalls_shown >= (kernels * 2 + 2 * 2) * sizes);
 	free(runs);
 	runs = NULL;
-	fprintf(stderr, "warp views: %d recorded, %d repeats answered from them\n", warp_memos, warp_memo_hits);
 	assert_int_equal(bad, 0);
 }
 

@@ -17,6 +17,7 @@
 #include "model/devices.h"
 #include "run/launch.h"
 #include "ui/app.h"
+#include "ui/app_internal.h"
 #include "exec/backend.h"
 #include "ui/draw.h"
 #include "ui/frame.h"
@@ -387,6 +388,16 @@ static void test_page_warpview(void **st)
 		to_page_end(&r);
 		assert_true(screen_has(&r, "A warp's view, from the kernel"));
 		assert_true(screen_has(&r, pages[i].shows));
+		if (!strcmp(pages[i].lesson, "2")) { /* a page turned to again is answered from the recording ... */
+			int made = r.a->warp_memo_next;
+			ui_app_select(r.a, r.a->lesson, p);
+			assert_int_equal(r.a->warp_memo_next, made);
+			app_reload_ptx(r.a, r.a->lesson); /* ... until its PTX is reloaded (an edit) */
+			ui_app_select(r.a, r.a->lesson, p);
+			assert_int_equal(r.a->warp_memo_next, (made + 1) % UI_WARP_MEMOS);
+			to_page_end(&r);
+			assert_true(screen_has(&r, pages[i].shows));
+		}
 		if (!strcmp(pages[i].lesson, "1")) {
 			expr_set(&r.a->whatif, "BS", 16);
 			ui_app_select(r.a, r.a->lesson, p);

@@ -84,6 +84,19 @@ typedef struct {
 	char err[256];
 } ui_warpview;
 
+/* A recording the warp views keep (ui/app_warp.c): the request, the asked
+ * access and the PTX's reload count it was made for, and what came of it, so
+ * that paging back to a page or pressing w again does not emulate again. */
+#define UI_WARP_MEMOS 8
+typedef struct {
+	int used;
+	unsigned gen;            /* ui_estimate.gen: bumped at every reload of a PTX (an edit) */
+	run_request rq;
+	exec_warp_access wa;     /* as recorded */
+	int rc;
+	char err[256];
+} ui_warp_memo;
+
 /* A lesson's kernel as shown: the parsed PTX and its static instruction mix. */
 typedef struct {
 	int loaded;              /* tried (ok or not) */
@@ -204,6 +217,8 @@ typedef struct {
 	int cu_focus;
 	int own;                 /* the lesson that runs the student's own kernel (--ptx, --cu); -1: none */
 	ui_warpview page_warp;   /* @warpview: the page's view, remade with the model (what-ifs, edits) */
+	ui_warp_memo warp_memo[UI_WARP_MEMOS]; /* the last recordings, the oldest replaced first */
+	int warp_memo_next;
 	long long M, N, K;
 	expr_env whatif;         /* parameter overrides for the current lesson */
 	int regs_override;       /* what-if registers per thread; 0: none */

@@ -77,6 +77,30 @@ static int warp_request(const ui_app *a, run_request *rq, char *err, int errlen)
 	return 0;
 }
 
+/* exec_warp_record, answered from a->warp_memo when the same access of the
+ * same request and PTX was recorded before (a page's view is remade at
+ * every select). */
+static int record(ui_app *a, const run_request *rq, exec_warp_access *wa, char *err, int errlen)
+{
+	unsigned gen = a->est.gen;
+	for (int i = 0; i < UI_WARP_MEMOS; i++) {
+		const ui_warp_memo *m = &a->warp_memo[i];
+		if (m->used && m->gen == gen && !memcmp(&m->rq, rq, sizeof *rq) && m->wa.line == wa->line &&
+		    !memcmp(m->wa.block, wa->block, sizeof wa->block) && m->wa.warp == wa->warp && m->wa.nth == wa->nth) {
+			*wa = m->wa;
+			snprintf(err, (size_t)errlen, "%s", m->err);
+			return m->rc;
+		}
+	}
+	ui_warp_memo *m = &a->warp_memo[a->warp_memo_next];
+	a->warp_memo_next = (a->warp_memo_next + 1) % UI_WARP_MEMOS;
+	*m = (ui_warp_memo){.used = 1, .gen = gen, .rq = *rq};
+	m->rc = exec_warp_record(rq, wa, m->err, sizeof m->err);
+	m->wa = *wa;
+	snprintf(err, (size_t)errlen, "%s", m->err);
+	return m->rc;
+}
+
 /* Records v's asked access and writes its rows, the PTX line first. */
 static void make(ui_app *a, ui_warpview *v)
 {
@@ -92,7 +116,7 @@ static void make(ui_app *a, ui_warpview *v)
 	if (warp_request(a, &rq, v->err, sizeof v->err) < 0)
 		return;
 	v->size = rq.M;
-	if (exec_warp_record(&rq, &v->wa, v->err, sizeof v->err) < 0)
+	if (record(a, &rq, &v->wa, v->err, sizeof v->err) < 0)
 		return;
 	const ptx_line *pl = &p->doc.lines[v->wa.line - 1];
 	const char *s = p->doc.text + pl->off;
