@@ -105,6 +105,7 @@ void app_load_ptx(ui_app *a, int i)
 void app_reload_ptx(ui_app *a, int i)
 {
 	ui_ptx *p = &a->ptx[i];
+	a->est.gen++; /* first: what is remade below (a page's warp view) is the new kernel's */
 	if (p->ok)
 		ptx_free(&p->doc);
 	app_sass_forget(p);
@@ -115,7 +116,6 @@ void app_reload_ptx(ui_app *a, int i)
 	/* The last result was for the old kernel: its numbers would mislead. */
 	a->slot[i].have = 0;
 	a->slot[i].check = 0;
-	a->est.gen++; /* and the estimate */
 }
 
 static void recompute_model(ui_app *a)
