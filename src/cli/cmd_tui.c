@@ -731,8 +731,7 @@ static int cmd_tui(const cli_command *self, int argc, char **argv)
 			break;
 		/* EINTR or the self-pipe is usually SIGWINCH: curses then has a KEY_RESIZE waiting. */
 		ui_term_signal_drain();
-		int key;
-		while ((key = ui_term_key()) != -1 && !a->quit) {
+		for (int key; (key = ui_term_key()) != -1 && !a->quit;) {
 			if (key == UI_KEY_RESIZE)
 				continue;
 			if (key == UI_KEY_MOUSE) {
