@@ -15,7 +15,8 @@ const cli_command cli_cmd_run = {
 	.summary = "GPU: run one kernel, verified and timed",
 	.about = "Runs one kernel on the GPU: JIT (the log is shown on errors), launch, verify against\n"
 		 "cuBLAS on fresh random inputs, time beside cuBLAS (a block of each in turn, median of 7\n"
-		 "rounds, after 1 s of the same work: bench --help says more). With --emulate\n"
+		 "rounds, after 1 s of the same work: bench --help says more), then verify one more\n"
+		 "launch (a kernel that keeps state between launches is wrong there). With --emulate\n"
 		 "the same request runs on the CPU emulator (its counts in the report; `emulate` adds\n"
 		 "its progress and regions). LESSON is a number (3) or an id (smem).\n" CLI_LAUNCH_EXAMPLE("run"),
 	.opts = cli_run_opts,

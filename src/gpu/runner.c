@@ -477,6 +477,44 @@ static void host_reference(run_state *s, const run_request *rq)
 
 /* The check (run/verify.c) against cuBLAS, with the second launch it may
  * ask for. 0, or -1 after a failed driver call (status set). */
+/* What verify_check compares: ours (s->hc) with the reference (s->hr). */
+static verify_input check_input(const run_state *s, const run_request *rq, const run_result *res, size_t pad)
+{
+	return (verify_input){.rows = (size_t)rq->M, .cols = (size_t)rq->N, .got = s->hc, .ref = s->hr, .c0 = s->hc0,
+			      .tol = res->tol, .out = s->out, .pad_written = pad, .a = s->ra, .b = s->rb, .a_col = s->sa.col,
+			      .b_col = s->sb.col, .c_col = s->sc.col, .tight = run_layout_tight(rq),
+			      .integer = dtype_of(s->in)->integer, .K = rq->K,
+			      .alpha = s->blas.alpha, .beta = s->blas.beta};
+}
+
+/* After the timed launches, one more from C0, checked again: a kernel that keeps state
+ * between launches (a __device__ counter it does not reset) passes its first launch and
+ * is wrong after; the times would be of a wrong kernel. Only where the first check passed
+ * in one launch (a kernel the check launched twice is left as it was judged), so an
+ * element equal to C0 now is one this launch did not write. */
+static int recheck(run_state *s, const run_request *rq, run_result *res)
+{
+	const cuda_api *cu = s->cu;
+	CUresult r;
+	if ((r = set_c(s, s->C, s->hc0)) || (r = launch(s, rq, res)) || (r = cu->CtxSynchronize())) {
+		set_cuda_error(res, r, "the launch after the timing failed");
+		return -1;
+	}
+	size_t pad = 0;
+	get_c(s, s->hc, s->C, &pad);
+	verify_input in = check_input(s, rq, res, pad);
+	verify_report rep;
+	verify_check(&in, &rep);
+	if (rep.kind != VERIFY_PASS) { /* the first check needed no second launch: C0 kept now means unwritten */
+		res->verified = 0;
+		res->status = RUN_WRONG;
+		snprintf(res->msg, sizeof res->msg, "right at the first launch, wrong after the timed ones (state kept "
+			 "between launches: a __device__ variable not reset?): %.60s",
+			 rep.again ? "elements of C left unwritten" : rep.msg);
+	}
+	return 0;
+}
+
 static int verify(run_state *s, const run_request *rq, run_result *res, size_t nC)
 {
 	const cuda_api *cu = s->cu;
@@ -494,11 +532,7 @@ static int verify(run_state *s, const run_request *rq, run_result *res, size_t n
 		host_reference(s, rq);
 	else
 		get_c(s, s->hr, s->R, NULL);
-	verify_input in = {.rows = (size_t)rq->M, .cols = (size_t)rq->N, .got = s->hc, .ref = s->hr, .c0 = s->hc0,
-			   .tol = res->tol, .out = s->out, .pad_written = pad, .a = s->ra, .b = s->rb, .a_col = s->sa.col,
-			   .b_col = s->sb.col, .c_col = s->sc.col, .tight = run_layout_tight(rq),
-			   .integer = dtype_of(s->in)->integer, .K = rq->K,
-			   .alpha = s->blas.alpha, .beta = s->blas.beta};
+	verify_input in = check_input(s, rq, res, pad);
 	verify_report rep;
 	verify_check(&in, &rep);
 	if (rep.again) {
@@ -844,6 +878,8 @@ static void run_gpu(const run_request *rq, run_result *res, runner_stdout *print
 		if (s.has_ref)
 			reference(&s, rq, s.R); /* load the library's own kernels */
 		if (time_both(&s, rq, first_ms, res))
+			goto out;
+		if (res->verified == 1 && !s.hc2 && recheck(&s, rq, res))
 			goto out;
 		double flop = 2.0 * (double)rq->M * (double)rq->N * (double)rq->K;
 		res->gflops = flop / (res->ms * 1e-3) / 1e9;

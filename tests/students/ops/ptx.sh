@@ -10,7 +10,7 @@ ptx() { # NAME.cu OUTNAME FLAGS
 	sed "s|\"$here/|\"|" "$here/$2.sm80.ptx.tmp" >"$here/$2.sm80.ptx"
 	rm -f "$here/$2.sm80.ptx.tmp"
 }
-for n in splitk_smem_atomic splitk_ticket atomics_all warp_ops; do
+for n in splitk_smem_atomic splitk_ticket splitk_ticket_noreset atomics_all warp_ops; do
 	ptx $n $n -lineinfo
 done
 for n in dot_device_G calls_G; do
