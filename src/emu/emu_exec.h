@@ -229,6 +229,22 @@ int emu_cp_wait(blockctx *b, warp *w, const emu_op *o);
 /* Lands the warp's cp.async copies of groups up to upto_group. */
 int emu_cp_complete(blockctx *b, warp *w, long long upto_group);
 
+/* A global virtual address's n bytes on the host: in a buffer of the launch or
+ * a module-level variable; NULL when outside them (bounds in 64 bits that cannot wrap). */
+static inline uint8_t *emu_global_ptr(const emu_launch *L, uint64_t a, uint64_t n)
+{
+	uint64_t i = (a >> EMU_GLOBAL_SHIFT) - 1, off = a & ((1ULL << EMU_GLOBAL_SHIFT) - 1);
+	const emu_buffer *buf;
+	if (i < (uint64_t)L->nbufs)
+		buf = &L->bufs[i];
+	else if (a >> EMU_GLOBAL_SHIFT == EMU_GLOBALS_WINDOW >> EMU_GLOBAL_SHIFT && off >> EMU_GLOBAL_VAR_SHIFT < EMU_MAX_GVARS) {
+		buf = &L->gvar[off >> EMU_GLOBAL_VAR_SHIFT];
+		off &= (1ULL << EMU_GLOBAL_VAR_SHIFT) - 1;
+	} else
+		return NULL;
+	return off <= buf->bytes && n <= buf->bytes - off ? buf->host + off : NULL;
+}
+
 /* Local memory and the calls that read it (emu_exec_local.c). emu_local_ptr:
  * a lane's local address (local space, or generic in EMU_LOCAL_WINDOW) as
  * its bytes, bounds-checked; NULL after emu_fail. emu_count_local: a

@@ -42,7 +42,7 @@ void emu_count_local(emu_opcount *cnt, const int64_t off[32], uint32_t mask, int
 /* ---- reading what a call's pointers point at ---- */
 
 /* n bytes at a generic address: the thread's local memory, a module-level
- * variable's initialiser (the strings), or a global buffer; NULL when none
+ * variable (the strings), or a global buffer; NULL when none
  * holds them (no fault: the callers say what was read). */
 static const uint8_t *readable(blockctx *b, warp *w, int lane, uint64_t a, int n)
 {
@@ -51,15 +51,7 @@ static const uint8_t *readable(blockctx *b, warp *w, int lane, uint64_t a, int n
 	if (win == EMU_LOCAL_WINDOW >> EMU_GLOBAL_SHIFT)
 		return ck_within(off, (uint64_t)n, (uint64_t)b->k->local_bytes)
 			       ? w->local + (size_t)lane * (size_t)b->k->local_bytes + off : NULL;
-	if (win == EMU_GLOBALS_WINDOW >> EMU_GLOBAL_SHIFT) {
-		uint64_t i = off >> EMU_GLOBAL_VAR_SHIFT, in = off & ((1ULL << EMU_GLOBAL_VAR_SHIFT) - 1);
-		if (i >= EMU_MAX_GVARS || !ck_within(in, (uint64_t)n, b->L->gvar[i].bytes))
-			return NULL;
-		return b->L->gvar[i].host + in;
-	}
-	if (win >= 1 && win <= (uint64_t)b->L->nbufs && ck_within(off, (uint64_t)n, b->L->bufs[win - 1].bytes))
-		return b->L->bufs[win - 1].host + off;
-	return NULL;
+	return emu_global_ptr(b->L, a, (uint64_t)n);
 }
 
 /* A NUL-terminated string at a into out (cut at cap - 1); -1 when its first byte is nowhere. */

@@ -13,23 +13,10 @@
 
 static const char *const bufnames[EMU_MAX_BUFS] = {"A", "B", "C", "D"};
 
-/* Global virtual address -> host pointer, or NULL when out of bounds: a
- * buffer of the launch, or a module-level variable. */
+/* Global virtual address -> host pointer, or NULL when out of bounds. */
 static inline uint8_t *gptr(blockctx *b, uint64_t a, int bytes)
 {
-	uint64_t i = (a >> EMU_GLOBAL_SHIFT) - 1;
-	uint64_t off = a & ((1ULL << EMU_GLOBAL_SHIFT) - 1);
-	const emu_buffer *buf;
-	if (i < (uint64_t)b->L->nbufs)
-		buf = &b->L->bufs[i];
-	else if (a >> EMU_GLOBAL_SHIFT == EMU_GLOBALS_WINDOW >> EMU_GLOBAL_SHIFT && off >> EMU_GLOBAL_VAR_SHIFT < EMU_MAX_GVARS) {
-		buf = &b->L->gvar[off >> EMU_GLOBAL_VAR_SHIFT];
-		off &= (1ULL << EMU_GLOBAL_VAR_SHIFT) - 1;
-	} else
-		return NULL;
-	if (off + (uint64_t)bytes > buf->bytes)
-		return NULL;
-	return buf->host + off;
+	return emu_global_ptr(b->L, a, (uint64_t)bytes);
 }
 
 /* tb bytes (1, 2, 4 or 8: a PTX type's size) between memory and the low bytes of a register, with a

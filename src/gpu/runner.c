@@ -475,8 +475,6 @@ static void host_reference(run_state *s, const run_request *rq)
 	free(ref);
 }
 
-/* The check (run/verify.c) against cuBLAS, with the second launch it may
- * ask for. 0, or -1 after a failed driver call (status set). */
 /* What verify_check compares: ours (s->hc) with the reference (s->hr). */
 static verify_input check_input(const run_state *s, const run_request *rq, const run_result *res, size_t pad)
 {
@@ -515,6 +513,8 @@ static int recheck(run_state *s, const run_request *rq, run_result *res)
 	return 0;
 }
 
+/* The check (run/verify.c) against cuBLAS, with the second launch it may
+ * ask for. 0, or -1 after a failed driver call (status set). */
 static int verify(run_state *s, const run_request *rq, run_result *res, size_t nC)
 {
 	const cuda_api *cu = s->cu;
