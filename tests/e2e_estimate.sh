@@ -51,6 +51,9 @@ KNOWN = {"warp_dot": (-1, "its 32-line loads take two cycles a line on the GPU, 
                       "(docs/model.md, what the mechanisms of issue 41 left)"),
          "tiled_debug": (-1, "a -G build: the JIT compiles it unoptimised, the model counts the PTX's "
                          "instructions as an optimised kernel issues them"),
+         "shfl_bcast": (-1, "each k step's first FFMA waits for the step's B loads: long scoreboard is 61% of "
+                        "ncu's samples (tests/stalls/ncu-h200.tsv), 49% of the model's, which issues at 91% where "
+                        "the GPU's time says about half"),
          "low_occ": (+1, "two warps an SM: the model waits where the GPU does not, 5.8 warp cycles an "
                      "issued instruction against ncu's 3.5 (tests/stalls/ncu-h100.tsv): each shared load "
                      "just before its FMA in the PTX, ahead of it in ptxas's SASS")}

@@ -1,7 +1,7 @@
 #!/bin/sh
 # e2e_gpu_heldout: scripts/gpu-heldout.sh without a GPU. Its ptxtutor is a fake that runs the real
-# one with --emulate at 64^3 instead (so the JSON it reads has the real layout) and writes GPU
-# figures into it; the script must print 3 rows per kernel in the columns of the data file, with
+# one with --emulate at 128^3 instead (so the JSON it reads has the real layout; the smallest size
+# every row takes: latency_chain and shfl_bcast tile N by 128) and writes GPU figures into it; the script must print 3 rows per kernel in the columns of the data file, with
 # the kernel's name in the lesson column, and the table; a kernel that does not verify makes it
 # exit 1 and leaves that kernel's rows out. Prints "ok NAME" / "not ok NAME" / "skip NAME: why".
 BIN=${PTXTUTOR_BIN:-./ptxtutor}
@@ -17,7 +17,7 @@ cat >"$WORK/ptxtutor" <<FAKE
 echo "\$*" >>"$WORK/calls"
 entry= ; prev=
 for a in "\$@"; do [ "\$prev" = --entry ] && entry=\$a; prev=\$a; done
-args=\$(for a in "\$@"; do [ "\$prev" = --size ] && a=64; prev=\$a; printf '%s\n' "\$a"; done | tr '\n' '\001')
+args=\$(for a in "\$@"; do [ "\$prev" = --size ] && a=128; prev=\$a; printf '%s\n' "\$a"; done | tr '\n' '\001')
 IFS=\$(printf '\001')
 "$BIN" \$args --emulate >"$WORK/real.json" 2>&1
 st=\$?
