@@ -5,7 +5,7 @@ For each lesson (default 1-8): `ptxtutor emulate N --size S --lines --json` on t
 the GPU `ncu --section SourceCounters --import-source yes` of `ptxtutor run N --lineinfo --size S`
 (the first launch of the lesson's entry only, not cuBLAS), whose source page is then printed as
 CSV (`--page source --csv --print-source cuda,sass`, else `cuda`, else `sass` mapped to PTX lines
-by `ptxtutor sass N --jit --json`). `run --lineinfo` JITs the `.loc` copy of the PTX, so every
+by the line table of the cubin the run really ran, from the JIT cache it is given: run_map). `run --lineinfo` JITs the `.loc` copy of the PTX, so every
 SASS instruction carries the PTX line it came from. The two are joined by PTX line; for each line
 with a memory access it prints:
 
@@ -241,6 +241,58 @@ def attribute(blocks, entry=None, addr_map=None):
     return out
 
 
+def cubin_elf(cache_dir):
+    """The cubin the driver's JIT wrote into its cache under cache_dir (an ELF inside an entry of an
+    undocumented format: found by its magic, cut at its section and program headers), else None."""
+    import struct
+    for root, _, files in os.walk(cache_dir):
+        for name in sorted(files):
+            b = open(os.path.join(root, name), "rb").read()
+            i = b.find(b"\x7fELF")
+            if i < 0 or len(b) < i + 0x40:
+                continue
+            phoff, shoff = struct.unpack_from("<QQ", b, i + 0x20)
+            phsize, phnum, shsize, shnum = struct.unpack_from("<HHHH", b, i + 0x36)
+            end = i + max(shoff + shsize * shnum, phoff + phsize * phnum)
+            if end <= len(b):
+                return b[i:end]
+    return None
+
+
+def nvdisasm_map(text, entry=None):
+    """{byte offset: (PTX line, SASS text)} of the entry's .text section in `nvdisasm -g` output."""
+    out, line, inside = {}, None, False
+    for l in text.splitlines():
+        if l.startswith("//---------------------"):  # a section begins: the entry's .text, or past it
+            if inside:
+                break
+            inside = ".text." in l and (not entry or l.split(".text.", 1)[1].split()[0] == entry)
+            continue
+        m = re.match(r'\s*//## File ".*", line (\d+)', l) if inside else None
+        if m:
+            line = int(m.group(1))
+            continue
+        m = re.match(r"\s*/\*([0-9a-f]{4,})\*/\s+(.*?)\s*;?\s*$", l) if inside else None
+        if m and line is not None:
+            out[int(m.group(1), 16)] = (line, " ".join(m.group(2).split()))
+    return out
+
+
+def run_map(cache_dir, entry, nvdisasm, log=None):
+    """The SASS map of the code a profiled `ptxtutor run --lineinfo` really ran: its cubin from the
+    JIT cache it was given (CUDA_CACHE_PATH=cache_dir), disassembled with nvdisasm -g. None when
+    that cannot be had. (`ptxtutor sass --jit` compiles through cuLink, whose code differs: on the
+    H200, 2026-11-28, lesson 7's SASS matched ncu's at 2 instructions' offset for 541 of 2448.)"""
+    elf = cubin_elf(cache_dir)
+    if elf is None:
+        return None
+    path = os.path.join(cache_dir, "run.cubin")
+    with open(path, "wb") as f:
+        f.write(elf)
+    rc, out, _ = run([nvdisasm, "-g", path], log)
+    return nvdisasm_map(out, entry) or None if rc == 0 else None
+
+
 def sass_map(sass_json):
     """{byte offset: (PTX line, SASS text)} from `ptxtutor sass N --json` (its "instructions")."""
     return {int(i["addr"]): (int(i["line"]), i.get("sass", "")) for i in sass_json.get("instructions", [])
@@ -457,9 +509,9 @@ def compare(label, emu, ncu, ptx_text, tol, report, raw=None, stem=None, notes=N
 
 # ---- running the tools ----
 
-def run(cmd, log=None, timeout=900):
+def run(cmd, log=None, timeout=900, env=None):
     try:
-        p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=timeout)
+        p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=timeout, env=env)
         rc, out, err = p.returncode, p.stdout, p.stderr
     except (OSError, subprocess.TimeoutExpired) as e:
         rc, out, err = 127, "", str(e)
@@ -499,7 +551,8 @@ def profile(a, lesson, size, entry, raw):
     common = ["--target-processes", "all", "--section", "SourceCounters", "--import-source", "yes",
               "-k", "regex:^%s$" % re.escape(entry), "-c", "1"]
     rep = stem + ".ncu-rep"
-    rc, out, err = run([a.ncu] + common + ["-f", "-o", stem] + target, stem + ".profile.log")
+    env = dict(os.environ, CUDA_CACHE_PATH=stem + ".jitcache")  # the cubin it runs, for run_map
+    rc, out, err = run([a.ncu] + common + ["-f", "-o", stem] + target, stem + ".profile.log", env=env)
     if rc != 0 or not os.path.exists(rep):
         # An ncu that refuses --import-source still maps lines (they are in the cubin).
         common = [c for c in common if c not in ("--import-source", "yes")]
@@ -595,13 +648,15 @@ def online(a, report):
 
         def amap():
             if "m" not in cache:
-                rc, out, err = run([a.bin, "sass", str(lesson), "--json", "--jit"],
-                                   os.path.join(a.raw, "lesson_%s.sass_jit.log" % lesson))
-                cache["m"] = None
-                if rc == 0 and out.strip().startswith("{"):
-                    with open(os.path.join(a.raw, "lesson_%s.sass_jit.json" % lesson), "w") as f:
-                        f.write(out)
-                    cache["m"] = sass_map(json.loads(out))
+                cache["m"] = run_map(os.path.join(a.raw, "lesson_%s.jitcache" % lesson), entry, a.nvdisasm,
+                                     os.path.join(a.raw, "lesson_%s.sass_run.log" % lesson))
+                if cache["m"] is None:  # no cubin in the run's JIT cache: cuLink's compile, which may differ
+                    rc, out, err = run([a.bin, "sass", str(lesson), "--json", "--jit"],
+                                       os.path.join(a.raw, "lesson_%s.sass_jit.log" % lesson))
+                    if rc == 0 and out.strip().startswith("{"):
+                        with open(os.path.join(a.raw, "lesson_%s.sass_jit.json" % lesson), "w") as f:
+                            f.write(out)
+                        cache["m"] = sass_map(json.loads(out))
             return cache["m"]
 
         ncu, tried = best_view(texts, entry, amap)
@@ -630,6 +685,7 @@ def main():
                                         "--raw DIR --md FILE [LESSON...]")
     ap.add_argument("--bin", default=os.environ.get("PTXTUTOR_BIN", "./ptxtutor"))
     ap.add_argument("--ncu", default=os.environ.get("NCU") or shutil.which("ncu") or "/usr/local/cuda/bin/ncu")
+    ap.add_argument("--nvdisasm", default=shutil.which("nvdisasm") or "/usr/local/cuda/bin/nvdisasm")
     ap.add_argument("--sizes", default="256,512,384,128", help="sizes to try in order (the first the lesson takes)")
     ap.add_argument("--tolerance", type=float, default=0.01)
     ap.add_argument("--raw", help="keep every file read here (default: a new folder under /tmp, printed)")

@@ -1,36 +1,41 @@
 #!/usr/bin/env python3
 """The stall model (ptxtutor emulate N --stalls, docs/model.md "Stall reasons") beside Nsight Compute's
-warp-state samples per PTX line, on the GPU machine with the staged build: ncu --set full
---import-source yes on `ptxtutor run N --lineinfo --size S` (the first launch of the lesson's entry),
-its source page as CSV (--print-source cuda: the PTX file's lines, which the .loc copy names), each
-line's stall_* sample columns summed; then, for the five lines with the most samples, ncu's top
-reason beside the model's, and warp cycles per issued instruction both ways (ncu: the WarpStateStats
-section's "Warp Cycles Per Issued Instruction"). Prints a short table last; exits 1 when fewer than 80%
-of the hot lines agree or the cycles per instruction differ by more than 25% (issue 41's bar), 2 when
-it could not compare.
+warp-state samples per PTX line, on the GPU machine with the staged build: ncu --import-source yes on
+`ptxtutor run N --lineinfo --size S` (the first launch of the lesson's entry), its source page as CSV,
+each line's stall_* sample columns summed: ncu 2025.3 prints the PTX view without them, so each SASS
+instruction's samples go to its PTX line by the line table of the cubin that run really ran, taken
+from the JIT cache the run is given (CUDA_CACHE_PATH) and disassembled with nvdisasm -g (ncu_lines.
+run_map). Then, for the five lines with the most samples, ncu's top reason beside the model's, and
+warp cycles per issued instruction both ways (ncu: the WarpStateStats section's "Warp Cycles Per
+Issued Instruction", per SASS instruction; the model's warp cycles over ncu's SASS instructions, its
+own per PTX instruction beside). Prints a short table last; exits 1 when fewer than 80% of the hot
+lines agree or the cycles per instruction differ by more than 25% (issue 41's bar), 2 when it could
+not compare.
 
     python3 scripts/ncu_stalls_compare.py [--size 4096] [--raw DIR] [--record FILE] TARGET...
-    python3 scripts/ncu_stalls_compare.py --from FILE [--size 4096] TARGET...
+    python3 scripts/ncu_stalls_compare.py --from FILE [--from FILE...] [--size 4096] TARGET...
 
 A TARGET is a lesson's number or heldout:NAME, a row of tests/heldout/kernels.tsv (launched as that file
 says). --record FILE appends what ncu measured to FILE (tab-separated: target, size, line or a key -
-cpi, duration_us, sm_mhz, issue_active -, reason, value), so that --from FILE compares the model with it
-later, anywhere, without a GPU: the loop for working on the model (the recorded H100 data is
-tests/stalls/ncu-h100.tsv). Both sides' top reason leaves out `selected` (the warp issuing is not a
-reason it waits) unless a line has nothing else.
+cpi, duration_us, sm_mhz, issue_active, sass_inst, grid_blocks -, reason, value), so that --from FILE
+compares the model with it later, anywhere, without a GPU: the loop for working on the model (the
+recorded data: --from tests/stalls/ncu-h100.tsv --from tests/stalls/ncu-h200.tsv; each file's header
+says what it holds). Both sides' top reason leaves out `selected` (the warp issuing is not a reason it
+waits) unless a line has nothing else.
 """
 import argparse
 import atexit
 import csv
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from ncu_lines import ADDR_NAMES, LINE_NAMES, parse_source_csv, norm, sass_map  # noqa: E402
+from ncu_lines import ADDR_NAMES, LINE_NAMES, parse_source_csv, norm, run_map, sass_map  # noqa: E402
 
 # ncu's stall column suffixes -> the model's reason keys
 NAMES = {"long_sb": "long_scoreboard", "long_scoreboard": "long_scoreboard", "short_sb": "short_scoreboard",
@@ -88,10 +93,12 @@ def ncu_lines(text, entry):
 
 def ncu_lines_sass(text, entry, amap):
     """The same from the SASS view (--print-source sass): each instruction's samples, its address
-    an offset from the function's first, mapped to its PTX line through `ptxtutor sass N --json
-    --jit` (the .loc copy's line table, as ncu_lines.py maps them). Used when the PTX view has no
-    metric columns (ncu 2025.3 prints the imported PTX without them)."""
-    out = {}
+    an offset from the function's first, mapped to its PTX line through amap ({offset: (line, SASS
+    text)}: the profiled run's own cubin, ncu_lines.run_map). Used when the PTX view has no metric
+    columns (ncu 2025.3 prints the imported PTX without them). Also returns how many of the rows'
+    SASS texts the map has alike, how many rows there were (a map of other code says so) and the
+    SASS instructions executed."""
+    out, same, rows, executed = {}, 0, 0, 0.0
     for b in parse_source_csv(text):
         if entry and b["function"] and entry not in b["function"]:
             continue
@@ -107,12 +114,37 @@ def ncu_lines_sass(text, entry, amap):
             except (ValueError, IndexError):
                 pass
         base = min((x for x, _ in addrs), default=0)
+        si = next((i for i, c in enumerate(h) if norm(c) == "source"), None)
+        ei = next((i for i, c in enumerate(h) if norm(c) == "instructions executed"), None)
         for x, row in addrs:
-            line = amap.get(x - base, (None,))[0]
+            line, text = amap.get(x - base, (None, ""))
+            rows += 1
+            same += si is not None and alike(text, row[si])
+            try:
+                executed += float(row[ei]) if ei is not None else 0
+            except ValueError:
+                pass
             if line is None:
                 continue
             add(out.setdefault(line, {}), row, cols)
-    return out
+    return out, same, rows, executed
+
+
+def cpi_per_sass(model, sass_inst, grid):
+    """The model's warp cycles per issued instruction counted in SASS instructions as ncu counts them:
+    its warp cycles per PTX instruction times the grid's PTX instructions (its replay's, per block)
+    over ncu's SASS instructions executed; None without those."""
+    ptx = sum(l["issued"] for l in model["lines"]) / max(model["blocks_per_sm"], 1) * (grid or 0)
+    return model["warp_cycles_per_issue"] * ptx / sass_inst if sass_inst and ptx else None
+
+
+def alike(a, b):
+    """Two printings of one SASS instruction (ncu's and nvdisasm's differ in .reuse flags, branch
+    labels and an LDGSTS's operand order): the same opcode and registers."""
+    def key(t):
+        words = [w for w in t.split() if not w.startswith("@")]
+        return (words[0] if words else "", sorted(re.findall(r"\bU?[RP]\d+\b", t)))
+    return key(a) == key(b)
 
 
 def ncu_cpi(text):
@@ -164,6 +196,19 @@ def recorded(path):
     return out
 
 
+def merged(paths):
+    """recorded() of several files: each target's line samples, and each of its figures, from the
+    first file that has them."""
+    out = {}
+    for path in paths:
+        for k, v in recorded(path).items():
+            d = out.setdefault(k, {"lines": {}})
+            for key, value in v.items():
+                if key not in d or (key == "lines" and not d["lines"]):
+                    d[key] = value
+    return out
+
+
 SCALE = {"ns": 1e-3, "nsecond": 1e-3, "us": 1, "usecond": 1, "ms": 1e3, "msecond": 1e3,  # -> microseconds
          "ghz": 1e3, "cycle/nsecond": 1e3, "mhz": 1, "cycle/usecond": 1, "%": 1, "": 1}  # -> MHz, plain
 
@@ -194,9 +239,11 @@ def main():
     ap.add_argument("--size", default="4096")
     ap.add_argument("--raw", help="keep each run's logs here (default: a temporary folder, removed at the end)")
     ap.add_argument("--record", default="")
-    ap.add_argument("--from", dest="source", default="")
+    ap.add_argument("--from", dest="source", action="append", default=[],
+                    help="a --record file (again for more: a target's samples come from the first that has it)")
     ap.add_argument("--bin", default=os.environ.get("PTXTUTOR_BIN", "./ptxtutor"))
     ap.add_argument("--ncu", default=os.environ.get("NCU") or shutil.which("ncu") or "/usr/local/cuda/bin/ncu")
+    ap.add_argument("--nvdisasm", default=shutil.which("nvdisasm") or "/usr/local/cuda/bin/nvdisasm")
     a = ap.parse_args()
     root = os.environ["PTXTUTOR_ROOT"] if os.environ.get("PTXTUTOR_ROOT") else os.path.dirname(
         os.path.dirname(os.path.abspath(__file__)))
@@ -204,7 +251,7 @@ def main():
         a.raw = tempfile.mkdtemp(prefix="ncu-stalls-")
         atexit.register(shutil.rmtree, a.raw, True)
     os.makedirs(a.raw, exist_ok=True)
-    old = recorded(a.source) if a.source else {}
+    old = merged(a.source)
     rows, bad, failed = [], 0, 0
     for n in a.targets:
         flags, sflags = target(n, root)
@@ -219,16 +266,18 @@ def main():
         if a.source:
             got = old.get((n, a.size))
             if not got:
-                print("%s: nothing recorded at size %s in %s" % (n, a.size, a.source))
+                print("%s: nothing recorded at size %s in %s" % (n, a.size, ", ".join(a.source)))
                 failed += 1
                 continue
-            lines, cpi_ncu = got["lines"], got.get("cpi")
+            lines, cpi_ncu, sass_inst, grid = got["lines"], got.get("cpi"), got.get("sass_inst"), got.get("grid_blocks")
         else:
+            sass_inst = None
             rc, _, err = run([a.ncu, "--section", "SourceCounters", "--section", "WarpStateStats", "--section",
                               "SpeedOfLight", "--section", "LaunchStats", "--section", "Occupancy",
                               "--import-source", "yes", "--target-processes", "all",
                               "-k", "regex:^%s$" % entry if entry else "regex:.", "-c", "1", "-f", "-o", stem,
-                              a.bin, "run"] + flags + ["--lineinfo", "--size", a.size], stem + ".profile.log")
+                              a.bin, "run"] + flags + ["--lineinfo", "--size", a.size], stem + ".profile.log",
+                             env=dict(os.environ, CUDA_CACHE_PATH=stem + ".jitcache"))
             rep = stem + ".ncu-rep"
             if not os.path.exists(rep):
                 print("%s: ncu made no report (%s)" % (n, stem + ".profile.log"))
@@ -241,11 +290,19 @@ def main():
             if not lines:  # the PTX view without metric columns: the SASS view, mapped to PTX lines
                 _, src, _ = run([a.ncu, "-i", rep, "--page", "source", "--csv", "--print-source", "sass"],
                                 stem + ".source_sass.log")
-                rc, sj, _ = run([a.bin, "sass"] + sflags + ["--json", "--jit"], stem + ".sass_jit.log")
-                amap = sass_map(json.loads(sj)) if rc == 0 and sj.strip().startswith("{") else {}
-                lines = ncu_lines_sass(src, entry, amap)
+                amap = run_map(stem + ".jitcache", entry, a.nvdisasm, stem + ".sass_run.log")
+                if amap is None:
+                    print("%s: no cubin in the JIT cache of the profiled run (%s.jitcache): mapped through "
+                          "`sass --jit`, a cuLink compile whose code may differ" % (n, stem))
+                    rc, sj, _ = run([a.bin, "sass"] + sflags + ["--json", "--jit"], stem + ".sass_jit.log")
+                    amap = sass_map(json.loads(sj)) if rc == 0 and sj.strip().startswith("{") else {}
+                lines, same, nsass, sass_inst = ncu_lines_sass(src, entry, amap)
+                if nsass and same < 0.9 * nsass:
+                    print("%s: the map's SASS is not the profiled SASS (%d of %d instructions alike): "
+                          "its lines are left out" % (n, same, nsass))
+                    lines = {}
             os.remove(rep)  # large; the logs keep what was read
-            cpi_ncu = ncu_cpi(det)
+            cpi_ncu, grid = ncu_cpi(det), ncu_metric(det, ("Grid Size",))
             if a.record and lines:
                 with open(a.record, "a") as f:
                     for l in sorted(lines):
@@ -254,7 +311,8 @@ def main():
                                 f.write("%s\t%s\t%d\t%s\t%g\n" % (n, a.size, l, r, v))
                     extra = {"cpi": cpi_ncu, "duration_us": ncu_metric(det, ("Duration",)),
                              "sm_mhz": ncu_metric(det, ("SM Frequency",)),
-                             "issue_active": ncu_metric(det, ("Issue Slots Busy", "Issued Ipc Active"))}
+                             "issue_active": ncu_metric(det, ("Issue Slots Busy", "Issued Ipc Active")),
+                             "sass_inst": sass_inst, "grid_blocks": grid}
                     for k, v in extra.items():
                         if v is not None:
                             f.write("%s\t%s\t%s\t-\t%g\n" % (n, a.size, k, v))
@@ -269,11 +327,16 @@ def main():
             t_ncu, t_model = top(lines[l]), top(mine[l]["stalls"]) if l in mine else "-"
             agree += t_ncu == t_model
             rows.append((n, l, t_ncu, t_model, "yes" if t_ncu == t_model else "NO"))
-        cpi_model = model["warp_cycles_per_issue"]
+        # ncu divides its warp cycles by the SASS instructions issued, the model by the PTX ones
+        # (ptxas unrolls, merges, adds): the model's warp cycles over ncu's SASS count, where recorded,
+        # compares the waiting itself (the model's cycles per PTX instruction beside it)
+        cpi_ptx = model["warp_cycles_per_issue"]
+        cpi_model = cpi_per_sass(model, sass_inst, grid) or cpi_ptx
         ok_lines = agree >= 0.8 * len(hot)
         ok_cpi = cpi_ncu is not None and abs(cpi_model / cpi_ncu - 1) <= 0.25
         bad += (not ok_lines) + (not ok_cpi)
-        rows.append((n, "cpi", "%.2f" % cpi_ncu if cpi_ncu else "?", "%.2f" % cpi_model,
+        rows.append((n, "cpi", "%.2f" % cpi_ncu if cpi_ncu else "?",
+                     "%.2f" % cpi_model + (" (%.2f a PTX instr.)" % cpi_ptx if cpi_model != cpi_ptx else ""),
                      "yes" if ok_cpi else "NO"))
         rows.append((n, "agree", "%d of %d" % (agree, len(hot)), "", "yes" if ok_lines else "NO"))
     print("%-22s %-6s %-20s %-20s %s" % ("kernel", "line", "ncu", "model", "match"))

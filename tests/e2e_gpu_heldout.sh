@@ -1,8 +1,9 @@
 #!/bin/sh
 # e2e_gpu_heldout: scripts/gpu-heldout.sh without a GPU. Its ptxtutor is a fake that runs the real
 # one with --emulate at 128^3 instead (so the JSON it reads has the real layout; the smallest size
-# every row takes: latency_chain and shfl_bcast tile N by 128) and writes GPU figures into it; the script must print 3 rows per kernel in the columns of the data file, with
-# the kernel's name in the lesson column, and the table; a kernel that does not verify makes it
+# every row takes: latency_chain and shfl_bcast tile N by 128) and writes GPU figures into it; the
+# script must print 3 rows per kernel in the columns of the data file, with the kernel's name in the
+# lesson column, and the table; a kernel that does not verify makes it
 # exit 1 and leaves that kernel's rows out. Prints "ok NAME" / "not ok NAME" / "skip NAME: why".
 BIN=${PTXTUTOR_BIN:-./ptxtutor}
 ROOT=${PTXTUTOR_ROOT:-$(cd "$(dirname "$0")/.." && pwd)}
