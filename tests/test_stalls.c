@@ -165,30 +165,60 @@ static void test_hit_on_miss_waits_for_the_fill(void **state)
 	stall_trace_free(&t);
 }
 
-/* Warp 0 works 400 dependent FFMAs before bar.sync, warp 1 reaches it at once: warp 1 waits, and as ncu
- * samples a warp at the instruction it issues next, the wait shows at the one after the bar.sync. */
+/* Warp 0 works 400 dependent FFMAs before bar.sync, warp 1 reaches it at once: warp 1 waits. bar.sync is
+ * BAR.SYNC.DEFER_BLOCKING: warp 1 goes on through the ALU instruction after it and blocks at the first
+ * other one (here a branch), where ncu samples its wait; nothing is charged at the bar.sync. */
 static void test_slow_warp_barrier(void **state)
 {
 	(void)state;
 	stall_op ops[] = {{.line = 30, .kind = STALL_K_FMA, .ndst = 1, .dst = {1}, .nsrc = 1, .src = {1}},
 			  {.line = 31, .kind = STALL_K_BAR},
-			  {.line = 32, .kind = STALL_K_INT, .ndst = 1, .dst = {2}}};
+			  {.line = 32, .kind = STALL_K_INT, .ndst = 1, .dst = {2}},
+			  {.line = 33, .kind = STALL_K_OTHER}};
 	stall_trace t;
-	trace_new(&t, 2, ops, 3);
+	trace_new(&t, 2, ops, 4);
 	for (int i = 0; i < 400; i++)
 		stall_trace_add(&t, 0, 0, 0);
-	for (int w = 0; w < 2; w++) {
-		stall_trace_add(&t, 0, w, 1);
-		stall_trace_add(&t, 0, w, 2);
-	}
+	for (int w = 0; w < 2; w++)
+		for (uint32_t op = 1; op <= 3; op++)
+			stall_trace_add(&t, 0, w, op);
 	stall_result r;
 	run(&t, &r);
 	assert_int_equal(r.lines[1].line, 31);
 	assert_true(r.lines[1].cyc[STALL_BARRIER] == 0);
 	assert_int_equal(r.lines[2].line, 32);
-	assert_int_equal(r.lines[2].top, STALL_BARRIER);
+	assert_true(r.lines[2].cyc[STALL_BARRIER] == 0); /* issued while the barrier was still open */
+	assert_int_equal(r.lines[3].line, 33);
+	assert_int_equal(r.lines[3].top, STALL_BARRIER);
 	/* warp 1 waits about warp 0's 1600 cycles, plus the barrier's latency */
-	assert_true(r.lines[2].cyc[STALL_BARRIER] > 1600 && r.lines[2].cyc[STALL_BARRIER] < 1700);
+	assert_true(r.lines[3].cyc[STALL_BARRIER] > 1600 && r.lines[3].cyc[STALL_BARRIER] < 1700);
+	stall_result_free(&r);
+	stall_trace_free(&t);
+}
+
+/* After a barrier releases, a warp still in the ALU instructions that followed its bar.sync does not
+ * wait; but no load issues ahead across an open barrier: warp 1's load after the bar.sync (and an
+ * independent FFMA) waits for warp 0, even with loads hoisted. */
+static void test_no_load_passes_an_open_barrier(void **state)
+{
+	(void)state;
+	stall_op ops[] = {{.line = 30, .kind = STALL_K_FMA, .ndst = 1, .dst = {1}, .nsrc = 1, .src = {1}},
+			  {.line = 31, .kind = STALL_K_BAR},
+			  {.line = 32, .kind = STALL_K_FMA, .ndst = 1, .dst = {3}, .nsrc = 1, .src = {3}},
+			  {.line = 33, .kind = STALL_K_LDG, .ndst = 1, .dst = {2}, .units = 1}};
+	stall_trace t;
+	trace_new(&t, 2, ops, 4);
+	for (int i = 0; i < 400; i++)
+		stall_trace_add(&t, 0, 0, 0);
+	for (int w = 0; w < 2; w++)
+		for (uint32_t op = 1; op <= 3; op++)
+			stall_trace_add(&t, 0, w, op);
+	stall_result r;
+	run_hoisting(&t, &r, 1);
+	assert_int_equal(r.lines[3].line, 33);
+	assert_int_equal(r.lines[3].top, STALL_BARRIER);
+	assert_true(r.lines[3].cyc[STALL_BARRIER] > 1600);
+	assert_true(r.lines[2].cyc[STALL_BARRIER] == 0);
 	stall_result_free(&r);
 	stall_trace_free(&t);
 }
@@ -375,13 +405,14 @@ static void test_loads_issue_ahead_renamed(void **state)
 	assert_true(cycles[2] < 64 * 260 / 3);           /* addresses and loads ahead: overlapped */
 }
 
-/* Two warpgroups on named barriers 1 and 2 (bar.sync id, 64): each waits only for its own pair. */
+/* Two warpgroups on named barriers 1 and 2 (bar.sync id, 64): each waits only for its own pair (at the
+ * branch after it: a barrier's wait shows at the first instruction that is not ALU work). */
 static void test_named_barriers(void **state)
 {
 	(void)state;
 	stall_op ops[] = {{.line = 1, .kind = STALL_K_FMA, .ndst = 1, .dst = {1}, .nsrc = 1, .src = {1}},
 			  {.line = 2, .kind = STALL_K_BAR, .bar_warps = 2},
-			  {.line = 3, .kind = STALL_K_INT, .ndst = 1, .dst = {2}}};
+			  {.line = 3, .kind = STALL_K_OTHER}};
 	stall_trace t;
 	trace_new(&t, 4, ops, 3);
 	for (int w = 0; w < 4; w++) {
@@ -533,6 +564,7 @@ int main(void)
 		cmocka_unit_test(test_l1_capacity),
 		cmocka_unit_test(test_hit_on_miss_waits_for_the_fill),
 		cmocka_unit_test(test_slow_warp_barrier),
+		cmocka_unit_test(test_no_load_passes_an_open_barrier),
 		cmocka_unit_test(test_wgmma_fence_waits_for_its_warpgroup),
 		cmocka_unit_test(test_lone_wgmma_fence_ends),
 		cmocka_unit_test(test_independent_issue_bound),

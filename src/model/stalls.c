@@ -182,6 +182,8 @@ typedef struct {
 	uint8_t why;             /* what it waits for until wake */
 	uint32_t wop;            /* the op charged for that wait */
 	int at_bar, bar_id, done;
+	int bar_pend;            /* arrived at bar_id, not yet blocked (BAR.SYNC.DEFER_BLOCKING: defers_bar) */
+	long long bar_at;        /* the last barrier it passed releases then: no memory or control op before */
 	int mb_slot;             /* >= 0: an mbarrier wait's predicate waits for that slot to reach mb_arr, mb_cp */
 	long long mb_arr, mb_cp;
 	int32_t mb_reg[STALL_MAX_DST]; /* the predicate of its last mbarrier wait */
@@ -343,6 +345,15 @@ static void group_commit(groups *g)
 	g->open = 0;
 }
 
+/* bar.sync is SASS's BAR.SYNC.DEFER_BLOCKING: the warp arrives and goes on issuing ALU instructions,
+ * and blocks at the first other one (a memory access, a branch, another barrier) until the barrier
+ * releases, where ncu samples its wait (the JIT's SASS of lessons 3-6, H200 2026-11-28: lesson 3's
+ * barrier samples at its first LDG eight ALU instructions after the BAR, lesson 5's at a BRA). */
+static int defers_bar(const stall_op *o)
+{
+	return o->kind == STALL_K_FMA || o->kind == STALL_K_INT || o->kind == STALL_K_MOVE;
+}
+
 /* What the warp's next instruction waits for, from cycle t + 1. */
 static void prepare(sim *s, wstate *w, long long t)
 {
@@ -372,6 +383,8 @@ static void prepare(sim *s, wstate *w, long long t)
 		g = group_done(&w->wg, o->wait_n), gwhy = STALL_BARRIER;
 	if (g > dep)
 		dep = g, why = gwhy;
+	if (w->bar_at > dep && !defers_bar(o))
+		dep = w->bar_at, why = STALL_BARRIER;
 	w->wake = dep;
 	w->why = (uint8_t)why;
 	w->wop = opi;
@@ -449,13 +462,17 @@ static void barrier_check(sim *s, int blk, int id, long long t)
 	long long at = t + (long long)s->p->lat[STALL_LAT_BAR];
 	for (int i = 0; i < s->nw; i++) {
 		wstate *w = &s->w[i];
-		if (w->blk == blk && w->at_bar && w->bar_id == id) {
-			w->at_bar = 0;
-			charge(s, w->wop, STALL_BARRIER, w->seg, at); /* at the instruction after the bar.sync */
-			w->seg = at;
-			prepare(s, w, at - 1); /* then its next instruction's own operands */
-			prepare_ahead(s, w, at - 1);
-		}
+		if (w->blk != blk || w->bar_id != id || !(w->at_bar || w->bar_pend))
+			continue;
+		w->bar_at = at;
+		w->bar_pend = 0;
+		if (!w->at_bar) /* still issuing ALU work: its next other instruction waits for at */
+			continue;
+		w->at_bar = 0;
+		charge(s, w->wop, STALL_BARRIER, w->seg, at); /* at the instruction it blocked at */
+		w->seg = at;
+		prepare(s, w, at - 1); /* then its next instruction's own operands */
+		prepare_ahead(s, w, at - 1);
 	}
 	b->arrived[id] = 0;
 	b->want[id] = 0;
@@ -687,7 +704,7 @@ static void prepare_ahead(sim *s, wstate *w, long long t)
 {
 	s->dirty[w->smsp] |= w != s->cur;
 	w->awake = NEVER;
-	if (!s->c->hoist_loads)
+	if (!s->c->hoist_loads || w->bar_pend || w->bar_at > t + 1) /* nothing passes a barrier */
 		return;
 	if (++s->pass == 0) { /* a mark wrapped round: none is this pass's */
 		memset(s->passed, 0, (size_t)s->t->nregs * sizeof *s->passed);
@@ -799,19 +816,21 @@ static void issue(sim *s, wstate *w, long long t)
 		return;
 	}
 	if (o->kind == STALL_K_BAR) {
-		/* ncu samples a waiting warp at the instruction it will issue next: a barrier's wait shows at
-		 * the instruction after the bar.sync (H100, 13 kernels: no barrier sample at a bar.sync line) */
+		uint32_t id = w->rec[k0].mem; /* the barrier's number, as the emulator read it */
+		w->bar_id = id < 16 ? (int)id : 0;
+		w->bar_pend = 1;
+		s->b[w->blk].arrived[w->bar_id]++;
+		if (o->bar_warps > 0)
+			s->b[w->blk].want[w->bar_id] = o->bar_warps;
+		barrier_check(s, w->blk, w->bar_id, t);
+	}
+	if (w->bar_pend && !defers_bar(&s->t->ops[w->rec[w->pos].op])) {
+		/* ncu samples a waiting warp at the instruction it will issue next: the one it blocks at */
 		w->at_bar = 1;
 		w->wake = NEVER;
 		w->why = STALL_BARRIER;
 		w->wop = w->rec[w->pos].op;
 		w->awake = NEVER;
-		uint32_t id = w->rec[k0].mem; /* the barrier's number, as the emulator read it */
-		w->bar_id = id < 16 ? (int)id : 0;
-		s->b[w->blk].arrived[w->bar_id]++;
-		if (o->bar_warps > 0)
-			s->b[w->blk].want[w->bar_id] = o->bar_warps;
-		barrier_check(s, w->blk, w->bar_id, t);
 		return;
 	}
 	prepare(s, w, t);
