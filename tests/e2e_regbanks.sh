@@ -36,6 +36,21 @@ m = rb.model_mean(st)
 meas = rows.get("stream_l7_now")
 ok = meas is not None and abs(m - meas) <= 0.05
 print(("ok" if ok else "not ok") + f" lesson 7's recorded SASS: model {m:.3f} cycles an FFMA, measured {meas}")
+# the stall model's copy of the model (src/model/regbanks.c, `--stalls --json`'s fma_cycles) on each
+# recorded lesson's FFMAs, as the script replays them
+import json
+bin_ = os.environ.get("PTXTUTOR_BIN", "./ptxtutor")
+bad = []
+for n in (3, 4, 5, 6, 7):
+    py = rb.model_mean([(a, b, c, ru) for _, a, b, c, ru in rb.listing("assets/sass/%02d.sass" % n)])
+    p = subprocess.run([bin_, "emulate", str(n), "--size", "128", "--stalls", "--json"], capture_output=True, text=True)
+    try:
+        c = json.loads(p.stdout)["fma_cycles"]
+    except (ValueError, KeyError):
+        c = None
+    if c is None or abs(c - py) > 1e-6:
+        bad.append(f"lesson {n}: stall model {c}, gpu-regbanks.py {py:.6f}")
+print(("not ok" if bad else "ok") + " the stall model's FFMA cost is the script's model, lessons 3-7" + "".join("\n    | " + b for b in bad))
 ptxas = shutil.which("ptxas") or ("/usr/local/cuda/bin/ptxas" if os.path.exists("/usr/local/cuda/bin/ptxas") else None)
 rec = open("assets/sass/07.sass").read()
 want = re.search(r"compiler: ptxas (\S+)", rec).group(1)

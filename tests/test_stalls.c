@@ -223,6 +223,31 @@ static void test_no_load_passes_an_open_barrier(void **state)
 	stall_trace_free(&t);
 }
 
+/* 400 independent FFMAs of one warp: one a cycle; with the kernel's FFMAs at 1.5 cycles each for their
+ * register banks (stall_config.fma_cycles, model/regbanks.h), 600, the rest waiting on the pipe. */
+static void test_fma_cycles_from_register_banks(void **state)
+{
+	(void)state;
+	double cycles[2];
+	for (int i = 0; i < 2; i++) {
+		stall_op ops[] = {{.line = 1, .kind = STALL_K_FMA, .ndst = 1, .dst = {1}}};
+		stall_trace t;
+		trace_repeat(&t, 1, ops, 400);
+		stall_params p = params();
+		stall_config c = {.blocks_per_sm = 1, .grid_blocks = 1, .sms = 1, .fma_cycles = i ? 1.5 : 0};
+		stall_result r;
+		char err[200];
+		assert_int_equal(stall_model(&t, &p, &c, &r, err, sizeof err), 0);
+		cycles[i] = r.cycles;
+		if (i)
+			assert_int_equal(r.lines[0].top, STALL_MATH);
+		stall_result_free(&r);
+		stall_trace_free(&t);
+	}
+	assert_true(cycles[0] >= 400 && cycles[0] <= 402);
+	assert_true(cycles[1] >= 598 && cycles[1] <= 602);
+}
+
 /* wgmma.fence (WARPGROUP.ARRIVE) waits for the warpgroup's four warps: warps 1-3 wait for warp 0's 400
  * dependent FFMAs at their fence (barrier); the other warpgroup (warps 4-7) does not wait for them.
  * Then each wgmma.wait_group waits for its op, charged barrier (WARPGROUP.DEPBAR). */
@@ -565,6 +590,7 @@ int main(void)
 		cmocka_unit_test(test_hit_on_miss_waits_for_the_fill),
 		cmocka_unit_test(test_slow_warp_barrier),
 		cmocka_unit_test(test_no_load_passes_an_open_barrier),
+		cmocka_unit_test(test_fma_cycles_from_register_banks),
 		cmocka_unit_test(test_wgmma_fence_waits_for_its_warpgroup),
 		cmocka_unit_test(test_lone_wgmma_fence_ends),
 		cmocka_unit_test(test_independent_issue_bound),

@@ -68,6 +68,7 @@ static void print_json(const exec_stalls_result *s, const char *name, const run_
 	json_int(&w, "warps", r->warps);
 	json_int(&w, "regs", s->regs);
 	json_bool(&w, "regs_assumed", s->regs_assumed);
+	json_num(&w, "fma_cycles", s->c.fma_cycles);
 	json_num(&w, "warp_cycles_per_issue", r->issued > 0 ? r->warp_cycles / r->issued : 0);
 	json_num(&w, "issue_active", r->issue_active);
 	json_str(&w, "top", stall_reason_key(stall_top(r->total)));

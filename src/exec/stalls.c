@@ -11,7 +11,9 @@
 #include "model/occupancy.h"
 #include "course/argspec.h"
 #include "course/dtype.h"
+#include "course/sass_record.h"
 #include "course/sass_tools.h"
+#include "model/regbanks.h"
 #include "base/util.h"
 
 /* Stop once the sample ran: the estimate's blocks, or the first cluster. */
@@ -24,23 +26,41 @@ static int enough(void *ctx, const emu_progress *p)
 /* A PTX file's registers a thread, for the stall model's occupancy when no lesson recorded them:
  * ptxas's -v for the GPU's arch where ptxas is installed; 0 where not (EXEC_STALLS_REGS is then
  * assumed, and said). */
-static int ptxas_regs(const run_request *rq, const gpu_spec *g)
+/* What ptxas makes of the kernel, where it can be had: its registers (0: unknown) and the cycles its
+ * FFMAs take at their pipe for the register banks (*fma; 1 when its SASS is unknown): a lesson's own
+ * kernel (its file NN_*.ptx) from its recording when that is of this text (assets/sass/NN.sass),
+ * else from ptxas here and, where there is a disassembler, its SASS. */
+static int ptxas_facts(const run_request *rq, const gpu_spec *g, int want_regs, double *fma)
 {
 	char err[256], arch[16];
 	size_t len;
+	*fma = 1;
 	char *text = util_read_file(rq->ptx_path, &len, err, sizeof err);
 	if (!text)
 		return 0;
 	sass_arch_for(text, g->cc_major, g->cc_minor, arch, sizeof arch);
 	free(text);
-	sass_job j;
 	sass_kernel k;
 	sass_kernel_init(&k, rq->entry);
-	int regs = 0;
-	if (sass_job_start(&j, rq->ptx_path, err, sizeof err) == 0) {
-		if (sass_job_ptxas(&j, arch, &k, err, sizeof err) == 0 && k.regs > 0)
-			regs = k.regs;
-		sass_job_end(&j);
+	const char *base = strrchr(rq->ptx_path, '/');
+	base = base ? base + 1 : rq->ptx_path;
+	int regs = 0, lesson = base[0] >= '0' && base[0] <= '9' && base[1] >= '0' && base[1] <= '9' && base[2] == '_'
+				       ? (base[0] - '0') * 10 + base[1] - '0' : -1;
+	if (lesson >= 0 && sass_record_use(lesson, rq->ptx_path, rq->entry, arch, &k, err, sizeof err) == 0) {
+		*fma = regbank_ffma_cycles(&k);
+		regs = k.regs > 0 ? k.regs : 0;
+	} else if (want_regs || lesson < 0) {
+		sass_kernel_free(&k);
+		sass_kernel_init(&k, rq->entry);
+		sass_job j;
+		if (sass_job_start(&j, rq->ptx_path, err, sizeof err) == 0) {
+			if (sass_job_ptxas(&j, arch, &k, err, sizeof err) == 0) {
+				regs = k.regs > 0 ? k.regs : 0;
+				if (sass_job_disasm(&j, rq->entry, &k, err, sizeof err) == 0)
+					*fma = regbank_ffma_cycles(&k);
+			}
+			sass_job_end(&j);
+		}
 	}
 	sass_kernel_free(&k);
 	return regs;
@@ -162,7 +182,9 @@ static int work(const run_request *rq, const gpu_spec *g, int regs, exec_stalls_
 	out->emu = &res;
 	out->cut = t.cut;
 	unsigned threads = rq->block[0] * (rq->block[1] ? rq->block[1] : 1) * (rq->block[2] ? rq->block[2] : 1);
-	if (regs <= 0 && (regs = ptxas_regs(rq, g)) > 0) /* --stalls and the estimate: one occupancy */
+	double fma = 1;
+	int got = ptxas_facts(rq, g, regs <= 0, &fma);
+	if (regs <= 0 && (regs = got) > 0) /* --stalls and the estimate: one occupancy */
 		out->regs_ptxas = 1;
 	out->regs_assumed = regs <= 0;
 	out->regs = regs > 0 ? regs : EXEC_STALLS_REGS;
@@ -180,7 +202,8 @@ static int work(const run_request *rq, const gpu_spec *g, int regs, exec_stalls_
 	double dram = ((double)rq->M * (double)rq->K + (double)rq->K * (double)rq->N) * esz;
 	double l2 = 32.0 * (double)res.footprint_sectors / (double)res.blocks_done * (double)res.blocks;
 	out->c = (stall_config){.blocks_per_sm = occ.blocks_per_sm, .smem_per_block = occ.smem_per_block,
-				.l2_miss = l2 > 0 ? dram / l2 : 1, .grid_blocks = res.blocks, .sms = g->sms, .hoist_loads = 2};
+				.l2_miss = l2 > 0 ? dram / l2 : 1, .grid_blocks = res.blocks, .sms = g->sms, .hoist_loads = 2,
+				.fma_cycles = fma};
 	out->dram_rereads = l2_stream(&t, rq, g, res.blocks, occ.blocks_per_sm, esz, &out->c.l2_miss);
 	t0 = util_now();
 	int m = stall_model(&t, &out->p, &out->c, &out->r, err, errlen);

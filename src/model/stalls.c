@@ -415,7 +415,7 @@ static inline long long pipe_busy(const sim *s, const wstate *w, const stall_op 
 {
 	double until = 0;
 	switch ((stall_kind)o->kind) {
-	case STALL_K_FMA: until = s->smsp_free[w->smsp][P_FMA], *why = STALL_MATH; break;
+	case STALL_K_FMA: until = s->smsp_free[w->smsp][P_FMA] - 1, *why = STALL_MATH; break; /* a cycle's backlog */
 	case STALL_K_INT: until = s->smsp_free[w->smsp][P_INT], *why = STALL_MATH; break;
 	case STALL_K_MUFU: until = s->smsp_free[w->smsp][P_MUFU], *why = STALL_MIO; break;
 	case STALL_K_MMA: until = s->smsp_free[w->smsp][P_TENSOR], *why = STALL_MATH; break;
@@ -567,7 +567,10 @@ static void effects(sim *s, wstate *w, size_t k, long long t)
 	charge(s, opi, STALL_SELECTED, t, t + 1);
 	switch ((stall_kind)o->kind) {
 	case STALL_K_FMA:
-		s->smsp_free[w->smsp][P_FMA] = (double)t + FMA_INTERVAL;
+		/* FMA_INTERVAL, or more where the kernel's FFMAs wait for their register banks: the pipe
+		 * then runs behind by a fraction of a cycle an FFMA, as the measured streams do */
+		s->smsp_free[w->smsp][P_FMA] = fmax(s->smsp_free[w->smsp][P_FMA], (double)t) +
+					       (s->c->fma_cycles > FMA_INTERVAL ? s->c->fma_cycles : FMA_INTERVAL);
 		set_reg(s, w, o, t + (long long)p->lat[STALL_LAT_FFMA], STALL_WAIT);
 		break;
 	case STALL_K_INT:

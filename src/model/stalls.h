@@ -147,6 +147,7 @@ typedef struct {
 	long long grid_blocks;
 	int sms;
 	int hoist_loads;             /* 1: loads issue ahead as ptxas schedules them (stalls.c, LOOKAHEAD) */
+	double fma_cycles;           /* an FFMA's cycles at its pipe, its register reads (model/regbanks.h); 0: 1 */
 } stall_config;
 
 typedef struct {
