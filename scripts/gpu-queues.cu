@@ -18,22 +18,27 @@
 
 enum { MODEL_LG = 32, MODEL_MIO = 16 }; // the model's guesses, cycles of work (stalls.c)
 
-// K loads of lane l's line l (a 32-float stride: 128 bytes), over four rows of 32 lines (all in L1).
+// K loads, load i of lane l at line 32 i + l (a 32-float stride: 128 bytes): every load 32 lines, every
+// line its own, all in L1 after the warm pass. (Until 2026-11-28 the loads repeated four rows of lines:
+// ptxas merged the repeats, no load was left between the two clock reads, and every burst took 2
+// cycles. The timed loads' address depends on the first clock read, so ptxas neither merges them with
+// the warm pass's nor moves them above it.)
 template <int K> __global__ void k_lg(const float *p, long long *cyc, float *sink)
 {
 	const float *a = p + threadIdx.x * 32;
 	float r[K], warm = 0;
 #pragma unroll
 	for (int i = 0; i < K; i++) // the warm pass: every line in L1
-		asm volatile("ld.global.ca.f32 %0, [%1];" : "=f"(r[i]) : "l"(a + (i & 3) * 1024) : "memory");
+		asm volatile("ld.global.ca.f32 %0, [%1];" : "=f"(r[i]) : "l"(a + i * 1024) : "memory");
 #pragma unroll
 	for (int i = 0; i < K; i++)
 		warm += r[i];
 	long long t0, t1;
 	asm volatile("mov.u64 %0, %%clock64;" : "=l"(t0) : "f"(warm) : "memory");
+	const float *b = a + (t0 >> 62); // a, unknown to the compiler: the loads are not the warm pass's again
 #pragma unroll
 	for (int i = 0; i < K; i++)
-		asm volatile("ld.global.ca.f32 %0, [%1];" : "=f"(r[i]) : "l"(a + (i & 3) * 1024) : "memory");
+		asm volatile("ld.global.ca.f32 %0, [%1];" : "=f"(r[i]) : "l"(b + i * 1024) : "memory");
 	asm volatile("mov.u64 %0, %%clock64;" : "=l"(t1)::"memory");
 	float s = warm;
 #pragma unroll
@@ -44,11 +49,13 @@ template <int K> __global__ void k_lg(const float *p, long long *cyc, float *sin
 		cyc[0] = t1 - t0;
 }
 
-// K shared loads, each lane 32 words from the next: one bank, 32 wavefronts a load.
+// K shared loads, load i of lane l at word 32 l + 33 i: one bank a load (bank i mod 32), 32 wavefronts,
+// every load its own words and none next to another's (two loads of the same addresses were merged into
+// one LDS.64, neighbouring words into LDS.128).
 template <int K> __global__ void k_mio(long long *cyc, float *sink)
 {
-	__shared__ float s[32 * 32 * 2];
-	for (int i = threadIdx.x; i < 32 * 32 * 2; i += 32)
+	__shared__ float s[32 * 32 + 33 * 32];
+	for (int i = threadIdx.x; i < 32 * 32 + 33 * 32; i += 32)
 		s[i] = (float)i;
 	__syncwarp();
 	unsigned a = (unsigned)__cvta_generic_to_shared(&s[threadIdx.x * 32]);
@@ -57,7 +64,7 @@ template <int K> __global__ void k_mio(long long *cyc, float *sink)
 	asm volatile("mov.u64 %0, %%clock64;" : "=l"(t0)::"memory");
 #pragma unroll
 	for (int i = 0; i < K; i++)
-		asm volatile("ld.shared.f32 %0, [%1];" : "=f"(r[i]) : "r"(a + (i & 1) * 4) : "memory");
+		asm volatile("ld.shared.f32 %0, [%1];" : "=f"(r[i]) : "r"(a + i * 33 * 4) : "memory");
 	asm volatile("mov.u64 %0, %%clock64;" : "=l"(t1)::"memory");
 	float v = 0;
 #pragma unroll
@@ -108,8 +115,8 @@ int main()
 {
 	float *p, *sink;
 	long long *cyc;
-	CHECK(cudaMalloc(&p, (size_t)4 * 1024 * 4));
-	CHECK(cudaMemset(p, 0, (size_t)4 * 1024 * 4));
+	CHECK(cudaMalloc(&p, (size_t)32 * 1024 * 4));
+	CHECK(cudaMemset(p, 0, (size_t)32 * 1024 * 4));
 	CHECK(cudaMalloc(&sink, 32 * sizeof(float)));
 	CHECK(cudaMalloc(&cyc, sizeof(long long)));
 	long long tl[NK] = {lg<1>(p, cyc, sink),  lg<2>(p, cyc, sink),  lg<3>(p, cyc, sink),  lg<4>(p, cyc, sink),
