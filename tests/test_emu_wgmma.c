@@ -85,6 +85,38 @@ static void test_desc_addresses(void **state)
 	assert_int_equal(emu_wg_desc_addr(&none, 0, 5, 4, 0), 256 + 4);
 }
 
+/* What the emulator's operand reads rely on (emu_wgmma.c, gather): in every layout the
+ * 16 / eb elements of a 16-byte chunk along the major dimension lie at consecutive
+ * addresses from a 16-byte boundary. Every element of every descriptor field's corner
+ * and of random ones, against emu_wg_desc_addr element by element. */
+static void test_desc_chunks(void **state)
+{
+	(void)state;
+	srand(7);
+	int checked = 0;
+	for (int it = 0; it < 400; it++) {
+		uint64_t bits = (uint64_t)rand() << 33 ^ (uint64_t)rand() << 11 ^ (uint64_t)rand();
+		if (it < 8) /* the corners: every field all zeros, then all ones */
+			bits = it % 2 ? ~0ULL : 0;
+		emu_wg_desc d = emu_wg_desc_decode(bits);
+		d.swizzle = it % 4;
+		for (int eb = 1; eb <= 4; eb *= 2)
+			for (int mn_major = 0; mn_major < 2; mn_major++) {
+				int T = 16 / eb, K = 2 * T; /* a wgmma's K is two chunks of each type */
+				for (int mn = 0; mn < 64; mn += mn_major ? T : 1)
+					for (int k = 0; k < K; k += mn_major ? 1 : T) {
+						uint32_t a = emu_wg_desc_addr(&d, mn, k, eb, mn_major);
+						assert_int_equal(a % 16, 0);
+						for (int j = 1; j < T; j++, checked++)
+							assert_int_equal(emu_wg_desc_addr(&d, mn + (mn_major ? j : 0),
+											  k + (mn_major ? 0 : j), eb, mn_major),
+									 a + (uint32_t)(j * eb));
+					}
+			}
+	}
+	assert_true(checked > 1000000);
+}
+
 /* ---- kernels ---- */
 
 enum { T_F16, T_BF16, T_TF32, T_E4M3, T_E5M2 };
@@ -860,6 +892,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_desc_decode),
 		cmocka_unit_test(test_desc_addresses),
+		cmocka_unit_test(test_desc_chunks),
 		cmocka_unit_test(test_swizzle_modes),
 		cmocka_unit_test(test_transposed),
 		cmocka_unit_test(test_a_from_registers),

@@ -295,10 +295,18 @@ typedef struct {
 	uint64_t da, db;
 } wg_logent;
 
+/* Four floats, one vector of the product loop (GCC and clang vector extensions). */
+typedef float v4f __attribute__((vector_size(16)));
+
 typedef struct {
 	wg_logent *log;
 	int n, cap;
 	long long base;             /* the sequence number of log[0] */
+	/* B as the last warp of the group read it: its four warps read the same bytes through
+	 * the same descriptor, so a warp whose bytes are the same takes the values from here */
+	int b_op;                   /* the wgmma (-1: none) */
+	uint8_t *b_raw;             /* its bytes, element (n, k) at (n * K + k) * elem_bytes */
+	v4f *b_val;                 /* their values, element (n, k) at [k * WG_NV + n / 4][n % 4] */
 } wg_group;
 
 struct emu_wg_block {
@@ -312,8 +320,10 @@ struct emu_wg_block {
 	uint16_t *gen_warp;
 	int32_t *gen_op;
 	int inflight;               /* wgmmas of all warps not yet retired */
+	float fp8[2][256];          /* e4m3's and e5m2's values by their bits */
 };
 
+#define WG_NV 64            /* vectors of a row of B or D: N / 4 at N = 256 */
 #define WG_MAX_AHEAD 65536  /* wgmmas one warp of a warpgroup may issue ahead of another */
 #define WG_MAX_PENDING 64   /* wgmmas of one warp in flight: each holds up to 32 KiB of results */
 
@@ -327,6 +337,10 @@ emu_wg_block *emu_wg_block_new(const emu_kernel *k, int nwarps, uint32_t smem_si
 	b->nwarps = nwarps;
 	b->w = xcalloc((size_t)nwarps, sizeof *b->w);
 	b->g = xcalloc((size_t)nwarps / 4 + 1, sizeof *b->g);
+	for (int v = 0; v < 256; v++) {
+		b->fp8[0][v] = emu_mma_elem(WG_E4M3, (uint32_t)v);
+		b->fp8[1][v] = emu_mma_elem(WG_E5M2, (uint32_t)v);
+	}
 	for (int i = 0; i < nwarps; i++) {
 		wg_warp *s = &b->w[i];
 		s->busy = xcalloc((size_t)k->nregs + 1, sizeof *s->busy);
@@ -355,6 +369,7 @@ void emu_wg_block_reset(emu_wg_block *b)
 	for (int i = 0; i <= b->nwarps / 4; i++) {
 		b->g[i].n = 0;
 		b->g[i].base = 0;
+		b->g[i].b_op = -1;
 	}
 	memset(b->gen_warp, 0, b->nchunks * sizeof *b->gen_warp);
 	b->inflight = 0;
@@ -374,8 +389,11 @@ void emu_wg_block_free(emu_wg_block *b)
 		free(s->wrote_epoch);
 		free(s->wrote_op);
 	}
-	for (int i = 0; i <= b->nwarps / 4; i++)
+	for (int i = 0; i <= b->nwarps / 4; i++) {
 		free(b->g[i].log);
+		free(b->g[i].b_raw);
+		free(b->g[i].b_val);
+	}
 	free(b->w);
 	free(b->g);
 	free(b->gen_warp);
@@ -534,7 +552,8 @@ int emu_wgmma_hazard(emu_wg_ctx *c)
 	return 0;
 }
 
-/* Element (mn, k) of an operand in shared memory, through its descriptor. */
+/* Element (mn, k) of an operand in shared memory, through its descriptor: the
+ * reading element by element, which names the element that faults. */
 static int smem_elem(emu_wg_ctx *c, const emu_wg_desc *d, int t, int mn, int k, int mn_major, const char *which,
 		     float *out, uint32_t span[2])
 {
@@ -558,6 +577,109 @@ static int smem_elem(emu_wg_ctx *c, const emu_wg_desc *d, int t, int mn, int k, 
 	memcpy(&v, c->smem + a, (size_t)eb);
 	*out = emu_mma_elem((emu_wg_type)t, v);
 	return 0;
+}
+
+/* An element's value from its bytes (the FP8 types through the block's table). */
+static float elem_value(const emu_wg_block *b, int t, const uint8_t *p, int eb)
+{
+	uint32_t v = 0;
+	memcpy(&v, p, (size_t)eb);
+	if (t == WG_E4M3 || t == WG_E5M2)
+		return b->fp8[t - WG_E4M3][v];
+	return emu_mma_elem((emu_wg_type)t, v);
+}
+
+/* The bytes of an operand's rows mn0 .. mn0 + nmn - 1 (A: rows m; B: columns n), K
+ * elements each, into raw (element (mn - mn0, k) at ((mn - mn0) * K + k) * eb), and
+ * the shared bytes they span into span. In the canonical layouts each 16 bytes hold
+ * T = 16 / eb elements consecutive along the major dimension at consecutive
+ * addresses from a 16-byte boundary (start, LBO and SBO count 16 bytes, a row is
+ * whole 16-byte chunks, the swizzle XORs only bits 4..6), so one address a chunk
+ * gives its T elements, and one check a chunk checks each of them (bounds, proxy
+ * marks); tests/test_emu_wgmma.c holds the addresses to emu_wg_desc_addr's. 0; -1
+ * when a chunk faults or the shape is not whole chunks: the caller then reads
+ * element by element, as smem_elem does, and names the element. */
+static int gather(const emu_wg_ctx *c, const emu_wg_desc *d, int eb, int mn0, int nmn, int K, int mn_major,
+		  uint8_t *raw, uint32_t span[2])
+{
+	int T = 16 / eb;
+	if (mn0 % T || nmn % T || K % T)
+		return -1;
+	int kc = mn_major ? K : K / T; /* chunks along k for each chunk of rows */
+	int nc = (mn_major ? nmn / T : nmn) * kc;
+	for (int i = 0; i < nc; i++) {
+		int mn = mn_major ? i / kc * T : i / kc, k = mn_major ? i % kc : i % kc * T;
+		uint32_t a = emu_wg_desc_addr(d, mn0 + mn, k, eb, mn_major);
+		if ((uint64_t)a + 16 > c->smem_size || c->wg->gen_warp[a / 16])
+			return -1;
+		if (a < span[0])
+			span[0] = a;
+		if (a + 16 > span[1])
+			span[1] = a + 16;
+		if (!mn_major)
+			memcpy(raw + ((size_t)mn * K + k) * eb, c->smem + a, 16);
+		else
+			for (int j = 0; j < T; j++)
+				memcpy(raw + ((size_t)(mn + j) * K + k) * eb, c->smem + a + j * eb, (size_t)eb);
+	}
+	return 0;
+}
+
+/* The warp's 16 rows of A from shared memory; 0, or -1 with c->msg. */
+static int read_a(emu_wg_ctx *c, const struct emu_wgmma_op *w, uint64_t da, float A[16][32], uint32_t span[2])
+{
+	emu_wg_desc d = emu_wg_desc_decode(da);
+	int eb = wg_types[w->atype].bytes, m0 = 16 * (c->warp % 4);
+	uint8_t raw[16 * 32 * 4];
+	if (gather(c, &d, eb, m0, 16, w->k, w->trans_a, raw, span) == 0) {
+		for (int r = 0; r < 16; r++)
+			for (int k = 0; k < w->k; k++)
+				A[r][k] = elem_value(c->wg, w->atype, raw + ((size_t)r * w->k + k) * eb, eb);
+		return 0;
+	}
+	span[0] = UINT32_MAX, span[1] = 0;
+	for (int r = 0; r < 16; r++)
+		for (int k = 0; k < w->k; k++)
+			if (smem_elem(c, &d, w->atype, m0 + r, k, w->trans_a, "A", &A[r][k], span) < 0)
+				return -1;
+	return 0;
+}
+
+/* B from shared memory, element (n, k) at [k * WG_NV + n / 4][n % 4]: the values
+ * another warp of the group read for this wgmma when the bytes are the same
+ * (they are, unless the program changed them between the warps' issues). NULL with c->msg. */
+static const v4f *read_b(emu_wg_ctx *c, const struct emu_wgmma_op *w, uint64_t db, uint32_t span[2])
+{
+	wg_group *g = &c->wg->g[c->warp / 4];
+	emu_wg_desc d = emu_wg_desc_decode(db);
+	int eb = wg_types[w->btype].bytes, op = (int)(c->o - c->k->ops);
+	size_t len = (size_t)w->n * w->k * eb;
+	uint8_t raw[256 * 32];
+	if (!g->b_val) {
+		g->b_raw = xmalloc(sizeof raw);
+		g->b_val = xmalloc(32 * WG_NV * sizeof *g->b_val);
+	}
+	if (gather(c, &d, eb, 0, w->n, w->k, w->trans_b, raw, span) == 0) {
+		if (g->b_op == op && !memcmp(raw, g->b_raw, len))
+			return g->b_val;
+		for (int n = 0; n < w->n; n++)
+			for (int k = 0; k < w->k; k++)
+				g->b_val[k * WG_NV + n / 4][n % 4] =
+					elem_value(c->wg, w->btype, raw + ((size_t)n * w->k + k) * eb, eb);
+		memcpy(g->b_raw, raw, len);
+		g->b_op = op;
+		return g->b_val;
+	}
+	g->b_op = -1;
+	span[0] = UINT32_MAX, span[1] = 0;
+	for (int n = 0; n < w->n; n++)
+		for (int k = 0; k < w->k; k++) {
+			float v;
+			if (smem_elem(c, &d, w->btype, n, k, w->trans_b, "B", &v, span) < 0)
+				return NULL;
+			g->b_val[k * WG_NV + n / 4][n % 4] = v;
+		}
+	return g->b_val;
 }
 
 /* Row r, column k of the warp's 16 x K slice of A from its four registers (the
@@ -628,33 +750,45 @@ static int fenced(emu_wg_ctx *c, const wg_warp *s, const struct emu_wgmma_op *w)
  * 16-bit, tf32 and 8-bit floats are exact in f32 (bf16 and tf32 ones inside
  * f32's exponent range), and each output sums its K
  * products into C in k order, rounding to f32 at every step (then to f16 for
- * an f16 accumulator). The PTX ISA fixes no order; the check's tolerance covers it. */
+ * an f16 accumulator). The PTX ISA fixes no order; the check's tolerance covers it.
+ * Four outputs of a row at a time, each its own sum in the same order. */
 static void compute(const emu_wg_ctx *c, const wg_warp *s, const struct emu_wgmma_op *w, float A[16][32],
-		    float Bt[256][32], uint64_t *val)
+		    const v4f *B, uint64_t *val)
 {
-	int acc_on = (int)(c->R[w->scale_d * 32] & 1);
+	int acc_on = (int)(c->R[w->scale_d * 32] & 1), f16 = w->dtype == WG_F16, nv = w->n / 4;
 	float sign = (float)(w->scale_a * w->scale_b);
+	v4f D[16][WG_NV];
+	/* d_e of lane l holds row g + 8 ((e / 2) % 2), column 8 (e / 4) + 2t + e % 2 (g = l / 4, t = l % 4) */
 	for (int i = 0; i < w->nd; i++) {
 		int r = w->d[i];
 		const uint64_t *cur = s->busy[r] ? &s->fut[r * 32] : &c->R[r * 32];
-		for (int l = 0; l < 32; l++) {
-			int g = l / 4, t = l % 4;
-			uint64_t out = 0;
-			for (int h = 0; h < (w->dtype == WG_F16 ? 2 : 1); h++) {
-				int e = w->dtype == WG_F16 ? 2 * i + h : i; /* the element d_e */
-				int row = g + 8 * ((e / 2) % 2), col = 8 * (e / 4) + 2 * t + (e % 2);
+		for (int l = 0; l < 32; l++)
+			for (int h = 0; h < 1 + f16; h++) {
+				int e = f16 ? 2 * i + h : i, row = l / 4 + 8 * ((e / 2) % 2), col = 8 * (e / 4) + 2 * (l % 4) + e % 2;
 				float acc = 0.0f;
 				if (acc_on)
-					acc = w->dtype == WG_F16 ? util_f16_to_f32((uint16_t)(cur[l] >> (16 * h)))
-								  : fpconv_bits_f32((uint32_t)cur[l]);
-				/* the product is exact, so this is an fma; B is held transposed for the loop */
-				for (int k = 0; k < w->k; k++)
-					acc += sign * A[row][k] * Bt[col][k];
-				out |= w->dtype == WG_F16 ? (uint64_t)util_f32_to_f16(acc) << (16 * h) : fpconv_f32_bits(acc);
+					acc = f16 ? util_f16_to_f32((uint16_t)(cur[l] >> (16 * h))) : fpconv_bits_f32((uint32_t)cur[l]);
+				D[row][col / 4][col % 4] = acc;
+			}
+	}
+	/* the product is exact, so this is an fma */
+	for (int row = 0; row < 16; row++)
+		for (int k = 0; k < w->k; k++) {
+			float a = sign * A[row][k];
+			const v4f *b = &B[k * WG_NV];
+			for (int j = 0; j < nv; j++)
+				D[row][j] += a * b[j];
+		}
+	for (int i = 0; i < w->nd; i++)
+		for (int l = 0; l < 32; l++) {
+			uint64_t out = 0;
+			for (int h = 0; h < 1 + f16; h++) {
+				int e = f16 ? 2 * i + h : i, row = l / 4 + 8 * ((e / 2) % 2), col = 8 * (e / 4) + 2 * (l % 4) + e % 2;
+				float acc = D[row][col / 4][col % 4];
+				out |= f16 ? (uint64_t)util_f32_to_f16(acc) << (16 * h) : fpconv_f32_bits(acc);
 			}
 			val[i * 32 + l] = out;
 		}
-	}
 }
 
 static int issue(emu_wg_ctx *c, wg_warp *s)
@@ -666,23 +800,16 @@ static int issue(emu_wg_ctx *c, wg_warp *s)
 	uint64_t da = w->a_in_regs ? 0 : c->R[w->a[0] * 32], db = c->R[w->bdesc * 32];
 	if (aligned(c, s, da, db) < 0 || fenced(c, s, w) < 0)
 		return -1;
-	float A[16][32], Bt[256][32];
+	float A[16][32];
 	uint32_t span[2][2] = {{UINT32_MAX, 0}, {UINT32_MAX, 0}}; /* the bytes A and B span */
 	int q = c->warp % 4;
-	if (w->a_in_regs) {
+	if (w->a_in_regs)
 		a_from_regs(c, w, A);
-	} else {
-		emu_wg_desc d = emu_wg_desc_decode(da);
-		for (int r = 0; r < 16; r++)
-			for (int k = 0; k < w->k; k++)
-				if (smem_elem(c, &d, w->atype, 16 * q + r, k, w->trans_a, "A", &A[r][k], span[0]) < 0)
-					return -1;
-	}
-	emu_wg_desc d = emu_wg_desc_decode(db);
-	for (int n = 0; n < w->n; n++)
-		for (int k = 0; k < w->k; k++)
-			if (smem_elem(c, &d, w->btype, n, k, w->trans_b, "B", &Bt[n][k], span[1]) < 0)
-				return -1;
+	else if (read_a(c, w, da, A, span[0]) < 0)
+		return -1;
+	const v4f *B = read_b(c, w, db, span[1]);
+	if (!B)
+		return -1;
 	for (int i = 0; i < 2 && c->early_read; i++)
 		if (span[i][1] > span[i][0] && c->early_read(c->early_arg, span[i][0], span[i][1] - span[i][0]) < 0)
 			return -1;
@@ -702,7 +829,7 @@ static int issue(emu_wg_ctx *c, wg_warp *s)
 		p->hi[i] = span[i][1];
 	}
 	c->wg->inflight++;
-	compute(c, s, w, A, Bt, p->val);
+	compute(c, s, w, A, B, p->val);
 	for (int i = 0; i < w->nd; i++)
 		memcpy(&s->fut[w->d[i] * 32], &p->val[i * 32], 32 * sizeof(uint64_t));
 	hold(s, w, 1);
