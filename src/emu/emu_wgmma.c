@@ -298,15 +298,19 @@ typedef struct {
 /* Four floats, one vector of the product loop (GCC and clang vector extensions). */
 typedef float v4f __attribute__((vector_size(16)));
 
+/* B of one wgmma as the last warp of a group read it: the group's four warps read the
+ * same bytes through the same descriptor, so a warp that finds the same bytes takes the values. */
+typedef struct {
+	int valid;
+	uint8_t *raw;               /* the bytes, element (n, k) at (n * K + k) * elem_bytes */
+	float *val;                 /* their values, element (n, k) at [k * 256 + n] */
+} wg_bread;
+
 typedef struct {
 	wg_logent *log;
 	int n, cap;
 	long long base;             /* the sequence number of log[0] */
-	/* B as the last warp of the group read it: its four warps read the same bytes through
-	 * the same descriptor, so a warp whose bytes are the same takes the values from here */
-	int b_op;                   /* the wgmma (-1: none) */
-	uint8_t *b_raw;             /* its bytes, element (n, k) at (n * K + k) * elem_bytes */
-	v4f *b_val;                 /* their values, element (n, k) at [k * WG_NV + n / 4][n % 4] */
+	wg_bread *b;                /* per wgmma of the kernel (k->wgmma), allocated at its first issue */
 } wg_group;
 
 struct emu_wg_block {
@@ -323,7 +327,6 @@ struct emu_wg_block {
 	float fp8[2][256];          /* e4m3's and e5m2's values by their bits */
 };
 
-#define WG_NV 64            /* vectors of a row of B or D: N / 4 at N = 256 */
 #define WG_MAX_AHEAD 65536  /* wgmmas one warp of a warpgroup may issue ahead of another */
 #define WG_MAX_PENDING 64   /* wgmmas of one warp in flight: each holds up to 32 KiB of results */
 
@@ -369,7 +372,8 @@ void emu_wg_block_reset(emu_wg_block *b)
 	for (int i = 0; i <= b->nwarps / 4; i++) {
 		b->g[i].n = 0;
 		b->g[i].base = 0;
-		b->g[i].b_op = -1;
+		for (int j = 0; b->g[i].b && j < b->k->nwgmma; j++)
+			b->g[i].b[j].valid = 0;
 	}
 	memset(b->gen_warp, 0, b->nchunks * sizeof *b->gen_warp);
 	b->inflight = 0;
@@ -391,8 +395,11 @@ void emu_wg_block_free(emu_wg_block *b)
 	}
 	for (int i = 0; i <= b->nwarps / 4; i++) {
 		free(b->g[i].log);
-		free(b->g[i].b_raw);
-		free(b->g[i].b_val);
+		for (int j = 0; b->g[i].b && j < b->k->nwgmma; j++) {
+			free(b->g[i].b[j].raw);
+			free(b->g[i].b[j].val);
+		}
+		free(b->g[i].b);
 	}
 	free(b->w);
 	free(b->g);
@@ -645,41 +652,44 @@ static int read_a(emu_wg_ctx *c, const struct emu_wgmma_op *w, uint64_t da, floa
 	return 0;
 }
 
-/* B from shared memory, element (n, k) at [k * WG_NV + n / 4][n % 4]: the values
+/* B from shared memory, element (n, k) at [k * 256 + n]: the values
  * another warp of the group read for this wgmma when the bytes are the same
  * (they are, unless the program changed them between the warps' issues). NULL with c->msg. */
-static const v4f *read_b(emu_wg_ctx *c, const struct emu_wgmma_op *w, uint64_t db, uint32_t span[2])
+static const float *read_b(emu_wg_ctx *c, const struct emu_wgmma_op *w, uint64_t db, uint32_t span[2])
 {
 	wg_group *g = &c->wg->g[c->warp / 4];
 	emu_wg_desc d = emu_wg_desc_decode(db);
-	int eb = wg_types[w->btype].bytes, op = (int)(c->o - c->k->ops);
+	int eb = wg_types[w->btype].bytes;
 	size_t len = (size_t)w->n * w->k * eb;
 	uint8_t raw[256 * 32];
-	if (!g->b_val) {
-		g->b_raw = xmalloc(sizeof raw);
-		g->b_val = xmalloc(32 * WG_NV * sizeof *g->b_val);
+	if (!g->b)
+		g->b = xcalloc((size_t)c->k->nwgmma, sizeof *g->b);
+	wg_bread *r = &g->b[c->o->imm];
+	if (!r->val) {
+		r->raw = xmalloc(sizeof raw);
+		r->val = xmalloc(32 * 256 * sizeof *r->val);
 	}
 	if (gather(c, &d, eb, 0, w->n, w->k, w->trans_b, raw, span) == 0) {
-		if (g->b_op == op && !memcmp(raw, g->b_raw, len))
-			return g->b_val;
+		if (r->valid && !memcmp(raw, r->raw, len))
+			return r->val;
 		for (int n = 0; n < w->n; n++)
 			for (int k = 0; k < w->k; k++)
-				g->b_val[k * WG_NV + n / 4][n % 4] =
+				r->val[k * 256 + n] =
 					elem_value(c->wg, w->btype, raw + ((size_t)n * w->k + k) * eb, eb);
-		memcpy(g->b_raw, raw, len);
-		g->b_op = op;
-		return g->b_val;
+		memcpy(r->raw, raw, len);
+		r->valid = 1;
+		return r->val;
 	}
-	g->b_op = -1;
+	r->valid = 0;
 	span[0] = UINT32_MAX, span[1] = 0;
 	for (int n = 0; n < w->n; n++)
 		for (int k = 0; k < w->k; k++) {
 			float v;
 			if (smem_elem(c, &d, w->btype, n, k, w->trans_b, "B", &v, span) < 0)
 				return NULL;
-			g->b_val[k * WG_NV + n / 4][n % 4] = v;
+			r->val[k * 256 + n] = v;
 		}
-	return g->b_val;
+	return r->val;
 }
 
 /* Row r, column k of the warp's 16 x K slice of A from its four registers (the
@@ -751,44 +761,59 @@ static int fenced(emu_wg_ctx *c, const wg_warp *s, const struct emu_wgmma_op *w)
  * f32's exponent range), and each output sums its K
  * products into C in k order, rounding to f32 at every step (then to f16 for
  * an f16 accumulator). The PTX ISA fixes no order; the check's tolerance covers it.
- * Four outputs of a row at a time, each its own sum in the same order. */
+ * Eight outputs of four rows at a time, each its own sum in that order. */
 static void compute(const emu_wg_ctx *c, const wg_warp *s, const struct emu_wgmma_op *w, float A[16][32],
-		    const v4f *B, uint64_t *val)
+		    const float *B, uint64_t *val)
 {
-	int acc_on = (int)(c->R[w->scale_d * 32] & 1), f16 = w->dtype == WG_F16, nv = w->n / 4;
-	float sign = (float)(w->scale_a * w->scale_b);
-	v4f D[16][WG_NV];
-	/* d_e of lane l holds row g + 8 ((e / 2) % 2), column 8 (e / 4) + 2t + e % 2 (g = l / 4, t = l % 4) */
+	int acc_on = (int)(c->R[w->scale_d * 32] & 1), f16 = w->dtype == WG_F16;
+	float sign = (float)(w->scale_a * w->scale_b), sA[16][32];
+	float D[16][256];
+	/* d_e of lane l holds row l / 4 + 8 ((e / 2) % 2), column 8 (e / 4) + 2 (l % 4) + e % 2 */
 	for (int i = 0; i < w->nd; i++) {
 		int r = w->d[i];
 		const uint64_t *cur = s->busy[r] ? &s->fut[r * 32] : &c->R[r * 32];
-		for (int l = 0; l < 32; l++)
-			for (int h = 0; h < 1 + f16; h++) {
-				int e = f16 ? 2 * i + h : i, row = l / 4 + 8 * ((e / 2) % 2), col = 8 * (e / 4) + 2 * (l % 4) + e % 2;
-				float acc = 0.0f;
-				if (acc_on)
-					acc = f16 ? util_f16_to_f32((uint16_t)(cur[l] >> (16 * h))) : fpconv_bits_f32((uint32_t)cur[l]);
-				D[row][col / 4][col % 4] = acc;
-			}
+		for (int h = 0; h < 1 + f16; h++) {
+			int e = f16 ? 2 * i + h : i, row0 = 8 * ((e / 2) % 2), col0 = 8 * (e / 4) + e % 2;
+			for (int l = 0; l < 32; l++)
+				D[row0 + l / 4][col0 + 2 * (l % 4)] =
+					!acc_on ? 0.0f
+					: f16	? util_f16_to_f32((uint16_t)(cur[l] >> (16 * h)))
+						: fpconv_bits_f32((uint32_t)cur[l]);
+		}
 	}
-	/* the product is exact, so this is an fma */
 	for (int row = 0; row < 16; row++)
-		for (int k = 0; k < w->k; k++) {
-			float a = sign * A[row][k];
-			const v4f *b = &B[k * WG_NV];
-			for (int j = 0; j < nv; j++)
-				D[row][j] += a * b[j];
-		}
-	for (int i = 0; i < w->nd; i++)
-		for (int l = 0; l < 32; l++) {
-			uint64_t out = 0;
-			for (int h = 0; h < 1 + f16; h++) {
-				int e = f16 ? 2 * i + h : i, row = l / 4 + 8 * ((e / 2) % 2), col = 8 * (e / 4) + 2 * (l % 4) + e % 2;
-				float acc = D[row][col / 4][col % 4];
-				out |= f16 ? (uint64_t)util_f32_to_f16(acc) << (16 * h) : fpconv_f32_bits(acc);
+		for (int k = 0; k < w->k; k++)
+			sA[row][k] = sign * A[row][k];
+	/* the product is exact, so this is an fma */
+	for (int row = 0; row < 16; row += 4)
+		for (int j = 0; j < w->n; j += 8) {
+			v4f d[4][2];
+			memcpy(d, &D[row][j], 32);
+			memcpy(d[1], &D[row + 1][j], 32);
+			memcpy(d[2], &D[row + 2][j], 32);
+			memcpy(d[3], &D[row + 3][j], 32);
+			for (int k = 0; k < w->k; k++) {
+				v4f b[2];
+				memcpy(b, &B[k * 256 + j], 32);
+				for (int q = 0; q < 4; q++) {
+					d[q][0] += sA[row + q][k] * b[0];
+					d[q][1] += sA[row + q][k] * b[1];
+				}
 			}
-			val[i * 32 + l] = out;
+			for (int q = 0; q < 4; q++)
+				memcpy(&D[row + q][j], d[q], 32);
 		}
+	for (int i = 0; i < w->nd; i++) {
+		uint64_t *out = &val[i * 32];
+		for (int h = 0; h < 1 + f16; h++) {
+			int e = f16 ? 2 * i + h : i, row0 = 8 * ((e / 2) % 2), col0 = 8 * (e / 4) + e % 2;
+			for (int l = 0; l < 32; l++) {
+				float acc = D[row0 + l / 4][col0 + 2 * (l % 4)];
+				uint64_t bits = f16 ? (uint64_t)util_f32_to_f16(acc) << (16 * h) : fpconv_f32_bits(acc);
+				out[l] = h ? out[l] | bits : bits;
+			}
+		}
+	}
 }
 
 static int issue(emu_wg_ctx *c, wg_warp *s)
@@ -807,7 +832,7 @@ static int issue(emu_wg_ctx *c, wg_warp *s)
 		a_from_regs(c, w, A);
 	else if (read_a(c, w, da, A, span[0]) < 0)
 		return -1;
-	const v4f *B = read_b(c, w, db, span[1]);
+	const float *B = read_b(c, w, db, span[1]);
 	if (!B)
 		return -1;
 	for (int i = 0; i < 2 && c->early_read; i++)
