@@ -298,19 +298,29 @@ typedef struct {
 /* Four floats, one vector of the product loop (GCC and clang vector extensions). */
 typedef float v4f __attribute__((vector_size(16)));
 
-/* B of one wgmma as the last warp of a group read it: the group's four warps read the
- * same bytes through the same descriptor, so a warp that finds the same bytes takes the values. */
+/* B of one wgmma issue as a warp of a group read it: the group's four warps read the
+ * same bytes through the same descriptor, so a warp that finds the same bytes at the
+ * same addresses takes the values. A warp may run a few stages of the k loop ahead of
+ * the others, hence a few readings kept, the least recently used replaced. */
 typedef struct {
-	int valid;
-	uint8_t *raw;               /* the bytes, element (n, k) at (n * K + k) * elem_bytes */
+	int op;                     /* the wgmma (index in k->wgmma); -1: none */
+	uint64_t db;                /* its descriptor */
+	uint32_t smem_size;         /* the block's shared bytes the addresses were checked against */
+	uint32_t span[2];           /* the bytes B spans */
+	unsigned long long used;    /* when it last served */
+	uint32_t *addr;             /* the chunks' shared addresses, in gather's order */
+	uint8_t *raw;               /* the bytes, chunk by chunk */
 	float *val;                 /* their values, element (n, k) at [k * 256 + n] */
 } wg_bread;
+
+#define WG_BREADS 32
 
 typedef struct {
 	wg_logent *log;
 	int n, cap;
 	long long base;             /* the sequence number of log[0] */
-	wg_bread *b;                /* per wgmma of the kernel (k->wgmma), allocated at its first issue */
+	wg_bread *b;                /* WG_BREADS, allocated at the group's first wgmma */
+	unsigned long long clock;   /* B readings looked up */
 } wg_group;
 
 struct emu_wg_block {
@@ -372,8 +382,8 @@ void emu_wg_block_reset(emu_wg_block *b)
 	for (int i = 0; i <= b->nwarps / 4; i++) {
 		b->g[i].n = 0;
 		b->g[i].base = 0;
-		for (int j = 0; b->g[i].b && j < b->k->nwgmma; j++)
-			b->g[i].b[j].valid = 0;
+		for (int j = 0; b->g[i].b && j < WG_BREADS; j++)
+			b->g[i].b[j].op = -1;
 	}
 	memset(b->gen_warp, 0, b->nchunks * sizeof *b->gen_warp);
 	b->inflight = 0;
@@ -395,8 +405,9 @@ void emu_wg_block_free(emu_wg_block *b)
 	}
 	for (int i = 0; i <= b->nwarps / 4; i++) {
 		free(b->g[i].log);
-		for (int j = 0; b->g[i].b && j < b->k->nwgmma; j++) {
+		for (int j = 0; b->g[i].b && j < WG_BREADS; j++) {
 			free(b->g[i].b[j].raw);
+			free(b->g[i].b[j].addr);
 			free(b->g[i].b[j].val);
 		}
 		free(b->g[i].b);
@@ -596,26 +607,35 @@ static float elem_value(const emu_wg_block *b, int t, const uint8_t *p, int eb)
 	return emu_mma_elem((emu_wg_type)t, v);
 }
 
+/* The (mn, k) of the first element of chunk i of an operand's gather below. */
+static void chunk_elem(int i, int T, int K, int mn_major, int *mn, int *k)
+{
+	int kc = mn_major ? K : K / T; /* chunks along k for each chunk of rows */
+	*mn = mn_major ? i / kc * T : i / kc;
+	*k = mn_major ? i % kc : i % kc * T;
+}
+
 /* The bytes of an operand's rows mn0 .. mn0 + nmn - 1 (A: rows m; B: columns n), K
- * elements each, into raw (element (mn - mn0, k) at ((mn - mn0) * K + k) * eb), and
- * the shared bytes they span into span. In the canonical layouts each 16 bytes hold
+ * elements each, 16 at a time: chunk i (its first element at chunk_elem, the others
+ * along the major dimension) from shared address addr[i] into raw + 16 i, and the
+ * shared bytes they span into span. In the canonical layouts each 16 bytes hold
  * T = 16 / eb elements consecutive along the major dimension at consecutive
  * addresses from a 16-byte boundary (start, LBO and SBO count 16 bytes, a row is
  * whole 16-byte chunks, the swizzle XORs only bits 4..6), so one address a chunk
  * gives its T elements, and one check a chunk checks each of them (bounds, proxy
- * marks); tests/test_emu_wgmma.c holds the addresses to emu_wg_desc_addr's. 0; -1
- * when a chunk faults or the shape is not whole chunks: the caller then reads
- * element by element, as smem_elem does, and names the element. */
+ * marks); tests/test_emu_wgmma.c holds the addresses to emu_wg_desc_addr's. The
+ * chunks; -1 when one faults or the shape is not whole chunks: the caller then
+ * reads element by element, as smem_elem does, and names the element. */
 static int gather(const emu_wg_ctx *c, const emu_wg_desc *d, int eb, int mn0, int nmn, int K, int mn_major,
-		  uint8_t *raw, uint32_t span[2])
+		  uint32_t *addr, uint8_t *raw, uint32_t span[2])
 {
 	int T = 16 / eb;
 	if (mn0 % T || nmn % T || K % T)
 		return -1;
-	int kc = mn_major ? K : K / T; /* chunks along k for each chunk of rows */
-	int nc = (mn_major ? nmn / T : nmn) * kc;
+	int nc = nmn * K / T;
 	for (int i = 0; i < nc; i++) {
-		int mn = mn_major ? i / kc * T : i / kc, k = mn_major ? i % kc : i % kc * T;
+		int mn, k;
+		chunk_elem(i, T, K, mn_major, &mn, &k);
 		uint32_t a = emu_wg_desc_addr(d, mn0 + mn, k, eb, mn_major);
 		if ((uint64_t)a + 16 > c->smem_size || c->wg->gen_warp[a / 16])
 			return -1;
@@ -623,13 +643,25 @@ static int gather(const emu_wg_ctx *c, const emu_wg_desc *d, int eb, int mn0, in
 			span[0] = a;
 		if (a + 16 > span[1])
 			span[1] = a + 16;
-		if (!mn_major)
-			memcpy(raw + ((size_t)mn * K + k) * eb, c->smem + a, 16);
-		else
-			for (int j = 0; j < T; j++)
-				memcpy(raw + ((size_t)(mn + j) * K + k) * eb, c->smem + a + j * eb, (size_t)eb);
+		addr[i] = a;
+		memcpy(raw + 16 * i, c->smem + a, 16);
 	}
-	return 0;
+	return nc;
+}
+
+/* Element j of chunk i of a gather: its value into out[mn * ms + k * ks]. */
+static void chunks_values(const emu_wg_block *b, int t, const uint8_t *raw, int nc, int K, int mn_major,
+			  float *out, int ms, int ks)
+{
+	int eb = wg_types[t].bytes, T = 16 / eb;
+	for (int i = 0; i < nc; i++) {
+		int mn, k;
+		chunk_elem(i, T, K, mn_major, &mn, &k);
+		float *o = out + mn * ms + k * ks;
+		int step = mn_major ? ms : ks;
+		for (int j = 0; j < T; j++)
+			o[j * step] = elem_value(b, t, raw + 16 * i + j * eb, eb);
+	}
 }
 
 /* The warp's 16 rows of A from shared memory; 0, or -1 with c->msg. */
@@ -638,10 +670,10 @@ static int read_a(emu_wg_ctx *c, const struct emu_wgmma_op *w, uint64_t da, floa
 	emu_wg_desc d = emu_wg_desc_decode(da);
 	int eb = wg_types[w->atype].bytes, m0 = 16 * (c->warp % 4);
 	uint8_t raw[16 * 32 * 4];
-	if (gather(c, &d, eb, m0, 16, w->k, w->trans_a, raw, span) == 0) {
-		for (int r = 0; r < 16; r++)
-			for (int k = 0; k < w->k; k++)
-				A[r][k] = elem_value(c->wg, w->atype, raw + ((size_t)r * w->k + k) * eb, eb);
+	uint32_t addr[16 * 32 * 4 / 16];
+	int nc = gather(c, &d, eb, m0, 16, w->k, w->trans_a, addr, raw, span);
+	if (nc >= 0) {
+		chunks_values(c->wg, w->atype, raw, nc, w->k, w->trans_a, &A[0][0], 32, 1);
 		return 0;
 	}
 	span[0] = UINT32_MAX, span[1] = 0;
@@ -652,35 +684,54 @@ static int read_a(emu_wg_ctx *c, const struct emu_wgmma_op *w, uint64_t da, floa
 	return 0;
 }
 
-/* B from shared memory, element (n, k) at [k * 256 + n]: the values
- * another warp of the group read for this wgmma when the bytes are the same
- * (they are, unless the program changed them between the warps' issues). NULL with c->msg. */
+/* B from shared memory, element (n, k) at [k * 256 + n]: the values another warp
+ * of the group read for this wgmma when the bytes at the same addresses are the
+ * same (they are, unless the program changed them between the warps' issues; the
+ * proxy marks are this warp's own check). NULL with c->msg. */
 static const float *read_b(emu_wg_ctx *c, const struct emu_wgmma_op *w, uint64_t db, uint32_t span[2])
 {
 	wg_group *g = &c->wg->g[c->warp / 4];
 	emu_wg_desc d = emu_wg_desc_decode(db);
-	int eb = wg_types[w->btype].bytes;
-	size_t len = (size_t)w->n * w->k * eb;
-	uint8_t raw[256 * 32];
-	if (!g->b)
-		g->b = xcalloc((size_t)c->k->nwgmma, sizeof *g->b);
-	wg_bread *r = &g->b[c->o->imm];
+	int eb = wg_types[w->btype].bytes, nc = w->n * w->k * eb / 16, op = (int)c->o->imm;
+	if (!g->b) {
+		g->b = xcalloc(WG_BREADS, sizeof *g->b);
+		for (int j = 0; j < WG_BREADS; j++)
+			g->b[j].op = -1;
+	}
+	wg_bread *r = &g->b[0];
+	for (int j = 0; j < WG_BREADS; j++) {
+		wg_bread *e = &g->b[j];
+		if (e->op == op && e->db == db && e->smem_size == c->smem_size) {
+			r = e;
+			break;
+		}
+		if (e->used < r->used)
+			r = e;
+	}
+	r->used = ++g->clock;
+	if (r->op == op && r->db == db && r->smem_size == c->smem_size) {
+		int i = 0;
+		while (i < nc && !c->wg->gen_warp[r->addr[i] / 16] && !memcmp(c->smem + r->addr[i], r->raw + 16 * i, 16))
+			i++;
+		if (i == nc) {
+			span[0] = r->span[0], span[1] = r->span[1];
+			return r->val;
+		}
+	}
 	if (!r->val) {
-		r->raw = xmalloc(sizeof raw);
+		r->raw = xmalloc(256 * 32);
+		r->addr = xmalloc(256 * 32 / 16 * sizeof *r->addr);
 		r->val = xmalloc(32 * 256 * sizeof *r->val);
 	}
-	if (gather(c, &d, eb, 0, w->n, w->k, w->trans_b, raw, span) == 0) {
-		if (r->valid && !memcmp(raw, r->raw, len))
-			return r->val;
-		for (int n = 0; n < w->n; n++)
-			for (int k = 0; k < w->k; k++)
-				r->val[k * 256 + n] =
-					elem_value(c->wg, w->btype, raw + ((size_t)n * w->k + k) * eb, eb);
-		memcpy(r->raw, raw, len);
-		r->valid = 1;
+	r->op = -1;
+	if (gather(c, &d, eb, 0, w->n, w->k, w->trans_b, r->addr, r->raw, span) == nc) {
+		chunks_values(c->wg, w->btype, r->raw, nc, w->k, w->trans_b, r->val, 1, 256);
+		r->op = op;
+		r->db = db;
+		r->smem_size = c->smem_size;
+		r->span[0] = span[0], r->span[1] = span[1];
 		return r->val;
 	}
-	r->valid = 0;
 	span[0] = UINT32_MAX, span[1] = 0;
 	for (int n = 0; n < w->n; n++)
 		for (int k = 0; k < w->k; k++) {
@@ -787,21 +838,23 @@ static void compute(const emu_wg_ctx *c, const wg_warp *s, const struct emu_wgmm
 	/* the product is exact, so this is an fma */
 	for (int row = 0; row < 16; row += 4)
 		for (int j = 0; j < w->n; j += 8) {
-			v4f d[4][2];
-			memcpy(d, &D[row][j], 32);
-			memcpy(d[1], &D[row + 1][j], 32);
-			memcpy(d[2], &D[row + 2][j], 32);
-			memcpy(d[3], &D[row + 3][j], 32);
+			v4f d00, d01, d10, d11, d20, d21, d30, d31; /* rows row..row + 3, columns j..j + 3 and j + 4..j + 7 */
+			memcpy(&d00, &D[row][j], 16), memcpy(&d01, &D[row][j + 4], 16);
+			memcpy(&d10, &D[row + 1][j], 16), memcpy(&d11, &D[row + 1][j + 4], 16);
+			memcpy(&d20, &D[row + 2][j], 16), memcpy(&d21, &D[row + 2][j + 4], 16);
+			memcpy(&d30, &D[row + 3][j], 16), memcpy(&d31, &D[row + 3][j + 4], 16);
 			for (int k = 0; k < w->k; k++) {
-				v4f b[2];
-				memcpy(b, &B[k * 256 + j], 32);
-				for (int q = 0; q < 4; q++) {
-					d[q][0] += sA[row + q][k] * b[0];
-					d[q][1] += sA[row + q][k] * b[1];
-				}
+				v4f b0, b1;
+				memcpy(&b0, &B[k * 256 + j], 16), memcpy(&b1, &B[k * 256 + j + 4], 16);
+				d00 += sA[row][k] * b0, d01 += sA[row][k] * b1;
+				d10 += sA[row + 1][k] * b0, d11 += sA[row + 1][k] * b1;
+				d20 += sA[row + 2][k] * b0, d21 += sA[row + 2][k] * b1;
+				d30 += sA[row + 3][k] * b0, d31 += sA[row + 3][k] * b1;
 			}
-			for (int q = 0; q < 4; q++)
-				memcpy(&D[row + q][j], d[q], 32);
+			memcpy(&D[row][j], &d00, 16), memcpy(&D[row][j + 4], &d01, 16);
+			memcpy(&D[row + 1][j], &d10, 16), memcpy(&D[row + 1][j + 4], &d11, 16);
+			memcpy(&D[row + 2][j], &d20, 16), memcpy(&D[row + 2][j + 4], &d21, 16);
+			memcpy(&D[row + 3][j], &d30, 16), memcpy(&D[row + 3][j + 4], &d31, 16);
 		}
 	for (int i = 0; i < w->nd; i++) {
 		uint64_t *out = &val[i * 32];
