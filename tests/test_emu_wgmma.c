@@ -85,6 +85,20 @@ static void test_desc_addresses(void **state)
 	assert_int_equal(emu_wg_desc_addr(&none, 0, 5, 4, 0), 256 + 4);
 }
 
+/* An f16 operand's value: every bit pattern as util_f16_to_f32 reads it (the emulator
+ * has its normal numbers inline), the same bits, NaNs included. */
+static void test_f16_values(void **state)
+{
+	(void)state;
+	for (uint32_t h = 0; h < 65536; h++) {
+		float a = emu_mma_elem(WG_F16, h), b = util_f16_to_f32((uint16_t)h);
+		uint32_t ua, ub;
+		memcpy(&ua, &a, 4), memcpy(&ub, &b, 4);
+		if (ua != ub)
+			fail_msg("f16 0x%04x: 0x%08x, util_f16_to_f32 0x%08x", h, ua, ub);
+	}
+}
+
 /* What the emulator's operand reads rely on (emu_wgmma.c, gather): in every layout the
  * 16 / eb elements of a 16-byte chunk along the major dimension lie at consecutive
  * addresses from a 16-byte boundary. Every element of every descriptor field's corner
@@ -893,6 +907,7 @@ int main(void)
 		cmocka_unit_test(test_desc_decode),
 		cmocka_unit_test(test_desc_addresses),
 		cmocka_unit_test(test_desc_chunks),
+		cmocka_unit_test(test_f16_values),
 		cmocka_unit_test(test_swizzle_modes),
 		cmocka_unit_test(test_transposed),
 		cmocka_unit_test(test_a_from_registers),

@@ -9,6 +9,22 @@
 #include "base/util.h"
 #include "model/access.h"
 
+/* Whether every element of an mma's A (16 x K), B (K x 8) and C is finite. */
+static int mma_finite(float A[16][32], float B[32][8], float C[16][8], int K)
+{
+	float z = 0.0f; /* x * 0 is 0 for a finite x, NaN for NaN and infinity */
+	for (int r = 0; r < 16; r++)
+		for (int k = 0; k < K; k++)
+			z += A[r][k] * 0.0f;
+	for (int k = 0; k < K; k++)
+		for (int c = 0; c < 8; c++)
+			z += B[k][c] * 0.0f;
+	for (int r = 0; r < 16; r++)
+		for (int c = 0; c < 8; c++)
+			z += C[r][c] * 0.0f;
+	return z == 0.0f;
+}
+
 /* mma.sync.aligned.m16n8kK.row.col.f32.T.T.f32 with T = f16, bf16 (K = 16)
  * or tf32 (K = 8): the fragments of PTX ISA 9.7.14.5.7-8 through the one
  * reading of tensor-core operands (emu_wgmma.c), f32 accumulation. */
@@ -31,13 +47,24 @@ int emu_exec_mma(blockctx *b, warp *w, const emu_op *o, uint32_t em)
 	/* The products of these types are exact in f32 (but below 2^-126); one
 	 * rounding per step in k order. The PTX ISA fixes no order. */
 	float D[16][8];
-	for (int r = 0; r < 16; r++)
-		for (int c = 0; c < 8; c++) {
-			float acc = C[r][c];
+	if (t == WG_F16 && mma_finite(A, B, C, K)) {
+		/* f16's products are exact everywhere (11-bit significands, exponents well inside
+		 * f32's normal range): with no NaN or infinity in, acc + a * b is fmaf's one
+		 * rounding, and a row's eight columns go at once */
+		memcpy(D, C, sizeof D);
+		for (int r = 0; r < 16; r++)
 			for (int k = 0; k < K; k++)
-				acc = fmaf(A[r][k], B[k][c], acc);
-			D[r][c] = acc;
-		}
+				for (int c = 0; c < 8; c++)
+					D[r][c] += A[r][k] * B[k][c];
+	} else {
+		for (int r = 0; r < 16; r++)
+			for (int c = 0; c < 8; c++) {
+				float acc = C[r][c];
+				for (int k = 0; k < K; k++)
+					acc = fmaf(A[r][k], B[k][c], acc);
+				D[r][c] = acc;
+			}
+	}
 	for (int l = 0; l < 32; l++) {
 		int g = l >> 2, q = l & 3;
 		for (int i = 0; i < 4; i++)

@@ -36,16 +36,24 @@ static int wg_type(const char *s)
  * Both read the top 19 bits here (sign, 8 exponent bits, 10 mantissa bits).
  * A kernel that rounds with cvt.rna.tf32.f32 first has those bits 0 and gets
  * the same result whatever mma.sync does with them. */
-float emu_mma_elem(emu_wg_type t, uint32_t v)
+static inline float mma_elem(emu_wg_type t, uint32_t v)
 {
+	uint32_t e = v >> 10 & 0x1f;
 	switch (t) {
-	case WG_F16: return util_f16_to_f32((uint16_t)v);
+	case WG_F16: /* a normal number inline (util_f16_to_f32's bits: the exponent rebiased by 127 - 15) */
+		return e && e != 31 ? fpconv_bits_f32((v & 0x8000) << 16 | (((v & 0x7fff) << 13) + (112u << 23)))
+				    : util_f16_to_f32((uint16_t)v);
 	case WG_BF16: return fpconv_bits_f32(v << 16);
 	case WG_TF32: return fpconv_bits_f32(v & 0xffffe000u);
 	case WG_E4M3: return fpconv_fp8_to_f32((uint8_t)v, FPCONV_E4M3);
 	case WG_E5M2: return fpconv_fp8_to_f32((uint8_t)v, FPCONV_E5M2);
 	default: return fpconv_bits_f32(v);
 	}
+}
+
+float emu_mma_elem(emu_wg_type t, uint32_t v)
+{
+	return mma_elem(t, v);
 }
 
 /* A of mma.m16n8kK from a warp's four registers (PTX ISA 9.7.14.5.8 "Matrix
@@ -62,15 +70,15 @@ void emu_mma_frag_a(const uint64_t *R, const int32_t reg[4], int k, emu_wg_type 
 				for (int h = 0; h < 2; h++) {
 					int e = 2 * i + h;
 					A[g + 8 * ((e / 2) % 2)][2 * t + (e % 2) + 8 * (e / 4)] =
-						emu_mma_elem(type, v >> (16 * h) & 0xffff);
+						mma_elem(type, v >> (16 * h) & 0xffff);
 				}
 			} else if (k == 8) { /* tf32 a0..a3, one per register: row g (+8 for a1, a3), column t (+4 for a2, a3) */
-				A[g + 8 * (i % 2)][t + 4 * (i / 2)] = emu_mma_elem(type, v);
+				A[g + 8 * (i % 2)][t + 4 * (i / 2)] = mma_elem(type, v);
 			} else { /* a0..a15, four per register */
 				for (int h = 0; h < 4; h++) {
 					int e = 4 * i + h;
 					A[g + 8 * ((e / 4) % 2)][4 * t + (e % 4) + 16 * (e / 8)] =
-						emu_mma_elem(type, v >> (8 * h) & 0xff);
+						mma_elem(type, v >> (8 * h) & 0xff);
 				}
 			}
 		}
@@ -87,9 +95,9 @@ void emu_mma_frag_b(const uint64_t *R, const int32_t reg[2], int k, emu_wg_type 
 			uint32_t v = (uint32_t)R[reg[i] * 32 + l];
 			if (k == 16) {
 				for (int h = 0; h < 2; h++)
-					B[2 * t + h + 8 * i][g] = emu_mma_elem(type, v >> (16 * h) & 0xffff);
+					B[2 * t + h + 8 * i][g] = mma_elem(type, v >> (16 * h) & 0xffff);
 			} else {
-				B[t + 4 * i][g] = emu_mma_elem(type, v);
+				B[t + 4 * i][g] = mma_elem(type, v);
 			}
 		}
 	}
@@ -604,7 +612,7 @@ static float elem_value(const emu_wg_block *b, int t, const uint8_t *p, int eb)
 	memcpy(&v, p, (size_t)eb);
 	if (t == WG_E4M3 || t == WG_E5M2)
 		return b->fp8[t - WG_E4M3][v];
-	return emu_mma_elem((emu_wg_type)t, v);
+	return mma_elem((emu_wg_type)t, v);
 }
 
 /* The (mn, k) of the first element of chunk i of an operand's gather below. */
