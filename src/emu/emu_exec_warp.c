@@ -9,20 +9,30 @@
 #include "base/util.h"
 #include "model/access.h"
 
-/* Whether every element of an mma's A (16 x K), B (K x 8) and C is finite. */
-static int mma_finite(float A[16][32], float B[32][8], float C[16][8], int K)
+/* Whether a float is 0 or of magnitude in [2^-62, 2^62): a product of two such is 0
+ * or in [2^-124, 2^124), inside f32's normal range. */
+static int mid_range(float x)
 {
-	float z = 0.0f; /* x * 0 is 0 for a finite x, NaN for NaN and infinity */
+	uint32_t u = (uint32_t)FB(x) & 0x7fffffffu, e = u >> 23;
+	return !u || (e >= 127 - 62 && e < 127 + 62);
+}
+
+/* Whether each product of an mma's A (16 x K) and B (K x 8) is exact in f32 (the
+ * operands carry at most 11 significant bits, so only the range can make one
+ * inexact) and its C is finite: then acc + a * b rounds once, as fmaf does. */
+static int mma_exact(float A[16][32], float B[32][8], float C[16][8], int K)
+{
+	int ok = 1;
 	for (int r = 0; r < 16; r++)
 		for (int k = 0; k < K; k++)
-			z += A[r][k] * 0.0f;
+			ok &= mid_range(A[r][k]);
 	for (int k = 0; k < K; k++)
 		for (int c = 0; c < 8; c++)
-			z += B[k][c] * 0.0f;
+			ok &= mid_range(B[k][c]);
 	for (int r = 0; r < 16; r++)
 		for (int c = 0; c < 8; c++)
-			z += C[r][c] * 0.0f;
-	return z == 0.0f;
+			ok &= isfinite(C[r][c]);
+	return ok;
 }
 
 /* mma.sync.aligned.m16n8kK.row.col.f32.T.T.f32 with T = f16, bf16 (K = 16)
@@ -45,12 +55,10 @@ int emu_exec_mma(blockctx *b, warp *w, const emu_op *o, uint32_t em)
 			C[g + 8 * (i / 2)][q * 2 + (i & 1)] = F(R[o->src[6 + i] * 32 + l]);
 	}
 	/* The products of these types are exact in f32 (but below 2^-126); one
-	 * rounding per step in k order. The PTX ISA fixes no order. */
+	 * rounding per step in k order. The PTX ISA fixes no order. Where each
+	 * product is exact, acc + a * b is that rounding, a row's eight columns at once. */
 	float D[16][8];
-	if (t == WG_F16 && mma_finite(A, B, C, K)) {
-		/* f16's products are exact everywhere (11-bit significands, exponents well inside
-		 * f32's normal range): with no NaN or infinity in, acc + a * b is fmaf's one
-		 * rounding, and a row's eight columns go at once */
+	if (mma_exact(A, B, C, K)) {
 		memcpy(D, C, sizeof D);
 		for (int r = 0; r < 16; r++)
 			for (int k = 0; k < K; k++)
