@@ -319,6 +319,7 @@ typedef struct {
 	uint32_t *addr;             /* the chunks' shared addresses, in gather's order */
 	uint8_t *raw;               /* the bytes, chunk by chunk */
 	float *val;                 /* their values, element (n, k) at [k * 256 + n] */
+	int finite;                 /* no NaN or infinity among them */
 } wg_bread;
 
 #define WG_BREADS 32
@@ -672,6 +673,15 @@ static void chunks_values(const emu_wg_block *b, int t, const uint8_t *raw, int 
 	}
 }
 
+/* Whether n floats, stride apart, are all finite (x * 0 is 0 for those, NaN otherwise). */
+static int all_finite(const float *x, int n, int stride)
+{
+	float z = 0.0f;
+	for (int i = 0; i < n; i++)
+		z += x[i * stride] * 0.0f;
+	return z == 0.0f;
+}
+
 /* The warp's 16 rows of A from shared memory; 0, or -1 with c->msg. */
 static int read_a(emu_wg_ctx *c, const struct emu_wgmma_op *w, uint64_t da, float A[16][32], uint32_t span[2])
 {
@@ -692,11 +702,19 @@ static int read_a(emu_wg_ctx *c, const struct emu_wgmma_op *w, uint64_t da, floa
 	return 0;
 }
 
+static int b_finite(const struct emu_wgmma_op *w, const float *val)
+{
+	int ok = 1;
+	for (int k = 0; k < w->k; k++)
+		ok &= all_finite(val + k * 256, w->n, 1);
+	return ok;
+}
+
 /* B from shared memory, element (n, k) at [k * 256 + n]: the values another warp
  * of the group read for this wgmma when the bytes at the same addresses are the
  * same (they are, unless the program changed them between the warps' issues; the
  * proxy marks are this warp's own check). NULL with c->msg. */
-static const float *read_b(emu_wg_ctx *c, const struct emu_wgmma_op *w, uint64_t db, uint32_t span[2])
+static const float *read_b(emu_wg_ctx *c, const struct emu_wgmma_op *w, uint64_t db, uint32_t span[2], int *finite)
 {
 	wg_group *g = &c->wg->g[c->warp / 4];
 	emu_wg_desc d = emu_wg_desc_decode(db);
@@ -723,6 +741,7 @@ static const float *read_b(emu_wg_ctx *c, const struct emu_wgmma_op *w, uint64_t
 			i++;
 		if (i == nc) {
 			span[0] = r->span[0], span[1] = r->span[1];
+			*finite = r->finite;
 			return r->val;
 		}
 	}
@@ -734,6 +753,7 @@ static const float *read_b(emu_wg_ctx *c, const struct emu_wgmma_op *w, uint64_t
 	r->op = -1;
 	if (gather(c, &d, eb, 0, w->n, w->k, w->trans_b, r->addr, r->raw, span) == nc) {
 		chunks_values(c->wg, w->btype, r->raw, nc, w->k, w->trans_b, r->val, 1, 256);
+		*finite = r->finite = b_finite(w, r->val);
 		r->op = op;
 		r->db = db;
 		r->smem_size = c->smem_size;
@@ -748,6 +768,7 @@ static const float *read_b(emu_wg_ctx *c, const struct emu_wgmma_op *w, uint64_t
 				return NULL;
 			r->val[k * 256 + n] = v;
 		}
+	*finite = b_finite(w, r->val);
 	return r->val;
 }
 
@@ -822,7 +843,7 @@ static int fenced(emu_wg_ctx *c, const wg_warp *s, const struct emu_wgmma_op *w)
  * an f16 accumulator). The PTX ISA fixes no order; the check's tolerance covers it.
  * Eight outputs of four rows at a time, each its own sum in that order. */
 static void compute(const emu_wg_ctx *c, const wg_warp *s, const struct emu_wgmma_op *w, float A[16][32],
-		    const float *B, uint64_t *val)
+		    const float *B, int finite, uint64_t *val)
 {
 	int acc_on = (int)(c->R[w->scale_d * 32] & 1), f16 = w->dtype == WG_F16;
 	float sign = (float)(w->scale_a * w->scale_b), sA[16][32];
@@ -840,11 +861,21 @@ static void compute(const emu_wg_ctx *c, const wg_warp *s, const struct emu_wgmm
 						: fpconv_bits_f32((uint32_t)cur[l]);
 		}
 	}
-	for (int row = 0; row < 16; row++)
+	for (int row = 0; row < 16; row++) {
+		finite &= all_finite(A[row], w->k, 1) && all_finite(D[row], w->n, 1);
 		for (int k = 0; k < w->k; k++)
 			sA[row][k] = sign * A[row][k];
-	/* the product is exact, so this is an fma */
-	for (int row = 0; row < 16; row += 4)
+	}
+	/* the product is exact, so this is an fma; with a NaN or infinity in, one output
+	 * at a time, as the reference reading does (a NaN's bits follow the operands' order) */
+	for (int row = 0; row < 16 && !finite; row++)
+		for (int col = 0; col < w->n; col++) {
+			float acc = D[row][col];
+			for (int k = 0; k < w->k; k++)
+				acc += sign * A[row][k] * B[k * 256 + col];
+			D[row][col] = acc;
+		}
+	for (int row = 0; row < 16 && finite; row += 4)
 		for (int j = 0; j < w->n; j += 8) {
 			v4f d00, d01, d10, d11, d20, d21, d30, d31; /* rows row..row + 3, columns j..j + 3 and j + 4..j + 7 */
 			memcpy(&d00, &D[row][j], 16), memcpy(&d01, &D[row][j + 4], 16);
@@ -893,7 +924,8 @@ static int issue(emu_wg_ctx *c, wg_warp *s)
 		a_from_regs(c, w, A);
 	else if (read_a(c, w, da, A, span[0]) < 0)
 		return -1;
-	const float *B = read_b(c, w, db, span[1]);
+	int finite;
+	const float *B = read_b(c, w, db, span[1], &finite);
 	if (!B)
 		return -1;
 	for (int i = 0; i < 2 && c->early_read; i++)
@@ -915,7 +947,7 @@ static int issue(emu_wg_ctx *c, wg_warp *s)
 		p->hi[i] = span[i][1];
 	}
 	c->wg->inflight++;
-	compute(c, s, w, A, B, p->val);
+	compute(c, s, w, A, B, finite, p->val);
 	for (int i = 0; i < w->nd; i++)
 		memcpy(&s->fut[w->d[i] * 32], &p->val[i * 32], 32 * sizeof(uint64_t));
 	hold(s, w, 1);
