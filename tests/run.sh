@@ -47,10 +47,10 @@ fi
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 # The slowest first, so that the last to start are short ones: the heaviest by name (each
-# 10-30 s of CPU, measured 2026-11-28; a name not here or gone only costs time), then the
+# 5-30 s of CPU, measured 2026-11-28 after speed3; a name not here or gone only costs time), then the
 # end-to-end scripts, which are the long ones, then the unit binaries.
-HEAVY="e2e_estimate_heldout.sh e2e_estimate.sh test_render_lint e2e_fp8_variants.sh e2e_screens36.sh
-	e2e_heldout.sh e2e_accuracy.sh test_emu"
+HEAVY="e2e_estimate_heldout.sh e2e_estimate.sh e2e_heldout.sh test_render_lint e2e_accuracy.sh
+	test_emu e2e_fp8_variants.sh e2e_screens36.sh"
 for h in $HEAVY; do printf '%s\n' $tests | grep "/$h\$"; done >"$out/.list"
 printf '%s\n' $tests | grep '\.sh$' | grep -vxF -f "$out/.list" >>"$out/.list.sh"
 printf '%s\n' $tests | grep -v '\.sh$' | grep -vxF -f "$out/.list" >>"$out/.list.sh"

@@ -126,12 +126,71 @@ static void test_refused(void **st)
 	assert_non_null(strstr(err, "tf32"));
 }
 
+/* cvt between integer types: the source's low bytes, sign- or zero-extended as its
+ * type says, cut to the destination's width (PTX ISA, cvt: integer conversions), each
+ * pair of 16-, 32- and 64-bit types on values near every width's edges. */
+static void test_int_to_int(void **st)
+{
+	(void)st;
+	static const char *const reg[3] = {"%h1", "%r1", "%rd3"};
+	static const uint64_t vals[] = {0, 1, 0x7f, 0x80, 0xff, 0x7fff, 0x8000, 0xffff, 0x12345678, 0x80000000,
+					0xffffffff, 0x123456789abcdef0ULL, 0x8000000000000000ULL, ~0ULL};
+	int checked = 0;
+	for (int sw = 0; sw < 3; sw++)
+		for (int dw = 0; dw < 3; dw++)
+			for (int ss = 0; ss < 2; ss++)
+				for (int ds = 0; ds < 2; ds++) {
+					int sb = 2 << sw, db = 2 << dw;
+					char text[1024], err[256];
+					snprintf(text, sizeof text,
+						 ".version 8.0\n.target sm_90\n.address_size 64\n"
+						 ".visible .entry k(.param .u64 P)\n{\n"
+						 "\t.reg .b16 %%h<3>;\n\t.reg .b32 %%r<3>;\n\t.reg .b64 %%rd<5>;\n"
+						 "\tld.param.u64 %%rd1, [P];\n\tld.global.b16 %%h1, [%%rd1];\n"
+						 "\tld.global.b32 %%r1, [%%rd1];\n\tld.global.b64 %%rd3, [%%rd1];\n"
+						 "\tcvt.%s%d.%s%d %s, %s;\n\tst.global.b%d [%%rd1+16], %s;\n\tret;\n}\n",
+						 ds ? "s" : "u", 8 * db, ss ? "s" : "u", 8 * sb,
+						 dw == 0 ? "%h2" : dw == 1 ? "%r2" : "%rd4", reg[sw], 8 * db,
+						 dw == 0 ? "%h2" : dw == 1 ? "%r2" : "%rd4");
+					emu_module *m = emu_module_parse("cvt.ptx", text, NULL, err, sizeof err);
+					if (!m)
+						fail_msg("%s", err);
+					for (size_t v = 0; v < sizeof vals / sizeof *vals; v++) {
+						static uint8_t buf[64];
+						static emu_opcount cnt[16];
+						memset(buf, 0, sizeof buf);
+						memset(cnt, 0, sizeof cnt);
+						memcpy(buf, &vals[v], 8);
+						uint64_t p = 1ULL << EMU_GLOBAL_SHIFT;
+						uint8_t param[8];
+						memcpy(param, &p, 8);
+						emu_launch L = {.k = &m->k[0], .path = "cvt.ptx", .grid = {1, 1, 1}, .block = {1, 1, 1},
+								.param = param, .bufs = {{buf, sizeof buf}}, .nbufs = 1, .cnt = cnt};
+						if (emu_exec(&L, err, sizeof err))
+							fail_msg("%s", err);
+						uint64_t src = sb == 8 ? vals[v] : vals[v] & ((1ULL << (8 * sb)) - 1);
+						if (ss && sb < 8 && (src >> (8 * sb - 1) & 1))
+							src |= ~0ULL << (8 * sb);
+						uint64_t want = db == 8 ? src : src & ((1ULL << (8 * db)) - 1), got = 0;
+						memcpy(&got, buf + 16, 8);
+						if (got != want)
+							fail_msg("cvt.%s%d.%s%d of 0x%llx: 0x%llx, want 0x%llx", ds ? "s" : "u", 8 * db,
+								 ss ? "s" : "u", 8 * sb, (unsigned long long)vals[v],
+								 (unsigned long long)got, (unsigned long long)want);
+						checked++;
+					}
+					emu_module_free(m);
+				}
+	assert_int_equal(checked, 36 * 14);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_tf32),
 		cmocka_unit_test(test_fp8_pairs),
 		cmocka_unit_test(test_refused),
+		cmocka_unit_test(test_int_to_int),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

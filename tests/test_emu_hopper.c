@@ -123,6 +123,77 @@ static int line_of(const char *file, const char *text)
 	return at;
 }
 
+/* emu_tmap_copy element by element, as a 2D box is defined: element (r, c) of the box
+ * at shared offset (r * box0 + c) * elem, swizzled, and tensor element (y + r, x + c)
+ * if inside the tensor (a load's zero otherwise), which must lie in the buffer. */
+static int tmap_reference(const emu_tmap *t, int x, int y, uint8_t *g, uint64_t gbytes, uint8_t *smem, int store,
+			  long long *bad)
+{
+	for (unsigned r = 0; r < t->box[1]; r++)
+		for (unsigned c = 0; c < t->box[0]; c++) {
+			uint8_t *sp = smem + emu_swizzle((r * t->box[0] + c) * t->elem, t->swizzle);
+			long long col = (long long)x + c, row = (long long)y + r;
+			if (col < 0 || row < 0 || (uint64_t)col >= t->dims[0] || (uint64_t)row >= t->dims[1]) {
+				if (!store)
+					memset(sp, 0, t->elem);
+				continue;
+			}
+			uint64_t off = (uint64_t)row * t->strides[1] + (uint64_t)col * t->strides[0];
+			if (off + t->elem > gbytes) {
+				*bad = (long long)off;
+				return -1;
+			}
+			if (store)
+				memcpy(g + off, sp, t->elem);
+			else
+				memcpy(sp, g + off, t->elem);
+		}
+	return 0;
+}
+
+/* The copy a row of the box at a time against the reference: boxes inside the tensor,
+ * across each of its edges and outside it, every swizzle and element size, loads and
+ * stores, and a buffer too short for the tensor (the fault at the same first byte). */
+static void test_tmap_copy_rows(void **st)
+{
+	(void)st;
+	enum { ROWS_ = 40, COLS_ = 72, GB = ROWS_ * COLS_ * 4 };
+	static uint8_t g1[GB], g2[GB], s1[8192], s2[8192];
+	const int xs[] = {0, 8, -8, 64, 70, -100, 200}, ys[] = {0, 3, -5, 36, 39};
+	int cases = 0;
+	for (int elem = 1; elem <= 4; elem *= 2)
+		for (int swz = 0; swz < 4; swz++)
+			for (int store = 0; store < 2; store++)
+				for (int short_buf = 0; short_buf < 2; short_buf++)
+					for (size_t xi = 0; xi < sizeof xs / sizeof *xs; xi++)
+						for (size_t yi = 0; yi < sizeof ys / sizeof *ys; yi++) {
+							emu_tmap t;
+							const unsigned box[2] = {(unsigned)(64 / elem), 8};
+							emu_tmap_build(&t, 0, elem, ROWS_, COLS_, box, swz);
+							uint64_t gbytes = (uint64_t)ROWS_ * COLS_ * elem - (short_buf ? 100 : 0);
+							for (int i = 0; i < GB; i++)
+								g1[i] = g2[i] = (uint8_t)(i * 7 + 3);
+							for (int i = 0; i < 8192; i++)
+								s1[i] = s2[i] = (uint8_t)(i * 5 + 1);
+							emu_buffer buf = {g1, gbytes};
+							const int32_t c[5] = {xs[xi], ys[yi]};
+							char why[200] = "", want[200] = "";
+							long long bad = 0;
+							int rc = emu_tmap_copy(&t, c, &buf, s1, 0, store, why, sizeof why);
+							int rrc = tmap_reference(&t, xs[xi], ys[yi], g2, gbytes, s2, store, &bad);
+							if (rrc < 0)
+								snprintf(want, sizeof want, "the tensor map reaches byte %lld of a "
+									 "%llu-byte buffer", bad, (unsigned long long)gbytes);
+							if (rc != rrc || strcmp(why, want) || memcmp(g1, g2, GB) || memcmp(s1, s2, 8192))
+								fail_msg("elem %d swizzle %d %s at (%d, %d)%s: rc %d (want %d), '%s' "
+									 "(want '%s'), or the bytes differ", elem, swz,
+									 store ? "store" : "load", xs[xi], ys[yi],
+									 short_buf ? ", short buffer" : "", rc, rrc, why, want);
+							cases += rrc < 0;
+						}
+	assert_true(cases > 10); /* the short buffer's faults were among them */
+}
+
 /* Two boxes through one mbarrier, phases 0 and 1 waited for by parity; the
  * box at (32, 20) has its right half, the one at (32, 28) also its lower
  * half out of A: zeros. */
@@ -527,6 +598,7 @@ static void test_mbar_phases(void **st)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_tmap_copy_rows),
 		cmocka_unit_test(test_tma_swizzle_oob_two_phases),
 		cmocka_unit_test(test_tma_write_after_read),
 		cmocka_unit_test(test_tma_read_without_wait),

@@ -43,9 +43,10 @@ static uint32_t bits_of(int t, float v)
 
 /* Small values every type holds exactly, whose products and sums of up to 16
  * terms are exact in f32: the result cannot depend on the order of the sum. */
-static float aval(int m, int k) { return (float)((m * 7 + k * 3) % 11 - 5) / 4; }
-static float bval(int k, int n) { return (float)((k * 5 + n * 3) % 9 - 4) / 2; }
-static float cval(int m, int n) { return (float)(m - 2 * n); }
+static int tiny; /* test_bf16_product_below_f32: one product of 2^-75 by 2^-75, C 2^-149 */
+static float aval(int m, int k) { return tiny ? (m || k ? 0.0f : 0x1p-75f) : (float)((m * 7 + k * 3) % 11 - 5) / 4; }
+static float bval(int k, int n) { return tiny ? (k || n ? 0.0f : 0x1p-75f) : (float)((k * 5 + n * 3) % 9 - 4) / 2; }
+static float cval(int m, int n) { return tiny ? 0x1p-149f : (float)(m - 2 * n); }
 
 typedef struct {
 	uint8_t P[32 * 64];
@@ -156,6 +157,27 @@ static void test_f16_m16n8k16(void **st)
 	check("m16n8k16.row.col.f32.f16.f16.f32", T_F16, 16, 0);
 }
 
+/* A product below f32's range is not exact in f32: 2^-75 * 2^-75 = 2^-150, half the
+ * least subnormal, and D = C + A.B rounds once (fmaf): 2^-149 + 2^-150 is a tie, to
+ * even, 2^-148. Rounding the product first (to 0, a tie too) would leave 2^-149. */
+static void test_bf16_product_below_f32(void **st)
+{
+	(void)st;
+	mrun r;
+	tiny = 1;
+	int rc = run_mma(&r, "m16n8k16.row.col.f32.bf16.bf16.f32", T_BF16, 0);
+	tiny = 0;
+	if (rc < 0)
+		fail_msg("%s", r.err);
+	for (int l = 0; l < 32; l++)
+		for (int i = 0; i < 4; i++) {
+			float got, want = l == 0 && i == 0 ? 0x1p-148f : 0x1p-149f;
+			memcpy(&got, r.P + 64 * l + 48 + 4 * i, 4);
+			if (got != want)
+				fail_msg("lane %d, d%d: %a, want %a", l, i, (double)got, (double)want);
+		}
+}
+
 /* Shapes, types and their pairs the emulator does not run are refused by name. */
 static void test_refused(void **st)
 {
@@ -184,6 +206,7 @@ int main(void)
 		cmocka_unit_test(test_tf32_low_bits_ignored),
 		cmocka_unit_test(test_bf16_m16n8k16),
 		cmocka_unit_test(test_f16_m16n8k16),
+		cmocka_unit_test(test_bf16_product_below_f32),
 		cmocka_unit_test(test_refused),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -85,6 +85,52 @@ static void test_desc_addresses(void **state)
 	assert_int_equal(emu_wg_desc_addr(&none, 0, 5, 4, 0), 256 + 4);
 }
 
+/* An f16 operand's value: every bit pattern as util_f16_to_f32 reads it (the emulator
+ * has its normal numbers inline), the same bits, NaNs included. */
+static void test_f16_values(void **state)
+{
+	(void)state;
+	for (uint32_t h = 0; h < 65536; h++) {
+		float a = emu_mma_elem(WG_F16, h), b = util_f16_to_f32((uint16_t)h);
+		uint32_t ua, ub;
+		memcpy(&ua, &a, 4), memcpy(&ub, &b, 4);
+		if (ua != ub)
+			fail_msg("f16 0x%04x: 0x%08x, util_f16_to_f32 0x%08x", h, ua, ub);
+	}
+}
+
+/* What the emulator's operand reads rely on (emu_wgmma.c, gather): in every layout the
+ * 16 / eb elements of a 16-byte chunk along the major dimension lie at consecutive
+ * addresses from a 16-byte boundary. Every element of every descriptor field's corner
+ * and of random ones, against emu_wg_desc_addr element by element. */
+static void test_desc_chunks(void **state)
+{
+	(void)state;
+	srand(7);
+	int checked = 0;
+	for (int it = 0; it < 400; it++) {
+		uint64_t bits = (uint64_t)rand() << 33 ^ (uint64_t)rand() << 11 ^ (uint64_t)rand();
+		if (it < 8) /* the corners: every field all zeros, then all ones */
+			bits = it % 2 ? ~0ULL : 0;
+		emu_wg_desc d = emu_wg_desc_decode(bits);
+		d.swizzle = it % 4;
+		for (int eb = 1; eb <= 4; eb *= 2)
+			for (int mn_major = 0; mn_major < 2; mn_major++) {
+				int T = 16 / eb, K = 2 * T; /* a wgmma's K is two chunks of each type */
+				for (int mn = 0; mn < 64; mn += mn_major ? T : 1)
+					for (int k = 0; k < K; k += mn_major ? 1 : T) {
+						uint32_t a = emu_wg_desc_addr(&d, mn, k, eb, mn_major);
+						assert_int_equal(a % 16, 0);
+						for (int j = 1; j < T; j++, checked++)
+							assert_int_equal(emu_wg_desc_addr(&d, mn + (mn_major ? j : 0),
+											  k + (mn_major ? 0 : j), eb, mn_major),
+									 a + (uint32_t)(j * eb));
+					}
+			}
+	}
+	assert_true(checked > 1000000);
+}
+
 /* ---- kernels ---- */
 
 enum { T_F16, T_BF16, T_TF32, T_E4M3, T_E5M2 };
@@ -454,9 +500,8 @@ static void test_types(void **state)
 }
 
 /* m64n8k16 with random f16 inputs against a scalar double reference. */
-static void test_scalar_reference(void **state)
+static void scalar_reference(int nans)
 {
-	(void)state;
 	kspec s = SPEC(.n = 8, .k = 16, .swz_a = 1, .swz_b = 1, .scale_d = 1);
 	wrun r;
 	run_spec(&s, &r);
@@ -467,18 +512,25 @@ static void test_scalar_reference(void **state)
 	strides(1, 0, 8, 16, 2, &lb, &sb);
 	uint64_t x = 88172645463325252ULL;
 	double A[64][16], B[16][8];
+	float Af[64][16], Bf[16][8];
 	for (int m = 0; m < 64; m++)
 		for (int k = 0; k < 16; k++) {
 			x ^= x << 13, x ^= x >> 7, x ^= x << 17;
 			uint16_t h = util_f32_to_f16((float)((double)(x >> 11) / 9007199254740992.0 * 2 - 1));
+			if (nans && (m * 16 + k) % 37 == 5) /* quiet NaNs of different payloads */
+				h = (uint16_t)(0x7e00 | (m * 16 + k) % 0x1ff);
 			A[m][k] = util_f16_to_f32(h);
+			Af[m][k] = A[m][k];
 			memcpy(r.P + place(1, 0, m, k, 2, la, sa), &h, 2);
 		}
 	for (int k = 0; k < 16; k++)
 		for (int n = 0; n < 8; n++) {
 			x ^= x << 13, x ^= x >> 7, x ^= x << 17;
 			uint16_t h = util_f32_to_f16((float)((double)(x >> 11) / 9007199254740992.0 * 2 - 1));
+			if (nans && (k * 8 + n) % 11 == 3)
+				h = (uint16_t)(0xfe00 | (k * 8 + n + 77) % 0x1ff);
 			B[k][n] = util_f16_to_f32(h);
+			Bf[k][n] = B[k][n];
 			memcpy(r.P + 8192 + place(1, 0, n, k, 2, lb, sb), &h, 2);
 		}
 	char text[65536], err[512];
@@ -499,11 +551,33 @@ static void test_scalar_reference(void **state)
 				ref += A[m][k] * B[k][n];
 			float got;
 			memcpy(&got, r.P + DOUT + (m * 8 + n) * 4, 4);
-			if (fabs(got - ref) > 1e-5 * (1 + fabs(ref)))
+			if (nans) { /* the sum in k order in f32, as the emulator computes it: the same bits, NaNs' too */
+				float acc = (float)cval(m, n), sign = 1.0f;
+				for (int k = 0; k < 16; k++)
+					acc += sign * Af[m][k] * Bf[k][n];
+				uint32_t ug, ur;
+				memcpy(&ug, &got, 4), memcpy(&ur, &acc, 4);
+				if (ug != ur)
+					fail_msg("D[%d][%d] = 0x%08x, reference 0x%08x", m, n, ug, ur);
+			} else if (fabs(got - ref) > 1e-5 * (1 + fabs(ref))) {
 				fail_msg("D[%d][%d] = %.9g, reference %.9g", m, n, (double)got, ref);
+			}
 		}
 	emu_module_free(mod);
 	done(&r);
+}
+
+static void test_scalar_reference(void **state)
+{
+	(void)state;
+	scalar_reference(0);
+}
+
+/* NaN operands: the outputs they reach are NaN with the bits the sum in k order gives. */
+static void test_nan_operands(void **state)
+{
+	(void)state;
+	scalar_reference(1);
 }
 
 static void test_counts(void **state)
@@ -860,11 +934,14 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_desc_decode),
 		cmocka_unit_test(test_desc_addresses),
+		cmocka_unit_test(test_desc_chunks),
+		cmocka_unit_test(test_f16_values),
 		cmocka_unit_test(test_swizzle_modes),
 		cmocka_unit_test(test_transposed),
 		cmocka_unit_test(test_a_from_registers),
 		cmocka_unit_test(test_types),
 		cmocka_unit_test(test_scalar_reference),
+		cmocka_unit_test(test_nan_operands),
 		cmocka_unit_test(test_counts),
 		cmocka_unit_test(test_read_before_wait),
 		cmocka_unit_test(test_missing_fence),

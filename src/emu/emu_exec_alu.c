@@ -317,6 +317,18 @@ static uint64_t cvt_sat(uint64_t v, int dt, int st, int rnd)
 	return x > hi ? hi : x;
 }
 
+/* cvt between integer types, the source's width and sign and the destination's
+ * mask looked up once (the address arithmetic's cvt.u64.u32 and cvt.s64.s32). */
+static void cvt_int(const inst *x, int st)
+{
+	const int sb = emu_types[st].bytes, sgn_src = emu_types[st].kind == 's';
+	const uint64_t sm = wmask(sb), dm = wmask(emu_types[x->t].bytes);
+	if (sgn_src)
+		LANEWISE(x, (uint64_t)sx(a, sb) & dm);
+	else
+		LANEWISE(x, a & sm & dm);
+}
+
 void emu_exec_cvt(const inst *x)
 {
 	const int rnd = x->o->mod, st = x->o->type2;
@@ -328,6 +340,8 @@ void emu_exec_cvt(const inst *x)
 		LANEWISE(x, (do_cvt(a, ET_F16, ET_F32, rnd) << 16) | do_cvt(b, ET_F16, ET_F32, rnd));
 	else if (x->t == ET_BF16X2) /* cvt.rn.bf16x2.f32 d, a, b (9.7.9.21): the same halves */
 		LANEWISE(x, (do_cvt(a, ET_BF16, ET_F32, rnd) << 16) | do_cvt(b, ET_BF16, ET_F32, rnd));
+	else if (emu_types[x->t].kind != 'f' && emu_types[st].kind != 'f') /* integer to integer: do_cvt's last lines */
+		cvt_int(x, st);
 	else
 		LANEWISE(x, do_cvt(a, t, st, rnd));
 }

@@ -9,6 +9,32 @@
 #include "base/util.h"
 #include "model/access.h"
 
+/* Whether a float is 0 or of magnitude in [2^-62, 2^62): a product of two such is 0
+ * or in [2^-124, 2^124), inside f32's normal range. */
+static int mid_range(float x)
+{
+	uint32_t u = (uint32_t)FB(x) & 0x7fffffffu, e = u >> 23;
+	return !u || (e >= 127 - 62 && e < 127 + 62);
+}
+
+/* Whether each product of an mma's A (16 x K) and B (K x 8) is exact in f32 (the
+ * operands carry at most 11 significant bits, so only the range can make one
+ * inexact) and its C is finite: then acc + a * b rounds once, as fmaf does. */
+static int mma_exact(float A[16][32], float B[32][8], float C[16][8], int K)
+{
+	int ok = 1;
+	for (int r = 0; r < 16; r++)
+		for (int k = 0; k < K; k++)
+			ok &= mid_range(A[r][k]);
+	for (int k = 0; k < K; k++)
+		for (int c = 0; c < 8; c++)
+			ok &= mid_range(B[k][c]);
+	for (int r = 0; r < 16; r++)
+		for (int c = 0; c < 8; c++)
+			ok &= isfinite(C[r][c]);
+	return ok;
+}
+
 /* mma.sync.aligned.m16n8kK.row.col.f32.T.T.f32 with T = f16, bf16 (K = 16)
  * or tf32 (K = 8): the fragments of PTX ISA 9.7.14.5.7-8 through the one
  * reading of tensor-core operands (emu_wgmma.c), f32 accumulation. */
@@ -29,15 +55,24 @@ int emu_exec_mma(blockctx *b, warp *w, const emu_op *o, uint32_t em)
 			C[g + 8 * (i / 2)][q * 2 + (i & 1)] = F(R[o->src[6 + i] * 32 + l]);
 	}
 	/* The products of these types are exact in f32 (but below 2^-126); one
-	 * rounding per step in k order. The PTX ISA fixes no order. */
+	 * rounding per step in k order. The PTX ISA fixes no order. Where each
+	 * product is exact, acc + a * b is that rounding, a row's eight columns at once. */
 	float D[16][8];
-	for (int r = 0; r < 16; r++)
-		for (int c = 0; c < 8; c++) {
-			float acc = C[r][c];
+	if (mma_exact(A, B, C, K)) {
+		memcpy(D, C, sizeof D);
+		for (int r = 0; r < 16; r++)
 			for (int k = 0; k < K; k++)
-				acc = fmaf(A[r][k], B[k][c], acc);
-			D[r][c] = acc;
-		}
+				for (int c = 0; c < 8; c++)
+					D[r][c] += A[r][k] * B[k][c];
+	} else {
+		for (int r = 0; r < 16; r++)
+			for (int c = 0; c < 8; c++) {
+				float acc = C[r][c];
+				for (int k = 0; k < K; k++)
+					acc = fmaf(A[r][k], B[k][c], acc);
+				D[r][c] = acc;
+			}
+	}
 	for (int l = 0; l < 32; l++) {
 		int g = l >> 2, q = l & 3;
 		for (int i = 0; i < 4; i++)

@@ -112,26 +112,58 @@ static int64_t box_element(const emu_tmap *t, const int32_t c[5], uint64_t i)
 	return element(t, p);
 }
 
+/* Elements i .. i + w - 1 of the box, a row along the innermost dimension, at once:
+ * when its first and last elements are in the tensor and the buffer, so is each
+ * between (the offset grows with the innermost coordinate, the other coordinates
+ * are the row's), the j-th at the first's offset + j strides; copied in runs that
+ * are contiguous on both sides. 0; -1 to go element by element (a hole, a fault). */
+static int copy_row(const emu_tmap *t, const int32_t c[5], const emu_buffer *buf, uint8_t *smem, uint32_t soff,
+		    int store, uint64_t i, uint64_t w)
+{
+	int64_t g0 = box_element(t, c, i), g1 = box_element(t, c, i + w - 1);
+	if (g0 < 0 || g1 < 0 || !ck_within((uint64_t)g1, t->elem, buf->bytes))
+		return -1;
+	uint32_t e = t->elem;
+	uint64_t s0 = t->strides[0];
+	for (uint64_t j = 0, run; j < w; j += run) {
+		uint32_t s = emu_swizzle(soff + (uint32_t)((i + j) * e), t->swizzle);
+		for (run = 1; j + run < w && s0 == e; run++)
+			if (emu_swizzle(soff + (uint32_t)((i + j + run) * e), t->swizzle) != s + (uint32_t)(run * e))
+				break;
+		uint8_t *g = buf->host + (uint64_t)g0 + j * s0;
+		if (store)
+			memcpy(g, smem + s, run * e);
+		else
+			memcpy(smem + s, g, run * e);
+	}
+	return 0;
+}
+
 int emu_tmap_copy(const emu_tmap *t, const int32_t c[5], const emu_buffer *buf, uint8_t *smem, uint32_t soff,
 		  int store, char *why, size_t n)
 {
-	for (uint64_t i = 0, count = box_count(t); i < count; i++) {
-		uint8_t *s = smem + emu_swizzle(soff + (uint32_t)(i * t->elem), t->swizzle);
-		int64_t g = box_element(t, c, i);
-		if (g == -1) { /* out of the tensor: a load fills zeros, a store writes nothing */
-			if (!store)
-				memset(s, 0, t->elem);
+	uint64_t count = box_count(t), w = t->rank && t->box[0] ? t->box[0] : 1;
+	for (uint64_t r = 0; r < count; r += w) {
+		if (r + w <= count && copy_row(t, c, buf, smem, soff, store, r, w) == 0)
 			continue;
+		for (uint64_t i = r; i < r + w && i < count; i++) {
+			uint8_t *s = smem + emu_swizzle(soff + (uint32_t)(i * t->elem), t->swizzle);
+			int64_t g = box_element(t, c, i);
+			if (g == -1) { /* out of the tensor: a load fills zeros, a store writes nothing */
+				if (!store)
+					memset(s, 0, t->elem);
+				continue;
+			}
+			if (g < 0 || !ck_within((uint64_t)g, t->elem, buf->bytes)) {
+				snprintf(why, n, "the tensor map reaches byte %lld of a %llu-byte buffer", (long long)g,
+					 (unsigned long long)buf->bytes);
+				return -1;
+			}
+			if (store)
+				memcpy(buf->host + g, s, t->elem);
+			else
+				memcpy(s, buf->host + g, t->elem);
 		}
-		if (g < 0 || !ck_within((uint64_t)g, t->elem, buf->bytes)) {
-			snprintf(why, n, "the tensor map reaches byte %lld of a %llu-byte buffer", (long long)g,
-				 (unsigned long long)buf->bytes);
-			return -1;
-		}
-		if (store)
-			memcpy(buf->host + g, s, t->elem);
-		else
-			memcpy(s, buf->host + g, t->elem);
 	}
 	return 0;
 }

@@ -36,16 +36,24 @@ static int wg_type(const char *s)
  * Both read the top 19 bits here (sign, 8 exponent bits, 10 mantissa bits).
  * A kernel that rounds with cvt.rna.tf32.f32 first has those bits 0 and gets
  * the same result whatever mma.sync does with them. */
-float emu_mma_elem(emu_wg_type t, uint32_t v)
+static inline float mma_elem(emu_wg_type t, uint32_t v)
 {
+	uint32_t e = v >> 10 & 0x1f;
 	switch (t) {
-	case WG_F16: return util_f16_to_f32((uint16_t)v);
+	case WG_F16: /* a normal number inline (util_f16_to_f32's bits: the exponent rebiased by 127 - 15) */
+		return e && e != 31 ? fpconv_bits_f32((v & 0x8000) << 16 | (((v & 0x7fff) << 13) + (112u << 23)))
+				    : util_f16_to_f32((uint16_t)v);
 	case WG_BF16: return fpconv_bits_f32(v << 16);
 	case WG_TF32: return fpconv_bits_f32(v & 0xffffe000u);
 	case WG_E4M3: return fpconv_fp8_to_f32((uint8_t)v, FPCONV_E4M3);
 	case WG_E5M2: return fpconv_fp8_to_f32((uint8_t)v, FPCONV_E5M2);
 	default: return fpconv_bits_f32(v);
 	}
+}
+
+float emu_mma_elem(emu_wg_type t, uint32_t v)
+{
+	return mma_elem(t, v);
 }
 
 /* A of mma.m16n8kK from a warp's four registers (PTX ISA 9.7.14.5.8 "Matrix
@@ -62,15 +70,15 @@ void emu_mma_frag_a(const uint64_t *R, const int32_t reg[4], int k, emu_wg_type 
 				for (int h = 0; h < 2; h++) {
 					int e = 2 * i + h;
 					A[g + 8 * ((e / 2) % 2)][2 * t + (e % 2) + 8 * (e / 4)] =
-						emu_mma_elem(type, v >> (16 * h) & 0xffff);
+						mma_elem(type, v >> (16 * h) & 0xffff);
 				}
 			} else if (k == 8) { /* tf32 a0..a3, one per register: row g (+8 for a1, a3), column t (+4 for a2, a3) */
-				A[g + 8 * (i % 2)][t + 4 * (i / 2)] = emu_mma_elem(type, v);
+				A[g + 8 * (i % 2)][t + 4 * (i / 2)] = mma_elem(type, v);
 			} else { /* a0..a15, four per register */
 				for (int h = 0; h < 4; h++) {
 					int e = 4 * i + h;
 					A[g + 8 * ((e / 4) % 2)][4 * t + (e % 4) + 16 * (e / 8)] =
-						emu_mma_elem(type, v >> (8 * h) & 0xff);
+						mma_elem(type, v >> (8 * h) & 0xff);
 				}
 			}
 		}
@@ -87,9 +95,9 @@ void emu_mma_frag_b(const uint64_t *R, const int32_t reg[2], int k, emu_wg_type 
 			uint32_t v = (uint32_t)R[reg[i] * 32 + l];
 			if (k == 16) {
 				for (int h = 0; h < 2; h++)
-					B[2 * t + h + 8 * i][g] = emu_mma_elem(type, v >> (16 * h) & 0xffff);
+					B[2 * t + h + 8 * i][g] = mma_elem(type, v >> (16 * h) & 0xffff);
 			} else {
-				B[t + 4 * i][g] = emu_mma_elem(type, v);
+				B[t + 4 * i][g] = mma_elem(type, v);
 			}
 		}
 	}
@@ -295,10 +303,33 @@ typedef struct {
 	uint64_t da, db;
 } wg_logent;
 
+/* Four floats, one vector of the product loop (GCC and clang vector extensions). */
+typedef float v4f __attribute__((vector_size(16)));
+
+/* B of one wgmma issue as a warp of a group read it: the group's four warps read the
+ * same bytes through the same descriptor, so a warp that finds the same bytes at the
+ * same addresses takes the values. A warp may run a few stages of the k loop ahead of
+ * the others, hence a few readings kept, the least recently used replaced. */
+typedef struct {
+	int op;                     /* the wgmma (index in k->wgmma); -1: none */
+	uint64_t db;                /* its descriptor */
+	uint32_t smem_size;         /* the block's shared bytes the addresses were checked against */
+	uint32_t span[2];           /* the bytes B spans */
+	unsigned long long used;    /* when it last served */
+	uint32_t *addr;             /* the chunks' shared addresses, in gather's order */
+	uint8_t *raw;               /* the bytes, chunk by chunk */
+	float *val;                 /* their values, element (n, k) at [k * 256 + n] */
+	int finite;                 /* no NaN or infinity among them */
+} wg_bread;
+
+#define WG_BREADS 32
+
 typedef struct {
 	wg_logent *log;
 	int n, cap;
 	long long base;             /* the sequence number of log[0] */
+	wg_bread *b;                /* WG_BREADS, allocated at the group's first wgmma */
+	unsigned long long clock;   /* B readings looked up */
 } wg_group;
 
 struct emu_wg_block {
@@ -312,6 +343,7 @@ struct emu_wg_block {
 	uint16_t *gen_warp;
 	int32_t *gen_op;
 	int inflight;               /* wgmmas of all warps not yet retired */
+	float fp8[2][256];          /* e4m3's and e5m2's values by their bits */
 };
 
 #define WG_MAX_AHEAD 65536  /* wgmmas one warp of a warpgroup may issue ahead of another */
@@ -327,6 +359,10 @@ emu_wg_block *emu_wg_block_new(const emu_kernel *k, int nwarps, uint32_t smem_si
 	b->nwarps = nwarps;
 	b->w = xcalloc((size_t)nwarps, sizeof *b->w);
 	b->g = xcalloc((size_t)nwarps / 4 + 1, sizeof *b->g);
+	for (int v = 0; v < 256; v++) {
+		b->fp8[0][v] = emu_mma_elem(WG_E4M3, (uint32_t)v);
+		b->fp8[1][v] = emu_mma_elem(WG_E5M2, (uint32_t)v);
+	}
 	for (int i = 0; i < nwarps; i++) {
 		wg_warp *s = &b->w[i];
 		s->busy = xcalloc((size_t)k->nregs + 1, sizeof *s->busy);
@@ -355,6 +391,8 @@ void emu_wg_block_reset(emu_wg_block *b)
 	for (int i = 0; i <= b->nwarps / 4; i++) {
 		b->g[i].n = 0;
 		b->g[i].base = 0;
+		for (int j = 0; b->g[i].b && j < WG_BREADS; j++)
+			b->g[i].b[j].op = -1;
 	}
 	memset(b->gen_warp, 0, b->nchunks * sizeof *b->gen_warp);
 	b->inflight = 0;
@@ -374,8 +412,15 @@ void emu_wg_block_free(emu_wg_block *b)
 		free(s->wrote_epoch);
 		free(s->wrote_op);
 	}
-	for (int i = 0; i <= b->nwarps / 4; i++)
+	for (int i = 0; i <= b->nwarps / 4; i++) {
 		free(b->g[i].log);
+		for (int j = 0; b->g[i].b && j < WG_BREADS; j++) {
+			free(b->g[i].b[j].raw);
+			free(b->g[i].b[j].addr);
+			free(b->g[i].b[j].val);
+		}
+		free(b->g[i].b);
+	}
 	free(b->w);
 	free(b->g);
 	free(b->gen_warp);
@@ -534,7 +579,8 @@ int emu_wgmma_hazard(emu_wg_ctx *c)
 	return 0;
 }
 
-/* Element (mn, k) of an operand in shared memory, through its descriptor. */
+/* Element (mn, k) of an operand in shared memory, through its descriptor: the
+ * reading element by element, which names the element that faults. */
 static int smem_elem(emu_wg_ctx *c, const emu_wg_desc *d, int t, int mn, int k, int mn_major, const char *which,
 		     float *out, uint32_t span[2])
 {
@@ -558,6 +604,172 @@ static int smem_elem(emu_wg_ctx *c, const emu_wg_desc *d, int t, int mn, int k, 
 	memcpy(&v, c->smem + a, (size_t)eb);
 	*out = emu_mma_elem((emu_wg_type)t, v);
 	return 0;
+}
+
+/* An element's value from its bytes (the FP8 types through the block's table). */
+static float elem_value(const emu_wg_block *b, int t, const uint8_t *p, int eb)
+{
+	uint32_t v = 0;
+	memcpy(&v, p, (size_t)eb);
+	if (t == WG_E4M3 || t == WG_E5M2)
+		return b->fp8[t - WG_E4M3][v];
+	return mma_elem((emu_wg_type)t, v);
+}
+
+/* The (mn, k) of the first element of chunk i of an operand's gather below. */
+static void chunk_elem(int i, int T, int K, int mn_major, int *mn, int *k)
+{
+	int kc = mn_major ? K : K / T; /* chunks along k for each chunk of rows */
+	*mn = mn_major ? i / kc * T : i / kc;
+	*k = mn_major ? i % kc : i % kc * T;
+}
+
+/* The bytes of an operand's rows mn0 .. mn0 + nmn - 1 (A: rows m; B: columns n), K
+ * elements each, 16 at a time: chunk i (its first element at chunk_elem, the others
+ * along the major dimension) from shared address addr[i] into raw + 16 i, and the
+ * shared bytes they span into span. In the canonical layouts each 16 bytes hold
+ * T = 16 / eb elements consecutive along the major dimension at consecutive
+ * addresses from a 16-byte boundary (start, LBO and SBO count 16 bytes, a row is
+ * whole 16-byte chunks, the swizzle XORs only bits 4..6), so one address a chunk
+ * gives its T elements, and one check a chunk checks each of them (bounds, proxy
+ * marks); tests/test_emu_wgmma.c holds the addresses to emu_wg_desc_addr's. The
+ * chunks; -1 when one faults or the shape is not whole chunks: the caller then
+ * reads element by element, as smem_elem does, and names the element. */
+static int gather(const emu_wg_ctx *c, const emu_wg_desc *d, int eb, int mn0, int nmn, int K, int mn_major,
+		  uint32_t *addr, uint8_t *raw, uint32_t span[2])
+{
+	int T = 16 / eb;
+	if (mn0 % T || nmn % T || K % T)
+		return -1;
+	int nc = nmn * K / T;
+	for (int i = 0; i < nc; i++) {
+		int mn, k;
+		chunk_elem(i, T, K, mn_major, &mn, &k);
+		uint32_t a = emu_wg_desc_addr(d, mn0 + mn, k, eb, mn_major);
+		if ((uint64_t)a + 16 > c->smem_size || c->wg->gen_warp[a / 16])
+			return -1;
+		if (a < span[0])
+			span[0] = a;
+		if (a + 16 > span[1])
+			span[1] = a + 16;
+		addr[i] = a;
+		memcpy(raw + 16 * i, c->smem + a, 16);
+	}
+	return nc;
+}
+
+/* Element j of chunk i of a gather: its value into out[mn * ms + k * ks]. */
+static void chunks_values(const emu_wg_block *b, int t, const uint8_t *raw, int nc, int K, int mn_major,
+			  float *out, int ms, int ks)
+{
+	int eb = wg_types[t].bytes, T = 16 / eb;
+	for (int i = 0; i < nc; i++) {
+		int mn, k;
+		chunk_elem(i, T, K, mn_major, &mn, &k);
+		float *o = out + mn * ms + k * ks;
+		int step = mn_major ? ms : ks;
+		for (int j = 0; j < T; j++)
+			o[j * step] = elem_value(b, t, raw + 16 * i + j * eb, eb);
+	}
+}
+
+/* Whether n floats, stride apart, are all finite (x * 0 is 0 for those, NaN otherwise). */
+static int all_finite(const float *x, int n, int stride)
+{
+	float z = 0.0f;
+	for (int i = 0; i < n; i++)
+		z += x[i * stride] * 0.0f;
+	return z == 0.0f;
+}
+
+/* The warp's 16 rows of A from shared memory; 0, or -1 with c->msg. */
+static int read_a(emu_wg_ctx *c, const struct emu_wgmma_op *w, uint64_t da, float A[16][32], uint32_t span[2])
+{
+	emu_wg_desc d = emu_wg_desc_decode(da);
+	int eb = wg_types[w->atype].bytes, m0 = 16 * (c->warp % 4);
+	uint8_t raw[16 * 32 * 4];
+	uint32_t addr[16 * 32 * 4 / 16];
+	int nc = gather(c, &d, eb, m0, 16, w->k, w->trans_a, addr, raw, span);
+	if (nc >= 0) {
+		chunks_values(c->wg, w->atype, raw, nc, w->k, w->trans_a, &A[0][0], 32, 1);
+		return 0;
+	}
+	span[0] = UINT32_MAX, span[1] = 0;
+	for (int r = 0; r < 16; r++)
+		for (int k = 0; k < w->k; k++)
+			if (smem_elem(c, &d, w->atype, m0 + r, k, w->trans_a, "A", &A[r][k], span) < 0)
+				return -1;
+	return 0;
+}
+
+static int b_finite(const struct emu_wgmma_op *w, const float *val)
+{
+	int ok = 1;
+	for (int k = 0; k < w->k; k++)
+		ok &= all_finite(val + k * 256, w->n, 1);
+	return ok;
+}
+
+/* B from shared memory, element (n, k) at [k * 256 + n]: the values another warp
+ * of the group read for this wgmma when the bytes at the same addresses are the
+ * same (they are, unless the program changed them between the warps' issues; the
+ * proxy marks are this warp's own check). NULL with c->msg. */
+static const float *read_b(emu_wg_ctx *c, const struct emu_wgmma_op *w, uint64_t db, uint32_t span[2], int *finite)
+{
+	wg_group *g = &c->wg->g[c->warp / 4];
+	emu_wg_desc d = emu_wg_desc_decode(db);
+	int eb = wg_types[w->btype].bytes, nc = w->n * w->k * eb / 16, op = (int)c->o->imm;
+	if (!g->b) {
+		g->b = xcalloc(WG_BREADS, sizeof *g->b);
+		for (int j = 0; j < WG_BREADS; j++)
+			g->b[j].op = -1;
+	}
+	wg_bread *r = &g->b[0];
+	for (int j = 0; j < WG_BREADS; j++) {
+		wg_bread *e = &g->b[j];
+		if (e->op == op && e->db == db && e->smem_size == c->smem_size) {
+			r = e;
+			break;
+		}
+		if (e->used < r->used)
+			r = e;
+	}
+	r->used = ++g->clock;
+	if (r->op == op && r->db == db && r->smem_size == c->smem_size) {
+		int i = 0;
+		while (i < nc && !c->wg->gen_warp[r->addr[i] / 16] && !memcmp(c->smem + r->addr[i], r->raw + 16 * i, 16))
+			i++;
+		if (i == nc) {
+			span[0] = r->span[0], span[1] = r->span[1];
+			*finite = r->finite;
+			return r->val;
+		}
+	}
+	if (!r->val) {
+		r->raw = xmalloc(256 * 32);
+		r->addr = xmalloc(256 * 32 / 16 * sizeof *r->addr);
+		r->val = xmalloc(32 * 256 * sizeof *r->val);
+	}
+	r->op = -1;
+	if (gather(c, &d, eb, 0, w->n, w->k, w->trans_b, r->addr, r->raw, span) == nc) {
+		chunks_values(c->wg, w->btype, r->raw, nc, w->k, w->trans_b, r->val, 1, 256);
+		*finite = r->finite = b_finite(w, r->val);
+		r->op = op;
+		r->db = db;
+		r->smem_size = c->smem_size;
+		r->span[0] = span[0], r->span[1] = span[1];
+		return r->val;
+	}
+	span[0] = UINT32_MAX, span[1] = 0;
+	for (int n = 0; n < w->n; n++)
+		for (int k = 0; k < w->k; k++) {
+			float v;
+			if (smem_elem(c, &d, w->btype, n, k, w->trans_b, "B", &v, span) < 0)
+				return NULL;
+			r->val[k * 256 + n] = v;
+		}
+	*finite = b_finite(w, r->val);
+	return r->val;
 }
 
 /* Row r, column k of the warp's 16 x K slice of A from its four registers (the
@@ -628,31 +840,70 @@ static int fenced(emu_wg_ctx *c, const wg_warp *s, const struct emu_wgmma_op *w)
  * 16-bit, tf32 and 8-bit floats are exact in f32 (bf16 and tf32 ones inside
  * f32's exponent range), and each output sums its K
  * products into C in k order, rounding to f32 at every step (then to f16 for
- * an f16 accumulator). The PTX ISA fixes no order; the check's tolerance covers it. */
+ * an f16 accumulator). The PTX ISA fixes no order; the check's tolerance covers it.
+ * Eight outputs of four rows at a time, each its own sum in that order. */
 static void compute(const emu_wg_ctx *c, const wg_warp *s, const struct emu_wgmma_op *w, float A[16][32],
-		    float Bt[256][32], uint64_t *val)
+		    const float *B, int finite, uint64_t *val)
 {
-	int acc_on = (int)(c->R[w->scale_d * 32] & 1);
-	float sign = (float)(w->scale_a * w->scale_b);
+	int acc_on = (int)(c->R[w->scale_d * 32] & 1), f16 = w->dtype == WG_F16;
+	float sign = (float)(w->scale_a * w->scale_b), sA[16][32];
+	float D[16][256];
+	/* d_e of lane l holds row l / 4 + 8 ((e / 2) % 2), column 8 (e / 4) + 2 (l % 4) + e % 2 */
 	for (int i = 0; i < w->nd; i++) {
 		int r = w->d[i];
 		const uint64_t *cur = s->busy[r] ? &s->fut[r * 32] : &c->R[r * 32];
-		for (int l = 0; l < 32; l++) {
-			int g = l / 4, t = l % 4;
-			uint64_t out = 0;
-			for (int h = 0; h < (w->dtype == WG_F16 ? 2 : 1); h++) {
-				int e = w->dtype == WG_F16 ? 2 * i + h : i; /* the element d_e */
-				int row = g + 8 * ((e / 2) % 2), col = 8 * (e / 4) + 2 * t + (e % 2);
-				float acc = 0.0f;
-				if (acc_on)
-					acc = w->dtype == WG_F16 ? util_f16_to_f32((uint16_t)(cur[l] >> (16 * h)))
-								  : fpconv_bits_f32((uint32_t)cur[l]);
-				/* the product is exact, so this is an fma; B is held transposed for the loop */
-				for (int k = 0; k < w->k; k++)
-					acc += sign * A[row][k] * Bt[col][k];
-				out |= w->dtype == WG_F16 ? (uint64_t)util_f32_to_f16(acc) << (16 * h) : fpconv_f32_bits(acc);
+		for (int h = 0; h < 1 + f16; h++) {
+			int e = f16 ? 2 * i + h : i, row0 = 8 * ((e / 2) % 2), col0 = 8 * (e / 4) + e % 2;
+			for (int l = 0; l < 32; l++)
+				D[row0 + l / 4][col0 + 2 * (l % 4)] =
+					!acc_on ? 0.0f
+					: f16	? util_f16_to_f32((uint16_t)(cur[l] >> (16 * h)))
+						: fpconv_bits_f32((uint32_t)cur[l]);
+		}
+	}
+	for (int row = 0; row < 16; row++) {
+		finite &= all_finite(A[row], w->k, 1) && all_finite(D[row], w->n, 1);
+		for (int k = 0; k < w->k; k++)
+			sA[row][k] = sign * A[row][k];
+	}
+	/* the product is exact, so this is an fma; with a NaN or infinity in, one output
+	 * at a time, as the reference reading does (a NaN's bits follow the operands' order) */
+	for (int row = 0; row < 16 && !finite; row++)
+		for (int col = 0; col < w->n; col++) {
+			float acc = D[row][col];
+			for (int k = 0; k < w->k; k++)
+				acc += sign * A[row][k] * B[k * 256 + col];
+			D[row][col] = acc;
+		}
+	for (int row = 0; row < 16 && finite; row += 4)
+		for (int j = 0; j < w->n; j += 8) {
+			v4f d00, d01, d10, d11, d20, d21, d30, d31; /* rows row..row + 3, columns j..j + 3 and j + 4..j + 7 */
+			memcpy(&d00, &D[row][j], 16), memcpy(&d01, &D[row][j + 4], 16);
+			memcpy(&d10, &D[row + 1][j], 16), memcpy(&d11, &D[row + 1][j + 4], 16);
+			memcpy(&d20, &D[row + 2][j], 16), memcpy(&d21, &D[row + 2][j + 4], 16);
+			memcpy(&d30, &D[row + 3][j], 16), memcpy(&d31, &D[row + 3][j + 4], 16);
+			for (int k = 0; k < w->k; k++) {
+				v4f b0, b1;
+				memcpy(&b0, &B[k * 256 + j], 16), memcpy(&b1, &B[k * 256 + j + 4], 16);
+				d00 += sA[row][k] * b0, d01 += sA[row][k] * b1;
+				d10 += sA[row + 1][k] * b0, d11 += sA[row + 1][k] * b1;
+				d20 += sA[row + 2][k] * b0, d21 += sA[row + 2][k] * b1;
+				d30 += sA[row + 3][k] * b0, d31 += sA[row + 3][k] * b1;
 			}
-			val[i * 32 + l] = out;
+			memcpy(&D[row][j], &d00, 16), memcpy(&D[row][j + 4], &d01, 16);
+			memcpy(&D[row + 1][j], &d10, 16), memcpy(&D[row + 1][j + 4], &d11, 16);
+			memcpy(&D[row + 2][j], &d20, 16), memcpy(&D[row + 2][j + 4], &d21, 16);
+			memcpy(&D[row + 3][j], &d30, 16), memcpy(&D[row + 3][j + 4], &d31, 16);
+		}
+	for (int i = 0; i < w->nd; i++) {
+		uint64_t *out = &val[i * 32];
+		for (int h = 0; h < 1 + f16; h++) {
+			int e = f16 ? 2 * i + h : i, row0 = 8 * ((e / 2) % 2), col0 = 8 * (e / 4) + e % 2;
+			for (int l = 0; l < 32; l++) {
+				float acc = D[row0 + l / 4][col0 + 2 * (l % 4)];
+				uint64_t bits = f16 ? (uint64_t)util_f32_to_f16(acc) << (16 * h) : fpconv_f32_bits(acc);
+				out[l] = h ? out[l] | bits : bits;
+			}
 		}
 	}
 }
@@ -666,23 +917,17 @@ static int issue(emu_wg_ctx *c, wg_warp *s)
 	uint64_t da = w->a_in_regs ? 0 : c->R[w->a[0] * 32], db = c->R[w->bdesc * 32];
 	if (aligned(c, s, da, db) < 0 || fenced(c, s, w) < 0)
 		return -1;
-	float A[16][32], Bt[256][32];
+	float A[16][32];
 	uint32_t span[2][2] = {{UINT32_MAX, 0}, {UINT32_MAX, 0}}; /* the bytes A and B span */
 	int q = c->warp % 4;
-	if (w->a_in_regs) {
+	if (w->a_in_regs)
 		a_from_regs(c, w, A);
-	} else {
-		emu_wg_desc d = emu_wg_desc_decode(da);
-		for (int r = 0; r < 16; r++)
-			for (int k = 0; k < w->k; k++)
-				if (smem_elem(c, &d, w->atype, 16 * q + r, k, w->trans_a, "A", &A[r][k], span[0]) < 0)
-					return -1;
-	}
-	emu_wg_desc d = emu_wg_desc_decode(db);
-	for (int n = 0; n < w->n; n++)
-		for (int k = 0; k < w->k; k++)
-			if (smem_elem(c, &d, w->btype, n, k, w->trans_b, "B", &Bt[n][k], span[1]) < 0)
-				return -1;
+	else if (read_a(c, w, da, A, span[0]) < 0)
+		return -1;
+	int finite;
+	const float *B = read_b(c, w, db, span[1], &finite);
+	if (!B)
+		return -1;
 	for (int i = 0; i < 2 && c->early_read; i++)
 		if (span[i][1] > span[i][0] && c->early_read(c->early_arg, span[i][0], span[i][1] - span[i][0]) < 0)
 			return -1;
@@ -702,7 +947,7 @@ static int issue(emu_wg_ctx *c, wg_warp *s)
 		p->hi[i] = span[i][1];
 	}
 	c->wg->inflight++;
-	compute(c, s, w, A, Bt, p->val);
+	compute(c, s, w, A, B, finite, p->val);
 	for (int i = 0; i < w->nd; i++)
 		memcpy(&s->fut[w->d[i] * 32], &p->val[i * 32], 32 * sizeof(uint64_t));
 	hold(s, w, 1);
