@@ -31,7 +31,8 @@ cli() {
 import json, sys
 d = json.load(sys.stdin)
 short = {"long_scoreboard": "lsb", "short_scoreboard": "ssb", "wait": "wait", "barrier": "bar", "membar": "mbar",
-         "mio_throttle": "mio", "lg_throttle": "lg", "math_pipe_throttle": "math", "not_selected": "nsel", "selected": "sel"}
+         "mio_throttle": "mio", "lg_throttle": "lg", "math_pipe_throttle": "math", "dispatch_stall": "disp", "not_selected": "nsel",
+         "selected": "sel"}
 t = d["top"]
 best = max(d["lines"], key=lambda l: l["stalls"][t])
 fma = [l for l in d["lines"] if l["line"] == int(sys.argv[1])][0]
@@ -116,7 +117,7 @@ if wait_for own "lsb long scoreboard" 20; then
 	"$BIN" emulate --ptx "$OWN" --entry gemm_ok --grid 'ceil(N/32),ceil(M/32)' --block 32,32 --size 256 --stalls \
 		--by cu --csv >"$WORK/cu.csv" 2>&1 || ok=1
 	cuda=$(cap own | sed 's/│.*//')
-	short="long_scoreboard=lsb short_scoreboard=ssb wait=wait barrier=bar membar=mbar mio_throttle=mio lg_throttle=lg math_pipe_throttle=math not_selected=nsel selected=sel"
+	short="long_scoreboard=lsb short_scoreboard=ssb wait=wait barrier=bar membar=mbar mio_throttle=mio lg_throttle=lg math_pipe_throttle=math dispatch_stall=disp not_selected=nsel selected=sel"
 	for l in $(awk -F, 'NR > 1 && $1 > 0 { print $1 }' "$WORK/cu.csv"); do
 		top=$(awk -F, -v l="$l" '$1 == l { print $4 }' "$WORK/cu.csv")
 		s=$(printf '%s\n' $short | grep "^$top=" | cut -d= -f2)

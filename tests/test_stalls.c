@@ -224,7 +224,7 @@ static void test_no_load_passes_an_open_barrier(void **state)
 }
 
 /* 400 independent FFMAs of one warp: one a cycle; with the kernel's FFMAs at 1.5 cycles each for their
- * register banks (stall_config.fma_cycles, model/regbanks.h), 600, the rest waiting on the pipe. */
+ * register banks (stall_config.fma_cycles, model/regbanks.h), 600, the rest a dispatch stall. */
 static void test_fma_cycles_from_register_banks(void **state)
 {
 	(void)state;
@@ -240,7 +240,7 @@ static void test_fma_cycles_from_register_banks(void **state)
 		assert_int_equal(stall_model(&t, &p, &c, &r, err, sizeof err), 0);
 		cycles[i] = r.cycles;
 		if (i)
-			assert_int_equal(r.lines[0].top, STALL_MATH);
+			assert_int_equal(r.lines[0].top, STALL_DISPATCH);
 		stall_result_free(&r);
 		stall_trace_free(&t);
 	}

@@ -415,7 +415,9 @@ static inline long long pipe_busy(const sim *s, const wstate *w, const stall_op 
 {
 	double until = 0;
 	switch ((stall_kind)o->kind) {
-	case STALL_K_FMA: until = s->smsp_free[w->smsp][P_FMA] - 1, *why = STALL_MATH; break; /* a cycle's backlog */
+	/* the FMA pipe takes one a cycle, so it holds an FFMA only for its register reads (fma_cycles > 1):
+	 * ncu's dispatch stall (lessons 5-7: 5-20% of the samples, math pipe throttle under 1%) */
+	case STALL_K_FMA: until = s->smsp_free[w->smsp][P_FMA] - 1, *why = STALL_DISPATCH; break;
 	case STALL_K_INT: until = s->smsp_free[w->smsp][P_INT], *why = STALL_MATH; break;
 	case STALL_K_MUFU: until = s->smsp_free[w->smsp][P_MUFU], *why = STALL_MIO; break;
 	case STALL_K_MMA: until = s->smsp_free[w->smsp][P_TENSOR], *why = STALL_MATH; break;

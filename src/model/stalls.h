@@ -19,6 +19,7 @@
 	X(MIO, "mio_throttle", "MIO throttle")                 /* the shared-memory / MUFU queue is full */ \
 	X(LG, "lg_throttle", "LG throttle")                    /* the global/local memory queue is full */ \
 	X(MATH, "math_pipe_throttle", "math pipe throttle")    /* its ALU or tensor pipe is busy */     \
+	X(DISPATCH, "dispatch_stall", "dispatch stall")        /* an FFMA's register reads (banks) */  \
 	X(NOT_SELECTED, "not_selected", "not selected")        /* ready, another warp issued */         \
 	X(SELECTED, "selected", "selected")                    /* issued: one cycle an instruction */
 #define STALL_ENUM(id, key, name) STALL_##id,

@@ -12,7 +12,7 @@
 static const char *const short_names[STALL_NREASONS] = {
 	[STALL_LONG_SB] = "lsb", [STALL_SHORT_SB] = "ssb", [STALL_WAIT] = "wait", [STALL_BARRIER] = "bar",
 	[STALL_MEMBAR] = "mbar", [STALL_MIO] = "mio", [STALL_LG] = "lg", [STALL_MATH] = "math",
-	[STALL_NOT_SELECTED] = "nsel", [STALL_SELECTED] = "sel",
+	[STALL_DISPATCH] = "disp", [STALL_NOT_SELECTED] = "nsel", [STALL_SELECTED] = "sel",
 };
 
 const char *ui_stalls_short(int reason)
