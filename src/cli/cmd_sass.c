@@ -224,9 +224,10 @@ const cli_command cli_cmd_sass = {
 		     "sass --ptx FILE --entry NAME [--jit|--ptxas] [--arch sm_XY] [--counts] [--json]"},
 	.summary = "what the compiler made of a kernel: SASS by PTX line, counts",
 	.about = "Compiles the kernel with a `.loc` line before every PTX instruction (in a temporary\n"
-		 "copy: the file is not changed): with the GPU's own JIT when there is a GPU (linked with\n"
-		 "cuLink*, which may schedule otherwise than the module load `run` makes: docs/tui.md),\n"
-		 "else with ptxas for the modelled GPU's architecture. Disassembles\n"
+		 "copy: the file is not changed): with the GPU's own JIT when there is a GPU (the code\n"
+		 "`run` runs: a module load's cubin from the JIT's cache; through cuLink, other code, where\n"
+		 "that cache cannot be had: docs/tui.md), else with ptxas for the modelled GPU's\n"
+		 "architecture. Disassembles\n"
 		 "the cubin with nvdisasm -g (or cuobjdump -sass, which has no line information) and\n"
 		 "prints the SASS under the PTX line it came from, then the counts: every instruction,\n"
 		 "FFMA, LDS and LDS.128, LDG, LDGSTS, HMMA, HGMMA, BAR, LDL/STL (spills) and .reuse, for\n"

@@ -236,6 +236,11 @@ static int load(void)
 	return 0;
 }
 
+int cuda_loaded(void)
+{
+	return loaded != 0;
+}
+
 const cuda_api *cuda_load(char *why, int whylen)
 {
 	if (!loaded)

@@ -252,6 +252,9 @@ typedef struct {
  * cuBLAS. Returns the API, or NULL with a one-line reason in why. Idempotent. */
 const cuda_api *cuda_load(char *why, int whylen);
 
+/* Whether cuda_load has run in this process (CUDA read its environment then, CUDA_CACHE_PATH too). */
+int cuda_loaded(void);
+
 /* "CUDA_ERROR_ILLEGAL_ADDRESS: an illegal memory access was encountered". */
 const char *cuda_error(CUresult r);
 
