@@ -23,13 +23,20 @@ static int enough(void *ctx, const emu_progress *p)
 	return p->blocks_done >= EXEC_ESTIMATE_BLOCKS;
 }
 
-/* A PTX file's registers a thread, for the stall model's occupancy when no lesson recorded them:
- * ptxas's -v for the GPU's arch where ptxas is installed; 0 where not (EXEC_STALLS_REGS is then
- * assumed, and said). */
-/* What ptxas makes of the kernel, where it can be had: its registers (0: unknown) and the cycles its
- * FFMAs take at their pipe for the register banks (*fma; 1 when its SASS is unknown): a lesson's own
- * kernel (its file NN_*.ptx) from its recording when that is of this text (assets/sass/NN.sass),
- * else from ptxas here and, where there is a disassembler, its SASS. */
+/* The lesson a PTX file is the kernel of by its name (ptx/05_blocktile2d.ptx: 5), else -1. */
+static int lesson_of(const char *path)
+{
+	const char *b = strrchr(path, '/');
+	b = b ? b + 1 : path;
+	return b[0] >= '0' && b[0] <= '9' && b[1] >= '0' && b[1] <= '9' && b[2] == '_' ? (b[0] - '0') * 10 + b[1] - '0'
+										: -1;
+}
+
+/* What ptxas makes of the kernel, where it can be had: its registers (0: unknown; EXEC_STALLS_REGS is then
+ * assumed, and said) and the cycles its FFMAs take at their pipe for the register banks (*fma; 1 when its
+ * SASS is unknown). A lesson's own kernel from its recording when that is of this text
+ * (assets/sass/NN.sass); else, when its registers are wanted or it is no lesson's, from ptxas here (-v)
+ * and, where there is a disassembler, its SASS. */
 static int ptxas_facts(const run_request *rq, const gpu_spec *g, int want_regs, double *fma)
 {
 	char err[256], arch[16];
@@ -42,10 +49,7 @@ static int ptxas_facts(const run_request *rq, const gpu_spec *g, int want_regs, 
 	free(text);
 	sass_kernel k;
 	sass_kernel_init(&k, rq->entry);
-	const char *base = strrchr(rq->ptx_path, '/');
-	base = base ? base + 1 : rq->ptx_path;
-	int regs = 0, lesson = base[0] >= '0' && base[0] <= '9' && base[1] >= '0' && base[1] <= '9' && base[2] == '_'
-				       ? (base[0] - '0') * 10 + base[1] - '0' : -1;
+	int regs = 0, lesson = lesson_of(rq->ptx_path);
 	if (lesson >= 0 && sass_record_use(lesson, rq->ptx_path, rq->entry, arch, &k, err, sizeof err) == 0) {
 		*fma = regbank_ffma_cycles(&k);
 		regs = k.regs > 0 ? k.regs : 0;
