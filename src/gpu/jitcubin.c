@@ -37,9 +37,10 @@ static void driver_name(const cuda_api *api, char *buf, size_t len)
 	snprintf(buf, len, "driver JIT (CUDA %d.%d)", api->driver_version / 1000, api->driver_version % 1000 / 10);
 }
 
-/* The cache folder this process's JIT writes to: made and named to the driver before CUDA starts here
- * (the worker that serves a SASS request is a fresh process), else NULL. Removed at exit. */
-static char cache_dir[64];
+/* The cache folder this process's JIT writes to: named to the driver before CUDA starts here (the
+ * worker that serves a SASS request is a fresh process), which makes it; "" where that cannot be.
+ * Removed after each request and at exit: nothing is left where no GPU answered. */
+static char cache_dir[96];
 
 static void remove_tree(const char *path)
 {
@@ -71,11 +72,8 @@ static void own_cache(void)
 	if (cache_dir[0] || cuda_loaded() || (off && strcmp(off, "0")))
 		return;
 	const char *tmp = getenv("TMPDIR");
-	snprintf(cache_dir, sizeof cache_dir, "%.40s/ptxtutor-jit-XXXXXX", tmp && *tmp ? tmp : "/tmp");
-	if (!mkdtemp(cache_dir)) {
-		cache_dir[0] = '\0';
-		return;
-	}
+	snprintf(cache_dir, sizeof cache_dir, "%.40s/ptxtutor-jit-%d-%.0f", tmp && *tmp ? tmp : "/tmp", (int)getpid(),
+		 util_now() * 1e6);
 	setenv("CUDA_CACHE_PATH", cache_dir, 1);
 	atexit(remove_cache);
 }
@@ -196,6 +194,7 @@ void jitcubin_run(const run_request *rq, run_result *res)
 		api->ModuleUnload(mod);
 		size_t size = 0;
 		void *cubin = jitcubin_cached(cache_dir, nonce + 1, &size);
+		remove_cache();
 		if (cubin) {
 			free(ptx);
 			if (write_cubin(rq->cubin_path, cubin, size, res) == 0)
