@@ -1,21 +1,41 @@
 #!/usr/bin/env python3
-"""gpu-jit-sass.py: does `ptxtutor sass T --jit` show the code `ptxtutor run T --lineinfo` runs? On the GPU machine
-with the staged build: each target's `sass --jit --json` instructions beside the run's own cubin (the run given a
-JIT cache of its own, CUDA_CACHE_PATH; the cubin read with nvdisasm -g: scripts/ncu_lines.py run_map), instruction
-by instruction (opcode and registers). Prints a line a target; exits 1 when one differs.
+"""gpu-jit-sass.py: does `ptxtutor sass T --jit` show the code `ptxtutor run T` runs? On the GPU machine with the
+staged build: each target's `sass --jit --json` instructions beside the cubin of `run T --lineinfo` (the run given a
+JIT cache of its own, CUDA_CACHE_PATH; the cubin read with nvdisasm -g: scripts/ncu_lines.py run_map), and that
+beside the cubin of a plain `run T` (the line information changes no instruction, as the README says),
+instruction by instruction (opcode and registers). Prints a line a target; exits 1 when one differs.
 
     python3 scripts/gpu-jit-sass.py 1 2 ... 11 heldout:NAME...
 """
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from ncu_lines import run_map  # noqa: E402
+from ncu_lines import cubin_elf, run_map  # noqa: E402
 from ncu_stalls_compare import alike, target  # noqa: E402
+
+
+def text_of(elf, entry, nvd, d):
+    """{offset: SASS text} of a cubin without line information (nvdisasm of the entry's .text)."""
+    if not elf:
+        return {}
+    path = os.path.join(d, "plain.cubin")
+    with open(path, "wb") as f:
+        f.write(elf)
+    out, inside = {}, False
+    for line in subprocess.run([nvd, path], capture_output=True, text=True).stdout.splitlines():
+        if line.startswith("//---------------------"):
+            inside = ".text." in line and line.split(".text.", 1)[1].split()[0] == entry
+            continue
+        m = re.match(r"\s*/\*([0-9a-f]{4,})\*/\s+(.*?)\s*;?\s*$", line) if inside else None
+        if m:
+            out[int(m.group(1), 16)] = " ".join(m.group(2).split())
+    return out
 
 
 def main():
@@ -34,14 +54,17 @@ def main():
             continue
         mine = {i["addr"]: i.get("sass", "") for i in js.get("instructions", [])}
         with tempfile.TemporaryDirectory() as d:
-            cache = os.path.join(d, "jit")
-            subprocess.run([binary, "run"] + flags + ["--lineinfo", "--size", "256"], capture_output=True,
-                           env=dict(os.environ, CUDA_CACHE_PATH=cache))
-            m = run_map(cache, js["entry"], nvd) or {}
+            for extra in (["--lineinfo"], []):
+                subprocess.run([binary, "run"] + flags + extra + ["--size", "256"], capture_output=True,
+                               env=dict(os.environ, CUDA_CACHE_PATH=os.path.join(d, "jit%d" % len(extra))))
+            m = run_map(os.path.join(d, "jit1"), js["entry"], nvd) or {}
+            plain = text_of(cubin_elf(os.path.join(d, "jit0")), js["entry"], nvd, d)
         same = sum(1 for a, (_, s) in m.items() if alike(mine.get(a, ""), s))
-        ok = m and same == len(m) == len(mine)
+        same_plain = sum(1 for a, (_, s) in m.items() if alike(plain.get(a, ""), s))
+        ok = m and same == len(m) == len(mine) == same_plain == len(plain)
         bad += not ok
-        print("%-24s run %4d  sass --jit %4d  alike %4d  %s" % (t, len(m), len(mine), same, "ok" if ok else "DIFFERENT"))
+        print("%-24s run --lineinfo %4d  sass --jit %4d alike %4d  plain run %4d alike %4d  %s" %
+              (t, len(m), len(mine), same, len(plain), same_plain, "ok" if ok else "DIFFERENT"))
     sys.exit(1 if bad else 0)
 
 
