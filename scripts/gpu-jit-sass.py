@@ -9,14 +9,13 @@ instruction by instruction (opcode and registers). Prints a line a target; exits
 """
 import json
 import os
-import re
 import shutil
 import subprocess
 import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from ncu_lines import cubin_elf, run_map  # noqa: E402
+from ncu_lines import cubin_elf, nvdisasm_map, run_map  # noqa: E402
 from ncu_stalls_compare import alike, target  # noqa: E402
 
 
@@ -27,15 +26,8 @@ def text_of(elf, entry, nvd, d):
     path = os.path.join(d, "plain.cubin")
     with open(path, "wb") as f:
         f.write(elf)
-    out, inside = {}, False
-    for line in subprocess.run([nvd, path], capture_output=True, text=True).stdout.splitlines():
-        if line.startswith("//---------------------"):
-            inside = ".text." in line and line.split(".text.", 1)[1].split()[0] == entry
-            continue
-        m = re.match(r"\s*/\*([0-9a-f]{4,})\*/\s+(.*?)\s*;?\s*$", line) if inside else None
-        if m:
-            out[int(m.group(1), 16)] = " ".join(m.group(2).split())
-    return out
+    out = subprocess.run([nvd, path], capture_output=True, text=True).stdout
+    return {a: t for a, (_, t) in nvdisasm_map(out, entry).items()}
 
 
 def main():

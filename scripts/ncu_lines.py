@@ -260,7 +260,8 @@ def cubin_elf(cache_dir):
 
 
 def nvdisasm_map(text, entry=None):
-    """{byte offset: (PTX line, SASS text)} of the entry's .text section in `nvdisasm -g` output."""
+    """{byte offset: (PTX line, SASS text)} of the entry's .text section in `nvdisasm -g` output (the
+    line None for an instruction before any line, and for all of them without -g)."""
     out, line, inside = {}, None, False
     for l in text.splitlines():
         if l.startswith("//---------------------"):  # a section begins: the entry's .text, or past it
@@ -273,7 +274,7 @@ def nvdisasm_map(text, entry=None):
             line = int(m.group(1))
             continue
         m = re.match(r"\s*/\*([0-9a-f]{4,})\*/\s+(.*?)\s*;?\s*$", l) if inside else None
-        if m and line is not None:
+        if m:
             out[int(m.group(1), 16)] = (line, " ".join(m.group(2).split()))
     return out
 
