@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "base/util.h"
+#include "course/sass_tools.h"
 #include "gpu/cuda.h"
 
 /* cuda.h's CUjitInputType value, checked against the driver API docs. */
@@ -42,28 +43,10 @@ static void driver_name(const cuda_api *api, char *buf, size_t len)
  * Removed after each request and at exit: nothing is left where no GPU answered. */
 static char cache_dir[96];
 
-static void remove_tree(const char *path)
-{
-	DIR *d = opendir(path);
-	if (d) {
-		struct dirent *e;
-		while ((e = readdir(d)))
-			if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..")) {
-				char sub[512];
-				snprintf(sub, sizeof sub, "%s/%s", path, e->d_name);
-				remove_tree(sub);
-			}
-		closedir(d);
-		rmdir(path);
-	} else {
-		unlink(path);
-	}
-}
-
 static void remove_cache(void)
 {
 	if (cache_dir[0])
-		remove_tree(cache_dir);
+		sass_remove_tree(cache_dir);
 }
 
 static void own_cache(void)
@@ -93,7 +76,7 @@ void *jitcubin_cached(const char *dir, const char *mark, size_t *size)
 		char path[512];
 		snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
 		struct stat st;
-		if (stat(path, &st) < 0)
+		if (lstat(path, &st) < 0 || S_ISLNK(st.st_mode)) /* the driver's files, never through a link */
 			continue;
 		if (S_ISDIR(st.st_mode)) {
 			got = jitcubin_cached(path, mark, size);
