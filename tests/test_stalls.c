@@ -43,12 +43,18 @@ static void trace_repeat(stall_trace *t, int warps, const stall_op *ops, int n)
 			stall_trace_add(t, 0, w, 0);
 }
 
-static void run_hoisting(stall_trace *t, stall_result *r, int hoist)
+/* One block on one SM; loads issued ahead (hoist) or not, an FFMA's cycles at its pipe (0: 1). */
+static void run_with(stall_trace *t, stall_result *r, int hoist, double fma_cycles)
 {
 	stall_params p = params();
-	stall_config c = {.blocks_per_sm = 1, .grid_blocks = 1, .sms = 1, .hoist_loads = hoist};
+	stall_config c = {.blocks_per_sm = 1, .grid_blocks = 1, .sms = 1, .hoist_loads = hoist, .fma_cycles = fma_cycles};
 	char err[200];
 	assert_int_equal(stall_model(t, &p, &c, r, err, sizeof err), 0);
+}
+
+static void run_hoisting(stall_trace *t, stall_result *r, int hoist)
+{
+	run_with(t, r, hoist, 0);
 }
 
 static void run(stall_trace *t, stall_result *r)
@@ -233,11 +239,8 @@ static void test_fma_cycles_from_register_banks(void **state)
 		stall_op ops[] = {{.line = 1, .kind = STALL_K_FMA, .ndst = 1, .dst = {1}}};
 		stall_trace t;
 		trace_repeat(&t, 1, ops, 400);
-		stall_params p = params();
-		stall_config c = {.blocks_per_sm = 1, .grid_blocks = 1, .sms = 1, .fma_cycles = i ? 1.5 : 0};
 		stall_result r;
-		char err[200];
-		assert_int_equal(stall_model(&t, &p, &c, &r, err, sizeof err), 0);
+		run_with(&t, &r, 0, i ? 1.5 : 0);
 		cycles[i] = r.cycles;
 		if (i)
 			assert_int_equal(r.lines[0].top, STALL_DISPATCH);
