@@ -15,8 +15,8 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from ncu_lines import cubin_elf, nvdisasm_map, run_map  # noqa: E402
-from ncu_stalls_compare import alike, target  # noqa: E402
+from ncu_lines import alike, cubin_elf, nvdisasm_map, run_map  # noqa: E402
+from ncu_stalls_compare import target  # noqa: E402
 
 
 def text_of(elf, entry, nvd, d):

@@ -132,6 +132,15 @@ def opcode(sass):
     return op.split(".")[0].upper()
 
 
+def alike(a, b):
+    """Two printings of one SASS instruction (ncu's and nvdisasm's differ in .reuse flags, branch
+    labels and an LDGSTS's operand order): the same opcode and registers."""
+    def key(t):
+        words = [w for w in t.split() if not w.startswith("@")]
+        return (words[0] if words else "", sorted(re.findall(r"\bU?[RP]\d+\b", t)))
+    return key(a) == key(b)
+
+
 def memory_op(sass):
     return opcode(sass) in MEMORY_OPS
 

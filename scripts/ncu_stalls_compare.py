@@ -28,14 +28,13 @@ import atexit
 import csv
 import json
 import os
-import re
 import shutil
 import subprocess
 import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from ncu_lines import ADDR_NAMES, LINE_NAMES, parse_source_csv, norm, run_map, sass_map  # noqa: E402
+from ncu_lines import ADDR_NAMES, LINE_NAMES, alike, parse_source_csv, norm, run_map, sass_map  # noqa: E402
 
 # ncu's stall column suffixes -> the model's reason keys
 NAMES = {"long_sb": "long_scoreboard", "long_scoreboard": "long_scoreboard", "short_sb": "short_scoreboard",
@@ -136,15 +135,6 @@ def cpi_per_sass(model, sass_inst, grid):
     over ncu's SASS instructions executed; None without those."""
     ptx = sum(l["issued"] for l in model["lines"]) / max(model["blocks_per_sm"], 1) * (grid or 0)
     return model["warp_cycles_per_issue"] * ptx / sass_inst if sass_inst and ptx else None
-
-
-def alike(a, b):
-    """Two printings of one SASS instruction (ncu's and nvdisasm's differ in .reuse flags, branch
-    labels and an LDGSTS's operand order): the same opcode and registers."""
-    def key(t):
-        words = [w for w in t.split() if not w.startswith("@")]
-        return (words[0] if words else "", sorted(re.findall(r"\bU?[RP]\d+\b", t)))
-    return key(a) == key(b)
 
 
 def ncu_cpi(text):

@@ -62,9 +62,9 @@ check("sass_samples_to_lines", lines == {40: {"long_scoreboard": 30, "wait": 3, 
 check("sass_alike_and_executed", (same, rows, executed) == (3, 3, 50))
 other = {0: (40, "LDC R1, c[0x0][0x28]"), 16: (41, "IADD3 R2, R3, R4, RZ"), 32: (42, "EXIT")}
 check("sass_other_code_told", c.ncu_lines_sass(CSV, "kern", other)[1] == 1)
-check("alike_ldgsts_operands", c.alike("LDGSTS.E.128 [R5+0x10], desc[UR4][R2.64]",
+check("alike_ldgsts_operands", ncu_lines.alike("LDGSTS.E.128 [R5+0x10], desc[UR4][R2.64]",
                                        "LDGSTS.E.128 desc[UR4][R2.64], [R5+0x10]"))
-check("alike_not_other_registers", not c.alike("FFMA R2, R3, R4, R2", "FFMA R2, R3, R5, R2"))
+check("alike_not_other_registers", not ncu_lines.alike("FFMA R2, R3, R4, R2", "FFMA R2, R3, R5, R2"))
 
 # --from twice: each target's lines from the first file that has lines, each figure from the first
 with tempfile.TemporaryDirectory() as d:
