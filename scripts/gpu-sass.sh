@@ -18,6 +18,12 @@
 #                                   sm_90/sm_90a, nvdisasm -g), one line per lesson; copy them into
 #                                   assets/sass/ and commit them (tests/test_sass_record.c fails
 #                                   when a lesson's PTX changes and its recording does not)
+#   sh scripts/gpu-sass.sh --record-heldout DIR
+#                                   on the GPU machine: DIR/NAME.sass for every held-out kernel of
+#                                   tests/heldout/kernels.tsv, the driver JIT's code (`ptxtutor sass
+#                                   --ptx FILE --entry NAME --jit --record`: what `run` runs, which
+#                                   the stall model replays, a -G build's as its SASS issues); copy
+#                                   them into tests/heldout/ beside their PTX and commit them
 set -u
 BIN=${PTXTUTOR_BIN:-./ptxtutor}
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -47,6 +53,19 @@ if [ "${1:-}" = "--record" ]; then
 		"$BIN" sass "$n" --ptxas --gpu h100 --record "$DIR/$(printf %02d "$n").sass" 2>&1 ||
 			{ echo "lesson $n: FAILED (above), no recording"; fail=1; }
 	done
+	exit $fail
+fi
+
+if [ "${1:-}" = "--record-heldout" ]; then
+	DIR=${2:-}
+	[ -n "$DIR" ] || { echo "gpu-sass: --record-heldout needs a folder"; exit 2; }
+	mkdir -p "$DIR" || exit 1
+	fail=0
+	grep -v '^#' "$ROOT/tests/heldout/kernels.tsv" | while IFS='	' read -r name ptx entry rest; do
+		[ -n "$name" ] || continue
+		(cd "$ROOT" && "$BIN" sass --ptx "tests/heldout/$ptx" --entry "$entry" --jit --record "$DIR/$name.sass") 2>&1 ||
+			{ echo "$name: FAILED (above), no recording"; exit 1; }
+	done || fail=1
 	exit $fail
 fi
 

@@ -48,7 +48,7 @@ r $bad sass-cli-tutor-same-recorded
 err=$(PTXTUTOR_CUDA_BIN=$NOKIT "$BIN" sass --ptx "$ROOT/ptx/01_naive.ptx" --entry sgemm_naive 2>&1 >/dev/null)
 rc=$?
 [ $rc -eq 3 ] && printf '%s' "$err" | grep -q "nvidia-cuda-toolkit" &&
-	printf '%s' "$err" | grep -q "recordings are of the lessons' own kernels, not of --ptx FILE"
+	printf '%s' "$err" | grep -q "no recording beside the PTX file"
 r $? sass-cli-no-recording-why
 
 if [ $HAVE_TMUX = 0 ]; then

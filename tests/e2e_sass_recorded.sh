@@ -4,9 +4,10 @@
 # gets lesson 5's recording made by `sass 5 --record` with stand-in tools (tests/data/sass/fakebin's
 # ptxas and nvdisasm, lesson 1's hand-written disassembly renamed to lesson 5's entry); then,
 # with the toolkit hidden, `sass 5` (text and JSON) and the tutor's S view show it labelled as
-# recorded, and a student's --ptx kernel, another arch, an edited copy or a stale hash get the
-# one "needs the toolkit" line (exit 3) with the reason. Last, the real assets/sass/05.sass
-# when it is committed. Prints "ok NAME" / "not ok NAME" / "skip NAME: why".
+# recorded, and a --ptx kernel with no recording beside it, another arch, an edited copy or a stale
+# hash get the one "needs the toolkit" line (exit 3) with the reason. A PTX file's own recording
+# (tests/heldout/tiled_debug.sass) is shown, and the stall model replays that debug build as its
+# SASS issues. Last, the real assets/sass/05.sass when it is committed. Prints "ok NAME" / "not ok NAME" / "skip NAME: why".
 BIN=${PTXTUTOR_BIN:-./ptxtutor}
 ROOT=${PTXTUTOR_ROOT:-$(cd "$(dirname "$0")/.." && pwd)}
 if [ ! -x "$BIN" ]; then
@@ -40,7 +41,7 @@ for b in open(sys.argv[1], "rb").read():
     h = ((h ^ b) * 0x100000001b3) % 2**64
 print("%016x" % h)' "$ROOT/ptx/05_blocktile2d.ptx")
 [ $rc -eq 0 ] && [ "$(printf '%s\n' "$out" | wc -l)" -eq 1 ] &&
-	printf '%s' "$out" | grep -q "^lesson 5: .*05.sass: 14 instructions, 28 registers, sm_90, ptxas 99.9.1 + nvdisasm 99.9.2" &&
+	printf '%s' "$out" | grep -q "^.*/05.sass: 14 instructions, 28 registers, sm_90, ptxas 99.9.1 + nvdisasm 99.9.2" &&
 	grep -qx "ptx-fnv1a64: $want" "$R/assets/sass/05.sass" &&
 	grep -qx "command: ptxtutor sass 5 --ptxas --gpu h100 --record" "$R/assets/sass/05.sass" &&
 	[ "$(sed '1,/^---$/d' "$R/assets/sass/05.sass")" = "$(sed s/sgemm_naive/sgemm_blocktile2d/g "$D/naive.nvdisasm")" ]
@@ -80,7 +81,7 @@ one_line() { # expected-reason command...
 	[ $rc -eq 3 ] && [ "$(printf '%s\n' "$err" | wc -l)" -eq 1 ] && printf '%s' "$err" | grep -q "nvidia-cuda-toolkit" &&
 		printf '%s' "$err" | grep -q "no recorded copy applies: $why"
 }
-one_line "recordings are of the lessons' own kernels, not of --ptx FILE" \
+one_line "no recording beside the PTX file" \
 	env PTXTUTOR_CUDA_BIN=$NOKIT "$BIN" sass --ptx "$ROOT/ptx/05_blocktile2d.ptx" --entry sgemm_blocktile2d
 r $? sass-recorded-not-for-ptx
 one_line "assets/sass/05.sass is for sm_90, not sm_80" env PTXTUTOR_CUDA_BIN=$NOKIT "$BIN" sass 5 --gpu a100
@@ -115,6 +116,28 @@ r $? sass-recorded-stale
 scr=$(run env PTXTUTOR_CUDA_BIN=$NOKIT "$BIN" show 5 --screen --size 256 --width 140 --height 34 --keys S)
 printf '%s\n' "$scr" | grep -q "the PTX changed since" && ! printf '%s\n' "$scr" | grep -q "(recorded)"
 r $? sass-recorded-stale-screen
+
+# A PTX file's own recording lies beside it (the JIT's code: `sass --ptx FILE --entry NAME --jit
+# --record`): shown without the toolkit, labelled; the stall model replays the debug build as that
+# SASS issues (several a PTX instruction), and a copy without it one a PTX instruction, said so.
+H="$ROOT/tests/heldout"
+out=$(PTXTUTOR_CUDA_BIN=$NOKIT "$BIN" sass --ptx "$H/tiled_debug.ptx" --entry heldout_tiled_debug)
+[ $? -eq 0 ] && printf '%s\n' "$out" | head -n 1 |
+	grep -q "^recorded SASS (driver JIT .*, sm_90, .*--jit --record): not compiled here$" &&
+	printf '%s\n' "$out" | grep -q "BAR.SYNC"
+r $? sass-recorded-beside-ptx
+cp "$H/tiled_debug.ptx" "$W/td.ptx"
+stalls() { # PTX-FILE: debug_build and debug_sass of its --stalls JSON at 128^3, no toolkit
+	PTXTUTOR_CUDA_BIN=$NOKIT "$BIN" emulate --ptx "$1" --entry heldout_tiled_debug --grid N/32,M/32 --block 32,32 \
+		--args 'M N K alpha:1.5 A B beta:0.5 C' --dtype f32 --out f32 --size 128 --stalls --json |
+		python3 -c 'import json, sys; d = json.load(sys.stdin); print(d["debug_build"], d["debug_sass"], d["issued"] if "issued" in d else "")'
+}
+[ "$(stalls "$H/tiled_debug.ptx")" = "True True " ] && [ "$(stalls "$W/td.ptx")" = "True False " ]
+r $? sass-recorded-beside-debug-replay
+out=$(PTXTUTOR_CUDA_BIN=$NOKIT "$BIN" emulate --ptx "$W/td.ptx" --entry heldout_tiled_debug --grid N/32,M/32 --block 32,32 \
+	--args 'M N K alpha:1.5 A B beta:0.5 C' --dtype f32 --out f32 --size 128 --stalls)
+printf '%s\n' "$out" | grep -q "a debug build (.*): its SASS unknown here (no recording beside it, no ptxas and disassembler), one a PTX instruction"
+r $? sass-recorded-beside-debug-said
 
 # The committed recording, once the GPU machine has made it (scripts/gpu-sass.sh --record).
 if [ ! -f "$ROOT/assets/sass/05.sass" ]; then

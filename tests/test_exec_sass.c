@@ -103,7 +103,7 @@ static void test_recorded_and_exceptions(void **state)
 	assert_string_not_equal(out.k.recorded_date, "");
 	exec_sass_out_free(&out);
 	/* each exception: the toolkit's line and its one wording */
-	const char *why[] = {EXEC_SASS_NOREC_FILE, EXEC_SASS_NOREC_EDITED, EXEC_SASS_NOREC_JIT};
+	const char *why[] = {EXEC_SASS_NOREC_EDITED, EXEC_SASS_NOREC_JIT};
 	for (size_t i = 0; i < sizeof why / sizeof why[0]; i++) {
 		exec_sass_policy p = {.allow_ptxas = 1, .why_not_recorded = why[i]};
 		exec_sass(&t, &p, NULL, &out);

@@ -290,6 +290,19 @@ static void test_mix(void **st)
 	ptx_free(&d);
 }
 
+/* A debug build (nvcc -G) says so in its .target; nothing else does. */
+static void test_is_debug(void **state)
+{
+	(void)state;
+	assert_true(ptx_is_debug(".version 9.0\n.target sm_90, debug\n.address_size 64\n"));
+	assert_true(ptx_is_debug("//\n.target sm_90a,debug\n"));
+	assert_true(ptx_is_debug(".target sm_90, texmode_independent, debug // -G\n"));
+	assert_false(ptx_is_debug(".version 9.0\n.target sm_90\n// a debug build would say so\n"));
+	assert_false(ptx_is_debug(".target sm_90 // debug\n"));
+	assert_false(ptx_is_debug(".target sm_90, debugger\n"));
+	assert_false(ptx_is_debug(NULL));
+}
+
 /* Static shared memory: every type's size, vectors, dimensions, alignment;
  * dynamic arrays, instructions and comments count nothing. The review of
  * 2026-11-27 found .u32/.f16 arrays counted as one byte an element. */
@@ -321,6 +334,7 @@ int main(void)
 		cmocka_unit_test(test_folds_and_view),
 		cmocka_unit_test(test_mix),
 		cmocka_unit_test(test_static_smem),
+		cmocka_unit_test(test_is_debug),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -163,6 +163,22 @@ static void test_classify(void **state)
 	}
 }
 
+/* The INT pipe's opcodes, past a guard; the rest not (a debug build's fill, exec/stalls.c). */
+static void test_alu(void **state)
+{
+	(void)state;
+	const char *alu[] = {"MOV R16, R16", "@P0 IADD3 R1, R2, 0x1, RZ", "SHF.L.U64.HI R17, R16, 0x7, R17",
+			     "IADD3.X R23, R23, R17, RZ, P0, !PT", "ISETP.LT.AND P0, PT, R21, 0x20, PT", "LEA R16, R17, R16, 0x18"};
+	const char *other[] = {"LD.E R16, desc[UR4][R16.64]", "S2R R17, SR_CgaCtaId", "R2UR UR4, R14", "BRA 0xdb0",
+			       "FMUL R16, R23, R16", "MOVM.16.MT88 R4, R4", "BAR.SYNC.DEFER_BLOCKING 0x0"};
+	for (size_t i = 0; i < sizeof alu / sizeof *alu; i++)
+		if (!sass_alu(alu[i]))
+			fail_msg("'%s' is on the INT pipe", alu[i]);
+	for (size_t i = 0; i < sizeof other / sizeof *other; i++)
+		if (sass_alu(other[i]))
+			fail_msg("'%s' is not on the INT pipe", other[i]);
+}
+
 static void test_ptxas_v(void **state)
 {
 	(void)state;
@@ -522,7 +538,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_instrument),     cmocka_unit_test(test_parse_nvdisasm),
-		cmocka_unit_test(test_parse_cuobjdump), cmocka_unit_test(test_classify),
+		cmocka_unit_test(test_parse_cuobjdump), cmocka_unit_test(test_classify), cmocka_unit_test(test_alu),
 		cmocka_unit_test(test_ptxas_v),        cmocka_unit_test(test_arch),
 		cmocka_unit_test(test_missing_tool),   cmocka_unit_test(test_lessons_assemble),
 		cmocka_unit_test(test_figures),        cmocka_unit_test(test_sass_keys),

@@ -195,6 +195,92 @@ static void test_no_recording(void **state)
 	unlink(path);
 }
 
+/* A PTX file's recording lies beside it (X.ptx: X.sass), says lesson -1, and stands for that file
+ * only: not for a lesson, and not once the file changed. */
+static void test_beside(void **state)
+{
+	(void)state;
+	char buf[64];
+	sass_record_beside("tests/heldout/spill.ptx", buf, sizeof buf);
+	assert_string_equal(buf, "tests/heldout/spill.sass");
+	sass_record_beside("k", buf, sizeof buf);
+	assert_string_equal(buf, "k.sass");
+	const char *ptx = ".version 7.0\n.target sm_90, debug\n// a student's kernel\n";
+	char path[64], why[600];
+	snprintf(path, sizeof path, "/tmp/ptxtutor-beside-XXXXXX");
+	int fd = mkstemp(path);
+	assert_true(fd >= 0);
+	close(fd);
+	char ptxp[80], recp[80];
+	snprintf(ptxp, sizeof ptxp, "%s.ptx", path);
+	snprintf(recp, sizeof recp, "%s.sass", path);
+	FILE *f = fopen(ptxp, "w");
+	assert_non_null(f);
+	fputs(ptx, f);
+	fclose(f);
+	sass_kernel k;
+	assert_int_equal(sass_record_use(SASS_RECORD_FILE, ptxp, "sgemm_naive", "sm_90", &k, why, sizeof why), -1);
+	assert_non_null(strstr(why, "no recording beside the PTX file ("));
+	assert_non_null(strstr(why, recp));
+	char *rec = make_recording(ptx, "sm_90");
+	char *file = with_line(rec, 3, "lesson: -1");
+	f = fopen(recp, "w");
+	assert_non_null(f);
+	fputs(file, f);
+	fclose(f);
+	assert_int_equal(sass_record_use(SASS_RECORD_FILE, ptxp, "sgemm_naive", "sm_90", &k, why, sizeof why), 0);
+	assert_int_equal(k.n, 14);
+	assert_true(k.has_lines);
+	sass_kernel_free(&k);
+	assert_int_equal(sass_record_check(file, "x.sass", 1, ptxp, "sgemm_naive", "sm_90", &k, why, sizeof why), -1);
+	assert_string_equal(why, "x.sass is a PTX file's recording, not lesson 1's");
+	f = fopen(ptxp, "a");
+	fputs("// changed\n", f);
+	fclose(f);
+	assert_int_equal(sass_record_use(SASS_RECORD_FILE, ptxp, "sgemm_naive", "sm_90", &k, why, sizeof why), -1);
+	assert_non_null(strstr(why, "the PTX changed since it was recorded"));
+	assert_non_null(strstr(why, "ptxtutor sass --ptx FILE --entry NAME --record"));
+	unlink(ptxp), unlink(recp), unlink(path);
+	free(file), free(rec);
+}
+
+/* Every recording beside a held-out kernel (tests/heldout/NAME.sass, the JIT's code the stall model
+ * replays) is of its current PTX: a PTX changed without it silently loses its SASS. */
+static void test_heldout_recordings_current(void **state)
+{
+	(void)state;
+	char dir[512];
+	util_path(dir, sizeof dir, "tests/heldout");
+	DIR *d = opendir(dir);
+	assert_non_null(d);
+	int n = 0;
+	for (struct dirent *e; (e = readdir(d)) != NULL;) {
+		size_t len = strlen(e->d_name);
+		if (len < 6 || strcmp(e->d_name + len - 5, ".sass"))
+			continue;
+		char rec[700], ptx[700], why[600];
+		snprintf(rec, sizeof rec, "%s/%s", dir, e->d_name);
+		snprintf(ptx, sizeof ptx, "%s/%.*s.ptx", dir, (int)(len - 5), e->d_name);
+		char *text = util_read_file(rec, NULL, NULL, 0);
+		assert_non_null(text);
+		sass_record r;
+		sass_kernel k;
+		if (sass_record_parse(text, e->d_name, &r, &k, why, sizeof why) < 0)
+			fail_msg("%s", why);
+		char entry[128], arch[16];
+		util_strlcpy(entry, k.entry, sizeof entry);
+		util_strlcpy(arch, k.arch, sizeof arch);
+		sass_kernel_free(&k);
+		if (sass_record_check(text, e->d_name, SASS_RECORD_FILE, ptx, entry, arch, &k, why, sizeof why) < 0)
+			fail_msg("%s", why);
+		sass_kernel_free(&k);
+		free(text);
+		n++;
+	}
+	closedir(d);
+	assert_true(n > 0);
+}
+
 /* Every recording in assets/sass/ is of a lesson with a kernel, of its
  * current PTX (entry and the H100's arch as scripts/gpu-sass.sh --record
  * makes them) and agrees with its regs: header. A lesson without one (a
@@ -268,6 +354,8 @@ int main(void)
 		cmocka_unit_test(test_good_and_stale),
 		cmocka_unit_test(test_malformed),
 		cmocka_unit_test(test_no_recording),
+		cmocka_unit_test(test_beside),
+		cmocka_unit_test(test_heldout_recordings_current),
 		cmocka_unit_test(test_recordings_current),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

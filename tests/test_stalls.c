@@ -43,13 +43,19 @@ static void trace_repeat(stall_trace *t, int warps, const stall_op *ops, int n)
 			stall_trace_add(t, 0, w, 0);
 }
 
+/* One block on one SM as c says (blocks_per_sm, grid_blocks and sms set here). */
+static void run_config(stall_trace *t, stall_result *r, stall_config c)
+{
+	stall_params p = params();
+	c.blocks_per_sm = 1, c.grid_blocks = 1, c.sms = 1;
+	char err[200];
+	assert_int_equal(stall_model(t, &p, &c, r, err, sizeof err), 0);
+}
+
 /* One block on one SM; loads issued ahead (hoist) or not, an FFMA's cycles at its pipe (0: 1). */
 static void run_with(stall_trace *t, stall_result *r, int hoist, double fma_cycles)
 {
-	stall_params p = params();
-	stall_config c = {.blocks_per_sm = 1, .grid_blocks = 1, .sms = 1, .hoist_loads = hoist, .fma_cycles = fma_cycles};
-	char err[200];
-	assert_int_equal(stall_model(t, &p, &c, r, err, sizeof err), 0);
+	run_config(t, r, (stall_config){.hoist_loads = hoist, .fma_cycles = fma_cycles});
 }
 
 static void run_hoisting(stall_trace *t, stall_result *r, int hoist)
@@ -583,6 +589,112 @@ static void test_merged_shared_load_costs_no_mio(void **state)
 	assert_true(cycles[1] < 3200 / 4 * 1.2);  /* issue alone: four sub-partitions, one a cycle each */
 }
 
+/* A debug build: every instruction holds its warp STALL_DEBUG_HOLD cycles, charged wait, however
+ * independent; the same trace optimised issues every cycle. */
+static void test_debug_build_holds_each_instruction(void **state)
+{
+	(void)state;
+	stall_op ops[] = {{.line = 60, .kind = STALL_K_FMA, .ndst = 1, .dst = {1}, .nsrc = 1, .src = {2}}};
+	stall_trace t;
+	trace_repeat(&t, 1, ops, 200);
+	stall_result r;
+	run_config(&t, &r, (stall_config){.debug = 1});
+	assert_int_equal(stall_top(r.total), STALL_WAIT);
+	assert_true(r.cycles >= 199 * STALL_DEBUG_HOLD && r.cycles <= 199 * STALL_DEBUG_HOLD + 2);
+	stall_result_free(&r);
+	run(&t, &r);
+	assert_true(r.cycles <= 202);
+	stall_result_free(&r);
+	stall_trace_free(&t);
+}
+
+/* A debug build waits for every scoreboard: an instruction that does not read a load's result
+ * still waits for it (long scoreboard); optimised, it issues at once. */
+static void test_debug_build_waits_for_every_load(void **state)
+{
+	(void)state;
+	stall_op ops[11] = {{.line = 71, .kind = STALL_K_INT, .ndst = 1, .dst = {12}, .nsrc = 1, .src = {13}}};
+	for (int i = 1; i <= 10; i++) /* ten loads into ten registers: none waits for another */
+		ops[i] = (stall_op){.line = 70, .kind = STALL_K_LDG, .ndst = 1, .dst = {i}, .nsrc = 1, .src = {14}, .units = 1};
+	stall_trace t;
+	trace_new(&t, 1, ops, 11);
+	for (int i = 1; i <= 10; i++) {
+		stall_trace_add(&t, 0, 0, (uint32_t)i);
+		stall_trace_add(&t, 0, 0, 0);
+	}
+	stall_result r;
+	run_config(&t, &r, (stall_config){.debug = 1});
+	assert_int_equal(r.lines[1].top, STALL_LONG_SB);
+	assert_true(r.cycles > 10 * 260);
+	stall_result_free(&r);
+	run(&t, &r);
+	assert_true(r.cycles < 2 * 260);
+	stall_result_free(&r);
+	stall_trace_free(&t);
+}
+
+/* A debug build's mov is a MOV on the INT pipe, one in two cycles a sub-partition: 16 warps of movs
+ * take twice the cycles of their issue; optimised, a mov only issues. */
+static void test_debug_build_mov_on_the_int_pipe(void **state)
+{
+	(void)state;
+	stall_op ops[] = {{.line = 75, .kind = STALL_K_MOVE, .ndst = 1, .dst = {1}, .nsrc = 1, .src = {2}}};
+	stall_trace t;
+	trace_repeat(&t, 64, ops, 100);
+	stall_result r;
+	run_config(&t, &r, (stall_config){.debug = 1});
+	assert_true(r.cycles >= 2 * 16 * 100 - 2);
+	assert_true(r.total[STALL_MATH] > 0);
+	stall_result_free(&r);
+	run(&t, &r);
+	assert_true(r.cycles <= 16 * 100 + 2);
+	stall_result_free(&r);
+	stall_trace_free(&t);
+}
+
+/* The fill of a debug build's SASS: before every record of an op, its ALU then its other
+ * instructions, as ops of the op's line; the issued count and the lines follow. */
+static void test_trace_expand_fills_before_each_record(void **state)
+{
+	(void)state;
+	stall_op ops[] = {{.line = 80, .kind = STALL_K_LDS, .ndst = 1, .dst = {1}, .nsrc = 1, .src = {2}, .units = 1},
+			  {.line = 81, .kind = STALL_K_FMA, .ndst = 1, .dst = {3}, .nsrc = 1, .src = {1}}};
+	stall_trace t;
+	trace_new(&t, 2, ops, 2);
+	for (int w = 0; w < 2; w++)
+		for (int i = 0; i < 3; i++) {
+			stall_trace_add(&t, 0, w, 0);
+			stall_trace_add(&t, 0, w, 1);
+		}
+	stall_fill fill[] = {{.alu = 3, .other = 1}, {0}};
+	assert_int_equal(stall_trace_expand(&t, fill), 0);
+	assert_int_equal(t.nops, 4);
+	assert_int_equal(t.ops[2].kind, STALL_K_INT);
+	assert_int_equal(t.ops[3].kind, STALL_K_OTHER);
+	assert_int_equal(t.ops[2].line, 80);
+	assert_int_equal(t.ops[3].line, 80);
+	assert_int_equal(t.warps[1].n, 3 * 6);
+	assert_int_equal(t.nrecs, 2 * 3 * 6);
+	uint32_t want[] = {2, 2, 2, 3, 0, 1};
+	for (int i = 0; i < 6; i++)
+		assert_int_equal(t.warps[1].rec[6 + i].op, want[i]);
+	stall_result r;
+	run_config(&t, &r, (stall_config){.debug = 1});
+	assert_int_equal(r.issued, 2 * 3 * 6);
+	assert_int_equal(r.nlines, 2);
+	assert_true(r.lines[0].issued == 2 * 3 * 5);
+	stall_result_free(&r);
+	/* past the trace's limit: nothing changes */
+	stall_fill huge[] = {{.alu = UINT16_MAX, .other = UINT16_MAX}, {.alu = UINT16_MAX, .other = UINT16_MAX}};
+	for (int i = 0; i < 2000; i++)
+		stall_trace_add(&t, 0, 0, 0);
+	size_t before = t.nrecs;
+	assert_int_equal(stall_trace_expand(&t, huge), -1);
+	assert_int_equal(t.nrecs, before);
+	assert_int_equal(t.nops, 4);
+	stall_trace_free(&t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -607,6 +719,10 @@ int main(void)
 		cmocka_unit_test(test_throttled_warps_share_the_queue),
 		cmocka_unit_test(test_global_load_passes_shared_store),
 		cmocka_unit_test(test_merged_shared_load_costs_no_mio),
+		cmocka_unit_test(test_debug_build_holds_each_instruction),
+		cmocka_unit_test(test_debug_build_waits_for_every_load),
+		cmocka_unit_test(test_debug_build_mov_on_the_int_pipe),
+		cmocka_unit_test(test_trace_expand_fills_before_each_record),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -255,8 +255,9 @@ const cli_command cli_cmd_sass = {
 		{.name = "rows", .kind = CLI_FLAG, .off = offsetof(sass_opts, rows),
 		 .help = "the counts as rows of assets/measured-h100.tsv ({sass.*} placeholders)"},
 		{.name = "record", .kind = CLI_STR, .off = offsetof(sass_opts, record), .arg = "FILE",
-		 .help = "write the lesson's SASS (ptxas and nvdisasm -g) as a recording to FILE\n"
-			 "(assets/sass/NN.sass: what is shown where the toolkit is missing)"},
+		 .help = "write the SASS (nvdisasm -g; ptxas's unless --jit) as a recording to FILE:\n"
+			 "a lesson's is assets/sass/NN.sass, a --ptx FILE's lies beside it (X.ptx: X.sass);\n"
+			 "shown where the toolkit is missing, and what the stall model reads"},
 		{.name = "json", .letter = 'j', .kind = CLI_FLAG, .off = offsetof(sass_opts, json),
 		 .help = "print JSON (keys in docs/json.md)"},
 		{0},
@@ -291,13 +292,14 @@ static int parse(const cli_command *self, int argc, char **argv, sass_opts *o)
 		cli_error(self, "--rows is for a LESSON, without --json");
 		return 2;
 	}
-	if (o->record && (!o->lesson || o->json || o->rows || o->counts_only || o->by == BY_JIT)) {
-		cli_error(self, "--record is for a LESSON, with ptxas, without --json, --rows or --counts");
+	if (o->record && (o->json || o->rows || o->counts_only)) {
+		cli_error(self, "--record is without --json, --rows or --counts");
 		return 2;
 	}
 	/* A chosen architecture is ptxas's job: the JIT compiles for the GPU here;
-	 * a recording is the modelled GPU's, made by ptxas. */
-	if (o->arch || o->gpu || o->record)
+	 * a recording is the modelled GPU's, made by ptxas, unless --jit asks for
+	 * the code the GPU here runs. */
+	if (o->arch || o->gpu || (o->record && o->by != BY_JIT))
 		o->by = BY_PTXAS;
 	return -1;
 }
@@ -306,7 +308,7 @@ static int parse(const cli_command *self, int argc, char **argv, sass_opts *o)
  * it), the entry, the target and the GPU it stands for. */
 typedef struct {
 	char path[512], rel[256], entry[128], arch[16], gpu[64];
-	int number; /* the lesson's; 0 for --ptx */
+	int number; /* the lesson's; SASS_RECORD_FILE for --ptx */
 } sass_target;
 
 /* Fills t. Returns 0, or 2 after saying why. */
@@ -322,7 +324,9 @@ static int resolve(const sass_opts *o, sass_target *t)
 		}
 		free(text);
 		util_strlcpy(t->path, o->ptx, sizeof t->path);
+		util_strlcpy(t->rel, o->ptx, sizeof t->rel);
 		util_strlcpy(t->entry, o->entry, sizeof t->entry);
+		t->number = SASS_RECORD_FILE;
 	} else {
 		course c = {0};
 		cli_course(&c);
@@ -388,8 +392,14 @@ static int write_record(const sass_opts *o, const sass_target *t, sass_kernel *k
 	}
 	time_t now = time(NULL);
 	strftime(k->recorded_date, sizeof k->recorded_date, "%Y-%m-%d", gmtime(&now));
-	snprintf(k->recorded_by, sizeof k->recorded_by, "ptxtutor sass %d --ptxas%s%s%s%s --record", t->number,
+	char what[400], cmd[1024];
+	if (t->number == SASS_RECORD_FILE)
+		snprintf(what, sizeof what, "--ptx %.250s --entry %.127s", t->rel, t->entry);
+	else
+		snprintf(what, sizeof what, "%d", t->number);
+	snprintf(cmd, sizeof cmd, "ptxtutor sass %s %s%s%s%s%s --record", what, o->by == BY_JIT ? "--jit" : "--ptxas",
 		 o->gpu ? " --gpu " : "", o->gpu ? o->gpu : "", o->arch ? " --arch " : "", o->arch ? o->arch : "");
+	util_strlcpy(k->recorded_by, cmd, sizeof k->recorded_by);
 	char *text = sass_record_format(&r, k, disasm);
 	FILE *f = fopen(o->record, "w");
 	int ok = f && fputs(text, f) >= 0;
@@ -401,19 +411,20 @@ static int write_record(const sass_opts *o, const sass_target *t, sass_kernel *k
 	}
 	char hex[17];
 	hash_hex(r.hash, hex);
-	printf("lesson %d: %s: %d instructions, %d registers, %s, %s + %s, %s %s\n", t->number, o->record, k->n,
-	       k->regs, k->arch, k->compiler, k->disassembler, t->rel, hex);
+	printf("%s: %d instructions, %d registers, %s, %s + %s, %s %s\n", o->record, k->n, k->regs, k->arch,
+	       k->compiler, k->disassembler, t->rel, hex);
 	return 0;
 }
 
 /* The chain's policy for the options (exec/sass.h): --jit the JIT alone,
- * --ptxas (and --arch, --gpu, --record) ptxas alone; a recording stands in
- * for neither --jit nor --ptx FILE, and is never made from a recording. */
+ * --ptxas (and --arch, --gpu, --record without --jit) ptxas alone; a
+ * recording (a lesson's, or the one beside --ptx FILE) does not stand in for
+ * --jit, and is never made from a recording. */
 static exec_sass_policy policy(const sass_opts *o)
 {
 	exec_sass_policy p = {.allow_jit = o->by != BY_PTXAS, .allow_ptxas = o->by != BY_JIT};
-	p.allow_recorded = !o->record && !o->ptx && o->by != BY_JIT;
-	p.why_not_recorded = o->record ? NULL : o->ptx ? EXEC_SASS_NOREC_FILE : EXEC_SASS_NOREC_JIT;
+	p.allow_recorded = !o->record && o->by != BY_JIT;
+	p.why_not_recorded = o->record ? NULL : EXEC_SASS_NOREC_JIT;
 	return p;
 }
 

@@ -69,6 +69,8 @@ static void print_json(const exec_stalls_result *s, const char *name, const run_
 	json_int(&w, "regs", s->regs);
 	json_bool(&w, "regs_assumed", s->regs_assumed);
 	json_num(&w, "fma_cycles", s->c.fma_cycles);
+	json_bool(&w, "debug_build", s->c.debug);
+	json_bool(&w, "debug_sass", s->debug_sass);
 	json_num(&w, "warp_cycles_per_issue", r->issued > 0 ? r->warp_cycles / r->issued : 0);
 	json_num(&w, "issue_active", r->issue_active);
 	json_str(&w, "top", stall_reason_key(stall_top(r->total)));
@@ -129,6 +131,10 @@ static void print_text(const exec_stalls_result *s, const char *name, const run_
 	printf("  warp cycles per issued instruction %.2f; issue active %.0f%%; %d blocks an SM, %d registers a thread%s\n",
 	       r->issued > 0 ? r->warp_cycles / r->issued : 0, 100 * r->issue_active, s->c.blocks_per_sm, s->regs,
 	       s->regs_assumed ? " (assumed)" : "");
+	if (s->c.debug)
+		printf("  a debug build (.target ..., debug: no optimisation, every SASS instruction holds its warp %d "
+		       "cycles)%s\n", STALL_DEBUG_HOLD, s->debug_sass ? ", replayed as its SASS issues" :
+		       ": its SASS unknown here (no recording beside it, no ptxas and disassembler), one a PTX instruction");
 	printf("  all lines:");
 	for (int k = 0; k < STALL_NREASONS; k++)
 		if (r->total[k] > 0.005 * r->warp_cycles)

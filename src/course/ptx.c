@@ -661,3 +661,18 @@ int ptx_static_smem(const char *text)
 	free(t);
 	return (int)total;
 }
+
+int ptx_is_debug(const char *text)
+{
+	for (const char *p = text ? strstr(text, ".target") : NULL; p; p = strstr(p + 7, ".target")) {
+		if (p > text && p[-1] != '\n' && p[-1] != ' ' && p[-1] != '\t')
+			continue; /* a word that ends so, not the directive */
+		size_t n = strcspn(p, "\n;/");
+		for (const char *q = p + 7; q < p + n; q++)
+			if (!strncmp(q, "debug", 5) && (q[-1] == ',' || q[-1] == ' ' || q[-1] == '\t') &&
+			    !(isalnum((unsigned char)q[5]) || q[5] == '_'))
+				return 1;
+		return 0;
+	}
+	return 0;
+}

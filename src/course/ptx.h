@@ -134,4 +134,8 @@ const char *ptx_class_name(ptx_class c);
  * memory for a one-kernel module. Saturates at INT_MAX. */
 int ptx_static_smem(const char *text);
 
+/* Whether the module is a debug build: `debug` among its .target's parts (`.target sm_90, debug`,
+ * what nvcc -G writes; the JIT then compiles it without optimisation). */
+int ptx_is_debug(const char *text);
+
 #endif

@@ -64,17 +64,40 @@ static int mnemonic_is(const char *m, size_t mlen, const char *op, const char *m
 	return 0;
 }
 
-void sass_count_instr(const char *text, sass_counts *c)
+/* The mnemonic of an instruction's text, past its guard predicate (@P0, @!PT, @UP1), and its length. */
+static const char *mnemonic(const char *text, size_t *len)
 {
 	const char *m = text;
 	while (isspace((unsigned char)*m))
 		m++;
-	if (*m == '@') /* the guard predicate: @P0, @!PT, @UP1 */
+	if (*m == '@')
 		while (*m && !isspace((unsigned char)*m))
 			m++;
 	while (isspace((unsigned char)*m))
 		m++;
-	size_t mlen = strcspn(m, " \t;");
+	*len = strcspn(m, " \t;");
+	return m;
+}
+
+/* The opcodes of the INT (ALU) pipe: integer arithmetic, logic, shifts, moves and compares (16 lanes a
+ * sub-partition, one warp instruction in two cycles). */
+static const char *const alu_ops[] = {"MOV", "IADD3", "IMAD", "SHF", "LEA", "LOP3", "ISETP", "PLOP3", "SEL",
+				      "IMNMX", "FSETP", "FSEL", "PRMT", "P2R", "R2P", "I2F", "F2I", "POPC", "FLO"};
+
+int sass_alu(const char *text)
+{
+	size_t mlen;
+	const char *m = mnemonic(text, &mlen);
+	for (size_t i = 0; i < sizeof alu_ops / sizeof *alu_ops; i++)
+		if (mnemonic_is(m, mlen, alu_ops[i], NULL))
+			return 1;
+	return 0;
+}
+
+void sass_count_instr(const char *text, sass_counts *c)
+{
+	size_t mlen;
+	const char *m = mnemonic(text, &mlen);
 	c->total++;
 	for (int k = 0; k < SASS_NKINDS; k++)
 		if (kinds[k].op && mnemonic_is(m, mlen, kinds[k].op, kinds[k].mod))

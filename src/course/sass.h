@@ -64,6 +64,9 @@ typedef struct {
 
 void sass_kernel_free(sass_kernel *k);
 
+/* Whether an instruction's text runs on the INT (ALU) pipe (MOV, IADD3, SHF, ISETP, ...). */
+int sass_alu(const char *text);
+
 /* Adds one instruction's text to the counts. */
 void sass_count_instr(const char *text, sass_counts *c);
 /* The counts of the instructions from PTX lines first..last (1-based,

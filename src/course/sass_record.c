@@ -47,6 +47,14 @@ void sass_record_rel(int lesson, char *buf, size_t len)
 	snprintf(buf, len, SASS_RECORD_DIR "/%02d.sass", lesson);
 }
 
+void sass_record_beside(const char *ptx_path, char *buf, size_t len)
+{
+	size_t n = strlen(ptx_path);
+	if (n > 4 && !strcmp(ptx_path + n - 4, ".ptx"))
+		n -= 4;
+	snprintf(buf, len, "%.*s.sass", (int)n, ptx_path);
+}
+
 int sass_record_hash_file(const char *path, uint64_t *h, char *err, size_t errlen)
 {
 	size_t n;
@@ -234,14 +242,17 @@ int sass_record_check(const char *text, const char *file, int lesson, const char
 	}
 	uint64_t h;
 	char e[300];
-	if (r.lesson != lesson)
+	if (r.lesson != lesson && r.lesson == SASS_RECORD_FILE)
+		snprintf(why, len, "%s is a PTX file's recording, not lesson %d's", file, lesson);
+	else if (r.lesson != lesson)
 		snprintf(why, len, "%s is a recording of lesson %d", file, r.lesson);
 	else if (strcmp(k->entry, entry))
 		snprintf(why, len, "%s is a recording of %s, not %s", file, k->entry, entry);
 	else if (sass_record_hash_file(ptx_path, &h, e, sizeof e) < 0)
 		snprintf(why, len, "%s", e);
 	else if (h != r.hash)
-		snprintf(why, len, "the PTX changed since it was recorded (%s); run scripts/gpu-sass.sh --record", file);
+		snprintf(why, len, "the PTX changed since it was recorded (%s); run %s", file,
+			 lesson == SASS_RECORD_FILE ? "ptxtutor sass --ptx FILE --entry NAME --record again" : "scripts/gpu-sass.sh --record");
 	else if (strcmp(k->arch, arch))
 		snprintf(why, len, "%s is for %s, not %s", file, k->arch, arch);
 	else
@@ -254,14 +265,23 @@ int sass_record_check(const char *text, const char *file, int lesson, const char
 int sass_record_use(int lesson, const char *ptx_path, const char *entry, const char *arch, sass_kernel *k,
 		    char *why, size_t len)
 {
-	char rel[64], file[600];
-	sass_record_rel(lesson, rel, sizeof rel);
-	util_path(file, sizeof file, rel);
+	char rel[600], file[600];
+	if (lesson == SASS_RECORD_FILE) {
+		sass_record_beside(ptx_path, rel, sizeof rel);
+		util_strlcpy(file, rel, sizeof file);
+	} else {
+		sass_record_rel(lesson, rel, sizeof rel);
+		util_path(file, sizeof file, rel);
+	}
 	sass_kernel_init(k, entry);
 	char *text = util_read_file(file, NULL, NULL, 0);
 	if (!text) {
-		/* A lesson may have none yet: only a GPU machine with the toolkit makes one. */
-		snprintf(why, len, "no recording of lesson %d (%s: scripts/gpu-sass.sh --record makes it)", lesson, rel);
+		/* None yet: only a GPU machine with the toolkit makes one. */
+		if (lesson == SASS_RECORD_FILE)
+			snprintf(why, len, "no recording beside the PTX file (%s: `ptxtutor sass --ptx FILE --entry NAME "
+				 "--record %s` makes it)", rel, rel);
+		else
+			snprintf(why, len, "no recording of lesson %d (%s: scripts/gpu-sass.sh --record makes it)", lesson, rel);
 		return -1;
 	}
 	int rc = sass_record_check(text, rel, lesson, ptx_path, entry, arch, k, why, len);

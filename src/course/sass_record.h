@@ -39,6 +39,11 @@ typedef struct {
 /* "assets/sass/NN.sass", relative to the root. */
 void sass_record_rel(int lesson, char *buf, size_t len);
 
+/* A PTX file's own recording lies beside it: FILE.ptx's is FILE.sass (a student's kernel, the
+ * held-out kernels of tests/heldout). Its header says lesson: -1 (SASS_RECORD_FILE). */
+#define SASS_RECORD_FILE (-1)
+void sass_record_beside(const char *ptx_path, char *buf, size_t len);
+
 /* The hash of a PTX file's text (the file the tools compile, whole).
  * Returns 0, or -1 with err. */
 int sass_record_hash_file(const char *path, uint64_t *h, char *err, size_t errlen);
@@ -56,11 +61,12 @@ int sass_record_parse(const char *text, const char *file, sass_record *r, sass_k
  * no trace of the recording machine's folders). malloc'd. */
 char *sass_record_format(const sass_record *r, const sass_kernel *k, const char *disasm);
 
-/* The SASS view without the toolkit: loads lesson's recording into k when it
- * applies to the kernel to show — the PTX file at ptx_path (its current
- * text's hash), entry and arch. Returns 0 (k->recorded_date set), or -1 with
- * why it does not ("the PTX changed since it was recorded (...)", or for a
- * lesson that has none, "no recording of lesson 12 (...)"), k empty. */
+/* The SASS view without the toolkit: loads lesson's recording (SASS_RECORD_FILE:
+ * the one beside ptx_path) into k when it applies to the kernel to show — the
+ * PTX file at ptx_path (its current text's hash), entry and arch. Returns 0
+ * (k->recorded_date set), or -1 with why it does not ("the PTX changed since
+ * it was recorded (...)", or where there is none, "no recording of lesson 12
+ * (...)"), k empty. */
 int sass_record_use(int lesson, const char *ptx_path, const char *entry, const char *arch, sass_kernel *k,
 		    char *why, size_t len);
 

@@ -17,9 +17,11 @@
 #include "run/launch.h"
 
 /* The GPU's own JIT: the instrumented copy of t->path sent to worker w as a
- * RUN_BACKEND_CUBIN request, the cubin disassembled here. Returns 0,
- * SASS_MISSING, SASS_FAILED or SASS_NO_GPU with a one-line err. */
-static int jit(worker *w, const exec_sass_target *t, double deadline_s, sass_kernel *k, char *err, size_t errlen)
+ * RUN_BACKEND_CUBIN request, the cubin disassembled here (its text into
+ * *disasm, for a recording). Returns 0, SASS_MISSING, SASS_FAILED or
+ * SASS_NO_GPU with a one-line err. */
+static int jit(worker *w, const exec_sass_target *t, double deadline_s, sass_kernel *k, char **disasm, char *err,
+	       size_t errlen)
 {
 	sass_kernel_init(k, t->entry);
 	/* Without a disassembler the JIT's cubin is no use: say so before the work. */
@@ -65,6 +67,8 @@ static int jit(worker *w, const exec_sass_target *t, double deadline_s, sass_ker
 	util_strlcpy(k->gpu, res.gpu, sizeof k->gpu);
 	snprintf(k->tools, sizeof k->tools, "driver JIT (line info)");
 	rc = sass_job_disasm(&j, t->entry, k, err, errlen);
+	if (rc == 0)
+		*disasm = j.disasm, j.disasm = NULL;
 	sass_job_end(&j);
 	return rc;
 }
@@ -79,7 +83,7 @@ void exec_sass(const exec_sass_target *t, const exec_sass_policy *p, worker *w, 
 		worker own;
 		memset(&own, 0, sizeof own);
 		own.pid = -1;
-		rc = jit(w ? w : &own, t, p->jit_deadline_s, &out->k, out->err, sizeof out->err);
+		rc = jit(w ? w : &own, t, p->jit_deadline_s, &out->k, &out->disasm, out->err, sizeof out->err);
 		if (!w)
 			worker_stop(&own);
 		/* A GPU too old for the kernel (lesson 9's sm_90a on an sm_80): ptxas

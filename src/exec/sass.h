@@ -28,7 +28,6 @@ typedef struct {
 
 /* Why a recording may not stand in: the one wording of each exception,
  * the CLI's and the tutor's. */
-#define EXEC_SASS_NOREC_FILE "recordings are of the lessons' own kernels, not of --ptx FILE"
 #define EXEC_SASS_NOREC_EDITED "recordings are of the shipped kernels, and this is your edited copy"
 #define EXEC_SASS_NOREC_JIT "--jit asks for this GPU's own JIT"
 

@@ -11,6 +11,8 @@
 #include "model/occupancy.h"
 #include "course/argspec.h"
 #include "course/dtype.h"
+#include "course/ptx.h"
+#include "course/sass.h"
 #include "course/sass_record.h"
 #include "course/sass_tools.h"
 #include "model/regbanks.h"
@@ -32,42 +34,71 @@ static int lesson_of(const char *path)
 										: -1;
 }
 
-/* What ptxas makes of the kernel, where it can be had: its registers (0: unknown; EXEC_STALLS_REGS is then
- * assumed, and said) and the cycles its FFMAs take at their pipe for the register banks (*fma; 1 when its
- * SASS is unknown). A lesson's own kernel from its recording when that is of this text
- * (assets/sass/NN.sass); else, when its registers are wanted or it is no lesson's, from ptxas here (-v)
- * and, where there is a disassembler, its SASS. */
-static int ptxas_facts(const run_request *rq, const gpu_spec *g, int want_regs, double *fma)
+/* What the compiler makes of the kernel, where it can be had: its registers (0: unknown; EXEC_STALLS_REGS is
+ * then assumed, and said), the cycles its FFMAs take at their pipe for the register banks (*fma; 1 when its
+ * SASS is unknown) and its SASS into k (none: k->n 0). A recording when one applies to this text: a lesson's
+ * own (assets/sass/NN.sass), or the one beside a PTX file (X.ptx: X.sass); else, when its registers are
+ * wanted or it is no lesson's, ptxas here (-v) and, where there is a disassembler, its SASS. *debug: the
+ * PTX is a debug build. */
+static int ptxas_facts(const run_request *rq, const gpu_spec *g, int want_regs, double *fma, sass_kernel *k,
+		       int *debug)
 {
 	char err[256], arch[16];
 	size_t len;
 	*fma = 1;
+	sass_kernel_init(k, rq->entry);
 	char *text = util_read_file(rq->ptx_path, &len, err, sizeof err);
 	if (!text)
 		return 0;
 	sass_arch_for(text, g->cc_major, g->cc_minor, arch, sizeof arch);
+	*debug = ptx_is_debug(text);
 	free(text);
-	sass_kernel k;
-	sass_kernel_init(&k, rq->entry);
 	int regs = 0, lesson = lesson_of(rq->ptx_path);
-	if (lesson >= 0 && sass_record_use(lesson, rq->ptx_path, rq->entry, arch, &k, err, sizeof err) == 0) {
-		*fma = regbank_ffma_cycles(&k);
-		regs = k.regs > 0 ? k.regs : 0;
+	if (sass_record_use(lesson >= 0 ? lesson : SASS_RECORD_FILE, rq->ptx_path, rq->entry, arch, k, err,
+			    sizeof err) == 0) {
+		*fma = regbank_ffma_cycles(k);
+		regs = k->regs > 0 ? k->regs : 0;
 	} else if (want_regs || lesson < 0) {
-		sass_kernel_free(&k);
-		sass_kernel_init(&k, rq->entry);
+		sass_kernel_free(k);
+		sass_kernel_init(k, rq->entry);
 		sass_job j;
 		if (sass_job_start(&j, rq->ptx_path, err, sizeof err) == 0) {
-			if (sass_job_ptxas(&j, arch, &k, err, sizeof err) == 0) {
-				regs = k.regs > 0 ? k.regs : 0;
-				if (sass_job_disasm(&j, rq->entry, &k, err, sizeof err) == 0)
-					*fma = regbank_ffma_cycles(&k);
+			if (sass_job_ptxas(&j, arch, k, err, sizeof err) == 0) {
+				regs = k->regs > 0 ? k->regs : 0;
+				if (sass_job_disasm(&j, rq->entry, k, err, sizeof err) == 0)
+					*fma = regbank_ffma_cycles(k);
 			}
 			sass_job_end(&j);
 		}
 	}
-	sass_kernel_free(&k);
 	return regs;
+}
+
+/* A debug build's fill (stall_trace_expand): per op, the SASS instructions of its PTX line besides the
+ * one that is its own (an ALU one for an integer op or a mov, else another); a line of several ops
+ * gives its rest to the first. NULL without the SASS's lines. */
+static stall_fill *debug_fill(const stall_trace *t, const sass_kernel *k)
+{
+	if (!k->has_lines || k->n <= 0)
+		return NULL;
+	int maxline = 0;
+	for (int i = 0; i < t->nops; i++)
+		maxline = t->ops[i].line > maxline ? t->ops[i].line : maxline;
+	int (*n)[2] = xcalloc((size_t)maxline + 1, sizeof *n); /* per PTX line: its ALU and other SASS */
+	for (int i = 0; i < k->n; i++)
+		if (k->ins[i].line > 0 && k->ins[i].line <= maxline && strncmp(k->ins[i].text, "NOP", 3))
+			n[k->ins[i].line][!sass_alu(k->ins[i].text)]++;
+	stall_fill *f = xcalloc((size_t)t->nops, sizeof *f);
+	for (int i = 0; i < t->nops; i++) {
+		const stall_op *o = &t->ops[i];
+		int own = o->kind == STALL_K_INT || o->kind == STALL_K_MOVE ? 0 : 1, *c = n[o->line];
+		c[own] -= c[own] > 0;
+		f[i].alu = (uint16_t)(c[0] < UINT16_MAX ? c[0] : UINT16_MAX);
+		f[i].other = (uint16_t)(c[1] < UINT16_MAX ? c[1] : UINT16_MAX);
+		c[0] = c[1] = 0; /* the line's rest went to its first op */
+	}
+	free(n);
+	return f;
 }
 
 /* A set of 128-byte line ids (stall_rec.mem's: never 0, a buffer's index is at least 1). */
@@ -187,7 +218,13 @@ static int work(const run_request *rq, const gpu_spec *g, int regs, exec_stalls_
 	out->cut = t.cut;
 	unsigned threads = rq->block[0] * (rq->block[1] ? rq->block[1] : 1) * (rq->block[2] ? rq->block[2] : 1);
 	double fma = 1;
-	int got = ptxas_facts(rq, g, regs <= 0, &fma);
+	sass_kernel k;
+	int debug = 0, got = ptxas_facts(rq, g, regs <= 0, &fma, &k, &debug);
+	/* a debug build issues its SASS, several instructions a PTX one: the trace as they issue */
+	stall_fill *fill = debug ? debug_fill(&t, &k) : NULL;
+	out->debug_sass = fill && stall_trace_expand(&t, fill) == 0;
+	free(fill);
+	sass_kernel_free(&k);
 	if (regs <= 0 && (regs = got) > 0) /* --stalls and the estimate: one occupancy */
 		out->regs_ptxas = 1;
 	out->regs_assumed = regs <= 0;
@@ -206,8 +243,8 @@ static int work(const run_request *rq, const gpu_spec *g, int regs, exec_stalls_
 	double dram = ((double)rq->M * (double)rq->K + (double)rq->K * (double)rq->N) * esz;
 	double l2 = 32.0 * (double)res.footprint_sectors / (double)res.blocks_done * (double)res.blocks;
 	out->c = (stall_config){.blocks_per_sm = occ.blocks_per_sm, .smem_per_block = occ.smem_per_block,
-				.l2_miss = l2 > 0 ? dram / l2 : 1, .grid_blocks = res.blocks, .sms = g->sms, .hoist_loads = 2,
-				.fma_cycles = fma};
+				.l2_miss = l2 > 0 ? dram / l2 : 1, .grid_blocks = res.blocks, .sms = g->sms,
+				.hoist_loads = debug ? 0 : 2, .fma_cycles = fma, .debug = debug};
 	out->dram_rereads = l2_stream(&t, rq, g, res.blocks, occ.blocks_per_sm, esz, &out->c.l2_miss);
 	t0 = util_now();
 	int m = stall_model(&t, &out->p, &out->c, &out->r, err, errlen);

@@ -23,6 +23,8 @@ typedef struct {
 	double emu_seconds, model_seconds;
 	const emu_result *emu;        /* the traced run's counts (static: until the next exec_stalls), or NULL */
 	double dram_rereads;         /* bytes DRAM brings again: an operand the L2 cannot keep between rows of blocks */
+	int debug_sass;              /* c.debug: 1 replayed as its SASS issues (several a PTX instruction), 0 its
+				      * SASS unknown (no recording, toolkit or disassembler): one a PTX instruction */
 } exec_stalls_result;
 
 /* The registers a thread assumed when the kernel's are not known (a PTX file without a recorded value). */

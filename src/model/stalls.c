@@ -143,6 +143,54 @@ void stall_trace_free(stall_trace *t)
 	memset(t, 0, sizeof *t);
 }
 
+int stall_trace_expand(stall_trace *t, const stall_fill *fill)
+{
+	size_t total = 0;
+	for (int b = 0; b < t->nblocks; b++)
+		for (int wi = 0; wi < t->warps_per_block; wi++) {
+			const stall_warp *sw = &t->warps[(size_t)b * (size_t)t->warps_per_block + (size_t)wi];
+			for (size_t i = 0; i < sw->n; i++)
+				total += 1u + fill[sw->rec[i].op].alu + fill[sw->rec[i].op].other;
+		}
+	if (total > STALL_MAX_RECS)
+		return -1;
+	/* each op's fill as two ops of its line: alu (INT) and other (issue only) */
+	int nops = t->nops;
+	uint32_t *fa = xcalloc((size_t)nops, sizeof *fa), *fo = xcalloc((size_t)nops, sizeof *fo);
+	int extra = 0;
+	for (int i = 0; i < nops; i++)
+		extra += (fill[i].alu > 0) + (fill[i].other > 0);
+	t->ops = xrealloc(t->ops, (size_t)(nops + extra) * sizeof *t->ops);
+	for (int i = 0; i < nops; i++)
+		for (int k = 0; k < 2; k++)
+			if (k ? fill[i].other : fill[i].alu) {
+				stall_op *o = &t->ops[t->nops];
+				*o = (stall_op){.line = t->ops[i].line, .kind = k ? STALL_K_OTHER : STALL_K_INT};
+				(k ? fo : fa)[i] = (uint32_t)t->nops++;
+			}
+	for (int b = 0; b < t->nblocks; b++)
+		for (int wi = 0; wi < t->warps_per_block; wi++) {
+			stall_warp *sw = &t->warps[(size_t)b * (size_t)t->warps_per_block + (size_t)wi];
+			size_t n = 0;
+			for (size_t i = 0; i < sw->n; i++)
+				n += 1u + fill[sw->rec[i].op].alu + fill[sw->rec[i].op].other;
+			stall_rec *rec = xmalloc((n ? n : 1) * sizeof *rec), *r = rec;
+			for (size_t i = 0; i < sw->n; i++) {
+				uint32_t op = sw->rec[i].op;
+				for (int k = 0; k < fill[op].alu; k++)
+					*r++ = (stall_rec){.op = fa[op], .mem = STALL_NO_MEM};
+				for (int k = 0; k < fill[op].other; k++)
+					*r++ = (stall_rec){.op = fo[op], .mem = STALL_NO_MEM};
+				*r++ = sw->rec[i];
+			}
+			free(sw->rec);
+			sw->rec = rec, sw->n = sw->cap = n;
+		}
+	t->nrecs = total;
+	free(fa), free(fo);
+	return 0;
+}
+
 /* ---- the model ---- */
 
 #define NEVER LLONG_MAX
@@ -178,6 +226,9 @@ typedef struct {
 	int smsp, blk;
 	long long wake;          /* the first cycle the next instruction may issue */
 	long long last;          /* the cycle it last issued */
+	long long hold;          /* a debug build: its last instruction's stall count holds it until then */
+	long long pend;          /* a debug build: its variable-latency results are all written then */
+	uint8_t pend_why;        /* and the kind of the last of them */
 	long long seg;           /* the first cycle not yet charged */
 	uint8_t why;             /* what it waits for until wake */
 	uint32_t wop;            /* the op charged for that wait */
@@ -385,6 +436,12 @@ static void prepare(sim *s, wstate *w, long long t)
 		dep = g, why = gwhy;
 	if (w->bar_at > dep && !defers_bar(o))
 		dep = w->bar_at, why = STALL_BARRIER;
+	if (s->c->debug) { /* -O0 SASS: the stall count, then every scoreboard (docs/model.md) */
+		if (w->hold > dep)
+			dep = w->hold, why = STALL_WAIT;
+		if (w->pend > dep)
+			dep = w->pend, why = w->pend_why;
+	}
 	w->wake = dep;
 	w->why = (uint8_t)why;
 	w->wop = opi;
@@ -408,13 +465,22 @@ static void set_reg(sim *s, wstate *w, const stall_op *o, long long when, int wh
 			w->ready[o->dst[i]] = when;
 			w->rwhy[o->dst[i]] = (uint8_t)why;
 		}
+	if (s->c->debug && why != STALL_WAIT && when > w->pend)
+		w->pend = when, w->pend_why = (uint8_t)why;
+}
+
+/* The kind the pipes see: a debug build's mov is a real MOV, on the INT pipe (optimised code has
+ * ptxas fold most of them away: issue only). */
+static inline int pipe_kind(const sim *s, const stall_op *o)
+{
+	return o->kind == STALL_K_MOVE && s->c->debug ? STALL_K_INT : o->kind;
 }
 
 /* 0 when the op's pipe takes it at t, else the cycle it may (and the throttle reason in *why). */
 static inline long long pipe_busy(const sim *s, const wstate *w, const stall_op *o, long long t, int *why)
 {
 	double until = 0;
-	switch ((stall_kind)o->kind) {
+	switch ((stall_kind)pipe_kind(s, o)) {
 	/* the FMA pipe takes one a cycle, so it holds an FFMA only for its register reads (fma_cycles > 1):
 	 * ncu's dispatch stall (lessons 5-7: 5-20% of the samples, math pipe throttle under 1%) */
 	case STALL_K_FMA: until = s->smsp_free[w->smsp][P_FMA] - 1, *why = STALL_DISPATCH; break;
@@ -567,7 +633,9 @@ static void effects(sim *s, wstate *w, size_t k, long long t)
 	double u = merged ? 0 : o->units > 0 ? o->units : 1;
 	s->issued[opi] += 1;
 	charge(s, opi, STALL_SELECTED, t, t + 1);
-	switch ((stall_kind)o->kind) {
+	if (s->c->debug)
+		w->hold = t + STALL_DEBUG_HOLD;
+	switch ((stall_kind)pipe_kind(s, o)) {
 	case STALL_K_FMA:
 		/* FMA_INTERVAL, or more where the kernel's FFMAs wait for their register banks: the pipe
 		 * then runs behind by a fraction of a cycle an FFMA, as the measured streams do */

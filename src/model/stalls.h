@@ -114,6 +114,17 @@ stall_rec *stall_trace_add(stall_trace *t, int b, int w, uint32_t op);
 void stall_trace_lines(stall_trace *t, stall_rec *r, const uint32_t *lines, int n);
 void stall_trace_free(stall_trace *t);
 
+/* A debug build's SASS beside its PTX (stall_config.debug): ptxas at -O0 makes of one PTX instruction
+ * several SASS ones in its place, in order (tiled_debug's cvta.shared: nine MOVs and an S2R; JIT SASS,
+ * H200, 2026-11-28). Per op, the SASS instructions it issues besides its own: alu on the INT pipe (MOV,
+ * IADD3, SHF, ...), other issue-only (S2R, R2UR, branches). */
+typedef struct {
+	uint16_t alu, other;
+} stall_fill;
+/* Puts op i's fill before every record of it, as ops of its line. 0, or -1 (nothing changed) when the
+ * records would pass STALL_MAX_RECS. */
+int stall_trace_expand(stall_trace *t, const stall_fill *fill);
+
 /* The latencies (cycles), the one table, read from the measured file's rows latency_NAME. */
 #define STALL_LATENCIES(X)                                                                     \
 	X(FFMA, "latency_ffma")  X(IMAD, "latency_imad")  X(MUFU, "latency_mufu")              \
@@ -149,7 +160,16 @@ typedef struct {
 	int sms;
 	int hoist_loads;             /* 1: loads issue ahead as ptxas schedules them (stalls.c, LOOKAHEAD) */
 	double fma_cycles;           /* an FFMA's cycles at its pipe, its register reads (model/regbanks.h); 0: 1 */
+	int debug;                   /* 1: a debug build (`.target sm_90, debug`), compiled without optimisation:
+				      * every instruction holds its warp STALL_DEBUG_HOLD cycles and waits for all
+				      * the warp's variable-latency results, nothing issues ahead (hoist_loads 0),
+				      * and a mov is a MOV on the INT pipe */
 } stall_config;
+
+/* The stall count of every instruction of a debug build's SASS (the most its control code holds):
+ * all 379 of tiled_debug's but its closing NOPs, which also wait for every scoreboard (JIT SASS,
+ * H200, 2026-11-28, docs/model.md). */
+#define STALL_DEBUG_HOLD 15
 
 typedef struct {
 	int line;
