@@ -132,6 +132,8 @@ static void test_reuse_hits_l1(void **state)
 	stall_result r;
 	run(&t, &r);
 	assert_true(r.cycles > 260 + 99 * 40 && r.cycles < 260 + 99 * 50);
+	/* the hit rate said: 99 of 100 lines there, none on their way (each waited for) */
+	assert_true(r.l1_lines == 100 && r.l1_hits == 99 && r.l1_fill_hits == 0);
 	stall_result_free(&r);
 	stall_trace_free(&t);
 }
@@ -173,6 +175,7 @@ static void test_hit_on_miss_waits_for_the_fill(void **state)
 	run(&t, &r);
 	/* both wait about the miss: two uses at long scoreboard, ~260 cycles each */
 	assert_true(r.lines[1].cyc[STALL_LONG_SB] > 2 * 255 && r.lines[1].cyc[STALL_LONG_SB] < 2 * 265);
+	assert_true(r.l1_lines == 2 && r.l1_hits == 1 && r.l1_fill_hits == 1);
 	stall_result_free(&r);
 	stall_trace_free(&t);
 }

@@ -73,6 +73,8 @@ static void print_json(const exec_stalls_result *s, const char *name, const run_
 	json_bool(&w, "debug_sass", s->debug_sass);
 	json_num(&w, "warp_cycles_per_issue", r->issued > 0 ? r->warp_cycles / r->issued : 0);
 	json_num(&w, "issue_active", r->issue_active);
+	json_num(&w, "l1_hit_rate", r->l1_lines > 0 ? r->l1_hits / r->l1_lines : 0);
+	json_num(&w, "l1_fill_hit_rate", r->l1_lines > 0 ? r->l1_fill_hits / r->l1_lines : 0);
 	json_str(&w, "top", stall_reason_key(stall_top(r->total)));
 	json_obj(&w, "total");
 	for (int k = 0; k < STALL_NREASONS; k++)
@@ -131,6 +133,9 @@ static void print_text(const exec_stalls_result *s, const char *name, const run_
 	printf("  warp cycles per issued instruction %.2f; issue active %.0f%%; %d blocks an SM, %d registers a thread%s\n",
 	       r->issued > 0 ? r->warp_cycles / r->issued : 0, 100 * r->issue_active, s->c.blocks_per_sm, s->regs,
 	       s->regs_assumed ? " (assumed)" : "");
+	if (r->l1_lines > 0)
+		printf("  L1: %.0f%% of the lines its global loads read were there or on their way (%.0f%% a fill in flight)\n",
+		       100 * r->l1_hits / r->l1_lines, 100 * r->l1_fill_hits / r->l1_lines);
 	if (s->c.debug)
 		printf("  a debug build (.target ..., debug: no optimisation, every SASS instruction holds its warp %d "
 		       "cycles)%s\n", STALL_DEBUG_HOLD, s->debug_sass ? ", replayed as its SASS issues" :

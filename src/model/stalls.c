@@ -291,6 +291,7 @@ typedef struct {
 	double mio_free, lg_free, tma_free;
 	double l1_bytes, miss_lat;
 	l1cache l1;
+	double l1_lines, l1_hits, l1_fill_hits; /* lines the loads read, those there or on their way, the latter */
 	shadow *to;                    /* set_reg writes here instead (a load issued ahead) */
 	/* The main loop skips a sub-partition whose warps all wait past the cycle (their earliest wake,
 	 * kept per sub-partition) unless a warp's wait was recomputed since its last scan (dirty): by
@@ -676,6 +677,9 @@ static void effects(sim *s, wstate *w, size_t k, long long t)
 				long long at = l1_access(&s->l1, (uint64_t)ln[i] + 1 + copy, miss, &hit);
 				if ((double)at > done)
 					done = (double)at;
+				s->l1_lines++;
+				s->l1_hits += hit;
+				s->l1_fill_hits += hit && (double)at > start;
 			}
 		}
 		if (o->kind == STALL_K_LDG)
@@ -1134,6 +1138,7 @@ int stall_model(const stall_trace *t, const stall_params *p, const stall_config 
 	r->waves = per_wave > 0 ? ceil((double)c->grid_blocks / per_wave) : 1;
 	r->ms = r->cycles * r->waves / (p->clock_mhz * 1e3);
 	r->warps = s.nw;
+	r->l1_lines = s.l1_lines, r->l1_hits = s.l1_hits, r->l1_fill_hits = s.l1_fill_hits;
 	free(until), free(s.passed);
 	free(ready), free(rwhy), free(s.w), free(s.b), free(s.cyc), free(s.issued), l1_free(&s.l1);
 	return 0;
