@@ -218,21 +218,25 @@ typedef struct {
 } shadow;
 
 typedef struct {
+	/* what every scan reads first, in one cache line: whether it can issue, and what it waits for */
+	int at_bar, done;
+	uint8_t npk;             /* the pipe kind of its next instruction (pipe_kind) */
+	uint32_t nop;            /* and its op (rec[pos].op) */
+	uint8_t why;             /* what it waits for until wake */
+	uint32_t wop;            /* the op charged for that wait */
+	long long wake;          /* the first cycle the next instruction may issue */
+	long long seg;           /* the first cycle not yet charged */
+	long long awake;         /* when the load ahead (record aj) may issue; NEVER: none */
 	const stall_rec *rec;
 	size_t n, pos;
 	uint64_t ahead;          /* bit i: record pos + i was issued ahead */
-	long long awake;         /* when the load ahead (record aj) may issue; NEVER: none */
 	size_t aj;
 	int smsp, blk;
-	long long wake;          /* the first cycle the next instruction may issue */
 	long long last;          /* the cycle it last issued */
 	long long hold;          /* a debug build: its last instruction's stall count holds it until then */
 	long long pend;          /* a debug build: its variable-latency results are all written then */
 	uint8_t pend_why;        /* and the kind of the last of them */
-	long long seg;           /* the first cycle not yet charged */
-	uint8_t why;             /* what it waits for until wake */
-	uint32_t wop;            /* the op charged for that wait */
-	int at_bar, bar_id, done;
+	int bar_id;
 	int bar_pend;            /* arrived at bar_id, not yet blocked (BAR.SYNC.DEFER_BLOCKING: defers_bar) */
 	long long bar_at;        /* the last barrier it passed releases then: no memory or control op before */
 	int mb_slot;             /* >= 0: an mbarrier wait's predicate waits for that slot to reach mb_arr, mb_cp */
@@ -477,11 +481,12 @@ static inline int pipe_kind(const sim *s, const stall_op *o)
 	return o->kind == STALL_K_MOVE && s->c->debug ? STALL_K_INT : o->kind;
 }
 
-/* 0 when the op's pipe takes it at t, else the cycle it may (and the throttle reason in *why). */
-static inline long long pipe_busy(const sim *s, const wstate *w, const stall_op *o, long long t, int *why)
+/* 0 when a pipe of kind k (pipe_kind) takes the op at t, else the cycle it may (and the throttle reason
+ * in *why). */
+static inline long long pipe_busy(const sim *s, const wstate *w, int k, long long t, int *why)
 {
 	double until = 0;
-	switch ((stall_kind)pipe_kind(s, o)) {
+	switch ((stall_kind)k) {
 	/* the FMA pipe takes one a cycle, so it holds an FFMA only for its register reads (fma_cycles > 1):
 	 * ncu's dispatch stall (lessons 5-7: 5-20% of the samples, math pipe throttle under 1%) */
 	case STALL_K_FMA: until = s->smsp_free[w->smsp][P_FMA] - 1, *why = STALL_DISPATCH; break;
@@ -870,6 +875,8 @@ static void issue(sim *s, wstate *w, long long t)
 		w->pos++;
 		w->ahead >>= 1;
 	}
+	if (w->pos < w->n)
+		w->nop = w->rec[w->pos].op, w->npk = (uint8_t)pipe_kind(s, &s->t->ops[w->nop]);
 	w->seg = t + 1;
 	if (w->pos >= w->n) {
 		w->done = 1;
@@ -929,17 +936,17 @@ static int visit(sim *s, wstate *w, long long tnow, long long *until)
 			charge(s, w->wop, w->why, w->seg, w->wake);
 			w->seg = w->wake;
 		}
-		long long busy = pipe_busy(s, w, &ops[w->rec[w->pos].op], tnow, &twhy);
+		long long busy = pipe_busy(s, w, w->npk, tnow, &twhy);
 		if (busy) {
-			charge(s, w->rec[w->pos].op, STALL_NOT_SELECTED, w->seg, tnow);
+			charge(s, w->nop, STALL_NOT_SELECTED, w->seg, tnow);
 			w->seg = tnow;
-			w->wake = busy, w->why = (uint8_t)twhy, w->wop = w->rec[w->pos].op;
+			w->wake = busy, w->why = (uint8_t)twhy, w->wop = w->nop;
 			inorder = 0;
 		}
 	}
 	int ahead = !inorder && w->awake <= tnow;
 	if (ahead) {
-		long long busy = pipe_busy(s, w, &ops[w->rec[w->aj].op], tnow, &twhy);
+		long long busy = pipe_busy(s, w, pipe_kind(s, &ops[w->rec[w->aj].op]), tnow, &twhy);
 		if (busy)
 			w->awake = busy, ahead = 0;
 	}
@@ -1033,6 +1040,7 @@ int stall_model(const stall_trace *t, const stall_params *p, const stall_config 
 		}
 		s.b[blk].live++;
 		live++;
+		w->nop = w->rec[0].op, w->npk = (uint8_t)pipe_kind(&s, &t->ops[w->nop]);
 		prepare(&s, w, -1);
 		prepare_ahead(&s, w, -1);
 	}
