@@ -258,7 +258,7 @@ static void test_heldout_recordings_current(void **state)
 		size_t len = strlen(e->d_name);
 		if (len < 6 || strcmp(e->d_name + len - 5, ".sass"))
 			continue;
-		char rec[700], ptx[700], why[600];
+		char rec[1024], ptx[1024], why[600];
 		snprintf(rec, sizeof rec, "%s/%s", dir, e->d_name);
 		snprintf(ptx, sizeof ptx, "%s/%.*s.ptx", dir, (int)(len - 5), e->d_name);
 		char *text = util_read_file(rec, NULL, NULL, 0);
