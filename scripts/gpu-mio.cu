@@ -7,8 +7,9 @@
 // Kinds: shfl (__shfl_sync, 8 chains a thread), lds (ld.shared.u32, lanes on 32 banks: one wavefront),
 // ldg (ld.global.ca.u32, the warp's 32 lanes on one 128-byte line that stays in L1: one line), ldg.128
 // (16 bytes a lane: four lines), cp.async 4 B (.ca, one line in L1), and the pairs shfl+ldg, lds+ldg
-// (two of the first to one ldg). A pair that takes the sum of its parts' cycles shares their pipe; one
-// that takes the larger does not. Prints a table.
+// (two of the first to one ldg); last, mma.sync m16n8k16 (4 accumulators a warp), the tensor pipe's rate
+// in the same clock (its FLOPs a cycle a sub-partition, MMA_FLOPS_PER_CYCLE). A pair that takes the sum
+// of its parts' cycles shares their pipe; one that takes the larger does not. Prints a table.
 //   make gpu-mio && build/gpu-mio   (where nvcc is; the GPU machine has it)
 #include <algorithm>
 #include <cstdio>
@@ -20,7 +21,7 @@
 #include "gpu_check.h"
 
 enum { BLOCK = 256, PER_SM = 8, ITERS = 2048 };
-enum { SHFL = 1, LDS = 2, LDG = 4, LDG128 = 8, CPA = 16 };
+enum { SHFL = 1, LDS = 2, LDG = 4, LDG128 = 8, CPA = 16, MMA = 32 };
 
 // Each chain's next address adds the value it loaded (0: the memory holds zeros), so ptxas can neither
 // merge nor hoist a load (plain or asm-volatile loads of fixed addresses it did both: 30 LDS a cycle).
@@ -76,6 +77,20 @@ template <int KIND> __global__ void k_mio(const unsigned *g, long long *cyc, flo
 	}
 	if (KIND & CPA)
 		asm volatile("cp.async.wait_all;" ::: "memory");
+	if (KIND & MMA) { // the tensor pipe: 4 accumulators a warp, mma.sync.m16n8k16 f16 -> f32 into each
+		float d[4][4] = {};
+		unsigned a = lane, b = lane + 1;
+		for (int it = 0; it < ITERS; it++)
+#pragma unroll
+			for (int i = 0; i < 4; i++)
+				asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, "
+					     "{%8, %9}, {%0, %1, %2, %3};"
+					     : "+f"(d[i][0]), "+f"(d[i][1]), "+f"(d[i][2]), "+f"(d[i][3])
+					     : "r"(a), "r"(b), "r"(a), "r"(b), "r"(a), "r"(b));
+#pragma unroll
+		for (int i = 0; i < 4; i++)
+			v[i] += d[i][0] + d[i][1] + d[i][2] + d[i][3];
+	}
 	__syncthreads();
 	long long t1 = clock64();
 	float r = 0;
@@ -112,7 +127,7 @@ template <int KIND> static double run(int sms, const unsigned *g, long long *dcy
 		n[sm]++;
 	}
 	double per_iter = (KIND & SHFL ? 8 : 0) + (KIND & LDS ? 8 : 0) + (KIND & LDG ? (KIND == LDG ? 8 : 4) : 0) +
-			  (KIND & LDG128 ? 4 : 0) + (KIND & CPA ? 8 : 0);
+			  (KIND & LDG128 ? 4 : 0) + (KIND & CPA ? 8 : 0) + (KIND & MMA ? 4 : 0);
 	std::vector<double> rate, span;
 	for (int sm = 0; sm < sms; sm++)
 		if (n[sm]) {
@@ -144,7 +159,7 @@ int main()
 	struct {
 		const char *name;
 		double rate, cycles;
-	} r[7];
+	} r[8];
 	r[0].name = "shfl", r[0].rate = run<SHFL>(sms, g, dcyc, sink, &r[0].cycles);
 	r[1].name = "lds", r[1].rate = run<LDS>(sms, g, dcyc, sink, &r[1].cycles);
 	r[2].name = "ldg", r[2].rate = run<LDG>(sms, g, dcyc, sink, &r[2].cycles);
@@ -152,12 +167,13 @@ int main()
 	r[4].name = "lds+ldg", r[4].rate = run<LDS | LDG>(sms, g, dcyc, sink, &r[4].cycles);
 	r[5].name = "ldg.128", r[5].rate = run<LDG128>(sms, g, dcyc, sink, &r[5].cycles);
 	r[6].name = "cp.async 4 B", r[6].rate = run<CPA>(sms, g, dcyc, sink, &r[6].cycles);
+	r[7].name = "mma.sync.m16n8k16 f16->f32", r[7].rate = run<MMA>(sms, g, dcyc, sink, &r[7].cycles);
 	// a pair (8 of the first kind and 4 ldg a loop): its parts' cycles from their rates alone
 	double w = (double)PER_SM * (BLOCK / 32) * ITERS;
 	printf("%s, %d SMs; %d blocks of %d threads an SM (%d registers a thread), %d loops a warp\n", p.name, sms, PER_SM,
 	       BLOCK, fa.numRegs, ITERS);
 	printf("| kind | warp instructions a cycle an SM | cycles (median SM) | pair: sum of parts / larger part |\n|---|---|---|---|\n");
-	for (int i = 0; i < 7; i++) {
+	for (int i = 0; i < 8; i++) {
 		if (i < 3 || i > 4) {
 			printf("| %s | %.3f | %.0f | |\n", r[i].name, r[i].rate, r[i].cycles);
 			continue;
@@ -165,6 +181,8 @@ int main()
 		double a = w * 8 / r[i == 3 ? 0 : 1].rate, b = w * 4 / r[2].rate; // an SM's 8 blocks' worth
 		printf("| %s | %.3f | %.0f | %.0f / %.0f |\n", r[i].name, r[i].rate, r[i].cycles, a + b, std::max(a, b));
 	}
+	printf("mma.sync: %.0f FLOPs a cycle a sub-partition (the stall model's MMA_FLOPS_PER_CYCLE: 680)\n",
+	       r[7].rate * 4096 / 4);
 	CHECK(cudaFree(g));
 	CHECK(cudaFree(sink));
 	CHECK(cudaFree(dcyc));

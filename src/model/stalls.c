@@ -40,9 +40,9 @@ const char *stall_lat_key(stall_lat l)
 /* The pipes and their limits: the second half of the table of latencies and queue limits, as
  * rates per cycle. Per sub-partition (SMSP): FMA one warp instruction a cycle (32 FP32 lanes);
  * INT half that (16 lanes; ceiling_int is half ceiling_issue); MUFU one in 8 (4 lanes a SMSP);
- * the tensor pipe's FLOPs a cycle (mma.sync: ceiling_mma_data / (132 x 4) at ~1.55 GHz ~ 730, taken
- * as 680 for the clock a GEMM holds; wgmma: 1024, the dense f16 peak). Per SM, shared by the four:
- * MIO one shared-memory wavefront a cycle (ceiling_lsu: 1.03 a cycle an SM), LG one 128-byte line a
+ * the tensor pipe's FLOPs a cycle (mma.sync: 680, build/gpu-mio's HMMA.16816 rate in clock64 cycles,
+ * 0.664 a cycle an SM; wgmma: 1024, the dense f16 peak). Per SM, shared by the four: MIO one
+ * shared-memory wavefront or shuffle a cycle (gpu-mio: 0.998 and 1.000), LG one 128-byte line a
  * cycle, TMA 44 bytes a cycle (ceiling_tma / 132 / 1.755 GHz). A warp may issue to MIO or LG while
  * its queue holds less than QUEUE cycles of work; past that it waits (MIO / LG throttle). The queue
  * depths are not measured: a guess, in docs/model.md. */
