@@ -7,7 +7,7 @@
 // Kinds: shfl (__shfl_sync, 8 chains a thread), lds (ld.shared.u32, lanes on 32 banks: one wavefront),
 // ldg (ld.global.ca.u32, the warp's 32 lanes on one 128-byte line that stays in L1: one line), ldg.128
 // (16 bytes a lane: four lines), cp.async 4 B (.ca, one line in L1), and the pairs shfl+ldg, lds+ldg
-// (two of the first to one ldg); last, mma.sync m16n8k16 (4 accumulators a warp), the tensor pipe's rate
+// (two of the first to one ldg), ldmatrix.x4 (512 bytes, no conflict); last, mma.sync m16n8k16 (4 accumulators a warp), the tensor pipe's rate
 // in the same clock (its FLOPs a cycle a sub-partition, MMA_FLOPS_PER_CYCLE). A pair that takes the sum
 // of its parts' cycles shares their pipe; one that takes the larger does not. Prints a table.
 //   make gpu-mio && build/gpu-mio   (where nvcc is; the GPU machine has it)
@@ -21,7 +21,7 @@
 #include "gpu_check.h"
 
 enum { BLOCK = 256, PER_SM = 8, ITERS = 2048 };
-enum { SHFL = 1, LDS = 2, LDG = 4, LDG128 = 8, CPA = 16, MMA = 32 };
+enum { SHFL = 1, LDS = 2, LDG = 4, LDG128 = 8, CPA = 16, MMA = 32, LDSM = 64 };
 
 // Each chain's next address adds the value it loaded (0: the memory holds zeros), so ptxas can neither
 // merge nor hoist a load (plain or asm-volatile loads of fixed addresses it did both: 30 LDS a cycle).
@@ -65,6 +65,14 @@ template <int KIND> __global__ void k_mio(const unsigned *g, long long *cyc, flo
 				asm volatile("ld.global.ca.v4.u32 {%0, %1, %2, %3}, [%4];"
 					     : "=r"(q[i][0]), "=r"(q[i][1]), "=r"(q[i][2]), "=r"(q[i][3])
 					     : "l"(g + 4 * lane + 128 * i + q[i][0])
+					     : "memory");
+		}
+		if (KIND & LDSM) { // ldmatrix .x4: lane l's row 16 bytes at 16 l, four 8x8 matrices, 512 bytes
+#pragma unroll
+			for (int i = 0; i < 4; i++)
+				asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];"
+					     : "=r"(q[i][0]), "=r"(q[i][1]), "=r"(q[i][2]), "=r"(q[i][3])
+					     : "r"(sa - 4u * lane + 16u * lane + 512u * (i & 1) + q[i][0])
 					     : "memory");
 		}
 		if (KIND & CPA) { // global to shared without registers (LDGSTS): 4 bytes a lane, one line, in L1
@@ -127,7 +135,7 @@ template <int KIND> static double run(int sms, const unsigned *g, long long *dcy
 		n[sm]++;
 	}
 	double per_iter = (KIND & SHFL ? 8 : 0) + (KIND & LDS ? 8 : 0) + (KIND & LDG ? (KIND == LDG ? 8 : 4) : 0) +
-			  (KIND & LDG128 ? 4 : 0) + (KIND & CPA ? 8 : 0) + (KIND & MMA ? 4 : 0);
+			  (KIND & LDG128 ? 4 : 0) + (KIND & CPA ? 8 : 0) + (KIND & MMA ? 4 : 0) + (KIND & LDSM ? 4 : 0);
 	std::vector<double> rate, span;
 	for (int sm = 0; sm < sms; sm++)
 		if (n[sm]) {
@@ -159,7 +167,7 @@ int main()
 	struct {
 		const char *name;
 		double rate, cycles;
-	} r[8];
+	} r[9];
 	r[0].name = "shfl", r[0].rate = run<SHFL>(sms, g, dcyc, sink, &r[0].cycles);
 	r[1].name = "lds", r[1].rate = run<LDS>(sms, g, dcyc, sink, &r[1].cycles);
 	r[2].name = "ldg", r[2].rate = run<LDG>(sms, g, dcyc, sink, &r[2].cycles);
@@ -168,12 +176,13 @@ int main()
 	r[5].name = "ldg.128", r[5].rate = run<LDG128>(sms, g, dcyc, sink, &r[5].cycles);
 	r[6].name = "cp.async 4 B", r[6].rate = run<CPA>(sms, g, dcyc, sink, &r[6].cycles);
 	r[7].name = "mma.sync.m16n8k16 f16->f32", r[7].rate = run<MMA>(sms, g, dcyc, sink, &r[7].cycles);
+	r[8].name = "ldmatrix.x4", r[8].rate = run<LDSM>(sms, g, dcyc, sink, &r[8].cycles);
 	// a pair (8 of the first kind and 4 ldg a loop): its parts' cycles from their rates alone
 	double w = (double)PER_SM * (BLOCK / 32) * ITERS;
 	printf("%s, %d SMs; %d blocks of %d threads an SM (%d registers a thread), %d loops a warp\n", p.name, sms, PER_SM,
 	       BLOCK, fa.numRegs, ITERS);
 	printf("| kind | warp instructions a cycle an SM | cycles (median SM) | pair: sum of parts / larger part |\n|---|---|---|---|\n");
-	for (int i = 0; i < 8; i++) {
+	for (int i = 0; i < 9; i++) {
 		if (i < 3 || i > 4) {
 			printf("| %s | %.3f | %.0f | |\n", r[i].name, r[i].rate, r[i].cycles);
 			continue;
