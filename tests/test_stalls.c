@@ -688,7 +688,9 @@ static void test_trace_expand_fills_before_each_record(void **state)
 	assert_true(r.lines[0].issued == 2 * 3 * 5);
 	stall_result_free(&r);
 	/* past the trace's limit: nothing changes */
-	stall_fill huge[] = {{.alu = UINT16_MAX, .other = UINT16_MAX}, {.alu = UINT16_MAX, .other = UINT16_MAX}};
+	stall_fill huge[4]; /* one an op: the two and their fill's */
+	for (int i = 0; i < 4; i++)
+		huge[i] = (stall_fill){.alu = UINT16_MAX, .other = UINT16_MAX};
 	for (int i = 0; i < 2000; i++)
 		stall_trace_add(&t, 0, 0, 0);
 	size_t before = t.nrecs;

@@ -121,8 +121,8 @@ void stall_trace_free(stall_trace *t);
 typedef struct {
 	uint16_t alu, other;
 } stall_fill;
-/* Puts op i's fill before every record of it, as ops of its line. 0, or -1 (nothing changed) when the
- * records would pass STALL_MAX_RECS. */
+/* Puts op i's fill (fill: t->nops of them) before every record of it, as ops of its line. 0, or -1
+ * (nothing changed) when the records would pass STALL_MAX_RECS. */
 int stall_trace_expand(stall_trace *t, const stall_fill *fill);
 
 /* The latencies (cycles), the one table, read from the measured file's rows latency_NAME. */
