@@ -700,6 +700,30 @@ static void test_trace_expand_fills_before_each_record(void **state)
 	stall_trace_free(&t);
 }
 
+/* The MIO queue counts instructions, not work: a warp's first MIO_ENTRIES shared loads of 32 wavefronts
+ * each issue at once, one more waits (MIO throttle) until the oldest it passes starts, 32 cycles in. */
+static void test_mio_queue_counts_instructions(void **state)
+{
+	(void)state;
+	stall_op ops[8];
+	for (int i = 0; i < 8; i++) /* eight loads into eight registers: none waits for another */
+		ops[i] = (stall_op){.line = 90, .kind = STALL_K_LDS, .ndst = 1, .dst = {i + 1}, .nsrc = 1, .src = {15}, .units = 32};
+	for (int n = 6; n <= 8; n += 2) {
+		stall_trace t;
+		trace_new(&t, 1, ops, 8);
+		for (int i = 0; i < n; i++)
+			stall_trace_add(&t, 0, 0, (uint32_t)i);
+		stall_result r;
+		run(&t, &r);
+		if (n == 6)
+			assert_true(r.total[STALL_MIO] == 0);
+		else
+			assert_true(r.total[STALL_MIO] >= 20 && r.total[STALL_MIO] <= 32);
+		stall_result_free(&r);
+		stall_trace_free(&t);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -728,6 +752,7 @@ int main(void)
 		cmocka_unit_test(test_debug_build_waits_for_every_load),
 		cmocka_unit_test(test_debug_build_mov_on_the_int_pipe),
 		cmocka_unit_test(test_trace_expand_fills_before_each_record),
+		cmocka_unit_test(test_mio_queue_counts_instructions),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -43,9 +43,10 @@ const char *stall_lat_key(stall_lat l)
  * the tensor pipe's FLOPs a cycle (mma.sync: 680, build/gpu-mio's HMMA.16816 rate in clock64 cycles,
  * 0.664 a cycle an SM; wgmma: 1024, the dense f16 peak). Per SM, shared by the four: MIO one
  * shared-memory wavefront or shuffle a cycle (gpu-mio: 0.998 and 1.000), LG one 128-byte line a
- * cycle, TMA 44 bytes a cycle (ceiling_tma / 132 / 1.755 GHz). A warp may issue to MIO or LG while
- * its queue holds less than QUEUE cycles of work; past that it waits (MIO / LG throttle). The queue
- * depths are not measured: a guess, in docs/model.md. */
+ * cycle, TMA 44 bytes a cycle (ceiling_tma / 132 / 1.755 GHz). A warp may issue to MIO while fewer than
+ * MIO_ENTRIES of its sub-partition's MIO instructions wait to start, whatever their wavefronts (gpu-queues:
+ * one warp's burst of 32-wavefront shared loads bends at 5-6 of them), and to LG while its queue holds
+ * less than LG_QUEUE cycles of work (a guess); past that it waits (MIO / LG throttle; docs/model.md). */
 enum { P_FMA, P_INT, P_MUFU, P_TENSOR, P_SMSP_PIPES };
 #define FMA_INTERVAL 1.0
 #define INT_INTERVAL 2.0
@@ -55,7 +56,7 @@ enum { P_FMA, P_INT, P_MUFU, P_TENSOR, P_SMSP_PIPES };
 #define MIO_PER_CYCLE 1.0
 #define LG_PER_CYCLE 1.0
 #define TMA_BYTES_PER_CYCLE 44.0
-#define MIO_QUEUE 16.0
+#define MIO_ENTRIES 6
 #define LG_QUEUE 32.0
 #define L1_SM_BYTES (256.0 * 1024) /* L1 + shared memory of an H100 SM */
 
@@ -293,6 +294,8 @@ typedef struct {
 	double *issued;                /* per op */
 	double smsp_free[4][P_SMSP_PIPES];
 	double mio_free, lg_free, tma_free;
+	double mio_ring[4][MIO_ENTRIES]; /* per sub-partition: when its last MIO_ENTRIES MIO instructions started */
+	int mio_head[4];                 /* the oldest of them */
 	double l1_bytes, miss_lat;
 	l1cache l1;
 	double l1_lines, l1_hits, l1_fill_hits; /* lines the loads read, those there or on their way, the latter */
@@ -493,8 +496,8 @@ static inline long long pipe_busy(const sim *s, const wstate *w, int k, long lon
 	case STALL_K_INT: until = s->smsp_free[w->smsp][P_INT], *why = STALL_MATH; break;
 	case STALL_K_MUFU: until = s->smsp_free[w->smsp][P_MUFU], *why = STALL_MIO; break;
 	case STALL_K_MMA: until = s->smsp_free[w->smsp][P_TENSOR], *why = STALL_MATH; break;
-	case STALL_K_SHFL: case STALL_K_LDS: case STALL_K_STS:
-		until = s->mio_free - MIO_QUEUE, *why = STALL_MIO; break;
+	case STALL_K_SHFL: case STALL_K_LDS: case STALL_K_STS: /* until the oldest of its queue's entries starts */
+		until = s->mio_ring[w->smsp][s->mio_head[w->smsp]], *why = STALL_MIO; break;
 	case STALL_K_LDG: case STALL_K_STG: case STALL_K_CPASYNC:
 		until = s->lg_free - LG_QUEUE, *why = STALL_LG; break;
 	default: return 0;
@@ -522,6 +525,17 @@ static double queue(double *free_at, long long t, double work)
 	double start = *free_at > (double)t ? *free_at : (double)t;
 	*free_at = start + work;
 	return *free_at;
+}
+
+/* Warp w's instruction into the MIO at t: its work done when the unit is through it (returned), its start
+ * kept among its sub-partition's last MIO_ENTRIES. */
+static double mio_enqueue(sim *s, const wstate *w, long long t, double work)
+{
+	double start = s->mio_free > (double)t ? s->mio_free : (double)t;
+	s->mio_free = start + work;
+	s->mio_ring[w->smsp][s->mio_head[w->smsp]] = start;
+	s->mio_head[w->smsp] = (s->mio_head[w->smsp] + 1) % MIO_ENTRIES;
+	return s->mio_free;
 }
 
 static void prepare_ahead(sim *s, wstate *w, long long t);
@@ -661,13 +675,13 @@ static void effects(sim *s, wstate *w, size_t k, long long t)
 		set_reg(s, w, o, t + (long long)p->lat[STALL_LAT_MUFU], STALL_SHORT_SB);
 		break;
 	case STALL_K_SHFL:
-		set_reg(s, w, o, (long long)(queue(&s->mio_free, t, 1 / MIO_PER_CYCLE) + p->lat[STALL_LAT_SHFL]), STALL_SHORT_SB);
+		set_reg(s, w, o, (long long)(mio_enqueue(s, w, t, 1 / MIO_PER_CYCLE) + p->lat[STALL_LAT_SHFL]), STALL_SHORT_SB);
 		break;
 	case STALL_K_LDS:
-		set_reg(s, w, o, (long long)(queue(&s->mio_free, t, u / MIO_PER_CYCLE) + p->lat[STALL_LAT_LDS]), STALL_SHORT_SB);
+		set_reg(s, w, o, (long long)(mio_enqueue(s, w, t, u / MIO_PER_CYCLE) + p->lat[STALL_LAT_LDS]), STALL_SHORT_SB);
 		break;
 	case STALL_K_STS:
-		queue(&s->mio_free, t, u / MIO_PER_CYCLE);
+		mio_enqueue(s, w, t, u / MIO_PER_CYCLE);
 		break;
 	case STALL_K_LDG: case STALL_K_CPASYNC: {
 		const stall_rec *r = &w->rec[k];
