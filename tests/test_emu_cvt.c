@@ -22,28 +22,34 @@ static const char kernel_fmt[] =
 	"\t%s;\n"
 	"\tst.global.%s [%%rd1+16], %s;\n\tret;\n}\n";
 
+/* One thread of kernel 0 of m over buf (64 bytes, its one global buffer); NULL, or the emulator's error. */
+static const char *launch_one(emu_module *m, uint8_t *buf, char *err, size_t errlen)
+{
+	static emu_opcount cnt[16]; /* the launch counts per op */
+	assert_true(m->k[0].nops <= 16);
+	memset(cnt, 0, sizeof cnt);
+	uint64_t p = 1ULL << EMU_GLOBAL_SHIFT;
+	uint8_t param[8];
+	memcpy(param, &p, 8);
+	emu_launch L = {.k = &m->k[0], .path = "cvt.ptx", .grid = {1, 1, 1}, .block = {1, 1, 1},
+			.param = param, .bufs = {{buf, 64}}, .nbufs = 1, .cnt = cnt};
+	return emu_exec(&L, err, (int)errlen) ? err : NULL;
+}
+
 /* Runs insn (its result in dst, stored as st) on inputs x and y (bits);
  * returns the 32 bits stored. */
 static uint32_t run_cvt(const char *insn, const char *st, const char *dst, uint32_t x, uint32_t y)
 {
 	static uint8_t buf[64];
-	static emu_opcount cnt[16]; /* the launch counts per op */
 	char text[1024], err[256];
 	snprintf(text, sizeof text, kernel_fmt, insn, st, dst);
 	emu_module *m = emu_module_parse("cvt.ptx", text, NULL, err, sizeof err);
 	if (!m)
 		fail_msg("%s: %s", insn, err);
-	assert_true(m->k[0].nops <= 16);
-	memset(cnt, 0, sizeof cnt);
 	memset(buf, 0, sizeof buf);
 	memcpy(buf, &x, 4);
 	memcpy(buf + 4, &y, 4);
-	uint64_t p = 1ULL << EMU_GLOBAL_SHIFT;
-	uint8_t param[8];
-	memcpy(param, &p, 8);
-	emu_launch L = {.k = &m->k[0], .path = "cvt.ptx", .grid = {1, 1, 1}, .block = {1, 1, 1},
-			.param = param, .bufs = {{buf, sizeof buf}}, .nbufs = 1, .cnt = cnt};
-	if (emu_exec(&L, err, sizeof err))
+	if (launch_one(m, buf, err, sizeof err))
 		fail_msg("%s: %s", insn, err);
 	emu_module_free(m);
 	uint32_t out;
@@ -157,16 +163,9 @@ static void test_int_to_int(void **st)
 						fail_msg("%s", err);
 					for (size_t v = 0; v < sizeof vals / sizeof *vals; v++) {
 						static uint8_t buf[64];
-						static emu_opcount cnt[16];
 						memset(buf, 0, sizeof buf);
-						memset(cnt, 0, sizeof cnt);
 						memcpy(buf, &vals[v], 8);
-						uint64_t p = 1ULL << EMU_GLOBAL_SHIFT;
-						uint8_t param[8];
-						memcpy(param, &p, 8);
-						emu_launch L = {.k = &m->k[0], .path = "cvt.ptx", .grid = {1, 1, 1}, .block = {1, 1, 1},
-								.param = param, .bufs = {{buf, sizeof buf}}, .nbufs = 1, .cnt = cnt};
-						if (emu_exec(&L, err, sizeof err))
+						if (launch_one(m, buf, err, sizeof err))
 							fail_msg("%s", err);
 						uint64_t src = sb == 8 ? vals[v] : vals[v] & ((1ULL << (8 * sb)) - 1);
 						if (ss && sb < 8 && (src >> (8 * sb - 1) & 1))

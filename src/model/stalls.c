@@ -144,15 +144,20 @@ void stall_trace_free(stall_trace *t)
 	memset(t, 0, sizeof *t);
 }
 
+/* A traced warp's records once each has its fill before it. */
+static size_t expanded(const stall_warp *sw, const stall_fill *fill)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < sw->n; i++)
+		n += 1u + fill[sw->rec[i].op].alu + fill[sw->rec[i].op].other;
+	return n;
+}
+
 int stall_trace_expand(stall_trace *t, const stall_fill *fill)
 {
 	size_t total = 0;
-	for (int b = 0; b < t->nblocks; b++)
-		for (int wi = 0; wi < t->warps_per_block; wi++) {
-			const stall_warp *sw = &t->warps[(size_t)b * (size_t)t->warps_per_block + (size_t)wi];
-			for (size_t i = 0; i < sw->n; i++)
-				total += 1u + fill[sw->rec[i].op].alu + fill[sw->rec[i].op].other;
-		}
+	for (int i = 0; i < t->nblocks * t->warps_per_block; i++)
+		total += expanded(&t->warps[i], fill);
 	if (total > STALL_MAX_RECS)
 		return -1;
 	/* each op's fill as two ops of its line: alu (INT) and other (issue only) */
@@ -169,24 +174,21 @@ int stall_trace_expand(stall_trace *t, const stall_fill *fill)
 				*o = (stall_op){.line = t->ops[i].line, .kind = k ? STALL_K_OTHER : STALL_K_INT};
 				(k ? fo : fa)[i] = (uint32_t)t->nops++;
 			}
-	for (int b = 0; b < t->nblocks; b++)
-		for (int wi = 0; wi < t->warps_per_block; wi++) {
-			stall_warp *sw = &t->warps[(size_t)b * (size_t)t->warps_per_block + (size_t)wi];
-			size_t n = 0;
-			for (size_t i = 0; i < sw->n; i++)
-				n += 1u + fill[sw->rec[i].op].alu + fill[sw->rec[i].op].other;
-			stall_rec *rec = xmalloc((n ? n : 1) * sizeof *rec), *r = rec;
-			for (size_t i = 0; i < sw->n; i++) {
-				uint32_t op = sw->rec[i].op;
-				for (int k = 0; k < fill[op].alu; k++)
-					*r++ = (stall_rec){.op = fa[op], .mem = STALL_NO_MEM};
-				for (int k = 0; k < fill[op].other; k++)
-					*r++ = (stall_rec){.op = fo[op], .mem = STALL_NO_MEM};
-				*r++ = sw->rec[i];
-			}
-			free(sw->rec);
-			sw->rec = rec, sw->n = sw->cap = n;
+	for (int w = 0; w < t->nblocks * t->warps_per_block; w++) { /* block-major, as the trace keeps them */
+		stall_warp *sw = &t->warps[w];
+		size_t n = expanded(sw, fill);
+		stall_rec *rec = xmalloc((n ? n : 1) * sizeof *rec), *r = rec;
+		for (size_t i = 0; i < sw->n; i++) {
+			uint32_t op = sw->rec[i].op;
+			for (int k = 0; k < fill[op].alu; k++)
+				*r++ = (stall_rec){.op = fa[op], .mem = STALL_NO_MEM};
+			for (int k = 0; k < fill[op].other; k++)
+				*r++ = (stall_rec){.op = fo[op], .mem = STALL_NO_MEM};
+			*r++ = sw->rec[i];
 		}
+		free(sw->rec);
+		sw->rec = rec, sw->n = sw->cap = n;
+	}
 	t->nrecs = total;
 	free(fa), free(fo);
 	return 0;
