@@ -75,6 +75,74 @@ template <int K> __global__ void k_mio(long long *cyc, float *sink)
 		cyc[0] = t1 - t0;
 }
 
+// K wgmma.mma_async m64nNk16 (f16 in, f32 accumulators, both operands in shared memory, no swizzle: the
+// contents are whatever shared memory holds, only issue times are measured) issued back to back by one
+// warpgroup between two clock64() reads, all on one accumulator as a GEMM's k-slices are, then one
+// commit and a wait outside the timing. An HGMMA issues while the tensor pipe's queue has room; past
+// that it waits (Nsight Compute: mio_throttle) for one ahead to start: N = 128 takes 64 SM cycles at
+// the dense peak (4096 FLOPs a cycle an SM), N = 256 128.
+__device__ unsigned long long sdesc(unsigned a, unsigned lbo, unsigned sbo)
+{
+	return (unsigned long long)((a >> 4) & 0x3fff) | ((unsigned long long)((lbo >> 4) & 0x3fff) << 16) |
+	       ((unsigned long long)((sbo >> 4) & 0x3fff) << 32);
+}
+#define A8(i) "+f"(d[i]), "+f"(d[i + 1]), "+f"(d[i + 2]), "+f"(d[i + 3]), "+f"(d[i + 4]), "+f"(d[i + 5]), "+f"(d[i + 6]), "+f"(d[i + 7])
+#define S8(a, b, c, e, f, g, h, i) "%" #a ", %" #b ", %" #c ", %" #e ", %" #f ", %" #g ", %" #h ", %" #i ", "
+#define WG_N128 "wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {" \
+	S8(0, 1, 2, 3, 4, 5, 6, 7) S8(8, 9, 10, 11, 12, 13, 14, 15) S8(16, 17, 18, 19, 20, 21, 22, 23) \
+	S8(24, 25, 26, 27, 28, 29, 30, 31) S8(32, 33, 34, 35, 36, 37, 38, 39) S8(40, 41, 42, 43, 44, 45, 46, 47) \
+	S8(48, 49, 50, 51, 52, 53, 54, 55) "%56, %57, %58, %59, %60, %61, %62, %63}, %64, %65, p, 1, 1, 0, 0;"
+#define WG_N256 "wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16 {" \
+	S8(0, 1, 2, 3, 4, 5, 6, 7) S8(8, 9, 10, 11, 12, 13, 14, 15) S8(16, 17, 18, 19, 20, 21, 22, 23) \
+	S8(24, 25, 26, 27, 28, 29, 30, 31) S8(32, 33, 34, 35, 36, 37, 38, 39) S8(40, 41, 42, 43, 44, 45, 46, 47) \
+	S8(48, 49, 50, 51, 52, 53, 54, 55) S8(56, 57, 58, 59, 60, 61, 62, 63) S8(64, 65, 66, 67, 68, 69, 70, 71) \
+	S8(72, 73, 74, 75, 76, 77, 78, 79) S8(80, 81, 82, 83, 84, 85, 86, 87) S8(88, 89, 90, 91, 92, 93, 94, 95) \
+	S8(96, 97, 98, 99, 100, 101, 102, 103) S8(104, 105, 106, 107, 108, 109, 110, 111) \
+	S8(112, 113, 114, 115, 116, 117, 118, 119) "%120, %121, %122, %123, %124, %125, %126, %127}, %128, %129, p, 1, 1, 0, 0;"
+template <int K, int N, int G> __global__ void k_wgmma(long long *cyc, float *sink)
+{
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+	__shared__ __align__(1024) unsigned short sa[64 * 16], sb[256 * 16];
+	for (int i = threadIdx.x; i < 64 * 16; i += blockDim.x)
+		sa[i] = 0x3c00;
+	for (int i = threadIdx.x; i < 256 * 16; i += blockDim.x)
+		sb[i] = 0x3c00;
+	__syncthreads();
+	asm volatile("fence.proxy.async.shared::cta;");
+	float d[N / 2];
+	for (int i = 0; i < N / 2; i++)
+		d[i] = 0;
+	unsigned long long da = sdesc((unsigned)__cvta_generic_to_shared(sa), 128, 256),
+			   db = sdesc((unsigned)__cvta_generic_to_shared(sb), 128, 256);
+	long long t0, t1;
+	asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
+	asm volatile("mov.u64 %0, %%clock64;" : "=l"(t0)::"memory");
+#pragma unroll
+	for (int i = 0; i < K; i++) {
+		if (N == 128)
+			asm volatile("{ .reg .pred p; setp.ne.b32 p, 1, 0;\n" WG_N128 " }"
+				     : A8(0), A8(8), A8(16), A8(24), A8(32), A8(40), A8(48), A8(56)
+				     : "l"(da), "l"(db) : "memory");
+		else
+			asm volatile("{ .reg .pred p; setp.ne.b32 p, 1, 0;\n" WG_N256 " }"
+				     : A8(0), A8(8), A8(16), A8(24), A8(32), A8(40), A8(48), A8(56), A8(64), A8(72),
+				       A8(80), A8(88), A8(96), A8(104), A8(112), A8(120)
+				     : "l"(da), "l"(db) : "memory");
+		if (G && i % G == G - 1) // a group of G committed, as a GEMM's k-tiles are
+			asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory");
+	}
+	asm volatile("mov.u64 %0, %%clock64;" : "=l"(t1)::"memory");
+	asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory");
+	asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");
+	float v = 0;
+	for (int i = 0; i < N / 2; i++)
+		v += d[i];
+	sink[threadIdx.x] = v;
+	if (threadIdx.x == 0)
+		cyc[0] = t1 - t0;
+#endif
+}
+
 static long long get(long long *cyc)
 {
 	long long c = 0;
@@ -94,6 +162,13 @@ template <int K> static long long mio(long long *cyc, float *sink)
 {
 	for (int rep = 0; rep < 3; rep++)
 		k_mio<K><<<1, 32>>>(cyc, sink);
+	return get(cyc);
+}
+
+template <int K, int N, int G = 0> static long long wg(long long *cyc, float *sink, int groups = 1)
+{
+	for (int rep = 0; rep < 3; rep++)
+		k_wgmma<K, N, G><<<1, 128 * groups>>>(cyc, sink);
 	return get(cyc);
 }
 
@@ -117,7 +192,7 @@ int main()
 	long long *cyc;
 	CHECK(cudaMalloc(&p, (size_t)32 * 1024 * 4));
 	CHECK(cudaMemset(p, 0, (size_t)32 * 1024 * 4));
-	CHECK(cudaMalloc(&sink, 32 * sizeof(float)));
+	CHECK(cudaMalloc(&sink, 256 * sizeof(float)));
 	CHECK(cudaMalloc(&cyc, sizeof(long long)));
 	long long tl[NK] = {lg<1>(p, cyc, sink),  lg<2>(p, cyc, sink),  lg<3>(p, cyc, sink),  lg<4>(p, cyc, sink),
 			    lg<6>(p, cyc, sink),  lg<8>(p, cyc, sink),  lg<12>(p, cyc, sink), lg<16>(p, cyc, sink),
@@ -125,6 +200,24 @@ int main()
 	long long tm[NK] = {mio<1>(cyc, sink),  mio<2>(cyc, sink),  mio<3>(cyc, sink),  mio<4>(cyc, sink),
 			    mio<6>(cyc, sink),  mio<8>(cyc, sink),  mio<12>(cyc, sink), mio<16>(cyc, sink),
 			    mio<24>(cyc, sink), mio<32>(cyc, sink)};
+	long long tw[2][NK] = {{wg<1, 128>(cyc, sink), wg<2, 128>(cyc, sink), wg<3, 128>(cyc, sink), wg<4, 128>(cyc, sink),
+				wg<6, 128>(cyc, sink), wg<8, 128>(cyc, sink), wg<12, 128>(cyc, sink), wg<16, 128>(cyc, sink),
+				wg<24, 128>(cyc, sink), wg<32, 128>(cyc, sink)},
+			       {wg<1, 256>(cyc, sink), wg<2, 256>(cyc, sink), wg<3, 256>(cyc, sink), wg<4, 256>(cyc, sink),
+				wg<6, 256>(cyc, sink), wg<8, 256>(cyc, sink), wg<12, 256>(cyc, sink), wg<16, 256>(cyc, sink),
+				wg<24, 256>(cyc, sink), wg<32, 256>(cyc, sink)}};
+	long long t2[NK] = {wg<1, 256>(cyc, sink, 2), wg<2, 256>(cyc, sink, 2), wg<3, 256>(cyc, sink, 2), wg<4, 256>(cyc, sink, 2),
+			    wg<6, 256>(cyc, sink, 2), wg<8, 256>(cyc, sink, 2), wg<12, 256>(cyc, sink, 2), wg<16, 256>(cyc, sink, 2),
+			    wg<24, 256>(cyc, sink, 2), wg<32, 256>(cyc, sink, 2)};
+	long long tg[NK] = {wg<1, 256, 4>(cyc, sink), wg<2, 256, 4>(cyc, sink), wg<3, 256, 4>(cyc, sink), wg<4, 256, 4>(cyc, sink),
+			    wg<6, 256, 4>(cyc, sink), wg<8, 256, 4>(cyc, sink), wg<12, 256, 4>(cyc, sink), wg<16, 256, 4>(cyc, sink),
+			    wg<24, 256, 4>(cyc, sink), wg<32, 256, 4>(cyc, sink)};
+	long long tg2[NK] = {wg<1, 256, 4>(cyc, sink, 2), wg<2, 256, 4>(cyc, sink, 2), wg<3, 256, 4>(cyc, sink, 2), wg<4, 256, 4>(cyc, sink, 2),
+			     wg<6, 256, 4>(cyc, sink, 2), wg<8, 256, 4>(cyc, sink, 2), wg<12, 256, 4>(cyc, sink, 2), wg<16, 256, 4>(cyc, sink, 2),
+			     wg<24, 256, 4>(cyc, sink, 2), wg<32, 256, 4>(cyc, sink, 2)};
+	printf("burst  wgmma_n128  wgmma_n256  n256_two_warpgroups  n256_groups_of_4  n256_groups_of_4_two_warpgroups\n");
+	for (int i = 0; i < NK; i++)
+		printf("%5d  %10lld  %10lld  %19lld  %16lld  %31lld\n", ks[i], tw[0][i], tw[1][i], t2[i], tg[i], tg2[i]);
 	double dl, ql, dm, qm;
 	fit(tl, &dl, &ql);
 	fit(tm, &dm, &qm);

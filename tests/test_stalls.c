@@ -17,7 +17,7 @@
 
 static stall_params params(void)
 {
-	stall_params p = {.clock_mhz = 1000};
+	stall_params p = {.clock_mhz = 1000, .tma_gbs = 44}; /* 44 bytes a cycle on one SM at 1 GHz */
 	double lat[STALL_NLAT] = {[STALL_LAT_FFMA] = 4, [STALL_LAT_IMAD] = 4, [STALL_LAT_MUFU] = 18,
 				  [STALL_LAT_SHFL] = 23, [STALL_LAT_LDS] = 29, [STALL_LAT_L1] = 40,
 				  [STALL_LAT_L2] = 260, [STALL_LAT_DRAM] = 480, [STALL_LAT_MMA] = 33, [STALL_LAT_BAR] = 24};
@@ -362,8 +362,12 @@ static void test_params_from_measured_rows(void **state)
 	assert_non_null(strstr(err, "latency_l2"));
 	snprintf(text + strlen(text), sizeof text - strlen(text), "H100\td\t2026-11-28\tc\t0\t0\tlatency_l2\t270\tcycles\n");
 	assert_true(measured_parse("fixture.tsv", text, err, sizeof err) > 0);
+	assert_int_equal(stall_params_load(&p, err, sizeof err), -1);
+	assert_non_null(strstr(err, "ceiling_tma"));
+	snprintf(text + strlen(text), sizeof text - strlen(text), "H100\td\t2026-11-28\tc\t0\t0\tceiling_tma\t9000\tGB/s\n");
+	assert_true(measured_parse("fixture.tsv", text, err, sizeof err) > 0);
 	assert_int_equal(stall_params_load(&p, err, sizeof err), 0);
-	assert_true(p.lat[STALL_LAT_L2] == 270 && p.lat[STALL_LAT_FFMA] == 10);
+	assert_true(p.lat[STALL_LAT_L2] == 270 && p.lat[STALL_LAT_FFMA] == 10 && p.tma_gbs == 9000);
 	assert_true(p.clock_mhz == STALL_CLOCK_MHZ_DEFAULT && !p.clock_measured);
 }
 
@@ -486,6 +490,49 @@ static void test_try_wait_charged_at_the_line_before(void **state)
 	assert_int_equal(r.lines[0].top, STALL_LONG_SB);
 	/* the copy's bytes at 44 a cycle, then L2 (c.l2_miss 0): about 93 + 260 cycles */
 	assert_true(r.lines[0].cyc[STALL_LONG_SB] > 300 && r.lines[0].cyc[STALL_LONG_SB] < 400);
+	stall_result_free(&r);
+	stall_trace_free(&t);
+}
+
+/* The copy engine's bytes a cycle are its GB/s at the clock the cycles are read at: at half the clock
+ * a copy takes half the cycles (4096 bytes: about 93 at 1 GHz, 47 at 500 MHz), the L2's latency alike. */
+static void test_tma_bytes_a_cycle_follow_the_clock(void **state)
+{
+	(void)state;
+	stall_op ops[] = {{.line = 10, .kind = STALL_K_TMA, .units = 4096},
+			  {.line = 11, .kind = STALL_K_MBAR_WAIT, .ndst = 1, .dst = {3}},
+			  {.line = 12, .kind = STALL_K_OTHER, .nsrc = 1, .src = {3}}};
+	double wait[2];
+	for (int i = 0; i < 2; i++) {
+		stall_trace t;
+		trace_new(&t, 1, ops, 3);
+		for (uint32_t k = 0; k < 3; k++)
+			stall_trace_add(&t, 0, 0, k);
+		stall_result r;
+		run_config(&t, &r, (stall_config){.clock_mhz = i ? 500 : 0});
+		wait[i] = r.lines[0].cyc[STALL_LONG_SB];
+		stall_result_free(&r);
+		stall_trace_free(&t);
+	}
+	assert_true(wait[0] - wait[1] > 40 && wait[0] - wait[1] < 53);
+}
+
+/* A wgmma holds its warp as it issues, 0.11 cycles a column of N (gpu-queues: 28.4 cycles apart for
+ * n256): the independent instruction after an m64n256k16 waits about 28 cycles, charged as wait. */
+static void test_wgmma_holds_its_warp(void **state)
+{
+	(void)state;
+	stall_op ops[] = {{.line = 30, .kind = STALL_K_WGMMA, .units = 512 * 256},
+			  {.line = 31, .kind = STALL_K_INT, .ndst = 1, .dst = {1}}};
+	stall_trace t;
+	trace_new(&t, 1, ops, 2);
+	stall_trace_add(&t, 0, 0, 0);
+	stall_trace_add(&t, 0, 0, 1);
+	stall_result r;
+	run(&t, &r);
+	assert_int_equal(r.lines[1].line, 31);
+	assert_int_equal(r.lines[1].top, STALL_WAIT);
+	assert_true(r.lines[1].cyc[STALL_WAIT] >= 27 && r.lines[1].cyc[STALL_WAIT] <= 29);
 	stall_result_free(&r);
 	stall_trace_free(&t);
 }
@@ -744,6 +791,8 @@ int main(void)
 		cmocka_unit_test(test_loads_issue_ahead_renamed),
 		cmocka_unit_test(test_named_barriers),
 		cmocka_unit_test(test_try_wait_charged_at_the_line_before),
+		cmocka_unit_test(test_tma_bytes_a_cycle_follow_the_clock),
+		cmocka_unit_test(test_wgmma_holds_its_warp),
 		cmocka_unit_test(test_mbarrier_waits_for_its_own_phase),
 		cmocka_unit_test(test_throttled_warps_share_the_queue),
 		cmocka_unit_test(test_global_load_passes_shared_store),

@@ -60,8 +60,9 @@ static void print_json(const exec_stalls_result *s, const char *name, const run_
 	json_str(&w, "gpu", gpu);
 	json_int(&w, "M", rq->M), json_int(&w, "N", rq->N), json_int(&w, "K", rq->K);
 	json_num(&w, "ms", r->ms);
-	json_num(&w, "clock_mhz", s->p.clock_mhz);
+	json_num(&w, "clock_mhz", s->c.clock_mhz > 0 ? s->c.clock_mhz : s->p.clock_mhz);
 	json_bool(&w, "clock_measured", s->p.clock_measured);
+	json_bool(&w, "clock_from_power", s->c.clock_mhz > 0);
 	json_num(&w, "cycles", r->cycles);
 	json_num(&w, "waves", r->waves);
 	json_int(&w, "blocks_per_sm", s->c.blocks_per_sm);
@@ -129,7 +130,10 @@ static void print_text(const exec_stalls_result *s, const char *name, const run_
 	printf("%s at %lldx%lldx%lld on the %s: why each %s line waits (stall model, %d warps on one SM)\n", name, rq->M,
 	       rq->N, rq->K, gpu, unit, r->warps);
 	printf("  estimate %.3g ms: %.0f cycles a wave x %.0f waves at %.0f MHz%s\n", r->ms, r->cycles, r->waves,
-	       s->p.clock_mhz, s->p.clock_measured ? "" : " (the H100's typical clock under a GEMM, not measured here)");
+	       s->c.clock_mhz > 0 ? s->c.clock_mhz : s->p.clock_mhz,
+	       s->c.clock_mhz > 0	 ? " (the power model's clock for its work: its TMA copies' bytes a cycle depend on it)"
+	       : s->p.clock_measured ? ""
+				     : " (the H100's typical clock under a GEMM, not measured here)");
 	printf("  warp cycles per issued instruction %.2f; issue active %.0f%%; %d blocks an SM, %d registers a thread%s\n",
 	       r->issued > 0 ? r->warp_cycles / r->issued : 0, 100 * r->issue_active, s->c.blocks_per_sm, s->regs,
 	       s->regs_assumed ? " (assumed)" : "");

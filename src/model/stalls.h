@@ -144,6 +144,7 @@ typedef struct {
 	double lat[STALL_NLAT];
 	double clock_mhz;
 	int clock_measured;          /* 1: from a clock_mhz_gemm row */
+	double tma_gbs;              /* the copy engine's L2 -> shared rate, the whole GPU's (ceiling_tma) */
 	char source[160];
 } stall_params;
 
@@ -158,6 +159,9 @@ typedef struct {
 	double l2_miss;              /* of the L1 misses, the fraction served by DRAM (0..1) */
 	long long grid_blocks;
 	int sms;
+	double clock_mhz;            /* the SM clock its cycles are read at (0: the params' clock_mhz): the copy
+				      * engine's bytes a cycle are its GB/s there, for the L2 does not slow with
+				      * the SM clock (gpu-ceilings' tma under ncu: 486 us at 1979 MHz, 496 at 1500) */
 	int hoist_loads;             /* 1: loads issue ahead as ptxas schedules them (stalls.c, LOOKAHEAD) */
 	double fma_cycles;           /* an FFMA's cycles at its pipe, its register reads (model/regbanks.h); 0: 1 */
 	int debug;                   /* 1: a debug build (`.target sm_90, debug`), compiled without optimisation:
