@@ -5,7 +5,9 @@
 // in L1 after a warm pass; MIO: 32 lanes on one shared-memory bank, 32 wavefronts), between two
 // clock64() reads, results unread until after. While the queue has room a load issues in a few cycles;
 // once it is full each waits for 32 lines (wavefronts) to drain: the issue time bends at the depth.
-// Prints each burst's cycles, then "queue_lg", "queue_mio" (the depth, in cycles of work: lines or
+// Then bursts of K wgmma.mma_async from one warpgroup (or two, or committed in groups of four): the cycles
+// between two HGMMAs before the bend are the stall model's WGMMA_ISSUE_PER_N; where it bends, the
+// sub-partition's queue of them (docs/benchmarks.md, 2026-11-28). Prints each burst's cycles, then "queue_lg", "queue_mio" (the depth, in cycles of work: lines or
 // wavefronts at one a cycle, as the model counts it) and "drain_lg", "drain_mio" (cycles a unit past
 // the bend), and a table; exits 1 when a depth is off the model's guess by more than half.
 //   make gpu-queues && build/gpu-queues   (where nvcc is; the GPU machine has it)
