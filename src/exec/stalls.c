@@ -275,7 +275,7 @@ static int work(const run_request *rq, const gpu_spec *g, int regs, exec_stalls_
 	/* The copy engine's bytes a cycle are its GB/s at the SM clock the cycles are read at (the L2 keeps
 	 * its own clock), and the power model gives that clock from the cycles: a kernel with TMA copies is
 	 * replayed once more at the clock its first replay's work holds (one step: lesson 9, 1755 MHz, the
-	 * copies bound; 1401, the tensor cores; 1339 read off the second, which changes nothing there) */
+	 * copies bound; 1401, the tensor cores; 1337 read off the second, which changes nothing there) */
 	double mhz;
 	if (m == 0 && has_tma(&t) && power_mhz(rq, g, out, &mhz) == 0 && fabs(mhz / out->p.clock_mhz - 1) > 0.01) {
 		stall_result_free(&out->r);
