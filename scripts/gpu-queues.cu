@@ -13,6 +13,7 @@
 //   make gpu-queues && build/gpu-queues   (where nvcc is; the GPU machine has it)
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <cuda_runtime.h>
 
 #define PROG "gpu-queues"
@@ -27,7 +28,7 @@ enum { MODEL_LG = 32, MODEL_MIO = 16 }; // the model's guesses, cycles of work (
 // the warm pass's nor moves them above it.)
 template <int K> __global__ void k_lg(const float *p, long long *cyc, float *sink)
 {
-	const float *a = p + threadIdx.x * 32;
+	const float *a = p + (threadIdx.x % 32) * 32; // every warp the same lines (all in L1)
 	float r[K], warm = 0;
 #pragma unroll
 	for (int i = 0; i < K; i++) // the warm pass: every line in L1
@@ -47,8 +48,8 @@ template <int K> __global__ void k_lg(const float *p, long long *cyc, float *sin
 	for (int i = 0; i < K; i++)
 		s += r[i];
 	sink[threadIdx.x] = s;
-	if (threadIdx.x == 0)
-		cyc[0] = t1 - t0;
+	if (threadIdx.x % 32 == 0) // each warp's own burst
+		cyc[threadIdx.x / 32] = t1 - t0;
 }
 
 // K shared loads, load i of lane l at word 32 l + 33 i: one bank a load (bank i mod 32), 32 wavefronts,
@@ -153,10 +154,10 @@ static long long get(long long *cyc)
 	return c;
 }
 
-template <int K> static long long lg(const float *p, long long *cyc, float *sink)
+template <int K> static long long lg(const float *p, long long *cyc, float *sink, int warps = 1)
 {
 	for (int rep = 0; rep < 3; rep++) // the first launches load the code and raise the clock; the last is kept
-		k_lg<K><<<1, 32>>>(p, cyc, sink);
+		k_lg<K><<<1, 32 * warps>>>(p, cyc, sink);
 	return get(cyc);
 }
 
@@ -194,14 +195,31 @@ int main()
 	long long *cyc;
 	CHECK(cudaMalloc(&p, (size_t)32 * 1024 * 4));
 	CHECK(cudaMemset(p, 0, (size_t)32 * 1024 * 4));
-	CHECK(cudaMalloc(&sink, 256 * sizeof(float)));
-	CHECK(cudaMalloc(&cyc, sizeof(long long)));
+	CHECK(cudaMalloc(&sink, 512 * sizeof(float)));
+	CHECK(cudaMalloc(&cyc, 16 * sizeof(long long)));
 	long long tl[NK] = {lg<1>(p, cyc, sink),  lg<2>(p, cyc, sink),  lg<3>(p, cyc, sink),  lg<4>(p, cyc, sink),
 			    lg<6>(p, cyc, sink),  lg<8>(p, cyc, sink),  lg<12>(p, cyc, sink), lg<16>(p, cyc, sink),
 			    lg<24>(p, cyc, sink), lg<32>(p, cyc, sink)};
 	long long tm[NK] = {mio<1>(cyc, sink),  mio<2>(cyc, sink),  mio<3>(cyc, sink),  mio<4>(cyc, sink),
 			    mio<6>(cyc, sink),  mio<8>(cyc, sink),  mio<12>(cyc, sink), mio<16>(cyc, sink),
 			    mio<24>(cyc, sink), mio<32>(cyc, sink)};
+	// LG bursts from several warps at once (warp w on sub-partition w mod 4), warp 0's cycles: where the
+	// bend moves with the warps says whose queue it is (the SM's, a sub-partition's, a warp's)
+	{
+		const int ws[] = {1, 2, 4, 8, 16};
+		long long tlw[5][NK];
+		for (int i = 0; i < 5; i++) {
+			int w = ws[i];
+			long long r[NK] = {lg<1>(p, cyc, sink, w),  lg<2>(p, cyc, sink, w),  lg<3>(p, cyc, sink, w),
+					   lg<4>(p, cyc, sink, w),  lg<6>(p, cyc, sink, w),  lg<8>(p, cyc, sink, w),
+					   lg<12>(p, cyc, sink, w), lg<16>(p, cyc, sink, w), lg<24>(p, cyc, sink, w),
+					   lg<32>(p, cyc, sink, w)};
+			memcpy(tlw[i], r, sizeof r);
+		}
+		printf("burst  lg_1_warp  lg_2_warps  lg_4_warps  lg_8_warps  lg_16_warps\n");
+		for (int k = 0; k < NK; k++)
+			printf("%5d  %9lld  %10lld  %10lld  %10lld  %11lld\n", ks[k], tlw[0][k], tlw[1][k], tlw[2][k], tlw[3][k], tlw[4][k]);
+	}
 	long long tw[2][NK] = {{wg<1, 128>(cyc, sink), wg<2, 128>(cyc, sink), wg<3, 128>(cyc, sink), wg<4, 128>(cyc, sink),
 				wg<6, 128>(cyc, sink), wg<8, 128>(cyc, sink), wg<12, 128>(cyc, sink), wg<16, 128>(cyc, sink),
 				wg<24, 128>(cyc, sink), wg<32, 128>(cyc, sink)},

@@ -16,12 +16,27 @@ E2E_SLOW=${E2E_SLOW:-3}
 T() { LC_ALL=C.UTF-8 tmux -L "$SOCK" -f /dev/null "$@"; }
 cleanup() {
 	pid=$(T display-message -p -t _keeper '#{pid}' 2>/dev/null)
+	# the panes' processes and their children (the tutor under wrap.sh), by id: one that outlives the
+	# server is killed (an ASan-built tutor whose terminal went away can spin in LeakSanitizer at exit,
+	# deaf to SIGTERM, and hold a core for good)
+	kids=
+	for p in $(T list-panes -a -F '#{pane_pid}' 2>/dev/null); do
+		kids="$kids $p $(ps -o pid= --ppid "$p" 2>/dev/null)"
+	done
 	T kill-server 2>/dev/null
 	# the server's pid (tmux's own, from its format): gone before the next test starts
 	i=0
 	while [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null && [ $i -lt 100 ]; do
 		sleep 0.05
 		i=$((i + 1))
+	done
+	for k in $kids; do
+		i=0
+		while kill -0 "$k" 2>/dev/null && [ $i -lt 100 ]; do
+			sleep 0.05
+			i=$((i + 1))
+		done
+		kill -KILL "$k" 2>/dev/null
 	done
 	rm -rf "$WORK"
 }
