@@ -517,6 +517,34 @@ static void test_tma_bytes_a_cycle_follow_the_clock(void **state)
 	assert_true(wait[0] - wait[1] > 40 && wait[0] - wait[1] < 53);
 }
 
+/* barrier.cluster.wait: the block's warps wait for each other there (the replay's block stands for its
+ * cluster's), charged at the wait itself, where its SASS blocks (ncu: lesson 10's idle producer warps
+ * at line 465), not at the instruction after it as a bar.sync's. */
+static void test_cluster_barrier_charged_at_the_wait(void **state)
+{
+	(void)state;
+	stall_op ops[] = {{.line = 40, .kind = STALL_K_FMA, .ndst = 1, .dst = {1}, .nsrc = 1, .src = {1}},
+			  {.line = 41, .kind = STALL_K_BAR},
+			  {.line = 42, .kind = STALL_K_OTHER}};
+	stall_trace t;
+	trace_new(&t, 2, ops, 3);
+	for (int i = 0; i < 100; i++) /* warp 0: 100 dependent FFMAs first */
+		stall_trace_add(&t, 0, 0, 0);
+	for (int w = 0; w < 2; w++) {
+		stall_trace_add(&t, 0, w, 1)->mem = STALL_BAR_CLUSTER;
+		stall_trace_add(&t, 0, w, 2);
+	}
+	stall_result r;
+	run(&t, &r);
+	assert_int_equal(r.lines[1].line, 41);
+	assert_int_equal(r.lines[1].top, STALL_BARRIER);
+	assert_true(r.lines[1].cyc[STALL_BARRIER] > 350); /* warp 1 waits out warp 0's ~400 cycles */
+	/* after it only the last to arrive, for the release's latency (latency_bar, 24 here) */
+	assert_true(r.lines[2].cyc[STALL_BARRIER] <= 24);
+	stall_result_free(&r);
+	stall_trace_free(&t);
+}
+
 /* A wgmma holds its warp as it issues, 0.11 cycles a column of N (gpu-queues: 28.4 cycles apart for
  * n256): the independent instruction after an m64n256k16 waits about 28 cycles, charged as wait. */
 static void test_wgmma_holds_its_warp(void **state)
@@ -793,6 +821,7 @@ int main(void)
 		cmocka_unit_test(test_try_wait_charged_at_the_line_before),
 		cmocka_unit_test(test_tma_bytes_a_cycle_follow_the_clock),
 		cmocka_unit_test(test_wgmma_holds_its_warp),
+		cmocka_unit_test(test_cluster_barrier_charged_at_the_wait),
 		cmocka_unit_test(test_mbarrier_waits_for_its_own_phase),
 		cmocka_unit_test(test_throttled_warps_share_the_queue),
 		cmocka_unit_test(test_global_load_passes_shared_store),

@@ -89,6 +89,8 @@ void emu_trace_issue(emu_tracer *tr, long long blk, int warp, int pc, const uint
 	const emu_op *o = &tr->k->ops[pc];
 	if (r && o->code == OP_BAR && mask && o->src[0] >= 0) /* which named barrier (bar.sync's checks its range) */
 		r->mem = (uint32_t)R[o->src[0] * 32 + __builtin_ctz(mask)] & 15;
+	if (r && o->code == OP_CLUSTER && o->mod == CL_WAIT)
+		r->mem = STALL_BAR_CLUSTER;
 	if (r && (o->code == OP_MBAR || o->code == OP_BULK))
 		trace_mbar(tr, blk, r, o, R, mask);
 }
@@ -158,6 +160,10 @@ static stall_kind kind_of(const emu_op *o, const emu_opcount *c)
 	case OP_WGWAIT: return STALL_K_WGWAIT;
 	case OP_WGFENCE: return STALL_K_WGFENCE;
 	case OP_BAR: return STALL_K_BAR;
+	case OP_CLUSTER: /* barrier.cluster.wait: a barrier (stall_rec.mem); mapa, elect...: by their class */
+		if (o->mod == CL_WAIT)
+			return STALL_K_BAR;
+		break;
 	case OP_MBAR: return o->mod == MB_TEST_WAIT || o->mod == MB_TRY_WAIT ? STALL_K_MBAR_WAIT
 			     : o->mod == MB_ARRIVE || o->mod == MB_ARRIVE_TX ? STALL_K_MBAR_ARRIVE : STALL_K_MOVE;
 	case OP_BULK: return o->mod == BK_LOAD || o->mod == BK_STORE ? STALL_K_TMA : STALL_K_OTHER;

@@ -291,7 +291,7 @@ typedef struct {
 #define WARPGROUPS 8
 
 typedef struct {
-	int live, arrived[16], want[16]; /* per named barrier: warps arrived, warps it waits for (0: all) */
+	int live, arrived[STALL_BARRIERS], want[STALL_BARRIERS]; /* per barrier: warps arrived, warps it waits for (0: all) */
 	int wg_arrived[WARPGROUPS];      /* per warpgroup: warps waiting at its wgmma.fence */
 	long long async_ready;   /* the TMA copies issued so far land */
 	mbar mb[STALL_MBARS];
@@ -908,7 +908,7 @@ static void issue(sim *s, wstate *w, long long t)
 	if (w->pos >= w->n) {
 		w->done = 1;
 		s->b[w->blk].live--;
-		for (int id = 0; id < 16; id++) /* a barrier waits for the warps still running */
+		for (int id = 0; id < STALL_BARRIERS; id++) /* a barrier waits for the warps still running */
 			barrier_check(s, w->blk, id, t);
 		wg_check(s, w->blk, wg_of(s, w), t, 0);
 		return;
@@ -928,19 +928,20 @@ static void issue(sim *s, wstate *w, long long t)
 	}
 	if (o->kind == STALL_K_BAR) {
 		uint32_t id = w->rec[k0].mem; /* the barrier's number, as the emulator read it */
-		w->bar_id = id < 16 ? (int)id : 0;
+		w->bar_id = id < STALL_BARRIERS ? (int)id : 0;
 		w->bar_pend = 1;
 		s->b[w->blk].arrived[w->bar_id]++;
 		if (o->bar_warps > 0)
 			s->b[w->blk].want[w->bar_id] = o->bar_warps;
 		barrier_check(s, w->blk, w->bar_id, t);
 	}
-	if (w->bar_pend && !defers_bar(&s->t->ops[w->rec[w->pos].op])) {
-		/* ncu samples a waiting warp at the instruction it will issue next: the one it blocks at */
+	if (w->bar_pend && (w->bar_id == STALL_BAR_CLUSTER || !defers_bar(&s->t->ops[w->rec[w->pos].op]))) {
+		/* ncu samples a waiting warp at the instruction it will issue next: the one it blocks at (a
+		 * barrier.cluster.wait's SASS waits itself: there, ncu's lesson 10 line 465) */
 		w->at_bar = 1;
 		w->wake = NEVER;
 		w->why = STALL_BARRIER;
-		w->wop = w->rec[w->pos].op;
+		w->wop = w->bar_id == STALL_BAR_CLUSTER ? w->rec[k0].op : w->rec[w->pos].op;
 		w->awake = NEVER;
 		return;
 	}

@@ -75,11 +75,15 @@ typedef struct {
 /* One issued instruction of one warp. mem: for a global load, where its 128-byte lines are in the
  * trace's pool (stall_trace.mem: a count, then that many line ids); STALL_NO_MEM for the others
  * (and for a load past the pool's limit: the model takes it for a miss); for a bar.sync, the
- * barrier's number. A line id is the buffer's index << 28 | the line's number in it. For an
+ * barrier's number (STALL_BAR_CLUSTER for a barrier.cluster.wait). A line id is the buffer's index << 28 | the line's number in it. For an
  * mbarrier arrival or a TMA copy, the mbarrier's slot (< STALL_MBARS; STALL_NO_MEM: none, or no lane
  * arrived); for an mbarrier wait, in the pool: 3, the slot, then the block's arrivals and copies on
  * that slot the emulator had issued when the wait succeeded (what the replay waits for). */
 #define STALL_MBARS 32
+/* The block's barriers: the sixteen named ones and barrier.cluster's (a cluster's blocks run the same
+ * code, so the replay's block waits for its own warps and stands for its partners). */
+#define STALL_BAR_CLUSTER 16
+#define STALL_BARRIERS 17
 #define STALL_NO_MEM UINT32_MAX
 typedef struct {
 	uint32_t op, mem;
