@@ -49,9 +49,6 @@ if "latency" in d:
 # that moves one inside the tolerance, to the other side or further out fails here and is looked at.
 KNOWN = {"warp_dot": (-1, "its 32-line loads take two cycles a line on the GPU, one in the model "
                       "(docs/model.md, what the mechanisms of issue 41 left)"),
-         "shfl_bcast": (-1, "each k step's first FFMA waits for the step's B loads: long scoreboard is 61% of "
-                        "ncu's samples (tests/stalls/ncu-h200.tsv), 49% of the model's, which issues at 91% where "
-                        "the GPU's time says about half"),
          "low_occ": (+1, "two warps an SM: the model waits where the GPU does not, 5.8 warp cycles an "
                      "issued instruction against ncu's 3.5 (tests/stalls/ncu-h100.tsv): each shared load "
                      "just before its FMA in the PTX, ahead of it in ptxas's SASS")}
