@@ -517,6 +517,32 @@ static void test_tma_bytes_a_cycle_follow_the_clock(void **state)
 	assert_true(wait[0] - wait[1] > 40 && wait[0] - wait[1] < 53);
 }
 
+/* A global load also takes the MIO's pipe 1.675 cycles (LG_MIO_CYCLES): a shuffle after 20 of them
+ * starts about 33 cycles on, so the FMA that reads it waits its 23 cycles and most of that too. */
+static void test_global_loads_take_the_mio_pipe(void **state)
+{
+	(void)state;
+	stall_op ops[] = {{.line = 60, .kind = STALL_K_LDG, .units = 1}, /* no result: none waits for another */
+			  {.line = 61, .kind = STALL_K_SHFL, .ndst = 1, .dst = {1}},
+			  {.line = 62, .kind = STALL_K_FMA, .ndst = 1, .dst = {3}, .nsrc = 1, .src = {1}}};
+	double wait[2];
+	for (int loads = 0; loads <= 20; loads += 20) {
+		stall_trace t;
+		trace_new(&t, 1, ops, 3);
+		for (int i = 0; i < loads; i++)
+			stall_trace_add(&t, 0, 0, 0);
+		stall_trace_add(&t, 0, 0, 1);
+		stall_trace_add(&t, 0, 0, 2);
+		stall_result r;
+		run(&t, &r);
+		wait[loads > 0] = r.lines[r.nlines - 1].cyc[STALL_SHORT_SB];
+		stall_result_free(&r);
+		stall_trace_free(&t);
+	}
+	assert_true(wait[0] >= 22 && wait[0] <= 24);
+	assert_true(wait[1] - wait[0] > 8); /* 20 x 1.675 = 33.5 cycles of the pipe, 20 of them issue */
+}
+
 /* barrier.cluster.wait: the block's warps wait for each other there (the replay's block stands for its
  * cluster's), charged at the wait itself, where its SASS blocks (ncu: lesson 10's idle producer warps
  * at line 465), not at the instruction after it as a bar.sync's. */
@@ -822,6 +848,7 @@ int main(void)
 		cmocka_unit_test(test_tma_bytes_a_cycle_follow_the_clock),
 		cmocka_unit_test(test_wgmma_holds_its_warp),
 		cmocka_unit_test(test_cluster_barrier_charged_at_the_wait),
+		cmocka_unit_test(test_global_loads_take_the_mio_pipe),
 		cmocka_unit_test(test_mbarrier_waits_for_its_own_phase),
 		cmocka_unit_test(test_throttled_warps_share_the_queue),
 		cmocka_unit_test(test_global_load_passes_shared_store),
