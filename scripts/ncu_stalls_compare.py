@@ -129,6 +129,18 @@ def ncu_lines_sass(text, entry, amap):
     return out, same, rows, executed
 
 
+def replay(a, flags, stem, mhz):
+    """The model's --stalls JSON for a target, at an SM clock of mhz (None: the power model's); None
+    when it did not run (said)."""
+    clock = ["--clock", "%g" % mhz] if mhz else []
+    rc, out, err = run([a.bin, "emulate"] + flags + ["--stalls", "--json", "--size", a.size] + clock,
+                       stem + ".model.log")
+    if rc != 0:
+        print("%s: the model did not run: %s" % (stem, (err or out).strip()[-300:]))
+        return None
+    return json.loads(out)
+
+
 def cpi_per_sass(model, sass_inst, grid):
     """The model's warp cycles per issued instruction counted in SASS instructions as ncu counts them:
     its warp cycles per PTX instruction times the grid's PTX instructions (its replay's, per block)
@@ -246,15 +258,15 @@ def main():
     for n in a.targets:
         flags, sflags = target(n, root)
         stem = os.path.join(a.raw, n.replace(":", "_"))
-        rc, out, err = run([a.bin, "emulate"] + flags + ["--stalls", "--json", "--size", a.size], stem + ".model.log")
-        if rc != 0:
-            print("%s: the model did not run: %s" % (n, (err or out).strip()[-300:]))
+        # the model at the SM clock ncu ran at (it locks one): the L2's and DRAM's latencies in cycles
+        # and the copy engine's bytes a cycle follow it (`emulate --stalls --clock`)
+        got = old.get((n, a.size)) if a.source else None
+        model = replay(a, flags, stem, got.get("sm_mhz") if got else None)
+        if model is None:
             failed += 1
             continue
-        model = json.loads(out)
         entry = model.get("entry", "")
         if a.source:
-            got = old.get((n, a.size))
             if not got:
                 print("%s: nothing recorded at size %s in %s" % (n, a.size, ", ".join(a.source)))
                 failed += 1
@@ -293,6 +305,11 @@ def main():
                     lines = {}
             os.remove(rep)  # large; the logs keep what was read
             cpi_ncu, grid = ncu_cpi(det), ncu_metric(det, ("Grid Size",))
+            mhz = ncu_metric(det, ("SM Frequency",))
+            model = replay(a, flags, stem, mhz) if mhz else model
+            if model is None:
+                failed += 1
+                continue
             if a.record and lines:
                 with open(a.record, "a") as f:
                     for l in sorted(lines):

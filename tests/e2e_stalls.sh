@@ -85,3 +85,27 @@ if [ $rc -eq 2 ] && grep -q "^ptxtutor emulate: --stalls goes without" "$tmp/e";
 else
 	echo "not ok stalls_alone: rc $rc $(head -c 200 "$tmp/e")"
 fi
+
+# --clock: the replay at a given SM clock, said so; the L2's and DRAM's latencies are partly in their
+# own clocks (docs/model.md, item 7), so lesson 2, its loads waited for, takes fewer SM cycles at a lower clock
+for mhz in "" 1000; do
+	PTXTUTOR_ROOT=$root "$BIN" emulate 2 --stalls --json --size 256 ${mhz:+--clock $mhz} >"$tmp/k$mhz" 2>"$tmp/e"
+done
+python3 - "$tmp/k" "$tmp/k1000" <<'PY'
+import json, sys
+try:
+    a, b = (json.load(open(p)) for p in sys.argv[1:])
+except ValueError:
+    print("not ok stalls_clock: no JSON"); sys.exit()
+ok = a["clock_from"] == "power" and b["clock_from"] == "given" and b["clock_mhz"] == 1000 and \
+    b["cycles"] < a["cycles"] and b["ms"] > 0
+print(("ok" if ok else "not ok") + " stalls_clock: %s MHz %.0f cycles (%s), 1000 MHz %.0f cycles (%s)" %
+      (a["clock_mhz"], a["cycles"], a["clock_from"], b["cycles"], b["clock_from"]))
+PY
+"$BIN" emulate 1 --clock 1000 >"$tmp/o" 2>"$tmp/e"
+rc=$?
+if [ $rc -eq 2 ] && grep -q "^ptxtutor emulate: --clock goes with --stalls" "$tmp/e" && [ "$(wc -l <"$tmp/e")" -eq 1 ]; then
+	echo "ok stalls_clock_alone"
+else
+	echo "not ok stalls_clock_alone: rc $rc $(head -c 200 "$tmp/e")"
+fi

@@ -365,9 +365,21 @@ static void test_params_from_measured_rows(void **state)
 	assert_int_equal(stall_params_load(&p, err, sizeof err), -1);
 	assert_non_null(strstr(err, "ceiling_tma"));
 	snprintf(text + strlen(text), sizeof text - strlen(text), "H100\td\t2026-11-28\tc\t0\t0\tceiling_tma\t9000\tGB/s\n");
+	static const char *const clock_rows[] = {"latency_mhz\t2000\tcount", "latency_l2_ns\t70\tns", "latency_dram_ns\t250\tns"};
+	for (int i = 0; i < 3; i++) { /* each missing one named, in turn */
+		assert_true(measured_parse("fixture.tsv", text, err, sizeof err) > 0);
+		assert_int_equal(stall_params_load(&p, err, sizeof err), -1);
+		assert_non_null(strstr(err, i == 0 ? "latency_mhz" : i == 1 ? "latency_l2_ns" : "latency_dram_ns"));
+		snprintf(text + strlen(text), sizeof text - strlen(text), "H100\td\t2026-11-28\tc\t0\t0\t%s\n", clock_rows[i]);
+	}
 	assert_true(measured_parse("fixture.tsv", text, err, sizeof err) > 0);
 	assert_int_equal(stall_params_load(&p, err, sizeof err), 0);
 	assert_true(p.lat[STALL_LAT_L2] == 270 && p.lat[STALL_LAT_FFMA] == 10 && p.tma_gbs == 9000);
+	/* at the rows' clock the rows; below it L2 and DRAM lose their ns parts times the drop in GHz (500
+	 * MHz: 35 cycles of L2's), the rest (the SM's own) the same */
+	assert_true(stall_latency_at(&p, STALL_LAT_L2, 2000) == 270 && stall_latency_at(&p, STALL_LAT_L2, 1500) == 235);
+	assert_true(stall_latency_at(&p, STALL_LAT_DRAM, 1990) == p.lat[STALL_LAT_DRAM] - 2.5);
+	assert_true(stall_latency_at(&p, STALL_LAT_L1, 1500) == p.lat[STALL_LAT_L1]);
 	assert_true(p.clock_mhz == STALL_CLOCK_MHZ_DEFAULT && !p.clock_measured);
 }
 

@@ -329,6 +329,10 @@ static int cmd_emulate(const cli_command *self, int argc, char **argv)
 		cli_error(self, "--stalls goes without --lines, --estimate and --warp");
 		return 2;
 	}
+	if (o.clock > 0 && !o.stalls) {
+		cli_error(self, "--clock goes with --stalls");
+		return 2;
+	}
 	if (o.by && !(o.lines || o.stalls)) {
 		cli_error(self, "--by goes with --lines or --stalls");
 		return 2;

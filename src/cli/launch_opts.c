@@ -167,6 +167,10 @@ const cli_opt cli_emulate_opts[] = {
 	 .help = "why each PTX line waits: a few blocks replayed on a model of one SM, each\n"
 		 "waiting cycle charged to a reason as Nsight Compute names them (docs/model.md);\n"
 		 "--by cu sums per CUDA line; --json or --csv"},
+	{.name = "clock", .kind = CLI_DOUBLE, .off = offsetof(cli_launch, clock), .arg = "MHZ", .lo = 100, .hi = 5000,
+	 .help = "with --stalls: replay at this SM clock (the L2's and DRAM's latencies and the copy\n"
+		 "engine's bytes a cycle follow it) in place of the power model's, e.g. the clock\n"
+		 "Nsight Compute locks for a comparison"},
 	{.name = "gpu", .letter = 'g', .kind = CLI_STR, .off = offsetof(cli_launch, gpu), .arg = "NAME",
 	 .help = "with --estimate: the GPU, one from `ptxtutor gpus`"},
 	{0},

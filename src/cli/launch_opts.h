@@ -35,6 +35,7 @@ typedef struct {
 	int lineinfo;                 /* run --lineinfo: JIT with PTX line information (run_request.lineinfo) */
 	int lines;                    /* emulate --lines: the per-line figures */
 	const char *by;               /* emulate --lines --by ptx|cu: per PTX line (default) or summed per CUDA line */
+	double clock;                 /* emulate --stalls --clock MHZ: the replay's SM clock (0: the power model's) */
 	int csv;                      /* emulate --lines --csv */
 	const char *baseline;         /* emulate --lines --baseline FILE: its per-line figures beside the run's */
 	const char *warp;             /* emulate --warp LINE[,WARP[,NTH]]: a warp's view of one access */

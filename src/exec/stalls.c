@@ -16,6 +16,7 @@
 #include "course/sass_record.h"
 #include "course/sass_tools.h"
 #include "model/regbanks.h"
+#include "model/power.h"
 #include "base/util.h"
 
 /* Stop once the sample ran: the estimate's blocks, or the first cluster. */
@@ -195,14 +196,6 @@ static double l2_stream(const stall_trace *t, const run_request *rq, const gpu_s
 	return fmax(0.0, ceil((double)blocks / wave) * strips * n[x] * 128.0 - size_x);
 }
 
-static int has_tma(const stall_trace *t)
-{
-	for (int i = 0; i < t->nops; i++)
-		if (t->ops[i].kind == STALL_K_TMA)
-			return 1;
-	return 0;
-}
-
 /* The SM clock the power model (model/power.h, through the estimate's rule) gives the work of out's
  * traced blocks in the cycles of its replay. */
 static int power_mhz(const run_request *rq, const gpu_spec *g, const exec_stalls_result *out, double *mhz)
@@ -219,7 +212,22 @@ static int power_mhz(const run_request *rq, const gpu_spec *g, const exec_stalls
 	return 0;
 }
 
-static int work(const run_request *rq, const gpu_spec *g, int regs, exec_stalls_result *out, char *err, int errlen)
+const char *const exec_stalls_clock_keys[] = {"typical", "power", "given"};
+const char *const exec_stalls_clock_names[] = {"no power rows: a typical clock under a GEMM",
+					       "the power model's clock for its work", "given"};
+
+#define CLOCK_PASSES 6 /* replays at most, the clock settling (three for lesson 9) */
+
+/* The power model's highest clock (power_max_mhz), 0 without its rows. */
+static double max_mhz(void)
+{
+	power_params pp;
+	char err[160];
+	return power_params_load(&pp, err, sizeof err) == 0 ? pp.max_mhz : 0;
+}
+
+static int work(const run_request *rq, const gpu_spec *g, int regs, double fixed_mhz, exec_stalls_result *out,
+		char *err, int errlen)
 {
 	if (stall_params_load(&out->p, err, errlen) < 0)
 		return -1;
@@ -270,16 +278,21 @@ static int work(const run_request *rq, const gpu_spec *g, int regs, exec_stalls_
 				.l2_miss = l2 > 0 ? dram / l2 : 1, .grid_blocks = res.blocks, .sms = g->sms,
 				.hoist_loads = debug ? 0 : 2, .fma_cycles = fma, .debug = debug};
 	out->dram_rereads = l2_stream(&t, rq, g, res.blocks, occ.blocks_per_sm, esz, &out->c.l2_miss);
+	/* The replay's SM clock: the L2's and DRAM's latencies are partly in their own clocks, and the copy
+	 * engine's bytes a cycle are its GB/s there (stall_config.clock_mhz). Given, that; else the power
+	 * model's, which it gives from the cycles: first the highest clock, then, where the cap holds the
+	 * kernel's work lower (the tensor lessons), again at the clock the last replay's work gets, until
+	 * it moves less than 1% (lesson 9: 1980, 1474, 1337 MHz, whose replay's work gets 1334) */
+	double mhz = fixed_mhz > 0 ? fixed_mhz : max_mhz(), next;
+	out->clock_from = fixed_mhz > 0 ? EXEC_CLOCK_GIVEN : mhz > 0 ? EXEC_CLOCK_POWER : EXEC_CLOCK_TYPICAL;
+	out->c.clock_mhz = mhz;
 	t0 = util_now();
 	int m = stall_model(&t, &out->p, &out->c, &out->r, err, errlen);
-	/* The copy engine's bytes a cycle are its GB/s at the SM clock the cycles are read at (the L2 keeps
-	 * its own clock), and the power model gives that clock from the cycles: a kernel with TMA copies is
-	 * replayed once more at the clock its first replay's work holds (one step: lesson 9, 1755 MHz, the
-	 * copies bound; 1401, the tensor cores; 1337 read off the second, which changes nothing there) */
-	double mhz;
-	if (m == 0 && has_tma(&t) && power_mhz(rq, g, out, &mhz) == 0 && fabs(mhz / out->p.clock_mhz - 1) > 0.01) {
+	for (int pass = 1; m == 0 && out->clock_from == EXEC_CLOCK_POWER && pass < CLOCK_PASSES &&
+			   power_mhz(rq, g, out, &next) == 0 && fabs(next / out->c.clock_mhz - 1) > 0.01;
+	     pass++) {
 		stall_result_free(&out->r);
-		out->c.clock_mhz = mhz;
+		out->c.clock_mhz = next;
 		m = stall_model(&t, &out->p, &out->c, &out->r, err, errlen);
 	}
 	out->model_seconds = util_now() - t0;
@@ -289,9 +302,14 @@ static int work(const run_request *rq, const gpu_spec *g, int regs, exec_stalls_
 
 int exec_stalls(const run_request *rq, const gpu_spec *g, int regs, exec_stalls_result *out)
 {
+	return exec_stalls_at(rq, g, regs, 0, out);
+}
+
+int exec_stalls_at(const run_request *rq, const gpu_spec *g, int regs, double mhz, exec_stalls_result *out)
+{
 	char err[sizeof out->err];
 	memset(out, 0, sizeof *out);
-	out->rc = work(rq, g, regs, out, err, sizeof err);
+	out->rc = work(rq, g, regs, mhz, out, err, sizeof err);
 	if (out->rc < 0)
 		util_strlcpy(out->err, err, sizeof out->err);
 	return out->rc;

@@ -9,6 +9,13 @@
 #include "run/run.h"
 #include "emu/emu.h"
 
+/* The SM clock the replay ran at (stall_config.clock_mhz: the L2's and DRAM's latencies and the copy
+ * engine's bytes a cycle follow it): the power model's for the kernel's work (its highest clock, or
+ * the cap's), given (--clock), or, with no power rows, the params' typical one. */
+typedef enum { EXEC_CLOCK_TYPICAL, EXEC_CLOCK_POWER, EXEC_CLOCK_GIVEN } exec_stalls_clock;
+extern const char *const exec_stalls_clock_keys[];  /* "typical", "power", "given" (JSON) */
+extern const char *const exec_stalls_clock_names[]; /* for the text report */
+
 typedef struct {
 	int rc;                      /* 0, or -1 with err */
 	char err[320];
@@ -25,6 +32,7 @@ typedef struct {
 	double dram_rereads;         /* bytes DRAM brings again: an operand the L2 cannot keep between rows of blocks */
 	int debug_sass;              /* c.debug: 1 replayed as its SASS issues (several a PTX instruction), 0 its
 				      * SASS unknown (no recording, toolkit or disassembler): one a PTX instruction */
+	exec_stalls_clock clock_from; /* where c.clock_mhz came from */
 } exec_stalls_result;
 
 /* The registers a thread assumed when the kernel's are not known (a PTX file without a recorded value). */
@@ -33,6 +41,8 @@ typedef struct {
 /* Traces rq's first blocks (as the estimate samples them: exec/estimate.h) and replays them on one SM
  * of g with `regs` registers a thread (0: not known). Returns out->rc. */
 int exec_stalls(const run_request *rq, const gpu_spec *g, int regs, exec_stalls_result *out);
+/* The same at an SM clock of mhz (0: the power model's, as exec_stalls). */
+int exec_stalls_at(const run_request *rq, const gpu_spec *g, int regs, double mhz, exec_stalls_result *out);
 void exec_stalls_free(exec_stalls_result *out);
 
 /* What the tutor shows of a result, as plain data of a fixed size (a job's answer, exec/job.h): the

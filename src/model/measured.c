@@ -66,6 +66,8 @@ static const unit units[] = {
 	{"rel", "", 1, UNIT_SCI},
 	/* clock cycles an instruction takes (scripts/gpu-regbanks.py) */
 	{"cycles", "cycles", 1, UNIT_SPACED},
+	/* the part of a memory latency in the L2's and DRAM's own clocks (latency_l2_ns, latency_dram_ns) */
+	{"ns", "ns", 1, UNIT_SPACED},
 	/* a plain number, such as Nsight Compute's stalls per instruction issued */
 	{"ratio", "", 1, UNIT_SUFFIX},
 };

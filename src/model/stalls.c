@@ -1,6 +1,7 @@
 /* stalls: the SM timing model that charges each waiting cycle to a reason (see stalls.h, docs/model.md). */
 #include <limits.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -91,6 +92,20 @@ int stall_params_load(stall_params *p, char *err, int errlen)
 			 "(docs/model.md, \"Stall reasons\")", MEASURED_FILE);
 		return -1;
 	}
+	static const struct {
+		const char *key;
+		size_t at;
+	} clock_rows[] = {{"measured.latency_mhz", offsetof(stall_params, lat_mhz)},
+			  {"measured.latency_l2_ns", offsetof(stall_params, l2_ns)},
+			  {"measured.latency_dram_ns", offsetof(stall_params, dram_ns)}};
+	for (size_t i = 0; i < sizeof clock_rows / sizeof clock_rows[0]; i++) {
+		double *v = (double *)((char *)p + clock_rows[i].at);
+		if (measured_value(0, clock_rows[i].key, v) < 0 || !(*v > 0)) {
+			snprintf(err, (size_t)errlen, "%s has no %s row (lesson 0, size 0): the stall model needs it "
+				 "(docs/model.md, \"Stall reasons\")", MEASURED_FILE, clock_rows[i].key + strlen("measured."));
+			return -1;
+		}
+	}
 	double mhz;
 	if (measured_value(0, "measured.clock_mhz_gemm", &mhz) == 0 && mhz > 0) {
 		p->clock_mhz = mhz;
@@ -100,6 +115,13 @@ int stall_params_load(stall_params *p, char *err, int errlen)
 	}
 	snprintf(p->source, sizeof p->source, "the latency_* rows of %s", MEASURED_FILE);
 	return 0;
+}
+
+double stall_latency_at(const stall_params *p, stall_lat l, double mhz)
+{
+	double ns = l == STALL_LAT_L2 ? p->l2_ns : l == STALL_LAT_DRAM ? p->dram_ns : 0;
+	double lat = p->lat[l] - ns * (p->lat_mhz - mhz) / 1e3;
+	return lat > 1 ? lat : 1;
 }
 
 /* ---- the trace ---- */
@@ -1054,8 +1076,8 @@ int stall_model(const stall_trace *t, const stall_params *p, const stall_config 
 	s.issued = xcalloc((size_t)t->nops, sizeof *s.issued);
 	s.l1_bytes = L1_SM_BYTES - (double)c->smem_per_block * c->blocks_per_sm;
 	double m = c->l2_miss < 0 ? 0 : c->l2_miss > 1 ? 1 : c->l2_miss;
-	s.miss_lat = (1 - m) * p->lat[STALL_LAT_L2] + m * p->lat[STALL_LAT_DRAM];
 	double mhz = c->clock_mhz > 0 ? c->clock_mhz : p->clock_mhz;
+	s.miss_lat = (1 - m) * stall_latency_at(p, STALL_LAT_L2, mhz) + m * stall_latency_at(p, STALL_LAT_DRAM, mhz);
 	s.tma_per_cycle = p->tma_gbs * 1e3 / (c->sms > 0 ? c->sms : 1) / mhz;
 	size_t nr = (size_t)(t->nregs > 0 ? t->nregs : 1);
 	long long *ready = xcalloc(nr * (size_t)s.nw, sizeof *ready);

@@ -149,8 +149,16 @@ typedef struct {
 	double clock_mhz;
 	int clock_measured;          /* 1: from a clock_mhz_gemm row */
 	double tma_gbs;              /* the copy engine's L2 -> shared rate, the whole GPU's (ceiling_tma) */
+	/* The clock lat[] was read at (latency_mhz), and of latency_l2 and latency_dram the part in the
+	 * L2's and DRAM's own clocks, in ns (latency_l2_ns, latency_dram_ns): at another SM clock that
+	 * part is as many ns, the rest as many cycles (stall_latency_at) */
+	double lat_mhz, l2_ns, dram_ns;
 	char source[160];
 } stall_params;
+
+/* Latency l in cycles at an SM clock of mhz: lat[l], less for L2 and DRAM below lat_mhz (build/gpu-latency
+ * at 1979 and 1500 MHz: L2 281 and 247 cycles, DRAM 687 and 565; L1, shared, FFMA the same). */
+double stall_latency_at(const stall_params *p, stall_lat l, double mhz);
 
 /* Reads the table from the loaded measured file (model/measured.h). 0, or -1 with
  * "assets/measured-h100.tsv has no latency_l2 row (lesson 0, size 0)" in err. */
