@@ -21,7 +21,7 @@
 #include "gpu_check.h"
 
 enum { BLOCK = 256, PER_SM = 8, ITERS = 2048 };
-enum { SHFL = 1, LDS = 2, LDG = 4, LDG128 = 8, CPA = 16, MMA = 32, LDSM = 64 };
+enum { SHFL = 1, LDS = 2, LDG = 4, LDG128 = 8, CPA = 16, MMA = 32, LDSM = 64, LDGW = 128 };
 
 // Each chain's next address adds the value it loaded (0: the memory holds zeros), so ptxas can neither
 // merge nor hoist a load (plain or asm-volatile loads of fixed addresses it did both: 30 LDS a cycle).
@@ -65,6 +65,14 @@ template <int KIND> __global__ void k_mio(const unsigned *g, long long *cyc, flo
 				asm volatile("ld.global.ca.v4.u32 {%0, %1, %2, %3}, [%4];"
 					     : "=r"(q[i][0]), "=r"(q[i][1]), "=r"(q[i][2]), "=r"(q[i][3])
 					     : "l"(g + 4 * lane + 128 * i + q[i][0])
+					     : "memory");
+		}
+		if (KIND & LDGW) { // as wmma.load's LDG.E from a row-major tile: 4 lanes a row, 8 rows a line apart
+#pragma unroll
+			for (int i = 0; i < 4; i++)
+				asm volatile("ld.global.ca.u32 %0, [%1];"
+					     : "=r"(q[i][0])
+					     : "l"(g + 32 * (lane >> 2) + (lane & 3) + 4 * i + q[i][0])
 					     : "memory");
 		}
 		if (KIND & LDSM) { // ldmatrix .x4: lane l's row 16 bytes at 16 l, four 8x8 matrices, 512 bytes
@@ -135,7 +143,8 @@ template <int KIND> static double run(int sms, const unsigned *g, long long *dcy
 		n[sm]++;
 	}
 	double per_iter = (KIND & SHFL ? 8 : 0) + (KIND & LDS ? 8 : 0) + (KIND & LDG ? (KIND == LDG ? 8 : 4) : 0) +
-			  (KIND & LDG128 ? 4 : 0) + (KIND & CPA ? 8 : 0) + (KIND & MMA ? 4 : 0) + (KIND & LDSM ? 4 : 0);
+			  (KIND & LDG128 ? 4 : 0) + (KIND & CPA ? 8 : 0) + (KIND & MMA ? 4 : 0) + (KIND & LDSM ? 4 : 0) +
+			  (KIND & LDGW ? 4 : 0);
 	std::vector<double> rate, span;
 	for (int sm = 0; sm < sms; sm++)
 		if (n[sm]) {
@@ -167,7 +176,7 @@ int main()
 	struct {
 		const char *name;
 		double rate, cycles;
-	} r[9];
+	} r[10];
 	r[0].name = "shfl", r[0].rate = run<SHFL>(sms, g, dcyc, sink, &r[0].cycles);
 	r[1].name = "lds", r[1].rate = run<LDS>(sms, g, dcyc, sink, &r[1].cycles);
 	r[2].name = "ldg", r[2].rate = run<LDG>(sms, g, dcyc, sink, &r[2].cycles);
@@ -177,12 +186,13 @@ int main()
 	r[6].name = "cp.async 4 B", r[6].rate = run<CPA>(sms, g, dcyc, sink, &r[6].cycles);
 	r[7].name = "mma.sync.m16n8k16 f16->f32", r[7].rate = run<MMA>(sms, g, dcyc, sink, &r[7].cycles);
 	r[8].name = "ldmatrix.x4", r[8].rate = run<LDSM>(sms, g, dcyc, sink, &r[8].cycles);
+	r[9].name = "ldg, wmma's: 8 lines, 16 bytes each", r[9].rate = run<LDGW>(sms, g, dcyc, sink, &r[9].cycles);
 	// a pair (8 of the first kind and 4 ldg a loop): its parts' cycles from their rates alone
 	double w = (double)PER_SM * (BLOCK / 32) * ITERS;
 	printf("%s, %d SMs; %d blocks of %d threads an SM (%d registers a thread), %d loops a warp\n", p.name, sms, PER_SM,
 	       BLOCK, fa.numRegs, ITERS);
 	printf("| kind | warp instructions a cycle an SM | cycles (median SM) | pair: sum of parts / larger part |\n|---|---|---|---|\n");
-	for (int i = 0; i < 9; i++) {
+	for (int i = 0; i < 10; i++) {
 		if (i < 3 || i > 4) {
 			printf("| %s | %.3f | %.0f | |\n", r[i].name, r[i].rate, r[i].cycles);
 			continue;
