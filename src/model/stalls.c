@@ -44,8 +44,9 @@ const char *stall_lat_key(stall_lat l)
  * the tensor pipe's FLOPs a cycle (mma.sync: 680, build/gpu-mio's HMMA.16816 rate in clock64 cycles,
  * 0.664 a cycle an SM; wgmma: 1024, the dense f16 peak). Per SM, shared by the four: MIO one
  * shared-memory wavefront or shuffle a cycle (gpu-mio: 0.998 and 1.000), LG one 128-byte line a
- * cycle, TMA its measured GB/s (ceiling_tma) a 132nd at the clock the cycles are read at. A warp may issue to MIO while fewer than
- * MIO_ENTRIES of its sub-partition's MIO instructions wait to start, whatever their wavefronts (gpu-queues:
+ * cycle, TMA an SM's share of its measured GB/s (ceiling_tma) at the replay's clock. A warp may issue
+ * to MIO while fewer than MIO_ENTRIES of its sub-partition's MIO instructions wait to start, whatever
+ * their wavefronts (gpu-queues:
  * one warp's burst of 32-wavefront shared loads bends at 5-6 of them), and to LG while its queue holds
  * less than LG_QUEUE cycles of work (a guess); past that it waits (MIO / LG throttle; docs/model.md). */
 enum { P_FMA, P_INT, P_MUFU, P_TENSOR, P_SMSP_PIPES };
@@ -87,22 +88,18 @@ int stall_params_load(stall_params *p, char *err, int errlen)
 			return -1;
 		}
 	}
-	if (measured_value(0, "measured.ceiling_tma", &p->tma_gbs) < 0 || !(p->tma_gbs > 0)) {
-		snprintf(err, (size_t)errlen, "%s has no ceiling_tma row (lesson 0, size 0, GB/s): the stall model needs it "
-			 "(docs/model.md, \"Stall reasons\")", MEASURED_FILE);
-		return -1;
-	}
 	static const struct {
 		const char *key;
 		size_t at;
-	} clock_rows[] = {{"measured.latency_mhz", offsetof(stall_params, lat_mhz)},
-			  {"measured.latency_l2_ns", offsetof(stall_params, l2_ns)},
-			  {"measured.latency_dram_ns", offsetof(stall_params, dram_ns)}};
-	for (size_t i = 0; i < sizeof clock_rows / sizeof clock_rows[0]; i++) {
-		double *v = (double *)((char *)p + clock_rows[i].at);
-		if (measured_value(0, clock_rows[i].key, v) < 0 || !(*v > 0)) {
+	} rows[] = {{"measured.ceiling_tma", offsetof(stall_params, tma_gbs)},
+		    {"measured.latency_mhz", offsetof(stall_params, lat_mhz)},
+		    {"measured.latency_l2_ns", offsetof(stall_params, l2_ns)},
+		    {"measured.latency_dram_ns", offsetof(stall_params, dram_ns)}};
+	for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+		double *v = (double *)((char *)p + rows[i].at);
+		if (measured_value(0, rows[i].key, v) < 0 || !(*v > 0)) {
 			snprintf(err, (size_t)errlen, "%s has no %s row (lesson 0, size 0): the stall model needs it "
-				 "(docs/model.md, \"Stall reasons\")", MEASURED_FILE, clock_rows[i].key + strlen("measured."));
+				 "(docs/model.md, \"Stall reasons\")", MEASURED_FILE, rows[i].key + strlen("measured."));
 			return -1;
 		}
 	}
