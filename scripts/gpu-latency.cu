@@ -197,6 +197,8 @@ int main()
 	} chains[] = {
 		{"ffma", k_ffma, 32}, {"imad", k_imad, 32}, {"mufu", k_mufu, 32}, {"shfl", k_shfl, 32},
 		{"mma", k_mma, 32},   {"lds", k_lds, 32},   {"bar", k_bar, 256},
+		// the same barrier with 2, 4, 16 and 32 warps: whether its release grows with the warps it frees
+		{"bar_2w", k_bar, 64}, {"bar_4w", k_bar, 128}, {"bar_16w", k_bar, 512}, {"bar_32w", k_bar, 1024},
 	};
 	for (auto &c : chains)
 		run(c.name, c.k, c.threads, cyc, sink);

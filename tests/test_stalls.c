@@ -365,12 +365,15 @@ static void test_params_from_measured_rows(void **state)
 	assert_int_equal(stall_params_load(&p, err, sizeof err), -1);
 	assert_non_null(strstr(err, "ceiling_tma"));
 	snprintf(text + strlen(text), sizeof text - strlen(text), "H100\td\t2026-11-28\tc\t0\t0\tceiling_tma\t9000\tGB/s\n");
-	static const char *const clock_rows[] = {"latency_mhz\t2000\tcount", "latency_l2_ns\t70\tns", "latency_dram_ns\t250\tns"};
-	for (int i = 0; i < 3; i++) { /* each missing one named, in turn */
+	static const char *const more_rows[][2] = {{"latency_mhz", "2000\tcount"},     {"latency_l2_ns", "70\tns"},
+						  {"latency_dram_ns", "250\tns"},    {"latency_bar_warps", "8\tcount"},
+						  {"latency_bar_per_warp", "2\tcycles"}};
+	for (int i = 0; i < 5; i++) { /* each missing one named, in turn */
 		assert_true(measured_parse("fixture.tsv", text, err, sizeof err) > 0);
 		assert_int_equal(stall_params_load(&p, err, sizeof err), -1);
-		assert_non_null(strstr(err, i == 0 ? "latency_mhz" : i == 1 ? "latency_l2_ns" : "latency_dram_ns"));
-		snprintf(text + strlen(text), sizeof text - strlen(text), "H100\td\t2026-11-28\tc\t0\t0\t%s\n", clock_rows[i]);
+		assert_non_null(strstr(err, more_rows[i][0]));
+		snprintf(text + strlen(text), sizeof text - strlen(text), "H100\td\t2026-11-28\tc\t0\t0\t%s\t%s\n",
+			 more_rows[i][0], more_rows[i][1]);
 	}
 	assert_true(measured_parse("fixture.tsv", text, err, sizeof err) > 0);
 	assert_int_equal(stall_params_load(&p, err, sizeof err), 0);
@@ -553,6 +556,34 @@ static void test_global_loads_take_the_mio_pipe(void **state)
 	}
 	assert_true(wait[0] >= 22 && wait[0] <= 24);
 	assert_true(wait[1] - wait[0] > 8); /* 20 x 1.675 = 33.5 cycles of the pipe, 20 of them issue */
+}
+
+/* A barrier frees its warps latency_bar cycles after the last arrives, and bar_per_warp more for each warp
+ * past latency_bar's (gpu-latency: 16, 20, 28, 44, 76 cycles for 2, 4, 8, 16, 32 warps): all 32 warps at a
+ * bar.sync wait 24 x 2 cycles longer than with a per-warp cost of 0, each charged at the op after it. */
+static void test_barrier_release_grows_with_its_warps(void **state)
+{
+	(void)state;
+	stall_op ops[] = {{.line = 70, .kind = STALL_K_BAR}, {.line = 71, .kind = STALL_K_LDG, .units = 1}};
+	double wait[2];
+	for (int i = 0; i < 2; i++) {
+		stall_trace t;
+		trace_new(&t, 32, ops, 2);
+		for (int w = 0; w < 32; w++) {
+			stall_trace_add(&t, 0, w, 0)->mem = 0;
+			stall_trace_add(&t, 0, w, 1);
+		}
+		stall_params p = params();
+		p.bar_warps = 8, p.bar_per_warp = i ? 2 : 0;
+		stall_config c = {.blocks_per_sm = 1, .grid_blocks = 1, .sms = 1};
+		stall_result r;
+		char err[200];
+		assert_int_equal(stall_model(&t, &p, &c, &r, err, sizeof err), 0);
+		wait[i] = r.lines[1].cyc[STALL_BARRIER];
+		stall_result_free(&r);
+		stall_trace_free(&t);
+	}
+	assert_true(wait[1] - wait[0] == 32 * 24 * 2);
 }
 
 /* barrier.cluster.wait: the block's warps wait for each other there (the replay's block stands for its
@@ -861,6 +892,7 @@ int main(void)
 		cmocka_unit_test(test_wgmma_holds_its_warp),
 		cmocka_unit_test(test_cluster_barrier_charged_at_the_wait),
 		cmocka_unit_test(test_global_loads_take_the_mio_pipe),
+		cmocka_unit_test(test_barrier_release_grows_with_its_warps),
 		cmocka_unit_test(test_mbarrier_waits_for_its_own_phase),
 		cmocka_unit_test(test_throttled_warps_share_the_queue),
 		cmocka_unit_test(test_global_load_passes_shared_store),

@@ -94,7 +94,9 @@ int stall_params_load(stall_params *p, char *err, int errlen)
 	} rows[] = {{"measured.ceiling_tma", offsetof(stall_params, tma_gbs)},
 		    {"measured.latency_mhz", offsetof(stall_params, lat_mhz)},
 		    {"measured.latency_l2_ns", offsetof(stall_params, l2_ns)},
-		    {"measured.latency_dram_ns", offsetof(stall_params, dram_ns)}};
+		    {"measured.latency_dram_ns", offsetof(stall_params, dram_ns)},
+		    {"measured.latency_bar_warps", offsetof(stall_params, bar_warps)},
+		    {"measured.latency_bar_per_warp", offsetof(stall_params, bar_per_warp)}};
 	for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
 		double *v = (double *)((char *)p + rows[i].at);
 		if (measured_value(0, rows[i].key, v) < 0 || !(*v > 0)) {
@@ -583,7 +585,7 @@ static void barrier_check(sim *s, int blk, int id, long long t)
 	int want = b->want[id] > 0 && b->want[id] < b->live ? b->want[id] : b->live;
 	if (!b->arrived[id] || b->arrived[id] < want)
 		return;
-	long long at = t + (long long)s->p->lat[STALL_LAT_BAR];
+	long long at = t + (long long)(s->p->lat[STALL_LAT_BAR] + s->p->bar_per_warp * (want - s->p->bar_warps));
 	for (int i = 0; i < s->nw; i++) {
 		wstate *w = &s->w[i];
 		if (w->blk != blk || w->bar_id != id || !(w->at_bar || w->bar_pend))

@@ -153,6 +153,9 @@ typedef struct {
 	 * L2's and DRAM's own clocks, in ns (latency_l2_ns, latency_dram_ns): at another SM clock that
 	 * part is as many ns, the rest as many cycles (stall_latency_at) */
 	double lat_mhz, l2_ns, dram_ns;
+	/* latency_bar was read with bar_warps warps; each warp more a barrier frees adds bar_per_warp cycles
+	 * (gpu-latency: back-to-back bar.sync of 2, 4, 8, 16, 32 warps 16, 20, 28, 44, 76 cycles apart) */
+	double bar_warps, bar_per_warp;
 	char source[160];
 } stall_params;
 
