@@ -306,7 +306,7 @@ def main():
             os.remove(rep)  # large; the logs keep what was read
             cpi_ncu, grid = ncu_cpi(det), ncu_metric(det, ("Grid Size",))
             mhz = ncu_metric(det, ("SM Frequency",))
-            model = replay(a, flags, stem, mhz) if mhz else model
+            model = replay(a, flags, stem, mhz) if mhz and abs(mhz - model["clock_mhz"]) > 0.5 else model
             if model is None:
                 failed += 1
                 continue

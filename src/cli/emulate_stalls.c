@@ -60,7 +60,7 @@ static void print_json(const exec_stalls_result *s, const char *name, const run_
 	json_str(&w, "gpu", gpu);
 	json_int(&w, "M", rq->M), json_int(&w, "N", rq->N), json_int(&w, "K", rq->K);
 	json_num(&w, "ms", r->ms);
-	json_num(&w, "clock_mhz", s->c.clock_mhz > 0 ? s->c.clock_mhz : s->p.clock_mhz);
+	json_num(&w, "clock_mhz", s->c.clock_mhz);
 	json_str(&w, "clock_from", exec_stalls_clock_keys[s->clock_from]);
 	json_num(&w, "cycles", r->cycles);
 	json_num(&w, "waves", r->waves);
@@ -129,7 +129,7 @@ static void print_text(const exec_stalls_result *s, const char *name, const run_
 	printf("%s at %lldx%lldx%lld on the %s: why each %s line waits (stall model, %d warps on one SM)\n", name, rq->M,
 	       rq->N, rq->K, gpu, unit, r->warps);
 	printf("  estimate %.3g ms: %.0f cycles a wave x %.0f waves at %.0f MHz (%s)\n", r->ms, r->cycles, r->waves,
-	       s->c.clock_mhz > 0 ? s->c.clock_mhz : s->p.clock_mhz, exec_stalls_clock_names[s->clock_from]);
+	       s->c.clock_mhz, exec_stalls_clock_names[s->clock_from]);
 	printf("  warp cycles per issued instruction %.2f; issue active %.0f%%; %d blocks an SM, %d registers a thread%s\n",
 	       r->issued > 0 ? r->warp_cycles / r->issued : 0, 100 * r->issue_active, s->c.blocks_per_sm, s->regs,
 	       s->regs_assumed ? " (assumed)" : "");

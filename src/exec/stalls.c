@@ -285,7 +285,7 @@ static int work(const run_request *rq, const gpu_spec *g, int regs, double fixed
 	 * it moves less than 1% (lesson 9: 1980, 1474, 1337 MHz, whose replay's work gets 1334) */
 	double mhz = fixed_mhz > 0 ? fixed_mhz : max_mhz(), next;
 	out->clock_from = fixed_mhz > 0 ? EXEC_CLOCK_GIVEN : mhz > 0 ? EXEC_CLOCK_POWER : EXEC_CLOCK_TYPICAL;
-	out->c.clock_mhz = mhz;
+	out->c.clock_mhz = mhz > 0 ? mhz : out->p.clock_mhz;
 	t0 = util_now();
 	int m = stall_model(&t, &out->p, &out->c, &out->r, err, errlen);
 	for (int pass = 1; m == 0 && out->clock_from == EXEC_CLOCK_POWER && pass < CLOCK_PASSES &&

@@ -723,7 +723,7 @@ static void effects(sim *s, wstate *w, size_t k, long long t)
 		break;
 	case STALL_K_LDG: case STALL_K_CPASYNC: {
 		const stall_rec *r = &w->rec[k];
-		s->mio_free = fmax(s->mio_free, (double)t) + LG_MIO_CYCLES; /* the pipe it shares (LG_MIO_CYCLES) */
+		queue(&s->mio_free, t, LG_MIO_CYCLES); /* the pipe it shares (LG_MIO_CYCLES) */
 		double start = queue(&s->lg_free, t, u / LG_PER_CYCLE), done = start + s->miss_lat;
 		if (r->mem != STALL_NO_MEM) { /* each line through the L1: the last to be there decides */
 			const uint32_t *ln = &s->t->mem[r->mem];
