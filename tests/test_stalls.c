@@ -714,6 +714,39 @@ static void test_global_load_passes_shared_store(void **state)
 	assert_true(cycles[1] > 64 * 29 * 0.95); /* the shared loads stay behind the stores: two latencies a step */
 }
 
+/* low_occ's inner loop: a shared load, then 8 more, each just before the FFMA that uses it (the PTX's
+ * order). A shared load passes an FFMA still waiting for an earlier one (ptxas puts them ahead): one
+ * latency a step, not one a pair. A global load does not (latency_chain's SASS keeps them near their
+ * use): its FFMAs wait in turn. */
+static void test_shared_load_passes_a_waiting_use(void **state)
+{
+	(void)state;
+	double cycles[2];
+	for (int kind = 0; kind < 2; kind++) {
+		uint8_t ld = kind ? STALL_K_LDG : STALL_K_LDS;
+		stall_op ops[17] = {{.line = 1, .kind = ld, .ndst = 1, .dst = {10}, .nsrc = 1, .src = {20}, .units = 1}};
+		for (int j = 1; j <= 8; j++) {
+			ops[2 * j - 1] = (stall_op){.line = 2 * j, .kind = ld, .ndst = 1, .dst = {10 + j}, .nsrc = 1,
+						    .src = {20}, .units = 1};
+			ops[2 * j] = (stall_op){.line = 2 * j + 1, .kind = STALL_K_FMA, .ndst = 1, .dst = {30 + j},
+						.nsrc = 2, .src = {10, 10 + j}};
+		}
+		stall_trace t;
+		trace_new(&t, 1, ops, 17);
+		for (int i = 0; i < 16; i++)
+			for (int k = 0; k < 17; k++)
+				stall_trace_add(&t, 0, 0, (uint32_t)k); /* every global load a miss */
+		stall_result r;
+		run_hoisting(&t, &r, 2);
+		cycles[kind] = r.cycles;
+		assert_int_equal(r.lines[2].top, kind ? STALL_LONG_SB : STALL_SHORT_SB); /* the first use waits */
+		stall_result_free(&r);
+		stall_trace_free(&t);
+	}
+	assert_true(cycles[0] < 16 * 29 * 1.5); /* the shared loads: about one latency a step (in turn: 82 cycles) */
+	assert_true(cycles[1] > 16 * 2 * 260);  /* the global loads: a miss or more a pair of uses */
+}
+
 /* A shared load with no wavefronts of its own (ptxas merged it into its group's LDS.128, whose
  * leader carries the group's) adds nothing at MIO. */
 static void test_merged_shared_load_costs_no_mio(void **state)
@@ -886,6 +919,7 @@ int main(void)
 		cmocka_unit_test(test_params_from_measured_rows),
 		cmocka_unit_test(test_emulator_trace),
 		cmocka_unit_test(test_loads_issue_ahead_renamed),
+		cmocka_unit_test(test_shared_load_passes_a_waiting_use),
 		cmocka_unit_test(test_named_barriers),
 		cmocka_unit_test(test_try_wait_charged_at_the_line_before),
 		cmocka_unit_test(test_tma_bytes_a_cycle_follow_the_clock),
