@@ -109,3 +109,19 @@ if [ $rc -eq 2 ] && grep -q "^ptxtutor emulate: --clock goes with --stalls" "$tm
 else
 	echo "not ok stalls_clock_alone: rc $rc $(head -c 200 "$tmp/e")"
 fi
+
+# A barrier's wait shows where ptxas's SASS has the first instruction after the BAR that is not
+# arithmetic (docs/model.md, item 5): in lesson 3 the LDG of B's next value (line 156) comes before A's
+# (line 152, first in the PTX), as ncu's samples say; the recording (assets/sass/03.sass) gives the order.
+PTXTUTOR_ROOT=$root "$BIN" emulate 3 --stalls --json --size 1024 >"$tmp/b" 2>"$tmp/e"
+python3 - "$tmp/b" <<'PY'
+import json, sys
+try:
+    d = json.load(open(sys.argv[1]))
+except ValueError:
+    print("not ok stalls_barrier_at_sass_order: no JSON"); sys.exit()
+bar = {x["line"]: x["stalls"]["barrier"] for x in d["lines"]}
+ok = bar.get(156, 0) > 0 and bar.get(152, 0) == 0
+print(("ok" if ok else "not ok") + " stalls_barrier_at_sass_order: barrier cycles at line 152 %s, at 156 %s" %
+      (bar.get(152, 0), bar.get(156, 0)))
+PY

@@ -179,6 +179,23 @@ static void test_alu(void **state)
 			fail_msg("'%s' is not on the INT pipe", other[i]);
 }
 
+/* After a deferred barrier a warp issues arithmetic (lesson 3's SASS before its first LDG), not a
+ * memory, control or barrier instruction. */
+static void test_passes_bar(void **state)
+{
+	(void)state;
+	const char *pass[] = {"LEA R2, P3, R9, R2, 0x2", "VIADD R16, R16, UR11", "CS2R R4, SRZ",
+			      "UISETP.NE.U32.AND UP0, UPT, UR11, 0x20, UPT", "IMAD.WIDE.U32 R22, R21, 0x4, R22",
+			      "FFMA R0, R9, R11, R0", "DFMA R2, R4, R6, R2", "@P2 IADD3 R6, P3, R6, 0x4, RZ"};
+	const char *block[] = {"@P4 LDG.E R4, desc[UR12][R2.64]", "LDS.128 R4, [R2]", "LDC R1, c[0x0][0x28]",
+			       "ULDC UR5, c[0x0][0x230]", "@!P0 BRA `(.L_x_1)", "BAR.SYNC.DEFER_BLOCKING 0x0",
+			       "HMMA.16816.F32 R4, R8, R12, R4", "STS [R2], R4"};
+	for (size_t i = 0; i < sizeof pass / sizeof *pass; i++)
+		assert_true(sass_passes_bar(pass[i]));
+	for (size_t i = 0; i < sizeof block / sizeof *block; i++)
+		assert_false(sass_passes_bar(block[i]));
+}
+
 static void test_ptxas_v(void **state)
 {
 	(void)state;
@@ -539,6 +556,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_instrument),     cmocka_unit_test(test_parse_nvdisasm),
 		cmocka_unit_test(test_parse_cuobjdump), cmocka_unit_test(test_classify), cmocka_unit_test(test_alu),
+		cmocka_unit_test(test_passes_bar),
 		cmocka_unit_test(test_ptxas_v),        cmocka_unit_test(test_arch),
 		cmocka_unit_test(test_missing_tool),   cmocka_unit_test(test_lessons_assemble),
 		cmocka_unit_test(test_figures),        cmocka_unit_test(test_sass_keys),

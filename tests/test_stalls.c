@@ -614,6 +614,40 @@ static void test_cluster_barrier_charged_at_the_wait(void **state)
 	stall_trace_free(&t);
 }
 
+/* A bar.sync whose wait ptxas's SASS shows at another op (bar_shows: lesson 3's second load before its
+ * first): warp 1 waits for warp 0's 100 FFMAs, charged there, not at the PTX's first load after it; and
+ * without bar_shows at that first load. Both when the warp blocks at the barrier and when the barrier
+ * opened while it still issued the ALU op between. */
+static void test_barrier_wait_shows_where_sass_orders_it(void **state)
+{
+	(void)state;
+	for (int shows = 0; shows < 2; shows++) {
+		stall_op ops[] = {{.line = 50, .kind = STALL_K_FMA, .ndst = 1, .dst = {1}, .nsrc = 1, .src = {1}},
+				  {.line = 51, .kind = STALL_K_BAR, .bar_shows = shows ? 5 : 0},
+				  {.line = 52, .kind = STALL_K_INT, .ndst = 1, .dst = {2}},
+				  {.line = 53, .kind = STALL_K_LDS, .ndst = 1, .dst = {3}, .units = 1},
+				  {.line = 54, .kind = STALL_K_LDS, .ndst = 1, .dst = {4}, .units = 1}};
+		stall_trace t;
+		trace_new(&t, 2, ops, 5);
+		for (int i = 0; i < 100; i++) /* warp 0: 100 dependent FFMAs first */
+			stall_trace_add(&t, 0, 0, 0);
+		for (int w = 0; w < 2; w++) {
+			stall_trace_add(&t, 0, w, 1)->mem = 0;
+			for (uint32_t k = 2; k < 5; k++)
+				stall_trace_add(&t, 0, w, k);
+		}
+		stall_result r;
+		run(&t, &r);
+		assert_int_equal(r.lines[3].line, 53);
+		assert_int_equal(r.lines[4].line, 54);
+		double at53 = r.lines[3].cyc[STALL_BARRIER], at54 = r.lines[4].cyc[STALL_BARRIER];
+		assert_true((shows ? at54 : at53) > 300); /* 100 FFMAs at 4 cycles: warp 1 waits about 400 */
+		assert_true((shows ? at53 : at54) == 0);
+		stall_result_free(&r);
+		stall_trace_free(&t);
+	}
+}
+
 /* A wgmma holds its warp as it issues, 0.11 cycles a column of N (gpu-queues: 28.4 cycles apart for
  * n256): the independent instruction after an m64n256k16 waits about 28 cycles, charged as wait. */
 static void test_wgmma_holds_its_warp(void **state)
@@ -925,6 +959,7 @@ int main(void)
 		cmocka_unit_test(test_tma_bytes_a_cycle_follow_the_clock),
 		cmocka_unit_test(test_wgmma_holds_its_warp),
 		cmocka_unit_test(test_cluster_barrier_charged_at_the_wait),
+		cmocka_unit_test(test_barrier_wait_shows_where_sass_orders_it),
 		cmocka_unit_test(test_global_loads_take_the_mio_pipe),
 		cmocka_unit_test(test_barrier_release_grows_with_its_warps),
 		cmocka_unit_test(test_mbarrier_waits_for_its_own_phase),

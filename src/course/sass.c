@@ -94,6 +94,23 @@ int sass_alu(const char *text)
 	return 0;
 }
 
+/* Arithmetic past the INT pipe's that a warp issues after a deferred barrier (ncu: lesson 3's LEA, VIADD,
+ * CS2R, UISETP and IMAD.WIDE before its barrier samples, at an LDG; lesson 4's at an LDC). */
+static const char *const bar_passing_ops[] = {"FFMA", "FADD", "FMUL", "FMNMX", "HFMA2", "HADD2", "HMUL2",
+					      "DFMA", "DADD", "DMUL", "VIADD", "IADD", "CS2R"};
+
+int sass_passes_bar(const char *text)
+{
+	size_t mlen;
+	const char *m = mnemonic(text, &mlen);
+	if (sass_alu(text) || (m[0] == 'U' && !mnemonic_is(m, mlen, "ULDC", NULL)))
+		return 1; /* the uniform datapath's arithmetic; ULDC is a constant load, as LDC */
+	for (size_t i = 0; i < sizeof bar_passing_ops / sizeof *bar_passing_ops; i++)
+		if (mnemonic_is(m, mlen, bar_passing_ops[i], NULL))
+			return 1;
+	return 0;
+}
+
 void sass_count_instr(const char *text, sass_counts *c)
 {
 	size_t mlen;

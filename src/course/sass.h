@@ -66,6 +66,9 @@ void sass_kernel_free(sass_kernel *k);
 
 /* Whether an instruction's text runs on the INT (ALU) pipe (MOV, IADD3, SHF, ISETP, ...). */
 int sass_alu(const char *text);
+/* Whether a warp issues it after a BAR.SYNC.DEFER_BLOCKING before the barrier opens: arithmetic (the
+ * INT pipe's, floating point, the uniform datapath's), not a memory, control or barrier instruction. */
+int sass_passes_bar(const char *text);
 
 /* Adds one instruction's text to the counts. */
 void sass_count_instr(const char *text, sass_counts *c);

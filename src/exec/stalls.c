@@ -102,6 +102,34 @@ static stall_fill *debug_fill(const stall_trace *t, const sass_kernel *k)
 	return f;
 }
 
+/* Where each bar.sync's wait shows (stall_op.bar_shows): ncu samples a warp blocked at a deferred barrier
+ * at the first SASS instruction after the BAR that is not arithmetic (sass_passes_bar), and ptxas may put
+ * another op's there than the PTX's first (lesson 3: the second tile's LDG before the first's; lessons 4
+ * and 6, low_occ). Kept where that instruction's line comes after the barrier's and is an op's line; a
+ * loop ptxas rotated (lesson 8's HMMAs after its BAR) keeps the PTX's rule. */
+static void bar_shows(stall_trace *t, const sass_kernel *k)
+{
+	if (!k->has_lines)
+		return;
+	for (int i = 0; i < t->nops; i++) {
+		stall_op *o = &t->ops[i];
+		if (o->kind != STALL_K_BAR)
+			continue;
+		int j = 0;
+		while (j < k->n && !(k->ins[j].line == o->line && !strncmp(k->ins[j].text, "BAR", 3)))
+			j++;
+		for (j++; j < k->n && sass_passes_bar(k->ins[j].text); j++)
+			;
+		if (j >= k->n || k->ins[j].line <= o->line)
+			continue;
+		for (int q = 0; q < t->nops; q++)
+			if (t->ops[q].line == k->ins[j].line) {
+				o->bar_shows = q + 1;
+				break;
+			}
+	}
+}
+
 /* A set of 128-byte line ids (stall_rec.mem's: never 0, a buffer's index is at least 1). */
 typedef struct {
 	uint32_t *k;
@@ -253,6 +281,7 @@ static int work(const run_request *rq, const gpu_spec *g, int regs, double fixed
 	sass_kernel k;
 	int debug = 0, got = ptxas_facts(rq, g, regs <= 0, &fma, &k, &debug);
 	/* a debug build issues its SASS, several instructions a PTX one: the trace as they issue */
+	bar_shows(&t, &k);
 	stall_fill *fill = debug ? debug_fill(&t, &k) : NULL;
 	out->debug_sass = fill && stall_trace_expand(&t, fill) == 0;
 	free(fill);

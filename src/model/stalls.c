@@ -281,6 +281,7 @@ typedef struct {
 	int bar_id;
 	int bar_pend;            /* arrived at bar_id, not yet blocked (BAR.SYNC.DEFER_BLOCKING: defers_bar) */
 	long long bar_at;        /* the last barrier it passed releases then: no memory or control op before */
+	uint32_t bar_shows;      /* and its op's bar_shows: where a wait for it is charged */
 	int mb_slot;             /* >= 0: an mbarrier wait's predicate waits for that slot to reach mb_arr, mb_cp */
 	long long mb_arr, mb_cp;
 	int32_t mb_reg[STALL_MAX_DST]; /* the predicate of its last mbarrier wait */
@@ -483,7 +484,8 @@ static void prepare(sim *s, wstate *w, long long t)
 		g = group_done(&w->wg, o->wait_n), gwhy = STALL_BARRIER;
 	if (g > dep)
 		dep = g, why = gwhy;
-	if (w->bar_at > dep && !defers_bar(o))
+	int bar = w->bar_at > dep && !defers_bar(o);
+	if (bar)
 		dep = w->bar_at, why = STALL_BARRIER;
 	if (w->hold > dep) /* a debug build's stall count, a wgmma's issue */
 		dep = w->hold, why = STALL_WAIT;
@@ -491,7 +493,7 @@ static void prepare(sim *s, wstate *w, long long t)
 		dep = w->pend, why = w->pend_why;
 	w->wake = dep;
 	w->why = (uint8_t)why;
-	w->wop = opi;
+	w->wop = bar && why == STALL_BARRIER && w->bar_shows ? w->bar_shows - 1 : opi;
 	for (int i = 0; i < w->mb_nreg && why == STALL_LONG_SB; i++)
 		if (w->mb_reg[i] == dr)
 			w->wop = w->mb_wop;
@@ -964,6 +966,7 @@ static void issue(sim *s, wstate *w, long long t)
 		uint32_t id = w->rec[k0].mem; /* the barrier's number, as the emulator read it */
 		w->bar_id = id < STALL_BARRIERS ? (int)id : 0;
 		w->bar_pend = 1;
+		w->bar_shows = (uint32_t)o->bar_shows;
 		s->b[w->blk].arrived[w->bar_id]++;
 		if (o->bar_warps > 0)
 			s->b[w->blk].want[w->bar_id] = o->bar_warps;
@@ -975,7 +978,9 @@ static void issue(sim *s, wstate *w, long long t)
 		w->at_bar = 1;
 		w->wake = NEVER;
 		w->why = STALL_BARRIER;
-		w->wop = w->bar_id == STALL_BAR_CLUSTER ? w->rec[k0].op : w->rec[w->pos].op;
+		w->wop = w->bar_id == STALL_BAR_CLUSTER ? w->rec[k0].op
+			 : w->bar_shows			 ? w->bar_shows - 1
+							 : w->rec[w->pos].op;
 		w->awake = NEVER;
 		return;
 	}

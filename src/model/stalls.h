@@ -68,6 +68,9 @@ typedef struct {
 	int32_t src[STALL_MAX_SRC];  /* registers it reads, its guard predicate included */
 	int wait_n;                  /* CPWAIT / WGWAIT: the groups it may leave in flight */
 	int bar_warps;               /* BAR: the warps it waits for; 0: all of the block's */
+	int bar_shows;               /* BAR: 1 + the op its wait shows at where ptxas's SASS orders another
+				      * first (the first non-ALU SASS instruction after the BAR); 0: the
+				      * first op after it that is not ALU work (defers_bar) */
 	double units;                /* its pipe's work per issue: wavefronts (LDS/STS), 128-byte lines
 				      * (LDG/STG/CPASYNC), FLOPs (MMA/WGMMA), bytes (TMA); the emulator's mean */
 } stall_op;
