@@ -34,7 +34,7 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from ncu_lines import ADDR_NAMES, LINE_NAMES, alike, parse_source_csv, norm, run_map, sass_map  # noqa: E402
+from ncu_lines import ADDR_NAMES, LINE_NAMES, alike, nvdisasm_map, opcode, parse_source_csv, norm, run_map, sass_map  # noqa: E402
 
 # ncu's stall column suffixes -> the model's reason keys
 NAMES = {"long_sb": "long_scoreboard", "long_scoreboard": "long_scoreboard", "short_sb": "short_scoreboard",
@@ -145,7 +145,7 @@ def cpi_per_sass(model, sass_inst, grid):
     """The model's warp cycles per issued instruction counted in SASS instructions as ncu counts them:
     its warp cycles per PTX instruction times the grid's PTX instructions (its replay's, per block)
     over ncu's SASS instructions executed; None without those."""
-    ptx = sum(l["issued"] for l in model["lines"]) / max(model["blocks_per_sm"], 1) * (grid or 0)
+    ptx = sum(l["issued"] for l in model["lines"]) / max(model.get("blocks_resident", model["blocks_per_sm"]), 1) * (grid or 0)
     return model["warp_cycles_per_issue"] * ptx / sass_inst if sass_inst and ptx else None
 
 
@@ -230,6 +230,56 @@ def ncu_metric(text, names):
     return None
 
 
+# wgmma.mma_async's SASS: one instruction a wgmma, whose line-table entry ptxas often gives another line
+# (lesson 9: the k-tile's second to fourth HGMMAs on the loop's `add` and `bra`)
+GMMA = ("HGMMA", "QGMMA", "IGMMA", "BGMMA")
+
+
+def recording(t, root):
+    """(the PTX path, the recorded SASS's text) of a target: a lesson's assets/sass/NN.sass, a held-out
+    kernel's X.sass beside its X.ptx; (None, None) without one."""
+    if t.startswith("heldout:"):
+        f = heldout(t[len("heldout:"):], root)
+        ptx = f[f.index("--ptx") + 1]
+        path = ptx[:-4] + ".sass"
+    else:
+        path, ptx = os.path.join(root, "assets/sass/%02d.sass" % int(t)), None
+    if not os.path.exists(path):
+        return None, None
+    text = open(path).read()
+    for l in text.splitlines()[:20]:
+        if l.startswith("ptx: ") and ptx is None:
+            ptx = os.path.join(root, l[5:].strip())
+    return ptx, text
+
+
+def gmma_moves(ptx_text, amap):
+    """{a wgmma.mma_async's PTX line: the line the cubin's line table gives its SASS instruction} where the
+    two differ: the k-th wgmma of the entry (its lines, those the SASS map names) paired with its k-th
+    HGMMA/QGMMA in address order; {} when their counts differ. ncu's samples of an HGMMA reach its
+    table's line; this puts the model's wait for it there too, so the two are compared at one line."""
+    sass = [(ln, t) for _, (ln, t) in sorted(amap.items()) if ln and opcode(t) in GMMA]
+    named = [ln for ln, _ in amap.values() if ln]
+    if not sass or not named:
+        return {}
+    lo, hi = min(named), max(named)
+    ptx = [i + 1 for i, l in enumerate(ptx_text.splitlines())
+           if l.split("//")[0].strip().startswith("wgmma.mma_async") and lo <= i + 1 <= hi]
+    if len(ptx) != len(sass):
+        return {}
+    return {p: s for p, (s, _) in zip(ptx, sass) if p != s}
+
+
+def moved(mine, moves):
+    """The model's lines with the moves applied (a moved line's stalls added to its target's)."""
+    out = {}
+    for l, v in mine.items():
+        d = out.setdefault(moves.get(l, l), {"stalls": {}})["stalls"]
+        for k, c in v["stalls"].items():
+            d[k] = d.get(k, 0) + c
+    return out
+
+
 def top(d):
     rest = {k: v for k, v in d.items() if k != "selected" and v > 0}
     return max(rest, key=rest.get) if rest else "selected"
@@ -258,6 +308,7 @@ def main():
     for n in a.targets:
         flags, sflags = target(n, root)
         stem = os.path.join(a.raw, n.replace(":", "_"))
+        amap = {}  # the profiled run's SASS map, where it was read
         # the model at the SM clock ncu ran at (it locks one): the L2's and DRAM's latencies in cycles
         # and the copy engine's bytes a cycle follow it (`emulate --stalls --clock`)
         got = old.get((n, a.size)) if a.source else None
@@ -328,6 +379,10 @@ def main():
             failed += 1
             continue
         mine = {l["line"]: l for l in model["lines"]}
+        ptx_path, rec = recording(n, root)
+        if ptx_path and os.path.exists(ptx_path):
+            smap = amap or (nvdisasm_map(rec, entry) if rec else {})
+            mine = moved(mine, gmma_moves(open(ptx_path).read(), smap))
         hot = sorted(lines, key=lambda l: -sum(lines[l].values()))[:5]
         agree = 0
         for l in hot:

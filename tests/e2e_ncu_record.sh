@@ -45,3 +45,22 @@ if [ $rc -eq 2 ] && grep -q "^3: nothing recorded at size 512" "$tmp/o"; then
 else
 	echo "not ok ncu_record_missing: rc $rc: $(head -c 300 "$tmp/o")"
 fi
+
+# ncu's samples of an HGMMA reach the line its cubin's line table gives it (lesson 9: the k-tile's second
+# wgmma's HGMMA on the loop's `bra`, line 351; the third's and fourth's on its `add`, line 349), so the
+# model's wait for each wgmma is compared there (gmma_moves, through the recorded SASS): both lines have
+# the wgmmas' MIO throttle, two consumer warps a sub-partition behind each other's.
+cat >"$tmp/rec9.tsv" <<TSV
+9${tab}512${tab}351${tab}mio_throttle${tab}60
+9${tab}512${tab}351${tab}wait${tab}30
+9${tab}512${tab}349${tab}mio_throttle${tab}50
+9${tab}512${tab}cpi${tab}-${tab}16.3
+TSV
+out=$(PTXTUTOR_BIN=$BIN PTXTUTOR_ROOT=$ROOT python3 "$ROOT/scripts/ncu_stalls_compare.py" --from "$tmp/rec9.tsv" \
+	--size 512 --raw "$tmp/raw" 9 2>&1)
+if printf '%s\n' "$out" | grep -q '^9 .* 351 .* mio_throttle .* mio_throttle .* yes' &&
+	printf '%s\n' "$out" | grep -q '^9 .* 349 .* mio_throttle .* mio_throttle .* yes'; then
+	echo "ok ncu_record_gmma_lines"
+else
+	echo "not ok ncu_record_gmma_lines: $(printf '%s' "$out" | tail -6)"
+fi

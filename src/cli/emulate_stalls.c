@@ -65,6 +65,7 @@ static void print_json(const exec_stalls_result *s, const char *name, const run_
 	json_num(&w, "cycles", r->cycles);
 	json_num(&w, "waves", r->waves);
 	json_int(&w, "blocks_per_sm", s->c.blocks_per_sm);
+	json_int(&w, "blocks_resident", s->r.blocks);
 	json_int(&w, "warps", r->warps);
 	json_int(&w, "regs", s->regs);
 	json_bool(&w, "regs_assumed", s->regs_assumed);
@@ -130,8 +131,12 @@ static void print_text(const exec_stalls_result *s, const char *name, const run_
 	       rq->N, rq->K, gpu, unit, r->warps);
 	printf("  estimate %.3g ms: %.0f cycles a wave x %.0f waves at %.0f MHz (%s)\n", r->ms, r->cycles, r->waves,
 	       s->c.clock_mhz, exec_stalls_clock_names[s->clock_from]);
-	printf("  warp cycles per issued instruction %.2f; issue active %.0f%%; %d blocks an SM, %d registers a thread%s\n",
-	       r->issued > 0 ? r->warp_cycles / r->issued : 0, 100 * r->issue_active, s->c.blocks_per_sm, s->regs,
+	char fit[48] = "";
+	if (r->blocks < s->c.blocks_per_sm) /* a grid smaller than a wave: fewer than fit */
+		snprintf(fit, sizeof fit, " (%d fit; the grid has fewer)", s->c.blocks_per_sm);
+	printf("  warp cycles per issued instruction %.2f; issue active %.0f%%; %d blocks an SM%s, %d registers a "
+	       "thread%s\n",
+	       r->issued > 0 ? r->warp_cycles / r->issued : 0, 100 * r->issue_active, r->blocks, fit, s->regs,
 	       s->regs_assumed ? " (assumed)" : "");
 	if (r->l1_lines > 0)
 		printf("  L1: %.0f%% of the lines its global loads read were there or on their way (%.0f%% a fill in flight)\n",

@@ -275,7 +275,9 @@ typedef struct {
 	size_t aj;
 	int smsp, blk;
 	long long last;          /* the cycle it last issued */
-	long long hold;          /* its last instruction holds it until then: a debug build's stall count, a wgmma's issue */
+	long long hold;          /* its last instruction holds it until then: a debug build's stall count */
+	long long hold_wg;       /* its next wgmma waits until then: the last one's issue (WGMMA_ISSUE_PER_N) */
+	double wg_end;           /* its wgmmas have left its sub-partition's tensor pipe then */
 	long long pend;          /* a debug build: its variable-latency results are all written then */
 	uint8_t pend_why;        /* and the kind of the last of them */
 	int bar_id;
@@ -455,6 +457,17 @@ static int defers_bar(const stall_op *o)
 	return o->kind == STALL_K_FMA || o->kind == STALL_K_INT || o->kind == STALL_K_MOVE;
 }
 
+/* Whether another warp's wgmmas are in w's sub-partition's tensor pipe after cycle t: a wgmma held by
+ * its warp's last (hold_wg) waits behind them as MIO throttle in ncu's samples (gpu-wgmma-stalls: two
+ * warps a sub-partition, 65-100% of an HGMMA's), else as wait (one: 91%). */
+static int wg_behind(const sim *s, const wstate *w, long long t)
+{
+	for (int i = 0; i < s->nw; i++)
+		if (&s->w[i] != w && s->w[i].smsp == w->smsp && s->w[i].wg_end > (double)t)
+			return 1;
+	return 0;
+}
+
 /* What the warp's next instruction waits for, from cycle t + 1. */
 static void prepare(sim *s, wstate *w, long long t)
 {
@@ -487,8 +500,10 @@ static void prepare(sim *s, wstate *w, long long t)
 	int bar = w->bar_at > dep && !defers_bar(o);
 	if (bar)
 		dep = w->bar_at, why = STALL_BARRIER;
-	if (w->hold > dep) /* a debug build's stall count, a wgmma's issue */
+	if (w->hold > dep) /* a debug build's stall count */
 		dep = w->hold, why = STALL_WAIT;
+	if (o->kind == STALL_K_WGMMA && w->hold_wg > dep)
+		dep = w->hold_wg, why = wg_behind(s, w, t) ? STALL_MIO : STALL_WAIT;
 	if (s->c->debug && w->pend > dep) /* -O0 SASS: then every scoreboard (docs/model.md) */
 		dep = w->pend, why = w->pend_why;
 	w->wake = dep;
@@ -763,10 +778,11 @@ static void effects(sim *s, wstate *w, size_t k, long long t)
 		set_reg(s, w, o, t + (long long)p->lat[STALL_LAT_MMA], STALL_WAIT);
 		break;
 	case STALL_K_WGMMA: {
-		double done = queue(&s->smsp_free[w->smsp][P_TENSOR], t, u / WGMMA_FLOPS_PER_CYCLE) + p->lat[STALL_LAT_MMA];
+		w->wg_end = queue(&s->smsp_free[w->smsp][P_TENSOR], t, u / WGMMA_FLOPS_PER_CYCLE);
+		double done = w->wg_end + p->lat[STALL_LAT_MMA];
 		if ((long long)done > w->wg.open)
 			w->wg.open = (long long)done;
-		w->hold = t + (long long)(u / WGMMA_WARP_FLOPS_PER_N * WGMMA_ISSUE_PER_N);
+		w->hold_wg = t + (long long)(u / WGMMA_WARP_FLOPS_PER_N * WGMMA_ISSUE_PER_N);
 		break;
 	}
 	case STALL_K_MBAR_WAIT: { /* SYNCS.PHASECHK: its predicate comes back through the long scoreboard once the
@@ -1079,13 +1095,18 @@ int stall_model(const stall_trace *t, const stall_params *p, const stall_config 
 		snprintf(err, (size_t)errlen, "no stalls: %s", c->blocks_per_sm <= 0 ? "no block fits on an SM" : "no block was traced");
 		return -1;
 	}
-	sim s = {.t = t, .p = p, .c = c, .nb = c->blocks_per_sm};
-	s.nw = c->blocks_per_sm * t->warps_per_block;
+	/* the blocks an SM holds: as many as fit, or fewer where the grid is smaller than that (132 blocks on
+	 * 132 SMs: one each) */
+	int nb = c->blocks_per_sm;
+	if (c->grid_blocks > 0 && c->sms > 0 && (c->grid_blocks + c->sms - 1) / c->sms < nb)
+		nb = (int)((c->grid_blocks + c->sms - 1) / c->sms);
+	sim s = {.t = t, .p = p, .c = c, .nb = nb};
+	s.nw = nb * t->warps_per_block;
 	s.w = xcalloc((size_t)s.nw, sizeof *s.w);
 	s.b = xcalloc((size_t)s.nb, sizeof *s.b);
 	s.cyc = xcalloc((size_t)t->nops, sizeof *s.cyc);
 	s.issued = xcalloc((size_t)t->nops, sizeof *s.issued);
-	s.l1_bytes = L1_SM_BYTES - (double)c->smem_per_block * c->blocks_per_sm;
+	s.l1_bytes = L1_SM_BYTES - (double)c->smem_per_block * nb;
 	double m = c->l2_miss < 0 ? 0 : c->l2_miss > 1 ? 1 : c->l2_miss;
 	double mhz = c->clock_mhz > 0 ? c->clock_mhz : p->clock_mhz;
 	s.miss_lat = (1 - m) * stall_latency_at(p, STALL_LAT_L2, mhz) + m * stall_latency_at(p, STALL_LAT_DRAM, mhz);
@@ -1211,10 +1232,11 @@ int stall_model(const stall_trace *t, const stall_params *p, const stall_config 
 		r->issued += s.issued[i];
 	r->cycles = (double)(last + 1);
 	r->issue_active = r->issued / (r->cycles * 4);
-	double per_wave = (double)c->sms * c->blocks_per_sm;
+	double per_wave = (double)c->sms * nb;
 	r->waves = per_wave > 0 ? ceil((double)c->grid_blocks / per_wave) : 1;
 	r->ms = r->cycles * r->waves / (mhz * 1e3);
 	r->warps = s.nw;
+	r->blocks = nb;
 	r->l1_lines = s.l1_lines, r->l1_hits = s.l1_hits, r->l1_fill_hits = s.l1_fill_hits;
 	free(until), free(s.passed);
 	free(ready), free(rwhy), free(s.w), free(s.b), free(s.cyc), free(s.issued), l1_free(&s.l1);

@@ -210,6 +210,7 @@ typedef struct {
 	double waves;                /* ceil(grid / (SMs x blocks per SM)) */
 	double ms;                   /* cycles x waves / clock */
 	int warps;                   /* resident warps modelled */
+	int blocks;                  /* the blocks an SM held: those that fit, or fewer for a grid under a wave */
 	double l1_lines, l1_hits;    /* 128-byte lines the global loads read, and those the L1 had or was bringing */
 	double l1_fill_hits;         /* of those, a fill still on its way (the same line's miss of another warp) */
 } stall_result;
