@@ -1087,6 +1087,14 @@ static void by_line(sim *s, stall_result *r)
 		r->lines[i].top = stall_top(r->lines[i].cyc);
 }
 
+/* The blocks an SM holds: as many as fit, or fewer where the grid is smaller than a wave (132 blocks on
+ * 132 SMs: one each). */
+static int resident_blocks(const stall_config *c)
+{
+	long long fill = c->sms > 0 && c->grid_blocks > 0 ? (c->grid_blocks + c->sms - 1) / c->sms : c->blocks_per_sm;
+	return fill < c->blocks_per_sm ? (int)fill : c->blocks_per_sm;
+}
+
 int stall_model(const stall_trace *t, const stall_params *p, const stall_config *c, stall_result *r, char *err,
 		int errlen)
 {
@@ -1095,13 +1103,8 @@ int stall_model(const stall_trace *t, const stall_params *p, const stall_config 
 		snprintf(err, (size_t)errlen, "no stalls: %s", c->blocks_per_sm <= 0 ? "no block fits on an SM" : "no block was traced");
 		return -1;
 	}
-	/* the blocks an SM holds: as many as fit, or fewer where the grid is smaller than that (132 blocks on
-	 * 132 SMs: one each) */
-	int nb = c->blocks_per_sm;
-	if (c->grid_blocks > 0 && c->sms > 0 && (c->grid_blocks + c->sms - 1) / c->sms < nb)
-		nb = (int)((c->grid_blocks + c->sms - 1) / c->sms);
-	sim s = {.t = t, .p = p, .c = c, .nb = nb};
-	s.nw = nb * t->warps_per_block;
+	int nb = resident_blocks(c);
+	sim s = {.t = t, .p = p, .c = c, .nb = nb, .nw = nb * t->warps_per_block};
 	s.w = xcalloc((size_t)s.nw, sizeof *s.w);
 	s.b = xcalloc((size_t)s.nb, sizeof *s.b);
 	s.cyc = xcalloc((size_t)t->nops, sizeof *s.cyc);
