@@ -7,7 +7,7 @@
 // Prints each launch's time per HGMMA. The answer is in ncu's samples of the HGMMA instructions:
 //   make gpu-wgmma-stalls && ncu --section SourceCounters --section WarpStateStats -s 2 -c 1 -o wg_b \
 //       build/gpu-wgmma-stalls b && ncu -i wg_b.ncu-rep --page source --csv --print-source sass
-// (H200, 2026-11-28: a 87-93% wait, b 65-100% mio_throttle). The model replays the same PTX (`nvcc -ptx`
+// (H200, 2026-11-28: the HGMMAs of a 91% wait, of b 81% mio_throttle, of c 90% wait). The model replays the same PTX (`nvcc -ptx`
 // of this file, then `ptxtutor emulate --ptx F --entry ... --grid 132 --block 128|256 --args "C M"
 // --size 1024 --stalls`: M is the loop count).
 #define PROG "gpu-wgmma-stalls"

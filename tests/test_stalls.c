@@ -651,7 +651,7 @@ static void test_barrier_wait_shows_where_sass_orders_it(void **state)
 /* A wgmma holds its warp's next wgmma as it issues, 0.11 cycles a column of N (gpu-queues: 28.4 cycles
  * apart for n256), not its other instructions: charged as wait while only its own wgmmas are in its
  * sub-partition's tensor pipe, as MIO throttle behind another warp's (gpu-wgmma-stalls under ncu, one
- * warp a sub-partition: the HGMMAs' samples 91% wait; two: 65-100% MIO throttle). */
+ * warp a sub-partition: the HGMMAs' samples 91% wait; two: 81% MIO throttle). */
 static void test_wgmma_holds_its_next_wgmma(void **state)
 {
 	(void)state;

@@ -459,7 +459,7 @@ static int defers_bar(const stall_op *o)
 
 /* Whether another warp's wgmmas are in w's sub-partition's tensor pipe after cycle t: a wgmma held by
  * its warp's last (hold_wg) waits behind them as MIO throttle in ncu's samples (gpu-wgmma-stalls: two
- * warps a sub-partition, 65-100% of an HGMMA's), else as wait (one: 91%). */
+ * warps a sub-partition, 81% of the HGMMAs' samples), else as wait (one: 91%). */
 static int wg_behind(const sim *s, const wstate *w, long long t)
 {
 	for (int i = 0; i < s->nw; i++)
