@@ -135,13 +135,13 @@ $(BUILD)/gpu-latency: scripts/gpu-latency.cu scripts/gpu_check.h
 
 # The LG and MIO queue depths the stall model guesses (LG_QUEUE, MIO_QUEUE; needs nvcc).
 gpu-queues: $(BUILD)/gpu-queues
-$(BUILD)/gpu-queues: scripts/gpu-queues.cu scripts/gpu_check.h
+$(BUILD)/gpu-queues: scripts/gpu-queues.cu scripts/gpu_check.h scripts/gpu_wgmma.h
 	@mkdir -p $(BUILD)
 	$(NVCC) -O3 -gencode arch=compute_90a,code=sm_90a -o $@ $<
 
 # What ncu calls a warp's wait at an HGMMA, one or two warps a sub-partition (run under ncu; needs nvcc).
 gpu-wgmma-stalls: $(BUILD)/gpu-wgmma-stalls
-$(BUILD)/gpu-wgmma-stalls: scripts/gpu-wgmma-stalls.cu scripts/gpu_check.h
+$(BUILD)/gpu-wgmma-stalls: scripts/gpu-wgmma-stalls.cu scripts/gpu_check.h scripts/gpu_wgmma.h
 	@mkdir -p $(BUILD)
 	$(NVCC) -O3 -lineinfo -gencode arch=compute_90a,code=sm_90a -o $@ $<
 
