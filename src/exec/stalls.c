@@ -280,8 +280,8 @@ static int work(const run_request *rq, const gpu_spec *g, int regs, double fixed
 	double fma = 1;
 	sass_kernel k;
 	int debug = 0, got = ptxas_facts(rq, g, regs <= 0, &fma, &k, &debug);
-	/* a debug build issues its SASS, several instructions a PTX one: the trace as they issue */
 	bar_shows(&t, &k);
+	/* a debug build issues its SASS, several instructions a PTX one: the trace as they issue */
 	stall_fill *fill = debug ? debug_fill(&t, &k) : NULL;
 	out->debug_sass = fill && stall_trace_expand(&t, fill) == 0;
 	free(fill);

@@ -899,8 +899,8 @@ static void prepare_ahead(sim *s, wstate *w, long long t)
 			}
 			/* the first that may issue ahead is the one, unless it waits for its operands and a shared
 			 * load after it does not: that load passes it (ptxas puts an LDS as early as its address
-			 * allows, a median 15 SASS instructions before its first use in low_occ, 31-67 in lessons
-			 * 5-8, where the PTX has it just before) */
+			 * allows: a median 15 SASS instructions before its first use in low_occ, whose PTX has each
+			 * just before; 31-67 in lessons 5-8) */
 			int lds = o->kind == STALL_K_LDS;
 			if (ok && (w->awake == NEVER || (lds && dep < w->awake))) {
 				w->aj = k, w->awake = dep;
