@@ -134,10 +134,10 @@ static void print_text(const exec_stalls_result *s, const char *name, const run_
 	char fit[48] = "";
 	if (r->blocks < s->c.blocks_per_sm) /* a grid smaller than a wave: fewer than fit */
 		snprintf(fit, sizeof fit, " (%d fit; the grid has fewer)", s->c.blocks_per_sm);
-	printf("  warp cycles per issued instruction %.2f; issue active %.0f%%; %d blocks an SM%s, %d registers a "
+	printf("  warp cycles per issued instruction %.2f; issue active %.0f%%; %d block%s an SM%s, %d registers a "
 	       "thread%s\n",
-	       r->issued > 0 ? r->warp_cycles / r->issued : 0, 100 * r->issue_active, r->blocks, fit, s->regs,
-	       s->regs_assumed ? " (assumed)" : "");
+	       r->issued > 0 ? r->warp_cycles / r->issued : 0, 100 * r->issue_active, r->blocks, r->blocks == 1 ? "" : "s",
+	       fit, s->regs, s->regs_assumed ? " (assumed)" : "");
 	if (r->l1_lines > 0)
 		printf("  L1: %.0f%% of the lines its global loads read were there or on their way (%.0f%% a fill in flight)\n",
 		       100 * r->l1_hits / r->l1_lines, 100 * r->l1_fill_hits / r->l1_lines);
