@@ -122,12 +122,18 @@ else
 fi
 "$BIN" accuracy --emulate --k 16384 --size 256 >"$out" 2>"$err" &
 pid=$!
-sleep 2
-int_when_caught $pid # in the f32 kernel's emulation, in its child
+# SIGINT in the f32 kernel's emulation, in its child: once the child is there (after about a second of
+# the reference), not after a fixed sleep, which under load could still land in the reference.
+end=$(($(ms) + 20000)) kid=
+while [ "$(ms)" -lt "$end" ] && [ -d "/proc/$pid" ] && [ -z "$kid" ]; do
+	kid=$(ps -o pid= --ppid "$pid" 2>/dev/null)
+	[ -n "$kid" ] || sleep 0.05
+done
+int_when_caught $pid
 wait $pid
 rc=$?
-if [ $rc -eq 130 ] && grep -q '^ptxtutor accuracy: cancelled$' "$err" && [ ! -s "$out" ]; then
+if [ -n "$kid" ] && [ $rc -eq 130 ] && grep -q '^ptxtutor accuracy: cancelled$' "$err" && [ ! -s "$out" ]; then
 	echo "ok accuracy_interrupt_run"
 else
-	echo "not ok accuracy_interrupt_run (rc $rc):"; cat "$out" "$err"
+	echo "not ok accuracy_interrupt_run (rc $rc, child ${kid:-never seen}):"; cat "$out" "$err"
 fi

@@ -37,6 +37,7 @@ while IFS="$tab" read -r name ptx entry grid block args dtype outt smem mult kin
 		fi
 		"$BIN" emulate "$@" --size $size >"$out" 2>&1
 		rc=$?
+		[ "$size" = 128 ] && cp "$out" "$out.$name.128" # the tiled kernels' counts below
 		if [ $rc -eq 0 ] && head -1 "$out" | grep -q "^$entry at .*: VERIFIED$"; then
 			echo "ok heldout_${name}_$size $(sed -n 3p "$out" | cut -c3-40)"
 		else
@@ -49,11 +50,11 @@ if [ "$rows" -ge 16 ]; then
 else
 	echo "not ok heldout_manifest_rows: $rows kernels in kernels.tsv, want 16"
 fi
-# The effect each tiled kernel exhibits, from the emulator's shared-load counts at 128^3.
+# The effect each tiled kernel exhibits, from the emulator's shared-load counts at 128^3 (the report of
+# its run above, not a second emulation of it).
 for k in tiled_conflict:32 tiled_padded:1; do
 	name=${k%:*} want=${k#*:}
-	"$BIN" emulate --ptx "$DIR/$name.ptx" --grid N/32,M/32 --block 32,32 --size 128 \
-		--args 'M N K alpha:1.5 A B beta:0.5 C' >"$out" 2>&1
+	cp "$out.$name.128" "$out" 2>/dev/null || echo "(no run of $name at 128 above)" >"$out"
 	# shared loads: per k step one A read (want wavefronts) and one B broadcast (1)
 	got=$(sed -n 's/^  shared loads .*requests: \([0-9.]*\) wavefronts\/request.*/\1/p' "$out")
 	expect=$(awk "BEGIN { print ($want + 1) / 2 }")
@@ -95,4 +96,4 @@ else
 		fi
 	done
 fi
-rm -rf "$out" "$out.rows" "$out.ptx"
+rm -rf "$out" "$out".*

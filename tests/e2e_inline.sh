@@ -27,8 +27,10 @@ COPY="$DATA/ptxtutor/ptx/01_naive.ptx"
 PZ_COPY="$DATA/ptxtutor/ptx/01-bounds.ptx"
 SUMS="$(cksum <"$SHIPPED") $(cksum <"$START")"
 
+# (at 256^3: the edits and the puzzle's check are the same at any problem size, and the numbers pane's
+# estimate, in the background, takes a tenth of 4096^3's CPU)
 T new-session -d -s ie -x 160 -y 48 "exec env -u EDITOR LANG=C.UTF-8 LC_ALL=C.UTF-8 PTXTUTOR_ROOT=$ROOT \
-	XDG_STATE_HOME=$WORK/state XDG_DATA_HOME=$DATA CUDA_VISIBLE_DEVICES= sh '$WORK/wrap.sh' '$BIN' --lesson 1"
+	XDG_STATE_HOME=$WORK/state XDG_DATA_HOME=$DATA CUDA_VISIBLE_DEVICES= sh '$WORK/wrap.sh' '$BIN' --lesson 1 --size 256"
 wait_for ie "Naive"
 
 # ---- e: the copy opens inline; a comment typed on a new first line ----

@@ -23,12 +23,14 @@ SOCK_NAME=ptxtutor-present
 . "$(dirname "$0")/lib_tmux.sh"
 SGR="$(cd "$(dirname "$0")" && pwd)/sgr.awk"
 
-# start NAME COLS ROWS [ARGS...]: the tutor on the real course, a state of its own.
+# start NAME COLS ROWS [ARGS...]: the tutor on the real course, a state of its own, at 256^3: the pager,
+# the diagram, the marks, the menu, the search and the colours are the same at any problem size, and
+# the numbers pane's estimate, in the background, takes a tenth of 4096^3's CPU.
 start() {
 	name=$1 cols=$2 rows=$3
 	shift 3
 	T new-session -d -s "$name" -x "$cols" -y "$rows" \
-		"exec env LANG=C.UTF-8 LC_ALL=C.UTF-8 PTXTUTOR_ROOT=$ROOT XDG_STATE_HOME=$WORK/state-$name XDG_DATA_HOME=$WORK/data sh '$WORK/wrap.sh' '$BIN' $*"
+		"exec env LANG=C.UTF-8 LC_ALL=C.UTF-8 PTXTUTOR_ROOT=$ROOT XDG_STATE_HOME=$WORK/state-$name XDG_DATA_HOME=$WORK/data sh '$WORK/wrap.sh' '$BIN' $* --size 256"
 }
 row0() { cap "$1" | head -n 1; }
 page_of() { cap "$1" | sed -n 's/.*  page \([0-9]*\/[0-9]*\).*/\1/p' | head -n 1; }

@@ -28,8 +28,10 @@ chmod +x "$WORK/editor.sh"
 next_edit() { printf '%s\n' "$1" >"$WORK/next-edit"; }
 env_vars="PTXTUTOR_ROOT=$ROOT XDG_STATE_HOME=$WORK/state XDG_DATA_HOME=$DATA CUDA_VISIBLE_DEVICES="
 
+# The tutors at 256^3: a puzzle is checked at its own sizes whatever the problem size, and the numbers
+# pane's estimate, in the background, takes a tenth of 4096^3's CPU.
 T new-session -d -s pz -x 160 -y 48 "exec env LANG=C.UTF-8 LC_ALL=C.UTF-8 $env_vars EDITOR=$WORK/editor.sh \
-	sh '$WORK/wrap.sh' '$BIN' --lesson 1"
+	sh '$WORK/wrap.sh' '$BIN' --lesson 1 --size 256"
 wait_for pz "Naive"
 T send-keys -t pz P
 wait_for pz "Puzzles of lesson 1" && has pz "[ ] 01-bounds" && has pz "Threads past the edge of C"
@@ -103,7 +105,7 @@ check "puzzle --check: Solved names the next unsolved puzzle (text and --json)" 
 # The puzzle box: its title and keys row are whole at 80x24, the goal shows no Markdown backticks,
 # and after the second s the status line says the solution is shown (no "Sure?").
 T new-session -d -s box -x 80 -y 24 "exec env LANG=C.UTF-8 LC_ALL=C.UTF-8 $env_vars \
-	sh '$WORK/wrap.sh' '$BIN' --lesson 2"
+	sh '$WORK/wrap.sh' '$BIN' --lesson 2 --size 256"
 wait_for box "page 1/"
 T send-keys -t box P
 wait_for box "Puzzles of lesson 2" && has box "Esc close" && cap box | grep -q "? keys *│" && has box "the @index region" && ! cap box | grep -q '`'

@@ -90,11 +90,13 @@ if ! command -v tmux >/dev/null 2>&1; then
 fi
 SOCK_NAME=ptxtutor-sass
 . "$(dirname "$0")/lib_tmux.sh"
+# start NAME TOOLS ARGS...: the tutor at 256^3, as the screens above (the SASS is the kernel's at any
+# size; the numbers pane's estimate, in the background, takes a tenth of 4096^3's CPU).
 start() {
 	name=$1 bin=$2
 	shift 2
 	T new-session -d -s "$name" -x 120 -y 36 \
-		"exec env LANG=C.UTF-8 LC_ALL=C.UTF-8 PTXTUTOR_ROOT=$ROOT PTXTUTOR_CUDA_BIN=$bin XDG_STATE_HOME=$WORK/state-$name XDG_DATA_HOME=$WORK/data sh '$WORK/wrap.sh' '$BIN' $*"
+		"exec env LANG=C.UTF-8 LC_ALL=C.UTF-8 PTXTUTOR_ROOT=$ROOT PTXTUTOR_CUDA_BIN=$bin XDG_STATE_HOME=$WORK/state-$name XDG_DATA_HOME=$WORK/data sh '$WORK/wrap.sh' '$BIN' $* --size 256"
 }
 start fake "$FAKE" 1 --page 4
 wait_for fake "page 4/" && T send-keys -t fake S && wait_for fake "SASS sm_90" &&

@@ -68,11 +68,13 @@ EOF
 chmod +x "$SLOW/ptxas"
 ln -s "$FAKE/nvdisasm" "$SLOW/nvdisasm"
 
+# start NAME LIMIT ARGS...: the tutor with the hanging ptxas, at 256^3 (the SASS view and the pages are
+# the same at any size; the numbers pane's estimate, in the background, takes a tenth of 4096^3's CPU).
 start() {
 	name=$1 limit=$2
 	shift 2
 	T new-session -d -s "$name" -x 120 -y 36 \
-		"exec env LANG=C.UTF-8 LC_ALL=C.UTF-8 PTXTUTOR_ROOT=$ROOT PTXTUTOR_CUDA_BIN=$SLOW PTXTUTOR_TOOL_TIMEOUT_S=$limit TMPDIR=$WORK/tmp XDG_STATE_HOME=$WORK/state-$name XDG_DATA_HOME=$WORK/data sh '$WORK/wrap.sh' '$BIN' $*"
+		"exec env LANG=C.UTF-8 LC_ALL=C.UTF-8 PTXTUTOR_ROOT=$ROOT PTXTUTOR_CUDA_BIN=$SLOW PTXTUTOR_TOOL_TIMEOUT_S=$limit TMPDIR=$WORK/tmp XDG_STATE_HOME=$WORK/state-$name XDG_DATA_HOME=$WORK/data sh '$WORK/wrap.sh' '$BIN' $* --size 256"
 }
 # gone PID: until that process has ended (5 s, times E2E_SLOW).
 gone() {

@@ -32,12 +32,15 @@ pt_limited() { if command -v timeout >/dev/null 2>&1; then timeout 10 env $env_v
 cp "$ROOT/ptx/puzzles/solutions/02-coalesce.ptx" "$WORK/coalesce.ptx"
 cp "$ROOT/ptx/puzzles/solutions/03-barriers.ptx" "$WORK/barriers.ptx"
 
-# tutor SESSION ARGS...: the tutor in its own tmux session, big enough that a page fits.
+# tutor SESSION ARGS...: the tutor in its own tmux session, big enough that a page fits. At 256^3:
+# what this test reads (pages, puzzles, the state file) is the same at any problem size, and the
+# numbers pane's estimate, emulated in the background while the tutor is open, takes a tenth of
+# 4096^3's CPU.
 tutor() {
 	s=$1
 	shift
 	T new-session -d -s "$s" -x 200 -y 60 "exec env LANG=C.UTF-8 LC_ALL=C.UTF-8 $env_vars \
-		sh '$WORK/wrap.sh' '$BIN' $*"
+		sh '$WORK/wrap.sh' '$BIN' $* --size 256"
 }
 # read_to SESSION PAGE: Space (read on) until the status line says "page PAGE/", each press
 # waited for (the screen settles) — every page before it was read to its end on the way.
