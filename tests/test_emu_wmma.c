@@ -1,4 +1,4 @@
-/* test_emu_wmma: wmma.load/store/mma (issue 39): every fragment lands where emu_wmma_frag_pos says and round-trips through store in either layout, one mma of every form, shape and layout computes D = A.B + C exactly, .satfinite clamps, the counts and the budget, the refusals, and nvcc's s8 WMMA GEMM against an integer reference. */
+/* test_emu_wmma: wmma.load/store/mma (issue 39): every fragment lands where emu_wmma_frag_pos says, which is the GPU's mapping (tests/wmma-layout-sm90.tsv), and round-trips through store in either layout, one mma of every form, shape and layout computes D = A.B + C exactly, .satfinite clamps, the counts (ptxas's accesses) and the budget, the refusals, and nvcc's s8 WMMA GEMM against an integer reference. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -356,15 +356,17 @@ static void test_counts_and_budget(void **st)
 	assert_int_equal(run(&r, c_load_mma_store, 32), EMU_OK);
 	/* ops: 4 ld.param, load.c, load.a, load.b, mma, store.d, ... */
 	const emu_opcount *lc = &r.cnt[4], *la = &r.cnt[5], *mm = &r.cnt[7], *sd = &r.cnt[8];
-	/* C row-major, 16 floats a row: each register a warp-wide 128 bytes, 4 sectors */
-	assert_int_equal(lc->requests, 8);
+	/* as ptxas's SASS (scripts/gpu-wmma-layout.cu): C's f32 pairs, 8 bytes a lane, 8 rows of 32 bytes: four
+	 * LDG.E.64 of 8 sectors */
+	assert_int_equal(lc->requests, 4);
 	assert_int_equal(lc->sectors, 32);
-	/* f16 A: four registers loaded (the other four repeat them), 4 bytes a lane */
+	/* f16 A: four registers loaded (the other four repeat them), each an 8x8 tile, 16 bytes of 8 rows */
 	assert_int_equal(la->requests, 4);
 	assert_int_equal(la->bytes, 4 * 32 * 4);
-	/* D stored col-major: a register's 32 lanes are two rows across 16 columns, 16 sectors */
+	assert_int_equal(la->sectors, 4 * 8);
+	/* D stored col-major: a pair lies across memory, so an element at a time; each 4 columns of 8 rows */
 	assert_int_equal(sd->requests, 8);
-	assert_int_equal(sd->sectors, 8 * 16);
+	assert_int_equal(sd->sectors, 8 * 4);
 	assert_int_equal(mm->wg_flops, 2 * 16 * 16 * 16);
 	assert_int_equal(mm->issued, 1);
 	/* the mma is charged 8192 / 16 = 512 warp instructions: 400 is not enough, 600 is */
@@ -372,6 +374,55 @@ static void test_counts_and_budget(void **st)
 	assert_int_equal(run(&r, c_load_mma_store, 32), EMU_ERR_BUDGET);
 	r.budget = 600;
 	assert_int_equal(run(&r, c_load_mma_store, 32), EMU_OK);
+	/* f16 B row-major (its pairs lie across memory): a 32-bit word a lane of each 8x8 tile's transpose, as
+	 * ptxas's LDG.E and MOVM.16.MT88: 4 requests of 8 rows x 16 bytes (Nsight Compute on tests/heldout/
+	 * wmma_f16: 8.0 sectors a request, docs/benchmarks.md); an element at a time it was 8 requests */
+	r.budget = 0;
+	assert_int_equal(run(&r, "\twmma.load.b.sync.aligned.row.m16n16k16.global.f16 "
+				 "{%b0, %b1, %b2, %b3, %b4, %b5, %b6, %b7}, [%rd1];\n", 32), EMU_OK);
+	assert_int_equal(r.cnt[4].requests, 4);
+	assert_int_equal(r.cnt[4].sectors, 4 * 8);
+}
+
+/* emu_wmma_frag_pos is the GPU's mapping: every shape, type, matrix and layout of the table an H200 printed
+ * (scripts/gpu-wmma-layout.cu, tests/wmma-layout-sm90.tsv). */
+static void test_layout_is_the_gpus(void **st)
+{
+	(void)st;
+	char path[1024], line[1024];
+	const char *root = getenv("PTXTUTOR_ROOT");
+	snprintf(path, sizeof path, "%s/tests/wmma-layout-sm90.tsv", root ? root : ".");
+	FILE *fp = fopen(path, "r");
+	assert_non_null(fp);
+	static const char *const types[] = {[WMT_F16] = "f16", [WMT_BF16] = "bf16", [WMT_TF32] = "tf32", [WMT_S8] = "s8",
+					    [WMT_U8] = "u8", [WMT_F32] = "f32", [WMT_S32] = "s32"};
+	int lines = 0;
+	while (fgets(line, sizeof line, fp)) {
+		char which[4], shape[16], type[8], layout[4];
+		int lane, at;
+		if (line[0] == '#' || sscanf(line, "%3s %15s %7s %3s %d %n", which, shape, type, layout, &lane, &at) != 5)
+			continue;
+		int s = 0, t = 0;
+		while (strcmp(shapes[s].name, shape))
+			assert_true(++s < 4);
+		while (!types[t] || strcmp(types[t], type))
+			assert_true(++t < WMT_NTYPES);
+		emu_wmma_frag f;
+		int w = which[0] == 'a' ? WM_LOAD_A : which[0] == 'b' ? WM_LOAD_B : WM_LOAD_C;
+		assert_int_equal(emu_wmma_frag_of(w, shapes[s].m, shapes[s].n, shapes[s].k, t, &f), 0);
+		int e = 0, row, col, n;
+		for (const char *p = line + at; sscanf(p, "%d,%d%n", &row, &col, &n) == 2; p += n, e++) {
+			int r2, c2;
+			emu_wmma_frag_pos(&f, lane, e, &r2, &c2);
+			if (r2 != row || c2 != col)
+				fail_msg("%s %s %s %s lane %d element %d: the GPU's (%d, %d), the emulator's (%d, %d)",
+					 which, shape, type, layout, lane, e, row, col, r2, c2);
+		}
+		assert_int_equal(e, f.nregs * f.per_reg);
+		lines++;
+	}
+	fclose(fp);
+	assert_int_equal(lines, 1920); /* 60 fragments x 32 lanes */
 }
 
 static void test_rules(void **st)
@@ -525,6 +576,7 @@ int main(void)
 		cmocka_unit_test(test_mma_forms),
 		cmocka_unit_test(test_satfinite),
 		cmocka_unit_test(test_counts_and_budget),
+		cmocka_unit_test(test_layout_is_the_gpus),
 		cmocka_unit_test(test_rules),
 		cmocka_unit_test(test_shared),
 		cmocka_unit_test(test_refused),

@@ -267,11 +267,11 @@ void emu_exec_shfl(blockctx *b, warp *w, const emu_op *o, uint32_t em);
 int emu_exec_wgmma(blockctx *b, warp *w, const inst *x, int hazard);
 /* issue 39: wmma.load, wmma.store, wmma.mma (emu_wmma.c); 0 (STEP_NEXT) or -1 after emu_fail. */
 int emu_exec_wmma(blockctx *b, warp *w, const emu_op *o, uint32_t em, emu_opcount *cnt);
-/* issue 39: one register's worth of a wmma.load/store for all 32 lanes: lane l's bytes (1..4) at addr[l]
- * in space (generic, global, shared), into or out of val[l]; bounds, alignment, the race shadow and the
- * counts of one ld/st request (emu_exec_mem.c). 0, or -1 after emu_fail. */
+/* issue 39: one access of a wmma.load/store for all 32 lanes: lane l's bytes (1..8) at addr[l] in space
+ * (generic, global, shared), into or out of val[l], low byte first; bounds, alignment, the race shadow and
+ * the counts of one ld/st request (emu_exec_mem.c). 0, or -1 after emu_fail. */
 int emu_exec_access(blockctx *b, warp *w, const emu_op *o, int space, int store, const uint64_t addr[32], int bytes,
-		    uint32_t val[32], emu_opcount *cnt);
+		    uint64_t val[32], emu_opcount *cnt);
 
 /* The race detector's set-up and warp masks (emu_race.c; its checks and
  * reports are emu_race.h's, for the memory families). The shadows of a CTA:

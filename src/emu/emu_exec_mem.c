@@ -328,7 +328,7 @@ int emu_exec_stmatrix(blockctx *b, warp *w, const emu_op *o, uint32_t em, emu_op
 
 /* issue 39: wmma.load and wmma.store (emu_wmma.c), a register at a time */
 int emu_exec_access(blockctx *b, warp *w, const emu_op *o, int space, int store, const uint64_t addr[32], int bytes,
-		    uint32_t val[32], emu_opcount *cnt)
+		    uint64_t val[32], emu_opcount *cnt)
 {
 	int64_t gaddr[32], saddr[32];
 	uint32_t gmask = 0, smask = 0;

@@ -51,6 +51,7 @@ int emu_wmma_frag_of(int which, int m, int n, int k, emu_wmma_type t, emu_wmma_f
 	if (!ok)
 		return -1;
 	f->which = which;
+	f->m = m;
 	f->rows = which == WM_LOAD_B ? k : m;
 	f->cols = which == WM_LOAD_A ? k : n;
 	f->eb = wm_types[t].bytes;
@@ -61,23 +62,34 @@ int emu_wmma_frag_of(int which, int m, int n, int k, emu_wmma_type t, emu_wmma_f
 	return 0;
 }
 
-/* Lane l's distinct element u is number (u / p * 32 + l) * p + u % p of the
- * matrix in order along its K (A: row-major, B: column-major; C and D:
- * row-major), p elements to a register: a register's elements are adjacent
- * in K, as in mma.sync's fragments, and a warp's register i covers the
- * 32 * p elements after those of register i - 1. Elements past uniq repeat
- * the first ones. */
+/* ptxas's mapping on sm_90, as the GPU showed it (scripts/gpu-wmma-layout.cu; tests/wmma-layout-sm90.tsv
+ * holds this to every shape, type, matrix and layout): the fragments of mma.sync's m16n8k8/m16n8k16
+ * (PTX ISA, "Matrix Fragments for mma.m16n8k16"), whatever the memory layout. Lane l = 4g + t holds q
+ * elements side by side (A's and B's registers; C's pairs) in tiles of 8 rows (g) by 4q columns (t);
+ * element u is element u % q of tile u / q. m8n32k16 runs the transposed product D^T = B^T A^T, so its
+ * A takes mma's B layout, its B mma's A layout, and its C is transposed. Elements past uniq repeat
+ * the first ones (f16 A and B). */
 void emu_wmma_frag_pos(const emu_wmma_frag *f, int lane, int e, int *row, int *col)
 {
-	int p = f->per_reg, u = e % f->uniq;
-	int idx = (u / p * 32 + lane) * p + u % p;
-	if (f->which == WM_LOAD_B) {
-		*row = idx % f->rows;
-		*col = idx / f->rows;
-	} else {
-		*row = idx / f->cols;
-		*col = idx % f->cols;
+	int g = lane / 4, t = lane % 4, u = e % f->uniq;
+	int c = f->which == WM_LOAD_C, trans = f->m == 8;
+	int q = c ? 2 : f->per_reg, b = u / q, j = u % q, w = 4 * q;
+	int xrows = trans ? f->cols : f->rows, xcols = trans ? f->rows : f->cols; /* the operand as mma sees it */
+	int xr, xc;
+	if (c) { /* C: its 8-row tiles down, then across */
+		xr = 8 * (b % (xrows / 8)) + g;
+		xc = 8 * (b / (xrows / 8)) + 2 * t + j;
+	} else if ((f->which == WM_LOAD_A) != trans) { /* mma's A: row halves, then K, then the next 16 rows */
+		int halves = xrows >= 16 ? 2 : 1, kt = xcols / w;
+		xr = 16 * (b / (kt * halves)) + 8 * (b % halves) + g;
+		xc = w * (b / halves % kt) + q * t + j;
+	} else { /* mma's B: K, then the next 8 columns */
+		int kt = xrows / w;
+		xr = w * (b % kt) + q * t + j;
+		xc = 8 * (b / kt) + g;
 	}
+	*row = trans ? xc : xr;
+	*col = trans ? xr : xc;
 }
 
 /* ---- decoding ---- */
@@ -338,9 +350,12 @@ static int address(blockctx *b, warp *w, const emu_op *o, const struct emu_wmma_
 	return 0;
 }
 
-/* wmma.load (store 0) or wmma.store: one access per register of the
- * fragment, as wide as its elements lie together in memory; f16 A's and B's
- * repeated registers are copies, not loads. */
+/* wmma.load (store 0) or wmma.store as ptxas's SASS makes them (scripts/gpu-wmma-layout.cu's, on
+ * sm_90): the q elements a lane holds side by side (mma's fragments: A's and B's registers, C's
+ * pairs), where they lie together in memory, are one access (C's f32 pairs one LDG.E.64); a 16-bit
+ * register that lies across memory is its 8x8 tile's transpose, a 32-bit word a lane along memory,
+ * which MOVM.16.MT88 then moves into place; anything else an element at a time (8-bit: LDG.E.U8).
+ * f16 A's and B's repeated registers are copies, not loads. */
 static int exec_memory(blockctx *b, warp *w, const emu_op *o, const struct emu_wmma_op *wm, emu_opcount *cnt)
 {
 	int store = o->mod == WM_STORE_D;
@@ -350,40 +365,63 @@ static int exec_memory(blockctx *b, warp *w, const emu_op *o, const struct emu_w
 	if (address(b, w, o, wm, &f, &base, &stride) < 0)
 		return -1;
 	uint64_t *R = w->R;
-	int p = f.per_reg, bits = 8 * f.eb;
-	/* a register's p elements are adjacent in memory when the layout runs along K (A row-major, B col-major; C and D row-major) */
-	int together = p == 1 || (f.which == WM_LOAD_B ? wm->col[0] : !wm->col[0]);
-	for (int i = 0; i < f.nregs; i++) {
-		int32_t r = wm->r[0][i];
-		if (i * p >= f.uniq) { /* a repeat of register (i * p % uniq) / p, loaded already */
-			int32_t src = wm->r[0][i * p % f.uniq / p];
-			if (r < 0)
-				continue;
-			if (src >= 0) {
-				memcpy(&R[r * 32], &R[src * 32], 32 * sizeof *R);
-				continue;
-			} /* its first copy went to "_": load it here */
+	int cm = wm->col[0], p = f.per_reg, bits = 8 * f.eb, q = f.which == WM_LOAD_C ? 2 : p;
+	uint64_t mask = bits == 32 ? 0xffffffffu : (1u << bits) - 1;
+	uint64_t el[32][EMU_WMMA_MAX_UNIQ] = {{0}}; /* lane l's element u */
+	int pr[32][EMU_WMMA_MAX_UNIQ], pc[32][EMU_WMMA_MAX_UNIQ];
+	for (int l = 0; l < 32; l++)
+		for (int u = 0; u < f.uniq; u++) {
+			emu_wmma_frag_pos(&f, l, u, &pr[l][u], &pc[l][u]);
+			if (store)
+				el[l][u] = frag_get(R, wm->r[0], &f, l, u);
 		}
-		uint32_t acc[32] = {0};
-		for (int h = 0; h < p; h += together ? p : 1) {
-			uint64_t addr[32];
-			uint32_t val[32];
+	int together = q == 1 || elem_off(&f, cm, stride, pr[0][1], pc[0][1]) ==
+					 elem_off(&f, cm, stride, pr[0][0], pc[0][0]) + (uint64_t)f.eb;
+	uint64_t addr[32], v[32];
+	if (together || f.eb == 2) {
+		for (int u0 = 0; u0 < f.uniq; u0 += q) {
+			int r0 = pr[0][u0], c0 = pc[0][u0]; /* lane 0's first element: the 8x8 tile's corner */
+			int wl[32][4], wh[32][4]; /* element u0 + j (j < q) of lane l: the word's lane and part */
 			for (int l = 0; l < 32; l++) {
-				int row, col;
-				emu_wmma_frag_pos(&f, l, i * p + h, &row, &col);
-				addr[l] = base + elem_off(&f, wm->col[0], stride, row, col);
-				val[l] = 0;
-				if (store && r >= 0)
-					val[l] = (uint32_t)R[r * 32 + l] >> (together ? 0 : bits * h);
+				int row = pr[l][u0], col = pc[l][u0];
+				if (!together) /* the transposed word: 8 lines of 4 words along memory */
+					row = cm ? r0 + 2 * (l % 4) : r0 + l / 4, col = cm ? c0 + l / 4 : c0 + 2 * (l % 4);
+				addr[l] = base + elem_off(&f, cm, stride, row, col);
+				for (int j = 0; j < q; j++) {
+					int dr = pr[l][u0 + j] - r0, dc = pc[l][u0 + j] - c0, along = cm ? dr : dc, across = cm ? dc : dr;
+					wl[l][j] = together ? l : across * 4 + along / 2;
+					wh[l][j] = together ? j : along % 2;
+				}
+				v[l] = 0;
 			}
-			int bytes = together ? 4 : f.eb;
-			if (emu_exec_access(b, w, o, wm->space, store, addr, bytes, val, cnt) < 0)
+			if (store)
+				for (int l = 0; l < 32; l++)
+					for (int j = 0; j < q; j++)
+						v[wl[l][j]] |= el[l][u0 + j] << (bits * wh[l][j]);
+			if (emu_exec_access(b, w, o, wm->space, store, addr, q * f.eb, v, cnt) < 0)
 				return -1;
 			for (int l = 0; l < 32 && !store; l++)
-				acc[l] |= together ? val[l] : val[l] << (bits * h);
+				for (int j = 0; j < q; j++)
+					el[l][u0 + j] = v[wl[l][j]] >> (bits * wh[l][j]) & mask;
 		}
-		for (int l = 0; l < 32 && !store && r >= 0; l++)
-			R[r * 32 + l] = acc[l];
+	} else {
+		for (int u = 0; u < f.uniq; u++) {
+			for (int l = 0; l < 32; l++)
+				addr[l] = base + elem_off(&f, cm, stride, pr[l][u], pc[l][u]), v[l] = el[l][u];
+			if (emu_exec_access(b, w, o, wm->space, store, addr, f.eb, v, cnt) < 0)
+				return -1;
+			for (int l = 0; l < 32 && !store; l++)
+				el[l][u] = v[l] & mask;
+		}
+	}
+	for (int i = 0; i < f.nregs && !store; i++) {
+		int32_t r = wm->r[0][i];
+		for (int l = 0; l < 32 && r >= 0; l++) {
+			uint64_t out = 0;
+			for (int h = 0; h < p; h++)
+				out |= el[l][(i * p + h) % f.uniq] << (bits * h);
+			R[r * 32 + l] = out;
+		}
 	}
 	return 0;
 }

@@ -8,6 +8,7 @@
 typedef enum { WMT_F16, WMT_BF16, WMT_TF32, WMT_S8, WMT_U8, WMT_F32, WMT_S32, WMT_NTYPES } emu_wmma_type;
 
 #define EMU_WMMA_MAX_REGS 8   /* registers of the largest fragment (f16 A and B, f32 and s32 C and D) */
+#define EMU_WMMA_MAX_UNIQ 16  /* distinct elements a lane holds of the largest fragment (m32n8k16's A) */
 
 /* The operands of one wmma instruction; they do not fit an emu_op, which
  * holds their index in k->wmma as its imm and WM_* as its mod. */
@@ -30,14 +31,14 @@ struct emu_wmma_op {
  * per_reg elements of eb bytes, uniq of them distinct (f16 A and B hold some
  * elements twice). */
 typedef struct {
-	int which, rows, cols, eb, per_reg, nregs, uniq;
+	int which, m, rows, cols, eb, per_reg, nregs, uniq;
 } emu_wmma_frag;
 
 /* The fragment of a matrix, or -1 when the shape and type do not go together. */
 int emu_wmma_frag_of(int which, int m, int n, int k, emu_wmma_type t, emu_wmma_frag *f);
 /* Where element e (0 .. nregs * per_reg - 1; register e / per_reg, its
  * (e % per_reg)-th lowest part) of lane l's fragment sits in the matrix.
- * The PTX ISA leaves this unspecified; docs/emulator.md says which it is. */
+ * The PTX ISA leaves this unspecified; this is the GPU's (docs/emulator.md). */
 void emu_wmma_frag_pos(const emu_wmma_frag *f, int lane, int e, int *row, int *col);
 
 /* Parses "wmma.load.a.sync.aligned.row.m16n16k16.global.f16 {..}, [p], stride",
