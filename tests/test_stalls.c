@@ -781,6 +781,36 @@ static void test_global_load_passes_shared_store(void **state)
 	assert_true(cycles[1] > 64 * 29 * 0.95); /* the shared loads stay behind the stores: two latencies a step */
 }
 
+/* The same four ops in a loop, with ptxas's SASS recorded: where it issues the second LDG after the
+ * first STS (stall_op.sass_at), the load does not pass that store while it waits: two latencies a
+ * step, as the GPU runs that SASS; recorded the other way round, it passes: one. */
+static void test_global_load_keeps_sass_order(void **state)
+{
+	(void)state;
+	double cycles[2];
+	for (int after = 0; after < 2; after++) {
+		stall_op ops[] = {{.line = 1, .kind = STALL_K_LDG, .ndst = 1, .dst = {1}, .nsrc = 1, .src = {5}, .units = 1, .sass_at = 1},
+				  {.line = 2, .kind = STALL_K_STS, .nsrc = 1, .src = {1}, .units = 1, .sass_at = after ? 2 : 3},
+				  {.line = 3, .kind = STALL_K_LDG, .ndst = 1, .dst = {2}, .nsrc = 1, .src = {5}, .units = 1, .sass_at = after ? 3 : 2},
+				  {.line = 4, .kind = STALL_K_STS, .nsrc = 1, .src = {2}, .units = 1, .sass_at = 4},
+				  {.line = 5, .kind = STALL_K_OTHER, .sass_at = 5}}; /* the loop's branch */
+		stall_trace t;
+		trace_new(&t, 1, ops, 5);
+		for (int i = 0; i < 32; i++)
+			for (int k = 0; k < 5; k++)
+				stall_trace_add(&t, 0, 0, (uint32_t)k); /* every global load a miss */
+		stall_result r;
+		run_hoisting(&t, &r, 2);
+		cycles[after] = r.cycles;
+		if (after) /* the second store waits for its load's data */
+			assert_int_equal(r.lines[3].top, STALL_LONG_SB);
+		stall_result_free(&r);
+		stall_trace_free(&t);
+	}
+	assert_true(cycles[0] < 32 * 270 * 1.1);      /* one latency a step: the two loads together */
+	assert_true(cycles[1] > 32 * 2 * 260 * 0.9); /* two: in turn */
+}
+
 /* low_occ's inner loop: a shared load, then 8 more, each just before the FFMA that uses it (the PTX's
  * order). A shared load passes an FFMA still waiting for an earlier one (ptxas puts them ahead): one
  * latency a step, not one a pair. A global load does not (latency_chain's SASS keeps them near their
@@ -999,6 +1029,7 @@ int main(void)
 		cmocka_unit_test(test_mbarrier_waits_for_its_own_phase),
 		cmocka_unit_test(test_throttled_warps_share_the_queue),
 		cmocka_unit_test(test_global_load_passes_shared_store),
+		cmocka_unit_test(test_global_load_keeps_sass_order),
 		cmocka_unit_test(test_merged_shared_load_costs_no_mio),
 		cmocka_unit_test(test_debug_build_holds_each_instruction),
 		cmocka_unit_test(test_debug_build_waits_for_every_load),

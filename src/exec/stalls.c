@@ -130,6 +130,23 @@ static void bar_shows(stall_trace *t, const sass_kernel *k)
 	}
 }
 
+/* Where each op's line shows in ptxas's SASS (stall_op.sass_at): its first instruction that is not the
+ * arithmetic ptxas hoists with it (an address's IMAD and LEA: sass_passes_bar), else its first. */
+static void sass_order(stall_trace *t, const sass_kernel *k)
+{
+	if (!k->has_lines)
+		return;
+	for (int i = 0; i < t->nops; i++) {
+		int first = 0, main = 0;
+		for (int j = 0; j < k->n && !main; j++)
+			if (k->ins[j].line == t->ops[i].line) {
+				first = first ? first : j + 1;
+				main = sass_passes_bar(k->ins[j].text) ? 0 : j + 1;
+			}
+		t->ops[i].sass_at = main ? main : first;
+	}
+}
+
 /* A set of 128-byte line ids (stall_rec.mem's: never 0, a buffer's index is at least 1). */
 typedef struct {
 	uint32_t *k;
@@ -281,6 +298,7 @@ static int work(const run_request *rq, const gpu_spec *g, int regs, double fixed
 	sass_kernel k;
 	int debug = 0, got = ptxas_facts(rq, g, regs <= 0, &fma, &k, &debug);
 	bar_shows(&t, &k);
+	sass_order(&t, &k);
 	/* a debug build issues its SASS, several instructions a PTX one: the trace as they issue */
 	stall_fill *fill = debug ? debug_fill(&t, &k) : NULL;
 	out->debug_sass = fill && stall_trace_expand(&t, fill) == 0;

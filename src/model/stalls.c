@@ -902,6 +902,13 @@ static void prepare_ahead(sim *s, wstate *w, long long t)
 			 * allows: a median 15 SASS instructions before its first use in low_occ, whose PTX has each
 			 * just before; 31-67 in lessons 5-8) */
 			int lds = o->kind == STALL_K_LDS;
+			/* nor does a global load the recorded SASS issues after the waiting instruction (sass_at):
+			 * ptxas did not hoist it there (lesson 5's next-tile LDGs stay behind the bounds tests of
+			 * the loads before them; its shared stores then wait for them at long scoreboard, as
+			 * ncu finds) */
+			const stall_op *wo = &s->t->ops[w->rec[w->pos].op];
+			if (o->kind == STALL_K_LDG && o->sass_at && wo->sass_at && wo->sass_at < o->sass_at)
+				ok = 0;
 			if (ok && (w->awake == NEVER || (lds && dep < w->awake))) {
 				w->aj = k, w->awake = dep;
 				if (dep <= t + 1 || lds)
