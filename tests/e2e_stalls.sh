@@ -125,3 +125,18 @@ ok = bar.get(156, 0) > 0 and bar.get(152, 0) == 0
 print(("ok" if ok else "not ok") + " stalls_barrier_at_sass_order: barrier cycles at line 152 %s, at 156 %s" %
       (bar.get(152, 0), bar.get(156, 0)))
 PY
+
+# A wmma.mma waits for the wmma.loads of its fragments (their registers are the wmma's own operands,
+# not the op's): tests/heldout/wmma_f16's four mma lines wait at long scoreboard; they had issued at once.
+PTXTUTOR_ROOT=$root "$BIN" emulate --ptx "$ROOT/tests/heldout/wmma_f16.ptx" --entry heldout_wmma_f16 --grid 'ceil(N/64),M/16' \
+	--block 128 --args 'M N K alpha:1.5 A B beta:0.5 C' --dtype f16 --out f32 --size 256 --stalls --json >"$tmp/w" 2>"$tmp/e"
+python3 - "$tmp/w" <<'PY'
+import json, sys
+try:
+    d = json.load(open(sys.argv[1]))
+except ValueError:
+    print("not ok stalls_wmma_waits: no JSON"); sys.exit()
+mma = [x for x in d["lines"] if x["line"] in (94, 103, 112, 121)]
+ok = len(mma) == 4 and all(x["top"] == "long_scoreboard" and x["cycles"] > 10 * x["issued"] for x in mma)
+print(("ok" if ok else "not ok") + " stalls_wmma_waits: " + "; ".join("%d %s %d/%d" % (x["line"], x["top"], x["cycles"], x["issued"]) for x in mma))
+PY

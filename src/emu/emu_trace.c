@@ -3,6 +3,7 @@
 #include <string.h>
 #include "emu/emu_trace.h"
 #include "emu/emu_wgmma.h"
+#include "emu/emu_wmma.h"
 #include "base/util.h"
 
 /* The mbarriers by their offset in the CTA's shared memory (a shared::cluster address names the same
@@ -184,6 +185,23 @@ static double per(uint64_t n, uint64_t issued)
 	return issued ? (double)n / (double)issued : 0;
 }
 
+/* A wmma's registers live in its emu_wmma_op, not the op's src/dst: a load writes its fragment, an mma
+ * reads A, B and C and writes D, a store reads its fragment. The scoreboard needs one register of each
+ * fragment (all of a fragment's are written at once); as many as fit are kept. Without them an mma never
+ * waited for its loads and a warp ran ahead through all its k-steps. */
+static void wmma_regs(const struct emu_wmma_op *wm, const emu_op *o, stall_op *s)
+{
+	int mma = o->mod == WM_MMA, store = o->mod == WM_STORE_D;
+	s->ndst = 0;
+	for (int i = 0; i < wm->nr[0] && !store && s->ndst < STALL_MAX_DST; i++)
+		if (wm->r[0][i] >= 0)
+			s->dst[s->ndst++] = wm->r[0][i];
+	for (int f = mma ? 1 : 0; f < (mma ? 4 : store ? 1 : 0); f++)
+		for (int i = 0; i < wm->nr[f] && i < (mma ? 4 : EMU_WMMA_MAX_REGS) && s->nsrc < STALL_MAX_SRC - 1; i++)
+			if (wm->r[f][i] >= 0)
+				s->src[s->nsrc++] = wm->r[f][i];
+}
+
 void emu_trace_ops(const emu_kernel *k, const emu_opcount *cnt, stall_trace *t)
 {
 	free(t->ops);
@@ -208,13 +226,19 @@ void emu_trace_ops(const emu_kernel *k, const emu_opcount *cnt, stall_trace *t)
 				s->src[s->nsrc++] = o->src[r];
 		if (o->pred >= 0)
 			s->src[s->nsrc++] = o->pred;
+		if (o->code == OP_WMMA && o->imm >= 0 && o->imm < k->nwmma)
+			wmma_regs(&k->wmma[o->imm], o, s);
 		switch ((stall_kind)s->kind) {
 		case STALL_K_LDG: s->units = o->space == SP_LOCAL ? per(c->lsectors, c->issued) / 4 : per(c->gwave, c->issued); break;
 		case STALL_K_STG: s->units = per(c->sectors + c->lsectors, c->issued) / 4; break;
 		case STALL_K_CPASYNC: s->units = per(c->sectors, c->issued) / 4; break;
 		/* as the SASS: a scalar load ptxas merged into an LDS.128 charges its group's leader (emu_vgroup.c) */
 		case STALL_K_LDS: case STALL_K_STS: s->units = per(c->wave_sass, c->issued); break;
-		case STALL_K_MMA: s->units = (double)EMU_MMA_FLOPS(o->type == ET_TF32 ? 8 : 16); break;
+		case STALL_K_MMA:
+			s->units = o->code == OP_WMMA && o->imm >= 0 && o->imm < k->nwmma
+					   ? 2.0 * k->wmma[o->imm].m * k->wmma[o->imm].n * k->wmma[o->imm].k
+					   : (double)EMU_MMA_FLOPS(o->type == ET_TF32 ? 8 : 16);
+			break;
 		/* the tensor pipe takes an m64nN wgmma in the same time whatever its K (k8 tf32, k16 f16/bf16,
 		 * k32 fp8): its work in f16 FLOPs. Lesson 11 (fp8) measured 7100 FLOPs a cycle an SM, past
 		 * f16's 4096: the fp8 rate is twice f16's, as NVIDIA's H100 figures give */
