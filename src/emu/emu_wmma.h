@@ -34,6 +34,8 @@ typedef struct {
 	int which, m, rows, cols, eb, per_reg, nregs, uniq;
 } emu_wmma_frag;
 
+/* How the tensor cores read an element type (emu_wg_type), -1 for the integers. */
+int emu_wmma_wg(emu_wmma_type t);
 /* The fragment of a matrix, or -1 when the shape and type do not go together. */
 int emu_wmma_frag_of(int which, int m, int n, int k, emu_wmma_type t, emu_wmma_frag *f);
 /* Where element e (0 .. nregs * per_reg - 1; register e / per_reg, its
