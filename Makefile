@@ -48,7 +48,7 @@ FUZZ_BUILD   := build-fuzz
 FUZZ_FLAGS   := -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
 FUZZ_OBJ     := $(LIBOBJ:$(BUILD)/%=$(FUZZ_BUILD)/%)
 
-.PHONY: all run test asan deps clean ptxas-check ptx gpu-bandwidth gpu-l1-stride gpu-ceilings gpu-latency gpu-queues gpu-wgmma-stalls gpu-wmma-layout gpu-mio gpu-power gpu-cublas-timing gpu-lt-algos gpu-fp8-accum install uninstall fuzz fuzz-build
+.PHONY: all run test asan deps clean ptxas-check ptx gpu-bandwidth gpu-l1-stride gpu-ceilings gpu-latency gpu-queues gpu-wgmma-stalls gpu-wmma-layout gpu-lg-depth gpu-mio gpu-power gpu-cublas-timing gpu-lt-algos gpu-fp8-accum install uninstall fuzz fuzz-build
 all: $(BIN)
 
 $(BIN): $(OBJ)
@@ -150,6 +150,12 @@ gpu-wmma-layout: $(BUILD)/gpu-wmma-layout
 $(BUILD)/gpu-wmma-layout: scripts/gpu-wmma-layout.cu scripts/gpu_check.h
 	@mkdir -p $(BUILD)
 	$(NVCC) -O3 -std=c++17 -gencode arch=compute_90a,code=sm_90a -o $@ $<
+
+# How many global loads an SM holds before its warps wait at LG throttle (run under ncu: scripts/gpu-lg-depth.sh).
+gpu-lg-depth: $(BUILD)/gpu-lg-depth
+$(BUILD)/gpu-lg-depth: scripts/gpu-lg-depth.cu scripts/gpu_check.h
+	@mkdir -p $(BUILD)
+	$(NVCC) -O3 -gencode arch=compute_90a,code=sm_90a -o $@ $<
 
 # What the SM's MIO takes a cycle of shuffles and shared loads, and whether global loads share it (needs nvcc).
 gpu-mio: $(BUILD)/gpu-mio
