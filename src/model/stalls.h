@@ -71,8 +71,8 @@ typedef struct {
 	int bar_shows;               /* BAR: 1 + the op its wait shows at where ptxas's SASS orders another
 				      * first (the first non-ALU SASS instruction after the BAR); 0: the
 				      * first op after it that is not ALU work (defers_bar) */
-	int sass_at;                 /* 1 + the index of its line's first instruction in ptxas's SASS, where
-				      * recorded; 0: not known */
+	int sass_at;                 /* 1 + the index in ptxas's recorded SASS of its line's first instruction
+				      * past the address arithmetic hoisted with it (sass_order); 0: not known */
 	double units;                /* its pipe's work per issue: wavefronts (LDS/STS), 128-byte lines
 				      * (LDG/STG/CPASYNC), FLOPs (MMA/WGMMA), bytes (TMA); the emulator's mean */
 } stall_op;
