@@ -752,33 +752,42 @@ static void test_throttled_warps_share_the_queue(void **state)
 	stall_trace_free(&t);
 }
 
+/* load r1; store r1 to shared; load r2; store r2 (then a branch, where `branch`), 32 times, every global
+ * load a miss, replayed with loads issued ahead: its cycles, and the second store's top reason in *top. The
+ * ops' sass_at are sass[0..4] (0: no recording). */
+static double loads_and_stores(uint8_t ld, const int sass[5], int branch, stall_reason *top)
+{
+	stall_op ops[] = {{.line = 1, .kind = ld, .ndst = 1, .dst = {1}, .nsrc = 1, .src = {5}, .units = 1, .sass_at = sass[0]},
+			  {.line = 2, .kind = STALL_K_STS, .nsrc = 1, .src = {1}, .units = 1, .sass_at = sass[1]},
+			  {.line = 3, .kind = ld, .ndst = 1, .dst = {2}, .nsrc = 1, .src = {5}, .units = 1, .sass_at = sass[2]},
+			  {.line = 4, .kind = STALL_K_STS, .nsrc = 1, .src = {2}, .units = 1, .sass_at = sass[3]},
+			  {.line = 5, .kind = STALL_K_OTHER, .sass_at = sass[4]}};
+	int n = branch ? 5 : 4;
+	stall_trace t;
+	trace_new(&t, 1, ops, n);
+	for (int i = 0; i < 32; i++)
+		for (int k = 0; k < n; k++)
+			stall_trace_add(&t, 0, 0, (uint32_t)k);
+	stall_result r;
+	run_hoisting(&t, &r, 2);
+	double cycles = r.cycles;
+	*top = r.lines[3].top;
+	stall_result_free(&r);
+	stall_trace_free(&t);
+	return cycles;
+}
+
 /* A global load after a shared store issues ahead of it (another state space: ptxas moves it so);
  * a shared load after one does not (it may read what the store writes). */
 static void test_global_load_passes_shared_store(void **state)
 {
 	(void)state;
-	double cycles[2];
-	for (int kind = 0; kind < 2; kind++) {
-		/* load r1; store r1 to shared; load r2; store r2: the second load waits only for its address */
-		uint8_t ld = kind ? STALL_K_LDS : STALL_K_LDG;
-		stall_op ops[] = {{.line = 1, .kind = ld, .ndst = 1, .dst = {1}, .nsrc = 1, .src = {5}, .units = 1},
-				  {.line = 2, .kind = STALL_K_STS, .nsrc = 1, .src = {1}, .units = 1},
-				  {.line = 3, .kind = ld, .ndst = 1, .dst = {2}, .nsrc = 1, .src = {5}, .units = 1},
-				  {.line = 4, .kind = STALL_K_STS, .nsrc = 1, .src = {2}, .units = 1}};
-		stall_trace t;
-		trace_new(&t, 1, ops, 4);
-		for (int i = 0; i < 32; i++)
-			for (int k = 0; k < 4; k++)
-				stall_trace_add(&t, 0, 0, (uint32_t)k); /* every global load a miss */
-		stall_result r;
-		run_hoisting(&t, &r, 2);
-		cycles[kind] = r.cycles;
-		stall_result_free(&r);
-		stall_trace_free(&t);
-	}
+	static const int none[5] = {0};
+	stall_reason top;
 	/* the global loads run ahead of the stores, several steps' in flight (kept behind them, two latencies a step) */
-	assert_true(cycles[0] < 32 * 260 / 2);
-	assert_true(cycles[1] > 64 * 29 * 0.95); /* the shared loads stay behind the stores: two latencies a step */
+	assert_true(loads_and_stores(STALL_K_LDG, none, 0, &top) < 32 * 260 / 2);
+	/* the shared loads stay behind the stores: two latencies a step */
+	assert_true(loads_and_stores(STALL_K_LDS, none, 0, &top) > 64 * 29 * 0.95);
 }
 
 /* The same four ops in a loop, with ptxas's SASS recorded: where it issues the second LDG after the
@@ -787,28 +796,11 @@ static void test_global_load_passes_shared_store(void **state)
 static void test_global_load_keeps_sass_order(void **state)
 {
 	(void)state;
-	double cycles[2];
-	for (int after = 0; after < 2; after++) {
-		stall_op ops[] = {{.line = 1, .kind = STALL_K_LDG, .ndst = 1, .dst = {1}, .nsrc = 1, .src = {5}, .units = 1, .sass_at = 1},
-				  {.line = 2, .kind = STALL_K_STS, .nsrc = 1, .src = {1}, .units = 1, .sass_at = after ? 2 : 3},
-				  {.line = 3, .kind = STALL_K_LDG, .ndst = 1, .dst = {2}, .nsrc = 1, .src = {5}, .units = 1, .sass_at = after ? 3 : 2},
-				  {.line = 4, .kind = STALL_K_STS, .nsrc = 1, .src = {2}, .units = 1, .sass_at = 4},
-				  {.line = 5, .kind = STALL_K_OTHER, .sass_at = 5}}; /* the loop's branch */
-		stall_trace t;
-		trace_new(&t, 1, ops, 5);
-		for (int i = 0; i < 32; i++)
-			for (int k = 0; k < 5; k++)
-				stall_trace_add(&t, 0, 0, (uint32_t)k); /* every global load a miss */
-		stall_result r;
-		run_hoisting(&t, &r, 2);
-		cycles[after] = r.cycles;
-		if (after) /* the second store waits for its load's data */
-			assert_int_equal(r.lines[3].top, STALL_LONG_SB);
-		stall_result_free(&r);
-		stall_trace_free(&t);
-	}
-	assert_true(cycles[0] < 32 * 270 * 1.1);      /* one latency a step: the two loads together */
-	assert_true(cycles[1] > 32 * 2 * 260 * 0.9); /* two: in turn */
+	static const int before[5] = {1, 3, 2, 4, 5}, after[5] = {1, 2, 3, 4, 5};
+	stall_reason top;
+	assert_true(loads_and_stores(STALL_K_LDG, before, 1, &top) < 32 * 270 * 1.1); /* the two loads together */
+	assert_true(loads_and_stores(STALL_K_LDG, after, 1, &top) > 32 * 2 * 260 * 0.9); /* in turn */
+	assert_int_equal(top, STALL_LONG_SB); /* the second store waits for its load's data */
 }
 
 /* low_occ's inner loop: a shared load, then 8 more, each just before the FFMA that uses it (the PTX's
