@@ -13,7 +13,7 @@ lines agree or the cycles per instruction differ by more than 25% (issue 41's ba
 not compare.
 
     python3 scripts/ncu_stalls_compare.py [--size 4096] [--raw DIR] [--record FILE] TARGET...
-    python3 scripts/ncu_stalls_compare.py --from FILE [--from FILE...] [--size 4096] TARGET...
+    python3 scripts/ncu_stalls_compare.py --from FILE [--from FILE...] [--size 4096] [--table] TARGET...
 
 A TARGET is a lesson's number or heldout:NAME, a row of tests/heldout/kernels.tsv (launched as that file
 says). --record FILE appends what ncu measured to FILE (tab-separated: target, size, line or a key -
@@ -296,6 +296,8 @@ def main():
     ap.add_argument("--bin", default=os.environ.get("PTXTUTOR_BIN", "./ptxtutor"))
     ap.add_argument("--ncu", default=os.environ.get("NCU") or shutil.which("ncu") or "/usr/local/cuda/bin/ncu")
     ap.add_argument("--nvdisasm", default=shutil.which("nvdisasm") or "/usr/local/cuda/bin/nvdisasm")
+    ap.add_argument("--table", action="store_true",
+                    help="print docs/model.md's per-kernel table (Markdown) instead of the per-line one")
     a = ap.parse_args()
     root = os.environ["PTXTUTOR_ROOT"] if os.environ.get("PTXTUTOR_ROOT") else os.path.dirname(
         os.path.dirname(os.path.abspath(__file__)))
@@ -304,7 +306,7 @@ def main():
         atexit.register(shutil.rmtree, a.raw, True)
     os.makedirs(a.raw, exist_ok=True)
     old = merged(a.source)
-    rows, bad, failed = [], 0, 0
+    rows, table, bad, failed = [], [], 0, 0
     for n in a.targets:
         flags, sflags = target(n, root)
         stem = os.path.join(a.raw, n.replace(":", "_"))
@@ -401,9 +403,18 @@ def main():
                      "%.2f" % cpi_model + (" (%.2f a PTX instr.)" % cpi_ptx if cpi_model != cpi_ptx else ""),
                      "yes" if ok_cpi else "NO"))
         rows.append((n, "agree", "%d of %d" % (agree, len(hot)), "", "yes" if ok_lines else "NO"))
-    print("%-22s %-6s %-20s %-20s %s" % ("kernel", "line", "ncu", "model", "match"))
-    for r in rows:
-        print("%-22s %-6s %-20s %-20s %s" % tuple(str(x) for x in r))
+        table.append("| %s | %d | %s | %.2f%s | %.2f |" % (
+            n[len("heldout:"):] if n.startswith("heldout:") else "lesson " + n, agree,
+            "%.2f" % cpi_ncu if cpi_ncu else "?", cpi_model, "" if ok_cpi else " (off)", cpi_ptx))
+    if a.table:
+        print("| kernel | agree (of 5) | warp cycles / issue: ncu (H100) | model, per SASS instruction "
+              "| model, per PTX instruction |")
+        print("|---|---|---|---|---|")
+        print("\n".join(table))
+    else:
+        print("%-22s %-6s %-20s %-20s %s" % ("kernel", "line", "ncu", "model", "match"))
+        for r in rows:
+            print("%-22s %-6s %-20s %-20s %s" % tuple(str(x) for x in r))
     sys.exit(2 if failed else 1 if bad else 0)
 
 

@@ -37,6 +37,15 @@ if [ $rc -le 1 ] && [ "$rows" -eq 2 ] &&
 else
 	echo "not ok ncu_record_from: rc $rc, $rows rows of lesson 2: $(printf '%s' "$out" | tail -8)"
 fi
+# --table: the same comparison as docs/model.md's per-kernel table, one Markdown row a target
+out=$(PTXTUTOR_BIN=$BIN PTXTUTOR_ROOT=$ROOT python3 "$ROOT/scripts/ncu_stalls_compare.py" --from "$tmp/rec.tsv" \
+	--size 512 --raw "$tmp/raw" --table 2 heldout:colwalk 2>&1)
+if printf '%s\n' "$out" | grep -q '^| kernel | agree (of 5) |' && printf '%s\n' "$out" | grep -q '^| lesson 2 | [0-2] | 38.10 | ' &&
+	printf '%s\n' "$out" | grep -q '^| colwalk | [01] | 20.15 | ' && [ "$(printf '%s\n' "$out" | grep -c '^| ')" -eq 3 ]; then
+	echo "ok ncu_record_table"
+else
+	echo "not ok ncu_record_table: $(printf '%s' "$out" | tail -6)"
+fi
 PTXTUTOR_BIN=$BIN PTXTUTOR_ROOT=$ROOT python3 "$ROOT/scripts/ncu_stalls_compare.py" --from "$tmp/rec.tsv" \
 	--size 512 --raw "$tmp/raw" 3 >"$tmp/o" 2>&1
 rc=$?
