@@ -48,7 +48,7 @@ FUZZ_BUILD   := build-fuzz
 FUZZ_FLAGS   := -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
 FUZZ_OBJ     := $(LIBOBJ:$(BUILD)/%=$(FUZZ_BUILD)/%)
 
-.PHONY: all run test asan deps clean ptxas-check ptx gpu-bandwidth gpu-l1-stride gpu-ceilings gpu-latency gpu-queues gpu-wgmma-stalls gpu-wmma-layout gpu-lg-depth gpu-mio gpu-power gpu-cublas-timing gpu-lt-algos gpu-fp8-accum install uninstall fuzz fuzz-build
+.PHONY: all run test asan deps clean ptxas-check ptx gpu-bandwidth gpu-l1-stride gpu-ceilings gpu-latency gpu-queues gpu-wgmma-stalls gpu-wmma-layout gpu-lg-depth gpu-warp-drift gpu-l1-ways gpu-mio gpu-power gpu-cublas-timing gpu-lt-algos gpu-fp8-accum install uninstall fuzz fuzz-build
 all: $(BIN)
 
 $(BIN): $(OBJ)
@@ -154,6 +154,18 @@ $(BUILD)/gpu-wmma-layout: scripts/gpu-wmma-layout.cu scripts/gpu_check.h
 # How many global loads an SM holds before its warps wait at LG throttle (run under ncu: scripts/gpu-lg-depth.sh).
 gpu-lg-depth: $(BUILD)/gpu-lg-depth
 $(BUILD)/gpu-lg-depth: scripts/gpu-lg-depth.cu scripts/gpu_check.h
+	@mkdir -p $(BUILD)
+	$(NVCC) -O3 -gencode arch=compute_90a,code=sm_90a -o $@ $<
+
+# How far apart the warps of a warp_dot block run (issue 41's L1 drift; needs nvcc).
+gpu-warp-drift: $(BUILD)/gpu-warp-drift
+$(BUILD)/gpu-warp-drift: scripts/gpu-warp-drift.cu scripts/gpu_check.h
+	@mkdir -p $(BUILD)
+	$(NVCC) -O3 -std=c++17 -gencode arch=compute_90a,code=sm_90a -o $@ $<
+
+# How many lines the L1 keeps at a stride (its sets and ways, for the stall model's L1; needs nvcc).
+gpu-l1-ways: $(BUILD)/gpu-l1-ways
+$(BUILD)/gpu-l1-ways: scripts/gpu-l1-ways.cu scripts/gpu_check.h
 	@mkdir -p $(BUILD)
 	$(NVCC) -O3 -gencode arch=compute_90a,code=sm_90a -o $@ $<
 

@@ -158,6 +158,33 @@ static void test_l1_capacity(void **state)
 	stall_trace_free(&t);
 }
 
+/* A ring of lines read twice, as build/gpu-l1-ways does on the GPU: 1700 stay in the L1 (the second
+ * round hits), 1800 do not (the L1 keeps at most 1728, L1_MAX_BYTES: a round evicts what the next needs). */
+static void test_l1_keeps_1728_lines(void **state)
+{
+	(void)state;
+	double hits[2];
+	for (int big = 0; big < 2; big++) {
+		stall_op ops[] = {{.line = 20, .kind = STALL_K_LDG, .ndst = 1, .dst = {1}, .units = 1},
+				  {.line = 21, .kind = STALL_K_FMA, .ndst = 1, .dst = {3}, .nsrc = 2, .src = {1, 3}}};
+		stall_trace t;
+		trace_new(&t, 1, ops, 2);
+		uint32_t n = big ? 1800 : 1700;
+		for (int round = 0; round < 2; round++)
+			for (uint32_t line = 0; line < n; line++) {
+				stall_trace_lines(&t, stall_trace_add(&t, 0, 0, 0), &line, 1);
+				stall_trace_add(&t, 0, 0, 1);
+			}
+		stall_result r;
+		run(&t, &r);
+		hits[big] = (double)r.l1_hits / (double)r.l1_lines;
+		stall_result_free(&r);
+		stall_trace_free(&t);
+	}
+	assert_true(hits[0] > 0.49); /* the whole second round */
+	assert_true(hits[1] < 0.01);
+}
+
 /* Two warps read one line at once: the second finds it on its way and waits for the same fill. */
 static void test_hit_on_miss_waits_for_the_fill(void **state)
 {
@@ -1021,6 +1048,7 @@ int main(void)
 		cmocka_unit_test(test_mbarrier_waits_for_its_own_phase),
 		cmocka_unit_test(test_throttled_warps_share_the_queue),
 		cmocka_unit_test(test_global_load_passes_shared_store),
+		cmocka_unit_test(test_l1_keeps_1728_lines),
 		cmocka_unit_test(test_global_load_keeps_sass_order),
 		cmocka_unit_test(test_merged_shared_load_costs_no_mio),
 		cmocka_unit_test(test_debug_build_holds_each_instruction),

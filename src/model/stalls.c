@@ -73,6 +73,10 @@ enum { P_FMA, P_INT, P_MUFU, P_TENSOR, P_SMSP_PIPES };
  * MIO's work waits for it: the loads keep their own queue (LG_QUEUE) */
 #define LG_MIO_CYCLES 1.675
 #define L1_SM_BYTES (256.0 * 1024) /* L1 + shared memory of an H100 SM */
+/* The most the L1 keeps, however little shared memory takes: a ring of 1728 lines stays in it at any
+ * stride (128 bytes to 512 KB apart), one of 1760 does not (build/gpu-l1-ways, H200, docs/benchmarks.md);
+ * the lines it keeps are any: it acts fully associative, as modelled */
+#define L1_MAX_BYTES (1728.0 * 128)
 
 int stall_params_load(stall_params *p, char *err, int errlen)
 {
@@ -1116,7 +1120,7 @@ int stall_model(const stall_trace *t, const stall_params *p, const stall_config 
 	s.b = xcalloc((size_t)s.nb, sizeof *s.b);
 	s.cyc = xcalloc((size_t)t->nops, sizeof *s.cyc);
 	s.issued = xcalloc((size_t)t->nops, sizeof *s.issued);
-	s.l1_bytes = L1_SM_BYTES - (double)c->smem_per_block * nb;
+	s.l1_bytes = fmin(L1_SM_BYTES - (double)c->smem_per_block * nb, L1_MAX_BYTES);
 	double m = c->l2_miss < 0 ? 0 : c->l2_miss > 1 ? 1 : c->l2_miss;
 	double mhz = c->clock_mhz > 0 ? c->clock_mhz : p->clock_mhz;
 	s.miss_lat = (1 - m) * stall_latency_at(p, STALL_LAT_L2, mhz) + m * stall_latency_at(p, STALL_LAT_DRAM, mhz);
