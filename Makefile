@@ -145,35 +145,17 @@ $(BUILD)/gpu-wgmma-stalls: scripts/gpu-wgmma-stalls.cu scripts/gpu_check.h scrip
 	@mkdir -p $(BUILD)
 	$(NVCC) -O3 -lineinfo -gencode arch=compute_90a,code=sm_90a -o $@ $<
 
-# Where the GPU puts each element of a WMMA fragment (tests/wmma-layout-sm90.tsv; needs nvcc).
-gpu-wmma-layout: $(BUILD)/gpu-wmma-layout
-$(BUILD)/gpu-wmma-layout: scripts/gpu-wmma-layout.cu scripts/gpu_check.h
+# Measurement programs built alike (needs nvcc; docs/benchmarks.md has what each measured):
+#   gpu-mio          what the SM's MIO takes a cycle of shuffles and shared loads, and whether global loads share it
+#   gpu-wmma-layout  where the GPU puts each element of a WMMA fragment (tests/wmma-layout-sm90.tsv)
+#   gpu-lg-depth     how many global loads an SM holds before LG throttle (under ncu: scripts/gpu-lg-depth.sh)
+#   gpu-warp-drift   how far apart the warps of a warp_dot block run (issue 41's L1)
+#   gpu-l1-ways      how many lines the L1 keeps at a stride (its capacity and ways)
+GPU_PLAIN := gpu-mio gpu-wmma-layout gpu-lg-depth gpu-warp-drift gpu-l1-ways
+$(GPU_PLAIN): %: $(BUILD)/%
+$(GPU_PLAIN:%=$(BUILD)/%): $(BUILD)/%: scripts/%.cu scripts/gpu_check.h
 	@mkdir -p $(BUILD)
 	$(NVCC) -O3 -std=c++17 -gencode arch=compute_90a,code=sm_90a -o $@ $<
-
-# How many global loads an SM holds before its warps wait at LG throttle (run under ncu: scripts/gpu-lg-depth.sh).
-gpu-lg-depth: $(BUILD)/gpu-lg-depth
-$(BUILD)/gpu-lg-depth: scripts/gpu-lg-depth.cu scripts/gpu_check.h
-	@mkdir -p $(BUILD)
-	$(NVCC) -O3 -gencode arch=compute_90a,code=sm_90a -o $@ $<
-
-# How far apart the warps of a warp_dot block run (issue 41's L1 drift; needs nvcc).
-gpu-warp-drift: $(BUILD)/gpu-warp-drift
-$(BUILD)/gpu-warp-drift: scripts/gpu-warp-drift.cu scripts/gpu_check.h
-	@mkdir -p $(BUILD)
-	$(NVCC) -O3 -std=c++17 -gencode arch=compute_90a,code=sm_90a -o $@ $<
-
-# How many lines the L1 keeps at a stride (its sets and ways, for the stall model's L1; needs nvcc).
-gpu-l1-ways: $(BUILD)/gpu-l1-ways
-$(BUILD)/gpu-l1-ways: scripts/gpu-l1-ways.cu scripts/gpu_check.h
-	@mkdir -p $(BUILD)
-	$(NVCC) -O3 -gencode arch=compute_90a,code=sm_90a -o $@ $<
-
-# What the SM's MIO takes a cycle of shuffles and shared loads, and whether global loads share it (needs nvcc).
-gpu-mio: $(BUILD)/gpu-mio
-$(BUILD)/gpu-mio: scripts/gpu-mio.cu scripts/gpu_check.h
-	@mkdir -p $(BUILD)
-	$(NVCC) -O3 -gencode arch=compute_90a,code=sm_90a -o $@ $<
 
 # The power and SM clock of each kind of work (power_* rows, the estimate's clock model; needs nvcc;
 # NVML is loaded at run time).
