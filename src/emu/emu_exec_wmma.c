@@ -80,42 +80,33 @@ static int exec_memory(blockctx *b, warp *w, const emu_op *o, const struct emu_w
 		}
 	int together = q == 1 || elem_off(&f, cm, stride, pr[0][1], pc[0][1]) ==
 					 elem_off(&f, cm, stride, pr[0][0], pc[0][0]) + (uint64_t)f.eb;
+	int flip = !together && f.eb == 2;       /* 16-bit across memory: the tile's transpose */
+	int span = together || flip ? q : 1;     /* elements an access: a lane's q, or one */
 	uint64_t addr[32], v[32];
-	if (together || f.eb == 2) {
-		for (int u0 = 0; u0 < f.uniq; u0 += q) {
-			int r0 = pr[0][u0], c0 = pc[0][u0]; /* lane 0's first element: the 8x8 tile's corner */
-			int wl[32][4], wh[32][4]; /* element u0 + j (j < q) of lane l: the word's lane and part */
-			for (int l = 0; l < 32; l++) {
-				int row = pr[l][u0], col = pc[l][u0];
-				if (!together) /* the transposed word: 8 lines of 4 words along memory */
-					row = cm ? r0 + 2 * (l % 4) : r0 + l / 4, col = cm ? c0 + l / 4 : c0 + 2 * (l % 4);
-				addr[l] = base + elem_off(&f, cm, stride, row, col);
-				for (int j = 0; j < q; j++) {
-					int dr = pr[l][u0 + j] - r0, dc = pc[l][u0 + j] - c0, along = cm ? dr : dc, across = cm ? dc : dr;
-					wl[l][j] = together ? l : across * 4 + along / 2;
-					wh[l][j] = together ? j : along % 2;
-				}
-				v[l] = 0;
+	for (int u0 = 0; u0 < f.uniq; u0 += span) {
+		int r0 = pr[0][u0], c0 = pc[0][u0]; /* lane 0's first element: the 8x8 tile's corner */
+		int wl[32][4], wh[32][4];           /* element u0 + j (j < span) of lane l: the word's lane and part */
+		for (int l = 0; l < 32; l++) {
+			int row = pr[l][u0], col = pc[l][u0];
+			if (flip) /* the transposed word: 8 lines of 4 words along memory */
+				row = cm ? r0 + 2 * (l % 4) : r0 + l / 4, col = cm ? c0 + l / 4 : c0 + 2 * (l % 4);
+			addr[l] = base + elem_off(&f, cm, stride, row, col);
+			for (int j = 0; j < span; j++) {
+				int dr = pr[l][u0 + j] - r0, dc = pc[l][u0 + j] - c0, along = cm ? dr : dc, across = cm ? dc : dr;
+				wl[l][j] = flip ? across * 4 + along / 2 : l;
+				wh[l][j] = flip ? along % 2 : j;
 			}
-			if (store)
-				for (int l = 0; l < 32; l++)
-					for (int j = 0; j < q; j++)
-						v[wl[l][j]] |= el[l][u0 + j] << (bits * wh[l][j]);
-			if (emu_exec_access(b, w, o, wm->space, store, addr, q * f.eb, v, cnt) < 0)
-				return -1;
-			for (int l = 0; l < 32 && !store; l++)
-				for (int j = 0; j < q; j++)
-					el[l][u0 + j] = v[wl[l][j]] >> (bits * wh[l][j]) & mask;
+			v[l] = 0;
 		}
-	} else {
-		for (int u = 0; u < f.uniq; u++) {
+		if (store)
 			for (int l = 0; l < 32; l++)
-				addr[l] = base + elem_off(&f, cm, stride, pr[l][u], pc[l][u]), v[l] = el[l][u];
-			if (emu_exec_access(b, w, o, wm->space, store, addr, f.eb, v, cnt) < 0)
-				return -1;
-			for (int l = 0; l < 32 && !store; l++)
-				el[l][u] = v[l] & mask;
-		}
+				for (int j = 0; j < span; j++)
+					v[wl[l][j]] |= el[l][u0 + j] << (bits * wh[l][j]);
+		if (emu_exec_access(b, w, o, wm->space, store, addr, span * f.eb, v, cnt) < 0)
+			return -1;
+		for (int l = 0; l < 32 && !store; l++)
+			for (int j = 0; j < span; j++)
+				el[l][u0 + j] = v[wl[l][j]] >> (bits * wh[l][j]) & mask;
 	}
 	for (int i = 0; i < f.nregs && !store; i++) {
 		int32_t r = wm->r[0][i];

@@ -192,12 +192,14 @@ static double per(uint64_t n, uint64_t issued)
 static void wmma_regs(const struct emu_wmma_op *wm, const emu_op *o, stall_op *s)
 {
 	int mma = o->mod == WM_MMA, store = o->mod == WM_STORE_D;
+	/* the fragments it reads: an mma's A, B, C (r[1..3], four registers each fit), a store's (r[0]) */
+	int from = mma ? 1 : 0, to = mma ? 3 : store ? 0 : -1, each = mma ? 4 : EMU_WMMA_MAX_REGS;
 	s->ndst = 0;
-	for (int i = 0; i < wm->nr[0] && !store && s->ndst < STALL_MAX_DST; i++)
+	for (int i = 0; i < wm->nr[0] && !store && s->ndst < STALL_MAX_DST; i++) /* a load's, an mma's D */
 		if (wm->r[0][i] >= 0)
 			s->dst[s->ndst++] = wm->r[0][i];
-	for (int f = mma ? 1 : 0; f < (mma ? 4 : store ? 1 : 0); f++)
-		for (int i = 0; i < wm->nr[f] && i < (mma ? 4 : EMU_WMMA_MAX_REGS) && s->nsrc < STALL_MAX_SRC - 1; i++)
+	for (int f = from; f <= to; f++)
+		for (int i = 0; i < wm->nr[f] && i < each && s->nsrc < STALL_MAX_SRC - 1; i++)
 			if (wm->r[f][i] >= 0)
 				s->src[s->nsrc++] = wm->r[f][i];
 }

@@ -871,6 +871,7 @@ static void prepare_ahead(sim *s, wstate *w, long long t)
 	}
 	const shadow *seen[LOOKAHEAD + 1]; /* the renamed results passed so far, in program order */
 	int nseen = 0, past_sts = 0;
+	int wait_at = w->pos < w->n ? s->t->ops[w->rec[w->pos].op].sass_at : 0; /* the waiting one's, in the SASS */
 	for (size_t k = w->pos; k < w->n && k <= w->pos + LOOKAHEAD; k++) {
 		if (w->ahead >> (k - w->pos) & 1) {
 			for (int j = 0; j < w->nsh; j++)
@@ -888,8 +889,12 @@ static void prepare_ahead(sim *s, wstate *w, long long t)
 		if (!passable(o) || (past_sts && o->kind == STALL_K_LDS))
 			return;
 		if (k > w->pos && (s->c->hoist_loads > 1 || o->kind == STALL_K_LDG || o->kind == STALL_K_LDS)) {
+			/* a global load the recorded SASS issues after the waiting instruction does not pass it:
+			 * ptxas did not hoist it there (lesson 5's next-tile LDGs stay behind the bounds tests of
+			 * the loads before them; its shared stores then wait for them at long scoreboard, as
+			 * ncu finds) */
 			long long dep = t + 1;
-			int ok = 1;
+			int ok = !(o->kind == STALL_K_LDG && o->sass_at && wait_at && wait_at < o->sass_at);
 			for (int i = 0; i < o->nsrc && ok; i++) {
 				int32_t r = o->src[i];
 				if (r < 0 || r >= s->t->nregs)
@@ -906,13 +911,6 @@ static void prepare_ahead(sim *s, wstate *w, long long t)
 			 * allows: a median 15 SASS instructions before its first use in low_occ, whose PTX has each
 			 * just before; 31-67 in lessons 5-8) */
 			int lds = o->kind == STALL_K_LDS;
-			/* nor does a global load the recorded SASS issues after the waiting instruction (sass_at):
-			 * ptxas did not hoist it there (lesson 5's next-tile LDGs stay behind the bounds tests of
-			 * the loads before them; its shared stores then wait for them at long scoreboard, as
-			 * ncu finds) */
-			const stall_op *wo = &s->t->ops[w->rec[w->pos].op];
-			if (o->kind == STALL_K_LDG && o->sass_at && wo->sass_at && wo->sass_at < o->sass_at)
-				ok = 0;
 			if (ok && (w->awake == NEVER || (lds && dep < w->awake))) {
 				w->aj = k, w->awake = dep;
 				if (dep <= t + 1 || lds)
