@@ -148,7 +148,8 @@ $(BUILD)/gpu-wgmma-stalls: scripts/gpu-wgmma-stalls.cu scripts/gpu_check.h scrip
 # Measurement programs built alike (needs nvcc; docs/benchmarks.md has what each measured):
 #   gpu-mio          what the SM's MIO takes a cycle of shuffles and shared loads, and whether global loads share it
 #   gpu-wmma-layout  where the GPU puts each element of a WMMA fragment (tests/wmma-layout-sm90.tsv)
-#   gpu-lg-depth     how many global loads an SM holds before LG throttle (under ncu: scripts/gpu-lg-depth.sh)
+#   gpu-lg-depth     how many global loads an SM holds before LG throttle, L1 hits or misses (under ncu:
+#                    scripts/gpu-lg-depth.sh; the model beside it: scripts/lg-depth-model.py)
 #   gpu-warp-drift   how far apart the warps of a warp_dot block run (issue 41's L1)
 #   gpu-l1-ways      how many lines the L1 keeps at a stride (its capacity and ways)
 GPU_PLAIN := gpu-mio gpu-wmma-layout gpu-lg-depth gpu-warp-drift gpu-l1-ways

@@ -1,22 +1,30 @@
 // gpu-lg-depth: how many global loads an SM holds before its warps wait at LG throttle (the stall model's
 // LG queue, docs/model.md "Stall reasons", item 4). One block an SM of WARPS warps; each warp issues N
 // independent loads back to back, each touching W 128-byte lines (lane l: line l % W), then adds them up
-// and goes round again, 256 times, every line an L1 hit (all warps read the same N x W lines). Run under
-// Nsight Compute, which says where the warps wait (WarpStateStats):
+// and goes round again. MODE hit: every round reads the same N x W lines (all warps alike), so every line is
+// an L1 hit; MODE miss: each warp and round reads fresh lines of an 8 MB ring that every SM walks alike, so
+// every line misses the L1 (216 KB) and hits the L2. Run under Nsight Compute, which says where the warps
+// wait (WarpStateStats):
 //     ncu --section WarpStateStats --metrics l1tex__data_pipe_lsu_wavefronts_mem_lgds.sum,sm__cycles_elapsed.avg \
-//         --page raw --csv build/gpu-lg-depth W N WARPS
-// scripts/gpu-lg-depth.sh runs the grid of W, N and WARPS and prints each one's share of LG throttle and
-// long scoreboard beside the wavefronts the SM's warps had asked for at once (WARPS x N x W).
+//         --page raw --csv build/gpu-lg-depth W N WARPS MODE
+// scripts/gpu-lg-depth.sh runs the grid of shapes and prints each one's share of LG throttle and long
+// scoreboard, the L1's hit rate and its data stage's wavefronts a cycle, and the SM cycles a round.
+// The kernels are extern "C" so that the stall model replays the same code: scripts/lg-depth-model.sh runs
+// `ptxtutor emulate --ptx` on this file's PTX (nvcc -ptx) for the same shapes.
 #define PROG "gpu-lg-depth"
+#include <cstring>
 #include "gpu_check.h"
 
-template <int N> __global__ void burst(const float *buf, int w, int rounds, int zero, float *out)
+#define RING_LINES 65536 // 8 MB: far past the L1, well inside the L2
+
+// mask is 0 (MODE hit) or RING_LINES - 1 (MODE miss): ptxas cannot see which, so it keeps every round's loads
+template <int N> __device__ void burst(const float *buf, int w, int rounds, int mask, float *out)
 {
-	int lane = threadIdx.x % 32;
+	int lane = threadIdx.x % 32, warp = threadIdx.x / 32, warps = blockDim.x / 32;
 	const float *p = buf + (lane % w) * 32 + lane / w; // lane l reads line l % w of each load's w lines
 	float sum = 0;
 	for (int r = 0; r < rounds; r++) {
-		const float *q = p + r * zero; // the same lines every round, which ptxas cannot see (zero is 0)
+		const float *q = p + (size_t)(((r * warps + warp) * N * w) & mask) * 32;
 		float v[N];
 #pragma unroll
 		for (int i = 0; i < N; i++)
@@ -29,32 +37,44 @@ template <int N> __global__ void burst(const float *buf, int w, int rounds, int 
 		out[blockIdx.x * blockDim.x + threadIdx.x] = sum;
 }
 
+#define KERNEL(n) \
+	extern "C" __global__ void burst##n(const float *buf, int w, int rounds, int mask, float *out) \
+	{ burst<n>(buf, w, rounds, mask, out); }
+KERNEL(4)
+KERNEL(8)
+KERNEL(16)
+KERNEL(32)
+
+#ifndef __CUDA_ARCH__
 int main(int argc, char **argv)
 {
-	if (argc != 4) {
-		fprintf(stderr, "usage: %s W N WARPS  (W lines a load: 1..32; N loads a burst: 4, 8, 16, 32; WARPS an SM)\n", PROG);
+	if (argc != 5 || (strcmp(argv[4], "hit") && strcmp(argv[4], "miss"))) {
+		fprintf(stderr, "usage: %s W N WARPS hit|miss  (W lines a load: 1..32; N loads a burst: 4, 8, 16, 32; "
+			"WARPS an SM: 1..32)\n", PROG);
 		return 2;
 	}
-	int w = atoi(argv[1]), n = atoi(argv[2]), warps = atoi(argv[3]), sms;
+	int w = atoi(argv[1]), n = atoi(argv[2]), warps = atoi(argv[3]), miss = !strcmp(argv[4], "miss"), sms;
 	if (w < 1 || w > 32 || warps < 1 || warps > 32) {
 		fprintf(stderr, "%s: W must be 1..32 and WARPS 1..32\n", PROG);
 		return 2;
 	}
 	CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
 	float *buf, *out;
-	CHECK(cudaMalloc(&buf, 32 * 32 * 128 + 8));
-	CHECK(cudaMemset(buf, 0, 32 * 32 * 128 + 8));
+	size_t bytes = (size_t)RING_LINES * 128 + 32 * 32 * 128;
+	CHECK(cudaMalloc(&buf, bytes));
+	CHECK(cudaMemset(buf, 0, bytes));
 	CHECK(cudaMalloc(&out, (size_t)sms * warps * 32 * sizeof(float)));
-	int rounds = 256;
+	int rounds = 256, mask = miss ? RING_LINES - 1 : 0;
 	switch (n) {
-	case 4: burst<4><<<sms, warps * 32>>>(buf, w, rounds, 0, out); break;
-	case 8: burst<8><<<sms, warps * 32>>>(buf, w, rounds, 0, out); break;
-	case 16: burst<16><<<sms, warps * 32>>>(buf, w, rounds, 0, out); break;
-	case 32: burst<32><<<sms, warps * 32>>>(buf, w, rounds, 0, out); break;
+	case 4: burst4<<<sms, warps * 32>>>(buf, w, rounds, mask, out); break;
+	case 8: burst8<<<sms, warps * 32>>>(buf, w, rounds, mask, out); break;
+	case 16: burst16<<<sms, warps * 32>>>(buf, w, rounds, mask, out); break;
+	case 32: burst32<<<sms, warps * 32>>>(buf, w, rounds, mask, out); break;
 	default: fprintf(stderr, "%s: N must be 4, 8, 16 or 32\n", PROG); return 2;
 	}
 	CHECK(cudaGetLastError());
 	CHECK(cudaDeviceSynchronize());
-	printf("W %d N %d warps %d: %d blocks, ok\n", w, n, warps, sms);
+	printf("W %d N %d warps %d %s: %d blocks, ok\n", w, n, warps, argv[4], sms);
 	return 0;
 }
+#endif

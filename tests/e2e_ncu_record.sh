@@ -73,3 +73,16 @@ if printf '%s\n' "$out" | grep -q '^9 .* 351 .* mio_throttle .* mio_throttle .* 
 else
 	echo "not ok ncu_record_gmma_lines: $(printf '%s' "$out" | tail -6)"
 fi
+
+# The LG queue's calibration (scripts/lg-depth-model.py): the model replays build/gpu-lg-depth's kernels
+# (tests/stalls/lg-depth.ptx) for the recorded shapes and prints each beside Nsight Compute's row; the first
+# three shapes here (all L1 hits, 32 warps), then the summary line
+out=$(PTXTUTOR_BIN=$BIN PTXTUTOR_ROOT=$ROOT python3 "$ROOT/scripts/lg-depth-model.py" --only 3 2>&1)
+rc=$?
+rows=$(printf '%s\n' "$out" | grep -c '^[0-9]* *[0-9]* *32 *hit *| 0\.[0-9]*  0\.[0-9]* *[0-9]* | [01]\.[0-9]*  [01]\.[0-9]* *[0-9]*$')
+if [ $rc -eq 0 ] && [ "$rows" -eq 3 ] && printf '%s\n' "$out" | grep -q '^1 *32 *32 *hit *| 0.00  0.11 *1601 |' &&
+	printf '%s\n' "$out" | grep -q '^LG throttle: mean distance [0-9.]*; .* in [0-3] of 3 shapes$'; then
+	echo "ok ncu_record_lg_depth"
+else
+	echo "not ok ncu_record_lg_depth: rc $rc, $rows rows: $(printf '%s' "$out" | tail -5)"
+fi

@@ -48,7 +48,8 @@ const char *stall_lat_key(stall_lat l)
  * to MIO while fewer than MIO_ENTRIES of its sub-partition's MIO instructions wait to start, whatever
  * their wavefronts (gpu-queues:
  * one warp's burst of 32-wavefront shared loads bends at 5-6 of them), and to LG while its queue holds
- * less than LG_QUEUE cycles of work (a guess); past that it waits (MIO / LG throttle; docs/model.md). */
+ * less than LG_QUEUE cycles of work (a guess, which build/gpu-lg-depth finds throttling where the GPU
+ * does not: scripts/lg-depth-model.py); past that it waits (MIO / LG throttle; docs/model.md). */
 enum { P_FMA, P_INT, P_MUFU, P_TENSOR, P_SMSP_PIPES };
 #define FMA_INTERVAL 1.0
 #define INT_INTERVAL 2.0
