@@ -3,7 +3,9 @@
 // independent loads back to back, each touching W 128-byte lines (lane l: line l % W), then adds them up
 // and goes round again. MODE hit: every round reads the same N x W lines (all warps alike), so every line is
 // an L1 hit; MODE miss: each warp and round reads fresh lines of an 8 MB ring that every SM walks alike, so
-// every line misses the L1 (216 KB) and hits the L2. Run under Nsight Compute, which says where the warps
+// every line misses the L1 (216 KB) and hits the L2; MODE fill: each round fresh lines of the ring, the same
+// for all the block's warps, so the first warp to a line misses and the others find it there or on its way
+// (a hit on a fill in flight). Run under Nsight Compute, which says where the warps
 // wait (WarpStateStats):
 //     ncu --section WarpStateStats --metrics l1tex__data_pipe_lsu_wavefronts_mem_lgds.sum,sm__cycles_elapsed.avg \
 //         --page raw --csv build/gpu-lg-depth W N WARPS MODE
@@ -17,10 +19,11 @@
 
 #define RING_LINES 65536 // 8 MB: far past the L1, well inside the L2
 
-// mask is 0 (MODE hit) or RING_LINES - 1 (MODE miss): ptxas cannot see which, so it keeps every round's loads
-template <int N> __device__ void burst(const float *buf, int w, int rounds, int mask, float *out)
+// mask is 0 (MODE hit) or RING_LINES - 1 (MODE miss, fill): ptxas cannot see which, so it keeps every round's
+// loads; own is 1 where each warp reads lines of its own (miss), 0 where the block's warps share them (fill)
+template <int N> __device__ void burst(const float *buf, int w, int rounds, int mask, int own, float *out)
 {
-	int lane = threadIdx.x % 32, warp = threadIdx.x / 32, warps = blockDim.x / 32;
+	int lane = threadIdx.x % 32, warp = (threadIdx.x / 32) * own, warps = own ? blockDim.x / 32 : 1;
 	const float *p = buf + (lane % w) * 32 + lane / w; // lane l reads line l % w of each load's w lines
 	float sum = 0;
 	for (int r = 0; r < rounds; r++) {
@@ -38,8 +41,8 @@ template <int N> __device__ void burst(const float *buf, int w, int rounds, int 
 }
 
 #define KERNEL(n) \
-	extern "C" __global__ void burst##n(const float *buf, int w, int rounds, int mask, float *out) \
-	{ burst<n>(buf, w, rounds, mask, out); }
+	extern "C" __global__ void burst##n(const float *buf, int w, int rounds, int mask, int own, float *out) \
+	{ burst<n>(buf, w, rounds, mask, own, out); }
 KERNEL(4)
 KERNEL(8)
 KERNEL(16)
@@ -48,12 +51,13 @@ KERNEL(32)
 #ifndef __CUDA_ARCH__
 int main(int argc, char **argv)
 {
-	if (argc != 5 || (strcmp(argv[4], "hit") && strcmp(argv[4], "miss"))) {
-		fprintf(stderr, "usage: %s W N WARPS hit|miss  (W lines a load: 1..32; N loads a burst: 4, 8, 16, 32; "
+	if (argc != 5 || (strcmp(argv[4], "hit") && strcmp(argv[4], "miss") && strcmp(argv[4], "fill"))) {
+		fprintf(stderr, "usage: %s W N WARPS hit|miss|fill  (W lines a load: 1..32; N loads a burst: 4, 8, 16, 32; "
 			"WARPS an SM: 1..32)\n", PROG);
 		return 2;
 	}
-	int w = atoi(argv[1]), n = atoi(argv[2]), warps = atoi(argv[3]), miss = !strcmp(argv[4], "miss"), sms;
+	int w = atoi(argv[1]), n = atoi(argv[2]), warps = atoi(argv[3]), sms;
+	int own = !strcmp(argv[4], "miss"), mask = strcmp(argv[4], "hit") ? RING_LINES - 1 : 0;
 	if (w < 1 || w > 32 || warps < 1 || warps > 32) {
 		fprintf(stderr, "%s: W must be 1..32 and WARPS 1..32\n", PROG);
 		return 2;
@@ -64,12 +68,12 @@ int main(int argc, char **argv)
 	CHECK(cudaMalloc(&buf, bytes));
 	CHECK(cudaMemset(buf, 0, bytes));
 	CHECK(cudaMalloc(&out, (size_t)sms * warps * 32 * sizeof(float)));
-	int rounds = 256, mask = miss ? RING_LINES - 1 : 0;
+	int rounds = 256;
 	switch (n) {
-	case 4: burst4<<<sms, warps * 32>>>(buf, w, rounds, mask, out); break;
-	case 8: burst8<<<sms, warps * 32>>>(buf, w, rounds, mask, out); break;
-	case 16: burst16<<<sms, warps * 32>>>(buf, w, rounds, mask, out); break;
-	case 32: burst32<<<sms, warps * 32>>>(buf, w, rounds, mask, out); break;
+	case 4: burst4<<<sms, warps * 32>>>(buf, w, rounds, mask, own, out); break;
+	case 8: burst8<<<sms, warps * 32>>>(buf, w, rounds, mask, own, out); break;
+	case 16: burst16<<<sms, warps * 32>>>(buf, w, rounds, mask, own, out); break;
+	case 32: burst32<<<sms, warps * 32>>>(buf, w, rounds, mask, own, out); break;
 	default: fprintf(stderr, "%s: N must be 4, 8, 16 or 32\n", PROG); return 2;
 	}
 	CHECK(cudaGetLastError());

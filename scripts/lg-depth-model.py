@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """The stall model on build/gpu-lg-depth's kernels, beside what Nsight Compute measured on them.
 
-For each shape of scripts/lg-depth-shapes.txt (W lines a load, N loads a burst, WARPS an SM, hit or miss)
+For each shape of scripts/lg-depth-shapes.txt (W lines a load, N loads a burst, WARPS an SM, hit, miss or fill)
 the model replays the same kernel (tests/stalls/lg-depth.ptx, `nvcc -ptx -O3 -arch=sm_90 -lineinfo
-scripts/gpu-lg-depth.cu`) with the same launch (one block an SM, 256 rounds) through `ptxtutor emulate
+scripts/gpu-lg-depth.cu`) with the same launch (one block an SM, 256 rounds) at the clock ncu held, through `ptxtutor emulate
 --ptx ... --stalls`, and prints its shares of LG throttle and long scoreboard and its SM cycles a round
 beside the recorded ones (--from, default tests/stalls/lg-depth-h200.tsv; made by scripts/gpu-lg-depth.sh).
 The last line sums it up: the mean distance of the two LG-throttle shares and the shapes where the larger
@@ -42,11 +42,11 @@ def shapes(path):
             yield tuple(line.split())
 
 
-def model(binary, ptx, w, n, warps, mode):
+def model(binary, ptx, w, n, warps, mode, mhz):
     """The model's (LG throttle share, long scoreboard share, cycles a round) for one shape, or None."""
     cmd = [binary, "emulate", "--ptx", ptx, "--entry", "burst" + n, "--grid", "132", "--block", str(int(warps) * 32),
-           "--args", "A s32:%s s32:%d s32:%d C" % (w, ROUNDS, 0 if mode == "hit" else RING_MASK),
-           "--size", "2048", "--stalls", "--json"]
+           "--args", "A s32:%s s32:%d s32:%d s32:%d C" % (w, ROUNDS, 0 if mode == "hit" else RING_MASK, mode == "miss"),
+           "--size", "2048", "--stalls", "--json"] + (["--clock", "%g" % mhz] if mhz else [])
     p = subprocess.run(cmd, capture_output=True, text=True)
     if p.returncode != 0 or not p.stdout.strip().startswith("{"):
         print("%s %s %s %s: the model did not run: %s" % (w, n, warps, mode, (p.stderr or p.stdout).strip()[-200:]))
@@ -75,7 +75,7 @@ def main():
         if a.only and i >= a.only:
             break
         r = rec.get((w, nl, warps, mode))
-        m = model(a.bin, a.ptx, w, nl, warps, mode)
+        m = model(a.bin, a.ptx, w, nl, warps, mode, float(r["sm_mhz"]) if r and r.get("sm_mhz") else None)
         if r is None or m is None:
             if r is None:
                 print("%s %s %s %s: nothing recorded in %s" % (w, nl, warps, mode, a.source))

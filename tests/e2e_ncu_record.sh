@@ -80,7 +80,7 @@ fi
 out=$(PTXTUTOR_BIN=$BIN PTXTUTOR_ROOT=$ROOT python3 "$ROOT/scripts/lg-depth-model.py" --only 3 2>&1)
 rc=$?
 rows=$(printf '%s\n' "$out" | grep -c '^[0-9]* *[0-9]* *32 *hit *| 0\.[0-9]*  0\.[0-9]* *[0-9]* | [01]\.[0-9]*  [01]\.[0-9]* *[0-9]*$')
-if [ $rc -eq 0 ] && [ "$rows" -eq 3 ] && printf '%s\n' "$out" | grep -q '^1 *32 *32 *hit *| 0.00  0.11 *1601 |' &&
+if [ $rc -eq 0 ] && [ "$rows" -eq 3 ] && printf '%s\n' "$out" | grep -q '^1 *32 *32 *hit *| 0.00  0.11 *1593 |' &&
 	printf '%s\n' "$out" | grep -q '^LG throttle: mean distance [0-9.]*; .* in [0-3] of 3 shapes$'; then
 	echo "ok ncu_record_lg_depth"
 else
