@@ -5,13 +5,12 @@
 // an L1 hit; MODE miss: each warp and round reads fresh lines of an 8 MB ring that every SM walks alike, so
 // every line misses the L1 (216 KB) and hits the L2; MODE fill: each round fresh lines of the ring, the same
 // for all the block's warps, so the first warp to a line misses and the others find it there or on its way
-// (a hit on a fill in flight). Run under Nsight Compute, which says where the warps
-// wait (WarpStateStats):
+// (a hit on a fill in flight). Run under Nsight Compute, which says where the warps wait (WarpStateStats):
 //     ncu --section WarpStateStats --metrics l1tex__data_pipe_lsu_wavefronts_mem_lgds.sum,sm__cycles_elapsed.avg \
 //         --page raw --csv build/gpu-lg-depth W N WARPS MODE
 // scripts/gpu-lg-depth.sh runs the grid of shapes and prints each one's share of LG throttle and long
-// scoreboard, the L1's hit rate and its data stage's wavefronts a cycle, and the SM cycles a round.
-// The kernels are extern "C" so that the stall model replays the same code: scripts/lg-depth-model.sh runs
+// scoreboard, the L1's hit rate, its data stage's wavefronts a cycle and the SM cycles a round.
+// The kernels are extern "C" so that the stall model replays the same code: scripts/lg-depth-model.py runs
 // `ptxtutor emulate --ptx` on this file's PTX (nvcc -ptx) for the same shapes.
 #define PROG "gpu-lg-depth"
 #include <cstring>
@@ -48,7 +47,6 @@ KERNEL(8)
 KERNEL(16)
 KERNEL(32)
 
-#ifndef __CUDA_ARCH__
 int main(int argc, char **argv)
 {
 	if (argc != 5 || (strcmp(argv[4], "hit") && strcmp(argv[4], "miss") && strcmp(argv[4], "fill"))) {
@@ -81,4 +79,3 @@ int main(int argc, char **argv)
 	printf("W %d N %d warps %d %s: %d blocks, ok\n", w, n, warps, argv[4], sms);
 	return 0;
 }
-#endif

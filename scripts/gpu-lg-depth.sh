@@ -8,7 +8,7 @@
 # scripts/lg-depth-model.py. Needs ncu and the staged build (sh scripts/stage-gpu.sh; make gpu-lg-depth).
 NCU=${NCU:-$(command -v ncu || echo /usr/local/cuda/bin/ncu)}
 BIN=${BIN:-build/gpu-lg-depth}
-SHAPES=${SHAPES:-$(cat "$(dirname "$0")/lg-depth-shapes.txt" | grep -v '^#')}
+SHAPES=${SHAPES:-$(grep -v '^#' "$(dirname "$0")/lg-depth-shapes.txt")}
 printf 'W\tN\twarps\tmode\tin_flight\tlg_throttle\tlong_sb\tl1_hit\twavefronts_a_cycle\tl2_sectors_a_cycle\tcycles_a_round\tsm_mhz\n'
 echo "$SHAPES" | while read -r w n warps mode; do
 	[ -n "$mode" ] || continue

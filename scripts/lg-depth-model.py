@@ -17,7 +17,7 @@ import subprocess
 import sys
 
 ROOT = os.environ.get("PTXTUTOR_ROOT") or os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-RING_MASK = 65535  # gpu-lg-depth.cu's RING_LINES - 1: MODE miss
+RING_MASK = 65535  # gpu-lg-depth.cu's RING_LINES - 1: MODE miss and fill
 ROUNDS = 256
 
 
