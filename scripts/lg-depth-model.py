@@ -75,10 +75,12 @@ def main():
         if a.only and i >= a.only:
             break
         r = rec.get((w, nl, warps, mode))
-        m = model(a.bin, a.ptx, w, nl, warps, mode, float(r["sm_mhz"]) if r and r.get("sm_mhz") else None)
-        if r is None or m is None:
-            if r is None:
-                print("%s %s %s %s: nothing recorded in %s" % (w, nl, warps, mode, a.source))
+        if r is None:
+            print("%s %s %s %s: nothing recorded in %s" % (w, nl, warps, mode, a.source))
+            failed += 1
+            continue
+        m = model(a.bin, a.ptx, w, nl, warps, mode, float(r["sm_mhz"]) if r.get("sm_mhz") else None)
+        if m is None:
             failed += 1
             continue
         lg, long_sb = float(r["lg_throttle"]), float(r["long_sb"])
