@@ -90,6 +90,15 @@ static void test_parse_nvdisasm(void **state)
 	assert_string_equal(k.ins[1].text, "S2R R0, SR_TID.X");
 	assert_string_equal(k.ins[9].text, "@!P1 BRA `(.L_x_1)");
 	assert_int_equal(k.ins[9].addr, 0x90);
+	/* the labels, and the loops their backward branches close */
+	assert_int_equal(k.ins[4].label, 1);
+	assert_int_equal(k.ins[12].label, 2);
+	assert_int_equal(k.ins[5].label, -1);
+	int lo[14], hi[14];
+	sass_loops(&k, lo, hi);
+	for (int i = 0; i < 14; i++) /* 4..9 the loop, 12 the trap's branch to itself, the rest none */
+		if (lo[i] != (i >= 4 && i <= 9 ? 4 : i == 12 ? 12 : -1) || hi[i] != (i >= 4 && i <= 9 ? 9 : i == 12 ? 12 : -1))
+			fail_msg("instruction %d: loop %d..%d", i, lo[i], hi[i]);
 	/* Grouped: line 81's two loads together, in address order, before line 82. */
 	const sass_instr **o = sass_by_line(&k);
 	assert_int_equal(o[3]->line, 59);
@@ -177,6 +186,51 @@ static void test_alu(void **state)
 	for (size_t i = 0; i < sizeof other / sizeof *other; i++)
 		if (sass_alu(other[i]))
 			fail_msg("'%s' is not on the INT pipe", other[i]);
+}
+
+/* Loops inside loops: each instruction's innermost; a forward branch closes none. */
+static void test_nested_loops(void **state)
+{
+	(void)state;
+	const char *t = "\t.section\t.text.k,\"ax\",@progbits\n"
+			".text.k:\n"
+			"        /*0000*/                   MOV R1, RZ ;\n"
+			".L_x_0:\n"
+			"        /*0010*/                   LDG.E R2, desc[UR4][R4.64] ;\n"
+			".L_x_7:\n"
+			"        /*0020*/                   LDG.E R3, desc[UR4][R6.64] ;\n"
+			"        /*0030*/              @P0 BRA `(.L_x_7) ;\n"
+			"        /*0040*/              @P1 BRA `(.L_x_9) ;\n"
+			"        /*0050*/              @P2 BRA `(.L_x_0) ;\n"
+			".L_x_9:\n"
+			"        /*0060*/                   EXIT ;\n";
+	char err[200];
+	sass_kernel k = {.regs = -1};
+	assert_int_equal(sass_parse_disasm(t, "k", &k, err, sizeof err), 0);
+	assert_int_equal(k.n, 7);
+	int lo[7], hi[7], want_lo[7] = {-1, 1, 2, 2, 1, 1, -1}, want_hi[7] = {-1, 5, 3, 3, 5, 5, -1};
+	sass_loops(&k, lo, hi);
+	for (int i = 0; i < 7; i++)
+		if (lo[i] != want_lo[i] || hi[i] != want_hi[i])
+			fail_msg("instruction %d: loop %d..%d, not %d..%d", i, lo[i], hi[i], want_lo[i], want_hi[i]);
+	sass_kernel_free(&k);
+}
+
+/* The LG queue's instructions: global and local loads and stores, cp.async's LDGSTS; not shared memory,
+ * constants or generic accesses. */
+static void test_lg(void **state)
+{
+	(void)state;
+	const char *lg[] = {"LDG.E R4, desc[UR4][R2.64]", "@!P3 LDG.E.128 R4, desc[UR4][R2.64]", "STG.E desc[UR4][R2.64], R9",
+			    "LDL R4, [R1+0x8]", "STL [R1], R4", "LDGSTS.E.BYPASS.128 [R5], desc[UR4][R2.64]"};
+	const char *other[] = {"LDS.U.128 R4, [R2]", "STS [R2], R4", "LDC R1, c[0x0][0x28]", "LD.E R16, desc[UR4][R16.64]",
+			       "LDSM.16.M88.4 R4, [R2]", "FFMA R0, R9, R11, R0"};
+	for (size_t i = 0; i < sizeof lg / sizeof *lg; i++)
+		if (!sass_lg(lg[i]))
+			fail_msg("'%s' goes through the LG queue", lg[i]);
+	for (size_t i = 0; i < sizeof other / sizeof *other; i++)
+		if (sass_lg(other[i]))
+			fail_msg("'%s' does not go through the LG queue", other[i]);
 }
 
 /* After a deferred barrier a warp issues arithmetic (lesson 3's SASS before its first LDG), not a
@@ -559,7 +613,7 @@ int main(void)
 		cmocka_unit_test(test_passes_bar),
 		cmocka_unit_test(test_ptxas_v),        cmocka_unit_test(test_arch),
 		cmocka_unit_test(test_missing_tool),   cmocka_unit_test(test_lessons_assemble),
-		cmocka_unit_test(test_figures),        cmocka_unit_test(test_sass_keys),
+		cmocka_unit_test(test_nested_loops),   cmocka_unit_test(test_lg),             cmocka_unit_test(test_figures),        cmocka_unit_test(test_sass_keys),
 		cmocka_unit_test(test_lesson_sass_keys), cmocka_unit_test(test_rows_recompute),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

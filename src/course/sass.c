@@ -111,6 +111,13 @@ int sass_passes_bar(const char *text)
 	return 0;
 }
 
+int sass_lg(const char *text)
+{
+	size_t mlen;
+	const char *m = mnemonic(text, &mlen);
+	return mlen >= 3 && (!strncmp(m, "LDG", 3) || !strncmp(m, "STG", 3) || !strncmp(m, "LDL", 3) || !strncmp(m, "STL", 3));
+}
+
 void sass_count_instr(const char *text, sass_counts *c)
 {
 	size_t mlen;
@@ -275,7 +282,7 @@ static int names(const char *name, const char *stop, const char *entry)
 	return n == strlen(entry) && !strncmp(name, entry, n);
 }
 
-static void push(sass_kernel *k, int *cap, int line, unsigned addr, const char *text, size_t len)
+static void push(sass_kernel *k, int *cap, int line, int label, unsigned addr, const char *text, size_t len)
 {
 	if (k->n == *cap) {
 		*cap = *cap ? 2 * *cap : 256;
@@ -283,6 +290,7 @@ static void push(sass_kernel *k, int *cap, int line, unsigned addr, const char *
 	}
 	sass_instr *in = &k->ins[k->n++];
 	in->line = line;
+	in->label = label;
 	in->addr = addr;
 	while (len && isspace((unsigned char)text[len - 1]))
 		len--;
@@ -306,7 +314,7 @@ static const char *next_line(const char *p, char *buf, size_t cap)
 
 int sass_parse_disasm(const char *text, const char *entry, sass_kernel *k, char *err, size_t errlen)
 {
-	int in_entry = 0, section = 0, found = 0, line = 0, cap = 0;
+	int in_entry = 0, section = 0, found = 0, line = 0, cap = 0, label = -1;
 	sass_kernel_free(k);
 	k->has_lines = 0;
 	for (const char *p = text; *p;) {
@@ -347,6 +355,10 @@ int sass_parse_disasm(const char *text, const char *entry, sass_kernel *k, char 
 			}
 			continue;
 		}
+		if (!strncmp(buf, ".L_x_", 5) && isdigit((unsigned char)buf[5])) { /* the next one's label */
+			label = atoi(buf + 5);
+			continue;
+		}
 		// An instruction: an address in a comment, "/*0a40*/  LDS.128 R4, [R2] ;";
 		// cuobjdump's encodings ("/* 0x000f... */") start with a blank.
 		if ((v = after(buf, "/*")) != NULL && isxdigit((unsigned char)*v)) {
@@ -359,7 +371,8 @@ int sass_parse_disasm(const char *text, const char *entry, sass_kernel *k, char 
 				t++;
 			size_t tl = strcspn(t, ";");
 			if (tl)
-				push(k, &cap, line, (unsigned)addr, t, tl);
+				push(k, &cap, line, label, (unsigned)addr, t, tl);
+			label = -1;
 		}
 	}
 	if (!found) {
@@ -367,6 +380,37 @@ int sass_parse_disasm(const char *text, const char *entry, sass_kernel *k, char 
 		return -1;
 	}
 	return 0;
+}
+
+static int by_label(const void *a, const void *b)
+{
+	const int *x = a, *y = b;
+	return (x[0] > y[0]) - (x[0] < y[0]);
+}
+
+void sass_loops(const sass_kernel *k, int *lo, int *hi)
+{
+	/* the labels as (number, instruction) pairs, sorted: each branch's target found by bsearch */
+	int (*lab)[2] = xmalloc((size_t)(k->n > 0 ? k->n : 1) * sizeof *lab), nl = 0;
+	for (int i = 0; i < k->n; i++) {
+		lo[i] = hi[i] = -1;
+		if (k->ins[i].label >= 0)
+			lab[nl][0] = k->ins[i].label, lab[nl++][1] = i;
+	}
+	qsort(lab, (size_t)nl, sizeof *lab, by_label);
+	for (int b = 0; b < k->n; b++) {
+		size_t mlen;
+		const char *m = mnemonic(k->ins[b].text, &mlen), *l = strstr(m, ".L_x_");
+		if (!mnemonic_is(m, mlen, "BRA", NULL) || !l || !isdigit((unsigned char)l[5]))
+			continue;
+		int key[2] = {atoi(l + 5), 0}, (*t)[2] = bsearch(key, lab, (size_t)nl, sizeof *lab, by_label);
+		if (!t || (*t)[1] > b)
+			continue; /* a forward branch */
+		for (int i = (*t)[1]; i <= b; i++) /* the innermost: the latest start */
+			if (lo[i] < (*t)[1])
+				lo[i] = (*t)[1], hi[i] = b;
+	}
+	free(lab);
 }
 
 /* A number before the words in s ("8 bytes stack frame"), or -1. */

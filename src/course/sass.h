@@ -37,6 +37,7 @@ const char *sass_kind_name(sass_kind k);
 typedef struct {
 	int line;          /* 1-based PTX line it came from; 0: no line information */
 	unsigned addr;     /* byte offset in the function */
+	int label;         /* N of a `.L_x_N:` label just before it (a branch target); -1: none */
 	char text[112];    /* "@P0 LDS.128 R4, [R2+0x10]" (the ';' dropped) */
 } sass_instr;
 
@@ -69,6 +70,8 @@ int sass_alu(const char *text);
 /* Whether a warp issues it after a BAR.SYNC.DEFER_BLOCKING before the barrier opens: arithmetic (the
  * INT pipe's, floating point, the uniform datapath's), not a memory, control or barrier instruction. */
 int sass_passes_bar(const char *text);
+/* Whether it goes through the LG queue: a global or local load or store (LDG, STG, LDL, STL, LDGSTS, ...). */
+int sass_lg(const char *text);
 
 /* Adds one instruction's text to the counts. */
 void sass_count_instr(const char *text, sass_counts *c);
@@ -84,6 +87,10 @@ const sass_instr **sass_by_line(const sass_kernel *k);
  * into k->ins, in address order, at most max of them; returns how many there
  * are (the reverse: k->ins[i].line is an instruction's PTX line). */
 int sass_of_line(const sass_kernel *k, int line, int *idx, int max);
+
+/* Each instruction's innermost loop, a backward branch's body (to a `.L_x_N` label): k->ins[lo[i] .. hi[i]],
+ * the branch at hi[i]; -1 in both for one in no loop. lo and hi hold k->n each. */
+void sass_loops(const sass_kernel *k, int *lo, int *hi);
 
 /* ---- figures: the {sass.*} placeholders and the measured-data file's rows ----
  *

@@ -147,6 +147,40 @@ static void sass_order(stall_trace *t, const sass_kernel *k)
 	}
 }
 
+/* The LG instructions each op's line has in ptxas's SASS (stall_op.lg_sass): those in a loop (an unrolled loop's
+ * copies of a load issue as one burst: lessons 1 and 2 have four of each of theirs; the most of any loop, so a
+ * peeled copy before it does not count), else in the kernel (a wmma.load outside a loop: its four LDGs). */
+static void lg_burst(stall_trace *t, const sass_kernel *k)
+{
+	if (!k->has_lines || k->n <= 0)
+		return;
+	int *lo = xmalloc((size_t)k->n * sizeof *lo), *hi = xmalloc((size_t)k->n * sizeof *hi);
+	int *burst = xcalloc((size_t)k->n, sizeof *burst); /* an LG instruction's: its line's in its loop */
+	sass_loops(k, lo, hi);
+	for (int j = 0; j < k->n; j++)
+		if (lo[j] >= 0 && sass_lg(k->ins[j].text) && !burst[j]) {
+			int n = 0;
+			for (int q = lo[j]; q <= hi[j]; q++)
+				n += k->ins[q].line == k->ins[j].line && sass_lg(k->ins[q].text);
+			for (int q = lo[j]; q <= hi[j]; q++) /* the same for each of them */
+				if (k->ins[q].line == k->ins[j].line && sass_lg(k->ins[q].text) && lo[q] == lo[j])
+					burst[q] = n;
+		}
+	for (int i = 0; i < t->nops; i++) {
+		stall_op *o = &t->ops[i];
+		if (o->kind != STALL_K_LDG && o->kind != STALL_K_STG && o->kind != STALL_K_CPASYNC)
+			continue;
+		int all = 0, most = 0;
+		for (int j = 0; j < k->n; j++)
+			if (k->ins[j].line == o->line && sass_lg(k->ins[j].text)) {
+				all++;
+				most = burst[j] > most ? burst[j] : most;
+			}
+		o->lg_sass = most ? most : all;
+	}
+	free(lo), free(hi), free(burst);
+}
+
 /* A set of 128-byte line ids (stall_rec.mem's: never 0, a buffer's index is at least 1). */
 typedef struct {
 	uint32_t *k;
@@ -299,6 +333,7 @@ static int work(const run_request *rq, const gpu_spec *g, int regs, double fixed
 	int debug = 0, got = ptxas_facts(rq, g, regs <= 0, &fma, &k, &debug);
 	bar_shows(&t, &k);
 	sass_order(&t, &k);
+	lg_burst(&t, &k);
 	/* a debug build issues its SASS, several instructions a PTX one: the trace as they issue */
 	stall_fill *fill = debug ? debug_fill(&t, &k) : NULL;
 	out->debug_sass = fill && stall_trace_expand(&t, fill) == 0;

@@ -47,9 +47,10 @@ const char *stall_lat_key(stall_lat l)
  * cycle, TMA an SM's share of its measured GB/s (ceiling_tma) at the replay's clock. A warp may issue
  * to MIO while fewer than MIO_ENTRIES of its sub-partition's MIO instructions wait to start, whatever
  * their wavefronts (gpu-queues:
- * one warp's burst of 32-wavefront shared loads bends at 5-6 of them), and to LG while its queue holds
- * less than LG_QUEUE cycles of work (a guess, which build/gpu-lg-depth finds throttling where the GPU
- * does not: scripts/lg-depth-model.py); past that it waits (MIO / LG throttle; docs/model.md). */
+ * one warp's burst of 32-wavefront shared loads bends at 5-6 of them), and to LG while fewer than
+ * LG_ENTRIES of its sub-partition's LG instructions wait for the L1 to start on them (build/gpu-lg-depth's
+ * 42 shapes of hits, misses and fills: where the GPU's warps wait, LG throttle or long scoreboard, in 37;
+ * scripts/lg-depth-model.py); past that it waits (MIO / LG throttle; docs/model.md). */
 enum { P_FMA, P_INT, P_MUFU, P_TENSOR, P_SMSP_PIPES };
 #define FMA_INTERVAL 1.0
 #define INT_INTERVAL 2.0
@@ -67,11 +68,11 @@ enum { P_FMA, P_INT, P_MUFU, P_TENSOR, P_SMSP_PIPES };
  * flight each, ncu finds the warps at wgmma.wait_group (barrier), not at the HGMMA (docs/model.md) */
 #define WGMMA_ISSUE_PER_N 0.11
 #define WGMMA_WARP_FLOPS_PER_N 512.0
-#define LG_QUEUE 32.0
+#define LG_ENTRIES 32
 /* A global load (and cp.async) also takes the pipe the MIO's shuffles and shared accesses use, 1.675
  * cycles: build/gpu-mio's one-line L1-hit loads run 0.597 a cycle an SM, and 8 shuffles : 4 loads
  * interleaved take 90% of their parts' sum, not the larger (docs/benchmarks.md, 2026-11-28). Only the
- * MIO's work waits for it: the loads keep their own queue (LG_QUEUE) */
+ * MIO's work waits for it: the loads keep their own queue (LG_ENTRIES) */
 #define LG_MIO_CYCLES 1.675
 #define L1_SM_BYTES (256.0 * 1024) /* L1 + shared memory of an H100 SM */
 /* The most the L1 keeps, however little shared memory takes: a ring of 1728 lines stays in it at any
@@ -345,6 +346,8 @@ typedef struct {
 	double mio_free, lg_free, tma_free, tma_per_cycle;
 	double mio_ring[4][MIO_ENTRIES]; /* per sub-partition: when its last MIO_ENTRIES MIO instructions started */
 	int mio_head[4];                 /* the oldest of them */
+	double lg_ring[4][LG_ENTRIES];   /* the same for LG: its places (lg_places) */
+	int lg_head[4];
 	double l1_bytes, miss_lat;
 	l1cache l1;
 	double l1_lines, l1_hits, l1_fill_hits; /* lines the loads read, those there or on their way, the latter */
@@ -538,6 +541,14 @@ static void set_reg(sim *s, wstate *w, const stall_op *o, long long when, int wh
 		w->pend = when, w->pend_why = (uint8_t)why;
 }
 
+/* The places an LG instruction takes in its sub-partition's queue: the SASS instructions it stands for. A
+ * PTX load in a loop ptxas unrolled U times is its line's U LDGs there, issued as one burst (lessons 1 and 2,
+ * naive_rows, warp_dot: 4), a wmma.load four LDGs; the replay issues it one iteration at a time. */
+static inline int lg_places(const stall_op *o)
+{
+	return o->lg_sass <= 1 ? 1 : o->lg_sass < LG_ENTRIES ? o->lg_sass : LG_ENTRIES;
+}
+
 /* The kind the pipes see: a debug build's mov is a real MOV, on the INT pipe (optimised code has
  * ptxas fold most of them away: issue only). */
 static inline int pipe_kind(const sim *s, const stall_op *o)
@@ -547,7 +558,7 @@ static inline int pipe_kind(const sim *s, const stall_op *o)
 
 /* 0 when a pipe of kind k (pipe_kind) takes the op at t, else the cycle it may (and the throttle reason
  * in *why). */
-static inline long long pipe_busy(const sim *s, const wstate *w, int k, long long t, int *why)
+static inline long long pipe_busy(const sim *s, const wstate *w, const stall_op *o, int k, long long t, int *why)
 {
 	double until = 0;
 	switch ((stall_kind)k) {
@@ -560,7 +571,9 @@ static inline long long pipe_busy(const sim *s, const wstate *w, int k, long lon
 	case STALL_K_SHFL: case STALL_K_LDS: case STALL_K_STS: /* until the oldest of its queue's entries starts */
 		until = s->mio_ring[w->smsp][s->mio_head[w->smsp]], *why = STALL_MIO; break;
 	case STALL_K_LDG: case STALL_K_STG: case STALL_K_CPASYNC:
-		until = s->lg_free - LG_QUEUE, *why = STALL_LG; break;
+		/* until its places' oldest entries start */
+		until = s->lg_ring[w->smsp][(s->lg_head[w->smsp] + lg_places(o) - 1) % LG_ENTRIES], *why = STALL_LG;
+		break;
 	default: return 0;
 	}
 	if (!(until > (double)t))
@@ -586,6 +599,19 @@ static double queue(double *free_at, long long t, double work)
 	double start = *free_at > (double)t ? *free_at : (double)t;
 	*free_at = start + work;
 	return *free_at;
+}
+
+/* Warp w's LG instruction o into the L1 at t: its work done when the L1 is through it (returned); the starts
+ * of its places (lg_places), its work spread over them, kept among its sub-partition's last LG_ENTRIES. */
+static double lg_enqueue(sim *s, const wstate *w, const stall_op *o, long long t, double work)
+{
+	double start = queue(&s->lg_free, t, work) - work;
+	int n = lg_places(o);
+	for (int i = 0; i < n; i++) {
+		s->lg_ring[w->smsp][s->lg_head[w->smsp]] = start + work * i / n;
+		s->lg_head[w->smsp] = (s->lg_head[w->smsp] + 1) % LG_ENTRIES;
+	}
+	return s->lg_free;
 }
 
 /* Warp w's instruction into the MIO at t: its work done when the unit is through it (returned), its start
@@ -747,7 +773,7 @@ static void effects(sim *s, wstate *w, size_t k, long long t)
 	case STALL_K_LDG: case STALL_K_CPASYNC: {
 		const stall_rec *r = &w->rec[k];
 		queue(&s->mio_free, t, LG_MIO_CYCLES); /* the pipe it shares (LG_MIO_CYCLES) */
-		double start = queue(&s->lg_free, t, u / LG_PER_CYCLE), done = start + s->miss_lat;
+		double start = lg_enqueue(s, w, o, t, u / LG_PER_CYCLE), done = start + s->miss_lat;
 		if (r->mem != STALL_NO_MEM) { /* each line through the L1: the last to be there decides */
 			const uint32_t *ln = &s->t->mem[r->mem];
 			uint64_t copy = (uint64_t)(w->blk / s->t->nblocks) << 32; /* a replayed copy reads its own lines */
@@ -770,7 +796,7 @@ static void effects(sim *s, wstate *w, size_t k, long long t)
 		break;
 	}
 	case STALL_K_STG:
-		queue(&s->lg_free, t, u / LG_PER_CYCLE);
+		lg_enqueue(s, w, o, t, u / LG_PER_CYCLE);
 		break;
 	case STALL_K_CPCOMMIT:
 		group_commit(&w->cp);
@@ -1029,7 +1055,7 @@ static int visit(sim *s, wstate *w, long long tnow, long long *until)
 			charge(s, w->wop, w->why, w->seg, w->wake);
 			w->seg = w->wake;
 		}
-		long long busy = pipe_busy(s, w, w->npk, tnow, &twhy);
+		long long busy = pipe_busy(s, w, &ops[w->rec[w->pos].op], w->npk, tnow, &twhy);
 		if (busy) {
 			charge(s, w->nop, STALL_NOT_SELECTED, w->seg, tnow);
 			w->seg = tnow;
@@ -1039,7 +1065,7 @@ static int visit(sim *s, wstate *w, long long tnow, long long *until)
 	}
 	int ahead = !inorder && w->awake <= tnow;
 	if (ahead) {
-		long long busy = pipe_busy(s, w, pipe_kind(s, &ops[w->rec[w->aj].op]), tnow, &twhy);
+		long long busy = pipe_busy(s, w, &ops[w->rec[w->aj].op], pipe_kind(s, &ops[w->rec[w->aj].op]), tnow, &twhy);
 		if (busy)
 			w->awake = busy, ahead = 0;
 	}
