@@ -1,5 +1,6 @@
 // gpu-lg-depth: how many global loads an SM holds before its warps wait at LG throttle (the stall model's
-// LG queue, docs/model.md "Stall reasons", item 4). One block an SM of WARPS warps; each warp issues N
+// LG queue, docs/model.md "Stall reasons", item 4). One block an SM of WARPS warps (past 32, hit and fill
+// only: two blocks an SM of WARPS / 2, both resident, the second reading the first's lines); each warp issues N
 // independent loads back to back, each touching W 128-byte lines (lane l: line l % W), then adds them up
 // and goes round again. MODE hit: every round reads the same N x W lines (all warps alike), so every line is
 // an L1 hit; MODE miss: each warp and round reads fresh lines of an 8 MB ring that every SM walks alike, so
@@ -51,13 +52,14 @@ int main(int argc, char **argv)
 {
 	if (argc != 5 || (strcmp(argv[4], "hit") && strcmp(argv[4], "miss") && strcmp(argv[4], "fill"))) {
 		fprintf(stderr, "usage: %s W N WARPS hit|miss|fill  (W lines a load: 1..32; N loads a burst: 4, 8, 16, 32; "
-			"WARPS an SM: 1..32)\n", PROG);
+			"WARPS an SM: 1..32, or 34..64 even for hit and fill)\n", PROG);
 		return 2;
 	}
 	int w = atoi(argv[1]), n = atoi(argv[2]), warps = atoi(argv[3]), sms;
 	int own = !strcmp(argv[4], "miss"), mask = strcmp(argv[4], "hit") ? RING_LINES - 1 : 0;
-	if (w < 1 || w > 32 || warps < 1 || warps > 32) {
-		fprintf(stderr, "%s: W must be 1..32 and WARPS 1..32\n", PROG);
+	int per_sm = warps > 32 ? 2 : 1; // blocks an SM
+	if (w < 1 || w > 32 || warps < 1 || warps > 64 || (per_sm == 2 && (warps % 2 || own))) {
+		fprintf(stderr, "%s: W must be 1..32 and WARPS 1..32 (34..64 even, not for miss)\n", PROG);
 		return 2;
 	}
 	CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
@@ -66,16 +68,16 @@ int main(int argc, char **argv)
 	CHECK(cudaMalloc(&buf, bytes));
 	CHECK(cudaMemset(buf, 0, bytes));
 	CHECK(cudaMalloc(&out, (size_t)sms * warps * 32 * sizeof(float)));
-	int rounds = 256;
+	int rounds = 256, grid = sms * per_sm, threads = warps / per_sm * 32;
 	switch (n) {
-	case 4: burst4<<<sms, warps * 32>>>(buf, w, rounds, mask, own, out); break;
-	case 8: burst8<<<sms, warps * 32>>>(buf, w, rounds, mask, own, out); break;
-	case 16: burst16<<<sms, warps * 32>>>(buf, w, rounds, mask, own, out); break;
-	case 32: burst32<<<sms, warps * 32>>>(buf, w, rounds, mask, own, out); break;
+	case 4: burst4<<<grid, threads>>>(buf, w, rounds, mask, own, out); break;
+	case 8: burst8<<<grid, threads>>>(buf, w, rounds, mask, own, out); break;
+	case 16: burst16<<<grid, threads>>>(buf, w, rounds, mask, own, out); break;
+	case 32: burst32<<<grid, threads>>>(buf, w, rounds, mask, own, out); break;
 	default: fprintf(stderr, "%s: N must be 4, 8, 16 or 32\n", PROG); return 2;
 	}
 	CHECK(cudaGetLastError());
 	CHECK(cudaDeviceSynchronize());
-	printf("W %d N %d warps %d %s: %d blocks, ok\n", w, n, warps, argv[4], sms);
+	printf("W %d N %d warps %d %s: %d blocks, ok\n", w, n, warps, argv[4], grid);
 	return 0;
 }

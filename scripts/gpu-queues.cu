@@ -8,7 +8,7 @@
 // Then bursts of K wgmma.mma_async from one warpgroup (or two, or committed in groups of four): the cycles
 // between two HGMMAs before the bend are the stall model's WGMMA_ISSUE_PER_N; where it bends, the
 // sub-partition's queue of them (docs/benchmarks.md, 2026-11-28). Prints each burst's cycles, then
-// "queue_lg", "queue_mio" (the depth, in cycles of work: lines or wavefronts at one a cycle) and
+// "queue_lg" (the largest burst before the bend, in loads), "queue_mio" (the depth, in cycles of work) and
 // "drain_lg", "drain_mio" (cycles a unit past the bend), and a table beside the model's; exits 1 when
 // either depth, in loads, is off the model's (LG_ENTRIES, MIO_ENTRIES) by more than half.
 //   make gpu-queues && build/gpu-queues   (where nvcc is; the GPU machine has it)
@@ -168,6 +168,17 @@ static void fit(const long long *t, double *drain, double *depth)
 	*depth = per_load < 8 ? -1 : per_load * ks[NK - 1] - (double)(t[NK - 1] - t[0]);
 }
 
+// The largest burst that issues before the bend, in loads: the last before a step whose loads cost more than
+// 24 cycles each (past the bend a load waits for one to drain, 32 cycles; before it a few). The LG queue's
+// bend is late (24-32 loads), where the fit's line through the second half would read it as a few loads' work.
+static int before_bend(const long long *t)
+{
+	for (int i = 1; i < NK; i++)
+		if (t[i] - t[i - 1] > 24 * (ks[i] - ks[i - 1]))
+			return ks[i - 1];
+	return ks[NK - 1];
+}
+
 int main()
 {
 	float *p, *sink;
@@ -218,17 +229,18 @@ int main()
 	for (int i = 0; i < NK; i++)
 		printf("%5d  %10lld  %10lld  %19lld  %16lld  %31lld\n", ks[i], tw[0][i], tw[1][i], t2[i], tg[i], tg2[i]);
 	double dl, ql, dm, qm;
-	fit(tl, &dl, &ql);
+	fit(tl, &dl, &ql); /* its drain; the depth from before_bend */
 	fit(tm, &dm, &qm);
 	printf("burst  lg_cycles  mio_cycles\n");
 	for (int i = 0; i < NK; i++)
 		printf("%5d  %9lld  %10lld\n", ks[i], tl[i], tm[i]);
-	printf("queue_lg %.0f cycles\nqueue_mio %.0f cycles\ndrain_lg %.2f cycles\ndrain_mio %.2f cycles\n", ql, qm, dl, dm);
+	int lg_loads = before_bend(tl);
+	printf("queue_lg %d loads\nqueue_mio %.0f cycles\ndrain_lg %.2f cycles\ndrain_mio %.2f cycles\n", lg_loads, qm, dl, dm);
 	printf("(a depth of -1: no bend within %d loads, deeper than that)\n", ks[NK - 1]);
-	printf("\n| queue | depth (cycles of work) | the model's | drain (cycles a unit) | model |\n|---|---|---|---|---|\n");
-	printf("| LG | %.0f (%.1f loads of 32) | %d instructions | %.2f | 1 |\n| MIO | %.0f (%.1f loads of 32) | %d instructions | %.2f | 1 |\n",
-	       ql, ql / 32, MODEL_LG, dl, qm, qm / 32, MODEL_MIO, dm);
-	int off = ql / 32 < MODEL_LG * 0.5 || ql / 32 > MODEL_LG * 1.5 || qm / 32 < MODEL_MIO * 0.5 || qm / 32 > MODEL_MIO * 1.5;
+	printf("\n| queue | depth | the model's | drain (cycles a unit) | model |\n|---|---|---|---|---|\n");
+	printf("| LG | %d loads before the bend | %d instructions | %.2f | 1 |\n| MIO | %.0f cycles of work (%.1f loads of 32) | %d instructions | %.2f | 1 |\n",
+	       lg_loads, MODEL_LG, dl, qm, qm / 32, MODEL_MIO, dm);
+	int off = lg_loads < MODEL_LG * 0.5 || lg_loads > MODEL_LG * 1.5 || qm / 32 < MODEL_MIO * 0.5 || qm / 32 > MODEL_MIO * 1.5;
 	if (off)
 		printf("a depth is off the model's (LG_ENTRIES, MIO_ENTRIES in src/model/stalls.c): see docs/benchmarks.md\n");
 	return off;

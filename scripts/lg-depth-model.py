@@ -3,7 +3,7 @@
 
 For each shape of scripts/lg-depth-shapes.txt (W lines a load, N loads a burst, WARPS an SM, hit, miss or fill)
 the model replays the same kernel (tests/stalls/lg-depth.ptx, `nvcc -ptx -O3 -arch=sm_90 -lineinfo
-scripts/gpu-lg-depth.cu`) with the same launch (one block an SM, 256 rounds) at the clock ncu held, through `ptxtutor emulate
+scripts/gpu-lg-depth.cu`) with the same launch (one block an SM, two past 32 warps; 256 rounds) at the clock ncu held, through `ptxtutor emulate
 --ptx ... --stalls`, and prints its shares of LG throttle and long scoreboard and its SM cycles a round
 beside the recorded ones (--from, default tests/stalls/lg-depth-h200.tsv; made by scripts/gpu-lg-depth.sh).
 The last line sums it up: the mean distance of the two LG-throttle shares and the shapes where the larger
@@ -44,7 +44,9 @@ def shapes(path):
 
 def model(binary, ptx, w, n, warps, mode, mhz):
     """The model's (LG throttle share, long scoreboard share, cycles a round) for one shape, or None."""
-    cmd = [binary, "emulate", "--ptx", ptx, "--entry", "burst" + n, "--grid", "132", "--block", str(int(warps) * 32),
+    per_sm = 2 if int(warps) > 32 else 1  # gpu-lg-depth's launch: past 32 warps, two blocks an SM
+    cmd = [binary, "emulate", "--ptx", ptx, "--entry", "burst" + n, "--grid", str(132 * per_sm),
+           "--block", str(int(warps) // per_sm * 32),
            "--args", "A s32:%s s32:%d s32:%d s32:%d C" % (w, ROUNDS, 0 if mode == "hit" else RING_MASK, mode == "miss"),
            "--size", "2048", "--stalls", "--json"] + (["--clock", "%g" % mhz] if mhz else [])
     p = subprocess.run(cmd, capture_output=True, text=True)

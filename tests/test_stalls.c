@@ -810,6 +810,43 @@ static void test_lg_queue_holds_32(void **state)
 	assert_true(lg_throttle_of(40, 4) > 4 * lg); /* 40 of 4 places: four times the instructions */
 }
 
+/* Load r1, use it, load r3, use it, the loop's branch, 16 times, one warp, loads issued ahead; each load takes the whole LG
+ * queue (32 places) and 512 cycles of the L1, so the second waits for the first's places to start. Its LG
+ * throttle (line 3) and the first use's long scoreboard (line 2), the second load at place `at` in the
+ * SASS (the first use at 10). */
+static void load_ahead_held(int at, double *lg3, double *lsb2)
+{
+	stall_op ops[] = {{.line = 1, .kind = STALL_K_LDG, .ndst = 1, .dst = {1}, .units = 512, .lg_sass = 32, .sass_at = 1},
+			  {.line = 2, .kind = STALL_K_FMA, .ndst = 1, .dst = {2}, .nsrc = 2, .src = {1, 2}, .sass_at = 10},
+			  {.line = 3, .kind = STALL_K_LDG, .ndst = 1, .dst = {3}, .units = 512, .lg_sass = 32, .sass_at = at},
+			  {.line = 4, .kind = STALL_K_FMA, .ndst = 1, .dst = {4}, .nsrc = 2, .src = {3, 4}, .sass_at = 11},
+			  {.line = 5, .kind = STALL_K_OTHER, .sass_at = 20}};
+	stall_trace t;
+	trace_new(&t, 1, ops, 5);
+	for (int i = 0; i < 16; i++)
+		for (uint32_t k = 0; k < 5; k++)
+			stall_trace_add(&t, 0, 0, k);
+	stall_result r;
+	run_hoisting(&t, &r, 2);
+	*lg3 = r.lines[2].cyc[STALL_LG], *lsb2 = r.lines[1].cyc[STALL_LONG_SB];
+	stall_result_free(&r);
+	stall_trace_free(&t);
+}
+
+/* Where ptxas's SASS issues the second load before the first use (an unrolled loop's loads all first), a
+ * warp waiting for the first load's data while LG throttle holds the second waits at the second on the GPU:
+ * charged there; where the SASS has it after the use, the use's long scoreboard keeps the wait. */
+static void test_load_ahead_held_at_its_line(void **state)
+{
+	(void)state;
+	double lg_before, lsb_before, lg_after, lsb_after;
+	load_ahead_held(5, &lg_before, &lsb_before);
+	load_ahead_held(12, &lg_after, &lsb_after);
+	assert_true(lg_before > 15 * 400); /* each round about the first load's 512 cycles */
+	assert_true(lg_after < lg_before / 4);
+	assert_true(lsb_after > lsb_before + lg_before / 2); /* the same wait, at the use */
+}
+
 /* load r1; store r1 to shared; load r2; store r2 (then a branch, where `branch`), 32 times, every global
  * load a miss, replayed with loads issued ahead: its cycles, and the second store's top reason in *top. The
  * ops' sass_at are sass[0..4] (0: no recording). */
@@ -1079,6 +1116,7 @@ int main(void)
 		cmocka_unit_test(test_mbarrier_waits_for_its_own_phase),
 		cmocka_unit_test(test_throttled_warps_share_the_queue),
 		cmocka_unit_test(test_lg_queue_holds_32),
+		cmocka_unit_test(test_load_ahead_held_at_its_line),
 		cmocka_unit_test(test_global_load_passes_shared_store),
 		cmocka_unit_test(test_l1_keeps_1728_lines),
 		cmocka_unit_test(test_global_load_keeps_sass_order),

@@ -272,6 +272,8 @@ typedef struct {
 	uint32_t nop;            /* and its op (rec[pos].op) */
 	uint8_t why;             /* what it waits for until wake */
 	uint32_t wop;            /* the op charged for that wait */
+	uint8_t held, held_why;  /* held: charged at the load ahead meanwhile (visit), its own wait's reason and op kept */
+	uint32_t held_op;
 	long long wake;          /* the first cycle the next instruction may issue */
 	long long seg;           /* the first cycle not yet charged */
 	long long awake;         /* when the load ahead (record aj) may issue; NEVER: none */
@@ -955,6 +957,8 @@ static void issue_ahead(sim *s, wstate *w, long long t)
 {
 	charge(s, w->wop, w->why, w->seg, t); /* the waiting instruction's wait so far */
 	w->seg = t + 1;
+	if (w->held) /* the rest of the wait is the waiting instruction's again */
+		w->wop = w->held_op, w->why = w->held_why, w->held = 0;
 	shadow *sh = &w->sh[w->nsh++];
 	sh->pos = w->aj, sh->n = 0;
 	s->to = sh;
@@ -983,6 +987,7 @@ static void issue(sim *s, wstate *w, long long t)
 	uint32_t opi = w->rec[k0].op;
 	const stall_op *o = &s->t->ops[opi];
 	effects(s, w, k0, t);
+	w->held = 0;
 	w->pos++;
 	w->ahead >>= 1;
 	while (w->pos < w->n && (w->ahead & 1)) {
@@ -1059,15 +1064,27 @@ static int visit(sim *s, wstate *w, long long tnow, long long *until)
 		if (busy) {
 			charge(s, w->nop, STALL_NOT_SELECTED, w->seg, tnow);
 			w->seg = tnow;
-			w->wake = busy, w->why = (uint8_t)twhy, w->wop = w->nop;
+			w->wake = busy, w->why = (uint8_t)twhy, w->wop = w->nop, w->held = 0;
 			inorder = 0;
 		}
 	}
 	int ahead = !inorder && w->awake <= tnow;
 	if (ahead) {
 		long long busy = pipe_busy(s, w, &ops[w->rec[w->aj].op], pipe_kind(s, &ops[w->rec[w->aj].op]), tnow, &twhy);
-		if (busy)
+		if (busy) {
 			w->awake = busy, ahead = 0;
+			/* a load LG throttle holds, which ptxas's SASS issues before the instruction waiting in order
+			 * (an unrolled loop's loads all first: lesson 2's lines 98, 101, 104): the GPU's warp waits
+			 * at the load, so its wait is charged there until the load goes */
+			const stall_op *a = &ops[w->rec[w->aj].op], *n = &ops[w->nop];
+			if (twhy == STALL_LG && !w->held && w->why != STALL_LG && a->sass_at && n->sass_at &&
+			    a->sass_at < n->sass_at) {
+				charge(s, w->wop, w->why, w->seg, tnow);
+				w->seg = tnow;
+				w->held = 1, w->held_op = w->wop, w->held_why = w->why;
+				w->wop = w->rec[w->aj].op, w->why = STALL_LG;
+			}
+		}
 	}
 	if (!inorder && !ahead) {
 		*until = w->wake < w->awake ? w->wake : w->awake;
