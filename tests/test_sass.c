@@ -172,6 +172,14 @@ static void test_classify(void **state)
 	}
 }
 
+/* Each of texts[0..n) is in the class f says (want 1) or not (want 0). */
+static void each_is(int (*f)(const char *), const char *const *texts, size_t n, int want, const char *what)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!f(texts[i]) != !want)
+			fail_msg("'%s' is %s%s", texts[i], want ? "" : "not ", what);
+}
+
 /* The INT pipe's opcodes, past a guard; the rest not (a debug build's fill, exec/stalls.c). */
 static void test_alu(void **state)
 {
@@ -180,12 +188,8 @@ static void test_alu(void **state)
 			     "IADD3.X R23, R23, R17, RZ, P0, !PT", "ISETP.LT.AND P0, PT, R21, 0x20, PT", "LEA R16, R17, R16, 0x18"};
 	const char *other[] = {"LD.E R16, desc[UR4][R16.64]", "S2R R17, SR_CgaCtaId", "R2UR UR4, R14", "BRA 0xdb0",
 			       "FMUL R16, R23, R16", "MOVM.16.MT88 R4, R4", "BAR.SYNC.DEFER_BLOCKING 0x0"};
-	for (size_t i = 0; i < sizeof alu / sizeof *alu; i++)
-		if (!sass_alu(alu[i]))
-			fail_msg("'%s' is on the INT pipe", alu[i]);
-	for (size_t i = 0; i < sizeof other / sizeof *other; i++)
-		if (sass_alu(other[i]))
-			fail_msg("'%s' is not on the INT pipe", other[i]);
+	each_is(sass_alu, alu, sizeof alu / sizeof *alu, 1, "on the INT pipe");
+	each_is(sass_alu, other, sizeof other / sizeof *other, 0, "on the INT pipe");
 }
 
 /* Loops inside loops: each instruction's innermost; a forward branch closes none. */
@@ -225,12 +229,8 @@ static void test_lg(void **state)
 			    "LDL R4, [R1+0x8]", "STL [R1], R4", "LDGSTS.E.BYPASS.128 [R5], desc[UR4][R2.64]"};
 	const char *other[] = {"LDS.U.128 R4, [R2]", "STS [R2], R4", "LDC R1, c[0x0][0x28]", "LD.E R16, desc[UR4][R16.64]",
 			       "LDSM.16.M88.4 R4, [R2]", "FFMA R0, R9, R11, R0"};
-	for (size_t i = 0; i < sizeof lg / sizeof *lg; i++)
-		if (!sass_lg(lg[i]))
-			fail_msg("'%s' goes through the LG queue", lg[i]);
-	for (size_t i = 0; i < sizeof other / sizeof *other; i++)
-		if (sass_lg(other[i]))
-			fail_msg("'%s' does not go through the LG queue", other[i]);
+	each_is(sass_lg, lg, sizeof lg / sizeof *lg, 1, "an LG instruction");
+	each_is(sass_lg, other, sizeof other / sizeof *other, 0, "an LG instruction");
 }
 
 /* After a deferred barrier a warp issues arithmetic (lesson 3's SASS before its first LDG), not a
