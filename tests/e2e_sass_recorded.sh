@@ -7,7 +7,7 @@
 # recorded, and a --ptx kernel with no recording beside it, another arch, an edited copy or a stale
 # hash get the one "needs the toolkit" line (exit 3) with the reason. A PTX file's own recording
 # (tests/heldout/tiled_debug.sass) is shown, and the stall model replays that debug build as its
-# SASS issues. Last, the real assets/sass/05.sass when it is committed. Prints "ok NAME" / "not ok NAME" / "skip NAME: why".
+# SASS issues, and spill's register-kept local array as the selects its SASS has. Last, the real assets/sass/05.sass when it is committed. Prints "ok NAME" / "not ok NAME" / "skip NAME: why".
 BIN=${PTXTUTOR_BIN:-./ptxtutor}
 ROOT=${PTXTUTOR_ROOT:-$(cd "$(dirname "$0")/.." && pwd)}
 if [ ! -x "$BIN" ]; then
@@ -138,6 +138,20 @@ out=$(PTXTUTOR_CUDA_BIN=$NOKIT "$BIN" emulate --ptx "$W/td.ptx" --entry heldout_
 	--args 'M N K alpha:1.5 A B beta:0.5 C' --dtype f32 --out f32 --size 128 --stalls)
 printf '%s\n' "$out" | grep -q "a debug build (.*): its SASS unknown here (no recording beside it, no ptxas and disassembler), one a PTX instruction"
 r $? sass-recorded-beside-debug-said
+
+# spill's acc[] is a local array ptxas keeps in registers (its recording has no LDL or STL): its ld.local
+# line 81 is replayed as that line's SASS (four ISETP.EQ and four moves: 8 issues to line 82's FFMA's one),
+# nothing of it waits on memory; a copy without the recording has it a load again (one issue).
+spill() { # PTX-FILE: line 81's issues over line 82's, and its memory waits, at 128^3
+	PTXTUTOR_CUDA_BIN=$NOKIT "$BIN" emulate --ptx "$1" --entry heldout_spill --grid N/32,M/32 --block 32,8 \
+		--args 'M N K alpha:1.5 A B beta:0.5 C' --dtype f32 --out f32 --size 128 --stalls --json |
+		python3 -c 'import json, sys
+l = {x["line"]: x for x in json.load(sys.stdin)["lines"]}
+print(round(l[81]["issued"] / l[82]["issued"]), sum(l[81]["stalls"].get(k, 0) for k in ("long_scoreboard", "lg_throttle")))'
+}
+cp "$H/spill.ptx" "$W/sp.ptx"
+[ "$(spill "$H/spill.ptx")" = "8 0" ] && [ "$(spill "$W/sp.ptx" | cut -d' ' -f1)" = "1" ]
+r $? sass-recorded-local-in-registers
 
 # The committed recording, once the GPU machine has made it (scripts/gpu-sass.sh --record).
 if [ ! -f "$ROOT/assets/sass/05.sass" ]; then

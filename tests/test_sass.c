@@ -233,6 +233,23 @@ static void test_lg(void **state)
 	each_is(sass_lg, other, sizeof other / sizeof *other, 0, "an LG instruction");
 }
 
+/* IMADs of every form (the FMA pipe's heavy half), and what touches memory (constants aside). */
+static void test_imad_memory(void **state)
+{
+	(void)state;
+	const char *imad[] = {"IMAD R5, R3, R4, R5", "IMAD.MOV.U32 R9, RZ, RZ, R15", "@P2 IMAD.WIDE.U32 R16, R3, 0x4, R12",
+			      "IMAD.SHL.U32 R4, R4, 0x4, RZ", "IMAD.IADD R2, R2, 0x1, R3", "IMAD.X R15, RZ, RZ, R15, P3"};
+	const char *not_imad[] = {"IADD3 R1, R2, 0x1, RZ", "IMNMX R1, R2, R3, PT", "FFMA R0, R9, R11, R0", "MOV R1, R2"};
+	const char *mem[] = {"LDG.E R4, desc[UR4][R2.64]", "STS [R2], R4", "LDS.U.128 R4, [R2]", "LDL R4, [R1+0x8]",
+			     "@P0 ATOMG.E.ADD.STRONG.GPU PT, R2, desc[UR4][R4.64], R6", "REDG.E.ADD.STRONG.GPU desc[UR4][R2.64], R5",
+			     "LDSM.16.M88.4 R4, [R2]", "LDGSTS.E.BYPASS.128 [R5], desc[UR4][R2.64]", "ST.E desc[UR4][R2.64], R5"};
+	const char *not_mem[] = {"LDC R1, c[0x0][0x28]", "ISETP.EQ.AND P0, PT, R1, 0x2, PT", "MOV R1, R2", "BAR.SYNC.DEFER_BLOCKING 0x0"};
+	each_is(sass_imad, imad, sizeof imad / sizeof *imad, 1, "an IMAD");
+	each_is(sass_imad, not_imad, sizeof not_imad / sizeof *not_imad, 0, "an IMAD");
+	each_is(sass_memory, mem, sizeof mem / sizeof *mem, 1, "a memory access");
+	each_is(sass_memory, not_mem, sizeof not_mem / sizeof *not_mem, 0, "a memory access");
+}
+
 /* After a deferred barrier a warp issues arithmetic (lesson 3's SASS before its first LDG), not a
  * memory, control or barrier instruction. */
 static void test_passes_bar(void **state)
@@ -613,7 +630,8 @@ int main(void)
 		cmocka_unit_test(test_passes_bar),
 		cmocka_unit_test(test_ptxas_v),        cmocka_unit_test(test_arch),
 		cmocka_unit_test(test_missing_tool),   cmocka_unit_test(test_lessons_assemble),
-		cmocka_unit_test(test_nested_loops),   cmocka_unit_test(test_lg),             cmocka_unit_test(test_figures),        cmocka_unit_test(test_sass_keys),
+		cmocka_unit_test(test_nested_loops),   cmocka_unit_test(test_lg),
+		cmocka_unit_test(test_imad_memory),             cmocka_unit_test(test_figures),        cmocka_unit_test(test_sass_keys),
 		cmocka_unit_test(test_lesson_sass_keys), cmocka_unit_test(test_rows_recompute),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

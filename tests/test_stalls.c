@@ -1030,35 +1030,66 @@ static void test_trace_expand_fills_before_each_record(void **state)
 			stall_trace_add(&t, 0, w, 0);
 			stall_trace_add(&t, 0, w, 1);
 		}
-	stall_fill fill[] = {{.alu = 3, .other = 1}, {0}};
+	stall_fill fill[] = {{.alu = 3, .imad = 2, .other = 1}, {0}};
 	assert_int_equal(stall_trace_expand(&t, fill), 0);
-	assert_int_equal(t.nops, 4);
+	assert_int_equal(t.nops, 5);
 	assert_int_equal(t.ops[2].kind, STALL_K_INT);
-	assert_int_equal(t.ops[3].kind, STALL_K_OTHER);
-	assert_int_equal(t.ops[2].line, 80);
-	assert_int_equal(t.ops[3].line, 80);
-	assert_int_equal(t.warps[1].n, 3 * 6);
-	assert_int_equal(t.nrecs, 2 * 3 * 6);
-	uint32_t want[] = {2, 2, 2, 3, 0, 1};
-	for (int i = 0; i < 6; i++)
-		assert_int_equal(t.warps[1].rec[6 + i].op, want[i]);
+	assert_int_equal(t.ops[3].kind, STALL_K_IMAD);
+	assert_int_equal(t.ops[4].kind, STALL_K_OTHER);
+	for (int i = 2; i < 5; i++)
+		assert_int_equal(t.ops[i].line, 80);
+	assert_int_equal(t.warps[1].n, 3 * 8);
+	assert_int_equal(t.nrecs, 2 * 3 * 8);
+	uint32_t want[] = {2, 2, 2, 3, 3, 4, 0, 1};
+	for (int i = 0; i < 8; i++)
+		assert_int_equal(t.warps[1].rec[8 + i].op, want[i]);
 	stall_result r;
 	run_config(&t, &r, (stall_config){.debug = 1});
-	assert_int_equal(r.issued, 2 * 3 * 6);
+	assert_int_equal(r.issued, 2 * 3 * 8);
 	assert_int_equal(r.nlines, 2);
-	assert_true(r.lines[0].issued == 2 * 3 * 5);
+	assert_true(r.lines[0].issued == 2 * 3 * 7);
 	stall_result_free(&r);
 	/* past the trace's limit: nothing changes */
-	stall_fill huge[4]; /* one an op: the two and their fill's */
-	for (int i = 0; i < 4; i++)
-		huge[i] = (stall_fill){.alu = UINT16_MAX, .other = UINT16_MAX};
+	stall_fill huge[5]; /* one an op: the two and their fill's */
+	for (int i = 0; i < 5; i++)
+		huge[i] = (stall_fill){.alu = UINT16_MAX, .imad = UINT16_MAX, .other = UINT16_MAX};
 	for (int i = 0; i < 2000; i++)
 		stall_trace_add(&t, 0, 0, 0);
 	size_t before = t.nrecs;
 	assert_int_equal(stall_trace_expand(&t, huge), -1);
 	assert_int_equal(t.nrecs, before);
-	assert_int_equal(t.nops, 4);
+	assert_int_equal(t.nops, 5);
 	stall_trace_free(&t);
+}
+
+/* One warp's FFMAs and integer ops, alternating, none reading another's result, as a warp of each kind n:
+ * its cycles. */
+static double fma_with(uint8_t kind)
+{
+	stall_op ops[] = {{.line = 1, .kind = STALL_K_FMA, .ndst = 1, .dst = {1}, .nsrc = 1, .src = {9}},
+			  {.line = 2, .kind = kind, .ndst = 1, .dst = {2}, .nsrc = 1, .src = {9}}};
+	stall_trace t;
+	trace_new(&t, 1, ops, 2);
+	for (int i = 0; i < 400; i++) {
+		stall_trace_add(&t, 0, 0, 0);
+		stall_trace_add(&t, 0, 0, 1);
+	}
+	stall_result r;
+	run(&t, &r);
+	double c = r.cycles;
+	stall_result_free(&r);
+	stall_trace_free(&t);
+	return c;
+}
+
+/* An IMAD takes the FMA pipe's heavy half two cycles, so FFMAs and IMADs share a pipe (800 instructions:
+ * 400 x 3 cycles), where FFMAs and ALU work each have one (800 issues, a cycle each). */
+static void test_imad_shares_the_fma_pipe(void **state)
+{
+	(void)state;
+	double alu = fma_with(STALL_K_INT), imad = fma_with(STALL_K_IMAD);
+	assert_true(alu > 780 && alu < 840);
+	assert_true(imad > 1150 && imad < 1250);
 }
 
 /* The MIO queue counts instructions, not work: a warp's first MIO_ENTRIES shared loads of 32 wavefronts
@@ -1117,6 +1148,7 @@ int main(void)
 		cmocka_unit_test(test_throttled_warps_share_the_queue),
 		cmocka_unit_test(test_lg_queue_holds_32),
 		cmocka_unit_test(test_load_ahead_held_at_its_line),
+		cmocka_unit_test(test_imad_shares_the_fma_pipe),
 		cmocka_unit_test(test_global_load_passes_shared_store),
 		cmocka_unit_test(test_l1_keeps_1728_lines),
 		cmocka_unit_test(test_global_load_keeps_sass_order),

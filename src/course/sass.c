@@ -111,6 +111,29 @@ int sass_passes_bar(const char *text)
 	return 0;
 }
 
+int sass_imad(const char *text)
+{
+	size_t mlen;
+	const char *m = mnemonic(text, &mlen);
+	return mnemonic_is(m, mlen, "IMAD", NULL);
+}
+
+/* Memory instructions by their opcode's first letters (LDG, LDS, LDL, LDSM, LDGSTS, STG, ATOMS, REDG, ...);
+ * LDC reads a constant bank. */
+static const char *const memory_ops[] = {"LD", "ST", "ATOM", "RED"};
+
+int sass_memory(const char *text)
+{
+	size_t mlen;
+	const char *m = mnemonic(text, &mlen);
+	if (!strncmp(m, "LDC", 3))
+		return 0;
+	for (size_t i = 0; i < sizeof memory_ops / sizeof *memory_ops; i++)
+		if (mlen >= strlen(memory_ops[i]) && !strncmp(m, memory_ops[i], strlen(memory_ops[i])))
+			return 1;
+	return 0;
+}
+
 int sass_lg(const char *text)
 {
 	size_t mlen;

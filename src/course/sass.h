@@ -70,6 +70,10 @@ int sass_alu(const char *text);
 /* Whether a warp issues it after a BAR.SYNC.DEFER_BLOCKING before the barrier opens: arithmetic (the
  * INT pipe's, floating point, the uniform datapath's), not a memory, control or barrier instruction. */
 int sass_passes_bar(const char *text);
+/* Whether it is an IMAD of any form (IMAD.MOV, IMAD.WIDE, IMAD.SHL, ...): the FMA pipe's heavy half on GH100. */
+int sass_imad(const char *text);
+/* Whether it reads or writes memory other than the constant banks (LDG, LDL, LDS, STS, ATOM, RED, ...). */
+int sass_memory(const char *text);
 /* Whether it goes through the LG queue: a global or local load or store (LDG, STG, LDL, STL, LDGSTS, ...). */
 int sass_lg(const char *text);
 

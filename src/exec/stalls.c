@@ -75,30 +75,84 @@ static int ptxas_facts(const run_request *rq, const gpu_spec *g, int want_regs, 
 	return regs;
 }
 
-/* A debug build's fill (stall_trace_expand): per op, the SASS instructions of its PTX line besides the
- * one that is its own (an ALU one for an integer op or a mov, else another); a line of several ops
- * gives its rest to the first. NULL without the SASS's lines. */
-static stall_fill *debug_fill(const stall_trace *t, const sass_kernel *k)
+/* Per PTX line, its recorded SASS by class: ALU (the INT pipe's, IMADs aside), IMAD, other (NOPs aside), and
+ * how many touch memory. */
+enum { C_ALU, C_IMAD, C_OTHER, C_MEM, C_N };
+
+/* An integer op's results only feed ops marked in gone: it computed nothing else. */
+static int feeds_only(const stall_trace *t, const stall_op *o, const char *gone)
+{
+	int used = 0;
+	for (int j = 0; j < t->nops; j++)
+		for (int a = 0; a < t->ops[j].nsrc; a++)
+			for (int d = 0; d < o->ndst; d++)
+				if (t->ops[j].src[a] == o->dst[d]) {
+					if (!gone[j])
+						return 0;
+					used = 1;
+				}
+	return used;
+}
+
+/* What ptxas made of each op where its line's recorded SASS says more than the PTX (docs/model.md item 4):
+ * an integer op whose line is all IMADs runs on the FMA pipe's heavy half (GH100: FMAheavy takes IMAD, the
+ * ALU the rest); a debug build's op issues its line's other SASS too, in its place; a global or local
+ * access whose line has SASS but none touching memory is register work, that SASS (a local array ptxas keeps
+ * in registers: spill's acc[(j + k) & 3], four ISETP.EQ and four moves a read), and the integer ops with no
+ * SASS of their own that only computed its address are gone (issue only). Returns the fill (a line's SASS
+ * besides its first op's own; stall_trace_expand), or NULL where no op has one. */
+static stall_fill *sass_shape(stall_trace *t, const sass_kernel *k, int debug)
 {
 	if (!k->has_lines || k->n <= 0)
 		return NULL;
 	int maxline = 0;
 	for (int i = 0; i < t->nops; i++)
 		maxline = t->ops[i].line > maxline ? t->ops[i].line : maxline;
-	int (*n)[2] = xcalloc((size_t)maxline + 1, sizeof *n); /* per PTX line: its ALU and other SASS */
-	for (int i = 0; i < k->n; i++)
-		if (k->ins[i].line > 0 && k->ins[i].line <= maxline && strncmp(k->ins[i].text, "NOP", 3))
-			n[k->ins[i].line][!sass_alu(k->ins[i].text)]++;
-	stall_fill *f = xcalloc((size_t)t->nops, sizeof *f);
-	for (int i = 0; i < t->nops; i++) {
-		const stall_op *o = &t->ops[i];
-		int own = o->kind == STALL_K_INT || o->kind == STALL_K_MOVE ? 0 : 1, *c = n[o->line];
-		c[own] -= c[own] > 0;
-		f[i].alu = (uint16_t)(c[0] < UINT16_MAX ? c[0] : UINT16_MAX);
-		f[i].other = (uint16_t)(c[1] < UINT16_MAX ? c[1] : UINT16_MAX);
-		c[0] = c[1] = 0; /* the line's rest went to its first op */
+	int (*n)[C_N] = xcalloc((size_t)maxline + 1, sizeof *n);
+	for (int i = 0; i < k->n; i++) {
+		const char *x = k->ins[i].text;
+		if (k->ins[i].line <= 0 || k->ins[i].line > maxline || !strncmp(x, "NOP", 3))
+			continue;
+		n[k->ins[i].line][sass_imad(x) ? C_IMAD : sass_alu(x) ? C_ALU : C_OTHER]++;
+		n[k->ins[i].line][C_MEM] += sass_memory(x);
 	}
+	stall_fill *f = xcalloc((size_t)t->nops, sizeof *f);
+	char *gone = xcalloc((size_t)t->nops, 1); /* register work now, or its address's arithmetic */
+	int any = 0;
+	for (int i = 0; i < t->nops; i++) {
+		stall_op *o = &t->ops[i];
+		int *c = n[o->line];
+		if (o->kind == STALL_K_INT && c[C_IMAD] && !c[C_ALU] && !c[C_OTHER])
+			o->kind = STALL_K_IMAD;
+		int reg = !debug && (o->kind == STALL_K_LDG || o->kind == STALL_K_STG) && !c[C_MEM] &&
+			  c[C_ALU] + c[C_IMAD] + c[C_OTHER];
+		if (reg)
+			o->kind = STALL_K_INT, o->units = 0, gone[i] = 1;
+		if (!debug && !reg)
+			continue;
+		int own = o->kind == STALL_K_IMAD ? C_IMAD
+			  : o->kind == STALL_K_INT || o->kind == STALL_K_MOVE ? (c[C_ALU] ? C_ALU : C_IMAD) : C_OTHER;
+		c[own] -= c[own] > 0;
+		f[i] = (stall_fill){.alu = (uint16_t)(c[C_ALU] < UINT16_MAX ? c[C_ALU] : UINT16_MAX),
+				    .imad = (uint16_t)(c[C_IMAD] < UINT16_MAX ? c[C_IMAD] : UINT16_MAX),
+				    .other = (uint16_t)(c[C_OTHER] < UINT16_MAX ? c[C_OTHER] : UINT16_MAX)};
+		any |= f[i].alu || f[i].imad || f[i].other;
+		c[C_ALU] = c[C_IMAD] = c[C_OTHER] = 0; /* the line's rest went to its first op */
+	}
+	for (int changed = any && !debug; changed;) { /* the address arithmetic, back along its chain */
+		changed = 0;
+		for (int i = 0; i < t->nops; i++) {
+			stall_op *o = &t->ops[i];
+			int *c = n[o->line];
+			if (!gone[i] && o->kind == STALL_K_INT && o->ndst && !c[C_ALU] && !c[C_IMAD] && !c[C_OTHER] &&
+			    feeds_only(t, o, gone))
+				gone[i] = 1, o->kind = STALL_K_MOVE, changed = 1;
+		}
+	}
+	free(gone);
 	free(n);
+	if (!any)
+		free(f), f = NULL;
 	return f;
 }
 
@@ -334,9 +388,10 @@ static int work(const run_request *rq, const gpu_spec *g, int regs, double fixed
 	bar_shows(&t, &k);
 	sass_order(&t, &k);
 	lg_burst(&t, &k);
-	/* a debug build issues its SASS, several instructions a PTX one: the trace as they issue */
-	stall_fill *fill = debug ? debug_fill(&t, &k) : NULL;
-	out->debug_sass = fill && stall_trace_expand(&t, fill) == 0;
+	/* the trace as ptxas's SASS issues it, where that says more than the PTX (a debug build's several
+	 * instructions a PTX one, a local array kept in registers) */
+	stall_fill *fill = sass_shape(&t, &k, debug);
+	out->debug_sass = fill && stall_trace_expand(&t, fill) == 0 && debug;
 	free(fill);
 	sass_kernel_free(&k);
 	if (regs <= 0 && (regs = got) > 0) /* --stalls and the estimate: one occupancy */

@@ -188,12 +188,23 @@ void stall_trace_free(stall_trace *t)
 	memset(t, 0, sizeof *t);
 }
 
+/* A fill's classes: its counts (in stall_fill's order) and the kind each becomes. */
+static const uint8_t fill_kind[] = {STALL_K_INT, STALL_K_IMAD, STALL_K_OTHER};
+#define NFILL (int)(sizeof fill_kind / sizeof *fill_kind)
+
+static int fill_of(const stall_fill *f, int c)
+{
+	return c == 0 ? f->alu : c == 1 ? f->imad : f->other;
+}
+
 /* A traced warp's records once each has its fill before it. */
 static size_t expanded(const stall_warp *sw, const stall_fill *fill)
 {
 	size_t n = 0;
-	for (size_t i = 0; i < sw->n; i++)
-		n += 1u + fill[sw->rec[i].op].alu + fill[sw->rec[i].op].other;
+	for (size_t i = 0; i < sw->n; i++) {
+		const stall_fill *f = &fill[sw->rec[i].op];
+		n += 1u + f->alu + f->imad + f->other;
+	}
 	return n;
 }
 
@@ -204,19 +215,19 @@ int stall_trace_expand(stall_trace *t, const stall_fill *fill)
 		total += expanded(&t->warps[i], fill);
 	if (total > STALL_MAX_RECS)
 		return -1;
-	/* each op's fill as two ops of its line: alu (INT) and other (issue only) */
+	/* each op's fill as up to NFILL ops of its line, one a class */
 	int nops = t->nops;
-	uint32_t *fa = xcalloc((size_t)nops, sizeof *fa), *fo = xcalloc((size_t)nops, sizeof *fo);
+	uint32_t (*fop)[NFILL] = xcalloc((size_t)nops, sizeof *fop);
 	int extra = 0;
 	for (int i = 0; i < nops; i++)
-		extra += (fill[i].alu > 0) + (fill[i].other > 0);
+		for (int c = 0; c < NFILL; c++)
+			extra += fill_of(&fill[i], c) > 0;
 	t->ops = xrealloc(t->ops, (size_t)(nops + extra) * sizeof *t->ops);
 	for (int i = 0; i < nops; i++)
-		for (int k = 0; k < 2; k++)
-			if (k ? fill[i].other : fill[i].alu) {
-				stall_op *o = &t->ops[t->nops];
-				*o = (stall_op){.line = t->ops[i].line, .kind = k ? STALL_K_OTHER : STALL_K_INT};
-				(k ? fo : fa)[i] = (uint32_t)t->nops++;
+		for (int c = 0; c < NFILL; c++)
+			if (fill_of(&fill[i], c)) {
+				t->ops[t->nops] = (stall_op){.line = t->ops[i].line, .kind = fill_kind[c]};
+				fop[i][c] = (uint32_t)t->nops++;
 			}
 	for (int w = 0; w < t->nblocks * t->warps_per_block; w++) { /* block-major, as the trace keeps them */
 		stall_warp *sw = &t->warps[w];
@@ -224,17 +235,16 @@ int stall_trace_expand(stall_trace *t, const stall_fill *fill)
 		stall_rec *rec = xmalloc((n ? n : 1) * sizeof *rec), *r = rec;
 		for (size_t i = 0; i < sw->n; i++) {
 			uint32_t op = sw->rec[i].op;
-			for (int k = 0; k < fill[op].alu; k++)
-				*r++ = (stall_rec){.op = fa[op], .mem = STALL_NO_MEM};
-			for (int k = 0; k < fill[op].other; k++)
-				*r++ = (stall_rec){.op = fo[op], .mem = STALL_NO_MEM};
+			for (int c = 0; c < NFILL; c++)
+				for (int k = 0; k < fill_of(&fill[op], c); k++)
+					*r++ = (stall_rec){.op = fop[op][c], .mem = STALL_NO_MEM};
 			*r++ = sw->rec[i];
 		}
 		free(sw->rec);
 		sw->rec = rec, sw->n = sw->cap = n;
 	}
 	t->nrecs = total;
-	free(fa), free(fo);
+	free(fop);
 	return 0;
 }
 
@@ -464,7 +474,7 @@ static void group_commit(groups *g)
  * barrier samples at its first LDG eight ALU instructions after the BAR, lesson 5's at a BRA). */
 static int defers_bar(const stall_op *o)
 {
-	return o->kind == STALL_K_FMA || o->kind == STALL_K_INT || o->kind == STALL_K_MOVE;
+	return o->kind == STALL_K_FMA || o->kind == STALL_K_INT || o->kind == STALL_K_IMAD || o->kind == STALL_K_MOVE;
 }
 
 /* Whether another warp's wgmmas are in w's sub-partition's tensor pipe after cycle t: a wgmma held by
@@ -568,6 +578,7 @@ static inline long long pipe_busy(const sim *s, const wstate *w, const stall_op 
 	 * ncu's dispatch stall (lessons 5-7: 5-20% of the samples, math pipe throttle under 1%) */
 	case STALL_K_FMA: until = s->smsp_free[w->smsp][P_FMA] - 1, *why = STALL_DISPATCH; break;
 	case STALL_K_INT: until = s->smsp_free[w->smsp][P_INT], *why = STALL_MATH; break;
+	case STALL_K_IMAD: until = s->smsp_free[w->smsp][P_FMA], *why = STALL_MATH; break;
 	case STALL_K_MUFU: until = s->smsp_free[w->smsp][P_MUFU], *why = STALL_MIO; break;
 	case STALL_K_MMA: until = s->smsp_free[w->smsp][P_TENSOR], *why = STALL_MATH; break;
 	case STALL_K_SHFL: case STALL_K_LDS: case STALL_K_STS: /* until the oldest of its queue's entries starts */
@@ -756,6 +767,10 @@ static void effects(sim *s, wstate *w, size_t k, long long t)
 		s->smsp_free[w->smsp][P_INT] = (double)t + INT_INTERVAL;
 		set_reg(s, w, o, t + (long long)p->lat[STALL_LAT_IMAD], STALL_WAIT);
 		break;
+	case STALL_K_IMAD:
+		s->smsp_free[w->smsp][P_FMA] = fmax(s->smsp_free[w->smsp][P_FMA], (double)t) + INT_INTERVAL;
+		set_reg(s, w, o, t + (long long)p->lat[STALL_LAT_IMAD], STALL_WAIT);
+		break;
 	case STALL_K_MOVE:
 		set_reg(s, w, o, t + (long long)p->lat[STALL_LAT_IMAD], STALL_WAIT);
 		break;
@@ -879,7 +894,7 @@ static int reg_in(int32_t r, const int32_t *set, int n)
 static int passable(const stall_op *o)
 {
 	switch ((stall_kind)o->kind) {
-	case STALL_K_FMA: case STALL_K_INT: case STALL_K_MOVE: case STALL_K_MUFU: case STALL_K_SHFL:
+	case STALL_K_FMA: case STALL_K_INT: case STALL_K_IMAD: case STALL_K_MOVE: case STALL_K_MUFU: case STALL_K_SHFL:
 	case STALL_K_LDS: case STALL_K_LDG: case STALL_K_MMA:
 		return 1;
 	default:

@@ -33,6 +33,8 @@ const char *stall_reason_name(stall_reason r);  /* "long scoreboard" */
 typedef enum {
 	STALL_K_FMA,        /* f32/f16 arithmetic: the FMA pipe, latency_ffma */
 	STALL_K_INT,        /* integer, logic, compares, selects: the INT pipe, latency_imad */
+	STALL_K_IMAD,       /* integer work ptxas made IMADs (its line's SASS all IMAD): the FMA pipe's heavy half,
+			     * two cycles (GH100's FMAheavy takes IMAD and FP32, FMAlite FP32), latency_imad */
 	STALL_K_MOVE,       /* mov, cvt, ld.param: issue only, latency_imad */
 	STALL_K_MUFU,       /* rcp, sqrt, ex2, lg2, div: MUFU, latency_mufu, short scoreboard */
 	STALL_K_SHFL,       /* shfl: MIO, latency_shfl */
@@ -125,12 +127,13 @@ stall_rec *stall_trace_add(stall_trace *t, int b, int w, uint32_t op);
 void stall_trace_lines(stall_trace *t, stall_rec *r, const uint32_t *lines, int n);
 void stall_trace_free(stall_trace *t);
 
-/* A debug build's SASS beside its PTX (stall_config.debug): ptxas at -O0 makes of one PTX instruction
- * several SASS ones in its place, in order (tiled_debug's cvta.shared: nine MOVs and an S2R; JIT SASS,
- * H200, 2026-11-28). Per op, the SASS instructions it issues besides its own: alu on the INT pipe (MOV,
- * IADD3, SHF, ...), other issue-only (S2R, R2UR, branches). */
+/* SASS an op issues besides its own, where its line's SASS says more than the PTX: a debug build's (ptxas at
+ * -O0 makes of one PTX instruction several SASS ones in its place, in order: tiled_debug's cvta.shared nine
+ * MOVs and an S2R; JIT SASS, H200, 2026-11-28), or a local array's access ptxas keeps in registers (spill's
+ * four ISETP.EQ and four moves a read). Per op: alu on the INT pipe (MOV, IADD3, SHF, ...), imad on the FMA
+ * pipe's heavy half (IMAD, IMAD.MOV, IMAD.WIDE, ...), other issue-only (S2R, R2UR, branches). */
 typedef struct {
-	uint16_t alu, other;
+	uint16_t alu, imad, other;
 } stall_fill;
 /* Puts op i's fill (fill: t->nops of them) before every record of it, as ops of its line. 0, or -1
  * (nothing changed) when the records would pass STALL_MAX_RECS. */
