@@ -48,7 +48,7 @@ FUZZ_BUILD   := build-fuzz
 FUZZ_FLAGS   := -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
 FUZZ_OBJ     := $(LIBOBJ:$(BUILD)/%=$(FUZZ_BUILD)/%)
 
-.PHONY: all run test asan deps clean ptxas-check ptx gpu-bandwidth gpu-l1-stride gpu-ceilings gpu-latency gpu-queues gpu-wgmma-stalls gpu-wmma-layout gpu-lg-depth gpu-warp-drift gpu-l1-ways gpu-sector-repeat gpu-mio gpu-power gpu-cublas-timing gpu-lt-algos gpu-fp8-accum install uninstall fuzz fuzz-build
+.PHONY: all run test asan deps clean ptxas-check ptx gpu-bandwidth gpu-l1-stride gpu-ceilings gpu-latency gpu-queues gpu-wgmma-stalls gpu-wmma-layout gpu-lg-depth gpu-warp-drift gpu-l1-ways gpu-sector-repeat gpu-fma-pipe gpu-mio gpu-power gpu-cublas-timing gpu-lt-algos gpu-fp8-accum install uninstall fuzz fuzz-build
 all: $(BIN)
 
 $(BIN): $(OBJ)
@@ -153,7 +153,8 @@ $(BUILD)/gpu-wgmma-stalls: scripts/gpu-wgmma-stalls.cu scripts/gpu_check.h scrip
 #   gpu-warp-drift   how far apart the warps of a warp_dot block run (issue 41's L1)
 #   gpu-l1-ways      how many lines the L1 keeps at a stride (its capacity and ways)
 #   gpu-sector-repeat  what a warp's loads of one sector, or of one line's sectors, cost while its fill is on the way
-GPU_PLAIN := gpu-mio gpu-wmma-layout gpu-lg-depth gpu-warp-drift gpu-l1-ways gpu-sector-repeat
+#   gpu-fma-pipe     what the FMA pipe takes a cycle of FFMA, IMAD, IMAD.WIDE and HFMA2, alone and in pairs
+GPU_PLAIN := gpu-mio gpu-wmma-layout gpu-lg-depth gpu-warp-drift gpu-l1-ways gpu-sector-repeat gpu-fma-pipe
 $(GPU_PLAIN): %: $(BUILD)/%
 $(GPU_PLAIN:%=$(BUILD)/%): $(BUILD)/%: scripts/%.cu scripts/gpu_check.h
 	@mkdir -p $(BUILD)
