@@ -1,6 +1,7 @@
 // gpu-lg-depth: how many global loads an SM holds before its warps wait at LG throttle (the stall model's
 // LG queue, docs/model.md "Stall reasons", item 4). One block an SM of WARPS warps (past 32, hit and fill
-// only: two blocks an SM of WARPS / 2, both resident, the second reading the first's lines); each warp issues N
+// only: two blocks an SM of WARPS / 2, both resident, the second reading the first's lines; BLOCK_WARPS=B in
+// the environment: blocks of B warps, WARPS / B of them an SM); each warp issues N
 // independent loads back to back, each touching W 128-byte lines (lane l: line l % W), then adds them up
 // and goes round again. MODE hit: every round reads the same N x W lines (all warps alike), so every line is
 // an L1 hit; MODE miss: each warp and round reads fresh lines of an 8 MB ring that every SM walks alike, so
@@ -14,6 +15,7 @@
 // The kernels are extern "C" so that the stall model replays the same code: scripts/lg-depth-model.py runs
 // `ptxtutor emulate --ptx` on this file's PTX (nvcc -ptx) for the same shapes.
 #define PROG "gpu-lg-depth"
+#include <cstdlib>
 #include <cstring>
 #include "gpu_check.h"
 
@@ -58,7 +60,9 @@ int main(int argc, char **argv)
 	int w = atoi(argv[1]), n = atoi(argv[2]), warps = atoi(argv[3]), sms;
 	int own = !strcmp(argv[4], "miss"), mask = strcmp(argv[4], "hit") ? RING_LINES - 1 : 0;
 	int per_sm = warps > 32 ? 2 : 1; // blocks an SM
-	if (w < 1 || w > 32 || warps < 1 || warps > 64 || (per_sm == 2 && (warps % 2 || own))) {
+	if (getenv("BLOCK_WARPS") && atoi(getenv("BLOCK_WARPS")) > 0)
+		per_sm = warps / atoi(getenv("BLOCK_WARPS"));
+	if (w < 1 || w > 32 || warps < 1 || warps > 64 || per_sm < 1 || warps % per_sm || (per_sm > 1 && own)) {
 		fprintf(stderr, "%s: W must be 1..32 and WARPS 1..32 (34..64 even, not for miss)\n", PROG);
 		return 2;
 	}
