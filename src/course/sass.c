@@ -118,27 +118,32 @@ int sass_imad(const char *text)
 	return mnemonic_is(m, mlen, "IMAD", NULL);
 }
 
+/* Whether a mnemonic starts with one of the n prefixes. */
+static int starts_with_any(const char *m, size_t mlen, const char *const *prefixes, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (mlen >= strlen(prefixes[i]) && !strncmp(m, prefixes[i], strlen(prefixes[i])))
+			return 1;
+	return 0;
+}
+
 /* Memory instructions by their opcode's first letters (LDG, LDS, LDL, LDSM, LDGSTS, STG, ATOMS, REDG, ...);
- * LDC reads a constant bank. */
+ * LDC reads a constant bank. Those of the LG queue: global and local (LDGSTS is an LDG). */
 static const char *const memory_ops[] = {"LD", "ST", "ATOM", "RED"};
+static const char *const lg_ops[] = {"LDG", "STG", "LDL", "STL"};
 
 int sass_memory(const char *text)
 {
 	size_t mlen;
 	const char *m = mnemonic(text, &mlen);
-	if (!strncmp(m, "LDC", 3))
-		return 0;
-	for (size_t i = 0; i < sizeof memory_ops / sizeof *memory_ops; i++)
-		if (mlen >= strlen(memory_ops[i]) && !strncmp(m, memory_ops[i], strlen(memory_ops[i])))
-			return 1;
-	return 0;
+	return strncmp(m, "LDC", 3) && starts_with_any(m, mlen, memory_ops, sizeof memory_ops / sizeof *memory_ops);
 }
 
 int sass_lg(const char *text)
 {
 	size_t mlen;
 	const char *m = mnemonic(text, &mlen);
-	return mlen >= 3 && (!strncmp(m, "LDG", 3) || !strncmp(m, "STG", 3) || !strncmp(m, "LDL", 3) || !strncmp(m, "STL", 3));
+	return starts_with_any(m, mlen, lg_ops, sizeof lg_ops / sizeof *lg_ops);
 }
 
 void sass_count_instr(const char *text, sass_counts *c)

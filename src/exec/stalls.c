@@ -184,55 +184,61 @@ static void bar_shows(stall_trace *t, const sass_kernel *k)
 	}
 }
 
-/* Where each op's line shows in ptxas's SASS (stall_op.sass_at): its first instruction that is not the
- * arithmetic ptxas hoists with it (an address's IMAD and LEA: sass_passes_bar), else its first. */
-static void sass_order(stall_trace *t, const sass_kernel *k)
+/* Per PTX line, one pass over the recorded SASS: where the line first shows (sass_order) and its LG
+ * instructions (stall_op.lg_sass). */
+typedef struct {
+	int first, main;  /* 1 + the index of its first instruction, and of its first past hoisted arithmetic */
+	int lg, burst;    /* its LG instructions in the kernel, and the most of them in one loop */
+} sass_line;
+
+static sass_line *sass_lines(const stall_trace *t, const sass_kernel *k, int *maxline)
 {
-	if (!k->has_lines)
-		return;
-	for (int i = 0; i < t->nops; i++) {
-		int first = 0, main = 0;
-		for (int j = 0; j < k->n && !main; j++)
-			if (k->ins[j].line == t->ops[i].line) {
-				first = first ? first : j + 1;
-				main = sass_passes_bar(k->ins[j].text) ? 0 : j + 1;
-			}
-		t->ops[i].sass_at = main ? main : first;
+	*maxline = 0;
+	for (int i = 0; i < t->nops; i++)
+		*maxline = t->ops[i].line > *maxline ? t->ops[i].line : *maxline;
+	sass_line *l = xcalloc((size_t)*maxline + 1, sizeof *l);
+	int *lo = xmalloc((size_t)k->n * sizeof *lo), *hi = xmalloc((size_t)k->n * sizeof *hi); /* k->n > 0 */
+	sass_loops(k, lo, hi);
+	for (int j = 0; j < k->n; j++) {
+		int ln = k->ins[j].line;
+		if (ln <= 0 || ln > *maxline)
+			continue;
+		sass_line *x = &l[ln];
+		x->first = x->first ? x->first : j + 1;
+		x->main = x->main || sass_passes_bar(k->ins[j].text) ? x->main : j + 1;
+		if (!sass_lg(k->ins[j].text))
+			continue;
+		x->lg++;
+		if (lo[j] >= 0) {
+			int n = 0; /* its line's LG instructions in its loop */
+			for (int q = lo[j]; q <= hi[j]; q++)
+				n += k->ins[q].line == ln && sass_lg(k->ins[q].text);
+			x->burst = n > x->burst ? n : x->burst;
+		}
 	}
+	free(lo), free(hi);
+	return l;
 }
 
-/* The LG instructions each op's line has in ptxas's SASS (stall_op.lg_sass): those in a loop (an unrolled loop's
- * copies of a load issue as one burst: lessons 1 and 2 have four of each of theirs; the most of any loop, so a
+/* Where each op's line shows in ptxas's SASS (stall_op.sass_at): its first instruction that is not the
+ * arithmetic ptxas hoists with it (an address's IMAD and LEA: sass_passes_bar), else its first. And the LG
+ * instructions each global access's line has (stall_op.lg_sass): those in a loop (an unrolled loop's copies
+ * of a load issue as one burst: lessons 1 and 2 have four of each of theirs; the most of any loop, so a
  * peeled copy before it does not count), else in the kernel (a wmma.load outside a loop: its four LDGs). */
-static void lg_burst(stall_trace *t, const sass_kernel *k)
+static void sass_order(stall_trace *t, const sass_kernel *k)
 {
 	if (!k->has_lines || k->n <= 0)
 		return;
-	int *lo = xmalloc((size_t)k->n * sizeof *lo), *hi = xmalloc((size_t)k->n * sizeof *hi);
-	int *burst = xcalloc((size_t)k->n, sizeof *burst); /* an LG instruction's: its line's in its loop */
-	sass_loops(k, lo, hi);
-	for (int j = 0; j < k->n; j++)
-		if (lo[j] >= 0 && sass_lg(k->ins[j].text) && !burst[j]) {
-			int n = 0;
-			for (int q = lo[j]; q <= hi[j]; q++)
-				n += k->ins[q].line == k->ins[j].line && sass_lg(k->ins[q].text);
-			for (int q = lo[j]; q <= hi[j]; q++) /* the same for each of them */
-				if (k->ins[q].line == k->ins[j].line && sass_lg(k->ins[q].text) && lo[q] == lo[j])
-					burst[q] = n;
-		}
+	int maxline;
+	sass_line *l = sass_lines(t, k, &maxline);
 	for (int i = 0; i < t->nops; i++) {
 		stall_op *o = &t->ops[i];
-		if (o->kind != STALL_K_LDG && o->kind != STALL_K_STG && o->kind != STALL_K_CPASYNC)
-			continue;
-		int all = 0, most = 0;
-		for (int j = 0; j < k->n; j++)
-			if (k->ins[j].line == o->line && sass_lg(k->ins[j].text)) {
-				all++;
-				most = burst[j] > most ? burst[j] : most;
-			}
-		o->lg_sass = most ? most : all;
+		const sass_line *x = &l[o->line];
+		o->sass_at = x->main ? x->main : x->first;
+		if (o->kind == STALL_K_LDG || o->kind == STALL_K_STG || o->kind == STALL_K_CPASYNC)
+			o->lg_sass = x->burst ? x->burst : x->lg;
 	}
-	free(lo), free(hi), free(burst);
+	free(l);
 }
 
 /* A set of 128-byte line ids (stall_rec.mem's: never 0, a buffer's index is at least 1). */
@@ -387,7 +393,6 @@ static int work(const run_request *rq, const gpu_spec *g, int regs, double fixed
 	int debug = 0, got = ptxas_facts(rq, g, regs <= 0, &fma, &k, &debug);
 	bar_shows(&t, &k);
 	sass_order(&t, &k);
-	lg_burst(&t, &k);
 	/* the trace as ptxas's SASS issues it, where that says more than the PTX (a debug build's several
 	 * instructions a PTX one, a local array kept in registers) */
 	stall_fill *fill = sass_shape(&t, &k, debug);

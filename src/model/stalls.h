@@ -76,7 +76,7 @@ typedef struct {
 	int sass_at;                 /* 1 + the index in ptxas's recorded SASS of its line's first instruction
 				      * past the address arithmetic hoisted with it (sass_order); 0: not known */
 	int lg_sass;                 /* LDG/STG/CPASYNC: its line's LG instructions in the SASS loop that holds them,
-				      * else in the kernel (an unrolled loop's burst; exec/stalls.c lg_burst); 0: not known */
+				      * else in the kernel (an unrolled loop's burst; exec/stalls.c sass_order); 0: not known */
 	double units;                /* its pipe's work per issue: wavefronts (LDS/STS), 128-byte lines
 				      * (LDG/STG/CPASYNC), FLOPs (MMA/WGMMA), bytes (TMA); the emulator's mean */
 } stall_op;
