@@ -15,7 +15,7 @@
 #   sh scripts/gpu-sass.sh --record DIR
 #                                   the recorded SASS instead: DIR/NN.sass for every lesson with a
 #                                   kernel (`ptxtutor sass N --ptxas --gpu h100 --record`: ptxas for
-#                                   sm_90/sm_90a, nvdisasm -g), one line per lesson; copy them into
+#                                   sm_90/sm_90a, nvdisasm -g -hex), one line per lesson; copy them into
 #                                   assets/sass/ and commit them (tests/test_sass_record.c fails
 #                                   when a lesson's PTX changes and its recording does not)
 #   sh scripts/gpu-sass.sh --record-heldout DIR

@@ -153,6 +153,20 @@ cp "$H/spill.ptx" "$W/sp.ptx"
 [ "$(spill "$H/spill.ptx")" = "8 0" ] && [ "$(spill "$W/sp.ptx" | cut -d' ' -f1)" = "1" ]
 r $? sass-recorded-local-in-registers
 
+# low_occ's recording says by its control bits that the STS of line 145 is the first to wait on the scoreboard
+# its tile's last thirteen LDGs share: their uses' long-scoreboard waits (line 143's STS, the PTX's first use
+# of line 142's load, ...) are charged at line 145; a copy without the recording keeps them at their uses.
+lowocc() { # PTX-FILE: long scoreboard cycles at lines 145 and 143, at 256^3
+	PTXTUTOR_CUDA_BIN=$NOKIT "$BIN" emulate --ptx "$1" --entry heldout_low_occ --grid N/64,M/64 --block 64 --smem 120000 \
+		--args 'M N K alpha:1.5 A B beta:0.5 C' --dtype f32 --out f32 --size 256 --stalls --json |
+		python3 -c 'import json, sys
+l = {x["line"]: x["stalls"].get("long_scoreboard", 0) for x in json.load(sys.stdin)["lines"]}
+print(int(l.get(145, 0) > 0), int(l.get(143, 0) > 0))'
+}
+cp "$H/low_occ.ptx" "$W/lo.ptx"
+[ "$(lowocc "$H/low_occ.ptx")" = "1 0" ] && [ "$(lowocc "$W/lo.ptx")" = "0 1" ]
+r $? sass-recorded-scoreboard-waits
+
 # The committed recording, once the GPU machine has made it (scripts/gpu-sass.sh --record).
 if [ ! -f "$ROOT/assets/sass/05.sass" ]; then
 	echo "skip sass-recorded-shipped: no assets/sass/05.sass yet (sh scripts/gpu-sass.sh --record DIR on the GPU machine)"

@@ -90,6 +90,7 @@ static void test_parse_nvdisasm(void **state)
 	assert_string_equal(k.ins[1].text, "S2R R0, SR_TID.X");
 	assert_string_equal(k.ins[9].text, "@!P1 BRA `(.L_x_1)");
 	assert_int_equal(k.ins[9].addr, 0x90);
+	assert_false(k.ins[1].has_ctl); /* no encodings, no control bits */
 	/* the labels, and the loops their backward branches close */
 	assert_int_equal(k.ins[4].label, 1);
 	assert_int_equal(k.ins[12].label, 2);
@@ -129,6 +130,35 @@ static void test_parse_nvdisasm(void **state)
 	free(t);
 }
 
+/* nvdisasm -g -hex, as the recordings have it: low_occ's tile loads (tests/heldout/low_occ.sass). The last
+ * thirteen LDGs share scoreboard 5 and the STS of line 145, the first to wait on it, waits for them all. */
+static void test_parse_control_bits(void **state)
+{
+	(void)state;
+	char path[512], err[200];
+	util_path(path, sizeof path, "tests/heldout/low_occ.sass");
+	char *t = util_read_file(path, NULL, NULL, 0);
+	assert_non_null(t);
+	sass_kernel k = {.regs = -1};
+	assert_int_equal(sass_parse_disasm(t, "heldout_low_occ", &k, err, sizeof err), 0);
+	assert_int_equal(k.n, 480);
+	int ldg5 = 0, sts145 = -1;
+	for (int i = 0; i < k.n; i++) {
+		assert_true(k.ins[i].has_ctl);
+		if (sts145 < 0 && k.ins[i].line == 145 && !strncmp(k.ins[i].text, "STS", 3))
+			sts145 = i;
+	}
+	assert_true(sts145 >= 40);
+	for (int i = sts145 - 40; i < sts145; i++) /* the loop's tile loads before it */
+		ldg5 += !strncmp(k.ins[i].text, "LDG", 3) && k.ins[i].wbar == 5;
+	assert_int_equal(ldg5, 13);
+	assert_int_equal(k.ins[sts145].wait, 1 << 5);
+	assert_int_equal(k.ins[sts145].rbar, 0); /* its source registers' read */
+	assert_int_equal(k.ins[sts145 + 1].wait, 0);
+	sass_kernel_free(&k);
+	free(t);
+}
+
 static void test_parse_cuobjdump(void **state)
 {
 	(void)state;
@@ -137,6 +167,16 @@ static void test_parse_cuobjdump(void **state)
 	assert_int_equal(sass_parse_disasm(t, "sgemm_naive", &k, err, sizeof err), 0);
 	assert_int_equal(k.n, 5); /* the encoding lines are no instructions */
 	assert_false(k.has_lines);
+	/* their control bits: S2R and LDS set scoreboard 0, the FFMA waits on it; LDC, FFMA no scoreboard */
+	for (int i = 0; i < 5; i++)
+		assert_true(k.ins[i].has_ctl);
+	assert_int_equal(k.ins[0].wbar, 7);
+	assert_int_equal(k.ins[1].wbar, 0);
+	assert_int_equal(k.ins[2].wbar, 0);
+	assert_int_equal(k.ins[2].rbar, 7);
+	assert_int_equal(k.ins[3].wait, 1);
+	assert_int_equal(k.ins[3].wbar, 7);
+	assert_int_equal(k.ins[2].wait, 0);
 	sass_counts c;
 	sass_count(&k, 0, 0, &c);
 	assert_int_equal(c.kind[SASS_LDS], 1);
@@ -626,7 +666,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_instrument),     cmocka_unit_test(test_parse_nvdisasm),
-		cmocka_unit_test(test_parse_cuobjdump), cmocka_unit_test(test_classify), cmocka_unit_test(test_alu),
+		cmocka_unit_test(test_parse_cuobjdump), cmocka_unit_test(test_parse_control_bits), cmocka_unit_test(test_classify), cmocka_unit_test(test_alu),
 		cmocka_unit_test(test_passes_bar),
 		cmocka_unit_test(test_ptxas_v),        cmocka_unit_test(test_arch),
 		cmocka_unit_test(test_missing_tool),   cmocka_unit_test(test_lessons_assemble),

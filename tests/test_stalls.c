@@ -675,6 +675,37 @@ static void test_barrier_wait_shows_where_sass_orders_it(void **state)
 	}
 }
 
+/* A load whose scoreboard ptxas's SASS waits on first at another line (wait_shows: low_occ's thirteen LDGs
+ * sharing one, waited on at the STS of line 145): its use's long-scoreboard wait is charged there; without
+ * wait_shows at the use. The time is the same either way. */
+static void test_load_wait_shows_where_sass_waits(void **state)
+{
+	(void)state;
+	long long cycles[2];
+	for (int shows = 0; shows < 2; shows++) {
+		stall_op ops[] = {{.line = 20, .kind = STALL_K_LDG, .ndst = 1, .dst = {1}, .nsrc = 1, .src = {2}, .units = 1,
+				   .wait_shows = shows ? 2 : 0},
+				  {.line = 21, .kind = STALL_K_INT, .ndst = 1, .dst = {4}},
+				  {.line = 22, .kind = STALL_K_FMA, .ndst = 1, .dst = {3}, .nsrc = 2, .src = {1, 3}}};
+		stall_trace t;
+		trace_new(&t, 1, ops, 3);
+		for (int i = 0; i < 100; i++)
+			for (uint32_t k = 0; k < 3; k++)
+				stall_trace_add(&t, 0, 0, k);
+		stall_result r;
+		run(&t, &r);
+		assert_int_equal(r.lines[1].line, 21);
+		assert_int_equal(r.lines[2].line, 22);
+		double at21 = r.lines[1].cyc[STALL_LONG_SB], at22 = r.lines[2].cyc[STALL_LONG_SB];
+		assert_true((shows ? at21 : at22) > 100 * 250); /* the L2's latency, each time */
+		assert_true((shows ? at22 : at21) == 0);
+		cycles[shows] = r.cycles;
+		stall_result_free(&r);
+		stall_trace_free(&t);
+	}
+	assert_true(cycles[0] == cycles[1]);
+}
+
 /* A wgmma holds its warp's next wgmma as it issues, 0.11 cycles a column of N (gpu-queues: 28.4 cycles
  * apart for n256), not its other instructions: charged as wait while only its own wgmmas are in its
  * sub-partition's tensor pipe, as MIO throttle behind another warp's (gpu-wgmma-stalls under ncu, one
@@ -1142,6 +1173,7 @@ int main(void)
 		cmocka_unit_test(test_small_grid_fills_fewer_blocks),
 		cmocka_unit_test(test_cluster_barrier_charged_at_the_wait),
 		cmocka_unit_test(test_barrier_wait_shows_where_sass_orders_it),
+		cmocka_unit_test(test_load_wait_shows_where_sass_waits),
 		cmocka_unit_test(test_global_loads_take_the_mio_pipe),
 		cmocka_unit_test(test_barrier_release_grows_with_its_warps),
 		cmocka_unit_test(test_mbarrier_waits_for_its_own_phase),

@@ -255,7 +255,7 @@ const cli_command cli_cmd_sass = {
 		{.name = "rows", .kind = CLI_FLAG, .off = offsetof(sass_opts, rows),
 		 .help = "the counts as rows of assets/measured-h100.tsv ({sass.*} placeholders)"},
 		{.name = "record", .kind = CLI_STR, .off = offsetof(sass_opts, record), .arg = "FILE",
-		 .help = "write the SASS (nvdisasm -g; ptxas's unless --jit) as a recording to FILE:\n"
+		 .help = "write the SASS (nvdisasm -g -hex; ptxas's unless --jit) as a recording to FILE:\n"
 			 "a lesson's is assets/sass/NN.sass, a --ptx FILE's lies beside it (X.ptx: X.sass);\n"
 			 "shown where the toolkit is missing, and what the stall model reads"},
 		{.name = "json", .letter = 'j', .kind = CLI_FLAG, .off = offsetof(sass_opts, json),

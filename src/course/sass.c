@@ -317,6 +317,7 @@ static void push(sass_kernel *k, int *cap, int line, int label, unsigned addr, c
 		k->ins = xreallocarray(k->ins, (size_t)*cap, sizeof *k->ins);
 	}
 	sass_instr *in = &k->ins[k->n++];
+	memset(in, 0, sizeof *in);
 	in->line = line;
 	in->label = label;
 	in->addr = addr;
@@ -342,7 +343,7 @@ static const char *next_line(const char *p, char *buf, size_t cap)
 
 int sass_parse_disasm(const char *text, const char *entry, sass_kernel *k, char *err, size_t errlen)
 {
-	int in_entry = 0, section = 0, found = 0, line = 0, cap = 0, label = -1;
+	int in_entry = 0, section = 0, found = 0, line = 0, cap = 0, label = -1, first_word = 0;
 	sass_kernel_free(k);
 	k->has_lines = 0;
 	for (const char *p = text; *p;) {
@@ -387,8 +388,19 @@ int sass_parse_disasm(const char *text, const char *entry, sass_kernel *k, char 
 			label = atoi(buf + 5);
 			continue;
 		}
-		// An instruction: an address in a comment, "/*0a40*/  LDS.128 R4, [R2] ;";
-		// cuobjdump's encodings ("/* 0x000f... */") start with a blank.
+		/* An instruction's encoding (nvdisasm -hex, cuobjdump): two 64-bit words in comments, the first
+		 * after its text, the second alone on the next line; its top 23 bits are the control bits. */
+		if ((v = after(buf, "/* 0x")) != NULL) {
+			uint64_t w = strtoull(v, NULL, 16);
+			if (first_word) {
+				sass_instr *in = &k->ins[k->n - 1];
+				in->has_ctl = 1, in->wbar = (w >> 46) & 7, in->rbar = (w >> 49) & 7, in->wait = (w >> 52) & 63;
+			}
+			first_word = 0;
+			continue;
+		}
+		first_word = 0;
+		// An instruction: an address in a comment, "/*0a40*/  LDS.128 R4, [R2] ;", perhaps its first word after.
 		if ((v = after(buf, "/*")) != NULL && isxdigit((unsigned char)*v)) {
 			char *end;
 			unsigned long addr = strtoul(v, &end, 16);
@@ -401,6 +413,7 @@ int sass_parse_disasm(const char *text, const char *entry, sass_kernel *k, char 
 			if (tl)
 				push(k, &cap, line, label, (unsigned)addr, t, tl);
 			label = -1;
+			first_word = tl && strstr(t + tl, "/* 0x") != NULL;
 		}
 	}
 	if (!found) {

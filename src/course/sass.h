@@ -3,6 +3,7 @@
 #define PTXTUTOR_SASS_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 /* The kinds counted: an opcode (its first word), with a modifier where the
  * width matters (LDS.128), or a flag on an operand (.reuse). */
@@ -39,6 +40,11 @@ typedef struct {
 	unsigned addr;     /* byte offset in the function */
 	int label;         /* N of a `.L_x_N:` label just before it (a branch target); -1: none */
 	char text[112];    /* "@P0 LDS.128 R4, [R2+0x10]" (the ';' dropped) */
+	/* Its control bits, where the listing has the encoding (nvdisasm -hex, cuobjdump -sass): the top 23 of
+	 * the 128 (Volta on; Jia et al., "Dissecting the NVIDIA Volta GPU Architecture via Microbenchmarking",
+	 * 2018): the scoreboard a variable-latency result sets (wbar) and one its source registers' read sets
+	 * (rbar), 7 for none, and the scoreboards it waits for before it issues (wait, a mask of six). */
+	uint8_t has_ctl, wbar, rbar, wait;
 } sass_instr;
 
 typedef struct {

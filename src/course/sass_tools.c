@@ -253,8 +253,9 @@ int sass_job_disasm(sass_job *j, const char *entry, sass_kernel *k, char *err, s
 		return SASS_MISSING;
 	}
 	snprintf(sass, sizeof sass, "%s/sass.txt", j->dir);
-	char *dv[] = {dis, nv ? "-g" : "-sass", nv ? "-c" : j->cubin, nv ? j->cubin : NULL, NULL};
-	int st = run_tool(dv, sass);
+	/* -hex: the encodings, whose control bits say which scoreboard each instruction waits on */
+	char *nvd[] = {dis, "-g", "-hex", "-c", j->cubin, NULL}, *cuo[] = {dis, "-sass", j->cubin, NULL};
+	int st = run_tool(nv ? nvd : cuo, sass);
 	if (st != 0) {
 		tool_failed(st, sass, nv ? "nvdisasm" : "cuobjdump", err, errlen);
 		return SASS_FAILED;
@@ -267,7 +268,7 @@ int sass_job_disasm(sass_job *j, const char *entry, sass_kernel *k, char *err, s
 	const char *name = nv ? "nvdisasm" : "cuobjdump", *v = sass_tool_version(name);
 	snprintf(k->disassembler, sizeof k->disassembler, "%s%s%s", name, *v ? " " : "", v);
 	size_t n = strlen(k->tools);
-	snprintf(k->tools + n, sizeof k->tools - n, "%s%s", n ? " + " : "", nv ? "nvdisasm -g" : "cuobjdump -sass");
+	snprintf(k->tools + n, sizeof k->tools - n, "%s%s", n ? " + " : "", nv ? "nvdisasm -g -hex" : "cuobjdump -sass");
 	return rc == 0 ? 0 : SASS_FAILED;
 }
 

@@ -241,6 +241,78 @@ static void sass_order(stall_trace *t, const sass_kernel *k)
 	free(l);
 }
 
+/* Where a wait for each op's result shows (stall_op.wait_shows), from the recorded SASS's control bits: a
+ * variable-latency instruction sets a scoreboard (wbar), and ncu samples the wait at the first instruction
+ * after it, in its loop (round to the top), that waits on that scoreboard. ptxas has six a warp and shares
+ * them: low_occ's LDGs of a tile set three, its thirteen others one, so the STS that waits first on that one
+ * waits for them all, and ncu has 15% of the kernel's samples at that STS's line where the PTX's order gives
+ * them to thirteen (docs/model.md item 4). Per PTX line, its memory instructions' waiters (else its others'),
+ * the line most of them wait at. */
+static int by_triple(const void *a, const void *b)
+{
+	const int *x = a, *y = b;
+	for (int i = 0; i < 3; i++)
+		if (x[i] != y[i])
+			return (x[i] > y[i]) - (x[i] < y[i]);
+	return 0;
+}
+
+static void sb_waits(stall_trace *t, const sass_kernel *k)
+{
+	if (!k->has_lines || k->n <= 0)
+		return;
+	int maxline = 0;
+	for (int i = 0; i < t->nops; i++)
+		maxline = t->ops[i].line > maxline ? t->ops[i].line : maxline;
+	int *lo = xmalloc((size_t)k->n * sizeof *lo), *hi = xmalloc((size_t)k->n * sizeof *hi);
+	int *at = xmalloc((size_t)k->n * sizeof *at); /* each instruction's waiter's PTX line; 0: none */
+	sass_loops(k, lo, hi);
+	for (int j = 0; j < k->n; j++) {
+		const sass_instr *x = &k->ins[j];
+		at[j] = 0;
+		if (!x->has_ctl || x->wbar > 5 || x->line <= 0 || x->line > maxline)
+			continue;
+		int end = lo[j] >= 0 ? hi[j] : k->n - 1;
+		for (int n = 1, q = j + 1; n < k->n; n++, q++) {
+			if (q > end) {
+				if (lo[j] < 0)
+					break;
+				q = lo[j];
+			}
+			if (q == j)
+				break;
+			if (k->ins[q].has_ctl && (k->ins[q].wait >> x->wbar & 1)) {
+				at[j] = k->ins[q].line;
+				break;
+			}
+		}
+	}
+	/* per line: whether it has memory instructions with a waiter, then the votes for each waiter line */
+	char *mem = xcalloc((size_t)maxline + 1, 1);
+	for (int j = 0; j < k->n; j++)
+		if (at[j] && sass_memory(k->ins[j].text))
+			mem[k->ins[j].line] = 1;
+	int (*v)[3] = xmalloc((size_t)k->n * sizeof *v), nv = 0; /* (line, waiter line, first instruction) */
+	for (int j = 0; j < k->n; j++)
+		if (at[j] && (!mem[k->ins[j].line] || sass_memory(k->ins[j].text)))
+			v[nv][0] = k->ins[j].line, v[nv][1] = at[j], v[nv++][2] = j;
+	qsort(v, (size_t)nv, sizeof *v, by_triple);
+	int *shows = xcalloc((size_t)maxline + 1, sizeof *shows), *best = xcalloc((size_t)maxline + 1, sizeof *best);
+	int *first = xcalloc((size_t)maxline + 1, sizeof *first); /* 1 + a line's first op */
+	for (int i = t->nops - 1; i >= 0; i--)
+		first[t->ops[i].line] = i + 1;
+	for (int a = 0, b; a < nv; a = b) { /* a run of one (line, waiter): its votes; ties to the earlier */
+		for (b = a; b < nv && v[b][0] == v[a][0] && v[b][1] == v[a][1]; b++)
+			;
+		if (b - a > best[v[a][0]] && first[v[a][1]])
+			best[v[a][0]] = b - a, shows[v[a][0]] = first[v[a][1]];
+	}
+	for (int i = 0; i < t->nops; i++)
+		t->ops[i].wait_shows = shows[t->ops[i].line];
+	free(mem), free(v), free(shows), free(best), free(first);
+	free(lo), free(hi), free(at);
+}
+
 /* A set of 128-byte line ids (stall_rec.mem's: never 0, a buffer's index is at least 1). */
 typedef struct {
 	uint32_t *k;
@@ -393,6 +465,7 @@ static int work(const run_request *rq, const gpu_spec *g, int regs, double fixed
 	int debug = 0, got = ptxas_facts(rq, g, regs <= 0, &fma, &k, &debug);
 	bar_shows(&t, &k);
 	sass_order(&t, &k);
+	sb_waits(&t, &k);
 	/* the trace as ptxas's SASS issues it, where that says more than the PTX (a debug build's several
 	 * instructions a PTX one, a local array kept in registers) */
 	stall_fill *fill = sass_shape(&t, &k, debug);

@@ -267,12 +267,21 @@ typedef struct {
  * reaches it, so the instructions it passed still read the old value (ptxas renames registers). */
 #define LOOKAHEAD 16
 
+/* A warp's register: when its value is ready, what kind of result it is, and 1 + the op a wait for it is
+ * charged at (its writer's wait_shows; 0: the waiting one). */
+typedef struct {
+	long long ready;
+	uint32_t show;
+	uint8_t why;
+} regstate;
+
 typedef struct {
 	size_t pos;              /* the record it belongs to */
 	int n;
 	int32_t reg[STALL_MAX_DST];
 	long long ready;
 	uint8_t why;
+	uint32_t show;
 } shadow;
 
 typedef struct {
@@ -307,8 +316,7 @@ typedef struct {
 	int32_t mb_reg[STALL_MAX_DST]; /* the predicate of its last mbarrier wait */
 	int mb_nreg;
 	uint32_t mb_wop;         /* the op a wait for that predicate is charged at (effects, STALL_K_MBAR_WAIT) */
-	long long *ready;        /* per register: when its value is ready */
-	uint8_t *rwhy;           /* and what kind of result it is */
+	regstate *reg;           /* per register */
 	shadow sh[LOOKAHEAD + 1]; /* (the large fields last: the scan of the warps each cycle reads the first few) */
 	int nsh;
 	groups cp, wg;
@@ -501,11 +509,11 @@ static void prepare(sim *s, wstate *w, long long t)
 	int dr = -1;
 	for (int i = 0; i < o->nsrc + o->ndst; i++) {
 		int r = i < o->nsrc ? o->src[i] : o->dst[i - o->nsrc];
-		if (i >= o->nsrc && r >= 0 && r < s->t->nregs && w->rwhy[r] == STALL_WAIT)
+		if (i >= o->nsrc && r >= 0 && r < s->t->nregs && w->reg[r].why == STALL_WAIT)
 			continue;
-		if (r >= 0 && r < s->t->nregs && w->ready[r] > dep) {
-			dep = w->ready[r];
-			why = w->rwhy[r];
+		if (r >= 0 && r < s->t->nregs && w->reg[r].ready > dep) {
+			dep = w->reg[r].ready;
+			why = w->reg[r].why;
 			dr = r;
 		}
 	}
@@ -529,6 +537,8 @@ static void prepare(sim *s, wstate *w, long long t)
 	w->wake = dep;
 	w->why = (uint8_t)why;
 	w->wop = bar && why == STALL_BARRIER && w->bar_shows ? w->bar_shows - 1 : opi;
+	if (dr >= 0 && !bar && (why == STALL_LONG_SB || why == STALL_SHORT_SB) && w->reg[dr].show)
+		w->wop = w->reg[dr].show - 1;
 	for (int i = 0; i < w->mb_nreg && why == STALL_LONG_SB; i++)
 		if (w->mb_reg[i] == dr)
 			w->wop = w->mb_wop;
@@ -541,13 +551,12 @@ static void set_reg(sim *s, wstate *w, const stall_op *o, long long when, int wh
 		for (int i = 0; i < o->ndst; i++)
 			if (o->dst[i] >= 0 && o->dst[i] < s->t->nregs)
 				s->to->reg[s->to->n++] = o->dst[i];
-		s->to->ready = when, s->to->why = (uint8_t)why;
+		s->to->ready = when, s->to->why = (uint8_t)why, s->to->show = (uint32_t)o->wait_shows;
 		return;
 	}
 	for (int i = 0; i < o->ndst; i++)
 		if (o->dst[i] >= 0 && o->dst[i] < s->t->nregs) {
-			w->ready[o->dst[i]] = when;
-			w->rwhy[o->dst[i]] = (uint8_t)why;
+			w->reg[o->dst[i]] = (regstate){.ready = when, .why = (uint8_t)why, .show = (uint32_t)o->wait_shows};
 		}
 	if (s->c->debug && why != STALL_WAIT && when > w->pend)
 		w->pend = when, w->pend_why = (uint8_t)why;
@@ -722,7 +731,7 @@ static void mbar_check(sim *s, wstate *w, long long t)
 		at = m->landed[(w->mb_cp - 1) % GROUPS];
 	at += (long long)s->p->lat[STALL_LAT_LDS];
 	for (int i = 0; i < w->mb_nreg; i++)
-		w->ready[w->mb_reg[i]] = at, w->rwhy[w->mb_reg[i]] = STALL_LONG_SB;
+		w->reg[w->mb_reg[i]] = (regstate){.ready = at, .why = STALL_LONG_SB};
 	w->mb_slot = -1;
 }
 
@@ -944,7 +953,7 @@ static void prepare_ahead(sim *s, wstate *w, long long t)
 				if (r < 0 || r >= s->t->nregs)
 					continue;
 				ok = s->passed[r] != s->pass;
-				long long at = w->ready[r]; /* the value it reads: the latest renamed one passed, else the register's */
+				long long at = w->reg[r].ready; /* the value it reads: the latest renamed one passed, else the register's */
 				for (int j = 0; j < nseen; j++)
 					if (reg_in(r, seen[j]->reg, seen[j]->n))
 						at = seen[j]->ready;
@@ -988,8 +997,10 @@ static void retire_ahead(sim *s, wstate *w)
 {
 	for (int j = 0; j < w->nsh; j++)
 		if (w->sh[j].pos == w->pos) {
-			for (int i = 0; i < w->sh[j].n; i++)
-				w->ready[w->sh[j].reg[i]] = w->sh[j].ready, w->rwhy[w->sh[j].reg[i]] = w->sh[j].why;
+			for (int i = 0; i < w->sh[j].n; i++) {
+				int32_t r = w->sh[j].reg[i];
+				w->reg[r] = (regstate){.ready = w->sh[j].ready, .why = w->sh[j].why, .show = w->sh[j].show};
+			}
 			(void)s;
 			w->sh[j] = w->sh[--w->nsh];
 			return;
@@ -1183,8 +1194,7 @@ int stall_model(const stall_trace *t, const stall_params *p, const stall_config 
 	s.miss_lat = (1 - m) * stall_latency_at(p, STALL_LAT_L2, mhz) + m * stall_latency_at(p, STALL_LAT_DRAM, mhz);
 	s.tma_per_cycle = p->tma_gbs * 1e3 / (c->sms > 0 ? c->sms : 1) / mhz;
 	size_t nr = (size_t)(t->nregs > 0 ? t->nregs : 1);
-	long long *ready = xcalloc(nr * (size_t)s.nw, sizeof *ready);
-	uint8_t *rwhy = xcalloc(nr * (size_t)s.nw, 1);
+	regstate *regs = xcalloc(nr * (size_t)s.nw, sizeof *regs);
 	s.passed = xcalloc(nr, sizeof *s.passed);
 	s.l1.lines_max = s.l1_bytes > 128 ? (size_t)(s.l1_bytes / 128) : 1;
 	int live = 0;
@@ -1193,7 +1203,7 @@ int stall_model(const stall_trace *t, const stall_params *p, const stall_config 
 		int blk = i / t->warps_per_block, wi = i % t->warps_per_block;
 		const stall_warp *tw = &t->warps[(size_t)(blk % t->nblocks) * (size_t)t->warps_per_block + (size_t)wi];
 		w->rec = tw->rec, w->n = tw->n, w->blk = blk, w->smsp = i % 4;
-		w->ready = ready + nr * (size_t)i, w->rwhy = rwhy + nr * (size_t)i;
+		w->reg = regs + nr * (size_t)i;
 		w->mb_slot = -1;
 		if (!w->n) {
 			w->done = 1;
@@ -1290,7 +1300,7 @@ int stall_model(const stall_trace *t, const stall_params *p, const stall_config 
 				}
 		if (live > 0 && next == NEVER) {
 			snprintf(err, (size_t)errlen, "no stalls: the model's warps all wait at a barrier no warp reaches");
-			free(ready), free(rwhy), free(s.w), free(s.b), free(s.cyc), free(s.issued), l1_free(&s.l1);
+			free(regs), free(s.w), free(s.b), free(s.cyc), free(s.issued), l1_free(&s.l1);
 			free(until), free(s.passed);
 			return -1;
 		}
@@ -1310,7 +1320,7 @@ int stall_model(const stall_trace *t, const stall_params *p, const stall_config 
 	r->blocks = nb;
 	r->l1_lines = s.l1_lines, r->l1_hits = s.l1_hits, r->l1_fill_hits = s.l1_fill_hits;
 	free(until), free(s.passed);
-	free(ready), free(rwhy), free(s.w), free(s.b), free(s.cyc), free(s.issued), l1_free(&s.l1);
+	free(regs), free(s.w), free(s.b), free(s.cyc), free(s.issued), l1_free(&s.l1);
 	return 0;
 }
 

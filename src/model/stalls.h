@@ -75,6 +75,9 @@ typedef struct {
 				      * first op after it that is not ALU work (defers_bar) */
 	int sass_at;                 /* 1 + the index in ptxas's recorded SASS of its line's first instruction
 				      * past the address arithmetic hoisted with it (sass_order); 0: not known */
+	int wait_shows;              /* 1 + the op a wait for its result is charged at: the first op of the line whose
+				      * SASS instruction first waits on the scoreboard its SASS sets (ptxas's order
+				      * and its shared scoreboards; exec/stalls.c sb_waits); 0: the waiting op */
 	int lg_sass;                 /* LDG/STG/CPASYNC: its line's LG instructions in the SASS loop that holds them,
 				      * else in the kernel (an unrolled loop's burst; exec/stalls.c sass_order); 0: not known */
 	double units;                /* its pipe's work per issue: wavefronts (LDS/STS), 128-byte lines
