@@ -706,6 +706,31 @@ static void test_load_wait_shows_where_sass_waits(void **state)
 	assert_true(cycles[0] == cycles[1]);
 }
 
+/* An op whose SASS rewrites a register a queued LG access has not read yet waits for the L1 to start on that
+ * access (war_on: lesson 1's pointer step after its LDG, ncu's long scoreboard there): the second load waits
+ * behind the first's 512 lines, so the add that rewrites its address waits about that long; without war_on,
+ * not at all. */
+static void test_write_waits_for_a_queued_read(void **state)
+{
+	(void)state;
+	for (int war = 0; war < 2; war++) {
+		stall_op ops[] = {{.line = 30, .kind = STALL_K_LDG, .ndst = 1, .dst = {1}, .nsrc = 1, .src = {5}, .units = 512},
+				  {.line = 31, .kind = STALL_K_LDG, .ndst = 1, .dst = {2}, .nsrc = 1, .src = {6}, .units = 1},
+				  {.line = 32, .kind = STALL_K_INT, .ndst = 1, .dst = {6}, .nsrc = 1, .src = {6}, .war_on = war ? 2 : 0}};
+		stall_trace t;
+		trace_new(&t, 1, ops, 3);
+		for (uint32_t k = 0; k < 3; k++)
+			stall_trace_add(&t, 0, 0, k);
+		stall_result r;
+		run(&t, &r);
+		assert_int_equal(r.lines[2].line, 32);
+		double at32 = r.lines[2].cyc[STALL_LONG_SB];
+		assert_true(war ? at32 > 400 && at32 < 600 : at32 == 0);
+		stall_result_free(&r);
+		stall_trace_free(&t);
+	}
+}
+
 /* A wgmma holds its warp's next wgmma as it issues, 0.11 cycles a column of N (gpu-queues: 28.4 cycles
  * apart for n256), not its other instructions: charged as wait while only its own wgmmas are in its
  * sub-partition's tensor pipe, as MIO throttle behind another warp's (gpu-wgmma-stalls under ncu, one
@@ -1174,6 +1199,7 @@ int main(void)
 		cmocka_unit_test(test_cluster_barrier_charged_at_the_wait),
 		cmocka_unit_test(test_barrier_wait_shows_where_sass_orders_it),
 		cmocka_unit_test(test_load_wait_shows_where_sass_waits),
+		cmocka_unit_test(test_write_waits_for_a_queued_read),
 		cmocka_unit_test(test_global_loads_take_the_mio_pipe),
 		cmocka_unit_test(test_barrier_release_grows_with_its_warps),
 		cmocka_unit_test(test_mbarrier_waits_for_its_own_phase),

@@ -241,13 +241,25 @@ static void sass_order(stall_trace *t, const sass_kernel *k)
 	free(l);
 }
 
-/* Where a wait for each op's result shows (stall_op.wait_shows), from the recorded SASS's control bits: a
- * variable-latency instruction sets a scoreboard (wbar), and ncu samples the wait at the first instruction
- * after it, in its loop (round to the top), that waits on that scoreboard. ptxas has six a warp and shares
- * them: low_occ's LDGs of a tile set three, its thirteen others one, so the STS that waits first on that one
- * waits for them all, and ncu has 15% of the kernel's samples at that STS's line where the PTX's order gives
- * them to thirteen (docs/model.md item 4). Per PTX line, its memory instructions' waiters (else its others'),
- * the line most of them wait at. */
+/* The first instruction after k->ins[j], in its loop (round to the top), that waits on scoreboard bar: its
+ * index, or -1. */
+static int first_waiter(const sass_kernel *k, const int *lo, const int *hi, int j, int bar)
+{
+	int end = lo[j] >= 0 ? hi[j] : k->n - 1;
+	for (int n = 1, q = j + 1; n < k->n; n++, q++) {
+		if (q > end) {
+			if (lo[j] < 0)
+				return -1;
+			q = lo[j];
+		}
+		if (q == j)
+			return -1;
+		if (k->ins[q].has_ctl && (k->ins[q].wait >> bar & 1))
+			return q;
+	}
+	return -1;
+}
+
 static int by_triple(const void *a, const void *b)
 {
 	const int *x = a, *y = b;
@@ -257,6 +269,31 @@ static int by_triple(const void *a, const void *b)
 	return 0;
 }
 
+/* Votes (line, other line, instruction): per line, the other line most of its votes name (ties to the lower),
+ * as 1 + that line's first op into out[line] (first: 1 + each line's first op; 0 where it has none). */
+static void vote(int (*v)[3], int nv, const int *first, int *out, int maxline)
+{
+	qsort(v, (size_t)nv, sizeof *v, by_triple);
+	int *best = xcalloc((size_t)maxline + 1, sizeof *best);
+	for (int a = 0, b; a < nv; a = b) {
+		for (b = a; b < nv && v[b][0] == v[a][0] && v[b][1] == v[a][1]; b++)
+			;
+		if (b - a > best[v[a][0]] && first[v[a][1]])
+			best[v[a][0]] = b - a, out[v[a][0]] = first[v[a][1]];
+	}
+	free(best);
+}
+
+/* What the recorded SASS's control bits say of each op's waits (docs/model.md items 3 and 6). A
+ * variable-latency instruction sets a scoreboard for its result (wbar), a memory instruction one for the
+ * read of its source registers (rbar), and an instruction waits on a mask of them; ptxas has six a warp and
+ * shares them. stall_op.wait_shows: where a wait for an op's result shows, the first op of the line whose
+ * instruction first waits on its scoreboard (low_occ's LDGs of a tile set three for the first three, one
+ * for the other thirteen, so the STS that waits first on that one waits for them all: ncu has 15% of the
+ * kernel's samples at that STS's line, where the PTX's order gives them to thirteen); per PTX line, its
+ * memory instructions' waiters (else its others'), the line most of them wait at. stall_op.war_on: the LG
+ * access whose register read an op's instruction waits for (lesson 1's pointer steps, ncu's long
+ * scoreboard at line 84: it rewrites a register a queued LDG has not read yet). */
 static void sb_waits(stall_trace *t, const sass_kernel *k)
 {
 	if (!k->has_lines || k->n <= 0)
@@ -265,52 +302,38 @@ static void sb_waits(stall_trace *t, const sass_kernel *k)
 	for (int i = 0; i < t->nops; i++)
 		maxline = t->ops[i].line > maxline ? t->ops[i].line : maxline;
 	int *lo = xmalloc((size_t)k->n * sizeof *lo), *hi = xmalloc((size_t)k->n * sizeof *hi);
-	int *at = xmalloc((size_t)k->n * sizeof *at); /* each instruction's waiter's PTX line; 0: none */
+	int *at = xmalloc((size_t)k->n * sizeof *at), *rd = xmalloc((size_t)k->n * sizeof *rd); /* waiters' lines */
 	sass_loops(k, lo, hi);
+	char *mem = xcalloc((size_t)maxline + 1, 1); /* a line with memory instructions waited on */
 	for (int j = 0; j < k->n; j++) {
 		const sass_instr *x = &k->ins[j];
-		at[j] = 0;
-		if (!x->has_ctl || x->wbar > 5 || x->line <= 0 || x->line > maxline)
-			continue;
-		int end = lo[j] >= 0 ? hi[j] : k->n - 1;
-		for (int n = 1, q = j + 1; n < k->n; n++, q++) {
-			if (q > end) {
-				if (lo[j] < 0)
-					break;
-				q = lo[j];
-			}
-			if (q == j)
-				break;
-			if (k->ins[q].has_ctl && (k->ins[q].wait >> x->wbar & 1)) {
-				at[j] = k->ins[q].line;
-				break;
-			}
-		}
+		int ok = x->has_ctl && x->line > 0 && x->line <= maxline, q;
+		at[j] = ok && x->wbar <= 5 && (q = first_waiter(k, lo, hi, j, x->wbar)) >= 0 ? k->ins[q].line : 0;
+		rd[j] = ok && x->rbar <= 5 && sass_lg(x->text) && (q = first_waiter(k, lo, hi, j, x->rbar)) >= 0 &&
+				k->ins[q].line != x->line ? k->ins[q].line : 0;
+		mem[x->line > 0 && x->line <= maxline ? x->line : 0] |= at[j] && sass_memory(x->text);
 	}
-	/* per line: whether it has memory instructions with a waiter, then the votes for each waiter line */
-	char *mem = xcalloc((size_t)maxline + 1, 1);
-	for (int j = 0; j < k->n; j++)
-		if (at[j] && sass_memory(k->ins[j].text))
-			mem[k->ins[j].line] = 1;
-	int (*v)[3] = xmalloc((size_t)k->n * sizeof *v), nv = 0; /* (line, waiter line, first instruction) */
-	for (int j = 0; j < k->n; j++)
-		if (at[j] && (!mem[k->ins[j].line] || sass_memory(k->ins[j].text)))
-			v[nv][0] = k->ins[j].line, v[nv][1] = at[j], v[nv++][2] = j;
-	qsort(v, (size_t)nv, sizeof *v, by_triple);
-	int *shows = xcalloc((size_t)maxline + 1, sizeof *shows), *best = xcalloc((size_t)maxline + 1, sizeof *best);
-	int *first = xcalloc((size_t)maxline + 1, sizeof *first); /* 1 + a line's first op */
+	int (*v)[3] = xmalloc((size_t)k->n * sizeof *v), nv = 0, nr = 0;
+	int (*r)[3] = xmalloc((size_t)k->n * sizeof *r);
+	for (int j = 0; j < k->n; j++) {
+		int ln = k->ins[j].line;
+		if (at[j] && (!mem[ln] || sass_memory(k->ins[j].text)))
+			v[nv][0] = ln, v[nv][1] = at[j], v[nv++][2] = j;
+		if (rd[j])
+			r[nr][0] = rd[j], r[nr][1] = ln, r[nr++][2] = j;
+	}
+	int *first = xcalloc((size_t)maxline + 1, sizeof *first), *shows = xcalloc((size_t)maxline + 1, sizeof *shows);
+	int *war = xcalloc((size_t)maxline + 1, sizeof *war);
 	for (int i = t->nops - 1; i >= 0; i--)
 		first[t->ops[i].line] = i + 1;
-	for (int a = 0, b; a < nv; a = b) { /* a run of one (line, waiter): its votes; ties to the earlier */
-		for (b = a; b < nv && v[b][0] == v[a][0] && v[b][1] == v[a][1]; b++)
-			;
-		if (b - a > best[v[a][0]] && first[v[a][1]])
-			best[v[a][0]] = b - a, shows[v[a][0]] = first[v[a][1]];
-	}
-	for (int i = 0; i < t->nops; i++)
+	vote(v, nv, first, shows, maxline);
+	vote(r, nr, first, war, maxline);
+	for (int i = 0; i < t->nops; i++) {
 		t->ops[i].wait_shows = shows[t->ops[i].line];
-	free(mem), free(v), free(shows), free(best), free(first);
-	free(lo), free(hi), free(at);
+		t->ops[i].war_on = first[t->ops[i].line] == i + 1 ? war[t->ops[i].line] : 0;
+	}
+	free(mem), free(v), free(r), free(first), free(shows), free(war);
+	free(lo), free(hi), free(at), free(rd);
 }
 
 /* A set of 128-byte line ids (stall_rec.mem's: never 0, a buffer's index is at least 1). */

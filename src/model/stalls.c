@@ -317,6 +317,7 @@ typedef struct {
 	int mb_nreg;
 	uint32_t mb_wop;         /* the op a wait for that predicate is charged at (effects, STALL_K_MBAR_WAIT) */
 	regstate *reg;           /* per register */
+	long long *read_at;      /* per op: when the L1 read its last LG instruction's registers (stall_op.war_on) */
 	shadow sh[LOOKAHEAD + 1]; /* (the large fields last: the scan of the warps each cycle reads the first few) */
 	int nsh;
 	groups cp, wg;
@@ -517,6 +518,8 @@ static void prepare(sim *s, wstate *w, long long t)
 			dr = r;
 		}
 	}
+	if (o->war_on && w->read_at[o->war_on - 1] > dep) /* it rewrites a register a queued access has not read */
+		dep = w->read_at[o->war_on - 1], why = STALL_LONG_SB, dr = -1;
 	long long g = 0;
 	int gwhy = STALL_LONG_SB;
 	if (o->kind == STALL_K_CPWAIT)
@@ -625,9 +628,10 @@ static double queue(double *free_at, long long t, double work)
 
 /* Warp w's LG instruction o into the L1 at t: its work done when the L1 is through it (returned); the starts
  * of its places (lg_places), its work spread over them, kept among its sub-partition's last LG_ENTRIES. */
-static double lg_enqueue(sim *s, const wstate *w, const stall_op *o, long long t, double work)
+static double lg_enqueue(sim *s, wstate *w, const stall_op *o, long long t, double work)
 {
 	double start = queue(&s->lg_free, t, work) - work;
+	w->read_at[o - s->t->ops] = (long long)start; /* its registers read as the L1 starts on it */
 	int n = lg_places(o);
 	for (int i = 0; i < n; i++) {
 		s->lg_ring[w->smsp][s->lg_head[w->smsp]] = start + work * i / n;
@@ -1195,6 +1199,7 @@ int stall_model(const stall_trace *t, const stall_params *p, const stall_config 
 	s.tma_per_cycle = p->tma_gbs * 1e3 / (c->sms > 0 ? c->sms : 1) / mhz;
 	size_t nr = (size_t)(t->nregs > 0 ? t->nregs : 1);
 	regstate *regs = xcalloc(nr * (size_t)s.nw, sizeof *regs);
+	long long *read_at = xcalloc((size_t)t->nops * (size_t)s.nw, sizeof *read_at);
 	s.passed = xcalloc(nr, sizeof *s.passed);
 	s.l1.lines_max = s.l1_bytes > 128 ? (size_t)(s.l1_bytes / 128) : 1;
 	int live = 0;
@@ -1203,7 +1208,7 @@ int stall_model(const stall_trace *t, const stall_params *p, const stall_config 
 		int blk = i / t->warps_per_block, wi = i % t->warps_per_block;
 		const stall_warp *tw = &t->warps[(size_t)(blk % t->nblocks) * (size_t)t->warps_per_block + (size_t)wi];
 		w->rec = tw->rec, w->n = tw->n, w->blk = blk, w->smsp = i % 4;
-		w->reg = regs + nr * (size_t)i;
+		w->reg = regs + nr * (size_t)i, w->read_at = read_at + (size_t)t->nops * (size_t)i;
 		w->mb_slot = -1;
 		if (!w->n) {
 			w->done = 1;
@@ -1300,7 +1305,7 @@ int stall_model(const stall_trace *t, const stall_params *p, const stall_config 
 				}
 		if (live > 0 && next == NEVER) {
 			snprintf(err, (size_t)errlen, "no stalls: the model's warps all wait at a barrier no warp reaches");
-			free(regs), free(s.w), free(s.b), free(s.cyc), free(s.issued), l1_free(&s.l1);
+			free(regs), free(read_at), free(s.w), free(s.b), free(s.cyc), free(s.issued), l1_free(&s.l1);
 			free(until), free(s.passed);
 			return -1;
 		}
@@ -1320,7 +1325,7 @@ int stall_model(const stall_trace *t, const stall_params *p, const stall_config 
 	r->blocks = nb;
 	r->l1_lines = s.l1_lines, r->l1_hits = s.l1_hits, r->l1_fill_hits = s.l1_fill_hits;
 	free(until), free(s.passed);
-	free(regs), free(s.w), free(s.b), free(s.cyc), free(s.issued), l1_free(&s.l1);
+	free(regs), free(read_at), free(s.w), free(s.b), free(s.cyc), free(s.issued), l1_free(&s.l1);
 	return 0;
 }
 

@@ -78,6 +78,9 @@ typedef struct {
 	int wait_shows;              /* 1 + the op a wait for its result is charged at: the first op of the line whose
 				      * SASS instruction first waits on the scoreboard its SASS sets (ptxas's order
 				      * and its shared scoreboards; exec/stalls.c sb_waits); 0: the waiting op */
+	int war_on;                  /* 1 + an LG access (LDG/STG/CPASYNC) whose register read it waits for: its SASS
+				      * rewrites a register the access's queued instruction has not read yet
+				      * (exec/stalls.c sb_waits); 0: none */
 	int lg_sass;                 /* LDG/STG/CPASYNC: its line's LG instructions in the SASS loop that holds them,
 				      * else in the kernel (an unrolled loop's burst; exec/stalls.c sass_order); 0: not known */
 	double units;                /* its pipe's work per issue: wavefronts (LDS/STS), 128-byte lines
