@@ -163,6 +163,10 @@ lowocc() { # PTX-FILE: long scoreboard cycles at lines 145 and 143, at 256^3
 l = {x["line"]: x["stalls"].get("long_scoreboard", 0) for x in json.load(sys.stdin)["lines"]}
 print(int(l.get(145, 0) > 0), int(l.get(143, 0) > 0))'
 }
+# ... and `sass` says so beside the STS: the lines of the thirteen loads it waits for.
+PTXTUTOR_CUDA_BIN=$NOKIT "$BIN" sass --ptx "$H/low_occ.ptx" --entry heldout_low_occ |
+	grep -q 'STS \[R83+0x200\], R87 *\[waits sb5 <- 142 144 147 149 +9; sets sb0 on reading its registers\]$'
+r $? sass-recorded-control-note
 cp "$H/low_occ.ptx" "$W/lo.ptx"
 [ "$(lowocc "$H/low_occ.ptx")" = "1 0" ] && [ "$(lowocc "$W/lo.ptx")" = "0 1" ]
 r $? sass-recorded-scoreboard-waits

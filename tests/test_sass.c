@@ -90,7 +90,12 @@ static void test_parse_nvdisasm(void **state)
 	assert_string_equal(k.ins[1].text, "S2R R0, SR_TID.X");
 	assert_string_equal(k.ins[9].text, "@!P1 BRA `(.L_x_1)");
 	assert_int_equal(k.ins[9].addr, 0x90);
-	assert_false(k.ins[1].has_ctl); /* no encodings, no control bits */
+	assert_false(k.ins[1].has_ctl); /* no encodings, no control bits: nothing to say */
+	int *nlo, *nhi;
+	char note[64];
+	sass_loops_new(&k, &nlo, &nhi);
+	assert_int_equal(sass_control_note(&k, nlo, nhi, 1, note, sizeof note), 0);
+	free(nlo), free(nhi);
 	/* the labels, and the loops their backward branches close */
 	assert_int_equal(k.ins[4].label, 1);
 	assert_int_equal(k.ins[12].label, 2);
@@ -155,6 +160,17 @@ static void test_parse_control_bits(void **state)
 	assert_int_equal(k.ins[sts145].wait, 1 << 5);
 	assert_int_equal(k.ins[sts145].rbar, 0); /* its source registers' read */
 	assert_int_equal(k.ins[sts145 + 1].wait, 0);
+	/* said for a reader: the lines of the loads it waits for, the ones the STS sets */
+	int *lo, *hi;
+	char note[160];
+	sass_loops_new(&k, &lo, &hi);
+	assert_true(sass_control_note(&k, lo, hi, sts145, note, sizeof note) > 0);
+	assert_string_equal(note, "waits sb5 <- 142 144 147 149 +9; sets sb0 on reading its registers");
+	int len = sass_control_note(&k, lo, hi, sts145 + 1, note, sizeof note);
+	assert_string_equal(note, "sets sb0 on reading its registers");
+	assert_int_equal(len, (int)strlen(note));
+	assert_int_equal(sass_control_note(&k, lo, hi, sts145 - 40, note, 8), 7); /* cut to the room */
+	free(lo), free(hi);
 	sass_kernel_free(&k);
 	free(t);
 }

@@ -62,9 +62,10 @@ static void print_text(const sass_kernel *k, const char *text, const scope *sc, 
 		if (!k->has_lines)
 			printf("(no line information: nvdisasm -g gives it, cuobjdump does not)\n");
 		const sass_instr **o = sass_by_line(k);
-		int cur = -1;
+		int cur = -1, *lo, *hi;
+		sass_loops_new(k, &lo, &hi);
 		for (int i = 0; i < k->n; i++) {
-			char buf[256];
+			char buf[256], note[160];
 			if (o[i]->line != cur) {
 				cur = o[i]->line;
 				if (cur > 0)
@@ -72,9 +73,12 @@ static void print_text(const sass_kernel *k, const char *text, const scope *sc, 
 				else
 					printf("\n       (no PTX line)\n");
 			}
-			printf("         /*%04x*/ %s\n", o[i]->addr, o[i]->text);
+			if (sass_control_note(k, lo, hi, (int)(o[i] - k->ins), note, sizeof note))
+				printf("         /*%04x*/ %-44s  [%s]\n", o[i]->addr, o[i]->text, note);
+			else
+				printf("         /*%04x*/ %s\n", o[i]->addr, o[i]->text);
 		}
-		free(o);
+		free(o), free(lo), free(hi);
 		printf("\n");
 	}
 	printf("%-16s %6s", "counts", "total");
@@ -153,13 +157,21 @@ static void print_json(const sass_kernel *k, const char *text, const scope *sc, 
 		json_end(&w);
 		/* The reverse: every instruction in the machine's order, with its PTX line. */
 		json_arr(&w, "instructions");
+		int *lo, *hi;
+		sass_loops_new(k, &lo, &hi);
 		for (int i = 0; i < k->n; i++) {
+			char note[160];
 			json_obj(&w, NULL);
 			json_int(&w, "addr", (long long)k->ins[i].addr);
 			json_int(&w, "line", k->ins[i].line);
 			json_str(&w, "sass", k->ins[i].text);
+			if (k->ins[i].has_ctl) {
+				sass_control_note(k, lo, hi, i, note, sizeof note);
+				json_str(&w, "control", note);
+			}
 			json_end(&w);
 		}
+		free(lo), free(hi);
 		json_end(&w);
 	}
 	json_end(&w);

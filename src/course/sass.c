@@ -423,10 +423,74 @@ int sass_parse_disasm(const char *text, const char *entry, sass_kernel *k, char 
 	return 0;
 }
 
+static int by_int(const void *a, const void *b)
+{
+	const int *x = a, *y = b;
+	return (*x > *y) - (*x < *y);
+}
+
+/* The PTX lines of the instructions that set scoreboard bar for instruction i to wait on: back from it,
+ * round its loop, to the last that waited on bar (which resolved those before it). At most max, distinct;
+ * returns how many there are (all of them, counted). */
+static int setters(const sass_kernel *k, const int *lo, const int *hi, int i, int bar, int *lines, int max)
+{
+	int n = 0;
+	for (int steps = 1, j = i - 1; steps < k->n; steps++, j--) {
+		if (lo[i] >= 0 && j < lo[i])
+			j = hi[i];
+		if (j < 0 || j == i)
+			break;
+		const sass_instr *x = &k->ins[j];
+		if (x->has_ctl && (x->wbar == bar || x->rbar == bar)) {
+			int seen = 0;
+			for (int q = 0; q < n && q < max; q++)
+				seen |= lines[q] == x->line;
+			if (!seen && n < max)
+				lines[n] = x->line;
+			n += !seen;
+		}
+		if (x->has_ctl && (x->wait >> bar & 1))
+			break;
+	}
+	return n;
+}
+
+int sass_control_note(const sass_kernel *k, const int *lo, const int *hi, int i, char *buf, size_t len)
+{
+	const sass_instr *x = &k->ins[i];
+	size_t n = 0;
+	buf[0] = '\0';
+	if (!x->has_ctl)
+		return 0;
+	for (int b = 0; b < 6; b++) {
+		if (!(x->wait >> b & 1))
+			continue;
+		int lines[16], c = setters(k, lo, hi, i, b, lines, 16), shown = c < 4 ? c : 4;
+		qsort(lines, (size_t)(c < 16 ? c : 16), sizeof *lines, by_int);
+		n += (size_t)snprintf(buf + n, n < len ? len - n : 0, "%s sb%d <-", n ? "," : "waits", b);
+		for (int q = 0; q < shown; q++)
+			n += (size_t)snprintf(buf + n, n < len ? len - n : 0, " %d", lines[q]);
+		if (c > shown)
+			n += (size_t)snprintf(buf + n, n < len ? len - n : 0, " +%d", c - shown);
+	}
+	if (x->wbar <= 5)
+		n += (size_t)snprintf(buf + n, n < len ? len - n : 0, "%ssets sb%d", n ? "; " : "", x->wbar);
+	if (x->rbar <= 5)
+		n += (size_t)snprintf(buf + n, n < len ? len - n : 0, "%ssets sb%d on reading its registers", n ? "; " : "", x->rbar);
+	return (int)(n < len ? n : len ? len - 1 : 0);
+}
+
 static int by_label(const void *a, const void *b)
 {
 	const int *x = a, *y = b;
 	return (x[0] > y[0]) - (x[0] < y[0]);
+}
+
+void sass_loops_new(const sass_kernel *k, int **lo, int **hi)
+{
+	size_t n = (size_t)(k->n > 0 ? k->n : 1);
+	*lo = xmalloc(n * sizeof **lo), *hi = xmalloc(n * sizeof **hi);
+	sass_loops(k, *lo, *hi);
 }
 
 void sass_loops(const sass_kernel *k, int *lo, int *hi)

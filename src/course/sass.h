@@ -101,6 +101,15 @@ int sass_of_line(const sass_kernel *k, int line, int *idx, int max);
 /* Each instruction's innermost loop, a backward branch's body (to a `.L_x_N` label): k->ins[lo[i] .. hi[i]],
  * the branch at hi[i]; -1 in both for one in no loop. lo and hi hold k->n each. */
 void sass_loops(const sass_kernel *k, int *lo, int *hi);
+/* The same into two arrays it allocates (the caller frees both). */
+void sass_loops_new(const sass_kernel *k, int **lo, int **hi);
+
+/* What instruction i's control bits say, for a reader (nothing where the listing has no encodings): the
+ * scoreboard its result sets, the one its source registers' read sets (a memory instruction's), and those
+ * it waits on, each with the PTX lines of the instructions that set it since the last wait on it, in its loop
+ * (lo, hi: sass_loops): "waits sb5 <- 144 149 154 +10; sets sb0 on reading its registers". Returns the length written (0:
+ * nothing to say). */
+int sass_control_note(const sass_kernel *k, const int *lo, const int *hi, int i, char *buf, size_t len);
 
 /* ---- figures: the {sass.*} placeholders and the measured-data file's rows ----
  *

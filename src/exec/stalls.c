@@ -197,8 +197,8 @@ static sass_line *sass_lines(const stall_trace *t, const sass_kernel *k, int *ma
 	for (int i = 0; i < t->nops; i++)
 		*maxline = t->ops[i].line > *maxline ? t->ops[i].line : *maxline;
 	sass_line *l = xcalloc((size_t)*maxline + 1, sizeof *l);
-	int *lo = xmalloc((size_t)k->n * sizeof *lo), *hi = xmalloc((size_t)k->n * sizeof *hi); /* k->n > 0 */
-	sass_loops(k, lo, hi);
+	int *lo, *hi;
+	sass_loops_new(k, &lo, &hi);
 	for (int j = 0; j < k->n; j++) {
 		int ln = k->ins[j].line;
 		if (ln <= 0 || ln > *maxline)
@@ -301,9 +301,8 @@ static void sb_waits(stall_trace *t, const sass_kernel *k)
 	int maxline = 0;
 	for (int i = 0; i < t->nops; i++)
 		maxline = t->ops[i].line > maxline ? t->ops[i].line : maxline;
-	int *lo = xmalloc((size_t)k->n * sizeof *lo), *hi = xmalloc((size_t)k->n * sizeof *hi);
-	int *at = xmalloc((size_t)k->n * sizeof *at), *rd = xmalloc((size_t)k->n * sizeof *rd); /* waiters' lines */
-	sass_loops(k, lo, hi);
+	int *lo, *hi, *at = xmalloc((size_t)k->n * sizeof *at), *rd = xmalloc((size_t)k->n * sizeof *rd); /* waiters' lines */
+	sass_loops_new(k, &lo, &hi);
 	char *mem = xcalloc((size_t)maxline + 1, 1); /* a line with memory instructions waited on */
 	for (int j = 0; j < k->n; j++) {
 		const sass_instr *x = &k->ins[j];

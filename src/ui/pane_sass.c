@@ -111,7 +111,8 @@ void ui_pane_sass_draw(const ui_app *a, ui_frame *f)
 	ui_frame_text_fit(f, body, body.x + 1, body.y, s, UI_ROLE_DIM);
 	body.y++, body.h--;
 	ui_sass_row *rows;
-	int n = ui_sass_rows(a, &rows);
+	int n = ui_sass_rows(a, &rows), *lo, *hi;
+	sass_loops_new(&p->sass, &lo, &hi);
 	int cur = ui_sass_cursor(a, n), mark = ui_sass_marked_line(a, rows, n);
 	int h = body.h - 1; /* the foot's row */
 	int top = a->sass_scroll;
@@ -130,9 +131,15 @@ void ui_pane_sass_draw(const ui_app *a, ui_frame *f)
 			ui_frame_text(f, body, body.x, sy, s, i == cur ? UI_ROLE_SELECT : UI_ROLE_LINENO);
 		}
 		uint32_t more = ui_glyphs_get(a->ascii)->arrow;
-		if (row->ins)
-			ui_frame_code(f, body, body.x + 8, sy, row->ins->text, role_text, more);
-		else {
+		if (row->ins) {
+			/* its control bits beside it, where there is room: what it waits on, from which lines */
+			int x = ui_frame_code(f, body, body.x + 8, sy, row->ins->text, role_text, more);
+			char note[160];
+			if (sass_control_note(&p->sass, lo, hi, (int)(row->ins - p->sass.ins), note, sizeof note) &&
+			    x + 2 < body.x + body.w - 12)
+				ui_frame_text_fit(f, body, x > body.x + 44 ? x + 2 : body.x + 46, sy, note,
+						  i == cur ? UI_ROLE_SELECT : UI_ROLE_DIM);
+		} else {
 			ptx_text(p, row->line - 1, s, sizeof s);
 			ui_frame_code(f, body, body.x + 6, sy, row->line > 0 ? s : "(no PTX line)",
 				      i == cur ? UI_ROLE_SELECT : UI_ROLE_P_INSTR, more);
@@ -143,5 +150,5 @@ void ui_pane_sass_draw(const ui_app *a, ui_frame *f)
 	}
 	if (n > 0 && h >= 1)
 		foot(a, f, body, body.y + h, mark);
-	free(rows);
+	free(rows), free(lo), free(hi);
 }
