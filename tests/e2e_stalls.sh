@@ -126,6 +126,23 @@ print(("ok" if ok else "not ok") + " stalls_barrier_at_sass_order: barrier cycle
       (bar.get(152, 0), bar.get(156, 0)))
 PY
 
+# Each line says whose result it waited for: lesson 2's first FMA of a step (line 96) waits longest for
+# the load of B at line 95 (long scoreboard), and the text report has the column.
+PTXTUTOR_ROOT=$root "$BIN" emulate 2 --stalls --json --size 256 >"$tmp/f" 2>"$tmp/e"
+python3 - "$tmp/f" <<'PY'
+import json, sys
+try:
+    d = json.load(open(sys.argv[1]))
+except ValueError:
+    print("not ok stalls_waits_for: no JSON"); sys.exit()
+l = {x["line"]: x for x in d["lines"]}
+f = l.get(96, {}).get("waits_for", [])
+ok = f and f[0]["line"] == 95 and f[0]["cycles"] > 0 and l[95]["waits_for"] == []
+print(("ok" if ok else "not ok") + " stalls_waits_for: line 96 waits for %s" % f)
+PY
+PTXTUTOR_ROOT=$root "$BIN" emulate 2 --stalls --size 256 2>&1 | grep -q "^ *96 .* 95 .*fma.rn.f32"
+[ $? -eq 0 ] && echo "ok stalls_waits_for_text" || echo "not ok stalls_waits_for_text"
+
 # A wmma.mma waits for the wmma.loads of its fragments (their registers are the wmma's own operands,
 # not the op's): tests/heldout/wmma_f16's four mma lines wait at long scoreboard, they had issued at once;
 # where the recording's MOVMs of B's fragment wait on the scoreboards of both fragments' LDGs (lines 93,

@@ -731,6 +731,38 @@ static void test_write_waits_for_a_queued_read(void **state)
 	}
 }
 
+/* Each line says whose results it waited for: the use of a load waits for the load's line (long
+ * scoreboard) and for the FMA before it (its accumulator, wait), the load's the longer; stall_line_for
+ * keeps the three longest, the longest first. */
+static void test_line_says_what_it_waits_for(void **state)
+{
+	(void)state;
+	stall_op ops[] = {{.line = 40, .kind = STALL_K_LDG, .ndst = 1, .dst = {1}, .nsrc = 1, .src = {2}, .units = 1},
+			  {.line = 41, .kind = STALL_K_FMA, .ndst = 1, .dst = {3}, .nsrc = 2, .src = {1, 3}}};
+	stall_trace t;
+	trace_new(&t, 1, ops, 2);
+	for (int i = 0; i < 50; i++)
+		for (uint32_t k = 0; k < 2; k++)
+			stall_trace_add(&t, 0, 0, k);
+	stall_result r;
+	run(&t, &r);
+	assert_int_equal(r.lines[1].line, 41);
+	assert_int_equal(r.lines[1].for_line[0], 40);
+	assert_true(r.lines[1].for_cyc[0] > 50 * 250);
+	assert_int_equal(r.lines[0].for_line[0], 0); /* the load waits for nothing */
+	stall_result_free(&r);
+	stall_trace_free(&t);
+	stall_line l = {0};
+	double cyc[] = {5, 30, 10, 20, 1};
+	for (int i = 0; i < 5; i++)
+		stall_line_for(&l, 100 + i, cyc[i]);
+	stall_line_for(&l, 103, 15); /* 103 again: 35 in all */
+	assert_int_equal(l.for_line[0], 103);
+	assert_int_equal(l.for_line[1], 101);
+	assert_int_equal(l.for_line[2], 102);
+	assert_true(l.for_cyc[0] == 35 && l.for_cyc[2] == 10);
+}
+
 /* A wgmma holds its warp's next wgmma as it issues, 0.11 cycles a column of N (gpu-queues: 28.4 cycles
  * apart for n256), not its other instructions: charged as wait while only its own wgmmas are in its
  * sub-partition's tensor pipe, as MIO throttle behind another warp's (gpu-wgmma-stalls under ncu, one
@@ -1200,6 +1232,7 @@ int main(void)
 		cmocka_unit_test(test_barrier_wait_shows_where_sass_orders_it),
 		cmocka_unit_test(test_load_wait_shows_where_sass_waits),
 		cmocka_unit_test(test_write_waits_for_a_queued_read),
+		cmocka_unit_test(test_line_says_what_it_waits_for),
 		cmocka_unit_test(test_global_loads_take_the_mio_pipe),
 		cmocka_unit_test(test_barrier_release_grows_with_its_warps),
 		cmocka_unit_test(test_mbarrier_waits_for_its_own_phase),

@@ -36,6 +36,8 @@ static int sum_by_cu(const stall_result *r, const ptx_locs *locs, stall_line *ou
 		out[j].issued += r->lines[i].issued;
 		for (int k = 0; k < STALL_NREASONS; k++)
 			out[j].cyc[k] += r->lines[i].cyc[k];
+		for (int f = 0; f < STALL_FOR && r->lines[i].for_line[f]; f++) /* the results' lines as CUDA lines too */
+			stall_line_for(&out[j], ptx_loc_of(locs, r->lines[i].for_line[f], NULL), r->lines[i].for_cyc[f]);
 	}
 	for (int i = 0; i < n; i++)
 		out[i].top = stall_top(out[i].cyc);
@@ -101,6 +103,14 @@ static void print_json(const exec_stalls_result *s, const char *name, const run_
 		for (int k = 0; k < STALL_NREASONS; k++)
 			json_num(&w, stall_reason_key((stall_reason)k), rows[i].cyc[k]);
 		json_end(&w);
+		json_arr(&w, "waits_for");
+		for (int f = 0; f < STALL_FOR && rows[i].for_line[f]; f++) {
+			json_obj(&w, NULL);
+			json_int(&w, unit, rows[i].for_line[f]);
+			json_num(&w, "cycles", rows[i].for_cyc[f]);
+			json_end(&w);
+		}
+		json_end(&w);
 		json_end(&w);
 	}
 	json_end(&w);
@@ -153,20 +163,22 @@ static void print_text(const exec_stalls_result *s, const char *name, const run_
 	if (s->cut)
 		printf("  (the trace was cut at %u instructions: the warps' ends are missing)\n", STALL_MAX_RECS);
 	qsort(rows, (size_t)n, sizeof *rows, by_cycles);
-	printf("  %6s %6s %8s  %-23s %-23s %s\n", unit, "cycles", "cyc/inst", "top reason", "then", "");
+	printf("  %6s %6s %8s  %-23s %-23s %-13s %s\n", unit, "cycles", "cyc/inst", "top reason", "then", "waits for", "");
 	for (int i = 0; i < n && i < HOT_LINES; i++) {
 		double c = line_cycles(&rows[i]);
 		double rest[STALL_NREASONS];
 		memcpy(rest, rows[i].cyc, sizeof rest);
 		rest[rows[i].top] = 0;
 		stall_reason second = stall_top(rest);
-		char src[96] = "";
+		char src[96] = "", fors[40] = "";
 		if (text)
 			ptx_loc_text_line(text, rows[i].line, src, sizeof src);
-		printf("  %6d %5.1f%% %8.1f  %-18s %3.0f%% %-18s %3.0f%%  %s\n", rows[i].line, 100 * c / r->warp_cycles,
+		for (int f = 0, o = 0; f < STALL_FOR && rows[i].for_line[f] && o < (int)sizeof fors; f++)
+			o += snprintf(fors + o, sizeof fors - (size_t)o, "%s%d", f ? " " : "", rows[i].for_line[f]);
+		printf("  %6d %5.1f%% %8.1f  %-18s %3.0f%% %-18s %3.0f%%  %-13s %s\n", rows[i].line, 100 * c / r->warp_cycles,
 		       rows[i].issued > 0 ? c / rows[i].issued : 0, stall_reason_name(rows[i].top),
 		       100 * rows[i].cyc[rows[i].top] / c, rest[second] > 0 ? stall_reason_name(second) : "",
-		       rest[second] > 0 ? 100 * rest[second] / c : 0, src);
+		       rest[second] > 0 ? 100 * rest[second] / c : 0, fors, src);
 	}
 }
 

@@ -585,6 +585,7 @@ int exec_stalls_brief_run(const run_request *rq, const gpu_spec *g, int regs, ex
 		l->issued = (float)r->lines[i].issued;
 		for (int k = 0; k < STALL_NREASONS; k++)
 			l->cyc[k] = (float)r->lines[i].cyc[k];
+		memcpy(l->for_line, r->lines[i].for_line, sizeof l->for_line);
 	}
 	exec_stalls_free(&s);
 	return 0;

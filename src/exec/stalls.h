@@ -53,6 +53,7 @@ typedef struct {
 	int top;                       /* stall_reason */
 	float cyc[STALL_NREASONS];     /* warp cycles charged */
 	float issued;
+	int for_line[STALL_FOR];       /* the lines whose results it waited for, the longest first (stall_line) */
 } exec_stalls_line;
 typedef struct {
 	int rc;                        /* 0, or -1 with err */

@@ -272,6 +272,7 @@ typedef struct {
 typedef struct {
 	long long ready;
 	uint32_t show;
+	uint32_t op;             /* 1 + the op that wrote it; 0: none known */
 	uint8_t why;
 } regstate;
 
@@ -281,7 +282,7 @@ typedef struct {
 	int32_t reg[STALL_MAX_DST];
 	long long ready;
 	uint8_t why;
-	uint32_t show;
+	uint32_t show, op;
 } shadow;
 
 typedef struct {
@@ -291,6 +292,7 @@ typedef struct {
 	uint32_t nop;            /* and its op (rec[pos].op) */
 	uint8_t why;             /* what it waits for until wake */
 	uint32_t wop;            /* the op charged for that wait */
+	uint32_t wfor;           /* 1 + the op whose result it waits for; 0: none */
 	uint8_t held, held_why;  /* held: charged at the load ahead meanwhile (visit), its own wait's reason and op kept */
 	uint32_t held_op;
 	long long wake;          /* the first cycle the next instruction may issue */
@@ -362,6 +364,9 @@ typedef struct {
 	bstate *b;
 	int nw, nb;
 	double (*cyc)[STALL_NREASONS]; /* per op */
+	stall_line *fors;              /* per op: its waits by the line of the result (stall_line.for_line) */
+	regstate *regs;                /* per warp, its registers (wstate.reg) */
+	long long *read_at;            /* per warp, per op (wstate.read_at) */
 	double *issued;                /* per op */
 	double smsp_free[4][P_SMSP_PIPES];
 	double mio_free, lg_free, tma_free, tma_per_cycle;
@@ -457,6 +462,34 @@ static void charge(sim *s, uint32_t op, int why, long long from, long long to)
 		s->cyc[op][why] += (double)(to - from);
 }
 
+/* w's wait from from to to, at its charged op, and by the line of the result it waits for. */
+static void charge_wait(sim *s, const wstate *w, long long from, long long to)
+{
+	charge(s, w->wop, w->why, from, to);
+	if (to > from && w->wfor && (w->why == STALL_LONG_SB || w->why == STALL_SHORT_SB || w->why == STALL_WAIT))
+		stall_line_for(&s->fors[w->wop], s->t->ops[w->wfor - 1].line, (double)(to - from));
+}
+
+void stall_line_for(stall_line *l, int from, double cycles)
+{
+	int i = 0;
+	while (i < STALL_FOR && l->for_line[i] && l->for_line[i] != from)
+		i++;
+	if (i == STALL_FOR) { /* full: it takes the smallest's place if it is larger */
+		i = STALL_FOR - 1;
+		if (cycles <= l->for_cyc[i])
+			return;
+		l->for_cyc[i] = 0;
+	}
+	l->for_line[i] = from, l->for_cyc[i] += cycles;
+	for (; i > 0 && l->for_cyc[i] > l->for_cyc[i - 1]; i--) { /* the longest first */
+		int fl = l->for_line[i];
+		double fc = l->for_cyc[i];
+		l->for_line[i] = l->for_line[i - 1], l->for_cyc[i] = l->for_cyc[i - 1];
+		l->for_line[i - 1] = fl, l->for_cyc[i - 1] = fc;
+	}
+}
+
 static long long group_done(const groups *g, int keep)
 {
 	if (keep < 0) /* wait_all: the open group too */
@@ -518,8 +551,9 @@ static void prepare(sim *s, wstate *w, long long t)
 			dr = r;
 		}
 	}
+	uint32_t wfor = dr >= 0 ? w->reg[dr].op : 0;
 	if (o->war_on && w->read_at[o->war_on - 1] > dep) /* it rewrites a register a queued access has not read */
-		dep = w->read_at[o->war_on - 1], why = STALL_LONG_SB, dr = -1;
+		dep = w->read_at[o->war_on - 1], why = STALL_LONG_SB, dr = -1, wfor = (uint32_t)o->war_on;
 	long long g = 0;
 	int gwhy = STALL_LONG_SB;
 	if (o->kind == STALL_K_CPWAIT)
@@ -539,6 +573,7 @@ static void prepare(sim *s, wstate *w, long long t)
 		dep = w->pend, why = w->pend_why;
 	w->wake = dep;
 	w->why = (uint8_t)why;
+	w->wfor = wfor;
 	w->wop = bar && why == STALL_BARRIER && w->bar_shows ? w->bar_shows - 1 : opi;
 	if (dr >= 0 && !bar && (why == STALL_LONG_SB || why == STALL_SHORT_SB) && w->reg[dr].show)
 		w->wop = w->reg[dr].show - 1;
@@ -555,11 +590,13 @@ static void set_reg(sim *s, wstate *w, const stall_op *o, long long when, int wh
 			if (o->dst[i] >= 0 && o->dst[i] < s->t->nregs)
 				s->to->reg[s->to->n++] = o->dst[i];
 		s->to->ready = when, s->to->why = (uint8_t)why, s->to->show = (uint32_t)o->wait_shows;
+		s->to->op = (uint32_t)(o - s->t->ops) + 1;
 		return;
 	}
 	for (int i = 0; i < o->ndst; i++)
 		if (o->dst[i] >= 0 && o->dst[i] < s->t->nregs) {
-			w->reg[o->dst[i]] = (regstate){.ready = when, .why = (uint8_t)why, .show = (uint32_t)o->wait_shows};
+			w->reg[o->dst[i]] = (regstate){.ready = when, .why = (uint8_t)why, .show = (uint32_t)o->wait_shows,
+						       .op = (uint32_t)(o - s->t->ops) + 1};
 		}
 	if (s->c->debug && why != STALL_WAIT && when > w->pend)
 		w->pend = when, w->pend_why = (uint8_t)why;
@@ -983,7 +1020,7 @@ static void prepare_ahead(sim *s, wstate *w, long long t)
 /* The load at w->aj issues at t while the warp's next instruction still waits. */
 static void issue_ahead(sim *s, wstate *w, long long t)
 {
-	charge(s, w->wop, w->why, w->seg, t); /* the waiting instruction's wait so far */
+	charge_wait(s, w, w->seg, t); /* the waiting instruction's wait so far */
 	w->seg = t + 1;
 	if (w->held) /* the rest of the wait is the waiting instruction's again */
 		w->wop = w->held_op, w->why = w->held_why, w->held = 0;
@@ -1003,7 +1040,8 @@ static void retire_ahead(sim *s, wstate *w)
 		if (w->sh[j].pos == w->pos) {
 			for (int i = 0; i < w->sh[j].n; i++) {
 				int32_t r = w->sh[j].reg[i];
-				w->reg[r] = (regstate){.ready = w->sh[j].ready, .why = w->sh[j].why, .show = w->sh[j].show};
+				w->reg[r] = (regstate){.ready = w->sh[j].ready, .why = w->sh[j].why, .show = w->sh[j].show,
+						       .op = w->sh[j].op};
 			}
 			(void)s;
 			w->sh[j] = w->sh[--w->nsh];
@@ -1087,14 +1125,14 @@ static int visit(sim *s, wstate *w, long long tnow, long long *until)
 	int inorder = w->wake <= tnow, twhy = STALL_MATH;
 	if (inorder) {
 		if (w->seg < w->wake) { /* the wait ends: charge it where it was */
-			charge(s, w->wop, w->why, w->seg, w->wake);
+			charge_wait(s, w, w->seg, w->wake);
 			w->seg = w->wake;
 		}
 		long long busy = pipe_busy(s, w, &ops[w->rec[w->pos].op], w->npk, tnow, &twhy);
 		if (busy) {
 			charge(s, w->nop, STALL_NOT_SELECTED, w->seg, tnow);
 			w->seg = tnow;
-			w->wake = busy, w->why = (uint8_t)twhy, w->wop = w->nop, w->held = 0;
+			w->wake = busy, w->why = (uint8_t)twhy, w->wop = w->nop, w->held = 0, w->wfor = 0;
 			inorder = 0;
 		}
 	}
@@ -1109,7 +1147,7 @@ static int visit(sim *s, wstate *w, long long tnow, long long *until)
 			const stall_op *a = &ops[w->rec[w->aj].op], *n = &ops[w->nop];
 			if (twhy == STALL_LG && !w->held && w->why != STALL_LG && a->sass_at && n->sass_at &&
 			    a->sass_at < n->sass_at) {
-				charge(s, w->wop, w->why, w->seg, tnow);
+				charge_wait(s, w, w->seg, tnow);
 				w->seg = tnow;
 				w->held = 1, w->held_op = w->wop, w->held_why = w->why;
 				w->wop = w->rec[w->aj].op, w->why = STALL_LG;
@@ -1157,6 +1195,8 @@ static void by_line(sim *s, stall_result *r)
 			sl->cyc[k] += s->cyc[i][k];
 			r->total[k] += s->cyc[i][k];
 		}
+		for (int f = 0; f < STALL_FOR && s->fors[i].for_line[f]; f++)
+			stall_line_for(sl, s->fors[i].for_line[f], s->fors[i].for_cyc[f]);
 	}
 	free(slot);
 	/* in line order: the slots were given in op order, which is line order for the parser */
@@ -1178,6 +1218,26 @@ static int resident_blocks(const stall_config *c)
 	return fill < c->blocks_per_sm ? (int)fill : c->blocks_per_sm;
 }
 
+/* The replay's arrays for its s->nw warps, nr registers each, and their end. */
+static void sim_arrays(sim *s, size_t nr)
+{
+	size_t ops = (size_t)s->t->nops, nw = (size_t)s->nw;
+	s->w = xcalloc(nw, sizeof *s->w);
+	s->b = xcalloc((size_t)s->nb, sizeof *s->b);
+	s->cyc = xcalloc(ops, sizeof *s->cyc);
+	s->fors = xcalloc(ops, sizeof *s->fors);
+	s->issued = xcalloc(ops, sizeof *s->issued);
+	s->regs = xcalloc(nr * nw, sizeof *s->regs);
+	s->read_at = xcalloc(ops * nw, sizeof *s->read_at);
+	s->passed = xcalloc(nr, sizeof *s->passed);
+}
+
+static void sim_free(sim *s)
+{
+	free(s->w), free(s->b), free(s->cyc), free(s->fors), free(s->issued), free(s->regs), free(s->read_at);
+	free(s->passed), l1_free(&s->l1);
+}
+
 int stall_model(const stall_trace *t, const stall_params *p, const stall_config *c, stall_result *r, char *err,
 		int errlen)
 {
@@ -1188,19 +1248,13 @@ int stall_model(const stall_trace *t, const stall_params *p, const stall_config 
 	}
 	int nb = resident_blocks(c);
 	sim s = {.t = t, .p = p, .c = c, .nb = nb, .nw = nb * t->warps_per_block};
-	s.w = xcalloc((size_t)s.nw, sizeof *s.w);
-	s.b = xcalloc((size_t)s.nb, sizeof *s.b);
-	s.cyc = xcalloc((size_t)t->nops, sizeof *s.cyc);
-	s.issued = xcalloc((size_t)t->nops, sizeof *s.issued);
+	size_t nr = (size_t)(t->nregs > 0 ? t->nregs : 1);
+	sim_arrays(&s, nr);
 	s.l1_bytes = fmin(L1_SM_BYTES - (double)c->smem_per_block * nb, L1_MAX_BYTES);
 	double m = c->l2_miss < 0 ? 0 : c->l2_miss > 1 ? 1 : c->l2_miss;
 	double mhz = c->clock_mhz > 0 ? c->clock_mhz : p->clock_mhz;
 	s.miss_lat = (1 - m) * stall_latency_at(p, STALL_LAT_L2, mhz) + m * stall_latency_at(p, STALL_LAT_DRAM, mhz);
 	s.tma_per_cycle = p->tma_gbs * 1e3 / (c->sms > 0 ? c->sms : 1) / mhz;
-	size_t nr = (size_t)(t->nregs > 0 ? t->nregs : 1);
-	regstate *regs = xcalloc(nr * (size_t)s.nw, sizeof *regs);
-	long long *read_at = xcalloc((size_t)t->nops * (size_t)s.nw, sizeof *read_at);
-	s.passed = xcalloc(nr, sizeof *s.passed);
 	s.l1.lines_max = s.l1_bytes > 128 ? (size_t)(s.l1_bytes / 128) : 1;
 	int live = 0;
 	for (int i = 0; i < s.nw; i++) {
@@ -1208,7 +1262,7 @@ int stall_model(const stall_trace *t, const stall_params *p, const stall_config 
 		int blk = i / t->warps_per_block, wi = i % t->warps_per_block;
 		const stall_warp *tw = &t->warps[(size_t)(blk % t->nblocks) * (size_t)t->warps_per_block + (size_t)wi];
 		w->rec = tw->rec, w->n = tw->n, w->blk = blk, w->smsp = i % 4;
-		w->reg = regs + nr * (size_t)i, w->read_at = read_at + (size_t)t->nops * (size_t)i;
+		w->reg = s.regs + nr * (size_t)i, w->read_at = s.read_at + (size_t)t->nops * (size_t)i;
 		w->mb_slot = -1;
 		if (!w->n) {
 			w->done = 1;
@@ -1305,8 +1359,7 @@ int stall_model(const stall_trace *t, const stall_params *p, const stall_config 
 				}
 		if (live > 0 && next == NEVER) {
 			snprintf(err, (size_t)errlen, "no stalls: the model's warps all wait at a barrier no warp reaches");
-			free(regs), free(read_at), free(s.w), free(s.b), free(s.cyc), free(s.issued), l1_free(&s.l1);
-			free(until), free(s.passed);
+			sim_free(&s), free(until);
 			return -1;
 		}
 		tnow = next;
@@ -1324,8 +1377,7 @@ int stall_model(const stall_trace *t, const stall_params *p, const stall_config 
 	r->warps = s.nw;
 	r->blocks = nb;
 	r->l1_lines = s.l1_lines, r->l1_hits = s.l1_hits, r->l1_fill_hits = s.l1_fill_hits;
-	free(until), free(s.passed);
-	free(regs), free(read_at), free(s.w), free(s.b), free(s.cyc), free(s.issued), l1_free(&s.l1);
+	sim_free(&s), free(until);
 	return 0;
 }
 

@@ -206,12 +206,20 @@ typedef struct {
  * H200, 2026-11-28, docs/model.md). */
 #define STALL_DEBUG_HOLD 15
 
+/* A line's waits for results (scoreboard and fixed-latency), by the line whose instruction made the
+ * result: the STALL_FOR it waited on longest. */
+#define STALL_FOR 3
 typedef struct {
 	int line;
 	double cyc[STALL_NREASONS];  /* warp cycles charged */
 	double issued;               /* warp instructions issued */
 	stall_reason top;            /* the largest reason but selected (selected when it alone) */
+	int for_line[STALL_FOR];     /* the lines whose results it waited for, the longest first; 0: none */
+	double for_cyc[STALL_FOR];   /* and the warp cycles of each */
 } stall_line;
+
+/* Adds cycles waited for line from to l's for_line (keeping the STALL_FOR largest). */
+void stall_line_for(stall_line *l, int from, double cycles);
 
 typedef struct {
 	stall_line *lines;           /* by PTX line, ascending; malloc'd (stall_result_free) */

@@ -164,6 +164,12 @@ void ui_stalls_summary(const ui_app *a, const exec_stalls_brief *b, char *value,
 		return;
 	}
 	opcode_of(&a->ptx[a->lesson], b->lines[at].line, op, sizeof op);
-	util_cutf(note, nlen, "waiting: %s %.0f%% at line %d `%s`", stall_reason_name(top), 100 * share,
-		  b->lines[at].line, op);
+	int from = b->lines[at].for_line[0]; /* the result it waits for longest, where it is another line's */
+	char fop[48], fs[80] = "";
+	if (from > 0 && from != b->lines[at].line) {
+		opcode_of(&a->ptx[a->lesson], from, fop, sizeof fop);
+		snprintf(fs, sizeof fs, " for line %d `%s`", from, fop);
+	}
+	util_cutf(note, nlen, "waiting: %s %.0f%% at line %d `%s`%s", stall_reason_name(top), 100 * share,
+		  b->lines[at].line, op, fs);
 }
