@@ -34,13 +34,18 @@ else
 	fi
 fi
 
-PTXTUTOR_ROOT=$root "$BIN" emulate 1 --stalls --json --size 1024 >"$tmp/j" 2>"$tmp/e"
-python3 - "$tmp/j" <<'PY'
-import json, sys
+# judge NAME FILE: the Python on stdin runs with FILE's JSON as d (a file that is no JSON: "not ok NAME").
+judge() {
+	python3 -c 'import json, sys
 try:
-    d = json.load(open(sys.argv[1]))
+    d = json.load(open(sys.argv[2]))
 except ValueError:
-    print("not ok stalls_json: no JSON:", open(sys.argv[1]).read()[:300]); sys.exit()
+    print("not ok %s: no JSON: %s" % (sys.argv[1], open(sys.argv[2]).read()[:300])); sys.exit()
+exec(sys.stdin.read())' "$1" "$2"
+}
+
+PTXTUTOR_ROOT=$root "$BIN" emulate 1 --stalls --json --size 1024 >"$tmp/j" 2>"$tmp/e"
+judge stalls_json "$tmp/j" <<'PY'
 reasons = set(d["total"])
 lines = sorted(d["lines"], key=lambda l: -l["cycles"])[:5]
 bad = [l for l in lines if l["top"] not in reasons or l["top"] == "selected" and l["cycles"] > 2 * l["issued"]]
@@ -114,12 +119,7 @@ fi
 # arithmetic (docs/model.md, item 5): in lesson 3 the LDG of B's next value (line 156) comes before A's
 # (line 152, first in the PTX), as ncu's samples say; the recording (assets/sass/03.sass) gives the order.
 PTXTUTOR_ROOT=$root "$BIN" emulate 3 --stalls --json --size 1024 >"$tmp/b" 2>"$tmp/e"
-python3 - "$tmp/b" <<'PY'
-import json, sys
-try:
-    d = json.load(open(sys.argv[1]))
-except ValueError:
-    print("not ok stalls_barrier_at_sass_order: no JSON"); sys.exit()
+judge stalls_barrier_at_sass_order "$tmp/b" <<'PY'
 bar = {x["line"]: x["stalls"]["barrier"] for x in d["lines"]}
 ok = bar.get(156, 0) > 0 and bar.get(152, 0) == 0
 print(("ok" if ok else "not ok") + " stalls_barrier_at_sass_order: barrier cycles at line 152 %s, at 156 %s" %
@@ -129,12 +129,7 @@ PY
 # Each line says whose result it waited for: lesson 2's first FMA of a step (line 96) waits longest for
 # the load of B at line 95 (long scoreboard), and the text report has the column.
 PTXTUTOR_ROOT=$root "$BIN" emulate 2 --stalls --json --size 256 >"$tmp/f" 2>"$tmp/e"
-python3 - "$tmp/f" <<'PY'
-import json, sys
-try:
-    d = json.load(open(sys.argv[1]))
-except ValueError:
-    print("not ok stalls_waits_for: no JSON"); sys.exit()
+judge stalls_waits_for "$tmp/f" <<'PY'
 l = {x["line"]: x for x in d["lines"]}
 f = l.get(96, {}).get("waits_for", [])
 ok = f and f[0]["line"] == 95 and f[0]["cycles"] > 0 and l[95]["waits_for"] == []
@@ -149,12 +144,7 @@ PTXTUTOR_ROOT=$root "$BIN" emulate 2 --stalls --size 256 2>&1 | grep -q "^ *96 .
 # 102, 111: B's wmma.load, the line before its mma), that wait is charged there (docs/model.md, item 6).
 PTXTUTOR_ROOT=$root "$BIN" emulate --ptx "$ROOT/tests/heldout/wmma_f16.ptx" --entry heldout_wmma_f16 --grid 'ceil(N/64),M/16' \
 	--block 128 --args 'M N K alpha:1.5 A B beta:0.5 C' --dtype f16 --out f32 --size 256 --stalls --json >"$tmp/w" 2>"$tmp/e"
-python3 - "$tmp/w" <<'PY'
-import json, sys
-try:
-    d = json.load(open(sys.argv[1]))
-except ValueError:
-    print("not ok stalls_wmma_waits: no JSON"); sys.exit()
+judge stalls_wmma_waits "$tmp/w" <<'PY'
 l = {x["line"]: x for x in d["lines"]}
 mma = [(m, sum(l[n]["stalls"].get("long_scoreboard", 0) for n in (m - 1, m) if n in l)) for m in (94, 103, 112, 121)]
 ok = all(m in l and w > 10 * l[m]["issued"] for m, w in mma) and all(l[n]["top"] == "long_scoreboard" for n in (93, 102, 111))
