@@ -81,6 +81,14 @@ if grep -q "why each CUDA line waits" "$tmp/u" && grep -q "^ *12 .*acc += A\[row
 else
 	echo "not ok stalls_by_cu: $(head -c 600 "$tmp/u") $(head -c 300 "$tmp/e")"
 fi
+# ... and what each CUDA line waited for, as CUDA lines: the loop body's loads are its own line's
+PTXTUTOR_ROOT=$root "$BIN" emulate --ptx "$ROOT/tests/students/lines/lines.ptx" --entry gemm_ok --args 'A B C M N K' \
+	--size 128 --grid 'N/16,M/16' --block 16,16 --stalls --by cu --json >"$tmp/uj" 2>"$tmp/e"
+judge stalls_by_cu_waits_for "$tmp/uj" <<'PY'
+l = {x["line"]: x["waits_for"] for x in d["lines"]}
+ok = d["by"] == "cu_line" and l.get(12) and l[12][0]["line"] == 12 and all(f["line"] > 0 for w in l.values() for f in w)
+print(("ok" if ok else "not ok") + " stalls_by_cu_waits_for: line 12 waits for %s" % l.get(12))
+PY
 
 # --stalls with another report: refused in one line
 "$BIN" emulate 1 --stalls --estimate >"$tmp/o" 2>"$tmp/e"

@@ -757,6 +757,7 @@ static void test_line_says_what_it_waits_for(void **state)
 	for (int i = 0; i < 5; i++)
 		stall_line_for(&l, 100 + i, cyc[i]);
 	stall_line_for(&l, 103, 15); /* 103 again: 35 in all */
+	stall_line_for(&l, 0, 99);   /* no line: nothing */
 	assert_int_equal(l.for_line[0], 103);
 	assert_int_equal(l.for_line[1], 101);
 	assert_int_equal(l.for_line[2], 102);

@@ -106,7 +106,7 @@ static void print_json(const exec_stalls_result *s, const char *name, const run_
 		json_arr(&w, "waits_for");
 		for (int f = 0; f < STALL_FOR && rows[i].for_line[f]; f++) {
 			json_obj(&w, NULL);
-			json_int(&w, unit, rows[i].for_line[f]);
+			json_int(&w, "line", rows[i].for_line[f]);
 			json_num(&w, "cycles", rows[i].for_cyc[f]);
 			json_end(&w);
 		}

@@ -472,6 +472,8 @@ static void charge_wait(sim *s, const wstate *w, long long from, long long to)
 
 void stall_line_for(stall_line *l, int from, double cycles)
 {
+	if (from <= 0) /* no line (a CUDA line nvcc gave none) */
+		return;
 	int i = 0;
 	while (i < STALL_FOR && l->for_line[i] && l->for_line[i] != from)
 		i++;

@@ -218,7 +218,7 @@ typedef struct {
 	double for_cyc[STALL_FOR];   /* and the warp cycles of each */
 } stall_line;
 
-/* Adds cycles waited for line from to l's for_line (keeping the STALL_FOR largest). */
+/* Adds cycles waited for line from (> 0; else nothing) to l's for_line (keeping the STALL_FOR largest). */
 void stall_line_for(stall_line *l, int from, double cycles);
 
 typedef struct {
