@@ -216,7 +216,7 @@ static void test_slow_warp_barrier(void **state)
 	stall_op ops[] = {{.line = 30, .kind = STALL_K_FMA, .ndst = 1, .dst = {1}, .nsrc = 1, .src = {1}},
 			  {.line = 31, .kind = STALL_K_BAR},
 			  {.line = 32, .kind = STALL_K_INT, .ndst = 1, .dst = {2}},
-			  {.line = 33, .kind = STALL_K_OTHER}};
+			  {.line = 33, .kind = STALL_K_OTHER, .nsrc = 1, .src = {2}}};
 	stall_trace t;
 	trace_new(&t, 2, ops, 4);
 	for (int i = 0; i < 400; i++)
@@ -234,6 +234,7 @@ static void test_slow_warp_barrier(void **state)
 	assert_int_equal(r.lines[3].top, STALL_BARRIER);
 	/* warp 1 waits about warp 0's 1600 cycles, plus the barrier's latency */
 	assert_true(r.lines[3].cyc[STALL_BARRIER] > 1600 && r.lines[3].cyc[STALL_BARRIER] < 1700);
+	assert_int_equal(r.lines[3].for_line[0], 0); /* for the barrier, not for line 32's result it also reads */
 	stall_result_free(&r);
 	stall_trace_free(&t);
 }

@@ -430,8 +430,8 @@ static int by_int(const void *a, const void *b)
 }
 
 /* The PTX lines of the instructions that set scoreboard bar for instruction i to wait on: back from it,
- * round its loop, to the last that waited on bar (which resolved those before it). At most max, distinct;
- * returns how many there are (all of them, counted). */
+ * round its loop, to the last that waited on bar (which resolved those before it). At most max, distinct,
+ * those with a line; returns how many there are (all of them, counted). */
 static int setters(const sass_kernel *k, const int *lo, const int *hi, int i, int bar, int *lines, int max)
 {
 	int n = 0;
@@ -441,7 +441,7 @@ static int setters(const sass_kernel *k, const int *lo, const int *hi, int i, in
 		if (j < 0 || j == i)
 			break;
 		const sass_instr *x = &k->ins[j];
-		if (x->has_ctl && (x->wbar == bar || x->rbar == bar)) {
+		if (x->has_ctl && x->line > 0 && (x->wbar == bar || x->rbar == bar)) {
 			int seen = 0;
 			for (int q = 0; q < n && q < max; q++)
 				seen |= lines[q] == x->line;

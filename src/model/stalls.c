@@ -556,6 +556,7 @@ static void prepare(sim *s, wstate *w, long long t)
 	uint32_t wfor = dr >= 0 ? w->reg[dr].op : 0;
 	if (o->war_on && w->read_at[o->war_on - 1] > dep) /* it rewrites a register a queued access has not read */
 		dep = w->read_at[o->war_on - 1], why = STALL_LONG_SB, dr = -1, wfor = (uint32_t)o->war_on;
+	long long reg_dep = dep; /* what it waits for is that result's unless a later rule waits longer */
 	long long g = 0;
 	int gwhy = STALL_LONG_SB;
 	if (o->kind == STALL_K_CPWAIT)
@@ -575,7 +576,7 @@ static void prepare(sim *s, wstate *w, long long t)
 		dep = w->pend, why = w->pend_why;
 	w->wake = dep;
 	w->why = (uint8_t)why;
-	w->wfor = wfor;
+	w->wfor = dep == reg_dep ? wfor : 0;
 	w->wop = bar && why == STALL_BARRIER && w->bar_shows ? w->bar_shows - 1 : opi;
 	if (dr >= 0 && !bar && (why == STALL_LONG_SB || why == STALL_SHORT_SB) && w->reg[dr].show)
 		w->wop = w->reg[dr].show - 1;
