@@ -57,7 +57,7 @@ fi
 # (each 5-35 s of wall time alone, measured 2026-11-28 after the CPU trims; e2e_sass_async.sh mostly
 # waits, on a hung stand-in; a name not here or gone only costs time), then the end-to-end scripts,
 # which are the long ones, then the unit binaries.
-HEAVY="e2e_estimate_heldout.sh e2e_heldout.sh e2e_estimate.sh test_render_lint e2e_accuracy.sh
+HEAVY="e2e_estimate_heldout.sh e2e_stalls_vs_ncu.sh e2e_heldout.sh e2e_estimate.sh test_render_lint e2e_accuracy.sh
 	e2e_pipeline.sh e2e_sass_async.sh e2e_wmma.sh test_emu e2e_fp8_variants.sh e2e_culines.sh
 	test_puzzles e2e_sweep_wgmma.sh e2e_screens36.sh"
 for h in $HEAVY; do printf '%s\n' $tests | grep "/$h\$"; done >"$out/.list"
