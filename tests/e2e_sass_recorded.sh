@@ -167,6 +167,12 @@ print(int(l.get(145, 0) > 0), int(l.get(143, 0) > 0))'
 PTXTUTOR_CUDA_BIN=$NOKIT "$BIN" sass --ptx "$H/low_occ.ptx" --entry heldout_low_occ |
 	grep -q 'STS \[R83+0x200\], R87 *\[waits sb5 <- 142 144 147 149 +9; sets sb0 on reading its registers\]$'
 r $? sass-recorded-control-note
+# The SASS view in the machine's order says the same beside each row where there is room (lesson 1's
+# recording, its pointers' page); a narrow pane leaves the note out rather than cut the instruction.
+scr=$(PTXTUTOR_CUDA_BIN=$NOKIT "$BIN" show 1 --screen --size 256 --width 150 --height 40 --page 4 --keys SS)
+printf '%s\n' "$scr" | grep -Eq "^ +69 +IMAD.WIDE.U32 R12, R4, 0x4, R12 +waits sb0 <- 69 " &&
+	! PTXTUTOR_CUDA_BIN=$NOKIT "$BIN" show 1 --screen --size 256 --width 80 --height 30 --page 4 --keys SS | grep -q "sb[0-9]"
+r $? sass-recorded-control-view
 cp "$H/low_occ.ptx" "$W/lo.ptx"
 [ "$(lowocc "$H/low_occ.ptx")" = "1 0" ] && [ "$(lowocc "$W/lo.ptx")" = "0 1" ]
 r $? sass-recorded-scoreboard-waits
