@@ -75,6 +75,15 @@ static int ptxas_facts(const run_request *rq, const gpu_spec *g, int want_regs, 
 	return regs;
 }
 
+/* The last PTX line an op has. */
+static int max_line(const stall_trace *t)
+{
+	int m = 0;
+	for (int i = 0; i < t->nops; i++)
+		m = t->ops[i].line > m ? t->ops[i].line : m;
+	return m;
+}
+
 /* Per PTX line, its recorded SASS by class: ALU (the INT pipe's, IMADs aside), IMAD, other (NOPs aside), and
  * how many touch memory. */
 enum { C_ALU, C_IMAD, C_OTHER, C_MEM, C_N };
@@ -105,9 +114,7 @@ static stall_fill *sass_shape(stall_trace *t, const sass_kernel *k, int debug)
 {
 	if (!k->has_lines || k->n <= 0)
 		return NULL;
-	int maxline = 0;
-	for (int i = 0; i < t->nops; i++)
-		maxline = t->ops[i].line > maxline ? t->ops[i].line : maxline;
+	int maxline = max_line(t);
 	int (*n)[C_N] = xcalloc((size_t)maxline + 1, sizeof *n);
 	for (int i = 0; i < k->n; i++) {
 		const char *x = k->ins[i].text;
@@ -191,17 +198,12 @@ typedef struct {
 	int lg, burst;    /* its LG instructions in the kernel, and the most of them in one loop */
 } sass_line;
 
-static sass_line *sass_lines(const stall_trace *t, const sass_kernel *k, int *maxline)
+static sass_line *sass_lines(const sass_kernel *k, const int *lo, const int *hi, int maxline)
 {
-	*maxline = 0;
-	for (int i = 0; i < t->nops; i++)
-		*maxline = t->ops[i].line > *maxline ? t->ops[i].line : *maxline;
-	sass_line *l = xcalloc((size_t)*maxline + 1, sizeof *l);
-	int *lo, *hi;
-	sass_loops_new(k, &lo, &hi);
+	sass_line *l = xcalloc((size_t)maxline + 1, sizeof *l);
 	for (int j = 0; j < k->n; j++) {
 		int ln = k->ins[j].line;
-		if (ln <= 0 || ln > *maxline)
+		if (ln <= 0 || ln > maxline)
 			continue;
 		sass_line *x = &l[ln];
 		x->first = x->first ? x->first : j + 1;
@@ -216,7 +218,6 @@ static sass_line *sass_lines(const stall_trace *t, const sass_kernel *k, int *ma
 			x->burst = n > x->burst ? n : x->burst;
 		}
 	}
-	free(lo), free(hi);
 	return l;
 }
 
@@ -225,12 +226,9 @@ static sass_line *sass_lines(const stall_trace *t, const sass_kernel *k, int *ma
  * instructions each global access's line has (stall_op.lg_sass): those in a loop (an unrolled loop's copies
  * of a load issue as one burst: lessons 1 and 2 have four of each of theirs; the most of any loop, so a
  * peeled copy before it does not count), else in the kernel (a wmma.load outside a loop: its four LDGs). */
-static void sass_order(stall_trace *t, const sass_kernel *k)
+static void sass_order(stall_trace *t, const sass_kernel *k, const int *lo, const int *hi, int maxline)
 {
-	if (!k->has_lines || k->n <= 0)
-		return;
-	int maxline;
-	sass_line *l = sass_lines(t, k, &maxline);
+	sass_line *l = sass_lines(k, lo, hi, maxline);
 	for (int i = 0; i < t->nops; i++) {
 		stall_op *o = &t->ops[i];
 		const sass_line *x = &l[o->line];
@@ -294,15 +292,9 @@ static void vote(int (*v)[3], int nv, const int *first, int *out, int maxline)
  * memory instructions' waiters (else its others'), the line most of them wait at. stall_op.war_on: the LG
  * access whose register read an op's instruction waits for (lesson 1's pointer steps, ncu's long
  * scoreboard at line 84: it rewrites a register a queued LDG has not read yet). */
-static void sb_waits(stall_trace *t, const sass_kernel *k)
+static void sb_waits(stall_trace *t, const sass_kernel *k, const int *lo, const int *hi, int maxline)
 {
-	if (!k->has_lines || k->n <= 0)
-		return;
-	int maxline = 0;
-	for (int i = 0; i < t->nops; i++)
-		maxline = t->ops[i].line > maxline ? t->ops[i].line : maxline;
-	int *lo, *hi, *at = xmalloc((size_t)k->n * sizeof *at), *rd = xmalloc((size_t)k->n * sizeof *rd); /* waiters' lines */
-	sass_loops_new(k, &lo, &hi);
+	int *at = xmalloc((size_t)k->n * sizeof *at), *rd = xmalloc((size_t)k->n * sizeof *rd); /* waiters' lines */
 	char *mem = xcalloc((size_t)maxline + 1, 1); /* a line with memory instructions waited on */
 	for (int j = 0; j < k->n; j++) {
 		const sass_instr *x = &k->ins[j];
@@ -331,8 +323,19 @@ static void sb_waits(stall_trace *t, const sass_kernel *k)
 		t->ops[i].wait_shows = shows[t->ops[i].line];
 		t->ops[i].war_on = first[t->ops[i].line] == i + 1 ? war[t->ops[i].line] : 0;
 	}
-	free(mem), free(v), free(r), free(first), free(shows), free(war);
-	free(lo), free(hi), free(at), free(rd);
+	free(mem), free(v), free(r), free(first), free(shows), free(war), free(at), free(rd);
+}
+
+/* What the recorded SASS says of each op (sass_order, sb_waits), its loops found once. */
+static void sass_ops(stall_trace *t, const sass_kernel *k)
+{
+	if (!k->has_lines || k->n <= 0)
+		return;
+	int *lo, *hi, maxline = max_line(t);
+	sass_loops_new(k, &lo, &hi);
+	sass_order(t, k, lo, hi, maxline);
+	sb_waits(t, k, lo, hi, maxline);
+	free(lo), free(hi);
 }
 
 /* A set of 128-byte line ids (stall_rec.mem's: never 0, a buffer's index is at least 1). */
@@ -486,8 +489,7 @@ static int work(const run_request *rq, const gpu_spec *g, int regs, double fixed
 	sass_kernel k;
 	int debug = 0, got = ptxas_facts(rq, g, regs <= 0, &fma, &k, &debug);
 	bar_shows(&t, &k);
-	sass_order(&t, &k);
-	sb_waits(&t, &k);
+	sass_ops(&t, &k);
 	/* the trace as ptxas's SASS issues it, where that says more than the PTX (a debug build's several
 	 * instructions a PTX one, a local array kept in registers) */
 	stall_fill *fill = sass_shape(&t, &k, debug);

@@ -280,9 +280,7 @@ typedef struct {
 	size_t pos;              /* the record it belongs to */
 	int n;
 	int32_t reg[STALL_MAX_DST];
-	long long ready;
-	uint8_t why;
-	uint32_t show, op;
+	regstate v;              /* what those registers will hold */
 } shadow;
 
 typedef struct {
@@ -587,20 +585,19 @@ static void prepare(sim *s, wstate *w, long long t)
 
 static void set_reg(sim *s, wstate *w, const stall_op *o, long long when, int why)
 {
+	regstate v = {.ready = when, .why = (uint8_t)why, .show = (uint32_t)o->wait_shows,
+		      .op = (uint32_t)(o - s->t->ops) + 1};
 	if (s->to) {
 		s->to->n = 0;
 		for (int i = 0; i < o->ndst; i++)
 			if (o->dst[i] >= 0 && o->dst[i] < s->t->nregs)
 				s->to->reg[s->to->n++] = o->dst[i];
-		s->to->ready = when, s->to->why = (uint8_t)why, s->to->show = (uint32_t)o->wait_shows;
-		s->to->op = (uint32_t)(o - s->t->ops) + 1;
+		s->to->v = v;
 		return;
 	}
 	for (int i = 0; i < o->ndst; i++)
-		if (o->dst[i] >= 0 && o->dst[i] < s->t->nregs) {
-			w->reg[o->dst[i]] = (regstate){.ready = when, .why = (uint8_t)why, .show = (uint32_t)o->wait_shows,
-						       .op = (uint32_t)(o - s->t->ops) + 1};
-		}
+		if (o->dst[i] >= 0 && o->dst[i] < s->t->nregs)
+			w->reg[o->dst[i]] = v;
 	if (s->c->debug && why != STALL_WAIT && when > w->pend)
 		w->pend = when, w->pend_why = (uint8_t)why;
 }
@@ -1000,7 +997,7 @@ static void prepare_ahead(sim *s, wstate *w, long long t)
 				long long at = w->reg[r].ready; /* the value it reads: the latest renamed one passed, else the register's */
 				for (int j = 0; j < nseen; j++)
 					if (reg_in(r, seen[j]->reg, seen[j]->n))
-						at = seen[j]->ready;
+						at = seen[j]->v.ready;
 				dep = at > dep ? at : dep;
 			}
 			/* the first that may issue ahead is the one, unless it waits for its operands and a shared
@@ -1041,11 +1038,8 @@ static void retire_ahead(sim *s, wstate *w)
 {
 	for (int j = 0; j < w->nsh; j++)
 		if (w->sh[j].pos == w->pos) {
-			for (int i = 0; i < w->sh[j].n; i++) {
-				int32_t r = w->sh[j].reg[i];
-				w->reg[r] = (regstate){.ready = w->sh[j].ready, .why = w->sh[j].why, .show = w->sh[j].show,
-						       .op = w->sh[j].op};
-			}
+			for (int i = 0; i < w->sh[j].n; i++)
+				w->reg[w->sh[j].reg[i]] = w->sh[j].v;
 			(void)s;
 			w->sh[j] = w->sh[--w->nsh];
 			return;
